@@ -1,0 +1,42 @@
+/* A typed growable array, in the spirit of tree-sitter's Array(T).
+ *
+ *   TlArray(int) xs; tl_array_init(&xs);
+ *   tl_array_push(&xs, 42);
+ *   tl_array_release(&xs);
+ *
+ * The array owns its buffer, not what the items point to. */
+#ifndef TL_ARRAY_H
+#define TL_ARRAY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define TlArray(T)                                                             \
+	struct {                                                               \
+		T *items;                                                      \
+		uint32_t size;                                                 \
+		uint32_t capacity;                                             \
+	}
+
+#define tl_array_init(a) ((a)->items = NULL, (a)->size = 0, (a)->capacity = 0)
+#define tl_array_reserve(a, n)                                                 \
+	tl_array__grow((void **)&(a)->items, &(a)->capacity, (n),              \
+		       sizeof(*(a)->items))
+#define tl_array_push(a, v)                                                    \
+	(tl_array_reserve((a), (a)->size + 1), (a)->items[(a)->size++] = (v))
+#define tl_array_pop(a) ((a)->items[--(a)->size])
+#define tl_array_last(a) (&(a)->items[(a)->size - 1])
+#define tl_array_clear(a) ((a)->size = 0)
+#define tl_array_release(a) (tl_array__free((a)->items), tl_array_init(a))
+
+/* Grows *items so that it holds at least `need` elements of `elem` bytes. */
+void tl_array__grow(void **items, uint32_t *capacity, uint32_t need, size_t elem);
+void tl_array__free(void *items);
+
+typedef TlArray(int32_t) TlIntArray;
+typedef TlArray(char *) TlStrArray;
+
+/* Frees every string in `a`, then the array itself. */
+void tl_str_array_release(TlStrArray *a);
+
+#endif

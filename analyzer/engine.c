@@ -1,0 +1,292 @@
+#include "engine.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "buf.h"
+#include "index.h"
+#include "syms.h"
+
+/* Syntax errors reported per file: past this many, the rest are noise. */
+#define TL_MAX_SYNTAX_ERRORS 20
+
+void tl_engine_init(TlEngine *e, const TlRuleSet *rules, const TlSelection *sel)
+{
+	e->parser = ts_parser_new();
+	ts_parser_set_language(e->parser, tl_python_language());
+	e->cursor = ts_query_cursor_new();
+	e->rules = rules;
+	e->selection = sel;
+}
+
+void tl_engine_release(TlEngine *e)
+{
+	ts_parser_delete(e->parser);
+	ts_query_cursor_delete(e->cursor);
+}
+
+void tl_findings_release(TlFindings *f)
+{
+	for (uint32_t i = 0; i < f->size; i++)
+		tl_free(f->items[i].message);
+	tl_array_release(f);
+}
+
+static void tl_engine__add(TlFindings *out, const TlSource *src, const TlRule *rule,
+			   TSNode n, char *message)
+{
+	TlFinding f;
+	f.rule = rule;
+	f.start_byte = ts_node_start_byte(n);
+	f.end_byte = ts_node_end_byte(n);
+	f.start = tl_source_position(src, f.start_byte);
+	f.end = tl_source_position(src, f.end_byte);
+	f.message = message;
+	tl_array_push(out, f);
+}
+
+/* ---- TL000 ------------------------------------------------------------------ */
+
+static void tl_engine__syntax(const TlEngine *e, const TlSource *src, TSNode root,
+			      TlFindings *out)
+{
+	const TlRule *rule = tl_rules_find(e->rules, "TL000");
+	if (!rule || !tl_rule_selected(rule, e->selection) || !ts_node_has_error(root))
+		return;
+	unsigned reported = 0;
+	TSTreeCursor cur = ts_tree_cursor_new(root);
+	for (;;) {
+		TSNode n = ts_tree_cursor_current_node(&cur);
+		bool descend = ts_node_has_error(n);
+		if (ts_node_is_error(n) || ts_node_is_missing(n)) {
+			TlBuf m;
+			tl_buf_init(&m);
+			if (ts_node_is_missing(n)) {
+				tl_buf_addf(&m, "syntax error: missing '%s'; the rest of the file is still analysed",
+					    ts_node_type(n));
+			} else {
+				/* Quote the first token of the unexpected text. */
+				uint32_t s = ts_node_start_byte(n), end = ts_node_end_byte(n);
+				uint32_t k = s;
+				while (k < end && k - s < 24 && src->text[k] != '\n' && src->text[k] != '\r' &&
+				       (k == s || src->text[k] != ' '))
+					k++;
+				while (k > s && k < src->length && ((unsigned char)src->text[k] & 0xC0) == 0x80)
+					k--;
+				if (k > s)
+					tl_buf_addf(&m, "syntax error: unexpected '%.*s'; the rest of the file is still analysed",
+						    (int)(k - s), src->text + s);
+				else
+					tl_buf_add(&m, "syntax error; the rest of the file is still analysed");
+			}
+			/* Point at the error's first line only. */
+			tl_engine__add(out, src, rule, n, tl_buf_detach(&m));
+			tl_buf_release(&m);
+			TlFinding *f = tl_array_last(out);
+			if (f->end.line != f->start.line) {
+				uint32_t len;
+				tl_source_line(src, f->start.line, &len);
+				f->end_byte = src->line_starts.items[f->start.line - 1] + len;
+				f->end = tl_source_position(src, f->end_byte);
+			}
+			descend = false;
+			if (++reported >= TL_MAX_SYNTAX_ERRORS)
+				break;
+		}
+		if (descend && ts_tree_cursor_goto_first_child(&cur))
+			continue;
+		bool more = false;
+		while (!(more = ts_tree_cursor_goto_next_sibling(&cur)))
+			if (!ts_tree_cursor_goto_parent(&cur))
+				break;
+		if (!more)
+			break;
+	}
+	ts_tree_cursor_delete(&cur);
+}
+
+/* ---- queries ------------------------------------------------------------------ */
+
+static uint32_t tl_engine__nodes(const TSQueryMatch *m, uint32_t capture, TSNode *out,
+				 uint32_t max)
+{
+	uint32_t n = 0;
+	for (uint16_t i = 0; i < m->capture_count && n < max; i++)
+		if (m->captures[i].index == capture)
+			out[n++] = m->captures[i].node;
+	return n;
+}
+
+static bool tl_engine__text_eq(const TlSource *src, TSNode n, const char *s, size_t len)
+{
+	uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
+	return b - a == len && memcmp(src->text + a, s, len) == 0;
+}
+
+static bool tl_engine__one(const TlIndex *idx, const TlSource *src, const TlPred *p,
+			   TSNode n, const TSQueryMatch *m)
+{
+	switch (p->kind) {
+	case TL_PRED_EQ:
+		if (p->capture2 >= 0) {
+			TSNode other[1];
+			if (!tl_engine__nodes(m, (uint32_t)p->capture2, other, 1))
+				return true;
+			uint32_t a = ts_node_start_byte(other[0]), b = ts_node_end_byte(other[0]);
+			return tl_engine__text_eq(src, n, src->text + a, b - a);
+		}
+		return tl_engine__text_eq(src, n, p->string, strlen(p->string));
+	case TL_PRED_MATCH: {
+		uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
+		char *t = tl_strndup(src->text + a, b - a);
+		bool r = regexec(&p->regex, t, 0, NULL, 0) == 0;
+		tl_free(t);
+		return r;
+	}
+	case TL_PRED_ANY_OF:
+		for (uint32_t i = 0; i < p->strings.size; i++)
+			if (tl_engine__text_eq(src, n, p->strings.items[i], strlen(p->strings.items[i])))
+				return true;
+		return false;
+	case TL_PRED_SEMANTIC:
+		return p->def->fn(idx, n, p->choice);
+	}
+	return false;
+}
+
+static bool tl_engine__holds(const TlIndex *idx, const TlSource *src, const TlPred *p,
+			     const TSQueryMatch *m)
+{
+	TSNode nodes[16];
+	uint32_t count = tl_engine__nodes(m, p->capture, nodes, 16);
+	if (count == 0)
+		return true; /* an optional capture that did not match */
+	/* #not-any-of? is the one negated form that is not per-node: it holds
+	 * when no node is one of the strings. All others: every node (or, with
+	 * any-, some node) satisfies the possibly negated test. */
+	if (p->any) {
+		for (uint32_t i = 0; i < count; i++)
+			if (tl_engine__one(idx, src, p, nodes[i], m) != p->negated)
+				return true;
+		return false;
+	}
+	for (uint32_t i = 0; i < count; i++)
+		if (tl_engine__one(idx, src, p, nodes[i], m) == p->negated)
+			return false;
+	return true;
+}
+
+/* Renders `template`, replacing {capture} with the capture's text on one
+ * line, shortened when long. */
+static char *tl_engine__message(const TlRule *r, const TlSource *src, const TSQueryMatch *m)
+{
+	TlBuf b;
+	tl_buf_init(&b);
+	const char *p = r->message;
+	while (*p) {
+		const char *open = strchr(p, '{');
+		if (!open) {
+			tl_buf_add(&b, p);
+			break;
+		}
+		tl_buf_addn(&b, p, (size_t)(open - p));
+		const char *close = strchr(open, '}');
+		uint32_t id = 0, len, count = ts_query_capture_count(r->query);
+		for (; id < count; id++) {
+			const char *name = ts_query_capture_name_for_id(r->query, id, &len);
+			if (len == (uint32_t)(close - open - 1) && memcmp(name, open + 1, len) == 0)
+				break;
+		}
+		TSNode n[1];
+		if (id < count && tl_engine__nodes(m, id, n, 1)) {
+			uint32_t a = ts_node_start_byte(n[0]), e = ts_node_end_byte(n[0]);
+			/* 40 code points keep the one-line message readable. */
+			uint32_t shown = 0;
+			bool space = false;
+			for (uint32_t i = a; i < e; i++) {
+				char c = src->text[i];
+				if (c == '\n' || c == '\r' || c == '\t' || c == ' ') {
+					space = true;
+					continue;
+				}
+				if (space && shown) {
+					tl_buf_addc(&b, ' ');
+					shown++;
+				}
+				space = false;
+				if (((unsigned char)c & 0xC0) != 0x80 && ++shown > 40) {
+					tl_buf_add(&b, "...");
+					break;
+				}
+				tl_buf_addc(&b, c);
+			}
+		}
+		p = close + 1;
+	}
+	return tl_buf_detach(&b);
+}
+
+static void tl_engine__run_rule(TlEngine *e, const TlRule *r, const TlIndex *idx,
+				const TlSource *src, TSNode root, TlFindings *out)
+{
+	ts_query_cursor_exec(e->cursor, r->query, root);
+	TSQueryMatch m;
+	while (ts_query_cursor_next_match(e->cursor, &m)) {
+		const TlPredList *preds = &r->patterns.items[m.pattern_index];
+		bool ok = true;
+		for (uint32_t i = 0; i < preds->size && ok; i++)
+			ok = tl_engine__holds(idx, src, &preds->items[i], &m);
+		if (!ok)
+			continue;
+		TSNode f[1];
+		if (!tl_engine__nodes(&m, (uint32_t)r->finding_capture, f, 1))
+			continue;
+		tl_engine__add(out, src, r, f[0], tl_engine__message(r, src, &m));
+	}
+}
+
+static int tl_engine__cmp(const void *a, const void *b)
+{
+	const TlFinding *x = a, *y = b;
+	if (x->start.line != y->start.line)
+		return x->start.line < y->start.line ? -1 : 1;
+	if (x->start.column != y->start.column)
+		return x->start.column < y->start.column ? -1 : 1;
+	int c = strcmp(x->rule->code, y->rule->code);
+	if (c)
+		return c;
+	if (x->end_byte != y->end_byte)
+		return x->end_byte < y->end_byte ? -1 : 1;
+	return 0;
+}
+
+void tl_engine_analyze(TlEngine *e, const TlSource *src, TlFindings *out)
+{
+	uint32_t first = out->size;
+	TSTree *tree = ts_parser_parse_string(e->parser, NULL, src->text, src->length);
+	TSNode root = ts_tree_root_node(tree);
+	tl_engine__syntax(e, src, root, out);
+	TlIndex idx;
+	tl_index_build(&idx, src, root);
+	for (uint32_t i = 0; i < e->rules->rules.size; i++) {
+		const TlRule *r = e->rules->rules.items[i];
+		if (r->query && tl_rule_selected(r, e->selection))
+			tl_engine__run_rule(e, r, &idx, src, root, out);
+	}
+	tl_index_release(&idx);
+	ts_tree_delete(tree);
+	qsort(out->items + first, out->size - first, sizeof(TlFinding), tl_engine__cmp);
+	/* Two patterns of one rule may match the same node: report it once. */
+	uint32_t w = first;
+	for (uint32_t i = first; i < out->size; i++) {
+		if (w > first && out->items[w - 1].rule == out->items[i].rule &&
+		    out->items[w - 1].start_byte == out->items[i].start_byte &&
+		    out->items[w - 1].end_byte == out->items[i].end_byte) {
+			tl_free(out->items[i].message);
+			continue;
+		}
+		out->items[w++] = out->items[i];
+	}
+	out->size = w;
+}

@@ -1,0 +1,1069 @@
+#include "index.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "flow.h"
+#include "syms.h"
+#include "tl_assert.h"
+
+/* Bounds on chains the index follows through bindings (alias of an alias of
+ * ...): real code needs two or three steps; the bound keeps adversarial
+ * input from making the walk long. */
+#define TL_ALIAS_DEPTH 8
+
+/* ---- node helpers ------------------------------------------------------ */
+
+const char *tl_index_text(const TlIndex *idx, TSNode n, uint32_t *len)
+{
+	uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
+	if (e > idx->src->length)
+		e = idx->src->length;
+	if (s > e)
+		s = e;
+	*len = e - s;
+	return idx->src->text + s;
+}
+
+bool tl_index_text_is(const TlIndex *idx, TSNode n, const char *s)
+{
+	uint32_t len;
+	const char *t = tl_index_text(idx, n, &len);
+	return strlen(s) == len && memcmp(t, s, len) == 0;
+}
+
+TSNode tl_index_unparen(TSNode n)
+{
+	const TlSyms *sy = tl_syms();
+	while (!ts_node_is_null(n) && ts_node_symbol(n) == sy->parenthesized_expression &&
+	       ts_node_named_child_count(n) == 1)
+		n = ts_node_named_child(n, 0);
+	return n;
+}
+
+bool tl_index_dotted(const TlIndex *idx, TSNode n, TlBuf *out)
+{
+	const TlSyms *sy = tl_syms();
+	/* Collect the attribute names from the outside in, then emit them in
+	 * reverse: iterative, whatever the chain's length. */
+	TlArray(TSNode) parts;
+	tl_array_init(&parts);
+	bool ok = false;
+	n = tl_index_unparen(n);
+	while (!ts_node_is_null(n)) {
+		TSSymbol s = ts_node_symbol(n);
+		if (s == sy->identifier) {
+			tl_array_push(&parts, n);
+			ok = true;
+			break;
+		}
+		if (s != sy->attribute)
+			break;
+		tl_array_push(&parts, ts_node_child_by_field_id(n, sy->f_attribute));
+		n = tl_index_unparen(ts_node_child_by_field_id(n, sy->f_object));
+	}
+	if (ok) {
+		for (uint32_t i = parts.size; i > 0; i--) {
+			uint32_t len;
+			const char *t = tl_index_text(idx, parts.items[i - 1], &len);
+			tl_buf_addn(out, t, len);
+			if (i > 1)
+				tl_buf_addc(out, '.');
+		}
+	}
+	tl_array_release(&parts);
+	return ok;
+}
+
+static char *tl_index__dotted_dup(const TlIndex *idx, TSNode n)
+{
+	TlBuf b;
+	tl_buf_init(&b);
+	if (!tl_index_dotted(idx, n, &b)) {
+		tl_buf_release(&b);
+		return NULL;
+	}
+	return tl_buf_detach(&b);
+}
+
+char *tl_index_qualify(const TlIndex *idx, TSNode n)
+{
+	TlBuf b;
+	tl_buf_init(&b);
+	if (!tl_index_dotted(idx, n, &b)) {
+		tl_buf_release(&b);
+		return NULL;
+	}
+	/* Replace the root name by what it is bound to, a few times at most:
+	 * `import torch.nn as nn`, then `F = nn.functional`. */
+	TSNode at = n;
+	for (int depth = 0; depth < TL_ALIAS_DEPTH; depth++) {
+		size_t root_len = strcspn(b.data, ".");
+		char root[256];
+		if (root_len >= sizeof root)
+			break;
+		memcpy(root, b.data, root_len);
+		root[root_len] = '\0';
+		const TlBinding *bd = tl_index_resolve(idx, root, tl_index_func_of(idx, at),
+						      ts_node_start_byte(at));
+		if (!bd)
+			break;
+		const char *replacement = NULL;
+		char *owned = NULL;
+		if (bd->kind == TL_BIND_IMPORT) {
+			replacement = bd->qname;
+		} else if (bd->kind == TL_BIND_ASSIGN && bd->elem < 0 &&
+			   !ts_node_is_null(bd->value)) {
+			TSNode v = tl_index_unparen(bd->value);
+			TSSymbol s = ts_node_symbol(v);
+			if (s == tl_syms()->attribute || s == tl_syms()->identifier) {
+				owned = tl_index__dotted_dup(idx, v);
+				replacement = owned;
+				at = v;
+			}
+		}
+		if (!replacement || strcmp(replacement, root) == 0) {
+			bool is_import = bd->kind == TL_BIND_IMPORT;
+			tl_free(owned);
+			if (is_import)
+				return tl_buf_detach(&b);
+			break;
+		}
+		TlBuf next;
+		tl_buf_init(&next);
+		tl_buf_add(&next, replacement);
+		tl_buf_add(&next, b.data + root_len);
+		tl_buf_release(&b);
+		b = next;
+		tl_free(owned);
+		if (bd->kind == TL_BIND_IMPORT)
+			return tl_buf_detach(&b);
+	}
+	tl_buf_release(&b);
+	return NULL;
+}
+
+/* ---- lookups ----------------------------------------------------------- */
+
+static int tl_index__cmp_call(const TlCall *c, uint32_t start, uint32_t end)
+{
+	uint32_t cs = ts_node_start_byte(c->node), ce = ts_node_end_byte(c->node);
+	if (cs != start)
+		return cs < start ? -1 : 1;
+	if (ce != end)
+		return ce < end ? -1 : 1;
+	return 0;
+}
+
+const TlCall *tl_index_call_at(const TlIndex *idx, TSNode call)
+{
+	uint32_t start = ts_node_start_byte(call), end = ts_node_end_byte(call);
+	uint32_t lo = 0, hi = idx->calls.size;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		int c = tl_index__cmp_call(&idx->calls.items[mid], start, end);
+		if (c == 0)
+			return &idx->calls.items[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+static bool tl_index__contains(TSNode outer, TSNode n)
+{
+	return ts_node_start_byte(outer) <= ts_node_start_byte(n) &&
+	       ts_node_end_byte(n) <= ts_node_end_byte(outer);
+}
+
+int32_t tl_index_func_of(const TlIndex *idx, TSNode n)
+{
+	int32_t best = -1;
+	uint32_t best_start = 0;
+	for (uint32_t i = 0; i < idx->funcs.size; i++) {
+		TSNode f = idx->funcs.items[i].node;
+		if (tl_index__contains(f, n) && !ts_node_eq(f, n) &&
+		    (best < 0 || ts_node_start_byte(f) >= best_start)) {
+			best = (int32_t)i;
+			best_start = ts_node_start_byte(f);
+		}
+	}
+	return best;
+}
+
+int32_t tl_index_loop_of(const TlIndex *idx, TSNode n)
+{
+	int32_t func = tl_index_func_of(idx, n), best = -1;
+	uint32_t best_start = 0;
+	for (uint32_t i = 0; i < idx->loops.size; i++) {
+		const TlLoop *l = &idx->loops.items[i];
+		if (l->func == func && tl_index__contains(l->body, n) &&
+		    (best < 0 || ts_node_start_byte(l->body) >= best_start)) {
+			best = (int32_t)i;
+			best_start = ts_node_start_byte(l->body);
+		}
+	}
+	return best;
+}
+
+int32_t tl_index_with_of(const TlIndex *idx, TSNode n)
+{
+	int32_t func = tl_index_func_of(idx, n), best = -1;
+	uint32_t best_start = 0;
+	for (uint32_t i = 0; i < idx->withs.size; i++) {
+		const TlWith *w = &idx->withs.items[i];
+		if (w->func == func && tl_index__contains(w->body, n) &&
+		    (best < 0 || ts_node_start_byte(w->body) >= best_start)) {
+			best = (int32_t)i;
+			best_start = ts_node_start_byte(w->body);
+		}
+	}
+	return best;
+}
+
+static const TlIntArray *tl_index__named(const TlIndex *idx, const char *name)
+{
+	int32_t slot;
+	if (!tl_strmap_get(&idx->by_name, name, strlen(name), &slot))
+		return NULL;
+	return &idx->name_lists.items[slot];
+}
+
+/* The latest binding of `list` in scope `func` visible at `pos`
+ * (pos == UINT32_MAX: the latest of all). */
+static const TlBinding *tl_index__latest(const TlIndex *idx, const TlIntArray *list,
+					 int32_t func, uint32_t pos)
+{
+	const TlBinding *best = NULL;
+	for (uint32_t i = 0; i < list->size; i++) {
+		const TlBinding *b = &idx->bindings.items[list->items[i]];
+		if (b->func != func || b->cls >= 0)
+			continue;
+		if (b->pos <= pos && (!best || b->pos >= best->pos))
+			best = b;
+	}
+	return best;
+}
+
+const TlBinding *tl_index_resolve(const TlIndex *idx, const char *name,
+				  int32_t func, uint32_t pos)
+{
+	const TlIntArray *list = tl_index__named(idx, name);
+	if (!list)
+		return NULL;
+	/* "self.x" inside a method: this method's own earlier binding, else
+	 * the class's (preferring __init__). */
+	if (strncmp(name, "self.", 5) == 0) {
+		int32_t cls = -1;
+		for (int32_t f = func; f >= 0; f = idx->funcs.items[f].parent)
+			if (idx->funcs.items[f].cls >= 0) {
+				cls = idx->funcs.items[f].cls;
+				break;
+			}
+		if (cls < 0)
+			return NULL;
+		const TlBinding *own = NULL, *init = NULL, *any = NULL;
+		for (uint32_t i = 0; i < list->size; i++) {
+			const TlBinding *b = &idx->bindings.items[list->items[i]];
+			if (b->cls != cls)
+				continue;
+			if (b->func == func && b->pos <= pos && (!own || b->pos >= own->pos))
+				own = b;
+			if (b->func >= 0 && strcmp(idx->funcs.items[b->func].name, "__init__") == 0 && !init)
+				init = b;
+			if (!any)
+				any = b;
+		}
+		return own ? own : init ? init : any;
+	}
+	uint32_t at = pos;
+	for (int32_t f = func; f >= 0; f = idx->funcs.items[f].parent) {
+		const TlBinding *b = tl_index__latest(idx, list, f, at);
+		if (b)
+			return b;
+		/* A closure sees its enclosing function's bindings as they are
+		 * when it is called: any of them, latest first. */
+		at = UINT32_MAX;
+	}
+	/* Module level: code inside a function runs after the module body. */
+	return tl_index__latest(idx, list, -1, func >= 0 ? UINT32_MAX : pos);
+}
+
+const TlBinding *tl_index_resolve_node(const TlIndex *idx, TSNode n)
+{
+	TlBuf b;
+	tl_buf_init(&b);
+	const TlBinding *r = NULL;
+	if (tl_index_dotted(idx, n, &b))
+		r = tl_index_resolve(idx, b.data, tl_index_func_of(idx, n), ts_node_start_byte(n));
+	tl_buf_release(&b);
+	return r;
+}
+
+/* ---- pass 1: one iterative walk ----------------------------------------- */
+
+typedef struct TlScope {
+	int32_t func, cls, loop, with;
+} TlScope;
+
+typedef struct TlFrame {
+	TSNode node;
+	TlScope saved;
+} TlFrame;
+
+/* A loop or with block whose body is about to be entered. */
+typedef struct TlPending {
+	TSNode body;
+	int32_t loop, with;
+} TlPending;
+
+typedef struct TlWalker {
+	TlIndex *idx;
+	const TlSyms *sy;
+	TlScope cur;
+	TlArray(TlFrame) frames;
+	TlArray(TlPending) pending;
+	uint32_t stmt_call_start, stmt_call_end;
+} TlWalker;
+
+static void tl_index__add_binding(TlWalker *w, const char *name, size_t len,
+				  TlBindKind kind, TSNode stmt, TSNode value,
+				  int32_t elem, uint32_t pos)
+{
+	TlIndex *idx = w->idx;
+	TlBinding b;
+	memset(&b, 0, sizeof b);
+	b.name = tl_strndup(name, len);
+	b.kind = kind;
+	b.stmt = stmt;
+	b.value = value;
+	b.elem = elem;
+	b.func = w->cur.func;
+	b.cls = -1;
+	b.ref = -1;
+	b.pos = pos;
+	if (strncmp(b.name, "self.", 5) == 0) {
+		for (int32_t f = w->cur.func; f >= 0; f = idx->funcs.items[f].parent)
+			if (idx->funcs.items[f].cls >= 0) {
+				b.cls = idx->funcs.items[f].cls;
+				break;
+			}
+	}
+	int32_t slot;
+	if (!tl_strmap_get(&idx->by_name, b.name, strlen(b.name), &slot)) {
+		TlIntArray empty;
+		tl_array_init(&empty);
+		slot = (int32_t)idx->name_lists.size;
+		tl_array_push(&idx->name_lists, empty);
+		tl_strmap_put(&idx->by_name, b.name, strlen(b.name), slot);
+	}
+	tl_array_push(&idx->name_lists.items[slot], (int32_t)idx->bindings.size);
+	tl_array_push(&idx->bindings, b);
+}
+
+/* Binds every name in an assignment / for / with target. Tuple targets
+ * record the element index of top-level names; the walk is iterative. */
+static void tl_index__bind_target(TlWalker *w, TSNode target, TlBindKind kind,
+				  TSNode stmt, TSNode value, uint32_t pos)
+{
+	const TlSyms *sy = w->sy;
+	typedef struct {
+		TSNode n;
+		int32_t elem;
+	} Item;
+	TlArray(Item) todo;
+	tl_array_init(&todo);
+	Item first = { target, -1 };
+	tl_array_push(&todo, first);
+	bool top = true;
+	while (todo.size) {
+		Item it = tl_array_pop(&todo);
+		TSNode n = tl_index_unparen(it.n);
+		TSSymbol s = ts_node_symbol(n);
+		if (s == sy->identifier || s == sy->attribute) {
+			TlBuf b;
+			tl_buf_init(&b);
+			if (tl_index_dotted(w->idx, n, &b))
+				tl_index__add_binding(w, b.data, b.len, kind, stmt, value, it.elem, pos);
+			tl_buf_release(&b);
+		} else if (s == sy->pattern_list || s == sy->tuple_pattern ||
+			   s == sy->list_pattern || s == sy->tuple || s == sy->list ||
+			   s == sy->expression_list) {
+			uint32_t count = ts_node_named_child_count(n);
+			for (uint32_t i = count; i > 0; i--) {
+				Item child = { ts_node_named_child(n, i - 1),
+					       top ? (int32_t)(i - 1) : -1 };
+				tl_array_push(&todo, child);
+			}
+		} else if (s == sy->list_splat_pattern && ts_node_named_child_count(n)) {
+			Item child = { ts_node_named_child(n, 0), -1 };
+			tl_array_push(&todo, child);
+		}
+		top = false;
+	}
+	tl_array_release(&todo);
+}
+
+static void tl_index__on_import(TlWalker *w, TSNode n)
+{
+	const TlSyms *sy = w->sy;
+	TlIndex *idx = w->idx;
+	bool from = ts_node_symbol(n) == sy->import_from_statement;
+	char *module = NULL;
+	if (from) {
+		TSNode m = ts_node_child_by_field_id(n, sy->f_module_name);
+		if (ts_node_is_null(m) || ts_node_symbol(m) == sy->relative_import)
+			return; /* relative imports name local modules */
+		uint32_t len;
+		const char *t = tl_index_text(idx, m, &len);
+		module = tl_strndup(t, len);
+	}
+	uint32_t count = ts_node_named_child_count(n);
+	for (uint32_t i = 0; i < count; i++) {
+		TSNode c = ts_node_named_child(n, i);
+		if (from && ts_node_eq(c, ts_node_child_by_field_id(n, sy->f_module_name)))
+			continue;
+		TSNode name = c, alias = { 0 };
+		if (ts_node_symbol(c) == sy->aliased_import) {
+			name = ts_node_child_by_field_id(c, sy->f_name);
+			alias = ts_node_child_by_field_id(c, sy->f_alias);
+		} else if (ts_node_symbol(c) != sy->dotted_name) {
+			continue;
+		}
+		uint32_t nlen;
+		const char *ntext = tl_index_text(idx, name, &nlen);
+		TlBuf q;
+		tl_buf_init(&q);
+		if (module) {
+			tl_buf_add(&q, module);
+			tl_buf_addc(&q, '.');
+		}
+		const char *local;
+		uint32_t llen;
+		if (!ts_node_is_null(alias)) {
+			tl_buf_addn(&q, ntext, nlen);
+			local = tl_index_text(idx, alias, &llen);
+		} else if (module) {
+			tl_buf_addn(&q, ntext, nlen);
+			local = ntext;
+			llen = nlen;
+		} else {
+			/* `import torch.nn` binds `torch`. */
+			llen = (uint32_t)strcspn(ntext, ".");
+			if (llen > nlen)
+				llen = nlen;
+			tl_buf_addn(&q, ntext, llen);
+			local = ntext;
+		}
+		tl_index__add_binding(w, local, llen, TL_BIND_IMPORT, n, name, -1,
+				      ts_node_start_byte(n));
+		idx->bindings.items[idx->bindings.size - 1].qname = tl_buf_detach(&q);
+		tl_buf_release(&q);
+	}
+	tl_free(module);
+}
+
+static void tl_index__on_params(TlWalker *w, TSNode params, int32_t f)
+{
+	const TlSyms *sy = w->sy;
+	if (ts_node_is_null(params))
+		return;
+	uint32_t count = ts_node_named_child_count(params);
+	for (uint32_t i = 0; i < count; i++) {
+		TSNode p = ts_node_named_child(params, i), name = p, annotation = { 0 };
+		TSSymbol s = ts_node_symbol(p);
+		if (s == sy->typed_parameter) {
+			name = ts_node_named_child(p, 0);
+			annotation = ts_node_child_by_field_id(p, sy->f_type);
+		} else if (s == sy->default_parameter || s == sy->typed_default_parameter) {
+			name = ts_node_child_by_field_id(p, sy->f_name);
+			annotation = ts_node_child_by_field_id(p, sy->f_type);
+		}
+		if (!ts_node_is_null(name) && (ts_node_symbol(name) == sy->list_splat_pattern ||
+					       ts_node_symbol(name) == sy->dictionary_splat_pattern))
+			name = ts_node_named_child(name, 0);
+		if (ts_node_is_null(name) || ts_node_symbol(name) != sy->identifier)
+			continue;
+		uint32_t len;
+		const char *t = tl_index_text(w->idx, name, &len);
+		tl_array_push(&w->idx->funcs.items[f].params, (int32_t)w->idx->bindings.size);
+		tl_index__add_binding(w, t, len, TL_BIND_PARAM, p, annotation, -1,
+				      ts_node_start_byte(w->idx->funcs.items[f].node));
+	}
+}
+
+static void tl_index__push(TlWalker *w, TSNode n)
+{
+	TlFrame fr = { n, w->cur };
+	tl_array_push(&w->frames, fr);
+}
+
+static void tl_index__enter(TlWalker *w, TSNode n)
+{
+	const TlSyms *sy = w->sy;
+	TlIndex *idx = w->idx;
+	TSSymbol s = ts_node_symbol(n);
+
+	if (s == sy->block && w->pending.size &&
+	    ts_node_eq(tl_array_last(&w->pending)->body, n)) {
+		TlPending p = *tl_array_last(&w->pending);
+		tl_index__push(w, n);
+		if (p.loop >= 0)
+			w->cur.loop = p.loop;
+		if (p.with >= 0)
+			w->cur.with = p.with;
+		return;
+	}
+	if (s == sy->function_definition) {
+		TlFunc f;
+		memset(&f, 0, sizeof f);
+		f.node = n;
+		TSNode parent = ts_node_parent(n);
+		f.outer = (!ts_node_is_null(parent) && ts_node_symbol(parent) == sy->decorated_definition)
+				  ? parent : n;
+		TSNode name = ts_node_child_by_field_id(n, sy->f_name);
+		uint32_t len = 0;
+		const char *t = ts_node_is_null(name) ? "" : tl_index_text(idx, name, &len);
+		f.name = tl_strndup(t, len);
+		f.parent = w->cur.func;
+		f.cls = w->cur.cls;
+		tl_array_init(&f.call_sites);
+		tl_array_init(&f.params);
+		int32_t fi = (int32_t)idx->funcs.size;
+		tl_array_push(&idx->funcs, f);
+		if (len) {
+			tl_index__add_binding(w, t, len, TL_BIND_DEF, n, name, -1,
+					      ts_node_start_byte(n));
+			idx->bindings.items[idx->bindings.size - 1].ref = fi;
+			/* Methods are reached through self.name, not by name. */
+			if (w->cur.cls >= 0)
+				idx->bindings.items[idx->bindings.size - 1].cls = w->cur.cls;
+		}
+		tl_index__push(w, n);
+		w->cur.func = fi;
+		w->cur.cls = -1;
+		w->cur.loop = -1;
+		w->cur.with = -1;
+		tl_index__on_params(w, ts_node_child_by_field_id(n, sy->f_parameters), fi);
+		return;
+	}
+	if (s == sy->class_definition) {
+		TlClass c;
+		memset(&c, 0, sizeof c);
+		c.node = n;
+		TSNode name = ts_node_child_by_field_id(n, sy->f_name);
+		uint32_t len = 0;
+		const char *t = ts_node_is_null(name) ? "" : tl_index_text(idx, name, &len);
+		c.name = tl_strndup(t, len);
+		c.func = w->cur.func;
+		tl_array_init(&c.bases);
+		tl_array_init(&c.base_qnames);
+		int32_t ci = (int32_t)idx->classes.size;
+		tl_array_push(&idx->classes, c);
+		if (len) {
+			tl_index__add_binding(w, t, len, TL_BIND_CLASS, n, name, -1,
+					      ts_node_start_byte(n));
+			idx->bindings.items[idx->bindings.size - 1].ref = ci;
+		}
+		tl_index__push(w, n);
+		w->cur.cls = ci;
+		return;
+	}
+	if (s == sy->for_statement || s == sy->while_statement) {
+		TlLoop l;
+		memset(&l, 0, sizeof l);
+		l.node = n;
+		l.body = ts_node_child_by_field_id(n, sy->f_body);
+		l.func = w->cur.func;
+		l.parent = w->cur.loop;
+		int32_t li = (int32_t)idx->loops.size;
+		tl_array_push(&idx->loops, l);
+		TlPending p = { l.body, li, -1 };
+		tl_array_push(&w->pending, p);
+		tl_index__push(w, n);
+		if (s == sy->for_statement) {
+			TSNode left = ts_node_child_by_field_id(n, sy->f_left);
+			TSNode right = ts_node_child_by_field_id(n, sy->f_right);
+			if (!ts_node_is_null(left) && !ts_node_is_null(l.body))
+				tl_index__bind_target(w, left, TL_BIND_FOR, n, right,
+						      ts_node_start_byte(l.body));
+		}
+		return;
+	}
+	if (s == sy->with_statement) {
+		TlWith wi;
+		memset(&wi, 0, sizeof wi);
+		wi.node = n;
+		wi.body = ts_node_child_by_field_id(n, sy->f_body);
+		wi.func = w->cur.func;
+		wi.parent = w->cur.with;
+		int32_t wj = (int32_t)idx->withs.size;
+		tl_array_push(&idx->withs, wi);
+		TlPending p = { wi.body, -1, wj };
+		tl_array_push(&w->pending, p);
+		tl_index__push(w, n);
+		return;
+	}
+	if (s == sy->with_item) {
+		TSNode v = ts_node_child_by_field_id(n, sy->f_value);
+		if (!ts_node_is_null(v) && ts_node_symbol(v) == sy->as_pattern) {
+			TSNode value = ts_node_named_child(v, 0);
+			TSNode alias = ts_node_child_by_field_id(v, sy->f_alias);
+			TSNode with = ts_node_parent(ts_node_parent(n));
+			TSNode body = ts_node_is_null(with) ? n
+				: ts_node_child_by_field_id(with, sy->f_body);
+			if (!ts_node_is_null(alias) && ts_node_named_child_count(alias))
+				tl_index__bind_target(w, ts_node_named_child(alias, 0), TL_BIND_WITH,
+						      n, value,
+						      ts_node_start_byte(ts_node_is_null(body) ? n : body));
+		}
+		return;
+	}
+	if (s == sy->assignment) {
+		TSNode left = ts_node_child_by_field_id(n, sy->f_left);
+		TSNode right = ts_node_child_by_field_id(n, sy->f_right);
+		/* a = b = value: both names bind the innermost value. */
+		while (!ts_node_is_null(right) && ts_node_symbol(right) == sy->assignment)
+			right = ts_node_child_by_field_id(right, sy->f_right);
+		if (ts_node_is_null(left))
+			return;
+		TSNode l = tl_index_unparen(left);
+		if (ts_node_symbol(l) == sy->attribute) {
+			TSNode attr = ts_node_child_by_field_id(l, sy->f_attribute);
+			if (!ts_node_is_null(attr) && tl_index_text_is(idx, attr, "grad")) {
+				TlSite site = { n, w->cur.func, w->cur.loop, TL_EV_GRAD_RESET };
+				tl_array_push(&idx->sites, site);
+			}
+		}
+		if (!ts_node_is_null(right))
+			tl_index__bind_target(w, left, TL_BIND_ASSIGN, n, right, ts_node_end_byte(n));
+		return;
+	}
+	if (s == sy->augmented_assignment) {
+		TSNode left = ts_node_child_by_field_id(n, sy->f_left);
+		TSNode right = ts_node_child_by_field_id(n, sy->f_right);
+		if (!ts_node_is_null(left))
+			tl_index__bind_target(w, left, TL_BIND_AUG, n, right, ts_node_end_byte(n));
+		return;
+	}
+	if (s == sy->import_statement || s == sy->import_from_statement) {
+		tl_index__on_import(w, n);
+		return;
+	}
+	if (s == sy->expression_statement) {
+		if (ts_node_named_child_count(n) == 1) {
+			TSNode c = ts_node_named_child(n, 0);
+			if (ts_node_symbol(c) == sy->call) {
+				w->stmt_call_start = ts_node_start_byte(c);
+				w->stmt_call_end = ts_node_end_byte(c);
+			}
+		}
+		return;
+	}
+	if (s == sy->call) {
+		TlCall c;
+		memset(&c, 0, sizeof c);
+		c.node = n;
+		c.callee = ts_node_child_by_field_id(n, sy->f_function);
+		c.func = w->cur.func;
+		c.loop = w->cur.loop;
+		c.with = w->cur.with;
+		c.target = -1;
+		c.stmt_level = ts_node_start_byte(n) == w->stmt_call_start &&
+			       ts_node_end_byte(n) == w->stmt_call_end;
+		TSNode callee = tl_index_unparen(c.callee);
+		if (!ts_node_is_null(callee) && ts_node_symbol(callee) == sy->attribute) {
+			c.receiver = ts_node_child_by_field_id(callee, sy->f_object);
+			TSNode attr = ts_node_child_by_field_id(callee, sy->f_attribute);
+			uint32_t len;
+			const char *t = tl_index_text(idx, attr, &len);
+			c.method = tl_strndup(t, len);
+			c.recv_name = tl_index__dotted_dup(idx, c.receiver);
+		} else if (!ts_node_is_null(callee) && ts_node_symbol(callee) == sy->identifier) {
+			uint32_t len;
+			const char *t = tl_index_text(idx, callee, &len);
+			c.method = tl_strndup(t, len);
+		}
+		tl_array_push(&idx->calls, c);
+		return;
+	}
+}
+
+static void tl_index__leave(TlWalker *w, TSNode n)
+{
+	const TlSyms *sy = w->sy;
+	if (w->frames.size && ts_node_eq(tl_array_last(&w->frames)->node, n)) {
+		w->cur = tl_array_last(&w->frames)->saved;
+		w->frames.size--;
+	}
+	TSSymbol s = ts_node_symbol(n);
+	if ((s == sy->for_statement || s == sy->while_statement || s == sy->with_statement) &&
+	    w->pending.size)
+		w->pending.size--;
+}
+
+static void tl_index__walk(TlIndex *idx, TSNode root)
+{
+	TlWalker w;
+	memset(&w, 0, sizeof w);
+	w.idx = idx;
+	w.sy = tl_syms();
+	w.cur.func = w.cur.cls = w.cur.loop = w.cur.with = -1;
+	w.stmt_call_start = UINT32_MAX;
+	tl_array_init(&w.frames);
+	tl_array_init(&w.pending);
+	TSTreeCursor cur = ts_tree_cursor_new(root);
+	for (;;) {
+		TSNode n = ts_tree_cursor_current_node(&cur);
+		tl_index__enter(&w, n);
+		if (ts_tree_cursor_goto_first_child(&cur))
+			continue;
+		for (;;) {
+			tl_index__leave(&w, ts_tree_cursor_current_node(&cur));
+			if (ts_tree_cursor_goto_next_sibling(&cur))
+				break;
+			if (!ts_tree_cursor_goto_parent(&cur))
+				goto done;
+		}
+	}
+done:
+	ts_tree_cursor_delete(&cur);
+	tl_array_release(&w.frames);
+	tl_array_release(&w.pending);
+}
+
+/* ---- pass 2: derived facts ---------------------------------------------- */
+
+static int tl_index__call_order(const void *a, const void *b)
+{
+	const TlCall *x = a, *y = b;
+	return tl_index__cmp_call(x, ts_node_start_byte(y->node), ts_node_end_byte(y->node));
+}
+
+/* The local function a callee expression names, or -1. */
+static int32_t tl_index__resolve_function(const TlIndex *idx, TSNode callee, int32_t func)
+{
+	const TlSyms *sy = tl_syms();
+	callee = tl_index_unparen(callee);
+	if (ts_node_is_null(callee))
+		return -1;
+	TSSymbol s = ts_node_symbol(callee);
+	if (s == sy->identifier) {
+		uint32_t len;
+		const char *t = tl_index_text(idx, callee, &len);
+		char *name = tl_strndup(t, len);
+		const TlBinding *b = tl_index_resolve(idx, name, func, ts_node_start_byte(callee));
+		tl_free(name);
+		if (b && b->kind == TL_BIND_DEF)
+			return b->ref;
+		return -1;
+	}
+	if (s != sy->attribute)
+		return -1;
+	TSNode obj = tl_index_unparen(ts_node_child_by_field_id(callee, sy->f_object));
+	TSNode attr = ts_node_child_by_field_id(callee, sy->f_attribute);
+	int32_t cls = -1;
+	if (ts_node_symbol(obj) == sy->identifier && tl_index_text_is(idx, obj, "self")) {
+		for (int32_t f = func; f >= 0; f = idx->funcs.items[f].parent)
+			if (idx->funcs.items[f].cls >= 0) {
+				cls = idx->funcs.items[f].cls;
+				break;
+			}
+	} else {
+		/* obj = LocalClass(...); obj.method() */
+		const TlBinding *b = tl_index_resolve_node(idx, obj);
+		if (b && b->kind == TL_BIND_ASSIGN && b->elem < 0 && !ts_node_is_null(b->value) &&
+		    ts_node_symbol(b->value) == sy->call) {
+			const TlBinding *cb = tl_index_resolve_node(
+				idx, ts_node_child_by_field_id(b->value, sy->f_function));
+			if (cb && cb->kind == TL_BIND_CLASS)
+				cls = cb->ref;
+		} else if (b && b->kind == TL_BIND_CLASS) {
+			cls = b->ref;
+		}
+	}
+	/* Look in the class, then its local bases (a bounded number of hops). */
+	for (int hop = 0; cls >= 0 && hop < TL_ALIAS_DEPTH; hop++) {
+		for (uint32_t i = 0; i < idx->funcs.size; i++) {
+			const TlFunc *f = &idx->funcs.items[i];
+			if (f->cls == cls && tl_index_text_is(idx, attr, f->name))
+				return (int32_t)i;
+		}
+		const TlClass *c = &idx->classes.items[cls];
+		cls = c->bases.size ? c->bases.items[0] : -1;
+	}
+	return -1;
+}
+
+static void tl_index__classes(TlIndex *idx)
+{
+	const TlSyms *sy = tl_syms();
+	for (uint32_t i = 0; i < idx->classes.size; i++) {
+		TlClass *c = &idx->classes.items[i];
+		TSNode sup = ts_node_child_by_field_id(c->node, sy->f_superclasses);
+		if (ts_node_is_null(sup))
+			continue;
+		uint32_t count = ts_node_named_child_count(sup);
+		for (uint32_t k = 0; k < count; k++) {
+			TSNode base = ts_node_named_child(sup, k);
+			if (ts_node_symbol(base) == sy->keyword_argument)
+				continue;
+			const TlBinding *b = tl_index_resolve_node(idx, base);
+			if (b && b->kind == TL_BIND_CLASS && b->ref != (int32_t)i) {
+				tl_array_push(&c->bases, b->ref);
+				continue;
+			}
+			char *q = tl_index_qualify(idx, base);
+			if (q) {
+				tl_array_push(&c->base_qnames, q);
+				if (tl_flow_is_module_class_name(q))
+					c->is_module = true;
+			}
+		}
+	}
+	/* Derivation through local bases: a fixpoint, at most one round per class. */
+	for (uint32_t round = 0; round <= idx->classes.size; round++) {
+		bool changed = false;
+		for (uint32_t i = 0; i < idx->classes.size; i++) {
+			TlClass *c = &idx->classes.items[i];
+			for (uint32_t k = 0; !c->is_module && k < c->bases.size; k++)
+				if (idx->classes.items[c->bases.items[k]].is_module) {
+					c->is_module = true;
+					changed = true;
+				}
+		}
+		if (!changed)
+			break;
+	}
+}
+
+/* Marks functions referenced other than by calling them, and returns the
+ * function a call's arguments pass along (a closure for opt.step), or -1. */
+static int32_t tl_index__argument_functions(TlIndex *idx, const TlCall *c)
+{
+	const TlSyms *sy = tl_syms();
+	TSNode args = ts_node_child_by_field_id(c->node, sy->f_arguments);
+	if (ts_node_is_null(args) || ts_node_symbol(args) != sy->argument_list)
+		return -1;
+	int32_t found = -1;
+	uint32_t count = ts_node_named_child_count(args);
+	for (uint32_t i = 0; i < count; i++) {
+		TSNode a = ts_node_named_child(args, i);
+		if (ts_node_symbol(a) == sy->keyword_argument)
+			a = ts_node_child_by_field_id(a, sy->f_value);
+		a = tl_index_unparen(a);
+		if (ts_node_is_null(a))
+			continue;
+		TSSymbol s = ts_node_symbol(a);
+		if (s != sy->identifier && s != sy->attribute)
+			continue;
+		int32_t f = tl_index__resolve_function(idx, a, c->func);
+		if (f >= 0) {
+			idx->funcs.items[f].escapes = true;
+			if (found < 0)
+				found = f;
+		}
+	}
+	return found;
+}
+
+static void tl_index__events(TlIndex *idx)
+{
+	TlIntArray arg_targets;
+	tl_array_init(&arg_targets);
+	for (uint32_t i = 0; i < idx->calls.size; i++) {
+		TlCall *c = &idx->calls.items[i];
+		c->qname = tl_index_qualify(idx, c->callee);
+		c->target = tl_index__resolve_function(idx, c->callee, c->func);
+		if (c->target >= 0)
+			tl_array_push(&idx->funcs.items[c->target].call_sites, (int32_t)i);
+		tl_array_push(&arg_targets, tl_index__argument_functions(idx, c));
+	}
+	for (uint32_t i = 0; i < idx->calls.size; i++) {
+		TlCall *c = &idx->calls.items[i];
+		c->events = tl_flow_call_events(idx, c);
+		if (c->func >= 0)
+			idx->funcs.items[c->func].events |= c->events;
+	}
+	for (uint32_t i = 0; i < idx->sites.size; i++) {
+		const TlSite *s = &idx->sites.items[i];
+		if (s->func >= 0)
+			idx->funcs.items[s->func].events |= s->events;
+	}
+	for (uint32_t i = 0; i < idx->funcs.size; i++)
+		idx->funcs.items[i].reach_events = idx->funcs.items[i].events;
+	/* Reachability over the call graph: a fixpoint that adds bits only, so
+	 * it ends after at most (bits x functions) rounds; usually two. */
+	for (;;) {
+		bool changed = false;
+		for (uint32_t i = 0; i < idx->calls.size; i++) {
+			const TlCall *c = &idx->calls.items[i];
+			if (c->func < 0)
+				continue;
+			uint32_t add = 0;
+			if (c->target >= 0)
+				add |= idx->funcs.items[c->target].reach_events;
+			if (arg_targets.items[i] >= 0)
+				add |= idx->funcs.items[arg_targets.items[i]].reach_events;
+			TlFunc *f = &idx->funcs.items[c->func];
+			if ((f->reach_events | add) != f->reach_events) {
+				f->reach_events |= add;
+				changed = true;
+			}
+		}
+		if (!changed)
+			break;
+	}
+	/* Each loop's iteration: what its body does, directly or through the
+	 * local functions it calls. */
+	for (uint32_t i = 0; i < idx->calls.size; i++) {
+		const TlCall *c = &idx->calls.items[i];
+		uint32_t ev = c->events;
+		if (c->target >= 0)
+			ev |= idx->funcs.items[c->target].reach_events;
+		if (arg_targets.items[i] >= 0)
+			ev |= idx->funcs.items[arg_targets.items[i]].reach_events;
+		for (int32_t l = c->loop; l >= 0; l = idx->loops.items[l].parent)
+			idx->loops.items[l].events |= ev;
+	}
+	for (uint32_t i = 0; i < idx->sites.size; i++) {
+		const TlSite *s = &idx->sites.items[i];
+		for (int32_t l = s->loop; l >= 0; l = idx->loops.items[l].parent)
+			idx->loops.items[l].events |= s->events;
+	}
+	tl_array_release(&arg_targets);
+}
+
+static void tl_index__contexts(TlIndex *idx)
+{
+	const TlSyms *sy = tl_syms();
+	for (uint32_t i = 0; i < idx->withs.size; i++) {
+		TlWith *w = &idx->withs.items[i];
+		uint32_t count = ts_node_named_child_count(w->node);
+		for (uint32_t k = 0; k < count; k++) {
+			TSNode clause = ts_node_named_child(w->node, k);
+			if (ts_node_symbol(clause) != sy->with_clause)
+				continue;
+			uint32_t items = ts_node_named_child_count(clause);
+			for (uint32_t j = 0; j < items; j++) {
+				TSNode item = ts_node_named_child(clause, j);
+				TSNode v = ts_node_child_by_field_id(item, sy->f_value);
+				if (!ts_node_is_null(v) && ts_node_symbol(v) == sy->as_pattern)
+					v = ts_node_named_child(v, 0);
+				if (!ts_node_is_null(v))
+					w->ctx |= tl_flow_context_kind(idx, v);
+			}
+		}
+	}
+	for (uint32_t i = 0; i < idx->funcs.size; i++) {
+		TlFunc *f = &idx->funcs.items[i];
+		if (ts_node_eq(f->outer, f->node))
+			continue;
+		uint32_t count = ts_node_named_child_count(f->outer);
+		for (uint32_t k = 0; k < count; k++) {
+			TSNode d = ts_node_named_child(f->outer, k);
+			if (ts_node_symbol(d) == sy->decorator && ts_node_named_child_count(d))
+				f->decorator_ctx |= tl_flow_context_kind(idx, ts_node_named_child(d, 0));
+		}
+	}
+	/* Functions whose every call site runs grad-disabled: a least fixpoint
+	 * (starts all-false, only turns bits on), so recursion stays false. */
+	for (uint32_t round = 0; round <= idx->funcs.size; round++) {
+		bool changed = false;
+		for (uint32_t i = 0; i < idx->funcs.size; i++) {
+			TlFunc *f = &idx->funcs.items[i];
+			if (f->callers_grad_off || f->escapes || !f->call_sites.size)
+				continue;
+			bool all = true;
+			for (uint32_t k = 0; all && k < f->call_sites.size; k++) {
+				const TlCall *c = &idx->calls.items[f->call_sites.items[k]];
+				int st = tl_flow_local_grad(idx, c->node, c->func, c->with);
+				if (st == TL_GRAD_OFF)
+					continue;
+				if (st == TL_GRAD_UNKNOWN && c->func >= 0 &&
+				    idx->funcs.items[c->func].callers_grad_off)
+					continue;
+				all = false;
+			}
+			if (all) {
+				f->callers_grad_off = true;
+				changed = true;
+			}
+		}
+		if (!changed)
+			break;
+	}
+}
+
+static void tl_index__module_evidence(TlIndex *idx)
+{
+	static const char *const module_methods[] = {
+		"eval", "train", "parameters", "named_parameters", "modules",
+		"named_modules", "children", "named_children", "buffers",
+	};
+	for (uint32_t i = 0; i < idx->calls.size; i++) {
+		const TlCall *c = &idx->calls.items[i];
+		if (!c->method || !c->recv_name)
+			continue;
+		for (size_t k = 0; k < sizeof module_methods / sizeof *module_methods; k++)
+			if (strcmp(c->method, module_methods[k]) == 0) {
+				tl_strmap_put(&idx->module_evidence, c->recv_name,
+					      strlen(c->recv_name), 1);
+				break;
+			}
+	}
+}
+
+void tl_index_build(TlIndex *idx, const TlSource *src, TSNode root)
+{
+	memset(idx, 0, sizeof *idx);
+	idx->src = src;
+	idx->root = root;
+	tl_strmap_init(&idx->by_name);
+	tl_strmap_init(&idx->module_evidence);
+	tl_index__walk(idx, root);
+	qsort(idx->calls.items, idx->calls.size, sizeof(TlCall), tl_index__call_order);
+	tl_index__classes(idx);
+	tl_index__module_evidence(idx);
+	tl_index__contexts(idx); /* with kinds and decorators: needed by events */
+	tl_index__events(idx);
+	tl_index__contexts(idx); /* callers_grad_off needs the call graph */
+}
+
+void tl_index_release(TlIndex *idx)
+{
+	for (uint32_t i = 0; i < idx->funcs.size; i++) {
+		tl_free(idx->funcs.items[i].name);
+		tl_array_release(&idx->funcs.items[i].call_sites);
+		tl_array_release(&idx->funcs.items[i].params);
+	}
+	for (uint32_t i = 0; i < idx->classes.size; i++) {
+		tl_free(idx->classes.items[i].name);
+		tl_array_release(&idx->classes.items[i].bases);
+		tl_str_array_release(&idx->classes.items[i].base_qnames);
+	}
+	for (uint32_t i = 0; i < idx->calls.size; i++) {
+		tl_free(idx->calls.items[i].method);
+		tl_free(idx->calls.items[i].qname);
+		tl_free(idx->calls.items[i].recv_name);
+	}
+	for (uint32_t i = 0; i < idx->bindings.size; i++) {
+		tl_free(idx->bindings.items[i].name);
+		tl_free(idx->bindings.items[i].qname);
+	}
+	for (uint32_t i = 0; i < idx->name_lists.size; i++)
+		tl_array_release(&idx->name_lists.items[i]);
+	tl_array_release(&idx->funcs);
+	tl_array_release(&idx->classes);
+	tl_array_release(&idx->loops);
+	tl_array_release(&idx->withs);
+	tl_array_release(&idx->calls);
+	tl_array_release(&idx->sites);
+	tl_array_release(&idx->bindings);
+	tl_array_release(&idx->name_lists);
+	tl_strmap_release(&idx->by_name);
+	tl_strmap_release(&idx->module_evidence);
+}

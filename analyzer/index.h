@@ -1,0 +1,186 @@
+/* The per-file semantic index: what the code binds, calls, loops over and
+ * runs under, computed once per file and consulted by every predicate.
+ *
+ * Facts recorded (pass 1, one iterative walk of the tree):
+ *   functions (with decorators and parameters), classes and their bases,
+ *   loops, `with` blocks, calls, name bindings (assignments, loop targets,
+ *   parameters, imports, definitions, `self.x` attributes), and statements
+ *   that reset gradients by assignment (`p.grad = None`).
+ * Facts derived (pass 2):
+ *   import-resolved dotted names of callees, local call targets (the call
+ *   graph), the event kinds of each call (backward, optimizer step, gradient
+ *   reset, ...), the events of each loop's iteration (its body plus the local
+ *   functions it reaches, transitively), the grad/autocast kind of every
+ *   `with` item and decorator, which local classes are nn.Modules, and which
+ *   functions only ever run under a grad-disabled context.
+ *
+ * Nodes are borrowed from the tree passed to tl_index_build; the index must
+ * not outlive the tree or the source. */
+#ifndef TL_INDEX_H
+#define TL_INDEX_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <tree_sitter/api.h>
+
+#include "array.h"
+#include "buf.h"
+#include "source.h"
+#include "strmap.h"
+
+/* What a call (or a gradient-clearing assignment) does, as a bit set. */
+enum {
+	TL_EV_BACKWARD = 1u << 0,      /* x.backward(), accelerator.backward(l) */
+	TL_EV_OPT_STEP = 1u << 1,      /* opt.step(), scaler.step(opt) */
+	TL_EV_GRAD_RESET = 1u << 2,    /* zero_grad(), p.grad = None, grad.zero_() */
+	TL_EV_EVAL = 1u << 3,          /* m.eval(), m.train(False) */
+	TL_EV_TRAIN = 1u << 4,         /* m.train(), m.train(True) */
+	TL_EV_FORWARD = 1u << 5,       /* a call of a known module */
+	TL_EV_SCALER_UPDATE = 1u << 6, /* scaler.update() */
+	TL_EV_SCALER_STEP = 1u << 7,   /* scaler.step(opt) */
+	TL_EV_LOSS = 1u << 8,          /* a loss function or criterion call */
+};
+
+/* Kinds of context a `with` item or a decorator opens, as a bit set. */
+enum {
+	TL_CTX_GRAD_OFF = 1u << 0, /* no_grad, inference_mode, set_grad_enabled(False or unknown) */
+	TL_CTX_GRAD_ON = 1u << 1,  /* enable_grad, set_grad_enabled(True) */
+	TL_CTX_AUTOCAST = 1u << 2, /* autocast not disabled by a literal enabled=False */
+};
+
+typedef enum TlBindKind {
+	TL_BIND_ASSIGN,  /* x = value (value: the right-hand side) */
+	TL_BIND_AUG,     /* x += value */
+	TL_BIND_FOR,     /* for x in value */
+	TL_BIND_WITH,    /* with value as x */
+	TL_BIND_PARAM,   /* a parameter (value: its annotation, if any) */
+	TL_BIND_IMPORT,  /* import / from-import (qname holds the target) */
+	TL_BIND_DEF,     /* def x (target: the function index) */
+	TL_BIND_CLASS,   /* class x (target: the class index) */
+} TlBindKind;
+
+typedef struct TlBinding {
+	char *name;     /* "x" or a dotted attribute target such as "self.model" */
+	TlBindKind kind;
+	TSNode stmt;    /* the statement (or definition) that binds */
+	TSNode value;   /* see TlBindKind; may be null */
+	int32_t elem;   /* index within a tuple target, or -1 for the whole value */
+	int32_t func;   /* enclosing function, -1 at module level */
+	int32_t cls;    /* for "self.x": the class of the method, else -1 */
+	int32_t ref;    /* TL_BIND_DEF: function index; TL_BIND_CLASS: class index */
+	char *qname;    /* TL_BIND_IMPORT: "torch.nn.functional" etc. */
+	uint32_t pos;   /* byte offset from which the binding is visible */
+} TlBinding;
+
+typedef struct TlFunc {
+	TSNode node;      /* function_definition */
+	TSNode outer;     /* decorated_definition when decorated, else node */
+	char *name;
+	int32_t parent;   /* enclosing function, or -1 */
+	int32_t cls;      /* class whose body defines it (a method), or -1 */
+	uint32_t decorator_ctx; /* TL_CTX_* opened by its decorators */
+	uint32_t events;        /* TL_EV_* of its own body (not nested defs) */
+	uint32_t reach_events;  /* ... plus every local function it reaches */
+	bool escapes;           /* referenced other than by a call: callers unknown */
+	bool callers_grad_off;  /* every known call site runs grad-disabled */
+	TlIntArray call_sites;  /* calls that target it */
+	TlIntArray params;      /* binding indices of its parameters, in order */
+} TlFunc;
+
+typedef struct TlClass {
+	TSNode node;
+	char *name;
+	int32_t func;           /* enclosing function, or -1 */
+	TlIntArray bases;       /* local class indices among its bases */
+	TlStrArray base_qnames; /* resolved dotted names of its bases */
+	bool is_module;         /* derives from nn.Module (directly or locally) */
+} TlClass;
+
+typedef struct TlLoop {
+	TSNode node;     /* for_statement / while_statement */
+	TSNode body;
+	int32_t func;
+	int32_t parent;  /* enclosing loop in the same function, or -1 */
+	uint32_t events; /* TL_EV_* of its iteration (body + reached functions) */
+} TlLoop;
+
+typedef struct TlWith {
+	TSNode node;     /* with_statement */
+	TSNode body;
+	int32_t func;
+	int32_t parent;  /* enclosing with block in the same function, or -1 */
+	uint32_t ctx;    /* TL_CTX_* opened by its items */
+} TlWith;
+
+typedef struct TlCall {
+	TSNode node;      /* call */
+	TSNode callee;    /* its `function` field */
+	TSNode receiver;  /* object of an attribute callee, else null */
+	char *method;     /* attribute name, or the identifier called, or NULL */
+	char *qname;      /* import-resolved dotted callee, or NULL */
+	char *recv_name;  /* dotted name of the receiver ("self.model"), or NULL */
+	int32_t func;
+	int32_t loop;     /* innermost loop of the same function, or -1 */
+	int32_t with;     /* innermost with block of the same function, or -1 */
+	int32_t target;   /* local function it calls, or -1 */
+	uint32_t events;
+	bool stmt_level;  /* the call is a whole expression statement */
+} TlCall;
+
+/* A gradient-clearing assignment (`p.grad = None`). */
+typedef struct TlSite {
+	TSNode node;
+	int32_t func;
+	int32_t loop;
+	uint32_t events;
+} TlSite;
+
+typedef struct TlIndex {
+	const TlSource *src;
+	TSNode root;
+	TlArray(TlFunc) funcs;
+	TlArray(TlClass) classes;
+	TlArray(TlLoop) loops;
+	TlArray(TlWith) withs;
+	TlArray(TlCall) calls;    /* sorted by (start byte, end byte) */
+	TlArray(TlSite) sites;
+	TlArray(TlBinding) bindings; /* in source order */
+	TlStrMap by_name;            /* name -> index into name_lists */
+	TlArray(TlIntArray) name_lists;
+	TlStrMap module_evidence;    /* receivers used as modules (.eval(), .parameters()) */
+} TlIndex;
+
+void tl_index_build(TlIndex *idx, const TlSource *src, TSNode root);
+void tl_index_release(TlIndex *idx);
+
+/* --- Node helpers ------------------------------------------------------ */
+
+/* Borrows the node's text; *len receives its length. */
+const char *tl_index_text(const TlIndex *idx, TSNode n, uint32_t *len);
+bool tl_index_text_is(const TlIndex *idx, TSNode n, const char *s);
+/* Appends the dotted name of an identifier / attribute chain ("self.model")
+ * to `out`; false (and `out` unspecified) for any other expression. */
+bool tl_index_dotted(const TlIndex *idx, TSNode n, TlBuf *out);
+/* Resolves an identifier / attribute chain through imports and module
+ * aliases ("nn.CrossEntropyLoss" -> "torch.nn.CrossEntropyLoss"). Caller
+ * frees; NULL when the root is not an import. */
+char *tl_index_qualify(const TlIndex *idx, TSNode n);
+/* Strips parentheses around an expression. */
+TSNode tl_index_unparen(TSNode n);
+
+/* --- Lookups ------------------------------------------------------------ */
+
+const TlCall *tl_index_call_at(const TlIndex *idx, TSNode call);
+int32_t tl_index_func_of(const TlIndex *idx, TSNode n);
+int32_t tl_index_loop_of(const TlIndex *idx, TSNode n);
+int32_t tl_index_with_of(const TlIndex *idx, TSNode n);
+/* The binding that `name` refers to at byte `pos` inside function `func`:
+ * the latest visible one in that function, then enclosing functions, then
+ * the class (for "self.x"), then module level. NULL when unbound. */
+const TlBinding *tl_index_resolve(const TlIndex *idx, const char *name,
+				  int32_t func, uint32_t pos);
+/* Same, for an identifier or attribute-chain node. */
+const TlBinding *tl_index_resolve_node(const TlIndex *idx, TSNode n);
+
+#endif

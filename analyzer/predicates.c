@@ -1,0 +1,181 @@
+#include "predicates.h"
+
+#include <string.h>
+
+#include "alloc.h"
+#include "flow.h"
+#include "syms.h"
+
+static const char *const tl_event_names[] = {
+	"backward", "optimizer-step", "grad-reset", "eval", "train", "forward",
+	"scaler-update", "scaler-step", "loss", NULL,
+};
+static const unsigned tl_event_bits[] = {
+	TL_EV_BACKWARD, TL_EV_OPT_STEP, TL_EV_GRAD_RESET, TL_EV_EVAL, TL_EV_TRAIN,
+	TL_EV_FORWARD, TL_EV_SCALER_UPDATE, TL_EV_SCALER_STEP, TL_EV_LOSS,
+};
+static const char *const tl_context_names[] = { "grad-disabled", "autocast", NULL };
+static const unsigned tl_context_bits[] = { TL_CTX_GRAD_OFF, TL_CTX_AUTOCAST };
+static const char *const tl_mode_names[] = { "eval", "train", NULL };
+
+static const TlCall *tl_pred__call(const TlIndex *idx, TSNode n)
+{
+	return tl_index_call_at(idx, tl_index_unparen(n));
+}
+
+static bool tl_pred_loss_call(const TlIndex *idx, TSNode n, int choice)
+{
+	(void)choice;
+	const TlCall *c = tl_pred__call(idx, n);
+	return c && (c->events & TL_EV_LOSS);
+}
+
+static bool tl_pred_module_forward(const TlIndex *idx, TSNode n, int choice)
+{
+	(void)choice;
+	const TlCall *c = tl_pred__call(idx, n);
+	return c && (c->events & TL_EV_FORWARD);
+}
+
+static bool tl_pred_call_does(const TlIndex *idx, TSNode n, int choice)
+{
+	const TlCall *c = tl_pred__call(idx, n);
+	return c && (c->events & tl_event_bits[choice]);
+}
+
+static bool tl_pred_optimizer(const TlIndex *idx, TSNode n, int choice)
+{
+	(void)choice;
+	return tl_flow_is_optimizer(idx, n);
+}
+
+static bool tl_pred_grad_scaler(const TlIndex *idx, TSNode n, int choice)
+{
+	(void)choice;
+	return tl_flow_is_scaler(idx, n);
+}
+
+static bool tl_pred_module(const TlIndex *idx, TSNode n, int choice)
+{
+	(void)choice;
+	return tl_flow_is_module(idx, n);
+}
+
+static bool tl_pred_graph_tensor(const TlIndex *idx, TSNode n, int choice)
+{
+	(void)choice;
+	return tl_flow_is_graph(idx, n);
+}
+
+static bool tl_pred_in_loop(const TlIndex *idx, TSNode n, int choice)
+{
+	(void)choice;
+	return tl_index_loop_of(idx, n) >= 0;
+}
+
+static bool tl_pred_outlives_iteration(const TlIndex *idx, TSNode n, int choice)
+{
+	(void)choice;
+	return tl_flow_outlives_iteration(idx, n);
+}
+
+static bool tl_pred_step_iteration_lacks(const TlIndex *idx, TSNode n, int choice)
+{
+	uint32_t missing;
+	uint32_t found = tl_flow_step_loops(idx, n, tl_event_bits[choice], &missing);
+	return found > 0 && missing == found;
+}
+
+static bool tl_pred_step_iteration_has(const TlIndex *idx, TSNode n, int choice)
+{
+	uint32_t missing;
+	uint32_t found = tl_flow_step_loops(idx, n, tl_event_bits[choice], &missing);
+	return found > 0 && missing < found;
+}
+
+static bool tl_pred_under_context(const TlIndex *idx, TSNode n, int choice)
+{
+	return tl_flow_under(idx, n, tl_context_bits[choice]);
+}
+
+static bool tl_pred_from_context(const TlIndex *idx, TSNode n, int choice)
+{
+	return tl_flow_from_context(idx, n, tl_context_bits[choice]);
+}
+
+static bool tl_pred_reaches_backward(const TlIndex *idx, TSNode n, int choice)
+{
+	(void)choice;
+	return tl_flow_reaches_backward(idx, n);
+}
+
+static bool tl_pred_mode_is(const TlIndex *idx, TSNode n, int choice)
+{
+	const TlSyms *sy = tl_syms();
+	const TlCall *c = tl_pred__call(idx, n);
+	if (!c)
+		return false;
+	/* model(x) tracks `model`; model.forward(x) tracks its receiver. */
+	TlBuf b;
+	tl_buf_init(&b);
+	TSNode subject = (c->method && strcmp(c->method, "forward") == 0 && c->receiver.id)
+				 ? c->receiver : c->callee;
+	bool ok = ts_node_symbol(tl_index_unparen(subject)) != sy->call &&
+		  tl_index_dotted(idx, subject, &b);
+	int mode = ok ? tl_flow_mode_at(idx, n, b.data) : TL_MODE_UNKNOWN;
+	tl_buf_release(&b);
+	return mode == (choice == 0 ? TL_MODE_EVAL : TL_MODE_TRAIN);
+}
+
+const TlPredicateDef tl_predicates[] = {
+	{ "loss-call", NULL, NULL, tl_pred_loss_call,
+	  "the call computes a loss: a torch.nn.functional loss, a criterion module bound in the file, or a callable named like a criterion" },
+	{ "module-forward", NULL, NULL, tl_pred_module_forward,
+	  "the call runs a known module's forward (bound to an nn.Module, a model constructor or hub loader, or used as a module)" },
+	{ "call-does", "event", tl_event_names, tl_pred_call_does,
+	  "the call itself is the event (backward, optimizer-step, grad-reset, eval, train, forward, scaler-update, scaler-step, loss)" },
+	{ "optimizer", NULL, NULL, tl_pred_optimizer,
+	  "the expression is an optimizer (bound to torch.optim.*, else named like one)" },
+	{ "grad-scaler", NULL, NULL, tl_pred_grad_scaler,
+	  "the expression is a GradScaler (bound to one, else named like a scaler)" },
+	{ "module", NULL, NULL, tl_pred_module,
+	  "the expression is a known module" },
+	{ "graph-tensor", NULL, NULL, tl_pred_graph_tensor,
+	  "the value carries autograd history (RULES.md definition of a graph tensor)" },
+	{ "in-loop", NULL, NULL, tl_pred_in_loop,
+	  "the node is inside a loop body of its own function" },
+	{ "outlives-iteration", NULL, NULL, tl_pred_outlives_iteration,
+	  "the stored-to name is not re-bound inside the innermost enclosing loop, so it survives across iterations" },
+	{ "step-iteration-lacks", "event", tl_event_names, tl_pred_step_iteration_lacks,
+	  "every step loop of the node (the innermost loop whose iteration runs a backward, through callers) lacks the event in its iteration" },
+	{ "step-iteration-has", "event", tl_event_names, tl_pred_step_iteration_has,
+	  "some step loop of the node has the event in its iteration" },
+	{ "under-context", "context", tl_context_names, tl_pred_under_context,
+	  "the node runs under the context (grad-disabled, autocast): a with block, a decorator, or every call site of its function" },
+	{ "from-context", "context", tl_context_names, tl_pred_from_context,
+	  "the expression reads a module forward's output bound inside a with block of that context that does not enclose it" },
+	{ "reaches-backward", NULL, NULL, tl_pred_reaches_backward,
+	  "the value flows into a backward (in its function, through local calls, or returned to callers that backpropagate it)" },
+	{ "mode-is", "mode", tl_mode_names, tl_pred_mode_is,
+	  "the module called was last put in that mode (eval or train) before the call, following call sites" },
+};
+const unsigned tl_predicate_count = sizeof tl_predicates / sizeof *tl_predicates;
+
+const TlPredicateDef *tl_predicate_find(const char *name, size_t len)
+{
+	for (unsigned i = 0; i < tl_predicate_count; i++)
+		if (strlen(tl_predicates[i].name) == len &&
+		    memcmp(tl_predicates[i].name, name, len) == 0)
+			return &tl_predicates[i];
+	return NULL;
+}
+
+int tl_predicate_choice(const TlPredicateDef *def, const char *value)
+{
+	if (!def->choices)
+		return -1;
+	for (int i = 0; def->choices[i]; i++)
+		if (strcmp(def->choices[i], value) == 0)
+			return i;
+	return -1;
+}

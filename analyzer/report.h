@@ -1,0 +1,24 @@
+/* Reporters: render a file's findings as text, in the full format (the
+ * source line with the span underlined, as ruff and rustc show it) or the
+ * concise one (one line per finding). */
+#ifndef TL_REPORT_H
+#define TL_REPORT_H
+
+#include <stdbool.h>
+
+#include "buf.h"
+#include "engine.h"
+#include "source.h"
+
+typedef enum TlFormat { TL_FORMAT_FULL, TL_FORMAT_CONCISE } TlFormat;
+
+typedef struct TlReportOptions {
+	TlFormat format;
+	bool color;
+} TlReportOptions;
+
+/* Appends the rendering of `findings` (all from `src`) to `out`. */
+void tl_report_file(const TlReportOptions *opt, const TlSource *src,
+		    const TlFindings *findings, TlBuf *out);
+
+#endif

@@ -1,0 +1,619 @@
+#include "rules.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "buf.h"
+#include "embedded.h"
+#include "source.h"
+#include "syms.h"
+#include "toml.h"
+
+static const struct {
+	const char *name, *prefix;
+} tl_families[] = {
+	{ "memory", "TL1" }, { "correctness", "TL2" }, { "speed", "TL3" },
+	{ "precision", "TL4" }, { "safety", "TL5" }, { "syntax", "TL0" },
+};
+
+const char *tl_severity_name(TlSeverity s)
+{
+	return s == TL_SEV_ERROR ? "error" : s == TL_SEV_WARNING ? "warning" : "info";
+}
+
+/* ---- error reporting with a caret ------------------------------------------- */
+
+static void tl_rules__caret(FILE *err, const char *path, const char *text, size_t len,
+			    uint32_t offset, const char *what)
+{
+	uint32_t line = 1, line_start = 0;
+	for (uint32_t i = 0; i < offset && i < len; i++)
+		if (text[i] == '\n') {
+			line++;
+			line_start = i + 1;
+		}
+	uint32_t line_end = line_start;
+	while (line_end < len && text[line_end] != '\n')
+		line_end++;
+	uint32_t col = tl_utf8_count(text + line_start, offset - line_start) + 1;
+	fprintf(err, "%s:%u:%u: error: %s\n", path, line, col, what);
+	fprintf(err, "%5u | %.*s\n      | ", line, (int)(line_end - line_start), text + line_start);
+	for (uint32_t i = line_start; i < offset; i++)
+		if (((unsigned char)text[i] & 0xC0) != 0x80)
+			fputc(text[i] == '\t' ? '\t' : ' ', err);
+	fputs("^\n", err);
+}
+
+/* ---- predicates --------------------------------------------------------------- */
+
+static void tl_pred_release(TlPred *p)
+{
+	tl_free(p->string);
+	tl_str_array_release(&p->strings);
+	if (p->has_regex)
+		regfree(&p->regex);
+}
+
+/* Where `#name` appears in the pattern's source, for error messages. */
+static uint32_t tl_rules__pred_offset(const TSQuery *q, uint32_t pattern,
+				      const char *text, const char *name)
+{
+	uint32_t start = ts_query_start_byte_for_pattern(q, pattern);
+	uint32_t end = ts_query_end_byte_for_pattern(q, pattern);
+	size_t nlen = strlen(name);
+	for (uint32_t i = start; i + nlen + 1 <= end; i++)
+		if (text[i] == '#' && strncmp(text + i + 1, name, nlen) == 0)
+			return i;
+	return start;
+}
+
+static bool tl_rules__compile_preds(TlRule *r, const char *text, size_t len, FILE *err)
+{
+	uint32_t patterns = ts_query_pattern_count(r->query);
+	for (uint32_t p = 0; p < patterns; p++) {
+		TlPredList list;
+		tl_array_init(&list);
+		tl_array_push(&r->patterns, list);
+		TlPredList *preds = tl_array_last(&r->patterns);
+		uint32_t steps;
+		const TSQueryPredicateStep *st = ts_query_predicates_for_pattern(r->query, p, &steps);
+		uint32_t i = 0;
+		while (i < steps) {
+			uint32_t end = i;
+			while (end < steps && st[end].type != TSQueryPredicateStepTypeDone)
+				end++;
+			uint32_t nlen;
+			const char *name = ts_query_string_value_for_id(r->query, st[i].value_id, &nlen);
+			char msg[256];
+			uint32_t at = tl_rules__pred_offset(r->query, p, text, name);
+			TlPred pr;
+			memset(&pr, 0, sizeof pr);
+			tl_array_init(&pr.strings);
+			pr.capture2 = -1;
+			uint32_t argc = end - i - 1;
+			const TSQueryPredicateStep *a = st + i + 1;
+			bool ok = true;
+			const char *base = name;
+			if (strncmp(base, "not-", 4) == 0) {
+				pr.negated = true;
+				base += 4;
+			}
+			if (strncmp(base, "any-", 4) == 0 && strcmp(base, "any-of?") != 0) {
+				pr.any = true;
+				base += 4;
+			}
+			if (strcmp(base, "eq?") == 0 || strcmp(base, "match?") == 0) {
+				pr.kind = base[0] == 'e' ? TL_PRED_EQ : TL_PRED_MATCH;
+				if (argc != 2 || a[0].type != TSQueryPredicateStepTypeCapture ||
+				    (pr.kind == TL_PRED_MATCH && a[1].type != TSQueryPredicateStepTypeString)) {
+					snprintf(msg, sizeof msg, "#%s takes a capture and %s", name,
+						 pr.kind == TL_PRED_EQ ? "a string or a capture" : "a regex string");
+					ok = false;
+				} else {
+					pr.capture = a[0].value_id;
+					if (a[1].type == TSQueryPredicateStepTypeCapture) {
+						pr.capture2 = (int32_t)a[1].value_id;
+					} else {
+						uint32_t sl;
+						const char *s = ts_query_string_value_for_id(r->query, a[1].value_id, &sl);
+						pr.string = tl_strndup(s, sl);
+					}
+					if (pr.kind == TL_PRED_MATCH) {
+						if (regcomp(&pr.regex, pr.string, REG_EXTENDED | REG_NOSUB) != 0) {
+							snprintf(msg, sizeof msg, "invalid regular expression \"%s\"", pr.string);
+							ok = false;
+						} else {
+							pr.has_regex = true;
+						}
+					}
+				}
+			} else if (strcmp(base, "any-of?") == 0) {
+				pr.kind = TL_PRED_ANY_OF;
+				if (argc < 2 || a[0].type != TSQueryPredicateStepTypeCapture) {
+					snprintf(msg, sizeof msg, "#%s takes a capture and one or more strings", name);
+					ok = false;
+				} else {
+					pr.capture = a[0].value_id;
+					for (uint32_t k = 1; k < argc && ok; k++) {
+						if (a[k].type != TSQueryPredicateStepTypeString) {
+							snprintf(msg, sizeof msg, "#%s takes strings after the capture", name);
+							ok = false;
+							break;
+						}
+						uint32_t sl;
+						const char *s = ts_query_string_value_for_id(r->query, a[k].value_id, &sl);
+						tl_array_push(&pr.strings, tl_strndup(s, sl));
+					}
+				}
+			} else {
+				size_t bl = strlen(base);
+				const TlPredicateDef *def = NULL;
+				if (!pr.any && bl > 1 && base[bl - 1] == '?')
+					def = tl_predicate_find(base, bl - 1);
+				if (!def) {
+					snprintf(msg, sizeof msg, "unknown predicate #%s (see torchlint --list-predicates)", name);
+					ok = false;
+				} else {
+					pr.kind = TL_PRED_SEMANTIC;
+					pr.def = def;
+					pr.choice = -1;
+					uint32_t want = def->arg_name ? 2 : 1;
+					if (argc != want || a[0].type != TSQueryPredicateStepTypeCapture ||
+					    (want == 2 && a[1].type != TSQueryPredicateStepTypeString)) {
+						if (def->arg_name)
+							snprintf(msg, sizeof msg, "#%s takes a capture and a %s", name, def->arg_name);
+						else
+							snprintf(msg, sizeof msg, "#%s takes exactly one capture", name);
+						ok = false;
+					} else {
+						pr.capture = a[0].value_id;
+						if (want == 2) {
+							uint32_t sl;
+							const char *s = ts_query_string_value_for_id(r->query, a[1].value_id, &sl);
+							char *v = tl_strndup(s, sl);
+							pr.choice = tl_predicate_choice(def, v);
+							if (pr.choice < 0) {
+								TlBuf b;
+								tl_buf_init(&b);
+								for (int k = 0; def->choices[k]; k++)
+									tl_buf_addf(&b, "%s%s", k ? ", " : "", def->choices[k]);
+								snprintf(msg, sizeof msg, "#%s: unknown %s \"%s\" (one of: %s)",
+									 name, def->arg_name, v, b.data);
+								tl_buf_release(&b);
+								ok = false;
+							}
+							tl_free(v);
+						}
+					}
+				}
+			}
+			if (!ok) {
+				tl_pred_release(&pr);
+				tl_rules__caret(err, r->query_path, text, len, at, msg);
+				return false;
+			}
+			tl_array_push(preds, pr);
+			i = end + 1;
+		}
+	}
+	return true;
+}
+
+/* ---- one rule ------------------------------------------------------------------ */
+
+void tl_rule_free(TlRule *r)
+{
+	if (!r)
+		return;
+	tl_free(r->code);
+	tl_free(r->name);
+	tl_free(r->family);
+	tl_free(r->message);
+	tl_free(r->help);
+	tl_free(r->skill);
+	tl_free(r->validate);
+	tl_free(r->meta_path);
+	tl_free(r->query_path);
+	for (uint32_t p = 0; p < r->patterns.size; p++) {
+		for (uint32_t k = 0; k < r->patterns.items[p].size; k++)
+			tl_pred_release(&r->patterns.items[p].items[k]);
+		tl_array_release(&r->patterns.items[p]);
+	}
+	tl_array_release(&r->patterns);
+	if (r->query)
+		ts_query_delete(r->query);
+	tl_free(r);
+}
+
+static char *tl_rules__meta_string(const TlToml *doc, const char *key, bool required,
+				   const char *path, FILE *err, bool *ok)
+{
+	const TlTomlEntry *e = tl_toml_get(doc, "", key);
+	if (!e) {
+		if (required) {
+			fprintf(err, "%s: error: missing key '%s'\n", path, key);
+			*ok = false;
+		}
+		return NULL;
+	}
+	if (e->kind != TL_TOML_STRING) {
+		fprintf(err, "%s:%u:%u: error: '%s' must be a string\n", path, e->line, e->column, key);
+		*ok = false;
+		return NULL;
+	}
+	return tl_strdup(e->str);
+}
+
+static bool tl_rules__check_placeholders(const TlRule *r, FILE *err)
+{
+	for (const char *p = r->message; (p = strchr(p, '{')); p++) {
+		const char *close = strchr(p, '}');
+		if (!close) {
+			fprintf(err, "%s: error: unclosed '{' in message\n", r->meta_path);
+			return false;
+		}
+		bool found = false;
+		uint32_t n = r->query ? ts_query_capture_count(r->query) : 0;
+		for (uint32_t i = 0; i < n && !found; i++) {
+			uint32_t len;
+			const char *name = ts_query_capture_name_for_id(r->query, i, &len);
+			found = len == (uint32_t)(close - p - 1) && memcmp(name, p + 1, len) == 0;
+		}
+		if (!found) {
+			fprintf(err, "%s: error: message placeholder '%.*s' names no capture of %s\n",
+				r->meta_path, (int)(close - p + 1), p,
+				r->query_path ? r->query_path : "the rule (it has no query)");
+			return false;
+		}
+	}
+	return true;
+}
+
+TlRule *tl_rule_compile(const char *meta_path, const char *meta, size_t meta_len,
+			const char *query_path, const char *query, size_t query_len,
+			FILE *err)
+{
+	TlRule *r = tl_calloc(1, sizeof *r);
+	tl_array_init(&r->patterns);
+	r->meta_path = tl_strdup(meta_path);
+	r->query_path = query_path ? tl_strdup(query_path) : NULL;
+	r->finding_capture = -1;
+	TlToml doc;
+	char why[256];
+	if (!tl_toml_parse(&doc, meta, meta_len, why, sizeof why)) {
+		fprintf(err, "%s:%s\n", meta_path, why);
+		tl_rule_free(r);
+		return NULL;
+	}
+	bool ok = true;
+	r->code = tl_rules__meta_string(&doc, "code", true, meta_path, err, &ok);
+	r->name = tl_rules__meta_string(&doc, "name", true, meta_path, err, &ok);
+	r->family = tl_rules__meta_string(&doc, "family", true, meta_path, err, &ok);
+	r->message = tl_rules__meta_string(&doc, "message", true, meta_path, err, &ok);
+	r->help = tl_rules__meta_string(&doc, "help", false, meta_path, err, &ok);
+	r->skill = tl_rules__meta_string(&doc, "skill", false, meta_path, err, &ok);
+	r->validate = tl_rules__meta_string(&doc, "validate", false, meta_path, err, &ok);
+	char *sev = tl_rules__meta_string(&doc, "severity", true, meta_path, err, &ok);
+	const TlTomlEntry *def = tl_toml_get(&doc, "", "default");
+	if (!def || def->kind != TL_TOML_BOOL) {
+		fprintf(err, "%s: error: 'default' must be true or false\n", meta_path);
+		ok = false;
+	} else {
+		r->default_on = def->boolean;
+	}
+	if (ok && sev) {
+		if (strcmp(sev, "error") == 0)
+			r->severity = TL_SEV_ERROR;
+		else if (strcmp(sev, "warning") == 0)
+			r->severity = TL_SEV_WARNING;
+		else if (strcmp(sev, "info") == 0)
+			r->severity = TL_SEV_INFO;
+		else {
+			fprintf(err, "%s: error: severity must be error, warning or info, not '%s'\n",
+				meta_path, sev);
+			ok = false;
+		}
+	}
+	tl_free(sev);
+	if (ok) {
+		bool family_ok = false;
+		for (size_t i = 0; i < sizeof tl_families / sizeof *tl_families; i++)
+			if (strcmp(r->family, tl_families[i].name) == 0)
+				family_ok = strncmp(r->code, tl_families[i].prefix, 3) == 0;
+		if (!family_ok) {
+			fprintf(err, "%s: error: family '%s' does not fit code %s\n", meta_path,
+				r->family, r->code);
+			ok = false;
+		}
+	}
+	tl_toml_release(&doc);
+	if (ok && query) {
+		uint32_t offset;
+		TSQueryError qerr;
+		r->query = ts_query_new(tl_python_language(), query, (uint32_t)query_len, &offset, &qerr);
+		if (!r->query) {
+			static const char *const what[] = {
+				"no error", "invalid query syntax", "unknown node type",
+				"unknown field name", "unknown capture", "impossible pattern structure",
+				"incompatible grammar",
+			};
+			tl_rules__caret(err, query_path, query, query_len, offset,
+					qerr < sizeof what / sizeof *what ? what[qerr] : "invalid query");
+			ok = false;
+		} else {
+			for (uint32_t i = 0; i < ts_query_capture_count(r->query); i++) {
+				uint32_t len;
+				const char *name = ts_query_capture_name_for_id(r->query, i, &len);
+				if (len == 7 && memcmp(name, "finding", 7) == 0)
+					r->finding_capture = (int32_t)i;
+			}
+			if (r->finding_capture < 0) {
+				fprintf(err, "%s:1:1: error: the query has no @finding capture\n", query_path);
+				ok = false;
+			} else {
+				ok = tl_rules__compile_preds(r, query, query_len, err);
+			}
+		}
+	}
+	if (ok)
+		ok = tl_rules__check_placeholders(r, err);
+	if (!ok) {
+		tl_rule_free(r);
+		return NULL;
+	}
+	return r;
+}
+
+/* ---- rule sets --------------------------------------------------------------- */
+
+typedef struct TlRuleFile {
+	char *path;
+	char *data; /* owned copy */
+	size_t size;
+} TlRuleFile;
+
+typedef TlArray(TlRuleFile) TlRuleFiles;
+
+static int tl_rules__cmp(const void *a, const void *b)
+{
+	return strcmp((*(TlRule *const *)a)->code, (*(TlRule *const *)b)->code);
+}
+
+static const char *tl_rules__basename(const char *path)
+{
+	const char *s = strrchr(path, '/');
+	return s ? s + 1 : path;
+}
+
+static bool tl_rules__ends(const char *s, const char *suffix)
+{
+	size_t a = strlen(s), b = strlen(suffix);
+	return a >= b && strcmp(s + a - b, suffix) == 0;
+}
+
+/* Pairs rules/STEM.toml with queries/STEM.scm among `files` and adds them. */
+static bool tl_rules__add_files(TlRuleSet *set, TlRuleFile *files, uint32_t n, FILE *err)
+{
+	bool ok = true;
+	for (uint32_t i = 0; i < n; i++) {
+		if (!tl_rules__ends(files[i].path, ".toml"))
+			continue;
+		const char *base = tl_rules__basename(files[i].path);
+		size_t stem_len = strlen(base) - 5;
+		const TlRuleFile *q = NULL;
+		for (uint32_t k = 0; k < n; k++) {
+			const char *qb = tl_rules__basename(files[k].path);
+			if (tl_rules__ends(qb, ".scm") && strlen(qb) == stem_len + 4 &&
+			    strncmp(qb, base, stem_len) == 0)
+				q = &files[k];
+		}
+		bool engine_rule = strncmp(base, "TL0", 3) == 0;
+		if (!q && !engine_rule) {
+			fprintf(err, "%s: error: no query %.*s.scm for this rule\n", files[i].path,
+				(int)stem_len, base);
+			ok = false;
+			continue;
+		}
+		TlRule *r = tl_rule_compile(files[i].path, files[i].data, files[i].size,
+					    q ? q->path : NULL, q ? q->data : NULL, q ? q->size : 0, err);
+		if (!r) {
+			ok = false;
+			continue;
+		}
+		/* One stem per pitfall: the file is named CODE-name. */
+		size_t cl = strlen(r->code);
+		if (stem_len != cl + 1 + strlen(r->name) || strncmp(base, r->code, cl) != 0 ||
+		    base[cl] != '-' || strncmp(base + cl + 1, r->name, strlen(r->name)) != 0) {
+			fprintf(err, "%s: error: file name does not match code '%s' and name '%s'\n",
+				files[i].path, r->code, r->name);
+			tl_rule_free(r);
+			ok = false;
+			continue;
+		}
+		if (tl_rules_find(set, r->code)) {
+			fprintf(err, "%s: error: rule %s is defined twice\n", files[i].path, r->code);
+			tl_rule_free(r);
+			ok = false;
+			continue;
+		}
+		tl_array_push(&set->rules, r);
+		qsort(set->rules.items, set->rules.size, sizeof(TlRule *), tl_rules__cmp);
+	}
+	for (uint32_t k = 0; k < n; k++) {
+		if (!tl_rules__ends(files[k].path, ".scm"))
+			continue;
+		const char *qb = tl_rules__basename(files[k].path);
+		bool paired = false;
+		for (uint32_t i = 0; i < n && !paired; i++) {
+			const char *mb = tl_rules__basename(files[i].path);
+			paired = tl_rules__ends(mb, ".toml") && strlen(mb) - 5 == strlen(qb) - 4 &&
+				 strncmp(mb, qb, strlen(qb) - 4) == 0;
+		}
+		if (!paired) {
+			fprintf(err, "%s: error: no rule metadata %.*s.toml for this query\n",
+				files[k].path, (int)(strlen(qb) - 4), qb);
+			ok = false;
+		}
+	}
+	return ok;
+}
+
+static bool tl_rules__read_dir(const char *dir, TlRuleFiles *out, FILE *err)
+{
+	DIR *d = opendir(dir);
+	if (!d) {
+		fprintf(err, "torchlint: cannot read rules directory '%s': %s\n", dir, strerror(errno));
+		return false;
+	}
+	struct dirent *e;
+	bool ok = true;
+	while ((e = readdir(d))) {
+		if (!tl_rules__ends(e->d_name, ".toml") && !tl_rules__ends(e->d_name, ".scm"))
+			continue;
+		TlBuf p;
+		tl_buf_init(&p);
+		tl_buf_addf(&p, "%s/%s", dir, e->d_name);
+		TlSource src;
+		char why[256];
+		if (!tl_source_load(&src, p.data, why, sizeof why)) {
+			fprintf(err, "torchlint: cannot read '%s': %s\n", p.data, why);
+			ok = false;
+			tl_buf_release(&p);
+			continue;
+		}
+		TlRuleFile f = { tl_buf_detach(&p), tl_strndup(src.text, src.length), src.length };
+		tl_array_push(out, f);
+		tl_source_release(&src);
+		tl_buf_release(&p);
+	}
+	closedir(d);
+	return ok;
+}
+
+bool tl_rules_load(TlRuleSet *set, const char *dir, FILE *err)
+{
+	tl_array_init(&set->rules);
+	TlRuleFiles files;
+	tl_array_init(&files);
+	for (unsigned i = 0; i < tl_embedded_count; i++) {
+		const TlEmbeddedFile *e = &tl_embedded_files[i];
+		if (strncmp(e->path, "rules/", 6) != 0 && strncmp(e->path, "queries/", 8) != 0)
+			continue;
+		TlRuleFile f = { tl_strdup(e->path), tl_strndup(e->data, e->size), e->size };
+		tl_array_push(&files, f);
+	}
+	bool ok = tl_rules__add_files(set, files.items, files.size, err);
+	for (uint32_t i = 0; i < files.size; i++) {
+		tl_free(files.items[i].path);
+		tl_free(files.items[i].data);
+	}
+	files.size = 0;
+	if (ok && dir) {
+		ok = tl_rules__read_dir(dir, &files, err);
+		TlRuleSet extra;
+		tl_array_init(&extra.rules);
+		if (ok)
+			ok = tl_rules__add_files(set, files.items, files.size, err);
+		for (uint32_t i = 0; i < files.size; i++) {
+			tl_free(files.items[i].path);
+			tl_free(files.items[i].data);
+		}
+		tl_array_release(&extra.rules);
+	}
+	tl_array_release(&files);
+	return ok;
+}
+
+void tl_rules_release(TlRuleSet *set)
+{
+	for (uint32_t i = 0; i < set->rules.size; i++)
+		tl_rule_free(set->rules.items[i]);
+	tl_array_release(&set->rules);
+}
+
+const TlRule *tl_rules_find(const TlRuleSet *set, const char *code)
+{
+	for (uint32_t i = 0; i < set->rules.size; i++)
+		if (strcmp(set->rules.items[i]->code, code) == 0)
+			return set->rules.items[i];
+	return NULL;
+}
+
+/* ---- selection ----------------------------------------------------------------- */
+
+void tl_selection_init(TlSelection *sel)
+{
+	memset(sel, 0, sizeof *sel);
+}
+
+void tl_selection_release(TlSelection *sel)
+{
+	tl_str_array_release(&sel->select);
+	tl_str_array_release(&sel->extend_select);
+	tl_str_array_release(&sel->ignore);
+}
+
+static bool tl_selector_matches(const char *selector, const TlRule *r)
+{
+	if (strcmp(selector, "ALL") == 0)
+		return true;
+	if (strcmp(selector, r->family) == 0)
+		return true;
+	return strncmp(r->code, selector, strlen(selector)) == 0;
+}
+
+bool tl_selection_add(const TlRuleSet *set, TlStrArray *into, const char *list,
+		      char *bad, size_t bad_size)
+{
+	const char *p = list;
+	while (*p) {
+		while (*p == ',' || isspace((unsigned char)*p))
+			p++;
+		const char *start = p;
+		while (*p && *p != ',' && !isspace((unsigned char)*p))
+			p++;
+		if (p == start)
+			continue;
+		char *sel = tl_strndup(start, (size_t)(p - start));
+		for (char *c = sel; *c && strncmp(sel, "TL", 2) != 0 && strcmp(sel, "ALL") != 0; c++)
+			; /* codes are case-sensitive, like ruff's */
+		bool known = false;
+		for (uint32_t i = 0; i < set->rules.size && !known; i++)
+			known = tl_selector_matches(sel, set->rules.items[i]);
+		if (!known) {
+			snprintf(bad, bad_size, "%s", sel);
+			tl_free(sel);
+			return false;
+		}
+		tl_array_push(into, sel);
+	}
+	return true;
+}
+
+static bool tl_selection__any(const TlStrArray *list, const TlRule *r)
+{
+	for (uint32_t i = 0; i < list->size; i++)
+		if (tl_selector_matches(list->items[i], r))
+			return true;
+	return false;
+}
+
+bool tl_rule_selected(const TlRule *r, const TlSelection *sel)
+{
+	bool on;
+	if (strncmp(r->code, "TL0", 3) == 0)
+		on = true; /* engine findings (syntax errors) are always reported */
+	else if (sel->has_select)
+		on = tl_selection__any(&sel->select, r);
+	else
+		on = r->default_on;
+	if (tl_selection__any(&sel->extend_select, r))
+		on = true;
+	if (tl_selection__any(&sel->ignore, r))
+		on = false;
+	return on;
+}

@@ -1,0 +1,97 @@
+/* Rules: metadata (rules/CODE-name.toml) plus a compiled query
+ * (queries/CODE-name.scm), paired by code. The built-in set is embedded in
+ * the binary at build time; --rules-dir adds more. Also: selection of rules by code, prefix, family. */
+#ifndef TL_RULES_H
+#define TL_RULES_H
+
+#include <regex.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#include <tree_sitter/api.h>
+
+#include "array.h"
+#include "predicates.h"
+
+typedef enum TlSeverity { TL_SEV_ERROR, TL_SEV_WARNING, TL_SEV_INFO } TlSeverity;
+
+typedef enum TlPredKind {
+	TL_PRED_EQ,
+	TL_PRED_MATCH,
+	TL_PRED_ANY_OF,
+	TL_PRED_SEMANTIC,
+} TlPredKind;
+
+/* One compiled predicate of a pattern. */
+typedef struct TlPred {
+	TlPredKind kind;
+	bool negated;
+	bool any;            /* any-eq?/any-match?: one node suffices */
+	uint32_t capture;    /* first argument */
+	int32_t capture2;    /* #eq? @a @b: the second capture, else -1 */
+	char *string;        /* #eq? @a "x" */
+	TlStrArray strings;  /* #any-of? */
+	regex_t regex;       /* #match? */
+	bool has_regex;
+	const TlPredicateDef *def; /* TL_PRED_SEMANTIC */
+	int choice;
+} TlPred;
+
+typedef TlArray(TlPred) TlPredList;
+
+typedef struct TlRule {
+	char *code;     /* "TL101" */
+	char *name;     /* "loss-accumulated-with-graph" */
+	char *family;   /* "memory" */
+	TlSeverity severity;
+	bool default_on;
+	char *message;  /* may hold {capture} placeholders */
+	char *help;     /* optional longer hint for the full format */
+	char *skill;    /* where --explain reads from */
+	char *validate; /* validate/cases/<code> */
+	char *meta_path, *query_path;
+	TSQuery *query; /* NULL for engine rules such as TL000 */
+	TlArray(TlPredList) patterns;
+	int32_t finding_capture;
+} TlRule;
+
+typedef struct TlRuleSet {
+	TlArray(TlRule *) rules; /* sorted by code */
+} TlRuleSet;
+
+/* Loads the embedded rules; then, if `dir` is not NULL, the CODE-name.toml
+ * and CODE-name.scm pairs in `dir` (a code defined twice is an error). On failure prints
+ * "path:row:col: error" messages (with the line and a caret for queries) to
+ * `err` and returns false. */
+bool tl_rules_load(TlRuleSet *set, const char *dir, FILE *err);
+void tl_rules_release(TlRuleSet *set);
+const TlRule *tl_rules_find(const TlRuleSet *set, const char *code);
+
+/* Loads one rule from its metadata and query text (tests use this).
+ * Returns NULL after printing the error to `err`. */
+TlRule *tl_rule_compile(const char *meta_path, const char *meta, size_t meta_len,
+			const char *query_path, const char *query, size_t query_len,
+			FILE *err);
+void tl_rule_free(TlRule *rule);
+
+/* Rule selection, ruff-style: `select` replaces the default set (the
+ * default-on rules), `extend_select` adds, `ignore` removes. Selectors are
+ * codes (TL101), prefixes (TL1), family names (memory) or ALL. */
+typedef struct TlSelection {
+	TlStrArray select;
+	bool has_select;
+	TlStrArray extend_select;
+	TlStrArray ignore;
+} TlSelection;
+
+void tl_selection_init(TlSelection *sel);
+void tl_selection_release(TlSelection *sel);
+/* Splits a comma-separated list into `into`; returns false and names the
+ * bad selector in `bad` if one matches no rule. */
+bool tl_selection_add(const TlRuleSet *set, TlStrArray *into, const char *list,
+		      char *bad, size_t bad_size);
+bool tl_rule_selected(const TlRule *rule, const TlSelection *sel);
+
+const char *tl_severity_name(TlSeverity s);
+
+#endif

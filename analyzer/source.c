@@ -1,0 +1,202 @@
+#include "source.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "alloc.h"
+
+size_t tl_utf8_invalid_offset(const unsigned char *s, size_t len)
+{
+	size_t i = 0;
+	while (i < len) {
+		unsigned c = s[i];
+		size_t n;
+		uint32_t cp;
+		if (c < 0x80) {
+			i++;
+			continue;
+		} else if (c >= 0xC2 && c <= 0xDF) {
+			n = 1;
+			cp = c & 0x1F;
+		} else if (c >= 0xE0 && c <= 0xEF) {
+			n = 2;
+			cp = c & 0x0F;
+		} else if (c >= 0xF0 && c <= 0xF4) {
+			n = 3;
+			cp = c & 0x07;
+		} else {
+			return i;
+		}
+		for (size_t k = 1; k <= n; k++) {
+			if (i + k >= len || (s[i + k] & 0xC0) != 0x80)
+				return i;
+			cp = (cp << 6) | (s[i + k] & 0x3F);
+		}
+		/* Overlong forms, surrogates and values past U+10FFFF. */
+		if ((n == 2 && cp < 0x800) || (n == 3 && cp < 0x10000) ||
+		    (cp >= 0xD800 && cp <= 0xDFFF) || cp > 0x10FFFF)
+			return i;
+		i += n + 1;
+	}
+	return len;
+}
+
+uint32_t tl_utf8_count(const char *s, size_t n)
+{
+	uint32_t count = 0;
+	for (size_t i = 0; i < n; i++)
+		if (((unsigned char)s[i] & 0xC0) != 0x80)
+			count++;
+	return count;
+}
+
+static void tl_source__index_lines(TlSource *src)
+{
+	tl_array_init(&src->line_starts);
+	tl_array_push(&src->line_starts, 0);
+	for (uint32_t i = 0; i < src->length; i++) {
+		char c = src->text[i];
+		if (c == '\n') {
+			tl_array_push(&src->line_starts, i + 1);
+		} else if (c == '\r') {
+			/* CRLF is one terminator; a lone CR ends a line too, as
+			 * in Python's universal newlines. */
+			if (i + 1 < src->length && src->text[i + 1] == '\n')
+				i++;
+			tl_array_push(&src->line_starts, i + 1);
+		}
+	}
+}
+
+bool tl_source_init_text(TlSource *src, const char *path, const char *text,
+			 size_t len, char *why, size_t why_size)
+{
+	memset(src, 0, sizeof *src);
+	if (len > TL_SOURCE_MAX_BYTES) {
+		snprintf(why, why_size, "file too large (%zu bytes; the limit is %u)",
+			 len, TL_SOURCE_MAX_BYTES);
+		return false;
+	}
+	if (len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0) {
+		text += 3;
+		len -= 3;
+	}
+	if (memchr(text, '\0', len)) {
+		snprintf(why, why_size, "binary file (contains NUL bytes)");
+		return false;
+	}
+	size_t bad = tl_utf8_invalid_offset((const unsigned char *)text, len);
+	if (bad < len) {
+		uint32_t line = 1;
+		size_t line_start = 0;
+		for (size_t i = 0; i < bad; i++)
+			if (text[i] == '\n') {
+				line++;
+				line_start = i + 1;
+			}
+		snprintf(why, why_size,
+			 "not valid UTF-8 (byte 0x%02X at line %u, column %u)",
+			 (unsigned char)text[bad], line,
+			 tl_utf8_count(text + line_start, bad - line_start) + 1);
+		return false;
+	}
+	src->path = tl_strdup(path);
+	src->text = tl_strndup(text, len);
+	src->length = (uint32_t)len;
+	tl_source__index_lines(src);
+	return true;
+}
+
+bool tl_source_load(TlSource *src, const char *path, char *why, size_t why_size)
+{
+	memset(src, 0, sizeof *src);
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		snprintf(why, why_size, "%s", strerror(errno));
+		return false;
+	}
+	struct stat st;
+	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+		fclose(f);
+		snprintf(why, why_size, "is a directory");
+		return false;
+	}
+	if (fstat(fileno(f), &st) == 0 && st.st_size > (off_t)TL_SOURCE_MAX_BYTES) {
+		fclose(f);
+		snprintf(why, why_size, "file too large (%lld bytes; the limit is %u)",
+			 (long long)st.st_size, TL_SOURCE_MAX_BYTES);
+		return false;
+	}
+	size_t cap = 64 * 1024, len = 0;
+	char *buf = tl_malloc(cap);
+	for (;;) {
+		if (len == cap) {
+			if (cap > TL_SOURCE_MAX_BYTES)
+				break;
+			cap *= 2;
+			buf = tl_realloc(buf, cap);
+		}
+		size_t n = fread(buf + len, 1, cap - len, f);
+		len += n;
+		if (n == 0)
+			break;
+	}
+	bool failed = ferror(f) != 0;
+	int err = errno;
+	fclose(f);
+	if (failed) {
+		tl_free(buf);
+		snprintf(why, why_size, "%s", strerror(err));
+		return false;
+	}
+	bool ok = tl_source_init_text(src, path, buf, len, why, why_size);
+	tl_free(buf);
+	return ok;
+}
+
+void tl_source_release(TlSource *src)
+{
+	tl_free(src->path);
+	tl_free(src->text);
+	tl_array_release(&src->line_starts);
+	memset(src, 0, sizeof *src);
+}
+
+uint32_t tl_source_line_count(const TlSource *src)
+{
+	return src->line_starts.size;
+}
+
+TlPosition tl_source_position(const TlSource *src, uint32_t byte)
+{
+	if (byte > src->length)
+		byte = src->length;
+	uint32_t lo = 0, hi = src->line_starts.size;
+	while (hi - lo > 1) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (src->line_starts.items[mid] <= byte)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	uint32_t start = src->line_starts.items[lo];
+	TlPosition p = { lo + 1, tl_utf8_count(src->text + start, byte - start) + 1 };
+	return p;
+}
+
+const char *tl_source_line(const TlSource *src, uint32_t line, uint32_t *len)
+{
+	if (line == 0 || line > src->line_starts.size) {
+		*len = 0;
+		return "";
+	}
+	uint32_t start = src->line_starts.items[line - 1];
+	uint32_t end = line < src->line_starts.size ? src->line_starts.items[line]
+						    : src->length;
+	while (end > start && (src->text[end - 1] == '\n' || src->text[end - 1] == '\r'))
+		end--;
+	*len = end - start;
+	return src->text + start;
+}

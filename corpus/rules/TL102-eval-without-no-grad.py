@@ -1,0 +1,587 @@
+"""TL102 eval-without-no-grad: fixtures.
+
+An `expect` annotation sits before each model call that runs after `.eval()`
+with gradient tracking on (no no_grad / inference_mode /
+set_grad_enabled(False), no decorator, and not every call site of the function
+inside such a context). An `ok` annotation sits before model calls that only
+look unguarded: the guard is a decorator, an alias, an import alias, a context
+around the call site, or the forward feeds a backward on purpose. Stored
+results use `.item()` so that TL101 stays out of the picture unless a case
+says otherwise.
+"""
+import copy
+
+import torch
+import torch as T
+import torchvision
+from torch import nn, no_grad, inference_mode
+from transformers import AutoModelForSequenceClassification
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+grad_off = torch.no_grad
+frozen = torch.no_grad()
+
+
+class Net(nn.Module):
+    def __init__(self, num_classes=10):
+        super().__init__()
+        self.features = nn.Sequential(
+            nn.Conv2d(3, 32, 3, padding=1), nn.BatchNorm2d(32), nn.ReLU(),
+            nn.AdaptiveAvgPool2d(1), nn.Flatten(),
+        )
+        self.dropout = nn.Dropout(0.2)
+        self.fc = nn.Linear(32, num_classes)
+
+    def forward(self, x):
+        return self.fc(self.dropout(self.features(x)))
+
+
+# ---------------------------------------------------------------------------
+# Flagged
+# ---------------------------------------------------------------------------
+
+
+# Flagged: the classic evaluate(): model.eval() switches dropout/BN but does not stop graph building.
+def evaluate_plain(model, val_loader):
+    model.eval()
+    correct = 0
+    for x, y in val_loader:
+        x, y = x.to(device), y.to(device)
+        # expect: TL102
+        logits = model(x)
+        correct += (logits.argmax(dim=1) == y).sum().item()
+    return correct / len(val_loader.dataset)
+
+
+# Flagged: a model bound in the function from a local nn.Module class, loaded and evaluated with gradients on.
+def evaluate_checkpoint(path, test_loader):
+    model = Net().to(device)
+    model.load_state_dict(torch.load(path, map_location=device, weights_only=True))
+    model.eval()
+    total = 0
+    for x, y in test_loader:
+        x, y = x.to(device), y.to(device)
+        # expect: TL102
+        out = model(x)
+        total += (out.argmax(1) == y).sum().item()
+    return total
+
+
+# Flagged twice: test-time augmentation runs two forwards, each with gradients on.
+def evaluate_flip_tta(model, val_loader):
+    model.eval()
+    correct = 0
+    for x, y in val_loader:
+        x, y = x.to(device), y.to(device)
+        # expect: TL102
+        plain = model(x)
+        # expect: TL102
+        flipped = model(torch.flip(x, dims=[3]))
+        probs = (plain.softmax(-1) + flipped.softmax(-1)) / 2
+        correct += (probs.argmax(-1) == y).sum().item()
+    return correct
+
+
+# Flagged: the model is a `self.` attribute bound in __init__ and evaluated in a method without a guard.
+class Evaluator:
+    def __init__(self, num_classes=10):
+        self.model = Net(num_classes).to(device)
+        self.criterion = nn.CrossEntropyLoss()
+
+    def run(self, loader):
+        self.model.eval()
+        loss_sum = 0.0
+        for x, y in loader:
+            x, y = x.to(device), y.to(device)
+            # expect: TL102
+            logits = self.model(x)
+            loss_sum += self.criterion(logits, y).item()
+        return loss_sum / len(loader)
+
+
+# Flagged: Hugging Face style `model(**batch)` after model.eval(), gradients on.
+def evaluate_hf(eval_dataloader):
+    model = AutoModelForSequenceClassification.from_pretrained("distilbert-base-uncased").to(device)
+    model.eval()
+    losses = 0.0
+    for batch in eval_dataloader:
+        batch = {k: v.to(device) for k, v in batch.items()}
+        # expect: TL102
+        outputs = model(**batch)
+        losses += outputs.loss.item()
+    return losses / len(eval_dataloader)
+
+
+# Flagged: autocast changes dtypes, it does not disable gradients.
+def evaluate_under_autocast_only(model, val_loader):
+    model.eval()
+    correct = 0
+    for x, y in val_loader:
+        x, y = x.to(device), y.to(device)
+        with torch.autocast("cuda", dtype=torch.float16):
+            # expect: TL102
+            logits = model(x)
+        correct += (logits.argmax(1) == y).sum().item()
+    return correct
+
+
+# Flagged: the first forward is guarded, the second one sits after the no_grad block has ended.
+def guard_ends_too_early(model, val_loader):
+    model.eval()
+    agree = 0
+    for x, _ in val_loader:
+        x = x.to(device)
+        with torch.no_grad():
+            # ok: TL102
+            a = model(x)
+        # expect: TL102
+        b = model(x + 0.01 * torch.randn_like(x))
+        agree += (a.argmax(1) == b.argmax(1)).sum().item()
+    return agree
+
+
+# Flagged: evaluate_mixed_callers is called once under no_grad and once without; not all call sites are guarded.
+def evaluate_mixed_callers(model, loader):
+    model.eval()
+    correct = 0
+    for x, y in loader:
+        x, y = x.to(device), y.to(device)
+        # expect: TL102
+        correct += (model(x).argmax(1) == y).sum().item()
+    return correct
+
+
+def report_both_splits(model, val_loader, test_loader):
+    with torch.no_grad():
+        val_acc = evaluate_mixed_callers(model, val_loader)
+    test_acc = evaluate_mixed_callers(model, test_loader)
+    return val_acc, test_acc
+
+
+# Flagged: validation inside the epoch loop of a training script, with no guard (training resumes with model.train()).
+def fit_with_unguarded_validation(train_loader, val_loader, epochs):
+    model = Net().to(device)
+    optimizer = torch.optim.AdamW(model.parameters(), lr=1e-3)
+    criterion = nn.CrossEntropyLoss()
+    for epoch in range(epochs):
+        model.train()
+        for x, y in train_loader:
+            x, y = x.to(device), y.to(device)
+            optimizer.zero_grad()
+            loss = criterion(model(x), y)
+            loss.backward()
+            optimizer.step()
+        model.eval()
+        val_loss = 0.0
+        for x, y in val_loader:
+            x, y = x.to(device), y.to(device)
+            # expect: TL102
+            out = model(x)
+            val_loss += criterion(out, y).item()
+        print(epoch, val_loss / len(val_loader))
+
+
+# Flagged: only the argmax of the forward is used, so nothing reaches a backward.
+def predict_labels(model, test_loader):
+    model.eval()
+    labels = []
+    for x, _ in test_loader:
+        x = x.to(device)
+        # expect: TL102
+        preds = model(x).argmax(dim=1)
+        labels.extend(preds.tolist())
+    return labels
+
+
+# Flagged: a bare nn.Sequential (known module via `from torch import nn`) evaluated unguarded.
+def evaluate_sequential_probe(feature_loader):
+    probe = nn.Sequential(nn.Linear(512, 128), nn.ReLU(), nn.Linear(128, 10)).to(device)
+    probe.eval()
+    hits = 0
+    for feats, y in feature_loader:
+        feats, y = feats.to(device), y.to(device)
+        # expect: TL102
+        hits += (probe(feats).argmax(1) == y).sum().item()
+    return hits
+
+
+# Flagged: `model.train(False)` is the same switch as `model.eval()`.
+def evaluate_train_false(model, val_loader):
+    model.train(False)
+    correct = 0
+    for x, y in val_loader:
+        x, y = x.to(device), y.to(device)
+        # expect: TL102
+        logits = model(x)
+        correct += (logits.argmax(1) == y).sum().item()
+    return correct
+
+
+# Flagged on one line twice: the unguarded forward (TL102) is stored in a list that outlives the loop (TL101).
+def collect_eval_outputs(model, val_loader):
+    model.eval()
+    outputs = []
+    for x, _ in val_loader:
+        x = x.to(device)
+        # expect: TL101, TL102
+        outputs.append(model(x))
+    return torch.cat(outputs)
+
+
+# Flagged: `import torch as T` and T.autocast; still no grad-disabled context.
+def evaluate_torch_alias(model, val_loader):
+    model.eval()
+    correct = 0
+    for x, y in val_loader:
+        x, y = x.to(device), y.to(device)
+        with T.autocast("cuda", dtype=T.bfloat16):
+            # expect: TL102
+            logits = model(x)
+        correct += (logits.argmax(1) == y).sum().item()
+    return correct
+
+
+# Flagged: the evaluation function is reached through a helper whose own call site is unguarded.
+def evaluate_via_helper(model, loader):
+    model.eval()
+    correct = 0
+    for x, y in loader:
+        x, y = x.to(device), y.to(device)
+        # expect: TL102
+        logits = model(x)
+        correct += (logits.argmax(1) == y).sum().item()
+    return correct
+
+
+def run_validation_unguarded(model, loader):
+    return evaluate_via_helper(model, loader)
+
+
+def epoch_end_hook(model, loader, epoch):
+    acc = run_validation_unguarded(model, loader)
+    print(epoch, acc)
+
+
+# Flagged: an EMA copy put in eval mode and evaluated without a guard.
+def evaluate_ema_copy(model, val_loader):
+    ema_model = copy.deepcopy(model)
+    ema_model.eval()
+    correct = 0
+    for x, y in val_loader:
+        x, y = x.to(device), y.to(device)
+        # expect: TL102
+        logits = ema_model(x)
+        correct += (logits.argmax(1) == y).sum().item()
+    return correct
+
+
+# Flagged: a torchvision constructor binds a known module; evaluated with gradients on.
+def evaluate_torchvision_resnet(test_loader):
+    model = torchvision.models.resnet18(weights=None, num_classes=10).to(device)
+    model.eval()
+    correct = 0
+    for x, y in test_loader:
+        x, y = x.to(device), y.to(device)
+        # expect: TL102
+        correct += (model(x).argmax(1) == y).sum().item()
+    return correct
+
+
+# Todo: a frozen teacher in eval mode whose outputs feed the distillation loss. The forward builds a graph and the
+# backward fills teacher .grad, which is waste, but the result does reach a backward, which RULES.md exempts.
+def distill_with_unguarded_teacher(teacher, train_loader, temperature=4.0):
+    student = Net().to(device)
+    optimizer = torch.optim.AdamW(student.parameters(), lr=1e-3)
+    kl = nn.KLDivLoss(reduction="batchmean")
+    teacher.eval()
+    student.train()
+    for x, _ in train_loader:
+        x = x.to(device)
+        optimizer.zero_grad()
+        # todo-expect: TL102
+        t_logits = teacher(x)
+        s_logits = student(x)
+        loss = kl((s_logits / temperature).log_softmax(-1), (t_logits / temperature).softmax(-1))
+        loss.backward()
+        optimizer.step()
+
+
+# ---------------------------------------------------------------------------
+# Tricky but correct
+# ---------------------------------------------------------------------------
+
+
+# OK: the standard form, `with torch.no_grad():` around the evaluation loop.
+def evaluate_with_no_grad(model, val_loader):
+    model.eval()
+    correct = 0
+    with torch.no_grad():
+        for x, y in val_loader:
+            x, y = x.to(device), y.to(device)
+            # ok: TL102
+            logits = model(x)
+            correct += (logits.argmax(1) == y).sum().item()
+    return correct
+
+
+# OK: `@torch.no_grad()` on the function disables gradients for its whole body.
+@torch.no_grad()
+def evaluate_decorated_no_grad(model, val_loader):
+    model.eval()
+    correct = 0
+    for x, y in val_loader:
+        x, y = x.to(device), y.to(device)
+        # ok: TL102
+        correct += (model(x).argmax(1) == y).sum().item()
+    return correct
+
+
+# OK: `@torch.inference_mode()` on the function.
+@torch.inference_mode()
+def evaluate_decorated_inference_mode(model, val_loader):
+    model.eval()
+    correct = 0
+    for x, y in val_loader:
+        x, y = x.to(device), y.to(device)
+        # ok: TL102
+        logits = model(x)
+        correct += (logits.argmax(1) == y).sum().item()
+    return correct
+
+
+# OK: `frozen = torch.no_grad()` at module level, applied as a decorator through the alias.
+@frozen
+def evaluate_alias_decorator(model, val_loader):
+    model.eval()
+    correct = 0
+    for x, y in val_loader:
+        x, y = x.to(device), y.to(device)
+        # ok: TL102
+        logits = model(x)
+        correct += (logits.argmax(1) == y).sum().item()
+    return correct
+
+
+# OK: the function has no guard of its own, but its only call site is inside `with torch.no_grad():`.
+def evaluate_guarded_at_call_site(model, val_loader):
+    model.eval()
+    correct = 0
+    for x, y in val_loader:
+        x, y = x.to(device), y.to(device)
+        # ok: TL102
+        logits = model(x)
+        correct += (logits.argmax(1) == y).sum().item()
+    return correct
+
+
+def fit_and_validate(model, train_loader, val_loader, optimizer, criterion, epochs):
+    for epoch in range(epochs):
+        model.train()
+        for x, y in train_loader:
+            x, y = x.to(device), y.to(device)
+            optimizer.zero_grad()
+            loss = criterion(model(x), y)
+            loss.backward()
+            optimizer.step()
+        with torch.no_grad():
+            acc = evaluate_guarded_at_call_site(model, val_loader)
+        print(epoch, acc)
+
+
+# OK: transitively guarded: the only caller is itself decorated with `@torch.inference_mode()`.
+def evaluate_inner(model, loader):
+    model.eval()
+    correct = 0
+    for x, y in loader:
+        x, y = x.to(device), y.to(device)
+        # ok: TL102
+        logits = model(x)
+        correct += (logits.argmax(1) == y).sum().item()
+    return correct
+
+
+@torch.inference_mode()
+def validate_all_splits(model, loaders):
+    return {name: evaluate_inner(model, loader) for name, loader in loaders.items()}
+
+
+# OK: `with torch.set_grad_enabled(False):` is a grad-disabled context.
+def evaluate_set_grad_enabled_false(model, val_loader):
+    model.eval()
+    correct = 0
+    with torch.set_grad_enabled(False):
+        for x, y in val_loader:
+            x, y = x.to(device), y.to(device)
+            # ok: TL102
+            logits = model(x)
+            correct += (logits.argmax(1) == y).sum().item()
+    return correct
+
+
+# OK: the transfer-learning tutorial pattern: `set_grad_enabled(phase == "train")` is off in the "val" phase and
+# the "train" phase forward reaches a backward.
+def train_val_phases(model, dataloaders, criterion, optimizer, epochs):
+    for epoch in range(epochs):
+        for phase in ["train", "val"]:
+            if phase == "train":
+                model.train()
+            else:
+                model.eval()
+            running_loss = 0.0
+            for inputs, labels in dataloaders[phase]:
+                inputs, labels = inputs.to(device), labels.to(device)
+                optimizer.zero_grad()
+                with torch.set_grad_enabled(phase == "train"):
+                    # ok: TL102
+                    outputs = model(inputs)
+                    loss = criterion(outputs, labels)
+                    if phase == "train":
+                        loss.backward()
+                        optimizer.step()
+                running_loss += loss.item() * inputs.size(0)
+            print(epoch, phase, running_loss / len(dataloaders[phase].dataset))
+
+
+# OK: `from torch import no_grad, inference_mode` import aliases.
+def evaluate_imported_names(model, val_loader, test_loader):
+    model.eval()
+    correct = 0
+    with no_grad():
+        for x, y in val_loader:
+            x, y = x.to(device), y.to(device)
+            # ok: TL102
+            correct += (model(x).argmax(1) == y).sum().item()
+    with inference_mode():
+        for x, y in test_loader:
+            x, y = x.to(device), y.to(device)
+            # ok: TL102
+            correct += (model(x).argmax(1) == y).sum().item()
+    return correct
+
+
+# OK: `import torch as T`, `with T.no_grad():`.
+def evaluate_torch_alias_guarded(model, val_loader):
+    model.eval()
+    correct = 0
+    with T.no_grad():
+        for x, y in val_loader:
+            x, y = x.to(device), y.to(device)
+            # ok: TL102
+            logits = model(x)
+            correct += (logits.argmax(1) == y).sum().item()
+    return correct
+
+
+# OK: no_grad and autocast combined in one `with` statement.
+def evaluate_no_grad_and_autocast(model, val_loader):
+    model.eval()
+    correct = 0
+    with torch.no_grad(), torch.autocast("cuda", dtype=torch.bfloat16):
+        for x, y in val_loader:
+            x, y = x.to(device), y.to(device)
+            # ok: TL102
+            logits = model(x)
+            correct += (logits.argmax(1) == y).sum().item()
+    return correct
+
+
+# OK: an adversarial example (FGSM) is built in eval mode; the forward must track gradients because it reaches a backward.
+def fgsm_examples(model, loader, criterion, eps=8 / 255):
+    model.eval()
+    adversarial = []
+    for x, y in loader:
+        x, y = x.to(device), y.to(device)
+        x = x.clone().requires_grad_(True)
+        # ok: TL102
+        loss = criterion(model(x), y)
+        loss.backward()
+        adversarial.append((x + eps * x.grad.sign()).clamp(0, 1).detach())
+    return adversarial
+
+
+# OK: a quick guarded check in eval mode, then back to model.train(); the later forward is a training forward.
+def sanity_check_then_train(model, train_loader, optimizer, criterion):
+    model.eval()
+    with torch.no_grad():
+        first_x, _ = next(iter(train_loader))
+        # ok: TL102
+        print("initial logits", model(first_x.to(device)).mean().item())
+    model.train()
+    for x, y in train_loader:
+        x, y = x.to(device), y.to(device)
+        optimizer.zero_grad()
+        # ok: TL102
+        loss = criterion(model(x), y)
+        loss.backward()
+        optimizer.step()
+
+
+# OK: a method decorated with `@torch.no_grad()` evaluating a `self.` model.
+class GuardedEvaluator:
+    def __init__(self):
+        self.model = Net().to(device)
+
+    @torch.no_grad()
+    def run(self, loader):
+        self.model.eval()
+        correct = 0
+        for x, y in loader:
+            x, y = x.to(device), y.to(device)
+            # ok: TL102
+            logits = self.model(x)
+            correct += (logits.argmax(1) == y).sum().item()
+        return correct
+
+
+# OK: the function-call form `torch.set_grad_enabled(False)` turns gradients off until it is switched back on.
+def evaluate_global_switch(model, val_loader):
+    model.eval()
+    torch.set_grad_enabled(False)
+    correct = 0
+    for x, y in val_loader:
+        x, y = x.to(device), y.to(device)
+        # ok: TL102
+        logits = model(x)
+        correct += (logits.argmax(1) == y).sum().item()
+    torch.set_grad_enabled(True)
+    return correct
+
+
+# OK: `grad_off = torch.no_grad` (the class) aliased at module level and entered as `with grad_off():`.
+def evaluate_class_alias(model, val_loader):
+    model.eval()
+    correct = 0
+    with grad_off():
+        for x, y in val_loader:
+            x, y = x.to(device), y.to(device)
+            # ok: TL102
+            logits = model(x)
+            correct += (logits.argmax(1) == y).sum().item()
+    return correct
+
+
+# OK: Hugging Face evaluation loop with the forward under no_grad; reading `outputs.loss` after the block is fine.
+def evaluate_hf_guarded(eval_dataloader):
+    model = AutoModelForSequenceClassification.from_pretrained("distilbert-base-uncased").to(device)
+    model.eval()
+    losses = []
+    for batch in eval_dataloader:
+        batch = {k: v.to(device) for k, v in batch.items()}
+        with torch.no_grad():
+            # ok: TL102
+            outputs = model(**batch)
+        losses.append(outputs.loss.item())
+    return sum(losses) / len(losses)
+
+
+# OK: autoregressive sampling under `@torch.no_grad()`; the model is called once per generated token.
+@torch.no_grad()
+def sample_tokens(model, idx, max_new_tokens, block_size=256):
+    model.eval()
+    for _ in range(max_new_tokens):
+        idx_cond = idx[:, -block_size:]
+        # ok: TL102
+        logits = model(idx_cond)[:, -1, :]
+        next_token = torch.multinomial(logits.softmax(-1), num_samples=1)
+        idx = torch.cat([idx, next_token], dim=1)
+    return idx

@@ -1,0 +1,55 @@
+; TL101 loss-accumulated-with-graph
+; A graph tensor stored into something that outlives the loop iteration,
+; unless what is stored is meant for a later backward (REINFORCE, a summed
+; multi-task loss).
+
+; losses.append(loss), history["loss"].append(loss)
+((call
+  function: (attribute
+    object: (_) @_container
+    attribute: (identifier) @_method)
+  arguments: (argument_list
+    .
+    (_) @_value
+    .)) @finding
+  (#eq? @_method "append")
+  (#in-loop? @finding)
+  (#outlives-iteration? @_container)
+  (#graph-tensor? @_value)
+  (#not-reaches-backward? @_container))
+
+; total += loss
+((augmented_assignment
+  left: (_) @_container
+  operator: "+="
+  right: (_) @_value) @finding
+  (#in-loop? @finding)
+  (#outlives-iteration? @_container)
+  (#graph-tensor? @_value)
+  (#not-reaches-backward? @_container))
+
+; total = total + loss
+((assignment
+  left: (identifier) @_container
+  right: (binary_operator
+    left: (identifier) @_same
+    operator: "+"
+    right: (_) @_value)) @finding
+  (#eq? @_container @_same)
+  (#in-loop? @finding)
+  (#outlives-iteration? @_container)
+  (#graph-tensor? @_value)
+  (#not-reaches-backward? @_container))
+
+; metrics[key] = loss, with a key that changes (a literal key overwrites
+; one slot, like a plain name)
+((assignment
+  left: (subscript
+    value: (_) @_container
+    subscript: (_) @_key)
+  right: (_) @_value) @finding
+  (#not-match? @_key "^([\"']|[0-9-])")
+  (#in-loop? @finding)
+  (#outlives-iteration? @_container)
+  (#graph-tensor? @_value)
+  (#not-reaches-backward? @_container))

@@ -1,0 +1,38 @@
+#!/bin/sh
+# Fetch the pinned third-party C sources listed in deps.lock from the npm
+# registry, verify each tarball against its recorded sha256, and unpack it
+# under the destination folder (default build/deps). Nothing fetched here is
+# ever committed.
+set -eu
+lock=${1:-deps.lock}
+dest=${2:-build/deps}
+mkdir -p "$dest/tarballs"
+command -v npm >/dev/null 2>&1 || {
+  echo "fetch-deps: npm is needed to fetch the pinned tree-sitter sources (apt-get install npm)" >&2
+  exit 1
+}
+grep -v '^#' "$lock" | while read -r name version sum; do
+  [ -n "$name" ] || continue
+  # npm names the tarball after the package, with '@scope/' turned into 'scope-'.
+  base=$(printf '%s' "$name" | sed -e 's|^@||' -e 's|/|-|')
+  short=${name##*/}
+  tgz="$dest/tarballs/$base-$version.tgz"
+  if [ ! -f "$tgz" ] || ! echo "$sum  $tgz" | sha256sum -c --status; then
+    rm -f "$tgz"
+    (cd "$dest/tarballs" && npm pack --silent "$name@$version" >/dev/null 2>npm-err.log) || {
+      echo "fetch-deps: 'npm pack $name@$version' failed:" >&2
+      cat "$dest/tarballs/npm-err.log" >&2
+      exit 1
+    }
+  fi
+  if ! echo "$sum  $tgz" | sha256sum -c --status; then
+    echo "fetch-deps: checksum mismatch for $name@$version ($tgz)" >&2
+    echo "fetch-deps: expected $sum, got $(sha256sum "$tgz" | cut -d' ' -f1)" >&2
+    exit 1
+  fi
+  rm -rf "$dest/$short"
+  mkdir -p "$dest/$short"
+  tar xzf "$tgz" -C "$dest/$short"
+  echo "fetch-deps: $name@$version ok"
+done
+touch "$dest/.stamp"
