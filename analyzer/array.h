@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #define TlArray(T)                                                             \
 	struct {                                                               \
@@ -28,6 +29,12 @@
 #define tl_array_last(a) (&(a)->items[(a)->size - 1])
 #define tl_array_clear(a) ((a)->size = 0)
 #define tl_array_release(a) (tl_array__free((a)->items), tl_array_init(a))
+/* qsort over the items; an empty array (NULL items) is left alone. */
+#define tl_array_sort(a, cmp)                                                  \
+	do {                                                                   \
+		if ((a)->size > 1)                                             \
+			qsort((a)->items, (a)->size, sizeof(*(a)->items), (cmp));  \
+	} while (0)
 
 /* Grows *items so that it holds at least `need` elements of `elem` bytes. */
 void tl_array__grow(void **items, uint32_t *capacity, uint32_t need, size_t elem);

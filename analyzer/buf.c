@@ -80,6 +80,7 @@ void tl_buf_addf(TlBuf *b, const char *fmt, ...)
 char *tl_buf_detach(TlBuf *b)
 {
 	char *s = b->data;
-	tl_buf_init(b);
+	b->data = NULL;
+	b->len = b->cap = 0;
 	return s;
 }

@@ -20,7 +20,8 @@ void tl_buf_addc(TlBuf *b, char c);
 void tl_buf_addf(TlBuf *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void tl_buf_vaddf(TlBuf *b, const char *fmt, va_list ap);
-/* Hands the string to the caller (who frees it) and re-initialises `b`. */
+/* Hands the string to the caller (who frees it). `b` is left released:
+ * tl_buf_release is a no-op on it, and it needs tl_buf_init before reuse. */
 char *tl_buf_detach(TlBuf *b);
 
 #endif

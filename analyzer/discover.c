@@ -102,11 +102,11 @@ static bool tl_discover__walk(const char *root, TlStrArray *files,
 			}
 		}
 		closedir(d);
-		qsort(found.items, found.size, sizeof(char *), tl_discover__cmp);
+		tl_array_sort(&found, tl_discover__cmp);
 		for (uint32_t i = 0; i < found.size; i++)
 			tl_array_push(files, found.items[i]);
 		/* Pushed in reverse so that they are popped in sorted order. */
-		qsort(subdirs.items, subdirs.size, sizeof(char *), tl_discover__cmp);
+		tl_array_sort(&subdirs, tl_discover__cmp);
 		for (uint32_t i = subdirs.size; i > 0; i--)
 			tl_array_push(&stack, subdirs.items[i - 1]);
 		tl_array_release(&found);

@@ -276,7 +276,8 @@ void tl_engine_analyze(TlEngine *e, const TlSource *src, TlFindings *out)
 	}
 	tl_index_release(&idx);
 	ts_tree_delete(tree);
-	qsort(out->items + first, out->size - first, sizeof(TlFinding), tl_engine__cmp);
+	if (out->size - first > 1)
+		qsort(out->items + first, out->size - first, sizeof(TlFinding), tl_engine__cmp);
 	/* Two patterns of one rule may match the same node: report it once. */
 	uint32_t w = first;
 	for (uint32_t i = first; i < out->size; i++) {

@@ -1025,7 +1025,7 @@ void tl_index_build(TlIndex *idx, const TlSource *src, TSNode root)
 	tl_strmap_init(&idx->by_name);
 	tl_strmap_init(&idx->module_evidence);
 	tl_index__walk(idx, root);
-	qsort(idx->calls.items, idx->calls.size, sizeof(TlCall), tl_index__call_order);
+	tl_array_sort(&idx->calls, tl_index__call_order);
 	tl_index__classes(idx);
 	tl_index__module_evidence(idx);
 	tl_index__contexts(idx); /* with kinds and decorators: needed by events */

@@ -302,7 +302,7 @@ int main(int argc, char **argv)
 	if (!tl_discover((const char *const *)argv + optind, argc - optind, &run.files,
 			 tl_main__discover_error, NULL))
 		exit_code = TL_EXIT_ERROR;
-	qsort(run.files.items, run.files.size, sizeof(char *), tl_main__cmp_str);
+	tl_array_sort(&run.files, tl_main__cmp_str);
 	/* A file named twice (or reached twice) is analysed once. */
 	uint32_t w = 0;
 	for (uint32_t i = 0; i < run.files.size; i++) {

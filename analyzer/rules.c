@@ -441,7 +441,7 @@ static bool tl_rules__add_files(TlRuleSet *set, TlRuleFile *files, uint32_t n, F
 			continue;
 		}
 		tl_array_push(&set->rules, r);
-		qsort(set->rules.items, set->rules.size, sizeof(TlRule *), tl_rules__cmp);
+		tl_array_sort(&set->rules, tl_rules__cmp);
 	}
 	for (uint32_t k = 0; k < n; k++) {
 		if (!tl_rules__ends(files[k].path, ".scm"))

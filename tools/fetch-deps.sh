@@ -7,10 +7,16 @@ set -eu
 lock=${1:-deps.lock}
 dest=${2:-build/deps}
 mkdir -p "$dest/tarballs"
-command -v npm >/dev/null 2>&1 || {
-  echo "fetch-deps: npm is needed to fetch the pinned tree-sitter sources (apt-get install npm)" >&2
-  exit 1
-}
+if ! command -v npm >/dev/null 2>&1; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "fetch-deps: installing npm (needed to fetch the pinned tree-sitter sources)"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq npm >/dev/null
+  else
+    echo "fetch-deps: npm is needed to fetch the pinned tree-sitter sources (apt-get install npm)" >&2
+    exit 1
+  fi
+fi
 grep -v '^#' "$lock" | while read -r name version sum; do
   [ -n "$name" ] || continue
   # npm names the tarball after the package, with '@scope/' turned into 'scope-'.

@@ -1,0 +1,40 @@
+#!/bin/sh
+# One stem per pitfall: every rule in rules/ has its query, flagged and OK
+# fixtures in corpus/, a section in skills/ headed "## CODE name", and a row
+# in the README's rule table; every code a skill or fixture names exists.
+# usage: check-stems.sh TORCHLINT
+set -u
+bin=$1
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+
+"$bin" --list-rules | awk 'NR > 1 { print $1, $2, $4 }' >/tmp/tl-stems.$$
+trap 'rm -f /tmp/tl-stems.$$' EXIT
+while read -r code name default; do
+	[ -f "rules/$code-$name.toml" ] && ok || bad "$code: no rules/$code-$name.toml"
+	if [ "$code" != TL000 ]; then
+		[ -f "queries/$code-$name.scm" ] && ok || bad "$code: no queries/$code-$name.scm"
+		grep -rqsE "^[[:space:]]*# expect: *([A-Z0-9]+, *)*$code" corpus && ok || bad "$code: no '# expect: $code' fixture in corpus/"
+		grep -rqsE "^[[:space:]]*# ok: *([A-Z0-9]+, *)*$code" corpus && ok || bad "$code: no '# ok: $code' fixture in corpus/"
+		grep -rqs "^## $code $name\$" skills && ok || bad "$code: no '## $code $name' section in skills/"
+	else
+		grep -rqs "$code" skills && ok || bad "$code: not explained in skills/"
+	fi
+	grep -qE "^\| *\`?$code\`? *\| *\`?$name\`? *\|" README.md && ok || bad "$code: not in the README rule table"
+done </tmp/tl-stems.$$
+
+# Codes named by skills headings must exist.
+for c in $(grep -rhoE '^## TL[0-9]{3}' skills | awk '{print $2}' | sort -u); do
+	grep -q "^$c " /tmp/tl-stems.$$ && ok || bad "skills/ has a section for unknown code $c"
+done
+# Every skill opens with front matter naming itself and saying when to use it.
+for f in skills/*/SKILL.md; do
+	dir=$(basename "$(dirname "$f")")
+	head -1 "$f" | grep -q '^---$' && ok || bad "$f: no YAML front matter"
+	sed -n '2,6p' "$f" | grep -q "^name: $dir\$" && ok || bad "$f: front matter lacks 'name: $dir'"
+	sed -n '2,8p' "$f" | grep -q '^description: .\{20,\}' && ok || bad "$f: front matter lacks a description"
+done
+echo "stems: $pass passed, $fail failed"
+[ "$fail" = 0 ]

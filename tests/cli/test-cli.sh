@@ -1,0 +1,201 @@
+#!/bin/sh
+# Integration tests: drive the built binary as a user would and check exit
+# codes, output formats, selection, bad input and determinism.
+# usage: test-cli.sh TORCHLINT
+set -u
+bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0
+fail=0
+
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+
+# run NAME EXPECTED_EXIT CMD...: runs CMD, stdout in $tmp/out, stderr in $tmp/err.
+run() {
+	name=$1 want=$2
+	shift 2
+	"$@" >"$tmp/out" 2>"$tmp/err"
+	got=$?
+	if [ "$got" = "$want" ]; then ok; else bad "$name: exit $got, expected $want"; sed 's/^/    /' "$tmp/err" | head -5; fi
+}
+# has NAME FILE PATTERN: the file contains the (fixed-string) pattern.
+has() { if grep -qF -- "$3" "$2"; then ok; else bad "$1: '$3' not in output"; sed 's/^/    /' "$2" | head -8; fi; }
+hasnt() { if grep -qF -- "$3" "$2"; then bad "$1: '$3' unexpectedly in output"; else ok; fi; }
+lines() { n=$(wc -l <"$2" | tr -d ' '); if [ "$n" = "$3" ]; then ok; else bad "$1: $n lines, expected $3"; fi; }
+
+cat >"$tmp/flagged.py" <<'PY'
+import torch
+import torch.nn as nn
+
+def train(model, loader):
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    crit = nn.CrossEntropyLoss()
+    losses = []
+    for x, y in loader:
+        loss = crit(model(x), y)
+        loss.backward()
+        opt.step()
+        losses.append(loss)
+    return losses
+PY
+cat >"$tmp/clean.py" <<'PY'
+import torch
+import torch.nn as nn
+
+def train(model, loader):
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    crit = nn.CrossEntropyLoss()
+    losses = []
+    for x, y in loader:
+        opt.zero_grad()
+        loss = crit(model(x), y)
+        loss.backward()
+        opt.step()
+        losses.append(loss.item())
+    return losses
+PY
+
+# --- basics ---------------------------------------------------------------
+run version 0 "$bin" --version; has version "$tmp/out" "torchlint "
+run help 0 "$bin" --help; has help "$tmp/out" "usage: torchlint"
+run no-paths 2 "$bin"; has no-paths "$tmp/err" "no path given"
+run unknown-option 2 "$bin" --frobnicate x.py; has unknown-option "$tmp/err" "unknown option '--frobnicate'"
+run missing-value 2 "$bin" x.py --format; has missing-value "$tmp/err" "needs a value"
+run bad-format 2 "$bin" --format xml "$tmp/clean.py"; has bad-format "$tmp/err" "invalid value 'xml' for --format"
+run bad-jobs 2 "$bin" -j 0 "$tmp/clean.py"
+run bad-select 2 "$bin" --select TL999 "$tmp/clean.py"; has bad-select "$tmp/err" "'TL999' matches no rule"
+run list-rules 0 "$bin" --list-rules; has list-rules "$tmp/out" "TL101  loss-accumulated-with-graph"
+run list-predicates 0 "$bin" --list-predicates; has list-predicates "$tmp/out" "#graph-tensor? @capture"
+
+# --- findings and exit codes ---------------------------------------------------
+run clean 0 "$bin" "$tmp/clean.py"; has clean "$tmp/out" "All checks passed (1 file checked)."
+run flagged 1 "$bin" --format concise "$tmp/flagged.py"
+lines flagged-concise "$tmp/out" 2
+has flagged-tl201 "$tmp/out" "flagged.py:11:9: TL201 "
+has flagged-tl101 "$tmp/out" "flagged.py:12:9: TL101 "
+has flagged-summary "$tmp/err" "Found 2 findings"
+run full 1 "$bin" --color never "$tmp/flagged.py"
+has full-source "$tmp/out" "11 |         opt.step()"
+has full-caret "$tmp/out" "   |         ^^^^^^^^^^ TL201"
+has full-help "$tmp/out" "= help:"
+hasnt full-nocolor "$tmp/out" "$(printf '\033[')"
+run color-always 1 "$bin" --color always "$tmp/flagged.py"; has color-always "$tmp/out" "$(printf '\033[')"
+NO_COLOR=1 run no-color 1 "$bin" --color auto "$tmp/flagged.py"; hasnt no-color "$tmp/out" "$(printf '\033[')"
+run quiet 1 "$bin" -q --format concise "$tmp/flagged.py"; lines quiet-stderr "$tmp/err" 0
+run exit-zero 0 "$bin" --exit-zero "$tmp/flagged.py"; has exit-zero "$tmp/out" "TL201"
+
+# --- selection -------------------------------------------------------------------
+run select-family 1 "$bin" --format concise --select memory "$tmp/flagged.py"
+has select-family "$tmp/out" "TL101"; hasnt select-family-2 "$tmp/out" "TL201"
+run select-prefix 1 "$bin" --format concise --select TL2 "$tmp/flagged.py"
+has select-prefix "$tmp/out" "TL201"; hasnt select-prefix-2 "$tmp/out" "TL101"
+run ignore 1 "$bin" --format concise --ignore TL201 "$tmp/flagged.py"
+hasnt ignore "$tmp/out" "TL201"; has ignore-2 "$tmp/out" "TL101"
+run ignore-all 0 "$bin" --ignore ALL "$tmp/flagged.py"
+run extend-select 1 "$bin" --format concise --select TL1 --extend-select correctness "$tmp/flagged.py"
+has extend-select "$tmp/out" "TL201"
+
+# --- bad input: the other files are still analysed -----------------------------------
+run missing-path 2 "$bin" --format concise "$tmp/nope.py" "$tmp/flagged.py"
+has missing-path "$tmp/err" "torchlint: cannot read '$tmp/nope.py': No such file or directory"
+has missing-path-others "$tmp/out" "TL201"
+printf 'import torch\nx = 1\000\n' >"$tmp/binary.py"
+run binary 2 "$bin" "$tmp/binary.py" "$tmp/clean.py"; has binary "$tmp/err" "binary file"
+printf 'x = "\377\376"\n' >"$tmp/latin1.py"
+run not-utf8 2 "$bin" "$tmp/latin1.py"; has not-utf8 "$tmp/err" "not valid UTF-8 (byte 0xFF at line 1, column 6)"
+: >"$tmp/empty.py"
+run empty 0 "$bin" "$tmp/empty.py"
+head -c 17000000 /dev/zero | tr '\0' '#' >"$tmp/huge.py"
+run huge 2 "$bin" "$tmp/huge.py"; has huge "$tmp/err" "file too large"
+mkdir "$tmp/adir.py"
+run dir-named-py 0 "$bin" "$tmp/adir.py"
+
+# --- syntax errors: TL000, and the rest of the file is analysed ---------------------
+cat "$tmp/flagged.py" >"$tmp/broken.py"
+printf 'def oops(:\n    pass\n' >>"$tmp/broken.py"
+printf 'def again(model, loader, opt):\n    for x in loader:\n        model(x).sum().backward()\n        opt.step()\n' >>"$tmp/broken.py"
+run syntax 1 "$bin" --format concise "$tmp/broken.py"
+has syntax-tl000 "$tmp/out" "broken.py:14:"
+has syntax-tl000-code "$tmp/out" "TL000 syntax error"
+has syntax-before "$tmp/out" "broken.py:11:9: TL201"
+has syntax-after "$tmp/out" "broken.py:19:9: TL201"
+printf 'total = (1,\n    2\n' >"$tmp/unclosed.py"
+run unclosed 1 "$bin" --format concise "$tmp/unclosed.py"; has unclosed "$tmp/out" "unclosed.py:1:"
+has unclosed-code "$tmp/out" "TL000 syntax error"
+run ignore-tl000 0 "$bin" --ignore TL000 "$tmp/unclosed.py"
+
+# --- encodings and line endings give the same findings --------------------------------
+sed 's/$/\r/' "$tmp/flagged.py" >"$tmp/crlf.py"
+run crlf 1 "$bin" --format concise "$tmp/crlf.py"
+has crlf "$tmp/out" "crlf.py:11:9: TL201"
+printf '\357\273\277' | cat - "$tmp/flagged.py" >"$tmp/bom.py"
+run bom 1 "$bin" --format concise "$tmp/bom.py"
+has bom "$tmp/out" "bom.py:11:9: TL201"
+sed 's/^        opt.step()/        é = "日本"; opt.step()/' "$tmp/flagged.py" >"$tmp/unicode.py"
+run unicode-columns 1 "$bin" --format concise "$tmp/unicode.py"
+has unicode-columns "$tmp/out" "unicode.py:11:19: TL201"
+
+# --- deep nesting does not crash ----------------------------------------------------
+awk 'BEGIN { s = "x = "; for (i = 0; i < 20000; i++) s = s "("; s = s "1"; for (i = 0; i < 20000; i++) s = s ")"; print s }' >"$tmp/deep.py"
+run deep-parens 0 "$bin" "$tmp/deep.py"
+awk 'BEGIN { ind = ""; for (i = 0; i < 1500; i++) { print ind "if x:"; ind = ind " " } print ind "for b in loader:"; print ind " loss = crit(model(b), y); loss.backward(); opt.step()" }' >"$tmp/deepif.py"
+run deep-blocks 1 "$bin" --format concise "$tmp/deepif.py"; has deep-blocks "$tmp/out" "TL201"
+
+# --- directories: discovery, skipping, determinism -------------------------------------
+mkdir -p "$tmp/proj/pkg" "$tmp/proj/.git" "$tmp/proj/__pycache__" "$tmp/proj/build" "$tmp/proj/myenv"
+cp "$tmp/flagged.py" "$tmp/proj/pkg/a.py"
+cp "$tmp/clean.py" "$tmp/proj/b.py"
+for d in .git __pycache__ build myenv; do cp "$tmp/flagged.py" "$tmp/proj/$d/skip.py"; done
+touch "$tmp/proj/myenv/pyvenv.cfg"
+cp "$tmp/flagged.py" "$tmp/proj/notes.txt"
+run discover 1 "$bin" --format concise "$tmp/proj"
+has discover "$tmp/out" "proj/pkg/a.py:11:9: TL201"
+hasnt discover-skips "$tmp/out" "skip.py"
+hasnt discover-txt "$tmp/out" "notes.txt"
+has discover-count "$tmp/err" "in 1 of 2 files checked"
+"$bin" --format concise --select ALL -j 1 "$root/corpus" >"$tmp/j1" 2>/dev/null
+"$bin" --format concise --select ALL -j 4 "$root/corpus" >"$tmp/j4" 2>/dev/null
+if cmp -s "$tmp/j1" "$tmp/j4" && [ -s "$tmp/j1" ]; then ok; else bad "determinism: -j 1 and -j 4 differ"; fi
+sort -t: -k1,1 -k2,2n -k3,3n -c "$tmp/j1" 2>/dev/null && ok || bad "order: findings not sorted by path, line, column"
+
+# --- user rules: --rules-dir ----------------------------------------------------------
+mkdir "$tmp/rules"
+cat >"$tmp/rules/TL599-print-call.toml" <<'TOML'
+code = "TL599"
+name = "print-call"
+family = "safety"
+severity = "info"
+default = true
+message = "`{_fn}` called; use logging"
+TOML
+cat >"$tmp/rules/TL599-print-call.scm" <<'SCM'
+((call function: (identifier) @_fn) @finding
+  (#eq? @_fn "print")
+  (#in-loop? @finding))
+SCM
+printf 'for i in range(3):\n    print(i)\nprint("done")\n' >"$tmp/prints.py"
+run rules-dir 1 "$bin" --format concise --rules-dir "$tmp/rules" "$tmp/prints.py"
+has rules-dir "$tmp/out" "prints.py:2:5: TL599 \`print\` called; use logging"
+lines rules-dir-count "$tmp/out" 1
+printf '((call function: (identifer) @finding))\n' >"$tmp/rules/TL599-print-call.scm"
+run bad-query 2 "$bin" --rules-dir "$tmp/rules" "$tmp/prints.py"
+has bad-query "$tmp/err" "TL599-print-call.scm:1:19: error: unknown node type"
+has bad-query-caret "$tmp/err" "^"
+printf '((call) @finding (#frobnicate? @finding))\n' >"$tmp/rules/TL599-print-call.scm"
+run unknown-predicate 2 "$bin" --rules-dir "$tmp/rules" "$tmp/prints.py"
+has unknown-predicate "$tmp/err" "TL599-print-call.scm:1:19: error: unknown predicate #frobnicate?"
+run missing-rules-dir 2 "$bin" --rules-dir "$tmp/none" "$tmp/prints.py"
+
+# --- the bundled example matches its snapshot -------------------------------------------
+(cd "$root" && "$bin" --format concise examples) >"$tmp/examples.txt" 2>/dev/null
+if diff -u "$here/expected/examples.txt" "$tmp/examples.txt" >"$tmp/diff"; then ok; else
+	bad "examples snapshot differs (update tests/cli/expected/examples.txt if intended):"
+	cat "$tmp/diff"
+fi
+
+echo "cli: $pass passed, $fail failed"
+[ "$fail" = 0 ]

@@ -1,0 +1,18 @@
+#!/bin/sh
+# Installs what the test suite needs on a fresh Debian machine: cmocka for
+# the unit tests and valgrind for the memory checks. As root it uses apt-get;
+# otherwise it only reports what is missing.
+set -eu
+need=""
+[ -f /usr/include/cmocka.h ] || need="$need libcmocka-dev"
+command -v valgrind >/dev/null 2>&1 || need="$need valgrind"
+command -v npm >/dev/null 2>&1 || need="$need npm"
+[ -z "$need" ] && exit 0
+if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+	echo "install-test-deps: installing$need"
+	apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $need >/dev/null
+else
+	echo "install-test-deps: missing$need; install them (e.g. sudo apt-get install$need)" >&2
+	exit 1
+fi

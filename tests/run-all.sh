@@ -1,0 +1,33 @@
+#!/bin/sh
+# Runs every test suite and ends with one summary line:
+#   "tests: N passed, M failed"  (N, M count suites)
+set -u
+cd "$(dirname "$0")/.."
+passed=0
+failed=0
+suite() {
+	name=$1
+	shift
+	echo "== $name"
+	if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "== $name FAILED"; fi
+}
+for t in build/unit/test_*; do
+	[ -x "$t" ] && suite "unit $(basename "$t")" "$t"
+done
+for t in build/unit-asan/test_*; do
+	[ -x "$t" ] && suite "unit (asan+ubsan) $(basename "$t")" "$t"
+done
+suite "corpus" tests/check-corpus.sh ./torchlint corpus
+suite "corpus (asan+ubsan)" tests/check-corpus.sh build/torchlint-asan corpus
+# Under valgrind: memory errors and leaks exit 99; findings (exit 1) are expected.
+memcheck() {
+	valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect \
+		./torchlint -q --select ALL -j 2 corpus examples >/dev/null
+	[ $? -le 1 ]
+}
+suite "corpus (valgrind)" memcheck
+suite "cli" tests/cli/test-cli.sh ./torchlint
+suite "cli (asan+ubsan)" tests/cli/test-cli.sh build/torchlint-asan
+suite "stems" tests/check-stems.sh ./torchlint
+echo "tests: $passed passed, $failed failed"
+[ "$failed" = 0 ]
