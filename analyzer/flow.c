@@ -659,8 +659,11 @@ uint32_t tl_flow_call_events(const TlIndex *idx, const TlCall *c)
 	uint32_t ev = 0;
 	const char *m = c->method;
 	bool has_recv = c->receiver.id != NULL;
+	/* Distributed autograd keeps gradients per context, not in .grad:
+	 * dist_autograd.backward(ctx, [loss]) accumulates nothing. */
+	bool dist_autograd = c->qname && tl_flow__starts(c->qname, "torch.distributed.autograd.");
 	if (m && has_recv) {
-		if (strcmp(m, "backward") == 0 || strcmp(m, "manual_backward") == 0)
+		if ((strcmp(m, "backward") == 0 || strcmp(m, "manual_backward") == 0) && !dist_autograd)
 			ev |= TL_EV_BACKWARD;
 		else if (strcmp(m, "zero_grad") == 0)
 			ev |= TL_EV_GRAD_RESET;
@@ -1016,8 +1019,68 @@ static void tl_flow__names_release(TlNames *names)
 
 static bool tl_flow__reaches(const TlIndex *idx, TSNode expr, int depth);
 
+/* An expression whose value carries no autograd history whatever its
+ * inputs: `x.item()`, `(a == b).sum().item()`, `float(x)`, `len(xs)`. */
+static bool tl_flow__kills_graph(const TlIndex *idx, TSNode v)
+{
+	static const char *const killers[] = {
+		"item", "detach", "tolist", "numpy", "argmax", "argmin", "size",
+		"numel", "float_", "isnan", "isinf", "long", "int", "bool",
+	};
+	static const char *const builtins[] = { "float", "int", "bool", "len", "str", "round" };
+	const TlSyms *sy = tl_syms();
+	v = tl_index_unparen(v);
+	if (ts_node_is_null(v))
+		return true;
+	TSSymbol s = ts_node_symbol(v);
+	if (s == sy->comparison_operator || s == sy->boolean_operator || s == sy->not_operator ||
+	    s == sy->integer || s == sy->string || s == sy->true_ || s == sy->false_ ||
+	    s == sy->none)
+		return true;
+	if (s == sy->attribute)
+		return tl_index_text_is(idx, ts_node_child_by_field_id(v, sy->f_attribute), "data");
+	if (s != sy->call)
+		return false;
+	const TlCall *c = tl_index_call_at(idx, v);
+	if (!c)
+		return false;
+	return c->receiver.id ? IN(c->method, killers) : IN(c->method, builtins);
+}
+
+/* A function whose callers the file does not show, returning a value: when
+ * it computes losses, outside a loop that runs its own backward and not in
+ * eval mode, it is a loss function, and its caller will backpropagate. */
+static bool tl_flow__returns_loss_to_unknown(const TlFunc *f, bool in_step_loop)
+{
+	return !in_step_loop && (f->reach_events & TL_EV_LOSS) && !(f->events & TL_EV_EVAL);
+}
+
+/* True when the value of `expr` dies before it reaches `top` (an ancestor):
+ * on the way up it is compared, converted to a number, `.item()`-ed, ... */
+static bool tl_flow__killed_between(const TlIndex *idx, TSNode expr, TSNode top)
+{
+	const TlSyms *sy = tl_syms();
+	TSNode child = expr;
+	for (TSNode p = ts_node_parent(expr); !ts_node_is_null(p); p = ts_node_parent(p)) {
+		TSSymbol s = ts_node_symbol(p);
+		if (s == sy->comparison_operator || s == sy->boolean_operator || s == sy->not_operator)
+			return true;
+		if (s == sy->call && tl_flow__kills_graph(idx, p)) {
+			/* x.item() kills x; f(x.item()) does not kill f's other inputs,
+			 * but x inside float(x) or x.argmax() dies. */
+			const TlCall *c = tl_index_call_at(idx, p);
+			if (c && (!c->receiver.id || tl_flow__contains(c->receiver, child)))
+				return true;
+		}
+		if (ts_node_eq(p, top))
+			break;
+		child = p;
+	}
+	return false;
+}
+
 static bool tl_flow__tainted_reach(const TlIndex *idx, TlNames *taint, int32_t func,
-				   uint32_t from, int depth)
+				   uint32_t from, bool in_step_loop, int depth)
 {
 	const TlSyms *sy = tl_syms();
 	/* Names computed from tainted names are tainted: a fixpoint over the
@@ -1031,7 +1094,8 @@ static bool tl_flow__tainted_reach(const TlIndex *idx, TlNames *taint, int32_t f
 				continue;
 			if (tl_flow__has_name(taint, b->name, strlen(b->name)))
 				continue;
-			if (tl_flow__mentions(idx, b->value, taint)) {
+			if (!tl_flow__kills_graph(idx, b->value) &&
+			    tl_flow__mentions(idx, b->value, taint)) {
 				tl_array_push(taint, tl_strdup(b->name));
 				changed = true;
 			}
@@ -1077,6 +1141,12 @@ static bool tl_flow__tainted_reach(const TlIndex *idx, TlNames *taint, int32_t f
 	ts_tree_cursor_delete(&cur);
 	if (!returned)
 		return false;
+	/* Returned to callers this file cannot see (the function is passed
+	 * around, or called from elsewhere): a value built where no backward
+	 * runs (a loss assembled for the caller) may well be backpropagated
+	 * there. One built in a loop that runs its own backward is not. */
+	if (f->escapes || !f->call_sites.size)
+		return tl_flow__returns_loss_to_unknown(f, in_step_loop);
 	for (uint32_t i = 0; i < f->call_sites.size; i++) {
 		const TlCall *c = &idx->calls.items[f->call_sites.items[i]];
 		if (c->func != func && tl_flow__reaches(idx, c->node, depth + 1))
@@ -1109,18 +1179,22 @@ static bool tl_flow__reaches(const TlIndex *idx, TSNode expr, int depth)
 		tl_array_push(&taint, name);
 		from = 0;
 	} else {
-		/* The names bound by the assignment whose value holds `expr`. */
+		/* The names bound by the assignment whose value holds `expr`,
+		 * unless the value dies on the way (`hits += (f(x) == y).sum().item()`). */
 		for (uint32_t i = 0; i < idx->bindings.size; i++) {
 			const TlBinding *b = &idx->bindings.items[i];
 			if ((b->kind == TL_BIND_ASSIGN || b->kind == TL_BIND_AUG) &&
 			    !ts_node_is_null(b->value) && tl_flow__contains(b->value, expr) &&
+			    !tl_flow__killed_between(idx, expr, b->stmt) &&
 			    !tl_flow__has_name(&taint, b->name, strlen(b->name)))
 				tl_array_push(&taint, tl_strdup(b->name));
 		}
 	}
 	bool yes = false;
+	int32_t loop = tl_index_loop_of(idx, expr);
+	bool in_step_loop = loop >= 0 && (idx->loops.items[loop].events & TL_EV_BACKWARD);
 	if (taint.size) {
-		yes = tl_flow__tainted_reach(idx, &taint, func, from, depth);
+		yes = tl_flow__tainted_reach(idx, &taint, func, from, in_step_loop, depth);
 	} else if (func >= 0) {
 		/* `return model(x)`: the callers decide. */
 		TSNode p = ts_node_parent(expr);
@@ -1128,8 +1202,11 @@ static bool tl_flow__reaches(const TlIndex *idx, TSNode expr, int depth)
 		       ts_node_symbol(p) != sy->expression_statement &&
 		       ts_node_symbol(p) != sy->block)
 			p = ts_node_parent(p);
-		if (!ts_node_is_null(p) && ts_node_symbol(p) == sy->return_statement) {
+		if (!ts_node_is_null(p) && ts_node_symbol(p) == sy->return_statement &&
+		    !tl_flow__killed_between(idx, expr, p)) {
 			const TlFunc *f = &idx->funcs.items[func];
+			yes = (f->escapes || !f->call_sites.size) &&
+			      tl_flow__returns_loss_to_unknown(f, in_step_loop);
 			for (uint32_t i = 0; i < f->call_sites.size && !yes; i++) {
 				const TlCall *c = &idx->calls.items[f->call_sites.items[i]];
 				if (c->func != func)

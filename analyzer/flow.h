@@ -53,9 +53,10 @@ bool tl_flow_is_graph(const TlIndex *idx, TSNode expr);
 int tl_flow_mode_at(const TlIndex *idx, TSNode node, const char *recv);
 
 /* True when the value of `expr` (a name, or the result of the expression
- * whose assignment contains it) flows into a backward: in its function,
+ * whose assignment contains it) may flow into a backward: in its function,
  * through local functions it is passed to, or by being returned to callers
- * that backpropagate it. */
+ * that backpropagate it or that the file does not show (precision first:
+ * an unknown caller may). */
 bool tl_flow_reaches_backward(const TlIndex *idx, TSNode expr);
 
 /* True when `expr` reads a module forward's output that was bound inside a
