@@ -775,6 +775,15 @@ static bool tl_flow__graph(const TlIndex *idx, TSNode expr, int depth)
 		"float", "int", "bool", "len", "str", "round", "repr", "isinstance",
 	};
 	static const char *const builtins_keep[] = { "sum", "max", "min", "abs" };
+	/* torch functions whose result has no autograd history. */
+	static const char *const torch_breaks_graph[] = {
+		"torch.autograd.grad", "torch.argmax", "torch.argmin", "torch.eq", "torch.ne",
+		"torch.lt", "torch.gt", "torch.le", "torch.ge", "torch.isnan", "torch.isinf",
+		"torch.isfinite", "torch.equal", "torch.allclose", "torch.isclose", "torch.numel",
+		"torch.is_tensor", "torch.nonzero", "torch.count_nonzero", "torch.bucketize",
+		"torch.searchsorted", "torch.unique", "torch.zeros_like", "torch.ones_like",
+		"torch.empty_like", "torch.randn_like", "torch.rand_like", "torch.full_like",
+	};
 	const TlSyms *sy = tl_syms();
 	if (depth > TL_FLOW_DEPTH)
 		return false;
@@ -804,6 +813,8 @@ static bool tl_flow__graph(const TlIndex *idx, TSNode expr, int depth)
 		}
 		if (c->events & (TL_EV_LOSS | TL_EV_FORWARD))
 			return true;
+		if (c->qname && IN(c->qname, torch_breaks_graph))
+			return false;
 		if (c->qname && tl_flow__starts(c->qname, "torch.") &&
 		    !tl_flow__starts(c->qname, "torch.nn.") && !tl_flow__starts(c->qname, "torch.optim")) {
 			/* torch.stack(losses), torch.cat(...), torch.mean(x): the
@@ -898,8 +909,17 @@ static int tl_flow__mode_at(const TlIndex *idx, TSNode node, int32_t func,
 			continue;
 		best = c;
 	}
-	if (best)
+	if (best) {
+		/* `f = torch.jit.freeze(f.eval())`: the name now holds another
+		 * object, whose mode this call says nothing about. */
+		for (uint32_t i = 0; i < idx->bindings.size; i++) {
+			const TlBinding *b = &idx->bindings.items[i];
+			if (b->func == func && b->pos > ts_node_start_byte(best->node) && b->pos <= pos &&
+			    b->kind != TL_BIND_AUG && strcmp(b->name, recv) == 0)
+				return TL_MODE_UNKNOWN;
+		}
 		return (best->events & TL_EV_EVAL) ? TL_MODE_EVAL : TL_MODE_TRAIN;
+	}
 	if (func < 0)
 		return TL_MODE_UNKNOWN;
 	const TlFunc *f = &idx->funcs.items[func];
@@ -1050,9 +1070,16 @@ static bool tl_flow__kills_graph(const TlIndex *idx, TSNode v)
 /* A function whose callers the file does not show, returning a value: when
  * it computes losses, outside a loop that runs its own backward and not in
  * eval mode, it is a loss function, and its caller will backpropagate. */
-static bool tl_flow__returns_loss_to_unknown(const TlFunc *f, bool in_step_loop)
+static bool tl_flow__returns_loss_to_unknown(const TlIndex *idx, const TlFunc *f,
+					     bool in_step_loop)
 {
-	return !in_step_loop && (f->reach_events & TL_EV_LOSS) && !(f->events & TL_EV_EVAL);
+	if (in_step_loop || (f->events & TL_EV_EVAL))
+		return false;
+	/* A module's own methods (its forward and the helpers it calls)
+	 * build the graph their caller backpropagates. */
+	if (f->cls >= 0 && idx->classes.items[f->cls].is_module)
+		return true;
+	return (f->reach_events & TL_EV_LOSS) != 0;
 }
 
 /* True when the value of `expr` dies before it reaches `top` (an ancestor):
@@ -1146,7 +1173,7 @@ static bool tl_flow__tainted_reach(const TlIndex *idx, TlNames *taint, int32_t f
 	 * runs (a loss assembled for the caller) may well be backpropagated
 	 * there. One built in a loop that runs its own backward is not. */
 	if (f->escapes || !f->call_sites.size)
-		return tl_flow__returns_loss_to_unknown(f, in_step_loop);
+		return tl_flow__returns_loss_to_unknown(idx, f, in_step_loop);
 	for (uint32_t i = 0; i < f->call_sites.size; i++) {
 		const TlCall *c = &idx->calls.items[f->call_sites.items[i]];
 		if (c->func != func && tl_flow__reaches(idx, c->node, depth + 1))
@@ -1206,7 +1233,7 @@ static bool tl_flow__reaches(const TlIndex *idx, TSNode expr, int depth)
 		    !tl_flow__killed_between(idx, expr, p)) {
 			const TlFunc *f = &idx->funcs.items[func];
 			yes = (f->escapes || !f->call_sites.size) &&
-			      tl_flow__returns_loss_to_unknown(f, in_step_loop);
+			      tl_flow__returns_loss_to_unknown(idx, f, in_step_loop);
 			for (uint32_t i = 0; i < f->call_sites.size && !yes; i++) {
 				const TlCall *c = &idx->calls.items[f->call_sites.items[i]];
 				if (c->func != func)
