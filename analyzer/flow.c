@@ -363,11 +363,12 @@ int tl_flow_local_grad(const TlIndex *idx, TSNode node, int32_t func, int32_t wi
 	 * (or module) switches grad off until switched back. */
 	uint32_t pos = ts_node_start_byte(node), best = 0;
 	int state = TL_GRAD_UNKNOWN;
-	for (uint32_t i = 0; i < idx->calls.size; i++) {
-		const TlCall *c = &idx->calls.items[i];
+	const TlIntArray *calls = tl_index_scope_calls(idx, func);
+	for (uint32_t i = 0; calls && i < calls->size; i++) {
+		const TlCall *c = &idx->calls.items[calls->items[i]];
 		if (ts_node_start_byte(c->node) >= pos)
 			break;
-		if (c->func != func || !c->stmt_level || !c->qname ||
+		if (!c->stmt_level || !c->qname ||
 		    !tl_flow__ends(c->qname, "set_grad_enabled"))
 			continue;
 		if (ts_node_start_byte(c->node) >= best) {
@@ -739,9 +740,10 @@ static TSNode tl_flow__backward_subject(const TlIndex *idx, const TlCall *c)
  * value of binding `b`. */
 static bool tl_flow__backpropagated(const TlIndex *idx, const TlBinding *b)
 {
-	for (uint32_t i = 0; i < idx->calls.size; i++) {
-		const TlCall *c = &idx->calls.items[i];
-		if (!(c->events & TL_EV_BACKWARD) || c->func != b->func)
+	const TlIntArray *calls = tl_index_scope_calls(idx, b->func);
+	for (uint32_t i = 0; calls && i < calls->size; i++) {
+		const TlCall *c = &idx->calls.items[calls->items[i]];
+		if (!(c->events & TL_EV_BACKWARD))
 			continue;
 		TSNode subj = tl_index_unparen(tl_flow__backward_subject(idx, c));
 		if (ts_node_is_null(subj))
@@ -900,11 +902,12 @@ static int tl_flow__mode_at(const TlIndex *idx, TSNode node, int32_t func,
 		return TL_MODE_UNKNOWN;
 	uint32_t pos = ts_node_start_byte(node);
 	const TlCall *best = NULL;
-	for (uint32_t i = 0; i < idx->calls.size; i++) {
-		const TlCall *c = &idx->calls.items[i];
+	const TlIntArray *calls = tl_index_scope_calls(idx, func);
+	for (uint32_t i = 0; calls && i < calls->size; i++) {
+		const TlCall *c = &idx->calls.items[calls->items[i]];
 		if (ts_node_start_byte(c->node) >= pos)
 			break;
-		if (c->func != func || !(c->events & (TL_EV_EVAL | TL_EV_TRAIN)) ||
+		if (!(c->events & (TL_EV_EVAL | TL_EV_TRAIN)) ||
 		    !c->recv_name || strcmp(c->recv_name, recv) != 0)
 			continue;
 		best = c;
@@ -912,10 +915,11 @@ static int tl_flow__mode_at(const TlIndex *idx, TSNode node, int32_t func,
 	if (best) {
 		/* `f = torch.jit.freeze(f.eval())`: the name now holds another
 		 * object, whose mode this call says nothing about. */
-		for (uint32_t i = 0; i < idx->bindings.size; i++) {
-			const TlBinding *b = &idx->bindings.items[i];
-			if (b->func == func && b->pos > ts_node_start_byte(best->node) && b->pos <= pos &&
-			    b->kind != TL_BIND_AUG && strcmp(b->name, recv) == 0)
+		const TlIntArray *same = tl_index_bindings_of(idx, func, recv);
+		for (uint32_t i = 0; same && i < same->size; i++) {
+			const TlBinding *b = &idx->bindings.items[same->items[i]];
+			if (b->pos > ts_node_start_byte(best->node) && b->pos <= pos &&
+			    b->kind != TL_BIND_AUG)
 				return TL_MODE_UNKNOWN;
 		}
 		return (best->events & TL_EV_EVAL) ? TL_MODE_EVAL : TL_MODE_TRAIN;
@@ -1112,11 +1116,12 @@ static bool tl_flow__tainted_reach(const TlIndex *idx, TlNames *taint, int32_t f
 	const TlSyms *sy = tl_syms();
 	/* Names computed from tainted names are tainted: a fixpoint over the
 	 * function's bindings, bounded by the number of names it can add. */
+	const TlIntArray *binds = tl_index_scope_binds(idx, func);
 	for (uint32_t round = 0; round < 64; round++) {
 		bool changed = false;
-		for (uint32_t i = 0; i < idx->bindings.size; i++) {
-			const TlBinding *b = &idx->bindings.items[i];
-			if (b->func != func || b->pos < from ||
+		for (uint32_t i = 0; binds && i < binds->size; i++) {
+			const TlBinding *b = &idx->bindings.items[binds->items[i]];
+			if (b->pos < from ||
 			    (b->kind != TL_BIND_ASSIGN && b->kind != TL_BIND_AUG))
 				continue;
 			if (tl_flow__has_name(taint, b->name, strlen(b->name)))
@@ -1130,10 +1135,9 @@ static bool tl_flow__tainted_reach(const TlIndex *idx, TlNames *taint, int32_t f
 		if (!changed)
 			break;
 	}
-	for (uint32_t i = 0; i < idx->calls.size; i++) {
-		const TlCall *c = &idx->calls.items[i];
-		if (c->func != func)
-			continue;
+	const TlIntArray *calls = tl_index_scope_calls(idx, func);
+	for (uint32_t i = 0; calls && i < calls->size; i++) {
+		const TlCall *c = &idx->calls.items[calls->items[i]];
 		bool backward = (c->events & TL_EV_BACKWARD) ||
 				(c->target >= 0 && (idx->funcs.items[c->target].reach_events & TL_EV_BACKWARD));
 		if (backward && tl_flow__mentions(idx, c->node, taint))
@@ -1189,8 +1193,9 @@ static bool tl_flow__reaches(const TlIndex *idx, TSNode expr, int depth)
 		return false;
 	int32_t func = tl_index_func_of(idx, expr);
 	/* Inside the consumed expression of a backward itself. */
-	for (uint32_t i = 0; i < idx->calls.size; i++) {
-		const TlCall *c = &idx->calls.items[i];
+	const TlIntArray *calls = tl_index_scope_calls(idx, func);
+	for (uint32_t i = 0; calls && i < calls->size; i++) {
+		const TlCall *c = &idx->calls.items[calls->items[i]];
 		if (ts_node_start_byte(c->node) > ts_node_start_byte(expr))
 			break;
 		if ((c->events & TL_EV_BACKWARD) && tl_flow__contains(c->node, expr))
@@ -1208,8 +1213,9 @@ static bool tl_flow__reaches(const TlIndex *idx, TSNode expr, int depth)
 	} else {
 		/* The names bound by the assignment whose value holds `expr`,
 		 * unless the value dies on the way (`hits += (f(x) == y).sum().item()`). */
-		for (uint32_t i = 0; i < idx->bindings.size; i++) {
-			const TlBinding *b = &idx->bindings.items[i];
+		const TlIntArray *binds = tl_index_scope_binds(idx, func);
+		for (uint32_t i = 0; binds && i < binds->size; i++) {
+			const TlBinding *b = &idx->bindings.items[binds->items[i]];
 			if ((b->kind == TL_BIND_ASSIGN || b->kind == TL_BIND_AUG) &&
 			    !ts_node_is_null(b->value) && tl_flow__contains(b->value, expr) &&
 			    !tl_flow__killed_between(idx, expr, b->stmt) &&
@@ -1297,7 +1303,7 @@ static const TlBinding *tl_flow__resolve_prefix(const TlIndex *idx, TSNode n)
 
 static bool tl_flow__value_has_forward(const TlIndex *idx, TSNode v)
 {
-	for (uint32_t i = 0; i < idx->calls.size; i++) {
+	for (uint32_t i = tl_index_first_call_from(idx, ts_node_start_byte(v)); i < idx->calls.size; i++) {
 		const TlCall *c = &idx->calls.items[i];
 		if (ts_node_start_byte(c->node) >= ts_node_end_byte(v))
 			break;
@@ -1399,9 +1405,10 @@ bool tl_flow_outlives_iteration(const TlIndex *idx, TSNode expr)
 		return false;
 	const TlLoop *l = &idx->loops.items[loop];
 	bool rebound = false;
-	for (uint32_t i = 0; i < idx->bindings.size && !rebound; i++) {
-		const TlBinding *b = &idx->bindings.items[i];
-		if (b->kind == TL_BIND_AUG || b->func != l->func || strcmp(b->name, name) != 0)
+	const TlIntArray *same = tl_index_bindings_of(idx, l->func, name);
+	for (uint32_t i = 0; same && i < same->size && !rebound; i++) {
+		const TlBinding *b = &idx->bindings.items[same->items[i]];
+		if (b->kind == TL_BIND_AUG)
 			continue;
 		if (tl_flow__contains(b->stmt, expr))
 			continue; /* the store itself: total = total + loss */

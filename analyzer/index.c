@@ -1,5 +1,6 @@
 #include "index.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -181,28 +182,52 @@ static bool tl_index__contains(TSNode outer, TSNode n)
 
 int32_t tl_index_func_of(const TlIndex *idx, TSNode n)
 {
-	int32_t best = -1;
-	uint32_t best_start = 0;
-	for (uint32_t i = 0; i < idx->funcs.size; i++) {
-		TSNode f = idx->funcs.items[i].node;
-		if (tl_index__contains(f, n) && !ts_node_eq(f, n) &&
-		    (best < 0 || ts_node_start_byte(f) >= best_start)) {
-			best = (int32_t)i;
-			best_start = ts_node_start_byte(f);
-		}
+	/* Functions are recorded in pre-order, so sorted by start: take the
+	 * last one starting at or before `n`, then its enclosing functions
+	 * until one contains `n`. */
+	uint32_t start = ts_node_start_byte(n);
+	uint32_t lo = 0, hi = idx->funcs.size;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (ts_node_start_byte(idx->funcs.items[mid].node) <= start)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
-	return best;
+	for (int32_t f = (int32_t)lo - 1; f >= 0; f = idx->funcs.items[f].parent) {
+		TSNode fn = idx->funcs.items[f].node;
+		if (tl_index__contains(fn, n) && !ts_node_eq(fn, n))
+			return f;
+	}
+	return -1;
+}
+
+static const TlIntArray *tl_index__scope(const TlIntLists *lists, int32_t func)
+{
+	uint32_t k = (uint32_t)(func + 1);
+	return k < lists->size ? &lists->items[k] : NULL;
+}
+
+const TlIntArray *tl_index_scope_calls(const TlIndex *idx, int32_t func)
+{
+	return tl_index__scope(&idx->scope_calls, func);
+}
+
+const TlIntArray *tl_index_scope_binds(const TlIndex *idx, int32_t func)
+{
+	return tl_index__scope(&idx->scope_binds, func);
 }
 
 int32_t tl_index_loop_of(const TlIndex *idx, TSNode n)
 {
 	int32_t func = tl_index_func_of(idx, n), best = -1;
 	uint32_t best_start = 0;
-	for (uint32_t i = 0; i < idx->loops.size; i++) {
-		const TlLoop *l = &idx->loops.items[i];
-		if (l->func == func && tl_index__contains(l->body, n) &&
+	const TlIntArray *loops = tl_index__scope(&idx->scope_loops, func);
+	for (uint32_t k = 0; loops && k < loops->size; k++) {
+		const TlLoop *l = &idx->loops.items[loops->items[k]];
+		if (tl_index__contains(l->body, n) &&
 		    (best < 0 || ts_node_start_byte(l->body) >= best_start)) {
-			best = (int32_t)i;
+			best = loops->items[k];
 			best_start = ts_node_start_byte(l->body);
 		}
 	}
@@ -213,35 +238,67 @@ int32_t tl_index_with_of(const TlIndex *idx, TSNode n)
 {
 	int32_t func = tl_index_func_of(idx, n), best = -1;
 	uint32_t best_start = 0;
-	for (uint32_t i = 0; i < idx->withs.size; i++) {
-		const TlWith *w = &idx->withs.items[i];
-		if (w->func == func && tl_index__contains(w->body, n) &&
+	const TlIntArray *withs = tl_index__scope(&idx->scope_withs, func);
+	for (uint32_t k = 0; withs && k < withs->size; k++) {
+		const TlWith *w = &idx->withs.items[withs->items[k]];
+		if (tl_index__contains(w->body, n) &&
 		    (best < 0 || ts_node_start_byte(w->body) >= best_start)) {
-			best = (int32_t)i;
+			best = withs->items[k];
 			best_start = ts_node_start_byte(w->body);
 		}
 	}
 	return best;
 }
 
-static const TlIntArray *tl_index__named(const TlIndex *idx, const char *name)
+uint32_t tl_index_first_call_from(const TlIndex *idx, uint32_t byte)
 {
+	uint32_t lo = 0, hi = idx->calls.size;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (ts_node_start_byte(idx->calls.items[mid].node) < byte)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Looks up a scoped key: prefix (function index, "c3", "m3") + '|' + name. */
+static const TlIntArray *tl_index__named(const TlIndex *idx, const char *prefix, const char *name)
+{
+	char key[512];
+	int n = snprintf(key, sizeof key, "%s|%s", prefix, name);
 	int32_t slot;
-	if (!tl_strmap_get(&idx->by_name, name, strlen(name), &slot))
+	if (n < 0 || (size_t)n >= sizeof key || !tl_strmap_get(&idx->by_name, key, (size_t)n, &slot))
 		return NULL;
 	return &idx->name_lists.items[slot];
 }
 
-/* The latest binding of `list` in scope `func` visible at `pos`
- * (pos == UINT32_MAX: the latest of all). */
-static const TlBinding *tl_index__latest(const TlIndex *idx, const TlIntArray *list,
-					 int32_t func, uint32_t pos)
+const TlIntArray *tl_index_bindings_of(const TlIndex *idx, int32_t func, const char *name)
+{
+	char prefix[16];
+	snprintf(prefix, sizeof prefix, "%d", func);
+	return tl_index__named(idx, prefix, name);
+}
+
+int32_t tl_index_method(const TlIndex *idx, int32_t cls, const char *name, size_t len)
+{
+	char prefix[16], buf[256];
+	if (len >= sizeof buf)
+		return -1;
+	memcpy(buf, name, len);
+	buf[len] = '\0';
+	snprintf(prefix, sizeof prefix, "m%d", cls);
+	const TlIntArray *list = tl_index__named(idx, prefix, buf);
+	return list && list->size ? idx->bindings.items[list->items[list->size - 1]].ref : -1;
+}
+
+/* The latest binding of `list` visible at `pos` (UINT32_MAX: the latest). */
+static const TlBinding *tl_index__latest(const TlIndex *idx, const TlIntArray *list, uint32_t pos)
 {
 	const TlBinding *best = NULL;
-	for (uint32_t i = 0; i < list->size; i++) {
+	for (uint32_t i = 0; list && i < list->size; i++) {
 		const TlBinding *b = &idx->bindings.items[list->items[i]];
-		if (b->func != func || b->cls >= 0)
-			continue;
 		if (b->pos <= pos && (!best || b->pos >= best->pos))
 			best = b;
 	}
@@ -251,9 +308,6 @@ static const TlBinding *tl_index__latest(const TlIndex *idx, const TlIntArray *l
 const TlBinding *tl_index_resolve(const TlIndex *idx, const char *name,
 				  int32_t func, uint32_t pos)
 {
-	const TlIntArray *list = tl_index__named(idx, name);
-	if (!list)
-		return NULL;
 	/* "self.x" inside a method: this method's own earlier binding, else
 	 * the class's (preferring __init__). */
 	if (strncmp(name, "self.", 5) == 0) {
@@ -265,11 +319,14 @@ const TlBinding *tl_index_resolve(const TlIndex *idx, const char *name,
 			}
 		if (cls < 0)
 			return NULL;
+		char prefix[16];
+		snprintf(prefix, sizeof prefix, "c%d", cls);
+		const TlIntArray *list = tl_index__named(idx, prefix, name);
+		if (!list)
+			return NULL;
 		const TlBinding *own = NULL, *init = NULL, *any = NULL;
 		for (uint32_t i = 0; i < list->size; i++) {
 			const TlBinding *b = &idx->bindings.items[list->items[i]];
-			if (b->cls != cls)
-				continue;
 			if (b->func == func && b->pos <= pos && (!own || b->pos >= own->pos))
 				own = b;
 			if (b->func >= 0 && strcmp(idx->funcs.items[b->func].name, "__init__") == 0 && !init)
@@ -281,7 +338,7 @@ const TlBinding *tl_index_resolve(const TlIndex *idx, const char *name,
 	}
 	uint32_t at = pos;
 	for (int32_t f = func; f >= 0; f = idx->funcs.items[f].parent) {
-		const TlBinding *b = tl_index__latest(idx, list, f, at);
+		const TlBinding *b = tl_index__latest(idx, tl_index_bindings_of(idx, f, name), at);
 		if (b)
 			return b;
 		/* A closure sees its enclosing function's bindings as they are
@@ -289,7 +346,8 @@ const TlBinding *tl_index_resolve(const TlIndex *idx, const char *name,
 		at = UINT32_MAX;
 	}
 	/* Module level: code inside a function runs after the module body. */
-	return tl_index__latest(idx, list, -1, func >= 0 ? UINT32_MAX : pos);
+	return tl_index__latest(idx, tl_index_bindings_of(idx, -1, name),
+				func >= 0 ? UINT32_MAX : pos);
 }
 
 const TlBinding *tl_index_resolve_node(const TlIndex *idx, TSNode n)
@@ -352,16 +410,63 @@ static void tl_index__add_binding(TlWalker *w, const char *name, size_t len,
 				break;
 			}
 	}
+	tl_array_push(&idx->bindings, b);
+}
+
+/* Files a binding under its scoped key (see TlIndex.by_name). */
+static void tl_index__file(TlIndex *idx, const char *prefix, const char *name, int32_t bi)
+{
+	TlBuf key;
+	tl_buf_init(&key);
+	tl_buf_addf(&key, "%s|%s", prefix, name);
 	int32_t slot;
-	if (!tl_strmap_get(&idx->by_name, b.name, strlen(b.name), &slot)) {
+	if (!tl_strmap_get(&idx->by_name, key.data, key.len, &slot)) {
 		TlIntArray empty;
 		tl_array_init(&empty);
 		slot = (int32_t)idx->name_lists.size;
 		tl_array_push(&idx->name_lists, empty);
-		tl_strmap_put(&idx->by_name, b.name, strlen(b.name), slot);
+		tl_strmap_put(&idx->by_name, key.data, key.len, slot);
 	}
-	tl_array_push(&idx->name_lists.items[slot], (int32_t)idx->bindings.size);
-	tl_array_push(&idx->bindings, b);
+	tl_array_push(&idx->name_lists.items[slot], bi);
+	tl_buf_release(&key);
+}
+
+static void tl_index__scope_push(TlIntLists *lists, int32_t func, int32_t item)
+{
+	uint32_t k = (uint32_t)(func + 1);
+	while (lists->size <= k) {
+		TlIntArray empty;
+		tl_array_init(&empty);
+		tl_array_push(lists, empty);
+	}
+	tl_array_push(&lists->items[k], item);
+}
+
+/* Builds the scoped name table and the per-scope binding lists, once all
+ * bindings (with their final cls / ref) are known. */
+static void tl_index__file_bindings(TlIndex *idx)
+{
+	char prefix[16];
+	for (uint32_t i = 0; i < idx->bindings.size; i++) {
+		const TlBinding *b = &idx->bindings.items[i];
+		tl_index__scope_push(&idx->scope_binds, b->func, (int32_t)i);
+		if (b->kind == TL_BIND_DEF && b->cls >= 0) {
+			snprintf(prefix, sizeof prefix, "m%d", b->cls);
+			tl_index__file(idx, prefix, b->name, (int32_t)i);
+		} else if (b->cls >= 0) {
+			snprintf(prefix, sizeof prefix, "c%d", b->cls);
+			tl_index__file(idx, prefix, b->name, (int32_t)i);
+		} else {
+			snprintf(prefix, sizeof prefix, "%d", b->func);
+			tl_index__file(idx, prefix, b->name, (int32_t)i);
+		}
+	}
+	for (uint32_t i = 0; i < idx->loops.size; i++)
+		tl_index__scope_push(&idx->scope_loops, idx->loops.items[i].func, (int32_t)i);
+	for (uint32_t i = 0; i < idx->withs.size; i++)
+		tl_index__scope_push(&idx->scope_withs, idx->withs.items[i].func, (int32_t)i);
+	for (uint32_t i = 0; i < idx->calls.size; i++)
+		tl_index__scope_push(&idx->scope_calls, idx->calls.items[i].func, (int32_t)i);
 }
 
 /* Binds every name in an assignment / for / with target. Tuple targets
@@ -786,12 +891,12 @@ static int32_t tl_index__resolve_function(const TlIndex *idx, TSNode callee, int
 		}
 	}
 	/* Look in the class, then its local bases (a bounded number of hops). */
+	uint32_t alen;
+	const char *aname = tl_index_text(idx, attr, &alen);
 	for (int hop = 0; cls >= 0 && hop < TL_ALIAS_DEPTH; hop++) {
-		for (uint32_t i = 0; i < idx->funcs.size; i++) {
-			const TlFunc *f = &idx->funcs.items[i];
-			if (f->cls == cls && tl_index_text_is(idx, attr, f->name))
-				return (int32_t)i;
-		}
+		int32_t m = tl_index_method(idx, cls, aname, alen);
+		if (m >= 0)
+			return m;
 		const TlClass *c = &idx->classes.items[cls];
 		cls = c->bases.size ? c->bases.items[0] : -1;
 	}
@@ -1026,6 +1131,7 @@ void tl_index_build(TlIndex *idx, const TlSource *src, TSNode root)
 	tl_strmap_init(&idx->module_evidence);
 	tl_index__walk(idx, root);
 	tl_array_sort(&idx->calls, tl_index__call_order);
+	tl_index__file_bindings(idx);
 	tl_index__classes(idx);
 	tl_index__module_evidence(idx);
 	tl_index__contexts(idx); /* with kinds and decorators: needed by events */
@@ -1056,6 +1162,14 @@ void tl_index_release(TlIndex *idx)
 	}
 	for (uint32_t i = 0; i < idx->name_lists.size; i++)
 		tl_array_release(&idx->name_lists.items[i]);
+	TlIntLists *scopes[] = {
+		&idx->scope_calls, &idx->scope_binds, &idx->scope_loops, &idx->scope_withs,
+	};
+	for (size_t k = 0; k < sizeof scopes / sizeof *scopes; k++) {
+		for (uint32_t i = 0; i < scopes[k]->size; i++)
+			tl_array_release(&scopes[k]->items[i]);
+		tl_array_release(scopes[k]);
+	}
 	tl_array_release(&idx->funcs);
 	tl_array_release(&idx->classes);
 	tl_array_release(&idx->loops);

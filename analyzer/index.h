@@ -136,6 +136,8 @@ typedef struct TlSite {
 	uint32_t events;
 } TlSite;
 
+typedef TlArray(TlIntArray) TlIntLists;
+
 typedef struct TlIndex {
 	const TlSource *src;
 	TSNode root;
@@ -146,8 +148,18 @@ typedef struct TlIndex {
 	TlArray(TlCall) calls;    /* sorted by (start byte, end byte) */
 	TlArray(TlSite) sites;
 	TlArray(TlBinding) bindings; /* in source order */
-	TlStrMap by_name;            /* name -> index into name_lists */
-	TlArray(TlIntArray) name_lists;
+	/* Scoped names -> index into name_lists (binding indices, in source
+	 * order). Keys: "F|name" for bindings of function F (-1: module),
+	 * "cC|self.x" for attributes of class C, "mC|name" for its methods. */
+	TlStrMap by_name;
+	TlIntLists name_lists;
+	/* Per scope (function index + 1; 0 is the module): its calls, bindings,
+	 * loops and with blocks, in source order. Nested functions are their
+	 * own scopes. */
+	TlIntLists scope_calls;
+	TlIntLists scope_binds;
+	TlIntLists scope_loops;
+	TlIntLists scope_withs;
 	TlStrMap module_evidence;    /* receivers used as modules (.eval(), .parameters()) */
 } TlIndex;
 
@@ -182,5 +194,15 @@ const TlBinding *tl_index_resolve(const TlIndex *idx, const char *name,
 				  int32_t func, uint32_t pos);
 /* Same, for an identifier or attribute-chain node. */
 const TlBinding *tl_index_resolve_node(const TlIndex *idx, TSNode n);
+/* Every binding of `name` made directly in function `func` (-1: module),
+ * in source order; NULL when there is none. */
+const TlIntArray *tl_index_bindings_of(const TlIndex *idx, int32_t func, const char *name);
+/* The method `name` of local class `cls`, or -1. */
+int32_t tl_index_method(const TlIndex *idx, int32_t cls, const char *name, size_t len);
+/* Indices into idx->calls / idx->bindings of one scope (func -1: module). */
+const TlIntArray *tl_index_scope_calls(const TlIndex *idx, int32_t func);
+const TlIntArray *tl_index_scope_binds(const TlIndex *idx, int32_t func);
+/* The first call (index into idx->calls) starting at or after `byte`. */
+uint32_t tl_index_first_call_from(const TlIndex *idx, uint32_t byte);
 
 #endif
