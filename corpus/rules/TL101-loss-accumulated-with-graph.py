@@ -830,3 +830,26 @@ class DetachingTrainer:
             self.optimizer.step()
             # ok: TL101
             self.history.append(loss.detach().cpu())
+
+
+# Todo: the store happens in a helper called from the training loop; the engine checks stores inside
+# loops of their own function only, so this leak is not seen yet.
+class StepLogger:
+    def __init__(self):
+        self.history = []
+
+    def log_step(self, loss):
+        # todo-expect: TL101
+        self.history.append(loss)
+
+
+def train_with_logger(model, train_loader):
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    criterion = nn.CrossEntropyLoss()
+    logger = StepLogger()
+    for x, y in train_loader:
+        optimizer.zero_grad()
+        loss = criterion(model(x), y)
+        loss.backward()
+        optimizer.step()
+        logger.log_step(loss)
