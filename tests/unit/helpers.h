@@ -1,0 +1,95 @@
+/* Shared fixtures for the cmocka unit tests: parse a Python snippet and
+ * build its index, find nodes by their text. Header-only: each test binary
+ * includes it once. */
+#ifndef TL_TEST_HELPERS_H
+#define TL_TEST_HELPERS_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <tree_sitter/api.h>
+
+#include "alloc.h"
+#include "index.h"
+#include "source.h"
+#include "syms.h"
+
+typedef struct TlFixture {
+	TlSource src;
+	TSParser *parser;
+	TSTree *tree;
+	TlIndex idx;
+} TlFixture;
+
+/* Parses `code` as file "t.py" and indexes it; caller calls tl_fixture_free. */
+static inline TlFixture *tl_fixture_new(const char *code)
+{
+	TlFixture *fx = tl_calloc(1, sizeof *fx);
+	char why[256];
+	assert_true(tl_source_init_text(&fx->src, "t.py", code, strlen(code), why, sizeof why));
+	fx->parser = ts_parser_new();
+	ts_parser_set_language(fx->parser, tl_python_language());
+	fx->tree = ts_parser_parse_string(fx->parser, NULL, fx->src.text, fx->src.length);
+	tl_index_build(&fx->idx, &fx->src, ts_tree_root_node(fx->tree));
+	return fx;
+}
+
+static inline void tl_fixture_free(TlFixture *fx)
+{
+	tl_index_release(&fx->idx);
+	ts_tree_delete(fx->tree);
+	ts_parser_delete(fx->parser);
+	tl_source_release(&fx->src);
+	tl_free(fx);
+}
+
+/* The smallest named node that spans exactly `len` bytes from byte `start`.
+ * Fails the test if there is none. */
+static inline TSNode tl_fixture_node_span(TlFixture *fx, uint32_t start, uint32_t len)
+{
+	uint32_t end = start + len;
+	TSNode n = ts_node_named_descendant_for_byte_range(ts_tree_root_node(fx->tree), start, end);
+	/* Climb to the node that covers exactly [start, end). */
+	while (!ts_node_is_null(n) &&
+	       (ts_node_start_byte(n) != start || ts_node_end_byte(n) != end)) {
+		TSNode parent = ts_node_parent(n);
+		if (ts_node_is_null(parent) || ts_node_end_byte(parent) - ts_node_start_byte(parent) >
+						       ts_node_end_byte(n) - ts_node_start_byte(n) + end - start)
+			break;
+		n = parent;
+	}
+	assert_int_equal(ts_node_start_byte(n), start);
+	assert_int_equal(ts_node_end_byte(n), end);
+	return n;
+}
+
+/* The smallest named node whose text is exactly `text`, at its `nth`
+ * occurrence (0-based) in the source. Fails the test if there is none. */
+static inline TSNode tl_fixture_node(TlFixture *fx, const char *text, int nth)
+{
+	const char *p = fx->src.text;
+	for (int i = 0; i <= nth; i++) {
+		p = strstr(i ? p + 1 : p, text);
+		assert_non_null(p);
+	}
+	return tl_fixture_node_span(fx, (uint32_t)(p - fx->src.text), (uint32_t)strlen(text));
+}
+
+/* The node whose text is exactly `text`, at its first occurrence from the
+ * start of the first occurrence of `anchor` on: ("print(total", "total")
+ * picks the `total` that print reads, ("x = ", "y") the first `y` after
+ * "x = ". */
+static inline TSNode tl_fixture_node_after(TlFixture *fx, const char *anchor, const char *text)
+{
+	const char *a = strstr(fx->src.text, anchor);
+	assert_non_null(a);
+	const char *p = strstr(a, text);
+	assert_non_null(p);
+	return tl_fixture_node_span(fx, (uint32_t)(p - fx->src.text), (uint32_t)strlen(text));
+}
+
+#endif
