@@ -158,23 +158,21 @@ static bool tl_engine__one(const TlIndex *idx, const TlSource *src, const TlPred
 static bool tl_engine__holds(const TlIndex *idx, const TlSource *src, const TlPred *p,
 			     const TSQueryMatch *m)
 {
-	TSNode nodes[16];
-	uint32_t count = tl_engine__nodes(m, p->capture, nodes, 16);
-	if (count == 0)
-		return true; /* an optional capture that did not match */
-	/* #not-any-of? is the one negated form that is not per-node: it holds
-	 * when no node is one of the strings. All others: every node (or, with
-	 * any-, some node) satisfies the possibly negated test. */
-	if (p->any) {
-		for (uint32_t i = 0; i < count; i++)
-			if (tl_engine__one(idx, src, p, nodes[i], m) != p->negated)
-				return true;
-		return false;
-	}
-	for (uint32_t i = 0; i < count; i++)
-		if (tl_engine__one(idx, src, p, nodes[i], m) == p->negated)
+	/* Every node of the capture (or, with any-, some node) satisfies the
+	 * possibly negated test; so #not-any-of? holds when no node is one of
+	 * the strings. A capture with no node (optional) holds vacuously. */
+	bool seen = false;
+	for (uint16_t i = 0; i < m->capture_count; i++) {
+		if (m->captures[i].index != p->capture)
+			continue;
+		seen = true;
+		bool r = tl_engine__one(idx, src, p, m->captures[i].node, m) != p->negated;
+		if (p->any && r)
+			return true;
+		if (!p->any && !r)
 			return false;
-	return true;
+	}
+	return !seen || !p->any;
 }
 
 /* Renders `template`, replacing {capture} with the capture's text on one

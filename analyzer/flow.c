@@ -1410,10 +1410,15 @@ bool tl_flow_outlives_iteration(const TlIndex *idx, TSNode expr)
 		const TlBinding *b = &idx->bindings.items[same->items[i]];
 		if (b->kind == TL_BIND_AUG)
 			continue;
+		if (b->kind == TL_BIND_FOR) {
+			/* The loop's own target, or a loop nested in its body. */
+			if (ts_node_eq(b->stmt, l->node) || tl_flow__contains(l->body, b->stmt))
+				rebound = true;
+			continue;
+		}
 		if (tl_flow__contains(b->stmt, expr))
 			continue; /* the store itself: total = total + loss */
-		if (tl_flow__contains(l->body, b->stmt) ||
-		    (b->kind == TL_BIND_FOR && ts_node_eq(b->stmt, l->node)))
+		if (tl_flow__contains(l->body, b->stmt))
 			rebound = true;
 	}
 	tl_free(name);

@@ -403,7 +403,12 @@ static void tl_index__add_binding(TlWalker *w, const char *name, size_t len,
 	b.cls = -1;
 	b.ref = -1;
 	b.pos = pos;
-	if (strncmp(b.name, "self.", 5) == 0) {
+	if (w->cur.cls >= 0) {
+		/* Directly in a class body: a class attribute (or a method, or a
+		 * nested class), not a name of the enclosing scope. */
+		b.class_body = true;
+		b.cls = w->cur.cls;
+	} else if (strncmp(b.name, "self.", 5) == 0) {
 		for (int32_t f = w->cur.func; f >= 0; f = idx->funcs.items[f].parent)
 			if (idx->funcs.items[f].cls >= 0) {
 				b.cls = idx->funcs.items[f].cls;
@@ -449,11 +454,18 @@ static void tl_index__file_bindings(TlIndex *idx)
 	char prefix[16];
 	for (uint32_t i = 0; i < idx->bindings.size; i++) {
 		const TlBinding *b = &idx->bindings.items[i];
-		tl_index__scope_push(&idx->scope_binds, b->func, (int32_t)i);
 		if (b->kind == TL_BIND_DEF && b->cls >= 0) {
 			snprintf(prefix, sizeof prefix, "m%d", b->cls);
 			tl_index__file(idx, prefix, b->name, (int32_t)i);
-		} else if (b->cls >= 0) {
+			continue;
+		}
+		if (b->class_body) {
+			snprintf(prefix, sizeof prefix, "k%d", b->cls);
+			tl_index__file(idx, prefix, b->name, (int32_t)i);
+			continue;
+		}
+		tl_index__scope_push(&idx->scope_binds, b->func, (int32_t)i);
+		if (b->cls >= 0) {
 			snprintf(prefix, sizeof prefix, "c%d", b->cls);
 			tl_index__file(idx, prefix, b->name, (int32_t)i);
 		} else {
@@ -587,6 +599,10 @@ static void tl_index__on_params(TlWalker *w, TSNode params, int32_t f)
 			name = ts_node_child_by_field_id(p, sy->f_name);
 			annotation = ts_node_child_by_field_id(p, sy->f_type);
 		}
+		/* `m: nn.Module`: the annotation's expression sits in a `type` node. */
+		if (!ts_node_is_null(annotation) && ts_node_symbol(annotation) == sy->type_ &&
+		    ts_node_named_child_count(annotation))
+			annotation = ts_node_named_child(annotation, 0);
 		if (!ts_node_is_null(name) && (ts_node_symbol(name) == sy->list_splat_pattern ||
 					       ts_node_symbol(name) == sy->dictionary_splat_pattern))
 			name = ts_node_named_child(name, 0);
@@ -643,9 +659,8 @@ static void tl_index__enter(TlWalker *w, TSNode n)
 			tl_index__add_binding(w, t, len, TL_BIND_DEF, n, name, -1,
 					      ts_node_start_byte(n));
 			idx->bindings.items[idx->bindings.size - 1].ref = fi;
-			/* Methods are reached through self.name, not by name. */
-			if (w->cur.cls >= 0)
-				idx->bindings.items[idx->bindings.size - 1].cls = w->cur.cls;
+			/* Methods are reached through self.name, not by name
+			 * (add_binding has set cls for a def in a class body). */
 		}
 		tl_index__push(w, n);
 		w->cur.func = fi;
@@ -975,8 +990,49 @@ static int32_t tl_index__argument_functions(TlIndex *idx, const TlCall *c)
 	return found;
 }
 
+/* Marks a local function named by `v` (or by an element of a list, tuple,
+ * set or dict literal `v`) as escaping: it can be called from anywhere. */
+static void tl_index__escape_refs(TlIndex *idx, TSNode v, int32_t func)
+{
+	const TlSyms *sy = tl_syms();
+	v = tl_index_unparen(v);
+	if (ts_node_is_null(v))
+		return;
+	TSSymbol s = ts_node_symbol(v);
+	if (s == sy->identifier || s == sy->attribute) {
+		int32_t f = tl_index__resolve_function(idx, v, func);
+		if (f >= 0)
+			idx->funcs.items[f].escapes = true;
+		return;
+	}
+	if (s != sy->list && s != sy->tuple && s != sy->set && s != sy->dictionary &&
+	    s != sy->expression_list)
+		return;
+	uint32_t count = ts_node_named_child_count(v);
+	for (uint32_t i = 0; i < count; i++) {
+		TSNode c = ts_node_named_child(v, i);
+		if (ts_node_symbol(c) == sy->identifier || ts_node_symbol(c) == sy->attribute) {
+			int32_t f = tl_index__resolve_function(idx, c, func);
+			if (f >= 0)
+				idx->funcs.items[f].escapes = true;
+		} else if (ts_node_named_child_count(c) == 2) {
+			/* a dict pair: the value */
+			TSNode val = ts_node_named_child(c, 1);
+			int32_t f = tl_index__resolve_function(idx, val, func);
+			if (f >= 0)
+				idx->funcs.items[f].escapes = true;
+		}
+	}
+}
+
 static void tl_index__events(TlIndex *idx)
 {
+	/* `cb = helper`, `hooks = [helper]`: helper's callers are unknown. */
+	for (uint32_t i = 0; i < idx->bindings.size; i++) {
+		const TlBinding *b = &idx->bindings.items[i];
+		if (b->kind == TL_BIND_ASSIGN && b->elem < 0 && !ts_node_is_null(b->value))
+			tl_index__escape_refs(idx, b->value, b->func);
+	}
 	TlIntArray arg_targets;
 	tl_array_init(&arg_targets);
 	for (uint32_t i = 0; i < idx->calls.size; i++) {

@@ -70,6 +70,7 @@ typedef struct TlBinding {
 	int32_t cls;    /* for "self.x": the class of the method, else -1 */
 	int32_t ref;    /* TL_BIND_DEF: function index; TL_BIND_CLASS: class index */
 	char *qname;    /* TL_BIND_IMPORT: "torch.nn.functional" etc. */
+	bool class_body; /* bound in a class body (a class attribute), cls set */
 	uint32_t pos;   /* byte offset from which the binding is visible */
 } TlBinding;
 

@@ -165,7 +165,8 @@ static bool tl_rules__compile_preds(TlRule *r, const char *text, size_t len, FIL
 					if (argc != want || a[0].type != TSQueryPredicateStepTypeCapture ||
 					    (want == 2 && a[1].type != TSQueryPredicateStepTypeString)) {
 						if (def->arg_name)
-							snprintf(msg, sizeof msg, "#%s takes a capture and a %s", name, def->arg_name);
+							snprintf(msg, sizeof msg, "#%s takes a capture and %s %s", name,
+								 strchr("aeiou", def->arg_name[0]) ? "an" : "a", def->arg_name);
 						else
 							snprintf(msg, sizeof msg, "#%s takes exactly one capture", name);
 						ok = false;
@@ -253,7 +254,8 @@ static bool tl_rules__check_placeholders(const TlRule *r, FILE *err)
 	for (const char *p = r->message; (p = strchr(p, '{')); p++) {
 		const char *close = strchr(p, '}');
 		if (!close) {
-			fprintf(err, "%s: error: unclosed '{' in message\n", r->meta_path);
+			fprintf(err, "%s:%u:%u: error: unclosed '{' in message\n", r->meta_path,
+				r->message_line, r->message_column);
 			return false;
 		}
 		bool found = false;
@@ -264,8 +266,8 @@ static bool tl_rules__check_placeholders(const TlRule *r, FILE *err)
 			found = len == (uint32_t)(close - p - 1) && memcmp(name, p + 1, len) == 0;
 		}
 		if (!found) {
-			fprintf(err, "%s: error: message placeholder '%.*s' names no capture of %s\n",
-				r->meta_path, (int)(close - p + 1), p,
+			fprintf(err, "%s:%u:%u: error: message placeholder '%.*s' names no capture of %s\n",
+				r->meta_path, r->message_line, r->message_column, (int)(close - p + 1), p,
 				r->query_path ? r->query_path : "the rule (it has no query)");
 			return false;
 		}
@@ -285,7 +287,12 @@ TlRule *tl_rule_compile(const char *meta_path, const char *meta, size_t meta_len
 	TlToml doc;
 	char why[256];
 	if (!tl_toml_parse(&doc, meta, meta_len, why, sizeof why)) {
-		fprintf(err, "%s:%s\n", meta_path, why);
+		/* why is "line:col: what" */
+		unsigned line = 1, col = 1;
+		int used = 0;
+		if (sscanf(why, "%u:%u: %n", &line, &col, &used) < 2 || used == 0)
+			used = 0;
+		fprintf(err, "%s:%u:%u: error: %s\n", meta_path, line, col, why + used);
 		tl_rule_free(r);
 		return NULL;
 	}
@@ -298,6 +305,11 @@ TlRule *tl_rule_compile(const char *meta_path, const char *meta, size_t meta_len
 	r->skill = tl_rules__meta_string(&doc, "skill", false, meta_path, err, &ok);
 	r->validate = tl_rules__meta_string(&doc, "validate", false, meta_path, err, &ok);
 	char *sev = tl_rules__meta_string(&doc, "severity", true, meta_path, err, &ok);
+	const TlTomlEntry *sev_at = tl_toml_get(&doc, "", "severity");
+	const TlTomlEntry *fam_at = tl_toml_get(&doc, "", "family");
+	const TlTomlEntry *msg_at = tl_toml_get(&doc, "", "message");
+	r->message_line = msg_at ? msg_at->line : 1;
+	r->message_column = msg_at ? msg_at->column : 1;
 	const TlTomlEntry *def = tl_toml_get(&doc, "", "default");
 	if (!def || def->kind != TL_TOML_BOOL) {
 		fprintf(err, "%s: error: 'default' must be true or false\n", meta_path);
@@ -313,8 +325,8 @@ TlRule *tl_rule_compile(const char *meta_path, const char *meta, size_t meta_len
 		else if (strcmp(sev, "info") == 0)
 			r->severity = TL_SEV_INFO;
 		else {
-			fprintf(err, "%s: error: severity must be error, warning or info, not '%s'\n",
-				meta_path, sev);
+			fprintf(err, "%s:%u:%u: error: severity must be error, warning or info, not '%s'\n",
+				meta_path, sev_at ? sev_at->line : 1, sev_at ? sev_at->column : 1, sev);
 			ok = false;
 		}
 	}
@@ -325,8 +337,8 @@ TlRule *tl_rule_compile(const char *meta_path, const char *meta, size_t meta_len
 			if (strcmp(r->family, tl_families[i].name) == 0)
 				family_ok = strncmp(r->code, tl_families[i].prefix, 3) == 0;
 		if (!family_ok) {
-			fprintf(err, "%s: error: family '%s' does not fit code %s\n", meta_path,
-				r->family, r->code);
+			fprintf(err, "%s:%u:%u: error: family '%s' does not fit code %s\n", meta_path,
+				fam_at ? fam_at->line : 1, fam_at ? fam_at->column : 1, r->family, r->code);
 			ok = false;
 		}
 	}
@@ -352,7 +364,8 @@ TlRule *tl_rule_compile(const char *meta_path, const char *meta, size_t meta_len
 					r->finding_capture = (int32_t)i;
 			}
 			if (r->finding_capture < 0) {
-				fprintf(err, "%s:1:1: error: the query has no @finding capture\n", query_path);
+				tl_rules__caret(err, query_path, query, query_len, 0,
+						"the query has no @finding capture");
 				ok = false;
 			} else {
 				ok = tl_rules__compile_preds(r, query, query_len, err);

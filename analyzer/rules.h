@@ -53,6 +53,7 @@ typedef struct TlRule {
 	TSQuery *query; /* NULL for engine rules such as TL000 */
 	TlArray(TlPredList) patterns;
 	int32_t finding_capture;
+	uint32_t message_line, message_column; /* of `message` in the metadata */
 } TlRule;
 
 typedef struct TlRuleSet {

@@ -89,13 +89,17 @@ bool tl_source_init_text(TlSource *src, const char *path, const char *text,
 	}
 	size_t bad = tl_utf8_invalid_offset((const unsigned char *)text, len);
 	if (bad < len) {
+		/* Count lines as the line index does: LF, CRLF and a lone CR. */
 		uint32_t line = 1;
 		size_t line_start = 0;
-		for (size_t i = 0; i < bad; i++)
-			if (text[i] == '\n') {
+		for (size_t i = 0; i < bad; i++) {
+			if (text[i] == '\r' && i + 1 < bad && text[i + 1] == '\n')
+				i++;
+			if (text[i] == '\n' || text[i] == '\r') {
 				line++;
 				line_start = i + 1;
 			}
+		}
 		snprintf(why, why_size,
 			 "not valid UTF-8 (byte 0x%02X at line %u, column %u)",
 			 (unsigned char)text[bad], line,

@@ -101,6 +101,8 @@ static void tl_syms__init(void)
 	N(comment, "comment");
 	N(list_comprehension, "list_comprehension");
 	N(dictionary, "dictionary");
+	N(type_, "type");
+	N(set, "set");
 #undef N
 	s->block_ERROR = tl_syms__anon(l, "ERROR");
 #define F(field, name) s->field = tl_syms__field(l, name)

@@ -185,7 +185,17 @@ static void tl_toml__pair(TlTomlCtx *c, const char *table, TSNode pair)
 		for (const char *q = vt; q < c->text + ts_node_end_byte(val); q++)
 			if (*q != '_')
 				tl_buf_addc(&digits, *q);
-		e.integer = strtoll(digits.data, NULL, 0);
+		/* TOML integers: decimal, 0x hex, 0o octal, 0b binary. */
+		const char *d = digits.data;
+		int sign = 1;
+		if (*d == '+' || *d == '-')
+			sign = *d++ == '-' ? -1 : 1;
+		int base = 10;
+		if (d[0] == '0' && (d[1] == 'x' || d[1] == 'o' || d[1] == 'b')) {
+			base = d[1] == 'x' ? 16 : d[1] == 'o' ? 8 : 2;
+			d += 2;
+		}
+		e.integer = sign * strtoll(d, NULL, base);
 		tl_buf_release(&digits);
 	} else if (tl_toml__is(val, "array")) {
 		e.kind = TL_TOML_STRING_ARRAY;

@@ -232,11 +232,6 @@ static void test_is_module(void **state)
 static void test_is_module_by_annotation(void **state)
 {
 	(void)state;
-	/* BUG: a parameter binding's value is the grammar's `type` node that
-	 * wraps the annotation, and flow.c qualifies / resolves that node
-	 * directly, which fails; so `def f(m: nn.Module)` and `model2: Net`
-	 * (a local nn.Module class) are not known to be modules. */
-	skip();
 	TlFixture *fx = tl_fixture_new(kinds_code);
 	assert_true(tl_flow_is_module(&fx->idx, arg0(fx, "chk(m)")));
 	assert_true(tl_flow_is_module(&fx->idx, arg0(fx, "chk(model2)")));
@@ -506,11 +501,6 @@ static void test_outlives_iteration(void **state)
 static void test_loop_variable_does_not_outlive_iteration(void **state)
 {
 	(void)state;
-	/* BUG: the loop's own binding of its target is skipped as "the
-	 * statement containing expr" (a for statement contains its body), so
-	 * the TL_BIND_FOR branch in tl_flow_outlives_iteration never fires and
-	 * the loop variable `x` is said to outlive the iteration. */
-	skip();
 	TlFixture *fx = tl_fixture_new(
 		"def a(data):\n"
 		"    for x in data:\n"

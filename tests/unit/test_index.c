@@ -326,10 +326,6 @@ static void test_resolve_closures(void **state)
 static void test_class_body_names_are_not_module_names(void **state)
 {
 	(void)state;
-	/* BUG: names bound in a class body get func == -1 and cls == -1, so they
-	 * shadow module-level names of the same name: `model` in use(model)
-	 * resolves to Config's `model = "resnet"` instead of make_model(). */
-	skip();
 	TlFixture *fx = tl_fixture_new(
 		"model = make_model()\n"
 		"class Config:\n"
@@ -618,11 +614,6 @@ static void test_callers_grad_off(void **state)
 static void test_function_referenced_by_assignment_escapes(void **state)
 {
 	(void)state;
-	/* BUG: `escapes` is only set for functions passed as call arguments;
-	 * `cb = helper` (or `hooks = [helper]`) also references helper other
-	 * than by a call, so its callers are unknown, yet helper is marked as
-	 * running only grad-disabled although cb(model, x) runs it with grad on. */
-	skip();
 	TlFixture *fx = tl_fixture_new(
 		"import torch\n"
 		"def helper(m, x):\n"

@@ -209,10 +209,6 @@ static void test_error_missing_finding_capture(void **state)
 static void test_error_missing_finding_capture_caret(void **state)
 {
 	(void)state;
-	/* BUG: every other query error is shown with the query line and a caret
-	 * (STYLE.md: "reported as queries/X.scm:row:col with the line and a
-	 * caret"); a missing @finding prints only "path:1:1: error: ...". */
-	skip();
 	char *out;
 	assert_null(compile(good_meta, "((call) @call)\n", &out));
 	assert_non_null(strstr(out, "^"));
@@ -293,12 +289,6 @@ static void test_error_metadata_syntax(void **state)
 static void test_error_metadata_positions(void **state)
 {
 	(void)state;
-	/* BUG: rules.h promises "path:row:col: error" messages, but errors in a
-	 * metadata value whose position is known are printed without it (bad
-	 * severity, family not fitting the code, a bad message placeholder:
-	 * "rules/X.toml: error: ..."), and a metadata syntax error lacks the
-	 * "error:" label ("rules/X.toml:2:8: invalid TOML syntax"). */
-	skip();
 	char *out;
 	assert_null(compile("code = \"TL501\"\nname = \"eval-call\"\nfamily = \"safety\"\n"
 			    "severity = \"fatal\"\ndefault = true\nmessage = \"m\"\n", good_query, &out));
