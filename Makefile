@@ -36,7 +36,7 @@ OBJ := $(BUILD)/obj
 ASAN_OBJ := $(BUILD)/asan
 ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-.PHONY: all deps demo test install clean check-queries unit-tests asan
+.PHONY: all deps demo test install clean unit-build asan-build check-warnings
 all: torchlint
 
 DEPS_STAMP := $(DEPS)/.stamp
@@ -116,6 +116,16 @@ test: torchlint
 	./tests/install-test-deps.sh
 	$(MAKE) --no-print-directory unit-build asan-build
 	./tests/run-all.sh
+
+# Our sources must be warning-free under gcc and clang (whichever are here).
+check-warnings: $(DEPS_STAMP) $(BUILD)/gen/embedded.c
+	@for cc in gcc clang; do \
+	  command -v $$cc >/dev/null 2>&1 || continue; \
+	  echo "check-warnings: $$cc"; \
+	  for f in $(ANALYZER_SRC) tools/embed.c; do \
+	    $$cc $(TL_CFLAGS) -Werror -fsyntax-only $$f || exit 1; \
+	  done; \
+	done
 
 unit-build: $(UNIT_BINS)
 asan-build: $(UNIT_ASAN_BINS) $(BUILD)/torchlint-asan

@@ -7,6 +7,7 @@
 #include "buf.h"
 #include "index.h"
 #include "syms.h"
+#include "walk.h"
 
 /* Syntax errors reported per file: past this many, the rest are noise. */
 #define TL_MAX_SYNTAX_ERRORS 20
@@ -56,9 +57,10 @@ static void tl_engine__syntax(const TlEngine *e, const TlSource *src, TSNode roo
 		return;
 	unsigned reported = 0;
 	TSTreeCursor cur = ts_tree_cursor_new(root);
-	for (;;) {
+	bool descend = true;
+	do {
 		TSNode n = ts_tree_cursor_current_node(&cur);
-		bool descend = ts_node_has_error(n);
+		descend = ts_node_has_error(n);
 		if (ts_node_is_error(n) || ts_node_is_missing(n)) {
 			TlBuf m;
 			tl_buf_init(&m);
@@ -94,15 +96,7 @@ static void tl_engine__syntax(const TlEngine *e, const TlSource *src, TSNode roo
 			if (++reported >= TL_MAX_SYNTAX_ERRORS)
 				break;
 		}
-		if (descend && ts_tree_cursor_goto_first_child(&cur))
-			continue;
-		bool more = false;
-		while (!(more = ts_tree_cursor_goto_next_sibling(&cur)))
-			if (!ts_tree_cursor_goto_parent(&cur))
-				break;
-		if (!more)
-			break;
-	}
+	} while (tl_walk_next(&cur, root, descend));
 	ts_tree_cursor_delete(&cur);
 }
 

@@ -6,6 +6,7 @@
 #include "alloc.h"
 #include "buf.h"
 #include "syms.h"
+#include "walk.h"
 
 /* ---- small helpers -------------------------------------------------------- */
 
@@ -103,16 +104,7 @@ static uint32_t tl_flow__argc(TSNode call)
 	return n;
 }
 
-static char *tl_flow__dotted(const TlIndex *idx, TSNode n)
-{
-	TlBuf b;
-	tl_buf_init(&b);
-	if (!tl_index_dotted(idx, n, &b)) {
-		tl_buf_release(&b);
-		return NULL;
-	}
-	return tl_buf_detach(&b);
-}
+#define tl_flow__dotted tl_index_dotted_dup
 
 /* The value a binding gives its name, for bindings that have one. */
 static TSNode tl_flow__bound_value(const TlBinding *b)
@@ -137,37 +129,50 @@ static TSNode tl_flow__bound_value(const TlBinding *b)
 }
 
 /* Calls every return value of local function `f` (not of nested defs). */
-static bool tl_flow__any_return(const TlIndex *idx, int32_t f,
-				bool (*pred)(const TlIndex *, TSNode, int), int depth)
+/* Calls visit(idx, return_statement, data) for each return statement of
+ * local function `f` (not of the definitions nested in it) until one
+ * visit returns true; returns whether one did. */
+static bool tl_flow__each_return(const TlIndex *idx, int32_t f,
+				 bool (*visit)(const TlIndex *, TSNode, void *), void *data)
 {
 	const TlSyms *sy = tl_syms();
-	if (f < 0 || depth > TL_FLOW_DEPTH)
-		return false;
 	TSNode fn = idx->funcs.items[f].node;
 	TSTreeCursor cur = ts_tree_cursor_new(fn);
-	bool found = false;
-	if (!ts_tree_cursor_goto_first_child(&cur))
-		goto done;
-	for (;;) {
+	bool found = false, descend = true;
+	do {
 		TSNode n = ts_tree_cursor_current_node(&cur);
 		TSSymbol s = ts_node_symbol(n);
-		bool descend = s != sy->function_definition && s != sy->class_definition &&
-			       s != sy->lambda;
-		if (s == sy->return_statement && ts_node_named_child_count(n) &&
-		    pred(idx, ts_node_named_child(n, 0), depth + 1)) {
+		bool nested = !ts_node_eq(n, fn) && (s == sy->function_definition ||
+						      s == sy->class_definition || s == sy->lambda);
+		descend = !nested;
+		if (s == sy->return_statement && visit(idx, n, data)) {
 			found = true;
 			break;
 		}
-		if (descend && ts_tree_cursor_goto_first_child(&cur))
-			continue;
-		while (!ts_tree_cursor_goto_next_sibling(&cur))
-			if (!ts_tree_cursor_goto_parent(&cur) ||
-			    ts_node_eq(ts_tree_cursor_current_node(&cur), fn))
-				goto done;
-	}
-done:
+	} while (tl_walk_next(&cur, fn, descend));
 	ts_tree_cursor_delete(&cur);
 	return found;
+}
+
+typedef struct TlReturnPred {
+	bool (*pred)(const TlIndex *, TSNode, int);
+	int depth;
+} TlReturnPred;
+
+static bool tl_flow__return_value_is(const TlIndex *idx, TSNode ret, void *data)
+{
+	const TlReturnPred *rp = data;
+	return ts_node_named_child_count(ret) && rp->pred(idx, ts_node_named_child(ret, 0), rp->depth);
+}
+
+/* True when some return value of local function `f` satisfies `pred`. */
+static bool tl_flow__any_return(const TlIndex *idx, int32_t f,
+				bool (*pred)(const TlIndex *, TSNode, int), int depth)
+{
+	if (f < 0 || depth > TL_FLOW_DEPTH)
+		return false;
+	TlReturnPred rp = { pred, depth + 1 };
+	return tl_flow__each_return(idx, f, tl_flow__return_value_is, &rp);
 }
 
 /* ---- names of things ------------------------------------------------------ */
@@ -999,13 +1004,13 @@ static bool tl_flow__mentions(const TlIndex *idx, TSNode n, const TlNames *names
 	if (ts_node_is_null(n) || !names->size)
 		return false;
 	TSTreeCursor cur = ts_tree_cursor_new(n);
-	bool found = false;
+	bool found = false, descend = true;
 	TlBuf b;
 	tl_buf_init(&b);
-	for (;;) {
+	do {
 		TSNode x = ts_tree_cursor_current_node(&cur);
 		TSSymbol s = ts_node_symbol(x);
-		bool descend = true;
+		descend = true;
 		if (s == sy->identifier || s == sy->attribute) {
 			tl_buf_clear(&b);
 			if (tl_index_dotted(idx, x, &b)) {
@@ -1019,18 +1024,7 @@ static bool tl_flow__mentions(const TlIndex *idx, TSNode n, const TlNames *names
 				descend = false;
 			}
 		}
-		if (found)
-			break;
-		if (descend && ts_tree_cursor_goto_first_child(&cur))
-			continue;
-		bool more = false;
-		while (!(more = ts_tree_cursor_goto_next_sibling(&cur)))
-			if (!ts_tree_cursor_goto_parent(&cur) ||
-			    ts_node_eq(ts_tree_cursor_current_node(&cur), n))
-				break;
-		if (!more)
-			break;
-	}
+	} while (!found && tl_walk_next(&cur, n, descend));
 	tl_buf_release(&b);
 	ts_tree_cursor_delete(&cur);
 	return found;
@@ -1110,10 +1104,14 @@ static bool tl_flow__killed_between(const TlIndex *idx, TSNode expr, TSNode top)
 	return false;
 }
 
+static bool tl_flow__return_mentions(const TlIndex *idx, TSNode ret, void *taint)
+{
+	return tl_flow__mentions(idx, ret, taint);
+}
+
 static bool tl_flow__tainted_reach(const TlIndex *idx, TlNames *taint, int32_t func,
 				   uint32_t from, bool in_step_loop, int depth)
 {
-	const TlSyms *sy = tl_syms();
 	/* Names computed from tainted names are tainted: a fixpoint over the
 	 * function's bindings, bounded by the number of names it can add. */
 	const TlIntArray *binds = tl_index_scope_binds(idx, func);
@@ -1147,30 +1145,7 @@ static bool tl_flow__tainted_reach(const TlIndex *idx, TlNames *taint, int32_t f
 	if (func < 0 || depth > TL_FLOW_DEPTH)
 		return false;
 	const TlFunc *f = &idx->funcs.items[func];
-	TSTreeCursor cur = ts_tree_cursor_new(f->node);
-	bool returned = false;
-	if (ts_tree_cursor_goto_first_child(&cur)) {
-		for (;;) {
-			TSNode n = ts_tree_cursor_current_node(&cur);
-			TSSymbol s = ts_node_symbol(n);
-			if (s == sy->return_statement && tl_flow__mentions(idx, n, taint)) {
-				returned = true;
-				break;
-			}
-			bool descend = s != sy->function_definition && s != sy->class_definition;
-			if (descend && ts_tree_cursor_goto_first_child(&cur))
-				continue;
-			bool more = false;
-			while (!(more = ts_tree_cursor_goto_next_sibling(&cur)))
-				if (!ts_tree_cursor_goto_parent(&cur) ||
-				    ts_node_eq(ts_tree_cursor_current_node(&cur), f->node))
-					break;
-			if (!more)
-				break;
-		}
-	}
-	ts_tree_cursor_delete(&cur);
-	if (!returned)
+	if (!tl_flow__each_return(idx, func, tl_flow__return_mentions, taint))
 		return false;
 	/* Returned to callers this file cannot see (the function is passed
 	 * around, or called from elsewhere): a value built where no backward
@@ -1327,10 +1302,11 @@ bool tl_flow_from_context(const TlIndex *idx, TSNode expr, uint32_t ctx)
 	for (uint32_t step = 0; step < todo.size && step < 64 && !found; step++) {
 		TSNode n = todo.items[step];
 		TSTreeCursor cur = ts_tree_cursor_new(n);
-		for (;;) {
+		bool descend = true;
+		do {
 			TSNode x = ts_tree_cursor_current_node(&cur);
 			TSSymbol s = ts_node_symbol(x);
-			bool descend = true;
+			descend = true;
 			if (s == sy->call && (ctx & TL_CTX_AUTOCAST) && tl_flow__upcast(idx, x)) {
 				/* logits.float(): reduced precision ends here. */
 				descend = false;
@@ -1356,16 +1332,7 @@ bool tl_flow_from_context(const TlIndex *idx, TSNode expr, uint32_t ctx)
 					}
 				}
 			}
-			if (descend && ts_tree_cursor_goto_first_child(&cur))
-				continue;
-			bool more = false;
-			while (!(more = ts_tree_cursor_goto_next_sibling(&cur)))
-				if (!ts_tree_cursor_goto_parent(&cur) ||
-				    ts_node_eq(ts_tree_cursor_current_node(&cur), n))
-					break;
-			if (!more)
-				break;
-		}
+		} while (tl_walk_next(&cur, n, descend));
 		ts_tree_cursor_delete(&cur);
 	}
 	tl_buf_release(&b);

@@ -77,7 +77,7 @@ bool tl_index_dotted(const TlIndex *idx, TSNode n, TlBuf *out)
 	return ok;
 }
 
-static char *tl_index__dotted_dup(const TlIndex *idx, TSNode n)
+char *tl_index_dotted_dup(const TlIndex *idx, TSNode n)
 {
 	TlBuf b;
 	tl_buf_init(&b);
@@ -119,7 +119,7 @@ char *tl_index_qualify(const TlIndex *idx, TSNode n)
 			TSNode v = tl_index_unparen(bd->value);
 			TSSymbol s = ts_node_symbol(v);
 			if (s == tl_syms()->attribute || s == tl_syms()->identifier) {
-				owned = tl_index__dotted_dup(idx, v);
+				owned = tl_index_dotted_dup(idx, v);
 				replacement = owned;
 				at = v;
 			}
@@ -801,7 +801,7 @@ static void tl_index__enter(TlWalker *w, TSNode n)
 			uint32_t len;
 			const char *t = tl_index_text(idx, attr, &len);
 			c.method = tl_strndup(t, len);
-			c.recv_name = tl_index__dotted_dup(idx, c.receiver);
+			c.recv_name = tl_index_dotted_dup(idx, c.receiver);
 		} else if (!ts_node_is_null(callee) && ts_node_symbol(callee) == sy->identifier) {
 			uint32_t len;
 			const char *t = tl_index_text(idx, callee, &len);

@@ -175,6 +175,8 @@ bool tl_index_text_is(const TlIndex *idx, TSNode n, const char *s);
 /* Appends the dotted name of an identifier / attribute chain ("self.model")
  * to `out`; false (and `out` unspecified) for any other expression. */
 bool tl_index_dotted(const TlIndex *idx, TSNode n, TlBuf *out);
+/* Same, as a new string (caller frees); NULL when not a dotted name. */
+char *tl_index_dotted_dup(const TlIndex *idx, TSNode n);
 /* Resolves an identifier / attribute chain through imports and module
  * aliases ("nn.CrossEntropyLoss" -> "torch.nn.CrossEntropyLoss"). Caller
  * frees; NULL when the root is not an import. */

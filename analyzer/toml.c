@@ -8,6 +8,7 @@
 
 #include "alloc.h"
 #include "buf.h"
+#include "walk.h"
 
 const TSLanguage *tree_sitter_toml(void);
 
@@ -224,22 +225,14 @@ static void tl_toml__pair(TlTomlCtx *c, const char *table, TSNode pair)
 static void tl_toml__first_error(TlTomlCtx *c, TSNode root)
 {
 	TSTreeCursor cur = ts_tree_cursor_new(root);
-	for (;;) {
+	do {
 		TSNode n = ts_tree_cursor_current_node(&cur);
 		if (ts_node_is_error(n) || ts_node_is_missing(n)) {
 			tl_toml__fail(c, n, ts_node_is_missing(n) ? "incomplete value or key"
 								 : "invalid TOML syntax");
 			break;
 		}
-		if (ts_node_has_error(n) && ts_tree_cursor_goto_first_child(&cur))
-			continue;
-		bool more = false;
-		while (!(more = ts_tree_cursor_goto_next_sibling(&cur)))
-			if (!ts_tree_cursor_goto_parent(&cur))
-				break;
-		if (!more)
-			break;
-	}
+	} while (tl_walk_next(&cur, root, ts_node_has_error(ts_tree_cursor_current_node(&cur))));
 	ts_tree_cursor_delete(&cur);
 }
 

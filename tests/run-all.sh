@@ -11,6 +11,7 @@ suite() {
 	echo "== $name"
 	if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "== $name FAILED"; fi
 }
+suite "no compiler warnings (-Wall -Wextra -Werror)" make --no-print-directory -s check-warnings
 for t in build/unit/test_*; do
 	[ -x "$t" ] && suite "unit $(basename "$t")" "$t"
 done
