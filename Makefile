@@ -25,11 +25,11 @@ TL_CFLAGS := -std=c11 -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L $(WARN) \
 	-I analyzer -I $(BUILD)/gen -I $(TS_LIB_DIR)/include -DTL_VERSION='"$(VERSION)"' -pthread
 # Third-party sources are built with their own expectations, without our warnings.
 DEP_CFLAGS := -std=c11 -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L -w -pthread
-LDLIBS := -pthread
+LDLIBS := -ljansson -pthread
 
 ANALYZER_SRC := $(wildcard analyzer/*.c)
 LIB_SRC := $(filter-out analyzer/main.c,$(ANALYZER_SRC))
-EMBED_FILES := $(sort $(wildcard rules/*.toml) $(wildcard queries/*.scm))
+EMBED_FILES := $(sort $(wildcard rules/*.toml) $(wildcard queries/*.scm) $(wildcard skills/*/SKILL.md))
 
 # Default build and a sanitizer build, side by side.
 OBJ := $(BUILD)/obj
@@ -41,10 +41,12 @@ all: torchlint
 
 DEPS_STAMP := $(DEPS)/.stamp
 ifeq ($(TS_LIB_DIR),$(DEPS)/tree-sitter/package/vendor/tree-sitter/lib)
-$(DEPS_STAMP): deps.lock tools/fetch-deps.sh
+$(DEPS_STAMP): deps.lock tools/fetch-deps.sh tools/install-build-deps.sh
+	./tools/install-build-deps.sh
 	./tools/fetch-deps.sh deps.lock $(DEPS)
 else
-$(DEPS_STAMP):
+$(DEPS_STAMP): tools/install-build-deps.sh
+	./tools/install-build-deps.sh
 	@mkdir -p $(DEPS) && touch $@
 endif
 deps: $(DEPS_STAMP)

@@ -42,6 +42,7 @@ void tl_array__free(void *items);
 
 typedef TlArray(int32_t) TlIntArray;
 typedef TlArray(char *) TlStrArray;
+typedef TlArray(TlIntArray) TlIntLists;
 
 /* Frees every string in `a`, then the array itself. */
 void tl_str_array_release(TlStrArray *a);

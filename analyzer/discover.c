@@ -8,24 +8,30 @@
 
 #include "alloc.h"
 #include "buf.h"
+#include "glob.h"
+#include "paths.h"
+#include "source.h"
 
-bool tl_discover_skip_dir(const char *name)
-{
-	static const char *const skipped[] = {
-		".git", ".hg", ".svn", "__pycache__", "build", "node_modules",
-		".venv", "venv", ".tox", ".nox", ".eggs", ".mypy_cache",
-		".pytest_cache", ".ruff_cache", "site-packages", ".ipynb_checkpoints",
-	};
-	for (size_t i = 0; i < sizeof skipped / sizeof *skipped; i++)
-		if (strcmp(name, skipped[i]) == 0)
-			return true;
-	return false;
-}
+/* One .gitignore (or .git/info/exclude) and the scope it applies to. */
+typedef struct TlIgnoreScope {
+	TlPatterns patterns;
+	int32_t parent;
+} TlIgnoreScope;
 
-static bool tl_discover__is_python(const char *name)
+typedef struct TlWalk {
+	const TlDiscoverOptions *opt;
+	TlArray(TlIgnoreScope) scopes;
+} TlWalk;
+
+typedef struct TlDirItem {
+	char *path;    /* as it will be reported */
+	int32_t scope; /* innermost ignore scope, or -1 */
+} TlDirItem;
+
+static bool tl_discover__has_ext(const char *name, const char *ext)
 {
-	size_t n = strlen(name);
-	return n > 3 && strcmp(name + n - 3, ".py") == 0;
+	size_t n = strlen(name), e = strlen(ext);
+	return n > e && strcmp(name + n - e, ext) == 0;
 }
 
 static int tl_discover__cmp(const void *a, const void *b)
@@ -44,28 +50,136 @@ static char *tl_discover__join(const char *dir, const char *name)
 	return tl_buf_detach(&b);
 }
 
-/* A virtual environment is any folder holding pyvenv.cfg, whatever its name. */
-static bool tl_discover__is_venv(const char *dir)
+static bool tl_discover__is_file(const char *path)
 {
-	char *cfg = tl_discover__join(dir, "pyvenv.cfg");
 	struct stat st;
-	bool yes = stat(cfg, &st) == 0;
-	tl_free(cfg);
-	return yes;
+	return stat(path, &st) == 0;
 }
 
-static bool tl_discover__walk(const char *root, TlStrArray *files,
-			      TlDiscoverError on_error, void *data)
+/* Adds the patterns of `file` (if it exists) as a scope below `parent`. */
+static int32_t tl_discover__push_scope(TlWalk *w, const char *abs_dir, const char *file,
+				       int32_t parent)
 {
+	char *path = tl_discover__join(abs_dir, file);
+	TlSource src;
+	char why[128];
+	int32_t scope = parent;
+	if (tl_discover__is_file(path) && tl_source_load(&src, path, why, sizeof why)) {
+		TlIgnoreScope s;
+		tl_patterns_init(&s.patterns, abs_dir);
+		tl_patterns_add_text(&s.patterns, src.text);
+		s.parent = parent;
+		scope = (int32_t)w->scopes.size;
+		tl_array_push(&w->scopes, s);
+		tl_source_release(&src);
+	}
+	tl_free(path);
+	return scope;
+}
+
+/* The scopes of the .gitignore files from the repository root down to (not
+ * including) `abs_dir`, when `abs_dir` is inside a git work tree. */
+static int32_t tl_discover__ancestor_scopes(TlWalk *w, const char *abs_dir)
+{
+	char *root = tl_path_with_slash(abs_dir);
+	TlStrArray chain;
+	tl_array_init(&chain);
+	bool in_repo = false;
+	for (;;) {
+		tl_array_push(&chain, tl_strdup(root));
+		char *git = tl_discover__join(root, ".git");
+		in_repo = tl_discover__is_file(git);
+		tl_free(git);
+		if (in_repo || strcmp(root, "/") == 0)
+			break;
+		char *parent = tl_path_parent(root);
+		tl_free(root);
+		root = parent;
+	}
+	tl_free(root);
+	int32_t scope = -1;
+	if (in_repo) {
+		/* chain: abs_dir ... repo root; apply from the root down. */
+		const char *repo = chain.items[chain.size - 1];
+		scope = tl_discover__push_scope(w, repo, ".git/info/exclude", scope);
+		for (uint32_t i = chain.size; i > 1; i--)
+			scope = tl_discover__push_scope(w, chain.items[i - 1], ".gitignore", scope);
+	}
+	tl_str_array_release(&chain);
+	return scope;
+}
+
+/* True when git ignores `abs` (a path below the scopes' directories). */
+static bool tl_discover__git_ignored(const TlWalk *w, int32_t scope, const char *abs, bool is_dir)
+{
+	for (int32_t s = scope; s >= 0; s = w->scopes.items[s].parent) {
+		TlMatch m = tl_patterns_match(&w->scopes.items[s].patterns, abs, is_dir);
+		if (m != TL_MATCH_NONE)
+			return m == TL_MATCH_EXCLUDE;
+	}
+	return false;
+}
+
+static bool tl_discover__excluded(const TlWalk *w, int32_t scope, const char *path, bool is_dir)
+{
+	const TlDiscoverOptions *opt = w->opt;
+	char *abs = tl_path_absolute(path);
+	bool skip = false;
+	const char *base = strrchr(abs, '/');
+	base = base ? base + 1 : abs;
+	if (is_dir && strcmp(base, ".git") == 0)
+		skip = true;
+	if (!skip && is_dir) {
+		/* A virtual environment is any folder holding pyvenv.cfg. */
+		char *cfg = tl_discover__join(abs, "pyvenv.cfg");
+		skip = tl_discover__is_file(cfg);
+		tl_free(cfg);
+	}
+	if (!skip) {
+		TlConfig fallback;
+		const TlConfig *cfg;
+		if (opt->configs) {
+			cfg = tl_configs_for(opt->configs, abs, is_dir, opt->err);
+		} else {
+			tl_config_defaults(&fallback);
+			cfg = &fallback;
+		}
+		skip = tl_patterns_match(&cfg->exclude, abs, is_dir) == TL_MATCH_EXCLUDE;
+		if (!opt->configs)
+			tl_config_release(&fallback);
+	}
+	if (!skip && opt->respect_gitignore)
+		skip = tl_discover__git_ignored(w, scope, abs, is_dir);
+	tl_free(abs);
+	return skip;
+}
+
+static bool tl_discover__walk(TlWalk *w, const char *root, TlStrArray *files)
+{
+	const TlDiscoverOptions *opt = w->opt;
 	bool ok = true;
-	TlStrArray stack;
+	TlArray(TlDirItem) stack;
 	tl_array_init(&stack);
-	tl_array_push(&stack, tl_strdup(root));
+	int32_t top_scope = -1;
+	if (opt->respect_gitignore) {
+		char *abs = tl_path_absolute(root);
+		top_scope = tl_discover__ancestor_scopes(w, abs);
+		tl_free(abs);
+	}
+	TlDirItem first = { tl_strdup(root), top_scope };
+	tl_array_push(&stack, first);
 	while (stack.size) {
-		char *dir = tl_array_pop(&stack);
+		TlDirItem item = tl_array_pop(&stack);
+		char *dir = item.path;
+		int32_t scope = item.scope;
+		if (opt->respect_gitignore) {
+			char *abs = tl_path_absolute(dir);
+			scope = tl_discover__push_scope(w, abs, ".gitignore", scope);
+			tl_free(abs);
+		}
 		DIR *d = opendir(dir);
 		if (!d) {
-			on_error(data, dir, strerror(errno));
+			opt->on_error(opt->data, dir, strerror(errno));
 			ok = false;
 			tl_free(dir);
 			continue;
@@ -80,26 +194,19 @@ static bool tl_discover__walk(const char *root, TlStrArray *files,
 				continue;
 			char *path = tl_discover__join(dir, name);
 			struct stat lst, st;
-			if (lstat(path, &lst) != 0) {
+			if (lstat(path, &lst) != 0 || stat(path, &st) != 0) {
+				tl_free(path); /* vanished, or a dangling link */
+				continue;
+			}
+			bool is_dir = S_ISDIR(st.st_mode);
+			bool wanted = is_dir ? !S_ISLNK(lst.st_mode)
+					     : S_ISREG(st.st_mode) && (tl_discover__has_ext(name, ".py") ||
+								       tl_discover__has_ext(name, ".ipynb"));
+			if (!wanted || tl_discover__excluded(w, scope, path, is_dir)) {
 				tl_free(path);
 				continue;
 			}
-			bool is_link = S_ISLNK(lst.st_mode);
-			if (stat(path, &st) != 0) {
-				tl_free(path); /* a dangling link */
-				continue;
-			}
-			if (S_ISDIR(st.st_mode)) {
-				if (is_link || tl_discover_skip_dir(name) ||
-				    tl_discover__is_venv(path))
-					tl_free(path);
-				else
-					tl_array_push(&subdirs, path);
-			} else if (S_ISREG(st.st_mode) && tl_discover__is_python(name)) {
-				tl_array_push(&found, path);
-			} else {
-				tl_free(path);
-			}
+			tl_array_push(is_dir ? &subdirs : &found, path);
 		}
 		closedir(d);
 		tl_array_sort(&found, tl_discover__cmp);
@@ -107,8 +214,10 @@ static bool tl_discover__walk(const char *root, TlStrArray *files,
 			tl_array_push(files, found.items[i]);
 		/* Pushed in reverse so that they are popped in sorted order. */
 		tl_array_sort(&subdirs, tl_discover__cmp);
-		for (uint32_t i = subdirs.size; i > 0; i--)
-			tl_array_push(&stack, subdirs.items[i - 1]);
+		for (uint32_t i = subdirs.size; i > 0; i--) {
+			TlDirItem sub = { subdirs.items[i - 1], scope };
+			tl_array_push(&stack, sub);
+		}
 		tl_array_release(&found);
 		tl_array_release(&subdirs);
 		tl_free(dir);
@@ -117,21 +226,49 @@ static bool tl_discover__walk(const char *root, TlStrArray *files,
 	return ok;
 }
 
-bool tl_discover(const char *const *paths, int count, TlStrArray *files,
-		 TlDiscoverError on_error, void *data)
+bool tl_discover_ex(const char *const *paths, int count, const TlDiscoverOptions *opt,
+		    TlStrArray *files)
 {
+	TlWalk w;
+	w.opt = opt;
+	tl_array_init(&w.scopes);
 	bool ok = true;
 	for (int i = 0; i < count; i++) {
 		const char *path = paths[i];
 		struct stat st;
 		if (stat(path, &st) != 0) {
-			on_error(data, path, strerror(errno));
+			opt->on_error(opt->data, path, strerror(errno));
 			ok = false;
-		} else if (S_ISDIR(st.st_mode)) {
-			ok &= tl_discover__walk(path, files, on_error, data);
-		} else {
-			tl_array_push(files, tl_strdup(path));
+			continue;
 		}
+		bool is_dir = S_ISDIR(st.st_mode);
+		if (opt->force_exclude) {
+			int32_t scope = -1;
+			if (opt->respect_gitignore) {
+				char *abs = tl_path_absolute(path);
+				char *parent = tl_path_dirname_abs(abs);
+				scope = tl_discover__ancestor_scopes(&w, abs);
+				scope = tl_discover__push_scope(&w, parent, ".gitignore", scope);
+				tl_free(parent);
+				tl_free(abs);
+			}
+			if (tl_discover__excluded(&w, scope, path, is_dir))
+				continue;
+		}
+		if (is_dir)
+			ok &= tl_discover__walk(&w, path, files);
+		else
+			tl_array_push(files, tl_strdup(path));
 	}
+	for (uint32_t i = 0; i < w.scopes.size; i++)
+		tl_patterns_release(&w.scopes.items[i].patterns);
+	tl_array_release(&w.scopes);
 	return ok;
+}
+
+bool tl_discover(const char *const *paths, int count, TlStrArray *files,
+		 TlDiscoverError on_error, void *data)
+{
+	TlDiscoverOptions opt = { NULL, false, false, on_error, data, stderr };
+	return tl_discover_ex(paths, count, &opt, files);
 }

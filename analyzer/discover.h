@@ -6,21 +6,32 @@
 #include <stdbool.h>
 
 #include "array.h"
+#include "config.h"
 
 /* Called for each path that cannot be read; `why` is a short reason. */
 typedef void (*TlDiscoverError)(void *data, const char *path, const char *why);
 
+typedef struct TlDiscoverOptions {
+	TlConfigs *configs;      /* excludes come from each path's configuration; NULL: defaults */
+	bool respect_gitignore;  /* skip what .gitignore files (and .git/info/exclude) ignore */
+	bool force_exclude;      /* apply excludes to paths named explicitly too */
+	TlDiscoverError on_error;
+	void *data;
+	FILE *err;               /* where configuration errors go */
+} TlDiscoverOptions;
+
 /* Appends to `files` (caller frees the strings) every file named in
- * `paths`, and every `.py` file below each named directory, skipping
- * version-control folders, caches, virtual environments and `build`.
- * A file named explicitly is taken whatever its extension. The walk is
- * iterative and does not follow symbolic links to directories. Files come
- * out sorted within each directory. Returns false if any path failed
- * (after reporting it through `on_error`); the others are still listed. */
+ * `paths`, and every `.py` and `.ipynb` file below each named directory,
+ * skipping what the configuration excludes (by default version-control
+ * folders, caches, virtual environments and `build`), folders holding a
+ * pyvenv.cfg, and, if asked, what git ignores. A file named explicitly is
+ * taken whatever its extension, unless force_exclude and excluded. The walk
+ * is iterative and does not follow symbolic links to directories. Returns
+ * false if any path failed (after reporting it); the others are listed. */
+bool tl_discover_ex(const char *const *paths, int count, const TlDiscoverOptions *opt,
+		    TlStrArray *files);
+/* tl_discover_ex with the default configuration and no .gitignore. */
 bool tl_discover(const char *const *paths, int count, TlStrArray *files,
 		 TlDiscoverError on_error, void *data);
-
-/* True for a directory name that the walk never enters. */
-bool tl_discover_skip_dir(const char *name);
 
 #endif

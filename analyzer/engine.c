@@ -1,10 +1,13 @@
 #include "engine.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "alloc.h"
 #include "buf.h"
+#include "fingerprint.h"
 #include "index.h"
 #include "syms.h"
 #include "walk.h"
@@ -29,8 +32,10 @@ void tl_engine_release(TlEngine *e)
 
 void tl_findings_release(TlFindings *f)
 {
-	for (uint32_t i = 0; i < f->size; i++)
+	for (uint32_t i = 0; i < f->size; i++) {
 		tl_free(f->items[i].message);
+		tl_free(f->items[i].fingerprint);
+	}
 	tl_array_release(f);
 }
 
@@ -44,16 +49,20 @@ static void tl_engine__add(TlFindings *out, const TlSource *src, const TlRule *r
 	f.start = tl_source_position(src, f.start_byte);
 	f.end = tl_source_position(src, f.end_byte);
 	f.message = message;
+	f.fingerprint = NULL;
+	f.cell = 0;
+	f.cell_start = f.start;
+	f.cell_end = f.end;
 	tl_array_push(out, f);
 }
 
 /* ---- TL000 ------------------------------------------------------------------ */
 
-static void tl_engine__syntax(const TlEngine *e, const TlSource *src, TSNode root,
-			      TlFindings *out)
+static void tl_engine__syntax(const TlEngine *e, const TlSelection *sel, const TlSource *src,
+			      TSNode root, TlFindings *out)
 {
 	const TlRule *rule = tl_rules_find(e->rules, "TL000");
-	if (!rule || !tl_rule_selected(rule, e->selection) || !ts_node_has_error(root))
+	if (!rule || !tl_rule_selected(rule, sel) || !ts_node_has_error(root))
 		return;
 	unsigned reported = 0;
 	TSTreeCursor cur = ts_tree_cursor_new(root);
@@ -253,19 +262,178 @@ static int tl_engine__cmp(const void *a, const void *b)
 	return 0;
 }
 
-void tl_engine_analyze(TlEngine *e, const TlSource *src, TlFindings *out)
+/* ---- suppressions ------------------------------------------------------------- */
+
+/* One `# noqa` directive. */
+typedef struct TlNoqa {
+	TSNode comment;
+	uint32_t line;       /* 1-based line of the comment */
+	bool file_level;     /* `# torchlint: noqa` */
+	bool all;            /* no codes listed */
+	TlStrArray codes;
+	TlArray(bool) used;  /* per code; [0] for `all` */
+} TlNoqa;
+
+typedef TlArray(TlNoqa) TlNoqas;
+
+static bool tl_engine__is_code_char(char c)
 {
+	return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+/* Reads the directive in comment `c` (e.g. `# noqa: TL101, TL102`, or
+ * `# type: ignore  # noqa`), if it holds one. */
+static bool tl_engine__noqa(const TlSource *src, TSNode c, TlNoqa *out)
+{
+	uint32_t a = ts_node_start_byte(c), b = ts_node_end_byte(c);
+	const char *t = src->text + a;
+	size_t n = b - a;
+	memset(out, 0, sizeof *out);
+	for (size_t i = 0; i < n; i++) {
+		if (t[i] != '#')
+			continue;
+		size_t k = i + 1;
+		while (k < n && t[k] == ' ')
+			k++;
+		bool file = n - k >= 10 && strncmp(t + k, "torchlint:", 10) == 0;
+		if (file) {
+			k += 10;
+			while (k < n && t[k] == ' ')
+				k++;
+		}
+		if (n - k < 4 || strncasecmp(t + k, "noqa", 4) != 0)
+			continue;
+		k += 4;
+		if (k < n && (isalnum((unsigned char)t[k]) || t[k] == '_'))
+			continue; /* "noqaxyz" is not a directive */
+		out->comment = c;
+		out->line = tl_source_position(src, a).line;
+		out->file_level = file;
+		tl_array_init(&out->codes);
+		tl_array_init(&out->used);
+		if (k < n && t[k] == ':') {
+			k++;
+			for (;;) {
+				while (k < n && (t[k] == ' ' || t[k] == ','))
+					k++;
+				size_t s0 = k;
+				while (k < n && tl_engine__is_code_char(t[k]))
+					k++;
+				if (k == s0)
+					break;
+				tl_array_push(&out->codes, tl_strndup(t + s0, k - s0));
+				tl_array_push(&out->used, false);
+			}
+		}
+		out->all = out->codes.size == 0;
+		if (out->all)
+			tl_array_push(&out->used, false);
+		return true;
+	}
+	return false;
+}
+
+/* The first line of the statement that holds [start, end). */
+static uint32_t tl_engine__statement_line(const TlSource *src, TSNode root, uint32_t start,
+					  uint32_t end)
+{
+	const TlSyms *sy = tl_syms();
+	TSNode n = ts_node_descendant_for_byte_range(root, start, end);
+	for (;;) {
+		TSNode p = ts_node_parent(n);
+		if (ts_node_is_null(p) || ts_node_symbol(p) == sy->block || ts_node_symbol(p) == sy->module)
+			break;
+		n = p;
+	}
+	return tl_source_position(src, ts_node_start_byte(n)).line;
+}
+
+/* True (and marks the directive used) when `d` suppresses `f`. */
+static bool tl_engine__suppresses(TlNoqa *d, const TlFinding *f)
+{
+	if (d->all) {
+		d->used.items[0] = true;
+		return true;
+	}
+	for (uint32_t i = 0; i < d->codes.size; i++)
+		if (strcmp(d->codes.items[i], f->rule->code) == 0) {
+			d->used.items[i] = true;
+			return true;
+		}
+	return false;
+}
+
+static void tl_engine__suppress(TlEngine *e, const TlSource *src, TSNode root,
+				const TlIndex *idx, const TlSelection *sel, TlFindings *out,
+				uint32_t first)
+{
+	TlNoqas ds;
+	tl_array_init(&ds);
+	for (uint32_t i = 0; i < idx->comments.size; i++) {
+		TlNoqa d;
+		if (tl_engine__noqa(src, idx->comments.items[i], &d))
+			tl_array_push(&ds, d);
+	}
+	if (ds.size) {
+		uint32_t w = first;
+		for (uint32_t i = first; i < out->size; i++) {
+			TlFinding *f = &out->items[i];
+			uint32_t stmt = tl_engine__statement_line(src, root, f->start_byte, f->end_byte);
+			bool hidden = false;
+			for (uint32_t k = 0; k < ds.size && !hidden; k++) {
+				TlNoqa *d = &ds.items[k];
+				if (d->file_level || d->line == f->start.line || d->line == stmt)
+					hidden = tl_engine__suppresses(d, f);
+			}
+			if (hidden) {
+				tl_free(f->message);
+				tl_free(f->fingerprint);
+			} else {
+				out->items[w++] = *f;
+			}
+		}
+		out->size = w;
+	}
+	const TlRule *unused = tl_rules_find(e->rules, "TL001");
+	bool report = unused && tl_rule_selected(unused, sel);
+	for (uint32_t k = 0; k < ds.size; k++) {
+		TlNoqa *d = &ds.items[k];
+		for (uint32_t i = 0; report && i < d->used.size; i++) {
+			if (d->used.items[i])
+				continue;
+			TlBuf m;
+			tl_buf_init(&m);
+			if (d->all)
+				tl_buf_addf(&m, "unused blanket `noqa` directive: nothing %s is reported; remove it",
+					    d->file_level ? "in this file" : "on this line");
+			else
+				tl_buf_addf(&m, "unused `noqa` directive: no %s finding %s; remove `%s`",
+					    d->codes.items[i], d->file_level ? "in this file" : "on this line",
+					    d->codes.items[i]);
+			tl_engine__add(out, src, unused, d->comment, tl_buf_detach(&m));
+		}
+		tl_str_array_release(&d->codes);
+		tl_array_release(&d->used);
+	}
+	tl_array_release(&ds);
+}
+
+void tl_engine_analyze_with(TlEngine *e, const TlSource *src, const TlFileOptions *opt,
+			    TlFindings *out)
+{
+	const TlSelection *sel = opt && opt->selection ? opt->selection : e->selection;
 	uint32_t first = out->size;
 	TSTree *tree = ts_parser_parse_string(e->parser, NULL, src->text, src->length);
 	TSNode root = ts_tree_root_node(tree);
-	tl_engine__syntax(e, src, root, out);
+	tl_engine__syntax(e, sel, src, root, out);
 	TlIndex idx;
 	tl_index_build(&idx, src, root);
 	for (uint32_t i = 0; i < e->rules->rules.size; i++) {
 		const TlRule *r = e->rules->rules.items[i];
-		if (r->query && tl_rule_selected(r, e->selection))
+		if (r->query && tl_rule_selected(r, sel))
 			tl_engine__run_rule(e, r, &idx, src, root, out);
 	}
+	tl_engine__suppress(e, src, root, &idx, sel, out, first);
 	tl_index_release(&idx);
 	ts_tree_delete(tree);
 	if (out->size - first > 1)
@@ -277,9 +445,22 @@ void tl_engine_analyze(TlEngine *e, const TlSource *src, TlFindings *out)
 		    out->items[w - 1].start_byte == out->items[i].start_byte &&
 		    out->items[w - 1].end_byte == out->items[i].end_byte) {
 			tl_free(out->items[i].message);
+			tl_free(out->items[i].fingerprint);
 			continue;
 		}
 		out->items[w++] = out->items[i];
 	}
 	out->size = w;
+	if (opt && opt->fingerprints && out->size > first) {
+		TlLineHashes h;
+		tl_line_hashes(&h, src->text, src->length, src->bom);
+		for (uint32_t i = first; i < out->size; i++)
+			out->items[i].fingerprint = tl_strdup(tl_line_hash(&h, out->items[i].start.line));
+		tl_line_hashes_release(&h);
+	}
+}
+
+void tl_engine_analyze(TlEngine *e, const TlSource *src, TlFindings *out)
+{
+	tl_engine_analyze_with(e, src, NULL, out);
 }

@@ -17,6 +17,9 @@ typedef struct TlFinding {
 	uint32_t start_byte, end_byte;
 	TlPosition start, end; /* end is exclusive */
 	char *message;         /* rendered; owned */
+	char *fingerprint;     /* SARIF primaryLocationLineHash, when asked for; owned */
+	uint32_t cell;         /* notebooks: 1-based cell of the finding, else 0 */
+	TlPosition cell_start, cell_end; /* notebooks: position within the cell */
 } TlFinding;
 
 typedef TlArray(TlFinding) TlFindings;
@@ -28,10 +31,22 @@ typedef struct TlEngine {
 	const TlSelection *selection;
 } TlEngine;
 
+/* Per-file choices, for tl_engine_analyze_with. */
+typedef struct TlFileOptions {
+	const TlSelection *selection; /* NULL: the engine's */
+	bool fingerprints;            /* compute TlFinding.fingerprint (SARIF) */
+} TlFileOptions;
+
 void tl_engine_init(TlEngine *e, const TlRuleSet *rules, const TlSelection *sel);
 void tl_engine_release(TlEngine *e);
-/* Appends the findings of `src` to `out` (sorted). */
+/* Appends the findings of `src` to `out` (sorted), after applying the
+ * file's suppressions: `# noqa` / `# noqa: TL101, TL102` on the reported
+ * line or on the first line of the statement holding it, and
+ * `# torchlint: noqa` / `# torchlint: noqa: TL101` anywhere in the file.
+ * TL001 (when selected) reports suppressions that suppress nothing. */
 void tl_engine_analyze(TlEngine *e, const TlSource *src, TlFindings *out);
+void tl_engine_analyze_with(TlEngine *e, const TlSource *src, const TlFileOptions *opt,
+			    TlFindings *out);
 void tl_findings_release(TlFindings *f);
 
 #endif

@@ -783,6 +783,10 @@ static void tl_index__enter(TlWalker *w, TSNode n)
 		}
 		return;
 	}
+	if (s == sy->comment) {
+		tl_array_push(&idx->comments, n);
+		return;
+	}
 	if (s == sy->call) {
 		TlCall c;
 		memset(&c, 0, sizeof c);
@@ -1232,6 +1236,7 @@ void tl_index_release(TlIndex *idx)
 	tl_array_release(&idx->withs);
 	tl_array_release(&idx->calls);
 	tl_array_release(&idx->sites);
+	tl_array_release(&idx->comments);
 	tl_array_release(&idx->bindings);
 	tl_array_release(&idx->name_lists);
 	tl_strmap_release(&idx->by_name);

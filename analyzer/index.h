@@ -137,8 +137,6 @@ typedef struct TlSite {
 	uint32_t events;
 } TlSite;
 
-typedef TlArray(TlIntArray) TlIntLists;
-
 typedef struct TlIndex {
 	const TlSource *src;
 	TSNode root;
@@ -162,6 +160,7 @@ typedef struct TlIndex {
 	TlIntLists scope_loops;
 	TlIntLists scope_withs;
 	TlStrMap module_evidence;    /* receivers used as modules (.eval(), .parameters()) */
+	TlArray(TSNode) comments;    /* every comment, in source order */
 } TlIndex;
 
 void tl_index_build(TlIndex *idx, const TlSource *src, TSNode root);

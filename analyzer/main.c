@@ -1,6 +1,7 @@
-/* torchlint: the command-line driver. Parses options, discovers files,
- * analyses them on a fixed pool of worker threads and prints the results in
- * a deterministic order (path, line, column, code). */
+/* torchlint: the command-line driver. Parses options, finds the files and
+ * their configuration, analyses them on a fixed pool of worker threads and
+ * prints the results in a deterministic order (path, line, column, code). */
+#include <errno.h>
 #include <getopt.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -11,11 +12,17 @@
 
 #include "alloc.h"
 #include "buf.h"
+#include "config.h"
 #include "discover.h"
 #include "engine.h"
+#include "fingerprint.h"
+#include "notebook.h"
+#include "output.h"
+#include "paths.h"
 #include "predicates.h"
 #include "report.h"
 #include "rules.h"
+#include "skills.h"
 
 #ifndef TL_VERSION
 #define TL_VERSION "0.0.0-dev"
@@ -26,19 +33,36 @@
 
 enum { TL_EXIT_CLEAN = 0, TL_EXIT_FINDINGS = 1, TL_EXIT_ERROR = 2 };
 
-typedef struct TlFileResult {
-	char *error;     /* why the file could not be analysed, or NULL */
-	char *rendered;  /* output for this file */
-	uint32_t findings;
-	uint32_t errors, warnings, infos;
-} TlFileResult;
+typedef enum TlOutFormat {
+	TL_OUT_FULL, TL_OUT_CONCISE, TL_OUT_JSON, TL_OUT_SARIF, TL_OUT_GITHUB,
+} TlOutFormat;
+
+/* What the command line asked for. */
+typedef struct TlCli {
+	TlOutFormat format;
+	const char *format_name, *output, *rules_dir, *color, *config, *stdin_filename;
+	const char *explain, *torch_version;
+	TlStrArray select, extend_select, ignore; /* raw option values */
+	bool has_select, list_rules, list_predicates, quiet, exit_zero, statistics;
+	bool isolated, no_gitignore, force_exclude;
+	long jobs;
+} TlCli;
+
+/* One file to analyse. */
+typedef struct TlJob {
+	const char *path;      /* borrowed from the file list */
+	TlSelection selection; /* its rules, from its configuration and the CLI */
+	const char *stdin_text;
+	size_t stdin_len;
+} TlJob;
 
 typedef struct TlRun {
 	const TlRuleSet *rules;
-	const TlSelection *selection;
 	TlReportOptions report;
-	TlStrArray files;
-	TlFileResult *results;
+	TlOutFormat format;
+	TlJob *jobs;
+	TlFileReport *results;
+	uint32_t count;
 	atomic_uint next;
 } TlRun;
 
@@ -47,28 +71,47 @@ static void tl_main__usage(FILE *out)
 	fputs("usage: torchlint [OPTIONS] PATH...\n"
 	      "\n"
 	      "Finds PyTorch training-loop pitfalls that cost GPU memory, time or\n"
-	      "correct results. PATH is a Python file or a directory (searched for\n"
-	      "*.py files, skipping .git, __pycache__, virtual environments, build).\n"
+	      "correct results. PATH is a Python file, a notebook (.ipynb), a directory\n"
+	      "(searched for *.py and *.ipynb, skipping .git, __pycache__, virtual\n"
+	      "environments, build and what .gitignore ignores), or - for standard input.\n"
 	      "\n"
-	      "Options:\n"
-	      "  --format FORMAT        output format: full (default) or concise\n"
-	      "  --select LIST          rules to run instead of the defaults: codes (TL101),\n"
-	      "                         prefixes (TL1), families (memory, correctness, speed,\n"
-	      "                         precision, safety) or ALL; comma-separated\n"
-	      "  --extend-select LIST   rules to run in addition to the selection\n"
-	      "  --ignore LIST          rules not to run\n"
-	      "  --rules-dir DIR        load more rules (CODE-name.toml + CODE-name.scm pairs)\n"
-	      "  --list-rules           print the rule catalog and exit\n"
-	      "  --list-predicates      print the semantic predicates queries can use and exit\n"
-	      "  --color WHEN           auto (default), always or never; NO_COLOR is honoured\n"
-	      "  -j, --jobs N           analyse with N threads (default: one per core)\n"
-	      "  -q, --quiet            print findings only, no summary\n"
-	      "  --exit-zero            exit 0 even when there are findings\n"
-	      "  -V, --version          print the version and exit\n"
-	      "  -h, --help             print this help and exit\n"
+	      "Output:\n"
+	      "  --format FORMAT          full (default), concise, json, sarif or github\n"
+	      "  -o, --output-file FILE   write the report to FILE instead of standard output\n"
+	      "  --statistics             print the number of findings per rule instead\n"
+	      "  --color WHEN             auto (default), always or never; NO_COLOR is honoured\n"
+	      "  -q, --quiet              print findings only, no summary\n"
+	      "  --exit-zero              exit 0 even when there are findings\n"
 	      "\n"
-	      "Exit status: 0 no findings, 1 findings, 2 usage error or unreadable input\n"
-	      "(the other files are still analysed).\n",
+	      "Rules:\n"
+	      "  --select LIST            rules to run instead of the defaults: codes (TL101),\n"
+	      "                           prefixes (TL1), families (memory, correctness, speed,\n"
+	      "                           precision, safety, engine) or ALL; comma-separated\n"
+	      "  --extend-select LIST     rules to run in addition to the selection\n"
+	      "  --ignore LIST            rules not to run\n"
+	      "  --torch-version X.Y      the oldest PyTorch the code must run on (default 2.6)\n"
+	      "  --rules-dir DIR          load more rules (CODE-name.toml + CODE-name.scm pairs)\n"
+	      "  --list-rules             print the rule catalog (as JSON with --format json)\n"
+	      "  --explain CODE           print a rule's guidance and exit\n"
+	      "  --list-predicates        print the semantic predicates queries can use\n"
+	      "\n"
+	      "Files and configuration:\n"
+	      "  --config FILE            use this configuration file for every file\n"
+	      "  --isolated               ignore all configuration files\n"
+	      "  --no-respect-gitignore   also analyse files that .gitignore ignores\n"
+	      "  --force-exclude          apply excludes to paths named on the command line too\n"
+	      "  --stdin-filename NAME    the name to report standard input (PATH -) under\n"
+	      "  -j, --jobs N             analyse with N threads (default: one per core)\n"
+	      "\n"
+	      "  -V, --version            print the version and exit\n"
+	      "  -h, --help               print this help and exit\n"
+	      "\n"
+	      "Configuration is read from [tool.torchlint] in pyproject.toml or from\n"
+	      "torchlint.toml, the closest one above each file. Findings are suppressed\n"
+	      "with `# noqa: TL101` on their line and `# torchlint: noqa` for a file.\n"
+	      "\n"
+	      "Exit status: 0 no findings, 1 findings, 2 usage error, bad configuration or\n"
+	      "unreadable input (the other files are still analysed).\n",
 	      out);
 }
 
@@ -78,48 +121,69 @@ static void tl_main__discover_error(void *data, const char *path, const char *wh
 	fprintf(stderr, "torchlint: cannot read '%s': %s\n", path, why);
 }
 
+/* ---- analysis ------------------------------------------------------------------- */
+
 static void tl_main__analyze_one(TlRun *run, TlEngine *engine, uint32_t i)
 {
-	TlFileResult *res = &run->results[i];
-	TlSource src;
+	TlJob *job = &run->jobs[i];
+	TlFileReport *res = &run->results[i];
+	res->path = tl_strdup(job->path);
+	tl_array_init(&res->findings);
 	char why[256];
-	if (!tl_source_load(&src, run->files.items[i], why, sizeof why)) {
-		TlBuf b;
-		tl_buf_init(&b);
-		tl_buf_addf(&b, "cannot analyse '%s': %s", run->files.items[i], why);
-		res->error = tl_buf_detach(&b);
-		tl_buf_release(&b);
-		return;
+	TlFileOptions fo = { &job->selection, run->format == TL_OUT_SARIF };
+	TlBuf out;
+	tl_buf_init(&out);
+	bool text = run->format == TL_OUT_FULL || run->format == TL_OUT_CONCISE;
+	if (tl_notebook_path(job->path)) {
+		TlNotebook nb;
+		if (!tl_notebook_load(&nb, job->path, job->stdin_text, job->stdin_len, why, sizeof why))
+			goto failed;
+		fo.fingerprints = false; /* computed on the raw file below */
+		tl_engine_analyze_with(engine, &nb.program, &fo, &res->findings);
+		if (text)
+			tl_report_notebook(&run->report, &nb, &res->findings, &out);
+		TlLineHashes h = { NULL, 0 };
+		if (run->format == TL_OUT_SARIF)
+			tl_line_hashes(&h, nb.raw.text, nb.raw.length, nb.raw.bom);
+		for (uint32_t k = 0; k < res->findings.size; k++) {
+			TlFinding *f = &res->findings.items[k];
+			tl_notebook_map(&nb, f);
+			if (h.lines)
+				f->fingerprint = tl_strdup(tl_line_hash(&h, f->start.line));
+		}
+		tl_line_hashes_release(&h);
+		tl_notebook_release(&nb);
+	} else {
+		TlSource src;
+		bool ok = job->stdin_text
+				  ? tl_source_init_text(&src, job->path, job->stdin_text, job->stdin_len, why, sizeof why)
+				  : tl_source_load(&src, job->path, why, sizeof why);
+		if (!ok)
+			goto failed;
+		tl_engine_analyze_with(engine, &src, &fo, &res->findings);
+		if (text)
+			tl_report_file(&run->report, &src, &res->findings, &out);
+		tl_source_release(&src);
 	}
-	TlFindings findings;
-	tl_array_init(&findings);
-	tl_engine_analyze(engine, &src, &findings);
-	res->findings = findings.size;
-	for (uint32_t k = 0; k < findings.size; k++) {
-		TlSeverity s = findings.items[k].rule->severity;
-		res->errors += s == TL_SEV_ERROR;
-		res->warnings += s == TL_SEV_WARNING;
-		res->infos += s == TL_SEV_INFO;
-	}
-	if (findings.size) {
-		TlBuf out;
-		tl_buf_init(&out);
-		tl_report_file(&run->report, &src, &findings, &out);
+	if (out.len)
 		res->rendered = tl_buf_detach(&out);
-		tl_buf_release(&out);
-	}
-	tl_findings_release(&findings);
-	tl_source_release(&src);
+	tl_buf_release(&out);
+	return;
+failed:
+	tl_buf_release(&out);
+	tl_buf_init(&out);
+	tl_buf_addf(&out, "cannot analyse '%s': %s", job->path, why);
+	res->error = tl_buf_detach(&out);
 }
 
 static void *tl_main__worker(void *arg)
 {
 	TlRun *run = arg;
 	TlEngine engine;
-	tl_engine_init(&engine, run->rules, run->selection);
+	tl_engine_init(&engine, run->rules, NULL);
 	for (;;) {
 		unsigned i = atomic_fetch_add(&run->next, 1);
-		if (i >= run->files.size)
+		if (i >= run->count)
 			break;
 		tl_main__analyze_one(run, &engine, i);
 	}
@@ -127,18 +191,55 @@ static void *tl_main__worker(void *arg)
 	return NULL;
 }
 
-static int tl_main__cmp_str(const void *a, const void *b)
+/* ---- selection --------------------------------------------------------------------- */
+
+static void tl_main__copy(TlStrArray *into, const TlStrArray *from)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
+	for (uint32_t i = 0; i < from->size; i++)
+		tl_array_push(into, tl_strdup(from->items[i]));
 }
 
-static void tl_main__list_rules(const TlRuleSet *set)
+/* The rules for `path`: its configuration's, then the command line's
+ * (which wins for select and adds to the others), then its per-file
+ * ignores. */
+static void tl_main__selection(TlSelection *sel, const TlConfig *cfg, const TlSelection *cli,
+			       const char *path)
 {
-	printf("%-6s %-32s %-12s %-8s %s\n", "CODE", "NAME", "FAMILY", "DEFAULT", "SEVERITY");
+	tl_selection_init(sel);
+	sel->has_select = cli->has_select || cfg->has_select;
+	tl_main__copy(&sel->select, cli->has_select ? &cli->select : &cfg->select);
+	tl_main__copy(&sel->extend_select, &cfg->extend_select);
+	tl_main__copy(&sel->extend_select, &cli->extend_select);
+	tl_main__copy(&sel->ignore, &cfg->ignore);
+	tl_main__copy(&sel->ignore, &cli->ignore);
+	if (!cfg->per_file_ignores.size)
+		return;
+	char *abs = tl_path_absolute(path);
+	size_t dl = strlen(cfg->dir);
+	const char *rel = strncmp(abs, cfg->dir, dl) == 0 ? abs + dl : abs;
+	for (uint32_t i = 0; i < cfg->per_file_ignores.size; i++) {
+		const TlPerFileIgnore *p = &cfg->per_file_ignores.items[i];
+		TlBuf g;
+		tl_buf_init(&g);
+		if (!strchr(p->glob, '/'))
+			tl_buf_add(&g, "**/"); /* a bare name matches at any depth */
+		tl_buf_add(&g, p->glob[0] == '/' ? p->glob + 1 : p->glob);
+		if (tl_glob_match(g.data, rel))
+			tl_main__copy(&sel->ignore, &p->selectors);
+		tl_buf_release(&g);
+	}
+	tl_free(abs);
+}
+
+/* ---- listing ----------------------------------------------------------------------- */
+
+static void tl_main__list_rules(FILE *out, const TlRuleSet *set)
+{
+	fprintf(out, "%-6s %-34s %-12s %-8s %s\n", "CODE", "NAME", "FAMILY", "DEFAULT", "SEVERITY");
 	for (uint32_t i = 0; i < set->rules.size; i++) {
 		const TlRule *r = set->rules.items[i];
-		printf("%-6s %-32s %-12s %-8s %s\n", r->code, r->name, r->family,
-		       r->default_on ? "on" : "opt-in", tl_severity_name(r->severity));
+		fprintf(out, "%-6s %-34s %-12s %-8s %s\n", r->code, r->name, r->family,
+			r->default_on ? "on" : "opt-in", tl_severity_name(r->severity));
 	}
 }
 
@@ -160,7 +261,33 @@ static void tl_main__list_predicates(void)
 	       "#any-not-match?, #any-of? and #not-any-of? are supported too.\n");
 }
 
-static bool tl_main__color(const char *when)
+static int tl_main__explain(const TlRuleSet *rules, const char *code)
+{
+	const TlRule *r = tl_rules_find(rules, code);
+	if (!r) {
+		fprintf(stderr, "torchlint: --explain: unknown rule '%s' (see --list-rules)\n", code);
+		return TL_EXIT_ERROR;
+	}
+	printf("%s %s (%s, %s, %s)\n\n", r->code, r->name, r->family, tl_severity_name(r->severity),
+	       r->default_on ? "on by default" : "opt-in: enable with --select");
+	size_t len;
+	const char *path;
+	const char *section = tl_skills_section(code, &len, &path);
+	if (!section) {
+		printf("%s\n", r->help ? r->help : r->message);
+		return TL_EXIT_CLEAN;
+	}
+	/* The section without its own "## CODE name" heading line. */
+	const char *nl = memchr(section, '\n', len);
+	const char *body = nl ? nl + 1 : section + len;
+	while (body < section + len && *body == '\n')
+		body++;
+	fwrite(body, 1, (size_t)(section + len - body), stdout);
+	printf("\n(from %s)\n", path);
+	return TL_EXIT_CLEAN;
+}
+
+static bool tl_main__color(const char *when, FILE *out)
 {
 	if (strcmp(when, "always") == 0)
 		return true;
@@ -172,156 +299,308 @@ static bool tl_main__color(const char *when)
 	const char *term = getenv("TERM");
 	if (term && strcmp(term, "dumb") == 0)
 		return false;
-	return isatty(STDOUT_FILENO);
+	return isatty(fileno(out));
 }
 
-int main(int argc, char **argv)
+static int tl_main__cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static char *tl_main__read_stdin(size_t *len)
+{
+	TlBuf b;
+	tl_buf_init(&b);
+	char chunk[65536];
+	size_t n;
+	while ((n = fread(chunk, 1, sizeof chunk, stdin)) > 0)
+		tl_buf_addn(&b, chunk, n);
+	*len = b.len;
+	return tl_buf_detach(&b);
+}
+
+/* ---- options ------------------------------------------------------------------------- */
+
+/* Parses argv into `cli`; returns -1 to go on, else the exit status. */
+static int tl_main__options(int argc, char **argv, TlCli *cli)
 {
 	enum {
 		OPT_FORMAT = 256, OPT_SELECT, OPT_EXTEND_SELECT, OPT_IGNORE, OPT_RULES_DIR,
-		OPT_LIST_RULES, OPT_LIST_PREDICATES, OPT_COLOR, OPT_EXIT_ZERO,
+		OPT_LIST_RULES, OPT_LIST_PREDICATES, OPT_COLOR, OPT_EXIT_ZERO, OPT_STATISTICS,
+		OPT_CONFIG, OPT_ISOLATED, OPT_NO_GITIGNORE, OPT_FORCE_EXCLUDE, OPT_STDIN_FILENAME,
+		OPT_EXPLAIN, OPT_TORCH_VERSION,
 	};
 	static const struct option longopts[] = {
 		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ "output-file", required_argument, NULL, 'o' },
 		{ "select", required_argument, NULL, OPT_SELECT },
 		{ "extend-select", required_argument, NULL, OPT_EXTEND_SELECT },
 		{ "ignore", required_argument, NULL, OPT_IGNORE },
 		{ "rules-dir", required_argument, NULL, OPT_RULES_DIR },
 		{ "list-rules", no_argument, NULL, OPT_LIST_RULES },
 		{ "list-predicates", no_argument, NULL, OPT_LIST_PREDICATES },
+		{ "explain", required_argument, NULL, OPT_EXPLAIN },
 		{ "color", required_argument, NULL, OPT_COLOR },
 		{ "exit-zero", no_argument, NULL, OPT_EXIT_ZERO },
+		{ "statistics", no_argument, NULL, OPT_STATISTICS },
+		{ "config", required_argument, NULL, OPT_CONFIG },
+		{ "isolated", no_argument, NULL, OPT_ISOLATED },
+		{ "no-respect-gitignore", no_argument, NULL, OPT_NO_GITIGNORE },
+		{ "force-exclude", no_argument, NULL, OPT_FORCE_EXCLUDE },
+		{ "stdin-filename", required_argument, NULL, OPT_STDIN_FILENAME },
+		{ "torch-version", required_argument, NULL, OPT_TORCH_VERSION },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	tl_alloc_install();
-	const char *format = "full", *rules_dir = NULL, *color = "auto";
-	TlStrArray selects, extends, ignores;
-	tl_array_init(&selects);
-	tl_array_init(&extends);
-	tl_array_init(&ignores);
-	bool list_rules = false, list_predicates = false, quiet = false, exit_zero = false;
-	bool has_select = false;
-	long jobs = 0;
-	int exit_code = TL_EXIT_CLEAN;
+	static const char *const formats[] = { "full", "concise", "json", "sarif", "github" };
 	int c;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":j:qVh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":o:j:qVh", longopts, NULL)) != -1) {
 		switch (c) {
-		case OPT_FORMAT: format = optarg; break;
-		case OPT_SELECT: has_select = true; tl_array_push(&selects, optarg); break;
-		case OPT_EXTEND_SELECT: tl_array_push(&extends, optarg); break;
-		case OPT_IGNORE: tl_array_push(&ignores, optarg); break;
-		case OPT_RULES_DIR: rules_dir = optarg; break;
-		case OPT_LIST_RULES: list_rules = true; break;
-		case OPT_LIST_PREDICATES: list_predicates = true; break;
-		case OPT_COLOR: color = optarg; break;
-		case OPT_EXIT_ZERO: exit_zero = true; break;
-		case 'q': quiet = true; break;
+		case OPT_FORMAT: cli->format_name = optarg; break;
+		case 'o': cli->output = optarg; break;
+		case OPT_SELECT: cli->has_select = true; tl_array_push(&cli->select, optarg); break;
+		case OPT_EXTEND_SELECT: tl_array_push(&cli->extend_select, optarg); break;
+		case OPT_IGNORE: tl_array_push(&cli->ignore, optarg); break;
+		case OPT_RULES_DIR: cli->rules_dir = optarg; break;
+		case OPT_LIST_RULES: cli->list_rules = true; break;
+		case OPT_LIST_PREDICATES: cli->list_predicates = true; break;
+		case OPT_EXPLAIN: cli->explain = optarg; break;
+		case OPT_COLOR: cli->color = optarg; break;
+		case OPT_EXIT_ZERO: cli->exit_zero = true; break;
+		case OPT_STATISTICS: cli->statistics = true; break;
+		case OPT_CONFIG: cli->config = optarg; break;
+		case OPT_ISOLATED: cli->isolated = true; break;
+		case OPT_NO_GITIGNORE: cli->no_gitignore = true; break;
+		case OPT_FORCE_EXCLUDE: cli->force_exclude = true; break;
+		case OPT_STDIN_FILENAME: cli->stdin_filename = optarg; break;
+		case OPT_TORCH_VERSION: cli->torch_version = optarg; break;
+		case 'q': cli->quiet = true; break;
 		case 'j': {
 			char *end;
-			jobs = strtol(optarg, &end, 10);
-			if (*end || jobs < 1) {
+			cli->jobs = strtol(optarg, &end, 10);
+			if (*end || cli->jobs < 1) {
 				fprintf(stderr, "torchlint: invalid value '%s' for --jobs: expected a positive number\n", optarg);
-				goto usage_error;
+				return TL_EXIT_ERROR;
 			}
 			break;
 		}
-		case 'V': printf("torchlint %s\n", TL_VERSION); goto done_args;
-		case 'h': tl_main__usage(stdout); goto done_args;
+		case 'V': printf("torchlint %s\n", TL_VERSION); return TL_EXIT_CLEAN;
+		case 'h': tl_main__usage(stdout); return TL_EXIT_CLEAN;
 		case ':':
 			fprintf(stderr, "torchlint: option '%s' needs a value\n", argv[optind - 1]);
-			goto usage_error;
+			return TL_EXIT_ERROR;
 		default:
 			fprintf(stderr, "torchlint: unknown option '%s'\n", argv[optind - 1]);
-			goto usage_error;
+			return TL_EXIT_ERROR;
 		}
 	}
-	if (strcmp(format, "full") != 0 && strcmp(format, "concise") != 0) {
-		fprintf(stderr, "torchlint: invalid value '%s' for --format: expected full or concise\n", format);
-		goto usage_error;
+	bool known = false;
+	for (int i = 0; i < 5; i++)
+		if (strcmp(cli->format_name, formats[i]) == 0) {
+			cli->format = (TlOutFormat)i;
+			known = true;
+		}
+	if (!known) {
+		fprintf(stderr, "torchlint: invalid value '%s' for --format: expected full, concise, json, sarif or github\n",
+			cli->format_name);
+		return TL_EXIT_ERROR;
 	}
-	if (strcmp(color, "auto") != 0 && strcmp(color, "always") != 0 && strcmp(color, "never") != 0) {
-		fprintf(stderr, "torchlint: invalid value '%s' for --color: expected auto, always or never\n", color);
-		goto usage_error;
+	if (strcmp(cli->color, "auto") != 0 && strcmp(cli->color, "always") != 0 &&
+	    strcmp(cli->color, "never") != 0) {
+		fprintf(stderr, "torchlint: invalid value '%s' for --color: expected auto, always or never\n", cli->color);
+		return TL_EXIT_ERROR;
 	}
-	if (list_predicates) {
-		tl_main__list_predicates();
-		goto done_args;
+	if (cli->torch_version && tl_torch_version_parse(cli->torch_version) < 0) {
+		fprintf(stderr, "torchlint: invalid value '%s' for --torch-version: expected a version such as 2.4\n",
+			cli->torch_version);
+		return TL_EXIT_ERROR;
 	}
+	return -1;
+}
 
+/* ---- reporting ------------------------------------------------------------------------ */
+
+static int tl_main__cmp_count(const void *a, const void *b)
+{
+	const uint32_t *x = a, *y = b;
+	return x[0] != y[0] ? (x[0] < y[0] ? 1 : -1) : (x[1] < y[1] ? -1 : x[1] > y[1]);
+}
+
+static void tl_main__statistics(FILE *out, const TlRun *run)
+{
+	uint32_t n = run->rules->rules.size;
+	uint32_t (*counts)[2] = tl_calloc(n ? n : 1, sizeof *counts);
+	for (uint32_t r = 0; r < n; r++)
+		counts[r][1] = r;
+	for (uint32_t i = 0; i < run->count; i++)
+		for (uint32_t k = 0; k < run->results[i].findings.size; k++)
+			for (uint32_t r = 0; r < n; r++)
+				if (run->rules->rules.items[r] == run->results[i].findings.items[k].rule)
+					counts[r][0]++;
+	qsort(counts, n, sizeof *counts, tl_main__cmp_count);
+	for (uint32_t r = 0; r < n && counts[r][0]; r++) {
+		const TlRule *rule = run->rules->rules.items[counts[r][1]];
+		fprintf(out, "%5u  %s  %-34s %s\n", counts[r][0], rule->code, rule->name, rule->family);
+	}
+	tl_free(counts);
+}
+
+int main(int argc, char **argv)
+{
+	tl_alloc_install();
+	TlCli cli;
+	memset(&cli, 0, sizeof cli);
+	cli.format_name = "full";
+	cli.color = "auto";
+	int exit_code = tl_main__options(argc, argv, &cli);
 	TlRuleSet rules;
-	if (!tl_rules_load(&rules, rules_dir, stderr)) {
-		tl_rules_release(&rules);
+	tl_array_init(&rules.rules);
+	TlConfigs configs;
+	bool have_configs = false;
+	TlSelection cli_sel;
+	tl_selection_init(&cli_sel);
+	TlStrArray files;
+	tl_array_init(&files);
+	TlRun run;
+	memset(&run, 0, sizeof run);
+	char *stdin_text = NULL;
+	size_t stdin_len = 0;
+	FILE *out = stdout;
+	if (exit_code >= 0)
+		goto done;
+	exit_code = TL_EXIT_CLEAN;
+	if (cli.list_predicates) {
+		tl_main__list_predicates();
+		goto done;
+	}
+	if (!tl_rules_load(&rules, cli.rules_dir, stderr)) {
 		exit_code = TL_EXIT_ERROR;
-		goto done_args;
+		goto done;
 	}
-	if (list_rules) {
-		tl_main__list_rules(&rules);
-		tl_rules_release(&rules);
-		goto done_args;
+	if (cli.explain) {
+		exit_code = tl_main__explain(&rules, cli.explain);
+		goto done;
 	}
-	TlSelection sel;
-	tl_selection_init(&sel);
-	sel.has_select = has_select;
+	if (cli.output && !(out = fopen(cli.output, "w"))) {
+		fprintf(stderr, "torchlint: cannot write '%s': %s\n", cli.output, strerror(errno));
+		out = stdout;
+		exit_code = TL_EXIT_ERROR;
+		goto done;
+	}
+	if (cli.list_rules) {
+		if (cli.format == TL_OUT_JSON)
+			tl_output_rules_json(out, &rules);
+		else
+			tl_main__list_rules(out, &rules);
+		goto done;
+	}
 	char bad[128];
 	struct {
 		TlStrArray *from, *to;
 		const char *opt;
 	} lists[] = {
-		{ &selects, &sel.select, "--select" },
-		{ &extends, &sel.extend_select, "--extend-select" },
-		{ &ignores, &sel.ignore, "--ignore" },
+		{ &cli.select, &cli_sel.select, "--select" },
+		{ &cli.extend_select, &cli_sel.extend_select, "--extend-select" },
+		{ &cli.ignore, &cli_sel.ignore, "--ignore" },
 	};
+	cli_sel.has_select = cli.has_select;
 	for (size_t k = 0; k < 3; k++)
 		for (uint32_t i = 0; i < lists[k].from->size; i++)
 			if (!tl_selection_add(&rules, lists[k].to, lists[k].from->items[i], bad, sizeof bad)) {
 				fprintf(stderr, "torchlint: %s: '%s' matches no rule (see --list-rules)\n",
 					lists[k].opt, bad);
-				tl_selection_release(&sel);
-				tl_rules_release(&rules);
-				goto usage_error;
+				exit_code = TL_EXIT_ERROR;
+				goto usage;
 			}
 	if (optind >= argc) {
-		fprintf(stderr, "torchlint: no path given (try 'torchlint .')\n");
-		tl_selection_release(&sel);
-		tl_rules_release(&rules);
-		goto usage_error;
+		fprintf(stderr, "torchlint: no path given (try 'torchlint .', or '-' for standard input)\n");
+		exit_code = TL_EXIT_ERROR;
+		goto usage;
 	}
 
-	TlRun run;
-	memset(&run, 0, sizeof run);
-	run.rules = &rules;
-	run.selection = &sel;
-	run.report.format = strcmp(format, "concise") == 0 ? TL_FORMAT_CONCISE : TL_FORMAT_FULL;
-	run.report.color = tl_main__color(color);
-	tl_array_init(&run.files);
-	if (!tl_discover((const char *const *)argv + optind, argc - optind, &run.files,
-			 tl_main__discover_error, NULL))
+	tl_configs_init(&configs, &rules);
+	have_configs = true;
+	configs.isolated = cli.isolated;
+	if (cli.config && !tl_configs_force(&configs, cli.config, stderr)) {
 		exit_code = TL_EXIT_ERROR;
-	tl_array_sort(&run.files, tl_main__cmp_str);
+		goto done;
+	}
+	/* Paths: "-" is standard input; the rest are discovered. */
+	TlStrArray named;
+	tl_array_init(&named);
+	bool use_stdin = false;
+	for (int i = optind; i < argc; i++) {
+		if (strcmp(argv[i], "-") == 0)
+			use_stdin = true;
+		else
+			tl_array_push(&named, argv[i]);
+	}
+	TlDiscoverOptions dopt = { &configs, !cli.no_gitignore, cli.force_exclude,
+				   tl_main__discover_error, NULL, stderr };
+	if (!tl_discover_ex((const char *const *)named.items, (int)named.size, &dopt, &files))
+		exit_code = TL_EXIT_ERROR;
+	tl_array_release(&named);
+	tl_array_sort(&files, tl_main__cmp_str);
 	/* A file named twice (or reached twice) is analysed once. */
 	uint32_t w = 0;
-	for (uint32_t i = 0; i < run.files.size; i++) {
-		if (w && strcmp(run.files.items[w - 1], run.files.items[i]) == 0)
-			tl_free(run.files.items[i]);
+	for (uint32_t i = 0; i < files.size; i++) {
+		if (w && strcmp(files.items[w - 1], files.items[i]) == 0)
+			tl_free(files.items[i]);
 		else
-			run.files.items[w++] = run.files.items[i];
+			files.items[w++] = files.items[i];
 	}
-	run.files.size = w;
-	run.results = tl_calloc(run.files.size ? run.files.size : 1, sizeof *run.results);
+	files.size = w;
+	if (use_stdin) {
+		const char *name = cli.stdin_filename ? cli.stdin_filename : "-";
+		bool excluded = false;
+		if (cli.force_exclude && cli.stdin_filename) {
+			/* pre-commit and editors pass the name: honour excludes. */
+			const TlConfig *cfg = tl_configs_for(&configs, name, false, stderr);
+			char *abs = tl_path_absolute(name);
+			excluded = tl_patterns_match(&cfg->exclude, abs, false) == TL_MATCH_EXCLUDE;
+			tl_free(abs);
+		}
+		stdin_text = tl_main__read_stdin(&stdin_len);
+		if (!excluded)
+			tl_array_push(&files, tl_strdup(name));
+	}
+
+	run.rules = &rules;
+	run.format = cli.format;
+	run.report.format = cli.format == TL_OUT_CONCISE ? TL_FORMAT_CONCISE : TL_FORMAT_FULL;
+	run.report.color = !cli.output && tl_main__color(cli.color, out);
+	run.count = files.size;
+	run.jobs = tl_calloc(files.size ? files.size : 1, sizeof *run.jobs);
+	run.results = tl_calloc(files.size ? files.size : 1, sizeof *run.results);
+	for (uint32_t i = 0; i < files.size; i++) {
+		TlJob *job = &run.jobs[i];
+		job->path = files.items[i];
+		bool from_stdin = use_stdin && i == files.size - 1;
+		const TlConfig *cfg = tl_configs_for(&configs, job->path, false, stderr);
+		tl_main__selection(&job->selection, cfg, &cli_sel, job->path);
+		if (from_stdin) {
+			job->stdin_text = stdin_text;
+			job->stdin_len = stdin_len;
+		}
+	}
+	if (configs.failed) {
+		exit_code = TL_EXIT_ERROR;
+		goto done;
+	}
 	atomic_init(&run.next, 0);
+	long jobs = cli.jobs;
 	if (!jobs) {
 		long cores = sysconf(_SC_NPROCESSORS_ONLN);
 		jobs = cores > 0 ? cores : 1;
 	}
 	if (jobs > TL_MAX_JOBS)
 		jobs = TL_MAX_JOBS;
-	if ((uint32_t)jobs > run.files.size)
-		jobs = run.files.size ? (long)run.files.size : 1;
+	if ((uint32_t)jobs > run.count)
+		jobs = run.count ? (long)run.count : 1;
 	if (jobs == 1) {
 		tl_main__worker(&run);
 	} else {
@@ -336,27 +615,43 @@ int main(int argc, char **argv)
 	}
 
 	uint32_t total = 0, files_with = 0, errors = 0, warnings = 0, infos = 0, unreadable = 0;
-	for (uint32_t i = 0; i < run.files.size; i++) {
-		TlFileResult *res = &run.results[i];
+	for (uint32_t i = 0; i < run.count; i++) {
+		const TlFileReport *res = &run.results[i];
 		if (res->error) {
 			fprintf(stderr, "torchlint: %s\n", res->error);
 			unreadable++;
 			exit_code = TL_EXIT_ERROR;
 		}
-		if (res->rendered)
-			fputs(res->rendered, stdout);
-		total += res->findings;
-		files_with += res->findings > 0;
-		errors += res->errors;
-		warnings += res->warnings;
-		infos += res->infos;
-		tl_free(res->error);
-		tl_free(res->rendered);
+		total += res->findings.size;
+		files_with += res->findings.size > 0;
+		for (uint32_t k = 0; k < res->findings.size; k++) {
+			TlSeverity s = res->findings.items[k].rule->severity;
+			errors += s == TL_SEV_ERROR;
+			warnings += s == TL_SEV_WARNING;
+			infos += s == TL_SEV_INFO;
+		}
 	}
-	fflush(stdout);
-	if (!quiet) {
-		FILE *sum = run.report.format == TL_FORMAT_CONCISE ? stderr : stdout;
-		uint32_t checked = run.files.size - unreadable;
+	TlReportSet set = { &rules, run.results, run.count };
+	if (cli.statistics) {
+		tl_main__statistics(out, &run);
+	} else if (cli.format == TL_OUT_JSON) {
+		tl_output_json(out, &set);
+	} else if (cli.format == TL_OUT_SARIF) {
+		char *cwd = tl_path_cwd();
+		tl_output_sarif(out, &set, cwd, exit_code != TL_EXIT_ERROR);
+		tl_free(cwd);
+	} else if (cli.format == TL_OUT_GITHUB) {
+		tl_output_github(out, &set);
+	} else {
+		for (uint32_t i = 0; i < run.count; i++)
+			if (run.results[i].rendered)
+				fputs(run.results[i].rendered, out);
+	}
+	fflush(out);
+	if (!cli.quiet && !cli.statistics) {
+		/* Machine formats keep their stream clean: the summary goes to stderr. */
+		FILE *sum = cli.format == TL_OUT_FULL && !cli.output ? stdout : stderr;
+		uint32_t checked = run.count - unreadable;
 		if (total)
 			fprintf(sum, "Found %u finding%s (%u error%s, %u warning%s, %u info) in %u of %u file%s checked.\n",
 				total, total == 1 ? "" : "s", errors, errors == 1 ? "" : "s", warnings,
@@ -368,20 +663,34 @@ int main(int argc, char **argv)
 			fprintf(sum, "%u file%s could not be analysed.\n", unreadable,
 				unreadable == 1 ? "" : "s");
 	}
-	if (total && exit_code == TL_EXIT_CLEAN && !exit_zero)
+	if (total && exit_code == TL_EXIT_CLEAN && !cli.exit_zero)
 		exit_code = TL_EXIT_FINDINGS;
-	tl_free(run.results);
-	tl_str_array_release(&run.files);
-	tl_selection_release(&sel);
-	tl_rules_release(&rules);
-	goto done_args;
+	goto done;
 
-usage_error:
+usage:
 	fprintf(stderr, "Try 'torchlint --help' for more information.\n");
-	exit_code = TL_EXIT_ERROR;
-done_args:
-	tl_array_release(&selects);
-	tl_array_release(&extends);
-	tl_array_release(&ignores);
+done:
+	for (uint32_t i = 0; i < run.count; i++) {
+		tl_selection_release(&run.jobs[i].selection);
+		tl_free(run.results[i].path);
+		tl_free(run.results[i].error);
+		tl_free(run.results[i].rendered);
+		tl_findings_release(&run.results[i].findings);
+	}
+	tl_free(run.jobs);
+	tl_free(run.results);
+	tl_free(stdin_text);
+	tl_str_array_release(&files);
+	tl_selection_release(&cli_sel);
+	if (have_configs)
+		tl_configs_release(&configs);
+	tl_rules_release(&rules);
+	tl_array_release(&cli.select);
+	tl_array_release(&cli.extend_select);
+	tl_array_release(&cli.ignore);
+	if (out != stdout && fclose(out) != 0) {
+		fprintf(stderr, "torchlint: cannot write '%s': %s\n", cli.output, strerror(errno));
+		exit_code = TL_EXIT_ERROR;
+	}
 	return exit_code;
 }

@@ -19,11 +19,23 @@ static const char *tl_report__color(const TlReportOptions *opt, TlSeverity s)
 	return s == TL_SEV_ERROR ? TL_RED : s == TL_SEV_WARNING ? TL_YELLOW : TL_CYAN;
 }
 
+/* The line number shown for program line `line`: the line within its cell
+ * for notebooks. */
+static uint32_t tl_report__shown_line(const TlNotebook *nb, uint32_t line)
+{
+	const TlNbCell *cell = nb ? tl_notebook_cell_of_line(nb, line) : NULL;
+	return cell ? line - cell->first_line + 1 : line;
+}
+
 static void tl_report__header(const TlReportOptions *opt, const TlSource *src,
-			      const TlFinding *f, TlBuf *out)
+			      const TlNotebook *nb, const TlFinding *f, TlBuf *out)
 {
 	const char *bold = opt->color ? TL_BOLD : "", *reset = opt->color ? TL_RESET : "";
-	tl_buf_addf(out, "%s%s%s:%u:%u: %s%s%s %s\n", bold, src->path, reset, f->start.line,
+	tl_buf_addf(out, "%s%s%s:", bold, src->path, reset);
+	const TlNbCell *cell = nb ? tl_notebook_cell_of_line(nb, f->start.line) : NULL;
+	if (cell)
+		tl_buf_addf(out, "cell %u:", cell->number);
+	tl_buf_addf(out, "%u:%u: %s%s%s %s\n", tl_report__shown_line(nb, f->start.line),
 		    f->start.column, tl_report__color(opt, f->rule->severity), f->rule->code,
 		    reset, f->message);
 }
@@ -48,12 +60,12 @@ static void tl_report__gutter(const TlReportOptions *opt, unsigned width, uint32
 		tl_buf_addf(out, "%s%*s |%s", blue, (int)width, "", reset);
 }
 
-static void tl_report__line(const TlReportOptions *opt, const TlSource *src, unsigned width,
-			    uint32_t line, TlBuf *out)
+static void tl_report__line(const TlReportOptions *opt, const TlSource *src,
+			    const TlNotebook *nb, unsigned width, uint32_t line, TlBuf *out)
 {
 	uint32_t len;
 	const char *text = tl_source_line(src, line, &len);
-	tl_report__gutter(opt, width, line, out);
+	tl_report__gutter(opt, width, tl_report__shown_line(nb, line), out);
 	if (len) {
 		tl_buf_addc(out, ' ');
 		tl_buf_addn(out, text, len);
@@ -62,9 +74,9 @@ static void tl_report__line(const TlReportOptions *opt, const TlSource *src, uns
 }
 
 static void tl_report__full(const TlReportOptions *opt, const TlSource *src,
-			    const TlFinding *f, TlBuf *out)
+			    const TlNotebook *nb, const TlFinding *f, TlBuf *out)
 {
-	tl_report__header(opt, src, f, out);
+	tl_report__header(opt, src, nb, f, out);
 	uint32_t first = f->start.line;
 	uint32_t last = f->end.line;
 	/* An end at column 1 means the span stops at the previous line's end. */
@@ -74,16 +86,19 @@ static void tl_report__full(const TlReportOptions *opt, const TlSource *src,
 	if (shown_last - first + 1 > TL_REPORT_MAX_SPAN_LINES)
 		shown_last = first + TL_REPORT_MAX_SPAN_LINES - 1;
 	uint32_t context = first > 1 ? first - 1 : first;
-	unsigned width = tl_report__digits(shown_last);
+	const TlNbCell *cell = nb ? tl_notebook_cell_of_line(nb, first) : NULL;
+	if (cell && context < cell->first_line)
+		context = first; /* no context from the previous cell */
+	unsigned width = tl_report__digits(tl_report__shown_line(nb, shown_last));
 	tl_report__gutter(opt, width, 0, out);
 	tl_buf_addc(out, '\n');
 	if (context < first) {
 		uint32_t len;
 		tl_source_line(src, context, &len);
 		if (len)
-			tl_report__line(opt, src, width, context, out);
+			tl_report__line(opt, src, nb, width, context, out);
 	}
-	tl_report__line(opt, src, width, first, out);
+	tl_report__line(opt, src, nb, width, first, out);
 	/* Underline: copy the line's leading bytes as spaces (tabs kept, so
 	 * the carets line up), then one caret per code point of the span. */
 	uint32_t len;
@@ -106,7 +121,7 @@ static void tl_report__full(const TlReportOptions *opt, const TlSource *src,
 		tl_buf_addc(out, '^');
 	tl_buf_addf(out, " %s%s\n", f->rule->code, opt->color ? TL_RESET : "");
 	for (uint32_t l = first + 1; l <= shown_last; l++)
-		tl_report__line(opt, src, width, l, out);
+		tl_report__line(opt, src, nb, width, l, out);
 	if (shown_last < last) {
 		tl_report__gutter(opt, width, 0, out);
 		tl_buf_add(out, " ...\n");
@@ -118,14 +133,26 @@ static void tl_report__full(const TlReportOptions *opt, const TlSource *src,
 	tl_buf_addc(out, '\n');
 }
 
-void tl_report_file(const TlReportOptions *opt, const TlSource *src,
-		    const TlFindings *findings, TlBuf *out)
+static void tl_report__all(const TlReportOptions *opt, const TlSource *src, const TlNotebook *nb,
+			   const TlFindings *findings, TlBuf *out)
 {
 	for (uint32_t i = 0; i < findings->size; i++) {
 		const TlFinding *f = &findings->items[i];
 		if (opt->format == TL_FORMAT_CONCISE)
-			tl_report__header(opt, src, f, out);
+			tl_report__header(opt, src, nb, f, out);
 		else
-			tl_report__full(opt, src, f, out);
+			tl_report__full(opt, src, nb, f, out);
 	}
+}
+
+void tl_report_file(const TlReportOptions *opt, const TlSource *src,
+		    const TlFindings *findings, TlBuf *out)
+{
+	tl_report__all(opt, src, NULL, findings, out);
+}
+
+void tl_report_notebook(const TlReportOptions *opt, const TlNotebook *nb,
+			const TlFindings *findings, TlBuf *out)
+{
+	tl_report__all(opt, &nb->program, nb, findings, out);
 }

@@ -8,6 +8,7 @@
 
 #include "buf.h"
 #include "engine.h"
+#include "notebook.h"
 #include "source.h"
 
 typedef enum TlFormat { TL_FORMAT_FULL, TL_FORMAT_CONCISE } TlFormat;
@@ -20,5 +21,9 @@ typedef struct TlReportOptions {
 /* Appends the rendering of `findings` (all from `src`) to `out`. */
 void tl_report_file(const TlReportOptions *opt, const TlSource *src,
 		    const TlFindings *findings, TlBuf *out);
+/* Same, for findings on a notebook's program (before tl_notebook_map):
+ * positions read "nb.ipynb:cell 3:4:5", and snippets number cell lines. */
+void tl_report_notebook(const TlReportOptions *opt, const TlNotebook *nb,
+			const TlFindings *findings, TlBuf *out);
 
 #endif

@@ -17,7 +17,7 @@ static const struct {
 	const char *name, *prefix;
 } tl_families[] = {
 	{ "memory", "TL1" }, { "correctness", "TL2" }, { "speed", "TL3" },
-	{ "precision", "TL4" }, { "safety", "TL5" }, { "syntax", "TL0" },
+	{ "precision", "TL4" }, { "safety", "TL5" }, { "engine", "TL0" },
 };
 
 const char *tl_severity_name(TlSeverity s)

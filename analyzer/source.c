@@ -79,7 +79,8 @@ bool tl_source_init_text(TlSource *src, const char *path, const char *text,
 			 len, TL_SOURCE_MAX_BYTES);
 		return false;
 	}
-	if (len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0) {
+	bool bom = len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0;
+	if (bom) {
 		text += 3;
 		len -= 3;
 	}
@@ -109,6 +110,7 @@ bool tl_source_init_text(TlSource *src, const char *path, const char *text,
 	src->path = tl_strdup(path);
 	src->text = tl_strndup(text, len);
 	src->length = (uint32_t)len;
+	src->bom = bom;
 	tl_source__index_lines(src);
 	return true;
 }

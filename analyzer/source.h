@@ -16,6 +16,7 @@ typedef struct TlSource {
 	char *path;  /* as given or discovered; owned */
 	char *text;  /* NUL-terminated UTF-8, BOM stripped; owned */
 	uint32_t length;
+	bool bom;    /* the file began with a UTF-8 byte-order mark */
 	TlArray(uint32_t) line_starts; /* byte offset where each line starts */
 } TlSource;
 

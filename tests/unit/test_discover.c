@@ -279,6 +279,17 @@ static void test_appends_to_existing(void **state)
 	tl_buf_release(&p);
 }
 
+/* The default configuration's excludes skip these folder names at any
+ * depth, and only as folders. */
+static bool default_excludes(const char *path, bool is_dir)
+{
+	TlConfig cfg;
+	tl_config_defaults(&cfg);
+	bool skip = tl_patterns_match(&cfg.exclude, path, is_dir) == TL_MATCH_EXCLUDE;
+	tl_config_release(&cfg);
+	return skip;
+}
+
 static void test_skip_dir_names(void **state)
 {
 	(void)state;
@@ -286,13 +297,18 @@ static void test_skip_dir_names(void **state)
 		".git", ".hg", ".svn", "__pycache__", "build", "venv", ".venv",
 		"node_modules", ".tox", ".mypy_cache", "site-packages",
 	};
-	for (size_t i = 0; i < sizeof skipped / sizeof *skipped; i++)
-		if (!tl_discover_skip_dir(skipped[i]))
+	char path[128];
+	for (size_t i = 0; i < sizeof skipped / sizeof *skipped; i++) {
+		snprintf(path, sizeof path, "/home/u/proj/%s", skipped[i]);
+		if (!default_excludes(path, true))
 			fail_msg("'%s' is not skipped", skipped[i]);
-	assert_false(tl_discover_skip_dir("src"));
-	assert_false(tl_discover_skip_dir("builds"));
-	assert_false(tl_discover_skip_dir("Build"));
-	assert_false(tl_discover_skip_dir(""));
+		if (default_excludes(path, false))
+			fail_msg("a file named '%s' is skipped", skipped[i]);
+	}
+	assert_false(default_excludes("/home/u/proj/src", true));
+	assert_false(default_excludes("/home/u/proj/builds", true));
+	assert_false(default_excludes("/home/u/proj/Build", true));
+	assert_true(default_excludes("/home/u/build/deep/__pycache__", true));
 }
 
 int main(void)

@@ -1,0 +1,41 @@
+/* Machine-readable reporters, written once all files are analysed: JSON (a
+ * documented, stable schema), SARIF 2.1.0 for code scanning, GitHub
+ * Actions workflow commands, and the rule catalog as JSON. */
+#ifndef TL_OUTPUT_H
+#define TL_OUTPUT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "engine.h"
+#include "rules.h"
+
+#ifndef TL_HOMEPAGE
+#define TL_HOMEPAGE "https://github.com/torchlint/torchlint"
+#endif
+
+/* What was found in one analysed (or unreadable) file. */
+typedef struct TlFileReport {
+	char *path;       /* as reported to the user */
+	char *error;      /* why the file could not be analysed, or NULL */
+	TlFindings findings;
+	char *rendered;   /* the text formats' rendering, or NULL */
+} TlFileReport;
+
+typedef struct TlReportSet {
+	const TlRuleSet *rules;
+	const TlFileReport *files;
+	uint32_t count;
+} TlReportSet;
+
+void tl_output_json(FILE *out, const TlReportSet *set);
+/* `srcroot`: absolute directory that relative paths are relative to. */
+void tl_output_sarif(FILE *out, const TlReportSet *set, const char *srcroot, bool success);
+void tl_output_github(FILE *out, const TlReportSet *set);
+void tl_output_rules_json(FILE *out, const TlRuleSet *rules);
+
+/* Escapes for GitHub workflow commands, as the Actions toolkit does: '%',
+ * CR and LF in the message; also ':' and ',' in a property. Caller frees. */
+char *tl_output_github_escape(const char *s, bool property);
+
+#endif
