@@ -41,6 +41,8 @@ static int tl_discover__cmp(const void *a, const void *b)
 
 static char *tl_discover__join(const char *dir, const char *name)
 {
+	if (strcmp(dir, ".") == 0 || strcmp(dir, "./") == 0)
+		return tl_strdup(name); /* "sub/a.py", as ruff shows it, not "./sub/a.py" */
 	TlBuf b;
 	tl_buf_init(&b);
 	tl_buf_add(&b, dir);
@@ -154,6 +156,36 @@ static bool tl_discover__excluded(const TlWalk *w, int32_t scope, const char *pa
 	return skip;
 }
 
+/* --force-exclude: `path` (named on the command line) is excluded when it,
+ * or any directory above it, is excluded by its configuration or ignored
+ * by git, as a directory walk would have found. */
+static bool tl_discover__force_excluded(TlWalk *w, const char *path, bool is_dir)
+{
+	char *abs = tl_path_absolute(path);
+	bool skip = false;
+	/* Each ancestor directory, from the top down, then the path itself. */
+	for (char *p = abs + 1; !skip; p++) {
+		bool last = *p == '\0';
+		if (!last && *p != '/')
+			continue;
+		char saved = *p;
+		*p = '\0';
+		char *parent = tl_path_dirname_abs(abs);
+		int32_t scope = -1;
+		if (w->opt->respect_gitignore) {
+			scope = tl_discover__ancestor_scopes(w, parent);
+			scope = tl_discover__push_scope(w, parent, ".gitignore", scope);
+		}
+		skip = tl_discover__excluded(w, scope, abs, last ? is_dir : true);
+		tl_free(parent);
+		*p = saved;
+		if (last)
+			break;
+	}
+	tl_free(abs);
+	return skip;
+}
+
 static bool tl_discover__walk(TlWalk *w, const char *root, TlStrArray *files)
 {
 	const TlDiscoverOptions *opt = w->opt;
@@ -242,19 +274,8 @@ bool tl_discover_ex(const char *const *paths, int count, const TlDiscoverOptions
 			continue;
 		}
 		bool is_dir = S_ISDIR(st.st_mode);
-		if (opt->force_exclude) {
-			int32_t scope = -1;
-			if (opt->respect_gitignore) {
-				char *abs = tl_path_absolute(path);
-				char *parent = tl_path_dirname_abs(abs);
-				scope = tl_discover__ancestor_scopes(&w, abs);
-				scope = tl_discover__push_scope(&w, parent, ".gitignore", scope);
-				tl_free(parent);
-				tl_free(abs);
-			}
-			if (tl_discover__excluded(&w, scope, path, is_dir))
-				continue;
-		}
+		if (opt->force_exclude && tl_discover__force_excluded(&w, path, is_dir))
+			continue;
 		if (is_dir)
 			ok &= tl_discover__walk(&w, path, files);
 		else
