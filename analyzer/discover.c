@@ -287,6 +287,18 @@ bool tl_discover_ex(const char *const *paths, int count, const TlDiscoverOptions
 	return ok;
 }
 
+bool tl_discover_excluded(const TlDiscoverOptions *opt, const char *path, bool is_dir)
+{
+	TlWalk w;
+	w.opt = opt;
+	tl_array_init(&w.scopes);
+	bool skip = tl_discover__force_excluded(&w, path, is_dir);
+	for (uint32_t i = 0; i < w.scopes.size; i++)
+		tl_patterns_release(&w.scopes.items[i].patterns);
+	tl_array_release(&w.scopes);
+	return skip;
+}
+
 bool tl_discover(const char *const *paths, int count, TlStrArray *files,
 		 TlDiscoverError on_error, void *data)
 {

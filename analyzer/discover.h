@@ -30,6 +30,9 @@ typedef struct TlDiscoverOptions {
  * false if any path failed (after reporting it); the others are listed. */
 bool tl_discover_ex(const char *const *paths, int count, const TlDiscoverOptions *opt,
 		    TlStrArray *files);
+/* True when --force-exclude would drop `path` (which need not exist): it,
+ * or a directory above it, is excluded or ignored by git. */
+bool tl_discover_excluded(const TlDiscoverOptions *opt, const char *path, bool is_dir);
 /* tl_discover_ex with the default configuration and no .gitignore. */
 bool tl_discover(const char *const *paths, int count, TlStrArray *files,
 		 TlDiscoverError on_error, void *data);

@@ -199,19 +199,26 @@ static void tl_main__copy(TlStrArray *into, const TlStrArray *from)
 		tl_array_push(into, tl_strdup(from->items[i]));
 }
 
-/* The rules for `path`: its configuration's, then the command line's
- * (which wins for select and adds to the others), then its per-file
- * ignores. */
-static void tl_main__selection(TlSelection *sel, const TlConfig *cfg, const TlSelection *cli,
-			       const char *path)
+/* Applies one layer of selectors (ruff's layering): a `select` starts
+ * over (syntax errors stay reported), then `extend-select` adds and
+ * `ignore` removes. */
+static void tl_main__layer(const TlRuleSet *rules, bool *on, bool has_select,
+			   const TlStrArray *select, const TlStrArray *extend, const TlStrArray *ignore)
 {
-	tl_selection_init(sel);
-	sel->has_select = cli->has_select || cfg->has_select;
-	tl_main__copy(&sel->select, cli->has_select ? &cli->select : &cfg->select);
-	tl_main__copy(&sel->extend_select, &cfg->extend_select);
-	tl_main__copy(&sel->extend_select, &cli->extend_select);
-	tl_main__copy(&sel->ignore, &cfg->ignore);
-	tl_main__copy(&sel->ignore, &cli->ignore);
+	for (uint32_t r = 0; r < rules->rules.size; r++) {
+		const TlRule *rule = rules->rules.items[r];
+		if (has_select)
+			on[r] = tl_selectors_match(select, rule) || strcmp(rule->code, "TL000") == 0;
+		if (tl_selectors_match(extend, rule))
+			on[r] = true;
+		if (tl_selectors_match(ignore, rule))
+			on[r] = false;
+	}
+}
+
+/* The selectors that `path`'s per-file-ignores of `cfg` name. */
+static void tl_main__per_file_ignores(const TlConfig *cfg, const char *path, TlStrArray *into)
+{
 	if (!cfg->per_file_ignores.size)
 		return;
 	char *abs = tl_path_absolute(path);
@@ -225,10 +232,41 @@ static void tl_main__selection(TlSelection *sel, const TlConfig *cfg, const TlSe
 			tl_buf_add(&g, "**/"); /* a bare name matches at any depth */
 		tl_buf_add(&g, p->glob[0] == '/' ? p->glob + 1 : p->glob);
 		if (tl_glob_match(g.data, rel))
-			tl_main__copy(&sel->ignore, &p->selectors);
+			tl_main__copy(into, &p->selectors);
 		tl_buf_release(&g);
 	}
 	tl_free(abs);
+}
+
+/* The rules for `path`, as an explicit list of codes: the defaults, then
+ * its configuration's layer, then the command line's, then its per-file
+ * ignores. */
+static void tl_main__selection(TlSelection *sel, const TlRuleSet *rules, const TlConfig *cfg,
+			       const TlSelection *cli, const char *path)
+{
+	uint32_t n = rules->rules.size;
+	bool *on = tl_calloc(n ? n : 1, sizeof(bool));
+	for (uint32_t r = 0; r < n; r++)
+		on[r] = rules->rules.items[r]->default_on;
+	tl_main__layer(rules, on, cfg->has_select, &cfg->select, &cfg->extend_select, &cfg->ignore);
+	tl_main__layer(rules, on, cli->has_select, &cli->select, &cli->extend_select, &cli->ignore);
+	TlStrArray pfi;
+	tl_array_init(&pfi);
+	tl_main__per_file_ignores(cfg, path, &pfi);
+	TlStrArray none;
+	tl_array_init(&none);
+	tl_main__layer(rules, on, false, &none, &none, &pfi);
+	tl_str_array_release(&pfi);
+	tl_selection_init(sel);
+	sel->has_select = true;
+	for (uint32_t r = 0; r < n; r++) {
+		const char *code = rules->rules.items[r]->code;
+		if (on[r])
+			tl_array_push(&sel->select, tl_strdup(code));
+		else if (strcmp(code, "TL000") == 0)
+			tl_array_push(&sel->ignore, tl_strdup(code));
+	}
+	tl_free(on);
 }
 
 /* ---- listing ----------------------------------------------------------------------- */
@@ -556,14 +594,9 @@ int main(int argc, char **argv)
 	files.size = w;
 	if (use_stdin) {
 		const char *name = cli.stdin_filename ? cli.stdin_filename : "-";
-		bool excluded = false;
-		if (cli.force_exclude && cli.stdin_filename) {
-			/* pre-commit and editors pass the name: honour excludes. */
-			const TlConfig *cfg = tl_configs_for(&configs, name, false, stderr);
-			char *abs = tl_path_absolute(name);
-			excluded = tl_patterns_match(&cfg->exclude, abs, false) == TL_MATCH_EXCLUDE;
-			tl_free(abs);
-		}
+		/* Editors pass the real name: honour excludes when forced. */
+		bool excluded = cli.force_exclude && cli.stdin_filename &&
+				tl_discover_excluded(&dopt, name, false);
 		stdin_text = tl_main__read_stdin(&stdin_len);
 		if (!excluded)
 			tl_array_push(&files, tl_strdup(name));
@@ -581,7 +614,7 @@ int main(int argc, char **argv)
 		job->path = files.items[i];
 		bool from_stdin = use_stdin && i == files.size - 1;
 		const TlConfig *cfg = tl_configs_for(&configs, job->path, false, stderr);
-		tl_main__selection(&job->selection, cfg, &cli_sel, job->path);
+		tl_main__selection(&job->selection, &rules, cfg, &cli_sel, job->path);
 		if (from_stdin) {
 			job->stdin_text = stdin_text;
 			job->stdin_len = stdin_len;

@@ -607,7 +607,7 @@ bool tl_selection_add(const TlRuleSet *set, TlStrArray *into, const char *list,
 	return true;
 }
 
-static bool tl_selection__any(const TlStrArray *list, const TlRule *r)
+bool tl_selectors_match(const TlStrArray *list, const TlRule *r)
 {
 	for (uint32_t i = 0; i < list->size; i++)
 		if (tl_selector_matches(list->items[i], r))
@@ -618,15 +618,15 @@ static bool tl_selection__any(const TlStrArray *list, const TlRule *r)
 bool tl_rule_selected(const TlRule *r, const TlSelection *sel)
 {
 	bool on;
-	if (strncmp(r->code, "TL0", 3) == 0)
-		on = true; /* engine findings (syntax errors) are always reported */
+	if (strcmp(r->code, "TL000") == 0)
+		on = true; /* syntax errors are always reported (unless ignored) */
 	else if (sel->has_select)
-		on = tl_selection__any(&sel->select, r);
+		on = tl_selectors_match(&sel->select, r);
 	else
 		on = r->default_on;
-	if (tl_selection__any(&sel->extend_select, r))
+	if (tl_selectors_match(&sel->extend_select, r))
 		on = true;
-	if (tl_selection__any(&sel->ignore, r))
+	if (tl_selectors_match(&sel->ignore, r))
 		on = false;
 	return on;
 }

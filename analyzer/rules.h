@@ -92,6 +92,8 @@ void tl_selection_release(TlSelection *sel);
 bool tl_selection_add(const TlRuleSet *set, TlStrArray *into, const char *list,
 		      char *bad, size_t bad_size);
 bool tl_rule_selected(const TlRule *rule, const TlSelection *sel);
+/* True when some selector in `list` names `rule`. */
+bool tl_selectors_match(const TlStrArray *list, const TlRule *rule);
 
 const char *tl_severity_name(TlSeverity s);
 
