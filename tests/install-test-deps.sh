@@ -1,12 +1,16 @@
 #!/bin/sh
 # Installs what the test suite needs on a fresh Debian machine: cmocka for
-# the unit tests and valgrind for the memory checks. As root it uses apt-get;
+# the unit tests, valgrind for the memory checks, node (JSON checks, the
+# SARIF validators from npm), git and pre-commit (the hook test). As root it uses apt-get;
 # otherwise it only reports what is missing.
 set -eu
 need=""
 [ -f /usr/include/cmocka.h ] || need="$need libcmocka-dev"
 command -v valgrind >/dev/null 2>&1 || need="$need valgrind"
 command -v npm >/dev/null 2>&1 || need="$need npm"
+command -v node >/dev/null 2>&1 || need="$need nodejs"
+command -v pre-commit >/dev/null 2>&1 || need="$need pre-commit"
+command -v git >/dev/null 2>&1 || need="$need git"
 [ -z "$need" ] && exit 0
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
 	echo "install-test-deps: installing$need"

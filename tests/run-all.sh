@@ -29,6 +29,10 @@ memcheck() {
 suite "corpus (valgrind)" memcheck
 suite "cli" tests/cli/test-cli.sh ./torchlint
 suite "cli (asan+ubsan)" tests/cli/test-cli.sh build/torchlint-asan
+suite "ecosystem" tests/cli/test-ecosystem.sh ./torchlint
+suite "ecosystem (asan+ubsan)" tests/cli/test-ecosystem.sh build/torchlint-asan
+suite "sarif" tests/check-sarif.sh ./torchlint
+suite "pre-commit" tests/check-precommit.sh ./torchlint
 suite "stems" tests/check-stems.sh ./torchlint
 echo "tests: $passed passed, $failed failed"
 [ "$failed" = 0 ]
