@@ -10,6 +10,8 @@
 # copies of the tree-sitter runtime and grammars to skip the npm fetch.
 
 VERSION := 0.1.0
+# Where the project lives: SARIF's informationUri and rule help links.
+HOMEPAGE ?= https://github.com/torchlint/torchlint
 PREFIX ?= /usr/local
 CC ?= cc
 BUILD ?= build
@@ -22,7 +24,7 @@ TS_TOML_DIR ?= $(DEPS)/tree-sitter-toml/package/src
 WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter
 CFLAGS ?= -O2 -g
 TL_CFLAGS := -std=c11 -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L $(WARN) \
-	-I analyzer -I $(BUILD)/gen -I $(TS_LIB_DIR)/include -DTL_VERSION='"$(VERSION)"' -pthread
+	-I analyzer -I $(BUILD)/gen -I $(TS_LIB_DIR)/include -DTL_VERSION='"$(VERSION)"' -DTL_HOMEPAGE='"$(HOMEPAGE)"' -pthread
 # Third-party sources are built with their own expectations, without our warnings.
 DEP_CFLAGS := -std=c11 -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L -w -pthread
 LDLIBS := -ljansson -pthread

@@ -19,8 +19,7 @@
 #include "rules.h"
 #include "strmap.h"
 
-/* The default for torch-version: 2.6. */
-#define TL_TORCH_VERSION_DEFAULT 206
+#include "index.h" /* TL_TORCH_VERSION_DEFAULT */
 
 typedef struct TlPerFileIgnore {
 	char *glob;          /* relative to the config's directory; bare names match anywhere */

@@ -428,6 +428,7 @@ void tl_engine_analyze_with(TlEngine *e, const TlSource *src, const TlFileOption
 	tl_engine__syntax(e, sel, src, root, out);
 	TlIndex idx;
 	tl_index_build(&idx, src, root);
+	idx.torch_version = opt && opt->torch_version ? opt->torch_version : TL_TORCH_VERSION_DEFAULT;
 	for (uint32_t i = 0; i < e->rules->rules.size; i++) {
 		const TlRule *r = e->rules->rules.items[i];
 		if (r->query && tl_rule_selected(r, sel))

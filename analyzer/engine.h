@@ -35,6 +35,7 @@ typedef struct TlEngine {
 typedef struct TlFileOptions {
 	const TlSelection *selection; /* NULL: the engine's */
 	bool fingerprints;            /* compute TlFinding.fingerprint (SARIF) */
+	int torch_version;            /* major * 100 + minor the code targets; 0: the default */
 } TlFileOptions;
 
 void tl_engine_init(TlEngine *e, const TlRuleSet *rules, const TlSelection *sel);

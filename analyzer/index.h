@@ -29,6 +29,9 @@
 #include "source.h"
 #include "strmap.h"
 
+/* The default target PyTorch version (RULES.md principle 8): 2.6. */
+#define TL_TORCH_VERSION_DEFAULT 206
+
 /* What a call (or a gradient-clearing assignment) does, as a bit set. */
 enum {
 	TL_EV_BACKWARD = 1u << 0,      /* x.backward(), accelerator.backward(l) */
@@ -161,6 +164,7 @@ typedef struct TlIndex {
 	TlIntLists scope_withs;
 	TlStrMap module_evidence;    /* receivers used as modules (.eval(), .parameters()) */
 	TlArray(TSNode) comments;    /* every comment, in source order */
+	int torch_version;           /* the oldest PyTorch the code must run on (206: 2.6) */
 } TlIndex;
 
 void tl_index_build(TlIndex *idx, const TlSource *src, TSNode root);

@@ -54,6 +54,7 @@ typedef struct TlJob {
 	TlSelection selection; /* its rules, from its configuration and the CLI */
 	const char *stdin_text;
 	size_t stdin_len;
+	int torch_version;     /* --torch-version, else the configuration's, else 0 */
 } TlJob;
 
 typedef struct TlRun {
@@ -130,7 +131,7 @@ static void tl_main__analyze_one(TlRun *run, TlEngine *engine, uint32_t i)
 	res->path = tl_strdup(job->path);
 	tl_array_init(&res->findings);
 	char why[256];
-	TlFileOptions fo = { &job->selection, run->format == TL_OUT_SARIF };
+	TlFileOptions fo = { &job->selection, run->format == TL_OUT_SARIF, job->torch_version };
 	TlBuf out;
 	tl_buf_init(&out);
 	bool text = run->format == TL_OUT_FULL || run->format == TL_OUT_CONCISE;
@@ -615,6 +616,8 @@ int main(int argc, char **argv)
 		bool from_stdin = use_stdin && i == files.size - 1;
 		const TlConfig *cfg = tl_configs_for(&configs, job->path, false, stderr);
 		tl_main__selection(&job->selection, &rules, cfg, &cli_sel, job->path);
+		job->torch_version = cli.torch_version ? tl_torch_version_parse(cli.torch_version)
+						       : cfg->torch_version;
 		if (from_stdin) {
 			job->stdin_text = stdin_text;
 			job->stdin_len = stdin_len;

@@ -24,6 +24,11 @@ suite "corpus (asan+ubsan)" tests/check-corpus.sh build/torchlint-asan corpus
 memcheck() {
 	valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect \
 		./torchlint -q --select ALL -j 2 corpus examples >/dev/null
+	[ $? -le 1 ] || return 1
+	# The machine formats, a notebook and a configuration file too.
+	valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect \
+		./torchlint -q --format sarif --config tests/fixtures/torchlint.toml \
+		corpus/scripts tests/fixtures/notebook.ipynb >/dev/null
 	[ $? -le 1 ]
 }
 suite "corpus (valgrind)" memcheck
