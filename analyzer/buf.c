@@ -56,6 +56,32 @@ void tl_buf_addc(TlBuf *b, char c)
 	tl_buf_addn(b, &c, 1);
 }
 
+void tl_buf_add_utf8(TlBuf *b, uint32_t cp)
+{
+	char out[4];
+	size_t n;
+	if (cp < 0x80) {
+		out[0] = (char)cp;
+		n = 1;
+	} else if (cp < 0x800) {
+		out[0] = (char)(0xC0 | (cp >> 6));
+		out[1] = (char)(0x80 | (cp & 0x3F));
+		n = 2;
+	} else if (cp < 0x10000) {
+		out[0] = (char)(0xE0 | (cp >> 12));
+		out[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
+		out[2] = (char)(0x80 | (cp & 0x3F));
+		n = 3;
+	} else {
+		out[0] = (char)(0xF0 | (cp >> 18));
+		out[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
+		out[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
+		out[3] = (char)(0x80 | (cp & 0x3F));
+		n = 4;
+	}
+	tl_buf_addn(b, out, n);
+}
+
 void tl_buf_vaddf(TlBuf *b, const char *fmt, va_list ap)
 {
 	va_list ap2;

@@ -4,6 +4,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 
 typedef struct TlBuf {
 	char *data; /* NUL-terminated; never NULL after tl_buf_init */
@@ -17,6 +18,8 @@ void tl_buf_clear(TlBuf *b);
 void tl_buf_add(TlBuf *b, const char *s);
 void tl_buf_addn(TlBuf *b, const char *s, size_t n);
 void tl_buf_addc(TlBuf *b, char c);
+/* Appends code point `cp` encoded as UTF-8. */
+void tl_buf_add_utf8(TlBuf *b, uint32_t cp);
 void tl_buf_addf(TlBuf *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void tl_buf_vaddf(TlBuf *b, const char *fmt, va_list ap);

@@ -34,24 +34,6 @@ static int tl_nb__hex(const char *p)
 	return v;
 }
 
-static void tl_nb__utf8(TlBuf *b, unsigned long cp)
-{
-	if (cp < 0x80) {
-		tl_buf_addc(b, (char)cp);
-	} else if (cp < 0x800) {
-		tl_buf_addc(b, (char)(0xC0 | (cp >> 6)));
-		tl_buf_addc(b, (char)(0x80 | (cp & 0x3F)));
-	} else if (cp < 0x10000) {
-		tl_buf_addc(b, (char)(0xE0 | (cp >> 12)));
-		tl_buf_addc(b, (char)(0x80 | ((cp >> 6) & 0x3F)));
-		tl_buf_addc(b, (char)(0x80 | (cp & 0x3F)));
-	} else {
-		tl_buf_addc(b, (char)(0xF0 | (cp >> 18)));
-		tl_buf_addc(b, (char)(0x80 | ((cp >> 12) & 0x3F)));
-		tl_buf_addc(b, (char)(0x80 | ((cp >> 6) & 0x3F)));
-		tl_buf_addc(b, (char)(0x80 | (cp & 0x3F)));
-	}
-}
 
 /* Decodes the JSON string whose opening quote is at raw[at]. Appends the
  * text to `out` (when not NULL). With stop_after != UINT32_MAX, stops once
@@ -95,7 +77,7 @@ static uint32_t tl_nb__string(const char *raw, uint32_t len, uint32_t at, TlBuf 
 					i += 6;
 				}
 			}
-			tl_nb__utf8(b, full);
+			tl_buf_add_utf8(b, (uint32_t)full);
 			break;
 		}
 		default: tl_buf_addc(b, e); break; /* \" \\ \/ */

@@ -34,24 +34,6 @@ static void tl_toml__fail(TlTomlCtx *c, TSNode n, const char *what)
 	c->failed = true;
 }
 
-static void tl_toml__utf8(TlBuf *b, unsigned long cp)
-{
-	if (cp < 0x80) {
-		tl_buf_addc(b, (char)cp);
-	} else if (cp < 0x800) {
-		tl_buf_addc(b, (char)(0xC0 | (cp >> 6)));
-		tl_buf_addc(b, (char)(0x80 | (cp & 0x3F)));
-	} else if (cp < 0x10000) {
-		tl_buf_addc(b, (char)(0xE0 | (cp >> 12)));
-		tl_buf_addc(b, (char)(0x80 | ((cp >> 6) & 0x3F)));
-		tl_buf_addc(b, (char)(0x80 | (cp & 0x3F)));
-	} else {
-		tl_buf_addc(b, (char)(0xF0 | (cp >> 18)));
-		tl_buf_addc(b, (char)(0x80 | ((cp >> 12) & 0x3F)));
-		tl_buf_addc(b, (char)(0x80 | ((cp >> 6) & 0x3F)));
-		tl_buf_addc(b, (char)(0x80 | (cp & 0x3F)));
-	}
-}
 
 /* The value of a string or quoted_key node, unescaped; caller frees. */
 static char *tl_toml__string(TlTomlCtx *c, TSNode n)
@@ -98,7 +80,7 @@ static char *tl_toml__string(TlTomlCtx *c, TSNode n)
 			}
 			memcpy(hex, p, (size_t)digits);
 			p += digits;
-			tl_toml__utf8(&b, strtoul(hex, NULL, 16));
+			tl_buf_add_utf8(&b, (uint32_t)strtoul(hex, NULL, 16));
 			break;
 		}
 		case '\n':
