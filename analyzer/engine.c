@@ -77,17 +77,21 @@ static void tl_engine__syntax(const TlEngine *e, const TlSelection *sel, const T
 				tl_buf_addf(&m, "syntax error: missing '%s'; the rest of the file is still analysed",
 					    ts_node_type(n));
 			} else {
-				/* Quote the first token of the unexpected text. */
-				uint32_t s = ts_node_start_byte(n), end = ts_node_end_byte(n);
-				uint32_t k = s;
-				while (k < end && k - s < 24 && src->text[k] != '\n' && src->text[k] != '\r' &&
-				       (k == s || src->text[k] != ' '))
+				/* Quote the start of the text that does not parse (its
+				 * first line, shortened): the parser knows the region, not
+				 * which token in it is wrong. */
+				uint32_t a = ts_node_start_byte(n), end = ts_node_end_byte(n), k = a, shown = 0;
+				while (k < end && src->text[k] != '\n' && src->text[k] != '\r' && shown < 40) {
 					k++;
-				while (k > s && k < src->length && ((unsigned char)src->text[k] & 0xC0) == 0x80)
+					while (k < end && ((unsigned char)src->text[k] & 0xC0) == 0x80)
+						k++;
+					shown++;
+				}
+				while (k > a && (src->text[k - 1] == ' ' || src->text[k - 1] == '\t'))
 					k--;
-				if (k > s)
-					tl_buf_addf(&m, "syntax error: unexpected '%.*s'; the rest of the file is still analysed",
-						    (int)(k - s), src->text + s);
+				if (k > a)
+					tl_buf_addf(&m, "syntax error: cannot parse `%.*s%s`; the rest of the file is still analysed",
+						    (int)(k - a), src->text + a, k < end && shown >= 40 ? "..." : "");
 				else
 					tl_buf_add(&m, "syntax error; the rest of the file is still analysed");
 			}
