@@ -38,7 +38,7 @@ OBJ := $(BUILD)/obj
 ASAN_OBJ := $(BUILD)/asan
 ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-.PHONY: all deps demo test install clean unit-build asan-build check-warnings
+.PHONY: all deps demo test install clean unit-build asan-build check-warnings fuzz-smoke
 all: torchlint
 
 DEPS_STAMP := $(DEPS)/.stamp
@@ -110,6 +110,20 @@ $(BUILD)/unit-asan/%: tests/unit/%.c tests/unit/helpers.h $(addprefix $(ASAN_OBJ
 	@mkdir -p $(BUILD)/unit-asan
 	$(CC) $(ASAN_FLAGS) $(TL_CFLAGS) -I tests/unit -o $@ $< $(addprefix $(ASAN_OBJ)/,$(LIB_OBJS)) -lcmocka $(LDLIBS)
 
+# A libFuzzer build of the loader and engine (clang), and a short run of it
+# from the corpus as seeds. FUZZ_SECONDS bounds the run.
+FUZZ_SECONDS ?= 30
+FUZZ_OBJ := $(BUILD)/fuzz
+FUZZ_FLAGS := -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer
+$(eval $(call objects,$(FUZZ_OBJ),$$(FUZZ_FLAGS)))
+$(BUILD)/fuzz-engine: tests/fuzz/fuzz_engine.c $(addprefix $(FUZZ_OBJ)/,$(LIB_OBJS))
+	clang -O1 -g -fsanitize=fuzzer,address,undefined $(TL_CFLAGS) -o $@ $^ -ljansson -pthread
+
+fuzz-smoke:
+	@command -v clang >/dev/null 2>&1 || { echo "fuzz-smoke: clang is needed (apt-get install clang)"; exit 1; }
+	$(MAKE) --no-print-directory CC=clang $(BUILD)/fuzz-engine
+	./tests/fuzz/run-smoke.sh $(BUILD)/fuzz-engine $(FUZZ_SECONDS)
+
 demo: torchlint
 	@echo "$$ ./torchlint examples/train_cifar.py"
 	@./torchlint examples/train_cifar.py; status=$$?; \
@@ -126,7 +140,7 @@ check-warnings: $(DEPS_STAMP) $(BUILD)/gen/embedded.c
 	@for cc in gcc clang; do \
 	  command -v $$cc >/dev/null 2>&1 || continue; \
 	  echo "check-warnings: $$cc"; \
-	  for f in $(ANALYZER_SRC) tools/embed.c; do \
+	  for f in $(ANALYZER_SRC) tools/embed.c tests/fuzz/fuzz_engine.c; do \
 	    $$cc $(TL_CFLAGS) -Werror -fsyntax-only $$f || exit 1; \
 	  done; \
 	done

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Installs what the test suite needs on a fresh Debian machine: cmocka for
 # the unit tests, valgrind for the memory checks, node (JSON checks, the
-# SARIF validators from npm), git and pre-commit (the hook test). As root it uses apt-get;
+# SARIF validators from npm), git and pre-commit (the hook test), clang and
+# its runtime (libFuzzer, the warnings check). As root it uses apt-get;
 # otherwise it only reports what is missing.
 set -eu
 need=""
@@ -11,6 +12,8 @@ command -v npm >/dev/null 2>&1 || need="$need npm"
 command -v node >/dev/null 2>&1 || need="$need nodejs"
 command -v pre-commit >/dev/null 2>&1 || need="$need pre-commit"
 command -v git >/dev/null 2>&1 || need="$need git"
+command -v clang >/dev/null 2>&1 || need="$need clang"
+dpkg -s libclang-rt-14-dev >/dev/null 2>&1 || need="$need libclang-rt-14-dev"
 [ -z "$need" ] && exit 0
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
 	echo "install-test-deps: installing$need"

@@ -38,6 +38,7 @@ suite "ecosystem" tests/cli/test-ecosystem.sh ./torchlint
 suite "ecosystem (asan+ubsan)" tests/cli/test-ecosystem.sh build/torchlint-asan
 suite "sarif" tests/check-sarif.sh ./torchlint
 suite "pre-commit" tests/check-precommit.sh ./torchlint
+suite "fuzz (30 s from the corpus)" make --no-print-directory -s fuzz-smoke FUZZ_SECONDS=30
 suite "stems" tests/check-stems.sh ./torchlint
 echo "tests: $passed passed, $failed failed"
 [ "$failed" = 0 ]
