@@ -182,13 +182,15 @@ static bool tl_engine__holds(const TlIndex *idx, const TlSource *src, const TlPr
 	return !seen || !p->any;
 }
 
-/* Renders `template`, replacing {capture} with the capture's text on one
- * line, shortened when long. */
-static char *tl_engine__message(const TlRule *r, const TlSource *src, const TSQueryMatch *m)
+/* Renders `template`, replacing {capture} with the text of the capture of
+ * that name (in `query`, which produced `m`) on one line, shortened when
+ * long. */
+static char *tl_engine__message(const char *template, const TSQuery *query, const TlSource *src,
+				const TSQueryMatch *m)
 {
 	TlBuf b;
 	tl_buf_init(&b);
-	const char *p = r->message;
+	const char *p = template;
 	while (*p) {
 		const char *open = strchr(p, '{');
 		if (!open) {
@@ -197,9 +199,9 @@ static char *tl_engine__message(const TlRule *r, const TlSource *src, const TSQu
 		}
 		tl_buf_addn(&b, p, (size_t)(open - p));
 		const char *close = strchr(open, '}');
-		uint32_t id = 0, len, count = ts_query_capture_count(r->query);
+		uint32_t id = 0, len, count = ts_query_capture_count(query);
 		for (; id < count; id++) {
-			const char *name = ts_query_capture_name_for_id(r->query, id, &len);
+			const char *name = ts_query_capture_name_for_id(query, id, &len);
 			if (len == (uint32_t)(close - open - 1) && memcmp(name, open + 1, len) == 0)
 				break;
 		}
@@ -232,23 +234,54 @@ static char *tl_engine__message(const TlRule *r, const TlSource *src, const TSQu
 	return tl_buf_detach(&b);
 }
 
-static void tl_engine__run_rule(TlEngine *e, const TlRule *r, const TlIndex *idx,
-				const TlSource *src, TSNode root, TlFindings *out)
+/* Runs `query` over the tree; each match of pattern p belongs to rule
+ * rule_of[p] and must satisfy preds[p]. Matches of unselected rules are
+ * dropped. */
+static void tl_engine__run(TlEngine *e, const TSQuery *query, const TlRule *const *rule_of,
+			   const TlPredList *preds, uint32_t finding, const TlSelection *sel,
+			   const TlIndex *idx, const TlSource *src, TSNode root, TlFindings *out)
 {
-	ts_query_cursor_exec(e->cursor, r->query, root);
+	ts_query_cursor_exec(e->cursor, query, root);
 	TSQueryMatch m;
 	while (ts_query_cursor_next_match(e->cursor, &m)) {
-		const TlPredList *preds = &r->patterns.items[m.pattern_index];
+		const TlRule *r = rule_of[m.pattern_index];
+		if (!tl_rule_selected(r, sel))
+			continue;
+		const TlPredList *pl = &preds[m.pattern_index];
 		bool ok = true;
-		for (uint32_t i = 0; i < preds->size && ok; i++)
-			ok = tl_engine__holds(idx, src, &preds->items[i], &m);
+		for (uint32_t i = 0; i < pl->size && ok; i++)
+			ok = tl_engine__holds(idx, src, &pl->items[i], &m);
 		if (!ok)
 			continue;
 		TSNode f[1];
-		if (!tl_engine__nodes(&m, (uint32_t)r->finding_capture, f, 1))
+		if (!tl_engine__nodes(&m, finding, f, 1))
 			continue;
-		tl_engine__add(out, src, r, f[0], tl_engine__message(r, src, &m));
+		tl_engine__add(out, src, r, f[0], tl_engine__message(r->message, query, src, &m));
 	}
+}
+
+static void tl_engine__run_rules(TlEngine *e, const TlSelection *sel, const TlIndex *idx,
+				 const TlSource *src, TSNode root, TlFindings *out)
+{
+	const TlRuleSet *set = e->rules;
+	if (set->combined) {
+		tl_engine__run(e, set->combined, set->combined_rule.items, set->combined_preds.items,
+			       (uint32_t)set->combined_finding, sel, idx, src, root, out);
+		return;
+	}
+	TlArray(const TlRule *) owner;
+	tl_array_init(&owner);
+	for (uint32_t i = 0; i < set->rules.size; i++) {
+		const TlRule *r = set->rules.items[i];
+		if (!r->query || !tl_rule_selected(r, sel))
+			continue;
+		owner.size = 0;
+		for (uint32_t p = 0; p < r->patterns.size; p++)
+			tl_array_push(&owner, r);
+		tl_engine__run(e, r->query, owner.items, r->patterns.items, (uint32_t)r->finding_capture,
+			       sel, idx, src, root, out);
+	}
+	tl_array_release(&owner);
 }
 
 static int tl_engine__cmp(const void *a, const void *b)
@@ -433,11 +466,7 @@ void tl_engine_analyze_with(TlEngine *e, const TlSource *src, const TlFileOption
 	TlIndex idx;
 	tl_index_build(&idx, src, root);
 	idx.torch_version = opt && opt->torch_version ? opt->torch_version : TL_TORCH_VERSION_DEFAULT;
-	for (uint32_t i = 0; i < e->rules->rules.size; i++) {
-		const TlRule *r = e->rules->rules.items[i];
-		if (r->query && tl_rule_selected(r, sel))
-			tl_engine__run_rule(e, r, &idx, src, root, out);
-	}
+	tl_engine__run_rules(e, sel, &idx, src, root, out);
 	tl_engine__suppress(e, src, root, &idx, sel, out, first);
 	tl_index_release(&idx);
 	ts_tree_delete(tree);

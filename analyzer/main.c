@@ -497,7 +497,7 @@ int main(int argc, char **argv)
 	cli.color = "auto";
 	int exit_code = tl_main__options(argc, argv, &cli);
 	TlRuleSet rules;
-	tl_array_init(&rules.rules);
+	tl_rules_init(&rules);
 	TlConfigs configs;
 	bool have_configs = false;
 	TlSelection cli_sel;

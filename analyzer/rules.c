@@ -58,6 +58,13 @@ static void tl_pred_release(TlPred *p)
 		regfree(&p->regex);
 }
 
+static void tl_pred_list_release(TlPredList *list)
+{
+	for (uint32_t k = 0; k < list->size; k++)
+		tl_pred_release(&list->items[k]);
+	tl_array_release(list);
+}
+
 /* Where `#name` appears in the pattern's source, for error messages. */
 static uint32_t tl_rules__pred_offset(const TSQuery *q, uint32_t pattern,
 				      const char *text, const char *name)
@@ -71,25 +78,23 @@ static uint32_t tl_rules__pred_offset(const TSQuery *q, uint32_t pattern,
 	return start;
 }
 
-static bool tl_rules__compile_preds(TlRule *r, const char *text, size_t len, FILE *err)
+/* Compiles the predicates of pattern `p` of `query` into `preds`; errors
+ * are reported against `path` / `text`. */
+static bool tl_rules__compile_pattern(const TSQuery *query, uint32_t p, const char *path,
+				      const char *text, size_t len, TlPredList *preds, FILE *err)
 {
-	uint32_t patterns = ts_query_pattern_count(r->query);
-	for (uint32_t p = 0; p < patterns; p++) {
-		TlPredList list;
-		tl_array_init(&list);
-		tl_array_push(&r->patterns, list);
-		TlPredList *preds = tl_array_last(&r->patterns);
+	{
 		uint32_t steps;
-		const TSQueryPredicateStep *st = ts_query_predicates_for_pattern(r->query, p, &steps);
+		const TSQueryPredicateStep *st = ts_query_predicates_for_pattern(query, p, &steps);
 		uint32_t i = 0;
 		while (i < steps) {
 			uint32_t end = i;
 			while (end < steps && st[end].type != TSQueryPredicateStepTypeDone)
 				end++;
 			uint32_t nlen;
-			const char *name = ts_query_string_value_for_id(r->query, st[i].value_id, &nlen);
+			const char *name = ts_query_string_value_for_id(query, st[i].value_id, &nlen);
 			char msg[256];
-			uint32_t at = tl_rules__pred_offset(r->query, p, text, name);
+			uint32_t at = tl_rules__pred_offset(query, p, text, name);
 			TlPred pr;
 			memset(&pr, 0, sizeof pr);
 			tl_array_init(&pr.strings);
@@ -119,7 +124,7 @@ static bool tl_rules__compile_preds(TlRule *r, const char *text, size_t len, FIL
 						pr.capture2 = (int32_t)a[1].value_id;
 					} else {
 						uint32_t sl;
-						const char *s = ts_query_string_value_for_id(r->query, a[1].value_id, &sl);
+						const char *s = ts_query_string_value_for_id(query, a[1].value_id, &sl);
 						pr.string = tl_strndup(s, sl);
 					}
 					if (pr.kind == TL_PRED_MATCH) {
@@ -145,7 +150,7 @@ static bool tl_rules__compile_preds(TlRule *r, const char *text, size_t len, FIL
 							break;
 						}
 						uint32_t sl;
-						const char *s = ts_query_string_value_for_id(r->query, a[k].value_id, &sl);
+						const char *s = ts_query_string_value_for_id(query, a[k].value_id, &sl);
 						tl_array_push(&pr.strings, tl_strndup(s, sl));
 					}
 				}
@@ -174,7 +179,7 @@ static bool tl_rules__compile_preds(TlRule *r, const char *text, size_t len, FIL
 						pr.capture = a[0].value_id;
 						if (want == 2) {
 							uint32_t sl;
-							const char *s = ts_query_string_value_for_id(r->query, a[1].value_id, &sl);
+							const char *s = ts_query_string_value_for_id(query, a[1].value_id, &sl);
 							char *v = tl_strndup(s, sl);
 							pr.choice = tl_predicate_choice(def, v);
 							if (pr.choice < 0) {
@@ -194,12 +199,26 @@ static bool tl_rules__compile_preds(TlRule *r, const char *text, size_t len, FIL
 			}
 			if (!ok) {
 				tl_pred_release(&pr);
-				tl_rules__caret(err, r->query_path, text, len, at, msg);
+				tl_rules__caret(err, path, text, len, at, msg);
 				return false;
 			}
 			tl_array_push(preds, pr);
 			i = end + 1;
 		}
+	}
+	return true;
+}
+
+static bool tl_rules__compile_preds(TlRule *r, const char *text, size_t len, FILE *err)
+{
+	uint32_t patterns = ts_query_pattern_count(r->query);
+	for (uint32_t p = 0; p < patterns; p++) {
+		TlPredList list;
+		tl_array_init(&list);
+		tl_array_push(&r->patterns, list);
+		if (!tl_rules__compile_pattern(r->query, p, r->query_path, text, len,
+					       tl_array_last(&r->patterns), err))
+			return false;
 	}
 	return true;
 }
@@ -219,11 +238,9 @@ void tl_rule_free(TlRule *r)
 	tl_free(r->validate);
 	tl_free(r->meta_path);
 	tl_free(r->query_path);
-	for (uint32_t p = 0; p < r->patterns.size; p++) {
-		for (uint32_t k = 0; k < r->patterns.items[p].size; k++)
-			tl_pred_release(&r->patterns.items[p].items[k]);
-		tl_array_release(&r->patterns.items[p]);
-	}
+	for (uint32_t p = 0; p < r->patterns.size; p++)
+		tl_pred_list_release(&r->patterns.items[p]);
+	tl_free(r->query_source);
 	tl_array_release(&r->patterns);
 	if (r->query)
 		ts_query_delete(r->query);
@@ -347,6 +364,7 @@ TlRule *tl_rule_compile(const char *meta_path, const char *meta, size_t meta_len
 		uint32_t offset;
 		TSQueryError qerr;
 		r->query = ts_query_new(tl_python_language(), query, (uint32_t)query_len, &offset, &qerr);
+		r->query_source = tl_strndup(query, query_len);
 		if (!r->query) {
 			static const char *const what[] = {
 				"no error", "invalid query syntax", "unknown node type",
@@ -507,9 +525,75 @@ static bool tl_rules__read_dir(const char *dir, TlRuleFiles *out, FILE *err)
 	return ok;
 }
 
+void tl_rules_init(TlRuleSet *set)
+{
+	memset(set, 0, sizeof *set);
+	tl_array_init(&set->rules);
+}
+
+/* Joins every rule's query into one, so that one pass over a tree finds
+ * the matches of all rules. Each rule's query compiled on its own first
+ * (for its error messages); the joint one cannot fail unless the grammar
+ * does, and then the engine keeps to one pass per rule. */
+static void tl_rules__combine(TlRuleSet *set)
+{
+	TlBuf text;
+	tl_buf_init(&text);
+	TlIntArray starts; /* byte where each rule's query starts, -1 if none */
+	tl_array_init(&starts);
+	for (uint32_t i = 0; i < set->rules.size; i++) {
+		const TlRule *r = set->rules.items[i];
+		tl_array_push(&starts, r->query ? (int32_t)text.len : -1);
+		if (r->query) {
+			tl_buf_add(&text, r->query_source);
+			tl_buf_add(&text, "\n");
+		}
+	}
+	uint32_t offset;
+	TSQueryError qerr;
+	TSQuery *q = text.len ? ts_query_new(tl_python_language(), text.data, (uint32_t)text.len,
+					     &offset, &qerr) : NULL;
+	if (q) {
+		uint32_t n = ts_query_pattern_count(q);
+		bool ok = true;
+		for (uint32_t p = 0; p < n && ok; p++) {
+			uint32_t at = ts_query_start_byte_for_pattern(q, p);
+			const TlRule *owner = NULL;
+			for (uint32_t i = 0; i < set->rules.size; i++)
+				if (starts.items[i] >= 0 && (uint32_t)starts.items[i] <= at)
+					owner = set->rules.items[i];
+			TlPredList list;
+			tl_array_init(&list);
+			tl_array_push(&set->combined_preds, list);
+			tl_array_push(&set->combined_rule, owner);
+			ok = owner && tl_rules__compile_pattern(q, p, "(all rules)", text.data, text.len,
+							       tl_array_last(&set->combined_preds), stderr);
+		}
+		set->combined_finding = -1;
+		for (uint32_t i = 0; i < ts_query_capture_count(q); i++) {
+			uint32_t len;
+			const char *name = ts_query_capture_name_for_id(q, i, &len);
+			if (len == 7 && memcmp(name, "finding", 7) == 0)
+				set->combined_finding = (int32_t)i;
+		}
+		if (ok && set->combined_finding >= 0)
+			set->combined = q;
+		else
+			ts_query_delete(q);
+	}
+	if (!set->combined) {
+		for (uint32_t p = 0; p < set->combined_preds.size; p++)
+			tl_pred_list_release(&set->combined_preds.items[p]);
+		tl_array_release(&set->combined_preds);
+		tl_array_release(&set->combined_rule);
+	}
+	tl_array_release(&starts);
+	tl_buf_release(&text);
+}
+
 bool tl_rules_load(TlRuleSet *set, const char *dir, FILE *err)
 {
-	tl_array_init(&set->rules);
+	tl_rules_init(set);
 	TlRuleFiles files;
 	tl_array_init(&files);
 	for (unsigned i = 0; i < tl_embedded_count; i++) {
@@ -527,17 +611,16 @@ bool tl_rules_load(TlRuleSet *set, const char *dir, FILE *err)
 	files.size = 0;
 	if (ok && dir) {
 		ok = tl_rules__read_dir(dir, &files, err);
-		TlRuleSet extra;
-		tl_array_init(&extra.rules);
 		if (ok)
 			ok = tl_rules__add_files(set, files.items, files.size, err);
 		for (uint32_t i = 0; i < files.size; i++) {
 			tl_free(files.items[i].path);
 			tl_free(files.items[i].data);
 		}
-		tl_array_release(&extra.rules);
 	}
 	tl_array_release(&files);
+	if (ok)
+		tl_rules__combine(set);
 	return ok;
 }
 
@@ -546,6 +629,13 @@ void tl_rules_release(TlRuleSet *set)
 	for (uint32_t i = 0; i < set->rules.size; i++)
 		tl_rule_free(set->rules.items[i]);
 	tl_array_release(&set->rules);
+	for (uint32_t p = 0; p < set->combined_preds.size; p++)
+		tl_pred_list_release(&set->combined_preds.items[p]);
+	tl_array_release(&set->combined_preds);
+	tl_array_release(&set->combined_rule);
+	if (set->combined)
+		ts_query_delete(set->combined);
+	set->combined = NULL;
 }
 
 const TlRule *tl_rules_find(const TlRuleSet *set, const char *code)

@@ -51,6 +51,7 @@ typedef struct TlRule {
 	char *validate; /* validate/cases/<code> */
 	char *meta_path, *query_path;
 	TSQuery *query; /* NULL for engine rules such as TL000 */
+	char *query_source; /* its text */
 	TlArray(TlPredList) patterns;
 	int32_t finding_capture;
 	uint32_t message_line, message_column; /* of `message` in the metadata */
@@ -58,6 +59,13 @@ typedef struct TlRule {
 
 typedef struct TlRuleSet {
 	TlArray(TlRule *) rules; /* sorted by code */
+	/* All rules' queries joined into one (one pass per file finds every
+	 * rule's matches), with each pattern's rule and compiled predicates;
+	 * NULL when not built (then each rule's own query is run). */
+	TSQuery *combined;
+	TlArray(const TlRule *) combined_rule;
+	TlArray(TlPredList) combined_preds;
+	int32_t combined_finding;
 } TlRuleSet;
 
 /* Loads the embedded rules; then, if `dir` is not NULL, the CODE-name.toml
@@ -65,6 +73,8 @@ typedef struct TlRuleSet {
  * "path:row:col: error" messages (with the line and a caret for queries) to
  * `err` and returns false. */
 bool tl_rules_load(TlRuleSet *set, const char *dir, FILE *err);
+/* An empty set, to fill by hand (tests). */
+void tl_rules_init(TlRuleSet *set);
 void tl_rules_release(TlRuleSet *set);
 const TlRule *tl_rules_find(const TlRuleSet *set, const char *code);
 

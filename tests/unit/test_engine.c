@@ -481,7 +481,7 @@ static TlRule *analyze_custom(const char *query, const char *message, const char
 	tl_buf_release(&meta);
 	assert_non_null(r);
 	TlRuleSet set;
-	tl_array_init(&set.rules);
+	tl_rules_init(&set);
 	tl_array_push(&set.rules, r);
 	TlSelection sel;
 	tl_selection_init(&sel);
