@@ -176,6 +176,7 @@ class Meter:
         self.memory = []  # device bytes allocated after each iteration (CUDA)
         self.saved_bytes = []
         self.nodes = []
+        self.notes = {}  # observations a case records along the way
         self._marks = []
         self._t0 = None
 
@@ -200,6 +201,11 @@ class Meter:
         self._marks.append(self._mark())
         if self.device.type == "cuda":
             self.memory.append(torch.cuda.memory_allocated(self.device))
+
+    def note(self, key, value):
+        """Records an observation that must survive an exception (the last
+        value per key wins)."""
+        self.notes[key] = value
 
     def step_times(self):
         """Seconds per iteration, in order (the first includes the set-up)."""
@@ -266,6 +272,7 @@ def run_variant(run, device, iters, warmup, probe):
         out["error"] = _error(exc, meter)
         out["traceback"] = traceback.format_exc().splitlines()[-3:]
     out["iterations_completed"] = meter.iteration
+    out["notes"] = meter.notes
     if probe:
         out["saved_bytes_per_iter"] = meter.saved_bytes
         out["saved_bytes_peak"] = meter.saved.peak
