@@ -353,6 +353,22 @@ def row(metric, flagged, fixed, unit="", shows=None, note=""):
             "shows": shows, "note": note}
 
 
+def time_row(flagged, fixed, device, label="median time per step", min_ratio=1.05):
+    """The speed evidence: on CUDA it shows the cost when the flagged variant is
+    at least `min_ratio` times slower; CPU time is reported but decides nothing."""
+    tf, tx = flagged["median_step_s"], fixed["median_step_s"]
+    if device == "cuda":
+        return row(label, tf, tx, "s", shows=tf is not None and tx is not None and tf > min_ratio * tx)
+    return row(label + " (CPU)", tf, tx, "s",
+               note="CPU time, for reference only: the cost claimed is GPU time")
+
+
+def memory_row(flagged, fixed, device):
+    """Peak device memory above the baseline (CUDA only; decides nothing)."""
+    return row("peak device memory above baseline", flagged.get("peak_memory_above_baseline"),
+               fixed.get("peak_memory_above_baseline"), "B")
+
+
 def demonstrated(evidence):
     """The run demonstrates the cost: some evidence shows it, none contradicts it."""
     decided = [r["shows"] for r in evidence if r["shows"] is not None]
