@@ -309,12 +309,20 @@ def case_codes():
     return sorted(p.name for p in CASES.iterdir() if (p / "flagged.py").is_file())
 
 
+# On the CPU, a case that can show its cost only on a GPU (it has a NEEDS_GPU
+# file) runs briefly: the run confirms both variants work; its times claim nothing.
+CPU_SMOKE_ITERS = 10
+
+
 def measure(code, device, iters=None):
     """Runs a case's two variants under identical conditions: for each, a
     timing pass and a probe pass, from the same seed. Returns the result
-    record that validate/results/<device>/<CODE>.json holds."""
+    record that validate/results/<device>/<CODE>.json holds. `iters`
+    defaults to the case's ITERS (CPU_SMOKE_ITERS for GPU-only cases on the CPU)."""
     case, flagged, fixed = load_case(code)
-    iters = iters or case.ITERS
+    needs_gpu = CASES / code / "NEEDS_GPU"
+    if iters is None:
+        iters = CPU_SMOKE_ITERS if device.type == "cpu" and needs_gpu.is_file() else case.ITERS
     warmup = min(case.WARMUP, max(iters - 2, 0))
     variants = {}
     for name, run in (("flagged", flagged), ("fixed", fixed)):
@@ -327,7 +335,6 @@ def measure(code, device, iters=None):
         if probe["error"] != timing["error"]:
             v["probe_error"] = probe["error"]
         variants[name] = v
-    needs_gpu = CASES / code / "NEEDS_GPU"
     evidence = case.assess(variants["flagged"], variants["fixed"], device.type)
     record = {
         "code": code,
