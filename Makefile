@@ -5,6 +5,8 @@
 #   make demo       run it on the bundled example training script
 #   make test       install test dependencies (as root, on Debian) and run all tests
 #   make install    install to $(PREFIX)/bin (PREFIX=/usr/local by default)
+#   make validate-cuda  build the CUDA microbenchmarks in validate/cuda/ (needs nvcc)
+#   make validate-gpu   on a GPU machine: run validate/ and regenerate its report
 #
 # Packagers can point TS_LIB_DIR, TS_PYTHON_DIR and TS_TOML_DIR at their own
 # copies of the tree-sitter runtime and grammars to skip the npm fetch.
@@ -41,7 +43,7 @@ OBJ := $(BUILD)/obj
 ASAN_OBJ := $(BUILD)/asan
 ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-.PHONY: all deps demo test install clean unit-build asan-build check-warnings
+.PHONY: all deps demo test install clean unit-build asan-build check-warnings validate-cuda validate-gpu
 all: torchlint
 
 DEPS_STAMP := $(DEPS)/.stamp
@@ -137,10 +139,41 @@ check-warnings: $(DEPS_STAMP) $(BUILD)/gen/embedded.c
 unit-build: $(UNIT_BINS)
 asan-build: $(UNIT_ASAN_BINS) $(BUILD)/torchlint-asan
 
+# --- validate/: reproductions of each rule's cost -----------------------------------
+# The CUDA microbenchmarks need nvcc (PATH, else /usr/local/cuda/bin); without
+# it the target says so and skips. NVCC_ARCH picks the GPU code (the default
+# is nvcc's own; on a GPU machine validate-gpu builds for the GPU present).
+NVCC ?= $(shell command -v nvcc 2>/dev/null || { test -x /usr/local/cuda/bin/nvcc && echo /usr/local/cuda/bin/nvcc; })
+NVCC_ARCH ?=
+NVCC_FLAGS ?= -O2 -std=c++17 -Xcompiler -Wall,-Wextra,-Werror
+CUDA_BENCH_SRC := $(wildcard validate/cuda/*.cu)
+CUDA_BENCH_BINS := $(patsubst validate/cuda/%.cu,$(BUILD)/validate-cuda/%,$(CUDA_BENCH_SRC))
+PYTHON ?= python3
+
+validate-cuda:
+	@if [ -z "$(NVCC)" ]; then \
+	  echo "validate-cuda: nvcc not found (put the CUDA toolkit on PATH or set NVCC=...): skipping the CUDA microbenchmarks"; \
+	else \
+	  $(MAKE) --no-print-directory $(CUDA_BENCH_BINS); \
+	fi
+
+$(BUILD)/validate-cuda/%: validate/cuda/%.cu validate/cuda/bench.h
+	@mkdir -p $(dir $@)
+	$(NVCC) $(NVCC_FLAGS) $(NVCC_ARCH) -o $@ $<
+
+# One command for a GPU session (validate/README.md): the microbenchmarks (when
+# nvcc is here), every case on CUDA, then the report, the plots and the
+# summary that --explain embeds; `make` afterwards rebuilds with it.
+validate-gpu:
+	$(MAKE) --no-print-directory validate-cuda NVCC_ARCH="$(or $(NVCC_ARCH),-arch=native)"
+	$(PYTHON) validate/run.py --device cuda $(if $(wildcard $(BUILD)/validate-cuda/*),--cuda-bench $(BUILD)/validate-cuda)
+	$(PYTHON) validate/report.py
+	$(MAKE) --no-print-directory torchlint
+
 install: torchlint
 	install -d $(DESTDIR)$(PREFIX)/bin
 	install -m 755 torchlint $(DESTDIR)$(PREFIX)/bin/torchlint
 
 clean:
 	rm -rf $(OBJ) $(ASAN_OBJ) $(BUILD)/gen $(BUILD)/unit $(BUILD)/unit-asan $(BUILD)/embed \
-	  $(BUILD)/torchlint-asan torchlint
+	  $(BUILD)/torchlint-asan $(BUILD)/validate-cuda torchlint
