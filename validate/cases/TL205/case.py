@@ -1,6 +1,4 @@
 """TL205: what the reproduction claims and how a run's numbers are judged."""
-import math
-
 from caselib import row
 
 NAME = "scaler-bypassed"
@@ -10,16 +8,21 @@ WARMUP = 3
 CPU = None  # torch.cuda.amp.GradScaler disables itself without CUDA
 
 
+def _err(v):
+    e = v["error"]
+    return "%s at iteration %d" % (e["type"], e["iteration"]) if e else "none"
+
+
 def assess(flagged, fixed, device):
-    fs, xs = flagged["signal"] or {}, fixed["signal"] or {}
+    fu, xu = flagged["notes"].get("update_norm") or [], fixed["notes"].get("update_norm") or []
+    f, x = (fu[0] if fu else None), (xu[0] if xu else None)
     if not flagged["notes"].get("scaler_enabled"):
-        return [row("first update norm", fs.get("first_update_norm"), xs.get("first_update_norm"), "",
+        return [row("first update norm", f, x, "",
                     note="GradScaler is disabled without CUDA: nothing to observe on this device")]
-    f, x = fs["first_update_norm"], xs["first_update_norm"]
-    last_f = fs["loss"][-1]
+    fe = flagged["error"]
     return [
-        row("first update norm", f, x, "", shows=x > 0 and f / x > 1000,
-            note="the ratio is the loss scale when the optimizer is plain SGD"),
-        row("loss at the last step", last_f, xs["loss"][-1], "",
-            shows=not math.isfinite(last_f) or last_f > 10 * xs["loss"][-1]),
+        row("first update norm", f, x, "", shows=f is not None and bool(x) and f / x > 1000,
+            note="with plain SGD the ratio is the loss scale"),
+        row("exception", _err(flagged), _err(fixed), "",
+            note=fe["message"][:90] if fe else "no exception: the oversized updates go on silently"),
     ]

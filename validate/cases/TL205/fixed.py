@@ -6,8 +6,10 @@ flagged.py calls `optimizer.step()` directly after a scaled backward (the
 one line that differs), so every update is as many times too large as the
 scale factor (65536 at the start).
 
-Signal: the size of the first update (norm of the parameter change) and the
-loss afterwards. Without CUDA, torch.cuda.amp.GradScaler disables itself
+Signal: the size of each update (norm of the parameter change, recorded
+before scaler.update(), which on CUDA may refuse to run after a step that
+bypassed the scaler: "No inf checks were recorded"), the loss afterwards,
+and any exception. Without CUDA, torch.cuda.amp.GradScaler disables itself
 (scale() returns the loss unchanged), and then nothing can be observed.
 """
 import warnings
@@ -31,6 +33,7 @@ def run(device, iters, meter):
         scaler = torch.cuda.amp.GradScaler()
     meter.note("scaler_enabled", scaler.is_enabled())
     update_norms, losses = [], []
+    meter.note("update_norm", update_norms)  # kept if update() raises
     for it in range(iters):
         before = [p.detach().clone() for p in model.parameters()]
         optimizer.zero_grad()
@@ -39,9 +42,9 @@ def run(device, iters, meter):
         scaler.scale(loss).backward()
         # ok: TL205
         scaler.step(optimizer)
-        scaler.update()
         with torch.no_grad():
             update_norms.append(sum((p - b).pow(2).sum() for p, b in zip(model.parameters(), before)).sqrt().item())
+        scaler.update()
         losses.append(loss.item())
         meter.tick()
     return {"first_update_norm": update_norms[0], "update_norm": update_norms, "loss": losses,
