@@ -1,7 +1,8 @@
 #!/bin/sh
 # One stem per pitfall: every rule in rules/ has its query, flagged and OK
-# fixtures in corpus/, a section in skills/ headed "## CODE name", a
-# reproduction in validate/cases/CODE/, and a row in the README's rule table;
+# fixtures in corpus/, a section in skills/ headed "## CODE name", the
+# reproduction its metadata names (validate/cases/CODE/), and a row in the
+# README's rule table;
 # every code a skill or fixture names exists.
 # usage: check-stems.sh TORCHLINT
 set -u
@@ -25,12 +26,12 @@ while read -r code name default; do
 		grep -rqsE "^[[:space:]]*# ok: *([A-Z0-9]+, *)*$code" corpus && ok || bad "$code: no '# ok: $code' fixture in corpus/"
 	fi
 	grep -rqs "^## $code $name\$" skills && ok || bad "$code: no '## $code $name' section in skills/"
-	# Its reproduction in validate/ (engine findings have no cost to reproduce).
-	case $code in
-	TL0*) ;;
-	*) [ -f "validate/cases/$code/flagged.py" ] && [ -f "validate/cases/$code/fixed.py" ] && ok ||
-		bad "$code: no validate/cases/$code/flagged.py and fixed.py" ;;
-	esac
+	# The reproduction its metadata names (validate = "validate/cases/CODE").
+	v=$(sed -n 's/^validate *= *"\(.*\)"[[:space:]]*$/\1/p' "rules/$code-$name.toml" 2>/dev/null)
+	if [ -n "$v" ]; then
+		[ "$v" = "validate/cases/$code" ] && [ -f "$v/flagged.py" ] && [ -f "$v/fixed.py" ] && ok ||
+			bad "$code: validate = \"$v\" is not validate/cases/$code with flagged.py and fixed.py"
+	fi
 	grep -qE "^\| *\`?$code\`? *\| *\`?$name\`? *\|" README.md && ok || bad "$code: not in the README rule table"
 done </tmp/tl-stems.$$
 
