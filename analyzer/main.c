@@ -15,6 +15,7 @@
 #include "config.h"
 #include "discover.h"
 #include "engine.h"
+#include "evidence.h"
 #include "fingerprint.h"
 #include "notebook.h"
 #include "output.h"
@@ -314,15 +315,28 @@ static int tl_main__explain(const TlRuleSet *rules, const char *code)
 	const char *section = tl_skills_section(code, &len, &path);
 	if (!section) {
 		printf("%s\n", r->help ? r->help : r->message);
-		return TL_EXIT_CLEAN;
+	} else {
+		/* The section without its own "## CODE name" heading line. */
+		const char *nl = memchr(section, '\n', len);
+		const char *body = nl ? nl + 1 : section + len;
+		while (body < section + len && *body == '\n')
+			body++;
+		while (section + len > body && section[len - 1] == '\n')
+			len--;
+		fwrite(body, 1, (size_t)(section + len - body), stdout);
+		printf("\n\n(from %s)\n", path);
 	}
-	/* The section without its own "## CODE name" heading line. */
-	const char *nl = memchr(section, '\n', len);
-	const char *body = nl ? nl + 1 : section + len;
-	while (body < section + len && *body == '\n')
-		body++;
-	fwrite(body, 1, (size_t)(section + len - body), stdout);
-	printf("\n(from %s)\n", path);
+	if (strncmp(code, "TL0", 3) == 0)
+		return TL_EXIT_CLEAN; /* engine findings have no cost to measure */
+	/* The measurement, generated from validate/results/ by validate/report.py;
+	 * never a number that no result file holds. */
+	printf("\n### Measured cost (validate/)\n\n");
+	char *evidence = tl_evidence_text(code, NULL);
+	if (evidence)
+		printf("%s\n", evidence);
+	else
+		printf("Not yet measured: validate/results/ holds no result for %s.\n", code);
+	tl_free(evidence);
 	return TL_EXIT_CLEAN;
 }
 

@@ -1,7 +1,9 @@
 #!/bin/sh
 # One stem per pitfall: every rule in rules/ has its query, flagged and OK
-# fixtures in corpus/, a section in skills/ headed "## CODE name", and a row
-# in the README's rule table; every code a skill or fixture names exists.
+# fixtures in corpus/, a section in skills/ headed "## CODE name", the
+# reproduction its metadata names (validate/cases/CODE/), and a row in the
+# README's rule table;
+# every code a skill or fixture names exists.
 # usage: check-stems.sh TORCHLINT
 set -u
 bin=$1
@@ -24,6 +26,12 @@ while read -r code name default; do
 		grep -rqsE "^[[:space:]]*# ok: *([A-Z0-9]+, *)*$code" corpus && ok || bad "$code: no '# ok: $code' fixture in corpus/"
 	fi
 	grep -rqs "^## $code $name\$" skills && ok || bad "$code: no '## $code $name' section in skills/"
+	# The reproduction its metadata names (validate = "validate/cases/CODE").
+	v=$(sed -n 's/^validate *= *"\(.*\)"[[:space:]]*$/\1/p' "rules/$code-$name.toml" 2>/dev/null)
+	if [ -n "$v" ]; then
+		[ "$v" = "validate/cases/$code" ] && [ -f "$v/flagged.py" ] && [ -f "$v/fixed.py" ] && ok ||
+			bad "$code: validate = \"$v\" is not validate/cases/$code with flagged.py and fixed.py"
+	fi
 	grep -qE "^\| *\`?$code\`? *\| *\`?$name\`? *\|" README.md && ok || bad "$code: not in the README rule table"
 done </tmp/tl-stems.$$
 

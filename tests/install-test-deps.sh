@@ -2,8 +2,9 @@
 # Installs what the test suite needs on a fresh Debian machine: cmocka for
 # the unit tests, valgrind for the memory checks, node (JSON checks, the
 # SARIF validators from npm), git and pre-commit (the hook test), clang and
-# its runtime (libFuzzer, the warnings check). As root it uses apt-get;
-# otherwise it only reports what is missing.
+# its runtime (libFuzzer, the warnings check), and PyTorch for the CPU tests
+# of validate/ (Debian's python3-torch, for /usr/bin/python3). As root it
+# uses apt-get; otherwise it only reports what is missing.
 set -eu
 need=""
 [ -f /usr/include/cmocka.h ] || need="$need libcmocka-dev"
@@ -14,6 +15,8 @@ command -v pre-commit >/dev/null 2>&1 || need="$need pre-commit"
 command -v git >/dev/null 2>&1 || need="$need git"
 command -v clang >/dev/null 2>&1 || need="$need clang"
 dpkg -s libclang-rt-14-dev >/dev/null 2>&1 || need="$need libclang-rt-14-dev"
+python3 -c 'import torch' >/dev/null 2>&1 || /usr/bin/python3 -c 'import torch' >/dev/null 2>&1 ||
+	need="$need python3-torch"
 [ -z "$need" ] && exit 0
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
 	echo "install-test-deps: installing$need"

@@ -40,5 +40,14 @@ suite "sarif" tests/check-sarif.sh ./torchlint
 suite "pre-commit" tests/check-precommit.sh ./torchlint
 suite "fuzz (30 s from the corpus)" make --no-print-directory -s fuzz-smoke FUZZ_SECONDS=30
 suite "stems" tests/check-stems.sh ./torchlint
+# validate/: the reproductions as lint tests, the generated evidence that
+# --explain cites, the default-on rules' evidence, what a CPU can show
+# (PyTorch on the CPU), and the CUDA microbenchmarks (compiled only, when nvcc
+# is here: no test needs a GPU).
+suite "validate: cases as lint tests" tests/check-validate-lint.sh ./torchlint
+suite "validate: report and --explain evidence" tests/check-validate-explain.sh ./torchlint
+suite "validate: default-on rules have evidence" python3 validate/check_evidence.py ./torchlint
+suite "validate: CPU reproductions" tests/check-validate-cpu.sh
+suite "validate: CUDA microbenchmarks compile" make --no-print-directory -s validate-cuda
 echo "tests: $passed passed, $failed failed"
 [ "$failed" = 0 ]
