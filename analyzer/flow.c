@@ -2305,6 +2305,16 @@ static bool tl_flow__device_return(const TlIndex *idx, TSNode v, int depth)
 	return tl_flow__on_device(idx, v, depth, &budget);
 }
 
+/* The binding an augmented assignment `b` (`x += v`) updates: the one `x`
+ * had just before it; NULL for other bindings. */
+static const TlBinding *tl_flow__aug_previous(const TlIndex *idx, const TlBinding *b)
+{
+	if (!b || b->kind != TL_BIND_AUG || ts_node_start_byte(b->stmt) == 0)
+		return NULL;
+	const TlBinding *p = tl_index_resolve(idx, b->name, b->func, ts_node_start_byte(b->stmt) - 1);
+	return p == b ? NULL : p;
+}
+
 /* True when the name `e` is called like a function in its scope (`m(x)`):
  * a module or a function, whatever its binding says. */
 static bool tl_flow__called(const TlIndex *idx, TSNode e)
@@ -2423,7 +2433,12 @@ static bool tl_flow__on_device(const TlIndex *idx, TSNode e, int depth, int *bud
 	if (b && b->kind == TL_BIND_PARAM)
 		return tl_flow__param_all(idx, b, tl_flow__on_device, depth, budget);
 	TSNode v = tl_flow__bound_value(b);
-	return !ts_node_is_null(v) && tl_flow__on_device(idx, v, depth + 1, budget);
+	if (!ts_node_is_null(v) && tl_flow__on_device(idx, v, depth + 1, budget))
+		return true;
+	/* `loss *= w`: the name keeps what it held before, combined with w. */
+	const TlBinding *before = tl_flow__aug_previous(idx, b);
+	TSNode pv = tl_flow__bound_value(before);
+	return !ts_node_is_null(pv) && tl_flow__on_device(idx, pv, depth + 1, budget);
 }
 
 bool tl_flow_on_device(const TlIndex *idx, TSNode expr)
@@ -2553,21 +2568,25 @@ static bool tl_flow__host_value(const TlIndex *idx, TSNode e, const TlHostNames 
 
 bool tl_flow_host_derived(const TlIndex *idx, TSNode expr)
 {
+	const TlSyms *sy = tl_syms();
 	int32_t loop = tl_index_loop_of(idx, expr);
-	if (loop < 0)
+	int32_t func = tl_index_func_of(idx, expr);
+	if (loop < 0 && func < 0)
 		return false;
-	const TlLoop *l = &idx->loops.items[loop];
+	/* The iteration: the loop body, or the body of a helper called per step. */
+	TSNode body = loop >= 0 ? idx->loops.items[loop].body
+				: ts_node_child_by_field_id(idx->funcs.items[func].node, sy->f_body);
 	uint32_t at = ts_node_start_byte(expr);
 	TlHostNames taint;
 	tl_array_init(&taint);
 	/* Names bound earlier in the same iteration to host copies, or to
 	 * values computed from them: a fixpoint bounded by the names it adds. */
-	const TlIntArray *binds = tl_index_scope_binds(idx, l->func);
+	const TlIntArray *binds = tl_index_scope_binds(idx, func);
 	for (uint32_t round = 0; round < 64; round++) {
 		bool changed = false;
 		for (uint32_t i = 0; binds && i < binds->size; i++) {
 			const TlBinding *b = &idx->bindings.items[binds->items[i]];
-			if (b->pos > at || !tl_flow__contains(l->body, b->stmt) ||
+			if (b->pos > at || !tl_flow__contains(body, b->stmt) ||
 			    (b->kind != TL_BIND_ASSIGN && b->kind != TL_BIND_AUG && b->kind != TL_BIND_FOR) ||
 			    tl_flow__host_names_has(&taint, b->name))
 				continue;
