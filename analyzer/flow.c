@@ -2272,6 +2272,8 @@ static bool tl_flow__tensor(const TlIndex *idx, TSNode e, int depth, int *budget
 		    tl_index_text_is(idx, attr, "T"))
 			return tl_flow__tensor(idx, ts_node_child_by_field_id(e, sy->f_object), depth + 1, budget);
 	}
+	if (s == sy->identifier && tl_flow__comprehension_local(idx, e))
+		return false; /* the index does not bind comprehension variables */
 	if (tl_flow_from_loader(idx, e))
 		return true;
 	if (tl_flow__graph(idx, e, depth + 1))
@@ -2414,7 +2416,8 @@ static bool tl_flow__on_device(const TlIndex *idx, TSNode e, int depth, int *bud
 	}
 	if (s != sy->identifier && s != sy->attribute)
 		return false;
-	if (tl_flow_is_module(idx, e) || tl_flow__called(idx, e))
+	if (tl_flow_is_module(idx, e) || tl_flow__called(idx, e) ||
+	    (s == sy->identifier && tl_flow__comprehension_local(idx, e)))
 		return false;
 	const TlBinding *b = tl_index_resolve_node(idx, e);
 	if (!b && s == sy->attribute) {
@@ -2759,6 +2762,10 @@ static void tl_flow__loaders(const TlIndex *idx, TSNode expr, TlLoaders *out, in
 		return;
 	}
 	if (s != sy->identifier && s != sy->attribute) {
+		out->unknown = true;
+		return;
+	}
+	if (s == sy->identifier && tl_flow__comprehension_local(idx, expr)) {
 		out->unknown = true;
 		return;
 	}

@@ -118,17 +118,21 @@ bool tl_flow_loop_invariant(const TlIndex *idx, TSNode expr);
  * arithmetic and indexing on one, and names bound to one. */
 bool tl_flow_is_tensor(const TlIndex *idx, TSNode expr);
 /* A tensor in accelerator memory: moved there (`.to(device)`, `.cuda()`),
- * made there (`device=`), or computed there (a forward, a loss), also
- * through device-preserving methods, arithmetic and names. */
+ * made there (`device=`), or computed there (a forward or a loss, in a file
+ * that uses an accelerator), also through its methods (but those that
+ * bring data to the host or describe it), torch functions, arithmetic,
+ * names, augmented assignments and parameters whose every call site passes
+ * one. Modules and names called like functions are not tensors. */
 bool tl_flow_on_device(const TlIndex *idx, TSNode expr);
 /* A tensor factory made on the host (no `device=`, or "cpu"), also inside
  * `Variable(...)` or behind host-side casts and fills (`.float()`,
  * `.normal_()`). */
 bool tl_flow_host_factory(const TlIndex *idx, TSNode expr);
 /* True when `expr` holds data a device tensor sent to the host earlier in
- * the same iteration of its loop (`.cpu()`, `.tolist()`), or a value
- * computed from such data by operators, numpy or torch functions, builtins
- * or its own methods. */
+ * the same iteration of its loop (or, outside loops, earlier in the same
+ * call of its function): `.cpu()`, `.tolist()`, or a value computed from
+ * such data by operators, numpy or torch functions, builtins or its own
+ * methods. A call of any other function ends the chain (new data). */
 bool tl_flow_host_derived(const TlIndex *idx, TSNode expr);
 
 /* True when every way `expr` gets its value is a batch (or an element or
