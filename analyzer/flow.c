@@ -3044,7 +3044,7 @@ static bool tl_flow__wrapped(const TlIndex *idx, TSNode e, TlWrapper kind, int d
 		return true;
 	}
 	TSNode v = tl_flow__bound_value(b);
-	return !ts_node_is_null(v) && b->elem < 0 && tl_flow__wrapped(idx, v, kind, depth + 1, budget);
+	return !ts_node_is_null(v) && tl_flow__wrapped(idx, v, kind, depth + 1, budget);
 }
 
 /* True when the value of `e` was computed by a forward of a wrapped module,
