@@ -63,6 +63,107 @@ bool tl_flow_reaches_backward(const TlIndex *idx, TSNode expr);
  * `with` block of kind `ctx` (TL_CTX_*) which does not enclose `expr`. */
 bool tl_flow_from_context(const TlIndex *idx, TSNode expr, uint32_t ctx);
 
+/* --- Speed, precision and safety facts ----------------------------------- */
+
+/* Kinds of API, recognised by their import-resolved dotted names. */
+typedef enum TlApi {
+	TL_API_TENSOR_FACTORY,   /* torch.zeros/ones/empty/full/rand/randn/randint/arange/linspace/eye */
+	TL_API_TENSOR_FROM_DATA, /* torch.tensor, torch.as_tensor, torch.from_numpy */
+	TL_API_DEPRECATED_AMP,   /* torch.cuda.amp.{autocast,GradScaler,custom_fwd,custom_bwd}, torch.cpu.amp.* */
+	TL_API_TORCH_LOAD,       /* torch.load */
+	TL_API_ACTIVATION_CHECKPOINT, /* torch.utils.checkpoint.checkpoint / checkpoint_sequential */
+	TL_API_EMPTY_CACHE,      /* torch.cuda.empty_cache (and the mps / xpu ones) */
+	TL_API_DATA_LOADER,      /* torch.utils.data.DataLoader */
+	TL_API_COUNT
+} TlApi;
+
+/* Module wrappers that change how gradients are synchronised. */
+typedef enum TlWrapper { TL_WRAP_DDP, TL_WRAP_FSDP } TlWrapper;
+
+/* True when `node` is a call whose callee, or a reference (a decorator
+ * without parentheses) that, resolves to an API of kind `api`. */
+bool tl_flow_is_api(const TlIndex *idx, TSNode node, TlApi api);
+/* True when call `call` passes keyword `name`, or a `**mapping` that may. */
+bool tl_flow_passes_keyword(const TlIndex *idx, TSNode call, const char *name);
+/* True when `expr` names an accelerator device: "cuda" / "cuda:1" / "mps",
+ * torch.device of one (or of a computed kind), `x.device`, a device index,
+ * or a name bound to one or called like one (`device`, `local_rank`). A
+ * literal "cpu" is not one. */
+bool tl_flow_is_device(const TlIndex *idx, TSNode expr);
+/* True for `x.cuda(...)` and `x.to(<device>, ...)` / `x.to(device=...)`. */
+bool tl_flow_moves_to_device(const TlIndex *idx, TSNode call);
+
+/* Step-loop membership (RULES.md, "step loop"): true when the innermost
+ * step loop around `node` is of one of `kinds` (TL_STEP_*): in the loops of
+ * its own function, or else through the call sites of its function. With
+ * `per_step`, only along a path with no every-N-steps guard (see
+ * tl_flow_under_every_n) between `node` and that loop. */
+bool tl_flow_in_step_loop(const TlIndex *idx, TSNode node, uint32_t kinds, bool per_step);
+/* True when `node` sits, in its own function, in the body of an `if` (or
+ * `elif`) whose condition holds only every N steps (`step % N == 0`,
+ * `(i + 1) % accum == 0 and is_main`, `not it % N`, `last or i % N == 0`,
+ * `accelerator.sync_gradients`, `should_log(step)`, or a name bound to one
+ * of these), after an early exit that skips the other steps
+ * (`if step % N != 0: continue`), or in an `except` clause (it runs when a
+ * step fails). */
+bool tl_flow_under_every_n(const TlIndex *idx, TSNode node);
+/* True when every name `expr` reads holds the same object, unchanged, in
+ * every iteration of the loop around it (through call sites when it is in
+ * none in its own function): not re-bound by or in the loop, not stored
+ * into, not changed in place, not passed as `out=`; and `expr` calls
+ * nothing that varies by itself (random numbers, next()). */
+bool tl_flow_loop_invariant(const TlIndex *idx, TSNode expr);
+
+/* A known tensor (RULES.md definitions), also through tensor methods,
+ * arithmetic and indexing on one, and names bound to one. */
+bool tl_flow_is_tensor(const TlIndex *idx, TSNode expr);
+/* A tensor in accelerator memory: moved there (`.to(device)`, `.cuda()`),
+ * made there (`device=`), or computed there (a forward or a loss, in a file
+ * that uses an accelerator), also through its methods (but those that
+ * bring data to the host or describe it), torch functions, arithmetic,
+ * names, augmented assignments and parameters whose every call site passes
+ * one. Modules and names called like functions are not tensors. */
+bool tl_flow_on_device(const TlIndex *idx, TSNode expr);
+/* A tensor factory made on the host (no `device=`, or "cpu"), also inside
+ * `Variable(...)` or behind host-side casts and fills (`.float()`,
+ * `.normal_()`). */
+bool tl_flow_host_factory(const TlIndex *idx, TSNode expr);
+/* True when `expr` holds data a device tensor sent to the host earlier in
+ * the same iteration of its loop (or, outside loops, earlier in the same
+ * call of its function): `.cpu()`, `.tolist()`, or a value computed from
+ * such data by operators, numpy or torch functions, builtins or its own
+ * methods. A call of any other function ends the chain (new data). */
+bool tl_flow_host_derived(const TlIndex *idx, TSNode expr);
+
+/* True when every way `expr` gets its value is a batch (or an element or
+ * field of one) of a DataLoader constructed in the file: a loop over it
+ * (through enumerate / tqdm; not enumerate's counter), `next(iter(...))`,
+ * names unpacked from one, parameters passed one. */
+bool tl_flow_from_loader(const TlIndex *idx, TSNode expr);
+/* True when some DataLoader that `expr`'s batches come from sets `option`
+ * (by keyword or position) to anything but a literal False / None / 0, or
+ * may set it through `**kwargs`. */
+bool tl_flow_loader_option(const TlIndex *idx, TSNode expr, const char *option);
+
+/* True for a backward that runs on iterations without an optimizer step
+ * (gradient accumulation): the steps of its loop are all under an every-N
+ * guard that does not hold the backward, or it is in a micro-batch loop
+ * whose enclosing loop steps; through call sites for helpers. */
+bool tl_flow_accumulation_backward(const TlIndex *idx, TSNode call);
+/* True when `node` runs with DDP gradient synchronisation off: inside
+ * `with model.no_sync():` (also a conditional or aliased one, or
+ * `accelerator.accumulate(...)`), in a loop that sets
+ * `require_backward_grad_sync`, or only ever called from such places. */
+bool tl_flow_no_sync(const TlIndex *idx, TSNode node);
+/* True when backward `call` differentiates a value computed by a forward
+ * of a module wrapped in `kind` (or by a call that is handed it). */
+bool tl_flow_backward_through(const TlIndex *idx, TSNode call, TlWrapper kind);
+/* True when the value of `expr` (a call) is not kept past the iteration of
+ * its loop (or past its helper function's call): used directly, or bound
+ * to a name that is not appended, stored into an attribute or element,
+ * returned or yielded. */
+bool tl_flow_dies_in_iteration(const TlIndex *idx, TSNode expr);
+
 /* The dotted name a store writes through: `history["loss"]` -> "history",
  * `self.losses` -> "self.losses". Caller frees; NULL if none. */
 char *tl_flow_root_name(const TlIndex *idx, TSNode expr);

@@ -12,7 +12,8 @@
  *   reset, ...), the events of each loop's iteration (its body plus the local
  *   functions it reaches, transitively), the grad/autocast kind of every
  *   `with` item and decorator, which local classes are nn.Modules, and which
- *   functions only ever run under a grad-disabled context.
+ *   functions only ever run under a grad-disabled context; the step loops
+ *   (the innermost loops whose own iteration trains or evaluates).
  *
  * Nodes are borrowed from the tree passed to tl_index_build; the index must
  * not outlive the tree or the source. */
@@ -43,6 +44,12 @@ enum {
 	TL_EV_SCALER_UPDATE = 1u << 6, /* scaler.update() */
 	TL_EV_SCALER_STEP = 1u << 7,   /* scaler.step(opt) */
 	TL_EV_LOSS = 1u << 8,          /* a loss function or criterion call */
+};
+
+/* Kinds of step loop (RULES.md, "step loop"), as a bit set. */
+enum {
+	TL_STEP_TRAIN = 1u << 0, /* its own iteration runs a backward or an optimizer step */
+	TL_STEP_EVAL = 1u << 1,  /* ... runs a model forward, and no step loop runs inside it */
 };
 
 /* Kinds of context a `with` item or a decorator opens, as a bit set. */
@@ -90,6 +97,10 @@ typedef struct TlFunc {
 	bool callers_grad_off;  /* every known call site runs grad-disabled */
 	TlIntArray call_sites;  /* calls that target it */
 	TlIntArray params;      /* binding indices of its parameters, in order */
+	uint32_t flat_events;   /* TL_EV_* it runs outside its own loops, also through
+				 * the functions it calls outside them */
+	bool runs_step_loop;    /* a loop that runs steps (or forwards) is inside it
+				 * or inside a function it calls */
 } TlFunc;
 
 typedef struct TlClass {
@@ -107,6 +118,9 @@ typedef struct TlLoop {
 	int32_t func;
 	int32_t parent;  /* enclosing loop in the same function, or -1 */
 	uint32_t events; /* TL_EV_* of its iteration (body + reached functions) */
+	uint32_t own_events; /* TL_EV_* of its iteration outside the loops nested in
+			      * it (directly or in the functions it calls) */
+	uint32_t step;   /* TL_STEP_* when it is a step loop, else 0 */
 } TlLoop;
 
 typedef struct TlWith {
@@ -165,6 +179,8 @@ typedef struct TlIndex {
 	TlStrMap module_evidence;    /* receivers used as modules (.eval(), .parameters()) */
 	TlArray(TSNode) comments;    /* every comment, in source order */
 	int torch_version;           /* the oldest PyTorch the code must run on (206: 2.6) */
+	bool uses_device;            /* the file puts something on an accelerator (.cuda(),
+				      * .to(device), device=..., Accelerator()) */
 } TlIndex;
 
 void tl_index_build(TlIndex *idx, const TlSource *src, TSNode root);

@@ -127,6 +127,146 @@ static bool tl_pred_mode_is(const TlIndex *idx, TSNode n, int choice)
 	return mode == (choice == 0 ? TL_MODE_EVAL : TL_MODE_TRAIN);
 }
 
+/* ---- speed, precision and safety ------------------------------------------ */
+
+/* Versions a rule can name; each is compared as major * 100 + minor. */
+static const char *const tl_version_names[] = {
+	"1.8", "1.9", "1.10", "1.11", "1.12", "1.13", "2.0", "2.1", "2.2", "2.3", "2.4",
+	"2.5", "2.6", "2.7", "2.8", "2.9", "2.10", NULL,
+};
+static const char *const tl_api_names[] = {
+	"tensor-factory", "tensor-from-data", "deprecated-amp", "torch-load",
+	"activation-checkpoint", "empty-cache", "data-loader", NULL,
+};
+_Static_assert(sizeof tl_api_names / sizeof *tl_api_names == TL_API_COUNT + 1,
+	       "one name per TlApi kind, in order");
+static const char *const tl_keyword_names[] = {
+	"weights_only", "pickle_module", "use_reentrant", "non_blocking", "device",
+	"pin_memory", "map_location", "dtype", NULL,
+};
+static const char *const tl_step_names[] = { "any", "training", NULL };
+static const uint32_t tl_step_bits[] = { TL_STEP_TRAIN | TL_STEP_EVAL, TL_STEP_TRAIN };
+static const char *const tl_loader_option_names[] = {
+	"pin_memory", "drop_last", "shuffle", "persistent_workers", NULL,
+};
+static const char *const tl_wrapper_names[] = { "ddp", "fsdp", NULL };
+
+static bool tl_pred_torch_version_at_least(const TlIndex *idx, TSNode n, int choice)
+{
+	(void)n;
+	const char *v = tl_version_names[choice];
+	int major = 0, minor = 0;
+	while (*v && *v != '.')
+		major = major * 10 + (*v++ - '0');
+	if (*v == '.')
+		v++;
+	while (*v)
+		minor = minor * 10 + (*v++ - '0');
+	return idx->torch_version >= major * 100 + minor;
+}
+
+static bool tl_pred_api(const TlIndex *idx, TSNode n, int choice)
+{
+	return tl_flow_is_api(idx, n, (TlApi)choice);
+}
+
+static bool tl_pred_passes_keyword(const TlIndex *idx, TSNode n, int choice)
+{
+	return tl_flow_passes_keyword(idx, n, tl_keyword_names[choice]);
+}
+
+static bool tl_pred_in_step_loop(const TlIndex *idx, TSNode n, int choice)
+{
+	return tl_flow_in_step_loop(idx, n, tl_step_bits[choice], false);
+}
+
+static bool tl_pred_per_step(const TlIndex *idx, TSNode n, int choice)
+{
+	return tl_flow_in_step_loop(idx, n, tl_step_bits[choice], true);
+}
+
+static bool tl_pred_every_n_steps(const TlIndex *idx, TSNode n, int choice)
+{
+	(void)choice;
+	return tl_flow_under_every_n(idx, n);
+}
+
+static bool tl_pred_loop_invariant(const TlIndex *idx, TSNode n, int choice)
+{
+	(void)choice;
+	return tl_flow_loop_invariant(idx, n);
+}
+
+static bool tl_pred_known_tensor(const TlIndex *idx, TSNode n, int choice)
+{
+	(void)choice;
+	return tl_flow_is_tensor(idx, n);
+}
+
+static bool tl_pred_device_tensor(const TlIndex *idx, TSNode n, int choice)
+{
+	(void)choice;
+	return tl_flow_on_device(idx, n);
+}
+
+static bool tl_pred_device(const TlIndex *idx, TSNode n, int choice)
+{
+	(void)choice;
+	return tl_flow_is_device(idx, n);
+}
+
+static bool tl_pred_moves_to_device(const TlIndex *idx, TSNode n, int choice)
+{
+	(void)choice;
+	return tl_flow_moves_to_device(idx, n);
+}
+
+static bool tl_pred_host_factory(const TlIndex *idx, TSNode n, int choice)
+{
+	(void)choice;
+	return tl_flow_host_factory(idx, n);
+}
+
+static bool tl_pred_host_derived(const TlIndex *idx, TSNode n, int choice)
+{
+	(void)choice;
+	return tl_flow_host_derived(idx, n);
+}
+
+static bool tl_pred_from_loader(const TlIndex *idx, TSNode n, int choice)
+{
+	(void)choice;
+	return tl_flow_from_loader(idx, n);
+}
+
+static bool tl_pred_loader_option(const TlIndex *idx, TSNode n, int choice)
+{
+	return tl_flow_loader_option(idx, n, tl_loader_option_names[choice]);
+}
+
+static bool tl_pred_accumulation_backward(const TlIndex *idx, TSNode n, int choice)
+{
+	(void)choice;
+	return tl_flow_accumulation_backward(idx, n);
+}
+
+static bool tl_pred_no_sync(const TlIndex *idx, TSNode n, int choice)
+{
+	(void)choice;
+	return tl_flow_no_sync(idx, n);
+}
+
+static bool tl_pred_backward_through(const TlIndex *idx, TSNode n, int choice)
+{
+	return tl_flow_backward_through(idx, n, (TlWrapper)choice);
+}
+
+static bool tl_pred_dies_in_iteration(const TlIndex *idx, TSNode n, int choice)
+{
+	(void)choice;
+	return tl_flow_dies_in_iteration(idx, n);
+}
+
 const TlPredicateDef tl_predicates[] = {
 	{ "loss-call", NULL, NULL, tl_pred_loss_call,
 	  "the call computes a loss: a torch.nn.functional loss, a criterion module bound in the file, or a callable named like a criterion" },
@@ -150,6 +290,44 @@ const TlPredicateDef tl_predicates[] = {
 	  "every step loop of the node (the innermost loop whose iteration runs a backward, through callers) lacks the event in its iteration" },
 	{ "step-iteration-has", "event", tl_event_names, tl_pred_step_iteration_has,
 	  "some step loop of the node has the event in its iteration" },
+	{ "in-step-loop", "kind", tl_step_names, tl_pred_in_step_loop,
+	  "the node runs in the iteration of a step loop (any: training or evaluation; training: one that runs a backward or an optimizer step), in its function or through call sites" },
+	{ "per-step", "kind", tl_step_names, tl_pred_per_step,
+	  "like in-step-loop, along a path with no every-N-steps guard: the node runs on every step" },
+	{ "every-n-steps", NULL, NULL, tl_pred_every_n_steps,
+	  "the node is in the body of an if/elif of its function that holds every N steps (`step % N == 0`, `accelerator.sync_gradients`, ...)" },
+	{ "loop-invariant", NULL, NULL, tl_pred_loop_invariant,
+	  "every name the expression reads holds the same, unchanged object in every iteration of its loop (through call sites)" },
+	{ "known-tensor", NULL, NULL, tl_pred_known_tensor,
+	  "the expression is a known tensor (RULES.md definitions), also through tensor methods, arithmetic and names" },
+	{ "device-tensor", NULL, NULL, tl_pred_device_tensor,
+	  "the expression is a tensor in accelerator memory: moved or made there, or a forward or loss result" },
+	{ "device", NULL, NULL, tl_pred_device,
+	  "the expression names an accelerator device (\"cuda\", torch.device, x.device, a device or rank variable); \"cpu\" does not" },
+	{ "moves-to-device", NULL, NULL, tl_pred_moves_to_device,
+	  "the call is `.cuda(...)` or `.to(...)` with a device" },
+	{ "host-factory", NULL, NULL, tl_pred_host_factory,
+	  "the expression is a tensor factory made on the host (no device=), also inside Variable(...) or behind host-side casts and fills" },
+	{ "host-derived", NULL, NULL, tl_pred_host_derived,
+	  "the expression holds data a device tensor sent to the host (.cpu(), .tolist()) earlier in the same loop iteration, or a value computed from it" },
+	{ "from-loader", NULL, NULL, tl_pred_from_loader,
+	  "every way the value arrives is a batch (or part of one) of a DataLoader constructed in the file" },
+	{ "loader-option", "option", tl_loader_option_names, tl_pred_loader_option,
+	  "a DataLoader the value's batches come from sets the option (not a literal False / None / 0), or may through **kwargs" },
+	{ "accumulation-backward", NULL, NULL, tl_pred_accumulation_backward,
+	  "the backward runs on iterations without an optimizer step (its loop steps under an every-N guard, or it is a micro-batch loop)" },
+	{ "no-sync", NULL, NULL, tl_pred_no_sync,
+	  "the node runs with DDP gradient sync off: under `with model.no_sync():` or accelerator.accumulate, or in a loop that sets require_backward_grad_sync" },
+	{ "backward-through", "wrapper", tl_wrapper_names, tl_pred_backward_through,
+	  "the backward differentiates a value computed by a forward of a module wrapped in DistributedDataParallel (ddp) or FSDP (fsdp)" },
+	{ "dies-in-iteration", NULL, NULL, tl_pred_dies_in_iteration,
+	  "the call's value is not kept past the loop iteration (not appended, stored into an attribute or element, returned)" },
+	{ "api", "kind", tl_api_names, tl_pred_api,
+	  "the call's callee (or the reference itself) resolves to an API of that kind (tensor-factory, tensor-from-data, deprecated-amp, torch-load, activation-checkpoint, empty-cache, data-loader)" },
+	{ "passes-keyword", "keyword", tl_keyword_names, tl_pred_passes_keyword,
+	  "the call passes that keyword argument, or a **mapping that may hold it" },
+	{ "torch-version-at-least", "version", tl_version_names, tl_pred_torch_version_at_least,
+	  "the target PyTorch version (torch-version, --torch-version; default 2.6) is at least the given one" },
 	{ "under-context", "context", tl_context_names, tl_pred_under_context,
 	  "the node runs under the context (grad-disabled, autocast): a with block, a decorator, or every call site of its function" },
 	{ "from-context", "context", tl_context_names, tl_pred_from_context,

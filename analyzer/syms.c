@@ -41,6 +41,18 @@ static void tl_syms__init(void)
 	const TSLanguage *l = tree_sitter_python();
 	TlSyms *s = &tl_syms__table;
 #define N(field, name) s->field = tl_syms__named(l, name)
+	N(elif_clause, "elif_clause");
+	N(else_clause, "else_clause");
+	N(for_in_clause, "for_in_clause");
+	N(set_comprehension, "set_comprehension");
+	N(dictionary_comprehension, "dictionary_comprehension");
+	N(interpolation, "interpolation");
+	N(yield, "yield");
+	N(float_, "float");
+	N(dictionary_splat, "dictionary_splat");
+	N(named_expression, "named_expression");
+	N(delete_statement, "delete_statement");
+	N(except_clause, "except_clause");
 	N(module, "module");
 	N(function_definition, "function_definition");
 	N(decorated_definition, "decorated_definition");

@@ -225,6 +225,7 @@ def cpu_alone_keeps_graph(train_loader):
         loss.backward()
         optimizer.step()
         # expect: TL101
+        # expect: TL304
         losses.append(loss.cpu())
     return losses
 
@@ -443,6 +444,7 @@ def accumulate_item(train_loader):
         loss.backward()
         optimizer.step()
         # ok: TL101
+        # expect: TL304
         total_loss += loss.item()
     return total_loss / len(train_loader)
 
@@ -479,6 +481,7 @@ def extend_with_tolist(train_loader):
         loss.backward()
         optimizer.step()
         # ok: TL101
+        # expect: TL304
         sample_losses.extend(per_sample.tolist())
     return sample_losses
 
@@ -496,6 +499,7 @@ def append_float_of_loss(train_loader):
         loss.backward()
         optimizer.step()
         # ok: TL101
+        # expect: TL304
         losses.append(float(loss))
     return losses
 
@@ -513,6 +517,7 @@ def cpu_then_item(train_loader):
         loss.backward()
         optimizer.step()
         # ok: TL101
+        # expect: TL304
         total += loss.cpu().item()
     return total
 
@@ -808,6 +813,7 @@ def smoothed_loss_value(train_loader):
         loss.backward()
         optimizer.step()
         # ok: TL101
+        # expect: TL304
         smoothed = 0.98 * smoothed + 0.02 * loss.item()
     return smoothed
 
@@ -829,6 +835,7 @@ class DetachingTrainer:
             loss.backward()
             self.optimizer.step()
             # ok: TL101
+            # expect: TL304
             self.history.append(loss.detach().cpu())
 
 

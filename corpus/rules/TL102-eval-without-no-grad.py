@@ -438,6 +438,7 @@ def train_val_phases(model, dataloaders, criterion, optimizer, epochs):
                     if phase == "train":
                         loss.backward()
                         optimizer.step()
+                # expect: TL304
                 running_loss += loss.item() * inputs.size(0)
             print(epoch, phase, running_loss / len(dataloaders[phase].dataset))
 

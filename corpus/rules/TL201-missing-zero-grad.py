@@ -94,6 +94,7 @@ def reset_once_per_epoch(train_loader, epochs):
             loss.backward()
             # expect: TL201
             optimizer.step()
+            # expect: TL304
             total += loss.item()
         print(epoch, total / len(train_loader))
 
@@ -429,6 +430,7 @@ def train_step(model, optimizer, criterion, x, y):
     optimizer.zero_grad()
     loss = criterion(model(x), y)
     loss.backward()
+    # expect: TL304
     return loss.item()
 
 
@@ -453,6 +455,7 @@ def forward_backward(model, criterion, x, y):
     clear_grads(model)
     loss = criterion(model(x), y)
     loss.backward()
+    # expect: TL304
     return loss.item()
 
 
@@ -484,6 +487,7 @@ class ResettingTrainer:
         loss.backward()
         # ok: TL201
         self.optimizer.step()
+        # expect: TL304
         return loss.item()
 
     def fit(self, train_loader):

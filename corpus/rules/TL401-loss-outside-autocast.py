@@ -94,6 +94,7 @@ def cuda_amp_autocast_import(train_loader):
     for x, y in train_loader:
         x, y = x.to(device), y.to(device)
         optimizer.zero_grad()
+        # expect: TL402
         with autocast():
             out = model(x)
         # expect: TL401
@@ -188,6 +189,7 @@ def train_step(model, batch, optimizer, criterion, scaler):
     scaler.scale(loss).backward()
     scaler.step(optimizer)
     scaler.update()
+    # expect: TL304
     return loss.item()
 
 
@@ -487,8 +489,10 @@ def metrics_after_block(train_loader):
         scaler.step(optimizer)
         scaler.update()
         # ok: TL401
+        # expect: TL304
         correct += (logits.argmax(dim=1) == y).sum().item()
         # ok: TL401
+        # expect: TL304
         confidence = torch.softmax(logits.detach().float(), dim=-1).max(dim=-1).values.mean().item()
         print(confidence)
     return correct
@@ -579,6 +583,7 @@ def cuda_amp_autocast_loss_inside(train_loader):
     for x, y in train_loader:
         x, y = x.to(device), y.to(device)
         optimizer.zero_grad()
+        # expect: TL402
         with autocast(dtype=torch.float16):
             logits = model(x)
             # ok: TL401

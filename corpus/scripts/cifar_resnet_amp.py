@@ -142,6 +142,7 @@ def train_one_epoch(model, loader, optimizer, scheduler, criterion, scaler, devi
         loss_curve.append(loss)
         # ok: TL101
         running += loss.detach()
+        # expect: TL304
         correct += (logits.argmax(dim=1) == targets).sum().item()
         seen += targets.size(0)
         if step % args.log_every == 0:

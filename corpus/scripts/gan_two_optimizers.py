@@ -153,6 +153,7 @@ def main():
             # (1) discriminator: real images towards 0.9, generated ones towards 0
             netD.zero_grad()
             for _ in range(args.d_steps):
+                # expect: TL307
                 noise = torch.randn(b, args.nz, 1, 1, device=device)
                 fake = netG(noise)
                 errD_real = criterion(netD(real), real_labels)
@@ -169,9 +170,11 @@ def main():
             errG.backward()
             # ok: TL201
             optimizerG.step()
+            # expect: TL304
             D_G_z = torch.sigmoid(output.detach()).mean().item()
 
             # ok: TL101
+            # expect: TL304
             D_losses.append(errD.item())
             # expect: TL101
             G_losses.append(errG)

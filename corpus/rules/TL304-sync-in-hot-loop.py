@@ -1,0 +1,272 @@
+"""TL304 sync-in-hot-loop (opt-in): fixtures.
+
+An `expect` annotation sits before a host read of a device tensor
+(`.item()`, `.cpu()`, `.tolist()`, `float(t)`, `print(t)`, also inside an
+f-string) on every step of a training loop, in the loop itself or in a
+helper it calls. An `ok` annotation sits before reads that are not per
+training step: under `if step % N == 0:` (and its variants, also as an
+early `continue`, or around the call of a helper), once per epoch, in
+evaluation loops, and of host tensors.
+"""
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+
+
+class Net(nn.Module):
+    def __init__(self, in_features=32, num_classes=10):
+        super().__init__()
+        self.fc = nn.Linear(in_features, num_classes)
+
+    def forward(self, x):
+        return self.fc(x)
+
+
+# ---------------------------------------------------------------------------
+# Flagged
+# ---------------------------------------------------------------------------
+
+
+# Flagged: the classic running loss, read on every step.
+def running_loss_item(model, loader, opt):
+    model.train()
+    running = 0.0
+    for x, y in loader:
+        x, y = x.to(device), y.to(device)
+        loss = F.cross_entropy(model(x), y)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        # expect: TL304
+        running += loss.item()
+    return running
+
+
+# Flagged: accuracy counted on the host every step.
+def accuracy_every_step(model, loader, opt):
+    model.train()
+    correct = 0
+    for x, y in loader:
+        x, y = x.to(device), y.to(device)
+        logits = model(x)
+        loss = F.cross_entropy(logits, y)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        # expect: TL304
+        correct += (logits.argmax(1) == y).sum().item()
+    return correct
+
+
+# Flagged: `float(loss)` syncs as well.
+def float_of_loss(model, loader, opt, history):
+    model.train()
+    for x, y in loader:
+        loss = F.cross_entropy(model(x.to(device)), y.to(device))
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        # expect: TL304
+        history.append(float(loss))
+
+
+# Flagged: printing a device tensor formats it on the host.
+def print_loss_tensor(model, loader, opt):
+    model.train()
+    for x, y in loader:
+        loss = F.cross_entropy(model(x.to(device)), y.to(device))
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        # expect: TL304
+        print("loss", loss)
+
+
+# Flagged: an f-string interpolation of a device tensor is a print of it.
+def print_fstring(model, loader, opt):
+    model.train()
+    for x, y in loader:
+        loss = F.cross_entropy(model(x.to(device)), y.to(device))
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        # expect: TL304
+        print(f"loss {loss:.4f}")
+
+
+# Flagged: `.cpu()` and `.tolist()` on model outputs in the training loop.
+def predictions_to_host(model, loader, opt, log):
+    model.train()
+    for x, y in loader:
+        x, y = x.to(device), y.to(device)
+        out = model(x)
+        loss = F.cross_entropy(out, y)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        # expect: TL304
+        log.extend(out.argmax(1).tolist())
+        # expect: TL304
+        log.append(out.detach().cpu())
+
+
+def log_step(loss, meter):
+    # expect: TL304
+    meter.update(loss.item())
+
+
+# Flagged: the sync is in a helper called on every step.
+def sync_in_helper(model, loader, opt, meter):
+    model.train()
+    for x, y in loader:
+        loss = F.cross_entropy(model(x.to(device)), y.to(device))
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        log_step(loss, meter)
+
+
+# Flagged: a NaN check that reads the loss every step (the `else` branch of a guard runs every other step).
+def nan_check_every_step(model, loader, opt):
+    model.train()
+    for step, (x, y) in enumerate(loader):
+        loss = F.cross_entropy(model(x.to(device)), y.to(device))
+        # expect: TL304
+        if torch.isnan(loss).item():
+            continue
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        if step % 100 == 0:
+            pass
+        else:
+            # expect: TL304
+            last = loss.item()
+
+
+# ---------------------------------------------------------------------------
+# Tricky but correct
+# ---------------------------------------------------------------------------
+
+
+# OK: read every N steps; accumulated on the device in between.
+def logged_every_n(model, loader, opt, log_every=50):
+    model.train()
+    total = torch.zeros((), device=device)
+    for step, (x, y) in enumerate(loader):
+        loss = F.cross_entropy(model(x.to(device)), y.to(device))
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        total += loss.detach()
+        if step % log_every == 0:
+            # ok: TL304
+            print(f"step {step} loss {total.item() / (step + 1):.4f}")
+
+
+# OK: nanoGPT's guard: `iter_num % log_interval == 0 and master_process`.
+def nanogpt_guard(model, loader, opt, log_interval, master_process):
+    model.train()
+    iter_num = 0
+    for x, y in loader:
+        loss = F.cross_entropy(model(x.to(device)), y.to(device))
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        if iter_num % log_interval == 0 and master_process:
+            # ok: TL304
+            lossf = loss.item()
+            print(iter_num, lossf)
+        iter_num += 1
+
+
+# OK: timm's guard: `last_batch or batch_idx % log_interval == 0`, with `last_batch` a comparison.
+def timm_guard(model, loader, opt, log_interval):
+    model.train()
+    last_idx = len(loader) - 1
+    for batch_idx, (x, y) in enumerate(loader):
+        last_batch = batch_idx == last_idx
+        loss = F.cross_entropy(model(x.to(device)), y.to(device))
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        if last_batch or batch_idx % log_interval == 0:
+            # ok: TL304
+            print(batch_idx, loss.item())
+
+
+# OK: an early `continue` unless it is a logging step.
+def early_continue_guard(model, loader, opt):
+    model.train()
+    for step, (x, y) in enumerate(loader):
+        loss = F.cross_entropy(model(x.to(device)), y.to(device))
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        if step % 10 != 0:
+            continue
+        # ok: TL304
+        print(step, loss.item())
+
+
+# OK: once per epoch, after the step loop.
+def per_epoch_read(model, loader, opt, epochs):
+    model.train()
+    for epoch in range(epochs):
+        total = torch.zeros((), device=device)
+        for x, y in loader:
+            loss = F.cross_entropy(model(x.to(device)), y.to(device))
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            total += loss.detach()
+        # ok: TL304
+        print(epoch, total.item())
+
+
+# OK: evaluation loops are not training steps; reading metrics there is expected.
+@torch.no_grad()
+def evaluate(model, loader):
+    model.eval()
+    correct = 0
+    for x, y in loader:
+        x, y = x.to(device), y.to(device)
+        # ok: TL304
+        correct += (model(x).argmax(1) == y).sum().item()
+    return correct
+
+
+# OK: a host tensor (a DataLoader batch not yet moved) reads without a device sync.
+def host_batch_read(model, loader, opt):
+    model.train()
+    for x, y in loader:
+        # ok: TL304
+        n = y.tolist()
+        loss = F.cross_entropy(model(x.to(device)), y.to(device)) * len(n)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+
+
+# OK: an evaluation every N steps reads its results under the guard (the call site is guarded).
+def eval_every_n(model, loader, val_loader, opt):
+    model.train()
+    for step, (x, y) in enumerate(loader):
+        loss = F.cross_entropy(model(x.to(device)), y.to(device))
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        if step % 500 == 0:
+            report(model, val_loader)
+
+
+def report(model, val_loader):
+    for x, y in val_loader:
+        out = model(x.to(device))
+        # ok: TL304
+        print(out.mean().item())
+        loss = F.cross_entropy(out, y.to(device))
+        # ok: TL304
+        print(float(loss))

@@ -1,0 +1,51 @@
+"""TL501 unsafe-torch-load under torch-version 2.4 (./torchlint.toml).
+
+Before PyTorch 2.6, `torch.load` unpickles arbitrary objects unless told
+`weights_only=True`: an `expect` annotation sits before every load that
+does not say so. An `ok` annotation sits before loads that opt in, loads
+whose flag or options the file cannot evaluate, and other `load`s.
+TL402 (deprecated from 2.4 on) still applies here.
+"""
+import torch
+from torch import load
+from torch.cuda.amp import GradScaler
+
+
+def resume(path, model):
+    # expect: TL501
+    ckpt = torch.load(path, map_location="cpu")
+    model.load_state_dict(ckpt["model"])
+
+
+def bare(path):
+    # expect: TL501
+    return load(path)
+
+
+def explicit_false(path):
+    # expect: TL501
+    return torch.load(path, weights_only=False)
+
+
+def opted_in(path):
+    # ok: TL501
+    return torch.load(path, map_location="cpu", weights_only=True)
+
+
+def flag(path, trusted):
+    # ok: TL501
+    return torch.load(path, weights_only=trusted)
+
+
+def options(path, **kw):
+    # ok: TL501
+    return torch.load(path, **kw)
+
+
+def hub(url):
+    # ok: TL501
+    return torch.hub.load_state_dict_from_url(url)
+
+
+# expect: TL402
+scaler = GradScaler()

@@ -1,0 +1,12 @@
+; TL301 host-tensor-moved-to-device
+; A tensor factory that allocates on the host and is moved to the device at
+; once, on every step: torch.zeros(n).cuda(), torch.randn(n).to(device),
+; Variable(torch.ones(n)).cuda(). Reported at the moving call.
+((call
+  function: (attribute
+    object: (_) @_host
+    attribute: (identifier) @_method)) @finding
+  (#any-of? @_method "cuda" "to")
+  (#moves-to-device? @finding)
+  (#host-factory? @_host)
+  (#per-step? @finding any))

@@ -1,0 +1,26 @@
+; TL302 loop-invariant-transfer
+; A `.to(device)` / `.cuda()` on every step of something the loop never
+; changes: a module, a criterion, or a tensor bound before the loop.
+
+; a module or a criterion: model.to(device), criterion.cuda()
+((call
+  function: (attribute
+    object: [(identifier) (attribute)] @_moved
+    attribute: (identifier) @_method)) @finding
+  (#any-of? @_method "cuda" "to")
+  (#moves-to-device? @finding)
+  (#module? @_moved)
+  (#per-step? @finding any)
+  (#loop-invariant? @_moved))
+
+; a tensor bound before the loop: weights.to(device)
+((call
+  function: (attribute
+    object: [(identifier) (attribute)] @_moved
+    attribute: (identifier) @_method)) @finding
+  (#any-of? @_method "cuda" "to")
+  (#moves-to-device? @finding)
+  (#not-module? @_moved)
+  (#known-tensor? @_moved)
+  (#per-step? @finding any)
+  (#loop-invariant? @_moved))
