@@ -8,15 +8,30 @@
 
 static const char *const tl_event_names[] = {
 	"backward", "optimizer-step", "grad-reset", "eval", "train", "forward",
-	"scaler-update", "scaler-step", "loss", NULL,
+	"scaler-update", "scaler-step", "loss", "scaled-backward", "unscaled-backward",
+	"plain-step", "scaler-unscale", "autograd-grad", "detach", NULL,
 };
 static const unsigned tl_event_bits[] = {
 	TL_EV_BACKWARD, TL_EV_OPT_STEP, TL_EV_GRAD_RESET, TL_EV_EVAL, TL_EV_TRAIN,
 	TL_EV_FORWARD, TL_EV_SCALER_UPDATE, TL_EV_SCALER_STEP, TL_EV_LOSS,
+	TL_EV_SCALED_BACKWARD, TL_EV_UNSCALED_BACKWARD, TL_EV_PLAIN_STEP,
+	TL_EV_SCALER_UNSCALE, TL_EV_GRAD_CALL, TL_EV_DETACH,
 };
 static const char *const tl_context_names[] = { "grad-disabled", "autocast", NULL };
 static const unsigned tl_context_bits[] = { TL_CTX_GRAD_OFF, TL_CTX_AUTOCAST };
 static const char *const tl_mode_names[] = { "eval", "train", NULL };
+static const char *const tl_made_names[] = {
+	"softmax", "log-softmax", "sigmoid", "scaler-scale", NULL,
+};
+static const int tl_made_kinds[] = {
+	TL_MADE_SOFTMAX, TL_MADE_LOG_SOFTMAX, TL_MADE_SIGMOID, TL_MADE_SCALED,
+};
+static const char *const tl_loss_names[] = {
+	"cross-entropy", "nll", "bce", "bce-with-logits", NULL,
+};
+static const int tl_loss_kinds[] = {
+	TL_LOSS_CROSS_ENTROPY, TL_LOSS_NLL, TL_LOSS_BCE, TL_LOSS_BCE_LOGITS,
+};
 
 static const TlCall *tl_pred__call(const TlIndex *idx, TSNode n)
 {
@@ -127,19 +142,81 @@ static bool tl_pred_mode_is(const TlIndex *idx, TSNode n, int choice)
 	return mode == (choice == 0 ? TL_MODE_EVAL : TL_MODE_TRAIN);
 }
 
+static bool tl_pred_stepped_params_not_reset(const TlIndex *idx, TSNode n, int choice)
+{
+	(void)choice;
+	return tl_flow_step_unreset(idx, n);
+}
+
+static bool tl_pred_reset_before_step(const TlIndex *idx, TSNode n, int choice)
+{
+	(void)choice;
+	return tl_flow_reset_before_step(idx, n);
+}
+
+static bool tl_pred_leaves_eval_mode(const TlIndex *idx, TSNode n, int choice)
+{
+	(void)choice;
+	return tl_flow_leaves_eval(idx, n);
+}
+
+static bool tl_pred_carried_with_graph(const TlIndex *idx, TSNode n, int choice)
+{
+	(void)choice;
+	return tl_flow_carried_state(idx, n) == TL_CARRY_ATTACHED;
+}
+
+static bool tl_pred_graph_reused(const TlIndex *idx, TSNode n, int choice)
+{
+	(void)choice;
+	return tl_flow_graph_reused(idx, n);
+}
+
+static bool tl_pred_wrapper_module(const TlIndex *idx, TSNode n, int choice)
+{
+	(void)choice;
+	return tl_flow_is_wrapper_module(idx, n);
+}
+
+static bool tl_pred_known_tensor(const TlIndex *idx, TSNode n, int choice)
+{
+	(void)choice;
+	return tl_flow_is_tensor(idx, n);
+}
+
+static bool tl_pred_made_by(const TlIndex *idx, TSNode n, int choice)
+{
+	return tl_flow_made_by(idx, n) == tl_made_kinds[choice];
+}
+
+static bool tl_pred_model_output(const TlIndex *idx, TSNode n, int choice)
+{
+	return tl_flow_model_output(idx, n) == tl_made_kinds[choice];
+}
+
+static bool tl_pred_loss_is(const TlIndex *idx, TSNode n, int choice)
+{
+	const TlCall *c = tl_pred__call(idx, n);
+	return c && tl_flow_loss_kind(idx, c) == tl_loss_kinds[choice];
+}
+
 const TlPredicateDef tl_predicates[] = {
 	{ "loss-call", NULL, NULL, tl_pred_loss_call,
 	  "the call computes a loss: a torch.nn.functional loss, a criterion module bound in the file, or a callable named like a criterion" },
 	{ "module-forward", NULL, NULL, tl_pred_module_forward,
 	  "the call runs a known module's forward (bound to an nn.Module, a model constructor or hub loader, or used as a module)" },
 	{ "call-does", "event", tl_event_names, tl_pred_call_does,
-	  "the call itself is the event (backward, optimizer-step, grad-reset, eval, train, forward, scaler-update, scaler-step, loss)" },
+	  "the call itself is the event (backward, optimizer-step, grad-reset, eval, train, forward, scaler-update, scaler-step, loss, scaled-backward, unscaled-backward, plain-step, scaler-unscale, autograd-grad, detach)" },
+	{ "loss-is", "loss", tl_loss_names, tl_pred_loss_is,
+	  "the call computes that loss (cross-entropy, nll, bce, bce-with-logits): the torch.nn.functional function or a criterion module bound to the class" },
 	{ "optimizer", NULL, NULL, tl_pred_optimizer,
 	  "the expression is an optimizer (bound to torch.optim.*, else named like one)" },
 	{ "grad-scaler", NULL, NULL, tl_pred_grad_scaler,
 	  "the expression is a GradScaler (bound to one, else named like a scaler)" },
 	{ "module", NULL, NULL, tl_pred_module,
 	  "the expression is a known module" },
+	{ "wrapper-module", NULL, NULL, tl_pred_wrapper_module,
+	  "the module's forward is its entry point: a DistributedDataParallel, DataParallel or FSDP wrapper, or a RemoteModule (else named like one)" },
 	{ "graph-tensor", NULL, NULL, tl_pred_graph_tensor,
 	  "the value carries autograd history (RULES.md definition of a graph tensor)" },
 	{ "in-loop", NULL, NULL, tl_pred_in_loop,
@@ -158,6 +235,22 @@ const TlPredicateDef tl_predicates[] = {
 	  "the value flows into a backward (in its function, through local calls, or returned to callers that backpropagate it)" },
 	{ "mode-is", "mode", tl_mode_names, tl_pred_mode_is,
 	  "the module called was last put in that mode (eval or train) before the call, following call sites" },
+	{ "leaves-eval-mode", NULL, NULL, tl_pred_leaves_eval_mode,
+	  "the call (an .eval() or a local function making one) puts a trained module in eval mode inside a step loop whose iteration never switches it back to train mode" },
+	{ "made-by", "kind", tl_made_names, tl_pred_made_by,
+	  "the value was made, in its function, by that call (softmax, log-softmax, sigmoid, scaler-scale), through names, subscripts and reshaping methods" },
+	{ "model-output", "kind", tl_made_names, tl_pred_model_output,
+	  "the value is the output of a model (or local function) whose every output ends in that activation: an nn.Sequential's last layer, every return of a local forward" },
+	{ "known-tensor", NULL, NULL, tl_pred_known_tensor,
+	  "the value is known to be a tensor: a factory result, an element of a DataLoader batch, a parameter annotated torch.Tensor, a graph tensor; never a module" },
+	{ "carried-with-graph", NULL, NULL, tl_pred_carried_with_graph,
+	  "the name bound here is carried into the next iteration of its step loop with its autograd history: never re-bound afresh nor detached in the iteration" },
+	{ "graph-reused", NULL, NULL, tl_pred_graph_reused,
+	  "the graph the backward call differentiates may be backpropagated again: another backward or autograd.grad in the iteration, or history made before it" },
+	{ "stepped-params-not-reset", NULL, NULL, tl_pred_stepped_params_not_reset,
+	  "every step loop of the optimizer step runs no gradient reset that may cover the stepped optimizer (its own, a module it updates, or one whose reach cannot be told)" },
+	{ "reset-before-step", NULL, NULL, tl_pred_reset_before_step,
+	  "the zero_grad() call runs after a backward and before the step of an optimizer it fully covers, with no backward in between, in its loop's iteration" },
 };
 const unsigned tl_predicate_count = sizeof tl_predicates / sizeof *tl_predicates;
 
