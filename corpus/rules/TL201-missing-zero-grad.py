@@ -307,8 +307,8 @@ def two_stage_second_forgets(train_loader, finetune_loader):
         head_optimizer.step()
 
 
-# Todo: two optimizers, only the discriminator is reset. RULES.md accepts any reset in the iteration, so matching
-# each step to a reset of its own parameters would be needed to see that the generator's gradients pile up.
+# Flagged: two optimizers, only the discriminator is reset (`netD.zero_grad()` covers optD, built over
+# netD.parameters()); the generator's gradients pile up, and optG applies their sum.
 def gan_generator_never_reset(loader, nz=64):
     netG, netD = Generator(nz).to(device), Discriminator().to(device)
     optG = torch.optim.Adam(netG.parameters(), lr=2e-4, betas=(0.5, 0.999))
@@ -327,7 +327,7 @@ def gan_generator_never_reset(loader, nz=64):
         optD.step()
         g_loss = criterion(netD(fake), ones)
         g_loss.backward()
-        # todo-expect: TL201
+        # expect: TL201
         optG.step()
 
 
