@@ -2697,7 +2697,11 @@ static bool tl_flow__detaches(const TlIndex *idx, TSNode v, int depth)
 			continue;
 		}
 		if (c->method && IN(c->method, wrappers)) {
-			v = tl_flow__arg(v, 0);
+			/* tuple(s.detach() for s in h): the generator is the
+			 * whole argument list. */
+			TSNode args = ts_node_child_by_field_id(v, sy->f_arguments);
+			v = !ts_node_is_null(args) && ts_node_symbol(args) == sy->generator_expression
+				    ? args : tl_flow__arg(v, 0);
 			continue;
 		}
 		if (c->target >= 0)
@@ -2866,10 +2870,6 @@ static bool tl_flow__param_graph(const TlIndex *idx, const TlBinding *b)
 		return true;
 	for (uint32_t i = 0; i < f->call_sites.size; i++) {
 		const TlCall *c = &idx->calls.items[f->call_sites.items[i]];
-		char *mapped = tl_flow__to_caller(idx, b->func, c, b->name);
-		if (!mapped)
-			return true;
-		tl_free(mapped);
 		TSNode arg = tl_flow__kwarg(idx, c->node, b->name);
 		if (ts_node_is_null(arg)) {
 			int32_t k = -1;
@@ -2945,7 +2945,13 @@ static bool tl_flow__graph_from_before(const TlIndex *idx, TSNode subject, const
 				continue;
 			}
 			if (!ts_node_is_null(b->value) && todo.size < 64) {
-				Item next = { b->value, it.iterable };
+				/* x, y = next(batches): an item of what is iterated. */
+				TSNode v = tl_index_unparen(b->value);
+				const TlCall *vc = ts_node_symbol(v) == sy->call ? tl_index_call_at(idx, v) : NULL;
+				bool item = vc && !vc->receiver.id && vc->method &&
+					    (strcmp(vc->method, "next") == 0 || strcmp(vc->method, "iter") == 0) &&
+					    !tl_index_resolve_node(idx, vc->callee);
+				Item next = { b->value, it.iterable || item };
 				tl_array_push(&todo, next);
 			}
 		} while (!before && tl_walk_next(&cur, it.n, descend));
