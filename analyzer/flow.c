@@ -322,12 +322,19 @@ static uint32_t tl_flow__context_of_name(const char *q, TSNode call, const TlInd
 		return TL_CTX_GRAD_OFF;
 	}
 	if (IN(q, autocast) || tl_flow__ends(q, ".autocast")) {
+		uint32_t cpu = tl_flow__starts(q, "torch.cpu.") ? TL_CTX_CPU_AUTOCAST : 0;
 		if (is_call) {
 			TSNode e = tl_flow__kwarg(idx, call, "enabled");
 			if (!ts_node_is_null(e) && ts_node_symbol(e) == sy->false_)
 				return 0;
+			TSNode d = tl_flow__kwarg(idx, call, "device_type");
+			if (ts_node_is_null(d))
+				d = tl_flow__arg(call, 0);
+			if (!ts_node_is_null(d) && ts_node_symbol(d) == sy->string &&
+			    (tl_index_text_is(idx, d, "\"cpu\"") || tl_index_text_is(idx, d, "'cpu'")))
+				cpu = TL_CTX_CPU_AUTOCAST;
 		}
-		return TL_CTX_AUTOCAST;
+		return TL_CTX_AUTOCAST | cpu;
 	}
 	return 0;
 }
@@ -434,16 +441,23 @@ int tl_flow_grad_state(const TlIndex *idx, TSNode node)
 	return st;
 }
 
-static bool tl_flow__under_autocast(const TlIndex *idx, TSNode node, int32_t func,
-				    int32_t with, int depth)
+/* An autocast context counts unless `not_cpu` asks for a device other than
+ * the CPU and the context names the CPU. */
+static bool tl_flow__autocast_ctx(uint32_t k, bool not_cpu)
+{
+	return (k & TL_CTX_AUTOCAST) && !(not_cpu && (k & TL_CTX_CPU_AUTOCAST));
+}
+
+static bool tl_flow__under_autocast(const TlIndex *idx, int32_t func, int32_t with,
+				    bool not_cpu, int depth)
 {
 	for (int32_t w = with; w >= 0; w = idx->withs.items[w].parent)
-		if (idx->withs.items[w].ctx & TL_CTX_AUTOCAST)
+		if (tl_flow__autocast_ctx(idx->withs.items[w].ctx, not_cpu))
 			return true;
 	if (func < 0 || depth > TL_FLOW_DEPTH)
 		return false;
 	const TlFunc *f = &idx->funcs.items[func];
-	if (f->decorator_ctx & TL_CTX_AUTOCAST)
+	if (tl_flow__autocast_ctx(f->decorator_ctx, not_cpu))
 		return true;
 	if (f->escapes || !f->call_sites.size)
 		return false;
@@ -451,10 +465,9 @@ static bool tl_flow__under_autocast(const TlIndex *idx, TSNode node, int32_t fun
 		const TlCall *c = &idx->calls.items[f->call_sites.items[i]];
 		if (c->func == func)
 			return false; /* recursion: no outside context */
-		if (!tl_flow__under_autocast(idx, c->node, c->func, c->with, depth + 1))
+		if (!tl_flow__under_autocast(idx, c->func, c->with, not_cpu, depth + 1))
 			return false;
 	}
-	(void)node;
 	return true;
 }
 
@@ -463,8 +476,8 @@ bool tl_flow_under(const TlIndex *idx, TSNode node, uint32_t ctx)
 	if (ctx & TL_CTX_GRAD_OFF)
 		return tl_flow_grad_state(idx, node) == TL_GRAD_OFF;
 	if (ctx & TL_CTX_AUTOCAST)
-		return tl_flow__under_autocast(idx, node, tl_index_func_of(idx, node),
-					       tl_index_with_of(idx, node), 0);
+		return tl_flow__under_autocast(idx, tl_index_func_of(idx, node),
+					       tl_index_with_of(idx, node), (ctx & TL_CTX_NOT_CPU) != 0, 0);
 	return false;
 }
 
@@ -723,11 +736,14 @@ static bool tl_flow__scaler_disabled(const TlIndex *idx, TSNode expr)
 
 /* The call whose result `expr` holds: through parentheses, subscripts,
  * reshaping methods and names (to the value their visible binding gives
- * them). NULL when the value is not a call's result, or is one element of
- * a call's tuple result. */
-static const TlCall *tl_flow__producer(const TlIndex *idx, TSNode expr, int depth)
+ * them). When the value is one element of a call's tuple result
+ * (`validity, label = netD(x)`), *elem receives its index (else -1).
+ * NULL when the value is not a call's result. */
+static const TlCall *tl_flow__producer_elem(const TlIndex *idx, TSNode expr, int depth,
+					    int32_t *elem)
 {
 	const TlSyms *sy = tl_syms();
+	*elem = -1;
 	for (; depth <= TL_FLOW_DEPTH; depth++) {
 		expr = tl_index_unparen(expr);
 		if (ts_node_is_null(expr))
@@ -742,8 +758,11 @@ static const TlCall *tl_flow__producer(const TlIndex *idx, TSNode expr, int dept
 			TSNode v = tl_flow__bound_value(b);
 			if (ts_node_is_null(v) || b->kind != TL_BIND_ASSIGN)
 				return NULL;
-			if (b->elem >= 0 && ts_node_symbol(tl_index_unparen(b->value)) == sy->call)
-				return NULL; /* probs, aux = model(x): one part of a result */
+			if (b->elem >= 0 && ts_node_symbol(tl_index_unparen(b->value)) == sy->call) {
+				/* probs, aux = model(x): one part of a result */
+				*elem = b->elem;
+				return tl_index_call_at(idx, tl_index_unparen(b->value));
+			}
 			expr = v;
 			continue;
 		}
@@ -760,6 +779,14 @@ static const TlCall *tl_flow__producer(const TlIndex *idx, TSNode expr, int dept
 		return c;
 	}
 	return NULL;
+}
+
+/* Same, for a value that is a call's whole result. */
+static const TlCall *tl_flow__producer(const TlIndex *idx, TSNode expr, int depth)
+{
+	int32_t elem;
+	const TlCall *c = tl_flow__producer_elem(idx, expr, depth, &elem);
+	return elem < 0 ? c : NULL;
 }
 
 static int tl_flow__activation_name(const char *last)
@@ -855,11 +882,12 @@ int tl_flow_made_by(const TlIndex *idx, TSNode expr)
 }
 
 static int tl_flow__made_through(const TlIndex *idx, TSNode expr, int depth);
-static int tl_flow__made_through_returns(const TlIndex *idx, int32_t f, int depth);
+static int tl_flow__made_through_returns(const TlIndex *idx, int32_t f, int32_t elem, int depth);
 
 /* The activation every output of module `m` ends in: the last layer of an
- * nn.Sequential, or what every return of a local module's forward ends in. */
-static int tl_flow__module_output(const TlIndex *idx, TSNode m, int depth)
+ * nn.Sequential, or what every return of a local module's forward ends in.
+ * With `elem` >= 0, what element `elem` of every tuple it returns ends in. */
+static int tl_flow__module_output(const TlIndex *idx, TSNode m, int32_t elem, int depth)
 {
 	const TlSyms *sy = tl_syms();
 	for (; depth <= TL_FLOW_DEPTH; depth++) {
@@ -889,6 +917,8 @@ static int tl_flow__module_output(const TlIndex *idx, TSNode m, int depth)
 			continue;
 		}
 		if (c->qname && strcmp(c->qname, "torch.nn.Sequential") == 0) {
+			if (elem >= 0)
+				return TL_MADE_NONE;
 			/* The last positional layer. */
 			uint32_t n = 0;
 			while (!ts_node_is_null(tl_flow__arg(m, n)))
@@ -916,64 +946,76 @@ static int tl_flow__module_output(const TlIndex *idx, TSNode m, int depth)
 		}
 		if (f < 0)
 			return TL_MADE_NONE;
-		return tl_flow__made_through_returns(idx, f, depth + 1);
+		return tl_flow__made_through_returns(idx, f, elem, depth + 1);
 	}
 	return TL_MADE_NONE;
 }
 
 typedef struct TlMadeReturns {
-	int kind;   /* agreed kind so far, -1 before the first return */
+	int kind;     /* agreed kind so far, -1 before the first return */
+	int32_t elem; /* the element of a returned tuple, or -1 */
 	int depth;
 } TlMadeReturns;
 
 static bool tl_flow__made_return(const TlIndex *idx, TSNode ret, void *data)
 {
+	const TlSyms *sy = tl_syms();
 	TlMadeReturns *mr = data;
-	int k = ts_node_named_child_count(ret)
-			? tl_flow__made_through(idx, ts_node_named_child(ret, 0), mr->depth)
-			: TL_MADE_NONE;
+	TSNode v = ts_node_named_child_count(ret) ? tl_index_unparen(ts_node_named_child(ret, 0))
+						  : (TSNode){ 0 };
+	if (!ts_node_is_null(v) && mr->elem >= 0) {
+		TSSymbol s = ts_node_symbol(v);
+		v = (s == sy->tuple || s == sy->expression_list || s == sy->list) &&
+			    (uint32_t)mr->elem < ts_node_named_child_count(v)
+			    ? ts_node_named_child(v, (uint32_t)mr->elem) : (TSNode){ 0 };
+	}
+	int k = ts_node_is_null(v) ? TL_MADE_NONE : tl_flow__made_through(idx, v, mr->depth);
 	if (mr->kind >= 0 && mr->kind != k)
 		k = TL_MADE_NONE;
 	mr->kind = k;
 	return k == TL_MADE_NONE; /* stop: the returns disagree */
 }
 
-/* The kind every return of local function `f` agrees on, or TL_MADE_NONE. */
-static int tl_flow__made_through_returns(const TlIndex *idx, int32_t f, int depth)
+/* The kind every return of local function `f` (or, with `elem` >= 0, that
+ * element of every tuple it returns) agrees on, or TL_MADE_NONE. */
+static int tl_flow__made_through_returns(const TlIndex *idx, int32_t f, int32_t elem, int depth)
 {
 	if (f < 0 || depth > TL_FLOW_DEPTH)
 		return TL_MADE_NONE;
-	TlMadeReturns mr = { -1, depth + 1 };
+	TlMadeReturns mr = { -1, elem, depth + 1 };
 	if (tl_flow__each_return(idx, f, tl_flow__made_return, &mr))
 		return TL_MADE_NONE;
 	return mr.kind < 0 ? TL_MADE_NONE : mr.kind;
 }
 
 /* What made `expr`: an explicit activation, or a module forward or local
- * function whose every output ends in one. */
+ * function whose every output (or the element of it that `expr` holds)
+ * ends in one. */
 static int tl_flow__made_through(const TlIndex *idx, TSNode expr, int depth)
 {
 	if (depth > TL_FLOW_DEPTH)
 		return TL_MADE_NONE;
-	const TlCall *c = tl_flow__producer(idx, expr, depth);
+	int32_t elem;
+	const TlCall *c = tl_flow__producer_elem(idx, expr, depth, &elem);
 	if (!c)
 		return TL_MADE_NONE;
-	int k = tl_flow__call_made(idx, c);
+	int k = elem < 0 ? tl_flow__call_made(idx, c) : TL_MADE_NONE;
 	if (k)
 		return k;
 	if (c->events & TL_EV_FORWARD) {
 		bool direct = c->method && strcmp(c->method, "forward") == 0 && c->receiver.id;
-		return tl_flow__module_output(idx, direct ? c->receiver : c->callee, depth + 1);
+		return tl_flow__module_output(idx, direct ? c->receiver : c->callee, elem, depth + 1);
 	}
 	if (c->target >= 0)
-		return tl_flow__made_through_returns(idx, c->target, depth + 1);
+		return tl_flow__made_through_returns(idx, c->target, elem, depth + 1);
 	return TL_MADE_NONE;
 }
 
 int tl_flow_model_output(const TlIndex *idx, TSNode expr)
 {
-	const TlCall *c = tl_flow__producer(idx, expr, 0);
-	if (!c || tl_flow__call_made(idx, c))
+	int32_t elem;
+	const TlCall *c = tl_flow__producer_elem(idx, expr, 0, &elem);
+	if (!c || (elem < 0 && tl_flow__call_made(idx, c)))
 		return TL_MADE_NONE; /* explicit: tl_flow_made_by's answer */
 	return tl_flow__made_through(idx, expr, 0);
 }

@@ -53,8 +53,9 @@ int tl_flow_local_grad(const TlIndex *idx, TSNode node, int32_t func, int32_t wi
 /* Same, and when the function says nothing, its call sites (principle 2). */
 int tl_flow_grad_state(const TlIndex *idx, TSNode node);
 /* True when `node` runs under a context of kind `ctx` (TL_CTX_GRAD_OFF or
- * TL_CTX_AUTOCAST): an enclosing with block, a decorator, or every call
- * site of its function. */
+ * TL_CTX_AUTOCAST, the latter with TL_CTX_NOT_CPU for autocast regions not
+ * on the CPU): an enclosing with block, a decorator, or every call site of
+ * its function. */
 bool tl_flow_under(const TlIndex *idx, TSNode node, uint32_t ctx);
 
 bool tl_flow_is_optimizer(const TlIndex *idx, TSNode expr);

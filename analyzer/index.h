@@ -54,6 +54,9 @@ enum {
 	TL_CTX_GRAD_OFF = 1u << 0, /* no_grad, inference_mode, set_grad_enabled(False or unknown) */
 	TL_CTX_GRAD_ON = 1u << 1,  /* enable_grad, set_grad_enabled(True) */
 	TL_CTX_AUTOCAST = 1u << 2, /* autocast not disabled by a literal enabled=False */
+	TL_CTX_CPU_AUTOCAST = 1u << 3, /* with TL_CTX_AUTOCAST: a literal "cpu" device */
+	/* Not a context: asks tl_flow_under for autocast regions not on the CPU. */
+	TL_CTX_NOT_CPU = 1u << 4,
 };
 
 typedef enum TlBindKind {

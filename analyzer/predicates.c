@@ -17,8 +17,12 @@ static const unsigned tl_event_bits[] = {
 	TL_EV_SCALED_BACKWARD, TL_EV_UNSCALED_BACKWARD, TL_EV_PLAIN_STEP,
 	TL_EV_SCALER_UNSCALE, TL_EV_GRAD_CALL, TL_EV_DETACH,
 };
-static const char *const tl_context_names[] = { "grad-disabled", "autocast", NULL };
-static const unsigned tl_context_bits[] = { TL_CTX_GRAD_OFF, TL_CTX_AUTOCAST };
+static const char *const tl_context_names[] = {
+	"grad-disabled", "autocast", "device-autocast", NULL,
+};
+static const unsigned tl_context_bits[] = {
+	TL_CTX_GRAD_OFF, TL_CTX_AUTOCAST, TL_CTX_AUTOCAST | TL_CTX_NOT_CPU,
+};
 static const char *const tl_mode_names[] = { "eval", "train", NULL };
 static const char *const tl_made_names[] = {
 	"softmax", "log-softmax", "sigmoid", "scaler-scale", NULL,
@@ -228,7 +232,7 @@ const TlPredicateDef tl_predicates[] = {
 	{ "step-iteration-has", "event", tl_event_names, tl_pred_step_iteration_has,
 	  "some step loop of the node has the event in its iteration" },
 	{ "under-context", "context", tl_context_names, tl_pred_under_context,
-	  "the node runs under the context (grad-disabled, autocast): a with block, a decorator, or every call site of its function" },
+	  "the node runs under the context (grad-disabled, autocast, device-autocast: autocast not on the CPU): a with block, a decorator, or every call site of its function" },
 	{ "from-context", "context", tl_context_names, tl_pred_from_context,
 	  "the expression reads a module forward's output bound inside a with block of that context that does not enclose it" },
 	{ "reaches-backward", NULL, NULL, tl_pred_reaches_backward,
