@@ -2928,6 +2928,30 @@ static bool tl_flow__param_graph(const TlIndex *idx, const TlBinding *b)
 	return false;
 }
 
+/* True when the name read at `use` in loop `l` is re-bound later in the
+ * loop body (or by the assignment it is read in) to a value with autograd
+ * history: the next iteration reads the graph this one made
+ * (`out, h = rnn(x, h)`). */
+static bool tl_flow__carried_graph(const TlIndex *idx, const TlLoop *l, TSNode use)
+{
+	char *name = tl_flow__dotted(idx, use);
+	if (!name)
+		return false;
+	bool yes = false;
+	const TlIntArray *binds = tl_index_scope_binds(idx, l->func);
+	for (uint32_t i = 0; binds && i < binds->size && !yes; i++) {
+		const TlBinding *b = &idx->bindings.items[binds->items[i]];
+		if (b->kind != TL_BIND_ASSIGN || strcmp(b->name, name) != 0 ||
+		    !tl_flow__contains(l->body, b->stmt) || b->pos <= ts_node_start_byte(use))
+			continue;
+		TSNode v = tl_flow__bound_value(b);
+		yes = !ts_node_is_null(v) && (tl_flow_is_graph(idx, v) ||
+					      tl_flow__value_has(idx, v, TL_EV_LOSS | TL_EV_FORWARD));
+	}
+	tl_free(name);
+	return yes;
+}
+
 /* True when the tensor `subject`, differentiated in loop `l` (or, when `l`
  * is NULL, in function `func`), depends on autograd history made before
  * the iteration began: the next iteration backpropagates through it again. */
@@ -2952,6 +2976,10 @@ static bool tl_flow__graph_from_before(const TlIndex *idx, TSNode subject, const
 			TSNode x = ts_tree_cursor_current_node(&cur);
 			TSSymbol s = ts_node_symbol(x);
 			descend = true;
+			if (s == sy->call && tl_flow__detaches(idx, x, 0)) {
+				descend = false; /* h.detach(), repackage_hidden(h): no history */
+				continue;
+			}
 			if (s == sy->keyword_argument) {
 				x = ts_node_child_by_field_id(x, sy->f_value);
 				if (ts_node_is_null(x))
@@ -2961,8 +2989,21 @@ static bool tl_flow__graph_from_before(const TlIndex *idx, TSNode subject, const
 			if (s != sy->identifier && s != sy->attribute)
 				continue;
 			descend = false;
-			if (tl_flow__is_callee(x) || tl_flow__in_comprehension(x, it.n))
+			if (tl_flow__in_comprehension(x, it.n))
 				continue;
+			if (tl_flow__is_callee(x)) {
+				/* x.view(...), h[0].pow(2).mean(): a method of a value,
+				 * whose receiver is data; model(x), F.mse_loss(...),
+				 * helper(...): what is called is not. */
+				const TlCall *pc = tl_index_call_at(idx, ts_node_parent(x));
+				if (s == sy->attribute && pc && pc->receiver.id && !pc->qname &&
+				    pc->target < 0 && !(pc->events & (TL_EV_FORWARD | TL_EV_LOSS)) &&
+				    todo.size < 64) {
+					Item next = { pc->receiver, it.iterable };
+					tl_array_push(&todo, next);
+				}
+				continue;
+			}
 			const TlBinding *b = tl_flow__resolve_prefix(idx, x);
 			if (!b || b->kind == TL_BIND_IMPORT || b->kind == TL_BIND_DEF ||
 			    b->kind == TL_BIND_CLASS)
@@ -2974,6 +3015,10 @@ static bool tl_flow__graph_from_before(const TlIndex *idx, TSNode subject, const
 			}
 			bool inside = l ? b->func == l->func && tl_flow__contains(l->body, b->stmt)
 					: b->func == func;
+			if (!inside && l && tl_flow__carried_graph(idx, l, x)) {
+				before = true; /* made by the previous iteration */
+				continue;
+			}
 			if (b->kind == TL_BIND_FOR) {
 				/* The items of a loop: what it iterates decides. */
 				if (todo.size < 64) {

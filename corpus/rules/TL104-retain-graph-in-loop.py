@@ -306,6 +306,33 @@ def flag_retain(dataset, keep):
         optimizer.step()
 
 
+# OK: a recurrent state carried from the previous iteration (TL103's finding): the next backward runs through
+# this iteration's graph, so retaining it is what avoids the error; detaching the state is the real fix.
+def carried_state_needs_it(batches, h):
+    gru = nn.GRU(16, 32).to(device)
+    optimizer = torch.optim.SGD(gru.parameters(), lr=0.1)
+    for x, y in batches:
+        optimizer.zero_grad()
+        # expect: TL103
+        out, h = gru(x, h)
+        # ok: TL104
+        nn.functional.mse_loss(out, y).backward(retain_graph=True)
+        optimizer.step()
+
+
+# Flagged: the same loop with the state detached: nothing reaches the retained graph any more.
+def detached_state_does_not(batches, h):
+    gru = nn.GRU(16, 32).to(device)
+    optimizer = torch.optim.SGD(gru.parameters(), lr=0.1)
+    for x, y in batches:
+        h = h.detach()
+        optimizer.zero_grad()
+        out, h = gru(x, h)
+        # expect: TL104
+        nn.functional.mse_loss(out, y).backward(retain_graph=True)
+        optimizer.step()
+
+
 def second_pass(model, x, y):
     nn.functional.cross_entropy(model(x), y).backward()
 
