@@ -159,6 +159,29 @@ static TSNode tl_flow__held(const TlIndex *idx, const TlBinding *b)
 	return none;
 }
 
+/* The argument that call `site` passes for parameter binding `param` of
+ * the function it calls: by keyword, else by position (a bound method's
+ * `self` is its receiver). Null when the call passes none. */
+static TSNode tl_flow__param_arg(const TlIndex *idx, const TlBinding *param, const TlCall *site)
+{
+	TSNode none = { 0 };
+	if (param->func < 0)
+		return none;
+	const TlFunc *f = &idx->funcs.items[param->func];
+	TSNode arg = tl_flow__kwarg(idx, site->node, param->name);
+	if (!ts_node_is_null(arg))
+		return arg;
+	int32_t k = -1;
+	for (uint32_t p = 0; p < f->params.size; p++)
+		if (&idx->bindings.items[f->params.items[p]] == param)
+			k = (int32_t)p;
+	if (k < 0)
+		return none;
+	if (f->cls >= 0 && site->receiver.id)
+		k--;
+	return k >= 0 ? tl_flow__arg(site->node, (uint32_t)k) : site->receiver;
+}
+
 /* Calls every return value of local function `f` (not of nested defs). */
 /* Calls visit(idx, return_statement, data) for each return statement of
  * local function `f` (not of the definitions nested in it) until one
@@ -884,6 +907,30 @@ int tl_flow_made_by(const TlIndex *idx, TSNode expr)
 static int tl_flow__made_through(const TlIndex *idx, TSNode expr, int depth);
 static int tl_flow__made_through_returns(const TlIndex *idx, int32_t f, int32_t elem, int depth);
 
+static int tl_flow__module_output(const TlIndex *idx, TSNode m, int32_t elem, int depth);
+
+/* What the module a parameter holds outputs, when every caller in the file
+ * passes modules that agree. */
+static int tl_flow__param_output(const TlIndex *idx, const TlBinding *param, int32_t elem,
+				 int depth)
+{
+	if (param->func < 0 || depth > TL_FLOW_DEPTH)
+		return TL_MADE_NONE;
+	const TlFunc *f = &idx->funcs.items[param->func];
+	if (f->escapes || !f->call_sites.size)
+		return TL_MADE_NONE;
+	int agreed = TL_MADE_NONE;
+	for (uint32_t i = 0; i < f->call_sites.size; i++) {
+		const TlCall *c = &idx->calls.items[f->call_sites.items[i]];
+		TSNode arg = c->func == param->func ? (TSNode){ 0 } : tl_flow__param_arg(idx, param, c);
+		int k = ts_node_is_null(arg) ? TL_MADE_NONE : tl_flow__module_output(idx, arg, elem, depth + 1);
+		if (k == TL_MADE_NONE || (i > 0 && k != agreed))
+			return TL_MADE_NONE;
+		agreed = k;
+	}
+	return agreed;
+}
+
 /* The activation every output of module `m` ends in: the last layer of an
  * nn.Sequential, or what every return of a local module's forward ends in.
  * With `elem` >= 0, what element `elem` of every tuple it returns ends in. */
@@ -897,10 +944,9 @@ static int tl_flow__module_output(const TlIndex *idx, TSNode m, int32_t elem, in
 		TSSymbol s = ts_node_symbol(m);
 		if (s == sy->identifier || s == sy->attribute) {
 			const TlBinding *b = tl_index_resolve_node(idx, m);
-			TSNode v = tl_flow__bound_value(b);
-			if (ts_node_is_null(v) || b->elem >= 0)
-				return TL_MADE_NONE;
-			m = v;
+			if (b && b->kind == TL_BIND_PARAM)
+				return tl_flow__param_output(idx, b, elem, depth + 1);
+			m = tl_flow__held(idx, b);
 			continue;
 		}
 		if (s != sy->call)
@@ -1925,16 +1971,67 @@ static void tl_flow__modset_release(TlModSet *set)
 	tl_array_release(set);
 }
 
+static TSNode tl_flow__module_root_at(const TlIndex *idx, TSNode expr, TlBuf *path, int depth);
+
+/* The module a parameter holds, when every caller in the file passes the
+ * same construction (`train(netG, ...)` called with `Generator(nz)`). */
+static TSNode tl_flow__param_root(const TlIndex *idx, const TlBinding *param, TlBuf *path,
+				  int depth)
+{
+	TSNode none = { 0 }, agreed = { 0 };
+	if (param->func < 0)
+		return none;
+	const TlFunc *f = &idx->funcs.items[param->func];
+	if (f->escapes || !f->call_sites.size)
+		return none;
+	TlBuf agreed_path;
+	tl_buf_init(&agreed_path);
+	for (uint32_t i = 0; i < f->call_sites.size; i++) {
+		const TlCall *c = &idx->calls.items[f->call_sites.items[i]];
+		TSNode arg = c->func == param->func ? none : tl_flow__param_arg(idx, param, c);
+		TlBuf p;
+		tl_buf_init(&p);
+		TSNode r = ts_node_is_null(arg) ? none : tl_flow__module_root_at(idx, arg, &p, depth + 1);
+		bool same = !ts_node_is_null(r) &&
+			    (i == 0 || (ts_node_eq(r, agreed) && strcmp(p.data, agreed_path.data) == 0));
+		if (same && i == 0) {
+			agreed = r;
+			tl_buf_add(&agreed_path, p.data);
+		}
+		tl_buf_release(&p);
+		if (!same) {
+			tl_buf_release(&agreed_path);
+			return none;
+		}
+	}
+	/* The argument's own path comes before what was below the parameter. */
+	TlBuf joined;
+	tl_buf_init(&joined);
+	tl_buf_add(&joined, agreed_path.data);
+	tl_buf_add(&joined, path->data);
+	tl_buf_clear(path);
+	tl_buf_add(path, joined.data);
+	tl_buf_release(&joined);
+	tl_buf_release(&agreed_path);
+	return agreed;
+}
+
 /* The call that constructed the module `expr` holds (`Generator(nz)` for
  * `netG = Generator(nz).to(device)`), following names, `self.` attributes,
- * methods that return the module, wrappers and `accelerator.prepare`.
- * Appends the attribute path below it (`model.encoder`: ".encoder") to
- * `path`. Null when the construction cannot be told. */
+ * methods that return the module, wrappers, `accelerator.prepare` and
+ * parameters whose callers agree. Prepends the attribute path below it
+ * (`model.encoder`: ".encoder") to `path`. Null when the construction cannot
+ * be told. */
 static TSNode tl_flow__module_root(const TlIndex *idx, TSNode expr, TlBuf *path)
+{
+	return tl_flow__module_root_at(idx, expr, path, 0);
+}
+
+static TSNode tl_flow__module_root_at(const TlIndex *idx, TSNode expr, TlBuf *path, int depth)
 {
 	const TlSyms *sy = tl_syms();
 	TSNode none = { 0 };
-	for (int depth = 0; depth <= TL_FLOW_DEPTH; depth++) {
+	for (; depth <= TL_FLOW_DEPTH; depth++) {
 		expr = tl_index_unparen(expr);
 		if (ts_node_is_null(expr))
 			return none;
@@ -1959,6 +2056,8 @@ static TSNode tl_flow__module_root(const TlIndex *idx, TSNode expr, TlBuf *path)
 				expr = ts_node_child_by_field_id(expr, sy->f_object);
 				continue;
 			}
+			if (b->kind == TL_BIND_PARAM)
+				return tl_flow__param_root(idx, b, path, depth);
 			expr = tl_flow__held(idx, b);
 			continue;
 		}
@@ -2912,16 +3011,7 @@ static bool tl_flow__param_graph(const TlIndex *idx, const TlBinding *b)
 		return true;
 	for (uint32_t i = 0; i < f->call_sites.size; i++) {
 		const TlCall *c = &idx->calls.items[f->call_sites.items[i]];
-		TSNode arg = tl_flow__kwarg(idx, c->node, b->name);
-		if (ts_node_is_null(arg)) {
-			int32_t k = -1;
-			for (uint32_t p = 0; p < f->params.size; p++)
-				if (&idx->bindings.items[f->params.items[p]] == b)
-					k = (int32_t)p;
-			if (f->cls >= 0 && c->receiver.id)
-				k--;
-			arg = k >= 0 ? tl_flow__arg(c->node, (uint32_t)k) : c->receiver;
-		}
+		TSNode arg = tl_flow__param_arg(idx, b, c);
 		if (!ts_node_is_null(arg) && tl_flow_is_graph(idx, arg))
 			return true;
 	}
