@@ -349,7 +349,7 @@ static uint32_t tl_flow__context_of_name(const char *q, TSNode call, const TlInd
 		if (is_call) {
 			TSNode e = tl_flow__kwarg(idx, call, "enabled");
 			if (!ts_node_is_null(e) && ts_node_symbol(e) == sy->false_)
-				return 0;
+				return TL_CTX_AUTOCAST_OFF;
 			TSNode d = tl_flow__kwarg(idx, call, "device_type");
 			if (ts_node_is_null(d))
 				d = tl_flow__arg(call, 0);
@@ -474,14 +474,22 @@ static bool tl_flow__autocast_ctx(uint32_t k, bool not_cpu)
 static bool tl_flow__under_autocast(const TlIndex *idx, int32_t func, int32_t with,
 				    bool not_cpu, int depth)
 {
-	for (int32_t w = with; w >= 0; w = idx->withs.items[w].parent)
-		if (tl_flow__autocast_ctx(idx->withs.items[w].ctx, not_cpu))
+	/* The innermost autocast block decides: `autocast(enabled=False)`
+	 * inside an autocast region runs in full precision. */
+	for (int32_t w = with; w >= 0; w = idx->withs.items[w].parent) {
+		uint32_t k = idx->withs.items[w].ctx;
+		if (tl_flow__autocast_ctx(k, not_cpu))
 			return true;
+		if (k & (TL_CTX_AUTOCAST | TL_CTX_AUTOCAST_OFF))
+			return false;
+	}
 	if (func < 0 || depth > TL_FLOW_DEPTH)
 		return false;
 	const TlFunc *f = &idx->funcs.items[func];
 	if (tl_flow__autocast_ctx(f->decorator_ctx, not_cpu))
 		return true;
+	if (f->decorator_ctx & (TL_CTX_AUTOCAST | TL_CTX_AUTOCAST_OFF))
+		return false;
 	if (f->escapes || !f->call_sites.size)
 		return false;
 	for (uint32_t i = 0; i < f->call_sites.size; i++) {
@@ -2743,8 +2751,11 @@ bool tl_flow_leaves_eval(const TlIndex *idx, TSNode call)
 	const TlCall *c = tl_index_call_at(idx, tl_index_unparen(call));
 	if (!c)
 		return false;
+	/* A training loop: its iteration backpropagates and steps (an
+	 * adversarial evaluation backpropagates to its inputs only). */
+	const uint32_t training = TL_EV_BACKWARD | TL_EV_OPT_STEP;
 	int32_t loop = c->loop;
-	while (loop >= 0 && !(idx->loops.items[loop].events & TL_EV_BACKWARD))
+	while (loop >= 0 && (idx->loops.items[loop].events & training) != training)
 		loop = idx->loops.items[loop].parent;
 	if (loop < 0)
 		return false;
@@ -2913,6 +2924,66 @@ static bool tl_flow__detached_in_place(const TlIndex *idx, const TlLoop *l, cons
 	return yes;
 }
 
+/* The forward method of the local nn.Module class that module `m` is an
+ * instance of (found in the class or its local bases), or -1. */
+static int32_t tl_flow__forward_of(const TlIndex *idx, TSNode m)
+{
+	const TlSyms *sy = tl_syms();
+	TlBuf path;
+	tl_buf_init(&path);
+	TSNode root = tl_flow__module_root(idx, m, &path);
+	bool whole = path.data[0] == '\0';
+	tl_buf_release(&path);
+	if (ts_node_is_null(root) || !whole || ts_node_symbol(root) != sy->call)
+		return -1;
+	const TlBinding *cb = tl_index_resolve_node(idx, ts_node_child_by_field_id(root, sy->f_function));
+	if (!cb || cb->kind != TL_BIND_CLASS)
+		return -1;
+	int32_t f = -1;
+	for (int32_t cls = cb->ref, hop = 0; cls >= 0 && f < 0 && hop < TL_FLOW_DEPTH; hop++) {
+		f = tl_index_method(idx, cls, "forward", 7);
+		const TlClass *k = &idx->classes.items[cls];
+		cls = k->bases.size ? k->bases.items[0] : -1;
+	}
+	return f;
+}
+
+typedef struct TlElemReturn {
+	int32_t elem;
+} TlElemReturn;
+
+static bool tl_flow__return_elem_detaches(const TlIndex *idx, TSNode ret, void *data)
+{
+	const TlSyms *sy = tl_syms();
+	const TlElemReturn *er = data;
+	if (!ts_node_named_child_count(ret))
+		return false;
+	TSNode v = tl_index_unparen(ts_node_named_child(ret, 0));
+	if (er->elem >= 0) {
+		TSSymbol s = ts_node_symbol(v);
+		if ((s != sy->tuple && s != sy->expression_list && s != sy->list) ||
+		    (uint32_t)er->elem >= ts_node_named_child_count(v))
+			return false;
+		v = ts_node_named_child(v, (uint32_t)er->elem);
+	}
+	return tl_flow__detaches(idx, v, 0);
+}
+
+/* True when the module forward `call` hands back the state it returns as
+ * element `elem` (-1: its whole result) already detached: some return of
+ * the local forward detaches that element. */
+static bool tl_flow__forward_detaches(const TlIndex *idx, const TlCall *call, int32_t elem)
+{
+	if (!(call->events & TL_EV_FORWARD))
+		return false;
+	bool direct = call->method && strcmp(call->method, "forward") == 0 && call->receiver.id;
+	int32_t f = tl_flow__forward_of(idx, direct ? call->receiver : call->callee);
+	if (f < 0)
+		return false;
+	TlElemReturn er = { elem };
+	return tl_flow__each_return(idx, f, tl_flow__return_elem_detaches, &er);
+}
+
 int tl_flow_carried_state(const TlIndex *idx, TSNode target)
 {
 	const TlSyms *sy = tl_syms();
@@ -2959,6 +3030,16 @@ int tl_flow_carried_state(const TlIndex *idx, TSNode target)
 	}
 	if (carry == TL_CARRY_ATTACHED && tl_flow__detached_in_place(idx, l, name))
 		carry = TL_CARRY_DETACHED;
+	/* The model may hand the state back detached itself. */
+	for (uint32_t i = 0; binds && i < binds->size && carry == TL_CARRY_ATTACHED; i++) {
+		const TlBinding *b = &idx->bindings.items[binds->items[i]];
+		if (strcmp(b->name, name) != 0 || !ts_node_eq(b->stmt, stmt) || ts_node_is_null(b->value))
+			continue;
+		TSNode v = tl_index_unparen(b->value);
+		const TlCall *c = ts_node_symbol(v) == sy->call ? tl_index_call_at(idx, v) : NULL;
+		if (c && tl_flow__forward_detaches(idx, c, b->depth == 0 ? -1 : b->top))
+			carry = TL_CARRY_DETACHED;
+	}
 	tl_flow__names_release(&names);
 	return carry;
 }

@@ -126,8 +126,8 @@ bool tl_flow_reset_before_step(const TlIndex *idx, TSNode reset);
 /* True when call `call` (an `.eval()`, or a call of a local function that
  * makes one) switches a trained module (an optimizer updates it, or the
  * file calls .train() on it) to eval mode inside the innermost loop of its
- * function whose iteration runs a backward, and no call in that iteration
- * switches the module back to train mode. */
+ * function whose iteration runs a backward and an optimizer step, and no
+ * call in that iteration switches the module back to train mode. */
 bool tl_flow_leaves_eval(const TlIndex *idx, TSNode call);
 
 enum { TL_CARRY_NONE = 0, TL_CARRY_DETACHED = 1, TL_CARRY_ATTACHED = 2 };

@@ -57,6 +57,7 @@ enum {
 	TL_CTX_CPU_AUTOCAST = 1u << 3, /* with TL_CTX_AUTOCAST: a literal "cpu" device */
 	/* Not a context: asks tl_flow_under for autocast regions not on the CPU. */
 	TL_CTX_NOT_CPU = 1u << 4,
+	TL_CTX_AUTOCAST_OFF = 1u << 5, /* autocast(enabled=False): full precision inside */
 };
 
 typedef enum TlBindKind {

@@ -46,6 +46,19 @@ class Policy(nn.Module):
         return self.head(h), h
 
 
+class DetachingRNN(nn.Module):
+    """Hands its state back detached: truncation is built into the model."""
+
+    def __init__(self, ninp=16, nhid=32):
+        super().__init__()
+        self.rnn = nn.GRU(ninp, nhid)
+        self.out = nn.Linear(nhid, ninp)
+
+    def forward(self, x, h):
+        y, h = self.rnn(x, h)
+        return self.out(y), h.detach()
+
+
 def repackage_hidden(h):
     """Detaches hidden states from their history (recursively for tuples)."""
     if isinstance(h, torch.Tensor):
@@ -355,6 +368,18 @@ def generate(model, first_token, steps):
             token = torch.multinomial(logits.squeeze().softmax(-1), 1).view(1, 1)
             words.append(token.item())
     return words
+
+
+# OK: the model detaches the state it returns (DetachingRNN.forward), so nothing needs to in the loop.
+def model_detaches_its_state(batches, h):
+    model = DetachingRNN().to(device)
+    optimizer = torch.optim.Adam(model.parameters())
+    for x, y in batches:
+        optimizer.zero_grad()
+        # ok: TL103
+        out, h = model(x, h)
+        nn.functional.mse_loss(out, y).backward()
+        optimizer.step()
 
 
 # OK: the loop target re-binds the state every iteration (it arrives with each batch), so it is not carried.

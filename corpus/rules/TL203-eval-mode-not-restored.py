@@ -349,6 +349,21 @@ def evaluate_at_the_end(train_loader, val_loader):
     return evaluate_batchless(model, val_loader)
 
 
+# OK: an adversarial evaluation loop backpropagates to its inputs but steps no optimizer: no training loop.
+def fgsm_evaluation(model, test_loader, eps=0.03):
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    correct = 0
+    for x, y in test_loader:
+        # ok: TL203
+        model.eval()
+        x.requires_grad_(True)
+        nn.functional.cross_entropy(model(x), y).backward()
+        x_adv = (x + eps * x.grad.sign()).detach()
+        with torch.no_grad():
+            correct += (model(x_adv).argmax(1) == y).sum().item()
+    return correct, optimizer
+
+
 # OK: a loop over checkpoints that only evaluates: no backward, no training loop.
 def compare_checkpoints(paths, val_loader):
     model = Net().to(device)

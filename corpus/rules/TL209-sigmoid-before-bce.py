@@ -192,6 +192,21 @@ def disabled_autocast(loader, optimizer):
         optimizer.step()
 
 
+# OK: autocast switched off around the loss inside an autocast region: the BCE runs in full precision.
+def nested_autocast_off(loader, optimizer):
+    netD = Discriminator().to(device)
+    criterion = nn.BCELoss()
+    for real, _ in loader:
+        optimizer.zero_grad()
+        with torch.autocast("cuda", dtype=torch.float16):
+            output = netD(real).view(-1)
+            with torch.autocast("cuda", enabled=False):
+                # ok: TL209
+                loss = criterion(output.float(), torch.ones(real.size(0), device=device))
+        loss.backward()
+        optimizer.step()
+
+
 # OK: a CPU autocast region: the refusal is registered for GPU autocast, so a literal "cpu" device is left alone.
 def cpu_autocast(loader, optimizer):
     netD = Discriminator()
