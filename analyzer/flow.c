@@ -382,12 +382,13 @@ static uint32_t tl_flow__context_kind(const TlIndex *idx, TSNode expr, int depth
 	if (s == sy->call) {
 		call = expr;
 		callee = tl_index_unparen(ts_node_child_by_field_id(expr, sy->f_function));
-		/* accelerator.autocast(), self.autocast(): the method says it. */
-		if (ts_node_symbol(callee) == sy->attribute &&
-		    tl_index_text_is(idx, ts_node_child_by_field_id(callee, sy->f_attribute), "autocast"))
-			return tl_flow__context_of_name("torch.autocast", call, idx);
 	}
 	char *q = tl_index_qualify(idx, callee);
+	/* accelerator.autocast(), self.autocast(): when the name is no import,
+	 * the method says it. */
+	if (!q && !ts_node_is_null(call) && ts_node_symbol(callee) == sy->attribute &&
+	    tl_index_text_is(idx, ts_node_child_by_field_id(callee, sy->f_attribute), "autocast"))
+		return tl_flow__context_of_name("torch.autocast", call, idx);
 	uint32_t k = q ? tl_flow__context_of_name(q, call, idx) : 0;
 	if (q && !k && strcmp(q, "functools.partial") == 0 && !ts_node_is_null(call)) {
 		/* partial(torch.autocast, device_type="cuda") */
@@ -605,8 +606,10 @@ static bool tl_flow__module_expr(const TlIndex *idx, TSNode expr, int depth)
 		const TlBinding *cb = tl_index_resolve_node(idx, b->value);
 		return cb && cb->kind == TL_BIND_CLASS && idx->classes.items[cb->ref].is_module;
 	}
+	/* netG, netD = G(), D(): an element of a tuple value is a value of its
+	 * own; an element of a call's result is not judged. */
 	TSNode v = tl_flow__bound_value(b);
-	if (ts_node_is_null(v) || b->elem >= 0)
+	if (ts_node_is_null(v) || (b->elem >= 0 && ts_node_eq(v, tl_index_unparen(b->value))))
 		return false;
 	return tl_flow__module_value(idx, v, depth + 1);
 }
@@ -705,6 +708,12 @@ bool tl_flow_is_loss_call(const TlIndex *idx, const TlCall *c)
 	TSNode v = tl_flow__bound_value(b);
 	if (!ts_node_is_null(v) && b->elem < 0 && ts_node_symbol(v) == sy->call) {
 		const TlCall *made = tl_index_call_at(idx, v);
+		/* nn.CrossEntropyLoss().to(device): the criterion moved. */
+		for (int depth = 0; made && !made->qname && made->receiver.id && depth < TL_FLOW_DEPTH &&
+				    IN(made->method, tl_flow__same_module) &&
+				    ts_node_symbol(tl_index_unparen(made->receiver)) == sy->call;
+		     depth++)
+			made = tl_index_call_at(idx, tl_index_unparen(made->receiver));
 		if (made && made->qname)
 			return tl_flow__is_loss_class(made->qname) ||
 			       tl_flow__is_loss_function(made->qname);
