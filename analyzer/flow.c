@@ -2530,9 +2530,11 @@ bool tl_flow_reset_before_step(const TlIndex *idx, TSNode reset)
 	const TlStep *step = NULL;
 	for (uint32_t j = at + 1; after_backward && j < seq.size; j++) {
 		const TlStep *e = &seq.items[j];
-		if (e->events & TL_EV_BACKWARD)
+		/* A backward, or `p.grad = g` (gradient surgery writes the
+		 * gradients the step applies): the reset is not the last word. */
+		if ((e->events & TL_EV_BACKWARD) || !e->call)
 			break;
-		if (!(e->events & TL_EV_OPT_STEP) || !e->call)
+		if (!(e->events & TL_EV_OPT_STEP))
 			continue;
 		int cov = tl_flow__reset_covers(idx, r, tl_flow__stepped(idx, e->call));
 		if (cov == TL_COVER_FULL)
@@ -2978,10 +2980,33 @@ static bool tl_flow__return_elem_detaches(const TlIndex *idx, TSNode ret, void *
 	return tl_flow__detaches(idx, v, 0);
 }
 
+/* True when local function `f` detaches its parameter `param` (a binding)
+ * before using it: re-binds it through a detaching expression, or calls
+ * detach_() on it. */
+static bool tl_flow__detaches_param(const TlIndex *idx, int32_t f, const TlBinding *param)
+{
+	const TlIntArray *binds = tl_index_scope_binds(idx, f);
+	for (uint32_t i = 0; binds && i < binds->size; i++) {
+		const TlBinding *b = &idx->bindings.items[binds->items[i]];
+		if (b != param && b->kind == TL_BIND_ASSIGN && strcmp(b->name, param->name) == 0 &&
+		    tl_flow__detaches(idx, tl_flow__bound_value(b), 0))
+			return true;
+	}
+	const TlIntArray *calls = tl_index_scope_calls(idx, f);
+	for (uint32_t i = 0; calls && i < calls->size; i++) {
+		const TlCall *c = &idx->calls.items[calls->items[i]];
+		if ((c->events & TL_EV_DETACH) && c->recv_name && strcmp(c->recv_name, param->name) == 0)
+			return true;
+	}
+	return false;
+}
+
 /* True when the module forward `call` hands back the state it returns as
  * element `elem` (-1: its whole result) already detached: some return of
- * the local forward detaches that element. */
-static bool tl_flow__forward_detaches(const TlIndex *idx, const TlCall *call, int32_t elem)
+ * the local forward detaches that element, or the forward detaches the
+ * parameter that receives `state` (the argument node holding the state). */
+static bool tl_flow__forward_detaches(const TlIndex *idx, const TlCall *call, int32_t elem,
+				      const char *state)
 {
 	if (!(call->events & TL_EV_FORWARD))
 		return false;
@@ -2990,7 +3015,26 @@ static bool tl_flow__forward_detaches(const TlIndex *idx, const TlCall *call, in
 	if (f < 0)
 		return false;
 	TlElemReturn er = { elem };
-	return tl_flow__each_return(idx, f, tl_flow__return_elem_detaches, &er);
+	if (tl_flow__each_return(idx, f, tl_flow__return_elem_detaches, &er))
+		return true;
+	/* forward(self, x, h): h = h.detach() */
+	const TlFunc *fn = &idx->funcs.items[f];
+	for (uint32_t k = 1; k < fn->params.size; k++) {
+		/* Calling the module passes `self` implicitly: parameter k is
+		 * positional argument k - 1, or a keyword. */
+		const TlBinding *param = &idx->bindings.items[fn->params.items[k]];
+		TSNode arg = tl_flow__kwarg(idx, call->node, param->name);
+		if (ts_node_is_null(arg))
+			arg = tl_flow__arg(call->node, k - 1);
+		if (ts_node_is_null(arg))
+			continue;
+		char *an = tl_flow__dotted(idx, arg);
+		bool is_state = an && strcmp(an, state) == 0;
+		tl_free(an);
+		if (is_state && tl_flow__detaches_param(idx, f, param))
+			return true;
+	}
+	return false;
 }
 
 int tl_flow_carried_state(const TlIndex *idx, TSNode target)
@@ -3046,7 +3090,7 @@ int tl_flow_carried_state(const TlIndex *idx, TSNode target)
 			continue;
 		TSNode v = tl_index_unparen(b->value);
 		const TlCall *c = ts_node_symbol(v) == sy->call ? tl_index_call_at(idx, v) : NULL;
-		if (c && tl_flow__forward_detaches(idx, c, b->depth == 0 ? -1 : b->top))
+		if (c && tl_flow__forward_detaches(idx, c, b->depth == 0 ? -1 : b->top, name))
 			carry = TL_CARRY_DETACHED;
 	}
 	tl_flow__names_release(&names);

@@ -59,6 +59,18 @@ class DetachingRNN(nn.Module):
         return self.out(y), h.detach()
 
 
+class DetachingInputRNN(nn.Module):
+    """Detaches the state it is given: each call starts a new graph."""
+
+    def __init__(self, ninp=16, nhid=32):
+        super().__init__()
+        self.rnn = nn.GRU(ninp, nhid)
+
+    def forward(self, x, state):
+        state = state.detach()
+        return self.rnn(x, state)
+
+
 def repackage_hidden(h):
     """Detaches hidden states from their history (recursively for tuples)."""
     if isinstance(h, torch.Tensor):
@@ -373,6 +385,18 @@ def generate(model, first_token, steps):
 # OK: the model detaches the state it returns (DetachingRNN.forward), so nothing needs to in the loop.
 def model_detaches_its_state(batches, h):
     model = DetachingRNN().to(device)
+    optimizer = torch.optim.Adam(model.parameters())
+    for x, y in batches:
+        optimizer.zero_grad()
+        # ok: TL103
+        out, h = model(x, h)
+        nn.functional.mse_loss(out, y).backward()
+        optimizer.step()
+
+
+# OK: the model detaches the state it is given (DetachingInputRNN.forward).
+def model_detaches_its_input(batches, h):
+    model = DetachingInputRNN().to(device)
     optimizer = torch.optim.Adam(model.parameters())
     for x, y in batches:
         optimizer.zero_grad()

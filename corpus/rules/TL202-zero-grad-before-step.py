@@ -310,6 +310,26 @@ def freeze_encoder_by_reset(train_loader, warmup):
         optimizer.step()
 
 
+# OK: gradient surgery (PCGrad-style): per-task gradients are collected, the reset clears them, and the
+# combined gradient is written back into `.grad` before the step.
+def gradient_surgery(train_loader, combine):
+    model = Net().to(device)
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    params = list(model.parameters())
+    for x, y in train_loader:
+        out = model(x)
+        grads = []
+        for loss in (nn.functional.cross_entropy(out, y), out.pow(2).mean()):
+            optimizer.zero_grad()
+            loss.backward(retain_graph=True)
+            grads.append([p.grad.clone() for p in params])
+        # ok: TL202
+        optimizer.zero_grad()
+        for p, g in zip(params, combine(grads)):
+            p.grad = g
+        optimizer.step()
+
+
 # OK: LBFGS resets inside its closure, which the step calls before each backward.
 def lbfgs(train_loader):
     model = Net().to(device)
