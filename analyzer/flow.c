@@ -1222,6 +1222,10 @@ uint32_t tl_flow_call_events(const TlIndex *idx, const TlCall *c)
 				ev |= TL_EV_MODE_SET;
 		}
 	}
+	/* zero_grad(params): a helper from another module (improved-diffusion's
+	 * fp16_util) that says what it does. */
+	if (m && !has_recv && strcmp(m, "zero_grad") == 0 && c->target < 0)
+		ev |= TL_EV_GRAD_RESET;
 	if (c->qname && strcmp(c->qname, "torch.autograd.backward") == 0) {
 		ev |= TL_EV_BACKWARD;
 		const TlCall *p = tl_flow__producer(idx, tl_flow__arg(c->node, 0), 0);

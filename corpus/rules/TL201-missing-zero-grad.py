@@ -15,6 +15,7 @@ import torch as T
 from torch import nn, optim
 from torch.amp import GradScaler
 from accelerate import Accelerator
+from fp16_util import zero_grad
 
 device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
 
@@ -418,6 +419,18 @@ def seq2seq_both_reset(pairs):
         encoder_optimizer.step()
         # ok: TL201
         decoder_optimizer.step()
+
+
+# OK: a `zero_grad(params)` helper imported from another module resets the parameters it is given.
+def imported_zero_grad_helper(train_loader):
+    model = Net().to(device)
+    params = list(model.parameters())
+    optimizer = torch.optim.AdamW(params, lr=1e-4)
+    for x, y in train_loader:
+        zero_grad(params)
+        nn.functional.cross_entropy(model(x), y).backward()
+        # ok: TL201
+        optimizer.step()
 
 
 # OK: a model built from the encoder and the decoder: resetting both parts resets what the optimizer updates.
