@@ -21,6 +21,12 @@ static bool tl_flow__in(const char *s, const char *const *set, size_t n)
 }
 #define IN(s, set) tl_flow__in((s), (set), sizeof(set) / sizeof *(set))
 
+/* Steps (call sites, returns) one question may visit while following
+ * parameters to their callers and functions to their returns: depth alone
+ * bounds the recursion, not its fan-out (a chain of functions each called
+ * from many places). Real code needs a handful. */
+#define TL_FLOW_BUDGET 512
+
 static bool tl_flow__starts(const char *s, const char *prefix)
 {
 	return s && strncmp(s, prefix, strlen(prefix)) == 0;
@@ -921,15 +927,17 @@ int tl_flow_made_by(const TlIndex *idx, TSNode expr)
 	return c ? tl_flow__call_made(idx, c) : TL_MADE_NONE;
 }
 
-static int tl_flow__made_through(const TlIndex *idx, TSNode expr, int depth);
-static int tl_flow__made_through_returns(const TlIndex *idx, int32_t f, int32_t elem, int depth);
+static int tl_flow__made_through(const TlIndex *idx, TSNode expr, int depth, uint32_t *budget);
+static int tl_flow__made_through_returns(const TlIndex *idx, int32_t f, int32_t elem, int depth,
+					 uint32_t *budget);
 
-static int tl_flow__module_output(const TlIndex *idx, TSNode m, int32_t elem, int depth);
+static int tl_flow__module_output(const TlIndex *idx, TSNode m, int32_t elem, int depth,
+				  uint32_t *budget);
 
 /* What the module a parameter holds outputs, when every caller in the file
  * passes modules that agree. */
 static int tl_flow__param_output(const TlIndex *idx, const TlBinding *param, int32_t elem,
-				 int depth)
+				 int depth, uint32_t *budget)
 {
 	if (param->func < 0 || depth > TL_FLOW_DEPTH)
 		return TL_MADE_NONE;
@@ -939,8 +947,12 @@ static int tl_flow__param_output(const TlIndex *idx, const TlBinding *param, int
 	int agreed = TL_MADE_NONE;
 	for (uint32_t i = 0; i < f->call_sites.size; i++) {
 		const TlCall *c = &idx->calls.items[f->call_sites.items[i]];
+		if (!*budget)
+			return TL_MADE_NONE;
+		(*budget)--;
 		TSNode arg = c->func == param->func ? (TSNode){ 0 } : tl_flow__param_arg(idx, param, c);
-		int k = ts_node_is_null(arg) ? TL_MADE_NONE : tl_flow__module_output(idx, arg, elem, depth + 1);
+		int k = ts_node_is_null(arg) ? TL_MADE_NONE
+					     : tl_flow__module_output(idx, arg, elem, depth + 1, budget);
 		if (k == TL_MADE_NONE || (i > 0 && k != agreed))
 			return TL_MADE_NONE;
 		agreed = k;
@@ -951,7 +963,8 @@ static int tl_flow__param_output(const TlIndex *idx, const TlBinding *param, int
 /* The activation every output of module `m` ends in: the last layer of an
  * nn.Sequential, or what every return of a local module's forward ends in.
  * With `elem` >= 0, what element `elem` of every tuple it returns ends in. */
-static int tl_flow__module_output(const TlIndex *idx, TSNode m, int32_t elem, int depth)
+static int tl_flow__module_output(const TlIndex *idx, TSNode m, int32_t elem, int depth,
+				  uint32_t *budget)
 {
 	const TlSyms *sy = tl_syms();
 	for (; depth <= TL_FLOW_DEPTH; depth++) {
@@ -962,7 +975,7 @@ static int tl_flow__module_output(const TlIndex *idx, TSNode m, int32_t elem, in
 		if (s == sy->identifier || s == sy->attribute) {
 			const TlBinding *b = tl_index_resolve_node(idx, m);
 			if (b && b->kind == TL_BIND_PARAM)
-				return tl_flow__param_output(idx, b, elem, depth + 1);
+				return tl_flow__param_output(idx, b, elem, depth + 1, budget);
 			m = tl_flow__held(idx, b);
 			continue;
 		}
@@ -1009,7 +1022,7 @@ static int tl_flow__module_output(const TlIndex *idx, TSNode m, int32_t elem, in
 		}
 		if (f < 0)
 			return TL_MADE_NONE;
-		return tl_flow__made_through_returns(idx, f, elem, depth + 1);
+		return tl_flow__made_through_returns(idx, f, elem, depth + 1, budget);
 	}
 	return TL_MADE_NONE;
 }
@@ -1018,6 +1031,7 @@ typedef struct TlMadeReturns {
 	int kind;     /* agreed kind so far, -1 before the first return */
 	int32_t elem; /* the element of a returned tuple, or -1 */
 	int depth;
+	uint32_t *budget;
 } TlMadeReturns;
 
 static bool tl_flow__made_return(const TlIndex *idx, TSNode ret, void *data)
@@ -1032,7 +1046,7 @@ static bool tl_flow__made_return(const TlIndex *idx, TSNode ret, void *data)
 			    (uint32_t)mr->elem < ts_node_named_child_count(v)
 			    ? ts_node_named_child(v, (uint32_t)mr->elem) : (TSNode){ 0 };
 	}
-	int k = ts_node_is_null(v) ? TL_MADE_NONE : tl_flow__made_through(idx, v, mr->depth);
+	int k = ts_node_is_null(v) ? TL_MADE_NONE : tl_flow__made_through(idx, v, mr->depth, mr->budget);
 	if (mr->kind >= 0 && mr->kind != k)
 		k = TL_MADE_NONE;
 	mr->kind = k;
@@ -1041,11 +1055,13 @@ static bool tl_flow__made_return(const TlIndex *idx, TSNode ret, void *data)
 
 /* The kind every return of local function `f` (or, with `elem` >= 0, that
  * element of every tuple it returns) agrees on, or TL_MADE_NONE. */
-static int tl_flow__made_through_returns(const TlIndex *idx, int32_t f, int32_t elem, int depth)
+static int tl_flow__made_through_returns(const TlIndex *idx, int32_t f, int32_t elem, int depth,
+					 uint32_t *budget)
 {
-	if (f < 0 || depth > TL_FLOW_DEPTH)
+	if (f < 0 || depth > TL_FLOW_DEPTH || !*budget)
 		return TL_MADE_NONE;
-	TlMadeReturns mr = { -1, elem, depth + 1 };
+	(*budget)--;
+	TlMadeReturns mr = { -1, elem, depth + 1, budget };
 	if (tl_flow__each_return(idx, f, tl_flow__made_return, &mr))
 		return TL_MADE_NONE;
 	return mr.kind < 0 ? TL_MADE_NONE : mr.kind;
@@ -1054,7 +1070,7 @@ static int tl_flow__made_through_returns(const TlIndex *idx, int32_t f, int32_t 
 /* What made `expr`: an explicit activation, or a module forward or local
  * function whose every output (or the element of it that `expr` holds)
  * ends in one. */
-static int tl_flow__made_through(const TlIndex *idx, TSNode expr, int depth)
+static int tl_flow__made_through(const TlIndex *idx, TSNode expr, int depth, uint32_t *budget)
 {
 	if (depth > TL_FLOW_DEPTH)
 		return TL_MADE_NONE;
@@ -1067,10 +1083,10 @@ static int tl_flow__made_through(const TlIndex *idx, TSNode expr, int depth)
 		return k;
 	if (c->events & TL_EV_FORWARD) {
 		bool direct = c->method && strcmp(c->method, "forward") == 0 && c->receiver.id;
-		return tl_flow__module_output(idx, direct ? c->receiver : c->callee, elem, depth + 1);
+		return tl_flow__module_output(idx, direct ? c->receiver : c->callee, elem, depth + 1, budget);
 	}
 	if (c->target >= 0)
-		return tl_flow__made_through_returns(idx, c->target, elem, depth + 1);
+		return tl_flow__made_through_returns(idx, c->target, elem, depth + 1, budget);
 	return TL_MADE_NONE;
 }
 
@@ -1080,7 +1096,8 @@ int tl_flow_model_output(const TlIndex *idx, TSNode expr)
 	const TlCall *c = tl_flow__producer_elem(idx, expr, 0, &elem);
 	if (!c || (elem < 0 && tl_flow__call_made(idx, c)))
 		return TL_MADE_NONE; /* explicit: tl_flow_made_by's answer */
-	return tl_flow__made_through(idx, expr, 0);
+	uint32_t budget = TL_FLOW_BUDGET;
+	return tl_flow__made_through(idx, expr, 0, &budget);
 }
 
 /* The criterion class or loss function a dotted name names. */
@@ -1992,12 +2009,13 @@ static void tl_flow__modset_release(TlModSet *set)
 	tl_array_release(set);
 }
 
-static TSNode tl_flow__module_root_at(const TlIndex *idx, TSNode expr, TlBuf *path, int depth);
+static TSNode tl_flow__module_root_at(const TlIndex *idx, TSNode expr, TlBuf *path, int depth,
+				      uint32_t *budget);
 
 /* The module a parameter holds, when every caller in the file passes the
  * same construction (`train(netG, ...)` called with `Generator(nz)`). */
 static TSNode tl_flow__param_root(const TlIndex *idx, const TlBinding *param, TlBuf *path,
-				  int depth)
+				  int depth, uint32_t *budget)
 {
 	TSNode none = { 0 }, agreed = { 0 };
 	if (param->func < 0)
@@ -2009,10 +2027,13 @@ static TSNode tl_flow__param_root(const TlIndex *idx, const TlBinding *param, Tl
 	tl_buf_init(&agreed_path);
 	for (uint32_t i = 0; i < f->call_sites.size; i++) {
 		const TlCall *c = &idx->calls.items[f->call_sites.items[i]];
-		TSNode arg = c->func == param->func ? none : tl_flow__param_arg(idx, param, c);
+		TSNode arg = c->func == param->func || !*budget ? none : tl_flow__param_arg(idx, param, c);
+		if (*budget)
+			(*budget)--;
 		TlBuf p;
 		tl_buf_init(&p);
-		TSNode r = ts_node_is_null(arg) ? none : tl_flow__module_root_at(idx, arg, &p, depth + 1);
+		TSNode r = ts_node_is_null(arg) ? none
+					       : tl_flow__module_root_at(idx, arg, &p, depth + 1, budget);
 		bool same = !ts_node_is_null(r) &&
 			    (i == 0 || (ts_node_eq(r, agreed) && strcmp(p.data, agreed_path.data) == 0));
 		if (same && i == 0) {
@@ -2045,10 +2066,12 @@ static TSNode tl_flow__param_root(const TlIndex *idx, const TlBinding *param, Tl
  * be told. */
 static TSNode tl_flow__module_root(const TlIndex *idx, TSNode expr, TlBuf *path)
 {
-	return tl_flow__module_root_at(idx, expr, path, 0);
+	uint32_t budget = TL_FLOW_BUDGET;
+	return tl_flow__module_root_at(idx, expr, path, 0, &budget);
 }
 
-static TSNode tl_flow__module_root_at(const TlIndex *idx, TSNode expr, TlBuf *path, int depth)
+static TSNode tl_flow__module_root_at(const TlIndex *idx, TSNode expr, TlBuf *path, int depth,
+				      uint32_t *budget)
 {
 	const TlSyms *sy = tl_syms();
 	TSNode none = { 0 };
@@ -2078,7 +2101,7 @@ static TSNode tl_flow__module_root_at(const TlIndex *idx, TSNode expr, TlBuf *pa
 				continue;
 			}
 			if (b->kind == TL_BIND_PARAM)
-				return tl_flow__param_root(idx, b, path, depth);
+				return tl_flow__param_root(idx, b, path, depth, budget);
 			expr = tl_flow__held(idx, b);
 			continue;
 		}
@@ -2610,7 +2633,7 @@ static char *tl_flow__to_caller(const TlIndex *idx, int32_t f, const TlCall *c, 
  * functions it runs, mapped through their parameters). Returns false when
  * some receiver cannot be told. */
 static bool tl_flow__event_receivers(const TlIndex *idx, const TlCall *c, uint32_t events,
-				     TlNames *out, int depth)
+				     TlNames *out, int depth, uint32_t *budget)
 {
 	bool ok = true;
 	if (c->events & events) {
@@ -2624,8 +2647,9 @@ static bool tl_flow__event_receivers(const TlIndex *idx, const TlCall *c, uint32
 		int32_t f = targets[t];
 		if (f < 0 || !(idx->funcs.items[f].reach_events & events))
 			continue;
-		if (depth > TL_FLOW_DEPTH || f == c->func)
+		if (depth > TL_FLOW_DEPTH || f == c->func || !*budget)
 			return false;
+		(*budget)--;
 		const TlIntArray *calls = tl_index_scope_calls(idx, f);
 		for (uint32_t i = 0; calls && i < calls->size; i++) {
 			const TlCall *inner = &idx->calls.items[calls->items[i]];
@@ -2636,7 +2660,7 @@ static bool tl_flow__event_receivers(const TlIndex *idx, const TlCall *c, uint32
 				continue;
 			TlNames sub;
 			tl_array_init(&sub);
-			ok = tl_flow__event_receivers(idx, inner, events, &sub, depth + 1) && ok;
+			ok = tl_flow__event_receivers(idx, inner, events, &sub, depth + 1, budget) && ok;
 			for (uint32_t k = 0; k < sub.size; k++) {
 				/* A closure passed along is called by the callee, not by
 				 * `c`: its names are `c`'s own scope's. */
@@ -2779,7 +2803,8 @@ bool tl_flow_leaves_eval(const TlIndex *idx, TSNode call)
 	tl_array_init(&evals);
 	tl_array_init(&trains);
 	bool left = false;
-	tl_flow__event_receivers(idx, c, TL_EV_EVAL, &evals, 0);
+	uint32_t budget = TL_FLOW_BUDGET;
+	tl_flow__event_receivers(idx, c, TL_EV_EVAL, &evals, 0, &budget);
 	if (!evals.size)
 		goto cleanup;
 	/* Every module the iteration switches back: train() / train(flag)
@@ -2790,7 +2815,7 @@ bool tl_flow_leaves_eval(const TlIndex *idx, TSNode call)
 		const TlCall *k = &idx->calls.items[calls->items[i]];
 		if (ts_node_start_byte(k->node) < start || ts_node_end_byte(k->node) > end)
 			continue;
-		if (!tl_flow__event_receivers(idx, k, TL_EV_TRAIN | TL_EV_MODE_SET, &trains, 0))
+		if (!tl_flow__event_receivers(idx, k, TL_EV_TRAIN | TL_EV_MODE_SET, &trains, 0, &budget))
 			goto cleanup; /* a switch to train mode on something unknown */
 	}
 	uint32_t pos = ts_node_start_byte(c->node);
