@@ -21,6 +21,12 @@ static bool tl_flow__in(const char *s, const char *const *set, size_t n)
 }
 #define IN(s, set) tl_flow__in((s), (set), sizeof(set) / sizeof *(set))
 
+/* Steps (call sites, returns) one question may visit while following
+ * parameters to their callers and functions to their returns: depth alone
+ * bounds the recursion, not its fan-out (a chain of functions each called
+ * from many places). Real code needs a handful. */
+#define TL_FLOW_BUDGET 512
+
 static bool tl_flow__starts(const char *s, const char *prefix)
 {
 	return s && strncmp(s, prefix, strlen(prefix)) == 0;
@@ -126,6 +132,60 @@ static TSNode tl_flow__bound_value(const TlBinding *b)
 		 * by the call. */
 	}
 	return v;
+}
+
+/* The expression an assigned name holds, for following an object (a
+ * module, an optimizer, a loader) through its bindings: the value, its
+ * element for a tuple target (`netG, netD = G(), D()`), or the matching
+ * argument of `accelerator.prepare(...)` (`model, opt = acc.prepare(model,
+ * opt)`), which hands back the objects it is given. Null otherwise. */
+static TSNode tl_flow__held(const TlIndex *idx, const TlBinding *b)
+{
+	const TlSyms *sy = tl_syms();
+	TSNode none = { 0 };
+	if (!b || b->kind != TL_BIND_ASSIGN || ts_node_is_null(b->value))
+		return none;
+	TSNode v = tl_index_unparen(b->value);
+	if (b->elem < 0 && b->depth == 0) {
+		const TlCall *c = ts_node_symbol(v) == sy->call ? tl_index_call_at(idx, v) : NULL;
+		if (c && c->receiver.id && c->method && strcmp(c->method, "prepare") == 0 &&
+		    tl_flow__argc(v) == 1)
+			return tl_flow__arg(v, 0);
+		return v;
+	}
+	if (b->elem < 0)
+		return none;
+	TSSymbol s = ts_node_symbol(v);
+	if (s == sy->tuple || s == sy->list || s == sy->expression_list)
+		return (uint32_t)b->elem < ts_node_named_child_count(v)
+			       ? ts_node_named_child(v, (uint32_t)b->elem) : none;
+	const TlCall *c = s == sy->call ? tl_index_call_at(idx, v) : NULL;
+	if (c && c->receiver.id && c->method && strcmp(c->method, "prepare") == 0)
+		return tl_flow__arg(v, (uint32_t)b->elem);
+	return none;
+}
+
+/* The argument that call `site` passes for parameter binding `param` of
+ * the function it calls: by keyword, else by position (a bound method's
+ * `self` is its receiver). Null when the call passes none. */
+static TSNode tl_flow__param_arg(const TlIndex *idx, const TlBinding *param, const TlCall *site)
+{
+	TSNode none = { 0 };
+	if (param->func < 0)
+		return none;
+	const TlFunc *f = &idx->funcs.items[param->func];
+	TSNode arg = tl_flow__kwarg(idx, site->node, param->name);
+	if (!ts_node_is_null(arg))
+		return arg;
+	int32_t k = -1;
+	for (uint32_t p = 0; p < f->params.size; p++)
+		if (&idx->bindings.items[f->params.items[p]] == param)
+			k = (int32_t)p;
+	if (k < 0)
+		return none;
+	if (f->cls >= 0 && site->receiver.id)
+		k--;
+	return k >= 0 ? tl_flow__arg(site->node, (uint32_t)k) : site->receiver;
 }
 
 /* Calls every return value of local function `f` (not of nested defs). */
@@ -291,12 +351,19 @@ static uint32_t tl_flow__context_of_name(const char *q, TSNode call, const TlInd
 		return TL_CTX_GRAD_OFF;
 	}
 	if (IN(q, autocast) || tl_flow__ends(q, ".autocast")) {
+		uint32_t cpu = tl_flow__starts(q, "torch.cpu.") ? TL_CTX_CPU_AUTOCAST : 0;
 		if (is_call) {
 			TSNode e = tl_flow__kwarg(idx, call, "enabled");
 			if (!ts_node_is_null(e) && ts_node_symbol(e) == sy->false_)
-				return 0;
+				return TL_CTX_AUTOCAST_OFF;
+			TSNode d = tl_flow__kwarg(idx, call, "device_type");
+			if (ts_node_is_null(d))
+				d = tl_flow__arg(call, 0);
+			if (!ts_node_is_null(d) && ts_node_symbol(d) == sy->string &&
+			    (tl_index_text_is(idx, d, "\"cpu\"") || tl_index_text_is(idx, d, "'cpu'")))
+				cpu = TL_CTX_CPU_AUTOCAST;
 		}
-		return TL_CTX_AUTOCAST;
+		return TL_CTX_AUTOCAST | cpu;
 	}
 	return 0;
 }
@@ -321,12 +388,13 @@ static uint32_t tl_flow__context_kind(const TlIndex *idx, TSNode expr, int depth
 	if (s == sy->call) {
 		call = expr;
 		callee = tl_index_unparen(ts_node_child_by_field_id(expr, sy->f_function));
-		/* accelerator.autocast(), self.autocast(): the method says it. */
-		if (ts_node_symbol(callee) == sy->attribute &&
-		    tl_index_text_is(idx, ts_node_child_by_field_id(callee, sy->f_attribute), "autocast"))
-			return tl_flow__context_of_name("torch.autocast", call, idx);
 	}
 	char *q = tl_index_qualify(idx, callee);
+	/* accelerator.autocast(), self.autocast(): when the name is no import,
+	 * the method says it. */
+	if (!q && !ts_node_is_null(call) && ts_node_symbol(callee) == sy->attribute &&
+	    tl_index_text_is(idx, ts_node_child_by_field_id(callee, sy->f_attribute), "autocast"))
+		return tl_flow__context_of_name("torch.autocast", call, idx);
 	uint32_t k = q ? tl_flow__context_of_name(q, call, idx) : 0;
 	if (q && !k && strcmp(q, "functools.partial") == 0 && !ts_node_is_null(call)) {
 		/* partial(torch.autocast, device_type="cuda") */
@@ -403,27 +471,41 @@ int tl_flow_grad_state(const TlIndex *idx, TSNode node)
 	return st;
 }
 
-static bool tl_flow__under_autocast(const TlIndex *idx, TSNode node, int32_t func,
-				    int32_t with, int depth)
+/* An autocast context counts unless `not_cpu` asks for a device other than
+ * the CPU and the context names the CPU. */
+static bool tl_flow__autocast_ctx(uint32_t k, bool not_cpu)
 {
-	for (int32_t w = with; w >= 0; w = idx->withs.items[w].parent)
-		if (idx->withs.items[w].ctx & TL_CTX_AUTOCAST)
+	return (k & TL_CTX_AUTOCAST) && !(not_cpu && (k & TL_CTX_CPU_AUTOCAST));
+}
+
+static bool tl_flow__under_autocast(const TlIndex *idx, int32_t func, int32_t with,
+				    bool not_cpu, int depth)
+{
+	/* The innermost autocast block decides: `autocast(enabled=False)`
+	 * inside an autocast region runs in full precision. */
+	for (int32_t w = with; w >= 0; w = idx->withs.items[w].parent) {
+		uint32_t k = idx->withs.items[w].ctx;
+		if (tl_flow__autocast_ctx(k, not_cpu))
 			return true;
+		if (k & (TL_CTX_AUTOCAST | TL_CTX_AUTOCAST_OFF))
+			return false;
+	}
 	if (func < 0 || depth > TL_FLOW_DEPTH)
 		return false;
 	const TlFunc *f = &idx->funcs.items[func];
-	if (f->decorator_ctx & TL_CTX_AUTOCAST)
+	if (tl_flow__autocast_ctx(f->decorator_ctx, not_cpu))
 		return true;
+	if (f->decorator_ctx & (TL_CTX_AUTOCAST | TL_CTX_AUTOCAST_OFF))
+		return false;
 	if (f->escapes || !f->call_sites.size)
 		return false;
 	for (uint32_t i = 0; i < f->call_sites.size; i++) {
 		const TlCall *c = &idx->calls.items[f->call_sites.items[i]];
 		if (c->func == func)
 			return false; /* recursion: no outside context */
-		if (!tl_flow__under_autocast(idx, c->node, c->func, c->with, depth + 1))
+		if (!tl_flow__under_autocast(idx, c->func, c->with, not_cpu, depth + 1))
 			return false;
 	}
-	(void)node;
 	return true;
 }
 
@@ -432,8 +514,8 @@ bool tl_flow_under(const TlIndex *idx, TSNode node, uint32_t ctx)
 	if (ctx & TL_CTX_GRAD_OFF)
 		return tl_flow_grad_state(idx, node) == TL_GRAD_OFF;
 	if (ctx & TL_CTX_AUTOCAST)
-		return tl_flow__under_autocast(idx, node, tl_index_func_of(idx, node),
-					       tl_index_with_of(idx, node), 0);
+		return tl_flow__under_autocast(idx, tl_index_func_of(idx, node),
+					       tl_index_with_of(idx, node), (ctx & TL_CTX_NOT_CPU) != 0, 0);
 	return false;
 }
 
@@ -530,8 +612,10 @@ static bool tl_flow__module_expr(const TlIndex *idx, TSNode expr, int depth)
 		const TlBinding *cb = tl_index_resolve_node(idx, b->value);
 		return cb && cb->kind == TL_BIND_CLASS && idx->classes.items[cb->ref].is_module;
 	}
+	/* netG, netD = G(), D(): an element of a tuple value is a value of its
+	 * own; an element of a call's result is not judged. */
 	TSNode v = tl_flow__bound_value(b);
-	if (ts_node_is_null(v) || b->elem >= 0)
+	if (ts_node_is_null(v) || (b->elem >= 0 && ts_node_eq(v, tl_index_unparen(b->value))))
 		return false;
 	return tl_flow__module_value(idx, v, depth + 1);
 }
@@ -541,17 +625,36 @@ static bool tl_flow__module_return(const TlIndex *idx, TSNode v, int depth)
 	return tl_flow__module_value(idx, v, depth);
 }
 
+/* Methods of a module that return the module itself. */
+static const char *const tl_flow__same_module[] = {
+	"to", "cuda", "cpu", "half", "float", "double", "bfloat16", "train",
+	"eval", "requires_grad_", "share_memory", "to_empty",
+};
+/* Calls that wrap their first argument and run its forward. */
+static const char *const tl_flow__wrappers[] = {
+	"torch.nn.parallel.DistributedDataParallel", "torch.nn.DataParallel",
+	"torch.nn.parallel.DataParallel", "torch.compile",
+	"torch.distributed.fsdp.FullyShardedDataParallel",
+};
+
+static bool tl_flow__is_wrapper(const char *q)
+{
+	return IN(q, tl_flow__wrappers) || tl_flow__ends(q, "DistributedDataParallel");
+}
+
+/* A call that constructs a model: a hub or zoo loader the file binds. */
+static bool tl_flow__is_model_loader(const char *q)
+{
+	return tl_flow__starts(q, "torchvision.models.") || strcmp(q, "timm.create_model") == 0 ||
+	       strcmp(q, "torch.hub.load") == 0 ||
+	       (tl_flow__ends(q, ".from_pretrained") &&
+		(tl_flow__starts(q, "transformers.") || tl_flow__starts(q, "diffusers.") ||
+		 tl_flow__starts(q, "peft.")) &&
+		!strstr(q, "Tokenizer") && !strstr(q, "Config") && !strstr(q, "Processor"));
+}
+
 static bool tl_flow__module_value(const TlIndex *idx, TSNode v, int depth)
 {
-	static const char *const same_module[] = {
-		"to", "cuda", "cpu", "half", "float", "double", "bfloat16", "train",
-		"eval", "requires_grad_", "share_memory", "to_empty",
-	};
-	static const char *const wrappers[] = {
-		"torch.nn.parallel.DistributedDataParallel", "torch.nn.DataParallel",
-		"torch.nn.parallel.DataParallel", "torch.compile",
-		"torch.distributed.fsdp.FullyShardedDataParallel",
-	};
 	const TlSyms *sy = tl_syms();
 	if (depth > TL_FLOW_DEPTH)
 		return false;
@@ -569,20 +672,12 @@ static bool tl_flow__module_value(const TlIndex *idx, TSNode v, int depth)
 	if (c->qname) {
 		if (tl_flow_is_module_class_name(c->qname))
 			return true;
-		if (IN(c->qname, wrappers) || tl_flow__ends(c->qname, "DistributedDataParallel"))
+		if (tl_flow__is_wrapper(c->qname))
 			return tl_flow__module_value(idx, tl_flow__arg(v, 0), depth + 1);
-		if (tl_flow__starts(c->qname, "torchvision.models.") ||
-		    strcmp(c->qname, "timm.create_model") == 0 ||
-		    strcmp(c->qname, "torch.hub.load") == 0)
-			return true;
-		if (tl_flow__ends(c->qname, ".from_pretrained") &&
-		    (tl_flow__starts(c->qname, "transformers.") ||
-		     tl_flow__starts(c->qname, "diffusers.") || tl_flow__starts(c->qname, "peft.")) &&
-		    !strstr(c->qname, "Tokenizer") && !strstr(c->qname, "Config") &&
-		    !strstr(c->qname, "Processor"))
+		if (tl_flow__is_model_loader(c->qname))
 			return true;
 	}
-	if (c->receiver.id && IN(c->method, same_module))
+	if (c->receiver.id && IN(c->method, tl_flow__same_module))
 		return tl_flow__module_expr(idx, c->receiver, depth + 1) ||
 		       tl_flow__module_value(idx, c->receiver, depth + 1);
 	const TlBinding *cb = tl_index_resolve_node(idx, c->callee);
@@ -619,6 +714,12 @@ bool tl_flow_is_loss_call(const TlIndex *idx, const TlCall *c)
 	TSNode v = tl_flow__bound_value(b);
 	if (!ts_node_is_null(v) && b->elem < 0 && ts_node_symbol(v) == sy->call) {
 		const TlCall *made = tl_index_call_at(idx, v);
+		/* nn.CrossEntropyLoss().to(device): the criterion moved. */
+		for (int depth = 0; made && !made->qname && made->receiver.id && depth < TL_FLOW_DEPTH &&
+				    IN(made->method, tl_flow__same_module) &&
+				    ts_node_symbol(tl_index_unparen(made->receiver)) == sy->call;
+		     depth++)
+			made = tl_index_call_at(idx, tl_index_unparen(made->receiver));
 		if (made && made->qname)
 			return tl_flow__is_loss_class(made->qname) ||
 			       tl_flow__is_loss_function(made->qname);
@@ -657,6 +758,431 @@ bool tl_flow_is_forward(const TlIndex *idx, const TlCall *c)
 	return !tl_flow_is_loss_call(idx, c);
 }
 
+/* ---- what made a value ---------------------------------------------------------- */
+
+/* Methods that change a value's shape, dtype or device but not what it holds:
+ * probabilities stay probabilities through them. */
+static const char *const tl_flow__reshaping[] = {
+	"view", "reshape", "view_as", "reshape_as", "squeeze", "unsqueeze", "flatten",
+	"unflatten", "contiguous", "permute", "transpose", "t", "movedim", "to", "cuda",
+	"cpu", "float", "half", "double", "bfloat16", "type", "type_as", "clone",
+};
+
+/* True for a GradScaler that a literal `enabled=False` turns into a no-op. */
+static bool tl_flow__scaler_disabled(const TlIndex *idx, TSNode expr)
+{
+	const TlSyms *sy = tl_syms();
+	const TlBinding *b = tl_index_resolve_node(idx, expr);
+	TSNode v = tl_flow__bound_value(b);
+	if (ts_node_is_null(v) || b->elem >= 0 || ts_node_symbol(v) != sy->call)
+		return false;
+	TSNode e = tl_flow__kwarg(idx, v, "enabled");
+	return !ts_node_is_null(e) && ts_node_symbol(e) == sy->false_;
+}
+
+/* The call whose result `expr` holds: through parentheses, subscripts,
+ * reshaping methods and names (to the value their visible binding gives
+ * them). When the value is one element of a call's tuple result
+ * (`validity, label = netD(x)`), *elem receives its index (else -1).
+ * NULL when the value is not a call's result. */
+static const TlCall *tl_flow__producer_elem(const TlIndex *idx, TSNode expr, int depth,
+					    int32_t *elem)
+{
+	const TlSyms *sy = tl_syms();
+	*elem = -1;
+	for (; depth <= TL_FLOW_DEPTH; depth++) {
+		expr = tl_index_unparen(expr);
+		if (ts_node_is_null(expr))
+			return NULL;
+		TSSymbol s = ts_node_symbol(expr);
+		if (s == sy->subscript) {
+			expr = ts_node_child_by_field_id(expr, sy->f_value);
+			continue;
+		}
+		if (s == sy->identifier || s == sy->attribute) {
+			const TlBinding *b = tl_index_resolve_node(idx, expr);
+			TSNode v = tl_flow__bound_value(b);
+			if (ts_node_is_null(v) || b->kind != TL_BIND_ASSIGN)
+				return NULL;
+			if (b->elem >= 0 && ts_node_symbol(tl_index_unparen(b->value)) == sy->call) {
+				/* probs, aux = model(x): one part of a result */
+				*elem = b->elem;
+				return tl_index_call_at(idx, tl_index_unparen(b->value));
+			}
+			expr = v;
+			continue;
+		}
+		if (s != sy->call)
+			return NULL;
+		const TlCall *c = tl_index_call_at(idx, expr);
+		if (!c)
+			return NULL;
+		if (c->receiver.id && IN(c->method, tl_flow__reshaping) &&
+		    !tl_flow__module_expr(idx, c->receiver, 0)) {
+			expr = c->receiver;
+			continue;
+		}
+		return c;
+	}
+	return NULL;
+}
+
+/* Same, for a value that is a call's whole result. */
+static const TlCall *tl_flow__producer(const TlIndex *idx, TSNode expr, int depth)
+{
+	int32_t elem;
+	const TlCall *c = tl_flow__producer_elem(idx, expr, depth, &elem);
+	return elem < 0 ? c : NULL;
+}
+
+static int tl_flow__activation_name(const char *last)
+{
+	if (strcmp(last, "softmax") == 0 || strcmp(last, "Softmax") == 0)
+		return TL_MADE_SOFTMAX;
+	if (strcmp(last, "log_softmax") == 0 || strcmp(last, "LogSoftmax") == 0)
+		return TL_MADE_LOG_SOFTMAX;
+	if (strcmp(last, "sigmoid") == 0 || strcmp(last, "Sigmoid") == 0 ||
+	    strcmp(last, "expit") == 0)
+		return TL_MADE_SIGMOID;
+	return TL_MADE_NONE;
+}
+
+/* The activation a dotted torch name computes: a function (torch.softmax,
+ * F.log_softmax, torch.special.expit) or, when `classes`, a module class
+ * (nn.Softmax). */
+static int tl_flow__activation_qname(const char *q, bool classes)
+{
+	if (!q || !tl_flow__starts(q, "torch."))
+		return TL_MADE_NONE;
+	const char *last = tl_flow__last(q);
+	bool is_class = isupper((unsigned char)last[0]);
+	if (is_class ? !classes || !tl_flow__starts(q, "torch.nn.")
+		     : !(last == q + 6 || tl_flow__starts(q, "torch.nn.functional.") ||
+			 tl_flow__starts(q, "torch.special.")))
+		return TL_MADE_NONE;
+	return tl_flow__activation_name(last);
+}
+
+/* The activation module a callee is bound to (`act = nn.Sigmoid()`,
+ * `self.softmax = nn.Softmax(dim=1)`, `nn.Softmax(dim=1)(x)`). */
+static int tl_flow__activation_module(const TlIndex *idx, TSNode callee, int depth)
+{
+	const TlSyms *sy = tl_syms();
+	for (; depth <= TL_FLOW_DEPTH; depth++) {
+		callee = tl_index_unparen(callee);
+		if (ts_node_is_null(callee))
+			return TL_MADE_NONE;
+		TSSymbol s = ts_node_symbol(callee);
+		if (s == sy->identifier || s == sy->attribute) {
+			const TlBinding *b = tl_index_resolve_node(idx, callee);
+			TSNode v = tl_flow__bound_value(b);
+			if (ts_node_is_null(v) || b->elem >= 0)
+				return TL_MADE_NONE;
+			callee = v;
+			continue;
+		}
+		if (s != sy->call)
+			return TL_MADE_NONE;
+		const TlCall *c = tl_index_call_at(idx, callee);
+		if (!c)
+			return TL_MADE_NONE;
+		if (c->receiver.id && IN(c->method, tl_flow__same_module)) {
+			callee = c->receiver;
+			continue;
+		}
+		return tl_flow__activation_qname(c->qname, true);
+	}
+	return TL_MADE_NONE;
+}
+
+/* What call `c` computes when it is an explicit activation or a loss scaling:
+ * TL_MADE_*. */
+static int tl_flow__call_made(const TlIndex *idx, const TlCall *c)
+{
+	const TlSyms *sy = tl_syms();
+	if (c->method && strcmp(c->method, "scale") == 0 && c->receiver.id &&
+	    tl_flow_is_scaler(idx, c->receiver))
+		return tl_flow__scaler_disabled(idx, c->receiver) ? TL_MADE_NONE : TL_MADE_SCALED;
+	int k = tl_flow__activation_qname(c->qname, false);
+	if (k)
+		return k;
+	k = tl_flow__activation_module(idx, c->callee, 0);
+	if (k)
+		return k;
+	/* logits.softmax(-1): a tensor method, not a module attribute that
+	 * happens to be named so (self.softmax may be an nn.LogSoftmax). */
+	TSNode callee = tl_index_unparen(c->callee);
+	if (c->receiver.id && !c->qname && ts_node_symbol(callee) == sy->attribute &&
+	    !tl_flow__module_expr(idx, c->receiver, 0)) {
+		const TlBinding *b = tl_index_resolve_node(idx, callee);
+		if (!b)
+			return tl_flow__activation_name(c->method);
+	}
+	return TL_MADE_NONE;
+}
+
+int tl_flow_made_by(const TlIndex *idx, TSNode expr)
+{
+	const TlCall *c = tl_flow__producer(idx, expr, 0);
+	return c ? tl_flow__call_made(idx, c) : TL_MADE_NONE;
+}
+
+static int tl_flow__made_through(const TlIndex *idx, TSNode expr, int depth, uint32_t *budget);
+static int tl_flow__made_through_returns(const TlIndex *idx, int32_t f, int32_t elem, int depth,
+					 uint32_t *budget);
+
+static int tl_flow__module_output(const TlIndex *idx, TSNode m, int32_t elem, int depth,
+				  uint32_t *budget);
+
+/* What the module a parameter holds outputs, when every caller in the file
+ * passes modules that agree. */
+static int tl_flow__param_output(const TlIndex *idx, const TlBinding *param, int32_t elem,
+				 int depth, uint32_t *budget)
+{
+	if (param->func < 0 || depth > TL_FLOW_DEPTH)
+		return TL_MADE_NONE;
+	const TlFunc *f = &idx->funcs.items[param->func];
+	if (f->escapes || !f->call_sites.size)
+		return TL_MADE_NONE;
+	int agreed = TL_MADE_NONE;
+	for (uint32_t i = 0; i < f->call_sites.size; i++) {
+		const TlCall *c = &idx->calls.items[f->call_sites.items[i]];
+		if (!*budget)
+			return TL_MADE_NONE;
+		(*budget)--;
+		TSNode arg = c->func == param->func ? (TSNode){ 0 } : tl_flow__param_arg(idx, param, c);
+		int k = ts_node_is_null(arg) ? TL_MADE_NONE
+					     : tl_flow__module_output(idx, arg, elem, depth + 1, budget);
+		if (k == TL_MADE_NONE || (i > 0 && k != agreed))
+			return TL_MADE_NONE;
+		agreed = k;
+	}
+	return agreed;
+}
+
+/* The activation every output of module `m` ends in: the last layer of an
+ * nn.Sequential, or what every return of a local module's forward ends in.
+ * With `elem` >= 0, what element `elem` of every tuple it returns ends in. */
+static int tl_flow__module_output(const TlIndex *idx, TSNode m, int32_t elem, int depth,
+				  uint32_t *budget)
+{
+	const TlSyms *sy = tl_syms();
+	for (; depth <= TL_FLOW_DEPTH; depth++) {
+		m = tl_index_unparen(m);
+		if (ts_node_is_null(m))
+			return TL_MADE_NONE;
+		TSSymbol s = ts_node_symbol(m);
+		if (s == sy->identifier || s == sy->attribute) {
+			const TlBinding *b = tl_index_resolve_node(idx, m);
+			if (b && b->kind == TL_BIND_PARAM)
+				return tl_flow__param_output(idx, b, elem, depth + 1, budget);
+			m = tl_flow__held(idx, b);
+			continue;
+		}
+		if (s != sy->call)
+			return TL_MADE_NONE;
+		const TlCall *c = tl_index_call_at(idx, m);
+		if (!c)
+			return TL_MADE_NONE;
+		if (c->receiver.id && IN(c->method, tl_flow__same_module)) {
+			m = c->receiver;
+			continue;
+		}
+		if (c->qname && tl_flow__is_wrapper(c->qname)) {
+			m = tl_flow__arg(m, 0);
+			continue;
+		}
+		if (c->qname && strcmp(c->qname, "torch.nn.Sequential") == 0) {
+			if (elem >= 0)
+				return TL_MADE_NONE;
+			/* The last positional layer. */
+			uint32_t n = 0;
+			while (!ts_node_is_null(tl_flow__arg(m, n)))
+				n++;
+			TSNode last = n ? tl_flow__arg(m, n - 1) : (TSNode){ 0 };
+			if (ts_node_is_null(last) || ts_node_symbol(last) == sy->list_splat)
+				return TL_MADE_NONE;
+			const TlCall *lc = ts_node_symbol(tl_index_unparen(last)) == sy->call
+						   ? tl_index_call_at(idx, tl_index_unparen(last)) : NULL;
+			int k = lc ? tl_flow__activation_qname(lc->qname, true) : TL_MADE_NONE;
+			if (k)
+				return k;
+			m = last;
+			continue;
+		}
+		const TlBinding *cb = tl_index_resolve_node(idx, c->callee);
+		if (!cb || cb->kind != TL_BIND_CLASS || !idx->classes.items[cb->ref].is_module)
+			return TL_MADE_NONE;
+		/* A local module: its forward, found in the class or its bases. */
+		int32_t f = -1;
+		for (int32_t cls = cb->ref, hop = 0; cls >= 0 && f < 0 && hop < TL_FLOW_DEPTH; hop++) {
+			f = tl_index_method(idx, cls, "forward", 7);
+			const TlClass *k = &idx->classes.items[cls];
+			cls = k->bases.size ? k->bases.items[0] : -1;
+		}
+		if (f < 0)
+			return TL_MADE_NONE;
+		return tl_flow__made_through_returns(idx, f, elem, depth + 1, budget);
+	}
+	return TL_MADE_NONE;
+}
+
+typedef struct TlMadeReturns {
+	int kind;     /* agreed kind so far, -1 before the first return */
+	int32_t elem; /* the element of a returned tuple, or -1 */
+	int depth;
+	uint32_t *budget;
+} TlMadeReturns;
+
+static bool tl_flow__made_return(const TlIndex *idx, TSNode ret, void *data)
+{
+	const TlSyms *sy = tl_syms();
+	TlMadeReturns *mr = data;
+	TSNode v = ts_node_named_child_count(ret) ? tl_index_unparen(ts_node_named_child(ret, 0))
+						  : (TSNode){ 0 };
+	if (!ts_node_is_null(v) && mr->elem >= 0) {
+		TSSymbol s = ts_node_symbol(v);
+		v = (s == sy->tuple || s == sy->expression_list || s == sy->list) &&
+			    (uint32_t)mr->elem < ts_node_named_child_count(v)
+			    ? ts_node_named_child(v, (uint32_t)mr->elem) : (TSNode){ 0 };
+	}
+	int k = ts_node_is_null(v) ? TL_MADE_NONE : tl_flow__made_through(idx, v, mr->depth, mr->budget);
+	if (mr->kind >= 0 && mr->kind != k)
+		k = TL_MADE_NONE;
+	mr->kind = k;
+	return k == TL_MADE_NONE; /* stop: the returns disagree */
+}
+
+/* The kind every return of local function `f` (or, with `elem` >= 0, that
+ * element of every tuple it returns) agrees on, or TL_MADE_NONE. */
+static int tl_flow__made_through_returns(const TlIndex *idx, int32_t f, int32_t elem, int depth,
+					 uint32_t *budget)
+{
+	if (f < 0 || depth > TL_FLOW_DEPTH || !*budget)
+		return TL_MADE_NONE;
+	(*budget)--;
+	TlMadeReturns mr = { -1, elem, depth + 1, budget };
+	if (tl_flow__each_return(idx, f, tl_flow__made_return, &mr))
+		return TL_MADE_NONE;
+	return mr.kind < 0 ? TL_MADE_NONE : mr.kind;
+}
+
+/* What made `expr`: an explicit activation, or a module forward or local
+ * function whose every output (or the element of it that `expr` holds)
+ * ends in one. */
+static int tl_flow__made_through(const TlIndex *idx, TSNode expr, int depth, uint32_t *budget)
+{
+	if (depth > TL_FLOW_DEPTH)
+		return TL_MADE_NONE;
+	int32_t elem;
+	const TlCall *c = tl_flow__producer_elem(idx, expr, depth, &elem);
+	if (!c)
+		return TL_MADE_NONE;
+	int k = elem < 0 ? tl_flow__call_made(idx, c) : TL_MADE_NONE;
+	if (k)
+		return k;
+	if (c->events & TL_EV_FORWARD) {
+		bool direct = c->method && strcmp(c->method, "forward") == 0 && c->receiver.id;
+		return tl_flow__module_output(idx, direct ? c->receiver : c->callee, elem, depth + 1, budget);
+	}
+	if (c->target >= 0)
+		return tl_flow__made_through_returns(idx, c->target, elem, depth + 1, budget);
+	return TL_MADE_NONE;
+}
+
+int tl_flow_model_output(const TlIndex *idx, TSNode expr)
+{
+	int32_t elem;
+	const TlCall *c = tl_flow__producer_elem(idx, expr, 0, &elem);
+	if (!c || (elem < 0 && tl_flow__call_made(idx, c)))
+		return TL_MADE_NONE; /* explicit: tl_flow_made_by's answer */
+	uint32_t budget = TL_FLOW_BUDGET;
+	return tl_flow__made_through(idx, expr, 0, &budget);
+}
+
+/* The criterion class or loss function a dotted name names. */
+static int tl_flow__loss_kind_name(const char *q)
+{
+	static const struct {
+		const char *name;
+		int kind;
+	} kinds[] = {
+		{ "cross_entropy", TL_LOSS_CROSS_ENTROPY }, { "CrossEntropyLoss", TL_LOSS_CROSS_ENTROPY },
+		{ "nll_loss", TL_LOSS_NLL }, { "NLLLoss", TL_LOSS_NLL },
+		{ "binary_cross_entropy", TL_LOSS_BCE }, { "BCELoss", TL_LOSS_BCE },
+		{ "binary_cross_entropy_with_logits", TL_LOSS_BCE_LOGITS },
+		{ "BCEWithLogitsLoss", TL_LOSS_BCE_LOGITS },
+	};
+	if (!q || !tl_flow__starts(q, "torch.nn."))
+		return TL_LOSS_OTHER;
+	const char *last = tl_flow__last(q);
+	for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++)
+		if (strcmp(last, kinds[i].name) == 0)
+			return kinds[i].kind;
+	return TL_LOSS_OTHER;
+}
+
+int tl_flow_loss_kind(const TlIndex *idx, const TlCall *c)
+{
+	const TlSyms *sy = tl_syms();
+	if (!(c->events & TL_EV_LOSS))
+		return TL_LOSS_OTHER;
+	if (c->qname)
+		return tl_flow__is_loss_function(c->qname) ? tl_flow__loss_kind_name(c->qname)
+							    : TL_LOSS_OTHER;
+	/* A criterion: nn.BCELoss()(p, y), or a name bound to one (through
+	 * .to(device) and friends). */
+	TSNode m = c->callee;
+	for (int depth = 0; depth <= TL_FLOW_DEPTH; depth++) {
+		m = tl_index_unparen(m);
+		if (ts_node_is_null(m))
+			break;
+		TSSymbol s = ts_node_symbol(m);
+		if (s == sy->identifier || s == sy->attribute) {
+			const TlBinding *b = tl_index_resolve_node(idx, m);
+			TSNode v = tl_flow__bound_value(b);
+			if (ts_node_is_null(v) || b->elem >= 0)
+				break;
+			m = v;
+			continue;
+		}
+		if (s != sy->call)
+			break;
+		const TlCall *k = tl_index_call_at(idx, m);
+		if (!k)
+			break;
+		if (k->receiver.id && IN(k->method, tl_flow__same_module)) {
+			m = k->receiver;
+			continue;
+		}
+		return tl_flow__loss_kind_name(k->qname);
+	}
+	return TL_LOSS_OTHER;
+}
+
+/* ---- what a backward consumes ------------------------------------------------ */
+
+/* The tensor a backward call differentiates, for the forms where the call
+ * shows it (`x.backward()`, `torch.autograd.backward(x)`); null for
+ * wrappers that take the loss as an argument (`accelerator.backward(loss)`),
+ * whose scaling the wrapper handles. */
+static TSNode tl_flow__backward_tensor(const TlIndex *idx, const TlCall *c)
+{
+	TSNode none = { 0 };
+	if (c->qname && strcmp(c->qname, "torch.autograd.backward") == 0)
+		return tl_flow__arg(c->node, 0);
+	if (!c->receiver.id || !c->method || strcmp(c->method, "backward") != 0)
+		return none;
+	if (c->recv_name) {
+		char low[128];
+		tl_flow__lower(tl_flow__last(c->recv_name), low, sizeof low);
+		if (strstr(low, "accelerator") || strstr(low, "fabric") || strstr(low, "engine") ||
+		    strcmp(low, "self") == 0 || strcmp(low, "trainer") == 0)
+			return none;
+	}
+	return c->receiver;
+}
+
 /* ---- events ------------------------------------------------------------------ */
 
 uint32_t tl_flow_call_events(const TlIndex *idx, const TlCall *c)
@@ -669,20 +1195,36 @@ uint32_t tl_flow_call_events(const TlIndex *idx, const TlCall *c)
 	 * dist_autograd.backward(ctx, [loss]) accumulates nothing. */
 	bool dist_autograd = c->qname && tl_flow__starts(c->qname, "torch.distributed.autograd.");
 	if (m && has_recv) {
-		if ((strcmp(m, "backward") == 0 || strcmp(m, "manual_backward") == 0) && !dist_autograd)
+		bool on_grad = c->recv_name && (tl_flow__ends(c->recv_name, ".grad") ||
+						tl_flow__ends(c->recv_name, ".grad.data"));
+		if ((strcmp(m, "backward") == 0 || strcmp(m, "manual_backward") == 0) && !dist_autograd) {
 			ev |= TL_EV_BACKWARD;
-		else if (strcmp(m, "zero_grad") == 0)
+			TSNode t = tl_flow__backward_tensor(idx, c);
+			if (!ts_node_is_null(t)) {
+				const TlCall *p = tl_flow__producer(idx, t, 0);
+				if (p && tl_flow__call_made(idx, p) == TL_MADE_SCALED)
+					ev |= TL_EV_SCALED_BACKWARD;
+				else if (!(p && p->method && strcmp(p->method, "scale") == 0 &&
+					   p->receiver.id && tl_flow_is_scaler(idx, p->receiver)))
+					ev |= TL_EV_UNSCALED_BACKWARD; /* a disabled scaler's is neither */
+			}
+		} else if (strcmp(m, "zero_grad") == 0) {
 			ev |= TL_EV_GRAD_RESET;
-		else if ((strcmp(m, "zero_") == 0 || strcmp(m, "detach_") == 0) && c->recv_name &&
-			 (tl_flow__ends(c->recv_name, ".grad") || tl_flow__ends(c->recv_name, ".grad.data")))
+		} else if ((strcmp(m, "zero_") == 0 || strcmp(m, "detach_") == 0) && on_grad) {
 			ev |= TL_EV_GRAD_RESET;
-		else if (strcmp(m, "step") == 0) {
+		} else if (strcmp(m, "detach_") == 0) {
+			ev |= TL_EV_DETACH;
+		} else if (strcmp(m, "step") == 0) {
 			if (tl_flow_is_scaler(idx, c->receiver))
-				ev |= TL_EV_SCALER_STEP | TL_EV_OPT_STEP;
+				ev |= TL_EV_OPT_STEP | (tl_flow__scaler_disabled(idx, c->receiver)
+								? 0 : TL_EV_SCALER_STEP);
 			else if (tl_flow_is_optimizer(idx, c->receiver))
-				ev |= TL_EV_OPT_STEP;
+				ev |= TL_EV_OPT_STEP | TL_EV_PLAIN_STEP;
 		} else if (strcmp(m, "update") == 0 && tl_flow_is_scaler(idx, c->receiver)) {
-			ev |= TL_EV_SCALER_UPDATE;
+			if (!tl_flow__scaler_disabled(idx, c->receiver))
+				ev |= TL_EV_SCALER_UPDATE;
+		} else if (strcmp(m, "unscale_") == 0 && tl_flow_is_scaler(idx, c->receiver)) {
+			ev |= TL_EV_SCALER_UNSCALE;
 		} else if (strcmp(m, "eval") == 0 && tl_flow__argc(c->node) == 0) {
 			ev |= TL_EV_EVAL;
 		} else if (strcmp(m, "train") == 0) {
@@ -693,10 +1235,22 @@ uint32_t tl_flow_call_events(const TlIndex *idx, const TlCall *c)
 				ev |= TL_EV_TRAIN;
 			else if (ts_node_symbol(a) == sy->false_)
 				ev |= TL_EV_EVAL;
+			else
+				ev |= TL_EV_MODE_SET;
 		}
 	}
-	if (c->qname && strcmp(c->qname, "torch.autograd.backward") == 0)
+	/* zero_grad(params): a helper from another module (improved-diffusion's
+	 * fp16_util) that says what it does. */
+	if (m && !has_recv && strcmp(m, "zero_grad") == 0 && c->target < 0)
+		ev |= TL_EV_GRAD_RESET;
+	if (c->qname && strcmp(c->qname, "torch.autograd.backward") == 0) {
 		ev |= TL_EV_BACKWARD;
+		const TlCall *p = tl_flow__producer(idx, tl_flow__arg(c->node, 0), 0);
+		ev |= (p && tl_flow__call_made(idx, p) == TL_MADE_SCALED) ? TL_EV_SCALED_BACKWARD
+									 : TL_EV_UNSCALED_BACKWARD;
+	}
+	if (c->qname && strcmp(c->qname, "torch.autograd.grad") == 0)
+		ev |= TL_EV_GRAD_CALL;
 	if (tl_flow_is_loss_call(idx, c))
 		ev |= TL_EV_LOSS;
 	else if (tl_flow_is_forward(idx, c))
@@ -2293,10 +2847,15 @@ static bool tl_flow__tensor(const TlIndex *idx, TSNode e, int depth, int *budget
 	return !ts_node_is_null(v) && tl_flow__tensor(idx, v, depth + 1, budget);
 }
 
+static bool tl_flow__tensor_batch(const TlIndex *idx, TSNode expr, int depth);
+
 bool tl_flow_is_tensor(const TlIndex *idx, TSNode expr)
 {
+	/* A module is never a tensor, whatever its name or binding suggests. */
+	if (tl_flow__module_expr(idx, tl_index_unparen(expr), 0))
+		return false;
 	int budget = TL_FLOW_BUDGET;
-	return tl_flow__tensor(idx, expr, 0, &budget);
+	return tl_flow__tensor(idx, expr, 0, &budget) || tl_flow__tensor_batch(idx, expr, 0);
 }
 
 static bool tl_flow__on_device(const TlIndex *idx, TSNode e, int depth, int *budget);
@@ -3239,8 +3798,10 @@ bool tl_flow_outlives_iteration(const TlIndex *idx, TSNode expr)
 	return !rebound;
 }
 
-static uint32_t tl_flow__step_loops(const TlIndex *idx, TSNode node, int32_t func,
-				    int32_t loop, uint32_t events, uint32_t *missing,
+/* Counts the step loops of a node in function `func` whose innermost loop
+ * there is `loop`; appends their indices to `out` when not NULL. */
+static uint32_t tl_flow__step_loops(const TlIndex *idx, int32_t func, int32_t loop,
+				    uint32_t events, uint32_t *missing, TlIntArray *out,
 				    int depth)
 {
 	for (int32_t l = loop; l >= 0; l = idx->loops.items[l].parent) {
@@ -3248,6 +3809,8 @@ static uint32_t tl_flow__step_loops(const TlIndex *idx, TSNode node, int32_t fun
 		if (lp->events & TL_EV_BACKWARD) {
 			if (!(lp->events & events))
 				(*missing)++;
+			if (out)
+				tl_array_push(out, l);
 			return 1;
 		}
 	}
@@ -3259,10 +3822,8 @@ static uint32_t tl_flow__step_loops(const TlIndex *idx, TSNode node, int32_t fun
 		const TlCall *c = &idx->calls.items[f->call_sites.items[i]];
 		if (c->func == func)
 			continue;
-		found += tl_flow__step_loops(idx, c->node, c->func, c->loop, events, missing,
-					     depth + 1);
+		found += tl_flow__step_loops(idx, c->func, c->loop, events, missing, out, depth + 1);
 	}
-	(void)node;
 	return found;
 }
 
@@ -3270,6 +3831,1570 @@ uint32_t tl_flow_step_loops(const TlIndex *idx, TSNode node, uint32_t events,
 			    uint32_t *missing)
 {
 	*missing = 0;
-	return tl_flow__step_loops(idx, node, tl_index_func_of(idx, node),
-				   tl_index_loop_of(idx, node), events, missing, 0);
+	return tl_flow__step_loops(idx, tl_index_func_of(idx, node), tl_index_loop_of(idx, node),
+				   events, missing, NULL, 0);
+}
+
+/* The step loops of `node` (see tl_flow_step_loops), as loop indices. */
+static void tl_flow__step_loop_list(const TlIndex *idx, TSNode node, TlIntArray *out)
+{
+	uint32_t missing = 0;
+	tl_flow__step_loops(idx, tl_index_func_of(idx, node), tl_index_loop_of(idx, node), 0,
+			    &missing, out, 0);
+}
+
+/* ---- module identity --------------------------------------------------------------- */
+
+/* One module, or a part of one: the call that constructed it and the
+ * attribute path below it ("" for the module itself, ".encoder"). */
+typedef struct TlModRef {
+	TSNode root;
+	char *path;
+} TlModRef;
+
+typedef TlArray(TlModRef) TlModSet;
+
+static void tl_flow__modset_release(TlModSet *set)
+{
+	for (uint32_t i = 0; i < set->size; i++)
+		tl_free(set->items[i].path);
+	tl_array_release(set);
+}
+
+static TSNode tl_flow__module_root_at(const TlIndex *idx, TSNode expr, TlBuf *path, int depth,
+				      uint32_t *budget);
+
+/* The module a parameter holds, when every caller in the file passes the
+ * same construction (`train(netG, ...)` called with `Generator(nz)`). */
+static TSNode tl_flow__param_root(const TlIndex *idx, const TlBinding *param, TlBuf *path,
+				  int depth, uint32_t *budget)
+{
+	TSNode none = { 0 }, agreed = { 0 };
+	if (param->func < 0)
+		return none;
+	const TlFunc *f = &idx->funcs.items[param->func];
+	if (f->escapes || !f->call_sites.size)
+		return none;
+	TlBuf agreed_path;
+	tl_buf_init(&agreed_path);
+	for (uint32_t i = 0; i < f->call_sites.size; i++) {
+		const TlCall *c = &idx->calls.items[f->call_sites.items[i]];
+		TSNode arg = c->func == param->func || !*budget ? none : tl_flow__param_arg(idx, param, c);
+		if (*budget)
+			(*budget)--;
+		TlBuf p;
+		tl_buf_init(&p);
+		TSNode r = ts_node_is_null(arg) ? none
+					       : tl_flow__module_root_at(idx, arg, &p, depth + 1, budget);
+		bool same = !ts_node_is_null(r) &&
+			    (i == 0 || (ts_node_eq(r, agreed) && strcmp(p.data, agreed_path.data) == 0));
+		if (same && i == 0) {
+			agreed = r;
+			tl_buf_add(&agreed_path, p.data);
+		}
+		tl_buf_release(&p);
+		if (!same) {
+			tl_buf_release(&agreed_path);
+			return none;
+		}
+	}
+	/* The argument's own path comes before what was below the parameter. */
+	TlBuf joined;
+	tl_buf_init(&joined);
+	tl_buf_add(&joined, agreed_path.data);
+	tl_buf_add(&joined, path->data);
+	tl_buf_clear(path);
+	tl_buf_add(path, joined.data);
+	tl_buf_release(&joined);
+	tl_buf_release(&agreed_path);
+	return agreed;
+}
+
+/* The call that constructed the module `expr` holds (`Generator(nz)` for
+ * `netG = Generator(nz).to(device)`), following names, `self.` attributes,
+ * methods that return the module, wrappers, `accelerator.prepare` and
+ * parameters whose callers agree. Prepends the attribute path below it
+ * (`model.encoder`: ".encoder") to `path`. Null when the construction cannot
+ * be told. */
+static TSNode tl_flow__module_root(const TlIndex *idx, TSNode expr, TlBuf *path)
+{
+	uint32_t budget = TL_FLOW_BUDGET;
+	return tl_flow__module_root_at(idx, expr, path, 0, &budget);
+}
+
+static TSNode tl_flow__module_root_at(const TlIndex *idx, TSNode expr, TlBuf *path, int depth,
+				      uint32_t *budget)
+{
+	const TlSyms *sy = tl_syms();
+	TSNode none = { 0 };
+	for (; depth <= TL_FLOW_DEPTH; depth++) {
+		expr = tl_index_unparen(expr);
+		if (ts_node_is_null(expr))
+			return none;
+		TSSymbol s = ts_node_symbol(expr);
+		if (s == sy->identifier || s == sy->attribute) {
+			const TlBinding *b = tl_index_resolve_node(idx, expr);
+			if (!b) {
+				if (s != sy->attribute)
+					return none;
+				/* model.encoder: a part of model. */
+				uint32_t len;
+				const char *t = tl_index_text(idx,
+							      ts_node_child_by_field_id(expr, sy->f_attribute), &len);
+				TlBuf p;
+				tl_buf_init(&p);
+				tl_buf_addc(&p, '.');
+				tl_buf_addn(&p, t, len);
+				tl_buf_add(&p, path->data);
+				tl_buf_clear(path);
+				tl_buf_add(path, p.data);
+				tl_buf_release(&p);
+				expr = ts_node_child_by_field_id(expr, sy->f_object);
+				continue;
+			}
+			if (b->kind == TL_BIND_PARAM)
+				return tl_flow__param_root(idx, b, path, depth, budget);
+			expr = tl_flow__held(idx, b);
+			continue;
+		}
+		if (s != sy->call)
+			return none;
+		const TlCall *c = tl_index_call_at(idx, expr);
+		if (!c)
+			return none;
+		if (c->receiver.id && IN(c->method, tl_flow__same_module)) {
+			expr = c->receiver;
+			continue;
+		}
+		if (c->qname && tl_flow__is_wrapper(c->qname)) {
+			expr = tl_flow__arg(expr, 0);
+			continue;
+		}
+		if (c->qname && (tl_flow_is_module_class_name(c->qname) ||
+				 tl_flow__is_model_loader(c->qname)))
+			return expr;
+		const TlBinding *cb = tl_index_resolve_node(idx, c->callee);
+		if (cb && cb->kind == TL_BIND_CLASS && idx->classes.items[cb->ref].is_module)
+			return expr;
+		return none;
+	}
+	return none;
+}
+
+/* True when constructor call `a` is given (an argument whose module root
+ * is) constructor call `b`: `Seq2Seq(encoder, decoder)` holds the encoder. */
+static bool tl_flow__built_from(const TlIndex *idx, TSNode a, TSNode b)
+{
+	const TlSyms *sy = tl_syms();
+	TSNode args = ts_node_child_by_field_id(a, sy->f_arguments);
+	if (ts_node_is_null(args))
+		return false;
+	bool found = false;
+	TSTreeCursor cur = ts_tree_cursor_new(args);
+	bool descend = true;
+	TlBuf p;
+	tl_buf_init(&p);
+	do {
+		TSNode x = ts_tree_cursor_current_node(&cur);
+		TSSymbol s = ts_node_symbol(x);
+		descend = true;
+		if (s == sy->identifier || s == sy->attribute) {
+			descend = false;
+			tl_buf_clear(&p);
+			TSNode r = tl_flow__module_root(idx, x, &p);
+			found = !ts_node_is_null(r) && ts_node_eq(r, b);
+		}
+	} while (!found && tl_walk_next(&cur, args, descend));
+	tl_buf_release(&p);
+	ts_tree_cursor_delete(&cur);
+	return found;
+}
+
+enum { TL_REL_DISJOINT, TL_REL_OVERLAP, TL_REL_COVERS };
+
+/* How module `r` relates to module part `e`: it covers all of `e` (the same
+ * module, or a whole module containing the part), overlaps it, or is
+ * disjoint from it (two modules built independently). */
+static int tl_flow__relate(const TlIndex *idx, const TlModRef *r, const TlModRef *e)
+{
+	if (ts_node_eq(r->root, e->root))
+		return (!r->path[0] || strcmp(r->path, e->path) == 0) ? TL_REL_COVERS : TL_REL_OVERLAP;
+	if (tl_flow__built_from(idx, r->root, e->root) || tl_flow__built_from(idx, e->root, r->root))
+		return TL_REL_OVERLAP;
+	return TL_REL_DISJOINT;
+}
+
+/* True when `n` sits inside a comprehension or lambda below `top`: names
+ * there are the comprehension's own. */
+static bool tl_flow__in_comprehension(TSNode n, TSNode top)
+{
+	const TlSyms *sy = tl_syms();
+	for (TSNode p = ts_node_parent(n); !ts_node_is_null(p) && !ts_node_eq(p, top);
+	     p = ts_node_parent(p)) {
+		TSSymbol s = ts_node_symbol(p);
+		if (s == sy->list_comprehension || s == sy->generator_expression || s == sy->lambda)
+			return true;
+	}
+	return false;
+}
+
+/* True when `n` is the function a call calls. */
+static bool tl_flow__is_callee(TSNode n)
+{
+	const TlSyms *sy = tl_syms();
+	TSNode p = ts_node_parent(n);
+	return !ts_node_is_null(p) && ts_node_symbol(p) == sy->call &&
+	       ts_node_eq(ts_node_child_by_field_id(p, sy->f_function), n);
+}
+
+static bool tl_flow__ctor_modules(const TlIndex *idx, TSNode ctor, TlModSet *out);
+
+/* The modules whose parameters optimizer `opt` updates: every
+ * `m.parameters()` (or module passed whole, as to timm's
+ * create_optimizer_v2) in the parameter argument of its construction,
+ * following names. False when they cannot all be told. */
+static bool tl_flow__optimizer_modules(const TlIndex *idx, TSNode opt, TlModSet *out)
+{
+	const TlSyms *sy = tl_syms();
+	opt = tl_index_unparen(opt);
+	TSNode ctor = { 0 };
+	for (int depth = 0; depth <= TL_FLOW_DEPTH && ts_node_is_null(ctor); depth++) {
+		TSSymbol s = ts_node_symbol(opt);
+		if (s != sy->identifier && s != sy->attribute)
+			return false;
+		const TlBinding *b = tl_index_resolve_node(idx, opt);
+		TSNode v = tl_index_unparen(tl_flow__held(idx, b));
+		if (ts_node_is_null(v))
+			return false;
+		if (ts_node_symbol(v) != sy->call) {
+			opt = v; /* another name */
+			continue;
+		}
+		const TlCall *c = tl_index_call_at(idx, v);
+		if (!c || !c->qname || !tl_flow__optimizer_qname(c->qname))
+			return false;
+		ctor = v;
+	}
+	return !ts_node_is_null(ctor) && tl_flow__ctor_modules(idx, ctor, out);
+}
+
+/* The modules whose parameters the optimizer constructed by call `ctor`
+ * updates (see tl_flow__optimizer_modules). */
+static bool tl_flow__ctor_modules(const TlIndex *idx, TSNode ctor, TlModSet *out)
+{
+	const TlSyms *sy = tl_syms();
+	TSNode params = tl_flow__kwarg(idx, ctor, "params");
+	if (ts_node_is_null(params))
+		params = tl_flow__arg(ctor, 0);
+	if (ts_node_is_null(params))
+		return false;
+	/* Breadth-first over the argument and the values of the names it
+	 * reads; 16 values are plenty for a parameter list. */
+	TlArray(TSNode) todo;
+	tl_array_init(&todo);
+	tl_array_push(&todo, params);
+	bool ok = true;
+	TlBuf path;
+	tl_buf_init(&path);
+	for (uint32_t step = 0; ok && step < todo.size; step++) {
+		TSNode top = todo.items[step];
+		TSTreeCursor cur = ts_tree_cursor_new(top);
+		bool descend = true;
+		do {
+			TSNode x = ts_tree_cursor_current_node(&cur);
+			TSSymbol s = ts_node_symbol(x);
+			descend = true;
+			const TlCall *c = s == sy->call ? tl_index_call_at(idx, x) : NULL;
+			TSNode module = { 0 };
+			if (c && c->receiver.id && c->method &&
+			    (strcmp(c->method, "parameters") == 0 ||
+			     strcmp(c->method, "named_parameters") == 0)) {
+				module = c->receiver;
+			} else if (s == sy->keyword_argument) {
+				x = ts_node_child_by_field_id(x, sy->f_value);
+				if (ts_node_is_null(x))
+					continue;
+				s = ts_node_symbol(x);
+				descend = false;
+				if (s != sy->identifier && s != sy->attribute) {
+					if (todo.size < 16)
+						tl_array_push(&todo, x);
+					continue;
+				}
+			}
+			if (ts_node_is_null(module) && (s == sy->identifier || s == sy->attribute)) {
+				descend = false;
+				if (tl_flow__is_callee(x) || tl_flow__in_comprehension(x, top))
+					continue;
+				if (tl_flow__module_expr(idx, x, 0)) {
+					module = x;
+				} else {
+					const TlBinding *b = tl_index_resolve_node(idx, x);
+					if (!b || b->kind == TL_BIND_IMPORT || b->kind == TL_BIND_DEF ||
+					    b->kind == TL_BIND_CLASS)
+						continue;
+					if (b->kind == TL_BIND_ASSIGN && b->elem < 0 &&
+					    !ts_node_is_null(b->value) && todo.size < 16) {
+						tl_array_push(&todo, b->value);
+						continue;
+					}
+					ok = false;
+					break;
+				}
+			}
+			if (!ts_node_is_null(module)) {
+				descend = false;
+				tl_buf_clear(&path);
+				TSNode r = tl_flow__module_root(idx, module, &path);
+				if (ts_node_is_null(r)) {
+					ok = false;
+					break;
+				}
+				TlModRef m = { r, tl_strdup(path.data) };
+				tl_array_push(out, m);
+			}
+		} while (tl_walk_next(&cur, top, descend));
+		ts_tree_cursor_delete(&cur);
+	}
+	tl_buf_release(&path);
+	tl_array_release(&todo);
+	return ok && out->size > 0;
+}
+
+/* The optimizer a step call steps: `opt` of opt.step(), or of scaler.step(opt). */
+static TSNode tl_flow__stepped(const TlIndex *idx, const TlCall *step)
+{
+	if (step->receiver.id && tl_flow_is_scaler(idx, step->receiver))
+		return tl_flow__arg(step->node, 0);
+	return step->receiver;
+}
+
+/* How far gradient reset `reset` (a zero_grad() call; NULL for a
+ * `p.grad = None` statement) reaches into the parameters of optimizer
+ * `opt`: TL_COVER_*. */
+static int tl_flow__reset_covers(const TlIndex *idx, const TlCall *reset, TSNode opt)
+{
+	if (!reset || !reset->method || strcmp(reset->method, "zero_grad") != 0 ||
+	    !reset->receiver.id || ts_node_is_null(opt))
+		return TL_COVER_UNKNOWN;
+	TSNode x = reset->receiver;
+	const TlBinding *bx = tl_index_resolve_node(idx, x);
+	const TlBinding *bo = tl_index_resolve_node(idx, opt);
+	if (bx && bx == bo)
+		return TL_COVER_FULL;
+	char *nx = tl_flow__dotted(idx, x), *no = tl_flow__dotted(idx, opt);
+	bool same = nx && no && strcmp(nx, no) == 0 &&
+		    tl_index_func_of(idx, x) == tl_index_func_of(idx, opt);
+	tl_free(nx);
+	tl_free(no);
+	if (same)
+		return TL_COVER_FULL;
+	TlModSet oset, rset;
+	tl_array_init(&oset);
+	tl_array_init(&rset);
+	int cover = TL_COVER_UNKNOWN;
+	if (!tl_flow__optimizer_modules(idx, opt, &oset))
+		goto cleanup;
+	if (tl_flow_is_optimizer(idx, x)) {
+		if (!tl_flow__optimizer_modules(idx, x, &rset))
+			goto cleanup;
+	} else {
+		TlBuf path;
+		tl_buf_init(&path);
+		TSNode r = tl_flow__module_root(idx, x, &path);
+		if (ts_node_is_null(r)) {
+			tl_buf_release(&path);
+			goto cleanup;
+		}
+		TlModRef m = { r, tl_buf_detach(&path) };
+		tl_array_push(&rset, m);
+	}
+	/* Full when the reset covers every part the optimizer updates, none
+	 * when it is disjoint from every one. */
+	uint32_t covered = 0, disjoint = 0;
+	for (uint32_t i = 0; i < oset.size; i++) {
+		bool cov = false, dis = true;
+		for (uint32_t k = 0; k < rset.size; k++) {
+			int rel = tl_flow__relate(idx, &rset.items[k], &oset.items[i]);
+			cov = cov || rel == TL_REL_COVERS;
+			dis = dis && rel == TL_REL_DISJOINT;
+		}
+		covered += cov;
+		disjoint += dis;
+	}
+	cover = covered == oset.size ? TL_COVER_FULL
+		: disjoint == oset.size ? TL_COVER_NONE : TL_COVER_SOME;
+cleanup:
+	tl_flow__modset_release(&oset);
+	tl_flow__modset_release(&rset);
+	return cover;
+}
+
+/* ---- an iteration in order ----------------------------------------------------------- */
+
+/* One call (or `.grad = ...` statement) of an iteration. */
+typedef struct TlStep {
+	const TlCall *call; /* NULL for a site */
+	TSNode node;
+	uint32_t events;
+	TSNode anchor;      /* the node in the walked range that runs it: itself, or
+			     * the call of the local function it runs in */
+} TlStep;
+
+typedef TlArray(TlStep) TlSteps;
+
+/* Calls and sites of function `func` (-1: module) inside `range`, in source
+ * order. */
+static void tl_flow__range_items(const TlIndex *idx, int32_t func, TSNode range, TlSteps *out)
+{
+	uint32_t start = ts_node_start_byte(range), end = ts_node_end_byte(range);
+	const TlIntArray *calls = tl_index_scope_calls(idx, func);
+	uint32_t k = 0, i = 0, ncalls = calls ? calls->size : 0;
+	for (;;) {
+		while (k < ncalls && (ts_node_start_byte(idx->calls.items[calls->items[k]].node) < start ||
+				      ts_node_end_byte(idx->calls.items[calls->items[k]].node) > end))
+			k++;
+		while (i < idx->sites.size &&
+		       (idx->sites.items[i].func != func ||
+			ts_node_start_byte(idx->sites.items[i].node) < start ||
+			ts_node_end_byte(idx->sites.items[i].node) > end))
+			i++;
+		const TlCall *c = k < ncalls ? &idx->calls.items[calls->items[k]] : NULL;
+		const TlSite *st = i < idx->sites.size ? &idx->sites.items[i] : NULL;
+		if (!c && !st)
+			break;
+		TlStep item;
+		if (c && (!st || ts_node_start_byte(c->node) <= ts_node_start_byte(st->node))) {
+			item = (TlStep){ c, c->node, c->events, c->node };
+			k++;
+		} else {
+			item = (TlStep){ NULL, st->node, st->events, st->node };
+			i++;
+		}
+		tl_array_push(out, item);
+	}
+}
+
+/* The calls and sites of `range` (a loop body or a function body) of
+ * function `func` that do something in `mask`, in execution order as far as
+ * source order tells: the calls of a local function (and of a closure passed
+ * to a call) are expanded where it is called, each function once, at most
+ * TL_FLOW_DEPTH calls deep. */
+static void tl_flow__sequence(const TlIndex *idx, int32_t func, TSNode range, uint32_t mask,
+			      TlSteps *out)
+{
+	typedef struct {
+		TlSteps items;
+		uint32_t next;
+		TSNode anchor; /* null in the outermost frame */
+	} Frame;
+	TlArray(Frame) stack;
+	tl_array_init(&stack);
+	bool *seen = tl_calloc(idx->funcs.size + 1, sizeof *seen);
+	if (func >= 0)
+		seen[func] = true;
+	Frame first;
+	memset(&first, 0, sizeof first);
+	tl_flow__range_items(idx, func, range, &first.items);
+	tl_array_push(&stack, first);
+	while (stack.size) {
+		Frame *fr = tl_array_last(&stack);
+		if (fr->next >= fr->items.size) {
+			tl_array_release(&fr->items);
+			stack.size--;
+			continue;
+		}
+		TlStep it = fr->items.items[fr->next++];
+		TSNode anchor = ts_node_is_null(fr->anchor) ? it.node : fr->anchor;
+		if (it.events & mask) {
+			TlStep e = it;
+			e.anchor = anchor;
+			tl_array_push(out, e);
+		}
+		if (!it.call || stack.size > TL_FLOW_DEPTH)
+			continue;
+		/* A call of a local function runs it; a closure passed along
+		 * (opt.step(closure)) is run by the callee. */
+		int32_t f = it.call->target;
+		if (f < 0 || seen[f] || !(idx->funcs.items[f].reach_events & mask))
+			f = it.call->arg_target;
+		if (f < 0 || seen[f] || !(idx->funcs.items[f].reach_events & mask))
+			continue;
+		seen[f] = true;
+		Frame sub;
+		memset(&sub, 0, sizeof sub);
+		sub.anchor = anchor;
+		tl_flow__range_items(idx, f, idx->funcs.items[f].node, &sub.items);
+		tl_array_push(&stack, sub);
+	}
+	tl_free(seen);
+	tl_array_release(&stack);
+}
+
+/* ---- gradient resets and steps ----------------------------------------------------- */
+
+bool tl_flow_step_unreset(const TlIndex *idx, TSNode step)
+{
+	const TlCall *c = tl_index_call_at(idx, tl_index_unparen(step));
+	if (!c || !(c->events & TL_EV_OPT_STEP))
+		return false;
+	TSNode opt = tl_flow__stepped(idx, c);
+	TlIntArray loops;
+	tl_array_init(&loops);
+	tl_flow__step_loop_list(idx, c->node, &loops);
+	bool unreset = loops.size > 0;
+	for (uint32_t i = 0; unreset && i < loops.size; i++) {
+		const TlLoop *l = &idx->loops.items[loops.items[i]];
+		TlSteps resets;
+		tl_array_init(&resets);
+		tl_flow__sequence(idx, l->func, l->body, TL_EV_GRAD_RESET, &resets);
+		for (uint32_t k = 0; unreset && k < resets.size; k++)
+			if (tl_flow__reset_covers(idx, resets.items[k].call, opt) != TL_COVER_NONE)
+				unreset = false;
+		tl_array_release(&resets);
+	}
+	tl_array_release(&loops);
+	return unreset;
+}
+
+/* True when a statement that leaves the block early (continue, break,
+ * return, raise) starts in `block` between bytes `from` and `to`. */
+static bool tl_flow__jump_between(TSNode block, uint32_t from, uint32_t to)
+{
+	const TlSyms *sy = tl_syms();
+	TSTreeCursor cur = ts_tree_cursor_new(block);
+	bool found = false, descend = true;
+	do {
+		TSNode n = ts_tree_cursor_current_node(&cur);
+		TSSymbol s = ts_node_symbol(n);
+		uint32_t at = ts_node_start_byte(n);
+		descend = ts_node_end_byte(n) > from && at < to && s != sy->function_definition &&
+			  s != sy->class_definition && s != sy->lambda;
+		if (descend && at >= from && at < to &&
+		    (s == sy->continue_statement || s == sy->break_statement ||
+		     s == sy->return_statement || s == sy->raise_statement))
+			found = true;
+	} while (!found && tl_walk_next(&cur, block, descend));
+	ts_tree_cursor_delete(&cur);
+	return found;
+}
+
+bool tl_flow_reset_before_step(const TlIndex *idx, TSNode reset)
+{
+	const TlSyms *sy = tl_syms();
+	const TlCall *r = tl_index_call_at(idx, tl_index_unparen(reset));
+	if (!r || !(r->events & TL_EV_GRAD_RESET) || !r->method || strcmp(r->method, "zero_grad") != 0)
+		return false;
+	TSNode range = r->loop >= 0 ? idx->loops.items[r->loop].body
+		       : r->func >= 0 ? idx->funcs.items[r->func].node : idx->root;
+	TlSteps seq;
+	tl_array_init(&seq);
+	tl_flow__sequence(idx, r->func, range, TL_EV_BACKWARD | TL_EV_OPT_STEP | TL_EV_GRAD_RESET, &seq);
+	uint32_t at = 0;
+	while (at < seq.size && seq.items[at].call != r)
+		at++;
+	bool found = false;
+	/* A backward before it, with no step in between... */
+	bool after_backward = false;
+	for (uint32_t j = at; j-- > 0 && at < seq.size;) {
+		uint32_t ev = seq.items[j].events;
+		if (ev & TL_EV_BACKWARD) {
+			after_backward = true;
+			break;
+		}
+		if (ev & TL_EV_OPT_STEP)
+			break;
+	}
+	/* ...and the next step that it fully covers, with no backward first. */
+	const TlStep *step = NULL;
+	for (uint32_t j = at + 1; after_backward && j < seq.size; j++) {
+		const TlStep *e = &seq.items[j];
+		/* A backward, or `p.grad = g` (gradient surgery writes the
+		 * gradients the step applies): the reset is not the last word. */
+		if ((e->events & TL_EV_BACKWARD) || !e->call)
+			break;
+		if (!(e->events & TL_EV_OPT_STEP))
+			continue;
+		int cov = tl_flow__reset_covers(idx, r, tl_flow__stepped(idx, e->call));
+		if (cov == TL_COVER_FULL)
+			step = e;
+		if (cov != TL_COVER_NONE)
+			break;
+	}
+	if (step) {
+		/* The reset runs whenever the step does: the step is in the
+		 * reset's block, and nothing leaves that block between them. */
+		TSNode block = ts_node_parent(r->node);
+		while (!ts_node_is_null(block) && ts_node_symbol(block) != sy->block &&
+		       ts_node_symbol(block) != sy->module)
+			block = ts_node_parent(block);
+		found = !ts_node_is_null(block) && tl_flow__contains(block, step->anchor) &&
+			!tl_flow__jump_between(block, ts_node_end_byte(r->node),
+					       ts_node_start_byte(step->anchor));
+	}
+	tl_array_release(&seq);
+	return found;
+}
+
+/* ---- train / eval across an iteration --------------------------------------------- */
+
+/* `name` as the caller of local function `f` at call `c` sees it: a
+ * parameter's root is replaced by the argument passed (`self` by the
+ * receiver of a bound method call); a name local to `f` has no meaning to
+ * the caller (NULL); any other name (a global, a closure's) is kept.
+ * Caller frees. */
+static char *tl_flow__to_caller(const TlIndex *idx, int32_t f, const TlCall *c, const char *name)
+{
+	const TlFunc *fn = &idx->funcs.items[f];
+	size_t root_len = strcspn(name, ".");
+	int32_t param = -1;
+	for (uint32_t k = 0; k < fn->params.size; k++) {
+		const char *pn = idx->bindings.items[fn->params.items[k]].name;
+		if (strlen(pn) == root_len && strncmp(pn, name, root_len) == 0)
+			param = (int32_t)k;
+	}
+	if (param < 0) {
+		TlBuf root;
+		tl_buf_init(&root);
+		tl_buf_addn(&root, name, root_len);
+		const TlIntArray *own = tl_index_bindings_of(idx, f, root.data);
+		tl_buf_release(&root);
+		return own ? NULL : tl_strdup(name);
+	}
+	const char *pname = idx->bindings.items[fn->params.items[param]].name;
+	TSNode arg = tl_flow__kwarg(idx, c->node, pname);
+	if (ts_node_is_null(arg)) {
+		int32_t k = param;
+		if (fn->cls >= 0 && c->receiver.id)
+			k--; /* a bound method: `self` is the receiver */
+		arg = k >= 0 ? tl_flow__arg(c->node, (uint32_t)k) : c->receiver;
+	}
+	char *an = ts_node_is_null(arg) ? NULL : tl_flow__dotted(idx, arg);
+	if (!an)
+		return NULL;
+	TlBuf b;
+	tl_buf_init(&b);
+	tl_buf_add(&b, an);
+	tl_buf_add(&b, name + root_len);
+	tl_free(an);
+	return tl_buf_detach(&b);
+}
+
+/* Appends to `out` the receivers, in the scope of call `c`, of the calls
+ * with an event in `events` that `c` makes (itself, or through the local
+ * functions it runs, mapped through their parameters). Returns false when
+ * some receiver cannot be told. */
+static bool tl_flow__event_receivers(const TlIndex *idx, const TlCall *c, uint32_t events,
+				     TlNames *out, int depth, uint32_t *budget)
+{
+	bool ok = true;
+	if (c->events & events) {
+		if (c->recv_name)
+			tl_array_push(out, tl_strdup(c->recv_name));
+		else
+			ok = false;
+	}
+	int32_t targets[2] = { c->target, c->arg_target };
+	for (int t = 0; t < 2; t++) {
+		int32_t f = targets[t];
+		if (f < 0 || !(idx->funcs.items[f].reach_events & events))
+			continue;
+		if (depth > TL_FLOW_DEPTH || f == c->func || !*budget)
+			return false;
+		(*budget)--;
+		const TlIntArray *calls = tl_index_scope_calls(idx, f);
+		for (uint32_t i = 0; calls && i < calls->size; i++) {
+			const TlCall *inner = &idx->calls.items[calls->items[i]];
+			uint32_t reach = inner->events |
+					 (inner->target >= 0 ? idx->funcs.items[inner->target].reach_events : 0) |
+					 (inner->arg_target >= 0 ? idx->funcs.items[inner->arg_target].reach_events : 0);
+			if (!(reach & events))
+				continue;
+			TlNames sub;
+			tl_array_init(&sub);
+			ok = tl_flow__event_receivers(idx, inner, events, &sub, depth + 1, budget) && ok;
+			for (uint32_t k = 0; k < sub.size; k++) {
+				/* A closure passed along is called by the callee, not by
+				 * `c`: its names are `c`'s own scope's. */
+				char *mapped = t == 0 ? tl_flow__to_caller(idx, f, c, sub.items[k])
+						      : tl_strdup(sub.items[k]);
+				if (mapped)
+					tl_array_push(out, mapped);
+				else
+					ok = false;
+			}
+			tl_flow__names_release(&sub);
+		}
+	}
+	return ok;
+}
+
+/* The module construction behind dotted `name` as seen at `pos` in `func`. */
+static TSNode tl_flow__name_root(const TlIndex *idx, const char *name, int32_t func,
+				 uint32_t pos, TlBuf *path)
+{
+	TSNode none = { 0 };
+	TlBuf n;
+	tl_buf_init(&n);
+	tl_buf_add(&n, name);
+	TSNode root = none;
+	/* model.encoder: the longest bound prefix, the rest is a path. */
+	for (int depth = 0; depth <= TL_FLOW_DEPTH; depth++) {
+		const TlBinding *b = tl_index_resolve(idx, n.data, func, pos);
+		if (b) {
+			if (b->kind == TL_BIND_ASSIGN && b->elem < 0 && !ts_node_is_null(b->value)) {
+				TlBuf rest;
+				tl_buf_init(&rest);
+				tl_buf_add(&rest, path->data);
+				tl_buf_clear(path);
+				root = tl_flow__module_root(idx, b->value, path);
+				tl_buf_add(path, rest.data);
+				tl_buf_release(&rest);
+			}
+			break;
+		}
+		char *dot = strrchr(n.data, '.');
+		if (!dot)
+			break;
+		TlBuf p;
+		tl_buf_init(&p);
+		tl_buf_add(&p, dot);
+		tl_buf_add(&p, path->data);
+		tl_buf_clear(path);
+		tl_buf_add(path, p.data);
+		tl_buf_release(&p);
+		n.len = (size_t)(dot - n.data);
+		n.data[n.len] = '\0';
+	}
+	tl_buf_release(&n);
+	return root;
+}
+
+/* True when the module `name` (seen at `pos` in `func`) is being trained:
+ * an optimizer in the file updates its parameters, or the file calls
+ * `.train()` on it. */
+static bool tl_flow__trained(const TlIndex *idx, const char *name, int32_t func, uint32_t pos)
+{
+	const TlSyms *sy = tl_syms();
+	TlBuf path;
+	tl_buf_init(&path);
+	TSNode root = tl_flow__name_root(idx, name, func, pos, &path);
+	TlModRef me = { root, path.data };
+	const TlBinding *mine = tl_index_resolve(idx, name, func, pos);
+	bool yes = false;
+	for (uint32_t i = 0; !yes && i < idx->calls.size; i++) {
+		const TlCall *c = &idx->calls.items[i];
+		if (!(c->events & (TL_EV_TRAIN | TL_EV_MODE_SET)) || !c->recv_name)
+			continue;
+		if (strcmp(c->recv_name, name) == 0 &&
+		    (c->func == func || (mine && tl_index_resolve_node(idx, c->receiver) == mine))) {
+			yes = true;
+		} else if (!ts_node_is_null(root)) {
+			TlBuf p;
+			tl_buf_init(&p);
+			TSNode r = tl_flow__module_root(idx, c->receiver, &p);
+			yes = !ts_node_is_null(r) && ts_node_eq(r, root);
+			tl_buf_release(&p);
+		}
+	}
+	for (uint32_t i = 0; !yes && !ts_node_is_null(root) && i < idx->bindings.size; i++) {
+		const TlBinding *b = &idx->bindings.items[i];
+		if (b->kind != TL_BIND_ASSIGN || ts_node_is_null(b->value))
+			continue;
+		TSNode v = tl_index_unparen(tl_flow__held(idx, b));
+		const TlCall *c = !ts_node_is_null(v) && ts_node_symbol(v) == sy->call
+					  ? tl_index_call_at(idx, v) : NULL;
+		if (!c || !c->qname || !tl_flow__optimizer_qname(c->qname))
+			continue;
+		TlModSet set;
+		tl_array_init(&set);
+		if (tl_flow__ctor_modules(idx, v, &set))
+			for (uint32_t k = 0; k < set.size && !yes; k++)
+				yes = tl_flow__relate(idx, &me, &set.items[k]) != TL_REL_DISJOINT;
+		tl_flow__modset_release(&set);
+	}
+	tl_buf_release(&path);
+	return yes;
+}
+
+/* True when a module switch to train mode on `by` also switches `name`:
+ * the same module, a module containing it, or the same construction. */
+static bool tl_flow__switches(const TlIndex *idx, const char *by, const char *name,
+			      int32_t func, uint32_t pos)
+{
+	size_t l = strlen(by);
+	if (strncmp(by, name, l) == 0 && (name[l] == '\0' || name[l] == '.'))
+		return true;
+	TlBuf a, b;
+	tl_buf_init(&a);
+	tl_buf_init(&b);
+	TSNode ra = tl_flow__name_root(idx, by, func, pos, &a);
+	TSNode rb = tl_flow__name_root(idx, name, func, pos, &b);
+	bool yes = !ts_node_is_null(ra) && !ts_node_is_null(rb) && ts_node_eq(ra, rb) &&
+		   (!a.data[0] || strcmp(a.data, b.data) == 0);
+	tl_buf_release(&a);
+	tl_buf_release(&b);
+	return yes;
+}
+
+bool tl_flow_leaves_eval(const TlIndex *idx, TSNode call)
+{
+	const TlCall *c = tl_index_call_at(idx, tl_index_unparen(call));
+	if (!c)
+		return false;
+	/* A training loop: its iteration backpropagates and steps (an
+	 * adversarial evaluation backpropagates to its inputs only). */
+	const uint32_t training = TL_EV_BACKWARD | TL_EV_OPT_STEP;
+	int32_t loop = c->loop;
+	while (loop >= 0 && (idx->loops.items[loop].events & training) != training)
+		loop = idx->loops.items[loop].parent;
+	if (loop < 0)
+		return false;
+	const TlLoop *l = &idx->loops.items[loop];
+	TlNames evals, trains;
+	tl_array_init(&evals);
+	tl_array_init(&trains);
+	bool left = false;
+	uint32_t budget = TL_FLOW_BUDGET;
+	tl_flow__event_receivers(idx, c, TL_EV_EVAL, &evals, 0, &budget);
+	if (!evals.size)
+		goto cleanup;
+	/* Every module the iteration switches back: train() / train(flag)
+	 * calls in the loop body, directly or in the functions it runs. */
+	const TlIntArray *calls = tl_index_scope_calls(idx, l->func);
+	uint32_t start = ts_node_start_byte(l->body), end = ts_node_end_byte(l->body);
+	for (uint32_t i = 0; calls && i < calls->size; i++) {
+		const TlCall *k = &idx->calls.items[calls->items[i]];
+		if (ts_node_start_byte(k->node) < start || ts_node_end_byte(k->node) > end)
+			continue;
+		if (!tl_flow__event_receivers(idx, k, TL_EV_TRAIN | TL_EV_MODE_SET, &trains, 0, &budget))
+			goto cleanup; /* a switch to train mode on something unknown */
+	}
+	uint32_t pos = ts_node_start_byte(c->node);
+	for (uint32_t i = 0; i < evals.size && !left; i++) {
+		const char *m = evals.items[i];
+		if (!tl_flow__trained(idx, m, c->func, pos))
+			continue;
+		bool restored = false;
+		for (uint32_t k = 0; k < trains.size && !restored; k++)
+			restored = tl_flow__switches(idx, trains.items[k], m, c->func, pos);
+		left = !restored;
+	}
+cleanup:
+	tl_flow__names_release(&evals);
+	tl_flow__names_release(&trains);
+	return left;
+}
+
+/* ---- values carried across iterations --------------------------------------------- */
+
+static bool tl_flow__detaches(const TlIndex *idx, TSNode v, int depth);
+
+static bool tl_flow__detached_return(const TlIndex *idx, TSNode v, int depth)
+{
+	return tl_flow__detaches(idx, v, depth);
+}
+
+/* True when the value of `v` has no autograd history because the
+ * expression cuts it: `.detach()`, `.data`, `Variable(h.data)`, a tuple or
+ * comprehension of such, a moved copy of such (`h.detach().to(device)`), or
+ * a local function that returns one (`repackage_hidden(h)`). */
+static bool tl_flow__detaches(const TlIndex *idx, TSNode v, int depth)
+{
+	static const char *const wrappers[] = { "tuple", "list", "Variable" };
+	const TlSyms *sy = tl_syms();
+	for (; depth <= TL_FLOW_DEPTH; depth++) {
+		v = tl_index_unparen(v);
+		if (ts_node_is_null(v))
+			return false;
+		TSSymbol s = ts_node_symbol(v);
+		if (s == sy->tuple || s == sy->list || s == sy->expression_list) {
+			/* (h.detach(), c.detach()): one detached part is taken as
+			 * intent enough. */
+			uint32_t n = ts_node_named_child_count(v);
+			for (uint32_t i = 0; i < n; i++)
+				if (tl_flow__detaches(idx, ts_node_named_child(v, i), depth + 1))
+					return true;
+			return false;
+		}
+		if (s == sy->generator_expression || s == sy->list_comprehension) {
+			v = ts_node_named_child(v, 0);
+			continue;
+		}
+		if (s == sy->conditional_expression) {
+			return ts_node_named_child_count(v) >= 3 &&
+			       (tl_flow__detaches(idx, ts_node_named_child(v, 0), depth + 1) ||
+				tl_flow__detaches(idx, ts_node_named_child(v, 2), depth + 1));
+		}
+		if (s == sy->attribute)
+			return tl_index_text_is(idx, ts_node_child_by_field_id(v, sy->f_attribute), "data");
+		if (s != sy->call)
+			return false;
+		const TlCall *c = tl_index_call_at(idx, v);
+		if (!c)
+			return false;
+		if (c->receiver.id && c->method &&
+		    (strcmp(c->method, "detach") == 0 || strcmp(c->method, "detach_") == 0))
+			return true;
+		if (c->receiver.id && IN(c->method, tl_flow__reshaping)) {
+			v = c->receiver;
+			continue;
+		}
+		if (c->method && IN(c->method, wrappers)) {
+			/* tuple(s.detach() for s in h): the generator is the
+			 * whole argument list. */
+			TSNode args = ts_node_child_by_field_id(v, sy->f_arguments);
+			v = !ts_node_is_null(args) && ts_node_symbol(args) == sy->generator_expression
+				    ? args : tl_flow__arg(v, 0);
+			continue;
+		}
+		if (c->target >= 0)
+			return tl_flow__any_return(idx, c->target, tl_flow__detached_return, depth + 1);
+		return false;
+	}
+	return false;
+}
+
+/* True when `v` is a call whose result the file does not show for the
+ * state `names` it is given: not a local function, not a module forward,
+ * not a torch function, not a method of the state itself, not the
+ * tuple/list builtins (`h = repackage_hidden(h)` imported from another file
+ * may well detach). */
+static bool tl_flow__opaque_call(const TlIndex *idx, TSNode v, const TlNames *names)
+{
+	const TlSyms *sy = tl_syms();
+	v = tl_index_unparen(v);
+	if (ts_node_is_null(v) || ts_node_symbol(v) != sy->call)
+		return false;
+	const TlCall *c = tl_index_call_at(idx, v);
+	if (!c || c->target >= 0 || (c->events & TL_EV_FORWARD))
+		return false;
+	if (c->qname)
+		return !tl_flow__starts(c->qname, "torch.");
+	if (c->receiver.id)
+		return !tl_flow__mentions(idx, c->receiver, names);
+	if (c->method && (strcmp(c->method, "tuple") == 0 || strcmp(c->method, "list") == 0))
+		return tl_index_resolve_node(idx, c->callee) != NULL;
+	return true;
+}
+
+/* True when a call in the iteration `loop` detaches `name` in place:
+ * `h.detach_()`, `h[0].detach_()`, `for s in h: s.detach_()`, or a local
+ * function given `h` that calls detach_(). */
+static bool tl_flow__detached_in_place(const TlIndex *idx, const TlLoop *l, const char *name)
+{
+	const TlSyms *sy = tl_syms();
+	const TlIntArray *calls = tl_index_scope_calls(idx, l->func);
+	uint32_t start = ts_node_start_byte(l->body), end = ts_node_end_byte(l->body);
+	TlNames names;
+	tl_array_init(&names);
+	tl_array_push(&names, tl_strdup(name));
+	bool yes = false;
+	for (uint32_t i = 0; calls && i < calls->size && !yes; i++) {
+		const TlCall *c = &idx->calls.items[calls->items[i]];
+		if (ts_node_start_byte(c->node) < start || ts_node_end_byte(c->node) > end)
+			continue;
+		if (c->events & TL_EV_DETACH) {
+			TSNode r = tl_index_unparen(c->receiver);
+			while (ts_node_symbol(r) == sy->subscript)
+				r = tl_index_unparen(ts_node_child_by_field_id(r, sy->f_value));
+			char *rn = tl_flow__dotted(idx, r);
+			if (rn && strcmp(rn, name) == 0) {
+				yes = true;
+			} else if (rn) {
+				/* for s in h: s.detach_() */
+				const TlBinding *b = tl_index_resolve_node(idx, r);
+				yes = b && b->kind == TL_BIND_FOR && tl_flow__mentions(idx, b->value, &names);
+			}
+			tl_free(rn);
+		} else if (c->target >= 0 && (idx->funcs.items[c->target].reach_events & TL_EV_DETACH)) {
+			TSNode args = ts_node_child_by_field_id(c->node, sy->f_arguments);
+			yes = !ts_node_is_null(args) && tl_flow__mentions(idx, args, &names);
+		}
+	}
+	tl_flow__names_release(&names);
+	return yes;
+}
+
+/* The forward method of the local nn.Module class that module `m` is an
+ * instance of (found in the class or its local bases), or -1. */
+static int32_t tl_flow__forward_of(const TlIndex *idx, TSNode m)
+{
+	const TlSyms *sy = tl_syms();
+	TlBuf path;
+	tl_buf_init(&path);
+	TSNode root = tl_flow__module_root(idx, m, &path);
+	bool whole = path.data[0] == '\0';
+	tl_buf_release(&path);
+	if (ts_node_is_null(root) || !whole || ts_node_symbol(root) != sy->call)
+		return -1;
+	const TlBinding *cb = tl_index_resolve_node(idx, ts_node_child_by_field_id(root, sy->f_function));
+	if (!cb || cb->kind != TL_BIND_CLASS)
+		return -1;
+	int32_t f = -1;
+	for (int32_t cls = cb->ref, hop = 0; cls >= 0 && f < 0 && hop < TL_FLOW_DEPTH; hop++) {
+		f = tl_index_method(idx, cls, "forward", 7);
+		const TlClass *k = &idx->classes.items[cls];
+		cls = k->bases.size ? k->bases.items[0] : -1;
+	}
+	return f;
+}
+
+typedef struct TlElemReturn {
+	int32_t elem;
+} TlElemReturn;
+
+static bool tl_flow__return_elem_detaches(const TlIndex *idx, TSNode ret, void *data)
+{
+	const TlSyms *sy = tl_syms();
+	const TlElemReturn *er = data;
+	if (!ts_node_named_child_count(ret))
+		return false;
+	TSNode v = tl_index_unparen(ts_node_named_child(ret, 0));
+	if (er->elem >= 0) {
+		TSSymbol s = ts_node_symbol(v);
+		if ((s != sy->tuple && s != sy->expression_list && s != sy->list) ||
+		    (uint32_t)er->elem >= ts_node_named_child_count(v))
+			return false;
+		v = ts_node_named_child(v, (uint32_t)er->elem);
+	}
+	return tl_flow__detaches(idx, v, 0);
+}
+
+/* True when local function `f` detaches its parameter `param` (a binding)
+ * before using it: re-binds it through a detaching expression, or calls
+ * detach_() on it. */
+static bool tl_flow__detaches_param(const TlIndex *idx, int32_t f, const TlBinding *param)
+{
+	const TlIntArray *binds = tl_index_scope_binds(idx, f);
+	for (uint32_t i = 0; binds && i < binds->size; i++) {
+		const TlBinding *b = &idx->bindings.items[binds->items[i]];
+		if (b != param && b->kind == TL_BIND_ASSIGN && strcmp(b->name, param->name) == 0 &&
+		    tl_flow__detaches(idx, tl_flow__bound_value(b), 0))
+			return true;
+	}
+	const TlIntArray *calls = tl_index_scope_calls(idx, f);
+	for (uint32_t i = 0; calls && i < calls->size; i++) {
+		const TlCall *c = &idx->calls.items[calls->items[i]];
+		if ((c->events & TL_EV_DETACH) && c->recv_name && strcmp(c->recv_name, param->name) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* True when the module forward `call` hands back the state it returns as
+ * element `elem` (-1: its whole result) already detached: some return of
+ * the local forward detaches that element, or the forward detaches the
+ * parameter that receives `state` (the argument node holding the state). */
+static bool tl_flow__forward_detaches(const TlIndex *idx, const TlCall *call, int32_t elem,
+				      const char *state)
+{
+	if (!(call->events & TL_EV_FORWARD))
+		return false;
+	bool direct = call->method && strcmp(call->method, "forward") == 0 && call->receiver.id;
+	int32_t f = tl_flow__forward_of(idx, direct ? call->receiver : call->callee);
+	if (f < 0)
+		return false;
+	TlElemReturn er = { elem };
+	if (tl_flow__each_return(idx, f, tl_flow__return_elem_detaches, &er))
+		return true;
+	/* forward(self, x, h): h = h.detach() */
+	const TlFunc *fn = &idx->funcs.items[f];
+	for (uint32_t k = 1; k < fn->params.size; k++) {
+		/* Calling the module passes `self` implicitly: parameter k is
+		 * positional argument k - 1, or a keyword. */
+		const TlBinding *param = &idx->bindings.items[fn->params.items[k]];
+		TSNode arg = tl_flow__kwarg(idx, call->node, param->name);
+		if (ts_node_is_null(arg))
+			arg = tl_flow__arg(call->node, k - 1);
+		if (ts_node_is_null(arg))
+			continue;
+		char *an = tl_flow__dotted(idx, arg);
+		bool is_state = an && strcmp(an, state) == 0;
+		tl_free(an);
+		if (is_state && tl_flow__detaches_param(idx, f, param))
+			return true;
+	}
+	return false;
+}
+
+int tl_flow_carried_state(const TlIndex *idx, TSNode target)
+{
+	const TlSyms *sy = tl_syms();
+	TSNode stmt = target;
+	while (!ts_node_is_null(stmt) && ts_node_symbol(stmt) != sy->assignment &&
+	       ts_node_symbol(stmt) != sy->augmented_assignment)
+		stmt = ts_node_parent(stmt);
+	if (ts_node_is_null(stmt))
+		return TL_CARRY_NONE;
+	int32_t loop = tl_index_loop_of(idx, stmt);
+	while (loop >= 0 && !(idx->loops.items[loop].events & TL_EV_BACKWARD))
+		loop = idx->loops.items[loop].parent;
+	if (loop < 0 || tl_flow_grad_state(idx, stmt) == TL_GRAD_OFF)
+		return TL_CARRY_NONE;
+	const TlLoop *l = &idx->loops.items[loop];
+	char *name = tl_flow__dotted(idx, target);
+	if (!name)
+		return TL_CARRY_NONE;
+	TlNames names;
+	tl_array_init(&names);
+	tl_array_push(&names, name);
+	int carry = TL_CARRY_ATTACHED;
+	/* Every other binding of the name in the iteration: afresh (not a
+	 * state), detached, or from itself (`h = h.to(device)`). */
+	const TlIntArray *binds = tl_index_scope_binds(idx, l->func);
+	for (uint32_t i = 0; binds && i < binds->size && carry == TL_CARRY_ATTACHED; i++) {
+		const TlBinding *b = &idx->bindings.items[binds->items[i]];
+		if (strcmp(b->name, name) != 0 || ts_node_eq(b->stmt, stmt))
+			continue;
+		bool in_iteration = b->kind == TL_BIND_FOR
+					    ? (ts_node_eq(b->stmt, l->node) || tl_flow__contains(l->body, b->stmt))
+					    : tl_flow__contains(l->body, b->stmt);
+		if (!in_iteration || b->kind == TL_BIND_AUG)
+			continue;
+		if (b->kind != TL_BIND_ASSIGN) {
+			carry = TL_CARRY_NONE;
+			continue;
+		}
+		TSNode v = tl_flow__bound_value(b);
+		if (tl_flow__detaches(idx, v, 0))
+			carry = TL_CARRY_DETACHED;
+		else if (!tl_flow__mentions(idx, v, &names) || tl_flow__opaque_call(idx, v, &names))
+			carry = TL_CARRY_NONE; /* afresh, or through code the file does not show */
+	}
+	if (carry == TL_CARRY_ATTACHED && tl_flow__detached_in_place(idx, l, name))
+		carry = TL_CARRY_DETACHED;
+	/* The model may hand the state back detached itself. */
+	for (uint32_t i = 0; binds && i < binds->size && carry == TL_CARRY_ATTACHED; i++) {
+		const TlBinding *b = &idx->bindings.items[binds->items[i]];
+		if (strcmp(b->name, name) != 0 || !ts_node_eq(b->stmt, stmt) || ts_node_is_null(b->value))
+			continue;
+		TSNode v = tl_index_unparen(b->value);
+		const TlCall *c = ts_node_symbol(v) == sy->call ? tl_index_call_at(idx, v) : NULL;
+		if (c && tl_flow__forward_detaches(idx, c, b->depth == 0 ? -1 : b->top, name))
+			carry = TL_CARRY_DETACHED;
+	}
+	tl_flow__names_release(&names);
+	return carry;
+}
+
+/* ---- graphs backpropagated more than once -------------------------------------- */
+
+/* True when some call inside `v` does one of `events`. */
+static bool tl_flow__value_has(const TlIndex *idx, TSNode v, uint32_t events)
+{
+	for (uint32_t i = tl_index_first_call_from(idx, ts_node_start_byte(v)); i < idx->calls.size; i++) {
+		const TlCall *c = &idx->calls.items[i];
+		if (ts_node_start_byte(c->node) >= ts_node_end_byte(v))
+			break;
+		if ((c->events & events) && tl_flow__contains(v, c->node))
+			return true;
+	}
+	return false;
+}
+
+/* True when the name bound by `b` (read at `use`) holds autograd history
+ * made where it was bound: a graph tensor, a value built from losses or
+ * forwards (`[crit(o, t) for ...]`), or a list that graph tensors are
+ * appended to. */
+static bool tl_flow__holds_graph(const TlIndex *idx, const TlBinding *b, TSNode use)
+{
+	if (tl_flow_is_graph(idx, use))
+		return true;
+	TSNode v = tl_flow__bound_value(b);
+	if (!ts_node_is_null(v) && tl_flow__value_has(idx, v, TL_EV_LOSS | TL_EV_FORWARD))
+		return true;
+	const TlIntArray *calls = tl_index_scope_calls(idx, b->func);
+	for (uint32_t i = 0; calls && i < calls->size; i++) {
+		const TlCall *c = &idx->calls.items[calls->items[i]];
+		if (c->recv_name && strcmp(c->recv_name, b->name) == 0 && c->method &&
+		    (strcmp(c->method, "append") == 0 || strcmp(c->method, "extend") == 0) &&
+		    tl_flow_is_graph(idx, tl_flow__arg(c->node, 0)))
+			return true;
+	}
+	return false;
+}
+
+/* True when a parameter of a function may hold a graph tensor: some caller
+ * passes one, or the callers are unknown (precision first). */
+static bool tl_flow__param_graph(const TlIndex *idx, const TlBinding *b)
+{
+	if (b->func < 0)
+		return true;
+	const TlFunc *f = &idx->funcs.items[b->func];
+	if (f->escapes || !f->call_sites.size)
+		return true;
+	for (uint32_t i = 0; i < f->call_sites.size; i++) {
+		const TlCall *c = &idx->calls.items[f->call_sites.items[i]];
+		TSNode arg = tl_flow__param_arg(idx, b, c);
+		if (!ts_node_is_null(arg) && tl_flow_is_graph(idx, arg))
+			return true;
+	}
+	return false;
+}
+
+/* True when the name read at `use` in loop `l` is re-bound later in the
+ * loop body (or by the assignment it is read in) to a value with autograd
+ * history: the next iteration reads the graph this one made
+ * (`out, h = rnn(x, h)`). */
+static bool tl_flow__carried_graph(const TlIndex *idx, const TlLoop *l, TSNode use)
+{
+	char *name = tl_flow__dotted(idx, use);
+	if (!name)
+		return false;
+	bool yes = false;
+	const TlIntArray *binds = tl_index_scope_binds(idx, l->func);
+	for (uint32_t i = 0; binds && i < binds->size && !yes; i++) {
+		const TlBinding *b = &idx->bindings.items[binds->items[i]];
+		if (b->kind != TL_BIND_ASSIGN || strcmp(b->name, name) != 0 ||
+		    !tl_flow__contains(l->body, b->stmt) || b->pos <= ts_node_start_byte(use))
+			continue;
+		TSNode v = tl_flow__bound_value(b);
+		yes = !ts_node_is_null(v) && (tl_flow_is_graph(idx, v) ||
+					      tl_flow__value_has(idx, v, TL_EV_LOSS | TL_EV_FORWARD));
+	}
+	tl_free(name);
+	return yes;
+}
+
+/* True when the tensor `subject`, differentiated in loop `l` (or, when `l`
+ * is NULL, in function `func`), depends on autograd history made before
+ * the iteration began: the next iteration backpropagates through it again. */
+static bool tl_flow__graph_from_before(const TlIndex *idx, TSNode subject, const TlLoop *l,
+				       int32_t func)
+{
+	const TlSyms *sy = tl_syms();
+	typedef struct {
+		TSNode n;
+		bool iterable; /* iterated by a loop: a parameter here is data */
+	} Item;
+	TlArray(Item) todo;
+	tl_array_init(&todo);
+	Item first = { subject, false };
+	tl_array_push(&todo, first);
+	bool before = false;
+	for (uint32_t step = 0; step < todo.size && !before; step++) {
+		Item it = todo.items[step];
+		TSTreeCursor cur = ts_tree_cursor_new(it.n);
+		bool descend = true;
+		do {
+			TSNode x = ts_tree_cursor_current_node(&cur);
+			TSSymbol s = ts_node_symbol(x);
+			descend = true;
+			if (s == sy->call && tl_flow__detaches(idx, x, 0)) {
+				descend = false; /* h.detach(), repackage_hidden(h): no history */
+				continue;
+			}
+			if (s == sy->keyword_argument) {
+				x = ts_node_child_by_field_id(x, sy->f_value);
+				if (ts_node_is_null(x))
+					continue;
+				s = ts_node_symbol(x);
+			}
+			if (s != sy->identifier && s != sy->attribute)
+				continue;
+			descend = false;
+			if (tl_flow__in_comprehension(x, it.n))
+				continue;
+			if (tl_flow__is_callee(x)) {
+				/* x.view(...), h[0].pow(2).mean(): a method of a value,
+				 * whose receiver is data; model(x), F.mse_loss(...),
+				 * helper(...): what is called is not. */
+				const TlCall *pc = tl_index_call_at(idx, ts_node_parent(x));
+				if (s == sy->attribute && pc && pc->receiver.id && !pc->qname &&
+				    pc->target < 0 && !(pc->events & (TL_EV_FORWARD | TL_EV_LOSS)) &&
+				    todo.size < 64) {
+					Item next = { pc->receiver, it.iterable };
+					tl_array_push(&todo, next);
+				}
+				continue;
+			}
+			const TlBinding *b = tl_flow__resolve_prefix(idx, x);
+			if (!b || b->kind == TL_BIND_IMPORT || b->kind == TL_BIND_DEF ||
+			    b->kind == TL_BIND_CLASS)
+				continue;
+			if (b->kind == TL_BIND_PARAM) {
+				if (!l || b->func != l->func || !it.iterable)
+					before = tl_flow__param_graph(idx, b);
+				continue;
+			}
+			bool inside = l ? b->func == l->func && tl_flow__contains(l->body, b->stmt)
+					: b->func == func;
+			if (!inside && l && tl_flow__carried_graph(idx, l, x)) {
+				before = true; /* made by the previous iteration */
+				continue;
+			}
+			if (b->kind == TL_BIND_FOR) {
+				/* The items of a loop: what it iterates decides. */
+				if (todo.size < 64) {
+					Item next = { b->value, true };
+					tl_array_push(&todo, next);
+				}
+				continue;
+			}
+			if (!inside) {
+				before = tl_flow__holds_graph(idx, b, x);
+				continue;
+			}
+			if (!ts_node_is_null(b->value) && todo.size < 64) {
+				/* x, y = next(batches): an item of what is iterated. */
+				TSNode v = tl_index_unparen(b->value);
+				const TlCall *vc = ts_node_symbol(v) == sy->call ? tl_index_call_at(idx, v) : NULL;
+				bool item = vc && !vc->receiver.id && vc->method &&
+					    (strcmp(vc->method, "next") == 0 || strcmp(vc->method, "iter") == 0) &&
+					    !tl_index_resolve_node(idx, vc->callee);
+				Item next = { b->value, it.iterable || item };
+				tl_array_push(&todo, next);
+			}
+		} while (!before && tl_walk_next(&cur, it.n, descend));
+		ts_tree_cursor_delete(&cur);
+	}
+	tl_array_release(&todo);
+	return before;
+}
+
+bool tl_flow_graph_reused(const TlIndex *idx, TSNode call)
+{
+	const TlCall *c = tl_index_call_at(idx, tl_index_unparen(call));
+	if (!c || !(c->events & TL_EV_BACKWARD))
+		return false;
+	/* Another backward (or autograd.grad) in an iteration of the call. */
+	TlIntArray loops;
+	tl_array_init(&loops);
+	tl_flow__step_loop_list(idx, c->node, &loops);
+	bool again = false;
+	for (uint32_t i = 0; i < loops.size && !again; i++) {
+		const TlLoop *l = &idx->loops.items[loops.items[i]];
+		TlSteps seq;
+		tl_array_init(&seq);
+		tl_flow__sequence(idx, l->func, l->body, TL_EV_BACKWARD | TL_EV_GRAD_CALL, &seq);
+		again = seq.size > 1;
+		tl_array_release(&seq);
+	}
+	tl_array_release(&loops);
+	if (again)
+		return true;
+	/* A graph made before the iteration, reached again by the next one. */
+	int32_t loop = c->loop;
+	while (loop >= 0 && !(idx->loops.items[loop].events & TL_EV_BACKWARD))
+		loop = idx->loops.items[loop].parent;
+	TSNode subject = tl_flow__backward_tensor(idx, c);
+	if (ts_node_is_null(subject))
+		subject = tl_flow__arg(c->node, 0);
+	if (ts_node_is_null(subject))
+		return true;
+	return tl_flow__graph_from_before(idx, subject, loop >= 0 ? &idx->loops.items[loop] : NULL,
+					  c->func);
+}
+
+/* ---- known tensors ---------------------------------------------------------------- */
+
+static bool tl_flow__is_loader(const TlIndex *idx, TSNode it)
+{
+	const TlSyms *sy = tl_syms();
+	for (int depth = 0; depth <= TL_FLOW_DEPTH; depth++) {
+		it = tl_index_unparen(it);
+		if (ts_node_is_null(it))
+			return false;
+		TSSymbol s = ts_node_symbol(it);
+		if (s == sy->call) {
+			const TlCall *c = tl_index_call_at(idx, it);
+			return c && c->qname && (strcmp(c->qname, "torch.utils.data.DataLoader") == 0 ||
+						 strcmp(c->qname, "torch.utils.data.dataloader.DataLoader") == 0);
+		}
+		if (s != sy->identifier && s != sy->attribute)
+			return false;
+		const TlBinding *b = tl_index_resolve_node(idx, it);
+		if (!b || ts_node_is_null(b->value))
+			return false;
+		if (b->kind == TL_BIND_PARAM) {
+			char *q = tl_index_qualify(idx, b->value);
+			bool yes = q && tl_flow__ends(q, "utils.data.DataLoader");
+			tl_free(q);
+			return yes;
+		}
+		it = tl_flow__held(idx, b);
+	}
+	return false;
+}
+
+/* For a name bound by a for loop over a DataLoader the file shows, how deep
+ * inside one batch it sits: 0 for the whole batch (`for batch in loader`),
+ * 1 for an element (`for x, y in loader`, `for i, (x, y) in
+ * enumerate(loader)`); -1 for any other loop. */
+static int tl_flow__batch_depth(const TlIndex *idx, const TlBinding *b)
+{
+	const TlSyms *sy = tl_syms();
+	if (b->kind != TL_BIND_FOR)
+		return -1;
+	TSNode it = b->value;
+	int32_t depth = b->depth, top = b->top;
+	for (int k = 0; k < 4; k++) {
+		it = tl_index_unparen(it);
+		if (ts_node_is_null(it))
+			return -1;
+		if (ts_node_symbol(it) == sy->call) {
+			const TlCall *c = tl_index_call_at(idx, it);
+			const char *m = c && !c->receiver.id ? c->method : NULL;
+			const char *q = c ? c->qname : NULL;
+			if (m && strcmp(m, "enumerate") == 0) {
+				if (depth < 1 || top != 1)
+					return -1;
+				depth--;
+				top = -1;
+				it = tl_flow__arg(it, 0);
+				continue;
+			}
+			if (m && strcmp(m, "zip") == 0) {
+				if (depth < 1 || top < 0)
+					return -1;
+				it = tl_flow__arg(it, (uint32_t)top);
+				depth--;
+				top = -1;
+				continue;
+			}
+			if ((m && (strcmp(m, "iter") == 0 || strcmp(m, "tqdm") == 0)) ||
+			    (q && (strcmp(q, "tqdm.tqdm") == 0 || strcmp(q, "tqdm.auto.tqdm") == 0))) {
+				it = tl_flow__arg(it, 0);
+				continue;
+			}
+		}
+		return tl_flow__is_loader(idx, it) ? depth : -1;
+	}
+	return -1;
+}
+
+/* Known tensor, the batch view: factory results, elements of DataLoader
+ * batches (`x, y = batch`, `batch[0]`), Tensor-annotated parameters;
+ * never a module. Part of tl_flow_is_tensor. */
+static bool tl_flow__tensor_batch(const TlIndex *idx, TSNode expr, int depth)
+{
+	static const char *const factories[] = {
+		"zeros", "ones", "empty", "full", "rand", "randn", "randint", "arange",
+		"linspace", "logspace", "eye", "tensor", "as_tensor", "from_numpy",
+		"zeros_like", "ones_like", "empty_like", "full_like", "rand_like",
+		"randn_like", "randint_like", "randperm",
+	};
+	static const char *const tensor_methods[] = {
+		"detach", "long", "int", "bool", "byte", "pin_memory", "abs", "exp", "log",
+	};
+	const TlSyms *sy = tl_syms();
+	if (depth > TL_FLOW_DEPTH)
+		return false;
+	expr = tl_index_unparen(expr);
+	if (ts_node_is_null(expr) || tl_flow__module_expr(idx, expr, 0))
+		return false;
+	TSSymbol s = ts_node_symbol(expr);
+	if (s == sy->call) {
+		const TlCall *c = tl_index_call_at(idx, expr);
+		if (!c)
+			return false;
+		if (c->qname && tl_flow__starts(c->qname, "torch.") && strchr(c->qname + 6, '.') == NULL &&
+		    IN(c->qname + 6, factories))
+			return true;
+		if (c->receiver.id && (IN(c->method, tl_flow__reshaping) || IN(c->method, tensor_methods)))
+			return tl_flow__tensor_batch(idx, c->receiver, depth + 1);
+		return tl_flow_is_graph(idx, expr);
+	}
+	if (s == sy->subscript) {
+		TSNode v = tl_index_unparen(ts_node_child_by_field_id(expr, sy->f_value));
+		const TlBinding *b = ts_node_symbol(v) == sy->identifier ? tl_index_resolve_node(idx, v) : NULL;
+		if (b && tl_flow__batch_depth(idx, b) == 0)
+			return true; /* batch[0], batch["input_ids"] */
+		return tl_flow__tensor_batch(idx, v, depth + 1);
+	}
+	if (s != sy->identifier && s != sy->attribute)
+		return false;
+	const TlBinding *b = tl_index_resolve_node(idx, expr);
+	if (!b)
+		return false;
+	if (b->kind == TL_BIND_PARAM) {
+		char *q = ts_node_is_null(b->value) ? NULL : tl_index_qualify(idx, b->value);
+		bool yes = q && (strcmp(q, "torch.Tensor") == 0 || strcmp(q, "torch.FloatTensor") == 0 ||
+				 strcmp(q, "torch.LongTensor") == 0);
+		tl_free(q);
+		return yes;
+	}
+	if (b->kind == TL_BIND_FOR)
+		return tl_flow__batch_depth(idx, b) >= 1;
+	if (b->kind != TL_BIND_ASSIGN || ts_node_is_null(b->value))
+		return false;
+	TSNode v = tl_index_unparen(b->value);
+	if (b->elem >= 0 && ts_node_symbol(v) == sy->identifier) {
+		/* x, y = batch */
+		const TlBinding *vb = tl_index_resolve_node(idx, v);
+		if (vb && tl_flow__batch_depth(idx, vb) == 0)
+			return true;
+	}
+	if (b->elem >= 0 && ts_node_symbol(v) == sy->call)
+		return false; /* one part of a call's result */
+	v = tl_flow__bound_value(b);
+	return !ts_node_is_null(v) && tl_flow__tensor_batch(idx, v, depth + 1);
+}
+
+
+/* ---- wrapper modules -------------------------------------------------------------- */
+
+static bool tl_flow__wrapper_name(const char *name)
+{
+	char low[128];
+	tl_flow__lower(tl_flow__last(name), low, sizeof low);
+	return strstr(low, "remote") || strstr(low, "ddp");
+}
+
+/* True when the value held by binding `b` is a wrapper module. */
+static bool tl_flow__wrapper_binding(const TlIndex *idx, const TlBinding *b)
+{
+	const TlSyms *sy = tl_syms();
+	if (b->kind != TL_BIND_ASSIGN)
+		return tl_flow__wrapper_name(b->name); /* a parameter, a loop target: the name hints */
+	TSNode expr = tl_flow__held(idx, b);
+	for (int depth = 0; depth <= TL_FLOW_DEPTH; depth++) {
+		expr = tl_index_unparen(expr);
+		if (ts_node_is_null(expr))
+			return false;
+		TSSymbol s = ts_node_symbol(expr);
+		if (s == sy->identifier || s == sy->attribute) {
+			const TlBinding *nb = tl_index_resolve_node(idx, expr);
+			if (!nb || nb->kind != TL_BIND_ASSIGN)
+				return false;
+			expr = tl_flow__held(idx, nb);
+			continue;
+		}
+		if (s != sy->call)
+			return false;
+		const TlCall *c = tl_index_call_at(idx, expr);
+		if (!c)
+			return false;
+		if (c->receiver.id && IN(c->method, tl_flow__same_module)) {
+			expr = c->receiver;
+			continue;
+		}
+		return c->qname && (tl_flow__is_wrapper(c->qname) || tl_flow__ends(c->qname, "RemoteModule") ||
+				    tl_flow__ends(c->qname, "FullyShardedDataParallel"));
+	}
+	return false;
+}
+
+bool tl_flow_is_wrapper_module(const TlIndex *idx, TSNode expr)
+{
+	expr = tl_index_unparen(expr);
+	const TlBinding *b = tl_index_resolve_node(idx, expr);
+	if (!b) {
+		char *name = tl_flow__dotted(idx, expr);
+		bool yes = name && tl_flow__wrapper_name(name);
+		tl_free(name);
+		return yes;
+	}
+	if (b->cls >= 0 && !b->class_body && strncmp(b->name, "self.", 5) == 0) {
+		/* self.model: wrapped in some method (`self.model = DDP(self.model)`). */
+		for (uint32_t i = 0; i < idx->bindings.size; i++) {
+			const TlBinding *o = &idx->bindings.items[i];
+			if (o->cls == b->cls && !o->class_body && strcmp(o->name, b->name) == 0 &&
+			    tl_flow__wrapper_binding(idx, o))
+				return true;
+		}
+		return false;
+	}
+	return tl_flow__wrapper_binding(idx, b);
 }

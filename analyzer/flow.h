@@ -20,6 +20,24 @@
 
 enum { TL_GRAD_UNKNOWN = 0, TL_GRAD_OFF = 1, TL_GRAD_ON = 2 };
 enum { TL_MODE_UNKNOWN = 0, TL_MODE_EVAL = 1, TL_MODE_TRAIN = 2 };
+/* How far a gradient reset reaches into an optimizer's parameters. */
+enum { TL_COVER_NONE = 0, TL_COVER_SOME = 1, TL_COVER_FULL = 2, TL_COVER_UNKNOWN = 3 };
+/* What made a value (tl_flow_made_by, tl_flow_model_output). */
+enum {
+	TL_MADE_NONE = 0,
+	TL_MADE_SOFTMAX,     /* softmax: probabilities */
+	TL_MADE_LOG_SOFTMAX, /* log_softmax: log-probabilities */
+	TL_MADE_SIGMOID,     /* sigmoid / expit */
+	TL_MADE_SCALED,      /* scaler.scale(loss) of a GradScaler not disabled */
+};
+/* The loss a call computes (tl_flow_loss_kind). */
+enum {
+	TL_LOSS_OTHER = 0,
+	TL_LOSS_CROSS_ENTROPY, /* F.cross_entropy, nn.CrossEntropyLoss */
+	TL_LOSS_NLL,           /* F.nll_loss, nn.NLLLoss */
+	TL_LOSS_BCE,           /* F.binary_cross_entropy, nn.BCELoss */
+	TL_LOSS_BCE_LOGITS,    /* F.binary_cross_entropy_with_logits, nn.BCEWithLogitsLoss */
+};
 
 /* True for a dotted base-class name that makes a class an nn.Module. */
 bool tl_flow_is_module_class_name(const char *qname);
@@ -35,8 +53,9 @@ int tl_flow_local_grad(const TlIndex *idx, TSNode node, int32_t func, int32_t wi
 /* Same, and when the function says nothing, its call sites (principle 2). */
 int tl_flow_grad_state(const TlIndex *idx, TSNode node);
 /* True when `node` runs under a context of kind `ctx` (TL_CTX_GRAD_OFF or
- * TL_CTX_AUTOCAST): an enclosing with block, a decorator, or every call
- * site of its function. */
+ * TL_CTX_AUTOCAST, the latter with TL_CTX_NOT_CPU for autocast regions not
+ * on the CPU): an enclosing with block, a decorator, or every call site of
+ * its function. */
 bool tl_flow_under(const TlIndex *idx, TSNode node, uint32_t ctx);
 
 bool tl_flow_is_optimizer(const TlIndex *idx, TSNode expr);
@@ -46,6 +65,20 @@ bool tl_flow_is_loss_call(const TlIndex *idx, const TlCall *c);
 bool tl_flow_is_forward(const TlIndex *idx, const TlCall *c);
 /* A value that carries autograd history (RULES.md, "graph tensor"). */
 bool tl_flow_is_graph(const TlIndex *idx, TSNode expr);
+
+/* What made the value of `expr`, in its own function: TL_MADE_* of the
+ * call whose result it holds, following names, parentheses, subscripts and
+ * reshaping methods (`.view`, `.to`, ...) back to an explicit activation
+ * (`F.softmax(x)`, `x.sigmoid()`, `torch.log_softmax(x)`, an `nn.Softmax`
+ * module called in the function) or to `scaler.scale(loss)`. */
+int tl_flow_made_by(const TlIndex *idx, TSNode expr);
+/* When `expr` holds the output of a model forward (or of a local function),
+ * the activation every output of it ends in: the last layer of an
+ * nn.Sequential, or what every return of a local module's forward ends in.
+ * TL_MADE_NONE for explicit activations (see tl_flow_made_by). */
+int tl_flow_model_output(const TlIndex *idx, TSNode expr);
+/* The loss a loss call computes: TL_LOSS_*. */
+int tl_flow_loss_kind(const TlIndex *idx, const TlCall *c);
 
 /* The train/eval mode of the module named `recv` ("model", "self.net") at
  * `node`: the last `.eval()` / `.train()` on it before `node` in the same
@@ -179,5 +212,49 @@ bool tl_flow_outlives_iteration(const TlIndex *idx, TSNode expr);
  * many of them lack every bit of `events` in their iteration. */
 uint32_t tl_flow_step_loops(const TlIndex *idx, TSNode node, uint32_t events,
 			    uint32_t *missing);
+
+/* True when the optimizer step `step` runs in step loops none of whose
+ * iterations resets the gradients of the optimizer it steps: every gradient
+ * reset there is known to miss it (`netD.zero_grad()` for an optimizer
+ * built over `netG.parameters()`). A reset whose reach cannot be told
+ * counts as covering it. False outside step loops. */
+bool tl_flow_step_unreset(const TlIndex *idx, TSNode step);
+/* True when the zero_grad() call `reset`, in its loop's iteration (or its
+ * function), comes after a backward and before the step of an optimizer it
+ * fully covers, with no backward in between, and runs whenever that step
+ * does (not in a branch the step is outside of). */
+bool tl_flow_reset_before_step(const TlIndex *idx, TSNode reset);
+/* True when call `call` (an `.eval()`, or a call of a local function that
+ * makes one) switches a trained module (an optimizer updates it, or the
+ * file calls .train() on it) to eval mode inside the innermost loop of its
+ * function whose iteration runs a backward and an optimizer step, and no
+ * call in that iteration switches the module back to train mode. */
+bool tl_flow_leaves_eval(const TlIndex *idx, TSNode call);
+
+enum { TL_CARRY_NONE = 0, TL_CARRY_DETACHED = 1, TL_CARRY_ATTACHED = 2 };
+/* For `target`, a name bound by an assignment (`h` in `out, h = rnn(x, h)`)
+ * inside a step loop: TL_CARRY_ATTACHED when its value is carried into the
+ * next iteration with its autograd history (the iteration re-binds the name
+ * only from itself, e.g. `h = h.to(dev)`), TL_CARRY_DETACHED when the
+ * iteration detaches it (`h.detach()`, `.data`, `detach_()`, a local helper
+ * returning a detached value), TL_CARRY_NONE when the name is re-bound
+ * afresh, the assignment runs grad-disabled or in no step loop. */
+int tl_flow_carried_state(const TlIndex *idx, TSNode target);
+
+/* True when the graph that backward call `call` differentiates may be
+ * backpropagated again: another backward or torch.autograd.grad runs in an
+ * iteration of its step loop, or its input depends on autograd history made
+ * before the iteration (a forward outside an inner loop, a parameter a
+ * caller passes a graph tensor in, a list of losses). */
+bool tl_flow_graph_reused(const TlIndex *idx, TSNode call);
+
+
+/* True for a module whose forward is its public entry point, so that
+ * calling `.forward()` on it skips nothing the wrapper does: a
+ * DistributedDataParallel / DataParallel / FSDP wrapper (the wrapper's
+ * forward does the synchronisation work) or a RemoteModule (whose forward
+ * is its remote-call API). A name with no binding counts when it says so
+ * ("remote", "ddp"). */
+bool tl_flow_is_wrapper_module(const TlIndex *idx, TSNode expr);
 
 #endif

@@ -402,6 +402,7 @@ static void tl_index__add_binding(TlWalker *w, const char *name, size_t len,
 	b.func = w->cur.func;
 	b.cls = -1;
 	b.ref = -1;
+	b.top = -1;
 	b.pos = pos;
 	if (w->cur.cls >= 0) {
 		/* Directly in a class body: a class attribute (or a method, or a
@@ -482,20 +483,21 @@ static void tl_index__file_bindings(TlIndex *idx)
 }
 
 /* Binds every name in an assignment / for / with target. Tuple targets
- * record the element index of top-level names; the walk is iterative. */
+ * record the element index of top-level names, and of every name its nesting
+ * depth and the top-level element that holds it; the walk is iterative. */
 static void tl_index__bind_target(TlWalker *w, TSNode target, TlBindKind kind,
 				  TSNode stmt, TSNode value, uint32_t pos)
 {
 	const TlSyms *sy = w->sy;
 	typedef struct {
 		TSNode n;
-		int32_t elem;
+		int32_t elem, top;
+		int32_t depth;
 	} Item;
 	TlArray(Item) todo;
 	tl_array_init(&todo);
-	Item first = { target, -1 };
+	Item first = { target, -1, -1, 0 };
 	tl_array_push(&todo, first);
-	bool top = true;
 	while (todo.size) {
 		Item it = tl_array_pop(&todo);
 		TSNode n = tl_index_unparen(it.n);
@@ -503,23 +505,28 @@ static void tl_index__bind_target(TlWalker *w, TSNode target, TlBindKind kind,
 		if (s == sy->identifier || s == sy->attribute) {
 			TlBuf b;
 			tl_buf_init(&b);
-			if (tl_index_dotted(w->idx, n, &b))
+			if (tl_index_dotted(w->idx, n, &b)) {
 				tl_index__add_binding(w, b.data, b.len, kind, stmt, value, it.elem, pos);
+				TlBinding *nb = tl_array_last(&w->idx->bindings);
+				nb->top = it.top;
+				nb->depth = it.depth;
+			}
 			tl_buf_release(&b);
 		} else if (s == sy->pattern_list || s == sy->tuple_pattern ||
 			   s == sy->list_pattern || s == sy->tuple || s == sy->list ||
 			   s == sy->expression_list) {
 			uint32_t count = ts_node_named_child_count(n);
 			for (uint32_t i = count; i > 0; i--) {
+				bool outer = it.depth == 0;
 				Item child = { ts_node_named_child(n, i - 1),
-					       top ? (int32_t)(i - 1) : -1 };
+					       outer ? (int32_t)(i - 1) : -1,
+					       outer ? (int32_t)(i - 1) : it.top, it.depth + 1 };
 				tl_array_push(&todo, child);
 			}
 		} else if (s == sy->list_splat_pattern && ts_node_named_child_count(n)) {
-			Item child = { ts_node_named_child(n, 0), -1 };
+			Item child = { ts_node_named_child(n, 0), -1, it.top, it.depth };
 			tl_array_push(&todo, child);
 		}
-		top = false;
 	}
 	tl_array_release(&todo);
 }
@@ -796,6 +803,7 @@ static void tl_index__enter(TlWalker *w, TSNode n)
 		c.loop = w->cur.loop;
 		c.with = w->cur.with;
 		c.target = -1;
+		c.arg_target = -1;
 		c.stmt_level = ts_node_start_byte(n) == w->stmt_call_start &&
 			       ts_node_end_byte(n) == w->stmt_call_end;
 		TSNode callee = tl_index_unparen(c.callee);
@@ -1037,15 +1045,13 @@ static void tl_index__events(TlIndex *idx)
 		if (b->kind == TL_BIND_ASSIGN && b->elem < 0 && !ts_node_is_null(b->value))
 			tl_index__escape_refs(idx, b->value, b->func);
 	}
-	TlIntArray arg_targets;
-	tl_array_init(&arg_targets);
 	for (uint32_t i = 0; i < idx->calls.size; i++) {
 		TlCall *c = &idx->calls.items[i];
 		c->qname = tl_index_qualify(idx, c->callee);
 		c->target = tl_index__resolve_function(idx, c->callee, c->func);
 		if (c->target >= 0)
 			tl_array_push(&idx->funcs.items[c->target].call_sites, (int32_t)i);
-		tl_array_push(&arg_targets, tl_index__argument_functions(idx, c));
+		c->arg_target = tl_index__argument_functions(idx, c);
 	}
 	for (uint32_t i = 0; i < idx->calls.size; i++) {
 		TlCall *c = &idx->calls.items[i];
@@ -1071,8 +1077,8 @@ static void tl_index__events(TlIndex *idx)
 			uint32_t add = 0;
 			if (c->target >= 0)
 				add |= idx->funcs.items[c->target].reach_events;
-			if (arg_targets.items[i] >= 0)
-				add |= idx->funcs.items[arg_targets.items[i]].reach_events;
+			if (c->arg_target >= 0)
+				add |= idx->funcs.items[c->arg_target].reach_events;
 			TlFunc *f = &idx->funcs.items[c->func];
 			if ((f->reach_events | add) != f->reach_events) {
 				f->reach_events |= add;
@@ -1089,8 +1095,8 @@ static void tl_index__events(TlIndex *idx)
 		uint32_t ev = c->events;
 		if (c->target >= 0)
 			ev |= idx->funcs.items[c->target].reach_events;
-		if (arg_targets.items[i] >= 0)
-			ev |= idx->funcs.items[arg_targets.items[i]].reach_events;
+		if (c->arg_target >= 0)
+			ev |= idx->funcs.items[c->arg_target].reach_events;
 		for (int32_t l = c->loop; l >= 0; l = idx->loops.items[l].parent)
 			idx->loops.items[l].events |= ev;
 	}
@@ -1099,7 +1105,6 @@ static void tl_index__events(TlIndex *idx)
 		for (int32_t l = s->loop; l >= 0; l = idx->loops.items[l].parent)
 			idx->loops.items[l].events |= s->events;
 	}
-	tl_array_release(&arg_targets);
 }
 
 static void tl_index__contexts(TlIndex *idx)

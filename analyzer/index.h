@@ -41,9 +41,16 @@ enum {
 	TL_EV_EVAL = 1u << 3,          /* m.eval(), m.train(False) */
 	TL_EV_TRAIN = 1u << 4,         /* m.train(), m.train(True) */
 	TL_EV_FORWARD = 1u << 5,       /* a call of a known module */
-	TL_EV_SCALER_UPDATE = 1u << 6, /* scaler.update() */
-	TL_EV_SCALER_STEP = 1u << 7,   /* scaler.step(opt) */
+	TL_EV_SCALER_UPDATE = 1u << 6, /* scaler.update() on a scaler not disabled by enabled=False */
+	TL_EV_SCALER_STEP = 1u << 7,   /* scaler.step(opt), same */
 	TL_EV_LOSS = 1u << 8,          /* a loss function or criterion call */
+	TL_EV_SCALED_BACKWARD = 1u << 9,   /* scaler.scale(loss).backward() */
+	TL_EV_UNSCALED_BACKWARD = 1u << 10, /* loss.backward() on a value no scaler scaled */
+	TL_EV_PLAIN_STEP = 1u << 11,   /* opt.step(), not through a GradScaler */
+	TL_EV_SCALER_UNSCALE = 1u << 12, /* scaler.unscale_(opt) */
+	TL_EV_GRAD_CALL = 1u << 13,    /* torch.autograd.grad(...): reads a graph, fills no .grad */
+	TL_EV_DETACH = 1u << 14,       /* x.detach_() on a value (not on a .grad) */
+	TL_EV_MODE_SET = 1u << 15,     /* m.train(flag) with a flag that is no literal */
 };
 
 /* Kinds of step loop (RULES.md, "step loop"), as a bit set. */
@@ -57,6 +64,10 @@ enum {
 	TL_CTX_GRAD_OFF = 1u << 0, /* no_grad, inference_mode, set_grad_enabled(False or unknown) */
 	TL_CTX_GRAD_ON = 1u << 1,  /* enable_grad, set_grad_enabled(True) */
 	TL_CTX_AUTOCAST = 1u << 2, /* autocast not disabled by a literal enabled=False */
+	TL_CTX_CPU_AUTOCAST = 1u << 3, /* with TL_CTX_AUTOCAST: a literal "cpu" device */
+	/* Not a context: asks tl_flow_under for autocast regions not on the CPU. */
+	TL_CTX_NOT_CPU = 1u << 4,
+	TL_CTX_AUTOCAST_OFF = 1u << 5, /* autocast(enabled=False): full precision inside */
 };
 
 typedef enum TlBindKind {
@@ -76,6 +87,10 @@ typedef struct TlBinding {
 	TSNode stmt;    /* the statement (or definition) that binds */
 	TSNode value;   /* see TlBindKind; may be null */
 	int32_t elem;   /* index within a tuple target, or -1 for the whole value */
+	int32_t top;    /* the top-level element of a tuple target that holds the
+			 * name (`for i, (x, y) in ...`: 1 for x), or -1 */
+	int32_t depth;  /* nesting of the name in the target: 0 for the whole
+			 * target, 1 for a top-level element, 2 for x above */
 	int32_t func;   /* enclosing function, -1 at module level */
 	int32_t cls;    /* for "self.x": the class of the method, else -1 */
 	int32_t ref;    /* TL_BIND_DEF: function index; TL_BIND_CLASS: class index */
@@ -142,6 +157,8 @@ typedef struct TlCall {
 	int32_t loop;     /* innermost loop of the same function, or -1 */
 	int32_t with;     /* innermost with block of the same function, or -1 */
 	int32_t target;   /* local function it calls, or -1 */
+	int32_t arg_target; /* local function passed as an argument (a closure
+			     * for opt.step), which it may call; or -1 */
 	uint32_t events;
 	bool stmt_level;  /* the call is a whole expression statement */
 } TlCall;

@@ -8,15 +8,34 @@
 
 static const char *const tl_event_names[] = {
 	"backward", "optimizer-step", "grad-reset", "eval", "train", "forward",
-	"scaler-update", "scaler-step", "loss", NULL,
+	"scaler-update", "scaler-step", "loss", "scaled-backward", "unscaled-backward",
+	"plain-step", "scaler-unscale", "autograd-grad", "detach", NULL,
 };
 static const unsigned tl_event_bits[] = {
 	TL_EV_BACKWARD, TL_EV_OPT_STEP, TL_EV_GRAD_RESET, TL_EV_EVAL, TL_EV_TRAIN,
 	TL_EV_FORWARD, TL_EV_SCALER_UPDATE, TL_EV_SCALER_STEP, TL_EV_LOSS,
+	TL_EV_SCALED_BACKWARD, TL_EV_UNSCALED_BACKWARD, TL_EV_PLAIN_STEP,
+	TL_EV_SCALER_UNSCALE, TL_EV_GRAD_CALL, TL_EV_DETACH,
 };
-static const char *const tl_context_names[] = { "grad-disabled", "autocast", NULL };
-static const unsigned tl_context_bits[] = { TL_CTX_GRAD_OFF, TL_CTX_AUTOCAST };
+static const char *const tl_context_names[] = {
+	"grad-disabled", "autocast", "device-autocast", NULL,
+};
+static const unsigned tl_context_bits[] = {
+	TL_CTX_GRAD_OFF, TL_CTX_AUTOCAST, TL_CTX_AUTOCAST | TL_CTX_NOT_CPU,
+};
 static const char *const tl_mode_names[] = { "eval", "train", NULL };
+static const char *const tl_made_names[] = {
+	"softmax", "log-softmax", "sigmoid", "scaler-scale", NULL,
+};
+static const int tl_made_kinds[] = {
+	TL_MADE_SOFTMAX, TL_MADE_LOG_SOFTMAX, TL_MADE_SIGMOID, TL_MADE_SCALED,
+};
+static const char *const tl_loss_names[] = {
+	"cross-entropy", "nll", "bce", "bce-with-logits", NULL,
+};
+static const int tl_loss_kinds[] = {
+	TL_LOSS_CROSS_ENTROPY, TL_LOSS_NLL, TL_LOSS_BCE, TL_LOSS_BCE_LOGITS,
+};
 
 static const TlCall *tl_pred__call(const TlIndex *idx, TSNode n)
 {
@@ -195,6 +214,40 @@ static bool tl_pred_loop_invariant(const TlIndex *idx, TSNode n, int choice)
 {
 	(void)choice;
 	return tl_flow_loop_invariant(idx, n);
+static bool tl_pred_stepped_params_not_reset(const TlIndex *idx, TSNode n, int choice)
+{
+	(void)choice;
+	return tl_flow_step_unreset(idx, n);
+}
+
+static bool tl_pred_reset_before_step(const TlIndex *idx, TSNode n, int choice)
+{
+	(void)choice;
+	return tl_flow_reset_before_step(idx, n);
+}
+
+static bool tl_pred_leaves_eval_mode(const TlIndex *idx, TSNode n, int choice)
+{
+	(void)choice;
+	return tl_flow_leaves_eval(idx, n);
+}
+
+static bool tl_pred_carried_with_graph(const TlIndex *idx, TSNode n, int choice)
+{
+	(void)choice;
+	return tl_flow_carried_state(idx, n) == TL_CARRY_ATTACHED;
+}
+
+static bool tl_pred_graph_reused(const TlIndex *idx, TSNode n, int choice)
+{
+	(void)choice;
+	return tl_flow_graph_reused(idx, n);
+}
+
+static bool tl_pred_wrapper_module(const TlIndex *idx, TSNode n, int choice)
+{
+	(void)choice;
+	return tl_flow_is_wrapper_module(idx, n);
 }
 
 static bool tl_pred_known_tensor(const TlIndex *idx, TSNode n, int choice)
@@ -265,6 +318,20 @@ static bool tl_pred_dies_in_iteration(const TlIndex *idx, TSNode n, int choice)
 {
 	(void)choice;
 	return tl_flow_dies_in_iteration(idx, n);
+static bool tl_pred_made_by(const TlIndex *idx, TSNode n, int choice)
+{
+	return tl_flow_made_by(idx, n) == tl_made_kinds[choice];
+}
+
+static bool tl_pred_model_output(const TlIndex *idx, TSNode n, int choice)
+{
+	return tl_flow_model_output(idx, n) == tl_made_kinds[choice];
+}
+
+static bool tl_pred_loss_is(const TlIndex *idx, TSNode n, int choice)
+{
+	const TlCall *c = tl_pred__call(idx, n);
+	return c && tl_flow_loss_kind(idx, c) == tl_loss_kinds[choice];
 }
 
 const TlPredicateDef tl_predicates[] = {
@@ -273,13 +340,17 @@ const TlPredicateDef tl_predicates[] = {
 	{ "module-forward", NULL, NULL, tl_pred_module_forward,
 	  "the call runs a known module's forward (bound to an nn.Module, a model constructor or hub loader, or used as a module)" },
 	{ "call-does", "event", tl_event_names, tl_pred_call_does,
-	  "the call itself is the event (backward, optimizer-step, grad-reset, eval, train, forward, scaler-update, scaler-step, loss)" },
+	  "the call itself is the event (backward, optimizer-step, grad-reset, eval, train, forward, scaler-update, scaler-step, loss, scaled-backward, unscaled-backward, plain-step, scaler-unscale, autograd-grad, detach)" },
+	{ "loss-is", "loss", tl_loss_names, tl_pred_loss_is,
+	  "the call computes that loss (cross-entropy, nll, bce, bce-with-logits): the torch.nn.functional function or a criterion module bound to the class" },
 	{ "optimizer", NULL, NULL, tl_pred_optimizer,
 	  "the expression is an optimizer (bound to torch.optim.*, else named like one)" },
 	{ "grad-scaler", NULL, NULL, tl_pred_grad_scaler,
 	  "the expression is a GradScaler (bound to one, else named like a scaler)" },
 	{ "module", NULL, NULL, tl_pred_module,
 	  "the expression is a known module" },
+	{ "wrapper-module", NULL, NULL, tl_pred_wrapper_module,
+	  "the module's forward is its entry point: a DistributedDataParallel, DataParallel or FSDP wrapper, or a RemoteModule (else named like one)" },
 	{ "graph-tensor", NULL, NULL, tl_pred_graph_tensor,
 	  "the value carries autograd history (RULES.md definition of a graph tensor)" },
 	{ "in-loop", NULL, NULL, tl_pred_in_loop,
@@ -299,7 +370,7 @@ const TlPredicateDef tl_predicates[] = {
 	{ "loop-invariant", NULL, NULL, tl_pred_loop_invariant,
 	  "every name the expression reads holds the same, unchanged object in every iteration of its loop (through call sites)" },
 	{ "known-tensor", NULL, NULL, tl_pred_known_tensor,
-	  "the expression is a known tensor (RULES.md definitions), also through tensor methods, arithmetic and names" },
+	  "the value is a known tensor (RULES.md definitions): a factory result, an element of a DataLoader batch, a Tensor-annotated parameter, a graph tensor, and what tensor methods, arithmetic and names make of them; never a module" },
 	{ "device-tensor", NULL, NULL, tl_pred_device_tensor,
 	  "the expression is a tensor in accelerator memory: moved or made there, or a forward or loss result" },
 	{ "device", NULL, NULL, tl_pred_device,
@@ -329,13 +400,27 @@ const TlPredicateDef tl_predicates[] = {
 	{ "torch-version-at-least", "version", tl_version_names, tl_pred_torch_version_at_least,
 	  "the target PyTorch version (torch-version, --torch-version; default 2.6) is at least the given one" },
 	{ "under-context", "context", tl_context_names, tl_pred_under_context,
-	  "the node runs under the context (grad-disabled, autocast): a with block, a decorator, or every call site of its function" },
+	  "the node runs under the context (grad-disabled, autocast, device-autocast: autocast not on the CPU): a with block, a decorator, or every call site of its function" },
 	{ "from-context", "context", tl_context_names, tl_pred_from_context,
 	  "the expression reads a module forward's output bound inside a with block of that context that does not enclose it" },
 	{ "reaches-backward", NULL, NULL, tl_pred_reaches_backward,
 	  "the value flows into a backward (in its function, through local calls, or returned to callers that backpropagate it)" },
 	{ "mode-is", "mode", tl_mode_names, tl_pred_mode_is,
 	  "the module called was last put in that mode (eval or train) before the call, following call sites" },
+	{ "leaves-eval-mode", NULL, NULL, tl_pred_leaves_eval_mode,
+	  "the call (an .eval() or a local function making one) puts a trained module in eval mode inside a step loop whose iteration never switches it back to train mode" },
+	{ "made-by", "kind", tl_made_names, tl_pred_made_by,
+	  "the value was made, in its function, by that call (softmax, log-softmax, sigmoid, scaler-scale), through names, subscripts and reshaping methods" },
+	{ "model-output", "kind", tl_made_names, tl_pred_model_output,
+	  "the value is the output of a model (or local function) whose every output ends in that activation: an nn.Sequential's last layer, every return of a local forward" },
+	{ "carried-with-graph", NULL, NULL, tl_pred_carried_with_graph,
+	  "the name bound here is carried into the next iteration of its step loop with its autograd history: never re-bound afresh nor detached in the iteration" },
+	{ "graph-reused", NULL, NULL, tl_pred_graph_reused,
+	  "the graph the backward call differentiates may be backpropagated again: another backward or autograd.grad in the iteration, or history made before it" },
+	{ "stepped-params-not-reset", NULL, NULL, tl_pred_stepped_params_not_reset,
+	  "every step loop of the optimizer step runs no gradient reset that may cover the stepped optimizer (its own, a module it updates, or one whose reach cannot be told)" },
+	{ "reset-before-step", NULL, NULL, tl_pred_reset_before_step,
+	  "the zero_grad() call runs after a backward and before the step of an optimizer it fully covers, with no backward in between, in its loop's iteration" },
 };
 const unsigned tl_predicate_count = sizeof tl_predicates / sizeof *tl_predicates;
 

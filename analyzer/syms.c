@@ -115,6 +115,12 @@ static void tl_syms__init(void)
 	N(dictionary, "dictionary");
 	N(type_, "type");
 	N(set, "set");
+	N(list_splat, "list_splat");
+	N(dictionary_splat, "dictionary_splat");
+	N(continue_statement, "continue_statement");
+	N(break_statement, "break_statement");
+	N(raise_statement, "raise_statement");
+	N(pair, "pair");
 #undef N
 	s->block_ERROR = tl_syms__anon(l, "ERROR");
 #define F(field, name) s->field = tl_syms__field(l, name)

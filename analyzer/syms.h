@@ -27,7 +27,9 @@ typedef struct TlSyms {
 		default_parameter, typed_default_parameter,
 		list_splat_pattern, dictionary_splat_pattern, block,
 		if_statement, true_, false_, none, integer, string, comment,
-		list_comprehension, dictionary, type_, set, block_ERROR;
+		list_comprehension, dictionary, type_, set, list_splat,
+		dictionary_splat, continue_statement, break_statement,
+		raise_statement, pair, block_ERROR;
 	TSFieldId f_body, f_name, f_parameters, f_left, f_right, f_function,
 		f_arguments, f_object, f_attribute, f_value, f_alias,
 		f_module_name, f_superclasses, f_definition, f_condition,

@@ -1,6 +1,7 @@
 ; TL201 missing-zero-grad
 ; An optimizer step in a step loop (its iteration runs a backward) whose
-; iteration never resets gradients.
+; iteration never resets the stepped optimizer's gradients: no reset at all,
+; or only resets known to miss it (a GAN resetting D, stepping G).
 
 ; optimizer.step()
 ((call
@@ -10,7 +11,7 @@
   (#eq? @_method "step")
   (#call-does? @finding optimizer-step)
   (#not-grad-scaler? @_opt)
-  (#step-iteration-lacks? @finding grad-reset))
+  (#stepped-params-not-reset? @finding))
 
 ; scaler.step(optimizer)
 ((call
@@ -19,4 +20,4 @@
     attribute: (identifier) @_method)) @finding @_step
   (#eq? @_method "step")
   (#grad-scaler? @_scaler)
-  (#step-iteration-lacks? @finding grad-reset))
+  (#stepped-params-not-reset? @finding))

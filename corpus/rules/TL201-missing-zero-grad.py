@@ -15,6 +15,7 @@ import torch as T
 from torch import nn, optim
 from torch.amp import GradScaler
 from accelerate import Accelerator
+from fp16_util import zero_grad
 
 device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
 
@@ -46,6 +47,38 @@ class Discriminator(nn.Module):
 
     def forward(self, x):
         return self.main(x.flatten(1))
+
+
+class EncoderRNN(nn.Module):
+    def __init__(self, vocab=1000, hidden=256):
+        super().__init__()
+        self.embedding = nn.Embedding(vocab, hidden)
+        self.gru = nn.GRU(hidden, hidden, batch_first=True)
+
+    def forward(self, x):
+        return self.gru(self.embedding(x))
+
+
+class DecoderRNN(nn.Module):
+    def __init__(self, vocab=1000, hidden=256):
+        super().__init__()
+        self.embedding = nn.Embedding(vocab, hidden)
+        self.gru = nn.GRU(hidden, hidden, batch_first=True)
+        self.out = nn.Linear(hidden, vocab)
+
+    def forward(self, y, h):
+        out, h = self.gru(self.embedding(y), h)
+        return self.out(out), h
+
+
+class Seq2Seq(nn.Module):
+    def __init__(self, encoder, decoder):
+        super().__init__()
+        self.encoder, self.decoder = encoder, decoder
+
+    def forward(self, x, y):
+        _, h = self.encoder(x)
+        return self.decoder(y, h)[0]
 
 
 # ---------------------------------------------------------------------------
@@ -308,8 +341,8 @@ def two_stage_second_forgets(train_loader, finetune_loader):
         head_optimizer.step()
 
 
-# Todo: two optimizers, only the discriminator is reset. RULES.md accepts any reset in the iteration, so matching
-# each step to a reset of its own parameters would be needed to see that the generator's gradients pile up.
+# Flagged: two optimizers, only the discriminator is reset (`netD.zero_grad()` covers optD, built over
+# netD.parameters()); the generator's gradients pile up, and optG applies their sum.
 def gan_generator_never_reset(loader, nz=64):
     netG, netD = Generator(nz).to(device), Discriminator().to(device)
     optG = torch.optim.Adam(netG.parameters(), lr=2e-4, betas=(0.5, 0.999))
@@ -328,13 +361,105 @@ def gan_generator_never_reset(loader, nz=64):
         optD.step()
         g_loss = criterion(netD(fake), ones)
         g_loss.backward()
-        # todo-expect: TL201
+        # expect: TL201
         optG.step()
+
+
+# Flagged: an encoder/decoder pair with an optimizer each (the seq2seq tutorial layout); only the decoder's is
+# reset, so the encoder's gradients pile up.
+def seq2seq_encoder_never_reset(pairs):
+    encoder, decoder = EncoderRNN().to(device), DecoderRNN().to(device)
+    encoder_optimizer = optim.SGD(encoder.parameters(), lr=0.01)
+    decoder_optimizer = optim.SGD(decoder.parameters(), lr=0.01)
+    criterion = nn.CrossEntropyLoss()
+    for src, tgt_in, tgt_out in pairs:
+        decoder_optimizer.zero_grad()
+        _, h = encoder(src)
+        logits, _ = decoder(tgt_in, h)
+        loss = criterion(logits.flatten(0, 1), tgt_out.flatten())
+        loss.backward()
+        # expect: TL201
+        encoder_optimizer.step()
+        # ok: TL201
+        decoder_optimizer.step()
+
+
+# Todo: one optimizer over both networks, only the encoder is reset: the decoder's part of the update piles up.
+# A reset that covers part of what an optimizer updates counts as a reset (it may be a frozen part).
+def one_optimizer_partial_reset(pairs):
+    encoder, decoder = EncoderRNN().to(device), DecoderRNN().to(device)
+    optimizer = optim.Adam(list(encoder.parameters()) + list(decoder.parameters()))
+    criterion = nn.CrossEntropyLoss()
+    for src, tgt_in, tgt_out in pairs:
+        encoder.zero_grad()
+        _, h = encoder(src)
+        logits, _ = decoder(tgt_in, h)
+        criterion(logits.flatten(0, 1), tgt_out.flatten()).backward()
+        # todo-expect: TL201
+        optimizer.step()
 
 
 # ---------------------------------------------------------------------------
 # Tricky but correct
 # ---------------------------------------------------------------------------
+
+
+# OK: the seq2seq tutorial's order: both optimizers reset, both step.
+def seq2seq_both_reset(pairs):
+    encoder, decoder = EncoderRNN().to(device), DecoderRNN().to(device)
+    encoder_optimizer = optim.SGD(encoder.parameters(), lr=0.01)
+    decoder_optimizer = optim.SGD(decoder.parameters(), lr=0.01)
+    criterion = nn.CrossEntropyLoss()
+    for src, tgt_in, tgt_out in pairs:
+        encoder_optimizer.zero_grad()
+        decoder_optimizer.zero_grad()
+        _, h = encoder(src)
+        logits, _ = decoder(tgt_in, h)
+        criterion(logits.flatten(0, 1), tgt_out.flatten()).backward()
+        # ok: TL201
+        encoder_optimizer.step()
+        # ok: TL201
+        decoder_optimizer.step()
+
+
+# OK: a `zero_grad(params)` helper imported from another module resets the parameters it is given.
+def imported_zero_grad_helper(train_loader):
+    model = Net().to(device)
+    params = list(model.parameters())
+    optimizer = torch.optim.AdamW(params, lr=1e-4)
+    for x, y in train_loader:
+        zero_grad(params)
+        nn.functional.cross_entropy(model(x), y).backward()
+        # ok: TL201
+        optimizer.step()
+
+
+# OK: a model built from the encoder and the decoder: resetting both parts resets what the optimizer updates.
+def composite_model_parts_reset(pairs):
+    encoder, decoder = EncoderRNN().to(device), DecoderRNN().to(device)
+    model = Seq2Seq(encoder, decoder)
+    optimizer = optim.Adam(model.parameters(), lr=1e-3)
+    criterion = nn.CrossEntropyLoss()
+    for src, tgt_in, tgt_out in pairs:
+        encoder.zero_grad()
+        decoder.zero_grad()
+        logits = model(src, tgt_in)
+        criterion(logits.flatten(0, 1), tgt_out.flatten()).backward()
+        # ok: TL201
+        optimizer.step()
+
+
+# OK: a GAN step whose networks and optimizers arrive as parameters: which reset covers which cannot be told.
+def gan_step_from_parameters(loader, netG, netD, optG, optD, nz=64):
+    criterion = nn.BCEWithLogitsLoss()
+    for real, _ in loader:
+        netD.zero_grad()
+        fake = netG(torch.randn(real.size(0), nz, device=device))
+        criterion(netD(real), torch.ones(real.size(0), 1)).backward()
+        optD.step()
+        criterion(netD(fake), torch.ones(real.size(0), 1)).backward()
+        # ok: TL201
+        optG.step()
 
 
 # OK: the textbook order: reset, forward, backward, step.

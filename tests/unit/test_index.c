@@ -248,6 +248,23 @@ static void test_resolve_tuple_targets(void **state)
 	b = tl_index_resolve_node(idx, tl_fixture_node_after(fx, "use(loss, logits, a, b, i, ", "inp"));
 	assert_non_null(b);
 	assert_int_equal(b->kind, TL_BIND_FOR);
+	/* Depth and top-level element: `inp` is element 0 of element 1. */
+	assert_int_equal(b->depth, 2);
+	assert_int_equal(b->top, 1);
+	assert_int_equal(b->elem, -1);
+	b = tl_index_resolve_node(idx, tl_fixture_node_after(fx, "b, i, inp", "i"));
+	assert_int_equal(b->depth, 1);
+	assert_int_equal(b->top, 0);
+	b = tl_index_resolve_node(idx, tl_fixture_node_after(fx, "use(loss, logits, a, ", "b"));
+	assert_int_equal(b->depth, 2);
+	assert_int_equal(b->top, 1);
+	tl_fixture_free(fx);
+	/* A whole target has depth 0 and no element. */
+	fx = tl_fixture_new("for batch in loader:\n    use(batch)\n");
+	b = tl_index_resolve_node(&fx->idx, tl_fixture_node_after(fx, "use(", "batch"));
+	assert_non_null(b);
+	assert_int_equal(b->depth, 0);
+	assert_int_equal(b->top, -1);
 	tl_fixture_free(fx);
 }
 
@@ -712,6 +729,7 @@ static void test_call_events(void **state)
 		"opt = torch.optim.Adam(model.parameters())\n"
 		"scheduler = torch.optim.lr_scheduler.StepLR(opt, 10)\n"
 		"scaler = torch.cuda.amp.GradScaler()\n"
+		"off = torch.amp.GradScaler('cuda', enabled=False)\n"
 		"env = gym.make('CartPole-v1')\n"
 		"for x, y in data:\n"
 		"    out = model(x)\n"
@@ -728,20 +746,41 @@ static void test_call_events(void **state)
 		"    model.train()\n"
 		"    model.train(False)\n"
 		"    torch.autograd.backward(loss)\n"
-		"    x.grad.zero_()\n");
-	assert_int_equal(call_of(fx, "scaler.scale(loss).backward()")->events, TL_EV_BACKWARD);
+		"    x.grad.zero_()\n"
+		"    model.train(flag)\n"
+		"    torch.autograd.grad(loss, x)\n"
+		"    h.detach_()\n"
+		"    scaler.unscale_(opt)\n"
+		"    accelerator.backward(loss)\n"
+		"    off.scale(loss).backward()\n"
+		"    off.step(opt)\n"
+		"    off.update()\n");
+	assert_int_equal(call_of(fx, "scaler.scale(loss).backward()")->events,
+			 TL_EV_BACKWARD | TL_EV_SCALED_BACKWARD);
 	assert_int_equal(call_of(fx, "scaler.step(opt)")->events, TL_EV_SCALER_STEP | TL_EV_OPT_STEP);
 	assert_int_equal(call_of(fx, "scaler.update()")->events, TL_EV_SCALER_UPDATE);
-	assert_int_equal(call_of(fx, "loss.backward()")->events, TL_EV_BACKWARD);
-	assert_int_equal(call_of(fx, "opt.step()")->events, TL_EV_OPT_STEP);
+	assert_int_equal(call_of(fx, "loss.backward()")->events,
+			 TL_EV_BACKWARD | TL_EV_UNSCALED_BACKWARD);
+	assert_int_equal(call_of(fx, "opt.step()")->events, TL_EV_OPT_STEP | TL_EV_PLAIN_STEP);
 	assert_int_equal(call_of(fx, "opt.zero_grad()")->events, TL_EV_GRAD_RESET);
 	assert_false(call_of(fx, "scheduler.step()")->events & TL_EV_OPT_STEP);
 	assert_false(call_of(fx, "env.step(a)")->events & TL_EV_OPT_STEP);
 	assert_int_equal(call_of(fx, "model.eval()")->events, TL_EV_EVAL);
 	assert_int_equal(call_of(fx, "model.train()")->events, TL_EV_TRAIN);
 	assert_int_equal(call_of(fx, "model.train(False)")->events, TL_EV_EVAL);
+	assert_int_equal(call_of(fx, "model.train(flag)")->events, TL_EV_MODE_SET);
 	assert_true(call_of(fx, "torch.autograd.backward(loss)")->events & TL_EV_BACKWARD);
+	assert_true(call_of(fx, "torch.autograd.backward(loss)")->events & TL_EV_UNSCALED_BACKWARD);
+	assert_int_equal(call_of(fx, "torch.autograd.grad(loss, x)")->events, TL_EV_GRAD_CALL);
 	assert_int_equal(call_of(fx, "x.grad.zero_()")->events, TL_EV_GRAD_RESET);
+	assert_int_equal(call_of(fx, "h.detach_()")->events, TL_EV_DETACH);
+	assert_int_equal(call_of(fx, "scaler.unscale_(opt)")->events, TL_EV_SCALER_UNSCALE);
+	/* accelerator.backward(loss) scales by itself: neither kind. */
+	assert_int_equal(call_of(fx, "accelerator.backward(loss)")->events, TL_EV_BACKWARD);
+	/* A scaler disabled by a literal enabled=False is a plain optimizer step. */
+	assert_int_equal(call_of(fx, "off.step(opt)")->events, TL_EV_OPT_STEP);
+	assert_int_equal(call_of(fx, "off.update()")->events, 0);
+	assert_int_equal(call_of(fx, "off.scale(loss).backward()")->events, TL_EV_BACKWARD);
 	assert_int_equal(call_of(fx, "model(x)")->events, TL_EV_FORWARD);
 	assert_int_equal(call_of(fx, "crit(out, y)")->events, TL_EV_LOSS);
 	/* Constructing a criterion is not a loss computation. */
@@ -803,6 +842,19 @@ static void test_call_targets(void **state)
 	assert_int_equal(call_of(fx, "print(1)")->target, -1);
 	assert_int_equal(fx->idx.funcs.items[step_once].call_sites.size, 2);
 	assert_int_equal(fx->idx.funcs.items[step_once].cls, class_named(fx, "Trainer"));
+	assert_int_equal(call_of(fx, "print(1)")->arg_target, -1);
+	tl_fixture_free(fx);
+	/* A closure passed to a call (LBFGS): the call may run it. */
+	fx = tl_fixture_new(
+		"def train(opt, model, x):\n"
+		"    def closure():\n"
+		"        opt.zero_grad()\n"
+		"        return model(x)\n"
+		"    opt.step(closure)\n");
+	const TlCall *c = call_of(fx, "opt.step(closure)");
+	assert_int_equal(c->arg_target, func_named(fx, "closure"));
+	assert_int_equal(c->target, -1);
+	assert_true(fx->idx.funcs.items[func_named(fx, "closure")].escapes);
 	tl_fixture_free(fx);
 }
 

@@ -1,0 +1,351 @@
+"""TL104 retain-graph-in-loop: fixtures.
+
+An `expect` annotation sits before a `.backward(retain_graph=True)` in a loop
+whose iteration never backpropagates that graph again: the graph is built
+fresh in the iteration and differentiated once, so retaining it only keeps
+its saved tensors alive. An `ok` annotation sits before the forms where
+keeping the graph is the point: a second backward (or torch.autograd.grad)
+in the same iteration, a shared trunk differentiated once per head, a list
+of losses over one forward, higher-order gradients, and calls outside any
+loop.
+"""
+import torch
+from torch import nn
+from torch.amp import GradScaler
+from torch.utils.data import DataLoader
+from accelerate import Accelerator
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.body = nn.Sequential(nn.Flatten(), nn.Linear(784, 256), nn.ReLU())
+        self.head = nn.Linear(256, 10)
+
+    def forward(self, x):
+        return self.head(self.body(x))
+
+
+class TwoHeads(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.trunk = nn.Sequential(nn.Flatten(), nn.Linear(784, 256), nn.ReLU())
+        self.cls = nn.Linear(256, 10)
+        self.reg = nn.Linear(256, 1)
+
+    def forward(self, x):
+        feat = self.trunk(x)
+        return self.cls(feat), self.reg(feat)
+
+
+# ---------------------------------------------------------------------------
+# Flagged
+# ---------------------------------------------------------------------------
+
+
+# Flagged: one loss, one backward per batch: nothing uses the retained graph.
+def plain_loop(dataset):
+    loader = DataLoader(dataset, batch_size=64, shuffle=True)
+    model = Net().to(device)
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    criterion = nn.CrossEntropyLoss()
+    for x, y in loader:
+        optimizer.zero_grad()
+        loss = criterion(model(x.to(device)), y.to(device))
+        # expect: TL104
+        loss.backward(retain_graph=True)
+        optimizer.step()
+
+
+# Flagged: a `while` step loop.
+def while_loop(batches, max_steps):
+    model = Net().to(device)
+    optimizer = torch.optim.AdamW(model.parameters(), lr=1e-3)
+    step = 0
+    while step < max_steps:
+        x, y = next(batches)
+        optimizer.zero_grad()
+        loss = nn.functional.cross_entropy(model(x), y)
+        # expect: TL104
+        loss.backward(retain_graph=True)
+        optimizer.step()
+        step += 1
+
+
+# Flagged: the AMP form, on the scaled loss.
+def amp_loop(dataset):
+    loader = DataLoader(dataset, batch_size=64)
+    model = Net().to(device)
+    optimizer = torch.optim.AdamW(model.parameters(), lr=1e-3)
+    scaler = GradScaler("cuda")
+    for x, y in loader:
+        optimizer.zero_grad(set_to_none=True)
+        with torch.autocast("cuda", dtype=torch.float16):
+            loss = nn.functional.cross_entropy(model(x), y)
+        # expect: TL104
+        scaler.scale(loss).backward(retain_graph=True)
+        scaler.step(optimizer)
+        scaler.update()
+
+
+# Flagged: `torch.autograd.backward(..., retain_graph=True)`.
+def autograd_backward_loop(dataset):
+    loader = DataLoader(dataset, batch_size=32)
+    model = Net().to(device)
+    optimizer = torch.optim.Adam(model.parameters())
+    for i, (x, y) in enumerate(loader):
+        optimizer.zero_grad()
+        loss = nn.functional.cross_entropy(model(x), y)
+        # expect: TL104
+        torch.autograd.backward(loss, retain_graph=True)
+        optimizer.step()
+
+
+def train_step(model, optimizer, x, y):
+    optimizer.zero_grad()
+    loss = nn.functional.cross_entropy(model(x), y)
+    # expect: TL104
+    loss.backward(retain_graph=True)
+    optimizer.step()
+    return loss.item()
+
+
+# Flagged (above, in train_step): the step helper runs once per batch of this loop; its callers pass plain data.
+def loop_calling_step_helper(dataset):
+    loader = DataLoader(dataset, batch_size=32)
+    model = Net().to(device)
+    optimizer = torch.optim.Adam(model.parameters())
+    for x, y in loader:
+        train_step(model, optimizer, x.to(device), y.to(device))
+
+
+# Flagged: epoch and batch loops; the graph is built per batch.
+def epochs_and_batches(dataset, epochs):
+    loader = DataLoader(dataset, batch_size=128, shuffle=True)
+    model = Net().to(device)
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.05, momentum=0.9)
+    criterion = nn.CrossEntropyLoss()
+    for epoch in range(epochs):
+        for x, y in loader:
+            optimizer.zero_grad()
+            out = model(x)
+            loss = criterion(out, y) + 1e-4 * out.pow(2).mean()
+            # expect: TL104
+            loss.backward(retain_graph=True)
+            optimizer.step()
+
+
+# Flagged: a trainer method over `self.` attributes.
+class Trainer:
+    def __init__(self):
+        self.model = Net().to(device)
+        self.optimizer = torch.optim.AdamW(self.model.parameters(), lr=1e-3)
+        self.criterion = nn.CrossEntropyLoss()
+
+    def fit(self, loader):
+        for x, y in loader:
+            self.optimizer.zero_grad()
+            loss = self.criterion(self.model(x), y)
+            # expect: TL104
+            loss.backward(retain_graph=True)
+            self.optimizer.step()
+
+
+# Flagged: Accelerate forwards the keyword to the backward; the graph is still used once.
+def accelerate_loop(dataset):
+    accelerator = Accelerator()
+    model = Net()
+    optimizer = torch.optim.AdamW(model.parameters(), lr=1e-3)
+    loader = DataLoader(dataset, batch_size=32)
+    model, optimizer, loader = accelerator.prepare(model, optimizer, loader)
+    for x, y in loader:
+        optimizer.zero_grad()
+        loss = nn.functional.cross_entropy(model(x), y)
+        # expect: TL104
+        accelerator.backward(loss, retain_graph=True)
+        optimizer.step()
+
+
+# ---------------------------------------------------------------------------
+# Tricky but correct
+# ---------------------------------------------------------------------------
+
+
+# OK: two losses over one shared trunk, backpropagated one after the other: the first must retain the graph.
+def multi_task_two_backwards(dataset):
+    loader = DataLoader(dataset, batch_size=64)
+    model = TwoHeads().to(device)
+    optimizer = torch.optim.Adam(model.parameters())
+    for x, y, t in loader:
+        optimizer.zero_grad()
+        logits, value = model(x)
+        cls_loss = nn.functional.cross_entropy(logits, y)
+        reg_loss = nn.functional.mse_loss(value.squeeze(1), t)
+        # ok: TL104
+        cls_loss.backward(retain_graph=True)
+        reg_loss.backward()
+        optimizer.step()
+
+
+# OK: a GAN whose generator loss reuses the fake batch's graph after the discriminator's backward.
+def gan_shared_fake(loader, netG, netD, nz=64):
+    optG = torch.optim.Adam(netG.parameters(), lr=2e-4)
+    optD = torch.optim.Adam(netD.parameters(), lr=2e-4)
+    bce = nn.BCEWithLogitsLoss()
+    for real in loader:
+        optD.zero_grad()
+        optG.zero_grad()
+        fake = netG(torch.randn(real.size(0), nz, device=device))
+        d_loss = bce(netD(real), torch.ones(real.size(0), 1)) + bce(netD(fake), torch.zeros(real.size(0), 1))
+        # ok: TL104
+        d_loss.backward(retain_graph=True)
+        optD.step()
+        g_loss = bce(netD(fake), torch.ones(real.size(0), 1))
+        g_loss.backward()
+        optG.step()
+
+
+# OK: the retained graph is read again by torch.autograd.grad (input saliency for logging).
+def saliency_after_backward(dataset):
+    loader = DataLoader(dataset, batch_size=16)
+    model = Net().to(device)
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    for x, y in loader:
+        x.requires_grad_(True)
+        optimizer.zero_grad()
+        loss = nn.functional.cross_entropy(model(x), y)
+        # ok: TL104
+        loss.backward(retain_graph=True)
+        saliency = torch.autograd.grad(loss, x)[0].abs().amax(1)
+        optimizer.step()
+        print(saliency.mean().item())
+
+
+# OK: the trunk runs once per batch and each head's loss is backpropagated through it in turn.
+def per_head_inner_loop(dataset, heads):
+    loader = DataLoader(dataset, batch_size=64)
+    trunk = nn.Sequential(nn.Flatten(), nn.Linear(784, 256), nn.ReLU()).to(device)
+    params = list(trunk.parameters()) + [p for h in heads for p in h.parameters()]
+    optimizer = torch.optim.Adam(params)
+    for x, targets in loader:
+        optimizer.zero_grad()
+        feat = trunk(x)
+        for head, t in zip(heads, targets):
+            # ok: TL104
+            nn.functional.cross_entropy(head(feat), t).backward(retain_graph=True)
+        optimizer.step()
+
+
+# OK: a list of losses over one forward, backpropagated one by one.
+def list_of_losses(dataset, weights):
+    loader = DataLoader(dataset, batch_size=64)
+    model = TwoHeads().to(device)
+    optimizer = torch.optim.Adam(model.parameters())
+    for x, y, t in loader:
+        optimizer.zero_grad()
+        logits, value = model(x)
+        losses = [nn.functional.cross_entropy(logits, y), nn.functional.mse_loss(value.squeeze(1), t)]
+        for w, loss in zip(weights, losses):
+            # ok: TL104
+            (w * loss).backward(retain_graph=True)
+        optimizer.step()
+
+
+# OK: higher-order gradients: create_graph=True keeps the graph anyway (and is needed here).
+def gradient_norm_penalty(dataset):
+    loader = DataLoader(dataset, batch_size=64)
+    model = Net().to(device)
+    optimizer = torch.optim.Adam(model.parameters())
+    for x, y in loader:
+        optimizer.zero_grad()
+        loss = nn.functional.cross_entropy(model(x), y)
+        # ok: TL104
+        loss.backward(create_graph=True, retain_graph=True)
+        penalty = sum(p.grad.pow(2).sum() for p in model.parameters())
+        optimizer.step()
+        print(penalty.item())
+
+
+# OK: no loop: a single backward in a one-off function (a debugging probe).
+def probe_once(model, x, y):
+    loss = nn.functional.cross_entropy(model(x), y)
+    # ok: TL104
+    loss.backward(retain_graph=True)
+    return {n: p.grad.norm().item() for n, p in model.named_parameters() if p.grad is not None}
+
+
+def heads_backward(features, heads, targets):
+    for head, t in zip(heads, targets):
+        # ok: TL104
+        nn.functional.cross_entropy(head(features), t).backward(retain_graph=True)
+
+
+# OK (above, in heads_backward): the caller passes a graph tensor (the trunk's output), differentiated once per head.
+def loop_passing_features(dataset, heads):
+    loader = DataLoader(dataset, batch_size=64)
+    trunk = nn.Sequential(nn.Flatten(), nn.Linear(784, 256), nn.ReLU()).to(device)
+    optimizer = torch.optim.Adam(trunk.parameters())
+    for x, targets in loader:
+        optimizer.zero_grad()
+        heads_backward(trunk(x), heads, targets)
+        optimizer.step()
+
+
+# OK: a flag that is no literal is not judged.
+def flag_retain(dataset, keep):
+    loader = DataLoader(dataset, batch_size=64)
+    model = Net().to(device)
+    optimizer = torch.optim.Adam(model.parameters())
+    for x, y in loader:
+        optimizer.zero_grad()
+        loss = nn.functional.cross_entropy(model(x), y)
+        # ok: TL104
+        loss.backward(retain_graph=keep)
+        optimizer.step()
+
+
+# OK: a recurrent state carried from the previous iteration (TL103's finding): the next backward runs through
+# this iteration's graph, so retaining it is what avoids the error; detaching the state is the real fix.
+def carried_state_needs_it(batches, h):
+    gru = nn.GRU(16, 32).to(device)
+    optimizer = torch.optim.SGD(gru.parameters(), lr=0.1)
+    for x, y in batches:
+        optimizer.zero_grad()
+        # expect: TL103
+        out, h = gru(x, h)
+        # ok: TL104
+        nn.functional.mse_loss(out, y).backward(retain_graph=True)
+        optimizer.step()
+
+
+# Flagged: the same loop with the state detached: nothing reaches the retained graph any more.
+def detached_state_does_not(batches, h):
+    gru = nn.GRU(16, 32).to(device)
+    optimizer = torch.optim.SGD(gru.parameters(), lr=0.1)
+    for x, y in batches:
+        h = h.detach()
+        optimizer.zero_grad()
+        out, h = gru(x, h)
+        # expect: TL104
+        nn.functional.mse_loss(out, y).backward(retain_graph=True)
+        optimizer.step()
+
+
+def second_pass(model, x, y):
+    nn.functional.cross_entropy(model(x), y).backward()
+
+
+# OK: the second backward of the iteration runs in a helper.
+def second_backward_in_helper(dataset):
+    loader = DataLoader(dataset, batch_size=64)
+    model = Net().to(device)
+    optimizer = torch.optim.Adam(model.parameters())
+    for x, y in loader:
+        optimizer.zero_grad()
+        aux = model(x).pow(2).mean()
+        # ok: TL104
+        aux.backward(retain_graph=True)
+        second_pass(model, x, y)
+        optimizer.step()

@@ -1,0 +1,243 @@
+"""TL208 softmax-before-cross-entropy: fixtures.
+
+An `expect` annotation sits before a cross-entropy loss (`F.cross_entropy`,
+an `nn.CrossEntropyLoss` criterion) whose input is a softmax output: an
+explicit softmax in the function (through names, reshapes and an
+`nn.Softmax` module called there), or a model whose every output ends in a
+softmax (the last layer of an `nn.Sequential`, every return of a local
+module's forward). An `ok` annotation sits before losses on logits,
+softmax used only for metrics or as soft targets, log-probabilities, and
+models whose softmax is applied only in some of their returns.
+"""
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+
+
+class SoftmaxNet(nn.Module):
+    """A classifier whose forward returns probabilities."""
+
+    def __init__(self, classes=10):
+        super().__init__()
+        self.fc1 = nn.Linear(784, 256)
+        self.fc2 = nn.Linear(256, classes)
+
+    def forward(self, x):
+        h = F.relu(self.fc1(x.flatten(1)))
+        return F.softmax(self.fc2(h), dim=1)
+
+
+class HeadNet(nn.Module):
+    """The softmax is the last layer of a Sequential head."""
+
+    def __init__(self, classes=10):
+        super().__init__()
+        self.body = nn.Sequential(nn.Flatten(), nn.Linear(784, 256), nn.ReLU())
+        self.classifier = nn.Sequential(nn.Linear(256, classes), nn.Softmax(dim=-1))
+
+    def forward(self, x):
+        return self.classifier(self.body(x))
+
+
+class AuxDiscriminator(nn.Module):
+    """AC-GAN style: a validity score and class probabilities from an auxiliary head."""
+
+    def __init__(self, classes=10):
+        super().__init__()
+        self.body = nn.Sequential(nn.Flatten(), nn.Linear(784, 256), nn.LeakyReLU(0.2))
+        self.adv_layer = nn.Sequential(nn.Linear(256, 1), nn.Sigmoid())
+        self.aux_layer = nn.Sequential(nn.Linear(256, classes), nn.Softmax(dim=1))
+        self.aux_logits = nn.Linear(256, classes)
+
+    def forward(self, img):
+        h = self.body(img)
+        return self.adv_layer(h), self.aux_layer(h), self.aux_logits(h)
+
+
+class ProbsAtInference(nn.Module):
+    """Returns logits while training and probabilities otherwise."""
+
+    def __init__(self, classes=10):
+        super().__init__()
+        self.fc = nn.Linear(784, classes)
+
+    def forward(self, x):
+        logits = self.fc(x.flatten(1))
+        if self.training:
+            return logits
+        return logits.softmax(-1)
+
+
+class LogSoftmaxNet(nn.Module):
+    """Named `softmax`, but a LogSoftmax (as in the classic char-RNN tutorial)."""
+
+    def __init__(self, classes=10):
+        super().__init__()
+        self.fc = nn.Linear(784, classes)
+        self.softmax = nn.LogSoftmax(dim=1)
+
+    def forward(self, x):
+        return self.softmax(self.fc(x.flatten(1)))
+
+
+# ---------------------------------------------------------------------------
+# Flagged
+# ---------------------------------------------------------------------------
+
+
+# Flagged: F.softmax fed straight into F.cross_entropy.
+def functional_softmax(model, x, y):
+    logits = model(x)
+    # expect: TL208
+    return F.cross_entropy(F.softmax(logits, dim=1), y)
+
+
+# Flagged: torch.softmax through a name, into a criterion module.
+def named_probs(model, loader, optimizer):
+    criterion = nn.CrossEntropyLoss()
+    for x, y in loader:
+        probs = torch.softmax(model(x), dim=-1)
+        # expect: TL208
+        loss = criterion(probs, y)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+
+
+# Flagged: the tensor method `.softmax()`, and an inline criterion.
+def tensor_method(logits, y):
+    # expect: TL208
+    return nn.CrossEntropyLoss()(logits.softmax(dim=-1), y)
+
+
+# Flagged: an nn.Sequential model whose last layer is nn.Softmax.
+def sequential_with_softmax(loader):
+    model = nn.Sequential(nn.Flatten(), nn.Linear(784, 10), nn.Softmax(dim=1)).to(device)
+    criterion = nn.CrossEntropyLoss()
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    for x, y in loader:
+        optimizer.zero_grad()
+        # expect: TL208
+        loss = criterion(model(x), y)
+        loss.backward()
+        optimizer.step()
+
+
+# Flagged: a local model whose forward always returns F.softmax(...).
+def local_model_softmax(loader):
+    model = SoftmaxNet().to(device)
+    criterion = nn.CrossEntropyLoss().to(device)
+    optimizer = torch.optim.Adam(model.parameters())
+    for x, y in loader:
+        out = model(x)
+        # expect: TL208
+        loss = criterion(out, y)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+
+
+# Flagged: the softmax is the last layer of the model's Sequential head.
+def local_model_sequential_head(x, y):
+    model = HeadNet()
+    # expect: TL208
+    return F.cross_entropy(model(x), y)
+
+
+# Flagged: an nn.Softmax module called in the function.
+def softmax_module_in_function(logits, y):
+    sm = nn.Softmax(dim=1)
+    # expect: TL208
+    return F.cross_entropy(sm(logits), y)
+
+
+# Flagged: reshaped probabilities are still probabilities.
+def reshaped(logits, y, classes):
+    probs = F.softmax(logits, dim=-1)
+    # expect: TL208
+    return F.cross_entropy(probs.view(-1, classes), y.view(-1))
+
+
+# Flagged: one element of a model's tuple output, whose head ends in nn.Softmax (the AC-GAN auxiliary loss).
+def acgan_auxiliary_loss(imgs, labels):
+    netD = AuxDiscriminator().to(device)
+    auxiliary_loss = nn.CrossEntropyLoss()
+    validity, pred_label, _ = netD(imgs)
+    # expect: TL208
+    return auxiliary_loss(pred_label, labels) + validity.mean()
+
+
+# ---------------------------------------------------------------------------
+# Tricky but correct
+# ---------------------------------------------------------------------------
+
+
+# OK: the element of the same tuple output that holds logits.
+def acgan_logits_element(imgs, labels):
+    netD = AuxDiscriminator().to(device)
+    validity, _, aux_logits = netD(imgs)
+    # ok: TL208
+    return F.cross_entropy(aux_logits, labels) + validity.mean()
+
+
+# OK: the loss on logits; softmax only for the reported confidence.
+def softmax_for_metrics(model, loader, optimizer):
+    criterion = nn.CrossEntropyLoss()
+    for x, y in loader:
+        logits = model(x)
+        probs = F.softmax(logits, dim=1)
+        # ok: TL208
+        loss = criterion(logits, y)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        print(probs.max(1).values.mean().item())
+
+
+# OK: soft targets from a teacher are probabilities by design (the second argument).
+def soft_targets(student_logits, teacher_logits, t=2.0):
+    # ok: TL208
+    return F.cross_entropy(student_logits / t, F.softmax(teacher_logits / t, dim=-1))
+
+
+# OK: a model that returns probabilities only outside training: its outputs do not all end in a softmax.
+def probs_only_at_inference(x, y):
+    model = ProbsAtInference()
+    # ok: TL208
+    return F.cross_entropy(model(x), y)
+
+
+# OK: log-probabilities (log_softmax is idempotent under cross-entropy's own log-softmax).
+def log_softmax_input(logits, y):
+    # ok: TL208
+    return F.cross_entropy(F.log_softmax(logits, dim=-1), y)
+
+
+# OK: a model attribute named `softmax` that is a LogSoftmax.
+def misnamed_log_softmax(x, y):
+    model = LogSoftmaxNet()
+    # ok: TL208
+    return nn.CrossEntropyLoss()(model(x), y)
+
+
+# OK: the log of the probabilities is a log-probability.
+def log_of_probs(logits, y):
+    probs = F.softmax(logits, dim=-1)
+    # ok: TL208
+    return F.cross_entropy(torch.log(probs + 1e-8), y)
+
+
+# OK: a model that ends in a Linear layer returns logits.
+def plain_model(x, y):
+    model = nn.Sequential(nn.Flatten(), nn.Linear(784, 10))
+    # ok: TL208
+    return F.cross_entropy(model(x), y)
+
+
+# OK: a softmax inside the model, followed by another layer.
+def softmax_then_linear(x, y):
+    model = nn.Sequential(nn.Linear(784, 10), nn.Softmax(dim=1), nn.Linear(10, 10))
+    # ok: TL208
+    return F.cross_entropy(model(x), y)
