@@ -165,27 +165,39 @@ static TSNode tl_flow__held(const TlIndex *idx, const TlBinding *b)
 	return none;
 }
 
+/* The argument call site `c` passes for parameter `k` of `f`, or a null
+ * node (passed through *args / **kwargs, or left to its default). */
+static TSNode tl_flow__param_arg(const TlIndex *idx, const TlFunc *f, int32_t k, const TlCall *c)
+{
+	TSNode none = { 0 };
+	const char *pname = idx->bindings.items[f->params.items[k]].name;
+	TSNode arg = tl_flow__kwarg(idx, c->node, pname);
+	if (!ts_node_is_null(arg))
+		return arg;
+	if (f->cls >= 0 && c->receiver.id)
+		k--; /* a bound method: `self` is not passed */
+	return k >= 0 ? tl_flow__arg(c->node, (uint32_t)k) : none;
+}
+
 /* The argument that call `site` passes for parameter binding `param` of
- * the function it calls: by keyword, else by position (a bound method's
- * `self` is its receiver). Null when the call passes none. */
-static TSNode tl_flow__param_arg(const TlIndex *idx, const TlBinding *param, const TlCall *site)
+ * the function it calls (a bound method's `self` is its receiver). Null
+ * when the call passes none. */
+static TSNode tl_flow__param_arg_of(const TlIndex *idx, const TlBinding *param, const TlCall *site)
 {
 	TSNode none = { 0 };
 	if (param->func < 0)
 		return none;
 	const TlFunc *f = &idx->funcs.items[param->func];
-	TSNode arg = tl_flow__kwarg(idx, site->node, param->name);
-	if (!ts_node_is_null(arg))
-		return arg;
 	int32_t k = -1;
 	for (uint32_t p = 0; p < f->params.size; p++)
 		if (&idx->bindings.items[f->params.items[p]] == param)
 			k = (int32_t)p;
 	if (k < 0)
 		return none;
-	if (f->cls >= 0 && site->receiver.id)
-		k--;
-	return k >= 0 ? tl_flow__arg(site->node, (uint32_t)k) : site->receiver;
+	if (k == 0 && f->cls >= 0 && site->receiver.id &&
+	    ts_node_is_null(tl_flow__kwarg(idx, site->node, param->name)))
+		return site->receiver;
+	return tl_flow__param_arg(idx, f, k, site);
 }
 
 /* Calls every return value of local function `f` (not of nested defs). */
@@ -950,7 +962,7 @@ static int tl_flow__param_output(const TlIndex *idx, const TlBinding *param, int
 		if (!*budget)
 			return TL_MADE_NONE;
 		(*budget)--;
-		TSNode arg = c->func == param->func ? (TSNode){ 0 } : tl_flow__param_arg(idx, param, c);
+		TSNode arg = c->func == param->func ? (TSNode){ 0 } : tl_flow__param_arg_of(idx, param, c);
 		int k = ts_node_is_null(arg) ? TL_MADE_NONE
 					     : tl_flow__module_output(idx, arg, elem, depth + 1, budget);
 		if (k == TL_MADE_NONE || (i > 0 && k != agreed))
@@ -1897,9 +1909,8 @@ bool tl_flow_from_context(const TlIndex *idx, TSNode expr, uint32_t ctx)
 /* The speed, precision and safety facts below follow bindings and call
  * sites. Depth alone (TL_FLOW_DEPTH) does not bound a walk that fans out
  * over several call sites at each step, so each question also gets a
- * budget of steps: real code needs a few dozen; when it runs out, the
- * answer is the cautious one. */
-#define TL_FLOW_BUDGET 256
+ * budget of steps (TL_FLOW_BUDGET, above): real code needs a few dozen;
+ * when it runs out, the answer is the cautious one. */
 
 /* ---- APIs, keywords, devices ------------------------------------------------------ */
 
@@ -2144,20 +2155,6 @@ static int32_t tl_flow__param_index(const TlIndex *idx, const TlFunc *f, const c
 			return (int32_t)k;
 	}
 	return -1;
-}
-
-/* The argument call site `c` passes for parameter `k` of `f`, or a null
- * node (passed through *args / **kwargs, or left to its default). */
-static TSNode tl_flow__param_arg(const TlIndex *idx, const TlFunc *f, int32_t k, const TlCall *c)
-{
-	TSNode none = { 0 };
-	const char *pname = idx->bindings.items[f->params.items[k]].name;
-	TSNode arg = tl_flow__kwarg(idx, c->node, pname);
-	if (!ts_node_is_null(arg))
-		return arg;
-	if (f->cls >= 0 && c->receiver.id)
-		k--; /* a bound method: `self` is not passed */
-	return k >= 0 ? tl_flow__arg(c->node, (uint32_t)k) : none;
 }
 
 /* True when parameter binding `b` receives, at every call site of its
@@ -2849,11 +2846,22 @@ static bool tl_flow__tensor(const TlIndex *idx, TSNode e, int depth, int *budget
 
 static bool tl_flow__tensor_batch(const TlIndex *idx, TSNode expr, int depth);
 
+static int tl_flow__batch_depth(const TlIndex *idx, const TlBinding *b);
+
 bool tl_flow_is_tensor(const TlIndex *idx, TSNode expr)
 {
+	const TlSyms *sy = tl_syms();
+	expr = tl_index_unparen(expr);
 	/* A module is never a tensor, whatever its name or binding suggests. */
-	if (tl_flow__module_expr(idx, tl_index_unparen(expr), 0))
+	if (ts_node_is_null(expr) || tl_flow__module_expr(idx, expr, 0))
 		return false;
+	/* Nor a whole batch (`for batch in loader`): it may be a dict or a
+	 * BatchEncoding, whose .to() works in place. Its elements are tensors. */
+	if (ts_node_symbol(expr) == sy->identifier) {
+		const TlBinding *b = tl_index_resolve_node(idx, expr);
+		if (b && b->kind == TL_BIND_FOR && tl_flow__batch_depth(idx, b) == 0)
+			return false;
+	}
 	int budget = TL_FLOW_BUDGET;
 	return tl_flow__tensor(idx, expr, 0, &budget) || tl_flow__tensor_batch(idx, expr, 0);
 }
@@ -3879,7 +3887,7 @@ static TSNode tl_flow__param_root(const TlIndex *idx, const TlBinding *param, Tl
 	tl_buf_init(&agreed_path);
 	for (uint32_t i = 0; i < f->call_sites.size; i++) {
 		const TlCall *c = &idx->calls.items[f->call_sites.items[i]];
-		TSNode arg = c->func == param->func || !*budget ? none : tl_flow__param_arg(idx, param, c);
+		TSNode arg = c->func == param->func || !*budget ? none : tl_flow__param_arg_of(idx, param, c);
 		if (*budget)
 			(*budget)--;
 		TlBuf p;
@@ -5026,7 +5034,7 @@ static bool tl_flow__param_graph(const TlIndex *idx, const TlBinding *b)
 		return true;
 	for (uint32_t i = 0; i < f->call_sites.size; i++) {
 		const TlCall *c = &idx->calls.items[f->call_sites.items[i]];
-		TSNode arg = tl_flow__param_arg(idx, b, c);
+		TSNode arg = tl_flow__param_arg_of(idx, b, c);
 		if (!ts_node_is_null(arg) && tl_flow_is_graph(idx, arg))
 			return true;
 	}

@@ -214,6 +214,8 @@ static bool tl_pred_loop_invariant(const TlIndex *idx, TSNode n, int choice)
 {
 	(void)choice;
 	return tl_flow_loop_invariant(idx, n);
+}
+
 static bool tl_pred_stepped_params_not_reset(const TlIndex *idx, TSNode n, int choice)
 {
 	(void)choice;
@@ -318,6 +320,8 @@ static bool tl_pred_dies_in_iteration(const TlIndex *idx, TSNode n, int choice)
 {
 	(void)choice;
 	return tl_flow_dies_in_iteration(idx, n);
+}
+
 static bool tl_pred_made_by(const TlIndex *idx, TSNode n, int choice)
 {
 	return tl_flow_made_by(idx, n) == tl_made_kinds[choice];

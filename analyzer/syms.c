@@ -49,7 +49,6 @@ static void tl_syms__init(void)
 	N(interpolation, "interpolation");
 	N(yield, "yield");
 	N(float_, "float");
-	N(dictionary_splat, "dictionary_splat");
 	N(named_expression, "named_expression");
 	N(delete_statement, "delete_statement");
 	N(except_clause, "except_clause");

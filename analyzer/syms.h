@@ -11,7 +11,7 @@ typedef struct TlSyms {
 	/* Statement and scope shapes the speed and safety facts look at. */
 	TSSymbol elif_clause, else_clause, for_in_clause, set_comprehension,
 		dictionary_comprehension, interpolation, yield, float_,
-		dictionary_splat, named_expression, delete_statement, except_clause;
+		named_expression, delete_statement, except_clause;
 	TSSymbol module, function_definition, decorated_definition, decorator,
 		class_definition, lambda, for_statement, while_statement,
 		with_statement, with_clause, with_item, as_pattern,

@@ -109,6 +109,7 @@ def train_step(model, optimizer, x, y):
     # expect: TL104
     loss.backward(retain_graph=True)
     optimizer.step()
+    # expect: TL304
     return loss.item()
 
 
@@ -220,6 +221,7 @@ def saliency_after_backward(dataset):
         loss.backward(retain_graph=True)
         saliency = torch.autograd.grad(loss, x)[0].abs().amax(1)
         optimizer.step()
+        # expect: TL304
         print(saliency.mean().item())
 
 

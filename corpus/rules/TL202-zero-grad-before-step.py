@@ -47,6 +47,7 @@ class Discriminator(nn.Module):
 def forward_backward(model, criterion, x, y):
     loss = criterion(model(x), y)
     loss.backward()
+    # expect: TL304
     return loss.item()
 
 
@@ -276,6 +277,7 @@ def zero_update_on_spike(train_loader, limit=10.0):
     for x, y in train_loader:
         loss = nn.functional.cross_entropy(model(x), y)
         loss.backward()
+        # expect: TL304
         if loss.item() > limit:
             # ok: TL202
             optimizer.zero_grad()

@@ -360,6 +360,7 @@ def fgsm_evaluation(model, test_loader, eps=0.03):
         nn.functional.cross_entropy(model(x), y).backward()
         x_adv = (x + eps * x.grad.sign()).detach()
         with torch.no_grad():
+            # expect: TL304
             correct += (model(x_adv).argmax(1) == y).sum().item()
     return correct, optimizer
 

@@ -90,6 +90,7 @@ class Trainer:
     def __init__(self):
         self.model = Net().to(device)
         self.optimizer = torch.optim.AdamW(self.model.parameters(), lr=1e-3)
+        # expect: TL402
         self.scaler = torch.cuda.amp.GradScaler()
 
     def fit(self, train_loader):

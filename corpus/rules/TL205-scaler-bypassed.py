@@ -148,9 +148,11 @@ def backward_in_helper(train_loader):
 def legacy_scaler_plain_step(train_loader):
     model = Net().to(device)
     optimizer = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+    # expect: TL402
     grad_scaler = torch.cuda.amp.GradScaler()
     for x, y in train_loader:
         optimizer.zero_grad()
+        # expect: TL402
         with torch.cuda.amp.autocast():
             loss = nn.functional.cross_entropy(model(x), y)
         grad_scaler.scale(loss).backward()

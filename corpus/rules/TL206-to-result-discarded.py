@@ -85,6 +85,7 @@ def unpacked_in_body(dataset):
     for batch in loader:
         inputs, targets = batch
         # expect: TL206
+        # expect: TL306
         inputs.to(device, non_blocking=True)
         print(model(inputs).shape, targets.shape)
 

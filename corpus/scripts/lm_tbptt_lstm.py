@@ -103,6 +103,7 @@ def train_epoch(model, train_data, val_data, optimizer, args, device):
         loss.backward()
         torch.nn.utils.clip_grad_norm_(model.parameters(), args.clip)
         optimizer.step()
+        # expect: TL304
         running += loss.item()
         if batch % args.log_interval == 0 and batch > 0:
             print(f"| batch {batch:5d} | ms/batch {(time.time() - start) * 1000 / args.log_interval:5.1f} "
