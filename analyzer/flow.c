@@ -27,6 +27,30 @@ static bool tl_flow__in(const char *s, const char *const *set, size_t n)
  * from many places). Real code needs a handful. */
 #define TL_FLOW_BUDGET 512
 
+/* The same bound for the questions that fan out over call sites (the
+ * contexts, mode and step loops of a function follow every caller): one
+ * budget per top-level question and thread, refilled only by the
+ * outermost one. A question that runs out answers cautiously (no
+ * finding). */
+static _Thread_local int tl_flow__fan_budget, tl_flow__fan_nesting;
+
+static void tl_flow__fan_begin(void)
+{
+	if (tl_flow__fan_nesting++ == 0)
+		tl_flow__fan_budget = TL_FLOW_BUDGET;
+}
+
+static void tl_flow__fan_end(void)
+{
+	tl_flow__fan_nesting--;
+}
+
+/* Takes one step from the budget; false once it is spent. */
+static bool tl_flow__fan_step(void)
+{
+	return --tl_flow__fan_budget >= 0;
+}
+
 static bool tl_flow__starts(const char *s, const char *prefix)
 {
 	return s && strncmp(s, prefix, strlen(prefix)) == 0;
@@ -513,8 +537,8 @@ static bool tl_flow__under_autocast(const TlIndex *idx, int32_t func, int32_t wi
 		return false;
 	for (uint32_t i = 0; i < f->call_sites.size; i++) {
 		const TlCall *c = &idx->calls.items[f->call_sites.items[i]];
-		if (c->func == func)
-			return false; /* recursion: no outside context */
+		if (c->func == func || !tl_flow__fan_step())
+			return false; /* recursion (no outside context), or out of budget */
 		if (!tl_flow__under_autocast(idx, c->func, c->with, not_cpu, depth + 1))
 			return false;
 	}
@@ -525,9 +549,13 @@ bool tl_flow_under(const TlIndex *idx, TSNode node, uint32_t ctx)
 {
 	if (ctx & TL_CTX_GRAD_OFF)
 		return tl_flow_grad_state(idx, node) == TL_GRAD_OFF;
-	if (ctx & TL_CTX_AUTOCAST)
-		return tl_flow__under_autocast(idx, tl_index_func_of(idx, node),
-					       tl_index_with_of(idx, node), (ctx & TL_CTX_NOT_CPU) != 0, 0);
+	if (ctx & TL_CTX_AUTOCAST) {
+		tl_flow__fan_begin();
+		bool under = tl_flow__under_autocast(idx, tl_index_func_of(idx, node),
+						     tl_index_with_of(idx, node), (ctx & TL_CTX_NOT_CPU) != 0, 0);
+		tl_flow__fan_end();
+		return under;
+	}
 	return false;
 }
 
@@ -1536,7 +1564,8 @@ static int tl_flow__mode_at(const TlIndex *idx, TSNode node, int32_t func,
 				tl_free(an);
 			}
 		}
-		int m = tl_flow__mode_at(idx, c->node, c->func, mapped, depth + 1);
+		int m = tl_flow__fan_step() ? tl_flow__mode_at(idx, c->node, c->func, mapped, depth + 1)
+					    : TL_MODE_UNKNOWN;
 		tl_free(mapped);
 		if (m == TL_MODE_UNKNOWN || (agreed != TL_MODE_UNKNOWN && m != agreed))
 			return TL_MODE_UNKNOWN;
@@ -1547,7 +1576,10 @@ static int tl_flow__mode_at(const TlIndex *idx, TSNode node, int32_t func,
 
 int tl_flow_mode_at(const TlIndex *idx, TSNode node, const char *recv)
 {
-	return tl_flow__mode_at(idx, node, tl_index_func_of(idx, node), recv, 0);
+	tl_flow__fan_begin();
+	int mode = tl_flow__mode_at(idx, node, tl_index_func_of(idx, node), recv, 0);
+	tl_flow__fan_end();
+	return mode;
 }
 
 /* ---- value flow ---------------------------------------------------------------- */
@@ -1721,7 +1753,7 @@ static bool tl_flow__tainted_reach(const TlIndex *idx, TlNames *taint, int32_t f
 		return tl_flow__returns_loss_to_unknown(idx, f, in_step_loop);
 	for (uint32_t i = 0; i < f->call_sites.size; i++) {
 		const TlCall *c = &idx->calls.items[f->call_sites.items[i]];
-		if (c->func != func && tl_flow__reaches(idx, c->node, depth + 1))
+		if (c->func != func && (!tl_flow__fan_step() || tl_flow__reaches(idx, c->node, depth + 1)))
 			return true;
 	}
 	return false;
@@ -1784,7 +1816,7 @@ static bool tl_flow__reaches(const TlIndex *idx, TSNode expr, int depth)
 			for (uint32_t i = 0; i < f->call_sites.size && !yes; i++) {
 				const TlCall *c = &idx->calls.items[f->call_sites.items[i]];
 				if (c->func != func)
-					yes = tl_flow__reaches(idx, c->node, depth + 1);
+					yes = !tl_flow__fan_step() || tl_flow__reaches(idx, c->node, depth + 1);
 			}
 		}
 	}
@@ -1794,7 +1826,10 @@ static bool tl_flow__reaches(const TlIndex *idx, TSNode expr, int depth)
 
 bool tl_flow_reaches_backward(const TlIndex *idx, TSNode expr)
 {
-	return tl_flow__reaches(idx, expr, 0);
+	tl_flow__fan_begin();
+	bool yes = tl_flow__reaches(idx, expr, 0);
+	tl_flow__fan_end();
+	return yes;
 }
 
 /* x.float(), x.double(), x.to(torch.float32): a cast to full precision. */
@@ -3830,6 +3865,8 @@ static uint32_t tl_flow__step_loops(const TlIndex *idx, int32_t func, int32_t lo
 		const TlCall *c = &idx->calls.items[f->call_sites.items[i]];
 		if (c->func == func)
 			continue;
+		if (!tl_flow__fan_step())
+			return 0;
 		found += tl_flow__step_loops(idx, c->func, c->loop, events, missing, out, depth + 1);
 	}
 	return found;
@@ -3839,16 +3876,23 @@ uint32_t tl_flow_step_loops(const TlIndex *idx, TSNode node, uint32_t events,
 			    uint32_t *missing)
 {
 	*missing = 0;
-	return tl_flow__step_loops(idx, tl_index_func_of(idx, node), tl_index_loop_of(idx, node),
-				   events, missing, NULL, 0);
+	tl_flow__fan_begin();
+	uint32_t found = tl_flow__step_loops(idx, tl_index_func_of(idx, node), tl_index_loop_of(idx, node),
+					     events, missing, NULL, 0);
+	tl_flow__fan_end();
+	if (tl_flow__fan_budget < 0)
+		found = *missing = 0; /* out of budget: no answer */
+	return found;
 }
 
 /* The step loops of `node` (see tl_flow_step_loops), as loop indices. */
 static void tl_flow__step_loop_list(const TlIndex *idx, TSNode node, TlIntArray *out)
 {
 	uint32_t missing = 0;
+	tl_flow__fan_begin();
 	tl_flow__step_loops(idx, tl_index_func_of(idx, node), tl_index_loop_of(idx, node), 0,
 			    &missing, out, 0);
+	tl_flow__fan_end();
 }
 
 /* ---- module identity --------------------------------------------------------------- */

@@ -27,6 +27,7 @@ def run(device, iters, meter):
     for xb, yb in loader:
         # ok: TL306
         xb = xb.to(device, non_blocking=True)
+        # ok: TL306
         yb = yb.to(device, non_blocking=True)
         optimizer.zero_grad()
         loss = criterion(model(xb), yb)

@@ -27,6 +27,7 @@ def run(device, iters, meter):
     for xb, yb in loader:
         # expect: TL306
         xb = xb.to(device, non_blocking=True)
+        # expect: TL306
         yb = yb.to(device, non_blocking=True)
         optimizer.zero_grad()
         loss = criterion(model(xb), yb)
