@@ -2786,6 +2786,33 @@ static bool tl_flow__tensor_function(const char *q)
 	return IN(q, fns);
 }
 
+/* For an expression whose value follows its operands (a subscript, an
+ * arithmetic or unary operation, a comparison), sets *handled and returns
+ * whether some operand satisfies `fn`; leaves *handled false otherwise. */
+static bool tl_flow__via_operands(const TlIndex *idx, TSNode e, int depth, int *budget,
+				  bool (*fn)(const TlIndex *, TSNode, int, int *), bool *handled)
+{
+	const TlSyms *sy = tl_syms();
+	TSSymbol s = ts_node_symbol(e);
+	*handled = true;
+	if (s == sy->subscript)
+		return fn(idx, ts_node_child_by_field_id(e, sy->f_value), depth + 1, budget);
+	if (s == sy->binary_operator)
+		return fn(idx, ts_node_child_by_field_id(e, sy->f_left), depth + 1, budget) ||
+		       fn(idx, ts_node_child_by_field_id(e, sy->f_right), depth + 1, budget);
+	if (s == sy->unary_operator)
+		return fn(idx, ts_node_child_by_field_id(e, sy->f_argument), depth + 1, budget);
+	if (s == sy->comparison_operator) {
+		uint32_t count = ts_node_named_child_count(e);
+		for (uint32_t i = 0; i < count; i++)
+			if (fn(idx, ts_node_named_child(e, i), depth + 1, budget))
+				return true;
+		return false;
+	}
+	*handled = false;
+	return false;
+}
+
 static bool tl_flow__tensor(const TlIndex *idx, TSNode e, int depth, int *budget);
 
 /* tl_flow__any_return passes no budget: returns get a fresh, smaller one. */
@@ -2836,20 +2863,10 @@ static bool tl_flow__tensor(const TlIndex *idx, TSNode e, int depth, int *budget
 			return tl_flow__any_return(idx, c->target, tl_flow__tensor_return, depth + 1);
 		return false;
 	}
-	if (s == sy->subscript)
-		return tl_flow__tensor(idx, ts_node_child_by_field_id(e, sy->f_value), depth + 1, budget);
-	if (s == sy->binary_operator)
-		return tl_flow__tensor(idx, ts_node_child_by_field_id(e, sy->f_left), depth + 1, budget) ||
-		       tl_flow__tensor(idx, ts_node_child_by_field_id(e, sy->f_right), depth + 1, budget);
-	if (s == sy->unary_operator)
-		return tl_flow__tensor(idx, ts_node_child_by_field_id(e, sy->f_argument), depth + 1, budget);
-	if (s == sy->comparison_operator) {
-		uint32_t count = ts_node_named_child_count(e);
-		for (uint32_t i = 0; i < count; i++)
-			if (tl_flow__tensor(idx, ts_node_named_child(e, i), depth + 1, budget))
-				return true;
-		return false;
-	}
+	bool handled;
+	bool via = tl_flow__via_operands(idx, e, depth, budget, tl_flow__tensor, &handled);
+	if (handled)
+		return via;
 	if (s != sy->identifier && s != sy->attribute)
 		return false;
 	if (s == sy->attribute) {
@@ -3002,20 +3019,10 @@ static bool tl_flow__on_device(const TlIndex *idx, TSNode e, int depth, int *bud
 		}
 		return false;
 	}
-	if (s == sy->subscript)
-		return tl_flow__on_device(idx, ts_node_child_by_field_id(e, sy->f_value), depth + 1, budget);
-	if (s == sy->binary_operator)
-		return tl_flow__on_device(idx, ts_node_child_by_field_id(e, sy->f_left), depth + 1, budget) ||
-		       tl_flow__on_device(idx, ts_node_child_by_field_id(e, sy->f_right), depth + 1, budget);
-	if (s == sy->unary_operator)
-		return tl_flow__on_device(idx, ts_node_child_by_field_id(e, sy->f_argument), depth + 1, budget);
-	if (s == sy->comparison_operator) {
-		uint32_t count = ts_node_named_child_count(e);
-		for (uint32_t i = 0; i < count; i++)
-			if (tl_flow__on_device(idx, ts_node_named_child(e, i), depth + 1, budget))
-				return true;
-		return false;
-	}
+	bool handled;
+	bool via = tl_flow__via_operands(idx, e, depth, budget, tl_flow__on_device, &handled);
+	if (handled)
+		return via;
 	if (s != sy->identifier && s != sy->attribute)
 		return false;
 	if (tl_flow_is_module(idx, e) || tl_flow__called(idx, e) ||
