@@ -682,6 +682,19 @@ static bool tl_flow__is_wrapper(const char *q)
 	return IN(q, tl_flow__wrappers) || tl_flow__ends(q, "DistributedDataParallel");
 }
 
+/* The module that call `c` (the node `call`) hands back unchanged:
+ * `m.to(device)`, `m.train()` -> m; with `wrappers`, also `DDP(m)` and
+ * `torch.compile(m)` -> m. A null node otherwise. */
+static TSNode tl_flow__module_through(const TlCall *c, TSNode call, bool wrappers)
+{
+	TSNode none = { 0 };
+	if (c->receiver.id && IN(c->method, tl_flow__same_module))
+		return c->receiver;
+	if (wrappers && c->qname && tl_flow__is_wrapper(c->qname))
+		return tl_flow__arg(call, 0);
+	return none;
+}
+
 /* A call that constructs a model: a hub or zoo loader the file binds. */
 static bool tl_flow__is_model_loader(const char *q)
 {
@@ -926,8 +939,9 @@ static int tl_flow__activation_module(const TlIndex *idx, TSNode callee, int dep
 		const TlCall *c = tl_index_call_at(idx, callee);
 		if (!c)
 			return TL_MADE_NONE;
-		if (c->receiver.id && IN(c->method, tl_flow__same_module)) {
-			callee = c->receiver;
+		TSNode through = tl_flow__module_through(c, callee, false);
+		if (!ts_node_is_null(through)) {
+			callee = through;
 			continue;
 		}
 		return tl_flow__activation_qname(c->qname, true);
@@ -1024,12 +1038,9 @@ static int tl_flow__module_output(const TlIndex *idx, TSNode m, int32_t elem, in
 		const TlCall *c = tl_index_call_at(idx, m);
 		if (!c)
 			return TL_MADE_NONE;
-		if (c->receiver.id && IN(c->method, tl_flow__same_module)) {
-			m = c->receiver;
-			continue;
-		}
-		if (c->qname && tl_flow__is_wrapper(c->qname)) {
-			m = tl_flow__arg(m, 0);
+		TSNode through = tl_flow__module_through(c, m, true);
+		if (!ts_node_is_null(through)) {
+			m = through;
 			continue;
 		}
 		if (c->qname && strcmp(c->qname, "torch.nn.Sequential") == 0) {
@@ -4021,12 +4032,9 @@ static TSNode tl_flow__module_root_at(const TlIndex *idx, TSNode expr, TlBuf *pa
 		const TlCall *c = tl_index_call_at(idx, expr);
 		if (!c)
 			return none;
-		if (c->receiver.id && IN(c->method, tl_flow__same_module)) {
-			expr = c->receiver;
-			continue;
-		}
-		if (c->qname && tl_flow__is_wrapper(c->qname)) {
-			expr = tl_flow__arg(expr, 0);
+		TSNode through = tl_flow__module_through(c, expr, true);
+		if (!ts_node_is_null(through)) {
+			expr = through;
 			continue;
 		}
 		if (c->qname && (tl_flow_is_module_class_name(c->qname) ||
@@ -5425,8 +5433,9 @@ static bool tl_flow__wrapper_binding(const TlIndex *idx, const TlBinding *b)
 		const TlCall *c = tl_index_call_at(idx, expr);
 		if (!c)
 			return false;
-		if (c->receiver.id && IN(c->method, tl_flow__same_module)) {
-			expr = c->receiver;
+		TSNode through = tl_flow__module_through(c, expr, false);
+		if (!ts_node_is_null(through)) {
+			expr = through;
 			continue;
 		}
 		return c->qname && (tl_flow__is_wrapper(c->qname) || tl_flow__ends(c->qname, "RemoteModule") ||
