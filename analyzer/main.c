@@ -15,7 +15,7 @@
 #include "config.h"
 #include "discover.h"
 #include "engine.h"
-#include "evidence.h"
+#include "explain.h"
 #include "fingerprint.h"
 #include "notebook.h"
 #include "output.h"
@@ -23,7 +23,7 @@
 #include "predicates.h"
 #include "report.h"
 #include "rules.h"
-#include "skills.h"
+#include "settings.h"
 
 #ifndef TL_VERSION
 #define TL_VERSION "0.0.0-dev"
@@ -195,82 +195,6 @@ static void *tl_main__worker(void *arg)
 
 /* ---- selection --------------------------------------------------------------------- */
 
-static void tl_main__copy(TlStrArray *into, const TlStrArray *from)
-{
-	for (uint32_t i = 0; i < from->size; i++)
-		tl_array_push(into, tl_strdup(from->items[i]));
-}
-
-/* Applies one layer of selectors (ruff's layering): a `select` starts
- * over (syntax errors stay reported), then `extend-select` adds and
- * `ignore` removes. */
-static void tl_main__layer(const TlRuleSet *rules, bool *on, bool has_select,
-			   const TlStrArray *select, const TlStrArray *extend, const TlStrArray *ignore)
-{
-	for (uint32_t r = 0; r < rules->rules.size; r++) {
-		const TlRule *rule = rules->rules.items[r];
-		if (has_select)
-			on[r] = tl_selectors_match(select, rule) || strcmp(rule->code, "TL000") == 0;
-		if (tl_selectors_match(extend, rule))
-			on[r] = true;
-		if (tl_selectors_match(ignore, rule))
-			on[r] = false;
-	}
-}
-
-/* The selectors that `path`'s per-file-ignores of `cfg` name. */
-static void tl_main__per_file_ignores(const TlConfig *cfg, const char *path, TlStrArray *into)
-{
-	if (!cfg->per_file_ignores.size)
-		return;
-	char *abs = tl_path_absolute(path);
-	size_t dl = strlen(cfg->dir);
-	const char *rel = strncmp(abs, cfg->dir, dl) == 0 ? abs + dl : abs;
-	for (uint32_t i = 0; i < cfg->per_file_ignores.size; i++) {
-		const TlPerFileIgnore *p = &cfg->per_file_ignores.items[i];
-		TlBuf g;
-		tl_buf_init(&g);
-		if (!strchr(p->glob, '/'))
-			tl_buf_add(&g, "**/"); /* a bare name matches at any depth */
-		tl_buf_add(&g, p->glob[0] == '/' ? p->glob + 1 : p->glob);
-		if (tl_glob_match(g.data, rel))
-			tl_main__copy(into, &p->selectors);
-		tl_buf_release(&g);
-	}
-	tl_free(abs);
-}
-
-/* The rules for `path`, as an explicit list of codes: the defaults, then
- * its configuration's layer, then the command line's, then its per-file
- * ignores. */
-static void tl_main__selection(TlSelection *sel, const TlRuleSet *rules, const TlConfig *cfg,
-			       const TlSelection *cli, const char *path)
-{
-	uint32_t n = rules->rules.size;
-	bool *on = tl_calloc(n ? n : 1, sizeof(bool));
-	for (uint32_t r = 0; r < n; r++)
-		on[r] = rules->rules.items[r]->default_on;
-	tl_main__layer(rules, on, cfg->has_select, &cfg->select, &cfg->extend_select, &cfg->ignore);
-	tl_main__layer(rules, on, cli->has_select, &cli->select, &cli->extend_select, &cli->ignore);
-	TlStrArray pfi;
-	tl_array_init(&pfi);
-	tl_main__per_file_ignores(cfg, path, &pfi);
-	TlStrArray none;
-	tl_array_init(&none);
-	tl_main__layer(rules, on, false, &none, &none, &pfi);
-	tl_str_array_release(&pfi);
-	tl_selection_init(sel);
-	sel->has_select = true;
-	for (uint32_t r = 0; r < n; r++) {
-		const char *code = rules->rules.items[r]->code;
-		if (on[r])
-			tl_array_push(&sel->select, tl_strdup(code));
-		else if (strcmp(code, "TL000") == 0)
-			tl_array_push(&sel->ignore, tl_strdup(code));
-	}
-	tl_free(on);
-}
-
 /* ---- listing ----------------------------------------------------------------------- */
 
 static void tl_main__list_rules(FILE *out, const TlRuleSet *set)
@@ -308,35 +232,11 @@ static int tl_main__explain(const TlRuleSet *rules, const char *code)
 		fprintf(stderr, "torchlint: --explain: unknown rule '%s' (see --list-rules)\n", code);
 		return TL_EXIT_ERROR;
 	}
-	printf("%s %s (%s, %s, %s)\n\n", r->code, r->name, r->family, tl_severity_name(r->severity),
-	       r->default_on ? "on by default" : "opt-in: enable with --select");
-	size_t len;
-	const char *path;
-	const char *section = tl_skills_section(code, &len, &path);
-	if (!section) {
-		printf("%s\n", r->help ? r->help : r->message);
-	} else {
-		/* The section without its own "## CODE name" heading line. */
-		const char *nl = memchr(section, '\n', len);
-		const char *body = nl ? nl + 1 : section + len;
-		while (body < section + len && *body == '\n')
-			body++;
-		while (section + len > body && section[len - 1] == '\n')
-			len--;
-		fwrite(body, 1, (size_t)(section + len - body), stdout);
-		printf("\n\n(from %s)\n", path);
-	}
-	if (strncmp(code, "TL0", 3) == 0)
-		return TL_EXIT_CLEAN; /* engine findings have no cost to measure */
-	/* The measurement, generated from validate/results/ by validate/report.py;
-	 * never a number that no result file holds. */
-	printf("\n### Measured cost (validate/)\n\n");
-	char *evidence = tl_evidence_text(code, NULL);
-	if (evidence)
-		printf("%s\n", evidence);
-	else
-		printf("Not yet measured: validate/results/ holds no result for %s.\n", code);
-	tl_free(evidence);
+	TlBuf text;
+	tl_buf_init(&text);
+	tl_explain_render(r, &text);
+	fputs(text.data, stdout);
+	tl_buf_release(&text);
 	return TL_EXIT_CLEAN;
 }
 
@@ -629,7 +529,7 @@ int main(int argc, char **argv)
 		job->path = files.items[i];
 		bool from_stdin = use_stdin && i == files.size - 1;
 		const TlConfig *cfg = tl_configs_for(&configs, job->path, false, stderr);
-		tl_main__selection(&job->selection, &rules, cfg, &cli_sel, job->path);
+		tl_settings_selection(&job->selection, &rules, cfg, &cli_sel, job->path);
 		job->torch_version = cli.torch_version ? tl_torch_version_parse(cli.torch_version)
 						       : cfg->torch_version;
 		if (from_stdin) {

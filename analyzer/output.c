@@ -127,6 +127,21 @@ static json_t *tl_output__artifact(const char *path, const char *srcroot)
 	return o;
 }
 
+void tl_output_help_uri(const TlRule *r, TlBuf *out)
+{
+	size_t len = 0;
+	const char *path = NULL;
+	tl_skills_section(r->code, &len, &path);
+	tl_buf_addf(out, "%s/blob/main/%s", TL_HOMEPAGE, path ? path : "README.md");
+	if (path) {
+		/* GitHub's anchor for "## TL101 loss-...": lowercased, spaces to '-'. */
+		tl_buf_addc(out, '#');
+		for (const char *c = r->code; *c; c++)
+			tl_buf_addc(out, (char)((*c >= 'A' && *c <= 'Z') ? *c + 32 : *c));
+		tl_buf_addf(out, "-%s", r->name);
+	}
+}
+
 static json_t *tl_output__sarif_rule(const TlRule *r)
 {
 	size_t len = 0;
@@ -158,14 +173,7 @@ static json_t *tl_output__sarif_rule(const TlRule *r)
 		tl_buf_addf(&md, "%s %s: %s", r->code, r->name, r->help ? r->help : r->name);
 	TlBuf uri;
 	tl_buf_init(&uri);
-	tl_buf_addf(&uri, "%s/blob/main/%s", TL_HOMEPAGE, path ? path : "README.md");
-	if (path) {
-		/* GitHub's anchor for "## TL101 loss-...": lowercased, spaces to '-'. */
-		tl_buf_addc(&uri, '#');
-		for (const char *c = r->code; *c; c++)
-			tl_buf_addc(&uri, (char)((*c >= 'A' && *c <= 'Z') ? *c + 32 : *c));
-		tl_buf_addf(&uri, "-%s", r->name);
-	}
+	tl_output_help_uri(r, &uri);
 	json_t *o = json_pack(
 		"{s:s, s:s, s:{s:s}, s:{s:s}, s:{s:s, s:s}, s:s, s:{s:s}, s:{s:[s, s], s:s}}",
 		"id", r->code, "name", r->name, "shortDescription", "text", shortd.data,

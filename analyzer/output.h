@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "buf.h"
 #include "engine.h"
 #include "rules.h"
 
@@ -37,5 +38,9 @@ void tl_output_rules_json(FILE *out, const TlRuleSet *rules);
 /* Escapes for GitHub workflow commands, as the Actions toolkit does: '%',
  * CR and LF in the message; also ':' and ',' in a property. Caller frees. */
 char *tl_output_github_escape(const char *s, bool property);
+
+/* Appends the rule's help link (its section of skills/ on the project's
+ * site), as SARIF's helpUri and the language server's codeDescription carry it. */
+void tl_output_help_uri(const TlRule *rule, TlBuf *out);
 
 #endif

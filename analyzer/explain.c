@@ -1,0 +1,42 @@
+#include "explain.h"
+
+#include <string.h>
+
+#include "alloc.h"
+#include "evidence.h"
+#include "skills.h"
+
+void tl_explain_render(const TlRule *r, TlBuf *out)
+{
+	tl_buf_addf(out, "%s %s (%s, %s, %s)\n\n", r->code, r->name, r->family,
+		    tl_severity_name(r->severity),
+		    r->default_on ? "on by default" : "opt-in: enable with --select");
+	size_t len;
+	const char *path;
+	const char *section = tl_skills_section(r->code, &len, &path);
+	if (!section) {
+		tl_buf_addf(out, "%s\n", r->help ? r->help : r->message);
+	} else {
+		/* The section without its own "## CODE name" heading line. */
+		const char *nl = memchr(section, '\n', len);
+		const char *body = nl ? nl + 1 : section + len;
+		while (body < section + len && *body == '\n')
+			body++;
+		while (section + len > body && section[len - 1] == '\n')
+			len--;
+		tl_buf_addn(out, body, (size_t)(section + len - body));
+		tl_buf_addf(out, "\n\n(from %s)\n", path);
+	}
+	if (strncmp(r->code, "TL0", 3) == 0)
+		return; /* engine findings have no cost to measure */
+	/* The measurement, generated from validate/results/ by validate/report.py;
+	 * never a number that no result file holds. */
+	tl_buf_add(out, "\n### Measured cost (validate/)\n\n");
+	char *evidence = tl_evidence_text(r->code, NULL);
+	if (evidence)
+		tl_buf_addf(out, "%s\n", evidence);
+	else
+		tl_buf_addf(out, "Not yet measured: validate/results/ holds no result for %s.\n",
+			    r->code);
+	tl_free(evidence);
+}
