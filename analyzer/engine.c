@@ -7,6 +7,7 @@
 
 #include "alloc.h"
 #include "buf.h"
+#include "facts.h"
 #include "fingerprint.h"
 #include "index.h"
 #include "syms.h"
@@ -464,7 +465,7 @@ void tl_engine_analyze_with(TlEngine *e, const TlSource *src, const TlFileOption
 	TSNode root = ts_tree_root_node(tree);
 	tl_engine__syntax(e, sel, src, root, out);
 	TlIndex idx;
-	tl_index_build(&idx, src, root);
+	tl_facts_build(&idx, src, root);
 	idx.torch_version = opt && opt->torch_version ? opt->torch_version : TL_TORCH_VERSION_DEFAULT;
 	tl_engine__run_rules(e, sel, &idx, src, root, out);
 	tl_engine__suppress(e, src, root, &idx, sel, out, first);

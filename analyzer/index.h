@@ -1,19 +1,19 @@
-/* The per-file semantic index: what the code binds, calls, loops over and
- * runs under, computed once per file and consulted by every predicate.
+/* The per-file semantic index: what the code says (syntax only), computed
+ * once per file and consulted by every fact. It calls nothing above it.
  *
- * Facts recorded (pass 1, one iterative walk of the tree):
+ * Recorded (one iterative walk of the tree):
  *   functions (with decorators and parameters), classes and their bases,
  *   loops, `with` blocks, calls, name bindings (assignments, loop targets,
  *   parameters, imports, definitions, `self.x` attributes), and statements
  *   that reset gradients by assignment (`p.grad = None`).
- * Facts derived (pass 2):
+ * Derived from syntax:
  *   import-resolved dotted names of callees, local call targets (the call
- *   graph), the event kinds of each call (backward, optimizer step, gradient
- *   reset, ...), the events of each loop's iteration (its body plus the local
- *   functions it reaches, transitively), the grad/autocast kind of every
- *   `with` item and decorator, which local classes are nn.Modules, and which
- *   functions only ever run under a grad-disabled context; the step loops
- *   (the innermost loops whose own iteration trains or evaluates).
+ *   graph), functions passed along as arguments or stored (they escape).
+ * Left to the facts layer (tl_facts_build in facts/build.c fills them; the
+ *   index leaves them zero): the event kinds of each call, function and loop
+ *   iteration, the grad/autocast kind of `with` items and decorators, which
+ *   local classes are nn.Modules, which functions only run grad-disabled,
+ *   the step loops, and whether the file uses an accelerator.
  *
  * Nodes are borrowed from the tree passed to tl_index_build; the index must
  * not outlive the tree or the source. */
@@ -65,7 +65,7 @@ enum {
 	TL_CTX_GRAD_ON = 1u << 1,  /* enable_grad, set_grad_enabled(True) */
 	TL_CTX_AUTOCAST = 1u << 2, /* autocast not disabled by a literal enabled=False */
 	TL_CTX_CPU_AUTOCAST = 1u << 3, /* with TL_CTX_AUTOCAST: a literal "cpu" device */
-	/* Not a context: asks tl_flow_under for autocast regions not on the CPU. */
+	/* Not a context: asks tl_facts_under for autocast regions not on the CPU. */
 	TL_CTX_NOT_CPU = 1u << 4,
 	TL_CTX_AUTOCAST_OFF = 1u << 5, /* autocast(enabled=False): full precision inside */
 };

@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "alloc.h"
-#include "flow.h"
+#include "facts.h"
 #include "syms.h"
 
 static const char *const tl_event_names[] = {
@@ -65,25 +65,25 @@ static bool tl_pred_call_does(const TlIndex *idx, TSNode n, int choice)
 static bool tl_pred_optimizer(const TlIndex *idx, TSNode n, int choice)
 {
 	(void)choice;
-	return tl_flow_is_optimizer(idx, n);
+	return tl_facts_is_optimizer(idx, n);
 }
 
 static bool tl_pred_grad_scaler(const TlIndex *idx, TSNode n, int choice)
 {
 	(void)choice;
-	return tl_flow_is_scaler(idx, n);
+	return tl_facts_is_scaler(idx, n);
 }
 
 static bool tl_pred_module(const TlIndex *idx, TSNode n, int choice)
 {
 	(void)choice;
-	return tl_flow_is_module(idx, n);
+	return tl_facts_is_module(idx, n);
 }
 
 static bool tl_pred_graph_tensor(const TlIndex *idx, TSNode n, int choice)
 {
 	(void)choice;
-	return tl_flow_is_graph(idx, n);
+	return tl_facts_is_graph(idx, n);
 }
 
 static bool tl_pred_in_loop(const TlIndex *idx, TSNode n, int choice)
@@ -95,37 +95,37 @@ static bool tl_pred_in_loop(const TlIndex *idx, TSNode n, int choice)
 static bool tl_pred_outlives_iteration(const TlIndex *idx, TSNode n, int choice)
 {
 	(void)choice;
-	return tl_flow_outlives_iteration(idx, n);
+	return tl_facts_outlives_iteration(idx, n);
 }
 
 static bool tl_pred_step_iteration_lacks(const TlIndex *idx, TSNode n, int choice)
 {
 	uint32_t missing;
-	uint32_t found = tl_flow_step_loops(idx, n, tl_event_bits[choice], &missing);
+	uint32_t found = tl_facts_step_loops(idx, n, tl_event_bits[choice], &missing);
 	return found > 0 && missing == found;
 }
 
 static bool tl_pred_step_iteration_has(const TlIndex *idx, TSNode n, int choice)
 {
 	uint32_t missing;
-	uint32_t found = tl_flow_step_loops(idx, n, tl_event_bits[choice], &missing);
+	uint32_t found = tl_facts_step_loops(idx, n, tl_event_bits[choice], &missing);
 	return found > 0 && missing < found;
 }
 
 static bool tl_pred_under_context(const TlIndex *idx, TSNode n, int choice)
 {
-	return tl_flow_under(idx, n, tl_context_bits[choice]);
+	return tl_facts_under(idx, n, tl_context_bits[choice]);
 }
 
 static bool tl_pred_from_context(const TlIndex *idx, TSNode n, int choice)
 {
-	return tl_flow_from_context(idx, n, tl_context_bits[choice]);
+	return tl_facts_from_context(idx, n, tl_context_bits[choice]);
 }
 
 static bool tl_pred_reaches_backward(const TlIndex *idx, TSNode n, int choice)
 {
 	(void)choice;
-	return tl_flow_reaches_backward(idx, n);
+	return tl_facts_reaches_backward(idx, n);
 }
 
 static bool tl_pred_mode_is(const TlIndex *idx, TSNode n, int choice)
@@ -141,7 +141,7 @@ static bool tl_pred_mode_is(const TlIndex *idx, TSNode n, int choice)
 				 ? c->receiver : c->callee;
 	bool ok = ts_node_symbol(tl_index_unparen(subject)) != sy->call &&
 		  tl_index_dotted(idx, subject, &b);
-	int mode = ok ? tl_flow_mode_at(idx, n, b.data) : TL_MODE_UNKNOWN;
+	int mode = ok ? tl_facts_mode_at(idx, n, b.data) : TL_MODE_UNKNOWN;
 	tl_buf_release(&b);
 	return mode == (choice == 0 ? TL_MODE_EVAL : TL_MODE_TRAIN);
 }
@@ -186,156 +186,156 @@ static bool tl_pred_torch_version_at_least(const TlIndex *idx, TSNode n, int cho
 
 static bool tl_pred_api(const TlIndex *idx, TSNode n, int choice)
 {
-	return tl_flow_is_api(idx, n, (TlApi)choice);
+	return tl_facts_is_api(idx, n, (TlApi)choice);
 }
 
 static bool tl_pred_passes_keyword(const TlIndex *idx, TSNode n, int choice)
 {
-	return tl_flow_passes_keyword(idx, n, tl_keyword_names[choice]);
+	return tl_facts_passes_keyword(idx, n, tl_keyword_names[choice]);
 }
 
 static bool tl_pred_in_step_loop(const TlIndex *idx, TSNode n, int choice)
 {
-	return tl_flow_in_step_loop(idx, n, tl_step_bits[choice], false);
+	return tl_facts_in_step_loop(idx, n, tl_step_bits[choice], false);
 }
 
 static bool tl_pred_per_step(const TlIndex *idx, TSNode n, int choice)
 {
-	return tl_flow_in_step_loop(idx, n, tl_step_bits[choice], true);
+	return tl_facts_in_step_loop(idx, n, tl_step_bits[choice], true);
 }
 
 static bool tl_pred_every_n_steps(const TlIndex *idx, TSNode n, int choice)
 {
 	(void)choice;
-	return tl_flow_under_every_n(idx, n);
+	return tl_facts_under_every_n(idx, n);
 }
 
 static bool tl_pred_loop_invariant(const TlIndex *idx, TSNode n, int choice)
 {
 	(void)choice;
-	return tl_flow_loop_invariant(idx, n);
+	return tl_facts_loop_invariant(idx, n);
 }
 
 static bool tl_pred_stepped_params_not_reset(const TlIndex *idx, TSNode n, int choice)
 {
 	(void)choice;
-	return tl_flow_step_unreset(idx, n);
+	return tl_facts_step_unreset(idx, n);
 }
 
 static bool tl_pred_reset_before_step(const TlIndex *idx, TSNode n, int choice)
 {
 	(void)choice;
-	return tl_flow_reset_before_step(idx, n);
+	return tl_facts_reset_before_step(idx, n);
 }
 
 static bool tl_pred_leaves_eval_mode(const TlIndex *idx, TSNode n, int choice)
 {
 	(void)choice;
-	return tl_flow_leaves_eval(idx, n);
+	return tl_facts_leaves_eval(idx, n);
 }
 
 static bool tl_pred_carried_with_graph(const TlIndex *idx, TSNode n, int choice)
 {
 	(void)choice;
-	return tl_flow_carried_state(idx, n) == TL_CARRY_ATTACHED;
+	return tl_facts_carried_state(idx, n) == TL_CARRY_ATTACHED;
 }
 
 static bool tl_pred_graph_reused(const TlIndex *idx, TSNode n, int choice)
 {
 	(void)choice;
-	return tl_flow_graph_reused(idx, n);
+	return tl_facts_graph_reused(idx, n);
 }
 
 static bool tl_pred_wrapper_module(const TlIndex *idx, TSNode n, int choice)
 {
 	(void)choice;
-	return tl_flow_is_wrapper_module(idx, n);
+	return tl_facts_is_wrapper_module(idx, n);
 }
 
 static bool tl_pred_known_tensor(const TlIndex *idx, TSNode n, int choice)
 {
 	(void)choice;
-	return tl_flow_is_tensor(idx, n);
+	return tl_facts_is_tensor(idx, n);
 }
 
 static bool tl_pred_device_tensor(const TlIndex *idx, TSNode n, int choice)
 {
 	(void)choice;
-	return tl_flow_on_device(idx, n);
+	return tl_facts_on_device(idx, n);
 }
 
 static bool tl_pred_device(const TlIndex *idx, TSNode n, int choice)
 {
 	(void)choice;
-	return tl_flow_is_device(idx, n);
+	return tl_facts_is_device(idx, n);
 }
 
 static bool tl_pred_moves_to_device(const TlIndex *idx, TSNode n, int choice)
 {
 	(void)choice;
-	return tl_flow_moves_to_device(idx, n);
+	return tl_facts_moves_to_device(idx, n);
 }
 
 static bool tl_pred_host_factory(const TlIndex *idx, TSNode n, int choice)
 {
 	(void)choice;
-	return tl_flow_host_factory(idx, n);
+	return tl_facts_host_factory(idx, n);
 }
 
 static bool tl_pred_host_derived(const TlIndex *idx, TSNode n, int choice)
 {
 	(void)choice;
-	return tl_flow_host_derived(idx, n);
+	return tl_facts_host_derived(idx, n);
 }
 
 static bool tl_pred_from_loader(const TlIndex *idx, TSNode n, int choice)
 {
 	(void)choice;
-	return tl_flow_from_loader(idx, n);
+	return tl_facts_from_loader(idx, n);
 }
 
 static bool tl_pred_loader_option(const TlIndex *idx, TSNode n, int choice)
 {
-	return tl_flow_loader_option(idx, n, tl_loader_option_names[choice]);
+	return tl_facts_loader_option(idx, n, tl_loader_option_names[choice]);
 }
 
 static bool tl_pred_accumulation_backward(const TlIndex *idx, TSNode n, int choice)
 {
 	(void)choice;
-	return tl_flow_accumulation_backward(idx, n);
+	return tl_facts_accumulation_backward(idx, n);
 }
 
 static bool tl_pred_no_sync(const TlIndex *idx, TSNode n, int choice)
 {
 	(void)choice;
-	return tl_flow_no_sync(idx, n);
+	return tl_facts_no_sync(idx, n);
 }
 
 static bool tl_pred_backward_through(const TlIndex *idx, TSNode n, int choice)
 {
-	return tl_flow_backward_through(idx, n, (TlWrapper)choice);
+	return tl_facts_backward_through(idx, n, (TlWrapper)choice);
 }
 
 static bool tl_pred_dies_in_iteration(const TlIndex *idx, TSNode n, int choice)
 {
 	(void)choice;
-	return tl_flow_dies_in_iteration(idx, n);
+	return tl_facts_dies_in_iteration(idx, n);
 }
 
 static bool tl_pred_made_by(const TlIndex *idx, TSNode n, int choice)
 {
-	return tl_flow_made_by(idx, n) == tl_made_kinds[choice];
+	return tl_facts_made_by(idx, n) == tl_made_kinds[choice];
 }
 
 static bool tl_pred_model_output(const TlIndex *idx, TSNode n, int choice)
 {
-	return tl_flow_model_output(idx, n) == tl_made_kinds[choice];
+	return tl_facts_model_output(idx, n) == tl_made_kinds[choice];
 }
 
 static bool tl_pred_loss_is(const TlIndex *idx, TSNode n, int choice)
 {
 	const TlCall *c = tl_pred__call(idx, n);
-	return c && tl_flow_loss_kind(idx, c) == tl_loss_kinds[choice];
+	return c && tl_facts_loss_kind(idx, c) == tl_loss_kinds[choice];
 }
 
 const TlPredicateDef tl_predicates[] = {

@@ -14,6 +14,7 @@
 #include <tree_sitter/api.h>
 
 #include "alloc.h"
+#include "facts.h"
 #include "index.h"
 #include "source.h"
 #include "syms.h"
@@ -34,7 +35,7 @@ static inline TlFixture *tl_fixture_new(const char *code)
 	fx->parser = ts_parser_new();
 	ts_parser_set_language(fx->parser, tl_python_language());
 	fx->tree = ts_parser_parse_string(fx->parser, NULL, fx->src.text, fx->src.length);
-	tl_index_build(&fx->idx, &fx->src, ts_tree_root_node(fx->tree));
+	tl_facts_build(&fx->idx, &fx->src, ts_tree_root_node(fx->tree));
 	return fx;
 }
 

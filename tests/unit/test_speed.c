@@ -7,7 +7,7 @@
 #include "helpers.h"
 
 #include "alloc.h"
-#include "flow.h"
+#include "facts.h"
 #include "predicates.h"
 
 /* The first argument of the call whose text is exactly `call_text`. */
@@ -185,26 +185,26 @@ static void test_every_n_guards(void **state)
 	(void)state;
 	TlFixture *fx = tl_fixture_new(guards_code);
 	const TlIndex *idx = &fx->idx;
-	assert_false(tl_flow_under_every_n(idx, tl_fixture_node(fx, "a0(loss)", 0)));
-	assert_true(tl_flow_under_every_n(idx, tl_fixture_node(fx, "a1(loss)", 0)));
-	assert_true(tl_flow_under_every_n(idx, tl_fixture_node(fx, "a2(loss)", 0)));
+	assert_false(tl_facts_under_every_n(idx, tl_fixture_node(fx, "a0(loss)", 0)));
+	assert_true(tl_facts_under_every_n(idx, tl_fixture_node(fx, "a1(loss)", 0)));
+	assert_true(tl_facts_under_every_n(idx, tl_fixture_node(fx, "a2(loss)", 0)));
 	/* `or`: rare on both sides (an equality bound to a name). */
-	assert_true(tl_flow_under_every_n(idx, tl_fixture_node(fx, "a3(loss)", 0)));
-	assert_false(tl_flow_under_every_n(idx, tl_fixture_node(fx, "a4(loss)", 0)));
-	assert_true(tl_flow_under_every_n(idx, tl_fixture_node(fx, "a5(loss)", 0)));
-	assert_true(tl_flow_under_every_n(idx, tl_fixture_node(fx, "a6(loss)", 0)));
-	assert_true(tl_flow_under_every_n(idx, tl_fixture_node(fx, "a7(loss)", 0)));
-	assert_true(tl_flow_under_every_n(idx, tl_fixture_node(fx, "a8(loss)", 0)));
+	assert_true(tl_facts_under_every_n(idx, tl_fixture_node(fx, "a3(loss)", 0)));
+	assert_false(tl_facts_under_every_n(idx, tl_fixture_node(fx, "a4(loss)", 0)));
+	assert_true(tl_facts_under_every_n(idx, tl_fixture_node(fx, "a5(loss)", 0)));
+	assert_true(tl_facts_under_every_n(idx, tl_fixture_node(fx, "a6(loss)", 0)));
+	assert_true(tl_facts_under_every_n(idx, tl_fixture_node(fx, "a7(loss)", 0)));
+	assert_true(tl_facts_under_every_n(idx, tl_fixture_node(fx, "a8(loss)", 0)));
 	/* elif with a modulo test guards; the final else does not. */
-	assert_true(tl_flow_under_every_n(idx, tl_fixture_node(fx, "a9(loss)", 0)));
-	assert_false(tl_flow_under_every_n(idx, tl_fixture_node(fx, "b0(loss)", 0)));
+	assert_true(tl_facts_under_every_n(idx, tl_fixture_node(fx, "a9(loss)", 0)));
+	assert_false(tl_facts_under_every_n(idx, tl_fixture_node(fx, "b0(loss)", 0)));
 	/* `!=` holds on most steps. */
-	assert_false(tl_flow_under_every_n(idx, tl_fixture_node(fx, "b1(loss)", 0)));
+	assert_false(tl_facts_under_every_n(idx, tl_fixture_node(fx, "b1(loss)", 0)));
 	/* try body runs every step; the except clause only on failure. */
-	assert_false(tl_flow_under_every_n(idx, tl_fixture_node(fx, "b2(loss)", 0)));
-	assert_true(tl_flow_under_every_n(idx, tl_fixture_node(fx, "b3(loss)", 0)));
+	assert_false(tl_facts_under_every_n(idx, tl_fixture_node(fx, "b2(loss)", 0)));
+	assert_true(tl_facts_under_every_n(idx, tl_fixture_node(fx, "b3(loss)", 0)));
 	/* After `if step % n != 0: continue`. */
-	assert_true(tl_flow_under_every_n(idx, tl_fixture_node(fx, "b4(loss)", 0)));
+	assert_true(tl_facts_under_every_n(idx, tl_fixture_node(fx, "b4(loss)", 0)));
 	tl_fixture_free(fx);
 }
 
@@ -214,26 +214,26 @@ static void test_in_step_loop(void **state)
 	TlFixture *fx = tl_fixture_new(guards_code);
 	const TlIndex *idx = &fx->idx;
 	const uint32_t any = TL_STEP_TRAIN | TL_STEP_EVAL;
-	assert_true(tl_flow_in_step_loop(idx, tl_fixture_node(fx, "a0(loss)", 0), any, true));
+	assert_true(tl_facts_in_step_loop(idx, tl_fixture_node(fx, "a0(loss)", 0), any, true));
 	/* Guarded: in the step loop, but not on every step. */
-	assert_true(tl_flow_in_step_loop(idx, tl_fixture_node(fx, "a1(loss)", 0), any, false));
-	assert_false(tl_flow_in_step_loop(idx, tl_fixture_node(fx, "a1(loss)", 0), any, true));
+	assert_true(tl_facts_in_step_loop(idx, tl_fixture_node(fx, "a1(loss)", 0), any, false));
+	assert_false(tl_facts_in_step_loop(idx, tl_fixture_node(fx, "a1(loss)", 0), any, true));
 	/* After the loop. */
-	assert_false(tl_flow_in_step_loop(idx, tl_fixture_node(fx, "b5(loss)", 0), any, false));
+	assert_false(tl_facts_in_step_loop(idx, tl_fixture_node(fx, "b5(loss)", 0), any, false));
 	/* Through call sites: a helper called every step, one called under a
 	 * guard, one never called. */
-	assert_true(tl_flow_in_step_loop(idx, tl_fixture_node(fx, "c0(l)", 0), TL_STEP_TRAIN, true));
-	assert_true(tl_flow_in_step_loop(idx, tl_fixture_node(fx, "c1(l)", 0), TL_STEP_TRAIN, false));
-	assert_false(tl_flow_in_step_loop(idx, tl_fixture_node(fx, "c1(l)", 0), TL_STEP_TRAIN, true));
-	assert_false(tl_flow_in_step_loop(idx, tl_fixture_node(fx, "c2(l)", 0), any, false));
+	assert_true(tl_facts_in_step_loop(idx, tl_fixture_node(fx, "c0(l)", 0), TL_STEP_TRAIN, true));
+	assert_true(tl_facts_in_step_loop(idx, tl_fixture_node(fx, "c1(l)", 0), TL_STEP_TRAIN, false));
+	assert_false(tl_facts_in_step_loop(idx, tl_fixture_node(fx, "c1(l)", 0), TL_STEP_TRAIN, true));
+	assert_false(tl_facts_in_step_loop(idx, tl_fixture_node(fx, "c2(l)", 0), any, false));
 	/* An evaluation loop is a step loop, but not a training one. */
-	assert_true(tl_flow_in_step_loop(idx, tl_fixture_node(fx, "c3(model(xe))", 0), any, true));
-	assert_false(tl_flow_in_step_loop(idx, tl_fixture_node(fx, "c3(model(xe))", 0),
+	assert_true(tl_facts_in_step_loop(idx, tl_fixture_node(fx, "c3(model(xe))", 0), any, true));
+	assert_false(tl_facts_in_step_loop(idx, tl_fixture_node(fx, "c3(model(xe))", 0),
 					  TL_STEP_TRAIN, true));
 	/* A rollout loop inside a training step: the innermost step loop
 	 * (evaluation) decides. */
-	assert_true(tl_flow_in_step_loop(idx, tl_fixture_node(fx, "c4(policy(xr))", 0), any, true));
-	assert_false(tl_flow_in_step_loop(idx, tl_fixture_node(fx, "c4(policy(xr))", 0),
+	assert_true(tl_facts_in_step_loop(idx, tl_fixture_node(fx, "c4(policy(xr))", 0), any, true));
+	assert_false(tl_facts_in_step_loop(idx, tl_fixture_node(fx, "c4(policy(xr))", 0),
 					  TL_STEP_TRAIN, true));
 	tl_fixture_free(fx);
 }
@@ -283,26 +283,26 @@ static void test_loop_invariant(void **state)
 	(void)state;
 	TlFixture *fx = tl_fixture_new(invariant_code);
 	const TlIndex *idx = &fx->idx;
-	assert_true(tl_flow_loop_invariant(idx, receiver(fx, "w.to(device)")));
+	assert_true(tl_facts_loop_invariant(idx, receiver(fx, "w.to(device)")));
 	/* The loop target, a buffer refilled in place, an `out=` target, a
 	 * name re-bound in the loop. */
-	assert_false(tl_flow_loop_invariant(idx, receiver(fx, "x.to(device)")));
-	assert_false(tl_flow_loop_invariant(idx, receiver(fx, "buf.to(device)")));
-	assert_false(tl_flow_loop_invariant(idx, receiver(fx, "out_buf.to(device)")));
-	assert_false(tl_flow_loop_invariant(idx, receiver(fx, "rr.to(device)")));
+	assert_false(tl_facts_loop_invariant(idx, receiver(fx, "x.to(device)")));
+	assert_false(tl_facts_loop_invariant(idx, receiver(fx, "buf.to(device)")));
+	assert_false(tl_facts_loop_invariant(idx, receiver(fx, "out_buf.to(device)")));
+	assert_false(tl_facts_loop_invariant(idx, receiver(fx, "rr.to(device)")));
 	/* A module moved onto itself keeps the same object. */
-	assert_true(tl_flow_loop_invariant(idx, receiver(fx, "model.cuda()")));
+	assert_true(tl_facts_loop_invariant(idx, receiver(fx, "model.cuda()")));
 	/* A comprehension variable changes per element. */
-	assert_false(tl_flow_loop_invariant(idx, receiver(fx, "t.to(device)")));
+	assert_false(tl_facts_loop_invariant(idx, receiver(fx, "t.to(device)")));
 	/* Attributes: bound only in __init__, or re-bound in another method. */
-	assert_true(tl_flow_loop_invariant(idx, receiver(fx, "self.stable.to(device)")));
-	assert_false(tl_flow_loop_invariant(idx, receiver(fx, "self.swapped.to(device)")));
+	assert_true(tl_facts_loop_invariant(idx, receiver(fx, "self.stable.to(device)")));
+	assert_false(tl_facts_loop_invariant(idx, receiver(fx, "self.swapped.to(device)")));
 	/* A parameter follows its arguments: `w` and `x` are both passed. */
-	assert_false(tl_flow_loop_invariant(idx, receiver(fx, "prior.to(device)")));
+	assert_false(tl_facts_loop_invariant(idx, receiver(fx, "prior.to(device)")));
 	/* Shapes: constant, from the batch, from a random draw. */
-	assert_true(tl_flow_loop_invariant(idx, arg0(fx, "torch.zeros(4, 2)")));
-	assert_false(tl_flow_loop_invariant(idx, arg0(fx, "torch.zeros(x.size(0))")));
-	assert_false(tl_flow_loop_invariant(idx, arg0(fx, "torch.randn(torch.randint(1, 5, (1,)).item())")));
+	assert_true(tl_facts_loop_invariant(idx, arg0(fx, "torch.zeros(4, 2)")));
+	assert_false(tl_facts_loop_invariant(idx, arg0(fx, "torch.zeros(x.size(0))")));
+	assert_false(tl_facts_loop_invariant(idx, arg0(fx, "torch.randn(torch.randint(1, 5, (1,)).item())")));
 	tl_fixture_free(fx);
 }
 
@@ -317,7 +317,7 @@ static void test_loop_invariant_through_call_sites(void **state)
 		"for x in loader:\n"
 		"    term(w, device)\n"
 		"    term(prior=w, device=device)\n");
-	assert_true(tl_flow_loop_invariant(&fx->idx, receiver(fx, "prior.to(device)")));
+	assert_true(tl_facts_loop_invariant(&fx->idx, receiver(fx, "prior.to(device)")));
 	tl_fixture_free(fx);
 }
 
@@ -379,28 +379,28 @@ static void test_known_and_device_tensors(void **state)
 	(void)state;
 	TlFixture *fx = tl_fixture_new(tensors_code);
 	const TlIndex *idx = &fx->idx;
-	assert_true(tl_flow_is_tensor(idx, arg0(fx, "chk(xb)")));
-	assert_true(tl_flow_is_tensor(idx, arg0(fx, "chk(out)")));
-	assert_true(tl_flow_is_tensor(idx, arg0(fx, "chk(z)")));
-	assert_true(tl_flow_is_tensor(idx, arg0(fx, "chk(t)")));
-	assert_false(tl_flow_is_tensor(idx, arg0(fx, "chk(arr)")));
-	assert_false(tl_flow_is_tensor(idx, arg0(fx, "chk(u)")));
+	assert_true(tl_facts_is_tensor(idx, arg0(fx, "chk(xb)")));
+	assert_true(tl_facts_is_tensor(idx, arg0(fx, "chk(out)")));
+	assert_true(tl_facts_is_tensor(idx, arg0(fx, "chk(z)")));
+	assert_true(tl_facts_is_tensor(idx, arg0(fx, "chk(t)")));
+	assert_false(tl_facts_is_tensor(idx, arg0(fx, "chk(arr)")));
+	assert_false(tl_facts_is_tensor(idx, arg0(fx, "chk(u)")));
 	/* On the device: moved, a forward, methods of those, made there, a
 	 * field of a result, an accumulated total. */
-	assert_true(tl_flow_on_device(idx, arg0(fx, "chk(xd)")));
-	assert_true(tl_flow_on_device(idx, arg0(fx, "chk(out)")));
-	assert_true(tl_flow_on_device(idx, arg0(fx, "chk(pred)")));
-	assert_true(tl_flow_on_device(idx, arg0(fx, "chk(zd)")));
-	assert_true(tl_flow_on_device(idx, arg0(fx, "chk(top)")));
-	assert_true(tl_flow_on_device(idx, arg0(fx, "chk(total)")));
+	assert_true(tl_facts_on_device(idx, arg0(fx, "chk(xd)")));
+	assert_true(tl_facts_on_device(idx, arg0(fx, "chk(out)")));
+	assert_true(tl_facts_on_device(idx, arg0(fx, "chk(pred)")));
+	assert_true(tl_facts_on_device(idx, arg0(fx, "chk(zd)")));
+	assert_true(tl_facts_on_device(idx, arg0(fx, "chk(top)")));
+	assert_true(tl_facts_on_device(idx, arg0(fx, "chk(total)")));
 	/* Not: a batch not moved, a host copy, a host factory, numpy, a
 	 * module, a shape. */
-	assert_false(tl_flow_on_device(idx, arg0(fx, "chk(xb)")));
-	assert_false(tl_flow_on_device(idx, arg0(fx, "chk(host)")));
-	assert_false(tl_flow_on_device(idx, arg0(fx, "chk(z)")));
-	assert_false(tl_flow_on_device(idx, arg0(fx, "chk(arr)")));
-	assert_false(tl_flow_on_device(idx, arg0(fx, "chk(model)")));
-	assert_false(tl_flow_on_device(idx, arg0(fx, "chk(out.shape)")));
+	assert_false(tl_facts_on_device(idx, arg0(fx, "chk(xb)")));
+	assert_false(tl_facts_on_device(idx, arg0(fx, "chk(host)")));
+	assert_false(tl_facts_on_device(idx, arg0(fx, "chk(z)")));
+	assert_false(tl_facts_on_device(idx, arg0(fx, "chk(arr)")));
+	assert_false(tl_facts_on_device(idx, arg0(fx, "chk(model)")));
+	assert_false(tl_facts_on_device(idx, arg0(fx, "chk(out.shape)")));
 	tl_fixture_free(fx);
 }
 
@@ -409,19 +409,19 @@ static void test_devices_and_moves(void **state)
 	(void)state;
 	TlFixture *fx = tl_fixture_new(tensors_code);
 	const TlIndex *idx = &fx->idx;
-	assert_true(tl_flow_moves_to_device(idx, tl_fixture_node(fx, "torch.zeros(3).cuda()", 0)));
-	assert_true(tl_flow_moves_to_device(idx, tl_fixture_node(fx, "torch.ones(3).to(device)", 0)));
-	assert_true(tl_flow_moves_to_device(idx, tl_fixture_node(fx, "torch.ones(3).to(local_rank)", 0)));
-	assert_true(tl_flow_moves_to_device(idx, tl_fixture_node(fx, "torch.ones(3).to(device=device)", 0)));
-	assert_false(tl_flow_moves_to_device(idx, tl_fixture_node(fx, "torch.ones(3).to(torch.float16)", 0)));
-	assert_false(tl_flow_moves_to_device(idx, tl_fixture_node(fx, "torch.ones(3).to(cpu)", 0)));
+	assert_true(tl_facts_moves_to_device(idx, tl_fixture_node(fx, "torch.zeros(3).cuda()", 0)));
+	assert_true(tl_facts_moves_to_device(idx, tl_fixture_node(fx, "torch.ones(3).to(device)", 0)));
+	assert_true(tl_facts_moves_to_device(idx, tl_fixture_node(fx, "torch.ones(3).to(local_rank)", 0)));
+	assert_true(tl_facts_moves_to_device(idx, tl_fixture_node(fx, "torch.ones(3).to(device=device)", 0)));
+	assert_false(tl_facts_moves_to_device(idx, tl_fixture_node(fx, "torch.ones(3).to(torch.float16)", 0)));
+	assert_false(tl_facts_moves_to_device(idx, tl_fixture_node(fx, "torch.ones(3).to(cpu)", 0)));
 	/* Host-made factories, through Variable and casts; not with a device. */
-	assert_true(tl_flow_host_factory(idx, receiver(fx, "torch.zeros(3).cuda()")));
-	assert_true(tl_flow_host_factory(idx, receiver(fx, "Variable(torch.ones(3)).cuda()")));
-	assert_true(tl_flow_host_factory(idx, receiver(fx, "torch.randn(3).float().cuda()")));
-	assert_true(tl_flow_host_factory(idx, receiver(fx, "torch.randn(3, device='cpu').cuda()")));
-	assert_false(tl_flow_host_factory(idx, receiver(fx, "torch.randn(3, device=device).cuda()")));
-	assert_false(tl_flow_host_factory(idx, receiver(fx, "torch.randn_like(xd).cuda()")));
+	assert_true(tl_facts_host_factory(idx, receiver(fx, "torch.zeros(3).cuda()")));
+	assert_true(tl_facts_host_factory(idx, receiver(fx, "Variable(torch.ones(3)).cuda()")));
+	assert_true(tl_facts_host_factory(idx, receiver(fx, "torch.randn(3).float().cuda()")));
+	assert_true(tl_facts_host_factory(idx, receiver(fx, "torch.randn(3, device='cpu').cuda()")));
+	assert_false(tl_facts_host_factory(idx, receiver(fx, "torch.randn(3, device=device).cuda()")));
+	assert_false(tl_facts_host_factory(idx, receiver(fx, "torch.randn_like(xd).cuda()")));
 	tl_fixture_free(fx);
 }
 
@@ -450,13 +450,13 @@ static void test_host_derived(void **state)
 		"    chk(early)\n"
 		"    late = out.cpu()\n");
 	const TlIndex *idx = &fx->idx;
-	assert_true(tl_flow_host_derived(idx, arg0(fx, "chk(torch.from_numpy(q))")));
-	assert_true(tl_flow_host_derived(idx, arg0(fx, "chk(lst)")));
+	assert_true(tl_facts_host_derived(idx, arg0(fx, "chk(torch.from_numpy(q))")));
+	assert_true(tl_facts_host_derived(idx, arg0(fx, "chk(lst)")));
 	/* An unknown function's result is new data; a host batch's .cpu() is
 	 * no device copy; a copy made before the loop is not this iteration's. */
-	assert_false(tl_flow_host_derived(idx, arg0(fx, "chk(obs)")));
-	assert_false(tl_flow_host_derived(idx, arg0(fx, "chk(xh)")));
-	assert_false(tl_flow_host_derived(idx, arg0(fx, "chk(early)")));
+	assert_false(tl_facts_host_derived(idx, arg0(fx, "chk(obs)")));
+	assert_false(tl_facts_host_derived(idx, arg0(fx, "chk(xh)")));
+	assert_false(tl_facts_host_derived(idx, arg0(fx, "chk(early)")));
 	tl_fixture_free(fx);
 }
 
@@ -500,23 +500,23 @@ static void test_loader_batches(void **state)
 	(void)state;
 	TlFixture *fx = tl_fixture_new(loader_code);
 	const TlIndex *idx = &fx->idx;
-	assert_true(tl_flow_from_loader(idx, arg0(fx, "chk(bx)")));
-	assert_true(tl_flow_from_loader(idx, arg0(fx, "chk(a)")));
-	assert_true(tl_flow_from_loader(idx, arg0(fx, "chk(batch['x'])")));
-	assert_true(tl_flow_from_loader(idx, arg0(fx, "chk(v)")));
-	assert_true(tl_flow_from_loader(idx, arg0(fx, "chk(f)")));
+	assert_true(tl_facts_from_loader(idx, arg0(fx, "chk(bx)")));
+	assert_true(tl_facts_from_loader(idx, arg0(fx, "chk(a)")));
+	assert_true(tl_facts_from_loader(idx, arg0(fx, "chk(batch['x'])")));
+	assert_true(tl_facts_from_loader(idx, arg0(fx, "chk(v)")));
+	assert_true(tl_facts_from_loader(idx, arg0(fx, "chk(f)")));
 	/* enumerate's counter; a loader the file does not build. */
-	assert_false(tl_flow_from_loader(idx, arg0(fx, "chk(i)")));
-	assert_false(tl_flow_from_loader(idx, arg0(fx, "chk(h)")));
+	assert_false(tl_facts_from_loader(idx, arg0(fx, "chk(i)")));
+	assert_false(tl_facts_from_loader(idx, arg0(fx, "chk(h)")));
 	/* pin_memory: not set, set through a local factory, by position,
 	 * possibly through **kwargs, set to False. */
-	assert_false(tl_flow_loader_option(idx, arg0(fx, "chk(bx)"), "pin_memory"));
-	assert_false(tl_flow_loader_option(idx, arg0(fx, "chk(a)"), "pin_memory"));
-	assert_true(tl_flow_loader_option(idx, arg0(fx, "chk(v)"), "pin_memory"));
-	assert_true(tl_flow_loader_option(idx, arg0(fx, "chk(c)"), "pin_memory"));
-	assert_true(tl_flow_loader_option(idx, arg0(fx, "chk(d)"), "pin_memory"));
-	assert_false(tl_flow_loader_option(idx, arg0(fx, "chk(e)"), "pin_memory"));
-	assert_true(tl_flow_loader_option(idx, arg0(fx, "chk(c)"), "shuffle"));
+	assert_false(tl_facts_loader_option(idx, arg0(fx, "chk(bx)"), "pin_memory"));
+	assert_false(tl_facts_loader_option(idx, arg0(fx, "chk(a)"), "pin_memory"));
+	assert_true(tl_facts_loader_option(idx, arg0(fx, "chk(v)"), "pin_memory"));
+	assert_true(tl_facts_loader_option(idx, arg0(fx, "chk(c)"), "pin_memory"));
+	assert_true(tl_facts_loader_option(idx, arg0(fx, "chk(d)"), "pin_memory"));
+	assert_false(tl_facts_loader_option(idx, arg0(fx, "chk(e)"), "pin_memory"));
+	assert_true(tl_facts_loader_option(idx, arg0(fx, "chk(c)"), "shuffle"));
 	tl_fixture_free(fx);
 }
 
@@ -563,20 +563,20 @@ static void test_accumulation_and_ddp(void **state)
 	TSNode b4 = tl_fixture_node(fx, "l4.backward()", 0);
 	/* Accumulation: a guarded step that does not hold the backward, a
 	 * micro-batch loop; not: a step on every iteration. */
-	assert_true(tl_flow_accumulation_backward(idx, b1));
-	assert_false(tl_flow_accumulation_backward(idx, b2));
-	assert_true(tl_flow_accumulation_backward(idx, b3));
-	assert_true(tl_flow_accumulation_backward(idx, b4));
+	assert_true(tl_facts_accumulation_backward(idx, b1));
+	assert_false(tl_facts_accumulation_backward(idx, b2));
+	assert_true(tl_facts_accumulation_backward(idx, b3));
+	assert_true(tl_facts_accumulation_backward(idx, b4));
 	/* Through a DDP forward; not a plain module's or `.module`'s. */
-	assert_true(tl_flow_backward_through(idx, b1, TL_WRAP_DDP));
-	assert_false(tl_flow_backward_through(idx, b2, TL_WRAP_DDP));
-	assert_false(tl_flow_backward_through(idx, b3, TL_WRAP_DDP));
-	assert_true(tl_flow_backward_through(idx, b4, TL_WRAP_DDP));
-	assert_false(tl_flow_backward_through(idx, b1, TL_WRAP_FSDP));
+	assert_true(tl_facts_backward_through(idx, b1, TL_WRAP_DDP));
+	assert_false(tl_facts_backward_through(idx, b2, TL_WRAP_DDP));
+	assert_false(tl_facts_backward_through(idx, b3, TL_WRAP_DDP));
+	assert_true(tl_facts_backward_through(idx, b4, TL_WRAP_DDP));
+	assert_false(tl_facts_backward_through(idx, b1, TL_WRAP_FSDP));
 	/* no_sync: a conditional context; nanoGPT's flag. */
-	assert_false(tl_flow_no_sync(idx, b1));
-	assert_true(tl_flow_no_sync(idx, b3));
-	assert_true(tl_flow_no_sync(idx, b4));
+	assert_false(tl_facts_no_sync(idx, b1));
+	assert_true(tl_facts_no_sync(idx, b3));
+	assert_true(tl_facts_no_sync(idx, b4));
 	tl_fixture_free(fx);
 }
 
@@ -601,13 +601,13 @@ static void test_dies_in_iteration(void **state)
 		"            kept.append(torch.zeros(5))\n"
 		"            m = mk()\n");
 	const TlIndex *idx = &fx->idx;
-	assert_true(tl_flow_dies_in_iteration(idx, tl_fixture_node(fx, "torch.zeros(1)", 0)));
-	assert_false(tl_flow_dies_in_iteration(idx, tl_fixture_node(fx, "torch.zeros(2)", 0)));
-	assert_false(tl_flow_dies_in_iteration(idx, tl_fixture_node(fx, "torch.zeros(3)", 0)));
-	assert_true(tl_flow_dies_in_iteration(idx, tl_fixture_node(fx, "torch.zeros(4)", 0)));
-	assert_false(tl_flow_dies_in_iteration(idx, tl_fixture_node(fx, "torch.zeros(5)", 0)));
+	assert_true(tl_facts_dies_in_iteration(idx, tl_fixture_node(fx, "torch.zeros(1)", 0)));
+	assert_false(tl_facts_dies_in_iteration(idx, tl_fixture_node(fx, "torch.zeros(2)", 0)));
+	assert_false(tl_facts_dies_in_iteration(idx, tl_fixture_node(fx, "torch.zeros(3)", 0)));
+	assert_true(tl_facts_dies_in_iteration(idx, tl_fixture_node(fx, "torch.zeros(4)", 0)));
+	assert_false(tl_facts_dies_in_iteration(idx, tl_fixture_node(fx, "torch.zeros(5)", 0)));
 	/* Returned from a helper whose only call site drops it. */
-	assert_true(tl_flow_dies_in_iteration(idx, tl_fixture_node(fx, "torch.ones(2)", 0)));
+	assert_true(tl_facts_dies_in_iteration(idx, tl_fixture_node(fx, "torch.ones(2)", 0)));
 	tl_fixture_free(fx);
 }
 
@@ -629,24 +629,24 @@ static void test_api_kinds_and_keywords(void **state)
 		"g = torch.cuda.empty_cache()\n"
 		"h = json.load(p)\n");
 	const TlIndex *idx = &fx->idx;
-	assert_true(tl_flow_is_api(idx, tl_fixture_node(fx, "ac()", 0), TL_API_DEPRECATED_AMP));
-	assert_false(tl_flow_is_api(idx, tl_fixture_node(fx, "torch.amp.autocast('cuda')", 0),
+	assert_true(tl_facts_is_api(idx, tl_fixture_node(fx, "ac()", 0), TL_API_DEPRECATED_AMP));
+	assert_false(tl_facts_is_api(idx, tl_fixture_node(fx, "torch.amp.autocast('cuda')", 0),
 				    TL_API_DEPRECATED_AMP));
-	assert_true(tl_flow_is_api(idx, tl_fixture_node(fx, "load(p, weights_only=False)", 0),
+	assert_true(tl_facts_is_api(idx, tl_fixture_node(fx, "load(p, weights_only=False)", 0),
 				   TL_API_TORCH_LOAD));
-	assert_false(tl_flow_is_api(idx, tl_fixture_node(fx, "json.load(p)", 0), TL_API_TORCH_LOAD));
-	assert_true(tl_flow_is_api(idx, tl_fixture_node(fx, "cp.checkpoint(f, x)", 0),
+	assert_false(tl_facts_is_api(idx, tl_fixture_node(fx, "json.load(p)", 0), TL_API_TORCH_LOAD));
+	assert_true(tl_facts_is_api(idx, tl_fixture_node(fx, "cp.checkpoint(f, x)", 0),
 				   TL_API_ACTIVATION_CHECKPOINT));
-	assert_true(tl_flow_is_api(idx, tl_fixture_node(fx, "torch.cuda.empty_cache()", 0),
+	assert_true(tl_facts_is_api(idx, tl_fixture_node(fx, "torch.cuda.empty_cache()", 0),
 				   TL_API_EMPTY_CACHE));
 	/* A reference, not a call (a decorator without parentheses). */
-	assert_true(tl_flow_is_api(idx, tl_fixture_node(fx, "ac", 1), TL_API_DEPRECATED_AMP));
-	assert_true(tl_flow_passes_keyword(idx, tl_fixture_node(fx, "load(p, weights_only=False)", 0),
+	assert_true(tl_facts_is_api(idx, tl_fixture_node(fx, "ac", 1), TL_API_DEPRECATED_AMP));
+	assert_true(tl_facts_passes_keyword(idx, tl_fixture_node(fx, "load(p, weights_only=False)", 0),
 					   "weights_only"));
 	/* **kw may hold it. */
-	assert_true(tl_flow_passes_keyword(idx, tl_fixture_node(fx, "cp.checkpoint(f, x, **kw)", 0),
+	assert_true(tl_facts_passes_keyword(idx, tl_fixture_node(fx, "cp.checkpoint(f, x, **kw)", 0),
 					   "use_reentrant"));
-	assert_false(tl_flow_passes_keyword(idx, tl_fixture_node(fx, "cp.checkpoint(f, x)", 0),
+	assert_false(tl_facts_passes_keyword(idx, tl_fixture_node(fx, "cp.checkpoint(f, x)", 0),
 					    "use_reentrant"));
 	tl_fixture_free(fx);
 }

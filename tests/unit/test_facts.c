@@ -1,10 +1,10 @@
-/* Unit tests for analyzer/flow.h: graph tensors, optimizers, scalers and
+/* Unit tests for analyzer/facts.h: graph tensors, optimizers, scalers and
  * modules, train/eval mode, grad and autocast contexts, flow into a
  * backward, values that outlive an iteration, step loops. */
 #include "helpers.h"
 
 #include "alloc.h"
-#include "flow.h"
+#include "facts.h"
 
 /* The first argument of the call whose text is exactly `call_text`:
  * fixtures write `chk(name)` lines to point at one use of `name`. */
@@ -73,25 +73,25 @@ static void test_graph_values(void **state)
 	/* Results of a criterion, a functional loss, a model forward, fields of
 	 * a model's output, arithmetic on a loss, graph-keeping methods, a local
 	 * function that returns a loss. */
-	assert_true(tl_flow_is_graph(idx, arg0(fx, "chk(out)")));
-	assert_true(tl_flow_is_graph(idx, arg0(fx, "chk(loss)")));
-	assert_true(tl_flow_is_graph(idx, arg0(fx, "chk(loss2)")));
-	assert_true(tl_flow_is_graph(idx, arg0(fx, "chk(total)")));
-	assert_true(tl_flow_is_graph(idx, arg0(fx, "chk(neg)")));
-	assert_true(tl_flow_is_graph(idx, arg0(fx, "chk(outputs.loss)")));
-	assert_true(tl_flow_is_graph(idx, arg0(fx, "chk(on_cpu)")));
-	assert_true(tl_flow_is_graph(idx, arg0(fx, "chk(avg)")));
-	assert_true(tl_flow_is_graph(idx, arg0(fx, "chk(l3)")));
+	assert_true(tl_facts_is_graph(idx, arg0(fx, "chk(out)")));
+	assert_true(tl_facts_is_graph(idx, arg0(fx, "chk(loss)")));
+	assert_true(tl_facts_is_graph(idx, arg0(fx, "chk(loss2)")));
+	assert_true(tl_facts_is_graph(idx, arg0(fx, "chk(total)")));
+	assert_true(tl_facts_is_graph(idx, arg0(fx, "chk(neg)")));
+	assert_true(tl_facts_is_graph(idx, arg0(fx, "chk(outputs.loss)")));
+	assert_true(tl_facts_is_graph(idx, arg0(fx, "chk(on_cpu)")));
+	assert_true(tl_facts_is_graph(idx, arg0(fx, "chk(avg)")));
+	assert_true(tl_facts_is_graph(idx, arg0(fx, "chk(l3)")));
 	/* Plain numbers, detached values, comparisons, no_grad results. */
-	assert_false(tl_flow_is_graph(idx, arg0(fx, "chk(val)")));
-	assert_false(tl_flow_is_graph(idx, arg0(fx, "chk(det)")));
-	assert_false(tl_flow_is_graph(idx, arg0(fx, "chk(fl)")));
-	assert_false(tl_flow_is_graph(idx, arg0(fx, "chk(cmp)")));
-	assert_false(tl_flow_is_graph(idx, arg0(fx, "chk(num)")));
-	assert_false(tl_flow_is_graph(idx, arg0(fx, "chk(ev)")));
-	assert_false(tl_flow_is_graph(idx, arg0(fx, "chk(ev_loss)")));
-	assert_false(tl_flow_is_graph(idx, arg0(fx, "chk(unbound)")));
-	assert_false(tl_flow_is_graph(idx, arg0(fx, "chk(outputs.loss.shape)")));
+	assert_false(tl_facts_is_graph(idx, arg0(fx, "chk(val)")));
+	assert_false(tl_facts_is_graph(idx, arg0(fx, "chk(det)")));
+	assert_false(tl_facts_is_graph(idx, arg0(fx, "chk(fl)")));
+	assert_false(tl_facts_is_graph(idx, arg0(fx, "chk(cmp)")));
+	assert_false(tl_facts_is_graph(idx, arg0(fx, "chk(num)")));
+	assert_false(tl_facts_is_graph(idx, arg0(fx, "chk(ev)")));
+	assert_false(tl_facts_is_graph(idx, arg0(fx, "chk(ev_loss)")));
+	assert_false(tl_facts_is_graph(idx, arg0(fx, "chk(unbound)")));
+	assert_false(tl_facts_is_graph(idx, arg0(fx, "chk(outputs.loss.shape)")));
 	tl_fixture_free(fx);
 }
 
@@ -100,19 +100,19 @@ static void test_graph_expressions(void **state)
 	(void)state;
 	TlFixture *fx = tl_fixture_new(graph_code);
 	const TlIndex *idx = &fx->idx;
-	assert_true(tl_flow_is_graph(idx, tl_fixture_node(fx, "crit(out, y)", 0)));
-	assert_true(tl_flow_is_graph(idx, tl_fixture_node(fx, "F.cross_entropy(out, y)", 0)));
-	assert_true(tl_flow_is_graph(idx, tl_fixture_node(fx, "model(x)", 0)));
-	assert_true(tl_flow_is_graph(idx, tl_fixture_node(fx, "loss * 2 + loss2", 0)));
-	assert_true(tl_flow_is_graph(idx, tl_fixture_node(fx, "loss.cpu()", 0)));
-	assert_false(tl_flow_is_graph(idx, tl_fixture_node(fx, "loss.item()", 0)));
-	assert_false(tl_flow_is_graph(idx, tl_fixture_node(fx, "loss.detach()", 0)));
-	assert_false(tl_flow_is_graph(idx, tl_fixture_node(fx, "float(loss)", 0)));
-	assert_false(tl_flow_is_graph(idx, tl_fixture_node(fx, "loss > 0", 0)));
+	assert_true(tl_facts_is_graph(idx, tl_fixture_node(fx, "crit(out, y)", 0)));
+	assert_true(tl_facts_is_graph(idx, tl_fixture_node(fx, "F.cross_entropy(out, y)", 0)));
+	assert_true(tl_facts_is_graph(idx, tl_fixture_node(fx, "model(x)", 0)));
+	assert_true(tl_facts_is_graph(idx, tl_fixture_node(fx, "loss * 2 + loss2", 0)));
+	assert_true(tl_facts_is_graph(idx, tl_fixture_node(fx, "loss.cpu()", 0)));
+	assert_false(tl_facts_is_graph(idx, tl_fixture_node(fx, "loss.item()", 0)));
+	assert_false(tl_facts_is_graph(idx, tl_fixture_node(fx, "loss.detach()", 0)));
+	assert_false(tl_facts_is_graph(idx, tl_fixture_node(fx, "float(loss)", 0)));
+	assert_false(tl_facts_is_graph(idx, tl_fixture_node(fx, "loss > 0", 0)));
 	/* Computed inside the no_grad block. */
-	assert_false(tl_flow_is_graph(idx, tl_fixture_node_after(fx, "ev = ", "model(x)")));
+	assert_false(tl_facts_is_graph(idx, tl_fixture_node_after(fx, "ev = ", "model(x)")));
 	/* Constructing a criterion makes a module, not a tensor. */
-	assert_false(tl_flow_is_graph(idx, tl_fixture_node(fx, "nn.CrossEntropyLoss()", 0)));
+	assert_false(tl_facts_is_graph(idx, tl_fixture_node(fx, "nn.CrossEntropyLoss()", 0)));
 	tl_fixture_free(fx);
 }
 
@@ -133,8 +133,8 @@ static void test_graph_in_grad_disabled_helper(void **state)
 		"train(model, x)\n"
 		"model.eval()\n");
 	/* score() only runs under no_grad, so its values carry no graph. */
-	assert_false(tl_flow_is_graph(&fx->idx, arg0(fx, "chk(s)")));
-	assert_true(tl_flow_is_graph(&fx->idx, arg0(fx, "chk(t)")));
+	assert_false(tl_facts_is_graph(&fx->idx, arg0(fx, "chk(s)")));
+	assert_true(tl_facts_is_graph(&fx->idx, arg0(fx, "chk(t)")));
 	tl_fixture_free(fx);
 }
 
@@ -185,16 +185,16 @@ static void test_is_optimizer(void **state)
 	(void)state;
 	TlFixture *fx = tl_fixture_new(kinds_code);
 	const TlIndex *idx = &fx->idx;
-	assert_true(tl_flow_is_optimizer(idx, arg0(fx, "chk(opt)")));
-	assert_true(tl_flow_is_optimizer(idx, arg0(fx, "chk(optimizers[0])")));
+	assert_true(tl_facts_is_optimizer(idx, arg0(fx, "chk(opt)")));
+	assert_true(tl_facts_is_optimizer(idx, arg0(fx, "chk(optimizers[0])")));
 	/* Unbound: the name decides. */
-	assert_true(tl_flow_is_optimizer(idx, arg0(fx, "chk(optimizer)")));
-	assert_true(tl_flow_is_optimizer(idx, arg0(fx, "chk(self.opt_d)")));
-	assert_false(tl_flow_is_optimizer(idx, arg0(fx, "chk(sched)")));
-	assert_false(tl_flow_is_optimizer(idx, arg0(fx, "chk(scaler)")));
-	assert_false(tl_flow_is_optimizer(idx, arg0(fx, "chk(env)")));
-	assert_false(tl_flow_is_optimizer(idx, arg0(fx, "chk(net)")));
-	assert_false(tl_flow_is_optimizer(idx, arg0(fx, "chk(o)")));
+	assert_true(tl_facts_is_optimizer(idx, arg0(fx, "chk(optimizer)")));
+	assert_true(tl_facts_is_optimizer(idx, arg0(fx, "chk(self.opt_d)")));
+	assert_false(tl_facts_is_optimizer(idx, arg0(fx, "chk(sched)")));
+	assert_false(tl_facts_is_optimizer(idx, arg0(fx, "chk(scaler)")));
+	assert_false(tl_facts_is_optimizer(idx, arg0(fx, "chk(env)")));
+	assert_false(tl_facts_is_optimizer(idx, arg0(fx, "chk(net)")));
+	assert_false(tl_facts_is_optimizer(idx, arg0(fx, "chk(o)")));
 	tl_fixture_free(fx);
 }
 
@@ -203,12 +203,12 @@ static void test_is_scaler(void **state)
 	(void)state;
 	TlFixture *fx = tl_fixture_new(kinds_code);
 	const TlIndex *idx = &fx->idx;
-	assert_true(tl_flow_is_scaler(idx, arg0(fx, "chk(scaler)")));
-	assert_true(tl_flow_is_scaler(idx, arg0(fx, "chk(my_scaler)")));
-	assert_true(tl_flow_is_scaler(idx, arg0(fx, "chk(self.grad_scaler)")));
-	assert_false(tl_flow_is_scaler(idx, arg0(fx, "chk(opt)")));
-	assert_false(tl_flow_is_scaler(idx, arg0(fx, "chk(sched)")));
-	assert_false(tl_flow_is_scaler(idx, arg0(fx, "chk(env)")));
+	assert_true(tl_facts_is_scaler(idx, arg0(fx, "chk(scaler)")));
+	assert_true(tl_facts_is_scaler(idx, arg0(fx, "chk(my_scaler)")));
+	assert_true(tl_facts_is_scaler(idx, arg0(fx, "chk(self.grad_scaler)")));
+	assert_false(tl_facts_is_scaler(idx, arg0(fx, "chk(opt)")));
+	assert_false(tl_facts_is_scaler(idx, arg0(fx, "chk(sched)")));
+	assert_false(tl_facts_is_scaler(idx, arg0(fx, "chk(env)")));
 	tl_fixture_free(fx);
 }
 
@@ -217,15 +217,15 @@ static void test_is_module(void **state)
 	(void)state;
 	TlFixture *fx = tl_fixture_new(kinds_code);
 	const TlIndex *idx = &fx->idx;
-	assert_true(tl_flow_is_module(idx, arg0(fx, "chk(net)")));
-	assert_true(tl_flow_is_module(idx, arg0(fx, "chk(lin)")));
-	assert_true(tl_flow_is_module(idx, arg0(fx, "chk(moved)")));
-	assert_true(tl_flow_is_module(idx, arg0(fx, "chk(ddp)")));
-	assert_false(tl_flow_is_module(idx, arg0(fx, "chk(helper)")));
-	assert_false(tl_flow_is_module(idx, arg0(fx, "chk(t)")));
-	assert_false(tl_flow_is_module(idx, arg0(fx, "chk(opt)")));
-	assert_false(tl_flow_is_module(idx, arg0(fx, "chk(o)")));
-	assert_false(tl_flow_is_module(idx, arg0(fx, "chk(env)")));
+	assert_true(tl_facts_is_module(idx, arg0(fx, "chk(net)")));
+	assert_true(tl_facts_is_module(idx, arg0(fx, "chk(lin)")));
+	assert_true(tl_facts_is_module(idx, arg0(fx, "chk(moved)")));
+	assert_true(tl_facts_is_module(idx, arg0(fx, "chk(ddp)")));
+	assert_false(tl_facts_is_module(idx, arg0(fx, "chk(helper)")));
+	assert_false(tl_facts_is_module(idx, arg0(fx, "chk(t)")));
+	assert_false(tl_facts_is_module(idx, arg0(fx, "chk(opt)")));
+	assert_false(tl_facts_is_module(idx, arg0(fx, "chk(o)")));
+	assert_false(tl_facts_is_module(idx, arg0(fx, "chk(env)")));
 	tl_fixture_free(fx);
 }
 
@@ -233,22 +233,22 @@ static void test_is_module_by_annotation(void **state)
 {
 	(void)state;
 	TlFixture *fx = tl_fixture_new(kinds_code);
-	assert_true(tl_flow_is_module(&fx->idx, arg0(fx, "chk(m)")));
-	assert_true(tl_flow_is_module(&fx->idx, arg0(fx, "chk(model2)")));
+	assert_true(tl_facts_is_module(&fx->idx, arg0(fx, "chk(m)")));
+	assert_true(tl_facts_is_module(&fx->idx, arg0(fx, "chk(model2)")));
 	tl_fixture_free(fx);
 }
 
 static void test_module_class_names(void **state)
 {
 	(void)state;
-	assert_true(tl_flow_is_module_class_name("torch.nn.Module"));
-	assert_true(tl_flow_is_module_class_name("torch.nn.Linear"));
-	assert_true(tl_flow_is_module_class_name("lightning.LightningModule"));
-	assert_false(tl_flow_is_module_class_name("torch.nn.Parameter"));
-	assert_false(tl_flow_is_module_class_name("torch.nn.functional"));
-	assert_false(tl_flow_is_module_class_name("torch.nn.init.xavier_uniform_"));
-	assert_false(tl_flow_is_module_class_name("torch.optim.SGD"));
-	assert_false(tl_flow_is_module_class_name("mylib.Module"));
+	assert_true(tl_facts_is_module_class_name("torch.nn.Module"));
+	assert_true(tl_facts_is_module_class_name("torch.nn.Linear"));
+	assert_true(tl_facts_is_module_class_name("lightning.LightningModule"));
+	assert_false(tl_facts_is_module_class_name("torch.nn.Parameter"));
+	assert_false(tl_facts_is_module_class_name("torch.nn.functional"));
+	assert_false(tl_facts_is_module_class_name("torch.nn.init.xavier_uniform_"));
+	assert_false(tl_facts_is_module_class_name("torch.optim.SGD"));
+	assert_false(tl_facts_is_module_class_name("mylib.Module"));
 }
 
 /* ---- mode -------------------------------------------------------------------------- */
@@ -274,18 +274,18 @@ static void test_mode_at(void **state)
 		"        self.net.eval()\n"
 		"        return self.net(batch)\n");
 	const TlIndex *idx = &fx->idx;
-	assert_int_equal(tl_flow_mode_at(idx, tl_fixture_node_after(fx, "first = ", "model(x)"), "model"),
+	assert_int_equal(tl_facts_mode_at(idx, tl_fixture_node_after(fx, "first = ", "model(x)"), "model"),
 			 TL_MODE_UNKNOWN);
-	assert_int_equal(tl_flow_mode_at(idx, tl_fixture_node_after(fx, "second = ", "model(x)"), "model"),
+	assert_int_equal(tl_facts_mode_at(idx, tl_fixture_node_after(fx, "second = ", "model(x)"), "model"),
 			 TL_MODE_EVAL);
-	assert_int_equal(tl_flow_mode_at(idx, tl_fixture_node_after(fx, "third = ", "model(x)"), "model"),
+	assert_int_equal(tl_facts_mode_at(idx, tl_fixture_node_after(fx, "third = ", "model(x)"), "model"),
 			 TL_MODE_TRAIN);
-	assert_int_equal(tl_flow_mode_at(idx, tl_fixture_node_after(fx, "fourth = ", "model(x)"), "model"),
+	assert_int_equal(tl_facts_mode_at(idx, tl_fixture_node_after(fx, "fourth = ", "model(x)"), "model"),
 			 TL_MODE_EVAL);
 	/* Another receiver is not affected. */
-	assert_int_equal(tl_flow_mode_at(idx, tl_fixture_node_after(fx, "second = ", "model(x)"), "other"),
+	assert_int_equal(tl_facts_mode_at(idx, tl_fixture_node_after(fx, "second = ", "model(x)"), "other"),
 			 TL_MODE_UNKNOWN);
-	assert_int_equal(tl_flow_mode_at(idx, tl_fixture_node(fx, "self.net(batch)", 0), "self.net"),
+	assert_int_equal(tl_facts_mode_at(idx, tl_fixture_node(fx, "self.net(batch)", 0), "self.net"),
 			 TL_MODE_EVAL);
 	tl_fixture_free(fx);
 }
@@ -318,12 +318,12 @@ static void test_mode_through_call_sites(void **state)
 		"    disagree(model, val)\n");
 	const TlIndex *idx = &fx->idx;
 	/* The parameter `net` is `model` at the only call site. */
-	assert_int_equal(tl_flow_mode_at(idx, tl_fixture_node(fx, "net(data)", 0), "net"), TL_MODE_EVAL);
-	assert_int_equal(tl_flow_mode_at(idx, tl_fixture_node(fx, "net2(data)", 0), "net2"), TL_MODE_EVAL);
+	assert_int_equal(tl_facts_mode_at(idx, tl_fixture_node(fx, "net(data)", 0), "net"), TL_MODE_EVAL);
+	assert_int_equal(tl_facts_mode_at(idx, tl_fixture_node(fx, "net2(data)", 0), "net2"), TL_MODE_EVAL);
 	/* A bound method: `self` is not among the arguments. */
-	assert_int_equal(tl_flow_mode_at(idx, tl_fixture_node(fx, "m(data)", 0), "m"), TL_MODE_EVAL);
+	assert_int_equal(tl_facts_mode_at(idx, tl_fixture_node(fx, "m(data)", 0), "m"), TL_MODE_EVAL);
 	/* Call sites that disagree: unknown. */
-	assert_int_equal(tl_flow_mode_at(idx, tl_fixture_node(fx, "net3(data)", 0), "net3"), TL_MODE_UNKNOWN);
+	assert_int_equal(tl_facts_mode_at(idx, tl_fixture_node(fx, "net3(data)", 0), "net3"), TL_MODE_UNKNOWN);
 	tl_fixture_free(fx);
 }
 
@@ -362,25 +362,25 @@ static void test_under_contexts(void **state)
 	TSNode mixed_body = tl_fixture_node_after(fx, "def mixed", "m(x)");
 	TSNode fwd_body = tl_fixture_node_after(fx, "def fwd", "m(x)");
 	/* Grad disabled at every call site of the helper. */
-	assert_true(tl_flow_under(idx, helper_body, TL_CTX_GRAD_OFF));
-	assert_int_equal(tl_flow_grad_state(idx, helper_body), TL_GRAD_OFF);
+	assert_true(tl_facts_under(idx, helper_body, TL_CTX_GRAD_OFF));
+	assert_int_equal(tl_facts_grad_state(idx, helper_body), TL_GRAD_OFF);
 	/* Locally, the helper's body says nothing. */
-	assert_int_equal(tl_flow_local_grad(idx, helper_body, tl_index_func_of(idx, helper_body), -1),
+	assert_int_equal(tl_facts_local_grad(idx, helper_body, tl_index_func_of(idx, helper_body), -1),
 			 TL_GRAD_UNKNOWN);
-	assert_false(tl_flow_under(idx, mixed_body, TL_CTX_GRAD_OFF));
-	assert_true(tl_flow_under(idx, tl_fixture_node_after(fx, "inside = ", "model(x)"), TL_CTX_GRAD_OFF));
-	assert_false(tl_flow_under(idx, tl_fixture_node_after(fx, "outside = ", "model(x)"), TL_CTX_GRAD_OFF));
-	assert_true(tl_flow_under(idx, tl_fixture_node_after(fx, "def deco", "m(x)"), TL_CTX_GRAD_OFF));
+	assert_false(tl_facts_under(idx, mixed_body, TL_CTX_GRAD_OFF));
+	assert_true(tl_facts_under(idx, tl_fixture_node_after(fx, "inside = ", "model(x)"), TL_CTX_GRAD_OFF));
+	assert_false(tl_facts_under(idx, tl_fixture_node_after(fx, "outside = ", "model(x)"), TL_CTX_GRAD_OFF));
+	assert_true(tl_facts_under(idx, tl_fixture_node_after(fx, "def deco", "m(x)"), TL_CTX_GRAD_OFF));
 	/* Statement-level set_grad_enabled switches until switched back. */
-	assert_true(tl_flow_under(idx, tl_fixture_node_after(fx, "a = ", "model(x)"), TL_CTX_GRAD_OFF));
-	assert_false(tl_flow_under(idx, tl_fixture_node_after(fx, "b = ", "model(x)"), TL_CTX_GRAD_OFF));
-	assert_int_equal(tl_flow_grad_state(idx, tl_fixture_node_after(fx, "b = ", "model(x)")), TL_GRAD_ON);
+	assert_true(tl_facts_under(idx, tl_fixture_node_after(fx, "a = ", "model(x)"), TL_CTX_GRAD_OFF));
+	assert_false(tl_facts_under(idx, tl_fixture_node_after(fx, "b = ", "model(x)"), TL_CTX_GRAD_OFF));
+	assert_int_equal(tl_facts_grad_state(idx, tl_fixture_node_after(fx, "b = ", "model(x)")), TL_GRAD_ON);
 	/* Autocast: a with block, or every call site of the function. */
-	assert_true(tl_flow_under(idx, fwd_body, TL_CTX_AUTOCAST));
-	assert_false(tl_flow_under(idx, fwd_body, TL_CTX_GRAD_OFF));
-	assert_true(tl_flow_under(idx, tl_fixture_node_after(fx, "ac_inside = ", "model(x)"), TL_CTX_AUTOCAST));
-	assert_false(tl_flow_under(idx, tl_fixture_node_after(fx, "outside = ", "model(x)"), TL_CTX_AUTOCAST));
-	assert_false(tl_flow_under(idx, helper_body, TL_CTX_AUTOCAST));
+	assert_true(tl_facts_under(idx, fwd_body, TL_CTX_AUTOCAST));
+	assert_false(tl_facts_under(idx, fwd_body, TL_CTX_GRAD_OFF));
+	assert_true(tl_facts_under(idx, tl_fixture_node_after(fx, "ac_inside = ", "model(x)"), TL_CTX_AUTOCAST));
+	assert_false(tl_facts_under(idx, tl_fixture_node_after(fx, "outside = ", "model(x)"), TL_CTX_AUTOCAST));
+	assert_false(tl_facts_under(idx, helper_body, TL_CTX_AUTOCAST));
 	tl_fixture_free(fx);
 }
 
@@ -399,14 +399,14 @@ static void test_from_context(void **state)
 		"cast = F.cross_entropy(out.float(), y)\n"
 		"plain = F.cross_entropy(model(x), y)\n");
 	const TlIndex *idx = &fx->idx;
-	assert_true(tl_flow_from_context(idx, tl_fixture_node_after(fx, "late = ", "(out, y)"), TL_CTX_AUTOCAST));
+	assert_true(tl_facts_from_context(idx, tl_fixture_node_after(fx, "late = ", "(out, y)"), TL_CTX_AUTOCAST));
 	/* Inside the block itself, the block encloses the use. */
-	assert_false(tl_flow_from_context(idx, tl_fixture_node_after(fx, "inner = ", "(out, y)"), TL_CTX_AUTOCAST));
+	assert_false(tl_facts_from_context(idx, tl_fixture_node_after(fx, "inner = ", "(out, y)"), TL_CTX_AUTOCAST));
 	/* An upcast ends the reduced precision. */
-	assert_false(tl_flow_from_context(idx, tl_fixture_node_after(fx, "cast = ", "(out.float(), y)"), TL_CTX_AUTOCAST));
-	assert_false(tl_flow_from_context(idx, tl_fixture_node_after(fx, "plain = ", "(model(x), y)"), TL_CTX_AUTOCAST));
+	assert_false(tl_facts_from_context(idx, tl_fixture_node_after(fx, "cast = ", "(out.float(), y)"), TL_CTX_AUTOCAST));
+	assert_false(tl_facts_from_context(idx, tl_fixture_node_after(fx, "plain = ", "(model(x), y)"), TL_CTX_AUTOCAST));
 	/* The block is autocast, not grad-disabled. */
-	assert_false(tl_flow_from_context(idx, tl_fixture_node_after(fx, "late = ", "(out, y)"), TL_CTX_GRAD_OFF));
+	assert_false(tl_facts_from_context(idx, tl_fixture_node_after(fx, "late = ", "(out, y)"), TL_CTX_GRAD_OFF));
 	tl_fixture_free(fx);
 }
 
@@ -448,18 +448,18 @@ static void test_reaches_backward(void **state)
 		"    total_loss.backward()\n");
 	const TlIndex *idx = &fx->idx;
 	/* The REINFORCE list is stacked into the loss that is backpropagated. */
-	assert_true(tl_flow_reaches_backward(idx, tl_fixture_node_after(fx, "log_probs.append", "log_probs")));
+	assert_true(tl_facts_reaches_backward(idx, tl_fixture_node_after(fx, "log_probs.append", "log_probs")));
 	/* Rewards are only returned, to no caller. */
-	assert_false(tl_flow_reaches_backward(idx, tl_fixture_node_after(fx, "rewards.append", "rewards")));
+	assert_false(tl_facts_reaches_backward(idx, tl_fixture_node_after(fx, "rewards.append", "rewards")));
 	/* A total that is only printed. */
-	assert_false(tl_flow_reaches_backward(idx, tl_fixture_node_after(fx, "total += l", "total")));
+	assert_false(tl_facts_reaches_backward(idx, tl_fixture_node_after(fx, "total += l", "total")));
 	/* Returned to a caller that calls .backward() on it. */
-	assert_true(tl_flow_reaches_backward(idx, tl_fixture_node_after(fx, "out = ", "model(x)")));
-	assert_true(tl_flow_reaches_backward(idx, tl_fixture_node_after(fx, "return out", "out")));
+	assert_true(tl_facts_reaches_backward(idx, tl_fixture_node_after(fx, "out = ", "model(x)")));
+	assert_true(tl_facts_reaches_backward(idx, tl_fixture_node_after(fx, "return out", "out")));
 	/* Inside the backward's own receiver. */
-	assert_true(tl_flow_reaches_backward(idx, tl_fixture_node_after(fx, "def direct", "model(x)")));
+	assert_true(tl_facts_reaches_backward(idx, tl_fixture_node_after(fx, "def direct", "model(x)")));
 	/* Summed with the builtin and backpropagated. */
-	assert_true(tl_flow_reaches_backward(idx, tl_fixture_node_after(fx, "parts.append", "parts")));
+	assert_true(tl_facts_reaches_backward(idx, tl_fixture_node_after(fx, "parts.append", "parts")));
 	tl_fixture_free(fx);
 }
 
@@ -487,14 +487,14 @@ static void test_outlives_iteration(void **state)
 		"    kept.append(model(1))\n");
 	const TlIndex *idx = &fx->idx;
 	/* Created before the loop: survives. */
-	assert_true(tl_flow_outlives_iteration(idx, tl_fixture_node_after(fx, "hist.append", "hist")));
-	assert_true(tl_flow_outlives_iteration(idx, tl_fixture_node_after(fx, "total +=", "total")));
-	assert_true(tl_flow_outlives_iteration(idx, tl_fixture_node_after(fx, "stats['loss']", "stats['loss']")));
-	assert_true(tl_flow_outlives_iteration(idx, tl_fixture_node_after(fx, "self.history.append", "self.history")));
+	assert_true(tl_facts_outlives_iteration(idx, tl_fixture_node_after(fx, "hist.append", "hist")));
+	assert_true(tl_facts_outlives_iteration(idx, tl_fixture_node_after(fx, "total +=", "total")));
+	assert_true(tl_facts_outlives_iteration(idx, tl_fixture_node_after(fx, "stats['loss']", "stats['loss']")));
+	assert_true(tl_facts_outlives_iteration(idx, tl_fixture_node_after(fx, "self.history.append", "self.history")));
 	/* Re-created inside the loop. */
-	assert_false(tl_flow_outlives_iteration(idx, tl_fixture_node_after(fx, "fresh.append", "fresh")));
+	assert_false(tl_facts_outlives_iteration(idx, tl_fixture_node_after(fx, "fresh.append", "fresh")));
 	/* Not in a loop. */
-	assert_false(tl_flow_outlives_iteration(idx, tl_fixture_node_after(fx, "kept.append", "kept")));
+	assert_false(tl_facts_outlives_iteration(idx, tl_fixture_node_after(fx, "kept.append", "kept")));
 	tl_fixture_free(fx);
 }
 
@@ -505,7 +505,7 @@ static void test_loop_variable_does_not_outlive_iteration(void **state)
 		"def a(data):\n"
 		"    for x in data:\n"
 		"        chk(x)\n");
-	assert_false(tl_flow_outlives_iteration(&fx->idx, arg0(fx, "chk(x)")));
+	assert_false(tl_facts_outlives_iteration(&fx->idx, arg0(fx, "chk(x)")));
 	tl_fixture_free(fx);
 }
 
@@ -518,16 +518,16 @@ static void test_root_name(void **state)
 		"history.setdefault(k, []).append(v)\n"
 		"make()[0].append(v)\n");
 	const TlIndex *idx = &fx->idx;
-	char *n = tl_flow_root_name(idx, tl_fixture_node(fx, "history['loss']", 0));
+	char *n = tl_facts_root_name(idx, tl_fixture_node(fx, "history['loss']", 0));
 	assert_string_equal(n, "history");
 	tl_free(n);
-	n = tl_flow_root_name(idx, tl_fixture_node(fx, "self.losses", 0));
+	n = tl_facts_root_name(idx, tl_fixture_node(fx, "self.losses", 0));
 	assert_string_equal(n, "self.losses");
 	tl_free(n);
-	n = tl_flow_root_name(idx, tl_fixture_node(fx, "history.setdefault(k, [])", 0));
+	n = tl_facts_root_name(idx, tl_fixture_node(fx, "history.setdefault(k, [])", 0));
 	assert_string_equal(n, "history");
 	tl_free(n);
-	assert_null(tl_flow_root_name(idx, tl_fixture_node(fx, "make()[0]", 0)));
+	assert_null(tl_facts_root_name(idx, tl_fixture_node(fx, "make()[0]", 0)));
 	tl_fixture_free(fx);
 }
 
@@ -568,31 +568,31 @@ static void test_step_loops(void **state)
 		"opt.step()\n");
 	const TlIndex *idx = &fx->idx;
 	uint32_t missing = 99;
-	assert_int_equal(tl_flow_step_loops(idx, tl_fixture_node_after(fx, "def train(", "opt.step()"),
+	assert_int_equal(tl_facts_step_loops(idx, tl_fixture_node_after(fx, "def train(", "opt.step()"),
 					    TL_EV_GRAD_RESET, &missing), 1);
 	assert_int_equal(missing, 1);
-	assert_int_equal(tl_flow_step_loops(idx, tl_fixture_node_after(fx, "def train_ok", "opt.step()"),
+	assert_int_equal(tl_facts_step_loops(idx, tl_fixture_node_after(fx, "def train_ok", "opt.step()"),
 					    TL_EV_GRAD_RESET, &missing), 1);
 	assert_int_equal(missing, 0);
 	/* Through the helper's two call sites: one loop resets, one does not. */
-	assert_int_equal(tl_flow_step_loops(idx, tl_fixture_node(fx, "o.step()", 0),
+	assert_int_equal(tl_facts_step_loops(idx, tl_fixture_node(fx, "o.step()", 0),
 					    TL_EV_GRAD_RESET, &missing), 2);
 	assert_int_equal(missing, 1);
 	/* The innermost loop that runs a backward is the step loop; a reset
 	 * in the outer loop is not in its iteration. */
-	assert_int_equal(tl_flow_step_loops(idx, tl_fixture_node_after(fx, "def per_epoch", "opt.step()"),
+	assert_int_equal(tl_facts_step_loops(idx, tl_fixture_node_after(fx, "def per_epoch", "opt.step()"),
 					    TL_EV_GRAD_RESET, &missing), 1);
 	assert_int_equal(missing, 1);
 	/* Events are a set: lacking every bit of it. */
-	assert_int_equal(tl_flow_step_loops(idx, tl_fixture_node_after(fx, "def train(", "opt.step()"),
+	assert_int_equal(tl_facts_step_loops(idx, tl_fixture_node_after(fx, "def train(", "opt.step()"),
 					    TL_EV_GRAD_RESET | TL_EV_OPT_STEP, &missing), 1);
 	assert_int_equal(missing, 0);
 	/* No loop with a backward, no callers: no step loop. */
-	assert_int_equal(tl_flow_step_loops(idx, tl_fixture_node_after(fx, "def no_backward", "opt.step()"),
+	assert_int_equal(tl_facts_step_loops(idx, tl_fixture_node_after(fx, "def no_backward", "opt.step()"),
 					    TL_EV_GRAD_RESET, &missing), 0);
 	assert_int_equal(missing, 0);
 	/* Module level: no function, no loop. */
-	assert_int_equal(tl_flow_step_loops(idx, tl_fixture_node_after(fx, "\nopt.step()", "opt.step()"),
+	assert_int_equal(tl_facts_step_loops(idx, tl_fixture_node_after(fx, "\nopt.step()", "opt.step()"),
 					    TL_EV_GRAD_RESET, &missing), 0);
 	tl_fixture_free(fx);
 }
@@ -619,5 +619,5 @@ int main(void)
 		cmocka_unit_test(test_root_name),
 		cmocka_unit_test(test_step_loops),
 	};
-	return cmocka_run_group_tests_name("flow", tests, NULL, NULL);
+	return cmocka_run_group_tests_name("facts", tests, NULL, NULL);
 }

@@ -5,7 +5,7 @@
 #include "helpers.h"
 
 #include "alloc.h"
-#include "flow.h"
+#include "facts.h"
 
 /* The first argument of the call whose text is exactly `call_text`. */
 static TSNode arg0(TlFixture *fx, const char *call_text)
@@ -89,18 +89,18 @@ static void test_made_by(void **state)
 	(void)state;
 	TlFixture *fx = tl_fixture_new(made_code);
 	const TlIndex *idx = &fx->idx;
-	assert_int_equal(tl_flow_made_by(idx, arg0(fx, "chk(p1)")), TL_MADE_SOFTMAX);
-	assert_int_equal(tl_flow_made_by(idx, arg0(fx, "chk(p1[:, 0])")), TL_MADE_SOFTMAX);
+	assert_int_equal(tl_facts_made_by(idx, arg0(fx, "chk(p1)")), TL_MADE_SOFTMAX);
+	assert_int_equal(tl_facts_made_by(idx, arg0(fx, "chk(p1[:, 0])")), TL_MADE_SOFTMAX);
 	/* Through a reshape. */
-	assert_int_equal(tl_flow_made_by(idx, arg0(fx, "chk(p2)")), TL_MADE_SIGMOID);
-	assert_int_equal(tl_flow_made_by(idx, arg0(fx, "chk(p3)")), TL_MADE_LOG_SOFTMAX);
+	assert_int_equal(tl_facts_made_by(idx, arg0(fx, "chk(p2)")), TL_MADE_SIGMOID);
+	assert_int_equal(tl_facts_made_by(idx, arg0(fx, "chk(p3)")), TL_MADE_LOG_SOFTMAX);
 	/* An activation module called in the function is explicit. */
-	assert_int_equal(tl_flow_made_by(idx, arg0(fx, "chk(p4)")), TL_MADE_SIGMOID);
+	assert_int_equal(tl_facts_made_by(idx, arg0(fx, "chk(p4)")), TL_MADE_SIGMOID);
 	/* The log of probabilities is not a softmax any more. */
-	assert_int_equal(tl_flow_made_by(idx, arg0(fx, "chk(p5)")), TL_MADE_NONE);
+	assert_int_equal(tl_facts_made_by(idx, arg0(fx, "chk(p5)")), TL_MADE_NONE);
 	/* Model outputs are not explicit activations. */
-	assert_int_equal(tl_flow_made_by(idx, arg0(fx, "chk(p6)")), TL_MADE_NONE);
-	assert_int_equal(tl_flow_made_by(idx, arg0(fx, "chk(s)")), TL_MADE_SCALED);
+	assert_int_equal(tl_facts_made_by(idx, arg0(fx, "chk(p6)")), TL_MADE_NONE);
+	assert_int_equal(tl_facts_made_by(idx, arg0(fx, "chk(s)")), TL_MADE_SCALED);
 	tl_fixture_free(fx);
 }
 
@@ -110,18 +110,18 @@ static void test_model_output(void **state)
 	TlFixture *fx = tl_fixture_new(made_code);
 	const TlIndex *idx = &fx->idx;
 	/* An nn.Sequential's last layer, through .cuda(). */
-	assert_int_equal(tl_flow_model_output(idx, arg0(fx, "chk(p6)")), TL_MADE_SOFTMAX);
+	assert_int_equal(tl_facts_model_output(idx, arg0(fx, "chk(p6)")), TL_MADE_SOFTMAX);
 	/* A local module whose forward returns a Sequential ending in a softmax. */
-	assert_int_equal(tl_flow_model_output(idx, arg0(fx, "chk(p7)")), TL_MADE_SOFTMAX);
+	assert_int_equal(tl_facts_model_output(idx, arg0(fx, "chk(p7)")), TL_MADE_SOFTMAX);
 	/* One element of a tuple output. */
-	assert_int_equal(tl_flow_model_output(idx, arg0(fx, "chk(p8)")), TL_MADE_SOFTMAX);
-	assert_int_equal(tl_flow_model_output(idx, arg0(fx, "chk(v)")), TL_MADE_NONE);
+	assert_int_equal(tl_facts_model_output(idx, arg0(fx, "chk(p8)")), TL_MADE_SOFTMAX);
+	assert_int_equal(tl_facts_model_output(idx, arg0(fx, "chk(v)")), TL_MADE_NONE);
 	/* Returns that disagree. */
-	assert_int_equal(tl_flow_model_output(idx, arg0(fx, "chk(p9)")), TL_MADE_NONE);
+	assert_int_equal(tl_facts_model_output(idx, arg0(fx, "chk(p9)")), TL_MADE_NONE);
 	/* The attribute is named softmax; the module is a LogSoftmax. */
-	assert_int_equal(tl_flow_model_output(idx, arg0(fx, "chk(p10)")), TL_MADE_LOG_SOFTMAX);
-	/* Explicit activations are tl_flow_made_by's. */
-	assert_int_equal(tl_flow_model_output(idx, arg0(fx, "chk(p1)")), TL_MADE_NONE);
+	assert_int_equal(tl_facts_model_output(idx, arg0(fx, "chk(p10)")), TL_MADE_LOG_SOFTMAX);
+	/* Explicit activations are tl_facts_made_by's. */
+	assert_int_equal(tl_facts_model_output(idx, arg0(fx, "chk(p1)")), TL_MADE_NONE);
 	tl_fixture_free(fx);
 }
 
@@ -144,22 +144,22 @@ static void test_loss_kind(void **state)
 		"h = nn.NLLLoss()(x, y)\n"
 		"i = F.mse_loss(x, y)\n");
 	const TlIndex *idx = &fx->idx;
-	assert_int_equal(tl_flow_loss_kind(idx, call_at(fx, tl_fixture_node(fx, "ce(x, y)", 0))),
+	assert_int_equal(tl_facts_loss_kind(idx, call_at(fx, tl_fixture_node(fx, "ce(x, y)", 0))),
 			 TL_LOSS_CROSS_ENTROPY);
-	assert_int_equal(tl_flow_loss_kind(idx, call_at(fx, tl_fixture_node(fx, "nll(x, y)", 0))), TL_LOSS_NLL);
-	assert_int_equal(tl_flow_loss_kind(idx, call_at(fx, tl_fixture_node(fx, "bce(x, y)", 0))), TL_LOSS_BCE);
-	assert_int_equal(tl_flow_loss_kind(idx, call_at(fx, tl_fixture_node(fx, "bcel(x, y)", 0))),
+	assert_int_equal(tl_facts_loss_kind(idx, call_at(fx, tl_fixture_node(fx, "nll(x, y)", 0))), TL_LOSS_NLL);
+	assert_int_equal(tl_facts_loss_kind(idx, call_at(fx, tl_fixture_node(fx, "bce(x, y)", 0))), TL_LOSS_BCE);
+	assert_int_equal(tl_facts_loss_kind(idx, call_at(fx, tl_fixture_node(fx, "bcel(x, y)", 0))),
 			 TL_LOSS_BCE_LOGITS);
-	assert_int_equal(tl_flow_loss_kind(idx, call_at(fx, tl_fixture_node(fx, "F.cross_entropy(x, y)", 0))),
+	assert_int_equal(tl_facts_loss_kind(idx, call_at(fx, tl_fixture_node(fx, "F.cross_entropy(x, y)", 0))),
 			 TL_LOSS_CROSS_ENTROPY);
-	assert_int_equal(tl_flow_loss_kind(idx, call_at(fx, tl_fixture_node(fx, "F.binary_cross_entropy(x, y)", 0))),
+	assert_int_equal(tl_facts_loss_kind(idx, call_at(fx, tl_fixture_node(fx, "F.binary_cross_entropy(x, y)", 0))),
 			 TL_LOSS_BCE);
-	assert_int_equal(tl_flow_loss_kind(idx, call_at(fx, tl_fixture_node(fx, "nn.NLLLoss()(x, y)", 0))),
+	assert_int_equal(tl_facts_loss_kind(idx, call_at(fx, tl_fixture_node(fx, "nn.NLLLoss()(x, y)", 0))),
 			 TL_LOSS_NLL);
-	assert_int_equal(tl_flow_loss_kind(idx, call_at(fx, tl_fixture_node(fx, "F.mse_loss(x, y)", 0))),
+	assert_int_equal(tl_facts_loss_kind(idx, call_at(fx, tl_fixture_node(fx, "F.mse_loss(x, y)", 0))),
 			 TL_LOSS_OTHER);
 	/* Constructing a criterion computes no loss. */
-	assert_int_equal(tl_flow_loss_kind(idx, call_at(fx, tl_fixture_node(fx, "nn.BCELoss()", 0))),
+	assert_int_equal(tl_facts_loss_kind(idx, call_at(fx, tl_fixture_node(fx, "nn.BCELoss()", 0))),
 			 TL_LOSS_OTHER);
 	tl_fixture_free(fx);
 }
@@ -233,12 +233,12 @@ static void test_step_unreset(void **state)
 	TlFixture *fx = tl_fixture_new(reset_code);
 	const TlIndex *idx = &fx->idx;
 	/* netD.zero_grad() covers optD (built over netD) and not optG. */
-	assert_false(tl_flow_step_unreset(idx, tl_fixture_node(fx, "optD.step()", 0)));
-	assert_true(tl_flow_step_unreset(idx, tl_fixture_node(fx, "optG.step()", 0)));
+	assert_false(tl_facts_step_unreset(idx, tl_fixture_node(fx, "optD.step()", 0)));
+	assert_true(tl_facts_step_unreset(idx, tl_fixture_node(fx, "optG.step()", 0)));
 	/* An optimizer passed in: its reach cannot be told, the reset counts. */
-	assert_false(tl_flow_step_unreset(idx, tl_fixture_node_after(fx, "def passed", "optimizer.step()")));
+	assert_false(tl_facts_step_unreset(idx, tl_fixture_node_after(fx, "def passed", "optimizer.step()")));
 	/* A reset of a part of the model overlaps what the optimizer updates. */
-	assert_false(tl_flow_step_unreset(idx, tl_fixture_node_after(fx, "def part", "opt.step()")));
+	assert_false(tl_facts_step_unreset(idx, tl_fixture_node_after(fx, "def part", "opt.step()")));
 	tl_fixture_free(fx);
 }
 
@@ -247,17 +247,17 @@ static void test_reset_before_step(void **state)
 	(void)state;
 	TlFixture *fx = tl_fixture_new(reset_code);
 	const TlIndex *idx = &fx->idx;
-	assert_true(tl_flow_reset_before_step(idx, tl_fixture_node_after(fx, "def wrong_order", "model.zero_grad()")));
+	assert_true(tl_facts_reset_before_step(idx, tl_fixture_node_after(fx, "def wrong_order", "model.zero_grad()")));
 	/* Resets at the top of the iteration come before the backward. */
-	assert_false(tl_flow_reset_before_step(idx, tl_fixture_node(fx, "netD.zero_grad()", 0)));
+	assert_false(tl_facts_reset_before_step(idx, tl_fixture_node(fx, "netD.zero_grad()", 0)));
 	/* Conditional: the step is outside the reset's block. */
-	assert_false(tl_flow_reset_before_step(idx, tl_fixture_node_after(fx, "def skip_bad", "opt.zero_grad()")));
+	assert_false(tl_facts_reset_before_step(idx, tl_fixture_node_after(fx, "def skip_bad", "opt.zero_grad()")));
 	/* Another network's reset between D's backward and D's step. */
-	assert_false(tl_flow_reset_before_step(idx, tl_fixture_node_after(fx, "def other_net", "netG.zero_grad()")));
+	assert_false(tl_facts_reset_before_step(idx, tl_fixture_node_after(fx, "def other_net", "netG.zero_grad()")));
 	/* A backward after the reset feeds the step. */
-	assert_false(tl_flow_reset_before_step(idx, tl_fixture_node_after(fx, "def probe", "opt.zero_grad()")));
+	assert_false(tl_facts_reset_before_step(idx, tl_fixture_node_after(fx, "def probe", "opt.zero_grad()")));
 	/* The same calls, judged: the plain step call is no reset. */
-	assert_false(tl_flow_reset_before_step(idx, tl_fixture_node_after(fx, "def wrong_order", "opt.step()")));
+	assert_false(tl_facts_reset_before_step(idx, tl_fixture_node_after(fx, "def wrong_order", "opt.step()")));
 	tl_fixture_free(fx);
 }
 
@@ -294,13 +294,13 @@ static void test_leaves_eval(void **state)
 		"        model.eval()\n");
 	const TlIndex *idx = &fx->idx;
 	/* Through the helper, its parameter mapped to the trained model. */
-	assert_true(tl_flow_leaves_eval(idx, tl_fixture_node(fx, "evaluate(model, loader)", 0)));
+	assert_true(tl_facts_leaves_eval(idx, tl_fixture_node(fx, "evaluate(model, loader)", 0)));
 	/* Never trained: nothing is left in the wrong mode. */
-	assert_false(tl_flow_leaves_eval(idx, tl_fixture_node(fx, "teacher.eval()", 0)));
+	assert_false(tl_facts_leaves_eval(idx, tl_fixture_node(fx, "teacher.eval()", 0)));
 	/* Switched back at the top of the next iteration. */
-	assert_false(tl_flow_leaves_eval(idx, tl_fixture_node_after(fx, "def fit_ok", "model.eval()")));
+	assert_false(tl_facts_leaves_eval(idx, tl_fixture_node_after(fx, "def fit_ok", "model.eval()")));
 	/* The helper's own eval is in no training loop. */
-	assert_false(tl_flow_leaves_eval(idx, tl_fixture_node(fx, "net.eval()", 0)));
+	assert_false(tl_facts_leaves_eval(idx, tl_fixture_node(fx, "net.eval()", 0)));
 	tl_fixture_free(fx);
 }
 
@@ -365,22 +365,22 @@ static void test_carried_state(void **state)
 		"        out, h = rnn(x, h)\n"
 		"        out.sum().backward()\n");
 	const TlIndex *idx = &fx->idx;
-	assert_int_equal(tl_flow_carried_state(idx, node_in(fx, "def a(", "out, h", "h")),
+	assert_int_equal(tl_facts_carried_state(idx, node_in(fx, "def a(", "out, h", "h")),
 			 TL_CARRY_ATTACHED);
 	/* A local helper that detaches (recursively for tuples). */
-	assert_int_equal(tl_flow_carried_state(idx, node_in(fx, "def b(", "out, h", "h")),
+	assert_int_equal(tl_facts_carried_state(idx, node_in(fx, "def b(", "out, h", "h")),
 			 TL_CARRY_DETACHED);
 	/* A helper from another file: cannot be told. */
-	assert_int_equal(tl_flow_carried_state(idx, node_in(fx, "def c(", "out, h", "h")),
+	assert_int_equal(tl_facts_carried_state(idx, node_in(fx, "def c(", "out, h", "h")),
 			 TL_CARRY_NONE);
 	/* Afresh every iteration. */
-	assert_int_equal(tl_flow_carried_state(idx, node_in(fx, "def d(", "out, h", "h")),
+	assert_int_equal(tl_facts_carried_state(idx, node_in(fx, "def d(", "out, h", "h")),
 			 TL_CARRY_NONE);
 	/* No backward in the loop. */
-	assert_int_equal(tl_flow_carried_state(idx, node_in(fx, "def e(", "out, h", "h")),
+	assert_int_equal(tl_facts_carried_state(idx, node_in(fx, "def e(", "out, h", "h")),
 			 TL_CARRY_NONE);
 	/* In place, element by element. */
-	assert_int_equal(tl_flow_carried_state(idx, node_in(fx, "def f(", "out, h", "h")),
+	assert_int_equal(tl_facts_carried_state(idx, node_in(fx, "def f(", "out, h", "h")),
 			 TL_CARRY_DETACHED);
 	tl_fixture_free(fx);
 }
@@ -415,13 +415,13 @@ static void test_graph_reused(void **state)
 		"        torch.autograd.grad(g, x)\n");
 	const TlIndex *idx = &fx->idx;
 	/* One backward of a graph made in the iteration. */
-	assert_false(tl_flow_graph_reused(idx, tl_fixture_node(fx, "loss.backward(retain_graph=True)", 0)));
+	assert_false(tl_facts_graph_reused(idx, tl_fixture_node(fx, "loss.backward(retain_graph=True)", 0)));
 	/* A second backward in the iteration. */
-	assert_true(tl_flow_graph_reused(idx, tl_fixture_node(fx, "a.backward(retain_graph=True)", 0)));
+	assert_true(tl_facts_graph_reused(idx, tl_fixture_node(fx, "a.backward(retain_graph=True)", 0)));
 	/* A trunk output made before the inner loop. */
-	assert_true(tl_flow_graph_reused(idx, tl_fixture_node(fx, "head(feat).sum().backward(retain_graph=True)", 0)));
+	assert_true(tl_facts_graph_reused(idx, tl_fixture_node(fx, "head(feat).sum().backward(retain_graph=True)", 0)));
 	/* torch.autograd.grad reads the graph again. */
-	assert_true(tl_flow_graph_reused(idx, tl_fixture_node(fx, "g.backward(retain_graph=True)", 0)));
+	assert_true(tl_facts_graph_reused(idx, tl_fixture_node(fx, "g.backward(retain_graph=True)", 0)));
 	tl_fixture_free(fx);
 }
 
@@ -454,18 +454,18 @@ static void test_known_tensor(void **state)
 		"    chk(model)\n"
 		"    model.train()\n");
 	const TlIndex *idx = &fx->idx;
-	assert_true(tl_flow_is_tensor(idx, arg0(fx, "chk(x)")));
-	assert_true(tl_flow_is_tensor(idx, arg0(fx, "chk(xe)")));
-	assert_true(tl_flow_is_tensor(idx, arg0(fx, "chk(batch[0])")));
-	assert_true(tl_flow_is_tensor(idx, arg0(fx, "chk(t)")));
-	assert_true(tl_flow_is_tensor(idx, arg0(fx, "chk(m)")));
+	assert_true(tl_facts_is_tensor(idx, arg0(fx, "chk(x)")));
+	assert_true(tl_facts_is_tensor(idx, arg0(fx, "chk(xe)")));
+	assert_true(tl_facts_is_tensor(idx, arg0(fx, "chk(batch[0])")));
+	assert_true(tl_facts_is_tensor(idx, arg0(fx, "chk(t)")));
+	assert_true(tl_facts_is_tensor(idx, arg0(fx, "chk(m)")));
 	/* The enumerate counter, a whole batch, items of an unknown iterable,
 	 * modules. */
-	assert_false(tl_flow_is_tensor(idx, arg0(fx, "chk(i)")));
-	assert_false(tl_flow_is_tensor(idx, arg0(fx, "chk(batch)")));
-	assert_false(tl_flow_is_tensor(idx, arg0(fx, "chk(a)")));
-	assert_false(tl_flow_is_tensor(idx, arg0(fx, "chk(net)")));
-	assert_false(tl_flow_is_tensor(idx, arg0(fx, "chk(model)")));
+	assert_false(tl_facts_is_tensor(idx, arg0(fx, "chk(i)")));
+	assert_false(tl_facts_is_tensor(idx, arg0(fx, "chk(batch)")));
+	assert_false(tl_facts_is_tensor(idx, arg0(fx, "chk(a)")));
+	assert_false(tl_facts_is_tensor(idx, arg0(fx, "chk(net)")));
+	assert_false(tl_facts_is_tensor(idx, arg0(fx, "chk(model)")));
 	tl_fixture_free(fx);
 }
 
@@ -488,11 +488,11 @@ static void test_wrapper_module(void **state)
 		"chk(ddp)\n"
 		"chk(remote)\n");
 	const TlIndex *idx = &fx->idx;
-	assert_true(tl_flow_is_wrapper_module(idx, arg0(fx, "chk(ddp)")));
-	assert_true(tl_flow_is_wrapper_module(idx, arg0(fx, "chk(remote)")));
-	assert_true(tl_flow_is_wrapper_module(idx, arg0(fx, "chk(remote_module)")));
-	assert_false(tl_flow_is_wrapper_module(idx, arg0(fx, "chk(net)")));
-	assert_false(tl_flow_is_wrapper_module(idx, arg0(fx, "chk(model)")));
+	assert_true(tl_facts_is_wrapper_module(idx, arg0(fx, "chk(ddp)")));
+	assert_true(tl_facts_is_wrapper_module(idx, arg0(fx, "chk(remote)")));
+	assert_true(tl_facts_is_wrapper_module(idx, arg0(fx, "chk(remote_module)")));
+	assert_false(tl_facts_is_wrapper_module(idx, arg0(fx, "chk(net)")));
+	assert_false(tl_facts_is_wrapper_module(idx, arg0(fx, "chk(model)")));
 	tl_fixture_free(fx);
 }
 
@@ -511,13 +511,13 @@ static void test_device_autocast(void **state)
 		"    d = 1\n");
 	const TlIndex *idx = &fx->idx;
 	const uint32_t gpu = TL_CTX_AUTOCAST | TL_CTX_NOT_CPU;
-	assert_true(tl_flow_under(idx, tl_fixture_node(fx, "a = 1", 0), gpu));
+	assert_true(tl_facts_under(idx, tl_fixture_node(fx, "a = 1", 0), gpu));
 	/* Switched off inside: full precision. */
-	assert_false(tl_flow_under(idx, tl_fixture_node(fx, "b = 1", 0), TL_CTX_AUTOCAST));
+	assert_false(tl_facts_under(idx, tl_fixture_node(fx, "b = 1", 0), TL_CTX_AUTOCAST));
 	/* CPU autocast is autocast, but not on a GPU device. */
-	assert_true(tl_flow_under(idx, tl_fixture_node(fx, "c = 1", 0), TL_CTX_AUTOCAST));
-	assert_false(tl_flow_under(idx, tl_fixture_node(fx, "c = 1", 0), gpu));
-	assert_false(tl_flow_under(idx, tl_fixture_node(fx, "d = 1", 0), gpu));
+	assert_true(tl_facts_under(idx, tl_fixture_node(fx, "c = 1", 0), TL_CTX_AUTOCAST));
+	assert_false(tl_facts_under(idx, tl_fixture_node(fx, "c = 1", 0), gpu));
+	assert_false(tl_facts_under(idx, tl_fixture_node(fx, "d = 1", 0), gpu));
 	tl_fixture_free(fx);
 }
 
@@ -537,5 +537,5 @@ int main(void)
 		cmocka_unit_test(test_wrapper_module),
 		cmocka_unit_test(test_device_autocast),
 	};
-	return cmocka_run_group_tests_name("flow-catalog", tests, NULL, NULL);
+	return cmocka_run_group_tests_name("facts-catalog", tests, NULL, NULL);
 }

@@ -1,0 +1,237 @@
+/* APIs, keywords and devices: which torch API a call is (factories, deprecated
+ * AMP entry points, torch.load, checkpoint, empty_cache, DataLoader), which
+ * keywords it passes, device expressions and moves to a device.
+ *
+ * Owns: tl_facts_is_api, tl_facts_passes_keyword, tl_facts_is_device, tl_facts_moves_to_device. */
+#include "internal.h"
+
+/* ---- APIs, keywords, devices ------------------------------------------------------ */
+
+/* The qualified names of each TlApi kind. */
+static const char *const tl_facts__api_factory[] = {
+	"torch.zeros", "torch.ones", "torch.empty", "torch.full", "torch.rand", "torch.randn",
+	"torch.randint", "torch.arange", "torch.linspace", "torch.eye",
+};
+static const char *const tl_facts__api_from_data[] = {
+	"torch.tensor", "torch.as_tensor", "torch.from_numpy",
+};
+static const char *const tl_facts__api_deprecated_amp[] = {
+	"torch.cuda.amp.autocast", "torch.cuda.amp.GradScaler", "torch.cuda.amp.custom_fwd",
+	"torch.cuda.amp.custom_bwd", "torch.cpu.amp.autocast", "torch.cpu.amp.GradScaler",
+	"torch.cuda.amp.autocast_mode.autocast", "torch.cuda.amp.autocast_mode.custom_fwd",
+	"torch.cuda.amp.autocast_mode.custom_bwd", "torch.cuda.amp.grad_scaler.GradScaler",
+	"torch.cpu.amp.autocast_mode.autocast", "torch.cpu.amp.grad_scaler.GradScaler",
+};
+static const char *const tl_facts__api_torch_load[] = { "torch.load", "torch.serialization.load" };
+static const char *const tl_facts__api_checkpoint[] = {
+	"torch.utils.checkpoint.checkpoint", "torch.utils.checkpoint.checkpoint_sequential",
+};
+static const char *const tl_facts__api_empty_cache[] = {
+	"torch.cuda.empty_cache", "torch.cuda.memory.empty_cache", "torch.mps.empty_cache",
+	"torch.xpu.empty_cache",
+};
+static const char *const tl_facts__api_loader[] = {
+	"torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader",
+};
+
+bool tl_facts__qname_is_api(const char *q, TlApi api)
+{
+	switch (api) {
+	case TL_API_TENSOR_FACTORY:
+		return IN(q, tl_facts__api_factory);
+	case TL_API_TENSOR_FROM_DATA:
+		return IN(q, tl_facts__api_from_data);
+	case TL_API_DEPRECATED_AMP:
+		return IN(q, tl_facts__api_deprecated_amp);
+	case TL_API_TORCH_LOAD:
+		return IN(q, tl_facts__api_torch_load);
+	case TL_API_ACTIVATION_CHECKPOINT:
+		return IN(q, tl_facts__api_checkpoint);
+	case TL_API_EMPTY_CACHE:
+		return IN(q, tl_facts__api_empty_cache);
+	case TL_API_DATA_LOADER:
+		return IN(q, tl_facts__api_loader);
+	case TL_API_COUNT:
+		break;
+	}
+	return false;
+}
+
+bool tl_facts_is_api(const TlIndex *idx, TSNode node, TlApi api)
+{
+	const TlSyms *sy = tl_syms();
+	node = tl_index_unparen(node);
+	if (ts_node_is_null(node))
+		return false;
+	TSSymbol s = ts_node_symbol(node);
+	if (s == sy->call) {
+		const TlCall *c = tl_index_call_at(idx, node);
+		return c && c->qname && tl_facts__qname_is_api(c->qname, api);
+	}
+	if (s != sy->identifier && s != sy->attribute)
+		return false;
+	char *q = tl_index_qualify(idx, node);
+	bool yes = q && tl_facts__qname_is_api(q, api);
+	tl_free(q);
+	return yes;
+}
+
+bool tl_facts_passes_keyword(const TlIndex *idx, TSNode call, const char *name)
+{
+	const TlSyms *sy = tl_syms();
+	call = tl_index_unparen(call);
+	if (ts_node_is_null(call) || ts_node_symbol(call) != sy->call)
+		return false;
+	TSNode args = ts_node_child_by_field_id(call, sy->f_arguments);
+	if (ts_node_is_null(args) || ts_node_symbol(args) != sy->argument_list)
+		return false;
+	uint32_t count = ts_node_named_child_count(args);
+	for (uint32_t i = 0; i < count; i++) {
+		TSNode a = ts_node_named_child(args, i);
+		TSSymbol s = ts_node_symbol(a);
+		/* f(**options) may pass it: the file cannot say it does not. */
+		if (s == sy->dictionary_splat)
+			return true;
+		if (s == sy->keyword_argument &&
+		    tl_index_text_is(idx, ts_node_child_by_field_id(a, sy->f_name), name))
+			return true;
+	}
+	return false;
+}
+
+/* The text of a string literal without prefix and quotes, or NULL; *len
+ * receives its length. */
+const char *tl_facts__string_body(const TlIndex *idx, TSNode n, uint32_t *len)
+{
+	const TlSyms *sy = tl_syms();
+	if (ts_node_is_null(n) || ts_node_symbol(n) != sy->string)
+		return NULL;
+	uint32_t tlen;
+	const char *t = tl_index_text(idx, n, &tlen);
+	uint32_t k = 0;
+	while (k < tlen && t[k] != '"' && t[k] != '\'')
+		k++;
+	uint32_t q = 0;
+	while (k + q < tlen && (t[k + q] == '"' || t[k + q] == '\'') && q < 3)
+		q++;
+	if (tlen < k + 2 * q)
+		return NULL;
+	*len = tlen - k - 2 * q;
+	return t + k + q;
+}
+
+static bool tl_facts__device_name(const char *dotted)
+{
+	static const char *const names[] = {
+		"dev", "gpu", "gpu_id", "gpu_ids", "rank", "local_rank", "cuda", "device_id",
+	};
+	char low[128];
+	tl_facts__lower(tl_facts__last(dotted), low, sizeof low);
+	return strstr(low, "device") != NULL || IN(low, names);
+}
+
+bool tl_facts__device(const TlIndex *idx, TSNode e, int depth)
+{
+	static const char *const accelerators[] = { "cuda", "mps", "xpu", "npu", "hpu", "xla" };
+	const TlSyms *sy = tl_syms();
+	e = tl_index_unparen(e);
+	if (ts_node_is_null(e) || depth > TL_FACTS_DEPTH)
+		return false;
+	TSSymbol s = ts_node_symbol(e);
+	if (s == sy->integer)
+		return true; /* .cuda(0), .to(1) */
+	if (s == sy->string) {
+		uint32_t len;
+		const char *body = tl_facts__string_body(idx, e, &len);
+		for (size_t i = 0; body && i < sizeof accelerators / sizeof *accelerators; i++) {
+			size_t al = strlen(accelerators[i]);
+			if (len >= al && memcmp(body, accelerators[i], al) == 0 &&
+			    (len == al || body[al] == ':'))
+				return true;
+		}
+		return false;
+	}
+	if (s == sy->conditional_expression) {
+		/* "cuda" if use_cuda else "cpu": the device when there is one. */
+		uint32_t count = ts_node_named_child_count(e);
+		return (count > 0 && tl_facts__device(idx, ts_node_named_child(e, 0), depth + 1)) ||
+		       (count > 2 && tl_facts__device(idx, ts_node_named_child(e, 2), depth + 1));
+	}
+	if (s == sy->call) {
+		const TlCall *c = tl_index_call_at(idx, e);
+		if (!c)
+			return false;
+		if (c->qname && strcmp(c->qname, "torch.device") == 0) {
+			TSNode a = tl_facts__arg(e, 0);
+			if (ts_node_is_null(a))
+				a = tl_facts__kwarg(idx, e, "type");
+			if (ts_node_is_null(a))
+				return false;
+			TSSymbol as = ts_node_symbol(tl_index_unparen(a));
+			/* torch.device(kind) with a computed kind may well be a GPU. */
+			return (as != sy->string && as != sy->conditional_expression) ||
+			       tl_facts__device(idx, a, depth + 1);
+		}
+		/* local_rank = int(os.environ["LOCAL_RANK"]): a device index */
+		if (!c->receiver.id && c->method && strcmp(c->method, "int") == 0 && !c->qname)
+			return true;
+		return c->qname && (strcmp(c->qname, "torch.cuda.current_device") == 0 ||
+				    strcmp(c->qname, "torch.cuda.device") == 0 ||
+				    strcmp(c->qname, "torch.accelerator.current_accelerator") == 0);
+	}
+	if (s != sy->identifier && s != sy->attribute)
+		return false;
+	if (s == sy->attribute &&
+	    tl_index_text_is(idx, ts_node_child_by_field_id(e, sy->f_attribute), "device"))
+		return true; /* x.device, accelerator.device, self.device */
+	const TlBinding *b = tl_index_resolve_node(idx, e);
+	TSNode v = tl_facts__bound_value(b);
+	if (!ts_node_is_null(v) && b->elem < 0) {
+		/* `device = accelerator() if ... else torch.device("cpu")` in two
+		 * branches: a device when any binding of the scope is one. */
+		const TlIntArray *all = b->class_body || b->cls >= 0
+						? NULL : tl_index_bindings_of(idx, b->func, b->name);
+		for (uint32_t i = 0; all && i < all->size; i++) {
+			const TlBinding *o = &idx->bindings.items[all->items[i]];
+			TSNode ov = tl_facts__bound_value(o);
+			if (o != b && !ts_node_is_null(ov) && o->elem < 0 &&
+			    !tl_facts__contains(ov, e) && tl_facts__device(idx, ov, depth + 1))
+				return true;
+		}
+		if (tl_facts__device(idx, v, depth + 1))
+			return true;
+		/* A literal or torch.device(...) decides; other values (rank =
+		 * dist.get_rank()) leave it to the name. */
+		TSSymbol vs = ts_node_symbol(v);
+		if (vs == sy->string || vs == sy->conditional_expression ||
+		    (vs == sy->call && tl_index_call_at(idx, v) && tl_index_call_at(idx, v)->qname &&
+		     strcmp(tl_index_call_at(idx, v)->qname, "torch.device") == 0))
+			return false;
+	}
+	char *name = tl_facts__dotted(idx, e);
+	bool yes = name && tl_facts__device_name(name);
+	tl_free(name);
+	return yes;
+}
+
+bool tl_facts_is_device(const TlIndex *idx, TSNode expr)
+{
+	return tl_facts__device(idx, expr, 0);
+}
+
+bool tl_facts_moves_to_device(const TlIndex *idx, TSNode call)
+{
+	call = tl_index_unparen(call);
+	const TlCall *c = tl_index_call_at(idx, call);
+	if (!c || !c->method || !c->receiver.id)
+		return false;
+	if (strcmp(c->method, "cuda") == 0)
+		return true;
+	if (strcmp(c->method, "to") != 0)
+		return false;
+	TSNode a = tl_facts__arg(call, 0);
+	if (!ts_node_is_null(a) && tl_facts__device(idx, a, 0))
+		return true;
+	TSNode d = tl_facts__kwarg(idx, call, "device");
+	return !ts_node_is_null(d) && tl_facts__device(idx, d, 0);
+}

@@ -1,0 +1,506 @@
+/* Carried state: values that cross iterations (recurrent state, running totals)
+ * and graphs backpropagated more than once.
+ *
+ * Owns: tl_facts_carried_state, tl_facts_dies_in_iteration, tl_facts_graph_reused. */
+#include "internal.h"
+
+typedef struct TlElemReturn {
+	int32_t elem;
+} TlElemReturn;
+
+static bool tl_facts__detaches(const TlIndex *idx, TSNode v, int depth);
+
+/* ---- values carried across iterations --------------------------------------------- */
+
+static bool tl_facts__detached_return(const TlIndex *idx, TSNode v, int depth)
+{
+	return tl_facts__detaches(idx, v, depth);
+}
+
+/* True when the value of `v` has no autograd history because the
+ * expression cuts it: `.detach()`, `.data`, `Variable(h.data)`, a tuple or
+ * comprehension of such, a moved copy of such (`h.detach().to(device)`), or
+ * a local function that returns one (`repackage_hidden(h)`). */
+static bool tl_facts__detaches(const TlIndex *idx, TSNode v, int depth)
+{
+	static const char *const wrappers[] = { "tuple", "list", "Variable" };
+	const TlSyms *sy = tl_syms();
+	for (; depth <= TL_FACTS_DEPTH; depth++) {
+		v = tl_index_unparen(v);
+		if (ts_node_is_null(v))
+			return false;
+		TSSymbol s = ts_node_symbol(v);
+		if (s == sy->tuple || s == sy->list || s == sy->expression_list) {
+			/* (h.detach(), c.detach()): one detached part is taken as
+			 * intent enough. */
+			uint32_t n = ts_node_named_child_count(v);
+			for (uint32_t i = 0; i < n; i++)
+				if (tl_facts__detaches(idx, ts_node_named_child(v, i), depth + 1))
+					return true;
+			return false;
+		}
+		if (s == sy->generator_expression || s == sy->list_comprehension) {
+			v = ts_node_named_child(v, 0);
+			continue;
+		}
+		if (s == sy->conditional_expression) {
+			return ts_node_named_child_count(v) >= 3 &&
+			       (tl_facts__detaches(idx, ts_node_named_child(v, 0), depth + 1) ||
+				tl_facts__detaches(idx, ts_node_named_child(v, 2), depth + 1));
+		}
+		if (s == sy->attribute)
+			return tl_index_text_is(idx, ts_node_child_by_field_id(v, sy->f_attribute), "data");
+		if (s != sy->call)
+			return false;
+		const TlCall *c = tl_index_call_at(idx, v);
+		if (!c)
+			return false;
+		if (c->receiver.id && c->method &&
+		    (strcmp(c->method, "detach") == 0 || strcmp(c->method, "detach_") == 0))
+			return true;
+		if (c->receiver.id && IN(c->method, tl_facts__reshaping)) {
+			v = c->receiver;
+			continue;
+		}
+		if (c->method && IN(c->method, wrappers)) {
+			/* tuple(s.detach() for s in h): the generator is the
+			 * whole argument list. */
+			TSNode args = ts_node_child_by_field_id(v, sy->f_arguments);
+			v = !ts_node_is_null(args) && ts_node_symbol(args) == sy->generator_expression
+				    ? args : tl_facts__arg(v, 0);
+			continue;
+		}
+		if (c->target >= 0)
+			return tl_facts__any_return(idx, c->target, tl_facts__detached_return, depth + 1);
+		return false;
+	}
+	return false;
+}
+
+/* True when `v` is a call whose result the file does not show for the
+ * state `names` it is given: not a local function, not a module forward,
+ * not a torch function, not a method of the state itself, not the
+ * tuple/list builtins (`h = repackage_hidden(h)` imported from another file
+ * may well detach). */
+static bool tl_facts__opaque_call(const TlIndex *idx, TSNode v, const TlNames *names)
+{
+	const TlSyms *sy = tl_syms();
+	v = tl_index_unparen(v);
+	if (ts_node_is_null(v) || ts_node_symbol(v) != sy->call)
+		return false;
+	const TlCall *c = tl_index_call_at(idx, v);
+	if (!c || c->target >= 0 || (c->events & TL_EV_FORWARD))
+		return false;
+	if (c->qname)
+		return !tl_facts__starts(c->qname, "torch.");
+	if (c->receiver.id)
+		return !tl_facts__mentions(idx, c->receiver, names);
+	if (c->method && (strcmp(c->method, "tuple") == 0 || strcmp(c->method, "list") == 0))
+		return tl_index_resolve_node(idx, c->callee) != NULL;
+	return true;
+}
+
+/* True when a call in the iteration `loop` detaches `name` in place:
+ * `h.detach_()`, `h[0].detach_()`, `for s in h: s.detach_()`, or a local
+ * function given `h` that calls detach_(). */
+static bool tl_facts__detached_in_place(const TlIndex *idx, const TlLoop *l, const char *name)
+{
+	const TlSyms *sy = tl_syms();
+	const TlIntArray *calls = tl_index_scope_calls(idx, l->func);
+	uint32_t start = ts_node_start_byte(l->body), end = ts_node_end_byte(l->body);
+	TlNames names;
+	tl_array_init(&names);
+	tl_array_push(&names, tl_strdup(name));
+	bool yes = false;
+	for (uint32_t i = 0; calls && i < calls->size && !yes; i++) {
+		const TlCall *c = &idx->calls.items[calls->items[i]];
+		if (ts_node_start_byte(c->node) < start || ts_node_end_byte(c->node) > end)
+			continue;
+		if (c->events & TL_EV_DETACH) {
+			TSNode r = tl_index_unparen(c->receiver);
+			while (ts_node_symbol(r) == sy->subscript)
+				r = tl_index_unparen(ts_node_child_by_field_id(r, sy->f_value));
+			char *rn = tl_facts__dotted(idx, r);
+			if (rn && strcmp(rn, name) == 0) {
+				yes = true;
+			} else if (rn) {
+				/* for s in h: s.detach_() */
+				const TlBinding *b = tl_index_resolve_node(idx, r);
+				yes = b && b->kind == TL_BIND_FOR && tl_facts__mentions(idx, b->value, &names);
+			}
+			tl_free(rn);
+		} else if (c->target >= 0 && (idx->funcs.items[c->target].reach_events & TL_EV_DETACH)) {
+			TSNode args = ts_node_child_by_field_id(c->node, sy->f_arguments);
+			yes = !ts_node_is_null(args) && tl_facts__mentions(idx, args, &names);
+		}
+	}
+	tl_facts__names_release(&names);
+	return yes;
+}
+
+/* The forward method of the local nn.Module class that module `m` is an
+ * instance of (found in the class or its local bases), or -1. */
+static int32_t tl_facts__forward_of(const TlIndex *idx, TSNode m)
+{
+	const TlSyms *sy = tl_syms();
+	TlBuf path;
+	tl_buf_init(&path);
+	TSNode root = tl_facts__module_root(idx, m, &path);
+	bool whole = path.data[0] == '\0';
+	tl_buf_release(&path);
+	if (ts_node_is_null(root) || !whole || ts_node_symbol(root) != sy->call)
+		return -1;
+	const TlBinding *cb = tl_index_resolve_node(idx, ts_node_child_by_field_id(root, sy->f_function));
+	if (!cb || cb->kind != TL_BIND_CLASS)
+		return -1;
+	int32_t f = -1;
+	for (int32_t cls = cb->ref, hop = 0; cls >= 0 && f < 0 && hop < TL_FACTS_DEPTH; hop++) {
+		f = tl_index_method(idx, cls, "forward", 7);
+		const TlClass *k = &idx->classes.items[cls];
+		cls = k->bases.size ? k->bases.items[0] : -1;
+	}
+	return f;
+}
+
+static bool tl_facts__return_elem_detaches(const TlIndex *idx, TSNode ret, void *data)
+{
+	const TlSyms *sy = tl_syms();
+	const TlElemReturn *er = data;
+	if (!ts_node_named_child_count(ret))
+		return false;
+	TSNode v = tl_index_unparen(ts_node_named_child(ret, 0));
+	if (er->elem >= 0) {
+		TSSymbol s = ts_node_symbol(v);
+		if ((s != sy->tuple && s != sy->expression_list && s != sy->list) ||
+		    (uint32_t)er->elem >= ts_node_named_child_count(v))
+			return false;
+		v = ts_node_named_child(v, (uint32_t)er->elem);
+	}
+	return tl_facts__detaches(idx, v, 0);
+}
+
+/* True when local function `f` detaches its parameter `param` (a binding)
+ * before using it: re-binds it through a detaching expression, or calls
+ * detach_() on it. */
+static bool tl_facts__detaches_param(const TlIndex *idx, int32_t f, const TlBinding *param)
+{
+	const TlIntArray *binds = tl_index_scope_binds(idx, f);
+	for (uint32_t i = 0; binds && i < binds->size; i++) {
+		const TlBinding *b = &idx->bindings.items[binds->items[i]];
+		if (b != param && b->kind == TL_BIND_ASSIGN && strcmp(b->name, param->name) == 0 &&
+		    tl_facts__detaches(idx, tl_facts__bound_value(b), 0))
+			return true;
+	}
+	const TlIntArray *calls = tl_index_scope_calls(idx, f);
+	for (uint32_t i = 0; calls && i < calls->size; i++) {
+		const TlCall *c = &idx->calls.items[calls->items[i]];
+		if ((c->events & TL_EV_DETACH) && c->recv_name && strcmp(c->recv_name, param->name) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* True when the module forward `call` hands back the state it returns as
+ * element `elem` (-1: its whole result) already detached: some return of
+ * the local forward detaches that element, or the forward detaches the
+ * parameter that receives `state` (the argument node holding the state). */
+static bool tl_facts__forward_detaches(const TlIndex *idx, const TlCall *call, int32_t elem,
+				      const char *state)
+{
+	if (!(call->events & TL_EV_FORWARD))
+		return false;
+	bool direct = call->method && strcmp(call->method, "forward") == 0 && call->receiver.id;
+	int32_t f = tl_facts__forward_of(idx, direct ? call->receiver : call->callee);
+	if (f < 0)
+		return false;
+	TlElemReturn er = { elem };
+	if (tl_facts__each_return(idx, f, tl_facts__return_elem_detaches, &er))
+		return true;
+	/* forward(self, x, h): h = h.detach() */
+	const TlFunc *fn = &idx->funcs.items[f];
+	for (uint32_t k = 1; k < fn->params.size; k++) {
+		/* Calling the module passes `self` implicitly: parameter k is
+		 * positional argument k - 1, or a keyword. */
+		const TlBinding *param = &idx->bindings.items[fn->params.items[k]];
+		TSNode arg = tl_facts__kwarg(idx, call->node, param->name);
+		if (ts_node_is_null(arg))
+			arg = tl_facts__arg(call->node, k - 1);
+		if (ts_node_is_null(arg))
+			continue;
+		char *an = tl_facts__dotted(idx, arg);
+		bool is_state = an && strcmp(an, state) == 0;
+		tl_free(an);
+		if (is_state && tl_facts__detaches_param(idx, f, param))
+			return true;
+	}
+	return false;
+}
+
+int tl_facts_carried_state(const TlIndex *idx, TSNode target)
+{
+	const TlSyms *sy = tl_syms();
+	TSNode stmt = target;
+	while (!ts_node_is_null(stmt) && ts_node_symbol(stmt) != sy->assignment &&
+	       ts_node_symbol(stmt) != sy->augmented_assignment)
+		stmt = ts_node_parent(stmt);
+	if (ts_node_is_null(stmt))
+		return TL_CARRY_NONE;
+	int32_t loop = tl_index_loop_of(idx, stmt);
+	while (loop >= 0 && !(idx->loops.items[loop].events & TL_EV_BACKWARD))
+		loop = idx->loops.items[loop].parent;
+	if (loop < 0 || tl_facts_grad_state(idx, stmt) == TL_GRAD_OFF)
+		return TL_CARRY_NONE;
+	const TlLoop *l = &idx->loops.items[loop];
+	char *name = tl_facts__dotted(idx, target);
+	if (!name)
+		return TL_CARRY_NONE;
+	TlNames names;
+	tl_array_init(&names);
+	tl_array_push(&names, name);
+	int carry = TL_CARRY_ATTACHED;
+	/* Every other binding of the name in the iteration: afresh (not a
+	 * state), detached, or from itself (`h = h.to(device)`). */
+	const TlIntArray *binds = tl_index_scope_binds(idx, l->func);
+	for (uint32_t i = 0; binds && i < binds->size && carry == TL_CARRY_ATTACHED; i++) {
+		const TlBinding *b = &idx->bindings.items[binds->items[i]];
+		if (strcmp(b->name, name) != 0 || ts_node_eq(b->stmt, stmt))
+			continue;
+		bool in_iteration = b->kind == TL_BIND_FOR
+					    ? (ts_node_eq(b->stmt, l->node) || tl_facts__contains(l->body, b->stmt))
+					    : tl_facts__contains(l->body, b->stmt);
+		if (!in_iteration || b->kind == TL_BIND_AUG)
+			continue;
+		if (b->kind != TL_BIND_ASSIGN) {
+			carry = TL_CARRY_NONE;
+			continue;
+		}
+		TSNode v = tl_facts__bound_value(b);
+		if (tl_facts__detaches(idx, v, 0))
+			carry = TL_CARRY_DETACHED;
+		else if (!tl_facts__mentions(idx, v, &names) || tl_facts__opaque_call(idx, v, &names))
+			carry = TL_CARRY_NONE; /* afresh, or through code the file does not show */
+	}
+	if (carry == TL_CARRY_ATTACHED && tl_facts__detached_in_place(idx, l, name))
+		carry = TL_CARRY_DETACHED;
+	/* The model may hand the state back detached itself. */
+	for (uint32_t i = 0; binds && i < binds->size && carry == TL_CARRY_ATTACHED; i++) {
+		const TlBinding *b = &idx->bindings.items[binds->items[i]];
+		if (strcmp(b->name, name) != 0 || !ts_node_eq(b->stmt, stmt) || ts_node_is_null(b->value))
+			continue;
+		TSNode v = tl_index_unparen(b->value);
+		const TlCall *c = ts_node_symbol(v) == sy->call ? tl_index_call_at(idx, v) : NULL;
+		if (c && tl_facts__forward_detaches(idx, c, b->depth == 0 ? -1 : b->top, name))
+			carry = TL_CARRY_DETACHED;
+	}
+	tl_facts__names_release(&names);
+	return carry;
+}
+
+/* ---- graphs backpropagated more than once -------------------------------------- */
+
+/* True when some call inside `v` does one of `events`. */
+static bool tl_facts__value_has(const TlIndex *idx, TSNode v, uint32_t events)
+{
+	for (uint32_t i = tl_index_first_call_from(idx, ts_node_start_byte(v)); i < idx->calls.size; i++) {
+		const TlCall *c = &idx->calls.items[i];
+		if (ts_node_start_byte(c->node) >= ts_node_end_byte(v))
+			break;
+		if ((c->events & events) && tl_facts__contains(v, c->node))
+			return true;
+	}
+	return false;
+}
+
+/* True when the name bound by `b` (read at `use`) holds autograd history
+ * made where it was bound: a graph tensor, a value built from losses or
+ * forwards (`[crit(o, t) for ...]`), or a list that graph tensors are
+ * appended to. */
+static bool tl_facts__holds_graph(const TlIndex *idx, const TlBinding *b, TSNode use)
+{
+	if (tl_facts_is_graph(idx, use))
+		return true;
+	TSNode v = tl_facts__bound_value(b);
+	if (!ts_node_is_null(v) && tl_facts__value_has(idx, v, TL_EV_LOSS | TL_EV_FORWARD))
+		return true;
+	const TlIntArray *calls = tl_index_scope_calls(idx, b->func);
+	for (uint32_t i = 0; calls && i < calls->size; i++) {
+		const TlCall *c = &idx->calls.items[calls->items[i]];
+		if (c->recv_name && strcmp(c->recv_name, b->name) == 0 && c->method &&
+		    (strcmp(c->method, "append") == 0 || strcmp(c->method, "extend") == 0) &&
+		    tl_facts_is_graph(idx, tl_facts__arg(c->node, 0)))
+			return true;
+	}
+	return false;
+}
+
+/* True when a parameter of a function may hold a graph tensor: some caller
+ * passes one, or the callers are unknown (precision first). */
+static bool tl_facts__param_graph(const TlIndex *idx, const TlBinding *b)
+{
+	if (b->func < 0)
+		return true;
+	const TlFunc *f = &idx->funcs.items[b->func];
+	if (f->escapes || !f->call_sites.size)
+		return true;
+	for (uint32_t i = 0; i < f->call_sites.size; i++) {
+		const TlCall *c = &idx->calls.items[f->call_sites.items[i]];
+		TSNode arg = tl_facts__param_arg_of(idx, b, c);
+		if (!ts_node_is_null(arg) && tl_facts_is_graph(idx, arg))
+			return true;
+	}
+	return false;
+}
+
+/* True when the name read at `use` in loop `l` is re-bound later in the
+ * loop body (or by the assignment it is read in) to a value with autograd
+ * history: the next iteration reads the graph this one made
+ * (`out, h = rnn(x, h)`). */
+static bool tl_facts__carried_graph(const TlIndex *idx, const TlLoop *l, TSNode use)
+{
+	char *name = tl_facts__dotted(idx, use);
+	if (!name)
+		return false;
+	bool yes = false;
+	const TlIntArray *binds = tl_index_scope_binds(idx, l->func);
+	for (uint32_t i = 0; binds && i < binds->size && !yes; i++) {
+		const TlBinding *b = &idx->bindings.items[binds->items[i]];
+		if (b->kind != TL_BIND_ASSIGN || strcmp(b->name, name) != 0 ||
+		    !tl_facts__contains(l->body, b->stmt) || b->pos <= ts_node_start_byte(use))
+			continue;
+		TSNode v = tl_facts__bound_value(b);
+		yes = !ts_node_is_null(v) && (tl_facts_is_graph(idx, v) ||
+					      tl_facts__value_has(idx, v, TL_EV_LOSS | TL_EV_FORWARD));
+	}
+	tl_free(name);
+	return yes;
+}
+
+/* True when the tensor `subject`, differentiated in loop `l` (or, when `l`
+ * is NULL, in function `func`), depends on autograd history made before
+ * the iteration began: the next iteration backpropagates through it again. */
+static bool tl_facts__graph_from_before(const TlIndex *idx, TSNode subject, const TlLoop *l,
+				       int32_t func)
+{
+	const TlSyms *sy = tl_syms();
+	typedef struct {
+		TSNode n;
+		bool iterable; /* iterated by a loop: a parameter here is data */
+	} Item;
+	TlArray(Item) todo;
+	tl_array_init(&todo);
+	Item first = { subject, false };
+	tl_array_push(&todo, first);
+	bool before = false;
+	for (uint32_t step = 0; step < todo.size && !before; step++) {
+		Item it = todo.items[step];
+		TSTreeCursor cur = ts_tree_cursor_new(it.n);
+		bool descend = true;
+		do {
+			TSNode x = ts_tree_cursor_current_node(&cur);
+			TSSymbol s = ts_node_symbol(x);
+			descend = true;
+			if (s == sy->call && tl_facts__detaches(idx, x, 0)) {
+				descend = false; /* h.detach(), repackage_hidden(h): no history */
+				continue;
+			}
+			if (s == sy->keyword_argument) {
+				x = ts_node_child_by_field_id(x, sy->f_value);
+				if (ts_node_is_null(x))
+					continue;
+				s = ts_node_symbol(x);
+			}
+			if (s != sy->identifier && s != sy->attribute)
+				continue;
+			descend = false;
+			if (tl_facts__in_comprehension(x, it.n))
+				continue;
+			if (tl_facts__is_callee(x)) {
+				/* x.view(...), h[0].pow(2).mean(): a method of a value,
+				 * whose receiver is data; model(x), F.mse_loss(...),
+				 * helper(...): what is called is not. */
+				const TlCall *pc = tl_index_call_at(idx, ts_node_parent(x));
+				if (s == sy->attribute && pc && pc->receiver.id && !pc->qname &&
+				    pc->target < 0 && !(pc->events & (TL_EV_FORWARD | TL_EV_LOSS)) &&
+				    todo.size < 64) {
+					Item next = { pc->receiver, it.iterable };
+					tl_array_push(&todo, next);
+				}
+				continue;
+			}
+			const TlBinding *b = tl_facts__resolve_prefix(idx, x);
+			if (!b || b->kind == TL_BIND_IMPORT || b->kind == TL_BIND_DEF ||
+			    b->kind == TL_BIND_CLASS)
+				continue;
+			if (b->kind == TL_BIND_PARAM) {
+				if (!l || b->func != l->func || !it.iterable)
+					before = tl_facts__param_graph(idx, b);
+				continue;
+			}
+			bool inside = l ? b->func == l->func && tl_facts__contains(l->body, b->stmt)
+					: b->func == func;
+			if (!inside && l && tl_facts__carried_graph(idx, l, x)) {
+				before = true; /* made by the previous iteration */
+				continue;
+			}
+			if (b->kind == TL_BIND_FOR) {
+				/* The items of a loop: what it iterates decides. */
+				if (todo.size < 64) {
+					Item next = { b->value, true };
+					tl_array_push(&todo, next);
+				}
+				continue;
+			}
+			if (!inside) {
+				before = tl_facts__holds_graph(idx, b, x);
+				continue;
+			}
+			if (!ts_node_is_null(b->value) && todo.size < 64) {
+				/* x, y = next(batches): an item of what is iterated. */
+				TSNode v = tl_index_unparen(b->value);
+				const TlCall *vc = ts_node_symbol(v) == sy->call ? tl_index_call_at(idx, v) : NULL;
+				bool item = vc && !vc->receiver.id && vc->method &&
+					    (strcmp(vc->method, "next") == 0 || strcmp(vc->method, "iter") == 0) &&
+					    !tl_index_resolve_node(idx, vc->callee);
+				Item next = { b->value, it.iterable || item };
+				tl_array_push(&todo, next);
+			}
+		} while (!before && tl_walk_next(&cur, it.n, descend));
+		ts_tree_cursor_delete(&cur);
+	}
+	tl_array_release(&todo);
+	return before;
+}
+
+bool tl_facts_graph_reused(const TlIndex *idx, TSNode call)
+{
+	const TlCall *c = tl_index_call_at(idx, tl_index_unparen(call));
+	if (!c || !(c->events & TL_EV_BACKWARD))
+		return false;
+	/* Another backward (or autograd.grad) in an iteration of the call. */
+	TlIntArray loops;
+	tl_array_init(&loops);
+	tl_facts__step_loop_list(idx, c->node, &loops);
+	bool again = false;
+	for (uint32_t i = 0; i < loops.size && !again; i++) {
+		const TlLoop *l = &idx->loops.items[loops.items[i]];
+		TlSteps seq;
+		tl_array_init(&seq);
+		tl_facts__sequence(idx, l->func, l->body, TL_EV_BACKWARD | TL_EV_GRAD_CALL, &seq);
+		again = seq.size > 1;
+		tl_array_release(&seq);
+	}
+	tl_array_release(&loops);
+	if (again)
+		return true;
+	/* A graph made before the iteration, reached again by the next one. */
+	int32_t loop = c->loop;
+	while (loop >= 0 && !(idx->loops.items[loop].events & TL_EV_BACKWARD))
+		loop = idx->loops.items[loop].parent;
+	TSNode subject = tl_facts__backward_tensor(idx, c);
+	if (ts_node_is_null(subject))
+		subject = tl_facts__arg(c->node, 0);
+	if (ts_node_is_null(subject))
+		return true;
+	return tl_facts__graph_from_before(idx, subject, loop >= 0 ? &idx->loops.items[loop] : NULL,
+					  c->func);
+}

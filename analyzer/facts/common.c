@@ -1,0 +1,366 @@
+/* Small helpers shared by every family of facts: string sets, the per-question
+ * fan-out budget, dotted names, what a binding holds, parameters and their call sites.
+ *
+ * Owns: no fact of its own. */
+#include "internal.h"
+
+typedef struct TlReturnPred {
+	bool (*pred)(const TlIndex *, TSNode, int);
+	int depth;
+} TlReturnPred;
+
+/* ---- small helpers -------------------------------------------------------- */
+
+bool tl_facts__in(const char *s, const char *const *set, size_t n)
+{
+	if (!s)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(s, set[i]) == 0)
+			return true;
+	return false;
+}
+
+/* The same bound for the questions that fan out over call sites (the
+ * contexts, mode and step loops of a function follow every caller): one
+ * budget per top-level question and thread, refilled only by the
+ * outermost one. A question that runs out answers cautiously (no
+ * finding). */
+_Thread_local int tl_facts__fan_budget, tl_facts__fan_nesting;
+
+void tl_facts__fan_begin(void)
+{
+	if (tl_facts__fan_nesting++ == 0)
+		tl_facts__fan_budget = TL_FACTS_BUDGET;
+}
+
+void tl_facts__fan_end(void)
+{
+	tl_facts__fan_nesting--;
+}
+
+/* Takes one step from the budget; false once it is spent. */
+bool tl_facts__fan_step(void)
+{
+	return --tl_facts__fan_budget >= 0;
+}
+
+bool tl_facts__starts(const char *s, const char *prefix)
+{
+	return s && strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+bool tl_facts__ends(const char *s, const char *suffix)
+{
+	if (!s)
+		return false;
+	size_t a = strlen(s), b = strlen(suffix);
+	return a >= b && strcmp(s + a - b, suffix) == 0;
+}
+
+/* The last dotted component: "self.opt_g" -> "opt_g". */
+const char *tl_facts__last(const char *dotted)
+{
+	const char *dot = strrchr(dotted, '.');
+	return dot ? dot + 1 : dotted;
+}
+
+bool tl_facts__contains(TSNode outer, TSNode n)
+{
+	return ts_node_start_byte(outer) <= ts_node_start_byte(n) &&
+	       ts_node_end_byte(n) <= ts_node_end_byte(outer);
+}
+
+void tl_facts__lower(const char *s, char *out, size_t size)
+{
+	size_t i = 0;
+	for (; s[i] && i + 1 < size; i++)
+		out[i] = (char)tolower((unsigned char)s[i]);
+	out[i] = '\0';
+}
+
+TSNode tl_facts__arg(TSNode call, uint32_t k)
+{
+	const TlSyms *sy = tl_syms();
+	TSNode args = ts_node_child_by_field_id(call, sy->f_arguments);
+	TSNode none = { 0 };
+	if (ts_node_is_null(args) || ts_node_symbol(args) != sy->argument_list)
+		return none;
+	uint32_t pos = 0, count = ts_node_named_child_count(args);
+	for (uint32_t i = 0; i < count; i++) {
+		TSNode a = ts_node_named_child(args, i);
+		TSSymbol s = ts_node_symbol(a);
+		if (s == sy->keyword_argument || s == sy->comment)
+			continue;
+		if (pos++ == k)
+			return a;
+	}
+	return none;
+}
+
+TSNode tl_facts__kwarg(const TlIndex *idx, TSNode call, const char *name)
+{
+	const TlSyms *sy = tl_syms();
+	TSNode args = ts_node_child_by_field_id(call, sy->f_arguments);
+	TSNode none = { 0 };
+	if (ts_node_is_null(args) || ts_node_symbol(args) != sy->argument_list)
+		return none;
+	uint32_t count = ts_node_named_child_count(args);
+	for (uint32_t i = 0; i < count; i++) {
+		TSNode a = ts_node_named_child(args, i);
+		if (ts_node_symbol(a) == sy->keyword_argument &&
+		    tl_index_text_is(idx, ts_node_child_by_field_id(a, sy->f_name), name))
+			return ts_node_child_by_field_id(a, sy->f_value);
+	}
+	return none;
+}
+
+uint32_t tl_facts__argc(TSNode call)
+{
+	const TlSyms *sy = tl_syms();
+	TSNode args = ts_node_child_by_field_id(call, sy->f_arguments);
+	if (ts_node_is_null(args))
+		return 0;
+	uint32_t n = 0, count = ts_node_named_child_count(args);
+	for (uint32_t i = 0; i < count; i++)
+		if (ts_node_symbol(ts_node_named_child(args, i)) != sy->comment)
+			n++;
+	return n;
+}
+
+/* The value a binding gives its name, for bindings that have one. */
+TSNode tl_facts__bound_value(const TlBinding *b)
+{
+	const TlSyms *sy = tl_syms();
+	TSNode none = { 0 };
+	if (!b || (b->kind != TL_BIND_ASSIGN && b->kind != TL_BIND_AUG) ||
+	    ts_node_is_null(b->value))
+		return none;
+	TSNode v = tl_index_unparen(b->value);
+	if (b->elem >= 0) {
+		TSSymbol s = ts_node_symbol(v);
+		if (s == sy->tuple || s == sy->list || s == sy->expression_list) {
+			if ((uint32_t)b->elem < ts_node_named_child_count(v))
+				return ts_node_named_child(v, (uint32_t)b->elem);
+			return none;
+		}
+		/* `out, h = rnn(x, h)`: an element of a call's result is judged
+		 * by the call. */
+	}
+	return v;
+}
+
+/* The expression an assigned name holds, for following an object (a
+ * module, an optimizer, a loader) through its bindings: the value, its
+ * element for a tuple target (`netG, netD = G(), D()`), or the matching
+ * argument of `accelerator.prepare(...)` (`model, opt = acc.prepare(model,
+ * opt)`), which hands back the objects it is given. Null otherwise. */
+TSNode tl_facts__held(const TlIndex *idx, const TlBinding *b)
+{
+	const TlSyms *sy = tl_syms();
+	TSNode none = { 0 };
+	if (!b || b->kind != TL_BIND_ASSIGN || ts_node_is_null(b->value))
+		return none;
+	TSNode v = tl_index_unparen(b->value);
+	if (b->elem < 0 && b->depth == 0) {
+		const TlCall *c = ts_node_symbol(v) == sy->call ? tl_index_call_at(idx, v) : NULL;
+		if (c && c->receiver.id && c->method && strcmp(c->method, "prepare") == 0 &&
+		    tl_facts__argc(v) == 1)
+			return tl_facts__arg(v, 0);
+		return v;
+	}
+	if (b->elem < 0)
+		return none;
+	TSSymbol s = ts_node_symbol(v);
+	if (s == sy->tuple || s == sy->list || s == sy->expression_list)
+		return (uint32_t)b->elem < ts_node_named_child_count(v)
+			       ? ts_node_named_child(v, (uint32_t)b->elem) : none;
+	const TlCall *c = s == sy->call ? tl_index_call_at(idx, v) : NULL;
+	if (c && c->receiver.id && c->method && strcmp(c->method, "prepare") == 0)
+		return tl_facts__arg(v, (uint32_t)b->elem);
+	return none;
+}
+
+/* The argument call site `c` passes for parameter `k` of `f`, or a null
+ * node (passed through *args / **kwargs, or left to its default). */
+TSNode tl_facts__param_arg(const TlIndex *idx, const TlFunc *f, int32_t k, const TlCall *c)
+{
+	TSNode none = { 0 };
+	const char *pname = idx->bindings.items[f->params.items[k]].name;
+	TSNode arg = tl_facts__kwarg(idx, c->node, pname);
+	if (!ts_node_is_null(arg))
+		return arg;
+	if (f->cls >= 0 && c->receiver.id)
+		k--; /* a bound method: `self` is not passed */
+	return k >= 0 ? tl_facts__arg(c->node, (uint32_t)k) : none;
+}
+
+/* The argument that call `site` passes for parameter binding `param` of
+ * the function it calls (a bound method's `self` is its receiver). Null
+ * when the call passes none. */
+TSNode tl_facts__param_arg_of(const TlIndex *idx, const TlBinding *param, const TlCall *site)
+{
+	TSNode none = { 0 };
+	if (param->func < 0)
+		return none;
+	const TlFunc *f = &idx->funcs.items[param->func];
+	int32_t k = -1;
+	for (uint32_t p = 0; p < f->params.size; p++)
+		if (&idx->bindings.items[f->params.items[p]] == param)
+			k = (int32_t)p;
+	if (k < 0)
+		return none;
+	if (k == 0 && f->cls >= 0 && site->receiver.id &&
+	    ts_node_is_null(tl_facts__kwarg(idx, site->node, param->name)))
+		return site->receiver;
+	return tl_facts__param_arg(idx, f, k, site);
+}
+
+/* Calls every return value of local function `f` (not of nested defs). */
+/* Calls visit(idx, return_statement, data) for each return statement of
+ * local function `f` (not of the definitions nested in it) until one
+ * visit returns true; returns whether one did. */
+bool tl_facts__each_return(const TlIndex *idx, int32_t f,
+				 bool (*visit)(const TlIndex *, TSNode, void *), void *data)
+{
+	const TlSyms *sy = tl_syms();
+	TSNode fn = idx->funcs.items[f].node;
+	TSTreeCursor cur = ts_tree_cursor_new(fn);
+	bool found = false, descend = true;
+	do {
+		TSNode n = ts_tree_cursor_current_node(&cur);
+		TSSymbol s = ts_node_symbol(n);
+		bool nested = !ts_node_eq(n, fn) && (s == sy->function_definition ||
+						      s == sy->class_definition || s == sy->lambda);
+		descend = !nested;
+		if (s == sy->return_statement && visit(idx, n, data)) {
+			found = true;
+			break;
+		}
+	} while (tl_walk_next(&cur, fn, descend));
+	ts_tree_cursor_delete(&cur);
+	return found;
+}
+
+static bool tl_facts__return_value_is(const TlIndex *idx, TSNode ret, void *data)
+{
+	const TlReturnPred *rp = data;
+	return ts_node_named_child_count(ret) && rp->pred(idx, ts_node_named_child(ret, 0), rp->depth);
+}
+
+/* True when some return value of local function `f` satisfies `pred`. */
+bool tl_facts__any_return(const TlIndex *idx, int32_t f,
+				bool (*pred)(const TlIndex *, TSNode, int), int depth)
+{
+	if (f < 0 || depth > TL_FACTS_DEPTH)
+		return false;
+	TlReturnPred rp = { pred, depth + 1 };
+	return tl_facts__each_return(idx, f, tl_facts__return_value_is, &rp);
+}
+
+/* ---- names of things ------------------------------------------------------ */
+
+bool tl_facts_is_module_class_name(const char *q)
+{
+	static const char *const exact[] = {
+		"torch.nn.Module", "torch.nn.modules.module.Module",
+		"pytorch_lightning.LightningModule", "lightning.LightningModule",
+		"lightning.pytorch.LightningModule", "transformers.PreTrainedModel",
+		"transformers.modeling_utils.PreTrainedModel", "torch.jit.ScriptModule",
+	};
+	static const char *const not_modules[] = {
+		"torch.nn.Parameter", "torch.nn.ParameterList", "torch.nn.ParameterDict",
+		"torch.nn.init", "torch.nn.functional", "torch.nn.utils",
+	};
+	if (IN(q, exact))
+		return true;
+	if (IN(q, not_modules))
+		return false;
+	if (tl_facts__starts(q, "torch.nn.")) {
+		const char *last = tl_facts__last(q);
+		return isupper((unsigned char)last[0]);
+	}
+	return false;
+}
+
+bool tl_facts__is_loss_class(const char *q)
+{
+	if (!q)
+		return false;
+	if (tl_facts__starts(q, "torch.nn.") && tl_facts__ends(q, "Loss"))
+		return true;
+	return tl_facts__starts(q, "timm.loss.");
+}
+
+bool tl_facts__is_loss_function(const char *q)
+{
+	static const char *const losses[] = {
+		"cross_entropy", "nll_loss", "mse_loss", "l1_loss", "smooth_l1_loss",
+		"huber_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits",
+		"kl_div", "cosine_embedding_loss", "ctc_loss", "margin_ranking_loss",
+		"hinge_embedding_loss", "multilabel_margin_loss", "multi_margin_loss",
+		"soft_margin_loss", "triplet_margin_loss", "poisson_nll_loss",
+		"gaussian_nll_loss", "multilabel_soft_margin_loss",
+		"triplet_margin_with_distance_loss",
+	};
+	if (!q || !tl_facts__starts(q, "torch.nn.functional."))
+		return false;
+	return IN(tl_facts__last(q), losses);
+}
+
+/* Names people give loss callables; a fallback when no binding decides. */
+bool tl_facts__loss_like_name(const char *name)
+{
+	char low[128];
+	tl_facts__lower(tl_facts__last(name), low, sizeof low);
+	return strstr(low, "criterion") || strstr(low, "loss_fn") ||
+	       strstr(low, "lossfn") || strstr(low, "loss_func") ||
+	       strcmp(low, "compute_loss") == 0 || strcmp(low, "calc_loss") == 0;
+}
+
+bool tl_facts__optimizer_like_name(const char *name)
+{
+	char low[128];
+	tl_facts__lower(tl_facts__last(name), low, sizeof low);
+	if (strstr(low, "sched") || strstr(low, "scaler"))
+		return false;
+	return strstr(low, "optim") || strcmp(low, "opt") == 0 ||
+	       tl_facts__starts(low, "opt_") || tl_facts__ends(low, "_opt") ||
+	       (strncmp(low, "opt", 3) == 0 && (isdigit((unsigned char)low[3]) ||
+					       isupper((unsigned char)tl_facts__last(name)[3])));
+}
+
+/* ---- parameters and call sites ----------------------------------------------------- */
+
+/* The position of parameter `name` (a plain name) among function f's, or -1. */
+int32_t tl_facts__param_index(const TlIndex *idx, const TlFunc *f, const char *name,
+				    size_t len)
+{
+	for (uint32_t k = 0; k < f->params.size; k++) {
+		const char *pn = idx->bindings.items[f->params.items[k]].name;
+		if (strlen(pn) == len && strncmp(pn, name, len) == 0)
+			return (int32_t)k;
+	}
+	return -1;
+}
+
+/* True when parameter binding `b` receives, at every call site of its
+ * function (one at least, none unknown), an argument that satisfies `pred`. */
+bool tl_facts__param_all(const TlIndex *idx, const TlBinding *b,
+			       bool (*pred)(const TlIndex *, TSNode, int, int *), int depth,
+			       int *budget)
+{
+	if (b->kind != TL_BIND_PARAM || b->func < 0 || depth > TL_FACTS_DEPTH)
+		return false;
+	const TlFunc *f = &idx->funcs.items[b->func];
+	int32_t k = tl_facts__param_index(idx, f, b->name, strlen(b->name));
+	if (k < 0 || f->escapes || !f->call_sites.size)
+		return false;
+	for (uint32_t i = 0; i < f->call_sites.size; i++) {
+		const TlCall *c = &idx->calls.items[f->call_sites.items[i]];
+		TSNode arg = c->func == b->func ? (TSNode){ 0 } : tl_facts__param_arg(idx, f, k, c);
+		if (ts_node_is_null(arg) || !pred(idx, arg, depth + 1, budget))
+			return false;
+	}
+	return true;
+}

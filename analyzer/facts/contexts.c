@@ -1,0 +1,294 @@
+/* Contexts: which `with` blocks, decorators and call sites put a node under
+ * no_grad / inference_mode / autocast (on or off, on which device), the grad mode
+ * at a node, and values that come out of a context manager.
+ *
+ * Owns: tl_facts_context_kind, tl_facts_local_grad, tl_facts_grad_state, tl_facts_under, tl_facts_from_context. */
+#include "internal.h"
+
+/* ---- contexts --------------------------------------------------------------- */
+
+static uint32_t tl_facts__context_of_name(const char *q, TSNode call, const TlIndex *idx)
+{
+	static const char *const off[] = {
+		"torch.no_grad", "torch.inference_mode", "torch.autograd.no_grad",
+		"torch.autograd.grad_mode.no_grad", "torch.autograd.inference_mode",
+		"torch.autograd.grad_mode.inference_mode",
+	};
+	static const char *const on[] = {
+		"torch.enable_grad", "torch.autograd.enable_grad",
+		"torch.autograd.grad_mode.enable_grad",
+	};
+	static const char *const set[] = {
+		"torch.set_grad_enabled", "torch.autograd.set_grad_enabled",
+		"torch.autograd.grad_mode.set_grad_enabled",
+	};
+	static const char *const autocast[] = {
+		"torch.autocast", "torch.amp.autocast", "torch.cuda.amp.autocast",
+		"torch.cpu.amp.autocast", "torch.amp.autocast_mode.autocast",
+		"torch.cuda.amp.autocast_mode.autocast",
+	};
+	const TlSyms *sy = tl_syms();
+	bool is_call = !ts_node_is_null(call);
+	if (IN(q, off)) {
+		/* inference_mode(False) turns inference mode off, grad stays as is. */
+		if (is_call) {
+			TSNode a = tl_facts__arg(call, 0);
+			if (!ts_node_is_null(a) && ts_node_symbol(a) == sy->false_)
+				return 0;
+		}
+		return TL_CTX_GRAD_OFF;
+	}
+	if (IN(q, on))
+		return TL_CTX_GRAD_ON;
+	if (IN(q, set)) {
+		TSNode a = is_call ? tl_facts__arg(call, 0) : (TSNode){ 0 };
+		if (!ts_node_is_null(a) && ts_node_symbol(a) == sy->true_)
+			return TL_CTX_GRAD_ON;
+		/* False, or a flag such as `phase == "train"`: possibly off,
+		 * and precision comes first, so treated as off. */
+		return TL_CTX_GRAD_OFF;
+	}
+	if (IN(q, autocast) || tl_facts__ends(q, ".autocast")) {
+		uint32_t cpu = tl_facts__starts(q, "torch.cpu.") ? TL_CTX_CPU_AUTOCAST : 0;
+		if (is_call) {
+			TSNode e = tl_facts__kwarg(idx, call, "enabled");
+			if (!ts_node_is_null(e) && ts_node_symbol(e) == sy->false_)
+				return TL_CTX_AUTOCAST_OFF;
+			TSNode d = tl_facts__kwarg(idx, call, "device_type");
+			if (ts_node_is_null(d))
+				d = tl_facts__arg(call, 0);
+			if (!ts_node_is_null(d) && ts_node_symbol(d) == sy->string &&
+			    (tl_index_text_is(idx, d, "\"cpu\"") || tl_index_text_is(idx, d, "'cpu'")))
+				cpu = TL_CTX_CPU_AUTOCAST;
+		}
+		return TL_CTX_AUTOCAST | cpu;
+	}
+	return 0;
+}
+
+static uint32_t tl_facts__context_kind(const TlIndex *idx, TSNode expr, int depth)
+{
+	const TlSyms *sy = tl_syms();
+	if (depth > TL_FACTS_DEPTH)
+		return 0;
+	expr = tl_index_unparen(expr);
+	if (ts_node_is_null(expr))
+		return 0;
+	TSSymbol s = ts_node_symbol(expr);
+	if (s == sy->conditional_expression) {
+		uint32_t k = 0, count = ts_node_named_child_count(expr);
+		/* `no_grad() if evaluating else nullcontext()`: either branch. */
+		for (uint32_t i = 0; i < count && i < 3; i += 2)
+			k |= tl_facts__context_kind(idx, ts_node_named_child(expr, i), depth + 1);
+		return k;
+	}
+	TSNode call = { 0 }, callee = expr;
+	if (s == sy->call) {
+		call = expr;
+		callee = tl_index_unparen(ts_node_child_by_field_id(expr, sy->f_function));
+	}
+	char *q = tl_index_qualify(idx, callee);
+	/* accelerator.autocast(), self.autocast(): when the name is no import,
+	 * the method says it. */
+	if (!q && !ts_node_is_null(call) && ts_node_symbol(callee) == sy->attribute &&
+	    tl_index_text_is(idx, ts_node_child_by_field_id(callee, sy->f_attribute), "autocast"))
+		return tl_facts__context_of_name("torch.autocast", call, idx);
+	uint32_t k = q ? tl_facts__context_of_name(q, call, idx) : 0;
+	if (q && !k && strcmp(q, "functools.partial") == 0 && !ts_node_is_null(call)) {
+		/* partial(torch.autocast, device_type="cuda") */
+		TSNode target = tl_facts__arg(call, 0);
+		char *tq = ts_node_is_null(target) ? NULL : tl_index_qualify(idx, target);
+		if (tq)
+			k = tl_facts__context_of_name(tq, call, idx);
+		tl_free(tq);
+	}
+	tl_free(q);
+	if (k)
+		return k;
+	/* An alias: `no_grad = torch.no_grad()`, `ctx = partial(...)`. */
+	TSSymbol cs = ts_node_symbol(callee);
+	if (cs == sy->identifier || cs == sy->attribute) {
+		const TlBinding *b = tl_index_resolve_node(idx, callee);
+		TSNode v = tl_facts__bound_value(b);
+		if (!ts_node_is_null(v) && b->elem < 0)
+			return tl_facts__context_kind(idx, v, depth + 1);
+	}
+	return 0;
+}
+
+uint32_t tl_facts_context_kind(const TlIndex *idx, TSNode expr)
+{
+	return tl_facts__context_kind(idx, expr, 0);
+}
+
+int tl_facts_local_grad(const TlIndex *idx, TSNode node, int32_t func, int32_t with)
+{
+	for (int32_t w = with; w >= 0; w = idx->withs.items[w].parent) {
+		uint32_t k = idx->withs.items[w].ctx;
+		if (k & TL_CTX_GRAD_OFF)
+			return TL_GRAD_OFF;
+		if (k & TL_CTX_GRAD_ON)
+			return TL_GRAD_ON;
+	}
+	/* A statement `torch.set_grad_enabled(False)` earlier in the function
+	 * (or module) switches grad off until switched back. */
+	uint32_t pos = ts_node_start_byte(node), best = 0;
+	int state = TL_GRAD_UNKNOWN;
+	const TlIntArray *calls = tl_index_scope_calls(idx, func);
+	for (uint32_t i = 0; calls && i < calls->size; i++) {
+		const TlCall *c = &idx->calls.items[calls->items[i]];
+		if (ts_node_start_byte(c->node) >= pos)
+			break;
+		if (!c->stmt_level || !c->qname ||
+		    !tl_facts__ends(c->qname, "set_grad_enabled"))
+			continue;
+		if (ts_node_start_byte(c->node) >= best) {
+			best = ts_node_start_byte(c->node);
+			uint32_t k = tl_facts__context_of_name(c->qname, c->node, idx);
+			state = (k & TL_CTX_GRAD_ON) ? TL_GRAD_ON : TL_GRAD_OFF;
+		}
+	}
+	if (state != TL_GRAD_UNKNOWN)
+		return state;
+	if (func >= 0) {
+		uint32_t k = idx->funcs.items[func].decorator_ctx;
+		if (k & TL_CTX_GRAD_OFF)
+			return TL_GRAD_OFF;
+		if (k & TL_CTX_GRAD_ON)
+			return TL_GRAD_ON;
+	}
+	return TL_GRAD_UNKNOWN;
+}
+
+int tl_facts_grad_state(const TlIndex *idx, TSNode node)
+{
+	int32_t func = tl_index_func_of(idx, node);
+	int st = tl_facts_local_grad(idx, node, func, tl_index_with_of(idx, node));
+	if (st == TL_GRAD_UNKNOWN && func >= 0 && idx->funcs.items[func].callers_grad_off)
+		return TL_GRAD_OFF;
+	return st;
+}
+
+/* An autocast context counts unless `not_cpu` asks for a device other than
+ * the CPU and the context names the CPU. */
+static bool tl_facts__autocast_ctx(uint32_t k, bool not_cpu)
+{
+	return (k & TL_CTX_AUTOCAST) && !(not_cpu && (k & TL_CTX_CPU_AUTOCAST));
+}
+
+static bool tl_facts__under_autocast(const TlIndex *idx, int32_t func, int32_t with,
+				    bool not_cpu, int depth)
+{
+	/* The innermost autocast block decides: `autocast(enabled=False)`
+	 * inside an autocast region runs in full precision. */
+	for (int32_t w = with; w >= 0; w = idx->withs.items[w].parent) {
+		uint32_t k = idx->withs.items[w].ctx;
+		if (tl_facts__autocast_ctx(k, not_cpu))
+			return true;
+		if (k & (TL_CTX_AUTOCAST | TL_CTX_AUTOCAST_OFF))
+			return false;
+	}
+	if (func < 0 || depth > TL_FACTS_DEPTH)
+		return false;
+	const TlFunc *f = &idx->funcs.items[func];
+	if (tl_facts__autocast_ctx(f->decorator_ctx, not_cpu))
+		return true;
+	if (f->decorator_ctx & (TL_CTX_AUTOCAST | TL_CTX_AUTOCAST_OFF))
+		return false;
+	if (f->escapes || !f->call_sites.size)
+		return false;
+	for (uint32_t i = 0; i < f->call_sites.size; i++) {
+		const TlCall *c = &idx->calls.items[f->call_sites.items[i]];
+		if (c->func == func || !tl_facts__fan_step())
+			return false; /* recursion (no outside context), or out of budget */
+		if (!tl_facts__under_autocast(idx, c->func, c->with, not_cpu, depth + 1))
+			return false;
+	}
+	return true;
+}
+
+bool tl_facts_under(const TlIndex *idx, TSNode node, uint32_t ctx)
+{
+	if (ctx & TL_CTX_GRAD_OFF)
+		return tl_facts_grad_state(idx, node) == TL_GRAD_OFF;
+	if (ctx & TL_CTX_AUTOCAST) {
+		tl_facts__fan_begin();
+		bool under = tl_facts__under_autocast(idx, tl_index_func_of(idx, node),
+						     tl_index_with_of(idx, node), (ctx & TL_CTX_NOT_CPU) != 0, 0);
+		tl_facts__fan_end();
+		return under;
+	}
+	return false;
+}
+
+/* ---- contexts of values --------------------------------------------------------- */
+
+static bool tl_facts__value_has_forward(const TlIndex *idx, TSNode v)
+{
+	for (uint32_t i = tl_index_first_call_from(idx, ts_node_start_byte(v)); i < idx->calls.size; i++) {
+		const TlCall *c = &idx->calls.items[i];
+		if (ts_node_start_byte(c->node) >= ts_node_end_byte(v))
+			break;
+		if ((c->events & TL_EV_FORWARD) && tl_facts__contains(v, c->node))
+			return true;
+	}
+	return false;
+}
+
+bool tl_facts_from_context(const TlIndex *idx, TSNode expr, uint32_t ctx)
+{
+	const TlSyms *sy = tl_syms();
+	/* Breadth-first over the names the expression reads and the bindings
+	 * they come from, a bounded number of steps. */
+	TlArray(TSNode) todo;
+	tl_array_init(&todo);
+	tl_array_push(&todo, expr);
+	bool found = false;
+	TlBuf b;
+	tl_buf_init(&b);
+	for (uint32_t step = 0; step < todo.size && step < 64 && !found; step++) {
+		TSNode n = todo.items[step];
+		TSTreeCursor cur = ts_tree_cursor_new(n);
+		bool descend = true;
+		do {
+			TSNode x = ts_tree_cursor_current_node(&cur);
+			TSSymbol s = ts_node_symbol(x);
+			descend = true;
+			if (s == sy->call && (ctx & TL_CTX_AUTOCAST) && tl_facts__upcast(idx, x)) {
+				/* logits.float(): reduced precision ends here. */
+				descend = false;
+			} else if (s == sy->identifier || s == sy->attribute) {
+				tl_buf_clear(&b);
+				if (tl_index_dotted(idx, x, &b)) {
+					descend = false;
+					const TlBinding *bd = tl_facts__resolve_prefix(idx, x);
+					TSNode v = tl_facts__bound_value(bd);
+					if (!ts_node_is_null(v)) {
+						int32_t w = tl_index_with_of(idx, bd->stmt);
+						bool inside = false;
+						for (; w >= 0; w = idx->withs.items[w].parent)
+							if ((idx->withs.items[w].ctx & ctx) &&
+							    !tl_facts__contains(idx->withs.items[w].body, expr))
+								inside = true;
+						if (inside && tl_facts__value_has_forward(idx, v)) {
+							found = true;
+							break;
+						}
+						if (!inside && todo.size < 64)
+							tl_array_push(&todo, v);
+					}
+				}
+			}
+		} while (tl_walk_next(&cur, n, descend));
+		ts_tree_cursor_delete(&cur);
+	}
+	tl_buf_release(&b);
+	tl_array_release(&todo);
+	return found;
+}
+
+/* The speed, precision and safety facts below follow bindings and call
+ * sites. Depth alone (TL_FACTS_DEPTH) does not bound a walk that fans out
+ * over several call sites at each step, so each question also gets a
+ * budget of steps (TL_FACTS_BUDGET, above): real code needs a few dozen;
+ * when it runs out, the answer is the cautious one. */

@@ -1,0 +1,559 @@
+/* Devices and transfers: tensors and where they live (host or device), host
+ * factories moved to a device, values brought back to the host, and scratch
+ * allocations.
+ *
+ * Owns: tl_facts_is_tensor, tl_facts_on_device, tl_facts_host_factory, tl_facts_host_derived, tl_facts_scratch. */
+#include "internal.h"
+
+typedef TlArray(char *) TlHostNames;
+
+static bool tl_facts__tensor(const TlIndex *idx, TSNode e, int depth, int *budget);
+static bool tl_facts__on_device(const TlIndex *idx, TSNode e, int depth, int *budget);
+
+/* ---- tensors and where they live ---------------------------------------------------- */
+
+/* Methods of a tensor that return a tensor (on the receiver's device). */
+static const char *const tl_facts__tensor_methods[] = {
+	"detach", "float", "half", "double", "bfloat16", "long", "int", "bool", "byte",
+	"clone", "contiguous", "view", "reshape", "squeeze", "unsqueeze", "flatten",
+	"permute", "transpose", "t", "expand", "repeat", "sum", "mean", "argmax", "argmin",
+	"softmax", "log_softmax", "sigmoid", "tanh", "exp", "log", "abs", "pow", "sqrt",
+	"norm", "std", "var", "clamp", "round", "eq", "ne", "gt", "lt", "ge", "le",
+	"masked_fill", "gather", "index_select", "type_as", "view_as", "reshape_as",
+	"mul", "add", "sub", "div", "neg", "square", "cumsum", "prod", "max", "min",
+	"topk", "sort", "squeeze_", "unsqueeze_", "requires_grad_", "narrow", "chunk",
+	"split", "unbind", "logsumexp", "float_power", "sign", "floor", "ceil", "type",
+};
+
+/* torch functions whose result is a tensor on the device of their inputs. */
+static bool tl_facts__tensor_function(const char *q)
+{
+	static const char *const fns[] = {
+		"torch.cat", "torch.stack", "torch.where", "torch.matmul", "torch.mm",
+		"torch.bmm", "torch.einsum", "torch.argmax", "torch.argmin", "torch.softmax",
+		"torch.sigmoid", "torch.exp", "torch.log", "torch.abs", "torch.clamp",
+		"torch.sum", "torch.mean", "torch.max", "torch.min", "torch.flatten",
+		"torch.squeeze", "torch.unsqueeze", "torch.sqrt", "torch.norm", "torch.topk",
+		"torch.sort", "torch.gather", "torch.masked_select", "torch.eq", "torch.ne",
+		"torch.nn.functional.softmax", "torch.nn.functional.log_softmax",
+		"torch.nn.functional.sigmoid", "torch.nn.functional.normalize",
+		"torch.nn.functional.one_hot", "torch.nn.functional.relu",
+	};
+	return IN(q, fns);
+}
+
+/* For an expression whose value follows its operands (a subscript, an
+ * arithmetic or unary operation, a comparison), sets *handled and returns
+ * whether some operand satisfies `fn`; leaves *handled false otherwise. */
+static bool tl_facts__via_operands(const TlIndex *idx, TSNode e, int depth, int *budget,
+				  bool (*fn)(const TlIndex *, TSNode, int, int *), bool *handled)
+{
+	const TlSyms *sy = tl_syms();
+	TSSymbol s = ts_node_symbol(e);
+	*handled = true;
+	if (s == sy->subscript)
+		return fn(idx, ts_node_child_by_field_id(e, sy->f_value), depth + 1, budget);
+	if (s == sy->binary_operator)
+		return fn(idx, ts_node_child_by_field_id(e, sy->f_left), depth + 1, budget) ||
+		       fn(idx, ts_node_child_by_field_id(e, sy->f_right), depth + 1, budget);
+	if (s == sy->unary_operator)
+		return fn(idx, ts_node_child_by_field_id(e, sy->f_argument), depth + 1, budget);
+	if (s == sy->comparison_operator) {
+		uint32_t count = ts_node_named_child_count(e);
+		for (uint32_t i = 0; i < count; i++)
+			if (fn(idx, ts_node_named_child(e, i), depth + 1, budget))
+				return true;
+		return false;
+	}
+	*handled = false;
+	return false;
+}
+
+/* tl_facts__any_return passes no budget: returns get a fresh, smaller one. */
+static bool tl_facts__tensor_return(const TlIndex *idx, TSNode v, int depth)
+{
+	int budget = TL_FACTS_BUDGET / 4;
+	return tl_facts__tensor(idx, v, depth, &budget);
+}
+
+/* Known tensor (RULES.md definitions). */
+static bool tl_facts__tensor(const TlIndex *idx, TSNode e, int depth, int *budget)
+{
+	static const char *const like[] = {
+		"torch.zeros_like", "torch.ones_like", "torch.empty_like", "torch.full_like",
+		"torch.rand_like", "torch.randn_like", "torch.randint_like", "torch.randperm",
+	};
+	const TlSyms *sy = tl_syms();
+	e = tl_index_unparen(e);
+	if (ts_node_is_null(e) || depth > TL_FACTS_DEPTH || --*budget < 0)
+		return false;
+	TSSymbol s = ts_node_symbol(e);
+	if (s == sy->call) {
+		const TlCall *c = tl_index_call_at(idx, e);
+		if (!c)
+			return false;
+		if (c->qname && (tl_facts__qname_is_api(c->qname, TL_API_TENSOR_FACTORY) ||
+				 tl_facts__qname_is_api(c->qname, TL_API_TENSOR_FROM_DATA) ||
+				 IN(c->qname, like)))
+			return true;
+		if (c->events & (TL_EV_LOSS | TL_EV_FORWARD))
+			return true;
+		if (c->qname) {
+			if (!tl_facts__tensor_function(c->qname))
+				return false;
+			for (uint32_t k = 0; k < 2; k++) {
+				TSNode a = tl_facts__arg(e, k);
+				if (!ts_node_is_null(a) && tl_facts__tensor(idx, a, depth + 1, budget))
+					return true;
+			}
+			return false;
+		}
+		if (c->receiver.id && c->method &&
+		    (IN(c->method, tl_facts__tensor_methods) || strcmp(c->method, "to") == 0 ||
+		     strcmp(c->method, "cuda") == 0 || strcmp(c->method, "cpu") == 0 ||
+		     strcmp(c->method, "pin_memory") == 0))
+			return tl_facts__tensor(idx, c->receiver, depth + 1, budget);
+		if (c->target >= 0)
+			return tl_facts__any_return(idx, c->target, tl_facts__tensor_return, depth + 1);
+		return false;
+	}
+	bool handled;
+	bool via = tl_facts__via_operands(idx, e, depth, budget, tl_facts__tensor, &handled);
+	if (handled)
+		return via;
+	if (s != sy->identifier && s != sy->attribute)
+		return false;
+	if (s == sy->attribute) {
+		TSNode attr = ts_node_child_by_field_id(e, sy->f_attribute);
+		if (tl_index_text_is(idx, attr, "data") || tl_index_text_is(idx, attr, "grad") ||
+		    tl_index_text_is(idx, attr, "T"))
+			return tl_facts__tensor(idx, ts_node_child_by_field_id(e, sy->f_object), depth + 1, budget);
+	}
+	if (s == sy->identifier && tl_facts__comprehension_local(idx, e))
+		return false; /* the index does not bind comprehension variables */
+	if (tl_facts_from_loader(idx, e))
+		return true;
+	if (tl_facts__graph(idx, e, depth + 1))
+		return true;
+	const TlBinding *b = tl_index_resolve_node(idx, e);
+	if (!b)
+		return false;
+	if (b->kind == TL_BIND_PARAM && !ts_node_is_null(b->value)) {
+		char *q = tl_index_qualify(idx, b->value);
+		bool yes = q && strcmp(q, "torch.Tensor") == 0;
+		tl_free(q);
+		return yes;
+	}
+	if (b->kind == TL_BIND_PARAM)
+		return tl_facts__param_all(idx, b, tl_facts__tensor, depth, budget);
+	TSNode v = tl_facts__bound_value(b);
+	return !ts_node_is_null(v) && tl_facts__tensor(idx, v, depth + 1, budget);
+}
+
+bool tl_facts_is_tensor(const TlIndex *idx, TSNode expr)
+{
+	const TlSyms *sy = tl_syms();
+	expr = tl_index_unparen(expr);
+	/* A module is never a tensor, whatever its name or binding suggests. */
+	if (ts_node_is_null(expr) || tl_facts__module_expr(idx, expr, 0))
+		return false;
+	/* Nor a whole batch (`for batch in loader`): it may be a dict or a
+	 * BatchEncoding, whose .to() works in place. Its elements are tensors. */
+	if (ts_node_symbol(expr) == sy->identifier) {
+		const TlBinding *b = tl_index_resolve_node(idx, expr);
+		if (b && b->kind == TL_BIND_FOR && tl_facts__batch_depth(idx, b) == 0)
+			return false;
+	}
+	int budget = TL_FACTS_BUDGET;
+	return tl_facts__tensor(idx, expr, 0, &budget) || tl_facts__tensor_batch(idx, expr, 0);
+}
+
+static bool tl_facts__device_return(const TlIndex *idx, TSNode v, int depth)
+{
+	int budget = TL_FACTS_BUDGET / 4;
+	return tl_facts__on_device(idx, v, depth, &budget);
+}
+
+/* The binding an augmented assignment `b` (`x += v`) updates: the one `x`
+ * had just before it; NULL for other bindings. */
+static const TlBinding *tl_facts__aug_previous(const TlIndex *idx, const TlBinding *b)
+{
+	if (!b || b->kind != TL_BIND_AUG || ts_node_start_byte(b->stmt) == 0)
+		return NULL;
+	const TlBinding *p = tl_index_resolve(idx, b->name, b->func, ts_node_start_byte(b->stmt) - 1);
+	return p == b ? NULL : p;
+}
+
+/* True when the name `e` is called like a function in its scope (`m(x)`):
+ * a module or a function, whatever its binding says. */
+static bool tl_facts__called(const TlIndex *idx, TSNode e)
+{
+	char *name = tl_facts__dotted(idx, e);
+	if (!name)
+		return false;
+	bool yes = false;
+	TlBuf b;
+	tl_buf_init(&b);
+	const TlIntArray *calls = tl_index_scope_calls(idx, tl_index_func_of(idx, e));
+	for (uint32_t i = 0; calls && i < calls->size && !yes; i++) {
+		const TlCall *c = &idx->calls.items[calls->items[i]];
+		tl_buf_clear(&b);
+		yes = tl_index_dotted(idx, c->callee, &b) && strcmp(b.data, name) == 0;
+	}
+	tl_buf_release(&b);
+	tl_free(name);
+	return yes;
+}
+
+/* A tensor in accelerator memory: moved there, made there, or computed
+ * there by a model (in a file that uses an accelerator at all). */
+static bool tl_facts__on_device(const TlIndex *idx, TSNode e, int depth, int *budget)
+{
+	static const char *const descriptive[] = {
+		"shape", "dtype", "device", "ndim", "requires_grad", "is_cuda", "is_leaf",
+		"layout", "names", "grad_fn",
+	};
+	static const char *const host[] = {
+		"cpu", "numpy", "tolist", "item", "pin_memory", "size", "dim", "numel",
+		"nelement", "stride", "data_ptr", "element_size", "get_device", "is_contiguous",
+		"storage", "untyped_storage", "__len__", "keys", "values", "items", "parameters",
+		"state_dict", "named_parameters",
+	};
+	const TlSyms *sy = tl_syms();
+	e = tl_index_unparen(e);
+	if (ts_node_is_null(e) || depth > TL_FACTS_DEPTH || --*budget < 0)
+		return false;
+	TSSymbol s = ts_node_symbol(e);
+	if (s == sy->call) {
+		const TlCall *c = tl_index_call_at(idx, e);
+		if (!c)
+			return false;
+		if (tl_facts_moves_to_device(idx, e))
+			return !tl_facts_is_module(idx, c->receiver);
+		if (c->events & (TL_EV_LOSS | TL_EV_FORWARD))
+			return idx->uses_device;
+		if (c->qname) {
+			/* A function: torch.* and F.* follow their inputs unless
+			 * told where to allocate; others (numpy, ...) are not known. */
+			if (!tl_facts__starts(c->qname, "torch."))
+				return false;
+			TSNode d = tl_facts__kwarg(idx, e, "device");
+			if (!ts_node_is_null(d))
+				return tl_facts__device(idx, d, depth + 1);
+			if (tl_facts__qname_is_api(c->qname, TL_API_TENSOR_FACTORY) ||
+			    tl_facts__qname_is_api(c->qname, TL_API_TENSOR_FROM_DATA))
+				return false;
+			for (uint32_t k = 0; k < 2; k++) {
+				TSNode a = tl_facts__arg(e, k);
+				if (!ts_node_is_null(a) && tl_facts__on_device(idx, a, depth + 1, budget))
+					return true;
+			}
+			return false;
+		}
+		if (c->receiver.id) {
+			/* A method of a device tensor returns a device tensor, but
+			 * for those that bring data to the host or describe it. */
+			return c->method && !IN(c->method, host) &&
+			       tl_facts__on_device(idx, c->receiver, depth + 1, budget);
+		}
+		if (c->target >= 0)
+			return tl_facts__any_return(idx, c->target, tl_facts__device_return, depth + 1);
+		/* model(x) with `model` a parameter the file does not show: a
+		 * callable applied to a device tensor gives one. */
+		const TlBinding *cb = !c->receiver.id ? tl_index_resolve_node(idx, c->callee) : NULL;
+		if (cb && cb->kind == TL_BIND_PARAM) {
+			TSNode a = tl_facts__arg(e, 0);
+			return !ts_node_is_null(a) && tl_facts__on_device(idx, a, depth + 1, budget);
+		}
+		return false;
+	}
+	bool handled;
+	bool via = tl_facts__via_operands(idx, e, depth, budget, tl_facts__on_device, &handled);
+	if (handled)
+		return via;
+	if (s != sy->identifier && s != sy->attribute)
+		return false;
+	if (tl_facts_is_module(idx, e) || tl_facts__called(idx, e) ||
+	    (s == sy->identifier && tl_facts__comprehension_local(idx, e)))
+		return false;
+	const TlBinding *b = tl_index_resolve_node(idx, e);
+	if (!b && s == sy->attribute) {
+		/* outputs.loss, out.logits, x.data, topk.values: a field of a
+		 * device value, unless it describes the tensor. */
+		uint32_t len;
+		const char *t = tl_index_text(idx, ts_node_child_by_field_id(e, sy->f_attribute), &len);
+		char field[64];
+		if (len >= sizeof field)
+			return false;
+		memcpy(field, t, len);
+		field[len] = '\0';
+		return !IN(field, descriptive) &&
+		       tl_facts__on_device(idx, ts_node_child_by_field_id(e, sy->f_object), depth + 1, budget);
+	}
+	if (b && b->kind == TL_BIND_PARAM)
+		return tl_facts__param_all(idx, b, tl_facts__on_device, depth, budget);
+	TSNode v = tl_facts__bound_value(b);
+	if (!ts_node_is_null(v) && tl_facts__on_device(idx, v, depth + 1, budget))
+		return true;
+	/* `loss *= w`: the name keeps what it held before, combined with w. */
+	const TlBinding *before = tl_facts__aug_previous(idx, b);
+	TSNode pv = tl_facts__bound_value(before);
+	return !ts_node_is_null(pv) && tl_facts__on_device(idx, pv, depth + 1, budget);
+}
+
+bool tl_facts_on_device(const TlIndex *idx, TSNode expr)
+{
+	int budget = TL_FACTS_BUDGET;
+	return tl_facts__on_device(idx, expr, 0, &budget);
+}
+
+bool tl_facts_host_factory(const TlIndex *idx, TSNode expr)
+{
+	static const char *const host_methods[] = {
+		"float", "long", "int", "half", "double", "bool", "byte", "char", "short",
+		"bfloat16", "type", "pin_memory", "contiguous", "requires_grad_", "unsqueeze",
+		"view", "reshape", "t", "fill_", "normal_", "uniform_", "zero_", "repeat",
+		"expand", "bernoulli_", "random_", "exponential_", "fill_diagonal_",
+	};
+	static const char *const variables[] = {
+		"torch.autograd.Variable", "torch.autograd.variable.Variable",
+	};
+	const TlSyms *sy = tl_syms();
+	for (int depth = 0; depth <= TL_FACTS_DEPTH; depth++) {
+		expr = tl_index_unparen(expr);
+		if (ts_node_is_null(expr) || ts_node_symbol(expr) != sy->call)
+			return false;
+		const TlCall *c = tl_index_call_at(idx, expr);
+		if (!c)
+			return false;
+		if (c->qname && tl_facts__qname_is_api(c->qname, TL_API_TENSOR_FACTORY)) {
+			TSNode d = tl_facts__kwarg(idx, expr, "device");
+			if (ts_node_is_null(d))
+				return !tl_facts_passes_keyword(idx, expr, "device");
+			/* device="cpu" makes it on the host too. */
+			uint32_t len;
+			const char *body = tl_facts__string_body(idx, tl_index_unparen(d), &len);
+			return body && len == 3 && memcmp(body, "cpu", 3) == 0;
+		}
+		if (c->qname && IN(c->qname, variables)) {
+			expr = tl_facts__arg(expr, 0);
+			continue;
+		}
+		if (c->receiver.id && c->method &&
+		    (IN(c->method, host_methods) ||
+		     (strcmp(c->method, "to") == 0 && !tl_facts_moves_to_device(idx, expr)))) {
+			expr = c->receiver;
+			continue;
+		}
+		return false;
+	}
+	return false;
+}
+
+/* ---- values that came back from the device ----------------------------------------------- */
+
+static bool tl_facts__host_names_has(const TlHostNames *names, const char *s)
+{
+	for (uint32_t i = 0; i < names->size; i++)
+		if (tl_facts__names_overlap(names->items[i], s) &&
+		    strlen(s) >= strlen(names->items[i]))
+			return true;
+	return false;
+}
+
+/* True when the value of `e` is a device tensor's data brought to the host
+ * (`.cpu()`, `.tolist()`, `.numpy()` after them), or is computed from one
+ * by operators, numpy or torch functions, builtins and the value's own
+ * methods; names in `taint` hold such values. A call of any other function
+ * (an environment's step, a dataset) ends the chain: its result is new data. */
+static bool tl_facts__host_value(const TlIndex *idx, TSNode e, const TlHostNames *taint, int depth)
+{
+	static const char *const copies[] = { "cpu", "tolist" };
+	static const char *const builtins[] = {
+		"list", "tuple", "float", "int", "sum", "max", "min", "abs", "round", "sorted",
+	};
+	const TlSyms *sy = tl_syms();
+	e = tl_index_unparen(e);
+	if (ts_node_is_null(e) || depth > TL_FACTS_DEPTH)
+		return false;
+	TSSymbol s = ts_node_symbol(e);
+	if (s == sy->call) {
+		const TlCall *c = tl_index_call_at(idx, e);
+		if (!c)
+			return false;
+		if (c->receiver.id && IN(c->method, copies) && tl_facts_on_device(idx, c->receiver))
+			return true;
+		bool pure = c->qname ? (tl_facts__starts(c->qname, "numpy.") ||
+					(tl_facts__starts(c->qname, "torch.") &&
+					 !tl_facts__starts(c->qname, "torch.nn.") &&
+					 !tl_facts__starts(c->qname, "torch.distributed.")))
+				     : (!c->receiver.id && IN(c->method, builtins));
+		if (pure) {
+			TSNode args = ts_node_child_by_field_id(e, sy->f_arguments);
+			uint32_t count = ts_node_is_null(args) ? 0 : ts_node_named_child_count(args);
+			for (uint32_t i = 0; i < count; i++) {
+				TSNode a = ts_node_named_child(args, i);
+				if (ts_node_symbol(a) == sy->keyword_argument)
+					a = ts_node_child_by_field_id(a, sy->f_value);
+				if (tl_facts__host_value(idx, a, taint, depth + 1))
+					return true;
+			}
+			return false;
+		}
+		/* The value's own methods: arr.astype(...), preds.reshape(...). */
+		if (c->receiver.id && !c->qname)
+			return tl_facts__host_value(idx, c->receiver, taint, depth + 1);
+		return false;
+	}
+	if (s == sy->identifier || s == sy->attribute) {
+		char *name = tl_facts__dotted(idx, e);
+		bool yes = name && tl_facts__host_names_has(taint, name);
+		tl_free(name);
+		if (!yes && !name && s == sy->attribute)
+			yes = tl_facts__host_value(idx, ts_node_child_by_field_id(e, sy->f_object), taint,
+						  depth + 1);
+		return yes;
+	}
+	if (s == sy->lambda || s == sy->string)
+		return false;
+	/* Operators, subscripts, containers, comprehensions: any part. */
+	uint32_t count = ts_node_named_child_count(e);
+	for (uint32_t i = 0; i < count; i++)
+		if (tl_facts__host_value(idx, ts_node_named_child(e, i), taint, depth + 1))
+			return true;
+	return false;
+}
+
+bool tl_facts_host_derived(const TlIndex *idx, TSNode expr)
+{
+	const TlSyms *sy = tl_syms();
+	int32_t loop = tl_index_loop_of(idx, expr);
+	int32_t func = tl_index_func_of(idx, expr);
+	if (loop < 0 && func < 0)
+		return false;
+	/* The iteration: the loop body, or the body of a helper called per step. */
+	TSNode body = loop >= 0 ? idx->loops.items[loop].body
+				: ts_node_child_by_field_id(idx->funcs.items[func].node, sy->f_body);
+	uint32_t at = ts_node_start_byte(expr);
+	TlHostNames taint;
+	tl_array_init(&taint);
+	/* Names bound earlier in the same iteration to host copies, or to
+	 * values computed from them: a fixpoint bounded by the names it adds. */
+	const TlIntArray *binds = tl_index_scope_binds(idx, func);
+	for (uint32_t round = 0; round < 64; round++) {
+		bool changed = false;
+		for (uint32_t i = 0; binds && i < binds->size; i++) {
+			const TlBinding *b = &idx->bindings.items[binds->items[i]];
+			if (b->pos > at || !tl_facts__contains(body, b->stmt) ||
+			    (b->kind != TL_BIND_ASSIGN && b->kind != TL_BIND_AUG && b->kind != TL_BIND_FOR) ||
+			    tl_facts__host_names_has(&taint, b->name))
+				continue;
+			if (tl_facts__host_value(idx, b->value, &taint, 0)) {
+				tl_array_push(&taint, tl_strdup(b->name));
+				changed = true;
+			}
+		}
+		if (!changed)
+			break;
+	}
+	bool yes = tl_facts__host_value(idx, expr, &taint, 0);
+	tl_str_array_release((TlStrArray *)&taint);
+	return yes;
+}
+
+/* ---- scratch values --------------------------------------------------------------------- */
+
+/* True when `name` is stored somewhere that outlives the iteration of loop
+ * `l`: appended to a container, assigned into an attribute or an element,
+ * returned or yielded. */
+static bool tl_facts__kept(const TlIndex *idx, const char *name, TSNode body)
+{
+	static const char *const storing[] = { "append", "extend", "insert", "add", "put", "setdefault" };
+	const TlSyms *sy = tl_syms();
+	TlNames one;
+	tl_array_init(&one);
+	tl_array_push(&one, tl_strdup(name));
+	TSTreeCursor cur = ts_tree_cursor_new(body);
+	bool kept = false, descend = true;
+	do {
+		TSNode x = ts_tree_cursor_current_node(&cur);
+		TSSymbol s = ts_node_symbol(x);
+		descend = true;
+		if (s == sy->return_statement || s == sy->yield) {
+			kept = tl_facts__mentions(idx, x, &one);
+		} else if (s == sy->call) {
+			const TlCall *c = tl_index_call_at(idx, x);
+			kept = c && c->receiver.id && IN(c->method, storing) &&
+			       tl_facts__mentions(idx, ts_node_child_by_field_id(x, sy->f_arguments), &one);
+		} else if (s == sy->assignment) {
+			TSNode left = tl_index_unparen(ts_node_child_by_field_id(x, sy->f_left));
+			TSNode right = ts_node_child_by_field_id(x, sy->f_right);
+			TSSymbol ls = ts_node_symbol(left);
+			kept = (ls == sy->attribute || ls == sy->subscript) &&
+			       tl_facts__mentions(idx, right, &one);
+		}
+	} while (!kept && tl_walk_next(&cur, body, descend));
+	ts_tree_cursor_delete(&cur);
+	tl_facts__names_release(&one);
+	return kept;
+}
+
+static bool tl_facts__dies(const TlIndex *idx, TSNode expr, int depth, int *budget)
+{
+	const TlSyms *sy = tl_syms();
+	int32_t loop = tl_index_loop_of(idx, expr);
+	int32_t func = tl_index_func_of(idx, expr);
+	if ((loop < 0 && func < 0) || depth > TL_FACTS_DEPTH || --*budget < 0)
+		return false;
+	/* In a helper called per step, the helper's body is the iteration. */
+	TSNode body = loop >= 0 ? idx->loops.items[loop].body
+				: ts_node_child_by_field_id(idx->funcs.items[func].node, sy->f_body);
+	TSNode child = expr;
+	for (TSNode p = ts_node_parent(expr); !ts_node_is_null(p) && !ts_node_eq(p, body);
+	     child = p, p = ts_node_parent(p)) {
+		TSSymbol s = ts_node_symbol(p);
+		if (s == sy->yield)
+			return false;
+		if (s == sy->return_statement) {
+			/* Returned from a helper: it dies if it dies at every call. */
+			if (loop >= 0 || func < 0)
+				return false;
+			const TlFunc *f = &idx->funcs.items[func];
+			if (f->escapes || !f->call_sites.size)
+				return false;
+			for (uint32_t i = 0; i < f->call_sites.size; i++) {
+				const TlCall *c = &idx->calls.items[f->call_sites.items[i]];
+				if (c->func == func || !tl_facts__dies(idx, c->node, depth + 1, budget))
+					return false;
+			}
+			return true;
+		}
+		if (s == sy->call) {
+			const TlCall *c = tl_index_call_at(idx, p);
+			if (c && c->receiver.id && c->method &&
+			    (strcmp(c->method, "append") == 0 || strcmp(c->method, "extend") == 0 ||
+			     strcmp(c->method, "insert") == 0))
+				return false;
+		}
+		if (s == sy->assignment || s == sy->augmented_assignment) {
+			if (!ts_node_eq(ts_node_child_by_field_id(p, sy->f_right), child))
+				return false;
+			TSNode left = tl_index_unparen(ts_node_child_by_field_id(p, sy->f_left));
+			if (ts_node_symbol(left) != sy->identifier)
+				return false; /* self.buf = ..., cache[k] = ... */
+			char *name = tl_facts__dotted(idx, left);
+			bool kept = !name || tl_facts__kept(idx, name, body);
+			tl_free(name);
+			return !kept;
+		}
+		if (s == sy->expression_statement || s == sy->block)
+			return true;
+	}
+	return true;
+}
+
+bool tl_facts_dies_in_iteration(const TlIndex *idx, TSNode expr)
+{
+	int budget = TL_FACTS_BUDGET;
+	return tl_facts__dies(idx, expr, 0, &budget);
+}

@@ -1,0 +1,194 @@
+/* Iteration events: what one call does to training (forward, backward, optimizer
+ * step, gradient reset, mode change, ...) and the events of an iteration in
+ * program order, local calls expanded.
+ *
+ * Owns: tl_facts_call_events, the TL_EV_* of calls, the ordered steps of an iteration. */
+#include "internal.h"
+
+/* ---- what a backward consumes ------------------------------------------------ */
+
+/* The tensor a backward call differentiates, for the forms where the call
+ * shows it (`x.backward()`, `torch.autograd.backward(x)`); null for
+ * wrappers that take the loss as an argument (`accelerator.backward(loss)`),
+ * whose scaling the wrapper handles. */
+TSNode tl_facts__backward_tensor(const TlIndex *idx, const TlCall *c)
+{
+	TSNode none = { 0 };
+	if (c->qname && strcmp(c->qname, "torch.autograd.backward") == 0)
+		return tl_facts__arg(c->node, 0);
+	if (!c->receiver.id || !c->method || strcmp(c->method, "backward") != 0)
+		return none;
+	if (c->recv_name) {
+		char low[128];
+		tl_facts__lower(tl_facts__last(c->recv_name), low, sizeof low);
+		if (strstr(low, "accelerator") || strstr(low, "fabric") || strstr(low, "engine") ||
+		    strcmp(low, "self") == 0 || strcmp(low, "trainer") == 0)
+			return none;
+	}
+	return c->receiver;
+}
+
+/* ---- events ------------------------------------------------------------------ */
+
+uint32_t tl_facts_call_events(const TlIndex *idx, const TlCall *c)
+{
+	const TlSyms *sy = tl_syms();
+	uint32_t ev = 0;
+	const char *m = c->method;
+	bool has_recv = c->receiver.id != NULL;
+	/* Distributed autograd keeps gradients per context, not in .grad:
+	 * dist_autograd.backward(ctx, [loss]) accumulates nothing. */
+	bool dist_autograd = c->qname && tl_facts__starts(c->qname, "torch.distributed.autograd.");
+	if (m && has_recv) {
+		bool on_grad = c->recv_name && (tl_facts__ends(c->recv_name, ".grad") ||
+						tl_facts__ends(c->recv_name, ".grad.data"));
+		if ((strcmp(m, "backward") == 0 || strcmp(m, "manual_backward") == 0) && !dist_autograd) {
+			ev |= TL_EV_BACKWARD;
+			TSNode t = tl_facts__backward_tensor(idx, c);
+			if (!ts_node_is_null(t)) {
+				const TlCall *p = tl_facts__producer(idx, t, 0);
+				if (p && tl_facts__call_made(idx, p) == TL_MADE_SCALED)
+					ev |= TL_EV_SCALED_BACKWARD;
+				else if (!(p && p->method && strcmp(p->method, "scale") == 0 &&
+					   p->receiver.id && tl_facts_is_scaler(idx, p->receiver)))
+					ev |= TL_EV_UNSCALED_BACKWARD; /* a disabled scaler's is neither */
+			}
+		} else if (strcmp(m, "zero_grad") == 0) {
+			ev |= TL_EV_GRAD_RESET;
+		} else if ((strcmp(m, "zero_") == 0 || strcmp(m, "detach_") == 0) && on_grad) {
+			ev |= TL_EV_GRAD_RESET;
+		} else if (strcmp(m, "detach_") == 0) {
+			ev |= TL_EV_DETACH;
+		} else if (strcmp(m, "step") == 0) {
+			if (tl_facts_is_scaler(idx, c->receiver))
+				ev |= TL_EV_OPT_STEP | (tl_facts__scaler_disabled(idx, c->receiver)
+								? 0 : TL_EV_SCALER_STEP);
+			else if (tl_facts_is_optimizer(idx, c->receiver))
+				ev |= TL_EV_OPT_STEP | TL_EV_PLAIN_STEP;
+		} else if (strcmp(m, "update") == 0 && tl_facts_is_scaler(idx, c->receiver)) {
+			if (!tl_facts__scaler_disabled(idx, c->receiver))
+				ev |= TL_EV_SCALER_UPDATE;
+		} else if (strcmp(m, "unscale_") == 0 && tl_facts_is_scaler(idx, c->receiver)) {
+			ev |= TL_EV_SCALER_UNSCALE;
+		} else if (strcmp(m, "eval") == 0 && tl_facts__argc(c->node) == 0) {
+			ev |= TL_EV_EVAL;
+		} else if (strcmp(m, "train") == 0) {
+			TSNode a = tl_facts__arg(c->node, 0);
+			if (ts_node_is_null(a))
+				a = tl_facts__kwarg(idx, c->node, "mode");
+			if (ts_node_is_null(a) || ts_node_symbol(a) == sy->true_)
+				ev |= TL_EV_TRAIN;
+			else if (ts_node_symbol(a) == sy->false_)
+				ev |= TL_EV_EVAL;
+			else
+				ev |= TL_EV_MODE_SET;
+		}
+	}
+	/* zero_grad(params): a helper from another module (improved-diffusion's
+	 * fp16_util) that says what it does. */
+	if (m && !has_recv && strcmp(m, "zero_grad") == 0 && c->target < 0)
+		ev |= TL_EV_GRAD_RESET;
+	if (c->qname && strcmp(c->qname, "torch.autograd.backward") == 0) {
+		ev |= TL_EV_BACKWARD;
+		const TlCall *p = tl_facts__producer(idx, tl_facts__arg(c->node, 0), 0);
+		ev |= (p && tl_facts__call_made(idx, p) == TL_MADE_SCALED) ? TL_EV_SCALED_BACKWARD
+									 : TL_EV_UNSCALED_BACKWARD;
+	}
+	if (c->qname && strcmp(c->qname, "torch.autograd.grad") == 0)
+		ev |= TL_EV_GRAD_CALL;
+	if (tl_facts_is_loss_call(idx, c))
+		ev |= TL_EV_LOSS;
+	else if (tl_facts_is_forward(idx, c))
+		ev |= TL_EV_FORWARD;
+	return ev;
+}
+
+/* ---- an iteration in order ----------------------------------------------------------- */
+
+/* Calls and sites of function `func` (-1: module) inside `range`, in source
+ * order. */
+static void tl_facts__range_items(const TlIndex *idx, int32_t func, TSNode range, TlSteps *out)
+{
+	uint32_t start = ts_node_start_byte(range), end = ts_node_end_byte(range);
+	const TlIntArray *calls = tl_index_scope_calls(idx, func);
+	uint32_t k = 0, i = 0, ncalls = calls ? calls->size : 0;
+	for (;;) {
+		while (k < ncalls && (ts_node_start_byte(idx->calls.items[calls->items[k]].node) < start ||
+				      ts_node_end_byte(idx->calls.items[calls->items[k]].node) > end))
+			k++;
+		while (i < idx->sites.size &&
+		       (idx->sites.items[i].func != func ||
+			ts_node_start_byte(idx->sites.items[i].node) < start ||
+			ts_node_end_byte(idx->sites.items[i].node) > end))
+			i++;
+		const TlCall *c = k < ncalls ? &idx->calls.items[calls->items[k]] : NULL;
+		const TlSite *st = i < idx->sites.size ? &idx->sites.items[i] : NULL;
+		if (!c && !st)
+			break;
+		TlStep item;
+		if (c && (!st || ts_node_start_byte(c->node) <= ts_node_start_byte(st->node))) {
+			item = (TlStep){ c, c->node, c->events, c->node };
+			k++;
+		} else {
+			item = (TlStep){ NULL, st->node, st->events, st->node };
+			i++;
+		}
+		tl_array_push(out, item);
+	}
+}
+
+/* The calls and sites of `range` (a loop body or a function body) of
+ * function `func` that do something in `mask`, in execution order as far as
+ * source order tells: the calls of a local function (and of a closure passed
+ * to a call) are expanded where it is called, each function once, at most
+ * TL_FACTS_DEPTH calls deep. */
+void tl_facts__sequence(const TlIndex *idx, int32_t func, TSNode range, uint32_t mask,
+			      TlSteps *out)
+{
+	typedef struct {
+		TlSteps items;
+		uint32_t next;
+		TSNode anchor; /* null in the outermost frame */
+	} Frame;
+	TlArray(Frame) stack;
+	tl_array_init(&stack);
+	bool *seen = tl_calloc(idx->funcs.size + 1, sizeof *seen);
+	if (func >= 0)
+		seen[func] = true;
+	Frame first;
+	memset(&first, 0, sizeof first);
+	tl_facts__range_items(idx, func, range, &first.items);
+	tl_array_push(&stack, first);
+	while (stack.size) {
+		Frame *fr = tl_array_last(&stack);
+		if (fr->next >= fr->items.size) {
+			tl_array_release(&fr->items);
+			stack.size--;
+			continue;
+		}
+		TlStep it = fr->items.items[fr->next++];
+		TSNode anchor = ts_node_is_null(fr->anchor) ? it.node : fr->anchor;
+		if (it.events & mask) {
+			TlStep e = it;
+			e.anchor = anchor;
+			tl_array_push(out, e);
+		}
+		if (!it.call || stack.size > TL_FACTS_DEPTH)
+			continue;
+		/* A call of a local function runs it; a closure passed along
+		 * (opt.step(closure)) is run by the callee. */
+		int32_t f = it.call->target;
+		if (f < 0 || seen[f] || !(idx->funcs.items[f].reach_events & mask))
+			f = it.call->arg_target;
+		if (f < 0 || seen[f] || !(idx->funcs.items[f].reach_events & mask))
+			continue;
+		seen[f] = true;
+		Frame sub;
+		memset(&sub, 0, sizeof sub);
+		sub.anchor = anchor;
+		tl_facts__range_items(idx, f, idx->funcs.items[f].node, &sub.items);
+		tl_array_push(&stack, sub);
+	}
+	tl_free(seen);
+	tl_array_release(&stack);
+}

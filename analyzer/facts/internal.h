@@ -1,0 +1,113 @@
+/* Private to the facts layer (the files in analyzer/facts/): the helpers, types and
+ * tables that more than one family of facts uses. Nothing outside
+ * analyzer/facts/ includes this header; the public questions are in facts.h. */
+#ifndef TL_FACTS_INTERNAL_H
+#define TL_FACTS_INTERNAL_H
+
+#include <ctype.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "buf.h"
+#include "facts.h"
+#include "syms.h"
+#include "walk.h"
+
+#define IN(s, set) tl_facts__in((s), (set), sizeof(set) / sizeof *(set))
+
+/* Steps (call sites, returns) one question may visit while following
+ * parameters to their callers and functions to their returns: depth alone
+ * bounds the recursion, not its fan-out (a chain of functions each called
+ * from many places). Real code needs a handful. */
+#define TL_FACTS_BUDGET 512
+
+#define tl_facts__dotted tl_index_dotted_dup
+
+typedef TlArray(char *) TlNames;
+
+/* One module, or a part of one: the call that constructed it and the
+ * attribute path below it ("" for the module itself, ".encoder"). */
+typedef struct TlModRef {
+	TSNode root;
+	char *path;
+} TlModRef;
+
+typedef TlArray(TlModRef) TlModSet;
+
+/* How one module reference relates to another (tl_facts__relate). */
+enum { TL_REL_DISJOINT, TL_REL_OVERLAP, TL_REL_COVERS };
+
+/* One call (or `.grad = ...` statement) of an iteration. */
+typedef struct TlStep {
+	const TlCall *call; /* NULL for a site */
+	TSNode node;
+	uint32_t events;
+	TSNode anchor;      /* the node in the walked range that runs it: itself, or
+			     * the call of the local function it runs in */
+} TlStep;
+
+typedef TlArray(TlStep) TlSteps;
+
+extern _Thread_local int tl_facts__fan_budget, tl_facts__fan_nesting;
+extern const char *const tl_facts__same_module[12];
+extern const char *const tl_facts__reshaping[23];
+
+bool tl_facts__in(const char *s, const char *const *set, size_t n);
+void tl_facts__fan_begin(void);
+void tl_facts__fan_end(void);
+bool tl_facts__fan_step(void);
+bool tl_facts__starts(const char *s, const char *prefix);
+bool tl_facts__ends(const char *s, const char *suffix);
+const char *tl_facts__last(const char *dotted);
+bool tl_facts__contains(TSNode outer, TSNode n);
+void tl_facts__lower(const char *s, char *out, size_t size);
+TSNode tl_facts__arg(TSNode call, uint32_t k);
+TSNode tl_facts__kwarg(const TlIndex *idx, TSNode call, const char *name);
+uint32_t tl_facts__argc(TSNode call);
+TSNode tl_facts__bound_value(const TlBinding *b);
+TSNode tl_facts__held(const TlIndex *idx, const TlBinding *b);
+TSNode tl_facts__param_arg(const TlIndex *idx, const TlFunc *f, int32_t k, const TlCall *c);
+TSNode tl_facts__param_arg_of(const TlIndex *idx, const TlBinding *param, const TlCall *site);
+bool tl_facts__each_return(const TlIndex *idx, int32_t f, bool (*visit)(const TlIndex *, TSNode, void *), void *data);
+bool tl_facts__any_return(const TlIndex *idx, int32_t f, bool (*pred)(const TlIndex *, TSNode, int), int depth);
+bool tl_facts__is_loss_class(const char *q);
+bool tl_facts__is_loss_function(const char *q);
+bool tl_facts__loss_like_name(const char *name);
+bool tl_facts__optimizer_like_name(const char *name);
+bool tl_facts__optimizer_qname(const char *q);
+bool tl_facts__module_expr(const TlIndex *idx, TSNode expr, int depth);
+bool tl_facts__is_wrapper(const char *q);
+TSNode tl_facts__module_through(const TlCall *c, TSNode call, bool wrappers);
+bool tl_facts__is_model_loader(const char *q);
+bool tl_facts__scaler_disabled(const TlIndex *idx, TSNode expr);
+const TlCall *tl_facts__producer(const TlIndex *idx, TSNode expr, int depth);
+int tl_facts__call_made(const TlIndex *idx, const TlCall *c);
+TSNode tl_facts__backward_tensor(const TlIndex *idx, const TlCall *c);
+TSNode tl_facts__backward_subject(const TlIndex *idx, const TlCall *c);
+bool tl_facts__graph(const TlIndex *idx, TSNode expr, int depth);
+bool tl_facts__mentions(const TlIndex *idx, TSNode n, const TlNames *names);
+void tl_facts__names_release(TlNames *names);
+bool tl_facts__upcast(const TlIndex *idx, TSNode call);
+const TlBinding *tl_facts__resolve_prefix(const TlIndex *idx, TSNode n);
+bool tl_facts__qname_is_api(const char *q, TlApi api);
+const char *tl_facts__string_body(const TlIndex *idx, TSNode n, uint32_t *len);
+bool tl_facts__device(const TlIndex *idx, TSNode e, int depth);
+int32_t tl_facts__param_index(const TlIndex *idx, const TlFunc *f, const char *name, size_t len);
+bool tl_facts__param_all(const TlIndex *idx, const TlBinding *b, bool (*pred)(const TlIndex *, TSNode, int, int *), int depth, int *budget);
+TSNode tl_facts__guard_between(const TlIndex *idx, TSNode node, TSNode top);
+bool tl_facts__names_overlap(const char *a, const char *b);
+bool tl_facts__comprehension_local(const TlIndex *idx, TSNode id);
+void tl_facts__step_loop_list(const TlIndex *idx, TSNode node, TlIntArray *out);
+void tl_facts__modset_release(TlModSet *set);
+TSNode tl_facts__module_root(const TlIndex *idx, TSNode expr, TlBuf *path);
+int tl_facts__relate(const TlIndex *idx, const TlModRef *r, const TlModRef *e);
+bool tl_facts__in_comprehension(TSNode n, TSNode top);
+bool tl_facts__is_callee(TSNode n);
+bool tl_facts__ctor_modules(const TlIndex *idx, TSNode ctor, TlModSet *out);
+TSNode tl_facts__stepped(const TlIndex *idx, const TlCall *step);
+int tl_facts__reset_covers(const TlIndex *idx, const TlCall *reset, TSNode opt);
+void tl_facts__sequence(const TlIndex *idx, int32_t func, TSNode range, uint32_t mask, TlSteps *out);
+int tl_facts__batch_depth(const TlIndex *idx, const TlBinding *b);
+bool tl_facts__tensor_batch(const TlIndex *idx, TSNode expr, int depth);
+
+#endif

@@ -1,0 +1,594 @@
+/* Kinds of values: optimizer, GradScaler, module, tensor, graph tensor (a value
+ * that carries autograd history), and tensors whose construction is known.
+ *
+ * Owns: tl_facts_is_optimizer, tl_facts_is_scaler, tl_facts_is_module, tl_facts_is_graph, tl_facts_known_tensor and the module-class names. */
+#include "internal.h"
+
+static bool tl_facts__module_value(const TlIndex *idx, TSNode v, int depth);
+
+/* ---- kinds of values ---------------------------------------------------------- */
+
+static bool tl_facts__binding_call_qname_is(const TlIndex *idx, TSNode expr,
+					   bool (*pred)(const char *), int *decided)
+{
+	const TlSyms *sy = tl_syms();
+	const TlBinding *b = tl_index_resolve_node(idx, expr);
+	*decided = 0;
+	TSNode v = tl_facts__bound_value(b);
+	if (ts_node_is_null(v) || b->elem >= 0 || ts_node_symbol(v) != sy->call)
+		return false;
+	char *q = tl_index_qualify(idx, ts_node_child_by_field_id(v, sy->f_function));
+	bool yes = q && pred(q);
+	*decided = q ? 1 : 0;
+	tl_free(q);
+	return yes;
+}
+
+bool tl_facts__optimizer_qname(const char *q)
+{
+	if (tl_facts__starts(q, "torch.optim.lr_scheduler") || strstr(q, "sched"))
+		return false;
+	return tl_facts__starts(q, "torch.optim.") || strstr(q, "optim") != NULL;
+}
+
+bool tl_facts_is_optimizer(const TlIndex *idx, TSNode expr)
+{
+	const TlSyms *sy = tl_syms();
+	expr = tl_index_unparen(expr);
+	if (ts_node_symbol(expr) == sy->subscript) /* optimizers[0] */
+		expr = ts_node_child_by_field_id(expr, sy->f_value);
+	int decided;
+	if (tl_facts__binding_call_qname_is(idx, expr, tl_facts__optimizer_qname, &decided))
+		return true;
+	if (decided)
+		return false;
+	char *name = tl_facts__dotted(idx, expr);
+	bool yes = name && tl_facts__optimizer_like_name(name);
+	tl_free(name);
+	return yes;
+}
+
+static bool tl_facts__scaler_qname(const char *q)
+{
+	return tl_facts__ends(q, "GradScaler");
+}
+
+bool tl_facts_is_scaler(const TlIndex *idx, TSNode expr)
+{
+	int decided;
+	if (tl_facts__binding_call_qname_is(idx, expr, tl_facts__scaler_qname, &decided))
+		return true;
+	if (decided)
+		return false;
+	char *name = tl_facts__dotted(idx, expr);
+	char low[128] = "";
+	if (name)
+		tl_facts__lower(tl_facts__last(name), low, sizeof low);
+	tl_free(name);
+	return strstr(low, "scaler") != NULL;
+}
+
+bool tl_facts__module_expr(const TlIndex *idx, TSNode expr, int depth)
+{
+	const TlSyms *sy = tl_syms();
+	if (depth > TL_FACTS_DEPTH)
+		return false;
+	expr = tl_index_unparen(expr);
+	if (ts_node_is_null(expr))
+		return false;
+	TSSymbol s = ts_node_symbol(expr);
+	if (s != sy->identifier && s != sy->attribute)
+		return false;
+	char *name = tl_facts__dotted(idx, expr);
+	int32_t dummy;
+	bool yes = name && tl_strmap_get(&idx->module_evidence, name, strlen(name), &dummy);
+	tl_free(name);
+	if (yes)
+		return true;
+	const TlBinding *b = tl_index_resolve_node(idx, expr);
+	if (!b)
+		return false;
+	if (b->kind == TL_BIND_PARAM && !ts_node_is_null(b->value)) {
+		char *q = tl_index_qualify(idx, b->value);
+		bool m = q && tl_facts_is_module_class_name(q);
+		tl_free(q);
+		if (m)
+			return true;
+		const TlBinding *cb = tl_index_resolve_node(idx, b->value);
+		return cb && cb->kind == TL_BIND_CLASS && idx->classes.items[cb->ref].is_module;
+	}
+	/* netG, netD = G(), D(): an element of a tuple value is a value of its
+	 * own; an element of a call's result is not judged. */
+	TSNode v = tl_facts__bound_value(b);
+	if (ts_node_is_null(v) || (b->elem >= 0 && ts_node_eq(v, tl_index_unparen(b->value))))
+		return false;
+	return tl_facts__module_value(idx, v, depth + 1);
+}
+
+static bool tl_facts__module_return(const TlIndex *idx, TSNode v, int depth)
+{
+	return tl_facts__module_value(idx, v, depth);
+}
+
+/* Methods of a module that return the module itself. */
+const char *const tl_facts__same_module[12] = {
+	"to", "cuda", "cpu", "half", "float", "double", "bfloat16", "train",
+	"eval", "requires_grad_", "share_memory", "to_empty",
+};
+/* Calls that wrap their first argument and run its forward. */
+static const char *const tl_facts__wrappers[] = {
+	"torch.nn.parallel.DistributedDataParallel", "torch.nn.DataParallel",
+	"torch.nn.parallel.DataParallel", "torch.compile",
+	"torch.distributed.fsdp.FullyShardedDataParallel",
+};
+
+bool tl_facts__is_wrapper(const char *q)
+{
+	return IN(q, tl_facts__wrappers) || tl_facts__ends(q, "DistributedDataParallel");
+}
+
+/* The module that call `c` (the node `call`) hands back unchanged:
+ * `m.to(device)`, `m.train()` -> m; with `wrappers`, also `DDP(m)` and
+ * `torch.compile(m)` -> m. A null node otherwise. */
+TSNode tl_facts__module_through(const TlCall *c, TSNode call, bool wrappers)
+{
+	TSNode none = { 0 };
+	if (c->receiver.id && IN(c->method, tl_facts__same_module))
+		return c->receiver;
+	if (wrappers && c->qname && tl_facts__is_wrapper(c->qname))
+		return tl_facts__arg(call, 0);
+	return none;
+}
+
+/* A call that constructs a model: a hub or zoo loader the file binds. */
+bool tl_facts__is_model_loader(const char *q)
+{
+	return tl_facts__starts(q, "torchvision.models.") || strcmp(q, "timm.create_model") == 0 ||
+	       strcmp(q, "torch.hub.load") == 0 ||
+	       (tl_facts__ends(q, ".from_pretrained") &&
+		(tl_facts__starts(q, "transformers.") || tl_facts__starts(q, "diffusers.") ||
+		 tl_facts__starts(q, "peft.")) &&
+		!strstr(q, "Tokenizer") && !strstr(q, "Config") && !strstr(q, "Processor"));
+}
+
+static bool tl_facts__module_value(const TlIndex *idx, TSNode v, int depth)
+{
+	const TlSyms *sy = tl_syms();
+	if (depth > TL_FACTS_DEPTH)
+		return false;
+	v = tl_index_unparen(v);
+	if (ts_node_is_null(v))
+		return false;
+	TSSymbol s = ts_node_symbol(v);
+	if (s == sy->identifier || s == sy->attribute)
+		return tl_facts__module_expr(idx, v, depth + 1);
+	if (s != sy->call)
+		return false;
+	const TlCall *c = tl_index_call_at(idx, v);
+	if (!c)
+		return false;
+	if (c->qname) {
+		if (tl_facts_is_module_class_name(c->qname))
+			return true;
+		if (tl_facts__is_wrapper(c->qname))
+			return tl_facts__module_value(idx, tl_facts__arg(v, 0), depth + 1);
+		if (tl_facts__is_model_loader(c->qname))
+			return true;
+	}
+	if (c->receiver.id && IN(c->method, tl_facts__same_module))
+		return tl_facts__module_expr(idx, c->receiver, depth + 1) ||
+		       tl_facts__module_value(idx, c->receiver, depth + 1);
+	const TlBinding *cb = tl_index_resolve_node(idx, c->callee);
+	if (cb && cb->kind == TL_BIND_CLASS)
+		return idx->classes.items[cb->ref].is_module;
+	if (c->target >= 0)
+		return tl_facts__any_return(idx, c->target, tl_facts__module_return, depth + 1);
+	return false;
+}
+
+bool tl_facts_is_module(const TlIndex *idx, TSNode expr)
+{
+	return tl_facts__module_expr(idx, expr, 0);
+}
+
+bool tl_facts_is_loss_call(const TlIndex *idx, const TlCall *c)
+{
+	const TlSyms *sy = tl_syms();
+	if (c->qname)
+		return tl_facts__is_loss_function(c->qname) || tl_facts__is_loss_class(c->qname) == false
+			       ? tl_facts__is_loss_function(c->qname)
+			       : false;
+	TSNode callee = tl_index_unparen(c->callee);
+	if (ts_node_is_null(callee))
+		return false;
+	TSSymbol s = ts_node_symbol(callee);
+	if (s == sy->call) { /* nn.MSELoss()(a, b) */
+		const TlCall *inner = tl_index_call_at(idx, callee);
+		return inner && inner->qname && tl_facts__is_loss_class(inner->qname);
+	}
+	if (s != sy->identifier && s != sy->attribute)
+		return false;
+	const TlBinding *b = tl_index_resolve_node(idx, callee);
+	TSNode v = tl_facts__bound_value(b);
+	if (!ts_node_is_null(v) && b->elem < 0 && ts_node_symbol(v) == sy->call) {
+		const TlCall *made = tl_index_call_at(idx, v);
+		/* nn.CrossEntropyLoss().to(device): the criterion moved. */
+		for (int depth = 0; made && !made->qname && made->receiver.id && depth < TL_FACTS_DEPTH &&
+				    IN(made->method, tl_facts__same_module) &&
+				    ts_node_symbol(tl_index_unparen(made->receiver)) == sy->call;
+		     depth++)
+			made = tl_index_call_at(idx, tl_index_unparen(made->receiver));
+		if (made && made->qname)
+			return tl_facts__is_loss_class(made->qname) ||
+			       tl_facts__is_loss_function(made->qname);
+		const TlBinding *cb = made ? tl_index_resolve_node(idx, made->callee) : NULL;
+		if (cb && cb->kind == TL_BIND_CLASS)
+			return tl_facts__ends(idx->classes.items[cb->ref].name, "Loss");
+	}
+	if (b && b->kind == TL_BIND_DEF)
+		return tl_facts__loss_like_name(idx->funcs.items[b->ref].name);
+	char *name = tl_facts__dotted(idx, callee);
+	bool yes = name && tl_facts__loss_like_name(name);
+	tl_free(name);
+	return yes;
+}
+
+bool tl_facts_is_forward(const TlIndex *idx, const TlCall *c)
+{
+	const TlSyms *sy = tl_syms();
+	TSNode callee = tl_index_unparen(c->callee);
+	if (ts_node_is_null(callee))
+		return false;
+	if (c->method && strcmp(c->method, "forward") == 0 && c->receiver.id)
+		return tl_facts__module_expr(idx, c->receiver, 0);
+	TSSymbol s = ts_node_symbol(callee);
+	if (s != sy->identifier && s != sy->attribute)
+		return false;
+	if (s == sy->identifier) {
+		const TlBinding *b = tl_index_resolve_node(idx, callee);
+		if (b && (b->kind == TL_BIND_CLASS || b->kind == TL_BIND_DEF ||
+			  b->kind == TL_BIND_IMPORT))
+			return false;
+	}
+	if (!tl_facts__module_expr(idx, callee, 0))
+		return false;
+	/* A criterion module's call is a loss, not a model forward. */
+	return !tl_facts_is_loss_call(idx, c);
+}
+
+/* ---- graph tensors -------------------------------------------------------------- */
+
+static bool tl_facts__graph_return(const TlIndex *idx, TSNode v, int depth)
+{
+	return tl_facts__graph(idx, v, depth);
+}
+
+/* The node whose value a backward call consumes. */
+TSNode tl_facts__backward_subject(const TlIndex *idx, const TlCall *c)
+{
+	const TlSyms *sy = tl_syms();
+	TSNode none = { 0 };
+	if (!(c->events & TL_EV_BACKWARD))
+		return none;
+	if (!c->receiver.id)
+		return tl_facts__arg(c->node, 0);
+	TSNode r = tl_index_unparen(c->receiver);
+	if (ts_node_symbol(r) == sy->call) { /* scaler.scale(loss).backward() */
+		const TlCall *inner = tl_index_call_at(idx, r);
+		if (inner && inner->method && strcmp(inner->method, "scale") == 0)
+			return tl_facts__arg(r, 0);
+		return r;
+	}
+	if (c->qname && strcmp(c->qname, "torch.autograd.backward") == 0)
+		return tl_facts__arg(c->node, 0);
+	if (c->recv_name) {
+		char low[128];
+		tl_facts__lower(tl_facts__last(c->recv_name), low, sizeof low);
+		if (strstr(low, "accelerator") || strstr(low, "fabric") || strstr(low, "engine") ||
+		    strcmp(low, "self") == 0 || strcmp(low, "trainer") == 0)
+			return tl_facts__arg(c->node, 0);
+	}
+	return r;
+}
+
+/* True when some backward in the binding's function consumes exactly the
+ * value of binding `b`. */
+static bool tl_facts__backpropagated(const TlIndex *idx, const TlBinding *b)
+{
+	const TlIntArray *calls = tl_index_scope_calls(idx, b->func);
+	for (uint32_t i = 0; calls && i < calls->size; i++) {
+		const TlCall *c = &idx->calls.items[calls->items[i]];
+		if (!(c->events & TL_EV_BACKWARD))
+			continue;
+		TSNode subj = tl_index_unparen(tl_facts__backward_subject(idx, c));
+		if (ts_node_is_null(subj))
+			continue;
+		if (tl_index_resolve_node(idx, subj) == b)
+			return true;
+	}
+	return false;
+}
+
+bool tl_facts__graph(const TlIndex *idx, TSNode expr, int depth)
+{
+	static const char *const breaks_graph[] = {
+		"item", "detach", "tolist", "numpy", "argmax", "argmin", "size", "dim",
+		"numel", "nelement", "eq", "ne", "lt", "gt", "le", "ge", "isnan",
+		"isinf", "isfinite", "any", "all", "long", "int", "bool", "byte",
+		"data_ptr", "get_device", "equal", "nonzero", "stride", "element_size",
+		"count_nonzero", "__len__",
+	};
+	static const char *const keeps_graph[] = {
+		"mean", "sum", "cpu", "to", "cuda", "float", "half", "double",
+		"bfloat16", "view", "reshape", "squeeze", "unsqueeze", "clone",
+		"contiguous", "flatten", "mul", "add", "sub", "div", "pow", "sqrt",
+		"exp", "log", "abs", "neg", "norm", "t", "transpose", "permute",
+		"expand", "repeat", "softmax", "log_softmax", "sigmoid", "tanh",
+		"relu", "clamp", "squeeze_", "unsqueeze_", "view_as", "reshape_as",
+		"max", "min", "prod", "std", "var", "logsumexp", "cumsum", "square",
+		"type_as", "masked_fill", "gather", "index_select",
+	};
+	static const char *const builtins_break[] = {
+		"float", "int", "bool", "len", "str", "round", "repr", "isinstance",
+	};
+	static const char *const builtins_keep[] = { "sum", "max", "min", "abs" };
+	/* torch functions whose result has no autograd history. */
+	static const char *const torch_breaks_graph[] = {
+		"torch.autograd.grad", "torch.argmax", "torch.argmin", "torch.eq", "torch.ne",
+		"torch.lt", "torch.gt", "torch.le", "torch.ge", "torch.isnan", "torch.isinf",
+		"torch.isfinite", "torch.equal", "torch.allclose", "torch.isclose", "torch.numel",
+		"torch.is_tensor", "torch.nonzero", "torch.count_nonzero", "torch.bucketize",
+		"torch.searchsorted", "torch.unique", "torch.zeros_like", "torch.ones_like",
+		"torch.empty_like", "torch.randn_like", "torch.rand_like", "torch.full_like",
+	};
+	const TlSyms *sy = tl_syms();
+	if (depth > TL_FACTS_DEPTH)
+		return false;
+	expr = tl_index_unparen(expr);
+	if (ts_node_is_null(expr))
+		return false;
+	TSSymbol s = ts_node_symbol(expr);
+	if (s == sy->comparison_operator || s == sy->boolean_operator ||
+	    s == sy->not_operator || s == sy->integer || s == sy->string ||
+	    s == sy->true_ || s == sy->false_ || s == sy->none)
+		return false;
+	if (tl_facts_grad_state(idx, expr) == TL_GRAD_OFF)
+		return false;
+	if (s == sy->call) {
+		const TlCall *c = tl_index_call_at(idx, expr);
+		if (!c)
+			return false;
+		if (c->receiver.id) {
+			if (IN(c->method, breaks_graph))
+				return false;
+			if (IN(c->method, keeps_graph))
+				return tl_facts__graph(idx, c->receiver, depth + 1);
+		} else if (IN(c->method, builtins_break)) {
+			return false;
+		} else if (IN(c->method, builtins_keep)) {
+			return tl_facts__graph(idx, tl_facts__arg(expr, 0), depth + 1);
+		}
+		if (c->events & (TL_EV_LOSS | TL_EV_FORWARD))
+			return true;
+		if (c->qname && IN(c->qname, torch_breaks_graph))
+			return false;
+		if (c->qname && tl_facts__starts(c->qname, "torch.") &&
+		    !tl_facts__starts(c->qname, "torch.nn.") && !tl_facts__starts(c->qname, "torch.optim")) {
+			/* torch.stack(losses), torch.cat(...), torch.mean(x): the
+			 * result follows the tensors passed in. */
+			for (uint32_t k = 0; k < 4; k++) {
+				TSNode a = tl_facts__arg(expr, k);
+				if (ts_node_is_null(a))
+					break;
+				if (tl_facts__graph(idx, a, depth + 1))
+					return true;
+			}
+			return false;
+		}
+		if (c->target >= 0)
+			return tl_facts__any_return(idx, c->target, tl_facts__graph_return, depth + 1);
+		return false;
+	}
+	if (s == sy->attribute) {
+		TSNode attr = ts_node_child_by_field_id(expr, sy->f_attribute);
+		static const char *const plain[] = {
+			"data", "grad", "shape", "dtype", "device", "requires_grad",
+			"is_cuda", "ndim", "T_max",
+		};
+		uint32_t len;
+		const char *t = tl_index_text(idx, attr, &len);
+		char name[64];
+		if (len >= sizeof name)
+			return false;
+		memcpy(name, t, len);
+		name[len] = '\0';
+		if (IN(name, plain))
+			return false;
+		/* A bound attribute (self.total) is a name; otherwise the field
+		 * of a value (outputs.loss) follows the value. */
+		const TlBinding *b = tl_index_resolve_node(idx, expr);
+		if (b) {
+			TSNode v = tl_facts__bound_value(b);
+			if (!ts_node_is_null(v) && tl_facts__graph(idx, v, depth + 1))
+				return true;
+			return tl_facts__backpropagated(idx, b);
+		}
+		return tl_facts__graph(idx, ts_node_child_by_field_id(expr, sy->f_object), depth + 1);
+	}
+	if (s == sy->subscript)
+		return tl_facts__graph(idx, ts_node_child_by_field_id(expr, sy->f_value), depth + 1);
+	if (s == sy->binary_operator)
+		return tl_facts__graph(idx, ts_node_child_by_field_id(expr, sy->f_left), depth + 1) ||
+		       tl_facts__graph(idx, ts_node_child_by_field_id(expr, sy->f_right), depth + 1);
+	if (s == sy->unary_operator)
+		return tl_facts__graph(idx, ts_node_child_by_field_id(expr, sy->f_argument), depth + 1);
+	if (s == sy->conditional_expression) {
+		return ts_node_named_child_count(expr) >= 3 &&
+		       tl_facts__graph(idx, ts_node_named_child(expr, 0), depth + 1) &&
+		       tl_facts__graph(idx, ts_node_named_child(expr, 2), depth + 1);
+	}
+	if (s == sy->identifier) {
+		const TlBinding *b = tl_index_resolve_node(idx, expr);
+		if (!b)
+			return false;
+		TSNode v = tl_facts__bound_value(b);
+		if (!ts_node_is_null(v)) {
+			if (tl_facts_grad_state(idx, v) == TL_GRAD_OFF)
+				return false;
+			if (tl_facts__graph(idx, v, depth + 1))
+				return true;
+		}
+		return tl_facts__backpropagated(idx, b);
+	}
+	return false;
+}
+
+bool tl_facts_is_graph(const TlIndex *idx, TSNode expr)
+{
+	return tl_facts__graph(idx, expr, 0);
+}
+
+/* ---- known tensors ---------------------------------------------------------------- */
+
+static bool tl_facts__is_loader(const TlIndex *idx, TSNode it)
+{
+	const TlSyms *sy = tl_syms();
+	for (int depth = 0; depth <= TL_FACTS_DEPTH; depth++) {
+		it = tl_index_unparen(it);
+		if (ts_node_is_null(it))
+			return false;
+		TSSymbol s = ts_node_symbol(it);
+		if (s == sy->call) {
+			const TlCall *c = tl_index_call_at(idx, it);
+			return c && c->qname && (strcmp(c->qname, "torch.utils.data.DataLoader") == 0 ||
+						 strcmp(c->qname, "torch.utils.data.dataloader.DataLoader") == 0);
+		}
+		if (s != sy->identifier && s != sy->attribute)
+			return false;
+		const TlBinding *b = tl_index_resolve_node(idx, it);
+		if (!b || ts_node_is_null(b->value))
+			return false;
+		if (b->kind == TL_BIND_PARAM) {
+			char *q = tl_index_qualify(idx, b->value);
+			bool yes = q && tl_facts__ends(q, "utils.data.DataLoader");
+			tl_free(q);
+			return yes;
+		}
+		it = tl_facts__held(idx, b);
+	}
+	return false;
+}
+
+/* For a name bound by a for loop over a DataLoader the file shows, how deep
+ * inside one batch it sits: 0 for the whole batch (`for batch in loader`),
+ * 1 for an element (`for x, y in loader`, `for i, (x, y) in
+ * enumerate(loader)`); -1 for any other loop. */
+int tl_facts__batch_depth(const TlIndex *idx, const TlBinding *b)
+{
+	const TlSyms *sy = tl_syms();
+	if (b->kind != TL_BIND_FOR)
+		return -1;
+	TSNode it = b->value;
+	int32_t depth = b->depth, top = b->top;
+	for (int k = 0; k < 4; k++) {
+		it = tl_index_unparen(it);
+		if (ts_node_is_null(it))
+			return -1;
+		if (ts_node_symbol(it) == sy->call) {
+			const TlCall *c = tl_index_call_at(idx, it);
+			const char *m = c && !c->receiver.id ? c->method : NULL;
+			const char *q = c ? c->qname : NULL;
+			if (m && strcmp(m, "enumerate") == 0) {
+				if (depth < 1 || top != 1)
+					return -1;
+				depth--;
+				top = -1;
+				it = tl_facts__arg(it, 0);
+				continue;
+			}
+			if (m && strcmp(m, "zip") == 0) {
+				if (depth < 1 || top < 0)
+					return -1;
+				it = tl_facts__arg(it, (uint32_t)top);
+				depth--;
+				top = -1;
+				continue;
+			}
+			if ((m && (strcmp(m, "iter") == 0 || strcmp(m, "tqdm") == 0)) ||
+			    (q && (strcmp(q, "tqdm.tqdm") == 0 || strcmp(q, "tqdm.auto.tqdm") == 0))) {
+				it = tl_facts__arg(it, 0);
+				continue;
+			}
+		}
+		return tl_facts__is_loader(idx, it) ? depth : -1;
+	}
+	return -1;
+}
+
+/* Known tensor, the batch view: factory results, elements of DataLoader
+ * batches (`x, y = batch`, `batch[0]`), Tensor-annotated parameters;
+ * never a module. Part of tl_facts_is_tensor. */
+bool tl_facts__tensor_batch(const TlIndex *idx, TSNode expr, int depth)
+{
+	static const char *const factories[] = {
+		"zeros", "ones", "empty", "full", "rand", "randn", "randint", "arange",
+		"linspace", "logspace", "eye", "tensor", "as_tensor", "from_numpy",
+		"zeros_like", "ones_like", "empty_like", "full_like", "rand_like",
+		"randn_like", "randint_like", "randperm",
+	};
+	static const char *const tensor_methods[] = {
+		"detach", "long", "int", "bool", "byte", "pin_memory", "abs", "exp", "log",
+	};
+	const TlSyms *sy = tl_syms();
+	if (depth > TL_FACTS_DEPTH)
+		return false;
+	expr = tl_index_unparen(expr);
+	if (ts_node_is_null(expr) || tl_facts__module_expr(idx, expr, 0))
+		return false;
+	TSSymbol s = ts_node_symbol(expr);
+	if (s == sy->call) {
+		const TlCall *c = tl_index_call_at(idx, expr);
+		if (!c)
+			return false;
+		if (c->qname && tl_facts__starts(c->qname, "torch.") && strchr(c->qname + 6, '.') == NULL &&
+		    IN(c->qname + 6, factories))
+			return true;
+		if (c->receiver.id && (IN(c->method, tl_facts__reshaping) || IN(c->method, tensor_methods)))
+			return tl_facts__tensor_batch(idx, c->receiver, depth + 1);
+		return tl_facts_is_graph(idx, expr);
+	}
+	if (s == sy->subscript) {
+		TSNode v = tl_index_unparen(ts_node_child_by_field_id(expr, sy->f_value));
+		const TlBinding *b = ts_node_symbol(v) == sy->identifier ? tl_index_resolve_node(idx, v) : NULL;
+		if (b && tl_facts__batch_depth(idx, b) == 0)
+			return true; /* batch[0], batch["input_ids"] */
+		return tl_facts__tensor_batch(idx, v, depth + 1);
+	}
+	if (s != sy->identifier && s != sy->attribute)
+		return false;
+	const TlBinding *b = tl_index_resolve_node(idx, expr);
+	if (!b)
+		return false;
+	if (b->kind == TL_BIND_PARAM) {
+		char *q = ts_node_is_null(b->value) ? NULL : tl_index_qualify(idx, b->value);
+		bool yes = q && (strcmp(q, "torch.Tensor") == 0 || strcmp(q, "torch.FloatTensor") == 0 ||
+				 strcmp(q, "torch.LongTensor") == 0);
+		tl_free(q);
+		return yes;
+	}
+	if (b->kind == TL_BIND_FOR)
+		return tl_facts__batch_depth(idx, b) >= 1;
+	if (b->kind != TL_BIND_ASSIGN || ts_node_is_null(b->value))
+		return false;
+	TSNode v = tl_index_unparen(b->value);
+	if (b->elem >= 0 && ts_node_symbol(v) == sy->identifier) {
+		/* x, y = batch */
+		const TlBinding *vb = tl_index_resolve_node(idx, v);
+		if (vb && tl_facts__batch_depth(idx, vb) == 0)
+			return true;
+	}
+	if (b->elem >= 0 && ts_node_symbol(v) == sy->call)
+		return false; /* one part of a call's result */
+	v = tl_facts__bound_value(b);
+	return !ts_node_is_null(v) && tl_facts__tensor_batch(idx, v, depth + 1);
+}

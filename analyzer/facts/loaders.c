@@ -1,0 +1,263 @@
+/* Data loaders: the DataLoader a batch comes from and the options it was built
+ * with (pin_memory, num_workers, ...).
+ *
+ * Owns: tl_facts_from_loader, tl_facts_loader_option. */
+#include "internal.h"
+
+typedef struct TlLoaders {
+	TlArray(TSNode) calls; /* DataLoader(...) constructions */
+	bool unknown;          /* some way the value arrives is not one */
+	int budget;            /* steps left (TL_FACTS_BUDGET) */
+} TlLoaders;
+
+static void tl_facts__loader_source(const TlIndex *idx, TSNode it, TlLoaders *out, int depth);
+static void tl_facts__loaders(const TlIndex *idx, TSNode expr, TlLoaders *out, int depth);
+
+/* ---- DataLoader batches ---------------------------------------------------------------- */
+
+static void tl_facts__loader_return(const TlIndex *idx, int32_t f, TlLoaders *out, int depth)
+{
+	const TlSyms *sy = tl_syms();
+	TSNode fn = idx->funcs.items[f].node;
+	TSTreeCursor cur = ts_tree_cursor_new(fn);
+	bool descend = true, any = false;
+	do {
+		TSNode n = ts_tree_cursor_current_node(&cur);
+		TSSymbol s = ts_node_symbol(n);
+		descend = ts_node_eq(n, fn) || (s != sy->function_definition &&
+						s != sy->class_definition && s != sy->lambda);
+		if (s == sy->return_statement && ts_node_named_child_count(n)) {
+			any = true;
+			tl_facts__loader_source(idx, ts_node_named_child(n, 0), out, depth + 1);
+		}
+	} while (tl_walk_next(&cur, fn, descend));
+	ts_tree_cursor_delete(&cur);
+	if (!any)
+		out->unknown = true;
+}
+
+/* Follows parameter binding `b` to the arguments of its function's call
+ * sites: as iterables (`source`) or as batches. */
+static void tl_facts__loader_param(const TlIndex *idx, const TlBinding *b, TlLoaders *out,
+				  int depth, bool source)
+{
+	const TlFunc *f = b->func >= 0 ? &idx->funcs.items[b->func] : NULL;
+	int32_t k = f ? tl_facts__param_index(idx, f, b->name, strlen(b->name)) : -1;
+	if (k < 0 || f->escapes || !f->call_sites.size) {
+		out->unknown = true;
+		return;
+	}
+	for (uint32_t i = 0; i < f->call_sites.size; i++) {
+		const TlCall *c = &idx->calls.items[f->call_sites.items[i]];
+		TSNode arg = c->func == b->func ? (TSNode){ 0 } : tl_facts__param_arg(idx, f, k, c);
+		if (ts_node_is_null(arg)) {
+			out->unknown = true;
+			continue;
+		}
+		if (source)
+			tl_facts__loader_source(idx, arg, out, depth + 1);
+		else
+			tl_facts__loaders(idx, arg, out, depth + 1);
+	}
+}
+
+/* The loaders an iterable expression is (a DataLoader, a name bound to
+ * one, a local function returning one, a parameter passed one). */
+static void tl_facts__loader_source(const TlIndex *idx, TSNode it, TlLoaders *out, int depth)
+{
+	const TlSyms *sy = tl_syms();
+	it = tl_index_unparen(it);
+	if (ts_node_is_null(it) || depth > TL_FACTS_DEPTH || --out->budget < 0) {
+		out->unknown = true;
+		return;
+	}
+	TSSymbol s = ts_node_symbol(it);
+	if (s == sy->call) {
+		const TlCall *c = tl_index_call_at(idx, it);
+		if (c && c->qname && tl_facts__qname_is_api(c->qname, TL_API_DATA_LOADER)) {
+			tl_array_push(&out->calls, it);
+			return;
+		}
+		if (c && c->target >= 0) {
+			tl_facts__loader_return(idx, c->target, out, depth + 1);
+			return;
+		}
+		out->unknown = true;
+		return;
+	}
+	if (s != sy->identifier && s != sy->attribute) {
+		out->unknown = true;
+		return;
+	}
+	const TlBinding *b = tl_index_resolve_node(idx, it);
+	if (b && b->kind == TL_BIND_PARAM) {
+		tl_facts__loader_param(idx, b, out, depth, true);
+		return;
+	}
+	TSNode v = tl_facts__bound_value(b);
+	if (ts_node_is_null(v) || b->elem >= 0) {
+		out->unknown = true;
+		return;
+	}
+	tl_facts__loader_source(idx, v, out, depth + 1);
+}
+
+/* Wrappers that iterate what they wrap: enumerate(loader), tqdm(loader). */
+static TSNode tl_facts__unwrap_iterable(const TlIndex *idx, TSNode it, bool *enumerated)
+{
+	static const char *const wrappers[] = {
+		"enumerate", "iter", "tqdm", "tqdm.tqdm", "tqdm.auto.tqdm", "tqdm.notebook.tqdm",
+	};
+	const TlSyms *sy = tl_syms();
+	for (int depth = 0; depth < TL_FACTS_DEPTH; depth++) {
+		it = tl_index_unparen(it);
+		if (ts_node_is_null(it) || ts_node_symbol(it) != sy->call)
+			return it;
+		const TlCall *c = tl_index_call_at(idx, it);
+		const char *name = c ? (c->qname ? c->qname : (!c->receiver.id ? c->method : NULL)) : NULL;
+		if (!name || !IN(name, wrappers))
+			return it;
+		if (strcmp(name, "enumerate") == 0)
+			*enumerated = true;
+		it = tl_facts__arg(it, 0);
+	}
+	return it;
+}
+
+/* Collects the DataLoaders whose batches `expr` holds: a loop target over
+ * a loader (not enumerate's counter), an element or field of one, a name
+ * unpacked from one, `next(iter(loader))`, a parameter passed one. */
+static void tl_facts__loaders(const TlIndex *idx, TSNode expr, TlLoaders *out, int depth)
+{
+	const TlSyms *sy = tl_syms();
+	expr = tl_index_unparen(expr);
+	if (ts_node_is_null(expr) || depth > TL_FACTS_DEPTH || --out->budget < 0) {
+		out->unknown = true;
+		return;
+	}
+	TSSymbol s = ts_node_symbol(expr);
+	if (s == sy->subscript) {
+		tl_facts__loaders(idx, ts_node_child_by_field_id(expr, sy->f_value), out, depth + 1);
+		return;
+	}
+	if (s == sy->call) {
+		/* next(it), next(iter(loader)) */
+		const TlCall *c = tl_index_call_at(idx, expr);
+		if (c && !c->receiver.id && c->method && strcmp(c->method, "next") == 0 && !c->qname) {
+			bool enumerated = false;
+			TSNode it = tl_facts__unwrap_iterable(idx, tl_facts__arg(expr, 0), &enumerated);
+			const TlBinding *ib = ts_node_symbol(tl_index_unparen(it)) == sy->identifier
+						      ? tl_index_resolve_node(idx, it) : NULL;
+			TSNode iv = tl_facts__bound_value(ib);
+			if (!ts_node_is_null(iv))
+				it = tl_facts__unwrap_iterable(idx, iv, &enumerated);
+			if (!enumerated) {
+				tl_facts__loader_source(idx, it, out, depth + 1);
+				return;
+			}
+		}
+		out->unknown = true;
+		return;
+	}
+	if (s != sy->identifier && s != sy->attribute) {
+		out->unknown = true;
+		return;
+	}
+	if (s == sy->identifier && tl_facts__comprehension_local(idx, expr)) {
+		out->unknown = true;
+		return;
+	}
+	const TlBinding *b = tl_index_resolve_node(idx, expr);
+	if (!b && s == sy->attribute) { /* batch.image */
+		tl_facts__loaders(idx, ts_node_child_by_field_id(expr, sy->f_object), out, depth + 1);
+		return;
+	}
+	if (!b) {
+		out->unknown = true;
+		return;
+	}
+	if (b->kind == TL_BIND_FOR) {
+		bool enumerated = false;
+		TSNode it = tl_facts__unwrap_iterable(idx, b->value, &enumerated);
+		if (enumerated && b->elem == 0) {
+			out->unknown = true; /* enumerate's counter */
+			return;
+		}
+		/* for k, v in batch.items(): the values of a batch */
+		const TlCall *c = ts_node_symbol(tl_index_unparen(it)) == sy->call
+					  ? tl_index_call_at(idx, tl_index_unparen(it)) : NULL;
+		if (c && c->receiver.id && c->method &&
+		    (strcmp(c->method, "items") == 0 || strcmp(c->method, "values") == 0)) {
+			tl_facts__loaders(idx, c->receiver, out, depth + 1);
+			return;
+		}
+		tl_facts__loader_source(idx, it, out, depth + 1);
+		return;
+	}
+	if (b->kind == TL_BIND_PARAM) {
+		tl_facts__loader_param(idx, b, out, depth, false);
+		return;
+	}
+	TSNode v = tl_facts__bound_value(b);
+	if (ts_node_is_null(v)) {
+		out->unknown = true;
+		return;
+	}
+	TSSymbol vs = ts_node_symbol(v);
+	if (vs == sy->identifier || vs == sy->attribute || vs == sy->subscript || vs == sy->call)
+		tl_facts__loaders(idx, v, out, depth + 1);
+	else
+		out->unknown = true;
+}
+
+static void tl_facts__loaders_collect(const TlIndex *idx, TSNode expr, TlLoaders *out)
+{
+	tl_array_init(&out->calls);
+	out->unknown = false;
+	out->budget = TL_FACTS_BUDGET;
+	tl_facts__loaders(idx, expr, out, 0);
+}
+
+bool tl_facts_from_loader(const TlIndex *idx, TSNode expr)
+{
+	TlLoaders ls;
+	tl_facts__loaders_collect(idx, expr, &ls);
+	bool yes = ls.calls.size > 0 && !ls.unknown;
+	tl_array_release(&ls.calls);
+	return yes;
+}
+
+/* DataLoader's positional parameters, in order (for options passed without
+ * their keyword). */
+static const char *const tl_facts__loader_params[] = {
+	"dataset", "batch_size", "shuffle", "sampler", "batch_sampler", "num_workers",
+	"collate_fn", "pin_memory", "drop_last", "timeout", "worker_init_fn",
+	"multiprocessing_context", "generator",
+};
+
+bool tl_facts_loader_option(const TlIndex *idx, TSNode expr, const char *option)
+{
+	const TlSyms *sy = tl_syms();
+	TlLoaders ls;
+	tl_facts__loaders_collect(idx, expr, &ls);
+	bool set = false;
+	for (uint32_t i = 0; i < ls.calls.size && !set; i++) {
+		TSNode call = ls.calls.items[i];
+		TSNode v = tl_facts__kwarg(idx, call, option);
+		for (uint32_t k = 0; ts_node_is_null(v) &&
+				     k < sizeof tl_facts__loader_params / sizeof *tl_facts__loader_params; k++)
+			if (strcmp(tl_facts__loader_params[k], option) == 0)
+				v = tl_facts__arg(call, k);
+		if (ts_node_is_null(v)) {
+			/* DataLoader(ds, **kwargs) may set it. */
+			set = tl_facts_passes_keyword(idx, call, option);
+			continue;
+		}
+		v = tl_index_unparen(v);
+		TSSymbol s = ts_node_symbol(v);
+		set = !(s == sy->false_ || s == sy->none ||
+			(s == sy->integer && tl_index_text_is(idx, v, "0")));
+	}
+	tl_array_release(&ls.calls);
+	return set;
+}

@@ -1,0 +1,650 @@
+/* Loops: step loops (the innermost loop that trains or evaluates), membership of
+ * a node in one, every-N-steps guards, and loop invariance of expressions.
+ *
+ * Owns: tl_facts_step_loops, tl_facts_in_step_loop, tl_facts_under_every_n, tl_facts_loop_invariant. */
+#include "internal.h"
+
+static bool tl_facts__every_n(const TlIndex *idx, TSNode cond, int depth);
+static bool tl_facts__invariant(const TlIndex *idx, TSNode expr, TSNode except, int depth, int *budget);
+
+/* ---- step loops and every-N-steps guards ------------------------------------------- */
+
+/* `step % N`: a modulo binary operator. */
+static bool tl_facts__is_modulo(const TlIndex *idx, TSNode e)
+{
+	const TlSyms *sy = tl_syms();
+	e = tl_index_unparen(e);
+	return !ts_node_is_null(e) && ts_node_symbol(e) == sy->binary_operator &&
+	       tl_index_text_is(idx, ts_node_child_by_field_id(e, sy->f_operator), "%");
+}
+
+/* True for a comparison whose operators are all `==`. */
+static bool tl_facts__equality(const TlIndex *idx, TSNode e)
+{
+	const TlSyms *sy = tl_syms();
+	e = tl_index_unparen(e);
+	if (ts_node_is_null(e) || ts_node_symbol(e) != sy->comparison_operator)
+		return false;
+	uint32_t count = ts_node_child_count(e);
+	bool any = false;
+	for (uint32_t i = 0; i < count; i++) {
+		TSNode c = ts_node_child(e, i);
+		if (ts_node_is_named(c))
+			continue;
+		if (!tl_index_text_is(idx, c, "=="))
+			return false;
+		any = true;
+	}
+	return any;
+}
+
+/* A condition that holds on few iterations: an every-N test, an equality
+ * (`batch_idx == last_idx`), or a name bound to one. */
+static bool tl_facts__rare(const TlIndex *idx, TSNode cond, int depth)
+{
+	const TlSyms *sy = tl_syms();
+	cond = tl_index_unparen(cond);
+	if (ts_node_is_null(cond) || depth > TL_FACTS_DEPTH)
+		return false;
+	if (tl_facts__every_n(idx, cond, depth + 1) || tl_facts__equality(idx, cond))
+		return true;
+	if (ts_node_symbol(cond) == sy->identifier) {
+		const TlBinding *b = tl_index_resolve_node(idx, cond);
+		TSNode v = tl_facts__bound_value(b);
+		return !ts_node_is_null(v) && b->elem < 0 && tl_facts__rare(idx, v, depth + 1);
+	}
+	return false;
+}
+
+/* Names people give periodic decisions (`should_log`, `should_eval(step)`):
+ * a hint that only ever makes a rule stay silent. */
+static bool tl_facts__periodic_name(const TlIndex *idx, TSNode n)
+{
+	char *name = tl_facts__dotted(idx, n);
+	bool yes = name && (tl_facts__starts(tl_facts__last(name), "should_") ||
+			    strcmp(tl_facts__last(name), "sync_gradients") == 0);
+	tl_free(name);
+	return yes;
+}
+
+/* `step % N == 0`, `(i + 1) % accum == 0 and is_main`, `not it % N`,
+ * `last or i % N == 0`, `accelerator.sync_gradients`, `should_log(step)`,
+ * or a name bound to one of these. */
+static bool tl_facts__every_n(const TlIndex *idx, TSNode cond, int depth)
+{
+	const TlSyms *sy = tl_syms();
+	cond = tl_index_unparen(cond);
+	if (ts_node_is_null(cond) || depth > TL_FACTS_DEPTH)
+		return false;
+	TSSymbol s = ts_node_symbol(cond);
+	if (s == sy->comparison_operator) {
+		if (!tl_facts__equality(idx, cond))
+			return false;
+		uint32_t count = ts_node_named_child_count(cond);
+		for (uint32_t i = 0; i < count; i++)
+			if (tl_facts__is_modulo(idx, ts_node_named_child(cond, i)))
+				return true;
+		return false;
+	}
+	if (s == sy->not_operator)
+		return tl_facts__is_modulo(idx, ts_node_child_by_field_id(cond, sy->f_argument));
+	if (s == sy->boolean_operator) {
+		TSNode l = ts_node_child_by_field_id(cond, sy->f_left);
+		TSNode r = ts_node_child_by_field_id(cond, sy->f_right);
+		if (tl_index_text_is(idx, ts_node_child_by_field_id(cond, sy->f_operator), "and"))
+			return tl_facts__every_n(idx, l, depth + 1) || tl_facts__every_n(idx, r, depth + 1);
+		/* or: rare on both sides, and an every-N test on one. */
+		return tl_facts__rare(idx, l, depth + 1) && tl_facts__rare(idx, r, depth + 1) &&
+		       (tl_facts__every_n(idx, l, depth + 1) || tl_facts__every_n(idx, r, depth + 1));
+	}
+	if (s == sy->call)
+		return tl_facts__periodic_name(idx, ts_node_child_by_field_id(cond, sy->f_function));
+	if (s == sy->attribute || s == sy->identifier) {
+		if (tl_facts__periodic_name(idx, cond))
+			return true;
+		const TlBinding *b = tl_index_resolve_node(idx, cond);
+		TSNode v = tl_facts__bound_value(b);
+		return !ts_node_is_null(v) && b->elem < 0 && tl_facts__every_n(idx, v, depth + 1);
+	}
+	return false;
+}
+
+/* The opposite of an every-N test, as an early exit writes it:
+ * `not should_log`, `step % N != 0`, `step % N`. */
+static bool tl_facts__skip_unless_every_n(const TlIndex *idx, TSNode cond)
+{
+	const TlSyms *sy = tl_syms();
+	cond = tl_index_unparen(cond);
+	if (ts_node_is_null(cond))
+		return false;
+	TSSymbol s = ts_node_symbol(cond);
+	if (s == sy->not_operator)
+		return tl_facts__every_n(idx, ts_node_child_by_field_id(cond, sy->f_argument), 0);
+	if (tl_facts__is_modulo(idx, cond))
+		return true;
+	if (s != sy->comparison_operator || ts_node_named_child_count(cond) != 2)
+		return false;
+	uint32_t count = ts_node_child_count(cond);
+	for (uint32_t i = 0; i < count; i++) {
+		TSNode c = ts_node_child(cond, i);
+		if (!ts_node_is_named(c) && !tl_index_text_is(idx, c, "!="))
+			return false;
+	}
+	return tl_facts__is_modulo(idx, ts_node_named_child(cond, 0)) ||
+	       tl_facts__is_modulo(idx, ts_node_named_child(cond, 1));
+}
+
+/* `if <skip>: continue` / `return` / `break` (alone in its body): the code
+ * after it in the same block runs only when the test lets it. */
+static bool tl_facts__early_exit(const TlIndex *idx, TSNode stmt)
+{
+	const TlSyms *sy = tl_syms();
+	if (ts_node_symbol(stmt) != sy->if_statement ||
+	    !ts_node_is_null(ts_node_child_by_field_id(stmt, sy->f_alternative)))
+		return false;
+	TSNode body = ts_node_child_by_field_id(stmt, sy->f_consequence);
+	uint32_t count = ts_node_is_null(body) ? 0 : ts_node_named_child_count(body);
+	if (!count)
+		return false;
+	const char *t = ts_node_type(ts_node_named_child(body, count - 1));
+	return (strcmp(t, "continue_statement") == 0 || strcmp(t, "return_statement") == 0 ||
+		strcmp(t, "break_statement") == 0) &&
+	       tl_facts__skip_unless_every_n(idx, ts_node_child_by_field_id(stmt, sy->f_condition));
+}
+
+/* The every-N guard that holds `node`, below `top`: an if_statement or
+ * elif_clause with `node` in its consequence, an early exit before it in a
+ * block around it, or an except clause around it; a null node when there
+ * is none. */
+TSNode tl_facts__guard_between(const TlIndex *idx, TSNode node, TSNode top)
+{
+	const TlSyms *sy = tl_syms();
+	TSNode none = { 0 };
+	TSNode child = node;
+	for (TSNode p = ts_node_parent(node); !ts_node_is_null(p) && !ts_node_eq(child, top);
+	     child = p, p = ts_node_parent(p)) {
+		TSSymbol s = ts_node_symbol(p);
+		if (s == sy->function_definition || s == sy->class_definition)
+			break;
+		if ((s == sy->if_statement || s == sy->elif_clause) &&
+		    ts_node_eq(ts_node_child_by_field_id(p, sy->f_consequence), child) &&
+		    tl_facts__every_n(idx, ts_node_child_by_field_id(p, sy->f_condition), 0))
+			return p;
+		/* An exception handler runs when a step fails, not per step. */
+		if (s == sy->except_clause)
+			return p;
+		if (s == sy->block || s == sy->module) {
+			/* An early exit earlier in the same block. */
+			for (TSNode prev = ts_node_prev_named_sibling(child); !ts_node_is_null(prev);
+			     prev = ts_node_prev_named_sibling(prev))
+				if (tl_facts__early_exit(idx, prev))
+					return prev;
+		}
+	}
+	return none;
+}
+
+bool tl_facts_under_every_n(const TlIndex *idx, TSNode node)
+{
+	int32_t func = tl_index_func_of(idx, node);
+	TSNode top = func >= 0 ? idx->funcs.items[func].node : idx->root;
+	return !ts_node_is_null(tl_facts__guard_between(idx, node, top));
+}
+
+static bool tl_facts__in_step(const TlIndex *idx, TSNode node, int32_t func, int32_t loop,
+			     uint32_t kinds, bool per_step, int depth, int *budget)
+{
+	if (--*budget < 0)
+		return false;
+	/* The innermost step loop decides: a rollout (an evaluating loop) in
+	 * a training loop's iteration is evaluation, not a training step. */
+	for (int32_t l = loop; l >= 0; l = idx->loops.items[l].parent) {
+		if (!idx->loops.items[l].step)
+			continue;
+		if (!(idx->loops.items[l].step & kinds))
+			return false;
+		return !per_step ||
+		       ts_node_is_null(tl_facts__guard_between(idx, node, idx->loops.items[l].body));
+	}
+	if (func < 0 || depth > TL_FACTS_DEPTH)
+		return false;
+	const TlFunc *f = &idx->funcs.items[func];
+	if (per_step && !ts_node_is_null(tl_facts__guard_between(idx, node, f->node)))
+		return false;
+	for (uint32_t i = 0; i < f->call_sites.size; i++) {
+		const TlCall *c = &idx->calls.items[f->call_sites.items[i]];
+		if (c->func != func &&
+		    tl_facts__in_step(idx, c->node, c->func, c->loop, kinds, per_step, depth + 1, budget))
+			return true;
+	}
+	return false;
+}
+
+bool tl_facts_in_step_loop(const TlIndex *idx, TSNode node, uint32_t kinds, bool per_step)
+{
+	int budget = TL_FACTS_BUDGET;
+	return tl_facts__in_step(idx, node, tl_index_func_of(idx, node), tl_index_loop_of(idx, node),
+				kinds, per_step, 0, &budget);
+}
+
+/* ---- loop invariance ------------------------------------------------------------------ */
+
+/* How a dotted store target relates to `name`: the same name, a prefix
+ * of it (re-binding `args` changes `args.w`), or a field of it (`x.data`,
+ * `x[i]` have root `x`). */
+bool tl_facts__names_overlap(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	size_t l = la < lb ? la : lb;
+	return strncmp(a, b, l) == 0 && (la == lb || (la > lb ? a[l] : b[l]) == '.');
+}
+
+/* True when a store target (a name, an attribute, a subscript, or a
+ * pattern of them) writes `name` or part of it. Iterative. */
+static bool tl_facts__target_hits(const TlIndex *idx, TSNode target, const char *name)
+{
+	const TlSyms *sy = tl_syms();
+	TlArray(TSNode) todo;
+	tl_array_init(&todo);
+	tl_array_push(&todo, target);
+	bool hit = false;
+	while (todo.size && !hit) {
+		TSNode n = tl_index_unparen(tl_array_pop(&todo));
+		if (ts_node_is_null(n))
+			continue;
+		TSSymbol s = ts_node_symbol(n);
+		if (s == sy->pattern_list || s == sy->tuple_pattern || s == sy->list_pattern ||
+		    s == sy->tuple || s == sy->list || s == sy->expression_list ||
+		    s == sy->list_splat_pattern) {
+			uint32_t count = ts_node_named_child_count(n);
+			for (uint32_t i = 0; i < count; i++)
+				tl_array_push(&todo, ts_node_named_child(n, i));
+			continue;
+		}
+		char *root = tl_facts_root_name(idx, n);
+		hit = root && tl_facts__names_overlap(root, name);
+		tl_free(root);
+	}
+	tl_array_release(&todo);
+	return hit;
+}
+
+/* Methods that change their receiver in place (besides the `x_()` ones). */
+static bool tl_facts__mutates(const char *method)
+{
+	static const char *const mutators[] = {
+		"append", "extend", "insert", "pop", "remove", "clear", "update", "setdefault",
+		"add", "discard", "load_state_dict", "apply", "register_buffer",
+	};
+	size_t n = strlen(method);
+	return (n > 1 && method[n - 1] == '_' && !(n > 2 && method[n - 2] == '_')) ||
+	       IN(method, mutators);
+}
+
+/* Module methods that move or cast the module in place; as a statement
+ * (result discarded) on a tensor they do nothing, on a module they change it. */
+static bool tl_facts__moves_in_place(const char *method)
+{
+	static const char *const movers[] = {
+		"to", "cuda", "cpu", "half", "float", "double", "bfloat16", "type", "to_empty",
+	};
+	return IN(method, movers);
+}
+
+/* `model = model.to(device)`: a module moves in place and the name keeps
+ * the same object. */
+static bool tl_facts__module_moved_onto_itself(const TlIndex *idx, TSNode assign, const char *name)
+{
+	const TlSyms *sy = tl_syms();
+	if (ts_node_symbol(assign) != sy->assignment)
+		return false;
+	TSNode left = tl_index_unparen(ts_node_child_by_field_id(assign, sy->f_left));
+	TSNode right = tl_index_unparen(ts_node_child_by_field_id(assign, sy->f_right));
+	const TlCall *c = ts_node_symbol(right) == sy->call ? tl_index_call_at(idx, right) : NULL;
+	char *target = tl_facts__dotted(idx, left);
+	bool yes = target && strcmp(target, name) == 0 && c && c->recv_name &&
+		   strcmp(c->recv_name, name) == 0 && tl_facts__moves_in_place(c->method) &&
+		   tl_facts_is_module(idx, c->receiver);
+	tl_free(target);
+	return yes;
+}
+
+/* True when loop `l` leaves `name` alone: its target does not bind it, and
+ * its body neither binds it, stores into it, changes it in place, nor
+ * writes into it through `out=`. `except` is the call being judged. */
+static bool tl_facts__untouched_in_loop(const TlIndex *idx, const char *name, int32_t l,
+				       TSNode except)
+{
+	const TlSyms *sy = tl_syms();
+	const TlLoop *lp = &idx->loops.items[l];
+	if (ts_node_symbol(lp->node) == sy->for_statement &&
+	    tl_facts__target_hits(idx, ts_node_child_by_field_id(lp->node, sy->f_left), name))
+		return false;
+	TSTreeCursor cur = ts_tree_cursor_new(lp->body);
+	bool touched = false, descend = true;
+	do {
+		TSNode n = ts_tree_cursor_current_node(&cur);
+		TSSymbol s = ts_node_symbol(n);
+		descend = true;
+		if (s == sy->function_definition || s == sy->class_definition) {
+			descend = false; /* its own scope */
+		} else if (s == sy->assignment || s == sy->augmented_assignment ||
+			   s == sy->for_statement) {
+			touched = tl_facts__target_hits(idx, ts_node_child_by_field_id(n, sy->f_left), name) &&
+				  !tl_facts__module_moved_onto_itself(idx, n, name);
+		} else if (s == sy->named_expression) {
+			touched = tl_facts__target_hits(idx, ts_node_child_by_field_id(n, sy->f_name), name);
+		} else if (s == sy->as_pattern_target || s == sy->delete_statement) {
+			touched = ts_node_named_child_count(n) &&
+				  tl_facts__target_hits(idx, ts_node_named_child(n, 0), name);
+		} else if (s == sy->keyword_argument &&
+			   tl_index_text_is(idx, ts_node_child_by_field_id(n, sy->f_name), "out")) {
+			touched = tl_facts__target_hits(idx, ts_node_child_by_field_id(n, sy->f_value), name);
+		} else if (s == sy->call && !ts_node_eq(n, except)) {
+			const TlCall *c = tl_index_call_at(idx, n);
+			if (c && c->method && c->recv_name && tl_facts__names_overlap(c->recv_name, name) &&
+			    strlen(c->recv_name) >= strlen(name))
+				touched = tl_facts__mutates(c->method) ||
+					  (c->stmt_level && tl_facts__moves_in_place(c->method));
+		}
+	} while (!touched && tl_walk_next(&cur, lp->body, descend));
+	ts_tree_cursor_delete(&cur);
+	return !touched;
+}
+
+/* True when `self.x` is bound only in __init__ (or in `func`, outside the
+ * loop being judged): no other method re-binds it between steps. */
+static bool tl_facts__attribute_stable(const TlIndex *idx, const char *name, int32_t func)
+{
+	for (uint32_t i = 0; i < idx->bindings.size; i++) {
+		const TlBinding *b = &idx->bindings.items[i];
+		if (b->class_body || strcmp(b->name, name) != 0 || b->func < 0 || b->func == func)
+			continue;
+		if (strcmp(idx->funcs.items[b->func].name, "__init__") != 0)
+			return false;
+	}
+	return true;
+}
+
+/* True when identifier `id` is bound by a comprehension or lambda around
+ * it: its value changes per element. */
+bool tl_facts__comprehension_local(const TlIndex *idx, TSNode id)
+{
+	const TlSyms *sy = tl_syms();
+	uint32_t len;
+	const char *t = tl_index_text(idx, id, &len);
+	for (TSNode p = ts_node_parent(id); !ts_node_is_null(p); p = ts_node_parent(p)) {
+		TSSymbol s = ts_node_symbol(p);
+		TSNode binders = { 0 };
+		if (s == sy->list_comprehension || s == sy->generator_expression ||
+		    s == sy->set_comprehension || s == sy->dictionary_comprehension) {
+			uint32_t count = ts_node_named_child_count(p);
+			for (uint32_t i = 0; i < count; i++) {
+				TSNode cl = ts_node_named_child(p, i);
+				if (ts_node_symbol(cl) != sy->for_in_clause)
+					continue;
+				TSNode left = ts_node_child_by_field_id(cl, sy->f_left);
+				char *name = tl_strndup(t, len);
+				bool hit = tl_facts__target_hits(idx, left, name);
+				tl_free(name);
+				if (hit)
+					return true;
+			}
+		} else if (s == sy->lambda) {
+			binders = ts_node_child_by_field_id(p, sy->f_parameters);
+		}
+		if (!ts_node_is_null(binders)) {
+			uint32_t count = ts_node_named_child_count(binders);
+			for (uint32_t i = 0; i < count; i++) {
+				TSNode pn = ts_node_named_child(binders, i);
+				if (ts_node_symbol(pn) != sy->identifier)
+					pn = ts_node_named_child(pn, 0);
+				if (!ts_node_is_null(pn) && ts_node_symbol(pn) == sy->identifier) {
+					uint32_t pl;
+					const char *pt = tl_index_text(idx, pn, &pl);
+					if (pl == len && memcmp(pt, t, len) == 0)
+						return true;
+				}
+			}
+		}
+		if (s == sy->function_definition || s == sy->class_definition)
+			break;
+	}
+	return false;
+}
+
+/* Callees whose result changes from call to call whatever their inputs. */
+static bool tl_facts__impure_callee(const char *q)
+{
+	static const char *const impure[] = { "next", "iter", "input", "open" };
+	return tl_facts__starts(q, "random.") || tl_facts__starts(q, "numpy.random.") ||
+	       tl_facts__starts(q, "torch.rand") || tl_facts__starts(q, "time.") || IN(q, impure);
+}
+
+/* True when name `name`, read at `at`, holds the same object with the same
+ * contents in every iteration of the loop around `at`, or, when `at` is in
+ * no loop of its function, at every call site of the function (parameters
+ * map to the arguments passed, `self.x` to the receiver's attribute). */
+static bool tl_facts__name_invariant_at(const TlIndex *idx, const char *name, TSNode at,
+				       TSNode except, int depth, int *budget)
+{
+	if (depth > TL_FACTS_DEPTH || --*budget < 0)
+		return false;
+	int32_t func = tl_index_func_of(idx, at);
+	int32_t loop = tl_index_loop_of(idx, at);
+	bool attr_of_self = strncmp(name, "self.", 5) == 0;
+	if (loop >= 0)
+		return tl_facts__untouched_in_loop(idx, name, loop, except) &&
+		       (!attr_of_self || tl_facts__attribute_stable(idx, name, func));
+	if (func < 0)
+		return false; /* module level, in no loop: nothing repeats */
+	const TlFunc *f = &idx->funcs.items[func];
+	if (f->escapes || !f->call_sites.size)
+		return false;
+	size_t root_len = strcspn(name, ".");
+	int32_t param = attr_of_self ? -1 : tl_facts__param_index(idx, f, name, root_len);
+	if (attr_of_self) {
+		if (!tl_facts__attribute_stable(idx, name, -2))
+			return false;
+	} else if (param < 0) {
+		/* A local of the function is made anew on every call. */
+		char root[256];
+		if (root_len >= sizeof root)
+			return false;
+		memcpy(root, name, root_len);
+		root[root_len] = '\0';
+		if (tl_index_bindings_of(idx, func, root))
+			return false;
+	}
+	for (uint32_t i = 0; i < f->call_sites.size; i++) {
+		const TlCall *c = &idx->calls.items[f->call_sites.items[i]];
+		if (c->func == func)
+			return false; /* recursion */
+		bool ok;
+		if (param >= 0 && name[root_len] == '\0') {
+			TSNode arg = tl_facts__param_arg(idx, f, param, c);
+			ok = !ts_node_is_null(arg) && tl_facts__invariant(idx, arg, except, depth + 1, budget);
+		} else if (param >= 0 || attr_of_self) {
+			/* model.fc with `model` a parameter: the argument's field;
+			 * self.buf: the receiver's (trainer.buf, or self.buf). */
+			TSNode base = param >= 0 ? tl_facts__param_arg(idx, f, param, c) : c->receiver;
+			char *mapped_root = ts_node_is_null(base) ? NULL : tl_facts__dotted(idx, base);
+			ok = mapped_root != NULL;
+			if (ok) {
+				TlBuf m;
+				tl_buf_init(&m);
+				tl_buf_add(&m, mapped_root);
+				tl_buf_add(&m, name + (attr_of_self ? 4 : root_len));
+				ok = tl_facts__name_invariant_at(idx, m.data, c->node, except, depth + 1, budget);
+				tl_buf_release(&m);
+			}
+			tl_free(mapped_root);
+		} else {
+			ok = tl_facts__name_invariant_at(idx, name, c->node, except, depth + 1, budget);
+		}
+		if (!ok)
+			return false;
+	}
+	return true;
+}
+
+/* True when every name `expr` reads is loop-invariant at `expr`, and it
+ * calls nothing whose result varies by itself (random numbers, next()). */
+static bool tl_facts__invariant(const TlIndex *idx, TSNode expr, TSNode except, int depth,
+			       int *budget)
+{
+	const TlSyms *sy = tl_syms();
+	if (ts_node_is_null(expr) || depth > TL_FACTS_DEPTH)
+		return false;
+	TSTreeCursor cur = ts_tree_cursor_new(expr);
+	bool ok = true, descend = true;
+	do {
+		TSNode n = ts_tree_cursor_current_node(&cur);
+		TSSymbol s = ts_node_symbol(n);
+		descend = true;
+		if (s == sy->keyword_argument) {
+			/* Only the value is read; the name is a label. */
+			TSNode v = ts_node_child_by_field_id(n, sy->f_value);
+			ok = tl_facts__invariant(idx, v, except, depth + 1, budget);
+			descend = false;
+		} else if (s == sy->call) {
+			const TlCall *c = tl_index_call_at(idx, n);
+			if (c && c->qname && tl_facts__impure_callee(c->qname))
+				ok = false;
+		} else if (s == sy->identifier || s == sy->attribute) {
+			char *name = tl_facts__dotted(idx, n);
+			descend = name == NULL; /* f(x).attr: look inside */
+			if (name) {
+				TSNode root = n;
+				while (ts_node_symbol(root) == sy->attribute)
+					root = tl_index_unparen(ts_node_child_by_field_id(root, sy->f_object));
+				const TlBinding *b = tl_facts__resolve_prefix(idx, n);
+				if (tl_facts__comprehension_local(idx, root))
+					ok = false;
+				else if (b && b->kind == TL_BIND_IMPORT)
+					ok = true; /* torch.float32, np.pi */
+				else if (!b && ts_node_symbol(n) == sy->identifier)
+					ok = true; /* a builtin such as len */
+				else
+					ok = tl_facts__name_invariant_at(idx, name, n, except, depth + 1, budget);
+			}
+			tl_free(name);
+		}
+	} while (ok && tl_walk_next(&cur, expr, descend));
+	ts_tree_cursor_delete(&cur);
+	return ok;
+}
+
+bool tl_facts_loop_invariant(const TlIndex *idx, TSNode expr)
+{
+	/* The call that reads `expr` (a transfer's receiver) is no change of it. */
+	TSNode except = ts_node_parent(ts_node_parent(expr));
+	int budget = TL_FACTS_BUDGET;
+	return tl_facts__invariant(idx, expr, except, 0, &budget);
+}
+
+/* ---- loops ------------------------------------------------------------------------ */
+
+char *tl_facts_root_name(const TlIndex *idx, TSNode expr)
+{
+	const TlSyms *sy = tl_syms();
+	expr = tl_index_unparen(expr);
+	while (!ts_node_is_null(expr)) {
+		TSSymbol s = ts_node_symbol(expr);
+		if (s == sy->subscript)
+			expr = tl_index_unparen(ts_node_child_by_field_id(expr, sy->f_value));
+		else if (s == sy->call) /* history.setdefault(k, []) */
+			expr = tl_index_unparen(ts_node_child_by_field_id(
+				tl_index_unparen(ts_node_child_by_field_id(expr, sy->f_function)),
+				sy->f_object));
+		else
+			break;
+	}
+	if (ts_node_is_null(expr))
+		return NULL;
+	return tl_facts__dotted(idx, expr);
+}
+
+bool tl_facts_outlives_iteration(const TlIndex *idx, TSNode expr)
+{
+	int32_t loop = tl_index_loop_of(idx, expr);
+	if (loop < 0)
+		return false;
+	char *name = tl_facts_root_name(idx, expr);
+	if (!name)
+		return false;
+	const TlLoop *l = &idx->loops.items[loop];
+	bool rebound = false;
+	const TlIntArray *same = tl_index_bindings_of(idx, l->func, name);
+	for (uint32_t i = 0; same && i < same->size && !rebound; i++) {
+		const TlBinding *b = &idx->bindings.items[same->items[i]];
+		if (b->kind == TL_BIND_AUG)
+			continue;
+		if (b->kind == TL_BIND_FOR) {
+			/* The loop's own target, or a loop nested in its body. */
+			if (ts_node_eq(b->stmt, l->node) || tl_facts__contains(l->body, b->stmt))
+				rebound = true;
+			continue;
+		}
+		if (tl_facts__contains(b->stmt, expr))
+			continue; /* the store itself: total = total + loss */
+		if (tl_facts__contains(l->body, b->stmt))
+			rebound = true;
+	}
+	tl_free(name);
+	return !rebound;
+}
+
+/* Counts the step loops of a node in function `func` whose innermost loop
+ * there is `loop`; appends their indices to `out` when not NULL. */
+static uint32_t tl_facts__step_loops(const TlIndex *idx, int32_t func, int32_t loop,
+				    uint32_t events, uint32_t *missing, TlIntArray *out,
+				    int depth)
+{
+	for (int32_t l = loop; l >= 0; l = idx->loops.items[l].parent) {
+		const TlLoop *lp = &idx->loops.items[l];
+		if (lp->events & TL_EV_BACKWARD) {
+			if (!(lp->events & events))
+				(*missing)++;
+			if (out)
+				tl_array_push(out, l);
+			return 1;
+		}
+	}
+	if (func < 0 || depth > TL_FACTS_DEPTH)
+		return 0;
+	const TlFunc *f = &idx->funcs.items[func];
+	uint32_t found = 0;
+	for (uint32_t i = 0; i < f->call_sites.size; i++) {
+		const TlCall *c = &idx->calls.items[f->call_sites.items[i]];
+		if (c->func == func)
+			continue;
+		if (!tl_facts__fan_step())
+			return 0;
+		found += tl_facts__step_loops(idx, c->func, c->loop, events, missing, out, depth + 1);
+	}
+	return found;
+}
+
+uint32_t tl_facts_step_loops(const TlIndex *idx, TSNode node, uint32_t events,
+			    uint32_t *missing)
+{
+	*missing = 0;
+	tl_facts__fan_begin();
+	uint32_t found = tl_facts__step_loops(idx, tl_index_func_of(idx, node), tl_index_loop_of(idx, node),
+					     events, missing, NULL, 0);
+	tl_facts__fan_end();
+	if (tl_facts__fan_budget < 0)
+		found = *missing = 0; /* out of budget: no answer */
+	return found;
+}
+
+/* The step loops of `node` (see tl_facts_step_loops), as loop indices. */
+void tl_facts__step_loop_list(const TlIndex *idx, TSNode node, TlIntArray *out)
+{
+	uint32_t missing = 0;
+	tl_facts__fan_begin();
+	tl_facts__step_loops(idx, tl_index_func_of(idx, node), tl_index_loop_of(idx, node), 0,
+			    &missing, out, 0);
+	tl_facts__fan_end();
+}

@@ -1,0 +1,403 @@
+/* What made a value: the activation (softmax, log_softmax, sigmoid) or scaling
+ * a value ends in, through names, reshaping methods, local functions and model
+ * outputs; and which loss a loss call computes.
+ *
+ * Owns: tl_facts_made_by, tl_facts_model_output, tl_facts_loss_kind, tl_facts_is_loss_call. */
+#include "internal.h"
+
+typedef struct TlMadeReturns {
+	int kind;     /* agreed kind so far, -1 before the first return */
+	int32_t elem; /* the element of a returned tuple, or -1 */
+	int depth;
+	uint32_t *budget;
+} TlMadeReturns;
+
+static int tl_facts__module_output(const TlIndex *idx, TSNode m, int32_t elem, int depth, uint32_t *budget);
+static int tl_facts__made_through_returns(const TlIndex *idx, int32_t f, int32_t elem, int depth, uint32_t *budget);
+static int tl_facts__made_through(const TlIndex *idx, TSNode expr, int depth, uint32_t *budget);
+
+/* ---- what made a value ---------------------------------------------------------- */
+
+/* Methods that change a value's shape, dtype or device but not what it holds:
+ * probabilities stay probabilities through them. */
+const char *const tl_facts__reshaping[23] = {
+	"view", "reshape", "view_as", "reshape_as", "squeeze", "unsqueeze", "flatten",
+	"unflatten", "contiguous", "permute", "transpose", "t", "movedim", "to", "cuda",
+	"cpu", "float", "half", "double", "bfloat16", "type", "type_as", "clone",
+};
+
+/* True for a GradScaler that a literal `enabled=False` turns into a no-op. */
+bool tl_facts__scaler_disabled(const TlIndex *idx, TSNode expr)
+{
+	const TlSyms *sy = tl_syms();
+	const TlBinding *b = tl_index_resolve_node(idx, expr);
+	TSNode v = tl_facts__bound_value(b);
+	if (ts_node_is_null(v) || b->elem >= 0 || ts_node_symbol(v) != sy->call)
+		return false;
+	TSNode e = tl_facts__kwarg(idx, v, "enabled");
+	return !ts_node_is_null(e) && ts_node_symbol(e) == sy->false_;
+}
+
+/* The call whose result `expr` holds: through parentheses, subscripts,
+ * reshaping methods and names (to the value their visible binding gives
+ * them). When the value is one element of a call's tuple result
+ * (`validity, label = netD(x)`), *elem receives its index (else -1).
+ * NULL when the value is not a call's result. */
+static const TlCall *tl_facts__producer_elem(const TlIndex *idx, TSNode expr, int depth,
+					    int32_t *elem)
+{
+	const TlSyms *sy = tl_syms();
+	*elem = -1;
+	for (; depth <= TL_FACTS_DEPTH; depth++) {
+		expr = tl_index_unparen(expr);
+		if (ts_node_is_null(expr))
+			return NULL;
+		TSSymbol s = ts_node_symbol(expr);
+		if (s == sy->subscript) {
+			expr = ts_node_child_by_field_id(expr, sy->f_value);
+			continue;
+		}
+		if (s == sy->identifier || s == sy->attribute) {
+			const TlBinding *b = tl_index_resolve_node(idx, expr);
+			TSNode v = tl_facts__bound_value(b);
+			if (ts_node_is_null(v) || b->kind != TL_BIND_ASSIGN)
+				return NULL;
+			if (b->elem >= 0 && ts_node_symbol(tl_index_unparen(b->value)) == sy->call) {
+				/* probs, aux = model(x): one part of a result */
+				*elem = b->elem;
+				return tl_index_call_at(idx, tl_index_unparen(b->value));
+			}
+			expr = v;
+			continue;
+		}
+		if (s != sy->call)
+			return NULL;
+		const TlCall *c = tl_index_call_at(idx, expr);
+		if (!c)
+			return NULL;
+		if (c->receiver.id && IN(c->method, tl_facts__reshaping) &&
+		    !tl_facts__module_expr(idx, c->receiver, 0)) {
+			expr = c->receiver;
+			continue;
+		}
+		return c;
+	}
+	return NULL;
+}
+
+/* Same, for a value that is a call's whole result. */
+const TlCall *tl_facts__producer(const TlIndex *idx, TSNode expr, int depth)
+{
+	int32_t elem;
+	const TlCall *c = tl_facts__producer_elem(idx, expr, depth, &elem);
+	return elem < 0 ? c : NULL;
+}
+
+static int tl_facts__activation_name(const char *last)
+{
+	if (strcmp(last, "softmax") == 0 || strcmp(last, "Softmax") == 0)
+		return TL_MADE_SOFTMAX;
+	if (strcmp(last, "log_softmax") == 0 || strcmp(last, "LogSoftmax") == 0)
+		return TL_MADE_LOG_SOFTMAX;
+	if (strcmp(last, "sigmoid") == 0 || strcmp(last, "Sigmoid") == 0 ||
+	    strcmp(last, "expit") == 0)
+		return TL_MADE_SIGMOID;
+	return TL_MADE_NONE;
+}
+
+/* The activation a dotted torch name computes: a function (torch.softmax,
+ * F.log_softmax, torch.special.expit) or, when `classes`, a module class
+ * (nn.Softmax). */
+static int tl_facts__activation_qname(const char *q, bool classes)
+{
+	if (!q || !tl_facts__starts(q, "torch."))
+		return TL_MADE_NONE;
+	const char *last = tl_facts__last(q);
+	bool is_class = isupper((unsigned char)last[0]);
+	if (is_class ? !classes || !tl_facts__starts(q, "torch.nn.")
+		     : !(last == q + 6 || tl_facts__starts(q, "torch.nn.functional.") ||
+			 tl_facts__starts(q, "torch.special.")))
+		return TL_MADE_NONE;
+	return tl_facts__activation_name(last);
+}
+
+/* The activation module a callee is bound to (`act = nn.Sigmoid()`,
+ * `self.softmax = nn.Softmax(dim=1)`, `nn.Softmax(dim=1)(x)`). */
+static int tl_facts__activation_module(const TlIndex *idx, TSNode callee, int depth)
+{
+	const TlSyms *sy = tl_syms();
+	for (; depth <= TL_FACTS_DEPTH; depth++) {
+		callee = tl_index_unparen(callee);
+		if (ts_node_is_null(callee))
+			return TL_MADE_NONE;
+		TSSymbol s = ts_node_symbol(callee);
+		if (s == sy->identifier || s == sy->attribute) {
+			const TlBinding *b = tl_index_resolve_node(idx, callee);
+			TSNode v = tl_facts__bound_value(b);
+			if (ts_node_is_null(v) || b->elem >= 0)
+				return TL_MADE_NONE;
+			callee = v;
+			continue;
+		}
+		if (s != sy->call)
+			return TL_MADE_NONE;
+		const TlCall *c = tl_index_call_at(idx, callee);
+		if (!c)
+			return TL_MADE_NONE;
+		TSNode through = tl_facts__module_through(c, callee, false);
+		if (!ts_node_is_null(through)) {
+			callee = through;
+			continue;
+		}
+		return tl_facts__activation_qname(c->qname, true);
+	}
+	return TL_MADE_NONE;
+}
+
+/* What call `c` computes when it is an explicit activation or a loss scaling:
+ * TL_MADE_*. */
+int tl_facts__call_made(const TlIndex *idx, const TlCall *c)
+{
+	const TlSyms *sy = tl_syms();
+	if (c->method && strcmp(c->method, "scale") == 0 && c->receiver.id &&
+	    tl_facts_is_scaler(idx, c->receiver))
+		return tl_facts__scaler_disabled(idx, c->receiver) ? TL_MADE_NONE : TL_MADE_SCALED;
+	int k = tl_facts__activation_qname(c->qname, false);
+	if (k)
+		return k;
+	k = tl_facts__activation_module(idx, c->callee, 0);
+	if (k)
+		return k;
+	/* logits.softmax(-1): a tensor method, not a module attribute that
+	 * happens to be named so (self.softmax may be an nn.LogSoftmax). */
+	TSNode callee = tl_index_unparen(c->callee);
+	if (c->receiver.id && !c->qname && ts_node_symbol(callee) == sy->attribute &&
+	    !tl_facts__module_expr(idx, c->receiver, 0)) {
+		const TlBinding *b = tl_index_resolve_node(idx, callee);
+		if (!b)
+			return tl_facts__activation_name(c->method);
+	}
+	return TL_MADE_NONE;
+}
+
+int tl_facts_made_by(const TlIndex *idx, TSNode expr)
+{
+	const TlCall *c = tl_facts__producer(idx, expr, 0);
+	return c ? tl_facts__call_made(idx, c) : TL_MADE_NONE;
+}
+
+/* What the module a parameter holds outputs, when every caller in the file
+ * passes modules that agree. */
+static int tl_facts__param_output(const TlIndex *idx, const TlBinding *param, int32_t elem,
+				 int depth, uint32_t *budget)
+{
+	if (param->func < 0 || depth > TL_FACTS_DEPTH)
+		return TL_MADE_NONE;
+	const TlFunc *f = &idx->funcs.items[param->func];
+	if (f->escapes || !f->call_sites.size)
+		return TL_MADE_NONE;
+	int agreed = TL_MADE_NONE;
+	for (uint32_t i = 0; i < f->call_sites.size; i++) {
+		const TlCall *c = &idx->calls.items[f->call_sites.items[i]];
+		if (!*budget)
+			return TL_MADE_NONE;
+		(*budget)--;
+		TSNode arg = c->func == param->func ? (TSNode){ 0 } : tl_facts__param_arg_of(idx, param, c);
+		int k = ts_node_is_null(arg) ? TL_MADE_NONE
+					     : tl_facts__module_output(idx, arg, elem, depth + 1, budget);
+		if (k == TL_MADE_NONE || (i > 0 && k != agreed))
+			return TL_MADE_NONE;
+		agreed = k;
+	}
+	return agreed;
+}
+
+/* The activation every output of module `m` ends in: the last layer of an
+ * nn.Sequential, or what every return of a local module's forward ends in.
+ * With `elem` >= 0, what element `elem` of every tuple it returns ends in. */
+static int tl_facts__module_output(const TlIndex *idx, TSNode m, int32_t elem, int depth,
+				  uint32_t *budget)
+{
+	const TlSyms *sy = tl_syms();
+	for (; depth <= TL_FACTS_DEPTH; depth++) {
+		m = tl_index_unparen(m);
+		if (ts_node_is_null(m))
+			return TL_MADE_NONE;
+		TSSymbol s = ts_node_symbol(m);
+		if (s == sy->identifier || s == sy->attribute) {
+			const TlBinding *b = tl_index_resolve_node(idx, m);
+			if (b && b->kind == TL_BIND_PARAM)
+				return tl_facts__param_output(idx, b, elem, depth + 1, budget);
+			m = tl_facts__held(idx, b);
+			continue;
+		}
+		if (s != sy->call)
+			return TL_MADE_NONE;
+		const TlCall *c = tl_index_call_at(idx, m);
+		if (!c)
+			return TL_MADE_NONE;
+		TSNode through = tl_facts__module_through(c, m, true);
+		if (!ts_node_is_null(through)) {
+			m = through;
+			continue;
+		}
+		if (c->qname && strcmp(c->qname, "torch.nn.Sequential") == 0) {
+			if (elem >= 0)
+				return TL_MADE_NONE;
+			/* The last positional layer. */
+			uint32_t n = 0;
+			while (!ts_node_is_null(tl_facts__arg(m, n)))
+				n++;
+			TSNode last = n ? tl_facts__arg(m, n - 1) : (TSNode){ 0 };
+			if (ts_node_is_null(last) || ts_node_symbol(last) == sy->list_splat)
+				return TL_MADE_NONE;
+			const TlCall *lc = ts_node_symbol(tl_index_unparen(last)) == sy->call
+						   ? tl_index_call_at(idx, tl_index_unparen(last)) : NULL;
+			int k = lc ? tl_facts__activation_qname(lc->qname, true) : TL_MADE_NONE;
+			if (k)
+				return k;
+			m = last;
+			continue;
+		}
+		const TlBinding *cb = tl_index_resolve_node(idx, c->callee);
+		if (!cb || cb->kind != TL_BIND_CLASS || !idx->classes.items[cb->ref].is_module)
+			return TL_MADE_NONE;
+		/* A local module: its forward, found in the class or its bases. */
+		int32_t f = -1;
+		for (int32_t cls = cb->ref, hop = 0; cls >= 0 && f < 0 && hop < TL_FACTS_DEPTH; hop++) {
+			f = tl_index_method(idx, cls, "forward", 7);
+			const TlClass *k = &idx->classes.items[cls];
+			cls = k->bases.size ? k->bases.items[0] : -1;
+		}
+		if (f < 0)
+			return TL_MADE_NONE;
+		return tl_facts__made_through_returns(idx, f, elem, depth + 1, budget);
+	}
+	return TL_MADE_NONE;
+}
+
+static bool tl_facts__made_return(const TlIndex *idx, TSNode ret, void *data)
+{
+	const TlSyms *sy = tl_syms();
+	TlMadeReturns *mr = data;
+	TSNode v = ts_node_named_child_count(ret) ? tl_index_unparen(ts_node_named_child(ret, 0))
+						  : (TSNode){ 0 };
+	if (!ts_node_is_null(v) && mr->elem >= 0) {
+		TSSymbol s = ts_node_symbol(v);
+		v = (s == sy->tuple || s == sy->expression_list || s == sy->list) &&
+			    (uint32_t)mr->elem < ts_node_named_child_count(v)
+			    ? ts_node_named_child(v, (uint32_t)mr->elem) : (TSNode){ 0 };
+	}
+	int k = ts_node_is_null(v) ? TL_MADE_NONE : tl_facts__made_through(idx, v, mr->depth, mr->budget);
+	if (mr->kind >= 0 && mr->kind != k)
+		k = TL_MADE_NONE;
+	mr->kind = k;
+	return k == TL_MADE_NONE; /* stop: the returns disagree */
+}
+
+/* The kind every return of local function `f` (or, with `elem` >= 0, that
+ * element of every tuple it returns) agrees on, or TL_MADE_NONE. */
+static int tl_facts__made_through_returns(const TlIndex *idx, int32_t f, int32_t elem, int depth,
+					 uint32_t *budget)
+{
+	if (f < 0 || depth > TL_FACTS_DEPTH || !*budget)
+		return TL_MADE_NONE;
+	(*budget)--;
+	TlMadeReturns mr = { -1, elem, depth + 1, budget };
+	if (tl_facts__each_return(idx, f, tl_facts__made_return, &mr))
+		return TL_MADE_NONE;
+	return mr.kind < 0 ? TL_MADE_NONE : mr.kind;
+}
+
+/* What made `expr`: an explicit activation, or a module forward or local
+ * function whose every output (or the element of it that `expr` holds)
+ * ends in one. */
+static int tl_facts__made_through(const TlIndex *idx, TSNode expr, int depth, uint32_t *budget)
+{
+	if (depth > TL_FACTS_DEPTH)
+		return TL_MADE_NONE;
+	int32_t elem;
+	const TlCall *c = tl_facts__producer_elem(idx, expr, depth, &elem);
+	if (!c)
+		return TL_MADE_NONE;
+	int k = elem < 0 ? tl_facts__call_made(idx, c) : TL_MADE_NONE;
+	if (k)
+		return k;
+	if (c->events & TL_EV_FORWARD) {
+		bool direct = c->method && strcmp(c->method, "forward") == 0 && c->receiver.id;
+		return tl_facts__module_output(idx, direct ? c->receiver : c->callee, elem, depth + 1, budget);
+	}
+	if (c->target >= 0)
+		return tl_facts__made_through_returns(idx, c->target, elem, depth + 1, budget);
+	return TL_MADE_NONE;
+}
+
+int tl_facts_model_output(const TlIndex *idx, TSNode expr)
+{
+	int32_t elem;
+	const TlCall *c = tl_facts__producer_elem(idx, expr, 0, &elem);
+	if (!c || (elem < 0 && tl_facts__call_made(idx, c)))
+		return TL_MADE_NONE; /* explicit: tl_facts_made_by's answer */
+	uint32_t budget = TL_FACTS_BUDGET;
+	return tl_facts__made_through(idx, expr, 0, &budget);
+}
+
+/* The criterion class or loss function a dotted name names. */
+static int tl_facts__loss_kind_name(const char *q)
+{
+	static const struct {
+		const char *name;
+		int kind;
+	} kinds[] = {
+		{ "cross_entropy", TL_LOSS_CROSS_ENTROPY }, { "CrossEntropyLoss", TL_LOSS_CROSS_ENTROPY },
+		{ "nll_loss", TL_LOSS_NLL }, { "NLLLoss", TL_LOSS_NLL },
+		{ "binary_cross_entropy", TL_LOSS_BCE }, { "BCELoss", TL_LOSS_BCE },
+		{ "binary_cross_entropy_with_logits", TL_LOSS_BCE_LOGITS },
+		{ "BCEWithLogitsLoss", TL_LOSS_BCE_LOGITS },
+	};
+	if (!q || !tl_facts__starts(q, "torch.nn."))
+		return TL_LOSS_OTHER;
+	const char *last = tl_facts__last(q);
+	for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++)
+		if (strcmp(last, kinds[i].name) == 0)
+			return kinds[i].kind;
+	return TL_LOSS_OTHER;
+}
+
+int tl_facts_loss_kind(const TlIndex *idx, const TlCall *c)
+{
+	const TlSyms *sy = tl_syms();
+	if (!(c->events & TL_EV_LOSS))
+		return TL_LOSS_OTHER;
+	if (c->qname)
+		return tl_facts__is_loss_function(c->qname) ? tl_facts__loss_kind_name(c->qname)
+							    : TL_LOSS_OTHER;
+	/* A criterion: nn.BCELoss()(p, y), or a name bound to one (through
+	 * .to(device) and friends). */
+	TSNode m = c->callee;
+	for (int depth = 0; depth <= TL_FACTS_DEPTH; depth++) {
+		m = tl_index_unparen(m);
+		if (ts_node_is_null(m))
+			break;
+		TSSymbol s = ts_node_symbol(m);
+		if (s == sy->identifier || s == sy->attribute) {
+			const TlBinding *b = tl_index_resolve_node(idx, m);
+			TSNode v = tl_facts__bound_value(b);
+			if (ts_node_is_null(v) || b->elem >= 0)
+				break;
+			m = v;
+			continue;
+		}
+		if (s != sy->call)
+			break;
+		const TlCall *k = tl_index_call_at(idx, m);
+		if (!k)
+			break;
+		if (k->receiver.id && IN(k->method, tl_facts__same_module)) {
+			m = k->receiver;
+			continue;
+		}
+		return tl_facts__loss_kind_name(k->qname);
+	}
+	return TL_LOSS_OTHER;
+}

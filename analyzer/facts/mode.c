@@ -1,0 +1,345 @@
+/* Train / eval mode: the mode a module is in at a node, and whether an iteration
+ * leaves a module in eval mode for the next one.
+ *
+ * Owns: tl_facts_mode_at, tl_facts_leaves_eval. */
+#include "internal.h"
+
+/* ---- mode ------------------------------------------------------------------------ */
+
+static int tl_facts__mode_at(const TlIndex *idx, TSNode node, int32_t func,
+			    const char *recv, int depth)
+{
+	if (!recv || depth > TL_FACTS_DEPTH)
+		return TL_MODE_UNKNOWN;
+	uint32_t pos = ts_node_start_byte(node);
+	const TlCall *best = NULL;
+	const TlIntArray *calls = tl_index_scope_calls(idx, func);
+	for (uint32_t i = 0; calls && i < calls->size; i++) {
+		const TlCall *c = &idx->calls.items[calls->items[i]];
+		if (ts_node_start_byte(c->node) >= pos)
+			break;
+		if (!(c->events & (TL_EV_EVAL | TL_EV_TRAIN)) ||
+		    !c->recv_name || strcmp(c->recv_name, recv) != 0)
+			continue;
+		best = c;
+	}
+	if (best) {
+		/* `f = torch.jit.freeze(f.eval())`: the name now holds another
+		 * object, whose mode this call says nothing about. */
+		const TlIntArray *same = tl_index_bindings_of(idx, func, recv);
+		for (uint32_t i = 0; same && i < same->size; i++) {
+			const TlBinding *b = &idx->bindings.items[same->items[i]];
+			if (b->pos > ts_node_start_byte(best->node) && b->pos <= pos &&
+			    b->kind != TL_BIND_AUG)
+				return TL_MODE_UNKNOWN;
+		}
+		return (best->events & TL_EV_EVAL) ? TL_MODE_EVAL : TL_MODE_TRAIN;
+	}
+	if (func < 0)
+		return TL_MODE_UNKNOWN;
+	const TlFunc *f = &idx->funcs.items[func];
+	if (f->escapes || !f->call_sites.size)
+		return TL_MODE_UNKNOWN;
+	/* Map the receiver's root through the parameters to each call site. */
+	size_t root_len = strcspn(recv, ".");
+	int32_t param = -1;
+	for (uint32_t k = 0; k < f->params.size; k++) {
+		const char *pn = idx->bindings.items[f->params.items[k]].name;
+		if (strlen(pn) == root_len && strncmp(pn, recv, root_len) == 0)
+			param = (int32_t)k;
+	}
+	int agreed = TL_MODE_UNKNOWN;
+	for (uint32_t i = 0; i < f->call_sites.size; i++) {
+		const TlCall *c = &idx->calls.items[f->call_sites.items[i]];
+		if (c->func == func)
+			return TL_MODE_UNKNOWN;
+		char *mapped = NULL;
+		if (param < 0) {
+			mapped = tl_strdup(recv);
+		} else {
+			const char *pname = idx->bindings.items[f->params.items[param]].name;
+			TSNode arg = tl_facts__kwarg(idx, c->node, pname);
+			if (ts_node_is_null(arg)) {
+				int32_t k = param;
+				if (f->cls >= 0 && c->receiver.id)
+					k--; /* bound method: `self` is not passed */
+				if (k >= 0)
+					arg = tl_facts__arg(c->node, (uint32_t)k);
+			}
+			char *an = ts_node_is_null(arg) ? NULL : tl_facts__dotted(idx, arg);
+			if (an) {
+				TlBuf b;
+				tl_buf_init(&b);
+				tl_buf_add(&b, an);
+				tl_buf_add(&b, recv + root_len);
+				mapped = tl_buf_detach(&b);
+				tl_free(an);
+			}
+		}
+		int m = tl_facts__fan_step() ? tl_facts__mode_at(idx, c->node, c->func, mapped, depth + 1)
+					    : TL_MODE_UNKNOWN;
+		tl_free(mapped);
+		if (m == TL_MODE_UNKNOWN || (agreed != TL_MODE_UNKNOWN && m != agreed))
+			return TL_MODE_UNKNOWN;
+		agreed = m;
+	}
+	return agreed;
+}
+
+int tl_facts_mode_at(const TlIndex *idx, TSNode node, const char *recv)
+{
+	tl_facts__fan_begin();
+	int mode = tl_facts__mode_at(idx, node, tl_index_func_of(idx, node), recv, 0);
+	tl_facts__fan_end();
+	return mode;
+}
+
+/* ---- train / eval across an iteration --------------------------------------------- */
+
+/* `name` as the caller of local function `f` at call `c` sees it: a
+ * parameter's root is replaced by the argument passed (`self` by the
+ * receiver of a bound method call); a name local to `f` has no meaning to
+ * the caller (NULL); any other name (a global, a closure's) is kept.
+ * Caller frees. */
+static char *tl_facts__to_caller(const TlIndex *idx, int32_t f, const TlCall *c, const char *name)
+{
+	const TlFunc *fn = &idx->funcs.items[f];
+	size_t root_len = strcspn(name, ".");
+	int32_t param = -1;
+	for (uint32_t k = 0; k < fn->params.size; k++) {
+		const char *pn = idx->bindings.items[fn->params.items[k]].name;
+		if (strlen(pn) == root_len && strncmp(pn, name, root_len) == 0)
+			param = (int32_t)k;
+	}
+	if (param < 0) {
+		TlBuf root;
+		tl_buf_init(&root);
+		tl_buf_addn(&root, name, root_len);
+		const TlIntArray *own = tl_index_bindings_of(idx, f, root.data);
+		tl_buf_release(&root);
+		return own ? NULL : tl_strdup(name);
+	}
+	const char *pname = idx->bindings.items[fn->params.items[param]].name;
+	TSNode arg = tl_facts__kwarg(idx, c->node, pname);
+	if (ts_node_is_null(arg)) {
+		int32_t k = param;
+		if (fn->cls >= 0 && c->receiver.id)
+			k--; /* a bound method: `self` is the receiver */
+		arg = k >= 0 ? tl_facts__arg(c->node, (uint32_t)k) : c->receiver;
+	}
+	char *an = ts_node_is_null(arg) ? NULL : tl_facts__dotted(idx, arg);
+	if (!an)
+		return NULL;
+	TlBuf b;
+	tl_buf_init(&b);
+	tl_buf_add(&b, an);
+	tl_buf_add(&b, name + root_len);
+	tl_free(an);
+	return tl_buf_detach(&b);
+}
+
+/* Appends to `out` the receivers, in the scope of call `c`, of the calls
+ * with an event in `events` that `c` makes (itself, or through the local
+ * functions it runs, mapped through their parameters). Returns false when
+ * some receiver cannot be told. */
+static bool tl_facts__event_receivers(const TlIndex *idx, const TlCall *c, uint32_t events,
+				     TlNames *out, int depth, uint32_t *budget)
+{
+	bool ok = true;
+	if (c->events & events) {
+		if (c->recv_name)
+			tl_array_push(out, tl_strdup(c->recv_name));
+		else
+			ok = false;
+	}
+	int32_t targets[2] = { c->target, c->arg_target };
+	for (int t = 0; t < 2; t++) {
+		int32_t f = targets[t];
+		if (f < 0 || !(idx->funcs.items[f].reach_events & events))
+			continue;
+		if (depth > TL_FACTS_DEPTH || f == c->func || !*budget)
+			return false;
+		(*budget)--;
+		const TlIntArray *calls = tl_index_scope_calls(idx, f);
+		for (uint32_t i = 0; calls && i < calls->size; i++) {
+			const TlCall *inner = &idx->calls.items[calls->items[i]];
+			uint32_t reach = inner->events |
+					 (inner->target >= 0 ? idx->funcs.items[inner->target].reach_events : 0) |
+					 (inner->arg_target >= 0 ? idx->funcs.items[inner->arg_target].reach_events : 0);
+			if (!(reach & events))
+				continue;
+			TlNames sub;
+			tl_array_init(&sub);
+			ok = tl_facts__event_receivers(idx, inner, events, &sub, depth + 1, budget) && ok;
+			for (uint32_t k = 0; k < sub.size; k++) {
+				/* A closure passed along is called by the callee, not by
+				 * `c`: its names are `c`'s own scope's. */
+				char *mapped = t == 0 ? tl_facts__to_caller(idx, f, c, sub.items[k])
+						      : tl_strdup(sub.items[k]);
+				if (mapped)
+					tl_array_push(out, mapped);
+				else
+					ok = false;
+			}
+			tl_facts__names_release(&sub);
+		}
+	}
+	return ok;
+}
+
+/* The module construction behind dotted `name` as seen at `pos` in `func`. */
+static TSNode tl_facts__name_root(const TlIndex *idx, const char *name, int32_t func,
+				 uint32_t pos, TlBuf *path)
+{
+	TSNode none = { 0 };
+	TlBuf n;
+	tl_buf_init(&n);
+	tl_buf_add(&n, name);
+	TSNode root = none;
+	/* model.encoder: the longest bound prefix, the rest is a path. */
+	for (int depth = 0; depth <= TL_FACTS_DEPTH; depth++) {
+		const TlBinding *b = tl_index_resolve(idx, n.data, func, pos);
+		if (b) {
+			if (b->kind == TL_BIND_ASSIGN && b->elem < 0 && !ts_node_is_null(b->value)) {
+				TlBuf rest;
+				tl_buf_init(&rest);
+				tl_buf_add(&rest, path->data);
+				tl_buf_clear(path);
+				root = tl_facts__module_root(idx, b->value, path);
+				tl_buf_add(path, rest.data);
+				tl_buf_release(&rest);
+			}
+			break;
+		}
+		char *dot = strrchr(n.data, '.');
+		if (!dot)
+			break;
+		TlBuf p;
+		tl_buf_init(&p);
+		tl_buf_add(&p, dot);
+		tl_buf_add(&p, path->data);
+		tl_buf_clear(path);
+		tl_buf_add(path, p.data);
+		tl_buf_release(&p);
+		n.len = (size_t)(dot - n.data);
+		n.data[n.len] = '\0';
+	}
+	tl_buf_release(&n);
+	return root;
+}
+
+/* True when the module `name` (seen at `pos` in `func`) is being trained:
+ * an optimizer in the file updates its parameters, or the file calls
+ * `.train()` on it. */
+static bool tl_facts__trained(const TlIndex *idx, const char *name, int32_t func, uint32_t pos)
+{
+	const TlSyms *sy = tl_syms();
+	TlBuf path;
+	tl_buf_init(&path);
+	TSNode root = tl_facts__name_root(idx, name, func, pos, &path);
+	TlModRef me = { root, path.data };
+	const TlBinding *mine = tl_index_resolve(idx, name, func, pos);
+	bool yes = false;
+	for (uint32_t i = 0; !yes && i < idx->calls.size; i++) {
+		const TlCall *c = &idx->calls.items[i];
+		if (!(c->events & (TL_EV_TRAIN | TL_EV_MODE_SET)) || !c->recv_name)
+			continue;
+		if (strcmp(c->recv_name, name) == 0 &&
+		    (c->func == func || (mine && tl_index_resolve_node(idx, c->receiver) == mine))) {
+			yes = true;
+		} else if (!ts_node_is_null(root)) {
+			TlBuf p;
+			tl_buf_init(&p);
+			TSNode r = tl_facts__module_root(idx, c->receiver, &p);
+			yes = !ts_node_is_null(r) && ts_node_eq(r, root);
+			tl_buf_release(&p);
+		}
+	}
+	for (uint32_t i = 0; !yes && !ts_node_is_null(root) && i < idx->bindings.size; i++) {
+		const TlBinding *b = &idx->bindings.items[i];
+		if (b->kind != TL_BIND_ASSIGN || ts_node_is_null(b->value))
+			continue;
+		TSNode v = tl_index_unparen(tl_facts__held(idx, b));
+		const TlCall *c = !ts_node_is_null(v) && ts_node_symbol(v) == sy->call
+					  ? tl_index_call_at(idx, v) : NULL;
+		if (!c || !c->qname || !tl_facts__optimizer_qname(c->qname))
+			continue;
+		TlModSet set;
+		tl_array_init(&set);
+		if (tl_facts__ctor_modules(idx, v, &set))
+			for (uint32_t k = 0; k < set.size && !yes; k++)
+				yes = tl_facts__relate(idx, &me, &set.items[k]) != TL_REL_DISJOINT;
+		tl_facts__modset_release(&set);
+	}
+	tl_buf_release(&path);
+	return yes;
+}
+
+/* True when a module switch to train mode on `by` also switches `name`:
+ * the same module, a module containing it, or the same construction. */
+static bool tl_facts__switches(const TlIndex *idx, const char *by, const char *name,
+			      int32_t func, uint32_t pos)
+{
+	size_t l = strlen(by);
+	if (strncmp(by, name, l) == 0 && (name[l] == '\0' || name[l] == '.'))
+		return true;
+	TlBuf a, b;
+	tl_buf_init(&a);
+	tl_buf_init(&b);
+	TSNode ra = tl_facts__name_root(idx, by, func, pos, &a);
+	TSNode rb = tl_facts__name_root(idx, name, func, pos, &b);
+	bool yes = !ts_node_is_null(ra) && !ts_node_is_null(rb) && ts_node_eq(ra, rb) &&
+		   (!a.data[0] || strcmp(a.data, b.data) == 0);
+	tl_buf_release(&a);
+	tl_buf_release(&b);
+	return yes;
+}
+
+bool tl_facts_leaves_eval(const TlIndex *idx, TSNode call)
+{
+	const TlCall *c = tl_index_call_at(idx, tl_index_unparen(call));
+	if (!c)
+		return false;
+	/* A training loop: its iteration backpropagates and steps (an
+	 * adversarial evaluation backpropagates to its inputs only). */
+	const uint32_t training = TL_EV_BACKWARD | TL_EV_OPT_STEP;
+	int32_t loop = c->loop;
+	while (loop >= 0 && (idx->loops.items[loop].events & training) != training)
+		loop = idx->loops.items[loop].parent;
+	if (loop < 0)
+		return false;
+	const TlLoop *l = &idx->loops.items[loop];
+	TlNames evals, trains;
+	tl_array_init(&evals);
+	tl_array_init(&trains);
+	bool left = false;
+	uint32_t budget = TL_FACTS_BUDGET;
+	tl_facts__event_receivers(idx, c, TL_EV_EVAL, &evals, 0, &budget);
+	if (!evals.size)
+		goto cleanup;
+	/* Every module the iteration switches back: train() / train(flag)
+	 * calls in the loop body, directly or in the functions it runs. */
+	const TlIntArray *calls = tl_index_scope_calls(idx, l->func);
+	uint32_t start = ts_node_start_byte(l->body), end = ts_node_end_byte(l->body);
+	for (uint32_t i = 0; calls && i < calls->size; i++) {
+		const TlCall *k = &idx->calls.items[calls->items[i]];
+		if (ts_node_start_byte(k->node) < start || ts_node_end_byte(k->node) > end)
+			continue;
+		if (!tl_facts__event_receivers(idx, k, TL_EV_TRAIN | TL_EV_MODE_SET, &trains, 0, &budget))
+			goto cleanup; /* a switch to train mode on something unknown */
+	}
+	uint32_t pos = ts_node_start_byte(c->node);
+	for (uint32_t i = 0; i < evals.size && !left; i++) {
+		const char *m = evals.items[i];
+		if (!tl_facts__trained(idx, m, c->func, pos))
+			continue;
+		bool restored = false;
+		for (uint32_t k = 0; k < trains.size && !restored; k++)
+			restored = tl_facts__switches(idx, trains.items[k], m, c->func, pos);
+		left = !restored;
+	}
+cleanup:
+	tl_facts__names_release(&evals);
+	tl_facts__names_release(&trains);
+	return left;
+}

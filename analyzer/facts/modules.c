@@ -1,0 +1,444 @@
+/* Modules and wrappers: which module a value is (identity through .to(),
+ * wrappers and attributes), the parameters an optimizer was built over, and
+ * wrapper modules (DDP, RemoteModule).
+ *
+ * Owns: module identity, optimizer parameter sets, tl_facts_is_wrapper_module. */
+#include "internal.h"
+
+
+static TSNode tl_facts__module_root_at(const TlIndex *idx, TSNode expr, TlBuf *path, int depth, uint32_t *budget);
+
+/* ---- module identity --------------------------------------------------------------- */
+
+void tl_facts__modset_release(TlModSet *set)
+{
+	for (uint32_t i = 0; i < set->size; i++)
+		tl_free(set->items[i].path);
+	tl_array_release(set);
+}
+
+/* The module a parameter holds, when every caller in the file passes the
+ * same construction (`train(netG, ...)` called with `Generator(nz)`). */
+static TSNode tl_facts__param_root(const TlIndex *idx, const TlBinding *param, TlBuf *path,
+				  int depth, uint32_t *budget)
+{
+	TSNode none = { 0 }, agreed = { 0 };
+	if (param->func < 0)
+		return none;
+	const TlFunc *f = &idx->funcs.items[param->func];
+	if (f->escapes || !f->call_sites.size)
+		return none;
+	TlBuf agreed_path;
+	tl_buf_init(&agreed_path);
+	for (uint32_t i = 0; i < f->call_sites.size; i++) {
+		const TlCall *c = &idx->calls.items[f->call_sites.items[i]];
+		TSNode arg = c->func == param->func || !*budget ? none : tl_facts__param_arg_of(idx, param, c);
+		if (*budget)
+			(*budget)--;
+		TlBuf p;
+		tl_buf_init(&p);
+		TSNode r = ts_node_is_null(arg) ? none
+					       : tl_facts__module_root_at(idx, arg, &p, depth + 1, budget);
+		bool same = !ts_node_is_null(r) &&
+			    (i == 0 || (ts_node_eq(r, agreed) && strcmp(p.data, agreed_path.data) == 0));
+		if (same && i == 0) {
+			agreed = r;
+			tl_buf_add(&agreed_path, p.data);
+		}
+		tl_buf_release(&p);
+		if (!same) {
+			tl_buf_release(&agreed_path);
+			return none;
+		}
+	}
+	/* The argument's own path comes before what was below the parameter. */
+	TlBuf joined;
+	tl_buf_init(&joined);
+	tl_buf_add(&joined, agreed_path.data);
+	tl_buf_add(&joined, path->data);
+	tl_buf_clear(path);
+	tl_buf_add(path, joined.data);
+	tl_buf_release(&joined);
+	tl_buf_release(&agreed_path);
+	return agreed;
+}
+
+/* The call that constructed the module `expr` holds (`Generator(nz)` for
+ * `netG = Generator(nz).to(device)`), following names, `self.` attributes,
+ * methods that return the module, wrappers, `accelerator.prepare` and
+ * parameters whose callers agree. Prepends the attribute path below it
+ * (`model.encoder`: ".encoder") to `path`. Null when the construction cannot
+ * be told. */
+TSNode tl_facts__module_root(const TlIndex *idx, TSNode expr, TlBuf *path)
+{
+	uint32_t budget = TL_FACTS_BUDGET;
+	return tl_facts__module_root_at(idx, expr, path, 0, &budget);
+}
+
+static TSNode tl_facts__module_root_at(const TlIndex *idx, TSNode expr, TlBuf *path, int depth,
+				      uint32_t *budget)
+{
+	const TlSyms *sy = tl_syms();
+	TSNode none = { 0 };
+	for (; depth <= TL_FACTS_DEPTH; depth++) {
+		expr = tl_index_unparen(expr);
+		if (ts_node_is_null(expr))
+			return none;
+		TSSymbol s = ts_node_symbol(expr);
+		if (s == sy->identifier || s == sy->attribute) {
+			const TlBinding *b = tl_index_resolve_node(idx, expr);
+			if (!b) {
+				if (s != sy->attribute)
+					return none;
+				/* model.encoder: a part of model. */
+				uint32_t len;
+				const char *t = tl_index_text(idx,
+							      ts_node_child_by_field_id(expr, sy->f_attribute), &len);
+				TlBuf p;
+				tl_buf_init(&p);
+				tl_buf_addc(&p, '.');
+				tl_buf_addn(&p, t, len);
+				tl_buf_add(&p, path->data);
+				tl_buf_clear(path);
+				tl_buf_add(path, p.data);
+				tl_buf_release(&p);
+				expr = ts_node_child_by_field_id(expr, sy->f_object);
+				continue;
+			}
+			if (b->kind == TL_BIND_PARAM)
+				return tl_facts__param_root(idx, b, path, depth, budget);
+			expr = tl_facts__held(idx, b);
+			continue;
+		}
+		if (s != sy->call)
+			return none;
+		const TlCall *c = tl_index_call_at(idx, expr);
+		if (!c)
+			return none;
+		TSNode through = tl_facts__module_through(c, expr, true);
+		if (!ts_node_is_null(through)) {
+			expr = through;
+			continue;
+		}
+		if (c->qname && (tl_facts_is_module_class_name(c->qname) ||
+				 tl_facts__is_model_loader(c->qname)))
+			return expr;
+		const TlBinding *cb = tl_index_resolve_node(idx, c->callee);
+		if (cb && cb->kind == TL_BIND_CLASS && idx->classes.items[cb->ref].is_module)
+			return expr;
+		return none;
+	}
+	return none;
+}
+
+/* True when constructor call `a` is given (an argument whose module root
+ * is) constructor call `b`: `Seq2Seq(encoder, decoder)` holds the encoder. */
+static bool tl_facts__built_from(const TlIndex *idx, TSNode a, TSNode b)
+{
+	const TlSyms *sy = tl_syms();
+	TSNode args = ts_node_child_by_field_id(a, sy->f_arguments);
+	if (ts_node_is_null(args))
+		return false;
+	bool found = false;
+	TSTreeCursor cur = ts_tree_cursor_new(args);
+	bool descend = true;
+	TlBuf p;
+	tl_buf_init(&p);
+	do {
+		TSNode x = ts_tree_cursor_current_node(&cur);
+		TSSymbol s = ts_node_symbol(x);
+		descend = true;
+		if (s == sy->identifier || s == sy->attribute) {
+			descend = false;
+			tl_buf_clear(&p);
+			TSNode r = tl_facts__module_root(idx, x, &p);
+			found = !ts_node_is_null(r) && ts_node_eq(r, b);
+		}
+	} while (!found && tl_walk_next(&cur, args, descend));
+	tl_buf_release(&p);
+	ts_tree_cursor_delete(&cur);
+	return found;
+}
+
+/* How module `r` relates to module part `e`: it covers all of `e` (the same
+ * module, or a whole module containing the part), overlaps it, or is
+ * disjoint from it (two modules built independently). */
+int tl_facts__relate(const TlIndex *idx, const TlModRef *r, const TlModRef *e)
+{
+	if (ts_node_eq(r->root, e->root))
+		return (!r->path[0] || strcmp(r->path, e->path) == 0) ? TL_REL_COVERS : TL_REL_OVERLAP;
+	if (tl_facts__built_from(idx, r->root, e->root) || tl_facts__built_from(idx, e->root, r->root))
+		return TL_REL_OVERLAP;
+	return TL_REL_DISJOINT;
+}
+
+/* True when `n` sits inside a comprehension or lambda below `top`: names
+ * there are the comprehension's own. */
+bool tl_facts__in_comprehension(TSNode n, TSNode top)
+{
+	const TlSyms *sy = tl_syms();
+	for (TSNode p = ts_node_parent(n); !ts_node_is_null(p) && !ts_node_eq(p, top);
+	     p = ts_node_parent(p)) {
+		TSSymbol s = ts_node_symbol(p);
+		if (s == sy->list_comprehension || s == sy->generator_expression || s == sy->lambda)
+			return true;
+	}
+	return false;
+}
+
+/* True when `n` is the function a call calls. */
+bool tl_facts__is_callee(TSNode n)
+{
+	const TlSyms *sy = tl_syms();
+	TSNode p = ts_node_parent(n);
+	return !ts_node_is_null(p) && ts_node_symbol(p) == sy->call &&
+	       ts_node_eq(ts_node_child_by_field_id(p, sy->f_function), n);
+}
+
+/* The modules whose parameters optimizer `opt` updates: every
+ * `m.parameters()` (or module passed whole, as to timm's
+ * create_optimizer_v2) in the parameter argument of its construction,
+ * following names. False when they cannot all be told. */
+static bool tl_facts__optimizer_modules(const TlIndex *idx, TSNode opt, TlModSet *out)
+{
+	const TlSyms *sy = tl_syms();
+	opt = tl_index_unparen(opt);
+	TSNode ctor = { 0 };
+	for (int depth = 0; depth <= TL_FACTS_DEPTH && ts_node_is_null(ctor); depth++) {
+		TSSymbol s = ts_node_symbol(opt);
+		if (s != sy->identifier && s != sy->attribute)
+			return false;
+		const TlBinding *b = tl_index_resolve_node(idx, opt);
+		TSNode v = tl_index_unparen(tl_facts__held(idx, b));
+		if (ts_node_is_null(v))
+			return false;
+		if (ts_node_symbol(v) != sy->call) {
+			opt = v; /* another name */
+			continue;
+		}
+		const TlCall *c = tl_index_call_at(idx, v);
+		if (!c || !c->qname || !tl_facts__optimizer_qname(c->qname))
+			return false;
+		ctor = v;
+	}
+	return !ts_node_is_null(ctor) && tl_facts__ctor_modules(idx, ctor, out);
+}
+
+/* The modules whose parameters the optimizer constructed by call `ctor`
+ * updates (see tl_facts__optimizer_modules). */
+bool tl_facts__ctor_modules(const TlIndex *idx, TSNode ctor, TlModSet *out)
+{
+	const TlSyms *sy = tl_syms();
+	TSNode params = tl_facts__kwarg(idx, ctor, "params");
+	if (ts_node_is_null(params))
+		params = tl_facts__arg(ctor, 0);
+	if (ts_node_is_null(params))
+		return false;
+	/* Breadth-first over the argument and the values of the names it
+	 * reads; 16 values are plenty for a parameter list. */
+	TlArray(TSNode) todo;
+	tl_array_init(&todo);
+	tl_array_push(&todo, params);
+	bool ok = true;
+	TlBuf path;
+	tl_buf_init(&path);
+	for (uint32_t step = 0; ok && step < todo.size; step++) {
+		TSNode top = todo.items[step];
+		TSTreeCursor cur = ts_tree_cursor_new(top);
+		bool descend = true;
+		do {
+			TSNode x = ts_tree_cursor_current_node(&cur);
+			TSSymbol s = ts_node_symbol(x);
+			descend = true;
+			const TlCall *c = s == sy->call ? tl_index_call_at(idx, x) : NULL;
+			TSNode module = { 0 };
+			if (c && c->receiver.id && c->method &&
+			    (strcmp(c->method, "parameters") == 0 ||
+			     strcmp(c->method, "named_parameters") == 0)) {
+				module = c->receiver;
+			} else if (s == sy->keyword_argument) {
+				x = ts_node_child_by_field_id(x, sy->f_value);
+				if (ts_node_is_null(x))
+					continue;
+				s = ts_node_symbol(x);
+				descend = false;
+				if (s != sy->identifier && s != sy->attribute) {
+					if (todo.size < 16)
+						tl_array_push(&todo, x);
+					continue;
+				}
+			}
+			if (ts_node_is_null(module) && (s == sy->identifier || s == sy->attribute)) {
+				descend = false;
+				if (tl_facts__is_callee(x) || tl_facts__in_comprehension(x, top))
+					continue;
+				if (tl_facts__module_expr(idx, x, 0)) {
+					module = x;
+				} else {
+					const TlBinding *b = tl_index_resolve_node(idx, x);
+					if (!b || b->kind == TL_BIND_IMPORT || b->kind == TL_BIND_DEF ||
+					    b->kind == TL_BIND_CLASS)
+						continue;
+					if (b->kind == TL_BIND_ASSIGN && b->elem < 0 &&
+					    !ts_node_is_null(b->value) && todo.size < 16) {
+						tl_array_push(&todo, b->value);
+						continue;
+					}
+					ok = false;
+					break;
+				}
+			}
+			if (!ts_node_is_null(module)) {
+				descend = false;
+				tl_buf_clear(&path);
+				TSNode r = tl_facts__module_root(idx, module, &path);
+				if (ts_node_is_null(r)) {
+					ok = false;
+					break;
+				}
+				TlModRef m = { r, tl_strdup(path.data) };
+				tl_array_push(out, m);
+			}
+		} while (tl_walk_next(&cur, top, descend));
+		ts_tree_cursor_delete(&cur);
+	}
+	tl_buf_release(&path);
+	tl_array_release(&todo);
+	return ok && out->size > 0;
+}
+
+/* The optimizer a step call steps: `opt` of opt.step(), or of scaler.step(opt). */
+TSNode tl_facts__stepped(const TlIndex *idx, const TlCall *step)
+{
+	if (step->receiver.id && tl_facts_is_scaler(idx, step->receiver))
+		return tl_facts__arg(step->node, 0);
+	return step->receiver;
+}
+
+/* How far gradient reset `reset` (a zero_grad() call; NULL for a
+ * `p.grad = None` statement) reaches into the parameters of optimizer
+ * `opt`: TL_COVER_*. */
+int tl_facts__reset_covers(const TlIndex *idx, const TlCall *reset, TSNode opt)
+{
+	if (!reset || !reset->method || strcmp(reset->method, "zero_grad") != 0 ||
+	    !reset->receiver.id || ts_node_is_null(opt))
+		return TL_COVER_UNKNOWN;
+	TSNode x = reset->receiver;
+	const TlBinding *bx = tl_index_resolve_node(idx, x);
+	const TlBinding *bo = tl_index_resolve_node(idx, opt);
+	if (bx && bx == bo)
+		return TL_COVER_FULL;
+	char *nx = tl_facts__dotted(idx, x), *no = tl_facts__dotted(idx, opt);
+	bool same = nx && no && strcmp(nx, no) == 0 &&
+		    tl_index_func_of(idx, x) == tl_index_func_of(idx, opt);
+	tl_free(nx);
+	tl_free(no);
+	if (same)
+		return TL_COVER_FULL;
+	TlModSet oset, rset;
+	tl_array_init(&oset);
+	tl_array_init(&rset);
+	int cover = TL_COVER_UNKNOWN;
+	if (!tl_facts__optimizer_modules(idx, opt, &oset))
+		goto cleanup;
+	if (tl_facts_is_optimizer(idx, x)) {
+		if (!tl_facts__optimizer_modules(idx, x, &rset))
+			goto cleanup;
+	} else {
+		TlBuf path;
+		tl_buf_init(&path);
+		TSNode r = tl_facts__module_root(idx, x, &path);
+		if (ts_node_is_null(r)) {
+			tl_buf_release(&path);
+			goto cleanup;
+		}
+		TlModRef m = { r, tl_buf_detach(&path) };
+		tl_array_push(&rset, m);
+	}
+	/* Full when the reset covers every part the optimizer updates, none
+	 * when it is disjoint from every one. */
+	uint32_t covered = 0, disjoint = 0;
+	for (uint32_t i = 0; i < oset.size; i++) {
+		bool cov = false, dis = true;
+		for (uint32_t k = 0; k < rset.size; k++) {
+			int rel = tl_facts__relate(idx, &rset.items[k], &oset.items[i]);
+			cov = cov || rel == TL_REL_COVERS;
+			dis = dis && rel == TL_REL_DISJOINT;
+		}
+		covered += cov;
+		disjoint += dis;
+	}
+	cover = covered == oset.size ? TL_COVER_FULL
+		: disjoint == oset.size ? TL_COVER_NONE : TL_COVER_SOME;
+cleanup:
+	tl_facts__modset_release(&oset);
+	tl_facts__modset_release(&rset);
+	return cover;
+}
+
+/* ---- wrapper modules -------------------------------------------------------------- */
+
+static bool tl_facts__wrapper_name(const char *name)
+{
+	char low[128];
+	tl_facts__lower(tl_facts__last(name), low, sizeof low);
+	return strstr(low, "remote") || strstr(low, "ddp");
+}
+
+/* True when the value held by binding `b` is a wrapper module. */
+static bool tl_facts__wrapper_binding(const TlIndex *idx, const TlBinding *b)
+{
+	const TlSyms *sy = tl_syms();
+	if (b->kind != TL_BIND_ASSIGN)
+		return tl_facts__wrapper_name(b->name); /* a parameter, a loop target: the name hints */
+	TSNode expr = tl_facts__held(idx, b);
+	for (int depth = 0; depth <= TL_FACTS_DEPTH; depth++) {
+		expr = tl_index_unparen(expr);
+		if (ts_node_is_null(expr))
+			return false;
+		TSSymbol s = ts_node_symbol(expr);
+		if (s == sy->identifier || s == sy->attribute) {
+			const TlBinding *nb = tl_index_resolve_node(idx, expr);
+			if (!nb || nb->kind != TL_BIND_ASSIGN)
+				return false;
+			expr = tl_facts__held(idx, nb);
+			continue;
+		}
+		if (s != sy->call)
+			return false;
+		const TlCall *c = tl_index_call_at(idx, expr);
+		if (!c)
+			return false;
+		TSNode through = tl_facts__module_through(c, expr, false);
+		if (!ts_node_is_null(through)) {
+			expr = through;
+			continue;
+		}
+		return c->qname && (tl_facts__is_wrapper(c->qname) || tl_facts__ends(c->qname, "RemoteModule") ||
+				    tl_facts__ends(c->qname, "FullyShardedDataParallel"));
+	}
+	return false;
+}
+
+bool tl_facts_is_wrapper_module(const TlIndex *idx, TSNode expr)
+{
+	expr = tl_index_unparen(expr);
+	const TlBinding *b = tl_index_resolve_node(idx, expr);
+	if (!b) {
+		char *name = tl_facts__dotted(idx, expr);
+		bool yes = name && tl_facts__wrapper_name(name);
+		tl_free(name);
+		return yes;
+	}
+	if (b->cls >= 0 && !b->class_body && strncmp(b->name, "self.", 5) == 0) {
+		/* self.model: wrapped in some method (`self.model = DDP(self.model)`). */
+		for (uint32_t i = 0; i < idx->bindings.size; i++) {
+			const TlBinding *o = &idx->bindings.items[i];
+			if (o->cls == b->cls && !o->class_body && strcmp(o->name, b->name) == 0 &&
+			    tl_facts__wrapper_binding(idx, o))
+				return true;
+		}
+		return false;
+	}
+	return tl_facts__wrapper_binding(idx, b);
+}
