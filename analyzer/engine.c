@@ -10,6 +10,7 @@
 #include "facts.h"
 #include "fingerprint.h"
 #include "index.h"
+#include "queryset.h"
 #include "syms.h"
 #include "walk.h"
 
@@ -23,12 +24,15 @@ void tl_engine_init(TlEngine *e, const TlRuleSet *rules, const TlSelection *sel)
 	e->cursor = ts_query_cursor_new();
 	e->rules = rules;
 	e->selection = sel;
+	e->own_queries = NULL;
+	e->exact = false;
 }
 
 void tl_engine_release(TlEngine *e)
 {
 	ts_parser_delete(e->parser);
 	ts_query_cursor_delete(e->cursor);
+	tl_queryset_free(e->own_queries);
 }
 
 void tl_findings_release(TlFindings *f)
@@ -54,6 +58,7 @@ static void tl_engine__add(TlFindings *out, const TlSource *src, const TlRule *r
 	f.cell = 0;
 	f.cell_start = f.start;
 	f.cell_end = f.end;
+	f.order = 0;
 	tl_array_push(out, f);
 }
 
@@ -132,14 +137,21 @@ static bool tl_engine__text_eq(const TlSource *src, TSNode n, const char *s, siz
 	return b - a == len && memcmp(src->text + a, s, len) == 0;
 }
 
+/* The capture id, in the query that produced the match, of canonical
+ * capture `k` of a pattern. */
+static uint32_t tl_engine__cid(const TlQueryPart *part, uint32_t k)
+{
+	return k < part->cid_count ? part->cid[k] : UINT32_MAX;
+}
+
 static bool tl_engine__one(const TlIndex *idx, const TlSource *src, const TlPred *p,
-			   TSNode n, const TSQueryMatch *m)
+			   TSNode n, const TSQueryMatch *m, const TlQueryPart *part)
 {
 	switch (p->kind) {
 	case TL_PRED_EQ:
 		if (p->capture2 >= 0) {
 			TSNode other[1];
-			if (!tl_engine__nodes(m, (uint32_t)p->capture2, other, 1))
+			if (!tl_engine__nodes(m, tl_engine__cid(part, (uint32_t)p->capture2), other, 1))
 				return true;
 			uint32_t a = ts_node_start_byte(other[0]), b = ts_node_end_byte(other[0]);
 			return tl_engine__text_eq(src, n, src->text + a, b - a);
@@ -164,17 +176,18 @@ static bool tl_engine__one(const TlIndex *idx, const TlSource *src, const TlPred
 }
 
 static bool tl_engine__holds(const TlIndex *idx, const TlSource *src, const TlPred *p,
-			     const TSQueryMatch *m)
+			     const TSQueryMatch *m, const TlQueryPart *part)
 {
 	/* Every node of the capture (or, with any-, some node) satisfies the
 	 * possibly negated test; so #not-any-of? holds when no node is one of
 	 * the strings. A capture with no node (optional) holds vacuously. */
 	bool seen = false;
+	uint32_t capture = tl_engine__cid(part, p->capture);
 	for (uint16_t i = 0; i < m->capture_count; i++) {
-		if (m->captures[i].index != p->capture)
+		if (m->captures[i].index != capture)
 			continue;
 		seen = true;
-		bool r = tl_engine__one(idx, src, p, m->captures[i].node, m) != p->negated;
+		bool r = tl_engine__one(idx, src, p, m->captures[i].node, m, part) != p->negated;
 		if (p->any && r)
 			return true;
 		if (!p->any && !r)
@@ -184,10 +197,10 @@ static bool tl_engine__holds(const TlIndex *idx, const TlSource *src, const TlPr
 }
 
 /* Renders `template`, replacing {capture} with the text of the capture of
- * that name (in `query`, which produced `m`) on one line, shortened when
- * long. */
-static char *tl_engine__message(const char *template, const TSQuery *query, const TlSource *src,
-				const TSQueryMatch *m)
+ * that name (of pattern `qp`, matched as `m` by `part`) on one line,
+ * shortened when long. */
+static char *tl_engine__message(const char *template, const TlQPattern *qp,
+				const TlQueryPart *part, const TlSource *src, const TSQueryMatch *m)
 {
 	TlBuf b;
 	tl_buf_init(&b);
@@ -200,14 +213,9 @@ static char *tl_engine__message(const char *template, const TSQuery *query, cons
 		}
 		tl_buf_addn(&b, p, (size_t)(open - p));
 		const char *close = strchr(open, '}');
-		uint32_t id = 0, len, count = ts_query_capture_count(query);
-		for (; id < count; id++) {
-			const char *name = ts_query_capture_name_for_id(query, id, &len);
-			if (len == (uint32_t)(close - open - 1) && memcmp(name, open + 1, len) == 0)
-				break;
-		}
+		int32_t k = tl_qtext_capture(qp, open + 1, (size_t)(close - open - 1));
 		TSNode n[1];
-		if (id < count && tl_engine__nodes(m, id, n, 1)) {
+		if (k >= 0 && tl_engine__nodes(m, tl_engine__cid(part, (uint32_t)k), n, 1)) {
 			uint32_t a = ts_node_start_byte(n[0]), e = ts_node_end_byte(n[0]);
 			/* 40 code points keep the one-line message readable. */
 			uint32_t shown = 0;
@@ -235,54 +243,36 @@ static char *tl_engine__message(const char *template, const TSQuery *query, cons
 	return tl_buf_detach(&b);
 }
 
-/* Runs `query` over the tree; each match of pattern p belongs to rule
- * rule_of[p] and must satisfy preds[p]. Matches of unselected rules are
- * dropped. */
-static void tl_engine__run(TlEngine *e, const TSQuery *query, const TlRule *const *rule_of,
-			   const TlPredList *preds, uint32_t finding, const TlSelection *sel,
-			   const TlIndex *idx, const TlSource *src, TSNode root, TlFindings *out)
+/* Runs one part of a compiled group over the tree: each match of a shape
+ * is a match of every rule pattern with that shape that `pass` holds, if
+ * that pattern's predicates hold. */
+static void tl_engine__run(TlEngine *e, const TlQuerySet *qs, const TlQueryPart *part,
+			   const uint64_t *pass, const TlIndex *idx, const TlSource *src,
+			   TSNode root, TlFindings *out)
 {
-	ts_query_cursor_exec(e->cursor, query, root);
+	if (!part->query)
+		return;
+	ts_query_cursor_exec(e->cursor, part->query, root);
 	TSQueryMatch m;
 	while (ts_query_cursor_next_match(e->cursor, &m)) {
-		const TlRule *r = rule_of[m.pattern_index];
-		if (!tl_rule_selected(r, sel))
-			continue;
-		const TlPredList *pl = &preds[m.pattern_index];
-		bool ok = true;
-		for (uint32_t i = 0; i < pl->size && ok; i++)
-			ok = tl_engine__holds(idx, src, &pl->items[i], &m);
-		if (!ok)
-			continue;
-		TSNode f[1];
-		if (!tl_engine__nodes(&m, finding, f, 1))
-			continue;
-		tl_engine__add(out, src, r, f[0], tl_engine__message(r->message, query, src, &m));
+		uint32_t count;
+		const uint32_t *rps = tl_queryset_shape_patterns(qs, part->shapes.items[m.pattern_index], &count);
+		for (uint32_t k = 0; k < count; k++) {
+			if (!tl_bit(pass, rps[k]))
+				continue;
+			const TlRulePattern *rp = tl_queryset_pattern(qs, rps[k]);
+			const TlPredList *pl = &rp->rule->patterns.items[rp->pattern];
+			bool ok = true;
+			for (uint32_t i = 0; i < pl->size && ok; i++)
+				ok = tl_engine__holds(idx, src, &pl->items[i], &m, part);
+			TSNode f[1];
+			if (!ok || !tl_engine__nodes(&m, tl_engine__cid(part, (uint32_t)rp->finding), f, 1))
+				continue;
+			tl_engine__add(out, src, rp->rule, f[0],
+				       tl_engine__message(rp->rule->message, rp->text, part, src, &m));
+			tl_array_last(out)->order = rps[k];
+		}
 	}
-}
-
-static void tl_engine__run_rules(TlEngine *e, const TlSelection *sel, const TlIndex *idx,
-				 const TlSource *src, TSNode root, TlFindings *out)
-{
-	const TlRuleSet *set = e->rules;
-	if (set->combined) {
-		tl_engine__run(e, set->combined, set->combined_rule.items, set->combined_preds.items,
-			       (uint32_t)set->combined_finding, sel, idx, src, root, out);
-		return;
-	}
-	TlArray(const TlRule *) owner;
-	tl_array_init(&owner);
-	for (uint32_t i = 0; i < set->rules.size; i++) {
-		const TlRule *r = set->rules.items[i];
-		if (!r->query || !tl_rule_selected(r, sel))
-			continue;
-		owner.size = 0;
-		for (uint32_t p = 0; p < r->patterns.size; p++)
-			tl_array_push(&owner, r);
-		tl_engine__run(e, r->query, owner.items, r->patterns.items, (uint32_t)r->finding_capture,
-			       sel, idx, src, root, out);
-	}
-	tl_array_release(&owner);
 }
 
 static int tl_engine__cmp(const void *a, const void *b)
@@ -297,6 +287,10 @@ static int tl_engine__cmp(const void *a, const void *b)
 		return c;
 	if (x->end_byte != y->end_byte)
 		return x->end_byte < y->end_byte ? -1 : 1;
+	/* The same rule on the same node twice: the first pattern's finding
+	 * is the one kept. */
+	if (x->order != y->order)
+		return x->order < y->order ? -1 : 1;
 	return 0;
 }
 
@@ -456,21 +450,61 @@ static void tl_engine__suppress(TlEngine *e, const TlSource *src, TSNode root,
 	tl_array_release(&ds);
 }
 
+/* True when `src` may hold a `noqa` directive (a '#' and "noqa" later on
+ * its line, in any case): only then are suppressions looked for. */
+static bool tl_engine__may_suppress(const TlSource *src)
+{
+	const char *t = src->text, *end = src->text + src->length;
+	while ((t = memchr(t, '#', (size_t)(end - t)))) {
+		for (t++; t + 4 <= end && *t != '\n'; t++)
+			if ((*t | 0x20) == 'n' && strncasecmp(t, "noqa", 4) == 0)
+				return true;
+	}
+	return false;
+}
+
 void tl_engine_analyze_with(TlEngine *e, const TlSource *src, const TlFileOptions *opt,
 			    TlFindings *out)
 {
 	const TlSelection *sel = opt && opt->selection ? opt->selection : e->selection;
 	uint32_t first = out->size;
+	TlQuerySet *qs = e->rules->queries;
+	if (!qs) {
+		if (!e->own_queries)
+			e->own_queries = tl_queryset_new(e->rules);
+		qs = e->own_queries;
+	}
+	/* The pre-filter: which rule patterns can match this text at all. The
+	 * queries they need start compiling (on helper threads) while the file
+	 * is parsed. */
+	uint32_t nrules = e->rules->rules.size, words = tl_queryset_words(qs);
+	bool *on = tl_calloc(nrules ? nrules : 1, sizeof *on);
+	for (uint32_t r = 0; r < nrules; r++)
+		on[r] = tl_rule_selected(e->rules->rules.items[r], sel);
+	uint64_t *pass = tl_calloc(2 * (size_t)words, sizeof *pass), *all = pass + words;
+	uint32_t passing = tl_queryset_filter(qs, on, src->text, src->length, pass, e->exact ? NULL : all);
+	const uint64_t *key = e->exact ? pass : all;
+	if (passing)
+		tl_queryset_group(qs, key, false);
 	TSTree *tree = ts_parser_parse_string(e->parser, NULL, src->text, src->length);
 	TSNode root = ts_tree_root_node(tree);
 	tl_engine__syntax(e, sel, src, root, out);
-	TlIndex idx;
-	tl_facts_build(&idx, src, root);
-	idx.torch_version = opt && opt->torch_version ? opt->torch_version : TL_TORCH_VERSION_DEFAULT;
-	tl_engine__run_rules(e, sel, &idx, src, root, out);
-	tl_engine__suppress(e, src, root, &idx, sel, out, first);
-	tl_index_release(&idx);
+	/* A file no rule pattern can match, without suppressions, is done. */
+	if (passing || tl_engine__may_suppress(src)) {
+		TlIndex idx;
+		tl_facts_build(&idx, src, root);
+		idx.torch_version = opt && opt->torch_version ? opt->torch_version : TL_TORCH_VERSION_DEFAULT;
+		if (passing) {
+			const TlQueryGroup *g = tl_queryset_group(qs, key, true);
+			for (uint32_t p = 0; p < g->part_count; p++)
+				tl_engine__run(e, qs, &g->parts[p], pass, &idx, src, root, out);
+		}
+		tl_engine__suppress(e, src, root, &idx, sel, out, first);
+		tl_index_release(&idx);
+	}
 	ts_tree_delete(tree);
+	tl_free(pass);
+	tl_free(on);
 	if (out->size - first > 1)
 		qsort(out->items + first, out->size - first, sizeof(TlFinding), tl_engine__cmp);
 	/* Two patterns of one rule may match the same node: report it once. */

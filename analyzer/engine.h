@@ -20,6 +20,7 @@ typedef struct TlFinding {
 	char *fingerprint;     /* SARIF primaryLocationLineHash, when asked for; owned */
 	uint32_t cell;         /* notebooks: 1-based cell of the finding, else 0 */
 	TlPosition cell_start, cell_end; /* notebooks: position within the cell */
+	uint32_t order;        /* the rule pattern that found it (ties in the sort) */
 } TlFinding;
 
 typedef TlArray(TlFinding) TlFindings;
@@ -29,6 +30,11 @@ typedef struct TlEngine {
 	TSQueryCursor *cursor;
 	const TlRuleSet *rules;
 	const TlSelection *selection;
+	/* The queries of a rule set without its own (filled by hand). */
+	struct TlQuerySet *own_queries;
+	/* Compile only what each file needs (one file: the least start-up);
+	 * else all the selected rules' queries at once, shared by every file. */
+	bool exact;
 } TlEngine;
 
 /* Per-file choices, for tl_engine_analyze_with. */

@@ -21,6 +21,7 @@
 #include "output.h"
 #include "paths.h"
 #include "predicates.h"
+#include "queryset.h"
 #include "report.h"
 #include "rules.h"
 #include "settings.h"
@@ -60,6 +61,7 @@ typedef struct TlJob {
 
 typedef struct TlRun {
 	const TlRuleSet *rules;
+	bool exact; /* compile only what each file needs (a run of one file) */
 	TlReportOptions report;
 	TlOutFormat format;
 	TlJob *jobs;
@@ -178,11 +180,19 @@ failed:
 	res->error = tl_buf_detach(&out);
 }
 
+/* A thread with no file of its own: it compiles queries a worker waits for. */
+static void *tl_main__helper(void *arg)
+{
+	tl_queryset_help(arg);
+	return NULL;
+}
+
 static void *tl_main__worker(void *arg)
 {
 	TlRun *run = arg;
 	TlEngine engine;
 	tl_engine_init(&engine, run->rules, NULL);
+	engine.exact = run->exact;
 	for (;;) {
 		unsigned i = atomic_fetch_add(&run->next, 1);
 		if (i >= run->count)
@@ -549,8 +559,21 @@ int main(int argc, char **argv)
 	}
 	if (jobs > TL_MAX_JOBS)
 		jobs = TL_MAX_JOBS;
-	if ((uint32_t)jobs > run.count)
+	/* Threads beyond the files help compile the one file's queries. */
+	long helpers = 0;
+	if ((uint32_t)jobs > run.count) {
+		helpers = run.count == 1 ? jobs - 1 : 0;
 		jobs = run.count ? (long)run.count : 1;
+	}
+	run.exact = run.count == 1;
+	pthread_t helper_threads[TL_MAX_JOBS];
+	if (helpers)
+		tl_queryset_add_helpers(rules.queries, (unsigned)helpers);
+	for (long t = 0; t < helpers; t++)
+		if (pthread_create(&helper_threads[t], NULL, tl_main__helper, rules.queries) != 0) {
+			fprintf(stderr, "torchlint: cannot start a worker thread\n");
+			exit(TL_EXIT_ERROR);
+		}
 	if (jobs == 1) {
 		tl_main__worker(&run);
 	} else {
@@ -562,6 +585,11 @@ int main(int argc, char **argv)
 			}
 		for (long t = 0; t < jobs; t++)
 			pthread_join(threads[t], NULL);
+	}
+	if (helpers) {
+		tl_queryset_stop(rules.queries);
+		for (long t = 0; t < helpers; t++)
+			pthread_join(helper_threads[t], NULL);
 	}
 
 	uint32_t total = 0, files_with = 0, errors = 0, warnings = 0, infos = 0, unreadable = 0;

@@ -9,6 +9,7 @@
 #include "alloc.h"
 #include "buf.h"
 #include "embedded.h"
+#include "queryset.h"
 #include "source.h"
 #include "syms.h"
 #include "toml.h"
@@ -65,158 +66,136 @@ static void tl_pred_list_release(TlPredList *list)
 	tl_array_release(list);
 }
 
-/* Where `#name` appears in the pattern's source, for error messages. */
-static uint32_t tl_rules__pred_offset(const TSQuery *q, uint32_t pattern,
-				      const char *text, const char *name)
+/* Where `#name` first appears in the pattern's source, for error messages. */
+static uint32_t tl_rules__pred_offset(const TlQPattern *qp, const char *text, const char *name)
 {
-	uint32_t start = ts_query_start_byte_for_pattern(q, pattern);
-	uint32_t end = ts_query_end_byte_for_pattern(q, pattern);
 	size_t nlen = strlen(name);
-	for (uint32_t i = start; i + nlen + 1 <= end; i++)
+	for (uint32_t i = qp->start; i + nlen + 1 <= qp->end; i++)
 		if (text[i] == '#' && strncmp(text + i + 1, name, nlen) == 0)
 			return i;
-	return start;
+	return qp->start;
 }
 
-/* Compiles the predicates of pattern `p` of `query` into `preds`; errors
+/* Compiles the predicates of scanned pattern `qp` into `preds`; errors
  * are reported against `path` / `text`. */
-static bool tl_rules__compile_pattern(const TSQuery *query, uint32_t p, const char *path,
+static bool tl_rules__compile_pattern(const TlQPattern *qp, const char *path,
 				      const char *text, size_t len, TlPredList *preds, FILE *err)
 {
-	{
-		uint32_t steps;
-		const TSQueryPredicateStep *st = ts_query_predicates_for_pattern(query, p, &steps);
-		uint32_t i = 0;
-		while (i < steps) {
-			uint32_t end = i;
-			while (end < steps && st[end].type != TSQueryPredicateStepTypeDone)
-				end++;
-			uint32_t nlen;
-			const char *name = ts_query_string_value_for_id(query, st[i].value_id, &nlen);
-			char msg[256];
-			uint32_t at = tl_rules__pred_offset(query, p, text, name);
-			TlPred pr;
-			memset(&pr, 0, sizeof pr);
-			tl_array_init(&pr.strings);
-			pr.capture2 = -1;
-			uint32_t argc = end - i - 1;
-			const TSQueryPredicateStep *a = st + i + 1;
-			bool ok = true;
-			const char *base = name;
-			if (strncmp(base, "not-", 4) == 0) {
-				pr.negated = true;
-				base += 4;
-			}
-			if (strncmp(base, "any-", 4) == 0 && strcmp(base, "any-of?") != 0) {
-				pr.any = true;
-				base += 4;
-			}
-			if (strcmp(base, "eq?") == 0 || strcmp(base, "match?") == 0) {
-				pr.kind = base[0] == 'e' ? TL_PRED_EQ : TL_PRED_MATCH;
-				if (argc != 2 || a[0].type != TSQueryPredicateStepTypeCapture ||
-				    (pr.kind == TL_PRED_MATCH && a[1].type != TSQueryPredicateStepTypeString)) {
-					snprintf(msg, sizeof msg, "#%s takes a capture and %s", name,
-						 pr.kind == TL_PRED_EQ ? "a string or a capture" : "a regex string");
-					ok = false;
-				} else {
-					pr.capture = a[0].value_id;
-					if (a[1].type == TSQueryPredicateStepTypeCapture) {
-						pr.capture2 = (int32_t)a[1].value_id;
-					} else {
-						uint32_t sl;
-						const char *s = ts_query_string_value_for_id(query, a[1].value_id, &sl);
-						pr.string = tl_strndup(s, sl);
-					}
-					if (pr.kind == TL_PRED_MATCH) {
-						if (regcomp(&pr.regex, pr.string, REG_EXTENDED | REG_NOSUB) != 0) {
-							snprintf(msg, sizeof msg, "invalid regular expression \"%s\"", pr.string);
-							ok = false;
-						} else {
-							pr.has_regex = true;
-						}
-					}
-				}
-			} else if (strcmp(base, "any-of?") == 0) {
-				pr.kind = TL_PRED_ANY_OF;
-				if (argc < 2 || a[0].type != TSQueryPredicateStepTypeCapture) {
-					snprintf(msg, sizeof msg, "#%s takes a capture and one or more strings", name);
-					ok = false;
-				} else {
-					pr.capture = a[0].value_id;
-					for (uint32_t k = 1; k < argc && ok; k++) {
-						if (a[k].type != TSQueryPredicateStepTypeString) {
-							snprintf(msg, sizeof msg, "#%s takes strings after the capture", name);
-							ok = false;
-							break;
-						}
-						uint32_t sl;
-						const char *s = ts_query_string_value_for_id(query, a[k].value_id, &sl);
-						tl_array_push(&pr.strings, tl_strndup(s, sl));
-					}
-				}
+	for (uint32_t q = 0; q < qp->predicates.size; q++) {
+		const TlQPredicate *st = &qp->predicates.items[q];
+		const char *name = st->name;
+		char msg[256];
+		uint32_t at = tl_rules__pred_offset(qp, text, name);
+		TlPred pr;
+		memset(&pr, 0, sizeof pr);
+		tl_array_init(&pr.strings);
+		pr.capture2 = -1;
+		uint32_t argc = st->args.size;
+		const TlQArg *a = st->args.items;
+		bool ok = true;
+		const char *base = name;
+		if (strncmp(base, "not-", 4) == 0) {
+			pr.negated = true;
+			base += 4;
+		}
+		if (strncmp(base, "any-", 4) == 0 && strcmp(base, "any-of?") != 0) {
+			pr.any = true;
+			base += 4;
+		}
+		if (strcmp(base, "eq?") == 0 || strcmp(base, "match?") == 0) {
+			pr.kind = base[0] == 'e' ? TL_PRED_EQ : TL_PRED_MATCH;
+			if (argc != 2 || !a[0].is_capture || (pr.kind == TL_PRED_MATCH && a[1].is_capture)) {
+				snprintf(msg, sizeof msg, "#%s takes a capture and %s", name,
+					 pr.kind == TL_PRED_EQ ? "a string or a capture" : "a regex string");
+				ok = false;
 			} else {
-				size_t bl = strlen(base);
-				const TlPredicateDef *def = NULL;
-				if (!pr.any && bl > 1 && base[bl - 1] == '?')
-					def = tl_predicate_find(base, bl - 1);
-				if (!def) {
-					snprintf(msg, sizeof msg, "unknown predicate #%s (see torchlint --list-predicates)", name);
-					ok = false;
-				} else {
-					pr.kind = TL_PRED_SEMANTIC;
-					pr.def = def;
-					pr.choice = -1;
-					uint32_t want = def->arg_name ? 2 : 1;
-					if (argc != want || a[0].type != TSQueryPredicateStepTypeCapture ||
-					    (want == 2 && a[1].type != TSQueryPredicateStepTypeString)) {
-						if (def->arg_name)
-							snprintf(msg, sizeof msg, "#%s takes a capture and %s %s", name,
-								 strchr("aeiou", def->arg_name[0]) ? "an" : "a", def->arg_name);
-						else
-							snprintf(msg, sizeof msg, "#%s takes exactly one capture", name);
+				pr.capture = a[0].capture;
+				if (a[1].is_capture)
+					pr.capture2 = (int32_t)a[1].capture;
+				else
+					pr.string = tl_strndup(a[1].string, a[1].length);
+				if (pr.kind == TL_PRED_MATCH) {
+					if (regcomp(&pr.regex, pr.string, REG_EXTENDED | REG_NOSUB) != 0) {
+						snprintf(msg, sizeof msg, "invalid regular expression \"%s\"", pr.string);
 						ok = false;
 					} else {
-						pr.capture = a[0].value_id;
-						if (want == 2) {
-							uint32_t sl;
-							const char *s = ts_query_string_value_for_id(query, a[1].value_id, &sl);
-							char *v = tl_strndup(s, sl);
-							pr.choice = tl_predicate_choice(def, v);
-							if (pr.choice < 0) {
-								TlBuf b;
-								tl_buf_init(&b);
-								for (int k = 0; def->choices[k]; k++)
-									tl_buf_addf(&b, "%s%s", k ? ", " : "", def->choices[k]);
-								snprintf(msg, sizeof msg, "#%s: unknown %s \"%s\" (one of: %s)",
-									 name, def->arg_name, v, b.data);
-								tl_buf_release(&b);
-								ok = false;
-							}
-							tl_free(v);
-						}
+						pr.has_regex = true;
 					}
 				}
 			}
-			if (!ok) {
-				tl_pred_release(&pr);
-				tl_rules__caret(err, path, text, len, at, msg);
-				return false;
+		} else if (strcmp(base, "any-of?") == 0) {
+			pr.kind = TL_PRED_ANY_OF;
+			if (argc < 2 || !a[0].is_capture) {
+				snprintf(msg, sizeof msg, "#%s takes a capture and one or more strings", name);
+				ok = false;
+			} else {
+				pr.capture = a[0].capture;
+				for (uint32_t k = 1; k < argc && ok; k++) {
+					if (a[k].is_capture) {
+						snprintf(msg, sizeof msg, "#%s takes strings after the capture", name);
+						ok = false;
+						break;
+					}
+					tl_array_push(&pr.strings, tl_strndup(a[k].string, a[k].length));
+				}
 			}
-			tl_array_push(preds, pr);
-			i = end + 1;
+		} else {
+			size_t bl = strlen(base);
+			const TlPredicateDef *def = NULL;
+			if (!pr.any && bl > 1 && base[bl - 1] == '?')
+				def = tl_predicate_find(base, bl - 1);
+			if (!def) {
+				snprintf(msg, sizeof msg, "unknown predicate #%s (see torchlint --list-predicates)", name);
+				ok = false;
+			} else {
+				pr.kind = TL_PRED_SEMANTIC;
+				pr.def = def;
+				pr.choice = -1;
+				uint32_t want = def->arg_name ? 2 : 1;
+				if (argc != want || !a[0].is_capture || (want == 2 && a[1].is_capture)) {
+					if (def->arg_name)
+						snprintf(msg, sizeof msg, "#%s takes a capture and %s %s", name,
+							 strchr("aeiou", def->arg_name[0]) ? "an" : "a", def->arg_name);
+					else
+						snprintf(msg, sizeof msg, "#%s takes exactly one capture", name);
+					ok = false;
+				} else {
+					pr.capture = a[0].capture;
+					if (want == 2) {
+						char *v = tl_strndup(a[1].string, a[1].length);
+						pr.choice = tl_predicate_choice(def, v);
+						if (pr.choice < 0) {
+							TlBuf b;
+							tl_buf_init(&b);
+							for (int k = 0; def->choices[k]; k++)
+								tl_buf_addf(&b, "%s%s", k ? ", " : "", def->choices[k]);
+							snprintf(msg, sizeof msg, "#%s: unknown %s \"%s\" (one of: %s)",
+								 name, def->arg_name, v, b.data);
+							tl_buf_release(&b);
+							ok = false;
+						}
+						tl_free(v);
+					}
+				}
+			}
 		}
+		if (!ok) {
+			tl_pred_release(&pr);
+			tl_rules__caret(err, path, text, len, at, msg);
+			return false;
+		}
+		tl_array_push(preds, pr);
 	}
 	return true;
 }
 
 static bool tl_rules__compile_preds(TlRule *r, const char *text, size_t len, FILE *err)
 {
-	uint32_t patterns = ts_query_pattern_count(r->query);
-	for (uint32_t p = 0; p < patterns; p++) {
+	for (uint32_t p = 0; p < r->text.size; p++) {
 		TlPredList list;
 		tl_array_init(&list);
 		tl_array_push(&r->patterns, list);
-		if (!tl_rules__compile_pattern(r->query, p, r->query_path, text, len,
+		if (!tl_rules__compile_pattern(&r->text.items[p], r->query_path, text, len,
 					       tl_array_last(&r->patterns), err))
 			return false;
 	}
@@ -242,6 +221,7 @@ void tl_rule_free(TlRule *r)
 		tl_pred_list_release(&r->patterns.items[p]);
 	tl_free(r->query_source);
 	tl_array_release(&r->patterns);
+	tl_qtext_release(&r->text);
 	if (r->query)
 		ts_query_delete(r->query);
 	tl_free(r);
@@ -276,28 +256,32 @@ static bool tl_rules__check_placeholders(const TlRule *r, FILE *err)
 			return false;
 		}
 		bool found = false;
-		uint32_t n = r->query ? ts_query_capture_count(r->query) : 0;
-		for (uint32_t i = 0; i < n && !found; i++) {
-			uint32_t len;
-			const char *name = ts_query_capture_name_for_id(r->query, i, &len);
-			found = len == (uint32_t)(close - p - 1) && memcmp(name, p + 1, len) == 0;
-		}
+		for (uint32_t i = 0; i < r->text.size && !found; i++)
+			found = tl_qtext_capture(&r->text.items[i], p + 1, (size_t)(close - p - 1)) >= 0;
 		if (!found) {
 			fprintf(err, "%s:%u:%u: error: message placeholder '%.*s' names no capture of %s\n",
 				r->meta_path, r->message_line, r->message_column, (int)(close - p + 1), p,
-				r->query_path ? r->query_path : "the rule (it has no query)");
+				r->query_source ? r->query_path : "the rule (it has no query)");
 			return false;
 		}
 	}
 	return true;
 }
 
-TlRule *tl_rule_compile(const char *meta_path, const char *meta, size_t meta_len,
-			const char *query_path, const char *query, size_t query_len,
-			FILE *err)
+static const char *const tl_rules__query_errors[] = {
+	"no error", "invalid query syntax", "unknown node type",
+	"unknown field name", "unknown capture", "impossible pattern structure",
+	"incompatible grammar",
+};
+
+/* Loads one rule; with `check`, tree-sitter compiles its query too. */
+static TlRule *tl_rules__compile(const char *meta_path, const char *meta, size_t meta_len,
+				 const char *query_path, const char *query, size_t query_len,
+				 bool check, FILE *err)
 {
 	TlRule *r = tl_calloc(1, sizeof *r);
 	tl_array_init(&r->patterns);
+	tl_array_init(&r->text);
 	r->meta_path = tl_strdup(meta_path);
 	r->query_path = query_path ? tl_strdup(query_path) : NULL;
 	r->finding_capture = -1;
@@ -361,26 +345,24 @@ TlRule *tl_rule_compile(const char *meta_path, const char *meta, size_t meta_len
 	}
 	tl_toml_release(&doc);
 	if (ok && query) {
-		uint32_t offset;
-		TSQueryError qerr;
-		r->query = ts_query_new(tl_python_language(), query, (uint32_t)query_len, &offset, &qerr);
+		uint32_t offset = 0;
+		TSQueryError qerr = TSQueryErrorNone;
 		r->query_source = tl_strndup(query, query_len);
-		if (!r->query) {
-			static const char *const what[] = {
-				"no error", "invalid query syntax", "unknown node type",
-				"unknown field name", "unknown capture", "impossible pattern structure",
-				"incompatible grammar",
-			};
-			tl_rules__caret(err, query_path, query, query_len, offset,
-					qerr < sizeof what / sizeof *what ? what[qerr] : "invalid query");
+		if (check)
+			r->query = ts_query_new(tl_python_language(), query, (uint32_t)query_len, &offset, &qerr);
+		const char *what = NULL;
+		if (check && !r->query) {
+			what = (unsigned)qerr < sizeof tl_rules__query_errors / sizeof *tl_rules__query_errors
+				       ? tl_rules__query_errors[qerr] : "invalid query";
+		} else if (!tl_qtext_scan(query, query_len, &r->text, &offset, &what)) {
+			tl_array_init(&r->text);
+		}
+		if (what) {
+			tl_rules__caret(err, query_path, query, query_len, offset, what);
 			ok = false;
 		} else {
-			for (uint32_t i = 0; i < ts_query_capture_count(r->query); i++) {
-				uint32_t len;
-				const char *name = ts_query_capture_name_for_id(r->query, i, &len);
-				if (len == 7 && memcmp(name, "finding", 7) == 0)
-					r->finding_capture = (int32_t)i;
-			}
+			for (uint32_t p = 0; p < r->text.size && r->finding_capture < 0; p++)
+				r->finding_capture = tl_qtext_capture(&r->text.items[p], "finding", 7);
 			if (r->finding_capture < 0) {
 				tl_rules__caret(err, query_path, query, query_len, 0,
 						"the query has no @finding capture");
@@ -396,7 +378,15 @@ TlRule *tl_rule_compile(const char *meta_path, const char *meta, size_t meta_len
 		tl_rule_free(r);
 		return NULL;
 	}
+	r->embedded = !check;
 	return r;
+}
+
+TlRule *tl_rule_compile(const char *meta_path, const char *meta, size_t meta_len,
+			const char *query_path, const char *query, size_t query_len,
+			FILE *err)
+{
+	return tl_rules__compile(meta_path, meta, meta_len, query_path, query, query_len, true, err);
 }
 
 /* ---- rule sets --------------------------------------------------------------- */
@@ -427,7 +417,8 @@ static bool tl_rules__ends(const char *s, const char *suffix)
 }
 
 /* Pairs rules/STEM.toml with queries/STEM.scm among `files` and adds them. */
-static bool tl_rules__add_files(TlRuleSet *set, TlRuleFile *files, uint32_t n, FILE *err)
+static bool tl_rules__add_files(TlRuleSet *set, TlRuleFile *files, uint32_t n, bool check,
+				FILE *err)
 {
 	bool ok = true;
 	for (uint32_t i = 0; i < n; i++) {
@@ -449,8 +440,9 @@ static bool tl_rules__add_files(TlRuleSet *set, TlRuleFile *files, uint32_t n, F
 			ok = false;
 			continue;
 		}
-		TlRule *r = tl_rule_compile(files[i].path, files[i].data, files[i].size,
-					    q ? q->path : NULL, q ? q->data : NULL, q ? q->size : 0, err);
+		TlRule *r = tl_rules__compile(files[i].path, files[i].data, files[i].size,
+					      q ? q->path : NULL, q ? q->data : NULL, q ? q->size : 0,
+					      check, err);
 		if (!r) {
 			ok = false;
 			continue;
@@ -531,66 +523,6 @@ void tl_rules_init(TlRuleSet *set)
 	tl_array_init(&set->rules);
 }
 
-/* Joins every rule's query into one, so that one pass over a tree finds
- * the matches of all rules. Each rule's query compiled on its own first
- * (for its error messages); the joint one cannot fail unless the grammar
- * does, and then the engine keeps to one pass per rule. */
-static void tl_rules__combine(TlRuleSet *set)
-{
-	TlBuf text;
-	tl_buf_init(&text);
-	TlIntArray starts; /* byte where each rule's query starts, -1 if none */
-	tl_array_init(&starts);
-	for (uint32_t i = 0; i < set->rules.size; i++) {
-		const TlRule *r = set->rules.items[i];
-		tl_array_push(&starts, r->query ? (int32_t)text.len : -1);
-		if (r->query) {
-			tl_buf_add(&text, r->query_source);
-			tl_buf_add(&text, "\n");
-		}
-	}
-	uint32_t offset;
-	TSQueryError qerr;
-	TSQuery *q = text.len ? ts_query_new(tl_python_language(), text.data, (uint32_t)text.len,
-					     &offset, &qerr) : NULL;
-	if (q) {
-		uint32_t n = ts_query_pattern_count(q);
-		bool ok = true;
-		for (uint32_t p = 0; p < n && ok; p++) {
-			uint32_t at = ts_query_start_byte_for_pattern(q, p);
-			const TlRule *owner = NULL;
-			for (uint32_t i = 0; i < set->rules.size; i++)
-				if (starts.items[i] >= 0 && (uint32_t)starts.items[i] <= at)
-					owner = set->rules.items[i];
-			TlPredList list;
-			tl_array_init(&list);
-			tl_array_push(&set->combined_preds, list);
-			tl_array_push(&set->combined_rule, owner);
-			ok = owner && tl_rules__compile_pattern(q, p, "(all rules)", text.data, text.len,
-							       tl_array_last(&set->combined_preds), stderr);
-		}
-		set->combined_finding = -1;
-		for (uint32_t i = 0; i < ts_query_capture_count(q); i++) {
-			uint32_t len;
-			const char *name = ts_query_capture_name_for_id(q, i, &len);
-			if (len == 7 && memcmp(name, "finding", 7) == 0)
-				set->combined_finding = (int32_t)i;
-		}
-		if (ok && set->combined_finding >= 0)
-			set->combined = q;
-		else
-			ts_query_delete(q);
-	}
-	if (!set->combined) {
-		for (uint32_t p = 0; p < set->combined_preds.size; p++)
-			tl_pred_list_release(&set->combined_preds.items[p]);
-		tl_array_release(&set->combined_preds);
-		tl_array_release(&set->combined_rule);
-	}
-	tl_array_release(&starts);
-	tl_buf_release(&text);
-}
-
 bool tl_rules_load(TlRuleSet *set, const char *dir, FILE *err)
 {
 	tl_rules_init(set);
@@ -603,7 +535,8 @@ bool tl_rules_load(TlRuleSet *set, const char *dir, FILE *err)
 		TlRuleFile f = { tl_strdup(e->path), tl_strndup(e->data, e->size), e->size };
 		tl_array_push(&files, f);
 	}
-	bool ok = tl_rules__add_files(set, files.items, files.size, err);
+	/* The embedded queries are checked by the tests, not at every start. */
+	bool ok = tl_rules__add_files(set, files.items, files.size, false, err);
 	for (uint32_t i = 0; i < files.size; i++) {
 		tl_free(files.items[i].path);
 		tl_free(files.items[i].data);
@@ -612,7 +545,7 @@ bool tl_rules_load(TlRuleSet *set, const char *dir, FILE *err)
 	if (ok && dir) {
 		ok = tl_rules__read_dir(dir, &files, err);
 		if (ok)
-			ok = tl_rules__add_files(set, files.items, files.size, err);
+			ok = tl_rules__add_files(set, files.items, files.size, true, err);
 		for (uint32_t i = 0; i < files.size; i++) {
 			tl_free(files.items[i].path);
 			tl_free(files.items[i].data);
@@ -620,7 +553,7 @@ bool tl_rules_load(TlRuleSet *set, const char *dir, FILE *err)
 	}
 	tl_array_release(&files);
 	if (ok)
-		tl_rules__combine(set);
+		set->queries = tl_queryset_new(set);
 	return ok;
 }
 
@@ -629,13 +562,8 @@ void tl_rules_release(TlRuleSet *set)
 	for (uint32_t i = 0; i < set->rules.size; i++)
 		tl_rule_free(set->rules.items[i]);
 	tl_array_release(&set->rules);
-	for (uint32_t p = 0; p < set->combined_preds.size; p++)
-		tl_pred_list_release(&set->combined_preds.items[p]);
-	tl_array_release(&set->combined_preds);
-	tl_array_release(&set->combined_rule);
-	if (set->combined)
-		ts_query_delete(set->combined);
-	set->combined = NULL;
+	tl_queryset_free(set->queries);
+	set->queries = NULL;
 }
 
 const TlRule *tl_rules_find(const TlRuleSet *set, const char *code)

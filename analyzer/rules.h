@@ -1,6 +1,10 @@
-/* Rules: metadata (rules/CODE-name.toml) plus a compiled query
+/* Rules: metadata (rules/CODE-name.toml) plus a query
  * (queries/CODE-name.scm), paired by code. The built-in set is embedded in
- * the binary at build time; --rules-dir adds more. Also: selection of rules by code, prefix, family. */
+ * the binary at build time; --rules-dir adds more. Also: selection of rules by code, prefix, family.
+ *
+ * Loading a rule scans its query's text (qtext.h) and compiles its
+ * predicates; tree-sitter compiles the query itself only when a file needs
+ * it (queryset.h), so listing or explaining rules compiles nothing. */
 #ifndef TL_RULES_H
 #define TL_RULES_H
 
@@ -12,6 +16,9 @@
 
 #include "array.h"
 #include "predicates.h"
+#include "qtext.h"
+
+struct TlQuerySet;
 
 typedef enum TlSeverity { TL_SEV_ERROR, TL_SEV_WARNING, TL_SEV_INFO } TlSeverity;
 
@@ -22,7 +29,8 @@ typedef enum TlPredKind {
 	TL_PRED_SEMANTIC,
 } TlPredKind;
 
-/* One compiled predicate of a pattern. */
+/* One compiled predicate of a pattern. Captures are the pattern's
+ * canonical capture indices (TlQPattern.captures). */
 typedef struct TlPred {
 	TlPredKind kind;
 	bool negated;
@@ -50,22 +58,23 @@ typedef struct TlRule {
 	char *skill;    /* where --explain reads from */
 	char *validate; /* validate/cases/<code> */
 	char *meta_path, *query_path;
-	TSQuery *query; /* NULL for engine rules such as TL000 */
-	char *query_source; /* its text */
-	TlArray(TlPredList) patterns;
-	int32_t finding_capture;
+	/* Compiled by tl_rule_compile, to check the query (--rules-dir, tests);
+	 * NULL for embedded rules (checked by tests/unit/test_rules.c) and
+	 * engine rules such as TL000. The engine never runs it. */
+	TSQuery *query;
+	char *query_source; /* its text; NULL for engine rules */
+	TlQPatterns text;   /* its patterns, scanned */
+	TlArray(TlPredList) patterns; /* per pattern, its compiled predicates */
+	int32_t finding_capture; /* >= 0 when some pattern captures @finding */
+	bool embedded;  /* built in (not from --rules-dir or tl_rule_compile) */
 	uint32_t message_line, message_column; /* of `message` in the metadata */
 } TlRule;
 
 typedef struct TlRuleSet {
 	TlArray(TlRule *) rules; /* sorted by code */
-	/* All rules' queries joined into one (one pass per file finds every
-	 * rule's matches), with each pattern's rule and compiled predicates;
-	 * NULL when not built (then each rule's own query is run). */
-	TSQuery *combined;
-	TlArray(const TlRule *) combined_rule;
-	TlArray(TlPredList) combined_preds;
-	int32_t combined_finding;
+	/* The compiled queries, built as files need them; made by
+	 * tl_rules_load (a set filled by hand gets one per engine). */
+	struct TlQuerySet *queries;
 } TlRuleSet;
 
 /* Loads the embedded rules; then, if `dir` is not NULL, the CODE-name.toml
@@ -78,7 +87,8 @@ void tl_rules_init(TlRuleSet *set);
 void tl_rules_release(TlRuleSet *set);
 const TlRule *tl_rules_find(const TlRuleSet *set, const char *code);
 
-/* Loads one rule from its metadata and query text (tests use this).
+/* Loads one rule from its metadata and query text, and compiles the query
+ * with tree-sitter to check it (tests and --rules-dir use this).
  * Returns NULL after printing the error to `err`. */
 TlRule *tl_rule_compile(const char *meta_path, const char *meta, size_t meta_len,
 			const char *query_path, const char *query, size_t query_len,

@@ -9,6 +9,7 @@
 
 #include "buf.h"
 #include "rules.h"
+#include "syms.h"
 
 static const char good_meta[] =
 	"code = \"TL501\"\n"
@@ -349,10 +350,40 @@ static void test_embedded_rules(void **state)
 			assert_null(r->query);
 			assert_string_equal(r->family, "engine");
 		} else {
-			if (!r->query)
+			/* Built-in queries are compiled when a file needs them, never at
+			 * load; here each must compile alone, and the scanned patterns
+			 * must be tree-sitter's patterns, each shape compiling too. */
+			assert_null(r->query);
+			assert_true(r->embedded);
+			if (!r->query_source)
 				fail_msg("%s has no query", r->code);
 			assert_true(r->finding_capture >= 0);
-			assert_int_equal(r->patterns.size, ts_query_pattern_count(r->query));
+			uint32_t offset;
+			TSQueryError qerr;
+			TSQuery *q = ts_query_new(tl_python_language(), r->query_source,
+						  (uint32_t)strlen(r->query_source), &offset, &qerr);
+			if (!q)
+				fail_msg("%s: query error %d at byte %u", r->code, (int)qerr, offset);
+			assert_int_equal(r->patterns.size, ts_query_pattern_count(q));
+			assert_int_equal(r->text.size, ts_query_pattern_count(q));
+			for (uint32_t p = 0; p < r->text.size; p++) {
+				const TlQPattern *qp = &r->text.items[p];
+				assert_int_equal(qp->start, ts_query_start_byte_for_pattern(q, p));
+				TSQuery *shape = ts_query_new(tl_python_language(), qp->shape,
+							      (uint32_t)strlen(qp->shape), &offset, &qerr);
+				if (!shape)
+					fail_msg("%s pattern %u: shape '%s' does not compile", r->code, p, qp->shape);
+				assert_int_equal(ts_query_pattern_count(shape), 1);
+				ts_query_delete(shape);
+				/* Predicates: tree-sitter's count, pattern by pattern. */
+				uint32_t steps, preds = 0;
+				const TSQueryPredicateStep *st = ts_query_predicates_for_pattern(q, p, &steps);
+				for (uint32_t k = 0; k < steps; k++)
+					preds += st[k].type == TSQueryPredicateStepTypeDone;
+				assert_int_equal(qp->predicates.size, preds);
+				assert_int_equal(r->patterns.items[p].size, preds);
+			}
+			ts_query_delete(q);
 			assert_non_null(r->query_path);
 		}
 		assert_non_null(r->message);

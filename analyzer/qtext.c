@@ -1,0 +1,391 @@
+#include "qtext.h"
+
+#include <string.h>
+
+#include "alloc.h"
+#include "buf.h"
+
+/* tree-sitter's identifier characters (bytes past ASCII count as letters,
+ * as its iswalnum does for most of them). */
+static bool tl_qtext__ident_start(unsigned char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       c == '_' || c == '-' || c >= 0x80;
+}
+
+static bool tl_qtext__ident(unsigned char c)
+{
+	return tl_qtext__ident_start(c) || c == '.' || c == '?' || c == '!';
+}
+
+typedef struct TlQScan {
+	const char *text;
+	size_t len, i;
+	uint32_t error_offset;
+	const char *what;
+} TlQScan;
+
+/* Skips white space and comments; true when any was skipped. */
+static bool tl_qtext__space(TlQScan *s)
+{
+	size_t from = s->i;
+	while (s->i < s->len) {
+		char c = s->text[s->i];
+		if (c == ';') {
+			while (s->i < s->len && s->text[s->i] != '\n')
+				s->i++;
+		} else if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v') {
+			s->i++;
+		} else {
+			break;
+		}
+	}
+	return s->i > from;
+}
+
+static bool tl_qtext__fail(TlQScan *s, size_t at, const char *what)
+{
+	s->error_offset = (uint32_t)at;
+	s->what = what;
+	return false;
+}
+
+/* Reads the string literal at s->i (on its '"') into *out, unescaped as
+ * tree-sitter does (\n \r \t \0, any other character stands for itself). */
+static bool tl_qtext__string(TlQScan *s, TlBuf *out)
+{
+	size_t start = s->i++;
+	while (s->i < s->len) {
+		char c = s->text[s->i++];
+		if (c == '"')
+			return true;
+		if (c == '\n')
+			break;
+		if (c != '\\') {
+			tl_buf_addc(out, c);
+			continue;
+		}
+		if (s->i >= s->len)
+			break;
+		char e = s->text[s->i++];
+		tl_buf_addc(out, e == 'n' ? '\n' : e == 'r' ? '\r' : e == 't' ? '\t' : e == '0' ? '\0' : e);
+	}
+	return tl_qtext__fail(s, start, "invalid query syntax");
+}
+
+static size_t tl_qtext__ident_end(const TlQScan *s, size_t i)
+{
+	while (i < s->len && tl_qtext__ident((unsigned char)s->text[i]))
+		i++;
+	return i;
+}
+
+static uint32_t tl_qtext__capture_index(TlQPattern *p, const char *name, size_t len)
+{
+	int32_t k = tl_qtext_capture(p, name, len);
+	if (k >= 0)
+		return (uint32_t)k;
+	tl_array_push(&p->captures, tl_strndup(name, len));
+	return p->captures.size - 1;
+}
+
+/* Reads the predicate whose '(' is at s->i into p's predicates; s->i ends
+ * past its ')'. Capture arguments are resolved when the pattern ends. */
+static bool tl_qtext__predicate(TlQScan *s, TlQPattern *p, TlStrArray *arg_captures)
+{
+	s->i++;
+	tl_qtext__space(s);
+	TlQPredicate pr;
+	memset(&pr, 0, sizeof pr);
+	tl_array_init(&pr.args);
+	pr.offset = (uint32_t)s->i;
+	s->i++; /* '#' */
+	if (s->i >= s->len || !tl_qtext__ident_start((unsigned char)s->text[s->i]))
+		return tl_qtext__fail(s, s->i, "invalid query syntax");
+	size_t end = tl_qtext__ident_end(s, s->i);
+	pr.name = tl_strndup(s->text + s->i, end - s->i);
+	s->i = end;
+	tl_array_push(&p->predicates, pr);
+	TlQPredicate *at = tl_array_last(&p->predicates);
+	for (;;) {
+		tl_qtext__space(s);
+		if (s->i >= s->len)
+			return tl_qtext__fail(s, s->len, "invalid query syntax");
+		unsigned char c = (unsigned char)s->text[s->i];
+		TlQArg a;
+		memset(&a, 0, sizeof a);
+		if (c == ')') {
+			s->i++;
+			return true;
+		} else if (c == '@') {
+			size_t e = tl_qtext__ident_end(s, s->i + 1);
+			if (e == s->i + 1)
+				return tl_qtext__fail(s, s->i, "invalid query syntax");
+			a.is_capture = true;
+			/* The name for now; resolved when the pattern ends. */
+			a.capture = arg_captures->size;
+			tl_array_push(arg_captures, tl_strndup(s->text + s->i + 1, e - s->i - 1));
+			s->i = e;
+		} else if (c == '"') {
+			TlBuf b;
+			tl_buf_init(&b);
+			if (!tl_qtext__string(s, &b)) {
+				tl_buf_release(&b);
+				return false;
+			}
+			a.length = (uint32_t)b.len;
+			a.string = b.len ? tl_buf_detach(&b) : tl_strdup("");
+			tl_buf_release(&b);
+		} else if (tl_qtext__ident_start(c)) {
+			size_t e = tl_qtext__ident_end(s, s->i);
+			a.length = (uint32_t)(e - s->i);
+			a.string = tl_strndup(s->text + s->i, e - s->i);
+			s->i = e;
+		} else {
+			return tl_qtext__fail(s, s->i, "invalid query syntax");
+		}
+		tl_array_push(&at->args, a);
+	}
+}
+
+static void tl_qtext__pattern_release(TlQPattern *p)
+{
+	tl_free(p->shape);
+	tl_str_array_release(&p->captures);
+	for (uint32_t k = 0; k < p->predicates.size; k++) {
+		TlQPredicate *pr = &p->predicates.items[k];
+		for (uint32_t a = 0; a < pr->args.size; a++)
+			tl_free(pr->args.items[a].string);
+		tl_array_release(&pr->args);
+		tl_free(pr->name);
+	}
+	tl_array_release(&p->predicates);
+	for (uint32_t k = 0; k < p->needs.size; k++)
+		tl_str_array_release(&p->needs.items[k].any);
+	tl_array_release(&p->needs);
+}
+
+static void tl_qtext__need(TlQPattern *p, const char *const *strings, const uint32_t *lens,
+			   uint32_t n)
+{
+	TlQNeed need;
+	tl_array_init(&need.any);
+	for (uint32_t k = 0; k < n; k++) {
+		if (memchr(strings[k], '\0', lens[k]) || lens[k] == 0) {
+			/* A string the text search cannot look for: no need. */
+			tl_str_array_release(&need.any);
+			return;
+		}
+		tl_array_push(&need.any, tl_strndup(strings[k], lens[k]));
+	}
+	tl_array_push(&p->needs, need);
+}
+
+/* The needs of a finished pattern: anonymous nodes outside alternations,
+ * and string tests of single-node captures. */
+static void tl_qtext__needs(TlQPattern *p, const TlStrArray *anonymous, const bool *in_alt)
+{
+	for (uint32_t k = 0; k < anonymous->size; k++) {
+		const char *s = anonymous->items[k];
+		uint32_t l = (uint32_t)strlen(s);
+		tl_qtext__need(p, &s, &l, 1);
+	}
+	for (uint32_t k = 0; k < p->predicates.size; k++) {
+		const TlQPredicate *pr = &p->predicates.items[k];
+		bool eq = strcmp(pr->name, "eq?") == 0 || strcmp(pr->name, "any-eq?") == 0;
+		bool any_of = strcmp(pr->name, "any-of?") == 0;
+		if ((!eq && !any_of) || pr->args.size < 2 || !pr->args.items[0].is_capture ||
+		    (eq && pr->args.size != 2))
+			continue;
+		uint32_t c = pr->args.items[0].capture;
+		if (c >= p->captures.size || in_alt[c])
+			continue;
+		TlArray(const char *) strs;
+		TlArray(uint32_t) lens;
+		tl_array_init(&strs);
+		tl_array_init(&lens);
+		bool all_strings = true;
+		for (uint32_t a = 1; a < pr->args.size; a++) {
+			all_strings = all_strings && !pr->args.items[a].is_capture;
+			tl_array_push(&strs, pr->args.items[a].string);
+			tl_array_push(&lens, pr->args.items[a].length);
+		}
+		if (all_strings)
+			tl_qtext__need(p, strs.items, lens.items, strs.size);
+		tl_array_release(&strs);
+		tl_array_release(&lens);
+	}
+}
+
+/* Scans the pattern starting at s->i (after white space) into *p. */
+static bool tl_qtext__pattern(TlQScan *s, TlQPattern *p)
+{
+	TlBuf shape;
+	tl_buf_init(&shape);
+	TlStrArray anonymous, arg_captures;
+	tl_array_init(&anonymous);
+	tl_array_init(&arg_captures);
+	TlArray(char) stack; /* open brackets */
+	tl_array_init(&stack);
+	TlArray(bool) in_alt; /* per capture: seen inside an alternation */
+	tl_array_init(&in_alt);
+	uint32_t alternations = 0;
+	bool quantified = false, ok = true, spaced = false;
+	p->start = (uint32_t)s->i;
+	for (;;) {
+		spaced = tl_qtext__space(s) || spaced;
+		if (s->i >= s->len) {
+			if (stack.size)
+				ok = tl_qtext__fail(s, s->len, "invalid query syntax");
+			break;
+		}
+		unsigned char c = (unsigned char)s->text[s->i];
+		bool opens_pattern = c == '(' || c == '[' || c == '"' || tl_qtext__ident_start(c);
+		/* At depth 0, after the first token, a new pattern starts. */
+		if (!stack.size && shape.len && opens_pattern)
+			break;
+		if (c == '(') {
+			size_t k = s->i + 1;
+			while (k < s->len && (s->text[k] == ' ' || s->text[k] == '\t' || s->text[k] == '\n' ||
+					      s->text[k] == '\r'))
+				k++;
+			if (k < s->len && s->text[k] == '#') {
+				if (!stack.size) {
+					ok = tl_qtext__fail(s, s->i, "invalid query syntax");
+					break;
+				}
+				if (!(ok = tl_qtext__predicate(s, p, &arg_captures)))
+					break;
+				spaced = true;
+				continue;
+			}
+		}
+		char last = shape.len ? shape.data[shape.len - 1] : '(';
+		if (spaced && last != '(' && last != '[' && c != ')' && c != ']')
+			tl_buf_addc(&shape, ' ');
+		spaced = false;
+		if (c == '(' || c == '[') {
+			tl_array_push(&stack, (char)c);
+			alternations += c == '[';
+			tl_buf_addc(&shape, (char)c);
+			s->i++;
+		} else if (c == ')' || c == ']') {
+			if (!stack.size || stack.items[stack.size - 1] != (c == ')' ? '(' : '[')) {
+				ok = tl_qtext__fail(s, s->i, "invalid query syntax");
+				break;
+			}
+			alternations -= tl_array_pop(&stack) == '[';
+			tl_buf_addc(&shape, (char)c);
+			s->i++;
+		} else if (c == '"') {
+			size_t at = s->i;
+			TlBuf b;
+			tl_buf_init(&b);
+			if (!(ok = tl_qtext__string(s, &b))) {
+				tl_buf_release(&b);
+				break;
+			}
+			tl_buf_addn(&shape, s->text + at, s->i - at);
+			if (!alternations)
+				tl_array_push(&anonymous, tl_strndup(b.data ? b.data : "", b.len));
+			tl_buf_release(&b);
+		} else if (c == '@') {
+			size_t e = tl_qtext__ident_end(s, s->i + 1);
+			if (e == s->i + 1) {
+				ok = tl_qtext__fail(s, s->i, "invalid query syntax");
+				break;
+			}
+			uint32_t k = tl_qtext__capture_index(p, s->text + s->i + 1, e - s->i - 1);
+			while (in_alt.size <= k)
+				tl_array_push(&in_alt, false);
+			in_alt.items[k] = in_alt.items[k] || alternations > 0;
+			tl_buf_addf(&shape, "@c%u", k);
+			s->i = e;
+		} else if (tl_qtext__ident_start(c)) {
+			size_t e = tl_qtext__ident_end(s, s->i);
+			/* A MISSING node has no text to look for. */
+			quantified = quantified || s->text[e - 1] == '?' ||
+				     (e - s->i == 7 && memcmp(s->text + s->i, "MISSING", 7) == 0);
+			tl_buf_addn(&shape, s->text + s->i, e - s->i);
+			s->i = e;
+		} else {
+			/* '?' and '*' are quantifiers; ':', '.', '!', '/', '+' are
+			 * structure the scanner keeps as they are. */
+			quantified = quantified || c == '?' || c == '*';
+			tl_buf_addc(&shape, (char)c);
+			s->i++;
+		}
+	}
+	p->end = (uint32_t)s->i;
+	while (p->end > p->start && (s->text[p->end - 1] == ' ' || s->text[p->end - 1] == '\n' ||
+				     s->text[p->end - 1] == '\t' || s->text[p->end - 1] == '\r'))
+		p->end--;
+	/* Predicate arguments name captures of this pattern (or, as tree-sitter
+	 * allows, of none: those never hold a node). */
+	for (uint32_t k = 0; ok && k < p->predicates.size; k++) {
+		TlQPredicate *pr = &p->predicates.items[k];
+		for (uint32_t a = 0; a < pr->args.size; a++) {
+			TlQArg *arg = &pr->args.items[a];
+			if (!arg->is_capture)
+				continue;
+			const char *name = arg_captures.items[arg->capture];
+			arg->capture = tl_qtext__capture_index(p, name, strlen(name));
+			while (in_alt.size <= arg->capture)
+				tl_array_push(&in_alt, true);
+		}
+	}
+	if (ok) {
+		p->shape = tl_buf_detach(&shape);
+		if (!quantified)
+			tl_qtext__needs(p, &anonymous, in_alt.items);
+	}
+	tl_buf_release(&shape);
+	tl_str_array_release(&anonymous);
+	tl_str_array_release(&arg_captures);
+	tl_array_release(&stack);
+	tl_array_release(&in_alt);
+	return ok;
+}
+
+bool tl_qtext_scan(const char *text, size_t len, TlQPatterns *out, uint32_t *error_offset,
+		   const char **what)
+{
+	tl_array_init(out);
+	TlQScan s = { text, len, 0, 0, NULL };
+	for (;;) {
+		tl_qtext__space(&s);
+		if (s.i >= s.len)
+			return true;
+		TlQPattern p;
+		memset(&p, 0, sizeof p);
+		tl_array_init(&p.captures);
+		tl_array_init(&p.predicates);
+		tl_array_init(&p.needs);
+		bool ok = tl_qtext__pattern(&s, &p);
+		if (ok && !p.shape[0])
+			ok = tl_qtext__fail(&s, s.i, "invalid query syntax");
+		if (!ok) {
+			tl_qtext__pattern_release(&p);
+			tl_qtext_release(out);
+			*error_offset = s.error_offset;
+			*what = s.what;
+			return false;
+		}
+		tl_array_push(out, p);
+	}
+}
+
+void tl_qtext_release(TlQPatterns *patterns)
+{
+	for (uint32_t i = 0; i < patterns->size; i++)
+		tl_qtext__pattern_release(&patterns->items[i]);
+	tl_array_release(patterns);
+}
+
+int32_t tl_qtext_capture(const TlQPattern *p, const char *name, size_t len)
+{
+	for (uint32_t k = 0; k < p->captures.size; k++)
+		if (strlen(p->captures.items[k]) == len && memcmp(p->captures.items[k], name, len) == 0)
+			return (int32_t)k;
+	return -1;
+}

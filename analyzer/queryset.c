@@ -1,0 +1,470 @@
+/* memmem */
+#define _GNU_SOURCE
+#include "queryset.h"
+
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "buf.h"
+#include "rules.h"
+#include "syms.h"
+
+enum { TL_PART_PENDING, TL_PART_COMPILING, TL_PART_DONE };
+
+typedef TlArray(uint32_t) TlU32Array;
+
+/* A literal the pre-filter looks for. */
+typedef struct TlLiteral {
+	const char *text; /* borrowed from the rule's scanned query */
+	uint32_t len;
+	bool word;        /* an identifier: looked up among the file's words */
+} TlLiteral;
+
+struct TlQuerySet {
+	const TlRuleSet *rules;
+	TlArray(TlRulePattern) patterns;
+	TlArray(const char *) shapes;     /* borrowed shape texts */
+	TlArray(uint32_t) shape_cost;     /* nodes with children, roughly */
+	TlArray(TlU32Array) shape_patterns;
+	TlArray(TlU32Array) needs;  /* per need: literal ids, one of which must be there */
+	TlArray(TlLiteral) literals;
+	uint32_t *word_slots;              /* open addressing: literal id + 1, 0 empty */
+	uint32_t word_mask;
+	uint32_t words, max_captures;
+	pthread_mutex_t lock;
+	pthread_cond_t changed;
+	TlQueryGroup *groups;
+	unsigned helpers;
+	bool stop, reported;
+};
+
+static uint32_t tl_queryset__hash(const char *s, uint32_t len)
+{
+	uint32_t h = 2166136261u;
+	for (uint32_t i = 0; i < len; i++)
+		h = (h ^ (unsigned char)s[i]) * 16777619u;
+	return h;
+}
+
+static bool tl_queryset__is_word(const char *s, uint32_t len)
+{
+	if (!len || !((s[0] >= 'a' && s[0] <= 'z') || (s[0] >= 'A' && s[0] <= 'Z') || s[0] == '_'))
+		return false;
+	for (uint32_t i = 1; i < len; i++)
+		if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') ||
+		      (s[i] >= '0' && s[i] <= '9') || s[i] == '_'))
+			return false;
+	return true;
+}
+
+static uint32_t tl_queryset__literal(TlQuerySet *qs, const char *s)
+{
+	uint32_t len = (uint32_t)strlen(s);
+	for (uint32_t i = 0; i < qs->literals.size; i++)
+		if (qs->literals.items[i].len == len && memcmp(qs->literals.items[i].text, s, len) == 0)
+			return i;
+	TlLiteral l = { s, len, tl_queryset__is_word(s, len) };
+	tl_array_push(&qs->literals, l);
+	return qs->literals.size - 1;
+}
+
+static uint32_t tl_queryset__shape(TlQuerySet *qs, const char *shape)
+{
+	for (uint32_t i = 0; i < qs->shapes.size; i++)
+		if (strcmp(qs->shapes.items[i], shape) == 0)
+			return i;
+	tl_array_push(&qs->shapes, shape);
+	/* Compilation costs per node with children (tree-sitter analyses each
+	 * against the grammar); '(' counts nodes, a close right after one is a
+	 * leaf, a wildcard is not analysed. */
+	uint32_t cost = 1;
+	for (const char *p = shape; *p; p++)
+		if (*p == '(' && p[1] != '_')
+			cost++;
+	for (const char *p = shape; *p; p++)
+		if (*p == ')' && p > shape && p[-1] != ')')
+			cost -= cost > 1;
+	tl_array_push(&qs->shape_cost, cost);
+	TlU32Array none;
+	tl_array_init(&none);
+	tl_array_push(&qs->shape_patterns, none);
+	return qs->shapes.size - 1;
+}
+
+/* The modules whose names the facts layer knows as the PyTorch ecosystem:
+ * a file that imports none of them and holds no rule literal is not
+ * analysed by the built-in rules' patterns without literal needs (they are
+ * about PyTorch training code). Rules from --rules-dir are not gated. */
+static const char *const tl_queryset__ecosystem[] = {
+	"torch", "torchvision", "lightning", "pytorch_lightning", "transformers", "timm", "peft",
+};
+
+TlQuerySet *tl_queryset_new(const TlRuleSet *rules)
+{
+	TlQuerySet *qs = tl_calloc(1, sizeof *qs);
+	qs->rules = rules;
+	tl_array_init(&qs->patterns);
+	tl_array_init(&qs->shapes);
+	tl_array_init(&qs->shape_cost);
+	tl_array_init(&qs->shape_patterns);
+	tl_array_init(&qs->needs);
+	tl_array_init(&qs->literals);
+	for (uint32_t r = 0; r < rules->rules.size; r++) {
+		const TlRule *rule = rules->rules.items[r];
+		for (uint32_t p = 0; p < rule->text.size; p++) {
+			const TlQPattern *qp = &rule->text.items[p];
+			TlRulePattern rp;
+			memset(&rp, 0, sizeof rp);
+			rp.rule = rule;
+			rp.rule_index = r;
+			rp.pattern = p;
+			rp.text = qp;
+			rp.finding = tl_qtext_capture(qp, "finding", 7);
+			rp.shape = tl_queryset__shape(qs, qp->shape);
+			rp.need_from = qs->needs.size;
+			rp.need_count = qp->needs.size;
+			for (uint32_t n = 0; n < qp->needs.size; n++) {
+				TlU32Array ids;
+				tl_array_init(&ids);
+				for (uint32_t k = 0; k < qp->needs.items[n].any.size; k++)
+					tl_array_push(&ids, tl_queryset__literal(qs, qp->needs.items[n].any.items[k]));
+				tl_array_push(&qs->needs, ids);
+			}
+			if (qp->captures.size > qs->max_captures)
+				qs->max_captures = qp->captures.size;
+			tl_array_push(&qs->patterns, rp);
+			tl_array_push(&qs->shape_patterns.items[rp.shape], qs->patterns.size - 1);
+		}
+	}
+	for (size_t i = 0; i < sizeof tl_queryset__ecosystem / sizeof *tl_queryset__ecosystem; i++)
+		tl_queryset__literal(qs, tl_queryset__ecosystem[i]);
+	uint32_t slots = 16;
+	while (slots < 4 * qs->literals.size)
+		slots *= 2;
+	qs->word_slots = tl_calloc(slots, sizeof *qs->word_slots);
+	qs->word_mask = slots - 1;
+	for (uint32_t i = 0; i < qs->literals.size; i++) {
+		const TlLiteral *l = &qs->literals.items[i];
+		if (!l->word)
+			continue;
+		uint32_t h = tl_queryset__hash(l->text, l->len) & qs->word_mask;
+		while (qs->word_slots[h])
+			h = (h + 1) & qs->word_mask;
+		qs->word_slots[h] = i + 1;
+	}
+	qs->words = (qs->patterns.size + 63) / 64;
+	if (!qs->words)
+		qs->words = 1;
+	pthread_mutex_init(&qs->lock, NULL);
+	pthread_cond_init(&qs->changed, NULL);
+	return qs;
+}
+
+void tl_queryset_free(TlQuerySet *qs)
+{
+	if (!qs)
+		return;
+	for (TlQueryGroup *g = qs->groups, *next; g; g = next) {
+		next = g->next;
+		for (uint32_t i = 0; i < g->part_count; i++) {
+			if (g->parts[i].query)
+				ts_query_delete(g->parts[i].query);
+			tl_array_release(&g->parts[i].shapes);
+			tl_free(g->parts[i].cid);
+		}
+		tl_free(g->parts);
+		tl_free(g->key);
+		tl_free(g);
+	}
+	for (uint32_t i = 0; i < qs->shape_patterns.size; i++)
+		tl_array_release(&qs->shape_patterns.items[i]);
+	for (uint32_t i = 0; i < qs->needs.size; i++)
+		tl_array_release(&qs->needs.items[i]);
+	tl_array_release(&qs->patterns);
+	tl_array_release(&qs->shapes);
+	tl_array_release(&qs->shape_cost);
+	tl_array_release(&qs->shape_patterns);
+	tl_array_release(&qs->needs);
+	tl_array_release(&qs->literals);
+	tl_free(qs->word_slots);
+	pthread_mutex_destroy(&qs->lock);
+	pthread_cond_destroy(&qs->changed);
+	tl_free(qs);
+}
+
+uint32_t tl_queryset_count(const TlQuerySet *qs)
+{
+	return qs->patterns.size;
+}
+
+const TlRulePattern *tl_queryset_pattern(const TlQuerySet *qs, uint32_t i)
+{
+	return &qs->patterns.items[i];
+}
+
+const uint32_t *tl_queryset_shape_patterns(const TlQuerySet *qs, uint32_t shape, uint32_t *count)
+{
+	*count = qs->shape_patterns.items[shape].size;
+	return qs->shape_patterns.items[shape].items;
+}
+
+uint32_t tl_queryset_words(const TlQuerySet *qs)
+{
+	return qs->words;
+}
+
+/* ---- the pre-filter ----------------------------------------------------------------- */
+
+static bool tl_queryset__word_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+static void tl_queryset__mark_word(const TlQuerySet *qs, const char *s, uint32_t len, bool *found)
+{
+	uint32_t h = tl_queryset__hash(s, len) & qs->word_mask;
+	for (uint32_t id; (id = qs->word_slots[h]); h = (h + 1) & qs->word_mask) {
+		const TlLiteral *l = &qs->literals.items[id - 1];
+		if (l->len == len && memcmp(l->text, s, len) == 0) {
+			found[id - 1] = true;
+			return;
+		}
+	}
+}
+
+/* Marks the word literals that `text` holds as a node's whole text could:
+ * a maximal run of word characters, or, after a backslash (an escape
+ * sequence ends inside the run) or a leading digit, any tail of the run. */
+static void tl_queryset__scan_words(const TlQuerySet *qs, const char *text, size_t len, bool *found)
+{
+	size_t i = 0;
+	while (i < len) {
+		if (!tl_queryset__word_char(text[i])) {
+			i++;
+			continue;
+		}
+		size_t start = i;
+		while (i < len && tl_queryset__word_char(text[i]))
+			i++;
+		tl_queryset__mark_word(qs, text + start, (uint32_t)(i - start), found);
+		bool tails = (start > 0 && text[start - 1] == '\\') || (text[start] >= '0' && text[start] <= '9');
+		for (size_t k = start + 1; tails && k < i; k++)
+			tl_queryset__mark_word(qs, text + k, (uint32_t)(i - k), found);
+	}
+}
+
+uint32_t tl_queryset_filter(const TlQuerySet *qs, const bool *rule_on, const char *text,
+			    size_t len, uint64_t *pass, uint64_t *all)
+{
+	memset(pass, 0, qs->words * sizeof *pass);
+	if (all)
+		memset(all, 0, qs->words * sizeof *all);
+	bool any_on = false;
+	for (uint32_t i = 0; i < qs->patterns.size && !any_on; i++)
+		any_on = qs->patterns.items[i].finding >= 0 && rule_on[qs->patterns.items[i].rule_index];
+	if (!any_on)
+		return 0;
+	bool *found = tl_calloc(qs->literals.size, sizeof *found);
+	tl_queryset__scan_words(qs, text, len, found);
+	/* The gate for patterns without needs: any literal or an ecosystem
+	 * module's name. */
+	bool gate = false;
+	for (uint32_t i = 0; i < qs->literals.size; i++) {
+		const TlLiteral *l = &qs->literals.items[i];
+		if (!l->word)
+			found[i] = memmem(text, len, l->text, l->len) != NULL;
+		gate = gate || found[i];
+	}
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < qs->patterns.size; i++) {
+		const TlRulePattern *rp = &qs->patterns.items[i];
+		if (rp->finding < 0 || !rule_on[rp->rule_index])
+			continue;
+		if (all)
+			all[i >> 6] |= (uint64_t)1 << (i & 63);
+		bool ok = rp->need_count > 0 || gate || !rp->rule->embedded;
+		for (uint32_t k = 0; k < rp->need_count && ok; k++) {
+			const TlU32Array *ids = &qs->needs.items[rp->need_from + k];
+			ok = false;
+			for (uint32_t j = 0; j < ids->size && !ok; j++)
+				ok = found[ids->items[j]];
+		}
+		if (ok) {
+			pass[i >> 6] |= (uint64_t)1 << (i & 63);
+			n++;
+		}
+	}
+	tl_free(found);
+	return n;
+}
+
+/* ---- groups ----------------------------------------------------------------------- */
+
+static TlQueryGroup *tl_queryset__create(TlQuerySet *qs, const uint64_t *key)
+{
+	TlQueryGroup *g = tl_calloc(1, sizeof *g);
+	g->key = tl_calloc(qs->words, sizeof *g->key);
+	memcpy(g->key, key, qs->words * sizeof *key);
+	/* The shapes the key needs, in rule-pattern order. */
+	TlArray(uint32_t) shapes;
+	tl_array_init(&shapes);
+	bool *seen = tl_calloc(qs->shapes.size ? qs->shapes.size : 1, sizeof *seen);
+	uint32_t total = 0;
+	for (uint32_t i = 0; i < qs->patterns.size; i++) {
+		uint32_t s = qs->patterns.items[i].shape;
+		if (tl_bit(key, i) && !seen[s]) {
+			seen[s] = true;
+			tl_array_push(&shapes, s);
+			total += qs->shape_cost.items[s];
+		}
+	}
+	tl_free(seen);
+	uint32_t parts = 1 + qs->helpers;
+	if (parts > shapes.size)
+		parts = shapes.size ? shapes.size : 1;
+	g->part_count = parts;
+	g->parts = tl_calloc(parts, sizeof *g->parts);
+	for (uint32_t p = 0; p < parts; p++) {
+		tl_array_init(&g->parts[p].shapes);
+		g->parts[p].state = TL_PART_PENDING;
+	}
+	/* Consecutive runs of about equal cost. */
+	uint32_t p = 0, acc = 0;
+	for (uint32_t i = 0; i < shapes.size; i++) {
+		uint32_t c = qs->shape_cost.items[shapes.items[i]];
+		if (p + 1 < parts && acc > 0 && (acc + c / 2) * parts > total * (p + 1))
+			p++;
+		acc += c;
+		tl_array_push(&g->parts[p].shapes, shapes.items[i]);
+	}
+	tl_array_release(&shapes);
+	g->next = qs->groups;
+	qs->groups = g;
+	return g;
+}
+
+/* Compiles one part (without the lock). */
+static void tl_queryset__compile(TlQuerySet *qs, TlQueryPart *part)
+{
+	TlBuf text;
+	tl_buf_init(&text);
+	for (uint32_t i = 0; i < part->shapes.size; i++) {
+		tl_buf_add(&text, qs->shapes.items[part->shapes.items[i]]);
+		tl_buf_addc(&text, '\n');
+	}
+	part->cid_count = qs->max_captures;
+	part->cid = tl_calloc(part->cid_count ? part->cid_count : 1, sizeof *part->cid);
+	for (uint32_t k = 0; k < part->cid_count; k++)
+		part->cid[k] = UINT32_MAX;
+	if (!text.len) {
+		tl_buf_release(&text);
+		return;
+	}
+	uint32_t offset;
+	TSQueryError err;
+	part->query = ts_query_new(tl_python_language(), text.data, (uint32_t)text.len, &offset, &err);
+	if (part->query) {
+		for (uint32_t id = 0; id < ts_query_capture_count(part->query); id++) {
+			uint32_t len;
+			const char *name = ts_query_capture_name_for_id(part->query, id, &len);
+			char *end;
+			unsigned long k = len > 1 && name[0] == 'c' ? strtoul(name + 1, &end, 10) : ULONG_MAX;
+			if (k < part->cid_count)
+				part->cid[k] = id;
+		}
+	} else {
+		pthread_mutex_lock(&qs->lock);
+		if (!qs->reported) {
+			/* The embedded rules compile (tests/unit/test_rules.c); a rule
+			 * from --rules-dir was compiled alone when it was loaded. */
+			fprintf(stderr, "torchlint: internal error: the rules' queries do not compile together "
+					"(error %d at byte %u of \"%.*s\"); their findings are missing\n",
+				(int)err, offset, (int)(text.len - 1), text.data);
+			qs->reported = true;
+		}
+		pthread_mutex_unlock(&qs->lock);
+	}
+	tl_buf_release(&text);
+}
+
+/* Claims a pending part of `g` and compiles it; false when none is pending.
+ * Called and returns with the lock held. */
+static bool tl_queryset__work(TlQuerySet *qs, TlQueryGroup *g)
+{
+	for (uint32_t i = 0; i < g->part_count; i++) {
+		TlQueryPart *part = &g->parts[i];
+		if (part->state != TL_PART_PENDING)
+			continue;
+		part->state = TL_PART_COMPILING;
+		pthread_mutex_unlock(&qs->lock);
+		tl_queryset__compile(qs, part);
+		pthread_mutex_lock(&qs->lock);
+		part->state = TL_PART_DONE;
+		pthread_cond_broadcast(&qs->changed);
+		return true;
+	}
+	return false;
+}
+
+const TlQueryGroup *tl_queryset_group(TlQuerySet *qs, const uint64_t *key, bool wait)
+{
+	pthread_mutex_lock(&qs->lock);
+	TlQueryGroup *g = qs->groups;
+	while (g && memcmp(g->key, key, qs->words * sizeof *key) != 0)
+		g = g->next;
+	if (!g) {
+		g = tl_queryset__create(qs, key);
+		pthread_cond_broadcast(&qs->changed);
+	}
+	if (!wait) {
+		pthread_mutex_unlock(&qs->lock);
+		return NULL;
+	}
+	for (;;) {
+		if (tl_queryset__work(qs, g))
+			continue;
+		bool done = true;
+		for (uint32_t i = 0; i < g->part_count; i++)
+			done = done && g->parts[i].state == TL_PART_DONE;
+		if (done)
+			break;
+		pthread_cond_wait(&qs->changed, &qs->lock);
+	}
+	pthread_mutex_unlock(&qs->lock);
+	return g;
+}
+
+void tl_queryset_add_helpers(TlQuerySet *qs, unsigned n)
+{
+	pthread_mutex_lock(&qs->lock);
+	qs->helpers += n;
+	pthread_mutex_unlock(&qs->lock);
+}
+
+void tl_queryset_help(TlQuerySet *qs)
+{
+	pthread_mutex_lock(&qs->lock);
+	for (;;) {
+		bool worked = false;
+		for (TlQueryGroup *g = qs->groups; g && !worked; g = g->next)
+			worked = tl_queryset__work(qs, g);
+		if (worked)
+			continue;
+		if (qs->stop)
+			break;
+		pthread_cond_wait(&qs->changed, &qs->lock);
+	}
+	pthread_mutex_unlock(&qs->lock);
+}
+
+void tl_queryset_stop(TlQuerySet *qs)
+{
+	pthread_mutex_lock(&qs->lock);
+	qs->stop = true;
+	pthread_cond_broadcast(&qs->changed);
+	pthread_mutex_unlock(&qs->lock);
+}

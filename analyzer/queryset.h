@@ -1,0 +1,99 @@
+/* The compiled queries of a rule set, built when a file first needs them.
+ *
+ * Every pattern of every rule with a query is a *rule pattern*, numbered in
+ * rule order. Rule patterns with the same shape (qtext.h) share one pattern
+ * of a compiled query; each keeps its own predicates and capture names.
+ *
+ * Per file, tl_queryset_filter decides which rule patterns can match at all:
+ * the rule is selected and the file's text holds the pattern's literal needs;
+ * a built-in pattern without needs, when the text holds any rule's literal
+ * or the name of a PyTorch-ecosystem module the facts layer knows (torch,
+ * torchvision, lightning, pytorch_lightning, transformers, timm, peft).
+ * A *group* is the compiled form of a set of rule patterns: one or more
+ * tree-sitter queries (parts) that together hold each needed shape once.
+ * Groups are compiled on first use and kept for the life of the set; the
+ * parts of a new group are compiled by the threads that need it and by
+ * helper threads (tl_queryset_help), so two cores compile at once.
+ *
+ * Thread-safety: everything may be called from any thread; a group, once
+ * returned by tl_queryset_group, is read-only and lives until
+ * tl_queryset_free. */
+#ifndef TL_QUERYSET_H
+#define TL_QUERYSET_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <tree_sitter/api.h>
+
+#include "qtext.h"
+
+struct TlRule;
+struct TlRuleSet;
+
+/* One pattern of one rule. */
+typedef struct TlRulePattern {
+	const struct TlRule *rule;
+	uint32_t rule_index;     /* in the rule set */
+	uint32_t pattern;        /* in the rule's query */
+	uint32_t shape;          /* shared by rule patterns with the same shape */
+	const TlQPattern *text;  /* borrowed from the rule */
+	int32_t finding;         /* canonical index of @finding; -1: none (never reports) */
+	uint32_t need_from, need_count; /* its literal needs in the set's need table */
+} TlRulePattern;
+
+/* One compiled tree-sitter query of a group. */
+typedef struct TlQueryPart {
+	TSQuery *query;          /* NULL when it failed to compile (reported once) */
+	TlArray(uint32_t) shapes; /* per pattern of `query`: its shape */
+	uint32_t *cid;           /* canonical capture k -> capture id of "c<k>", or UINT32_MAX */
+	uint32_t cid_count;
+	int state;               /* private: pending, compiling, done */
+} TlQueryPart;
+
+typedef struct TlQueryGroup {
+	uint64_t *key;           /* bitmap of rule patterns; private */
+	TlQueryPart *parts;
+	uint32_t part_count;
+	struct TlQueryGroup *next; /* private */
+} TlQueryGroup;
+
+typedef struct TlQuerySet TlQuerySet;
+
+/* Builds the rule-pattern and literal tables of `rules` (which must
+ * outlive the set). No query is compiled here. */
+TlQuerySet *tl_queryset_new(const struct TlRuleSet *rules);
+void tl_queryset_free(TlQuerySet *qs);
+
+uint32_t tl_queryset_count(const TlQuerySet *qs); /* rule patterns */
+const TlRulePattern *tl_queryset_pattern(const TlQuerySet *qs, uint32_t i);
+/* Rule patterns sharing shape `shape`, in rule-pattern order. */
+const uint32_t *tl_queryset_shape_patterns(const TlQuerySet *qs, uint32_t shape, uint32_t *count);
+/* 64-bit words in a rule-pattern bitmap. */
+uint32_t tl_queryset_words(const TlQuerySet *qs);
+
+/* Sets `pass` (tl_queryset_words words) to the rule patterns that can match
+ * `text`: rule_on[rule_index] and every literal need held by the text.
+ * Returns how many pass. `all`, if not NULL, receives the rule patterns of
+ * the selected rules regardless of the text. */
+uint32_t tl_queryset_filter(const TlQuerySet *qs, const bool *rule_on, const char *text,
+			    size_t len, uint64_t *pass, uint64_t *all);
+
+/* The group for rule-pattern bitmap `key`: created (split in as many parts
+ * as threads can compile it) if new; with `wait`, compiled (this thread
+ * compiles the parts nobody has taken, then waits for the rest) and
+ * returned; without, only announced to the helpers and NULL returned. */
+const TlQueryGroup *tl_queryset_group(TlQuerySet *qs, const uint64_t *key, bool wait);
+
+/* Helper threads: `n` more threads will call tl_queryset_help, which
+ * compiles parts of announced groups until tl_queryset_stop. */
+void tl_queryset_add_helpers(TlQuerySet *qs, unsigned n);
+void tl_queryset_help(TlQuerySet *qs);
+void tl_queryset_stop(TlQuerySet *qs);
+
+static inline bool tl_bit(const uint64_t *bits, uint32_t i)
+{
+	return (bits[i >> 6] >> (i & 63)) & 1;
+}
+
+#endif

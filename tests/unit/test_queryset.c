@@ -1,0 +1,283 @@
+/* Unit tests for analyzer/qtext.h (scanning a query's text: patterns,
+ * shapes, captures, predicates, literal needs) and analyzer/queryset.h (the
+ * per-file pre-filter, groups compiled on demand, helper threads). */
+#include "helpers.h"
+
+#include <pthread.h>
+
+#include "buf.h"
+#include "qtext.h"
+#include "queryset.h"
+#include "rules.h"
+
+static TlQPatterns scan(const char *q)
+{
+	TlQPatterns ps;
+	uint32_t at;
+	const char *what;
+	if (!tl_qtext_scan(q, strlen(q), &ps, &at, &what))
+		fail_msg("scan failed at %u: %s", at, what);
+	return ps;
+}
+
+/* The needs of pattern `p` as "a|b;c" (caller frees). */
+static char *needs(const TlQPattern *p)
+{
+	TlBuf b;
+	tl_buf_init(&b);
+	for (uint32_t i = 0; i < p->needs.size; i++)
+		for (uint32_t k = 0; k < p->needs.items[i].any.size; k++)
+			tl_buf_addf(&b, "%s%s", k ? "|" : i ? ";" : "", p->needs.items[i].any.items[k]);
+	char *out = tl_strdup(b.len ? b.data : "");
+	tl_buf_release(&b);
+	return out;
+}
+
+static void expect_needs(const TlQPattern *p, const char *want)
+{
+	char *got = needs(p);
+	assert_string_equal(got, want);
+	tl_free(got);
+}
+
+static void test_shapes_and_captures(void **state)
+{
+	(void)state;
+	TlQPatterns ps = scan("; comment\n"
+			      "((call\n  function: (attribute\n    object: (_) @_opt   ; the receiver\n"
+			      "    attribute: (identifier) @_method)) @finding @_step\n"
+			      "  (#eq? @_method \"step\")\n  (#call-does? @finding optimizer-step))\n"
+			      "((call function: (attribute object: (_) @x attribute: (identifier) @y)) @finding @z\n"
+			      "  (#eq? @y \"step\"))\n"
+			      "(call) @finding\n");
+	assert_int_equal(ps.size, 3);
+	/* Same structure, other capture names and comments: the same shape. */
+	assert_string_equal(ps.items[0].shape, ps.items[1].shape);
+	assert_string_equal(ps.items[0].shape,
+			    "((call function: (attribute object: (_) @c0 attribute: (identifier) @c1)) @c2 @c3)");
+	assert_string_equal(ps.items[2].shape, "(call) @c0");
+	assert_int_equal(ps.items[0].captures.size, 4);
+	assert_string_equal(ps.items[0].captures.items[1], "_method");
+	assert_int_equal(tl_qtext_capture(&ps.items[0], "finding", 7), 2);
+	/* Predicates as tree-sitter hands them over, captures canonical. */
+	const TlQPredicate *pr = &ps.items[0].predicates.items[1];
+	assert_string_equal(pr->name, "call-does?");
+	assert_true(pr->args.items[0].is_capture);
+	assert_int_equal(pr->args.items[0].capture, 2);
+	assert_string_equal(pr->args.items[1].string, "optimizer-step");
+	/* The pattern's range starts where tree-sitter's does. */
+	assert_int_equal(ps.items[0].start, strlen("; comment\n"));
+	tl_qtext_release(&ps);
+}
+
+static void test_needs(void **state)
+{
+	(void)state;
+	TlQPatterns ps = scan(
+		/* 0: #eq? and #any-of? of single-node captures, an anonymous node */
+		"((augmented_assignment left: (identifier) @a operator: \"+=\" right: (call function: (identifier) @f)) @finding\n"
+		"  (#eq? @a \"total\") (#any-of? @f \"sum\" \"mean\"))\n"
+		/* 1: negated tests and capture-to-capture tests need nothing */
+		"((assignment left: (identifier) @a right: (identifier) @b) @finding\n"
+		"  (#not-eq? @a \"x\") (#eq? @a @b) (#not-any-of? @b \"y\"))\n"
+		/* 2: a capture inside an alternation may hold no node */
+		"((call function: [(identifier) @f (attribute)]) @finding (#eq? @f \"load\"))\n"
+		/* 3: a capture on the alternation itself always holds one */
+		"((call function: [(identifier) (attribute)] @f) @finding (#eq? @f \"load\"))\n"
+		/* 4: a quantifier: no needs at all */
+		"((call arguments: (argument_list (identifier)? @x)) @finding (#eq? @x \"x\"))\n"
+		/* 5: escapes in strings are read as tree-sitter reads them */
+		"((string) @finding (#eq? @finding \"\\\"a\\\\b\\\"\"))\n");
+	assert_int_equal(ps.size, 6);
+	expect_needs(&ps.items[0], "+=;total;sum|mean");
+	expect_needs(&ps.items[1], "");
+	expect_needs(&ps.items[2], "");
+	expect_needs(&ps.items[3], "load");
+	expect_needs(&ps.items[4], "");
+	expect_needs(&ps.items[5], "\"a\\b\"");
+	tl_qtext_release(&ps);
+}
+
+static void test_scan_errors(void **state)
+{
+	(void)state;
+	TlQPatterns ps;
+	uint32_t at;
+	const char *what;
+	assert_false(tl_qtext_scan("(call) @finding)\n", 17, &ps, &at, &what));
+	assert_int_equal(at, 15);
+	assert_false(tl_qtext_scan("((call) @f (#eq? @f \"x))\n", 25, &ps, &at, &what));
+	assert_false(tl_qtext_scan("((call) @f\n", 11, &ps, &at, &what));
+	assert_string_equal(what, "invalid query syntax");
+}
+
+/* ---- the pre-filter and groups ------------------------------------------------------ */
+
+typedef struct {
+	TlRuleSet set;
+	bool on[2];
+} SetState;
+
+static TlRule *rule(const char *code, const char *query)
+{
+	TlBuf meta;
+	tl_buf_init(&meta);
+	tl_buf_addf(&meta, "code = \"%s\"\nname = \"r\"\nfamily = \"safety\"\nseverity = \"info\"\n"
+			   "default = true\nmessage = \"m\"\n", code);
+	TlRule *r = tl_rule_compile("rules/x.toml", meta.data, meta.len, "queries/x.scm", query,
+				    strlen(query), stderr);
+	tl_buf_release(&meta);
+	assert_non_null(r);
+	return r;
+}
+
+static void make_set(TlRuleSet *set)
+{
+	tl_rules_init(set);
+	tl_array_push(&set->rules, rule("TL501", "((call function: (attribute attribute: (identifier) @m)) @finding\n"
+						 "  (#eq? @m \"step\"))\n"
+						 "((call function: (identifier) @f) @finding (#any-of? @f \"load\" \"save\"))\n"));
+	tl_array_push(&set->rules, rule("TL502", "((call function: (attribute attribute: (identifier) @n)) @finding\n"
+						 "  (#eq? @n \"zero_grad\"))\n"
+						 "(call) @finding\n"));
+}
+
+static void release_set(TlRuleSet *set)
+{
+	tl_rules_release(set);
+}
+
+static uint32_t filter(TlQuerySet *qs, const bool *on, const char *text, uint64_t *pass)
+{
+	return tl_queryset_filter(qs, on, text, strlen(text), pass, NULL);
+}
+
+static void test_filter(void **state)
+{
+	(void)state;
+	TlRuleSet set;
+	make_set(&set);
+	TlQuerySet *qs = tl_queryset_new(&set);
+	assert_int_equal(tl_queryset_count(qs), 4);
+	/* Patterns 0 (TL501) and 2 (TL502) share a shape. */
+	assert_int_equal(tl_queryset_pattern(qs, 0)->shape, tl_queryset_pattern(qs, 2)->shape);
+	uint32_t n;
+	const uint32_t *same = tl_queryset_shape_patterns(qs, tl_queryset_pattern(qs, 0)->shape, &n);
+	assert_int_equal(n, 2);
+	assert_int_equal(same[1], 2);
+	bool on[2] = { true, true };
+	uint64_t pass[1];
+	/* Rules from tl_rule_compile are not gated: (call) @finding always passes. */
+	assert_int_equal(filter(qs, on, "x = 1\n", pass), 1);
+	assert_true(tl_bit(pass, 3));
+	/* A word is a whole word: "steps" and "my_step" are not "step". */
+	assert_int_equal(filter(qs, on, "opt.steps()\nmy_step()\n", pass), 1);
+	assert_int_equal(filter(qs, on, "opt.step()\n", pass), 2);
+	assert_true(tl_bit(pass, 0));
+	assert_int_equal(filter(qs, on, "save(x)\n", pass), 2);
+	assert_true(tl_bit(pass, 1));
+	/* After an escape sequence, a tail of the run counts (string_content). */
+	assert_int_equal(filter(qs, on, "s = '\\nstep'\n", pass), 2);
+	/* Unselected rules pass nothing. */
+	on[1] = false;
+	assert_int_equal(filter(qs, on, "opt.step(); opt.zero_grad()\n", pass), 1);
+	tl_queryset_free(qs);
+	release_set(&set);
+}
+
+static void test_embedded_gate(void **state)
+{
+	(void)state;
+	TlRuleSet set;
+	assert_true(tl_rules_load(&set, NULL, stderr));
+	uint32_t n = set.rules.size;
+	bool *on = tl_calloc(n, sizeof *on);
+	for (uint32_t i = 0; i < n; i++)
+		on[i] = true;
+	uint64_t *pass = tl_calloc(tl_queryset_words(set.queries), sizeof *pass);
+	/* No literal, no ecosystem import: nothing to analyse. */
+	assert_int_equal(filter(set.queries, on, "", pass), 0);
+	assert_int_equal(filter(set.queries, on, "import os\nx = os.getcwd()\n", pass), 0);
+	/* An ecosystem import opens the patterns without needs. */
+	uint32_t torch = filter(set.queries, on, "import torch\n", pass);
+	assert_true(torch > 0);
+	assert_int_equal(filter(set.queries, on, "from lightning import Trainer\n", pass), torch);
+	/* A rule literal does too, and its own patterns. */
+	assert_true(filter(set.queries, on, "opt.step()\n", pass) > torch);
+	tl_free(pass);
+	tl_free(on);
+	tl_rules_release(&set);
+}
+
+typedef struct {
+	TlQuerySet *qs;
+	const uint64_t *key;
+	const TlQueryGroup *group;
+} Waiter;
+
+static void *wait_group(void *arg)
+{
+	Waiter *w = arg;
+	w->group = tl_queryset_group(w->qs, w->key, true);
+	return NULL;
+}
+
+static void *help(void *arg)
+{
+	tl_queryset_help(arg);
+	return NULL;
+}
+
+static void test_groups_and_helpers(void **state)
+{
+	(void)state;
+	TlRuleSet set;
+	make_set(&set);
+	TlQuerySet *qs = tl_queryset_new(&set);
+	bool on[2] = { true, true };
+	uint64_t pass[1];
+	assert_int_equal(filter(qs, on, "opt.step(); save(x)\n", pass), 3);
+	/* One helper: the group is split in two parts, compiled by two threads;
+	 * two threads asking for it get the same group. */
+	tl_queryset_add_helpers(qs, 1);
+	pthread_t helper, t1, t2;
+	assert_int_equal(pthread_create(&helper, NULL, help, qs), 0);
+	Waiter a = { qs, pass, NULL }, b = { qs, pass, NULL };
+	assert_int_equal(pthread_create(&t1, NULL, wait_group, &a), 0);
+	assert_int_equal(pthread_create(&t2, NULL, wait_group, &b), 0);
+	pthread_join(t1, NULL);
+	pthread_join(t2, NULL);
+	tl_queryset_stop(qs);
+	pthread_join(helper, NULL);
+	assert_ptr_equal(a.group, b.group);
+	const TlQueryGroup *g = a.group;
+	assert_int_equal(g->part_count, 2);
+	uint32_t shapes = 0;
+	for (uint32_t p = 0; p < g->part_count; p++) {
+		assert_non_null(g->parts[p].query);
+		assert_int_equal(ts_query_pattern_count(g->parts[p].query), g->parts[p].shapes.size);
+		shapes += g->parts[p].shapes.size;
+	}
+	/* Three passing patterns, two of them one shape. */
+	assert_int_equal(shapes, 3);
+	/* Another key, another group; the same key, the same group. */
+	assert_ptr_equal(tl_queryset_group(qs, pass, true), g);
+	assert_int_equal(filter(qs, on, "opt.step()\n", pass), 2);
+	assert_ptr_not_equal(tl_queryset_group(qs, pass, true), g);
+	tl_queryset_free(qs);
+	release_set(&set);
+}
+
+int main(void)
+{
+	tl_alloc_install();
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_shapes_and_captures),
+		cmocka_unit_test(test_needs),
+		cmocka_unit_test(test_scan_errors),
+		cmocka_unit_test(test_filter),
+		cmocka_unit_test(test_embedded_gate),
+		cmocka_unit_test(test_groups_and_helpers),
+	};
+	return cmocka_run_group_tests_name("queryset", tests, NULL, NULL);
+}
