@@ -8,7 +8,8 @@
  * order, mode, value flow, APIs and devices, loops and step loops, devices
  * and transfers, data loaders, distributed training, modules and wrappers,
  * resets, carried state), plus build.c, which fills the index's annotations
- * once per file. Each file's opening comment says which questions it owns.
+ * once per file, and callsite.c, which says what code of a local function
+ * runs at one of its calls (the branches its constant arguments select). Each file's opening comment says which questions it owns.
  * A fact may call the index and facts of its own or another family; the
  * index never calls a fact.
  *

@@ -1019,6 +1019,63 @@ static void tl_index__escape_refs(TlIndex *idx, TSNode v, int32_t func)
 	}
 }
 
+/* True when local class `sub` derives from local class `base` through local
+ * bases, a bounded number of classes visited. */
+static bool tl_index__derives(const TlIndex *idx, int32_t sub, int32_t base)
+{
+	int32_t todo[32];
+	uint32_t n = 0, seen = 0;
+	todo[n++] = sub;
+	while (seen < n) {
+		const TlClass *c = &idx->classes.items[todo[seen++]];
+		for (uint32_t k = 0; k < c->bases.size; k++) {
+			if (c->bases.items[k] == base)
+				return true;
+			if (n < sizeof todo / sizeof *todo)
+				todo[n++] = c->bases.items[k];
+		}
+	}
+	return false;
+}
+
+/* `self.m(...)` in a method of class C may run the `m` of any local class
+ * derived from C that overrides it: the call is one of those methods' call
+ * sites too. When C and its bases define no `m` and exactly one derived
+ * class does, that method is the call's target. */
+static void tl_index__overrides(TlIndex *idx, uint32_t ci)
+{
+	const TlSyms *sy = tl_syms();
+	TlCall *c = &idx->calls.items[ci];
+	TSNode callee = tl_index_unparen(c->callee);
+	if (c->func < 0 || ts_node_symbol(callee) != sy->attribute)
+		return;
+	TSNode obj = tl_index_unparen(ts_node_child_by_field_id(callee, sy->f_object));
+	if (ts_node_symbol(obj) != sy->identifier || !tl_index_text_is(idx, obj, "self"))
+		return;
+	int32_t cls = -1;
+	for (int32_t f = c->func; f >= 0 && cls < 0; f = idx->funcs.items[f].parent)
+		cls = idx->funcs.items[f].cls;
+	if (cls < 0)
+		return;
+	uint32_t alen;
+	const char *aname = tl_index_text(idx, ts_node_child_by_field_id(callee, sy->f_attribute), &alen);
+	int32_t only = -1, found = 0;
+	for (uint32_t k = 0; k < idx->classes.size; k++) {
+		if ((int32_t)k == cls || !tl_index__derives(idx, (int32_t)k, cls))
+			continue;
+		int32_t m = tl_index_method(idx, (int32_t)k, aname, alen);
+		if (m < 0 || m == c->target || idx->funcs.items[m].cls != (int32_t)k)
+			continue;
+		tl_array_push(&idx->funcs.items[m].call_sites, (int32_t)ci);
+		only = m;
+		found++;
+	}
+	if (c->target < 0 && found == 1) {
+		c->target = only;
+		/* already among its call sites */
+	}
+}
+
 static void tl_index__calls(TlIndex *idx)
 {
 	/* `cb = helper`, `hooks = [helper]`: helper's callers are unknown. */
@@ -1033,6 +1090,7 @@ static void tl_index__calls(TlIndex *idx)
 		c->target = tl_index__resolve_function(idx, c->callee, c->func);
 		if (c->target >= 0)
 			tl_array_push(&idx->funcs.items[c->target].call_sites, (int32_t)i);
+		tl_index__overrides(idx, i);
 		c->arg_target = tl_index__argument_functions(idx, c);
 	}
 }

@@ -110,7 +110,9 @@ typedef struct TlFunc {
 	uint32_t reach_events;  /* ... plus every local function it reaches */
 	bool escapes;           /* referenced other than by a call: callers unknown */
 	bool callers_grad_off;  /* every known call site runs grad-disabled */
-	TlIntArray call_sites;  /* calls that target it */
+	TlIntArray call_sites;  /* calls that target it, and `self.m()` calls in the
+				 * methods of a local base class that it overrides
+				 * (virtual dispatch may run it there) */
 	TlIntArray params;      /* binding indices of its parameters, in order */
 	uint32_t flat_events;   /* TL_EV_* it runs outside its own loops, also through
 				 * the functions it calls outside them */
@@ -156,7 +158,9 @@ typedef struct TlCall {
 	int32_t func;
 	int32_t loop;     /* innermost loop of the same function, or -1 */
 	int32_t with;     /* innermost with block of the same function, or -1 */
-	int32_t target;   /* local function it calls, or -1 */
+	int32_t target;   /* local function it calls, or -1; `self.m()` whose class
+			   * and bases define no `m` targets the one override in a
+			   * derived local class, if exactly one defines it */
 	int32_t arg_target; /* local function passed as an argument (a closure
 			     * for opt.step), which it may call; or -1 */
 	uint32_t events;

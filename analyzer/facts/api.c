@@ -223,7 +223,7 @@ bool tl_facts_moves_to_device(const TlIndex *idx, TSNode call)
 {
 	call = tl_index_unparen(call);
 	const TlCall *c = tl_index_call_at(idx, call);
-	if (!c || !c->method || !c->receiver.id)
+	if (!c || !c->method || !c->receiver.id || tl_facts__user_method(idx, c))
 		return false;
 	if (strcmp(c->method, "cuda") == 0)
 		return true;

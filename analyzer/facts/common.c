@@ -332,6 +332,17 @@ bool tl_facts__optimizer_like_name(const char *name)
 
 /* ---- parameters and call sites ----------------------------------------------------- */
 
+/* True when call `c` runs a method of a local class that is not an
+ * nn.Module: its body, not its name, says what it does (`self.eval()` of a
+ * trainer class that defines eval(), `self.cuda(*batch)`). */
+bool tl_facts__user_method(const TlIndex *idx, const TlCall *c)
+{
+	if (c->target < 0 || !c->receiver.id)
+		return false;
+	int32_t cls = idx->funcs.items[c->target].cls;
+	return cls >= 0 && !idx->classes.items[cls].is_module;
+}
+
 /* The position of parameter `name` (a plain name) among function f's, or -1. */
 int32_t tl_facts__param_index(const TlIndex *idx, const TlFunc *f, const char *name,
 				    size_t len)

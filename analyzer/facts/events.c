@@ -35,7 +35,9 @@ uint32_t tl_facts_call_events(const TlIndex *idx, const TlCall *c)
 	const TlSyms *sy = tl_syms();
 	uint32_t ev = 0;
 	const char *m = c->method;
-	bool has_recv = c->receiver.id != NULL;
+	/* A method of a local class that is no module does what its body does
+	 * (its events come through the call graph), whatever its name. */
+	bool has_recv = c->receiver.id != NULL && !tl_facts__user_method(idx, c);
 	/* Distributed autograd keeps gradients per context, not in .grad:
 	 * dist_autograd.backward(ctx, [loss]) accumulates nothing. */
 	bool dist_autograd = c->qname && tl_facts__starts(c->qname, "torch.distributed.autograd.");

@@ -23,6 +23,10 @@
 
 #define tl_facts__dotted tl_index_dotted_dup
 
+/* Whether code of a local function runs when one call runs it
+ * (tl_facts__runs_at, facts/callsite.c). */
+enum { TL_RUNS_NEVER = -1, TL_RUNS_MAYBE = 0, TL_RUNS_ALWAYS = 1 };
+
 typedef TlArray(char *) TlNames;
 
 /* One module, or a part of one: the call that constructed it and the
@@ -92,6 +96,7 @@ const TlBinding *tl_facts__resolve_prefix(const TlIndex *idx, TSNode n);
 bool tl_facts__qname_is_api(const char *q, TlApi api);
 const char *tl_facts__string_body(const TlIndex *idx, TSNode n, uint32_t *len);
 bool tl_facts__device(const TlIndex *idx, TSNode e, int depth);
+bool tl_facts__user_method(const TlIndex *idx, const TlCall *c);
 int32_t tl_facts__param_index(const TlIndex *idx, const TlFunc *f, const char *name, size_t len);
 bool tl_facts__param_all(const TlIndex *idx, const TlBinding *b, bool (*pred)(const TlIndex *, TSNode, int, int *), int depth, int *budget);
 TSNode tl_facts__guard_between(const TlIndex *idx, TSNode node, TSNode top);
@@ -107,6 +112,14 @@ bool tl_facts__ctor_modules(const TlIndex *idx, TSNode ctor, TlModSet *out);
 TSNode tl_facts__stepped(const TlIndex *idx, const TlCall *step);
 int tl_facts__reset_covers(const TlIndex *idx, const TlCall *reset, TSNode opt);
 void tl_facts__sequence(const TlIndex *idx, int32_t func, TSNode range, uint32_t mask, TlSteps *out);
+/* facts/callsite.c: `node` of function `func` when call `site` (NULL: any
+ * call) runs it: TL_RUNS_NEVER when an `if` / conditional expression
+ * around it in the function is decided false by the constants the call
+ * passes, TL_RUNS_ALWAYS when no test stands between it and the body,
+ * TL_RUNS_MAYBE otherwise (an undecided test, an except clause). */
+int tl_facts__runs_at(const TlIndex *idx, TSNode node, int32_t func, const TlCall *site);
+TSNode tl_facts__const_param(const TlIndex *idx, int32_t func, const TlCall *site,
+			     const char *name, size_t len);
 int tl_facts__batch_depth(const TlIndex *idx, const TlBinding *b);
 bool tl_facts__tensor_batch(const TlIndex *idx, TSNode expr, int depth);
 

@@ -6,6 +6,82 @@
 
 /* ---- mode ------------------------------------------------------------------------ */
 
+static char *tl_facts__to_caller(const TlIndex *idx, int32_t f, const TlCall *c, const char *name);
+
+/* `name` (a dotted name in the scope of call `c`) as local function `f`,
+ * which `c` runs, sees it: the argument's root replaced by the parameter it
+ * is passed as (the receiver of a bound method call by `self`); a global
+ * name that `f` does not bind is kept. NULL when `f` cannot see it. Caller
+ * frees. */
+static char *tl_facts__to_callee(const TlIndex *idx, int32_t f, const TlCall *c, const char *name)
+{
+	const TlFunc *fn = &idx->funcs.items[f];
+	size_t nl = strlen(name);
+	for (uint32_t k = 0; k < fn->params.size; k++) {
+		const TlBinding *p = &idx->bindings.items[fn->params.items[k]];
+		TSNode arg = tl_facts__param_arg_of(idx, p, c);
+		char *an = ts_node_is_null(arg) ? NULL : tl_facts__dotted(idx, arg);
+		size_t al = an ? strlen(an) : 0;
+		if (an && nl >= al && memcmp(name, an, al) == 0 && (name[al] == '\0' || name[al] == '.')) {
+			TlBuf b;
+			tl_buf_init(&b);
+			tl_buf_add(&b, p->name);
+			tl_buf_add(&b, name + al);
+			tl_free(an);
+			return tl_buf_detach(&b);
+		}
+		tl_free(an);
+	}
+	TlBuf root;
+	tl_buf_init(&root);
+	tl_buf_addn(&root, name, strcspn(name, "."));
+	bool own = tl_index_bindings_of(idx, f, root.data) != NULL ||
+		   tl_facts__param_index(idx, fn, root.data, root.len) >= 0;
+	tl_buf_release(&root);
+	return own ? NULL : tl_strdup(name);
+}
+
+enum { TL_MODE_UNTOUCHED = -1 };
+
+/* The mode in which running local call `c` leaves the module `name` (a
+ * dotted name in c's scope): the last `.eval()` / `.train()` on it in the
+ * function `c` runs (or in the local functions that one calls), when that
+ * call runs whenever `c` does; TL_MODE_UNKNOWN when the function switches
+ * it in a way that cannot be told, TL_MODE_UNTOUCHED when it does not
+ * switch it. */
+static int tl_facts__mode_after(const TlIndex *idx, const TlCall *c, const char *name, int depth)
+{
+	int32_t f = c->target;
+	const uint32_t modes = TL_EV_EVAL | TL_EV_TRAIN | TL_EV_MODE_SET;
+	if (f < 0 || f == c->func || !(idx->funcs.items[f].reach_events & modes))
+		return TL_MODE_UNTOUCHED;
+	if (depth > TL_FACTS_DEPTH || !tl_facts__fan_step())
+		return TL_MODE_UNKNOWN;
+	char *inner_name = tl_facts__to_callee(idx, f, c, name);
+	if (!inner_name)
+		return TL_MODE_UNTOUCHED;
+	int mode = TL_MODE_UNTOUCHED;
+	const TlIntArray *calls = tl_index_scope_calls(idx, f);
+	for (uint32_t i = calls ? calls->size : 0; i-- > 0 && mode == TL_MODE_UNTOUCHED;) {
+		const TlCall *k = &idx->calls.items[calls->items[i]];
+		int m = TL_MODE_UNTOUCHED;
+		if ((k->events & modes) && k->recv_name && strcmp(k->recv_name, inner_name) == 0)
+			m = (k->events & TL_EV_EVAL) ? TL_MODE_EVAL
+			    : (k->events & TL_EV_TRAIN) ? TL_MODE_TRAIN : TL_MODE_UNKNOWN;
+		else if (k->target >= 0)
+			m = tl_facts__mode_after(idx, k, inner_name, depth + 1);
+		if (m == TL_MODE_UNTOUCHED)
+			continue;
+		/* A switch under a test the call does not decide may not run. */
+		int runs = tl_facts__runs_at(idx, k->node, f, c);
+		if (runs == TL_RUNS_NEVER)
+			continue;
+		mode = runs == TL_RUNS_ALWAYS ? m : TL_MODE_UNKNOWN;
+	}
+	tl_free(inner_name);
+	return mode;
+}
+
 static int tl_facts__mode_at(const TlIndex *idx, TSNode node, int32_t func,
 			    const char *recv, int depth)
 {
@@ -13,16 +89,28 @@ static int tl_facts__mode_at(const TlIndex *idx, TSNode node, int32_t func,
 		return TL_MODE_UNKNOWN;
 	uint32_t pos = ts_node_start_byte(node);
 	const TlCall *best = NULL;
+	int helper_mode = TL_MODE_UNTOUCHED;
 	const TlIntArray *calls = tl_index_scope_calls(idx, func);
 	for (uint32_t i = 0; calls && i < calls->size; i++) {
 		const TlCall *c = &idx->calls.items[calls->items[i]];
 		if (ts_node_start_byte(c->node) >= pos)
 			break;
-		if (!(c->events & (TL_EV_EVAL | TL_EV_TRAIN)) ||
-		    !c->recv_name || strcmp(c->recv_name, recv) != 0)
+		if ((c->events & (TL_EV_EVAL | TL_EV_TRAIN)) && c->recv_name &&
+		    strcmp(c->recv_name, recv) == 0) {
+			best = c;
+			helper_mode = TL_MODE_UNTOUCHED;
 			continue;
-		best = c;
+		}
+		/* A local function that switches it: `set_eval(model)`,
+		 * `self.eval_mode()`, `freeze([netG, netD])`. */
+		int m = tl_facts__mode_after(idx, c, recv, depth);
+		if (m != TL_MODE_UNTOUCHED) {
+			best = c;
+			helper_mode = m;
+		}
 	}
+	if (best && helper_mode != TL_MODE_UNTOUCHED)
+		return helper_mode;
 	if (best) {
 		/* `f = torch.jit.freeze(f.eval())`: the name now holds another
 		 * object, whose mode this call says nothing about. */
@@ -62,9 +150,8 @@ static int tl_facts__mode_at(const TlIndex *idx, TSNode node, int32_t func,
 			if (ts_node_is_null(arg)) {
 				int32_t k = param;
 				if (f->cls >= 0 && c->receiver.id)
-					k--; /* bound method: `self` is not passed */
-				if (k >= 0)
-					arg = tl_facts__arg(c->node, (uint32_t)k);
+					k--; /* bound method: `self` is its receiver */
+				arg = k >= 0 ? tl_facts__arg(c->node, (uint32_t)k) : c->receiver;
 			}
 			char *an = ts_node_is_null(arg) ? NULL : tl_facts__dotted(idx, arg);
 			if (an) {

@@ -1,0 +1,212 @@
+/* Unit tests: classes as units of state and call-site sensitivity (issue 9,
+ * steps 1 and 2): methods called through `self` / an instance, overrides
+ * reached from a base class, modes switched by local helpers, methods whose
+ * names look like module methods, and the branches the constant arguments
+ * of a call select. */
+#include "helpers.h"
+
+/* The function named `name` (its first definition), or -1. */
+static int32_t func_named(const TlIndex *idx, const char *name)
+{
+	for (uint32_t i = 0; i < idx->funcs.size; i++)
+		if (strcmp(idx->funcs.items[i].name, name) == 0)
+			return (int32_t)i;
+	return -1;
+}
+
+/* The n-th function named `name`, or -1. */
+static int32_t func_named_nth(const TlIndex *idx, const char *name, int nth)
+{
+	for (uint32_t i = 0; i < idx->funcs.size; i++)
+		if (strcmp(idx->funcs.items[i].name, name) == 0 && nth-- == 0)
+			return (int32_t)i;
+	return -1;
+}
+
+static const TlCall *call_of(TlFixture *fx, const char *text, int nth)
+{
+	const TlCall *c = tl_index_call_at(&fx->idx, tl_fixture_node(fx, text, nth));
+	assert_non_null(c);
+	return c;
+}
+
+/* ---- step 1: classes ---------------------------------------------------------------- */
+
+static void test_mode_through_self(void **state)
+{
+	(void)state;
+	TlFixture *fx = tl_fixture_new(
+		"import torch.nn as nn\n"
+		"class Trainer:\n"
+		"    def __init__(self):\n"
+		"        self.model = nn.Linear(2, 2)\n"
+		"    def _predict(self, x):\n"
+		"        return self.model(x)\n"
+		"    def validate(self, xs):\n"
+		"        self.model.eval()\n"
+		"        return [self._predict(x) for x in xs]\n"
+		"    def _other(self, x):\n"
+		"        return self.model(x)\n"
+		"    def train_step(self, x):\n"
+		"        self.model.train()\n"
+		"        return self._other(x)\n");
+	const TlIndex *idx = &fx->idx;
+	/* The receiver `self` of the call in validate() is the method's `self`. */
+	assert_int_equal(tl_facts_mode_at(idx, tl_fixture_node(fx, "self.model(x)", 0), "self.model"),
+			 TL_MODE_EVAL);
+	assert_int_equal(tl_facts_mode_at(idx, tl_fixture_node(fx, "self.model(x)", 1), "self.model"),
+			 TL_MODE_TRAIN);
+	tl_fixture_free(fx);
+}
+
+static void test_mode_set_by_helper(void **state)
+{
+	(void)state;
+	TlFixture *fx = tl_fixture_new(
+		"import torch.nn as nn\n"
+		"def to_eval(m):\n"
+		"    m.eval()\n"
+		"def peek(m, x):\n"
+		"    m.eval()\n"
+		"    y = m(x)\n"
+		"    m.train()\n"
+		"    return y\n"
+		"def maybe(m, flag):\n"
+		"    if flag:\n"
+		"        m.eval()\n"
+		"def nested(m):\n"
+		"    to_eval(m)\n"
+		"def run(x):\n"
+		"    net = nn.Linear(2, 2)\n"
+		"    to_eval(net)\n"
+		"    a = net(x)\n"
+		"    peek(net, x)\n"
+		"    b = net(x)\n"
+		"    net.train()\n"
+		"    maybe(net, x)\n"
+		"    c = net(x)\n"
+		"    net.train()\n"
+		"    maybe(net, True)\n"
+		"    d = net(x)\n"
+		"    net.train()\n"
+		"    maybe(net, False)\n"
+		"    e = net(x)\n"
+		"    nested(net)\n"
+		"    f = net(x)\n"
+		"    other = nn.Linear(2, 2)\n"
+		"    to_eval(other)\n"
+		"    g = net(x)\n");
+	const TlIndex *idx = &fx->idx;
+	assert_int_equal(tl_facts_mode_at(idx, tl_fixture_node_after(fx, "a = ", "net(x)"), "net"), TL_MODE_EVAL);
+	/* peek() puts it back in train mode before returning. */
+	assert_int_equal(tl_facts_mode_at(idx, tl_fixture_node_after(fx, "b = ", "net(x)"), "net"), TL_MODE_TRAIN);
+	/* A switch under a test the call does not decide: unknown. */
+	assert_int_equal(tl_facts_mode_at(idx, tl_fixture_node_after(fx, "c = ", "net(x)"), "net"),
+			 TL_MODE_UNKNOWN);
+	/* ... decided by a constant argument: taken, or skipped. */
+	assert_int_equal(tl_facts_mode_at(idx, tl_fixture_node_after(fx, "d = ", "net(x)"), "net"), TL_MODE_EVAL);
+	assert_int_equal(tl_facts_mode_at(idx, tl_fixture_node_after(fx, "e = ", "net(x)"), "net"), TL_MODE_TRAIN);
+	/* Through two helpers. */
+	assert_int_equal(tl_facts_mode_at(idx, tl_fixture_node_after(fx, "f = ", "net(x)"), "net"), TL_MODE_EVAL);
+	/* Another module's switch does not count. */
+	assert_int_equal(tl_facts_mode_at(idx, tl_fixture_node_after(fx, "g = ", "net(x)"), "net"), TL_MODE_EVAL);
+	tl_fixture_free(fx);
+}
+
+static void test_override_call_sites(void **state)
+{
+	(void)state;
+	TlFixture *fx = tl_fixture_new(
+		"import torch\n"
+		"class Base:\n"
+		"    def fit(self):\n"
+		"        with torch.no_grad():\n"
+		"            self._valid()\n"
+		"        self._train()\n"
+		"class A(Base):\n"
+		"    def _valid(self):\n"
+		"        return self.model(x)\n"
+		"class B(Base):\n"
+		"    def _valid(self):\n"
+		"        return self.model(y)\n"
+		"    def _train(self):\n"
+		"        return self.model(z)\n");
+	const TlIndex *idx = &fx->idx;
+	int32_t a_valid = func_named_nth(idx, "_valid", 0), b_valid = func_named_nth(idx, "_valid", 1);
+	int32_t b_train = func_named(idx, "_train");
+	assert_true(a_valid >= 0 && b_valid >= 0 && b_train >= 0);
+	/* Both overrides may run at the base class's call. */
+	assert_int_equal(idx->funcs.items[a_valid].call_sites.size, 1);
+	assert_int_equal(idx->funcs.items[b_valid].call_sites.size, 1);
+	/* Several overrides: no single target; one: it is the target. */
+	assert_int_equal(call_of(fx, "self._valid()", 0)->target, -1);
+	assert_int_equal(call_of(fx, "self._train()", 0)->target, b_train);
+	/* The no_grad block around the call counts inside each override. */
+	assert_true(tl_facts_under(idx, tl_fixture_node(fx, "self.model(x)", 0), TL_CTX_GRAD_OFF));
+	assert_true(tl_facts_under(idx, tl_fixture_node(fx, "self.model(y)", 0), TL_CTX_GRAD_OFF));
+	assert_false(tl_facts_under(idx, tl_fixture_node(fx, "self.model(z)", 0), TL_CTX_GRAD_OFF));
+	tl_fixture_free(fx);
+}
+
+static void test_instance_method_calls(void **state)
+{
+	(void)state;
+	TlFixture *fx = tl_fixture_new(
+		"import torch\n"
+		"class Evaluator:\n"
+		"    def run(self, x):\n"
+		"        return self.model(x)\n"
+		"def main(x):\n"
+		"    ev = Evaluator()\n"
+		"    with torch.no_grad():\n"
+		"        ev.run(x)\n");
+	const TlIndex *idx = &fx->idx;
+	assert_int_equal(call_of(fx, "ev.run(x)", 0)->target, func_named(idx, "run"));
+	assert_true(tl_facts_under(idx, tl_fixture_node(fx, "self.model(x)", 0), TL_CTX_GRAD_OFF));
+	tl_fixture_free(fx);
+}
+
+static void test_methods_named_like_module_methods(void **state)
+{
+	(void)state;
+	TlFixture *fx = tl_fixture_new(
+		"import torch.nn as nn\n"
+		"class Runner:\n"
+		"    def cuda(self, *xs):\n"
+		"        return (x.to('cuda') for x in xs)\n"
+		"    def eval(self, loader):\n"
+		"        self.model.eval()\n"
+		"        self.model.train()\n"
+		"    def loop(self, x):\n"
+		"        a = self.cuda(x)\n"
+		"        self.eval(x)\n"
+		"class Net(nn.Module):\n"
+		"    def train(self, mode=True):\n"
+		"        return super().train(mode)\n"
+		"def go(x):\n"
+		"    net = Net()\n"
+		"    net.train()\n"
+		"    x.cuda()\n");
+	const TlIndex *idx = &fx->idx;
+	/* A trainer's own eval() and cuda() do what their bodies do. */
+	assert_false(tl_facts_moves_to_device(idx, tl_fixture_node(fx, "self.cuda(x)", 0)));
+	const TlCall *ev = call_of(fx, "self.eval(x)", 0);
+	assert_int_equal(ev->events & (TL_EV_EVAL | TL_EV_TRAIN | TL_EV_MODE_SET), 0);
+	assert_int_equal(ev->target, func_named(idx, "eval"));
+	/* A module's override of train() is still a mode switch. */
+	assert_true(call_of(fx, "net.train()", 0)->events & TL_EV_TRAIN);
+	assert_true(tl_facts_moves_to_device(idx, tl_fixture_node(fx, "x.cuda()", 0)));
+	tl_fixture_free(fx);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_mode_through_self),
+		cmocka_unit_test(test_mode_set_by_helper),
+		cmocka_unit_test(test_override_call_sites),
+		cmocka_unit_test(test_instance_method_calls),
+		cmocka_unit_test(test_methods_named_like_module_methods),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
