@@ -10,7 +10,11 @@
     attribute: (identifier) @_method)
   arguments: (argument_list
     .
+    (comment)*
+    .
     (_) @_value
+    .
+    (comment)*
     .)) @finding
   (#eq? @_method "append")
   (#in-loop? @finding)
@@ -28,13 +32,20 @@
   (#graph-tensor? @_value)
   (#not-reaches-backward? @_container))
 
-; total = total + loss
+; total = total + loss, also split over lines in parentheses
 ((assignment
   left: (identifier) @_container
-  right: (binary_operator
-    left: (identifier) @_same
-    operator: "+"
-    right: (_) @_value)) @finding
+  right: [
+    (binary_operator
+      left: (identifier) @_same
+      operator: "+"
+      right: (_) @_value)
+    (parenthesized_expression
+      (binary_operator
+        left: (identifier) @_same
+        operator: "+"
+        right: (_) @_value))
+  ]) @finding
   (#eq? @_container @_same)
   (#in-loop? @finding)
   (#outlives-iteration? @_container)

@@ -5,12 +5,16 @@
 ((call
   arguments: (argument_list
     .
+    (comment)*
+    .
     (_) @_input)) @finding
   (#loss-is? @finding cross-entropy)
   (#made-by? @_input softmax))
 
 ((call
   arguments: (argument_list
+    .
+    (comment)*
     .
     (_) @_input)) @finding
   (#loss-is? @finding cross-entropy)

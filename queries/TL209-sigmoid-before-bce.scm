@@ -6,6 +6,8 @@
 ((call
   arguments: (argument_list
     .
+    (comment)*
+    .
     (_) @_input)) @finding
   (#loss-is? @finding bce)
   (#made-by? @_input sigmoid))

@@ -4,12 +4,16 @@
 ((call
   arguments: (argument_list
     .
+    (comment)*
+    .
     (_) @_input)) @finding
   (#loss-is? @finding nll)
   (#made-by? @_input softmax))
 
 ((call
   arguments: (argument_list
+    .
+    (comment)*
     .
     (_) @_input)) @finding
   (#loss-is? @finding nll)

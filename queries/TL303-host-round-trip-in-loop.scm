@@ -17,6 +17,8 @@
 ((call
   arguments: (argument_list
     .
+    (comment)*
+    .
     (_) @_data
     (keyword_argument
       name: (identifier) @_key

@@ -16,7 +16,11 @@
   function: (identifier) @_method
   arguments: (argument_list
     .
+    (comment)*
+    .
     (_) @_tensor
+    .
+    (comment)*
     .)) @finding
   (#eq? @_method "float")
   (#device-tensor? @_tensor)
