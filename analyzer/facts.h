@@ -73,6 +73,12 @@ int tl_facts_grad_state(const TlIndex *idx, TSNode node);
  * its function. */
 bool tl_facts_under(const TlIndex *idx, TSNode node, uint32_t ctx);
 
+/* Kinds of values, by what the code binds first (`opt = torch.optim.AdamW(...)`,
+ * an imported class handed a model's parameters and stepped after a
+ * backward); a value made by another framework (paddle, tensorflow, jax, ...)
+ * is never one. Names (`optimizer`, `scaler`) and module methods (`.eval()`,
+ * `.parameters()`) hint only in a file that imports PyTorch or a library
+ * built on it (TlIndex.torch_ecosystem). */
 bool tl_facts_is_optimizer(const TlIndex *idx, TSNode expr);
 bool tl_facts_is_scaler(const TlIndex *idx, TSNode expr);
 bool tl_facts_is_module(const TlIndex *idx, TSNode expr);

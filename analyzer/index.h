@@ -13,7 +13,8 @@
  *   index leaves them zero): the event kinds of each call, function and loop
  *   iteration, the grad/autocast kind of `with` items and decorators, which
  *   local classes are nn.Modules, which functions only run grad-disabled,
- *   the step loops, and whether the file uses an accelerator.
+ *   the step loops, whether the file uses an accelerator, and whether it
+ *   imports PyTorch or a library built on it.
  *
  * Nodes are borrowed from the tree passed to tl_index_build; the index must
  * not outlive the tree or the source. */
@@ -202,6 +203,9 @@ typedef struct TlIndex {
 	int torch_version;           /* the oldest PyTorch the code must run on (206: 2.6) */
 	bool uses_device;            /* the file puts something on an accelerator (.cuda(),
 				      * .to(device), device=..., Accelerator()) */
+	bool torch_ecosystem;        /* the file imports PyTorch or a library built on it:
+				      * names (`optimizer`, `criterion`) and methods
+				      * (`.eval()`, `.parameters()`) may then hint at kinds */
 } TlIndex;
 
 void tl_index_build(TlIndex *idx, const TlSource *src, TSNode root);

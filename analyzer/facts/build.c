@@ -7,7 +7,8 @@
  *   functions whose every call site runs grad-disabled;
  * - the events (TL_EV_*) of each call, function and loop iteration, local
  *   calls expanded;
- * - the step loops (TL_STEP_*) and whether the file uses an accelerator.
+ * - the step loops (TL_STEP_*) and whether the file uses an accelerator;
+ * - whether the file imports PyTorch or a library built on it.
  *
  * Owns: tl_facts_build. */
 #include "internal.h"
@@ -291,9 +292,21 @@ static void tl_facts__uses_device(TlIndex *idx)
 	}
 }
 
+/* Whether the file imports PyTorch or a library built on it (principle 3:
+ * a file that does not gets no finding that rests on names). */
+static void tl_facts__ecosystem(TlIndex *idx)
+{
+	for (uint32_t i = 0; i < idx->bindings.size && !idx->torch_ecosystem; i++) {
+		const TlBinding *b = &idx->bindings.items[i];
+		if (b->kind == TL_BIND_IMPORT && tl_facts__torch_qname(b->qname))
+			idx->torch_ecosystem = true;
+	}
+}
+
 void tl_facts_build(TlIndex *idx, const TlSource *src, TSNode root)
 {
 	tl_index_build(idx, src, root);
+	tl_facts__ecosystem(idx); /* before anything asks what a name hints at */
 	tl_facts__classes(idx);
 	tl_facts__contexts(idx); /* with kinds and decorators: needed by events */
 	tl_facts__events(idx);

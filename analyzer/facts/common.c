@@ -258,6 +258,104 @@ bool tl_facts__any_return(const TlIndex *idx, int32_t f,
 	return tl_facts__each_return(idx, f, tl_facts__return_value_is, &rp);
 }
 
+/* ---- frameworks ------------------------------------------------------------ */
+
+/* The first component of a dotted name, copied into `out`. */
+static void tl_facts__root(const char *q, char *out, size_t size)
+{
+	size_t n = strcspn(q, ".");
+	if (n >= size)
+		n = size - 1;
+	memcpy(out, q, n);
+	out[n] = '\0';
+}
+
+/* True for a dotted name from PyTorch or a library built on it. */
+bool tl_facts__torch_qname(const char *q)
+{
+	static const char *const roots[] = {
+		"functorch", "lightning", "lightning_fabric", "transformers", "accelerate",
+		"diffusers", "peft", "trl", "timm", "deepspeed", "fairscale", "apex",
+		"detectron2", "mmcv", "mmengine", "mmdet", "mmseg", "fairseq", "ignite",
+		"skorch", "fastai", "composer", "allennlp", "kornia", "bitsandbytes",
+		"sentence_transformers", "flair", "onmt", "espnet", "espnet2", "speechbrain",
+		"monai", "pyro", "gpytorch", "botorch", "texar", "pytorch_forecasting",
+		"recbole", "xformers", "opacus", "captum", "open_clip", "segment_anything",
+	};
+	char root[64];
+	if (!q)
+		return false;
+	tl_facts__root(q, root, sizeof root);
+	/* torch, torchvision, torch_ema, pytorch_lightning, pytorch_pretrained_bert */
+	return tl_facts__starts(root, "torch") || tl_facts__starts(root, "pytorch") ||
+	       IN(root, roots);
+}
+
+/* True for a dotted name from another deep-learning framework: a value it
+ * makes is never a PyTorch object. */
+bool tl_facts__foreign_qname(const char *q)
+{
+	static const char *const roots[] = {
+		"paddle", "paddlenlp", "paddlevision", "ppdet", "tensorflow", "tf_keras", "keras",
+		"jax", "jaxlib", "flax", "optax", "haiku", "equinox", "trax", "mxnet",
+		"gluonnlp", "gluoncv", "mindspore", "oneflow", "megengine", "jittor", "chainer",
+		"cntk", "theano", "dynet", "sonnet", "tensorlayer",
+	};
+	char root[64];
+	if (!q)
+		return false;
+	tl_facts__root(q, root, sizeof root);
+	return IN(root, roots);
+}
+
+/* True when the value of `expr` (a name, or a call) is made by another
+ * framework: `opt = paddle.optimizer.Adam(...)`, `tf.keras.Model(...)`. */
+bool tl_facts__foreign_value(const TlIndex *idx, TSNode expr)
+{
+	const TlSyms *sy = tl_syms();
+	for (int depth = 0; depth <= TL_FACTS_DEPTH; depth++) {
+		expr = tl_index_unparen(expr);
+		if (ts_node_is_null(expr))
+			return false;
+		TSSymbol s = ts_node_symbol(expr);
+		if (s == sy->call) {
+			const TlCall *c = tl_index_call_at(idx, expr);
+			if (!c)
+				return false;
+			if (c->qname)
+				return tl_facts__foreign_qname(c->qname);
+			if (!c->receiver.id)
+				return false;
+			expr = c->receiver; /* model.to(...) keeps what model is */
+			continue;
+		}
+		if (s != sy->identifier && s != sy->attribute)
+			return false;
+		const TlBinding *b = tl_index_resolve_node(idx, expr);
+		if (b && b->kind == TL_BIND_IMPORT)
+			return tl_facts__foreign_qname(b->qname);
+		if (b && b->kind == TL_BIND_PARAM && !ts_node_is_null(b->value)) {
+			char *q = tl_index_qualify(idx, b->value);
+			bool yes = q && tl_facts__foreign_qname(q);
+			tl_free(q);
+			return yes;
+		}
+		TSNode v = tl_facts__held(idx, b);
+		if (ts_node_is_null(v))
+			return false;
+		expr = v;
+	}
+	return false;
+}
+
+/* True when the file imports PyTorch or a library built on it (filled by
+ * tl_facts_build): only then may a name (`optimizer`, `criterion`) or a
+ * method (`.eval()`, `.parameters()`) hint at what a value is. */
+bool tl_facts__names_hint(const TlIndex *idx)
+{
+	return idx->torch_ecosystem;
+}
+
 /* ---- names of things ------------------------------------------------------ */
 
 bool tl_facts_is_module_class_name(const char *q)

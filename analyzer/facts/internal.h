@@ -57,6 +57,11 @@ extern const char *const tl_facts__same_module[12];
 extern const char *const tl_facts__reshaping[23];
 
 bool tl_facts__in(const char *s, const char *const *set, size_t n);
+bool tl_facts__torch_qname(const char *q);
+bool tl_facts__foreign_qname(const char *q);
+bool tl_facts__foreign_value(const TlIndex *idx, TSNode expr);
+bool tl_facts__names_hint(const TlIndex *idx);
+bool tl_facts__optimizer_by_use(const TlIndex *idx, const TlBinding *b, TSNode ctor);
 void tl_facts__fan_begin(void);
 void tl_facts__fan_end(void);
 bool tl_facts__fan_step(void);

@@ -26,9 +26,98 @@ static bool tl_facts__binding_call_qname_is(const TlIndex *idx, TSNode expr,
 
 bool tl_facts__optimizer_qname(const char *q)
 {
+	if (tl_facts__foreign_qname(q))
+		return false; /* paddle.optimizer.Adam */
 	if (tl_facts__starts(q, "torch.optim.lr_scheduler") || strstr(q, "sched"))
 		return false;
 	return tl_facts__starts(q, "torch.optim.") || strstr(q, "optim") != NULL;
+}
+
+/* True when `arg` hands a model's parameters over: `m.parameters()`,
+ * `m.named_parameters()`, `filter(f, m.parameters())`, a list or dict of
+ * parameter groups holding one, or a name bound to one of these. */
+static bool tl_facts__hands_parameters(const TlIndex *idx, TSNode arg)
+{
+	static const char *const methods[] = { "parameters", "named_parameters" };
+	const TlSyms *sy = tl_syms();
+	TSNode todo[32];
+	uint32_t n = 0, seen = 0;
+	todo[n++] = arg;
+	while (n && seen++ < 64) {
+		TSNode e = tl_index_unparen(todo[--n]);
+		if (ts_node_is_null(e))
+			continue;
+		TSSymbol s = ts_node_symbol(e);
+		if (s == sy->call) {
+			const TlCall *c = tl_index_call_at(idx, e);
+			if (c && c->receiver.id && IN(c->method, methods))
+				return true;
+			if (c && !c->receiver.id && c->method &&
+			    (strcmp(c->method, "filter") == 0 || strcmp(c->method, "list") == 0)) {
+				for (uint32_t k = 0; k < 2 && n < 32; k++)
+					todo[n++] = tl_facts__arg(e, k);
+			}
+			continue;
+		}
+		if (s == sy->identifier) {
+			const TlBinding *b = tl_index_resolve_node(idx, e);
+			TSNode v = tl_facts__bound_value(b);
+			if (!ts_node_is_null(v) && b->kind == TL_BIND_ASSIGN && b->elem < 0 && n < 32)
+				todo[n++] = v;
+			continue;
+		}
+		if (s == sy->list || s == sy->tuple || s == sy->dictionary || s == sy->pair ||
+		    s == sy->list_comprehension || s == sy->generator_expression) {
+			uint32_t count = ts_node_named_child_count(e);
+			for (uint32_t k = 0; k < count && n < 32; k++)
+				todo[n++] = ts_node_named_child(e, k);
+		}
+	}
+	return false;
+}
+
+/* An optimizer known by its use (principle 3, imported classes): the value
+ * of binding `b` is made by `ctor`, an imported or local class or factory
+ * that is not one of PyTorch's, that is handed a model's parameters, and
+ * the file calls `.step()` on it and runs a backward. EMA helpers and
+ * schedulers, also built over parameters, are left out by their names. */
+bool tl_facts__optimizer_by_use(const TlIndex *idx, const TlBinding *b, TSNode ctor)
+{
+	static const char *const not_optimizers[] = { "ema", "average", "swa", "sched", "clip", "ewc" };
+	const TlSyms *sy = tl_syms();
+	if (!tl_facts__names_hint(idx) || b->elem >= 0 || ts_node_symbol(ctor) != sy->call)
+		return false;
+	const TlCall *c = tl_index_call_at(idx, ctor);
+	if (!c || (c->qname && (tl_facts__foreign_qname(c->qname) ||
+				 tl_facts__starts(c->qname, "torch."))))
+		return false;
+	char *callee = tl_facts__dotted(idx, c->callee);
+	char low[128] = "";
+	if (callee)
+		tl_facts__lower(tl_facts__last(callee), low, sizeof low);
+	tl_free(callee);
+	for (size_t i = 0; i < sizeof not_optimizers / sizeof *not_optimizers; i++)
+		if (strstr(low, not_optimizers[i]))
+			return false;
+	TSNode params = tl_facts__arg(ctor, 0);
+	if (ts_node_is_null(params))
+		params = tl_facts__kwarg(idx, ctor, "params");
+	if (ts_node_is_null(params))
+		params = tl_facts__kwarg(idx, ctor, "parameters");
+	if (ts_node_is_null(params) || !tl_facts__hands_parameters(idx, params))
+		return false;
+	bool stepped = false, backward = false;
+	for (uint32_t i = 0; i < idx->calls.size && !(stepped && backward); i++) {
+		const TlCall *k = &idx->calls.items[i];
+		if (!k->method || !k->receiver.id)
+			continue;
+		if (strcmp(k->method, "backward") == 0)
+			backward = true;
+		else if (strcmp(k->method, "step") == 0 && k->recv_name &&
+			 strcmp(k->recv_name, b->name) == 0)
+			stepped = true;
+	}
+	return stepped && backward;
 }
 
 bool tl_facts_is_optimizer(const TlIndex *idx, TSNode expr)
@@ -40,9 +129,13 @@ bool tl_facts_is_optimizer(const TlIndex *idx, TSNode expr)
 	int decided;
 	if (tl_facts__binding_call_qname_is(idx, expr, tl_facts__optimizer_qname, &decided))
 		return true;
+	const TlBinding *b = tl_index_resolve_node(idx, expr);
+	TSNode v = tl_facts__bound_value(b);
+	if (!ts_node_is_null(v) && tl_facts__optimizer_by_use(idx, b, v))
+		return true;
 	if (decided)
 		return false;
-	char *name = tl_facts__dotted(idx, expr);
+	char *name = tl_facts__names_hint(idx) ? tl_facts__dotted(idx, expr) : NULL;
 	bool yes = name && tl_facts__optimizer_like_name(name);
 	tl_free(name);
 	return yes;
@@ -50,7 +143,7 @@ bool tl_facts_is_optimizer(const TlIndex *idx, TSNode expr)
 
 static bool tl_facts__scaler_qname(const char *q)
 {
-	return tl_facts__ends(q, "GradScaler");
+	return tl_facts__ends(q, "GradScaler") && !tl_facts__foreign_qname(q);
 }
 
 bool tl_facts_is_scaler(const TlIndex *idx, TSNode expr)
@@ -60,7 +153,7 @@ bool tl_facts_is_scaler(const TlIndex *idx, TSNode expr)
 		return true;
 	if (decided)
 		return false;
-	char *name = tl_facts__dotted(idx, expr);
+	char *name = tl_facts__names_hint(idx) ? tl_facts__dotted(idx, expr) : NULL;
 	char low[128] = "";
 	if (name)
 		tl_facts__lower(tl_facts__last(name), low, sizeof low);
@@ -79,7 +172,10 @@ bool tl_facts__module_expr(const TlIndex *idx, TSNode expr, int depth)
 	TSSymbol s = ts_node_symbol(expr);
 	if (s != sy->identifier && s != sy->attribute)
 		return false;
-	char *name = tl_facts__dotted(idx, expr);
+	/* Another framework's model is no module of ours, whatever its use. */
+	if (tl_facts__foreign_value(idx, expr))
+		return false;
+	char *name = tl_facts__names_hint(idx) ? tl_facts__dotted(idx, expr) : NULL;
 	int32_t dummy;
 	bool yes = name && tl_strmap_get(&idx->module_evidence, name, strlen(name), &dummy);
 	tl_free(name);
@@ -225,6 +321,8 @@ bool tl_facts_is_loss_call(const TlIndex *idx, const TlCall *c)
 		if (cb && cb->kind == TL_BIND_CLASS)
 			return tl_facts__ends(idx->classes.items[cb->ref].name, "Loss");
 	}
+	if (!tl_facts__names_hint(idx))
+		return false;
 	if (b && b->kind == TL_BIND_DEF)
 		return tl_facts__loss_like_name(idx->funcs.items[b->ref].name);
 	char *name = tl_facts__dotted(idx, callee);
@@ -292,9 +390,13 @@ TSNode tl_facts__backward_subject(const TlIndex *idx, const TlCall *c)
 }
 
 /* True when some backward in the binding's function consumes exactly the
- * value of binding `b`. */
+ * value of binding `b` (in a file that imports PyTorch). */
 static bool tl_facts__backpropagated(const TlIndex *idx, const TlBinding *b)
 {
+	/* `.backward()` is a method name: in a file that imports nothing from
+	 * PyTorch, it says nothing about autograd. */
+	if (!tl_facts__names_hint(idx))
+		return false;
 	const TlIntArray *calls = tl_index_scope_calls(idx, b->func);
 	for (uint32_t i = 0; calls && i < calls->size; i++) {
 		const TlCall *c = &idx->calls.items[calls->items[i]];

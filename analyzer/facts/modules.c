@@ -79,13 +79,14 @@ static TSNode tl_facts__module_root_at(const TlIndex *idx, TSNode expr, TlBuf *p
 				      uint32_t *budget)
 {
 	const TlSyms *sy = tl_syms();
-	TSNode none = { 0 };
+	TSNode none = { 0 }, named = { 0 };
 	for (; depth <= TL_FACTS_DEPTH; depth++) {
 		expr = tl_index_unparen(expr);
 		if (ts_node_is_null(expr))
 			return none;
 		TSSymbol s = ts_node_symbol(expr);
 		if (s == sy->identifier || s == sy->attribute) {
+			named = expr;
 			const TlBinding *b = tl_index_resolve_node(idx, expr);
 			if (!b) {
 				if (s != sy->attribute)
@@ -125,6 +126,11 @@ static TSNode tl_facts__module_root_at(const TlIndex *idx, TSNode expr, TlBuf *p
 			return expr;
 		const TlBinding *cb = tl_index_resolve_node(idx, c->callee);
 		if (cb && cb->kind == TL_BIND_CLASS && idx->classes.items[cb->ref].is_module)
+			return expr;
+		/* `gen = build_model(cfg.g)` from an imported factory, used as a
+		 * module (`gen.parameters()`): that call made it. */
+		if (!ts_node_is_null(named) && c->qname && !tl_facts__foreign_qname(c->qname) &&
+		    !tl_facts__starts(c->qname, "torch.") && tl_facts__module_expr(idx, named, 0))
 			return expr;
 		return none;
 	}
@@ -217,7 +223,8 @@ static bool tl_facts__optimizer_modules(const TlIndex *idx, TSNode opt, TlModSet
 			continue;
 		}
 		const TlCall *c = tl_index_call_at(idx, v);
-		if (!c || !c->qname || !tl_facts__optimizer_qname(c->qname))
+		if (!c || !((c->qname && tl_facts__optimizer_qname(c->qname)) ||
+			    tl_facts__optimizer_by_use(idx, b, v)))
 			return false;
 		ctor = v;
 	}

@@ -313,11 +313,15 @@ static void test_syntax_error_can_be_ignored(void **state)
 }
 
 /* A TL201 case appended after generated text, at line `line` + 3. */
+/* Ends with an import so that the names `model` and `opt` may hint at what
+ * they hold (a file that imports nothing from PyTorch gets no such finding)
+ * without moving the lines the tests expect. */
 static const char tail_code[] =
 	"\ndef train(model, data, opt):\n"
 	"    for x in data:\n"
 	"        model(x).sum().backward()\n"
-	"        opt.step()\n";
+	"        opt.step()\n"
+	"import torch\n";
 
 static void analyze_with_tail(void **state, TlBuf *b, TlSource *src, TlFindings *f)
 {
@@ -758,7 +762,8 @@ static void test_report_full_multiline_span(void **state)
 		"            closure,\n"           /* 5 */
 		"            a,\n"                 /* 6 */
 		"            b,\n"                 /* 7 */
-		"        )\n";                     /* 8 */
+		"        )\n"                      /* 8 */
+		"import torch\n";                 /* 9: names may hint */
 	TlSource src;
 	TlFindings f;
 	analyze(state, code, sizeof code - 1, &src, &f);

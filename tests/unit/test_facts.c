@@ -535,6 +535,7 @@ static void test_step_loops(void **state)
 {
 	(void)state;
 	TlFixture *fx = tl_fixture_new(
+		"import torch\n"
 		"def train(model, opt, data):\n"
 		"    for x in data:\n"
 		"        loss = model(x)\n"

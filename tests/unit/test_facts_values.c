@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "alloc.h"
+#include "buf.h"
 #include "engine.h"
 #include "facts.h"
 #include "rules.h"
@@ -77,6 +78,15 @@ static void expect_findings(void **state, const char *code, const char *expected
 	tl_free(got);
 }
 
+/* The first argument of the call whose text is exactly `call_text`. */
+static TSNode arg0(TlFixture *fx, const char *call_text)
+{
+	TSNode call = tl_fixture_node(fx, call_text, 0);
+	TSNode args = ts_node_child_by_field_name(call, "arguments", 9);
+	assert_false(ts_node_is_null(args));
+	return ts_node_named_child(args, 0);
+}
+
 /* ---- multi-line forms ---------------------------------------------------------- */
 
 static const char multiline_code[] =
@@ -110,10 +120,158 @@ static void test_multiline_forms(void **state)
 	expect_findings(state, multiline_code, "TL101@14 TL101@18 TL208@21");
 }
 
+/* ---- other frameworks, files without a PyTorch import ------------------------------ */
+
+static const char no_import_code[] =
+	"from .meters import AverageMeter\n"
+	"def run(model, loader, optimizer, criterion, scaler):\n"
+	"    for x, y in loader:\n"
+	"        loss = criterion(model(x), y)\n"
+	"        loss.backward()\n"
+	"        optimizer.step()\n"
+	"        model.eval()\n"
+	"        chk(optimizer)\n"
+	"        chk(scaler)\n"
+	"        chk(model)\n"
+	"        chk(loss)\n";
+
+static void test_no_torch_import(void **state)
+{
+	(void)state;
+	TlFixture *fx = tl_fixture_new(no_import_code);
+	const TlIndex *idx = &fx->idx;
+	assert_false(idx->torch_ecosystem);
+	/* Names and methods hint at nothing without an import. */
+	assert_false(tl_facts_is_optimizer(idx, arg0(fx, "chk(optimizer)")));
+	assert_false(tl_facts_is_scaler(idx, arg0(fx, "chk(scaler)")));
+	assert_false(tl_facts_is_module(idx, arg0(fx, "chk(model)")));
+	assert_false(tl_facts_is_graph(idx, arg0(fx, "chk(loss)")));
+	const TlCall *step = tl_index_call_at(idx, tl_fixture_node(fx, "optimizer.step()", 0));
+	assert_non_null(step);
+	assert_false(step->events & TL_EV_OPT_STEP);
+	tl_fixture_free(fx);
+
+	/* The same code after `import torch`: the names hint again. */
+	TlBuf b;
+	tl_buf_init(&b);
+	tl_buf_add(&b, "import torch\n");
+	tl_buf_add(&b, no_import_code);
+	fx = tl_fixture_new(b.data);
+	idx = &fx->idx;
+	assert_true(idx->torch_ecosystem);
+	assert_true(tl_facts_is_optimizer(idx, arg0(fx, "chk(optimizer)")));
+	assert_true(tl_facts_is_scaler(idx, arg0(fx, "chk(scaler)")));
+	assert_true(tl_facts_is_module(idx, arg0(fx, "chk(model)")));
+	assert_true(tl_facts_is_graph(idx, arg0(fx, "chk(loss)")));
+	tl_fixture_free(fx);
+	tl_buf_release(&b);
+}
+
+static void test_ecosystem_imports(void **state)
+{
+	(void)state;
+	static const char *const torch_files[] = {
+		"import torchvision\n", "from transformers import AutoModel\n",
+		"import pytorch_lightning as pl\n", "from torch_ema import ExponentialMovingAverage\n",
+		"def f():\n    import torch.nn as nn\n",
+	};
+	static const char *const other_files[] = {
+		"import paddle\n", "import tensorflow as tf\n", "import numpy as np\n",
+		"from .models import Net\n", "import jax.numpy as jnp\n",
+	};
+	for (size_t i = 0; i < sizeof torch_files / sizeof *torch_files; i++) {
+		TlFixture *fx = tl_fixture_new(torch_files[i]);
+		assert_true(fx->idx.torch_ecosystem);
+		tl_fixture_free(fx);
+	}
+	for (size_t i = 0; i < sizeof other_files / sizeof *other_files; i++) {
+		TlFixture *fx = tl_fixture_new(other_files[i]);
+		assert_false(fx->idx.torch_ecosystem);
+		tl_fixture_free(fx);
+	}
+}
+
+static const char foreign_code[] =
+	"import torch\n"
+	"import paddle\n"
+	"import tensorflow as tf\n"
+	"def train(loader):\n"
+	"    net = paddle.vision.models.resnet18()\n"
+	"    opt = paddle.optimizer.Adam(parameters=net.parameters())\n"
+	"    optimizer = tf.keras.optimizers.Adam(1e-3)\n"
+	"    scaler = paddle.amp.GradScaler()\n"
+	"    torch_opt = torch.optim.SGD(torch.nn.Linear(2, 2).parameters(), lr=0.1)\n"
+	"    net.eval()\n"
+	"    chk(opt)\n"
+	"    chk(optimizer)\n"
+	"    chk(scaler)\n"
+	"    chk(net)\n"
+	"    chk(torch_opt)\n";
+
+static void test_other_frameworks(void **state)
+{
+	(void)state;
+	TlFixture *fx = tl_fixture_new(foreign_code);
+	const TlIndex *idx = &fx->idx;
+	/* Made by another framework: never a PyTorch object, whatever the
+	 * name or the use (`net.eval()`, `net.parameters()`). */
+	assert_false(tl_facts_is_optimizer(idx, arg0(fx, "chk(opt)")));
+	assert_false(tl_facts_is_optimizer(idx, arg0(fx, "chk(optimizer)")));
+	assert_false(tl_facts_is_scaler(idx, arg0(fx, "chk(scaler)")));
+	assert_false(tl_facts_is_module(idx, arg0(fx, "chk(net)")));
+	assert_true(tl_facts_is_optimizer(idx, arg0(fx, "chk(torch_opt)")));
+	tl_fixture_free(fx);
+}
+
+/* ---- optimizers and models known by their use ----------------------------------------- */
+
+static const char by_use_code[] =
+	"import torch\n"                                                   /* 1 */
+	"from pytorch_pretrained_bert import OpenAIAdam\n"                 /* 2 */
+	"from torch_ema import ExponentialMovingAverage\n"                 /* 3 */
+	"from project import build_model, Tracker\n"                       /* 4 */
+	"def train(cfg, loader):\n"                                         /* 5 */
+	"    gen = build_model(cfg.g)\n"                                   /* 6 */
+	"    disc = build_model(cfg.d)\n"                                  /* 7 */
+	"    g_opt = OpenAIAdam(gen.parameters(), lr=1e-4)\n"              /* 8 */
+	"    d_opt = OpenAIAdam(params=[{'params': disc.parameters()}])\n" /* 9 */
+	"    ema = ExponentialMovingAverage(gen.parameters(), 0.99)\n"     /* 10 */
+	"    tracker = Tracker(gen.parameters())\n"                        /* 11 */
+	"    for x in loader:\n"                                           /* 12 */
+	"        d_opt.zero_grad()\n"                                      /* 13 */
+	"        disc(x).mean().backward()\n"                              /* 14 */
+	"        d_opt.step()\n"                                           /* 15 */
+	"        gen(x).mean().backward()\n"                               /* 16 */
+	"        g_opt.step()\n"                                           /* 17 */
+	"        ema.step()\n"                                             /* 18 */
+	"        chk(g_opt, d_opt, ema, tracker)\n";                       /* 19 */
+
+static void test_optimizers_by_use(void **state)
+{
+	TlFixture *fx = tl_fixture_new(by_use_code);
+	const TlIndex *idx = &fx->idx;
+	TSNode chk = tl_fixture_node(fx, "chk(g_opt, d_opt, ema, tracker)", 0);
+	TSNode args = ts_node_child_by_field_name(chk, "arguments", 9);
+	/* Built over a model's parameters and stepped after a backward. */
+	assert_true(tl_facts_is_optimizer(idx, ts_node_named_child(args, 0)));
+	assert_true(tl_facts_is_optimizer(idx, ts_node_named_child(args, 1)));
+	/* An EMA helper is stepped too, but says what it is; a tracker is
+	 * built over parameters but never stepped. */
+	assert_false(tl_facts_is_optimizer(idx, ts_node_named_child(args, 2)));
+	assert_false(tl_facts_is_optimizer(idx, ts_node_named_child(args, 3)));
+	tl_fixture_free(fx);
+	/* d_opt's reset covers only the discriminator: g_opt is not reset. */
+	expect_findings(state, by_use_code, "TL201@17");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_multiline_forms),
+		cmocka_unit_test(test_no_torch_import),
+		cmocka_unit_test(test_ecosystem_imports),
+		cmocka_unit_test(test_other_frameworks),
+		cmocka_unit_test(test_optimizers_by_use),
 	};
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }

@@ -804,13 +804,15 @@ static void test_step_of_unknown_receivers(void **state)
 {
 	(void)state;
 	TlFixture *fx = tl_fixture_new(
+		"import torch\n"
 		"def train(optimizer, env, lr_sched, self):\n"
 		"    optimizer.step()\n"
 		"    env.step(0)\n"
 		"    lr_sched.step()\n"
 		"    self.opt_g.step()\n"
 		"    self.scaler.step(self.opt_g)\n");
-	/* Without a binding to decide, names decide. */
+	/* Without a binding to decide, names decide (in a file that imports
+	 * PyTorch: see test_no_torch_import in test_facts_values.c). */
 	assert_true(call_of(fx, "optimizer.step()")->events & TL_EV_OPT_STEP);
 	assert_false(call_of(fx, "env.step(0)")->events & TL_EV_OPT_STEP);
 	assert_false(call_of(fx, "lr_sched.step()")->events & TL_EV_OPT_STEP);
