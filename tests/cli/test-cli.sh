@@ -142,7 +142,7 @@ has unicode-columns "$tmp/out" "unicode.py:11:19: TL201"
 # --- deep nesting does not crash ----------------------------------------------------
 awk 'BEGIN { s = "x = "; for (i = 0; i < 20000; i++) s = s "("; s = s "1"; for (i = 0; i < 20000; i++) s = s ")"; print s }' >"$tmp/deep.py"
 run deep-parens 0 "$bin" "$tmp/deep.py"
-awk 'BEGIN { ind = ""; for (i = 0; i < 1500; i++) { print ind "if x:"; ind = ind " " } print ind "for b in loader:"; print ind " loss = crit(model(b), y); loss.backward(); opt.step()" }' >"$tmp/deepif.py"
+awk 'BEGIN { print "import torch"; ind = ""; for (i = 0; i < 1500; i++) { print ind "if x:"; ind = ind " " } print ind "for b in loader:"; print ind " loss = crit(model(b), y); loss.backward(); opt.step()" }' >"$tmp/deepif.py"
 run deep-blocks 1 "$bin" --format concise "$tmp/deepif.py"; has deep-blocks "$tmp/out" "TL201"
 
 # --- directories: discovery, skipping, determinism -------------------------------------
