@@ -82,6 +82,11 @@ bool tl_facts_under(const TlIndex *idx, TSNode node, uint32_t ctx);
 bool tl_facts_is_optimizer(const TlIndex *idx, TSNode expr);
 bool tl_facts_is_scaler(const TlIndex *idx, TSNode expr);
 bool tl_facts_is_module(const TlIndex *idx, TSNode expr);
+/* A parameter or buffer of a module: a target of iterating m.parameters() /
+ * m.buffers() (also through list()/filter()), the tensor of a
+ * named_parameters() / named_buffers() pair, an nn.Parameter(...) bound in
+ * the file, or the .weight / .bias of a known module (facts/kinds.c). */
+bool tl_facts_is_parameter(const TlIndex *idx, TSNode expr);
 bool tl_facts_is_loss_call(const TlIndex *idx, const TlCall *c);
 bool tl_facts_is_forward(const TlIndex *idx, const TlCall *c);
 /* A value that carries autograd history (RULES.md, "graph tensor"). */

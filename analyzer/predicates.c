@@ -62,6 +62,12 @@ static bool tl_pred_call_does(const TlIndex *idx, TSNode n, int choice)
 	return c && (c->events & tl_event_bits[choice]);
 }
 
+static bool tl_pred_parameter(const TlIndex *idx, TSNode n, int choice)
+{
+	(void)choice;
+	return tl_facts_is_parameter(idx, n);
+}
+
 static bool tl_pred_optimizer(const TlIndex *idx, TSNode n, int choice)
 {
 	(void)choice;
@@ -353,6 +359,8 @@ const TlPredicateDef tl_predicates[] = {
 	  "the expression is a GradScaler (bound to one, else named like a scaler)" },
 	{ "module", NULL, NULL, tl_pred_module,
 	  "the expression is a known module" },
+	{ "parameter", NULL, NULL, tl_pred_parameter,
+	  "the expression is a parameter or buffer of a module: a target of iterating .parameters() / .buffers(), the tensor of a .named_parameters() pair, an nn.Parameter bound in the file, or .weight / .bias of a known module" },
 	{ "wrapper-module", NULL, NULL, tl_pred_wrapper_module,
 	  "the module's forward is its entry point: a DistributedDataParallel, DataParallel or FSDP wrapper, or a RemoteModule (else named like one)" },
 	{ "graph-tensor", NULL, NULL, tl_pred_graph_tensor,

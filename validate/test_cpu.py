@@ -151,6 +151,13 @@ class Correctness(unittest.TestCase):
 
 
 class Precision(unittest.TestCase):
+    def test_TL211_frozen_backbone_keeps_training(self):
+        f, x = variants("TL211")
+        self.assertGreater(f["signal"]["backbone_change"], 0.0)
+        self.assertEqual(x["signal"]["backbone_change"], 0.0)
+        self.assertGreater(f["signal"]["backbone_params_with_grad"], 0)
+        self.assertEqual(x["signal"]["backbone_params_with_grad"], 0)
+
     def test_TL401_loss_in_bfloat16_outside_autocast(self):
         f, x = variants("TL401")
         self.assertEqual(f["signal"]["loss_dtype"], "torch.bfloat16")

@@ -366,13 +366,15 @@ bool tl_facts_is_module_class_name(const char *q)
 		"lightning.pytorch.LightningModule", "transformers.PreTrainedModel",
 		"transformers.modeling_utils.PreTrainedModel", "torch.jit.ScriptModule",
 	};
+	/* Tensors and containers of tensors that live under torch.nn. */
 	static const char *const not_modules[] = {
 		"torch.nn.Parameter", "torch.nn.ParameterList", "torch.nn.ParameterDict",
+		"torch.nn.Buffer", "torch.nn.UninitializedParameter", "torch.nn.UninitializedBuffer",
 		"torch.nn.init", "torch.nn.functional", "torch.nn.utils",
 	};
 	if (IN(q, exact))
 		return true;
-	if (IN(q, not_modules))
+	if (IN(q, not_modules) || tl_facts__starts(q, "torch.nn.parameter."))
 		return false;
 	if (tl_facts__starts(q, "torch.nn.")) {
 		const char *last = tl_facts__last(q);

@@ -694,3 +694,80 @@ bool tl_facts__tensor_batch(const TlIndex *idx, TSNode expr, int depth)
 	v = tl_facts__bound_value(b);
 	return !ts_node_is_null(v) && tl_facts__tensor_batch(idx, v, depth + 1);
 }
+
+/* ---- parameters ---------------------------------------------------------------------- */
+
+/* Methods of a module whose iteration yields its parameters or buffers;
+ * the named_ forms yield (name, tensor) pairs. */
+static const char *const tl_facts__param_iters[] = { "parameters", "buffers" };
+static const char *const tl_facts__named_param_iters[] = { "named_parameters", "named_buffers" };
+static const char *const tl_facts__param_attrs[] = { "weight", "bias" };
+
+/* The call `list(m.parameters())` / `m.parameters()` inside an iterable. */
+static const TlCall *tl_facts__param_iter_call(const TlIndex *idx, TSNode it)
+{
+	const TlSyms *sy = tl_syms();
+	for (int depth = 0; depth < 4; depth++) {
+		it = tl_index_unparen(it);
+		/* list(m.parameters())[:-2] */
+		if (!ts_node_is_null(it) && ts_node_symbol(it) == sy->subscript)
+			it = tl_index_unparen(ts_node_child_by_field_id(it, sy->f_value));
+		if (ts_node_is_null(it) || ts_node_symbol(it) != sy->call)
+			return NULL;
+		const TlCall *c = tl_index_call_at(idx, it);
+		if (!c)
+			return NULL;
+		if (c->method && !ts_node_is_null(c->receiver) &&
+		    (IN(c->method, tl_facts__param_iters) || IN(c->method, tl_facts__named_param_iters)))
+			return c;
+		/* list(...), tuple(...), filter(fn, ...): the parameters pass through */
+		static const char *const through[] = { "list", "tuple", "filter", "sorted" };
+		if (!ts_node_is_null(c->receiver) || !c->method || !IN(c->method, through) ||
+		    tl_index_resolve_node(idx, c->callee))
+			return NULL;
+		uint32_t n = tl_facts__argc(it);
+		it = tl_facts__arg(it, n ? n - 1 : 0);
+	}
+	return NULL;
+}
+
+bool tl_facts_is_parameter(const TlIndex *idx, TSNode expr)
+{
+	const TlSyms *sy = tl_syms();
+	expr = tl_index_unparen(expr);
+	if (ts_node_is_null(expr))
+		return false;
+	TSSymbol s = ts_node_symbol(expr);
+	if (s == sy->attribute) {
+		/* model.fc.weight: a parameter of a module */
+		TSNode attr = ts_node_child_by_field_id(expr, sy->f_attribute);
+		char name[16];
+		uint32_t len = ts_node_end_byte(attr) - ts_node_start_byte(attr);
+		if (len >= sizeof name)
+			return false;
+		memcpy(name, idx->src->text + ts_node_start_byte(attr), len);
+		name[len] = '\0';
+		return IN(name, tl_facts__param_attrs) &&
+		       tl_facts_is_module(idx, ts_node_child_by_field_id(expr, sy->f_object));
+	}
+	if (s != sy->identifier)
+		return false;
+	const TlBinding *b = tl_index_resolve_node(idx, expr);
+	if (!b)
+		return false;
+	if (b->kind == TL_BIND_FOR) {
+		const TlCall *c = tl_facts__param_iter_call(idx, b->value);
+		if (!c)
+			return false;
+		/* for p in m.parameters(); for name, p in m.named_parameters() */
+		return IN(c->method, tl_facts__named_param_iters) ? b->elem == 1 && b->depth == 1
+								 : b->elem < 0;
+	}
+	TSNode v = tl_facts__bound_value(b);
+	if (b->kind != TL_BIND_ASSIGN || b->elem >= 0 || ts_node_is_null(v) ||
+	    ts_node_symbol(v) != sy->call)
+		return false;
+	const TlCall *c = tl_index_call_at(idx, v);
+	return c && c->qname && (strcmp(c->qname, "torch.nn.Parameter") == 0 ||
+				 strcmp(c->qname, "torch.nn.parameter.Parameter") == 0);
+}

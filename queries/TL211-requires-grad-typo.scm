@@ -1,0 +1,36 @@
+; TL211 requires-grad-typo
+; An assignment meant to freeze weights that freezes nothing.
+
+; p.require_grad = False / p.requires_grads = ... on a parameter, tensor or module
+((assignment
+  left: (attribute
+    object: (_) @_target
+    attribute: (identifier) @_attr)) @finding
+  (#any-of? @_attr "require_grad" "requires_grads" "require_grads" "required_grad" "requires_gradient")
+  (#not-eq? @_target "self")
+  (#parameter? @_target))
+
+((assignment
+  left: (attribute
+    object: (_) @_target
+    attribute: (identifier) @_attr)) @finding
+  (#any-of? @_attr "require_grad" "requires_grads" "require_grads" "required_grad" "requires_gradient")
+  (#not-eq? @_target "self")
+  (#known-tensor? @_target))
+
+((assignment
+  left: (attribute
+    object: (_) @_target
+    attribute: (identifier) @_attr)) @finding
+  (#any-of? @_attr "require_grad" "requires_grads" "require_grads" "required_grad" "requires_gradient")
+  (#not-eq? @_target "self")
+  (#module? @_target))
+
+; model.requires_grad = False: a module has no such flag
+((assignment
+  left: (attribute
+    object: (_) @_target
+    attribute: (identifier) @_attr)) @finding
+  (#eq? @_attr "requires_grad")
+  (#not-eq? @_target "self")
+  (#module? @_target))
