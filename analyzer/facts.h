@@ -39,6 +39,7 @@ enum {
 	TL_MADE_LOG_SOFTMAX, /* log_softmax: log-probabilities */
 	TL_MADE_SIGMOID,     /* sigmoid / expit */
 	TL_MADE_SCALED,      /* scaler.scale(loss) of a GradScaler not disabled */
+	TL_MADE_EXP_SUM,     /* torch.sum(torch.exp(x)), x.exp().sum(): a logsumexp in linear space */
 };
 /* The loss a call computes (tl_facts_loss_kind). */
 enum {
@@ -133,6 +134,7 @@ typedef enum TlApi {
 	TL_API_ACTIVATION_CHECKPOINT, /* torch.utils.checkpoint.checkpoint / checkpoint_sequential */
 	TL_API_EMPTY_CACHE,      /* torch.cuda.empty_cache (and the mps / xpu ones) */
 	TL_API_DATA_LOADER,      /* torch.utils.data.DataLoader */
+	TL_API_LOG,              /* torch.log */
 	TL_API_COUNT
 } TlApi;
 

@@ -25,10 +25,10 @@ static const unsigned tl_context_bits[] = {
 };
 static const char *const tl_mode_names[] = { "eval", "train", NULL };
 static const char *const tl_made_names[] = {
-	"softmax", "log-softmax", "sigmoid", "scaler-scale", NULL,
+	"softmax", "log-softmax", "sigmoid", "scaler-scale", "exp-sum", NULL,
 };
 static const int tl_made_kinds[] = {
-	TL_MADE_SOFTMAX, TL_MADE_LOG_SOFTMAX, TL_MADE_SIGMOID, TL_MADE_SCALED,
+	TL_MADE_SOFTMAX, TL_MADE_LOG_SOFTMAX, TL_MADE_SIGMOID, TL_MADE_SCALED, TL_MADE_EXP_SUM,
 };
 static const char *const tl_loss_names[] = {
 	"cross-entropy", "nll", "bce", "bce-with-logits", NULL,
@@ -161,7 +161,7 @@ static const char *const tl_version_names[] = {
 };
 static const char *const tl_api_names[] = {
 	"tensor-factory", "tensor-from-data", "deprecated-amp", "torch-load",
-	"activation-checkpoint", "empty-cache", "data-loader", NULL,
+	"activation-checkpoint", "empty-cache", "data-loader", "log", NULL,
 };
 _Static_assert(sizeof tl_api_names / sizeof *tl_api_names == TL_API_COUNT + 1,
 	       "one name per TlApi kind, in order");
@@ -406,7 +406,7 @@ const TlPredicateDef tl_predicates[] = {
 	{ "dies-in-iteration", NULL, NULL, tl_pred_dies_in_iteration,
 	  "the call's value is not kept past the loop iteration (not appended, stored into an attribute or element, returned)" },
 	{ "api", "kind", tl_api_names, tl_pred_api,
-	  "the call's callee (or the reference itself) resolves to an API of that kind (tensor-factory, tensor-from-data, deprecated-amp, torch-load, activation-checkpoint, empty-cache, data-loader)" },
+	  "the call's callee (or the reference itself) resolves to an API of that kind (tensor-factory, tensor-from-data, deprecated-amp, torch-load, activation-checkpoint, empty-cache, data-loader, log: torch.log)" },
 	{ "passes-keyword", "keyword", tl_keyword_names, tl_pred_passes_keyword,
 	  "the call passes that keyword argument, or a **mapping that may hold it" },
 	{ "torch-version-at-least", "version", tl_version_names, tl_pred_torch_version_at_least,
@@ -422,7 +422,7 @@ const TlPredicateDef tl_predicates[] = {
 	{ "leaves-eval-mode", NULL, NULL, tl_pred_leaves_eval_mode,
 	  "the call (an .eval() or a local function making one) puts a trained module in eval mode inside a step loop whose iteration never switches it back to train mode" },
 	{ "made-by", "kind", tl_made_names, tl_pred_made_by,
-	  "the value was made, in its function, by that call (softmax, log-softmax, sigmoid, scaler-scale), through names, subscripts and reshaping methods" },
+	  "the value was made, in its function, by that call (softmax, log-softmax, sigmoid, scaler-scale, exp-sum: a sum of exponentials), through names, subscripts and reshaping methods" },
 	{ "model-output", "kind", tl_made_names, tl_pred_model_output,
 	  "the value is the output of a model (or local function) whose every output ends in that activation: an nn.Sequential's last layer, every return of a local forward" },
 	{ "carried-with-graph", NULL, NULL, tl_pred_carried_with_graph,

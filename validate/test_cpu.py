@@ -166,6 +166,13 @@ class Precision(unittest.TestCase):
 
 
 class Safety(unittest.TestCase):
+    def test_TL403_linear_space_logsumexp_overflows(self):
+        f, x = variants("TL403")
+        self.assertGreater(f["signal"]["nonfinite_steps"], 0)
+        self.assertEqual(x["signal"]["nonfinite_steps"], 0)
+        self.assertFalse(f["signal"]["weights_finite"])
+        self.assertTrue(x["signal"]["weights_finite"])
+
     def test_TL501_crafted_checkpoint_runs_code(self):
         f, x = variants("TL501")
         self.assertTrue(f["signal"]["code_ran"])

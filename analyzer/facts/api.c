@@ -51,6 +51,8 @@ bool tl_facts__qname_is_api(const char *q, TlApi api)
 		return IN(q, tl_facts__api_empty_cache);
 	case TL_API_DATA_LOADER:
 		return IN(q, tl_facts__api_loader);
+	case TL_API_LOG:
+		return strcmp(q, "torch.log") == 0;
 	case TL_API_COUNT:
 		break;
 	}

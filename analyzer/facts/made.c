@@ -154,6 +154,62 @@ static int tl_facts__activation_module(const TlIndex *idx, TSNode callee, int de
 	return TL_MADE_NONE;
 }
 
+/* True when call `c` is the tensor method or torch function `name`
+ * (`x.exp()`, `torch.exp(x)`), not a module attribute that is so named. */
+static bool tl_facts__tensor_op(const TlIndex *idx, const TlCall *c, const char *name)
+{
+	const TlSyms *sy = tl_syms();
+	if (c->qname) {
+		if (!tl_facts__starts(c->qname, "torch."))
+			return false;
+		const char *last = tl_facts__last(c->qname);
+		return strcmp(last, name) == 0 && last == c->qname + 6;
+	}
+	TSNode callee = tl_index_unparen(c->callee);
+	return c->method && strcmp(c->method, name) == 0 && c->receiver.id &&
+	       ts_node_symbol(callee) == sy->attribute && !tl_index_resolve_node(idx, callee) &&
+	       !tl_facts__module_expr(idx, c->receiver, 0);
+}
+
+/* The operand of a one-operand tensor op: the receiver of `x.exp()`, the
+ * first argument of `torch.exp(x)`. */
+static TSNode tl_facts__op_operand(const TlCall *c)
+{
+	return c->qname ? tl_facts__arg(c->node, 0) : c->receiver;
+}
+
+/* `torch.sum(torch.exp(x), d)`, `x.exp().sum(d)` and their mixes: a sum of
+ * exponentials, the linear-space form of a logsumexp. An exponent that
+ * subtracts something first (`torch.exp(x - x.max())`) is the stable
+ * manual form, and not this. */
+static bool tl_facts__exp_sum(const TlIndex *idx, const TlCall *c)
+{
+	const TlSyms *sy = tl_syms();
+	if (!tl_facts__tensor_op(idx, c, "sum"))
+		return false;
+	const TlCall *e = tl_facts__producer(idx, tl_facts__op_operand(c), 0);
+	if (!e || !tl_facts__tensor_op(idx, e, "exp"))
+		return false;
+	/* The exponent, through names bound to it (`shifted = x - m`). */
+	TSNode x = tl_facts__op_operand(e);
+	for (int depth = 0; depth <= TL_FACTS_DEPTH; depth++) {
+		x = tl_index_unparen(x);
+		if (ts_node_is_null(x))
+			return false;
+		if (ts_node_symbol(x) == sy->binary_operator) {
+			TSNode op = ts_node_child_by_field_id(x, sy->f_operator);
+			return ts_node_is_null(op) || !tl_index_text_is(idx, op, "-");
+		}
+		if (ts_node_symbol(x) != sy->identifier)
+			return true;
+		const TlBinding *b = tl_index_resolve_node(idx, x);
+		if (!b || b->kind != TL_BIND_ASSIGN || b->elem >= 0)
+			return true;
+		x = tl_facts__bound_value(b);
+	}
+	return true;
+}
+
 /* What call `c` computes when it is an explicit activation or a loss scaling:
  * TL_MADE_*. */
 int tl_facts__call_made(const TlIndex *idx, const TlCall *c)
@@ -162,6 +218,8 @@ int tl_facts__call_made(const TlIndex *idx, const TlCall *c)
 	if (c->method && strcmp(c->method, "scale") == 0 && c->receiver.id &&
 	    tl_facts_is_scaler(idx, c->receiver))
 		return tl_facts__scaler_disabled(idx, c->receiver) ? TL_MADE_NONE : TL_MADE_SCALED;
+	if (tl_facts__exp_sum(idx, c))
+		return TL_MADE_EXP_SUM;
 	int k = tl_facts__activation_qname(c->qname, false);
 	if (k)
 		return k;
