@@ -48,7 +48,18 @@ static void tl_fuzz__render(const TlSource *src, const TlNotebook *nb, const TlF
 	tl_buf_release(&out);
 }
 
+int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* Loading the rules once, before the first input, keeps that one-time cost
+ * out of the per-input timeout (a loaded machine compiles slowly). */
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	tl_fuzz__init();
+	return 0;
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
