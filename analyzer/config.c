@@ -240,7 +240,9 @@ static bool tl_configs__exists(const char *dir, const char *name, char **path)
 	tl_buf_init(&b);
 	tl_buf_addf(&b, "%s%s", dir, name);
 	struct stat st;
-	if (stat(b.data, &st) == 0 && S_ISREG(st.st_mode)) {
+	/* Not only regular files: a FIFO or device by that name is refused
+	 * by tl_config_load with a message, instead of being passed over. */
+	if (stat(b.data, &st) == 0 && !S_ISDIR(st.st_mode)) {
 		*path = tl_buf_detach(&b);
 		return true;
 	}

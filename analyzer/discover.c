@@ -2,6 +2,8 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -21,6 +23,7 @@ typedef struct TlIgnoreScope {
 typedef struct TlWalk {
 	const TlDiscoverOptions *opt;
 	TlArray(TlIgnoreScope) scopes;
+	bool failed; /* an ignore file could not be read (and was reported) */
 } TlWalk;
 
 typedef struct TlDirItem {
@@ -58,15 +61,19 @@ static bool tl_discover__is_file(const char *path)
 	return stat(path, &st) == 0;
 }
 
-/* Adds the patterns of `file` (if it exists) as a scope below `parent`. */
+/* Adds the patterns of `file` (if it exists) as a scope below `parent`.
+ * One that exists but cannot be read (a FIFO, no permission, not UTF-8) is
+ * reported: what it ignores would otherwise be analysed without a word. */
 static int32_t tl_discover__push_scope(TlWalk *w, const char *abs_dir, const char *file,
 				       int32_t parent)
 {
 	char *path = tl_discover__join(abs_dir, file);
 	TlSource src;
-	char why[128];
+	char why[256];
 	int32_t scope = parent;
-	if (tl_discover__is_file(path) && tl_source_load(&src, path, why, sizeof why)) {
+	if (!tl_discover__is_file(path)) {
+		/* absent: nothing to apply */
+	} else if (tl_source_load(&src, path, why, sizeof why)) {
 		TlIgnoreScope s;
 		tl_patterns_init(&s.patterns, abs_dir);
 		tl_patterns_add_text(&s.patterns, src.text);
@@ -74,6 +81,9 @@ static int32_t tl_discover__push_scope(TlWalk *w, const char *abs_dir, const cha
 		scope = (int32_t)w->scopes.size;
 		tl_array_push(&w->scopes, s);
 		tl_source_release(&src);
+	} else {
+		w->opt->on_error(w->opt->data, path, why);
+		w->failed = true;
 	}
 	tl_free(path);
 	return scope;
@@ -226,8 +236,25 @@ static bool tl_discover__walk(TlWalk *w, const char *root, TlStrArray *files)
 				continue;
 			char *path = tl_discover__join(dir, name);
 			struct stat lst, st;
-			if (lstat(path, &lst) != 0 || stat(path, &st) != 0) {
-				tl_free(path); /* vanished, or a dangling link */
+			if (lstat(path, &lst) != 0) {
+				if (errno == ENAMETOOLONG) {
+					/* Deeper than the system lets a path go: say so
+					 * rather than skip what lies there. */
+					char why[96];
+					snprintf(why, sizeof why,
+						 "path too long (the system limit is %d bytes); not analysed",
+						 PATH_MAX);
+					opt->on_error(opt->data, path, why);
+					ok = false;
+				} else if (errno != ENOENT) {
+					opt->on_error(opt->data, path, strerror(errno));
+					ok = false;
+				}
+				tl_free(path); /* else it vanished */
+				continue;
+			}
+			if (stat(path, &st) != 0) {
+				tl_free(path); /* a dangling link, or a loop of links */
 				continue;
 			}
 			bool is_dir = S_ISDIR(st.st_mode);
@@ -263,6 +290,7 @@ bool tl_discover_ex(const char *const *paths, int count, const TlDiscoverOptions
 {
 	TlWalk w;
 	w.opt = opt;
+	w.failed = false;
 	tl_array_init(&w.scopes);
 	bool ok = true;
 	for (int i = 0; i < count; i++) {
@@ -276,6 +304,13 @@ bool tl_discover_ex(const char *const *paths, int count, const TlDiscoverOptions
 		bool is_dir = S_ISDIR(st.st_mode);
 		if (opt->force_exclude && tl_discover__force_excluded(&w, path, is_dir))
 			continue;
+		if (!is_dir && !S_ISREG(st.st_mode)) {
+			/* A FIFO, device or socket: reading it could wait forever
+			 * (tl_source_load refuses it too, whatever it becomes). */
+			opt->on_error(opt->data, path, "not a regular file");
+			ok = false;
+			continue;
+		}
 		if (is_dir)
 			ok &= tl_discover__walk(&w, path, files);
 		else
@@ -284,13 +319,14 @@ bool tl_discover_ex(const char *const *paths, int count, const TlDiscoverOptions
 	for (uint32_t i = 0; i < w.scopes.size; i++)
 		tl_patterns_release(&w.scopes.items[i].patterns);
 	tl_array_release(&w.scopes);
-	return ok;
+	return ok && !w.failed;
 }
 
 bool tl_discover_excluded(const TlDiscoverOptions *opt, const char *path, bool is_dir)
 {
 	TlWalk w;
 	w.opt = opt;
+	w.failed = false;
 	tl_array_init(&w.scopes);
 	bool skip = tl_discover__force_excluded(&w, path, is_dir);
 	for (uint32_t i = 0; i < w.scopes.size; i++)

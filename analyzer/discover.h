@@ -26,8 +26,11 @@ typedef struct TlDiscoverOptions {
  * folders, caches, virtual environments and `build`), folders holding a
  * pyvenv.cfg, and, if asked, what git ignores. A file named explicitly is
  * taken whatever its extension, unless force_exclude and excluded. The walk
- * is iterative and does not follow symbolic links to directories. Returns
- * false if any path failed (after reporting it); the others are listed. */
+ * is iterative and does not follow symbolic links to directories. A named
+ * path that is not a regular file or directory (a FIFO, device, socket),
+ * an ignore file that exists but cannot be read, and an entry whose path
+ * is longer than PATH_MAX are reported through on_error. Returns false if
+ * any path failed (after reporting it); the others are listed. */
 bool tl_discover_ex(const char *const *paths, int count, const TlDiscoverOptions *opt,
 		    TlStrArray *files);
 /* True when --force-exclude would drop `path` (which need not exist): it,

@@ -56,6 +56,7 @@ typedef struct TlJob {
 	TlSelection selection; /* its rules, from its configuration and the CLI */
 	const char *stdin_text;
 	size_t stdin_len;
+	const char *stdin_why;  /* standard input could not be read: why */
 	int torch_version;     /* --torch-version, else the configuration's, else 0 */
 } TlJob;
 
@@ -138,6 +139,10 @@ static void tl_main__analyze_one(TlRun *run, TlEngine *engine, uint32_t i)
 	TlBuf out;
 	tl_buf_init(&out);
 	bool text = run->format == TL_OUT_FULL || run->format == TL_OUT_CONCISE;
+	if (job->stdin_why) {
+		snprintf(why, sizeof why, "%s", job->stdin_why);
+		goto failed;
+	}
 	if (tl_notebook_path(job->path)) {
 		TlNotebook nb;
 		if (!tl_notebook_load(&nb, job->path, job->stdin_text, job->stdin_len, why, sizeof why))
@@ -268,18 +273,6 @@ static bool tl_main__color(const char *when, FILE *out)
 static int tl_main__cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static char *tl_main__read_stdin(size_t *len)
-{
-	TlBuf b;
-	tl_buf_init(&b);
-	char chunk[65536];
-	size_t n;
-	while ((n = fread(chunk, 1, sizeof chunk, stdin)) > 0)
-		tl_buf_addn(&b, chunk, n);
-	*len = b.len;
-	return tl_buf_detach(&b);
 }
 
 /* ---- options ------------------------------------------------------------------------- */
@@ -432,6 +425,7 @@ int main(int argc, char **argv)
 	memset(&run, 0, sizeof run);
 	char *stdin_text = NULL;
 	size_t stdin_len = 0;
+	char stdin_why[256] = "";
 	FILE *out = stdout;
 	if (exit_code >= 0)
 		goto done;
@@ -522,7 +516,9 @@ int main(int argc, char **argv)
 		/* Editors pass the real name: honour excludes when forced. */
 		bool excluded = cli.force_exclude && cli.stdin_filename &&
 				tl_discover_excluded(&dopt, name, false);
-		stdin_text = tl_main__read_stdin(&stdin_len);
+		/* Bounded like a file: `torchlint - < /dev/zero` stops at the limit. */
+		if (!tl_source_read_fd(STDIN_FILENO, &stdin_text, &stdin_len, stdin_why, sizeof stdin_why))
+			stdin_text = NULL;
 		if (!excluded)
 			tl_array_push(&files, tl_strdup(name));
 	}
@@ -543,8 +539,9 @@ int main(int argc, char **argv)
 		job->torch_version = cli.torch_version ? tl_torch_version_parse(cli.torch_version)
 						       : cfg->torch_version;
 		if (from_stdin) {
-			job->stdin_text = stdin_text;
+			job->stdin_text = stdin_text ? stdin_text : "";
 			job->stdin_len = stdin_len;
+			job->stdin_why = stdin_text ? NULL : stdin_why;
 		}
 	}
 	if (configs.failed) {

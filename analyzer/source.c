@@ -1,9 +1,12 @@
 #include "source.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "alloc.h"
 
@@ -115,50 +118,92 @@ bool tl_source_init_text(TlSource *src, const char *path, const char *text,
 	return true;
 }
 
+bool tl_source_read_fd(int fd, char **text, size_t *len, char *why, size_t why_size)
+{
+	*text = NULL;
+	*len = 0;
+	/* One byte past the limit tells "at the limit" from "over it"
+	 * without reading the rest (standard input may never end). */
+	size_t cap = 64 * 1024, n = 0, want = (size_t)TL_SOURCE_MAX_BYTES + 1;
+	char *buf = tl_malloc(cap);
+	for (;;) {
+		if (n == cap) {
+			cap = cap * 2 > want ? want : cap * 2;
+			buf = tl_realloc(buf, cap);
+		}
+		ssize_t got = read(fd, buf + n, cap - n);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+			/* A descriptor someone else made non-blocking: wait for data. */
+			struct pollfd p = { fd, POLLIN, 0 };
+			if (poll(&p, 1, -1) >= 0 || errno == EINTR)
+				continue;
+		}
+		if (got < 0) {
+			snprintf(why, why_size, "%s", strerror(errno));
+			tl_free(buf);
+			return false;
+		}
+		if (got == 0)
+			break;
+		n += (size_t)got;
+		if (n >= want) {
+			snprintf(why, why_size, "file too large (over the limit of %u bytes)",
+				 TL_SOURCE_MAX_BYTES);
+			tl_free(buf);
+			return false;
+		}
+	}
+	*text = buf;
+	*len = n;
+	return true;
+}
+
 bool tl_source_load(TlSource *src, const char *path, char *why, size_t why_size)
 {
 	memset(src, 0, sizeof *src);
-	FILE *f = fopen(path, "rb");
-	if (!f) {
-		snprintf(why, why_size, "%s", strerror(errno));
+	/* O_NONBLOCK: opening a FIFO (or a device) must not wait for a writer;
+	 * fstat on what was opened then refuses anything but a regular file,
+	 * with no window between the check and the read. */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0) {
+		int err = errno;
+		struct stat st;
+		/* A socket cannot be opened at all (ENXIO). */
+		if (err == ENXIO && stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+			snprintf(why, why_size, "not a regular file");
+		else
+			snprintf(why, why_size, "%s", strerror(err));
 		return false;
 	}
 	struct stat st;
-	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-		fclose(f);
-		snprintf(why, why_size, "is a directory");
-		return false;
+	bool ok = false;
+	char *buf = NULL;
+	size_t len = 0;
+	if (fstat(fd, &st) != 0) {
+		snprintf(why, why_size, "%s", strerror(errno));
+		goto cleanup;
 	}
-	if (fstat(fileno(f), &st) == 0 && st.st_size > (off_t)TL_SOURCE_MAX_BYTES) {
-		fclose(f);
+	if (S_ISDIR(st.st_mode)) {
+		snprintf(why, why_size, "is a directory");
+		goto cleanup;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(why, why_size, "not a regular file");
+		goto cleanup;
+	}
+	if (st.st_size > (off_t)TL_SOURCE_MAX_BYTES) {
 		snprintf(why, why_size, "file too large (%lld bytes; the limit is %u)",
 			 (long long)st.st_size, TL_SOURCE_MAX_BYTES);
-		return false;
+		goto cleanup;
 	}
-	size_t cap = 64 * 1024, len = 0;
-	char *buf = tl_malloc(cap);
-	for (;;) {
-		if (len == cap) {
-			if (cap > TL_SOURCE_MAX_BYTES)
-				break;
-			cap *= 2;
-			buf = tl_realloc(buf, cap);
-		}
-		size_t n = fread(buf + len, 1, cap - len, f);
-		len += n;
-		if (n == 0)
-			break;
-	}
-	bool failed = ferror(f) != 0;
-	int err = errno;
-	fclose(f);
-	if (failed) {
-		tl_free(buf);
-		snprintf(why, why_size, "%s", strerror(err));
-		return false;
-	}
-	bool ok = tl_source_init_text(src, path, buf, len, why, why_size);
+	if (!tl_source_read_fd(fd, &buf, &len, why, why_size))
+		goto cleanup;
+	ok = tl_source_init_text(src, path, buf, len, why, why_size);
+cleanup:
 	tl_free(buf);
+	close(fd);
 	return ok;
 }
 

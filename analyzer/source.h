@@ -4,6 +4,7 @@
 #define TL_SOURCE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "array.h"
@@ -25,14 +26,20 @@ typedef struct TlPosition {
 	uint32_t column; /* 1-based, in Unicode code points */
 } TlPosition;
 
-/* Reads `path`. On failure returns false, leaves `src` released, and writes
- * a one-line reason (no "torchlint:" prefix) into `why`. */
+/* Reads `path`, which must be a regular file: a FIFO, device, socket or
+ * directory is refused without waiting on it ("not a regular file"). On
+ * failure returns false, leaves `src` released, and writes a one-line
+ * reason (no "torchlint:" prefix) into `why`. */
 bool tl_source_load(TlSource *src, const char *path, char *why, size_t why_size);
 /* Takes `len` bytes of `text` (copied) as the contents of `path`. Same
  * checks and contract as tl_source_load. */
 bool tl_source_init_text(TlSource *src, const char *path, const char *text,
 			 size_t len, char *why, size_t why_size);
 void tl_source_release(TlSource *src);
+/* Reads `fd` to its end (a pipe, standard input), but never more than
+ * TL_SOURCE_MAX_BYTES: past it, stops and fails with "file too large".
+ * On success *text (caller frees; not NUL-terminated) holds *len bytes. */
+bool tl_source_read_fd(int fd, char **text, size_t *len, char *why, size_t why_size);
 
 TlPosition tl_source_position(const TlSource *src, uint32_t byte);
 uint32_t tl_source_line_count(const TlSource *src);
