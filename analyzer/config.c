@@ -9,6 +9,7 @@
 
 #include "alloc.h"
 #include "buf.h"
+#include "escape.h"
 #include "paths.h"
 #include "source.h"
 #include "toml.h"
@@ -71,7 +72,7 @@ void tl_config_release(TlConfig *cfg)
 static bool tl_config__error(FILE *err, const char *path, const TlTomlEntry *e, const char *what,
 			     const char *key)
 {
-	fprintf(err, "%s:%u:%u: error: %s '%s'\n", path, e ? e->line : 1, e ? e->column : 1, what,
+	tl_diagf(err, "%s:%u:%u: error: %s '%s'\n", path, e ? e->line : 1, e ? e->column : 1, what,
 		key);
 	return false;
 }
@@ -85,7 +86,7 @@ static bool tl_config__selectors(const char *path, const TlTomlEntry *e, const T
 	for (uint32_t i = 0; i < e->array.size; i++) {
 		char bad[128];
 		if (!tl_selection_add(rules, into, e->array.items[i], bad, sizeof bad)) {
-			fprintf(err, "%s:%u:%u: error: '%s' in '%s' matches no rule (see torchlint --list-rules)\n",
+			tl_diagf(err, "%s:%u:%u: error: '%s' in '%s' matches no rule (see torchlint --list-rules)\n",
 				path, e->line, e->column, bad, e->key);
 			return false;
 		}
@@ -101,7 +102,7 @@ bool tl_config_load(TlConfig *cfg, const char *path, const TlRuleSet *rules, boo
 	TlSource src;
 	char why[256];
 	if (!tl_source_load(&src, path, why, sizeof why)) {
-		fprintf(err, "torchlint: cannot read configuration '%s': %s\n", path, why);
+		tl_diagf(err, "torchlint: cannot read configuration '%s': %s\n", path, why);
 		return false;
 	}
 	TlToml doc;
@@ -110,7 +111,7 @@ bool tl_config_load(TlConfig *cfg, const char *path, const TlRuleSet *rules, boo
 		int used = 0;
 		if (sscanf(why, "%u:%u: %n", &line, &col, &used) < 2)
 			used = 0;
-		fprintf(err, "%s:%u:%u: error: %s\n", path, line, col, why + used);
+		tl_diagf(err, "%s:%u:%u: error: %s\n", path, line, col, why + used);
 		tl_source_release(&src);
 		return false;
 	}
@@ -148,7 +149,7 @@ bool tl_config_load(TlConfig *cfg, const char *path, const TlRuleSet *rules, boo
 		/* Only our table: other tools' tables in pyproject.toml are theirs. */
 		if (strcmp(e->table, table) != 0) {
 			if ((tlen && strncmp(e->table, table, tlen) == 0 && e->table[tlen] == '.') || !tlen) {
-				fprintf(err, "%s:%u:%u: error: unknown table '[%s]'\n", path, e->line, 1,
+				tl_diagf(err, "%s:%u:%u: error: unknown table '[%s]'\n", path, e->line, 1,
 					e->table);
 				ok = false;
 			}

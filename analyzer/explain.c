@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "escape.h"
 #include "evidence.h"
 #include "skills.h"
 
@@ -15,7 +16,11 @@ void tl_explain_render(const TlRule *r, TlBuf *out)
 	const char *path;
 	const char *section = tl_skills_section(r->code, &len, &path);
 	if (!section) {
-		tl_buf_addf(out, "%s\n", r->help ? r->help : r->message);
+		/* A --rules-dir rule's own text: no escape sequences reach the
+		 * terminal (escape.h). */
+		const char *text = r->help ? r->help : r->message;
+		tl_escape_add(out, text, strlen(text));
+		tl_buf_addc(out, '\n');
 	} else {
 		/* The section without its own "## CODE name" heading line. */
 		const char *nl = memchr(section, '\n', len);

@@ -15,9 +15,11 @@
 #include "config.h"
 #include "discover.h"
 #include "engine.h"
+#include "escape.h"
 #include "explain.h"
 #include "fingerprint.h"
 #include "notebook.h"
+#include "outfile.h"
 #include "output.h"
 #include "paths.h"
 #include "predicates.h"
@@ -123,7 +125,7 @@ static void tl_main__usage(FILE *out)
 static void tl_main__discover_error(void *data, const char *path, const char *why)
 {
 	(void)data;
-	fprintf(stderr, "torchlint: cannot read '%s': %s\n", path, why);
+	tl_diagf(stderr, "torchlint: cannot read '%s': %s\n", path, why);
 }
 
 /* ---- analysis ------------------------------------------------------------------- */
@@ -350,7 +352,7 @@ static int tl_main__options(int argc, char **argv, TlCli *cli)
 			fprintf(stderr, "torchlint: option '%s' needs a value\n", argv[optind - 1]);
 			return TL_EXIT_ERROR;
 		default:
-			fprintf(stderr, "torchlint: unknown option '%s'\n", argv[optind - 1]);
+			tl_diagf(stderr, "torchlint: unknown option '%s'\n", argv[optind - 1]);
 			return TL_EXIT_ERROR;
 		}
 	}
@@ -426,7 +428,10 @@ int main(int argc, char **argv)
 	char *stdin_text = NULL;
 	size_t stdin_len = 0;
 	char stdin_why[256] = "";
+	TlOutFile outfile;
+	tl_outfile_init_stdout(&outfile);
 	FILE *out = stdout;
+	char why[256];
 	if (exit_code >= 0)
 		goto done;
 	exit_code = TL_EXIT_CLEAN;
@@ -442,17 +447,26 @@ int main(int argc, char **argv)
 		exit_code = tl_main__explain(&rules, cli.explain);
 		goto done;
 	}
-	if (cli.output && !(out = fopen(cli.output, "w"))) {
-		fprintf(stderr, "torchlint: cannot write '%s': %s\n", cli.output, strerror(errno));
-		out = stdout;
+	if (cli.output && !tl_outfile_open(&outfile, cli.output, why, sizeof why)) {
+		tl_diagf(stderr, "torchlint: cannot write '%s': %s\n", cli.output, why);
 		exit_code = TL_EXIT_ERROR;
 		goto done;
 	}
 	if (cli.list_rules) {
-		if (cli.format == TL_OUT_JSON)
-			tl_output_rules_json(out, &rules);
-		else
+		if (!tl_outfile_start(&outfile, why, sizeof why)) {
+			tl_diagf(stderr, "torchlint: cannot write '%s': %s\n", cli.output, why);
+			exit_code = TL_EXIT_ERROR;
+			goto done;
+		}
+		out = outfile.stream;
+		if (cli.format == TL_OUT_JSON) {
+			if (!tl_output_rules_json(out, &rules)) {
+				fprintf(stderr, "torchlint: internal error: cannot encode the rule catalog as JSON\n");
+				exit_code = TL_EXIT_ERROR;
+			}
+		} else {
 			tl_main__list_rules(out, &rules);
+		}
 		goto done;
 	}
 	char bad[128];
@@ -468,7 +482,7 @@ int main(int argc, char **argv)
 	for (size_t k = 0; k < 3; k++)
 		for (uint32_t i = 0; i < lists[k].from->size; i++)
 			if (!tl_selection_add(&rules, lists[k].to, lists[k].from->items[i], bad, sizeof bad)) {
-				fprintf(stderr, "torchlint: %s: '%s' matches no rule (see --list-rules)\n",
+				tl_diagf(stderr, "torchlint: %s: '%s' matches no rule (see --list-rules)\n",
 					lists[k].opt, bad);
 				exit_code = TL_EXIT_ERROR;
 				goto usage;
@@ -548,6 +562,28 @@ int main(int argc, char **argv)
 		exit_code = TL_EXIT_ERROR;
 		goto done;
 	}
+	/* -o: never overwrite what is being read (the same file by any name). */
+	const char *clash = NULL;
+	for (uint32_t i = 0; i < files.size && !clash; i++)
+		if (!(use_stdin && i == files.size - 1) && tl_outfile_is(&outfile, files.items[i]))
+			clash = files.items[i];
+	for (uint32_t i = 0; i < configs.loaded.size && !clash; i++)
+		if (tl_outfile_is(&outfile, configs.loaded.items[i]->path))
+			clash = configs.loaded.items[i]->path;
+	if (!clash && use_stdin && tl_outfile_is_fd(&outfile, STDIN_FILENO))
+		clash = "-";
+	if (clash) {
+		tl_diagf(stderr, "torchlint: cannot write the report to '%s': it is the input '%s'\n",
+			 cli.output, clash);
+		exit_code = TL_EXIT_ERROR;
+		goto done;
+	}
+	if (!tl_outfile_start(&outfile, why, sizeof why)) {
+		tl_diagf(stderr, "torchlint: cannot write '%s': %s\n", cli.output, why);
+		exit_code = TL_EXIT_ERROR;
+		goto done;
+	}
+	out = outfile.stream;
 	atomic_init(&run.next, 0);
 	long jobs = cli.jobs;
 	if (!jobs) {
@@ -593,7 +629,7 @@ int main(int argc, char **argv)
 	for (uint32_t i = 0; i < run.count; i++) {
 		const TlFileReport *res = &run.results[i];
 		if (res->error) {
-			fprintf(stderr, "torchlint: %s\n", res->error);
+			tl_diagf(stderr, "torchlint: %s\n", res->error);
 			unreadable++;
 			exit_code = TL_EXIT_ERROR;
 		}
@@ -607,22 +643,28 @@ int main(int argc, char **argv)
 		}
 	}
 	TlReportSet set = { &rules, run.results, run.count };
+	bool encoded = true;
 	if (cli.statistics) {
 		tl_main__statistics(out, &run);
 	} else if (cli.format == TL_OUT_JSON) {
-		tl_output_json(out, &set);
+		encoded = tl_output_json(out, &set);
 	} else if (cli.format == TL_OUT_SARIF) {
 		char *cwd = tl_path_cwd();
-		tl_output_sarif(out, &set, cwd, exit_code != TL_EXIT_ERROR);
+		encoded = tl_output_sarif(out, &set, cwd, exit_code != TL_EXIT_ERROR);
 		tl_free(cwd);
 	} else if (cli.format == TL_OUT_GITHUB) {
-		tl_output_github(out, &set);
+		encoded = tl_output_github(out, &set);
 	} else {
 		for (uint32_t i = 0; i < run.count; i++)
 			if (run.results[i].rendered)
 				fputs(run.results[i].rendered, out);
 	}
-	fflush(out);
+	if (!encoded) {
+		fprintf(stderr, "torchlint: internal error: cannot encode the report as %s\n",
+			cli.format_name);
+		exit_code = TL_EXIT_ERROR;
+	}
+	tl_outfile_flush(&outfile);
 	if (!cli.quiet && !cli.statistics) {
 		/* Machine formats keep their stream clean: the summary goes to stderr. */
 		FILE *sum = cli.format == TL_OUT_FULL && !cli.output ? stdout : stderr;
@@ -663,8 +705,13 @@ done:
 	tl_array_release(&cli.select);
 	tl_array_release(&cli.extend_select);
 	tl_array_release(&cli.ignore);
-	if (out != stdout && fclose(out) != 0) {
-		fprintf(stderr, "torchlint: cannot write '%s': %s\n", cli.output, strerror(errno));
+	/* A report that did not reach its file is a failure, not a success
+	 * with nothing to show (a full disk, /dev/full, a closed stdout). */
+	if (!tl_outfile_finish(&outfile, why, sizeof why)) {
+		if (cli.output)
+			tl_diagf(stderr, "torchlint: cannot write '%s': %s\n", cli.output, why);
+		else
+			fprintf(stderr, "torchlint: cannot write to standard output: %s\n", why);
 		exit_code = TL_EXIT_ERROR;
 	}
 	return exit_code;

@@ -5,17 +5,73 @@
 
 #include "alloc.h"
 #include "buf.h"
+#include "escape.h"
 #include "skills.h"
 
 #ifndef TL_VERSION
 #define TL_VERSION "0.0.0-dev"
 #endif
 
-static void tl_output__dump(FILE *out, json_t *doc)
+/* Everything a document needs while it is built: jansson refuses a string
+ * that is not valid UTF-8 (json_pack returns NULL, an append of NULL fails),
+ * which would drop a finding while the summary still counts it. So every
+ * string from outside goes through tl_output__s, and every jansson result
+ * through tl_output__ok: a failure marks the document, which is then not
+ * written at all (the caller reports it, exit 2). */
+typedef struct TlJsonDoc {
+	TlStrArray keep; /* valid-UTF-8 copies handed to jansson; freed at the end */
+	bool failed;
+} TlJsonDoc;
+
+/* `s` itself when valid UTF-8 (or NULL), else a copy with each bad byte
+ * replaced by U+FFFD that lives until tl_output__dump. */
+static const char *tl_output__s(TlJsonDoc *d, const char *s)
 {
-	json_dumpf(doc, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_ENSURE_ASCII);
-	fputc('\n', out);
+	if (!s)
+		return NULL;
+	size_t n = strlen(s);
+	if (tl_utf8_invalid_offset((const unsigned char *)s, n) == n)
+		return s;
+	TlBuf b;
+	tl_buf_init(&b);
+	tl_escape_add_json(&b, s);
+	char *copy = tl_buf_detach(&b);
+	tl_array_push(&d->keep, copy);
+	return copy;
+}
+
+static json_t *tl_output__ok(TlJsonDoc *d, json_t *v)
+{
+	if (!v)
+		d->failed = true;
+	return v;
+}
+
+/* Appends `v` (stolen) to `list`; a NULL or failed append marks `d`. */
+static void tl_output__append(TlJsonDoc *d, json_t *list, json_t *v)
+{
+	if (!v || json_array_append_new(list, v) != 0)
+		d->failed = true;
+}
+
+static void tl_output__set(TlJsonDoc *d, json_t *obj, const char *key, json_t *v)
+{
+	if (!v || json_object_set_new(obj, key, v) != 0)
+		d->failed = true;
+}
+
+/* Writes `doc` (stolen) unless building it failed. Write errors are left
+ * on the stream for the caller's ferror/fclose check. */
+static bool tl_output__dump(FILE *out, TlJsonDoc *d, json_t *doc)
+{
+	bool ok = doc && !d->failed;
+	if (ok) {
+		json_dumpf(doc, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_ENSURE_ASCII);
+		fputc('\n', out);
+	}
 	json_decref(doc);
+	tl_str_array_release(&d->keep);
+	return ok;
 }
 
 static json_t *tl_output__position(TlPosition p)
@@ -25,45 +81,52 @@ static json_t *tl_output__position(TlPosition p)
 
 /* ---- JSON ------------------------------------------------------------------ */
 
-void tl_output_json(FILE *out, const TlReportSet *set)
+bool tl_output_json(FILE *out, const TlReportSet *set)
 {
-	json_t *list = json_array();
-	for (uint32_t i = 0; i < set->count; i++) {
+	TlJsonDoc d = { .failed = false };
+	tl_array_init(&d.keep);
+	json_t *list = tl_output__ok(&d, json_array());
+	for (uint32_t i = 0; i < set->count && list; i++) {
 		const TlFileReport *fr = &set->files[i];
 		for (uint32_t k = 0; k < fr->findings.size; k++) {
 			const TlFinding *f = &fr->findings.items[k];
 			const TlRule *r = f->rule;
 			json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s?, s:s, s:o, s:o, s:o}",
-					      "code", r->code, "name", r->name, "family", r->family,
+					      "code", tl_output__s(&d, r->code), "name", tl_output__s(&d, r->name),
+					      "family", tl_output__s(&d, r->family),
 					      "severity", tl_severity_name(r->severity),
-					      "message", f->message, "fix", r->help, "path", fr->path,
+					      "message", tl_output__s(&d, f->message), "fix", tl_output__s(&d, r->help),
+					      "path", tl_output__s(&d, fr->path),
 					      "start", tl_output__position(f->cell ? f->cell_start : f->start),
 					      "end", tl_output__position(f->cell ? f->cell_end : f->end),
 					      "cell", f->cell ? json_integer(f->cell) : json_null());
-			json_array_append_new(list, o);
+			tl_output__append(&d, list, o);
 		}
 	}
-	tl_output__dump(out, list);
+	return tl_output__dump(out, &d, list);
 }
 
 /* ---- rule catalog ---------------------------------------------------------------- */
 
-static json_t *tl_output__rule(const TlRule *r)
+static json_t *tl_output__rule(TlJsonDoc *d, const TlRule *r)
 {
 	json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:b, s:s, s:s?, s:s?, s:s?}",
-			      "code", r->code, "name", r->name, "family", r->family,
+			      "code", tl_output__s(d, r->code), "name", tl_output__s(d, r->name),
+			      "family", tl_output__s(d, r->family),
 			      "severity", tl_severity_name(r->severity), "default", r->default_on,
-			      "message", r->message, "fix", r->help, "skill", r->skill,
-			      "validate", r->validate);
+			      "message", tl_output__s(d, r->message), "fix", tl_output__s(d, r->help),
+			      "skill", tl_output__s(d, r->skill), "validate", tl_output__s(d, r->validate));
 	return o;
 }
 
-void tl_output_rules_json(FILE *out, const TlRuleSet *rules)
+bool tl_output_rules_json(FILE *out, const TlRuleSet *rules)
 {
-	json_t *list = json_array();
-	for (uint32_t i = 0; i < rules->rules.size; i++)
-		json_array_append_new(list, tl_output__rule(rules->rules.items[i]));
-	tl_output__dump(out, list);
+	TlJsonDoc d = { .failed = false };
+	tl_array_init(&d.keep);
+	json_t *list = tl_output__ok(&d, json_array());
+	for (uint32_t i = 0; i < rules->rules.size && list; i++)
+		tl_output__append(&d, list, tl_output__rule(&d, rules->rules.items[i]));
+	return tl_output__dump(out, &d, list);
 }
 
 /* ---- SARIF -------------------------------------------------------------------------- */
@@ -90,7 +153,9 @@ static char *tl_output__uri_path(const char *path)
 }
 
 /* The artifact location of `path`: relative to %SRCROOT% when it lies
- * below `srcroot`, else an absolute file URI. */
+ * below `srcroot`, else an absolute file URI. Percent-encoding keeps every
+ * byte of a name that is not UTF-8: the URI stays exact where the JSON
+ * strings get U+FFFD. */
 static json_t *tl_output__artifact(const char *path, const char *srcroot)
 {
 	const char *rel = NULL;
@@ -142,7 +207,7 @@ void tl_output_help_uri(const TlRule *r, TlBuf *out)
 	}
 }
 
-static json_t *tl_output__sarif_rule(const TlRule *r)
+static json_t *tl_output__sarif_rule(TlJsonDoc *d, const TlRule *r)
 {
 	size_t len = 0;
 	const char *path = NULL;
@@ -174,13 +239,17 @@ static json_t *tl_output__sarif_rule(const TlRule *r)
 	TlBuf uri;
 	tl_buf_init(&uri);
 	tl_output_help_uri(r, &uri);
+	const char *md_text = tl_output__s(d, md.data);
 	json_t *o = json_pack(
 		"{s:s, s:s, s:{s:s}, s:{s:s}, s:{s:s, s:s}, s:s, s:{s:s}, s:{s:[s, s], s:s}}",
-		"id", r->code, "name", r->name, "shortDescription", "text", shortd.data,
-		"fullDescription", "text", full.data, "help", "text", md.data, "markdown", md.data,
-		"helpUri", uri.data, "defaultConfiguration", "level", tl_output__level(r->severity),
-		"properties", "tags", r->family, "pytorch", "precision",
-		r->default_on ? "high" : "medium");
+		"id", tl_output__s(d, r->code), "name", tl_output__s(d, r->name), "shortDescription",
+		"text", tl_output__s(d, shortd.data), "fullDescription", "text",
+		tl_output__s(d, full.data), "help", "text", md_text, "markdown", md_text,
+		"helpUri", tl_output__s(d, uri.data), "defaultConfiguration", "level",
+		tl_output__level(r->severity), "properties", "tags", tl_output__s(d, r->family),
+		"pytorch", "precision", r->default_on ? "high" : "medium");
+	if (!o) /* keep the rule's place: ruleIndex counts positions in this list */
+		o = tl_output__ok(d, json_pack("{s:s}", "id", tl_output__s(d, r->code)));
 	tl_free(what);
 	tl_free(why);
 	tl_buf_release(&shortd);
@@ -197,20 +266,23 @@ static json_t *tl_output__region(TlPosition s, TlPosition e)
 			 (json_int_t)e.column);
 }
 
-void tl_output_sarif(FILE *out, const TlReportSet *set, const char *srcroot, bool success)
+bool tl_output_sarif(FILE *out, const TlReportSet *set, const char *srcroot, bool success)
 {
-	json_t *rules = json_array();
-	for (uint32_t i = 0; i < set->rules->rules.size; i++)
-		json_array_append_new(rules, tl_output__sarif_rule(set->rules->rules.items[i]));
-	json_t *results = json_array();
-	json_t *notes = json_array();
-	for (uint32_t i = 0; i < set->count; i++) {
+	TlJsonDoc d = { .failed = false };
+	tl_array_init(&d.keep);
+	json_t *rules = tl_output__ok(&d, json_array());
+	for (uint32_t i = 0; i < set->rules->rules.size && rules; i++)
+		tl_output__append(&d, rules, tl_output__sarif_rule(&d, set->rules->rules.items[i]));
+	json_t *results = tl_output__ok(&d, json_array());
+	json_t *notes = tl_output__ok(&d, json_array());
+	for (uint32_t i = 0; i < set->count && results && notes; i++) {
 		const TlFileReport *fr = &set->files[i];
 		if (fr->error) {
-			json_array_append_new(
-				notes, json_pack("{s:s, s:{s:s}, s:[{s:{s:o}}]}", "level", "error", "message",
-						 "text", fr->error, "locations", "physicalLocation",
-						 "artifactLocation", tl_output__artifact(fr->path, srcroot)));
+			tl_output__append(
+				&d, notes,
+				json_pack("{s:s, s:{s:s}, s:[{s:{s:o}}]}", "level", "error", "message", "text",
+					  tl_output__s(&d, fr->error), "locations", "physicalLocation",
+					  "artifactLocation", tl_output__artifact(fr->path, srcroot)));
 		}
 		for (uint32_t k = 0; k < fr->findings.size; k++) {
 			const TlFinding *f = &fr->findings.items[k];
@@ -220,25 +292,27 @@ void tl_output_sarif(FILE *out, const TlReportSet *set, const char *srcroot, boo
 			json_t *loc = json_pack("{s:{s:o, s:o}}", "physicalLocation", "artifactLocation",
 						tl_output__artifact(fr->path, srcroot), "region",
 						tl_output__region(f->start, f->end));
-			json_t *res = json_pack("{s:s, s:i, s:s, s:{s:s}, s:[o]}", "ruleId", f->rule->code,
-						"ruleIndex", (json_int_t)index, "level",
-						tl_output__level(f->rule->severity), "message", "text",
-						f->message, "locations", loc);
-			if (f->fingerprint)
-				json_object_set_new(res, "partialFingerprints",
-						    json_pack("{s:s}", "primaryLocationLineHash", f->fingerprint));
-			if (f->cell)
-				json_object_set_new(res, "properties",
-						    json_pack("{s:i, s:o}", "cell", (json_int_t)f->cell,
-							      "cellRegion", tl_output__region(f->cell_start, f->cell_end)));
-			json_array_append_new(results, res);
+			json_t *res = json_pack("{s:s, s:i, s:s, s:{s:s}, s:[o]}", "ruleId",
+						tl_output__s(&d, f->rule->code), "ruleIndex", (json_int_t)index,
+						"level", tl_output__level(f->rule->severity), "message", "text",
+						tl_output__s(&d, f->message), "locations", loc);
+			if (res && f->fingerprint)
+				tl_output__set(&d, res, "partialFingerprints",
+					       json_pack("{s:s}", "primaryLocationLineHash",
+							 tl_output__s(&d, f->fingerprint)));
+			if (res && f->cell)
+				tl_output__set(&d, res, "properties",
+					       json_pack("{s:i, s:o}", "cell", (json_int_t)f->cell,
+							 "cellRegion", tl_output__region(f->cell_start, f->cell_end)));
+			tl_output__append(&d, results, res);
 			if (strcmp(f->rule->code, "TL000") == 0) /* a parse error: also a notification */
-				json_array_append_new(
-					notes, json_pack("{s:s, s:{s:s}, s:[{s:{s:o, s:o}}]}", "level", "warning",
-							 "message", "text", f->message, "locations",
-							 "physicalLocation", "artifactLocation",
-							 tl_output__artifact(fr->path, srcroot), "region",
-							 tl_output__region(f->start, f->end)));
+				tl_output__append(
+					&d, notes,
+					json_pack("{s:s, s:{s:s}, s:[{s:{s:o, s:o}}]}", "level", "warning",
+						  "message", "text", tl_output__s(&d, f->message), "locations",
+						  "physicalLocation", "artifactLocation",
+						  tl_output__artifact(fr->path, srcroot), "region",
+						  tl_output__region(f->start, f->end)));
 		}
 	}
 	TlBuf root;
@@ -255,10 +329,10 @@ void tl_output_sarif(FILE *out, const TlReportSet *set, const char *srcroot, boo
 		"%SRCROOT%", "uri", root.data, "columnKind", "unicodeCodePoints", "results", results,
 		"invocations", "executionSuccessful", success, "toolExecutionNotifications", notes);
 	tl_buf_release(&root);
-	json_t *doc = json_pack("{s:s, s:s, s:[o]}", "$schema",
-				"https://json.schemastore.org/sarif-2.1.0.json", "version", "2.1.0",
-				"runs", run);
-	tl_output__dump(out, doc);
+	json_t *doc = tl_output__ok(&d, json_pack("{s:s, s:s, s:[o]}", "$schema",
+						  "https://json.schemastore.org/sarif-2.1.0.json",
+						  "version", "2.1.0", "runs", run));
+	return tl_output__dump(out, &d, doc);
 }
 
 /* ---- GitHub workflow commands ------------------------------------------------------------ */
@@ -284,7 +358,7 @@ char *tl_output_github_escape(const char *s, bool property)
 	return tl_buf_detach(&b);
 }
 
-void tl_output_github(FILE *out, const TlReportSet *set)
+bool tl_output_github(FILE *out, const TlReportSet *set)
 {
 	for (uint32_t i = 0; i < set->count; i++) {
 		const TlFileReport *fr = &set->files[i];
@@ -307,4 +381,5 @@ void tl_output_github(FILE *out, const TlReportSet *set)
 		}
 		tl_free(file);
 	}
+	return true;
 }

@@ -29,11 +29,17 @@ typedef struct TlReportSet {
 	uint32_t count;
 } TlReportSet;
 
-void tl_output_json(FILE *out, const TlReportSet *set);
+/* The writers return false, having written nothing, when the document
+ * cannot be built (jansson failed); the caller reports it (exit 2). Strings
+ * that are not valid UTF-8 (a file name with byte 0xFF, rule metadata) are
+ * written with U+FFFD in place of each bad byte, never dropped; SARIF URIs
+ * percent-encode the raw bytes. Write errors stay on `out` for the caller's
+ * ferror/fclose check. */
+bool tl_output_json(FILE *out, const TlReportSet *set);
 /* `srcroot`: absolute directory that relative paths are relative to. */
-void tl_output_sarif(FILE *out, const TlReportSet *set, const char *srcroot, bool success);
-void tl_output_github(FILE *out, const TlReportSet *set);
-void tl_output_rules_json(FILE *out, const TlRuleSet *rules);
+bool tl_output_sarif(FILE *out, const TlReportSet *set, const char *srcroot, bool success);
+bool tl_output_github(FILE *out, const TlReportSet *set);
+bool tl_output_rules_json(FILE *out, const TlRuleSet *rules);
 
 /* Escapes for GitHub workflow commands, as the Actions toolkit does: '%',
  * CR and LF in the message; also ':' and ',' in a property. Caller frees. */

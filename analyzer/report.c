@@ -2,6 +2,9 @@
 
 #include <string.h>
 
+#include "alloc.h"
+#include "escape.h"
+
 #define TL_BOLD "\033[1m"
 #define TL_RED "\033[1;31m"
 #define TL_YELLOW "\033[1;33m"
@@ -31,13 +34,21 @@ static void tl_report__header(const TlReportOptions *opt, const TlSource *src,
 			      const TlNotebook *nb, const TlFinding *f, TlBuf *out)
 {
 	const char *bold = opt->color ? TL_BOLD : "", *reset = opt->color ? TL_RESET : "";
-	tl_buf_addf(out, "%s%s%s:", bold, src->path, reset);
+	/* The name and the message may hold anything a file name or quoted
+	 * source can (escape.h); the line starts with the name. */
+	char *path = tl_escape(src->path);
+	tl_buf_add(out, bold);
+	tl_escape_add_line_start(out, path);
+	tl_buf_addf(out, "%s:", reset);
+	tl_free(path);
 	const TlNbCell *cell = nb ? tl_notebook_cell_of_line(nb, f->start.line) : NULL;
 	if (cell)
 		tl_buf_addf(out, "cell %u:", cell->number);
-	tl_buf_addf(out, "%u:%u: %s%s%s %s\n", tl_report__shown_line(nb, f->start.line),
+	tl_buf_addf(out, "%u:%u: %s%s%s ", tl_report__shown_line(nb, f->start.line),
 		    f->start.column, tl_report__color(opt, f->rule->severity), f->rule->code,
-		    reset, f->message);
+		    reset);
+	tl_escape_add(out, f->message, strlen(f->message));
+	tl_buf_addc(out, '\n');
 }
 
 static unsigned tl_report__digits(uint32_t n)
@@ -68,7 +79,7 @@ static void tl_report__line(const TlReportOptions *opt, const TlSource *src,
 	tl_report__gutter(opt, width, tl_report__shown_line(nb, line), out);
 	if (len) {
 		tl_buf_addc(out, ' ');
-		tl_buf_addn(out, text, len);
+		tl_escape_add_snippet(out, text, len);
 	}
 	tl_buf_addc(out, '\n');
 }
@@ -128,8 +139,11 @@ static void tl_report__full(const TlReportOptions *opt, const TlSource *src,
 	}
 	tl_report__gutter(opt, width, 0, out);
 	tl_buf_addc(out, '\n');
-	if (f->rule->help)
-		tl_buf_addf(out, "%*s = help: %s\n", (int)width, "", f->rule->help);
+	if (f->rule->help) {
+		tl_buf_addf(out, "%*s = help: ", (int)width, "");
+		tl_escape_add(out, f->rule->help, strlen(f->rule->help));
+		tl_buf_addc(out, '\n');
+	}
 	tl_buf_addc(out, '\n');
 }
 

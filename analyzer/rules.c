@@ -9,6 +9,7 @@
 #include "alloc.h"
 #include "buf.h"
 #include "embedded.h"
+#include "escape.h"
 #include "queryset.h"
 #include "source.h"
 #include "syms.h"
@@ -41,8 +42,12 @@ static void tl_rules__caret(FILE *err, const char *path, const char *text, size_
 	while (line_end < len && text[line_end] != '\n')
 		line_end++;
 	uint32_t col = tl_utf8_count(text + line_start, offset - line_start) + 1;
-	fprintf(err, "%s:%u:%u: error: %s\n", path, line, col, what);
-	fprintf(err, "%5u | %.*s\n      | ", line, (int)(line_end - line_start), text + line_start);
+	tl_diagf(err, "%s:%u:%u: error: %s\n", path, line, col, what);
+	TlBuf shown;
+	tl_buf_init(&shown);
+	tl_escape_add_snippet(&shown, text + line_start, line_end - line_start);
+	fprintf(err, "%5u | %s\n      | ", line, shown.data);
+	tl_buf_release(&shown);
 	for (uint32_t i = line_start; i < offset; i++)
 		if (((unsigned char)text[i] & 0xC0) != 0x80)
 			fputc(text[i] == '\t' ? '\t' : ' ', err);
@@ -233,13 +238,13 @@ static char *tl_rules__meta_string(const TlToml *doc, const char *key, bool requ
 	const TlTomlEntry *e = tl_toml_get(doc, "", key);
 	if (!e) {
 		if (required) {
-			fprintf(err, "%s: error: missing key '%s'\n", path, key);
+			tl_diagf(err, "%s: error: missing key '%s'\n", path, key);
 			*ok = false;
 		}
 		return NULL;
 	}
 	if (e->kind != TL_TOML_STRING) {
-		fprintf(err, "%s:%u:%u: error: '%s' must be a string\n", path, e->line, e->column, key);
+		tl_diagf(err, "%s:%u:%u: error: '%s' must be a string\n", path, e->line, e->column, key);
 		*ok = false;
 		return NULL;
 	}
@@ -251,7 +256,7 @@ static bool tl_rules__check_placeholders(const TlRule *r, FILE *err)
 	for (const char *p = r->message; (p = strchr(p, '{')); p++) {
 		const char *close = strchr(p, '}');
 		if (!close) {
-			fprintf(err, "%s:%u:%u: error: unclosed '{' in message\n", r->meta_path,
+			tl_diagf(err, "%s:%u:%u: error: unclosed '{' in message\n", r->meta_path,
 				r->message_line, r->message_column);
 			return false;
 		}
@@ -259,7 +264,7 @@ static bool tl_rules__check_placeholders(const TlRule *r, FILE *err)
 		for (uint32_t i = 0; i < r->text.size && !found; i++)
 			found = tl_qtext_capture(&r->text.items[i], p + 1, (size_t)(close - p - 1)) >= 0;
 		if (!found) {
-			fprintf(err, "%s:%u:%u: error: message placeholder '%.*s' names no capture of %s\n",
+			tl_diagf(err, "%s:%u:%u: error: message placeholder '%.*s' names no capture of %s\n",
 				r->meta_path, r->message_line, r->message_column, (int)(close - p + 1), p,
 				r->query_source ? r->query_path : "the rule (it has no query)");
 			return false;
@@ -293,7 +298,7 @@ static TlRule *tl_rules__compile(const char *meta_path, const char *meta, size_t
 		int used = 0;
 		if (sscanf(why, "%u:%u: %n", &line, &col, &used) < 2 || used == 0)
 			used = 0;
-		fprintf(err, "%s:%u:%u: error: %s\n", meta_path, line, col, why + used);
+		tl_diagf(err, "%s:%u:%u: error: %s\n", meta_path, line, col, why + used);
 		tl_rule_free(r);
 		return NULL;
 	}
@@ -313,7 +318,7 @@ static TlRule *tl_rules__compile(const char *meta_path, const char *meta, size_t
 	r->message_column = msg_at ? msg_at->column : 1;
 	const TlTomlEntry *def = tl_toml_get(&doc, "", "default");
 	if (!def || def->kind != TL_TOML_BOOL) {
-		fprintf(err, "%s: error: 'default' must be true or false\n", meta_path);
+		tl_diagf(err, "%s: error: 'default' must be true or false\n", meta_path);
 		ok = false;
 	} else {
 		r->default_on = def->boolean;
@@ -326,7 +331,7 @@ static TlRule *tl_rules__compile(const char *meta_path, const char *meta, size_t
 		else if (strcmp(sev, "info") == 0)
 			r->severity = TL_SEV_INFO;
 		else {
-			fprintf(err, "%s:%u:%u: error: severity must be error, warning or info, not '%s'\n",
+			tl_diagf(err, "%s:%u:%u: error: severity must be error, warning or info, not '%s'\n",
 				meta_path, sev_at ? sev_at->line : 1, sev_at ? sev_at->column : 1, sev);
 			ok = false;
 		}
@@ -338,7 +343,7 @@ static TlRule *tl_rules__compile(const char *meta_path, const char *meta, size_t
 			if (strcmp(r->family, tl_families[i].name) == 0)
 				family_ok = strncmp(r->code, tl_families[i].prefix, 3) == 0;
 		if (!family_ok) {
-			fprintf(err, "%s:%u:%u: error: family '%s' does not fit code %s\n", meta_path,
+			tl_diagf(err, "%s:%u:%u: error: family '%s' does not fit code %s\n", meta_path,
 				fam_at ? fam_at->line : 1, fam_at ? fam_at->column : 1, r->family, r->code);
 			ok = false;
 		}
@@ -435,7 +440,7 @@ static bool tl_rules__add_files(TlRuleSet *set, TlRuleFile *files, uint32_t n, b
 		}
 		bool engine_rule = strncmp(base, "TL0", 3) == 0;
 		if (!q && !engine_rule) {
-			fprintf(err, "%s: error: no query %.*s.scm for this rule\n", files[i].path,
+			tl_diagf(err, "%s: error: no query %.*s.scm for this rule\n", files[i].path,
 				(int)stem_len, base);
 			ok = false;
 			continue;
@@ -451,14 +456,14 @@ static bool tl_rules__add_files(TlRuleSet *set, TlRuleFile *files, uint32_t n, b
 		size_t cl = strlen(r->code);
 		if (stem_len != cl + 1 + strlen(r->name) || strncmp(base, r->code, cl) != 0 ||
 		    base[cl] != '-' || strncmp(base + cl + 1, r->name, strlen(r->name)) != 0) {
-			fprintf(err, "%s: error: file name does not match code '%s' and name '%s'\n",
+			tl_diagf(err, "%s: error: file name does not match code '%s' and name '%s'\n",
 				files[i].path, r->code, r->name);
 			tl_rule_free(r);
 			ok = false;
 			continue;
 		}
 		if (tl_rules_find(set, r->code)) {
-			fprintf(err, "%s: error: rule %s is defined twice\n", files[i].path, r->code);
+			tl_diagf(err, "%s: error: rule %s is defined twice\n", files[i].path, r->code);
 			tl_rule_free(r);
 			ok = false;
 			continue;
@@ -477,7 +482,7 @@ static bool tl_rules__add_files(TlRuleSet *set, TlRuleFile *files, uint32_t n, b
 				 strncmp(mb, qb, strlen(qb) - 4) == 0;
 		}
 		if (!paired) {
-			fprintf(err, "%s: error: no rule metadata %.*s.toml for this query\n",
+			tl_diagf(err, "%s: error: no rule metadata %.*s.toml for this query\n",
 				files[k].path, (int)(strlen(qb) - 4), qb);
 			ok = false;
 		}
@@ -489,7 +494,7 @@ static bool tl_rules__read_dir(const char *dir, TlRuleFiles *out, FILE *err)
 {
 	DIR *d = opendir(dir);
 	if (!d) {
-		fprintf(err, "torchlint: cannot read rules directory '%s': %s\n", dir, strerror(errno));
+		tl_diagf(err, "torchlint: cannot read rules directory '%s': %s\n", dir, strerror(errno));
 		return false;
 	}
 	struct dirent *e;
@@ -503,7 +508,7 @@ static bool tl_rules__read_dir(const char *dir, TlRuleFiles *out, FILE *err)
 		TlSource src;
 		char why[256];
 		if (!tl_source_load(&src, p.data, why, sizeof why)) {
-			fprintf(err, "torchlint: cannot read '%s': %s\n", p.data, why);
+			tl_diagf(err, "torchlint: cannot read '%s': %s\n", p.data, why);
 			ok = false;
 			tl_buf_release(&p);
 			continue;
