@@ -93,14 +93,17 @@ static uint32_t tl_nb__string(const char *raw, uint32_t len, uint32_t at, TlBuf 
  * single pass over the tokens with an explicit stack: no recursion. */
 static void tl_nb__source_strings(const char *raw, uint32_t len, TlIntLists *per_cell)
 {
+	enum { KEY_OTHER, KEY_CELLS, KEY_SOURCE };
 	typedef struct {
 		char type;       /* '{' or '[' */
 		bool expect_key;
-		char key[16];    /* last key seen (objects), truncated */
+		uint8_t key;     /* last key seen (objects), compared once decoded */
 		uint32_t index;  /* element index (arrays) */
 	} Frame;
 	TlArray(Frame) st;
 	tl_array_init(&st);
+	TlBuf key;
+	tl_buf_init(&key);
 	uint32_t i = 0;
 	while (i < len) {
 		char c = raw[i];
@@ -126,20 +129,21 @@ static void tl_nb__source_strings(const char *raw, uint32_t len, TlIntLists *per
 		/* A value (or an object key). Where is it? */
 		bool is_key = top && top->type == '{' && top->expect_key;
 		bool cell_source = st.size == 3 && st.items[0].type == '{' &&
-				   strcmp(st.items[0].key, "cells") == 0 && st.items[1].type == '[' &&
-				   st.items[2].type == '{' && strcmp(st.items[2].key, "source") == 0 && !is_key;
+				   st.items[0].key == KEY_CELLS && st.items[1].type == '[' &&
+				   st.items[2].type == '{' && st.items[2].key == KEY_SOURCE && !is_key;
 		bool cell_source_item = st.size == 4 && st.items[0].type == '{' &&
-					strcmp(st.items[0].key, "cells") == 0 && st.items[1].type == '[' &&
-					st.items[2].type == '{' && strcmp(st.items[2].key, "source") == 0 &&
+					st.items[0].key == KEY_CELLS && st.items[1].type == '[' &&
+					st.items[2].type == '{' && st.items[2].key == KEY_SOURCE &&
 					st.items[3].type == '[';
 		if (c == '"') {
 			if (is_key) {
-				uint32_t end = tl_nb__string(raw, len, i, NULL, UINT32_MAX);
-				size_t kl = end - i >= 2 ? end - i - 2 : 0;
-				if (kl >= sizeof top->key)
-					kl = sizeof top->key - 1;
-				memcpy(top->key, raw + i + 1, kl);
-				top->key[kl] = '\0';
+				/* Compared decoded, as jansson reads it: "sour\u0063e"
+				 * is "source". */
+				tl_buf_clear(&key);
+				uint32_t end = tl_nb__string(raw, len, i, &key, UINT32_MAX);
+				top->key = key.len == 5 && memcmp(key.data, "cells", 5) == 0    ? KEY_CELLS
+					   : key.len == 6 && memcmp(key.data, "source", 6) == 0 ? KEY_SOURCE
+												: KEY_OTHER;
 				top->expect_key = false;
 				i = end;
 				continue;
@@ -169,6 +173,7 @@ static void tl_nb__source_strings(const char *raw, uint32_t len, TlIntLists *per
 		while (i < len && !strchr(",}] \t\r\n", raw[i]))
 			i++;
 	}
+	tl_buf_release(&key);
 	tl_array_release(&st);
 }
 
@@ -271,7 +276,9 @@ bool tl_notebook_load(TlNotebook *nb, const char *path, const char *text, size_t
 	if (!ok)
 		return false;
 	json_error_t jerr;
-	json_t *doc = json_loadb(nb->raw.text, nb->raw.length, 0, &jerr);
+	/* Duplicate keys are refused: jansson would keep one "source" while
+	 * the raw scan below would read both. */
+	json_t *doc = json_loadb(nb->raw.text, nb->raw.length, JSON_REJECT_DUPLICATES, &jerr);
 	if (!doc) {
 		snprintf(why, why_size, "invalid notebook JSON at line %d, column %d: %s", jerr.line,
 			 jerr.column, jerr.text);
