@@ -486,7 +486,8 @@ void tl_engine_analyze_with(TlEngine *e, const TlSource *src, const TlFileOption
 	const uint64_t *key = e->exact ? pass : all;
 	if (passing)
 		tl_queryset_group(qs, key, false);
-	TSTree *tree = ts_parser_parse_string(e->parser, NULL, src->text, src->length);
+	TSTree *tree = ts_parser_parse_string(e->parser, NULL,
+					      src->parse_text ? src->parse_text : src->text, src->length);
 	TSNode root = ts_tree_root_node(tree);
 	tl_engine__syntax(e, sel, src, root, out);
 	/* A file no rule pattern can match, without suppressions, is done. */

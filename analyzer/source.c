@@ -82,6 +82,12 @@ bool tl_source_init_text(TlSource *src, const char *path, const char *text,
 			 len, TL_SOURCE_MAX_BYTES);
 		return false;
 	}
+	const unsigned char *u = (const unsigned char *)text;
+	if (len >= 2 && ((u[0] == 0xFF && u[1] == 0xFE) || (u[0] == 0xFE && u[1] == 0xFF))) {
+		snprintf(why, why_size, "UTF-16 text (byte-order mark 0x%02X 0x%02X); save it as UTF-8",
+			 u[0], u[1]);
+		return false;
+	}
 	bool bom = len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0;
 	if (bom) {
 		text += 3;
@@ -115,6 +121,13 @@ bool tl_source_init_text(TlSource *src, const char *path, const char *text,
 	src->length = (uint32_t)len;
 	src->bom = bom;
 	tl_source__index_lines(src);
+	for (uint32_t i = 0; i < src->length; i++) {
+		if (src->text[i] != '\r' || (i + 1 < src->length && src->text[i + 1] == '\n'))
+			continue;
+		if (!src->parse_text)
+			src->parse_text = tl_strndup(src->text, src->length);
+		src->parse_text[i] = '\n';
+	}
 	return true;
 }
 
@@ -211,6 +224,7 @@ void tl_source_release(TlSource *src)
 {
 	tl_free(src->path);
 	tl_free(src->text);
+	tl_free(src->parse_text);
 	tl_array_release(&src->line_starts);
 	memset(src, 0, sizeof *src);
 }

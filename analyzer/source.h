@@ -18,6 +18,10 @@ typedef struct TlSource {
 	char *text;  /* NUL-terminated UTF-8, BOM stripped; owned */
 	uint32_t length;
 	bool bom;    /* the file began with a UTF-8 byte-order mark */
+	/* The text for the parser: `text` with each lone CR made a LF (Python
+	 * ends lines at CR, LF and CRLF; tree-sitter-python only at LF), same
+	 * length and offsets; NULL when there is no lone CR. Owned. */
+	char *parse_text;
 	TlArray(uint32_t) line_starts; /* byte offset where each line starts */
 } TlSource;
 

@@ -36,6 +36,9 @@ suite "cli" tests/cli/test-cli.sh ./torchlint
 suite "cli (asan+ubsan)" tests/cli/test-cli.sh build/torchlint-asan
 suite "ecosystem" tests/cli/test-ecosystem.sh ./torchlint
 suite "ecosystem (asan+ubsan)" tests/cli/test-ecosystem.sh build/torchlint-asan
+# Hostile inputs (issue 14): one row per case, tests/hardening/matrix.sh.
+suite "hardening matrix" tests/hardening/matrix.sh ./torchlint
+suite "hardening matrix (asan+ubsan)" tests/hardening/matrix.sh build/torchlint-asan
 suite "sarif" tests/check-sarif.sh ./torchlint
 suite "pre-commit" tests/check-precommit.sh ./torchlint
 suite "fuzz (30 s from the corpus)" make --no-print-directory -s fuzz-smoke FUZZ_SECONDS=30
