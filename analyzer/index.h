@@ -119,6 +119,12 @@ typedef struct TlFunc {
 				 * the functions it calls outside them */
 	bool runs_step_loop;    /* a loop that runs steps (or forwards) is inside it
 				 * or inside a function it calls */
+	/* Its summary (what it returns), owned by the facts layer and filled as
+	 * questions ask for it (facts/summary.c): TL_RET_* bits computed,
+	 * those that hold, those being computed, and the loss kind its
+	 * returned criterion computes (+1; 0: not computed). */
+	uint32_t ret_known, ret_yes, ret_busy;
+	int32_t ret_loss;
 } TlFunc;
 
 typedef struct TlClass {

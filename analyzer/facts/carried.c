@@ -71,7 +71,7 @@ static bool tl_facts__detaches(const TlIndex *idx, TSNode v, int depth)
 			continue;
 		}
 		if (c->target >= 0)
-			return tl_facts__any_return(idx, c->target, tl_facts__detached_return, depth + 1);
+			return tl_facts__any_return(idx, c->target, TL_RET_DETACHED, tl_facts__detached_return, depth + 1);
 		return false;
 	}
 	return false;

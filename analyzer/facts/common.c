@@ -4,11 +4,6 @@
  * Owns: no fact of its own. */
 #include "internal.h"
 
-typedef struct TlReturnPred {
-	bool (*pred)(const TlIndex *, TSNode, int);
-	int depth;
-} TlReturnPred;
-
 /* ---- small helpers -------------------------------------------------------- */
 
 bool tl_facts__in(const char *s, const char *const *set, size_t n)
@@ -242,20 +237,15 @@ bool tl_facts__each_return(const TlIndex *idx, int32_t f,
 	return found;
 }
 
-static bool tl_facts__return_value_is(const TlIndex *idx, TSNode ret, void *data)
-{
-	const TlReturnPred *rp = data;
-	return ts_node_named_child_count(ret) && rp->pred(idx, ts_node_named_child(ret, 0), rp->depth);
-}
-
-/* True when some return value of local function `f` satisfies `pred`. */
-bool tl_facts__any_return(const TlIndex *idx, int32_t f,
-				bool (*pred)(const TlIndex *, TSNode, int), int depth)
+/* True when some return value of local function `f` satisfies `pred`
+ * (every one, for TL_RET_CRITERION): its summary for `kind`, computed once
+ * (facts/summary.c). */
+bool tl_facts__any_return(const TlIndex *idx, int32_t f, TlRet kind,
+			  bool (*pred)(const TlIndex *, TSNode, int), int depth)
 {
 	if (f < 0 || depth > TL_FACTS_DEPTH)
 		return false;
-	TlReturnPred rp = { pred, depth + 1 };
-	return tl_facts__each_return(idx, f, tl_facts__return_value_is, &rp);
+	return tl_facts__returns(idx, f, kind, pred);
 }
 
 /* ---- frameworks ------------------------------------------------------------ */

@@ -69,7 +69,7 @@ static bool tl_facts__via_operands(const TlIndex *idx, TSNode e, int depth, int 
 	return false;
 }
 
-/* tl_facts__any_return passes no budget: returns get a fresh, smaller one. */
+/* A function's summary passes no budget: returns get a fresh, smaller one. */
 static bool tl_facts__tensor_return(const TlIndex *idx, TSNode v, int depth)
 {
 	int budget = TL_FACTS_BUDGET / 4;
@@ -114,7 +114,7 @@ static bool tl_facts__tensor(const TlIndex *idx, TSNode e, int depth, int *budge
 		     strcmp(c->method, "pin_memory") == 0))
 			return tl_facts__tensor(idx, c->receiver, depth + 1, budget);
 		if (c->target >= 0)
-			return tl_facts__any_return(idx, c->target, tl_facts__tensor_return, depth + 1);
+			return tl_facts__any_return(idx, c->target, TL_RET_TENSOR, tl_facts__tensor_return, depth + 1);
 		return false;
 	}
 	bool handled;
@@ -257,7 +257,7 @@ static bool tl_facts__on_device(const TlIndex *idx, TSNode e, int depth, int *bu
 			       tl_facts__on_device(idx, c->receiver, depth + 1, budget);
 		}
 		if (c->target >= 0)
-			return tl_facts__any_return(idx, c->target, tl_facts__device_return, depth + 1);
+			return tl_facts__any_return(idx, c->target, TL_RET_DEVICE, tl_facts__device_return, depth + 1);
 		/* model(x) with `model` a parameter the file does not show: a
 		 * callable applied to a device tensor gives one. */
 		const TlBinding *cb = !c->receiver.id ? tl_index_resolve_node(idx, c->callee) : NULL;

@@ -62,6 +62,7 @@ bool tl_facts__foreign_qname(const char *q);
 bool tl_facts__foreign_value(const TlIndex *idx, TSNode expr);
 bool tl_facts__names_hint(const TlIndex *idx);
 bool tl_facts__optimizer_by_use(const TlIndex *idx, const TlBinding *b, TSNode ctor);
+bool tl_facts__is_criterion(const TlIndex *idx, TSNode m);
 void tl_facts__fan_begin(void);
 void tl_facts__fan_end(void);
 bool tl_facts__fan_step(void);
@@ -78,7 +79,22 @@ TSNode tl_facts__held(const TlIndex *idx, const TlBinding *b);
 TSNode tl_facts__param_arg(const TlIndex *idx, const TlFunc *f, int32_t k, const TlCall *c);
 TSNode tl_facts__param_arg_of(const TlIndex *idx, const TlBinding *param, const TlCall *site);
 bool tl_facts__each_return(const TlIndex *idx, int32_t f, bool (*visit)(const TlIndex *, TSNode, void *), void *data);
-bool tl_facts__any_return(const TlIndex *idx, int32_t f, bool (*pred)(const TlIndex *, TSNode, int), int depth);
+/* What a local function returns, one summary slot per kind (facts/summary.c). */
+typedef enum TlRet {
+	TL_RET_GRAPH,     /* some return is a graph tensor */
+	TL_RET_TENSOR,    /* some return is a known tensor */
+	TL_RET_DEVICE,    /* some return is a device tensor */
+	TL_RET_MODULE,    /* some return is a known module */
+	TL_RET_DETACHED,  /* some return is cut from autograd history */
+	TL_RET_CRITERION, /* every return is a criterion or loss function */
+	TL_RET_COUNT
+} TlRet;
+bool tl_facts__returns(const TlIndex *idx, int32_t f, TlRet kind,
+		       bool (*pred)(const TlIndex *, TSNode, int));
+int tl_facts__returned_loss_kind(const TlIndex *idx, int32_t f,
+				 int (*kind_of)(const TlIndex *, TSNode, int));
+bool tl_facts__any_return(const TlIndex *idx, int32_t f, TlRet kind,
+			  bool (*pred)(const TlIndex *, TSNode, int), int depth);
 bool tl_facts__is_loss_class(const char *q);
 bool tl_facts__is_loss_function(const char *q);
 bool tl_facts__loss_like_name(const char *name);

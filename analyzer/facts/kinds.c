@@ -5,6 +5,7 @@
 #include "internal.h"
 
 static bool tl_facts__module_value(const TlIndex *idx, TSNode v, int depth);
+static bool tl_facts__module_arg(const TlIndex *idx, TSNode v, int depth, int *budget);
 
 /* ---- kinds of values ---------------------------------------------------------- */
 
@@ -193,12 +194,23 @@ bool tl_facts__module_expr(const TlIndex *idx, TSNode expr, int depth)
 		const TlBinding *cb = tl_index_resolve_node(idx, b->value);
 		return cb && cb->kind == TL_BIND_CLASS && idx->classes.items[cb->ref].is_module;
 	}
+	if (b->kind == TL_BIND_PARAM) {
+		/* A model every caller passes (`train(model, ...)` called with
+		 * `Net().to(device)`). */
+		int budget = TL_FACTS_BUDGET / 4;
+		return tl_facts__param_all(idx, b, tl_facts__module_arg, depth, &budget);
+	}
 	/* netG, netD = G(), D(): an element of a tuple value is a value of its
 	 * own; an element of a call's result is not judged. */
 	TSNode v = tl_facts__bound_value(b);
 	if (ts_node_is_null(v) || (b->elem >= 0 && ts_node_eq(v, tl_index_unparen(b->value))))
 		return false;
 	return tl_facts__module_value(idx, v, depth + 1);
+}
+
+static bool tl_facts__module_arg(const TlIndex *idx, TSNode v, int depth, int *budget)
+{
+	return --*budget >= 0 && tl_facts__module_value(idx, v, depth);
 }
 
 static bool tl_facts__module_return(const TlIndex *idx, TSNode v, int depth)
@@ -278,7 +290,7 @@ static bool tl_facts__module_value(const TlIndex *idx, TSNode v, int depth)
 	if (cb && cb->kind == TL_BIND_CLASS)
 		return idx->classes.items[cb->ref].is_module;
 	if (c->target >= 0)
-		return tl_facts__any_return(idx, c->target, tl_facts__module_return, depth + 1);
+		return tl_facts__any_return(idx, c->target, TL_RET_MODULE, tl_facts__module_return, depth + 1);
 	return false;
 }
 
@@ -321,6 +333,11 @@ bool tl_facts_is_loss_call(const TlIndex *idx, const TlCall *c)
 		if (cb && cb->kind == TL_BIND_CLASS)
 			return tl_facts__ends(idx->classes.items[cb->ref].name, "Loss");
 	}
+	/* A local factory's criterion (`criterion = build_loss(cfg)`), one
+	 * passed in by every caller (`train_loop(loader, model, loss_fn, opt)`). */
+	if (((b && b->kind == TL_BIND_PARAM) || (!ts_node_is_null(v) && ts_node_symbol(v) == sy->call)) &&
+	    tl_facts__is_criterion(idx, callee))
+		return true;
 	if (!tl_facts__names_hint(idx))
 		return false;
 	if (b && b->kind == TL_BIND_DEF)
@@ -488,7 +505,7 @@ bool tl_facts__graph(const TlIndex *idx, TSNode expr, int depth)
 			return false;
 		}
 		if (c->target >= 0)
-			return tl_facts__any_return(idx, c->target, tl_facts__graph_return, depth + 1);
+			return tl_facts__any_return(idx, c->target, TL_RET_GRAPH, tl_facts__graph_return, depth + 1);
 		return false;
 	}
 	if (s == sy->attribute) {

@@ -422,40 +422,136 @@ static int tl_facts__loss_kind_name(const char *q)
 	return TL_LOSS_OTHER;
 }
 
-int tl_facts_loss_kind(const TlIndex *idx, const TlCall *c)
+/* Criteria: what a value used as a loss callable is. The value is followed
+ * through names, `.to(device)` and friends, the returns of local factories
+ * (`criterion = build_loss(cfg)`, one summary per factory) and parameters
+ * whose every caller agrees (`train_loop(loader, model, loss_fn, opt)`).
+ * A criterion is a loss module (`nn.CrossEntropyLoss()`, a local class
+ * named ...Loss) or a loss function passed by name (`F.cross_entropy`). */
+
+/* The loss kind (TL_LOSS_*) criterion `m` computes; `*known` receives
+ * whether `m` is a criterion at all. */
+static int tl_facts__criterion(const TlIndex *idx, TSNode m, int depth, bool *known);
+
+static int tl_facts__criterion_kind_of(const TlIndex *idx, TSNode v, int depth)
+{
+	bool known = false;
+	int k = tl_facts__criterion(idx, v, depth, &known);
+	return known ? k : TL_LOSS_OTHER;
+}
+
+static bool tl_facts__criterion_return(const TlIndex *idx, TSNode v, int depth)
+{
+	bool known = false;
+	tl_facts__criterion(idx, v, depth, &known);
+	return known;
+}
+
+/* Every caller of parameter `b`'s function passes a criterion, all of one
+ * kind: *known and that kind. */
+static int tl_facts__criterion_param(const TlIndex *idx, const TlBinding *b, int depth, bool *known)
+{
+	*known = false;
+	if (b->func < 0 || depth > TL_FACTS_DEPTH)
+		return TL_LOSS_OTHER;
+	const TlFunc *f = &idx->funcs.items[b->func];
+	if (f->escapes || !f->call_sites.size)
+		return TL_LOSS_OTHER;
+	int agreed = -1;
+	for (uint32_t i = 0; i < f->call_sites.size; i++) {
+		const TlCall *c = &idx->calls.items[f->call_sites.items[i]];
+		if (!tl_facts__fan_step())
+			return TL_LOSS_OTHER;
+		TSNode arg = c->func == b->func ? (TSNode){ 0 } : tl_facts__param_arg_of(idx, b, c);
+		bool k_known = false;
+		int k = ts_node_is_null(arg) ? TL_LOSS_OTHER : tl_facts__criterion(idx, arg, depth + 1, &k_known);
+		if (!k_known)
+			return TL_LOSS_OTHER;
+		/* Criteria of different kinds: a criterion, but of no one kind. */
+		agreed = agreed < 0 || agreed == k ? k : TL_LOSS_OTHER;
+	}
+	*known = true;
+	return agreed < 0 ? TL_LOSS_OTHER : agreed;
+}
+
+static int tl_facts__criterion(const TlIndex *idx, TSNode m, int depth, bool *known)
 {
 	const TlSyms *sy = tl_syms();
+	*known = false;
+	for (; depth <= TL_FACTS_DEPTH; depth++) {
+		m = tl_index_unparen(m);
+		if (ts_node_is_null(m))
+			return TL_LOSS_OTHER;
+		TSSymbol s = ts_node_symbol(m);
+		if (s == sy->identifier || s == sy->attribute) {
+			/* F.cross_entropy handed over as a function */
+			char *q = tl_index_qualify(idx, m);
+			if (q) {
+				*known = tl_facts__is_loss_function(q) || tl_facts__is_loss_class(q);
+				int k = *known && tl_facts__is_loss_function(q) ? tl_facts__loss_kind_name(q)
+									 : TL_LOSS_OTHER;
+				tl_free(q);
+				return k;
+			}
+			const TlBinding *b = tl_index_resolve_node(idx, m);
+			if (b && b->kind == TL_BIND_PARAM)
+				return tl_facts__criterion_param(idx, b, depth + 1, known);
+			TSNode v = tl_facts__bound_value(b);
+			if (ts_node_is_null(v) || b->elem >= 0)
+				return TL_LOSS_OTHER;
+			m = v;
+			continue;
+		}
+		if (s != sy->call)
+			return TL_LOSS_OTHER;
+		const TlCall *k = tl_index_call_at(idx, m);
+		if (!k)
+			return TL_LOSS_OTHER;
+		if (k->receiver.id && IN(k->method, tl_facts__same_module)) {
+			m = k->receiver;
+			continue;
+		}
+		if (k->qname) {
+			*known = tl_facts__is_loss_class(k->qname);
+			return *known ? tl_facts__loss_kind_name(k->qname) : TL_LOSS_OTHER;
+		}
+		const TlBinding *cb = tl_index_resolve_node(idx, k->callee);
+		if (cb && cb->kind == TL_BIND_CLASS) {
+			*known = tl_facts__ends(idx->classes.items[cb->ref].name, "Loss");
+			return TL_LOSS_OTHER;
+		}
+		if (k->target >= 0) {
+			*known = tl_facts__any_return(idx, k->target, TL_RET_CRITERION,
+						      tl_facts__criterion_return, depth + 1);
+			return *known ? tl_facts__returned_loss_kind(idx, k->target,
+								     tl_facts__criterion_kind_of)
+				      : TL_LOSS_OTHER;
+		}
+		return TL_LOSS_OTHER;
+	}
+	return TL_LOSS_OTHER;
+}
+
+bool tl_facts__is_criterion(const TlIndex *idx, TSNode m)
+{
+	bool known = false;
+	tl_facts__fan_begin();
+	tl_facts__criterion(idx, m, 0, &known);
+	tl_facts__fan_end();
+	return known;
+}
+
+int tl_facts_loss_kind(const TlIndex *idx, const TlCall *c)
+{
 	if (!(c->events & TL_EV_LOSS))
 		return TL_LOSS_OTHER;
 	if (c->qname)
 		return tl_facts__is_loss_function(c->qname) ? tl_facts__loss_kind_name(c->qname)
 							    : TL_LOSS_OTHER;
-	/* A criterion: nn.BCELoss()(p, y), or a name bound to one (through
-	 * .to(device) and friends). */
-	TSNode m = c->callee;
-	for (int depth = 0; depth <= TL_FACTS_DEPTH; depth++) {
-		m = tl_index_unparen(m);
-		if (ts_node_is_null(m))
-			break;
-		TSSymbol s = ts_node_symbol(m);
-		if (s == sy->identifier || s == sy->attribute) {
-			const TlBinding *b = tl_index_resolve_node(idx, m);
-			TSNode v = tl_facts__bound_value(b);
-			if (ts_node_is_null(v) || b->elem >= 0)
-				break;
-			m = v;
-			continue;
-		}
-		if (s != sy->call)
-			break;
-		const TlCall *k = tl_index_call_at(idx, m);
-		if (!k)
-			break;
-		if (k->receiver.id && IN(k->method, tl_facts__same_module)) {
-			m = k->receiver;
-			continue;
-		}
-		return tl_facts__loss_kind_name(k->qname);
-	}
-	return TL_LOSS_OTHER;
+	/* A criterion: nn.BCELoss()(p, y), or a name bound to one. */
+	bool known = false;
+	tl_facts__fan_begin();
+	int k = tl_facts__criterion(idx, c->callee, 0, &known);
+	tl_facts__fan_end();
+	return known ? k : TL_LOSS_OTHER;
 }

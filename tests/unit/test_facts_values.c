@@ -264,6 +264,122 @@ static void test_optimizers_by_use(void **state)
 	expect_findings(state, by_use_code, "TL201@17");
 }
 
+/* ---- function summaries, parameters whose callers agree ------------------------------- */
+
+static const char summary_code[] =
+	"import torch\n"
+	"from torch import nn\n"
+	"import torch.nn.functional as F\n"
+	"def build_loss(cfg):\n"
+	"    if cfg.smooth:\n"
+	"        return nn.CrossEntropyLoss(label_smoothing=0.1)\n"
+	"    return nn.CrossEntropyLoss().cuda()\n"
+	"def build_any(cfg):\n"
+	"    return nn.NLLLoss() if cfg.nll else nn.CrossEntropyLoss()\n"
+	"def pick(cfg):\n"
+	"    if cfg.nll:\n"
+	"        return nn.NLLLoss()\n"
+	"    return nn.CrossEntropyLoss()\n"
+	"def step(model, x, y, loss_fn):\n"
+	"    return loss_fn(model(x), y)\n"
+	"def fit(model, x, y, crit, fn):\n"
+	"    a = crit(model(x), y)\n"
+	"    b = fn(model(x), y)\n"
+	"    return a + b\n"
+	"def again(x):\n"
+	"    return again(x)\n"
+	"def main(model, x, y, cfg):\n"
+	"    criterion = build_loss(cfg)\n"
+	"    other = pick(cfg)\n"
+	"    l1 = criterion(model(x), y)\n"
+	"    l2 = other(model(x), y)\n"
+	"    step(model, x, y, nn.BCELoss())\n"
+	"    step(model, x, y, nn.BCELoss())\n"
+	"    fit(model, x, y, criterion, F.nll_loss)\n"
+	"    fit(model, x, y, nn.CrossEntropyLoss(), F.nll_loss)\n"
+	"    chk(again(x))\n";
+
+/* The call whose text is `text`, first found after `anchor`. */
+static const TlCall *call_after(TlFixture *fx, const char *anchor, const char *text)
+{
+	const TlCall *c = tl_index_call_at(&fx->idx, tl_fixture_node_after(fx, anchor, text));
+	assert_non_null(c);
+	return c;
+}
+
+static const TlCall *call_of(TlFixture *fx, const char *text)
+{
+	return call_after(fx, "", text);
+}
+
+static void test_criteria_from_factories_and_callers(void **state)
+{
+	(void)state;
+	TlFixture *fx = tl_fixture_new(summary_code);
+	const TlIndex *idx = &fx->idx;
+	/* Every return of the factory is a cross-entropy criterion. */
+	const TlCall *l1 = call_of(fx, "criterion(model(x), y)");
+	assert_true(l1->events & TL_EV_LOSS);
+	assert_int_equal(tl_facts_loss_kind(idx, l1), TL_LOSS_CROSS_ENTROPY);
+	/* Returns of two kinds: a criterion, of no one kind. */
+	const TlCall *l2 = call_of(fx, "other(model(x), y)");
+	assert_true(l2->events & TL_EV_LOSS);
+	assert_int_equal(tl_facts_loss_kind(idx, l2), TL_LOSS_OTHER);
+	/* A parameter every caller passes a BCELoss to. */
+	const TlCall *p = call_of(fx, "loss_fn(model(x), y)");
+	assert_int_equal(tl_facts_loss_kind(idx, p), TL_LOSS_BCE);
+	/* Callers that disagree (a factory's criterion and a new one agree on
+	 * the kind; F.nll_loss passed by name at both). */
+	assert_int_equal(tl_facts_loss_kind(idx, call_of(fx, "crit(model(x), y)")), TL_LOSS_CROSS_ENTROPY);
+	const TlCall *fn = call_after(fx, "b = ", "fn(model(x), y)");
+	assert_true(fn->events & TL_EV_LOSS);
+	assert_int_equal(tl_facts_loss_kind(idx, fn), TL_LOSS_NLL);
+	tl_fixture_free(fx);
+}
+
+static void test_summaries_are_kept(void **state)
+{
+	(void)state;
+	TlFixture *fx = tl_fixture_new(summary_code);
+	const TlIndex *idx = &fx->idx;
+	int32_t f = call_after(fx, "criterion = ", "build_loss(cfg)")->target;
+	assert_true(f >= 0);
+	assert_int_equal(tl_facts_loss_kind(idx, call_of(fx, "criterion(model(x), y)")), TL_LOSS_CROSS_ENTROPY);
+	/* Computed once, then kept in the function's summary. */
+	assert_true(idx->funcs.items[f].ret_loss == TL_LOSS_CROSS_ENTROPY + 1);
+	assert_int_equal(idx->funcs.items[f].ret_busy, 0);
+	/* The graph a step helper returns, asked twice: the same answer, kept. */
+	int32_t g = call_of(fx, "step(model, x, y, nn.BCELoss())")->target;
+	TSNode st = tl_fixture_node(fx, "step(model, x, y, nn.BCELoss())", 0);
+	assert_true(tl_facts_is_graph(idx, st));
+	assert_true(idx->funcs.items[g].ret_known & idx->funcs.items[g].ret_yes);
+	assert_true(tl_facts_is_graph(idx, st));
+	/* A function that returns its own call: no answer from itself, and
+	 * none kept that depended on it. */
+	int32_t r = call_after(fx, "return again", "again(x)")->target;
+	assert_false(tl_facts_is_graph(idx, arg0(fx, "chk(again(x))")));
+	assert_int_equal(idx->funcs.items[r].ret_known, 0);
+	assert_int_equal(idx->funcs.items[r].ret_busy, 0);
+	tl_fixture_free(fx);
+}
+
+static void test_module_parameters(void **state)
+{
+	(void)state;
+	TlFixture *fx = tl_fixture_new(
+		"import torch\n"
+		"from torch import nn\n"
+		"def run(net, data, fn):\n"
+		"    chk(net)\n"
+		"    chk(fn)\n"
+		"def main(data):\n"
+		"    run(nn.Linear(2, 2).to('cuda'), data, len)\n"
+		"    run(nn.Sequential(nn.Linear(2, 2)), data, sum)\n");
+	assert_true(tl_facts_is_module(&fx->idx, arg0(fx, "chk(net)")));
+	assert_false(tl_facts_is_module(&fx->idx, arg0(fx, "chk(fn)")));
+	tl_fixture_free(fx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -272,6 +388,9 @@ int main(void)
 		cmocka_unit_test(test_ecosystem_imports),
 		cmocka_unit_test(test_other_frameworks),
 		cmocka_unit_test(test_optimizers_by_use),
+		cmocka_unit_test(test_criteria_from_factories_and_callers),
+		cmocka_unit_test(test_summaries_are_kept),
+		cmocka_unit_test(test_module_parameters),
 	};
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }

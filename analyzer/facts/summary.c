@@ -1,0 +1,121 @@
+/* Function summaries: what a local function hands back to its callers (a graph
+ * tensor, a known tensor, a device tensor, a module, a detached value, a
+ * criterion and its loss kind), computed once per function and fact and kept
+ * in the index (TlFunc.ret_known / ret_yes / ret_loss), so that every family
+ * asks one place instead of walking returns itself, and a helper called from
+ * a hundred places is read once.
+ *
+ * A summary is computed from a fresh depth: what a function returns does not
+ * depend on how deep the question that reached it was. Summaries computed
+ * inside summaries nest at most TL_SUMMARY_NESTING deep; an answer that met
+ * that bound, or a recursive function whose summary was being computed, is
+ * given (cautiously, false) but not kept, so a kept summary never depends on
+ * the order questions were asked in.
+ *
+ * Owns: tl_facts__returns, tl_facts__returned_loss_kind. */
+#include "internal.h"
+
+/* Helpers chain a few deep in real code (a factory calling a builder
+ * calling a constructor); past this, answers are not kept. */
+#define TL_SUMMARY_NESTING 8
+
+static _Thread_local int tl_facts__summary_nesting;
+static _Thread_local unsigned tl_facts__summary_refused;
+
+/* Calls `pred` on each return value of `f`; `all` asks whether every one
+ * satisfies it (and there is one), else whether some one does. */
+typedef struct TlRetWalk {
+	bool (*pred)(const TlIndex *, TSNode, int);
+	bool all, any, none_failed;
+} TlRetWalk;
+
+static bool tl_facts__summary_visit(const TlIndex *idx, TSNode ret, void *data)
+{
+	TlRetWalk *w = data;
+	bool yes = ts_node_named_child_count(ret) && w->pred(idx, ts_node_named_child(ret, 0), 0);
+	w->any = w->any || yes;
+	w->none_failed = w->none_failed && yes;
+	return w->all ? !yes : yes; /* stop at the first answer that decides */
+}
+
+/* Starts computing a summary of `f` for the slot `bit`; false (and a
+ * refusal noted) when the bound is met or it is already being computed. */
+static bool tl_facts__summary_enter(TlFunc *fn, uint32_t bit)
+{
+	if (tl_facts__summary_nesting >= TL_SUMMARY_NESTING || (fn->ret_busy & bit)) {
+		tl_facts__summary_refused++;
+		return false;
+	}
+	fn->ret_busy |= bit;
+	tl_facts__summary_nesting++;
+	return true;
+}
+
+static void tl_facts__summary_leave(TlFunc *fn, uint32_t bit)
+{
+	fn->ret_busy &= ~bit;
+	tl_facts__summary_nesting--;
+}
+
+bool tl_facts__returns(const TlIndex *idx, int32_t f, TlRet kind,
+		       bool (*pred)(const TlIndex *, TSNode, int))
+{
+	if (f < 0 || (uint32_t)f >= idx->funcs.size)
+		return false;
+	/* The cache is the facts layer's, filled as questions are asked: the
+	 * one place where a question writes into the index it reads. */
+	TlFunc *fn = (TlFunc *)&idx->funcs.items[f];
+	uint32_t bit = 1u << kind;
+	if (fn->ret_known & bit)
+		return (fn->ret_yes & bit) != 0;
+	if (!tl_facts__summary_enter(fn, bit))
+		return false;
+	unsigned refused = tl_facts__summary_refused;
+	TlRetWalk w = { pred, kind == TL_RET_CRITERION, false, true };
+	tl_facts__each_return(idx, f, tl_facts__summary_visit, &w);
+	bool yes = w.all ? w.any && w.none_failed : w.any;
+	tl_facts__summary_leave(fn, bit);
+	if (refused == tl_facts__summary_refused) {
+		fn->ret_known |= bit;
+		if (yes)
+			fn->ret_yes |= bit;
+	}
+	return yes;
+}
+
+typedef struct TlKindWalk {
+	int (*kind_of)(const TlIndex *, TSNode, int);
+	int agreed; /* -1 before the first return */
+} TlKindWalk;
+
+static bool tl_facts__kind_visit(const TlIndex *idx, TSNode ret, void *data)
+{
+	TlKindWalk *w = data;
+	int k = ts_node_named_child_count(ret) ? w->kind_of(idx, ts_node_named_child(ret, 0), 0)
+					       : TL_LOSS_OTHER;
+	if (w->agreed >= 0 && w->agreed != k)
+		k = TL_LOSS_OTHER;
+	w->agreed = k;
+	return k == TL_LOSS_OTHER; /* the returns disagree, or one is no criterion */
+}
+
+int tl_facts__returned_loss_kind(const TlIndex *idx, int32_t f,
+				 int (*kind_of)(const TlIndex *, TSNode, int))
+{
+	if (f < 0 || (uint32_t)f >= idx->funcs.size)
+		return TL_LOSS_OTHER;
+	TlFunc *fn = (TlFunc *)&idx->funcs.items[f];
+	uint32_t bit = 1u << TL_RET_COUNT;
+	if (fn->ret_loss)
+		return fn->ret_loss - 1;
+	if (!tl_facts__summary_enter(fn, bit))
+		return TL_LOSS_OTHER;
+	unsigned refused = tl_facts__summary_refused;
+	TlKindWalk w = { kind_of, -1 };
+	tl_facts__each_return(idx, f, tl_facts__kind_visit, &w);
+	int k = w.agreed < 0 ? TL_LOSS_OTHER : w.agreed;
+	tl_facts__summary_leave(fn, bit);
+	if (refused == tl_facts__summary_refused)
+		fn->ret_loss = k + 1;
+	return k;
+}
