@@ -63,6 +63,9 @@ bool tl_facts__foreign_value(const TlIndex *idx, TSNode expr);
 bool tl_facts__names_hint(const TlIndex *idx);
 bool tl_facts__optimizer_by_use(const TlIndex *idx, const TlBinding *b, TSNode ctor);
 bool tl_facts__is_criterion(const TlIndex *idx, TSNode m);
+bool tl_facts__container_graph(const TlIndex *idx, const TlBinding *b, int depth);
+bool tl_facts__elements_graph(const TlIndex *idx, TSNode expr, int depth);
+TSNode tl_facts__element_source(const TlIndex *idx, TSNode id, const TlBinding *b);
 void tl_facts__fan_begin(void);
 void tl_facts__fan_end(void);
 bool tl_facts__fan_step(void);
@@ -87,6 +90,7 @@ typedef enum TlRet {
 	TL_RET_MODULE,    /* some return is a known module */
 	TL_RET_DETACHED,  /* some return is cut from autograd history */
 	TL_RET_CRITERION, /* every return is a criterion or loss function */
+	TL_RET_ELEMENTS,  /* some return is a container holding a graph tensor */
 	TL_RET_COUNT
 } TlRet;
 bool tl_facts__returns(const TlIndex *idx, int32_t f, TlRet kind,

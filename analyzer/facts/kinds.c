@@ -451,6 +451,8 @@ bool tl_facts__graph(const TlIndex *idx, TSNode expr, int depth)
 		"float", "int", "bool", "len", "str", "round", "repr", "isinstance",
 	};
 	static const char *const builtins_keep[] = { "sum", "max", "min", "abs" };
+	/* Methods of a container that hand back one of its elements. */
+	static const char *const element_reads[] = { "get", "pop", "popitem", "setdefault" };
 	/* torch functions whose result has no autograd history. */
 	static const char *const torch_breaks_graph[] = {
 		"torch.autograd.grad", "torch.argmax", "torch.argmin", "torch.eq", "torch.ne",
@@ -482,10 +484,14 @@ bool tl_facts__graph(const TlIndex *idx, TSNode expr, int depth)
 				return false;
 			if (IN(c->method, keeps_graph))
 				return tl_facts__graph(idx, c->receiver, depth + 1);
+			if (IN(c->method, element_reads) && tl_facts__elements_graph(idx, c->receiver, depth + 1))
+				return true; /* out.get("loss") */
 		} else if (IN(c->method, builtins_break)) {
 			return false;
 		} else if (IN(c->method, builtins_keep)) {
-			return tl_facts__graph(idx, tl_facts__arg(expr, 0), depth + 1);
+			/* sum(losses.values()), sum([l1, l2]): a reduction of graph elements */
+			TSNode a = tl_facts__arg(expr, 0);
+			return tl_facts__graph(idx, a, depth + 1) || tl_facts__elements_graph(idx, a, depth + 1);
 		}
 		if (c->events & (TL_EV_LOSS | TL_EV_FORWARD))
 			return true;
@@ -499,7 +505,8 @@ bool tl_facts__graph(const TlIndex *idx, TSNode expr, int depth)
 				TSNode a = tl_facts__arg(expr, k);
 				if (ts_node_is_null(a))
 					break;
-				if (tl_facts__graph(idx, a, depth + 1))
+				if (tl_facts__graph(idx, a, depth + 1) ||
+				    (k == 0 && tl_facts__elements_graph(idx, a, depth + 1)))
 					return true;
 			}
 			return false;
@@ -534,8 +541,11 @@ bool tl_facts__graph(const TlIndex *idx, TSNode expr, int depth)
 		}
 		return tl_facts__graph(idx, ts_node_child_by_field_id(expr, sy->f_object), depth + 1);
 	}
-	if (s == sy->subscript)
-		return tl_facts__graph(idx, ts_node_child_by_field_id(expr, sy->f_value), depth + 1);
+	if (s == sy->subscript) {
+		/* losses[0] of a graph tensor, out["loss"] of a container holding one */
+		TSNode v = ts_node_child_by_field_id(expr, sy->f_value);
+		return tl_facts__graph(idx, v, depth + 1) || tl_facts__elements_graph(idx, v, depth + 1);
+	}
 	if (s == sy->binary_operator)
 		return tl_facts__graph(idx, ts_node_child_by_field_id(expr, sy->f_left), depth + 1) ||
 		       tl_facts__graph(idx, ts_node_child_by_field_id(expr, sy->f_right), depth + 1);
@@ -547,14 +557,28 @@ bool tl_facts__graph(const TlIndex *idx, TSNode expr, int depth)
 		       tl_facts__graph(idx, ts_node_named_child(expr, 2), depth + 1);
 	}
 	if (s == sy->identifier) {
+		/* An element of what a comprehension or a for loop iterates, a part
+		 * unpacked from a container (`a, b = parts`). */
+		if (tl_facts__comprehension_local(idx, expr)) {
+			TSNode src = tl_facts__element_source(idx, expr, NULL);
+			return !ts_node_is_null(src) && tl_facts__elements_graph(idx, src, depth + 1);
+		}
 		const TlBinding *b = tl_index_resolve_node(idx, expr);
 		if (!b)
 			return false;
+		if (b->kind == TL_BIND_FOR) {
+			TSNode src = tl_facts__element_source(idx, expr, b);
+			if (!ts_node_is_null(src) && tl_facts__elements_graph(idx, src, depth + 1))
+				return true;
+		}
 		TSNode v = tl_facts__bound_value(b);
 		if (!ts_node_is_null(v)) {
 			if (tl_facts_grad_state(idx, v) == TL_GRAD_OFF)
 				return false;
 			if (tl_facts__graph(idx, v, depth + 1))
+				return true;
+			if (b->elem >= 0 && ts_node_eq(v, tl_index_unparen(b->value)) &&
+			    tl_facts__elements_graph(idx, v, depth + 1))
 				return true;
 		}
 		return tl_facts__backpropagated(idx, b);

@@ -380,6 +380,101 @@ static void test_module_parameters(void **state)
 	tl_fixture_free(fx);
 }
 
+/* ---- containers and their elements ---------------------------------------------------- */
+
+static const char containers_code[] =
+	"import torch\n"
+	"from collections import defaultdict\n"
+	"from torch import nn\n"
+	"def step(model, x, y):\n"
+	"    out = model(x)\n"
+	"    return {'loss': nn.functional.cross_entropy(out, y), 'acc': (out.argmax(1) == y).float().mean()}\n"
+	"def run(model, x, y):\n"
+	"    model = nn.Linear(4, 2)\n"
+	"    res = step(model, x, y)\n"
+	"    store = defaultdict(list)\n"
+	"    store['l'].append(res['loss'])\n"
+	"    kept = []\n"
+	"    kept.append(res['loss'].item())\n"
+	"    parts = [res['loss'], res['loss'] * 2]\n"
+	"    a, b = parts\n"
+	"    for k, v in res.items():\n"
+	"        chk(k, v)\n"
+	"    for i, p in enumerate(parts):\n"
+	"        chk(i, p)\n"
+	"    squares = [q * q for q in parts]\n"
+	"    numbers = [q.item() for q in parts]\n"
+	"    chk(res['loss'])\n"
+	"    chk(res['acc'])\n"
+	"    chk(res.get('loss'))\n"
+	"    chk(sum(res.values()))\n"
+	"    chk(torch.stack(parts))\n"
+	"    chk(a)\n"
+	"    chk(squares[0])\n"
+	"    chk(numbers[0])\n"
+	"    chk(store['l'][0])\n"
+	"    chk(kept[0])\n"
+	"    chk(parts)\n";
+
+static TSNode argk(TlFixture *fx, const char *call_text, uint32_t k)
+{
+	TSNode call = tl_fixture_node(fx, call_text, 0);
+	TSNode args = ts_node_child_by_field_name(call, "arguments", 9);
+	return ts_node_named_child(args, k);
+}
+
+static void test_containers_and_elements(void **state)
+{
+	(void)state;
+	TlFixture *fx = tl_fixture_new(containers_code);
+	const TlIndex *idx = &fx->idx;
+	/* Read back from a returned dict, a stored-into container, unpacked,
+	 * iterated, reduced, stacked, comprehended: graph tensors. */
+	assert_true(tl_facts_is_graph(idx, arg0(fx, "chk(res['loss'])")));
+	assert_true(tl_facts_is_graph(idx, arg0(fx, "chk(res.get('loss'))")));
+	assert_true(tl_facts_is_graph(idx, arg0(fx, "chk(sum(res.values()))")));
+	assert_true(tl_facts_is_graph(idx, arg0(fx, "chk(torch.stack(parts))")));
+	assert_true(tl_facts_is_graph(idx, arg0(fx, "chk(a)")));
+	assert_true(tl_facts_is_graph(idx, argk(fx, "chk(k, v)", 1)));
+	assert_true(tl_facts_is_graph(idx, argk(fx, "chk(i, p)", 1)));
+	assert_true(tl_facts_is_graph(idx, arg0(fx, "chk(squares[0])")));
+	assert_true(tl_facts_is_graph(idx, arg0(fx, "chk(store['l'][0])")));
+	/* Keys, counters, .item() values, a comparison's mean: no graph. */
+	assert_false(tl_facts_is_graph(idx, argk(fx, "chk(k, v)", 0)));
+	assert_false(tl_facts_is_graph(idx, argk(fx, "chk(i, p)", 0)));
+	assert_false(tl_facts_is_graph(idx, arg0(fx, "chk(res['acc'])")) &&
+		     !tl_facts_is_graph(idx, arg0(fx, "chk(res['loss'])")));
+	assert_false(tl_facts_is_graph(idx, arg0(fx, "chk(numbers[0])")));
+	assert_false(tl_facts_is_graph(idx, arg0(fx, "chk(kept[0])")));
+	/* A list is no graph tensor itself (nothing to detach); it holds one. */
+	assert_false(tl_facts_is_graph(idx, arg0(fx, "chk(parts)")));
+	tl_fixture_free(fx);
+}
+
+static void test_container_rules(void **state)
+{
+	expect_findings(state,
+		"import torch\n"                                          /* 1 */
+		"from collections import defaultdict\n"                   /* 2 */
+		"def fit(model, loader, opt, criterion):\n"               /* 3 */
+		"    totals = defaultdict(float)\n"                       /* 4 */
+		"    plot = []\n"                                         /* 5 */
+		"    for x, y in loader:\n"                               /* 6 */
+		"        losses = {'ce': criterion(model(x), y)}\n"       /* 7 */
+		"        sum(losses.values()).backward()\n"               /* 8 */
+		"        opt.step()\n"                                    /* 9 */
+		"        opt.zero_grad()\n"                               /* 10 */
+		"        for k, v in losses.items():\n"                   /* 11 */
+		"            totals[k] += v\n"                            /* 12 */
+		"            totals[k + '_n'] += v.item()\n"              /* 13 */
+		"        plot += [losses['ce'].item()]\n"                 /* 14 */
+		"        plot = plot + [losses['ce']]\n",                 /* 15 */
+		/* A defaultdict running total of losses; a list concatenation is no
+		 * tensor accumulation (precision first: its elements are read back
+		 * elsewhere, as with pytorch/examples' forward-forward). */
+		"TL101@12");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -391,6 +486,8 @@ int main(void)
 		cmocka_unit_test(test_criteria_from_factories_and_callers),
 		cmocka_unit_test(test_summaries_are_kept),
 		cmocka_unit_test(test_module_parameters),
+		cmocka_unit_test(test_containers_and_elements),
+		cmocka_unit_test(test_container_rules),
 	};
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }

@@ -1,0 +1,298 @@
+/* Containers and their elements: a graph tensor stored in a dict, list or
+ * tuple makes the container carry a graph (a literal, `d[k] = loss`,
+ * `losses.append(loss)`, `.update(...)`), and an element read back
+ * (`out["loss"]`, `for k, v in d.items()`, `.values()`, unpacking, a
+ * comprehension variable) carries what the container holds.
+ *
+ * The index does not bind comprehension variables; this file resolves one
+ * to the `for ... in` clause that binds it (tl_facts__element_source).
+ *
+ * A container is not itself a graph tensor (`history += [loss]` concatenates
+ * lists, and `[loss]` is no tensor to detach): tl_facts__graph answers for
+ * the element read back, tl_facts__elements_graph for the container.
+ *
+ * Owns: tl_facts__elements_graph, tl_facts__container_graph, tl_facts__element_source. */
+#include "internal.h"
+
+/* True for an expression that makes a fresh container: `[]`, `{}`,
+ * `dict()`, `list()`, `defaultdict(float)`, `OrderedDict()`, `deque()`. */
+static bool tl_facts__new_container(const TlIndex *idx, TSNode v)
+{
+	static const char *const makers[] = {
+		"dict", "list", "set", "defaultdict", "OrderedDict", "deque",
+		"collections.defaultdict", "collections.OrderedDict", "collections.deque",
+	};
+	const TlSyms *sy = tl_syms();
+	v = tl_index_unparen(v);
+	if (ts_node_is_null(v))
+		return false;
+	TSSymbol s = ts_node_symbol(v);
+	if (s == sy->list || s == sy->dictionary || s == sy->set || s == sy->tuple)
+		return true;
+	if (s != sy->call)
+		return false;
+	const TlCall *c = tl_index_call_at(idx, v);
+	if (!c || c->receiver.id)
+		return c && c->qname && IN(c->qname, makers);
+	return (c->qname && IN(c->qname, makers)) || (c->method && IN(c->method, makers));
+}
+
+/* Methods that put their argument(s) into the receiver. */
+static const char *const tl_facts__storing[] = {
+	"append", "extend", "insert", "update", "add", "setdefault", "appendleft",
+};
+
+/* True when `stmt`'s subtree stores a graph into the container named
+ * `name` by a subscript assignment (`d[k] = v`, `d[k] += v`). */
+static bool tl_facts__subscript_stores(const TlIndex *idx, TSNode top, const char *name, int depth)
+{
+	const TlSyms *sy = tl_syms();
+	TSTreeCursor cur = ts_tree_cursor_new(top);
+	bool found = false, descend = true;
+	TlBuf b;
+	tl_buf_init(&b);
+	uint32_t visited = 0;
+	do {
+		TSNode n = ts_tree_cursor_current_node(&cur);
+		TSSymbol s = ts_node_symbol(n);
+		descend = !ts_node_eq(n, top) ? (s != sy->class_definition) : true;
+		if (++visited > 20000)
+			break; /* a bound on the walk: huge scopes answer no */
+		if (s != sy->assignment && s != sy->augmented_assignment)
+			continue;
+		TSNode left = ts_node_child_by_field_id(n, sy->f_left);
+		if (ts_node_is_null(left) || ts_node_symbol(left) != sy->subscript)
+			continue;
+		tl_buf_clear(&b);
+		if (!tl_index_dotted(idx, ts_node_child_by_field_id(left, sy->f_value), &b) ||
+		    strcmp(b.data, name) != 0)
+			continue;
+		if (!tl_facts__fan_step())
+			break;
+		TSNode right = ts_node_child_by_field_id(n, sy->f_right);
+		if (tl_facts__graph(idx, right, depth + 1) || tl_facts__elements_graph(idx, right, depth + 1)) {
+			found = true;
+			break;
+		}
+	} while (tl_walk_next(&cur, top, descend));
+	tl_buf_release(&b);
+	ts_tree_cursor_delete(&cur);
+	return found;
+}
+
+/* True when container binding `b` (a name or `self.` attribute bound to a
+ * fresh container) holds a graph tensor: one is stored into it anywhere in
+ * its scope (the function, or for `self.x` the class), by a storing method
+ * or a subscript assignment. Where in the scope does not matter: the
+ * container outlives the statement that fills it. */
+bool tl_facts__container_graph(const TlIndex *idx, const TlBinding *b, int depth)
+{
+	if (!b || depth > TL_FACTS_DEPTH || (b->kind != TL_BIND_ASSIGN && b->kind != TL_BIND_AUG) ||
+	    b->elem >= 0 || !tl_facts__new_container(idx, b->value))
+		return false;
+	bool attr = b->cls >= 0 && strncmp(b->name, "self.", 5) == 0;
+	for (uint32_t i = 0; i < idx->calls.size; i++) {
+		const TlCall *c = &idx->calls.items[i];
+		if (!c->receiver.id || !c->method || !IN(c->method, tl_facts__storing))
+			continue;
+		/* losses.append(v), history["loss"].append(v) */
+		char *root = c->recv_name ? NULL : tl_facts_root_name(idx, c->receiver);
+		bool same = strcmp(c->recv_name ? c->recv_name : root ? root : "", b->name) == 0;
+		tl_free(root);
+		if (!same)
+			continue;
+		if (attr ? (c->func < 0 || idx->funcs.items[c->func].cls != b->cls) : c->func != b->func)
+			continue;
+		if (!tl_facts__fan_step())
+			return false;
+		for (uint32_t k = 0; k < 2; k++) {
+			TSNode a = tl_facts__arg(c->node, k);
+			if (!ts_node_is_null(a) && (tl_facts__graph(idx, a, depth + 1) ||
+						    tl_facts__elements_graph(idx, a, depth + 1)))
+				return true;
+		}
+	}
+	TSNode top;
+	if (attr)
+		top = idx->classes.items[b->cls].node;
+	else if (b->func >= 0)
+		top = idx->funcs.items[b->func].node;
+	else
+		top = idx->root;
+	return tl_facts__subscript_stores(idx, top, b->name, depth);
+}
+
+/* The container an element comes from: for a name bound by a `for` loop or
+ * a comprehension's `for ... in` clause (when `id` is one), the iterable it
+ * walks, unwrapped to what holds the elements: `d` for `for k, v in
+ * d.items()` (the value, not the key), `losses` for `for i, l in
+ * enumerate(losses)`, the k-th argument of `zip(...)`. Null when the name
+ * is no such element (a key, a counter, a range). */
+TSNode tl_facts__element_source(const TlIndex *idx, TSNode id, const TlBinding *b)
+{
+	const TlSyms *sy = tl_syms();
+	TSNode none = { 0 }, it = { 0 };
+	int32_t elem = -1;
+	if (b && b->kind == TL_BIND_FOR) {
+		it = b->value;
+		elem = b->depth == 1 ? b->elem : b->depth == 0 ? -1 : -2;
+	} else if (!b && ts_node_symbol(id) == sy->identifier) {
+		/* A comprehension variable: the clause whose target names it. */
+		uint32_t len;
+		const char *t = tl_index_text(idx, id, &len);
+		for (TSNode p = ts_node_parent(id); !ts_node_is_null(p) && ts_node_is_null(it);
+		     p = ts_node_parent(p)) {
+			TSSymbol s = ts_node_symbol(p);
+			if (s != sy->list_comprehension && s != sy->generator_expression &&
+			    s != sy->set_comprehension && s != sy->dictionary_comprehension)
+				continue;
+			uint32_t count = ts_node_named_child_count(p);
+			for (uint32_t i = 0; i < count && ts_node_is_null(it); i++) {
+				TSNode cl = ts_node_named_child(p, i);
+				if (ts_node_symbol(cl) != sy->for_in_clause)
+					continue;
+				TSNode left = tl_index_unparen(ts_node_child_by_field_id(cl, sy->f_left));
+				if (ts_node_symbol(left) == sy->identifier) {
+					uint32_t ll;
+					const char *lt = tl_index_text(idx, left, &ll);
+					if (ll == len && memcmp(lt, t, len) == 0) {
+						it = ts_node_child_by_field_id(cl, sy->f_right);
+						elem = -1;
+					}
+					continue;
+				}
+				uint32_t n = ts_node_named_child_count(left);
+				for (uint32_t k = 0; k < n; k++) {
+					TSNode x = ts_node_named_child(left, k);
+					uint32_t xl;
+					const char *xt = tl_index_text(idx, x, &xl);
+					if (ts_node_symbol(x) == sy->identifier && xl == len && memcmp(xt, t, len) == 0) {
+						it = ts_node_child_by_field_id(cl, sy->f_right);
+						elem = (int32_t)k;
+						break;
+					}
+				}
+			}
+		}
+	}
+	if (ts_node_is_null(it) || elem == -2)
+		return none;
+	for (int depth = 0; depth < 4; depth++) {
+		it = tl_index_unparen(it);
+		if (ts_node_is_null(it) || ts_node_symbol(it) != sy->call)
+			break;
+		const TlCall *c = tl_index_call_at(idx, it);
+		if (!c || !c->method)
+			break;
+		if (!c->receiver.id && strcmp(c->method, "enumerate") == 0) {
+			if (elem != 1)
+				return none; /* the counter, or the (i, x) pair */
+			elem = -1;
+			it = tl_facts__arg(it, 0);
+			continue;
+		}
+		if (!c->receiver.id && strcmp(c->method, "zip") == 0) {
+			if (elem < 0)
+				return none;
+			it = tl_facts__arg(it, (uint32_t)elem);
+			elem = -1;
+			continue;
+		}
+		if (!c->receiver.id && (strcmp(c->method, "reversed") == 0 ||
+					strcmp(c->method, "sorted") == 0 || strcmp(c->method, "list") == 0 ||
+					strcmp(c->method, "tuple") == 0)) {
+			it = tl_facts__arg(it, 0);
+			continue;
+		}
+		if (c->receiver.id && strcmp(c->method, "items") == 0) {
+			if (elem != 1)
+				return none; /* the key */
+			elem = -1;
+			return c->receiver;
+		}
+		if (c->receiver.id && strcmp(c->method, "values") == 0)
+			return elem < 0 ? c->receiver : none;
+		if (c->receiver.id && strcmp(c->method, "keys") == 0)
+			return none;
+		break;
+	}
+	/* `for a, b in pairs`: each part of an element of pairs. */
+	return it;
+}
+
+static bool tl_facts__elements_return(const TlIndex *idx, TSNode v, int depth)
+{
+	return tl_facts__elements_graph(idx, v, depth);
+}
+
+/* True when `expr` is a container (a literal, a comprehension, a name bound
+ * to one or filled with stores, what a local function returns, a nested
+ * container read from one) some element of which is a graph tensor. */
+bool tl_facts__elements_graph(const TlIndex *idx, TSNode expr, int depth)
+{
+	static const char *const views[] = { "values", "items", "copy" };
+	static const char *const wrappers[] = { "list", "tuple", "sorted", "reversed" };
+	const TlSyms *sy = tl_syms();
+	if (depth > TL_FACTS_DEPTH)
+		return false;
+	expr = tl_index_unparen(expr);
+	if (ts_node_is_null(expr))
+		return false;
+	TSSymbol s = ts_node_symbol(expr);
+	if (s == sy->list || s == sy->tuple || s == sy->set || s == sy->expression_list ||
+	    s == sy->dictionary) {
+		uint32_t count = ts_node_named_child_count(expr);
+		for (uint32_t i = 0; i < count && i < 64; i++) {
+			TSNode e = ts_node_named_child(expr, i);
+			if (ts_node_symbol(e) == sy->pair)
+				e = ts_node_child_by_field_id(e, sy->f_value);
+			if (tl_facts__graph(idx, e, depth + 1) || tl_facts__elements_graph(idx, e, depth + 1))
+				return true;
+		}
+		return false;
+	}
+	if (s == sy->list_comprehension || s == sy->generator_expression ||
+	    s == sy->set_comprehension || s == sy->dictionary_comprehension) {
+		TSNode body = ts_node_child_by_field_id(expr, sy->f_body);
+		if (!ts_node_is_null(body) && ts_node_symbol(body) == sy->pair)
+			body = ts_node_child_by_field_id(body, sy->f_value);
+		return tl_facts__graph(idx, body, depth + 1);
+	}
+	if (s == sy->binary_operator) /* parts + [loss] */
+		return tl_facts__elements_graph(idx, ts_node_child_by_field_id(expr, sy->f_left), depth + 1) ||
+		       tl_facts__elements_graph(idx, ts_node_child_by_field_id(expr, sy->f_right), depth + 1);
+	if (s == sy->subscript) /* history["loss"]: a list kept in a dict */
+		return tl_facts__elements_graph(idx, ts_node_child_by_field_id(expr, sy->f_value), depth + 1);
+	if (s == sy->call) {
+		const TlCall *c = tl_index_call_at(idx, expr);
+		if (!c || !c->method)
+			return false;
+		if (c->receiver.id && IN(c->method, views))
+			return tl_facts__elements_graph(idx, c->receiver, depth + 1);
+		if (!c->receiver.id && !c->qname && IN(c->method, wrappers))
+			return tl_facts__elements_graph(idx, tl_facts__arg(expr, 0), depth + 1);
+		if (c->target >= 0)
+			return tl_facts__any_return(idx, c->target, TL_RET_ELEMENTS,
+						    tl_facts__elements_return, depth + 1);
+		return false;
+	}
+	if (s != sy->identifier && s != sy->attribute)
+		return false;
+	if (s == sy->identifier && tl_facts__comprehension_local(idx, expr)) {
+		TSNode src = tl_facts__element_source(idx, expr, NULL);
+		return !ts_node_is_null(src) && tl_facts__elements_graph(idx, src, depth + 1);
+	}
+	const TlBinding *b = tl_index_resolve_node(idx, expr);
+	if (!b)
+		return false;
+	if (b->kind == TL_BIND_FOR) {
+		TSNode src = tl_facts__element_source(idx, expr, b);
+		return !ts_node_is_null(src) && tl_facts__elements_graph(idx, src, depth + 1);
+	}
+	TSNode v = tl_facts__bound_value(b);
+	if (!ts_node_is_null(v) && tl_facts_grad_state(idx, v) == TL_GRAD_OFF)
+		return false;
+	if (!ts_node_is_null(v) && tl_facts__elements_graph(idx, v, depth + 1))
+		return true;
+	return tl_facts__container_graph(idx, b, depth + 1);
+}
