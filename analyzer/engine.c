@@ -171,6 +171,8 @@ static bool tl_engine__one(const TlIndex *idx, const TlSource *src, const TlPred
 		return false;
 	case TL_PRED_SEMANTIC:
 		return p->def->fn(idx, n, p->choice);
+	case TL_PRED_SET:
+		return true;
 	}
 	return false;
 }
@@ -182,6 +184,8 @@ static bool tl_engine__holds(const TlIndex *idx, const TlSource *src, const TlPr
 	 * possibly negated test; so #not-any-of? holds when no node is one of
 	 * the strings. A capture with no node (optional) holds vacuously. */
 	bool seen = false;
+	if (p->kind == TL_PRED_SET)
+		return true;
 	uint32_t capture = tl_engine__cid(part, p->capture);
 	for (uint16_t i = 0; i < m->capture_count; i++) {
 		if (m->captures[i].index != capture)
@@ -196,10 +200,23 @@ static bool tl_engine__holds(const TlIndex *idx, const TlSource *src, const TlPr
 	return !seen || !p->any;
 }
 
+/* The value the pattern's `#set! name "value"` gives `name`, or NULL. */
+static const char *tl_engine__property(const TlPredList *pl, const char *name, size_t len)
+{
+	for (uint32_t i = 0; i < pl->size; i++) {
+		const TlPred *p = &pl->items[i];
+		if (p->kind == TL_PRED_SET && strlen(p->strings.items[0]) == len &&
+		    memcmp(p->strings.items[0], name, len) == 0)
+			return p->string;
+	}
+	return NULL;
+}
+
 /* Renders `template`, replacing {capture} with the text of the capture of
  * that name (of pattern `qp`, matched as `m` by `part`) on one line,
- * shortened when long. */
-static char *tl_engine__message(const char *template, const TlQPattern *qp,
+ * shortened when long, and {property} with the value the pattern's
+ * `#set!` gives it (`pl`: the pattern's predicates). */
+static char *tl_engine__message(const char *template, const TlQPattern *qp, const TlPredList *pl,
 				const TlQueryPart *part, const TlSource *src, const TSQueryMatch *m)
 {
 	TlBuf b;
@@ -214,6 +231,9 @@ static char *tl_engine__message(const char *template, const TlQPattern *qp,
 		tl_buf_addn(&b, p, (size_t)(open - p));
 		const char *close = strchr(open, '}');
 		int32_t k = tl_qtext_capture(qp, open + 1, (size_t)(close - open - 1));
+		const char *prop = k >= 0 ? NULL : tl_engine__property(pl, open + 1, (size_t)(close - open - 1));
+		if (prop)
+			tl_buf_add(&b, prop);
 		TSNode n[1];
 		if (k >= 0 && tl_engine__nodes(m, tl_engine__cid(part, (uint32_t)k), n, 1)) {
 			uint32_t a = ts_node_start_byte(n[0]), e = ts_node_end_byte(n[0]);
@@ -269,7 +289,7 @@ static void tl_engine__run(TlEngine *e, const TlQuerySet *qs, const TlQueryPart 
 			if (!ok || !tl_engine__nodes(&m, tl_engine__cid(part, (uint32_t)rp->finding), f, 1))
 				continue;
 			tl_engine__add(out, src, rp->rule, f[0],
-				       tl_engine__message(rp->rule->message, rp->text, part, src, &m));
+				       tl_engine__message(rp->rule->message, rp->text, pl, part, src, &m));
 			tl_array_last(out)->order = rps[k];
 		}
 	}

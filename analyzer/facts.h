@@ -7,7 +7,7 @@
  * (contexts, kinds of values, what made a value, iteration events and their
  * order, mode, value flow, APIs and devices, loops and step loops, devices
  * and transfers, data loaders, distributed training, modules and wrappers,
- * resets, carried state), plus build.c, which fills the index's annotations
+ * resets, carried state, constants), plus build.c, which fills the index's annotations
  * once per file, and callsite.c, which says what code of a local function
  * runs at one of its calls (the branches its constant arguments select). Each file's opening comment says which questions it owns.
  * A fact may call the index and facts of its own or another family; the
@@ -130,7 +130,9 @@ typedef enum TlApi {
 	TL_API_TENSOR_FACTORY,   /* torch.zeros/ones/empty/full/rand/randn/randint/arange/linspace/eye */
 	TL_API_TENSOR_FROM_DATA, /* torch.tensor, torch.as_tensor, torch.from_numpy */
 	TL_API_DEPRECATED_AMP,   /* torch.cuda.amp.{autocast,GradScaler,custom_fwd,custom_bwd}, torch.cpu.amp.* */
+	TL_API_CPU_AMP,          /* torch.cpu.amp.{autocast,GradScaler}: the deprecated CPU ones */
 	TL_API_TORCH_LOAD,       /* torch.load */
+	TL_API_HUB_LOAD,         /* torch.hub.load_state_dict_from_url, torch.utils.model_zoo.load_url */
 	TL_API_ACTIVATION_CHECKPOINT, /* torch.utils.checkpoint.checkpoint / checkpoint_sequential */
 	TL_API_EMPTY_CACHE,      /* torch.cuda.empty_cache (and the mps / xpu ones) */
 	TL_API_DATA_LOADER,      /* torch.utils.data.DataLoader */
@@ -153,6 +155,16 @@ bool tl_facts_passes_keyword(const TlIndex *idx, TSNode call, const char *name);
 bool tl_facts_is_device(const TlIndex *idx, TSNode expr);
 /* True for `x.cuda(...)` and `x.to(<device>, ...)` / `x.to(device=...)`. */
 bool tl_facts_moves_to_device(const TlIndex *idx, TSNode call);
+
+/* The literal `expr` always holds (True, False, None, a number, `-1e9`, a
+ * string): itself, or the value of a name bound exactly once in its scope
+ * by a plain assignment (`flag = False`), followed a bounded number of
+ * names. Null otherwise: parameters, names bound twice, computed values
+ * (facts/constants.c). */
+TSNode tl_facts_literal(const TlIndex *idx, TSNode expr);
+/* True when `expr` is a constant number (a literal, `-literal`,
+ * `float("1e10")`, or a name bound once to one); stores it in `*out`. */
+bool tl_facts_number(const TlIndex *idx, TSNode expr, double *out);
 
 /* Step-loop membership (RULES.md, "step loop"): true when the innermost
  * step loop around `node` is of one of `kinds` (TL_STEP_*): in the loops of

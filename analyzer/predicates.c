@@ -160,7 +160,7 @@ static const char *const tl_version_names[] = {
 	"2.5", "2.6", "2.7", "2.8", "2.9", "2.10", NULL,
 };
 static const char *const tl_api_names[] = {
-	"tensor-factory", "tensor-from-data", "deprecated-amp", "torch-load",
+	"tensor-factory", "tensor-from-data", "deprecated-amp", "cpu-amp", "torch-load", "hub-load",
 	"activation-checkpoint", "empty-cache", "data-loader", "log", NULL,
 };
 _Static_assert(sizeof tl_api_names / sizeof *tl_api_names == TL_API_COUNT + 1,
@@ -188,6 +188,32 @@ static bool tl_pred_torch_version_at_least(const TlIndex *idx, TSNode n, int cho
 	while (*v)
 		minor = minor * 10 + (*v++ - '0');
 	return idx->torch_version >= major * 100 + minor;
+}
+
+static const char *const tl_literal_names[] = { "False", "True", "None", NULL };
+
+static bool tl_pred_literal(const TlIndex *idx, TSNode n, int choice)
+{
+	const TlSyms *sy = tl_syms();
+	TSNode lit = tl_facts_literal(idx, n);
+	if (ts_node_is_null(lit))
+		return false;
+	TSSymbol want = choice == 0 ? sy->false_ : choice == 1 ? sy->true_ : sy->none;
+	return ts_node_symbol(lit) == want;
+}
+
+/* Largest finite value of each format a constant may overflow. */
+static const char *const tl_format_names[] = { "float16", NULL };
+static const double tl_format_max[] = { 65504.0 };
+
+static bool tl_pred_number_beyond(const TlIndex *idx, TSNode n, int choice)
+{
+	double v;
+	if (!tl_facts_number(idx, n, &v) || v != v)
+		return false;
+	double a = v < 0 ? -v : v;
+	/* inf and -inf are representable: only finite values overflow. */
+	return a > tl_format_max[choice] && a <= 1.79769313486231570e308;
 }
 
 static bool tl_pred_api(const TlIndex *idx, TSNode n, int choice)
@@ -406,7 +432,11 @@ const TlPredicateDef tl_predicates[] = {
 	{ "dies-in-iteration", NULL, NULL, tl_pred_dies_in_iteration,
 	  "the call's value is not kept past the loop iteration (not appended, stored into an attribute or element, returned)" },
 	{ "api", "kind", tl_api_names, tl_pred_api,
-	  "the call's callee (or the reference itself) resolves to an API of that kind (tensor-factory, tensor-from-data, deprecated-amp, torch-load, activation-checkpoint, empty-cache, data-loader, log: torch.log)" },
+	  "the call's callee (or the reference itself) resolves to an API of that kind (tensor-factory, tensor-from-data, deprecated-amp, cpu-amp: the deprecated torch.cpu.amp ones, torch-load, hub-load: torch.hub.load_state_dict_from_url / torch.utils.model_zoo.load_url, activation-checkpoint, empty-cache, data-loader, log: torch.log)" },
+	{ "literal", "value", tl_literal_names, tl_pred_literal,
+	  "the expression is that literal (False, True, None), written in place or held by a name bound exactly once in its scope to it (`flag = False`); parameters and names bound twice are not" },
+	{ "number-beyond", "format", tl_format_names, tl_pred_number_beyond,
+	  "the expression is a finite constant number (a literal, `-1e9`, `float(\"1e10\")`, or a name bound once to one) whose magnitude exceeds the largest finite value of the format (float16: 65504)" },
 	{ "passes-keyword", "keyword", tl_keyword_names, tl_pred_passes_keyword,
 	  "the call passes that keyword argument, or a **mapping that may hold it" },
 	{ "torch-version-at-least", "version", tl_version_names, tl_pred_torch_version_at_least,

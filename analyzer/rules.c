@@ -128,6 +128,17 @@ static bool tl_rules__compile_pattern(const TlQPattern *qp, const char *path,
 					}
 				}
 			}
+		} else if (strcmp(name, "set!") == 0) {
+			/* (#set! name "value"): a property of the pattern that its
+			 * rule's message can quote as {name}. */
+			pr.kind = TL_PRED_SET;
+			if (argc != 2 || a[0].is_capture || a[1].is_capture) {
+				snprintf(msg, sizeof msg, "#set! takes a property name and a string value");
+				ok = false;
+			} else {
+				tl_array_push(&pr.strings, tl_strndup(a[0].string, a[0].length));
+				pr.string = tl_strndup(a[1].string, a[1].length);
+			}
 		} else if (strcmp(base, "any-of?") == 0) {
 			pr.kind = TL_PRED_ANY_OF;
 			if (argc < 2 || !a[0].is_capture) {
@@ -263,8 +274,21 @@ static bool tl_rules__check_placeholders(const TlRule *r, FILE *err)
 		bool found = false;
 		for (uint32_t i = 0; i < r->text.size && !found; i++)
 			found = tl_qtext_capture(&r->text.items[i], p + 1, (size_t)(close - p - 1)) >= 0;
+		/* Else a property that every pattern sets with #set!. */
+		size_t plen = (size_t)(close - p - 1);
+		for (uint32_t k = 0; !found && k < r->patterns.size; k++) {
+			const TlPredList *pl = &r->patterns.items[k];
+			bool set = false;
+			for (uint32_t j = 0; j < pl->size && !set; j++)
+				set = pl->items[j].kind == TL_PRED_SET &&
+				      strlen(pl->items[j].strings.items[0]) == plen &&
+				      memcmp(pl->items[j].strings.items[0], p + 1, plen) == 0;
+			if (!set)
+				break;
+			found = k + 1 == r->patterns.size;
+		}
 		if (!found) {
-			tl_diagf(err, "%s:%u:%u: error: message placeholder '%.*s' names no capture of %s\n",
+			tl_diagf(err, "%s:%u:%u: error: message placeholder '%.*s' names no capture of %s (nor a property that every pattern sets with #set!)\n",
 				r->meta_path, r->message_line, r->message_column, (int)(close - p + 1), p,
 				r->query_source ? r->query_path : "the rule (it has no query)");
 			return false;

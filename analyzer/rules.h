@@ -27,6 +27,7 @@ typedef enum TlPredKind {
 	TL_PRED_MATCH,
 	TL_PRED_ANY_OF,
 	TL_PRED_SEMANTIC,
+	TL_PRED_SET, /* #set! name "value": a property of the pattern, always holds */
 } TlPredKind;
 
 /* One compiled predicate of a pattern. Captures are the pattern's
@@ -37,8 +38,8 @@ typedef struct TlPred {
 	bool any;            /* any-eq?/any-match?: one node suffices */
 	uint32_t capture;    /* first argument */
 	int32_t capture2;    /* #eq? @a @b: the second capture, else -1 */
-	char *string;        /* #eq? @a "x" */
-	TlStrArray strings;  /* #any-of? */
+	char *string;        /* #eq? @a "x"; #set!: the property's value */
+	TlStrArray strings;  /* #any-of?; #set!: the property's name */
 	regex_t regex;       /* #match? */
 	bool has_regex;
 	const TlPredicateDef *def; /* TL_PRED_SEMANTIC */
@@ -53,7 +54,9 @@ typedef struct TlRule {
 	char *family;   /* "memory" */
 	TlSeverity severity;
 	bool default_on;
-	char *message;  /* may hold {capture} placeholders */
+	char *message;  /* may hold {capture} placeholders, and {property}
+			 * for a `#set! property "value"` that every pattern
+			 * of the query sets */
 	char *help;     /* optional longer hint for the full format */
 	char *skill;    /* where --explain reads from */
 	char *validate; /* validate/cases/<code> */

@@ -1,14 +1,25 @@
 ; TL402 deprecated-amp-api
 ; torch.cuda.amp.* / torch.cpu.amp.* calls (also through `from torch.cuda.amp
 ; import autocast` and aliases) when the code targets PyTorch 2.4 or later.
+; Each pattern sets `device`, the device type its torch.amp form takes,
+; which the message quotes.
 
-; autocast(), GradScaler(), @custom_fwd(cast_inputs=...)
+; autocast(), GradScaler(), @custom_fwd(cast_inputs=...) of torch.cuda.amp
 ((call) @finding
   (#api? @finding deprecated-amp)
-  (#torch-version-at-least? @finding "2.4"))
+  (#not-api? @finding cpu-amp)
+  (#torch-version-at-least? @finding "2.4")
+  (#set! device "cuda"))
 
-; @torch.cuda.amp.custom_fwd without parentheses
+; torch.cpu.amp.autocast(), torch.cpu.amp.GradScaler()
+((call) @finding
+  (#api? @finding cpu-amp)
+  (#torch-version-at-least? @finding "2.4")
+  (#set! device "cpu"))
+
+; @torch.cuda.amp.custom_fwd without parentheses (torch.cpu.amp has none)
 ((decorator
   [(identifier) (attribute)] @finding)
   (#api? @finding deprecated-amp)
-  (#torch-version-at-least? @finding "2.4"))
+  (#torch-version-at-least? @finding "2.4")
+  (#set! device "cuda"))

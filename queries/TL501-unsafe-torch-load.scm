@@ -1,14 +1,17 @@
 ; TL501 unsafe-torch-load
-; torch.load that may unpickle arbitrary objects.
+; torch.load that may unpickle arbitrary objects, and checkpoint downloads
+; whose weights_only default stays False.
 
-; torch.load(path, weights_only=False)
+; torch.load(path, weights_only=False), also `flag = False; ..., weights_only=flag`
 ((call
   arguments: (argument_list
     (keyword_argument
       name: (identifier) @_key
-      value: (false)))) @finding
+      value: (_) @_value))) @finding
   (#eq? @_key "weights_only")
-  (#api? @finding torch-load))
+  (#literal? @_value False)
+  (#api? @finding torch-load)
+  (#set! default "the default of torch.load from PyTorch 2.6"))
 
 ; torch.load(path, pickle_module=dill)
 ((call
@@ -18,10 +21,29 @@
       value: (_) @_value))) @finding
   (#eq? @_key "pickle_module")
   (#not-eq? @_value "None")
-  (#api? @finding torch-load))
+  (#api? @finding torch-load)
+  (#set! default "the default of torch.load from PyTorch 2.6"))
 
 ; before 2.6, torch.load(path) unpickles by default
 ((call) @finding
   (#api? @finding torch-load)
   (#not-passes-keyword? @finding weights_only)
-  (#not-torch-version-at-least? @finding "2.6"))
+  (#not-torch-version-at-least? @finding "2.6")
+  (#set! default "the default of torch.load from PyTorch 2.6"))
+
+; torch.hub.load_state_dict_from_url(url) / model_zoo.load_url(url): the
+; default stays weights_only=False at every version
+((call) @finding
+  (#api? @finding hub-load)
+  (#not-passes-keyword? @finding weights_only)
+  (#set! default "its default stays weights_only=False at every PyTorch version"))
+
+((call
+  arguments: (argument_list
+    (keyword_argument
+      name: (identifier) @_key
+      value: (_) @_value))) @finding
+  (#eq? @_key "weights_only")
+  (#literal? @_value False)
+  (#api? @finding hub-load)
+  (#set! default "its default stays weights_only=False at every PyTorch version"))

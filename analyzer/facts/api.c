@@ -1,5 +1,5 @@
 /* APIs, keywords and devices: which torch API a call is (factories, deprecated
- * AMP entry points, torch.load, checkpoint, empty_cache, DataLoader), which
+ * AMP entry points, torch.load, hub downloads, checkpoint, empty_cache, DataLoader), which
  * keywords it passes, device expressions and moves to a device.
  *
  * Owns: tl_facts_is_api, tl_facts_passes_keyword, tl_facts_is_device, tl_facts_moves_to_device. */
@@ -22,7 +22,18 @@ static const char *const tl_facts__api_deprecated_amp[] = {
 	"torch.cuda.amp.autocast_mode.custom_bwd", "torch.cuda.amp.grad_scaler.GradScaler",
 	"torch.cpu.amp.autocast_mode.autocast", "torch.cpu.amp.grad_scaler.GradScaler",
 };
+static const char *const tl_facts__api_cpu_amp[] = {
+	"torch.cpu.amp.autocast", "torch.cpu.amp.GradScaler", "torch.cpu.amp.autocast_mode.autocast",
+	"torch.cpu.amp.grad_scaler.GradScaler",
+};
 static const char *const tl_facts__api_torch_load[] = { "torch.load", "torch.serialization.load" };
+/* Loaders of a downloaded checkpoint whose weights_only default stays False
+ * (torchvision's re-export is the same function). */
+static const char *const tl_facts__api_hub_load[] = {
+	"torch.hub.load_state_dict_from_url", "torch.utils.model_zoo.load_url",
+	"torch.utils.model_zoo.load_state_dict_from_url",
+	"torchvision.models.utils.load_state_dict_from_url",
+};
 static const char *const tl_facts__api_checkpoint[] = {
 	"torch.utils.checkpoint.checkpoint", "torch.utils.checkpoint.checkpoint_sequential",
 };
@@ -43,8 +54,12 @@ bool tl_facts__qname_is_api(const char *q, TlApi api)
 		return IN(q, tl_facts__api_from_data);
 	case TL_API_DEPRECATED_AMP:
 		return IN(q, tl_facts__api_deprecated_amp);
+	case TL_API_CPU_AMP:
+		return IN(q, tl_facts__api_cpu_amp);
 	case TL_API_TORCH_LOAD:
 		return IN(q, tl_facts__api_torch_load);
+	case TL_API_HUB_LOAD:
+		return IN(q, tl_facts__api_hub_load);
 	case TL_API_ACTIVATION_CHECKPOINT:
 		return IN(q, tl_facts__api_checkpoint);
 	case TL_API_EMPTY_CACHE:

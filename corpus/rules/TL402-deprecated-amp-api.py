@@ -20,6 +20,7 @@ from torch.amp import GradScaler as NewScaler
 from torch.cuda.amp import GradScaler, autocast
 from torch.cuda.amp import autocast as old_autocast
 from torch.cuda.amp import custom_bwd, custom_fwd
+from torch.cpu.amp import autocast as cpu_autocast
 
 device = torch.device("cuda")
 
@@ -44,6 +45,10 @@ def flagged_forms(model, x):
         model(x)
     # expect: TL402
     with torch.cpu.amp.autocast():
+        model(x)
+    # the message names "cpu" here (tests/cli checks the wording)
+    # expect: TL402
+    with cpu_autocast(dtype=torch.bfloat16):
         model(x)
 
 

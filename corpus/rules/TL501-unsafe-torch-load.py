@@ -3,7 +3,11 @@
 An `expect` annotation sits before a `torch.load(...)` that unpickles
 arbitrary objects whatever the PyTorch version: `weights_only=False`
 written out, or a `pickle_module=` other than None (also through
-`from torch import load`, module aliases and `torch.serialization.load`).
+`from torch import load`, module aliases and `torch.serialization.load`),
+a `weights_only` given through a local name bound once to False, and
+checkpoint downloads (`torch.hub.load_state_dict_from_url`,
+`torch.utils.model_zoo.load_url`) without `weights_only=True`, whose
+default stays False at every version.
 An `ok` annotation sits before loads that are safe on 2.6 (the default is
 `weights_only=True` there), loads with `weights_only=True` or a flag the
 file cannot evaluate, and other functions called `load`. The loads that
@@ -15,8 +19,10 @@ import pickle
 import dill
 import torch
 import torch as T
+import torch.utils.model_zoo as model_zoo
 from torch import load
 from torch import load as torch_load
+from torch.hub import load_state_dict_from_url
 
 
 # ---------------------------------------------------------------------------
@@ -78,6 +84,41 @@ def from_file_object(path):
         return torch.load(f, weights_only=False)
 
 
+def flag_bound_once(path):
+    trusted_format = False
+    # expect: TL501
+    return torch.load(path, weights_only=trusted_format)
+
+
+SAFE_LOAD = False
+
+
+def module_level_flag(path):
+    # expect: TL501
+    return torch.load(path, map_location="cpu", weights_only=SAFE_LOAD)
+
+
+def hub_download(model, url):
+    # expect: TL501
+    state = torch.hub.load_state_dict_from_url(url, map_location="cpu", progress=True)
+    model.load_state_dict(state)
+
+
+def hub_download_imported(url):
+    # expect: TL501
+    return load_state_dict_from_url(url, check_hash=True)
+
+
+def model_zoo_download(url):
+    # expect: TL501
+    return model_zoo.load_url(url)
+
+
+def model_zoo_explicit_false(url, model_dir):
+    # expect: TL501
+    return torch.utils.model_zoo.load_url(url, model_dir=model_dir, weights_only=False)
+
+
 # ---------------------------------------------------------------------------
 # Tricky but correct
 # ---------------------------------------------------------------------------
@@ -136,3 +177,42 @@ def safe_globals_context(path, Config):
 def jit_load(path):
     # ok: TL501
     return torch.jit.load(path)
+
+
+def flag_bound_twice(path, legacy):
+    allow_pickle = False
+    if legacy:
+        allow_pickle = True
+    # ok: TL501
+    return torch.load(path, weights_only=not allow_pickle)
+
+
+def flag_from_parameter(path, weights_only=False):
+    # ok: TL501
+    return torch.load(path, weights_only=weights_only)
+
+
+def flag_bound_once_true(path):
+    safe = True
+    # ok: TL501
+    return torch.load(path, weights_only=safe)
+
+
+def hub_download_safe(url):
+    # ok: TL501
+    return torch.hub.load_state_dict_from_url(url, map_location="cpu", weights_only=True)
+
+
+def model_zoo_safe(url):
+    # ok: TL501
+    return model_zoo.load_url(url, weights_only=True)
+
+
+def hub_download_options(url, **options):
+    # ok: TL501
+    return torch.hub.load_state_dict_from_url(url, **options)
+
+
+def hub_model_not_a_state_dict():
+    # ok: TL501
+    return torch.hub.load("pytorch/vision", "resnet18", weights="DEFAULT")

@@ -197,5 +197,23 @@ if diff -u "$here/expected/examples.txt" "$tmp/examples.txt" >"$tmp/diff"; then 
 	cat "$tmp/diff"
 fi
 
+# Message properties: a pattern's (#set! name "value") fills {name}.
+cat >"$tmp/props.py" <<'PY'
+import torch
+from torch.cpu.amp import autocast as cpu_autocast
+from torch.cuda.amp import autocast
+
+def run(model, x, url):
+    with cpu_autocast():
+        model(x)
+    with autocast():
+        model(x)
+    return torch.hub.load_state_dict_from_url(url)
+PY
+run "set! properties" 1 "$bin" --select TL402,TL501 --format concise "$tmp/props.py"
+has "set! cpu device" "$tmp/out" 'cpu_autocast()` is deprecated since PyTorch 2.4; use its `torch.amp` form with the device type "cpu" (`torch.amp.autocast("cpu")`'
+has "set! cuda device" "$tmp/out" 'autocast()` is deprecated since PyTorch 2.4; use its `torch.amp` form with the device type "cuda" (`torch.amp.autocast("cuda")`'
+has "set! hub default" "$tmp/out" 'pass `weights_only=True` (its default stays weights_only=False at every PyTorch version)'
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" = 0 ]

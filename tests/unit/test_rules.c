@@ -240,6 +240,42 @@ static void test_error_placeholder_names_no_capture(void **state)
 			  "unclosed '{' in message");
 }
 
+/* {kind} quotes a property that every pattern sets with #set!; a pattern
+ * that does not set it, or a malformed #set!, is refused. */
+static void test_set_property_placeholder(void **state)
+{
+	(void)state;
+	static const char meta[] =
+		"code = \"TL501\"\nname = \"eval-call\"\nfamily = \"safety\"\n"
+		"severity = \"warning\"\ndefault = true\nmessage = \"{kind} call of `{_fn}`\"\n";
+	char *out;
+	TlRule *r = compile(meta,
+			    "((call function: (identifier) @_fn) @finding\n"
+			    "  (#eq? @_fn \"eval\") (#set! kind \"eval\"))\n"
+			    "((call function: (identifier) @_fn) @finding\n"
+			    "  (#eq? @_fn \"exec\") (#set! kind \"exec\"))\n",
+			    &out);
+	assert_non_null(r);
+	assert_int_equal(r->patterns.size, 2);
+	const TlPred *set = &r->patterns.items[1].items[1];
+	assert_int_equal(set->kind, TL_PRED_SET);
+	assert_string_equal(set->strings.items[0], "kind");
+	assert_string_equal(set->string, "exec");
+	tl_rule_free(r);
+	free(out);
+	assert_null(compile(meta,
+			    "((call function: (identifier) @_fn) @finding\n"
+			    "  (#eq? @_fn \"eval\") (#set! kind \"eval\"))\n"
+			    "((call function: (identifier) @_fn) @finding\n"
+			    "  (#eq? @_fn \"exec\"))\n",
+			    &out));
+	assert_non_null(strstr(out, "message placeholder '{kind}' names no capture"));
+	free(out);
+	expect_query_error("((call function: (identifier) @_fn) @finding\n"
+			   "  (#set! kind))\n",
+			   "#set! takes a property name and a string value", 4);
+}
+
 static void test_error_bad_severity(void **state)
 {
 	(void)state;
@@ -646,6 +682,7 @@ int main(void)
 		cmocka_unit_test(test_error_metadata_syntax),
 		cmocka_unit_test(test_error_metadata_positions),
 		cmocka_unit_test(test_embedded_rules),
+		cmocka_unit_test(test_set_property_placeholder),
 		cmocka_unit_test(test_rules_dir),
 		cmocka_unit_test(test_rules_dir_errors),
 		cmocka_unit_test(test_selection_add),

@@ -2,7 +2,8 @@
 
 Before PyTorch 2.6, `torch.load` unpickles arbitrary objects unless told
 `weights_only=True`: an `expect` annotation sits before every load that
-does not say so. An `ok` annotation sits before loads that opt in, loads
+does not say so (checkpoint downloads too: their default stays False at
+every version). An `ok` annotation sits before loads that opt in, loads
 whose flag or options the file cannot evaluate, and other `load`s.
 TL402 (deprecated from 2.4 on) still applies here.
 """
@@ -43,7 +44,8 @@ def options(path, **kw):
 
 
 def hub(url):
-    # ok: TL501
+    # the download's default stays weights_only=False at every version
+    # expect: TL501
     return torch.hub.load_state_dict_from_url(url)
 
 
