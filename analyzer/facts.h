@@ -128,6 +128,7 @@ bool tl_facts_from_context(const TlIndex *idx, TSNode expr, uint32_t ctx);
 /* Kinds of API, recognised by their import-resolved dotted names. */
 typedef enum TlApi {
 	TL_API_TENSOR_FACTORY,   /* torch.zeros/ones/empty/full/rand/randn/randint/arange/linspace/eye */
+	TL_API_RANDOM_FACTORY,   /* torch.rand/randn/randint: factories that fill with random numbers */
 	TL_API_TENSOR_FROM_DATA, /* torch.tensor, torch.as_tensor, torch.from_numpy */
 	TL_API_DEPRECATED_AMP,   /* torch.cuda.amp.{autocast,GradScaler,custom_fwd,custom_bwd}, torch.cpu.amp.* */
 	TL_API_CPU_AMP,          /* torch.cpu.amp.{autocast,GradScaler}: the deprecated CPU ones */
@@ -231,6 +232,10 @@ bool tl_facts_no_sync(const TlIndex *idx, TSNode node);
 /* True when backward `call` differentiates a value computed by a forward
  * of a module wrapped in `kind` (or by a call that is handed it). */
 bool tl_facts_backward_through(const TlIndex *idx, TSNode call, TlWrapper kind);
+/* True when `expr` is the module a wrapper of `kind` holds, bypassing the
+ * wrapper: `ddp.module` (`self.model.module`, a parameter every caller
+ * passes a wrapped model) or a name bound to it (`inner = ddp.module`). */
+bool tl_facts_wrapped_module(const TlIndex *idx, TSNode expr, TlWrapper kind);
 /* True when the value of `expr` (a call) is not kept past the iteration of
  * its loop (or past its helper function's call): used directly, or bound
  * to a name that is not appended, stored into an attribute or element,

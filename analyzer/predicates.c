@@ -160,7 +160,7 @@ static const char *const tl_version_names[] = {
 	"2.5", "2.6", "2.7", "2.8", "2.9", "2.10", NULL,
 };
 static const char *const tl_api_names[] = {
-	"tensor-factory", "tensor-from-data", "deprecated-amp", "cpu-amp", "torch-load", "hub-load",
+	"tensor-factory", "random-factory", "tensor-from-data", "deprecated-amp", "cpu-amp", "torch-load", "hub-load",
 	"activation-checkpoint", "empty-cache", "data-loader", "log", NULL,
 };
 _Static_assert(sizeof tl_api_names / sizeof *tl_api_names == TL_API_COUNT + 1,
@@ -348,6 +348,11 @@ static bool tl_pred_backward_through(const TlIndex *idx, TSNode n, int choice)
 	return tl_facts_backward_through(idx, n, (TlWrapper)choice);
 }
 
+static bool tl_pred_wrapped_module(const TlIndex *idx, TSNode n, int choice)
+{
+	return tl_facts_wrapped_module(idx, n, (TlWrapper)choice);
+}
+
 static bool tl_pred_dies_in_iteration(const TlIndex *idx, TSNode n, int choice)
 {
 	(void)choice;
@@ -429,10 +434,12 @@ const TlPredicateDef tl_predicates[] = {
 	  "the node runs with DDP gradient sync off: under `with model.no_sync():` or accelerator.accumulate, or in a loop that sets require_backward_grad_sync" },
 	{ "backward-through", "wrapper", tl_wrapper_names, tl_pred_backward_through,
 	  "the backward differentiates a value computed by a forward of a module wrapped in DistributedDataParallel (ddp) or FSDP (fsdp)" },
+	{ "wrapped-module", "wrapper", tl_wrapper_names, tl_pred_wrapped_module,
+	  "the expression is the module inside a DistributedDataParallel (ddp) or FSDP (fsdp) wrapper, reached around it: `ddp.module`, `self.model.module`, or a name bound to one" },
 	{ "dies-in-iteration", NULL, NULL, tl_pred_dies_in_iteration,
 	  "the call's value is not kept past the loop iteration (not appended, stored into an attribute or element, returned)" },
 	{ "api", "kind", tl_api_names, tl_pred_api,
-	  "the call's callee (or the reference itself) resolves to an API of that kind (tensor-factory, tensor-from-data, deprecated-amp, cpu-amp: the deprecated torch.cpu.amp ones, torch-load, hub-load: torch.hub.load_state_dict_from_url / torch.utils.model_zoo.load_url, activation-checkpoint, empty-cache, data-loader, log: torch.log)" },
+	  "the call's callee (or the reference itself) resolves to an API of that kind (tensor-factory, random-factory: torch.rand/randn/randint, tensor-from-data, deprecated-amp, cpu-amp: the deprecated torch.cpu.amp ones, torch-load, hub-load: torch.hub.load_state_dict_from_url / torch.utils.model_zoo.load_url, activation-checkpoint, empty-cache, data-loader, log: torch.log)" },
 	{ "literal", "value", tl_literal_names, tl_pred_literal,
 	  "the expression is that literal (False, True, None), written in place or held by a name bound exactly once in its scope to it (`flag = False`); parameters and names bound twice are not" },
 	{ "number-beyond", "format", tl_format_names, tl_pred_number_beyond,

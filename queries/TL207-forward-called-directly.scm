@@ -12,3 +12,15 @@
   (#not-eq? @_module "self")
   (#module? @_module)
   (#not-wrapper-module? @_module))
+
+; ddp.module.forward(x): around both the wrapper and the module's own
+; __call__; the fix is to call the wrapper, which @_module captures
+((call
+  function: (attribute
+    object: (attribute
+      object: (_) @_module
+      attribute: (identifier) @_inner) @_held
+    attribute: (identifier) @_method)) @finding
+  (#eq? @_method "forward")
+  (#eq? @_inner "module")
+  (#wrapped-module? @_held ddp))

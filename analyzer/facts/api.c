@@ -12,6 +12,9 @@ static const char *const tl_facts__api_factory[] = {
 	"torch.zeros", "torch.ones", "torch.empty", "torch.full", "torch.rand", "torch.randn",
 	"torch.randint", "torch.arange", "torch.linspace", "torch.eye",
 };
+static const char *const tl_facts__api_random_factory[] = {
+	"torch.rand", "torch.randn", "torch.randint",
+};
 static const char *const tl_facts__api_from_data[] = {
 	"torch.tensor", "torch.as_tensor", "torch.from_numpy",
 };
@@ -50,6 +53,8 @@ bool tl_facts__qname_is_api(const char *q, TlApi api)
 	switch (api) {
 	case TL_API_TENSOR_FACTORY:
 		return IN(q, tl_facts__api_factory);
+	case TL_API_RANDOM_FACTORY:
+		return IN(q, tl_facts__api_random_factory);
 	case TL_API_TENSOR_FROM_DATA:
 		return IN(q, tl_facts__api_from_data);
 	case TL_API_DEPRECATED_AMP:

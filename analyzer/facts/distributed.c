@@ -1,7 +1,8 @@
 /* Gradient accumulation and DDP: accumulation backwards, no_sync contexts and
  * forwards through a DistributedDataParallel module.
  *
- * Owns: tl_facts_accumulation_backward, tl_facts_no_sync, tl_facts_ddp_forward. */
+ * Owns: tl_facts_accumulation_backward, tl_facts_no_sync, tl_facts_ddp_forward,
+ * tl_facts_wrapped_module (the module inside a wrapper, reached around it). */
 #include "internal.h"
 
 /* ---- gradient accumulation and DDP ------------------------------------------------------- */
@@ -228,4 +229,33 @@ bool tl_facts_backward_through(const TlIndex *idx, TSNode call, TlWrapper kind)
 		return false;
 	int budget = TL_FACTS_BUDGET;
 	return tl_facts__through(idx, tl_facts__backward_subject(idx, c), kind, 0, &budget);
+}
+
+/* True when `e` is the module a wrapper of `kind` holds: `ddp.module` on a
+ * wrapped model (a name, attribute or parameter that tl_facts__wrapped
+ * knows), or a name bound to one (`inner = ddp.module`). */
+bool tl_facts_wrapped_module(const TlIndex *idx, TSNode e, TlWrapper kind)
+{
+	const TlSyms *sy = tl_syms();
+	int budget = TL_FACTS_BUDGET;
+	for (int depth = 0; depth <= TL_FACTS_DEPTH; depth++) {
+		e = tl_index_unparen(e);
+		if (ts_node_is_null(e))
+			return false;
+		TSSymbol s = ts_node_symbol(e);
+		if (s == sy->attribute &&
+		    tl_index_text_is(idx, ts_node_child_by_field_id(e, sy->f_attribute), "module"))
+			return tl_facts__wrapped(idx, ts_node_child_by_field_id(e, sy->f_object), kind, 0,
+						&budget);
+		if (s != sy->identifier && s != sy->attribute)
+			return false;
+		const TlBinding *b = tl_index_resolve_node(idx, e);
+		if (!b || b->kind != TL_BIND_ASSIGN || b->elem >= 0)
+			return false;
+		TSNode v = tl_facts__bound_value(b);
+		if (ts_node_is_null(v) || tl_facts__contains(v, e))
+			return false;
+		e = v;
+	}
+	return false;
 }

@@ -128,6 +128,23 @@ def with_hook(x):
     return model.forward(x)
 
 
+# Flagged: the module inside a DistributedDataParallel wrapper, called
+# around both the wrapper and its own __call__ (the fix is `ddp_model(x)`).
+def ddp_inner_forward(x, rank):
+    ddp_model = DDP(Net().to(rank), device_ids=[rank])
+    # expect: TL207
+    return ddp_model.module.forward(x)
+
+
+class DDPTrainer:
+    def __init__(self, model, rank):
+        self.model = DDP(model.to(rank), device_ids=[rank])
+
+    def step(self, x):
+        # expect: TL207
+        return self.model.module.forward(x)
+
+
 # ---------------------------------------------------------------------------
 # Tricky but correct
 # ---------------------------------------------------------------------------
@@ -145,6 +162,19 @@ def ddp_forward(x, rank):
     ddp_model = DDP(Net().to(rank), device_ids=[rank])
     # ok: TL207
     return ddp_model.forward(x)
+
+
+# OK: the wrapped module reached for its state, not its forward.
+def save_inner(rank, path):
+    ddp_model = DDP(Net().to(rank), device_ids=[rank])
+    # ok: TL207
+    torch.save(ddp_model.module.state_dict(), path)
+
+
+# OK: `.module.forward` on something that is not a DDP wrapper.
+def container_module_forward(holder, x):
+    # ok: TL207
+    return holder.module.forward(x)
 
 
 # OK: a RemoteModule's forward is its remote-call API.
