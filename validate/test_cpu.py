@@ -158,6 +158,13 @@ class Precision(unittest.TestCase):
         self.assertGreater(f["signal"]["backbone_params_with_grad"], 0)
         self.assertEqual(x["signal"]["backbone_params_with_grad"], 0)
 
+    def test_TL213_replicas_drift_when_ddp_is_bypassed(self):
+        f, x = variants("TL213")
+        self.assertGreater(f["signal"]["max_weight_difference"], 0.0)
+        self.assertEqual(x["signal"]["max_weight_difference"], 0.0)
+        self.assertEqual(f["signal"]["exit_codes"], [0, 0])
+        self.assertEqual(x["signal"]["exit_codes"], [0, 0])
+
     def test_TL401_loss_in_bfloat16_outside_autocast(self):
         f, x = variants("TL401")
         self.assertEqual(f["signal"]["loss_dtype"], "torch.bfloat16")

@@ -279,6 +279,8 @@ def inner_module(loader, rank, accum):
     model = DDP(Net().to(rank), device_ids=[rank])
     opt = torch.optim.SGD(model.parameters(), lr=0.1)
     for i, (x, y) in enumerate(loader):
+        # ...and so these gradients are never averaged at all (TL213)
+        # expect: TL213
         loss = F.cross_entropy(model.module(x), y) / accum
         # ok: TL502
         loss.backward()

@@ -1,0 +1,25 @@
+; TL213 ddp-module-bypassed
+; A forward through the module inside a DistributedDataParallel wrapper
+; (`ddp.module(x)`, `ddp.module.forward(x)`, a name bound to `ddp.module`)
+; whose result reaches a backward: DDP's forward never runs, so the
+; gradients of that backward are not averaged across processes. Not in
+; evaluation: under no_grad, or with the module last put in eval mode.
+
+; ddp.module(x), inner(x) with inner = ddp.module
+((call
+  function: (_) @_inner) @finding
+  (#wrapped-module? @_inner ddp)
+  (#reaches-backward? @finding)
+  (#not-under-context? @finding grad-disabled)
+  (#not-mode-is? @finding eval))
+
+; ddp.module.forward(x)
+((call
+  function: (attribute
+    object: (_) @_inner
+    attribute: (identifier) @_method)) @finding
+  (#eq? @_method "forward")
+  (#wrapped-module? @_inner ddp)
+  (#reaches-backward? @finding)
+  (#not-under-context? @finding grad-disabled)
+  (#not-mode-is? @finding eval))
