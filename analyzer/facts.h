@@ -73,6 +73,12 @@ int tl_facts_grad_state(const TlIndex *idx, TSNode node);
  * on the CPU): an enclosing with block, a decorator, or every call site of
  * its function. */
 bool tl_facts_under(const TlIndex *idx, TSNode node, uint32_t ctx);
+/* True when `node` may compute in float16: it runs under a float16 autocast
+ * region (TL_CTX_HALF_AUTOCAST), or its file converts a module or tensor to
+ * float16 (`.half()`, torch.float16 / torch.half passed to a call). */
+bool tl_facts_runs_in_half(const TlIndex *idx, TSNode node);
+/* True for `torch.float16` / `torch.half` (import-resolved). */
+bool tl_facts_is_half_dtype(const TlIndex *idx, TSNode expr);
 
 /* Kinds of values, by what the code binds first (`opt = torch.optim.AdamW(...)`,
  * an imported class handed a model's parameters and stepped after a

@@ -69,6 +69,9 @@ enum {
 	/* Not a context: asks tl_facts_under for autocast regions not on the CPU. */
 	TL_CTX_NOT_CPU = 1u << 4,
 	TL_CTX_AUTOCAST_OFF = 1u << 5, /* autocast(enabled=False): full precision inside */
+	/* With TL_CTX_AUTOCAST: float16 autocast (dtype=torch.float16 / torch.half,
+	 * or no dtype on a CUDA device); asked of tl_facts_under, only such regions. */
+	TL_CTX_HALF_AUTOCAST = 1u << 6,
 };
 
 typedef enum TlBindKind {

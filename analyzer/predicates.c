@@ -18,10 +18,11 @@ static const unsigned tl_event_bits[] = {
 	TL_EV_SCALER_UNSCALE, TL_EV_GRAD_CALL, TL_EV_DETACH,
 };
 static const char *const tl_context_names[] = {
-	"grad-disabled", "autocast", "device-autocast", NULL,
+	"grad-disabled", "autocast", "device-autocast", "half-autocast", NULL,
 };
 static const unsigned tl_context_bits[] = {
 	TL_CTX_GRAD_OFF, TL_CTX_AUTOCAST, TL_CTX_AUTOCAST | TL_CTX_NOT_CPU,
+	TL_CTX_AUTOCAST | TL_CTX_HALF_AUTOCAST,
 };
 static const char *const tl_mode_names[] = { "eval", "train", NULL };
 static const char *const tl_made_names[] = {
@@ -126,6 +127,18 @@ static bool tl_pred_under_context(const TlIndex *idx, TSNode n, int choice)
 static bool tl_pred_from_context(const TlIndex *idx, TSNode n, int choice)
 {
 	return tl_facts_from_context(idx, n, tl_context_bits[choice]);
+}
+
+static bool tl_pred_half_dtype(const TlIndex *idx, TSNode n, int choice)
+{
+	(void)choice;
+	return tl_facts_is_half_dtype(idx, n);
+}
+
+static bool tl_pred_runs_in_half(const TlIndex *idx, TSNode n, int choice)
+{
+	(void)choice;
+	return tl_facts_runs_in_half(idx, n);
 }
 
 static bool tl_pred_reaches_backward(const TlIndex *idx, TSNode n, int choice)
@@ -449,9 +462,13 @@ const TlPredicateDef tl_predicates[] = {
 	{ "torch-version-at-least", "version", tl_version_names, tl_pred_torch_version_at_least,
 	  "the target PyTorch version (torch-version, --torch-version; default 2.6) is at least the given one" },
 	{ "under-context", "context", tl_context_names, tl_pred_under_context,
-	  "the node runs under the context (grad-disabled, autocast, device-autocast: autocast not on the CPU): a with block, a decorator, or every call site of its function" },
+	  "the node runs under the context (grad-disabled, autocast, device-autocast: autocast not on the CPU, half-autocast: float16 autocast, named or CUDA's default): a with block, a decorator, or every call site of its function" },
 	{ "from-context", "context", tl_context_names, tl_pred_from_context,
 	  "the expression reads a module forward's output bound inside a with block of that context that does not enclose it" },
+	{ "half-dtype", NULL, NULL, tl_pred_half_dtype,
+	  "the expression is torch.float16 / torch.half (import-resolved)" },
+	{ "runs-in-half", NULL, NULL, tl_pred_runs_in_half,
+	  "the node may compute in float16: under a float16 autocast region, or in a file that converts a module or tensor to float16 (.half(), torch.float16 / torch.half passed to a call)" },
 	{ "reaches-backward", NULL, NULL, tl_pred_reaches_backward,
 	  "the value flows into a backward (in its function, through local calls, or returned to callers that backpropagate it)" },
 	{ "mode-is", "mode", tl_mode_names, tl_pred_mode_is,

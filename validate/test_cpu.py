@@ -165,6 +165,13 @@ class Precision(unittest.TestCase):
         self.assertEqual(f["signal"]["exit_codes"], [0, 0])
         self.assertEqual(x["signal"]["exit_codes"], [0, 0])
 
+    def test_TL404_minus_1e9_overflows_float16(self):
+        f, x = variants("TL404")
+        self.assertEqual(f["error"]["type"], "RuntimeError")
+        self.assertIn("without overflow", f["error"]["message"])
+        self.assertIsNone(x["error"])
+        self.assertTrue(x["signal"]["loss_finite"])
+
     def test_TL401_loss_in_bfloat16_outside_autocast(self):
         f, x = variants("TL401")
         self.assertEqual(f["signal"]["loss_dtype"], "torch.bfloat16")

@@ -2,10 +2,24 @@
  * no_grad / inference_mode / autocast (on or off, on which device), the grad mode
  * at a node, and values that come out of a context manager.
  *
- * Owns: tl_facts_context_kind, tl_facts_local_grad, tl_facts_grad_state, tl_facts_under, tl_facts_from_context. */
+ * Owns: tl_facts_context_kind, tl_facts_local_grad, tl_facts_grad_state, tl_facts_under, tl_facts_from_context,
+ * tl_facts_runs_in_half, tl_facts_is_half_dtype. */
 #include "internal.h"
 
 /* ---- contexts --------------------------------------------------------------- */
+
+/* `torch.float16` / `torch.half`, import-resolved. */
+bool tl_facts_is_half_dtype(const TlIndex *idx, TSNode e)
+{
+	const TlSyms *sy = tl_syms();
+	e = tl_index_unparen(e);
+	if (ts_node_is_null(e) || ts_node_symbol(e) != sy->attribute)
+		return false;
+	char *q = tl_index_qualify(idx, e);
+	bool yes = q && (strcmp(q, "torch.float16") == 0 || strcmp(q, "torch.half") == 0);
+	tl_free(q);
+	return yes;
+}
 
 static uint32_t tl_facts__context_of_name(const char *q, TSNode call, const TlIndex *idx)
 {
@@ -50,18 +64,29 @@ static uint32_t tl_facts__context_of_name(const char *q, TSNode call, const TlIn
 	}
 	if (IN(q, autocast) || tl_facts__ends(q, ".autocast")) {
 		uint32_t cpu = tl_facts__starts(q, "torch.cpu.") ? TL_CTX_CPU_AUTOCAST : 0;
+		/* float16: named, or the default of torch.cuda.amp / "cuda". */
+		bool cuda = tl_facts__starts(q, "torch.cuda."), half = false;
 		if (is_call) {
 			TSNode e = tl_facts__kwarg(idx, call, "enabled");
 			if (!ts_node_is_null(e) && ts_node_symbol(e) == sy->false_)
 				return TL_CTX_AUTOCAST_OFF;
 			TSNode d = tl_facts__kwarg(idx, call, "device_type");
-			if (ts_node_is_null(d))
+			if (ts_node_is_null(d) && !cuda)
 				d = tl_facts__arg(call, 0);
 			if (!ts_node_is_null(d) && ts_node_symbol(d) == sy->string &&
 			    (tl_index_text_is(idx, d, "\"cpu\"") || tl_index_text_is(idx, d, "'cpu'")))
 				cpu = TL_CTX_CPU_AUTOCAST;
+			if (!ts_node_is_null(d) && ts_node_symbol(d) == sy->string &&
+			    (tl_index_text_is(idx, d, "\"cuda\"") || tl_index_text_is(idx, d, "'cuda'")))
+				cuda = true;
+			TSNode dt = tl_facts__kwarg(idx, call, "dtype");
+			if (ts_node_is_null(dt) && cuda && q && tl_facts__starts(q, "torch.cuda."))
+				dt = tl_facts__arg(call, 1); /* torch.cuda.amp.autocast(enabled, dtype) */
+			half = ts_node_is_null(dt) ? cuda : tl_facts_is_half_dtype(idx, dt);
+		} else {
+			half = cuda;
 		}
-		return TL_CTX_AUTOCAST | cpu;
+		return TL_CTX_AUTOCAST | cpu | (half && !cpu ? TL_CTX_HALF_AUTOCAST : 0);
 	}
 	return 0;
 }
@@ -169,15 +194,16 @@ int tl_facts_grad_state(const TlIndex *idx, TSNode node)
 	return st;
 }
 
-/* An autocast context counts unless `not_cpu` asks for a device other than
- * the CPU and the context names the CPU. */
-static bool tl_facts__autocast_ctx(uint32_t k, bool not_cpu)
+/* An autocast context counts unless `ask` holds TL_CTX_NOT_CPU and the
+ * context names the CPU, or TL_CTX_HALF_AUTOCAST and it is not float16. */
+static bool tl_facts__autocast_ctx(uint32_t k, uint32_t ask)
 {
-	return (k & TL_CTX_AUTOCAST) && !(not_cpu && (k & TL_CTX_CPU_AUTOCAST));
+	return (k & TL_CTX_AUTOCAST) && !((ask & TL_CTX_NOT_CPU) && (k & TL_CTX_CPU_AUTOCAST)) &&
+	       !((ask & TL_CTX_HALF_AUTOCAST) && !(k & TL_CTX_HALF_AUTOCAST));
 }
 
 static bool tl_facts__under_autocast(const TlIndex *idx, int32_t func, int32_t with,
-				    bool not_cpu, int depth)
+				    uint32_t not_cpu, int depth)
 {
 	/* The innermost autocast block decides: `autocast(enabled=False)`
 	 * inside an autocast region runs in full precision. */
@@ -214,7 +240,8 @@ bool tl_facts_under(const TlIndex *idx, TSNode node, uint32_t ctx)
 	if (ctx & TL_CTX_AUTOCAST) {
 		tl_facts__fan_begin();
 		bool under = tl_facts__under_autocast(idx, tl_index_func_of(idx, node),
-						     tl_index_with_of(idx, node), (ctx & TL_CTX_NOT_CPU) != 0, 0);
+						     tl_index_with_of(idx, node),
+						     ctx & (TL_CTX_NOT_CPU | TL_CTX_HALF_AUTOCAST), 0);
 		tl_facts__fan_end();
 		return under;
 	}
@@ -292,3 +319,38 @@ bool tl_facts_from_context(const TlIndex *idx, TSNode expr, uint32_t ctx)
  * over several call sites at each step, so each question also gets a
  * budget of steps (TL_FACTS_BUDGET, above): real code needs a few dozen;
  * when it runs out, the answer is the cautious one. */
+
+/* ---- float16 ------------------------------------------------------------------------ */
+
+/* True when some call of the file converts a module or tensor to float16:
+ * `x.half()`, or torch.float16 / torch.half passed to a call (`.to(torch.half)`,
+ * `dtype=torch.float16`) other than an autocast (its region is a context). */
+static bool tl_facts__file_converts_to_half(const TlIndex *idx)
+{
+	const TlSyms *sy = tl_syms();
+	for (uint32_t i = 0; i < idx->calls.size; i++) {
+		const TlCall *c = &idx->calls.items[i];
+		if (c->receiver.id && c->method && strcmp(c->method, "half") == 0 &&
+		    tl_facts__argc(c->node) == 0)
+			return true;
+		TSNode args = ts_node_child_by_field_id(c->node, sy->f_arguments);
+		if (ts_node_is_null(args) || ts_node_symbol(args) != sy->argument_list ||
+		    (tl_facts_context_kind(idx, c->node) & (TL_CTX_AUTOCAST | TL_CTX_AUTOCAST_OFF)))
+			continue;
+		uint32_t n = ts_node_named_child_count(args);
+		for (uint32_t k = 0; k < n; k++) {
+			TSNode a = ts_node_named_child(args, k);
+			if (ts_node_symbol(a) == sy->keyword_argument)
+				a = ts_node_child_by_field_id(a, sy->f_value);
+			if (tl_facts_is_half_dtype(idx, a))
+				return true;
+		}
+	}
+	return false;
+}
+
+bool tl_facts_runs_in_half(const TlIndex *idx, TSNode node)
+{
+	return tl_facts_under(idx, node, TL_CTX_AUTOCAST | TL_CTX_HALF_AUTOCAST) ||
+	       tl_facts__file_converts_to_half(idx);
+}
