@@ -375,6 +375,42 @@ static bool tl_facts__carried_graph(const TlIndex *idx, const TlLoop *l, TSNode 
 	return yes;
 }
 
+/* True when every call of the function that parameter `b` belongs to sits
+ * in the body of loop `l` (in its function) and passes an argument for it
+ * that is no parameter of that function. */
+static bool tl_facts__args_in_loop(const TlIndex *idx, const TlBinding *b, const TlLoop *l)
+{
+	const TlFunc *f = &idx->funcs.items[b->func];
+	if (f->escapes || !f->call_sites.size)
+		return false;
+	for (uint32_t k = 0; k < f->call_sites.size; k++) {
+		const TlCall *site = &idx->calls.items[f->call_sites.items[k]];
+		if (site->func != l->func || !tl_facts__contains(l->body, site->node))
+			return false;
+		TSNode arg = tl_facts__param_arg_of(idx, b, site);
+		if (ts_node_is_null(arg))
+			return false;
+	}
+	return true;
+}
+
+/* True when local function `func` is called only from the body of loop
+ * `l` (in l's function): its own values are made in the iteration. */
+static bool tl_facts__called_in_loop(const TlIndex *idx, int32_t func, const TlLoop *l)
+{
+	if (func < 0 || func == l->func)
+		return false;
+	const TlFunc *f = &idx->funcs.items[func];
+	if (f->escapes || !f->call_sites.size)
+		return false;
+	for (uint32_t k = 0; k < f->call_sites.size; k++) {
+		const TlCall *site = &idx->calls.items[f->call_sites.items[k]];
+		if (site->func != l->func || !tl_facts__contains(l->body, site->node))
+			return false;
+	}
+	return true;
+}
+
 /* True when the tensor `subject`, differentiated in loop `l` (or, when `l`
  * is NULL, in function `func`), depends on autograd history made before
  * the iteration began: the next iteration backpropagates through it again. */
@@ -419,7 +455,10 @@ static bool tl_facts__graph_from_before(const TlIndex *idx, TSNode subject, cons
 				 * whose receiver is data; model(x), F.mse_loss(...),
 				 * helper(...): what is called is not. */
 				const TlCall *pc = tl_index_call_at(idx, ts_node_parent(x));
-				if (s == sy->attribute && pc && pc->receiver.id && !pc->qname &&
+				/* self.decoder(z): a method of the object itself. */
+				bool own = pc && pc->receiver.id && pc->recv_name &&
+					   strcmp(pc->recv_name, "self") == 0;
+				if (s == sy->attribute && pc && pc->receiver.id && !pc->qname && !own &&
 				    pc->target < 0 && !(pc->events & (TL_EV_FORWARD | TL_EV_LOSS)) &&
 				    todo.size < 64) {
 					Item next = { pc->receiver, it.iterable };
@@ -431,15 +470,31 @@ static bool tl_facts__graph_from_before(const TlIndex *idx, TSNode subject, cons
 			if (!b || b->kind == TL_BIND_IMPORT || b->kind == TL_BIND_DEF ||
 			    b->kind == TL_BIND_CLASS)
 				continue;
+			bool inside = l ? (b->func == l->func && tl_facts__contains(l->body, b->stmt)) ||
+					  (b->kind != TL_BIND_PARAM && tl_facts__called_in_loop(idx, b->func, l))
+					: b->func == func;
+			if (!inside && l && b->func == l->func && tl_facts__carried_graph(idx, l, x)) {
+				/* Made by the previous iteration through a recurrent
+				 * state that is never detached: retaining the graph
+				 * only hides TL103's error, whose fix (detach the
+				 * state) makes retain_graph needless; not a reuse. */
+				continue;
+			}
+			if (b->kind == TL_BIND_PARAM && l && b->func != l->func && b->func >= 0 &&
+			    tl_facts__args_in_loop(idx, b, l)) {
+				/* A helper the iteration calls: what the calls in
+				 * the loop body pass is made in the iteration. */
+				const TlFunc *pf = &idx->funcs.items[b->func];
+				for (uint32_t k = 0; k < pf->call_sites.size && todo.size < 64; k++) {
+					const TlCall *site = &idx->calls.items[pf->call_sites.items[k]];
+					Item next = { tl_facts__param_arg_of(idx, b, site), it.iterable };
+					tl_array_push(&todo, next);
+				}
+				continue;
+			}
 			if (b->kind == TL_BIND_PARAM) {
 				if (!l || b->func != l->func || !it.iterable)
 					before = tl_facts__param_graph(idx, b);
-				continue;
-			}
-			bool inside = l ? b->func == l->func && tl_facts__contains(l->body, b->stmt)
-					: b->func == func;
-			if (!inside && l && tl_facts__carried_graph(idx, l, x)) {
-				before = true; /* made by the previous iteration */
 				continue;
 			}
 			if (b->kind == TL_BIND_FOR) {
@@ -476,7 +531,11 @@ bool tl_facts_graph_reused(const TlIndex *idx, TSNode call)
 	const TlCall *c = tl_index_call_at(idx, tl_index_unparen(call));
 	if (!c || !(c->events & TL_EV_BACKWARD))
 		return false;
-	/* Another backward (or autograd.grad) in an iteration of the call. */
+	/* Another backward (or autograd.grad) later in an iteration of the
+	 * call, in program order: one that ran before it needs no retained
+	 * graph (the last backward of a GAN step). When the call does not
+	 * show in the iteration's order (it cannot be placed), any other
+	 * backward counts. */
 	TlIntArray loops;
 	tl_array_init(&loops);
 	tl_facts__step_loop_list(idx, c->node, &loops);
@@ -486,21 +545,33 @@ bool tl_facts_graph_reused(const TlIndex *idx, TSNode call)
 		TlSteps seq;
 		tl_array_init(&seq);
 		tl_facts__sequence(idx, l->func, l->body, TL_EV_BACKWARD | TL_EV_GRAD_CALL, &seq);
-		again = seq.size > 1;
+		uint32_t at = seq.size;
+		for (uint32_t k = 0; k < seq.size && at == seq.size; k++)
+			if (ts_node_eq(seq.items[k].node, c->node))
+				at = k;
+		again = at == seq.size ? seq.size > 1 : at + 1 < seq.size;
 		tl_array_release(&seq);
 	}
-	tl_array_release(&loops);
-	if (again)
-		return true;
-	/* A graph made before the iteration, reached again by the next one. */
-	int32_t loop = c->loop;
-	while (loop >= 0 && !(idx->loops.items[loop].events & TL_EV_BACKWARD))
-		loop = idx->loops.items[loop].parent;
 	TSNode subject = tl_facts__backward_tensor(idx, c);
 	if (ts_node_is_null(subject))
 		subject = tl_facts__arg(c->node, 0);
-	if (ts_node_is_null(subject))
+	if (again || ts_node_is_null(subject)) {
+		tl_array_release(&loops);
 		return true;
-	return tl_facts__graph_from_before(idx, subject, loop >= 0 ? &idx->loops.items[loop] : NULL,
-					  c->func);
+	}
+	/* A graph made before the iteration, reached again by the next one:
+	 * the loop of its own function, else (a helper the iteration calls)
+	 * the step loops of its call sites. */
+	int32_t loop = c->loop;
+	while (loop >= 0 && !(idx->loops.items[loop].events & TL_EV_BACKWARD))
+		loop = idx->loops.items[loop].parent;
+	bool before = false;
+	if (loop >= 0 || !loops.size)
+		before = tl_facts__graph_from_before(idx, subject,
+						     loop >= 0 ? &idx->loops.items[loop] : NULL, c->func);
+	for (uint32_t i = 0; loop < 0 && i < loops.size && !before; i++)
+		before = tl_facts__graph_from_before(idx, subject, &idx->loops.items[loops.items[i]],
+						     c->func);
+	tl_array_release(&loops);
+	return before;
 }

@@ -55,6 +55,119 @@ void tl_facts__names_release(TlNames *names)
 	tl_str_array_release((TlStrArray *)names);
 }
 
+/* What a question follows through one function: dotted names (attributes
+ * such as `self.losses`, shared by every method, and names the function
+ * does not bind) by name, and the function's own plain names by binding,
+ * so that a name re-bound later in program order (`loss` in an evaluation
+ * loop after the training loop) is a new value. */
+typedef struct TlTaint {
+	TlNames names;
+	TlIntArray binds; /* indices into idx->bindings */
+} TlTaint;
+
+static void tl_facts__taint_release(TlTaint *t)
+{
+	tl_facts__names_release(&t->names);
+	tl_array_release(&t->binds);
+}
+
+static bool tl_facts__has_bind(const TlIntArray *binds, int32_t b)
+{
+	for (uint32_t i = 0; i < binds->size; i++)
+		if (binds->items[i] == b)
+			return true;
+	return false;
+}
+
+/* True when the plain name `root`, read at `x` in function `func`, may hold
+ * the value of a tainted binding: the binding visible there, or one made
+ * later in the body of a loop around both, when nothing in that loop
+ * re-binds the name before `x` (the value of the previous iteration). */
+static bool tl_facts__root_tainted(const TlIndex *idx, const TlTaint *t, const char *root,
+				  int32_t func, TSNode x)
+{
+	uint32_t pos = ts_node_start_byte(x);
+	const TlBinding *seen = tl_index_resolve(idx, root, func, pos);
+	int32_t seen_i = seen ? (int32_t)(seen - idx->bindings.items) : -1;
+	if (seen_i >= 0 && tl_facts__has_bind(&t->binds, seen_i))
+		return true;
+	for (uint32_t i = 0; i < t->binds.size; i++) {
+		const TlBinding *b = &idx->bindings.items[t->binds.items[i]];
+		if (b->pos <= pos || b->func != func || strcmp(b->name, root) != 0)
+			continue;
+		for (int32_t l = tl_index_loop_of(idx, b->stmt); l >= 0; l = idx->loops.items[l].parent) {
+			TSNode body = idx->loops.items[l].body;
+			if (!tl_facts__contains(body, x))
+				continue;
+			if (!seen || seen->func != func || seen->pos < ts_node_start_byte(body))
+				return true;
+			break;
+		}
+	}
+	return false;
+}
+
+/* True when the subtree of `n` (in function `func`) reads a tainted value:
+ * a tainted dotted name (or an attribute chain below one), or a plain name
+ * whose value there may be a tainted binding's. Iterative. */
+static bool tl_facts__reads_taint(const TlIndex *idx, TSNode n, const TlTaint *t, int32_t func)
+{
+	const TlSyms *sy = tl_syms();
+	if (ts_node_is_null(n) || (!t->names.size && !t->binds.size))
+		return false;
+	if (!t->binds.size)
+		return tl_facts__mentions(idx, n, &t->names);
+	TSTreeCursor cur = ts_tree_cursor_new(n);
+	bool found = false, descend = true;
+	TlBuf b;
+	tl_buf_init(&b);
+	do {
+		TSNode x = ts_tree_cursor_current_node(&cur);
+		TSSymbol s = ts_node_symbol(x);
+		descend = true;
+		if (s == sy->identifier || s == sy->attribute) {
+			tl_buf_clear(&b);
+			if (tl_index_dotted(idx, x, &b)) {
+				descend = false;
+				for (uint32_t i = 0; i < t->names.size && !found; i++) {
+					size_t l = strlen(t->names.items[i]);
+					if (b.len >= l && memcmp(b.data, t->names.items[i], l) == 0 &&
+					    (b.len == l || b.data[l] == '.'))
+						found = true;
+				}
+				if (!found) {
+					size_t rl = strcspn(b.data, ".");
+					b.data[rl] = '\0';
+					found = tl_facts__root_tainted(idx, t, b.data, func, x);
+				}
+			}
+		}
+	} while (!found && tl_walk_next(&cur, n, descend));
+	tl_buf_release(&b);
+	ts_tree_cursor_delete(&cur);
+	return found;
+}
+
+/* Taints what binding `b` (of function `func`) binds. */
+static void tl_facts__taint_binding(const TlIndex *idx, TlTaint *t, const TlBinding *b, int32_t func)
+{
+	int32_t bi = (int32_t)(b - idx->bindings.items);
+	if (b->func == func && !strchr(b->name, '.')) {
+		if (!tl_facts__has_bind(&t->binds, bi))
+			tl_array_push(&t->binds, bi);
+	} else if (!tl_facts__has_name(&t->names, b->name, strlen(b->name))) {
+		tl_array_push(&t->names, tl_strdup(b->name));
+	}
+}
+
+static bool tl_facts__tainted(const TlIndex *idx, const TlTaint *t, const TlBinding *b, int32_t func)
+{
+	int32_t bi = (int32_t)(b - idx->bindings.items);
+	if (b->func == func && !strchr(b->name, '.'))
+		return tl_facts__has_bind(&t->binds, bi);
+	return tl_facts__has_name(&t->names, b->name, strlen(b->name));
+}
+
 /* An expression whose value carries no autograd history whatever its
  * inputs: `x.item()`, `(a == b).sum().item()`, `float(x)`, `len(xs)`. */
 static bool tl_facts__kills_graph(const TlIndex *idx, TSNode v)
@@ -122,16 +235,22 @@ static bool tl_facts__killed_between(const TlIndex *idx, TSNode expr, TSNode top
 	return false;
 }
 
-static bool tl_facts__return_mentions(const TlIndex *idx, TSNode ret, void *taint)
+typedef struct TlReturnTaint {
+	const TlTaint *taint;
+	int32_t func;
+} TlReturnTaint;
+
+static bool tl_facts__return_mentions(const TlIndex *idx, TSNode ret, void *data)
 {
-	return tl_facts__mentions(idx, ret, taint);
+	const TlReturnTaint *rt = data;
+	return tl_facts__reads_taint(idx, ret, rt->taint, rt->func);
 }
 
-static bool tl_facts__tainted_reach(const TlIndex *idx, TlNames *taint, int32_t func,
+static bool tl_facts__tainted_reach(const TlIndex *idx, TlTaint *taint, int32_t func,
 				   uint32_t from, bool in_step_loop, int depth)
 {
-	/* Names computed from tainted names are tainted: a fixpoint over the
-	 * function's bindings, bounded by the number of names it can add. */
+	/* Values computed from tainted values are tainted: a fixpoint over
+	 * the function's bindings, bounded by the number it can add. */
 	const TlIntArray *binds = tl_index_scope_binds(idx, func);
 	for (uint32_t round = 0; round < 64; round++) {
 		bool changed = false;
@@ -140,11 +259,15 @@ static bool tl_facts__tainted_reach(const TlIndex *idx, TlNames *taint, int32_t 
 			if (b->pos < from ||
 			    (b->kind != TL_BIND_ASSIGN && b->kind != TL_BIND_AUG))
 				continue;
-			if (tl_facts__has_name(taint, b->name, strlen(b->name)))
+			if (tl_facts__tainted(idx, taint, b, func))
 				continue;
-			if (!tl_facts__kills_graph(idx, b->value) &&
-			    tl_facts__mentions(idx, b->value, taint)) {
-				tl_array_push(taint, tl_strdup(b->name));
+			/* `x += v` also reads the x it updates. */
+			bool reads_old = b->kind == TL_BIND_AUG && b->func == func &&
+					 !strchr(b->name, '.') &&
+					 tl_facts__root_tainted(idx, taint, b->name, func, b->stmt);
+			if (reads_old || (!tl_facts__kills_graph(idx, b->value) &&
+					  tl_facts__reads_taint(idx, b->value, taint, func))) {
+				tl_facts__taint_binding(idx, taint, b, func);
 				changed = true;
 			}
 		}
@@ -156,14 +279,15 @@ static bool tl_facts__tainted_reach(const TlIndex *idx, TlNames *taint, int32_t 
 		const TlCall *c = &idx->calls.items[calls->items[i]];
 		bool backward = (c->events & TL_EV_BACKWARD) ||
 				(c->target >= 0 && (idx->funcs.items[c->target].reach_events & TL_EV_BACKWARD));
-		if (backward && tl_facts__mentions(idx, c->node, taint))
+		if (backward && tl_facts__reads_taint(idx, c->node, taint, func))
 			return true;
 	}
 	/* Returned to callers: reaches a backward if some caller's use does. */
 	if (func < 0 || depth > TL_FACTS_DEPTH)
 		return false;
 	const TlFunc *f = &idx->funcs.items[func];
-	if (!tl_facts__each_return(idx, func, tl_facts__return_mentions, taint))
+	TlReturnTaint rt = { taint, func };
+	if (!tl_facts__each_return(idx, func, tl_facts__return_mentions, &rt))
 		return false;
 	/* Returned to callers this file cannot see (the function is passed
 	 * around, or called from elsewhere): a value built where no backward
@@ -194,14 +318,26 @@ static bool tl_facts__reaches(const TlIndex *idx, TSNode expr, int depth)
 		if ((c->events & TL_EV_BACKWARD) && tl_facts__contains(c->node, expr))
 			return true;
 	}
-	TlNames taint;
-	tl_array_init(&taint);
+	TlTaint taint;
+	tl_array_init(&taint.names);
+	tl_array_init(&taint.binds);
 	uint32_t from = ts_node_start_byte(expr);
 	TSNode e = tl_index_unparen(expr);
 	TSSymbol s = ts_node_symbol(e);
 	char *name = (s == sy->identifier || s == sy->attribute) ? tl_facts__dotted(idx, e) : NULL;
-	if (name) {
-		tl_array_push(&taint, name);
+	const TlBinding *nb = name && !strchr(name, '.') ? tl_index_resolve_node(idx, e) : NULL;
+	if (nb && nb->func == func) {
+		/* A plain name: the value it holds here, from its binding on. */
+		tl_facts__taint_binding(idx, &taint, nb, func);
+		/* Bindings earlier in a loop around it read it in the next
+		 * iteration. */
+		from = nb->pos < from ? nb->pos : from;
+		for (int32_t l = tl_index_loop_of(idx, nb->stmt); l >= 0; l = idx->loops.items[l].parent)
+			if (ts_node_start_byte(idx->loops.items[l].body) < from)
+				from = ts_node_start_byte(idx->loops.items[l].body);
+		tl_free(name);
+	} else if (name) {
+		tl_array_push(&taint.names, name);
 		from = 0;
 	} else {
 		/* The names bound by the assignment whose value holds `expr`,
@@ -212,14 +348,14 @@ static bool tl_facts__reaches(const TlIndex *idx, TSNode expr, int depth)
 			if ((b->kind == TL_BIND_ASSIGN || b->kind == TL_BIND_AUG) &&
 			    !ts_node_is_null(b->value) && tl_facts__contains(b->value, expr) &&
 			    !tl_facts__killed_between(idx, expr, b->stmt) &&
-			    !tl_facts__has_name(&taint, b->name, strlen(b->name)))
-				tl_array_push(&taint, tl_strdup(b->name));
+			    !tl_facts__tainted(idx, &taint, b, func))
+				tl_facts__taint_binding(idx, &taint, b, func);
 		}
 	}
 	bool yes = false;
 	int32_t loop = tl_index_loop_of(idx, expr);
 	bool in_step_loop = loop >= 0 && (idx->loops.items[loop].events & TL_EV_BACKWARD);
-	if (taint.size) {
+	if (taint.names.size || taint.binds.size) {
 		yes = tl_facts__tainted_reach(idx, &taint, func, from, in_step_loop, depth);
 	} else if (func >= 0) {
 		/* `return model(x)`: the callers decide. */
@@ -240,7 +376,7 @@ static bool tl_facts__reaches(const TlIndex *idx, TSNode expr, int depth)
 			}
 		}
 	}
-	tl_facts__names_release(&taint);
+	tl_facts__taint_release(&taint);
 	return yes;
 }
 

@@ -4,8 +4,8 @@ An `expect` annotation sits before a `.backward(retain_graph=True)` in a loop
 whose iteration never backpropagates that graph again: the graph is built
 fresh in the iteration and differentiated once, so retaining it only keeps
 its saved tensors alive. An `ok` annotation sits before the forms where
-keeping the graph is the point: a second backward (or torch.autograd.grad)
-in the same iteration, a shared trunk differentiated once per head, a list
+keeping the graph is the point: a later backward (or torch.autograd.grad)
+in the same iteration, in program order (an earlier one does not count), a shared trunk differentiated once per head, a list
 of losses over one forward, higher-order gradients, and calls outside any
 loop.
 """
@@ -308,8 +308,9 @@ def flag_retain(dataset, keep):
         optimizer.step()
 
 
-# OK: a recurrent state carried from the previous iteration (TL103's finding): the next backward runs through
-# this iteration's graph, so retaining it is what avoids the error; detaching the state is the real fix.
+# Flagged: a recurrent state carried from the previous iteration (TL103's finding): the next backward runs
+# through this iteration's graph, so retaining it only hides the error; detaching the state is the fix, and
+# then nothing needs the graph (the message says both).
 def carried_state_needs_it(batches, h):
     gru = nn.GRU(16, 32).to(device)
     optimizer = torch.optim.SGD(gru.parameters(), lr=0.1)
@@ -317,7 +318,7 @@ def carried_state_needs_it(batches, h):
         optimizer.zero_grad()
         # expect: TL103
         out, h = gru(x, h)
-        # ok: TL104
+        # expect: TL104
         nn.functional.mse_loss(out, y).backward(retain_graph=True)
         optimizer.step()
 
@@ -351,3 +352,45 @@ def second_backward_in_helper(dataset):
         aux.backward(retain_graph=True)
         second_pass(model, x, y)
         optimizer.step()
+
+
+# Flagged: the retained backward is the LAST of the step; the discriminator's backward ran before it.
+def gan_last_backward_retains(loader, netG, netD):
+    optG = torch.optim.Adam(netG.parameters(), lr=2e-4)
+    optD = torch.optim.Adam(netD.parameters(), lr=2e-4)
+    bce = nn.BCEWithLogitsLoss()
+    for real in loader:
+        fake = netG(torch.randn(real.size(0), 64, device=device))
+        optD.zero_grad()
+        d_loss = bce(netD(real), torch.ones(real.size(0), 1)) + bce(netD(fake.detach()), torch.zeros(real.size(0), 1))
+        d_loss.backward()
+        optD.step()
+        optG.zero_grad()
+        g_loss = bce(netD(fake), torch.ones(real.size(0), 1))
+        # expect: TL104
+        g_loss.backward(retain_graph=True)
+        optG.step()
+
+
+class EncoderDecoderTrainer:
+    """Two losses over one encoder pass: the first backward keeps the graph for the second, which
+    runs in a method called after it; the second needs nothing kept."""
+
+    def __init__(self, encoder, decoder, loader):
+        self.encoder, self.decoder, self.loader = encoder, decoder, loader
+        self.opt = torch.optim.Adam(list(encoder.parameters()) + list(decoder.parameters()))
+
+    def _reconstruction_step(self, z, x):
+        rec = nn.functional.mse_loss(self.decoder(z), x)
+        # expect: TL104
+        rec.backward(retain_graph=True)
+
+    def fit(self):
+        for x, y in self.loader:
+            self.opt.zero_grad()
+            z = self.encoder(x)
+            cls = nn.functional.cross_entropy(z, y)
+            # ok: TL104
+            cls.backward(retain_graph=True)
+            self._reconstruction_step(z, x)
+            self.opt.step()

@@ -125,7 +125,9 @@ def finetune(model, domain_data, optimizer, args, device):
         log_probs, hidden = model(data, hidden)
         loss = F.nll_loss(log_probs.view(-1, model.ntoken), targets)
         loss = loss + args.ar * hidden[0].pow(2).mean()
-        # ok: TL104
+        # the retained graph is reached again only through the undetached hidden state:
+        # detaching it (TL103) makes retain_graph needless
+        # expect: TL104
         loss.backward(retain_graph=True)
         optimizer.step()
 
