@@ -91,6 +91,8 @@ typedef enum TlRet {
 	TL_RET_DETACHED,  /* some return is cut from autograd history */
 	TL_RET_CRITERION, /* every return is a criterion or loss function */
 	TL_RET_ELEMENTS,  /* some return is a container holding a graph tensor */
+	TL_RET_HOST,      /* some return is a device value's data brought to the host */
+	TL_RET_HOST_PARAM, /* some return is a parameter's data brought to the host */
 	TL_RET_COUNT
 } TlRet;
 bool tl_facts__returns(const TlIndex *idx, int32_t f, TlRet kind,

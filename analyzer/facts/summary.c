@@ -1,6 +1,7 @@
 /* Function summaries: what a local function hands back to its callers (a graph
  * tensor, a known tensor, a device tensor, a module, a detached value, a
- * criterion and its loss kind), computed once per function and fact and kept
+ * criterion and its loss kind, a host copy of device data or of a
+ * parameter), computed once per function and fact and kept
  * in the index (TlFunc.ret_known / ret_yes / ret_loss), so that every family
  * asks one place instead of walking returns itself, and a helper called from
  * a hundred places is read once.

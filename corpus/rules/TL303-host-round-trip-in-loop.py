@@ -3,11 +3,15 @@
 An `expect` annotation sits before the call that sends data back to the
 device (`.to(device)`, `.cuda()`, `torch.tensor(..., device=...)`) when, in
 the same step-loop iteration, that data came to the host from a device
-tensor (`.cpu()`, `.tolist()`, `.numpy()` after `.cpu()`), directly or
-through numpy, torch functions, builtins and arithmetic. An `ok`
+tensor (`.cpu()`, `.tolist()`, `.item()`, `.numpy()` after `.cpu()`),
+directly or through numpy, torch functions, builtins, arithmetic, a local
+helper that copies to the host, a list filled with host copies earlier in
+the step, or a comprehension. An `ok`
 annotation sits before transfers of data that really comes from the host:
 a batch, a value an environment or a dataset produced from host data, host
-copies made for logging that never go back, copies made outside the loop.
+copies made for logging that never go back, copies made outside the loop, a
+size read from the device that only shapes a new tensor, a metric list
+turned into a tensor after the loop.
 """
 import numpy as np
 import torch
@@ -152,6 +156,108 @@ def scalar_through_python(model, loader, opt):
         opt.step()
 
 
+# Flagged: a local helper does `.detach().cpu().numpy()`; its result comes back.
+def to_numpy(t):
+    return t.detach().cpu().numpy()
+
+
+def through_local_helper(model, loader, opt):
+    for x, y in loader:
+        x, y = x.to(device), y.to(device)
+        out = model(x)
+        # expect: TL303
+        conf = torch.from_numpy(to_numpy(out).max(axis=1)).to(device)
+        loss = F.cross_entropy(out, y) + conf.mean() * 0.0
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+
+
+# Flagged: host copies collected in a list, stacked by numpy and sent back in the same step.
+def list_building_then_stack(model, loader, opt, shifts):
+    for x, y in loader:
+        x, y = x.to(device), y.to(device)
+        feats = model(x)
+        scores = []
+        for k in range(shifts):
+            # expect: TL304
+            scores.append(feats.roll(k, dims=1).detach().cpu().numpy())
+        stacked = np.stack(scores).mean(axis=0)
+        # expect: TL303
+        target = torch.tensor(stacked, dtype=torch.float32, device=device)
+        loss = F.mse_loss(feats, target)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+
+
+# Flagged: a comprehension copies each row to the host; np.concatenate; back.
+def comprehension_of_copies(model, loader, opt):
+    for x, y in loader:
+        x, y = x.to(device), y.to(device)
+        out = model(x)
+        rows = [r.detach().cpu().numpy() for r in out]
+        joined = np.concatenate(rows)
+        # expect: TL303
+        back = torch.as_tensor(joined).cuda()
+        loss = F.cross_entropy(out, y) + back.sum() * 0.0
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+
+
+# Flagged: `.detach().cpu().numpy()` then `torch.tensor(arr, device=device)`.
+def chain_then_factory_device(model, loader, opt):
+    for x, y in loader:
+        x, y = x.to(device), y.to(device)
+        out = model(x)
+        # expect: TL304
+        arr = out.detach().cpu().numpy()
+        # expect: TL303
+        smooth = torch.tensor(np.asarray(arr) * 0.9 + 0.01, device=device)
+        loss = F.mse_loss(out, smooth)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+
+
+# Flagged: a scalar read with `.item()` is wrapped in a tensor on the device again.
+def item_back_to_device(model, loader, opt):
+    for x, y in loader:
+        x, y = x.to(device), y.to(device)
+        out = model(x)
+        loss = F.cross_entropy(out, y)
+        # expect: TL304
+        scale = 1.0 / max(loss.item(), 1e-3)
+        # expect: TL303
+        s = torch.tensor([scale], device=device)
+        opt.zero_grad()
+        (loss * s).sum().backward()
+        opt.step()
+
+
+# Flagged: a trainer's helper method copies to the host; the result comes back.
+class HostMetricTrainer:
+    def __init__(self, model, opt):
+        self.model = model
+        self.opt = opt
+
+    def host(self, t):
+        # expect: TL304
+        return t.detach().cpu().numpy()
+
+    def fit(self, loader):
+        for x, y in loader:
+            x, y = x.to(device), y.to(device)
+            out = self.model(x)
+            loss = F.cross_entropy(out, y)
+            # expect: TL303
+            w = torch.from_numpy(np.exp(-self.host(out))).to(device)
+            self.opt.zero_grad()
+            (loss + w.mean() * 0.0).backward()
+            self.opt.step()
+
+
 # ---------------------------------------------------------------------------
 # Tricky but correct
 # ---------------------------------------------------------------------------
@@ -273,3 +379,76 @@ def per_epoch_round_trip(model, loader, opt, epochs):
         w = model.fc.weight.detach().cpu().numpy()
         # ok: TL303
         model.fc.weight.data.copy_(torch.from_numpy(np.sign(w)).to(device))
+
+
+# OK: host data built once before the loop from a device value, and a numpy array made on the host.
+def host_data_before_loop(model, loader, opt, class_counts):
+    prior = np.log(class_counts.cpu().numpy() + 1.0)
+    noise = np.random.randn(10).astype(np.float32)
+    for x, y in loader:
+        x, y = x.to(device), y.to(device)
+        # ok: TL303
+        p = torch.from_numpy(prior).to(device)
+        # ok: TL303
+        n = torch.tensor(noise * 0.1, device=device)
+        loss = F.cross_entropy(model(x) + p + n, y)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+
+
+# OK: `.item()` only for logging; the host value never goes back.
+def item_for_logging(model, loader, opt, log):
+    running = []
+    for step, (x, y) in enumerate(loader):
+        x, y = x.to(device), y.to(device)
+        loss = F.cross_entropy(model(x), y)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        # expect: TL304
+        running.append(loss.item())
+        log({"loss": float(np.mean(running[-10:])), "step": step})
+
+
+# OK: a metric list turned into a tensor after the loop, once.
+def metric_list_after_loop(model, loader, opt):
+    preds = []
+    for x, y in loader:
+        x, y = x.to(device), y.to(device)
+        out = model(x)
+        loss = F.cross_entropy(out, y)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        preds.append(to_numpy(out.argmax(1)))
+    # ok: TL303
+    return torch.from_numpy(np.concatenate(preds)).to(device)
+
+
+# OK: a size read from the device sizes a new tensor; no data comes back.
+def size_from_device(model, loader, opt):
+    for x, y in loader:
+        x, y = x.to(device), y.to(device)
+        out = model(x)
+        # expect: TL304
+        k = int((y > 0).sum().item())
+        # expect: TL301
+        # ok: TL303
+        idx = torch.arange(max(k, 1)).to(device)
+        loss = F.cross_entropy(out, y) + out[idx % out.shape[0]].sum() * 0.0
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+
+
+# OK: the local helper is given a host batch: its copy is no device-to-host copy.
+def helper_on_host_batch(model, loader, opt):
+    for x, y in loader:
+        xs = to_numpy(x)
+        # ok: TL303
+        x = torch.from_numpy(xs / 255.0).float().to(device)
+        loss = F.cross_entropy(model(x), y.to(device))
+        opt.zero_grad()
+        loss.backward()
+        opt.step()

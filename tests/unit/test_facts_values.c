@@ -475,6 +475,87 @@ static void test_container_rules(void **state)
 		"TL101@12");
 }
 
+/* ---- values through host code -------------------------------------------------- */
+
+static const char host_code[] =
+	"import numpy as np\n"
+	"import torch\n"
+	"def to_numpy(t):\n"
+	"    arr = t.detach().cpu().numpy()\n"
+	"    return arr\n"
+	"def labels(n):\n"
+	"    return np.arange(n)\n"
+	"def train(model, loader, opt, device, table):\n"
+	"    base = table.cpu().numpy()\n"
+	"    for x, y in loader:\n"
+	"        out = model(x.to(device))\n"
+	"        scores = []\n"
+	"        scores.append(out.cpu().numpy())\n"
+	"        v = out.sum().item()\n"
+	"        host = np.ones(3)\n"
+	"        kept = []\n"
+	"        kept.append(host)\n"
+	"        chk(to_numpy(out))\n"
+	"        chk(np.stack(scores))\n"
+	"        chk([o.cpu().numpy() for o in out])\n"
+	"        chk([v * 2])\n"
+	"        chk(to_numpy(x))\n"
+	"        chk(base)\n"
+	"        chk(np.stack(kept))\n"
+	"        chk(torch.zeros(int(v)))\n"
+	"        chk(labels(out.argmax()))\n"
+	"        opt.step()\n";
+
+static void test_host_values(void **state)
+{
+	(void)state;
+	TlFixture *fx = tl_fixture_new(host_code);
+	const TlIndex *idx = &fx->idx;
+	/* Through a helper that copies its parameter, a list filled with host
+	 * copies, a comprehension over a device tensor, an .item() value. */
+	assert_true(tl_facts_host_derived(idx, arg0(fx, "chk(to_numpy(out))")));
+	assert_true(tl_facts_host_derived(idx, arg0(fx, "chk(np.stack(scores))")));
+	assert_true(tl_facts_host_derived(idx, arg0(fx, "chk([o.cpu().numpy() for o in out])")));
+	assert_true(tl_facts_host_derived(idx, arg0(fx, "chk([v * 2])")));
+	/* The helper given a host batch; a copy made before the loop; a list of
+	 * host-made arrays; a factory given only a size; a helper that makes
+	 * new data from a number. */
+	assert_false(tl_facts_host_derived(idx, arg0(fx, "chk(to_numpy(x))")));
+	assert_false(tl_facts_host_derived(idx, arg0(fx, "chk(base)")));
+	assert_false(tl_facts_host_derived(idx, arg0(fx, "chk(np.stack(kept))")));
+	assert_false(tl_facts_host_derived(idx, arg0(fx, "chk(torch.zeros(int(v)))")));
+	assert_false(tl_facts_host_derived(idx, arg0(fx, "chk(labels(out.argmax()))")));
+	tl_fixture_free(fx);
+}
+
+static void test_host_round_trip_rule(void **state)
+{
+	expect_findings(state,
+		"import numpy as np\n"                                        /* 1 */
+		"import torch\n"                                              /* 2 */
+		"import torch.nn.functional as F\n"                           /* 3 */
+		"def to_numpy(t):\n"                                          /* 4 */
+		"    return t.detach().cpu().numpy()\n"                       /* 5 */
+		"def fit(model, loader, opt, device):\n"                      /* 6 */
+		"    epoch_preds = []\n"                                      /* 7 */
+		"    for x, y in loader:\n"                                   /* 8 */
+		"        out = model(x.to(device))\n"                         /* 9 */
+		"        arr = out.detach().cpu().numpy()\n"                  /* 10 */
+		"        w = torch.tensor(arr, device=device)\n"              /* 11 */
+		"        p = torch.from_numpy(to_numpy(out)).cuda()\n"        /* 12 */
+		"        loss = F.cross_entropy(out, y.to(device))\n"         /* 13 */
+		"        opt.zero_grad()\n"                                   /* 14 */
+		"        loss.backward()\n"                                   /* 15 */
+		"        opt.step()\n"                                        /* 16 */
+		"        print(loss.item())\n"                                /* 17 */
+		"        epoch_preds.append(to_numpy(out))\n"                 /* 18 */
+		"    all_p = torch.from_numpy(np.concatenate(epoch_preds)).to(device)\n", /* 19 */
+		/* Per step: a host copy sent back, directly and through a helper
+		 * (TL304, opt-in, marks the syncs);
+		 * after the loop a metric list may become a tensor. */
+		"TL304@5 TL304@10 TL303@11 TL303@12 TL304@17");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -488,6 +569,8 @@ int main(void)
 		cmocka_unit_test(test_module_parameters),
 		cmocka_unit_test(test_containers_and_elements),
 		cmocka_unit_test(test_container_rules),
+		cmocka_unit_test(test_host_values),
+		cmocka_unit_test(test_host_round_trip_rule),
 	};
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }
