@@ -483,8 +483,10 @@ static bool tl_engine__may_suppress(const TlSource *src)
 	return false;
 }
 
-void tl_engine_analyze_with(TlEngine *e, const TlSource *src, const TlFileOptions *opt,
-			    TlFindings *out)
+/* `given`: a parse of the source's parser text made by the caller
+ * (borrowed), or NULL to parse here. */
+static void tl_engine__analyze(TlEngine *e, const TlSource *src, const TSTree *given,
+			       const TlFileOptions *opt, TlFindings *out)
 {
 	const TlSelection *sel = opt && opt->selection ? opt->selection : e->selection;
 	uint32_t first = out->size;
@@ -506,9 +508,11 @@ void tl_engine_analyze_with(TlEngine *e, const TlSource *src, const TlFileOption
 	const uint64_t *key = e->exact ? pass : all;
 	if (passing)
 		tl_queryset_group(qs, key, false);
-	TSTree *tree = ts_parser_parse_string(e->parser, NULL,
-					      src->parse_text ? src->parse_text : src->text, src->length);
-	TSNode root = ts_tree_root_node(tree);
+	TSTree *tree = given ? NULL
+			     : ts_parser_parse_string(e->parser, NULL,
+						      src->parse_text ? src->parse_text : src->text,
+						      src->length);
+	TSNode root = ts_tree_root_node(given ? given : tree);
 	tl_engine__syntax(e, sel, src, root, out);
 	/* A file no rule pattern can match, without suppressions, is done. */
 	if (passing || tl_engine__may_suppress(src)) {
@@ -523,7 +527,8 @@ void tl_engine_analyze_with(TlEngine *e, const TlSource *src, const TlFileOption
 		tl_engine__suppress(e, src, root, &idx, sel, out, first);
 		tl_index_release(&idx);
 	}
-	ts_tree_delete(tree);
+	if (tree)
+		ts_tree_delete(tree);
 	tl_free(pass);
 	tl_free(on);
 	if (out->size - first > 1)
@@ -548,6 +553,18 @@ void tl_engine_analyze_with(TlEngine *e, const TlSource *src, const TlFileOption
 			out->items[i].fingerprint = tl_strdup(tl_line_hash(&h, out->items[i].start.line));
 		tl_line_hashes_release(&h);
 	}
+}
+
+void tl_engine_analyze_with(TlEngine *e, const TlSource *src, const TlFileOptions *opt,
+			    TlFindings *out)
+{
+	tl_engine__analyze(e, src, NULL, opt, out);
+}
+
+void tl_engine_analyze_tree(TlEngine *e, const TlSource *src, const TSTree *tree,
+			    const TlFileOptions *opt, TlFindings *out)
+{
+	tl_engine__analyze(e, src, tree, opt, out);
 }
 
 void tl_engine_analyze(TlEngine *e, const TlSource *src, TlFindings *out)

@@ -54,6 +54,11 @@ void tl_engine_release(TlEngine *e);
 void tl_engine_analyze(TlEngine *e, const TlSource *src, TlFindings *out);
 void tl_engine_analyze_with(TlEngine *e, const TlSource *src, const TlFileOptions *opt,
 			    TlFindings *out);
+/* The same on `tree`, a parse of src->parse_text (src->text when that is
+ * NULL) that the caller made and keeps (borrowed): the language server
+ * reparses each edit incrementally. */
+void tl_engine_analyze_tree(TlEngine *e, const TlSource *src, const TSTree *tree,
+			    const TlFileOptions *opt, TlFindings *out);
 void tl_findings_release(TlFindings *f);
 
 #endif

@@ -26,6 +26,7 @@
 #include "queryset.h"
 #include "report.h"
 #include "rules.h"
+#include "server.h"
 #include "settings.h"
 
 #ifndef TL_VERSION
@@ -76,6 +77,7 @@ typedef struct TlRun {
 static void tl_main__usage(FILE *out)
 {
 	fputs("usage: torchlint [OPTIONS] PATH...\n"
+	      "       torchlint server     (the language server for editors; see --help there)\n"
 	      "\n"
 	      "Finds PyTorch training-loop pitfalls that cost GPU memory, time or\n"
 	      "correct results. PATH is a Python file, a notebook (.ipynb), a directory\n"
@@ -410,6 +412,8 @@ static void tl_main__statistics(FILE *out, const TlRun *run)
 int main(int argc, char **argv)
 {
 	tl_alloc_install();
+	if (argc >= 2 && strcmp(argv[1], "server") == 0)
+		return tl_server_main(argc - 1, argv + 1);
 	TlCli cli;
 	memset(&cli, 0, sizeof cli);
 	cli.format_name = "full";

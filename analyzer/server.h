@@ -1,0 +1,147 @@
+/* `torchlint server`: a language server (LSP 3.17 over stdio) that keeps the
+ * rules compiled and re-analyses open documents as they are edited.
+ *
+ * One thread. The loop poll(2)s standard input with a timeout equal to the
+ * time left before the next due analysis: an edit makes its document due
+ * `debounce` later (a burst of keystrokes costs one analysis), an open or a
+ * save makes it due at once, and a request that needs the findings (hover,
+ * code action, stats) analyses a due document before it answers.
+ *
+ * Documents: Python text documents, `.ipynb` files opened as JSON text
+ * (analysed as notebooks, positions mapped into the JSON), and notebooks
+ * synchronised with notebookDocument/... (each code cell is a text document;
+ * the cells are analysed together, diagnostics are published per cell).
+ *
+ * Configuration per document as the CLI finds it (config.h, settings.h),
+ * with the editor's settings (initializationOptions or
+ * workspace/didChangeConfiguration, key "torchlint") as the command line's
+ * layer. The configuration files that could apply to an open document are
+ * stat(2)ed before each analysis and every two seconds while documents are
+ * open; a change (or workspace/didChangeWatchedFiles naming one) drops the
+ * cached configurations and re-analyses every open document.
+ *
+ * Memory: per open document its text, its last diagnostics and, for cells,
+ * the notebook's cell list; per directory seen, one cached configuration
+ * and two stat stamps. Nothing grows with the number of edits. */
+#ifndef TL_SERVER_H
+#define TL_SERVER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <jansson.h>
+#include <tree_sitter/api.h>
+
+#include "array.h"
+#include "buf.h"
+#include "config.h"
+#include "engine.h"
+#include "lsp.h"
+#include "rules.h"
+#include "strmap.h"
+
+/* Runs the server on standard input and output; `argv` follows the word
+ * "server" (options: --rules-dir DIR, --debounce-ms N). Returns the exit
+ * status: 0 after shutdown + exit, 1 on exit (or end of input) without
+ * shutdown, 2 on a usage error or rules that do not load. */
+int tl_server_main(int argc, char **argv);
+
+/* ---- shared between server.c (protocol, documents, configuration) and
+ * server_diag.c (analysis, diagnostics, hover, code actions) ---------------- */
+
+typedef enum TlDocKind {
+	TL_DOC_PYTHON,   /* a Python text document */
+	TL_DOC_IPYNB,    /* an .ipynb file opened as JSON text */
+	TL_DOC_CELL,     /* a cell of a notebook synchronised with notebookDocument/... */
+} TlDocKind;
+
+/* One published diagnostic, kept for hover and code actions. */
+typedef struct TlDiag {
+	const TlRule *rule; /* borrowed from the server's rule set */
+	TlLspRange range;
+} TlDiag;
+
+typedef struct TlDoc {
+	char *uri;
+	char *path;          /* the file, or a stand-in below the workspace for other schemes */
+	TlDocKind kind;
+	char *notebook;      /* cells: the notebook's URI; else NULL */
+	TlBuf text;          /* as the client holds it (UTF-8) */
+	TSTree *tree;        /* Python documents without a BOM: the last parse, edited
+			      * along with the text so the next parse is incremental; owned */
+	int64_t version;
+	int64_t due;         /* CLOCK_MONOTONIC ns when an analysis is due; 0: none */
+	TlArray(TlDiag) diags;
+	json_t *published;   /* the diagnostics last published (owned), parallel to diags */
+} TlDoc;
+
+typedef struct TlNbDoc {
+	char *uri, *path;
+	int64_t version;
+	TlStrArray cells;    /* the cells' URIs, in order */
+	TlArray(bool) code;  /* per cell: a code cell (others are Markdown) */
+	int64_t due;
+} TlNbDoc;
+
+/* A configuration file's stat(2), to notice edits made outside the editor. */
+typedef struct TlStamp {
+	bool exists;
+	int64_t mtime_ns, size, ino;
+} TlStamp;
+
+typedef struct TlServerStats {
+	uint64_t analyses;
+	int64_t last_ns, max_ns, total_ns; /* whole re-analysis: config lookup to JSON built */
+	int64_t last_engine_ns;            /* of which the engine (parse included) */
+	int64_t last_cpu_ns, max_cpu_ns;   /* the same re-analysis in CPU time: what it
+					    * costs, whatever else the machine runs */
+	uint32_t last_lines;               /* lines of the document last analysed */
+} TlServerStats;
+
+typedef struct TlServer {
+	TlRuleSet rules;
+	TlEngine engine;
+	TlConfigs configs;
+	TlSelection client;    /* the editor's select/extend-select/ignore */
+	int torch_version;     /* the editor's torch-version, 0 when not set */
+	int64_t debounce_ns;
+	char *root;            /* workspace root directory ending in '/' (stand-in paths) */
+	TlArray(TlDoc *) docs;
+	TlArray(TlNbDoc *) notebooks;
+	TlArray(TlStamp) stamps;
+	TlStrMap stamp_index;  /* config file path -> index into stamps */
+	int64_t next_stamp_check;
+	bool initialized, shutdown, exiting;
+	bool markdown;         /* the client renders Markdown in hovers */
+	bool watch_files;      /* the client registers file watchers dynamically */
+	int out;               /* file descriptor messages are written to */
+	int64_t next_id;       /* of requests the server sends */
+	TlServerStats stats;
+} TlServer;
+
+int64_t tl_server_now(void);
+/* CPU time of the process, ns (the server is one thread). */
+int64_t tl_server_cpu(void);
+/* Sends `msg` (stolen) to the client. */
+void tl_server_send(TlServer *s, json_t *msg);
+/* window/showMessage (type 1 error, 2 warning, 3 info) and a log line on stderr. */
+void tl_server_message(TlServer *s, int type, const char *text);
+TlDoc *tl_server_doc(TlServer *s, const char *uri);
+TlNbDoc *tl_server_notebook(TlServer *s, const char *uri);
+/* Stats the configuration files that could apply to `path`; when one
+ * changed since last seen, drops the cached configurations and makes every
+ * open document due. Returns true when something changed. */
+bool tl_server_check_configs(TlServer *s, const char *path);
+
+/* server_diag.c */
+/* Analyses `d` (a Python or .ipynb document) and publishes its diagnostics. */
+void tl_server_analyze_doc(TlServer *s, TlDoc *d);
+/* Analyses the cells of `nb` together and publishes each cell's diagnostics. */
+void tl_server_analyze_notebook(TlServer *s, TlNbDoc *nb);
+/* Analyses what owns `d` (itself or its notebook) if it is due. */
+void tl_server_flush(TlServer *s, TlDoc *d);
+void tl_server_doc_clear(TlDoc *d);
+json_t *tl_server_hover(TlServer *s, json_t *params, int *code, const char **why);
+json_t *tl_server_code_action(TlServer *s, json_t *params, int *code, const char **why);
+
+#endif

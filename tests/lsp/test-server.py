@@ -1,0 +1,696 @@
+#!/usr/bin/env python3
+"""Protocol tests of `torchlint server`, driven by a scripted stdio client.
+
+usage: test-server.py TORCHLINT [--quick]
+
+The oracle for diagnostics is the CLI itself: for every document state the
+test runs `torchlint --format json --stdin-filename PATH -` on the text it
+expects the server to hold (edits applied here in Python, in UTF-16 units),
+converts the CLI's code-point columns to UTF-16 and compares. So a wrong
+incremental edit, a wrong position conversion or a stale configuration
+shows up as a difference. TORCHLINT_WRAPPER (e.g. "valgrind -q
+--error-exitcode=99 ...") runs the server under a tool; a non-zero exit
+after shutdown + exit then fails the test. --quick skips the 10,000-edit
+memory run (for slow wrappers)."""
+
+import json
+import os
+import random
+import re
+import shlex
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from lspclient import Client  # noqa: E402
+
+BIN = os.path.abspath(sys.argv[1])
+QUICK = "--quick" in sys.argv
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+WRAPPER = shlex.split(os.environ.get("TORCHLINT_WRAPPER", ""))
+passed = 0
+failed = 0
+
+
+def check(name, cond, detail=""):
+    global passed, failed
+    if cond:
+        passed += 1
+    else:
+        failed += 1
+        print("FAIL: %s%s" % (name, (": " + str(detail)[:2000]) if detail else ""))
+
+
+def server(debounce=0, extra=(), cwd=None):
+    argv = WRAPPER + [BIN, "server", "--debounce-ms", str(debounce)] + list(extra)
+    return Client(argv, cwd=cwd, stderr=subprocess.DEVNULL)
+
+
+def uri_of(path):
+    return "file://" + "/".join(_quote(part) for part in path.split("/"))
+
+
+def _quote(part):
+    out = []
+    for b in part.encode("utf-8"):
+        c = chr(b)
+        out.append(c if (c.isascii() and (c.isalnum() or c in "-._~")) else "%%%02X" % b)
+    return "".join(out)
+
+
+# ---- text model (what the server must hold) -------------------------------------------
+LINE_END = re.compile(r"\r\n|\r|\n")
+
+
+def line_starts(text):
+    starts = [0]
+    for m in LINE_END.finditer(text):
+        starts.append(m.end())
+    return starts
+
+
+def line_content_end(text, starts, i):
+    end = starts[i + 1] if i + 1 < len(starts) else len(text)
+    while end > starts[i] and text[end - 1] in "\r\n":
+        end -= 1
+    return end
+
+
+def index_of(text, line, character):
+    """String index of an LSP position (UTF-16 units), clamped as the spec says."""
+    starts = line_starts(text)
+    if line >= len(starts):
+        return len(text)
+    i, end, units = starts[line], line_content_end(text, starts, line), 0
+    while i < end and units < character:
+        u = 2 if ord(text[i]) > 0xFFFF else 1
+        if units + u > character:
+            break
+        units += u
+        i += 1
+    return i
+
+
+def utf16_col(text, line1, col1):
+    """The LSP character of the CLI's (1-based line, 1-based code-point column)."""
+    starts = line_starts(text)
+    s = starts[line1 - 1]
+    end = line_content_end(text, starts, line1 - 1)
+    prefix = text[s:min(s + col1 - 1, end)]
+    return len(prefix.encode("utf-16-le")) // 2
+
+
+def apply(text, change):
+    if "range" not in change:
+        return change["text"]
+    r = change["range"]
+    a = index_of(text, r["start"]["line"], r["start"]["character"])
+    b = index_of(text, r["end"]["line"], r["end"]["character"])
+    return text[:a] + change["text"] + text[max(a, b):]
+
+
+def cli_expected(text, path, cwd, extra=()):
+    """(code, start, end, message) tuples the CLI reports for `text` as `path`."""
+    p = subprocess.run([BIN, "--format", "json", "-q", "--stdin-filename", path] + list(extra) + ["-"],
+                       input=text.encode("utf-8"), capture_output=True, cwd=cwd)
+    out = []
+    for f in json.loads(p.stdout.decode("utf-8") or "[]"):
+        s = (f["start"]["line"] - 1, utf16_col(text, f["start"]["line"], f["start"]["column"]))
+        e = (f["end"]["line"] - 1, utf16_col(text, f["end"]["line"], f["end"]["column"]))
+        out.append((f["code"], s, e, f["message"]))
+    return sorted(out)
+
+
+def got(diags):
+    return sorted((d["code"], (d["range"]["start"]["line"], d["range"]["start"]["character"]),
+                   (d["range"]["end"]["line"], d["range"]["end"]["character"]), d["message"])
+                  for d in diags)
+
+
+def open_doc(c, uri, text, version=1, lang="python"):
+    c.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": lang,
+                                                       "version": version, "text": text}})
+
+
+def change(c, uri, version, changes):
+    c.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": version},
+                                        "contentChanges": changes})
+
+
+def rng(l1, c1, l2, c2):
+    return {"start": {"line": l1, "character": c1}, "end": {"line": l2, "character": c2}}
+
+
+TRAIN = '''import torch
+import torch.nn as nn
+
+
+def train(model, loader):
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    crit = nn.CrossEntropyLoss()
+    total = 0
+    for x, y in loader:
+        loss = crit(model(x), y)
+        loss.backward()
+        opt.step()
+        total += loss
+    return total
+'''
+
+
+# ---- tests ----------------------------------------------------------------------------------
+def test_lifecycle_and_bad_input(tmp):
+    c = server()
+    # Requests before initialize: ServerNotInitialized.
+    r = c.call("textDocument/hover", {"textDocument": {"uri": "file:///x.py"},
+                                      "position": {"line": 0, "character": 0}})
+    check("request before initialize", r.get("error", {}).get("code") == -32002, r)
+    r = c.initialize(root_uri=uri_of(tmp))
+    caps = r["result"]["capabilities"]
+    check("initialize: utf-16", caps.get("positionEncoding") == "utf-16", caps)
+    check("initialize: incremental sync", caps["textDocumentSync"]["change"] == 2, caps)
+    check("initialize: hover, code actions, notebooks",
+          caps.get("hoverProvider") and "codeActionProvider" in caps and "notebookDocumentSync" in caps, caps)
+    check("initialize: serverInfo", r["result"]["serverInfo"]["name"] == "torchlint", r)
+    r = c.call("initialize", {"capabilities": {}})
+    check("second initialize is refused", r.get("error", {}).get("code") == -32600, r)
+    # Malformed JSON: a parse error with a null id, and the server goes on.
+    body = b'{"jsonrpc": "2.0", "id": 99, "method": '
+    c.send_raw(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+    r = c.wait(lambda m: m.get("error", {}).get("code") == -32700)
+    check("malformed JSON: parse error, id null", r.get("id") is None, r)
+    # Junk instead of a header, then a header without Content-Length.
+    c.send_raw(b"hello, this is not a header\n")
+    r = c.wait(lambda m: m.get("error", {}).get("code") == -32700)
+    check("junk bytes: parse error", r.get("id") is None, r)
+    c.send_raw(b"Content-Type: application/vscode-jsonrpc\r\n\r\n")
+    r = c.wait(lambda m: m.get("error", {}).get("code") == -32700)
+    check("header without Content-Length: parse error", "Content-Length" in r["error"]["message"], r)
+    c.send_raw(b"Content-Length: abc\r\n\r\n")
+    r = c.wait(lambda m: m.get("error", {}).get("code") == -32700)
+    check("bad Content-Length: parse error", r.get("id") is None, r)
+    # A frame split across writes still arrives whole.
+    body = json.dumps({"jsonrpc": "2.0", "id": 7, "method": "torchlint/stats"}).encode()
+    frame = b"Content-Length: %d\r\n\r\n" % len(body) + body
+    for k in range(0, len(frame), 5):
+        c.send_raw(frame[k:k + 5])
+        time.sleep(0.001)
+    r = c.response(7)
+    check("frame split into 5-byte writes", "result" in r, r)
+    # JSON that is not a request.
+    c.send({"jsonrpc": "2.0", "id": 8})
+    r = c.response(8)
+    check("no method: invalid request", r.get("error", {}).get("code") == -32600, r)
+    c.send([{"jsonrpc": "2.0", "id": 9, "method": "shutdown"}])
+    r = c.wait(lambda m: m.get("error", {}).get("code") == -32600)
+    check("batch (array): invalid request", r.get("id") is None, r)
+    c.send({"jsonrpc": "2.0", "id": {"x": 1}, "method": "shutdown"})
+    r = c.wait(lambda m: m.get("error", {}).get("code") == -32600)
+    check("object id: invalid request", r.get("id") is None, r)
+    r = c.call("textDocument/formatting", {"textDocument": {"uri": "file:///x.py"}})
+    check("unknown request: MethodNotFound", r.get("error", {}).get("code") == -32601, r)
+    c.notify("$/cancelRequest", {"id": 1})
+    c.notify("workspace/unknownNotification", {})
+    r = c.call("textDocument/hover", {"textDocument": {}})
+    check("hover without position: InvalidParams", r.get("error", {}).get("code") == -32602, r)
+    sid = c.request("torchlint/stats", None)
+    r = c.response(sid)
+    check("string-less stats still answers after bad input", "analyses" in r.get("result", {}), r)
+    # Shutdown: then requests are refused; exit gives 0.
+    r = c.call("shutdown")
+    check("shutdown answers null", "result" in r and r["result"] is None, r)
+    r = c.call("torchlint/stats")
+    check("request after shutdown: invalid request", r.get("error", {}).get("code") == -32600, r)
+    c.notify("exit")
+    check("exit after shutdown: status 0", c.proc.wait(60) == 0)
+
+    c = server()
+    c.initialize()
+    c.notify("exit")
+    check("exit without shutdown: status 1", c.proc.wait(60) == 1)
+    c = server()
+    c.initialize()
+    c.proc.stdin.close()
+    check("end of input without shutdown: status 1", c.proc.wait(60) == 1)
+
+
+def test_diagnostics(tmp):
+    path = os.path.join(tmp, "train.py")
+    c = server()
+    c.initialize(root_uri=uri_of(tmp))
+    uri = uri_of(path)
+    open_doc(c, uri, TRAIN)
+    d = c.diagnostics(uri, version=1)
+    want = cli_expected(TRAIN, path, tmp)
+    check("didOpen: diagnostics equal the CLI's", got(d) == want, (got(d), want))
+    codes = {x["code"] for x in d}
+    check("didOpen: TL101 and TL201 reported", {"TL101", "TL201"} <= codes, codes)
+    sarif = json.loads(subprocess.run([BIN, "--format", "sarif", "-q", "--stdin-filename", path, "-"],
+                                      input=TRAIN.encode(), capture_output=True).stdout)
+    help_uri = {r["id"]: r["helpUri"] for r in sarif["runs"][0]["tool"]["driver"]["rules"]}
+    for x in d:
+        ok = (x["source"] == "torchlint" and x["severity"] in (1, 2, 3) and
+              x["codeDescription"]["href"] == help_uri[x["code"]])
+        check("diagnostic %s: source, severity, codeDescription = SARIF helpUri" % x["code"], ok, x)
+    tl101 = [x for x in d if x["code"] == "TL101"][0]
+    check("TL101 position", tl101["range"] == rng(12, 8, 12, 21), tl101["range"])
+    # Hover on the finding: the --explain text; off it: null.
+    r = c.call("textDocument/hover", {"textDocument": {"uri": uri}, "position": {"line": 12, "character": 10}})
+    explain = subprocess.run([BIN, "--explain", "TL101"], capture_output=True, text=True).stdout
+    value = r["result"]["contents"]["value"]
+    check("hover: markdown", r["result"]["contents"]["kind"] == "markdown", r)
+    check("hover: the --explain text", value == "## " + explain, (value[:200], explain[:200]))
+    check("hover: range of the finding", r["result"]["range"] == tl101["range"], r)
+    r = c.call("textDocument/hover", {"textDocument": {"uri": uri}, "position": {"line": 0, "character": 0}})
+    check("hover off a finding: null", r["result"] is None, r)
+    # Full-document change.
+    text2 = TRAIN.replace("        total += loss\n", "        total += loss.item()\n")
+    change(c, uri, 2, [{"text": text2}])
+    d = c.diagnostics(uri, version=2)
+    check("full change: diagnostics follow", got(d) == cli_expected(text2, path, tmp), got(d))
+    check("full change: TL101 gone", "TL101" not in {x["code"] for x in d})
+    # didSave re-publishes; didClose clears.
+    c.notify("textDocument/didSave", {"textDocument": {"uri": uri}})
+    d = c.diagnostics(uri, version=2)
+    check("didSave: published again", got(d) == cli_expected(text2, path, tmp))
+    c.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
+    d = c.diagnostics(uri)
+    check("didClose: diagnostics cleared", d == [], d)
+    # A syntax error: TL000, and the rest still analysed.
+    bad = TRAIN.replace("    total = 0\n", "    total = = 0\n")
+    open_doc(c, uri, bad, 3)
+    d = c.diagnostics(uri, version=3)
+    check("syntax error: TL000 plus the others", "TL000" in {x["code"] for x in d} and
+          got(d) == cli_expected(bad, path, tmp), got(d))
+    # A NUL byte: the document cannot be analysed; one TL000 says why.
+    change(c, uri, 4, [{"text": "x = 1\x00\n"}])
+    d = c.diagnostics(uri, version=4)
+    check("NUL byte: one TL000", len(d) == 1 and d[0]["code"] == "TL000" and "NUL" in d[0]["message"], d)
+    # Untitled documents are analysed too.
+    open_doc(c, "untitled:Untitled-1", TRAIN)
+    d = c.diagnostics("untitled:Untitled-1")
+    check("untitled: document analysed", {"TL101", "TL201"} <= {x["code"] for x in d}, d)
+    check("shutdown + exit: status 0", c.close() == 0)
+
+
+UNICODE = '''import torch
+
+
+def train(model, loader, opt, crit):
+    total = 0
+    for x, y in loader:
+        loss = crit(model(x), y)
+        loss.backward()
+        opt.step()
+        label = "é中🔥𝔸"; total += loss  # 🔥 astral before the finding
+    return total
+'''
+
+
+def test_utf16_and_incremental(tmp):
+    path = os.path.join(tmp, "uni.py")
+    uri = uri_of(path)
+    c = server()
+    c.initialize(root_uri=uri_of(tmp))
+    text = UNICODE
+    open_doc(c, uri, text)
+    d = c.diagnostics(uri, version=1)
+    tl101 = [x for x in d if x["code"] == "TL101"]
+    # '        label = "é中🔥𝔸"; ' is 24 code points but 26 UTF-16 units.
+    check("UTF-16: TL101 after astral characters", tl101 and tl101[0]["range"]["start"] == {"line": 9, "character": 26},
+          tl101)
+    check("UTF-16: all diagnostics equal the CLI's", got(d) == cli_expected(text, path, tmp), got(d))
+    # Incremental edits around the astral characters, in UTF-16 units: on
+    # line 9, é is at 17, 中 at 18, 🔥 at 19-20, 𝔸 at 21-22.
+    steps = [
+        [{"range": rng(9, 19, 9, 19), "text": "ü"}],            # between 中 and 🔥
+        [{"range": rng(9, 22, 9, 24), "text": ""}],            # delete 𝔸 (now at 22-23)
+        [{"range": rng(9, 17, 9, 17), "text": "🎉"}],           # before é
+        [{"range": rng(6, 8, 6, 12), "text": "lossy"},          # two changes in one message,
+         {"range": rng(6, 8, 6, 13), "text": "loss"}],          # applied in order
+        [{"range": rng(3, 0, 4, 0), "text": "def train(model, loader, opt, crit):  # ünïcode\n"}],
+        [{"range": rng(11, 0, 11, 0), "text": "\r\n# crlf line\r\n"}],
+        [{"range": rng(9, 200, 9, 300), "text": "  # past the end of the line"}],
+        [{"range": rng(500, 0, 500, 0), "text": "\n# past the last line\n"}],
+    ]
+    for v, ch in enumerate(steps, start=2):
+        for one in ch:
+            text = apply(text, one)
+        change(c, uri, v, ch)
+        d = c.diagnostics(uri, version=v)
+        want = cli_expected(text, path, tmp)
+        check("incremental step %d: diagnostics equal the CLI's on the edited text" % v, got(d) == want,
+              (got(d), want))
+    # Random edits: insertions and deletions anywhere, astral characters included.
+    rnd = random.Random(11)
+    pieces = ["x", "é", "🔥", "\n", "  ", "loss", "(", ")", "中", "𝔸b", "\r\n", "#"]
+    v = 100
+    for k in range(60):
+        starts = line_starts(text)
+        line = rnd.randrange(len(starts))
+        s = starts[line]
+        end = line_content_end(text, starts, line)
+        i = rnd.randint(s, end)
+        j = rnd.randint(i, min(end, i + 3))
+        units = lambda a, b: len(text[a:b].encode("utf-16-le")) // 2  # noqa: E731
+        r = rng(line, units(s, i), line, units(s, j))
+        one = {"range": r, "text": rnd.choice(pieces) if rnd.random() < 0.7 else ""}
+        text = apply(text, one)
+        v += 1
+        change(c, uri, v, [one])
+        if k % 10 == 9:
+            d = c.diagnostics(uri, version=v)
+            want = cli_expected(text, path, tmp)
+            check("random edits (%d): diagnostics equal the CLI's" % (k + 1), got(d) == want, (got(d), want))
+    check("shutdown + exit: status 0", c.close() == 0)
+
+
+def test_debounce(tmp):
+    path = os.path.join(tmp, "deb.py")
+    uri = uri_of(path)
+    c = server(debounce=300)
+    c.initialize(root_uri=uri_of(tmp))
+    open_doc(c, uri, TRAIN)
+    c.diagnostics(uri, version=1)
+    t0 = time.monotonic()
+    for v in range(2, 7):
+        change(c, uri, v, [{"range": rng(0, 0, 0, 0), "text": "#"}])
+    d = c.diagnostics(uri, version=6)
+    waited = time.monotonic() - t0
+    c.call("torchlint/stats")
+    early = [m for m in c.pending if m.get("method") == "textDocument/publishDiagnostics"]
+    check("debounce: one publication for a burst of 5 edits", not early, early)
+    check("debounce: published after the debounce (%.2f s)" % waited, waited >= 0.25, waited)
+    stats = c.call("torchlint/stats")["result"]
+    check("debounce: 2 analyses in all (open + burst)", stats["analyses"] == 2, stats)
+    # Hover flushes a pending analysis first.
+    change(c, uri, 7, [{"range": rng(0, 0, 0, 5), "text": ""}])
+    r = c.call("textDocument/hover", {"textDocument": {"uri": uri}, "position": {"line": 12, "character": 10}})
+    check("hover analyses a document with edits pending", r["result"] is not None, r)
+    c.close()
+
+
+def test_config(tmp):
+    proj = os.path.join(tmp, "proj")
+    os.makedirs(os.path.join(proj, "sub"))
+    path = os.path.join(proj, "sub", "train.py")
+    other = os.path.join(proj, "sub", "other.py")
+    uri, uri2 = uri_of(path), uri_of(other)
+    amp = TRAIN + "\nscaler = torch.cuda.amp.GradScaler()\n"
+    c = server()
+    c.initialize(root_uri=uri_of(proj),
+                 capabilities={"workspace": {"didChangeWatchedFiles": {"dynamicRegistration": True}}})
+    reg = c.wait(lambda m: m.get("method") == "client/registerCapability")
+    c.send({"jsonrpc": "2.0", "id": reg["id"], "result": None})
+    check("registers watchers for configuration files",
+          "pyproject.toml" in json.dumps(reg["params"]) and "torchlint.toml" in json.dumps(reg["params"]), reg)
+    open_doc(c, uri, amp)
+    d = c.diagnostics(uri, version=1)
+    check("no configuration: TL402 at the default torch version", "TL402" in {x["code"] for x in d}, got(d))
+
+    def reopen_expect(name, version, extra=()):
+        """Publications arrive as the server notices changes: the last one
+        within the time limit must equal the CLI's answer."""
+        want = cli_expected(amp, path, proj, extra)
+        d, deadline = None, time.monotonic() + 8
+        while time.monotonic() < deadline:
+            try:
+                d = c.diagnostics(uri, version=version, timeout=max(0.05, deadline - time.monotonic()))
+            except TimeoutError:
+                break
+            if got(d) == want:
+                break
+        check(name, d is not None and got(d) == want, (d and got(d), want))
+        return {x["code"] for x in d or []}
+
+    # pyproject.toml with [tool.torchlint], announced by didChangeWatchedFiles.
+    with open(os.path.join(proj, "pyproject.toml"), "w") as f:
+        f.write('[tool.torchlint]\nignore = ["TL201"]\ntorch-version = "2.3"\n')
+    c.notify("workspace/didChangeWatchedFiles", {"changes": [{"uri": uri_of(os.path.join(proj, "pyproject.toml")), "type": 1}]})
+    codes = reopen_expect("pyproject.toml: ignore and torch-version apply", 1)
+    check("pyproject.toml: TL201 ignored, TL402 off under torch 2.3", "TL201" not in codes and "TL402" not in codes, codes)
+    # torchlint.toml closer to the file wins; per-file-ignores; noticed by its
+    # mtime alone (no notification), within the 2-second re-check.
+    time.sleep(0.05)
+    with open(os.path.join(proj, "sub", "torchlint.toml"), "w") as f:
+        f.write('[per-file-ignores]\n"train.py" = ["TL101"]\n')
+    codes = reopen_expect("torchlint.toml found by the periodic check: per-file-ignores", 1)
+    check("per-file-ignores: TL101 off for train.py, TL201 back", "TL101" not in codes and "TL201" in codes, codes)
+    open_doc(c, uri2, TRAIN)
+    d = c.diagnostics(uri2, version=1)
+    check("per-file-ignores: other.py keeps TL101", "TL101" in {x["code"] for x in d}, got(d))
+    # An invalid configuration: an error message, the defaults apply.
+    with open(os.path.join(proj, "sub", "torchlint.toml"), "w") as f:
+        f.write('select = ["TL9999"]\n')
+    c.notify("workspace/didChangeWatchedFiles", {"changes": [{"uri": uri_of(os.path.join(proj, "sub", "torchlint.toml")), "type": 2}]})
+    m = c.wait(lambda m: m.get("method") == "window/showMessage")
+    check("invalid configuration: showMessage error", m["params"]["type"] == 1 and "TL9999" in m["params"]["message"], m)
+    os.remove(os.path.join(proj, "sub", "torchlint.toml"))
+    c.notify("workspace/didChangeWatchedFiles", {"changes": [{"uri": uri_of(os.path.join(proj, "sub", "torchlint.toml")), "type": 3}]})
+    reopen_expect("configuration removed: pyproject.toml applies again", 1)
+    # The editor's settings: a layer over the files, like the command line.
+    c.drain()
+    c.notify("workspace/didChangeConfiguration", {"settings": {"torchlint": {"extendSelect": ["TL001"], "ignore": "TL101", "torchVersion": "2.6"}}})
+    codes = reopen_expect("didChangeConfiguration: settings as command-line options", 1,
+                          ["--extend-select", "TL001", "--ignore", "TL101", "--torch-version", "2.6"])
+    check("settings: TL101 ignored, torch 2.6 brings TL402 back", "TL101" not in codes and "TL402" in codes, codes)
+    c.notify("workspace/didChangeConfiguration", {"settings": {}})
+    time.sleep(0.2)
+    early = [m for m in c.pending if m.get("method") == "textDocument/publishDiagnostics"]
+    check("empty settings object changes nothing", not early, early)
+    c.notify("workspace/didChangeConfiguration", {"settings": {"torchlint": {"select": ["NOPE"]}}})
+    m = c.wait(lambda m: m.get("method") == "window/showMessage")
+    check("bad selector in settings: warning", m["params"]["type"] == 2 and "NOPE" in m["params"]["message"], m)
+    c.close()
+    # initializationOptions carry the same settings.
+    c = server()
+    c.initialize(root_uri=uri_of(proj), options={"torchlint": {"ignore": ["TL201", "TL101"]}})
+    open_doc(c, uri2, TRAIN)
+    d = c.diagnostics(uri2, version=1)
+    check("initializationOptions: ignore applies", not ({"TL101", "TL201"} & {x["code"] for x in d}), got(d))
+    c.close()
+
+
+NB_CELLS = [
+    (1, "# Training\nSome *Markdown*."),
+    (2, "import torch\n%matplotlib inline\nmodel = torch.nn.Linear(2, 2)\nopt = torch.optim.SGD(model.parameters(), lr=0.1)"),
+    (2, "total = 0\nfor x, y in loader:\n    loss = (model(x) - y).pow(2).mean()\n    loss.backward()\n    opt.step()\n    total += loss  # é🔥"),
+]
+
+
+def test_notebooks(tmp):
+    # 1. An .ipynb opened as JSON text: positions inside the JSON strings.
+    fixture = os.path.join(ROOT, "tests", "fixtures", "notebook.ipynb")
+    raw = open(fixture, encoding="utf-8").read()
+    path = os.path.join(tmp, "nb.ipynb")
+    uri = uri_of(path)
+    c = server()
+    c.initialize(root_uri=uri_of(tmp))
+    open_doc(c, uri, raw, lang="json")
+    d = c.diagnostics(uri, version=1)
+    cli = json.loads(subprocess.run([BIN, "--format", "json", "-q", fixture], capture_output=True).stdout)
+    check(".ipynb as JSON: the CLI's findings", sorted(x["code"] for x in d) == sorted(f["code"] for f in cli), (got(d), cli))
+    nb = json.loads(raw)
+    for x in d:
+        f = [f for f in cli if f["code"] == x["code"]][0]
+        cell_src = "".join(nb["cells"][f["cell"] - 1]["source"]).split("\n")
+        snippet = cell_src[f["start"]["line"] - 1][f["start"]["column"] - 1:f["end"]["column"] - 1]
+        r = x["range"]
+        lines = re.split(r"\r\n|\r|\n", raw)
+        at = lines[r["start"]["line"]][r["start"]["character"]:r["end"]["character"]]
+        check(".ipynb as JSON: %s's range covers `%s` in the JSON" % (x["code"], snippet), at == snippet, (at, snippet))
+    # 2. notebookDocument sync: cells are text documents; diagnostics per cell.
+    nb_uri = uri_of(os.path.join(tmp, "sync.ipynb"))
+    cell_uris = ["vscode-notebook-cell:%s#cell%d" % (os.path.join(tmp, "sync.ipynb"), i) for i in range(len(NB_CELLS))]
+    c.notify("notebookDocument/didOpen", {
+        "notebookDocument": {"uri": nb_uri, "notebookType": "jupyter-notebook", "version": 1,
+                             "cells": [{"kind": k, "document": u} for (k, _), u in zip(NB_CELLS, cell_uris)]},
+        "cellTextDocuments": [{"uri": u, "languageId": "python" if k == 2 else "markdown", "version": 1, "text": t}
+                              for (k, t), u in zip(NB_CELLS, cell_uris)]})
+    per = {u: c.diagnostics(u) for u in cell_uris}
+    ipynb = {"cells": [{"cell_type": "code" if k == 2 else "markdown", "source": t, "metadata": {}, "outputs": []}
+                       for k, t in NB_CELLS], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    ref = os.path.join(tmp, "ref.ipynb")
+    with open(ref, "w", encoding="utf-8") as f:
+        json.dump(ipynb, f, ensure_ascii=False)
+    cli = json.loads(subprocess.run([BIN, "--format", "json", "-q", ref], capture_output=True).stdout)
+    want = {u: [] for u in cell_uris}
+    for f in cli:
+        k = f["cell"] - 1
+        t = NB_CELLS[k][1]
+        want[cell_uris[k]].append((f["code"], (f["start"]["line"] - 1, utf16_col(t, f["start"]["line"], f["start"]["column"])),
+                                   (f["end"]["line"] - 1, utf16_col(t, f["end"]["line"], f["end"]["column"])), f["message"]))
+    check("notebook sync: findings in cell 3", {x[0] for x in want[cell_uris[2]]} >= {"TL101", "TL201"}, want)
+    for u in cell_uris:
+        check("notebook sync: %s equals the CLI's cell positions" % u[-5:], got(per[u]) == sorted(want[u]), (got(per[u]), want[u]))
+    # Edit a cell (the `# é🔥` comment moves TL101 nowhere; fix the step instead).
+    c.notify("notebookDocument/didChange", {
+        "notebookDocument": {"uri": nb_uri, "version": 2},
+        "change": {"cells": {"textContent": [{"document": {"uri": cell_uris[2], "version": 2},
+                                              "changes": [{"range": rng(5, 13, 5, 17), "text": "loss.item()"}]}]}}})
+    d = c.diagnostics(cell_uris[2], version=2)
+    check("notebook sync: edit in a cell updates its diagnostics", "TL101" not in {x["code"] for x in d}, got(d))
+    # Insert a code cell in front: the others keep their own positions.
+    new_cell = "vscode-notebook-cell:%s#cell9" % os.path.join(tmp, "sync.ipynb")
+    c.notify("notebookDocument/didChange", {
+        "notebookDocument": {"uri": nb_uri, "version": 3},
+        "change": {"cells": {"structure": {"array": {"start": 0, "deleteCount": 0, "cells": [{"kind": 2, "document": new_cell}]},
+                                           "didOpen": [{"uri": new_cell, "languageId": "python", "version": 1,
+                                                        "text": "import torch\nscaler = torch.cuda.amp.GradScaler()\n"}]}}}})
+    d = c.diagnostics(new_cell)
+    check("notebook sync: inserted cell analysed (TL402)", "TL402" in {x["code"] for x in d}, got(d))
+    d2 = c.diagnostics(cell_uris[2], version=2)
+    check("notebook sync: later cell keeps its positions",
+          [x for x in d2 if x["code"] == "TL201"][0]["range"]["start"]["line"] == 4, got(d2))
+    # A code action inside a cell edits that cell.
+    step = [x for x in d2 if x["code"] == "TL201"][0]
+    r = c.call("textDocument/codeAction", {"textDocument": {"uri": cell_uris[2]}, "range": step["range"], "context": {"diagnostics": [step]}})
+    acts = r["result"]
+    check("notebook sync: noqa action edits the cell",
+          acts and list(acts[0]["edit"]["changes"].keys()) == [cell_uris[2]], acts)
+    c.notify("notebookDocument/didClose", {"notebookDocument": {"uri": nb_uri},
+                                           "cellTextDocuments": [{"uri": u} for u in cell_uris + [new_cell]]})
+    d = c.diagnostics(cell_uris[2])
+    check("notebook close: cell diagnostics cleared", d == [], d)
+    check("shutdown + exit: status 0", c.close() == 0)
+
+
+def test_code_actions(tmp):
+    path = os.path.join(tmp, "act.py")
+    uri = uri_of(path)
+    text = TRAIN.replace("        total += loss\n", "        total += loss  # keep: é🔥\n") \
+                .replace("        opt.step()\n", "        opt.step()  # noqa: TL101\n")
+    text += 'note = f"""{torch.cuda.amp.GradScaler()}\nmore"""\n'
+    c = server()
+    c.initialize(root_uri=uri_of(tmp))
+    open_doc(c, uri, text)
+    d = c.diagnostics(uri, version=1)
+    codes = {x["code"] for x in d}
+    check("code actions: starting findings", {"TL101", "TL201"} <= codes, got(d))
+    v = 1
+
+    def action_for(code):
+        x = [x for x in c_diags[0] if x["code"] == code][0]
+        r = c.call("textDocument/codeAction", {"textDocument": {"uri": uri}, "range": x["range"],
+                                               "context": {"diagnostics": [x]}})
+        return [a for a in r["result"] if code in a["title"]]
+
+    c_diags = [d]
+    for code, expect_line_end in (("TL101", "# keep: é🔥  # noqa: TL101"), ("TL201", "# noqa: TL101, TL201")):
+        acts = action_for(code)
+        check("code action offered for %s" % code, len(acts) == 1 and acts[0]["kind"] == "quickfix", acts)
+        if not acts:
+            continue
+        edits = acts[0]["edit"]["changes"][uri]
+        for e in sorted(edits, key=lambda e: (e["range"]["start"]["line"], e["range"]["start"]["character"]), reverse=True):
+            text = apply(text, {"range": e["range"], "text": e["newText"]})
+        check("noqa edit for %s: `%s`" % (code, expect_line_end), expect_line_end in text, text)
+        v += 1
+        change(c, uri, v, [{"text": text}])
+        c_diags[0] = c.diagnostics(uri, version=v)
+        check("after the noqa edit %s is gone" % code, code not in {x["code"] for x in c_diags[0]}, got(c_diags[0]))
+        check("after the noqa edit: the CLI agrees", got(c_diags[0]) == cli_expected(text, path, tmp))
+    # A finding inside a multi-line string's line: no comment can go at that
+    # line's end, and the statement starts on the same line: no action.
+    t402 = [x for x in c_diags[0] if x["code"] == "TL402"]
+    check("TL402 in the f-string is reported", len(t402) == 1, got(c_diags[0]))
+    if t402:
+        r = c.call("textDocument/codeAction", {"textDocument": {"uri": uri}, "range": t402[0]["range"], "context": {"diagnostics": []}})
+        check("no noqa action where the line ends inside a string", r["result"] == [], r)
+    r = c.call("textDocument/codeAction", {"textDocument": {"uri": uri}, "range": rng(0, 0, 0, 0),
+                                           "context": {"diagnostics": [], "only": ["refactor"]}})
+    check("code action with only=refactor: none", r["result"] == [], r)
+    c.close()
+
+
+def test_memory_and_latency(tmp):
+    """10,000 edits: heap in use and RSS must not grow; and the time of a
+    re-analysis of a 1,000-line file (printed, with a loose bound)."""
+    lines = []
+    for f in sorted(os.listdir(os.path.join(ROOT, "corpus", "scripts"))):
+        if f.endswith(".py"):
+            lines += open(os.path.join(ROOT, "corpus", "scripts", f), encoding="utf-8").read().splitlines(True)
+    text = "".join(lines[:1000])
+    path = os.path.join(tmp, "big.py")
+    uri = uri_of(path)
+    c = server()
+    c.initialize(root_uri=uri_of(tmp))
+    open_doc(c, uri, text)
+    c.diagnostics(uri, version=1)
+    # Latency: one keystroke, then its deletion, 100 times; server-side timers.
+    wall, cpu = [], []
+    line = 500
+    for v in range(2, 202):
+        if v % 2 == 0:
+            ch = {"range": rng(line, 8, line, 8), "text": "x"}
+        else:
+            ch = {"range": rng(line, 8, line, 9), "text": ""}
+        change(c, uri, v, [ch])
+        c.diagnostics(uri, version=v)
+        st = c.call("torchlint/stats")["result"]
+        wall.append(st["lastMs"])
+        cpu.append(st["lastCpuMs"])
+    wall.sort()
+    cpu.sort()
+    med_wall, med_cpu = wall[len(wall) // 2], cpu[len(cpu) // 2]
+    print("latency: re-analysis of a %d-line file after a one-character edit, server time over 200 edits: "
+          "median %.2f ms (p90 %.2f, max %.2f) wall, median %.2f ms CPU" %
+          (st["lastLines"], med_wall, wall[int(len(wall) * 0.9)], wall[-1], med_cpu))
+    check("latency: median CPU time under 100 ms (loose bound; see the printed numbers)", med_cpu < 100, med_cpu)
+    c.close()
+    if QUICK:
+        return
+    # Memory: 10,000 edits (in batches of 5, each batch analysed) of a training script.
+    text = open(os.path.join(ROOT, "examples", "train_cifar.py"), encoding="utf-8").read()
+    c = server()
+    c.initialize(root_uri=uri_of(tmp))
+    uri = uri_of(os.path.join(tmp, "mem.py"))
+    open_doc(c, uri, text)
+    c.diagnostics(uri, version=1)
+    samples = {}
+    v = 1
+    rnd = random.Random(5)
+    for n in range(1, 10001):
+        v += 1
+        line = rnd.randrange(20, 120)
+        if n % 2:
+            ch = {"range": rng(line, 0, line, 0), "text": "# edit %d é🔥\n" % n}
+        else:
+            ch = {"range": rng(line, 0, line + 1, 0), "text": ""}
+        change(c, uri, v, [ch])
+        if n % 5 == 0:
+            c.diagnostics(uri, version=v)
+        if n in (1000, 5000, 10000):
+            samples[n] = c.call("torchlint/stats")["result"]
+    print("memory over 10,000 edits: heap in use %s bytes, RSS %s KiB (after 1,000 / 5,000 / 10,000 edits; %d analyses)" %
+          (" / ".join(str(samples[k]["heapBytes"]) for k in (1000, 5000, 10000)),
+           " / ".join(str(samples[k]["rssKiB"]) for k in (1000, 5000, 10000)), samples[10000]["analyses"]))
+    growth = samples[10000]["heapBytes"] - samples[1000]["heapBytes"]
+    check("memory: heap in use grows < 64 KiB from edit 1,000 to 10,000", growth < 65536, samples)
+    rss = samples[10000]["rssKiB"] - samples[1000]["rssKiB"]
+    check("memory: RSS grows < 1 MiB from edit 1,000 to 10,000", rss < 1024, samples)
+    check("shutdown + exit: status 0", c.close() == 0)
+
+
+def main():
+    tests = [test_lifecycle_and_bad_input, test_diagnostics, test_utf16_and_incremental, test_debounce,
+             test_config, test_notebooks, test_code_actions, test_memory_and_latency]
+    only = [a for a in sys.argv[2:] if a.startswith("test_")]
+    for t in tests:
+        if only and t.__name__ not in only:
+            continue
+        with tempfile.TemporaryDirectory() as tmp:
+            try:
+                t(os.path.realpath(tmp))
+            except Exception as e:  # a hang or crash fails the test, not the run
+                import traceback
+                traceback.print_exc()
+                check(t.__name__ + " ran to the end", False, repr(e))
+    print("lsp: %d passed, %d failed" % (passed, failed))
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()
