@@ -1026,8 +1026,11 @@ int tl_server_main(int argc, char **argv)
 		if (rc < 0 && errno != EINTR)
 			break;
 		if (rc > 0) {
-			if (!tl_lsp_reader_fill(&reader))
+			if (!tl_lsp_reader_fill(&reader)) {
+				if (reader.in.len > reader.pos)
+					fprintf(stderr, "torchlint server: end of input inside a message\n");
 				break;
+			}
 			for (;;) {
 				json_t *msg;
 				char why[256];

@@ -40,6 +40,20 @@ suite "ecosystem (asan+ubsan)" tests/cli/test-ecosystem.sh build/torchlint-asan
 suite "hardening matrix" tests/hardening/matrix.sh ./torchlint
 suite "hardening matrix (asan+ubsan)" tests/hardening/matrix.sh build/torchlint-asan
 suite "sarif" tests/check-sarif.sh ./torchlint
+# The language server: a scripted stdio client (protocol, bad input, UTF-16,
+# edits, configuration, notebooks, hover, code actions, 10,000 edits of
+# memory), the same under ASan+UBSan (LeakSanitizer fails the exit status)
+# and valgrind, then Neovim's built-in client end to end.
+suite "lsp" python3 tests/lsp/test-server.py ./torchlint
+suite "lsp (asan+ubsan)" python3 tests/lsp/test-server.py build/torchlint-asan --quick
+lsp_valgrind() {
+	TORCHLINT_TIMEOUT_SCALE=30 \
+	TORCHLINT_WRAPPER="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect" \
+		python3 tests/lsp/test-server.py ./torchlint --quick test_lifecycle_and_bad_input \
+		test_diagnostics test_notebooks test_code_actions
+}
+suite "lsp (valgrind)" lsp_valgrind
+suite "lsp: neovim end to end" python3 tests/lsp/test-nvim.py ./torchlint
 suite "pre-commit" tests/check-precommit.sh ./torchlint
 suite "fuzz (30 s from the corpus)" make --no-print-directory -s fuzz-smoke FUZZ_SECONDS=30
 suite "stems" tests/check-stems.sh ./torchlint

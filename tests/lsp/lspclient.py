@@ -10,6 +10,9 @@ import subprocess
 import threading
 import time
 
+# Multiplies every timeout: a server under valgrind is many times slower.
+TIMEOUT_SCALE = float(os.environ.get("TORCHLINT_TIMEOUT_SCALE", "1"))
+
 
 class Client:
     def __init__(self, argv, cwd=None, env=None, stderr=None):
@@ -69,6 +72,7 @@ class Client:
         for i, m in enumerate(self.pending):
             if pred(m):
                 return self.pending.pop(i)
+        timeout *= TIMEOUT_SCALE
         deadline = time.monotonic() + timeout
         while True:
             left = deadline - time.monotonic()

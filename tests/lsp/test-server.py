@@ -622,7 +622,7 @@ def test_memory_and_latency(tmp):
     # Latency: one keystroke, then its deletion, 100 times; server-side timers.
     wall, cpu = [], []
     line = 500
-    for v in range(2, 202):
+    for v in range(2, 12 if QUICK else 202):
         if v % 2 == 0:
             ch = {"range": rng(line, 8, line, 8), "text": "x"}
         else:
@@ -638,10 +638,10 @@ def test_memory_and_latency(tmp):
     print("latency: re-analysis of a %d-line file after a one-character edit, server time over 200 edits: "
           "median %.2f ms (p90 %.2f, max %.2f) wall, median %.2f ms CPU" %
           (st["lastLines"], med_wall, wall[int(len(wall) * 0.9)], wall[-1], med_cpu))
-    check("latency: median CPU time under 100 ms (loose bound; see the printed numbers)", med_cpu < 100, med_cpu)
     c.close()
     if QUICK:
-        return
+        return  # a sanitizer's or valgrind's timings say nothing
+    check("latency: median CPU time under 100 ms (loose bound; see the printed numbers)", med_cpu < 100, med_cpu)
     # Memory: 10,000 edits (in batches of 5, each batch analysed) of a training script.
     text = open(os.path.join(ROOT, "examples", "train_cifar.py"), encoding="utf-8").read()
     c = server()
