@@ -2,8 +2,8 @@
 # Installs what the test suite needs on a fresh Debian machine: cmocka for
 # the unit tests, valgrind for the memory checks, node (JSON checks, the
 # SARIF validators from npm), git and pre-commit (the hook test), clang and
-# its runtime (libFuzzer, the warnings check), Neovim (the language server's
-# end-to-end test with a real editor), and PyTorch for the CPU tests
+# its runtime (libFuzzer, the warnings check), Neovim and Emacs with eglot (the
+# language server's end-to-end tests with real editors), and PyTorch for the CPU tests
 # of validate/ (Debian's python3-torch, for /usr/bin/python3). As root it
 # uses apt-get; otherwise it only reports what is missing.
 set -eu
@@ -17,6 +17,8 @@ command -v git >/dev/null 2>&1 || need="$need git"
 command -v clang >/dev/null 2>&1 || need="$need clang"
 dpkg -s libclang-rt-14-dev >/dev/null 2>&1 || need="$need libclang-rt-14-dev"
 command -v nvim >/dev/null 2>&1 || need="$need neovim"
+command -v emacs >/dev/null 2>&1 || need="$need emacs-nox"
+dpkg -s elpa-eglot >/dev/null 2>&1 || need="$need elpa-eglot"
 python3 -c 'import torch' >/dev/null 2>&1 || /usr/bin/python3 -c 'import torch' >/dev/null 2>&1 ||
 	need="$need python3-torch"
 [ -z "$need" ] && exit 0

@@ -43,7 +43,7 @@ suite "sarif" tests/check-sarif.sh ./torchlint
 # The language server: a scripted stdio client (protocol, bad input, UTF-16,
 # edits, configuration, notebooks, hover, code actions, 10,000 edits of
 # memory), the same under ASan+UBSan (LeakSanitizer fails the exit status)
-# and valgrind, then Neovim's built-in client end to end.
+# and valgrind, then Neovim's built-in client and Emacs's eglot end to end.
 suite "lsp" python3 tests/lsp/test-server.py ./torchlint
 suite "lsp (asan+ubsan)" python3 tests/lsp/test-server.py build/torchlint-asan --quick
 lsp_valgrind() {
@@ -54,6 +54,7 @@ lsp_valgrind() {
 }
 suite "lsp (valgrind)" lsp_valgrind
 suite "lsp: neovim end to end" python3 tests/lsp/test-nvim.py ./torchlint
+suite "lsp: emacs eglot end to end" python3 tests/lsp/test-emacs.py ./torchlint
 suite "pre-commit" tests/check-precommit.sh ./torchlint
 suite "fuzz (30 s from the corpus)" make --no-print-directory -s fuzz-smoke FUZZ_SECONDS=30
 suite "stems" tests/check-stems.sh ./torchlint
