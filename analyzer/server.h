@@ -1,6 +1,10 @@
 /* `torchlint server`: a language server (LSP 3.17 over stdio) that keeps the
  * rules compiled and re-analyses open documents as they are edited.
  *
+ * The rule set is loaded once; the engine compiles the query groups a
+ * document needs the first time they are needed and keeps them (queryset.h),
+ * so a re-analysis costs the analysis only.
+ *
  * One thread. The loop poll(2)s standard input with a timeout equal to the
  * time left before the next due analysis: an edit makes its document due
  * `debounce` later (a burst of keystrokes costs one analysis), an open or a
