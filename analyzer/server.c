@@ -343,13 +343,14 @@ static void tl_server__splice(TlBuf *t, size_t a, size_t b, const char *with, si
 	t->data[len] = '\0';
 }
 
-/* Tree-sitter's point of byte `at`: rows end at LF, columns count bytes. */
-static TSPoint tl_server__point(const char *text, uint32_t at)
+/* Tree-sitter's point of byte `at` in the parser's text (source.h: a lone
+ * CR is a LF there): rows end at LF or a lone CR, columns count bytes. */
+static TSPoint tl_server__point(const char *text, uint32_t len, uint32_t at)
 {
 	TSPoint p = { 0, 0 };
 	uint32_t line = 0;
 	for (uint32_t i = 0; i < at; i++)
-		if (text[i] == '\n') {
+		if (text[i] == '\n' || (text[i] == '\r' && (i + 1 >= len || text[i + 1] != '\n'))) {
 			p.row++;
 			line = i + 1;
 		}
@@ -391,12 +392,13 @@ static bool tl_server__apply_changes(TlDoc *d, json_t *changes)
 			edit.start_byte = a;
 			edit.old_end_byte = b;
 			edit.new_end_byte = a + (uint32_t)n;
-			edit.start_point = tl_server__point(d->text.data, a);
-			edit.old_end_point = tl_server__point(d->text.data, b);
+			edit.start_point = tl_server__point(d->text.data, len, a);
+			edit.old_end_point = tl_server__point(d->text.data, len, b);
 		}
 		tl_server__splice(&d->text, a, b, text, n);
 		if (d->tree) {
-			edit.new_end_point = tl_server__point(d->text.data, edit.new_end_byte);
+			edit.new_end_point = tl_server__point(d->text.data, (uint32_t)d->text.len,
+							      edit.new_end_byte);
 			ts_tree_edit(d->tree, &edit);
 		}
 	}

@@ -168,7 +168,9 @@ void tl_server_analyze_doc(TlServer *s, TlDoc *d)
 		int64_t e0 = tl_server_now();
 		/* Reparse from the edited tree: only what changed is parsed again. */
 		TSTree *tree = bom ? NULL
-				   : ts_parser_parse_string(s->engine.parser, d->tree, src.text, src.length);
+				   : ts_parser_parse_string(s->engine.parser, d->tree,
+							    src.parse_text ? src.parse_text : src.text,
+							    src.length);
 		if (d->tree)
 			ts_tree_delete(d->tree);
 		d->tree = tree;

@@ -332,6 +332,7 @@ def test_utf16_and_incremental(tmp):
          {"range": rng(6, 8, 6, 13), "text": "loss"}],          # applied in order
         [{"range": rng(3, 0, 4, 0), "text": "def train(model, loader, opt, crit):  # ünïcode\n"}],
         [{"range": rng(11, 0, 11, 0), "text": "\r\n# crlf line\r\n"}],
+        [{"range": rng(2, 0, 2, 0), "text": "# a line ended by a lone CR\r"}],  # the parser sees a LF
         [{"range": rng(9, 200, 9, 300), "text": "  # past the end of the line"}],
         [{"range": rng(500, 0, 500, 0), "text": "\n# past the last line\n"}],
     ]
@@ -345,7 +346,7 @@ def test_utf16_and_incremental(tmp):
               (got(d), want))
     # Random edits: insertions and deletions anywhere, astral characters included.
     rnd = random.Random(11)
-    pieces = ["x", "é", "🔥", "\n", "  ", "loss", "(", ")", "中", "𝔸b", "\r\n", "#"]
+    pieces = ["x", "é", "🔥", "\n", "  ", "loss", "(", ")", "中", "𝔸b", "\r\n", "#", "\r"]
     v = 100
     for k in range(60):
         starts = line_starts(text)
