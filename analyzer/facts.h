@@ -118,6 +118,21 @@ int tl_facts_loss_kind(const TlIndex *idx, const TlCall *c);
  * function, else what every call site of the function says. */
 int tl_facts_mode_at(const TlIndex *idx, TSNode node, const char *recv);
 
+/* True when `call`, a call of a local function, runs a module forward in
+ * eval mode with gradient tracking on and nothing backpropagates its result
+ * when this call runs it: the call is on an evaluation path (nothing
+ * backpropagates what it returns) and not grad-disabled (nor all the calls
+ * of its own function), the forward is not under a grad-disabled block or
+ * decorator of the callee, the callee code this call runs holds it (its
+ * constant arguments decide `if train:` tests), the module's mode there is
+ * eval as this call's caller leaves it (or the callee sets), and no
+ * backward this call runs, nor the caller's use of the result, reaches it.
+ * A method of an nn.Module class, or any class's forward(), is no such
+ * helper (it is the model). False when the forward itself is reported (every caller agrees on eval
+ * mode and nothing backpropagates it): RULES.md TL102 reports a helper the
+ * training step also uses at its call on the evaluation path. */
+bool tl_facts_eval_call_with_grad(const TlIndex *idx, TSNode call);
+
 /* True when the value of `expr` (a name, or the result of the expression
  * whose assignment contains it) may flow into a backward: in its function,
  * through local functions it is passed to, or by being returned to callers

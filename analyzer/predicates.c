@@ -147,6 +147,12 @@ static bool tl_pred_reaches_backward(const TlIndex *idx, TSNode n, int choice)
 	return tl_facts_reaches_backward(idx, n);
 }
 
+static bool tl_pred_evaluates_with_grad(const TlIndex *idx, TSNode n, int choice)
+{
+	(void)choice;
+	return tl_facts_eval_call_with_grad(idx, n);
+}
+
 static bool tl_pred_mode_is(const TlIndex *idx, TSNode n, int choice)
 {
 	const TlSyms *sy = tl_syms();
@@ -473,6 +479,8 @@ const TlPredicateDef tl_predicates[] = {
 	  "the value flows into a backward (in its function, through local calls, or returned to callers that backpropagate it)" },
 	{ "mode-is", "mode", tl_mode_names, tl_pred_mode_is,
 	  "the module called was last put in that mode (eval or train) before the call, following call sites" },
+	{ "evaluates-with-grad", NULL, NULL, tl_pred_evaluates_with_grad,
+	  "the call of a local function runs a module forward in eval mode with gradients on, judged at this call (its constant arguments select the callee's branches), whose result nothing backpropagates, and the forward is not reported itself (another call trains through it)" },
 	{ "leaves-eval-mode", NULL, NULL, tl_pred_leaves_eval_mode,
 	  "the call (an .eval() or a local function making one) puts a trained module in eval mode inside a step loop whose iteration never switches it back to train mode" },
 	{ "made-by", "kind", tl_made_names, tl_pred_made_by,

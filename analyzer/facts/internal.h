@@ -145,6 +145,11 @@ void tl_facts__sequence(const TlIndex *idx, int32_t func, TSNode range, uint32_t
  * passes, TL_RUNS_ALWAYS when no test stands between it and the body,
  * TL_RUNS_MAYBE otherwise (an undecided test, an except clause). */
 int tl_facts__runs_at(const TlIndex *idx, TSNode node, int32_t func, const TlCall *site);
+/* facts/valueflow.c: tl_facts_reaches_backward for `expr` in the local
+ * function that call `site` runs, judged at that call only: the code the
+ * call does not run (its constant arguments decide) and the other callers
+ * are left out. */
+bool tl_facts__reaches_at(const TlIndex *idx, TSNode expr, const TlCall *site);
 TSNode tl_facts__const_param(const TlIndex *idx, int32_t func, const TlCall *site,
 			     const char *name, size_t len);
 int tl_facts__batch_depth(const TlIndex *idx, const TlBinding *b);

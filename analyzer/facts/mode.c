@@ -1,12 +1,23 @@
-/* Train / eval mode: the mode a module is in at a node, and whether an iteration
- * leaves a module in eval mode for the next one.
+/* Train / eval mode: the mode a module is in at a node (also as one call of a
+ * helper sees it), the helper calls that evaluate with gradients on, and
+ * whether an iteration leaves a module in eval mode for the next one.
  *
- * Owns: tl_facts_mode_at, tl_facts_leaves_eval. */
+ * Owns: tl_facts_mode_at, tl_facts_eval_call_with_grad, tl_facts_leaves_eval. */
 #include "internal.h"
 
 /* ---- mode ------------------------------------------------------------------------ */
 
 static char *tl_facts__to_caller(const TlIndex *idx, int32_t f, const TlCall *c, const char *name);
+static bool tl_facts__to_caller_all(const TlIndex *idx, int32_t f, const TlCall *c, const char *name,
+				    TlNames *out);
+
+static bool tl_facts__names_have(const TlNames *names, const char *s)
+{
+	for (uint32_t i = 0; i < names->size; i++)
+		if (strcmp(names->items[i], s) == 0)
+			return true;
+	return false;
+}
 
 /* `name` (a dotted name in the scope of call `c`) as local function `f`,
  * which `c` runs, sees it: the argument's root replaced by the parameter it
@@ -43,6 +54,36 @@ static char *tl_facts__to_callee(const TlIndex *idx, int32_t f, const TlCall *c,
 
 enum { TL_MODE_UNTOUCHED = -1 };
 
+/* The mode switch call `k` of function `func` makes when call `site` (may
+ * be NULL) runs the function: `.eval()`, `.train()`, `.train(False)`, or
+ * `.train(flag)` with a parameter the call passes a constant for. */
+static int tl_facts__switch_mode(const TlIndex *idx, const TlCall *k, int32_t func, const TlCall *site)
+{
+	const TlSyms *sy = tl_syms();
+	if (k->events & TL_EV_EVAL)
+		return TL_MODE_EVAL;
+	if (k->events & TL_EV_TRAIN)
+		return TL_MODE_TRAIN;
+	if (!(k->events & TL_EV_MODE_SET) || !site)
+		return TL_MODE_UNKNOWN;
+	TSNode a = tl_facts__arg(k->node, 0);
+	if (ts_node_is_null(a))
+		a = tl_facts__kwarg(idx, k->node, "mode");
+	a = tl_index_unparen(a);
+	if (ts_node_is_null(a) || ts_node_symbol(a) != sy->identifier)
+		return TL_MODE_UNKNOWN;
+	uint32_t len;
+	const char *t = tl_index_text(idx, a, &len);
+	TSNode v = tl_facts__const_param(idx, func, site, t, len);
+	if (ts_node_is_null(v))
+		return TL_MODE_UNKNOWN;
+	if (ts_node_symbol(v) == sy->true_)
+		return TL_MODE_TRAIN;
+	if (ts_node_symbol(v) == sy->false_)
+		return TL_MODE_EVAL;
+	return TL_MODE_UNKNOWN;
+}
+
 /* The mode in which running local call `c` leaves the module `name` (a
  * dotted name in c's scope): the last `.eval()` / `.train()` on it in the
  * function `c` runs (or in the local functions that one calls), when that
@@ -57,19 +98,24 @@ static int tl_facts__mode_after(const TlIndex *idx, const TlCall *c, const char 
 		return TL_MODE_UNTOUCHED;
 	if (depth > TL_FACTS_DEPTH || !tl_facts__fan_step())
 		return TL_MODE_UNKNOWN;
+	/* NULL when only a switch made here, on an element of a list the
+	 * call passes (`for m in models: m.eval()`), can reach `name`. */
 	char *inner_name = tl_facts__to_callee(idx, f, c, name);
-	if (!inner_name)
-		return TL_MODE_UNTOUCHED;
 	int mode = TL_MODE_UNTOUCHED;
 	const TlIntArray *calls = tl_index_scope_calls(idx, f);
 	for (uint32_t i = calls ? calls->size : 0; i-- > 0 && mode == TL_MODE_UNTOUCHED;) {
 		const TlCall *k = &idx->calls.items[calls->items[i]];
 		int m = TL_MODE_UNTOUCHED;
-		if ((k->events & modes) && k->recv_name && strcmp(k->recv_name, inner_name) == 0)
-			m = (k->events & TL_EV_EVAL) ? TL_MODE_EVAL
-			    : (k->events & TL_EV_TRAIN) ? TL_MODE_TRAIN : TL_MODE_UNKNOWN;
-		else if (k->target >= 0)
+		if ((k->events & modes) && k->recv_name) {
+			TlNames outer;
+			tl_array_init(&outer);
+			if (tl_facts__to_caller_all(idx, f, c, k->recv_name, &outer) &&
+			    tl_facts__names_have(&outer, name))
+				m = tl_facts__switch_mode(idx, k, f, c);
+			tl_facts__names_release(&outer);
+		} else if (k->target >= 0 && inner_name) {
 			m = tl_facts__mode_after(idx, k, inner_name, depth + 1);
+		}
 		if (m == TL_MODE_UNTOUCHED)
 			continue;
 		/* A switch under a test the call does not decide may not run. */
@@ -82,8 +128,10 @@ static int tl_facts__mode_after(const TlIndex *idx, const TlCall *c, const char 
 	return mode;
 }
 
+/* With `site` (a call of `func`): the mode when that call runs `func`,
+ * following only the code it runs and only that caller. */
 static int tl_facts__mode_at(const TlIndex *idx, TSNode node, int32_t func,
-			    const char *recv, int depth)
+			    const char *recv, int depth, const TlCall *site)
 {
 	if (!recv || depth > TL_FACTS_DEPTH)
 		return TL_MODE_UNKNOWN;
@@ -95,10 +143,19 @@ static int tl_facts__mode_at(const TlIndex *idx, TSNode node, int32_t func,
 		const TlCall *c = &idx->calls.items[calls->items[i]];
 		if (ts_node_start_byte(c->node) >= pos)
 			break;
+		if (site && tl_facts__runs_at(idx, c->node, func, site) == TL_RUNS_NEVER)
+			continue;
 		if ((c->events & (TL_EV_EVAL | TL_EV_TRAIN)) && c->recv_name &&
 		    strcmp(c->recv_name, recv) == 0) {
 			best = c;
 			helper_mode = TL_MODE_UNTOUCHED;
+			continue;
+		}
+		if (site && (c->events & TL_EV_MODE_SET) && c->recv_name &&
+		    strcmp(c->recv_name, recv) == 0) {
+			/* model.train(train) at `train=False` */
+			best = c;
+			helper_mode = tl_facts__switch_mode(idx, c, func, site);
 			continue;
 		}
 		/* A local function that switches it: `set_eval(model)`,
@@ -126,7 +183,7 @@ static int tl_facts__mode_at(const TlIndex *idx, TSNode node, int32_t func,
 	if (func < 0)
 		return TL_MODE_UNKNOWN;
 	const TlFunc *f = &idx->funcs.items[func];
-	if (f->escapes || !f->call_sites.size)
+	if (!site && (f->escapes || !f->call_sites.size))
 		return TL_MODE_UNKNOWN;
 	/* Map the receiver's root through the parameters to each call site. */
 	size_t root_len = strcspn(recv, ".");
@@ -139,6 +196,8 @@ static int tl_facts__mode_at(const TlIndex *idx, TSNode node, int32_t func,
 	int agreed = TL_MODE_UNKNOWN;
 	for (uint32_t i = 0; i < f->call_sites.size; i++) {
 		const TlCall *c = &idx->calls.items[f->call_sites.items[i]];
+		if (site && c != site)
+			continue;
 		if (c->func == func)
 			return TL_MODE_UNKNOWN;
 		char *mapped = NULL;
@@ -163,7 +222,7 @@ static int tl_facts__mode_at(const TlIndex *idx, TSNode node, int32_t func,
 				tl_free(an);
 			}
 		}
-		int m = tl_facts__fan_step() ? tl_facts__mode_at(idx, c->node, c->func, mapped, depth + 1)
+		int m = tl_facts__fan_step() ? tl_facts__mode_at(idx, c->node, c->func, mapped, depth + 1, NULL)
 					    : TL_MODE_UNKNOWN;
 		tl_free(mapped);
 		if (m == TL_MODE_UNKNOWN || (agreed != TL_MODE_UNKNOWN && m != agreed))
@@ -176,9 +235,64 @@ static int tl_facts__mode_at(const TlIndex *idx, TSNode node, int32_t func,
 int tl_facts_mode_at(const TlIndex *idx, TSNode node, const char *recv)
 {
 	tl_facts__fan_begin();
-	int mode = tl_facts__mode_at(idx, node, tl_index_func_of(idx, node), recv, 0);
+	int mode = tl_facts__mode_at(idx, node, tl_index_func_of(idx, node), recv, 0, NULL);
 	tl_facts__fan_end();
 	return mode;
+}
+
+/* The dotted name whose mode a forward call depends on: `model` for
+ * model(x), the receiver for model.forward(x). Caller frees; NULL if none. */
+static char *tl_facts__forward_subject(const TlIndex *idx, const TlCall *c)
+{
+	const TlSyms *sy = tl_syms();
+	TSNode subject = (c->method && strcmp(c->method, "forward") == 0 && c->receiver.id)
+				 ? c->receiver : c->callee;
+	if (ts_node_symbol(tl_index_unparen(subject)) == sy->call)
+		return NULL;
+	return tl_facts__dotted(idx, subject);
+}
+
+bool tl_facts_eval_call_with_grad(const TlIndex *idx, TSNode call)
+{
+	const TlCall *c = tl_index_call_at(idx, tl_index_unparen(call));
+	if (!c || c->target < 0 || c->target == c->func || (c->events & TL_EV_FORWARD))
+		return false;
+	int32_t f = c->target;
+	/* A model's own methods (of a class deriving from nn.Module, or a
+	 * forward() over an imported base: `self.forward(x)`) are part of the
+	 * model, not helpers of a training script: their forwards are judged
+	 * where the model runs. */
+	int32_t cls = idx->funcs.items[f].cls;
+	if (cls >= 0 && (idx->classes.items[cls].is_module ||
+			 strcmp(idx->funcs.items[f].name, "forward") == 0))
+		return false;
+	/* On the evaluation path: nothing backpropagates what the call
+	 * returns (a training step that calls it is TL203's concern). */
+	if ((idx->funcs.items[f].decorator_ctx & TL_CTX_GRAD_OFF) ||
+	    tl_facts_grad_state(idx, c->node) == TL_GRAD_OFF ||
+	    tl_facts_reaches_backward(idx, c->node))
+		return false;
+	bool found = false;
+	tl_facts__fan_begin();
+	const TlIntArray *calls = tl_index_scope_calls(idx, f);
+	for (uint32_t i = 0; calls && i < calls->size && !found; i++) {
+		const TlCall *fw = &idx->calls.items[calls->items[i]];
+		if (!(fw->events & TL_EV_FORWARD) ||
+		    tl_facts__runs_at(idx, fw->node, f, c) == TL_RUNS_NEVER ||
+		    tl_facts_local_grad(idx, fw->node, f, fw->with) == TL_GRAD_OFF)
+			continue;
+		char *name = tl_facts__forward_subject(idx, fw);
+		int mode = name ? tl_facts__mode_at(idx, fw->node, f, name, 0, c) : TL_MODE_UNKNOWN;
+		/* Reported at the forward itself when every caller agrees and
+		 * nothing backpropagates it. */
+		bool own = mode == TL_MODE_EVAL && name &&
+			   tl_facts_mode_at(idx, fw->node, name) == TL_MODE_EVAL &&
+			   !tl_facts_reaches_backward(idx, fw->node);
+		tl_free(name);
+		found = mode == TL_MODE_EVAL && !own && !tl_facts__reaches_at(idx, fw->node, c);
+	}
+	tl_facts__fan_end();
+	return found;
 }
 
 /* ---- train / eval across an iteration --------------------------------------------- */
@@ -225,6 +339,80 @@ static char *tl_facts__to_caller(const TlIndex *idx, int32_t f, const TlCall *c,
 	return tl_buf_detach(&b);
 }
 
+/* The elements of list or tuple literal `v` as dotted names, appended to
+ * `out`; false when one is no dotted name. */
+static bool tl_facts__literal_names(const TlIndex *idx, TSNode v, TlNames *out)
+{
+	const TlSyms *sy = tl_syms();
+	v = tl_index_unparen(v);
+	TSSymbol s = ts_node_symbol(v);
+	if (s != sy->list && s != sy->tuple)
+		return false;
+	uint32_t count = ts_node_named_child_count(v);
+	for (uint32_t i = 0; i < count; i++) {
+		char *n = tl_facts__dotted(idx, ts_node_named_child(v, i));
+		if (!n)
+			return false;
+		tl_array_push(out, n);
+	}
+	return count > 0;
+}
+
+/* `name` as the caller of `f` at call `c` sees it, appended to `out`: one
+ * name (tl_facts__to_caller), or, for the variable of a loop over a list
+ * parameter (`for m in models: m.eval()`), the element of each list the
+ * call passes (`set_eval([netG, netD])`, or a name it binds once to such a
+ * literal). False when some of them cannot be told. */
+static bool tl_facts__to_caller_all(const TlIndex *idx, int32_t f, const TlCall *c, const char *name,
+				    TlNames *out)
+{
+	const TlSyms *sy = tl_syms();
+	size_t root_len = strcspn(name, ".");
+	TlBuf root;
+	tl_buf_init(&root);
+	tl_buf_addn(&root, name, root_len);
+	const TlIntArray *own = tl_index_bindings_of(idx, f, root.data);
+	const TlBinding *loop_var = own && own->size == 1 ? &idx->bindings.items[own->items[0]] : NULL;
+	tl_buf_release(&root);
+	if (!loop_var || loop_var->kind != TL_BIND_FOR || loop_var->elem >= 0 ||
+	    ts_node_is_null(loop_var->value) || ts_node_symbol(loop_var->value) != sy->identifier) {
+		char *one = tl_facts__to_caller(idx, f, c, name);
+		if (!one)
+			return false;
+		tl_array_push(out, one);
+		return true;
+	}
+	/* for m in models: what the call passes as `models`. */
+	uint32_t len;
+	const char *ln = tl_index_text(idx, loop_var->value, &len);
+	int32_t k = tl_facts__param_index(idx, &idx->funcs.items[f], ln, len);
+	if (k < 0)
+		return false;
+	const TlBinding *param = &idx->bindings.items[idx->funcs.items[f].params.items[k]];
+	TSNode arg = tl_index_unparen(tl_facts__param_arg_of(idx, param, c));
+	if (ts_node_is_null(arg))
+		return false;
+	if (ts_node_symbol(arg) == sy->identifier) {
+		const TlBinding *b = tl_index_resolve_node(idx, arg);
+		const TlIntArray *all = b ? tl_index_bindings_of(idx, b->func, b->name) : NULL;
+		if (!b || b->kind != TL_BIND_ASSIGN || b->elem >= 0 || !all || all->size != 1)
+			return false;
+		arg = b->value;
+	}
+	TlNames elems;
+	tl_array_init(&elems);
+	bool ok = tl_facts__literal_names(idx, arg, &elems);
+	for (uint32_t i = 0; ok && i < elems.size; i++) {
+		TlBuf b;
+		tl_buf_init(&b);
+		tl_buf_add(&b, elems.items[i]);
+		tl_buf_add(&b, name + root_len);
+		tl_array_push(out, tl_buf_detach(&b));
+	}
+	tl_facts__names_release(&elems);
+	return ok;
+}
+
 /* Appends to `out` the receivers, in the scope of call `c`, of the calls
  * with an event in `events` that `c` makes (itself, or through the local
  * functions it runs, mapped through their parameters). Returns false when
@@ -255,18 +443,20 @@ static bool tl_facts__event_receivers(const TlIndex *idx, const TlCall *c, uint3
 					 (inner->arg_target >= 0 ? idx->funcs.items[inner->arg_target].reach_events : 0);
 			if (!(reach & events))
 				continue;
+			/* Code the call does not run (`if mode == "eval":` at
+			 * `set_mode(model, "train")`). */
+			if (t == 0 && tl_facts__runs_at(idx, inner->node, f, c) == TL_RUNS_NEVER)
+				continue;
 			TlNames sub;
 			tl_array_init(&sub);
 			ok = tl_facts__event_receivers(idx, inner, events, &sub, depth + 1, budget) && ok;
 			for (uint32_t k = 0; k < sub.size; k++) {
 				/* A closure passed along is called by the callee, not by
 				 * `c`: its names are `c`'s own scope's. */
-				char *mapped = t == 0 ? tl_facts__to_caller(idx, f, c, sub.items[k])
-						      : tl_strdup(sub.items[k]);
-				if (mapped)
-					tl_array_push(out, mapped);
+				if (t == 0)
+					ok = tl_facts__to_caller_all(idx, f, c, sub.items[k], out) && ok;
 				else
-					ok = false;
+					tl_array_push(out, tl_strdup(sub.items[k]));
 			}
 			tl_facts__names_release(&sub);
 		}
@@ -317,7 +507,7 @@ static TSNode tl_facts__name_root(const TlIndex *idx, const char *name, int32_t 
 
 /* True when the module `name` (seen at `pos` in `func`) is being trained:
  * an optimizer in the file updates its parameters, or the file calls
- * `.train()` on it. */
+ * `.train()` on it (also through a local helper called in `func`). */
 static bool tl_facts__trained(const TlIndex *idx, const char *name, int32_t func, uint32_t pos)
 {
 	const TlSyms *sy = tl_syms();
@@ -327,9 +517,21 @@ static bool tl_facts__trained(const TlIndex *idx, const char *name, int32_t func
 	TlModRef me = { root, path.data };
 	const TlBinding *mine = tl_index_resolve(idx, name, func, pos);
 	bool yes = false;
+	uint32_t budget = TL_FACTS_BUDGET;
 	for (uint32_t i = 0; !yes && i < idx->calls.size; i++) {
 		const TlCall *c = &idx->calls.items[i];
-		if (!(c->events & (TL_EV_TRAIN | TL_EV_MODE_SET)) || !c->recv_name)
+		const uint32_t trains = TL_EV_TRAIN | TL_EV_MODE_SET;
+		if (!(c->events & trains) && c->target >= 0 && c->func == func &&
+		    (idx->funcs.items[c->target].reach_events & trains)) {
+			/* set_mode(model, "train"), set_requires_train([netG, netD]) */
+			TlNames got;
+			tl_array_init(&got);
+			tl_facts__event_receivers(idx, c, trains, &got, 0, &budget);
+			yes = tl_facts__names_have(&got, name);
+			tl_facts__names_release(&got);
+			continue;
+		}
+		if (!(c->events & trains) || !c->recv_name)
 			continue;
 		if (strcmp(c->recv_name, name) == 0 &&
 		    (c->func == func || (mine && tl_index_resolve_node(idx, c->receiver) == mine))) {

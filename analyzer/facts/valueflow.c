@@ -4,7 +4,7 @@
  * Owns: tl_facts_reaches_backward, tl_facts_outlives_iteration, tl_facts_backward_through. */
 #include "internal.h"
 
-static bool tl_facts__reaches(const TlIndex *idx, TSNode expr, int depth);
+static bool tl_facts__reaches(const TlIndex *idx, TSNode expr, int depth, const TlCall *site);
 
 /* ---- value flow ---------------------------------------------------------------- */
 
@@ -79,22 +79,43 @@ static bool tl_facts__has_bind(const TlIntArray *binds, int32_t b)
 	return false;
 }
 
+/* The block (or module) whose statements hold binding `b`'s statement. */
+static TSNode tl_facts__binding_block(const TlBinding *b)
+{
+	const TlSyms *sy = tl_syms();
+	TSNode p = b->stmt;
+	while (!ts_node_is_null(p) && ts_node_symbol(p) != sy->block && ts_node_symbol(p) != sy->module)
+		p = ts_node_parent(p);
+	return p;
+}
+
 /* True when the plain name `root`, read at `x` in function `func`, may hold
- * the value of a tainted binding: the binding visible there, or one made
- * later in the body of a loop around both, when nothing in that loop
- * re-binds the name before `x` (the value of the previous iteration). */
+ * the value of a tainted binding: one made before `x` that no later binding
+ * of the name replaces on every path to `x` (a re-binding in a block that
+ * holds `x`), or one made later in the body of a loop around both, when
+ * nothing in that loop re-binds the name before `x` (the value of the
+ * previous iteration). */
 static bool tl_facts__root_tainted(const TlIndex *idx, const TlTaint *t, const char *root,
 				  int32_t func, TSNode x)
 {
 	uint32_t pos = ts_node_start_byte(x);
-	const TlBinding *seen = tl_index_resolve(idx, root, func, pos);
-	int32_t seen_i = seen ? (int32_t)(seen - idx->bindings.items) : -1;
-	if (seen_i >= 0 && tl_facts__has_bind(&t->binds, seen_i))
-		return true;
+	const TlIntArray *all = tl_index_bindings_of(idx, func, root);
 	for (uint32_t i = 0; i < t->binds.size; i++) {
 		const TlBinding *b = &idx->bindings.items[t->binds.items[i]];
-		if (b->pos <= pos || b->func != func || strcmp(b->name, root) != 0)
+		if (b->func != func || strcmp(b->name, root) != 0)
 			continue;
+		if (b->pos <= pos) {
+			bool replaced = false;
+			for (uint32_t k = 0; all && k < all->size && !replaced; k++) {
+				const TlBinding *o = &idx->bindings.items[all->items[k]];
+				replaced = o != b && o->pos > b->pos && o->pos <= pos &&
+					   tl_facts__contains(tl_facts__binding_block(o), x);
+			}
+			if (!replaced)
+				return true;
+			continue;
+		}
+		const TlBinding *seen = tl_index_resolve(idx, root, func, pos);
 		for (int32_t l = tl_index_loop_of(idx, b->stmt); l >= 0; l = idx->loops.items[l].parent) {
 			TSNode body = idx->loops.items[l].body;
 			if (!tl_facts__contains(body, x))
@@ -238,16 +259,21 @@ static bool tl_facts__killed_between(const TlIndex *idx, TSNode expr, TSNode top
 typedef struct TlReturnTaint {
 	const TlTaint *taint;
 	int32_t func;
+	const TlCall *site;
 } TlReturnTaint;
 
 static bool tl_facts__return_mentions(const TlIndex *idx, TSNode ret, void *data)
 {
 	const TlReturnTaint *rt = data;
+	if (rt->site && tl_facts__runs_at(idx, ret, rt->func, rt->site) == TL_RUNS_NEVER)
+		return false;
 	return tl_facts__reads_taint(idx, ret, rt->taint, rt->func);
 }
 
+/* With `site` (a call of `func`), only the code of `func` that this call
+ * runs, and only this caller, are followed. */
 static bool tl_facts__tainted_reach(const TlIndex *idx, TlTaint *taint, int32_t func,
-				   uint32_t from, bool in_step_loop, int depth)
+				   uint32_t from, bool in_step_loop, int depth, const TlCall *site)
 {
 	/* Values computed from tainted values are tainted: a fixpoint over
 	 * the function's bindings, bounded by the number it can add. */
@@ -279,6 +305,8 @@ static bool tl_facts__tainted_reach(const TlIndex *idx, TlTaint *taint, int32_t 
 		const TlCall *c = &idx->calls.items[calls->items[i]];
 		bool backward = (c->events & TL_EV_BACKWARD) ||
 				(c->target >= 0 && (idx->funcs.items[c->target].reach_events & TL_EV_BACKWARD));
+		if (backward && site && tl_facts__runs_at(idx, c->node, func, site) == TL_RUNS_NEVER)
+			continue; /* `if train: loss.backward()` at `train=False` */
 		if (backward && tl_facts__reads_taint(idx, c->node, taint, func))
 			return true;
 	}
@@ -286,9 +314,12 @@ static bool tl_facts__tainted_reach(const TlIndex *idx, TlTaint *taint, int32_t 
 	if (func < 0 || depth > TL_FACTS_DEPTH)
 		return false;
 	const TlFunc *f = &idx->funcs.items[func];
-	TlReturnTaint rt = { taint, func };
+	TlReturnTaint rt = { taint, func, site };
 	if (!tl_facts__each_return(idx, func, tl_facts__return_mentions, &rt))
 		return false;
+	if (site)
+		return site->func != func &&
+		       (!tl_facts__fan_step() || tl_facts__reaches(idx, site->node, depth + 1, NULL));
 	/* Returned to callers this file cannot see (the function is passed
 	 * around, or called from elsewhere): a value built where no backward
 	 * runs (a loss assembled for the caller) may well be backpropagated
@@ -297,13 +328,13 @@ static bool tl_facts__tainted_reach(const TlIndex *idx, TlTaint *taint, int32_t 
 		return tl_facts__returns_loss_to_unknown(idx, f, in_step_loop);
 	for (uint32_t i = 0; i < f->call_sites.size; i++) {
 		const TlCall *c = &idx->calls.items[f->call_sites.items[i]];
-		if (c->func != func && (!tl_facts__fan_step() || tl_facts__reaches(idx, c->node, depth + 1)))
+		if (c->func != func && (!tl_facts__fan_step() || tl_facts__reaches(idx, c->node, depth + 1, NULL)))
 			return true;
 	}
 	return false;
 }
 
-static bool tl_facts__reaches(const TlIndex *idx, TSNode expr, int depth)
+static bool tl_facts__reaches(const TlIndex *idx, TSNode expr, int depth, const TlCall *site)
 {
 	const TlSyms *sy = tl_syms();
 	if (depth > TL_FACTS_DEPTH)
@@ -356,7 +387,7 @@ static bool tl_facts__reaches(const TlIndex *idx, TSNode expr, int depth)
 	int32_t loop = tl_index_loop_of(idx, expr);
 	bool in_step_loop = loop >= 0 && (idx->loops.items[loop].events & TL_EV_BACKWARD);
 	if (taint.names.size || taint.binds.size) {
-		yes = tl_facts__tainted_reach(idx, &taint, func, from, in_step_loop, depth);
+		yes = tl_facts__tainted_reach(idx, &taint, func, from, in_step_loop, depth, site);
 	} else if (func >= 0) {
 		/* `return model(x)`: the callers decide. */
 		TSNode p = ts_node_parent(expr);
@@ -367,12 +398,13 @@ static bool tl_facts__reaches(const TlIndex *idx, TSNode expr, int depth)
 		if (!ts_node_is_null(p) && ts_node_symbol(p) == sy->return_statement &&
 		    !tl_facts__killed_between(idx, expr, p)) {
 			const TlFunc *f = &idx->funcs.items[func];
-			yes = (f->escapes || !f->call_sites.size) &&
+			yes = !site && (f->escapes || !f->call_sites.size) &&
 			      tl_facts__returns_loss_to_unknown(idx, f, in_step_loop);
 			for (uint32_t i = 0; i < f->call_sites.size && !yes; i++) {
 				const TlCall *c = &idx->calls.items[f->call_sites.items[i]];
-				if (c->func != func)
-					yes = !tl_facts__fan_step() || tl_facts__reaches(idx, c->node, depth + 1);
+				if (c->func != func && (!site || c == site))
+					yes = !tl_facts__fan_step() ||
+					      tl_facts__reaches(idx, c->node, depth + 1, NULL);
 			}
 		}
 	}
@@ -383,7 +415,15 @@ static bool tl_facts__reaches(const TlIndex *idx, TSNode expr, int depth)
 bool tl_facts_reaches_backward(const TlIndex *idx, TSNode expr)
 {
 	tl_facts__fan_begin();
-	bool yes = tl_facts__reaches(idx, expr, 0);
+	bool yes = tl_facts__reaches(idx, expr, 0, NULL);
+	tl_facts__fan_end();
+	return yes;
+}
+
+bool tl_facts__reaches_at(const TlIndex *idx, TSNode expr, const TlCall *site)
+{
+	tl_facts__fan_begin();
+	bool yes = tl_facts__reaches(idx, expr, 0, site);
 	tl_facts__fan_end();
 	return yes;
 }

@@ -199,6 +199,110 @@ static void test_methods_named_like_module_methods(void **state)
 	tl_fixture_free(fx);
 }
 
+/* ---- step 2: call sites ----------------------------------------------------------- */
+
+static void test_shared_helper_judged_per_call(void **state)
+{
+	(void)state;
+	TlFixture *fx = tl_fixture_new(
+		"import torch\n"
+		"import torch.nn as nn\n"
+		"import torch.nn.functional as F\n"
+		"def step(model, x, y):\n"
+		"    return F.cross_entropy(model(x), y)\n"
+		"def run(loader, val):\n"
+		"    model = nn.Linear(4, 2)\n"
+		"    opt = torch.optim.SGD(model.parameters(), lr=0.1)\n"
+		"    for x, y in loader:\n"
+		"        model.train()\n"
+		"        l1 = step(model, x, y)\n"
+		"        l1.backward()\n"
+		"        opt.step()\n"
+		"    model.eval()\n"
+		"    l2 = step(model, val, val)\n"
+		"    print(l2.item())\n"
+		"    with torch.no_grad():\n"
+		"        l3 = step(model, val, val)\n"
+		"    l4 = step(model, val, val)\n"
+		"    l4.backward()\n");
+	const TlIndex *idx = &fx->idx;
+	/* The forward in step() is not reported itself: one caller trains. */
+	assert_true(tl_facts_reaches_backward(idx, tl_fixture_node(fx, "model(x)", 0)));
+	assert_false(tl_facts_eval_call_with_grad(idx, tl_fixture_node(fx, "step(model, x, y)", 1)));
+	assert_true(tl_facts_eval_call_with_grad(idx, tl_fixture_node_after(fx, "l2 = ", "step(model, val, val)")));
+	assert_false(tl_facts_eval_call_with_grad(idx, tl_fixture_node_after(fx, "l3 = ", "step(model, val, val)")));
+	/* Its result is backpropagated: no evaluation path. */
+	assert_false(tl_facts_eval_call_with_grad(idx, tl_fixture_node_after(fx, "l4 = ", "step(model, val, val)")));
+	tl_fixture_free(fx);
+}
+
+static void test_constant_arguments_select_branches(void **state)
+{
+	(void)state;
+	TlFixture *fx = tl_fixture_new(
+		"import torch.nn as nn\n"
+		"import torch.nn.functional as F\n"
+		"def run_epoch(model, loader, opt=None, train=True):\n"
+		"    model.train(train)\n"
+		"    for x, y in loader:\n"
+		"        loss = F.cross_entropy(model(x), y)\n"
+		"        if train:\n"
+		"            loss.backward()\n"
+		"            opt.step()\n"
+		"def fit(model, opt, loader, val):\n"
+		"    a = run_epoch(model, loader, opt)\n"
+		"    b = run_epoch(model, val, train=False)\n"
+		"    c = run_epoch(model, val, None, False)\n"
+		"    d = run_epoch(model, val, train=flag)\n");
+	const TlIndex *idx = &fx->idx;
+	assert_false(tl_facts_eval_call_with_grad(idx, tl_fixture_node_after(fx, "a = ", "run_epoch(model, loader, opt)")));
+	assert_true(tl_facts_eval_call_with_grad(idx, tl_fixture_node_after(fx, "b = ", "run_epoch(model, val, train=False)")));
+	assert_true(tl_facts_eval_call_with_grad(idx, tl_fixture_node_after(fx, "c = ", "run_epoch(model, val, None, False)")));
+	/* A flag that is no constant decides nothing. */
+	assert_false(tl_facts_eval_call_with_grad(idx, tl_fixture_node_after(fx, "d = ", "run_epoch(model, val, train=flag)")));
+	tl_fixture_free(fx);
+}
+
+static void test_list_of_models_and_mode_strings(void **state)
+{
+	(void)state;
+	TlFixture *fx = tl_fixture_new(
+		"import torch\n"
+		"import torch.nn as nn\n"
+		"def set_mode(model, mode):\n"
+		"    if mode == 'eval':\n"
+		"        model.eval()\n"
+		"    else:\n"
+		"        model.train()\n"
+		"def freeze(models):\n"
+		"    for m in models:\n"
+		"        m.eval()\n"
+		"def gan(loader):\n"
+		"    G = nn.Linear(4, 4)\n"
+		"    D = nn.Linear(4, 1)\n"
+		"    opt = torch.optim.Adam(list(G.parameters()) + list(D.parameters()))\n"
+		"    set_mode(G, 'train')\n"
+		"    for x in loader:\n"
+		"        D(G(x)).mean().backward()\n"
+		"        opt.step()\n"
+		"        freeze([G, D])\n"
+		"        set_mode(D, 'eval')\n"
+		"def sample(z):\n"
+		"    G = nn.Linear(4, 4)\n"
+		"    pair = [G, nn.Linear(4, 1)]\n"
+		"    freeze([G])\n"
+		"    a = G(z)\n"
+		"    set_mode(G, 'train')\n"
+		"    b = G(z)\n");
+	const TlIndex *idx = &fx->idx;
+	/* Each element of the list is switched; only the branch the string selects runs. */
+	assert_true(tl_facts_leaves_eval(idx, tl_fixture_node(fx, "freeze([G, D])", 0)));
+	assert_true(tl_facts_leaves_eval(idx, tl_fixture_node(fx, "set_mode(D, 'eval')", 0)));
+	assert_int_equal(tl_facts_mode_at(idx, tl_fixture_node_after(fx, "a = ", "G(z)"), "G"), TL_MODE_EVAL);
+	assert_int_equal(tl_facts_mode_at(idx, tl_fixture_node_after(fx, "b = ", "G(z)"), "G"), TL_MODE_TRAIN);
+	tl_fixture_free(fx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -207,6 +311,9 @@ int main(void)
 		cmocka_unit_test(test_override_call_sites),
 		cmocka_unit_test(test_instance_method_calls),
 		cmocka_unit_test(test_methods_named_like_module_methods),
+		cmocka_unit_test(test_shared_helper_judged_per_call),
+		cmocka_unit_test(test_constant_arguments_select_branches),
+		cmocka_unit_test(test_list_of_models_and_mode_strings),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

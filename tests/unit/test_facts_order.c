@@ -52,6 +52,32 @@ static void test_loop_carried_value_reaches(void **state)
 	tl_fixture_free(fx);
 }
 
+static void test_binding_in_a_branch_reaches(void **state)
+{
+	(void)state;
+	TlFixture *fx = tl_fixture_new(
+		"import torch\n"
+		"def loss_of(model, x, mlp):\n"
+		"    parts = [model(x)]\n"
+		"    if mlp:\n"
+		"        h = torch.cat(parts, -1)\n"
+		"    else:\n"
+		"        h = x.mean()\n"
+		"    loss = h.sum()\n"
+		"    loss.backward()\n"
+		"def replaced(model, x):\n"
+		"    h = model(x)\n"
+		"    h = x.mean()\n"
+		"    h.sum().backward()\n");
+	const TlIndex *idx = &fx->idx;
+	/* The binding in the if branch is not replaced on every path by the
+	 * one in the else branch. */
+	assert_true(tl_facts_reaches_backward(idx, tl_fixture_node(fx, "model(x)", 0)));
+	/* ... a re-binding in the same block is. */
+	assert_false(tl_facts_reaches_backward(idx, tl_fixture_node(fx, "model(x)", 1)));
+	tl_fixture_free(fx);
+}
+
 static void test_only_later_backwards_reuse(void **state)
 {
 	(void)state;
@@ -124,6 +150,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rebound_name_is_a_new_value),
 		cmocka_unit_test(test_loop_carried_value_reaches),
+		cmocka_unit_test(test_binding_in_a_branch_reaches),
 		cmocka_unit_test(test_only_later_backwards_reuse),
 		cmocka_unit_test(test_recurrent_state_is_no_reuse),
 		cmocka_unit_test(test_helper_backward_in_iteration),
