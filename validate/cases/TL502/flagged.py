@@ -14,6 +14,7 @@ The time this costs needs several GPUs to measure.
 import contextlib
 import os
 import tempfile
+import time
 
 import torch
 import torch.distributed as dist
@@ -58,6 +59,13 @@ def run(device, iters, meter):
                 steps += 1
             meter.tick()
     finally:
+        # gloo's worker threads drop the comm hook's Python callbacks after the
+        # futures complete, and need the GIL for it; the process group is torn
+        # down (joining those threads) with the GIL held. On a loaded machine
+        # PyTorch 1.13 deadlocked there (gdb: ~ProcessGroupGloo joining a
+        # thread in PyEval_AcquireThread). Releasing the GIL first lets them
+        # finish.
+        time.sleep(0.5)
         dist.destroy_process_group()
         os.unlink(store.name)
     return {"allreduce_calls": calls["n"], "allreduce_bytes": calls["bytes"], "optimizer_steps": steps}
