@@ -43,7 +43,7 @@ OBJ := $(BUILD)/obj
 ASAN_OBJ := $(BUILD)/asan
 ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-.PHONY: all deps demo test install clean unit-build asan-build check-warnings fuzz-smoke validate-cuda validate-gpu
+.PHONY: all deps demo test install clean unit-build asan-build check-warnings fuzz-smoke validate-cuda validate-gpu bench
 all: torchlint
 
 DEPS_STAMP := $(DEPS)/.stamp
@@ -109,11 +109,11 @@ UNIT_ASAN_BINS := $(patsubst tests/unit/%.c,$(BUILD)/unit-asan/%,$(UNIT_SRC))
 
 $(BUILD)/unit/%: tests/unit/%.c tests/unit/helpers.h $(addprefix $(OBJ)/,$(LIB_OBJS))
 	@mkdir -p $(BUILD)/unit
-	$(CC) $(CFLAGS) $(TL_CFLAGS) -I tests/unit -o $@ $< $(addprefix $(OBJ)/,$(LIB_OBJS)) -lcmocka $(LDLIBS)
+	$(CC) $(CFLAGS) $(TL_CFLAGS) -I tests/unit -DTL_TEST_NODE_TYPES='"$(TS_PYTHON_DIR)/node-types.json"' -o $@ $< $(addprefix $(OBJ)/,$(LIB_OBJS)) -lcmocka $(LDLIBS)
 
 $(BUILD)/unit-asan/%: tests/unit/%.c tests/unit/helpers.h $(addprefix $(ASAN_OBJ)/,$(LIB_OBJS))
 	@mkdir -p $(BUILD)/unit-asan
-	$(CC) $(ASAN_FLAGS) $(TL_CFLAGS) -I tests/unit -o $@ $< $(addprefix $(ASAN_OBJ)/,$(LIB_OBJS)) -lcmocka $(LDLIBS)
+	$(CC) $(ASAN_FLAGS) $(TL_CFLAGS) -I tests/unit -DTL_TEST_NODE_TYPES='"$(TS_PYTHON_DIR)/node-types.json"' -o $@ $< $(addprefix $(ASAN_OBJ)/,$(LIB_OBJS)) -lcmocka $(LDLIBS)
 
 # A libFuzzer build of the loader and engine (clang), and a short run of it
 # from the corpus as seeds. FUZZ_SECONDS bounds the run.
@@ -128,6 +128,21 @@ fuzz-smoke:
 	@command -v clang >/dev/null 2>&1 || { echo "fuzz-smoke: clang is needed (apt-get install clang)"; exit 1; }
 	$(MAKE) --no-print-directory CC=clang $(BUILD)/fuzz-engine
 	./tests/fuzz/run-smoke.sh $(BUILD)/fuzz-engine $(FUZZ_SECONDS)
+
+# `make bench` (not part of `make test`): torchlint against a parse-only
+# driver built from the same tree-sitter objects, on Debian's torch and
+# torchvision sources, with optional peers from npm; writes bench/results.json
+# and bench/results.md. BENCH_REPS repetitions, interleaved.
+BENCH_REPS ?= 5
+BENCH_PEERS ?= $(BUILD)/bench/peers
+$(BUILD)/bench/parse_only: bench/parse_only.c $(OBJ)/ts_lib.o $(OBJ)/ts_python_parser.o $(OBJ)/ts_python_scanner.o
+	@mkdir -p $(BUILD)/bench
+	$(CC) $(CFLAGS) -std=c11 -Wall -Wextra -I $(TS_LIB_DIR)/include -o $@ $^
+
+bench: torchlint $(BUILD)/bench/parse_only
+	./bench/install-bench-deps.sh $(BENCH_PEERS)
+	python3 bench/run.py --torchlint ./torchlint --floor $(BUILD)/bench/parse_only \
+		--peers $(BENCH_PEERS) --reps $(BENCH_REPS)
 
 demo: torchlint
 	@echo "$$ ./torchlint examples/train_cifar.py"

@@ -262,13 +262,39 @@ uint32_t tl_index_first_call_from(const TlIndex *idx, uint32_t byte)
 	return lo;
 }
 
+/* Writes a scope prefix, `tag` (0 for none) then `n` in decimal, into
+ * `out` (16 bytes): what snprintf("%c%d") wrote, without its cost (the
+ * name table is looked up for every resolved name). */
+static void tl_index__prefix(char *out, char tag, int32_t n)
+{
+	char digits[12];
+	int k = 0;
+	uint32_t v = n < 0 ? (uint32_t)-(int64_t)n : (uint32_t)n;
+	do {
+		digits[k++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	if (tag)
+		*out++ = tag;
+	if (n < 0)
+		*out++ = '-';
+	while (k)
+		*out++ = digits[--k];
+	*out = '\0';
+}
+
 /* Looks up a scoped key: prefix (function index, "c3", "m3") + '|' + name. */
 static const TlIntArray *tl_index__named(const TlIndex *idx, const char *prefix, const char *name)
 {
 	char key[512];
-	int n = snprintf(key, sizeof key, "%s|%s", prefix, name);
+	size_t pl = strlen(prefix), nl = strlen(name);
 	int32_t slot;
-	if (n < 0 || (size_t)n >= sizeof key || !tl_strmap_get(&idx->by_name, key, (size_t)n, &slot))
+	if (pl + 1 + nl >= sizeof key)
+		return NULL;
+	memcpy(key, prefix, pl);
+	key[pl] = '|';
+	memcpy(key + pl + 1, name, nl);
+	if (!tl_strmap_get(&idx->by_name, key, pl + 1 + nl, &slot))
 		return NULL;
 	return &idx->name_lists.items[slot];
 }
@@ -276,7 +302,7 @@ static const TlIntArray *tl_index__named(const TlIndex *idx, const char *prefix,
 const TlIntArray *tl_index_bindings_of(const TlIndex *idx, int32_t func, const char *name)
 {
 	char prefix[16];
-	snprintf(prefix, sizeof prefix, "%d", func);
+	tl_index__prefix(prefix, 0, func);
 	return tl_index__named(idx, prefix, name);
 }
 
@@ -287,7 +313,7 @@ int32_t tl_index_method(const TlIndex *idx, int32_t cls, const char *name, size_
 		return -1;
 	memcpy(buf, name, len);
 	buf[len] = '\0';
-	snprintf(prefix, sizeof prefix, "m%d", cls);
+	tl_index__prefix(prefix, 'm', cls);
 	const TlIntArray *list = tl_index__named(idx, prefix, buf);
 	return list && list->size ? idx->bindings.items[list->items[list->size - 1]].ref : -1;
 }
@@ -319,7 +345,7 @@ const TlBinding *tl_index_resolve(const TlIndex *idx, const char *name,
 		if (cls < 0)
 			return NULL;
 		char prefix[16];
-		snprintf(prefix, sizeof prefix, "c%d", cls);
+		tl_index__prefix(prefix, 'c', cls);
 		const TlIntArray *list = tl_index__named(idx, prefix, name);
 		if (!list)
 			return NULL;
@@ -423,7 +449,9 @@ static void tl_index__file(TlIndex *idx, const char *prefix, const char *name, i
 {
 	TlBuf key;
 	tl_buf_init(&key);
-	tl_buf_addf(&key, "%s|%s", prefix, name);
+	tl_buf_add(&key, prefix);
+	tl_buf_addc(&key, '|');
+	tl_buf_add(&key, name);
 	int32_t slot;
 	if (!tl_strmap_get(&idx->by_name, key.data, key.len, &slot)) {
 		TlIntArray empty;
@@ -455,21 +483,21 @@ static void tl_index__file_bindings(TlIndex *idx)
 	for (uint32_t i = 0; i < idx->bindings.size; i++) {
 		const TlBinding *b = &idx->bindings.items[i];
 		if (b->kind == TL_BIND_DEF && b->cls >= 0) {
-			snprintf(prefix, sizeof prefix, "m%d", b->cls);
+			tl_index__prefix(prefix, 'm', b->cls);
 			tl_index__file(idx, prefix, b->name, (int32_t)i);
 			continue;
 		}
 		if (b->class_body) {
-			snprintf(prefix, sizeof prefix, "k%d", b->cls);
+			tl_index__prefix(prefix, 'k', b->cls);
 			tl_index__file(idx, prefix, b->name, (int32_t)i);
 			continue;
 		}
 		tl_index__scope_push(&idx->scope_binds, b->func, (int32_t)i);
 		if (b->cls >= 0) {
-			snprintf(prefix, sizeof prefix, "c%d", b->cls);
+			tl_index__prefix(prefix, 'c', b->cls);
 			tl_index__file(idx, prefix, b->name, (int32_t)i);
 		} else {
-			snprintf(prefix, sizeof prefix, "%d", b->func);
+			tl_index__prefix(prefix, 0, b->func);
 			tl_index__file(idx, prefix, b->name, (int32_t)i);
 		}
 	}

@@ -80,13 +80,14 @@ static size_t tl_qtext__ident_end(const TlQScan *s, size_t i)
 	return i;
 }
 
-static uint32_t tl_qtext__capture_index(TlQPattern *p, const char *name, size_t len)
+/* The position of `name` among the pattern's names, added if new. */
+static uint32_t tl_qtext__name(TlStrArray *names, const char *name, size_t len)
 {
-	int32_t k = tl_qtext_capture(p, name, len);
-	if (k >= 0)
-		return (uint32_t)k;
-	tl_array_push(&p->captures, tl_strndup(name, len));
-	return p->captures.size - 1;
+	for (uint32_t k = 0; k < names->size; k++)
+		if (strlen(names->items[k]) == len && memcmp(names->items[k], name, len) == 0)
+			return k;
+	tl_array_push(names, tl_strndup(name, len));
+	return names->size - 1;
 }
 
 /* Reads the predicate whose '(' is at s->i into p's predicates; s->i ends
@@ -152,6 +153,7 @@ static void tl_qtext__pattern_release(TlQPattern *p)
 {
 	tl_free(p->shape);
 	tl_str_array_release(&p->captures);
+	tl_array_release(&p->capture_index);
 	for (uint32_t k = 0; k < p->predicates.size; k++) {
 		TlQPredicate *pr = &p->predicates.items[k];
 		for (uint32_t a = 0; a < pr->args.size; a++)
@@ -198,7 +200,7 @@ static void tl_qtext__needs(TlQPattern *p, const TlStrArray *anonymous, const bo
 		    (eq && pr->args.size != 2))
 			continue;
 		uint32_t c = pr->args.items[0].capture;
-		if (c >= p->captures.size || in_alt[c])
+		if (c >= p->capture_count || in_alt[c])
 			continue;
 		TlArray(const char *) strs;
 		TlArray(uint32_t) lens;
@@ -227,8 +229,17 @@ static bool tl_qtext__pattern(TlQScan *s, TlQPattern *p)
 	tl_array_init(&arg_captures);
 	TlArray(char) stack; /* open brackets */
 	tl_array_init(&stack);
-	TlArray(bool) in_alt; /* per capture: seen inside an alternation */
+	TlArray(bool) in_alt; /* per canonical capture: seen inside an alternation */
 	tl_array_init(&in_alt);
+	/* Capture occurrences in the structure: the name's position, inside an
+	 * alternation or not, and whether it follows another capture directly.
+	 * The shape marks each with \x01 until indices are assigned. */
+	TlArray(uint32_t) occ;
+	TlArray(bool) occ_alt, occ_run;
+	tl_array_init(&occ);
+	tl_array_init(&occ_alt);
+	tl_array_init(&occ_run);
+	bool after_capture = false;
 	uint32_t alternations = 0;
 	bool quantified = false, ok = true, spaced = false;
 	p->start = (uint32_t)s->i;
@@ -264,6 +275,8 @@ static bool tl_qtext__pattern(TlQScan *s, TlQPattern *p)
 		if (spaced && last != '(' && last != '[' && c != ')' && c != ']')
 			tl_buf_addc(&shape, ' ');
 		spaced = false;
+		bool was_after_capture = after_capture;
+		after_capture = c == '@';
 		if (c == '(' || c == '[') {
 			tl_array_push(&stack, (char)c);
 			alternations += c == '[';
@@ -295,11 +308,10 @@ static bool tl_qtext__pattern(TlQScan *s, TlQPattern *p)
 				ok = tl_qtext__fail(s, s->i, "invalid query syntax");
 				break;
 			}
-			uint32_t k = tl_qtext__capture_index(p, s->text + s->i + 1, e - s->i - 1);
-			while (in_alt.size <= k)
-				tl_array_push(&in_alt, false);
-			in_alt.items[k] = in_alt.items[k] || alternations > 0;
-			tl_buf_addf(&shape, "@c%u", k);
+			tl_array_push(&occ, tl_qtext__name(&p->captures, s->text + s->i + 1, e - s->i - 1));
+			tl_array_push(&occ_alt, alternations > 0);
+			tl_array_push(&occ_run, was_after_capture);
+			tl_buf_addc(&shape, '\x01');
 			s->i = e;
 		} else if (tl_qtext__ident_start(c)) {
 			size_t e = tl_qtext__ident_end(s, s->i);
@@ -320,6 +332,35 @@ static bool tl_qtext__pattern(TlQScan *s, TlQPattern *p)
 	while (p->end > p->start && (s->text[p->end - 1] == ' ' || s->text[p->end - 1] == '\n' ||
 				     s->text[p->end - 1] == '\t' || s->text[p->end - 1] == '\r'))
 		p->end--;
+	/* Canonical indices, in order of first appearance; a capture right after
+	 * another on the same node is the same capture when both names occur
+	 * once (they hold the same node in every match). */
+	TlArray(uint32_t) count;
+	tl_array_init(&count);
+	while (count.size < p->captures.size)
+		tl_array_push(&count, 0);
+	for (uint32_t i = 0; i < occ.size; i++)
+		count.items[occ.items[i]]++;
+	while (p->capture_index.size < p->captures.size)
+		tl_array_push(&p->capture_index, UINT32_MAX);
+	TlArray(bool) shown; /* per occurrence: written in the shape */
+	tl_array_init(&shown);
+	for (uint32_t i = 0; i < occ.size; i++) {
+		uint32_t n = occ.items[i];
+		bool first = p->capture_index.items[n] == UINT32_MAX;
+		if (first && occ_run.items[i] && count.items[n] == 1 && count.items[occ.items[i - 1]] == 1) {
+			p->capture_index.items[n] = p->capture_index.items[occ.items[i - 1]];
+			tl_array_push(&shown, false);
+		} else {
+			if (first)
+				p->capture_index.items[n] = p->capture_count++;
+			tl_array_push(&shown, true);
+		}
+		uint32_t k = p->capture_index.items[n];
+		while (in_alt.size <= k)
+			tl_array_push(&in_alt, false);
+		in_alt.items[k] = in_alt.items[k] || occ_alt.items[i];
+	}
 	/* Predicate arguments name captures of this pattern (or, as tree-sitter
 	 * allows, of none: those never hold a node). */
 	for (uint32_t k = 0; ok && k < p->predicates.size; k++) {
@@ -329,16 +370,39 @@ static bool tl_qtext__pattern(TlQScan *s, TlQPattern *p)
 			if (!arg->is_capture)
 				continue;
 			const char *name = arg_captures.items[arg->capture];
-			arg->capture = tl_qtext__capture_index(p, name, strlen(name));
+			uint32_t n = tl_qtext__name(&p->captures, name, strlen(name));
+			if (n == p->capture_index.size)
+				tl_array_push(&p->capture_index, p->capture_count++);
+			arg->capture = p->capture_index.items[n];
 			while (in_alt.size <= arg->capture)
 				tl_array_push(&in_alt, true);
 		}
 	}
 	if (ok) {
-		p->shape = tl_buf_detach(&shape);
+		TlBuf out;
+		tl_buf_init(&out);
+		uint32_t o = 0;
+		for (size_t i = 0; i < shape.len; i++) {
+			if (shape.data[i] != '\x01') {
+				tl_buf_addc(&out, shape.data[i]);
+				continue;
+			}
+			if (shown.items[o])
+				tl_buf_addf(&out, "@c%u", p->capture_index.items[occ.items[o]]);
+			else if (out.len && out.data[out.len - 1] == ' ')
+				out.data[--out.len] = '\0';
+			o++;
+		}
+		p->shape = tl_buf_detach(&out);
+		tl_buf_release(&out);
 		if (!quantified)
 			tl_qtext__needs(p, &anonymous, in_alt.items);
 	}
+	tl_array_release(&count);
+	tl_array_release(&shown);
+	tl_array_release(&occ);
+	tl_array_release(&occ_alt);
+	tl_array_release(&occ_run);
 	tl_buf_release(&shape);
 	tl_str_array_release(&anonymous);
 	tl_str_array_release(&arg_captures);
@@ -359,6 +423,7 @@ bool tl_qtext_scan(const char *text, size_t len, TlQPatterns *out, uint32_t *err
 		TlQPattern p;
 		memset(&p, 0, sizeof p);
 		tl_array_init(&p.captures);
+		tl_array_init(&p.capture_index);
 		tl_array_init(&p.predicates);
 		tl_array_init(&p.needs);
 		bool ok = tl_qtext__pattern(&s, &p);
@@ -384,8 +449,8 @@ void tl_qtext_release(TlQPatterns *patterns)
 
 int32_t tl_qtext_capture(const TlQPattern *p, const char *name, size_t len)
 {
-	for (uint32_t k = 0; k < p->captures.size; k++)
+	for (uint32_t k = 0; k < p->captures.size && k < p->capture_index.size; k++)
 		if (strlen(p->captures.items[k]) == len && memcmp(p->captures.items[k], name, len) == 0)
-			return (int32_t)k;
+			return (int32_t)p->capture_index.items[k];
 	return -1;
 }

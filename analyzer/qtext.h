@@ -5,9 +5,11 @@
  * tl_qtext_scan splits a query into its top-level patterns and, for each:
  *   - its *shape*: the pattern's text without predicates, comments and extra
  *     white space, with captures renamed in order of first appearance
- *     (@c0, @c1, ...). Two patterns with the same shape match the same nodes,
- *     so a combined query compiles and runs each shape once;
- *   - its capture names, in that canonical order;
+ *     (@c0, @c1, ...); two captures written side by side on one node, each
+ *     used nowhere else in the pattern (`@finding @_step`), are one canonical
+ *     capture. Two patterns with the same shape match the same nodes, so a
+ *     combined query compiles and runs each shape once;
+ *   - its capture names, each with its canonical index;
  *   - its predicates, as tree-sitter would hand them over (name, then
  *     capture and string arguments), with the byte offset of each '#';
  *   - its literal needs: strings the file's text must hold for the pattern
@@ -50,7 +52,9 @@ typedef struct TlQNeed {
 typedef struct TlQPattern {
 	uint32_t start, end; /* byte range of the pattern in the query text */
 	char *shape;         /* owned */
-	TlStrArray captures; /* names without '@', canonical order; owned */
+	TlStrArray captures; /* names without '@', in order of appearance; owned */
+	TlArray(uint32_t) capture_index; /* per name: its canonical index */
+	uint32_t capture_count;          /* canonical captures */
 	TlArray(TlQPredicate) predicates;
 	TlArray(TlQNeed) needs; /* all must hold */
 } TlQPattern;

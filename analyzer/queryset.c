@@ -27,7 +27,7 @@ typedef struct TlLiteral {
 struct TlQuerySet {
 	const TlRuleSet *rules;
 	TlArray(TlRulePattern) patterns;
-	TlArray(const char *) shapes;     /* borrowed shape texts */
+	TlStrArray shapes;                /* shape texts as compiled */
 	TlArray(uint32_t) shape_cost;     /* nodes with children, roughly */
 	TlArray(TlU32Array) shape_patterns;
 	TlArray(TlU32Array) needs;  /* per need: literal ids, one of which must be there */
@@ -72,11 +72,58 @@ static uint32_t tl_queryset__literal(TlQuerySet *qs, const char *s)
 	return qs->literals.size - 1;
 }
 
-static uint32_t tl_queryset__shape(TlQuerySet *qs, const char *shape)
+/* Node types some fields belong to alone, in the Python grammar
+ * (node-types.json; tests/unit/test_queryset.c checks it). */
+static const struct {
+	const char *type, *fields[3];
+} tl_queryset__own_fields[] = {
+	{ "attribute", { "object", "attribute", NULL } },
+	{ "call", { "function", "arguments", NULL } },
+};
+
+/* The shape as compiled: a node below the root whose first child names a
+ * field only its type has is written as a wildcard. It matches the same
+ * nodes, and tree-sitter does not analyse a wildcard against the grammar
+ * when it compiles the query (about a millisecond per node with children;
+ * measured in bench/README.md). The root keeps its type: a wildcard root
+ * would be tried at every node of every file. */
+char *tl_queryset_cheap_shape(const char *shape)
 {
+	TlBuf b;
+	tl_buf_init(&b);
+	const char *p = shape;
+	bool root = true;
+	while (*p) {
+		bool done = false, node = *p == '(' && p[1] != '(' && p[1] != '[' && p[1] != '#';
+		for (size_t t = 0; node && !root && !done && t < sizeof tl_queryset__own_fields / sizeof *tl_queryset__own_fields; t++) {
+			size_t tl = strlen(tl_queryset__own_fields[t].type);
+			if (strncmp(p + 1, tl_queryset__own_fields[t].type, tl) != 0 || p[1 + tl] != ' ')
+				continue;
+			for (int f = 0; !done && tl_queryset__own_fields[t].fields[f]; f++) {
+				const char *field = tl_queryset__own_fields[t].fields[f];
+				size_t fl = strlen(field);
+				if (strncmp(p + 2 + tl, field, fl) == 0 && p[2 + tl + fl] == ':') {
+					tl_buf_add(&b, "(_ ");
+					p += 2 + tl;
+					done = true;
+				}
+			}
+		}
+		root = root && !node;
+		if (!done)
+			tl_buf_addc(&b, *p++);
+	}
+	return tl_buf_detach(&b);
+}
+
+static uint32_t tl_queryset__shape(TlQuerySet *qs, const char *text)
+{
+	char *shape = tl_queryset_cheap_shape(text);
 	for (uint32_t i = 0; i < qs->shapes.size; i++)
-		if (strcmp(qs->shapes.items[i], shape) == 0)
+		if (strcmp(qs->shapes.items[i], shape) == 0) {
+			tl_free(shape);
 			return i;
+		}
 	tl_array_push(&qs->shapes, shape);
 	/* Compilation costs per node with children (tree-sitter analyses each
 	 * against the grammar); '(' counts nodes, a close right after one is a
@@ -134,8 +181,8 @@ TlQuerySet *tl_queryset_new(const TlRuleSet *rules)
 					tl_array_push(&ids, tl_queryset__literal(qs, qp->needs.items[n].any.items[k]));
 				tl_array_push(&qs->needs, ids);
 			}
-			if (qp->captures.size > qs->max_captures)
-				qs->max_captures = qp->captures.size;
+			if (qp->capture_count > qs->max_captures)
+				qs->max_captures = qp->capture_count;
 			tl_array_push(&qs->patterns, rp);
 			tl_array_push(&qs->shape_patterns.items[rp.shape], qs->patterns.size - 1);
 		}
@@ -185,7 +232,7 @@ void tl_queryset_free(TlQuerySet *qs)
 	for (uint32_t i = 0; i < qs->needs.size; i++)
 		tl_array_release(&qs->needs.items[i]);
 	tl_array_release(&qs->patterns);
-	tl_array_release(&qs->shapes);
+	tl_str_array_release(&qs->shapes);
 	tl_array_release(&qs->shape_cost);
 	tl_array_release(&qs->shape_patterns);
 	tl_array_release(&qs->needs);

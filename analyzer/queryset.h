@@ -85,6 +85,12 @@ uint32_t tl_queryset_filter(const TlQuerySet *qs, const bool *rule_on, const cha
  * returned; without, only announced to the helpers and NULL returned. */
 const TlQueryGroup *tl_queryset_group(TlQuerySet *qs, const uint64_t *key, bool wait);
 
+/* The text compiled for `shape`: nodes below the root whose first child
+ * names a field only their type has (attribute: object, attribute; call:
+ * function, arguments) become wildcards, which tree-sitter compiles
+ * without analysing them. Caller frees. */
+char *tl_queryset_cheap_shape(const char *shape);
+
 /* Helper threads: `n` more threads will call tl_queryset_help, which
  * compiles parts of announced groups until tl_queryset_stop. */
 void tl_queryset_add_helpers(TlQuerySet *qs, unsigned n);

@@ -3,12 +3,17 @@
  * per-file pre-filter, groups compiled on demand, helper threads). */
 #include "helpers.h"
 
+#include <jansson.h>
 #include <pthread.h>
 
 #include "buf.h"
 #include "qtext.h"
 #include "queryset.h"
 #include "rules.h"
+
+#ifndef TL_TEST_NODE_TYPES
+#define TL_TEST_NODE_TYPES "build/deps/tree-sitter-python/package/src/node-types.json"
+#endif
 
 static TlQPatterns scan(const char *q)
 {
@@ -53,12 +58,15 @@ static void test_shapes_and_captures(void **state)
 	assert_int_equal(ps.size, 3);
 	/* Same structure, other capture names and comments: the same shape. */
 	assert_string_equal(ps.items[0].shape, ps.items[1].shape);
+	/* @finding @_step on one node, each used nowhere else: one capture. */
 	assert_string_equal(ps.items[0].shape,
-			    "((call function: (attribute object: (_) @c0 attribute: (identifier) @c1)) @c2 @c3)");
+			    "((call function: (attribute object: (_) @c0 attribute: (identifier) @c1)) @c2)");
 	assert_string_equal(ps.items[2].shape, "(call) @c0");
 	assert_int_equal(ps.items[0].captures.size, 4);
+	assert_int_equal(ps.items[0].capture_count, 3);
 	assert_string_equal(ps.items[0].captures.items[1], "_method");
 	assert_int_equal(tl_qtext_capture(&ps.items[0], "finding", 7), 2);
+	assert_int_equal(tl_qtext_capture(&ps.items[0], "_step", 5), 2);
 	/* Predicates as tree-sitter hands them over, captures canonical. */
 	const TlQPredicate *pr = &ps.items[0].predicates.items[1];
 	assert_string_equal(pr->name, "call-does?");
@@ -68,6 +76,56 @@ static void test_shapes_and_captures(void **state)
 	/* The pattern's range starts where tree-sitter's does. */
 	assert_int_equal(ps.items[0].start, strlen("; comment\n"));
 	tl_qtext_release(&ps);
+}
+
+static void test_capture_aliases(void **state)
+{
+	(void)state;
+	/* @b also names another node: not the same capture as @a. */
+	TlQPatterns ps = scan("((call function: (identifier) @a @b arguments: (argument_list (identifier) @b)) @finding)\n"
+			      /* repeated name on one node */
+			      "((identifier) @x @x)\n");
+	assert_string_equal(ps.items[0].shape,
+			    "((call function: (identifier) @c0 @c1 arguments: (argument_list (identifier) @c1)) @c2)");
+	assert_int_equal(ps.items[0].capture_count, 3);
+	assert_string_equal(ps.items[1].shape, "((identifier) @c0 @c0)");
+	tl_qtext_release(&ps);
+}
+
+static void test_cheap_shapes(void **state)
+{
+	(void)state;
+	char *s = tl_queryset_cheap_shape("((assignment right: (call function: (attribute object: (_) @c0 attribute: "
+					  "(identifier) @c1) arguments: (argument_list)) @c2) @c3)");
+	assert_string_equal(s, "((assignment right: (_ function: (_ object: (_) @c0 attribute: "
+			       "(identifier) @c1) arguments: (argument_list)) @c2) @c3)");
+	tl_free(s);
+	/* The root keeps its type; a node without such a field too. */
+	s = tl_queryset_cheap_shape("((call function: (attribute) @c0 arguments: (argument_list (call) @c1)) @c2)");
+	assert_string_equal(s, "((call function: (attribute) @c0 arguments: (argument_list (call) @c1)) @c2)");
+	tl_free(s);
+	/* The grammar: these fields belong to these node types alone. */
+	json_error_t err;
+	json_t *types = json_load_file(TL_TEST_NODE_TYPES, 0, &err);
+	if (!types)
+		skip();
+	static const struct {
+		const char *field, *type;
+	} own[] = { { "object", "attribute" }, { "attribute", "attribute" },
+		    { "function", "call" }, { "arguments", "call" } };
+	for (size_t k = 0; k < sizeof own / sizeof *own; k++) {
+		size_t i, owners = 0;
+		json_t *t;
+		json_array_foreach(types, i, t) {
+			json_t *fields = json_object_get(t, "fields");
+			if (fields && json_object_get(fields, own[k].field)) {
+				owners++;
+				assert_string_equal(json_string_value(json_object_get(t, "type")), own[k].type);
+			}
+		}
+		assert_int_equal(owners, 1);
+	}
+	json_decref(types);
 }
 
 static void test_needs(void **state)
@@ -273,6 +331,8 @@ int main(void)
 	tl_alloc_install();
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_shapes_and_captures),
+		cmocka_unit_test(test_capture_aliases),
+		cmocka_unit_test(test_cheap_shapes),
 		cmocka_unit_test(test_needs),
 		cmocka_unit_test(test_scan_errors),
 		cmocka_unit_test(test_filter),
