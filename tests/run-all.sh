@@ -39,6 +39,7 @@ suite "ecosystem (asan+ubsan)" tests/cli/test-ecosystem.sh build/torchlint-asan
 # Hostile inputs (issue 14): one row per case, tests/hardening/matrix.sh.
 suite "hardening matrix" tests/hardening/matrix.sh ./torchlint
 suite "hardening matrix (asan+ubsan)" tests/hardening/matrix.sh build/torchlint-asan
+suite "determinism (threads, runs, one file alone)" tests/check-determinism.sh ./torchlint
 suite "sarif" tests/check-sarif.sh ./torchlint
 # The language server: a scripted stdio client (protocol, bad input, UTF-16,
 # edits, configuration, notebooks, hover, code actions, 10,000 edits of
