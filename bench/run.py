@@ -148,7 +148,7 @@ def main():
         if os.path.isdir(ruff) and node:
             with open(os.path.join(ruff, "package.json")) as fh:
                 peers["ruff-wasm"] = "ruff (wasm) " + json.load(fh)["version"]
-            peers["node"] = tool_version([node, "--version"])
+            peers["node"] = "node " + (tool_version([node, "--version"]) or "?")
             configs.append(("ruff wasm (node, default rules) -j1",
                             [node, os.path.join(here, "ruff_wasm.js"), ruff], listing))
 
