@@ -10,18 +10,23 @@
 #include "facts.h"
 #include "fingerprint.h"
 #include "index.h"
+#include "qexec.h"
 #include "queryset.h"
 #include "syms.h"
 #include "walk.h"
 
 /* Syntax errors reported per file: past this many, the rest are noise. */
 #define TL_MAX_SYNTAX_ERRORS 20
+/* Findings collected per file before suppressions: no real file comes
+ * near; a generated one (or a custom rule matching every node) would
+ * otherwise hold gigabytes of messages. Past it, TL002 says so. */
+#define TL_MAX_FINDINGS_PER_FILE 10000
 
 void tl_engine_init(TlEngine *e, const TlRuleSet *rules, const TlSelection *sel)
 {
 	e->parser = ts_parser_new();
 	ts_parser_set_language(e->parser, tl_python_language());
-	e->cursor = ts_query_cursor_new();
+	tl_qexec_init(&e->qexec);
 	e->rules = rules;
 	e->selection = sel;
 	e->own_queries = NULL;
@@ -31,7 +36,7 @@ void tl_engine_init(TlEngine *e, const TlRuleSet *rules, const TlSelection *sel)
 void tl_engine_release(TlEngine *e)
 {
 	ts_parser_delete(e->parser);
-	ts_query_cursor_delete(e->cursor);
+	tl_qexec_release(&e->qexec);
 	tl_queryset_free(e->own_queries);
 }
 
@@ -263,36 +268,62 @@ static char *tl_engine__message(const char *template, const TlQPattern *qp, cons
 	return tl_buf_detach(&b);
 }
 
-/* Runs one part of a compiled group over the tree: each match of a shape
- * is a match of every rule pattern with that shape that `pass` holds, if
- * that pattern's predicates hold. */
+/* One part of a compiled group run over a file: what each match needs. */
+typedef struct TlEngineRun {
+	const TlQuerySet *qs;
+	const TlQueryPart *part;
+	const uint64_t *pass;
+	const TlIndex *idx;
+	const TlSource *src;
+	TlFindings *out;
+	uint32_t first;   /* the file's first finding in `out` */
+	TlQexec *qexec;   /* for the file's CPU-time bound */
+	uint32_t matches;
+} TlEngineRun;
+
+/* Each match of a shape is a match of every rule pattern with that shape
+ * that `pass` holds, if that pattern's predicates hold. Stops the run at
+ * the per-file findings cap or CPU-time bound. */
+static bool tl_engine__match(void *ctx, const TSQuery *query, const TSQueryMatch *m)
+{
+	(void)query;
+	TlEngineRun *run = ctx;
+	const TlQueryPart *part = run->part;
+	uint32_t count;
+	const uint32_t *rps = tl_queryset_shape_patterns(run->qs, part->shapes.items[m->pattern_index], &count);
+	for (uint32_t k = 0; k < count; k++) {
+		if (!tl_bit(run->pass, rps[k]))
+			continue;
+		const TlRulePattern *rp = tl_queryset_pattern(run->qs, rps[k]);
+		const TlPredList *pl = &rp->rule->patterns.items[rp->pattern];
+		bool ok = true;
+		for (uint32_t i = 0; i < pl->size && ok; i++)
+			ok = tl_engine__holds(run->idx, run->src, &pl->items[i], m, part);
+		TSNode f[1];
+		if (!ok || !tl_engine__nodes(m, tl_engine__cid(part, (uint32_t)rp->finding), f, 1))
+			continue;
+		tl_engine__add(run->out, run->src, rp->rule, f[0],
+			       tl_engine__message(rp->rule->message, rp->text, pl, part, run->src, m));
+		tl_array_last(run->out)->order = rps[k];
+	}
+	/* The predicates' questions are where the time goes (a long function
+	 * makes some cost its length each: facts/), so the file's CPU-time
+	 * bound is checked here too. */
+	if ((++run->matches & 63) == 0 && tl_qexec_out_of_time(run->qexec))
+		return false;
+	return run->out->size - run->first < TL_MAX_FINDINGS_PER_FILE;
+}
+
+/* Runs one part of a compiled group over the tree (qexec.h: node by node
+ * for its local patterns, bounded). */
 static void tl_engine__run(TlEngine *e, const TlQuerySet *qs, const TlQueryPart *part,
 			   const uint64_t *pass, const TlIndex *idx, const TlSource *src,
-			   TSNode root, TlFindings *out)
+			   TSNode root, TlFindings *out, uint32_t first)
 {
 	if (!part->query)
 		return;
-	ts_query_cursor_exec(e->cursor, part->query, root);
-	TSQueryMatch m;
-	while (ts_query_cursor_next_match(e->cursor, &m)) {
-		uint32_t count;
-		const uint32_t *rps = tl_queryset_shape_patterns(qs, part->shapes.items[m.pattern_index], &count);
-		for (uint32_t k = 0; k < count; k++) {
-			if (!tl_bit(pass, rps[k]))
-				continue;
-			const TlRulePattern *rp = tl_queryset_pattern(qs, rps[k]);
-			const TlPredList *pl = &rp->rule->patterns.items[rp->pattern];
-			bool ok = true;
-			for (uint32_t i = 0; i < pl->size && ok; i++)
-				ok = tl_engine__holds(idx, src, &pl->items[i], &m, part);
-			TSNode f[1];
-			if (!ok || !tl_engine__nodes(&m, tl_engine__cid(part, (uint32_t)rp->finding), f, 1))
-				continue;
-			tl_engine__add(out, src, rp->rule, f[0],
-				       tl_engine__message(rp->rule->message, rp->text, pl, part, src, &m));
-			tl_array_last(out)->order = rps[k];
-		}
-	}
+	TlEngineRun run = { qs, part, pass, idx, src, out, first, &e->qexec, 0 };
+	tl_qexec_run(&e->qexec, part->query, part->global, root, tl_engine__match, &run);
 }
 
 static int tl_engine__cmp(const void *a, const void *b)
@@ -483,6 +514,41 @@ static bool tl_engine__may_suppress(const TlSource *src)
 	return false;
 }
 
+/* TL002: says which per-file limit cut the analysis short. Not subject
+ * to selection or suppression: a file not fully checked is an error, as
+ * an unreadable one is. */
+static void tl_engine__limits(TlEngine *e, const TlSource *src, TlFindings *out)
+{
+	unsigned status = e->qexec.status;
+	const TlRule *rule = tl_rules_find(e->rules, "TL002");
+	if (!status || !rule)
+		return;
+	TlBuf m;
+	tl_buf_init(&m);
+	if (status & TL_QEXEC_TIME_SPENT)
+		tl_buf_addf(&m, "analysis stopped: the rules took more than %.0f s of CPU time (the per-file bound for %u bytes); the rest of the file is not checked",
+			    e->qexec.seconds, src->length);
+	else if (status & TL_QEXEC_STOPPED)
+		tl_buf_addf(&m, "analysis stopped after %u findings (the per-file cap); the rest of the file is not checked",
+			    (unsigned)TL_MAX_FINDINGS_PER_FILE);
+	else if (status & TL_QEXEC_BUDGET_SPENT)
+		tl_buf_addf(&m, "analysis stopped: the rules' matching work exceeds the per-file budget (%llu units for %u bytes); the rest of the file is not checked",
+			    (unsigned long long)e->qexec.spent, src->length);
+	else
+		tl_buf_addf(&m, "analysis incomplete: more than %u partial matches at once (the query match limit); some findings in this file may be missing",
+			    (unsigned)TL_QEXEC_MATCH_LIMIT);
+	TlFinding f;
+	memset(&f, 0, sizeof f);
+	f.rule = rule;
+	f.start = tl_source_position(src, 0);
+	f.end = f.start;
+	f.cell_start = f.start;
+	f.cell_end = f.end;
+	f.message = tl_buf_detach(&m);
+	tl_buf_release(&m);
+	tl_array_push(out, f);
+}
+
 /* `given`: a parse of the source's parser text made by the caller
  * (borrowed), or NULL to parse here. */
 static void tl_engine__analyze(TlEngine *e, const TlSource *src, const TSTree *given,
@@ -508,6 +574,7 @@ static void tl_engine__analyze(TlEngine *e, const TlSource *src, const TSTree *g
 	const uint64_t *key = e->exact ? pass : all;
 	if (passing)
 		tl_queryset_group(qs, key, false);
+	tl_qexec_begin(&e->qexec, tl_qexec_budget_for(src->length), tl_qexec_seconds_for(src->length));
 	TSTree *tree = given ? NULL
 			     : ts_parser_parse_string(e->parser, NULL,
 						      src->parse_text ? src->parse_text : src->text,
@@ -521,12 +588,17 @@ static void tl_engine__analyze(TlEngine *e, const TlSource *src, const TSTree *g
 		idx.torch_version = opt && opt->torch_version ? opt->torch_version : TL_TORCH_VERSION_DEFAULT;
 		if (passing) {
 			const TlQueryGroup *g = tl_queryset_group(qs, key, true);
-			for (uint32_t p = 0; p < g->part_count; p++)
-				tl_engine__run(e, qs, &g->parts[p], pass, &idx, src, root, out);
+			for (uint32_t p = 0; p < g->part_count; p++) {
+				tl_engine__run(e, qs, &g->parts[p], pass, &idx, src, root, out, first);
+				if (e->qexec.status & (TL_QEXEC_BUDGET_SPENT | TL_QEXEC_TIME_SPENT |
+						       TL_QEXEC_STOPPED))
+					break;
+			}
 		}
 		tl_engine__suppress(e, src, root, &idx, sel, out, first);
 		tl_index_release(&idx);
 	}
+	tl_engine__limits(e, src, out);
 	if (tree)
 		ts_tree_delete(tree);
 	tl_free(pass);

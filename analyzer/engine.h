@@ -1,6 +1,9 @@
 /* Analysis of one file: parse, index, run every selected rule, collect
  * findings in (line, column, code) order. Thread-safe: each worker owns a
- * TlEngine (a parser and scratch space); the rule set is shared read-only. */
+ * TlEngine (a parser and scratch space); the rule set is shared read-only.
+ * A TlEngine must not move after tl_engine_init (its cursor points into it).
+ * Per-file limits (a findings cap, a query work budget, a CPU-time bound,
+ * the query match limit; qexec.h) end in a TL002 finding naming the limit. */
 #ifndef TL_ENGINE_H
 #define TL_ENGINE_H
 
@@ -9,6 +12,7 @@
 #include <tree_sitter/api.h>
 
 #include "array.h"
+#include "qexec.h"
 #include "rules.h"
 #include "source.h"
 
@@ -27,7 +31,7 @@ typedef TlArray(TlFinding) TlFindings;
 
 typedef struct TlEngine {
 	TSParser *parser;
-	TSQueryCursor *cursor;
+	TlQexec qexec; /* the query cursor and the file's bounds */
 	const TlRuleSet *rules;
 	const TlSelection *selection;
 	/* The queries of a rule set without its own (filled by hand). */

@@ -641,6 +641,9 @@ int main(int argc, char **argv)
 		files_with += res->findings.size > 0;
 		for (uint32_t k = 0; k < res->findings.size; k++) {
 			TlSeverity s = res->findings.items[k].rule->severity;
+			/* TL002: a per-file limit cut the analysis short. */
+			if (strcmp(res->findings.items[k].rule->code, "TL002") == 0)
+				exit_code = TL_EXIT_ERROR;
 			errors += s == TL_SEV_ERROR;
 			warnings += s == TL_SEV_WARNING;
 			infos += s == TL_SEV_INFO;

@@ -305,10 +305,12 @@ bool tl_output_sarif(FILE *out, const TlReportSet *set, const char *srcroot, boo
 					       json_pack("{s:i, s:o}", "cell", (json_int_t)f->cell,
 							 "cellRegion", tl_output__region(f->cell_start, f->cell_end)));
 			tl_output__append(&d, results, res);
-			if (strcmp(f->rule->code, "TL000") == 0) /* a parse error: also a notification */
+			/* A parse error or a per-file limit: also a notification. */
+			bool limit = strcmp(f->rule->code, "TL002") == 0;
+			if (limit || strcmp(f->rule->code, "TL000") == 0)
 				tl_output__append(
 					&d, notes,
-					json_pack("{s:s, s:{s:s}, s:[{s:{s:o, s:o}}]}", "level", "warning",
+					json_pack("{s:s, s:{s:s}, s:[{s:{s:o, s:o}}]}", "level", limit ? "error" : "warning",
 						  "message", "text", tl_output__s(&d, f->message), "locations",
 						  "physicalLocation", "artifactLocation",
 						  tl_output__artifact(fr->path, srcroot), "region",

@@ -10,6 +10,7 @@
 
 #include "alloc.h"
 #include "buf.h"
+#include "qexec.h"
 #include "rules.h"
 #include "syms.h"
 
@@ -220,6 +221,8 @@ void tl_queryset_free(TlQuerySet *qs)
 		for (uint32_t i = 0; i < g->part_count; i++) {
 			if (g->parts[i].query)
 				ts_query_delete(g->parts[i].query);
+			if (g->parts[i].global)
+				ts_query_delete(g->parts[i].global);
 			tl_array_release(&g->parts[i].shapes);
 			tl_free(g->parts[i].cid);
 		}
@@ -415,6 +418,9 @@ static void tl_queryset__compile(TlQuerySet *qs, TlQueryPart *part)
 	TSQueryError err;
 	part->query = ts_query_new(tl_python_language(), text.data, (uint32_t)text.len, &offset, &err);
 	if (part->query) {
+		/* Patterns that cannot run node by node get a query of their own. */
+		part->global = tl_qexec_split(part->query, tl_python_language(), text.data,
+					      (uint32_t)text.len);
 		for (uint32_t id = 0; id < ts_query_capture_count(part->query); id++) {
 			uint32_t len;
 			const char *name = ts_query_capture_name_for_id(part->query, id, &len);

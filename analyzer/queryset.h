@@ -44,7 +44,9 @@ typedef struct TlRulePattern {
 
 /* One compiled tree-sitter query of a group. */
 typedef struct TlQueryPart {
-	TSQuery *query;          /* NULL when it failed to compile (reported once) */
+	TSQuery *query;          /* NULL when it failed to compile (reported once);
+				  * its local patterns only (qexec.h) */
+	TSQuery *global;         /* the same text with only its global patterns, or NULL */
 	TlArray(uint32_t) shapes; /* per pattern of `query`: its shape */
 	uint32_t *cid;           /* canonical capture k -> capture id of "c<k>", or UINT32_MAX */
 	uint32_t cid_count;

@@ -1,0 +1,309 @@
+#include "qexec.h"
+
+#include <string.h>
+#include <time.h>
+
+#include "alloc.h"
+
+/* ---- which patterns are local -------------------------------------------------- */
+
+static bool tl_qexec__ident(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       c == '_' || c == '-' || c == '.' || c == '?' || c == '!';
+}
+
+/* Skips blanks and `;` comments from `i`. */
+static uint32_t tl_qexec__skip(const char *t, uint32_t n, uint32_t i)
+{
+	while (i < n) {
+		if (t[i] == ' ' || t[i] == '\t' || t[i] == '\n' || t[i] == '\r') {
+			i++;
+		} else if (t[i] == ';') {
+			while (i < n && t[i] != '\n')
+				i++;
+		} else {
+			break;
+		}
+	}
+	return i;
+}
+
+/* The index after the string that starts at t[i] == '"'. */
+static uint32_t tl_qexec__string_end(const char *t, uint32_t n, uint32_t i)
+{
+	for (i++; i < n && t[i] != '"'; i++)
+		if (t[i] == '\\')
+			i++;
+	return i < n ? i + 1 : n;
+}
+
+/* The index after the bracket that closes the one at t[i] ('(' or '['). */
+static uint32_t tl_qexec__group_end(const char *t, uint32_t n, uint32_t i)
+{
+	uint32_t depth = 0;
+	while (i < n) {
+		char c = t[i];
+		if (c == '"') {
+			i = tl_qexec__string_end(t, n, i);
+			continue;
+		}
+		if (c == ';') {
+			i = tl_qexec__skip(t, n, i);
+			continue;
+		}
+		if (c == '(' || c == '[')
+			depth++;
+		else if ((c == ')' || c == ']') && --depth == 0)
+			return i + 1;
+		i++;
+	}
+	return n;
+}
+
+static bool tl_qexec__quantified(const char *t, uint32_t n, uint32_t end)
+{
+	uint32_t k = tl_qexec__skip(t, n, end);
+	return k < n && (t[k] == '+' || t[k] == '*' || t[k] == '?');
+}
+
+/* A node expression at t[i] that tree-sitter starts at its own node: a
+ * string, `_`, `(_)`, or `(name ...)`; not quantified. Sets *end. */
+static bool tl_qexec__plain_node(const char *t, uint32_t n, uint32_t i, uint32_t *end)
+{
+	if (t[i] == '"') {
+		*end = tl_qexec__string_end(t, n, i);
+	} else if (t[i] == '_' && (i + 1 >= n || !tl_qexec__ident(t[i + 1]))) {
+		*end = i + 1;
+	} else if (t[i] == '(') {
+		uint32_t j = tl_qexec__skip(t, n, i + 1);
+		if (j >= n)
+			return false;
+		*end = tl_qexec__group_end(t, n, i);
+		if (t[j] == '_' && (j + 1 >= n || !tl_qexec__ident(t[j + 1]))) {
+			/* tree-sitter starts a wildcard with children at a child */
+			uint32_t k = tl_qexec__skip(t, n, j + 1);
+			if (k >= n || t[k] != ')')
+				return false;
+		} else if (!((t[j] >= 'a' && t[j] <= 'z') || (t[j] >= 'A' && t[j] <= 'Z'))) {
+			return false;
+		}
+	} else {
+		return false;
+	}
+	return !tl_qexec__quantified(t, n, *end);
+}
+
+bool tl_qexec_pattern_local(const TSQuery *q, uint32_t p, const char *source, uint32_t len)
+{
+	if (p >= ts_query_pattern_count(q) || !ts_query_is_pattern_rooted(q, p) ||
+	    ts_query_is_pattern_non_local(q, p))
+		return false;
+	uint32_t from = ts_query_start_byte_for_pattern(q, p);
+	uint32_t to = ts_query_end_byte_for_pattern(q, p);
+	if (from >= to || to > len)
+		return false;
+	const char *t = source + from;
+	uint32_t n = to - from;
+	uint32_t i = tl_qexec__skip(t, n, 0);
+	/* Grouping parentheses around the root: `((call) @finding (#eq? ...))`. */
+	while (i < n && t[i] == '(') {
+		uint32_t j = tl_qexec__skip(t, n, i + 1);
+		if (j >= n || (t[j] != '(' && t[j] != '[' && t[j] != '"'))
+			break;
+		if (tl_qexec__quantified(t, n, tl_qexec__group_end(t, n, i)))
+			return false;
+		i = j;
+	}
+	if (i >= n)
+		return false;
+	uint32_t end;
+	if (t[i] != '[')
+		return tl_qexec__plain_node(t, n, i, &end);
+	/* An alternation at the root: each member a plain node. */
+	uint32_t close = tl_qexec__group_end(t, n, i);
+	if (tl_qexec__quantified(t, n, close))
+		return false;
+	uint32_t k = tl_qexec__skip(t, n, i + 1);
+	while (k < n && t[k] != ']') {
+		if (!tl_qexec__plain_node(t, n, k, &end))
+			return false;
+		k = tl_qexec__skip(t, n, end);
+		while (k < n && t[k] == '@') { /* captures of the member */
+			k++;
+			while (k < n && tl_qexec__ident(t[k]))
+				k++;
+			k = tl_qexec__skip(t, n, k);
+		}
+	}
+	return k < n;
+}
+
+TSQuery *tl_qexec_split(TSQuery *q, const TSLanguage *lang, const char *source, uint32_t len)
+{
+	uint32_t count = ts_query_pattern_count(q);
+	bool *local = tl_calloc(count ? count : 1, sizeof *local);
+	uint32_t globals = 0;
+	for (uint32_t p = 0; p < count; p++) {
+		local[p] = tl_qexec_pattern_local(q, p, source, len);
+		globals += !local[p];
+	}
+	TSQuery *global = NULL;
+	if (globals) {
+		uint32_t offset;
+		TSQueryError err;
+		global = ts_query_new(lang, source, len, &offset, &err);
+		/* `q` compiled from the same text: so does the copy. If it could
+		 * not, keep every pattern in the whole-tree run of `q` alone. */
+		if (global) {
+			for (uint32_t p = 0; p < count; p++) {
+				if (local[p])
+					ts_query_disable_pattern(global, p);
+				else
+					ts_query_disable_pattern(q, p);
+			}
+		}
+	}
+	tl_free(local);
+	return global;
+}
+
+/* ---- running ----------------------------------------------------------------------- */
+
+/* Work units per byte of source: measured on real code (qexec.c's budget
+ * test), real files use well under 1 unit per byte; 64 is far above. */
+#define TL_QEXEC_UNITS_PER_BYTE 64u
+#define TL_QEXEC_UNITS_MIN 1000000u
+
+uint64_t tl_qexec_budget_for(uint64_t bytes)
+{
+	return TL_QEXEC_UNITS_MIN + bytes * TL_QEXEC_UNITS_PER_BYTE;
+}
+
+double tl_qexec_seconds_for(uint64_t bytes)
+{
+	return 10.0 + 2.0 * (double)bytes / (1024.0 * 1024.0);
+}
+
+/* CPU seconds of this thread. */
+static double tl_qexec__cpu(void)
+{
+	struct timespec t;
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t) != 0)
+		return 0;
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+bool tl_qexec_out_of_time(TlQexec *x)
+{
+	if (tl_qexec__cpu() <= x->deadline)
+		return false;
+	x->status |= TL_QEXEC_TIME_SPENT;
+	return true;
+}
+
+/* Called by tree-sitter every 100 cursor steps; true cancels the run. */
+static bool tl_qexec__progress(TSQueryCursorState *state)
+{
+	TlQexec *x = state->payload;
+	x->spent++;
+	if (x->budget == 0) {
+		x->status |= TL_QEXEC_BUDGET_SPENT;
+		return true;
+	}
+	x->budget--;
+	/* A cursor step costs as many in-progress states as there are, which
+	 * no counter here sees: the CPU time bounds what the steps miss. */
+	if ((x->spent & 15) == 0 && tl_qexec__cpu() > x->deadline) {
+		x->status |= TL_QEXEC_TIME_SPENT;
+		return true;
+	}
+	return false;
+}
+
+void tl_qexec_init(TlQexec *x)
+{
+	memset(x, 0, sizeof *x);
+	x->cursor = ts_query_cursor_new();
+	x->options.payload = x;
+	x->options.progress_callback = tl_qexec__progress;
+	ts_query_cursor_set_match_limit(x->cursor, TL_QEXEC_MATCH_LIMIT);
+}
+
+void tl_qexec_release(TlQexec *x)
+{
+	ts_query_cursor_delete(x->cursor);
+	x->cursor = NULL;
+}
+
+void tl_qexec_begin(TlQexec *x, uint64_t budget, double seconds)
+{
+	x->budget = budget;
+	x->spent = 0;
+	x->status = 0;
+	x->seconds = seconds;
+	x->deadline = tl_qexec__cpu() + seconds;
+}
+
+/* Runs the cursor (already executed on a node) to its end. */
+static unsigned tl_qexec__drain(TlQexec *x, const TSQuery *q, TlQexecMatchFn fn, void *ctx)
+{
+	unsigned status = 0;
+	TSQueryMatch m;
+	while (ts_query_cursor_next_match(x->cursor, &m)) {
+		if (!fn(ctx, q, &m)) {
+			status |= TL_QEXEC_STOPPED;
+			break;
+		}
+	}
+	if (ts_query_cursor_did_exceed_match_limit(x->cursor))
+		status |= TL_QEXEC_MATCH_LIMIT_HIT;
+	return status;
+}
+
+unsigned tl_qexec_run(TlQexec *x, const TSQuery *local, const TSQuery *global, TSNode root,
+		      TlQexecMatchFn fn, void *ctx)
+{
+	unsigned before = x->status;
+	x->status = 0;
+	unsigned status = 0;
+	if (local) {
+		ts_query_cursor_set_max_start_depth(x->cursor, 0);
+		TSTreeCursor walk = ts_tree_cursor_new(root);
+		bool more = true;
+		while (more && !(status & TL_QEXEC_STOPPED)) {
+			if (x->budget == 0) {
+				status |= TL_QEXEC_BUDGET_SPENT;
+				break;
+			}
+			x->budget--;
+			x->spent++;
+			/* An exec of fewer than 100 cursor steps (the progress callback
+			 * is not called) keeps few states: the units bound it. */
+			ts_query_cursor_exec_with_options(x->cursor, local, ts_tree_cursor_current_node(&walk),
+							  &x->options);
+			status |= tl_qexec__drain(x, local, fn, ctx);
+			status |= x->status;
+			if (status & (TL_QEXEC_BUDGET_SPENT | TL_QEXEC_TIME_SPENT))
+				break;
+			/* Next node in preorder, iteratively. */
+			if (ts_tree_cursor_goto_first_child(&walk))
+				continue;
+			while (!ts_tree_cursor_goto_next_sibling(&walk)) {
+				if (!ts_tree_cursor_goto_parent(&walk)) {
+					more = false;
+					break;
+				}
+			}
+		}
+		ts_tree_cursor_delete(&walk);
+		ts_query_cursor_set_max_start_depth(x->cursor, UINT32_MAX);
+	}
+	if (global && !(status & (TL_QEXEC_STOPPED | TL_QEXEC_BUDGET_SPENT | TL_QEXEC_TIME_SPENT))) {
+		ts_query_cursor_exec_with_options(x->cursor, global, root, &x->options);
+		status |= tl_qexec__drain(x, global, fn, ctx);
+		status |= x->status;
+	}
+	x->status = before | status;
+	return status;
+}

@@ -1,0 +1,119 @@
+#!/bin/sh
+# Hostile sizes: generated files that once crashed or stalled torchlint,
+# and the per-file limits that end in TL002 (exit 2, the other files'
+# findings unchanged).
+# usage: test-limits.sh TORCHLINT
+set -u
+bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+run() {
+	name=$1 want=$2
+	shift 2
+	"$@" >"$tmp/out" 2>"$tmp/err"
+	got=$?
+	if [ "$got" = "$want" ]; then ok; else bad "$name: exit $got, expected $want"; sed 's/^/    /' "$tmp/err" | head -5; fi
+}
+has() { if grep -qF -- "$3" "$2"; then ok; else bad "$1: '$3' not in output"; sed 's/^/    /' "$2" | head -8; fi; }
+hasnt() { if grep -qF -- "$3" "$2"; then bad "$1: '$3' unexpectedly in output"; else ok; fi; }
+
+# chain N: one line `x = f(x).f(x)...` with N calls.
+chain() { awk -v n="$1" 'BEGIN { print "import torch"; printf "x = f(x)"; for (i = 1; i < n; i++) printf ".f(x)"; print "" }'; }
+
+# A 3,000-link method chain killed torchlint (SIGSEGV in tree-sitter's
+# query cursor: more than 65,535 live capture lists wrap its 16-bit ids).
+chain 3000 >"$tmp/chain3000.py"
+run chain-3000 0 "$bin" --select ALL "$tmp/chain3000.py"
+has chain-3000 "$tmp/out" "All checks passed"
+chain 30000 >"$tmp/chain30000.py"
+run chain-30000 0 "$bin" --select ALL -q "$tmp/chain30000.py"
+
+# A file with findings, analysed alone and next to a file over a limit.
+cat >"$tmp/good.py" <<'PY'
+import torch
+
+def train(model, loader, opt):
+    losses = []
+    for x, y in loader:
+        loss = model(x).sum()
+        loss.backward()
+        opt.step()
+        losses.append(loss)
+PY
+"$bin" --format concise --color never -q "$tmp/good.py" >"$tmp/good.alone" 2>&1
+[ -s "$tmp/good.alone" ] && ok || bad "good.py has no findings to compare"
+
+# The findings cap: a custom rule that matches every node.
+mkdir "$tmp/every"
+cat >"$tmp/every/TL598-every-node.toml" <<'TOML'
+code = "TL598"
+name = "every-node"
+family = "safety"
+severity = "info"
+default = true
+message = "a node"
+TOML
+printf '(_) @finding\n' >"$tmp/every/TL598-every-node.scm"
+awk 'BEGIN { printf "data = ["; for (i = 0; i < 12000; i++) printf "%d, ", i; print "]" }' >"$tmp/data.py"
+run findings-cap 2 "$bin" --format concise --color never -q --rules-dir "$tmp/every" \
+	--extend-select TL598 "$tmp/data.py"
+has findings-cap "$tmp/out" "data.py:1:1: TL002 analysis stopped after 10000 findings (the per-file cap)"
+# TL002 cannot be ignored: a file that was not fully checked is an error.
+run findings-cap-ignored 2 "$bin" --format concise -q --rules-dir "$tmp/every" --ignore TL002 "$tmp/data.py"
+has findings-cap-ignored "$tmp/out" "TL002"
+# The good file beside it keeps its findings, byte for byte.
+run findings-cap-other 2 "$bin" --format concise --color never -q --rules-dir "$tmp/every" \
+	"$tmp/good.py" "$tmp/data.py"
+grep -F "good.py" "$tmp/out" | grep -vF " TL598 " >"$tmp/good.beside"
+if cmp -s "$tmp/good.alone" "$tmp/good.beside"; then ok; else bad "good.py findings differ beside data.py"; diff "$tmp/good.alone" "$tmp/good.beside" | head; fi
+# SARIF: a notification too, and the run is not successful.
+run findings-cap-sarif 2 "$bin" --format sarif --rules-dir "$tmp/every" "$tmp/data.py"
+if python3 -c '
+import json, sys
+run = json.load(open(sys.argv[1]))["runs"][0]
+inv = run["invocations"][0]
+notes = [n for n in inv["toolExecutionNotifications"] if "per-file cap" in n["message"]["text"]]
+assert notes and notes[0]["level"] == "error", notes
+assert inv["executionSuccessful"] is False
+assert any(r["ruleId"] == "TL002" for r in run["results"])
+' "$tmp/out"; then ok; else bad "findings-cap-sarif: no TL002 notification"; fi
+
+# Patterns that cannot run node by node (qexec.h) still find their matches:
+# a sibling sequence and a wildcard root with a child.
+mkdir "$tmp/shapes"
+cat >"$tmp/shapes/TL597-then.toml" <<'TOML'
+code = "TL597"
+name = "then"
+family = "safety"
+severity = "info"
+default = true
+message = "a statement followed by another"
+TOML
+printf '((expression_statement) @finding . (expression_statement))\n' >"$tmp/shapes/TL597-then.scm"
+cat >"$tmp/shapes/TL596-int-child.toml" <<'TOML'
+code = "TL596"
+name = "int-child"
+family = "safety"
+severity = "info"
+default = true
+message = "an integer child"
+TOML
+printf '(_ (integer) @finding)\n' >"$tmp/shapes/TL596-int-child.scm"
+printf 'a = 1\nb = [2, 3]\nc = "x"\n' >"$tmp/shapes.py"
+run global-patterns 1 "$bin" --format concise --color never -q --rules-dir "$tmp/shapes" "$tmp/shapes.py"
+sed 's/^[^:]*://' "$tmp/out" >"$tmp/got"
+cat >"$tmp/want" <<'OUT'
+1:1: TL597 a statement followed by another
+1:5: TL596 an integer child
+2:1: TL597 a statement followed by another
+2:6: TL596 an integer child
+2:9: TL596 an integer child
+OUT
+if cmp -s "$tmp/want" "$tmp/got"; then ok; else bad "global-patterns:"; diff "$tmp/want" "$tmp/got"; fi
+
+echo "limits: $pass passed, $fail failed"
+[ "$fail" = 0 ]

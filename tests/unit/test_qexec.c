@@ -1,0 +1,331 @@
+/* Unit tests for qexec: which patterns run node by node, that the node by
+ * node run finds exactly the matches of a whole-tree run, that its work is
+ * linear on the shapes that made the whole-tree run quadratic (and crash),
+ * and that its bounds stop it. */
+#include "helpers.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "buf.h"
+#include "qexec.h"
+#include "rules.h"
+
+static TSQuery *compile(const char *text)
+{
+	uint32_t offset;
+	TSQueryError err;
+	TSQuery *q = ts_query_new(tl_python_language(), text, (uint32_t)strlen(text), &offset, &err);
+	if (!q)
+		fail_msg("query does not compile (%d at %u): %s", (int)err, offset, text);
+	return q;
+}
+
+static void test_local_patterns(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *query;
+		bool local;
+	} cases[] = {
+		{ "(call) @finding", true },
+		{ "((call function: (identifier) @f) @finding (#eq? @f \"x\"))", true },
+		{ "(call function: (attribute object: (_) attribute: (identifier))) @finding", true },
+		{ "(_) @finding", true },
+		{ "\"return\" @finding", true },
+		{ "; (_ (identifier)) in a comment\n(call) @finding", true },
+		{ "[(call) (attribute)] @finding", true },
+		{ "[(call) (attribute) @a] @finding", true },
+		/* tree-sitter starts a wildcard root with a child at the child */
+		{ "(_ (identifier) @x) @finding", false },
+		{ "((_ (identifier)) @finding)", false },
+		{ "[(call) (_ (identifier))] @finding", false },
+		/* not one root */
+		{ "((identifier) @a . (identifier) @finding)", false },
+		{ "((comment) @a (comment) @finding)", false },
+		/* a quantified root */
+		{ "(comment)+ @finding", false },
+		{ "((comment) @finding)*", false },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		TSQuery *q = compile(cases[i].query);
+		bool got = tl_qexec_pattern_local(q, 0, cases[i].query, (uint32_t)strlen(cases[i].query));
+		if (got != cases[i].local)
+			fail_msg("%s: local %d, expected %d", cases[i].query, got, cases[i].local);
+		ts_query_delete(q);
+	}
+}
+
+/* ---- matches, as an order-free summary -------------------------------------------- */
+
+typedef struct Summary {
+	uint64_t count, sum, xor;
+} Summary;
+
+static void summary_add(Summary *s, const TSQueryMatch *m)
+{
+	uint64_t h = 1469598103934665603ull * (m->pattern_index + 1u);
+	for (uint16_t i = 0; i < m->capture_count; i++) {
+		TSNode n = m->captures[i].node;
+		h ^= (uint64_t)ts_node_start_byte(n) * 31u + (uint64_t)ts_node_end_byte(n) * 7u +
+		     m->captures[i].index * 131u + ts_node_symbol(n);
+		h *= 1099511628211ull;
+	}
+	s->count++;
+	s->sum += h;
+	s->xor ^= h * 0x9E3779B97F4A7C15ull;
+}
+
+static bool summary_fn(void *ctx, const TSQuery *q, const TSQueryMatch *m)
+{
+	(void)q;
+	summary_add(ctx, m);
+	return true;
+}
+
+static Summary whole_tree(const TSQuery *q, TSNode root)
+{
+	Summary s = { 0, 0, 0 };
+	TSQueryCursor *c = ts_query_cursor_new();
+	ts_query_cursor_exec(c, q, root);
+	TSQueryMatch m;
+	while (ts_query_cursor_next_match(c, &m))
+		summary_add(&s, &m);
+	assert_false(ts_query_cursor_did_exceed_match_limit(c));
+	ts_query_cursor_delete(c);
+	return s;
+}
+
+static Summary node_by_node(TlQexec *x, const TSQuery *local, const TSQuery *global, TSNode root)
+{
+	Summary s = { 0, 0, 0 };
+	tl_qexec_begin(x, tl_qexec_budget_for(1u << 20), 1e9);
+	assert_int_equal(tl_qexec_run(x, local, global, root, summary_fn, &s), TL_QEXEC_DONE);
+	return s;
+}
+
+/* chain(n): `x = f(x).f(x)...` with n calls; nest(n): f(f(...(x))); list(n). */
+static char *gen(const char *kind, unsigned n)
+{
+	TlBuf b;
+	tl_buf_init(&b);
+	if (strcmp(kind, "chain") == 0) {
+		tl_buf_add(&b, "x = f(x)");
+		for (unsigned i = 1; i < n; i++)
+			tl_buf_add(&b, ".f(x)");
+	} else if (strcmp(kind, "nest") == 0) {
+		tl_buf_add(&b, "y = ");
+		for (unsigned i = 0; i < n; i++)
+			tl_buf_add(&b, "f(");
+		tl_buf_add(&b, "x");
+		for (unsigned i = 0; i < n; i++)
+			tl_buf_addc(&b, ')');
+	} else if (strcmp(kind, "list") == 0) {
+		tl_buf_add(&b, "data = [");
+		for (unsigned i = 0; i < n; i++)
+			tl_buf_addf(&b, "torch.tensor(%u), ", i);
+		tl_buf_add(&b, "]");
+	} else { /* statements: a training loop repeated */
+		for (unsigned i = 0; i < n; i++)
+			tl_buf_addf(&b, "for x, y in loader:\n    out%u = model(x.cuda()).softmax(1)\n"
+				    "    loss = F.cross_entropy(out%u, y)\n    loss.backward()\n"
+				    "    opt.step()\n    losses.append(loss)\n",
+				    i, i);
+	}
+	tl_buf_addc(&b, '\n');
+	return tl_buf_detach(&b);
+}
+
+static const char *const sample =
+	"import torch\nimport torch.nn.functional as F\n\n"
+	"def train(model, loader, opt, scaler):\n"
+	"    losses = []\n    model.train()\n"
+	"    for step, (x, y) in enumerate(loader):\n"
+	"        with torch.autocast('cuda'):\n"
+	"            out = model(x.to('cuda'))\n"
+	"        loss = F.cross_entropy(out.softmax(-1), y)  # comment\n"
+	"        scaler.scale(loss).backward(retain_graph=True)\n"
+	"        scaler.step(opt)\n"
+	"        losses.append(loss)\n"
+	"        print(loss.item())\n"
+	"    model.eval()\n"
+	"    return [a for a in losses if a], {'k': (1, 2)}, lambda q: q\n"
+	"x = 1\nb = [2, 3]\nc = \"s\"\n";
+
+/* Every built-in rule's query, one after the other. */
+static void builtin_queries(TlBuf *all)
+{
+	TlRuleSet set;
+	assert_true(tl_rules_load(&set, NULL, stderr));
+	tl_buf_init(all);
+	for (uint32_t i = 0; i < set.rules.size; i++)
+		if (set.rules.items[i]->query_source)
+			tl_buf_addf(all, "%s\n", set.rules.items[i]->query_source);
+	tl_rules_release(&set);
+}
+
+static void test_same_matches_as_whole_tree(void **state)
+{
+	(void)state;
+	TlBuf all;
+	builtin_queries(&all);
+	/* The built-in rules are all local. */
+	TSQuery *builtin = compile(all.data);
+	TSQuery *none = tl_qexec_split(builtin, tl_python_language(), all.data, (uint32_t)all.len);
+	assert_null(none);
+	ts_query_delete(builtin);
+	const char *queries[] = {
+		all.data,
+		"(_) @finding\n(_ (integer) @i) @finding\n((expression_statement) @a . (expression_statement) @b)\n"
+		"(call arguments: (argument_list . (_) @first)) @finding\n(comment)+ @c\n"
+		"[(call) (_ (identifier) @id)] @finding\n",
+	};
+	const char *kinds[] = { "chain", "nest", "list", "loop" };
+	TSParser *parser = ts_parser_new();
+	ts_parser_set_language(parser, tl_python_language());
+	TlQexec x;
+	tl_qexec_init(&x);
+	for (size_t k = 0; k < sizeof kinds / sizeof *kinds + 1; k++) {
+		char *text = k < 4 ? gen(kinds[k], 200) : tl_strdup(sample);
+		TSTree *tree = ts_parser_parse_string(parser, NULL, text, (uint32_t)strlen(text));
+		TSNode root = ts_tree_root_node(tree);
+		for (size_t qi = 0; qi < sizeof queries / sizeof *queries; qi++) {
+			TSQuery *ref = compile(queries[qi]);
+			TSQuery *local = compile(queries[qi]);
+			TSQuery *global = tl_qexec_split(local, tl_python_language(), queries[qi],
+							 (uint32_t)strlen(queries[qi]));
+			if (qi == 1)
+				assert_non_null(global);
+			Summary a = whole_tree(ref, root), b = node_by_node(&x, local, global, root);
+			if (a.count != b.count || a.sum != b.sum || a.xor != b.xor)
+				fail_msg("%s, query %zu: %llu matches whole-tree, %llu node by node",
+					 k < 4 ? kinds[k] : "sample", qi, (unsigned long long)a.count,
+					 (unsigned long long)b.count);
+			assert_true(a.count > 0);
+			ts_query_delete(ref);
+			ts_query_delete(local);
+			if (global)
+				ts_query_delete(global);
+		}
+		ts_tree_delete(tree);
+		tl_free(text);
+	}
+	tl_qexec_release(&x);
+	ts_parser_delete(parser);
+	tl_buf_release(&all);
+}
+
+/* The work of running the built-in rules' query over gen(kind, n). */
+static uint64_t work(TSParser *parser, TlQexec *x, const TSQuery *q, const char *kind,
+		     unsigned n, unsigned *status)
+{
+	char *text = gen(kind, n);
+	TSTree *tree = ts_parser_parse_string(parser, NULL, text, (uint32_t)strlen(text));
+	Summary s = { 0, 0, 0 };
+	tl_qexec_begin(x, tl_qexec_budget_for(strlen(text)), 1e9);
+	*status = tl_qexec_run(x, q, NULL, ts_tree_root_node(tree), summary_fn, &s);
+	ts_tree_delete(tree);
+	tl_free(text);
+	return x->spent;
+}
+
+/* Doubling the input at most doubles the work (plus a little): no
+ * quadratic phase in query matching, on the shapes that had one. */
+static void test_work_grows_linearly(void **state)
+{
+	(void)state;
+	TlBuf all;
+	builtin_queries(&all);
+	TSQuery *q = compile(all.data);
+	TSParser *parser = ts_parser_new();
+	ts_parser_set_language(parser, tl_python_language());
+	TlQexec x;
+	tl_qexec_init(&x);
+	const char *kinds[] = { "chain", "nest", "list", "loop" };
+	const unsigned base[] = { 4000, 2000, 4000, 500 };
+	for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++) {
+		uint64_t w[4];
+		for (unsigned i = 0; i < 4; i++) {
+			unsigned status;
+			w[i] = work(parser, &x, q, kinds[k], base[k] << i, &status);
+			assert_int_equal(status, TL_QEXEC_DONE);
+		}
+		for (unsigned i = 1; i < 4; i++) {
+			double ratio = (double)w[i] / (double)w[i - 1];
+			if (ratio > 2.2)
+				fail_msg("%s: work %llu at %ux, %llu at %ux: ratio %.2f", kinds[k],
+					 (unsigned long long)w[i - 1], 1u << (i - 1), (unsigned long long)w[i],
+					 1u << i, ratio);
+		}
+	}
+	tl_qexec_release(&x);
+	ts_parser_delete(parser);
+	ts_query_delete(q);
+	tl_buf_release(&all);
+}
+
+static bool stop_at_three(void *ctx, const TSQuery *q, const TSQueryMatch *m)
+{
+	(void)q;
+	(void)m;
+	return ++*(int *)ctx < 3;
+}
+
+static void test_bounds_stop_the_run(void **state)
+{
+	(void)state;
+	TSParser *parser = ts_parser_new();
+	ts_parser_set_language(parser, tl_python_language());
+	char *text = gen("chain", 5000);
+	TSTree *tree = ts_parser_parse_string(parser, NULL, text, (uint32_t)strlen(text));
+	TSNode root = ts_tree_root_node(tree);
+	TlQexec x;
+	tl_qexec_init(&x);
+	const char *qt = "(call) @finding";
+	TSQuery *q = compile(qt);
+	assert_null(tl_qexec_split(q, tl_python_language(), qt, (uint32_t)strlen(qt)));
+	/* The match callback stops the run. */
+	int seen = 0;
+	tl_qexec_begin(&x, tl_qexec_budget_for(strlen(text)), 1e9);
+	assert_int_equal(tl_qexec_run(&x, q, NULL, root, stop_at_three, &seen), TL_QEXEC_STOPPED);
+	assert_int_equal(seen, 3);
+	/* The work budget stops it. */
+	Summary s = { 0, 0, 0 };
+	tl_qexec_begin(&x, 100, 1e9);
+	assert_true(tl_qexec_run(&x, q, NULL, root, summary_fn, &s) & TL_QEXEC_BUDGET_SPENT);
+	assert_true(x.status & TL_QEXEC_BUDGET_SPENT);
+	assert_true(s.count < 100);
+	/* A whole-tree pattern whose states pile up on the chain: the match
+	 * limit keeps tree-sitter's capture lists bounded, and says so. */
+	const char *gt = "(_ (attribute object: (_) @o attribute: (identifier) @m)) @finding";
+	TSQuery *g = compile(gt);
+	TSQuery *gg = tl_qexec_split(g, tl_python_language(), gt, (uint32_t)strlen(gt));
+	assert_non_null(gg);
+	memset(&s, 0, sizeof s);
+	tl_qexec_begin(&x, tl_qexec_budget_for(strlen(text)), 1e9);
+	unsigned st = tl_qexec_run(&x, g, gg, root, summary_fn, &s);
+	assert_true(st & TL_QEXEC_MATCH_LIMIT_HIT);
+	/* The CPU-time bound stops the whole-tree run. */
+	tl_qexec_begin(&x, tl_qexec_budget_for(strlen(text)), 0.0);
+	st = tl_qexec_run(&x, g, gg, root, summary_fn, &s);
+	assert_int_equal(st & TL_QEXEC_TIME_SPENT, TL_QEXEC_TIME_SPENT);
+	ts_query_delete(g);
+	ts_query_delete(gg);
+	ts_query_delete(q);
+	tl_qexec_release(&x);
+	ts_tree_delete(tree);
+	tl_free(text);
+	ts_parser_delete(parser);
+}
+
+int main(void)
+{
+	tl_alloc_install();
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_local_patterns),
+		cmocka_unit_test(test_same_matches_as_whole_tree),
+		cmocka_unit_test(test_work_grows_linearly),
+		cmocka_unit_test(test_bounds_stop_the_run),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
