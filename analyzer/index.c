@@ -662,6 +662,8 @@ static void tl_index__enter(TlWalker *w, TSNode n)
 	TlIndex *idx = w->idx;
 	TSSymbol s = ts_node_symbol(n);
 
+	if (s == sy->return_statement && w->cur.func >= 0)
+		tl_array_push(&idx->funcs.items[w->cur.func].returns, n);
 	if (s == sy->block && w->pending.size &&
 	    ts_node_eq(tl_array_last(&w->pending)->body, n)) {
 		TlPending p = *tl_array_last(&w->pending);
@@ -687,6 +689,7 @@ static void tl_index__enter(TlWalker *w, TSNode n)
 		f.cls = w->cur.cls;
 		tl_array_init(&f.call_sites);
 		tl_array_init(&f.params);
+		tl_array_init(&f.returns);
 		int32_t fi = (int32_t)idx->funcs.size;
 		tl_array_push(&idx->funcs, f);
 		if (len) {
@@ -1163,6 +1166,7 @@ void tl_index_release(TlIndex *idx)
 		tl_free(idx->funcs.items[i].name);
 		tl_array_release(&idx->funcs.items[i].call_sites);
 		tl_array_release(&idx->funcs.items[i].params);
+		tl_array_release(&idx->funcs.items[i].returns);
 	}
 	for (uint32_t i = 0; i < idx->classes.size; i++) {
 		tl_free(idx->classes.items[i].name);

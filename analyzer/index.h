@@ -118,6 +118,8 @@ typedef struct TlFunc {
 				 * methods of a local base class that it overrides
 				 * (virtual dispatch may run it there) */
 	TlIntArray params;      /* binding indices of its parameters, in order */
+	TlArray(TSNode) returns; /* its return statements in source order (not those
+				  * of the definitions nested in it) */
 	uint32_t flat_events;   /* TL_EV_* it runs outside its own loops, also through
 				 * the functions it calls outside them */
 	bool runs_step_loop;    /* a loop that runs steps (or forwards) is inside it

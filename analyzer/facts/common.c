@@ -211,30 +211,18 @@ TSNode tl_facts__param_arg_of(const TlIndex *idx, const TlBinding *param, const 
 	return tl_facts__param_arg(idx, f, k, site);
 }
 
-/* Calls every return value of local function `f` (not of nested defs). */
 /* Calls visit(idx, return_statement, data) for each return statement of
  * local function `f` (not of the definitions nested in it) until one
- * visit returns true; returns whether one did. */
+ * visit returns true; returns whether one did. The index lists them: a
+ * walk of the body per question made a long function quadratic. */
 bool tl_facts__each_return(const TlIndex *idx, int32_t f,
 				 bool (*visit)(const TlIndex *, TSNode, void *), void *data)
 {
-	const TlSyms *sy = tl_syms();
-	TSNode fn = idx->funcs.items[f].node;
-	TSTreeCursor cur = ts_tree_cursor_new(fn);
-	bool found = false, descend = true;
-	do {
-		TSNode n = ts_tree_cursor_current_node(&cur);
-		TSSymbol s = ts_node_symbol(n);
-		bool nested = !ts_node_eq(n, fn) && (s == sy->function_definition ||
-						      s == sy->class_definition || s == sy->lambda);
-		descend = !nested;
-		if (s == sy->return_statement && visit(idx, n, data)) {
-			found = true;
-			break;
-		}
-	} while (tl_walk_next(&cur, fn, descend));
-	ts_tree_cursor_delete(&cur);
-	return found;
+	const TlFunc *fn = &idx->funcs.items[f];
+	for (uint32_t i = 0; i < fn->returns.size; i++)
+		if (visit(idx, fn->returns.items[i], data))
+			return true;
+	return false;
 }
 
 /* True when some return value of local function `f` satisfies `pred`

@@ -174,11 +174,24 @@ TSNode tl_facts__guard_between(const TlIndex *idx, TSNode node, TSNode top)
 		if (s == sy->except_clause)
 			return p;
 		if (s == sy->block || s == sy->module) {
-			/* An early exit earlier in the same block. */
-			for (TSNode prev = ts_node_prev_named_sibling(child); !ts_node_is_null(prev);
-			     prev = ts_node_prev_named_sibling(prev))
-				if (tl_facts__early_exit(idx, prev))
-					return prev;
+			/* An early exit earlier in the same block: the nearest one.
+			 * Forward, with a cursor: each ts_node_prev_named_sibling
+			 * scans the block from its start, so walking back with it
+			 * cost the square of the statement's position. */
+			TSNode found = none;
+			TSTreeCursor cur = ts_tree_cursor_new(p);
+			uint32_t at = ts_node_start_byte(child);
+			for (bool more = ts_tree_cursor_goto_first_child(&cur); more;
+			     more = ts_tree_cursor_goto_next_sibling(&cur)) {
+				TSNode prev = ts_tree_cursor_current_node(&cur);
+				if (ts_node_start_byte(prev) >= at)
+					break;
+				if (ts_node_is_named(prev) && tl_facts__early_exit(idx, prev))
+					found = prev;
+			}
+			ts_tree_cursor_delete(&cur);
+			if (!ts_node_is_null(found))
+				return found;
 		}
 	}
 	return none;

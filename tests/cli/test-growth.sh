@@ -1,0 +1,68 @@
+#!/bin/bash
+# Growth of the whole analysis on flat shapes that were once super-linear:
+# each generator's input at 1x and 8x; the CPU time above start-up must
+# grow at most about linearly (limit: 20x for 8x the input; linear is 8x,
+# quadratic 64x). CPU time, not wall time, and a ratio, never an absolute
+# time: a loaded machine changes both sizes alike.
+# usage: test-growth.sh TORCHLINT
+set -u
+bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0
+fail=0
+
+gen() { # gen KIND N: writes the input for KIND with size N to stdout
+	awk -v kind="$1" -v n="$2" '
+	BEGIN {
+		# The rules run only on files that may use PyTorch.
+		if (kind != "cells") print "import torch"
+		if (kind == "chain") { printf "x = f(x)"; for (i = 1; i < n; i++) printf ".f(x)"; print "" }
+		else if (kind == "nest") { printf "y = "; for (i = 0; i < n; i++) printf "f("; printf "x"; for (i = 0; i < n; i++) printf ")"; print "" }
+		else if (kind == "list") { printf "data = ["; for (i = 0; i < n; i++) printf "torch.tensor(%d), ", i; print "]" }
+		else if (kind == "dict") { printf "data = {"; for (i = 0; i < n; i++) printf "\"k%d\": %d, ", i, i; print "}" }
+		else if (kind == "binop") { printf "y = x"; for (i = 0; i < n; i++) printf " + x"; print "" }
+		else if (kind == "statements") { for (i = 0; i < n; i++) printf "loss%d = model(x).sum()\n", i }
+		else if (kind == "functions") { for (i = 0; i < n; i++) printf "def f%d(model, x):\n    y = model(x)\n    return f%d(model, y)\n", i, (i ? i - 1 : 0) }
+		else if (kind == "assignments") { print "def evaluate(model, x):"; print "    model.eval()"; print "    x0 = model(x)"; for (i = 0; i < n; i++) printf "    x%d = x%d + 1\n", i + 1, i; printf "    return x%d\n", n }
+		else if (kind == "loop") { print "for x, y in loader:"; for (i = 0; i < n; i++) printf "    loss%d = model(x).sum()\n    loss%d.backward()\n    losses.append(loss%d)\n", i, i, i; print "    opt.step()" }
+		else if (kind == "cells") { printf "{\"cells\": [{\"cell_type\": \"code\", \"metadata\": {}, \"outputs\": [], \"source\": [\"import torch\\n\"]}"; for (i = 0; i < n; i++) printf ", {\"cell_type\": \"code\", \"metadata\": {}, \"outputs\": [], \"source\": [\"x%d = x%d + 1\\n\"]}", i + 1, i; print "], \"metadata\": {}, \"nbformat\": 4, \"nbformat_minor\": 5}" }
+	}'
+}
+
+# cpu FILE: user+system CPU seconds of one run (best of two).
+cpu() {
+	local best= t
+	for _ in 1 2; do
+		t=$( { TIMEFORMAT='%U %S'; time "$bin" -q --select ALL --format concise "$1" >/dev/null 2>&1; } 2>&1 | awk '{ print $1 + $2 }')
+		if [ -z "$best" ] || awk -v a="$t" -v b="$best" 'BEGIN { exit !(a < b) }'; then best=$t; fi
+	done
+	echo "$best"
+}
+
+printf 'import torch\nx = 1\n' >"$tmp/empty.py"
+base=$(cpu "$tmp/empty.py")
+# kind, 1x size (8x is measured against it), extension
+while read -r kind n ext; do
+	gen "$kind" "$n" >"$tmp/$kind-1.$ext"
+	gen "$kind" $((n * 8)) >"$tmp/$kind-8.$ext"
+	t1=$(cpu "$tmp/$kind-1.$ext")
+	t8=$(cpu "$tmp/$kind-8.$ext")
+	verdict=$(awk -v a="$t1" -v b="$t8" -v z="$base" 'BEGIN {
+		a -= z; b -= z; if (a < 0.02) a = 0.02
+		r = b / a; printf "%.1f %s", r, (r <= 20 ? "ok" : "bad") }')
+	echo "growth $kind: ${t1}s at 1x, ${t8}s at 8x (start-up ${base}s): ratio ${verdict% *}"
+	if [ "${verdict#* }" = ok ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $kind grows super-linearly"; fi
+done <<'EOF2'
+chain 4000 py
+nest 1500 py
+list 4000 py
+dict 8000 py
+binop 8000 py
+statements 3000 py
+functions 1500 py
+assignments 3000 py
+cells 3000 ipynb
+EOF2
+echo "growth: $pass passed, $fail failed"
+[ "$fail" = 0 ]
