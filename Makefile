@@ -7,6 +7,7 @@
 #   make install    install to $(PREFIX)/bin (PREFIX=/usr/local by default)
 #   make validate-cuda  build the CUDA microbenchmarks in validate/cuda/ (needs nvcc)
 #   make validate-gpu   on a GPU machine: run validate/ and regenerate its report
+#   make fuzz       run each libFuzzer target (tests/fuzz/) for FUZZ_SECONDS (needs clang)
 #
 # Packagers can point TS_LIB_DIR, TS_PYTHON_DIR and TS_TOML_DIR at their own
 # copies of the tree-sitter runtime and grammars to skip the npm fetch.
@@ -43,7 +44,7 @@ OBJ := $(BUILD)/obj
 ASAN_OBJ := $(BUILD)/asan
 ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-.PHONY: all deps demo test install clean unit-build asan-build check-warnings fuzz-smoke validate-cuda validate-gpu bench
+.PHONY: all deps demo test install clean unit-build asan-build check-warnings fuzz fuzz-build fuzz-smoke validate-cuda validate-gpu bench
 all: torchlint
 
 DEPS_STAMP := $(DEPS)/.stamp
@@ -115,19 +116,31 @@ $(BUILD)/unit-asan/%: tests/unit/%.c tests/unit/helpers.h $(addprefix $(ASAN_OBJ
 	@mkdir -p $(BUILD)/unit-asan
 	$(CC) $(ASAN_FLAGS) $(TL_CFLAGS) -I tests/unit -DTL_TEST_NODE_TYPES='"$(TS_PYTHON_DIR)/node-types.json"' -o $@ $< $(addprefix $(ASAN_OBJ)/,$(LIB_OBJS)) -lcmocka $(LDLIBS)
 
-# A libFuzzer build of the loader and engine (clang), and a short run of it
-# from the corpus as seeds. FUZZ_SECONDS bounds the run.
-FUZZ_SECONDS ?= 30
+# libFuzzer builds (clang), one per input kind (tests/fuzz/fuzz_*.c): python
+# (the whole engine), notebook, config (TOML configuration), rules
+# (--rules-dir query and metadata files) and output (JSON and SARIF parse
+# back with every finding). `make fuzz FUZZ_SECONDS=N` runs each for N
+# seconds; fuzz-smoke (make test) replays the saved crash inputs
+# (tests/fuzz/crashes/TARGET/) and runs each for FUZZ_SMOKE_SECONDS.
+FUZZ_TARGETS := python notebook config rules output
+FUZZ_SECONDS ?= 60
+FUZZ_SMOKE_SECONDS ?= 8
 FUZZ_OBJ := $(BUILD)/fuzz
-FUZZ_FLAGS := -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer
+FUZZ_FLAGS := -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 $(eval $(call objects,$(FUZZ_OBJ),$$(FUZZ_FLAGS)))
-$(BUILD)/fuzz-engine: tests/fuzz/fuzz_engine.c $(addprefix $(FUZZ_OBJ)/,$(LIB_OBJS))
-	clang -O1 -g -fsanitize=fuzzer,address,undefined $(TL_CFLAGS) -o $@ $^ -ljansson -pthread
+$(BUILD)/fuzz-%: tests/fuzz/fuzz_%.c tests/fuzz/common.h $(addprefix $(FUZZ_OBJ)/,$(LIB_OBJS))
+	clang -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all $(TL_CFLAGS) -o $@ \
+	  $(filter-out %.h,$^) -ljansson -pthread
 
-fuzz-smoke:
-	@command -v clang >/dev/null 2>&1 || { echo "fuzz-smoke: clang is needed (apt-get install clang)"; exit 1; }
-	$(MAKE) --no-print-directory CC=clang $(BUILD)/fuzz-engine
-	./tests/fuzz/run-smoke.sh $(BUILD)/fuzz-engine $(FUZZ_SECONDS)
+fuzz-build:
+	@command -v clang >/dev/null 2>&1 || { echo "fuzz: clang is needed (apt-get install clang)"; exit 1; }
+	$(MAKE) --no-print-directory CC=clang $(addprefix $(BUILD)/fuzz-,$(FUZZ_TARGETS))
+
+fuzz: fuzz-build
+	./tests/fuzz/run-fuzz.sh $(BUILD) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+fuzz-smoke: fuzz-build
+	./tests/fuzz/run-fuzz.sh $(BUILD) $(FUZZ_SMOKE_SECONDS) $(FUZZ_TARGETS)
 
 # `make bench` (not part of `make test`): torchlint against a parse-only
 # driver built from the same tree-sitter objects, on Debian's torch and
@@ -160,7 +173,7 @@ check-warnings: $(DEPS_STAMP) $(BUILD)/gen/embedded.c
 	@for cc in gcc clang; do \
 	  command -v $$cc >/dev/null 2>&1 || continue; \
 	  echo "check-warnings: $$cc"; \
-	  for f in $(ANALYZER_SRC) tools/embed.c tests/fuzz/fuzz_engine.c; do \
+	  for f in $(ANALYZER_SRC) tools/embed.c $(wildcard tests/fuzz/fuzz_*.c); do \
 	    $$cc $(TL_CFLAGS) -Werror -fsyntax-only $$f || exit 1; \
 	  done; \
 	done

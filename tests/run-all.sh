@@ -34,6 +34,9 @@ memcheck() {
 suite "corpus (valgrind)" memcheck
 suite "cli" tests/cli/test-cli.sh ./torchlint
 suite "cli (asan+ubsan)" tests/cli/test-cli.sh build/torchlint-asan
+suite "limits" tests/cli/test-limits.sh ./torchlint
+suite "limits (asan+ubsan)" tests/cli/test-limits.sh build/torchlint-asan
+suite "growth (1x and 8x inputs per generator)" tests/cli/test-growth.sh ./torchlint
 suite "ecosystem" tests/cli/test-ecosystem.sh ./torchlint
 suite "ecosystem (asan+ubsan)" tests/cli/test-ecosystem.sh build/torchlint-asan
 # Hostile inputs (issue 14): one row per case, tests/hardening/matrix.sh.
@@ -57,7 +60,7 @@ suite "lsp (valgrind)" lsp_valgrind
 suite "lsp: neovim end to end" python3 tests/lsp/test-nvim.py ./torchlint
 suite "lsp: emacs eglot end to end" python3 tests/lsp/test-emacs.py ./torchlint
 suite "pre-commit" tests/check-precommit.sh ./torchlint
-suite "fuzz (30 s from the corpus)" make --no-print-directory -s fuzz-smoke FUZZ_SECONDS=30
+suite "fuzz (saved crash inputs, then 8 s per target)" make --no-print-directory -s fuzz-smoke
 suite "stems" tests/check-stems.sh ./torchlint
 # validate/: the reproductions as lint tests, the generated evidence that
 # --explain cites, the default-on rules' evidence, what a CPU can show
