@@ -168,6 +168,37 @@ TSQuery *tl_qexec_split(TSQuery *q, const TSLanguage *lang, const char *source, 
 	return global;
 }
 
+bool tl_qexec_fields_known(const TSLanguage *lang, const char *text, uint32_t len,
+			   uint32_t *offset)
+{
+	uint32_t i = 0;
+	while (i < len) {
+		char c = text[i];
+		if (c == '"') {
+			i = tl_qexec__string_end(text, len, i);
+		} else if (c == ';') {
+			i = tl_qexec__skip(text, len, i);
+		} else if (c == '@' || c == '#' || c == '!') {
+			/* a capture, a predicate or a negated field: its name is no field */
+			for (i++; i < len && tl_qexec__ident(text[i]); i++)
+				;
+		} else if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_') {
+			uint32_t start = i;
+			while (i < len && (tl_qexec__ident(text[i]) && text[i] != '?' && text[i] != '!'))
+				i++;
+			uint32_t end = i, k = tl_qexec__skip(text, len, i);
+			if (k < len && text[k] == ':' &&
+			    !ts_language_field_id_for_name(lang, text + start, end - start)) {
+				*offset = start;
+				return false;
+			}
+		} else {
+			i++;
+		}
+	}
+	return true;
+}
+
 /* ---- running ----------------------------------------------------------------------- */
 
 /* Work units per byte of source: measured on real code (qexec.c's budget

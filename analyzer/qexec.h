@@ -45,6 +45,14 @@ bool tl_qexec_pattern_local(const TSQuery *q, uint32_t p, const char *source, ui
  * `q` is shared between threads. */
 TSQuery *tl_qexec_split(TSQuery *q, const TSLanguage *lang, const char *source, uint32_t len);
 
+/* True when every field name in query `text` (`name:` before a pattern)
+ * is a field of `lang`; else false with the byte offset of the first
+ * unknown one in *offset. tree-sitter 0.25's ts_query_new leaks the
+ * captures already parsed in a field it then finds unknown; callers check
+ * first and report TSQueryErrorField themselves. */
+bool tl_qexec_fields_known(const TSLanguage *lang, const char *text, uint32_t len,
+			   uint32_t *offset);
+
 typedef enum TlQexecStatus {
 	TL_QEXEC_DONE = 0,
 	TL_QEXEC_MATCH_LIMIT_HIT = 1, /* some matches were dropped at the match limit */

@@ -56,6 +56,38 @@ static void test_local_patterns(void **state)
 	}
 }
 
+static void test_unknown_fields(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *query;
+		int32_t unknown; /* offset of the unknown field, or -1 */
+	} cases[] = {
+		{ "(call function: (identifier) @f) @finding", -1 },
+		{ "(call nofield: (identifier) @x) @finding", 6 },
+		{ "; nofield: in a comment\n(call) @finding", -1 },
+		{ "((call) @finding (#eq? @finding \"a: b\"))", -1 },
+		{ "(call !arguments) @finding", -1 },
+		{ "(call arguments: (argument_list (keyword_argument name: (identifier) bogus: (_))))", 69 },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		uint32_t offset = UINT32_MAX;
+		bool known = tl_qexec_fields_known(tl_python_language(), cases[i].query,
+						   (uint32_t)strlen(cases[i].query), &offset);
+		if (known != (cases[i].unknown < 0) || (!known && offset != (uint32_t)cases[i].unknown))
+			fail_msg("%s: known %d at %u", cases[i].query, known, offset);
+		/* tree-sitter agrees (where it can be asked without leaking). */
+		if (known) {
+			uint32_t off;
+			TSQueryError err;
+			TSQuery *q = ts_query_new(tl_python_language(), cases[i].query,
+						  (uint32_t)strlen(cases[i].query), &off, &err);
+			assert_non_null(q);
+			ts_query_delete(q);
+		}
+	}
+}
+
 /* ---- matches, as an order-free summary -------------------------------------------- */
 
 typedef struct Summary {
@@ -323,6 +355,7 @@ int main(void)
 	tl_alloc_install();
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_local_patterns),
+		cmocka_unit_test(test_unknown_fields),
 		cmocka_unit_test(test_same_matches_as_whole_tree),
 		cmocka_unit_test(test_work_grows_linearly),
 		cmocka_unit_test(test_bounds_stop_the_run),
