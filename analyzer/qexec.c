@@ -4,6 +4,7 @@
 #include <time.h>
 
 #include "alloc.h"
+#include "array.h"
 
 /* ---- which patterns are local -------------------------------------------------- */
 
@@ -168,35 +169,92 @@ TSQuery *tl_qexec_split(TSQuery *q, const TSLanguage *lang, const char *source, 
 	return global;
 }
 
-bool tl_qexec_fields_known(const TSLanguage *lang, const char *text, uint32_t len,
-			   uint32_t *offset)
+bool tl_qexec_precheck(const TSLanguage *lang, const char *text, uint32_t len, uint32_t *offset,
+		       TSQueryError *error)
 {
+	/* Open brackets: 'g' a group, 'a' an alternation, 'n' a node, 'p' a
+	 * predicate; with whether a member came before in it. */
+	typedef struct {
+		char kind;
+		bool member;
+	} Frame;
+	TlArray(Frame) st;
+	tl_array_init(&st);
+	bool ok = true, after_field = false;
 	uint32_t i = 0;
-	while (i < len) {
+	while (i < len && ok) {
 		char c = text[i];
-		if (c == '"') {
-			i = tl_qexec__string_end(text, len, i);
-		} else if (c == ';') {
+		Frame *top = st.size ? tl_array_last(&st) : NULL;
+		if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ';') {
 			i = tl_qexec__skip(text, len, i);
-		} else if (c == '@' || c == '#' || c == '!') {
-			/* a capture, a predicate or a negated field: its name is no field */
+			continue;
+		}
+		bool field = after_field;
+		after_field = false;
+		if (c == '(' || c == '[') {
+			uint32_t j = tl_qexec__skip(text, len, i + 1);
+			char kind = c == '[' ? 'a' : j < len && text[j] == '#' ? 'p'
+				  : j < len && (text[j] == '(' || text[j] == '[' || text[j] == '"') ? 'g' : 'n';
+			/* A predicate where tree-sitter expects a pattern (after a
+			 * field, in an alternation, first in a group): 0.25 reads
+			 * past its steps (an assertion, or a bad read). */
+			if (kind == 'p' && (field || (top && top->kind == 'a') ||
+					    (top && top->kind == 'g' && !top->member))) {
+				*offset = i;
+				*error = TSQueryErrorSyntax;
+				ok = false;
+				break;
+			}
+			if (top && kind != 'p')
+				top->member = true;
+			Frame f = { kind, false };
+			tl_array_push(&st, f);
+			i++;
+			continue;
+		}
+		if (c == ')' || c == ']') {
+			if (st.size)
+				st.size--;
+			i++;
+			continue;
+		}
+		if (c == '"') {
+			if (top && top->kind != 'p')
+				top->member = true;
+			i = tl_qexec__string_end(text, len, i);
+			continue;
+		}
+		if (c == '@' || c == '#' || c == '!') {
+			/* a capture, a predicate's name or a negated field: no field */
 			for (i++; i < len && tl_qexec__ident(text[i]); i++)
 				;
-		} else if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_') {
-			uint32_t start = i;
-			while (i < len && (tl_qexec__ident(text[i]) && text[i] != '?' && text[i] != '!'))
-				i++;
-			uint32_t end = i, k = tl_qexec__skip(text, len, i);
-			if (k < len && text[k] == ':' &&
-			    !ts_language_field_id_for_name(lang, text + start, end - start)) {
-				*offset = start;
-				return false;
-			}
-		} else {
-			i++;
+			continue;
 		}
+		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_') {
+			uint32_t start = i;
+			while (i < len && tl_qexec__ident(text[i]) && text[i] != '?' && text[i] != '!')
+				i++;
+			uint32_t k = tl_qexec__skip(text, len, i);
+			if (k < len && text[k] == ':') {
+				/* tree-sitter 0.25 leaks the captures already parsed in a
+				 * field it then finds unknown. */
+				if (!ts_language_field_id_for_name(lang, text + start, i - start)) {
+					*offset = start;
+					*error = TSQueryErrorField;
+					ok = false;
+					break;
+				}
+				after_field = true;
+				i = k + 1;
+			} else if (top && top->kind != 'p' && text[start] == '_' && i - start == 1) {
+				top->member = true; /* a bare wildcard */
+			}
+			continue;
+		}
+		i++;
 	}
-	return true;
+	tl_array_release(&st);
+	return ok;
 }
 
 /* ---- running ----------------------------------------------------------------------- */

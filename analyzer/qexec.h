@@ -45,13 +45,16 @@ bool tl_qexec_pattern_local(const TSQuery *q, uint32_t p, const char *source, ui
  * `q` is shared between threads. */
 TSQuery *tl_qexec_split(TSQuery *q, const TSLanguage *lang, const char *source, uint32_t len);
 
-/* True when every field name in query `text` (`name:` before a pattern)
- * is a field of `lang`; else false with the byte offset of the first
- * unknown one in *offset. tree-sitter 0.25's ts_query_new leaks the
- * captures already parsed in a field it then finds unknown; callers check
- * first and report TSQueryErrorField themselves. */
-bool tl_qexec_fields_known(const TSLanguage *lang, const char *text, uint32_t len,
-			   uint32_t *offset);
+/* Refuses, before tree-sitter compiles `text`, the queries on which
+ * tree-sitter 0.25.1's ts_query_new misbehaves (found by fuzz_rules):
+ * an unknown field name after a capture in that field (a leak), and a
+ * predicate where a pattern belongs, e.g. `((#eq? "a" "b")) @x` or
+ * `(call function: (#eq? "a" "b"))` (an assertion, or a read past its
+ * steps without assertions). Returns false with the byte offset and the
+ * error tree-sitter would give (or a syntax error) in *offset and *error;
+ * true when ts_query_new may judge the rest. */
+bool tl_qexec_precheck(const TSLanguage *lang, const char *text, uint32_t len, uint32_t *offset,
+		       TSQueryError *error);
 
 typedef enum TlQexecStatus {
 	TL_QEXEC_DONE = 0,

@@ -378,11 +378,11 @@ static TlRule *tl_rules__compile(const char *meta_path, const char *meta, size_t
 		uint32_t offset = 0;
 		TSQueryError qerr = TSQueryErrorNone;
 		r->query_source = tl_strndup(query, query_len);
-		/* tree-sitter 0.25 leaks when a query names an unknown field after
-		 * a capture in that field (fuzz_rules): such queries are refused
-		 * before it sees them, with its own message. */
-		if (check && !tl_qexec_fields_known(tl_python_language(), query, (uint32_t)query_len, &offset))
-			qerr = TSQueryErrorField;
+		/* Queries tree-sitter 0.25 mishandles are refused before it sees
+		 * them, with its own messages (qexec.h). */
+		if (check && !tl_qexec_precheck(tl_python_language(), query, (uint32_t)query_len, &offset,
+						&qerr))
+			;
 		else if (check)
 			r->query = ts_query_new(tl_python_language(), query, (uint32_t)query_len, &offset, &qerr);
 		const char *what = NULL;

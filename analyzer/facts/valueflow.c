@@ -4,6 +4,8 @@
  * Owns: tl_facts_reaches_backward, tl_facts_outlives_iteration, tl_facts_backward_through. */
 #include "internal.h"
 
+#include "strmap.h"
+
 static bool tl_facts__reaches(const TlIndex *idx, TSNode expr, int depth, const TlCall *site);
 
 /* ---- value flow ---------------------------------------------------------------- */
@@ -63,20 +65,56 @@ void tl_facts__names_release(TlNames *names)
 typedef struct TlTaint {
 	TlNames names;
 	TlIntArray binds; /* indices into idx->bindings */
+	/* The same bindings indexed, so that a question costs what it reads,
+	 * not what it read before: a chain of N assignments (x1 = x0 + 1,
+	 * x2 = x1 + 1, ...) taints N bindings, and scanning them for each
+	 * name read made it quadratic (40k lines: 5.2 s). */
+	bool *marked;      /* per binding of the index: in `binds` (NULL: none yet) */
+	TlStrMap by_name;  /* binding name -> index into `lists` */
+	TlIntLists lists;  /* the tainted bindings of each name */
 } TlTaint;
+
+static void tl_facts__taint_init(TlTaint *t)
+{
+	tl_array_init(&t->names);
+	tl_array_init(&t->binds);
+	t->marked = NULL;
+	tl_strmap_init(&t->by_name);
+	tl_array_init(&t->lists);
+}
 
 static void tl_facts__taint_release(TlTaint *t)
 {
 	tl_facts__names_release(&t->names);
 	tl_array_release(&t->binds);
+	tl_free(t->marked);
+	tl_strmap_release(&t->by_name);
+	for (uint32_t i = 0; i < t->lists.size; i++)
+		tl_array_release(&t->lists.items[i]);
+	tl_array_release(&t->lists);
 }
 
-static bool tl_facts__has_bind(const TlIntArray *binds, int32_t b)
+static bool tl_facts__has_bind(const TlTaint *t, int32_t b)
 {
-	for (uint32_t i = 0; i < binds->size; i++)
-		if (binds->items[i] == b)
-			return true;
-	return false;
+	return t->marked && t->marked[b];
+}
+
+static void tl_facts__add_bind(const TlIndex *idx, TlTaint *t, int32_t bi)
+{
+	if (!t->marked)
+		t->marked = tl_calloc(idx->bindings.size ? idx->bindings.size : 1, sizeof *t->marked);
+	t->marked[bi] = true;
+	tl_array_push(&t->binds, bi);
+	const char *name = idx->bindings.items[bi].name;
+	int32_t slot;
+	if (!tl_strmap_get(&t->by_name, name, strlen(name), &slot)) {
+		TlIntArray empty;
+		tl_array_init(&empty);
+		slot = (int32_t)t->lists.size;
+		tl_array_push(&t->lists, empty);
+		tl_strmap_put(&t->by_name, name, strlen(name), slot);
+	}
+	tl_array_push(&t->lists.items[slot], bi);
 }
 
 /* The block (or module) whose statements hold binding `b`'s statement. */
@@ -100,8 +138,12 @@ static bool tl_facts__root_tainted(const TlIndex *idx, const TlTaint *t, const c
 {
 	uint32_t pos = ts_node_start_byte(x);
 	const TlIntArray *all = tl_index_bindings_of(idx, func, root);
-	for (uint32_t i = 0; i < t->binds.size; i++) {
-		const TlBinding *b = &idx->bindings.items[t->binds.items[i]];
+	int32_t slot;
+	if (!tl_strmap_get(&t->by_name, root, strlen(root), &slot))
+		return false;
+	const TlIntArray *mine = &t->lists.items[slot];
+	for (uint32_t i = 0; i < mine->size; i++) {
+		const TlBinding *b = &idx->bindings.items[mine->items[i]];
 		if (b->func != func || strcmp(b->name, root) != 0)
 			continue;
 		if (b->pos <= pos) {
@@ -174,8 +216,8 @@ static void tl_facts__taint_binding(const TlIndex *idx, TlTaint *t, const TlBind
 {
 	int32_t bi = (int32_t)(b - idx->bindings.items);
 	if (b->func == func && !strchr(b->name, '.')) {
-		if (!tl_facts__has_bind(&t->binds, bi))
-			tl_array_push(&t->binds, bi);
+		if (!tl_facts__has_bind(t, bi))
+			tl_facts__add_bind(idx, t, bi);
 	} else if (!tl_facts__has_name(&t->names, b->name, strlen(b->name))) {
 		tl_array_push(&t->names, tl_strdup(b->name));
 	}
@@ -185,7 +227,7 @@ static bool tl_facts__tainted(const TlIndex *idx, const TlTaint *t, const TlBind
 {
 	int32_t bi = (int32_t)(b - idx->bindings.items);
 	if (b->func == func && !strchr(b->name, '.'))
-		return tl_facts__has_bind(&t->binds, bi);
+		return tl_facts__has_bind(t, bi);
 	return tl_facts__has_name(&t->names, b->name, strlen(b->name));
 }
 
@@ -350,8 +392,7 @@ static bool tl_facts__reaches(const TlIndex *idx, TSNode expr, int depth, const 
 			return true;
 	}
 	TlTaint taint;
-	tl_array_init(&taint.names);
-	tl_array_init(&taint.binds);
+	tl_facts__taint_init(&taint);
 	uint32_t from = ts_node_start_byte(expr);
 	TSNode e = tl_index_unparen(expr);
 	TSSymbol s = ts_node_symbol(e);

@@ -56,32 +56,41 @@ static void test_local_patterns(void **state)
 	}
 }
 
-static void test_unknown_fields(void **state)
+static void test_precheck(void **state)
 {
 	(void)state;
 	static const struct {
 		const char *query;
-		int32_t unknown; /* offset of the unknown field, or -1 */
+		int32_t bad; /* offset of what is refused, or -1 */
 	} cases[] = {
 		{ "(call function: (identifier) @f) @finding", -1 },
 		{ "(call nofield: (identifier) @x) @finding", 6 },
 		{ "; nofield: in a comment\n(call) @finding", -1 },
 		{ "((call) @finding (#eq? @finding \"a: b\"))", -1 },
+		{ "((call (identifier) @i (#eq? @i \"print\")) @finding)", -1 },
 		{ "(call !arguments) @finding", -1 },
+		{ "[(call) (attribute)] @finding", -1 },
+		{ "((_) @finding (#eq? @finding \"x\"))", -1 },
 		{ "(call arguments: (argument_list (keyword_argument name: (identifier) bogus: (_))))", 69 },
+		/* predicates where tree-sitter 0.25 expects a pattern */
+		{ "((#eq? \"a\" \"b\")) @finding", 1 },
+		{ "(call function: (#eq? \"a\" \"b\")) @finding", 16 },
+		{ "(call function: ((#match? _))) @finding", 17 },
+		{ "(call function: [(#eq? \"a\" \"b\")]) @finding", 17 },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
 		uint32_t offset = UINT32_MAX;
-		bool known = tl_qexec_fields_known(tl_python_language(), cases[i].query,
-						   (uint32_t)strlen(cases[i].query), &offset);
-		if (known != (cases[i].unknown < 0) || (!known && offset != (uint32_t)cases[i].unknown))
-			fail_msg("%s: known %d at %u", cases[i].query, known, offset);
-		/* tree-sitter agrees (where it can be asked without leaking). */
-		if (known) {
+		TSQueryError err = TSQueryErrorNone;
+		bool ok = tl_qexec_precheck(tl_python_language(), cases[i].query,
+					    (uint32_t)strlen(cases[i].query), &offset, &err);
+		if (ok != (cases[i].bad < 0) || (!ok && offset != (uint32_t)cases[i].bad))
+			fail_msg("%s: ok %d at %u", cases[i].query, ok, offset);
+		/* What passes, tree-sitter compiles without trouble. */
+		if (ok) {
 			uint32_t off;
-			TSQueryError err;
+			TSQueryError e;
 			TSQuery *q = ts_query_new(tl_python_language(), cases[i].query,
-						  (uint32_t)strlen(cases[i].query), &off, &err);
+						  (uint32_t)strlen(cases[i].query), &off, &e);
 			assert_non_null(q);
 			ts_query_delete(q);
 		}
@@ -201,7 +210,10 @@ static void test_same_matches_as_whole_tree(void **state)
 	(void)state;
 	TlBuf all;
 	builtin_queries(&all);
-	/* The built-in rules are all local. */
+	/* The built-in rules pass the pre-check, and are all local. */
+	uint32_t bad_at;
+	TSQueryError bad;
+	assert_true(tl_qexec_precheck(tl_python_language(), all.data, (uint32_t)all.len, &bad_at, &bad));
 	TSQuery *builtin = compile(all.data);
 	TSQuery *none = tl_qexec_split(builtin, tl_python_language(), all.data, (uint32_t)all.len);
 	assert_null(none);
@@ -355,7 +367,7 @@ int main(void)
 	tl_alloc_install();
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_local_patterns),
-		cmocka_unit_test(test_unknown_fields),
+		cmocka_unit_test(test_precheck),
 		cmocka_unit_test(test_same_matches_as_whole_tree),
 		cmocka_unit_test(test_work_grows_linearly),
 		cmocka_unit_test(test_bounds_stop_the_run),
