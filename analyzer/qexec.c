@@ -230,9 +230,12 @@ bool tl_qexec_precheck(const TSLanguage *lang, const char *text, uint32_t len, u
 				;
 			continue;
 		}
-		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_') {
+		/* An identifier as tree-sitter scans one: it starts with a letter,
+		 * a digit, '_' or '-' (so "0value:" is a field name too). */
+		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+		    c == '_' || c == '-') {
 			uint32_t start = i;
-			while (i < len && tl_qexec__ident(text[i]) && text[i] != '?' && text[i] != '!')
+			while (i < len && tl_qexec__ident(text[i]))
 				i++;
 			uint32_t k = tl_qexec__skip(text, len, i);
 			if (k < len && text[k] == ':') {

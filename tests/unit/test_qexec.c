@@ -72,6 +72,8 @@ static void test_precheck(void **state)
 		{ "[(call) (attribute)] @finding", -1 },
 		{ "((_) @finding (#eq? @finding \"x\"))", -1 },
 		{ "(call arguments: (argument_list (keyword_argument name: (identifier) bogus: (_))))", 69 },
+		{ "(keyword_argument name: (identifier) @n 0value: (_) @v) @finding", 40 },
+		{ "(call function: (identifier) @f (#eq? @f \"x\") arguments: (_)) @finding", -1 },
 		/* predicates where tree-sitter 0.25 expects a pattern */
 		{ "((#eq? \"a\" \"b\")) @finding", 1 },
 		{ "(call function: (#eq? \"a\" \"b\")) @finding", 16 },
