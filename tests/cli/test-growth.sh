@@ -4,15 +4,12 @@
 # grow at most about linearly (limit: 20x for 8x the input; linear is 8x,
 # quadratic 64x). CPU time, not wall time, and a ratio, never an absolute
 # time: a loaded machine changes both sizes alike.
-# Known: "assignments" (x1 = x0 + 1, ... after model.eval()) still grows
-# faster than linear in facts/valueflow.c (each name read scans the tainted
-# bindings: 5k lines 0.15 s, 40k lines 5.2 s); at these sizes its ratio
-# stays under the limit (13.9 measured), at 8x these sizes it would not.
 # Known and not listed: one function body with thousands of accumulating
 # statements (the "loop" generator: `loss = ...; loss.backward();
 # losses.append(loss)` repeated) is quadratic: each value-flow question
-# scans the function's bindings. The per-file CPU-time bound turns such a
-# file into TL002 instead of a stall.
+# (one per append) scans the function's later bindings (facts/valueflow.c:
+# 500 repeats 0.75 s, 1,000 4.2 s). The per-file CPU-time bound turns
+# such a file into TL002 instead of a stall (2,000 repeats: at 10 s).
 # usage: test-growth.sh TORCHLINT
 set -u
 bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
