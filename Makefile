@@ -9,8 +9,8 @@
 #   make validate-gpu   on a GPU machine: run validate/ and regenerate its report
 #   make fuzz       run each libFuzzer target (tests/fuzz/) for FUZZ_SECONDS (needs clang)
 #
-# Packagers can point TS_LIB_DIR, TS_PYTHON_DIR and TS_TOML_DIR at their own
-# copies of the tree-sitter runtime and grammars to skip the npm fetch.
+# Packagers can point TS_LIB_DIR and TS_PYTHON_DIR at their own copies of
+# the tree-sitter runtime and the Python grammar to skip the npm fetch.
 
 VERSION := 0.1.0
 # Where the project lives: SARIF's informationUri and rule help links.
@@ -22,7 +22,6 @@ DEPS ?= $(BUILD)/deps
 
 TS_LIB_DIR ?= $(DEPS)/tree-sitter/package/vendor/tree-sitter/lib
 TS_PYTHON_DIR ?= $(DEPS)/tree-sitter-python/package/src
-TS_TOML_DIR ?= $(DEPS)/tree-sitter-toml/package/src
 
 WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter
 CFLAGS ?= -O2 -g
@@ -78,12 +77,6 @@ $(1)/ts_python_parser.o: $(DEPS_STAMP)
 $(1)/ts_python_scanner.o: $(DEPS_STAMP)
 	@mkdir -p $(1)
 	$$(CC) $(2) $$(DEP_CFLAGS) -I $$(TS_PYTHON_DIR) -c $$(TS_PYTHON_DIR)/scanner.c -o $$@
-$(1)/ts_toml_parser.o: $(DEPS_STAMP)
-	@mkdir -p $(1)
-	$$(CC) $(2) $$(DEP_CFLAGS) -I $$(TS_TOML_DIR) -c $$(TS_TOML_DIR)/parser.c -o $$@
-$(1)/ts_toml_scanner.o: $(DEPS_STAMP)
-	@mkdir -p $(1)
-	$$(CC) $(2) $$(DEP_CFLAGS) -I $$(TS_TOML_DIR) -c $$(TS_TOML_DIR)/scanner.c -o $$@
 $(1)/embedded.o: $(BUILD)/gen/embedded.c
 	@mkdir -p $(1)
 	$$(CC) $(2) $$(TL_CFLAGS) -c $$< -o $$@
@@ -94,7 +87,7 @@ endef
 $(eval $(call objects,$(OBJ),$$(CFLAGS)))
 $(eval $(call objects,$(ASAN_OBJ),$$(ASAN_FLAGS)))
 
-DEP_OBJS = ts_lib.o ts_python_parser.o ts_python_scanner.o ts_toml_parser.o ts_toml_scanner.o embedded.o
+DEP_OBJS = ts_lib.o ts_python_parser.o ts_python_scanner.o embedded.o
 LIB_OBJS = $(patsubst analyzer/%.c,%.o,$(LIB_SRC)) $(DEP_OBJS)
 
 torchlint: $(addprefix $(OBJ)/,$(LIB_OBJS) main.o)

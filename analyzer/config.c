@@ -60,6 +60,7 @@ void tl_config_release(TlConfig *cfg)
 	tl_str_array_release(&cfg->select);
 	tl_str_array_release(&cfg->extend_select);
 	tl_str_array_release(&cfg->ignore);
+	tl_str_array_release(&cfg->external);
 	for (uint32_t i = 0; i < cfg->per_file_ignores.size; i++) {
 		tl_free(cfg->per_file_ignores.items[i].glob);
 		tl_str_array_release(&cfg->per_file_ignores.items[i].selectors);
@@ -86,8 +87,10 @@ static bool tl_config__selectors(const char *path, const TlTomlEntry *e, const T
 	for (uint32_t i = 0; i < e->array.size; i++) {
 		char bad[128];
 		if (!tl_selection_add(rules, into, e->array.items[i], bad, sizeof bad)) {
+			/* Point at the string that holds it. */
+			const TlTomlValue *item = e->value->items.items[i];
 			tl_diagf(err, "%s:%u:%u: error: '%s' in '%s' matches no rule (see torchlint --list-rules)\n",
-				path, e->line, e->column, bad, e->key);
+				path, item->line, item->column, bad, e->key);
 			return false;
 		}
 	}
@@ -120,6 +123,8 @@ bool tl_config_load(TlConfig *cfg, const char *path, const TlRuleSet *rules, boo
 	base = base ? base + 1 : path;
 	const char *table = strcmp(base, "pyproject.toml") == 0 ? "tool.torchlint" : "";
 	size_t tlen = strlen(table);
+	/* A [tool.torchlint] table counts, even an empty one (as ruff's). */
+	bool any = tlen && tl_toml_table_get(tl_toml_table_get(doc.root, "tool"), "torchlint");
 	char *dir = tl_path_dirname_abs(path);
 	tl_free(cfg->dir);
 	cfg->dir = dir;
@@ -128,7 +133,7 @@ bool tl_config_load(TlConfig *cfg, const char *path, const TlRuleSet *rules, boo
 	tl_patterns_init(&cfg->exclude, dir);
 	TlPatterns extend;
 	tl_patterns_init(&extend, dir);
-	bool ok = true, any = false, exclude_set = false;
+	bool ok = true, exclude_set = false;
 	char pfi_table[64];
 	snprintf(pfi_table, sizeof pfi_table, "%s%sper-file-ignores", table, tlen ? "." : "");
 	for (uint32_t i = 0; i < doc.entries.size && ok; i++) {
@@ -173,6 +178,22 @@ bool tl_config_load(TlConfig *cfg, const char *path, const TlRuleSet *rules, boo
 			exclude_set |= replace;
 			for (uint32_t j = 0; j < e->array.size; j++)
 				tl_patterns_add(replace ? &cfg->exclude : &extend, e->array.items[j]);
+		} else if (strcmp(k, "external") == 0) {
+			if (e->kind != TL_TOML_STRING_ARRAY) {
+				ok = tl_config__error(err, path, e, "expected a list of codes for", k);
+				break;
+			}
+			for (uint32_t j = 0; j < e->array.size && ok; j++) {
+				const char *c = e->array.items[j];
+				size_t n = strspn(c, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789");
+				if (!*c || c[n]) {
+					tl_diagf(err, "%s:%u:%u: error: '%s' in 'external' is not a rule code or prefix (such as \"E501\" or \"B\")\n",
+						path, e->line, e->column, c);
+					ok = false;
+				} else {
+					tl_array_push(&cfg->external, tl_strdup(c));
+				}
+			}
 		} else if (strcmp(k, "torch-version") == 0) {
 			int v = e->kind == TL_TOML_STRING ? tl_torch_version_parse(e->str) : -1;
 			if (v < 0)

@@ -7,7 +7,9 @@
  * Keys: select, extend-select, ignore (lists of selectors), per-file-ignores
  * (a table: glob -> list of selectors), exclude, extend-exclude (lists of
  * globs, relative to the configuration's directory), torch-version ("2.4",
- * the oldest PyTorch the code must run on; RULES.md principle 8). */
+ * the oldest PyTorch the code must run on; RULES.md principle 8), external
+ * (codes or prefixes of other tools' rules, such as "E501" or "B", that
+ * `# noqa` comments may name: TL001 leaves them alone). */
 #ifndef TL_CONFIG_H
 #define TL_CONFIG_H
 
@@ -35,6 +37,7 @@ typedef struct TlConfig {
 	bool has_exclude;
 	TlPatterns exclude;  /* exclude (or the defaults) and extend-exclude */
 	int torch_version;   /* major * 100 + minor, or 0 when not set */
+	TlStrArray external; /* other tools' noqa codes or prefixes (ruff's lint.external) */
 } TlConfig;
 
 /* Reads the configuration file `path` (pyproject.toml or any other name,

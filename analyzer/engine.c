@@ -10,6 +10,7 @@
 #include "facts.h"
 #include "fingerprint.h"
 #include "index.h"
+#include "noqa.h"
 #include "qexec.h"
 #include "queryset.h"
 #include "syms.h"
@@ -40,13 +41,25 @@ void tl_engine_release(TlEngine *e)
 	tl_queryset_free(e->own_queries);
 }
 
+void tl_finding_release(TlFinding *f)
+{
+	tl_free(f->message);
+	tl_free(f->fingerprint);
+	f->message = f->fingerprint = NULL;
+}
+
 void tl_findings_release(TlFindings *f)
 {
-	for (uint32_t i = 0; i < f->size; i++) {
-		tl_free(f->items[i].message);
-		tl_free(f->items[i].fingerprint);
-	}
+	for (uint32_t i = 0; i < f->size; i++)
+		tl_finding_release(&f->items[i]);
 	tl_array_release(f);
+}
+
+void tl_notices_release(TlNotices *n)
+{
+	for (uint32_t i = 0; i < n->size; i++)
+		tl_free(n->items[i].message);
+	tl_array_release(n);
 }
 
 static void tl_engine__add(TlFindings *out, const TlSource *src, const TlRule *rule,
@@ -345,161 +358,7 @@ static int tl_engine__cmp(const void *a, const void *b)
 	return 0;
 }
 
-/* ---- suppressions ------------------------------------------------------------- */
-
-/* One `# noqa` directive. */
-typedef struct TlNoqa {
-	TSNode comment;
-	uint32_t line;       /* 1-based line of the comment */
-	bool file_level;     /* `# torchlint: noqa` */
-	bool all;            /* no codes listed */
-	TlStrArray codes;
-	TlArray(bool) used;  /* per code; [0] for `all` */
-} TlNoqa;
-
-typedef TlArray(TlNoqa) TlNoqas;
-
-static bool tl_engine__is_code_char(char c)
-{
-	return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
-}
-
-/* Reads the directive in comment `c` (e.g. `# noqa: TL101, TL102`, or
- * `# type: ignore  # noqa`), if it holds one. */
-static bool tl_engine__noqa(const TlSource *src, TSNode c, TlNoqa *out)
-{
-	uint32_t a = ts_node_start_byte(c), b = ts_node_end_byte(c);
-	const char *t = src->text + a;
-	size_t n = b - a;
-	memset(out, 0, sizeof *out);
-	for (size_t i = 0; i < n; i++) {
-		if (t[i] != '#')
-			continue;
-		size_t k = i + 1;
-		while (k < n && t[k] == ' ')
-			k++;
-		bool file = n - k >= 10 && strncmp(t + k, "torchlint:", 10) == 0;
-		if (file) {
-			k += 10;
-			while (k < n && t[k] == ' ')
-				k++;
-		}
-		if (n - k < 4 || strncasecmp(t + k, "noqa", 4) != 0)
-			continue;
-		k += 4;
-		if (k < n && (isalnum((unsigned char)t[k]) || t[k] == '_'))
-			continue; /* "noqaxyz" is not a directive */
-		out->comment = c;
-		out->line = tl_source_position(src, a).line;
-		out->file_level = file;
-		tl_array_init(&out->codes);
-		tl_array_init(&out->used);
-		if (k < n && t[k] == ':') {
-			k++;
-			for (;;) {
-				while (k < n && (t[k] == ' ' || t[k] == ','))
-					k++;
-				size_t s0 = k;
-				while (k < n && tl_engine__is_code_char(t[k]))
-					k++;
-				if (k == s0)
-					break;
-				tl_array_push(&out->codes, tl_strndup(t + s0, k - s0));
-				tl_array_push(&out->used, false);
-			}
-		}
-		out->all = out->codes.size == 0;
-		if (out->all)
-			tl_array_push(&out->used, false);
-		return true;
-	}
-	return false;
-}
-
-/* The first line of the statement that holds [start, end). */
-static uint32_t tl_engine__statement_line(const TlSource *src, TSNode root, uint32_t start,
-					  uint32_t end)
-{
-	const TlSyms *sy = tl_syms();
-	TSNode n = ts_node_descendant_for_byte_range(root, start, end);
-	for (;;) {
-		TSNode p = ts_node_parent(n);
-		if (ts_node_is_null(p) || ts_node_symbol(p) == sy->block || ts_node_symbol(p) == sy->module)
-			break;
-		n = p;
-	}
-	return tl_source_position(src, ts_node_start_byte(n)).line;
-}
-
-/* True (and marks the directive used) when `d` suppresses `f`. */
-static bool tl_engine__suppresses(TlNoqa *d, const TlFinding *f)
-{
-	if (d->all) {
-		d->used.items[0] = true;
-		return true;
-	}
-	for (uint32_t i = 0; i < d->codes.size; i++)
-		if (strcmp(d->codes.items[i], f->rule->code) == 0) {
-			d->used.items[i] = true;
-			return true;
-		}
-	return false;
-}
-
-static void tl_engine__suppress(TlEngine *e, const TlSource *src, TSNode root,
-				const TlIndex *idx, const TlSelection *sel, TlFindings *out,
-				uint32_t first)
-{
-	TlNoqas ds;
-	tl_array_init(&ds);
-	for (uint32_t i = 0; i < idx->comments.size; i++) {
-		TlNoqa d;
-		if (tl_engine__noqa(src, idx->comments.items[i], &d))
-			tl_array_push(&ds, d);
-	}
-	if (ds.size) {
-		uint32_t w = first;
-		for (uint32_t i = first; i < out->size; i++) {
-			TlFinding *f = &out->items[i];
-			uint32_t stmt = tl_engine__statement_line(src, root, f->start_byte, f->end_byte);
-			bool hidden = false;
-			for (uint32_t k = 0; k < ds.size && !hidden; k++) {
-				TlNoqa *d = &ds.items[k];
-				if (d->file_level || d->line == f->start.line || d->line == stmt)
-					hidden = tl_engine__suppresses(d, f);
-			}
-			if (hidden) {
-				tl_free(f->message);
-				tl_free(f->fingerprint);
-			} else {
-				out->items[w++] = *f;
-			}
-		}
-		out->size = w;
-	}
-	const TlRule *unused = tl_rules_find(e->rules, "TL001");
-	bool report = unused && tl_rule_selected(unused, sel);
-	for (uint32_t k = 0; k < ds.size; k++) {
-		TlNoqa *d = &ds.items[k];
-		for (uint32_t i = 0; report && i < d->used.size; i++) {
-			if (d->used.items[i])
-				continue;
-			TlBuf m;
-			tl_buf_init(&m);
-			if (d->all)
-				tl_buf_addf(&m, "unused blanket `noqa` directive: nothing %s is reported; remove it",
-					    d->file_level ? "in this file" : "on this line");
-			else
-				tl_buf_addf(&m, "unused `noqa` directive: no %s finding %s; remove `%s`",
-					    d->codes.items[i], d->file_level ? "in this file" : "on this line",
-					    d->codes.items[i]);
-			tl_engine__add(out, src, unused, d->comment, tl_buf_detach(&m));
-		}
-		tl_str_array_release(&d->codes);
-		tl_array_release(&d->used);
-	}
-	tl_array_release(&ds);
-}
+/* ---- suppressions (noqa.h) -------------------------------------------------- */
 
 /* True when `src` may hold a `noqa` directive (a '#' and "noqa" later on
  * its line, in any case): only then are suppressions looked for. */
@@ -595,7 +454,9 @@ static void tl_engine__analyze(TlEngine *e, const TlSource *src, const TSTree *g
 					break;
 			}
 		}
-		tl_engine__suppress(e, src, root, &idx, sel, out, first);
+		TlNoqaContext nc = { e->rules, sel, src, root, idx.comments.items, idx.comments.size,
+				     opt ? opt->external : NULL, opt ? opt->notices : NULL };
+		tl_noqa_apply(&nc, out, first);
 		tl_index_release(&idx);
 	}
 	tl_engine__limits(e, src, out);

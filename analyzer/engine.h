@@ -29,6 +29,21 @@ typedef struct TlFinding {
 
 typedef TlArray(TlFinding) TlFindings;
 
+/* A warning about the file that is not a finding (a `# noqa` that names a
+ * family instead of codes, a misplaced file-level directive): printed on
+ * standard error, and a SARIF tool notification. */
+typedef struct TlNotice {
+	uint32_t start_byte;
+	TlPosition start;      /* in the analysed text (for notebooks: the program) */
+	uint32_t cell;         /* notebooks: 1-based cell, else 0 */
+	TlPosition cell_start; /* notebooks: position within the cell */
+	char *message;         /* owned */
+} TlNotice;
+
+typedef TlArray(TlNotice) TlNotices;
+
+void tl_notices_release(TlNotices *n);
+
 typedef struct TlEngine {
 	TSParser *parser;
 	TlQexec qexec; /* the query cursor and the file's bounds */
@@ -46,14 +61,16 @@ typedef struct TlFileOptions {
 	const TlSelection *selection; /* NULL: the engine's */
 	bool fingerprints;            /* compute TlFinding.fingerprint (SARIF) */
 	int torch_version;            /* major * 100 + minor the code targets; 0: the default */
+	const TlStrArray *external;   /* other tools' noqa codes TL001 leaves alone; may be NULL */
+	TlNotices *notices;           /* warnings about the file go here; NULL: dropped */
 } TlFileOptions;
 
 void tl_engine_init(TlEngine *e, const TlRuleSet *rules, const TlSelection *sel);
 void tl_engine_release(TlEngine *e);
 /* Appends the findings of `src` to `out` (sorted), after applying the
- * file's suppressions: `# noqa` / `# noqa: TL101, TL102` on the reported
- * line or on the first line of the statement holding it, and
- * `# torchlint: noqa` / `# torchlint: noqa: TL101` anywhere in the file.
+ * file's suppressions (noqa.h): `# noqa` / `# noqa: TL101, TL102` on the
+ * reported line or on the first line of the statement holding it, and
+ * `# torchlint: noqa` / `# torchlint: noqa: TL101` on a line of its own.
  * TL001 (when selected) reports suppressions that suppress nothing. */
 void tl_engine_analyze(TlEngine *e, const TlSource *src, TlFindings *out);
 void tl_engine_analyze_with(TlEngine *e, const TlSource *src, const TlFileOptions *opt,
@@ -63,6 +80,8 @@ void tl_engine_analyze_with(TlEngine *e, const TlSource *src, const TlFileOption
  * reparses each edit incrementally. */
 void tl_engine_analyze_tree(TlEngine *e, const TlSource *src, const TSTree *tree,
 			    const TlFileOptions *opt, TlFindings *out);
+/* Frees what one finding owns (not the finding itself). */
+void tl_finding_release(TlFinding *f);
 void tl_findings_release(TlFindings *f);
 
 #endif

@@ -61,6 +61,7 @@ typedef struct TlJob {
 	size_t stdin_len;
 	const char *stdin_why;  /* standard input could not be read: why */
 	int torch_version;     /* --torch-version, else the configuration's, else 0 */
+	const TlStrArray *external; /* the configuration's `external` codes */
 } TlJob;
 
 typedef struct TlRun {
@@ -139,7 +140,9 @@ static void tl_main__analyze_one(TlRun *run, TlEngine *engine, uint32_t i)
 	res->path = tl_strdup(job->path);
 	tl_array_init(&res->findings);
 	char why[256];
-	TlFileOptions fo = { &job->selection, run->format == TL_OUT_SARIF, job->torch_version };
+	tl_array_init(&res->notices);
+	TlFileOptions fo = { &job->selection, run->format == TL_OUT_SARIF, job->torch_version,
+			     job->external, &res->notices };
 	TlBuf out;
 	tl_buf_init(&out);
 	bool text = run->format == TL_OUT_FULL || run->format == TL_OUT_CONCISE;
@@ -158,6 +161,14 @@ static void tl_main__analyze_one(TlRun *run, TlEngine *engine, uint32_t i)
 		TlLineHashes h = { NULL, 0 };
 		if (run->format == TL_OUT_SARIF)
 			tl_line_hashes(&h, nb.raw.text, nb.raw.length, nb.raw.bom);
+		for (uint32_t k = 0; k < res->notices.size; k++) {
+			TlNotice *n = &res->notices.items[k];
+			const TlNbCell *cell = tl_notebook_cell_of_line(&nb, n->start.line);
+			if (cell) {
+				n->cell = cell->number;
+				n->cell_start.line = n->start.line - cell->first_line + 1;
+			}
+		}
 		for (uint32_t k = 0; k < res->findings.size; k++) {
 			TlFinding *f = &res->findings.items[k];
 			tl_notebook_map(&nb, f);
@@ -556,6 +567,7 @@ int main(int argc, char **argv)
 		tl_settings_selection(&job->selection, &rules, cfg, &cli_sel, job->path);
 		job->torch_version = cli.torch_version ? tl_torch_version_parse(cli.torch_version)
 						       : cfg->torch_version;
+		job->external = &cfg->external;
 		if (from_stdin) {
 			job->stdin_text = stdin_text ? stdin_text : "";
 			job->stdin_len = stdin_len;
@@ -632,6 +644,15 @@ int main(int argc, char **argv)
 	uint32_t total = 0, files_with = 0, errors = 0, warnings = 0, infos = 0, unreadable = 0;
 	for (uint32_t i = 0; i < run.count; i++) {
 		const TlFileReport *res = &run.results[i];
+		for (uint32_t k = 0; k < res->notices.size && !cli.quiet; k++) {
+			const TlNotice *n = &res->notices.items[k];
+			if (n->cell)
+				fprintf(stderr, "%s:cell %u:%u:%u: warning: %s\n", res->path, n->cell,
+					n->cell_start.line, n->cell_start.column, n->message);
+			else
+				fprintf(stderr, "%s:%u:%u: warning: %s\n", res->path, n->start.line,
+					n->start.column, n->message);
+		}
 		if (res->error) {
 			tl_diagf(stderr, "torchlint: %s\n", res->error);
 			unreadable++;
@@ -700,6 +721,7 @@ done:
 		tl_free(run.results[i].error);
 		tl_free(run.results[i].rendered);
 		tl_findings_release(&run.results[i].findings);
+		tl_notices_release(&run.results[i].notices);
 	}
 	tl_free(run.jobs);
 	tl_free(run.results);

@@ -20,6 +20,7 @@ typedef struct TlFileReport {
 	char *path;       /* as reported to the user */
 	char *error;      /* why the file could not be analysed, or NULL */
 	TlFindings findings;
+	TlNotices notices; /* warnings about the file (invalid noqa directives) */
 	char *rendered;   /* the text formats' rendering, or NULL */
 } TlFileReport;
 

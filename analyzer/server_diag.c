@@ -153,7 +153,7 @@ void tl_server_analyze_doc(TlServer *s, TlDoc *d)
 	tl_lsp_lines_init(&lines, d->text.data, (uint32_t)d->text.len);
 	uint32_t bom = tl_diag__bom(&d->text);
 	TlSelection sel;
-	TlFileOptions fo = { &sel, false, 0 };
+	TlFileOptions fo = { .selection = &sel };
 	TlFindings fs;
 	tl_array_init(&fs);
 	char why[256];
@@ -246,7 +246,7 @@ void tl_server_analyze_notebook(TlServer *s, TlNbDoc *nb)
 	char *raw = json_dumps(ipynb, JSON_COMPACT);
 	json_decref(ipynb);
 	TlSelection sel;
-	TlFileOptions fo = { &sel, false, 0 };
+	TlFileOptions fo = { .selection = &sel };
 	TlFindings fs;
 	tl_array_init(&fs);
 	char why[256];

@@ -43,6 +43,8 @@ suite "ecosystem (asan+ubsan)" tests/cli/test-ecosystem.sh build/torchlint-asan
 suite "hardening matrix" tests/hardening/matrix.sh ./torchlint
 suite "hardening matrix (asan+ubsan)" tests/hardening/matrix.sh build/torchlint-asan
 suite "determinism (threads, runs, one file alone)" tests/check-determinism.sh ./torchlint
+suite "new-user paths (config, noqa, SARIF, CLI, fixes)" tests/cli/test-newuser.sh ./torchlint
+suite "new-user paths (asan+ubsan)" tests/cli/test-newuser.sh build/torchlint-asan
 suite "sarif" tests/check-sarif.sh ./torchlint
 # The language server: a scripted stdio client (protocol, bad input, UTF-16,
 # edits, configuration, notebooks, hover, code actions, 10,000 edits of

@@ -10,7 +10,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	tl_engine_init(&engine, &tl_fuzz_rules, &tl_fuzz_all);
 	TlFindings findings;
 	tl_array_init(&findings);
-	TlFileOptions opt = { &tl_fuzz_all, false, 0 };
+	TlFileOptions opt = { .selection = &tl_fuzz_all };
 	TlNotebook nb;
 	if (tl_notebook_load(&nb, "fuzz.ipynb", (const char *)data, size, why, sizeof why)) {
 		tl_engine_analyze_with(&engine, &nb.program, &opt, &findings);

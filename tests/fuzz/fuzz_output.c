@@ -62,7 +62,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	files[1].path = name;
 	files[1].error = "cannot read: fuzzed";
 	tl_array_init(&files[1].findings);
-	TlFileOptions opt = { &tl_fuzz_all, true, 204 };
+	TlFileOptions opt = { .selection = &tl_fuzz_all, .fingerprints = true, .torch_version = 204 };
 	TlSource src;
 	if (tl_source_init_text(&src, name, (const char *)data + skip, size - skip, why, sizeof why)) {
 		tl_engine_analyze_with(&engine, &src, &opt, &files[0].findings);

@@ -14,7 +14,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	tl_engine_init(&engine, &tl_fuzz_rules, &tl_fuzz_all);
 	TlFindings findings;
 	tl_array_init(&findings);
-	TlFileOptions opt = { &tl_fuzz_all, true, 204 };
+	TlFileOptions opt = { .selection = &tl_fuzz_all, .fingerprints = true, .torch_version = 204 };
 	TlSource src;
 	if (tl_source_init_text(&src, "fuzz.py", (const char *)data, size, why, sizeof why)) {
 		tl_engine_analyze_with(&engine, &src, &opt, &findings);

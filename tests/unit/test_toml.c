@@ -137,10 +137,13 @@ static void test_other_values(void **state)
 {
 	(void)state;
 	TlToml doc;
-	parse_ok(&doc, "f = 1.5\nd = 1979-05-27\nt = { a = 1 }\n");
+	parse_ok(&doc, "f = 1.5\nd = 1979-05-27\nt = { a = 1 }\nm = [1, \"x\"]\n");
 	get(&doc, "", "f", TL_TOML_OTHER);
 	get(&doc, "", "d", TL_TOML_OTHER);
-	get(&doc, "", "t", TL_TOML_OTHER);
+	get(&doc, "", "m", TL_TOML_OTHER);
+	/* An inline table is a table: its keys are entries of their own. */
+	assert_int_equal(get(&doc, "t", "a", TL_TOML_INT)->integer, 1);
+	assert_null(tl_toml_get(&doc, "", "t"));
 	tl_toml_release(&doc);
 }
 
@@ -160,13 +163,15 @@ static void test_tables_and_dotted_keys(void **state)
 		       "[tool.\"my tool\"]\n"
 		       "top = 3\n");
 	assert_int_equal(get(&doc, "", "top", TL_TOML_INT)->integer, 1);
-	assert_string_equal(get(&doc, "", "a.b", TL_TOML_STRING)->str, "dotted");
+	/* Dotted keys make tables: the entry lives in table "a". */
+	assert_string_equal(get(&doc, "a", "b", TL_TOML_STRING)->str, "dotted");
 	assert_int_equal(get(&doc, "", "quoted key", TL_TOML_INT)->integer, 2);
 	const TlTomlEntry *e = get(&doc, "tool.torchlint", "select", TL_TOML_STRING_ARRAY);
 	assert_string_equal(e->array.items[0], "TL1");
-	assert_true(get(&doc, "tool.torchlint", "per-file.ignore", TL_TOML_BOOL)->boolean);
-	/* The same key in another table is another entry. */
-	assert_int_equal(get(&doc, "tool.my tool", "top", TL_TOML_INT)->integer, 3);
+	assert_true(get(&doc, "tool.torchlint.per-file", "ignore", TL_TOML_BOOL)->boolean);
+	/* The same key in another table is another entry; a key that is not
+	 * bare is quoted in the path. */
+	assert_int_equal(get(&doc, "tool.\"my tool\"", "top", TL_TOML_INT)->integer, 3);
 	assert_int_equal(doc.entries.size, 6);
 	tl_toml_release(&doc);
 }

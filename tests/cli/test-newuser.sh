@@ -1,0 +1,146 @@
+#!/bin/sh
+# Integration tests of what a new user meets first (issue 12): configuration
+# as TOML writes it, noqa directives, SARIF paths for code scanning, the
+# command-line conventions ruff users expect, and --fix / --diff.
+# usage: test-newuser.sh TORCHLINT
+set -u
+bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+here=$(cd "$(dirname "$0")/../.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+run() {
+	name=$1 want=$2
+	shift 2
+	"$@" >"$tmp/out" 2>"$tmp/err"
+	got=$?
+	if [ "$got" = "$want" ]; then ok; else bad "$name: exit $got, expected $want"; sed 's/^/    /' "$tmp/err" | head -5; fi
+}
+has() { if grep -qF -- "$3" "$2"; then ok; else bad "$1: '$3' not in output"; sed 's/^/    /' "$2" | head -8; fi; }
+hasnt() { if grep -qF -- "$3" "$2"; then bad "$1: '$3' unexpectedly in output"; sed 's/^/    /' "$2" | head -5; else ok; fi; }
+lines() { n=$(wc -l <"$2" | tr -d ' '); if [ "$n" = "$3" ]; then ok; else bad "$1: $n lines, expected $3"; fi; }
+json() {
+	if node -e "const d = JSON.parse(require('fs').readFileSync(process.argv[1], 'utf8')); if (!($3)) process.exit(1)" "$2"; then ok; else bad "$1: JSON check failed: $3"; fi
+}
+
+mkdir -p "$tmp/p"
+cd "$tmp/p" || exit 1
+cat >train.py <<'PY'
+import torch
+import torch.nn as nn
+
+def train(model, loader):
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    crit = nn.CrossEntropyLoss()
+    losses = []
+    for x, y in loader:
+        loss = crit(model(x), y)
+        loss.backward()
+        opt.step()
+        losses.append(loss)
+    return losses
+PY
+
+# --- configuration: the README's example, as written, and TOML as it is written -----------
+mkdir -p readme
+awk '/^```toml$/ && !done { on = 1; next } /^```$/ && on { on = 0; done = 1 } on' "$here/README.md" >readme/pyproject.toml
+cp train.py readme/
+run readme-config 1 "$bin" --format concise readme/train.py
+has readme-config-applies "$tmp/out" "TL101"
+mkdir -p forms
+cat >forms/pyproject.toml <<'TOML'
+[project]
+name = "x"  # another tool's table
+
+[tool]
+torchlint.ignore = [   # a dotted key under [tool]
+    "TL101",  # a comment inside the array
+    'TL999x'  ,
+]
+TOML
+cp train.py forms/
+run dotted-unknown-selector 2 "$bin" forms/train.py
+has dotted-unknown-selector "$tmp/err" "/forms/pyproject.toml:7:5: error: 'TL999x' in 'ignore' matches no rule"
+cat >forms/pyproject.toml <<'TOML'
+[tool]
+torchlint = { ignore = ["TL101"], per-file-ignores = { "train.py" = ["TL201"] } }  # inline tables
+TOML
+run inline-tables 0 "$bin" forms/train.py
+cat >forms/pyproject.toml <<'TOML'
+[tool.torchlint]
+ignore = """TL101"""
+TOML
+run wrong-type 2 "$bin" forms/train.py
+has wrong-type "$tmp/err" "forms/pyproject.toml:2:10: error: expected a list of strings for 'ignore'"
+printf '[tool.torchlint]\nignore = ["TL101"]\n\n[tool.torchlint]\nselect = ["ALL"]\n' >forms/pyproject.toml
+run duplicate-table 2 "$bin" forms/train.py
+has duplicate-table "$tmp/err" "forms/pyproject.toml:4:1: error: table 'torchlint' is already defined"
+printf '[tool.torchlint]\nignore = ["TL101"]\nignore = ["TL201"]\n' >forms/pyproject.toml
+run duplicate-key 2 "$bin" forms/train.py
+has duplicate-key "$tmp/err" "forms/pyproject.toml:3:1: error: duplicate key 'ignore'"
+printf '[tool.torchlint]\nignore = ["TL101",\n' >forms/pyproject.toml
+run unclosed-array 2 "$bin" forms/train.py
+has unclosed-array "$tmp/err" "forms/pyproject.toml:3:1: error: expected a value"
+printf '[tool.torchlint]\n' >forms/pyproject.toml
+printf '[tool.torchlint]\nselect = ["TL201"]\n' >pyproject.toml
+run empty-table-counts 1 "$bin" --format concise forms/train.py
+has empty-table-counts "$tmp/out" "TL101"
+rm pyproject.toml
+# A large pyproject.toml (50,000 keys in another tool's table) reads in linear time.
+awk 'BEGIN { print "[tool.other]"; for (i = 0; i < 50000; i++) printf "k%d = \"v\"  # c\n", i; print "[tool.torchlint]"; print "ignore = [\"TL101\"]" }' >forms/pyproject.toml
+start=$(date +%s)
+run big-pyproject 1 "$bin" --format concise forms/train.py
+end=$(date +%s)
+if [ $((end - start)) -le 5 ]; then ok; else bad "big-pyproject: took $((end - start)) s"; fi
+hasnt big-pyproject "$tmp/out" "TL101"
+
+# --- noqa -----------------------------------------------------------------------------------
+cat >noqa.py <<'PY'
+import torch
+
+def train(model, loader, opt, crit):
+    losses = []
+    for x, y in loader:
+        loss = crit(model(x), y)
+        loss.backward()
+        opt.step()  # noqa: tl201
+        losses.append(loss)  # NoQA: Tl101
+        losses.append(loss)  # noqa: memory
+        losses.append(loss)  # noqa: TL1
+        losses.append(loss)  # noqa: loss-accumulated-with-graph
+        losses.append(loss)  # noqa: tl
+        losses.append(loss)  # noqa: E501, TL101 -- a reason
+        losses.append(loss)  # torchlint: noqa
+    return losses
+PY
+run noqa 1 "$bin" --isolated --format concise noqa.py
+hasnt noqa-lowercase-code "$tmp/out" "noqa.py:8:"
+hasnt noqa-mixed-case "$tmp/out" "noqa.py:9:"
+has noqa-family-not-blanket "$tmp/out" "noqa.py:10:9: TL101"
+has noqa-family-warns "$tmp/err" "noqa.py:10:38: warning: \`# noqa: memory\` suppresses nothing: a noqa takes exact codes, not families"
+has noqa-prefix-not-blanket "$tmp/out" "noqa.py:11:9: TL101"
+has noqa-prefix-warns "$tmp/err" "noqa.py:11:38: warning: \`# noqa: TL1\` suppresses nothing"
+has noqa-name-warns "$tmp/err" "write the rule's code, \`# noqa: TL101\`"
+has noqa-no-codes-not-blanket "$tmp/out" "noqa.py:13:9: TL101"
+has noqa-no-codes-warns "$tmp/err" "noqa.py:13:30: warning: \`# noqa:\` lists no codes"
+hasnt noqa-free-text "$tmp/out" "noqa.py:14:"
+has noqa-file-level-own-line "$tmp/out" "noqa.py:15:9: TL101"
+has noqa-file-level-warns "$tmp/err" "noqa.py:15:30: warning: \`# torchlint: noqa\` is ignored here"
+run noqa-quiet 1 "$bin" --isolated -q --format concise noqa.py
+lines noqa-quiet-no-warnings "$tmp/err" 0
+run noqa-tl001 1 "$bin" --isolated --format concise --select TL001 noqa.py
+has noqa-external-reported "$tmp/out" "noqa.py:14:30: TL001 unused \`noqa\` directive: \`E501\` is not a torchlint code"
+mkdir -p ext
+cp noqa.py ext/
+printf '[tool.torchlint]\nextend-select = ["TL001"]\nexternal = ["E5", "F401"]\n' >ext/pyproject.toml
+run noqa-external 1 "$bin" --format concise ext/noqa.py
+hasnt noqa-external-silent "$tmp/out" "E501"
+printf '[tool.torchlint]\nexternal = ["E-5"]\n' >ext/pyproject.toml
+run external-invalid 2 "$bin" ext/noqa.py
+has external-invalid "$tmp/err" "'E-5' in 'external' is not a rule code or prefix"
+
+echo "newuser: $pass passed, $fail failed"
+[ "$fail" = 0 ]
