@@ -70,8 +70,8 @@ typedef struct TlRun {
 	TlReportOptions report;
 	TlOutFormat format;
 	TlJob *jobs;
-	TlFileReport *results;
-	uint32_t count;
+	TlFileReport *results; /* count analysed files, then the paths that could not be read */
+	uint32_t count, reports;
 	atomic_uint next;
 } TlRun;
 
@@ -125,10 +125,16 @@ static void tl_main__usage(FILE *out)
 	      out);
 }
 
+/* A path on the command line that cannot be read: reported with the
+ * results (on standard error, and as a SARIF notification). */
 static void tl_main__discover_error(void *data, const char *path, const char *why)
 {
-	(void)data;
-	tl_diagf(stderr, "torchlint: cannot read '%s': %s\n", path, why);
+	TlStrArray *missing = data;
+	TlBuf b;
+	tl_buf_init(&b);
+	tl_buf_addf(&b, "cannot read '%s': %s", path, why);
+	tl_array_push(missing, tl_strdup(path));
+	tl_array_push(missing, tl_buf_detach(&b));
 }
 
 /* ---- analysis ------------------------------------------------------------------- */
@@ -436,8 +442,9 @@ int main(int argc, char **argv)
 	bool have_configs = false;
 	TlSelection cli_sel;
 	tl_selection_init(&cli_sel);
-	TlStrArray files;
+	TlStrArray files, missing;
 	tl_array_init(&files);
+	tl_array_init(&missing);
 	TlRun run;
 	memset(&run, 0, sizeof run);
 	char *stdin_text = NULL;
@@ -526,7 +533,7 @@ int main(int argc, char **argv)
 			tl_array_push(&named, argv[i]);
 	}
 	TlDiscoverOptions dopt = { &configs, !cli.no_gitignore, cli.force_exclude,
-				   tl_main__discover_error, NULL, stderr };
+				   tl_main__discover_error, &missing, stderr };
 	if (!tl_discover_ex((const char *const *)named.items, (int)named.size, &dopt, &files))
 		exit_code = TL_EXIT_ERROR;
 	tl_array_release(&named);
@@ -540,6 +547,24 @@ int main(int argc, char **argv)
 			files.items[w++] = files.items[i];
 	}
 	files.size = w;
+	/* A file reached through a symbolic link and by its own name too (or
+	 * through two links) is analysed once, under the first name. */
+	TlStrMap real;
+	tl_strmap_init(&real);
+	w = 0;
+	for (uint32_t i = 0; i < files.size; i++) {
+		char *r = tl_path_real(files.items[i]);
+		int32_t seen;
+		if (tl_strmap_get(&real, r, strlen(r), &seen)) {
+			tl_free(files.items[i]);
+		} else {
+			tl_strmap_put(&real, r, strlen(r), (int32_t)i);
+			files.items[w++] = files.items[i];
+		}
+		tl_free(r);
+	}
+	files.size = w;
+	tl_strmap_release(&real);
 	if (use_stdin) {
 		const char *name = cli.stdin_filename ? cli.stdin_filename : "-";
 		/* Editors pass the real name: honour excludes when forced. */
@@ -557,8 +582,15 @@ int main(int argc, char **argv)
 	run.report.format = cli.format == TL_OUT_CONCISE ? TL_FORMAT_CONCISE : TL_FORMAT_FULL;
 	run.report.color = !cli.output && tl_main__color(cli.color, out);
 	run.count = files.size;
+	run.reports = files.size + missing.size / 2;
 	run.jobs = tl_calloc(files.size ? files.size : 1, sizeof *run.jobs);
-	run.results = tl_calloc(files.size ? files.size : 1, sizeof *run.results);
+	run.results = tl_calloc(run.reports ? run.reports : 1, sizeof *run.results);
+	for (uint32_t i = 0; i < missing.size / 2; i++) {
+		TlFileReport *res = &run.results[files.size + i];
+		res->path = missing.items[2 * i];
+		res->error = missing.items[2 * i + 1];
+		missing.items[2 * i] = missing.items[2 * i + 1] = NULL;
+	}
 	for (uint32_t i = 0; i < files.size; i++) {
 		TlJob *job = &run.jobs[i];
 		job->path = files.items[i];
@@ -642,15 +674,15 @@ int main(int argc, char **argv)
 	}
 
 	uint32_t total = 0, files_with = 0, errors = 0, warnings = 0, infos = 0, unreadable = 0;
-	for (uint32_t i = 0; i < run.count; i++) {
+	for (uint32_t i = 0; i < run.reports; i++) {
 		const TlFileReport *res = &run.results[i];
 		for (uint32_t k = 0; k < res->notices.size && !cli.quiet; k++) {
 			const TlNotice *n = &res->notices.items[k];
 			if (n->cell)
-				fprintf(stderr, "%s:cell %u:%u:%u: warning: %s\n", res->path, n->cell,
+				tl_diagf(stderr, "%s:cell %u:%u:%u: warning: %s\n", res->path, n->cell,
 					n->cell_start.line, n->cell_start.column, n->message);
 			else
-				fprintf(stderr, "%s:%u:%u: warning: %s\n", res->path, n->start.line,
+				tl_diagf(stderr, "%s:%u:%u: warning: %s\n", res->path, n->start.line,
 					n->start.column, n->message);
 		}
 		if (res->error) {
@@ -670,16 +702,17 @@ int main(int argc, char **argv)
 			infos += s == TL_SEV_INFO;
 		}
 	}
-	TlReportSet set = { &rules, run.results, run.count };
+	TlReportSet set = { &rules, run.results, run.reports };
 	bool encoded = true;
 	if (cli.statistics) {
 		tl_main__statistics(out, &run);
 	} else if (cli.format == TL_OUT_JSON) {
 		encoded = tl_output_json(out, &set);
 	} else if (cli.format == TL_OUT_SARIF) {
-		char *cwd = tl_path_cwd();
-		encoded = tl_output_sarif(out, &set, cwd, exit_code != TL_EXIT_ERROR);
-		tl_free(cwd);
+		/* Code scanning reads relative URIs from the repository's root. */
+		char *root = tl_path_repo_root();
+		encoded = tl_output_sarif(out, &set, root, exit_code != TL_EXIT_ERROR);
+		tl_free(root);
 	} else if (cli.format == TL_OUT_GITHUB) {
 		encoded = tl_output_github(out, &set);
 	} else {
@@ -696,16 +729,22 @@ int main(int argc, char **argv)
 	if (!cli.quiet && !cli.statistics) {
 		/* Machine formats keep their stream clean: the summary goes to stderr. */
 		FILE *sum = cli.format == TL_OUT_FULL && !cli.output ? stdout : stderr;
-		uint32_t checked = run.count - unreadable;
+		uint32_t checked = run.reports - unreadable;
 		if (total)
 			fprintf(sum, "Found %u finding%s (%u error%s, %u warning%s, %u info) in %u of %u file%s checked.\n",
 				total, total == 1 ? "" : "s", errors, errors == 1 ? "" : "s", warnings,
 				warnings == 1 ? "" : "s", infos, files_with, checked, checked == 1 ? "" : "s");
+		else if (unreadable && !checked)
+			fprintf(sum, "Nothing was checked: %u path%s could not be read or analysed (see above).\n",
+				unreadable, unreadable == 1 ? "" : "s");
+		else if (unreadable)
+			fprintf(sum, "No findings in the %u file%s checked; %u path%s could not be read or analysed (see above).\n",
+				checked, checked == 1 ? "" : "s", unreadable, unreadable == 1 ? "" : "s");
 		else
 			fprintf(sum, "All checks passed (%u file%s checked).\n", checked,
 				checked == 1 ? "" : "s");
-		if (unreadable)
-			fprintf(sum, "%u file%s could not be analysed.\n", unreadable,
+		if (unreadable && total)
+			fprintf(sum, "%u path%s could not be read or analysed (see above).\n", unreadable,
 				unreadable == 1 ? "" : "s");
 	}
 	if (total && exit_code == TL_EXIT_CLEAN && !cli.exit_zero)
@@ -715,8 +754,9 @@ int main(int argc, char **argv)
 usage:
 	fprintf(stderr, "Try 'torchlint --help' for more information.\n");
 done:
-	for (uint32_t i = 0; i < run.count; i++) {
+	for (uint32_t i = 0; i < run.count; i++)
 		tl_selection_release(&run.jobs[i].selection);
+	for (uint32_t i = 0; i < run.reports; i++) {
 		tl_free(run.results[i].path);
 		tl_free(run.results[i].error);
 		tl_free(run.results[i].rendered);
@@ -727,6 +767,7 @@ done:
 	tl_free(run.results);
 	tl_free(stdin_text);
 	tl_str_array_release(&files);
+	tl_str_array_release(&missing);
 	tl_selection_release(&cli_sel);
 	if (have_configs)
 		tl_configs_release(&configs);

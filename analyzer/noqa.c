@@ -116,6 +116,7 @@ static void tl_noqa__codes(const TlNoqaContext *ctx, const char *t, size_t n, si
 			if (rule || strncmp(word, "TL", 2) != 0) {
 				TlNoqaCode c = { word, rule, false };
 				tl_array_push(&d->codes, c);
+				tl_buf_release(&m);
 				continue;
 			}
 			TlBuf codes;

@@ -6,6 +6,7 @@
 #include "alloc.h"
 #include "buf.h"
 #include "escape.h"
+#include "paths.h"
 #include "skills.h"
 
 #ifndef TL_VERSION
@@ -152,36 +153,22 @@ static char *tl_output__uri_path(const char *path)
 	return tl_buf_detach(&b);
 }
 
-/* The artifact location of `path`: relative to %SRCROOT% when it lies
- * below `srcroot`, else an absolute file URI. Percent-encoding keeps every
- * byte of a name that is not UTF-8: the URI stays exact where the JSON
- * strings get U+FFFD. */
+/* The artifact location of `path`: symbolic links and ".." resolved, then
+ * relative to %SRCROOT% (`srcroot`, the repository's root, which is what
+ * code scanning resolves relative URIs against) when it lies below it, else
+ * an absolute file URI. Percent-encoding keeps every byte of a name that is
+ * not UTF-8: the URI stays exact where the JSON strings get U+FFFD. */
 static json_t *tl_output__artifact(const char *path, const char *srcroot)
 {
-	const char *rel = NULL;
+	char *real = tl_path_real(path);
 	size_t rl = strlen(srcroot);
-	if (path[0] != '/') {
-		rel = path;
-		while (strncmp(rel, "./", 2) == 0)
-			rel += 2;
-		if (strncmp(rel, "../", 3) == 0)
-			rel = NULL;
-	} else if (strncmp(path, srcroot, rl) == 0) {
-		rel = path + rl;
-	}
 	json_t *o;
-	if (rel) {
-		char *u = tl_output__uri_path(rel);
+	if (strncmp(real, srcroot, rl) == 0 && real[rl]) {
+		char *u = tl_output__uri_path(real + rl);
 		o = json_pack("{s:s, s:s}", "uri", u, "uriBaseId", "%SRCROOT%");
 		tl_free(u);
 	} else {
-		TlBuf b;
-		tl_buf_init(&b);
-		if (path[0] != '/')
-			tl_buf_add(&b, srcroot);
-		tl_buf_add(&b, path);
-		char *u = tl_output__uri_path(b.data);
-		tl_buf_release(&b);
+		char *u = tl_output__uri_path(real);
 		TlBuf f;
 		tl_buf_init(&f);
 		tl_buf_addf(&f, "file://%s", u);
@@ -189,6 +176,7 @@ static json_t *tl_output__artifact(const char *path, const char *srcroot)
 		tl_buf_release(&f);
 		tl_free(u);
 	}
+	tl_free(real);
 	return o;
 }
 
@@ -207,6 +195,69 @@ void tl_output_help_uri(const TlRule *r, TlBuf *out)
 	}
 }
 
+/* GitHub code scanning shows at most this many characters of a rule's
+ * fullDescription (and of its shortDescription). */
+#define TL_SARIF_DESCRIPTION_MAX 1024
+
+/* The end (exclusive) of the sentence of `s` that starts at `from`: after a
+ * '.', '!' or '?' followed by a space or the end, outside `code` and
+ * brackets; with `colon`, also at a ':' followed by a space. */
+static size_t tl_output__sentence_end(const char *s, size_t n, size_t from, bool colon)
+{
+	bool code = false;
+	int depth = 0;
+	for (size_t i = from; i < n; i++) {
+		char c = s[i];
+		if (c == '`')
+			code = !code;
+		if (code)
+			continue;
+		if (c == '(' || c == '[')
+			depth++;
+		else if ((c == ')' || c == ']') && depth > 0)
+			depth--;
+		bool end = i + 1 == n || s[i + 1] == ' ' || s[i + 1] == '\n';
+		if (depth == 0 && end && (c == '.' || c == '!' || c == '?'))
+			return i + 1;
+		if (depth == 0 && end && colon && c == ':')
+			return i + 1;
+	}
+	return n;
+}
+
+/* Appends to `out` the longest run of whole sentences of `s` that fits in
+ * `max` bytes; a first sentence longer than that is cut at a space and
+ * ends in "...". */
+static void tl_output__clip(const char *s, size_t n, size_t max, TlBuf *out)
+{
+	if (n <= max) {
+		tl_buf_addn(out, s, n);
+		return;
+	}
+	size_t keep = 0, at = 0;
+	while (at < n) {
+		size_t end = tl_output__sentence_end(s, n, at, false);
+		if (end > max)
+			break;
+		keep = end;
+		at = end;
+		while (at < n && (s[at] == ' ' || s[at] == '\n'))
+			at++;
+	}
+	if (keep) {
+		tl_buf_addn(out, s, keep);
+		return;
+	}
+	size_t cut = max - 3;
+	while (cut > 0 && s[cut] != ' ')
+		cut--;
+	/* Never split a UTF-8 sequence. */
+	while (cut > 0 && ((unsigned char)s[cut] & 0xC0) == 0x80)
+		cut--;
+	tl_buf_addn(out, s, cut ? cut : max - 3);
+	tl_buf_add(out, "...");
+}
+
 static json_t *tl_output__sarif_rule(TlJsonDoc *d, const TlRule *r)
 {
 	size_t len = 0;
@@ -214,22 +265,42 @@ static json_t *tl_output__sarif_rule(TlJsonDoc *d, const TlRule *r)
 	const char *section = tl_skills_section(r->code, &len, &path);
 	char *what = section ? tl_skills_subsection_text(section, len, "What it does") : NULL;
 	char *why = section ? tl_skills_subsection_text(section, len, "Why is this bad?") : NULL;
-	/* shortDescription: the first sentence of "What it does". */
+	/* shortDescription: one sentence, the first of "What it does", up to
+	 * its first colon; fullDescription: "What it does" then "Why is this
+	 * bad?", cut at a sentence within GitHub's 1,024 characters. The whole
+	 * text stays in help.markdown. */
 	TlBuf shortd;
 	tl_buf_init(&shortd);
 	if (what) {
-		const char *stop = strstr(what, ". ");
-		tl_buf_addn(&shortd, what, stop ? (size_t)(stop - what + 1) : strlen(what));
+		size_t n = strlen(what);
+		size_t end = tl_output__sentence_end(what, n, 0, true);
+		tl_buf_addn(&shortd, what, end);
+		while (shortd.len && (shortd.data[shortd.len - 1] == ':' || shortd.data[shortd.len - 1] == ' '))
+			shortd.data[--shortd.len] = '\0';
+		if (shortd.len && shortd.data[shortd.len - 1] != '.')
+			tl_buf_addc(&shortd, '.');
 	} else {
-		tl_buf_add(&shortd, r->name);
+		/* No guidance section (engine rules): the message, as a sentence. */
+		const char *m = r->message;
+		size_t n = strcspn(m, ";{");
+		while (n && m[n - 1] == ' ')
+			n--;
+		tl_buf_addn(&shortd, m, n);
+		if (shortd.len && shortd.data[0] >= 'a' && shortd.data[0] <= 'z')
+			shortd.data[0] = (char)(shortd.data[0] - 32);
+		tl_buf_addc(&shortd, '.');
+	}
+	TlBuf all;
+	tl_buf_init(&all);
+	tl_buf_add(&all, what ? what : shortd.data);
+	if (why) {
+		tl_buf_addc(&all, ' ');
+		tl_buf_add(&all, why);
 	}
 	TlBuf full;
 	tl_buf_init(&full);
-	tl_buf_add(&full, what ? what : shortd.data);
-	if (why) {
-		tl_buf_addc(&full, ' ');
-		tl_buf_add(&full, why);
-	}
+	tl_output__clip(all.data, all.len, TL_SARIF_DESCRIPTION_MAX, &full);
+	tl_buf_release(&all);
 	TlBuf md;
 	tl_buf_init(&md);
 	if (section)
@@ -240,14 +311,26 @@ static json_t *tl_output__sarif_rule(TlJsonDoc *d, const TlRule *r)
 	tl_buf_init(&uri);
 	tl_output_help_uri(r, &uri);
 	const char *md_text = tl_output__s(d, md.data);
+	/* properties: tags (the family, "pytorch", the rule's own), GitHub's
+	 * problem.severity (error, warning or recommendation) and, for
+	 * security rules, its security-severity. */
+	json_t *tags = json_pack("[s, s]", tl_output__s(d, r->family), "pytorch");
+	for (uint32_t i = 0; tags && i < r->tags.size; i++)
+		tl_output__append(d, tags, json_string(tl_output__s(d, r->tags.items[i])));
+	json_t *props = json_pack("{s:o, s:s, s:s}", "tags", tags, "precision",
+				  r->default_on ? "high" : "medium", "problem.severity",
+				  r->severity == TL_SEV_ERROR     ? "error"
+				  : r->severity == TL_SEV_WARNING ? "warning"
+								  : "recommendation");
+	if (props && r->security_severity)
+		tl_output__set(d, props, "security-severity", json_string(tl_output__s(d, r->security_severity)));
 	json_t *o = json_pack(
-		"{s:s, s:s, s:{s:s}, s:{s:s}, s:{s:s, s:s}, s:s, s:{s:s}, s:{s:[s, s], s:s}}",
+		"{s:s, s:s, s:{s:s}, s:{s:s}, s:{s:s, s:s}, s:s, s:{s:s}, s:o}",
 		"id", tl_output__s(d, r->code), "name", tl_output__s(d, r->name), "shortDescription",
 		"text", tl_output__s(d, shortd.data), "fullDescription", "text",
 		tl_output__s(d, full.data), "help", "text", md_text, "markdown", md_text,
 		"helpUri", tl_output__s(d, uri.data), "defaultConfiguration", "level",
-		tl_output__level(r->severity), "properties", "tags", tl_output__s(d, r->family),
-		"pytorch", "precision", r->default_on ? "high" : "medium");
+		tl_output__level(r->severity), "properties", props);
 	if (!o) /* keep the rule's place: ruleIndex counts positions in this list */
 		o = tl_output__ok(d, json_pack("{s:s}", "id", tl_output__s(d, r->code)));
 	tl_free(what);
@@ -283,6 +366,24 @@ bool tl_output_sarif(FILE *out, const TlReportSet *set, const char *srcroot, boo
 				json_pack("{s:s, s:{s:s}, s:[{s:{s:o}}]}", "level", "error", "message", "text",
 					  tl_output__s(&d, fr->error), "locations", "physicalLocation",
 					  "artifactLocation", tl_output__artifact(fr->path, srcroot)));
+		}
+		for (uint32_t k = 0; k < fr->notices.size; k++) {
+			const TlNotice *n = &fr->notices.items[k];
+			/* In a notebook the position is within a cell: given in properties,
+			 * as results give cellRegion. */
+			json_t *where = json_pack("{s:o}", "artifactLocation", tl_output__artifact(fr->path, srcroot));
+			if (where && !n->cell)
+				tl_output__set(&d, where, "region",
+					       json_pack("{s:i, s:i}", "startLine", (json_int_t)n->start.line,
+							 "startColumn", (json_int_t)n->start.column));
+			json_t *note = json_pack("{s:s, s:{s:s}, s:[{s:o}]}", "level", "warning", "message", "text",
+						 tl_output__s(&d, n->message), "locations", "physicalLocation", where);
+			if (note && n->cell)
+				tl_output__set(&d, note, "properties",
+					       json_pack("{s:i, s:i, s:i}", "cell", (json_int_t)n->cell, "cellLine",
+							 (json_int_t)n->cell_start.line, "cellColumn",
+							 (json_int_t)n->cell_start.column));
+			tl_output__append(&d, notes, note);
 		}
 		for (uint32_t k = 0; k < fr->findings.size; k++) {
 			const TlFinding *f = &fr->findings.items[k];

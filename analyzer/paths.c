@@ -1,7 +1,10 @@
 #include "paths.h"
 
 #include <limits.h>
+#include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "alloc.h"
@@ -98,4 +101,44 @@ char *tl_path_parent(const char *dir)
 	char *slash = strrchr(d, '/');
 	slash[1] = '\0';
 	return d;
+}
+
+char *tl_path_real(const char *path)
+{
+	char *r = realpath(path, NULL);
+	if (!r)
+		return tl_path_absolute(path);
+	char *copy = tl_strdup(r);
+	free(r); /* realpath's buffer comes from malloc */
+	return copy;
+}
+
+char *tl_path_repo_root(void)
+{
+	char *cwd = tl_path_real(".");
+	char *dir = tl_path_with_slash(cwd);
+	tl_free(cwd);
+	for (;;) {
+		TlBuf git;
+		tl_buf_init(&git);
+		tl_buf_addf(&git, "%s.git", dir);
+		struct stat st;
+		bool found = lstat(git.data, &st) == 0;
+		tl_buf_release(&git);
+		if (found || strcmp(dir, "/") == 0)
+			break;
+		char *parent = tl_path_parent(dir);
+		tl_free(dir);
+		dir = parent;
+	}
+	if (strcmp(dir, "/") == 0) {
+		struct stat st;
+		if (lstat("/.git", &st) != 0) {
+			tl_free(dir);
+			char *c = tl_path_real(".");
+			dir = tl_path_with_slash(c);
+			tl_free(c);
+		}
+	}
+	return dir;
 }

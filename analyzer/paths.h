@@ -1,5 +1,6 @@
 /* Path strings, handled lexically (no symbolic links are resolved, so the
- * results line up with the paths the user gave). All results: caller frees. */
+ * results line up with the paths the user gave), except tl_path_real and
+ * tl_path_repo_root. All results: caller frees. */
 #ifndef TL_PATHS_H
 #define TL_PATHS_H
 
@@ -14,5 +15,12 @@ char *tl_path_with_slash(const char *dir);
 char *tl_path_parent(const char *dir);
 /* The working directory, ending in '/'. */
 char *tl_path_cwd(void);
+/* `path` with symbolic links resolved (realpath), or, when it does not
+ * exist, tl_path_absolute(path). */
+char *tl_path_real(const char *path);
+/* The root of the git work tree holding the working directory (the closest
+ * directory above it with a `.git` entry), symbolic links resolved and
+ * ending in '/'; the resolved working directory when there is none. */
+char *tl_path_repo_root(void);
 
 #endif

@@ -232,6 +232,8 @@ void tl_rule_free(TlRule *r)
 	tl_free(r->help);
 	tl_free(r->skill);
 	tl_free(r->validate);
+	tl_str_array_release(&r->tags);
+	tl_free(r->security_severity);
 	tl_free(r->meta_path);
 	tl_free(r->query_path);
 	for (uint32_t p = 0; p < r->patterns.size; p++)
@@ -341,6 +343,25 @@ static TlRule *tl_rules__compile(const char *meta_path, const char *meta, size_t
 	const TlTomlEntry *msg_at = tl_toml_get(&doc, "", "message");
 	r->message_line = msg_at ? msg_at->line : 1;
 	r->message_column = msg_at ? msg_at->column : 1;
+	r->security_severity = tl_rules__meta_string(&doc, "security-severity", false, meta_path, err, &ok);
+	if (r->security_severity) {
+		char *end;
+		double v = strtod(r->security_severity, &end);
+		if (*end || end == r->security_severity || v < 0.0 || v > 10.0) {
+			fprintf(err, "%s: error: 'security-severity' must be a number from 0.0 to 10.0 in a string\n",
+				meta_path);
+			ok = false;
+		}
+	}
+	const TlTomlEntry *tags = tl_toml_get(&doc, "", "tags");
+	if (tags && tags->kind != TL_TOML_STRING_ARRAY) {
+		fprintf(err, "%s:%u:%u: error: 'tags' must be a list of strings\n", meta_path, tags->line,
+			tags->column);
+		ok = false;
+	} else if (tags) {
+		for (uint32_t i = 0; i < tags->array.size; i++)
+			tl_array_push(&r->tags, tl_strdup(tags->array.items[i]));
+	}
 	const TlTomlEntry *def = tl_toml_get(&doc, "", "default");
 	if (!def || def->kind != TL_TOML_BOOL) {
 		tl_diagf(err, "%s: error: 'default' must be true or false\n", meta_path);

@@ -60,6 +60,8 @@ typedef struct TlRule {
 	char *help;     /* optional longer hint for the full format */
 	char *skill;    /* where --explain reads from */
 	char *validate; /* validate/cases/<code> */
+	TlStrArray tags;         /* extra SARIF tags (`tags = ["security"]`), beside the family */
+	char *security_severity; /* SARIF security-severity ("8.1", 0.0 to 10.0), or NULL */
 	char *meta_path, *query_path;
 	/* Compiled by tl_rule_compile, to check the query (--rules-dir, tests);
 	 * NULL for embedded rules (checked by tests/unit/test_rules.c) and

@@ -110,7 +110,7 @@ run config-unknown-key 2 "$bin" cfg
 has config-unknown-key "$tmp/err" "cfg/other/pyproject.toml:3:10: error: unknown key 'selekt'"
 printf '[tool.torchlint]\nignore = ["TL9"]\n' >cfg/other/pyproject.toml
 run config-bad-selector 2 "$bin" cfg/other
-has config-bad-selector "$tmp/err" "pyproject.toml:2:10: error: 'TL9' in 'ignore' matches no rule"
+has config-bad-selector "$tmp/err" "pyproject.toml:2:11: error: 'TL9' in 'ignore' matches no rule"
 printf '[tool.torchlint]\ntorch-version = "two"\n' >cfg/other/pyproject.toml
 run config-bad-version 2 "$bin" cfg/other
 has config-bad-version "$tmp/err" "error: expected a version string such as \"2.4\" for 'torch-version'"

@@ -142,5 +142,28 @@ printf '[tool.torchlint]\nexternal = ["E-5"]\n' >ext/pyproject.toml
 run external-invalid 2 "$bin" ext/noqa.py
 has external-invalid "$tmp/err" "'E-5' in 'external' is not a rule code or prefix"
 
+# --- SARIF for code scanning ------------------------------------------------------------------
+mkdir -p repo/src/sub repo/docs
+(cd repo && git init -q . 2>/dev/null)
+cp train.py repo/src/sub/train.py
+ln -s train.py repo/src/sub/link.py
+printf 'import torch\nm = torch.load("w.pt")  # noqa: memory\n' >repo/src/load.py
+cd repo/src/sub || exit 1
+run sarif-subdir 2 "$bin" --isolated --format sarif --torch-version 2.4 . ../load.py ../../docs/../src/sub/train.py missing.py
+cd "$tmp/p" || exit 1
+cp "$tmp/out" sarif.json
+json sarif-root "sarif.json" "d.runs[0].originalUriBaseIds['%SRCROOT%'].uri.endsWith('/repo/') && d.runs[0].originalUriBaseIds['%SRCROOT%'].uri.startsWith('file:///')"
+json sarif-uri-from-root "sarif.json" "d.runs[0].results.filter(r => r.ruleId === 'TL201').every(r => r.locations[0].physicalLocation.artifactLocation.uri === 'src/sub/train.py' && r.locations[0].physicalLocation.artifactLocation.uriBaseId === '%SRCROOT%')"
+json sarif-symlink-once "sarif.json" "d.runs[0].results.filter(r => r.ruleId === 'TL201').length === 1"
+json sarif-dotdot "sarif.json" "d.runs[0].results.some(r => r.locations[0].physicalLocation.artifactLocation.uri === 'src/load.py')"
+json sarif-security "sarif.json" "(() => { const r = d.runs[0].tool.driver.rules.find(x => x.id === 'TL501'); return r.properties.tags.includes('security') && r.properties['security-severity'] === '8.1' })()"
+json sarif-problem-severity "sarif.json" "d.runs[0].tool.driver.rules.every(r => ['error', 'warning', 'recommendation'].includes(r.properties['problem.severity']))"
+json sarif-full-description "sarif.json" "d.runs[0].tool.driver.rules.every(r => r.fullDescription.text.length <= 1024 && r.fullDescription.text.length > 0)"
+json sarif-short-description "sarif.json" "d.runs[0].tool.driver.rules.every(r => { const t = r.shortDescription.text.replace(/\`[^\`]*\`/g, 'X').replace(/\([^()]*\)/g, 'X'); return t.endsWith('.') && !/[.!?] /.test(t) && t.length <= 1024 })"
+json sarif-help-keeps-all "sarif.json" "d.runs[0].tool.driver.rules.find(x => x.id === 'TL101').help.markdown.length > 1024"
+json sarif-missing-input "sarif.json" "d.runs[0].invocations[0].toolExecutionNotifications.some(n => n.level === 'error' && n.message.text.includes(\"cannot read 'missing.py'\")) && d.runs[0].invocations[0].executionSuccessful === false"
+json sarif-noqa-warning "sarif.json" "d.runs[0].invocations[0].toolExecutionNotifications.some(n => n.level === 'warning' && n.message.text.includes('not families') && n.locations[0].physicalLocation.artifactLocation.uri === 'src/load.py')"
+has missing-input-says-so "$tmp/err" "cannot read 'missing.py'"
+
 echo "newuser: $pass passed, $fail failed"
 [ "$fail" = 0 ]
