@@ -46,6 +46,7 @@ void tl_finding_release(TlFinding *f)
 	tl_free(f->message);
 	tl_free(f->fingerprint);
 	f->message = f->fingerprint = NULL;
+	tl_edits_release(&f->edits);
 }
 
 void tl_findings_release(TlFindings *f)
@@ -77,6 +78,9 @@ static void tl_engine__add(TlFindings *out, const TlSource *src, const TlRule *r
 	f.cell_start = f.start;
 	f.cell_end = f.end;
 	f.order = 0;
+	tl_array_init(&f.edits);
+	f.applicability = TL_FIX_NONE;
+	f.fix_title = NULL;
 	tl_array_push(out, f);
 }
 
@@ -281,6 +285,20 @@ static char *tl_engine__message(const char *template, const TlQPattern *qp, cons
 	return tl_buf_detach(&b);
 }
 
+/* A match of one rule pattern, for tl_fix_build to find its captures by name. */
+typedef struct TlEngineMatch {
+	const TlQPattern *qp;
+	const TlQueryPart *part;
+	const TSQueryMatch *m;
+} TlEngineMatch;
+
+static bool tl_engine__fix_capture(void *data, const char *name, size_t len, TSNode *out)
+{
+	const TlEngineMatch *em = data;
+	int32_t k = tl_qtext_capture(em->qp, name, len);
+	return k >= 0 && tl_engine__nodes(em->m, tl_engine__cid(em->part, (uint32_t)k), out, 1);
+}
+
 /* One part of a compiled group run over a file: what each match needs. */
 typedef struct TlEngineRun {
 	const TlQuerySet *qs;
@@ -317,7 +335,17 @@ static bool tl_engine__match(void *ctx, const TSQuery *query, const TSQueryMatch
 			continue;
 		tl_engine__add(run->out, run->src, rp->rule, f[0],
 			       tl_engine__message(rp->rule->message, rp->text, pl, part, run->src, m));
-		tl_array_last(run->out)->order = rps[k];
+		TlFinding *added = tl_array_last(run->out);
+		added->order = rps[k];
+		if (rp->rule->fixes.size) {
+			TlEngineMatch em = { rp->text, part, m };
+			const TlFixSpec *fix = tl_fix_build(&rp->rule->fixes, tl_engine__fix_capture, &em, run->src,
+							    &added->edits);
+			if (fix) {
+				added->applicability = fix->applicability;
+				added->fix_title = fix->title;
+			}
+		}
 	}
 	/* The predicates' questions are where the time goes (a long function
 	 * makes some cost its length each: facts/), so the file's CPU-time
@@ -466,14 +494,20 @@ static void tl_engine__analyze(TlEngine *e, const TlSource *src, const TSTree *g
 	tl_free(on);
 	if (out->size - first > 1)
 		qsort(out->items + first, out->size - first, sizeof(TlFinding), tl_engine__cmp);
-	/* Two patterns of one rule may match the same node: report it once. */
+	/* Two patterns of one rule may match the same node: report it once,
+	 * keeping the match that carries a fix when only one does (a rule may
+	 * add a pattern that captures what its fix needs). */
 	uint32_t w = first;
 	for (uint32_t i = first; i < out->size; i++) {
 		if (w > first && out->items[w - 1].rule == out->items[i].rule &&
 		    out->items[w - 1].start_byte == out->items[i].start_byte &&
 		    out->items[w - 1].end_byte == out->items[i].end_byte) {
-			tl_free(out->items[i].message);
-			tl_free(out->items[i].fingerprint);
+			if (!out->items[w - 1].edits.size && out->items[i].edits.size) {
+				TlFinding keep = out->items[i];
+				out->items[i] = out->items[w - 1];
+				out->items[w - 1] = keep;
+			}
+			tl_finding_release(&out->items[i]);
 			continue;
 		}
 		out->items[w++] = out->items[i];

@@ -12,6 +12,7 @@
 #include <tree_sitter/api.h>
 
 #include "array.h"
+#include "fix.h"
 #include "qexec.h"
 #include "rules.h"
 #include "source.h"
@@ -25,6 +26,13 @@ typedef struct TlFinding {
 	uint32_t cell;         /* notebooks: 1-based cell of the finding, else 0 */
 	TlPosition cell_start, cell_end; /* notebooks: position within the cell */
 	uint32_t order;        /* the rule pattern that found it (ties in the sort) */
+	/* The fix, from the rule's [[fix]] tables (fix.h): edits on the bytes of
+	 * the analysed text (for a notebook, its program); empty when the rule
+	 * has no fix for this match. An editor's code action or a reporter turns
+	 * them into its own positions with tl_source_position. */
+	TlEdits edits;
+	TlApplicability applicability; /* TL_FIX_NONE when edits is empty */
+	const char *fix_title;         /* borrowed from the rule, or NULL */
 } TlFinding;
 
 typedef TlArray(TlFinding) TlFindings;

@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "alloc.h"
@@ -16,8 +18,10 @@
 #include "discover.h"
 #include "engine.h"
 #include "escape.h"
+#include "diff.h"
 #include "explain.h"
 #include "fingerprint.h"
+#include "fixrun.h"
 #include "notebook.h"
 #include "outfile.h"
 #include "output.h"
@@ -28,6 +32,7 @@
 #include "rules.h"
 #include "server.h"
 #include "settings.h"
+#include "showsettings.h"
 
 #ifndef TL_VERSION
 #define TL_VERSION "0.0.0-dev"
@@ -50,6 +55,8 @@ typedef struct TlCli {
 	TlStrArray select, extend_select, ignore; /* raw option values */
 	bool has_select, list_rules, list_predicates, quiet, exit_zero, statistics;
 	bool isolated, no_gitignore, force_exclude;
+	bool fix, unsafe_fixes, diff, add_noqa, show_files;
+	const char *show_settings;
 	long jobs;
 } TlCli;
 
@@ -73,6 +80,8 @@ typedef struct TlRun {
 	TlFileReport *results; /* count analysed files, then the paths that could not be read */
 	uint32_t count, reports;
 	atomic_uint next;
+	bool fixing;        /* --fix, --diff or --add-noqa */
+	TlFixRun fixrun;
 } TlRun;
 
 static void tl_main__usage(FILE *out)
@@ -87,6 +96,7 @@ static void tl_main__usage(FILE *out)
 	      "\n"
 	      "Output:\n"
 	      "  --format FORMAT          full (default), concise, json, sarif or github\n"
+	      "                           (also spelled --output-format, as in ruff)\n"
 	      "  -o, --output-file FILE   write the report to FILE instead of standard output\n"
 	      "  --statistics             print the number of findings per rule instead\n"
 	      "  --color WHEN             auto (default), always or never; NO_COLOR is honoured\n"
@@ -104,6 +114,16 @@ static void tl_main__usage(FILE *out)
 	      "  --list-rules             print the rule catalog (as JSON with --format json)\n"
 	      "  --explain CODE           print a rule's guidance and exit\n"
 	      "  --list-predicates        print the semantic predicates queries can use\n"
+	      "\n"
+	      "Fixes:\n"
+	      "  --fix                    apply the safe fixes in place, then report what is left\n"
+	      "  --unsafe-fixes           with --fix or --diff, also the fixes that may change\n"
+	      "                           what the program does (TL101, TL501, TL503)\n"
+	      "  --diff                   print the fixes as a unified diff instead; exit 1 if any\n"
+	      "  --add-noqa               add `# noqa: CODE` to every line with a finding\n"
+	      "  --show-files             list the files that would be analysed, and exit\n"
+	      "  --show-settings FILE     print the configuration that applies to FILE and\n"
+	      "                           where each value comes from, and exit\n"
 	      "\n"
 	      "Files and configuration:\n"
 	      "  --config FILE            use this configuration file for every file\n"
@@ -139,6 +159,61 @@ static void tl_main__discover_error(void *data, const char *path, const char *wh
 
 /* ---- analysis ------------------------------------------------------------------- */
 
+/* The bytes of `path`; caller frees. NULL with the reason in `why`. */
+static char *tl_main__slurp(const char *path, size_t *len, char *why, size_t why_size)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		snprintf(why, why_size, "%s", strerror(errno));
+		return NULL;
+	}
+	TlBuf b;
+	tl_buf_init(&b);
+	char chunk[65536];
+	size_t n;
+	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0 && b.len <= TL_SOURCE_MAX_BYTES)
+		tl_buf_addn(&b, chunk, n);
+	bool bad = ferror(f);
+	fclose(f);
+	if (bad) {
+		snprintf(why, why_size, "read error");
+		tl_buf_release(&b);
+		return NULL;
+	}
+	*len = b.len;
+	return tl_buf_detach(&b);
+}
+
+/* --fix, --diff, --add-noqa: fixes the file's text; the fixed text (or the
+ * original) is what gets analysed and reported afterwards. Returns false
+ * when the file cannot be read. */
+static bool tl_main__fix_one(TlRun *run, TlEngine *engine, const TlJob *job, const TlFileOptions *fo,
+			     TlFileReport *res, char *why, size_t why_size)
+{
+	size_t len = job->stdin_len;
+	char *text = job->stdin_text ? tl_strndup(job->stdin_text, job->stdin_len)
+				     : tl_main__slurp(job->path, &len, why, why_size);
+	if (!text)
+		return false;
+	res->bom = len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0;
+	if (res->bom) {
+		memmove(text, text + 3, len - 3);
+		len -= 3;
+		text[len] = '\0';
+	}
+	res->original = text;
+	res->original_len = len;
+	TlFileOptions quiet = *fo;
+	quiet.fingerprints = false;
+	quiet.notices = NULL;
+	char note[256];
+	res->fixed = tl_fixrun_text(engine, &quiet, job->path, text, len, &run->fixrun, &res->fixes_applied,
+				    note, sizeof note);
+	if (note[0])
+		res->fix_note = tl_strdup(note);
+	return true;
+}
+
 static void tl_main__analyze_one(TlRun *run, TlEngine *engine, uint32_t i)
 {
 	TlJob *job = &run->jobs[i];
@@ -151,6 +226,16 @@ static void tl_main__analyze_one(TlRun *run, TlEngine *engine, uint32_t i)
 			     job->external, &res->notices };
 	TlBuf out;
 	tl_buf_init(&out);
+	/* What to analyse: the file, or the given text (standard input, or the
+	 * file after its fixes). */
+	const char *given = job->stdin_text;
+	size_t given_len = job->stdin_len;
+	if (run->fixing) {
+		if (!tl_main__fix_one(run, engine, job, &fo, res, why, sizeof why))
+			goto failed;
+		given = res->fixed ? res->fixed : res->original;
+		given_len = res->fixed ? strlen(res->fixed) : res->original_len;
+	}
 	bool text = run->format == TL_OUT_FULL || run->format == TL_OUT_CONCISE;
 	if (job->stdin_why) {
 		snprintf(why, sizeof why, "%s", job->stdin_why);
@@ -158,7 +243,7 @@ static void tl_main__analyze_one(TlRun *run, TlEngine *engine, uint32_t i)
 	}
 	if (tl_notebook_path(job->path)) {
 		TlNotebook nb;
-		if (!tl_notebook_load(&nb, job->path, job->stdin_text, job->stdin_len, why, sizeof why))
+		if (!tl_notebook_load(&nb, job->path, given, given_len, why, sizeof why))
 			goto failed;
 		fo.fingerprints = false; /* computed on the raw file below */
 		tl_engine_analyze_with(engine, &nb.program, &fo, &res->findings);
@@ -177,6 +262,15 @@ static void tl_main__analyze_one(TlRun *run, TlEngine *engine, uint32_t i)
 		}
 		for (uint32_t k = 0; k < res->findings.size; k++) {
 			TlFinding *f = &res->findings.items[k];
+			/* A fix's positions, like the finding's, within the cell. */
+			for (uint32_t e = 0; e < f->edits.size; e++) {
+				TlEdit *x = &f->edits.items[e];
+				const TlNbCell *cell = tl_notebook_cell_of_line(&nb, x->start_pos.line);
+				if (cell) {
+					x->start_pos.line -= cell->first_line - 1;
+					x->end_pos.line -= x->end_pos.line >= cell->first_line ? cell->first_line - 1 : 0;
+				}
+			}
 			tl_notebook_map(&nb, f);
 			if (h.lines)
 				f->fingerprint = tl_strdup(tl_line_hash(&h, f->start.line));
@@ -185,9 +279,8 @@ static void tl_main__analyze_one(TlRun *run, TlEngine *engine, uint32_t i)
 		tl_notebook_release(&nb);
 	} else {
 		TlSource src;
-		bool ok = job->stdin_text
-				  ? tl_source_init_text(&src, job->path, job->stdin_text, job->stdin_len, why, sizeof why)
-				  : tl_source_load(&src, job->path, why, sizeof why);
+		bool ok = given ? tl_source_init_text(&src, job->path, given, given_len, why, sizeof why)
+				: tl_source_load(&src, job->path, why, sizeof why);
 		if (!ok)
 			goto failed;
 		tl_engine_analyze_with(engine, &src, &fo, &res->findings);
@@ -261,9 +354,20 @@ static void tl_main__list_predicates(void)
 	       "#any-not-match?, #any-of? and #not-any-of? are supported too.\n");
 }
 
+/* A rule by code or name, in any case (TL101, tl101, loss-accumulated-with-graph). */
+static const TlRule *tl_main__rule_named(const TlRuleSet *rules, const char *what)
+{
+	for (uint32_t i = 0; i < rules->rules.size; i++) {
+		const TlRule *r = rules->rules.items[i];
+		if (strcasecmp(r->code, what) == 0 || strcasecmp(r->name, what) == 0)
+			return r;
+	}
+	return NULL;
+}
+
 static int tl_main__explain(const TlRuleSet *rules, const char *code)
 {
-	const TlRule *r = tl_rules_find(rules, code);
+	const TlRule *r = tl_main__rule_named(rules, code);
 	if (!r) {
 		fprintf(stderr, "torchlint: --explain: unknown rule '%s' (see --list-rules)\n", code);
 		return TL_EXIT_ERROR;
@@ -305,10 +409,19 @@ static int tl_main__options(int argc, char **argv, TlCli *cli)
 		OPT_FORMAT = 256, OPT_SELECT, OPT_EXTEND_SELECT, OPT_IGNORE, OPT_RULES_DIR,
 		OPT_LIST_RULES, OPT_LIST_PREDICATES, OPT_COLOR, OPT_EXIT_ZERO, OPT_STATISTICS,
 		OPT_CONFIG, OPT_ISOLATED, OPT_NO_GITIGNORE, OPT_FORCE_EXCLUDE, OPT_STDIN_FILENAME,
-		OPT_EXPLAIN, OPT_TORCH_VERSION,
+		OPT_EXPLAIN, OPT_TORCH_VERSION, OPT_FIX, OPT_UNSAFE_FIXES, OPT_DIFF, OPT_ADD_NOQA,
+		OPT_SHOW_FILES, OPT_SHOW_SETTINGS, OPT_NO_FIX,
 	};
 	static const struct option longopts[] = {
 		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ "output-format", required_argument, NULL, OPT_FORMAT },
+		{ "fix", no_argument, NULL, OPT_FIX },
+		{ "no-fix", no_argument, NULL, OPT_NO_FIX },
+		{ "unsafe-fixes", no_argument, NULL, OPT_UNSAFE_FIXES },
+		{ "diff", no_argument, NULL, OPT_DIFF },
+		{ "add-noqa", no_argument, NULL, OPT_ADD_NOQA },
+		{ "show-files", no_argument, NULL, OPT_SHOW_FILES },
+		{ "show-settings", required_argument, NULL, OPT_SHOW_SETTINGS },
 		{ "output-file", required_argument, NULL, 'o' },
 		{ "select", required_argument, NULL, OPT_SELECT },
 		{ "extend-select", required_argument, NULL, OPT_EXTEND_SELECT },
@@ -355,6 +468,13 @@ static int tl_main__options(int argc, char **argv, TlCli *cli)
 		case OPT_FORCE_EXCLUDE: cli->force_exclude = true; break;
 		case OPT_STDIN_FILENAME: cli->stdin_filename = optarg; break;
 		case OPT_TORCH_VERSION: cli->torch_version = optarg; break;
+		case OPT_FIX: cli->fix = true; break;
+		case OPT_NO_FIX: cli->fix = false; break;
+		case OPT_UNSAFE_FIXES: cli->unsafe_fixes = true; break;
+		case OPT_DIFF: cli->diff = true; break;
+		case OPT_ADD_NOQA: cli->add_noqa = true; break;
+		case OPT_SHOW_FILES: cli->show_files = true; break;
+		case OPT_SHOW_SETTINGS: cli->show_settings = optarg; break;
 		case 'q': cli->quiet = true; break;
 		case 'j': {
 			char *end;
@@ -401,13 +521,74 @@ static int tl_main__options(int argc, char **argv, TlCli *cli)
 
 /* ---- reporting ------------------------------------------------------------------------ */
 
+/* Writes `len` bytes of `text` to `path` (with a byte-order mark when the
+ * file had one), through a temporary file renamed over it, keeping its
+ * permissions. */
+static bool tl_main__write_file(const char *path, bool bom, const char *text, size_t len)
+{
+	TlBuf tmp;
+	tl_buf_init(&tmp);
+	tl_buf_addf(&tmp, "%s.torchlint-fix.tmp", path);
+	struct stat st;
+	bool ok = stat(path, &st) == 0;
+	FILE *f = ok ? fopen(tmp.data, "wb") : NULL;
+	ok = f != NULL;
+	if (ok) {
+		ok = (!bom || fwrite("\xEF\xBB\xBF", 1, 3, f) == 3) && fwrite(text, 1, len, f) == len;
+		ok = fclose(f) == 0 && ok;
+		ok = ok && chmod(tmp.data, st.st_mode & 07777) == 0 && rename(tmp.data, path) == 0;
+		if (!ok)
+			remove(tmp.data);
+	}
+	if (!ok)
+		tl_diagf(stderr, "torchlint: cannot write '%s': %s\n", path, strerror(errno));
+	tl_buf_release(&tmp);
+	return ok;
+}
+
+/* After --fix, --diff or --add-noqa: writes the fixed files (or prints
+ * their diffs), and says what was done. Returns the number of fixes
+ * applied (or that would be); *changed counts the files. */
+static uint32_t tl_main__fixes_out(const TlCli *cli, const TlRun *run, bool from_stdin, FILE *out,
+				   uint32_t *changed, int *exit_code)
+{
+	uint32_t applied = 0;
+	*changed = 0;
+	for (uint32_t i = 0; i < run->count; i++) {
+		const TlFileReport *res = &run->results[i];
+		if (res->fix_note && !cli->quiet)
+			tl_diagf(stderr, "%s: warning: %s\n", res->path, res->fix_note);
+		bool stdin_file = from_stdin && i == run->count - 1;
+		if (stdin_file && !cli->diff) {
+			/* Standard input: the fixed text goes to the output, as ruff does. */
+			const char *t = res->fixed ? res->fixed : res->original;
+			if (t)
+				fwrite(t, 1, res->fixed ? strlen(res->fixed) : res->original_len, out);
+		}
+		if (!res->fixed)
+			continue;
+		applied += res->fixes_applied;
+		(*changed)++;
+		if (cli->diff) {
+			TlBuf d;
+			tl_buf_init(&d);
+			tl_diff_unified(res->path, res->original, res->original_len, res->fixed, strlen(res->fixed), &d);
+			fputs(d.data, out);
+			tl_buf_release(&d);
+		} else if (!stdin_file && !tl_main__write_file(res->path, res->bom, res->fixed, strlen(res->fixed))) {
+			*exit_code = TL_EXIT_ERROR;
+		}
+	}
+	return applied;
+}
+
 static int tl_main__cmp_count(const void *a, const void *b)
 {
 	const uint32_t *x = a, *y = b;
 	return x[0] != y[0] ? (x[0] < y[0] ? 1 : -1) : (x[1] < y[1] ? -1 : x[1] > y[1]);
 }
 
-static void tl_main__statistics(FILE *out, const TlRun *run)
+static void tl_main__statistics(FILE *out, const TlRun *run, bool json)
 {
 	uint32_t n = run->rules->rules.size;
 	uint32_t (*counts)[2] = tl_calloc(n ? n : 1, sizeof *counts);
@@ -419,9 +600,25 @@ static void tl_main__statistics(FILE *out, const TlRun *run)
 				if (run->rules->rules.items[r] == run->results[i].findings.items[k].rule)
 					counts[r][0]++;
 	qsort(counts, n, sizeof *counts, tl_main__cmp_count);
-	for (uint32_t r = 0; r < n && counts[r][0]; r++) {
-		const TlRule *rule = run->rules->rules.items[counts[r][1]];
-		fprintf(out, "%5u  %s  %-34s %s\n", counts[r][0], rule->code, rule->name, rule->family);
+	if (json) {
+		/* As ruff's: [{"code", "name", "count", "fixable"}], plus the family. */
+		TlBuf b;
+		tl_buf_init(&b);
+		tl_buf_add(&b, "[");
+		for (uint32_t r = 0; r < n && counts[r][0]; r++) {
+			const TlRule *rule = run->rules->rules.items[counts[r][1]];
+			tl_buf_addf(&b, "%s\n  {\"code\": \"%s\", \"name\": \"%s\", \"family\": \"%s\", \"count\": %u, \"fixable\": %s}",
+				    r ? "," : "", rule->code, rule->name, rule->family, counts[r][0],
+				    rule->fixes.size ? "true" : "false");
+		}
+		tl_buf_add(&b, b.len > 1 ? "\n]\n" : "]\n");
+		fputs(b.data, out);
+		tl_buf_release(&b);
+	} else {
+		for (uint32_t r = 0; r < n && counts[r][0]; r++) {
+			const TlRule *rule = run->rules->rules.items[counts[r][1]];
+			fprintf(out, "%5u  %s  %-34s %s\n", counts[r][0], rule->code, rule->name, rule->family);
+		}
 	}
 	tl_free(counts);
 }
@@ -509,10 +706,14 @@ int main(int argc, char **argv)
 				exit_code = TL_EXIT_ERROR;
 				goto usage;
 			}
-	if (optind >= argc) {
-		fprintf(stderr, "torchlint: no path given (try 'torchlint .', or '-' for standard input)\n");
-		exit_code = TL_EXIT_ERROR;
-		goto usage;
+	/* No path: standard input when --stdin-filename names it (as ruff),
+	 * else the working directory. */
+	static char *const dot_argv[] = { ".", NULL }, *const dash_argv[] = { "-", NULL };
+	char *const *paths = argv + optind;
+	int npaths = argc - optind;
+	if (!npaths) {
+		paths = cli.stdin_filename ? dash_argv : dot_argv;
+		npaths = 1;
 	}
 
 	tl_configs_init(&configs, &rules);
@@ -522,15 +723,29 @@ int main(int argc, char **argv)
 		exit_code = TL_EXIT_ERROR;
 		goto done;
 	}
+	if (cli.show_settings) {
+		const TlConfig *cfg = tl_configs_for(&configs, cli.show_settings, false, stderr);
+		if (configs.failed) {
+			exit_code = TL_EXIT_ERROR;
+			goto done;
+		}
+		TlSelection sel;
+		tl_settings_selection(&sel, &rules, cfg, &cli_sel, cli.show_settings);
+		TlShowSettings ss = { cli.show_settings, cfg, &rules, &cli_sel, &sel, cli.torch_version,
+				      cli.isolated, cli.config != NULL };
+		tl_show_settings(out, &ss);
+		tl_selection_release(&sel);
+		goto done;
+	}
 	/* Paths: "-" is standard input; the rest are discovered. */
 	TlStrArray named;
 	tl_array_init(&named);
 	bool use_stdin = false;
-	for (int i = optind; i < argc; i++) {
-		if (strcmp(argv[i], "-") == 0)
+	for (int i = 0; i < npaths; i++) {
+		if (strcmp(paths[i], "-") == 0)
 			use_stdin = true;
 		else
-			tl_array_push(&named, argv[i]);
+			tl_array_push(&named, paths[i]);
 	}
 	TlDiscoverOptions dopt = { &configs, !cli.no_gitignore, cli.force_exclude,
 				   tl_main__discover_error, &missing, stderr };
@@ -571,10 +786,20 @@ int main(int argc, char **argv)
 		bool excluded = cli.force_exclude && cli.stdin_filename &&
 				tl_discover_excluded(&dopt, name, false);
 		/* Bounded like a file: `torchlint - < /dev/zero` stops at the limit. */
-		if (!tl_source_read_fd(STDIN_FILENO, &stdin_text, &stdin_len, stdin_why, sizeof stdin_why))
+		if (!cli.show_files &&
+		    !tl_source_read_fd(STDIN_FILENO, &stdin_text, &stdin_len, stdin_why, sizeof stdin_why))
 			stdin_text = NULL;
 		if (!excluded)
 			tl_array_push(&files, tl_strdup(name));
+	}
+	if (cli.show_files) {
+		for (uint32_t i = 0; i < files.size; i++)
+			fprintf(out, "%s\n", files.items[i]);
+		for (uint32_t i = 0; i + 1 < missing.size; i += 2) {
+			fprintf(stderr, "torchlint: %s\n", missing.items[i + 1]);
+			exit_code = TL_EXIT_ERROR;
+		}
+		goto done;
 	}
 
 	run.rules = &rules;
@@ -632,6 +857,9 @@ int main(int argc, char **argv)
 		goto done;
 	}
 	out = outfile.stream;
+	run.fixing = cli.fix || cli.diff || cli.add_noqa;
+	run.fixrun.allowed = cli.unsafe_fixes ? TL_FIX_UNSAFE : TL_FIX_SAFE;
+	run.fixrun.add_noqa = cli.add_noqa;
 	atomic_init(&run.next, 0);
 	long jobs = cli.jobs;
 	if (!jobs) {
@@ -704,8 +932,38 @@ int main(int argc, char **argv)
 	}
 	TlReportSet set = { &rules, run.results, run.reports };
 	bool encoded = true;
+	if (run.fixing) {
+		uint32_t changed;
+		uint32_t applied = tl_main__fixes_out(&cli, &run, use_stdin, out, &changed, &exit_code);
+		FILE *sum = stderr;
+		if (cli.add_noqa) {
+			/* The findings are now suppressed: nothing else to report. */
+			if (!cli.quiet)
+				fprintf(sum, "Added %u noqa directive%s in %u file%s.\n", applied, applied == 1 ? "" : "s",
+					changed, changed == 1 ? "" : "s");
+			goto done;
+		}
+		if (cli.diff) {
+			if (!cli.quiet)
+				fprintf(sum, "Would fix %u finding%s in %u file%s.\n", applied, applied == 1 ? "" : "s",
+					changed, changed == 1 ? "" : "s");
+			if (changed && exit_code == TL_EXIT_CLEAN)
+				exit_code = TL_EXIT_FINDINGS;
+			goto done;
+		}
+		if (!cli.quiet)
+			fprintf(sum, "Fixed %u finding%s in %u file%s.\n", applied, applied == 1 ? "" : "s", changed,
+				changed == 1 ? "" : "s");
+		if (use_stdin) {
+			/* The output holds the fixed source: the findings left go nowhere
+			 * else, their count decides the exit status. */
+			if (total && exit_code == TL_EXIT_CLEAN && !cli.exit_zero)
+				exit_code = TL_EXIT_FINDINGS;
+			goto done;
+		}
+	}
 	if (cli.statistics) {
-		tl_main__statistics(out, &run);
+		tl_main__statistics(out, &run, cli.format == TL_OUT_JSON);
 	} else if (cli.format == TL_OUT_JSON) {
 		encoded = tl_output_json(out, &set);
 	} else if (cli.format == TL_OUT_SARIF) {
@@ -746,6 +1004,19 @@ int main(int argc, char **argv)
 		if (unreadable && total)
 			fprintf(sum, "%u path%s could not be read or analysed (see above).\n", unreadable,
 				unreadable == 1 ? "" : "s");
+		/* What --fix could do about the findings left. */
+		uint32_t safe = 0, unsafe = 0;
+		for (uint32_t i = 0; i < run.count; i++)
+			for (uint32_t k = 0; k < run.results[i].findings.size; k++) {
+				TlApplicability a = run.results[i].findings.items[k].applicability;
+				safe += a == TL_FIX_SAFE;
+				unsafe += a == TL_FIX_UNSAFE;
+			}
+		if (safe && !cli.fix)
+			fprintf(sum, "%u fixable with --fix (see the changes first with --diff).\n", safe);
+		if (unsafe && !cli.unsafe_fixes)
+			fprintf(sum, "%u more fixable with --fix --unsafe-fixes (fixes that may change what the code does).\n",
+				unsafe);
 	}
 	if (total && exit_code == TL_EXIT_CLEAN && !cli.exit_zero)
 		exit_code = TL_EXIT_FINDINGS;
@@ -760,6 +1031,9 @@ done:
 		tl_free(run.results[i].path);
 		tl_free(run.results[i].error);
 		tl_free(run.results[i].rendered);
+		tl_free(run.results[i].original);
+		tl_free(run.results[i].fixed);
+		tl_free(run.results[i].fix_note);
 		tl_findings_release(&run.results[i].findings);
 		tl_notices_release(&run.results[i].notices);
 	}

@@ -82,6 +82,27 @@ static json_t *tl_output__position(TlPosition p)
 
 /* ---- JSON ------------------------------------------------------------------ */
 
+/* A finding's fix as JSON, shaped like ruff's `fix` object (which name our
+ * `fix` field already holds, the rule's hint text): {"applicability",
+ * "message", "edits": [{"content", "location", "end_location"}]}, with our
+ * {"line", "column"} positions (within the cell for notebooks); null when
+ * the finding has no fix. */
+static json_t *tl_output__autofix(TlJsonDoc *d, const TlFinding *f)
+{
+	if (!f->edits.size)
+		return json_null();
+	json_t *edits = tl_output__ok(d, json_array());
+	for (uint32_t i = 0; edits && i < f->edits.size; i++) {
+		const TlEdit *e = &f->edits.items[i];
+		tl_output__append(d, edits, json_pack("{s:s, s:o, s:o}", "content", tl_output__s(d, e->text),
+						      "location", tl_output__position(e->start_pos),
+						      "end_location", tl_output__position(e->end_pos)));
+	}
+	return json_pack("{s:s, s:s?, s:o}", "applicability",
+			 f->applicability == TL_FIX_SAFE ? "safe" : "unsafe", "message",
+			 tl_output__s(d, f->fix_title), "edits", edits);
+}
+
 bool tl_output_json(FILE *out, const TlReportSet *set)
 {
 	TlJsonDoc d = { .failed = false };
@@ -101,6 +122,8 @@ bool tl_output_json(FILE *out, const TlReportSet *set)
 					      "start", tl_output__position(f->cell ? f->cell_start : f->start),
 					      "end", tl_output__position(f->cell ? f->cell_end : f->end),
 					      "cell", f->cell ? json_integer(f->cell) : json_null());
+			if (o)
+				tl_output__set(&d, o, "autofix", tl_output__autofix(&d, f));
 			tl_output__append(&d, list, o);
 		}
 	}
@@ -401,6 +424,26 @@ bool tl_output_sarif(FILE *out, const TlReportSet *set, const char *srcroot, boo
 				tl_output__set(&d, res, "partialFingerprints",
 					       json_pack("{s:s}", "primaryLocationLineHash",
 							 tl_output__s(&d, f->fingerprint)));
+			/* SARIF fixes: replacements in the file (not for notebooks, whose
+			 * edits are on cell text, not on the JSON file). */
+			if (res && f->edits.size && !f->cell) {
+				json_t *reps = tl_output__ok(&d, json_array());
+				for (uint32_t e = 0; reps && e < f->edits.size; e++) {
+					const TlEdit *x = &f->edits.items[e];
+					tl_output__append(&d, reps,
+							  json_pack("{s:o, s:{s:s}}", "deletedRegion",
+								    tl_output__region(x->start_pos, x->end_pos),
+								    "insertedContent", "text", tl_output__s(&d, x->text)));
+				}
+				tl_output__set(&d, res, "fixes",
+					       json_pack("[{s:{s:s}, s:[{s:o, s:o}]}]", "description", "text",
+							 tl_output__s(&d, f->fix_title ? f->fix_title : "fix"),
+							 "artifactChanges", "artifactLocation",
+							 tl_output__artifact(fr->path, srcroot), "replacements", reps));
+				tl_output__set(&d, res, "properties",
+					       json_pack("{s:s}", "fixApplicability",
+							 f->applicability == TL_FIX_SAFE ? "safe" : "unsafe"));
+			}
 			if (res && f->cell)
 				tl_output__set(&d, res, "properties",
 					       json_pack("{s:i, s:o}", "cell", (json_int_t)f->cell,

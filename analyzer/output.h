@@ -22,6 +22,13 @@ typedef struct TlFileReport {
 	TlFindings findings;
 	TlNotices notices; /* warnings about the file (invalid noqa directives) */
 	char *rendered;   /* the text formats' rendering, or NULL */
+	/* --fix, --diff, --add-noqa: the file's text before (BOM stripped) and
+	 * after its fixes (NULL: unchanged), how many were applied, and why a
+	 * round was not (or ""); all owned. */
+	char *original, *fixed, *fix_note;
+	size_t original_len;
+	bool bom;
+	uint32_t fixes_applied;
 } TlFileReport;
 
 typedef struct TlReportSet {

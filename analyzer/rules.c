@@ -234,6 +234,7 @@ void tl_rule_free(TlRule *r)
 	tl_free(r->validate);
 	tl_str_array_release(&r->tags);
 	tl_free(r->security_severity);
+	tl_fix_specs_release(&r->fixes);
 	tl_free(r->meta_path);
 	tl_free(r->query_path);
 	for (uint32_t p = 0; p < r->patterns.size; p++)
@@ -300,6 +301,17 @@ static bool tl_rules__check_placeholders(const TlRule *r, FILE *err)
 	return true;
 }
 
+/* TlFixCapture for a check: whether some pattern of the rule captures `name`. */
+static bool tl_rules__has_capture(void *data, const char *name, size_t len, TSNode *out)
+{
+	const TlRule *r = data;
+	(void)out;
+	for (uint32_t i = 0; i < r->text.size; i++)
+		if (tl_qtext_capture(&r->text.items[i], name, len) >= 0)
+			return true;
+	return false;
+}
+
 static const char *const tl_rules__query_errors[] = {
 	"no error", "invalid query syntax", "unknown node type",
 	"unknown field name", "unknown capture", "impossible pattern structure",
@@ -362,6 +374,8 @@ static TlRule *tl_rules__compile(const char *meta_path, const char *meta, size_t
 		for (uint32_t i = 0; i < tags->array.size; i++)
 			tl_array_push(&r->tags, tl_strdup(tags->array.items[i]));
 	}
+	if (ok)
+		ok = tl_fix_specs_load(&r->fixes, &doc, meta_path, err);
 	const TlTomlEntry *def = tl_toml_get(&doc, "", "default");
 	if (!def || def->kind != TL_TOML_BOOL) {
 		tl_diagf(err, "%s: error: 'default' must be true or false\n", meta_path);
@@ -430,6 +444,8 @@ static TlRule *tl_rules__compile(const char *meta_path, const char *meta, size_t
 	}
 	if (ok)
 		ok = tl_rules__check_placeholders(r, err);
+	if (ok)
+		ok = tl_fix_specs_check(&r->fixes, tl_rules__has_capture, r, meta_path, err);
 	if (!ok) {
 		tl_rule_free(r);
 		return NULL;

@@ -15,6 +15,7 @@
 #include <tree_sitter/api.h>
 
 #include "array.h"
+#include "fix.h"
 #include "predicates.h"
 #include "qtext.h"
 
@@ -62,6 +63,7 @@ typedef struct TlRule {
 	char *validate; /* validate/cases/<code> */
 	TlStrArray tags;         /* extra SARIF tags (`tags = ["security"]`), beside the family */
 	char *security_severity; /* SARIF security-severity ("8.1", 0.0 to 10.0), or NULL */
+	TlFixSpecs fixes;        /* its [[fix]] tables (fix.h); empty: no fix */
 	char *meta_path, *query_path;
 	/* Compiled by tl_rule_compile, to check the query (--rules-dir, tests);
 	 * NULL for embedded rules (checked by tests/unit/test_rules.c) and

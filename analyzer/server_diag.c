@@ -359,11 +359,8 @@ json_t *tl_server_hover(TlServer *s, json_t *params, int *code, const char **why
 
 /* ---- code actions ------------------------------------------------------------------------------ */
 
-/* One edit of a code action: replace bytes [start, end) of the document. */
-typedef struct TlEdit {
-	uint32_t start, end;
-	char *text; /* owned */
-} TlEdit;
+/* A code action's edits are TlEdit (fix.h): bytes [start, end) of the
+ * document become `text`; only those three fields are used here. */
 
 /* A quickfix applying `edits` (byte ranges of d's text) to `d`. */
 static json_t *tl_diag__edit_action(const TlDoc *d, const TlLspLines *lines, const char *title,

@@ -23,3 +23,51 @@
   (#api? @finding deprecated-amp)
   (#torch-version-at-least? @finding "2.4")
   (#set! device "cuda"))
+
+; The same calls written `torch.cuda.amp.X(...)` / `torch.cpu.amp.X(...)`
+; through the torch module, captured part by part for the fix (the engine
+; reports one finding per call, keeping this match's fix).
+((call
+  function: (attribute
+    object: (attribute
+      object: (attribute
+        object: (identifier) @_torch
+        attribute: (identifier) @_device)
+      attribute: (identifier) @_amp) @_module
+    attribute: (identifier) @_name)
+  arguments: (argument_list) @_args) @finding
+  (#eq? @_amp "amp")
+  (#eq? @_device "cuda")
+  (#api? @finding deprecated-amp)
+  (#torch-version-at-least? @finding "2.4")
+  (#set! device "cuda"))
+
+((call
+  function: (attribute
+    object: (attribute
+      object: (attribute
+        object: (identifier) @_torch
+        attribute: (identifier) @_device)
+      attribute: (identifier) @_amp) @_module
+    attribute: (identifier) @_name)
+  arguments: (argument_list) @_args) @finding
+  (#eq? @_amp "amp")
+  (#eq? @_device "cpu")
+  (#api? @finding cpu-amp)
+  (#torch-version-at-least? @finding "2.4")
+  (#set! device "cpu"))
+
+; @torch.cuda.amp.custom_fwd without parentheses, part by part
+((decorator
+  (attribute
+    object: (attribute
+      object: (attribute
+        object: (identifier) @_torch
+        attribute: (identifier) @_device)
+      attribute: (identifier) @_amp)
+    attribute: (identifier) @_name) @finding)
+  (#eq? @_amp "amp")
+  (#eq? @_device "cuda")
+  (#api? @finding deprecated-amp)
+  (#torch-version-at-least? @finding "2.4")
+  (#set! device "cuda"))

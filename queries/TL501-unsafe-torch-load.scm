@@ -31,6 +31,16 @@
   (#not-torch-version-at-least? @finding "2.6")
   (#set! default "the default of torch.load from PyTorch 2.6"))
 
+; the same, with the argument list captured for the fix (weights_only=True),
+; unless a pickle_module is passed (torch.load refuses both)
+((call
+  arguments: (argument_list) @_args) @finding
+  (#api? @finding torch-load)
+  (#not-passes-keyword? @finding weights_only)
+  (#not-passes-keyword? @finding pickle_module)
+  (#not-torch-version-at-least? @finding "2.6")
+  (#set! default "the default of torch.load from PyTorch 2.6"))
+
 ; torch.hub.load_state_dict_from_url(url) / model_zoo.load_url(url): the
 ; default stays weights_only=False at every version
 ((call) @finding

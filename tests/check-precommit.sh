@@ -50,5 +50,27 @@ status=$?
 if [ $status -eq 0 ] && grep -q "Passed" out.txt; then ok; else
 	bad "hook on a correct file: exit $status"; cat out.txt; fi
 
+# The hook definition: the fields pre-commit needs to run torchlint once on
+# Python files and notebooks.
+for field in 'require_serial: true' 'types_or: [python, jupyter]' 'minimum_pre_commit_version:' 'language: system'; do
+	if grep -qF "$field" "$root/.pre-commit-hooks.yaml"; then ok; else bad ".pre-commit-hooks.yaml lacks '$field'"; fi
+done
+
+# The README's snippet, as written: a local hook that runs torchlint from PATH.
+sed -i 's/        optimizer.zero_grad()//' train.py
+git add train.py
+awk '/^```yaml$/ { on = 1; next } /^```$/ { on = 0 } on' "$root/README.md" >.pre-commit-config.yaml
+git add .pre-commit-config.yaml
+pre-commit run --all-files >out.txt 2>&1
+status=$?
+if [ $status -ne 0 ] && grep -q "train.py:8:9: TL201" out.txt && grep -q "Failed" out.txt; then ok; else
+	bad "the README's snippet on a flagged file: exit $status"; cat out.txt; fi
+sed -i 's/        optimizer.step()/        optimizer.step()\n        optimizer.zero_grad()/' train.py
+git add train.py
+pre-commit run --all-files >out.txt 2>&1
+status=$?
+if [ $status -eq 0 ] && grep -q "Passed" out.txt; then ok; else
+	bad "the README's snippet on a correct file: exit $status"; cat out.txt; fi
+
 echo "pre-commit: $pass passed, $fail failed"
 [ "$fail" = 0 ]

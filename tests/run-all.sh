@@ -45,6 +45,8 @@ suite "hardening matrix (asan+ubsan)" tests/hardening/matrix.sh build/torchlint-
 suite "determinism (threads, runs, one file alone)" tests/check-determinism.sh ./torchlint
 suite "new-user paths (config, noqa, SARIF, CLI, fixes)" tests/cli/test-newuser.sh ./torchlint
 suite "new-user paths (asan+ubsan)" tests/cli/test-newuser.sh build/torchlint-asan
+suite "fix fixtures (tests/fixes)" tests/check-fixes.sh ./torchlint
+suite "fix fixtures (asan+ubsan)" tests/check-fixes.sh build/torchlint-asan
 suite "sarif" tests/check-sarif.sh ./torchlint
 # The language server: a scripted stdio client (protocol, bad input, UTF-16,
 # edits, configuration, notebooks, hover, code actions, 10,000 edits of

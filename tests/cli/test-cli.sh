@@ -62,7 +62,9 @@ PY
 # --- basics ---------------------------------------------------------------
 run version 0 "$bin" --version; has version "$tmp/out" "torchlint "
 run help 0 "$bin" --help; has help "$tmp/out" "usage: torchlint"
-run no-paths 2 "$bin"; has no-paths "$tmp/err" "no path given"
+# No path means the working directory, as in ruff.
+mkdir -p "$tmp/nopath" && cp "$tmp/clean.py" "$tmp/nopath/"
+run no-paths 0 sh -c "cd '$tmp/nopath' && '$bin' --isolated"; has no-paths "$tmp/out" "All checks passed (1 file checked)"
 run unknown-option 2 "$bin" --frobnicate x.py; has unknown-option "$tmp/err" "unknown option '--frobnicate'"
 run missing-value 2 "$bin" x.py --format; has missing-value "$tmp/err" "needs a value"
 run bad-format 2 "$bin" --format xml "$tmp/clean.py"; has bad-format "$tmp/err" "invalid value 'xml' for --format"

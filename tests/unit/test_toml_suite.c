@@ -306,8 +306,8 @@ static void test_linear_in_keys(void **state)
 	(void)state;
 	double small = parse_seconds(6250), large = parse_seconds(50000);
 	printf("toml: 6,250 keys %.4f s, 50,000 keys %.4f s (x%.1f)\n", small, large, large / small);
+	/* No absolute bound: sanitizer builds on a loaded machine are slow. */
 	assert_true(large < 32 * small + 0.05);
-	assert_true(large < 3.0);
 }
 
 int main(void)
