@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "output.h"
+#include "paths.h"
 #include "rules.h"
 
 typedef struct {
@@ -57,7 +58,13 @@ static json_t *write_and_parse(OutState *s, char fmt)
 	FILE *f = tmpfile();
 	assert_non_null(f);
 	TlReportSet set = { &s->rules, &s->file, 1 };
-	assert_true(fmt == 'j' ? tl_output_json(f, &set) : tl_output_sarif(f, &set, "/src/", true));
+	/* SARIF resolves relative paths from the working directory (symbolic
+	 * links too) and writes them relative to the root it is given. */
+	char *cwd = tl_path_real(".");
+	char *root = tl_path_with_slash(cwd);
+	assert_true(fmt == 'j' ? tl_output_json(f, &set) : tl_output_sarif(f, &set, root, true));
+	tl_free(root);
+	tl_free(cwd);
 	rewind(f);
 	json_error_t err;
 	json_t *doc = json_loadf(f, 0, &err);
