@@ -219,6 +219,14 @@ bool tl_qexec_precheck(const TSLanguage *lang, const char *text, uint32_t len, u
 			continue;
 		}
 		if (c == '"') {
+			/* An empty anonymous node `""`: tree-sitter 0.25 passes a null
+			 * name to strncmp (undefined behaviour) before refusing it. */
+			if ((!top || top->kind != 'p') && i + 1 < len && text[i + 1] == '"') {
+				*offset = i;
+				*error = TSQueryErrorNodeType;
+				ok = false;
+				break;
+			}
 			if (top && top->kind != 'p')
 				top->member = true;
 			i = tl_qexec__string_end(text, len, i);

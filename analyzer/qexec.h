@@ -50,7 +50,8 @@ TSQuery *tl_qexec_split(TSQuery *q, const TSLanguage *lang, const char *source, 
  * an unknown field name after a capture in that field (a leak), and a
  * predicate where a pattern belongs, e.g. `((#eq? "a" "b")) @x` or
  * `(call function: (#eq? "a" "b"))` (an assertion, or a read past its
- * steps without assertions). Returns false with the byte offset and the
+ * steps without assertions), and an empty anonymous node `""` (a null
+ * pointer passed to strncmp). Returns false with the byte offset and the
  * error tree-sitter would give (or a syntax error) in *offset and *error;
  * true when ts_query_new may judge the rest. */
 bool tl_qexec_precheck(const TSLanguage *lang, const char *text, uint32_t len, uint32_t *offset,
