@@ -169,8 +169,8 @@ TSQuery *tl_qexec_split(TSQuery *q, const TSLanguage *lang, const char *source, 
 	return global;
 }
 
-bool tl_qexec_precheck(const TSLanguage *lang, const char *text, uint32_t len, uint32_t *offset,
-		       TSQueryError *error)
+const char *tl_qexec_precheck(const TSLanguage *lang, const char *text, uint32_t len,
+			      uint32_t *offset)
 {
 	/* Open brackets: 'g' a group, 'a' an alternation, 'n' a node, 'p' a
 	 * predicate; with whether a member came before in it. */
@@ -180,9 +180,10 @@ bool tl_qexec_precheck(const TSLanguage *lang, const char *text, uint32_t len, u
 	} Frame;
 	TlArray(Frame) st;
 	tl_array_init(&st);
-	bool ok = true, after_field = false;
+	const char *what = NULL;
+	bool after_field = false;
 	uint32_t i = 0;
-	while (i < len && ok) {
+	while (i < len && !what) {
 		char c = text[i];
 		Frame *top = st.size ? tl_array_last(&st) : NULL;
 		if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ';') {
@@ -201,8 +202,7 @@ bool tl_qexec_precheck(const TSLanguage *lang, const char *text, uint32_t len, u
 			if (kind == 'p' && (field || (top && top->kind == 'a') ||
 					    (top && top->kind == 'g' && !top->member))) {
 				*offset = i;
-				*error = TSQueryErrorSyntax;
-				ok = false;
+				what = "invalid query syntax";
 				break;
 			}
 			if (top && kind != 'p')
@@ -221,10 +221,12 @@ bool tl_qexec_precheck(const TSLanguage *lang, const char *text, uint32_t len, u
 		if (c == '"') {
 			/* An empty anonymous node `""`: tree-sitter 0.25 passes a null
 			 * name to strncmp (undefined behaviour) before refusing it. */
-			if ((!top || top->kind != 'p') && i + 1 < len && text[i + 1] == '"') {
+			if (i + 1 < len && text[i + 1] == '"') {
 				*offset = i;
-				*error = TSQueryErrorNodeType;
-				ok = false;
+				what = (!top || top->kind != 'p')
+					       ? "unknown node type"
+					       : "an empty string is not supported (tree-sitter 0.25 mishandles it); "
+						 "use #match? with \"^$\"";
 				break;
 			}
 			if (top && top->kind != 'p')
@@ -251,8 +253,7 @@ bool tl_qexec_precheck(const TSLanguage *lang, const char *text, uint32_t len, u
 				 * field it then finds unknown. */
 				if (!ts_language_field_id_for_name(lang, text + start, i - start)) {
 					*offset = start;
-					*error = TSQueryErrorField;
-					ok = false;
+					what = "unknown field name";
 					break;
 				}
 				after_field = true;
@@ -265,7 +266,7 @@ bool tl_qexec_precheck(const TSLanguage *lang, const char *text, uint32_t len, u
 		i++;
 	}
 	tl_array_release(&st);
-	return ok;
+	return what;
 }
 
 /* ---- running ----------------------------------------------------------------------- */

@@ -47,15 +47,15 @@ TSQuery *tl_qexec_split(TSQuery *q, const TSLanguage *lang, const char *source, 
 
 /* Refuses, before tree-sitter compiles `text`, the queries on which
  * tree-sitter 0.25.1's ts_query_new misbehaves (found by fuzz_rules):
- * an unknown field name after a capture in that field (a leak), and a
+ * an unknown field name after a capture in that field (a leak); a
  * predicate where a pattern belongs, e.g. `((#eq? "a" "b")) @x` or
  * `(call function: (#eq? "a" "b"))` (an assertion, or a read past its
- * steps without assertions), and an empty anonymous node `""` (a null
- * pointer passed to strncmp). Returns false with the byte offset and the
- * error tree-sitter would give (or a syntax error) in *offset and *error;
- * true when ts_query_new may judge the rest. */
-bool tl_qexec_precheck(const TSLanguage *lang, const char *text, uint32_t len, uint32_t *offset,
-		       TSQueryError *error);
+ * steps without assertions); an empty string `""` (a copy from a null
+ * pointer: undefined behaviour). Returns NULL when ts_query_new may judge
+ * the query, else what is wrong (a static string, worded as rules.c words
+ * tree-sitter's errors) with its byte offset in *offset. */
+const char *tl_qexec_precheck(const TSLanguage *lang, const char *text, uint32_t len,
+			      uint32_t *offset);
 
 typedef enum TlQexecStatus {
 	TL_QEXEC_DONE = 0,

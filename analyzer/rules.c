@@ -414,14 +414,14 @@ static TlRule *tl_rules__compile(const char *meta_path, const char *meta, size_t
 		TSQueryError qerr = TSQueryErrorNone;
 		r->query_source = tl_strndup(query, query_len);
 		/* Queries tree-sitter 0.25 mishandles are refused before it sees
-		 * them, with its own messages (qexec.h). */
-		if (check && !tl_qexec_precheck(tl_python_language(), query, (uint32_t)query_len, &offset,
-						&qerr))
-			;
-		else if (check)
+		 * them (qexec.h). */
+		const char *what = check ? tl_qexec_precheck(tl_python_language(), query,
+							     (uint32_t)query_len, &offset) : NULL;
+		if (check && !what)
 			r->query = ts_query_new(tl_python_language(), query, (uint32_t)query_len, &offset, &qerr);
-		const char *what = NULL;
-		if (check && !r->query) {
+		if (what) {
+			/* refused by the pre-check */
+		} else if (check && !r->query) {
 			what = (unsigned)qerr < sizeof tl_rules__query_errors / sizeof *tl_rules__query_errors
 				       ? tl_rules__query_errors[qerr] : "invalid query";
 		} else if (!tl_qtext_scan(query, query_len, &r->text, &offset, &what)) {
