@@ -74,7 +74,7 @@ static void test_precheck(void **state)
 		{ "(call arguments: (argument_list (keyword_argument name: (identifier) bogus: (_))))", 69 },
 		{ "(keyword_argument name: (identifier) @n 0value: (_) @v) @finding", 40 },
 		{ "((call) @finding \"\")", 17 },
-		{ "((call) @finding (#eq? @finding \"\"))", 31 },
+		{ "((call) @finding (#eq? @finding \"\"))", 32 },
 		{ "(call function: (identifier) @f (#eq? @f \"x\") arguments: (_)) @finding", -1 },
 		/* predicates where tree-sitter 0.25 expects a pattern */
 		{ "((#eq? \"a\" \"b\")) @finding", 1 },

@@ -173,6 +173,17 @@ static void test_error_unknown_field(void **state)
 			   "^queries/TL501-eval-call\\.scm:1:7: error: unknown field name", 7);
 }
 
+static void test_error_empty_string(void **state)
+{
+	(void)state;
+	/* tree-sitter 0.25.1 mishandles "" (a copy from a null pointer): refused
+	 * with its own message, the caret on the string. */
+	expect_query_error("((identifier) @finding\n  (#eq? @finding \"\"))\n",
+			   "^queries/TL501-eval-call\\.scm:2:18: error: an empty string is not supported", 18);
+	expect_query_error("((call) @finding \"\")\n",
+			   "^queries/TL501-eval-call\\.scm:1:18: error: unknown node type", 18);
+}
+
 static void test_error_unknown_predicate(void **state)
 {
 	(void)state;
@@ -671,6 +682,7 @@ int main(void)
 		cmocka_unit_test(test_error_invalid_query_syntax),
 		cmocka_unit_test(test_error_unknown_node_type),
 		cmocka_unit_test(test_error_unknown_field),
+		cmocka_unit_test(test_error_empty_string),
 		cmocka_unit_test(test_error_unknown_predicate),
 		cmocka_unit_test(test_error_predicate_bad_argument),
 		cmocka_unit_test(test_error_missing_finding_capture),
