@@ -112,10 +112,11 @@ $(BUILD)/unit-asan/%: tests/unit/%.c tests/unit/helpers.h $(addprefix $(ASAN_OBJ
 # libFuzzer builds (clang), one per input kind (tests/fuzz/fuzz_*.c): python
 # (the whole engine), notebook, config (TOML configuration), rules
 # (--rules-dir query and metadata files) and output (JSON and SARIF parse
-# back with every finding). `make fuzz FUZZ_SECONDS=N` runs each for N
+# back with every finding) and fix (--fix, --unsafe-fixes, --add-noqa on
+# Python and notebooks). `make fuzz FUZZ_SECONDS=N` runs each for N
 # seconds; fuzz-smoke (make test) replays the saved crash inputs
 # (tests/fuzz/crashes/TARGET/) and runs each for FUZZ_SMOKE_SECONDS.
-FUZZ_TARGETS := python notebook config rules output
+FUZZ_TARGETS := python notebook config rules output fix
 FUZZ_SECONDS ?= 60
 FUZZ_SMOKE_SECONDS ?= 8
 FUZZ_OBJ := $(BUILD)/fuzz

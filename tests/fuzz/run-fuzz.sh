@@ -81,6 +81,25 @@ seeds_output() {
 	{ printf 'x.py\n'; printf 'def f(:\n    x = "\377\033]0;t\007"\n'; } >"$1/bad-bytes"
 }
 
+seeds_fix() {
+	# The first byte picks the mode: bit 0 unsafe fixes, bit 1 --add-noqa,
+	# bit 2 a notebook.
+	n=0
+	for f in "$root"/tests/fixes/*/*.py "$root"/corpus/scripts/*.py; do
+		[ -f "$f" ] || continue
+		n=$((n + 1))
+		{ printf '\001'; cat "$f"; } >"$1/unsafe$n"
+		{ printf '\000'; cat "$f"; } >"$1/safe$n"
+		{ printf '\002'; cat "$f"; } >"$1/noqa$n"
+	done
+	for f in "$root"/tests/fixes/*/*.ipynb "$root"/tests/fixtures/*.ipynb; do
+		[ -f "$f" ] || continue
+		n=$((n + 1))
+		{ printf '\005'; cat "$f"; } >"$1/nb$n"
+		{ printf '\006'; cat "$f"; } >"$1/nbnoqa$n"
+	done
+}
+
 for target in "$@"; do
 	fuzzer=$build/fuzz-$target
 	work=$build/fuzz-work/$target
@@ -91,7 +110,7 @@ for target in "$@"; do
 	"seeds_$target" "$seeds"
 	dict=$here/$target.dict
 	[ -f "$dict" ] || case $target in
-		output) dict=$here/python.dict ;;
+		output|fix) dict=$here/python.dict ;;
 		rules) dict=$here/query.dict ;;
 		config) dict=$here/toml.dict ;;
 	esac
