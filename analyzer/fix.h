@@ -32,15 +32,11 @@
  * pattern that matches the same node with them: the engine reports the node
  * once and keeps the match that carries a fix (TL402, TL501 do this).
  *
- * Rules to come fit the same mould, for example:
- *   TL211 `model.require_grad = False`:  a pattern capturing the attribute name
- *     as @_attr: { replace = "_attr", text = "requires_grad" }; and for
- *     `model.requires_grad = False` (a module, assignment @finding, object
- *     @_module, value @_value): { replace = "finding",
- *     text = "{_module}.requires_grad_({_value})" }
- *   TL403 `torch.log(torch.sum(torch.exp(x), d))` with @_torch, @_x, @_dim:
- *     { replace = "finding", text = "{_torch}.logsumexp({_x}, {_dim})" },
- *     offered only where @_dim is captured (logsumexp needs a dim).
+ * TL211 and TL403 show the two ways of a finer fix: a pattern that
+ * captures more than the reporting one (the value of a module's
+ * `requires_grad = v`; the tensor and dimension of a nested
+ * `log(sum(exp(x), d))`), with node-type alternations that keep the
+ * rewrite a valid call, and `when`/`unless` to choose among fixes.
  *
  * Findings carry their edits (TlFinding.edits, byte offsets into the
  * analysed text, with positions): an editor turns them into code actions

@@ -34,3 +34,20 @@
   (#eq? @_attr "requires_grad")
   (#not-eq? @_target "self")
   (#module? @_target))
+
+; The same module assignment with its value, for the fix
+; (`model.requires_grad = False` -> `model.requires_grad_(False)`): only a
+; plain one-target assignment statement without an annotation, whose value
+; is an expression (not another assignment: `a.requires_grad = b = False`).
+((expression_statement
+  (assignment
+    left: (attribute
+      object: (_) @_target
+      attribute: (identifier) @_attr)
+    !type
+    right: [(true) (false) (identifier) (attribute) (call) (subscript) (not_operator)
+            (boolean_operator) (comparison_operator) (conditional_expression)
+            (parenthesized_expression)] @_value) @finding)
+  (#eq? @_attr "requires_grad")
+  (#not-eq? @_target "self")
+  (#module? @_target))
