@@ -296,6 +296,38 @@ bool tl_facts_reset_before_step(const TlIndex *idx, TSNode reset);
  * function whose iteration runs a backward and an optimizer step, and no
  * call in that iteration switches the module back to train mode. */
 bool tl_facts_leaves_eval(const TlIndex *idx, TSNode call);
+/* True when module forward `call` runs in the train mode training (or the
+ * construction) left the module in: the file shows where the module was
+ * built (tl_facts_mode_dependent's construction), and on no path back to it
+ * (the call's function, then every call site of it, back to the function
+ * that built it or a local factory / __init__ it runs) may anything switch
+ * it to eval mode: no `.eval()` / `.train(False)` / `.train(flag)` on it, on
+ * a part or a whole of it, on an alias or on something whose module cannot
+ * be told, before the call or in a loop around both; no local function
+ * (or context manager) that may; no call from another module named like
+ * an evaluation that is handed it. False as well when a `.train()` on it
+ * after the last training step before the call shows train mode chosen on
+ * purpose (Monte Carlo dropout, a batch-norm recalibration). */
+bool tl_facts_left_in_train_mode(const TlIndex *idx, TSNode call);
+/* True when the module `expr` holds layers that behave differently in
+ * train and eval mode, as its construction shows: dropout (not with a
+ * literal p=0), batch norm (not track_running_stats=False), transformer
+ * layers with dropout, code reading `self.training` or calling a
+ * functional dropout with `training=`, in a local module class, the local
+ * classes it builds or derives from, an nn.Sequential / ModuleList (also
+ * of a list built with append), or a torchvision.models / timm model
+ * (facts/layers.c). False for a part reached by attribute (`model.head`)
+ * and for modules whose construction cannot be told. */
+bool tl_facts_mode_dependent(const TlIndex *idx, TSNode expr);
+/* True when the pass around `node` runs none of `events` (TL_EV_*): the
+ * innermost loop of its own function (its iteration, through the local
+ * functions it calls), or, outside loops, its function (with everything it
+ * reaches). Module-level code outside loops is no pass (false). */
+bool tl_facts_pass_lacks(const TlIndex *idx, TSNode node, uint32_t events);
+/* True when module forward `call` is the first call of the same module
+ * (the same dotted callee) in its pass: the innermost loop body of its own
+ * function, else that function's body. */
+bool tl_facts_first_forward(const TlIndex *idx, TSNode call);
 
 enum { TL_CARRY_NONE = 0, TL_CARRY_DETACHED = 1, TL_CARRY_ATTACHED = 2 };
 /* For `target`, a name bound by an assignment (`h` in `out, h = rnn(x, h)`)

@@ -171,6 +171,36 @@ static bool tl_pred_mode_is(const TlIndex *idx, TSNode n, int choice)
 	return mode == (choice == 0 ? TL_MODE_EVAL : TL_MODE_TRAIN);
 }
 
+static bool tl_pred_left_in_train_mode(const TlIndex *idx, TSNode n, int choice)
+{
+	(void)choice;
+	return tl_facts_left_in_train_mode(idx, n);
+}
+
+static bool tl_pred_mode_dependent(const TlIndex *idx, TSNode n, int choice)
+{
+	(void)choice;
+	return tl_facts_mode_dependent(idx, n);
+}
+
+static bool tl_pred_pass_lacks(const TlIndex *idx, TSNode n, int choice)
+{
+	return tl_facts_pass_lacks(idx, n, tl_event_bits[choice]);
+}
+
+static bool tl_pred_first_forward(const TlIndex *idx, TSNode n, int choice)
+{
+	(void)choice;
+	return tl_facts_first_forward(idx, n);
+}
+
+static bool tl_pred_discarded(const TlIndex *idx, TSNode n, int choice)
+{
+	(void)choice;
+	const TlCall *c = tl_pred__call(idx, n);
+	return c && c->stmt_level;
+}
+
 /* ---- speed, precision and safety ------------------------------------------ */
 
 /* Versions a rule can name; each is compared as major * 100 + minor. */
@@ -479,6 +509,16 @@ const TlPredicateDef tl_predicates[] = {
 	  "the value flows into a backward (in its function, through local calls, or returned to callers that backpropagate it)" },
 	{ "mode-is", "mode", tl_mode_names, tl_pred_mode_is,
 	  "the module called was last put in that mode (eval or train) before the call, following call sites" },
+	{ "left-in-train-mode", NULL, NULL, tl_pred_left_in_train_mode,
+	  "the module called runs in the train mode training or its construction left it in: no path back to where the file builds it may switch it to eval mode (an .eval() on it, a part, an alias or an unknown module, a local helper or context manager that may, an evaluation call from another module handed it), and no .train() after the last training step chose train mode on purpose" },
+	{ "mode-dependent", NULL, NULL, tl_pred_mode_dependent,
+	  "the module holds layers that behave differently in train and eval mode (dropout, batch norm, code reading self.training), as its construction in the file shows: a torch.nn layer, an nn.Sequential's layers, a local module class, a torchvision.models / timm model" },
+	{ "pass-lacks", "event", tl_event_names, tl_pred_pass_lacks,
+	  "the pass around the node lacks the event: the innermost loop of its own function (its iteration, through local calls), else its function; module-level code outside loops is no pass" },
+	{ "first-forward", NULL, NULL, tl_pred_first_forward,
+	  "the call is the first forward of its module (the same dotted callee) in its pass: the innermost loop body of its own function, else the function body" },
+	{ "discarded", NULL, NULL, tl_pred_discarded,
+	  "the call is a whole expression statement: its value is thrown away" },
 	{ "evaluates-with-grad", NULL, NULL, tl_pred_evaluates_with_grad,
 	  "the call of a local function runs a module forward in eval mode with gradients on, judged at this call (its constant arguments select the callee's branches), whose result nothing backpropagates, and the forward is not reported itself (another call trains through it)" },
 	{ "leaves-eval-mode", NULL, NULL, tl_pred_leaves_eval_mode,

@@ -101,6 +101,15 @@ class Correctness(unittest.TestCase):
         self.assertEqual(f["signal"]["batchnorm_updates"], 5)
         self.assertEqual(x["signal"]["batchnorm_updates"], n)
 
+    def test_TL212_evaluation_in_train_mode_is_noisy_and_moves_statistics(self):
+        f, x = variants("TL212")
+        self.assertGreater(f["signal"]["max_accuracy_gap"], 0.0)
+        self.assertEqual(x["signal"]["max_accuracy_gap"], 0.0)
+        self.assertGreater(f["signal"]["max_loss_gap"], 0.0)
+        self.assertEqual(x["signal"]["max_loss_gap"], 0.0)
+        self.assertGreater(f["signal"]["max_running_mean_move"], 0.0)
+        self.assertEqual(x["signal"]["max_running_mean_move"], 0.0)
+
     def _scaler_case_on_cpu(self, code):
         # PyTorch's torch.cuda.amp.GradScaler disables itself without CUDA:
         # nothing to observe on the CPU (NEEDS_GPU says what to measure).

@@ -1,7 +1,8 @@
 /* Loops: step loops (the innermost loop that trains or evaluates), membership of
  * a node in one, every-N-steps guards, and loop invariance of expressions.
  *
- * Owns: tl_facts_step_loops, tl_facts_in_step_loop, tl_facts_under_every_n, tl_facts_loop_invariant. */
+ * Owns: tl_facts_step_loops, tl_facts_in_step_loop, tl_facts_under_every_n, tl_facts_loop_invariant,
+ * tl_facts_pass_lacks, tl_facts_first_forward. */
 #include "internal.h"
 
 static bool tl_facts__every_n(const TlIndex *idx, TSNode cond, int depth);
@@ -660,4 +661,45 @@ void tl_facts__step_loop_list(const TlIndex *idx, TSNode node, TlIntArray *out)
 	tl_facts__step_loops(idx, tl_index_func_of(idx, node), tl_index_loop_of(idx, node), 0,
 			    &missing, out, 0);
 	tl_facts__fan_end();
+}
+
+/* ---- the pass around a node -------------------------------------------------------- */
+
+bool tl_facts_pass_lacks(const TlIndex *idx, TSNode node, uint32_t events)
+{
+	int32_t loop = tl_index_loop_of(idx, node);
+	if (loop >= 0)
+		return !(idx->loops.items[loop].events & events);
+	int32_t func = tl_index_func_of(idx, node);
+	return func >= 0 && !(idx->funcs.items[func].reach_events & events);
+}
+
+bool tl_facts_first_forward(const TlIndex *idx, TSNode call)
+{
+	const TlCall *c = tl_index_call_at(idx, tl_index_unparen(call));
+	if (!c || !(c->events & TL_EV_FORWARD))
+		return false;
+	TSNode range = c->loop >= 0 ? idx->loops.items[c->loop].body
+				    : (c->func >= 0 ? idx->funcs.items[c->func].node : idx->root);
+	TlBuf mine, other;
+	tl_buf_init(&mine);
+	tl_buf_init(&other);
+	bool first = true;
+	if (tl_index_dotted(idx, c->callee, &mine)) {
+		const TlIntArray *calls = tl_index_scope_calls(idx, c->func);
+		uint32_t start = ts_node_start_byte(range), pos = ts_node_start_byte(c->node);
+		for (uint32_t i = 0; calls && i < calls->size && first; i++) {
+			const TlCall *k = &idx->calls.items[calls->items[i]];
+			uint32_t kpos = ts_node_start_byte(k->node);
+			if (kpos >= pos)
+				break;
+			if (kpos < start || !(k->events & TL_EV_FORWARD))
+				continue;
+			tl_buf_clear(&other);
+			first = !(tl_index_dotted(idx, k->callee, &other) && strcmp(other.data, mine.data) == 0);
+		}
+	}
+	tl_buf_release(&mine);
+	tl_buf_release(&other);
+	return first;
 }

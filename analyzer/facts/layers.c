@@ -1,0 +1,230 @@
+/* Layers: what a module holds that behaves differently in train and eval
+ * mode (dropout, batch norm and what reads `self.training`), looked up where
+ * the module was constructed: a torch.nn layer, an nn.Sequential's layers,
+ * the body of a local module class and the local classes it builds or
+ * derives from, a torchvision.models / timm model.
+ *
+ * Owns: tl_facts_mode_dependent. */
+#include "internal.h"
+
+/* What one construction says about mode dependence. */
+enum { TL_LAYER_NONE, TL_LAYER_DEPENDENT, TL_LAYER_LOOK_INSIDE };
+
+/* A literal 0 / 0.0 / False (a dropout probability or flag that turns the
+ * layer's mode dependence off). */
+static bool tl_facts__zero_literal(const TlIndex *idx, TSNode v)
+{
+	const TlSyms *sy = tl_syms();
+	v = tl_index_unparen(v);
+	if (ts_node_is_null(v))
+		return false;
+	TSSymbol s = ts_node_symbol(v);
+	if (s == sy->false_)
+		return true;
+	if (s != sy->integer && s != sy->float_)
+		return false;
+	uint32_t len;
+	const char *t = tl_index_text(idx, v, &len);
+	for (uint32_t i = 0; i < len; i++)
+		if (t[i] != '0' && t[i] != '.' && t[i] != '_')
+			return false;
+	return true;
+}
+
+/* The value passed for a layer's option: keyword `name`, else positional
+ * argument `pos` (-1: keyword only). Null when not passed. */
+static TSNode tl_facts__layer_option(const TlIndex *idx, TSNode call, const char *name, int pos)
+{
+	TSNode v = tl_facts__kwarg(idx, call, name);
+	if (ts_node_is_null(v) && pos >= 0)
+		v = tl_facts__arg(call, (uint32_t)pos);
+	return v;
+}
+
+/* What constructor `qname` (import-resolved) called at `call` builds. */
+static int tl_facts__layer_kind(const TlIndex *idx, const char *q, TSNode call)
+{
+	static const char *const dropout[] = {
+		"Dropout", "Dropout1d", "Dropout2d", "Dropout3d", "AlphaDropout", "FeatureAlphaDropout",
+	};
+	static const char *const batch_norm[] = {
+		"BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "SyncBatchNorm",
+		"LazyBatchNorm1d", "LazyBatchNorm2d", "LazyBatchNorm3d",
+	};
+	static const char *const instance_norm[] = {
+		"InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d",
+		"LazyInstanceNorm1d", "LazyInstanceNorm2d", "LazyInstanceNorm3d",
+	};
+	static const char *const transformer[] = {
+		"Transformer", "TransformerEncoderLayer", "TransformerDecoderLayer",
+	};
+	static const char *const recurrent[] = { "RNN", "LSTM", "GRU" };
+	static const char *const containers[] = {
+		"torch.nn.Sequential", "torch.nn.ModuleList", "torch.nn.ModuleDict",
+		"torch.nn.TransformerEncoder", "torch.nn.TransformerDecoder",
+	};
+	if (tl_facts__starts(q, "torchvision.models.") || tl_facts__starts(q, "timm.models.") ||
+	    strcmp(q, "timm.create_model") == 0)
+		return TL_LAYER_DEPENDENT;
+	if (IN(q, containers))
+		return TL_LAYER_LOOK_INSIDE;
+	if (!tl_facts__starts(q, "torch.nn."))
+		return TL_LAYER_NONE;
+	const char *last = tl_facts__last(q);
+	/* Dropout(0.0) and BatchNorm2d(c, track_running_stats=False) do the
+	 * same in both modes. */
+	if (IN(last, dropout))
+		return tl_facts__zero_literal(idx, tl_facts__layer_option(idx, call, "p", 0))
+			       ? TL_LAYER_NONE : TL_LAYER_DEPENDENT;
+	if (IN(last, batch_norm))
+		return tl_facts__zero_literal(idx, tl_facts__kwarg(idx, call, "track_running_stats"))
+			       ? TL_LAYER_NONE : TL_LAYER_DEPENDENT;
+	if (IN(last, instance_norm)) {
+		TSNode t = tl_index_unparen(tl_facts__kwarg(idx, call, "track_running_stats"));
+		return !ts_node_is_null(t) && ts_node_symbol(t) == tl_syms()->true_
+			       ? TL_LAYER_DEPENDENT : TL_LAYER_NONE;
+	}
+	/* The transformer layers' dropout defaults to 0.1; a recurrent
+	 * network's (between its layers) to 0. */
+	if (IN(last, transformer)) {
+		TSNode p = tl_facts__kwarg(idx, call, "dropout");
+		return !ts_node_is_null(p) && tl_facts__zero_literal(idx, p) ? TL_LAYER_NONE
+									 : TL_LAYER_DEPENDENT;
+	}
+	if (IN(last, recurrent) || strcmp(last, "MultiheadAttention") == 0) {
+		TSNode p = tl_facts__kwarg(idx, call, "dropout");
+		return !ts_node_is_null(p) && !tl_facts__zero_literal(idx, p) ? TL_LAYER_DEPENDENT
+									  : TL_LAYER_NONE;
+	}
+	return TL_LAYER_NONE;
+}
+
+/* Bounds the constructions, classes and names one question looks into: a
+ * model's definition in a script needs a few dozen. */
+#define TL_LAYERS_TODO 64
+
+typedef struct TlLayerScan {
+	TlArray(TSNode) todo;   /* subtrees still to scan */
+	TlIntArray classes;     /* local classes already queued */
+	bool dependent;
+} TlLayerScan;
+
+static void tl_facts__layers_push(TlLayerScan *s, TSNode n)
+{
+	if (!ts_node_is_null(n) && s->todo.size < TL_LAYERS_TODO)
+		tl_array_push(&s->todo, n);
+}
+
+static void tl_facts__layers_class(const TlIndex *idx, TlLayerScan *s, int32_t cls)
+{
+	for (uint32_t i = 0; i < s->classes.size; i++)
+		if (s->classes.items[i] == cls)
+			return;
+	tl_array_push(&s->classes, cls);
+	const TlClass *c = &idx->classes.items[cls];
+	tl_facts__layers_push(s, c->node);
+	for (uint32_t i = 0; i < c->bases.size; i++)
+		tl_facts__layers_class(idx, s, c->bases.items[i]);
+	/* class Net(torchvision.models.ResNet) */
+	for (uint32_t i = 0; i < c->base_qnames.size; i++) {
+		const char *q = c->base_qnames.items[i];
+		if (tl_facts__starts(q, "torchvision.models.") || tl_facts__starts(q, "timm.models."))
+			s->dependent = true;
+	}
+}
+
+/* `F.dropout(x, p, training=self.training)` depends on the mode;
+ * `F.dropout(x, p)` is always on (its `training` defaults to True). */
+static bool tl_facts__functional_dropout(const TlIndex *idx, const char *q, TSNode call)
+{
+	if (!tl_facts__starts(q, "torch.nn.functional.") || !strstr(tl_facts__last(q), "dropout"))
+		return false;
+	TSNode t = tl_facts__layer_option(idx, call, "training", 2);
+	t = tl_index_unparen(t);
+	return !ts_node_is_null(t) && ts_node_symbol(t) != tl_syms()->true_ &&
+	       ts_node_symbol(t) != tl_syms()->false_;
+}
+
+/* Scans one subtree: a construction call, a class body, the value a name
+ * holds. Names are followed to the value they are bound to and, for a
+ * list of layers built up (`layers.append(nn.BatchNorm2d(c))`), to what is
+ * appended to them. */
+static void tl_facts__layers_scan(const TlIndex *idx, TlLayerScan *s, TSNode top)
+{
+	const TlSyms *sy = tl_syms();
+	TSTreeCursor cur = ts_tree_cursor_new(top);
+	bool descend = true;
+	do {
+		TSNode n = ts_tree_cursor_current_node(&cur);
+		TSSymbol sym = ts_node_symbol(n);
+		descend = true;
+		if (sym == sy->attribute && tl_index_text_is(idx, n, "self.training")) {
+			s->dependent = true;
+		} else if (sym == sy->call) {
+			const TlCall *c = tl_index_call_at(idx, n);
+			if (!c)
+				continue;
+			if (c->qname) {
+				int kind = tl_facts__layer_kind(idx, c->qname, n);
+				if (kind == TL_LAYER_DEPENDENT || tl_facts__functional_dropout(idx, c->qname, n))
+					s->dependent = true;
+				continue; /* the arguments are still walked */
+			}
+			const TlBinding *cb = tl_index_resolve_node(idx, c->callee);
+			if (cb && cb->kind == TL_BIND_CLASS && idx->classes.items[cb->ref].is_module)
+				tl_facts__layers_class(idx, s, cb->ref);
+			/* layers.append(nn.BatchNorm2d(c)) is walked as a call;
+			 * its receiver names the list. */
+		} else if (sym == sy->identifier && !ts_node_eq(n, top)) {
+			/* nn.Sequential(*layers), nn.Sequential(block, head),
+			 * nn.ModuleList([stem, *blocks]): names passed as layers
+			 * (not the names a class body computes with). */
+			TSNode p = ts_node_parent(n);
+			TSSymbol ps = ts_node_is_null(p) ? 0 : ts_node_symbol(p);
+			if (ps != sy->argument_list && ps != sy->list_splat && ps != sy->list &&
+			    ps != sy->tuple)
+				continue;
+			const TlBinding *b = tl_index_resolve_node(idx, n);
+			if (!b || (b->kind != TL_BIND_ASSIGN && b->kind != TL_BIND_AUG))
+				continue;
+			tl_facts__layers_push(s, b->value);
+			/* What the enclosing function appends to the list. */
+			uint32_t len;
+			const char *name = tl_index_text(idx, n, &len);
+			const TlIntArray *calls = tl_index_scope_calls(idx, b->func);
+			for (uint32_t i = 0; calls && i < calls->size && s->todo.size < TL_LAYERS_TODO; i++) {
+				const TlCall *k = &idx->calls.items[calls->items[i]];
+				if (k->recv_name && k->method && strlen(k->recv_name) == len &&
+				    memcmp(k->recv_name, name, len) == 0 &&
+				    (strcmp(k->method, "append") == 0 || strcmp(k->method, "extend") == 0 ||
+				     strcmp(k->method, "add_module") == 0 || strcmp(k->method, "insert") == 0))
+					tl_facts__layers_push(s, ts_node_child_by_field_id(k->node, sy->f_arguments));
+			}
+		}
+	} while (!s->dependent && tl_walk_next(&cur, top, descend));
+	ts_tree_cursor_delete(&cur);
+}
+
+bool tl_facts_mode_dependent(const TlIndex *idx, TSNode expr)
+{
+	TlBuf path;
+	tl_buf_init(&path);
+	TSNode root = tl_facts__module_root(idx, expr, &path);
+	/* A part reached by attribute (`model.encoder`) holds what that part
+	 * holds, which its construction does not say. */
+	bool whole = path.len == 0;
+	tl_buf_release(&path);
+	if (ts_node_is_null(root) || !whole)
+		return false;
+	TlLayerScan s;
+	tl_array_init(&s.todo);
+	tl_array_init(&s.classes);
+	s.dependent = false;
+	tl_facts__layers_push(&s, root);
+	for (uint32_t i = 0; i < s.todo.size && !s.dependent; i++)
+		tl_facts__layers_scan(idx, &s, s.todo.items[i]);
+	bool dependent = s.dependent;
+	tl_array_release(&s.todo);
+	tl_array_release(&s.classes);
+	return dependent;
+}
