@@ -235,10 +235,16 @@ bool tl_facts_host_derived(const TlIndex *idx, TSNode expr);
  * (through enumerate / tqdm; not enumerate's counter), `next(iter(...))`,
  * names unpacked from one, parameters passed one. */
 bool tl_facts_from_loader(const TlIndex *idx, TSNode expr);
-/* True when some DataLoader that `expr`'s batches come from sets `option`
- * (by keyword or position) to anything but a literal False / None / 0, or
- * may set it through `**kwargs`. */
+/* True when some DataLoader that `expr`'s batches come from (or `expr`, a
+ * DataLoader(...) call itself) sets `option` (by keyword or position) to
+ * anything but a literal False / None / 0, or may set it through
+ * `**kwargs`. */
 bool tl_facts_loader_option(const TlIndex *idx, TSNode expr, const char *option);
+/* True when the DataLoader(...) call `call` feeds a step loop of one of
+ * `kinds` (TL_STEP_*): a for loop that is one iterates it (through
+ * enumerate / tqdm, names bound to it, local functions returning it,
+ * parameters every caller passes it). */
+bool tl_facts_feeds_step_loop(const TlIndex *idx, TSNode call, uint32_t kinds);
 
 /* True for a backward that runs on iterations without an optimizer step
  * (gradient accumulation): the steps of its loop are all under an every-N

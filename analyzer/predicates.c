@@ -221,7 +221,7 @@ static const char *const tl_keyword_names[] = {
 static const char *const tl_step_names[] = { "any", "training", NULL };
 static const uint32_t tl_step_bits[] = { TL_STEP_TRAIN | TL_STEP_EVAL, TL_STEP_TRAIN };
 static const char *const tl_loader_option_names[] = {
-	"pin_memory", "drop_last", "shuffle", "persistent_workers", NULL,
+	"pin_memory", "drop_last", "shuffle", "persistent_workers", "num_workers", NULL,
 };
 static const char *const tl_wrapper_names[] = { "ddp", "fsdp", NULL };
 
@@ -380,6 +380,18 @@ static bool tl_pred_loader_option(const TlIndex *idx, TSNode n, int choice)
 	return tl_facts_loader_option(idx, n, tl_loader_option_names[choice]);
 }
 
+static bool tl_pred_feeds_step_loop(const TlIndex *idx, TSNode n, int choice)
+{
+	return tl_facts_feeds_step_loop(idx, n, tl_step_bits[choice]);
+}
+
+static bool tl_pred_file_uses_accelerator(const TlIndex *idx, TSNode n, int choice)
+{
+	(void)n;
+	(void)choice;
+	return idx->uses_device;
+}
+
 static bool tl_pred_accumulation_backward(const TlIndex *idx, TSNode n, int choice)
 {
 	(void)choice;
@@ -476,7 +488,11 @@ const TlPredicateDef tl_predicates[] = {
 	{ "from-loader", NULL, NULL, tl_pred_from_loader,
 	  "every way the value arrives is a batch (or part of one) of a DataLoader constructed in the file" },
 	{ "loader-option", "option", tl_loader_option_names, tl_pred_loader_option,
-	  "a DataLoader the value's batches come from sets the option (not a literal False / None / 0), or may through **kwargs" },
+	  "a DataLoader the value's batches come from (or the DataLoader(...) call itself) sets the option (not a literal False / None / 0), or may through **kwargs" },
+	{ "feeds-step-loop", "kind", tl_step_names, tl_pred_feeds_step_loop,
+	  "the DataLoader(...) call's batches are iterated by a step loop of that kind (any: training or evaluation; training): a for loop over it, a name bound to it, a local function returning it, a parameter passed it" },
+	{ "file-uses-accelerator", NULL, NULL, tl_pred_file_uses_accelerator,
+	  "the node's file puts something on an accelerator (.cuda(), .to(device), device= with a device, accelerate)" },
 	{ "accumulation-backward", NULL, NULL, tl_pred_accumulation_backward,
 	  "the backward runs on iterations without an optimizer step (its loop steps under an every-N guard, or it is a micro-batch loop)" },
 	{ "no-sync", NULL, NULL, tl_pred_no_sync,

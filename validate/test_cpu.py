@@ -225,6 +225,13 @@ class GpuOnly(unittest.TestCase):
                 self.assertFalse(result(code)["demonstrated"])
 
 
+class Loader(unittest.TestCase):
+    def test_TL308_workers_load_the_same_batches(self):
+        f, x = variants("TL308")
+        self.assertEqual(f["signal"]["steps"], x["signal"]["steps"])
+        self.assertEqual(f["signal"]["mean_loss"], x["signal"]["mean_loss"])
+
+
 class Committed(unittest.TestCase):
     """validate/results/cpu/ holds what a run on the CPU shows: a fresh run
     must reach the same verdict on every piece of evidence."""

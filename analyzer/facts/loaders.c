@@ -1,7 +1,7 @@
 /* Data loaders: the DataLoader a batch comes from and the options it was built
  * with (pin_memory, num_workers, ...).
  *
- * Owns: tl_facts_from_loader, tl_facts_loader_option. */
+ * Owns: tl_facts_from_loader, tl_facts_loader_option, tl_facts_feeds_step_loop. */
 #include "internal.h"
 
 typedef struct TlLoaders {
@@ -239,7 +239,14 @@ bool tl_facts_loader_option(const TlIndex *idx, TSNode expr, const char *option)
 {
 	const TlSyms *sy = tl_syms();
 	TlLoaders ls;
-	tl_facts__loaders_collect(idx, expr, &ls);
+	if (tl_facts_is_api(idx, expr, TL_API_DATA_LOADER) &&
+	    ts_node_symbol(tl_index_unparen(expr)) == sy->call) {
+		/* The DataLoader(...) call itself. */
+		tl_array_init(&ls.calls);
+		tl_array_push(&ls.calls, tl_index_unparen(expr));
+	} else {
+		tl_facts__loaders_collect(idx, expr, &ls);
+	}
 	bool set = false;
 	for (uint32_t i = 0; i < ls.calls.size && !set; i++) {
 		TSNode call = ls.calls.items[i];
@@ -260,4 +267,32 @@ bool tl_facts_loader_option(const TlIndex *idx, TSNode expr, const char *option)
 	}
 	tl_array_release(&ls.calls);
 	return set;
+}
+
+/* ---- where a DataLoader's batches go ------------------------------------------------ */
+
+bool tl_facts_feeds_step_loop(const TlIndex *idx, TSNode call, uint32_t kinds)
+{
+	const TlSyms *sy = tl_syms();
+	call = tl_index_unparen(call);
+	if (!tl_facts_is_api(idx, call, TL_API_DATA_LOADER) || ts_node_symbol(call) != sy->call)
+		return false;
+	bool feeds = false;
+	for (uint32_t i = 0; i < idx->loops.size && !feeds; i++) {
+		const TlLoop *l = &idx->loops.items[i];
+		if (!(l->step & kinds) || ts_node_symbol(l->node) != sy->for_statement)
+			continue;
+		bool enumerated = false;
+		TSNode it = tl_facts__unwrap_iterable(idx, ts_node_child_by_field_id(l->node, sy->f_right),
+						      &enumerated);
+		TlLoaders ls;
+		tl_array_init(&ls.calls);
+		ls.unknown = false;
+		ls.budget = TL_FACTS_BUDGET;
+		tl_facts__loader_source(idx, it, &ls, 0);
+		for (uint32_t k = 0; k < ls.calls.size && !feeds; k++)
+			feeds = ts_node_eq(ls.calls.items[k], call);
+		tl_array_release(&ls.calls);
+	}
+	return feeds;
 }

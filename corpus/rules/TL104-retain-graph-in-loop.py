@@ -47,6 +47,7 @@ class TwoHeads(nn.Module):
 
 # Flagged: one loss, one backward per batch: nothing uses the retained graph.
 def plain_loop(dataset):
+    # expect: TL308
     loader = DataLoader(dataset, batch_size=64, shuffle=True)
     model = Net().to(device)
     optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
@@ -76,6 +77,7 @@ def while_loop(batches, max_steps):
 
 # Flagged: the AMP form, on the scaled loss.
 def amp_loop(dataset):
+    # expect: TL308
     loader = DataLoader(dataset, batch_size=64)
     model = Net().to(device)
     optimizer = torch.optim.AdamW(model.parameters(), lr=1e-3)
@@ -92,6 +94,7 @@ def amp_loop(dataset):
 
 # Flagged: `torch.autograd.backward(..., retain_graph=True)`.
 def autograd_backward_loop(dataset):
+    # expect: TL308
     loader = DataLoader(dataset, batch_size=32)
     model = Net().to(device)
     optimizer = torch.optim.Adam(model.parameters())
@@ -115,6 +118,7 @@ def train_step(model, optimizer, x, y):
 
 # Flagged (above, in train_step): the step helper runs once per batch of this loop; its callers pass plain data.
 def loop_calling_step_helper(dataset):
+    # expect: TL308
     loader = DataLoader(dataset, batch_size=32)
     model = Net().to(device)
     optimizer = torch.optim.Adam(model.parameters())
@@ -124,6 +128,7 @@ def loop_calling_step_helper(dataset):
 
 # Flagged: epoch and batch loops; the graph is built per batch.
 def epochs_and_batches(dataset, epochs):
+    # expect: TL308
     loader = DataLoader(dataset, batch_size=128, shuffle=True)
     model = Net().to(device)
     optimizer = torch.optim.SGD(model.parameters(), lr=0.05, momentum=0.9)
@@ -176,6 +181,7 @@ def accelerate_loop(dataset):
 
 # OK: two losses over one shared trunk, backpropagated one after the other: the first must retain the graph.
 def multi_task_two_backwards(dataset):
+    # expect: TL308
     loader = DataLoader(dataset, batch_size=64)
     model = TwoHeads().to(device)
     optimizer = torch.optim.Adam(model.parameters())
@@ -210,6 +216,7 @@ def gan_shared_fake(loader, netG, netD, nz=64):
 
 # OK: the retained graph is read again by torch.autograd.grad (input saliency for logging).
 def saliency_after_backward(dataset):
+    # expect: TL308
     loader = DataLoader(dataset, batch_size=16)
     model = Net().to(device)
     optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
@@ -227,6 +234,7 @@ def saliency_after_backward(dataset):
 
 # OK: the trunk runs once per batch and each head's loss is backpropagated through it in turn.
 def per_head_inner_loop(dataset, heads):
+    # expect: TL308
     loader = DataLoader(dataset, batch_size=64)
     trunk = nn.Sequential(nn.Flatten(), nn.Linear(784, 256), nn.ReLU()).to(device)
     params = list(trunk.parameters()) + [p for h in heads for p in h.parameters()]
@@ -242,6 +250,7 @@ def per_head_inner_loop(dataset, heads):
 
 # OK: a list of losses over one forward, backpropagated one by one.
 def list_of_losses(dataset, weights):
+    # expect: TL308
     loader = DataLoader(dataset, batch_size=64)
     model = TwoHeads().to(device)
     optimizer = torch.optim.Adam(model.parameters())
@@ -257,6 +266,7 @@ def list_of_losses(dataset, weights):
 
 # OK: higher-order gradients: create_graph=True keeps the graph anyway (and is needed here).
 def gradient_norm_penalty(dataset):
+    # expect: TL308
     loader = DataLoader(dataset, batch_size=64)
     model = Net().to(device)
     optimizer = torch.optim.Adam(model.parameters())
@@ -286,6 +296,7 @@ def heads_backward(features, heads, targets):
 
 # OK (above, in heads_backward): the caller passes a graph tensor (the trunk's output), differentiated once per head.
 def loop_passing_features(dataset, heads):
+    # expect: TL308
     loader = DataLoader(dataset, batch_size=64)
     trunk = nn.Sequential(nn.Flatten(), nn.Linear(784, 256), nn.ReLU()).to(device)
     optimizer = torch.optim.Adam(trunk.parameters())
@@ -297,6 +308,7 @@ def loop_passing_features(dataset, heads):
 
 # OK: a flag that is no literal is not judged.
 def flag_retain(dataset, keep):
+    # expect: TL308
     loader = DataLoader(dataset, batch_size=64)
     model = Net().to(device)
     optimizer = torch.optim.Adam(model.parameters())
@@ -342,6 +354,7 @@ def second_pass(model, x, y):
 
 # OK: the second backward of the iteration runs in a helper.
 def second_backward_in_helper(dataset):
+    # expect: TL308
     loader = DataLoader(dataset, batch_size=64)
     model = Net().to(device)
     optimizer = torch.optim.Adam(model.parameters())

@@ -34,6 +34,7 @@ class Net(nn.Module):
 
 # Flagged: the batch tensors are "moved" but the loop keeps using the CPU copies.
 def batch_elements_not_moved(dataset):
+    # expect: TL308
     loader = DataLoader(dataset, batch_size=64, shuffle=True)
     model = Net().to(device)
     for x, y in loader:
@@ -46,6 +47,7 @@ def batch_elements_not_moved(dataset):
 
 # Flagged: `enumerate(loader)` elements, `.cuda()`.
 def enumerate_elements(dataset):
+    # expect: TL308
     loader = DataLoader(dataset, batch_size=64)
     model = Net().cuda()
     for i, (images, labels) in enumerate(loader):
@@ -80,6 +82,7 @@ def batch_index(dataset):
 
 # Flagged: unpacked from the batch in the body.
 def unpacked_in_body(dataset):
+    # expect: TL308
     loader = DataLoader(dataset, batch_size=32)
     model = Net().to(device)
     for batch in loader:

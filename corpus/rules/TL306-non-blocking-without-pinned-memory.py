@@ -53,6 +53,7 @@ def plain_loader(model, dataset, opt):
 
 # Flagged: `pin_memory=False` said out loud.
 def pin_memory_false(model, dataset, opt):
+    # expect: TL308
     loader = torch.utils.data.DataLoader(dataset, batch_size=64, pin_memory=False)
     for i, (x, y) in enumerate(loader):
         # expect: TL306
@@ -62,6 +63,7 @@ def pin_memory_false(model, dataset, opt):
 
 # Flagged: through tqdm and enumerate, a batch tuple indexed.
 def tqdm_enumerate(model, dataset, opt):
+    # expect: TL308
     loader = DataLoader(dataset, batch_size=32)
     for i, batch in enumerate(tqdm(loader)):
         # expect: TL306
@@ -71,6 +73,7 @@ def tqdm_enumerate(model, dataset, opt):
 
 # Flagged: a dict batch unpacked by key.
 def dict_batch(model, dataset, opt):
+    # expect: TL308
     loader = DataLoader(dataset, batch_size=32, collate_fn=lambda b: b)
     for batch in loader:
         # expect: TL306
@@ -81,6 +84,7 @@ def dict_batch(model, dataset, opt):
 
 # Flagged: the values of a dict batch in a loop over `.items()`.
 def dict_items(model, dataset, opt):
+    # expect: TL308
     loader = DataLoader(dataset, batch_size=32)
     for batch in loader:
         moved = {}
@@ -99,6 +103,7 @@ def train_epoch(model, loader, opt):
 
 # Flagged: the loader is built by the caller and passed in.
 def passed_to_helper(model, dataset, opt, epochs):
+    # expect: TL308
     train_loader = DataLoader(dataset, batch_size=128, shuffle=True, drop_last=True)
     for epoch in range(epochs):
         train_epoch(model, train_loader, opt)
@@ -123,6 +128,7 @@ class Trainer:
     def __init__(self, dataset):
         self.model = Net().to(device)
         self.opt = torch.optim.SGD(self.model.parameters(), lr=0.1)
+        # expect: TL308
         self.loader = DataLoader(dataset, batch_size=64, shuffle=True)
 
     def fit(self):
@@ -139,6 +145,7 @@ class Trainer:
 
 # OK: the loader pins.
 def pinned_loader(model, dataset, opt):
+    # expect: TL308
     loader = DataLoader(dataset, batch_size=64, pin_memory=True)
     for x, y in loader:
         # ok: TL306
@@ -157,6 +164,7 @@ def pinned_by_position(model, dataset, opt):
 
 # OK: pinning decided by a flag the file cannot evaluate.
 def pinned_by_flag(model, dataset, opt, use_cuda):
+    # expect: TL308
     loader = DataLoader(dataset, batch_size=64, pin_memory=use_cuda)
     for x, y in loader:
         # ok: TL306
@@ -177,6 +185,7 @@ def pinned_through_kwargs(model, dataset, opt):
 
 # OK: nanoGPT pins the batch itself before the asynchronous copy.
 def pinned_explicitly(model, dataset, opt):
+    # expect: TL308
     loader = DataLoader(dataset, batch_size=64)
     for x, y in loader:
         # ok: TL306
@@ -186,6 +195,7 @@ def pinned_explicitly(model, dataset, opt):
 
 # OK: a blocking copy from an unpinned loader is what non_blocking=False means.
 def blocking_copy(model, dataset, opt):
+    # expect: TL308
     loader = DataLoader(dataset, batch_size=64)
     for x, y in loader:
         # ok: TL306
@@ -204,6 +214,7 @@ def external_loader(model, build_loader, opt):
 
 # OK: enumerate's counter is not a batch.
 def counter_is_not_a_batch(model, dataset, opt):
+    # expect: TL308
     loader = DataLoader(dataset, batch_size=64)
     for i, (x, y) in enumerate(loader):
         # ok: TL306
@@ -219,12 +230,15 @@ def train_any(model, loader, opt):
 
 
 def two_callers(model, dataset, opt):
+    # expect: TL308
     train_any(model, DataLoader(dataset, batch_size=8, pin_memory=True), opt)
+    # expect: TL308
     train_any(model, DataLoader(dataset, batch_size=8), opt)
 
 
 # OK: a host tensor made in the loop (not a batch) is outside this rule.
 def not_a_batch(model, dataset, opt):
+    # expect: TL308
     loader = DataLoader(dataset, batch_size=64)
     for x, y in loader:
         # expect: TL307

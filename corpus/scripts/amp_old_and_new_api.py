@@ -142,7 +142,9 @@ def legacy_eval(model, loader):
 def main():
     args = parse_args()
     data = synthetic_data()
+    # expect: TL308
     loader = DataLoader(data, batch_size=args.batch_size, shuffle=True, pin_memory=True, drop_last=True)
+    # expect: TL308
     val_loader = DataLoader(data, batch_size=256, pin_memory=True)
     model = Classifier().to(device)
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=0.05)

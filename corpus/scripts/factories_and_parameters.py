@@ -135,7 +135,9 @@ def quickstart(training_data, test_data):
     model = nn.Sequential(nn.Flatten(), nn.Linear(28 * 28, 512), nn.ReLU(), nn.Linear(512, 10))
     loss_fn = nn.CrossEntropyLoss()
     optimizer = torch.optim.SGD(model.parameters(), lr=1e-3)
+    # expect: TL308
     train_dataloader = DataLoader(training_data, batch_size=64)
+    # expect: TL308
     test_dataloader = DataLoader(test_data, batch_size=64)
     for t in range(10):
         train_loop(train_dataloader, model, loss_fn, optimizer)
