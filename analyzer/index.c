@@ -678,7 +678,7 @@ static void tl_index__enter(TlWalker *w, TSNode n)
 		TlFunc f;
 		memset(&f, 0, sizeof f);
 		f.node = n;
-		TSNode parent = ts_node_parent(n);
+		TSNode parent = tl_index_parent(w->idx, n);
 		f.outer = (!ts_node_is_null(parent) && ts_node_symbol(parent) == sy->decorated_definition)
 				  ? parent : n;
 		TSNode name = ts_node_child_by_field_id(n, sy->f_name);
@@ -769,7 +769,7 @@ static void tl_index__enter(TlWalker *w, TSNode n)
 		if (!ts_node_is_null(v) && ts_node_symbol(v) == sy->as_pattern) {
 			TSNode value = ts_node_named_child(v, 0);
 			TSNode alias = ts_node_child_by_field_id(v, sy->f_alias);
-			TSNode with = ts_node_parent(ts_node_parent(n));
+			TSNode with = tl_index_parent(w->idx, tl_index_parent(w->idx, n));
 			TSNode body = ts_node_is_null(with) ? n
 				: ts_node_child_by_field_id(with, sy->f_body);
 			if (!ts_node_is_null(alias) && ts_node_named_child_count(alias))
@@ -877,24 +877,38 @@ static void tl_index__walk(TlIndex *idx, TSNode root)
 	w.stmt_call_start = UINT32_MAX;
 	tl_array_init(&w.frames);
 	tl_array_init(&w.pending);
+	/* The open ancestors, for the parent table. */
+	TlArray(TSNode) open;
+	tl_array_init(&open);
 	TSTreeCursor cur = ts_tree_cursor_new(root);
 	for (;;) {
 		TSNode n = ts_tree_cursor_current_node(&cur);
+		if (open.size && ts_node_is_named(n))
+			tl_parents_put(&idx->parents, n, *tl_array_last(&open));
 		tl_index__enter(&w, n);
-		if (ts_tree_cursor_goto_first_child(&cur))
+		if (ts_tree_cursor_goto_first_child(&cur)) {
+			tl_array_push(&open, n);
 			continue;
+		}
 		for (;;) {
 			tl_index__leave(&w, ts_tree_cursor_current_node(&cur));
 			if (ts_tree_cursor_goto_next_sibling(&cur))
 				break;
 			if (!ts_tree_cursor_goto_parent(&cur))
 				goto done;
+			open.size--;
 		}
 	}
 done:
 	ts_tree_cursor_delete(&cur);
+	tl_array_release(&open);
 	tl_array_release(&w.frames);
 	tl_array_release(&w.pending);
+}
+
+TSNode tl_index_parent(const TlIndex *idx, TSNode n)
+{
+	return tl_parents_get(&idx->parents, n);
 }
 
 /* ---- pass 2: derived facts ---------------------------------------------- */
@@ -1152,6 +1166,7 @@ void tl_index_build(TlIndex *idx, const TlSource *src, TSNode root)
 	idx->root = root;
 	tl_strmap_init(&idx->by_name);
 	tl_strmap_init(&idx->module_evidence);
+	tl_parents_init(&idx->parents);
 	tl_index__walk(idx, root);
 	tl_array_sort(&idx->calls, tl_index__call_order);
 	tl_index__file_bindings(idx);
@@ -1162,6 +1177,7 @@ void tl_index_build(TlIndex *idx, const TlSource *src, TSNode root)
 
 void tl_index_release(TlIndex *idx)
 {
+	tl_parents_release(&idx->parents);
 	for (uint32_t i = 0; i < idx->funcs.size; i++) {
 		tl_free(idx->funcs.items[i].name);
 		tl_array_release(&idx->funcs.items[i].call_sites);

@@ -28,6 +28,7 @@
 
 #include "array.h"
 #include "buf.h"
+#include "parents.h"
 #include "source.h"
 #include "strmap.h"
 
@@ -211,6 +212,7 @@ typedef struct TlIndex {
 	TlIntLists scope_withs;
 	TlStrMap module_evidence;    /* receivers used as modules (.eval(), .parameters()) */
 	TlArray(TSNode) comments;    /* every comment, in source order */
+	TlParents parents;           /* each named node's parent (tl_index_parent) */
 	int torch_version;           /* the oldest PyTorch the code must run on (206: 2.6) */
 	bool uses_device;            /* the file puts something on an accelerator (.cuda(),
 				      * .to(device), device=..., Accelerator()) */
@@ -224,6 +226,9 @@ void tl_index_release(TlIndex *idx);
 
 /* --- Node helpers ------------------------------------------------------ */
 
+/* The node's parent, as ts_node_parent gives it, in O(1) for the named
+ * nodes of the indexed tree (parents.h). */
+TSNode tl_index_parent(const TlIndex *idx, TSNode n);
 /* Borrows the node's text; *len receives its length. */
 const char *tl_index_text(const TlIndex *idx, TSNode n, uint32_t *len);
 bool tl_index_text_is(const TlIndex *idx, TSNode n, const char *s);

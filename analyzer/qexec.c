@@ -169,6 +169,16 @@ TSQuery *tl_qexec_split(TSQuery *q, const TSLanguage *lang, const char *source, 
 	return global;
 }
 
+/* Ends the member being read in a group or alternation (precheck). */
+static void tl_qexec__fold(bool *all_null, bool *any_null, int8_t *cur)
+{
+	if (*cur >= 0) {
+		*all_null = *all_null && *cur == 1;
+		*any_null = *any_null || *cur == 1;
+	}
+	*cur = -1;
+}
+
 const char *tl_qexec_precheck(const TSLanguage *lang, const char *text, uint32_t len,
 			      uint32_t *offset)
 {
@@ -177,11 +187,18 @@ const char *tl_qexec_precheck(const TSLanguage *lang, const char *text, uint32_t
 	typedef struct {
 		char kind;
 		bool member;
+		/* Whether the members seen may match nothing: all of them (a
+		 * group), any of them (an alternation); `cur` is the member being
+		 * read (-1 none, 0 no, 1 yes: a quantifier may still change it). */
+		bool all_null, any_null;
+		int8_t cur;
 	} Frame;
 	TlArray(Frame) st;
 	tl_array_init(&st);
 	const char *what = NULL;
 	bool after_field = false;
+	int8_t root_cur = -1;
+	uint32_t nodes_open = 0; /* 'n' frames on the stack */
 	uint32_t i = 0;
 	while (i < len && !what) {
 		char c = text[i];
@@ -205,16 +222,47 @@ const char *tl_qexec_precheck(const TSLanguage *lang, const char *text, uint32_t
 				what = "invalid query syntax";
 				break;
 			}
-			if (top && kind != 'p')
+			if (top && kind != 'p') {
 				top->member = true;
-			Frame f = { kind, false };
+				tl_qexec__fold(&top->all_null, &top->any_null, &top->cur);
+			}
+			Frame f = { kind, false, true, false, -1 };
 			tl_array_push(&st, f);
+			nodes_open += kind == 'n';
 			i++;
 			continue;
 		}
 		if (c == ')' || c == ']') {
-			if (st.size)
+			if (st.size) {
+				Frame f = *tl_array_last(&st);
 				st.size--;
+				nodes_open -= f.kind == 'n';
+				tl_qexec__fold(&f.all_null, &f.any_null, &f.cur);
+				int8_t *parent = st.size ? &tl_array_last(&st)->cur : &root_cur;
+				if (f.kind != 'p')
+					*parent = f.kind == 'g' ? (f.member && f.all_null)
+						: f.kind == 'a' ? f.any_null : 0;
+			}
+			i++;
+			continue;
+		}
+		if (c == '*' || c == '?' || c == '+') {
+			/* A quantifier on the member just read. `+` on a member that
+			 * may match nothing, outside any node, never finishes compiling
+			 * in tree-sitter 0.25.1 (`(_)*+`, `((_)?)+`, `[(a) (_)*]+`;
+			 * found by fuzz_rules). */
+			int8_t *cur = st.size ? &tl_array_last(&st)->cur : &root_cur;
+			if (top && top->kind == 'p') {
+				/* inside a predicate: not a quantifier */
+			} else if (c != '+') {
+				*cur = 1;
+			} else if (*cur == 1 && !nodes_open) {
+				*offset = i;
+				what = "a repetition (+) of a pattern that may match nothing is not supported "
+				       "outside a node (tree-sitter 0.25 does not finish compiling it); "
+				       "use * on the pattern instead";
+				break;
+			}
 			i++;
 			continue;
 		}
@@ -229,8 +277,13 @@ const char *tl_qexec_precheck(const TSLanguage *lang, const char *text, uint32_t
 						 "use #match? with \"^$\"";
 				break;
 			}
-			if (top && top->kind != 'p')
+			if (top && top->kind != 'p') {
 				top->member = true;
+				tl_qexec__fold(&top->all_null, &top->any_null, &top->cur);
+				top->cur = 0;
+			} else if (!top) {
+				root_cur = 0;
+			}
 			i = tl_qexec__string_end(text, len, i);
 			continue;
 		}
@@ -260,6 +313,10 @@ const char *tl_qexec_precheck(const TSLanguage *lang, const char *text, uint32_t
 				i = k + 1;
 			} else if (top && top->kind != 'p' && text[start] == '_' && i - start == 1) {
 				top->member = true; /* a bare wildcard */
+				tl_qexec__fold(&top->all_null, &top->any_null, &top->cur);
+				top->cur = 0;
+			} else if (!top && text[start] == '_' && i - start == 1) {
+				root_cur = 0;
 			}
 			continue;
 		}

@@ -201,8 +201,8 @@ int tl_facts__runs_at(const TlIndex *idx, TSNode node, int32_t func, const TlCal
 	TSNode top = func >= 0 ? idx->funcs.items[func].node : idx->root;
 	int runs = TL_RUNS_ALWAYS;
 	TSNode child = node;
-	for (TSNode p = ts_node_parent(node); !ts_node_is_null(p) && !ts_node_eq(child, top);
-	     child = p, p = ts_node_parent(p)) {
+	for (TSNode p = tl_index_parent(idx, node); !ts_node_is_null(p) && !ts_node_eq(child, top);
+	     child = p, p = tl_index_parent(idx, p)) {
 		TSSymbol s = ts_node_symbol(p);
 		if (s == sy->function_definition || s == sy->class_definition || s == sy->lambda)
 			break;

@@ -242,7 +242,7 @@ int tl_facts_carried_state(const TlIndex *idx, TSNode target)
 	TSNode stmt = target;
 	while (!ts_node_is_null(stmt) && ts_node_symbol(stmt) != sy->assignment &&
 	       ts_node_symbol(stmt) != sy->augmented_assignment)
-		stmt = ts_node_parent(stmt);
+		stmt = tl_index_parent(idx, stmt);
 	if (ts_node_is_null(stmt))
 		return TL_CARRY_NONE;
 	int32_t loop = tl_index_loop_of(idx, stmt);
@@ -448,13 +448,13 @@ static bool tl_facts__graph_from_before(const TlIndex *idx, TSNode subject, cons
 			if (s != sy->identifier && s != sy->attribute)
 				continue;
 			descend = false;
-			if (tl_facts__in_comprehension(x, it.n))
+			if (tl_facts__in_comprehension(idx, x, it.n))
 				continue;
-			if (tl_facts__is_callee(x)) {
+			if (tl_facts__is_callee(idx, x)) {
 				/* x.view(...), h[0].pow(2).mean(): a method of a value,
 				 * whose receiver is data; model(x), F.mse_loss(...),
 				 * helper(...): what is called is not. */
-				const TlCall *pc = tl_index_call_at(idx, ts_node_parent(x));
+				const TlCall *pc = tl_index_call_at(idx, tl_index_parent(idx, x));
 				/* self.decoder(z): a method of the object itself. */
 				bool own = pc && pc->receiver.id && pc->recv_name &&
 					   strcmp(pc->recv_name, "self") == 0;

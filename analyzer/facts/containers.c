@@ -140,8 +140,8 @@ TSNode tl_facts__element_source(const TlIndex *idx, TSNode id, const TlBinding *
 		/* A comprehension variable: the clause whose target names it. */
 		uint32_t len;
 		const char *t = tl_index_text(idx, id, &len);
-		for (TSNode p = ts_node_parent(id); !ts_node_is_null(p) && ts_node_is_null(it);
-		     p = ts_node_parent(p)) {
+		for (TSNode p = tl_index_parent(idx, id); !ts_node_is_null(p) && ts_node_is_null(it);
+		     p = tl_index_parent(idx, p)) {
 			TSSymbol s = ts_node_symbol(p);
 			if (s != sy->list_comprehension && s != sy->generator_expression &&
 			    s != sy->set_comprehension && s != sy->dictionary_comprehension)

@@ -651,8 +651,8 @@ static bool tl_facts__dies(const TlIndex *idx, TSNode expr, int depth, int *budg
 	TSNode body = loop >= 0 ? idx->loops.items[loop].body
 				: ts_node_child_by_field_id(idx->funcs.items[func].node, sy->f_body);
 	TSNode child = expr;
-	for (TSNode p = ts_node_parent(expr); !ts_node_is_null(p) && !ts_node_eq(p, body);
-	     child = p, p = ts_node_parent(p)) {
+	for (TSNode p = tl_index_parent(idx, expr); !ts_node_is_null(p) && !ts_node_eq(p, body);
+	     child = p, p = tl_index_parent(idx, p)) {
 		TSSymbol s = ts_node_symbol(p);
 		if (s == sy->yield)
 			return false;

@@ -162,8 +162,8 @@ TSNode tl_facts__guard_between(const TlIndex *idx, TSNode node, TSNode top)
 	const TlSyms *sy = tl_syms();
 	TSNode none = { 0 };
 	TSNode child = node;
-	for (TSNode p = ts_node_parent(node); !ts_node_is_null(p) && !ts_node_eq(child, top);
-	     child = p, p = ts_node_parent(p)) {
+	for (TSNode p = tl_index_parent(idx, node); !ts_node_is_null(p) && !ts_node_eq(child, top);
+	     child = p, p = tl_index_parent(idx, p)) {
 		TSSymbol s = ts_node_symbol(p);
 		if (s == sy->function_definition || s == sy->class_definition)
 			break;
@@ -387,7 +387,7 @@ bool tl_facts__comprehension_local(const TlIndex *idx, TSNode id)
 	const TlSyms *sy = tl_syms();
 	uint32_t len;
 	const char *t = tl_index_text(idx, id, &len);
-	for (TSNode p = ts_node_parent(id); !ts_node_is_null(p); p = ts_node_parent(p)) {
+	for (TSNode p = tl_index_parent(idx, id); !ts_node_is_null(p); p = tl_index_parent(idx, p)) {
 		TSSymbol s = ts_node_symbol(p);
 		TSNode binders = { 0 };
 		if (s == sy->list_comprehension || s == sy->generator_expression ||
@@ -552,7 +552,7 @@ static bool tl_facts__invariant(const TlIndex *idx, TSNode expr, TSNode except, 
 bool tl_facts_loop_invariant(const TlIndex *idx, TSNode expr)
 {
 	/* The call that reads `expr` (a transfer's receiver) is no change of it. */
-	TSNode except = ts_node_parent(ts_node_parent(expr));
+	TSNode except = tl_index_parent(idx, tl_index_parent(idx, expr));
 	int budget = TL_FACTS_BUDGET;
 	return tl_facts__invariant(idx, expr, except, 0, &budget);
 }

@@ -180,11 +180,11 @@ int tl_facts__relate(const TlIndex *idx, const TlModRef *r, const TlModRef *e)
 
 /* True when `n` sits inside a comprehension or lambda below `top`: names
  * there are the comprehension's own. */
-bool tl_facts__in_comprehension(TSNode n, TSNode top)
+bool tl_facts__in_comprehension(const TlIndex *idx, TSNode n, TSNode top)
 {
 	const TlSyms *sy = tl_syms();
-	for (TSNode p = ts_node_parent(n); !ts_node_is_null(p) && !ts_node_eq(p, top);
-	     p = ts_node_parent(p)) {
+	for (TSNode p = tl_index_parent(idx, n); !ts_node_is_null(p) && !ts_node_eq(p, top);
+	     p = tl_index_parent(idx, p)) {
 		TSSymbol s = ts_node_symbol(p);
 		if (s == sy->list_comprehension || s == sy->generator_expression || s == sy->lambda)
 			return true;
@@ -193,10 +193,10 @@ bool tl_facts__in_comprehension(TSNode n, TSNode top)
 }
 
 /* True when `n` is the function a call calls. */
-bool tl_facts__is_callee(TSNode n)
+bool tl_facts__is_callee(const TlIndex *idx, TSNode n)
 {
 	const TlSyms *sy = tl_syms();
-	TSNode p = ts_node_parent(n);
+	TSNode p = tl_index_parent(idx, n);
 	return !ts_node_is_null(p) && ts_node_symbol(p) == sy->call &&
 	       ts_node_eq(ts_node_child_by_field_id(p, sy->f_function), n);
 }
@@ -277,7 +277,7 @@ bool tl_facts__ctor_modules(const TlIndex *idx, TSNode ctor, TlModSet *out)
 			}
 			if (ts_node_is_null(module) && (s == sy->identifier || s == sy->attribute)) {
 				descend = false;
-				if (tl_facts__is_callee(x) || tl_facts__in_comprehension(x, top))
+				if (tl_facts__is_callee(idx, x) || tl_facts__in_comprehension(idx, x, top))
 					continue;
 				if (tl_facts__module_expr(idx, x, 0)) {
 					module = x;

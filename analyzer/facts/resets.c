@@ -97,10 +97,10 @@ bool tl_facts_reset_before_step(const TlIndex *idx, TSNode reset)
 	if (step) {
 		/* The reset runs whenever the step does: the step is in the
 		 * reset's block, and nothing leaves that block between them. */
-		TSNode block = ts_node_parent(r->node);
+		TSNode block = tl_index_parent(idx, r->node);
 		while (!ts_node_is_null(block) && ts_node_symbol(block) != sy->block &&
 		       ts_node_symbol(block) != sy->module)
-			block = ts_node_parent(block);
+			block = tl_index_parent(idx, block);
 		found = !ts_node_is_null(block) && tl_facts__contains(block, step->anchor) &&
 			!tl_facts__jump_between(block, ts_node_end_byte(r->node),
 					       ts_node_start_byte(step->anchor));

@@ -118,12 +118,12 @@ static void tl_facts__add_bind(const TlIndex *idx, TlTaint *t, int32_t bi)
 }
 
 /* The block (or module) whose statements hold binding `b`'s statement. */
-static TSNode tl_facts__binding_block(const TlBinding *b)
+static TSNode tl_facts__binding_block(const TlIndex *idx, const TlBinding *b)
 {
 	const TlSyms *sy = tl_syms();
 	TSNode p = b->stmt;
 	while (!ts_node_is_null(p) && ts_node_symbol(p) != sy->block && ts_node_symbol(p) != sy->module)
-		p = ts_node_parent(p);
+		p = tl_index_parent(idx, p);
 	return p;
 }
 
@@ -151,7 +151,7 @@ static bool tl_facts__root_tainted(const TlIndex *idx, const TlTaint *t, const c
 			for (uint32_t k = 0; all && k < all->size && !replaced; k++) {
 				const TlBinding *o = &idx->bindings.items[all->items[k]];
 				replaced = o != b && o->pos > b->pos && o->pos <= pos &&
-					   tl_facts__contains(tl_facts__binding_block(o), x);
+					   tl_facts__contains(tl_facts__binding_block(idx, o), x);
 			}
 			if (!replaced)
 				return true;
@@ -280,7 +280,7 @@ static bool tl_facts__killed_between(const TlIndex *idx, TSNode expr, TSNode top
 {
 	const TlSyms *sy = tl_syms();
 	TSNode child = expr;
-	for (TSNode p = ts_node_parent(expr); !ts_node_is_null(p); p = ts_node_parent(p)) {
+	for (TSNode p = tl_index_parent(idx, expr); !ts_node_is_null(p); p = tl_index_parent(idx, p)) {
 		TSSymbol s = ts_node_symbol(p);
 		if (s == sy->comparison_operator || s == sy->boolean_operator || s == sy->not_operator)
 			return true;
@@ -431,11 +431,11 @@ static bool tl_facts__reaches(const TlIndex *idx, TSNode expr, int depth, const 
 		yes = tl_facts__tainted_reach(idx, &taint, func, from, in_step_loop, depth, site);
 	} else if (func >= 0) {
 		/* `return model(x)`: the callers decide. */
-		TSNode p = ts_node_parent(expr);
+		TSNode p = tl_index_parent(idx, expr);
 		while (!ts_node_is_null(p) && ts_node_symbol(p) != sy->return_statement &&
 		       ts_node_symbol(p) != sy->expression_statement &&
 		       ts_node_symbol(p) != sy->block)
-			p = ts_node_parent(p);
+			p = tl_index_parent(idx, p);
 		if (!ts_node_is_null(p) && ts_node_symbol(p) == sy->return_statement &&
 		    !tl_facts__killed_between(idx, expr, p)) {
 			const TlFunc *f = &idx->funcs.items[func];

@@ -81,6 +81,27 @@ static void test_precheck(void **state)
 		{ "(call function: (#eq? \"a\" \"b\")) @finding", 16 },
 		{ "(call function: ((#match? _))) @finding", 17 },
 		{ "(call function: [(#eq? \"a\" \"b\")]) @finding", 17 },
+		/* `+` on what may match nothing, outside a node: tree-sitter 0.25.1
+		 * never finishes compiling it */
+		{ "(_)*@sion_+g", 10 },
+		{ "(_)*+", 4 },
+		{ "(_)?@a+", 6 },
+		{ "((_)*)+", 6 },
+		{ "[(_)]*+", 6 },
+		{ "((_)* @a)+", 9 },
+		{ "(_)@a*@b+", 8 },
+		{ "((call) (_)*+)", 12 },
+		{ "((_)? (_)*)+", 11 },
+		{ "[(call) (_)*]+", 13 },
+		{ "(call) (_)*+", 11 },
+		/* ... and what compiles: inside a node, or not nullable */
+		{ "(call (_)*@a+)", -1 },
+		{ "(call ((_)*)+)", -1 },
+		{ "((call) (_)*)+", -1 },
+		{ "(_)++ @finding", -1 },
+		{ "(_)?*", -1 },
+		{ "((comment)+ @finding)", -1 },
+		{ "((call) @finding (#match? @finding \"a+\"))", -1 },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
 		uint32_t offset = UINT32_MAX;

@@ -1,0 +1,39 @@
+/* The parent of each named node of a tree, found in O(1).
+ *
+ * ts_node_parent walks down from the root to the node each time: O(depth).
+ * Code that climbs from a node to its enclosing statement or function with
+ * it spends O(depth^2), and a file of 2,000 nested calls made one file cost
+ * seconds (found by fuzz_python). The index fills this table during its
+ * one walk of the tree; tl_parents_get answers from it, and falls back to
+ * ts_node_parent for a node it does not hold (an anonymous node, or a node
+ * of another tree).
+ *
+ * Ownership: the table owns its slots; the nodes are borrowed from the
+ * tree, which must outlive it. Not thread-safe for writing; reads of a
+ * filled table may be concurrent. */
+#ifndef TL_PARENTS_H
+#define TL_PARENTS_H
+
+#include <stdint.h>
+
+#include <tree_sitter/api.h>
+
+typedef struct TlParentSlot {
+	const void *id; /* the child's ts node id; NULL: empty */
+	TSNode parent;
+} TlParentSlot;
+
+typedef struct TlParents {
+	TlParentSlot *slots;
+	uint32_t mask;  /* slots - 1 (a power of two), or 0 when empty */
+	uint32_t count;
+} TlParents;
+
+void tl_parents_init(TlParents *p);
+void tl_parents_release(TlParents *p);
+/* Records that `parent` is the parent of the named node `child`. */
+void tl_parents_put(TlParents *p, TSNode child, TSNode parent);
+/* The parent of `n` (a null node for the root), as ts_node_parent gives it. */
+TSNode tl_parents_get(const TlParents *p, TSNode n);
+
+#endif
