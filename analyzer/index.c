@@ -219,18 +219,30 @@ const TlIntArray *tl_index_scope_binds(const TlIndex *idx, int32_t func)
 
 int32_t tl_index_loop_of(const TlIndex *idx, TSNode n)
 {
-	int32_t func = tl_index_func_of(idx, n), best = -1;
-	uint32_t best_start = 0;
+	/* The scope's loops are in source order, so their bodies are sorted by
+	 * start: take the last body starting at or before `n`, then its
+	 * enclosing loops until one contains `n` (a linear scan per question
+	 * was quadratic in a module of many loops). */
+	int32_t func = tl_index_func_of(idx, n);
 	const TlIntArray *loops = tl_index__scope(&idx->scope_loops, func);
-	for (uint32_t k = 0; loops && k < loops->size; k++) {
-		const TlLoop *l = &idx->loops.items[loops->items[k]];
-		if (tl_index__contains(l->body, n) &&
-		    (best < 0 || ts_node_start_byte(l->body) >= best_start)) {
-			best = loops->items[k];
-			best_start = ts_node_start_byte(l->body);
-		}
+	if (!loops)
+		return -1;
+	uint32_t start = ts_node_start_byte(n);
+	uint32_t lo = 0, hi = loops->size;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		const TlLoop *l = &idx->loops.items[loops->items[mid]];
+		/* (a loop without a body, in broken code, sorts by its start) */
+		if (ts_node_start_byte(ts_node_is_null(l->body) ? l->node : l->body) <= start)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
-	return best;
+	for (int32_t l = lo ? loops->items[lo - 1] : -1; l >= 0; l = idx->loops.items[l].parent)
+		if (!ts_node_is_null(idx->loops.items[l].body) &&
+		    tl_index__contains(idx->loops.items[l].body, n))
+			return l;
+	return -1;
 }
 
 int32_t tl_index_with_of(const TlIndex *idx, TSNode n)
@@ -322,6 +334,20 @@ int32_t tl_index_method(const TlIndex *idx, int32_t cls, const char *name, size_
 static const TlBinding *tl_index__latest(const TlIndex *idx, const TlIntArray *list, uint32_t pos)
 {
 	const TlBinding *best = NULL;
+	uint32_t slot = list ? (uint32_t)(list - idx->name_lists.items) : 0;
+	if (list && slot < idx->name_sorted.size && idx->name_sorted.items[slot]) {
+		/* Sorted by pos: the last one at or before `pos` (the last of
+		 * equals, as the scan below would take). */
+		uint32_t lo = 0, hi = list->size;
+		while (lo < hi) {
+			uint32_t mid = lo + (hi - lo) / 2;
+			if (idx->bindings.items[list->items[mid]].pos <= pos)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		return lo ? &idx->bindings.items[list->items[lo - 1]] : NULL;
+	}
 	for (uint32_t i = 0; list && i < list->size; i++) {
 		const TlBinding *b = &idx->bindings.items[list->items[i]];
 		if (b->pos <= pos && (!best || b->pos >= best->pos))
@@ -906,6 +932,28 @@ done:
 	tl_array_release(&w.pending);
 }
 
+void tl_index_scope_calls_in(const TlIndex *idx, int32_t func, TSNode range, uint32_t *from,
+			     uint32_t *to)
+{
+	const TlIntArray *calls = tl_index_scope_calls(idx, func);
+	uint32_t n = calls ? calls->size : 0, start = ts_node_start_byte(range),
+		 end = ts_node_end_byte(range);
+	uint32_t bounds[2];
+	for (int b = 0; b < 2; b++) {
+		uint32_t key = b ? end : start, lo = 0, hi = n;
+		while (lo < hi) {
+			uint32_t mid = lo + (hi - lo) / 2;
+			if (ts_node_start_byte(idx->calls.items[calls->items[mid]].node) < key)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		bounds[b] = lo;
+	}
+	*from = bounds[0];
+	*to = bounds[1] > bounds[0] ? bounds[1] : bounds[0];
+}
+
 TSNode tl_index_parent(const TlIndex *idx, TSNode n)
 {
 	return tl_parents_get(&idx->parents, n);
@@ -1159,6 +1207,20 @@ static void tl_index__module_evidence(TlIndex *idx)
 	}
 }
 
+/* Marks the name lists whose bindings come in pos order (most: pos only
+ * goes back for a name bound inside a statement that binds it later). */
+static void tl_index__sorted_lists(TlIndex *idx)
+{
+	for (uint32_t i = 0; i < idx->name_lists.size; i++) {
+		const TlIntArray *l = &idx->name_lists.items[i];
+		uint8_t sorted = 1;
+		for (uint32_t k = 1; k < l->size && sorted; k++)
+			sorted = idx->bindings.items[l->items[k - 1]].pos <=
+				 idx->bindings.items[l->items[k]].pos;
+		tl_array_push(&idx->name_sorted, sorted);
+	}
+}
+
 void tl_index_build(TlIndex *idx, const TlSource *src, TSNode root)
 {
 	memset(idx, 0, sizeof *idx);
@@ -1170,6 +1232,7 @@ void tl_index_build(TlIndex *idx, const TlSource *src, TSNode root)
 	tl_index__walk(idx, root);
 	tl_array_sort(&idx->calls, tl_index__call_order);
 	tl_index__file_bindings(idx);
+	tl_index__sorted_lists(idx);
 	tl_index__classes(idx);
 	tl_index__module_evidence(idx);
 	tl_index__calls(idx);
@@ -1217,6 +1280,7 @@ void tl_index_release(TlIndex *idx)
 	tl_array_release(&idx->comments);
 	tl_array_release(&idx->bindings);
 	tl_array_release(&idx->name_lists);
+	tl_array_release(&idx->name_sorted);
 	tl_strmap_release(&idx->by_name);
 	tl_strmap_release(&idx->module_evidence);
 }

@@ -203,6 +203,8 @@ typedef struct TlIndex {
 	 * "cC|self.x" for attributes of class C, "mC|name" for its methods. */
 	TlStrMap by_name;
 	TlIntLists name_lists;
+	TlArray(uint8_t) name_sorted; /* per name list: 1 when its bindings' pos never
+				       * decreases (then searched by halving) */
 	/* Per scope (function index + 1; 0 is the module): its calls, bindings,
 	 * loops and with blocks, in source order. Nested functions are their
 	 * own scopes. */
@@ -226,6 +228,11 @@ void tl_index_release(TlIndex *idx);
 
 /* --- Node helpers ------------------------------------------------------ */
 
+/* The calls of scope `func` (-1: the module) that start inside `range`:
+ * indices [*from, *to) of tl_index_scope_calls(idx, func), found by binary
+ * search (the list is in source order). */
+void tl_index_scope_calls_in(const TlIndex *idx, int32_t func, TSNode range, uint32_t *from,
+			     uint32_t *to);
 /* The node's parent, as ts_node_parent gives it, in O(1) for the named
  * nodes of the indexed tree (parents.h). */
 TSNode tl_index_parent(const TlIndex *idx, TSNode n);

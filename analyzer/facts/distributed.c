@@ -34,7 +34,9 @@ static bool tl_facts__accum_at(const TlIndex *idx, TSNode at, int32_t func, int3
 	 * not also hold `at`. */
 	const TlIntArray *calls = tl_index_scope_calls(idx, l->func);
 	bool any = false;
-	for (uint32_t i = 0; calls && i < calls->size; i++) {
+	uint32_t from, to;
+	tl_index_scope_calls_in(idx, l->func, l->body, &from, &to);
+	for (uint32_t i = from; i < to; i++) {
 		const TlCall *c = &idx->calls.items[calls->items[i]];
 		if (c->loop != loop)
 			continue;

@@ -113,18 +113,38 @@ static void tl_facts__range_items(const TlIndex *idx, int32_t func, TSNode range
 {
 	uint32_t start = ts_node_start_byte(range), end = ts_node_end_byte(range);
 	const TlIntArray *calls = tl_index_scope_calls(idx, func);
-	uint32_t k = 0, i = 0, ncalls = calls ? calls->size : 0;
+	uint32_t ncalls = calls ? calls->size : 0;
+	/* Both lists are in source order: start at the range by binary search
+	 * and stop at its end (a scan from the scope's start made each question
+	 * cost the scope's size: quadratic in a long module). */
+	uint32_t k = 0, hi = ncalls;
+	while (k < hi) {
+		uint32_t mid = k + (hi - k) / 2;
+		if (ts_node_start_byte(idx->calls.items[calls->items[mid]].node) < start)
+			k = mid + 1;
+		else
+			hi = mid;
+	}
+	uint32_t i = 0;
+	hi = idx->sites.size;
+	while (i < hi) {
+		uint32_t mid = i + (hi - i) / 2;
+		if (ts_node_start_byte(idx->sites.items[mid].node) < start)
+			i = mid + 1;
+		else
+			hi = mid;
+	}
 	for (;;) {
-		while (k < ncalls && (ts_node_start_byte(idx->calls.items[calls->items[k]].node) < start ||
-				      ts_node_end_byte(idx->calls.items[calls->items[k]].node) > end))
+		while (k < ncalls && ts_node_start_byte(idx->calls.items[calls->items[k]].node) < end &&
+		       ts_node_end_byte(idx->calls.items[calls->items[k]].node) > end)
 			k++;
-		while (i < idx->sites.size &&
-		       (idx->sites.items[i].func != func ||
-			ts_node_start_byte(idx->sites.items[i].node) < start ||
-			ts_node_end_byte(idx->sites.items[i].node) > end))
+		while (i < idx->sites.size && ts_node_start_byte(idx->sites.items[i].node) < end &&
+		       (idx->sites.items[i].func != func || ts_node_end_byte(idx->sites.items[i].node) > end))
 			i++;
-		const TlCall *c = k < ncalls ? &idx->calls.items[calls->items[k]] : NULL;
-		const TlSite *st = i < idx->sites.size ? &idx->sites.items[i] : NULL;
+		const TlCall *c = k < ncalls && ts_node_start_byte(idx->calls.items[calls->items[k]].node) < end
+					  ? &idx->calls.items[calls->items[k]] : NULL;
+		const TlSite *st = i < idx->sites.size && ts_node_start_byte(idx->sites.items[i].node) < end
+					   ? &idx->sites.items[i] : NULL;
 		if (!c && !st)
 			break;
 		TlStep item;

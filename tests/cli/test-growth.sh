@@ -15,6 +15,10 @@
 # cost O(depth) per step until the index kept each node's parent
 # (parents.h; found by fuzz_python: 12 KB, 1.3 s). It is flat in the depth
 # now, so its limit is 6 (it was 12-16 before).
+# "modloops": thousands of step loops in one scope; each question about a
+# loop (its calls, the loop around a node, a name's latest binding) scanned
+# the whole scope until they were found by halving (16 MB of them did not
+# finish in 5 minutes; now 32,000 loops take 1.9 s).
 # usage: test-growth.sh TORCHLINT
 set -u
 bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
@@ -44,6 +48,7 @@ gen() { # gen KIND N: writes the input for KIND with size N to stdout
 		else if (kind == "functions") { for (i = 0; i < n; i++) printf "def f%d(model, x):\n    y = model(x)\n    return f%d(model, y)\n", i, (i ? i - 1 : 0) }
 		else if (kind == "assignments") { print "def evaluate(model, x):"; print "    model.eval()"; print "    x0 = model(x)"; for (i = 0; i < n; i++) printf "    x%d = x%d + 1\n", i + 1, i; printf "    return x%d\n", n }
 		else if (kind == "loop") { print "for x, y in loader:"; for (i = 0; i < n; i++) printf "    loss%d = model(x).sum()\n    loss%d.backward()\n    losses.append(loss%d)\n", i, i, i; print "    opt.step()" }
+		else if (kind == "modloops") { for (i = 0; i < n; i++) { print "for x, y in loader:"; print "    loss = model(x).sum()"; print "    loss.backward()"; print "    opt.step()" } }
 		else if (kind == "cells") { printf "{\"cells\": [{\"cell_type\": \"code\", \"metadata\": {}, \"outputs\": [], \"source\": [\"import torch\\n\"]}"; for (i = 0; i < n; i++) printf ", {\"cell_type\": \"code\", \"metadata\": {}, \"outputs\": [], \"source\": [\"x%d = x%d + 1\\n\"]}", i + 1, i; print "], \"metadata\": {}, \"nbformat\": 4, \"nbformat_minor\": 5}" }
 	}'
 }
@@ -82,6 +87,7 @@ binop 8000 py
 statements 3000 py
 functions 1500 py
 deep 200 py 6
+modloops 1000 py
 assignments 3000 py
 cells 3000 ipynb
 EOF2
