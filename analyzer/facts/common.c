@@ -62,6 +62,9 @@ const char *tl_facts__last(const char *dotted)
 
 bool tl_facts__contains(TSNode outer, TSNode n)
 {
+	/* (a null node holds nothing: ts_node_end_byte would read through it) */
+	if (ts_node_is_null(outer) || ts_node_is_null(n))
+		return false;
 	return ts_node_start_byte(outer) <= ts_node_start_byte(n) &&
 	       ts_node_end_byte(n) <= ts_node_end_byte(outer);
 }

@@ -117,13 +117,18 @@ static void tl_facts__add_bind(const TlIndex *idx, TlTaint *t, int32_t bi)
 	tl_array_push(&t->lists.items[slot], bi);
 }
 
-/* The block (or module) whose statements hold binding `b`'s statement. */
+/* The block (or module) whose statements hold binding `b`'s statement; the
+ * root when there is none (a file whose root is an ERROR node). */
 static TSNode tl_facts__binding_block(const TlIndex *idx, const TlBinding *b)
 {
 	const TlSyms *sy = tl_syms();
 	TSNode p = b->stmt;
-	while (!ts_node_is_null(p) && ts_node_symbol(p) != sy->block && ts_node_symbol(p) != sy->module)
-		p = tl_index_parent(idx, p);
+	while (!ts_node_is_null(p) && ts_node_symbol(p) != sy->block && ts_node_symbol(p) != sy->module) {
+		TSNode up = tl_index_parent(idx, p);
+		if (ts_node_is_null(up))
+			break;
+		p = up;
+	}
 	return p;
 }
 
