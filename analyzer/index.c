@@ -909,7 +909,7 @@ static void tl_index__walk(TlIndex *idx, TSNode root)
 	TSTreeCursor cur = ts_tree_cursor_new(root);
 	for (;;) {
 		TSNode n = ts_tree_cursor_current_node(&cur);
-		if (open.size && ts_node_is_named(n))
+		if (open.size >= TL_PARENTS_MIN_DEPTH && ts_node_is_named(n))
 			tl_parents_put(&idx->parents, n, *tl_array_last(&open));
 		tl_index__enter(&w, n);
 		if (ts_tree_cursor_goto_first_child(&cur)) {

@@ -1,4 +1,4 @@
-/* The parent table: open addressing on the node id, kept under 1/2 full. */
+/* The parent table: open addressing on the node id, kept under 3/4 full. */
 #include "parents.h"
 
 #include <string.h>
@@ -25,35 +25,35 @@ void tl_parents_release(TlParents *p)
 	memset(p, 0, sizeof *p);
 }
 
-static void tl_parents__insert(TlParentSlot *slots, uint32_t mask, const void *id, TSNode parent)
+static void tl_parents__insert(TlParentSlot *slots, uint32_t mask, const TlParentSlot *from)
 {
-	uint32_t h = tl_parents__hash(id) & mask;
-	while (slots[h].id && slots[h].id != id)
+	uint32_t h = tl_parents__hash(from->id) & mask;
+	while (slots[h].id && slots[h].id != from->id)
 		h = (h + 1) & mask;
-	slots[h].id = id;
-	slots[h].parent = parent;
+	slots[h] = *from;
 }
 
 void tl_parents_put(TlParents *p, TSNode child, TSNode parent)
 {
-	if (2 * (p->count + 1) > (p->mask ? p->mask + 1 : 0)) {
-		uint32_t size = p->mask ? 2 * (p->mask + 1) : 256;
-		TlParentSlot *slots = tl_calloc(size, sizeof *slots);
-		for (uint32_t i = 0; p->mask && i <= p->mask; i++)
+	uint32_t size = p->mask ? p->mask + 1 : 0;
+	if (4 * (uint64_t)(p->count + 1) > 3 * (uint64_t)size) {
+		uint32_t bigger = size ? 2 * size : 256;
+		TlParentSlot *slots = tl_calloc(bigger, sizeof *slots);
+		for (uint32_t i = 0; i < size; i++)
 			if (p->slots[i].id)
-				tl_parents__insert(slots, size - 1, p->slots[i].id, p->slots[i].parent);
+				tl_parents__insert(slots, bigger - 1, &p->slots[i]);
 		tl_free(p->slots);
 		p->slots = slots;
-		p->mask = size - 1;
+		p->mask = bigger - 1;
 	}
-	uint32_t before = p->count;
+	TlParentSlot slot = { child.id, parent.id, { 0 } };
+	memcpy(slot.parent_context, parent.context, sizeof slot.parent_context);
 	uint32_t h = tl_parents__hash(child.id) & p->mask;
 	while (p->slots[h].id && p->slots[h].id != child.id)
 		h = (h + 1) & p->mask;
 	if (!p->slots[h].id)
-		p->count = before + 1;
-	p->slots[h].id = child.id;
-	p->slots[h].parent = parent;
+		p->count++;
+	p->slots[h] = slot;
 }
 
 TSNode tl_parents_get(const TlParents *p, TSNode n)
@@ -61,8 +61,12 @@ TSNode tl_parents_get(const TlParents *p, TSNode n)
 	if (p->mask && n.id) {
 		uint32_t h = tl_parents__hash(n.id) & p->mask;
 		while (p->slots[h].id) {
-			if (p->slots[h].id == n.id)
-				return p->slots[h].parent;
+			if (p->slots[h].id == n.id) {
+				TSNode parent = n;
+				memcpy(parent.context, p->slots[h].parent_context, sizeof parent.context);
+				parent.id = p->slots[h].parent_id;
+				return parent;
+			}
 			h = (h + 1) & p->mask;
 		}
 	}

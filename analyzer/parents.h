@@ -4,9 +4,10 @@
  * Code that climbs from a node to its enclosing statement or function with
  * it spends O(depth^2), and a file of 2,000 nested calls made one file cost
  * seconds (found by fuzz_python). The index fills this table during its
- * one walk of the tree; tl_parents_get answers from it, and falls back to
- * ts_node_parent for a node it does not hold (an anonymous node, or a node
- * of another tree).
+ * one walk of the tree, for the named nodes at depth TL_PARENTS_MIN_DEPTH
+ * or more (above that, ts_node_parent is cheap, and real code rarely goes
+ * deeper: the table stays empty and costs nothing); tl_parents_get answers
+ * from it, and falls back to ts_node_parent for a node it does not hold.
  *
  * Ownership: the table owns its slots; the nodes are borrowed from the
  * tree, which must outlive it. Not thread-safe for writing; reads of a
@@ -19,9 +20,12 @@
 #include <tree_sitter/api.h>
 
 typedef struct TlParentSlot {
-	const void *id; /* the child's ts node id; NULL: empty */
-	TSNode parent;
+	const void *id;          /* the child's ts node id; NULL: empty */
+	const void *parent_id;   /* the parent, less its tree (the child's) */
+	uint32_t parent_context[4];
 } TlParentSlot;
+
+#define TL_PARENTS_MIN_DEPTH 32
 
 typedef struct TlParents {
 	TlParentSlot *slots;
