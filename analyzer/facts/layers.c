@@ -179,7 +179,7 @@ static void tl_facts__layers_scan(const TlIndex *idx, TlLayerScan *s, TSNode top
 			/* nn.Sequential(*layers), nn.Sequential(block, head),
 			 * nn.ModuleList([stem, *blocks]): names passed as layers
 			 * (not the names a class body computes with). */
-			TSNode p = ts_node_parent(n);
+			TSNode p = tl_index_parent(idx, n);
 			TSSymbol ps = ts_node_is_null(p) ? 0 : ts_node_symbol(p);
 			if (ps != sy->argument_list && ps != sy->list_splat && ps != sy->list &&
 			    ps != sy->tuple)
