@@ -295,6 +295,8 @@ static TlDoc *tl_server__open(TlServer *s, const char *uri, TlDocKind kind, cons
 
 void tl_server_doc_clear(TlDoc *d)
 {
+	for (uint32_t i = 0; i < d->diags.size; i++)
+		tl_edits_release(&d->diags.items[i].edits);
 	tl_array_clear(&d->diags);
 	if (d->published)
 		json_decref(d->published);
@@ -594,12 +596,13 @@ static json_t *tl_server__initialize(TlServer *s, json_t *params, int *code, con
 	s->initialized = true;
 	tl_server__settings(s, json_object_get(params, "initializationOptions"));
 	return json_pack(
-		"{s:{s:s, s:{s:b, s:i, s:{s:b}}, s:{s:[{s:s, s:[{s:s}]}]}, s:b, s:{s:[s]}},"
+		"{s:{s:s, s:{s:b, s:i, s:{s:b}}, s:{s:[{s:s, s:[{s:s}]}]}, s:b, s:{s:[s, s]}},"
 		" s:{s:s, s:s}}",
 		"capabilities", "positionEncoding", "utf-16", "textDocumentSync", "openClose", 1,
 		"change", 2, "save", "includeText", 0, "notebookDocumentSync", "notebookSelector",
 		"notebook", "*", "cells", "language", "python", "hoverProvider", 1,
-		"codeActionProvider", "codeActionKinds", "quickfix", "serverInfo", "name", "torchlint",
+		"codeActionProvider", "codeActionKinds", "quickfix", "source.fixAll.torchlint",
+		"serverInfo", "name", "torchlint",
 		"version", TL_VERSION);
 }
 

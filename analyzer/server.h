@@ -63,6 +63,11 @@ typedef enum TlDocKind {
 typedef struct TlDiag {
 	const TlRule *rule; /* borrowed from the server's rule set */
 	TlLspRange range;
+	/* The finding's fix (Python documents only): edits on the bytes of the
+	 * document's text as the client holds it; owned. */
+	TlEdits edits;
+	TlApplicability applicability;
+	const char *fix_title; /* borrowed from the rule, or NULL */
 } TlDiag;
 
 typedef struct TlDoc {

@@ -2,11 +2,13 @@
  * features that read them: hover (the rule's --explain text) and code
  * actions (`# noqa: CODE`).
  *
- * Rule fixes: a code action is a list of byte-range edits turned into a
- * WorkspaceEdit by tl_diag__edit_action. When findings carry fix edits
- * (the `--fix` work), tl_diag__fix_actions is where each becomes a quickfix
- * through that same function; today findings carry none, so it offers
- * nothing. */
+ * Rule fixes: a finding's fix (the rule's [[fix]] tables, fix.h) is kept
+ * with its diagnostic as byte-range edits of the document, and offered as
+ * a quickfix ("Fix TL206: ..."; an unsafe fix says so and is not marked
+ * preferred). `source.fixAll.torchlint` applies every safe fix that does
+ * not overlap another, in one round, as one edit of the document (the CLI's
+ * --fix goes on for up to 10 rounds; a second request here does the next).
+ * Python documents only: in a notebook the edits are on its program. */
 #include "server.h"
 
 #include <stdio.h>
@@ -45,8 +47,26 @@ static void tl_diag__add(TlDoc *d, const TlRule *r, TlLspRange range, const char
 	if (strcmp(r->code, "TL001") == 0)
 		json_object_set_new(j, "tags", json_pack("[i]", 1));
 	json_array_append_new(d->published, j);
-	TlDiag dg = { r, range };
+	TlDiag dg = { r, range, { 0 }, TL_FIX_NONE, NULL };
 	tl_array_push(&d->diags, dg);
+}
+
+/* Moves finding `f`'s fix to the diagnostic just added, its edits shifted
+ * by `bom` (the analysed text is the document without its byte-order
+ * mark). */
+static void tl_diag__take_fix(TlDoc *d, TlFinding *f, uint32_t bom)
+{
+	if (!d->diags.size || !f->edits.size)
+		return;
+	TlDiag *g = tl_array_last(&d->diags);
+	g->edits = f->edits;
+	tl_array_init(&f->edits);
+	for (uint32_t i = 0; i < g->edits.size; i++) {
+		g->edits.items[i].start += bom;
+		g->edits.items[i].end += bom;
+	}
+	g->applicability = f->applicability;
+	g->fix_title = f->fix_title;
 }
 
 static void tl_diag__begin(TlDoc *d)
@@ -180,10 +200,11 @@ void tl_server_analyze_doc(TlServer *s, TlDoc *d)
 			tl_engine_analyze_with(&s->engine, &src, &fo, &fs);
 		engine_ns = tl_server_now() - e0;
 		for (uint32_t i = 0; i < fs.size; i++) {
-			const TlFinding *f = &fs.items[i];
+			TlFinding *f = &fs.items[i];
 			TlLspRange r = { tl_lsp_lines_position(&lines, f->start_byte + bom),
 					 tl_lsp_lines_position(&lines, f->end_byte + bom) };
 			tl_diag__add(d, f->rule, r, f->message);
+			tl_diag__take_fix(d, f, bom);
 		}
 		tl_source_release(&src);
 	} else {
@@ -379,14 +400,57 @@ static json_t *tl_diag__edit_action(const TlDoc *d, const TlLspLines *lines, con
 			 "diagnostics", diagnostic, "edit", "changes", changes);
 }
 
-/* The seam for rule fixes (see the top of this file). */
+/* The quickfix of diagnostic `diag`'s rule fix, if it has one. */
 static void tl_diag__fix_actions(const TlDoc *d, const TlLspLines *lines, uint32_t diag,
 				 json_t *out)
 {
-	(void)d;
-	(void)lines;
-	(void)diag;
-	(void)out;
+	const TlDiag *g = &d->diags.items[diag];
+	if (d->kind != TL_DOC_PYTHON || !g->edits.size)
+		return;
+	TlBuf title;
+	tl_buf_init(&title);
+	tl_buf_addf(&title, "Fix %s: %s%s", g->rule->code, g->fix_title ? g->fix_title : "apply the fix",
+		    g->applicability == TL_FIX_UNSAFE ? " (unsafe: may change what the code does)" : "");
+	json_t *a = tl_diag__edit_action(d, lines, title.data, json_array_get(d->published, diag),
+					 g->edits.items, g->edits.size);
+	if (g->applicability == TL_FIX_SAFE)
+		json_object_set_new(a, "isPreferred", json_true());
+	json_array_append_new(out, a);
+	tl_buf_release(&title);
+}
+
+/* source.fixAll.torchlint: every safe fix of `d` that does not overlap
+ * another, as one edit replacing the document; NULL when there is none. */
+static json_t *tl_diag__fix_all(const TlDoc *d, const TlLspLines *lines)
+{
+	if (d->kind != TL_DOC_PYTHON)
+		return NULL;
+	TlArray(TlFixChoice) choices;
+	tl_array_init(&choices);
+	for (uint32_t i = 0; i < d->diags.size; i++)
+		if (d->diags.items[i].edits.size) {
+			TlFixChoice c = { &d->diags.items[i].edits, d->diags.items[i].applicability };
+			tl_array_push(&choices, c);
+		}
+	TlBuf fixed;
+	tl_buf_init(&fixed);
+	uint32_t n = choices.size ? tl_fix_apply(d->text.data, d->text.len, choices.items, choices.size,
+						   TL_FIX_SAFE, &fixed, NULL) : 0;
+	json_t *a = NULL;
+	if (n) {
+		TlEdit all = { 0, (uint32_t)d->text.len, fixed.data ? fixed.data : (char *)"",
+			       { 0, 0 }, { 0, 0 } };
+		char title[64];
+		snprintf(title, sizeof title, "Fix all auto-fixable torchlint findings (%u)", n);
+		json_t *none = json_array();
+		a = tl_diag__edit_action(d, lines, title, none, &all, 1);
+		json_decref(none);
+		json_object_set_new(a, "kind", json_string("source.fixAll.torchlint"));
+		json_object_del(a, "diagnostics");
+	}
+	tl_buf_release(&fixed);
+	tl_array_release(&choices);
+	return a;
 }
 
 static bool tl_diag__is_code_char(char c)
@@ -516,17 +580,24 @@ json_t *tl_server_code_action(TlServer *s, json_t *params, int *code, const char
 		*why = "codeAction needs textDocument.uri and range";
 		return NULL;
 	}
+	/* `only` names kinds; a kind asks for itself and the kinds below it
+	 * ("source" asks for "source.fixAll.torchlint"). */
 	json_t *only = json_object_get(json_object_get(params, "context"), "only");
+	bool quick = true, fix_all = true;
 	if (json_is_array(only)) {
-		bool wanted = false;
+		quick = fix_all = false;
 		size_t i;
 		json_t *k;
 		json_array_foreach(only, i, k)
 		{
 			const char *kind = json_string_value(k);
-			wanted |= kind && (strcmp(kind, "quickfix") == 0 || !*kind);
+			if (!kind)
+				continue;
+			quick |= !*kind || strcmp(kind, "quickfix") == 0;
+			fix_all |= !*kind || strcmp(kind, "source") == 0 || strcmp(kind, "source.fixAll") == 0 ||
+				   strcmp(kind, "source.fixAll.torchlint") == 0;
 		}
-		if (!wanted)
+		if (!quick && !fix_all)
 			return json_array();
 	}
 	TlDoc *d = tl_server_doc(s, uri);
@@ -538,6 +609,15 @@ json_t *tl_server_code_action(TlServer *s, json_t *params, int *code, const char
 	tl_server_flush(s, d);
 	TlLspLines lines;
 	tl_lsp_lines_init(&lines, d->text.data, (uint32_t)d->text.len);
+	if (fix_all) {
+		json_t *a = tl_diag__fix_all(d, &lines);
+		if (a)
+			json_array_append_new(out, a);
+	}
+	if (!quick) {
+		tl_lsp_lines_release(&lines);
+		return out;
+	}
 	uint32_t bom = tl_diag__bom(&d->text);
 	TSTree *tree = NULL;
 	for (uint32_t i = 0; i < d->diags.size; i++) {

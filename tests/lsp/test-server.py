@@ -579,7 +579,7 @@ def test_code_actions(tmp):
         x = [x for x in c_diags[0] if x["code"] == code][0]
         r = c.call("textDocument/codeAction", {"textDocument": {"uri": uri}, "range": x["range"],
                                                "context": {"diagnostics": [x]}})
-        return [a for a in r["result"] if code in a["title"]]
+        return [a for a in r["result"] if code in a["title"] and a["title"].startswith("Suppress")]
 
     c_diags = [d]
     for code, expect_line_end in (("TL101", "# keep: é🔥  # noqa: TL101"), ("TL201", "# noqa: TL101, TL201")):
@@ -602,11 +602,103 @@ def test_code_actions(tmp):
     check("TL501 in the f-string is reported (torch-version 2.4)", len(t501) == 1, got(c_diags[0]))
     if t501:
         r = c.call("textDocument/codeAction", {"textDocument": {"uri": uri}, "range": t501[0]["range"], "context": {"diagnostics": []}})
-        check("no noqa action where the line ends inside a string", r["result"] == [], r)
+        check("no noqa action where the line ends inside a string",
+              [a for a in r["result"] if a["title"].startswith("Suppress")] == [], r)
     r = c.call("textDocument/codeAction", {"textDocument": {"uri": uri}, "range": rng(0, 0, 0, 0),
                                            "context": {"diagnostics": [], "only": ["refactor"]}})
     check("code action with only=refactor: none", r["result"] == [], r)
     c.close()
+
+
+FIXABLE = '''import torch
+import torch.nn as nn
+
+device = torch.device("cuda")
+model = nn.Linear(4, 2)
+weights = torch.ones(2)
+weights.to(device)  # é🔥 before the fix
+for p in model.parameters():
+    p.require_grad = False
+state = torch.load("model.pt")
+'''
+
+
+def cli_fixed(text, path, cwd, extra):
+    """The text `torchlint --fix` makes of `text` (standard input) as `path`."""
+    p = subprocess.run([BIN, "-q", "--isolated", "--stdin-filename", path] + list(extra) + ["--fix", "-"],
+                       input=text.encode("utf-8"), capture_output=True, cwd=cwd)
+    return p.stdout.decode("utf-8")
+
+
+def apply_edits(text, edits):
+    for e in sorted(edits, key=lambda e: (e["range"]["start"]["line"], e["range"]["start"]["character"]), reverse=True):
+        text = apply(text, {"range": e["range"], "text": e["newText"]})
+    return text
+
+
+def test_fix_actions(tmp):
+    """Rule fixes as quickfixes and source.fixAll.torchlint; the CLI's --fix is the oracle."""
+    path = os.path.join(tmp, "fixme.py")
+    uri = uri_of(path)
+    c = server()
+    c.initialize(root_uri=uri_of(tmp), options={"torchlint": {"torchVersion": "2.4"}})
+    open_doc(c, uri, FIXABLE)
+    d = c.diagnostics(uri, version=1)
+    codes = {x["code"] for x in d}
+    check("fix actions: starting findings", {"TL206", "TL211", "TL501"} <= codes, got(d))
+
+    def actions(x, only=None):
+        ctx = {"diagnostics": [x] if x else []}
+        if only:
+            ctx["only"] = only
+        r = c.call("textDocument/codeAction", {"textDocument": {"uri": uri},
+                                               "range": x["range"] if x else rng(0, 0, 0, 0), "context": ctx})
+        return r["result"]
+
+    for code, safe in (("TL206", True), ("TL211", True), ("TL501", False)):
+        x = [x for x in d if x["code"] == code][0]
+        fixes = [a for a in actions(x) if a["title"].startswith("Fix " + code)]
+        check("fix action offered for %s" % code, len(fixes) == 1 and fixes[0]["kind"] == "quickfix", actions(x))
+        if not fixes:
+            continue
+        a = fixes[0]
+        check("%s fix: preferred exactly when safe" % code, a.get("isPreferred", False) == safe, a)
+        check("%s fix: unsafe says so in its title" % code, ("unsafe" in a["title"]) == (not safe), a["title"])
+        check("%s fix: names its diagnostic" % code, a["diagnostics"] and a["diagnostics"][0]["code"] == code, a)
+        fixed = apply_edits(FIXABLE, a["edit"]["changes"][uri])
+        # The oracle: --fix with only this rule (and --unsafe-fixes for an unsafe one).
+        want = cli_fixed(FIXABLE, path, tmp, ["--torch-version", "2.4", "--select", code] +
+                         ([] if safe else ["--unsafe-fixes"]))
+        check("%s fix: the document becomes what --fix makes of it" % code, fixed == want, (fixed, want))
+    # only=["quickfix"]: no fix-all; only=["source.fixAll"]: the fix-all alone.
+    x = [x for x in d if x["code"] == "TL206"][0]
+    check("only=quickfix: no source action", all(a["kind"] == "quickfix" for a in actions(x, ["quickfix"])))
+    fa = actions(None, ["source.fixAll"])
+    check("source.fixAll: one action of kind source.fixAll.torchlint",
+          len(fa) == 1 and fa[0]["kind"] == "source.fixAll.torchlint", fa)
+    if fa:
+        fixed = apply_edits(FIXABLE, fa[0]["edit"]["changes"][uri])
+        want = cli_fixed(FIXABLE, path, tmp, ["--torch-version", "2.4"])
+        check("source.fixAll: the safe fixes, as --fix makes them", fixed == want, (fixed, want))
+        check("source.fixAll: the unsafe TL501 fix is not applied", "weights_only" not in fixed, fixed)
+        change(c, uri, 2, [{"text": fixed}])
+        d2 = c.diagnostics(uri, version=2)
+        check("after fix-all: only TL501 is left", {x["code"] for x in d2} == {"TL501"}, got(d2))
+        check("after fix-all: nothing more to fix safely", actions(None, ["source.fixAll.torchlint"]) == [])
+    # A document with a byte-order mark: the edits land where the finding is.
+    bom_uri = uri_of(os.path.join(tmp, "bom.py"))
+    open_doc(c, bom_uri, "\ufeff" + FIXABLE)
+    db = c.diagnostics(bom_uri, version=1)
+    x = [x for x in db if x["code"] == "TL206"]
+    if x:
+        r = c.call("textDocument/codeAction", {"textDocument": {"uri": bom_uri}, "range": x[0]["range"],
+                                               "context": {"diagnostics": [x[0]]}})
+        fixes = [a for a in r["result"] if a["title"].startswith("Fix TL206")]
+        fixed = apply_edits("\ufeff" + FIXABLE, fixes[0]["edit"]["changes"][bom_uri]) if fixes else ""
+        check("BOM: the TL206 fix edits the right bytes", "weights = weights.to(device)" in fixed, fixed)
+    else:
+        check("BOM: TL206 reported", False, got(db))
+    check("shutdown + exit: status 0", c.close() == 0)
 
 
 def test_memory_and_latency(tmp):
@@ -680,7 +772,7 @@ def test_memory_and_latency(tmp):
 
 def main():
     tests = [test_lifecycle_and_bad_input, test_diagnostics, test_utf16_and_incremental, test_debounce,
-             test_config, test_notebooks, test_code_actions, test_memory_and_latency]
+             test_config, test_notebooks, test_code_actions, test_fix_actions, test_memory_and_latency]
     only = [a for a in sys.argv[2:] if a.startswith("test_")]
     for t in tests:
         if only and t.__name__ not in only:
