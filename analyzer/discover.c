@@ -258,10 +258,19 @@ static bool tl_discover__walk(TlWalk *w, const char *root, TlStrArray *files)
 				continue;
 			}
 			bool is_dir = S_ISDIR(st.st_mode);
-			bool wanted = is_dir ? !S_ISLNK(lst.st_mode)
-					     : S_ISREG(st.st_mode) && (tl_discover__has_ext(name, ".py") ||
-								       tl_discover__has_ext(name, ".ipynb"));
+			bool source = !is_dir && (tl_discover__has_ext(name, ".py") ||
+						  tl_discover__has_ext(name, ".ipynb"));
+			bool wanted = is_dir ? !S_ISLNK(lst.st_mode) : source;
 			if (!wanted || tl_discover__excluded(w, scope, path, is_dir)) {
+				tl_free(path);
+				continue;
+			}
+			if (!is_dir && !S_ISREG(st.st_mode)) {
+				/* A FIFO, device or socket named like a source file:
+				 * reading it could wait forever; say so rather than
+				 * pass over it in silence. */
+				opt->on_error(opt->data, path, "not a regular file");
+				ok = false;
 				tl_free(path);
 				continue;
 			}

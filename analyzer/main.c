@@ -843,6 +843,16 @@ int main(int argc, char **argv)
 	for (uint32_t i = 0; i < configs.loaded.size && !clash; i++)
 		if (tl_outfile_is(&outfile, configs.loaded.items[i]->path))
 			clash = configs.loaded.items[i]->path;
+	/* --rules-dir files are inputs too (read already, but not to be lost). */
+	for (uint32_t i = 0; i < rules.rules.size && !clash; i++) {
+		const TlRule *r = rules.rules.items[i];
+		if (r->embedded)
+			continue;
+		if (r->meta_path && tl_outfile_is(&outfile, r->meta_path))
+			clash = r->meta_path;
+		else if (r->query_path && tl_outfile_is(&outfile, r->query_path))
+			clash = r->query_path;
+	}
 	if (!clash && use_stdin && tl_outfile_is_fd(&outfile, STDIN_FILENO))
 		clash = "-";
 	if (clash) {

@@ -13,10 +13,14 @@
 
 char *tl_path_cwd(void)
 {
-	char buf[PATH_MAX];
+	/* glibc's getcwd(NULL, 0) allocates what the path needs, also past
+	 * PATH_MAX. When there is none (the directory was removed), "./":
+	 * paths stay relative, never resolved against a wrong root. */
+	char *cwd = getcwd(NULL, 0);
 	TlBuf b;
 	tl_buf_init(&b);
-	tl_buf_add(&b, getcwd(buf, sizeof buf) ? buf : "/");
+	tl_buf_add(&b, cwd && cwd[0] == '/' ? cwd : "./");
+	free(cwd); /* getcwd's allocation */
 	if (b.data[b.len - 1] != '/')
 		tl_buf_addc(&b, '/');
 	return tl_buf_detach(&b);

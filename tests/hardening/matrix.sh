@@ -289,6 +289,13 @@ mk_out_is_input() { set_var opts '-o good.py'; set_var nogood 1; }
 mk_out_symlink_to_input() { ln -s good.py link.txt; set_var opts '-o link.txt'; set_var nogood 1; }
 mk_out_hardlink_to_input() { ln good.py hard.txt; set_var opts '-o hard.txt'; set_var nogood 1; }
 mk_out_is_config() { mkdir t && printf 'ignore = []\n' >t/torchlint.toml && cp good.py t/ok.py; set_var args t/ok.py; set_var opts '-o t/torchlint.toml'; set_var nogood 1; }
+mk_out_is_rule() {
+	mkdir r
+	printf 'code = "TL599"\nname = "x"\nfamily = "safety"\nseverity = "info"\ndefault = true\nmessage = "m"\nhelp = "h"\n' >r/TL599-x.toml
+	printf '((call function: (identifier) @_fn) @finding (#eq? @_fn "print"))\n' >r/TL599-x.scm
+	set_var opts '--rules-dir r -o r/TL599-x.scm'
+	set_var nogood 1
+}
 mk_out_full() { set_var opts '-o /dev/full'; set_var nogood 1; }
 mk_stdout_closed() { set_var closeout 1; }
 
@@ -327,7 +334,7 @@ row names-sarif              1 '"uri": "d%FF.py"'                               
 row names-github             1 'file=a%0Ab.py,line=12'                               mk_names_github
 row fifo-named               2 "cannot read 'f.py': not a regular file"              mk_fifo_named
 row fifo-notebook            2 "cannot read 'f.ipynb': not a regular file"           mk_fifo_notebook
-row fifo-walked              1 "2 of 2 files checked"                                mk_fifo_walked
+row fifo-walked              2 "cannot read 't/f.py': not a regular file"            mk_fifo_walked
 row fifo-gitignore           2 "/t/.gitignore': not a regular file"                  mk_fifo_gitignore
 row fifo-git-info-exclude    2 "/t/.git/info/exclude': not a regular file"           mk_fifo_exclude
 row fifo-pyproject           2 "pyproject.toml': not a regular file"                 mk_fifo_pyproject
@@ -359,6 +366,7 @@ row out-is-input             2 "cannot write the report to 'good.py': it is the 
 row out-symlink-to-input     2 "it is the input 'good.py'"                           mk_out_symlink_to_input
 row out-hardlink-to-input    2 "it is the input 'good.py'"                           mk_out_hardlink_to_input
 row out-is-config            2 "it is the input"                                     mk_out_is_config
+row out-is-rule              2 "it is the input 'r/TL599-x.scm'"                     mk_out_is_rule
 row out-dev-full             2 "cannot write '/dev/full': No space left on device"   mk_out_full
 row stdout-closed            2 "cannot write to standard output: Bad file descriptor" mk_stdout_closed
 
