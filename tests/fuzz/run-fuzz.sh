@@ -6,6 +6,9 @@
 # Any crash, sanitizer report, leak or timeout fails the run; libFuzzer
 # leaves the failing input as build/fuzz-work/TARGET/crash-* (or leak-*,
 # timeout-*): keep it under tests/fuzz/crashes/TARGET/ once fixed.
+# FUZZ_TIMEOUT: seconds one input may take (default 20; raise it on a loaded
+# machine, where a nice-d fuzzer waits for the CPU: the per-file CPU-time
+# bound of the engine still ends real stalls).
 # usage: run-fuzz.sh BUILD_DIR SECONDS TARGET...
 #   (the fuzzers are BUILD_DIR/fuzz-TARGET; SECONDS 0: replay only)
 set -u
@@ -127,7 +130,7 @@ for target in "$@"; do
 		fi
 	fi
 	if [ "$seconds" -gt 0 ]; then
-		(cd "$work" && "$fuzzer" -max_total_time="$seconds" -max_len=65536 -timeout=20 \
+		(cd "$work" && "$fuzzer" -max_total_time="$seconds" -max_len=65536 -timeout="${FUZZ_TIMEOUT:-20}" \
 			-rss_limit_mb=4096 -dict="$dict" -print_final_stats=1 \
 			"$work/corpus" "$seeds" >"$work/log" 2>&1)
 		status=$?
