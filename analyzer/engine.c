@@ -14,6 +14,7 @@
 #include "qexec.h"
 #include "queryset.h"
 #include "syms.h"
+#include "timings.h"
 #include "walk.h"
 
 /* Syntax errors reported per file: past this many, the rest are noise. */
@@ -364,7 +365,7 @@ static void tl_engine__run(TlEngine *e, const TlQuerySet *qs, const TlQueryPart 
 	if (!part->query)
 		return;
 	TlEngineRun run = { qs, part, pass, idx, src, out, first, &e->qexec, 0 };
-	tl_qexec_run(&e->qexec, part->query, part->global, root, tl_engine__match, &run);
+	tl_qexec_run(&e->qexec, part->query, part->roots, part->global, root, tl_engine__match, &run);
 }
 
 static int tl_engine__cmp(const void *a, const void *b)
@@ -443,6 +444,7 @@ static void tl_engine__analyze(TlEngine *e, const TlSource *src, const TSTree *g
 {
 	const TlSelection *sel = opt && opt->selection ? opt->selection : e->selection;
 	uint32_t first = out->size;
+	uint64_t t = tl_timings_start();
 	TlQuerySet *qs = e->rules->queries;
 	if (!qs) {
 		if (!e->own_queries)
@@ -461,27 +463,34 @@ static void tl_engine__analyze(TlEngine *e, const TlSource *src, const TSTree *g
 	const uint64_t *key = e->exact ? pass : all;
 	if (passing)
 		tl_queryset_group(qs, key, false);
+	t = tl_timings_add(TL_PHASE_FILTER, t);
 	tl_qexec_begin(&e->qexec, tl_qexec_budget_for(src->length), tl_qexec_seconds_for(src->length));
 	TSTree *tree = given ? NULL
 			     : ts_parser_parse_string(e->parser, NULL,
 						      src->parse_text ? src->parse_text : src->text,
 						      src->length);
 	TSNode root = ts_tree_root_node(given ? given : tree);
+	t = tl_timings_add(TL_PHASE_PARSE, t);
 	tl_engine__syntax(e, sel, src, root, out);
+	t = tl_timings_add(TL_PHASE_MATCH, t);
 	/* A file no rule pattern can match, without suppressions, is done. */
 	if (passing || tl_engine__may_suppress(src)) {
 		TlIndex idx;
-		tl_facts_build(&idx, src, root);
+		tl_facts_build(&idx, src, root); /* times the index and the facts itself */
 		idx.torch_version = opt && opt->torch_version ? opt->torch_version : TL_TORCH_VERSION_DEFAULT;
 		if (passing) {
+			/* Compiling is timed where it happens, on whichever thread. */
 			const TlQueryGroup *g = tl_queryset_group(qs, key, true);
+			t = tl_timings_start();
 			for (uint32_t p = 0; p < g->part_count; p++) {
 				tl_engine__run(e, qs, &g->parts[p], pass, &idx, src, root, out, first);
 				if (e->qexec.status & (TL_QEXEC_BUDGET_SPENT | TL_QEXEC_TIME_SPENT |
 						       TL_QEXEC_STOPPED))
 					break;
 			}
+			t = tl_timings_add(TL_PHASE_MATCH, t);
 		}
+		t = tl_timings_start();
 		TlNoqaContext nc = { e->rules, sel, src, root, idx.comments.items, idx.comments.size,
 				     opt ? opt->external : NULL, opt ? opt->notices : NULL };
 		tl_noqa_apply(&nc, out, first);
@@ -520,6 +529,7 @@ static void tl_engine__analyze(TlEngine *e, const TlSource *src, const TSTree *g
 			out->items[i].fingerprint = tl_strdup(tl_line_hash(&h, out->items[i].start.line));
 		tl_line_hashes_release(&h);
 	}
+	tl_timings_add(TL_PHASE_FINISH, t);
 }
 
 void tl_engine_analyze_with(TlEngine *e, const TlSource *src, const TlFileOptions *opt,

@@ -33,6 +33,7 @@
 #include "server.h"
 #include "settings.h"
 #include "showsettings.h"
+#include "timings.h"
 
 #ifndef TL_VERSION
 #define TL_VERSION "0.0.0-dev"
@@ -241,12 +242,15 @@ static void tl_main__analyze_one(TlRun *run, TlEngine *engine, uint32_t i)
 		snprintf(why, sizeof why, "%s", job->stdin_why);
 		goto failed;
 	}
+	uint64_t t = tl_timings_start();
 	if (tl_notebook_path(job->path)) {
 		TlNotebook nb;
 		if (!tl_notebook_load(&nb, job->path, given, given_len, why, sizeof why))
 			goto failed;
 		fo.fingerprints = false; /* computed on the raw file below */
+		tl_timings_add(TL_PHASE_READ, t);
 		tl_engine_analyze_with(engine, &nb.program, &fo, &res->findings);
+		t = tl_timings_start();
 		if (text)
 			tl_report_notebook(&run->report, &nb, &res->findings, &out);
 		TlLineHashes h = { NULL, 0 };
@@ -277,16 +281,20 @@ static void tl_main__analyze_one(TlRun *run, TlEngine *engine, uint32_t i)
 		}
 		tl_line_hashes_release(&h);
 		tl_notebook_release(&nb);
+		tl_timings_add(TL_PHASE_OUTPUT, t);
 	} else {
 		TlSource src;
 		bool ok = given ? tl_source_init_text(&src, job->path, given, given_len, why, sizeof why)
 				: tl_source_load(&src, job->path, why, sizeof why);
 		if (!ok)
 			goto failed;
+		tl_timings_add(TL_PHASE_READ, t);
 		tl_engine_analyze_with(engine, &src, &fo, &res->findings);
+		t = tl_timings_start();
 		if (text)
 			tl_report_file(&run->report, &src, &res->findings, &out);
 		tl_source_release(&src);
+		tl_timings_add(TL_PHASE_OUTPUT, t);
 	}
 	if (out.len)
 		res->rendered = tl_buf_detach(&out);
@@ -628,6 +636,7 @@ int main(int argc, char **argv)
 	tl_alloc_install();
 	if (argc >= 2 && strcmp(argv[1], "server") == 0)
 		return tl_server_main(argc - 1, argv + 1);
+	uint64_t setup_t = tl_timings_start();
 	TlCli cli;
 	memset(&cli, 0, sizeof cli);
 	cli.format_name = "full";
@@ -871,6 +880,7 @@ int main(int argc, char **argv)
 	run.fixrun.allowed = cli.unsafe_fixes ? TL_FIX_UNSAFE : TL_FIX_SAFE;
 	run.fixrun.add_noqa = cli.add_noqa;
 	atomic_init(&run.next, 0);
+	tl_timings_add(TL_PHASE_SETUP, setup_t);
 	long jobs = cli.jobs;
 	if (!jobs) {
 		long cores = sysconf(_SC_NPROCESSORS_ONLN);
@@ -911,6 +921,7 @@ int main(int argc, char **argv)
 			pthread_join(helper_threads[t], NULL);
 	}
 
+	uint64_t output_t = tl_timings_start();
 	uint32_t total = 0, files_with = 0, errors = 0, warnings = 0, infos = 0, unreadable = 0;
 	for (uint32_t i = 0; i < run.reports; i++) {
 		const TlFileReport *res = &run.results[i];
@@ -1030,6 +1041,8 @@ int main(int argc, char **argv)
 	}
 	if (total && exit_code == TL_EXIT_CLEAN && !cli.exit_zero)
 		exit_code = TL_EXIT_FINDINGS;
+	tl_timings_add(TL_PHASE_OUTPUT, output_t);
+	tl_timings_print(stderr, run.count);
 	goto done;
 
 usage:

@@ -140,6 +140,99 @@ bool tl_qexec_pattern_local(const TSQuery *q, uint32_t p, const char *source, ui
 	return k < n;
 }
 
+/* Adds to `roots` the symbol of the node expression at t[i] (see
+ * tl_qexec__plain_node); false when it may start at any node: a wildcard,
+ * a supertype, a name tree-sitter reads otherwise (`a/b`, MISSING, an
+ * escaped string). */
+static bool tl_qexec__root_symbol(const TSLanguage *lang, const char *t, uint32_t n, uint32_t i,
+				  uint8_t *roots)
+{
+	const char *name;
+	uint32_t len;
+	bool named;
+	if (t[i] == '"') {
+		uint32_t end = tl_qexec__string_end(t, n, i);
+		if (end < i + 2 || t[end - 1] != '"')
+			return false;
+		name = t + i + 1;
+		len = end - i - 2;
+		named = false;
+		if (memchr(name, '\\', len))
+			return false;
+	} else if (t[i] == '(') {
+		uint32_t j = tl_qexec__skip(t, n, i + 1), k = j;
+		while (k < n && ((t[k] >= 'a' && t[k] <= 'z') || (t[k] >= 'A' && t[k] <= 'Z') ||
+				 (t[k] >= '0' && t[k] <= '9') || t[k] == '_' || t[k] == '-' || t[k] == '.'))
+			k++;
+		if (k == j || (k < n && t[k] == '/') || (k - j == 1 && t[j] == '_'))
+			return false;
+		name = t + j;
+		len = k - j;
+		named = true;
+	} else {
+		return false;
+	}
+	TSSymbol sym = ts_language_symbol_for_name(lang, name, len, named);
+	if (sym == 0 || (sym != (TSSymbol)-1 && ts_language_symbol_type(lang, sym) == TSSymbolTypeSupertype))
+		return false;
+	roots[sym >> 3] |= (uint8_t)(1u << (sym & 7));
+	return true;
+}
+
+/* Adds the symbols local pattern `p` can start at to `roots`; false when
+ * it may start at any node. Follows tl_qexec_pattern_local's reading. */
+static bool tl_qexec__pattern_roots(const TSQuery *q, uint32_t p, const TSLanguage *lang,
+				    const char *source, uint32_t len, uint8_t *roots)
+{
+	uint32_t from = ts_query_start_byte_for_pattern(q, p);
+	uint32_t to = ts_query_end_byte_for_pattern(q, p);
+	if (from >= to || to > len)
+		return false;
+	const char *t = source + from;
+	uint32_t n = to - from;
+	uint32_t i = tl_qexec__skip(t, n, 0);
+	while (i < n && t[i] == '(') {
+		uint32_t j = tl_qexec__skip(t, n, i + 1);
+		if (j >= n || (t[j] != '(' && t[j] != '[' && t[j] != '"'))
+			break;
+		i = j;
+	}
+	if (i >= n)
+		return false;
+	if (t[i] != '[')
+		return tl_qexec__root_symbol(lang, t, n, i, roots);
+	uint32_t end, k = tl_qexec__skip(t, n, i + 1);
+	while (k < n && t[k] != ']') {
+		if (!tl_qexec__plain_node(t, n, k, &end) || !tl_qexec__root_symbol(lang, t, n, k, roots))
+			return false;
+		k = tl_qexec__skip(t, n, end);
+		while (k < n && t[k] == '@') {
+			k++;
+			while (k < n && tl_qexec__ident(t[k]))
+				k++;
+			k = tl_qexec__skip(t, n, k);
+		}
+	}
+	return k < n;
+}
+
+uint8_t *tl_qexec_roots(const TSQuery *q, bool split, const TSLanguage *lang, const char *source,
+			uint32_t len)
+{
+	uint8_t *roots = tl_calloc(TL_QEXEC_ROOTS_BYTES, 1);
+	uint32_t count = ts_query_pattern_count(q);
+	for (uint32_t p = 0; p < count; p++) {
+		bool local = tl_qexec_pattern_local(q, p, source, len);
+		if (!local && split)
+			continue; /* in the global query */
+		if (!local || !tl_qexec__pattern_roots(q, p, lang, source, len, roots)) {
+			tl_free(roots);
+			return NULL;
+		}
+	}
+	return roots;
+}
+
 TSQuery *tl_qexec_split(TSQuery *q, const TSLanguage *lang, const char *source, uint32_t len)
 {
 	uint32_t count = ts_query_pattern_count(q);
@@ -419,8 +512,8 @@ static unsigned tl_qexec__drain(TlQexec *x, const TSQuery *q, TlQexecMatchFn fn,
 	return status;
 }
 
-unsigned tl_qexec_run(TlQexec *x, const TSQuery *local, const TSQuery *global, TSNode root,
-		      TlQexecMatchFn fn, void *ctx)
+unsigned tl_qexec_run(TlQexec *x, const TSQuery *local, const uint8_t *roots,
+		      const TSQuery *global, TSNode root, TlQexecMatchFn fn, void *ctx)
 {
 	unsigned before = x->status;
 	x->status = 0;
@@ -436,14 +529,18 @@ unsigned tl_qexec_run(TlQexec *x, const TSQuery *local, const TSQuery *global, T
 			}
 			x->budget--;
 			x->spent++;
+			TSNode node = ts_tree_cursor_current_node(&walk);
+			TSSymbol sym = roots ? ts_node_symbol(node) : 0;
 			/* An exec of fewer than 100 cursor steps (the progress callback
-			 * is not called) keeps few states: the units bound it. */
-			ts_query_cursor_exec_with_options(x->cursor, local, ts_tree_cursor_current_node(&walk),
-							  &x->options);
-			status |= tl_qexec__drain(x, local, fn, ctx);
-			status |= x->status;
-			if (status & (TL_QEXEC_BUDGET_SPENT | TL_QEXEC_TIME_SPENT))
-				break;
+			 * is not called) keeps few states: the units bound it. At a node
+			 * no pattern starts at, an exec finds nothing: skipped. */
+			if (!roots || (roots[sym >> 3] >> (sym & 7)) & 1) {
+				ts_query_cursor_exec_with_options(x->cursor, local, node, &x->options);
+				status |= tl_qexec__drain(x, local, fn, ctx);
+				status |= x->status;
+				if (status & (TL_QEXEC_BUDGET_SPENT | TL_QEXEC_TIME_SPENT))
+					break;
+			}
 			/* Next node in preorder, iteratively. */
 			if (ts_tree_cursor_goto_first_child(&walk))
 				continue;

@@ -45,6 +45,17 @@ bool tl_qexec_pattern_local(const TSQuery *q, uint32_t p, const char *source, ui
  * `q` is shared between threads. */
 TSQuery *tl_qexec_split(TSQuery *q, const TSLanguage *lang, const char *source, uint32_t len);
 
+/* Bytes of a root-symbol bitmap (one bit per TSSymbol, ERROR included). */
+#define TL_QEXEC_ROOTS_BYTES (65536 / 8)
+
+/* The node symbols at which the patterns of `q` run node by node can
+ * start (after tl_qexec_split; `split`: it returned a global query, so
+ * only q's local patterns are enabled): a bitmap of TL_QEXEC_ROOTS_BYTES
+ * (caller frees), or NULL when some pattern may start at any node (a
+ * wildcard or supertype root). */
+uint8_t *tl_qexec_roots(const TSQuery *q, bool split, const TSLanguage *lang, const char *source,
+			uint32_t len);
+
 /* Refuses, before tree-sitter compiles `text`, the queries on which
  * tree-sitter 0.25.1's ts_query_new misbehaves (found by fuzz_rules):
  * an unknown field name after a capture in that field (a leak); a
@@ -99,9 +110,11 @@ double tl_qexec_seconds_for(uint64_t bytes);
 bool tl_qexec_out_of_time(TlQexec *x);
 /* Runs `local` (node by node) then `global` (whole tree; may be NULL)
  * over the tree under `root`, calling `fn` for each match; stops when the
- * budget is spent or `fn` returns false. Returns the TlQexecStatus bits
- * of this run (also or-ed into x->status). */
-unsigned tl_qexec_run(TlQexec *x, const TSQuery *local, const TSQuery *global, TSNode root,
-		      TlQexecMatchFn fn, void *ctx);
+ * budget is spent or `fn` returns false. `roots` (tl_qexec_roots; NULL:
+ * every node) says at which nodes `local` can start: the others are
+ * walked, counted in the budget, and not run. Returns the TlQexecStatus
+ * bits of this run (also or-ed into x->status). */
+unsigned tl_qexec_run(TlQexec *x, const TSQuery *local, const uint8_t *roots,
+		      const TSQuery *global, TSNode root, TlQexecMatchFn fn, void *ctx);
 
 #endif

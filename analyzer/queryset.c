@@ -13,6 +13,7 @@
 #include "qexec.h"
 #include "rules.h"
 #include "syms.h"
+#include "timings.h"
 
 enum { TL_PART_PENDING, TL_PART_COMPILING, TL_PART_DONE };
 
@@ -225,6 +226,7 @@ void tl_queryset_free(TlQuerySet *qs)
 				ts_query_delete(g->parts[i].global);
 			tl_array_release(&g->parts[i].shapes);
 			tl_free(g->parts[i].cid);
+			tl_free(g->parts[i].roots);
 		}
 		tl_free(g->parts);
 		tl_free(g->key);
@@ -400,6 +402,7 @@ static TlQueryGroup *tl_queryset__create(TlQuerySet *qs, const uint64_t *key)
 /* Compiles one part (without the lock). */
 static void tl_queryset__compile(TlQuerySet *qs, TlQueryPart *part)
 {
+	uint64_t t = tl_timings_start();
 	TlBuf text;
 	tl_buf_init(&text);
 	for (uint32_t i = 0; i < part->shapes.size; i++) {
@@ -421,6 +424,8 @@ static void tl_queryset__compile(TlQuerySet *qs, TlQueryPart *part)
 		/* Patterns that cannot run node by node get a query of their own. */
 		part->global = tl_qexec_split(part->query, tl_python_language(), text.data,
 					      (uint32_t)text.len);
+		part->roots = tl_qexec_roots(part->query, part->global != NULL, tl_python_language(),
+					     text.data, (uint32_t)text.len);
 		for (uint32_t id = 0; id < ts_query_capture_count(part->query); id++) {
 			uint32_t len;
 			const char *name = ts_query_capture_name_for_id(part->query, id, &len);
@@ -442,6 +447,7 @@ static void tl_queryset__compile(TlQuerySet *qs, TlQueryPart *part)
 		pthread_mutex_unlock(&qs->lock);
 	}
 	tl_buf_release(&text);
+	tl_timings_add(TL_PHASE_COMPILE, t);
 }
 
 /* Claims a pending part of `g` and compiles it; false when none is pending.

@@ -47,6 +47,7 @@ typedef struct TlQueryPart {
 	TSQuery *query;          /* NULL when it failed to compile (reported once);
 				  * its local patterns only (qexec.h) */
 	TSQuery *global;         /* the same text with only its global patterns, or NULL */
+	uint8_t *roots;          /* the symbols `query`'s patterns start at (tl_qexec_roots) */
 	TlArray(uint32_t) shapes; /* per pattern of `query`: its shape */
 	uint32_t *cid;           /* canonical capture k -> capture id of "c<k>", or UINT32_MAX */
 	uint32_t cid_count;

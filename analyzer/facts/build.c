@@ -12,6 +12,7 @@
  *
  * Owns: tl_facts_build. */
 #include "internal.h"
+#include "timings.h"
 
 static void tl_facts__classes(TlIndex *idx)
 {
@@ -305,7 +306,9 @@ static void tl_facts__ecosystem(TlIndex *idx)
 
 void tl_facts_build(TlIndex *idx, const TlSource *src, TSNode root)
 {
+	uint64_t t = tl_timings_start();
 	tl_index_build(idx, src, root);
+	t = tl_timings_add(TL_PHASE_INDEX, t);
 	tl_facts__ecosystem(idx); /* before anything asks what a name hints at */
 	tl_facts__classes(idx);
 	tl_facts__contexts(idx); /* with kinds and decorators: needed by events */
@@ -313,4 +316,5 @@ void tl_facts_build(TlIndex *idx, const TlSource *src, TSNode root)
 	tl_facts__contexts(idx); /* callers_grad_off needs the call graph */
 	tl_facts__step_loops(idx);
 	tl_facts__uses_device(idx);
+	tl_timings_add(TL_PHASE_FACTS, t);
 }

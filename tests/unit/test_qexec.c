@@ -56,6 +56,60 @@ static void test_local_patterns(void **state)
 	}
 }
 
+/* Which symbols a query's local patterns start at; NULL for any. */
+static void test_roots(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *query;
+		const char *roots; /* space-separated node types; NULL: any node */
+	} cases[] = {
+		{ "(call) @finding", "call" },
+		{ "((call function: (identifier) @f) @finding (#eq? @f \"x\"))", "call" },
+		{ "[(call) (attribute) @a] @finding\n(assignment) @b", "call attribute assignment" },
+		{ "\"return\" @r", "return" },
+		{ "(ERROR) @e", "ERROR" },
+		{ "(_) @finding", NULL },
+		{ "_ @finding", NULL },
+		{ "(expression) @finding", NULL },
+		{ "(call) @a\n(_) @b", NULL },
+	};
+	const TSLanguage *lang = tl_python_language();
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		uint32_t len = (uint32_t)strlen(cases[i].query);
+		TSQuery *q = compile(cases[i].query);
+		TSQuery *g = tl_qexec_split(q, lang, cases[i].query, len);
+		uint8_t *roots = tl_qexec_roots(q, g != NULL, lang, cases[i].query, len);
+		if (!cases[i].roots) {
+			if (roots)
+				fail_msg("%s: roots given, expected any node", cases[i].query);
+		} else {
+			if (!roots)
+				fail_msg("%s: any node, expected %s", cases[i].query, cases[i].roots);
+			uint32_t want = 0, got = 0;
+			const char *p = cases[i].roots;
+			while (*p) {
+				const char *e = strchr(p, ' ');
+				size_t n = e ? (size_t)(e - p) : strlen(p);
+				bool named = strncmp(p, "return", n) != 0;
+				TSSymbol sym = ts_language_symbol_for_name(lang, p, (uint32_t)n, named);
+				if (!((roots[sym >> 3] >> (sym & 7)) & 1))
+					fail_msg("%s: %.*s missing", cases[i].query, (int)n, p);
+				want++;
+				p += n + (e != NULL);
+			}
+			for (uint32_t b = 0; b < TL_QEXEC_ROOTS_BYTES * 8; b++)
+				got += (roots[b >> 3] >> (b & 7)) & 1;
+			if (got != want)
+				fail_msg("%s: %u root symbols, expected %u", cases[i].query, got, want);
+		}
+		tl_free(roots);
+		if (g)
+			ts_query_delete(g);
+		ts_query_delete(q);
+	}
+}
+
 static void test_precheck(void **state)
 {
 	(void)state;
@@ -161,11 +215,12 @@ static Summary whole_tree(const TSQuery *q, TSNode root)
 	return s;
 }
 
-static Summary node_by_node(TlQexec *x, const TSQuery *local, const TSQuery *global, TSNode root)
+static Summary node_by_node(TlQexec *x, const TSQuery *local, const uint8_t *roots,
+			    const TSQuery *global, TSNode root)
 {
 	Summary s = { 0, 0, 0 };
 	tl_qexec_begin(x, tl_qexec_budget_for(1u << 20), 1e9);
-	assert_int_equal(tl_qexec_run(x, local, global, root, summary_fn, &s), TL_QEXEC_DONE);
+	assert_int_equal(tl_qexec_run(x, local, roots, global, root, summary_fn, &s), TL_QEXEC_DONE);
 	return s;
 }
 
@@ -246,6 +301,9 @@ static void test_same_matches_as_whole_tree(void **state)
 		"(_) @finding\n(_ (integer) @i) @finding\n((expression_statement) @a . (expression_statement) @b)\n"
 		"(call arguments: (argument_list . (_) @first)) @finding\n(comment)+ @c\n"
 		"[(call) (_ (identifier) @id)] @finding\n",
+		/* named, anonymous, alternation and ERROR roots, and a global one */
+		"\"return\" @r\n[(call) (attribute) @a] @x\n(ERROR) @e\n((identifier) @i (#eq? @i \"x\"))\n"
+		"(comment) @c\n((integer) @a . (integer) @b)\n(keyword_argument value: (_) @v) @k\n",
 	};
 	const char *kinds[] = { "chain", "nest", "list", "loop" };
 	TSParser *parser = ts_parser_new();
@@ -263,11 +321,25 @@ static void test_same_matches_as_whole_tree(void **state)
 							 (uint32_t)strlen(queries[qi]));
 			if (qi == 1)
 				assert_non_null(global);
-			Summary a = whole_tree(ref, root), b = node_by_node(&x, local, global, root);
+			uint8_t *roots = tl_qexec_roots(local, global != NULL, tl_python_language(), queries[qi],
+							(uint32_t)strlen(queries[qi]));
+			/* The rules' roots are named node types; the second query has
+			 * wildcard roots (every node). */
+			if (qi == 1)
+				assert_null(roots);
+			else
+				assert_non_null(roots);
+			Summary a = whole_tree(ref, root), b = node_by_node(&x, local, NULL, global, root),
+				c = node_by_node(&x, local, roots, global, root);
 			if (a.count != b.count || a.sum != b.sum || a.xor != b.xor)
 				fail_msg("%s, query %zu: %llu matches whole-tree, %llu node by node",
 					 k < 4 ? kinds[k] : "sample", qi, (unsigned long long)a.count,
 					 (unsigned long long)b.count);
+			if (a.count != c.count || a.sum != c.sum || a.xor != c.xor)
+				fail_msg("%s, query %zu: %llu matches whole-tree, %llu at root symbols only",
+					 k < 4 ? kinds[k] : "sample", qi, (unsigned long long)a.count,
+					 (unsigned long long)c.count);
+			tl_free(roots);
 			assert_true(a.count > 0);
 			ts_query_delete(ref);
 			ts_query_delete(local);
@@ -290,7 +362,7 @@ static uint64_t work(TSParser *parser, TlQexec *x, const TSQuery *q, const char 
 	TSTree *tree = ts_parser_parse_string(parser, NULL, text, (uint32_t)strlen(text));
 	Summary s = { 0, 0, 0 };
 	tl_qexec_begin(x, tl_qexec_budget_for(strlen(text)), 1e9);
-	*status = tl_qexec_run(x, q, NULL, ts_tree_root_node(tree), summary_fn, &s);
+	*status = tl_qexec_run(x, q, NULL, NULL, ts_tree_root_node(tree), summary_fn, &s);
 	ts_tree_delete(tree);
 	tl_free(text);
 	return x->spent;
@@ -354,12 +426,12 @@ static void test_bounds_stop_the_run(void **state)
 	/* The match callback stops the run. */
 	int seen = 0;
 	tl_qexec_begin(&x, tl_qexec_budget_for(strlen(text)), 1e9);
-	assert_int_equal(tl_qexec_run(&x, q, NULL, root, stop_at_three, &seen), TL_QEXEC_STOPPED);
+	assert_int_equal(tl_qexec_run(&x, q, NULL, NULL, root, stop_at_three, &seen), TL_QEXEC_STOPPED);
 	assert_int_equal(seen, 3);
 	/* The work budget stops it. */
 	Summary s = { 0, 0, 0 };
 	tl_qexec_begin(&x, 100, 1e9);
-	assert_true(tl_qexec_run(&x, q, NULL, root, summary_fn, &s) & TL_QEXEC_BUDGET_SPENT);
+	assert_true(tl_qexec_run(&x, q, NULL, NULL, root, summary_fn, &s) & TL_QEXEC_BUDGET_SPENT);
 	assert_true(x.status & TL_QEXEC_BUDGET_SPENT);
 	assert_true(s.count < 100);
 	/* A whole-tree pattern whose states pile up on the chain: the match
@@ -370,11 +442,11 @@ static void test_bounds_stop_the_run(void **state)
 	assert_non_null(gg);
 	memset(&s, 0, sizeof s);
 	tl_qexec_begin(&x, tl_qexec_budget_for(strlen(text)), 1e9);
-	unsigned st = tl_qexec_run(&x, g, gg, root, summary_fn, &s);
+	unsigned st = tl_qexec_run(&x, g, NULL, gg, root, summary_fn, &s);
 	assert_true(st & TL_QEXEC_MATCH_LIMIT_HIT);
 	/* The CPU-time bound stops the whole-tree run. */
 	tl_qexec_begin(&x, tl_qexec_budget_for(strlen(text)), 0.0);
-	st = tl_qexec_run(&x, g, gg, root, summary_fn, &s);
+	st = tl_qexec_run(&x, g, NULL, gg, root, summary_fn, &s);
 	assert_int_equal(st & TL_QEXEC_TIME_SPENT, TL_QEXEC_TIME_SPENT);
 	ts_query_delete(g);
 	ts_query_delete(gg);
@@ -390,6 +462,7 @@ int main(void)
 	tl_alloc_install();
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_local_patterns),
+		cmocka_unit_test(test_roots),
 		cmocka_unit_test(test_precheck),
 		cmocka_unit_test(test_same_matches_as_whole_tree),
 		cmocka_unit_test(test_work_grows_linearly),
