@@ -33,12 +33,23 @@ void tl_engine_init(TlEngine *e, const TlRuleSet *rules, const TlSelection *sel)
 	e->selection = sel;
 	e->own_queries = NULL;
 	e->exact = false;
+	e->precheck_of = NULL;
+	e->passed = NULL;
+	tl_array_init(&e->passed_set);
+	tl_array_init(&e->native_nodes);
+	tl_array_init(&e->native_captures);
 }
 
 void tl_engine_release(TlEngine *e)
 {
 	ts_parser_delete(e->parser);
 	tl_qexec_release(&e->qexec);
+	if (e->precheck_of)
+		tl_precheck_run_release(&e->precheck);
+	tl_free(e->passed);
+	tl_array_release(&e->passed_set);
+	tl_array_release(&e->native_nodes);
+	tl_array_release(&e->native_captures);
 	tl_queryset_free(e->own_queries);
 }
 
@@ -302,35 +313,171 @@ static bool tl_engine__fix_capture(void *data, const char *name, size_t len, TSN
 
 /* One part of a compiled group run over a file: what each match needs. */
 typedef struct TlEngineRun {
-	const TlQuerySet *qs;
-	const TlQueryPart *part;
+	TlQuerySet *qs;
+	const TlQueryPart *part;  /* the part whose matches are in hand: the walk's, its
+				   * natives or their fallback */
+	const TlQueryPart *walk;  /* the part being walked */
 	const uint64_t *pass;
 	const TlIndex *idx;
 	const TlSource *src;
 	TlFindings *out;
 	uint32_t first;   /* the file's first finding in `out` */
 	TlQexec *qexec;   /* for the file's CPU-time bound */
-	uint32_t matches;
+	uint32_t matches, nodes;
+	TlEngine *engine; /* its pre-checks and the rule patterns that passed them */
+	bool native;      /* the match in hand was made natively */
+	/* The native shapes tree-sitter matches at the node in hand (a match
+	 * was ambiguous there): their fallback matches are used, no others. */
+	uint32_t fallback[8];
+	uint32_t fallbacks;
 } TlEngineRun;
+
+static bool tl_engine__match(void *ctx, const TSQuery *query, const TSQueryMatch *m);
+
+/* A string or semantic predicate on one node, for the pre-checks. */
+static bool tl_engine__precheck_pred(void *ctx, const TlPred *p, TSNode n)
+{
+	const TlEngineRun *run = ctx;
+	return tl_engine__one(run->idx, run->src, p, n, NULL, run->part);
+}
+
+/* The index of `shape` among the shapes of `part`. */
+static uint32_t tl_engine__pattern_of(const TlQueryPart *part, uint32_t shape)
+{
+	for (uint32_t i = 0; i < part->shapes.size; i++)
+		if (part->shapes.items[i] == shape)
+			return i;
+	return UINT32_MAX;
+}
+
+/* Tree-sitter matches the native shapes in run->fallback at `node`
+ * (ambiguous there natively); false when the run must stop. */
+static bool tl_engine__fallback(TlEngineRun *run, TSNode node)
+{
+	const TlQueryPart *fb = tl_queryset_fallback(run->qs, run->walk);
+	if (!fb->query)
+		return true;
+	run->part = fb;
+	unsigned st = tl_qexec_exec_at(run->qexec, fb->query, node, tl_engine__match, run);
+	run->part = run->walk;
+	return !(st & TL_QEXEC_STOPPED) && !(run->qexec->status & TL_QEXEC_TIME_SPENT);
+}
+
+/* Before the local patterns run at `node` (precheck.h): which rule
+ * patterns starting there pass their pre-checks (only their matches are
+ * evaluated); the native shapes among those are matched here. True when
+ * tree-sitter must still run the part's query at the node: some shape of
+ * it with a rule pattern that passed. */
+static bool tl_engine__at(void *ctx, TSNode node)
+{
+	TlEngineRun *run = ctx;
+	TlEngine *e = run->engine;
+	const TlQueryPart *part = run->walk;
+	const TlPrechecks *pc = tl_queryset_prechecks(run->qs);
+	for (uint32_t i = 0; i < e->passed_set.size; i++) {
+		uint32_t k = e->passed_set.items[i];
+		e->passed[k >> 6] &= ~((uint64_t)1 << (k & 63));
+	}
+	tl_array_clear(&e->passed_set);
+	run->nodes++;
+	run->fallbacks = 0;
+	uint32_t count;
+	const uint32_t *shapes = tl_queryset_at(part, ts_node_symbol(node), &count);
+	tl_precheck_run_at(&e->precheck, node);
+	bool need = false, fallback = false;
+	for (uint32_t i = 0; i < count; i++) {
+		uint32_t shape = shapes[i], n;
+		const uint32_t *rps = tl_queryset_shape_patterns(run->qs, shape, &n);
+		bool any = false;
+		for (uint32_t k = 0; k < n; k++) {
+			uint32_t rp = rps[k];
+			if (!tl_bit(run->pass, rp) ||
+			    !tl_precheck_run_holds(&e->precheck, tl_queryset_pattern(run->qs, rp)->precheck))
+				continue;
+			e->passed[rp >> 6] |= (uint64_t)1 << (rp & 63);
+			tl_array_push(&e->passed_set, rp);
+			any = true;
+		}
+		if (!any)
+			continue;
+		const TlPrecheckShape *sh = &pc->shapes.items[shape];
+		if (!sh->native) {
+			need = true;
+			continue;
+		}
+		tl_array_reserve(&e->native_nodes, sh->count + 1);
+		int r = tl_precheck_run_native(&e->precheck, shape, e->native_nodes.items);
+		if (r < 0) {
+			/* More than fit: tree-sitter matches all of them. */
+			if (run->fallbacks < sizeof run->fallback / sizeof *run->fallback)
+				run->fallback[run->fallbacks] = shape;
+			run->fallbacks++;
+			fallback = true;
+			continue;
+		}
+		if (r == 0)
+			continue;
+		tl_array_reserve(&e->native_captures, sh->cap_count + 1);
+		TSQueryCapture *caps = e->native_captures.items;
+		for (uint32_t c = 0; c < sh->cap_count; c++) {
+			const TlPrecheckCapture *pcap = &pc->shape_captures.items[sh->cap_from + c];
+			caps[c].node = e->native_nodes.items[pcap->node];
+			caps[c].index = pcap->capture;
+		}
+		TSQueryMatch m = { 0, (uint16_t)tl_engine__pattern_of(part->natives, shape),
+				   (uint16_t)sh->cap_count, caps };
+		run->part = part->natives;
+		run->native = true;
+		bool go_on = tl_engine__match(run, NULL, &m);
+		run->native = false;
+		run->part = part;
+		if (!go_on) {
+			run->qexec->status |= TL_QEXEC_STOPPED;
+			return false;
+		}
+	}
+	if (fallback && !tl_engine__fallback(run, node))
+		return false;
+	/* The pre-checks ask the predicates' questions: the file's CPU-time
+	 * bound is checked here too. */
+	if ((run->nodes & 63) == 0 && tl_qexec_out_of_time(run->qexec))
+		return false;
+	return need;
+}
 
 /* Each match of a shape is a match of every rule pattern with that shape
  * that `pass` holds, if that pattern's predicates hold. Stops the run at
  * the per-file findings cap or CPU-time bound. */
 static bool tl_engine__match(void *ctx, const TSQuery *query, const TSQueryMatch *m)
 {
-	(void)query;
 	TlEngineRun *run = ctx;
 	const TlQueryPart *part = run->part;
+	uint32_t shape = part->shapes.items[m->pattern_index];
+	/* A match made at the walk's node: only rule patterns that passed
+	 * their pre-checks there can pass, and the predicates those decided
+	 * are not asked again. A fallback match counts only for the shapes that
+	 * were ambiguous there (the others were matched natively). */
+	bool local = run->native || query == part->query;
+	if (run->walk->natives && part == run->walk->natives->fallback) {
+		bool wanted = run->fallbacks > sizeof run->fallback / sizeof *run->fallback;
+		for (uint32_t i = 0; i < run->fallbacks && !wanted; i++)
+			wanted = run->fallback[i] == shape;
+		if (!wanted)
+			return true;
+	}
+	const TlPrechecks *pc = tl_queryset_prechecks(run->qs);
 	uint32_t count;
-	const uint32_t *rps = tl_queryset_shape_patterns(run->qs, part->shapes.items[m->pattern_index], &count);
+	const uint32_t *rps = tl_queryset_shape_patterns(run->qs, shape, &count);
 	for (uint32_t k = 0; k < count; k++) {
-		if (!tl_bit(run->pass, rps[k]))
+		if (!tl_bit(run->pass, rps[k]) || (local && !tl_bit(run->engine->passed, rps[k])))
 			continue;
 		const TlRulePattern *rp = tl_queryset_pattern(run->qs, rps[k]);
 		const TlPredList *pl = &rp->rule->patterns.items[rp->pattern];
+		uint64_t decided = local ? pc->patterns.items[rp->precheck].exact : 0;
 		bool ok = true;
 		for (uint32_t i = 0; i < pl->size && ok; i++)
-			ok = tl_engine__holds(run->idx, run->src, &pl->items[i], m, part);
+			if (i >= 64 || !((decided >> i) & 1))
+				ok = tl_engine__holds(run->idx, run->src, &pl->items[i], m, part);
 		TSNode f[1];
 		if (!ok || !tl_engine__nodes(m, tl_engine__cid(part, (uint32_t)rp->finding), f, 1))
 			continue;
@@ -357,15 +504,37 @@ static bool tl_engine__match(void *ctx, const TSQuery *query, const TSQueryMatch
 }
 
 /* Runs one part of a compiled group over the tree (qexec.h: node by node
- * for its local patterns, bounded). */
-static void tl_engine__run(TlEngine *e, const TlQuerySet *qs, const TlQueryPart *part,
+ * for its local patterns and natives, bounded). */
+static void tl_engine__run(TlEngine *e, TlQuerySet *qs, const TlQueryPart *part,
 			   const uint64_t *pass, const TlIndex *idx, const TlSource *src,
 			   TSNode root, TlFindings *out, uint32_t first)
 {
-	if (!part->query)
+	if (part->failed || (!part->query && !part->natives))
 		return;
-	TlEngineRun run = { qs, part, pass, idx, src, out, first, &e->qexec, 0 };
-	tl_qexec_run(&e->qexec, part->query, part->roots, part->global, root, tl_engine__match, &run);
+	TlEngineRun run;
+	memset(&run, 0, sizeof run);
+	run.qs = qs;
+	run.part = run.walk = part;
+	run.pass = pass;
+	run.idx = idx;
+	run.src = src;
+	run.out = out;
+	run.first = first;
+	run.qexec = &e->qexec;
+	run.engine = e;
+	if (e->precheck_of != qs) {
+		if (e->precheck_of)
+			tl_precheck_run_release(&e->precheck);
+		tl_precheck_run_init(&e->precheck, tl_queryset_prechecks(qs), tl_engine__precheck_pred, NULL);
+		e->precheck_of = qs;
+		tl_free(e->passed);
+		e->passed = tl_calloc(tl_queryset_words(qs), sizeof *e->passed);
+		tl_array_clear(&e->passed_set);
+	}
+	e->precheck.ctx = &run;
+	tl_qexec_run(&e->qexec, part->query, part->roots, part->global, root, tl_engine__at,
+		     tl_engine__match, &run);
+	e->precheck.ctx = NULL;
 }
 
 static int tl_engine__cmp(const void *a, const void *b)
@@ -488,6 +657,7 @@ static void tl_engine__analyze(TlEngine *e, const TlSource *src, const TSTree *g
 						       TL_QEXEC_STOPPED))
 					break;
 			}
+			tl_queryset_done(qs, g);
 			t = tl_timings_add(TL_PHASE_MATCH, t);
 		}
 		t = tl_timings_start();

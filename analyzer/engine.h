@@ -13,6 +13,7 @@
 
 #include "array.h"
 #include "fix.h"
+#include "precheck.h"
 #include "qexec.h"
 #include "rules.h"
 #include "source.h"
@@ -62,6 +63,15 @@ typedef struct TlEngine {
 	/* Compile only what each file needs (one file: the least start-up);
 	 * else all the selected rules' queries at once, shared by every file. */
 	bool exact;
+	/* Pre-checking nodes before the queries run there (precheck.h), for
+	 * the query set `precheck_of`; which rule patterns passed at the node
+	 * being run (a bitmap, and the bits set). */
+	TlPrecheckRun precheck;
+	const struct TlQuerySet *precheck_of;
+	uint64_t *passed;
+	TlArray(uint32_t) passed_set;
+	TlArray(TSNode) native_nodes;             /* scratch for native matches */
+	TlArray(TSQueryCapture) native_captures;
 } TlEngine;
 
 /* Per-file choices, for tl_engine_analyze_with. */

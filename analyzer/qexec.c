@@ -179,18 +179,10 @@ static bool tl_qexec__root_symbol(const TSLanguage *lang, const char *t, uint32_
 	return true;
 }
 
-/* Adds the symbols local pattern `p` can start at to `roots`; false when
- * it may start at any node. Follows tl_qexec_pattern_local's reading. */
-static bool tl_qexec__pattern_roots(const TSQuery *q, uint32_t p, const TSLanguage *lang,
-				    const char *source, uint32_t len, uint8_t *roots)
+bool tl_qexec_text_roots(const TSLanguage *lang, const char *t, uint32_t n, uint8_t *roots)
 {
-	uint32_t from = ts_query_start_byte_for_pattern(q, p);
-	uint32_t to = ts_query_end_byte_for_pattern(q, p);
-	if (from >= to || to > len)
-		return false;
-	const char *t = source + from;
-	uint32_t n = to - from;
 	uint32_t i = tl_qexec__skip(t, n, 0);
+	/* Grouping parentheses around the root, as tl_qexec_pattern_local reads them. */
 	while (i < n && t[i] == '(') {
 		uint32_t j = tl_qexec__skip(t, n, i + 1);
 		if (j >= n || (t[j] != '(' && t[j] != '[' && t[j] != '"'))
@@ -225,7 +217,10 @@ uint8_t *tl_qexec_roots(const TSQuery *q, bool split, const TSLanguage *lang, co
 		bool local = tl_qexec_pattern_local(q, p, source, len);
 		if (!local && split)
 			continue; /* in the global query */
-		if (!local || !tl_qexec__pattern_roots(q, p, lang, source, len, roots)) {
+		uint32_t from = ts_query_start_byte_for_pattern(q, p);
+		uint32_t to = ts_query_end_byte_for_pattern(q, p);
+		if (!local || from >= to || to > len ||
+		    !tl_qexec_text_roots(lang, source + from, to - from, roots)) {
 			tl_free(roots);
 			return NULL;
 		}
@@ -512,13 +507,23 @@ static unsigned tl_qexec__drain(TlQexec *x, const TSQuery *q, TlQexecMatchFn fn,
 	return status;
 }
 
+unsigned tl_qexec_exec_at(TlQexec *x, const TSQuery *q, TSNode node, TlQexecMatchFn fn, void *ctx)
+{
+	ts_query_cursor_set_max_start_depth(x->cursor, 0);
+	ts_query_cursor_exec_with_options(x->cursor, q, node, &x->options);
+	unsigned status = tl_qexec__drain(x, q, fn, ctx);
+	x->status |= status;
+	return status;
+}
+
 unsigned tl_qexec_run(TlQexec *x, const TSQuery *local, const uint8_t *roots,
-		      const TSQuery *global, TSNode root, TlQexecMatchFn fn, void *ctx)
+		      const TSQuery *global, TSNode root, TlQexecNodeFn at, TlQexecMatchFn fn,
+		      void *ctx)
 {
 	unsigned before = x->status;
 	x->status = 0;
 	unsigned status = 0;
-	if (local) {
+	if (local || at) {
 		ts_query_cursor_set_max_start_depth(x->cursor, 0);
 		TSTreeCursor walk = ts_tree_cursor_new(root);
 		bool more = true;
@@ -533,10 +538,13 @@ unsigned tl_qexec_run(TlQexec *x, const TSQuery *local, const uint8_t *roots,
 			TSSymbol sym = roots ? ts_node_symbol(node) : 0;
 			/* An exec of fewer than 100 cursor steps (the progress callback
 			 * is not called) keeps few states: the units bound it. At a node
-			 * no pattern starts at, an exec finds nothing: skipped. */
+			 * no pattern starts at, an exec finds nothing: skipped; so is
+			 * one the caller's `at` says cannot yield a match it wants. */
 			if (!roots || (roots[sym >> 3] >> (sym & 7)) & 1) {
-				ts_query_cursor_exec_with_options(x->cursor, local, node, &x->options);
-				status |= tl_qexec__drain(x, local, fn, ctx);
+				if ((!at || at(ctx, node)) && local) {
+					ts_query_cursor_exec_with_options(x->cursor, local, node, &x->options);
+					status |= tl_qexec__drain(x, local, fn, ctx);
+				}
 				status |= x->status;
 				if (status & (TL_QEXEC_BUDGET_SPENT | TL_QEXEC_TIME_SPENT))
 					break;

@@ -56,6 +56,11 @@ TSQuery *tl_qexec_split(TSQuery *q, const TSLanguage *lang, const char *source, 
 uint8_t *tl_qexec_roots(const TSQuery *q, bool split, const TSLanguage *lang, const char *source,
 			uint32_t len);
 
+/* Adds to `roots` the symbols of the root of the pattern `text` (one
+ * top-level pattern, `len` bytes, local: tl_qexec_pattern_local) for
+ * `lang`; false when it may start at any node. */
+bool tl_qexec_text_roots(const TSLanguage *lang, const char *text, uint32_t len, uint8_t *roots);
+
 /* Refuses, before tree-sitter compiles `text`, the queries on which
  * tree-sitter 0.25.1's ts_query_new misbehaves (found by fuzz_rules):
  * an unknown field name after a capture in that field (a leak); a
@@ -78,6 +83,10 @@ typedef enum TlQexecStatus {
 
 /* Called once per match; returns false to stop the run. */
 typedef bool (*TlQexecMatchFn)(void *ctx, const TSQuery *q, const TSQueryMatch *m);
+/* Called before the local query runs at `node`; false skips that node
+ * (the caller knows no match there would pass). It may stop the run by
+ * spending the time (tl_qexec_out_of_time). */
+typedef bool (*TlQexecNodeFn)(void *ctx, TSNode node);
 
 /* One cursor and the budget of the file being analysed. */
 typedef struct TlQexec {
@@ -108,13 +117,21 @@ double tl_qexec_seconds_for(uint64_t bytes);
  * the bound given to tl_qexec_begin: for callers whose own work (a match
  * callback's) the runs cannot see. */
 bool tl_qexec_out_of_time(TlQexec *x);
-/* Runs `local` (node by node) then `global` (whole tree; may be NULL)
- * over the tree under `root`, calling `fn` for each match; stops when the
- * budget is spent or `fn` returns false. `roots` (tl_qexec_roots; NULL:
- * every node) says at which nodes `local` can start: the others are
- * walked, counted in the budget, and not run. Returns the TlQexecStatus
- * bits of this run (also or-ed into x->status). */
+/* Runs `local` (node by node; may be NULL) then `global` (whole tree; may
+ * be NULL) over the tree under `root`, calling `fn` for each match; stops
+ * when the budget is spent or `fn` returns false. `roots` (tl_qexec_roots;
+ * NULL: every node) says at which nodes `local` can start: the others are
+ * walked, counted in the budget, and not run; at those it can, `at` (may
+ * be NULL; with `local` NULL, the walk is for it alone) is asked first. Returns the TlQexecStatus bits of this run
+ * (also or-ed into x->status). */
 unsigned tl_qexec_run(TlQexec *x, const TSQuery *local, const uint8_t *roots,
-		      const TSQuery *global, TSNode root, TlQexecMatchFn fn, void *ctx);
+		      const TSQuery *global, TSNode root, TlQexecNodeFn at, TlQexecMatchFn fn,
+		      void *ctx);
+
+/* Runs the patterns of `q` rooted at `node` (as tl_qexec_run's local walk
+ * does at one node), calling `fn` for each match; for a TlQexecNodeFn that
+ * runs another query at the node in hand. Returns the TlQexecStatus bits
+ * (also or-ed into x->status). */
+unsigned tl_qexec_exec_at(TlQexec *x, const TSQuery *q, TSNode node, TlQexecMatchFn fn, void *ctx);
 
 #endif

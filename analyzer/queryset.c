@@ -32,6 +32,8 @@ struct TlQuerySet {
 	TlStrArray shapes;                /* shape texts as compiled */
 	TlArray(uint32_t) shape_cost;     /* nodes with children, roughly */
 	TlArray(TlU32Array) shape_patterns;
+	TlArray(uint8_t *) shape_roots;   /* root-symbol bitmap (qexec.h) per shape; NULL: any */
+	TlPrechecks prechecks;
 	TlArray(TlU32Array) needs;  /* per need: literal ids, one of which must be there */
 	TlArray(TlLiteral) literals;
 	uint32_t *word_slots;              /* open addressing: literal id + 1, 0 empty */
@@ -40,6 +42,8 @@ struct TlQuerySet {
 	pthread_mutex_t lock;
 	pthread_cond_t changed;
 	TlQueryGroup *groups;
+	uint32_t group_count, max_groups;
+	uint64_t clock;                    /* stamps TlQueryGroup.used */
 	unsigned helpers;
 	bool stop, reported;
 };
@@ -138,6 +142,13 @@ static uint32_t tl_queryset__shape(TlQuerySet *qs, const char *text)
 		if (*p == ')' && p > shape && p[-1] != ')')
 			cost -= cost > 1;
 	tl_array_push(&qs->shape_cost, cost);
+	uint8_t *roots = tl_calloc(TL_QEXEC_ROOTS_BYTES, 1);
+	if (!tl_qexec_text_roots(tl_python_language(), shape, (uint32_t)strlen(shape), roots)) {
+		tl_free(roots);
+		roots = NULL;
+	}
+	tl_array_push(&qs->shape_roots, roots);
+	tl_prechecks_add_shape(&qs->prechecks, tl_python_language(), shape);
 	TlU32Array none;
 	tl_array_init(&none);
 	tl_array_push(&qs->shape_patterns, none);
@@ -152,6 +163,9 @@ static const char *const tl_queryset__ecosystem[] = {
 	"torch", "torchvision", "lightning", "pytorch_lightning", "transformers", "timm", "peft",
 };
 
+static void tl_queryset__release_part(TlQueryPart *part);
+static void tl_queryset__free_group(TlQueryGroup *g);
+
 TlQuerySet *tl_queryset_new(const TlRuleSet *rules)
 {
 	TlQuerySet *qs = tl_calloc(1, sizeof *qs);
@@ -160,6 +174,8 @@ TlQuerySet *tl_queryset_new(const TlRuleSet *rules)
 	tl_array_init(&qs->shapes);
 	tl_array_init(&qs->shape_cost);
 	tl_array_init(&qs->shape_patterns);
+	tl_array_init(&qs->shape_roots);
+	tl_prechecks_init(&qs->prechecks);
 	tl_array_init(&qs->needs);
 	tl_array_init(&qs->literals);
 	for (uint32_t r = 0; r < rules->rules.size; r++) {
@@ -174,6 +190,8 @@ TlQuerySet *tl_queryset_new(const TlRuleSet *rules)
 			rp.text = qp;
 			rp.finding = tl_qtext_capture(qp, "finding", 7);
 			rp.shape = tl_queryset__shape(qs, qp->shape);
+			rp.precheck = tl_prechecks_add(&qs->prechecks, tl_python_language(), qp->shape,
+						       &rule->patterns.items[p]);
 			rp.need_from = qs->needs.size;
 			rp.need_count = qp->needs.size;
 			for (uint32_t n = 0; n < qp->needs.size; n++) {
@@ -208,6 +226,7 @@ TlQuerySet *tl_queryset_new(const TlRuleSet *rules)
 	qs->words = (qs->patterns.size + 63) / 64;
 	if (!qs->words)
 		qs->words = 1;
+	qs->max_groups = TL_QUERYSET_MAX_GROUPS;
 	pthread_mutex_init(&qs->lock, NULL);
 	pthread_cond_init(&qs->changed, NULL);
 	return qs;
@@ -219,21 +238,14 @@ void tl_queryset_free(TlQuerySet *qs)
 		return;
 	for (TlQueryGroup *g = qs->groups, *next; g; g = next) {
 		next = g->next;
-		for (uint32_t i = 0; i < g->part_count; i++) {
-			if (g->parts[i].query)
-				ts_query_delete(g->parts[i].query);
-			if (g->parts[i].global)
-				ts_query_delete(g->parts[i].global);
-			tl_array_release(&g->parts[i].shapes);
-			tl_free(g->parts[i].cid);
-			tl_free(g->parts[i].roots);
-		}
-		tl_free(g->parts);
-		tl_free(g->key);
-		tl_free(g);
+		tl_queryset__free_group(g);
 	}
 	for (uint32_t i = 0; i < qs->shape_patterns.size; i++)
 		tl_array_release(&qs->shape_patterns.items[i]);
+	for (uint32_t i = 0; i < qs->shape_roots.size; i++)
+		tl_free(qs->shape_roots.items[i]);
+	tl_array_release(&qs->shape_roots);
+	tl_prechecks_release(&qs->prechecks);
 	for (uint32_t i = 0; i < qs->needs.size; i++)
 		tl_array_release(&qs->needs.items[i]);
 	tl_array_release(&qs->patterns);
@@ -262,6 +274,11 @@ const uint32_t *tl_queryset_shape_patterns(const TlQuerySet *qs, uint32_t shape,
 {
 	*count = qs->shape_patterns.items[shape].size;
 	return qs->shape_patterns.items[shape].items;
+}
+
+const TlPrechecks *tl_queryset_prechecks(const TlQuerySet *qs)
+{
+	return &qs->prechecks;
 }
 
 uint32_t tl_queryset_words(const TlQuerySet *qs)
@@ -356,20 +373,46 @@ uint32_t tl_queryset_filter(const TlQuerySet *qs, const bool *rule_on, const cha
 
 /* ---- groups ----------------------------------------------------------------------- */
 
+static bool tl_queryset__native(const TlQuerySet *qs, uint32_t shape)
+{
+	return qs->prechecks.shapes.items[shape].native;
+}
+
+static TlQueryPart *tl_queryset__natives_part(const TlU32Array *natives, uint32_t captures)
+{
+	TlQueryPart *n = tl_calloc(1, sizeof *n);
+	tl_array_init(&n->shapes);
+	for (uint32_t i = 0; i < natives->size; i++)
+		tl_array_push(&n->shapes, natives->items[i]);
+	/* Native matches name captures by their canonical index. */
+	n->cid_count = captures;
+	n->cid = tl_calloc(captures ? captures : 1, sizeof *n->cid);
+	for (uint32_t k = 0; k < captures; k++)
+		n->cid[k] = k;
+	n->state = TL_PART_DONE;
+	return n;
+}
+
 static TlQueryGroup *tl_queryset__create(TlQuerySet *qs, const uint64_t *key)
 {
 	TlQueryGroup *g = tl_calloc(1, sizeof *g);
 	g->key = tl_calloc(qs->words, sizeof *g->key);
 	memcpy(g->key, key, qs->words * sizeof *key);
-	/* The shapes the key needs, in rule-pattern order. */
-	TlArray(uint32_t) shapes;
+	/* The shapes the key needs, in rule-pattern order: those tree-sitter
+	 * compiles, and the native ones (precheck.h), which it does not. */
+	TlU32Array shapes, natives;
 	tl_array_init(&shapes);
+	tl_array_init(&natives);
 	bool *seen = tl_calloc(qs->shapes.size ? qs->shapes.size : 1, sizeof *seen);
 	uint32_t total = 0;
 	for (uint32_t i = 0; i < qs->patterns.size; i++) {
 		uint32_t s = qs->patterns.items[i].shape;
-		if (tl_bit(key, i) && !seen[s]) {
-			seen[s] = true;
+		if (!tl_bit(key, i) || seen[s])
+			continue;
+		seen[s] = true;
+		if (tl_queryset__native(qs, s)) {
+			tl_array_push(&natives, s);
+		} else {
 			tl_array_push(&shapes, s);
 			total += qs->shape_cost.items[s];
 		}
@@ -393,10 +436,152 @@ static TlQueryGroup *tl_queryset__create(TlQuerySet *qs, const uint64_t *key)
 		acc += c;
 		tl_array_push(&g->parts[p].shapes, shapes.items[i]);
 	}
+	/* The native shapes run with the first part's walk. */
+	if (natives.size)
+		g->parts[0].natives = tl_queryset__natives_part(&natives, qs->max_captures);
 	tl_array_release(&shapes);
+	tl_array_release(&natives);
 	g->next = qs->groups;
 	qs->groups = g;
+	qs->group_count++;
 	return g;
+}
+
+static void tl_queryset__free_group(TlQueryGroup *g)
+{
+	for (uint32_t i = 0; i < g->part_count; i++)
+		tl_queryset__release_part(&g->parts[i]);
+	tl_free(g->parts);
+	tl_free(g->key);
+	tl_free(g);
+}
+
+/* Frees the least recently used groups that nobody holds nor compiles
+ * until at most qs->max_groups are left (or none can go). With the lock. */
+static void tl_queryset__evict(TlQuerySet *qs)
+{
+	while (qs->group_count > qs->max_groups) {
+		TlQueryGroup **victim = NULL;
+		for (TlQueryGroup **at = &qs->groups; *at; at = &(*at)->next) {
+			const TlQueryGroup *g = *at;
+			bool busy = g->users > 0;
+			for (uint32_t i = 0; i < g->part_count && !busy; i++)
+				busy = g->parts[i].state == TL_PART_COMPILING;
+			if (!busy && (!victim || g->used < (*victim)->used))
+				victim = at;
+		}
+		if (!victim)
+			return;
+		TlQueryGroup *g = *victim;
+		*victim = g->next;
+		tl_queryset__free_group(g);
+		qs->group_count--;
+	}
+}
+
+static void tl_queryset__release_part(TlQueryPart *part)
+{
+	if (part->query)
+		ts_query_delete(part->query);
+	if (part->global)
+		ts_query_delete(part->global);
+	tl_array_release(&part->shapes);
+	tl_free(part->cid);
+	tl_free(part->roots);
+	tl_free(part->at_from);
+	tl_free(part->at);
+	if (part->natives) {
+		tl_queryset__release_part(part->natives);
+		tl_free(part->natives);
+	}
+	if (part->fallback) {
+		tl_queryset__release_part(part->fallback);
+		tl_free(part->fallback);
+	}
+}
+
+/* Fills part->at_* and part->roots: per node symbol, the shapes the part
+ * runs node by node from such a node (its query's local patterns, and its
+ * native shapes), and the symbols any of them starts at. */
+static void tl_queryset__at(const TlQuerySet *qs, TlQueryPart *part, const char *text, uint32_t len)
+{
+	const TSLanguage *lang = tl_python_language();
+	uint32_t slots = ts_language_symbol_count(lang) + 1;
+	part->at_slots = slots;
+	part->at_from = tl_calloc(slots + 1, sizeof *part->at_from);
+	TlU32Array run; /* the shapes: local patterns of the query, then the natives */
+	tl_array_init(&run);
+	for (uint32_t p = 0; part->query && p < part->shapes.size; p++)
+		if (tl_qexec_pattern_local(part->query, p, text, len))
+			tl_array_push(&run, part->shapes.items[p]);
+	for (uint32_t i = 0; part->natives && i < part->natives->shapes.size; i++)
+		tl_array_push(&run, part->natives->shapes.items[i]);
+	part->roots = tl_calloc(TL_QEXEC_ROOTS_BYTES, 1);
+	for (uint32_t i = 0; i < run.size && part->roots; i++) {
+		const uint8_t *r = qs->shape_roots.items[run.items[i]];
+		if (!r) {
+			tl_free(part->roots);
+			part->roots = NULL;
+			break;
+		}
+		for (uint32_t b = 0; b < TL_QEXEC_ROOTS_BYTES; b++)
+			part->roots[b] |= r[b];
+	}
+	TlU32Array at;
+	tl_array_init(&at);
+	for (uint32_t s = 0; s < slots; s++) {
+		TSSymbol sym = s + 1 < slots ? (TSSymbol)s : (TSSymbol)-1;
+		part->at_from[s] = at.size;
+		for (uint32_t i = 0; i < run.size; i++) {
+			const uint8_t *r = qs->shape_roots.items[run.items[i]];
+			if (!r || ((r[sym >> 3] >> (sym & 7)) & 1))
+				tl_array_push(&at, run.items[i]);
+		}
+	}
+	part->at_from[slots] = at.size;
+	part->at = at.items; /* owned by the part now */
+	tl_array_release(&run);
+}
+
+/* Compiles part->shapes into part->query (NULL when it has none, or
+ * part->failed set when they do not compile) and maps its captures. */
+static void tl_queryset__compile_query(TlQuerySet *qs, TlQueryPart *part, TlBuf *text)
+{
+	for (uint32_t i = 0; i < part->shapes.size; i++) {
+		tl_buf_add(text, qs->shapes.items[part->shapes.items[i]]);
+		tl_buf_addc(text, '\n');
+	}
+	part->cid_count = qs->max_captures;
+	part->cid = tl_calloc(part->cid_count ? part->cid_count : 1, sizeof *part->cid);
+	for (uint32_t k = 0; k < part->cid_count; k++)
+		part->cid[k] = UINT32_MAX;
+	if (!text->len)
+		return;
+	uint32_t offset;
+	TSQueryError err;
+	part->query = ts_query_new(tl_python_language(), text->data, (uint32_t)text->len, &offset, &err);
+	if (!part->query) {
+		part->failed = true;
+		pthread_mutex_lock(&qs->lock);
+		if (!qs->reported) {
+			/* The embedded rules compile (tests/unit/test_rules.c); a rule
+			 * from --rules-dir was compiled alone when it was loaded. */
+			fprintf(stderr, "torchlint: internal error: the rules' queries do not compile together "
+					"(error %d at byte %u of \"%.*s\"); their findings are missing\n",
+				(int)err, offset, (int)(text->len - 1), text->data);
+			qs->reported = true;
+		}
+		pthread_mutex_unlock(&qs->lock);
+		return;
+	}
+	for (uint32_t id = 0; id < ts_query_capture_count(part->query); id++) {
+		uint32_t len;
+		const char *name = ts_query_capture_name_for_id(part->query, id, &len);
+		char *end;
+		unsigned long k = len > 1 && name[0] == 'c' ? strtoul(name + 1, &end, 10) : ULONG_MAX;
+		if (k < part->cid_count)
+			part->cid[k] = id;
+	}
 }
 
 /* Compiles one part (without the lock). */
@@ -405,49 +590,47 @@ static void tl_queryset__compile(TlQuerySet *qs, TlQueryPart *part)
 	uint64_t t = tl_timings_start();
 	TlBuf text;
 	tl_buf_init(&text);
-	for (uint32_t i = 0; i < part->shapes.size; i++) {
-		tl_buf_add(&text, qs->shapes.items[part->shapes.items[i]]);
-		tl_buf_addc(&text, '\n');
-	}
-	part->cid_count = qs->max_captures;
-	part->cid = tl_calloc(part->cid_count ? part->cid_count : 1, sizeof *part->cid);
-	for (uint32_t k = 0; k < part->cid_count; k++)
-		part->cid[k] = UINT32_MAX;
-	if (!text.len) {
-		tl_buf_release(&text);
-		return;
-	}
-	uint32_t offset;
-	TSQueryError err;
-	part->query = ts_query_new(tl_python_language(), text.data, (uint32_t)text.len, &offset, &err);
-	if (part->query) {
-		/* Patterns that cannot run node by node get a query of their own. */
+	tl_queryset__compile_query(qs, part, &text);
+	/* Patterns that cannot run node by node get a query of their own. */
+	if (part->query)
 		part->global = tl_qexec_split(part->query, tl_python_language(), text.data,
 					      (uint32_t)text.len);
-		part->roots = tl_qexec_roots(part->query, part->global != NULL, tl_python_language(),
-					     text.data, (uint32_t)text.len);
-		for (uint32_t id = 0; id < ts_query_capture_count(part->query); id++) {
-			uint32_t len;
-			const char *name = ts_query_capture_name_for_id(part->query, id, &len);
-			char *end;
-			unsigned long k = len > 1 && name[0] == 'c' ? strtoul(name + 1, &end, 10) : ULONG_MAX;
-			if (k < part->cid_count)
-				part->cid[k] = id;
-		}
-	} else {
-		pthread_mutex_lock(&qs->lock);
-		if (!qs->reported) {
-			/* The embedded rules compile (tests/unit/test_rules.c); a rule
-			 * from --rules-dir was compiled alone when it was loaded. */
-			fprintf(stderr, "torchlint: internal error: the rules' queries do not compile together "
-					"(error %d at byte %u of \"%.*s\"); their findings are missing\n",
-				(int)err, offset, (int)(text.len - 1), text.data);
-			qs->reported = true;
-		}
-		pthread_mutex_unlock(&qs->lock);
-	}
+	if (!part->failed)
+		tl_queryset__at(qs, part, text.data, (uint32_t)text.len);
 	tl_buf_release(&text);
 	tl_timings_add(TL_PHASE_COMPILE, t);
+}
+
+const TlQueryPart *tl_queryset_fallback(TlQuerySet *qs, const TlQueryPart *part)
+{
+	TlQueryPart *natives = part->natives;
+	pthread_mutex_lock(&qs->lock);
+	TlQueryPart *fb = natives->fallback;
+	if (!fb) {
+		/* Rare (a field holding two nodes): compiled once, under the lock. */
+		uint64_t t = tl_timings_start();
+		fb = tl_calloc(1, sizeof *fb);
+		tl_array_init(&fb->shapes);
+		for (uint32_t i = 0; i < natives->shapes.size; i++)
+			tl_array_push(&fb->shapes, natives->shapes.items[i]);
+		TlBuf text;
+		tl_buf_init(&text);
+		pthread_mutex_unlock(&qs->lock);
+		tl_queryset__compile_query(qs, fb, &text);
+		pthread_mutex_lock(&qs->lock);
+		tl_buf_release(&text);
+		fb->state = TL_PART_DONE;
+		if (natives->fallback) { /* another thread was quicker */
+			tl_queryset__release_part(fb);
+			tl_free(fb);
+		} else {
+			natives->fallback = fb;
+		}
+		fb = natives->fallback;
+		tl_timings_add(TL_PHASE_COMPILE, t);
+	}
+	pthread_mutex_unlock(&qs->lock);
+	return fb;
 }
 
 /* Claims a pending part of `g` and compiles it; false when none is pending.
@@ -475,10 +658,16 @@ const TlQueryGroup *tl_queryset_group(TlQuerySet *qs, const uint64_t *key, bool 
 	TlQueryGroup *g = qs->groups;
 	while (g && memcmp(g->key, key, qs->words * sizeof *key) != 0)
 		g = g->next;
-	if (!g) {
+	bool created = !g;
+	if (created) {
 		g = tl_queryset__create(qs, key);
 		pthread_cond_broadcast(&qs->changed);
 	}
+	g->used = ++qs->clock;
+	if (wait)
+		g->users++; /* held: not evicted while in use */
+	if (created)
+		tl_queryset__evict(qs);
 	if (!wait) {
 		pthread_mutex_unlock(&qs->lock);
 		return NULL;
@@ -495,6 +684,30 @@ const TlQueryGroup *tl_queryset_group(TlQuerySet *qs, const uint64_t *key, bool 
 	}
 	pthread_mutex_unlock(&qs->lock);
 	return g;
+}
+
+void tl_queryset_done(TlQuerySet *qs, const TlQueryGroup *group)
+{
+	pthread_mutex_lock(&qs->lock);
+	((TlQueryGroup *)group)->users--;
+	tl_queryset__evict(qs);
+	pthread_mutex_unlock(&qs->lock);
+}
+
+uint32_t tl_queryset_group_count(TlQuerySet *qs)
+{
+	pthread_mutex_lock(&qs->lock);
+	uint32_t n = qs->group_count;
+	pthread_mutex_unlock(&qs->lock);
+	return n;
+}
+
+void tl_queryset_set_max_groups(TlQuerySet *qs, uint32_t n)
+{
+	pthread_mutex_lock(&qs->lock);
+	qs->max_groups = n ? n : 1;
+	tl_queryset__evict(qs);
+	pthread_mutex_unlock(&qs->lock);
 }
 
 void tl_queryset_add_helpers(TlQuerySet *qs, unsigned n)

@@ -11,13 +11,16 @@
  * torchvision, lightning, pytorch_lightning, transformers, timm, peft).
  * A *group* is the compiled form of a set of rule patterns: one or more
  * tree-sitter queries (parts) that together hold each needed shape once.
- * Groups are compiled on first use and kept for the life of the set; the
- * parts of a new group are compiled by the threads that need it and by
- * helper threads (tl_queryset_help), so two cores compile at once.
+ * Groups are compiled on first use; the parts of a new group are compiled
+ * by the threads that need it and by helper threads (tl_queryset_help), so
+ * two cores compile at once. At most TL_QUERYSET_MAX_GROUPS groups are
+ * kept (a language server meets a new combination of passing patterns with
+ * many edits): past that, the least recently used group that no thread
+ * holds is freed, and compiled again if asked for again.
  *
  * Thread-safety: everything may be called from any thread; a group, once
- * returned by tl_queryset_group, is read-only and lives until
- * tl_queryset_free. */
+ * returned by tl_queryset_group, is read-only and lives until the caller
+ * gives it back with tl_queryset_done. */
 #ifndef TL_QUERYSET_H
 #define TL_QUERYSET_H
 
@@ -26,6 +29,7 @@
 
 #include <tree_sitter/api.h>
 
+#include "precheck.h"
 #include "qtext.h"
 
 struct TlRule;
@@ -40,24 +44,47 @@ typedef struct TlRulePattern {
 	const TlQPattern *text;  /* borrowed from the rule */
 	int32_t finding;         /* canonical index of @finding; -1: none (never reports) */
 	uint32_t need_from, need_count; /* its literal needs in the set's need table */
+	uint32_t precheck;       /* its checks in tl_queryset_prechecks */
 } TlRulePattern;
 
-/* One compiled tree-sitter query of a group. */
+/* One compiled tree-sitter query of a group, and what runs with it. */
 typedef struct TlQueryPart {
-	TSQuery *query;          /* NULL when it failed to compile (reported once);
-				  * its local patterns only (qexec.h) */
+	TSQuery *query;          /* its local patterns only (qexec.h); NULL when it has
+				  * no shape to compile, or they failed to (`failed`) */
 	TSQuery *global;         /* the same text with only its global patterns, or NULL */
-	uint8_t *roots;          /* the symbols `query`'s patterns start at (tl_qexec_roots) */
 	TlArray(uint32_t) shapes; /* per pattern of `query`: its shape */
 	uint32_t *cid;           /* canonical capture k -> capture id of "c<k>", or UINT32_MAX */
 	uint32_t cid_count;
+	bool failed;             /* `query` did not compile (reported once): skip the part */
+	/* The shapes matched natively with this part's walk (precheck.h): not
+	 * compiled; a part with query NULL whose captures are canonical
+	 * indices (cid[k] == k). NULL when none. */
+	struct TlQueryPart *natives;
+	/* natives only: the same shapes compiled, for the rare node where a
+	 * native match is ambiguous (tl_queryset_fallback). */
+	struct TlQueryPart *fallback;
+	/* What the walk runs at a node: the symbols any shape starts at (a
+	 * TL_QEXEC_ROOTS_BYTES bitmap; NULL: any node), and per node symbol
+	 * (the last slot: ERROR and any symbol past the language's) the shapes
+	 * (local patterns of `query` and natives) starting there:
+	 * at[at_from[s] .. at_from[s + 1]). */
+	uint8_t *roots;
+	uint32_t *at_from, *at;
+	uint32_t at_slots;
 	int state;               /* private: pending, compiling, done */
 } TlQueryPart;
+
+/* Groups kept compiled at once (each holds its compiled queries: from tens
+ * to hundreds of KiB): a file, or a language server's document, needs one
+ * at a time; a tree with several configurations a few. */
+#define TL_QUERYSET_MAX_GROUPS 16
 
 typedef struct TlQueryGroup {
 	uint64_t *key;           /* bitmap of rule patterns; private */
 	TlQueryPart *parts;
 	uint32_t part_count;
+	uint32_t users;          /* private: threads holding it */
+	uint64_t used;           /* private: when it was last asked for */
 	struct TlQueryGroup *next; /* private */
 } TlQueryGroup;
 
@@ -72,6 +99,18 @@ uint32_t tl_queryset_count(const TlQuerySet *qs); /* rule patterns */
 const TlRulePattern *tl_queryset_pattern(const TlQuerySet *qs, uint32_t i);
 /* Rule patterns sharing shape `shape`, in rule-pattern order. */
 const uint32_t *tl_queryset_shape_patterns(const TlQuerySet *qs, uint32_t shape, uint32_t *count);
+/* The pre-checks of every rule pattern (TlRulePattern.precheck). */
+const TlPrechecks *tl_queryset_prechecks(const TlQuerySet *qs);
+/* The shapes part `part` runs at a node of symbol `sym` (its query's local
+ * patterns and its natives); *count receives how many. */
+static inline const uint32_t *tl_queryset_at(const TlQueryPart *part, TSSymbol sym, uint32_t *count)
+{
+	uint32_t s = sym < part->at_slots - 1 ? sym : part->at_slots - 1;
+	*count = part->at_from[s + 1] - part->at_from[s];
+	return part->at + part->at_from[s];
+}
+/* part->natives->fallback, compiled on first use (thread-safe). */
+const TlQueryPart *tl_queryset_fallback(TlQuerySet *qs, const TlQueryPart *part);
 /* 64-bit words in a rule-pattern bitmap. */
 uint32_t tl_queryset_words(const TlQuerySet *qs);
 
@@ -85,8 +124,14 @@ uint32_t tl_queryset_filter(const TlQuerySet *qs, const bool *rule_on, const cha
 /* The group for rule-pattern bitmap `key`: created (split in as many parts
  * as threads can compile it) if new; with `wait`, compiled (this thread
  * compiles the parts nobody has taken, then waits for the rest) and
- * returned; without, only announced to the helpers and NULL returned. */
+ * returned, held until tl_queryset_done; without, only announced to the
+ * helpers and NULL returned. */
 const TlQueryGroup *tl_queryset_group(TlQuerySet *qs, const uint64_t *key, bool wait);
+/* Gives back a group tl_queryset_group returned: it may be freed now. */
+void tl_queryset_done(TlQuerySet *qs, const TlQueryGroup *group);
+/* Groups kept now; and a cap other than TL_QUERYSET_MAX_GROUPS (tests). */
+uint32_t tl_queryset_group_count(TlQuerySet *qs);
+void tl_queryset_set_max_groups(TlQuerySet *qs, uint32_t n);
 
 /* The text compiled for `shape`: nodes below the root whose first child
  * names a field only their type has (attribute: object, attribute; call:

@@ -267,6 +267,14 @@ bool tl_facts_eval_call_with_grad(const TlIndex *idx, TSNode call)
 	if (cls >= 0 && (idx->classes.items[cls].is_module ||
 			 strcmp(idx->funcs.items[f].name, "forward") == 0))
 		return false;
+	/* Only a forward in the callee's own body can be one (the loop below):
+	 * without any, the costlier questions need not be asked. */
+	const TlIntArray *calls = tl_index_scope_calls(idx, f);
+	bool forwards = false;
+	for (uint32_t i = 0; calls && i < calls->size && !forwards; i++)
+		forwards = (idx->calls.items[calls->items[i]].events & TL_EV_FORWARD) != 0;
+	if (!forwards)
+		return false;
 	/* On the evaluation path: nothing backpropagates what the call
 	 * returns (a training step that calls it is TL203's concern). */
 	if ((idx->funcs.items[f].decorator_ctx & TL_CTX_GRAD_OFF) ||
@@ -275,7 +283,6 @@ bool tl_facts_eval_call_with_grad(const TlIndex *idx, TSNode call)
 		return false;
 	bool found = false;
 	tl_facts__fan_begin();
-	const TlIntArray *calls = tl_index_scope_calls(idx, f);
 	for (uint32_t i = 0; calls && i < calls->size && !found; i++) {
 		const TlCall *fw = &idx->calls.items[calls->items[i]];
 		if (!(fw->events & TL_EV_FORWARD) ||

@@ -8,6 +8,7 @@
 
 #include "buf.h"
 #include "qtext.h"
+#include "engine.h"
 #include "queryset.h"
 #include "rules.h"
 
@@ -291,12 +292,18 @@ static void test_groups_and_helpers(void **state)
 	(void)state;
 	TlRuleSet set;
 	make_set(&set);
+	/* Shapes tree-sitter compiles (an anchor, an alternation), beside the
+	 * native ones (every node in a field: matched without tree-sitter). */
+	tl_array_push(&set.rules, rule("TL503", "((call arguments: (argument_list . (identifier) @a)) @finding\n"
+						 "  (#eq? @a \"save\"))\n"
+						 "((call function: [(identifier) (attribute)] @f) @finding\n"
+						 "  (#match? @f \"save\"))\n"));
 	TlQuerySet *qs = tl_queryset_new(&set);
-	bool on[2] = { true, true };
+	bool on[3] = { true, true, true };
 	uint64_t pass[1];
-	assert_int_equal(filter(qs, on, "opt.step(); save(x)\n", pass), 3);
-	/* One helper: the group is split in two parts, compiled by two threads;
-	 * two threads asking for it get the same group. */
+	assert_int_equal(filter(qs, on, "opt.step(); save(x)\n", pass), 5);
+	/* One helper: the compiled shapes are split in two parts, compiled by
+	 * two threads; two threads asking for it get the same group. */
 	tl_queryset_add_helpers(qs, 1);
 	pthread_t helper, t1, t2;
 	assert_int_equal(pthread_create(&helper, NULL, help, qs), 0);
@@ -316,13 +323,96 @@ static void test_groups_and_helpers(void **state)
 		assert_int_equal(ts_query_pattern_count(g->parts[p].query), g->parts[p].shapes.size);
 		shapes += g->parts[p].shapes.size;
 	}
-	/* Three passing patterns, two of them one shape. */
-	assert_int_equal(shapes, 3);
+	/* Two compiled shapes; the three native ones (five passing patterns,
+	 * two of them one shape) run with the first part, compiled only when a
+	 * match is ambiguous. */
+	assert_int_equal(shapes, 2);
+	assert_non_null(g->parts[0].natives);
+	assert_null(g->parts[1].natives);
+	assert_int_equal(g->parts[0].natives->shapes.size, 3);
+	assert_null(g->parts[0].natives->query);
+	const TlQueryPart *fb = tl_queryset_fallback(qs, &g->parts[0]);
+	assert_non_null(fb->query);
+	assert_int_equal(ts_query_pattern_count(fb->query), 3);
+	assert_ptr_equal(tl_queryset_fallback(qs, &g->parts[0]), fb);
 	/* Another key, another group; the same key, the same group. */
 	assert_ptr_equal(tl_queryset_group(qs, pass, true), g);
-	assert_int_equal(filter(qs, on, "opt.step()\n", pass), 2);
-	assert_ptr_not_equal(tl_queryset_group(qs, pass, true), g);
+	tl_queryset_done(qs, g);
+	assert_int_equal(filter(qs, on, "opt.step()\n", pass), 3);
+	const TlQueryGroup *h = tl_queryset_group(qs, pass, true);
+	assert_ptr_not_equal(h, g);
+	tl_queryset_done(qs, h);
+	tl_queryset_done(qs, a.group);
+	tl_queryset_done(qs, b.group);
 	tl_queryset_free(qs);
+	release_set(&set);
+}
+
+/* Texts, each passing a different set of patterns of make_set's rules. */
+static const char *const lru_texts[] = {
+	"opt.step()\n", "save(x)\n", "load(x)\n", "opt.zero_grad()\n", "opt.step(); save(x)\n",
+	"opt.step(); load(x)\n", "save(x); opt.zero_grad()\n", "opt.step(); opt.zero_grad()\n",
+	"load(x); save(y)\n", "opt.step(); save(x); opt.zero_grad()\n",
+};
+
+/* The findings of `text` with key `pass`, as "code:line:col;" items. */
+static void lru_findings(TlEngine *e, const char *text, TlBuf *out)
+{
+	TlSource src;
+	char why[256];
+	assert_true(tl_source_init_text(&src, "t.py", text, strlen(text), why, sizeof why));
+	TlFindings fs;
+	tl_array_init(&fs);
+	tl_engine_analyze(e, &src, &fs);
+	for (uint32_t i = 0; i < fs.size; i++)
+		tl_buf_addf(out, "%s:%u:%u;", fs.items[i].rule->code, fs.items[i].start.line,
+			    fs.items[i].start.column);
+	tl_buf_addc(out, '|');
+	tl_findings_release(&fs);
+	tl_source_release(&src);
+}
+
+/* A long session meets many combinations of passing patterns: at most the
+ * cap of groups stays compiled, and the findings are those of a set that
+ * keeps every group. */
+static void test_groups_bounded(void **state)
+{
+	(void)state;
+	TlRuleSet set;
+	make_set(&set);
+	TlSelection sel;
+	tl_selection_init(&sel);
+	TlEngine kept, capped;
+	tl_engine_init(&kept, &set, &sel);
+	kept.exact = true;
+	tl_engine_init(&capped, &set, &sel);
+	capped.exact = true;
+	TlBuf a, b;
+	tl_buf_init(&a);
+	tl_buf_init(&b);
+	uint32_t n = sizeof lru_texts / sizeof *lru_texts, most = 0;
+	for (uint32_t round = 0; round < 3; round++) {
+		for (uint32_t i = 0; i < n; i++) {
+			lru_findings(&kept, lru_texts[i], &a);
+			if (!capped.own_queries) {
+				lru_findings(&capped, lru_texts[i], &b);
+				tl_queryset_set_max_groups(capped.own_queries, 3);
+				continue;
+			}
+			lru_findings(&capped, lru_texts[i], &b);
+			uint32_t c = tl_queryset_group_count(capped.own_queries);
+			most = c > most ? c : most;
+		}
+	}
+	assert_string_equal(a.data, b.data);
+	assert_true(strstr(a.data, "TL501") != NULL);
+	assert_true(tl_queryset_group_count(kept.own_queries) > 3 + 2);
+	assert_true(most <= 3);
+	tl_buf_release(&a);
+	tl_buf_release(&b);
+	tl_engine_release(&kept);
+	tl_engine_release(&capped);
+	tl_selection_release(&sel);
 	release_set(&set);
 }
 
@@ -338,6 +428,7 @@ int main(void)
 		cmocka_unit_test(test_filter),
 		cmocka_unit_test(test_embedded_gate),
 		cmocka_unit_test(test_groups_and_helpers),
+		cmocka_unit_test(test_groups_bounded),
 	};
 	return cmocka_run_group_tests_name("queryset", tests, NULL, NULL);
 }

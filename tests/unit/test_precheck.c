@@ -1,0 +1,372 @@
+/* Unit tests for precheck: native shapes match exactly what tree-sitter
+ * matches at each node, and a rule pattern whose match passes its
+ * predicates at a node always passes its pre-checks there (the pre-checks
+ * never lose a finding). Run over the corpus scripts and snippets with
+ * the awkward cases (a field holding two nodes, ERROR and MISSING nodes,
+ * comments between arguments, fields written out of order). */
+#include "helpers.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "buf.h"
+#include "precheck.h"
+#include "queryset.h"
+#include "rules.h"
+#include "walk.h"
+
+static const char *const snippets[] = {
+	"a[1, 2] = x\nb[i] = y\nc[i][j] = z\nd[1:2, ::3] += w\n",
+	"model.eval()\nopt.step(closure)\nx = f(a)(b)\ny = (g)(1, k=2)\nt.to(device, non_blocking=True)\n",
+	"def f(:\n    pass\nloss.backward(\nprint(x y)\nz = [1, 2\n",
+	"foo(  # a comment\n    a,  # another\n    b=1,\n)\nbar(*args, **kw)\nx += 1\ny = y + 2\n",
+	"@torch.no_grad()\ndef evaluate(m):\n    return m(x).softmax(-1)\nclass M(nn.Module):\n    def forward(self, x):\n        return self.net(x)\n",
+	"total = total + loss\nh, c = rnn(x, (h, c))\nself.a.b.c = d\nx = -1e9\nw = torch.zeros(3).cuda()\n",
+};
+
+typedef struct Text {
+	char *data;
+	size_t len;
+} Text;
+
+typedef TlArray(Text) Texts;
+
+/* The corpus scripts and the snippets. */
+static void inputs(Texts *out)
+{
+	tl_array_init(out);
+	for (size_t i = 0; i < sizeof snippets / sizeof *snippets; i++) {
+		Text t = { tl_strdup(snippets[i]), strlen(snippets[i]) };
+		tl_array_push(out, t);
+	}
+	DIR *d = opendir("corpus/scripts");
+	assert_non_null(d);
+	struct dirent *e;
+	TlStrArray names;
+	tl_array_init(&names);
+	while ((e = readdir(d)))
+		if (strlen(e->d_name) > 3 && strcmp(e->d_name + strlen(e->d_name) - 3, ".py") == 0)
+			tl_array_push(&names, tl_strdup(e->d_name));
+	closedir(d);
+	assert_true(names.size > 5);
+	for (uint32_t i = 0; i < names.size; i++) {
+		char path[512];
+		snprintf(path, sizeof path, "corpus/scripts/%s", names.items[i]);
+		FILE *f = fopen(path, "rb");
+		assert_non_null(f);
+		TlBuf b;
+		tl_buf_init(&b);
+		char chunk[4096];
+		size_t n;
+		while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+			tl_buf_addn(&b, chunk, n);
+		fclose(f);
+		Text t = { tl_buf_detach(&b), 0 };
+		t.len = strlen(t.data);
+		tl_buf_release(&b);
+		tl_array_push(out, t);
+	}
+	tl_str_array_release(&names);
+}
+
+static void inputs_release(Texts *t)
+{
+	for (uint32_t i = 0; i < t->size; i++)
+		tl_free(t->items[i].data);
+	tl_array_release(t);
+}
+
+static TSQuery *compile(const char *text)
+{
+	uint32_t offset;
+	TSQueryError err;
+	TSQuery *q = ts_query_new(tl_python_language(), text, (uint32_t)strlen(text), &offset, &err);
+	if (!q)
+		fail_msg("query does not compile (%d at %u): %s", (int)err, offset, text);
+	return q;
+}
+
+/* The canonical index of capture `id` of `q` ("c<k>"). */
+static uint32_t canonical(const TSQuery *q, uint32_t id)
+{
+	uint32_t len;
+	const char *name = ts_query_capture_name_for_id(q, id, &len);
+	assert_true(len > 1 && name[0] == 'c');
+	return (uint32_t)strtoul(name + 1, NULL, 10);
+}
+
+/* ---- native shapes ---------------------------------------------------------------- */
+
+/* Shapes whose native matching is compared with tree-sitter's: every
+ * built-in one, and some that the built-in rules do not write. */
+static const char *const extra_shapes[] = {
+	"((call function: (attribute object: (_) @c0 attribute: (identifier) @c1) arguments: (argument_list) @c2) @c3)",
+	"((binary_operator left: (_) @c0 operator: \"+\" right: (_) @c1) @c2)",
+	"((subscript value: (_) @c0 subscript: (_) @c1) @c2)", /* two subscripts: ambiguous */
+	"((assignment left: _ @c0 right: (call) @c1) @c2)",
+	"((_) @c0)",
+	"((ERROR) @c0)",
+	"((keyword_argument name: (identifier) @c0 value: (true) @c1) @c2)",
+	"((attribute object: (attribute object: (identifier) @c0) @c1) @c2)",
+};
+
+/* Every shape of the built-in rules, as compiled (cheap shapes). */
+static void builtin_shapes(TlStrArray *out)
+{
+	TlRuleSet set;
+	assert_true(tl_rules_load(&set, NULL, stderr));
+	tl_array_init(out);
+	for (uint32_t r = 0; r < set.rules.size; r++)
+		for (uint32_t p = 0; p < set.rules.items[r]->text.size; p++) {
+			char *s = tl_queryset_cheap_shape(set.rules.items[r]->text.items[p].shape);
+			bool dup = false;
+			for (uint32_t i = 0; i < out->size && !dup; i++)
+				dup = strcmp(out->items[i], s) == 0;
+			if (dup)
+				tl_free(s);
+			else
+				tl_array_push(out, s);
+		}
+	tl_rules_release(&set);
+	for (size_t i = 0; i < sizeof extra_shapes / sizeof *extra_shapes; i++)
+		tl_array_push(out, tl_strdup(extra_shapes[i]));
+}
+
+static void test_native_matches_tree_sitter(void **state)
+{
+	(void)state;
+	const TSLanguage *lang = tl_python_language();
+	TlStrArray shapes;
+	builtin_shapes(&shapes);
+	TlPrechecks pc;
+	tl_prechecks_init(&pc);
+	uint32_t natives = 0, ambiguous = 0, compared = 0, matched = 0;
+	for (uint32_t i = 0; i < shapes.size; i++) {
+		uint32_t id = tl_prechecks_add_shape(&pc, lang, shapes.items[i]);
+		natives += pc.shapes.items[id].native;
+	}
+	/* Most built-in shapes are native; the extra ones all are. */
+	assert_true(natives >= sizeof extra_shapes / sizeof *extra_shapes + 5);
+	TlPrecheckRun run;
+	tl_precheck_run_init(&run, &pc, NULL, NULL);
+	Texts texts;
+	inputs(&texts);
+	TSParser *parser = ts_parser_new();
+	ts_parser_set_language(parser, lang);
+	TSQueryCursor *cur = ts_query_cursor_new();
+	ts_query_cursor_set_max_start_depth(cur, 0);
+	TSNode got[64];
+	for (uint32_t si = 0; si < shapes.size; si++) {
+		const TlPrecheckShape *sh = &pc.shapes.items[si];
+		if (!sh->native)
+			continue;
+		assert_true(sh->count <= 64);
+		TSQuery *q = compile(shapes.items[si]);
+		for (uint32_t ti = 0; ti < texts.size; ti++) {
+			TSTree *tree = ts_parser_parse_string(parser, NULL, texts.items[ti].data,
+							      (uint32_t)texts.items[ti].len);
+			TSNode root = ts_tree_root_node(tree);
+			TSTreeCursor walk = ts_tree_cursor_new(root);
+			do {
+				TSNode node = ts_tree_cursor_current_node(&walk);
+				tl_precheck_run_at(&run, node);
+				int r = tl_precheck_run_native(&run, si, got);
+				ts_query_cursor_exec(cur, q, node);
+				TSQueryMatch m;
+				uint32_t n = 0;
+				bool same = true;
+				while (ts_query_cursor_next_match(cur, &m)) {
+					n++;
+					if (r != 1)
+						continue;
+					same = same && m.capture_count == sh->cap_count;
+					for (uint16_t c = 0; c < m.capture_count && same; c++) {
+						uint32_t k = canonical(q, m.captures[c].index);
+						bool found = false;
+						for (uint32_t j = 0; j < sh->cap_count; j++) {
+							const TlPrecheckCapture *pcap = &pc.shape_captures.items[sh->cap_from + j];
+							if (pcap->capture == k)
+								found = ts_node_eq(got[pcap->node], m.captures[c].node);
+						}
+						same = same && found;
+					}
+				}
+				if (r < 0) {
+					ambiguous++;
+					continue;
+				}
+				compared++;
+				matched += r == 1;
+				if ((uint32_t)r != n || !same)
+					fail_msg("%s at %s %u:%u of input %u: native %d, tree-sitter %u match(es)%s",
+						 shapes.items[si], ts_node_type(node), ts_node_start_point(node).row + 1,
+						 ts_node_start_point(node).column + 1, ti, r, n,
+						 same ? "" : ", other captures");
+			} while (tl_walk_next(&walk, root, true));
+			ts_tree_cursor_delete(&walk);
+			ts_tree_delete(tree);
+		}
+		ts_query_delete(q);
+	}
+	/* The comparison saw real matches, and the ambiguous case. */
+	assert_true(matched > 1000);
+	assert_true(ambiguous > 0);
+	assert_true(compared > 10 * matched);
+	ts_query_cursor_delete(cur);
+	ts_parser_delete(parser);
+	inputs_release(&texts);
+	tl_precheck_run_release(&run);
+	tl_prechecks_release(&pc);
+	tl_str_array_release(&shapes);
+}
+
+/* ---- pre-checks lose nothing -------------------------------------------------------- */
+
+typedef struct Ctx {
+	const TlIndex *idx;
+	const char *text;
+} Ctx;
+
+/* The engine's test of one predicate on one node (not negated). */
+static bool one(const Ctx *cx, const TlPred *p, TSNode n, const TSQuery *q, const TSQueryMatch *m)
+{
+	uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
+	switch (p->kind) {
+	case TL_PRED_EQ: {
+		if (p->capture2 >= 0) {
+			for (uint16_t i = 0; i < m->capture_count; i++)
+				if (canonical(q, m->captures[i].index) == (uint32_t)p->capture2) {
+					uint32_t c = ts_node_start_byte(m->captures[i].node);
+					uint32_t d = ts_node_end_byte(m->captures[i].node);
+					return b - a == d - c && memcmp(cx->text + a, cx->text + c, b - a) == 0;
+				}
+			return true;
+		}
+		return b - a == strlen(p->string) && memcmp(cx->text + a, p->string, b - a) == 0;
+	}
+	case TL_PRED_MATCH: {
+		char *t = tl_strndup(cx->text + a, b - a);
+		bool r = regexec(&p->regex, t, 0, NULL, 0) == 0;
+		tl_free(t);
+		return r;
+	}
+	case TL_PRED_ANY_OF:
+		for (uint32_t i = 0; i < p->strings.size; i++)
+			if (b - a == strlen(p->strings.items[i]) &&
+			    memcmp(cx->text + a, p->strings.items[i], b - a) == 0)
+				return true;
+		return false;
+	case TL_PRED_SEMANTIC:
+		return p->def->fn(cx->idx, n, p->choice);
+	case TL_PRED_SET:
+		return true;
+	}
+	return false;
+}
+
+static bool precheck_fn(void *ctx, const TlPred *p, TSNode n)
+{
+	return one(ctx, p, n, NULL, NULL);
+}
+
+/* Every predicate of `pl` holds of match `m` (the engine's semantics). */
+static bool holds(const Ctx *cx, const TlPredList *pl, const TSQuery *q, const TSQueryMatch *m)
+{
+	for (uint32_t i = 0; i < pl->size; i++) {
+		const TlPred *p = &pl->items[i];
+		if (p->kind == TL_PRED_SET)
+			continue;
+		bool seen = false, ok = !p->any;
+		for (uint16_t c = 0; c < m->capture_count; c++) {
+			if (canonical(q, m->captures[c].index) != p->capture)
+				continue;
+			seen = true;
+			bool r = one(cx, p, m->captures[c].node, q, m) != p->negated;
+			if (p->any && r)
+				ok = true;
+			if (!p->any && !r)
+				ok = false;
+		}
+		if (seen && !ok)
+			return false;
+	}
+	return true;
+}
+
+static void test_prechecks_lose_nothing(void **state)
+{
+	(void)state;
+	const TSLanguage *lang = tl_python_language();
+	TlRuleSet set;
+	assert_true(tl_rules_load(&set, NULL, stderr));
+	TlPrechecks pc;
+	tl_prechecks_init(&pc);
+	TlArray(uint32_t) ids;
+	tl_array_init(&ids);
+	for (uint32_t r = 0; r < set.rules.size; r++)
+		for (uint32_t p = 0; p < set.rules.items[r]->text.size; p++)
+			tl_array_push(&ids, tl_prechecks_add(&pc, lang, set.rules.items[r]->text.items[p].shape,
+							     &set.rules.items[r]->patterns.items[p]));
+	Texts texts;
+	inputs(&texts);
+	TSQueryCursor *cur = ts_query_cursor_new();
+	ts_query_cursor_set_max_start_depth(cur, 0);
+	uint32_t passing = 0, rejected = 0;
+	for (uint32_t ti = 0; ti < texts.size; ti++) {
+		TlFixture *fx = tl_fixture_new(texts.items[ti].data);
+		fx->idx.torch_version = TL_TORCH_VERSION_DEFAULT;
+		Ctx cx = { &fx->idx, fx->src.text };
+		TlPrecheckRun run;
+		tl_precheck_run_init(&run, &pc, precheck_fn, &cx);
+		uint32_t k = 0;
+		for (uint32_t r = 0; r < set.rules.size; r++) {
+			const TlRule *rule = set.rules.items[r];
+			for (uint32_t p = 0; p < rule->text.size; p++, k++) {
+				char *shape = tl_queryset_cheap_shape(rule->text.items[p].shape);
+				TSQuery *q = compile(shape);
+				TSNode root = ts_tree_root_node(fx->tree);
+				TSTreeCursor walk = ts_tree_cursor_new(root);
+				do {
+					TSNode node = ts_tree_cursor_current_node(&walk);
+					ts_query_cursor_exec(cur, q, node);
+					TSQueryMatch m;
+					bool pass = false;
+					while (!pass && ts_query_cursor_next_match(cur, &m))
+						pass = holds(&cx, &rule->patterns.items[p], q, &m);
+					tl_precheck_run_at(&run, node);
+					bool pre = tl_precheck_run_holds(&run, ids.items[k]);
+					if (pass && !pre)
+						fail_msg("%s pattern %u: a match at %u:%u of input %u passes its predicates, "
+							 "its pre-check does not", rule->code, p,
+							 ts_node_start_point(node).row + 1, ts_node_start_point(node).column + 1, ti);
+					passing += pass;
+					rejected += !pre;
+				} while (tl_walk_next(&walk, root, true));
+				ts_tree_cursor_delete(&walk);
+				ts_query_delete(q);
+				tl_free(shape);
+			}
+		}
+		tl_precheck_run_release(&run);
+		tl_fixture_free(fx);
+	}
+	/* Findings were there to lose, and most nodes were rejected. */
+	assert_true(passing > 50);
+	assert_true(rejected > 100 * passing);
+	ts_query_cursor_delete(cur);
+	inputs_release(&texts);
+	tl_array_release(&ids);
+	tl_prechecks_release(&pc);
+	tl_rules_release(&set);
+}
+
+int main(void)
+{
+	tl_alloc_install();
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_native_matches_tree_sitter),
+		cmocka_unit_test(test_prechecks_lose_nothing),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
