@@ -38,6 +38,10 @@ void tl_engine_init(TlEngine *e, const TlRuleSet *rules, const TlSelection *sel)
 	tl_array_init(&e->passed_set);
 	tl_array_init(&e->native_nodes);
 	tl_array_init(&e->native_captures);
+	e->collect = NULL;
+	e->collect_key = NULL;
+	e->collect_of = NULL;
+	e->collect_any = false;
 }
 
 void tl_engine_release(TlEngine *e)
@@ -50,6 +54,8 @@ void tl_engine_release(TlEngine *e)
 	tl_array_release(&e->passed_set);
 	tl_array_release(&e->native_nodes);
 	tl_array_release(&e->native_captures);
+	tl_free(e->collect);
+	tl_free(e->collect_key);
 	tl_queryset_free(e->own_queries);
 }
 
@@ -506,8 +512,8 @@ static bool tl_engine__match(void *ctx, const TSQuery *query, const TSQueryMatch
 /* Runs one part of a compiled group over the tree (qexec.h: node by node
  * for its local patterns and natives, bounded). */
 static void tl_engine__run(TlEngine *e, TlQuerySet *qs, const TlQueryPart *part,
-			   const uint64_t *pass, const TlIndex *idx, const TlSource *src,
-			   TSNode root, TlFindings *out, uint32_t first)
+			   const uint64_t *pass, const TlIndex *idx, const uint8_t *collected,
+			   const TlSource *src, TSNode root, TlFindings *out, uint32_t first)
 {
 	if (part->failed || (!part->query && !part->natives))
 		return;
@@ -532,8 +538,10 @@ static void tl_engine__run(TlEngine *e, TlQuerySet *qs, const TlQueryPart *part,
 		tl_array_clear(&e->passed_set);
 	}
 	e->precheck.ctx = &run;
-	tl_qexec_run(&e->qexec, part->query, part->roots, part->global, root, tl_engine__at,
-		     tl_engine__match, &run);
+	e->precheck.text = src->text;
+	TlQexecList list = { idx->collected.items, idx->collected.size, idx->node_count };
+	tl_qexec_run(&e->qexec, part->query, part->roots, part->global, root,
+		     collected && part->roots ? &list : NULL, tl_engine__at, tl_engine__match, &run);
 	e->precheck.ctx = NULL;
 }
 
@@ -606,6 +614,24 @@ static void tl_engine__limits(TlEngine *e, const TlSource *src, TlFindings *out)
 	tl_array_push(out, f);
 }
 
+/* The node symbols the shapes of `key` start at, for the index to keep
+ * (the last key's are kept: most files of a run share theirs); NULL when
+ * some shape may start at any node (then the tree is walked). */
+static const uint8_t *tl_engine__collect(TlEngine *e, const TlQuerySet *qs, const uint64_t *key)
+{
+	uint32_t words = tl_queryset_words(qs);
+	if (e->collect_of != qs || memcmp(e->collect_key, key, words * sizeof *key) != 0) {
+		if (!e->collect) {
+			e->collect = tl_malloc(TL_QEXEC_ROOTS_BYTES);
+			e->collect_key = tl_malloc(words * sizeof *key);
+		}
+		e->collect_of = qs;
+		memcpy(e->collect_key, key, words * sizeof *key);
+		e->collect_any = !tl_queryset_roots(qs, key, e->collect);
+	}
+	return e->collect_any ? NULL : e->collect;
+}
+
 /* `given`: a parse of the source's parser text made by the caller
  * (borrowed), or NULL to parse here. */
 static void tl_engine__analyze(TlEngine *e, const TlSource *src, const TSTree *given,
@@ -645,14 +671,17 @@ static void tl_engine__analyze(TlEngine *e, const TlSource *src, const TSTree *g
 	/* A file no rule pattern can match, without suppressions, is done. */
 	if (passing || tl_engine__may_suppress(src)) {
 		TlIndex idx;
-		tl_facts_build(&idx, src, root); /* times the index and the facts itself */
+		/* The index's walk keeps the nodes the queries start at: no
+		 * second walk of the tree (the facts time themselves). */
+		const uint8_t *collect = passing ? tl_engine__collect(e, qs, key) : NULL;
+		tl_facts_build_collecting(&idx, src, root, collect);
 		idx.torch_version = opt && opt->torch_version ? opt->torch_version : TL_TORCH_VERSION_DEFAULT;
 		if (passing) {
 			/* Compiling is timed where it happens, on whichever thread. */
 			const TlQueryGroup *g = tl_queryset_group(qs, key, true);
 			t = tl_timings_start();
 			for (uint32_t p = 0; p < g->part_count; p++) {
-				tl_engine__run(e, qs, &g->parts[p], pass, &idx, src, root, out, first);
+				tl_engine__run(e, qs, &g->parts[p], pass, &idx, collect, src, root, out, first);
 				if (e->qexec.status & (TL_QEXEC_BUDGET_SPENT | TL_QEXEC_TIME_SPENT |
 						       TL_QEXEC_STOPPED))
 					break;

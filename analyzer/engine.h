@@ -72,6 +72,12 @@ typedef struct TlEngine {
 	TlArray(uint32_t) passed_set;
 	TlArray(TSNode) native_nodes;             /* scratch for native matches */
 	TlArray(TSQueryCapture) native_captures;
+	/* The node symbols the index keeps for the query runs, for the query
+	 * set `collect_of` and rule-pattern bitmap `collect_key`. */
+	uint8_t *collect;
+	uint64_t *collect_key;
+	const struct TlQuerySet *collect_of;
+	bool collect_any;
 } TlEngine;
 
 /* Per-file choices, for tl_engine_analyze_with. */

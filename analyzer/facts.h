@@ -57,6 +57,9 @@ bool tl_facts_is_module_class_name(const char *qname);
  * call/function/loop events, step loops, accelerator use (facts/build.c).
  * Release with tl_index_release. */
 void tl_facts_build(TlIndex *idx, const TlSource *src, TSNode root);
+/* The same, the index keeping the nodes of `symbols` (tl_index_build_collecting). */
+void tl_facts_build_collecting(TlIndex *idx, const TlSource *src, TSNode root,
+			       const uint8_t *symbols);
 /* The TL_EV_* bits of one call (what tl_facts_build records in TlCall.events). */
 uint32_t tl_facts_call_events(const TlIndex *idx, const TlCall *c);
 /* The TL_CTX_* bits that a `with` item value or a decorator opens. */

@@ -148,7 +148,7 @@ char *tl_index_qualify(const TlIndex *idx, TSNode n)
 
 static int tl_index__cmp_call(const TlCall *c, uint32_t start, uint32_t end)
 {
-	uint32_t cs = ts_node_start_byte(c->node), ce = ts_node_end_byte(c->node);
+	uint32_t cs = c->start_byte, ce = c->end_byte;
 	if (cs != start)
 		return cs < start ? -1 : 1;
 	if (ce != end)
@@ -266,7 +266,7 @@ uint32_t tl_index_first_call_from(const TlIndex *idx, uint32_t byte)
 	uint32_t lo = 0, hi = idx->calls.size;
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
-		if (ts_node_start_byte(idx->calls.items[mid].node) < byte)
+		if (idx->calls.items[mid].start_byte < byte)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -854,14 +854,15 @@ static void tl_index__enter(TlWalker *w, TSNode n)
 		TlCall c;
 		memset(&c, 0, sizeof c);
 		c.node = n;
+		c.start_byte = ts_node_start_byte(n);
+		c.end_byte = ts_node_end_byte(n);
 		c.callee = ts_node_child_by_field_id(n, sy->f_function);
 		c.func = w->cur.func;
 		c.loop = w->cur.loop;
 		c.with = w->cur.with;
 		c.target = -1;
 		c.arg_target = -1;
-		c.stmt_level = ts_node_start_byte(n) == w->stmt_call_start &&
-			       ts_node_end_byte(n) == w->stmt_call_end;
+		c.stmt_level = c.start_byte == w->stmt_call_start && c.end_byte == w->stmt_call_end;
 		TSNode callee = tl_index_unparen(c.callee);
 		if (!ts_node_is_null(callee) && ts_node_symbol(callee) == sy->attribute) {
 			c.receiver = ts_node_child_by_field_id(callee, sy->f_object);
@@ -893,7 +894,7 @@ static void tl_index__leave(TlWalker *w, TSNode n)
 		w->pending.size--;
 }
 
-static void tl_index__walk(TlIndex *idx, TSNode root)
+static void tl_index__walk(TlIndex *idx, TSNode root, const uint8_t *collect)
 {
 	TlWalker w;
 	memset(&w, 0, sizeof w);
@@ -911,6 +912,14 @@ static void tl_index__walk(TlIndex *idx, TSNode root)
 		TSNode n = ts_tree_cursor_current_node(&cur);
 		if (open.size >= TL_PARENTS_MIN_DEPTH && ts_node_is_named(n))
 			tl_parents_put(&idx->parents, n, *tl_array_last(&open));
+		if (collect) {
+			TSSymbol sym = ts_node_symbol(n);
+			if ((collect[sym >> 3] >> (sym & 7)) & 1) {
+				TlIndexNode k = { n, sym, idx->node_count };
+				tl_array_push(&idx->collected, k);
+			}
+		}
+		idx->node_count++;
 		tl_index__enter(&w, n);
 		if (ts_tree_cursor_goto_first_child(&cur)) {
 			tl_array_push(&open, n);
@@ -964,7 +973,7 @@ TSNode tl_index_parent(const TlIndex *idx, TSNode n)
 static int tl_index__call_order(const void *a, const void *b)
 {
 	const TlCall *x = a, *y = b;
-	return tl_index__cmp_call(x, ts_node_start_byte(y->node), ts_node_end_byte(y->node));
+	return tl_index__cmp_call(x, y->start_byte, y->end_byte);
 }
 
 /* The local function a callee expression names, or -1. */
@@ -1223,13 +1232,19 @@ static void tl_index__sorted_lists(TlIndex *idx)
 
 void tl_index_build(TlIndex *idx, const TlSource *src, TSNode root)
 {
+	tl_index_build_collecting(idx, src, root, NULL);
+}
+
+void tl_index_build_collecting(TlIndex *idx, const TlSource *src, TSNode root,
+			       const uint8_t *symbols)
+{
 	memset(idx, 0, sizeof *idx);
 	idx->src = src;
 	idx->root = root;
 	tl_strmap_init(&idx->by_name);
 	tl_strmap_init(&idx->module_evidence);
 	tl_parents_init(&idx->parents);
-	tl_index__walk(idx, root);
+	tl_index__walk(idx, root, symbols);
 	tl_array_sort(&idx->calls, tl_index__call_order);
 	tl_index__file_bindings(idx);
 	tl_index__sorted_lists(idx);
@@ -1241,6 +1256,7 @@ void tl_index_build(TlIndex *idx, const TlSource *src, TSNode root)
 void tl_index_release(TlIndex *idx)
 {
 	tl_parents_release(&idx->parents);
+	tl_array_release(&idx->collected);
 	for (uint32_t i = 0; i < idx->funcs.size; i++) {
 		tl_free(idx->funcs.items[i].name);
 		tl_array_release(&idx->funcs.items[i].call_sites);

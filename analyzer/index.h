@@ -163,6 +163,7 @@ typedef struct TlWith {
 
 typedef struct TlCall {
 	TSNode node;      /* call */
+	uint32_t start_byte, end_byte; /* the node's, kept: calls are looked up by them */
 	TSNode callee;    /* its `function` field */
 	TSNode receiver;  /* object of an attribute callee, else null */
 	char *method;     /* attribute name, or the identifier called, or NULL */
@@ -188,9 +189,21 @@ typedef struct TlSite {
 	uint32_t events;
 } TlSite;
 
+/* A node the caller asked the walk to keep (tl_index_build_collecting). */
+typedef struct TlIndexNode {
+	TSNode node;
+	TSSymbol symbol;
+	uint32_t ordinal; /* its number in the preorder of every node, from 0 */
+} TlIndexNode;
+
 typedef struct TlIndex {
 	const TlSource *src;
 	TSNode root;
+	/* The nodes of the symbols given to tl_index_build_collecting, in
+	 * preorder, and how many nodes the tree has: the engine runs its
+	 * queries at these instead of walking the tree again. */
+	TlArray(TlIndexNode) collected;
+	uint32_t node_count;
 	TlArray(TlFunc) funcs;
 	TlArray(TlClass) classes;
 	TlArray(TlLoop) loops;
@@ -224,6 +237,10 @@ typedef struct TlIndex {
 } TlIndex;
 
 void tl_index_build(TlIndex *idx, const TlSource *src, TSNode root);
+/* The same, keeping the nodes whose symbol is set in `symbols` (a bitmap
+ * over TSSymbol: 8192 bytes, ERROR's bit included) in idx->collected. */
+void tl_index_build_collecting(TlIndex *idx, const TlSource *src, TSNode root,
+			       const uint8_t *symbols);
 void tl_index_release(TlIndex *idx);
 
 /* --- Node helpers ------------------------------------------------------ */

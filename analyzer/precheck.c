@@ -228,6 +228,7 @@ void tl_prechecks_init(TlPrechecks *pc)
 	tl_array_init(&pc->shape_nodes);
 	tl_array_init(&pc->shape_captures);
 	tl_array_init(&pc->shapes);
+	tl_array_init(&pc->lengths);
 	TlPrecheckPath root = { 0, { 0, 0, TL_PRECHECK_ANY } };
 	tl_array_push(&pc->paths, root);
 }
@@ -240,6 +241,7 @@ void tl_prechecks_release(TlPrechecks *pc)
 	tl_array_release(&pc->shape_nodes);
 	tl_array_release(&pc->shape_captures);
 	tl_array_release(&pc->shapes);
+	tl_array_release(&pc->lengths);
 }
 
 /* Cost classes: the order checks are tried in. */
@@ -303,7 +305,7 @@ uint32_t tl_prechecks_add(TlPrechecks *pc, const TSLanguage *lang, const char *s
 	/* Structure: the deepest nodes with a path are there. */
 	for (uint32_t k = 0; k < nodes.size; k++)
 		if (nodes.items[k].path > 0 && !nodes.items[k].det_child) {
-			TlPrecheck c = { (uint32_t)nodes.items[k].path, NULL };
+			TlPrecheck c = { (uint32_t)nodes.items[k].path, NULL, 0, 0 };
 			tl_array_push(&pc->checks, c);
 		}
 	/* Predicates on captures with a path, cheapest first. A semantic one
@@ -329,7 +331,17 @@ uint32_t tl_prechecks_add(TlPrechecks *pc, const TSLanguage *lang, const char *s
 		for (uint32_t i = 0; i < preds->size && i < 64; i++) {
 			if (!checked[i] || tl_precheck__cost(&preds->items[i]) != cost)
 				continue;
-			TlPrecheck c = { (uint32_t)where[i], &preds->items[i] };
+			const TlPred *pr = &preds->items[i];
+			TlPrecheck c = { (uint32_t)where[i], pr, pc->lengths.size, 0 };
+			/* The lengths of the strings a string test compares with. */
+			if (pr->kind == TL_PRED_EQ) {
+				tl_array_push(&pc->lengths, (uint32_t)strlen(pr->string));
+				c.length_count = 1;
+			} else if (pr->kind == TL_PRED_ANY_OF) {
+				for (uint32_t k = 0; k < pr->strings.size; k++)
+					tl_array_push(&pc->lengths, (uint32_t)strlen(pr->strings.items[k]));
+				c.length_count = pr->strings.size;
+			}
 			tl_array_push(&pc->checks, c);
 			if (where[i] == 0)
 				pat.exact |= (uint64_t)1 << i;
@@ -467,7 +479,7 @@ static bool tl_precheck__step(const TlPrecheckStep *st, const TlPrecheckKid *k)
 
 static void tl_precheck__push(TlPrecheckRun *r, TSNode n)
 {
-	TlPrecheckFound f = { n, 0, 0, false };
+	TlPrecheckFound f = { n, ts_node_start_byte(n), ts_node_end_byte(n), 0, 0, false };
 	tl_array_push(&r->nodes, f);
 }
 
@@ -539,8 +551,21 @@ static void tl_precheck__find(TlPrecheckRun *r, uint32_t path)
 }
 
 /* The predicate's answer for `n`, semantic ones remembered per node. */
-static bool tl_precheck__pred(TlPrecheckRun *r, const TlPred *p, TSNode n)
+static bool tl_precheck__pred(TlPrecheckRun *r, const TlPrecheck *c, const TlPrecheckFound *f)
 {
+	const TlPred *p = c->pred;
+	TSNode n = f->node;
+	if (p->kind == TL_PRED_EQ || p->kind == TL_PRED_ANY_OF) {
+		/* As the engine compares: the node's text, whole. */
+		uint32_t len = f->end - f->start;
+		const uint32_t *lens = r->pc->lengths.items + c->length_from;
+		for (uint32_t i = 0; i < c->length_count; i++) {
+			const char *str = p->kind == TL_PRED_EQ ? p->string : p->strings.items[i];
+			if (lens[i] == len && memcmp(r->text + f->start, str, len) == 0)
+				return true;
+		}
+		return false;
+	}
 	if (p->kind != TL_PRED_SEMANTIC)
 		return r->fn(r->ctx, p, n);
 	for (uint32_t i = 0; i < r->memo_count; i++)
@@ -568,7 +593,7 @@ bool tl_precheck_run_holds(TlPrecheckRun *r, uint32_t pattern)
 		uint32_t from = r->path_from.items[c->path], count = r->path_count.items[c->path];
 		bool ok = c->pred == NULL && count > 0;
 		for (uint32_t k = 0; c->pred && k < count && !ok; k++)
-			ok = tl_precheck__pred(r, c->pred, r->nodes.items[from + k].node) != c->pred->negated;
+			ok = tl_precheck__pred(r, c, &r->nodes.items[from + k]) != c->pred->negated;
 		if (!ok)
 			return false;
 	}

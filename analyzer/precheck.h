@@ -65,6 +65,7 @@ typedef struct TlPrecheckPath {
 typedef struct TlPrecheck {
 	uint32_t path;
 	const TlPred *pred; /* borrowed from the rule */
+	uint32_t length_from, length_count; /* #eq? / #any-of?: its strings' lengths */
 } TlPrecheck;
 
 /* The checks of one rule pattern, in the order they are tried (structure,
@@ -101,6 +102,7 @@ typedef struct TlPrechecks {
 	TlArray(TlPrecheckNode) shape_nodes;
 	TlArray(TlPrecheckCapture) shape_captures;
 	TlArray(TlPrecheckShape) shapes;
+	TlArray(uint32_t) lengths;
 } TlPrechecks;
 
 void tl_prechecks_init(TlPrechecks *pc);
@@ -121,13 +123,15 @@ uint32_t tl_prechecks_add(TlPrechecks *pc, const TSLanguage *lang, const char *s
  * MISSING nodes match). */
 uint32_t tl_prechecks_add_shape(TlPrechecks *pc, const TSLanguage *lang, const char *shape);
 
-/* Evaluates a predicate of kind EQ (one capture), MATCH, ANY_OF or
- * SEMANTIC on one node, not negated; the engine's. */
+/* Evaluates a predicate of kind MATCH or SEMANTIC on one node, not
+ * negated; the engine's (#eq? and #any-of? are compared here, on
+ * TlPrecheckRun.text). */
 typedef bool (*TlPrecheckPredFn)(void *ctx, const TlPred *p, TSNode node);
 
 /* A node found at a path, and where its children were read to. */
 typedef struct TlPrecheckFound {
 	TSNode node;
+	uint32_t start, end;
 	uint32_t kid_from, kid_count;
 	bool kids_read;
 } TlPrecheckFound;
@@ -146,6 +150,7 @@ typedef struct TlPrecheckRun {
 	const TlPrechecks *pc;
 	TlPrecheckPredFn fn;
 	void *ctx;
+	const char *text;             /* the source the nodes are of (string tests) */
 	TSNode node;                  /* the node being checked */
 	uint32_t generation;          /* bumped per node */
 	TlArray(uint32_t) path_gen;   /* per path: generation its nodes were found in */

@@ -5,6 +5,7 @@
 
 #include "alloc.h"
 #include "array.h"
+#include "index.h"
 
 /* ---- which patterns are local -------------------------------------------------- */
 
@@ -516,14 +517,66 @@ unsigned tl_qexec_exec_at(TlQexec *x, const TSQuery *q, TSNode node, TlQexecMatc
 	return status;
 }
 
+/* Runs `local` at `node` (after `at` agrees); the TlQexecStatus bits. */
+static unsigned tl_qexec__at(TlQexec *x, const TSQuery *local, TSNode node, TlQexecNodeFn at,
+			     TlQexecMatchFn fn, void *ctx)
+{
+	unsigned status = 0;
+	/* An exec of fewer than 100 cursor steps (the progress callback is
+	 * not called) keeps few states: the units bound it. At a node no
+	 * pattern starts at, an exec finds nothing: skipped; so is one the
+	 * caller's `at` says cannot yield a match it wants. */
+	if ((!at || at(ctx, node)) && local) {
+		ts_query_cursor_exec_with_options(x->cursor, local, node, &x->options);
+		status |= tl_qexec__drain(x, local, fn, ctx);
+	}
+	return status | x->status;
+}
+
+/* Charges `units` walk units (one per node walked): false, with the
+ * budget spent, when fewer are left. */
+static bool tl_qexec__walked(TlQexec *x, uint64_t units)
+{
+	if (x->budget < units) {
+		x->spent += x->budget;
+		x->budget = 0;
+		return false;
+	}
+	x->budget -= units;
+	x->spent += units;
+	return true;
+}
+
 unsigned tl_qexec_run(TlQexec *x, const TSQuery *local, const uint8_t *roots,
-		      const TSQuery *global, TSNode root, TlQexecNodeFn at, TlQexecMatchFn fn,
-		      void *ctx)
+		      const TSQuery *global, TSNode root, const TlQexecList *list,
+		      TlQexecNodeFn at, TlQexecMatchFn fn, void *ctx)
 {
 	unsigned before = x->status;
 	x->status = 0;
 	unsigned status = 0;
-	if (local || at) {
+	if ((local || at) && list) {
+		/* The nodes the index kept, in preorder: the budget is charged as
+		 * the walk below charges it, one unit per node passed. */
+		ts_query_cursor_set_max_start_depth(x->cursor, 0);
+		uint64_t walked = 0;
+		for (uint32_t i = 0; i < list->count && !(status & TL_QEXEC_STOPPED); i++) {
+			const struct TlIndexNode *n = &list->nodes[i];
+			if (!tl_qexec__walked(x, n->ordinal + 1 - walked)) {
+				status |= TL_QEXEC_BUDGET_SPENT;
+				break;
+			}
+			walked = n->ordinal + 1;
+			if (roots && !((roots[n->symbol >> 3] >> (n->symbol & 7)) & 1))
+				continue;
+			status |= tl_qexec__at(x, local, n->node, at, fn, ctx);
+			if (status & (TL_QEXEC_BUDGET_SPENT | TL_QEXEC_TIME_SPENT))
+				break;
+		}
+		if (!(status & (TL_QEXEC_STOPPED | TL_QEXEC_BUDGET_SPENT | TL_QEXEC_TIME_SPENT)) &&
+		    !tl_qexec__walked(x, list->total - walked))
+			status |= TL_QEXEC_BUDGET_SPENT;
+		ts_query_cursor_set_max_start_depth(x->cursor, UINT32_MAX);
+	} else if (local || at) {
 		ts_query_cursor_set_max_start_depth(x->cursor, 0);
 		TSTreeCursor walk = ts_tree_cursor_new(root);
 		bool more = true;
@@ -536,16 +589,8 @@ unsigned tl_qexec_run(TlQexec *x, const TSQuery *local, const uint8_t *roots,
 			x->spent++;
 			TSNode node = ts_tree_cursor_current_node(&walk);
 			TSSymbol sym = roots ? ts_node_symbol(node) : 0;
-			/* An exec of fewer than 100 cursor steps (the progress callback
-			 * is not called) keeps few states: the units bound it. At a node
-			 * no pattern starts at, an exec finds nothing: skipped; so is
-			 * one the caller's `at` says cannot yield a match it wants. */
 			if (!roots || (roots[sym >> 3] >> (sym & 7)) & 1) {
-				if ((!at || at(ctx, node)) && local) {
-					ts_query_cursor_exec_with_options(x->cursor, local, node, &x->options);
-					status |= tl_qexec__drain(x, local, fn, ctx);
-				}
-				status |= x->status;
+				status |= tl_qexec__at(x, local, node, at, fn, ctx);
 				if (status & (TL_QEXEC_BUDGET_SPENT | TL_QEXEC_TIME_SPENT))
 					break;
 			}

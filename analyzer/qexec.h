@@ -117,16 +117,28 @@ double tl_qexec_seconds_for(uint64_t bytes);
  * the bound given to tl_qexec_begin: for callers whose own work (a match
  * callback's) the runs cannot see. */
 bool tl_qexec_out_of_time(TlQexec *x);
+struct TlIndexNode;
+
+/* The nodes of a tree the index kept (index.h: tl_index_build_collecting),
+ * to run at instead of walking the tree. */
+typedef struct TlQexecList {
+	const struct TlIndexNode *nodes; /* in preorder, with their preorder numbers */
+	uint32_t count;
+	uint32_t total;                  /* nodes in the tree */
+} TlQexecList;
+
 /* Runs `local` (node by node; may be NULL) then `global` (whole tree; may
  * be NULL) over the tree under `root`, calling `fn` for each match; stops
  * when the budget is spent or `fn` returns false. `roots` (tl_qexec_roots;
  * NULL: every node) says at which nodes `local` can start: the others are
  * walked, counted in the budget, and not run; at those it can, `at` (may
- * be NULL; with `local` NULL, the walk is for it alone) is asked first. Returns the TlQexecStatus bits of this run
+ * be NULL; with `local` NULL, the walk is for it alone) is asked first.
+ * With `list` (it must hold every node `roots` names), its nodes are run
+ * at instead of walking the tree; the budget is charged the same.  Returns the TlQexecStatus bits of this run
  * (also or-ed into x->status). */
 unsigned tl_qexec_run(TlQexec *x, const TSQuery *local, const uint8_t *roots,
-		      const TSQuery *global, TSNode root, TlQexecNodeFn at, TlQexecMatchFn fn,
-		      void *ctx);
+		      const TSQuery *global, TSNode root, const TlQexecList *list,
+		      TlQexecNodeFn at, TlQexecMatchFn fn, void *ctx);
 
 /* Runs the patterns of `q` rooted at `node` (as tl_qexec_run's local walk
  * does at one node), calling `fn` for each match; for a TlQexecNodeFn that

@@ -33,6 +33,7 @@ struct TlQuerySet {
 	TlArray(uint32_t) shape_cost;     /* nodes with children, roughly */
 	TlArray(TlU32Array) shape_patterns;
 	TlArray(uint8_t *) shape_roots;   /* root-symbol bitmap (qexec.h) per shape; NULL: any */
+	TlArray(TlU32Array) shape_root_list; /* the same as a list of symbols */
 	TlPrechecks prechecks;
 	TlArray(TlU32Array) needs;  /* per need: literal ids, one of which must be there */
 	TlArray(TlLiteral) literals;
@@ -148,6 +149,13 @@ static uint32_t tl_queryset__shape(TlQuerySet *qs, const char *text)
 		roots = NULL;
 	}
 	tl_array_push(&qs->shape_roots, roots);
+	TlU32Array list;
+	tl_array_init(&list);
+	for (uint32_t byte = 0; roots && byte < TL_QEXEC_ROOTS_BYTES; byte++)
+		for (uint32_t bit = 0; roots[byte] && bit < 8; bit++)
+			if ((roots[byte] >> bit) & 1)
+				tl_array_push(&list, byte * 8 + bit);
+	tl_array_push(&qs->shape_root_list, list);
 	tl_prechecks_add_shape(&qs->prechecks, tl_python_language(), shape);
 	TlU32Array none;
 	tl_array_init(&none);
@@ -175,6 +183,7 @@ TlQuerySet *tl_queryset_new(const TlRuleSet *rules)
 	tl_array_init(&qs->shape_cost);
 	tl_array_init(&qs->shape_patterns);
 	tl_array_init(&qs->shape_roots);
+	tl_array_init(&qs->shape_root_list);
 	tl_prechecks_init(&qs->prechecks);
 	tl_array_init(&qs->needs);
 	tl_array_init(&qs->literals);
@@ -242,9 +251,12 @@ void tl_queryset_free(TlQuerySet *qs)
 	}
 	for (uint32_t i = 0; i < qs->shape_patterns.size; i++)
 		tl_array_release(&qs->shape_patterns.items[i]);
-	for (uint32_t i = 0; i < qs->shape_roots.size; i++)
+	for (uint32_t i = 0; i < qs->shape_roots.size; i++) {
 		tl_free(qs->shape_roots.items[i]);
+		tl_array_release(&qs->shape_root_list.items[i]);
+	}
 	tl_array_release(&qs->shape_roots);
+	tl_array_release(&qs->shape_root_list);
 	tl_prechecks_release(&qs->prechecks);
 	for (uint32_t i = 0; i < qs->needs.size; i++)
 		tl_array_release(&qs->needs.items[i]);
@@ -274,6 +286,22 @@ const uint32_t *tl_queryset_shape_patterns(const TlQuerySet *qs, uint32_t shape,
 {
 	*count = qs->shape_patterns.items[shape].size;
 	return qs->shape_patterns.items[shape].items;
+}
+
+bool tl_queryset_roots(const TlQuerySet *qs, const uint64_t *key, uint8_t *out)
+{
+	memset(out, 0, TL_QEXEC_ROOTS_BYTES);
+	for (uint32_t i = 0; i < qs->patterns.size; i++) {
+		if (!tl_bit(key, i))
+			continue;
+		uint32_t shape = qs->patterns.items[i].shape;
+		if (!qs->shape_roots.items[shape])
+			return false;
+		const TlU32Array *list = &qs->shape_root_list.items[shape];
+		for (uint32_t k = 0; k < list->size; k++)
+			out[list->items[k] >> 3] |= (uint8_t)(1u << (list->items[k] & 7));
+	}
+	return true;
 }
 
 const TlPrechecks *tl_queryset_prechecks(const TlQuerySet *qs)

@@ -99,6 +99,10 @@ uint32_t tl_queryset_count(const TlQuerySet *qs); /* rule patterns */
 const TlRulePattern *tl_queryset_pattern(const TlQuerySet *qs, uint32_t i);
 /* Rule patterns sharing shape `shape`, in rule-pattern order. */
 const uint32_t *tl_queryset_shape_patterns(const TlQuerySet *qs, uint32_t shape, uint32_t *count);
+/* Sets `out` (TL_QEXEC_ROOTS_BYTES) to the node symbols at which the
+ * shapes of the rule patterns in `key` start; false when one may start at
+ * any node. No query is compiled for this. */
+bool tl_queryset_roots(const TlQuerySet *qs, const uint64_t *key, uint8_t *out);
 /* The pre-checks of every rule pattern (TlRulePattern.precheck). */
 const TlPrechecks *tl_queryset_prechecks(const TlQuerySet *qs);
 /* The shapes part `part` runs at a node of symbol `sym` (its query's local

@@ -306,8 +306,14 @@ static void tl_facts__ecosystem(TlIndex *idx)
 
 void tl_facts_build(TlIndex *idx, const TlSource *src, TSNode root)
 {
+	tl_facts_build_collecting(idx, src, root, NULL);
+}
+
+void tl_facts_build_collecting(TlIndex *idx, const TlSource *src, TSNode root,
+			       const uint8_t *symbols)
+{
 	uint64_t t = tl_timings_start();
-	tl_index_build(idx, src, root);
+	tl_index_build_collecting(idx, src, root, symbols);
 	t = tl_timings_add(TL_PHASE_INDEX, t);
 	tl_facts__ecosystem(idx); /* before anything asks what a name hints at */
 	tl_facts__classes(idx);

@@ -319,6 +319,7 @@ static void test_prechecks_lose_nothing(void **state)
 		Ctx cx = { &fx->idx, fx->src.text };
 		TlPrecheckRun run;
 		tl_precheck_run_init(&run, &pc, precheck_fn, &cx);
+		run.text = fx->src.text;
 		uint32_t k = 0;
 		for (uint32_t r = 0; r < set.rules.size; r++) {
 			const TlRule *rule = set.rules.items[r];

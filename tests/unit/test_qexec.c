@@ -220,7 +220,7 @@ static Summary node_by_node(TlQexec *x, const TSQuery *local, const uint8_t *roo
 {
 	Summary s = { 0, 0, 0 };
 	tl_qexec_begin(x, tl_qexec_budget_for(1u << 20), 1e9);
-	assert_int_equal(tl_qexec_run(x, local, roots, global, root, NULL, summary_fn, &s), TL_QEXEC_DONE);
+	assert_int_equal(tl_qexec_run(x, local, roots, global, root, NULL, NULL, summary_fn, &s), TL_QEXEC_DONE);
 	return s;
 }
 
@@ -362,7 +362,7 @@ static uint64_t work(TSParser *parser, TlQexec *x, const TSQuery *q, const char 
 	TSTree *tree = ts_parser_parse_string(parser, NULL, text, (uint32_t)strlen(text));
 	Summary s = { 0, 0, 0 };
 	tl_qexec_begin(x, tl_qexec_budget_for(strlen(text)), 1e9);
-	*status = tl_qexec_run(x, q, NULL, NULL, ts_tree_root_node(tree), NULL, summary_fn, &s);
+	*status = tl_qexec_run(x, q, NULL, NULL, ts_tree_root_node(tree), NULL, NULL, summary_fn, &s);
 	ts_tree_delete(tree);
 	tl_free(text);
 	return x->spent;
@@ -426,12 +426,12 @@ static void test_bounds_stop_the_run(void **state)
 	/* The match callback stops the run. */
 	int seen = 0;
 	tl_qexec_begin(&x, tl_qexec_budget_for(strlen(text)), 1e9);
-	assert_int_equal(tl_qexec_run(&x, q, NULL, NULL, root, NULL, stop_at_three, &seen), TL_QEXEC_STOPPED);
+	assert_int_equal(tl_qexec_run(&x, q, NULL, NULL, root, NULL, NULL, stop_at_three, &seen), TL_QEXEC_STOPPED);
 	assert_int_equal(seen, 3);
 	/* The work budget stops it. */
 	Summary s = { 0, 0, 0 };
 	tl_qexec_begin(&x, 100, 1e9);
-	assert_true(tl_qexec_run(&x, q, NULL, NULL, root, NULL, summary_fn, &s) & TL_QEXEC_BUDGET_SPENT);
+	assert_true(tl_qexec_run(&x, q, NULL, NULL, root, NULL, NULL, summary_fn, &s) & TL_QEXEC_BUDGET_SPENT);
 	assert_true(x.status & TL_QEXEC_BUDGET_SPENT);
 	assert_true(s.count < 100);
 	/* A whole-tree pattern whose states pile up on the chain: the match
@@ -442,11 +442,11 @@ static void test_bounds_stop_the_run(void **state)
 	assert_non_null(gg);
 	memset(&s, 0, sizeof s);
 	tl_qexec_begin(&x, tl_qexec_budget_for(strlen(text)), 1e9);
-	unsigned st = tl_qexec_run(&x, g, NULL, gg, root, NULL, summary_fn, &s);
+	unsigned st = tl_qexec_run(&x, g, NULL, gg, root, NULL, NULL, summary_fn, &s);
 	assert_true(st & TL_QEXEC_MATCH_LIMIT_HIT);
 	/* The CPU-time bound stops the whole-tree run. */
 	tl_qexec_begin(&x, tl_qexec_budget_for(strlen(text)), 0.0);
-	st = tl_qexec_run(&x, g, NULL, gg, root, NULL, summary_fn, &s);
+	st = tl_qexec_run(&x, g, NULL, gg, root, NULL, NULL, summary_fn, &s);
 	assert_int_equal(st & TL_QEXEC_TIME_SPENT, TL_QEXEC_TIME_SPENT);
 	ts_query_delete(g);
 	ts_query_delete(gg);
