@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "buf.h"
+#include "index.h"
 #include "qexec.h"
 #include "rules.h"
 
@@ -457,6 +458,60 @@ static void test_bounds_stop_the_run(void **state)
 	ts_parser_delete(parser);
 }
 
+/* Running at the nodes the index kept finds what walking the tree finds,
+ * and charges the budget the same: the same status and units spent,
+ * whatever the budget. */
+static void test_list_same_as_walk(void **state)
+{
+	(void)state;
+	TlBuf all;
+	builtin_queries(&all);
+	TSQuery *q = compile(all.data);
+	uint8_t *roots = tl_qexec_roots(q, false, tl_python_language(), all.data, (uint32_t)all.len);
+	assert_non_null(roots);
+	TSParser *parser = ts_parser_new();
+	ts_parser_set_language(parser, tl_python_language());
+	TlQexec x;
+	tl_qexec_init(&x);
+	char *text = gen("loop", 40);
+	TlSource src;
+	char why[256];
+	assert_true(tl_source_init_text(&src, "t.py", text, strlen(text), why, sizeof why));
+	TSTree *tree = ts_parser_parse_string(parser, NULL, src.text, src.length);
+	TSNode root = ts_tree_root_node(tree);
+	TlIndex idx;
+	tl_index_build_collecting(&idx, &src, root, roots);
+	assert_true(idx.collected.size > 10 && idx.collected.size < idx.node_count);
+	TlQexecList list = { idx.collected.items, idx.collected.size, idx.node_count };
+	uint64_t full = 0;
+	for (uint64_t budget = 1; budget < 100000; budget = budget * 3 + 7) {
+		Summary a = { 0, 0, 0 }, b = { 0, 0, 0 };
+		tl_qexec_begin(&x, budget, 1e9);
+		unsigned sa = tl_qexec_run(&x, q, roots, NULL, root, NULL, NULL, summary_fn, &a);
+		uint64_t spent_a = x.spent;
+		tl_qexec_begin(&x, budget, 1e9);
+		unsigned sb = tl_qexec_run(&x, q, roots, NULL, root, &list, NULL, summary_fn, &b);
+		if (sa != sb || spent_a != x.spent || a.count != b.count || a.sum != b.sum)
+			fail_msg("budget %llu: walk status %u, %llu units, %llu matches; list status %u, "
+				 "%llu units, %llu matches", (unsigned long long)budget, sa,
+				 (unsigned long long)spent_a, (unsigned long long)a.count, sb,
+				 (unsigned long long)x.spent, (unsigned long long)b.count);
+		if (sa == TL_QEXEC_DONE && !full)
+			full = spent_a;
+	}
+	/* Some budgets ran out, and the largest did not. */
+	assert_true(full > 0);
+	tl_index_release(&idx);
+	ts_tree_delete(tree);
+	tl_source_release(&src);
+	tl_free(text);
+	tl_qexec_release(&x);
+	ts_parser_delete(parser);
+	tl_free(roots);
+	ts_query_delete(q);
+	tl_buf_release(&all);
+}
+
 int main(void)
 {
 	tl_alloc_install();
@@ -467,6 +522,7 @@ int main(void)
 		cmocka_unit_test(test_same_matches_as_whole_tree),
 		cmocka_unit_test(test_work_grows_linearly),
 		cmocka_unit_test(test_bounds_stop_the_run),
+		cmocka_unit_test(test_list_same_as_walk),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
