@@ -288,6 +288,16 @@ const char *tl_qexec_precheck(const TSLanguage *lang, const char *text, uint32_t
 	bool after_field = false;
 	int8_t root_cur = -1;
 	uint32_t nodes_open = 0; /* 'n' frames on the stack */
+	/* A NUL byte: tree-sitter 0.25.1 compares a string holding one as a
+	 * node name past the grammar's name (a global-buffer-overflow read in
+	 * ts_language_symbol_for_name; found by fuzz_rules). No query text
+	 * needs one. */
+	const char *nul = memchr(text, '\0', len);
+	if (nul) {
+		*offset = (uint32_t)(nul - text);
+		tl_array_release(&st);
+		return "a NUL byte is not allowed in a query";
+	}
 	uint32_t i = 0;
 	while (i < len && !what) {
 		char c = text[i];

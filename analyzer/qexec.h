@@ -67,7 +67,9 @@ bool tl_qexec_text_roots(const TSLanguage *lang, const char *text, uint32_t len,
  * predicate where a pattern belongs, e.g. `((#eq? "a" "b")) @x` or
  * `(call function: (#eq? "a" "b"))` (an assertion, or a read past its
  * steps without assertions); an empty string `""` (a copy from a null
- * pointer: undefined behaviour). Returns NULL when ts_query_new may judge
+ * pointer: undefined behaviour); a `+` on a pattern that may match nothing,
+ * outside any node (never finishes compiling); a NUL byte (a read past a
+ * node name). Returns NULL when ts_query_new may judge
  * the query, else what is wrong (a static string, worded as rules.c words
  * tree-sitter's errors) with its byte offset in *offset. */
 const char *tl_qexec_precheck(const TSLanguage *lang, const char *text, uint32_t len,

@@ -174,6 +174,12 @@ static void test_precheck(void **state)
 			ts_query_delete(q);
 		}
 	}
+	/* A NUL byte (tree-sitter reads a string holding one past the grammar's
+	 * node name): refused where it is. */
+	static const char nul_query[] = "(binary_operator operator: \"+\0\")";
+	uint32_t off = UINT32_MAX;
+	assert_non_null(tl_qexec_precheck(tl_python_language(), nul_query, sizeof nul_query - 1, &off));
+	assert_int_equal(off, 29);
 }
 
 /* ---- matches, as an order-free summary -------------------------------------------- */
