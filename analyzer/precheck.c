@@ -18,8 +18,11 @@ typedef struct TlPNode {
 	bool quantified;
 	bool approx;        /* a supertype or a name not known: read as any node */
 	uint32_t children;  /* expressions directly inside it */
-	int64_t path;       /* its path, or -1: not the same in every match */
-	bool det_child;     /* some child has a path */
+	int64_t path;       /* its path, or -1: none (optional, or under a group) */
+	bool strict;        /* under no alternation: every match has a node there */
+	bool det_child;     /* some strict child has a path */
+	int64_t host;       /* an alternation: the path its members hang from, or -1 */
+	TSFieldId host_field; /* ... and the field they are in */
 } TlPNode;
 
 typedef TlArray(TlPNode) TlPNodes;
@@ -89,7 +92,7 @@ static void tl_precheck__symbol(TlPNode *p, const TSLanguage *lang, const char *
  * into `captures` (-1 none, -2 more than one). False when it cannot be read
  * (then nothing is checked). */
 static bool tl_precheck__read(const TSLanguage *lang, const char *s, TlPNodes *nodes,
-			      TlIntArray *captures, bool *exotic)
+			      TlIntArray *captures, TlIntArray *occurrences, bool *exotic)
 {
 	*exotic = false;
 	size_t n = strlen(s), i = 0;
@@ -111,6 +114,7 @@ static bool tl_precheck__read(const TSLanguage *lang, const char *s, TlPNodes *n
 			p.parent = open;
 			p.field = field;
 			p.path = -1;
+			p.host = -1;
 			field = 0;
 			if (open >= 0)
 				nodes->items[open].children++;
@@ -181,6 +185,8 @@ static bool tl_precheck__read(const TSLanguage *lang, const char *s, TlPNodes *n
 			while (captures->size <= idx)
 				tl_array_push(captures, -1);
 			captures->items[idx] = captures->items[idx] == -1 ? last : -2;
+			tl_array_push(occurrences, (int32_t)idx);
+			tl_array_push(occurrences, last);
 			i = k;
 		} else if (c == '!') {
 			/* a negated field: not checked */
@@ -207,15 +213,16 @@ static bool tl_precheck__read(const TSLanguage *lang, const char *s, TlPNodes *n
 	return open < 0;
 }
 
-static uint32_t tl_precheck__intern(TlPrechecks *pc, uint32_t parent, const TlPNode *p)
+static uint32_t tl_precheck__intern(TlPrechecks *pc, uint32_t parent, TSFieldId field,
+				    const TlPNode *p)
 {
 	for (uint32_t i = 1; i < pc->paths.size; i++) {
 		const TlPrecheckPath *q = &pc->paths.items[i];
-		if (q->parent == parent && q->step.field == p->field && q->step.match == p->match &&
+		if (q->parent == parent && q->step.field == field && q->step.match == p->match &&
 		    (p->match != TL_PRECHECK_SYMBOL || q->step.symbol == p->symbol))
 			return i;
 	}
-	TlPrecheckPath q = { parent, { p->field, p->match == TL_PRECHECK_SYMBOL ? p->symbol : 0, p->match } };
+	TlPrecheckPath q = { parent, { field, p->match == TL_PRECHECK_SYMBOL ? p->symbol : 0, p->match } };
 	tl_array_push(&pc->paths, q);
 	return pc->paths.size - 1;
 }
@@ -229,6 +236,7 @@ void tl_prechecks_init(TlPrechecks *pc)
 	tl_array_init(&pc->shape_captures);
 	tl_array_init(&pc->shapes);
 	tl_array_init(&pc->lengths);
+	tl_array_init(&pc->check_paths);
 	TlPrecheckPath root = { 0, { 0, 0, TL_PRECHECK_ANY } };
 	tl_array_push(&pc->paths, root);
 }
@@ -242,6 +250,7 @@ void tl_prechecks_release(TlPrechecks *pc)
 	tl_array_release(&pc->shape_captures);
 	tl_array_release(&pc->shapes);
 	tl_array_release(&pc->lengths);
+	tl_array_release(&pc->check_paths);
 }
 
 /* Cost classes: the order checks are tried in. */
@@ -254,8 +263,10 @@ static int tl_precheck__cost(const TlPred *p)
 	return p->kind == TL_PRED_MATCH ? 2 : 3;
 }
 
-/* Finds the root of `nodes` and gives a path to every node that has one;
- * returns the root's index, or -1 when the shape has no plain root. */
+/* Finds the root of `nodes` and gives a path to every node that has one
+ * (a node under an alternation hangs where the alternation does, in its
+ * field); returns the root's index, or -1 when the shape has no plain
+ * root. */
 static int32_t tl_precheck__paths(TlPrechecks *pc, TlPNodes *nodes)
 {
 	/* The root: the first expression that is no group; a group around it
@@ -276,18 +287,105 @@ static int32_t tl_precheck__paths(TlPrechecks *pc, TlPNodes *nodes)
 		if (nodes->items[a].kind != TL_PN_GROUP)
 			return -1;
 	nodes->items[root].path = 0;
-	/* Parents come before their children. */
+	nodes->items[root].strict = true;
+	/* Parents come before their children. Members of an alternation at
+	 * the root have no path (the root is whichever matched). */
 	for (uint32_t k = (uint32_t)root + 1; k < nodes->size; k++) {
 		TlPNode *p = &nodes->items[k];
-		if (p->parent < 0 || p->quantified || (p->kind != TL_PN_NODE && p->kind != TL_PN_STRING))
+		if (p->parent < 0 || p->quantified)
 			continue;
 		TlPNode *up = &nodes->items[p->parent];
-		if (up->path < 0 || up->kind != TL_PN_NODE)
+		int64_t from = -1;
+		TSFieldId field = p->field;
+		bool strict = false;
+		if (up->kind == TL_PN_NODE && up->path >= 0) {
+			from = up->path;
+			strict = up->strict;
+		} else if (up->kind == TL_PN_ALT && up->host >= 0) {
+			from = up->host;
+			field = up->host_field ? up->host_field : p->field;
+		}
+		if (from < 0)
 			continue;
-		p->path = tl_precheck__intern(pc, (uint32_t)up->path, p);
-		up->det_child = true;
+		if (p->kind == TL_PN_ALT) {
+			p->host = from;
+			p->host_field = field;
+		} else if (p->kind == TL_PN_NODE || p->kind == TL_PN_STRING) {
+			p->path = tl_precheck__intern(pc, (uint32_t)from, field, p);
+			p->strict = strict;
+			if (strict)
+				up->det_child = true;
+		}
 	}
 	return root;
+}
+
+/* True when node `n` lies inside node `a` (or is it). */
+static bool tl_precheck__inside(const TlPNodes *nodes, int32_t n, int32_t a)
+{
+	for (; n >= 0; n = nodes->items[n].parent)
+		if (n == a)
+			return true;
+	return false;
+}
+
+/* The paths where capture `c` may be, in pc->check_paths (from *from,
+ * *count of them): one per place it is written (an alternation's
+ * capture: its members'). False when some match may leave it without a
+ * node (then a predicate on it holds, and nothing can be checked): it is
+ * written under a quantifier or group, or not in every member of an
+ * alternation around it. */
+static bool tl_precheck__capture_paths(TlPrechecks *pc, const TlPNodes *nodes, int32_t root,
+				       const TlIntArray *occ, uint32_t c, uint32_t *from,
+				       uint32_t *count)
+{
+	*from = pc->check_paths.size;
+	for (uint32_t i = 0; i + 1 < occ->size; i += 2) {
+		if ((uint32_t)occ->items[i] != c)
+			continue;
+		int32_t o = occ->items[i + 1];
+		const TlPNode *n = &nodes->items[o];
+		/* Every alternation around it holds the capture in each member. */
+		for (int32_t m = o, a = n->parent; a >= 0; m = a, a = nodes->items[a].parent) {
+			if (nodes->items[a].kind != TL_PN_ALT)
+				continue;
+			for (uint32_t k = (uint32_t)a + 1; k < nodes->size; k++) {
+				if (nodes->items[k].parent != a || (int32_t)k == m)
+					continue;
+				bool has = false;
+				for (uint32_t j = 0; j + 1 < occ->size && !has; j += 2)
+					has = (uint32_t)occ->items[j] == c &&
+					      tl_precheck__inside(nodes, occ->items[j + 1], (int32_t)k);
+				if (!has)
+					goto fail;
+			}
+		}
+		if (n->kind == TL_PN_ALT && o == root) {
+			tl_array_push(&pc->check_paths, 0);
+		} else if (n->kind == TL_PN_ALT) {
+			/* Whichever member matched: each must have a path. */
+			if (n->host < 0)
+				goto fail;
+			for (uint32_t k = (uint32_t)o + 1; k < nodes->size; k++) {
+				if (nodes->items[k].parent != o)
+					continue;
+				if (nodes->items[k].path < 0)
+					goto fail;
+				tl_array_push(&pc->check_paths, (uint32_t)nodes->items[k].path);
+			}
+		} else if (n->path >= 0) {
+			tl_array_push(&pc->check_paths, (uint32_t)n->path);
+		} else {
+			goto fail;
+		}
+	}
+	*count = pc->check_paths.size - *from;
+	if (*count)
+		return true;
+fail:
+	pc->check_paths.size = *from;
+	*count = 0;
+	return false;
 }
 
 uint32_t tl_prechecks_add(TlPrechecks *pc, const TSLanguage *lang, const char *shape,
@@ -295,46 +393,58 @@ uint32_t tl_prechecks_add(TlPrechecks *pc, const TSLanguage *lang, const char *s
 {
 	TlPrecheckPattern pat = { pc->checks.size, 0, 0 };
 	TlPNodes nodes;
-	TlIntArray captures;
+	TlIntArray captures, occ;
 	tl_array_init(&nodes);
 	tl_array_init(&captures);
+	tl_array_init(&occ);
 	bool exotic;
-	if (!tl_precheck__read(lang, shape, &nodes, &captures, &exotic) ||
-	    tl_precheck__paths(pc, &nodes) < 0)
+	int32_t root = -1;
+	if (!tl_precheck__read(lang, shape, &nodes, &captures, &occ, &exotic) ||
+	    (root = tl_precheck__paths(pc, &nodes)) < 0)
 		goto done;
-	/* Structure: the deepest nodes with a path are there. */
+	/* Structure: the deepest nodes every match has are there. */
 	for (uint32_t k = 0; k < nodes.size; k++)
-		if (nodes.items[k].path > 0 && !nodes.items[k].det_child) {
-			TlPrecheck c = { (uint32_t)nodes.items[k].path, NULL, 0, 0 };
+		if (nodes.items[k].path > 0 && nodes.items[k].strict && !nodes.items[k].det_child) {
+			TlPrecheck c = { NULL, pc->check_paths.size, 1, 0, 0, 0, 0 };
+			tl_array_push(&pc->check_paths, (uint32_t)nodes.items[k].path);
 			tl_array_push(&pc->checks, c);
 		}
-	/* Predicates on captures with a path, cheapest first. A semantic one
+	/* Predicates on captures with paths, cheapest first. A semantic one
 	 * only when every predicate before it is checked too: the match would
 	 * have asked it anyway (a predicate before it that fails cheaply on the
-	 * match, such as a test of a capture under an alternation, keeps it
+	 * match, such as a test of a capture that is not always there, keeps it
 	 * from being asked at every node). */
-	bool *checked = tl_calloc(preds->size ? preds->size : 1, sizeof *checked);
-	int32_t *where = tl_calloc(preds->size ? preds->size : 1, sizeof *where);
+	uint32_t n = preds->size < 64 ? preds->size : 64;
+	TlPrecheck *plan = tl_calloc(n ? n : 1, sizeof *plan);
+	bool *checked = tl_calloc(n ? n : 1, sizeof *checked);
 	bool prefix = true;
-	for (uint32_t i = 0; i < preds->size && i < 64; i++) {
+	for (uint32_t i = 0; i < n; i++) {
 		const TlPred *p = &preds->items[i];
-		where[i] = -1;
 		if (p->kind == TL_PRED_SET)
 			continue;
-		if (!(p->kind == TL_PRED_EQ && p->capture2 >= 0) && p->capture < captures.size &&
-		    captures.items[p->capture] >= 0)
-			where[i] = (int32_t)nodes.items[captures.items[p->capture]].path;
-		checked[i] = where[i] >= 0 && (p->kind != TL_PRED_SEMANTIC || prefix);
+		TlPrecheck *c = &plan[i];
+		c->pred = p;
+		bool ok = tl_precheck__capture_paths(pc, &nodes, root, &occ, p->capture, &c->path_from,
+						     &c->path_count);
+		if (ok && p->kind == TL_PRED_EQ && p->capture2 >= 0)
+			ok = tl_precheck__capture_paths(pc, &nodes, root, &occ, (uint32_t)p->capture2,
+							&c->path2_from, &c->path2_count);
+		checked[i] = ok && (p->kind != TL_PRED_SEMANTIC || prefix);
 		prefix = prefix && checked[i];
+		/* Exact: the capture is the root itself. */
+		if (checked[i] && c->path_count == 1 && pc->check_paths.items[c->path_from] == 0 &&
+		    !(p->kind == TL_PRED_EQ && p->capture2 >= 0))
+			pat.exact |= (uint64_t)1 << i;
 	}
 	for (int cost = 1; cost <= 3; cost++) {
-		for (uint32_t i = 0; i < preds->size && i < 64; i++) {
-			if (!checked[i] || tl_precheck__cost(&preds->items[i]) != cost)
-				continue;
+		for (uint32_t i = 0; i < n; i++) {
 			const TlPred *pr = &preds->items[i];
-			TlPrecheck c = { (uint32_t)where[i], pr, pc->lengths.size, 0 };
+			if (!checked[i] || tl_precheck__cost(pr) != cost)
+				continue;
+			TlPrecheck c = plan[i];
 			/* The lengths of the strings a string test compares with. */
-			if (pr->kind == TL_PRED_EQ) {
+			c.length_from = pc->lengths.size;
+			if (pr->kind == TL_PRED_EQ && pr->capture2 < 0) {
 				tl_array_push(&pc->lengths, (uint32_t)strlen(pr->string));
 				c.length_count = 1;
 			} else if (pr->kind == TL_PRED_ANY_OF) {
@@ -343,17 +453,16 @@ uint32_t tl_prechecks_add(TlPrechecks *pc, const TSLanguage *lang, const char *s
 				c.length_count = pr->strings.size;
 			}
 			tl_array_push(&pc->checks, c);
-			if (where[i] == 0)
-				pat.exact |= (uint64_t)1 << i;
 		}
 	}
+	tl_free(plan);
 	tl_free(checked);
-	tl_free(where);
 done:
 	pat.count = pc->checks.size - pat.from;
 	tl_array_push(&pc->patterns, pat);
 	tl_array_release(&nodes);
 	tl_array_release(&captures);
+	tl_array_release(&occ);
 	return pc->patterns.size - 1;
 }
 
@@ -366,8 +475,11 @@ uint32_t tl_prechecks_add_shape(TlPrechecks *pc, const TSLanguage *lang, const c
 	tl_array_init(&captures);
 	bool exotic, native = false;
 	int32_t root = -1;
-	if (!tl_precheck__read(lang, shape, &nodes, &captures, &exotic) || exotic ||
-	    (root = tl_precheck__paths(pc, &nodes)) < 0)
+	TlIntArray occ;
+	tl_array_init(&occ);
+	bool read = tl_precheck__read(lang, shape, &nodes, &captures, &occ, &exotic);
+	tl_array_release(&occ);
+	if (!read || exotic || (root = tl_precheck__paths(pc, &nodes)) < 0)
 		goto done;
 	/* Every expression but the groups around the root is a node with a
 	 * path (so no alternation, quantifier, anchor, negated field, child
@@ -379,7 +491,7 @@ uint32_t tl_prechecks_add_shape(TlPrechecks *pc, const TSLanguage *lang, const c
 		at[k] = -1;
 		if ((int32_t)k < root)
 			continue;
-		if (p->path < 0 || p->approx || ((int32_t)k != root && !p->field) ||
+		if (p->path < 0 || !p->strict || p->approx || ((int32_t)k != root && !p->field) ||
 		    (p->kind != TL_PN_NODE && p->kind != TL_PN_STRING)) {
 			native = false;
 			break;
@@ -584,19 +696,54 @@ static bool tl_precheck__pred(TlPrecheckRun *r, const TlPrecheck *c, const TlPre
 	return v;
 }
 
+/* True when some node at the check's paths passes it (a pair of nodes, for
+ * #eq? of two captures). */
+static bool tl_precheck__check(TlPrecheckRun *r, const TlPrecheck *c)
+{
+	const uint32_t *paths = r->pc->check_paths.items;
+	/* Find every path first: finding may move r->nodes. */
+	for (uint32_t i = 0; i < c->path_count; i++)
+		tl_precheck__find(r, paths[c->path_from + i]);
+	for (uint32_t i = 0; i < c->path2_count; i++)
+		tl_precheck__find(r, paths[c->path2_from + i]);
+	for (uint32_t i = 0; i < c->path_count; i++) {
+		uint32_t path = paths[c->path_from + i];
+		uint32_t from = r->path_from.items[path], count = r->path_count.items[path];
+		if (!c->pred) {
+			if (count)
+				return true;
+			continue;
+		}
+		for (uint32_t k = 0; k < count; k++) {
+			const TlPrecheckFound *f = &r->nodes.items[from + k];
+			if (!c->path2_count) {
+				if (tl_precheck__pred(r, c, f) != c->pred->negated)
+					return true;
+				continue;
+			}
+			/* #eq? @a @b: the two texts, as the engine compares them. */
+			for (uint32_t j = 0; j < c->path2_count; j++) {
+				uint32_t path2 = paths[c->path2_from + j];
+				uint32_t from2 = r->path_from.items[path2], count2 = r->path_count.items[path2];
+				for (uint32_t m = 0; m < count2; m++) {
+					const TlPrecheckFound *g = &r->nodes.items[from2 + m];
+					bool eq = f->end - f->start == g->end - g->start &&
+						  memcmp(r->text + f->start, r->text + g->start, f->end - f->start) == 0;
+					if (eq != c->pred->negated)
+						return true;
+				}
+			}
+		}
+	}
+	return false;
+}
+
 bool tl_precheck_run_holds(TlPrecheckRun *r, uint32_t pattern)
 {
 	const TlPrecheckPattern *pat = &r->pc->patterns.items[pattern];
-	for (uint32_t i = 0; i < pat->count; i++) {
-		const TlPrecheck *c = &r->pc->checks.items[pat->from + i];
-		tl_precheck__find(r, c->path);
-		uint32_t from = r->path_from.items[c->path], count = r->path_count.items[c->path];
-		bool ok = c->pred == NULL && count > 0;
-		for (uint32_t k = 0; c->pred && k < count && !ok; k++)
-			ok = tl_precheck__pred(r, c, &r->nodes.items[from + k]) != c->pred->negated;
-		if (!ok)
+	for (uint32_t i = 0; i < pat->count; i++)
+		if (!tl_precheck__check(r, &r->pc->checks.items[pat->from + i]))
 			return false;
-	}
 	return true;
 }
 

@@ -5,18 +5,20 @@
  * matches nearly every call, and `#eq? @_m "backward"` or
  * `#module-forward? @finding` then rejects it. tree-sitter cannot evaluate
  * predicates while it matches, so each of those matches is built and
- * thrown away. A pre-check reads, from a pattern's shape, the nodes every
- * match binds: the root, and the chain of child steps below it (`field:
- * (type)`, or `(type)` among any children) that no quantifier or
- * alternation makes optional (a *path*). For such a node it checks,
- * directly on the tree, that some node is there and that the pattern's
- * predicates on its capture can hold: at least one of the nodes at that
- * path satisfies them (a path may reach several: a child without a field,
- * a field with several children; anchors are not checked, so more nodes
- * are candidates than can match). Failing a pre-check means no match of
- * the pattern at that node can pass its predicates; passing means nothing.
- * So running the query only at nodes where some pattern passes, and
- * evaluating only those patterns' matches, finds the same findings.
+ * thrown away. A pre-check reads, from a pattern's shape, where each node
+ * of a match must be: the root, and the chain of child steps below it
+ * (`field: (type)`, or `(type)` among any children) that no quantifier or
+ * group makes optional (a *path*); a node written in an alternation may be
+ * at its members' paths, one of them. For such a node it checks, directly
+ * on the tree, that some node is there and that the pattern's predicates
+ * on its capture can hold: at least one of the nodes at its paths
+ * satisfies them (a path may reach several: a child without a field, a
+ * field with several children; anchors are not checked, so more nodes are
+ * candidates than can match); #eq? of two captures, one pair of them.
+ * Failing a pre-check means no match of the pattern at that node can pass
+ * its predicates; passing means nothing. So running the query only at
+ * nodes where some pattern passes, and evaluating only those patterns'
+ * matches, finds the same findings.
  *
  * Semantic predicates cost: one is pre-checked only when every predicate
  * before it in the pattern is, so that no node is asked a question the
@@ -26,9 +28,10 @@
  * capture is the node itself): TlPrecheckPattern.exact says which, and the
  * engine does not evaluate those again on the match.
  *
- * Not pre-checked: predicates comparing two captures, `#set!`, captures
- * under an alternation, a quantifier, a group, or written on two nodes;
- * wildcards and supertypes check only that a node is there.
+ * Not pre-checked: `#set!`, and a capture some match may leave without a
+ * node (a predicate on it then holds): written under a quantifier or a
+ * group, or not in every member of an alternation around it. Wildcards
+ * and supertypes check only that a node is there.
  *
  * Native shapes (tl_prechecks_add_shape) are matched here without
  * tree-sitter: the engine runs tree-sitter at a node only for shapes that
@@ -60,11 +63,13 @@ typedef struct TlPrecheckPath {
 	TlPrecheckStep step;
 } TlPrecheckPath;
 
-/* One check: a node exists at `path`, and, when `pred` is not NULL, that
- * predicate holds of at least one node there. */
+/* One check: a node exists at one of its paths, and, when `pred` is not
+ * NULL, that predicate holds of at least one node there (#eq? of two
+ * captures: of one pair of nodes, one at each capture's paths). */
 typedef struct TlPrecheck {
-	uint32_t path;
 	const TlPred *pred; /* borrowed from the rule */
+	uint32_t path_from, path_count;     /* in TlPrechecks.check_paths */
+	uint32_t path2_from, path2_count;   /* #eq? @a @b: the second capture's */
 	uint32_t length_from, length_count; /* #eq? / #any-of?: its strings' lengths */
 } TlPrecheck;
 
@@ -103,6 +108,7 @@ typedef struct TlPrechecks {
 	TlArray(TlPrecheckCapture) shape_captures;
 	TlArray(TlPrecheckShape) shapes;
 	TlArray(uint32_t) lengths;
+	TlArray(uint32_t) check_paths;
 } TlPrechecks;
 
 void tl_prechecks_init(TlPrechecks *pc);
