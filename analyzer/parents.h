@@ -1,13 +1,18 @@
 /* The parent of each named node of a tree, found in O(1).
  *
- * ts_node_parent walks down from the root to the node each time: O(depth).
- * Code that climbs from a node to its enclosing statement or function with
- * it spends O(depth^2), and a file of 2,000 nested calls made one file cost
- * seconds (found by fuzz_python). The index fills this table during its
- * one walk of the tree, for the named nodes at depth TL_PARENTS_MIN_DEPTH
- * or more (above that, ts_node_parent is cheap, and real code rarely goes
- * deeper: the table stays empty and costs nothing); tl_parents_get answers
- * from it, and falls back to ts_node_parent for a node it does not hold.
+ * ts_node_parent walks down from the root to the node each time, over the
+ * children of each node on the way: O(depth x siblings). Code that climbs
+ * from a node to its enclosing statement or function with it spends
+ * O(depth^2), and a file of 2,000 nested calls made one file cost seconds
+ * (found by fuzz_python); at module level it scans every statement before
+ * the one holding the node (about 3,000 instructions a call in a 1,000-line
+ * file, the facts' largest cost there). The index fills this table during
+ * its one walk of the tree, for every named node at depth
+ * TL_PARENTS_MIN_DEPTH or more, and for the others while the table holds
+ * fewer than TL_PARENTS_SHALLOW_MAX (real files: all of them, at 32 bytes a
+ * slot; a huge flat file keeps its memory bounded and climbs its shallow
+ * nodes with ts_node_parent); tl_parents_get answers from it, and falls
+ * back to ts_node_parent for a node it does not hold.
  *
  * Ownership: the table owns its slots; the nodes are borrowed from the
  * tree, which must outlive it. Not thread-safe for writing; reads of a
@@ -26,6 +31,8 @@ typedef struct TlParentSlot {
 } TlParentSlot;
 
 #define TL_PARENTS_MIN_DEPTH 32
+/* Shallow nodes recorded at most: about 11 MB of slots at 3/4 load. */
+#define TL_PARENTS_SHALLOW_MAX (1u << 18)
 
 typedef struct TlParents {
 	TlParentSlot *slots;
