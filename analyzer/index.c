@@ -926,13 +926,15 @@ static void tl_index__walk(TlIndex *idx, TSNode root, const uint8_t *collect)
 			tl_array_push(&open, n);
 			continue;
 		}
+		/* The node left, then each ancestor returned to (the open ones). */
+		TSNode leaving = n;
 		for (;;) {
-			tl_index__leave(&w, ts_tree_cursor_current_node(&cur));
+			tl_index__leave(&w, leaving);
 			if (ts_tree_cursor_goto_next_sibling(&cur))
 				break;
 			if (!ts_tree_cursor_goto_parent(&cur))
 				goto done;
-			open.size--;
+			leaving = open.items[--open.size];
 		}
 	}
 done:
