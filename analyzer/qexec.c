@@ -287,6 +287,7 @@ const char *tl_qexec_precheck(const TSLanguage *lang, const char *text, uint32_t
 	const char *what = NULL;
 	bool after_field = false;
 	int8_t root_cur = -1;
+	uint32_t root_start = 0; /* where the top-level pattern being read starts */
 	uint32_t nodes_open = 0; /* 'n' frames on the stack */
 	/* A NUL byte: tree-sitter 0.25.1 compares a string holding one as a
 	 * node name past the grammar's name (a global-buffer-overflow read in
@@ -324,6 +325,10 @@ const char *tl_qexec_precheck(const TSLanguage *lang, const char *text, uint32_t
 			if (top && kind != 'p') {
 				top->member = true;
 				tl_qexec__fold(&top->all_null, &top->any_null, &top->cur);
+			} else if (!top) {
+				if (root_cur == 1)
+					break; /* the previous pattern may match nothing */
+				root_start = i;
 			}
 			Frame f = { kind, false, true, false, -1 };
 			tl_array_push(&st, f);
@@ -381,6 +386,9 @@ const char *tl_qexec_precheck(const TSLanguage *lang, const char *text, uint32_t
 				tl_qexec__fold(&top->all_null, &top->any_null, &top->cur);
 				top->cur = 0;
 			} else if (!top) {
+				if (root_cur == 1)
+					break;
+				root_start = i;
 				root_cur = 0;
 			}
 			i = tl_qexec__string_end(text, len, i);
@@ -415,11 +423,25 @@ const char *tl_qexec_precheck(const TSLanguage *lang, const char *text, uint32_t
 				tl_qexec__fold(&top->all_null, &top->any_null, &top->cur);
 				top->cur = 0;
 			} else if (!top && text[start] == '_' && i - start == 1) {
+				if (root_cur == 1) {
+					i = start;
+					break;
+				}
+				root_start = start;
 				root_cur = 0;
 			}
 			continue;
 		}
 		i++;
+	}
+	/* A whole pattern that may match nothing (`((call) @x*)`, `(_)?`):
+	 * tree-sitter 0.25.1 runs it into an assertion in
+	 * ts_query_cursor__advance (found by fuzz_rules); no rule can report
+	 * on nothing. */
+	if (!what && root_cur == 1) {
+		*offset = root_start;
+		what = "a pattern that may match nothing is not supported; remove the * or ? "
+		       "that makes the whole pattern optional";
 	}
 	tl_array_release(&st);
 	return what;
