@@ -31,8 +31,9 @@ typedef struct TlParentSlot {
 } TlParentSlot;
 
 #define TL_PARENTS_MIN_DEPTH 32
-/* Shallow nodes recorded at most: about 11 MB of slots at 3/4 load. */
-#define TL_PARENTS_SHALLOW_MAX (1u << 18)
+/* Shallow nodes recorded at most: about 3 MB of slots at 3/4 load, the
+ * named nodes of some 8,000 lines of code. */
+#define TL_PARENTS_SHALLOW_MAX (1u << 16)
 
 typedef struct TlParents {
 	TlParentSlot *slots;
