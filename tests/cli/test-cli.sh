@@ -3,29 +3,10 @@
 # codes, output formats, selection, bad input and determinism.
 # usage: test-cli.sh TORCHLINT
 set -u
-bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+. "$(dirname "$0")/lib.sh"
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
 
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
-
-# run NAME EXPECTED_EXIT CMD...: runs CMD, stdout in $tmp/out, stderr in $tmp/err.
-run() {
-	name=$1 want=$2
-	shift 2
-	"$@" >"$tmp/out" 2>"$tmp/err"
-	got=$?
-	if [ "$got" = "$want" ]; then ok; else bad "$name: exit $got, expected $want"; sed 's/^/    /' "$tmp/err" | head -5; fi
-}
-# has NAME FILE PATTERN: the file contains the (fixed-string) pattern.
-has() { if grep -qF -- "$3" "$2"; then ok; else bad "$1: '$3' not in output"; sed 's/^/    /' "$2" | head -8; fi; }
-hasnt() { if grep -qF -- "$3" "$2"; then bad "$1: '$3' unexpectedly in output"; else ok; fi; }
-lines() { n=$(wc -l <"$2" | tr -d ' '); if [ "$n" = "$3" ]; then ok; else bad "$1: $n lines, expected $3"; fi; }
 
 cat >"$tmp/flagged.py" <<'PY'
 import torch

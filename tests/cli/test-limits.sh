@@ -4,22 +4,7 @@
 # findings unchanged).
 # usage: test-limits.sh TORCHLINT
 set -u
-bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
-run() {
-	name=$1 want=$2
-	shift 2
-	"$@" >"$tmp/out" 2>"$tmp/err"
-	got=$?
-	if [ "$got" = "$want" ]; then ok; else bad "$name: exit $got, expected $want"; sed 's/^/    /' "$tmp/err" | head -5; fi
-}
-has() { if grep -qF -- "$3" "$2"; then ok; else bad "$1: '$3' not in output"; sed 's/^/    /' "$2" | head -8; fi; }
-hasnt() { if grep -qF -- "$3" "$2"; then bad "$1: '$3' unexpectedly in output"; else ok; fi; }
+. "$(dirname "$0")/lib.sh"
 
 # chain N: one line `x = f(x).f(x)...` with N calls.
 chain() { awk -v n="$1" 'BEGIN { print "import torch"; printf "x = f(x)"; for (i = 1; i < n; i++) printf ".f(x)"; print "" }'; }

@@ -4,27 +4,8 @@
 # command-line conventions ruff users expect, and --fix / --diff.
 # usage: test-newuser.sh TORCHLINT
 set -u
-bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+. "$(dirname "$0")/lib.sh"
 here=$(cd "$(dirname "$0")/../.." && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
-run() {
-	name=$1 want=$2
-	shift 2
-	"$@" >"$tmp/out" 2>"$tmp/err"
-	got=$?
-	if [ "$got" = "$want" ]; then ok; else bad "$name: exit $got, expected $want"; sed 's/^/    /' "$tmp/err" | head -5; fi
-}
-has() { if grep -qF -- "$3" "$2"; then ok; else bad "$1: '$3' not in output"; sed 's/^/    /' "$2" | head -8; fi; }
-hasnt() { if grep -qF -- "$3" "$2"; then bad "$1: '$3' unexpectedly in output"; sed 's/^/    /' "$2" | head -5; else ok; fi; }
-lines() { n=$(wc -l <"$2" | tr -d ' '); if [ "$n" = "$3" ]; then ok; else bad "$1: $n lines, expected $3"; fi; }
-json() {
-	if node -e "const d = JSON.parse(require('fs').readFileSync(process.argv[1], 'utf8')); if (!($3)) process.exit(1)" "$2"; then ok; else bad "$1: JSON check failed: $3"; fi
-}
 
 mkdir -p "$tmp/p"
 cd "$tmp/p" || exit 1
