@@ -436,6 +436,8 @@ typedef struct TlWalker {
 	TlArray(TlFrame) frames;
 	TlArray(TlPending) pending;
 	uint32_t stmt_call_start, stmt_call_end;
+	uint8_t *kinds; /* TL_WALK_* by symbol */
+	uint32_t kind_count;
 } TlWalker;
 
 static void tl_index__add_binding(TlWalker *w, const char *name, size_t len,
@@ -682,25 +684,69 @@ static void tl_index__push(TlWalker *w, TSNode n)
 	tl_array_push(&w->frames, fr);
 }
 
-static void tl_index__enter(TlWalker *w, TSNode n)
+/* What the walk does at a node, by its symbol (TlWalker.kinds). */
+enum {
+	TL_WALK_SKIP, TL_WALK_RETURN, TL_WALK_BLOCK, TL_WALK_FUNC, TL_WALK_CLASS, TL_WALK_LOOP,
+	TL_WALK_WITH, TL_WALK_WITH_ITEM, TL_WALK_ASSIGN, TL_WALK_AUG, TL_WALK_IMPORT,
+	TL_WALK_EXPR_STMT, TL_WALK_COMMENT, TL_WALK_CALL,
+};
+
+/* What entering a node left for leaving it to undo. */
+enum { TL_WALK_FRAME = 1, TL_WALK_PENDING = 2 };
+
+static void tl_index__kinds(TlWalker *w)
+{
+	const TlSyms *sy = w->sy;
+	w->kind_count = ts_language_symbol_count(tl_python_language());
+	w->kinds = tl_calloc(w->kind_count, 1);
+	const struct {
+		TSSymbol sym;
+		uint8_t kind;
+	} map[] = {
+		{ sy->return_statement, TL_WALK_RETURN }, { sy->block, TL_WALK_BLOCK },
+		{ sy->function_definition, TL_WALK_FUNC }, { sy->class_definition, TL_WALK_CLASS },
+		{ sy->for_statement, TL_WALK_LOOP }, { sy->while_statement, TL_WALK_LOOP },
+		{ sy->with_statement, TL_WALK_WITH }, { sy->with_item, TL_WALK_WITH_ITEM },
+		{ sy->assignment, TL_WALK_ASSIGN }, { sy->augmented_assignment, TL_WALK_AUG },
+		{ sy->import_statement, TL_WALK_IMPORT }, { sy->import_from_statement, TL_WALK_IMPORT },
+		{ sy->expression_statement, TL_WALK_EXPR_STMT }, { sy->comment, TL_WALK_COMMENT },
+		{ sy->call, TL_WALK_CALL },
+	};
+	for (size_t i = 0; i < sizeof map / sizeof *map; i++)
+		if (map[i].sym < w->kind_count)
+			w->kinds[map[i].sym] = map[i].kind;
+}
+
+/* Records what node `n` (of symbol `s`) says; returns the TL_WALK_FRAME /
+ * TL_WALK_PENDING bits that leaving it must undo. */
+static unsigned tl_index__enter(TlWalker *w, TSNode n, TSSymbol s)
 {
 	const TlSyms *sy = w->sy;
 	TlIndex *idx = w->idx;
-	TSSymbol s = ts_node_symbol(n);
+	uint8_t kind = s < w->kind_count ? w->kinds[s] : TL_WALK_SKIP;
 
-	if (s == sy->return_statement && w->cur.func >= 0)
-		tl_array_push(&idx->funcs.items[w->cur.func].returns, n);
-	if (s == sy->block && w->pending.size &&
-	    ts_node_eq(tl_array_last(&w->pending)->body, n)) {
-		TlPending p = *tl_array_last(&w->pending);
-		tl_index__push(w, n);
-		if (p.loop >= 0)
-			w->cur.loop = p.loop;
-		if (p.with >= 0)
-			w->cur.with = p.with;
-		return;
+	switch (kind) {
+	case TL_WALK_SKIP:
+		return 0;
+	case TL_WALK_RETURN:
+		if (w->cur.func >= 0)
+			tl_array_push(&idx->funcs.items[w->cur.func].returns, n);
+		return 0;
+	case TL_WALK_BLOCK:
+		if (w->pending.size && ts_node_eq(tl_array_last(&w->pending)->body, n)) {
+			TlPending p = *tl_array_last(&w->pending);
+			tl_index__push(w, n);
+			if (p.loop >= 0)
+				w->cur.loop = p.loop;
+			if (p.with >= 0)
+				w->cur.with = p.with;
+			return TL_WALK_FRAME;
+		}
+		return 0;
+	default:
+		break;
 	}
-	if (s == sy->function_definition) {
+	if (kind == TL_WALK_FUNC) {
 		TlFunc f;
 		memset(&f, 0, sizeof f);
 		f.node = n;
@@ -731,9 +777,9 @@ static void tl_index__enter(TlWalker *w, TSNode n)
 		w->cur.loop = -1;
 		w->cur.with = -1;
 		tl_index__on_params(w, ts_node_child_by_field_id(n, sy->f_parameters), fi);
-		return;
+		return TL_WALK_FRAME;
 	}
-	if (s == sy->class_definition) {
+	if (kind == TL_WALK_CLASS) {
 		TlClass c;
 		memset(&c, 0, sizeof c);
 		c.node = n;
@@ -753,9 +799,9 @@ static void tl_index__enter(TlWalker *w, TSNode n)
 		}
 		tl_index__push(w, n);
 		w->cur.cls = ci;
-		return;
+		return TL_WALK_FRAME;
 	}
-	if (s == sy->for_statement || s == sy->while_statement) {
+	if (kind == TL_WALK_LOOP) {
 		TlLoop l;
 		memset(&l, 0, sizeof l);
 		l.node = n;
@@ -774,9 +820,9 @@ static void tl_index__enter(TlWalker *w, TSNode n)
 				tl_index__bind_target(w, left, TL_BIND_FOR, n, right,
 						      ts_node_start_byte(l.body));
 		}
-		return;
+		return TL_WALK_FRAME | TL_WALK_PENDING;
 	}
-	if (s == sy->with_statement) {
+	if (kind == TL_WALK_WITH) {
 		TlWith wi;
 		memset(&wi, 0, sizeof wi);
 		wi.node = n;
@@ -788,9 +834,9 @@ static void tl_index__enter(TlWalker *w, TSNode n)
 		TlPending p = { wi.body, -1, wj };
 		tl_array_push(&w->pending, p);
 		tl_index__push(w, n);
-		return;
+		return TL_WALK_FRAME | TL_WALK_PENDING;
 	}
-	if (s == sy->with_item) {
+	if (kind == TL_WALK_WITH_ITEM) {
 		TSNode v = ts_node_child_by_field_id(n, sy->f_value);
 		if (!ts_node_is_null(v) && ts_node_symbol(v) == sy->as_pattern) {
 			TSNode value = ts_node_named_child(v, 0);
@@ -803,16 +849,16 @@ static void tl_index__enter(TlWalker *w, TSNode n)
 						      n, value,
 						      ts_node_start_byte(ts_node_is_null(body) ? n : body));
 		}
-		return;
+		return 0;
 	}
-	if (s == sy->assignment) {
+	if (kind == TL_WALK_ASSIGN) {
 		TSNode left = ts_node_child_by_field_id(n, sy->f_left);
 		TSNode right = ts_node_child_by_field_id(n, sy->f_right);
 		/* a = b = value: both names bind the innermost value. */
 		while (!ts_node_is_null(right) && ts_node_symbol(right) == sy->assignment)
 			right = ts_node_child_by_field_id(right, sy->f_right);
 		if (ts_node_is_null(left))
-			return;
+			return 0;
 		TSNode l = tl_index_unparen(left);
 		if (ts_node_symbol(l) == sy->attribute) {
 			TSNode attr = ts_node_child_by_field_id(l, sy->f_attribute);
@@ -823,20 +869,20 @@ static void tl_index__enter(TlWalker *w, TSNode n)
 		}
 		if (!ts_node_is_null(right))
 			tl_index__bind_target(w, left, TL_BIND_ASSIGN, n, right, ts_node_end_byte(n));
-		return;
+		return 0;
 	}
-	if (s == sy->augmented_assignment) {
+	if (kind == TL_WALK_AUG) {
 		TSNode left = ts_node_child_by_field_id(n, sy->f_left);
 		TSNode right = ts_node_child_by_field_id(n, sy->f_right);
 		if (!ts_node_is_null(left))
 			tl_index__bind_target(w, left, TL_BIND_AUG, n, right, ts_node_end_byte(n));
-		return;
+		return 0;
 	}
-	if (s == sy->import_statement || s == sy->import_from_statement) {
+	if (kind == TL_WALK_IMPORT) {
 		tl_index__on_import(w, n);
-		return;
+		return 0;
 	}
-	if (s == sy->expression_statement) {
+	if (kind == TL_WALK_EXPR_STMT) {
 		if (ts_node_named_child_count(n) == 1) {
 			TSNode c = ts_node_named_child(n, 0);
 			if (ts_node_symbol(c) == sy->call) {
@@ -844,13 +890,13 @@ static void tl_index__enter(TlWalker *w, TSNode n)
 				w->stmt_call_end = ts_node_end_byte(c);
 			}
 		}
-		return;
+		return 0;
 	}
-	if (s == sy->comment) {
+	if (kind == TL_WALK_COMMENT) {
 		tl_array_push(&idx->comments, n);
-		return;
+		return 0;
 	}
-	if (s == sy->call) {
+	if (kind == TL_WALK_CALL) {
 		TlCall c;
 		memset(&c, 0, sizeof c);
 		c.node = n;
@@ -877,22 +923,27 @@ static void tl_index__enter(TlWalker *w, TSNode n)
 			c.method = tl_strndup(t, len);
 		}
 		tl_array_push(&idx->calls, c);
-		return;
+		return 0;
 	}
+	return 0;
 }
 
-static void tl_index__leave(TlWalker *w, TSNode n)
+/* Undoes what entering a node did (its tl_index__enter bits). */
+static void tl_index__leave(TlWalker *w, unsigned entered)
 {
-	const TlSyms *sy = w->sy;
-	if (w->frames.size && ts_node_eq(tl_array_last(&w->frames)->node, n)) {
+	if (entered & TL_WALK_FRAME) {
 		w->cur = tl_array_last(&w->frames)->saved;
 		w->frames.size--;
 	}
-	TSSymbol s = ts_node_symbol(n);
-	if ((s == sy->for_statement || s == sy->while_statement || s == sy->with_statement) &&
-	    w->pending.size)
+	if (entered & TL_WALK_PENDING)
 		w->pending.size--;
 }
+
+/* An ancestor of the walk's node, with what entering it did. */
+typedef struct TlOpen {
+	TSNode node;
+	unsigned entered;
+} TlOpen;
 
 static void tl_index__walk(TlIndex *idx, TSNode root, const uint8_t *collect)
 {
@@ -904,37 +955,36 @@ static void tl_index__walk(TlIndex *idx, TSNode root, const uint8_t *collect)
 	w.stmt_call_start = UINT32_MAX;
 	tl_array_init(&w.frames);
 	tl_array_init(&w.pending);
-	/* The open ancestors, for the parent table. */
-	TlArray(TSNode) open;
+	tl_index__kinds(&w);
+	/* The open ancestors, for the parent table and for leaving them. */
+	TlArray(TlOpen) open;
 	tl_array_init(&open);
 	TSTreeCursor cur = ts_tree_cursor_new(root);
 	for (;;) {
 		TSNode n = ts_tree_cursor_current_node(&cur);
+		TSSymbol sym = ts_node_symbol(n);
 		if (open.size && ts_node_is_named(n) &&
 		    (open.size >= TL_PARENTS_MIN_DEPTH || idx->parents.count < TL_PARENTS_SHALLOW_MAX))
-			tl_parents_put(&idx->parents, n, *tl_array_last(&open));
-		if (collect) {
-			TSSymbol sym = ts_node_symbol(n);
-			if ((collect[sym >> 3] >> (sym & 7)) & 1) {
-				TlIndexNode k = { n, sym, idx->node_count };
-				tl_array_push(&idx->collected, k);
-			}
+			tl_parents_put(&idx->parents, n, tl_array_last(&open)->node);
+		if (collect && ((collect[sym >> 3] >> (sym & 7)) & 1)) {
+			TlIndexNode k = { n, sym, idx->node_count };
+			tl_array_push(&idx->collected, k);
 		}
 		idx->node_count++;
-		tl_index__enter(&w, n);
+		unsigned entered = tl_index__enter(&w, n, sym);
 		if (ts_tree_cursor_goto_first_child(&cur)) {
-			tl_array_push(&open, n);
+			TlOpen o = { n, entered };
+			tl_array_push(&open, o);
 			continue;
 		}
 		/* The node left, then each ancestor returned to (the open ones). */
-		TSNode leaving = n;
 		for (;;) {
-			tl_index__leave(&w, leaving);
+			tl_index__leave(&w, entered);
 			if (ts_tree_cursor_goto_next_sibling(&cur))
 				break;
 			if (!ts_tree_cursor_goto_parent(&cur))
 				goto done;
-			leaving = open.items[--open.size];
+			entered = open.items[--open.size].entered;
 		}
 	}
 done:
@@ -942,6 +992,7 @@ done:
 	tl_array_release(&open);
 	tl_array_release(&w.frames);
 	tl_array_release(&w.pending);
+	tl_free(w.kinds);
 }
 
 void tl_index_scope_calls_in(const TlIndex *idx, int32_t func, TSNode range, uint32_t *from,
