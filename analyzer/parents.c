@@ -33,19 +33,33 @@ static void tl_parents__insert(TlParentSlot *slots, uint32_t mask, const TlParen
 	slots[h] = *from;
 }
 
+/* Grows the table to `size` slots (a power of two), keeping its entries. */
+static void tl_parents__resize(TlParents *p, uint32_t size)
+{
+	uint32_t old = p->mask ? p->mask + 1 : 0;
+	TlParentSlot *slots = tl_calloc(size, sizeof *slots);
+	for (uint32_t i = 0; i < old; i++)
+		if (p->slots[i].id)
+			tl_parents__insert(slots, size - 1, &p->slots[i]);
+	tl_free(p->slots);
+	p->slots = slots;
+	p->mask = size - 1;
+}
+
+void tl_parents_reserve(TlParents *p, uint32_t count)
+{
+	uint32_t size = p->mask ? p->mask + 1 : 0, want = 256;
+	while (want < (1u << 30) && 3 * (uint64_t)want < 4 * (uint64_t)count)
+		want *= 2;
+	if (want > size)
+		tl_parents__resize(p, want);
+}
+
 void tl_parents_put(TlParents *p, TSNode child, TSNode parent)
 {
 	uint32_t size = p->mask ? p->mask + 1 : 0;
-	if (4 * (uint64_t)(p->count + 1) > 3 * (uint64_t)size) {
-		uint32_t bigger = size ? 2 * size : 256;
-		TlParentSlot *slots = tl_calloc(bigger, sizeof *slots);
-		for (uint32_t i = 0; i < size; i++)
-			if (p->slots[i].id)
-				tl_parents__insert(slots, bigger - 1, &p->slots[i]);
-		tl_free(p->slots);
-		p->slots = slots;
-		p->mask = bigger - 1;
-	}
+	if (4 * (uint64_t)(p->count + 1) > 3 * (uint64_t)size)
+		tl_parents__resize(p, size ? 2 * size : 256);
 	TlParentSlot slot = { child.id, parent.id, { 0 } };
 	memcpy(slot.parent_context, parent.context, sizeof slot.parent_context);
 	uint32_t h = tl_parents__hash(child.id) & p->mask;

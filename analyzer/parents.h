@@ -43,6 +43,9 @@ typedef struct TlParents {
 
 void tl_parents_init(TlParents *p);
 void tl_parents_release(TlParents *p);
+/* Makes room for `count` entries at once (growing one doubling at a time
+ * re-inserts every entry each time); a hint, the table still grows. */
+void tl_parents_reserve(TlParents *p, uint32_t count);
 /* Records that `parent` is the parent of the named node `child`. */
 void tl_parents_put(TlParents *p, TSNode child, TSNode parent);
 /* The parent of `n` (a null node for the root), as ts_node_parent gives it. */
