@@ -14,6 +14,16 @@ size_t tl_utf8_invalid_offset(const unsigned char *s, size_t len)
 {
 	size_t i = 0;
 	while (i < len) {
+		/* ASCII eight bytes at a time (most source is). */
+		while (i + 8 <= len) {
+			uint64_t word;
+			memcpy(&word, s + i, sizeof word);
+			if (word & 0x8080808080808080ULL)
+				break;
+			i += 8;
+		}
+		if (i >= len)
+			break;
 		unsigned c = s[i];
 		size_t n;
 		uint32_t cp;
@@ -59,6 +69,15 @@ static void tl_source__index_lines(TlSource *src)
 {
 	tl_array_init(&src->line_starts);
 	tl_array_push(&src->line_starts, 0);
+	if (!memchr(src->text, '\r', src->length)) {
+		/* LF only, the common case: memchr finds each one. */
+		const char *p = src->text, *end = src->text + src->length;
+		while ((p = memchr(p, '\n', (size_t)(end - p))) != NULL) {
+			p++;
+			tl_array_push(&src->line_starts, (uint32_t)(p - src->text));
+		}
+		return;
+	}
 	for (uint32_t i = 0; i < src->length; i++) {
 		char c = src->text[i];
 		if (c == '\n') {
@@ -121,8 +140,11 @@ bool tl_source_init_text(TlSource *src, const char *path, const char *text,
 	src->length = (uint32_t)len;
 	src->bom = bom;
 	tl_source__index_lines(src);
-	for (uint32_t i = 0; i < src->length; i++) {
-		if (src->text[i] != '\r' || (i + 1 < src->length && src->text[i + 1] == '\n'))
+	/* Lone CRs become LFs in the parser's copy (each CR found by memchr). */
+	for (const char *cr = memchr(src->text, '\r', src->length); cr;
+	     cr = memchr(cr + 1, '\r', src->length - (size_t)(cr + 1 - src->text))) {
+		uint32_t i = (uint32_t)(cr - src->text);
+		if (i + 1 < src->length && src->text[i + 1] == '\n')
 			continue;
 		if (!src->parse_text)
 			src->parse_text = tl_strndup(src->text, src->length);

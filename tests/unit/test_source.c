@@ -250,6 +250,59 @@ static void test_lone_cr_lines(void **state)
 	tl_source_release(&src);
 }
 
+/* The word-at-a-time ASCII scan and the memchr line and CR scans give what
+ * a byte-by-byte reading gives, wherever the interesting byte falls (every
+ * offset against the 8-byte words), for LF, CRLF and lone-CR text. */
+static void test_fast_scans_match_bytewise(void **state)
+{
+	(void)state;
+	char text[64];
+	for (size_t at = 0; at < 24; at++) {
+		/* A bad byte at `at`, ASCII before it. */
+		memset(text, 'x', sizeof text);
+		text[at] = (char)0xFF;
+		assert_int_equal(tl_utf8_invalid_offset((const unsigned char *)text, 40), at);
+		/* A valid 2-byte sequence at `at`, then a bad byte 9 further on. */
+		memset(text, 'x', sizeof text);
+		text[at] = (char)0xC3;
+		text[at + 1] = (char)0xA9;
+		text[at + 10] = (char)0x80;
+		assert_int_equal(tl_utf8_invalid_offset((const unsigned char *)text, 40), at + 10);
+		for (int form = 0; form < 3; form++) {
+			/* Line breaks at `at` and `at` + 9: LF, CRLF or a lone CR. */
+			const char *brk = form == 0 ? "\n" : form == 1 ? "\r\n" : "\r";
+			size_t blen = strlen(brk), n = 0;
+			memset(text, 'y', sizeof text);
+			n = at;
+			memcpy(text + n, brk, blen);
+			n += blen + 8;
+			memcpy(text + n, brk, blen);
+			n += blen + 3;
+			TlSource src;
+			char why[256] = "";
+			assert_true(tl_source_init_text(&src, "t.py", text, n, why, sizeof why));
+			assert_int_equal(tl_source_line_count(&src), 3);
+			uint32_t len;
+			tl_source_line(&src, 1, &len);
+			assert_int_equal(len, at);
+			tl_source_line(&src, 2, &len);
+			assert_int_equal(len, 8);
+			tl_source_line(&src, 3, &len);
+			assert_int_equal(len, 3);
+			/* The parser reads lone CRs as LFs, and only those. */
+			if (form == 2) {
+				assert_non_null(src.parse_text);
+				assert_int_equal(src.parse_text[at], '\n');
+				assert_int_equal(src.parse_text[at + 9], '\n');
+				assert_int_equal(src.text[at], '\r');
+			} else {
+				assert_null(src.parse_text);
+			}
+			tl_source_release(&src);
+		}
+	}
+}
+
 static void test_position_counts_code_points(void **state)
 {
 	(void)state;
@@ -437,6 +490,7 @@ int main(void)
 		cmocka_unit_test(test_size_limit),
 		cmocka_unit_test(test_crlf_lines),
 		cmocka_unit_test(test_lone_cr_lines),
+		cmocka_unit_test(test_fast_scans_match_bytewise),
 		cmocka_unit_test(test_position_counts_code_points),
 		cmocka_unit_test(test_line_without_terminators),
 		cmocka_unit_test(test_empty_text),
