@@ -939,10 +939,12 @@ static void tl_index__leave(TlWalker *w, unsigned entered)
 		w->pending.size--;
 }
 
-/* An ancestor of the walk's node, with what entering it did. */
+/* An ancestor of the walk's node, with what entering it did and how many
+ * of its children are still to come. */
 typedef struct TlOpen {
 	TSNode node;
 	unsigned entered;
+	uint32_t left;
 } TlOpen;
 
 static void tl_index__walk(TlIndex *idx, TSNode root, const uint8_t *collect)
@@ -972,19 +974,28 @@ static void tl_index__walk(TlIndex *idx, TSNode root, const uint8_t *collect)
 		}
 		idx->node_count++;
 		unsigned entered = tl_index__enter(&w, n, sym);
-		if (ts_tree_cursor_goto_first_child(&cur)) {
-			TlOpen o = { n, entered };
+		/* The cursor's moves cost most where they fail (trying a leaf's
+		 * first child, a last child's next sibling): the child count,
+		 * which counts the children the cursor visits, avoids them. */
+		uint32_t kids = ts_node_child_count(n);
+		if (kids && ts_tree_cursor_goto_first_child(&cur)) {
+			TlOpen o = { n, entered, kids - 1 };
 			tl_array_push(&open, o);
 			continue;
 		}
 		/* The node left, then each ancestor returned to (the open ones). */
 		for (;;) {
 			tl_index__leave(&w, entered);
-			if (ts_tree_cursor_goto_next_sibling(&cur))
-				break;
-			if (!ts_tree_cursor_goto_parent(&cur))
+			if (!open.size)
 				goto done;
-			entered = open.items[--open.size].entered;
+			TlOpen *up = tl_array_last(&open);
+			if (up->left && ts_tree_cursor_goto_next_sibling(&cur)) {
+				up->left--;
+				break;
+			}
+			ts_tree_cursor_goto_parent(&cur);
+			entered = up->entered;
+			open.size--;
 		}
 	}
 done:

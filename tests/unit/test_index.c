@@ -862,6 +862,53 @@ static void test_call_targets(void **state)
 	tl_fixture_free(fx);
 }
 
+/* The index's walk skips the cursor moves that would fail by counting each
+ * node's children (ts_node_child_count); it must still visit every node a
+ * plain cursor walk visits, and give each named node its parent, in trees
+ * with errors, missing nodes, aliases, f-strings and deep nesting too. */
+static void test_walk_visits_every_node(void **state)
+{
+	(void)state;
+	const char *sources[] = {
+		"import torch\nfor x, (y, z) in data:\n    loss = f(x)[0].sum()\n    loss.backward()\n",
+		"def f(a, *b, c: int = 1, **d):\n    return (yield a)\nprint 'old'\nexec 'x'\n",
+		"x = f'{a!r:>{w}} {b[1]}' + rb'\\x' 'more'\n@dec(1)\nclass C(B, metaclass=M):\n    pass\n",
+		"def broken(:\n    x = [1, 2,\n    y = {\n",
+		"match p:\n    case [1, *rest] if rest:\n        pass\n    case {'k': v, **kw}:\n        pass\n",
+		"type T = list[int]\nasync def g():\n    async with a as b, c:\n        await h(lambda q: q)\n",
+		"((((((((((((((((((((((((((((((((((((((((x))))))))))))))))))))))))))))))))))))))))\n",
+		"f(f(f(f(f(f(f(f(f(f(f(f(f(f(f(f(f(f(f(f(f(f(f(f(f(f(f(f(f(f(f(f(f(f(f(f(1\n",
+		"",
+		"# only a comment",
+	};
+	for (size_t i = 0; i < sizeof sources / sizeof *sources; i++) {
+		TlFixture *fx = tl_fixture_new(sources[i]);
+		uint32_t visited = 0;
+		TSNode root = ts_tree_root_node(fx->tree);
+		TSTreeCursor cur = ts_tree_cursor_new(root);
+		for (;;) {
+			TSNode n = ts_tree_cursor_current_node(&cur);
+			visited++;
+			if (ts_node_is_named(n) && !ts_node_eq(n, root)) {
+				TSNode want = ts_node_parent(n), got = tl_index_parent(&fx->idx, n);
+				if (!ts_node_eq(want, got))
+					fail_msg("source %zu: wrong parent for a %s", i, ts_node_type(n));
+			}
+			if (ts_tree_cursor_goto_first_child(&cur))
+				continue;
+			while (!ts_tree_cursor_goto_next_sibling(&cur))
+				if (!ts_tree_cursor_goto_parent(&cur))
+					goto walked;
+		}
+walked:
+		ts_tree_cursor_delete(&cur);
+		if (visited != fx->idx.node_count)
+			fail_msg("source %zu: the index visited %u nodes, the cursor %u", i,
+				 fx->idx.node_count, visited);
+		tl_fixture_free(fx);
+	}
+}
+
 int main(void)
 {
 	tl_alloc_install();
@@ -887,6 +934,7 @@ int main(void)
 		cmocka_unit_test(test_call_events),
 		cmocka_unit_test(test_step_of_unknown_receivers),
 		cmocka_unit_test(test_call_targets),
+		cmocka_unit_test(test_walk_visits_every_node),
 	};
 	return cmocka_run_group_tests_name("index", tests, NULL, NULL);
 }
