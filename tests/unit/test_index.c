@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "alloc.h"
+#include "qexec.h"
 
 /* ---- helpers ----------------------------------------------------------------- */
 
@@ -880,14 +881,25 @@ static void test_walk_visits_every_node(void **state)
 		"f(f(f(f(f(f(f(f(f(f(f(f(f(f(f(f(f(f(f(f(f(f(f(f(f(f(f(f(f(f(f(f(f(f(f(f(1\n",
 		"",
 		"# only a comment",
+		"x = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, [a, (b, c), {d: e}], f(g, h, *i, **j)]\n"
+		"def k(a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p):\n    return {1: 2, 3: 4, 5: 6, 7: 8, 9: 0}\n",
 	};
+	/* Every symbol collected (ERROR's is 65535): the index keeps each node
+	 * it visits, in order. */
+	static uint8_t all[TL_QEXEC_ROOTS_BYTES];
+	memset(all, 0xFF, sizeof all);
 	for (size_t i = 0; i < sizeof sources / sizeof *sources; i++) {
 		TlFixture *fx = tl_fixture_new(sources[i]);
 		uint32_t visited = 0;
 		TSNode root = ts_tree_root_node(fx->tree);
+		TlIndex seen;
+		tl_index_build_collecting(&seen, &fx->src, root, all);
+		assert_int_equal(seen.collected.size, seen.node_count);
 		TSTreeCursor cur = ts_tree_cursor_new(root);
 		for (;;) {
 			TSNode n = ts_tree_cursor_current_node(&cur);
+			if (visited >= seen.collected.size || !ts_node_eq(seen.collected.items[visited].node, n))
+				fail_msg("source %zu: node %u is not the cursor's %s", i, visited, ts_node_type(n));
 			visited++;
 			if (ts_node_is_named(n) && !ts_node_eq(n, root)) {
 				TSNode want = ts_node_parent(n), got = tl_index_parent(&fx->idx, n);
@@ -902,6 +914,7 @@ static void test_walk_visits_every_node(void **state)
 		}
 walked:
 		ts_tree_cursor_delete(&cur);
+		tl_index_release(&seen);
 		if (visited != fx->idx.node_count)
 			fail_msg("source %zu: the index visited %u nodes, the cursor %u", i,
 				 fx->idx.node_count, visited);
