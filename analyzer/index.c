@@ -35,24 +35,90 @@ bool tl_index_text_is(const TlIndex *idx, TSNode n, const char *s)
 
 TSNode tl_index_unparen(TSNode n)
 {
-	const TlSyms *sy = tl_syms();
-	while (!ts_node_is_null(n) && ts_node_symbol(n) == sy->parenthesized_expression &&
-	       ts_node_named_child_count(n) == 1)
+	if (ts_node_is_null(n))
+		return n;
+	TSSymbol paren = tl_syms()->parenthesized_expression;
+	while (ts_node_symbol(n) == paren && ts_node_named_child_count(n) == 1) {
 		n = ts_node_named_child(n, 0);
+		if (ts_node_is_null(n))
+			break;
+	}
 	return n;
+}
+
+/* An identifier character in a dotted name (a byte >= 0x80: part of a
+ * non-ASCII letter). */
+static bool tl_index__name_byte(unsigned char c)
+{
+	return c >= 0x80 || c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9');
+}
+
+/* The number of dots when the text is a plain dotted name (`self.model.fc`:
+ * names that do not start with a digit, joined by single dots, nothing
+ * else), or -1. */
+static int32_t tl_index__plain_dots(const char *t, uint32_t len)
+{
+	int32_t dots = 0;
+	bool start = true; /* at the start of a name */
+	for (uint32_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)t[i];
+		if (c == '.') {
+			if (start)
+				return -1;
+			dots++;
+			start = true;
+		} else if (tl_index__name_byte(c) && !(start && c >= '0' && c <= '9')) {
+			start = false;
+		} else {
+			return -1;
+		}
+	}
+	return start ? -1 : dots;
 }
 
 bool tl_index_dotted(const TlIndex *idx, TSNode n, TlBuf *out)
 {
 	const TlSyms *sy = tl_syms();
+	n = tl_index_unparen(n);
+	if (ts_node_is_null(n))
+		return false;
+	TSSymbol s = ts_node_symbol(n);
+	uint32_t len;
+	const char *t;
+	if (s == sy->identifier) {
+		t = tl_index_text(idx, n, &len);
+		tl_buf_addn(out, t, len);
+		return true;
+	}
+	if (s != sy->attribute)
+		return false;
+	/* A chain written as a plain dotted name, with no parentheses, spaces
+	 * or comments in it, is its own text: check that it is such a chain
+	 * (objects first children, down to an identifier, one level a dot)
+	 * without asking for fields. */
+	t = tl_index_text(idx, n, &len);
+	int32_t dots = tl_index__plain_dots(t, len);
+	if (dots > 0) {
+		TSNode r = n;
+		int32_t levels = 0;
+		while (levels <= dots && ts_node_symbol(r) == sy->attribute) {
+			r = ts_node_child(r, 0);
+			levels++;
+		}
+		if (levels == dots && !ts_node_is_null(r) && ts_node_symbol(r) == sy->identifier &&
+		    ts_node_start_byte(r) == ts_node_start_byte(n)) {
+			tl_buf_addn(out, t, len);
+			return true;
+		}
+	}
 	/* Collect the attribute names from the outside in, then emit them in
 	 * reverse: iterative, whatever the chain's length. */
 	TlArray(TSNode) parts;
 	tl_array_init(&parts);
 	bool ok = false;
-	n = tl_index_unparen(n);
 	while (!ts_node_is_null(n)) {
-		TSSymbol s = ts_node_symbol(n);
+		s = ts_node_symbol(n);
 		if (s == sy->identifier) {
 			tl_array_push(&parts, n);
 			ok = true;
@@ -65,8 +131,7 @@ bool tl_index_dotted(const TlIndex *idx, TSNode n, TlBuf *out)
 	}
 	if (ok) {
 		for (uint32_t i = parts.size; i > 0; i--) {
-			uint32_t len;
-			const char *t = tl_index_text(idx, parts.items[i - 1], &len);
+			t = tl_index_text(idx, parts.items[i - 1], &len);
 			tl_buf_addn(out, t, len);
 			if (i > 1)
 				tl_buf_addc(out, '.');
@@ -403,12 +468,18 @@ const TlBinding *tl_index_resolve(const TlIndex *idx, const char *name,
 
 const TlBinding *tl_index_resolve_node(const TlIndex *idx, TSNode n)
 {
+	/* The answer depends on the node alone (its name, function and
+	 * offset) once the name tables are final: kept per node. */
+	int32_t bi;
+	if (tl_node_memo_get(idx->memo, n, TL_MEMO_RESOLVE, &bi))
+		return bi < 0 ? NULL : &idx->bindings.items[bi];
 	TlBuf b;
 	tl_buf_init(&b);
 	const TlBinding *r = NULL;
 	if (tl_index_dotted(idx, n, &b))
 		r = tl_index_resolve(idx, b.data, tl_index_func_of(idx, n), ts_node_start_byte(n));
 	tl_buf_release(&b);
+	tl_node_memo_put(idx->memo, n, TL_MEMO_RESOLVE, r ? (int32_t)(r - idx->bindings.items) : -1);
 	return r;
 }
 
@@ -1353,6 +1424,7 @@ void tl_index_build_collecting(TlIndex *idx, const TlSource *src, TSNode root,
 	tl_array_sort(&idx->calls, tl_index__call_order);
 	tl_index__file_bindings(idx);
 	tl_index__sorted_lists(idx);
+	idx->memo = tl_node_memo_new();
 	tl_index__classes(idx);
 	tl_index__module_evidence(idx);
 	tl_index__calls(idx);
@@ -1404,4 +1476,6 @@ void tl_index_release(TlIndex *idx)
 	tl_array_release(&idx->name_sorted);
 	tl_strmap_release(&idx->by_name);
 	tl_strmap_release(&idx->module_evidence);
+	tl_node_memo_free(idx->memo);
+	idx->memo = NULL;
 }

@@ -28,6 +28,7 @@
 
 #include "array.h"
 #include "buf.h"
+#include "nodememo.h"
 #include "parents.h"
 #include "source.h"
 #include "strmap.h"
@@ -234,6 +235,13 @@ typedef struct TlIndex {
 	bool torch_ecosystem;        /* the file imports PyTorch or a library built on it:
 				      * names (`optimizer`, `criterion`) and methods
 				      * (`.eval()`, `.parameters()`) may then hint at kinds */
+	bool foreign_imports;        /* the file imports another deep-learning framework
+				      * (paddle, tensorflow, jax, ...): only then may a
+				      * value be made by one (filled by the facts layer) */
+	/* Answers about single nodes, kept as questions ask them (nodememo.h):
+	 * created once the name tables are final, owned by the index. The
+	 * table is written through a const index: it changes no answer. */
+	TlNodeMemo *memo;
 } TlIndex;
 
 void tl_index_build(TlIndex *idx, const TlSource *src, TSNode root);

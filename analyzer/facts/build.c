@@ -297,10 +297,17 @@ static void tl_facts__uses_device(TlIndex *idx)
  * a file that does not gets no finding that rests on names). */
 static void tl_facts__ecosystem(TlIndex *idx)
 {
-	for (uint32_t i = 0; i < idx->bindings.size && !idx->torch_ecosystem; i++) {
+	for (uint32_t i = 0; i < idx->bindings.size; i++) {
 		const TlBinding *b = &idx->bindings.items[i];
-		if (b->kind == TL_BIND_IMPORT && tl_facts__torch_qname(b->qname))
+		if (b->kind != TL_BIND_IMPORT)
+			continue;
+		if (tl_facts__torch_qname(b->qname))
 			idx->torch_ecosystem = true;
+		/* Every dotted name that resolves through imports starts with
+		 * an import's root: with no foreign import, no value is
+		 * foreign (tl_facts__foreign_value answers at once). */
+		if (tl_facts__foreign_qname(b->qname))
+			idx->foreign_imports = true;
 	}
 }
 
@@ -315,7 +322,8 @@ void tl_facts_build_collecting(TlIndex *idx, const TlSource *src, TSNode root,
 	uint64_t t = tl_timings_start();
 	tl_index_build_collecting(idx, src, root, symbols);
 	t = tl_timings_add(TL_PHASE_INDEX, t);
-	tl_facts__ecosystem(idx); /* before anything asks what a name hints at */
+	tl_facts__ecosystem(idx); /* before anything asks what a name hints at, or
+				   * whether a value is foreign */
 	tl_facts__classes(idx);
 	tl_facts__contexts(idx); /* with kinds and decorators: needed by events */
 	tl_facts__events(idx);

@@ -294,6 +294,10 @@ bool tl_facts__foreign_qname(const char *q)
 bool tl_facts__foreign_value(const TlIndex *idx, TSNode expr)
 {
 	const TlSyms *sy = tl_syms();
+	/* Each way below to a foreign answer ends at an import's qualified
+	 * name (a call's qname, an import binding, a qualified annotation). */
+	if (!idx->foreign_imports)
+		return false;
 	for (int depth = 0; depth <= TL_FACTS_DEPTH; depth++) {
 		expr = tl_index_unparen(expr);
 		if (ts_node_is_null(expr))

@@ -176,12 +176,14 @@ bool tl_facts__module_expr(const TlIndex *idx, TSNode expr, int depth)
 	/* Another framework's model is no module of ours, whatever its use. */
 	if (tl_facts__foreign_value(idx, expr))
 		return false;
-	char *name = tl_facts__names_hint(idx) ? tl_facts__dotted(idx, expr) : NULL;
-	int32_t dummy;
-	bool yes = name && tl_strmap_get(&idx->module_evidence, name, strlen(name), &dummy);
-	tl_free(name);
-	if (yes)
-		return true;
+	if (tl_facts__names_hint(idx) && idx->module_evidence.count) {
+		char *name = tl_facts__dotted(idx, expr);
+		int32_t dummy;
+		bool yes = name && tl_strmap_get(&idx->module_evidence, name, strlen(name), &dummy);
+		tl_free(name);
+		if (yes)
+			return true;
+	}
 	const TlBinding *b = tl_index_resolve_node(idx, expr);
 	if (!b)
 		return false;
