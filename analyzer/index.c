@@ -77,48 +77,56 @@ static int32_t tl_index__plain_dots(const char *t, uint32_t len)
 	return start ? -1 : dots;
 }
 
-bool tl_index_dotted(const TlIndex *idx, TSNode n, TlBuf *out)
+/* The dotted name of `n` when the source spells it out (an identifier, or
+ * an attribute chain written as a plain dotted name, with no parentheses,
+ * spaces or comments in it): borrowed from the source, *len its length.
+ * NULL otherwise (tl_index_dotted may still find one). */
+static const char *tl_index__plain_name(const TlIndex *idx, TSNode n, uint32_t *len)
 {
 	const TlSyms *sy = tl_syms();
 	n = tl_index_unparen(n);
 	if (ts_node_is_null(n))
-		return false;
+		return NULL;
 	TSSymbol s = ts_node_symbol(n);
+	if (s == sy->identifier)
+		return tl_index_text(idx, n, len);
+	if (s != sy->attribute)
+		return NULL;
+	/* Check that it is such a chain (objects first children, down to an
+	 * identifier, a dot for each level) without asking for fields. */
+	const char *t = tl_index_text(idx, n, len);
+	int32_t dots = tl_index__plain_dots(t, *len);
+	if (dots <= 0)
+		return NULL;
+	TSNode r = n;
+	int32_t levels = 0;
+	while (levels <= dots && ts_node_symbol(r) == sy->attribute) {
+		r = ts_node_child(r, 0);
+		levels++;
+	}
+	if (levels == dots && !ts_node_is_null(r) && ts_node_symbol(r) == sy->identifier &&
+	    ts_node_start_byte(r) == ts_node_start_byte(n))
+		return t;
+	return NULL;
+}
+
+bool tl_index_dotted(const TlIndex *idx, TSNode n, TlBuf *out)
+{
+	const TlSyms *sy = tl_syms();
 	uint32_t len;
-	const char *t;
-	if (s == sy->identifier) {
-		t = tl_index_text(idx, n, &len);
+	const char *t = tl_index__plain_name(idx, n, &len);
+	if (t) {
 		tl_buf_addn(out, t, len);
 		return true;
-	}
-	if (s != sy->attribute)
-		return false;
-	/* A chain written as a plain dotted name, with no parentheses, spaces
-	 * or comments in it, is its own text: check that it is such a chain
-	 * (objects first children, down to an identifier, one level a dot)
-	 * without asking for fields. */
-	t = tl_index_text(idx, n, &len);
-	int32_t dots = tl_index__plain_dots(t, len);
-	if (dots > 0) {
-		TSNode r = n;
-		int32_t levels = 0;
-		while (levels <= dots && ts_node_symbol(r) == sy->attribute) {
-			r = ts_node_child(r, 0);
-			levels++;
-		}
-		if (levels == dots && !ts_node_is_null(r) && ts_node_symbol(r) == sy->identifier &&
-		    ts_node_start_byte(r) == ts_node_start_byte(n)) {
-			tl_buf_addn(out, t, len);
-			return true;
-		}
 	}
 	/* Collect the attribute names from the outside in, then emit them in
 	 * reverse: iterative, whatever the chain's length. */
 	TlArray(TSNode) parts;
 	tl_array_init(&parts);
 	bool ok = false;
+	n = tl_index_unparen(n);
 	while (!ts_node_is_null(n)) {
-		s = ts_node_symbol(n);
+		TSSymbol s = ts_node_symbol(n);
 		if (s == sy->identifier) {
 			tl_array_push(&parts, n);
 			ok = true;
@@ -339,59 +347,64 @@ uint32_t tl_index_first_call_from(const TlIndex *idx, uint32_t byte)
 	return lo;
 }
 
-/* Writes a scope prefix, `tag` (0 for none) then `n` in decimal, into
- * `out` (16 bytes): what snprintf("%c%d") wrote, without its cost (the
- * name table is looked up for every resolved name). */
-static void tl_index__prefix(char *out, char tag, int32_t n)
+/* Scopes of the name table (TlIndex.scoped): a function's (-1: the
+ * module's) names, a class's "self.x" attributes, its methods, and the
+ * other names bound in its body. */
+enum { TL_SCOPE_FUNC, TL_SCOPE_ATTRS, TL_SCOPE_METHODS, TL_SCOPE_BODY };
+
+static uint32_t tl_index__scope_code(int tag, int32_t n)
 {
-	char digits[12];
-	int k = 0;
-	uint32_t v = n < 0 ? (uint32_t)-(int64_t)n : (uint32_t)n;
-	do {
-		digits[k++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	if (tag)
-		*out++ = tag;
-	if (n < 0)
-		*out++ = '-';
-	while (k)
-		*out++ = digits[--k];
-	*out = '\0';
+	return (uint32_t)(n + 1) * 4u + (uint32_t)tag;
 }
 
-/* Looks up a scoped key: prefix (function index, "c3", "m3") + '|' + name. */
-static const TlIntArray *tl_index__named(const TlIndex *idx, const char *prefix, const char *name)
+/* Whether a name of `len` bytes is looked up in scope `n` of kind `tag`:
+ * the table was once keyed by "<tag><n>|<name>" strings built in a 512-byte
+ * buffer, and longer keys were never found; kept, so that no answer
+ * changes. */
+static bool tl_index__key_fits(int tag, int32_t n, size_t len)
 {
-	char key[512];
-	size_t pl = strlen(prefix), nl = strlen(name);
+	size_t pl = tag == TL_SCOPE_FUNC ? 0 : 1;
+	uint32_t v = n < 0 ? (uint32_t)-(int64_t)n : (uint32_t)n;
+	if (n < 0)
+		pl++;
+	do {
+		pl++;
+		v /= 10;
+	} while (v);
+	return pl + 1 + len < 512;
+}
+
+/* The id of a binding name, or -1 when nothing binds it. */
+static int32_t tl_index__name_id(const TlIndex *idx, const char *name, size_t len)
+{
+	int32_t id;
+	return tl_strmap_get(&idx->name_ids, name, len, &id) ? id : -1;
+}
+
+/* The bindings of name `id` (of `len` bytes) in scope `n` of kind `tag`,
+ * or NULL. */
+static const TlIntArray *tl_index__named(const TlIndex *idx, int tag, int32_t n, int32_t id,
+					 size_t len)
+{
 	int32_t slot;
-	if (pl + 1 + nl >= sizeof key)
-		return NULL;
-	memcpy(key, prefix, pl);
-	key[pl] = '|';
-	memcpy(key + pl + 1, name, nl);
-	if (!tl_strmap_get(&idx->by_name, key, pl + 1 + nl, &slot))
+	if (id < 0 || !tl_index__key_fits(tag, n, len) ||
+	    !tl_scopemap_get(&idx->scoped, tl_index__scope_code(tag, n), (uint32_t)id, &slot))
 		return NULL;
 	return &idx->name_lists.items[slot];
 }
 
 const TlIntArray *tl_index_bindings_of(const TlIndex *idx, int32_t func, const char *name)
 {
-	char prefix[16];
-	tl_index__prefix(prefix, 0, func);
-	return tl_index__named(idx, prefix, name);
+	size_t len = strlen(name);
+	return tl_index__named(idx, TL_SCOPE_FUNC, func, tl_index__name_id(idx, name, len), len);
 }
 
 int32_t tl_index_method(const TlIndex *idx, int32_t cls, const char *name, size_t len)
 {
-	char prefix[16], buf[256];
-	if (len >= sizeof buf)
+	if (len >= 256) /* (as long as the name buffer this once used) */
 		return -1;
-	memcpy(buf, name, len);
-	buf[len] = '\0';
-	tl_index__prefix(prefix, 'm', cls);
-	const TlIntArray *list = tl_index__named(idx, prefix, buf);
+	const TlIntArray *list = tl_index__named(idx, TL_SCOPE_METHODS, cls,
+						 tl_index__name_id(idx, name, len), len);
 	return list && list->size ? idx->bindings.items[list->items[list->size - 1]].ref : -1;
 }
 
@@ -421,12 +434,16 @@ static const TlBinding *tl_index__latest(const TlIndex *idx, const TlIntArray *l
 	return best;
 }
 
-const TlBinding *tl_index_resolve(const TlIndex *idx, const char *name,
-				  int32_t func, uint32_t pos)
+/* tl_index_resolve for a name of `len` bytes, not necessarily NUL-ended. */
+static const TlBinding *tl_index__resolve_n(const TlIndex *idx, const char *name, size_t len,
+					    int32_t func, uint32_t pos)
 {
+	int32_t id = tl_index__name_id(idx, name, len);
+	if (id < 0)
+		return NULL;
 	/* "self.x" inside a method: this method's own earlier binding, else
 	 * the class's (preferring __init__). */
-	if (strncmp(name, "self.", 5) == 0) {
+	if (len >= 5 && memcmp(name, "self.", 5) == 0) {
 		int32_t cls = -1;
 		for (int32_t f = func; f >= 0; f = idx->funcs.items[f].parent)
 			if (idx->funcs.items[f].cls >= 0) {
@@ -435,9 +452,7 @@ const TlBinding *tl_index_resolve(const TlIndex *idx, const char *name,
 			}
 		if (cls < 0)
 			return NULL;
-		char prefix[16];
-		tl_index__prefix(prefix, 'c', cls);
-		const TlIntArray *list = tl_index__named(idx, prefix, name);
+		const TlIntArray *list = tl_index__named(idx, TL_SCOPE_ATTRS, cls, id, len);
 		if (!list)
 			return NULL;
 		const TlBinding *own = NULL, *init = NULL, *any = NULL;
@@ -454,7 +469,8 @@ const TlBinding *tl_index_resolve(const TlIndex *idx, const char *name,
 	}
 	uint32_t at = pos;
 	for (int32_t f = func; f >= 0; f = idx->funcs.items[f].parent) {
-		const TlBinding *b = tl_index__latest(idx, tl_index_bindings_of(idx, f, name), at);
+		const TlBinding *b =
+			tl_index__latest(idx, tl_index__named(idx, TL_SCOPE_FUNC, f, id, len), at);
 		if (b)
 			return b;
 		/* A closure sees its enclosing function's bindings as they are
@@ -462,8 +478,14 @@ const TlBinding *tl_index_resolve(const TlIndex *idx, const char *name,
 		at = UINT32_MAX;
 	}
 	/* Module level: code inside a function runs after the module body. */
-	return tl_index__latest(idx, tl_index_bindings_of(idx, -1, name),
+	return tl_index__latest(idx, tl_index__named(idx, TL_SCOPE_FUNC, -1, id, len),
 				func >= 0 ? UINT32_MAX : pos);
+}
+
+const TlBinding *tl_index_resolve(const TlIndex *idx, const char *name,
+				  int32_t func, uint32_t pos)
+{
+	return tl_index__resolve_n(idx, name, strlen(name), func, pos);
 }
 
 const TlBinding *tl_index_resolve_node(const TlIndex *idx, TSNode n)
@@ -473,12 +495,19 @@ const TlBinding *tl_index_resolve_node(const TlIndex *idx, TSNode n)
 	int32_t bi;
 	if (tl_node_memo_get(idx->memo, n, TL_MEMO_RESOLVE, &bi))
 		return bi < 0 ? NULL : &idx->bindings.items[bi];
-	TlBuf b;
-	tl_buf_init(&b);
 	const TlBinding *r = NULL;
-	if (tl_index_dotted(idx, n, &b))
-		r = tl_index_resolve(idx, b.data, tl_index_func_of(idx, n), ts_node_start_byte(n));
-	tl_buf_release(&b);
+	uint32_t len;
+	const char *name = tl_index__plain_name(idx, n, &len);
+	if (name) {
+		r = tl_index__resolve_n(idx, name, len, tl_index_func_of(idx, n), ts_node_start_byte(n));
+	} else {
+		TlBuf b;
+		tl_buf_init(&b);
+		if (tl_index_dotted(idx, n, &b))
+			r = tl_index__resolve_n(idx, b.data, b.len, tl_index_func_of(idx, n),
+						ts_node_start_byte(n));
+		tl_buf_release(&b);
+	}
 	tl_node_memo_put(idx->memo, n, TL_MEMO_RESOLVE, r ? (int32_t)(r - idx->bindings.items) : -1);
 	return r;
 }
@@ -543,24 +572,25 @@ static void tl_index__add_binding(TlWalker *w, const char *name, size_t len,
 	tl_array_push(&idx->bindings, b);
 }
 
-/* Files a binding under its scoped key (see TlIndex.by_name). */
-static void tl_index__file(TlIndex *idx, const char *prefix, const char *name, int32_t bi)
+/* Files binding `bi` under its name in scope `n` of kind `tag` (see
+ * TlIndex.scoped). */
+static void tl_index__file(TlIndex *idx, int tag, int32_t n, const char *name, int32_t bi)
 {
-	TlBuf key;
-	tl_buf_init(&key);
-	tl_buf_add(&key, prefix);
-	tl_buf_addc(&key, '|');
-	tl_buf_add(&key, name);
-	int32_t slot;
-	if (!tl_strmap_get(&idx->by_name, key.data, key.len, &slot)) {
+	size_t len = strlen(name);
+	int32_t id, slot;
+	if (!tl_strmap_get(&idx->name_ids, name, len, &id)) {
+		id = (int32_t)idx->name_ids.count;
+		tl_strmap_put(&idx->name_ids, name, len, id);
+	}
+	uint32_t code = tl_index__scope_code(tag, n);
+	if (!tl_scopemap_get(&idx->scoped, code, (uint32_t)id, &slot)) {
 		TlIntArray empty;
 		tl_array_init(&empty);
 		slot = (int32_t)idx->name_lists.size;
 		tl_array_push(&idx->name_lists, empty);
-		tl_strmap_put(&idx->by_name, key.data, key.len, slot);
+		tl_scopemap_put(&idx->scoped, code, (uint32_t)id, slot);
 	}
 	tl_array_push(&idx->name_lists.items[slot], bi);
-	tl_buf_release(&key);
 }
 
 static void tl_index__scope_push(TlIntLists *lists, int32_t func, int32_t item)
@@ -578,27 +608,21 @@ static void tl_index__scope_push(TlIntLists *lists, int32_t func, int32_t item)
  * bindings (with their final cls / ref) are known. */
 static void tl_index__file_bindings(TlIndex *idx)
 {
-	char prefix[16];
 	for (uint32_t i = 0; i < idx->bindings.size; i++) {
 		const TlBinding *b = &idx->bindings.items[i];
 		if (b->kind == TL_BIND_DEF && b->cls >= 0) {
-			tl_index__prefix(prefix, 'm', b->cls);
-			tl_index__file(idx, prefix, b->name, (int32_t)i);
+			tl_index__file(idx, TL_SCOPE_METHODS, b->cls, b->name, (int32_t)i);
 			continue;
 		}
 		if (b->class_body) {
-			tl_index__prefix(prefix, 'k', b->cls);
-			tl_index__file(idx, prefix, b->name, (int32_t)i);
+			tl_index__file(idx, TL_SCOPE_BODY, b->cls, b->name, (int32_t)i);
 			continue;
 		}
 		tl_index__scope_push(&idx->scope_binds, b->func, (int32_t)i);
-		if (b->cls >= 0) {
-			tl_index__prefix(prefix, 'c', b->cls);
-			tl_index__file(idx, prefix, b->name, (int32_t)i);
-		} else {
-			tl_index__prefix(prefix, 0, b->func);
-			tl_index__file(idx, prefix, b->name, (int32_t)i);
-		}
+		if (b->cls >= 0)
+			tl_index__file(idx, TL_SCOPE_ATTRS, b->cls, b->name, (int32_t)i);
+		else
+			tl_index__file(idx, TL_SCOPE_FUNC, b->func, b->name, (int32_t)i);
 	}
 	for (uint32_t i = 0; i < idx->loops.size; i++)
 		tl_index__scope_push(&idx->scope_loops, idx->loops.items[i].func, (int32_t)i);
@@ -1413,7 +1437,8 @@ void tl_index_build_collecting(TlIndex *idx, const TlSource *src, TSNode root,
 	memset(idx, 0, sizeof *idx);
 	idx->src = src;
 	idx->root = root;
-	tl_strmap_init(&idx->by_name);
+	tl_strmap_init(&idx->name_ids);
+	tl_scopemap_init(&idx->scoped);
 	tl_strmap_init(&idx->module_evidence);
 	tl_parents_init(&idx->parents);
 	/* Python source has about one named node per 8 bytes (Debian's torch:
@@ -1474,7 +1499,8 @@ void tl_index_release(TlIndex *idx)
 	tl_array_release(&idx->bindings);
 	tl_array_release(&idx->name_lists);
 	tl_array_release(&idx->name_sorted);
-	tl_strmap_release(&idx->by_name);
+	tl_strmap_release(&idx->name_ids);
+	tl_scopemap_release(&idx->scoped);
 	tl_strmap_release(&idx->module_evidence);
 	tl_node_memo_free(idx->memo);
 	idx->memo = NULL;

@@ -30,6 +30,7 @@
 #include "buf.h"
 #include "nodememo.h"
 #include "parents.h"
+#include "scopemap.h"
 #include "source.h"
 #include "strmap.h"
 
@@ -213,9 +214,13 @@ typedef struct TlIndex {
 	TlArray(TlSite) sites;
 	TlArray(TlBinding) bindings; /* in source order */
 	/* Scoped names -> index into name_lists (binding indices, in source
-	 * order). Keys: "F|name" for bindings of function F (-1: module),
-	 * "cC|self.x" for attributes of class C, "mC|name" for its methods. */
-	TlStrMap by_name;
+	 * order). Each distinct binding name ("x", "self.model") has an id in
+	 * name_ids; `scoped` maps (scope, name id) to the list, the scopes
+	 * being function F (-1: module), the attributes of class C
+	 * ("self.x"), its methods and its class-body names (index.c,
+	 * tl_index__scope_code). */
+	TlStrMap name_ids;
+	TlScopeMap scoped;
 	TlIntLists name_lists;
 	TlArray(uint8_t) name_sorted; /* per name list: 1 when its bindings' pos never
 				       * decreases (then searched by halving) */
