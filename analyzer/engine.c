@@ -36,6 +36,7 @@ void tl_engine_init(TlEngine *e, const TlRuleSet *rules, const TlSelection *sel)
 	e->precheck_of = NULL;
 	e->passed = NULL;
 	tl_array_init(&e->passed_set);
+	e->hits = tl_queryset_hits_new();
 	tl_array_init(&e->native_nodes);
 	tl_array_init(&e->native_captures);
 	e->collect = NULL;
@@ -52,6 +53,7 @@ void tl_engine_release(TlEngine *e)
 		tl_precheck_run_release(&e->precheck);
 	tl_free(e->passed);
 	tl_array_release(&e->passed_set);
+	tl_queryset_hits_free(e->hits);
 	tl_array_release(&e->native_nodes);
 	tl_array_release(&e->native_captures);
 	tl_free(e->collect);
@@ -390,6 +392,7 @@ static bool tl_engine__at(void *ctx, TSNode node)
 	uint32_t count;
 	const uint32_t *shapes = tl_queryset_at(part, ts_node_symbol(node), &count);
 	tl_precheck_run_at(&e->precheck, node);
+	uint32_t start = ts_node_start_byte(node), end = ts_node_end_byte(node);
 	bool need = false, fallback = false;
 	for (uint32_t i = 0; i < count; i++) {
 		uint32_t shape = shapes[i], n;
@@ -397,7 +400,7 @@ static bool tl_engine__at(void *ctx, TSNode node)
 		bool any = false;
 		for (uint32_t k = 0; k < n; k++) {
 			uint32_t rp = rps[k];
-			if (!tl_bit(run->pass, rp) ||
+			if (!tl_bit(run->pass, rp) || !tl_queryset_in_range(run->qs, e->hits, rp, start, end) ||
 			    !tl_precheck_run_holds(&e->precheck, tl_queryset_pattern(run->qs, rp)->precheck))
 				continue;
 			e->passed[rp >> 6] |= (uint64_t)1 << (rp & 63);
@@ -654,7 +657,8 @@ static void tl_engine__analyze(TlEngine *e, const TlSource *src, const TSTree *g
 	for (uint32_t r = 0; r < nrules; r++)
 		on[r] = tl_rule_selected(e->rules->rules.items[r], sel);
 	uint64_t *pass = tl_calloc(2 * (size_t)words, sizeof *pass), *all = pass + words;
-	uint32_t passing = tl_queryset_filter(qs, on, src->text, src->length, pass, e->exact ? NULL : all);
+	uint32_t passing = tl_queryset_filter(qs, on, src->text, src->length, pass, e->exact ? NULL : all,
+					      e->hits);
 	const uint64_t *key = e->exact ? pass : all;
 	if (passing)
 		tl_queryset_group(qs, key, false);

@@ -70,6 +70,10 @@ typedef struct TlEngine {
 	const struct TlQuerySet *precheck_of;
 	uint64_t *passed;
 	TlArray(uint32_t) passed_set;
+	/* Where the rule patterns' string tests' literals occur in the file
+	 * (queryset.h): a rule pattern is pre-checked at a node only when they
+	 * occur inside it. */
+	struct TlQueryHits *hits;
 	TlArray(TSNode) native_nodes;             /* scratch for native matches */
 	TlArray(TSQueryCapture) native_captures;
 	/* The node symbols the index keeps for the query runs, for the query

@@ -24,7 +24,16 @@ typedef struct TlLiteral {
 	const char *text; /* borrowed from the rule's scanned query */
 	uint32_t len;
 	bool word;        /* an identifier: looked up among the file's words */
+	bool gate;        /* a literal need or an ecosystem name: opens the gate */
+	bool ranged;      /* a string test's: its positions go to TlQueryHits */
 } TlLiteral;
+
+struct TlQueryHits {
+	TlArray(uint64_t) pairs; /* scratch: literal id << 32 | offset, in text order */
+	TlArray(uint32_t) from;  /* per literal id: its offsets in `at`, [from[l], from[l + 1]) */
+	TlArray(uint32_t) at;
+	bool filled;             /* by the last tl_queryset_filter */
+};
 
 struct TlQuerySet {
 	const TlRuleSet *rules;
@@ -37,6 +46,7 @@ struct TlQuerySet {
 	TlPrechecks prechecks;
 	TlArray(TlU32Array) needs;  /* per need: literal ids, one of which must be there */
 	TlArray(TlLiteral) literals;
+	TlArray(TlU32Array) ranges; /* per string test (TlRulePattern.range_*): literal ids */
 	uint32_t *word_slots;              /* open addressing: literal id + 1, 0 empty */
 	uint32_t word_mask;
 	uint32_t words, max_captures;
@@ -68,15 +78,48 @@ static bool tl_queryset__is_word(const char *s, uint32_t len)
 	return true;
 }
 
-static uint32_t tl_queryset__literal(TlQuerySet *qs, const char *s)
+/* The id of literal `s`, added if new; `gate`: it opens the gate (a
+ * literal need), else only its positions are wanted (a string test's). */
+static uint32_t tl_queryset__literal(TlQuerySet *qs, const char *s, bool gate)
 {
 	uint32_t len = (uint32_t)strlen(s);
 	for (uint32_t i = 0; i < qs->literals.size; i++)
-		if (qs->literals.items[i].len == len && memcmp(qs->literals.items[i].text, s, len) == 0)
+		if (qs->literals.items[i].len == len && memcmp(qs->literals.items[i].text, s, len) == 0) {
+			qs->literals.items[i].gate |= gate;
+			qs->literals.items[i].ranged |= !gate;
 			return i;
-	TlLiteral l = { s, len, tl_queryset__is_word(s, len) };
+		}
+	TlLiteral l = { s, len, tl_queryset__is_word(s, len), gate, !gate };
 	tl_array_push(&qs->literals, l);
 	return qs->literals.size - 1;
+}
+
+/* Adds the string tests of rule pattern `rp` that its pre-checks check
+ * (precheck.h) to qs->ranges: a positive #eq? against a string or an
+ * #any-of?, each of whose strings is not empty. */
+static void tl_queryset__ranges(TlQuerySet *qs, TlRulePattern *rp)
+{
+	const TlPrechecks *pc = &qs->prechecks;
+	const TlPrecheckPattern *pat = &pc->patterns.items[rp->precheck];
+	rp->range_from = qs->ranges.size;
+	for (uint32_t i = 0; i < pat->count; i++) {
+		const TlPred *p = pc->checks.items[pat->from + i].pred;
+		if (!p || p->negated || !((p->kind == TL_PRED_EQ && p->capture2 < 0) || p->kind == TL_PRED_ANY_OF))
+			continue;
+		uint32_t n = p->kind == TL_PRED_EQ ? 1 : p->strings.size;
+		bool empty = n == 0;
+		for (uint32_t k = 0; k < n && !empty; k++)
+			empty = !*(p->kind == TL_PRED_EQ ? p->string : p->strings.items[k]);
+		if (empty)
+			continue;
+		TlU32Array ids;
+		tl_array_init(&ids);
+		for (uint32_t k = 0; k < n; k++)
+			tl_array_push(&ids, tl_queryset__literal(qs, p->kind == TL_PRED_EQ ? p->string : p->strings.items[k],
+								 false));
+		tl_array_push(&qs->ranges, ids);
+	}
+	rp->range_count = qs->ranges.size - rp->range_from;
 }
 
 /* Node types some fields belong to alone, in the Python grammar
@@ -187,6 +230,7 @@ TlQuerySet *tl_queryset_new(const TlRuleSet *rules)
 	tl_prechecks_init(&qs->prechecks);
 	tl_array_init(&qs->needs);
 	tl_array_init(&qs->literals);
+	tl_array_init(&qs->ranges);
 	for (uint32_t r = 0; r < rules->rules.size; r++) {
 		const TlRule *rule = rules->rules.items[r];
 		for (uint32_t p = 0; p < rule->text.size; p++) {
@@ -207,9 +251,10 @@ TlQuerySet *tl_queryset_new(const TlRuleSet *rules)
 				TlU32Array ids;
 				tl_array_init(&ids);
 				for (uint32_t k = 0; k < qp->needs.items[n].any.size; k++)
-					tl_array_push(&ids, tl_queryset__literal(qs, qp->needs.items[n].any.items[k]));
+					tl_array_push(&ids, tl_queryset__literal(qs, qp->needs.items[n].any.items[k], true));
 				tl_array_push(&qs->needs, ids);
 			}
+			tl_queryset__ranges(qs, &rp);
 			if (qp->capture_count > qs->max_captures)
 				qs->max_captures = qp->capture_count;
 			tl_array_push(&qs->patterns, rp);
@@ -217,7 +262,7 @@ TlQuerySet *tl_queryset_new(const TlRuleSet *rules)
 		}
 	}
 	for (size_t i = 0; i < sizeof tl_queryset__ecosystem / sizeof *tl_queryset__ecosystem; i++)
-		tl_queryset__literal(qs, tl_queryset__ecosystem[i]);
+		tl_queryset__literal(qs, tl_queryset__ecosystem[i], true);
 	uint32_t slots = 16;
 	while (slots < 4 * qs->literals.size)
 		slots *= 2;
@@ -260,6 +305,9 @@ void tl_queryset_free(TlQuerySet *qs)
 	tl_prechecks_release(&qs->prechecks);
 	for (uint32_t i = 0; i < qs->needs.size; i++)
 		tl_array_release(&qs->needs.items[i]);
+	for (uint32_t i = 0; i < qs->ranges.size; i++)
+		tl_array_release(&qs->ranges.items[i]);
+	tl_array_release(&qs->ranges);
 	tl_array_release(&qs->patterns);
 	tl_str_array_release(&qs->shapes);
 	tl_array_release(&qs->shape_cost);
@@ -321,13 +369,18 @@ static bool tl_queryset__word_char(char c)
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
 }
 
-static void tl_queryset__mark_word(const TlQuerySet *qs, const char *s, uint32_t len, bool *found)
+/* Marks the word literal `s` (at byte `at` of the text) found, and its
+ * position in `hits` when wanted there. */
+static void tl_queryset__mark_word(const TlQuerySet *qs, const char *s, uint32_t len, bool *found,
+				   TlQueryHits *hits, uint32_t at)
 {
 	uint32_t h = tl_queryset__hash(s, len) & qs->word_mask;
 	for (uint32_t id; (id = qs->word_slots[h]); h = (h + 1) & qs->word_mask) {
 		const TlLiteral *l = &qs->literals.items[id - 1];
 		if (l->len == len && memcmp(l->text, s, len) == 0) {
 			found[id - 1] = true;
+			if (hits && l->ranged)
+				tl_array_push(&hits->pairs, (uint64_t)(id - 1) << 32 | at);
 			return;
 		}
 	}
@@ -336,7 +389,8 @@ static void tl_queryset__mark_word(const TlQuerySet *qs, const char *s, uint32_t
 /* Marks the word literals that `text` holds as a node's whole text could:
  * a maximal run of word characters, or, after a backslash (an escape
  * sequence ends inside the run) or a leading digit, any tail of the run. */
-static void tl_queryset__scan_words(const TlQuerySet *qs, const char *text, size_t len, bool *found)
+static void tl_queryset__scan_words(const TlQuerySet *qs, const char *text, size_t len, bool *found,
+				    TlQueryHits *hits)
 {
 	size_t i = 0;
 	while (i < len) {
@@ -347,16 +401,67 @@ static void tl_queryset__scan_words(const TlQuerySet *qs, const char *text, size
 		size_t start = i;
 		while (i < len && tl_queryset__word_char(text[i]))
 			i++;
-		tl_queryset__mark_word(qs, text + start, (uint32_t)(i - start), found);
+		tl_queryset__mark_word(qs, text + start, (uint32_t)(i - start), found, hits, (uint32_t)start);
 		bool tails = (start > 0 && text[start - 1] == '\\') || (text[start] >= '0' && text[start] <= '9');
 		for (size_t k = start + 1; tails && k < i; k++)
-			tl_queryset__mark_word(qs, text + k, (uint32_t)(i - k), found);
+			tl_queryset__mark_word(qs, text + k, (uint32_t)(i - k), found, hits, (uint32_t)k);
 	}
 }
 
-uint32_t tl_queryset_filter(const TlQuerySet *qs, const bool *rule_on, const char *text,
-			    size_t len, uint64_t *pass, uint64_t *all)
+TlQueryHits *tl_queryset_hits_new(void)
 {
+	TlQueryHits *h = tl_calloc(1, sizeof *h);
+	tl_array_init(&h->pairs);
+	tl_array_init(&h->from);
+	tl_array_init(&h->at);
+	return h;
+}
+
+void tl_queryset_hits_free(TlQueryHits *hits)
+{
+	if (!hits)
+		return;
+	tl_array_release(&hits->pairs);
+	tl_array_release(&hits->from);
+	tl_array_release(&hits->at);
+	tl_free(hits);
+}
+
+/* Groups hits->pairs by literal into hits->from / hits->at (a stable
+ * counting sort: each literal's offsets stay ascending). */
+static void tl_queryset__group_hits(const TlQuerySet *qs, TlQueryHits *hits)
+{
+	uint32_t n = qs->literals.size;
+	tl_array_clear(&hits->from);
+	for (uint32_t i = 0; i <= n; i++)
+		tl_array_push(&hits->from, 0);
+	for (uint32_t i = 0; i < hits->pairs.size; i++)
+		hits->from.items[(hits->pairs.items[i] >> 32) + 1]++;
+	for (uint32_t i = 0; i < n; i++)
+		hits->from.items[i + 1] += hits->from.items[i];
+	tl_array_reserve(&hits->at, hits->pairs.size + 1);
+	hits->at.size = hits->pairs.size;
+	/* from[l] advances as literal l's offsets are placed, then is restored. */
+	for (uint32_t i = 0; i < hits->pairs.size; i++) {
+		uint32_t l = (uint32_t)(hits->pairs.items[i] >> 32);
+		hits->at.items[hits->from.items[l]++] = (uint32_t)hits->pairs.items[i];
+	}
+	for (uint32_t i = n; i > 0; i--)
+		hits->from.items[i] = hits->from.items[i - 1];
+	hits->from.items[0] = 0;
+	hits->filled = true;
+}
+
+uint32_t tl_queryset_filter(const TlQuerySet *qs, const bool *rule_on, const char *text,
+			    size_t len, uint64_t *pass, uint64_t *all, TlQueryHits *hits)
+{
+	if (hits) {
+		hits->filled = false;
+		tl_array_clear(&hits->pairs);
+	}
+	/* Offsets are 32-bit (so are tree-sitter's). */
+	if (len > UINT32_MAX)
+		hits = NULL;
 	memset(pass, 0, qs->words * sizeof *pass);
 	if (all)
 		memset(all, 0, qs->words * sizeof *all);
@@ -366,16 +471,22 @@ uint32_t tl_queryset_filter(const TlQuerySet *qs, const bool *rule_on, const cha
 	if (!any_on)
 		return 0;
 	bool *found = tl_calloc(qs->literals.size, sizeof *found);
-	tl_queryset__scan_words(qs, text, len, found);
-	/* The gate for patterns without needs: any literal or an ecosystem
-	 * module's name. */
+	tl_queryset__scan_words(qs, text, len, found, hits);
+	/* The gate for patterns without needs: any literal need or an
+	 * ecosystem module's name. */
 	bool gate = false;
 	for (uint32_t i = 0; i < qs->literals.size; i++) {
 		const TlLiteral *l = &qs->literals.items[i];
-		if (!l->word)
-			found[i] = memmem(text, len, l->text, l->len) != NULL;
-		gate = gate || found[i];
+		if (!l->word && (l->gate || hits)) {
+			const char *at = memmem(text, len, l->text, l->len);
+			found[i] = at != NULL;
+			for (; hits && l->ranged && at; at = memmem(at + 1, len - (size_t)(at + 1 - text), l->text, l->len))
+				tl_array_push(&hits->pairs, (uint64_t)i << 32 | (uint32_t)(at - text));
+		}
+		gate = gate || (found[i] && l->gate);
 	}
+	if (hits)
+		tl_queryset__group_hits(qs, hits);
 	uint32_t n = 0;
 	for (uint32_t i = 0; i < qs->patterns.size; i++) {
 		const TlRulePattern *rp = &qs->patterns.items[i];
@@ -397,6 +508,36 @@ uint32_t tl_queryset_filter(const TlQuerySet *qs, const bool *rule_on, const cha
 	}
 	tl_free(found);
 	return n;
+}
+
+bool tl_queryset_in_range(const TlQuerySet *qs, const TlQueryHits *hits, uint32_t rp,
+			  uint32_t start, uint32_t end)
+{
+	if (!hits || !hits->filled)
+		return true;
+	const TlRulePattern *p = &qs->patterns.items[rp];
+	for (uint32_t t = 0; t < p->range_count; t++) {
+		const TlU32Array *ids = &qs->ranges.items[p->range_from + t];
+		bool held = false;
+		for (uint32_t k = 0; k < ids->size && !held; k++) {
+			uint32_t id = ids->items[k], len = qs->literals.items[id].len;
+			if (end < start || end - start < len)
+				continue;
+			/* The first offset at or after `start`. */
+			uint32_t lo = hits->from.items[id], hi = hits->from.items[id + 1];
+			while (lo < hi) {
+				uint32_t mid = lo + (hi - lo) / 2;
+				if (hits->at.items[mid] < start)
+					lo = mid + 1;
+				else
+					hi = mid;
+			}
+			held = lo < hits->from.items[id + 1] && hits->at.items[lo] <= end - len;
+		}
+		if (!held)
+			return false;
+	}
+	return true;
 }
 
 /* ---- groups ----------------------------------------------------------------------- */

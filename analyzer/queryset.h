@@ -45,6 +45,7 @@ typedef struct TlRulePattern {
 	int32_t finding;         /* canonical index of @finding; -1: none (never reports) */
 	uint32_t need_from, need_count; /* its literal needs in the set's need table */
 	uint32_t precheck;       /* its checks in tl_queryset_prechecks */
+	uint32_t range_from, range_count; /* its string tests' literals (tl_queryset_in_range) */
 } TlRulePattern;
 
 /* One compiled tree-sitter query of a group, and what runs with it. */
@@ -118,12 +119,33 @@ const TlQueryPart *tl_queryset_fallback(TlQuerySet *qs, const TlQueryPart *part)
 /* 64-bit words in a rule-pattern bitmap. */
 uint32_t tl_queryset_words(const TlQuerySet *qs);
 
+/* Where in a file the strings of the rule patterns' string tests occur:
+ * per literal, the byte offsets at which a node whose whole text is that
+ * literal could start (for a word: where the pre-filter finds it as a
+ * word; else every occurrence), ascending. Filled by tl_queryset_filter;
+ * one per thread (it is scratch space reused from file to file). */
+typedef struct TlQueryHits TlQueryHits;
+TlQueryHits *tl_queryset_hits_new(void);
+void tl_queryset_hits_free(TlQueryHits *hits);
+
 /* Sets `pass` (tl_queryset_words words) to the rule patterns that can match
  * `text`: rule_on[rule_index] and every literal need held by the text.
  * Returns how many pass. `all`, if not NULL, receives the rule patterns of
- * the selected rules regardless of the text. */
+ * the selected rules regardless of the text. `hits`, if not NULL, receives
+ * where the string tests' literals occur in `text` (tl_queryset_in_range). */
 uint32_t tl_queryset_filter(const TlQuerySet *qs, const bool *rule_on, const char *text,
-			    size_t len, uint64_t *pass, uint64_t *all);
+			    size_t len, uint64_t *pass, uint64_t *all, TlQueryHits *hits);
+
+/* A necessary condition for rule pattern `rp` to match at a node spanning
+ * bytes [start, end) of the text `hits` was filled for: each of its
+ * pre-checked string tests (precheck.h: a positive #eq? against a string,
+ * or #any-of?, on a capture every match holds) compares a node inside that
+ * span, so one of the test's strings occurs inside it. False when some
+ * test's strings do not (then no match of `rp` there passes its
+ * predicates); true otherwise, or when `hits` is NULL. A binary search per
+ * literal; no tree is read. */
+bool tl_queryset_in_range(const TlQuerySet *qs, const TlQueryHits *hits, uint32_t rp,
+			  uint32_t start, uint32_t end);
 
 /* The group for rule-pattern bitmap `key`: created (split in as many parts
  * as threads can compile it) if new; with `wait`, compiled (this thread

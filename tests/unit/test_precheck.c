@@ -309,6 +309,9 @@ static const char *const extra_queries[] = {
 	"((call arguments: (argument_list (keyword_argument name: (identifier) @k))) @finding (#any-of? @k \"dim\" \"device\"))",
 	"((binary_operator left: (_) @l right: [(integer) @v (float) @v]) @finding (#match? @v \"^1\"))",
 	"((call function: (attribute object: (_) @o attribute: (identifier) @m) arguments: (argument_list . (_) @x)) @finding (#eq? @m \"append\") (#graph-tensor? @x))",
+	/* A string test's node at the end, at the start of the match. */
+	"((attribute attribute: (identifier) @m) @finding (#any-of? @m \"step\" \"zero_grad\"))",
+	"((call function: (identifier) @f) @finding (#eq? @f \"print\"))",
 };
 
 static void test_prechecks_lose_nothing(void **state)
@@ -333,11 +336,20 @@ static void test_prechecks_lose_nothing(void **state)
 		for (uint32_t p = 0; p < set.rules.items[r]->text.size; p++)
 			tl_array_push(&ids, tl_prechecks_add(&pc, lang, set.rules.items[r]->text.items[p].shape,
 							     &set.rules.items[r]->patterns.items[p]));
+	/* The string tests' literals, found per text (queryset.h): a match
+	 * that passes is inside a span where they occur. */
+	TlQuerySet *qs = tl_queryset_new(&set);
+	assert_int_equal(tl_queryset_count(qs), ids.size);
+	TlQueryHits *hits = tl_queryset_hits_new();
+	bool *on = tl_calloc(set.rules.size, sizeof *on);
+	for (uint32_t r = 0; r < set.rules.size; r++)
+		on[r] = true;
+	uint64_t *pass_bits = tl_calloc(tl_queryset_words(qs), sizeof *pass_bits);
 	Texts texts;
 	inputs(&texts);
 	TSQueryCursor *cur = ts_query_cursor_new();
 	ts_query_cursor_set_max_start_depth(cur, 0);
-	uint32_t passing = 0, rejected = 0;
+	uint32_t passing = 0, rejected = 0, out_of_range = 0;
 	for (uint32_t ti = 0; ti < texts.size; ti++) {
 		TlFixture *fx = tl_fixture_new(texts.items[ti].data);
 		fx->idx.torch_version = TL_TORCH_VERSION_DEFAULT;
@@ -345,6 +357,7 @@ static void test_prechecks_lose_nothing(void **state)
 		TlPrecheckRun run;
 		tl_precheck_run_init(&run, &pc, precheck_fn, &cx);
 		run.text = fx->src.text;
+		tl_queryset_filter(qs, on, fx->src.text, fx->src.length, pass_bits, NULL, hits);
 		uint32_t k = 0;
 		for (uint32_t r = 0; r < set.rules.size; r++) {
 			const TlRule *rule = set.rules.items[r];
@@ -366,8 +379,15 @@ static void test_prechecks_lose_nothing(void **state)
 						fail_msg("%s pattern %u: a match at %u:%u of input %u passes its predicates, "
 							 "its pre-check does not", rule->code, p,
 							 ts_node_start_point(node).row + 1, ts_node_start_point(node).column + 1, ti);
+					bool in_range = tl_queryset_in_range(qs, hits, k, ts_node_start_byte(node),
+									     ts_node_end_byte(node));
+					if (pass && !in_range)
+						fail_msg("%s pattern %u: a match at %u:%u of input %u passes its predicates, "
+							 "its string tests' literals are not inside it", rule->code, p,
+							 ts_node_start_point(node).row + 1, ts_node_start_point(node).column + 1, ti);
 					passing += pass;
 					rejected += !pre;
+					out_of_range += !in_range;
 				} while (tl_walk_next(&walk, root, true));
 				ts_tree_cursor_delete(&walk);
 				ts_query_delete(q);
@@ -380,6 +400,11 @@ static void test_prechecks_lose_nothing(void **state)
 	/* Findings were there to lose, and most nodes were rejected. */
 	assert_true(passing > 50);
 	assert_true(rejected > 100 * passing);
+	assert_true(out_of_range > 10 * passing);
+	tl_free(on);
+	tl_free(pass_bits);
+	tl_queryset_hits_free(hits);
+	tl_queryset_free(qs);
 	ts_query_cursor_delete(cur);
 	inputs_release(&texts);
 	tl_array_release(&ids);
