@@ -536,6 +536,7 @@ void tl_precheck_run_init(TlPrecheckRun *r, const TlPrechecks *pc, TlPrecheckPre
 	r->fn = fn;
 	r->ctx = ctx;
 	tl_array_init(&r->path_gen);
+	tl_array_init(&r->exists_gen);
 	tl_array_init(&r->path_from);
 	tl_array_init(&r->path_count);
 	tl_array_init(&r->nodes);
@@ -543,6 +544,7 @@ void tl_precheck_run_init(TlPrecheckRun *r, const TlPrechecks *pc, TlPrecheckPre
 	tl_array_init(&r->stack);
 	for (uint32_t i = 0; i < pc->paths.size; i++) {
 		tl_array_push(&r->path_gen, 0);
+		tl_array_push(&r->exists_gen, 0);
 		tl_array_push(&r->path_from, 0);
 		tl_array_push(&r->path_count, 0);
 	}
@@ -551,6 +553,7 @@ void tl_precheck_run_init(TlPrecheckRun *r, const TlPrechecks *pc, TlPrecheckPre
 void tl_precheck_run_release(TlPrecheckRun *r)
 {
 	tl_array_release(&r->path_gen);
+	tl_array_release(&r->exists_gen);
 	tl_array_release(&r->path_from);
 	tl_array_release(&r->path_count);
 	tl_array_release(&r->nodes);
@@ -569,7 +572,7 @@ void tl_precheck_run_at(TlPrecheckRun *r, TSNode node)
 	if (++r->generation == 0) {
 		/* wrapped: forget every path */
 		for (uint32_t i = 0; i < r->path_gen.size; i++)
-			r->path_gen.items[i] = 0;
+			r->path_gen.items[i] = r->exists_gen.items[i] = 0;
 		r->generation = 1;
 	}
 }
@@ -662,6 +665,49 @@ static void tl_precheck__find(TlPrecheckRun *r, uint32_t path)
 	}
 }
 
+/* True when some node is at `path` under the current node, found cheaply
+ * without reading whole child lists: down the path's steps from the root
+ * (or from the first node of the nearest path already found), one field
+ * child each (ts_node_child_by_field_id: the first child in the field),
+ * and a last step without a field that any named (or any) child passes,
+ * decided by the child counts of a node without errors. False when that
+ * finds nothing, or the path has a step it cannot take so (the caller then
+ * finds the path's nodes the full way). */
+static bool tl_precheck__exists(TlPrecheckRun *r, uint32_t path)
+{
+	const TlPrecheckPath *paths = r->pc->paths.items;
+	uint32_t chain[16], n = 0, p = path;
+	while (p != 0 && r->path_gen.items[p] != r->generation) {
+		if (n == sizeof chain / sizeof *chain)
+			return false;
+		chain[n++] = p;
+		p = paths[p].parent;
+	}
+	TSNode node = r->node;
+	if (p != 0) {
+		if (!r->path_count.items[p])
+			return false;
+		node = r->nodes.items[r->path_from.items[p]].node;
+	}
+	while (n) {
+		const TlPrecheckStep *st = &paths[chain[--n]].step;
+		if (!st->field) {
+			if (n || st->match == TL_PRECHECK_SYMBOL || ts_node_has_error(node))
+				return false;
+			return (st->match == TL_PRECHECK_NAMED ? ts_node_named_child_count(node)
+							       : ts_node_child_count(node)) > 0;
+		}
+		TSNode c = ts_node_child_by_field_id(node, st->field);
+		if (ts_node_is_null(c))
+			return false;
+		TlPrecheckKid k = { c, st->field, ts_node_symbol(c), ts_node_is_named(c) };
+		if (!tl_precheck__step(st, &k))
+			return false;
+		node = c;
+	}
+	return true;
+}
+
 /* The predicate's answer for `n`, semantic ones remembered per node. */
 static bool tl_precheck__pred(TlPrecheckRun *r, const TlPrecheck *c, const TlPrecheckFound *f)
 {
@@ -701,6 +747,17 @@ static bool tl_precheck__pred(TlPrecheckRun *r, const TlPrecheck *c, const TlPre
 static bool tl_precheck__check(TlPrecheckRun *r, const TlPrecheck *c)
 {
 	const uint32_t *paths = r->pc->check_paths.items;
+	/* A structure check: a node there is enough. */
+	for (uint32_t i = 0; !c->pred && i < c->path_count; i++) {
+		uint32_t path = paths[c->path_from + i];
+		if (r->exists_gen.items[path] == r->generation)
+			return true;
+		if (r->path_gen.items[path] == r->generation ? r->path_count.items[path] > 0
+							     : tl_precheck__exists(r, path)) {
+			r->exists_gen.items[path] = r->generation;
+			return true;
+		}
+	}
 	/* Find every path first: finding may move r->nodes. */
 	for (uint32_t i = 0; i < c->path_count; i++)
 		tl_precheck__find(r, paths[c->path_from + i]);

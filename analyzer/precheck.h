@@ -160,6 +160,7 @@ typedef struct TlPrecheckRun {
 	TSNode node;                  /* the node being checked */
 	uint32_t generation;          /* bumped per node */
 	TlArray(uint32_t) path_gen;   /* per path: generation its nodes were found in */
+	TlArray(uint32_t) exists_gen; /* per path: generation a node was seen there in */
 	TlArray(uint32_t) path_from, path_count; /* per path: its nodes in `nodes` */
 	TlArray(TlPrecheckFound) nodes;
 	TlArray(TlPrecheckKid) kids;
