@@ -49,6 +49,8 @@ struct TlQuerySet {
 	TlArray(TlU32Array) ranges; /* per string test (TlRulePattern.range_*): literal ids */
 	uint32_t *word_slots;              /* open addressing: literal id + 1, 0 empty */
 	uint32_t word_mask;
+	uint32_t word_max;                 /* the longest word literal */
+	bool word_char[256];               /* [A-Za-z0-9_] */
 	uint32_t words, max_captures;
 	pthread_mutex_t lock;
 	pthread_cond_t changed;
@@ -59,11 +61,14 @@ struct TlQuerySet {
 	bool stop, reported;
 };
 
+#define TL_QUERYSET_HASH_INIT 2166136261u
+#define TL_QUERYSET_HASH_STEP(h, c) (((h) ^ (unsigned char)(c)) * 16777619u)
+
 static uint32_t tl_queryset__hash(const char *s, uint32_t len)
 {
-	uint32_t h = 2166136261u;
+	uint32_t h = TL_QUERYSET_HASH_INIT;
 	for (uint32_t i = 0; i < len; i++)
-		h = (h ^ (unsigned char)s[i]) * 16777619u;
+		h = TL_QUERYSET_HASH_STEP(h, s[i]);
 	return h;
 }
 
@@ -272,11 +277,16 @@ TlQuerySet *tl_queryset_new(const TlRuleSet *rules)
 		const TlLiteral *l = &qs->literals.items[i];
 		if (!l->word)
 			continue;
+		if (l->len > qs->word_max)
+			qs->word_max = l->len;
 		uint32_t h = tl_queryset__hash(l->text, l->len) & qs->word_mask;
 		while (qs->word_slots[h])
 			h = (h + 1) & qs->word_mask;
 		qs->word_slots[h] = i + 1;
 	}
+	for (int c = 0; c < 256; c++)
+		qs->word_char[c] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+				   c == '_';
 	qs->words = (qs->patterns.size + 63) / 64;
 	if (!qs->words)
 		qs->words = 1;
@@ -364,17 +374,12 @@ uint32_t tl_queryset_words(const TlQuerySet *qs)
 
 /* ---- the pre-filter ----------------------------------------------------------------- */
 
-static bool tl_queryset__word_char(char c)
+/* Marks the word literal `s` (at byte `at` of the text; `hash`: its
+ * tl_queryset__hash) found, and its position in `hits` when wanted there. */
+static void tl_queryset__mark_word(const TlQuerySet *qs, const char *s, uint32_t len, uint32_t hash,
+				   bool *found, TlQueryHits *hits, uint32_t at)
 {
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-}
-
-/* Marks the word literal `s` (at byte `at` of the text) found, and its
- * position in `hits` when wanted there. */
-static void tl_queryset__mark_word(const TlQuerySet *qs, const char *s, uint32_t len, bool *found,
-				   TlQueryHits *hits, uint32_t at)
-{
-	uint32_t h = tl_queryset__hash(s, len) & qs->word_mask;
+	uint32_t h = hash & qs->word_mask;
 	for (uint32_t id; (id = qs->word_slots[h]); h = (h + 1) & qs->word_mask) {
 		const TlLiteral *l = &qs->literals.items[id - 1];
 		if (l->len == len && memcmp(l->text, s, len) == 0) {
@@ -392,19 +397,27 @@ static void tl_queryset__mark_word(const TlQuerySet *qs, const char *s, uint32_t
 static void tl_queryset__scan_words(const TlQuerySet *qs, const char *text, size_t len, bool *found,
 				    TlQueryHits *hits)
 {
+	const bool *wc = qs->word_char;
+	const unsigned char *t = (const unsigned char *)text;
 	size_t i = 0;
 	while (i < len) {
-		if (!tl_queryset__word_char(text[i])) {
+		if (!wc[t[i]]) {
 			i++;
 			continue;
 		}
+		/* The run, hashed as it is read. */
 		size_t start = i;
-		while (i < len && tl_queryset__word_char(text[i]))
-			i++;
-		tl_queryset__mark_word(qs, text + start, (uint32_t)(i - start), found, hits, (uint32_t)start);
+		uint32_t h = TL_QUERYSET_HASH_INIT;
+		for (; i < len && wc[t[i]]; i++)
+			h = TL_QUERYSET_HASH_STEP(h, t[i]);
+		if (i - start <= qs->word_max)
+			tl_queryset__mark_word(qs, text + start, (uint32_t)(i - start), h, found, hits, (uint32_t)start);
 		bool tails = (start > 0 && text[start - 1] == '\\') || (text[start] >= '0' && text[start] <= '9');
 		for (size_t k = start + 1; tails && k < i; k++)
-			tl_queryset__mark_word(qs, text + k, (uint32_t)(i - k), found, hits, (uint32_t)k);
+			if (i - k <= qs->word_max)
+				tl_queryset__mark_word(qs, text + k, (uint32_t)(i - k),
+						       tl_queryset__hash(text + k, (uint32_t)(i - k)), found, hits,
+						       (uint32_t)k);
 	}
 }
 
