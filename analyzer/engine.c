@@ -400,8 +400,11 @@ static bool tl_engine__at(void *ctx, TSNode node)
 		bool any = false;
 		for (uint32_t k = 0; k < n; k++) {
 			uint32_t rp = rps[k];
-			if (!tl_bit(run->pass, rp) || !tl_queryset_in_range(run->qs, e->hits, rp, start, end) ||
-			    !tl_precheck_run_holds(&e->precheck, tl_queryset_pattern(run->qs, rp)->precheck))
+			if (!tl_bit(run->pass, rp))
+				continue;
+			const TlRulePattern *pat = tl_queryset_pattern(run->qs, rp);
+			if ((pat->range_count && !tl_queryset_in_range(run->qs, e->hits, rp, start, end)) ||
+			    !tl_precheck_run_holds(&e->precheck, pat->precheck))
 				continue;
 			e->passed[rp >> 6] |= (uint64_t)1 << (rp & 63);
 			tl_array_push(&e->passed_set, rp);
