@@ -175,6 +175,10 @@ typedef struct TlPrecheckRun {
 	uint32_t memo_count;
 	TSTreeCursor cursor;
 	bool has_cursor;
+	/* The language's field names by id (tree-sitter hands a child's field
+	 * out as its name), for the language of `fields_of`. */
+	const TSLanguage *fields_of;
+	TlArray(const char *) field_names;
 } TlPrecheckRun;
 
 void tl_precheck_run_init(TlPrecheckRun *r, const TlPrechecks *pc, TlPrecheckPredFn fn, void *ctx);
