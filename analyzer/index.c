@@ -1,4 +1,5 @@
 #include "index.h"
+#include "reads.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -783,7 +784,7 @@ static void tl_index__push(TlWalker *w, TSNode n)
 enum {
 	TL_WALK_SKIP, TL_WALK_RETURN, TL_WALK_BLOCK, TL_WALK_FUNC, TL_WALK_CLASS, TL_WALK_LOOP,
 	TL_WALK_WITH, TL_WALK_WITH_ITEM, TL_WALK_ASSIGN, TL_WALK_AUG, TL_WALK_IMPORT,
-	TL_WALK_EXPR_STMT, TL_WALK_COMMENT, TL_WALK_CALL,
+	TL_WALK_EXPR_STMT, TL_WALK_COMMENT, TL_WALK_CALL, TL_WALK_EXIT,
 };
 
 /* What entering a node left for leaving it to undo. */
@@ -806,6 +807,7 @@ static void tl_index__kinds(TlWalker *w)
 		{ sy->import_statement, TL_WALK_IMPORT }, { sy->import_from_statement, TL_WALK_IMPORT },
 		{ sy->expression_statement, TL_WALK_EXPR_STMT }, { sy->comment, TL_WALK_COMMENT },
 		{ sy->call, TL_WALK_CALL },
+		{ sy->continue_statement, TL_WALK_EXIT }, { sy->break_statement, TL_WALK_EXIT },
 	};
 	for (size_t i = 0; i < sizeof map / sizeof *map; i++)
 		if (map[i].sym < w->kind_count)
@@ -826,6 +828,10 @@ static unsigned tl_index__enter(TlWalker *w, TSNode n, TSSymbol s)
 	case TL_WALK_RETURN:
 		if (w->cur.func >= 0)
 			tl_array_push(&idx->funcs.items[w->cur.func].returns, n);
+		tl_array_push(&idx->exits, (int32_t)ts_node_start_byte(n));
+		return 0;
+	case TL_WALK_EXIT:
+		tl_array_push(&idx->exits, (int32_t)ts_node_start_byte(n));
 		return 0;
 	case TL_WALK_BLOCK:
 		if (w->pending.size && ts_node_eq(tl_array_last(&w->pending)->body, n)) {
@@ -1153,6 +1159,19 @@ void tl_index_scope_calls_in(const TlIndex *idx, int32_t func, TSNode range, uin
 	*to = bounds[1] > bounds[0] ? bounds[1] : bounds[0];
 }
 
+bool tl_index_exit_between(const TlIndex *idx, uint32_t from, uint32_t to)
+{
+	uint32_t lo = 0, hi = idx->exits.size;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if ((uint32_t)idx->exits.items[mid] < from)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < idx->exits.size && (uint32_t)idx->exits.items[lo] < to;
+}
+
 TSNode tl_index_parent(const TlIndex *idx, TSNode n)
 {
 	return tl_parents_get(&idx->parents, n);
@@ -1457,6 +1476,11 @@ void tl_index_build_collecting(TlIndex *idx, const TlSource *src, TSNode root,
 
 void tl_index_release(TlIndex *idx)
 {
+	tl_reads_free(idx->reads);
+	idx->reads = NULL;
+	tl_free(idx->backpropagated);
+	idx->backpropagated = NULL;
+	tl_array_release(&idx->grad_switches);
 	tl_parents_release(&idx->parents);
 	tl_array_release(&idx->collected);
 	for (uint32_t i = 0; i < idx->funcs.size; i++) {
@@ -1496,6 +1520,7 @@ void tl_index_release(TlIndex *idx)
 	tl_array_release(&idx->calls);
 	tl_array_release(&idx->sites);
 	tl_array_release(&idx->comments);
+	tl_array_release(&idx->exits);
 	tl_array_release(&idx->bindings);
 	tl_array_release(&idx->name_lists);
 	tl_array_release(&idx->name_sorted);

@@ -247,6 +247,20 @@ typedef struct TlIndex {
 	 * created once the name tables are final, owned by the index. The
 	 * table is written through a const index: it changes no answer. */
 	TlNodeMemo *memo;
+	/* The roots assignment values read (reads.h): built when value flow
+	 * first asks, owned by the index. */
+	struct TlReads *reads;
+	/* Where each `continue`, `break` and `return` statement starts, in
+	 * ascending order. */
+	TlIntArray exits;
+	/* Per binding, 1 when a backward call of its scope consumes it: filled
+	 * by the facts layer when first asked (facts/kinds.c), freed here. */
+	uint8_t *backpropagated;
+	bool facts_built; /* tl_facts_build has filled every fact above */
+	/* The statement calls of set_grad_enabled (indices into calls, in
+	 * source order): found by the facts layer when first asked. */
+	TlIntArray grad_switches;
+	bool grad_switches_found;
 } TlIndex;
 
 void tl_index_build(TlIndex *idx, const TlSource *src, TSNode root);
@@ -266,6 +280,9 @@ void tl_index_scope_calls_in(const TlIndex *idx, int32_t func, TSNode range, uin
 /* The node's parent, as ts_node_parent gives it, in O(1) for the named
  * nodes of the indexed tree (parents.h). */
 TSNode tl_index_parent(const TlIndex *idx, TSNode n);
+/* Whether a `continue`, `break` or `return` statement starts at a byte in
+ * [from, to) (halving over TlIndex.exits). */
+bool tl_index_exit_between(const TlIndex *idx, uint32_t from, uint32_t to);
 /* Borrows the node's text; *len receives its length. */
 const char *tl_index_text(const TlIndex *idx, TSNode n, uint32_t *len);
 bool tl_index_text_is(const TlIndex *idx, TSNode n, const char *s);

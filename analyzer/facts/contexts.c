@@ -159,14 +159,24 @@ int tl_facts_local_grad(const TlIndex *idx, TSNode node, int32_t func, int32_t w
 	 * (or module) switches grad off until switched back. */
 	uint32_t pos = ts_node_start_byte(node), best = 0;
 	int state = TL_GRAD_UNKNOWN;
-	const TlIntArray *calls = tl_index_scope_calls(idx, func);
-	for (uint32_t i = 0; calls && i < calls->size; i++) {
-		const TlCall *c = &idx->calls.items[calls->items[i]];
+	/* The file's set_grad_enabled statements, found once (scanning the
+	 * scope's calls before `node` for each question was quadratic in a
+	 * long function body). */
+	TlIndex *w = (TlIndex *)idx; /* a cache: changes no answer */
+	if (!w->grad_switches_found) {
+		for (uint32_t i = 0; i < idx->calls.size; i++) {
+			const TlCall *c = &idx->calls.items[i];
+			if (c->stmt_level && c->qname && tl_facts__ends(c->qname, "set_grad_enabled"))
+				tl_array_push(&w->grad_switches, (int32_t)i);
+		}
+		w->grad_switches_found = true;
+	}
+	for (uint32_t i = 0; i < idx->grad_switches.size; i++) {
+		const TlCall *c = &idx->calls.items[idx->grad_switches.items[i]];
+		if (c->func != func)
+			continue;
 		if (ts_node_start_byte(c->node) >= pos)
 			break;
-		if (!c->stmt_level || !c->qname ||
-		    !tl_facts__ends(c->qname, "set_grad_enabled"))
-			continue;
 		if (ts_node_start_byte(c->node) >= best) {
 			best = ts_node_start_byte(c->node);
 			uint32_t k = tl_facts__context_of_name(c->qname, c->node, idx);

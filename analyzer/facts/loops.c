@@ -180,8 +180,12 @@ TSNode tl_facts__guard_between(const TlIndex *idx, TSNode node, TSNode top)
 			 * scans the block from its start, so walking back with it
 			 * cost the square of the statement's position. */
 			TSNode found = none;
-			TSTreeCursor cur = ts_tree_cursor_new(p);
 			uint32_t at = ts_node_start_byte(child);
+			/* An early exit holds a continue, break or return: a
+			 * block with none before `child` has none to find. */
+			if (!tl_index_exit_between(idx, ts_node_start_byte(p), at))
+				continue;
+			TSTreeCursor cur = ts_tree_cursor_new(p);
 			for (bool more = ts_tree_cursor_goto_first_child(&cur); more;
 			     more = ts_tree_cursor_goto_next_sibling(&cur)) {
 				TSNode prev = ts_tree_cursor_current_node(&cur);

@@ -4,6 +4,7 @@
  * Owns: tl_facts_reaches_backward, tl_facts_outlives_iteration, tl_facts_backward_through. */
 #include "internal.h"
 
+#include "reads.h"
 #include "strmap.h"
 
 static bool tl_facts__reaches(const TlIndex *idx, TSNode expr, int depth, const TlCall *site);
@@ -72,6 +73,11 @@ typedef struct TlTaint {
 	bool *marked;      /* per binding of the index: in `binds` (NULL: none yet) */
 	TlStrMap by_name;  /* binding name -> index into `lists` */
 	TlIntLists lists;  /* the tainted bindings of each name */
+	/* The roots of what is tainted (`self` for `self.losses`), and the
+	 * assignments that read one of them (reads.h): only those can read
+	 * a tainted value, the others are not walked. */
+	TlStrMap roots;
+	uint8_t *readers;  /* per binding of the index (NULL: none yet) */
 } TlTaint;
 
 static void tl_facts__taint_init(TlTaint *t)
@@ -81,6 +87,8 @@ static void tl_facts__taint_init(TlTaint *t)
 	t->marked = NULL;
 	tl_strmap_init(&t->by_name);
 	tl_array_init(&t->lists);
+	tl_strmap_init(&t->roots);
+	t->readers = NULL;
 }
 
 static void tl_facts__taint_release(TlTaint *t)
@@ -92,6 +100,47 @@ static void tl_facts__taint_release(TlTaint *t)
 	for (uint32_t i = 0; i < t->lists.size; i++)
 		tl_array_release(&t->lists.items[i]);
 	tl_array_release(&t->lists);
+	tl_strmap_release(&t->roots);
+	tl_free(t->readers);
+}
+
+/* Notes that what is tainted now includes a name rooted at `name` (its
+ * first dotted part): the assignments that read that root become readers. */
+static void tl_facts__taint_root(const TlIndex *idx, TlTaint *t, const char *name)
+{
+	size_t len = strcspn(name, ".");
+	int32_t seen;
+	if (tl_strmap_get(&t->roots, name, len, &seen))
+		return;
+	tl_strmap_put(&t->roots, name, len, 1);
+	const TlIntArray *readers = tl_reads_readers(idx, tl_reads_root_id(idx, name, len));
+	if (!readers || !readers->size)
+		return;
+	if (!t->readers)
+		t->readers = tl_calloc(idx->bindings.size ? idx->bindings.size : 1, 1);
+	for (uint32_t i = 0; i < readers->size; i++)
+		t->readers[readers->items[i]] = 1;
+}
+
+/* Adds a tainted dotted name (owned by the taint from now on). */
+static void tl_facts__taint_name(const TlIndex *idx, TlTaint *t, char *name)
+{
+	tl_array_push(&t->names, name);
+	tl_facts__taint_root(idx, t, name);
+}
+
+/* False when call `ci` reads none of the tainted roots (it cannot read a
+ * tainted value); true when it may. */
+static bool tl_facts__call_may_read(const TlIndex *idx, const TlTaint *t, uint32_t ci)
+{
+	const TlIntArray *roots = tl_reads_call_roots(idx, ci);
+	for (uint32_t i = 0; roots && i < roots->size; i++) {
+		const char *root = tl_reads_root_name(idx, roots->items[i]);
+		int32_t seen;
+		if (root && tl_strmap_get(&t->roots, root, strlen(root), &seen))
+			return true;
+	}
+	return false;
 }
 
 static bool tl_facts__has_bind(const TlTaint *t, int32_t b)
@@ -115,6 +164,7 @@ static void tl_facts__add_bind(const TlIndex *idx, TlTaint *t, int32_t bi)
 		tl_strmap_put(&t->by_name, name, strlen(name), slot);
 	}
 	tl_array_push(&t->lists.items[slot], bi);
+	tl_facts__taint_root(idx, t, name);
 }
 
 /* The block (or module) whose statements hold binding `b`'s statement; the
@@ -224,7 +274,7 @@ static void tl_facts__taint_binding(const TlIndex *idx, TlTaint *t, const TlBind
 		if (!tl_facts__has_bind(t, bi))
 			tl_facts__add_bind(idx, t, bi);
 	} else if (!tl_facts__has_name(&t->names, b->name, strlen(b->name))) {
-		tl_array_push(&t->names, tl_strdup(b->name));
+		tl_facts__taint_name(idx, t, tl_strdup(b->name));
 	}
 }
 
@@ -332,6 +382,9 @@ static bool tl_facts__tainted_reach(const TlIndex *idx, TlTaint *taint, int32_t 
 			if (b->pos < from ||
 			    (b->kind != TL_BIND_ASSIGN && b->kind != TL_BIND_AUG))
 				continue;
+			/* Reads no tainted root: cannot read a tainted value. */
+			if (!taint->readers || !taint->readers[binds->items[i]])
+				continue;
 			if (tl_facts__tainted(idx, taint, b, func))
 				continue;
 			/* `x += v` also reads the x it updates. */
@@ -354,7 +407,8 @@ static bool tl_facts__tainted_reach(const TlIndex *idx, TlTaint *taint, int32_t 
 				(c->target >= 0 && (idx->funcs.items[c->target].reach_events & TL_EV_BACKWARD));
 		if (backward && site && tl_facts__runs_at(idx, c->node, func, site) == TL_RUNS_NEVER)
 			continue; /* `if train: loss.backward()` at `train=False` */
-		if (backward && tl_facts__reads_taint(idx, c->node, taint, func))
+		if (backward && tl_facts__call_may_read(idx, taint, calls->items[i]) &&
+		    tl_facts__reads_taint(idx, c->node, taint, func))
 			return true;
 	}
 	/* Returned to callers: reaches a backward if some caller's use does. */
@@ -387,13 +441,17 @@ static bool tl_facts__reaches(const TlIndex *idx, TSNode expr, int depth, const 
 	if (depth > TL_FACTS_DEPTH)
 		return false;
 	int32_t func = tl_index_func_of(idx, expr);
-	/* Inside the consumed expression of a backward itself. */
-	const TlIntArray *calls = tl_index_scope_calls(idx, func);
-	for (uint32_t i = 0; calls && i < calls->size; i++) {
-		const TlCall *c = &idx->calls.items[calls->items[i]];
-		if (ts_node_start_byte(c->node) > ts_node_start_byte(expr))
+	/* Inside the consumed expression of a backward itself: a backward
+	 * call of the scope around it (climbing to the statement, not
+	 * scanning the scope's calls before it: that was quadratic). */
+	for (TSNode p = expr; !ts_node_is_null(p); p = tl_index_parent(idx, p)) {
+		TSSymbol ps = ts_node_symbol(p);
+		if (ps == sy->function_definition || ps == sy->class_definition || ps == sy->module)
 			break;
-		if ((c->events & TL_EV_BACKWARD) && tl_facts__contains(c->node, expr))
+		if (ps != sy->call)
+			continue;
+		const TlCall *c = tl_index_call_at(idx, p);
+		if (c && c->func == func && (c->events & TL_EV_BACKWARD))
 			return true;
 	}
 	TlTaint taint;
@@ -414,7 +472,7 @@ static bool tl_facts__reaches(const TlIndex *idx, TSNode expr, int depth, const 
 				from = ts_node_start_byte(idx->loops.items[l].body);
 		tl_free(name);
 	} else if (name) {
-		tl_array_push(&taint.names, name);
+		tl_facts__taint_name(idx, &taint, name);
 		from = 0;
 	} else {
 		/* The names bound by the assignment whose value holds `expr`,

@@ -4,12 +4,15 @@
 # grow at most about linearly (limit: 20x for 8x the input; linear is 8x,
 # quadratic 64x). CPU time, not wall time, and a ratio, never an absolute
 # time: a loaded machine changes both sizes alike.
-# Known and not listed: one function body with thousands of accumulating
-# statements (the "loop" generator: `loss = ...; loss.backward();
-# losses.append(loss)` repeated) is quadratic: each value-flow question
-# (one per append) scans the function's later bindings (facts/valueflow.c:
-# 500 repeats 0.75 s, 1,000 4.2 s). The per-file CPU-time bound turns
-# such a file into TL002 instead of a stall (2,000 repeats: at 10 s).
+# "loop": one function body with thousands of accumulating statements
+# (`loss = ...; loss.backward(); losses.append(loss)` repeated). Each
+# value-flow question (one per append) walked every later assignment, and
+# each every-N guard question scanned the loop body for an early exit:
+# 1,000 repeats took 4.9 s, 2,000 hit the per-file CPU-time bound. Now an
+# assignment that reads none of the tainted names (reads.h) is not walked,
+# and a block holding no continue/break/return before the node is not
+# scanned (TlIndex.exits): 1,000 repeats 0.25 s. Each question still
+# looks at every binding of the scope (a cheap test), so its limit is 30.
 # "deep": a training loop inside N unclosed calls (the parser's recovery
 # nests the rest of the file N deep); climbing from a name to its scope
 # cost O(depth) per step until the index kept each node's parent
@@ -88,6 +91,7 @@ statements 3000 py
 functions 1500 py
 deep 200 py 6
 modloops 1000 py
+loop 250 py 30
 assignments 3000 py
 cells 3000 ipynb
 EOF2

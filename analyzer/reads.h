@@ -1,0 +1,44 @@
+/* The names an expression reads, by root: for each assignment's value (and
+ * each call, on demand), the first names of the dotted chains it reads
+ * (`loss` for `loss`, `self` for `self.losses.append`), found as the value
+ * flow's readers find them (an identifier or attribute chain that
+ * tl_index_dotted spells is one read, not descended into; anything else is
+ * descended into). And the other way round: which assignments read a
+ * root.
+ *
+ * Value flow asks, again and again, whether an assignment reads a tainted
+ * name; a value that reads none of the tainted roots cannot, so it is
+ * rejected without walking its tree. With one question per statement of a
+ * long loop body, walking every later assignment for each question was
+ * quadratic (1,000 accumulating steps: 3.6 s).
+ *
+ * Syntax only. Built on first use, for the whole file (each assignment's
+ * value once: chained targets share their value); calls' roots are read
+ * when first asked. Owned by the index (TlIndex.reads), released with it;
+ * written through a const index (it changes no answer). Not thread-safe:
+ * one index, one thread. */
+#ifndef TL_READS_H
+#define TL_READS_H
+
+#include <stdint.h>
+
+#include "array.h"
+
+struct TlIndex;
+typedef struct TlReads TlReads;
+
+/* The id of `root` (a plain name, `len` bytes) if some assignment value or
+ * asked call reads it, else -1. */
+int32_t tl_reads_root_id(const struct TlIndex *idx, const char *root, size_t len);
+/* The assignments (indices into idx->bindings, ascending) whose value
+ * reads root `id`; an augmented assignment also reads its own target. */
+const TlIntArray *tl_reads_readers(const struct TlIndex *idx, int32_t id);
+/* The root ids call `ci` (an index into idx->calls) reads, its callee
+ * included. */
+const TlIntArray *tl_reads_call_roots(const struct TlIndex *idx, uint32_t ci);
+/* The name of root `id`. */
+const char *tl_reads_root_name(const struct TlIndex *idx, int32_t id);
+
+void tl_reads_free(TlReads *r);
+
+#endif
