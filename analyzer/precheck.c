@@ -237,6 +237,7 @@ void tl_prechecks_init(TlPrechecks *pc)
 	tl_array_init(&pc->shapes);
 	tl_array_init(&pc->lengths);
 	tl_array_init(&pc->check_paths);
+	tl_array_init(&pc->questions);
 	TlPrecheckPath root = { 0, { 0, 0, TL_PRECHECK_ANY } };
 	tl_array_push(&pc->paths, root);
 }
@@ -251,6 +252,7 @@ void tl_prechecks_release(TlPrechecks *pc)
 	tl_array_release(&pc->shapes);
 	tl_array_release(&pc->lengths);
 	tl_array_release(&pc->check_paths);
+	tl_array_release(&pc->questions);
 }
 
 /* Cost classes: the order checks are tried in. */
@@ -405,7 +407,7 @@ uint32_t tl_prechecks_add(TlPrechecks *pc, const TSLanguage *lang, const char *s
 	/* Structure: the deepest nodes every match has are there. */
 	for (uint32_t k = 0; k < nodes.size; k++)
 		if (nodes.items[k].path > 0 && nodes.items[k].strict && !nodes.items[k].det_child) {
-			TlPrecheck c = { NULL, pc->check_paths.size, 1, 0, 0, 0, 0 };
+			TlPrecheck c = { NULL, pc->check_paths.size, 1, 0, 0, 0, 0, UINT32_MAX };
 			tl_array_push(&pc->check_paths, (uint32_t)nodes.items[k].path);
 			tl_array_push(&pc->checks, c);
 		}
@@ -424,6 +426,18 @@ uint32_t tl_prechecks_add(TlPrechecks *pc, const TSLanguage *lang, const char *s
 			continue;
 		TlPrecheck *c = &plan[i];
 		c->pred = p;
+		c->question = UINT32_MAX;
+		for (uint32_t q = 0; p->kind == TL_PRED_SEMANTIC && q <= pc->questions.size; q++) {
+			if (q == pc->questions.size) {
+				TlPrecheckQuestion nq = { p->def, p->choice };
+				tl_array_push(&pc->questions, nq);
+			}
+			if (pc->questions.items[q].def == p->def &&
+			    pc->questions.items[q].choice == p->choice) {
+				c->question = q;
+				break;
+			}
+		}
 		bool ok = tl_precheck__capture_paths(pc, &nodes, root, &occ, p->capture, &c->path_from,
 						     &c->path_count);
 		if (ok && p->kind == TL_PRED_EQ && p->capture2 >= 0)
@@ -543,6 +557,12 @@ void tl_precheck_run_init(TlPrecheckRun *r, const TlPrechecks *pc, TlPrecheckPre
 	tl_array_init(&r->kids);
 	tl_array_init(&r->stack);
 	tl_array_init(&r->field_names);
+	tl_array_init(&r->asked_gen);
+	tl_array_init(&r->answer);
+	for (uint32_t i = 0; i < pc->questions.size; i++) {
+		tl_array_push(&r->asked_gen, 0);
+		tl_array_push(&r->answer, 0);
+	}
 	for (uint32_t i = 0; i < pc->paths.size; i++) {
 		tl_array_push(&r->path_gen, 0);
 		tl_array_push(&r->exists_gen, 0);
@@ -561,6 +581,8 @@ void tl_precheck_run_release(TlPrecheckRun *r)
 	tl_array_release(&r->kids);
 	tl_array_release(&r->stack);
 	tl_array_release(&r->field_names);
+	tl_array_release(&r->asked_gen);
+	tl_array_release(&r->answer);
 	if (r->has_cursor)
 		ts_tree_cursor_delete(&r->cursor);
 }
@@ -575,6 +597,8 @@ void tl_precheck_run_at(TlPrecheckRun *r, TSNode node)
 		/* wrapped: forget every path */
 		for (uint32_t i = 0; i < r->path_gen.size; i++)
 			r->path_gen.items[i] = r->exists_gen.items[i] = 0;
+		for (uint32_t i = 0; i < r->asked_gen.size; i++)
+			r->asked_gen.items[i] = 0;
 		r->generation = 1;
 	}
 }
@@ -749,7 +773,7 @@ static bool tl_precheck__exists(TlPrecheckRun *r, uint32_t path)
 }
 
 /* The predicate's answer for `n`, semantic ones remembered per node. */
-static bool tl_precheck__pred(TlPrecheckRun *r, const TlPrecheck *c, const TlPrecheckFound *f)
+static bool tl_precheck__pred(TlPrecheckRun *r, const TlPrecheck *c, const TlPrecheckFound *f, bool at_root)
 {
 	const TlPred *p = c->pred;
 	TSNode n = f->node;
@@ -766,6 +790,14 @@ static bool tl_precheck__pred(TlPrecheckRun *r, const TlPrecheck *c, const TlPre
 	}
 	if (p->kind != TL_PRED_SEMANTIC)
 		return r->fn(r->ctx, p, n);
+	/* About the node itself: remembered by question. */
+	if (at_root && c->question < r->asked_gen.size) {
+		if (r->asked_gen.items[c->question] != r->generation) {
+			r->asked_gen.items[c->question] = r->generation;
+			r->answer.items[c->question] = r->fn(r->ctx, p, n);
+		}
+		return r->answer.items[c->question];
+	}
 	for (uint32_t i = 0; i < r->memo_count; i++)
 		if (r->memo[i].def == p->def && r->memo[i].choice == p->choice && r->memo[i].id == n.id &&
 		    r->memo[i].start == ts_node_start_byte(n))
@@ -814,7 +846,7 @@ static bool tl_precheck__check(TlPrecheckRun *r, const TlPrecheck *c)
 		for (uint32_t k = 0; k < count; k++) {
 			const TlPrecheckFound *f = &r->nodes.items[from + k];
 			if (!c->path2_count) {
-				if (tl_precheck__pred(r, c, f) != c->pred->negated)
+				if (tl_precheck__pred(r, c, f, path == 0) != c->pred->negated)
 					return true;
 				continue;
 			}

@@ -71,7 +71,15 @@ typedef struct TlPrecheck {
 	uint32_t path_from, path_count;     /* in TlPrechecks.check_paths */
 	uint32_t path2_from, path2_count;   /* #eq? @a @b: the second capture's */
 	uint32_t length_from, length_count; /* #eq? / #any-of?: its strings' lengths */
+	uint32_t question; /* a semantic predicate: its (predicate, choice) in
+			    * TlPrechecks.questions; else UINT32_MAX */
 } TlPrecheck;
+
+/* A semantic question: a predicate with its choice. */
+typedef struct TlPrecheckQuestion {
+	const TlPredicateDef *def;
+	int choice;
+} TlPrecheckQuestion;
 
 /* The checks of one rule pattern, in the order they are tried (structure,
  * then string tests, then semantic predicates). */
@@ -109,6 +117,7 @@ typedef struct TlPrechecks {
 	TlArray(TlPrecheckShape) shapes;
 	TlArray(uint32_t) lengths;
 	TlArray(uint32_t) check_paths;
+	TlArray(TlPrecheckQuestion) questions;
 } TlPrechecks;
 
 void tl_prechecks_init(TlPrechecks *pc);
@@ -171,8 +180,12 @@ typedef struct TlPrecheckRun {
 		const TlPredicateDef *def;
 		int choice;
 		bool result;
-	} memo[32];                   /* semantic answers at this node */
+	} memo[32];                   /* semantic answers below this node */
 	uint32_t memo_count;
+	/* Per question: the answer about the node itself, known when its
+	 * stamp is `generation`. */
+	TlArray(uint32_t) asked_gen;
+	TlArray(uint8_t) answer;
 	TSTreeCursor cursor;
 	bool has_cursor;
 	/* The language's field names by id (tree-sitter hands a child's field
