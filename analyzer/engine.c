@@ -113,10 +113,11 @@ static void tl_engine__syntax(const TlEngine *e, const TlSelection *sel, const T
 	if (!rule || !tl_rule_selected(rule, sel) || !ts_node_has_error(root))
 		return;
 	unsigned reported = 0;
-	TSTreeCursor cur = ts_tree_cursor_new(root);
+	TlWalk w;
+	tl_walk_start(&w, root);
 	bool descend = true;
 	do {
-		TSNode n = ts_tree_cursor_current_node(&cur);
+		TSNode n = w.node;
 		descend = ts_node_has_error(n);
 		if (ts_node_is_error(n) || ts_node_is_missing(n)) {
 			TlBuf m;
@@ -157,8 +158,8 @@ static void tl_engine__syntax(const TlEngine *e, const TlSelection *sel, const T
 			if (++reported >= TL_MAX_SYNTAX_ERRORS)
 				break;
 		}
-	} while (tl_walk_next(&cur, root, descend));
-	ts_tree_cursor_delete(&cur);
+	} while (tl_walk_step(&w, descend));
+	tl_walk_end(&w);
 }
 
 /* ---- queries ------------------------------------------------------------------ */
