@@ -1055,7 +1055,8 @@ typedef struct TlOpen {
 	TSNode node;
 	unsigned entered;
 	uint32_t next, count;
-	int32_t cursor; /* in the walk's cursors, or -1 */
+	int32_t cursor;  /* in the walk's cursors, or -1 */
+	uint32_t parent; /* its number in the parent table, or UINT32_MAX */
 } TlOpen;
 
 static void tl_index__walk(TlIndex *idx, TSNode root, const uint8_t *collect)
@@ -1079,8 +1080,12 @@ static void tl_index__walk(TlIndex *idx, TSNode root, const uint8_t *collect)
 	for (;;) {
 		TSSymbol sym = ts_node_symbol(n);
 		if (open.size && ts_node_is_named(n) &&
-		    (open.size >= TL_PARENTS_MIN_DEPTH || idx->parents.count < TL_PARENTS_SHALLOW_MAX))
-			tl_parents_put(&idx->parents, n, tl_array_last(&open)->node);
+		    (open.size >= TL_PARENTS_MIN_DEPTH || idx->parents.count < TL_PARENTS_SHALLOW_MAX)) {
+			TlOpen *up = tl_array_last(&open);
+			if (up->parent == UINT32_MAX)
+				up->parent = tl_parents_add_parent(&idx->parents, up->node);
+			tl_parents_put(&idx->parents, n, up->parent);
+		}
 		if (collect && ((collect[sym >> 3] >> (sym & 7)) & 1)) {
 			TlIndexNode k = { n, sym, idx->node_count };
 			tl_array_push(&idx->collected, k);
@@ -1089,7 +1094,7 @@ static void tl_index__walk(TlIndex *idx, TSNode root, const uint8_t *collect)
 		unsigned entered = tl_index__enter(&w, n, sym);
 		uint32_t kids = ts_node_child_count(n);
 		if (kids) {
-			TlOpen o = { n, entered, 1, kids, -1 };
+			TlOpen o = { n, entered, 1, kids, -1, UINT32_MAX };
 			if (kids > TL_INDEX_WIDE) {
 				TSTreeCursor c = ts_tree_cursor_new(n);
 				if (ts_tree_cursor_goto_first_child(&c)) {

@@ -17,12 +17,20 @@ static uint32_t tl_parents__hash(const void *id)
 void tl_parents_init(TlParents *p)
 {
 	memset(p, 0, sizeof *p);
+	tl_array_init(&p->nodes);
 }
 
 void tl_parents_release(TlParents *p)
 {
 	tl_free(p->slots);
+	tl_array_release(&p->nodes);
 	memset(p, 0, sizeof *p);
+}
+
+uint32_t tl_parents_add_parent(TlParents *p, TSNode parent)
+{
+	tl_array_push(&p->nodes, parent);
+	return p->nodes.size - 1;
 }
 
 static void tl_parents__insert(TlParentSlot *slots, uint32_t mask, const TlParentSlot *from)
@@ -55,13 +63,12 @@ void tl_parents_reserve(TlParents *p, uint32_t count)
 		tl_parents__resize(p, want);
 }
 
-void tl_parents_put(TlParents *p, TSNode child, TSNode parent)
+void tl_parents_put(TlParents *p, TSNode child, uint32_t parent)
 {
 	uint32_t size = p->mask ? p->mask + 1 : 0;
 	if (4 * (uint64_t)(p->count + 1) > 3 * (uint64_t)size)
 		tl_parents__resize(p, size ? 2 * size : 256);
-	TlParentSlot slot = { child.id, parent.id, { 0 } };
-	memcpy(slot.parent_context, parent.context, sizeof slot.parent_context);
+	TlParentSlot slot = { child.id, parent };
 	uint32_t h = tl_parents__hash(child.id) & p->mask;
 	while (p->slots[h].id && p->slots[h].id != child.id)
 		h = (h + 1) & p->mask;
@@ -75,12 +82,8 @@ TSNode tl_parents_get(const TlParents *p, TSNode n)
 	if (p->mask && n.id) {
 		uint32_t h = tl_parents__hash(n.id) & p->mask;
 		while (p->slots[h].id) {
-			if (p->slots[h].id == n.id) {
-				TSNode parent = n;
-				memcpy(parent.context, p->slots[h].parent_context, sizeof parent.context);
-				parent.id = p->slots[h].parent_id;
-				return parent;
-			}
+			if (p->slots[h].id == n.id)
+				return p->nodes.items[p->slots[h].parent];
 			h = (h + 1) & p->mask;
 		}
 	}

@@ -24,21 +24,25 @@
 
 #include <tree_sitter/api.h>
 
+#include "array.h"
+
 typedef struct TlParentSlot {
-	const void *id;          /* the child's ts node id; NULL: empty */
-	const void *parent_id;   /* the parent, less its tree (the child's) */
-	uint32_t parent_context[4];
+	const void *id;  /* the child's ts node id; NULL: empty */
+	uint32_t parent; /* index into TlParents.nodes */
 } TlParentSlot;
 
 #define TL_PARENTS_MIN_DEPTH 32
-/* Shallow nodes recorded at most: about 3 MB of slots at 3/4 load, the
+/* Shallow nodes recorded at most: about 1.5 MB of slots at 3/4 load, the
  * named nodes of some 8,000 lines of code. */
 #define TL_PARENTS_SHALLOW_MAX (1u << 16)
 
+/* Each parent is kept once, in walk order (a sequential write); the hash
+ * slots, which land at random places of a large table, stay 16 bytes. */
 typedef struct TlParents {
 	TlParentSlot *slots;
 	uint32_t mask;  /* slots - 1 (a power of two), or 0 when empty */
 	uint32_t count;
+	TlArray(TSNode) nodes; /* the parents */
 } TlParents;
 
 void tl_parents_init(TlParents *p);
@@ -46,8 +50,12 @@ void tl_parents_release(TlParents *p);
 /* Makes room for `count` entries at once (growing one doubling at a time
  * re-inserts every entry each time); a hint, the table still grows. */
 void tl_parents_reserve(TlParents *p, uint32_t count);
-/* Records that `parent` is the parent of the named node `child`. */
-void tl_parents_put(TlParents *p, TSNode child, TSNode parent);
+/* Keeps `parent` and returns its index, for tl_parents_put: once per
+ * parent, however many children it has. */
+uint32_t tl_parents_add_parent(TlParents *p, TSNode parent);
+/* Records that parent number `parent` (tl_parents_add_parent) is the
+ * parent of the named node `child`. */
+void tl_parents_put(TlParents *p, TSNode child, uint32_t parent);
 /* The parent of `n` (a null node for the root), as ts_node_parent gives it. */
 TSNode tl_parents_get(const TlParents *p, TSNode n);
 
