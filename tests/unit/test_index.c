@@ -7,6 +7,7 @@
 
 #include "alloc.h"
 #include "qexec.h"
+#include "reads.h"
 
 /* ---- helpers ----------------------------------------------------------------- */
 
@@ -922,6 +923,53 @@ walked:
 	}
 }
 
+/* reads.h: the roots each assignment value reads, and each root's readers,
+ * as the value flow's readers see them (a dotted chain is one read of its
+ * first name; `x[0].y` is read through `x`). */
+static void test_reads_roots_and_readers(void **state)
+{
+	(void)state;
+	TlFixture *fx = tl_fixture_new("import torch\n"
+				       "a = model(x)\n"              /* 1: model, x */
+				       "b = a.sum() + self.w[0].t\n" /* 2: a, self */
+				       "c = d = b\n"                 /* 3, 4: b */
+				       "e += 1\n"                    /* 5: e (its own target) */
+				       "f = 2\n"                     /* 6: nothing */
+				       "a.backward(y)\n");
+	struct {
+		const char *root;
+		const char *readers; /* binding names, in order */
+	} want[] = {
+		{ "model", "a" }, { "x", "a" }, { "a", "b" }, { "self", "b" },
+		{ "b", "c d" }, { "e", "e" }, { "y", NULL }, { "f", NULL },
+	};
+	for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+		int32_t id = tl_reads_root_id(&fx->idx, want[i].root, strlen(want[i].root));
+		const TlIntArray *r = tl_reads_readers(&fx->idx, id);
+		char got[64] = "";
+		for (uint32_t k = 0; r && k < r->size; k++) {
+			if (k)
+				strcat(got, " ");
+			strcat(got, fx->idx.bindings.items[r->items[k]].name);
+		}
+		if (!want[i].readers ? got[0] != '\0' : strcmp(got, want[i].readers) != 0)
+			fail_msg("readers of '%s': '%s', expected '%s'", want[i].root, got,
+				 want[i].readers ? want[i].readers : "");
+	}
+	/* The call's roots, its callee's included: a and y. */
+	uint32_t ci = fx->idx.calls.size;
+	for (uint32_t k = 0; k < fx->idx.calls.size; k++)
+		if (fx->idx.calls.items[k].method && strcmp(fx->idx.calls.items[k].method, "backward") == 0)
+			ci = k;
+	assert_true(ci < fx->idx.calls.size);
+	const TlIntArray *roots = tl_reads_call_roots(&fx->idx, ci);
+	assert_non_null(roots);
+	assert_int_equal(roots->size, 2);
+	assert_string_equal(tl_reads_root_name(&fx->idx, roots->items[0]), "a");
+	assert_string_equal(tl_reads_root_name(&fx->idx, roots->items[1]), "y");
+	tl_fixture_free(fx);
+}
+
 int main(void)
 {
 	tl_alloc_install();
@@ -948,6 +996,7 @@ int main(void)
 		cmocka_unit_test(test_step_of_unknown_receivers),
 		cmocka_unit_test(test_call_targets),
 		cmocka_unit_test(test_walk_visits_every_node),
+		cmocka_unit_test(test_reads_roots_and_readers),
 	};
 	return cmocka_run_group_tests_name("index", tests, NULL, NULL);
 }
