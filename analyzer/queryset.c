@@ -33,6 +33,11 @@ struct TlQueryHits {
 	TlArray(uint32_t) from;  /* per literal id: its offsets in `at`, [from[l], from[l + 1]) */
 	TlArray(uint32_t) at;
 	bool filled;             /* by the last tl_queryset_filter */
+	/* Spans are asked about in pre-order, their starts ascending: per
+	 * literal, the first of its offsets at or after the last start asked
+	 * about (moved forward; all reset when a start goes back). */
+	TlArray(uint32_t) next;
+	uint32_t last_start;
 };
 
 struct TlQuerySet {
@@ -427,6 +432,7 @@ TlQueryHits *tl_queryset_hits_new(void)
 	tl_array_init(&h->pairs);
 	tl_array_init(&h->from);
 	tl_array_init(&h->at);
+	tl_array_init(&h->next);
 	return h;
 }
 
@@ -437,6 +443,7 @@ void tl_queryset_hits_free(TlQueryHits *hits)
 	tl_array_release(&hits->pairs);
 	tl_array_release(&hits->from);
 	tl_array_release(&hits->at);
+	tl_array_release(&hits->next);
 	tl_free(hits);
 }
 
@@ -462,6 +469,10 @@ static void tl_queryset__group_hits(const TlQuerySet *qs, TlQueryHits *hits)
 	for (uint32_t i = n; i > 0; i--)
 		hits->from.items[i] = hits->from.items[i - 1];
 	hits->from.items[0] = 0;
+	tl_array_clear(&hits->next);
+	for (uint32_t i = 0; i < n; i++)
+		tl_array_push(&hits->next, hits->from.items[i]);
+	hits->last_start = 0;
 	hits->filled = true;
 }
 
@@ -523,29 +534,27 @@ uint32_t tl_queryset_filter(const TlQuerySet *qs, const bool *rule_on, const cha
 	return n;
 }
 
-bool tl_queryset_in_range(const TlQuerySet *qs, const TlQueryHits *hits, uint32_t rp,
-			  uint32_t start, uint32_t end)
+bool tl_queryset_in_range(const TlQuerySet *qs, TlQueryHits *hits, uint32_t rp, uint32_t start,
+			  uint32_t end)
 {
 	if (!hits || !hits->filled)
 		return true;
+	if (start < hits->last_start)
+		for (uint32_t i = 0; i < hits->next.size; i++)
+			hits->next.items[i] = hits->from.items[i];
+	hits->last_start = start;
 	const TlRulePattern *p = &qs->patterns.items[rp];
 	for (uint32_t t = 0; t < p->range_count; t++) {
 		const TlU32Array *ids = &qs->ranges.items[p->range_from + t];
 		bool held = false;
 		for (uint32_t k = 0; k < ids->size && !held; k++) {
 			uint32_t id = ids->items[k], len = qs->literals.items[id].len;
-			if (end < start || end - start < len)
-				continue;
 			/* The first offset at or after `start`. */
-			uint32_t lo = hits->from.items[id], hi = hits->from.items[id + 1];
-			while (lo < hi) {
-				uint32_t mid = lo + (hi - lo) / 2;
-				if (hits->at.items[mid] < start)
-					lo = mid + 1;
-				else
-					hi = mid;
-			}
-			held = lo < hits->from.items[id + 1] && hits->at.items[lo] <= end - len;
+			uint32_t at = hits->next.items[id], last = hits->from.items[id + 1];
+			while (at < last && hits->at.items[at] < start)
+				at++;
+			hits->next.items[id] = at;
+			held = at < last && end >= start && end - start >= len && hits->at.items[at] <= end - len;
 		}
 		if (!held)
 			return false;

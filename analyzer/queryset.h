@@ -142,10 +142,12 @@ uint32_t tl_queryset_filter(const TlQuerySet *qs, const bool *rule_on, const cha
  * or #any-of?, on a capture every match holds) compares a node inside that
  * span, so one of the test's strings occurs inside it. False when some
  * test's strings do not (then no match of `rp` there passes its
- * predicates); true otherwise, or when `hits` is NULL. A binary search per
- * literal; no tree is read. */
-bool tl_queryset_in_range(const TlQuerySet *qs, const TlQueryHits *hits, uint32_t rp,
-			  uint32_t start, uint32_t end);
+ * predicates); true otherwise, or when `hits` is NULL. No tree is read;
+ * asked about spans in ascending order of `start` (as a pre-order walk
+ * meets nodes), each literal's offsets are read once per text; asked
+ * about an earlier start, they are read again from the first. */
+bool tl_queryset_in_range(const TlQuerySet *qs, TlQueryHits *hits, uint32_t rp, uint32_t start,
+			  uint32_t end);
 
 /* The group for rule-pattern bitmap `key`: created (split in as many parts
  * as threads can compile it) if new; with `wait`, compiled (this thread
