@@ -551,6 +551,8 @@ void tl_precheck_run_init(TlPrecheckRun *r, const TlPrechecks *pc, TlPrecheckPre
 	r->ctx = ctx;
 	tl_array_init(&r->path_gen);
 	tl_array_init(&r->exists_gen);
+	tl_array_init(&r->first_gen);
+	tl_array_init(&r->first);
 	tl_array_init(&r->path_from);
 	tl_array_init(&r->path_count);
 	tl_array_init(&r->nodes);
@@ -566,6 +568,9 @@ void tl_precheck_run_init(TlPrecheckRun *r, const TlPrechecks *pc, TlPrecheckPre
 	for (uint32_t i = 0; i < pc->paths.size; i++) {
 		tl_array_push(&r->path_gen, 0);
 		tl_array_push(&r->exists_gen, 0);
+		tl_array_push(&r->first_gen, 0);
+		TSNode none = { { 0, 0, 0, 0 }, NULL, NULL };
+		tl_array_push(&r->first, none);
 		tl_array_push(&r->path_from, 0);
 		tl_array_push(&r->path_count, 0);
 	}
@@ -575,6 +580,8 @@ void tl_precheck_run_release(TlPrecheckRun *r)
 {
 	tl_array_release(&r->path_gen);
 	tl_array_release(&r->exists_gen);
+	tl_array_release(&r->first_gen);
+	tl_array_release(&r->first);
 	tl_array_release(&r->path_from);
 	tl_array_release(&r->path_count);
 	tl_array_release(&r->nodes);
@@ -596,7 +603,7 @@ void tl_precheck_run_at(TlPrecheckRun *r, TSNode node)
 	if (++r->generation == 0) {
 		/* wrapped: forget every path */
 		for (uint32_t i = 0; i < r->path_gen.size; i++)
-			r->path_gen.items[i] = r->exists_gen.items[i] = 0;
+			r->path_gen.items[i] = r->exists_gen.items[i] = r->first_gen.items[i] = 0;
 		for (uint32_t i = 0; i < r->asked_gen.size; i++)
 			r->asked_gen.items[i] = 0;
 		r->generation = 1;
@@ -741,20 +748,23 @@ static bool tl_precheck__exists(TlPrecheckRun *r, uint32_t path)
 {
 	const TlPrecheckPath *paths = r->pc->paths.items;
 	uint32_t chain[16], n = 0, p = path;
-	while (p != 0 && r->path_gen.items[p] != r->generation) {
+	while (p != 0 && r->path_gen.items[p] != r->generation && r->first_gen.items[p] != r->generation) {
 		if (n == sizeof chain / sizeof *chain)
 			return false;
 		chain[n++] = p;
 		p = paths[p].parent;
 	}
 	TSNode node = r->node;
-	if (p != 0) {
+	if (p != 0 && r->path_gen.items[p] == r->generation) {
 		if (!r->path_count.items[p])
 			return false;
 		node = r->nodes.items[r->path_from.items[p]].node;
+	} else if (p != 0) {
+		node = r->first.items[p];
 	}
 	while (n) {
-		const TlPrecheckStep *st = &paths[chain[--n]].step;
+		uint32_t q = chain[--n];
+		const TlPrecheckStep *st = &paths[q].step;
 		if (!st->field) {
 			if (n || st->match == TL_PRECHECK_SYMBOL || ts_node_has_error(node))
 				return false;
@@ -767,6 +777,9 @@ static bool tl_precheck__exists(TlPrecheckRun *r, uint32_t path)
 		TlPrecheckKid k = { c, st->field, ts_node_symbol(c), ts_node_is_named(c) };
 		if (!tl_precheck__step(st, &k))
 			return false;
+		/* A node at q: the paths below it start from there. */
+		r->first_gen.items[q] = r->generation;
+		r->first.items[q] = c;
 		node = c;
 	}
 	return true;

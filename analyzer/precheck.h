@@ -170,6 +170,8 @@ typedef struct TlPrecheckRun {
 	uint32_t generation;          /* bumped per node */
 	TlArray(uint32_t) path_gen;   /* per path: generation its nodes were found in */
 	TlArray(uint32_t) exists_gen; /* per path: generation a node was seen there in */
+	TlArray(uint32_t) first_gen;  /* per path: generation `first` was found in */
+	TlArray(TSNode) first;        /* per path: a node there (tl_precheck__exists) */
 	TlArray(uint32_t) path_from, path_count; /* per path: its nodes in `nodes` */
 	TlArray(TlPrecheckFound) nodes;
 	TlArray(TlPrecheckKid) kids;
