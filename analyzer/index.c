@@ -47,13 +47,22 @@ TSNode tl_index_unparen(TSNode n)
 	return n;
 }
 
-/* An identifier character in a dotted name (a byte >= 0x80: part of a
- * non-ASCII letter). */
-static bool tl_index__name_byte(unsigned char c)
-{
-	return c >= 0x80 || c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-	       (c >= '0' && c <= '9');
-}
+/* ASCII bytes of a plain dotted name: 1 a byte that may start a name (a
+ * letter, '_'), 2 a digit, 3 a dot, 0 anything else. A byte >= 0x80 (part
+ * of a non-ASCII letter) counts as 1. */
+static const uint8_t tl_index__name_class[128] = {
+	['0'] = 2, ['1'] = 2, ['2'] = 2, ['3'] = 2, ['4'] = 2,
+	['5'] = 2, ['6'] = 2, ['7'] = 2, ['8'] = 2, ['9'] = 2,
+	['.'] = 3, ['_'] = 1,
+	['a'] = 1, ['b'] = 1, ['c'] = 1, ['d'] = 1, ['e'] = 1, ['f'] = 1, ['g'] = 1,
+	['h'] = 1, ['i'] = 1, ['j'] = 1, ['k'] = 1, ['l'] = 1, ['m'] = 1, ['n'] = 1,
+	['o'] = 1, ['p'] = 1, ['q'] = 1, ['r'] = 1, ['s'] = 1, ['t'] = 1, ['u'] = 1,
+	['v'] = 1, ['w'] = 1, ['x'] = 1, ['y'] = 1, ['z'] = 1,
+	['A'] = 1, ['B'] = 1, ['C'] = 1, ['D'] = 1, ['E'] = 1, ['F'] = 1, ['G'] = 1,
+	['H'] = 1, ['I'] = 1, ['J'] = 1, ['K'] = 1, ['L'] = 1, ['M'] = 1, ['N'] = 1,
+	['O'] = 1, ['P'] = 1, ['Q'] = 1, ['R'] = 1, ['S'] = 1, ['T'] = 1, ['U'] = 1,
+	['V'] = 1, ['W'] = 1, ['X'] = 1, ['Y'] = 1, ['Z'] = 1,
+};
 
 /* The number of dots when the text is a plain dotted name (`self.model.fc`:
  * names that do not start with a digit, joined by single dots, nothing
@@ -64,13 +73,12 @@ static int32_t tl_index__plain_dots(const char *t, uint32_t len)
 	bool start = true; /* at the start of a name */
 	for (uint32_t i = 0; i < len; i++) {
 		unsigned char c = (unsigned char)t[i];
-		if (c == '.') {
-			if (start)
-				return -1;
+		uint8_t k = c >= 0x80 ? 1 : tl_index__name_class[c];
+		if (k == 1 || (k == 2 && !start)) {
+			start = false;
+		} else if (k == 3 && !start) {
 			dots++;
 			start = true;
-		} else if (tl_index__name_byte(c) && !(start && c >= '0' && c <= '9')) {
-			start = false;
 		} else {
 			return -1;
 		}
@@ -161,61 +169,89 @@ char *tl_index_dotted_dup(const TlIndex *idx, TSNode n)
 	return tl_buf_detach(&b);
 }
 
+static const TlBinding *tl_index__resolve_n(const TlIndex *idx, const char *name, size_t len,
+					    int32_t func, uint32_t pos);
+
 char *tl_index_qualify(const TlIndex *idx, TSNode n)
 {
+	/* The name is read from the source when spelled out there (most are):
+	 * a buffer only once a root is replaced. */
 	TlBuf b;
-	tl_buf_init(&b);
-	if (!tl_index_dotted(idx, n, &b)) {
-		tl_buf_release(&b);
-		return NULL;
+	bool buffered = false;
+	uint32_t plen;
+	const char *cur = tl_index__plain_name(idx, n, &plen);
+	size_t cur_len = plen;
+	if (!cur) {
+		tl_buf_init(&b);
+		if (!tl_index_dotted(idx, n, &b)) {
+			tl_buf_release(&b);
+			return NULL;
+		}
+		buffered = true;
+		cur = b.data;
+		cur_len = b.len;
 	}
+	char *result = NULL;
 	/* Replace the root name by what it is bound to, a few times at most:
 	 * `import torch.nn as nn`, then `F = nn.functional`. */
 	TSNode at = n;
 	for (int depth = 0; depth < TL_ALIAS_DEPTH; depth++) {
-		size_t root_len = strcspn(b.data, ".");
-		char root[256];
-		if (root_len >= sizeof root)
+		const char *dot = memchr(cur, '.', cur_len);
+		size_t root_len = dot ? (size_t)(dot - cur) : cur_len;
+		if (root_len >= 256)
 			break;
-		memcpy(root, b.data, root_len);
-		root[root_len] = '\0';
-		const TlBinding *bd = tl_index_resolve(idx, root, tl_index_func_of(idx, at),
-						      ts_node_start_byte(at));
+		const TlBinding *bd = tl_index__resolve_n(idx, cur, root_len, tl_index_func_of(idx, at),
+							  ts_node_start_byte(at));
 		if (!bd)
 			break;
 		const char *replacement = NULL;
+		size_t rlen = 0;
 		char *owned = NULL;
 		if (bd->kind == TL_BIND_IMPORT) {
 			replacement = bd->qname;
+			rlen = replacement ? strlen(replacement) : 0;
 		} else if (bd->kind == TL_BIND_ASSIGN && bd->elem < 0 &&
 			   !ts_node_is_null(bd->value)) {
 			TSNode v = tl_index_unparen(bd->value);
 			TSSymbol s = ts_node_symbol(v);
 			if (s == tl_syms()->attribute || s == tl_syms()->identifier) {
-				owned = tl_index_dotted_dup(idx, v);
-				replacement = owned;
+				uint32_t vl;
+				replacement = tl_index__plain_name(idx, v, &vl);
+				rlen = vl;
+				if (!replacement) {
+					owned = tl_index_dotted_dup(idx, v);
+					replacement = owned;
+					rlen = owned ? strlen(owned) : 0;
+				}
 				at = v;
 			}
 		}
-		if (!replacement || strcmp(replacement, root) == 0) {
-			bool is_import = bd->kind == TL_BIND_IMPORT;
+		if (!replacement || (rlen == root_len && memcmp(replacement, cur, root_len) == 0)) {
+			if (bd->kind == TL_BIND_IMPORT)
+				result = tl_strndup(cur, cur_len);
 			tl_free(owned);
-			if (is_import)
-				return tl_buf_detach(&b);
 			break;
 		}
 		TlBuf next;
 		tl_buf_init(&next);
-		tl_buf_add(&next, replacement);
-		tl_buf_add(&next, b.data + root_len);
-		tl_buf_release(&b);
+		tl_buf_addn(&next, replacement, rlen);
+		tl_buf_addn(&next, cur + root_len, cur_len - root_len);
+		if (buffered)
+			tl_buf_release(&b);
 		b = next;
+		buffered = true;
+		cur = b.data;
+		cur_len = b.len;
 		tl_free(owned);
-		if (bd->kind == TL_BIND_IMPORT)
-			return tl_buf_detach(&b);
+		if (bd->kind == TL_BIND_IMPORT) {
+			result = tl_buf_detach(&b);
+			buffered = false;
+			break;
+		}
 	}
-	tl_buf_release(&b);
-	return NULL;
+	if (buffered)
+		tl_buf_release(&b);
+	return result;
 }
 
 /* ---- lookups ----------------------------------------------------------- */
@@ -1534,4 +1570,8 @@ void tl_index_release(TlIndex *idx)
 	tl_strmap_release(&idx->module_evidence);
 	tl_node_memo_free(idx->memo);
 	idx->memo = NULL;
+	if (idx->facts_release)
+		idx->facts_release(idx->facts_cache);
+	idx->facts_cache = NULL;
+	idx->facts_release = NULL;
 }

@@ -261,6 +261,11 @@ typedef struct TlIndex {
 	 * source order): found by the facts layer when first asked. */
 	TlIntArray grad_switches;
 	bool grad_switches_found;
+	/* The facts layer's tables of this file (facts/cache.c), built as
+	 * questions need them; owned by the index, which releases them with
+	 * facts_release (set with them; the index calls no fact). */
+	struct TlFactsCache *facts_cache;
+	void (*facts_release)(struct TlFactsCache *cache);
 } TlIndex;
 
 void tl_index_build(TlIndex *idx, const TlSource *src, TSNode root);

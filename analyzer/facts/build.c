@@ -322,6 +322,7 @@ void tl_facts_build_collecting(TlIndex *idx, const TlSource *src, TSNode root,
 	uint64_t t = tl_timings_start();
 	tl_index_build_collecting(idx, src, root, symbols);
 	t = tl_timings_add(TL_PHASE_INDEX, t);
+	tl_facts__cache_install(idx);
 	tl_facts__ecosystem(idx); /* before anything asks what a name hints at, or
 				   * whether a value is foreign */
 	tl_facts__classes(idx);

@@ -37,47 +37,24 @@ static bool tl_facts__new_container(const TlIndex *idx, TSNode v)
 	return (c->qname && IN(c->qname, makers)) || (c->method && IN(c->method, makers));
 }
 
-/* Methods that put their argument(s) into the receiver. */
-static const char *const tl_facts__storing[] = {
-	"append", "extend", "insert", "update", "add", "setdefault", "appendleft",
-};
-
-/* True when `stmt`'s subtree stores a graph into the container named
- * `name` by a subscript assignment (`d[k] = v`, `d[k] += v`). */
-static bool tl_facts__subscript_stores(const TlIndex *idx, TSNode top, const char *name, int depth)
+/* True when a subscript assignment in the scope (`d[k] = v`, `d[k] += v`;
+ * the module, function `func` or class `cls`, tl_facts__subscript_sites)
+ * stores a graph into the container named `name`. */
+static bool tl_facts__subscript_stores(const TlIndex *idx, int32_t func, int32_t cls,
+				       const char *name, int depth)
 {
 	const TlSyms *sy = tl_syms();
-	TSTreeCursor cur = ts_tree_cursor_new(top);
-	bool found = false, descend = true;
-	TlBuf b;
-	tl_buf_init(&b);
-	uint32_t visited = 0;
-	do {
-		TSNode n = ts_tree_cursor_current_node(&cur);
-		TSSymbol s = ts_node_symbol(n);
-		descend = !ts_node_eq(n, top) ? (s != sy->class_definition) : true;
-		if (++visited > 20000)
-			break; /* a bound on the walk: huge scopes answer no */
-		if (s != sy->assignment && s != sy->augmented_assignment)
-			continue;
-		TSNode left = ts_node_child_by_field_id(n, sy->f_left);
-		if (ts_node_is_null(left) || ts_node_symbol(left) != sy->subscript)
-			continue;
-		tl_buf_clear(&b);
-		if (!tl_index_dotted(idx, ts_node_child_by_field_id(left, sy->f_value), &b) ||
-		    strcmp(b.data, name) != 0)
+	const TlStoreSites *sites = tl_facts__subscript_sites(idx, func, cls);
+	for (uint32_t i = 0; i < sites->size; i++) {
+		if (strcmp(sites->items[i].name, name) != 0)
 			continue;
 		if (!tl_facts__fan_step())
-			break;
-		TSNode right = ts_node_child_by_field_id(n, sy->f_right);
-		if (tl_facts__graph(idx, right, depth + 1) || tl_facts__elements_graph(idx, right, depth + 1)) {
-			found = true;
-			break;
-		}
-	} while (tl_walk_next(&cur, top, descend));
-	tl_buf_release(&b);
-	ts_tree_cursor_delete(&cur);
-	return found;
+			return false;
+		TSNode right = ts_node_child_by_field_id(sites->items[i].stmt, sy->f_right);
+		if (tl_facts__graph(idx, right, depth + 1) || tl_facts__elements_graph(idx, right, depth + 1))
+			return true;
+	}
+	return false;
 }
 
 /* True when container binding `b` (a name or `self.` attribute bound to a
@@ -91,16 +68,11 @@ bool tl_facts__container_graph(const TlIndex *idx, const TlBinding *b, int depth
 	    b->elem >= 0 || !tl_facts__new_container(idx, b->value))
 		return false;
 	bool attr = b->cls >= 0 && strncmp(b->name, "self.", 5) == 0;
-	for (uint32_t i = 0; i < idx->calls.size; i++) {
-		const TlCall *c = &idx->calls.items[i];
-		if (!c->receiver.id || !c->method || !IN(c->method, tl_facts__storing))
+	const TlStoringCalls *storing = tl_facts__storing_calls(idx);
+	for (uint32_t i = 0; i < storing->size; i++) {
+		if (strcmp(storing->items[i].name, b->name) != 0)
 			continue;
-		/* losses.append(v), history["loss"].append(v) */
-		char *root = c->recv_name ? NULL : tl_facts_root_name(idx, c->receiver);
-		bool same = strcmp(c->recv_name ? c->recv_name : root ? root : "", b->name) == 0;
-		tl_free(root);
-		if (!same)
-			continue;
+		const TlCall *c = &idx->calls.items[storing->items[i].call];
 		if (attr ? (c->func < 0 || idx->funcs.items[c->func].cls != b->cls) : c->func != b->func)
 			continue;
 		if (!tl_facts__fan_step())
@@ -112,14 +84,8 @@ bool tl_facts__container_graph(const TlIndex *idx, const TlBinding *b, int depth
 				return true;
 		}
 	}
-	TSNode top;
-	if (attr)
-		top = idx->classes.items[b->cls].node;
-	else if (b->func >= 0)
-		top = idx->funcs.items[b->func].node;
-	else
-		top = idx->root;
-	return tl_facts__subscript_stores(idx, top, b->name, depth);
+	return attr ? tl_facts__subscript_stores(idx, -1, b->cls, b->name, depth)
+		    : tl_facts__subscript_stores(idx, b->func, -1, b->name, depth);
 }
 
 /* The container an element comes from: for a name bound by a `for` loop or

@@ -155,4 +155,40 @@ TSNode tl_facts__const_param(const TlIndex *idx, int32_t func, const TlCall *sit
 int tl_facts__batch_depth(const TlIndex *idx, const TlBinding *b);
 bool tl_facts__tensor_batch(const TlIndex *idx, TSNode expr, int depth);
 
+/* facts/cache.c: the syntax-only tables of one file that questions scan
+ * again and again, built once on first use and kept in the index
+ * (TlIndex.facts_cache, created by tl_facts_build). */
+typedef struct TlStoringCall {
+	int32_t call; /* index into idx->calls */
+	char *name;   /* its receiver's name (recv_name, else the root name of
+		       * `history["loss"]`), "" when it has none */
+} TlStoringCall;
+typedef TlArray(TlStoringCall) TlStoringCalls;
+typedef struct TlStoreSite {
+	TSNode stmt;  /* an assignment (or augmented one) to a subscript */
+	char *name;   /* the dotted name of the subscripted value */
+} TlStoreSite;
+typedef TlArray(TlStoreSite) TlStoreSites;
+typedef struct TlFactsCache {
+	bool storing_ready;
+	TlStoringCalls storing;
+	/* Subscript stores per scope: [0] the module, [1 + f] function f,
+	 * [1 + funcs + c] class c; NULL until asked. */
+	TlStoreSites **stores;
+	uint32_t store_scopes;
+} TlFactsCache;
+/* Methods that put their argument(s) into the receiver. */
+extern const char *const tl_facts__storing[7];
+/* Installs an empty cache in `idx` (tl_facts_build does). */
+void tl_facts__cache_install(TlIndex *idx);
+/* The calls of a storing method (tl_facts__storing) on a receiver, in
+ * call order, with the name of what they store into. */
+const TlStoringCalls *tl_facts__storing_calls(const TlIndex *idx);
+/* The subscript stores (`d[k] = v`, `d[k] += v`) of the subtree of `top`
+ * with a dotted subscripted value, in pre-order, not inside class
+ * definitions below `top`, among the first 20,000 nodes of the walk (huge
+ * scopes answer no); `top` is the module (cls < 0 and func < 0), function
+ * `func`, or class `cls`. */
+const TlStoreSites *tl_facts__subscript_sites(const TlIndex *idx, int32_t func, int32_t cls);
+
 #endif
