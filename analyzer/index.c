@@ -269,6 +269,15 @@ static int tl_index__cmp_call(const TlCall *c, uint32_t start, uint32_t end)
 const TlCall *tl_index_call_at(const TlIndex *idx, TSNode call)
 {
 	uint32_t start = ts_node_start_byte(call), end = ts_node_end_byte(call);
+	int32_t k;
+	if (idx->call_spans.mask) {
+		/* Asked of nearly every call node, by several predicates each:
+		 * one probe, and the search below only for a shared span. */
+		if (!tl_scopemap_get(&idx->call_spans, start, end, &k))
+			return NULL;
+		if (k >= 0)
+			return &idx->calls.items[k];
+	}
 	uint32_t lo = 0, hi = idx->calls.size;
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
@@ -294,18 +303,20 @@ int32_t tl_index_func_of(const TlIndex *idx, TSNode n)
 	/* Functions are recorded in pre-order, so sorted by start: take the
 	 * last one starting at or before `n`, then its enclosing functions
 	 * until one contains `n`. */
-	uint32_t start = ts_node_start_byte(n);
+	uint32_t start = ts_node_start_byte(n), end = ts_node_end_byte(n);
+	const TlFunc *funcs = idx->funcs.items;
 	uint32_t lo = 0, hi = idx->funcs.size;
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
-		if (ts_node_start_byte(idx->funcs.items[mid].node) <= start)
+		if (funcs[mid].start_byte <= start)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	for (int32_t f = (int32_t)lo - 1; f >= 0; f = idx->funcs.items[f].parent) {
-		TSNode fn = idx->funcs.items[f].node;
-		if (tl_index__contains(fn, n) && !ts_node_eq(fn, n))
+	for (int32_t f = (int32_t)lo - 1; f >= 0; f = funcs[f].parent) {
+		if (funcs[f].start_byte <= start && end <= funcs[f].end_byte &&
+		    !((funcs[f].start_byte == start && funcs[f].end_byte == end) &&
+		      ts_node_eq(funcs[f].node, n)))
 			return f;
 	}
 	return -1;
@@ -1237,9 +1248,7 @@ static int32_t tl_index__resolve_function(const TlIndex *idx, TSNode callee, int
 	if (s == sy->identifier) {
 		uint32_t len;
 		const char *t = tl_index_text(idx, callee, &len);
-		char *name = tl_strndup(t, len);
-		const TlBinding *b = tl_index_resolve(idx, name, func, ts_node_start_byte(callee));
-		tl_free(name);
+		const TlBinding *b = tl_index__resolve_n(idx, t, len, func, ts_node_start_byte(callee));
 		if (b && b->kind == TL_BIND_DEF)
 			return b->ref;
 		return -1;
@@ -1306,6 +1315,25 @@ static void tl_index__classes(TlIndex *idx)
 	}
 }
 
+/* For one argument of call `c`: the local function it names (marked as
+ * escaping), or -1. */
+static int32_t tl_index__argument_function(TlIndex *idx, const TlCall *c, TSNode a)
+{
+	const TlSyms *sy = tl_syms();
+	if (ts_node_symbol(a) == sy->keyword_argument)
+		a = ts_node_child_by_field_id(a, sy->f_value);
+	a = tl_index_unparen(a);
+	if (ts_node_is_null(a))
+		return -1;
+	TSSymbol s = ts_node_symbol(a);
+	if (s != sy->identifier && s != sy->attribute)
+		return -1;
+	int32_t f = tl_index__resolve_function(idx, a, c->func);
+	if (f >= 0)
+		idx->funcs.items[f].escapes = true;
+	return f;
+}
+
 /* Marks functions referenced other than by calling them, and returns the
  * function a call's arguments pass along (a closure for opt.step), or -1. */
 static int32_t tl_index__argument_functions(TlIndex *idx, const TlCall *c)
@@ -1316,23 +1344,27 @@ static int32_t tl_index__argument_functions(TlIndex *idx, const TlCall *c)
 		return -1;
 	int32_t found = -1;
 	uint32_t count = ts_node_named_child_count(args);
-	for (uint32_t i = 0; i < count; i++) {
-		TSNode a = ts_node_named_child(args, i);
-		if (ts_node_symbol(a) == sy->keyword_argument)
-			a = ts_node_child_by_field_id(a, sy->f_value);
-		a = tl_index_unparen(a);
-		if (ts_node_is_null(a))
-			continue;
-		TSSymbol s = ts_node_symbol(a);
-		if (s != sy->identifier && s != sy->attribute)
-			continue;
-		int32_t f = tl_index__resolve_function(idx, a, c->func);
-		if (f >= 0) {
-			idx->funcs.items[f].escapes = true;
-			if (found < 0)
+	if (count <= 16) {
+		for (uint32_t i = 0; i < count; i++) {
+			int32_t f = tl_index__argument_function(idx, c, ts_node_named_child(args, i));
+			if (f >= 0 && found < 0)
 				found = f;
 		}
+		return found;
 	}
+	/* Many arguments: in order, with a cursor (ts_node_named_child(args, i)
+	 * walks from the first child each time: quadratic). */
+	TSTreeCursor cur = ts_tree_cursor_new(args);
+	for (bool more = ts_tree_cursor_goto_first_child(&cur); more;
+	     more = ts_tree_cursor_goto_next_sibling(&cur)) {
+		TSNode a = ts_tree_cursor_current_node(&cur);
+		if (!ts_node_is_named(a))
+			continue;
+		int32_t f = tl_index__argument_function(idx, c, a);
+		if (f >= 0 && found < 0)
+			found = f;
+	}
+	ts_tree_cursor_delete(&cur);
 	return found;
 }
 
@@ -1472,6 +1504,27 @@ static void tl_index__module_evidence(TlIndex *idx)
 	}
 }
 
+/* Files each call under its span (tl_index_call_at). */
+static void tl_index__call_spans(TlIndex *idx)
+{
+	for (uint32_t i = 0; i < idx->calls.size; i++) {
+		const TlCall *c = &idx->calls.items[i];
+		int32_t k;
+		bool shared = tl_scopemap_get(&idx->call_spans, c->start_byte, c->end_byte, &k);
+		tl_scopemap_put(&idx->call_spans, c->start_byte, c->end_byte, shared ? -1 : (int32_t)i);
+	}
+}
+
+/* Keeps each function's byte span (tl_index_func_of reads them). */
+static void tl_index__func_spans(TlIndex *idx)
+{
+	for (uint32_t i = 0; i < idx->funcs.size; i++) {
+		TlFunc *f = &idx->funcs.items[i];
+		f->start_byte = ts_node_start_byte(f->node);
+		f->end_byte = ts_node_end_byte(f->node);
+	}
+}
+
 /* Marks the name lists whose bindings come in pos order (most: pos only
  * goes back for a name bound inside a statement that binds it later). */
 static void tl_index__sorted_lists(TlIndex *idx)
@@ -1499,6 +1552,7 @@ void tl_index_build_collecting(TlIndex *idx, const TlSource *src, TSNode root,
 	idx->root = root;
 	tl_strmap_init(&idx->name_ids);
 	tl_scopemap_init(&idx->scoped);
+	tl_scopemap_init(&idx->call_spans);
 	tl_strmap_init(&idx->module_evidence);
 	tl_parents_init(&idx->parents);
 	/* Python source has about one named node per 8 bytes (Debian's torch:
@@ -1507,6 +1561,8 @@ void tl_index_build_collecting(TlIndex *idx, const TlSource *src, TSNode root,
 	tl_parents_reserve(&idx->parents, expect < TL_PARENTS_SHALLOW_MAX ? expect : TL_PARENTS_SHALLOW_MAX);
 	tl_index__walk(idx, root, symbols);
 	tl_array_sort(&idx->calls, tl_index__call_order);
+	tl_index__call_spans(idx);
+	tl_index__func_spans(idx);
 	tl_index__file_bindings(idx);
 	tl_index__sorted_lists(idx);
 	idx->memo = tl_node_memo_new();
@@ -1567,6 +1623,7 @@ void tl_index_release(TlIndex *idx)
 	tl_array_release(&idx->name_sorted);
 	tl_strmap_release(&idx->name_ids);
 	tl_scopemap_release(&idx->scoped);
+	tl_scopemap_release(&idx->call_spans);
 	tl_strmap_release(&idx->module_evidence);
 	tl_node_memo_free(idx->memo);
 	idx->memo = NULL;

@@ -109,6 +109,8 @@ typedef struct TlBinding {
 typedef struct TlFunc {
 	TSNode node;      /* function_definition */
 	TSNode outer;     /* decorated_definition when decorated, else node */
+	uint32_t start_byte, end_byte; /* node's, kept (filled after the walk):
+					* tl_index_func_of searches by them */
 	char *name;
 	int32_t parent;   /* enclosing function, or -1 */
 	int32_t cls;      /* class whose body defines it (a method), or -1 */
@@ -211,6 +213,8 @@ typedef struct TlIndex {
 	TlArray(TlLoop) loops;
 	TlArray(TlWith) withs;
 	TlArray(TlCall) calls;    /* sorted by (start byte, end byte) */
+	TlScopeMap call_spans;    /* (start byte, end byte) -> index into calls, -1 for a
+				   * span two calls share (tl_index_call_at) */
 	TlArray(TlSite) sites;
 	TlArray(TlBinding) bindings; /* in source order */
 	/* Scoped names -> index into name_lists (binding indices, in source

@@ -1,12 +1,14 @@
-/* A hash map from a scoped name, (scope code, name id), to an int32: the
- * index's name table (TlIndex.scoped) once names are interned (each distinct
- * binding name gets a small id in TlIndex.name_ids), so that resolving a name
- * in each enclosing scope costs an integer probe, not a string built and
- * hashed per scope.
+/* A hash map from a pair of 32-bit integers to an int32. The index keeps
+ * two: its name table (TlIndex.scoped: (scope code, name id) -> name list,
+ * names interned once in TlIndex.name_ids, so that resolving a name in each
+ * enclosing scope costs an integer probe, not a string built and hashed per
+ * scope) and its calls by span (TlIndex.call_spans: (start byte, end byte)
+ * -> call).
  *
  * Scope codes are the caller's (index.c: the scope's number and a tag, see
- * tl_index__scope_code). Ownership: the map owns its slots; keys and values
- * are plain integers. Not thread-safe for writing. */
+ * tl_index__scope_code); the second integer must be below UINT32_MAX.
+ * Ownership: the map owns its slots; keys and values are plain integers.
+ * Not thread-safe for writing. */
 #ifndef TL_SCOPEMAP_H
 #define TL_SCOPEMAP_H
 
