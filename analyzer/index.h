@@ -16,6 +16,10 @@
  *   the step loops, whether the file uses an accelerator, and whether it
  *   imports PyTorch or a library built on it.
  *
+ * Files: index.c (the walk, the lookups by position, pass 2), names.c
+ * (dotted and qualified names, the name table, resolution), nodememo.c
+ * and scopemap.c (the tables they keep).
+ *
  * Nodes are borrowed from the tree passed to tl_index_build; the index must
  * not outlive the tree or the source. */
 #ifndef TL_INDEX_H
