@@ -1085,6 +1085,8 @@ static void tl_index__calls(TlIndex *idx)
 	for (uint32_t i = 0; i < idx->calls.size; i++) {
 		TlCall *c = &idx->calls.items[i];
 		c->qname = tl_index_qualify(idx, c->callee);
+		/* (questions of the callee node read it back: tl_index_qualified) */
+		tl_node_memo_put(idx->memo, c->callee, TL_MEMO_CALLEE, (int32_t)i);
 		c->target = tl_index__resolve_function(idx, c->callee, c->func);
 		if (c->target >= 0)
 			tl_array_push(&idx->funcs.items[c->target].call_sites, (int32_t)i);

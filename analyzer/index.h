@@ -304,10 +304,19 @@ bool tl_index_text_is(const TlIndex *idx, TSNode n, const char *s);
 bool tl_index_dotted(const TlIndex *idx, TSNode n, TlBuf *out);
 /* Same, as a new string (caller frees); NULL when not a dotted name. */
 char *tl_index_dotted_dup(const TlIndex *idx, TSNode n);
+/* Same, written into `buf` (`size` bytes) when it fits, else as a new
+ * string stored in *owned too (caller frees *owned, NULL when unused);
+ * NULL when not a dotted name. For questions that only look at the name. */
+const char *tl_index_dotted_view(const TlIndex *idx, TSNode n, char *buf, size_t size,
+				 char **owned);
 /* Resolves an identifier / attribute chain through imports and module
  * aliases ("nn.CrossEntropyLoss" -> "torch.nn.CrossEntropyLoss"). Caller
  * frees; NULL when the root is not an import. */
 char *tl_index_qualify(const TlIndex *idx, TSNode n);
+/* The same, borrowed: kept per node in the index (TlIndex.memo) and valid
+ * until tl_index_release; for questions asked of the same node again and
+ * again (by kind of API, by each predicate). Once the index is built only. */
+const char *tl_index_qualified(const TlIndex *idx, TSNode n);
 /* Strips parentheses around an expression. */
 TSNode tl_index_unparen(TSNode n);
 

@@ -147,6 +147,21 @@ char *tl_index_dotted_dup(const TlIndex *idx, TSNode n)
 	return tl_buf_detach(&b);
 }
 
+const char *tl_index_dotted_view(const TlIndex *idx, TSNode n, char *buf, size_t size,
+				 char **owned)
+{
+	uint32_t len;
+	const char *t = tl_index__plain_name(idx, n, &len);
+	*owned = NULL;
+	if (t && len < size) {
+		memcpy(buf, t, len);
+		buf[len] = '\0';
+		return buf;
+	}
+	*owned = tl_index_dotted_dup(idx, n);
+	return *owned;
+}
+
 char *tl_index_qualify(const TlIndex *idx, TSNode n)
 {
 	/* The name is read from the source when spelled out there (most are):
@@ -227,6 +242,24 @@ char *tl_index_qualify(const TlIndex *idx, TSNode n)
 	if (buffered)
 		tl_buf_release(&b);
 	return result;
+}
+
+const char *tl_index_qualified(const TlIndex *idx, TSNode n)
+{
+	int32_t k;
+	if (tl_node_memo_get(idx->memo, n, TL_MEMO_CALLEE, &k))
+		return idx->calls.items[k].qname;
+	if (tl_node_memo_get(idx->memo, n, TL_MEMO_QUALIFY, &k))
+		return k < 0 ? NULL : tl_node_memo_string(idx->memo, k);
+	char *q = tl_index_qualify(idx, n);
+	if (!idx->memo || !n.id) {
+		/* (no table before the index is built: nowhere to keep it) */
+		tl_free(q);
+		return NULL;
+	}
+	k = q ? tl_node_memo_keep(idx->memo, q) : -1;
+	tl_node_memo_put(idx->memo, n, TL_MEMO_QUALIFY, k);
+	return q;
 }
 
 static uint32_t tl_index__scope_code(int tag, int32_t n)

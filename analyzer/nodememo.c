@@ -25,7 +25,19 @@ void tl_node_memo_free(TlNodeMemo *m)
 	if (!m)
 		return;
 	tl_free(m->slots);
+	tl_str_array_release(&m->strings);
 	tl_free(m);
+}
+
+int32_t tl_node_memo_keep(TlNodeMemo *m, char *s)
+{
+	tl_array_push(&m->strings, s);
+	return (int32_t)m->strings.size - 1;
+}
+
+const char *tl_node_memo_string(const TlNodeMemo *m, int32_t k)
+{
+	return m->strings.items[k];
 }
 
 bool tl_node_memo_get(const TlNodeMemo *m, TSNode n, TlMemoKind kind, int32_t *value)

@@ -22,11 +22,14 @@
 
 #include <tree_sitter/api.h>
 
+#include "array.h"
+
 typedef enum TlMemoKind {
 	TL_MEMO_RESOLVE, /* tl_index_resolve_node: binding index, -1 when unbound */
-	TL_MEMO_MODULE,  /* tl_facts__module_expr at depth 0: 1 yes, 0 no */
-	TL_MEMO_FORWARD, /* tl_facts_is_forward of the call: 1 yes, 0 no */
-	TL_MEMO_LOSS,    /* tl_facts_is_loss_call of the call: 1 yes, 0 no */
+	TL_MEMO_QUALIFY, /* tl_index_qualified: a kept string (tl_node_memo_keep),
+			  * -1 when the node has no qualified name */
+	TL_MEMO_CALLEE,  /* the call whose callee (function field) the node is:
+			  * its TlCall.qname is the node's qualified name */
 	TL_MEMO_COUNT
 } TlMemoKind;
 
@@ -39,6 +42,7 @@ typedef struct TlNodeMemo {
 	TlNodeMemoSlot *slots;
 	uint32_t mask;  /* slots - 1 (a power of two), or 0 when empty */
 	uint32_t count;
+	TlStrArray strings; /* answers that are strings, owned by the table */
 } TlNodeMemo;
 
 /* A new, empty table (caller frees with tl_node_memo_free). */
@@ -50,5 +54,10 @@ bool tl_node_memo_get(const TlNodeMemo *m, TSNode n, TlMemoKind kind, int32_t *v
 /* Stores `value` (>= -1) as the answer of kind `kind` for `n`; nothing for
  * a null table or node. */
 void tl_node_memo_put(TlNodeMemo *m, TSNode n, TlMemoKind kind, int32_t value);
+/* Takes ownership of string `s` (not NULL) and returns its number, the
+ * value to store for it; tl_node_memo_string gives it back (borrowed, valid
+ * until the table is freed). */
+int32_t tl_node_memo_keep(TlNodeMemo *m, char *s);
+const char *tl_node_memo_string(const TlNodeMemo *m, int32_t k);
 
 #endif

@@ -92,10 +92,8 @@ bool tl_facts_is_api(const TlIndex *idx, TSNode node, TlApi api)
 	}
 	if (s != sy->identifier && s != sy->attribute)
 		return false;
-	char *q = tl_index_qualify(idx, node);
-	bool yes = q && tl_facts__qname_is_api(q, api);
-	tl_free(q);
-	return yes;
+	const char *q = tl_index_qualified(idx, node);
+	return q && tl_facts__qname_is_api(q, api);
 }
 
 bool tl_facts_passes_keyword(const TlIndex *idx, TSNode call, const char *name)

@@ -245,7 +245,7 @@ bool tl_facts_wrapped_module(const TlIndex *idx, TSNode e, TlWrapper kind)
 		if (ts_node_is_null(e))
 			return false;
 		TSSymbol s = ts_node_symbol(e);
-		if (s == sy->attribute &&
+		if (s == sy->attribute && tl_facts__attribute_may_be(idx, e, "module") &&
 		    tl_index_text_is(idx, ts_node_child_by_field_id(e, sy->f_attribute), "module"))
 			return tl_facts__wrapped(idx, ts_node_child_by_field_id(e, sy->f_object), kind, 0,
 						&budget);

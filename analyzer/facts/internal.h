@@ -73,6 +73,9 @@ bool tl_facts__starts(const char *s, const char *prefix);
 bool tl_facts__ends(const char *s, const char *suffix);
 const char *tl_facts__last(const char *dotted);
 bool tl_facts__contains(TSNode outer, TSNode n);
+/* False when attribute node `attr` certainly does not name `name` (its
+ * text does not end with it): spares asking for the attribute field. */
+bool tl_facts__attribute_may_be(const TlIndex *idx, TSNode attr, const char *name);
 void tl_facts__lower(const char *s, char *out, size_t size);
 TSNode tl_facts__arg(TSNode call, uint32_t k);
 TSNode tl_facts__kwarg(const TlIndex *idx, TSNode call, const char *name);

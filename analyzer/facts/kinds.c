@@ -177,10 +177,11 @@ bool tl_facts__module_expr(const TlIndex *idx, TSNode expr, int depth)
 	if (tl_facts__foreign_value(idx, expr))
 		return false;
 	if (tl_facts__names_hint(idx) && idx->module_evidence.count) {
-		char *name = tl_facts__dotted(idx, expr);
+		char buf[128], *owned;
+		const char *name = tl_index_dotted_view(idx, expr, buf, sizeof buf, &owned);
 		int32_t dummy;
 		bool yes = name && tl_strmap_get(&idx->module_evidence, name, strlen(name), &dummy);
-		tl_free(name);
+		tl_free(owned);
 		if (yes)
 			return true;
 	}
@@ -344,9 +345,10 @@ bool tl_facts_is_loss_call(const TlIndex *idx, const TlCall *c)
 		return false;
 	if (b && b->kind == TL_BIND_DEF)
 		return tl_facts__loss_like_name(idx->funcs.items[b->ref].name);
-	char *name = tl_facts__dotted(idx, callee);
+	char buf[128], *owned;
+	const char *name = tl_index_dotted_view(idx, callee, buf, sizeof buf, &owned);
 	bool yes = name && tl_facts__loss_like_name(name);
-	tl_free(name);
+	tl_free(owned);
 	return yes;
 }
 
