@@ -406,6 +406,18 @@ const TlBinding *tl_index_resolve_node(const TlIndex *idx, TSNode n)
 		return bi < 0 ? NULL : &idx->bindings.items[bi];
 	const TlBinding *r = NULL;
 	uint32_t len;
+	TSNode u = tl_index_unparen(n);
+	if (!ts_node_is_null(u) && ts_node_symbol(u) == tl_syms()->attribute) {
+		/* Most attribute chains (`torch.cat`, `x.shape`) name nothing the
+		 * file binds: a plain one whose text is no binding name is
+		 * unbound, whatever its shape (the shape's check costs a node
+		 * step per dot). */
+		const char *t = tl_index_text(idx, u, &len);
+		if (tl_index__plain_dots(t, len) > 0 && tl_index__name_id(idx, t, len) < 0) {
+			tl_node_memo_put(idx->memo, n, TL_MEMO_RESOLVE, -1);
+			return NULL;
+		}
+	}
 	const char *name = tl_index__plain_name(idx, n, &len);
 	if (name) {
 		r = tl_index__resolve_n(idx, name, len, tl_index_func_of(idx, n), ts_node_start_byte(n));
