@@ -944,11 +944,16 @@ static int32_t tl_index__argument_function(TlIndex *idx, const TlCall *c, TSNode
 
 /* Marks functions referenced other than by calling them, and returns the
  * function a call's arguments pass along (a closure for opt.step), or -1. */
-static int32_t tl_index__argument_functions(TlIndex *idx, const TlCall *c)
+static int32_t tl_index__argument_functions(TlIndex *idx, const TlCall *c, const uint8_t *defs)
 {
 	const TlSyms *sy = tl_syms();
 	TSNode args = ts_node_child_by_field_id(c->node, sy->f_arguments);
 	if (ts_node_is_null(args) || ts_node_symbol(args) != sy->argument_list)
+		return -1;
+	/* An argument names a local function only if its text holds the
+	 * function's name (tl_index__resolve_function finds a function by
+	 * its name or its method name). */
+	if (!tl_index__may_mention(idx, args, defs))
 		return -1;
 	int32_t found = -1;
 	uint32_t count = ts_node_named_child_count(args);
@@ -978,11 +983,11 @@ static int32_t tl_index__argument_functions(TlIndex *idx, const TlCall *c)
 
 /* Marks a local function named by `v` (or by an element of a list, tuple,
  * set or dict literal `v`) as escaping: it can be called from anywhere. */
-static void tl_index__escape_refs(TlIndex *idx, TSNode v, int32_t func)
+static void tl_index__escape_refs(TlIndex *idx, TSNode v, int32_t func, const uint8_t *defs)
 {
 	const TlSyms *sy = tl_syms();
 	v = tl_index_unparen(v);
-	if (ts_node_is_null(v))
+	if (ts_node_is_null(v) || !tl_index__may_mention(idx, v, defs))
 		return;
 	TSSymbol s = ts_node_symbol(v);
 	if (s == sy->identifier || s == sy->attribute) {
@@ -1076,23 +1081,36 @@ static void tl_index__overrides(TlIndex *idx, uint32_t ci)
 
 static void tl_index__calls(TlIndex *idx)
 {
+	/* The names of local functions and methods (by name id): text that
+	 * holds none of them names no local function. */
+	uint8_t *defs = tl_calloc(idx->name_ids.count + 1, 1);
+	for (uint32_t i = 0; i < idx->bindings.size; i++) {
+		const TlBinding *b = &idx->bindings.items[i];
+		int32_t id;
+		if (b->kind == TL_BIND_DEF &&
+		    tl_strmap_get(&idx->name_ids, b->name, strlen(b->name), &id))
+			defs[id] = 1;
+	}
 	/* `cb = helper`, `hooks = [helper]`: helper's callers are unknown. */
 	for (uint32_t i = 0; i < idx->bindings.size; i++) {
 		const TlBinding *b = &idx->bindings.items[i];
 		if (b->kind == TL_BIND_ASSIGN && b->elem < 0 && !ts_node_is_null(b->value))
-			tl_index__escape_refs(idx, b->value, b->func);
+			tl_index__escape_refs(idx, b->value, b->func, defs);
 	}
 	for (uint32_t i = 0; i < idx->calls.size; i++) {
 		TlCall *c = &idx->calls.items[i];
 		c->qname = tl_index_qualify(idx, c->callee);
 		/* (questions of the callee node read it back: tl_index_qualified) */
 		tl_node_memo_put(idx->memo, c->callee, TL_MEMO_CALLEE, (int32_t)i);
-		c->target = tl_index__resolve_function(idx, c->callee, c->func);
+		c->target = tl_index__may_mention(idx, c->callee, defs)
+				    ? tl_index__resolve_function(idx, c->callee, c->func)
+				    : -1;
 		if (c->target >= 0)
 			tl_array_push(&idx->funcs.items[c->target].call_sites, (int32_t)i);
 		tl_index__overrides(idx, i);
-		c->arg_target = tl_index__argument_functions(idx, c);
+		c->arg_target = tl_index__argument_functions(idx, c, defs);
 	}
+	tl_free(defs);
 }
 
 static void tl_index__module_evidence(TlIndex *idx)

@@ -303,6 +303,40 @@ static const TlIntArray *tl_index__named(const TlIndex *idx, int tag, int32_t n,
 	return &idx->name_lists.items[slot];
 }
 
+/* Texts longer than this are not scanned (the answer is "may"): nested
+ * calls would otherwise each scan the text of those inside them. */
+#define TL_MENTIONS_SCAN_MAX 4096
+
+bool tl_index__may_mention(const TlIndex *idx, TSNode n, const uint8_t *flags)
+{
+	uint32_t len;
+	const char *t = tl_index_text(idx, n, &len);
+	if (len > TL_MENTIONS_SCAN_MAX)
+		return true;
+	uint32_t i = 0;
+	while (i < len) {
+		unsigned char c = (unsigned char)t[i];
+		if (c >= 0x80)
+			return true; /* a non-ASCII name: the lexer's bounds, not ours */
+		if (tl_index__name_class[c] != 1) {
+			i++; /* (digits too: `1if` is a number, then a name) */
+			continue;
+		}
+		/* A name as the lexer reads it: the longest run of name bytes. */
+		uint32_t start = i;
+		while (i < len && (unsigned char)t[i] < 0x80 &&
+		       (tl_index__name_class[(unsigned char)t[i]] == 1 ||
+			tl_index__name_class[(unsigned char)t[i]] == 2))
+			i++;
+		if (i < len && (unsigned char)t[i] >= 0x80)
+			return true;
+		int32_t id = tl_index__name_id(idx, t + start, i - start);
+		if (id >= 0 && flags[id])
+			return true;
+	}
+	return false;
+}
+
 const TlIntArray *tl_index_bindings_of(const TlIndex *idx, int32_t func, const char *name)
 {
 	size_t len = strlen(name);

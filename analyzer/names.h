@@ -23,4 +23,10 @@ const TlBinding *tl_index__resolve_n(const TlIndex *idx, const char *name, size_
  * TlIndex.scoped); names are interned in TlIndex.name_ids as they come. */
 void tl_index__file(TlIndex *idx, int tag, int32_t n, const char *name, int32_t bi);
 
+/* False when the source text of `n` certainly names none of the names
+ * flagged in `flags` (one byte per name id of TlIndex.name_ids): no
+ * identifier in it (nor in its strings or comments) is one. True when one
+ * may be, or when the text is long or not ASCII (then it is not read). */
+bool tl_index__may_mention(const TlIndex *idx, TSNode n, const uint8_t *flags);
+
 #endif
