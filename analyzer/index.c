@@ -944,7 +944,7 @@ static int32_t tl_index__argument_function(TlIndex *idx, const TlCall *c, TSNode
 
 /* Marks functions referenced other than by calling them, and returns the
  * function a call's arguments pass along (a closure for opt.step), or -1. */
-static int32_t tl_index__argument_functions(TlIndex *idx, const TlCall *c, const uint8_t *defs)
+static int32_t tl_index__argument_functions(TlIndex *idx, const TlCall *c, const TlNameSet *defs)
 {
 	const TlSyms *sy = tl_syms();
 	TSNode args = ts_node_child_by_field_id(c->node, sy->f_arguments);
@@ -983,7 +983,7 @@ static int32_t tl_index__argument_functions(TlIndex *idx, const TlCall *c, const
 
 /* Marks a local function named by `v` (or by an element of a list, tuple,
  * set or dict literal `v`) as escaping: it can be called from anywhere. */
-static void tl_index__escape_refs(TlIndex *idx, TSNode v, int32_t func, const uint8_t *defs)
+static void tl_index__escape_refs(TlIndex *idx, TSNode v, int32_t func, const TlNameSet *defs)
 {
 	const TlSyms *sy = tl_syms();
 	v = tl_index_unparen(v);
@@ -1083,13 +1083,12 @@ static void tl_index__calls(TlIndex *idx)
 {
 	/* The names of local functions and methods (by name id): text that
 	 * holds none of them names no local function. */
-	uint8_t *defs = tl_calloc(idx->name_ids.count + 1, 1);
+	TlNameSet defset, *defs = &defset;
+	tl_index__name_set_init(defs, idx);
 	for (uint32_t i = 0; i < idx->bindings.size; i++) {
 		const TlBinding *b = &idx->bindings.items[i];
-		int32_t id;
-		if (b->kind == TL_BIND_DEF &&
-		    tl_strmap_get(&idx->name_ids, b->name, strlen(b->name), &id))
-			defs[id] = 1;
+		if (b->kind == TL_BIND_DEF)
+			tl_index__name_set_add(defs, idx, b->name);
 	}
 	/* `cb = helper`, `hooks = [helper]`: helper's callers are unknown. */
 	for (uint32_t i = 0; i < idx->bindings.size; i++) {
@@ -1110,7 +1109,7 @@ static void tl_index__calls(TlIndex *idx)
 		tl_index__overrides(idx, i);
 		c->arg_target = tl_index__argument_functions(idx, c, defs);
 	}
-	tl_free(defs);
+	tl_index__name_set_release(defs);
 }
 
 static void tl_index__module_evidence(TlIndex *idx)

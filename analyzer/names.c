@@ -307,7 +307,34 @@ static const TlIntArray *tl_index__named(const TlIndex *idx, int tag, int32_t n,
  * calls would otherwise each scan the text of those inside them. */
 #define TL_MENTIONS_SCAN_MAX 4096
 
-bool tl_index__may_mention(const TlIndex *idx, TSNode n, const uint8_t *flags)
+void tl_index__name_set_init(TlNameSet *set, const TlIndex *idx)
+{
+	memset(set, 0, sizeof *set);
+	set->ids = tl_calloc(idx->name_ids.count + 1, 1);
+}
+
+void tl_index__name_set_add(TlNameSet *set, const TlIndex *idx, const char *name)
+{
+	size_t len = strlen(name);
+	int32_t id = tl_index__name_id(idx, name, len);
+	if (id < 0 || !len)
+		return;
+	set->ids[id] = 1;
+	set->lens |= 1ull << (len < 63 ? len : 63);
+	unsigned char c = (unsigned char)name[0];
+	if (c < 0x80)
+		set->firsts[c >> 6] |= 1ull << (c & 63);
+	else
+		set->firsts[0] = set->firsts[1] = ~0ull; /* (not read: non-ASCII text is "may") */
+}
+
+void tl_index__name_set_release(TlNameSet *set)
+{
+	tl_free(set->ids);
+	memset(set, 0, sizeof *set);
+}
+
+bool tl_index__may_mention(const TlIndex *idx, TSNode n, const TlNameSet *set)
 {
 	uint32_t len;
 	const char *t = tl_index_text(idx, n, &len);
@@ -330,8 +357,11 @@ bool tl_index__may_mention(const TlIndex *idx, TSNode n, const uint8_t *flags)
 			i++;
 		if (i < len && (unsigned char)t[i] >= 0x80)
 			return true;
-		int32_t id = tl_index__name_id(idx, t + start, i - start);
-		if (id >= 0 && flags[id])
+		uint32_t wl = i - start;
+		if (!(set->lens >> (wl < 63 ? wl : 63) & 1) || !(set->firsts[c >> 6] >> (c & 63) & 1))
+			continue;
+		int32_t id = tl_index__name_id(idx, t + start, wl);
+		if (id >= 0 && set->ids[id])
 			return true;
 	}
 	return false;

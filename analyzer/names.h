@@ -23,10 +23,22 @@ const TlBinding *tl_index__resolve_n(const TlIndex *idx, const char *name, size_
  * TlIndex.scoped); names are interned in TlIndex.name_ids as they come. */
 void tl_index__file(TlIndex *idx, int tag, int32_t n, const char *name, int32_t bi);
 
-/* False when the source text of `n` certainly names none of the names
- * flagged in `flags` (one byte per name id of TlIndex.name_ids): no
- * identifier in it (nor in its strings or comments) is one. True when one
- * may be, or when the text is long or not ASCII (then it is not read). */
-bool tl_index__may_mention(const TlIndex *idx, TSNode n, const uint8_t *flags);
+/* A set of binding names (by name id), with masks of their lengths and
+ * first bytes that turn most other words away before a table lookup. */
+typedef struct TlNameSet {
+	uint8_t *ids;      /* one byte per name id of TlIndex.name_ids: 1 in the set */
+	uint64_t lens;     /* bit min(length, 63) of each name */
+	uint64_t firsts[2]; /* bit of each name's first byte (ASCII) */
+} TlNameSet;
+
+/* An empty set for the names of `idx` (release with tl_index__name_set_release). */
+void tl_index__name_set_init(TlNameSet *set, const TlIndex *idx);
+void tl_index__name_set_add(TlNameSet *set, const TlIndex *idx, const char *name);
+void tl_index__name_set_release(TlNameSet *set);
+/* False when the source text of `n` certainly names none of the names in
+ * `set`: no identifier in it (nor in its strings or comments) is one. True
+ * when one may be, or when the text is long or not ASCII (then it is not
+ * read). */
+bool tl_index__may_mention(const TlIndex *idx, TSNode n, const TlNameSet *set);
 
 #endif
