@@ -127,6 +127,86 @@ static void test_qualify_imports(void **state)
 	tl_fixture_free(fx);
 }
 
+/* tl_index_dotted of `text` at its first occurrence after `anchor`,
+ * compared with `want` (NULL: not a dotted name). */
+static void expect_dotted(TlFixture *fx, const char *anchor, const char *text, const char *want)
+{
+	TlBuf b;
+	tl_buf_init(&b);
+	bool ok = tl_index_dotted(&fx->idx, tl_fixture_node_after(fx, anchor, text), &b);
+	if (!want && ok)
+		fail_msg("'%s' read as the dotted name '%s', expected none", text, b.data);
+	if (want && !ok)
+		fail_msg("'%s' is no dotted name, expected '%s'", text, want);
+	if (want)
+		assert_string_equal(b.data, want);
+	tl_buf_release(&b);
+}
+
+/* Names read from the source text when spelled plainly, through the tree
+ * otherwise; qualified names and resolutions kept per node read back the
+ * same answers. */
+static void test_names_spelled_or_not(void **state)
+{
+	(void)state;
+	TlFixture *fx = tl_fixture_new(
+		"import torch\n"
+		"a = torch.nn.functional.relu\n"
+		"b = (torch).nn . functional\n"
+		"c = (torch.nn\n"
+		"     # a comment\n"
+		"     .Linear)\n"
+		"d = True.real\n"
+		"e = x1.y2._z\n"
+		"f = donn\xc3\xa9" "es.forme\n"
+		"g = f(x).y\n"
+		"h = torch.zeros(3)\n"
+		"torch.ones(4)\n"
+		"class M:\n"
+		"    def __init__(self):\n"
+		"        self.model = torch.nn.Linear(2, 2)\n"
+		"    def forward(self, x):\n"
+		"        return self.model(x) + torch.cat([x])\n");
+	expect_dotted(fx, "a = ", "torch.nn.functional.relu", "torch.nn.functional.relu");
+	expect_dotted(fx, "b = ", "(torch).nn . functional", "torch.nn.functional");
+	expect_dotted(fx, "c = ", "(torch.nn\n     # a comment\n     .Linear)", "torch.nn.Linear");
+	/* Spelled like a dotted name, but `True` is no name. */
+	expect_dotted(fx, "d = ", "True.real", NULL);
+	expect_dotted(fx, "e = ", "x1.y2._z", "x1.y2._z");
+	expect_dotted(fx, "f = ", "donn\xc3\xa9" "es.forme", "donn\xc3\xa9" "es.forme");
+	expect_dotted(fx, "g = ", "f(x).y", NULL);
+	expect_qualify(fx, "b = ", "(torch).nn . functional", "torch.nn.functional");
+	expect_qualify(fx, "c = ", "(torch.nn\n     # a comment\n     .Linear)", "torch.nn.Linear");
+	/* Kept per node: asked twice, the same string; a callee's is its call's. */
+	TSNode relu = tl_fixture_node_after(fx, "a = ", "torch.nn.functional.relu");
+	const char *q = tl_index_qualified(&fx->idx, relu);
+	assert_non_null(q);
+	assert_string_equal(q, "torch.nn.functional.relu");
+	assert_ptr_equal(q, tl_index_qualified(&fx->idx, relu));
+	const TlCall *zeros = call_of(fx, "torch.zeros(3)");
+	assert_ptr_equal(tl_index_qualified(&fx->idx, zeros->callee), zeros->qname);
+	assert_null(tl_index_qualified(&fx->idx, tl_fixture_node_after(fx, "e = ", "x1.y2._z")));
+	/* Resolution: `self.model` in another method is the attribute bound in
+	 * __init__, twice over (the second answer is the kept one); an
+	 * attribute chain the file binds nowhere resolves to nothing. */
+	for (int k = 0; k < 2; k++) {
+		const TlBinding *bd = tl_index_resolve_node(
+			&fx->idx, tl_fixture_node_after(fx, "return ", "self.model"));
+		assert_non_null(bd);
+		assert_string_equal(bd->name, "self.model");
+		assert_true(value_is(fx, bd, "torch.nn.Linear(2, 2)"));
+		assert_null(tl_index_resolve_node(&fx->idx, tl_fixture_node_after(fx, "return ", "torch.cat")));
+	}
+	/* A call is found by its span, from any node with that span (the
+	 * statement that is only the call), and not from a wider one. */
+	const TlCall *ones = call_of(fx, "torch.ones(4)");
+	assert_ptr_equal(tl_index_call_at(&fx->idx, ones->node), ones);
+	assert_ptr_equal(tl_index_call_at(&fx->idx, ts_node_parent(ones->node)), ones);
+	assert_ptr_equal(tl_index_call_at(&fx->idx, zeros->node), zeros);
+	assert_null(tl_index_call_at(&fx->idx, ts_node_parent(zeros->node)));
+	tl_fixture_free(fx);
+}
+
 static void test_qualify_respects_scope(void **state)
 {
 	(void)state;
@@ -976,6 +1056,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_qualify_imports),
 		cmocka_unit_test(test_qualify_respects_scope),
+		cmocka_unit_test(test_names_spelled_or_not),
 		cmocka_unit_test(test_resolve_latest_binding_before_use),
 		cmocka_unit_test(test_resolve_parameters),
 		cmocka_unit_test(test_resolve_tuple_targets),
