@@ -16,6 +16,7 @@ struct TlReads {
 	TlIntLists readers;   /* id -> assignments reading it */
 	TlIntLists calls;     /* call index -> root ids (once asked) */
 	uint8_t *call_done;   /* per call: its roots are in `calls` */
+	uint8_t *scope_done;  /* per scope (function + 1): its readers are in */
 };
 
 static int32_t tl_reads__intern(TlReads *r, const char *name, size_t len)
@@ -78,15 +79,28 @@ static TlReads *tl_reads__get(const TlIndex *cidx)
 	tl_array_init(&r->readers);
 	tl_array_init(&r->calls);
 	r->call_done = tl_calloc(idx->calls.size ? idx->calls.size : 1, 1);
+	r->scope_done = tl_calloc(idx->funcs.size + 1, 1);
 	for (uint32_t i = 0; i < idx->calls.size; i++) {
 		TlIntArray empty;
 		tl_array_init(&empty);
 		tl_array_push(&r->calls, empty);
 	}
+	idx->reads = r;
+	return r;
+}
+
+void tl_reads_scope(const TlIndex *idx, int32_t func)
+{
+	TlReads *r = tl_reads__get(idx);
+	if (func < -1 || func >= (int32_t)idx->funcs.size || r->scope_done[func + 1])
+		return;
+	r->scope_done[func + 1] = 1;
+	const TlIntArray *binds = tl_index_scope_binds(idx, func);
 	TlIntArray roots;
 	tl_array_init(&roots);
 	TSNode last = { { 0 }, NULL, NULL };
-	for (uint32_t i = 0; i < idx->bindings.size; i++) {
+	for (uint32_t k = 0; binds && k < binds->size; k++) {
+		int32_t i = binds->items[k];
 		const TlBinding *b = &idx->bindings.items[i];
 		if (b->kind != TL_BIND_ASSIGN && b->kind != TL_BIND_AUG)
 			continue;
@@ -96,19 +110,17 @@ static TlReads *tl_reads__get(const TlIndex *cidx)
 			tl_reads__roots(idx, r, b->value, &roots);
 			last = b->value;
 		}
-		for (uint32_t k = 0; k < roots.size; k++)
-			tl_array_push(&r->readers.items[roots.items[k]], (int32_t)i);
+		for (uint32_t j = 0; j < roots.size; j++)
+			tl_array_push(&r->readers.items[roots.items[j]], i);
 		if (b->kind == TL_BIND_AUG) {
 			/* `x += v` reads the x it updates. */
 			int32_t own = tl_reads__intern(r, b->name, strcspn(b->name, "."));
 			TlIntArray *list = &r->readers.items[own];
-			if (!list->size || list->items[list->size - 1] != (int32_t)i)
-				tl_array_push(list, (int32_t)i);
+			if (!list->size || list->items[list->size - 1] != i)
+				tl_array_push(list, i);
 		}
 	}
 	tl_array_release(&roots);
-	idx->reads = r;
-	return r;
 }
 
 int32_t tl_reads_root_id(const TlIndex *idx, const char *root, size_t len)
@@ -155,5 +167,6 @@ void tl_reads_free(TlReads *r)
 		tl_array_release(&r->calls.items[i]);
 	tl_array_release(&r->calls);
 	tl_free(r->call_done);
+	tl_free(r->scope_done);
 	tl_free(r);
 }

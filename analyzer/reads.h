@@ -12,9 +12,11 @@
  * long loop body, walking every later assignment for each question was
  * quadratic (1,000 accumulating steps: 3.6 s).
  *
- * Syntax only. Built on first use, for the whole file (each assignment's
- * value once: chained targets share their value); calls' roots are read
- * when first asked. Owned by the index (TlIndex.reads), released with it;
+ * Syntax only. Built a scope at a time, when first asked for it (each
+ * assignment's value once: chained targets share their value): a file
+ * asked one question pays for one function, not for every assignment of
+ * the file; calls' roots are read when first asked. Owned by the index
+ * (TlIndex.reads), released with it;
  * written through a const index (it changes no answer). Not thread-safe:
  * one index, one thread. */
 #ifndef TL_READS_H
@@ -30,8 +32,12 @@ typedef struct TlReads TlReads;
 /* The id of `root` (a plain name, `len` bytes) if some assignment value or
  * asked call reads it, else -1. */
 int32_t tl_reads_root_id(const struct TlIndex *idx, const char *root, size_t len);
-/* The assignments (indices into idx->bindings, ascending) whose value
- * reads root `id`; an augmented assignment also reads its own target. */
+/* Reads the assignments of scope `func` (a function, or -1: the module),
+ * once. */
+void tl_reads_scope(const struct TlIndex *idx, int32_t func);
+/* The assignments (indices into idx->bindings) of the scopes read so far
+ * whose value reads root `id`; an augmented assignment also reads its own
+ * target. */
 const TlIntArray *tl_reads_readers(const struct TlIndex *idx, int32_t id);
 /* The root ids call `ci` (an index into idx->calls) reads, its callee
  * included. */

@@ -78,10 +78,12 @@ typedef struct TlTaint {
 	 * a tainted value, the others are not walked. */
 	TlStrMap roots;
 	uint8_t *readers;  /* per binding of the index (NULL: none yet) */
+	int32_t func;      /* the scope whose assignments are followed */
 } TlTaint;
 
-static void tl_facts__taint_init(TlTaint *t)
+static void tl_facts__taint_init(TlTaint *t, int32_t func)
 {
+	t->func = func;
 	tl_array_init(&t->names);
 	tl_array_init(&t->binds);
 	t->marked = NULL;
@@ -113,6 +115,7 @@ static void tl_facts__taint_root(const TlIndex *idx, TlTaint *t, const char *nam
 	if (tl_strmap_get(&t->roots, name, len, &seen))
 		return;
 	tl_strmap_put(&t->roots, name, len, 1);
+	tl_reads_scope(idx, t->func);
 	const TlIntArray *readers = tl_reads_readers(idx, tl_reads_root_id(idx, name, len));
 	if (!readers || !readers->size)
 		return;
@@ -455,7 +458,7 @@ static bool tl_facts__reaches(const TlIndex *idx, TSNode expr, int depth, const 
 			return true;
 	}
 	TlTaint taint;
-	tl_facts__taint_init(&taint);
+	tl_facts__taint_init(&taint, func);
 	uint32_t from = ts_node_start_byte(expr);
 	TSNode e = tl_index_unparen(expr);
 	TSSymbol s = ts_node_symbol(e);

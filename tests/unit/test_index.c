@@ -1023,6 +1023,9 @@ static void test_reads_roots_and_readers(void **state)
 		{ "model", "a" }, { "x", "a" }, { "a", "b" }, { "self", "b" },
 		{ "b", "c d" }, { "e", "e" }, { "y", NULL }, { "f", NULL },
 	};
+	/* Nothing is read before a scope is asked for. */
+	assert_int_equal(tl_reads_root_id(&fx->idx, "model", 5), -1);
+	tl_reads_scope(&fx->idx, -1);
 	for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
 		int32_t id = tl_reads_root_id(&fx->idx, want[i].root, strlen(want[i].root));
 		const TlIntArray *r = tl_reads_readers(&fx->idx, id);
