@@ -50,7 +50,7 @@ bool tl_node_memo_get(const TlNodeMemo *m, TSNode n, TlMemoKind kind, int32_t *v
 			int32_t v = m->slots[h].value[kind];
 			if (!v)
 				return false;
-			*value = v - 1;
+			*value = v - 2;
 			return true;
 		}
 		h = (h + 1) & m->mask;
@@ -89,5 +89,5 @@ void tl_node_memo_put(TlNodeMemo *m, TSNode n, TlMemoKind kind, int32_t value)
 		m->slots[h].id = n.id;
 		m->count++;
 	}
-	m->slots[h].value[kind] = value + 1;
+	m->slots[h].value[kind] = value + 2;
 }

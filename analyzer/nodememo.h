@@ -6,8 +6,9 @@
  *
  * A table maps a node (by its tree-sitter id, unique within one tree) to one
  * int32 per kind of answer (TlMemoKind); a slot holds 0 until an answer is
- * stored, then the answer + 1. Only answers that depend on nothing but the
- * index and the node may be stored: the caller makes sure (see each kind).
+ * stored, then the answer + 2 (answers are -1 or more: -1 is "none", kept
+ * like any other). Only answers that depend on nothing but the index and
+ * the node may be stored: the caller makes sure (see each kind).
  *
  * Ownership: the index owns its table (TlIndex.memo: created by
  * tl_index_build once the name tables are final, freed by tl_index_release);
@@ -35,7 +36,7 @@ typedef enum TlMemoKind {
 
 typedef struct TlNodeMemoSlot {
 	const void *id;               /* the node's id; NULL: an empty slot */
-	int32_t value[TL_MEMO_COUNT]; /* answer + 1, or 0 when not known */
+	int32_t value[TL_MEMO_COUNT]; /* answer + 2, or 0 when not known */
 } TlNodeMemoSlot;
 
 typedef struct TlNodeMemo {

@@ -7,6 +7,7 @@
 
 #include "alloc.h"
 #include "qexec.h"
+#include "walk.h"
 #include "reads.h"
 
 /* ---- helpers ----------------------------------------------------------------- */
@@ -204,6 +205,51 @@ static void test_names_spelled_or_not(void **state)
 	assert_ptr_equal(tl_index_call_at(&fx->idx, ts_node_parent(ones->node)), ones);
 	assert_ptr_equal(tl_index_call_at(&fx->idx, zeros->node), zeros);
 	assert_null(tl_index_call_at(&fx->idx, ts_node_parent(zeros->node)));
+	tl_fixture_free(fx);
+}
+
+/* The per-node answer table keeps "none" (-1) like any answer, per kind,
+ * for every node it is given (past its growth). */
+static void test_node_memo(void **state)
+{
+	(void)state;
+	/* Some 600 nodes: the table grows past its first 256 slots. */
+	TlBuf code;
+	tl_buf_init(&code);
+	tl_buf_add(&code, "xs = [");
+	for (int i = 0; i < 300; i++)
+		tl_buf_addf(&code, "a%d, ", i);
+	tl_buf_add(&code, "]\n");
+	TlFixture *fx = tl_fixture_new(code.data);
+	tl_buf_release(&code);
+	TlNodeMemo *m = tl_node_memo_new();
+	TSTreeCursor cur = ts_tree_cursor_new(ts_tree_root_node(fx->tree));
+	TlArray(TSNode) nodes;
+	tl_array_init(&nodes);
+	bool descend = true;
+	do {
+		tl_array_push(&nodes, ts_tree_cursor_current_node(&cur));
+	} while (tl_walk_next(&cur, ts_tree_root_node(fx->tree), descend));
+	ts_tree_cursor_delete(&cur);
+	int32_t v;
+	assert_false(tl_node_memo_get(m, nodes.items[0], TL_MEMO_RESOLVE, &v));
+	/* Many puts (past the first table size) with mixed answers. */
+	assert_true(nodes.size > 500);
+	for (uint32_t k = 0; k < 2 * nodes.size; k++) {
+		TSNode n = nodes.items[k % nodes.size];
+		tl_node_memo_put(m, n, TL_MEMO_RESOLVE, (int32_t)(k % nodes.size) % 3 - 1);
+	}
+	for (uint32_t i = 0; i < nodes.size; i++) {
+		assert_true(tl_node_memo_get(m, nodes.items[i], TL_MEMO_RESOLVE, &v));
+		assert_int_equal(v, (int32_t)i % 3 - 1);
+		assert_false(tl_node_memo_get(m, nodes.items[i], TL_MEMO_QUALIFY, &v));
+	}
+	int32_t k = tl_node_memo_keep(m, tl_strdup("torch.nn"));
+	tl_node_memo_put(m, nodes.items[1], TL_MEMO_QUALIFY, k);
+	assert_true(tl_node_memo_get(m, nodes.items[1], TL_MEMO_QUALIFY, &v));
+	assert_string_equal(tl_node_memo_string(m, v), "torch.nn");
+	tl_array_release(&nodes);
+	tl_node_memo_free(m);
 	tl_fixture_free(fx);
 }
 
@@ -1060,6 +1106,7 @@ int main(void)
 		cmocka_unit_test(test_qualify_imports),
 		cmocka_unit_test(test_qualify_respects_scope),
 		cmocka_unit_test(test_names_spelled_or_not),
+		cmocka_unit_test(test_node_memo),
 		cmocka_unit_test(test_resolve_latest_binding_before_use),
 		cmocka_unit_test(test_resolve_parameters),
 		cmocka_unit_test(test_resolve_tuple_targets),
