@@ -92,20 +92,34 @@ static void tl_source__index_lines(TlSource *src)
 	}
 }
 
+/* tl_source_init_text; with `owned` (the same text, NUL-terminated, from
+ * tl_malloc), the source keeps that buffer instead of copying it, or frees
+ * it when it refuses the text or needs a copy anyway (past a byte-order
+ * mark). */
+static bool tl_source__init(TlSource *src, const char *path, const char *text, size_t len,
+			    char *owned, char *why, size_t why_size);
+
 bool tl_source_init_text(TlSource *src, const char *path, const char *text,
 			 size_t len, char *why, size_t why_size)
 {
+	return tl_source__init(src, path, text, len, NULL, why, why_size);
+}
+
+static bool tl_source__init(TlSource *src, const char *path, const char *text, size_t len,
+			    char *owned, char *why, size_t why_size)
+{
+	bool ok = false;
 	memset(src, 0, sizeof *src);
 	if (len > TL_SOURCE_MAX_BYTES) {
 		snprintf(why, why_size, "file too large (%zu bytes; the limit is %u)",
 			 len, TL_SOURCE_MAX_BYTES);
-		return false;
+		goto cleanup;
 	}
 	const unsigned char *u = (const unsigned char *)text;
 	if (len >= 2 && ((u[0] == 0xFF && u[1] == 0xFE) || (u[0] == 0xFE && u[1] == 0xFF))) {
 		snprintf(why, why_size, "UTF-16 text (byte-order mark 0x%02X 0x%02X); save it as UTF-8",
 			 u[0], u[1]);
-		return false;
+		goto cleanup;
 	}
 	bool bom = len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0;
 	if (bom) {
@@ -114,7 +128,7 @@ bool tl_source_init_text(TlSource *src, const char *path, const char *text,
 	}
 	if (memchr(text, '\0', len)) {
 		snprintf(why, why_size, "binary file (contains NUL bytes)");
-		return false;
+		goto cleanup;
 	}
 	size_t bad = tl_utf8_invalid_offset((const unsigned char *)text, len);
 	if (bad < len) {
@@ -133,10 +147,15 @@ bool tl_source_init_text(TlSource *src, const char *path, const char *text,
 			 "not valid UTF-8 (byte 0x%02X at line %u, column %u)",
 			 (unsigned char)text[bad], line,
 			 tl_utf8_count(text + line_start, bad - line_start) + 1);
-		return false;
+		goto cleanup;
 	}
 	src->path = tl_strdup(path);
-	src->text = tl_strndup(text, len);
+	if (owned && !bom) {
+		src->text = owned; /* text is owned: kept, not copied */
+		owned = NULL;
+	} else {
+		src->text = tl_strndup(text, len);
+	}
 	src->length = (uint32_t)len;
 	src->bom = bom;
 	tl_source__index_lines(src);
@@ -150,16 +169,26 @@ bool tl_source_init_text(TlSource *src, const char *path, const char *text,
 			src->parse_text = tl_strndup(src->text, src->length);
 		src->parse_text[i] = '\n';
 	}
-	return true;
+	ok = true;
+cleanup:
+	tl_free(owned);
+	return ok;
 }
 
-bool tl_source_read_fd(int fd, char **text, size_t *len, char *why, size_t why_size)
+/* tl_source_read_fd, starting with room for `hint` bytes (a regular
+ * file's size: one read, no growing) and keeping a NUL after the text. */
+static bool tl_source__read(int fd, size_t hint, char **text, size_t *len, char *why,
+			    size_t why_size)
 {
 	*text = NULL;
 	*len = 0;
 	/* One byte past the limit tells "at the limit" from "over it"
-	 * without reading the rest (standard input may never end). */
-	size_t cap = 64 * 1024, n = 0, want = (size_t)TL_SOURCE_MAX_BYTES + 1;
+	 * without reading the rest (standard input may never end); one more
+	 * keeps room for the NUL. */
+	size_t want = (size_t)TL_SOURCE_MAX_BYTES + 2, n = 0;
+	size_t cap = hint + 2 < 64 * 1024 ? 64 * 1024 : hint + 2;
+	if (cap > want)
+		cap = want;
 	char *buf = tl_malloc(cap);
 	for (;;) {
 		if (n == cap) {
@@ -183,16 +212,24 @@ bool tl_source_read_fd(int fd, char **text, size_t *len, char *why, size_t why_s
 		if (got == 0)
 			break;
 		n += (size_t)got;
-		if (n >= want) {
+		if (n >= want - 1) {
 			snprintf(why, why_size, "file too large (over the limit of %u bytes)",
 				 TL_SOURCE_MAX_BYTES);
 			tl_free(buf);
 			return false;
 		}
 	}
+	if (n == cap)
+		buf = tl_realloc(buf, cap + 1);
+	buf[n] = '\0';
 	*text = buf;
 	*len = n;
 	return true;
+}
+
+bool tl_source_read_fd(int fd, char **text, size_t *len, char *why, size_t why_size)
+{
+	return tl_source__read(fd, 0, text, len, why, why_size);
 }
 
 bool tl_source_load(TlSource *src, const char *path, char *why, size_t why_size)
@@ -233,9 +270,10 @@ bool tl_source_load(TlSource *src, const char *path, char *why, size_t why_size)
 			 (long long)st.st_size, TL_SOURCE_MAX_BYTES);
 		goto cleanup;
 	}
-	if (!tl_source_read_fd(fd, &buf, &len, why, why_size))
+	if (!tl_source__read(fd, (size_t)st.st_size, &buf, &len, why, why_size))
 		goto cleanup;
-	ok = tl_source_init_text(src, path, buf, len, why, why_size);
+	ok = tl_source__init(src, path, buf, len, buf, why, why_size);
+	buf = NULL; /* the source's now, or freed */
 cleanup:
 	tl_free(buf);
 	close(fd);
