@@ -731,6 +731,16 @@ static void tl_index__walk(TlIndex *idx, TSNode root, const uint8_t *collect)
 	tl_array_init(&open);
 	TlArray(TSTreeCursor) cursors;
 	tl_array_init(&cursors);
+	/* A plain string literal (start, content, end: no interpolation)
+	 * holds nothing the index records, so its parts are counted, not
+	 * visited, unless the queries start at one of them. */
+	const TlSyms *sy = w.sy;
+	const TSSymbol parts[] = { sy->string_start, sy->string_content, sy->string_end,
+				   sy->escape_sequence, sy->escape_interpolation };
+	bool skip_strings = true;
+	for (size_t i = 0; collect && i < sizeof parts / sizeof *parts; i++)
+		if ((collect[parts[i] >> 3] >> (parts[i] & 7)) & 1)
+			skip_strings = false;
 	TSNode n = root;
 	for (;;) {
 		TSSymbol sym = ts_node_symbol(n);
@@ -748,6 +758,11 @@ static void tl_index__walk(TlIndex *idx, TSNode root, const uint8_t *collect)
 		idx->node_count++;
 		unsigned entered = tl_index__enter(&w, n, sym);
 		uint32_t kids = ts_node_child_count(n);
+		if (kids == 3 && sym == sy->string && skip_strings &&
+		    ts_node_symbol(ts_node_child(n, 1)) == sy->string_content) {
+			idx->node_count += ts_node_descendant_count(n) - 1;
+			kids = 0;
+		}
 		if (kids) {
 			TlOpen o = { n, entered, 1, kids, -1, UINT32_MAX };
 			if (kids > TL_INDEX_WIDE) {

@@ -109,6 +109,11 @@ static void tl_syms__init(void)
 	N(none, "none");
 	N(integer, "integer");
 	N(string, "string");
+	N(string_start, "string_start");
+	N(string_content, "string_content");
+	N(string_end, "string_end");
+	N(escape_sequence, "escape_sequence");
+	N(escape_interpolation, "escape_interpolation");
 	N(comment, "comment");
 	N(list_comprehension, "list_comprehension");
 	N(dictionary, "dictionary");

@@ -30,6 +30,10 @@ typedef struct TlSyms {
 		list_comprehension, dictionary, type_, set, list_splat,
 		dictionary_splat, continue_statement, break_statement,
 		raise_statement, pair, block_ERROR;
+	/* The parts of a string literal (string_start, string_content,
+	 * string_end, escape_sequence, escape_interpolation). */
+	TSSymbol string_start, string_content, string_end, escape_sequence,
+		escape_interpolation;
 	TSFieldId f_body, f_name, f_parameters, f_left, f_right, f_function,
 		f_arguments, f_object, f_attribute, f_value, f_alias,
 		f_module_name, f_superclasses, f_definition, f_condition,
