@@ -5,15 +5,8 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "hash.h"
 
-static uint32_t tl_node_memo__hash(const void *id)
-{
-	uint64_t h = (uint64_t)(uintptr_t)id;
-	h ^= h >> 33;
-	h *= 0xff51afd7ed558ccdULL;
-	h ^= h >> 33;
-	return (uint32_t)h;
-}
 
 TlNodeMemo *tl_node_memo_new(void)
 {
@@ -44,7 +37,7 @@ bool tl_node_memo_get(const TlNodeMemo *m, TSNode n, TlMemoKind kind, int32_t *v
 {
 	if (!m || !m->mask || !n.id)
 		return false;
-	uint32_t h = tl_node_memo__hash(n.id) & m->mask;
+	uint32_t h = tl_hash_ptr(n.id) & m->mask;
 	while (m->slots[h].id) {
 		if (m->slots[h].id == n.id) {
 			int32_t v = m->slots[h].value[kind];
@@ -65,7 +58,7 @@ static void tl_node_memo__grow(TlNodeMemo *m)
 	for (uint32_t i = 0; i < size; i++) {
 		if (!m->slots[i].id)
 			continue;
-		uint32_t h = tl_node_memo__hash(m->slots[i].id) & (bigger - 1);
+		uint32_t h = tl_hash_ptr(m->slots[i].id) & (bigger - 1);
 		while (slots[h].id)
 			h = (h + 1) & (bigger - 1);
 		slots[h] = m->slots[i];
@@ -82,7 +75,7 @@ void tl_node_memo_put(TlNodeMemo *m, TSNode n, TlMemoKind kind, int32_t value)
 	uint32_t size = m->mask ? m->mask + 1 : 0;
 	if (4 * (uint64_t)(m->count + 1) > 3 * (uint64_t)size)
 		tl_node_memo__grow(m);
-	uint32_t h = tl_node_memo__hash(n.id) & m->mask;
+	uint32_t h = tl_hash_ptr(n.id) & m->mask;
 	while (m->slots[h].id && m->slots[h].id != n.id)
 		h = (h + 1) & m->mask;
 	if (!m->slots[h].id) {

@@ -4,15 +4,8 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "hash.h"
 
-static uint32_t tl_parents__hash(const void *id)
-{
-	uint64_t h = (uint64_t)(uintptr_t)id;
-	h ^= h >> 33;
-	h *= 0xff51afd7ed558ccdULL;
-	h ^= h >> 33;
-	return (uint32_t)h;
-}
 
 void tl_parents_init(TlParents *p)
 {
@@ -35,7 +28,7 @@ uint32_t tl_parents_add_parent(TlParents *p, TSNode parent)
 
 static void tl_parents__insert(TlParentSlot *slots, uint32_t mask, const TlParentSlot *from)
 {
-	uint32_t h = tl_parents__hash(from->id) & mask;
+	uint32_t h = tl_hash_ptr(from->id) & mask;
 	while (slots[h].id && slots[h].id != from->id)
 		h = (h + 1) & mask;
 	slots[h] = *from;
@@ -69,7 +62,7 @@ void tl_parents_put(TlParents *p, TSNode child, uint32_t parent)
 	if (4 * (uint64_t)(p->count + 1) > 3 * (uint64_t)size)
 		tl_parents__resize(p, size ? 2 * size : 256);
 	TlParentSlot slot = { child.id, parent };
-	uint32_t h = tl_parents__hash(child.id) & p->mask;
+	uint32_t h = tl_hash_ptr(child.id) & p->mask;
 	while (p->slots[h].id && p->slots[h].id != child.id)
 		h = (h + 1) & p->mask;
 	if (!p->slots[h].id)
@@ -80,7 +73,7 @@ void tl_parents_put(TlParents *p, TSNode child, uint32_t parent)
 TSNode tl_parents_get(const TlParents *p, TSNode n)
 {
 	if (p->mask && n.id) {
-		uint32_t h = tl_parents__hash(n.id) & p->mask;
+		uint32_t h = tl_hash_ptr(n.id) & p->mask;
 		while (p->slots[h].id) {
 			if (p->slots[h].id == n.id)
 				return p->nodes.items[p->slots[h].parent];

@@ -41,16 +41,15 @@ static void tl_reads__add_unique(TlIntArray *a, int32_t v)
 	tl_array_push(a, v);
 }
 
-/* Adds to `out` the ids of the roots the subtree of `n` reads. */
-static void tl_reads__roots(const TlIndex *idx, TlReads *r, TSNode n, TlIntArray *out)
+bool tl_reads_each(const TlIndex *idx, TSNode n, TlReadFn fn, void *data)
 {
 	const TlSyms *sy = tl_syms();
 	if (ts_node_is_null(n))
-		return;
+		return false;
 	TSTreeCursor cur = ts_tree_cursor_new(n);
 	TlBuf b;
 	tl_buf_init(&b);
-	bool descend = true;
+	bool stopped = false, descend = true;
 	do {
 		TSNode x = ts_tree_cursor_current_node(&cur);
 		TSSymbol s = ts_node_symbol(x);
@@ -59,13 +58,34 @@ static void tl_reads__roots(const TlIndex *idx, TlReads *r, TSNode n, TlIntArray
 			tl_buf_clear(&b);
 			if (tl_index_dotted(idx, x, &b)) {
 				descend = false;
-				size_t len = strcspn(b.data, ".");
-				tl_reads__add_unique(out, tl_reads__intern(r, b.data, len));
+				stopped = fn(data, x, &b);
 			}
 		}
-	} while (tl_walk_next(&cur, n, descend));
+	} while (!stopped && tl_walk_next(&cur, n, descend));
 	tl_buf_release(&b);
 	ts_tree_cursor_delete(&cur);
+	return stopped;
+}
+
+typedef struct TlRootsInto {
+	TlReads *r;
+	TlIntArray *out;
+} TlRootsInto;
+
+static bool tl_reads__add_root(void *data, TSNode node, TlBuf *dotted)
+{
+	(void)node;
+	TlRootsInto *into = data;
+	size_t len = strcspn(dotted->data, ".");
+	tl_reads__add_unique(into->out, tl_reads__intern(into->r, dotted->data, len));
+	return false;
+}
+
+/* Adds to `out` the ids of the roots the subtree of `n` reads. */
+static void tl_reads__roots(const TlIndex *idx, TlReads *r, TSNode n, TlIntArray *out)
+{
+	TlRootsInto into = { r, out };
+	tl_reads_each(idx, n, tl_reads__add_root, &into);
 }
 
 static TlReads *tl_reads__get(const TlIndex *cidx)

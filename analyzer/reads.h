@@ -24,7 +24,12 @@
 
 #include <stdint.h>
 
+#include <stdbool.h>
+
+#include <tree_sitter/api.h>
+
 #include "array.h"
+#include "buf.h"
 
 struct TlIndex;
 typedef struct TlReads TlReads;
@@ -44,6 +49,16 @@ const TlIntArray *tl_reads_readers(const struct TlIndex *idx, int32_t id);
 const TlIntArray *tl_reads_call_roots(const struct TlIndex *idx, uint32_t ci);
 /* The name of root `id`. */
 const char *tl_reads_root_name(const struct TlIndex *idx, int32_t id);
+
+/* Calls `fn` with each read in the subtree of `n`: the node and its dotted
+ * spelling in `dotted` (which `fn` may change). An identifier or attribute
+ * chain that tl_index_dotted spells is one read, not descended into;
+ * anything else is descended into. Stops when `fn` returns true, and
+ * returns whether it did. The roots above are found this way, and so are
+ * value flow's reads, so a value that reads no tainted root cannot read a
+ * tainted value. Iterative. */
+typedef bool (*TlReadFn)(void *data, TSNode node, TlBuf *dotted);
+bool tl_reads_each(const struct TlIndex *idx, TSNode n, TlReadFn fn, void *data);
 
 void tl_reads_free(TlReads *r);
 

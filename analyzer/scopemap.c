@@ -4,19 +4,13 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "hash.h"
 
 static uint64_t tl_scopemap__key(uint32_t scope, uint32_t name)
 {
 	return ((uint64_t)scope << 32) | ((uint64_t)name + 1u);
 }
 
-static uint32_t tl_scopemap__hash(uint64_t h)
-{
-	h ^= h >> 33;
-	h *= 0xff51afd7ed558ccdULL;
-	h ^= h >> 33;
-	return (uint32_t)h;
-}
 
 void tl_scopemap_init(TlScopeMap *m)
 {
@@ -38,7 +32,7 @@ void tl_scopemap_put(TlScopeMap *m, uint32_t scope, uint32_t name, int32_t value
 		for (uint32_t i = 0; i < size; i++) {
 			if (!m->slots[i].key)
 				continue;
-			uint32_t h = tl_scopemap__hash(m->slots[i].key) & (bigger - 1);
+			uint32_t h = tl_hash_mix(m->slots[i].key) & (bigger - 1);
 			while (slots[h].key)
 				h = (h + 1) & (bigger - 1);
 			slots[h] = m->slots[i];
@@ -48,7 +42,7 @@ void tl_scopemap_put(TlScopeMap *m, uint32_t scope, uint32_t name, int32_t value
 		m->mask = bigger - 1;
 	}
 	uint64_t key = tl_scopemap__key(scope, name);
-	uint32_t h = tl_scopemap__hash(key) & m->mask;
+	uint32_t h = tl_hash_mix(key) & m->mask;
 	while (m->slots[h].key && m->slots[h].key != key)
 		h = (h + 1) & m->mask;
 	if (!m->slots[h].key) {
@@ -63,7 +57,7 @@ bool tl_scopemap_get(const TlScopeMap *m, uint32_t scope, uint32_t name, int32_t
 	if (!m->mask)
 		return false;
 	uint64_t key = tl_scopemap__key(scope, name);
-	uint32_t h = tl_scopemap__hash(key) & m->mask;
+	uint32_t h = tl_hash_mix(key) & m->mask;
 	while (m->slots[h].key) {
 		if (m->slots[h].key == key) {
 			*value = m->slots[h].value;

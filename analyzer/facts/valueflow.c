@@ -19,38 +19,32 @@ static bool tl_facts__has_name(const TlNames *names, const char *s, size_t len)
 	return false;
 }
 
+/* True when the dotted name in `b` is one of `names` or an attribute chain
+ * below one ("self.losses" matches "self.losses" and "self.losses.x"). */
+static bool tl_facts__names_match(const TlNames *names, const TlBuf *b)
+{
+	for (uint32_t i = 0; i < names->size; i++) {
+		size_t l = strlen(names->items[i]);
+		if (b->len >= l && memcmp(b->data, names->items[i], l) == 0 &&
+		    (b->len == l || b->data[l] == '.'))
+			return true;
+	}
+	return false;
+}
+
+static bool tl_facts__mentions_read(void *data, TSNode node, TlBuf *dotted)
+{
+	(void)node;
+	return tl_facts__names_match(data, dotted);
+}
+
 /* True when the subtree of `n` reads one of `names` (as a name or as the
  * dotted prefix of an attribute chain). Iterative. */
 bool tl_facts__mentions(const TlIndex *idx, TSNode n, const TlNames *names)
 {
-	const TlSyms *sy = tl_syms();
 	if (ts_node_is_null(n) || !names->size)
 		return false;
-	TSTreeCursor cur = ts_tree_cursor_new(n);
-	bool found = false, descend = true;
-	TlBuf b;
-	tl_buf_init(&b);
-	do {
-		TSNode x = ts_tree_cursor_current_node(&cur);
-		TSSymbol s = ts_node_symbol(x);
-		descend = true;
-		if (s == sy->identifier || s == sy->attribute) {
-			tl_buf_clear(&b);
-			if (tl_index_dotted(idx, x, &b)) {
-				/* "self.losses" matches "self.losses" and "self.losses.x". */
-				for (uint32_t i = 0; i < names->size && !found; i++) {
-					size_t l = strlen(names->items[i]);
-					if (b.len >= l && memcmp(b.data, names->items[i], l) == 0 &&
-					    (b.len == l || b.data[l] == '.'))
-						found = true;
-				}
-				descend = false;
-			}
-		}
-	} while (!found && tl_walk_next(&cur, n, descend));
-	tl_buf_release(&b);
-	ts_tree_cursor_delete(&cur);
-	return found;
+	return tl_reads_each(idx, n, tl_facts__mentions_read, (void *)names);
 }
 
 void tl_facts__names_release(TlNames *names)
@@ -228,45 +222,32 @@ static bool tl_facts__root_tainted(const TlIndex *idx, const TlTaint *t, const c
 	return false;
 }
 
+typedef struct TlTaintRead {
+	const TlIndex *idx;
+	const TlTaint *taint;
+	int32_t func;
+} TlTaintRead;
+
+static bool tl_facts__taint_read(void *data, TSNode node, TlBuf *dotted)
+{
+	const TlTaintRead *r = data;
+	if (tl_facts__names_match(&r->taint->names, dotted))
+		return true;
+	dotted->data[strcspn(dotted->data, ".")] = '\0'; /* the root */
+	return tl_facts__root_tainted(r->idx, r->taint, dotted->data, r->func, node);
+}
+
 /* True when the subtree of `n` (in function `func`) reads a tainted value:
  * a tainted dotted name (or an attribute chain below one), or a plain name
  * whose value there may be a tainted binding's. Iterative. */
 static bool tl_facts__reads_taint(const TlIndex *idx, TSNode n, const TlTaint *t, int32_t func)
 {
-	const TlSyms *sy = tl_syms();
 	if (ts_node_is_null(n) || (!t->names.size && !t->binds.size))
 		return false;
 	if (!t->binds.size)
 		return tl_facts__mentions(idx, n, &t->names);
-	TSTreeCursor cur = ts_tree_cursor_new(n);
-	bool found = false, descend = true;
-	TlBuf b;
-	tl_buf_init(&b);
-	do {
-		TSNode x = ts_tree_cursor_current_node(&cur);
-		TSSymbol s = ts_node_symbol(x);
-		descend = true;
-		if (s == sy->identifier || s == sy->attribute) {
-			tl_buf_clear(&b);
-			if (tl_index_dotted(idx, x, &b)) {
-				descend = false;
-				for (uint32_t i = 0; i < t->names.size && !found; i++) {
-					size_t l = strlen(t->names.items[i]);
-					if (b.len >= l && memcmp(b.data, t->names.items[i], l) == 0 &&
-					    (b.len == l || b.data[l] == '.'))
-						found = true;
-				}
-				if (!found) {
-					size_t rl = strcspn(b.data, ".");
-					b.data[rl] = '\0';
-					found = tl_facts__root_tainted(idx, t, b.data, func, x);
-				}
-			}
-		}
-	} while (!found && tl_walk_next(&cur, n, descend));
-	tl_buf_release(&b);
-	ts_tree_cursor_delete(&cur);
-	return found;
+	TlTaintRead r = { idx, t, func };
+	return tl_reads_each(idx, n, tl_facts__taint_read, &r);
 }
 
 /* Taints what binding `b` (of function `func`) binds. */
