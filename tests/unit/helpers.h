@@ -8,12 +8,14 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
 #include <tree_sitter/api.h>
 
 #include "alloc.h"
+#include "buf.h"
 #include "facts.h"
 #include "index.h"
 #include "source.h"
@@ -91,6 +93,36 @@ static inline TSNode tl_fixture_node_after(TlFixture *fx, const char *anchor, co
 	const char *p = strstr(a, text);
 	assert_non_null(p);
 	return tl_fixture_node_span(fx, (uint32_t)(p - fx->src.text), (uint32_t)strlen(text));
+}
+
+/* The whole file at `path`, NUL-terminated (the caller frees it); *len
+ * receives its length. NULL when it cannot be opened. */
+static inline char *tl_test_read_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	TlBuf b;
+	tl_buf_init(&b);
+	char chunk[8192];
+	size_t n;
+	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+		tl_buf_addn(&b, chunk, n);
+	fclose(f);
+	*len = b.len;
+	return tl_buf_detach(&b);
+}
+
+/* `text` compiled as a query of the Python grammar; fails the test when it
+ * does not compile. */
+static inline TSQuery *tl_test_compile(const char *text)
+{
+	uint32_t offset;
+	TSQueryError err;
+	TSQuery *q = ts_query_new(tl_python_language(), text, (uint32_t)strlen(text), &offset, &err);
+	if (!q)
+		fail_msg("query does not compile (%d at %u): %s", (int)err, offset, text);
+	return q;
 }
 
 #endif

@@ -53,18 +53,10 @@ static void inputs(Texts *out)
 	for (uint32_t i = 0; i < names.size; i++) {
 		char path[512];
 		snprintf(path, sizeof path, "corpus/scripts/%s", names.items[i]);
-		FILE *f = fopen(path, "rb");
-		assert_non_null(f);
-		TlBuf b;
-		tl_buf_init(&b);
-		char chunk[4096];
-		size_t n;
-		while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-			tl_buf_addn(&b, chunk, n);
-		fclose(f);
-		Text t = { tl_buf_detach(&b), 0 };
+		size_t len;
+		Text t = { tl_test_read_file(path, &len), 0 };
+		assert_non_null(t.data);
 		t.len = strlen(t.data);
-		tl_buf_release(&b);
 		tl_array_push(out, t);
 	}
 	tl_str_array_release(&names);
@@ -75,16 +67,6 @@ static void inputs_release(Texts *t)
 	for (uint32_t i = 0; i < t->size; i++)
 		tl_free(t->items[i].data);
 	tl_array_release(t);
-}
-
-static TSQuery *compile(const char *text)
-{
-	uint32_t offset;
-	TSQueryError err;
-	TSQuery *q = ts_query_new(tl_python_language(), text, (uint32_t)strlen(text), &offset, &err);
-	if (!q)
-		fail_msg("query does not compile (%d at %u): %s", (int)err, offset, text);
-	return q;
 }
 
 /* The canonical index of capture `id` of `q` ("c<k>"). */
@@ -162,7 +144,7 @@ static void test_native_matches_tree_sitter(void **state)
 		if (!sh->native)
 			continue;
 		assert_true(sh->count <= 64);
-		TSQuery *q = compile(shapes.items[si]);
+		TSQuery *q = tl_test_compile(shapes.items[si]);
 		for (uint32_t ti = 0; ti < texts.size; ti++) {
 			TSTree *tree = ts_parser_parse_string(parser, NULL, texts.items[ti].data,
 							      (uint32_t)texts.items[ti].len);
@@ -363,7 +345,7 @@ static void test_prechecks_lose_nothing(void **state)
 			const TlRule *rule = set.rules.items[r];
 			for (uint32_t p = 0; p < rule->text.size; p++, k++) {
 				char *shape = tl_queryset_cheap_shape(rule->text.items[p].shape);
-				TSQuery *q = compile(shape);
+				TSQuery *q = tl_test_compile(shape);
 				TSNode root = ts_tree_root_node(fx->tree);
 				TSTreeCursor walk = ts_tree_cursor_new(root);
 				do {

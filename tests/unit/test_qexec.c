@@ -12,16 +12,6 @@
 #include "qexec.h"
 #include "rules.h"
 
-static TSQuery *compile(const char *text)
-{
-	uint32_t offset;
-	TSQueryError err;
-	TSQuery *q = ts_query_new(tl_python_language(), text, (uint32_t)strlen(text), &offset, &err);
-	if (!q)
-		fail_msg("query does not compile (%d at %u): %s", (int)err, offset, text);
-	return q;
-}
-
 static void test_local_patterns(void **state)
 {
 	(void)state;
@@ -49,7 +39,7 @@ static void test_local_patterns(void **state)
 		{ "((comment) @finding)*", false },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-		TSQuery *q = compile(cases[i].query);
+		TSQuery *q = tl_test_compile(cases[i].query);
 		bool got = tl_qexec_pattern_local(q, 0, cases[i].query, (uint32_t)strlen(cases[i].query));
 		if (got != cases[i].local)
 			fail_msg("%s: local %d, expected %d", cases[i].query, got, cases[i].local);
@@ -78,7 +68,7 @@ static void test_roots(void **state)
 	const TSLanguage *lang = tl_python_language();
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
 		uint32_t len = (uint32_t)strlen(cases[i].query);
-		TSQuery *q = compile(cases[i].query);
+		TSQuery *q = tl_test_compile(cases[i].query);
 		TSQuery *g = tl_qexec_split(q, lang, cases[i].query, len);
 		uint8_t *roots = tl_qexec_roots(q, g != NULL, lang, cases[i].query, len);
 		if (!cases[i].roots) {
@@ -305,7 +295,7 @@ static void test_same_matches_as_whole_tree(void **state)
 	/* The built-in rules pass the pre-check, and are all local. */
 	uint32_t bad_at;
 	assert_null(tl_qexec_precheck(tl_python_language(), all.data, (uint32_t)all.len, &bad_at));
-	TSQuery *builtin = compile(all.data);
+	TSQuery *builtin = tl_test_compile(all.data);
 	TSQuery *none = tl_qexec_split(builtin, tl_python_language(), all.data, (uint32_t)all.len);
 	assert_null(none);
 	ts_query_delete(builtin);
@@ -328,8 +318,8 @@ static void test_same_matches_as_whole_tree(void **state)
 		TSTree *tree = ts_parser_parse_string(parser, NULL, text, (uint32_t)strlen(text));
 		TSNode root = ts_tree_root_node(tree);
 		for (size_t qi = 0; qi < sizeof queries / sizeof *queries; qi++) {
-			TSQuery *ref = compile(queries[qi]);
-			TSQuery *local = compile(queries[qi]);
+			TSQuery *ref = tl_test_compile(queries[qi]);
+			TSQuery *local = tl_test_compile(queries[qi]);
 			TSQuery *global = tl_qexec_split(local, tl_python_language(), queries[qi],
 							 (uint32_t)strlen(queries[qi]));
 			if (qi == 1)
@@ -388,7 +378,7 @@ static void test_work_grows_linearly(void **state)
 	(void)state;
 	TlBuf all;
 	builtin_queries(&all);
-	TSQuery *q = compile(all.data);
+	TSQuery *q = tl_test_compile(all.data);
 	TSParser *parser = ts_parser_new();
 	ts_parser_set_language(parser, tl_python_language());
 	TlQexec x;
@@ -434,7 +424,7 @@ static void test_bounds_stop_the_run(void **state)
 	TlQexec x;
 	tl_qexec_init(&x);
 	const char *qt = "(call) @finding";
-	TSQuery *q = compile(qt);
+	TSQuery *q = tl_test_compile(qt);
 	assert_null(tl_qexec_split(q, tl_python_language(), qt, (uint32_t)strlen(qt)));
 	/* The match callback stops the run. */
 	int seen = 0;
@@ -450,7 +440,7 @@ static void test_bounds_stop_the_run(void **state)
 	/* A whole-tree pattern whose states pile up on the chain: the match
 	 * limit keeps tree-sitter's capture lists bounded, and says so. */
 	const char *gt = "(_ (attribute object: (_) @o attribute: (identifier) @m)) @finding";
-	TSQuery *g = compile(gt);
+	TSQuery *g = tl_test_compile(gt);
 	TSQuery *gg = tl_qexec_split(g, tl_python_language(), gt, (uint32_t)strlen(gt));
 	assert_non_null(gg);
 	memset(&s, 0, sizeof s);
@@ -478,7 +468,7 @@ static void test_list_same_as_walk(void **state)
 	(void)state;
 	TlBuf all;
 	builtin_queries(&all);
-	TSQuery *q = compile(all.data);
+	TSQuery *q = tl_test_compile(all.data);
 	uint8_t *roots = tl_qexec_roots(q, false, tl_python_language(), all.data, (uint32_t)all.len);
 	assert_non_null(roots);
 	TSParser *parser = ts_parser_new();

@@ -16,28 +16,12 @@
 
 #define SUITE "tests/toml-test/"
 
-static char *read_all(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	TlBuf b;
-	tl_buf_init(&b);
-	char chunk[8192];
-	size_t n;
-	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-		tl_buf_addn(&b, chunk, n);
-	fclose(f);
-	*len = b.len;
-	return tl_buf_detach(&b);
-}
-
 /* jansson refuses NUL bytes in object keys: U+0000 in the expected JSON is
  * read as U+FFFF, and our strings' NUL bytes are compared as U+FFFF too. */
 static json_t *load_json(const char *path, json_error_t *err)
 {
 	size_t len;
-	char *text = read_all(path, &len);
+	char *text = tl_test_read_file(path, &len);
 	if (!text)
 		return NULL;
 	for (size_t i = 0; i + 6 <= len; i++) {
@@ -205,7 +189,7 @@ static void test_toml_test_suite(void **state)
 {
 	(void)state;
 	size_t len;
-	char *list = read_all(SUITE "files-toml-1.0.0", &len);
+	char *list = tl_test_read_file(SUITE "files-toml-1.0.0", &len);
 	assert_non_null(list);
 	unsigned valid = 0, invalid = 0, failures = 0;
 	TlBuf report;
@@ -218,7 +202,7 @@ static void test_toml_test_suite(void **state)
 		tl_buf_init(&path);
 		tl_buf_addf(&path, SUITE "%s", line);
 		size_t tlen;
-		char *text = read_all(path.data, &tlen);
+		char *text = tl_test_read_file(path.data, &tlen);
 		assert_non_null(text);
 		TlToml doc;
 		char why[256] = "";

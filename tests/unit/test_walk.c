@@ -117,17 +117,11 @@ static void test_walks_agree_on_corpus(void **state)
 			continue;
 		char path[512];
 		snprintf(path, sizeof path, "corpus/scripts/%s", e->d_name);
-		FILE *f = fopen(path, "rb");
-		assert_non_null(f);
-		TlBuf b;
-		tl_buf_init(&b);
-		char chunk[4096];
-		size_t n;
-		while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-			tl_buf_addn(&b, chunk, n);
-		fclose(f);
-		total += compare_all(b.data ? b.data : "");
-		tl_buf_release(&b);
+		size_t size;
+		char *text = tl_test_read_file(path, &size);
+		assert_non_null(text);
+		total += compare_all(text);
+		tl_free(text);
 		files++;
 	}
 	closedir(d);
