@@ -8,14 +8,8 @@
 # Notebooks (CASE.ipynb) are fixed inside their cells the same way.
 # usage: check-fixes.sh TORCHLINT
 set -u
-bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+. "$(dirname "$0")/cli/lib.sh"
 root=$(cd "$(dirname "$0")/.." && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
 
 for input in "$root"/tests/fixes/*/*.py "$root"/tests/fixes/*/*.ipynb; do
 	[ -f "$input" ] || continue

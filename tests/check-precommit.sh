@@ -5,14 +5,8 @@
 # a flagged file and pass on a correct one.
 # usage: check-precommit.sh TORCHLINT
 set -u
-bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+. "$(dirname "$0")/cli/lib.sh"
 root=$(cd "$(dirname "$0")/.." && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
 
 mkdir -p "$tmp/bin" "$tmp/home"
 ln -s "$bin" "$tmp/bin/torchlint"

@@ -7,15 +7,9 @@
 # problems, so its output log is read instead.
 # usage: check-sarif.sh TORCHLINT
 set -u
-bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+. "$(dirname "$0")/cli/lib.sh"
 root=$(cd "$(dirname "$0")/.." && pwd)
 tools=$root/build/sarif-tools
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
 
 # Pinned validators, installed once into build/ (never committed).
 if [ ! -x "$tools/node_modules/.bin/ajv" ] || [ ! -f "$tools/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool" ]; then

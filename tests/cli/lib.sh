@@ -1,4 +1,5 @@
-# Shared by the shell suites of tests/cli (sourced after `set -u`, with the
+# Shared by the shell suites of tests/cli and tests/check-fixes.sh,
+# check-precommit.sh and check-sarif.sh (sourced after `set -u`, with the
 # torchlint binary as $1): `bin` (its absolute path), `tmp` (removed on
 # exit), the pass/fail counters and the checks below.
 bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
