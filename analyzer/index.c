@@ -1217,9 +1217,6 @@ void tl_index_release(TlIndex *idx)
 {
 	tl_reads_free(idx->reads);
 	idx->reads = NULL;
-	tl_free(idx->backpropagated);
-	idx->backpropagated = NULL;
-	tl_array_release(&idx->grad_switches);
 	tl_parents_release(&idx->parents);
 	tl_array_release(&idx->collected);
 	for (uint32_t i = 0; i < idx->funcs.size; i++) {

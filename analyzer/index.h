@@ -261,14 +261,6 @@ typedef struct TlIndex {
 	/* Where each `continue`, `break` and `return` statement starts, in
 	 * ascending order. */
 	TlIntArray exits;
-	/* Per binding, 1 when a backward call of its scope consumes it: filled
-	 * by the facts layer when first asked (facts/kinds.c), freed here. */
-	uint8_t *backpropagated;
-	bool facts_built; /* tl_facts_build has filled every fact above */
-	/* The statement calls of set_grad_enabled (indices into calls, in
-	 * source order): found by the facts layer when first asked. */
-	TlIntArray grad_switches;
-	bool grad_switches_found;
 	/* The facts layer's tables of this file (facts/cache.c), built as
 	 * questions need them; owned by the index, which releases them with
 	 * facts_release (set with them; the index calls no fact). */

@@ -331,6 +331,6 @@ void tl_facts_build_collecting(TlIndex *idx, const TlSource *src, TSNode root,
 	tl_facts__contexts(idx); /* callers_grad_off needs the call graph */
 	tl_facts__step_loops(idx);
 	tl_facts__uses_device(idx);
-	idx->facts_built = true;
+	idx->facts_cache->complete = true;
 	tl_timings_add(TL_PHASE_FACTS, t);
 }

@@ -1,16 +1,20 @@
 /* Tables of one file that the facts scan again and again, built once, on
  * first use, and kept with the index (TlIndex.facts_cache): which calls
- * store into which containers, and which subscript assignments each scope
- * makes. They hold syntax only (names, nodes), so a table answers the same
- * whenever it is built; the questions that read them (facts/containers.c)
- * keep their own order, bounds and budgets.
+ * store into which containers, which subscript assignments each scope
+ * makes, where set_grad_enabled statements are. They hold syntax only
+ * (names, nodes), so a table answers the same whenever it is built; the
+ * questions that read them (facts/containers.c, contexts.c) keep their own
+ * order, bounds and budgets. One table rests on facts: which bindings a
+ * backward consumes (asked by kinds.c), built only once tl_facts_build has
+ * filled the call events (TlFactsCache.complete).
  *
  * Ownership: the index owns the cache (tl_facts__cache_install sets the
  * release function that tl_index_release calls); the strings in it are the
  * cache's, the nodes borrowed from the tree. Written by the one thread
  * that analyses the file.
  *
- * Owns: tl_facts__storing_calls, tl_facts__subscript_sites. */
+ * Owns: tl_facts__storing_calls, tl_facts__subscript_sites,
+ * tl_facts__grad_switches, tl_facts__backpropagated_bindings. */
 #include "internal.h"
 
 const char *const tl_facts__storing[7] = {
@@ -34,6 +38,8 @@ static void tl_facts__cache_release(TlFactsCache *fc)
 		tl_free(s);
 	}
 	tl_free(fc->stores);
+	tl_array_release(&fc->grad_switches);
+	tl_free(fc->backpropagated);
 	tl_free(fc);
 }
 
@@ -138,4 +144,38 @@ const TlStoreSites *tl_facts__subscript_sites(const TlIndex *idx, int32_t func, 
 	} while (tl_walk_next(&cur, top, descend));
 	ts_tree_cursor_delete(&cur);
 	return out;
+}
+
+const TlIntArray *tl_facts__grad_switches(const TlIndex *idx)
+{
+	TlFactsCache *fc = idx->facts_cache;
+	if (!fc->grad_switches_ready) {
+		fc->grad_switches_ready = true;
+		for (uint32_t i = 0; i < idx->calls.size; i++) {
+			const TlCall *c = &idx->calls.items[i];
+			if (c->stmt_level && c->qname && tl_facts__ends(c->qname, "set_grad_enabled"))
+				tl_array_push(&fc->grad_switches, (int32_t)i);
+		}
+	}
+	return &fc->grad_switches;
+}
+
+const uint8_t *tl_facts__backpropagated_bindings(const TlIndex *idx)
+{
+	TlFactsCache *fc = idx->facts_cache;
+	if (!fc->complete)
+		return NULL;
+	if (!fc->backpropagated) {
+		fc->backpropagated = tl_calloc(idx->bindings.size ? idx->bindings.size : 1, 1);
+		for (uint32_t i = 0; i < idx->calls.size; i++) {
+			const TlCall *c = &idx->calls.items[i];
+			TSNode subj = tl_index_unparen(tl_facts__backward_subject(idx, c));
+			if (ts_node_is_null(subj))
+				continue;
+			const TlBinding *r = tl_index_resolve_node(idx, subj);
+			if (r && r->func == c->func)
+				fc->backpropagated[r - idx->bindings.items] = 1;
+		}
+	}
+	return fc->backpropagated;
 }

@@ -162,17 +162,9 @@ int tl_facts_local_grad(const TlIndex *idx, TSNode node, int32_t func, int32_t w
 	/* The file's set_grad_enabled statements, found once (scanning the
 	 * scope's calls before `node` for each question was quadratic in a
 	 * long function body). */
-	TlIndex *w = (TlIndex *)idx; /* a cache: changes no answer */
-	if (!w->grad_switches_found) {
-		for (uint32_t i = 0; i < idx->calls.size; i++) {
-			const TlCall *c = &idx->calls.items[i];
-			if (c->stmt_level && c->qname && tl_facts__ends(c->qname, "set_grad_enabled"))
-				tl_array_push(&w->grad_switches, (int32_t)i);
-		}
-		w->grad_switches_found = true;
-	}
-	for (uint32_t i = 0; i < idx->grad_switches.size; i++) {
-		const TlCall *c = &idx->calls.items[idx->grad_switches.items[i]];
+	const TlIntArray *switches = tl_facts__grad_switches(idx);
+	for (uint32_t i = 0; i < switches->size; i++) {
+		const TlCall *c = &idx->calls.items[switches->items[i]];
 		if (c->func != func)
 			continue;
 		if (ts_node_start_byte(c->node) >= pos)

@@ -179,6 +179,15 @@ typedef struct TlFactsCache {
 	 * [1 + funcs + c] class c; NULL until asked. */
 	TlStoreSites **stores;
 	uint32_t store_scopes;
+	/* Set by tl_facts_build once every fact of the index is filled. */
+	bool complete;
+	/* The statement calls of set_grad_enabled (indices into calls, in
+	 * source order). */
+	bool grad_switches_ready;
+	TlIntArray grad_switches;
+	/* Per binding, 1 when a backward call of its scope consumes it (NULL
+	 * until asked, once complete). */
+	uint8_t *backpropagated;
 } TlFactsCache;
 /* Methods that put their argument(s) into the receiver. */
 extern const char *const tl_facts__storing[7];
@@ -193,5 +202,12 @@ const TlStoringCalls *tl_facts__storing_calls(const TlIndex *idx);
  * scopes answer no); `top` is the module (cls < 0 and func < 0), function
  * `func`, or class `cls`. */
 const TlStoreSites *tl_facts__subscript_sites(const TlIndex *idx, int32_t func, int32_t cls);
+/* The statement calls of set_grad_enabled (`torch.set_grad_enabled(False)`
+ * alone on its line), as indices into idx->calls in source order. */
+const TlIntArray *tl_facts__grad_switches(const TlIndex *idx);
+/* Per binding (indexed like idx->bindings), 1 when a backward call of the
+ * binding's own scope consumes it; NULL while tl_facts_build is still
+ * filling the call events (the caller then asks the scope itself). */
+const uint8_t *tl_facts__backpropagated_bindings(const TlIndex *idx);
 
 #endif

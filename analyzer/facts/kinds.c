@@ -421,33 +421,18 @@ static bool tl_facts__backpropagated(const TlIndex *idx, const TlBinding *b)
 	/* Which bindings a backward of their own scope consumes: found once
 	 * for the file (asked of every binding of a long loop body, a scan of
 	 * the scope's calls each time was quadratic). */
-	TlIndex *w = (TlIndex *)idx; /* a cache: changes no answer */
-	if (!idx->facts_built) {
-		/* While the call events are being filled: as they stand. */
-		const TlIntArray *calls = tl_index_scope_calls(idx, b->func);
-		for (uint32_t i = 0; calls && i < calls->size; i++) {
-			const TlCall *c = &idx->calls.items[calls->items[i]];
-			TSNode subj = tl_index_unparen(tl_facts__backward_subject(idx, c));
-			if (!ts_node_is_null(subj) && tl_index_resolve_node(idx, subj) == b)
-				return true;
-		}
-		return false;
+	const uint8_t *consumed = tl_facts__backpropagated_bindings(idx);
+	if (consumed)
+		return consumed[b - idx->bindings.items] != 0;
+	/* While the call events are being filled: as they stand. */
+	const TlIntArray *calls = tl_index_scope_calls(idx, b->func);
+	for (uint32_t i = 0; calls && i < calls->size; i++) {
+		const TlCall *c = &idx->calls.items[calls->items[i]];
+		TSNode subj = tl_index_unparen(tl_facts__backward_subject(idx, c));
+		if (!ts_node_is_null(subj) && tl_index_resolve_node(idx, subj) == b)
+			return true;
 	}
-	if (!w->backpropagated) {
-		w->backpropagated = tl_calloc(idx->bindings.size ? idx->bindings.size : 1, 1);
-		for (uint32_t i = 0; i < idx->calls.size; i++) {
-			const TlCall *c = &idx->calls.items[i];
-			if (!(c->events & TL_EV_BACKWARD))
-				continue;
-			TSNode subj = tl_index_unparen(tl_facts__backward_subject(idx, c));
-			if (ts_node_is_null(subj))
-				continue;
-			const TlBinding *r = tl_index_resolve_node(idx, subj);
-			if (r && r->func == c->func)
-				w->backpropagated[r - idx->bindings.items] = 1;
-		}
-	}
-	return w->backpropagated[b - idx->bindings.items] != 0;
+	return false;
 }
 
 bool tl_facts__graph(const TlIndex *idx, TSNode expr, int depth)
