@@ -9,12 +9,13 @@
  * file, the facts' largest cost there). The index fills this table during
  * its one walk of the tree, for every named node at depth
  * TL_PARENTS_MIN_DEPTH or more, and for the others while the table holds
- * fewer than TL_PARENTS_SHALLOW_MAX (real files: all of them, at 32 bytes a
- * slot; a huge flat file keeps its memory bounded and climbs its shallow
- * nodes with ts_node_parent); tl_parents_get answers from it, and falls
- * back to ts_node_parent for a node it does not hold.
+ * fewer than TL_PARENTS_SHALLOW_MAX (real files: all of them, at 16 bytes a
+ * slot plus 32 per parent; a huge flat file keeps its memory bounded and
+ * climbs its shallow nodes with ts_node_parent); tl_parents_get answers
+ * from it, and falls back to ts_node_parent for a node it does not hold.
  *
- * Ownership: the table owns its slots; the nodes are borrowed from the
+ * Ownership: the table owns its slots and its copies of the parents; the
+ * nodes are borrowed from the
  * tree, which must outlive it. Not thread-safe for writing; reads of a
  * filled table may be concurrent. */
 #ifndef TL_PARENTS_H
