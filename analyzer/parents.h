@@ -15,8 +15,7 @@
  * from it, and falls back to ts_node_parent for a node it does not hold.
  *
  * Ownership: the table owns its slots and its copies of the parents; the
- * nodes are borrowed from the
- * tree, which must outlive it. Not thread-safe for writing; reads of a
+ * nodes are borrowed from the tree, which must outlive it. Not thread-safe for writing; reads of a
  * filled table may be concurrent. */
 #ifndef TL_PARENTS_H
 #define TL_PARENTS_H
