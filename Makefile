@@ -25,8 +25,11 @@ TS_PYTHON_DIR ?= $(DEPS)/tree-sitter-python/package/src
 
 WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter
 CFLAGS ?= -O2 -g
+# -isystem $(TS_LIB_DIR): the runtime's internal headers as <src/...>, for
+# treewalk.c alone (it reads tree-sitter's subtrees), without their warnings.
 TL_CFLAGS := -std=c11 -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L $(WARN) \
-	-I analyzer -I $(BUILD)/gen -I $(TS_LIB_DIR)/include -DTL_VERSION='"$(VERSION)"' -DTL_HOMEPAGE='"$(HOMEPAGE)"' -pthread
+	-I analyzer -I $(BUILD)/gen -I $(TS_LIB_DIR)/include -isystem $(TS_LIB_DIR) \
+	-DTL_VERSION='"$(VERSION)"' -DTL_HOMEPAGE='"$(HOMEPAGE)"' -pthread
 # Third-party sources are built with their own expectations, without our warnings.
 DEP_CFLAGS := -std=c11 -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L -w -pthread
 LDLIBS := -ljansson -pthread

@@ -43,6 +43,7 @@ void tl_engine_init(TlEngine *e, const TlRuleSet *rules, const TlSelection *sel)
 	e->collect_key = NULL;
 	e->collect_of = NULL;
 	e->collect_any = false;
+	e->selected = NULL;
 }
 
 void tl_engine_release(TlEngine *e)
@@ -58,6 +59,7 @@ void tl_engine_release(TlEngine *e)
 	tl_array_release(&e->native_captures);
 	tl_free(e->collect);
 	tl_free(e->collect_key);
+	tl_free(e->selected);
 	tl_queryset_free(e->own_queries);
 }
 
@@ -658,8 +660,13 @@ static void tl_engine__analyze(TlEngine *e, const TlSource *src, const TSTree *g
 	 * is parsed. */
 	uint32_t nrules = e->rules->rules.size, words = tl_queryset_words(qs);
 	bool *on = tl_calloc(nrules ? nrules : 1, sizeof *on);
+	if (sel == e->selection && !e->selected) {
+		e->selected = tl_calloc(nrules ? nrules : 1, sizeof *e->selected);
+		for (uint32_t r = 0; r < nrules; r++)
+			e->selected[r] = tl_rule_selected(e->rules->rules.items[r], sel);
+	}
 	for (uint32_t r = 0; r < nrules; r++)
-		on[r] = tl_rule_selected(e->rules->rules.items[r], sel);
+		on[r] = sel == e->selection ? e->selected[r] : tl_rule_selected(e->rules->rules.items[r], sel);
 	uint64_t *pass = tl_calloc(2 * (size_t)words, sizeof *pass), *all = pass + words;
 	uint32_t passing = tl_queryset_filter(qs, on, src->text, src->length, pass, e->exact ? NULL : all,
 					      e->hits);

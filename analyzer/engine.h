@@ -82,6 +82,9 @@ typedef struct TlEngine {
 	uint64_t *collect_key;
 	const struct TlQuerySet *collect_of;
 	bool collect_any;
+	/* Which rules `selection` turns on, by rule number (filled on first
+	 * use: the same for every file without a selection of its own). */
+	bool *selected;
 } TlEngine;
 
 /* Per-file choices, for tl_engine_analyze_with. */

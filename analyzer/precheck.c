@@ -558,7 +558,7 @@ void tl_precheck_run_init(TlPrecheckRun *r, const TlPrechecks *pc, TlPrecheckPre
 	tl_array_init(&r->nodes);
 	tl_array_init(&r->kids);
 	tl_array_init(&r->stack);
-	tl_array_init(&r->field_names);
+	tl_tree_walk_init(&r->kids_walk);
 	tl_array_init(&r->asked_gen);
 	tl_array_init(&r->answer);
 	for (uint32_t i = 0; i < pc->questions.size; i++) {
@@ -587,11 +587,9 @@ void tl_precheck_run_release(TlPrecheckRun *r)
 	tl_array_release(&r->nodes);
 	tl_array_release(&r->kids);
 	tl_array_release(&r->stack);
-	tl_array_release(&r->field_names);
+	tl_tree_walk_release(&r->kids_walk);
 	tl_array_release(&r->asked_gen);
 	tl_array_release(&r->answer);
-	if (r->has_cursor)
-		ts_tree_cursor_delete(&r->cursor);
 }
 
 void tl_precheck_run_at(TlPrecheckRun *r, TSNode node)
@@ -631,31 +629,6 @@ static void tl_precheck__push(TlPrecheckRun *r, TSNode n)
 	tl_array_push(&r->nodes, f);
 }
 
-/* The id of field `name` as ts_node_field_name_for_child hands it out:
- * the language's own string for the field, so found by its address (by
- * its text otherwise). 0: none. */
-static TSFieldId tl_precheck__field_id(TlPrecheckRun *r, const TSLanguage *lang, const char *name)
-{
-	if (!name)
-		return 0;
-	if (r->fields_of != lang) {
-		tl_array_clear(&r->field_names);
-		uint32_t n = ts_language_field_count(lang);
-		for (uint32_t f = 0; f <= n; f++)
-			tl_array_push(&r->field_names, f ? ts_language_field_name_for_id(lang, (TSFieldId)f) : NULL);
-		r->fields_of = lang;
-	}
-	for (uint32_t f = 1; f < r->field_names.size; f++)
-		if (r->field_names.items[f] == name)
-			return (TSFieldId)f;
-	return ts_language_field_id_for_name(lang, name, (uint32_t)strlen(name));
-}
-
-/* Nodes with fewer children than this have them read with ts_node_child
- * (O(i) for child i, but a cursor step costs several hundred instructions:
- * it rebuilds its child iterator); wider ones with the cursor. */
-#define TL_PRECHECK_NARROW 8
-
 /* The children of found node `i` (read once per node checked). */
 static void tl_precheck__kids(TlPrecheckRun *r, uint32_t i)
 {
@@ -663,33 +636,11 @@ static void tl_precheck__kids(TlPrecheckRun *r, uint32_t i)
 		return;
 	r->nodes.items[i].kids_read = true;
 	r->nodes.items[i].kid_from = r->kids.size;
-	TSNode up = r->nodes.items[i].node;
-	uint32_t count = ts_node_child_count(up);
-	if (count && count < TL_PRECHECK_NARROW) {
-		const TSLanguage *lang = ts_node_language(up);
-		for (uint32_t c = 0; c < count; c++) {
-			TSNode child = ts_node_child(up, c);
-			TlPrecheckKid k = { child, tl_precheck__field_id(r, lang, ts_node_field_name_for_child(up, c)),
-					    ts_node_symbol(child), ts_node_is_named(child) };
-			tl_array_push(&r->kids, k);
-		}
-	} else if (count) {
-		if (!r->has_cursor) {
-			r->cursor = ts_tree_cursor_new(up);
-			r->has_cursor = true;
-		} else {
-			ts_tree_cursor_reset(&r->cursor, up);
-		}
-		/* Counted: the last child is not asked for a next sibling (a
-		 * failing move costs the cursor most). */
-		bool more = ts_tree_cursor_goto_first_child(&r->cursor);
-		for (uint32_t c = 0; more; c++) {
-			TSNode child = ts_tree_cursor_current_node(&r->cursor);
-			TlPrecheckKid k = { child, ts_tree_cursor_current_field_id(&r->cursor),
-					    ts_node_symbol(child), ts_node_is_named(child) };
-			tl_array_push(&r->kids, k);
-			more = c + 1 < count && ts_tree_cursor_goto_next_sibling(&r->cursor);
-		}
+	tl_tree_walk_kids(&r->kids_walk, r->nodes.items[i].node, TL_TREE_WALK_FIELDS);
+	TlTreeNode t;
+	while (tl_tree_walk_next(&r->kids_walk, false, &t)) {
+		TlPrecheckKid k = { t.node, t.field, t.symbol, t.named };
+		tl_array_push(&r->kids, k);
 	}
 	r->nodes.items[i].kid_count = r->kids.size - r->nodes.items[i].kid_from;
 }

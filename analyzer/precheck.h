@@ -45,6 +45,7 @@
 #include <tree_sitter/api.h>
 
 #include "array.h"
+#include "treewalk.h"
 #include "rules.h"
 
 /* One step of a path: the children of the previous node in `field` that
@@ -188,12 +189,7 @@ typedef struct TlPrecheckRun {
 	 * stamp is `generation`. */
 	TlArray(uint32_t) asked_gen;
 	TlArray(uint8_t) answer;
-	TSTreeCursor cursor;
-	bool has_cursor;
-	/* The language's field names by id (tree-sitter hands a child's field
-	 * out as its name), for the language of `fields_of`. */
-	const TSLanguage *fields_of;
-	TlArray(const char *) field_names;
+	TlTreeWalk kids_walk;         /* reads a node's children with their fields */
 } TlPrecheckRun;
 
 void tl_precheck_run_init(TlPrecheckRun *r, const TlPrechecks *pc, TlPrecheckPredFn fn, void *ctx);

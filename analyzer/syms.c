@@ -1,6 +1,7 @@
 #include "syms.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,7 @@ const TSLanguage *tree_sitter_python(void);
 
 static TlSyms tl_syms__table;
 static pthread_once_t tl_syms__once = PTHREAD_ONCE_INIT;
+static atomic_bool tl_syms__ready;
 
 static TSSymbol tl_syms__named(const TSLanguage *lang, const char *name)
 {
@@ -159,6 +161,10 @@ const TSLanguage *tl_python_language(void)
 
 const TlSyms *tl_syms(void)
 {
-	pthread_once(&tl_syms__once, tl_syms__init);
+	/* Asked at nearly every node: past the first call, one atomic load. */
+	if (!atomic_load_explicit(&tl_syms__ready, memory_order_acquire)) {
+		pthread_once(&tl_syms__once, tl_syms__init);
+		atomic_store_explicit(&tl_syms__ready, true, memory_order_release);
+	}
 	return &tl_syms__table;
 }
