@@ -20,9 +20,13 @@
 	}
 
 #define tl_array_init(a) ((a)->items = NULL, (a)->size = 0, (a)->capacity = 0)
+/* The capacity is compared here, so that a push into room already there
+ * costs no call. */
 #define tl_array_reserve(a, n)                                                 \
-	tl_array__grow((void **)&(a)->items, &(a)->capacity, (n),              \
-		       sizeof(*(a)->items))
+	((uint32_t)(n) > (a)->capacity                                         \
+		 ? tl_array__grow((void **)&(a)->items, &(a)->capacity, (n),   \
+				  sizeof(*(a)->items))                         \
+		 : (void)0)
 #define tl_array_push(a, v)                                                    \
 	(tl_array_reserve((a), (a)->size + 1), (a)->items[(a)->size++] = (v))
 #define tl_array_pop(a) ((a)->items[--(a)->size])

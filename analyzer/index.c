@@ -215,6 +215,7 @@ typedef struct TlWalker {
 	uint32_t stmt_call_start, stmt_call_end;
 	uint8_t *kinds; /* TL_WALK_* by symbol */
 	uint32_t kind_count;
+	TSNode grandparent; /* of the node being entered (null above depth 2) */
 } TlWalker;
 
 static void tl_index__add_binding(TlWalker *w, const char *name, size_t len,
@@ -597,7 +598,7 @@ static unsigned tl_index__enter(TlWalker *w, TSNode n, TSSymbol s)
 		if (!ts_node_is_null(v) && ts_node_symbol(v) == sy->as_pattern) {
 			TSNode value = ts_node_named_child(v, 0);
 			TSNode alias = ts_node_child_by_field_id(v, sy->f_alias);
-			TSNode with = tl_index_parent(w->idx, tl_index_parent(w->idx, n));
+			TSNode with = w->grandparent; /* with_item < with_clause < with_statement */
 			TSNode body = ts_node_is_null(with) ? n
 				: ts_node_child_by_field_id(with, sy->f_body);
 			if (!ts_node_is_null(alias) && ts_node_named_child_count(alias))
@@ -712,6 +713,8 @@ typedef struct TlOpen {
 	uint32_t next, count;
 	int32_t cursor;  /* in the walk's cursors, or -1 */
 	uint32_t parent; /* its number in the parent table, or UINT32_MAX */
+	uint32_t anchor; /* the innermost statement around its children (parents.h), or UINT32_MAX */
+	bool block;      /* a module or block: its named children are statements */
 } TlOpen;
 
 static void tl_index__walk(TlIndex *idx, TSNode root, const uint8_t *collect)
@@ -744,18 +747,21 @@ static void tl_index__walk(TlIndex *idx, TSNode root, const uint8_t *collect)
 	TSNode n = root;
 	for (;;) {
 		TSSymbol sym = ts_node_symbol(n);
-		if (open.size && ts_node_is_named(n) &&
-		    (open.size >= TL_PARENTS_MIN_DEPTH || idx->parents.count < TL_PARENTS_SHALLOW_MAX)) {
+		/* A statement is recorded with its parent; the parents inside it
+		 * when first asked for (parents.h). */
+		uint32_t anchor = open.size ? tl_array_last(&open)->anchor : UINT32_MAX;
+		if (open.size && tl_array_last(&open)->block && ts_node_is_named(n)) {
 			TlOpen *up = tl_array_last(&open);
 			if (up->parent == UINT32_MAX)
 				up->parent = tl_parents_add_parent(&idx->parents, up->node);
-			tl_parents_put(&idx->parents, n, up->parent);
+			anchor = tl_parents_add_anchor(&idx->parents, n, up->parent, anchor);
 		}
 		if (collect && ((collect[sym >> 3] >> (sym & 7)) & 1)) {
 			TlIndexNode k = { n, sym, idx->node_count };
 			tl_array_push(&idx->collected, k);
 		}
 		idx->node_count++;
+		w.grandparent = open.size >= 2 ? open.items[open.size - 2].node : (TSNode){ { 0, 0, 0, 0 }, NULL, NULL };
 		unsigned entered = tl_index__enter(&w, n, sym);
 		uint32_t kids = ts_node_child_count(n);
 		if (kids == 3 && sym == sy->string && skip_strings &&
@@ -764,7 +770,8 @@ static void tl_index__walk(TlIndex *idx, TSNode root, const uint8_t *collect)
 			kids = 0;
 		}
 		if (kids) {
-			TlOpen o = { n, entered, 1, kids, -1, UINT32_MAX };
+			TlOpen o = { n, entered, 1, kids, -1, UINT32_MAX, anchor,
+				     sym == sy->block || sym == sy->module };
 			if (kids > TL_INDEX_WIDE) {
 				TSTreeCursor c = ts_tree_cursor_new(n);
 				if (ts_tree_cursor_goto_first_child(&c)) {
@@ -849,7 +856,9 @@ bool tl_index_exit_between(const TlIndex *idx, uint32_t from, uint32_t to)
 
 TSNode tl_index_parent(const TlIndex *idx, TSNode n)
 {
-	return tl_parents_get(&idx->parents, n);
+	/* The table fills as it is asked (parents.h): a cache the index's
+	 * one thread writes behind its const face. */
+	return tl_parents_get((TlParents *)&idx->parents, n);
 }
 
 /* ---- pass 2: derived facts ---------------------------------------------- */
@@ -1197,10 +1206,9 @@ void tl_index_build_collecting(TlIndex *idx, const TlSource *src, TSNode root,
 	tl_scopemap_init(&idx->call_spans);
 	tl_strmap_init(&idx->module_evidence);
 	tl_parents_init(&idx->parents);
-	/* Python source has about one named node per 8 bytes (Debian's torch:
-	 * 2.0M named nodes in 16.8 MB); the shallow ones are capped. */
-	uint32_t expect = src ? src->length / 8 : 0;
-	tl_parents_reserve(&idx->parents, expect < TL_PARENTS_SHALLOW_MAX ? expect : TL_PARENTS_SHALLOW_MAX);
+	/* Statements, the anchors the walk records: about one per 100 bytes
+	 * of Python source (Debian's torch: 166k in 16.8 MB). */
+	tl_parents_reserve(&idx->parents, src ? src->length / 100 : 0);
 	tl_index__walk(idx, root, symbols);
 	tl_array_sort(&idx->calls, tl_index__call_order);
 	tl_index__call_spans(idx);

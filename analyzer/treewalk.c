@@ -27,8 +27,12 @@ static void tl_tree__describe(const TlTreeWalk *w, const Subtree *s, TSSymbol al
 {
 	const TSLanguage *lang = w->language;
 	TSSymbol sym = alias ? alias : ts_subtree_symbol(*s);
-	out->symbol = ts_language_public_symbol(lang, sym);
-	out->named = alias ? ts_language_symbol_metadata(lang, alias).named : ts_subtree_named(*s);
+	/* ts_language_public_symbol and ts_language_symbol_metadata, inline */
+	out->symbol = sym == ts_builtin_sym_error ? sym : lang->public_symbol_map[sym];
+	out->named = !alias ? ts_subtree_named(*s)
+		     : alias == ts_builtin_sym_error ? true
+		     : alias == ts_builtin_sym_error_repeat ? false
+		     : lang->symbol_metadata[alias].named;
 	out->children = ts_subtree_child_count(*s) ? s->ptr->visible_child_count : 0;
 }
 
@@ -146,7 +150,9 @@ bool tl_tree_walk_next(TlTreeWalk *w, bool descend, TlTreeNode *out)
 		f->column = end.extent.column;
 		f->index++;
 		if (ts_subtree_visible(*child) || alias) {
-			w->last.node = ts_node_new(w->tree, child, at, alias);
+			/* ts_node_new, inline */
+			w->last.node = (TSNode){ { at.bytes, at.extent.row, at.extent.column, alias },
+						 child, w->tree };
 			tl_tree__describe(w, child, alias, &w->last);
 			w->last.field = field;
 			w->last.depth = w->depth;

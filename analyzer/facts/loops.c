@@ -425,7 +425,10 @@ bool tl_facts__comprehension_local(const TlIndex *idx, TSNode id)
 				}
 			}
 		}
-		if (s == sy->function_definition || s == sy->class_definition)
+		/* Past the statement: blocks, statements and definitions, never a
+		 * comprehension or lambda (they hold expressions only). */
+		if (s == sy->block || s == sy->module || s == sy->function_definition ||
+		    s == sy->class_definition)
 			break;
 	}
 	return false;

@@ -1049,6 +1049,55 @@ walked:
 	}
 }
 
+/* parents.h fills the table a statement at a time, when first asked: each
+ * named node's parent must come out as ts_node_parent gives it whatever
+ * the order of the questions (last node first, and a stride through the
+ * file), in blocks of one statement (a block and its statement then span
+ * the same bytes), decorated and nested definitions, broken code and deep
+ * nesting. */
+static void test_parents_in_any_order(void **state)
+{
+	(void)state;
+	const char *sources[] = {
+		"class A:\n    def f(self):\n        if x: y = [g(i) for i in z]\n        return 1\n"
+		"    @property\n    def p(self): return (lambda q: q)(2)\n",
+		"for a in b:\n    while c:\n        with d as e, f() as g:\n            pass\n"
+		"    else:\n        h()\nx = 1; y = 2\n",
+		"try:\n    pass\nexcept E as e:\n    raise\nfinally:\n    del a[0]\n",
+		"def broken(:\n    x = [1, 2,\n    y = {\nclass C(:\n  pass\n",
+		"if a:\n if b:\n  if c:\n   if d:\n    e(f(g(h(1))))\n",
+		"f(f(f(f(f(f(f(f(f(f(f(f(f(f(f(f(f(f(f(f(f(f(f(f(f(f(f(f(f(f(f(f(f(f(f(f(1))))))))))))))))))))))))))))))))))))\n",
+		"# a comment\n\n@dec(1)\n@other\nclass D(B, metaclass=M):  # c\n    \"\"\"doc\"\"\"\n",
+	};
+	for (size_t i = 0; i < sizeof sources / sizeof *sources; i++) {
+		for (int order = 0; order < 2; order++) {
+			TlFixture *fx = tl_fixture_new(sources[i]);
+			TSNode root = ts_tree_root_node(fx->tree);
+			TlArray(TSNode) named;
+			tl_array_init(&named);
+			TSTreeCursor cur = ts_tree_cursor_new(root);
+			do {
+				TSNode n = ts_tree_cursor_current_node(&cur);
+				if (ts_node_is_named(n))
+					tl_array_push(&named, n);
+			} while (tl_walk_next(&cur, root, true));
+			ts_tree_cursor_delete(&cur);
+			assert_true(named.size > 3);
+			for (uint32_t k = 0; k < named.size; k++) {
+				/* order 0: last first; order 1: a stride of 7 */
+				uint32_t at = order == 0 ? named.size - 1 - k : (uint32_t)((k * 7u) % named.size);
+				TSNode n = named.items[at];
+				TSNode want = ts_node_parent(n), got = tl_index_parent(&fx->idx, n);
+				if (!ts_node_eq(want, got))
+					fail_msg("source %zu, order %d: wrong parent for a %s at %u", i, order,
+						 ts_node_type(n), ts_node_start_byte(n));
+			}
+			tl_array_release(&named);
+			tl_fixture_free(fx);
+		}
+	}
+}
+
 /* reads.h: the roots each assignment value reads, and each root's readers,
  * as the value flow's readers see them (a dotted chain is one read of its
  * first name; `x[0].y` is read through `x`). */
@@ -1127,6 +1176,7 @@ int main(void)
 		cmocka_unit_test(test_step_of_unknown_receivers),
 		cmocka_unit_test(test_call_targets),
 		cmocka_unit_test(test_walk_visits_every_node),
+		cmocka_unit_test(test_parents_in_any_order),
 		cmocka_unit_test(test_reads_roots_and_readers),
 	};
 	return cmocka_run_group_tests_name("index", tests, NULL, NULL);
