@@ -44,6 +44,7 @@ void tl_engine_init(TlEngine *e, const TlRuleSet *rules, const TlSelection *sel)
 	e->collect_of = NULL;
 	e->collect_any = false;
 	e->selected = NULL;
+	tl_selection_init(&e->selected_for);
 }
 
 void tl_engine_release(TlEngine *e)
@@ -60,6 +61,7 @@ void tl_engine_release(TlEngine *e)
 	tl_free(e->collect);
 	tl_free(e->collect_key);
 	tl_free(e->selected);
+	tl_selection_release(&e->selected_for);
 	tl_queryset_free(e->own_queries);
 }
 
@@ -660,13 +662,16 @@ static void tl_engine__analyze(TlEngine *e, const TlSource *src, const TSTree *g
 	 * is parsed. */
 	uint32_t nrules = e->rules->rules.size, words = tl_queryset_words(qs);
 	bool *on = tl_calloc(nrules ? nrules : 1, sizeof *on);
-	if (sel == e->selection && !e->selected) {
+	if (!e->selected || e->selected_count != nrules || !tl_selection_equal(sel, &e->selected_for)) {
+		tl_free(e->selected);
 		e->selected = tl_calloc(nrules ? nrules : 1, sizeof *e->selected);
+		e->selected_count = nrules;
+		tl_selection_release(&e->selected_for);
+		tl_selection_copy(&e->selected_for, sel);
 		for (uint32_t r = 0; r < nrules; r++)
 			e->selected[r] = tl_rule_selected(e->rules->rules.items[r], sel);
 	}
-	for (uint32_t r = 0; r < nrules; r++)
-		on[r] = sel == e->selection ? e->selected[r] : tl_rule_selected(e->rules->rules.items[r], sel);
+	memcpy(on, e->selected, nrules * sizeof *on);
 	uint64_t *pass = tl_calloc(2 * (size_t)words, sizeof *pass), *all = pass + words;
 	uint32_t passing = tl_queryset_filter(qs, on, src->text, src->length, pass, e->exact ? NULL : all,
 					      e->hits);

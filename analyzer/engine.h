@@ -82,9 +82,12 @@ typedef struct TlEngine {
 	uint64_t *collect_key;
 	const struct TlQuerySet *collect_of;
 	bool collect_any;
-	/* Which rules `selection` turns on, by rule number (filled on first
-	 * use: the same for every file without a selection of its own). */
+	/* Which rules the last file's selection turned on, by rule number, and
+	 * a copy of that selection: most files of a run share their selection,
+	 * and deciding it rule by rule compares every selector. */
 	bool *selected;
+	uint32_t selected_count;
+	TlSelection selected_for;
 } TlEngine;
 
 /* Per-file choices, for tl_engine_analyze_with. */

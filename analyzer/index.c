@@ -9,6 +9,7 @@
 #include "names.h"
 #include "syms.h"
 #include "tl_assert.h"
+#include "treewalk.h"
 
 /* Bounds on chains the index follows through bindings (alias of an alias of
  * ...): real code needs two or three steps; the bound keeps adversarial
@@ -696,22 +697,9 @@ static void tl_index__leave(TlWalker *w, unsigned entered)
 		w->pending.size--;
 }
 
-/* How the walk reaches children. ts_node_child(n, i) starts from the first
- * child each time (O(i)), but a TSTreeCursor step costs several hundred
- * instructions (it rebuilds its child iterator, and its failing moves
- * cost most): below this many children, ts_node_child is cheaper; a wider
- * node gets a cursor of its own for its level. Measured on 161 of
- * Debian's torch files (callgrind): a plain cursor walk 307M
- * instructions, this 158M. */
-#define TL_INDEX_WIDE 12
-
-/* An ancestor of the walk's node: what entering it did, its children, the
- * next one to visit, and the cursor that steps through them (wide nodes). */
 typedef struct TlOpen {
 	TSNode node;
 	unsigned entered;
-	uint32_t next, count;
-	int32_t cursor;  /* in the walk's cursors, or -1 */
 	uint32_t parent; /* its number in the parent table, or UINT32_MAX */
 	uint32_t anchor; /* the innermost statement around its children (parents.h), or UINT32_MAX */
 	bool block;      /* a module or block: its named children are statements */
@@ -728,15 +716,8 @@ static void tl_index__walk(TlIndex *idx, TSNode root, const uint8_t *collect)
 	tl_array_init(&w.frames);
 	tl_array_init(&w.pending);
 	tl_index__kinds(&w);
-	/* The open ancestors, for the parent table and for leaving them; the
-	 * cursors of the wide ones among them, innermost last. */
 	TlArray(TlOpen) open;
 	tl_array_init(&open);
-	TlArray(TSTreeCursor) cursors;
-	tl_array_init(&cursors);
-	/* A plain string literal (start, content, end: no interpolation)
-	 * holds nothing the index records, so its parts are counted, not
-	 * visited, unless the queries start at one of them. */
 	const TlSyms *sy = w.sy;
 	const TSSymbol parts[] = { sy->string_start, sy->string_content, sy->string_end,
 				   sy->escape_sequence, sy->escape_interpolation };
@@ -744,13 +725,18 @@ static void tl_index__walk(TlIndex *idx, TSNode root, const uint8_t *collect)
 	for (size_t i = 0; collect && i < sizeof parts / sizeof *parts; i++)
 		if ((collect[parts[i] >> 3] >> (parts[i] & 7)) & 1)
 			skip_strings = false;
-	TSNode n = root;
-	for (;;) {
-		TSSymbol sym = ts_node_symbol(n);
-		/* A statement is recorded with its parent; the parents inside it
-		 * when first asked for (parents.h). */
+	TlTreeWalk tw;
+	tl_tree_walk_init(&tw);
+	tl_tree_walk_start(&tw, root, 0);
+	TlTreeNode t;
+	bool descend = true;
+	while (tl_tree_walk_next(&tw, descend, &t)) {
+		while (open.size > t.depth)
+			tl_index__leave(&w, open.items[--open.size].entered);
+		TSNode n = t.node;
+		TSSymbol sym = t.symbol;
 		uint32_t anchor = open.size ? tl_array_last(&open)->anchor : UINT32_MAX;
-		if (open.size && tl_array_last(&open)->block && ts_node_is_named(n)) {
+		if (open.size && tl_array_last(&open)->block && t.named) {
 			TlOpen *up = tl_array_last(&open);
 			if (up->parent == UINT32_MAX)
 				up->parent = tl_parents_add_parent(&idx->parents, up->node);
@@ -763,56 +749,23 @@ static void tl_index__walk(TlIndex *idx, TSNode root, const uint8_t *collect)
 		idx->node_count++;
 		w.grandparent = open.size >= 2 ? open.items[open.size - 2].node : (TSNode){ { 0, 0, 0, 0 }, NULL, NULL };
 		unsigned entered = tl_index__enter(&w, n, sym);
-		uint32_t kids = ts_node_child_count(n);
+		uint32_t kids = t.children;
 		if (kids == 3 && sym == sy->string && skip_strings &&
 		    ts_node_symbol(ts_node_child(n, 1)) == sy->string_content) {
 			idx->node_count += ts_node_descendant_count(n) - 1;
 			kids = 0;
 		}
-		if (kids) {
-			TlOpen o = { n, entered, 1, kids, -1, UINT32_MAX, anchor,
-				     sym == sy->block || sym == sy->module };
-			if (kids > TL_INDEX_WIDE) {
-				TSTreeCursor c = ts_tree_cursor_new(n);
-				if (ts_tree_cursor_goto_first_child(&c)) {
-					o.cursor = (int32_t)cursors.size;
-					tl_array_push(&cursors, c);
-					n = ts_tree_cursor_current_node(&c);
-				} else {
-					ts_tree_cursor_delete(&c);
-					n = ts_node_child(o.node, 0);
-				}
-			} else {
-				n = ts_node_child(n, 0);
-			}
+		descend = kids > 0;
+		if (descend) {
+			TlOpen o = { n, entered, UINT32_MAX, anchor, sym == sy->block || sym == sy->module };
 			tl_array_push(&open, o);
-			continue;
-		}
-		/* The node left, then each ancestor returned to (the open ones). */
-		for (;;) {
+		} else {
 			tl_index__leave(&w, entered);
-			if (!open.size)
-				goto done;
-			TlOpen *up = tl_array_last(&open);
-			if (up->next < up->count) {
-				if (up->cursor >= 0) {
-					TSTreeCursor *c = &cursors.items[up->cursor];
-					n = ts_tree_cursor_goto_next_sibling(c) ? ts_tree_cursor_current_node(c)
-										: ts_node_child(up->node, up->next);
-				} else {
-					n = ts_node_child(up->node, up->next);
-				}
-				up->next++;
-				break;
-			}
-			if (up->cursor >= 0)
-				ts_tree_cursor_delete(&cursors.items[--cursors.size]);
-			entered = up->entered;
-			open.size--;
 		}
 	}
-done:
-	tl_array_release(&cursors);
+	while (open.size)
+		tl_index__leave(&w, open.items[--open.size].entered);
+	tl_tree_walk_release(&tw);
 	tl_array_release(&open);
 	tl_array_release(&w.frames);
 	tl_array_release(&w.pending);

@@ -660,6 +660,38 @@ void tl_selection_release(TlSelection *sel)
 	tl_str_array_release(&sel->ignore);
 }
 
+static bool tl_selection__lists_equal(const TlStrArray *a, const TlStrArray *b)
+{
+	if (a->size != b->size)
+		return false;
+	for (uint32_t i = 0; i < a->size; i++)
+		if (strcmp(a->items[i], b->items[i]) != 0)
+			return false;
+	return true;
+}
+
+bool tl_selection_equal(const TlSelection *a, const TlSelection *b)
+{
+	return a->has_select == b->has_select && tl_selection__lists_equal(&a->select, &b->select) &&
+	       tl_selection__lists_equal(&a->extend_select, &b->extend_select) &&
+	       tl_selection__lists_equal(&a->ignore, &b->ignore);
+}
+
+static void tl_selection__copy_list(TlStrArray *to, const TlStrArray *from)
+{
+	for (uint32_t i = 0; i < from->size; i++)
+		tl_array_push(to, tl_strdup(from->items[i]));
+}
+
+void tl_selection_copy(TlSelection *to, const TlSelection *from)
+{
+	tl_selection_init(to);
+	to->has_select = from->has_select;
+	tl_selection__copy_list(&to->select, &from->select);
+	tl_selection__copy_list(&to->extend_select, &from->extend_select);
+	tl_selection__copy_list(&to->ignore, &from->ignore);
+}
+
 static bool tl_selector_matches(const char *selector, const TlRule *r)
 {
 	if (strcmp(selector, "ALL") == 0)

@@ -114,6 +114,11 @@ typedef struct TlSelection {
 
 void tl_selection_init(TlSelection *sel);
 void tl_selection_release(TlSelection *sel);
+/* Whether two selections hold the same lists (so select the same rules). */
+bool tl_selection_equal(const TlSelection *a, const TlSelection *b);
+/* A deep copy of `from` into `to` (uninitialized), released with
+ * tl_selection_release. */
+void tl_selection_copy(TlSelection *to, const TlSelection *from);
 /* Splits a comma-separated list into `into`; returns false and names the
  * bad selector in `bad` if one matches no rule. */
 bool tl_selection_add(const TlRuleSet *set, TlStrArray *into, const char *list,

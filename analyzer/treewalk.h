@@ -7,12 +7,14 @@
  * child of a node with its field costs O(children^2). This walk keeps one
  * frame per open subtree, visible or hidden, and reads each child once:
  * symbol, named flag, field and visible child count come from the subtree
- * it already holds. The pre-checks (precheck.c) read children with their
- * fields through it: on 161 of Debian's torch files, their node finding
- * went from 97M to 82M instructions (callgrind). The index's own walk
- * (index.c) does not use it: there it ran fewer instructions but took
- * about 20 ms more CPU over the 1,292 files (TORCHLINT_TIMINGS=1), so it
- * stays with ts_node_child and cursors.
+ * it already holds. The index's walk (index.c), the parent table's
+ * fills (parents.c) and the pre-checks' reading of children with their
+ * fields (precheck.c) go through it. Measured over Debian's torch and
+ * torchvision sources (1,292 files), the index phase with ts_node_child
+ * for narrow nodes and cursors for wide ones took 318-332 ms, with this
+ * walk 301-309 ms (TORCHLINT_TIMINGS=1, three runs each, interleaved); on
+ * 161 of those files the pre-checks' node finding went from 97M to 82M
+ * instructions (callgrind).
  *
  * It is the one file of torchlint that includes tree-sitter's internal
  * headers (lib/src: subtree.h, language.h, tree.h), which the build takes
