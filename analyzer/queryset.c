@@ -56,6 +56,8 @@ struct TlQuerySet {
 	uint32_t word_mask;
 	uint32_t word_max;                 /* the longest word literal */
 	bool word_char[256];               /* [A-Za-z0-9_] */
+	uint64_t word_starts[256];         /* by first byte: the lengths of the word literals
+					    * starting with it (tl_queryset__len_bit) */
 	uint32_t words, max_captures;
 	pthread_mutex_t lock;
 	pthread_cond_t changed;
@@ -66,15 +68,28 @@ struct TlQuerySet {
 	bool stop, reported;
 };
 
-#define TL_QUERYSET_HASH_INIT 2166136261u
-#define TL_QUERYSET_HASH_STEP(h, c) (((h) ^ (unsigned char)(c)) * 16777619u)
-
+/* A word's hash from its length and its first and last eight bytes: O(1)
+ * a word (the scan over a file's text hashes only the words that pass the
+ * length-and-first-letter filter). */
 static uint32_t tl_queryset__hash(const char *s, uint32_t len)
 {
-	uint32_t h = TL_QUERYSET_HASH_INIT;
-	for (uint32_t i = 0; i < len; i++)
-		h = TL_QUERYSET_HASH_STEP(h, s[i]);
-	return h;
+	uint64_t a = 0, b = 0;
+	if (len >= 8) {
+		memcpy(&a, s, 8);
+		memcpy(&b, s + len - 8, 8);
+	} else {
+		for (uint32_t i = 0; i < len; i++)
+			a |= (uint64_t)(unsigned char)s[i] << (8 * i);
+	}
+	uint64_t h = (a ^ (b * 0x9E3779B97F4A7C15ull) ^ len) * 0xD6E8FEB86659FD93ull;
+	return (uint32_t)(h >> 32);
+}
+
+/* Bit min(len, 63) of qs->word_starts[c]: a word literal of that length
+ * starts with c. */
+static uint64_t tl_queryset__len_bit(size_t len)
+{
+	return (uint64_t)1 << (len < 63 ? len : 63);
 }
 
 static bool tl_queryset__is_word(const char *s, uint32_t len)
@@ -288,6 +303,7 @@ TlQuerySet *tl_queryset_new(const TlRuleSet *rules)
 		while (qs->word_slots[h])
 			h = (h + 1) & qs->word_mask;
 		qs->word_slots[h] = i + 1;
+		qs->word_starts[(unsigned char)l->text[0]] |= tl_queryset__len_bit(l->len);
 	}
 	for (int c = 0; c < 256; c++)
 		qs->word_char[c] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
@@ -410,16 +426,18 @@ static void tl_queryset__scan_words(const TlQuerySet *qs, const char *text, size
 			i++;
 			continue;
 		}
-		/* The run, hashed as it is read. */
+		/* The run; looked up when a word literal of its length starts
+		 * with its first letter. */
 		size_t start = i;
-		uint32_t h = TL_QUERYSET_HASH_INIT;
-		for (; i < len && wc[t[i]]; i++)
-			h = TL_QUERYSET_HASH_STEP(h, t[i]);
-		if (i - start <= qs->word_max)
-			tl_queryset__mark_word(qs, text + start, (uint32_t)(i - start), h, found, hits, (uint32_t)start);
+		while (i < len && wc[t[i]])
+			i++;
+		if (i - start <= qs->word_max && (qs->word_starts[t[start]] & tl_queryset__len_bit(i - start)))
+			tl_queryset__mark_word(qs, text + start, (uint32_t)(i - start),
+					       tl_queryset__hash(text + start, (uint32_t)(i - start)), found, hits,
+					       (uint32_t)start);
 		bool tails = (start > 0 && text[start - 1] == '\\') || (text[start] >= '0' && text[start] <= '9');
 		for (size_t k = start + 1; tails && k < i; k++)
-			if (i - k <= qs->word_max)
+			if (i - k <= qs->word_max && (qs->word_starts[t[k]] & tl_queryset__len_bit(i - k)))
 				tl_queryset__mark_word(qs, text + k, (uint32_t)(i - k),
 						       tl_queryset__hash(text + k, (uint32_t)(i - k)), found, hits,
 						       (uint32_t)k);
