@@ -306,9 +306,7 @@ bool tl_facts_is_loss_call(const TlIndex *idx, const TlCall *c)
 {
 	const TlSyms *sy = tl_syms();
 	if (c->qname)
-		return tl_facts__is_loss_function(c->qname) || tl_facts__is_loss_class(c->qname) == false
-			       ? tl_facts__is_loss_function(c->qname)
-			       : false;
+		return tl_facts__is_loss_function(c->qname);
 	TSNode callee = tl_index_unparen(c->callee);
 	if (ts_node_is_null(callee))
 		return false;
