@@ -697,6 +697,8 @@ static void tl_index__leave(TlWalker *w, unsigned entered)
 		w->pending.size--;
 }
 
+/* An ancestor of the walk's node (treewalk.h): what entering it did, for
+ * leaving it, and what the parent table needs of it. */
 typedef struct TlOpen {
 	TSNode node;
 	unsigned entered;
@@ -716,8 +718,12 @@ static void tl_index__walk(TlIndex *idx, TSNode root, const uint8_t *collect)
 	tl_array_init(&w.frames);
 	tl_array_init(&w.pending);
 	tl_index__kinds(&w);
+	/* The open ancestors, for the parent table and for leaving them. */
 	TlArray(TlOpen) open;
 	tl_array_init(&open);
+	/* A plain string literal (start, content, end: no interpolation)
+	 * holds nothing the index records, so its parts are counted, not
+	 * visited, unless the queries start at one of them. */
 	const TlSyms *sy = w.sy;
 	const TSSymbol parts[] = { sy->string_start, sy->string_content, sy->string_end,
 				   sy->escape_sequence, sy->escape_interpolation };
@@ -731,10 +737,13 @@ static void tl_index__walk(TlIndex *idx, TSNode root, const uint8_t *collect)
 	TlTreeNode t;
 	bool descend = true;
 	while (tl_tree_walk_next(&tw, descend, &t)) {
+		/* The ancestors this node is not under are left. */
 		while (open.size > t.depth)
 			tl_index__leave(&w, open.items[--open.size].entered);
 		TSNode n = t.node;
 		TSSymbol sym = t.symbol;
+		/* A statement is recorded with its parent; the parents inside it
+		 * when first asked for (parents.h). */
 		uint32_t anchor = open.size ? tl_array_last(&open)->anchor : UINT32_MAX;
 		if (open.size && tl_array_last(&open)->block && t.named) {
 			TlOpen *up = tl_array_last(&open);
