@@ -766,7 +766,10 @@ static void tl_index__walk(TlIndex *idx, TSNode root, const uint8_t *collect)
 		}
 		descend = kids > 0;
 		if (descend) {
-			TlOpen o = { n, entered, UINT32_MAX, anchor, sym == sy->block || sym == sy->module };
+			/* The root's named children are statements whatever the
+			 * root is (an ERROR root when nothing parses). */
+			TlOpen o = { n, entered, UINT32_MAX, anchor,
+				     sym == sy->block || sym == sy->module || !open.size };
 			tl_array_push(&open, o);
 		} else {
 			tl_index__leave(&w, entered);

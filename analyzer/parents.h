@@ -11,7 +11,8 @@
  * Few nodes are ever climbed from (over Debian's torch sources, one
  * lookup for every 16 named nodes), so the table is filled lazily, a
  * statement at a time. The index's walk records each *statement* (a named
- * child of a module or block) as an anchor, with its parent; the first
+ * child of a module or block, or of the root whatever it is: an ERROR
+ * root when nothing parses) as an anchor, with its parent; the first
  * lookup of a node inside a statement that is not known yet walks that
  * statement once, without entering the statements nested in it (anchors
  * themselves), and records the parent of every named node it meets. A

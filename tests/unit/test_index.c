@@ -1068,11 +1068,16 @@ static void test_parents_in_any_order(void **state)
 		"if a:\n if b:\n  if c:\n   if d:\n    e(f(g(h(1))))\n",
 		"f(f(f(f(f(f(f(f(f(f(f(f(f(f(f(f(f(f(f(f(f(f(f(f(f(f(f(f(f(f(f(f(f(f(f(f(1))))))))))))))))))))))))))))))))))))\n",
 		"# a comment\n\n@dec(1)\n@other\nclass D(B, metaclass=M):  # c\n    \"\"\"doc\"\"\"\n",
+		/* nothing parses: the root is an ERROR node, its children the statements */
+		"y = f(f(f(f(f(f(f(f(f(f(f(f(m.train)\nfor x in y:\n    z = [a.b for a in x]\n"
+		"    w = {k: v(1) for k in z}\n",
 	};
 	for (size_t i = 0; i < sizeof sources / sizeof *sources; i++) {
 		for (int order = 0; order < 2; order++) {
 			TlFixture *fx = tl_fixture_new(sources[i]);
 			TSNode root = ts_tree_root_node(fx->tree);
+			if (i == sizeof sources / sizeof *sources - 1)
+				assert_string_equal(ts_node_type(root), "ERROR");
 			TlArray(TSNode) named;
 			tl_array_init(&named);
 			TSTreeCursor cur = ts_tree_cursor_new(root);
