@@ -216,7 +216,7 @@ typedef struct TlWalker {
 	uint32_t stmt_call_start, stmt_call_end;
 	uint8_t *kinds; /* TL_WALK_* by symbol */
 	uint32_t kind_count;
-	TSNode grandparent; /* of the node being entered (null above depth 2) */
+	TSNode parent, grandparent; /* of the node being entered (null above the root) */
 } TlWalker;
 
 static void tl_index__add_binding(TlWalker *w, const char *name, size_t len,
@@ -508,7 +508,7 @@ static unsigned tl_index__enter(TlWalker *w, TSNode n, TSSymbol s)
 		TlFunc f;
 		memset(&f, 0, sizeof f);
 		f.node = n;
-		TSNode parent = tl_index_parent(w->idx, n);
+		TSNode parent = w->parent;
 		f.outer = (!ts_node_is_null(parent) && ts_node_symbol(parent) == sy->decorated_definition)
 				  ? parent : n;
 		TSNode name = ts_node_child_by_field_id(n, sy->f_name);
@@ -756,7 +756,9 @@ static void tl_index__walk(TlIndex *idx, TSNode root, const uint8_t *collect)
 			tl_array_push(&idx->collected, k);
 		}
 		idx->node_count++;
-		w.grandparent = open.size >= 2 ? open.items[open.size - 2].node : (TSNode){ { 0, 0, 0, 0 }, NULL, NULL };
+		const TSNode none = { { 0, 0, 0, 0 }, NULL, NULL };
+		w.parent = open.size ? open.items[open.size - 1].node : none;
+		w.grandparent = open.size >= 2 ? open.items[open.size - 2].node : none;
 		unsigned entered = tl_index__enter(&w, n, sym);
 		uint32_t kids = t.children;
 		if (kids == 3 && sym == sy->string && skip_strings &&
