@@ -1175,7 +1175,17 @@ void tl_index_build_collecting(TlIndex *idx, const TlSource *src, TSNode root,
 	tl_parents_init(&idx->parents);
 	/* Statements, the anchors the walk records: about one per 100 bytes
 	 * of Python source (Debian's torch: 166k in 16.8 MB). */
-	tl_parents_reserve(&idx->parents, src ? src->length / 100 : 0);
+	uint32_t len = src ? src->length : 0;
+	tl_parents_reserve(&idx->parents, len / 100);
+	/* The walk's largest lists, sized from the source at once (growing
+	 * them copies them over and over): per byte of Debian's torch, a
+	 * statement every 101, a node the queries start at every 69, a call
+	 * every 162, a binding every 127. */
+	tl_array_reserve(&idx->parents.anchors, len / 96 + 1);
+	if (symbols)
+		tl_array_reserve(&idx->collected, len / 64 + 1);
+	tl_array_reserve(&idx->calls, len / 150 + 1);
+	tl_array_reserve(&idx->bindings, len / 120 + 1);
 	tl_index__walk(idx, root, symbols);
 	tl_array_sort(&idx->calls, tl_index__call_order);
 	tl_index__call_spans(idx);
