@@ -549,12 +549,8 @@ void tl_precheck_run_init(TlPrecheckRun *r, const TlPrechecks *pc, TlPrecheckPre
 	r->pc = pc;
 	r->fn = fn;
 	r->ctx = ctx;
-	tl_array_init(&r->path_gen);
-	tl_array_init(&r->exists_gen);
-	tl_array_init(&r->first_gen);
+	tl_array_init(&r->state);
 	tl_array_init(&r->first);
-	tl_array_init(&r->path_from);
-	tl_array_init(&r->path_count);
 	tl_array_init(&r->nodes);
 	tl_array_init(&r->kids);
 	tl_array_init(&r->stack);
@@ -566,24 +562,17 @@ void tl_precheck_run_init(TlPrecheckRun *r, const TlPrechecks *pc, TlPrecheckPre
 		tl_array_push(&r->answer, 0);
 	}
 	for (uint32_t i = 0; i < pc->paths.size; i++) {
-		tl_array_push(&r->path_gen, 0);
-		tl_array_push(&r->exists_gen, 0);
-		tl_array_push(&r->first_gen, 0);
+		TlPrecheckPathState st = { 0, 0, 0, 0, 0 };
+		tl_array_push(&r->state, st);
 		TSNode none = { { 0, 0, 0, 0 }, NULL, NULL };
 		tl_array_push(&r->first, none);
-		tl_array_push(&r->path_from, 0);
-		tl_array_push(&r->path_count, 0);
 	}
 }
 
 void tl_precheck_run_release(TlPrecheckRun *r)
 {
-	tl_array_release(&r->path_gen);
-	tl_array_release(&r->exists_gen);
-	tl_array_release(&r->first_gen);
+	tl_array_release(&r->state);
 	tl_array_release(&r->first);
-	tl_array_release(&r->path_from);
-	tl_array_release(&r->path_count);
 	tl_array_release(&r->nodes);
 	tl_array_release(&r->kids);
 	tl_array_release(&r->stack);
@@ -600,8 +589,8 @@ void tl_precheck_run_at(TlPrecheckRun *r, TSNode node)
 	tl_array_clear(&r->kids);
 	if (++r->generation == 0) {
 		/* wrapped: forget every path */
-		for (uint32_t i = 0; i < r->path_gen.size; i++)
-			r->path_gen.items[i] = r->exists_gen.items[i] = r->first_gen.items[i] = 0;
+		for (uint32_t i = 0; i < r->state.size; i++)
+			r->state.items[i].gen = r->state.items[i].exists_gen = r->state.items[i].first_gen = 0;
 		for (uint32_t i = 0; i < r->asked_gen.size; i++)
 			r->asked_gen.items[i] = 0;
 		r->generation = 1;
@@ -652,11 +641,11 @@ static void tl_precheck__find(TlPrecheckRun *r, uint32_t path)
 	const TlPrecheckPath *paths = r->pc->paths.items;
 	tl_array_clear(&r->stack);
 	uint32_t p = path;
-	while (r->path_gen.items[p] != r->generation) {
+	while (r->state.items[p].gen != r->generation) {
 		if (p == 0) {
-			r->path_gen.items[0] = r->generation;
-			r->path_from.items[0] = r->nodes.size;
-			r->path_count.items[0] = 1;
+			r->state.items[0].gen = r->generation;
+			r->state.items[0].from = r->nodes.size;
+			r->state.items[0].count = 1;
 			tl_precheck__push(r, r->node);
 			break;
 		}
@@ -667,7 +656,7 @@ static void tl_precheck__find(TlPrecheckRun *r, uint32_t path)
 	while (r->stack.size) {
 		uint32_t q = tl_array_pop(&r->stack);
 		const TlPrecheckStep *st = &paths[q].step;
-		uint32_t from = r->path_from.items[paths[q].parent], count = r->path_count.items[paths[q].parent];
+		uint32_t from = r->state.items[paths[q].parent].from, count = r->state.items[paths[q].parent].count;
 		uint32_t start = r->nodes.size;
 		for (uint32_t k = 0; k < count; k++) {
 			tl_precheck__kids(r, from + k);
@@ -681,9 +670,9 @@ static void tl_precheck__find(TlPrecheckRun *r, uint32_t path)
 				}
 			}
 		}
-		r->path_gen.items[q] = r->generation;
-		r->path_from.items[q] = start;
-		r->path_count.items[q] = r->nodes.size - start;
+		r->state.items[q].gen = r->generation;
+		r->state.items[q].from = start;
+		r->state.items[q].count = r->nodes.size - start;
 	}
 }
 
@@ -699,17 +688,17 @@ static bool tl_precheck__exists(TlPrecheckRun *r, uint32_t path)
 {
 	const TlPrecheckPath *paths = r->pc->paths.items;
 	uint32_t chain[16], n = 0, p = path;
-	while (p != 0 && r->path_gen.items[p] != r->generation && r->first_gen.items[p] != r->generation) {
+	while (p != 0 && r->state.items[p].gen != r->generation && r->state.items[p].first_gen != r->generation) {
 		if (n == sizeof chain / sizeof *chain)
 			return false;
 		chain[n++] = p;
 		p = paths[p].parent;
 	}
 	TSNode node = r->node;
-	if (p != 0 && r->path_gen.items[p] == r->generation) {
-		if (!r->path_count.items[p])
+	if (p != 0 && r->state.items[p].gen == r->generation) {
+		if (!r->state.items[p].count)
 			return false;
-		node = r->nodes.items[r->path_from.items[p]].node;
+		node = r->nodes.items[r->state.items[p].from].node;
 	} else if (p != 0) {
 		node = r->first.items[p];
 	}
@@ -729,7 +718,7 @@ static bool tl_precheck__exists(TlPrecheckRun *r, uint32_t path)
 		if (!tl_precheck__step(st, &k))
 			return false;
 		/* A node at q: the paths below it start from there. */
-		r->first_gen.items[q] = r->generation;
+		r->state.items[q].first_gen = r->generation;
 		r->first.items[q] = c;
 		node = c;
 	}
@@ -786,11 +775,11 @@ static bool tl_precheck__check(TlPrecheckRun *r, const TlPrecheck *c)
 	/* A structure check: a node there is enough. */
 	for (uint32_t i = 0; !c->pred && i < c->path_count; i++) {
 		uint32_t path = paths[c->path_from + i];
-		if (r->exists_gen.items[path] == r->generation)
+		if (r->state.items[path].exists_gen == r->generation)
 			return true;
-		if (r->path_gen.items[path] == r->generation ? r->path_count.items[path] > 0
+		if (r->state.items[path].gen == r->generation ? r->state.items[path].count > 0
 							     : tl_precheck__exists(r, path)) {
-			r->exists_gen.items[path] = r->generation;
+			r->state.items[path].exists_gen = r->generation;
 			return true;
 		}
 	}
@@ -801,7 +790,7 @@ static bool tl_precheck__check(TlPrecheckRun *r, const TlPrecheck *c)
 		tl_precheck__find(r, paths[c->path2_from + i]);
 	for (uint32_t i = 0; i < c->path_count; i++) {
 		uint32_t path = paths[c->path_from + i];
-		uint32_t from = r->path_from.items[path], count = r->path_count.items[path];
+		uint32_t from = r->state.items[path].from, count = r->state.items[path].count;
 		if (!c->pred) {
 			if (count)
 				return true;
@@ -817,7 +806,7 @@ static bool tl_precheck__check(TlPrecheckRun *r, const TlPrecheck *c)
 			/* #eq? @a @b: the two texts, as the engine compares them. */
 			for (uint32_t j = 0; j < c->path2_count; j++) {
 				uint32_t path2 = paths[c->path2_from + j];
-				uint32_t from2 = r->path_from.items[path2], count2 = r->path_count.items[path2];
+				uint32_t from2 = r->state.items[path2].from, count2 = r->state.items[path2].count;
 				for (uint32_t m = 0; m < count2; m++) {
 					const TlPrecheckFound *g = &r->nodes.items[from2 + m];
 					bool eq = f->end - f->start == g->end - g->start &&
@@ -854,10 +843,10 @@ int tl_precheck_run_native(TlPrecheckRun *r, uint32_t shape, TSNode *nodes)
 	nodes[0] = r->node;
 	for (uint32_t i = 1; i < sh->count; i++) {
 		tl_precheck__find(r, ns[i].path);
-		uint32_t count = r->path_count.items[ns[i].path];
+		uint32_t count = r->state.items[ns[i].path].count;
 		if (count != 1)
 			return count ? -1 : 0;
-		nodes[i] = r->nodes.items[r->path_from.items[ns[i].path]].node;
+		nodes[i] = r->nodes.items[r->state.items[ns[i].path].from].node;
 		/* Children of one node match its steps in order, one child each:
 		 * after the previous sibling step's child. */
 		for (uint32_t j = i - 1; j > 0; j--) {

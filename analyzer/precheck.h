@@ -144,6 +144,15 @@ uint32_t tl_prechecks_add_shape(TlPrechecks *pc, const TSLanguage *lang, const c
  * TlPrecheckRun.text). */
 typedef bool (*TlPrecheckPredFn)(void *ctx, const TlPred *p, TSNode node);
 
+/* What is known of a path at the node being checked; each stamp is the
+ * generation it holds for (TlPrecheckRun.generation). */
+typedef struct TlPrecheckPathState {
+	uint32_t gen;        /* its nodes were found: `count` of them from `from` in `nodes` */
+	uint32_t exists_gen; /* a node was seen there */
+	uint32_t first_gen;  /* `first` holds a node there (tl_precheck__exists) */
+	uint32_t from, count;
+} TlPrecheckPathState;
+
 /* A node found at a path, and where its children were read to. */
 typedef struct TlPrecheckFound {
 	TSNode node;
@@ -169,11 +178,8 @@ typedef struct TlPrecheckRun {
 	const char *text;             /* the source the nodes are of (string tests) */
 	TSNode node;                  /* the node being checked */
 	uint32_t generation;          /* bumped per node */
-	TlArray(uint32_t) path_gen;   /* per path: generation its nodes were found in */
-	TlArray(uint32_t) exists_gen; /* per path: generation a node was seen there in */
-	TlArray(uint32_t) first_gen;  /* per path: generation `first` was found in */
+	TlArray(TlPrecheckPathState) state; /* per path, together: one cache line holds three */
 	TlArray(TSNode) first;        /* per path: a node there (tl_precheck__exists) */
-	TlArray(uint32_t) path_from, path_count; /* per path: its nodes in `nodes` */
 	TlArray(TlPrecheckFound) nodes;
 	TlArray(TlPrecheckKid) kids;
 	TlArray(uint32_t) stack;      /* paths still to find, innermost last */
