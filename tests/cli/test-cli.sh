@@ -56,6 +56,17 @@ run list-predicates 0 "$bin" --list-predicates; has list-predicates "$tmp/out" "
 
 # --- findings and exit codes ---------------------------------------------------
 run clean 0 "$bin" "$tmp/clean.py"; has clean "$tmp/out" "All checks passed (1 file checked)."
+# One file under two names is checked once: named twice, through a symbolic
+# link, through a path with `..`; a hard link is a second file (its own
+# name, found by comparing real paths only when the inode repeats).
+mkdir -p "$tmp/names/sub" && cp "$tmp/flagged.py" "$tmp/names/a.py"
+ln -s a.py "$tmp/names/link.py" && ln "$tmp/names/a.py" "$tmp/names/hard.py"
+run names-once 1 "$bin" --isolated --format concise "$tmp/names/a.py" "$tmp/names/link.py" \
+	"$tmp/names/sub/../a.py" "$tmp/names/a.py"
+lines names-once "$tmp/out" 2
+run names-hard-link 1 "$bin" --isolated --format concise "$tmp/names/a.py" "$tmp/names/hard.py" "$tmp/names/link.py"
+lines names-hard-link "$tmp/out" 4
+has names-hard-link "$tmp/out" "hard.py:"
 run flagged 1 "$bin" --format concise "$tmp/flagged.py"
 lines flagged-concise "$tmp/out" 2
 has flagged-tl201 "$tmp/out" "flagged.py:11:9: TL201 "
