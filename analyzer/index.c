@@ -346,7 +346,7 @@ static void tl_index__on_import(TlWalker *w, TSNode n)
 	bool from = ts_node_symbol(n) == sy->import_from_statement;
 	char *module = NULL;
 	if (from) {
-		TSNode m = ts_node_child_by_field_id(n, sy->f_module_name);
+		TSNode m = tl_tree_field(n, sy->f_module_name);
 		if (ts_node_is_null(m) || ts_node_symbol(m) == sy->relative_import)
 			return; /* relative imports name local modules */
 		uint32_t len;
@@ -356,12 +356,12 @@ static void tl_index__on_import(TlWalker *w, TSNode n)
 	uint32_t count = ts_node_named_child_count(n);
 	for (uint32_t i = 0; i < count; i++) {
 		TSNode c = ts_node_named_child(n, i);
-		if (from && ts_node_eq(c, ts_node_child_by_field_id(n, sy->f_module_name)))
+		if (from && ts_node_eq(c, tl_tree_field(n, sy->f_module_name)))
 			continue;
 		TSNode name = c, alias = { 0 };
 		if (ts_node_symbol(c) == sy->aliased_import) {
-			name = ts_node_child_by_field_id(c, sy->f_name);
-			alias = ts_node_child_by_field_id(c, sy->f_alias);
+			name = tl_tree_field(c, sy->f_name);
+			alias = tl_tree_field(c, sy->f_alias);
 		} else if (ts_node_symbol(c) != sy->dotted_name) {
 			continue;
 		}
@@ -409,10 +409,10 @@ static void tl_index__on_params(TlWalker *w, TSNode params, int32_t f)
 		TSSymbol s = ts_node_symbol(p);
 		if (s == sy->typed_parameter) {
 			name = ts_node_named_child(p, 0);
-			annotation = ts_node_child_by_field_id(p, sy->f_type);
+			annotation = tl_tree_field(p, sy->f_type);
 		} else if (s == sy->default_parameter || s == sy->typed_default_parameter) {
-			name = ts_node_child_by_field_id(p, sy->f_name);
-			annotation = ts_node_child_by_field_id(p, sy->f_type);
+			name = tl_tree_field(p, sy->f_name);
+			annotation = tl_tree_field(p, sy->f_type);
 		}
 		/* `m: nn.Module`: the annotation's expression sits in a `type` node. */
 		if (!ts_node_is_null(annotation) && ts_node_symbol(annotation) == sy->type_ &&
@@ -511,7 +511,7 @@ static unsigned tl_index__enter(TlWalker *w, TSNode n, TSSymbol s)
 		TSNode parent = w->parent;
 		f.outer = (!ts_node_is_null(parent) && ts_node_symbol(parent) == sy->decorated_definition)
 				  ? parent : n;
-		TSNode name = ts_node_child_by_field_id(n, sy->f_name);
+		TSNode name = tl_tree_field(n, sy->f_name);
 		uint32_t len = 0;
 		const char *t = ts_node_is_null(name) ? "" : tl_index_text(idx, name, &len);
 		f.name = tl_strndup(t, len);
@@ -534,14 +534,14 @@ static unsigned tl_index__enter(TlWalker *w, TSNode n, TSSymbol s)
 		w->cur.cls = -1;
 		w->cur.loop = -1;
 		w->cur.with = -1;
-		tl_index__on_params(w, ts_node_child_by_field_id(n, sy->f_parameters), fi);
+		tl_index__on_params(w, tl_tree_field(n, sy->f_parameters), fi);
 		return TL_WALK_FRAME;
 	}
 	if (kind == TL_WALK_CLASS) {
 		TlClass c;
 		memset(&c, 0, sizeof c);
 		c.node = n;
-		TSNode name = ts_node_child_by_field_id(n, sy->f_name);
+		TSNode name = tl_tree_field(n, sy->f_name);
 		uint32_t len = 0;
 		const char *t = ts_node_is_null(name) ? "" : tl_index_text(idx, name, &len);
 		c.name = tl_strndup(t, len);
@@ -563,7 +563,7 @@ static unsigned tl_index__enter(TlWalker *w, TSNode n, TSSymbol s)
 		TlLoop l;
 		memset(&l, 0, sizeof l);
 		l.node = n;
-		l.body = ts_node_child_by_field_id(n, sy->f_body);
+		l.body = tl_tree_field(n, sy->f_body);
 		l.func = w->cur.func;
 		l.parent = w->cur.loop;
 		int32_t li = (int32_t)idx->loops.size;
@@ -572,8 +572,8 @@ static unsigned tl_index__enter(TlWalker *w, TSNode n, TSSymbol s)
 		tl_array_push(&w->pending, p);
 		tl_index__push(w, n);
 		if (s == sy->for_statement) {
-			TSNode left = ts_node_child_by_field_id(n, sy->f_left);
-			TSNode right = ts_node_child_by_field_id(n, sy->f_right);
+			TSNode left = tl_tree_field(n, sy->f_left);
+			TSNode right = tl_tree_field(n, sy->f_right);
 			if (!ts_node_is_null(left) && !ts_node_is_null(l.body))
 				tl_index__bind_target(w, left, TL_BIND_FOR, n, right,
 						      ts_node_start_byte(l.body));
@@ -584,7 +584,7 @@ static unsigned tl_index__enter(TlWalker *w, TSNode n, TSSymbol s)
 		TlWith wi;
 		memset(&wi, 0, sizeof wi);
 		wi.node = n;
-		wi.body = ts_node_child_by_field_id(n, sy->f_body);
+		wi.body = tl_tree_field(n, sy->f_body);
 		wi.func = w->cur.func;
 		wi.parent = w->cur.with;
 		int32_t wj = (int32_t)idx->withs.size;
@@ -595,13 +595,13 @@ static unsigned tl_index__enter(TlWalker *w, TSNode n, TSSymbol s)
 		return TL_WALK_FRAME | TL_WALK_PENDING;
 	}
 	if (kind == TL_WALK_WITH_ITEM) {
-		TSNode v = ts_node_child_by_field_id(n, sy->f_value);
+		TSNode v = tl_tree_field(n, sy->f_value);
 		if (!ts_node_is_null(v) && ts_node_symbol(v) == sy->as_pattern) {
 			TSNode value = ts_node_named_child(v, 0);
-			TSNode alias = ts_node_child_by_field_id(v, sy->f_alias);
+			TSNode alias = tl_tree_field(v, sy->f_alias);
 			TSNode with = w->grandparent; /* with_item < with_clause < with_statement */
 			TSNode body = ts_node_is_null(with) ? n
-				: ts_node_child_by_field_id(with, sy->f_body);
+				: tl_tree_field(with, sy->f_body);
 			if (!ts_node_is_null(alias) && ts_node_named_child_count(alias))
 				tl_index__bind_target(w, ts_node_named_child(alias, 0), TL_BIND_WITH,
 						      n, value,
@@ -610,16 +610,16 @@ static unsigned tl_index__enter(TlWalker *w, TSNode n, TSSymbol s)
 		return 0;
 	}
 	if (kind == TL_WALK_ASSIGN) {
-		TSNode left = ts_node_child_by_field_id(n, sy->f_left);
-		TSNode right = ts_node_child_by_field_id(n, sy->f_right);
+		TSNode left = tl_tree_field(n, sy->f_left);
+		TSNode right = tl_tree_field(n, sy->f_right);
 		/* a = b = value: both names bind the innermost value. */
 		while (!ts_node_is_null(right) && ts_node_symbol(right) == sy->assignment)
-			right = ts_node_child_by_field_id(right, sy->f_right);
+			right = tl_tree_field(right, sy->f_right);
 		if (ts_node_is_null(left))
 			return 0;
 		TSNode l = tl_index_unparen(left);
 		if (ts_node_symbol(l) == sy->attribute) {
-			TSNode attr = ts_node_child_by_field_id(l, sy->f_attribute);
+			TSNode attr = tl_tree_field(l, sy->f_attribute);
 			if (!ts_node_is_null(attr) && tl_index_text_is(idx, attr, "grad")) {
 				TlSite site = { n, w->cur.func, w->cur.loop, TL_EV_GRAD_RESET };
 				tl_array_push(&idx->sites, site);
@@ -630,8 +630,8 @@ static unsigned tl_index__enter(TlWalker *w, TSNode n, TSSymbol s)
 		return 0;
 	}
 	if (kind == TL_WALK_AUG) {
-		TSNode left = ts_node_child_by_field_id(n, sy->f_left);
-		TSNode right = ts_node_child_by_field_id(n, sy->f_right);
+		TSNode left = tl_tree_field(n, sy->f_left);
+		TSNode right = tl_tree_field(n, sy->f_right);
 		if (!ts_node_is_null(left))
 			tl_index__bind_target(w, left, TL_BIND_AUG, n, right, ts_node_end_byte(n));
 		return 0;
@@ -660,7 +660,7 @@ static unsigned tl_index__enter(TlWalker *w, TSNode n, TSSymbol s)
 		c.node = n;
 		c.start_byte = ts_node_start_byte(n);
 		c.end_byte = ts_node_end_byte(n);
-		c.callee = ts_node_child_by_field_id(n, sy->f_function);
+		c.callee = tl_tree_field(n, sy->f_function);
 		c.func = w->cur.func;
 		c.loop = w->cur.loop;
 		c.with = w->cur.with;
@@ -669,8 +669,8 @@ static unsigned tl_index__enter(TlWalker *w, TSNode n, TSSymbol s)
 		c.stmt_level = c.start_byte == w->stmt_call_start && c.end_byte == w->stmt_call_end;
 		TSNode callee = tl_index_unparen(c.callee);
 		if (!ts_node_is_null(callee) && ts_node_symbol(callee) == sy->attribute) {
-			c.receiver = ts_node_child_by_field_id(callee, sy->f_object);
-			TSNode attr = ts_node_child_by_field_id(callee, sy->f_attribute);
+			c.receiver = tl_tree_field(callee, sy->f_object);
+			TSNode attr = tl_tree_field(callee, sy->f_attribute);
 			uint32_t len;
 			const char *t = tl_index_text(idx, attr, &len);
 			c.method = tl_strndup(t, len);
@@ -854,8 +854,8 @@ static int32_t tl_index__resolve_function(const TlIndex *idx, TSNode callee, int
 	}
 	if (s != sy->attribute)
 		return -1;
-	TSNode obj = tl_index_unparen(ts_node_child_by_field_id(callee, sy->f_object));
-	TSNode attr = ts_node_child_by_field_id(callee, sy->f_attribute);
+	TSNode obj = tl_index_unparen(tl_tree_field(callee, sy->f_object));
+	TSNode attr = tl_tree_field(callee, sy->f_attribute);
 	int32_t cls = -1;
 	if (ts_node_symbol(obj) == sy->identifier && tl_index_text_is(idx, obj, "self")) {
 		for (int32_t f = func; f >= 0; f = idx->funcs.items[f].parent)
@@ -869,7 +869,7 @@ static int32_t tl_index__resolve_function(const TlIndex *idx, TSNode callee, int
 		if (b && b->kind == TL_BIND_ASSIGN && b->elem < 0 && !ts_node_is_null(b->value) &&
 		    ts_node_symbol(b->value) == sy->call) {
 			const TlBinding *cb = tl_index_resolve_node(
-				idx, ts_node_child_by_field_id(b->value, sy->f_function));
+				idx, tl_tree_field(b->value, sy->f_function));
 			if (cb && cb->kind == TL_BIND_CLASS)
 				cls = cb->ref;
 		} else if (b && b->kind == TL_BIND_CLASS) {
@@ -894,7 +894,7 @@ static void tl_index__classes(TlIndex *idx)
 	const TlSyms *sy = tl_syms();
 	for (uint32_t i = 0; i < idx->classes.size; i++) {
 		TlClass *c = &idx->classes.items[i];
-		TSNode sup = ts_node_child_by_field_id(c->node, sy->f_superclasses);
+		TSNode sup = tl_tree_field(c->node, sy->f_superclasses);
 		if (ts_node_is_null(sup))
 			continue;
 		uint32_t count = ts_node_named_child_count(sup);
@@ -920,7 +920,7 @@ static int32_t tl_index__argument_function(TlIndex *idx, const TlCall *c, TSNode
 {
 	const TlSyms *sy = tl_syms();
 	if (ts_node_symbol(a) == sy->keyword_argument)
-		a = ts_node_child_by_field_id(a, sy->f_value);
+		a = tl_tree_field(a, sy->f_value);
 	a = tl_index_unparen(a);
 	if (ts_node_is_null(a))
 		return -1;
@@ -938,7 +938,7 @@ static int32_t tl_index__argument_function(TlIndex *idx, const TlCall *c, TSNode
 static int32_t tl_index__argument_functions(TlIndex *idx, const TlCall *c, const TlNameSet *defs)
 {
 	const TlSyms *sy = tl_syms();
-	TSNode args = ts_node_child_by_field_id(c->node, sy->f_arguments);
+	TSNode args = tl_tree_field(c->node, sy->f_arguments);
 	if (ts_node_is_null(args) || ts_node_symbol(args) != sy->argument_list)
 		return -1;
 	/* An argument names a local function only if its text holds the
@@ -1043,7 +1043,7 @@ static void tl_index__overrides(TlIndex *idx, uint32_t ci)
 	TSNode callee = tl_index_unparen(c->callee);
 	if (c->func < 0 || ts_node_symbol(callee) != sy->attribute)
 		return;
-	TSNode obj = tl_index_unparen(ts_node_child_by_field_id(callee, sy->f_object));
+	TSNode obj = tl_index_unparen(tl_tree_field(callee, sy->f_object));
 	if (ts_node_symbol(obj) != sy->identifier || !tl_index_text_is(idx, obj, "self"))
 		return;
 	int32_t cls = -1;
@@ -1052,7 +1052,7 @@ static void tl_index__overrides(TlIndex *idx, uint32_t ci)
 	if (cls < 0)
 		return;
 	uint32_t alen;
-	const char *aname = tl_index_text(idx, ts_node_child_by_field_id(callee, sy->f_attribute), &alen);
+	const char *aname = tl_index_text(idx, tl_tree_field(callee, sy->f_attribute), &alen);
 	int32_t only = -1, found = 0;
 	for (uint32_t k = 0; k < idx->classes.size; k++) {
 		if ((int32_t)k == cls || !tl_index__derives(idx, (int32_t)k, cls))

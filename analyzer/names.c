@@ -19,6 +19,7 @@
 
 #include "alloc.h"
 #include "syms.h"
+#include "treewalk.h"
 
 /* Bounds on chains followed through bindings (alias of an alias of ...):
  * real code needs two or three steps; the bound keeps adversarial input
@@ -121,8 +122,8 @@ bool tl_index_dotted(const TlIndex *idx, TSNode n, TlBuf *out)
 		}
 		if (s != sy->attribute)
 			break;
-		tl_array_push(&parts, ts_node_child_by_field_id(n, sy->f_attribute));
-		n = tl_index_unparen(ts_node_child_by_field_id(n, sy->f_object));
+		tl_array_push(&parts, tl_tree_field(n, sy->f_attribute));
+		n = tl_index_unparen(tl_tree_field(n, sy->f_object));
 	}
 	if (ok) {
 		for (uint32_t i = parts.size; i > 0; i--) {

@@ -711,7 +711,7 @@ static bool tl_precheck__exists(TlPrecheckRun *r, uint32_t path)
 			return (st->match == TL_PRECHECK_NAMED ? ts_node_named_child_count(node)
 							       : ts_node_child_count(node)) > 0;
 		}
-		TSNode c = ts_node_child_by_field_id(node, st->field);
+		TSNode c = tl_tree_field(node, st->field);
 		if (ts_node_is_null(c))
 			return false;
 		TlPrecheckKid k = { c, st->field, ts_node_symbol(c), ts_node_is_named(c) };

@@ -165,3 +165,75 @@ bool tl_tree_walk_next(TlTreeWalk *w, bool descend, TlTreeNode *out)
 	w->last.node = (TSNode){ { 0, 0, 0, 0 }, NULL, NULL };
 	return false;
 }
+
+/* The first visible node among the children of hidden subtree `s` (at
+ * `at`), hidden ones without visible descendants skipped and those with
+ * some entered, as ts_node_child(s, 0) flattens them. */
+static TSNode tl_tree__first_visible(const TSLanguage *lang, const TSTree *tree, const Subtree *s, Length at)
+{
+	for (;;) {
+		const Subtree *kids = ts_subtree_children(*s);
+		const TSSymbol *aliases = ts_language_alias_sequence(lang, s->ptr->production_id);
+		uint32_t structural = 0;
+		const Subtree *into = NULL;
+		for (uint32_t i = 0; i < s->ptr->child_count && !into; i++) {
+			const Subtree *child = &kids[i];
+			if (i > 0)
+				at = length_add(at, ts_subtree_padding(*child));
+			TSSymbol alias = 0;
+			if (!ts_subtree_extra(*child))
+				alias = aliases ? aliases[structural++] : 0;
+			if (ts_subtree_visible(*child) || alias)
+				return (TSNode){ { at.bytes, at.extent.row, at.extent.column, alias }, child, tree };
+			if (ts_subtree_visible_child_count(*child))
+				into = child;
+			else
+				at = length_add(at, ts_subtree_size(*child));
+		}
+		if (!into)
+			return (TSNode){ { 0, 0, 0, 0 }, NULL, NULL };
+		s = into;
+	}
+}
+
+TSNode tl_tree_field(TSNode n, TSFieldId field)
+{
+	const Subtree *s = (const Subtree *)n.id;
+	if (!s || !field || !ts_subtree_child_count(*s))
+		return (TSNode){ { 0, 0, 0, 0 }, NULL, NULL };
+	const TSLanguage *lang = ts_tree_language(n.tree);
+	const TSFieldMapEntry *e, *end;
+	ts_language_field_map(lang, s->ptr->production_id, &e, &end);
+	while (e < end && e->field_id != field)
+		e++;
+	if (e == end) /* no such field here */
+		return (TSNode){ { 0, 0, 0, 0 }, NULL, NULL };
+	/* A field a hidden child passes up: the public call's own way. */
+	if (e->inherited)
+		return ts_node_child_by_field_id(n, field);
+	const Subtree *kids = ts_subtree_children(*s);
+	const TSSymbol *aliases = ts_language_alias_sequence(lang, s->ptr->production_id);
+	Length at = { n.context[0], { n.context[1], n.context[2] } };
+	uint32_t structural = 0;
+	for (uint32_t i = 0; i < s->ptr->child_count; i++) {
+		const Subtree *child = &kids[i];
+		if (i > 0)
+			at = length_add(at, ts_subtree_padding(*child));
+		if (!ts_subtree_extra(*child)) {
+			if (structural == e->child_index) {
+				TSSymbol alias = aliases ? aliases[structural] : 0;
+				if (ts_subtree_visible(*child) || alias)
+					return (TSNode){ { at.bytes, at.extent.row, at.extent.column, alias },
+							 child, n.tree };
+				/* A hidden child (a supertype such as expression):
+				 * its first visible descendant, as ts_node_child(child, 0). */
+				if (ts_subtree_visible_child_count(*child))
+					return tl_tree__first_visible(lang, n.tree, child, at);
+				break;
+			}
+			structural++;
+		}
+		at = length_add(at, ts_subtree_size(*child));
+	}
+	return ts_node_child_by_field_id(n, field);
+}

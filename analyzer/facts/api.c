@@ -102,7 +102,7 @@ bool tl_facts_passes_keyword(const TlIndex *idx, TSNode call, const char *name)
 	call = tl_index_unparen(call);
 	if (ts_node_is_null(call) || ts_node_symbol(call) != sy->call)
 		return false;
-	TSNode args = ts_node_child_by_field_id(call, sy->f_arguments);
+	TSNode args = tl_tree_field(call, sy->f_arguments);
 	if (ts_node_is_null(args) || ts_node_symbol(args) != sy->argument_list)
 		return false;
 	uint32_t count = ts_node_named_child_count(args);
@@ -113,7 +113,7 @@ bool tl_facts_passes_keyword(const TlIndex *idx, TSNode call, const char *name)
 		if (s == sy->dictionary_splat)
 			return true;
 		if (s == sy->keyword_argument &&
-		    tl_index_text_is(idx, ts_node_child_by_field_id(a, sy->f_name), name))
+		    tl_index_text_is(idx, tl_tree_field(a, sy->f_name), name))
 			return true;
 	}
 	return false;
@@ -202,7 +202,7 @@ bool tl_facts__device(const TlIndex *idx, TSNode e, int depth)
 	if (s != sy->identifier && s != sy->attribute)
 		return false;
 	if (s == sy->attribute &&
-	    tl_index_text_is(idx, ts_node_child_by_field_id(e, sy->f_attribute), "device"))
+	    tl_index_text_is(idx, tl_tree_field(e, sy->f_attribute), "device"))
 		return true; /* x.device, accelerator.device, self.device */
 	const TlBinding *b = tl_index_resolve_node(idx, e);
 	TSNode v = tl_facts__bound_value(b);

@@ -109,7 +109,7 @@ static void tl_facts__contexts(TlIndex *idx)
 			uint32_t items = ts_node_named_child_count(clause);
 			for (uint32_t j = 0; j < items; j++) {
 				TSNode item = ts_node_named_child(clause, j);
-				TSNode v = ts_node_child_by_field_id(item, sy->f_value);
+				TSNode v = tl_tree_field(item, sy->f_value);
 				if (!ts_node_is_null(v) && ts_node_symbol(v) == sy->as_pattern)
 					v = ts_node_named_child(v, 0);
 				if (!ts_node_is_null(v))
@@ -281,13 +281,13 @@ static void tl_facts__uses_device(TlIndex *idx)
 			continue;
 		}
 		/* torch.zeros(..., device=device) */
-		TSNode args = ts_node_child_by_field_id(c->node, sy->f_arguments);
+		TSNode args = tl_tree_field(c->node, sy->f_arguments);
 		uint32_t count = ts_node_is_null(args) ? 0 : ts_node_named_child_count(args);
 		for (uint32_t k = 0; k < count; k++) {
 			TSNode a = ts_node_named_child(args, k);
 			if (ts_node_symbol(a) == sy->keyword_argument &&
-			    tl_index_text_is(idx, ts_node_child_by_field_id(a, sy->f_name), "device") &&
-			    tl_facts_is_device(idx, ts_node_child_by_field_id(a, sy->f_value)))
+			    tl_index_text_is(idx, tl_tree_field(a, sy->f_name), "device") &&
+			    tl_facts_is_device(idx, tl_tree_field(a, sy->f_value)))
 				idx->uses_device = true;
 		}
 	}

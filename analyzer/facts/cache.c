@@ -133,10 +133,10 @@ const TlStoreSites *tl_facts__subscript_sites(const TlIndex *idx, int32_t func, 
 			break;
 		if (s != sy->assignment && s != sy->augmented_assignment)
 			continue;
-		TSNode left = ts_node_child_by_field_id(n, sy->f_left);
+		TSNode left = tl_tree_field(n, sy->f_left);
 		if (ts_node_is_null(left) || ts_node_symbol(left) != sy->subscript)
 			continue;
-		char *name = tl_index_dotted_dup(idx, ts_node_child_by_field_id(left, sy->f_value));
+		char *name = tl_index_dotted_dup(idx, tl_tree_field(left, sy->f_value));
 		if (!name)
 			continue;
 		TlStoreSite site = { n, name };

@@ -32,7 +32,7 @@ TSNode tl_facts__const_param(const TlIndex *idx, int32_t func, const TlCall *sit
 	TSNode v = tl_facts__param_arg_of(idx, param, site);
 	if (ts_node_is_null(v)) {
 		/* Left out: its default, unless a splat may pass it. */
-		TSNode args = ts_node_child_by_field_id(site->node, sy->f_arguments);
+		TSNode args = tl_tree_field(site->node, sy->f_arguments);
 		uint32_t count = ts_node_is_null(args) ? 0 : ts_node_named_child_count(args);
 		for (uint32_t i = 0; i < count; i++) {
 			TSSymbol s = ts_node_symbol(ts_node_named_child(args, i));
@@ -42,7 +42,7 @@ TSNode tl_facts__const_param(const TlIndex *idx, int32_t func, const TlCall *sit
 		TSSymbol ps = ts_node_symbol(param->stmt);
 		if (ps != sy->default_parameter && ps != sy->typed_default_parameter)
 			return none;
-		v = ts_node_child_by_field_id(param->stmt, sy->f_value);
+		v = tl_tree_field(param->stmt, sy->f_value);
 	}
 	v = tl_index_unparen(v);
 	if (ts_node_is_null(v))
@@ -131,16 +131,16 @@ static int tl_facts__cond(const TlIndex *idx, TSNode cond, int32_t func, const T
 	cond = tl_index_unparen(cond);
 	while (!ts_node_is_null(cond) && ts_node_symbol(cond) == sy->not_operator) {
 		negate = !negate;
-		cond = tl_index_unparen(ts_node_child_by_field_id(cond, sy->f_argument));
+		cond = tl_index_unparen(tl_tree_field(cond, sy->f_argument));
 	}
 	if (ts_node_is_null(cond) || depth > 4)
 		return -1;
 	TSSymbol s = ts_node_symbol(cond);
 	int v = -1;
 	if (s == sy->boolean_operator) {
-		int l = tl_facts__cond(idx, ts_node_child_by_field_id(cond, sy->f_left), func, site, depth + 1);
-		int r = tl_facts__cond(idx, ts_node_child_by_field_id(cond, sy->f_right), func, site, depth + 1);
-		TSNode op = ts_node_child_by_field_id(cond, sy->f_operator);
+		int l = tl_facts__cond(idx, tl_tree_field(cond, sy->f_left), func, site, depth + 1);
+		int r = tl_facts__cond(idx, tl_tree_field(cond, sy->f_right), func, site, depth + 1);
+		TSNode op = tl_tree_field(cond, sy->f_operator);
 		bool is_and = !ts_node_is_null(op) && tl_index_text_is(idx, op, "and");
 		if (is_and)
 			v = (l == 0 || r == 0) ? 0 : (l == 1 && r == 1) ? 1 : -1;
@@ -207,14 +207,14 @@ int tl_facts__runs_at(const TlIndex *idx, TSNode node, int32_t func, const TlCal
 		if (s == sy->function_definition || s == sy->class_definition || s == sy->lambda)
 			break;
 		if (s == sy->if_statement || s == sy->elif_clause) {
-			TSNode cons = ts_node_child_by_field_id(p, sy->f_consequence);
+			TSNode cons = tl_tree_field(p, sy->f_consequence);
 			if (ts_node_eq(cons, child)) {
 				runs = tl_facts__fold(runs, tl_facts__cond(idx,
-					ts_node_child_by_field_id(p, sy->f_condition), func, site, 0), true);
+					tl_tree_field(p, sy->f_condition), func, site, 0), true);
 			} else if (s == sy->if_statement) {
 				/* In an elif or else: every earlier test was false. */
 				runs = tl_facts__fold(runs, tl_facts__cond(idx,
-					ts_node_child_by_field_id(p, sy->f_condition), func, site, 0), false);
+					tl_tree_field(p, sy->f_condition), func, site, 0), false);
 				uint32_t count = ts_node_named_child_count(p);
 				for (uint32_t i = 0; i < count; i++) {
 					TSNode alt = ts_node_named_child(p, i);
@@ -222,7 +222,7 @@ int tl_facts__runs_at(const TlIndex *idx, TSNode node, int32_t func, const TlCal
 						break;
 					if (ts_node_symbol(alt) == sy->elif_clause)
 						runs = tl_facts__fold(runs, tl_facts__cond(idx,
-							ts_node_child_by_field_id(alt, sy->f_condition),
+							tl_tree_field(alt, sy->f_condition),
 							func, site, 0), false);
 				}
 			}

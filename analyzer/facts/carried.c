@@ -49,7 +49,7 @@ static bool tl_facts__detaches(const TlIndex *idx, TSNode v, int depth)
 				tl_facts__detaches(idx, ts_node_named_child(v, 2), depth + 1));
 		}
 		if (s == sy->attribute)
-			return tl_index_text_is(idx, ts_node_child_by_field_id(v, sy->f_attribute), "data");
+			return tl_index_text_is(idx, tl_tree_field(v, sy->f_attribute), "data");
 		if (s != sy->call)
 			return false;
 		const TlCall *c = tl_index_call_at(idx, v);
@@ -65,7 +65,7 @@ static bool tl_facts__detaches(const TlIndex *idx, TSNode v, int depth)
 		if (c->method && IN(c->method, wrappers)) {
 			/* tuple(s.detach() for s in h): the generator is the
 			 * whole argument list. */
-			TSNode args = ts_node_child_by_field_id(v, sy->f_arguments);
+			TSNode args = tl_tree_field(v, sy->f_arguments);
 			v = !ts_node_is_null(args) && ts_node_symbol(args) == sy->generator_expression
 				    ? args : tl_facts__arg(v, 0);
 			continue;
@@ -119,7 +119,7 @@ static bool tl_facts__detached_in_place(const TlIndex *idx, const TlLoop *l, con
 		if (c->events & TL_EV_DETACH) {
 			TSNode r = tl_index_unparen(c->receiver);
 			while (ts_node_symbol(r) == sy->subscript)
-				r = tl_index_unparen(ts_node_child_by_field_id(r, sy->f_value));
+				r = tl_index_unparen(tl_tree_field(r, sy->f_value));
 			char *rn = tl_facts__dotted(idx, r);
 			if (rn && strcmp(rn, name) == 0) {
 				yes = true;
@@ -130,7 +130,7 @@ static bool tl_facts__detached_in_place(const TlIndex *idx, const TlLoop *l, con
 			}
 			tl_free(rn);
 		} else if (c->target >= 0 && (idx->funcs.items[c->target].reach_events & TL_EV_DETACH)) {
-			TSNode args = ts_node_child_by_field_id(c->node, sy->f_arguments);
+			TSNode args = tl_tree_field(c->node, sy->f_arguments);
 			yes = !ts_node_is_null(args) && tl_facts__mentions(idx, args, &names);
 		}
 	}
@@ -150,7 +150,7 @@ static int32_t tl_facts__forward_of(const TlIndex *idx, TSNode m)
 	tl_buf_release(&path);
 	if (ts_node_is_null(root) || !whole || ts_node_symbol(root) != sy->call)
 		return -1;
-	const TlBinding *cb = tl_index_resolve_node(idx, ts_node_child_by_field_id(root, sy->f_function));
+	const TlBinding *cb = tl_index_resolve_node(idx, tl_tree_field(root, sy->f_function));
 	if (!cb || cb->kind != TL_BIND_CLASS)
 		return -1;
 	int32_t f = -1;
@@ -440,7 +440,7 @@ static bool tl_facts__graph_from_before(const TlIndex *idx, TSNode subject, cons
 				continue;
 			}
 			if (s == sy->keyword_argument) {
-				x = ts_node_child_by_field_id(x, sy->f_value);
+				x = tl_tree_field(x, sy->f_value);
 				if (ts_node_is_null(x))
 					continue;
 				s = ts_node_symbol(x);

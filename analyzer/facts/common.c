@@ -90,7 +90,7 @@ void tl_facts__lower(const char *s, char *out, size_t size)
 TSNode tl_facts__arg(TSNode call, uint32_t k)
 {
 	const TlSyms *sy = tl_syms();
-	TSNode args = ts_node_child_by_field_id(call, sy->f_arguments);
+	TSNode args = tl_tree_field(call, sy->f_arguments);
 	TSNode none = { 0 };
 	if (ts_node_is_null(args) || ts_node_symbol(args) != sy->argument_list)
 		return none;
@@ -109,7 +109,7 @@ TSNode tl_facts__arg(TSNode call, uint32_t k)
 TSNode tl_facts__kwarg(const TlIndex *idx, TSNode call, const char *name)
 {
 	const TlSyms *sy = tl_syms();
-	TSNode args = ts_node_child_by_field_id(call, sy->f_arguments);
+	TSNode args = tl_tree_field(call, sy->f_arguments);
 	TSNode none = { 0 };
 	if (ts_node_is_null(args) || ts_node_symbol(args) != sy->argument_list)
 		return none;
@@ -117,8 +117,8 @@ TSNode tl_facts__kwarg(const TlIndex *idx, TSNode call, const char *name)
 	for (uint32_t i = 0; i < count; i++) {
 		TSNode a = ts_node_named_child(args, i);
 		if (ts_node_symbol(a) == sy->keyword_argument &&
-		    tl_index_text_is(idx, ts_node_child_by_field_id(a, sy->f_name), name))
-			return ts_node_child_by_field_id(a, sy->f_value);
+		    tl_index_text_is(idx, tl_tree_field(a, sy->f_name), name))
+			return tl_tree_field(a, sy->f_value);
 	}
 	return none;
 }
@@ -126,7 +126,7 @@ TSNode tl_facts__kwarg(const TlIndex *idx, TSNode call, const char *name)
 uint32_t tl_facts__argc(TSNode call)
 {
 	const TlSyms *sy = tl_syms();
-	TSNode args = ts_node_child_by_field_id(call, sy->f_arguments);
+	TSNode args = tl_tree_field(call, sy->f_arguments);
 	if (ts_node_is_null(args))
 		return 0;
 	uint32_t n = 0, count = ts_node_named_child_count(args);

@@ -59,7 +59,7 @@ TSNode tl_facts_literal(const TlIndex *idx, TSNode expr)
 	    s == sy->float_ || s == sy->string)
 		return e;
 	if (s == sy->unary_operator) {
-		TSNode arg = tl_index_unparen(ts_node_child_by_field_id(e, sy->f_argument));
+		TSNode arg = tl_index_unparen(tl_tree_field(e, sy->f_argument));
 		TSSymbol as = ts_node_symbol(arg);
 		return (as == sy->integer || as == sy->float_) ? e : none;
 	}
@@ -103,12 +103,12 @@ static bool tl_facts__number_node(const TlIndex *idx, TSNode e, double *out)
 	TSSymbol s = ts_node_symbol(e);
 	double sign = 1.0;
 	if (s == sy->unary_operator) {
-		TSNode op = ts_node_child_by_field_id(e, sy->f_operator);
+		TSNode op = tl_tree_field(e, sy->f_operator);
 		if (tl_index_text_is(idx, op, "-"))
 			sign = -1.0;
 		else if (!tl_index_text_is(idx, op, "+"))
 			return false;
-		e = tl_index_unparen(ts_node_child_by_field_id(e, sy->f_argument));
+		e = tl_index_unparen(tl_tree_field(e, sy->f_argument));
 		s = ts_node_symbol(e);
 	}
 	if (s != sy->integer && s != sy->float_)

@@ -50,7 +50,7 @@ static bool tl_facts__subscript_stores(const TlIndex *idx, int32_t func, int32_t
 			continue;
 		if (!tl_facts__fan_step())
 			return false;
-		TSNode right = ts_node_child_by_field_id(sites->items[i].stmt, sy->f_right);
+		TSNode right = tl_tree_field(sites->items[i].stmt, sy->f_right);
 		if (tl_facts__graph(idx, right, depth + 1) || tl_facts__elements_graph(idx, right, depth + 1))
 			return true;
 	}
@@ -117,12 +117,12 @@ TSNode tl_facts__element_source(const TlIndex *idx, TSNode id, const TlBinding *
 				TSNode cl = ts_node_named_child(p, i);
 				if (ts_node_symbol(cl) != sy->for_in_clause)
 					continue;
-				TSNode left = tl_index_unparen(ts_node_child_by_field_id(cl, sy->f_left));
+				TSNode left = tl_index_unparen(tl_tree_field(cl, sy->f_left));
 				if (ts_node_symbol(left) == sy->identifier) {
 					uint32_t ll;
 					const char *lt = tl_index_text(idx, left, &ll);
 					if (ll == len && memcmp(lt, t, len) == 0) {
-						it = ts_node_child_by_field_id(cl, sy->f_right);
+						it = tl_tree_field(cl, sy->f_right);
 						elem = -1;
 					}
 					continue;
@@ -133,7 +133,7 @@ TSNode tl_facts__element_source(const TlIndex *idx, TSNode id, const TlBinding *
 					uint32_t xl;
 					const char *xt = tl_index_text(idx, x, &xl);
 					if (ts_node_symbol(x) == sy->identifier && xl == len && memcmp(xt, t, len) == 0) {
-						it = ts_node_child_by_field_id(cl, sy->f_right);
+						it = tl_tree_field(cl, sy->f_right);
 						elem = (int32_t)k;
 						break;
 					}
@@ -211,7 +211,7 @@ bool tl_facts__elements_graph(const TlIndex *idx, TSNode expr, int depth)
 		for (uint32_t i = 0; i < count && i < 64; i++) {
 			TSNode e = ts_node_named_child(expr, i);
 			if (ts_node_symbol(e) == sy->pair)
-				e = ts_node_child_by_field_id(e, sy->f_value);
+				e = tl_tree_field(e, sy->f_value);
 			if (tl_facts__graph(idx, e, depth + 1) || tl_facts__elements_graph(idx, e, depth + 1))
 				return true;
 		}
@@ -219,16 +219,16 @@ bool tl_facts__elements_graph(const TlIndex *idx, TSNode expr, int depth)
 	}
 	if (s == sy->list_comprehension || s == sy->generator_expression ||
 	    s == sy->set_comprehension || s == sy->dictionary_comprehension) {
-		TSNode body = ts_node_child_by_field_id(expr, sy->f_body);
+		TSNode body = tl_tree_field(expr, sy->f_body);
 		if (!ts_node_is_null(body) && ts_node_symbol(body) == sy->pair)
-			body = ts_node_child_by_field_id(body, sy->f_value);
+			body = tl_tree_field(body, sy->f_value);
 		return tl_facts__graph(idx, body, depth + 1);
 	}
 	if (s == sy->binary_operator) /* parts + [loss] */
-		return tl_facts__elements_graph(idx, ts_node_child_by_field_id(expr, sy->f_left), depth + 1) ||
-		       tl_facts__elements_graph(idx, ts_node_child_by_field_id(expr, sy->f_right), depth + 1);
+		return tl_facts__elements_graph(idx, tl_tree_field(expr, sy->f_left), depth + 1) ||
+		       tl_facts__elements_graph(idx, tl_tree_field(expr, sy->f_right), depth + 1);
 	if (s == sy->subscript) /* history["loss"]: a list kept in a dict */
-		return tl_facts__elements_graph(idx, ts_node_child_by_field_id(expr, sy->f_value), depth + 1);
+		return tl_facts__elements_graph(idx, tl_tree_field(expr, sy->f_value), depth + 1);
 	if (s == sy->call) {
 		const TlCall *c = tl_index_call_at(idx, expr);
 		if (!c || !c->method)

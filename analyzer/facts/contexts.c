@@ -110,13 +110,13 @@ static uint32_t tl_facts__context_kind(const TlIndex *idx, TSNode expr, int dept
 	TSNode call = { 0 }, callee = expr;
 	if (s == sy->call) {
 		call = expr;
-		callee = tl_index_unparen(ts_node_child_by_field_id(expr, sy->f_function));
+		callee = tl_index_unparen(tl_tree_field(expr, sy->f_function));
 	}
 	char *q = tl_index_qualify(idx, callee);
 	/* accelerator.autocast(), self.autocast(): when the name is no import,
 	 * the method says it. */
 	if (!q && !ts_node_is_null(call) && ts_node_symbol(callee) == sy->attribute &&
-	    tl_index_text_is(idx, ts_node_child_by_field_id(callee, sy->f_attribute), "autocast"))
+	    tl_index_text_is(idx, tl_tree_field(callee, sy->f_attribute), "autocast"))
 		return tl_facts__context_of_name("torch.autocast", call, idx);
 	uint32_t k = q ? tl_facts__context_of_name(q, call, idx) : 0;
 	if (q && !k && strcmp(q, "functools.partial") == 0 && !ts_node_is_null(call)) {
@@ -335,7 +335,7 @@ static bool tl_facts__file_converts_to_half(const TlIndex *idx)
 		if (c->receiver.id && c->method && strcmp(c->method, "half") == 0 &&
 		    tl_facts__argc(c->node) == 0)
 			return true;
-		TSNode args = ts_node_child_by_field_id(c->node, sy->f_arguments);
+		TSNode args = tl_tree_field(c->node, sy->f_arguments);
 		if (ts_node_is_null(args) || ts_node_symbol(args) != sy->argument_list ||
 		    (tl_facts_context_kind(idx, c->node) & (TL_CTX_AUTOCAST | TL_CTX_AUTOCAST_OFF)))
 			continue;
@@ -343,7 +343,7 @@ static bool tl_facts__file_converts_to_half(const TlIndex *idx)
 		for (uint32_t k = 0; k < n; k++) {
 			TSNode a = ts_node_named_child(args, k);
 			if (ts_node_symbol(a) == sy->keyword_argument)
-				a = ts_node_child_by_field_id(a, sy->f_value);
+				a = tl_tree_field(a, sy->f_value);
 			if (tl_facts_is_half_dtype(idx, a))
 				return true;
 		}

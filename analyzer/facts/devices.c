@@ -52,12 +52,12 @@ static bool tl_facts__via_operands(const TlIndex *idx, TSNode e, int depth, int 
 	TSSymbol s = ts_node_symbol(e);
 	*handled = true;
 	if (s == sy->subscript)
-		return fn(idx, ts_node_child_by_field_id(e, sy->f_value), depth + 1, budget);
+		return fn(idx, tl_tree_field(e, sy->f_value), depth + 1, budget);
 	if (s == sy->binary_operator)
-		return fn(idx, ts_node_child_by_field_id(e, sy->f_left), depth + 1, budget) ||
-		       fn(idx, ts_node_child_by_field_id(e, sy->f_right), depth + 1, budget);
+		return fn(idx, tl_tree_field(e, sy->f_left), depth + 1, budget) ||
+		       fn(idx, tl_tree_field(e, sy->f_right), depth + 1, budget);
 	if (s == sy->unary_operator)
-		return fn(idx, ts_node_child_by_field_id(e, sy->f_argument), depth + 1, budget);
+		return fn(idx, tl_tree_field(e, sy->f_argument), depth + 1, budget);
 	if (s == sy->comparison_operator) {
 		uint32_t count = ts_node_named_child_count(e);
 		for (uint32_t i = 0; i < count; i++)
@@ -124,10 +124,10 @@ static bool tl_facts__tensor(const TlIndex *idx, TSNode e, int depth, int *budge
 	if (s != sy->identifier && s != sy->attribute)
 		return false;
 	if (s == sy->attribute) {
-		TSNode attr = ts_node_child_by_field_id(e, sy->f_attribute);
+		TSNode attr = tl_tree_field(e, sy->f_attribute);
 		if (tl_index_text_is(idx, attr, "data") || tl_index_text_is(idx, attr, "grad") ||
 		    tl_index_text_is(idx, attr, "T"))
-			return tl_facts__tensor(idx, ts_node_child_by_field_id(e, sy->f_object), depth + 1, budget);
+			return tl_facts__tensor(idx, tl_tree_field(e, sy->f_object), depth + 1, budget);
 	}
 	if (s == sy->identifier && tl_facts__comprehension_local(idx, e))
 		return false; /* the index does not bind comprehension variables */
@@ -281,14 +281,14 @@ static bool tl_facts__on_device(const TlIndex *idx, TSNode e, int depth, int *bu
 		/* outputs.loss, out.logits, x.data, topk.values: a field of a
 		 * device value, unless it describes the tensor. */
 		uint32_t len;
-		const char *t = tl_index_text(idx, ts_node_child_by_field_id(e, sy->f_attribute), &len);
+		const char *t = tl_index_text(idx, tl_tree_field(e, sy->f_attribute), &len);
 		char field[64];
 		if (len >= sizeof field)
 			return false;
 		memcpy(field, t, len);
 		field[len] = '\0';
 		return !IN(field, descriptive) &&
-		       tl_facts__on_device(idx, ts_node_child_by_field_id(e, sy->f_object), depth + 1, budget);
+		       tl_facts__on_device(idx, tl_tree_field(e, sy->f_object), depth + 1, budget);
 	}
 	if (b && b->kind == TL_BIND_PARAM)
 		return tl_facts__param_all(idx, b, tl_facts__on_device, depth, budget);
@@ -388,7 +388,7 @@ static bool tl_facts__host_source(const TlIndex *idx, TSNode recv, int mode, int
 				return false;
 			root = tl_index_unparen(c->receiver);
 		} else if (s == sy->attribute || s == sy->subscript) {
-			root = tl_index_unparen(ts_node_child_by_field_id(
+			root = tl_index_unparen(tl_tree_field(
 				root, s == sy->attribute ? sy->f_object : sy->f_value));
 		} else {
 			break;
@@ -464,7 +464,7 @@ static bool tl_facts__host_return_mode(const TlIndex *idx, TSNode v, int mode)
 	int32_t func = tl_index_func_of(idx, v);
 	if (func < 0)
 		return false;
-	TSNode body = ts_node_child_by_field_id(idx->funcs.items[func].node, sy->f_body);
+	TSNode body = tl_tree_field(idx->funcs.items[func].node, sy->f_body);
 	TlHostNames taint;
 	tl_array_init(&taint);
 	tl_facts__host_taint(idx, func, body, ts_node_start_byte(v), mode, &taint);
@@ -500,7 +500,7 @@ static bool tl_facts__host_call(const TlIndex *idx, TSNode e, int32_t f, int mod
 		if (ts_node_is_null(a))
 			continue;
 		if (ts_node_symbol(a) == tl_syms()->keyword_argument)
-			a = ts_node_child_by_field_id(a, tl_syms()->f_value);
+			a = tl_tree_field(a, tl_syms()->f_value);
 		if (tl_facts__host_source(idx, a, mode, depth + 1))
 			return true;
 	}
@@ -547,12 +547,12 @@ static bool tl_facts__host_value(const TlIndex *idx, TSNode e, const TlHostNames
 					 !tl_facts__starts(c->qname, "torch.distributed.")))
 				     : (!c->receiver.id && IN(c->method, builtins));
 		if (pure) {
-			TSNode args = ts_node_child_by_field_id(e, sy->f_arguments);
+			TSNode args = tl_tree_field(e, sy->f_arguments);
 			uint32_t count = ts_node_is_null(args) ? 0 : ts_node_named_child_count(args);
 			for (uint32_t i = 0; i < count; i++) {
 				TSNode a = ts_node_named_child(args, i);
 				if (ts_node_symbol(a) == sy->keyword_argument)
-					a = ts_node_child_by_field_id(a, sy->f_value);
+					a = tl_tree_field(a, sy->f_value);
 				if (tl_facts__host_value(idx, a, taint, mode, depth + 1))
 					return true;
 			}
@@ -571,7 +571,7 @@ static bool tl_facts__host_value(const TlIndex *idx, TSNode e, const TlHostNames
 		bool yes = name && tl_facts__host_names_has(taint, name);
 		tl_free(name);
 		if (!yes && !name && s == sy->attribute)
-			yes = tl_facts__host_value(idx, ts_node_child_by_field_id(e, sy->f_object), taint,
+			yes = tl_facts__host_value(idx, tl_tree_field(e, sy->f_object), taint,
 						  mode, depth + 1);
 		return yes;
 	}
@@ -594,7 +594,7 @@ bool tl_facts_host_derived(const TlIndex *idx, TSNode expr)
 		return false;
 	/* The iteration: the loop body, or the body of a helper called per step. */
 	TSNode body = loop >= 0 ? idx->loops.items[loop].body
-				: ts_node_child_by_field_id(idx->funcs.items[func].node, sy->f_body);
+				: tl_tree_field(idx->funcs.items[func].node, sy->f_body);
 	TlHostNames taint;
 	tl_array_init(&taint);
 	tl_facts__host_taint(idx, func, body, ts_node_start_byte(expr), TL_HOST_DEVICE, &taint);
@@ -626,10 +626,10 @@ static bool tl_facts__kept(const TlIndex *idx, const char *name, TSNode body)
 		} else if (s == sy->call) {
 			const TlCall *c = tl_index_call_at(idx, x);
 			kept = c && c->receiver.id && IN(c->method, storing) &&
-			       tl_facts__mentions(idx, ts_node_child_by_field_id(x, sy->f_arguments), &one);
+			       tl_facts__mentions(idx, tl_tree_field(x, sy->f_arguments), &one);
 		} else if (s == sy->assignment) {
-			TSNode left = tl_index_unparen(ts_node_child_by_field_id(x, sy->f_left));
-			TSNode right = ts_node_child_by_field_id(x, sy->f_right);
+			TSNode left = tl_index_unparen(tl_tree_field(x, sy->f_left));
+			TSNode right = tl_tree_field(x, sy->f_right);
 			TSSymbol ls = ts_node_symbol(left);
 			kept = (ls == sy->attribute || ls == sy->subscript) &&
 			       tl_facts__mentions(idx, right, &one);
@@ -649,7 +649,7 @@ static bool tl_facts__dies(const TlIndex *idx, TSNode expr, int depth, int *budg
 		return false;
 	/* In a helper called per step, the helper's body is the iteration. */
 	TSNode body = loop >= 0 ? idx->loops.items[loop].body
-				: ts_node_child_by_field_id(idx->funcs.items[func].node, sy->f_body);
+				: tl_tree_field(idx->funcs.items[func].node, sy->f_body);
 	TSNode child = expr;
 	for (TSNode p = tl_index_parent(idx, expr); !ts_node_is_null(p) && !ts_node_eq(p, body);
 	     child = p, p = tl_index_parent(idx, p)) {
@@ -678,9 +678,9 @@ static bool tl_facts__dies(const TlIndex *idx, TSNode expr, int depth, int *budg
 				return false;
 		}
 		if (s == sy->assignment || s == sy->augmented_assignment) {
-			if (!ts_node_eq(ts_node_child_by_field_id(p, sy->f_right), child))
+			if (!ts_node_eq(tl_tree_field(p, sy->f_right), child))
 				return false;
-			TSNode left = tl_index_unparen(ts_node_child_by_field_id(p, sy->f_left));
+			TSNode left = tl_index_unparen(tl_tree_field(p, sy->f_left));
 			if (ts_node_symbol(left) != sy->identifier)
 				return false; /* self.buf = ..., cache[k] = ... */
 			char *name = tl_facts__dotted(idx, left);

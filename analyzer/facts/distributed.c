@@ -74,7 +74,7 @@ static bool tl_facts__names_attribute(const TlIndex *idx, TSNode n, const char *
 		TSSymbol s = ts_node_symbol(x);
 		descend = true;
 		if (s == sy->attribute &&
-		    tl_index_text_is(idx, ts_node_child_by_field_id(x, sy->f_attribute), attr)) {
+		    tl_index_text_is(idx, tl_tree_field(x, sy->f_attribute), attr)) {
 			found = true;
 		} else if (s == sy->identifier && !ts_node_eq(x, n)) {
 			/* ctx = model.no_sync if ... else nullcontext; with ctx(): */
@@ -97,9 +97,9 @@ static bool tl_facts__assigns_attribute(const TlIndex *idx, TSNode body, const c
 		TSNode x = ts_tree_cursor_current_node(&cur);
 		descend = true;
 		if (ts_node_symbol(x) == sy->assignment) {
-			TSNode left = tl_index_unparen(ts_node_child_by_field_id(x, sy->f_left));
+			TSNode left = tl_index_unparen(tl_tree_field(x, sy->f_left));
 			found = ts_node_symbol(left) == sy->attribute &&
-				tl_index_text_is(idx, ts_node_child_by_field_id(left, sy->f_attribute), attr);
+				tl_index_text_is(idx, tl_tree_field(left, sy->f_attribute), attr);
 		}
 	} while (!found && tl_walk_next(&cur, body, descend));
 	ts_tree_cursor_delete(&cur);
@@ -246,8 +246,8 @@ bool tl_facts_wrapped_module(const TlIndex *idx, TSNode e, TlWrapper kind)
 			return false;
 		TSSymbol s = ts_node_symbol(e);
 		if (s == sy->attribute && tl_facts__attribute_may_be(idx, e, "module") &&
-		    tl_index_text_is(idx, ts_node_child_by_field_id(e, sy->f_attribute), "module"))
-			return tl_facts__wrapped(idx, ts_node_child_by_field_id(e, sy->f_object), kind, 0,
+		    tl_index_text_is(idx, tl_tree_field(e, sy->f_attribute), "module"))
+			return tl_facts__wrapped(idx, tl_tree_field(e, sy->f_object), kind, 0,
 						&budget);
 		if (s != sy->identifier && s != sy->attribute)
 			return false;

@@ -11,6 +11,7 @@
 #include "buf.h"
 #include "facts.h"
 #include "syms.h"
+#include "treewalk.h"
 #include "walk.h"
 
 #define IN(s, set) tl_facts__in((s), (set), sizeof(set) / sizeof *(set))

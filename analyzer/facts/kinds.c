@@ -18,7 +18,7 @@ static bool tl_facts__binding_call_qname_is(const TlIndex *idx, TSNode expr,
 	TSNode v = tl_facts__bound_value(b);
 	if (ts_node_is_null(v) || b->elem >= 0 || ts_node_symbol(v) != sy->call)
 		return false;
-	char *q = tl_index_qualify(idx, ts_node_child_by_field_id(v, sy->f_function));
+	char *q = tl_index_qualify(idx, tl_tree_field(v, sy->f_function));
 	bool yes = q && pred(q);
 	*decided = q ? 1 : 0;
 	tl_free(q);
@@ -126,7 +126,7 @@ bool tl_facts_is_optimizer(const TlIndex *idx, TSNode expr)
 	const TlSyms *sy = tl_syms();
 	expr = tl_index_unparen(expr);
 	if (ts_node_symbol(expr) == sy->subscript) /* optimizers[0] */
-		expr = ts_node_child_by_field_id(expr, sy->f_value);
+		expr = tl_tree_field(expr, sy->f_value);
 	int decided;
 	if (tl_facts__binding_call_qname_is(idx, expr, tl_facts__optimizer_qname, &decided))
 		return true;
@@ -521,7 +521,7 @@ bool tl_facts__graph(const TlIndex *idx, TSNode expr, int depth)
 		return false;
 	}
 	if (s == sy->attribute) {
-		TSNode attr = ts_node_child_by_field_id(expr, sy->f_attribute);
+		TSNode attr = tl_tree_field(expr, sy->f_attribute);
 		static const char *const plain[] = {
 			"data", "grad", "shape", "dtype", "device", "requires_grad",
 			"is_cuda", "ndim", "T_max",
@@ -544,18 +544,18 @@ bool tl_facts__graph(const TlIndex *idx, TSNode expr, int depth)
 				return true;
 			return tl_facts__backpropagated(idx, b);
 		}
-		return tl_facts__graph(idx, ts_node_child_by_field_id(expr, sy->f_object), depth + 1);
+		return tl_facts__graph(idx, tl_tree_field(expr, sy->f_object), depth + 1);
 	}
 	if (s == sy->subscript) {
 		/* losses[0] of a graph tensor, out["loss"] of a container holding one */
-		TSNode v = ts_node_child_by_field_id(expr, sy->f_value);
+		TSNode v = tl_tree_field(expr, sy->f_value);
 		return tl_facts__graph(idx, v, depth + 1) || tl_facts__elements_graph(idx, v, depth + 1);
 	}
 	if (s == sy->binary_operator)
-		return tl_facts__graph(idx, ts_node_child_by_field_id(expr, sy->f_left), depth + 1) ||
-		       tl_facts__graph(idx, ts_node_child_by_field_id(expr, sy->f_right), depth + 1);
+		return tl_facts__graph(idx, tl_tree_field(expr, sy->f_left), depth + 1) ||
+		       tl_facts__graph(idx, tl_tree_field(expr, sy->f_right), depth + 1);
 	if (s == sy->unary_operator)
-		return tl_facts__graph(idx, ts_node_child_by_field_id(expr, sy->f_argument), depth + 1);
+		return tl_facts__graph(idx, tl_tree_field(expr, sy->f_argument), depth + 1);
 	if (s == sy->conditional_expression) {
 		return ts_node_named_child_count(expr) >= 3 &&
 		       tl_facts__graph(idx, ts_node_named_child(expr, 0), depth + 1) &&
@@ -706,7 +706,7 @@ bool tl_facts__tensor_batch(const TlIndex *idx, TSNode expr, int depth)
 		return tl_facts_is_graph(idx, expr);
 	}
 	if (s == sy->subscript) {
-		TSNode v = tl_index_unparen(ts_node_child_by_field_id(expr, sy->f_value));
+		TSNode v = tl_index_unparen(tl_tree_field(expr, sy->f_value));
 		const TlBinding *b = ts_node_symbol(v) == sy->identifier ? tl_index_resolve_node(idx, v) : NULL;
 		if (b && tl_facts__batch_depth(idx, b) == 0)
 			return true; /* batch[0], batch["input_ids"] */
@@ -757,7 +757,7 @@ static const TlCall *tl_facts__param_iter_call(const TlIndex *idx, TSNode it)
 		it = tl_index_unparen(it);
 		/* list(m.parameters())[:-2] */
 		if (!ts_node_is_null(it) && ts_node_symbol(it) == sy->subscript)
-			it = tl_index_unparen(ts_node_child_by_field_id(it, sy->f_value));
+			it = tl_index_unparen(tl_tree_field(it, sy->f_value));
 		if (ts_node_is_null(it) || ts_node_symbol(it) != sy->call)
 			return NULL;
 		const TlCall *c = tl_index_call_at(idx, it);
@@ -786,7 +786,7 @@ bool tl_facts_is_parameter(const TlIndex *idx, TSNode expr)
 	TSSymbol s = ts_node_symbol(expr);
 	if (s == sy->attribute) {
 		/* model.fc.weight: a parameter of a module */
-		TSNode attr = ts_node_child_by_field_id(expr, sy->f_attribute);
+		TSNode attr = tl_tree_field(expr, sy->f_attribute);
 		char name[16];
 		uint32_t len = ts_node_end_byte(attr) - ts_node_start_byte(attr);
 		if (len >= sizeof name)
@@ -794,7 +794,7 @@ bool tl_facts_is_parameter(const TlIndex *idx, TSNode expr)
 		memcpy(name, idx->src->text + ts_node_start_byte(attr), len);
 		name[len] = '\0';
 		return IN(name, tl_facts__param_attrs) &&
-		       tl_facts_is_module(idx, ts_node_child_by_field_id(expr, sy->f_object));
+		       tl_facts_is_module(idx, tl_tree_field(expr, sy->f_object));
 	}
 	if (s != sy->identifier)
 		return false;

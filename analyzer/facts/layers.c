@@ -198,7 +198,7 @@ static void tl_facts__layers_scan(const TlIndex *idx, TlLayerScan *s, TSNode top
 				    memcmp(k->recv_name, name, len) == 0 &&
 				    (strcmp(k->method, "append") == 0 || strcmp(k->method, "extend") == 0 ||
 				     strcmp(k->method, "add_module") == 0 || strcmp(k->method, "insert") == 0))
-					tl_facts__layers_push(s, ts_node_child_by_field_id(k->node, sy->f_arguments));
+					tl_facts__layers_push(s, tl_tree_field(k->node, sy->f_arguments));
 			}
 		}
 	} while (!s->dependent && tl_walk_next(&cur, top, descend));

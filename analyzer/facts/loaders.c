@@ -137,7 +137,7 @@ static void tl_facts__loaders(const TlIndex *idx, TSNode expr, TlLoaders *out, i
 	}
 	TSSymbol s = ts_node_symbol(expr);
 	if (s == sy->subscript) {
-		tl_facts__loaders(idx, ts_node_child_by_field_id(expr, sy->f_value), out, depth + 1);
+		tl_facts__loaders(idx, tl_tree_field(expr, sy->f_value), out, depth + 1);
 		return;
 	}
 	if (s == sy->call) {
@@ -169,7 +169,7 @@ static void tl_facts__loaders(const TlIndex *idx, TSNode expr, TlLoaders *out, i
 	}
 	const TlBinding *b = tl_index_resolve_node(idx, expr);
 	if (!b && s == sy->attribute) { /* batch.image */
-		tl_facts__loaders(idx, ts_node_child_by_field_id(expr, sy->f_object), out, depth + 1);
+		tl_facts__loaders(idx, tl_tree_field(expr, sy->f_object), out, depth + 1);
 		return;
 	}
 	if (!b) {
@@ -283,7 +283,7 @@ bool tl_facts_feeds_step_loop(const TlIndex *idx, TSNode call, uint32_t kinds)
 		if (!(l->step & kinds) || ts_node_symbol(l->node) != sy->for_statement)
 			continue;
 		bool enumerated = false;
-		TSNode it = tl_facts__unwrap_iterable(idx, ts_node_child_by_field_id(l->node, sy->f_right),
+		TSNode it = tl_facts__unwrap_iterable(idx, tl_tree_field(l->node, sy->f_right),
 						      &enumerated);
 		TlLoaders ls;
 		tl_array_init(&ls.calls);

@@ -16,7 +16,7 @@ static bool tl_facts__is_modulo(const TlIndex *idx, TSNode e)
 	const TlSyms *sy = tl_syms();
 	e = tl_index_unparen(e);
 	return !ts_node_is_null(e) && ts_node_symbol(e) == sy->binary_operator &&
-	       tl_index_text_is(idx, ts_node_child_by_field_id(e, sy->f_operator), "%");
+	       tl_index_text_is(idx, tl_tree_field(e, sy->f_operator), "%");
 }
 
 /* True for a comparison whose operators are all `==`. */
@@ -88,18 +88,18 @@ static bool tl_facts__every_n(const TlIndex *idx, TSNode cond, int depth)
 		return false;
 	}
 	if (s == sy->not_operator)
-		return tl_facts__is_modulo(idx, ts_node_child_by_field_id(cond, sy->f_argument));
+		return tl_facts__is_modulo(idx, tl_tree_field(cond, sy->f_argument));
 	if (s == sy->boolean_operator) {
-		TSNode l = ts_node_child_by_field_id(cond, sy->f_left);
-		TSNode r = ts_node_child_by_field_id(cond, sy->f_right);
-		if (tl_index_text_is(idx, ts_node_child_by_field_id(cond, sy->f_operator), "and"))
+		TSNode l = tl_tree_field(cond, sy->f_left);
+		TSNode r = tl_tree_field(cond, sy->f_right);
+		if (tl_index_text_is(idx, tl_tree_field(cond, sy->f_operator), "and"))
 			return tl_facts__every_n(idx, l, depth + 1) || tl_facts__every_n(idx, r, depth + 1);
 		/* or: rare on both sides, and an every-N test on one. */
 		return tl_facts__rare(idx, l, depth + 1) && tl_facts__rare(idx, r, depth + 1) &&
 		       (tl_facts__every_n(idx, l, depth + 1) || tl_facts__every_n(idx, r, depth + 1));
 	}
 	if (s == sy->call)
-		return tl_facts__periodic_name(idx, ts_node_child_by_field_id(cond, sy->f_function));
+		return tl_facts__periodic_name(idx, tl_tree_field(cond, sy->f_function));
 	if (s == sy->attribute || s == sy->identifier) {
 		if (tl_facts__periodic_name(idx, cond))
 			return true;
@@ -120,7 +120,7 @@ static bool tl_facts__skip_unless_every_n(const TlIndex *idx, TSNode cond)
 		return false;
 	TSSymbol s = ts_node_symbol(cond);
 	if (s == sy->not_operator)
-		return tl_facts__every_n(idx, ts_node_child_by_field_id(cond, sy->f_argument), 0);
+		return tl_facts__every_n(idx, tl_tree_field(cond, sy->f_argument), 0);
 	if (tl_facts__is_modulo(idx, cond))
 		return true;
 	if (s != sy->comparison_operator || ts_node_named_child_count(cond) != 2)
@@ -141,16 +141,16 @@ static bool tl_facts__early_exit(const TlIndex *idx, TSNode stmt)
 {
 	const TlSyms *sy = tl_syms();
 	if (ts_node_symbol(stmt) != sy->if_statement ||
-	    !ts_node_is_null(ts_node_child_by_field_id(stmt, sy->f_alternative)))
+	    !ts_node_is_null(tl_tree_field(stmt, sy->f_alternative)))
 		return false;
-	TSNode body = ts_node_child_by_field_id(stmt, sy->f_consequence);
+	TSNode body = tl_tree_field(stmt, sy->f_consequence);
 	uint32_t count = ts_node_is_null(body) ? 0 : ts_node_named_child_count(body);
 	if (!count)
 		return false;
 	const char *t = ts_node_type(ts_node_named_child(body, count - 1));
 	return (strcmp(t, "continue_statement") == 0 || strcmp(t, "return_statement") == 0 ||
 		strcmp(t, "break_statement") == 0) &&
-	       tl_facts__skip_unless_every_n(idx, ts_node_child_by_field_id(stmt, sy->f_condition));
+	       tl_facts__skip_unless_every_n(idx, tl_tree_field(stmt, sy->f_condition));
 }
 
 /* The every-N guard that holds `node`, below `top`: an if_statement or
@@ -168,8 +168,8 @@ TSNode tl_facts__guard_between(const TlIndex *idx, TSNode node, TSNode top)
 		if (s == sy->function_definition || s == sy->class_definition)
 			break;
 		if ((s == sy->if_statement || s == sy->elif_clause) &&
-		    ts_node_eq(ts_node_child_by_field_id(p, sy->f_consequence), child) &&
-		    tl_facts__every_n(idx, ts_node_child_by_field_id(p, sy->f_condition), 0))
+		    ts_node_eq(tl_tree_field(p, sy->f_consequence), child) &&
+		    tl_facts__every_n(idx, tl_tree_field(p, sy->f_condition), 0))
 			return p;
 		/* An exception handler runs when a step fails, not per step. */
 		if (s == sy->except_clause)
@@ -316,8 +316,8 @@ static bool tl_facts__module_moved_onto_itself(const TlIndex *idx, TSNode assign
 	const TlSyms *sy = tl_syms();
 	if (ts_node_symbol(assign) != sy->assignment)
 		return false;
-	TSNode left = tl_index_unparen(ts_node_child_by_field_id(assign, sy->f_left));
-	TSNode right = tl_index_unparen(ts_node_child_by_field_id(assign, sy->f_right));
+	TSNode left = tl_index_unparen(tl_tree_field(assign, sy->f_left));
+	TSNode right = tl_index_unparen(tl_tree_field(assign, sy->f_right));
 	const TlCall *c = ts_node_symbol(right) == sy->call ? tl_index_call_at(idx, right) : NULL;
 	char *target = tl_facts__dotted(idx, left);
 	bool yes = target && strcmp(target, name) == 0 && c && c->recv_name &&
@@ -336,7 +336,7 @@ static bool tl_facts__untouched_in_loop(const TlIndex *idx, const char *name, in
 	const TlSyms *sy = tl_syms();
 	const TlLoop *lp = &idx->loops.items[l];
 	if (ts_node_symbol(lp->node) == sy->for_statement &&
-	    tl_facts__target_hits(idx, ts_node_child_by_field_id(lp->node, sy->f_left), name))
+	    tl_facts__target_hits(idx, tl_tree_field(lp->node, sy->f_left), name))
 		return false;
 	TSTreeCursor cur = ts_tree_cursor_new(lp->body);
 	bool touched = false, descend = true;
@@ -348,16 +348,16 @@ static bool tl_facts__untouched_in_loop(const TlIndex *idx, const char *name, in
 			descend = false; /* its own scope */
 		} else if (s == sy->assignment || s == sy->augmented_assignment ||
 			   s == sy->for_statement) {
-			touched = tl_facts__target_hits(idx, ts_node_child_by_field_id(n, sy->f_left), name) &&
+			touched = tl_facts__target_hits(idx, tl_tree_field(n, sy->f_left), name) &&
 				  !tl_facts__module_moved_onto_itself(idx, n, name);
 		} else if (s == sy->named_expression) {
-			touched = tl_facts__target_hits(idx, ts_node_child_by_field_id(n, sy->f_name), name);
+			touched = tl_facts__target_hits(idx, tl_tree_field(n, sy->f_name), name);
 		} else if (s == sy->as_pattern_target || s == sy->delete_statement) {
 			touched = ts_node_named_child_count(n) &&
 				  tl_facts__target_hits(idx, ts_node_named_child(n, 0), name);
 		} else if (s == sy->keyword_argument &&
-			   tl_index_text_is(idx, ts_node_child_by_field_id(n, sy->f_name), "out")) {
-			touched = tl_facts__target_hits(idx, ts_node_child_by_field_id(n, sy->f_value), name);
+			   tl_index_text_is(idx, tl_tree_field(n, sy->f_name), "out")) {
+			touched = tl_facts__target_hits(idx, tl_tree_field(n, sy->f_value), name);
 		} else if (s == sy->call && !ts_node_eq(n, except)) {
 			const TlCall *c = tl_index_call_at(idx, n);
 			if (c && c->method && c->recv_name && tl_facts__names_overlap(c->recv_name, name) &&
@@ -401,7 +401,7 @@ bool tl_facts__comprehension_local(const TlIndex *idx, TSNode id)
 				TSNode cl = ts_node_named_child(p, i);
 				if (ts_node_symbol(cl) != sy->for_in_clause)
 					continue;
-				TSNode left = ts_node_child_by_field_id(cl, sy->f_left);
+				TSNode left = tl_tree_field(cl, sy->f_left);
 				char *name = tl_strndup(t, len);
 				bool hit = tl_facts__target_hits(idx, left, name);
 				tl_free(name);
@@ -409,7 +409,7 @@ bool tl_facts__comprehension_local(const TlIndex *idx, TSNode id)
 					return true;
 			}
 		} else if (s == sy->lambda) {
-			binders = ts_node_child_by_field_id(p, sy->f_parameters);
+			binders = tl_tree_field(p, sy->f_parameters);
 		}
 		if (!ts_node_is_null(binders)) {
 			uint32_t count = ts_node_named_child_count(binders);
@@ -525,7 +525,7 @@ static bool tl_facts__invariant(const TlIndex *idx, TSNode expr, TSNode except, 
 		descend = true;
 		if (s == sy->keyword_argument) {
 			/* Only the value is read; the name is a label. */
-			TSNode v = ts_node_child_by_field_id(n, sy->f_value);
+			TSNode v = tl_tree_field(n, sy->f_value);
 			ok = tl_facts__invariant(idx, v, except, depth + 1, budget);
 			descend = false;
 		} else if (s == sy->call) {
@@ -538,7 +538,7 @@ static bool tl_facts__invariant(const TlIndex *idx, TSNode expr, TSNode except, 
 			if (name) {
 				TSNode root = n;
 				while (ts_node_symbol(root) == sy->attribute)
-					root = tl_index_unparen(ts_node_child_by_field_id(root, sy->f_object));
+					root = tl_index_unparen(tl_tree_field(root, sy->f_object));
 				const TlBinding *b = tl_facts__resolve_prefix(idx, n);
 				if (tl_facts__comprehension_local(idx, root))
 					ok = false;
@@ -573,10 +573,10 @@ char *tl_facts_root_name(const TlIndex *idx, TSNode expr)
 	while (!ts_node_is_null(expr)) {
 		TSSymbol s = ts_node_symbol(expr);
 		if (s == sy->subscript)
-			expr = tl_index_unparen(ts_node_child_by_field_id(expr, sy->f_value));
+			expr = tl_index_unparen(tl_tree_field(expr, sy->f_value));
 		else if (s == sy->call) /* history.setdefault(k, []) */
-			expr = tl_index_unparen(ts_node_child_by_field_id(
-				tl_index_unparen(ts_node_child_by_field_id(expr, sy->f_function)),
+			expr = tl_index_unparen(tl_tree_field(
+				tl_index_unparen(tl_tree_field(expr, sy->f_function)),
 				sy->f_object));
 		else
 			break;

@@ -54,7 +54,7 @@ static const TlCall *tl_facts__producer_elem(const TlIndex *idx, TSNode expr, in
 			return NULL;
 		TSSymbol s = ts_node_symbol(expr);
 		if (s == sy->subscript) {
-			expr = ts_node_child_by_field_id(expr, sy->f_value);
+			expr = tl_tree_field(expr, sy->f_value);
 			continue;
 		}
 		if (s == sy->identifier || s == sy->attribute) {
@@ -197,7 +197,7 @@ static bool tl_facts__exp_sum(const TlIndex *idx, const TlCall *c)
 		if (ts_node_is_null(x))
 			return false;
 		if (ts_node_symbol(x) == sy->binary_operator) {
-			TSNode op = ts_node_child_by_field_id(x, sy->f_operator);
+			TSNode op = tl_tree_field(x, sy->f_operator);
 			return ts_node_is_null(op) || !tl_index_text_is(idx, op, "-");
 		}
 		if (ts_node_symbol(x) != sy->identifier)

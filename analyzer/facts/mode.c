@@ -709,12 +709,12 @@ static bool tl_facts__evaluating_call(const TlIndex *idx, const TlCall *c, const
 	if (!strstr(low, "eval") && !strstr(low, "infer"))
 		return false;
 	const TlSyms *sy = tl_syms();
-	TSNode args = ts_node_child_by_field_id(c->node, sy->f_arguments);
+	TSNode args = tl_tree_field(c->node, sy->f_arguments);
 	uint32_t count = ts_node_is_null(args) ? 0 : ts_node_named_child_count(args);
 	for (uint32_t i = 0; i < count; i++) {
 		TSNode a = ts_node_named_child(args, i);
 		if (ts_node_symbol(a) == sy->keyword_argument)
-			a = ts_node_child_by_field_id(a, sy->f_value);
+			a = tl_tree_field(a, sy->f_value);
 		char *an = tl_facts__dotted(idx, a);
 		bool hit = an && tl_facts__may_be_module(idx, a, an, name, w);
 		tl_free(an);

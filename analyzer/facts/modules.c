@@ -94,7 +94,7 @@ static TSNode tl_facts__module_root_at(const TlIndex *idx, TSNode expr, TlBuf *p
 				/* model.encoder: a part of model. */
 				uint32_t len;
 				const char *t = tl_index_text(idx,
-							      ts_node_child_by_field_id(expr, sy->f_attribute), &len);
+							      tl_tree_field(expr, sy->f_attribute), &len);
 				TlBuf p;
 				tl_buf_init(&p);
 				tl_buf_addc(&p, '.');
@@ -103,7 +103,7 @@ static TSNode tl_facts__module_root_at(const TlIndex *idx, TSNode expr, TlBuf *p
 				tl_buf_clear(path);
 				tl_buf_add(path, p.data);
 				tl_buf_release(&p);
-				expr = ts_node_child_by_field_id(expr, sy->f_object);
+				expr = tl_tree_field(expr, sy->f_object);
 				continue;
 			}
 			if (b->kind == TL_BIND_PARAM)
@@ -142,7 +142,7 @@ static TSNode tl_facts__module_root_at(const TlIndex *idx, TSNode expr, TlBuf *p
 static bool tl_facts__built_from(const TlIndex *idx, TSNode a, TSNode b)
 {
 	const TlSyms *sy = tl_syms();
-	TSNode args = ts_node_child_by_field_id(a, sy->f_arguments);
+	TSNode args = tl_tree_field(a, sy->f_arguments);
 	if (ts_node_is_null(args))
 		return false;
 	bool found = false;
@@ -198,7 +198,7 @@ bool tl_facts__is_callee(const TlIndex *idx, TSNode n)
 	const TlSyms *sy = tl_syms();
 	TSNode p = tl_index_parent(idx, n);
 	return !ts_node_is_null(p) && ts_node_symbol(p) == sy->call &&
-	       ts_node_eq(ts_node_child_by_field_id(p, sy->f_function), n);
+	       ts_node_eq(tl_tree_field(p, sy->f_function), n);
 }
 
 /* The modules whose parameters optimizer `opt` updates: every
@@ -264,7 +264,7 @@ bool tl_facts__ctor_modules(const TlIndex *idx, TSNode ctor, TlModSet *out)
 			     strcmp(c->method, "named_parameters") == 0)) {
 				module = c->receiver;
 			} else if (s == sy->keyword_argument) {
-				x = ts_node_child_by_field_id(x, sy->f_value);
+				x = tl_tree_field(x, sy->f_value);
 				if (ts_node_is_null(x))
 					continue;
 				s = ts_node_symbol(x);

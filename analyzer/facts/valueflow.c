@@ -289,7 +289,7 @@ static bool tl_facts__kills_graph(const TlIndex *idx, TSNode v)
 	    s == sy->none)
 		return true;
 	if (s == sy->attribute)
-		return tl_index_text_is(idx, ts_node_child_by_field_id(v, sy->f_attribute), "data");
+		return tl_index_text_is(idx, tl_tree_field(v, sy->f_attribute), "data");
 	if (s != sy->call)
 		return false;
 	const TlCall *c = tl_index_call_at(idx, v);
@@ -554,7 +554,7 @@ const TlBinding *tl_facts__resolve_prefix(const TlIndex *idx, TSNode n)
 		const TlBinding *b = tl_index_resolve_node(idx, n);
 		if (b || ts_node_symbol(n) != sy->attribute)
 			return b;
-		n = tl_index_unparen(ts_node_child_by_field_id(n, sy->f_object));
+		n = tl_index_unparen(tl_tree_field(n, sy->f_object));
 	}
 	return NULL;
 }

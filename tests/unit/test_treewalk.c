@@ -1,8 +1,9 @@
 /* treewalk.h: the walk over subtrees yields what the public API says,
  * node for node: the same nodes in pre-order (ts_node_child), symbols,
  * named flags, child counts, fields (ts_node_field_name_for_child) and
- * depths, skipping the same subtrees; and tl_tree_walk_kids the children
- * of any node. On snippets with aliases, extras, errors and deep or wide
+ * depths, skipping the same subtrees; tl_tree_walk_kids the children of
+ * any node; and tl_tree_field each field's node
+ * (ts_node_child_by_field_id). On snippets with aliases, extras, errors and deep or wide
  * nesting, and on the corpus scripts. This test guards the dependency on
  * tree-sitter's internal headers: rerun it on a runtime version bump. */
 #include "helpers.h"
@@ -140,6 +141,29 @@ static uint32_t compare_kids(TlTreeWalk *w, TSNode n)
 	return i;
 }
 
+/* tl_tree_field gives what ts_node_child_by_field_id gives, for every
+ * field of the language at node `n`. */
+static uint32_t compare_fields(TSNode n)
+{
+	const TSLanguage *lang = ts_node_language(n);
+	uint32_t fields = ts_language_field_count(lang), found = 0;
+	for (TSFieldId f = 1; f <= fields; f++) {
+		TSNode want = ts_node_child_by_field_id(n, f), got = tl_tree_field(n, f);
+		if (ts_node_is_null(want) != ts_node_is_null(got) ||
+		    (!ts_node_is_null(want) &&
+		     (!ts_node_eq(want, got) || ts_node_start_byte(want) != ts_node_start_byte(got) ||
+		      ts_node_start_point(want).row != ts_node_start_point(got).row ||
+		      ts_node_start_point(want).column != ts_node_start_point(got).column ||
+		      ts_node_symbol(want) != ts_node_symbol(got))))
+			fail_msg("field %s of a %s at %u: got %s, ts_node_child_by_field_id gives %s",
+				 ts_language_field_name_for_id(lang, f), ts_node_type(n), ts_node_start_byte(n),
+				 ts_node_is_null(got) ? "nothing" : ts_node_type(got),
+				 ts_node_is_null(want) ? "nothing" : ts_node_type(want));
+		found += !ts_node_is_null(want);
+	}
+	return found;
+}
+
 /* Every walk of `code`: from the root, descending everywhere and skipping
  * some subtrees; from inner nodes; and the children of each node (the
  * first ones of the file, bounded). */
@@ -155,6 +179,7 @@ static uint32_t compare_all(TlTreeWalk *w, const char *code)
 	uint32_t n = 0;
 	while (tl_tree_walk_next(&all, true, &t)) {
 		total += compare_kids(w, t.node);
+		total += compare_fields(t.node);
 		if (n++ < 300)
 			total += compare_walk(w, t.node, 3);
 	}
