@@ -171,6 +171,13 @@ typedef enum TlWrapper { TL_WRAP_DDP, TL_WRAP_FSDP } TlWrapper;
 /* True when `node` is a call whose callee, or a reference (a decorator
  * without parentheses) that, resolves to an API of kind `api`. */
 bool tl_facts_is_api(const TlIndex *idx, TSNode node, TlApi api);
+/* The last parts of the dotted names of kind `api` ("empty_cache" for
+ * torch.cuda.empty_cache), each once, into out[0..cap) (static strings);
+ * returns how many. A qualified name is built from the file's own
+ * identifiers (the callee's attribute chain, an import, an assignment), so
+ * a file where tl_facts_is_api(..., api) holds anywhere holds one of these
+ * as a whole identifier. */
+size_t tl_facts_api_words(TlApi api, const char **out, size_t cap);
 /* True when call `call` passes keyword `name`, or a `**mapping` that may. */
 bool tl_facts_passes_keyword(const TlIndex *idx, TSNode call, const char *name);
 /* True when `expr` names an accelerator device: "cuda" / "cuda:1" / "mps",

@@ -270,6 +270,14 @@ static bool tl_pred_api(const TlIndex *idx, TSNode n, int choice)
 	return tl_facts_is_api(idx, n, (TlApi)choice);
 }
 
+size_t tl_predicate_words(const TlPredicateDef *def, int choice, const char **out, size_t cap)
+{
+	/* #api?: a qualified name ends with an identifier of the file. */
+	if (def->fn == tl_pred_api && choice >= 0 && choice < TL_API_COUNT)
+		return tl_facts_api_words((TlApi)choice, out, cap);
+	return 0;
+}
+
 static bool tl_pred_passes_keyword(const TlIndex *idx, TSNode n, int choice)
 {
 	return tl_facts_passes_keyword(idx, n, tl_keyword_names[choice]);

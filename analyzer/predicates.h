@@ -26,5 +26,11 @@ extern const unsigned tl_predicate_count;
 const TlPredicateDef *tl_predicate_find(const char *name, size_t len);
 /* Index of `value` among def->choices, or -1. */
 int tl_predicate_choice(const TlPredicateDef *def, const char *value);
+/* Identifiers one of which a file's text holds, as a whole word, wherever
+ * `def` with `choice` holds (not negated): into out[0..cap), returning how
+ * many; 0 when the predicate names none. The pre-filter skips, in a file
+ * with none of them, a pattern that requires the predicate of a node
+ * every match has. */
+size_t tl_predicate_words(const TlPredicateDef *def, int choice, const char **out, size_t cap);
 
 #endif

@@ -10,6 +10,7 @@
 
 #include "alloc.h"
 #include "buf.h"
+#include "predicates.h"
 #include "qexec.h"
 #include "rules.h"
 #include "syms.h"
@@ -105,18 +106,51 @@ static bool tl_queryset__is_word(const char *s, uint32_t len)
 
 /* The id of literal `s`, added if new; `gate`: it opens the gate (a
  * literal need), else only its positions are wanted (a string test's). */
-static uint32_t tl_queryset__literal(TlQuerySet *qs, const char *s, bool gate)
+static uint32_t tl_queryset__add_literal(TlQuerySet *qs, const char *s, bool gate, bool ranged)
 {
 	uint32_t len = (uint32_t)strlen(s);
 	for (uint32_t i = 0; i < qs->literals.size; i++)
 		if (qs->literals.items[i].len == len && memcmp(qs->literals.items[i].text, s, len) == 0) {
 			qs->literals.items[i].gate |= gate;
-			qs->literals.items[i].ranged |= !gate;
+			qs->literals.items[i].ranged |= ranged;
 			return i;
 		}
-	TlLiteral l = { s, len, tl_queryset__is_word(s, len), gate, !gate };
+	TlLiteral l = { s, len, tl_queryset__is_word(s, len), gate, ranged };
 	tl_array_push(&qs->literals, l);
 	return qs->literals.size - 1;
+}
+
+static uint32_t tl_queryset__literal(TlQuerySet *qs, const char *s, bool gate)
+{
+	return tl_queryset__add_literal(qs, s, gate, !gate);
+}
+
+/* Adds the identifiers that rule pattern `rp`'s checked semantic
+ * predicates need (tl_predicate_words) as needs of its own: each such
+ * predicate, not negated, is on a capture every match has a node for (the
+ * pre-checks check it: precheck.h), so a file with none of its words
+ * cannot match the pattern. */
+static void tl_queryset__word_needs(TlQuerySet *qs, TlRulePattern *rp)
+{
+	const TlPrechecks *pc = &qs->prechecks;
+	const TlPrecheckPattern *pat = &pc->patterns.items[rp->precheck];
+	rp->word_need_from = qs->needs.size;
+	for (uint32_t i = 0; i < pat->count; i++) {
+		const TlPrecheck *c = &pc->checks.items[pat->from + i];
+		const TlPred *p = c->pred;
+		if (!p || p->negated || p->kind != TL_PRED_SEMANTIC || !c->path_count)
+			continue;
+		const char *words[32];
+		size_t n = tl_predicate_words(p->def, p->choice, words, sizeof words / sizeof *words);
+		if (!n)
+			continue;
+		TlU32Array ids;
+		tl_array_init(&ids);
+		for (size_t k = 0; k < n; k++)
+			tl_array_push(&ids, tl_queryset__add_literal(qs, words[k], false, false));
+		tl_array_push(&qs->needs, ids);
+	}
+	rp->word_need_count = qs->needs.size - rp->word_need_from;
 }
 
 /* Adds the string tests of rule pattern `rp` that its pre-checks check
@@ -280,6 +314,7 @@ TlQuerySet *tl_queryset_new(const TlRuleSet *rules)
 				tl_array_push(&qs->needs, ids);
 			}
 			tl_queryset__ranges(qs, &rp);
+			tl_queryset__word_needs(qs, &rp);
 			if (qp->capture_count > qs->max_captures)
 				qs->max_captures = qp->capture_count;
 			tl_array_push(&qs->patterns, rp);
@@ -539,6 +574,12 @@ uint32_t tl_queryset_filter(const TlQuerySet *qs, const bool *rule_on, const cha
 		bool ok = rp->need_count > 0 || gate || !rp->rule->embedded;
 		for (uint32_t k = 0; k < rp->need_count && ok; k++) {
 			const TlU32Array *ids = &qs->needs.items[rp->need_from + k];
+			ok = false;
+			for (uint32_t j = 0; j < ids->size && !ok; j++)
+				ok = found[ids->items[j]];
+		}
+		for (uint32_t k = 0; k < rp->word_need_count && ok; k++) {
+			const TlU32Array *ids = &qs->needs.items[rp->word_need_from + k];
 			ok = false;
 			for (uint32_t j = 0; j < ids->size && !ok; j++)
 				ok = found[ids->items[j]];

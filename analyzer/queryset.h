@@ -44,6 +44,9 @@ typedef struct TlRulePattern {
 	const TlQPattern *text;  /* borrowed from the rule */
 	int32_t finding;         /* canonical index of @finding; -1: none (never reports) */
 	uint32_t need_from, need_count; /* its literal needs in the set's need table */
+	/* The identifiers its semantic predicates need (tl_predicate_words),
+	 * in the same table: like literal needs, but they open no gate. */
+	uint32_t word_need_from, word_need_count;
 	uint32_t precheck;       /* its checks in tl_queryset_prechecks */
 	uint32_t range_from, range_count; /* its string tests' literals (tl_queryset_in_range) */
 } TlRulePattern;

@@ -44,39 +44,67 @@ static const char *const tl_facts__api_empty_cache[] = {
 	"torch.cuda.empty_cache", "torch.cuda.memory.empty_cache", "torch.mps.empty_cache",
 	"torch.xpu.empty_cache",
 };
+static const char *const tl_facts__api_log[] = { "torch.log" };
 static const char *const tl_facts__api_loader[] = {
 	"torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader",
 };
 
-bool tl_facts__qname_is_api(const char *q, TlApi api)
+/* The names of kind `api` and how many (tl_facts_api_words). */
+static const char *const *tl_facts__api_names(TlApi api, size_t *n)
 {
+#define TL_FACTS__NAMES(set) (*n = sizeof(set) / sizeof *(set), (set))
 	switch (api) {
 	case TL_API_TENSOR_FACTORY:
-		return IN(q, tl_facts__api_factory);
+		return TL_FACTS__NAMES(tl_facts__api_factory);
 	case TL_API_RANDOM_FACTORY:
-		return IN(q, tl_facts__api_random_factory);
+		return TL_FACTS__NAMES(tl_facts__api_random_factory);
 	case TL_API_TENSOR_FROM_DATA:
-		return IN(q, tl_facts__api_from_data);
+		return TL_FACTS__NAMES(tl_facts__api_from_data);
 	case TL_API_DEPRECATED_AMP:
-		return IN(q, tl_facts__api_deprecated_amp);
+		return TL_FACTS__NAMES(tl_facts__api_deprecated_amp);
 	case TL_API_CPU_AMP:
-		return IN(q, tl_facts__api_cpu_amp);
+		return TL_FACTS__NAMES(tl_facts__api_cpu_amp);
 	case TL_API_TORCH_LOAD:
-		return IN(q, tl_facts__api_torch_load);
+		return TL_FACTS__NAMES(tl_facts__api_torch_load);
 	case TL_API_HUB_LOAD:
-		return IN(q, tl_facts__api_hub_load);
+		return TL_FACTS__NAMES(tl_facts__api_hub_load);
 	case TL_API_ACTIVATION_CHECKPOINT:
-		return IN(q, tl_facts__api_checkpoint);
+		return TL_FACTS__NAMES(tl_facts__api_checkpoint);
 	case TL_API_EMPTY_CACHE:
-		return IN(q, tl_facts__api_empty_cache);
+		return TL_FACTS__NAMES(tl_facts__api_empty_cache);
 	case TL_API_DATA_LOADER:
-		return IN(q, tl_facts__api_loader);
+		return TL_FACTS__NAMES(tl_facts__api_loader);
 	case TL_API_LOG:
-		return strcmp(q, "torch.log") == 0;
+		return TL_FACTS__NAMES(tl_facts__api_log);
 	case TL_API_COUNT:
 		break;
 	}
-	return false;
+#undef TL_FACTS__NAMES
+	*n = 0;
+	return NULL;
+}
+
+size_t tl_facts_api_words(TlApi api, const char **out, size_t cap)
+{
+	size_t n, count = 0;
+	const char *const *names = tl_facts__api_names(api, &n);
+	for (size_t i = 0; i < n; i++) {
+		const char *dot = strrchr(names[i], '.');
+		const char *w = dot ? dot + 1 : names[i];
+		bool seen = false;
+		for (size_t k = 0; k < count && !seen; k++)
+			seen = strcmp(out[k], w) == 0;
+		if (!seen && count < cap)
+			out[count++] = w;
+	}
+	return count;
+}
+
+bool tl_facts__qname_is_api(const char *q, TlApi api)
+{
+	size_t n;
+	const char *const *names = tl_facts__api_names(api, &n);
+	return names && tl_facts__in(q, names, n);
 }
 
 bool tl_facts_is_api(const TlIndex *idx, TSNode node, TlApi api)

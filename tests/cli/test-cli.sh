@@ -67,6 +67,11 @@ lines names-once "$tmp/out" 2
 run names-hard-link 1 "$bin" --isolated --format concise "$tmp/names/a.py" "$tmp/names/hard.py" "$tmp/names/link.py"
 lines names-hard-link "$tmp/out" 4
 has names-hard-link "$tmp/out" "hard.py:"
+# The pre-filter skips a pattern that requires #api? in a file without the
+# API's identifier; an alias import still names it, so TL305 still fires.
+printf 'import torch\nfrom torch.cuda import empty_cache as ec\n\ndef train(model, loader, opt):\n    for x, y in loader:\n        loss = model(x).sum()\n        loss.backward()\n        opt.step()\n        opt.zero_grad()\n        ec()\n' >"$tmp/alias_api.py"
+run api-alias 1 "$bin" --isolated --format concise --select TL305 "$tmp/alias_api.py"
+has api-alias "$tmp/out" "alias_api.py:10:9: TL305"
 run flagged 1 "$bin" --format concise "$tmp/flagged.py"
 lines flagged-concise "$tmp/out" 2
 has flagged-tl201 "$tmp/out" "flagged.py:11:9: TL201 "

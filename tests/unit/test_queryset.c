@@ -268,6 +268,37 @@ static void test_embedded_gate(void **state)
 	tl_rules_release(&set);
 }
 
+/* A pattern that requires #api? of a node every match has needs one of
+ * the API's identifiers in the file (tl_predicate_words); a negated one,
+ * or one on an optional capture, needs nothing; the words open no gate. */
+static void test_word_needs(void **state)
+{
+	(void)state;
+	TlRuleSet set;
+	tl_rules_init(&set);
+	tl_array_push(&set.rules, rule("TL501", "((call) @finding (#api? @finding empty-cache))\n"
+						 "((call) @finding (#not-api? @finding torch-load))\n"
+						 "((call function: (_) @f arguments: (argument_list (_)? @a)) @finding\n"
+						 "  (#api? @a torch-load))\n"));
+	TlQuerySet *qs = tl_queryset_new(&set);
+	assert_int_equal(tl_queryset_count(qs), 3);
+	assert_int_equal(tl_queryset_pattern(qs, 0)->word_need_count, 1);
+	assert_int_equal(tl_queryset_pattern(qs, 1)->word_need_count, 0);
+	assert_int_equal(tl_queryset_pattern(qs, 2)->word_need_count, 0);
+	bool on[1] = { true };
+	uint64_t pass[1];
+	/* torch.cuda.empty_cache, through an alias: the import names it. */
+	assert_int_equal(filter(qs, on, "from torch.cuda import empty_cache as ec\nec()\n", pass), 3);
+	assert_true(tl_bit(pass, 0));
+	assert_int_equal(filter(qs, on, "import torch.cuda as tc\ntc.empty_cache()\n", pass), 3);
+	/* No empty_cache anywhere (a longer word is not it): pattern 0 cannot match. */
+	assert_int_equal(filter(qs, on, "import torch\ntorch.cuda.empty_cache_all()\n", pass), 2);
+	assert_false(tl_bit(pass, 0));
+	assert_true(tl_bit(pass, 1));
+	tl_queryset_free(qs);
+	tl_rules_release(&set);
+}
+
 typedef struct {
 	TlQuerySet *qs;
 	const uint64_t *key;
@@ -427,6 +458,7 @@ int main(void)
 		cmocka_unit_test(test_scan_errors),
 		cmocka_unit_test(test_filter),
 		cmocka_unit_test(test_embedded_gate),
+		cmocka_unit_test(test_word_needs),
 		cmocka_unit_test(test_groups_and_helpers),
 		cmocka_unit_test(test_groups_bounded),
 	};
