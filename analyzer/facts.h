@@ -115,6 +115,12 @@ int tl_facts_made_by(const TlIndex *idx, TSNode expr);
 int tl_facts_model_output(const TlIndex *idx, TSNode expr);
 /* The loss a loss call computes: TL_LOSS_*. */
 int tl_facts_loss_kind(const TlIndex *idx, const TlCall *c);
+/* The identifiers whose torch.nn names make a loss of `kind` (cross_entropy,
+ * CrossEntropyLoss), into out[0..cap) (static strings); returns how many.
+ * Every kind tl_facts_loss_kind gives other than TL_LOSS_OTHER comes from
+ * such a name resolved in the file (through criteria, factories and
+ * parameters), so the file holds one of them as a whole identifier. */
+size_t tl_facts_loss_kind_words(int kind, const char **out, size_t cap);
 
 /* The train/eval mode of the module named `recv` ("model", "self.net") at
  * `node`: the last `.eval()` / `.train()` on it before `node` in the same

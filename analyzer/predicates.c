@@ -270,14 +270,6 @@ static bool tl_pred_api(const TlIndex *idx, TSNode n, int choice)
 	return tl_facts_is_api(idx, n, (TlApi)choice);
 }
 
-size_t tl_predicate_words(const TlPredicateDef *def, int choice, const char **out, size_t cap)
-{
-	/* #api?: a qualified name ends with an identifier of the file. */
-	if (def->fn == tl_pred_api && choice >= 0 && choice < TL_API_COUNT)
-		return tl_facts_api_words((TlApi)choice, out, cap);
-	return 0;
-}
-
 static bool tl_pred_passes_keyword(const TlIndex *idx, TSNode n, int choice)
 {
 	return tl_facts_passes_keyword(idx, n, tl_keyword_names[choice]);
@@ -442,6 +434,18 @@ static bool tl_pred_loss_is(const TlIndex *idx, TSNode n, int choice)
 {
 	const TlCall *c = tl_pred__call(idx, n);
 	return c && tl_facts_loss_kind(idx, c) == tl_loss_kinds[choice];
+}
+
+size_t tl_predicate_words(const TlPredicateDef *def, int choice, const char **out, size_t cap)
+{
+	/* #api?: a qualified name ends with an identifier of the file. */
+	if (def->fn == tl_pred_api && choice >= 0 && choice < TL_API_COUNT)
+		return tl_facts_api_words((TlApi)choice, out, cap);
+	/* #loss-is?: the loss's torch.nn name, resolved in the file. */
+	if (def->fn == tl_pred_loss_is && choice >= 0 &&
+	    (size_t)choice < sizeof tl_loss_kinds / sizeof *tl_loss_kinds)
+		return tl_facts_loss_kind_words(tl_loss_kinds[choice], out, cap);
+	return 0;
 }
 
 const TlPredicateDef tl_predicates[] = {

@@ -401,25 +401,36 @@ int tl_facts_model_output(const TlIndex *idx, TSNode expr)
 }
 
 /* The criterion class or loss function a dotted name names. */
+/* The last parts of the torch.nn names of each known loss. */
+static const struct {
+	const char *name;
+	int kind;
+} tl_facts__loss_kinds[] = {
+	{ "cross_entropy", TL_LOSS_CROSS_ENTROPY }, { "CrossEntropyLoss", TL_LOSS_CROSS_ENTROPY },
+	{ "nll_loss", TL_LOSS_NLL }, { "NLLLoss", TL_LOSS_NLL },
+	{ "binary_cross_entropy", TL_LOSS_BCE }, { "BCELoss", TL_LOSS_BCE },
+	{ "binary_cross_entropy_with_logits", TL_LOSS_BCE_LOGITS },
+	{ "BCEWithLogitsLoss", TL_LOSS_BCE_LOGITS },
+};
+
 static int tl_facts__loss_kind_name(const char *q)
 {
-	static const struct {
-		const char *name;
-		int kind;
-	} kinds[] = {
-		{ "cross_entropy", TL_LOSS_CROSS_ENTROPY }, { "CrossEntropyLoss", TL_LOSS_CROSS_ENTROPY },
-		{ "nll_loss", TL_LOSS_NLL }, { "NLLLoss", TL_LOSS_NLL },
-		{ "binary_cross_entropy", TL_LOSS_BCE }, { "BCELoss", TL_LOSS_BCE },
-		{ "binary_cross_entropy_with_logits", TL_LOSS_BCE_LOGITS },
-		{ "BCEWithLogitsLoss", TL_LOSS_BCE_LOGITS },
-	};
 	if (!q || !tl_facts__starts(q, "torch.nn."))
 		return TL_LOSS_OTHER;
 	const char *last = tl_facts__last(q);
-	for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++)
-		if (strcmp(last, kinds[i].name) == 0)
-			return kinds[i].kind;
+	for (size_t i = 0; i < sizeof tl_facts__loss_kinds / sizeof *tl_facts__loss_kinds; i++)
+		if (strcmp(last, tl_facts__loss_kinds[i].name) == 0)
+			return tl_facts__loss_kinds[i].kind;
 	return TL_LOSS_OTHER;
+}
+
+size_t tl_facts_loss_kind_words(int kind, const char **out, size_t cap)
+{
+	size_t count = 0;
+	for (size_t i = 0; i < sizeof tl_facts__loss_kinds / sizeof *tl_facts__loss_kinds; i++)
+		if (tl_facts__loss_kinds[i].kind == kind && count < cap)
+			out[count++] = tl_facts__loss_kinds[i].name;
+	return count;
 }
 
 /* Criteria: what a value used as a loss callable is. The value is followed

@@ -297,6 +297,16 @@ static void test_word_needs(void **state)
 	assert_true(tl_bit(pass, 1));
 	tl_queryset_free(qs);
 	tl_rules_release(&set);
+	/* #loss-is?: the loss's torch.nn names (function or criterion class). */
+	tl_rules_init(&set);
+	tl_array_push(&set.rules, rule("TL502", "((call) @finding (#loss-is? @finding nll))\n"));
+	qs = tl_queryset_new(&set);
+	assert_int_equal(tl_queryset_pattern(qs, 0)->word_need_count, 1);
+	assert_int_equal(filter(qs, on, "import torch.nn as nn\ncrit = nn.CrossEntropyLoss()\n", pass), 0);
+	assert_int_equal(filter(qs, on, "import torch.nn as nn\ncrit = nn.NLLLoss()\n", pass), 1);
+	assert_int_equal(filter(qs, on, "from torch.nn.functional import nll_loss as f\n", pass), 1);
+	tl_queryset_free(qs);
+	tl_rules_release(&set);
 }
 
 typedef struct {
