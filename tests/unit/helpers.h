@@ -4,6 +4,7 @@
 #ifndef TL_TEST_HELPERS_H
 #define TL_TEST_HELPERS_H
 
+#include <dirent.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -111,6 +112,31 @@ static inline char *tl_test_read_file(const char *path, size_t *len)
 	fclose(f);
 	*len = b.len;
 	return tl_buf_detach(&b);
+}
+
+/* Calls `fn` with the text of each Python file of corpus/scripts (the
+ * tests run from the repository's root); returns how many there were. */
+static inline uint32_t tl_test_each_script(void (*fn)(const char *text, void *ctx), void *ctx)
+{
+	DIR *d = opendir("corpus/scripts");
+	assert_non_null(d);
+	struct dirent *e;
+	uint32_t files = 0;
+	while ((e = readdir(d))) {
+		size_t len = strlen(e->d_name);
+		if (len < 4 || strcmp(e->d_name + len - 3, ".py") != 0)
+			continue;
+		char path[512];
+		snprintf(path, sizeof path, "corpus/scripts/%s", e->d_name);
+		size_t size;
+		char *text = tl_test_read_file(path, &size);
+		assert_non_null(text);
+		fn(text, ctx);
+		tl_free(text);
+		files++;
+	}
+	closedir(d);
+	return files;
 }
 
 /* `text` compiled as a query of the Python grammar; fails the test when it

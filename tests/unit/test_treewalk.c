@@ -8,7 +8,6 @@
  * tree-sitter's internal headers: rerun it on a runtime version bump. */
 #include "helpers.h"
 
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -238,33 +237,27 @@ static void test_walk_agrees_on_snippets(void **state)
 	tl_buf_release(&flat);
 }
 
+typedef struct CorpusRun {
+	TlTreeWalk w;
+	uint32_t total;
+} CorpusRun;
+
+static void compare_script(const char *text, void *ctx)
+{
+	CorpusRun *run = ctx;
+	run->total += compare_all(&run->w, text);
+}
+
 static void test_walk_agrees_on_corpus(void **state)
 {
 	(void)state;
-	DIR *d = opendir("corpus/scripts");
-	assert_non_null(d);
-	struct dirent *e;
-	TlTreeWalk w;
-	tl_tree_walk_init(&w);
-	uint32_t files = 0, total = 0;
-	while ((e = readdir(d))) {
-		size_t len = strlen(e->d_name);
-		if (len < 4 || strcmp(e->d_name + len - 3, ".py") != 0)
-			continue;
-		char path[512];
-		snprintf(path, sizeof path, "corpus/scripts/%s", e->d_name);
-		size_t size;
-		char *text = tl_test_read_file(path, &size);
-		assert_non_null(text);
-		total += compare_all(&w, text);
-		tl_free(text);
-		files++;
-	}
-	closedir(d);
-	tl_tree_walk_release(&w);
-	print_message("corpus: %u files, %u nodes compared\n", files, total);
+	CorpusRun run = { .total = 0 };
+	tl_tree_walk_init(&run.w);
+	uint32_t files = tl_test_each_script(compare_script, &run);
+	tl_tree_walk_release(&run.w);
+	print_message("corpus: %u files, %u nodes compared\n", files, run.total);
 	assert_true(files > 5);
-	assert_true(total > 10000);
+	assert_true(run.total > 10000);
 }
 
 /* A null node: nothing to walk. */

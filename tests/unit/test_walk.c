@@ -4,7 +4,6 @@
  * nested code. */
 #include "helpers.h"
 
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -104,27 +103,16 @@ static void test_walks_agree_on_snippets(void **state)
 	tl_buf_release(&deep);
 }
 
+static void compare_script(const char *text, void *ctx)
+{
+	*(uint32_t *)ctx += compare_all(text);
+}
+
 static void test_walks_agree_on_corpus(void **state)
 {
 	(void)state;
-	DIR *d = opendir("corpus/scripts");
-	assert_non_null(d);
-	struct dirent *e;
-	uint32_t files = 0, total = 0;
-	while ((e = readdir(d))) {
-		size_t len = strlen(e->d_name);
-		if (len < 4 || strcmp(e->d_name + len - 3, ".py") != 0)
-			continue;
-		char path[512];
-		snprintf(path, sizeof path, "corpus/scripts/%s", e->d_name);
-		size_t size;
-		char *text = tl_test_read_file(path, &size);
-		assert_non_null(text);
-		total += compare_all(text);
-		tl_free(text);
-		files++;
-	}
-	closedir(d);
+	uint32_t total = 0;
+	uint32_t files = tl_test_each_script(compare_script, &total);
 	assert_true(files > 5);
 	assert_true(total > 10000);
 }
