@@ -1,5 +1,3 @@
-/* memmem */
-#define _GNU_SOURCE
 #include "queryset.h"
 
 #include <limits.h>
@@ -529,6 +527,24 @@ static void tl_queryset__group_hits(const TlQuerySet *qs, TlQueryHits *hits)
 	hits->filled = true;
 }
 
+/* memmem for the short literals of the pre-filter ("+=", "**"): glibc's
+ * memmem reads the text byte by byte; memchr finds each candidate first
+ * byte with vector loads. */
+static const char *tl_queryset__find(const char *text, size_t len, const char *lit, size_t n)
+{
+	if (!n || n > len)
+		return n ? NULL : text;
+	const char *end = text + len - n + 1;
+	for (const char *p = text; p < end; p++) {
+		p = memchr(p, lit[0], (size_t)(end - p));
+		if (!p)
+			return NULL;
+		if (memcmp(p + 1, lit + 1, n - 1) == 0)
+			return p;
+	}
+	return NULL;
+}
+
 uint32_t tl_queryset_filter(const TlQuerySet *qs, const bool *rule_on, const char *text,
 			    size_t len, uint64_t *pass, uint64_t *all, TlQueryHits *hits)
 {
@@ -555,9 +571,10 @@ uint32_t tl_queryset_filter(const TlQuerySet *qs, const bool *rule_on, const cha
 	for (uint32_t i = 0; i < qs->literals.size; i++) {
 		const TlLiteral *l = &qs->literals.items[i];
 		if (!l->word && (l->gate || hits)) {
-			const char *at = memmem(text, len, l->text, l->len);
+			const char *at = tl_queryset__find(text, len, l->text, l->len);
 			found[i] = at != NULL;
-			for (; hits && l->ranged && at; at = memmem(at + 1, len - (size_t)(at + 1 - text), l->text, l->len))
+			for (; hits && l->ranged && at;
+			     at = tl_queryset__find(at + 1, len - (size_t)(at + 1 - text), l->text, l->len))
 				tl_array_push(&hits->pairs, (uint64_t)i << 32 | (uint32_t)(at - text));
 		}
 		gate = gate || (found[i] && l->gate);

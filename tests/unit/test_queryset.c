@@ -297,6 +297,17 @@ static void test_word_needs(void **state)
 	assert_true(tl_bit(pass, 1));
 	tl_queryset_free(qs);
 	tl_rules_release(&set);
+	/* An anonymous node is a literal need found anywhere in the text,
+	 * the last bytes included. */
+	tl_rules_init(&set);
+	tl_array_push(&set.rules, rule("TL503", "((augmented_assignment operator: \"+=\") @finding)\n"));
+	qs = tl_queryset_new(&set);
+	assert_int_equal(filter(qs, on, "x = 1 + 2\ny = +3\n", pass), 0);
+	assert_int_equal(filter(qs, on, "x += 1\n", pass), 1);
+	assert_int_equal(filter(qs, on, "x = 1\ny +=", pass), 1);
+	assert_int_equal(filter(qs, on, "+", pass), 0);
+	tl_queryset_free(qs);
+	tl_rules_release(&set);
 	/* #loss-is?: the loss's torch.nn names (function or criterion class). */
 	tl_rules_init(&set);
 	tl_array_push(&set.rules, rule("TL502", "((call) @finding (#loss-is? @finding nll))\n"));
