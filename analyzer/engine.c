@@ -661,7 +661,6 @@ static void tl_engine__analyze(TlEngine *e, const TlSource *src, const TSTree *g
 	 * queries they need start compiling (on helper threads) while the file
 	 * is parsed. */
 	uint32_t nrules = e->rules->rules.size, words = tl_queryset_words(qs);
-	bool *on = tl_calloc(nrules ? nrules : 1, sizeof *on);
 	if (!e->selected || e->selected_count != nrules || !tl_selection_equal(sel, &e->selected_for)) {
 		tl_free(e->selected);
 		e->selected = tl_calloc(nrules ? nrules : 1, sizeof *e->selected);
@@ -671,7 +670,7 @@ static void tl_engine__analyze(TlEngine *e, const TlSource *src, const TSTree *g
 		for (uint32_t r = 0; r < nrules; r++)
 			e->selected[r] = tl_rule_selected(e->rules->rules.items[r], sel);
 	}
-	memcpy(on, e->selected, nrules * sizeof *on);
+	const bool *on = e->selected;
 	uint64_t *pass = tl_calloc(2 * (size_t)words, sizeof *pass), *all = pass + words;
 	uint32_t passing = tl_queryset_filter(qs, on, src->text, src->length, pass, e->exact ? NULL : all,
 					      e->hits);
@@ -719,7 +718,6 @@ static void tl_engine__analyze(TlEngine *e, const TlSource *src, const TSTree *g
 	if (tree)
 		ts_tree_delete(tree);
 	tl_free(pass);
-	tl_free(on);
 	if (out->size - first > 1)
 		qsort(out->items + first, out->size - first, sizeof(TlFinding), tl_engine__cmp);
 	/* Two patterns of one rule may match the same node: report it once,
