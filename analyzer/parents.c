@@ -14,8 +14,6 @@ void tl_parents_init(TlParents *p)
 	memset(p, 0, sizeof *p);
 	tl_array_init(&p->nodes);
 	tl_array_init(&p->anchors);
-	p->block = tl_syms()->block;
-	p->module = tl_syms()->module;
 }
 
 void tl_parents_release(TlParents *p)
@@ -110,6 +108,7 @@ static void tl_parents__fill(TlParents *p, uint32_t a)
 	} TlFillOpen;
 	TlArray(TlFillOpen) open;
 	tl_array_init(&open);
+	const TlSyms *sy = tl_syms();
 	TlTreeWalk w;
 	tl_tree_walk_init(&w);
 	tl_tree_walk_start(&w, p->anchors.items[a].node, 0);
@@ -131,7 +130,7 @@ static void tl_parents__fill(TlParents *p, uint32_t a)
 		/* A named child of a block is a statement: an anchor of its own. */
 		descend = t.children > 0 && !(block && t.named);
 		if (descend) {
-			TlFillOpen o = { t.node, UINT32_MAX, t.symbol == p->block || t.symbol == p->module };
+			TlFillOpen o = { t.node, UINT32_MAX, t.symbol == sy->block || t.symbol == sy->module };
 			tl_array_push(&open, o);
 		}
 	}

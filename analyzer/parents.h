@@ -57,7 +57,6 @@ typedef struct TlParents {
 	uint32_t count;
 	TlArray(TSNode) nodes;            /* the parents */
 	TlArray(TlParentAnchor) anchors;  /* in walk order: starts ascending */
-	TSSymbol block, module;           /* the nodes whose named children are anchors */
 } TlParents;
 
 void tl_parents_init(TlParents *p);
