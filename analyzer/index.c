@@ -207,6 +207,16 @@ typedef struct TlPending {
 	int32_t loop, with;
 } TlPending;
 
+/* An ancestor of the walk's node (treewalk.h): what entering it did, for
+ * leaving it, and what the parent table needs of it. */
+typedef struct TlOpen {
+	TSNode node;
+	unsigned entered;
+	uint32_t parent; /* its number in the parent table, or UINT32_MAX */
+	uint32_t anchor; /* the innermost statement around its children (parents.h), or UINT32_MAX */
+	bool block;      /* a module or block: its named children are statements */
+} TlOpen;
+
 typedef struct TlWalker {
 	TlIndex *idx;
 	const TlSyms *sy;
@@ -216,8 +226,18 @@ typedef struct TlWalker {
 	uint32_t stmt_call_start, stmt_call_end;
 	uint8_t *kinds; /* TL_WALK_* by symbol */
 	uint32_t kind_count;
-	TSNode parent, grandparent; /* of the node being entered (null above the root) */
+	const TlOpen *open; /* the ancestors of the node being entered, innermost last */
+	uint32_t open_size;
 } TlWalker;
+
+/* The entered node's ancestor `up` levels above it (1: its parent), or a
+ * null node: the walk knows them, so no lookup in the parent table. */
+static TSNode tl_index__ancestor(const TlWalker *w, uint32_t up)
+{
+	if (w->open_size < up)
+		return (TSNode){ { 0, 0, 0, 0 }, NULL, NULL };
+	return w->open[w->open_size - up].node;
+}
 
 static void tl_index__add_binding(TlWalker *w, const char *name, size_t len,
 				  TlBindKind kind, TSNode stmt, TSNode value,
@@ -508,7 +528,7 @@ static unsigned tl_index__enter(TlWalker *w, TSNode n, TSSymbol s)
 		TlFunc f;
 		memset(&f, 0, sizeof f);
 		f.node = n;
-		TSNode parent = w->parent;
+		TSNode parent = tl_index__ancestor(w, 1);
 		f.outer = (!ts_node_is_null(parent) && ts_node_symbol(parent) == sy->decorated_definition)
 				  ? parent : n;
 		TSNode name = tl_tree_field(n, sy->f_name);
@@ -599,7 +619,7 @@ static unsigned tl_index__enter(TlWalker *w, TSNode n, TSSymbol s)
 		if (!ts_node_is_null(v) && ts_node_symbol(v) == sy->as_pattern) {
 			TSNode value = ts_node_named_child(v, 0);
 			TSNode alias = tl_tree_field(v, sy->f_alias);
-			TSNode with = w->grandparent; /* with_item < with_clause < with_statement */
+			TSNode with = tl_index__ancestor(w, 2); /* with_item < with_clause < with_statement */
 			TSNode body = ts_node_is_null(with) ? n
 				: tl_tree_field(with, sy->f_body);
 			if (!ts_node_is_null(alias) && ts_node_named_child_count(alias))
@@ -697,16 +717,6 @@ static void tl_index__leave(TlWalker *w, unsigned entered)
 		w->pending.size--;
 }
 
-/* An ancestor of the walk's node (treewalk.h): what entering it did, for
- * leaving it, and what the parent table needs of it. */
-typedef struct TlOpen {
-	TSNode node;
-	unsigned entered;
-	uint32_t parent; /* its number in the parent table, or UINT32_MAX */
-	uint32_t anchor; /* the innermost statement around its children (parents.h), or UINT32_MAX */
-	bool block;      /* a module or block: its named children are statements */
-} TlOpen;
-
 static void tl_index__walk(TlIndex *idx, TSNode root, const uint8_t *collect)
 {
 	TlWalker w;
@@ -756,9 +766,8 @@ static void tl_index__walk(TlIndex *idx, TSNode root, const uint8_t *collect)
 			tl_array_push(&idx->collected, k);
 		}
 		idx->node_count++;
-		const TSNode none = { { 0, 0, 0, 0 }, NULL, NULL };
-		w.parent = open.size ? open.items[open.size - 1].node : none;
-		w.grandparent = open.size >= 2 ? open.items[open.size - 2].node : none;
+		w.open = open.items;
+		w.open_size = open.size;
 		unsigned entered = tl_index__enter(&w, n, sym);
 		uint32_t kids = t.children;
 		if (kids == 3 && sym == sy->string && skip_strings &&

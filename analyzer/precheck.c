@@ -679,7 +679,7 @@ static void tl_precheck__find(TlPrecheckRun *r, uint32_t path)
 /* True when some node is at `path` under the current node, found cheaply
  * without reading whole child lists: down the path's steps from the root
  * (or from the first node of the nearest path already found), one field
- * child each (ts_node_child_by_field_id: the first child in the field),
+ * child each (tl_tree_field: the first child in the field),
  * and a last step without a field that any named (or any) child passes,
  * decided by the child counts of a node without errors. False when that
  * finds nothing, or the path has a step it cannot take so (the caller then
