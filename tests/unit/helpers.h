@@ -114,6 +114,24 @@ static inline char *tl_test_read_file(const char *path, size_t *len)
 	return tl_buf_detach(&b);
 }
 
+/* Stress inputs for walks: `wide`, one call with 60 arguments; `deep`,
+ * 300 nested calls (both initialised here, released by the caller). */
+static inline void tl_test_wide_and_deep(TlBuf *wide, TlBuf *deep)
+{
+	tl_buf_init(wide);
+	tl_buf_init(deep);
+	tl_buf_add(wide, "x = f(");
+	for (int i = 0; i < 60; i++)
+		tl_buf_addf(wide, "a%d, ", i);
+	tl_buf_add(wide, ")\n");
+	tl_buf_add(deep, "z = ");
+	for (int i = 0; i < 300; i++)
+		tl_buf_add(deep, "g(");
+	for (int i = 0; i < 300; i++)
+		tl_buf_add(deep, ")");
+	tl_buf_add(deep, "\n");
+}
+
 /* Calls `fn` with the text of each Python file of corpus/scripts (the
  * tests run from the repository's root); returns how many there were. */
 static inline uint32_t tl_test_each_script(void (*fn)(const char *text, void *ctx), void *ctx)

@@ -268,6 +268,14 @@ static void test_embedded_gate(void **state)
 	tl_rules_release(&set);
 }
 
+/* A query set of one rule (tl_rule_compile: not gated), in `set`. */
+static TlQuerySet *one_rule(TlRuleSet *set, const char *code, const char *query)
+{
+	tl_rules_init(set);
+	tl_array_push(&set->rules, rule(code, query));
+	return tl_queryset_new(set);
+}
+
 /* A pattern that requires #api? of a node every match has needs one of
  * the API's identifiers in the file (tl_predicate_words); a negated one,
  * or one on an optional capture, needs nothing; the words open no gate. */
@@ -275,12 +283,10 @@ static void test_word_needs(void **state)
 {
 	(void)state;
 	TlRuleSet set;
-	tl_rules_init(&set);
-	tl_array_push(&set.rules, rule("TL501", "((call) @finding (#api? @finding empty-cache))\n"
+	TlQuerySet *qs = one_rule(&set, "TL501", "((call) @finding (#api? @finding empty-cache))\n"
 						 "((call) @finding (#not-api? @finding torch-load))\n"
 						 "((call function: (_) @f arguments: (argument_list (_)? @a)) @finding\n"
-						 "  (#api? @a torch-load))\n"));
-	TlQuerySet *qs = tl_queryset_new(&set);
+						 "  (#api? @a torch-load))\n");
 	assert_int_equal(tl_queryset_count(qs), 3);
 	assert_int_equal(tl_queryset_pattern(qs, 0)->word_need_count, 1);
 	assert_int_equal(tl_queryset_pattern(qs, 1)->word_need_count, 0);
@@ -299,9 +305,7 @@ static void test_word_needs(void **state)
 	tl_rules_release(&set);
 	/* An anonymous node is a literal need found anywhere in the text,
 	 * the last bytes included. */
-	tl_rules_init(&set);
-	tl_array_push(&set.rules, rule("TL503", "((augmented_assignment operator: \"+=\") @finding)\n"));
-	qs = tl_queryset_new(&set);
+	qs = one_rule(&set, "TL503", "((augmented_assignment operator: \"+=\") @finding)\n");
 	assert_int_equal(filter(qs, on, "x = 1 + 2\ny = +3\n", pass), 0);
 	assert_int_equal(filter(qs, on, "x += 1\n", pass), 1);
 	assert_int_equal(filter(qs, on, "x = 1\ny +=", pass), 1);
@@ -309,9 +313,7 @@ static void test_word_needs(void **state)
 	tl_queryset_free(qs);
 	tl_rules_release(&set);
 	/* #loss-is?: the loss's torch.nn names (function or criterion class). */
-	tl_rules_init(&set);
-	tl_array_push(&set.rules, rule("TL502", "((call) @finding (#loss-is? @finding nll))\n"));
-	qs = tl_queryset_new(&set);
+	qs = one_rule(&set, "TL502", "((call) @finding (#loss-is? @finding nll))\n");
 	assert_int_equal(tl_queryset_pattern(qs, 0)->word_need_count, 1);
 	assert_int_equal(filter(qs, on, "import torch.nn as nn\ncrit = nn.CrossEntropyLoss()\n", pass), 0);
 	assert_int_equal(filter(qs, on, "import torch.nn as nn\ncrit = nn.NLLLoss()\n", pass), 1);

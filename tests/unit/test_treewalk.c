@@ -191,19 +191,8 @@ static void test_walk_agrees_on_snippets(void **state)
 {
 	(void)state;
 	TlBuf wide, deep, flat;
-	tl_buf_init(&wide);
-	tl_buf_init(&deep);
+	tl_test_wide_and_deep(&wide, &deep);
 	tl_buf_init(&flat);
-	tl_buf_add(&wide, "x = f(");
-	for (int i = 0; i < 60; i++)
-		tl_buf_addf(&wide, "a%d, ", i);
-	tl_buf_add(&wide, ")\n");
-	tl_buf_add(&deep, "z = ");
-	for (int i = 0; i < 300; i++)
-		tl_buf_add(&deep, "g(");
-	for (int i = 0; i < 300; i++)
-		tl_buf_add(&deep, ")");
-	tl_buf_add(&deep, "\n");
 	/* a long module: its statements hang from a balanced hidden repeat */
 	for (int i = 0; i < 3000; i++)
 		tl_buf_addf(&flat, "y%d = %d  # n\n", i, i);

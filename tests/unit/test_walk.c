@@ -72,20 +72,9 @@ static void test_walks_agree_on_snippets(void **state)
 {
 	(void)state;
 	TlBuf wide, deep;
-	tl_buf_init(&wide);
-	tl_buf_init(&deep);
-	tl_buf_add(&wide, "x = f(");
-	for (int i = 0; i < 60; i++)
-		tl_buf_addf(&wide, "a%d, ", i);
-	tl_buf_add(&wide, ")\n");
+	tl_test_wide_and_deep(&wide, &deep);
 	for (int i = 0; i < 40; i++)
 		tl_buf_addf(&wide, "y%d = %d\n", i, i);
-	tl_buf_add(&deep, "z = ");
-	for (int i = 0; i < 300; i++)
-		tl_buf_add(&deep, "g(");
-	for (int i = 0; i < 300; i++)
-		tl_buf_add(&deep, ")");
-	tl_buf_add(&deep, "\n");
 	const char *snippets[] = {
 		"",
 		"x",
