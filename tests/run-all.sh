@@ -12,6 +12,7 @@ suite() {
 	if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "== $name FAILED"; fi
 }
 suite "no compiler warnings (-Wall -Wextra -Werror)" make --no-print-directory -s check-warnings
+suite "layers (includes only downward, no cycles)" python3 tests/check-layers.py analyzer
 for t in build/unit/test_*; do
 	[ -x "$t" ] && suite "unit $(basename "$t")" "$t"
 done

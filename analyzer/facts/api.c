@@ -3,7 +3,7 @@
  * keywords it passes, device expressions and moves to a device.
  *
  * Owns: tl_facts_is_api, tl_facts_passes_keyword, tl_facts_is_device, tl_facts_moves_to_device. */
-#include "internal.h"
+#include "facts/internal.h"
 
 /* ---- APIs, keywords, devices ------------------------------------------------------ */
 

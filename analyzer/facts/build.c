@@ -11,8 +11,8 @@
  * - whether the file imports PyTorch or a library built on it.
  *
  * Owns: tl_facts_build. */
-#include "internal.h"
-#include "timings.h"
+#include "base/timings.h"
+#include "facts/internal.h"
 
 static void tl_facts__classes(TlIndex *idx)
 {

@@ -15,7 +15,7 @@
  *
  * Owns: tl_facts__storing_calls, tl_facts__subscript_sites,
  * tl_facts__grad_switches, tl_facts__backpropagated_bindings. */
-#include "internal.h"
+#include "facts/internal.h"
 
 const char *const tl_facts__storing[7] = {
 	"append", "extend", "insert", "update", "add", "setdefault", "appendleft",

@@ -7,7 +7,7 @@
  *
  * Owns: tl_facts__runs_at, tl_facts__const_param (helpers the families
  * share; no question of its own). */
-#include "internal.h"
+#include "facts/internal.h"
 
 /* The literal that parameter `name` of function `func` holds when call
  * `site` runs it: the argument passed for it, or its default when the call

@@ -2,7 +2,7 @@
  * and graphs backpropagated more than once.
  *
  * Owns: tl_facts_carried_state, tl_facts_dies_in_iteration, tl_facts_graph_reused. */
-#include "internal.h"
+#include "facts/internal.h"
 
 typedef struct TlElemReturn {
 	int32_t elem;

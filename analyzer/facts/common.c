@@ -2,7 +2,7 @@
  * fan-out budget, dotted names, what a binding holds, parameters and their call sites.
  *
  * Owns: no fact of its own. */
-#include "internal.h"
+#include "facts/internal.h"
 
 /* ---- small helpers -------------------------------------------------------- */
 

@@ -8,7 +8,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "internal.h"
+#include "facts/internal.h"
 
 /* ---- literals through names bound once --------------------------------------------- */
 

@@ -12,7 +12,7 @@
  * the element read back, tl_facts__elements_graph for the container.
  *
  * Owns: tl_facts__elements_graph, tl_facts__container_graph, tl_facts__element_source. */
-#include "internal.h"
+#include "facts/internal.h"
 
 /* True for an expression that makes a fresh container: `[]`, `{}`,
  * `dict()`, `list()`, `defaultdict(float)`, `OrderedDict()`, `deque()`. */

@@ -4,7 +4,7 @@
  *
  * Owns: tl_facts_context_kind, tl_facts_local_grad, tl_facts_grad_state, tl_facts_under, tl_facts_from_context,
  * tl_facts_runs_in_half, tl_facts_is_half_dtype. */
-#include "internal.h"
+#include "facts/internal.h"
 
 /* ---- contexts --------------------------------------------------------------- */
 

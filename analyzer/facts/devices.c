@@ -3,7 +3,7 @@
  * allocations.
  *
  * Owns: tl_facts_is_tensor, tl_facts_on_device, tl_facts_host_factory, tl_facts_host_derived, tl_facts_scratch. */
-#include "internal.h"
+#include "facts/internal.h"
 
 typedef TlArray(char *) TlHostNames;
 

@@ -3,7 +3,7 @@
  *
  * Owns: tl_facts_accumulation_backward, tl_facts_no_sync, tl_facts_ddp_forward,
  * tl_facts_wrapped_module (the module inside a wrapper, reached around it). */
-#include "internal.h"
+#include "facts/internal.h"
 
 /* ---- gradient accumulation and DDP ------------------------------------------------------- */
 

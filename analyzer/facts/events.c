@@ -3,7 +3,7 @@
  * program order, local calls expanded.
  *
  * Owns: tl_facts_call_events, the TL_EV_* of calls, the ordered steps of an iteration. */
-#include "internal.h"
+#include "facts/internal.h"
 
 /* ---- what a backward consumes ------------------------------------------------ */
 

@@ -7,12 +7,12 @@
 #include <ctype.h>
 #include <string.h>
 
-#include "alloc.h"
-#include "buf.h"
-#include "facts.h"
-#include "syms.h"
-#include "treewalk.h"
-#include "walk.h"
+#include "base/alloc.h"
+#include "base/buf.h"
+#include "facts/facts.h"
+#include "syntax/syms.h"
+#include "syntax/treewalk.h"
+#include "syntax/walk.h"
 
 #define IN(s, set) tl_facts__in((s), (set), sizeof(set) / sizeof *(set))
 

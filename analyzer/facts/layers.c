@@ -5,7 +5,7 @@
  * derives from, a torchvision.models / timm model.
  *
  * Owns: tl_facts_mode_dependent. */
-#include "internal.h"
+#include "facts/internal.h"
 
 /* What one construction says about mode dependence. */
 enum { TL_LAYER_NONE, TL_LAYER_DEPENDENT, TL_LAYER_LOOK_INSIDE };

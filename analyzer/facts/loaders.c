@@ -2,7 +2,7 @@
  * with (pin_memory, num_workers, ...).
  *
  * Owns: tl_facts_from_loader, tl_facts_loader_option, tl_facts_feeds_step_loop. */
-#include "internal.h"
+#include "facts/internal.h"
 
 typedef struct TlLoaders {
 	TlArray(TSNode) calls; /* DataLoader(...) constructions */

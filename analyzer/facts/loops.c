@@ -3,7 +3,7 @@
  *
  * Owns: tl_facts_step_loops, tl_facts_in_step_loop, tl_facts_under_every_n, tl_facts_loop_invariant,
  * tl_facts_pass_lacks, tl_facts_first_forward. */
-#include "internal.h"
+#include "facts/internal.h"
 
 static bool tl_facts__every_n(const TlIndex *idx, TSNode cond, int depth);
 static bool tl_facts__invariant(const TlIndex *idx, TSNode expr, TSNode except, int depth, int *budget);

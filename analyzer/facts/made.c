@@ -3,7 +3,7 @@
  * outputs; and which loss a loss call computes.
  *
  * Owns: tl_facts_made_by, tl_facts_model_output, tl_facts_loss_kind, tl_facts_is_loss_call. */
-#include "internal.h"
+#include "facts/internal.h"
 
 typedef struct TlMadeReturns {
 	int kind;     /* agreed kind so far, -1 before the first return */

@@ -4,7 +4,7 @@
  *
  * Owns: tl_facts_mode_at, tl_facts_eval_call_with_grad, tl_facts_leaves_eval,
  * tl_facts_left_in_train_mode. */
-#include "internal.h"
+#include "facts/internal.h"
 
 /* ---- mode ------------------------------------------------------------------------ */
 

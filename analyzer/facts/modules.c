@@ -3,7 +3,7 @@
  * wrapper modules (DDP, RemoteModule).
  *
  * Owns: module identity, optimizer parameter sets, tl_facts_is_wrapper_module. */
-#include "internal.h"
+#include "facts/internal.h"
 
 
 static TSNode tl_facts__module_root_at(const TlIndex *idx, TSNode expr, TlBuf *path, int depth, uint32_t *budget);

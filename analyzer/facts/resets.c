@@ -2,7 +2,7 @@
  * comes in the right order relative to backward and step.
  *
  * Owns: tl_facts_step_unreset, tl_facts_reset_before_step. */
-#include "internal.h"
+#include "facts/internal.h"
 
 /* ---- gradient resets and steps ----------------------------------------------------- */
 

@@ -14,7 +14,7 @@
  * the order questions were asked in.
  *
  * Owns: tl_facts__returns, tl_facts__returned_loss_kind. */
-#include "internal.h"
+#include "facts/internal.h"
 
 /* Helpers chain a few deep in real code (a factory calling a builder
  * calling a constructor); past this, answers are not kept. */

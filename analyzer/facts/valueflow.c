@@ -2,10 +2,10 @@
  * containers and local calls) and where it outlives the iteration.
  *
  * Owns: tl_facts_reaches_backward, tl_facts_outlives_iteration, tl_facts_backward_through. */
-#include "internal.h"
+#include "facts/internal.h"
 
-#include "reads.h"
-#include "strmap.h"
+#include "base/strmap.h"
+#include "syntax/reads.h"
 
 static bool tl_facts__reaches(const TlIndex *idx, TSNode expr, int depth, const TlCall *site);
 

@@ -1,4 +1,4 @@
-"""Shapes the engine matches without tree-sitter (analyzer/precheck.h):
+"""Shapes the engine matches without tree-sitter (analyzer/rules/precheck.h):
 a field that holds two nodes (`d[i, j]` has two subscripts) is ambiguous
 there, and tree-sitter matches the shape at that node instead. The
 findings are the same either way.

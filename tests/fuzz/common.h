@@ -9,12 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "alloc.h"
-#include "buf.h"
-#include "engine.h"
-#include "notebook.h"
-#include "report.h"
-#include "rules.h"
+#include "base/alloc.h"
+#include "base/buf.h"
+#include "engine/engine.h"
+#include "engine/notebook.h"
+#include "report/report.h"
+#include "rules/rules.h"
+#include "rules/ruleset.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerInitialize(int *argc, char ***argv);

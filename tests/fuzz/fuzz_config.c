@@ -7,8 +7,8 @@
 
 #include <unistd.h>
 
-#include "config.h"
-#include "toml.h"
+#include "base/toml.h"
+#include "config/config.h"
 
 static char tl_fuzz__dir[64];
 static FILE *tl_fuzz__null;

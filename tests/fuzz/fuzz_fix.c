@@ -6,9 +6,9 @@
  * (fixrun.c drops a round that breaks the parse: this checks it does). */
 #include "common.h"
 
-#include "fixrun.h"
-#include "source.h"
-#include "syms.h"
+#include "base/source.h"
+#include "report/fixrun.h"
+#include "syntax/syms.h"
 
 static bool tl_fuzz__parses_clean(const char *text, size_t len)
 {

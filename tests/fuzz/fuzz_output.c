@@ -8,7 +8,7 @@
 
 #include <jansson.h>
 
-#include "output.h"
+#include "report/output.h"
 
 /* Writes with `emit` into memory and parses the result; aborts if it is
  * not JSON. Caller releases the result. */

@@ -15,12 +15,12 @@
 #include <cmocka.h>
 #include <tree_sitter/api.h>
 
-#include "alloc.h"
-#include "buf.h"
-#include "facts.h"
-#include "index.h"
-#include "source.h"
-#include "syms.h"
+#include "base/alloc.h"
+#include "base/buf.h"
+#include "base/source.h"
+#include "facts/facts.h"
+#include "syntax/index.h"
+#include "syntax/syms.h"
 
 typedef struct TlFixture {
 	TlSource src;

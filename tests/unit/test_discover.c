@@ -1,4 +1,4 @@
-/* Unit tests for analyzer/discover.h over a temporary directory tree. */
+/* Unit tests for analyzer/config/discover.h over a temporary directory tree. */
 #include "helpers.h"
 
 #include <stdio.h>
@@ -6,8 +6,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "buf.h"
-#include "discover.h"
+#include "base/buf.h"
+#include "config/discover.h"
 
 typedef struct {
 	char root[64];

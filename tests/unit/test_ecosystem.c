@@ -8,14 +8,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "buf.h"
-#include "config.h"
-#include "fingerprint.h"
-#include "glob.h"
-#include "notebook.h"
-#include "output.h"
-#include "paths.h"
-#include "rules.h"
+#include "base/buf.h"
+#include "base/glob.h"
+#include "base/paths.h"
+#include "config/config.h"
+#include "engine/fingerprint.h"
+#include "engine/notebook.h"
+#include "report/output.h"
+#include "rules/rules.h"
+#include "rules/ruleset.h"
 
 /* ---- globs ---------------------------------------------------------------- */
 

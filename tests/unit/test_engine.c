@@ -1,4 +1,4 @@
-/* Unit tests for analyzer/engine.h and analyzer/report.h: small sources
+/* Unit tests for analyzer/engine/engine.h and analyzer/report/report.h: small sources
  * analysed end to end with the embedded rules, positions in code points,
  * ordering, syntax errors, deep nesting, and both text renderings. */
 #include "helpers.h"
@@ -6,10 +6,11 @@
 #include <regex.h>
 #include <stdio.h>
 
-#include "buf.h"
-#include "engine.h"
-#include "report.h"
-#include "rules.h"
+#include "base/buf.h"
+#include "engine/engine.h"
+#include "report/report.h"
+#include "rules/rules.h"
+#include "rules/ruleset.h"
 
 typedef struct {
 	TlRuleSet rules;

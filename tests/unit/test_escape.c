@@ -1,5 +1,5 @@
-/* Unit tests for analyzer/escape.h (what reaches a terminal, stderr and
- * JSON), analyzer/outfile.h (-o never overwrites an input; lost writes are
+/* Unit tests for analyzer/base/escape.h (what reaches a terminal, stderr and
+ * JSON), analyzer/base/outfile.h (-o never overwrites an input; lost writes are
  * errors) and the non-file refusals of tl_source_load / tl_source_read_fd. */
 #include "helpers.h"
 
@@ -11,9 +11,9 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include "buf.h"
-#include "escape.h"
-#include "outfile.h"
+#include "base/buf.h"
+#include "base/escape.h"
+#include "base/outfile.h"
 
 typedef struct {
 	char dir[64];

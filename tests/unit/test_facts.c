@@ -1,10 +1,10 @@
-/* Unit tests for analyzer/facts.h: graph tensors, optimizers, scalers and
+/* Unit tests for analyzer/facts/facts.h: graph tensors, optimizers, scalers and
  * modules, train/eval mode, grad and autocast contexts, flow into a
  * backward, values that outlive an iteration, step loops. */
 #include "helpers.h"
 
-#include "alloc.h"
-#include "facts.h"
+#include "base/alloc.h"
+#include "facts/facts.h"
 
 /* The first argument of the call whose text is exactly `call_text`:
  * fixtures write `chk(name)` lines to point at one use of `name`. */

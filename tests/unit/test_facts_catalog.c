@@ -4,8 +4,8 @@
  * state, graph reuse, known tensors, wrapper modules, GPU autocast. */
 #include "helpers.h"
 
-#include "alloc.h"
-#include "facts.h"
+#include "base/alloc.h"
+#include "facts/facts.h"
 
 /* The first argument of the call whose text is exactly `call_text`. */
 static TSNode arg0(TlFixture *fx, const char *call_text)

@@ -9,11 +9,12 @@
 
 #include <stdio.h>
 
-#include "alloc.h"
-#include "buf.h"
-#include "engine.h"
-#include "facts.h"
-#include "rules.h"
+#include "base/alloc.h"
+#include "base/buf.h"
+#include "engine/engine.h"
+#include "facts/facts.h"
+#include "rules/rules.h"
+#include "rules/ruleset.h"
 
 typedef struct {
 	TlRuleSet rules;

@@ -1,14 +1,14 @@
-/* Unit tests for analyzer/index.h: import resolution, bindings, loops and
+/* Unit tests for analyzer/syntax/index.h: import resolution, bindings, loops and
  * their events, with contexts, decorators, callers_grad_off, local module
  * classes, call events and gradient-reset sites. */
 #include "helpers.h"
 
 #include <stdio.h>
 
-#include "alloc.h"
-#include "qexec.h"
-#include "walk.h"
-#include "reads.h"
+#include "base/alloc.h"
+#include "rules/qexec.h"
+#include "syntax/reads.h"
+#include "syntax/walk.h"
 
 /* ---- helpers ----------------------------------------------------------------- */
 

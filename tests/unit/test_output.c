@@ -1,4 +1,4 @@
-/* Unit tests for analyzer/output.h: JSON and SARIF keep every finding and
+/* Unit tests for analyzer/report/output.h: JSON and SARIF keep every finding and
  * every rule when strings are not valid UTF-8 (U+FFFD in their place), and
  * each SARIF ruleIndex names the rule of its ruleId. */
 #include "helpers.h"
@@ -6,9 +6,10 @@
 #include <jansson.h>
 #include <stdio.h>
 
-#include "output.h"
-#include "paths.h"
-#include "rules.h"
+#include "base/paths.h"
+#include "report/output.h"
+#include "rules/rules.h"
+#include "rules/ruleset.h"
 
 typedef struct {
 	TlRuleSet rules;

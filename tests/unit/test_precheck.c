@@ -10,11 +10,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "buf.h"
-#include "precheck.h"
-#include "queryset.h"
-#include "rules.h"
-#include "walk.h"
+#include "base/buf.h"
+#include "rules/precheck.h"
+#include "rules/queryset.h"
+#include "rules/rules.h"
+#include "rules/ruleset.h"
+#include "syntax/walk.h"
 
 static const char *const snippets[] = {
 	"a[1, 2] = x\nb[i] = y\nc[i][j] = z\nd[1:2, ::3] += w\n",

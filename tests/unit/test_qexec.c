@@ -7,10 +7,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "buf.h"
-#include "index.h"
-#include "qexec.h"
-#include "rules.h"
+#include "base/buf.h"
+#include "rules/qexec.h"
+#include "rules/rules.h"
+#include "rules/ruleset.h"
+#include "syntax/index.h"
 
 static void test_local_patterns(void **state)
 {

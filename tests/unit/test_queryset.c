@@ -1,16 +1,17 @@
-/* Unit tests for analyzer/qtext.h (scanning a query's text: patterns,
- * shapes, captures, predicates, literal needs) and analyzer/queryset.h (the
+/* Unit tests for analyzer/rules/qtext.h (scanning a query's text: patterns,
+ * shapes, captures, predicates, literal needs) and analyzer/rules/queryset.h (the
  * per-file pre-filter, groups compiled on demand, helper threads). */
 #include "helpers.h"
 
 #include <jansson.h>
 #include <pthread.h>
 
-#include "buf.h"
-#include "qtext.h"
-#include "engine.h"
-#include "queryset.h"
-#include "rules.h"
+#include "base/buf.h"
+#include "engine/engine.h"
+#include "rules/qtext.h"
+#include "rules/queryset.h"
+#include "rules/rules.h"
+#include "rules/ruleset.h"
 
 #ifndef TL_TEST_NODE_TYPES
 #define TL_TEST_NODE_TYPES "build/deps/tree-sitter-python/package/src/node-types.json"

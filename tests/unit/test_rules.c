@@ -1,4 +1,4 @@
-/* Unit tests for analyzer/rules.h: compiling one rule, the errors (with
+/* Unit tests for analyzer/rules/rules.h: compiling one rule, the errors (with
  * positions and carets) for bad queries and bad metadata, the embedded rule
  * set, rule directories, and selection. */
 #include "helpers.h"
@@ -7,9 +7,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "buf.h"
-#include "rules.h"
-#include "syms.h"
+#include "base/buf.h"
+#include "rules/rules.h"
+#include "rules/ruleset.h"
+#include "syntax/syms.h"
 
 static const char good_meta[] =
 	"code = \"TL501\"\n"

@@ -1,4 +1,4 @@
-/* Unit tests for analyzer/source.h: UTF-8 validation, BOM, binary and size
+/* Unit tests for analyzer/base/source.h: UTF-8 validation, BOM, binary and size
  * checks, line splitting, code-point columns, loading from disk. */
 #include "helpers.h"
 
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "buf.h"
+#include "base/buf.h"
 
 typedef struct {
 	char dir[64]; /* a private temporary directory for the load tests */

@@ -6,9 +6,9 @@
  * torch-version predicate. */
 #include "helpers.h"
 
-#include "alloc.h"
-#include "facts.h"
-#include "predicates.h"
+#include "base/alloc.h"
+#include "facts/facts.h"
+#include "rules/predicates.h"
 
 /* The first argument of the call whose text is exactly `call_text`. */
 static TSNode arg0(TlFixture *fx, const char *call_text)

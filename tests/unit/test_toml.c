@@ -1,10 +1,10 @@
-/* Unit tests for analyzer/toml.h: the four string forms and their escapes,
+/* Unit tests for analyzer/base/toml.h: the four string forms and their escapes,
  * booleans, integers, string arrays, tables, dotted keys, error positions. */
 #include "helpers.h"
 
 #include <regex.h>
 
-#include "toml.h"
+#include "base/toml.h"
 
 /* Parses `text`, failing the test (with the reason) if it does not parse. */
 static void parse_ok(TlToml *doc, const char *text)

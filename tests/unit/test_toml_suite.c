@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "buf.h"
-#include "toml.h"
+#include "base/buf.h"
+#include "base/toml.h"
 
 #define SUITE "tests/toml-test/"
 

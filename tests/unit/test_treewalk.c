@@ -11,8 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "buf.h"
-#include "treewalk.h"
+#include "base/buf.h"
+#include "syntax/treewalk.h"
 
 typedef struct Seen {
 	TSNode node;

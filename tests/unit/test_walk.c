@@ -7,8 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "buf.h"
-#include "walk.h"
+#include "base/buf.h"
+#include "syntax/walk.h"
 
 /* Whether a walk descends into `n`: every few nodes it does not, decided
  * by the node itself so that both walks decide alike. */

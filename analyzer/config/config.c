@@ -1,0 +1,331 @@
+#include "config/config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/alloc.h"
+#include "base/buf.h"
+#include "base/escape.h"
+#include "base/paths.h"
+#include "base/source.h"
+#include "base/toml.h"
+
+/* Skipped unless `exclude` says otherwise: version control, caches,
+ * virtual environments, build output. (Folders holding pyvenv.cfg are
+ * always skipped, whatever their name.) */
+static const char *const tl_config__default_excludes[] = {
+	".git/", ".hg/", ".svn/", "__pycache__/", "build/", "node_modules/", ".venv/",
+	"venv/", ".tox/", ".nox/", ".eggs/", ".mypy_cache/", ".pytest_cache/",
+	".ruff_cache/", "site-packages/", ".ipynb_checkpoints/",
+};
+
+int tl_torch_version_parse(const char *s)
+{
+	char *end;
+	if (!isdigit((unsigned char)*s))
+		return -1;
+	long major = strtol(s, &end, 10), minor = 0;
+	if (*end == '.') {
+		if (!isdigit((unsigned char)end[1]))
+			return -1;
+		minor = strtol(end + 1, &end, 10);
+		if (*end == '.') {
+			if (!isdigit((unsigned char)end[1]))
+				return -1;
+			strtol(end + 1, &end, 10);
+		}
+	}
+	if (*end || major > 99 || minor > 99)
+		return -1;
+	return (int)(major * 100 + minor);
+}
+
+void tl_config_defaults(TlConfig *cfg)
+{
+	memset(cfg, 0, sizeof *cfg);
+	cfg->dir = tl_strdup("");
+	tl_patterns_init(&cfg->exclude, "");
+	for (size_t i = 0; i < sizeof tl_config__default_excludes / sizeof *tl_config__default_excludes; i++)
+		tl_patterns_add(&cfg->exclude, tl_config__default_excludes[i]);
+}
+
+void tl_config_release(TlConfig *cfg)
+{
+	tl_free(cfg->path);
+	tl_free(cfg->dir);
+	tl_str_array_release(&cfg->select);
+	tl_str_array_release(&cfg->extend_select);
+	tl_str_array_release(&cfg->ignore);
+	tl_str_array_release(&cfg->external);
+	for (uint32_t i = 0; i < cfg->per_file_ignores.size; i++) {
+		tl_free(cfg->per_file_ignores.items[i].glob);
+		tl_str_array_release(&cfg->per_file_ignores.items[i].selectors);
+	}
+	tl_array_release(&cfg->per_file_ignores);
+	tl_patterns_release(&cfg->exclude);
+	memset(cfg, 0, sizeof *cfg);
+}
+
+static bool tl_config__error(FILE *err, const char *path, const TlTomlEntry *e, const char *what,
+			     const char *key)
+{
+	tl_diagf(err, "%s:%u:%u: error: %s '%s'\n", path, e ? e->line : 1, e ? e->column : 1, what,
+		key);
+	return false;
+}
+
+/* Copies a list of selectors, checking each names some rule. */
+static bool tl_config__selectors(const char *path, const TlTomlEntry *e, const TlRuleSet *rules,
+				 TlStrArray *into, FILE *err)
+{
+	if (e->kind != TL_TOML_STRING_ARRAY)
+		return tl_config__error(err, path, e, "expected a list of strings for", e->key);
+	for (uint32_t i = 0; i < e->array.size; i++) {
+		char bad[128];
+		if (!tl_selection_add(rules, into, e->array.items[i], bad, sizeof bad)) {
+			/* Point at the string that holds it. */
+			const TlTomlValue *item = e->value->items.items[i];
+			tl_diagf(err, "%s:%u:%u: error: '%s' in '%s' matches no rule (see torchlint --list-rules)\n",
+				path, item->line, item->column, bad, e->key);
+			return false;
+		}
+	}
+	return true;
+}
+
+bool tl_config_load(TlConfig *cfg, const char *path, const TlRuleSet *rules, bool *found,
+		    FILE *err)
+{
+	tl_config_defaults(cfg);
+	*found = false;
+	TlSource src;
+	char why[256];
+	if (!tl_source_load(&src, path, why, sizeof why)) {
+		tl_diagf(err, "torchlint: cannot read configuration '%s': %s\n", path, why);
+		return false;
+	}
+	TlToml doc;
+	if (!tl_toml_parse(&doc, src.text, src.length, why, sizeof why)) {
+		unsigned line = 1, col = 1;
+		int used = 0;
+		if (sscanf(why, "%u:%u: %n", &line, &col, &used) < 2)
+			used = 0;
+		tl_diagf(err, "%s:%u:%u: error: %s\n", path, line, col, why + used);
+		tl_source_release(&src);
+		return false;
+	}
+	tl_source_release(&src);
+	const char *base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	const char *table = strcmp(base, "pyproject.toml") == 0 ? "tool.torchlint" : "";
+	size_t tlen = strlen(table);
+	/* A [tool.torchlint] table counts, even an empty one (as ruff's). */
+	bool any = tlen && tl_toml_table_get(tl_toml_table_get(doc.root, "tool"), "torchlint");
+	char *dir = tl_path_dirname_abs(path);
+	tl_free(cfg->dir);
+	cfg->dir = dir;
+	cfg->path = tl_strdup(path);
+	tl_patterns_release(&cfg->exclude);
+	tl_patterns_init(&cfg->exclude, dir);
+	TlPatterns extend;
+	tl_patterns_init(&extend, dir);
+	bool ok = true, exclude_set = false;
+	char pfi_table[64];
+	snprintf(pfi_table, sizeof pfi_table, "%s%sper-file-ignores", table, tlen ? "." : "");
+	for (uint32_t i = 0; i < doc.entries.size && ok; i++) {
+		const TlTomlEntry *e = &doc.entries.items[i];
+		if (strcmp(e->table, pfi_table) == 0) {
+			any = true;
+			TlPerFileIgnore pfi;
+			tl_array_init(&pfi.selectors);
+			if (!tl_config__selectors(path, e, rules, &pfi.selectors, err)) {
+				tl_str_array_release(&pfi.selectors);
+				ok = false;
+				break;
+			}
+			pfi.glob = tl_strdup(e->key);
+			tl_array_push(&cfg->per_file_ignores, pfi);
+			continue;
+		}
+		/* Only our table: other tools' tables in pyproject.toml are theirs. */
+		if (strcmp(e->table, table) != 0) {
+			if ((tlen && strncmp(e->table, table, tlen) == 0 && e->table[tlen] == '.') || !tlen) {
+				tl_diagf(err, "%s:%u:%u: error: unknown table '[%s]'\n", path, e->line, 1,
+					e->table);
+				ok = false;
+			}
+			continue;
+		}
+		any = true;
+		const char *k = e->key;
+		if (strcmp(k, "select") == 0) {
+			cfg->has_select = true;
+			ok = tl_config__selectors(path, e, rules, &cfg->select, err);
+		} else if (strcmp(k, "extend-select") == 0) {
+			ok = tl_config__selectors(path, e, rules, &cfg->extend_select, err);
+		} else if (strcmp(k, "ignore") == 0) {
+			ok = tl_config__selectors(path, e, rules, &cfg->ignore, err);
+		} else if (strcmp(k, "exclude") == 0 || strcmp(k, "extend-exclude") == 0) {
+			if (e->kind != TL_TOML_STRING_ARRAY) {
+				ok = tl_config__error(err, path, e, "expected a list of globs for", k);
+				break;
+			}
+			bool replace = strcmp(k, "exclude") == 0;
+			exclude_set |= replace;
+			for (uint32_t j = 0; j < e->array.size; j++)
+				tl_patterns_add(replace ? &cfg->exclude : &extend, e->array.items[j]);
+		} else if (strcmp(k, "external") == 0) {
+			if (e->kind != TL_TOML_STRING_ARRAY) {
+				ok = tl_config__error(err, path, e, "expected a list of codes for", k);
+				break;
+			}
+			for (uint32_t j = 0; j < e->array.size && ok; j++) {
+				const char *c = e->array.items[j];
+				size_t n = strspn(c, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789");
+				if (!*c || c[n]) {
+					tl_diagf(err, "%s:%u:%u: error: '%s' in 'external' is not a rule code or prefix (such as \"E501\" or \"B\")\n",
+						path, e->line, e->column, c);
+					ok = false;
+				} else {
+					tl_array_push(&cfg->external, tl_strdup(c));
+				}
+			}
+		} else if (strcmp(k, "torch-version") == 0) {
+			int v = e->kind == TL_TOML_STRING ? tl_torch_version_parse(e->str) : -1;
+			if (v < 0)
+				ok = tl_config__error(err, path, e,
+						      "expected a version string such as \"2.4\" for", k);
+			else
+				cfg->torch_version = v;
+		} else {
+			ok = tl_config__error(err, path, e, "unknown key", k);
+		}
+	}
+	tl_toml_release(&doc);
+	if (ok && !exclude_set)
+		for (size_t i = 0; i < sizeof tl_config__default_excludes / sizeof *tl_config__default_excludes; i++)
+			tl_patterns_add(&cfg->exclude, tl_config__default_excludes[i]);
+	cfg->has_exclude = exclude_set;
+	/* extend-exclude adds after the base list (later patterns win). */
+	for (uint32_t i = 0; ok && i < extend.items.size; i++) {
+		TlPattern p = extend.items.items[i];
+		p.glob = tl_strdup(p.glob);
+		tl_array_push(&cfg->exclude.items, p);
+	}
+	tl_patterns_release(&extend);
+	*found = any || !tlen;
+	return ok;
+}
+
+/* ---- the set of configurations ------------------------------------------------- */
+
+void tl_configs_init(TlConfigs *cs, const TlRuleSet *rules)
+{
+	memset(cs, 0, sizeof *cs);
+	cs->rules = rules;
+	tl_strmap_init(&cs->by_dir);
+	tl_config_defaults(&cs->defaults);
+}
+
+void tl_configs_release(TlConfigs *cs)
+{
+	for (uint32_t i = 0; i < cs->loaded.size; i++) {
+		tl_config_release(cs->loaded.items[i]);
+		tl_free(cs->loaded.items[i]);
+	}
+	tl_array_release(&cs->loaded);
+	tl_strmap_release(&cs->by_dir);
+	tl_config_release(&cs->defaults);
+}
+
+bool tl_configs_force(TlConfigs *cs, const char *path, FILE *err)
+{
+	TlConfig *cfg = tl_calloc(1, sizeof *cfg);
+	bool found;
+	if (!tl_config_load(cfg, path, cs->rules, &found, err)) {
+		tl_config_release(cfg);
+		tl_free(cfg);
+		return false;
+	}
+	tl_array_push(&cs->loaded, cfg);
+	cs->forced = cfg;
+	return true;
+}
+
+static bool tl_configs__exists(const char *dir, const char *name, char **path)
+{
+	TlBuf b;
+	tl_buf_init(&b);
+	tl_buf_addf(&b, "%s%s", dir, name);
+	struct stat st;
+	/* Not only regular files: a FIFO or device by that name is refused
+	 * by tl_config_load with a message, instead of being passed over. */
+	if (stat(b.data, &st) == 0 && !S_ISDIR(st.st_mode)) {
+		*path = tl_buf_detach(&b);
+		return true;
+	}
+	tl_buf_release(&b);
+	return false;
+}
+
+const TlConfig *tl_configs_for(TlConfigs *cs, const char *file, bool is_dir, FILE *err)
+{
+	if (cs->forced)
+		return cs->forced;
+	if (cs->isolated)
+		return &cs->defaults;
+	char *abs = tl_path_absolute(file);
+	char *dir = is_dir ? tl_path_with_slash(abs) : tl_path_dirname_abs(abs);
+	tl_free(abs);
+	/* Walk up, remembering the directories passed, to cache the answer
+	 * for each of them. */
+	TlStrArray passed;
+	tl_array_init(&passed);
+	int32_t found = -1;
+	for (;;) {
+		int32_t cached;
+		if (tl_strmap_get(&cs->by_dir, dir, strlen(dir), &cached)) {
+			found = cached;
+			break;
+		}
+		tl_array_push(&passed, tl_strdup(dir));
+		char *path = NULL;
+		bool have = false;
+		const char *names[] = { "torchlint.toml", "pyproject.toml" };
+		for (int k = 0; k < 2 && !have; k++) {
+			if (!tl_configs__exists(dir, names[k], &path))
+				continue;
+			TlConfig *cfg = tl_calloc(1, sizeof *cfg);
+			bool any;
+			if (!tl_config_load(cfg, path, cs->rules, &any, err)) {
+				cs->failed = true;
+				tl_config_release(cfg);
+				tl_free(cfg);
+				have = true; /* an invalid file still stops the search */
+				found = -1;
+			} else if (any) {
+				found = (int32_t)cs->loaded.size;
+				tl_array_push(&cs->loaded, cfg);
+				have = true;
+			} else {
+				tl_config_release(cfg);
+				tl_free(cfg);
+			}
+			tl_free(path);
+		}
+		if (have || strcmp(dir, "/") == 0)
+			break;
+		char *parent = tl_path_parent(dir);
+		tl_free(dir);
+		dir = parent;
+	}
+	for (uint32_t i = 0; i < passed.size; i++)
+		tl_strmap_put(&cs->by_dir, passed.items[i], strlen(passed.items[i]), found);
+	tl_str_array_release(&passed);
+	tl_free(dir);
+	return found >= 0 ? cs->loaded.items[found] : &cs->defaults;
+}

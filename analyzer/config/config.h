@@ -1,0 +1,76 @@
+/* Configuration: `[tool.torchlint]` in pyproject.toml, or a torchlint.toml
+ * (top-level keys). For each analysed file the closest configuration file
+ * in its directory or above applies (ruff's rule); a pyproject.toml without
+ * a [tool.torchlint] table does not count, and torchlint.toml wins over
+ * pyproject.toml in the same directory.
+ *
+ * Keys: select, extend-select, ignore (lists of selectors), per-file-ignores
+ * (a table: glob -> list of selectors), exclude, extend-exclude (lists of
+ * globs, relative to the configuration's directory), torch-version ("2.4",
+ * the oldest PyTorch the code must run on; RULES.md principle 8), external
+ * (codes or prefixes of other tools' rules, such as "E501" or "B", that
+ * `# noqa` comments may name: TL001 leaves them alone). */
+#ifndef TL_CONFIG_H
+#define TL_CONFIG_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "base/array.h"
+#include "base/glob.h"
+#include "base/strmap.h"
+#include "rules/rules.h"
+
+#include "syntax/index.h" /* TL_TORCH_VERSION_DEFAULT */
+
+typedef struct TlPerFileIgnore {
+	char *glob;          /* relative to the config's directory; bare names match anywhere */
+	TlStrArray selectors;
+} TlPerFileIgnore;
+
+typedef struct TlConfig {
+	char *path;          /* the file, or NULL for the built-in defaults */
+	char *dir;           /* its directory, ending in '/' ("" for defaults) */
+	bool has_select;
+	TlStrArray select, extend_select, ignore;
+	TlArray(TlPerFileIgnore) per_file_ignores;
+	bool has_exclude;
+	TlPatterns exclude;  /* exclude (or the defaults) and extend-exclude */
+	int torch_version;   /* major * 100 + minor, or 0 when not set */
+	TlStrArray external; /* other tools' noqa codes or prefixes (ruff's lint.external) */
+} TlConfig;
+
+/* Reads the configuration file `path` (pyproject.toml or any other name,
+ * read as torchlint.toml). Validates keys, types and selectors against
+ * `rules`; on error prints "path:line:col: error: ..." to `err` and returns
+ * false. *found is false for a pyproject.toml without [tool.torchlint]. */
+bool tl_config_load(TlConfig *cfg, const char *path, const TlRuleSet *rules, bool *found,
+		    FILE *err);
+/* The built-in defaults (no file). */
+void tl_config_defaults(TlConfig *cfg);
+void tl_config_release(TlConfig *cfg);
+
+/* Parses "2", "2.4" or "2.4.1" into major * 100 + minor; -1 if invalid. */
+int tl_torch_version_parse(const char *s);
+
+/* Finds and caches the configuration of each directory. */
+typedef struct TlConfigs {
+	const TlRuleSet *rules;
+	TlArray(TlConfig *) loaded;
+	TlStrMap by_dir;     /* directory -> index into loaded, or -1 for defaults */
+	TlConfig defaults;
+	const TlConfig *forced; /* --config: used for every file */
+	bool isolated;          /* --isolated: no configuration files at all */
+	bool failed;            /* a configuration file was invalid */
+} TlConfigs;
+
+void tl_configs_init(TlConfigs *cs, const TlRuleSet *rules);
+void tl_configs_release(TlConfigs *cs);
+/* Loads `path` as the configuration for every file (--config). */
+bool tl_configs_force(TlConfigs *cs, const char *path, FILE *err);
+/* The configuration that applies to `file` (a path to a file or directory
+ * that need not exist, e.g. --stdin-filename). Errors in a configuration
+ * file are printed once to `err`, set cs->failed, and the defaults apply. */
+const TlConfig *tl_configs_for(TlConfigs *cs, const char *file, bool is_dir, FILE *err);
+
+#endif

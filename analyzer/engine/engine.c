@@ -1,0 +1,745 @@
+#include "engine/engine.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "base/alloc.h"
+#include "base/buf.h"
+#include "base/timings.h"
+#include "engine/fingerprint.h"
+#include "engine/noqa.h"
+#include "facts/facts.h"
+#include "rules/qexec.h"
+#include "rules/queryset.h"
+#include "syntax/index.h"
+#include "syntax/syms.h"
+#include "syntax/walk.h"
+
+/* Syntax errors reported per file: past this many, the rest are noise. */
+#define TL_MAX_SYNTAX_ERRORS 20
+/* Findings collected per file before suppressions: no real file comes
+ * near; a generated one (or a custom rule matching every node) would
+ * otherwise hold gigabytes of messages. Past it, TL002 says so. */
+#define TL_MAX_FINDINGS_PER_FILE 10000
+
+void tl_engine_init(TlEngine *e, const TlRuleSet *rules, const TlSelection *sel)
+{
+	e->parser = ts_parser_new();
+	ts_parser_set_language(e->parser, tl_python_language());
+	tl_qexec_init(&e->qexec);
+	e->rules = rules;
+	e->selection = sel;
+	e->own_queries = NULL;
+	e->exact = false;
+	e->precheck_of = NULL;
+	e->passed = NULL;
+	tl_array_init(&e->passed_set);
+	e->hits = tl_queryset_hits_new();
+	tl_array_init(&e->native_nodes);
+	tl_array_init(&e->native_captures);
+	e->collect = NULL;
+	e->collect_key = NULL;
+	e->collect_of = NULL;
+	e->collect_any = false;
+	e->selected = NULL;
+	tl_selection_init(&e->selected_for);
+}
+
+void tl_engine_release(TlEngine *e)
+{
+	ts_parser_delete(e->parser);
+	tl_qexec_release(&e->qexec);
+	if (e->precheck_of)
+		tl_precheck_run_release(&e->precheck);
+	tl_free(e->passed);
+	tl_array_release(&e->passed_set);
+	tl_queryset_hits_free(e->hits);
+	tl_array_release(&e->native_nodes);
+	tl_array_release(&e->native_captures);
+	tl_free(e->collect);
+	tl_free(e->collect_key);
+	tl_free(e->selected);
+	tl_selection_release(&e->selected_for);
+	tl_queryset_free(e->own_queries);
+}
+
+static void tl_engine__add(TlFindings *out, const TlSource *src, const TlRule *rule,
+			   TSNode n, char *message)
+{
+	TlFinding f;
+	f.rule = rule;
+	f.start_byte = ts_node_start_byte(n);
+	f.end_byte = ts_node_end_byte(n);
+	f.start = tl_source_position(src, f.start_byte);
+	f.end = tl_source_position(src, f.end_byte);
+	f.message = message;
+	f.fingerprint = NULL;
+	f.cell = 0;
+	f.cell_start = f.start;
+	f.cell_end = f.end;
+	f.order = 0;
+	tl_array_init(&f.edits);
+	f.applicability = TL_FIX_NONE;
+	f.fix_title = NULL;
+	tl_array_push(out, f);
+}
+
+/* ---- TL000 ------------------------------------------------------------------ */
+
+static void tl_engine__syntax(const TlEngine *e, const TlSelection *sel, const TlSource *src,
+			      TSNode root, TlFindings *out)
+{
+	const TlRule *rule = tl_rules_find(e->rules, "TL000");
+	if (!rule || !tl_rule_selected(rule, sel) || !ts_node_has_error(root))
+		return;
+	unsigned reported = 0;
+	TlWalk w;
+	tl_walk_start(&w, root);
+	bool descend = true;
+	do {
+		TSNode n = w.node;
+		descend = ts_node_has_error(n);
+		if (ts_node_is_error(n) || ts_node_is_missing(n)) {
+			TlBuf m;
+			tl_buf_init(&m);
+			if (ts_node_is_missing(n)) {
+				tl_buf_addf(&m, "syntax error: missing '%s'; the rest of the file is still analysed",
+					    ts_node_type(n));
+			} else {
+				/* Quote the start of the text that does not parse (its
+				 * first line, shortened): the parser knows the region, not
+				 * which token in it is wrong. */
+				uint32_t a = ts_node_start_byte(n), end = ts_node_end_byte(n), k = a, shown = 0;
+				while (k < end && src->text[k] != '\n' && src->text[k] != '\r' && shown < 40) {
+					k++;
+					while (k < end && ((unsigned char)src->text[k] & 0xC0) == 0x80)
+						k++;
+					shown++;
+				}
+				while (k > a && (src->text[k - 1] == ' ' || src->text[k - 1] == '\t'))
+					k--;
+				if (k > a)
+					tl_buf_addf(&m, "syntax error: cannot parse `%.*s%s`; the rest of the file is still analysed",
+						    (int)(k - a), src->text + a, k < end && shown >= 40 ? "..." : "");
+				else
+					tl_buf_add(&m, "syntax error; the rest of the file is still analysed");
+			}
+			/* Point at the error's first line only. */
+			tl_engine__add(out, src, rule, n, tl_buf_detach(&m));
+			tl_buf_release(&m);
+			TlFinding *f = tl_array_last(out);
+			if (f->end.line != f->start.line) {
+				uint32_t len;
+				tl_source_line(src, f->start.line, &len);
+				f->end_byte = src->line_starts.items[f->start.line - 1] + len;
+				f->end = tl_source_position(src, f->end_byte);
+			}
+			descend = false;
+			if (++reported >= TL_MAX_SYNTAX_ERRORS)
+				break;
+		}
+	} while (tl_walk_step(&w, descend));
+	tl_walk_end(&w);
+}
+
+/* ---- queries ------------------------------------------------------------------ */
+
+static uint32_t tl_engine__nodes(const TSQueryMatch *m, uint32_t capture, TSNode *out,
+				 uint32_t max)
+{
+	uint32_t n = 0;
+	for (uint16_t i = 0; i < m->capture_count && n < max; i++)
+		if (m->captures[i].index == capture)
+			out[n++] = m->captures[i].node;
+	return n;
+}
+
+static bool tl_engine__text_eq(const TlSource *src, TSNode n, const char *s, size_t len)
+{
+	uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
+	return b - a == len && memcmp(src->text + a, s, len) == 0;
+}
+
+/* The capture id, in the query that produced the match, of canonical
+ * capture `k` of a pattern. */
+static uint32_t tl_engine__cid(const TlQueryPart *part, uint32_t k)
+{
+	return k < part->cid_count ? part->cid[k] : UINT32_MAX;
+}
+
+static bool tl_engine__one(const TlIndex *idx, const TlSource *src, const TlPred *p,
+			   TSNode n, const TSQueryMatch *m, const TlQueryPart *part)
+{
+	switch (p->kind) {
+	case TL_PRED_EQ:
+		if (p->capture2 >= 0) {
+			TSNode other[1];
+			if (!tl_engine__nodes(m, tl_engine__cid(part, (uint32_t)p->capture2), other, 1))
+				return true;
+			uint32_t a = ts_node_start_byte(other[0]), b = ts_node_end_byte(other[0]);
+			return tl_engine__text_eq(src, n, src->text + a, b - a);
+		}
+		return tl_engine__text_eq(src, n, p->string, strlen(p->string));
+	case TL_PRED_MATCH: {
+		uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
+		char *t = tl_strndup(src->text + a, b - a);
+		bool r = regexec(&p->regex, t, 0, NULL, 0) == 0;
+		tl_free(t);
+		return r;
+	}
+	case TL_PRED_ANY_OF:
+		for (uint32_t i = 0; i < p->strings.size; i++)
+			if (tl_engine__text_eq(src, n, p->strings.items[i], strlen(p->strings.items[i])))
+				return true;
+		return false;
+	case TL_PRED_SEMANTIC:
+		return p->def->fn(idx, n, p->choice);
+	case TL_PRED_SET:
+		return true;
+	}
+	return false;
+}
+
+static bool tl_engine__holds(const TlIndex *idx, const TlSource *src, const TlPred *p,
+			     const TSQueryMatch *m, const TlQueryPart *part)
+{
+	/* Every node of the capture (or, with any-, some node) satisfies the
+	 * possibly negated test; so #not-any-of? holds when no node is one of
+	 * the strings. A capture with no node (optional) holds vacuously. */
+	bool seen = false;
+	if (p->kind == TL_PRED_SET)
+		return true;
+	uint32_t capture = tl_engine__cid(part, p->capture);
+	for (uint16_t i = 0; i < m->capture_count; i++) {
+		if (m->captures[i].index != capture)
+			continue;
+		seen = true;
+		bool r = tl_engine__one(idx, src, p, m->captures[i].node, m, part) != p->negated;
+		if (p->any && r)
+			return true;
+		if (!p->any && !r)
+			return false;
+	}
+	return !seen || !p->any;
+}
+
+/* The value the pattern's `#set! name "value"` gives `name`, or NULL. */
+static const char *tl_engine__property(const TlPredList *pl, const char *name, size_t len)
+{
+	for (uint32_t i = 0; i < pl->size; i++) {
+		const TlPred *p = &pl->items[i];
+		if (p->kind == TL_PRED_SET && strlen(p->strings.items[0]) == len &&
+		    memcmp(p->strings.items[0], name, len) == 0)
+			return p->string;
+	}
+	return NULL;
+}
+
+/* Renders `template`, replacing {capture} with the text of the capture of
+ * that name (of pattern `qp`, matched as `m` by `part`) on one line,
+ * shortened when long, and {property} with the value the pattern's
+ * `#set!` gives it (`pl`: the pattern's predicates). */
+static char *tl_engine__message(const char *template, const TlQPattern *qp, const TlPredList *pl,
+				const TlQueryPart *part, const TlSource *src, const TSQueryMatch *m)
+{
+	TlBuf b;
+	tl_buf_init(&b);
+	const char *p = template;
+	while (*p) {
+		const char *open = strchr(p, '{');
+		if (!open) {
+			tl_buf_add(&b, p);
+			break;
+		}
+		tl_buf_addn(&b, p, (size_t)(open - p));
+		const char *close = strchr(open, '}');
+		int32_t k = tl_qtext_capture(qp, open + 1, (size_t)(close - open - 1));
+		const char *prop = k >= 0 ? NULL : tl_engine__property(pl, open + 1, (size_t)(close - open - 1));
+		if (prop)
+			tl_buf_add(&b, prop);
+		TSNode n[1];
+		if (k >= 0 && tl_engine__nodes(m, tl_engine__cid(part, (uint32_t)k), n, 1)) {
+			uint32_t a = ts_node_start_byte(n[0]), e = ts_node_end_byte(n[0]);
+			/* 40 code points keep the one-line message readable. */
+			uint32_t shown = 0;
+			bool space = false;
+			for (uint32_t i = a; i < e; i++) {
+				char c = src->text[i];
+				if (c == '\n' || c == '\r' || c == '\t' || c == ' ') {
+					space = true;
+					continue;
+				}
+				if (space && shown) {
+					tl_buf_addc(&b, ' ');
+					shown++;
+				}
+				space = false;
+				if (((unsigned char)c & 0xC0) != 0x80 && ++shown > 40) {
+					tl_buf_add(&b, "...");
+					break;
+				}
+				tl_buf_addc(&b, c);
+			}
+		}
+		p = close + 1;
+	}
+	return tl_buf_detach(&b);
+}
+
+/* A match of one rule pattern, for tl_fix_build to find its captures by name. */
+typedef struct TlEngineMatch {
+	const TlQPattern *qp;
+	const TlQueryPart *part;
+	const TSQueryMatch *m;
+} TlEngineMatch;
+
+static bool tl_engine__fix_capture(void *data, const char *name, size_t len, TSNode *out)
+{
+	const TlEngineMatch *em = data;
+	int32_t k = tl_qtext_capture(em->qp, name, len);
+	return k >= 0 && tl_engine__nodes(em->m, tl_engine__cid(em->part, (uint32_t)k), out, 1);
+}
+
+/* One part of a compiled group run over a file: what each match needs. */
+typedef struct TlEngineRun {
+	TlQuerySet *qs;
+	const TlQueryPart *part;  /* the part whose matches are in hand: the walk's, its
+				   * natives or their fallback */
+	const TlQueryPart *walk;  /* the part being walked */
+	const uint64_t *pass;
+	const TlIndex *idx;
+	const TlSource *src;
+	TlFindings *out;
+	uint32_t first;   /* the file's first finding in `out` */
+	TlQexec *qexec;   /* for the file's CPU-time bound */
+	uint32_t matches, nodes;
+	TlEngine *engine; /* its pre-checks and the rule patterns that passed them */
+	bool native;      /* the match in hand was made natively */
+	/* The native shapes tree-sitter matches at the node in hand (a match
+	 * was ambiguous there): their fallback matches are used, no others. */
+	uint32_t fallback[8];
+	uint32_t fallbacks;
+} TlEngineRun;
+
+static bool tl_engine__match(void *ctx, const TSQuery *query, const TSQueryMatch *m);
+
+/* A string or semantic predicate on one node, for the pre-checks. */
+static bool tl_engine__precheck_pred(void *ctx, const TlPred *p, TSNode n)
+{
+	const TlEngineRun *run = ctx;
+	return tl_engine__one(run->idx, run->src, p, n, NULL, run->part);
+}
+
+/* The index of `shape` among the shapes of `part`. */
+static uint32_t tl_engine__pattern_of(const TlQueryPart *part, uint32_t shape)
+{
+	for (uint32_t i = 0; i < part->shapes.size; i++)
+		if (part->shapes.items[i] == shape)
+			return i;
+	return UINT32_MAX;
+}
+
+/* Tree-sitter matches the native shapes in run->fallback at `node`
+ * (ambiguous there natively); false when the run must stop. */
+static bool tl_engine__fallback(TlEngineRun *run, TSNode node)
+{
+	const TlQueryPart *fb = tl_queryset_fallback(run->qs, run->walk);
+	if (!fb->query)
+		return true;
+	run->part = fb;
+	unsigned st = tl_qexec_exec_at(run->qexec, fb->query, node, tl_engine__match, run);
+	run->part = run->walk;
+	return !(st & TL_QEXEC_STOPPED) && !(run->qexec->status & TL_QEXEC_TIME_SPENT);
+}
+
+/* Before the local patterns run at `node` (precheck.h): which rule
+ * patterns starting there pass their pre-checks (only their matches are
+ * evaluated); the native shapes among those are matched here. True when
+ * tree-sitter must still run the part's query at the node: some shape of
+ * it with a rule pattern that passed. */
+static bool tl_engine__at(void *ctx, TSNode node)
+{
+	TlEngineRun *run = ctx;
+	TlEngine *e = run->engine;
+	const TlQueryPart *part = run->walk;
+	const TlPrechecks *pc = tl_queryset_prechecks(run->qs);
+	for (uint32_t i = 0; i < e->passed_set.size; i++) {
+		uint32_t k = e->passed_set.items[i];
+		e->passed[k >> 6] &= ~((uint64_t)1 << (k & 63));
+	}
+	tl_array_clear(&e->passed_set);
+	run->nodes++;
+	run->fallbacks = 0;
+	uint32_t count;
+	const uint32_t *shapes = tl_queryset_at(part, ts_node_symbol(node), &count);
+	tl_precheck_run_at(&e->precheck, node);
+	uint32_t start = ts_node_start_byte(node), end = ts_node_end_byte(node);
+	bool need = false, fallback = false;
+	for (uint32_t i = 0; i < count; i++) {
+		uint32_t shape = shapes[i], n;
+		const uint32_t *rps = tl_queryset_shape_patterns(run->qs, shape, &n);
+		bool any = false;
+		for (uint32_t k = 0; k < n; k++) {
+			uint32_t rp = rps[k];
+			if (!tl_bit(run->pass, rp))
+				continue;
+			const TlRulePattern *pat = tl_queryset_pattern(run->qs, rp);
+			if ((pat->range_count && !tl_queryset_in_range(run->qs, e->hits, rp, start, end)) ||
+			    !tl_precheck_run_holds(&e->precheck, pat->precheck))
+				continue;
+			e->passed[rp >> 6] |= (uint64_t)1 << (rp & 63);
+			tl_array_push(&e->passed_set, rp);
+			any = true;
+		}
+		if (!any)
+			continue;
+		const TlPrecheckShape *sh = &pc->shapes.items[shape];
+		if (!sh->native) {
+			need = true;
+			continue;
+		}
+		tl_array_reserve(&e->native_nodes, sh->count + 1);
+		int r = tl_precheck_run_native(&e->precheck, shape, e->native_nodes.items);
+		if (r < 0) {
+			/* More than fit: tree-sitter matches all of them. */
+			if (run->fallbacks < sizeof run->fallback / sizeof *run->fallback)
+				run->fallback[run->fallbacks] = shape;
+			run->fallbacks++;
+			fallback = true;
+			continue;
+		}
+		if (r == 0)
+			continue;
+		tl_array_reserve(&e->native_captures, sh->cap_count + 1);
+		TSQueryCapture *caps = e->native_captures.items;
+		for (uint32_t c = 0; c < sh->cap_count; c++) {
+			const TlPrecheckCapture *pcap = &pc->shape_captures.items[sh->cap_from + c];
+			caps[c].node = e->native_nodes.items[pcap->node];
+			caps[c].index = pcap->capture;
+		}
+		TSQueryMatch m = { 0, (uint16_t)tl_engine__pattern_of(part->natives, shape),
+				   (uint16_t)sh->cap_count, caps };
+		run->part = part->natives;
+		run->native = true;
+		bool go_on = tl_engine__match(run, NULL, &m);
+		run->native = false;
+		run->part = part;
+		if (!go_on) {
+			run->qexec->status |= TL_QEXEC_STOPPED;
+			return false;
+		}
+	}
+	if (fallback && !tl_engine__fallback(run, node))
+		return false;
+	/* The pre-checks ask the predicates' questions: the file's CPU-time
+	 * bound is checked here too. */
+	if ((run->nodes & 63) == 0 && tl_qexec_out_of_time(run->qexec))
+		return false;
+	return need;
+}
+
+/* Each match of a shape is a match of every rule pattern with that shape
+ * that `pass` holds, if that pattern's predicates hold. Stops the run at
+ * the per-file findings cap or CPU-time bound. */
+static bool tl_engine__match(void *ctx, const TSQuery *query, const TSQueryMatch *m)
+{
+	TlEngineRun *run = ctx;
+	const TlQueryPart *part = run->part;
+	uint32_t shape = part->shapes.items[m->pattern_index];
+	/* A match made at the walk's node: only rule patterns that passed
+	 * their pre-checks there can pass, and the predicates those decided
+	 * are not asked again. A fallback match counts only for the shapes that
+	 * were ambiguous there (the others were matched natively). */
+	bool local = run->native || query == part->query;
+	if (run->walk->natives && part == run->walk->natives->fallback) {
+		bool wanted = run->fallbacks > sizeof run->fallback / sizeof *run->fallback;
+		for (uint32_t i = 0; i < run->fallbacks && !wanted; i++)
+			wanted = run->fallback[i] == shape;
+		if (!wanted)
+			return true;
+	}
+	const TlPrechecks *pc = tl_queryset_prechecks(run->qs);
+	uint32_t count;
+	const uint32_t *rps = tl_queryset_shape_patterns(run->qs, shape, &count);
+	for (uint32_t k = 0; k < count; k++) {
+		if (!tl_bit(run->pass, rps[k]) || (local && !tl_bit(run->engine->passed, rps[k])))
+			continue;
+		const TlRulePattern *rp = tl_queryset_pattern(run->qs, rps[k]);
+		const TlPredList *pl = &rp->rule->patterns.items[rp->pattern];
+		uint64_t decided = local ? pc->patterns.items[rp->precheck].exact : 0;
+		bool ok = true;
+		for (uint32_t i = 0; i < pl->size && ok; i++)
+			if (i >= 64 || !((decided >> i) & 1))
+				ok = tl_engine__holds(run->idx, run->src, &pl->items[i], m, part);
+		TSNode f[1];
+		if (!ok || !tl_engine__nodes(m, tl_engine__cid(part, (uint32_t)rp->finding), f, 1))
+			continue;
+		tl_engine__add(run->out, run->src, rp->rule, f[0],
+			       tl_engine__message(rp->rule->message, rp->text, pl, part, run->src, m));
+		TlFinding *added = tl_array_last(run->out);
+		added->order = rps[k];
+		if (rp->rule->fixes.size) {
+			TlEngineMatch em = { rp->text, part, m };
+			const TlFixSpec *fix = tl_fix_build(&rp->rule->fixes, tl_engine__fix_capture, &em, run->src,
+							    &added->edits);
+			if (fix) {
+				added->applicability = fix->applicability;
+				added->fix_title = fix->title;
+			}
+		}
+	}
+	/* The predicates' questions are where the time goes (a long function
+	 * makes some cost its length each: facts/), so the file's CPU-time
+	 * bound is checked here too. */
+	if ((++run->matches & 63) == 0 && tl_qexec_out_of_time(run->qexec))
+		return false;
+	return run->out->size - run->first < TL_MAX_FINDINGS_PER_FILE;
+}
+
+/* Runs one part of a compiled group over the tree (qexec.h: node by node
+ * for its local patterns and natives, bounded). */
+static void tl_engine__run(TlEngine *e, TlQuerySet *qs, const TlQueryPart *part,
+			   const uint64_t *pass, const TlIndex *idx, const uint8_t *collected,
+			   const TlSource *src, TSNode root, TlFindings *out, uint32_t first)
+{
+	if (part->failed || (!part->query && !part->natives))
+		return;
+	TlEngineRun run;
+	memset(&run, 0, sizeof run);
+	run.qs = qs;
+	run.part = run.walk = part;
+	run.pass = pass;
+	run.idx = idx;
+	run.src = src;
+	run.out = out;
+	run.first = first;
+	run.qexec = &e->qexec;
+	run.engine = e;
+	if (e->precheck_of != qs) {
+		if (e->precheck_of)
+			tl_precheck_run_release(&e->precheck);
+		tl_precheck_run_init(&e->precheck, tl_queryset_prechecks(qs), tl_engine__precheck_pred, NULL);
+		e->precheck_of = qs;
+		tl_free(e->passed);
+		e->passed = tl_calloc(tl_queryset_words(qs), sizeof *e->passed);
+		tl_array_clear(&e->passed_set);
+	}
+	e->precheck.ctx = &run;
+	e->precheck.text = src->text;
+	TlQexecList list = { idx->collected.items, idx->collected.size, idx->node_count };
+	tl_qexec_run(&e->qexec, part->query, part->roots, part->global, root,
+		     collected && part->roots ? &list : NULL, tl_engine__at, tl_engine__match, &run);
+	e->precheck.ctx = NULL;
+}
+
+static int tl_engine__cmp(const void *a, const void *b)
+{
+	const TlFinding *x = a, *y = b;
+	if (x->start.line != y->start.line)
+		return x->start.line < y->start.line ? -1 : 1;
+	if (x->start.column != y->start.column)
+		return x->start.column < y->start.column ? -1 : 1;
+	int c = strcmp(x->rule->code, y->rule->code);
+	if (c)
+		return c;
+	if (x->end_byte != y->end_byte)
+		return x->end_byte < y->end_byte ? -1 : 1;
+	/* The same rule on the same node twice: the first pattern's finding
+	 * is the one kept. */
+	if (x->order != y->order)
+		return x->order < y->order ? -1 : 1;
+	return 0;
+}
+
+/* ---- suppressions (noqa.h) -------------------------------------------------- */
+
+/* True when `src` may hold a `noqa` directive (a '#' and "noqa" later on
+ * its line, in any case): only then are suppressions looked for. */
+static bool tl_engine__may_suppress(const TlSource *src)
+{
+	const char *t = src->text, *end = src->text + src->length;
+	while ((t = memchr(t, '#', (size_t)(end - t)))) {
+		for (t++; t + 4 <= end && *t != '\n'; t++)
+			if ((*t | 0x20) == 'n' && strncasecmp(t, "noqa", 4) == 0)
+				return true;
+	}
+	return false;
+}
+
+/* TL002: says which per-file limit cut the analysis short. Not subject
+ * to selection or suppression: a file not fully checked is an error, as
+ * an unreadable one is. */
+static void tl_engine__limits(TlEngine *e, const TlSource *src, TlFindings *out)
+{
+	unsigned status = e->qexec.status;
+	const TlRule *rule = tl_rules_find(e->rules, "TL002");
+	if (!status || !rule)
+		return;
+	TlBuf m;
+	tl_buf_init(&m);
+	if (status & TL_QEXEC_TIME_SPENT)
+		tl_buf_addf(&m, "analysis stopped: the rules took more than %.0f s of CPU time (the per-file bound for %u bytes); the rest of the file is not checked",
+			    e->qexec.seconds, src->length);
+	else if (status & TL_QEXEC_STOPPED)
+		tl_buf_addf(&m, "analysis stopped after %u findings (the per-file cap); the rest of the file is not checked",
+			    (unsigned)TL_MAX_FINDINGS_PER_FILE);
+	else if (status & TL_QEXEC_BUDGET_SPENT)
+		tl_buf_addf(&m, "analysis stopped: the rules' matching work exceeds the per-file budget (%llu units for %u bytes); the rest of the file is not checked",
+			    (unsigned long long)e->qexec.spent, src->length);
+	else
+		tl_buf_addf(&m, "analysis incomplete: more than %u partial matches at once (the query match limit); some findings in this file may be missing",
+			    (unsigned)TL_QEXEC_MATCH_LIMIT);
+	TlFinding f;
+	memset(&f, 0, sizeof f);
+	f.rule = rule;
+	f.start = tl_source_position(src, 0);
+	f.end = f.start;
+	f.cell_start = f.start;
+	f.cell_end = f.end;
+	f.message = tl_buf_detach(&m);
+	tl_buf_release(&m);
+	tl_array_push(out, f);
+}
+
+/* The node symbols the shapes of `key` start at, for the index to keep
+ * (the last key's are kept: most files of a run share theirs); NULL when
+ * some shape may start at any node (then the tree is walked). */
+static const uint8_t *tl_engine__collect(TlEngine *e, const TlQuerySet *qs, const uint64_t *key)
+{
+	uint32_t words = tl_queryset_words(qs);
+	if (e->collect_of != qs || memcmp(e->collect_key, key, words * sizeof *key) != 0) {
+		if (!e->collect) {
+			e->collect = tl_malloc(TL_QEXEC_ROOTS_BYTES);
+			e->collect_key = tl_malloc(words * sizeof *key);
+		}
+		e->collect_of = qs;
+		memcpy(e->collect_key, key, words * sizeof *key);
+		e->collect_any = !tl_queryset_roots(qs, key, e->collect);
+	}
+	return e->collect_any ? NULL : e->collect;
+}
+
+/* `given`: a parse of the source's parser text made by the caller
+ * (borrowed), or NULL to parse here. */
+static void tl_engine__analyze(TlEngine *e, const TlSource *src, const TSTree *given,
+			       const TlFileOptions *opt, TlFindings *out)
+{
+	const TlSelection *sel = opt && opt->selection ? opt->selection : e->selection;
+	uint32_t first = out->size;
+	uint64_t t = tl_timings_start();
+	TlQuerySet *qs = e->rules->queries;
+	if (!qs) {
+		if (!e->own_queries)
+			e->own_queries = tl_queryset_new(e->rules);
+		qs = e->own_queries;
+	}
+	/* The pre-filter: which rule patterns can match this text at all. The
+	 * queries they need start compiling (on helper threads) while the file
+	 * is parsed. */
+	uint32_t nrules = e->rules->rules.size, words = tl_queryset_words(qs);
+	if (!e->selected || e->selected_count != nrules || !tl_selection_equal(sel, &e->selected_for)) {
+		tl_free(e->selected);
+		e->selected = tl_calloc(nrules ? nrules : 1, sizeof *e->selected);
+		e->selected_count = nrules;
+		tl_selection_release(&e->selected_for);
+		tl_selection_copy(&e->selected_for, sel);
+		for (uint32_t r = 0; r < nrules; r++)
+			e->selected[r] = tl_rule_selected(e->rules->rules.items[r], sel);
+	}
+	const bool *on = e->selected;
+	uint64_t *pass = tl_calloc(2 * (size_t)words, sizeof *pass), *all = pass + words;
+	uint32_t passing = tl_queryset_filter(qs, on, src->text, src->length, pass, e->exact ? NULL : all,
+					      e->hits);
+	const uint64_t *key = e->exact ? pass : all;
+	if (passing)
+		tl_queryset_group(qs, key, false);
+	t = tl_timings_add(TL_PHASE_FILTER, t);
+	tl_qexec_begin(&e->qexec, tl_qexec_budget_for(src->length), tl_qexec_seconds_for(src->length));
+	TSTree *tree = given ? NULL
+			     : ts_parser_parse_string(e->parser, NULL,
+						      src->parse_text ? src->parse_text : src->text,
+						      src->length);
+	TSNode root = ts_tree_root_node(given ? given : tree);
+	t = tl_timings_add(TL_PHASE_PARSE, t);
+	tl_engine__syntax(e, sel, src, root, out);
+	t = tl_timings_add(TL_PHASE_MATCH, t);
+	/* A file no rule pattern can match, without suppressions, is done. */
+	if (passing || tl_engine__may_suppress(src)) {
+		TlIndex idx;
+		/* The index's walk keeps the nodes the queries start at: no
+		 * second walk of the tree (the facts time themselves). */
+		const uint8_t *collect = passing ? tl_engine__collect(e, qs, key) : NULL;
+		tl_facts_build_collecting(&idx, src, root, collect);
+		idx.torch_version = opt && opt->torch_version ? opt->torch_version : TL_TORCH_VERSION_DEFAULT;
+		if (passing) {
+			/* Compiling is timed where it happens, on whichever thread. */
+			const TlQueryGroup *g = tl_queryset_group(qs, key, true);
+			t = tl_timings_start();
+			for (uint32_t p = 0; p < g->part_count; p++) {
+				tl_engine__run(e, qs, &g->parts[p], pass, &idx, collect, src, root, out, first);
+				if (e->qexec.status & (TL_QEXEC_BUDGET_SPENT | TL_QEXEC_TIME_SPENT |
+						       TL_QEXEC_STOPPED))
+					break;
+			}
+			tl_queryset_done(qs, g);
+			t = tl_timings_add(TL_PHASE_MATCH, t);
+		}
+		t = tl_timings_start();
+		TlNoqaContext nc = { e->rules, sel, src, root, idx.comments.items, idx.comments.size,
+				     opt ? opt->external : NULL, opt ? opt->notices : NULL };
+		tl_noqa_apply(&nc, out, first);
+		tl_index_release(&idx);
+	}
+	tl_engine__limits(e, src, out);
+	if (tree)
+		ts_tree_delete(tree);
+	tl_free(pass);
+	if (out->size - first > 1)
+		qsort(out->items + first, out->size - first, sizeof(TlFinding), tl_engine__cmp);
+	/* Two patterns of one rule may match the same node: report it once,
+	 * keeping the match that carries a fix when only one does (a rule may
+	 * add a pattern that captures what its fix needs). */
+	uint32_t w = first;
+	for (uint32_t i = first; i < out->size; i++) {
+		if (w > first && out->items[w - 1].rule == out->items[i].rule &&
+		    out->items[w - 1].start_byte == out->items[i].start_byte &&
+		    out->items[w - 1].end_byte == out->items[i].end_byte) {
+			if (!out->items[w - 1].edits.size && out->items[i].edits.size) {
+				TlFinding keep = out->items[i];
+				out->items[i] = out->items[w - 1];
+				out->items[w - 1] = keep;
+			}
+			tl_finding_release(&out->items[i]);
+			continue;
+		}
+		out->items[w++] = out->items[i];
+	}
+	out->size = w;
+	if (opt && opt->fingerprints && out->size > first) {
+		TlLineHashes h;
+		tl_line_hashes(&h, src->text, src->length, src->bom);
+		for (uint32_t i = first; i < out->size; i++)
+			out->items[i].fingerprint = tl_strdup(tl_line_hash(&h, out->items[i].start.line));
+		tl_line_hashes_release(&h);
+	}
+	tl_timings_add(TL_PHASE_FINISH, t);
+}
+
+void tl_engine_analyze_with(TlEngine *e, const TlSource *src, const TlFileOptions *opt,
+			    TlFindings *out)
+{
+	tl_engine__analyze(e, src, NULL, opt, out);
+}
+
+void tl_engine_analyze_tree(TlEngine *e, const TlSource *src, const TSTree *tree,
+			    const TlFileOptions *opt, TlFindings *out)
+{
+	tl_engine__analyze(e, src, tree, opt, out);
+}
+
+void tl_engine_analyze(TlEngine *e, const TlSource *src, TlFindings *out)
+{
+	tl_engine_analyze_with(e, src, NULL, out);
+}

@@ -1,0 +1,85 @@
+/* Analysis of one file: parse, index, run every selected rule, collect
+ * findings in (line, column, code) order. Thread-safe: each worker owns a
+ * TlEngine (a parser and scratch space); the rule set is shared read-only.
+ * A TlEngine must not move after tl_engine_init (its cursor points into it).
+ * Per-file limits (a findings cap, a query work budget, a CPU-time bound,
+ * the query match limit; qexec.h) end in a TL002 finding naming the limit. */
+#ifndef TL_ENGINE_H
+#define TL_ENGINE_H
+
+#include <stdbool.h>
+
+#include <tree_sitter/api.h>
+
+#include "base/array.h"
+#include "base/source.h"
+#include "engine/finding.h"
+#include "rules/fix.h"
+#include "rules/precheck.h"
+#include "rules/qexec.h"
+#include "rules/rules.h"
+
+
+typedef struct TlEngine {
+	TSParser *parser;
+	TlQexec qexec; /* the query cursor and the file's bounds */
+	const TlRuleSet *rules;
+	const TlSelection *selection;
+	/* The queries of a rule set without its own (filled by hand). */
+	struct TlQuerySet *own_queries;
+	/* Compile only what each file needs (one file: the least start-up);
+	 * else all the selected rules' queries at once, shared by every file. */
+	bool exact;
+	/* Pre-checking nodes before the queries run there (precheck.h), for
+	 * the query set `precheck_of`; which rule patterns passed at the node
+	 * being run (a bitmap, and the bits set). */
+	TlPrecheckRun precheck;
+	const struct TlQuerySet *precheck_of;
+	uint64_t *passed;
+	TlArray(uint32_t) passed_set;
+	/* Where the rule patterns' string tests' literals occur in the file
+	 * (queryset.h): a rule pattern is pre-checked at a node only when they
+	 * occur inside it. */
+	struct TlQueryHits *hits;
+	TlArray(TSNode) native_nodes;             /* scratch for native matches */
+	TlArray(TSQueryCapture) native_captures;
+	/* The node symbols the index keeps for the query runs, for the query
+	 * set `collect_of` and rule-pattern bitmap `collect_key`. */
+	uint8_t *collect;
+	uint64_t *collect_key;
+	const struct TlQuerySet *collect_of;
+	bool collect_any;
+	/* Which rules the last file's selection turned on, by rule number, and
+	 * a copy of that selection: most files of a run share their selection,
+	 * and deciding it rule by rule compares every selector. */
+	bool *selected;
+	uint32_t selected_count;
+	TlSelection selected_for;
+} TlEngine;
+
+/* Per-file choices, for tl_engine_analyze_with. */
+typedef struct TlFileOptions {
+	const TlSelection *selection; /* NULL: the engine's */
+	bool fingerprints;            /* compute TlFinding.fingerprint (SARIF) */
+	int torch_version;            /* major * 100 + minor the code targets; 0: the default */
+	const TlStrArray *external;   /* other tools' noqa codes TL001 leaves alone; may be NULL */
+	TlNotices *notices;           /* warnings about the file go here; NULL: dropped */
+} TlFileOptions;
+
+void tl_engine_init(TlEngine *e, const TlRuleSet *rules, const TlSelection *sel);
+void tl_engine_release(TlEngine *e);
+/* Appends the findings of `src` to `out` (sorted), after applying the
+ * file's suppressions (noqa.h): `# noqa` / `# noqa: TL101, TL102` on the
+ * reported line or on the first line of the statement holding it, and
+ * `# torchlint: noqa` / `# torchlint: noqa: TL101` on a line of its own.
+ * TL001 (when selected) reports suppressions that suppress nothing. */
+void tl_engine_analyze(TlEngine *e, const TlSource *src, TlFindings *out);
+void tl_engine_analyze_with(TlEngine *e, const TlSource *src, const TlFileOptions *opt,
+			    TlFindings *out);
+/* The same on `tree`, a parse of src->parse_text (src->text when that is
+ * NULL) that the caller made and keeps (borrowed): the language server
+ * reparses each edit incrementally. */
+void tl_engine_analyze_tree(TlEngine *e, const TlSource *src, const TSTree *tree,
+			    const TlFileOptions *opt, TlFindings *out);
+
+#endif

@@ -1,0 +1,47 @@
+#include "engine/explain.h"
+
+#include <string.h>
+
+#include "base/alloc.h"
+#include "base/escape.h"
+#include "engine/evidence.h"
+#include "engine/skills.h"
+
+void tl_explain_render(const TlRule *r, TlBuf *out)
+{
+	tl_buf_addf(out, "%s %s (%s, %s, %s)\n\n", r->code, r->name, r->family,
+		    tl_severity_name(r->severity),
+		    r->default_on ? "on by default" : "opt-in: enable with --select");
+	size_t len;
+	const char *path;
+	const char *section = tl_skills_section(r->code, &len, &path);
+	if (!section) {
+		/* A --rules-dir rule's own text: no escape sequences reach the
+		 * terminal (escape.h). */
+		const char *text = r->help ? r->help : r->message;
+		tl_escape_add(out, text, strlen(text));
+		tl_buf_addc(out, '\n');
+	} else {
+		/* The section without its own "## CODE name" heading line. */
+		const char *nl = memchr(section, '\n', len);
+		const char *body = nl ? nl + 1 : section + len;
+		while (body < section + len && *body == '\n')
+			body++;
+		while (section + len > body && section[len - 1] == '\n')
+			len--;
+		tl_buf_addn(out, body, (size_t)(section + len - body));
+		tl_buf_addf(out, "\n\n(from %s)\n", path);
+	}
+	if (strncmp(r->code, "TL0", 3) == 0)
+		return; /* engine findings have no cost to measure */
+	/* The measurement, generated from validate/results/ by validate/report.py;
+	 * never a number that no result file holds. */
+	tl_buf_add(out, "\n### Measured cost (validate/)\n\n");
+	char *evidence = tl_evidence_text(r->code, NULL);
+	if (evidence)
+		tl_buf_addf(out, "%s\n", evidence);
+	else
+		tl_buf_addf(out, "Not yet measured: validate/results/ holds no result for %s.\n",
+			    r->code);
+	tl_free(evidence);
+}

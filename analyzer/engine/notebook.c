@@ -1,0 +1,403 @@
+#include "engine/notebook.h"
+
+#include <ctype.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "base/alloc.h"
+#include "base/buf.h"
+
+bool tl_notebook_path(const char *path)
+{
+	size_t n = strlen(path);
+	return n > 6 && strcmp(path + n - 6, ".ipynb") == 0;
+}
+
+/* ---- JSON strings in the raw text ------------------------------------------------- */
+
+static int tl_nb__hex(const char *p)
+{
+	int v = 0;
+	for (int i = 0; i < 4; i++) {
+		char c = p[i];
+		v <<= 4;
+		if (c >= '0' && c <= '9')
+			v |= c - '0';
+		else if (c >= 'a' && c <= 'f')
+			v |= c - 'a' + 10;
+		else if (c >= 'A' && c <= 'F')
+			v |= c - 'A' + 10;
+		else
+			return -1;
+	}
+	return v;
+}
+
+
+/* Decodes the JSON string whose opening quote is at raw[at]. Appends the
+ * text to `out` (when not NULL). With stop_after != UINT32_MAX, stops once
+ * that many decoded bytes are produced and returns the raw offset reached;
+ * otherwise returns the offset just past the closing quote. */
+static uint32_t tl_nb__string(const char *raw, uint32_t len, uint32_t at, TlBuf *out,
+			      uint32_t stop_after)
+{
+	TlBuf scratch;
+	tl_buf_init(&scratch);
+	TlBuf *b = out ? out : &scratch;
+	size_t base = b->len;
+	uint32_t i = at + 1;
+	while (i < len && raw[i] != '"') {
+		if (stop_after != UINT32_MAX && b->len - base >= stop_after)
+			break;
+		if (raw[i] != '\\') {
+			tl_buf_addc(b, raw[i++]);
+			continue;
+		}
+		char e = i + 1 < len ? raw[i + 1] : '\0';
+		i += 2;
+		switch (e) {
+		case 'n': tl_buf_addc(b, '\n'); break;
+		case 't': tl_buf_addc(b, '\t'); break;
+		case 'r': tl_buf_addc(b, '\r'); break;
+		case 'b': tl_buf_addc(b, '\b'); break;
+		case 'f': tl_buf_addc(b, '\f'); break;
+		case 'u': {
+			int cp = i + 4 <= len ? tl_nb__hex(raw + i) : -1;
+			if (cp < 0)
+				break;
+			i += 4;
+			unsigned long full = (unsigned long)cp;
+			if (cp >= 0xD800 && cp <= 0xDBFF && i + 6 <= len && raw[i] == '\\' &&
+			    raw[i + 1] == 'u') {
+				int lo = tl_nb__hex(raw + i + 2);
+				if (lo >= 0xDC00 && lo <= 0xDFFF) {
+					full = 0x10000 + (((unsigned long)cp - 0xD800) << 10) +
+					       ((unsigned long)lo - 0xDC00);
+					i += 6;
+				}
+			}
+			tl_buf_add_utf8(b, (uint32_t)full);
+			break;
+		}
+		default: tl_buf_addc(b, e); break; /* \" \\ \/ */
+		}
+	}
+	tl_buf_release(&scratch);
+	if (stop_after != UINT32_MAX)
+		return i;
+	return i < len ? i + 1 : i;
+}
+
+/* Finds the raw offset of every string of cells[k].source, in order. A
+ * single pass over the tokens with an explicit stack: no recursion. */
+static void tl_nb__source_strings(const char *raw, uint32_t len, TlIntLists *per_cell)
+{
+	enum { KEY_OTHER, KEY_CELLS, KEY_SOURCE };
+	typedef struct {
+		char type;       /* '{' or '[' */
+		bool expect_key;
+		uint8_t key;     /* last key seen (objects), compared once decoded */
+		uint32_t index;  /* element index (arrays) */
+	} Frame;
+	TlArray(Frame) st;
+	tl_array_init(&st);
+	TlBuf key;
+	tl_buf_init(&key);
+	uint32_t i = 0;
+	while (i < len) {
+		char c = raw[i];
+		if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ':') {
+			i++;
+			continue;
+		}
+		Frame *top = st.size ? tl_array_last(&st) : NULL;
+		if (c == ',') {
+			if (top && top->type == '[')
+				top->index++;
+			else if (top)
+				top->expect_key = true;
+			i++;
+			continue;
+		}
+		if (c == '}' || c == ']') {
+			if (st.size)
+				st.size--;
+			i++;
+			continue;
+		}
+		/* A value (or an object key). Where is it? */
+		bool is_key = top && top->type == '{' && top->expect_key;
+		bool cell_source = st.size == 3 && st.items[0].type == '{' &&
+				   st.items[0].key == KEY_CELLS && st.items[1].type == '[' &&
+				   st.items[2].type == '{' && st.items[2].key == KEY_SOURCE && !is_key;
+		bool cell_source_item = st.size == 4 && st.items[0].type == '{' &&
+					st.items[0].key == KEY_CELLS && st.items[1].type == '[' &&
+					st.items[2].type == '{' && st.items[2].key == KEY_SOURCE &&
+					st.items[3].type == '[';
+		if (c == '"') {
+			if (is_key) {
+				/* Compared decoded, as jansson reads it: "sour\u0063e"
+				 * is "source". */
+				tl_buf_clear(&key);
+				uint32_t end = tl_nb__string(raw, len, i, &key, UINT32_MAX);
+				top->key = key.len == 5 && memcmp(key.data, "cells", 5) == 0    ? KEY_CELLS
+					   : key.len == 6 && memcmp(key.data, "source", 6) == 0 ? KEY_SOURCE
+												: KEY_OTHER;
+				top->expect_key = false;
+				i = end;
+				continue;
+			}
+			if (cell_source || cell_source_item) {
+				uint32_t cell = st.items[1].index;
+				while (per_cell->size <= cell) {
+					TlIntArray empty;
+					tl_array_init(&empty);
+					tl_array_push(per_cell, empty);
+				}
+				tl_array_push(&per_cell->items[cell], (int32_t)i);
+			}
+			i = tl_nb__string(raw, len, i, NULL, UINT32_MAX);
+			continue;
+		}
+		if (c == '{' || c == '[') {
+			Frame f;
+			memset(&f, 0, sizeof f);
+			f.type = c;
+			f.expect_key = c == '{';
+			tl_array_push(&st, f);
+			i++;
+			continue;
+		}
+		/* numbers, true, false, null */
+		while (i < len && !strchr(",}] \t\r\n", raw[i]))
+			i++;
+	}
+	tl_buf_release(&key);
+	tl_array_release(&st);
+}
+
+/* ---- IPython syntax --------------------------------------------------------------- */
+
+/* Comments out one line in place: its first non-blank character becomes '#'. */
+static void tl_nb__comment_line(char *line, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (line[i] != ' ' && line[i] != '\t') {
+			line[i] = '#';
+			return;
+		}
+}
+
+/* `x = !ls`, `out = %timeit f()`: an assignment from IPython syntax. */
+static bool tl_nb__magic_assignment(const char *line, size_t n)
+{
+	for (size_t i = 0; i + 1 < n; i++) {
+		if (line[i] == '=' && (i == 0 || !strchr("=!<>+-*/%&|^", line[i - 1]))) {
+			size_t k = i + 1;
+			if (k < n && line[k] == '=')
+				return false;
+			while (k < n && line[k] == ' ')
+				k++;
+			return k < n && (line[k] == '!' || line[k] == '%');
+		}
+		if (!(isalnum((unsigned char)line[i]) || strchr("_ ,.\t[]()", line[i])))
+			return false;
+	}
+	return false;
+}
+
+/* `obj?`, `torch.nn.Linear??`: IPython help on a name, alone on the line. */
+static bool tl_nb__help(const char *s, size_t n)
+{
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '\r'))
+		n--;
+	size_t q = 0;
+	while (q < n && q < 2 && s[n - 1 - q] == '?')
+		q++;
+	if (!q || q == n)
+		return false;
+	for (size_t i = 0; i < n - q; i++)
+		if (!(isalnum((unsigned char)s[i]) || s[i] == '_' || s[i] == '.'))
+			return false;
+	return true;
+}
+
+static void tl_nb__neutralise(char *text, size_t len)
+{
+	/* Cell magics whose body is still Python. */
+	static const char *const python_body[] = {
+		"%%time", "%%timeit", "%%capture", "%%prun", "%%debug", "%%python", "%%python3",
+	};
+	bool whole = false;
+	if (len >= 2 && text[0] == '%' && text[1] == '%') {
+		whole = true;
+		for (size_t k = 0; k < sizeof python_body / sizeof *python_body; k++) {
+			size_t l = strlen(python_body[k]);
+			if (len >= l && strncmp(text, python_body[k], l) == 0 &&
+			    (len == l || text[l] == ' ' || text[l] == '\n' || text[l] == '\r'))
+				whole = false;
+		}
+	}
+	size_t i = 0;
+	while (i < len) {
+		size_t end = i;
+		while (end < len && text[end] != '\n')
+			end++;
+		char *line = text + i;
+		size_t n = end - i;
+		size_t k = 0;
+		while (k < n && (line[k] == ' ' || line[k] == '\t'))
+			k++;
+		bool magic = k < n && (line[k] == '%' || line[k] == '!');
+		if (whole || magic || tl_nb__help(line + k, n - k) || tl_nb__magic_assignment(line, n))
+			tl_nb__comment_line(line, n);
+		i = end + 1;
+	}
+}
+
+/* ---- loading ------------------------------------------------------------------------- */
+
+void tl_notebook_release(TlNotebook *nb)
+{
+	tl_source_release(&nb->program);
+	tl_source_release(&nb->raw);
+	for (uint32_t i = 0; i < nb->cells.size; i++)
+		tl_array_release(&nb->cells.items[i].pieces);
+	tl_array_release(&nb->cells);
+}
+
+bool tl_notebook_load(TlNotebook *nb, const char *path, const char *text, size_t len,
+		      char *why, size_t why_size)
+{
+	memset(nb, 0, sizeof *nb);
+	bool ok = text ? tl_source_init_text(&nb->raw, path, text, len, why, why_size)
+		       : tl_source_load(&nb->raw, path, why, why_size);
+	if (!ok)
+		return false;
+	json_error_t jerr;
+	/* Duplicate keys are refused: jansson would keep one "source" while
+	 * the raw scan below would read both. */
+	json_t *doc = json_loadb(nb->raw.text, nb->raw.length, JSON_REJECT_DUPLICATES, &jerr);
+	if (!doc) {
+		snprintf(why, why_size, "invalid notebook JSON at line %d, column %d: %s", jerr.line,
+			 jerr.column, jerr.text);
+		tl_source_release(&nb->raw);
+		return false;
+	}
+	json_t *cells = json_object_get(doc, "cells");
+	if (!json_is_object(doc) || !json_is_array(cells)) {
+		snprintf(why, why_size, "not a notebook: no \"cells\" list at the top level");
+		json_decref(doc);
+		tl_source_release(&nb->raw);
+		return false;
+	}
+	TlIntLists strings;
+	tl_array_init(&strings);
+	tl_nb__source_strings(nb->raw.text, nb->raw.length, &strings);
+	TlBuf prog;
+	tl_buf_init(&prog);
+	ok = true;
+	/* Lines of prog[0, counted): each cell counts only its own lines (a
+	 * recount per cell made 100k cells quadratic: 77 s). */
+	size_t counted = 0;
+	uint32_t lines = 1;
+	for (size_t i = 0; i < json_array_size(cells) && ok; i++) {
+		json_t *cell = json_array_get(cells, i);
+		const char *type = json_string_value(json_object_get(cell, "cell_type"));
+		json_t *source = json_object_get(cell, "source");
+		if (!json_is_object(cell) || !type || !(json_is_string(source) || json_is_array(source))) {
+			snprintf(why, why_size, "not a notebook: cell %zu has no cell_type or source", i + 1);
+			ok = false;
+			break;
+		}
+		if (strcmp(type, "code") != 0)
+			continue;
+		TlNbCell c;
+		memset(&c, 0, sizeof c);
+		tl_array_init(&c.pieces);
+		c.number = (uint32_t)i + 1;
+		c.text_start = (uint32_t)prog.len;
+		for (; counted < prog.len; counted++)
+			if (prog.data[counted] == '\n')
+				lines++;
+		c.first_line = lines;
+		const TlIntArray *raw = i < strings.size ? &strings.items[i] : NULL;
+		for (uint32_t k = 0; raw && k < raw->size; k++) {
+			TlNbPiece p;
+			p.raw_start = (uint32_t)raw->items[k];
+			p.text_start = (uint32_t)prog.len;
+			tl_nb__string(nb->raw.text, nb->raw.length, p.raw_start, &prog, UINT32_MAX);
+			p.text_len = (uint32_t)prog.len - p.text_start;
+			tl_array_push(&c.pieces, p);
+		}
+		tl_nb__neutralise(prog.data + c.text_start, prog.len - c.text_start);
+		c.text_end = (uint32_t)prog.len;
+		if (prog.len > c.text_start && prog.data[prog.len - 1] != '\n')
+			tl_buf_addc(&prog, '\n');
+		tl_array_push(&nb->cells, c);
+	}
+	for (uint32_t i = 0; i < strings.size; i++)
+		tl_array_release(&strings.items[i]);
+	tl_array_release(&strings);
+	json_decref(doc);
+	if (ok)
+		ok = tl_source_init_text(&nb->program, path, prog.data, prog.len, why, why_size);
+	tl_buf_release(&prog);
+	if (!ok) {
+		tl_notebook_release(nb);
+		memset(nb, 0, sizeof *nb);
+	}
+	return ok;
+}
+
+/* ---- mapping ------------------------------------------------------------------------- */
+
+const TlNbCell *tl_notebook_cell_of_line(const TlNotebook *nb, uint32_t line)
+{
+	/* The last cell starting at or before `line` (cells are in program
+	 * order, first_line ascending): a binary search, as a notebook may
+	 * have 100k cells and as many findings. */
+	uint32_t lo = 0, hi = nb->cells.size;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (nb->cells.items[mid].first_line <= line)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo ? &nb->cells.items[lo - 1] : NULL;
+}
+
+/* The raw-file position of program byte `at` inside `cell`. */
+static TlPosition tl_nb__raw_position(const TlNotebook *nb, const TlNbCell *cell, uint32_t at)
+{
+	const TlNbPiece *piece = NULL;
+	for (uint32_t i = 0; i < cell->pieces.size; i++) {
+		const TlNbPiece *p = &cell->pieces.items[i];
+		if (p->text_start <= at)
+			piece = p;
+	}
+	if (!piece)
+		return tl_source_position(&nb->raw, 0);
+	uint32_t within = at - piece->text_start;
+	if (within > piece->text_len)
+		within = piece->text_len;
+	uint32_t raw = tl_nb__string(nb->raw.text, nb->raw.length, piece->raw_start, NULL, within);
+	return tl_source_position(&nb->raw, raw);
+}
+
+void tl_notebook_map(const TlNotebook *nb, TlFinding *f)
+{
+	const TlNbCell *cell = tl_notebook_cell_of_line(nb, f->start.line);
+	if (!cell)
+		return;
+	f->cell = cell->number;
+	f->cell_start.line = f->start.line - cell->first_line + 1;
+	f->cell_start.column = f->start.column;
+	f->cell_end.line = f->end.line >= cell->first_line ? f->end.line - cell->first_line + 1 : 1;
+	f->cell_end.column = f->end.column;
+	uint32_t end = f->end_byte > cell->text_end ? cell->text_end : f->end_byte;
+	f->start = tl_nb__raw_position(nb, cell, f->start_byte);
+	f->end = tl_nb__raw_position(nb, cell, end);
+}

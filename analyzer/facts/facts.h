@@ -1,0 +1,380 @@
+/* The facts layer: semantic questions about values, answered from the
+ * index. Is this an optimizer, a module, a graph tensor; which contexts does
+ * a node run under; does a value reach a backward. These are the facts that
+ * the query predicates (predicates.c) expose to rules.
+ *
+ * The answers live in analyzer/facts/, one file per family of facts
+ * (contexts, kinds of values, what made a value, iteration events and their
+ * order, mode, value flow, APIs and devices, loops and step loops, devices
+ * and transfers, data loaders, distributed training, modules and wrappers,
+ * resets, carried state, constants), plus build.c, which fills the index's annotations
+ * once per file, and callsite.c, which says what code of a local function
+ * runs at one of its calls (the branches its constant arguments select). Each file's opening comment says which questions it owns.
+ * A fact may call the index and facts of its own or another family; the
+ * index never calls a fact.
+ *
+ * Every question that follows bindings or calls does so a bounded number of
+ * steps (TL_FACTS_DEPTH): enough for real code, and a guarantee that no input
+ * makes the analysis recurse deeply. */
+#ifndef TL_FACTS_H
+#define TL_FACTS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <tree_sitter/api.h>
+
+#include "syntax/index.h"
+
+#define TL_FACTS_DEPTH 16
+
+enum { TL_GRAD_UNKNOWN = 0, TL_GRAD_OFF = 1, TL_GRAD_ON = 2 };
+enum { TL_MODE_UNKNOWN = 0, TL_MODE_EVAL = 1, TL_MODE_TRAIN = 2 };
+/* How far a gradient reset reaches into an optimizer's parameters. */
+enum { TL_COVER_NONE = 0, TL_COVER_SOME = 1, TL_COVER_FULL = 2, TL_COVER_UNKNOWN = 3 };
+/* What made a value (tl_facts_made_by, tl_facts_model_output). */
+enum {
+	TL_MADE_NONE = 0,
+	TL_MADE_SOFTMAX,     /* softmax: probabilities */
+	TL_MADE_LOG_SOFTMAX, /* log_softmax: log-probabilities */
+	TL_MADE_SIGMOID,     /* sigmoid / expit */
+	TL_MADE_SCALED,      /* scaler.scale(loss) of a GradScaler not disabled */
+	TL_MADE_EXP_SUM,     /* torch.sum(torch.exp(x)), x.exp().sum(): a logsumexp in linear space */
+};
+/* The loss a call computes (tl_facts_loss_kind). */
+enum {
+	TL_LOSS_OTHER = 0,
+	TL_LOSS_CROSS_ENTROPY, /* F.cross_entropy, nn.CrossEntropyLoss */
+	TL_LOSS_NLL,           /* F.nll_loss, nn.NLLLoss */
+	TL_LOSS_BCE,           /* F.binary_cross_entropy, nn.BCELoss */
+	TL_LOSS_BCE_LOGITS,    /* F.binary_cross_entropy_with_logits, nn.BCEWithLogitsLoss */
+};
+
+/* True for a dotted base-class name that makes a class an nn.Module. */
+bool tl_facts_is_module_class_name(const char *qname);
+/* Builds the index of `root` (tl_index_build) and then the facts that the
+ * index leaves to this layer: classes that are modules, context kinds,
+ * call/function/loop events, step loops, accelerator use (facts/build.c).
+ * Release with tl_index_release. */
+void tl_facts_build(TlIndex *idx, const TlSource *src, TSNode root);
+/* The same, the index keeping the nodes of `symbols` (tl_index_build_collecting). */
+void tl_facts_build_collecting(TlIndex *idx, const TlSource *src, TSNode root,
+			       const uint8_t *symbols);
+/* The TL_EV_* bits of one call (what tl_facts_build records in TlCall.events). */
+uint32_t tl_facts_call_events(const TlIndex *idx, const TlCall *c);
+/* The TL_CTX_* bits that a `with` item value or a decorator opens. */
+uint32_t tl_facts_context_kind(const TlIndex *idx, TSNode expr);
+
+/* Grad mode of `node` from its own function only: enclosing with blocks
+ * (`with` = innermost with index), earlier `torch.set_grad_enabled(...)`
+ * statements, the function's decorators. TL_GRAD_UNKNOWN if none says. */
+int tl_facts_local_grad(const TlIndex *idx, TSNode node, int32_t func, int32_t with);
+/* Same, and when the function says nothing, its call sites (principle 2). */
+int tl_facts_grad_state(const TlIndex *idx, TSNode node);
+/* True when `node` runs under a context of kind `ctx` (TL_CTX_GRAD_OFF or
+ * TL_CTX_AUTOCAST, the latter with TL_CTX_NOT_CPU for autocast regions not
+ * on the CPU): an enclosing with block, a decorator, or every call site of
+ * its function. */
+bool tl_facts_under(const TlIndex *idx, TSNode node, uint32_t ctx);
+/* True when `node` may compute in float16: it runs under a float16 autocast
+ * region (TL_CTX_HALF_AUTOCAST), or its file converts a module or tensor to
+ * float16 (`.half()`, torch.float16 / torch.half passed to a call). */
+bool tl_facts_runs_in_half(const TlIndex *idx, TSNode node);
+/* True for `torch.float16` / `torch.half` (import-resolved). */
+bool tl_facts_is_half_dtype(const TlIndex *idx, TSNode expr);
+
+/* Kinds of values, by what the code binds first (`opt = torch.optim.AdamW(...)`,
+ * an imported class handed a model's parameters and stepped after a
+ * backward); a value made by another framework (paddle, tensorflow, jax, ...)
+ * is never one. Names (`optimizer`, `scaler`) and module methods (`.eval()`,
+ * `.parameters()`) hint only in a file that imports PyTorch or a library
+ * built on it (TlIndex.torch_ecosystem). */
+bool tl_facts_is_optimizer(const TlIndex *idx, TSNode expr);
+bool tl_facts_is_scaler(const TlIndex *idx, TSNode expr);
+bool tl_facts_is_module(const TlIndex *idx, TSNode expr);
+/* A parameter or buffer of a module: a target of iterating m.parameters() /
+ * m.buffers() (also through list()/filter()), the tensor of a
+ * named_parameters() / named_buffers() pair, an nn.Parameter(...) bound in
+ * the file, or the .weight / .bias of a known module (facts/kinds.c). */
+bool tl_facts_is_parameter(const TlIndex *idx, TSNode expr);
+bool tl_facts_is_loss_call(const TlIndex *idx, const TlCall *c);
+bool tl_facts_is_forward(const TlIndex *idx, const TlCall *c);
+/* A value that carries autograd history (RULES.md, "graph tensor"). */
+bool tl_facts_is_graph(const TlIndex *idx, TSNode expr);
+
+/* What made the value of `expr`, in its own function: TL_MADE_* of the
+ * call whose result it holds, following names, parentheses, subscripts and
+ * reshaping methods (`.view`, `.to`, ...) back to an explicit activation
+ * (`F.softmax(x)`, `x.sigmoid()`, `torch.log_softmax(x)`, an `nn.Softmax`
+ * module called in the function) or to `scaler.scale(loss)`. */
+int tl_facts_made_by(const TlIndex *idx, TSNode expr);
+/* When `expr` holds the output of a model forward (or of a local function),
+ * the activation every output of it ends in: the last layer of an
+ * nn.Sequential, or what every return of a local module's forward ends in.
+ * TL_MADE_NONE for explicit activations (see tl_facts_made_by). */
+int tl_facts_model_output(const TlIndex *idx, TSNode expr);
+/* The loss a loss call computes: TL_LOSS_*. */
+int tl_facts_loss_kind(const TlIndex *idx, const TlCall *c);
+/* The identifiers whose torch.nn names make a loss of `kind` (cross_entropy,
+ * CrossEntropyLoss), into out[0..cap) (static strings); returns how many.
+ * Every kind tl_facts_loss_kind gives other than TL_LOSS_OTHER comes from
+ * such a name resolved in the file (through criteria, factories and
+ * parameters), so the file holds one of them as a whole identifier. */
+size_t tl_facts_loss_kind_words(int kind, const char **out, size_t cap);
+
+/* The train/eval mode of the module named `recv` ("model", "self.net") at
+ * `node`: the last `.eval()` / `.train()` on it before `node` in the same
+ * function, else what every call site of the function says. */
+int tl_facts_mode_at(const TlIndex *idx, TSNode node, const char *recv);
+
+/* True when `call`, a call of a local function, runs a module forward in
+ * eval mode with gradient tracking on and nothing backpropagates its result
+ * when this call runs it: the call is on an evaluation path (nothing
+ * backpropagates what it returns) and not grad-disabled (nor all the calls
+ * of its own function), the forward is not under a grad-disabled block or
+ * decorator of the callee, the callee code this call runs holds it (its
+ * constant arguments decide `if train:` tests), the module's mode there is
+ * eval as this call's caller leaves it (or the callee sets), and no
+ * backward this call runs, nor the caller's use of the result, reaches it.
+ * A method of an nn.Module class, or any class's forward(), is no such
+ * helper (it is the model). False when the forward itself is reported (every caller agrees on eval
+ * mode and nothing backpropagates it): RULES.md TL102 reports a helper the
+ * training step also uses at its call on the evaluation path. */
+bool tl_facts_eval_call_with_grad(const TlIndex *idx, TSNode call);
+
+/* True when the value of `expr` (a name, or the result of the expression
+ * whose assignment contains it) may flow into a backward: in its function,
+ * through local functions it is passed to, or by being returned to callers
+ * that backpropagate it or that the file does not show (precision first:
+ * an unknown caller may). */
+bool tl_facts_reaches_backward(const TlIndex *idx, TSNode expr);
+
+/* True when `expr` reads a module forward's output that was bound inside a
+ * `with` block of kind `ctx` (TL_CTX_*) which does not enclose `expr`. */
+bool tl_facts_from_context(const TlIndex *idx, TSNode expr, uint32_t ctx);
+
+/* --- Speed, precision and safety facts ----------------------------------- */
+
+/* Kinds of API, recognised by their import-resolved dotted names. */
+typedef enum TlApi {
+	TL_API_TENSOR_FACTORY,   /* torch.zeros/ones/empty/full/rand/randn/randint/arange/linspace/eye */
+	TL_API_RANDOM_FACTORY,   /* torch.rand/randn/randint: factories that fill with random numbers */
+	TL_API_TENSOR_FROM_DATA, /* torch.tensor, torch.as_tensor, torch.from_numpy */
+	TL_API_DEPRECATED_AMP,   /* torch.cuda.amp.{autocast,GradScaler,custom_fwd,custom_bwd}, torch.cpu.amp.* */
+	TL_API_CPU_AMP,          /* torch.cpu.amp.{autocast,GradScaler}: the deprecated CPU ones */
+	TL_API_TORCH_LOAD,       /* torch.load */
+	TL_API_HUB_LOAD,         /* torch.hub.load_state_dict_from_url, torch.utils.model_zoo.load_url */
+	TL_API_ACTIVATION_CHECKPOINT, /* torch.utils.checkpoint.checkpoint / checkpoint_sequential */
+	TL_API_EMPTY_CACHE,      /* torch.cuda.empty_cache (and the mps / xpu ones) */
+	TL_API_DATA_LOADER,      /* torch.utils.data.DataLoader */
+	TL_API_LOG,              /* torch.log */
+	TL_API_COUNT
+} TlApi;
+
+/* Module wrappers that change how gradients are synchronised. */
+typedef enum TlWrapper { TL_WRAP_DDP, TL_WRAP_FSDP } TlWrapper;
+
+/* True when `node` is a call whose callee, or a reference (a decorator
+ * without parentheses) that, resolves to an API of kind `api`. */
+bool tl_facts_is_api(const TlIndex *idx, TSNode node, TlApi api);
+/* The last parts of the dotted names of kind `api` ("empty_cache" for
+ * torch.cuda.empty_cache), each once, into out[0..cap) (static strings);
+ * returns how many. A qualified name is built from the file's own
+ * identifiers (the callee's attribute chain, an import, an assignment), so
+ * a file where tl_facts_is_api(..., api) holds anywhere holds one of these
+ * as a whole identifier. */
+size_t tl_facts_api_words(TlApi api, const char **out, size_t cap);
+/* True when call `call` passes keyword `name`, or a `**mapping` that may. */
+bool tl_facts_passes_keyword(const TlIndex *idx, TSNode call, const char *name);
+/* True when `expr` names an accelerator device: "cuda" / "cuda:1" / "mps",
+ * torch.device of one (or of a computed kind), `x.device`, a device index,
+ * or a name bound to one or called like one (`device`, `local_rank`). A
+ * literal "cpu" is not one. */
+bool tl_facts_is_device(const TlIndex *idx, TSNode expr);
+/* True for `x.cuda(...)` and `x.to(<device>, ...)` / `x.to(device=...)`. */
+bool tl_facts_moves_to_device(const TlIndex *idx, TSNode call);
+
+/* The literal `expr` always holds (True, False, None, a number, `-1e9`, a
+ * string): itself, or the value of a name bound exactly once in its scope
+ * by a plain assignment (`flag = False`), followed a bounded number of
+ * names. Null otherwise: parameters, names bound twice, computed values
+ * (facts/constants.c). */
+TSNode tl_facts_literal(const TlIndex *idx, TSNode expr);
+/* True when `expr` is a constant number (a literal, `-literal`,
+ * `float("1e10")`, or a name bound once to one); stores it in `*out`. */
+bool tl_facts_number(const TlIndex *idx, TSNode expr, double *out);
+
+/* Step-loop membership (RULES.md, "step loop"): true when the innermost
+ * step loop around `node` is of one of `kinds` (TL_STEP_*): in the loops of
+ * its own function, or else through the call sites of its function. With
+ * `per_step`, only along a path with no every-N-steps guard (see
+ * tl_facts_under_every_n) between `node` and that loop. */
+bool tl_facts_in_step_loop(const TlIndex *idx, TSNode node, uint32_t kinds, bool per_step);
+/* True when `node` sits, in its own function, in the body of an `if` (or
+ * `elif`) whose condition holds only every N steps (`step % N == 0`,
+ * `(i + 1) % accum == 0 and is_main`, `not it % N`, `last or i % N == 0`,
+ * `accelerator.sync_gradients`, `should_log(step)`, or a name bound to one
+ * of these), after an early exit that skips the other steps
+ * (`if step % N != 0: continue`), or in an `except` clause (it runs when a
+ * step fails). */
+bool tl_facts_under_every_n(const TlIndex *idx, TSNode node);
+/* True when every name `expr` reads holds the same object, unchanged, in
+ * every iteration of the loop around it (through call sites when it is in
+ * none in its own function): not re-bound by or in the loop, not stored
+ * into, not changed in place, not passed as `out=`; and `expr` calls
+ * nothing that varies by itself (random numbers, next()). */
+bool tl_facts_loop_invariant(const TlIndex *idx, TSNode expr);
+
+/* A known tensor (RULES.md definitions), also through tensor methods,
+ * arithmetic and indexing on one, and names bound to one. */
+bool tl_facts_is_tensor(const TlIndex *idx, TSNode expr);
+/* A tensor in accelerator memory: moved there (`.to(device)`, `.cuda()`),
+ * made there (`device=`), or computed there (a forward or a loss, in a file
+ * that uses an accelerator), also through its methods (but those that
+ * bring data to the host or describe it), torch functions, arithmetic,
+ * names, augmented assignments and parameters whose every call site passes
+ * one. Modules and names called like functions are not tensors. */
+bool tl_facts_on_device(const TlIndex *idx, TSNode expr);
+/* A tensor factory made on the host (no `device=`, or "cpu"), also inside
+ * `Variable(...)` or behind host-side casts and fills (`.float()`,
+ * `.normal_()`). */
+bool tl_facts_host_factory(const TlIndex *idx, TSNode expr);
+/* True when `expr` holds data a device tensor sent to the host earlier in
+ * the same iteration of its loop (or, outside loops, earlier in the same
+ * call of its function): `.cpu()`, `.tolist()`, or a value computed from
+ * such data by operators, numpy or torch functions, builtins or its own
+ * methods. A call of any other function ends the chain (new data). */
+bool tl_facts_host_derived(const TlIndex *idx, TSNode expr);
+
+/* True when every way `expr` gets its value is a batch (or an element or
+ * field of one) of a DataLoader constructed in the file: a loop over it
+ * (through enumerate / tqdm; not enumerate's counter), `next(iter(...))`,
+ * names unpacked from one, parameters passed one. */
+bool tl_facts_from_loader(const TlIndex *idx, TSNode expr);
+/* True when some DataLoader that `expr`'s batches come from (or `expr`, a
+ * DataLoader(...) call itself) sets `option` (by keyword or position) to
+ * anything but a literal False / None / 0, or may set it through
+ * `**kwargs`. */
+bool tl_facts_loader_option(const TlIndex *idx, TSNode expr, const char *option);
+/* True when the DataLoader(...) call `call` feeds a step loop of one of
+ * `kinds` (TL_STEP_*): a for loop that is one iterates it (through
+ * enumerate / tqdm, names bound to it, local functions returning it,
+ * parameters every caller passes it). */
+bool tl_facts_feeds_step_loop(const TlIndex *idx, TSNode call, uint32_t kinds);
+
+/* True for a backward that runs on iterations without an optimizer step
+ * (gradient accumulation): the steps of its loop are all under an every-N
+ * guard that does not hold the backward, or it is in a micro-batch loop
+ * whose enclosing loop steps; through call sites for helpers. */
+bool tl_facts_accumulation_backward(const TlIndex *idx, TSNode call);
+/* True when `node` runs with DDP gradient synchronisation off: inside
+ * `with model.no_sync():` (also a conditional or aliased one, or
+ * `accelerator.accumulate(...)`), in a loop that sets
+ * `require_backward_grad_sync`, or only ever called from such places. */
+bool tl_facts_no_sync(const TlIndex *idx, TSNode node);
+/* True when backward `call` differentiates a value computed by a forward
+ * of a module wrapped in `kind` (or by a call that is handed it). */
+bool tl_facts_backward_through(const TlIndex *idx, TSNode call, TlWrapper kind);
+/* True when `expr` is the module a wrapper of `kind` holds, bypassing the
+ * wrapper: `ddp.module` (`self.model.module`, a parameter every caller
+ * passes a wrapped model) or a name bound to it (`inner = ddp.module`). */
+bool tl_facts_wrapped_module(const TlIndex *idx, TSNode expr, TlWrapper kind);
+/* True when the value of `expr` (a call) is not kept past the iteration of
+ * its loop (or past its helper function's call): used directly, or bound
+ * to a name that is not appended, stored into an attribute or element,
+ * returned or yielded. */
+bool tl_facts_dies_in_iteration(const TlIndex *idx, TSNode expr);
+
+/* The dotted name a store writes through: `history["loss"]` -> "history",
+ * `self.losses` -> "self.losses". Caller frees; NULL if none. */
+char *tl_facts_root_name(const TlIndex *idx, TSNode expr);
+/* True when the root name of `expr` is not re-bound inside the innermost
+ * loop that encloses it (other than by the statement containing `expr` or
+ * by augmented assignment): the value survives from one iteration to the
+ * next. False outside loops. */
+bool tl_facts_outlives_iteration(const TlIndex *idx, TSNode expr);
+
+/* The step loops of `node`: the innermost loop of its function whose
+ * iteration runs a backward, or, when there is none, the step loops of its
+ * function's call sites. Returns how many were found, and in *missing how
+ * many of them lack every bit of `events` in their iteration. */
+uint32_t tl_facts_step_loops(const TlIndex *idx, TSNode node, uint32_t events,
+			    uint32_t *missing);
+
+/* True when the optimizer step `step` runs in step loops none of whose
+ * iterations resets the gradients of the optimizer it steps: every gradient
+ * reset there is known to miss it (`netD.zero_grad()` for an optimizer
+ * built over `netG.parameters()`). A reset whose reach cannot be told
+ * counts as covering it. False outside step loops. */
+bool tl_facts_step_unreset(const TlIndex *idx, TSNode step);
+/* True when the zero_grad() call `reset`, in its loop's iteration (or its
+ * function), comes after a backward and before the step of an optimizer it
+ * fully covers, with no backward in between, and runs whenever that step
+ * does (not in a branch the step is outside of). */
+bool tl_facts_reset_before_step(const TlIndex *idx, TSNode reset);
+/* True when call `call` (an `.eval()`, or a call of a local function that
+ * makes one) switches a trained module (an optimizer updates it, or the
+ * file calls .train() on it) to eval mode inside the innermost loop of its
+ * function whose iteration runs a backward and an optimizer step, and no
+ * call in that iteration switches the module back to train mode. */
+bool tl_facts_leaves_eval(const TlIndex *idx, TSNode call);
+/* True when module forward `call` runs in the train mode training (or the
+ * construction) left the module in: the file shows where the module was
+ * built (tl_facts_mode_dependent's construction), and on no path back to it
+ * (the call's function, then every call site of it, back to the function
+ * that built it or a local factory / __init__ it runs) may anything switch
+ * it to eval mode: no `.eval()` / `.train(False)` / `.train(flag)` on it, on
+ * a part or a whole of it, on an alias or on something whose module cannot
+ * be told, before the call or in a loop around both; no local function
+ * (or context manager) that may; no call from another module named like
+ * an evaluation that is handed it. False as well when a `.train()` on it
+ * after the last training step before the call shows train mode chosen on
+ * purpose (Monte Carlo dropout, a batch-norm recalibration). */
+bool tl_facts_left_in_train_mode(const TlIndex *idx, TSNode call);
+/* True when the module `expr` holds layers that behave differently in
+ * train and eval mode, as its construction shows: dropout (not with a
+ * literal p=0), batch norm (not track_running_stats=False), transformer
+ * layers with dropout, code reading `self.training` or calling a
+ * functional dropout with `training=`, in a local module class, the local
+ * classes it builds or derives from, an nn.Sequential / ModuleList (also
+ * of a list built with append), or a torchvision.models / timm model
+ * (facts/layers.c). False for a part reached by attribute (`model.head`)
+ * and for modules whose construction cannot be told. */
+bool tl_facts_mode_dependent(const TlIndex *idx, TSNode expr);
+/* True when the pass around `node` runs none of `events` (TL_EV_*): the
+ * innermost loop of its own function (its iteration, through the local
+ * functions it calls), or, outside loops, its function (with everything it
+ * reaches). Module-level code outside loops is no pass (false). */
+bool tl_facts_pass_lacks(const TlIndex *idx, TSNode node, uint32_t events);
+/* True when module forward `call` is the first call of the same module
+ * (the same dotted callee) in its pass: the innermost loop body of its own
+ * function, else that function's body. */
+bool tl_facts_first_forward(const TlIndex *idx, TSNode call);
+
+enum { TL_CARRY_NONE = 0, TL_CARRY_DETACHED = 1, TL_CARRY_ATTACHED = 2 };
+/* For `target`, a name bound by an assignment (`h` in `out, h = rnn(x, h)`)
+ * inside a step loop: TL_CARRY_ATTACHED when its value is carried into the
+ * next iteration with its autograd history (the iteration re-binds the name
+ * only from itself, e.g. `h = h.to(dev)`), TL_CARRY_DETACHED when the
+ * iteration detaches it (`h.detach()`, `.data`, `detach_()`, a local helper
+ * returning a detached value), TL_CARRY_NONE when the name is re-bound
+ * afresh, the assignment runs grad-disabled or in no step loop. */
+int tl_facts_carried_state(const TlIndex *idx, TSNode target);
+
+/* True when the graph that backward call `call` differentiates may be
+ * backpropagated again: another backward or torch.autograd.grad runs in an
+ * iteration of its step loop, or its input depends on autograd history made
+ * before the iteration (a forward outside an inner loop, a parameter a
+ * caller passes a graph tensor in, a list of losses). */
+bool tl_facts_graph_reused(const TlIndex *idx, TSNode call);
+
+
+/* True for a module whose forward is its public entry point, so that
+ * calling `.forward()` on it skips nothing the wrapper does: a
+ * DistributedDataParallel / DataParallel / FSDP wrapper (the wrapper's
+ * forward does the synchronisation work) or a RemoteModule (whose forward
+ * is its remote-call API). A name with no binding counts when it says so
+ * ("remote", "ddp"). */
+bool tl_facts_is_wrapper_module(const TlIndex *idx, TSNode expr);
+
+#endif

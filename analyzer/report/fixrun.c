@@ -1,0 +1,475 @@
+#include "report/fixrun.h"
+
+#include <jansson.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "base/alloc.h"
+#include "base/buf.h"
+#include "engine/notebook.h"
+#include "syntax/walk.h"
+
+/* ---- --add-noqa: edits that add `# noqa: CODE` --------------------------------------- */
+
+typedef TlArray(TlEdits) TlEditLists;
+typedef TlArray(TlFixChoice) TlFixChoices;
+
+/* True when byte `at` (a line's end) lies inside a node that goes on past
+ * it, such as a multi-line string: no comment can go there. */
+static bool tl_fixrun__inside_token(TSNode root, uint32_t at)
+{
+	TSNode n = ts_node_descendant_for_byte_range(root, at, at);
+	for (; !ts_node_is_null(n); n = ts_node_parent(n)) {
+		const char *t = ts_node_type(n);
+		if ((strcmp(t, "string") == 0 || strcmp(t, "concatenated_string") == 0) &&
+		    ts_node_start_byte(n) < at && ts_node_end_byte(n) > at)
+			return true;
+	}
+	return false;
+}
+
+/* The first line of the statement holding byte `at`. */
+static uint32_t tl_fixrun__statement_line(const TlSource *src, TSNode root, uint32_t at)
+{
+	TSNode n = ts_node_descendant_for_byte_range(root, at, at);
+	for (;;) {
+		TSNode p = ts_node_parent(n);
+		if (ts_node_is_null(p) || strcmp(ts_node_type(p), "block") == 0 || strcmp(ts_node_type(p), "module") == 0)
+			break;
+		n = p;
+	}
+	return tl_source_position(src, ts_node_start_byte(n)).line;
+}
+
+typedef struct TlNoqaLine {
+	uint32_t line;
+	TlStrArray codes;
+} TlNoqaLine;
+
+/* The end of line `line` without its terminator, as a byte offset. */
+static uint32_t tl_fixrun__line_end(const TlSource *src, uint32_t line)
+{
+	uint32_t len;
+	tl_source_line(src, line, &len);
+	return src->line_starts.items[line - 1] + len;
+}
+
+/* Builds one edit per line that holds findings: a new `  # noqa: CODES`
+ * at its end, or the codes added to the noqa comment already there. */
+static void tl_fixrun__noqa_edits(TSParser *parser, const TlSource *src, const TlFindings *findings,
+				  TlEditLists *out)
+{
+	TSTree *tree = ts_parser_parse_string(parser, NULL, src->parse_text ? src->parse_text : src->text,
+					      src->length);
+	TSNode root = ts_tree_root_node(tree);
+	TlArray(TlNoqaLine) lines;
+	tl_array_init(&lines);
+	for (uint32_t i = 0; i < findings->size; i++) {
+		const TlFinding *f = &findings->items[i];
+		if (strcmp(f->rule->code, "TL000") == 0 || strcmp(f->rule->code, "TL001") == 0)
+			continue; /* a syntax error or an unused noqa is not hidden by a noqa */
+		uint32_t line = f->start.line;
+		if (tl_fixrun__inside_token(root, tl_fixrun__line_end(src, line))) {
+			line = tl_fixrun__statement_line(src, root, f->start_byte);
+			if (tl_fixrun__inside_token(root, tl_fixrun__line_end(src, line)))
+				continue;
+		}
+		TlNoqaLine *at = NULL;
+		for (uint32_t k = 0; k < lines.size && !at; k++)
+			if (lines.items[k].line == line)
+				at = &lines.items[k];
+		if (!at) {
+			TlNoqaLine nl = { line, { NULL, 0, 0 } };
+			tl_array_push(&lines, nl);
+			at = tl_array_last(&lines);
+		}
+		bool have = false;
+		for (uint32_t k = 0; k < at->codes.size; k++)
+			have |= strcmp(at->codes.items[k], f->rule->code) == 0;
+		if (!have)
+			tl_array_push(&at->codes, tl_strdup(f->rule->code));
+	}
+	for (uint32_t i = 0; i < lines.size; i++) {
+		TlNoqaLine *nl = &lines.items[i];
+		uint32_t end = tl_fixrun__line_end(src, nl->line);
+		uint32_t start = src->line_starts.items[nl->line - 1];
+		/* A noqa comment on the line already? */
+		const char *line_text = src->text + start;
+		uint32_t at = end, list_end = 0;
+		bool blanket = false;
+		TSNode c = ts_node_descendant_for_byte_range(root, end > start ? end - 1 : end, end > start ? end - 1 : end);
+		if (!ts_node_is_null(c) && strcmp(ts_node_type(c), "comment") == 0) {
+			uint32_t a = ts_node_start_byte(c), b = ts_node_end_byte(c);
+			for (uint32_t k = a; k + 4 <= b; k++) {
+				if (strncasecmp(src->text + k, "noqa", 4) != 0)
+					continue;
+				uint32_t j = k + 4;
+				while (j < b && src->text[j] == ' ')
+					j++;
+				if (j >= b || src->text[j] != ':') {
+					blanket = true;
+					break;
+				}
+				j++;
+				list_end = j;
+				for (;;) {
+					while (j < b && (src->text[j] == ' ' || src->text[j] == ','))
+						j++;
+					uint32_t s0 = j;
+					while (j < b && ((src->text[j] >= 'A' && src->text[j] <= 'Z') ||
+							 (src->text[j] >= 'a' && src->text[j] <= 'z') ||
+							 (src->text[j] >= '0' && src->text[j] <= '9')))
+						j++;
+					if (j == s0)
+						break;
+					list_end = j;
+				}
+				break;
+			}
+		}
+		(void)line_text;
+		if (!blanket) {
+			TlBuf t;
+			tl_buf_init(&t);
+			for (uint32_t k = 0; k < nl->codes.size; k++)
+				tl_buf_addf(&t, "%s%s", k || list_end ? ", " : "", nl->codes.items[k]);
+			TlEdits edits;
+			tl_array_init(&edits);
+			if (list_end) {
+				at = list_end;
+				TlEdit e = { .start = at, .end = at, .text = tl_buf_detach(&t) };
+				tl_array_push(&edits, e);
+			} else {
+				while (at > start && (src->text[at - 1] == ' ' || src->text[at - 1] == '\t'))
+					at--;
+				TlBuf n;
+				tl_buf_init(&n);
+				tl_buf_addf(&n, "  # noqa: %s", t.data);
+				tl_buf_release(&t);
+				TlEdit e = { .start = at, .end = end, .text = tl_buf_detach(&n) };
+				tl_array_push(&edits, e);
+			}
+			tl_array_push(out, edits);
+		}
+		tl_str_array_release(&nl->codes);
+	}
+	tl_array_release(&lines);
+	ts_tree_delete(tree);
+}
+
+/* ---- notebooks: a cell's source, decoded and rewritten ------------------------------- */
+
+/* The byte after the JSON string that opens at raw[at]. */
+static uint32_t tl_fixrun__json_string_end(const char *raw, uint32_t len, uint32_t at)
+{
+	uint32_t k = at + 1;
+	while (k < len && raw[k] != '"')
+		k += raw[k] == '\\' ? 2 : 1;
+	return k < len ? k + 1 : len;
+}
+
+/* Decodes the JSON string at raw[at] onto `out`. */
+static bool tl_fixrun__json_string(const char *raw, uint32_t len, uint32_t at, TlBuf *out)
+{
+	uint32_t end = tl_fixrun__json_string_end(raw, len, at);
+	json_error_t err;
+	json_t *s = json_loadb(raw + at, end - at, JSON_DECODE_ANY | JSON_ALLOW_NUL, &err);
+	if (!json_is_string(s)) {
+		json_decref(s);
+		return false;
+	}
+	tl_buf_addn(out, json_string_value(s), json_string_length(s));
+	json_decref(s);
+	return true;
+}
+
+/* The bytes of cell `c`'s "source" value in the raw notebook: an array of
+ * strings, or one string. */
+static bool tl_fixrun__source_range(const TlNotebook *nb, const TlNbCell *c, uint32_t *start,
+				    uint32_t *end, bool *array, TlBuf *indent)
+{
+	if (!c->pieces.size)
+		return false;
+	const char *raw = nb->raw.text;
+	uint32_t len = nb->raw.length;
+	uint32_t first = c->pieces.items[0].raw_start;
+	uint32_t k = first;
+	while (k > 0 && (raw[k - 1] == ' ' || raw[k - 1] == '\t' || raw[k - 1] == '\n' || raw[k - 1] == '\r'))
+		k--;
+	*array = k > 0 && raw[k - 1] == '[';
+	*start = *array ? k - 1 : first;
+	uint32_t last_end = tl_fixrun__json_string_end(raw, len, c->pieces.items[c->pieces.size - 1].raw_start);
+	k = last_end;
+	if (*array) {
+		while (k < len && (raw[k] == ' ' || raw[k] == '\t' || raw[k] == '\n' || raw[k] == '\r'))
+			k++;
+		if (k >= len || raw[k] != ']')
+			return false;
+		k++;
+	}
+	*end = k;
+	/* The indentation of the first string, when it starts a line. */
+	uint32_t ls = first;
+	while (ls > 0 && (raw[ls - 1] == ' ' || raw[ls - 1] == '\t'))
+		ls--;
+	if (ls > 0 && raw[ls - 1] == '\n')
+		tl_buf_addn(indent, raw + ls, first - ls);
+	return true;
+}
+
+/* `text` as a cell's "source": an array of lines, each ending in its
+ * newline (Jupyter's own layout), indented like the original. */
+static void tl_fixrun__source_json(const char *text, size_t len, bool array, const char *indent,
+				   TlBuf *out)
+{
+	if (!array) {
+		json_t *s = json_stringn(text, len);
+		char *d = json_dumps(s, JSON_ENCODE_ANY);
+		tl_buf_add(out, d);
+		free(d); /* jansson's buffer */
+		json_decref(s);
+		return;
+	}
+	tl_buf_addc(out, '[');
+	size_t at = 0;
+	bool first = true;
+	while (at < len) {
+		const char *nl = memchr(text + at, '\n', len - at);
+		size_t end = nl ? (size_t)(nl - text) + 1 : len;
+		json_t *s = json_stringn(text + at, end - at);
+		char *d = json_dumps(s, JSON_ENCODE_ANY);
+		if (*indent)
+			tl_buf_addf(out, "%s\n%s%s", first ? "" : ",", indent, d);
+		else
+			tl_buf_addf(out, "%s%s", first ? "" : ", ", d);
+		free(d); /* jansson's buffer */
+		json_decref(s);
+		first = false;
+		at = end;
+	}
+	if (*indent && !first) {
+		/* The closing bracket one level out (Jupyter indents by one). */
+		size_t n = strlen(indent);
+		tl_buf_addf(out, "\n%.*s", (int)(n ? n - 1 : 0), indent);
+	}
+	tl_buf_addc(out, ']');
+}
+
+/* ---- one round ------------------------------------------------------------------------- */
+
+/* The fixes of `findings` as choices (edits borrowed from the findings). */
+static void tl_fixrun__choices(const TlFindings *findings, TlFixChoices *out)
+{
+	for (uint32_t i = 0; i < findings->size; i++) {
+		const TlFinding *f = &findings->items[i];
+		if (!f->edits.size)
+			continue;
+		TlFixChoice c = { &f->edits, f->applicability };
+		tl_array_push(out, c);
+	}
+}
+
+/* One round on a Python file: returns the new text or NULL. */
+static char *tl_fixrun__round_py(TlEngine *e, const TlFileOptions *fo, const char *path, const char *text,
+				 size_t len, const TlFixRun *how, uint32_t *applied, char *why, size_t why_size)
+{
+	TlSource src;
+	if (!tl_source_init_text(&src, path, text, len, why, why_size))
+		return NULL;
+	TlFindings findings;
+	tl_array_init(&findings);
+	tl_engine_analyze_with(e, &src, fo, &findings);
+	TlFixChoices choices;
+	tl_array_init(&choices);
+	TlEditLists noqa;
+	tl_array_init(&noqa);
+	if (how->add_noqa) {
+		tl_fixrun__noqa_edits(e->parser, &src, &findings, &noqa);
+		for (uint32_t i = 0; i < noqa.size; i++) {
+			TlFixChoice c = { &noqa.items[i], TL_FIX_SAFE };
+			tl_array_push(&choices, c);
+		}
+	} else {
+		tl_fixrun__choices(&findings, &choices);
+	}
+	TlBuf out;
+	tl_buf_init(&out);
+	uint32_t n = tl_fix_apply(text, len, choices.items, choices.size,
+				  how->add_noqa ? TL_FIX_SAFE : how->allowed, &out, NULL);
+	*applied += n;
+	char *result = n ? tl_buf_detach(&out) : NULL;
+	tl_buf_release(&out);
+	for (uint32_t i = 0; i < noqa.size; i++)
+		tl_edits_release(&noqa.items[i]);
+	tl_array_release(&noqa);
+	tl_array_release(&choices);
+	tl_findings_release(&findings);
+	tl_source_release(&src);
+	return result;
+}
+
+/* One round on a notebook: the fixes of each code cell are applied to that
+ * cell's source (not to the program, where IPython syntax is blanked). */
+static char *tl_fixrun__round_nb(TlEngine *e, const TlFileOptions *fo, const char *path, const char *text,
+				 size_t len, const TlFixRun *how, uint32_t *applied, char *why, size_t why_size)
+{
+	TlNotebook nb;
+	if (!tl_notebook_load(&nb, path, text, len, why, why_size))
+		return NULL;
+	TlFindings findings;
+	tl_array_init(&findings);
+	tl_engine_analyze_with(e, &nb.program, fo, &findings);
+	TlEditLists lists;
+	tl_array_init(&lists);
+	if (how->add_noqa) {
+		tl_fixrun__noqa_edits(e->parser, &nb.program, &findings, &lists);
+	} else {
+		for (uint32_t i = 0; i < findings.size; i++) {
+			const TlFinding *f = &findings.items[i];
+			if (!f->edits.size || f->applicability > how->allowed)
+				continue;
+			TlEdits copy;
+			tl_array_init(&copy);
+			for (uint32_t k = 0; k < f->edits.size; k++) {
+				TlEdit x = f->edits.items[k];
+				x.text = tl_strdup(x.text);
+				tl_array_push(&copy, x);
+			}
+			tl_array_push(&lists, copy);
+		}
+	}
+	/* Raw edits: one per changed cell, its whole "source" value. */
+	TlEdits raw;
+	tl_array_init(&raw);
+	for (uint32_t ci = 0; ci < nb.cells.size; ci++) {
+		const TlNbCell *cell = &nb.cells.items[ci];
+		TlFixChoices choices;
+		tl_array_init(&choices);
+		TlEditLists shifted;
+		tl_array_init(&shifted);
+		for (uint32_t i = 0; i < lists.size; i++) {
+			const TlEdits *l = &lists.items[i];
+			bool inside = l->size > 0;
+			for (uint32_t k = 0; k < l->size && inside; k++)
+				inside = l->items[k].start >= cell->text_start && l->items[k].end <= cell->text_end;
+			if (!inside)
+				continue;
+			TlEdits s;
+			tl_array_init(&s);
+			for (uint32_t k = 0; k < l->size; k++) {
+				TlEdit x = { .start = l->items[k].start - cell->text_start,
+					     .end = l->items[k].end - cell->text_start,
+					     .text = tl_strdup(l->items[k].text) };
+				tl_array_push(&s, x);
+			}
+			tl_array_push(&shifted, s);
+		}
+		for (uint32_t i = 0; i < shifted.size; i++) {
+			TlFixChoice c = { &shifted.items[i], TL_FIX_SAFE };
+			tl_array_push(&choices, c);
+		}
+		TlBuf source, indent;
+		tl_buf_init(&source);
+		tl_buf_init(&indent);
+		bool ok = choices.size > 0;
+		for (uint32_t p = 0; ok && p < cell->pieces.size; p++)
+			ok = tl_fixrun__json_string(nb.raw.text, nb.raw.length, cell->pieces.items[p].raw_start, &source);
+		/* The program holds the cell's text, IPython syntax blanked to the
+		 * same length: offsets carry over. */
+		ok = ok && source.len == cell->text_end - cell->text_start;
+		uint32_t vs, ve;
+		bool array;
+		ok = ok && tl_fixrun__source_range(&nb, cell, &vs, &ve, &array, &indent);
+		if (ok) {
+			TlBuf fixed;
+			tl_buf_init(&fixed);
+			uint32_t n = tl_fix_apply(source.data, source.len, choices.items, choices.size, TL_FIX_SAFE,
+						  &fixed, NULL);
+			if (n) {
+				*applied += n;
+				TlBuf j;
+				tl_buf_init(&j);
+				tl_fixrun__source_json(fixed.data, fixed.len, array, indent.data, &j);
+				TlEdit r = { .start = vs, .end = ve, .text = tl_buf_detach(&j) };
+				tl_array_push(&raw, r);
+			}
+			tl_buf_release(&fixed);
+		}
+		tl_buf_release(&source);
+		tl_buf_release(&indent);
+		for (uint32_t i = 0; i < shifted.size; i++)
+			tl_edits_release(&shifted.items[i]);
+		tl_array_release(&shifted);
+		tl_array_release(&choices);
+	}
+	char *result = NULL;
+	if (raw.size) {
+		TlFixChoice c = { &raw, TL_FIX_SAFE };
+		TlBuf out;
+		tl_buf_init(&out);
+		tl_fix_apply(nb.raw.text, nb.raw.length, &c, 1, TL_FIX_SAFE, &out, NULL);
+		result = tl_buf_detach(&out);
+	}
+	tl_edits_release(&raw);
+	for (uint32_t i = 0; i < lists.size; i++)
+		tl_edits_release(&lists.items[i]);
+	tl_array_release(&lists);
+	tl_findings_release(&findings);
+	tl_notebook_release(&nb);
+	return result;
+}
+
+/* True when `text` parses without a syntax error (for a notebook: its
+ * program). */
+static bool tl_fixrun__parses(TlEngine *e, const char *path, const char *text, size_t len)
+{
+	char why[256];
+	bool nb = tl_notebook_path(path);
+	TlNotebook book;
+	TlSource src;
+	if (nb ? !tl_notebook_load(&book, path, text, len, why, sizeof why)
+	       : !tl_source_init_text(&src, path, text, len, why, sizeof why))
+		return false;
+	const TlSource *s = nb ? &book.program : &src;
+	TSTree *tree = ts_parser_parse_string(e->parser, NULL, s->parse_text ? s->parse_text : s->text, s->length);
+	bool ok = !ts_node_has_error(ts_tree_root_node(tree));
+	ts_tree_delete(tree);
+	if (nb)
+		tl_notebook_release(&book);
+	else
+		tl_source_release(&src);
+	return ok;
+}
+
+char *tl_fixrun_text(TlEngine *e, const TlFileOptions *fo, const char *path, const char *text,
+		     size_t len, const TlFixRun *how, uint32_t *applied, char *why, size_t why_size)
+{
+	bool nb = tl_notebook_path(path);
+	*applied = 0;
+	why[0] = '\0';
+	char *cur = NULL;
+	int rounds = how->add_noqa ? 1 : TL_FIX_MAX_ROUNDS;
+	for (int r = 0; r < rounds; r++) {
+		const char *t = cur ? cur : text;
+		size_t tl = cur ? strlen(cur) : len;
+		uint32_t n = 0;
+		char *next = nb ? tl_fixrun__round_nb(e, fo, path, t, tl, how, &n, why, why_size)
+				: tl_fixrun__round_py(e, fo, path, t, tl, how, &n, why, why_size);
+		if (!next)
+			break;
+		/* A fix must never break a file that parsed: then nothing of this
+		 * round is kept, and the file is reported as it is. */
+		if (!tl_fixrun__parses(e, path, next, strlen(next)) && tl_fixrun__parses(e, path, t, tl)) {
+			tl_free(next);
+			snprintf(why, why_size, "a fix would have made the file invalid Python; that round was not applied");
+			break;
+		}
+		*applied += n;
+		tl_free(cur);
+		cur = next;
+	}
+	if (why[0] && !cur)
+		return NULL;
+	return cur; /* the rounds that succeeded (why may say why the next did not) */
+}

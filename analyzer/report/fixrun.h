@@ -1,0 +1,33 @@
+/* --fix, --unsafe-fixes and --add-noqa on one file: analyse, apply the
+ * findings' fixes that do not overlap, analyse the result again, until
+ * nothing is left to fix (at most TL_FIX_MAX_ROUNDS rounds). Notebooks are
+ * fixed inside their cells: the `source` of each changed code cell is
+ * rewritten in the .ipynb text, the rest of the file is kept byte for byte. */
+#ifndef TL_FIXRUN_H
+#define TL_FIXRUN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "engine/engine.h"
+#include "rules/fix.h"
+
+/* Rounds of fix-then-analyse: a fix may reveal another (two fixes on one
+ * line are applied one per round); a fix that keeps reproducing its own
+ * finding must not loop forever. */
+#define TL_FIX_MAX_ROUNDS 10
+
+typedef struct TlFixRun {
+	TlApplicability allowed; /* TL_FIX_SAFE, or TL_FIX_UNSAFE for --unsafe-fixes */
+	bool add_noqa;           /* instead: a `# noqa: CODE` for every finding */
+} TlFixRun;
+
+/* Fixes `len` bytes of `text`, the contents of `path` (a notebook when the
+ * path ends in .ipynb; a Python file's text without its byte-order mark),
+ * analysing it with `e` and `fo`. Returns the new text (caller frees), or
+ * NULL when nothing changed or on error (then `why` says what, else it is
+ * ""). *applied counts the fixes (or noqa comments) applied. */
+char *tl_fixrun_text(TlEngine *e, const TlFileOptions *fo, const char *path, const char *text,
+		     size_t len, const TlFixRun *how, uint32_t *applied, char *why, size_t why_size);
+
+#endif

@@ -1,0 +1,60 @@
+/* Machine-readable reporters, written once all files are analysed: JSON (a
+ * documented, stable schema), SARIF 2.1.0 for code scanning, GitHub
+ * Actions workflow commands, and the rule catalog as JSON. */
+#ifndef TL_OUTPUT_H
+#define TL_OUTPUT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "base/buf.h"
+#include "engine/engine.h"
+#include "rules/rules.h"
+
+#ifndef TL_HOMEPAGE
+#define TL_HOMEPAGE "https://github.com/torchlint/torchlint"
+#endif
+
+/* What was found in one analysed (or unreadable) file. */
+typedef struct TlFileReport {
+	char *path;       /* as reported to the user */
+	char *error;      /* why the file could not be analysed, or NULL */
+	TlFindings findings;
+	TlNotices notices; /* warnings about the file (invalid noqa directives) */
+	char *rendered;   /* the text formats' rendering, or NULL */
+	/* --fix, --diff, --add-noqa: the file's text before (BOM stripped) and
+	 * after its fixes (NULL: unchanged), how many were applied, and why a
+	 * round was not (or ""); all owned. */
+	char *original, *fixed, *fix_note;
+	size_t original_len;
+	bool bom;
+	uint32_t fixes_applied;
+} TlFileReport;
+
+typedef struct TlReportSet {
+	const TlRuleSet *rules;
+	const TlFileReport *files;
+	uint32_t count;
+} TlReportSet;
+
+/* The writers return false, having written nothing, when the document
+ * cannot be built (jansson failed); the caller reports it (exit 2). Strings
+ * that are not valid UTF-8 (a file name with byte 0xFF, rule metadata) are
+ * written with U+FFFD in place of each bad byte, never dropped; SARIF URIs
+ * percent-encode the raw bytes. Write errors stay on `out` for the caller's
+ * ferror/fclose check. */
+bool tl_output_json(FILE *out, const TlReportSet *set);
+/* `srcroot`: absolute directory that relative paths are relative to. */
+bool tl_output_sarif(FILE *out, const TlReportSet *set, const char *srcroot, bool success);
+bool tl_output_github(FILE *out, const TlReportSet *set);
+bool tl_output_rules_json(FILE *out, const TlRuleSet *rules);
+
+/* Escapes for GitHub workflow commands, as the Actions toolkit does: '%',
+ * CR and LF in the message; also ':' and ',' in a property. Caller frees. */
+char *tl_output_github_escape(const char *s, bool property);
+
+/* Appends the rule's help link (its section of skills/ on the project's
+ * site), as SARIF's helpUri and the language server's codeDescription carry it. */
+void tl_output_help_uri(const TlRule *rule, TlBuf *out);
+
+#endif

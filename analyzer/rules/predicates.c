@@ -1,0 +1,586 @@
+#include "rules/predicates.h"
+
+#include <string.h>
+
+#include "base/alloc.h"
+#include "facts/facts.h"
+#include "syntax/syms.h"
+
+static const char *const tl_event_names[] = {
+	"backward", "optimizer-step", "grad-reset", "eval", "train", "forward",
+	"scaler-update", "scaler-step", "loss", "scaled-backward", "unscaled-backward",
+	"plain-step", "scaler-unscale", "autograd-grad", "detach", NULL,
+};
+static const unsigned tl_event_bits[] = {
+	TL_EV_BACKWARD, TL_EV_OPT_STEP, TL_EV_GRAD_RESET, TL_EV_EVAL, TL_EV_TRAIN,
+	TL_EV_FORWARD, TL_EV_SCALER_UPDATE, TL_EV_SCALER_STEP, TL_EV_LOSS,
+	TL_EV_SCALED_BACKWARD, TL_EV_UNSCALED_BACKWARD, TL_EV_PLAIN_STEP,
+	TL_EV_SCALER_UNSCALE, TL_EV_GRAD_CALL, TL_EV_DETACH,
+};
+static const char *const tl_context_names[] = {
+	"grad-disabled", "autocast", "device-autocast", "half-autocast", NULL,
+};
+static const unsigned tl_context_bits[] = {
+	TL_CTX_GRAD_OFF, TL_CTX_AUTOCAST, TL_CTX_AUTOCAST | TL_CTX_NOT_CPU,
+	TL_CTX_AUTOCAST | TL_CTX_HALF_AUTOCAST,
+};
+static const char *const tl_mode_names[] = { "eval", "train", NULL };
+static const char *const tl_made_names[] = {
+	"softmax", "log-softmax", "sigmoid", "scaler-scale", "exp-sum", NULL,
+};
+static const int tl_made_kinds[] = {
+	TL_MADE_SOFTMAX, TL_MADE_LOG_SOFTMAX, TL_MADE_SIGMOID, TL_MADE_SCALED, TL_MADE_EXP_SUM,
+};
+static const char *const tl_loss_names[] = {
+	"cross-entropy", "nll", "bce", "bce-with-logits", NULL,
+};
+static const int tl_loss_kinds[] = {
+	TL_LOSS_CROSS_ENTROPY, TL_LOSS_NLL, TL_LOSS_BCE, TL_LOSS_BCE_LOGITS,
+};
+
+static const TlCall *tl_pred__call(const TlIndex *idx, TSNode n)
+{
+	return tl_index_call_at(idx, tl_index_unparen(n));
+}
+
+static bool tl_pred_loss_call(const TlIndex *idx, TSNode n, int choice)
+{
+	(void)choice;
+	const TlCall *c = tl_pred__call(idx, n);
+	return c && (c->events & TL_EV_LOSS);
+}
+
+static bool tl_pred_module_forward(const TlIndex *idx, TSNode n, int choice)
+{
+	(void)choice;
+	const TlCall *c = tl_pred__call(idx, n);
+	return c && (c->events & TL_EV_FORWARD);
+}
+
+static bool tl_pred_call_does(const TlIndex *idx, TSNode n, int choice)
+{
+	const TlCall *c = tl_pred__call(idx, n);
+	return c && (c->events & tl_event_bits[choice]);
+}
+
+static bool tl_pred_parameter(const TlIndex *idx, TSNode n, int choice)
+{
+	(void)choice;
+	return tl_facts_is_parameter(idx, n);
+}
+
+static bool tl_pred_optimizer(const TlIndex *idx, TSNode n, int choice)
+{
+	(void)choice;
+	return tl_facts_is_optimizer(idx, n);
+}
+
+static bool tl_pred_grad_scaler(const TlIndex *idx, TSNode n, int choice)
+{
+	(void)choice;
+	return tl_facts_is_scaler(idx, n);
+}
+
+static bool tl_pred_module(const TlIndex *idx, TSNode n, int choice)
+{
+	(void)choice;
+	return tl_facts_is_module(idx, n);
+}
+
+static bool tl_pred_graph_tensor(const TlIndex *idx, TSNode n, int choice)
+{
+	(void)choice;
+	return tl_facts_is_graph(idx, n);
+}
+
+static bool tl_pred_in_loop(const TlIndex *idx, TSNode n, int choice)
+{
+	(void)choice;
+	return tl_index_loop_of(idx, n) >= 0;
+}
+
+static bool tl_pred_outlives_iteration(const TlIndex *idx, TSNode n, int choice)
+{
+	(void)choice;
+	return tl_facts_outlives_iteration(idx, n);
+}
+
+static bool tl_pred_step_iteration_lacks(const TlIndex *idx, TSNode n, int choice)
+{
+	uint32_t missing;
+	uint32_t found = tl_facts_step_loops(idx, n, tl_event_bits[choice], &missing);
+	return found > 0 && missing == found;
+}
+
+static bool tl_pred_step_iteration_has(const TlIndex *idx, TSNode n, int choice)
+{
+	uint32_t missing;
+	uint32_t found = tl_facts_step_loops(idx, n, tl_event_bits[choice], &missing);
+	return found > 0 && missing < found;
+}
+
+static bool tl_pred_under_context(const TlIndex *idx, TSNode n, int choice)
+{
+	return tl_facts_under(idx, n, tl_context_bits[choice]);
+}
+
+static bool tl_pred_from_context(const TlIndex *idx, TSNode n, int choice)
+{
+	return tl_facts_from_context(idx, n, tl_context_bits[choice]);
+}
+
+static bool tl_pred_half_dtype(const TlIndex *idx, TSNode n, int choice)
+{
+	(void)choice;
+	return tl_facts_is_half_dtype(idx, n);
+}
+
+static bool tl_pred_runs_in_half(const TlIndex *idx, TSNode n, int choice)
+{
+	(void)choice;
+	return tl_facts_runs_in_half(idx, n);
+}
+
+static bool tl_pred_reaches_backward(const TlIndex *idx, TSNode n, int choice)
+{
+	(void)choice;
+	return tl_facts_reaches_backward(idx, n);
+}
+
+static bool tl_pred_evaluates_with_grad(const TlIndex *idx, TSNode n, int choice)
+{
+	(void)choice;
+	return tl_facts_eval_call_with_grad(idx, n);
+}
+
+static bool tl_pred_mode_is(const TlIndex *idx, TSNode n, int choice)
+{
+	const TlSyms *sy = tl_syms();
+	const TlCall *c = tl_pred__call(idx, n);
+	if (!c)
+		return false;
+	/* model(x) tracks `model`; model.forward(x) tracks its receiver. */
+	TlBuf b;
+	tl_buf_init(&b);
+	TSNode subject = (c->method && strcmp(c->method, "forward") == 0 && c->receiver.id)
+				 ? c->receiver : c->callee;
+	bool ok = ts_node_symbol(tl_index_unparen(subject)) != sy->call &&
+		  tl_index_dotted(idx, subject, &b);
+	int mode = ok ? tl_facts_mode_at(idx, n, b.data) : TL_MODE_UNKNOWN;
+	tl_buf_release(&b);
+	return mode == (choice == 0 ? TL_MODE_EVAL : TL_MODE_TRAIN);
+}
+
+static bool tl_pred_left_in_train_mode(const TlIndex *idx, TSNode n, int choice)
+{
+	(void)choice;
+	return tl_facts_left_in_train_mode(idx, n);
+}
+
+static bool tl_pred_mode_dependent(const TlIndex *idx, TSNode n, int choice)
+{
+	(void)choice;
+	return tl_facts_mode_dependent(idx, n);
+}
+
+static bool tl_pred_pass_lacks(const TlIndex *idx, TSNode n, int choice)
+{
+	return tl_facts_pass_lacks(idx, n, tl_event_bits[choice]);
+}
+
+static bool tl_pred_first_forward(const TlIndex *idx, TSNode n, int choice)
+{
+	(void)choice;
+	return tl_facts_first_forward(idx, n);
+}
+
+static bool tl_pred_discarded(const TlIndex *idx, TSNode n, int choice)
+{
+	(void)choice;
+	const TlCall *c = tl_pred__call(idx, n);
+	return c && c->stmt_level;
+}
+
+/* ---- speed, precision and safety ------------------------------------------ */
+
+/* Versions a rule can name; each is compared as major * 100 + minor. */
+static const char *const tl_version_names[] = {
+	"1.8", "1.9", "1.10", "1.11", "1.12", "1.13", "2.0", "2.1", "2.2", "2.3", "2.4",
+	"2.5", "2.6", "2.7", "2.8", "2.9", "2.10", NULL,
+};
+static const char *const tl_api_names[] = {
+	"tensor-factory", "random-factory", "tensor-from-data", "deprecated-amp", "cpu-amp", "torch-load", "hub-load",
+	"activation-checkpoint", "empty-cache", "data-loader", "log", NULL,
+};
+_Static_assert(sizeof tl_api_names / sizeof *tl_api_names == TL_API_COUNT + 1,
+	       "one name per TlApi kind, in order");
+static const char *const tl_keyword_names[] = {
+	"weights_only", "pickle_module", "use_reentrant", "non_blocking", "device",
+	"pin_memory", "map_location", "dtype", NULL,
+};
+static const char *const tl_step_names[] = { "any", "training", NULL };
+static const uint32_t tl_step_bits[] = { TL_STEP_TRAIN | TL_STEP_EVAL, TL_STEP_TRAIN };
+static const char *const tl_loader_option_names[] = {
+	"pin_memory", "drop_last", "shuffle", "persistent_workers", "num_workers", NULL,
+};
+static const char *const tl_wrapper_names[] = { "ddp", "fsdp", NULL };
+
+static bool tl_pred_torch_version_at_least(const TlIndex *idx, TSNode n, int choice)
+{
+	(void)n;
+	const char *v = tl_version_names[choice];
+	int major = 0, minor = 0;
+	while (*v && *v != '.')
+		major = major * 10 + (*v++ - '0');
+	if (*v == '.')
+		v++;
+	while (*v)
+		minor = minor * 10 + (*v++ - '0');
+	return idx->torch_version >= major * 100 + minor;
+}
+
+static const char *const tl_literal_names[] = { "False", "True", "None", NULL };
+
+static bool tl_pred_literal(const TlIndex *idx, TSNode n, int choice)
+{
+	const TlSyms *sy = tl_syms();
+	TSNode lit = tl_facts_literal(idx, n);
+	if (ts_node_is_null(lit))
+		return false;
+	TSSymbol want = choice == 0 ? sy->false_ : choice == 1 ? sy->true_ : sy->none;
+	return ts_node_symbol(lit) == want;
+}
+
+/* Largest finite value of each format a constant may overflow. */
+static const char *const tl_format_names[] = { "float16", NULL };
+static const double tl_format_max[] = { 65504.0 };
+
+static bool tl_pred_number_beyond(const TlIndex *idx, TSNode n, int choice)
+{
+	double v;
+	if (!tl_facts_number(idx, n, &v) || v != v)
+		return false;
+	double a = v < 0 ? -v : v;
+	/* inf and -inf are representable: only finite values overflow. */
+	return a > tl_format_max[choice] && a <= 1.79769313486231570e308;
+}
+
+static bool tl_pred_api(const TlIndex *idx, TSNode n, int choice)
+{
+	return tl_facts_is_api(idx, n, (TlApi)choice);
+}
+
+static bool tl_pred_passes_keyword(const TlIndex *idx, TSNode n, int choice)
+{
+	return tl_facts_passes_keyword(idx, n, tl_keyword_names[choice]);
+}
+
+static bool tl_pred_in_step_loop(const TlIndex *idx, TSNode n, int choice)
+{
+	return tl_facts_in_step_loop(idx, n, tl_step_bits[choice], false);
+}
+
+static bool tl_pred_per_step(const TlIndex *idx, TSNode n, int choice)
+{
+	return tl_facts_in_step_loop(idx, n, tl_step_bits[choice], true);
+}
+
+static bool tl_pred_every_n_steps(const TlIndex *idx, TSNode n, int choice)
+{
+	(void)choice;
+	return tl_facts_under_every_n(idx, n);
+}
+
+static bool tl_pred_loop_invariant(const TlIndex *idx, TSNode n, int choice)
+{
+	(void)choice;
+	return tl_facts_loop_invariant(idx, n);
+}
+
+static bool tl_pred_stepped_params_not_reset(const TlIndex *idx, TSNode n, int choice)
+{
+	(void)choice;
+	return tl_facts_step_unreset(idx, n);
+}
+
+static bool tl_pred_reset_before_step(const TlIndex *idx, TSNode n, int choice)
+{
+	(void)choice;
+	return tl_facts_reset_before_step(idx, n);
+}
+
+static bool tl_pred_leaves_eval_mode(const TlIndex *idx, TSNode n, int choice)
+{
+	(void)choice;
+	return tl_facts_leaves_eval(idx, n);
+}
+
+static bool tl_pred_carried_with_graph(const TlIndex *idx, TSNode n, int choice)
+{
+	(void)choice;
+	return tl_facts_carried_state(idx, n) == TL_CARRY_ATTACHED;
+}
+
+static bool tl_pred_graph_reused(const TlIndex *idx, TSNode n, int choice)
+{
+	(void)choice;
+	return tl_facts_graph_reused(idx, n);
+}
+
+static bool tl_pred_wrapper_module(const TlIndex *idx, TSNode n, int choice)
+{
+	(void)choice;
+	return tl_facts_is_wrapper_module(idx, n);
+}
+
+static bool tl_pred_known_tensor(const TlIndex *idx, TSNode n, int choice)
+{
+	(void)choice;
+	return tl_facts_is_tensor(idx, n);
+}
+
+static bool tl_pred_device_tensor(const TlIndex *idx, TSNode n, int choice)
+{
+	(void)choice;
+	return tl_facts_on_device(idx, n);
+}
+
+static bool tl_pred_device(const TlIndex *idx, TSNode n, int choice)
+{
+	(void)choice;
+	return tl_facts_is_device(idx, n);
+}
+
+static bool tl_pred_moves_to_device(const TlIndex *idx, TSNode n, int choice)
+{
+	(void)choice;
+	return tl_facts_moves_to_device(idx, n);
+}
+
+static bool tl_pred_host_factory(const TlIndex *idx, TSNode n, int choice)
+{
+	(void)choice;
+	return tl_facts_host_factory(idx, n);
+}
+
+static bool tl_pred_host_derived(const TlIndex *idx, TSNode n, int choice)
+{
+	(void)choice;
+	return tl_facts_host_derived(idx, n);
+}
+
+static bool tl_pred_from_loader(const TlIndex *idx, TSNode n, int choice)
+{
+	(void)choice;
+	return tl_facts_from_loader(idx, n);
+}
+
+static bool tl_pred_loader_option(const TlIndex *idx, TSNode n, int choice)
+{
+	return tl_facts_loader_option(idx, n, tl_loader_option_names[choice]);
+}
+
+static bool tl_pred_feeds_step_loop(const TlIndex *idx, TSNode n, int choice)
+{
+	return tl_facts_feeds_step_loop(idx, n, tl_step_bits[choice]);
+}
+
+static bool tl_pred_file_uses_accelerator(const TlIndex *idx, TSNode n, int choice)
+{
+	(void)n;
+	(void)choice;
+	return idx->uses_device;
+}
+
+static bool tl_pred_accumulation_backward(const TlIndex *idx, TSNode n, int choice)
+{
+	(void)choice;
+	return tl_facts_accumulation_backward(idx, n);
+}
+
+static bool tl_pred_no_sync(const TlIndex *idx, TSNode n, int choice)
+{
+	(void)choice;
+	return tl_facts_no_sync(idx, n);
+}
+
+static bool tl_pred_backward_through(const TlIndex *idx, TSNode n, int choice)
+{
+	return tl_facts_backward_through(idx, n, (TlWrapper)choice);
+}
+
+static bool tl_pred_wrapped_module(const TlIndex *idx, TSNode n, int choice)
+{
+	return tl_facts_wrapped_module(idx, n, (TlWrapper)choice);
+}
+
+static bool tl_pred_dies_in_iteration(const TlIndex *idx, TSNode n, int choice)
+{
+	(void)choice;
+	return tl_facts_dies_in_iteration(idx, n);
+}
+
+static bool tl_pred_made_by(const TlIndex *idx, TSNode n, int choice)
+{
+	return tl_facts_made_by(idx, n) == tl_made_kinds[choice];
+}
+
+static bool tl_pred_model_output(const TlIndex *idx, TSNode n, int choice)
+{
+	return tl_facts_model_output(idx, n) == tl_made_kinds[choice];
+}
+
+static bool tl_pred_loss_is(const TlIndex *idx, TSNode n, int choice)
+{
+	const TlCall *c = tl_pred__call(idx, n);
+	return c && tl_facts_loss_kind(idx, c) == tl_loss_kinds[choice];
+}
+
+size_t tl_predicate_words(const TlPredicateDef *def, int choice, const char **out, size_t cap)
+{
+	/* #api?: a qualified name ends with an identifier of the file. */
+	if (def->fn == tl_pred_api && choice >= 0 && choice < TL_API_COUNT)
+		return tl_facts_api_words((TlApi)choice, out, cap);
+	/* #loss-is?: the loss's torch.nn name, resolved in the file. */
+	if (def->fn == tl_pred_loss_is && choice >= 0 &&
+	    (size_t)choice < sizeof tl_loss_kinds / sizeof *tl_loss_kinds)
+		return tl_facts_loss_kind_words(tl_loss_kinds[choice], out, cap);
+	return 0;
+}
+
+const TlPredicateDef tl_predicates[] = {
+	{ "loss-call", NULL, NULL, tl_pred_loss_call,
+	  "the call computes a loss: a torch.nn.functional loss, a criterion module bound in the file, or a callable named like a criterion" },
+	{ "module-forward", NULL, NULL, tl_pred_module_forward,
+	  "the call runs a known module's forward (bound to an nn.Module, a model constructor or hub loader, or used as a module)" },
+	{ "call-does", "event", tl_event_names, tl_pred_call_does,
+	  "the call itself is the event (backward, optimizer-step, grad-reset, eval, train, forward, scaler-update, scaler-step, loss, scaled-backward, unscaled-backward, plain-step, scaler-unscale, autograd-grad, detach)" },
+	{ "loss-is", "loss", tl_loss_names, tl_pred_loss_is,
+	  "the call computes that loss (cross-entropy, nll, bce, bce-with-logits): the torch.nn.functional function or a criterion module bound to the class" },
+	{ "optimizer", NULL, NULL, tl_pred_optimizer,
+	  "the expression is an optimizer (bound to torch.optim.*, else named like one)" },
+	{ "grad-scaler", NULL, NULL, tl_pred_grad_scaler,
+	  "the expression is a GradScaler (bound to one, else named like a scaler)" },
+	{ "module", NULL, NULL, tl_pred_module,
+	  "the expression is a known module" },
+	{ "parameter", NULL, NULL, tl_pred_parameter,
+	  "the expression is a parameter or buffer of a module: a target of iterating .parameters() / .buffers(), the tensor of a .named_parameters() pair, an nn.Parameter bound in the file, or .weight / .bias of a known module" },
+	{ "wrapper-module", NULL, NULL, tl_pred_wrapper_module,
+	  "the module's forward is its entry point: a DistributedDataParallel, DataParallel or FSDP wrapper, or a RemoteModule (else named like one)" },
+	{ "graph-tensor", NULL, NULL, tl_pred_graph_tensor,
+	  "the value carries autograd history (RULES.md definition of a graph tensor)" },
+	{ "in-loop", NULL, NULL, tl_pred_in_loop,
+	  "the node is inside a loop body of its own function" },
+	{ "outlives-iteration", NULL, NULL, tl_pred_outlives_iteration,
+	  "the stored-to name is not re-bound inside the innermost enclosing loop, so it survives across iterations" },
+	{ "step-iteration-lacks", "event", tl_event_names, tl_pred_step_iteration_lacks,
+	  "every step loop of the node (the innermost loop whose iteration runs a backward, through callers) lacks the event in its iteration" },
+	{ "step-iteration-has", "event", tl_event_names, tl_pred_step_iteration_has,
+	  "some step loop of the node has the event in its iteration" },
+	{ "in-step-loop", "kind", tl_step_names, tl_pred_in_step_loop,
+	  "the node runs in the iteration of a step loop (any: training or evaluation; training: one that runs a backward or an optimizer step), in its function or through call sites" },
+	{ "per-step", "kind", tl_step_names, tl_pred_per_step,
+	  "like in-step-loop, along a path with no every-N-steps guard: the node runs on every step" },
+	{ "every-n-steps", NULL, NULL, tl_pred_every_n_steps,
+	  "the node is in the body of an if/elif of its function that holds every N steps (`step % N == 0`, `accelerator.sync_gradients`, ...)" },
+	{ "loop-invariant", NULL, NULL, tl_pred_loop_invariant,
+	  "every name the expression reads holds the same, unchanged object in every iteration of its loop (through call sites)" },
+	{ "known-tensor", NULL, NULL, tl_pred_known_tensor,
+	  "the value is a known tensor (RULES.md definitions): a factory result, an element of a DataLoader batch, a Tensor-annotated parameter, a graph tensor, and what tensor methods, arithmetic and names make of them; never a module" },
+	{ "device-tensor", NULL, NULL, tl_pred_device_tensor,
+	  "the expression is a tensor in accelerator memory: moved or made there, or a forward or loss result" },
+	{ "device", NULL, NULL, tl_pred_device,
+	  "the expression names an accelerator device (\"cuda\", torch.device, x.device, a device or rank variable); \"cpu\" does not" },
+	{ "moves-to-device", NULL, NULL, tl_pred_moves_to_device,
+	  "the call is `.cuda(...)` or `.to(...)` with a device" },
+	{ "host-factory", NULL, NULL, tl_pred_host_factory,
+	  "the expression is a tensor factory made on the host (no device=), also inside Variable(...) or behind host-side casts and fills" },
+	{ "host-derived", NULL, NULL, tl_pred_host_derived,
+	  "the expression holds data a device tensor sent to the host (.cpu(), .tolist()) earlier in the same loop iteration, or a value computed from it" },
+	{ "from-loader", NULL, NULL, tl_pred_from_loader,
+	  "every way the value arrives is a batch (or part of one) of a DataLoader constructed in the file" },
+	{ "loader-option", "option", tl_loader_option_names, tl_pred_loader_option,
+	  "a DataLoader the value's batches come from (or the DataLoader(...) call itself) sets the option (not a literal False / None / 0), or may through **kwargs" },
+	{ "feeds-step-loop", "kind", tl_step_names, tl_pred_feeds_step_loop,
+	  "the DataLoader(...) call's batches are iterated by a step loop of that kind (any: training or evaluation; training): a for loop over it, a name bound to it, a local function returning it, a parameter passed it" },
+	{ "file-uses-accelerator", NULL, NULL, tl_pred_file_uses_accelerator,
+	  "the node's file puts something on an accelerator (.cuda(), .to(device), device= with a device, accelerate)" },
+	{ "accumulation-backward", NULL, NULL, tl_pred_accumulation_backward,
+	  "the backward runs on iterations without an optimizer step (its loop steps under an every-N guard, or it is a micro-batch loop)" },
+	{ "no-sync", NULL, NULL, tl_pred_no_sync,
+	  "the node runs with DDP gradient sync off: under `with model.no_sync():` or accelerator.accumulate, or in a loop that sets require_backward_grad_sync" },
+	{ "backward-through", "wrapper", tl_wrapper_names, tl_pred_backward_through,
+	  "the backward differentiates a value computed by a forward of a module wrapped in DistributedDataParallel (ddp) or FSDP (fsdp)" },
+	{ "wrapped-module", "wrapper", tl_wrapper_names, tl_pred_wrapped_module,
+	  "the expression is the module inside a DistributedDataParallel (ddp) or FSDP (fsdp) wrapper, reached around it: `ddp.module`, `self.model.module`, or a name bound to one" },
+	{ "dies-in-iteration", NULL, NULL, tl_pred_dies_in_iteration,
+	  "the call's value is not kept past the loop iteration (not appended, stored into an attribute or element, returned)" },
+	{ "api", "kind", tl_api_names, tl_pred_api,
+	  "the call's callee (or the reference itself) resolves to an API of that kind (tensor-factory, random-factory: torch.rand/randn/randint, tensor-from-data, deprecated-amp, cpu-amp: the deprecated torch.cpu.amp ones, torch-load, hub-load: torch.hub.load_state_dict_from_url / torch.utils.model_zoo.load_url, activation-checkpoint, empty-cache, data-loader, log: torch.log)" },
+	{ "literal", "value", tl_literal_names, tl_pred_literal,
+	  "the expression is that literal (False, True, None), written in place or held by a name bound exactly once in its scope to it (`flag = False`); parameters and names bound twice are not" },
+	{ "number-beyond", "format", tl_format_names, tl_pred_number_beyond,
+	  "the expression is a finite constant number (a literal, `-1e9`, `float(\"1e10\")`, or a name bound once to one) whose magnitude exceeds the largest finite value of the format (float16: 65504)" },
+	{ "passes-keyword", "keyword", tl_keyword_names, tl_pred_passes_keyword,
+	  "the call passes that keyword argument, or a **mapping that may hold it" },
+	{ "torch-version-at-least", "version", tl_version_names, tl_pred_torch_version_at_least,
+	  "the target PyTorch version (torch-version, --torch-version; default 2.6) is at least the given one" },
+	{ "under-context", "context", tl_context_names, tl_pred_under_context,
+	  "the node runs under the context (grad-disabled, autocast, device-autocast: autocast not on the CPU, half-autocast: float16 autocast, named or CUDA's default): a with block, a decorator, or every call site of its function" },
+	{ "from-context", "context", tl_context_names, tl_pred_from_context,
+	  "the expression reads a module forward's output bound inside a with block of that context that does not enclose it" },
+	{ "half-dtype", NULL, NULL, tl_pred_half_dtype,
+	  "the expression is torch.float16 / torch.half (import-resolved)" },
+	{ "runs-in-half", NULL, NULL, tl_pred_runs_in_half,
+	  "the node may compute in float16: under a float16 autocast region, or in a file that converts a module or tensor to float16 (.half(), torch.float16 / torch.half passed to a call)" },
+	{ "reaches-backward", NULL, NULL, tl_pred_reaches_backward,
+	  "the value flows into a backward (in its function, through local calls, or returned to callers that backpropagate it)" },
+	{ "mode-is", "mode", tl_mode_names, tl_pred_mode_is,
+	  "the module called was last put in that mode (eval or train) before the call, following call sites" },
+	{ "left-in-train-mode", NULL, NULL, tl_pred_left_in_train_mode,
+	  "the module called runs in the train mode training or its construction left it in: no path back to where the file builds it may switch it to eval mode (an .eval() on it, a part, an alias or an unknown module, a local helper or context manager that may, an evaluation call from another module handed it), and no .train() after the last training step chose train mode on purpose" },
+	{ "mode-dependent", NULL, NULL, tl_pred_mode_dependent,
+	  "the module holds layers that behave differently in train and eval mode (dropout, batch norm, code reading self.training), as its construction in the file shows: a torch.nn layer, an nn.Sequential's layers, a local module class, a torchvision.models / timm model" },
+	{ "pass-lacks", "event", tl_event_names, tl_pred_pass_lacks,
+	  "the pass around the node lacks the event: the innermost loop of its own function (its iteration, through local calls), else its function; module-level code outside loops is no pass" },
+	{ "first-forward", NULL, NULL, tl_pred_first_forward,
+	  "the call is the first forward of its module (the same dotted callee) in its pass: the innermost loop body of its own function, else the function body" },
+	{ "discarded", NULL, NULL, tl_pred_discarded,
+	  "the call is a whole expression statement: its value is thrown away" },
+	{ "evaluates-with-grad", NULL, NULL, tl_pred_evaluates_with_grad,
+	  "the call of a local function runs a module forward in eval mode with gradients on, judged at this call (its constant arguments select the callee's branches), whose result nothing backpropagates, and the forward is not reported itself (another call trains through it)" },
+	{ "leaves-eval-mode", NULL, NULL, tl_pred_leaves_eval_mode,
+	  "the call (an .eval() or a local function making one) puts a trained module in eval mode inside a step loop whose iteration never switches it back to train mode" },
+	{ "made-by", "kind", tl_made_names, tl_pred_made_by,
+	  "the value was made, in its function, by that call (softmax, log-softmax, sigmoid, scaler-scale, exp-sum: a sum of exponentials), through names, subscripts and reshaping methods" },
+	{ "model-output", "kind", tl_made_names, tl_pred_model_output,
+	  "the value is the output of a model (or local function) whose every output ends in that activation: an nn.Sequential's last layer, every return of a local forward" },
+	{ "carried-with-graph", NULL, NULL, tl_pred_carried_with_graph,
+	  "the name bound here is carried into the next iteration of its step loop with its autograd history: never re-bound afresh nor detached in the iteration" },
+	{ "graph-reused", NULL, NULL, tl_pred_graph_reused,
+	  "the graph the backward call differentiates may be backpropagated again: another backward or autograd.grad in the iteration, or history made before it" },
+	{ "stepped-params-not-reset", NULL, NULL, tl_pred_stepped_params_not_reset,
+	  "every step loop of the optimizer step runs no gradient reset that may cover the stepped optimizer (its own, a module it updates, or one whose reach cannot be told)" },
+	{ "reset-before-step", NULL, NULL, tl_pred_reset_before_step,
+	  "the zero_grad() call runs after a backward and before the step of an optimizer it fully covers, with no backward in between, in its loop's iteration" },
+};
+const unsigned tl_predicate_count = sizeof tl_predicates / sizeof *tl_predicates;
+
+const TlPredicateDef *tl_predicate_find(const char *name, size_t len)
+{
+	for (unsigned i = 0; i < tl_predicate_count; i++)
+		if (strlen(tl_predicates[i].name) == len &&
+		    memcmp(tl_predicates[i].name, name, len) == 0)
+			return &tl_predicates[i];
+	return NULL;
+}
+
+int tl_predicate_choice(const TlPredicateDef *def, const char *value)
+{
+	if (!def->choices)
+		return -1;
+	for (int i = 0; def->choices[i]; i++)
+		if (strcmp(def->choices[i], value) == 0)
+			return i;
+	return -1;
+}

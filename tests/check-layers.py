@@ -1,0 +1,92 @@
+#!/usr/bin/env python3
+"""The engine's layers (analyzer/README.md): every #include "dir/file.h" in
+analyzer/ goes to the same folder or a lower layer, and no file reaches
+itself through includes. A file is its .c and .h together (and its private
+X_internal.h): a.c including b.h and b.c including a.h is a cycle between
+the two, as between folders.
+Exits 1 and names each violation."""
+import os
+import re
+import sys
+
+LAYERS = ["base", "syntax", "facts", "rules", "config", "engine", "report", "server", "main"]
+ROOT = sys.argv[1] if len(sys.argv) > 1 else "analyzer"
+INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+
+
+def layer_of(rel):
+    top = rel.split("/", 1)[0] if "/" in rel else "main"
+    return top
+
+
+def unit_of(rel):
+    """A module is its .c and .h; its private header X_internal.h is part of X."""
+    base = os.path.splitext(rel)[0]
+    if base.endswith("_internal"):
+        base = base[: -len("_internal")]
+    return base
+
+
+def main():
+    errors = []
+    edges = {}
+    for dirpath, _, files in os.walk(ROOT):
+        for name in sorted(files):
+            if not name.endswith((".c", ".h")):
+                continue
+            path = os.path.join(dirpath, name)
+            rel = os.path.relpath(path, ROOT)
+            layer = layer_of(rel)
+            if layer not in LAYERS:
+                errors.append(f"{path}: folder '{layer}' is not a layer ({', '.join(LAYERS)})")
+                continue
+            with open(path, encoding="utf-8") as f:
+                text = f.read()
+            for m in INCLUDE.finditer(text):
+                target = m.group(1)
+                line = text.count("\n", 0, m.start()) + 1
+                if "/" not in target:
+                    errors.append(f"{path}:{line}: include \"{target}\" names no layer folder")
+                    continue
+                if not os.path.exists(os.path.join(ROOT, target)):
+                    continue  # generated or outside analyzer/
+                tl = layer_of(target)
+                if LAYERS.index(tl) > LAYERS.index(layer):
+                    errors.append(f"{path}:{line}: '{layer}' includes \"{target}\" from the higher layer '{tl}'")
+                a, b = unit_of(rel), unit_of(target)
+                if a != b:
+                    edges.setdefault(a, set()).add(b)
+    # Cycles between files (units), found with an iterative depth-first search.
+    state = {}
+    for start in sorted(edges):
+        if state.get(start):
+            continue
+        stack = [(start, iter(sorted(edges.get(start, ()))))]
+        path = [start]
+        state[start] = 1
+        while stack:
+            node, it = stack[-1]
+            nxt = next(it, None)
+            if nxt is None:
+                state[node] = 2
+                stack.pop()
+                path.pop()
+                continue
+            s = state.get(nxt, 0)
+            if s == 1:
+                cyc = path[path.index(nxt):] + [nxt]
+                errors.append("include cycle between files: " + " -> ".join(cyc))
+            elif s == 0:
+                state[nxt] = 1
+                path.append(nxt)
+                stack.append((nxt, iter(sorted(edges.get(nxt, ())))))
+    for e in errors:
+        print("check-layers: " + e)
+    if errors:
+        return 1
+    print(f"check-layers: {len(edges)} files, includes only downward, no cycles")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
