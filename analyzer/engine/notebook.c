@@ -239,6 +239,10 @@ static void tl_nb__neutralise(char *text, size_t len)
 				whole = false;
 		}
 	}
+	/* A neutralised line that ends in a backslash continues on the next
+	 * line, which IPython joins to it (`!pip install -q \` then one
+	 * package per line): the continuation is IPython syntax too. */
+	bool continued = false;
 	size_t i = 0;
 	while (i < len) {
 		size_t end = i;
@@ -249,9 +253,18 @@ static void tl_nb__neutralise(char *text, size_t len)
 		size_t k = 0;
 		while (k < n && (line[k] == ' ' || line[k] == '\t'))
 			k++;
-		bool magic = k < n && (line[k] == '%' || line[k] == '!');
-		if (whole || magic || tl_nb__help(line + k, n - k) || tl_nb__magic_assignment(line, n))
+		/* `%magic`, `!cmd`, and the auto-quote escapes `,f a b` / `;f a b`
+		 * (no Python statement starts with one of these). */
+		bool magic = k < n && (line[k] == '%' || line[k] == '!' ||
+				       (k == 0 && (line[k] == ',' || line[k] == ';')));
+		bool neutral = whole || continued || magic || tl_nb__help(line + k, n - k) ||
+			       tl_nb__magic_assignment(line, n);
+		if (neutral)
 			tl_nb__comment_line(line, n);
+		size_t t = n;
+		while (t && (line[t - 1] == ' ' || line[t - 1] == '\t' || line[t - 1] == '\r'))
+			t--;
+		continued = neutral && t && line[t - 1] == '\\';
 		i = end + 1;
 	}
 }

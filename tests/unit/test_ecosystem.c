@@ -331,6 +331,30 @@ static void test_notebook_program(void **state)
 	tl_notebook_release(&nb);
 }
 
+/* IPython joins a shell escape's backslash continuations into one command:
+ * each continued line is IPython syntax, up to the first line that does
+ * not end in a backslash. A backslash at the end of Python code continues
+ * Python, which stays as it is; so do `,` and `;` after indentation (not
+ * IPython's auto-quote escapes, which start a line). */
+static const char *const notebook_continued_json =
+	"{\"cells\": [\n"
+	" {\"cell_type\": \"code\", \"source\": [\"!pip install -q \\\\\\n\", \"    torch \\\\\\n\", \"    numpy\\n\", \"x = 1 + \\\\\\n\", \"  2\\n\"]},\n"
+	" {\"cell_type\": \"code\", \"source\": [\",print a b\\n\", \";print c\\n\", \"y = [1,\\n\", \"  2]\\n\"]}\n"
+	"], \"metadata\": {}, \"nbformat\": 4, \"nbformat_minor\": 5}\n";
+
+static void test_notebook_continuations(void **state)
+{
+	(void)state;
+	TlNotebook nb;
+	char why[256];
+	assert_true(tl_notebook_load(&nb, "n.ipynb", notebook_continued_json,
+				     strlen(notebook_continued_json), why, sizeof why));
+	assert_string_equal(nb.program.text,
+			    "#pip install -q \\\n    #orch \\\n    #umpy\nx = 1 + \\\n  2\n"
+			    "#print a b\n#print c\ny = [1,\n  2]\n");
+	tl_notebook_release(&nb);
+}
+
 static void test_notebook_mapping(void **state)
 {
 	(void)state;
@@ -406,6 +430,7 @@ int main(void)
 		cmocka_unit_test(test_configs_closest_wins),
 		cmocka_unit_test(test_paths),
 		cmocka_unit_test(test_notebook_program),
+		cmocka_unit_test(test_notebook_continuations),
 		cmocka_unit_test(test_notebook_mapping),
 		cmocka_unit_test(test_notebook_errors),
 		cmocka_unit_test(test_github_escape),
