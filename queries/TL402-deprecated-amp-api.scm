@@ -2,19 +2,23 @@
 ; torch.cuda.amp.* / torch.cpu.amp.* calls (also through `from torch.cuda.amp
 ; import autocast` and aliases) when the code targets PyTorch 2.4 or later.
 ; Each pattern sets `device`, the device type its torch.amp form takes,
-; which the message quotes.
+; which the message quotes. A fallback branch for a PyTorch older than the
+; target (`A if TORCH_GE_2_4 else torch.cuda.amp.GradScaler()`) needs the
+; old name: not reported.
 
 ; autocast(), GradScaler(), @custom_fwd(cast_inputs=...) of torch.cuda.amp
 ((call) @finding
   (#api? @finding deprecated-amp)
   (#not-api? @finding cpu-amp)
   (#torch-version-at-least? @finding "2.4")
+  (#not-old-torch-only? @finding)
   (#set! device "cuda"))
 
 ; torch.cpu.amp.autocast(), torch.cpu.amp.GradScaler()
 ((call) @finding
   (#api? @finding cpu-amp)
   (#torch-version-at-least? @finding "2.4")
+  (#not-old-torch-only? @finding)
   (#set! device "cpu"))
 
 ; @torch.cuda.amp.custom_fwd without parentheses (torch.cpu.amp has none)
@@ -22,6 +26,7 @@
   [(identifier) (attribute)] @finding)
   (#api? @finding deprecated-amp)
   (#torch-version-at-least? @finding "2.4")
+  (#not-old-torch-only? @finding)
   (#set! device "cuda"))
 
 ; The same calls written `torch.cuda.amp.X(...)` / `torch.cpu.amp.X(...)`
@@ -40,6 +45,7 @@
   (#eq? @_device "cuda")
   (#api? @finding deprecated-amp)
   (#torch-version-at-least? @finding "2.4")
+  (#not-old-torch-only? @finding)
   (#set! device "cuda"))
 
 ((call
@@ -55,6 +61,7 @@
   (#eq? @_device "cpu")
   (#api? @finding cpu-amp)
   (#torch-version-at-least? @finding "2.4")
+  (#not-old-torch-only? @finding)
   (#set! device "cpu"))
 
 ; @torch.cuda.amp.custom_fwd without parentheses, part by part
@@ -70,4 +77,5 @@
   (#eq? @_device "cuda")
   (#api? @finding deprecated-amp)
   (#torch-version-at-least? @finding "2.4")
+  (#not-old-torch-only? @finding)
   (#set! device "cuda"))

@@ -29,6 +29,7 @@
   (#api? @finding torch-load)
   (#not-passes-keyword? @finding weights_only)
   (#not-torch-version-at-least? @finding "2.6")
+  (#not-old-torch-only? @finding)
   (#set! default "the default of torch.load from PyTorch 2.6"))
 
 ; the same, with the argument list captured for the fix (weights_only=True),
@@ -39,13 +40,16 @@
   (#not-passes-keyword? @finding weights_only)
   (#not-passes-keyword? @finding pickle_module)
   (#not-torch-version-at-least? @finding "2.6")
+  (#not-old-torch-only? @finding)
   (#set! default "the default of torch.load from PyTorch 2.6"))
 
 ; torch.hub.load_state_dict_from_url(url) / model_zoo.load_url(url): the
-; default stays weights_only=False at every version
+; default stays weights_only=False at every version (not in a fallback for
+; a PyTorch too old to take weights_only=)
 ((call) @finding
   (#api? @finding hub-load)
   (#not-passes-keyword? @finding weights_only)
+  (#not-old-torch-only? @finding)
   (#set! default "its default stays weights_only=False at every PyTorch version"))
 
 ((call

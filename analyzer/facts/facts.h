@@ -7,7 +7,7 @@
  * (contexts, kinds of values, what made a value, iteration events and their
  * order, mode, value flow, APIs and devices, loops and step loops, devices
  * and transfers, data loaders, distributed training, modules and wrappers,
- * resets, carried state, constants), plus build.c, which fills the index's annotations
+ * resets, carried state, constants, version guards), plus build.c, which fills the index's annotations
  * once per file, and callsite.c, which says what code of a local function
  * runs at one of its calls (the branches its constant arguments select). Each file's opening comment says which questions it owns.
  * A fact may call the index and facts of its own or another family; the
@@ -203,6 +203,15 @@ TSNode tl_facts_literal(const TlIndex *idx, TSNode expr);
 /* True when `expr` is a constant number (a literal, `-literal`,
  * `float("1e10")`, or a name bound once to one); stores it in `*out`. */
 bool tl_facts_number(const TlIndex *idx, TSNode expr, double *out);
+
+/* True when `node` runs only on a PyTorch older than the target version
+ * (TlIndex.torch_version): in the fallback branch of a version guard
+ * (the `else` of `if version.parse(torch.__version__) >= ...` or of
+ * `hasattr(torch, ...)`, the body of `if TORCH_LT_2_4:`, the `else` part
+ * of `A if TORCH_GE_2_4 else B`, an `except ImportError / AttributeError /
+ * TypeError:` clause), at any depth; a guard on a version newer than the
+ * target does not count (facts/versions.c). */
+bool tl_facts_old_torch_only(const TlIndex *idx, TSNode node);
 
 /* Step-loop membership (RULES.md, "step loop"): true when the innermost
  * step loop around `node` is of one of `kinds` (TL_STEP_*): in the loops of

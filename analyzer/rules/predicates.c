@@ -265,6 +265,12 @@ static bool tl_pred_number_beyond(const TlIndex *idx, TSNode n, int choice)
 	return a > tl_format_max[choice] && a <= 1.79769313486231570e308;
 }
 
+static bool tl_pred_old_torch_only(const TlIndex *idx, TSNode n, int choice)
+{
+	(void)choice;
+	return tl_facts_old_torch_only(idx, n);
+}
+
 static bool tl_pred_api(const TlIndex *idx, TSNode n, int choice)
 {
 	return tl_facts_is_api(idx, n, (TlApi)choice);
@@ -525,6 +531,8 @@ const TlPredicateDef tl_predicates[] = {
 	  "the call passes that keyword argument, or a **mapping that may hold it" },
 	{ "torch-version-at-least", "version", tl_version_names, tl_pred_torch_version_at_least,
 	  "the target PyTorch version (torch-version, --torch-version; default 2.6) is at least the given one" },
+	{ "old-torch-only", NULL, NULL, tl_pred_old_torch_only,
+	  "the node runs only on a PyTorch older than the target version: the fallback branch of a version guard (`else` of `if version.parse(torch.__version__) >= ...`, of `hasattr(torch, ...)`, of `A if TORCH_GE_2_4 else B`; `except ImportError/AttributeError/TypeError:`)" },
 	{ "under-context", "context", tl_context_names, tl_pred_under_context,
 	  "the node runs under the context (grad-disabled, autocast, device-autocast: autocast not on the CPU, half-autocast: float16 autocast, named or CUDA's default): a with block, a decorator, or every call site of its function" },
 	{ "from-context", "context", tl_context_names, tl_pred_from_context,

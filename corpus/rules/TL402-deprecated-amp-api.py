@@ -161,3 +161,37 @@ def through_partial(model, x):
     # todo-expect: TL402
     with half_ctx():
         return model(x)
+
+
+# Version-guarded code: the old names in a branch that only a PyTorch older
+# than 2.4 takes are the compatibility fallback, not a finding; the same
+# call on the path the target version runs still is.
+TORCH_GE_2_4 = tuple(int(p) for p in torch.__version__.split(".")[:2]) >= (2, 4)
+
+
+def make_scaler(enabled):
+    # ok: TL402
+    return torch.amp.GradScaler("cuda", enabled=enabled) if TORCH_GE_2_4 else torch.cuda.amp.GradScaler(enabled=enabled)
+
+
+def make_scaler_by_attribute(enabled):
+    if hasattr(torch.amp, "GradScaler"):
+        return torch.amp.GradScaler("cuda", enabled=enabled)
+    else:
+        # ok: TL402
+        return torch.cuda.amp.GradScaler(enabled=enabled)
+
+
+try:
+    from torch.amp import autocast as amp_autocast
+except ImportError:
+    # ok: TL402
+    amp_autocast = functools.partial(torch.cuda.amp.autocast)
+
+
+def make_scaler_late(enabled):
+    # The guard names 2.8, newer than the target: the fallback still runs on 2.6.
+    if TORCH_GE_2_8:
+        return torch.amp.GradScaler("cuda", enabled=enabled)
+    # expect: TL402
+    return torch.cuda.amp.GradScaler(enabled=enabled)

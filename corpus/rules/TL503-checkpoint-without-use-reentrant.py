@@ -144,3 +144,56 @@ def shadowed_by_local_def(model, path):
 
     # ok: TL503
     checkpoint(model, path)
+
+
+# ---------------------------------------------------------------------------
+# Version-guarded code: a project that still runs on an old PyTorch keeps
+# the call without use_reentrant= in the branch only an old PyTorch takes
+# (the keyword does not exist there). The branch that runs on the target
+# version is still judged.
+from packaging import version
+
+_TORCH_1_11 = version.parse(torch.__version__) >= version.parse("1.11")
+
+
+class CompatStack(nn.Module):
+    def __init__(self, depth=4):
+        super().__init__()
+        self.blocks = nn.ModuleList(Block() for _ in range(depth))
+
+    def forward(self, x):
+        for blk in self.blocks:
+            if version.parse(torch.__version__) >= version.parse("1.11"):
+                x = checkpoint(blk, x, use_reentrant=False)
+            else:
+                # ok: TL503
+                x = checkpoint(blk, x)
+        return x
+
+    def forward_with_flag(self, x):
+        for blk in self.blocks:
+            if not _TORCH_1_11:
+                # ok: TL503
+                x = cp.checkpoint(blk, x)
+            else:
+                # expect: TL503
+                x = cp.checkpoint(blk, x, preserve_rng_state=False)
+        return x
+
+    def forward_try(self, x):
+        for blk in self.blocks:
+            try:
+                x = checkpoint(blk, x, use_reentrant=False)
+            except TypeError:
+                # ok: TL503
+                x = checkpoint(blk, x)
+        return x
+
+
+def run_new_guard(blk, x):
+    # A guard on a version newer than the target (2.6): its fallback still
+    # runs on the target, so the missing keyword matters there.
+    if version.parse(torch.__version__) >= version.parse("2.9"):
+        return checkpoint(blk, x, use_reentrant=False)
+    # expect: TL503
+    return checkpoint(blk, x) if x.dim() > 2 else blk(x)

@@ -51,3 +51,24 @@ def hub(url):
 
 # expect: TL402
 scaler = GradScaler()
+
+
+def resume_compatible(path, model):
+    # A PyTorch before 1.13 does not know weights_only= and raises TypeError:
+    # the retry without it is the fallback for that version, not a finding.
+    try:
+        state = torch.load(path, map_location="cpu", weights_only=True)
+    except TypeError:
+        # ok: TL501
+        state = torch.load(path, map_location="cpu")
+    model.load_state_dict(state)
+
+
+def resume_any_error(path, model):
+    # A load retried after any failure is no version fallback.
+    try:
+        state = torch.load(path, map_location="cpu", weights_only=True)
+    except Exception:
+        # expect: TL501
+        state = torch.load(path, map_location="cpu")
+    model.load_state_dict(state)
