@@ -5,6 +5,7 @@
 #   make demo       run it on the bundled example training script
 #   make test       install test dependencies (as root, on Debian) and run all tests
 #   make install    install to $(PREFIX)/bin (PREFIX=/usr/local by default)
+#   make dist       the Python sdist and wheel in dist/ (tools/make-dist.sh)
 #   make validate-cuda  build the CUDA microbenchmarks in validate/cuda/ (needs nvcc)
 #   make validate-gpu   on a GPU machine: run validate/ and regenerate its report
 #   make fuzz       run each libFuzzer target (tests/fuzz/) for FUZZ_SECONDS (needs clang)
@@ -32,7 +33,11 @@ TL_CFLAGS := -std=c11 -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L $(WARN) \
 	-DTL_VERSION='"$(VERSION)"' -DTL_HOMEPAGE='"$(HOMEPAGE)"' -pthread
 # Third-party sources are built with their own expectations, without our warnings.
 DEP_CFLAGS := -std=c11 -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L -w -pthread
-LDLIBS := -ljansson -pthread
+# jansson is linked statically (Debian's libjansson-dev ships libjansson.a), so
+# the binary needs nothing beyond the C runtime (tools/check_binary.py checks).
+# JANSSON_LIBS=-ljansson links the shared library instead.
+JANSSON_LIBS ?= -l:libjansson.a
+LDLIBS := $(JANSSON_LIBS) -pthread
 
 ANALYZER_SRC := $(wildcard analyzer/*.c analyzer/*/*.c)
 LIB_SRC := $(filter-out analyzer/main.c,$(ANALYZER_SRC))
@@ -46,7 +51,7 @@ OBJ := $(BUILD)/obj
 ASAN_OBJ := $(BUILD)/asan
 ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-.PHONY: all deps demo test install clean unit-build asan-build check-warnings fuzz fuzz-build fuzz-smoke validate-cuda validate-gpu bench
+.PHONY: all deps demo test install dist clean unit-build asan-build check-warnings fuzz fuzz-build fuzz-smoke validate-cuda validate-gpu bench
 all: torchlint
 
 DEPS_STAMP := $(DEPS)/.stamp
@@ -208,6 +213,14 @@ validate-gpu:
 	$(PYTHON) validate/run.py --device cuda $(if $(wildcard $(BUILD)/validate-cuda/*),--cuda-bench $(BUILD)/validate-cuda)
 	$(PYTHON) validate/report.py
 	$(MAKE) --no-print-directory torchlint
+
+# The Python package (setup.py): dist/torchlint-$(VERSION).tar.gz and the
+# wheel built from it, whose binary tools/build_binary.py compiles the way
+# the rules above do.
+dist: $(DEPS_STAMP)
+	@mkdir -p $(BUILD)
+	TS_LIB_DIR="$(abspath $(TS_LIB_DIR))" TS_PYTHON_DIR="$(abspath $(TS_PYTHON_DIR))" \
+	  ./tools/make-dist.sh $(VERSION)
 
 install: torchlint
 	install -d $(DESTDIR)$(PREFIX)/bin

@@ -1,0 +1,135 @@
+#!/bin/sh
+# The self-contained binary and the Python package, as a user meets them:
+#  - tools/check_binary.py reads what the binary needs (shared libraries,
+#    highest glibc symbol version), agrees with readelf, and fails on a
+#    binary that links a library beyond the C runtime; the README states
+#    both facts as measured;
+#  - `make dist` writes the sdist (with the pinned tree-sitter sources) and
+#    a wheel whose binary is compiled from that sdist, tagged with the
+#    platform the binary meets;
+#  - the wheel installs offline (pip --no-index) into a fresh venv, its
+#    torchlint and `python -m torchlint` run from another folder, and the
+#    binary built from the sdist reports what ./torchlint reports.
+# usage: check-packaging.sh TORCHLINT
+set -u
+. "$(dirname "$0")/cli/lib.sh"
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root" || exit 1
+version=$(sed -n 's/^VERSION := //p' Makefile)
+py=/usr/bin/python3
+[ -x "$py" ] || py=python3
+check="$py tools/check_binary.py"
+
+# --- the binary ---------------------------------------------------------------
+run "check_binary on the binary" 0 $check "$bin"
+has "check_binary names libc" "$tmp/out" "libc.so.6"
+$check --json "$bin" >"$tmp/facts.json"
+needed=$(node -p "JSON.parse(require('fs').readFileSync('$tmp/facts.json')).needed.join(' ')")
+glibc=$(node -p "JSON.parse(require('fs').readFileSync('$tmp/facts.json')).glibc")
+tag=$($check --tag "$bin")
+# readelf's reading of the same file.
+if command -v readelf >/dev/null 2>&1; then
+	re_needed=$(readelf -d "$bin" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | tr '\n' ' ' | sed 's/ $//')
+	re_glibc=$(readelf -V -W "$bin" | grep -o 'Name: GLIBC_[0-9.]*' | sed 's/Name: GLIBC_//' |
+		sort -t. -k1,1n -k2,2n -k3,3n | tail -1 | cut -d. -f1,2)
+	if [ "$needed" = "$re_needed" ]; then ok; else bad "needed libraries: check_binary '$needed', readelf '$re_needed'"; fi
+	if [ "$glibc" = "$re_glibc" ]; then ok; else bad "glibc: check_binary '$glibc', readelf '$re_glibc'"; fi
+else
+	bad "readelf (binutils) is not installed"
+fi
+case " $needed " in
+*libjansson*) bad "the binary links jansson as a shared library: $needed" ;;
+*) ok ;;
+esac
+if [ "$tag" = "manylinux_$(echo "$glibc" | tr . _)_$(uname -m)" ]; then ok; else bad "platform tag '$tag' for glibc $glibc"; fi
+# The README states what the binary needs, as measured here.
+for lib in $needed; do has "README names $lib" README.md "\`$lib\`"; done
+has "README states the glibc version" README.md "\`GLIBC_$glibc\`"
+
+# The check fails on a binary that needs more (jansson as a shared library),
+# and passes one that needs only libc.
+printf '#include <jansson.h>\nint main(void) { json_t *j = json_object(); json_decref(j); return 0; }\n' >"$tmp/j.c"
+printf '#include <stdio.h>\nint main(void) { puts("hi"); return 0; }\n' >"$tmp/p.c"
+if cc -o "$tmp/j" "$tmp/j.c" -ljansson && cc -o "$tmp/p" "$tmp/p.c"; then
+	run "check_binary on a program linking libjansson.so" 1 $check "$tmp/j"
+	has "check_binary names the extra library" "$tmp/out" "not self-contained: needs libjansson.so.4"
+	if [ "$($check --tag "$tmp/j")" = "linux_$(uname -m)" ]; then ok; else bad "a non-self-contained binary must be tagged linux_*"; fi
+	run "check_binary on a libc-only program" 0 $check "$tmp/p"
+else
+	bad "cannot compile the check's control programs"
+fi
+run "check_binary on a file that is not ELF" 2 $check README.md
+
+# --- make dist -------------------------------------------------------------------
+run "make dist" 0 make --no-print-directory -s dist
+sdist=dist/torchlint-$version.tar.gz
+whl=dist/torchlint-$version-py3-none-$tag.whl
+if [ -f "$sdist" ] && [ -f "$whl" ]; then ok; else bad "make dist did not write $sdist and $whl"; ls dist; fi
+has "the wheel was built from the sdist's own tree-sitter sources" "$tmp/out" \
+	"build_binary: tree-sitter sources from deps/tree-sitter/lib and deps/tree-sitter-python/src"
+tar tzf "$sdist" >"$tmp/sdist.txt"
+for f in deps/tree-sitter/lib/src/lib.c deps/tree-sitter/lib/include/tree_sitter/api.h \
+	deps/tree-sitter-python/src/parser.c deps/tree-sitter-python/src/scanner.c \
+	deps/tree-sitter/LICENSE deps/tree-sitter-python/LICENSE deps/README \
+	setup.py pyproject.toml Makefile analyzer/main.c tools/embed.c tools/build_binary.py \
+	tools/check_binary.py packaging/python/torchlint/__main__.py validate/results/summary.json; do
+	has "sdist holds $f" "$tmp/sdist.txt" "torchlint-$version/$f"
+done
+hasnt "sdist holds no build output" "$tmp/sdist.txt" "torchlint-$version/build/"
+tar xzf "$sdist" -O "torchlint-$version/deps/README" >"$tmp/depsreadme"
+grep -v '^#' deps.lock | grep . | while read -r name ver sum; do
+	grep -q "$name *$ver *$sum" "$tmp/depsreadme" || echo "$name $ver"
+done >"$tmp/missing"
+if [ ! -s "$tmp/missing" ]; then ok; else bad "deps/README lacks pins: $(cat "$tmp/missing")"; fi
+"$py" -m zipfile -l "$whl" >"$tmp/whl.txt"
+has "the wheel holds the binary in its scripts" "$tmp/whl.txt" "torchlint-$version.data/scripts/torchlint "
+has "the wheel holds the package" "$tmp/whl.txt" "torchlint/__main__.py"
+"$py" -m zipfile -e "$whl" "$tmp/unzipped" 2>/dev/null
+wbin=$tmp/unzipped/torchlint-$version.data/scripts/torchlint
+chmod +x "$wbin" 2>/dev/null
+run "check_binary on the wheel's binary" 0 $check "$wbin"
+if [ "$($check --tag "$wbin")" = "$tag" ]; then ok; else bad "the wheel's binary meets $($check --tag "$wbin"), named $tag"; fi
+unzip -p "$whl" "torchlint-$version.dist-info/WHEEL" >"$tmp/WHEEL" 2>/dev/null ||
+	"$py" -c "import zipfile,sys; sys.stdout.write(zipfile.ZipFile('$whl').read('torchlint-$version.dist-info/WHEEL').decode())" >"$tmp/WHEEL"
+has "WHEEL names the tag" "$tmp/WHEEL" "Tag: py3-none-$tag"
+has "WHEEL is not pure" "$tmp/WHEEL" "Root-Is-Purelib: false"
+
+# The binary built from the sdist reports what ./torchlint reports.
+"$bin" --format json --select ALL -q corpus examples >"$tmp/make.json"
+mstatus=$?
+"$wbin" --format json --select ALL -q corpus examples >"$tmp/sdist.json"
+sstatus=$?
+if [ $mstatus = 1 ] && [ $sstatus = 1 ] && cmp -s "$tmp/make.json" "$tmp/sdist.json"; then ok; else
+	bad "the sdist's binary differs from ./torchlint on corpus/ (exit $sstatus vs $mstatus)"; fi
+json "the corpus report is not empty" "$tmp/make.json" "d.length > 100"
+
+# --- the wheel in a fresh venv, run from elsewhere --------------------------------
+"$py" -m venv "$tmp/venv" >"$tmp/venv.log" 2>&1 || { bad "python3 -m venv failed"; cat "$tmp/venv.log"; }
+run "pip install --no-index the wheel" 0 "$tmp/venv/bin/pip" install -q --no-index "$root/$whl"
+mkdir -p "$tmp/elsewhere"
+cp examples/train_cifar.py "$tmp/elsewhere/train.py"
+cd "$tmp/elsewhere" || exit 1
+run "installed torchlint --version" 0 "$tmp/venv/bin/torchlint" --version
+has "installed version" "$tmp/out" "torchlint $version"
+run "installed torchlint on a file" 1 env PATH="$tmp/venv/bin:/usr/bin:/bin" torchlint --format concise train.py
+cp "$tmp/out" "$tmp/installed.txt"
+"$bin" --format concise train.py >"$tmp/built.txt" 2>/dev/null
+if cmp -s "$tmp/installed.txt" "$tmp/built.txt" && [ -s "$tmp/built.txt" ]; then ok; else bad "installed and built binaries differ on train.py"; fi
+run "python -m torchlint" 1 "$tmp/venv/bin/python" -m torchlint --format concise train.py
+if cmp -s "$tmp/out" "$tmp/built.txt"; then ok; else bad "python -m torchlint output differs"; fi
+run "python -m torchlint --version" 0 "$tmp/venv/bin/python" -m torchlint --version
+has "python -m torchlint --version" "$tmp/out" "torchlint $version"
+# pip install --target: the binary lands in TARGET/bin, the package finds it.
+run "pip install --target" 0 "$tmp/venv/bin/pip" install -q --no-index --target "$tmp/target" "$root/$whl"
+run "python -m torchlint from a --target install" 0 env PYTHONPATH="$tmp/target" "$py" -m torchlint --version
+# Without the binary the package says so (exit 2), it does not crash.
+rm "$tmp/target/bin/torchlint"
+run "python -m torchlint without its binary" 2 env PYTHONPATH="$tmp/target" "$py" -I -c \
+	"import sys; sys.path.insert(0, '$tmp/target'); import runpy; runpy.run_module('torchlint', run_name='__main__')"
+has "missing binary message" "$tmp/err" "the binary is not installed"
+cd "$root" || exit 1
+run "pip uninstall" 0 "$tmp/venv/bin/pip" uninstall -q -y torchlint
+if [ ! -e "$tmp/venv/bin/torchlint" ]; then ok; else bad "pip uninstall left the binary"; fi
+
+echo "packaging: $pass passed, $fail failed"
+[ "$fail" = 0 ]
