@@ -45,6 +45,7 @@ if [ "$tag" = "manylinux_$(echo "$glibc" | tr . _)_$(uname -m)" ]; then ok; else
 # The README states what the binary needs, as measured here.
 for lib in $needed; do has "README names $lib" README.md "\`$lib\`"; done
 has "README states the glibc version" README.md "\`GLIBC_$glibc\`"
+has "README names the wheel make dist writes" README.md "dist/torchlint-$version-py3-none-$tag.whl"
 
 # The check fails on a binary that needs more (jansson as a shared library),
 # and passes one that needs only libc.

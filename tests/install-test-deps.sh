@@ -4,7 +4,10 @@
 # SARIF validators from npm), git and pre-commit (the hook test), clang and
 # its runtime (libFuzzer, the warnings check), Neovim and Emacs with eglot (the
 # language server's end-to-end tests with real editors), and PyTorch for the CPU tests
-# of validate/ (Debian's python3-torch, for /usr/bin/python3). As root it
+# of validate/ (Debian's python3-torch, for /usr/bin/python3), and the Python
+# packaging tools (`make dist` and the wheel's install into a fresh venv:
+# python3-build, python3-setuptools, python3-wheel, python3-venv; readelf from
+# binutils to cross-check tools/check_binary.py). As root it
 # uses apt-get; otherwise it only reports what is missing.
 set -eu
 need=""
@@ -19,7 +22,15 @@ dpkg -s libclang-rt-14-dev >/dev/null 2>&1 || need="$need libclang-rt-14-dev"
 command -v nvim >/dev/null 2>&1 || need="$need neovim"
 command -v emacs >/dev/null 2>&1 || need="$need emacs-nox"
 dpkg -s elpa-eglot >/dev/null 2>&1 || need="$need elpa-eglot"
-python3 -c 'import torch' >/dev/null 2>&1 || /usr/bin/python3 -c 'import torch' >/dev/null 2>&1 ||
+for p in python3-build python3-setuptools python3-wheel python3-venv; do
+	dpkg -s $p >/dev/null 2>&1 || need="$need $p"
+done
+command -v readelf >/dev/null 2>&1 || need="$need binutils"
+python3 -c 'import torch' >/dev/null 2>&1 || /usr/bin/for p in python3-build python3-setuptools python3-wheel python3-venv; do
+	dpkg -s $p >/dev/null 2>&1 || need="$need $p"
+done
+command -v readelf >/dev/null 2>&1 || need="$need binutils"
+python3 -c 'import torch' >/dev/null 2>&1 ||
 	need="$need python3-torch"
 [ -z "$need" ] && exit 0
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then

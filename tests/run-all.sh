@@ -64,6 +64,9 @@ lsp_valgrind() {
 suite "lsp (valgrind)" lsp_valgrind
 suite "lsp: neovim end to end" python3 tests/lsp/test-nvim.py ./torchlint
 suite "lsp: emacs eglot end to end" python3 tests/lsp/test-emacs.py ./torchlint
+# The self-contained binary, make dist, the wheel in a fresh venv (before
+# pre-commit, whose mirror hook installs that wheel).
+suite "packaging (binary needs, sdist, wheel)" tests/check-packaging.sh ./torchlint
 suite "pre-commit" tests/check-precommit.sh ./torchlint
 suite "fuzz (saved crash inputs, then 8 s per target)" make --no-print-directory -s fuzz-smoke
 suite "stems" tests/check-stems.sh ./torchlint
