@@ -68,6 +68,7 @@ suite "lsp: emacs eglot end to end" python3 tests/lsp/test-emacs.py ./torchlint
 # pre-commit, whose mirror hook installs that wheel).
 suite "packaging (binary needs, sdist, wheel)" tests/check-packaging.sh ./torchlint
 suite "pre-commit" tests/check-precommit.sh ./torchlint
+suite "GitHub Action (action.yml, run locally)" tests/check-action.sh ./torchlint
 suite "fuzz (saved crash inputs, then 8 s per target)" make --no-print-directory -s fuzz-smoke
 suite "stems" tests/check-stems.sh ./torchlint
 # validate/: the reproductions as lint tests, the generated evidence that
