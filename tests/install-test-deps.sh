@@ -26,11 +26,7 @@ for p in python3-build python3-setuptools python3-wheel python3-venv; do
 	dpkg -s $p >/dev/null 2>&1 || need="$need $p"
 done
 command -v readelf >/dev/null 2>&1 || need="$need binutils"
-python3 -c 'import torch' >/dev/null 2>&1 || /usr/bin/for p in python3-build python3-setuptools python3-wheel python3-venv; do
-	dpkg -s $p >/dev/null 2>&1 || need="$need $p"
-done
-command -v readelf >/dev/null 2>&1 || need="$need binutils"
-python3 -c 'import torch' >/dev/null 2>&1 ||
+python3 -c 'import torch' >/dev/null 2>&1 || /usr/bin/python3 -c 'import torch' >/dev/null 2>&1 ||
 	need="$need python3-torch"
 [ -z "$need" ] && exit 0
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
