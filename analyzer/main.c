@@ -46,8 +46,9 @@
 enum { TL_EXIT_CLEAN = 0, TL_EXIT_FINDINGS = 1, TL_EXIT_ERROR = 2 };
 
 typedef enum TlOutFormat {
-	TL_OUT_FULL, TL_OUT_CONCISE, TL_OUT_JSON, TL_OUT_SARIF, TL_OUT_GITHUB,
+	TL_OUT_FULL, TL_OUT_CONCISE, TL_OUT_JSON, TL_OUT_SARIF, TL_OUT_GITHUB, TL_OUT_GITLAB, TL_OUT_JUNIT,
 } TlOutFormat;
+#define TL_OUT_COUNT 7
 
 /* What the command line asked for. */
 typedef struct TlCli {
@@ -97,7 +98,8 @@ static void tl_main__usage(FILE *out)
 	      "environments, build and what .gitignore ignores), or - for standard input.\n"
 	      "\n"
 	      "Output:\n"
-	      "  --format FORMAT          full (default), concise, json, sarif or github\n"
+	      "  --format FORMAT          full (default), concise, json, sarif, github, gitlab\n"
+	      "                           (Code Quality JSON) or junit (JUnit XML)\n"
 	      "                           (also spelled --output-format, as in ruff)\n"
 	      "  -o, --output-file FILE   write the report to FILE instead of standard output\n"
 	      "  --statistics             print the number of findings per rule instead\n"
@@ -224,7 +226,9 @@ static void tl_main__analyze_one(TlRun *run, TlEngine *engine, uint32_t i)
 	tl_array_init(&res->findings);
 	char why[256];
 	tl_array_init(&res->notices);
-	TlFileOptions fo = { &job->selection, run->format == TL_OUT_SARIF, job->torch_version,
+	/* SARIF and GitLab identify a finding by its line's content hash. */
+	bool hashes = run->format == TL_OUT_SARIF || run->format == TL_OUT_GITLAB;
+	TlFileOptions fo = { &job->selection, hashes, job->torch_version,
 			     job->external, &res->notices };
 	TlBuf out;
 	tl_buf_init(&out);
@@ -255,7 +259,7 @@ static void tl_main__analyze_one(TlRun *run, TlEngine *engine, uint32_t i)
 		if (text)
 			tl_report_notebook(&run->report, &nb, &res->findings, &out);
 		TlLineHashes h = { NULL, 0 };
-		if (run->format == TL_OUT_SARIF)
+		if (hashes)
 			tl_line_hashes(&h, nb.raw.text, nb.raw.length, nb.raw.bom);
 		for (uint32_t k = 0; k < res->notices.size; k++) {
 			TlNotice *n = &res->notices.items[k];
@@ -454,7 +458,7 @@ static int tl_main__options(int argc, char **argv, TlCli *cli)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	static const char *const formats[] = { "full", "concise", "json", "sarif", "github" };
+	static const char *const formats[TL_OUT_COUNT] = { "full", "concise", "json", "sarif", "github", "gitlab", "junit" };
 	int c;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":o:j:qVh", longopts, NULL)) != -1) {
@@ -505,13 +509,13 @@ static int tl_main__options(int argc, char **argv, TlCli *cli)
 		}
 	}
 	bool known = false;
-	for (int i = 0; i < 5; i++)
+	for (int i = 0; i < TL_OUT_COUNT; i++)
 		if (strcmp(cli->format_name, formats[i]) == 0) {
 			cli->format = (TlOutFormat)i;
 			known = true;
 		}
 	if (!known) {
-		fprintf(stderr, "torchlint: invalid value '%s' for --format: expected full, concise, json, sarif or github\n",
+		fprintf(stderr, "torchlint: invalid value '%s' for --format: expected full, concise, json, sarif, github, gitlab or junit\n",
 			cli->format_name);
 		return TL_EXIT_ERROR;
 	}
@@ -1020,8 +1024,15 @@ int main(int argc, char **argv)
 		char *root = tl_path_repo_root();
 		encoded = tl_output_sarif(out, &set, root, exit_code != TL_EXIT_ERROR);
 		tl_free(root);
-	} else if (cli.format == TL_OUT_GITHUB) {
-		encoded = tl_output_github(out, &set);
+	} else if (cli.format == TL_OUT_GITHUB || cli.format == TL_OUT_GITLAB) {
+		/* Both name files relative to the repository's root, whatever the
+		 * working directory: that is what annotations and MR widgets resolve. */
+		char *root = tl_path_repo_root();
+		encoded = cli.format == TL_OUT_GITHUB ? tl_output_github(out, &set, root)
+						      : tl_output_gitlab(out, &set, root);
+		tl_free(root);
+	} else if (cli.format == TL_OUT_JUNIT) {
+		encoded = tl_output_junit(out, &set);
 	} else {
 		for (uint32_t i = 0; i < run.count; i++)
 			if (run.results[i].rendered)

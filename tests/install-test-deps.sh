@@ -7,7 +7,8 @@
 # of validate/ (Debian's python3-torch, for /usr/bin/python3), and the Python
 # packaging tools (`make dist` and the wheel's install into a fresh venv:
 # python3-build, python3-setuptools, python3-wheel, python3-venv; readelf from
-# binutils to cross-check tools/check_binary.py). As root it
+# binutils to cross-check tools/check_binary.py), and xmllint (libxml2-utils)
+# for the JUnit schema. As root it
 # uses apt-get; otherwise it only reports what is missing.
 set -eu
 need=""
@@ -26,6 +27,7 @@ for p in python3-build python3-setuptools python3-wheel python3-venv; do
 	dpkg -s $p >/dev/null 2>&1 || need="$need $p"
 done
 command -v readelf >/dev/null 2>&1 || need="$need binutils"
+command -v xmllint >/dev/null 2>&1 || need="$need libxml2-utils"
 python3 -c 'import torch' >/dev/null 2>&1 || /usr/bin/python3 -c 'import torch' >/dev/null 2>&1 ||
 	need="$need python3-torch"
 [ -z "$need" ] && exit 0

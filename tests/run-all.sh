@@ -49,6 +49,8 @@ suite "new-user paths (asan+ubsan)" tests/cli/test-newuser.sh build/torchlint-as
 suite "fix fixtures (tests/fixes)" tests/check-fixes.sh ./torchlint
 suite "fix fixtures (asan+ubsan)" tests/check-fixes.sh build/torchlint-asan
 suite "sarif" tests/check-sarif.sh ./torchlint
+suite "gitlab and junit formats (schemas), repository-relative paths" tests/check-ci-formats.sh ./torchlint
+suite "gitlab and junit formats (asan+ubsan)" tests/check-ci-formats.sh build/torchlint-asan
 # The language server: a scripted stdio client (protocol, bad input, UTF-16,
 # edits, configuration, notebooks, hover, code actions, 10,000 edits of
 # memory), the same under ASan+UBSan (LeakSanitizer fails the exit status)

@@ -203,6 +203,18 @@ static json_t *tl_output__artifact(const char *path, const char *srcroot)
 	return o;
 }
 
+char *tl_output_repo_path(const char *path, const char *srcroot)
+{
+	char *real = tl_path_real(path);
+	size_t rl = strlen(srcroot);
+	if (strncmp(real, srcroot, rl) == 0 && real[rl]) {
+		char *rel = tl_strdup(real + rl);
+		tl_free(real);
+		return rel;
+	}
+	return real;
+}
+
 void tl_output_help_uri(const TlRule *r, TlBuf *out)
 {
 	size_t len = 0;
@@ -504,11 +516,15 @@ char *tl_output_github_escape(const char *s, bool property)
 	return tl_buf_detach(&b);
 }
 
-bool tl_output_github(FILE *out, const TlReportSet *set)
+bool tl_output_github(FILE *out, const TlReportSet *set, const char *srcroot)
 {
 	for (uint32_t i = 0; i < set->count; i++) {
 		const TlFileReport *fr = &set->files[i];
-		char *file = tl_output_github_escape(fr->path, true);
+		if (!fr->findings.size)
+			continue;
+		char *rel = tl_output_repo_path(fr->path, srcroot);
+		char *file = tl_output_github_escape(rel, true);
+		tl_free(rel);
 		for (uint32_t k = 0; k < fr->findings.size; k++) {
 			const TlFinding *f = &fr->findings.items[k];
 			const TlRule *r = f->rule;
@@ -528,4 +544,74 @@ bool tl_output_github(FILE *out, const TlReportSet *set)
 		tl_free(file);
 	}
 	return true;
+}
+
+/* ---- GitLab Code Quality ---------------------------------------------------------------- */
+
+/* Code Climate's categories, which GitLab shows, by rule family. */
+static const char *tl_output__gitlab_category(const char *family)
+{
+	if (strcmp(family, "memory") == 0 || strcmp(family, "speed") == 0)
+		return "Performance";
+	if (strcmp(family, "safety") == 0)
+		return "Security";
+	return "Bug Risk";
+}
+
+/* 64-bit FNV-1a over `s` and its terminating NUL, continuing from `h`. */
+static uint64_t tl_output__fnv(uint64_t h, const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s;; p++) {
+		h = (h ^ *p) * 0x100000001b3ULL;
+		if (!*p)
+			return h;
+	}
+}
+
+bool tl_output_gitlab(FILE *out, const TlReportSet *set, const char *srcroot)
+{
+	TlJsonDoc d = { .failed = false };
+	tl_array_init(&d.keep);
+	json_t *list = tl_output__ok(&d, json_array());
+	for (uint32_t i = 0; i < set->count && list; i++) {
+		const TlFileReport *fr = &set->files[i];
+		if (!fr->findings.size)
+			continue;
+		char *rel = tl_output_repo_path(fr->path, srcroot);
+		for (uint32_t k = 0; k < fr->findings.size; k++) {
+			const TlFinding *f = &fr->findings.items[k];
+			const TlRule *r = f->rule;
+			/* The fingerprint follows the finding, not its line number: the
+			 * rule, the file, the line's content hash (SARIF's, numbered
+			 * among identical lines) and its rank among the same rule's
+			 * findings on that line (adjacent: findings are sorted by line). */
+			uint32_t rank = 0;
+			for (uint32_t j = k; j-- > 0 && fr->findings.items[j].start.line == f->start.line;)
+				rank += fr->findings.items[j].rule == r;
+			char rank_s[16];
+			snprintf(rank_s, sizeof rank_s, "%u", rank);
+			const char *parts[] = { r->code, rel, f->fingerprint ? f->fingerprint : "", rank_s };
+			uint64_t h1 = 0xcbf29ce484222325ULL, h2 = 0x84222325cbf29ce4ULL;
+			for (size_t p = 0; p < sizeof parts / sizeof parts[0]; p++) {
+				h1 = tl_output__fnv(h1, parts[p]);
+				h2 = tl_output__fnv(h2 ^ h1, parts[p]);
+			}
+			char fp[33];
+			snprintf(fp, sizeof fp, "%016llx%016llx", (unsigned long long)h1, (unsigned long long)h2);
+			TlBuf desc;
+			tl_buf_init(&desc);
+			tl_buf_addf(&desc, "%s %s: %s", r->code, r->name, f->message);
+			const char *sev = r->severity == TL_SEV_ERROR ? "critical" : r->severity == TL_SEV_WARNING ? "major" : "info";
+			json_t *o = json_pack("{s:s, s:s, s:s, s:[s], s:s, s:s, s:{s:s, s:{s:i, s:i}}}", "type", "issue",
+					      "check_name", tl_output__s(&d, r->code), "description",
+					      tl_output__s(&d, desc.data), "categories", tl_output__gitlab_category(r->family),
+					      "severity", sev, "fingerprint", fp, "location", "path",
+					      tl_output__s(&d, rel), "lines", "begin", (json_int_t)f->start.line, "end",
+					      (json_int_t)f->end.line);
+			tl_buf_release(&desc);
+			tl_output__append(&d, list, o);
+		}
+		tl_free(rel);
+	}
+	return tl_output__dump(out, &d, list);
 }

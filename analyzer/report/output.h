@@ -46,12 +46,28 @@ typedef struct TlReportSet {
 bool tl_output_json(FILE *out, const TlReportSet *set);
 /* `srcroot`: absolute directory that relative paths are relative to. */
 bool tl_output_sarif(FILE *out, const TlReportSet *set, const char *srcroot, bool success);
-bool tl_output_github(FILE *out, const TlReportSet *set);
+/* GitHub workflow commands; file= is relative to `srcroot`. */
+bool tl_output_github(FILE *out, const TlReportSet *set, const char *srcroot);
+/* GitLab Code Quality (Code Climate issues, as GitLab reads them): a JSON
+ * array of {type, check_name, description, categories, severity,
+ * fingerprint, location: {path, lines: {begin, end}}}; paths relative to
+ * `srcroot`, severity critical/major/info for error/warning/info, a
+ * fingerprint (32 hex digits) that stays when unrelated lines move (it
+ * needs TlFinding.fingerprint, the line hash). */
+bool tl_output_gitlab(FILE *out, const TlReportSet *set, const char *srcroot);
+/* JUnit XML (report/junit.c): one testsuite per file, a failing testcase per
+ * finding, a passing one for a file without findings, an error for a file
+ * that could not be analysed. */
+bool tl_output_junit(FILE *out, const TlReportSet *set);
 bool tl_output_rules_json(FILE *out, const TlRuleSet *rules);
 
 /* Escapes for GitHub workflow commands, as the Actions toolkit does: '%',
  * CR and LF in the message; also ':' and ',' in a property. Caller frees. */
 char *tl_output_github_escape(const char *s, bool property);
+
+/* `path` with symbolic links and ".." resolved, relative to `srcroot` (an
+ * absolute directory ending in '/') when below it, else absolute. Caller frees. */
+char *tl_output_repo_path(const char *path, const char *srcroot);
 
 /* Appends the rule's help link (its section of skills/ on the project's
  * site), as SARIF's helpUri and the language server's codeDescription carry it. */
