@@ -25,6 +25,7 @@
 #include "engine/explain.h"
 #include "engine/fingerprint.h"
 #include "engine/notebook.h"
+#include "project/project.h"
 #include "report/diff.h"
 #include "report/fixrun.h"
 #include "report/output.h"
@@ -58,7 +59,7 @@ typedef struct TlCli {
 	TlStrArray select, extend_select, ignore; /* raw option values */
 	bool has_select, list_rules, list_predicates, quiet, exit_zero, statistics;
 	bool isolated, no_gitignore, force_exclude;
-	bool fix, unsafe_fixes, diff, add_noqa, show_files;
+	bool fix, unsafe_fixes, diff, add_noqa, show_files, show_context;
 	const char *show_settings;
 	long jobs;
 } TlCli;
@@ -84,6 +85,7 @@ typedef struct TlRun {
 	uint32_t count, reports;
 	atomic_uint next;
 	bool fixing;        /* --fix, --diff or --add-noqa */
+	TlProject *project; /* the modules the analysed files import */
 	TlFixRun fixrun;
 } TlRun;
 
@@ -126,6 +128,8 @@ static void tl_main__usage(FILE *out)
 	      "  --diff                   print the fixes as a unified diff instead; exit 1 if any\n"
 	      "  --add-noqa               add `# noqa: CODE` to every line with a finding\n"
 	      "  --show-files             list the files that would be analysed, and exit\n"
+	      "  --show-files=context     the same, then the modules of the project their\n"
+	      "                           analysis reads for context (imported, not named)\n"
 	      "  --show-settings FILE     print the configuration that applies to FILE and\n"
 	      "                           where each value comes from, and exit\n"
 	      "\n"
@@ -229,7 +233,7 @@ static void tl_main__analyze_one(TlRun *run, TlEngine *engine, uint32_t i)
 	/* SARIF and GitLab identify a finding by its line's content hash. */
 	bool hashes = run->format == TL_OUT_SARIF || run->format == TL_OUT_GITLAB;
 	TlFileOptions fo = { &job->selection, hashes, job->torch_version,
-			     job->external, &res->notices };
+			     job->external, &res->notices, tl_project_imports(run->project) };
 	TlBuf out;
 	tl_buf_init(&out);
 	/* What to analyse: the file, or the given text (standard input, or the
@@ -433,7 +437,7 @@ static int tl_main__options(int argc, char **argv, TlCli *cli)
 		{ "unsafe-fixes", no_argument, NULL, OPT_UNSAFE_FIXES },
 		{ "diff", no_argument, NULL, OPT_DIFF },
 		{ "add-noqa", no_argument, NULL, OPT_ADD_NOQA },
-		{ "show-files", no_argument, NULL, OPT_SHOW_FILES },
+		{ "show-files", optional_argument, NULL, OPT_SHOW_FILES },
 		{ "show-settings", required_argument, NULL, OPT_SHOW_SETTINGS },
 		{ "output-file", required_argument, NULL, 'o' },
 		{ "select", required_argument, NULL, OPT_SELECT },
@@ -486,7 +490,16 @@ static int tl_main__options(int argc, char **argv, TlCli *cli)
 		case OPT_UNSAFE_FIXES: cli->unsafe_fixes = true; break;
 		case OPT_DIFF: cli->diff = true; break;
 		case OPT_ADD_NOQA: cli->add_noqa = true; break;
-		case OPT_SHOW_FILES: cli->show_files = true; break;
+		case OPT_SHOW_FILES:
+			cli->show_files = true;
+			if (optarg && strcmp(optarg, "context") == 0) {
+				cli->show_context = true;
+			} else if (optarg) {
+				fprintf(stderr, "torchlint: --show-files takes no value or 'context', not '%s'\n",
+					optarg);
+				exit(TL_EXIT_ERROR);
+			}
+			break;
 		case OPT_SHOW_SETTINGS: cli->show_settings = optarg; break;
 		case 'q': cli->quiet = true; break;
 		case 'j': {
@@ -840,10 +853,14 @@ int main(int argc, char **argv)
 			fprintf(stderr, "torchlint: %s\n", missing.items[i + 1]);
 			exit_code = TL_EXIT_ERROR;
 		}
-		goto done;
+		/* --show-files=context: the files are analysed (nothing reported)
+		 * to list the modules their analysis read for context. */
+		if (!cli.show_context)
+			goto done;
 	}
 
 	run.rules = &rules;
+	run.project = tl_project_new(NULL);
 	run.format = cli.format;
 	run.report.format = cli.format == TL_OUT_CONCISE ? TL_FORMAT_CONCISE : TL_FORMAT_FULL;
 	run.report.color = !cli.output && tl_main__color(cli.color, out);
@@ -866,6 +883,8 @@ int main(int argc, char **argv)
 		job->torch_version = cli.torch_version ? tl_torch_version_parse(cli.torch_version)
 						       : cfg->torch_version;
 		job->external = &cfg->external;
+		for (uint32_t k = 0; k < cfg->src.size; k++)
+			tl_project_add_root(run.project, cfg->src.items[k]);
 		if (from_stdin) {
 			job->stdin_text = stdin_text ? stdin_text : "";
 			job->stdin_len = stdin_len;
@@ -953,6 +972,30 @@ int main(int argc, char **argv)
 			pthread_join(helper_threads[t], NULL);
 	}
 
+	if (cli.show_context) {
+		/* The modules read for context that were not analysed. */
+		TlStrMap analysed;
+		tl_strmap_init(&analysed);
+		for (uint32_t i = 0; i < files.size; i++) {
+			char *r = tl_path_real(files.items[i]);
+			tl_strmap_put(&analysed, r, strlen(r), 0);
+			tl_free(r);
+		}
+		TlStrArray ctx;
+		tl_array_init(&ctx);
+		for (size_t i = 0; i < tl_project_module_count(run.project); i++) {
+			const char *m = tl_project_module_path(run.project, i);
+			int32_t dummy;
+			if (m && !tl_strmap_get(&analysed, m, strlen(m), &dummy))
+				tl_array_push(&ctx, tl_strdup(m));
+		}
+		tl_array_sort(&ctx, tl_main__cmp_str);
+		for (uint32_t i = 0; i < ctx.size; i++)
+			fprintf(out, "%s (context)\n", ctx.items[i]);
+		tl_str_array_release(&ctx);
+		tl_strmap_release(&analysed);
+		goto done;
+	}
 	uint64_t output_t = tl_timings_start();
 	uint32_t total = 0, files_with = 0, errors = 0, warnings = 0, infos = 0, unreadable = 0;
 	for (uint32_t i = 0; i < run.reports; i++) {
@@ -1087,6 +1130,7 @@ int main(int argc, char **argv)
 usage:
 	fprintf(stderr, "Try 'torchlint --help' for more information.\n");
 done:
+	tl_project_free(run.project);
 	for (uint32_t i = 0; i < run.count; i++)
 		tl_selection_release(&run.jobs[i].selection);
 	for (uint32_t i = 0; i < run.reports; i++) {

@@ -7,9 +7,15 @@
 #   # todo-ok: TL101       a known false positive: is reported (for now)
 # Several codes may be listed, comma-separated. Any finding on a line
 # without an annotation for its code fails the run.
+# Multi-file projects (a folder under a `projects/` folder of PATH, e.g.
+# corpus/projects/NAME/) are also run the way a user runs them: from the
+# project's root, one file named at a time (as pre-commit passes staged
+# files), so that facts from the modules a file imports must come from the
+# project model, not from those modules being named too.
 # usage: check-corpus.sh TORCHLINT PATH...
 set -u
 bin=$1
+case $bin in /*) ;; */*) bin=$(pwd)/$bin ;; esac
 shift
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -24,8 +30,9 @@ if [ $status -gt 1 ]; then
 fi
 "$bin" --list-rules | awk 'NR > 1 { print $1 }' >"$tmp/codes"
 
-find "$@" -name '*.py' -type f | sort >"$tmp/files"
-awk -v codes="$tmp/codes" -v findings="$tmp/out" -v files="$tmp/files" '
+# check FINDINGS FILES LABEL: the annotations of FILES against FINDINGS.
+check() {
+awk -v codes="$tmp/codes" -v findings="$1" -v files="$2" -v label="$3" '
 function trim(s) { sub(/^[ \t]+/, "", s); sub(/[ \t]+$/, "", s); return s }
 BEGIN {
 	while ((getline c < codes) > 0) known[c] = 1
@@ -88,6 +95,29 @@ BEGIN {
 	for (key in found) {
 		if (!(key in ann)) { printf "UNEXPECTED  %s  (no annotation)\n    %s\n", key, found[key]; bad++ }
 	}
-	printf "corpus: %d passed, %d failed\n", good, bad + 0
+	printf "%s: %d passed, %d failed\n", label, good, bad + 0
 	exit bad > 0
 }' </dev/null
+}
+
+find "$@" -name '*.py' -type f | sort >"$tmp/files"
+check "$tmp/out" "$tmp/files" corpus
+rc=$?
+
+# Each project from its root, one file at a time.
+find "$@" -type d -path '*/projects/*' -prune -name '*' -print 2>/dev/null | sort >"$tmp/projects"
+: >"$tmp/pout"
+: >"$tmp/pfiles"
+while read -r proj; do
+	case $proj in */projects/*/*) continue ;; esac
+	find "$proj" -name '*.py' -type f | sort | while read -r f; do
+		rel=${f#"$proj"/}
+		echo "$f" >>"$tmp/pfiles"
+		(cd "$proj" && "$bin" --format concise --select ALL --color never -q "$rel") 2>>"$tmp/err" |
+			sed "s|^|$proj/|" >>"$tmp/pout"
+	done
+done <"$tmp/projects"
+if [ -s "$tmp/pfiles" ]; then
+	check "$tmp/pout" "$tmp/pfiles" "corpus projects, one file each from the project root" || rc=1
+fi
+exit $rc

@@ -61,6 +61,7 @@ void tl_config_release(TlConfig *cfg)
 	tl_str_array_release(&cfg->extend_select);
 	tl_str_array_release(&cfg->ignore);
 	tl_str_array_release(&cfg->external);
+	tl_str_array_release(&cfg->src);
 	for (uint32_t i = 0; i < cfg->per_file_ignores.size; i++) {
 		tl_free(cfg->per_file_ignores.items[i].glob);
 		tl_str_array_release(&cfg->per_file_ignores.items[i].selectors);
@@ -193,6 +194,24 @@ bool tl_config_load(TlConfig *cfg, const char *path, const TlRuleSet *rules, boo
 				} else {
 					tl_array_push(&cfg->external, tl_strdup(c));
 				}
+			}
+		} else if (strcmp(k, "src") == 0) {
+			/* Roots of the project's imports (ruff's `src`), relative
+			 * to the configuration's directory. */
+			if (e->kind != TL_TOML_STRING_ARRAY) {
+				ok = tl_config__error(err, path, e, "expected a list of folders for", k);
+				break;
+			}
+			for (uint32_t j = 0; j < e->array.size; j++) {
+				const char *d = e->array.items[j];
+				TlBuf b;
+				tl_buf_init(&b);
+				if (d[0] != '/')
+					tl_buf_add(&b, cfg->dir);
+				tl_buf_add(&b, d);
+				char *abs = tl_path_absolute(b.data);
+				tl_buf_release(&b);
+				tl_array_push(&cfg->src, abs);
 			}
 		} else if (strcmp(k, "torch-version") == 0) {
 			int v = e->kind == TL_TOML_STRING ? tl_torch_version_parse(e->str) : -1;

@@ -9,7 +9,9 @@
  * globs, relative to the configuration's directory), torch-version ("2.4",
  * the oldest PyTorch the code must run on; RULES.md principle 8), external
  * (codes or prefixes of other tools' rules, such as "E501" or "B", that
- * `# noqa` comments may name: TL001 leaves them alone). */
+ * `# noqa` comments may name: TL001 leaves them alone), src (folders,
+ * relative to the configuration's directory, searched for the project's
+ * absolute imports after the ones a file's place gives: project/). */
 #ifndef TL_CONFIG_H
 #define TL_CONFIG_H
 
@@ -38,6 +40,7 @@ typedef struct TlConfig {
 	TlPatterns exclude;  /* exclude (or the defaults) and extend-exclude */
 	int torch_version;   /* major * 100 + minor, or 0 when not set */
 	TlStrArray external; /* other tools' noqa codes or prefixes (ruff's lint.external) */
+	TlStrArray src;      /* roots of the project's imports, absolute (ruff's src) */
 } TlConfig;
 
 /* Reads the configuration file `path` (pyproject.toml or any other name,

@@ -671,7 +671,7 @@ static void tl_engine__analyze(TlEngine *e, const TlSource *src, const TSTree *g
 		/* The index's walk keeps the nodes the queries start at: no
 		 * second walk of the tree (the facts time themselves). */
 		const uint8_t *collect = passing ? tl_engine__collect(e, qs, key) : NULL;
-		tl_facts_build_collecting(&idx, src, root, collect);
+		tl_facts_build_in(&idx, src, root, collect, opt ? opt->imports : NULL);
 		idx.torch_version = opt && opt->torch_version ? opt->torch_version : TL_TORCH_VERSION_DEFAULT;
 		if (passing) {
 			/* Compiling is timed where it happens, on whichever thread. */

@@ -64,6 +64,7 @@ typedef struct TlFileOptions {
 	int torch_version;            /* major * 100 + minor the code targets; 0: the default */
 	const TlStrArray *external;   /* other tools' noqa codes TL001 leaves alone; may be NULL */
 	TlNotices *notices;           /* warnings about the file go here; NULL: dropped */
+	const TlImports *imports;     /* the project's modules (project/); NULL: the file alone */
 } TlFileOptions;
 
 void tl_engine_init(TlEngine *e, const TlRuleSet *rules, const TlSelection *sel);

@@ -19,7 +19,8 @@ static void tl_facts__classes(TlIndex *idx)
 	for (uint32_t i = 0; i < idx->classes.size; i++) {
 		TlClass *c = &idx->classes.items[i];
 		for (uint32_t k = 0; !c->is_module && k < c->base_qnames.size; k++)
-			if (tl_facts_is_module_class_name(c->base_qnames.items[k]))
+			if (tl_facts_is_module_class_name(c->base_qnames.items[k]) ||
+			    tl_facts__ext_class_is_module(idx, c->base_qnames.items[k]))
 				c->is_module = true;
 	}
 	/* Derivation through local bases: a fixpoint, at most one round per class. */
@@ -45,6 +46,7 @@ static void tl_facts__events(TlIndex *idx)
 	for (uint32_t i = 0; i < idx->calls.size; i++) {
 		TlCall *c = &idx->calls.items[i];
 		c->events = tl_facts_call_events(idx, c);
+		tl_facts__ext_call_events(idx, c);
 		if (c->func >= 0)
 			idx->funcs.items[c->func].events |= c->events;
 	}
@@ -63,7 +65,7 @@ static void tl_facts__events(TlIndex *idx)
 			const TlCall *c = &idx->calls.items[i];
 			if (c->func < 0)
 				continue;
-			uint32_t add = 0;
+			uint32_t add = c->callee_events;
 			if (c->target >= 0)
 				add |= idx->funcs.items[c->target].reach_events;
 			if (c->arg_target >= 0)
@@ -81,7 +83,7 @@ static void tl_facts__events(TlIndex *idx)
 	 * local functions it calls. */
 	for (uint32_t i = 0; i < idx->calls.size; i++) {
 		const TlCall *c = &idx->calls.items[i];
-		uint32_t ev = c->events;
+		uint32_t ev = c->events | c->callee_events;
 		if (c->target >= 0)
 			ev |= idx->funcs.items[c->target].reach_events;
 		if (c->arg_target >= 0)
@@ -185,7 +187,7 @@ static void tl_facts__step_loops(TlIndex *idx)
 			const TlCall *c = &idx->calls.items[i];
 			if (c->func < 0 || c->loop >= 0)
 				continue;
-			uint32_t add = 0;
+			uint32_t add = c->callee_flat;
 			if (c->target >= 0)
 				add |= idx->funcs.items[c->target].flat_events;
 			if (c->arg_target >= 0)
@@ -203,7 +205,7 @@ static void tl_facts__step_loops(TlIndex *idx)
 		const TlCall *c = &idx->calls.items[i];
 		if (c->loop < 0)
 			continue;
-		uint32_t ev = c->events;
+		uint32_t ev = c->events | c->callee_flat;
 		if (c->target >= 0)
 			ev |= idx->funcs.items[c->target].flat_events;
 		if (c->arg_target >= 0)
@@ -229,7 +231,7 @@ static void tl_facts__step_loops(TlIndex *idx)
 			if (c->func < 0 || idx->funcs.items[c->func].runs_step_loop)
 				continue;
 			int32_t t = c->target, a = c->arg_target;
-			if ((t >= 0 && idx->funcs.items[t].runs_step_loop) ||
+			if (c->callee_steps || (t >= 0 && idx->funcs.items[t].runs_step_loop) ||
 			    (a >= 0 && idx->funcs.items[a].runs_step_loop)) {
 				idx->funcs.items[c->func].runs_step_loop = true;
 				changed = true;
@@ -251,7 +253,7 @@ static void tl_facts__step_loops(TlIndex *idx)
 	for (uint32_t i = 0; i < idx->calls.size; i++) {
 		const TlCall *c = &idx->calls.items[i];
 		int32_t t = c->target, a = c->arg_target;
-		bool reaches = (t >= 0 && idx->funcs.items[t].runs_step_loop) ||
+		bool reaches = c->callee_steps || (t >= 0 && idx->funcs.items[t].runs_step_loop) ||
 			       (a >= 0 && idx->funcs.items[a].runs_step_loop);
 		for (int32_t l = reaches ? c->loop : -1; l >= 0; l = idx->loops.items[l].parent)
 			inner[l] = 1;
@@ -319,8 +321,15 @@ void tl_facts_build(TlIndex *idx, const TlSource *src, TSNode root)
 void tl_facts_build_collecting(TlIndex *idx, const TlSource *src, TSNode root,
 			       const uint8_t *symbols)
 {
+	tl_facts_build_in(idx, src, root, symbols, NULL);
+}
+
+void tl_facts_build_in(TlIndex *idx, const TlSource *src, TSNode root, const uint8_t *symbols,
+		       const TlImports *imports)
+{
 	uint64_t t = tl_timings_start();
 	tl_index_build_collecting(idx, src, root, symbols);
+	idx->imports = imports;
 	t = tl_timings_add(TL_PHASE_INDEX, t);
 	tl_facts__cache_install(idx);
 	tl_facts__ecosystem(idx); /* before anything asks what a name hints at, or

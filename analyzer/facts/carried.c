@@ -72,6 +72,8 @@ static bool tl_facts__detaches(const TlIndex *idx, TSNode v, int depth)
 		}
 		if (c->target >= 0)
 			return tl_facts__any_return(idx, c->target, TL_RET_DETACHED, tl_facts__detached_return, depth + 1);
+		if (tl_facts__ext_any_return(idx, c, TL_RET_DETACHED, tl_facts__detached_return, depth + 1))
+			return true;
 		return false;
 	}
 	return false;

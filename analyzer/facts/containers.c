@@ -240,6 +240,8 @@ bool tl_facts__elements_graph(const TlIndex *idx, TSNode expr, int depth)
 		if (c->target >= 0)
 			return tl_facts__any_return(idx, c->target, TL_RET_ELEMENTS,
 						    tl_facts__elements_return, depth + 1);
+		if (tl_facts__ext_any_return(idx, c, TL_RET_ELEMENTS, tl_facts__elements_return, depth + 1))
+			return true;
 		return false;
 	}
 	if (s != sy->identifier && s != sy->attribute)

@@ -115,6 +115,8 @@ static bool tl_facts__tensor(const TlIndex *idx, TSNode e, int depth, int *budge
 			return tl_facts__tensor(idx, c->receiver, depth + 1, budget);
 		if (c->target >= 0)
 			return tl_facts__any_return(idx, c->target, TL_RET_TENSOR, tl_facts__tensor_return, depth + 1);
+		if (tl_facts__ext_any_return(idx, c, TL_RET_TENSOR, tl_facts__tensor_return, depth + 1))
+			return true;
 		return false;
 	}
 	bool handled;
@@ -258,6 +260,8 @@ static bool tl_facts__on_device(const TlIndex *idx, TSNode e, int depth, int *bu
 		}
 		if (c->target >= 0)
 			return tl_facts__any_return(idx, c->target, TL_RET_DEVICE, tl_facts__device_return, depth + 1);
+		if (tl_facts__ext_any_return(idx, c, TL_RET_DEVICE, tl_facts__device_return, depth + 1))
+			return true;
 		/* model(x) with `model` a parameter the file does not show: a
 		 * callable applied to a device tensor gives one. */
 		const TlBinding *cb = !c->receiver.id ? tl_index_resolve_node(idx, c->callee) : NULL;

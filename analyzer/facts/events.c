@@ -195,6 +195,12 @@ void tl_facts__sequence(const TlIndex *idx, int32_t func, TSNode range, uint32_t
 			e.anchor = anchor;
 			tl_array_push(out, e);
 		}
+		if (it.call && (it.call->callee_events & mask)) {
+			/* A function of another module runs here: what it
+			 * does, at the call (no call of this file does it). */
+			TlStep e = { NULL, it.node, it.call->callee_events & mask, anchor };
+			tl_array_push(out, e);
+		}
 		if (!it.call || stack.size > TL_FACTS_DEPTH)
 			continue;
 		/* A call of a local function runs it; a closure passed along

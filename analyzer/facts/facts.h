@@ -60,6 +60,11 @@ void tl_facts_build(TlIndex *idx, const TlSource *src, TSNode root);
 /* The same, the index keeping the nodes of `symbols` (tl_index_build_collecting). */
 void tl_facts_build_collecting(TlIndex *idx, const TlSource *src, TSNode root,
 			       const uint8_t *symbols);
+/* The same, in the project `imports` offers (may be NULL: the file alone):
+ * calls of functions and classes of the modules it imports are known
+ * (facts/imports.c). */
+void tl_facts_build_in(TlIndex *idx, const TlSource *src, TSNode root, const uint8_t *symbols,
+		       const TlImports *imports);
 /* The TL_EV_* bits of one call (what tl_facts_build records in TlCall.events). */
 uint32_t tl_facts_call_events(const TlIndex *idx, const TlCall *c);
 /* The TL_CTX_* bits that a `with` item value or a decorator opens. */

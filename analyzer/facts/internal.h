@@ -105,6 +105,41 @@ int tl_facts__returned_loss_kind(const TlIndex *idx, int32_t f,
 				 int (*kind_of)(const TlIndex *, TSNode, int));
 bool tl_facts__any_return(const TlIndex *idx, int32_t f, TlRet kind,
 			  bool (*pred)(const TlIndex *, TSNode, int), int depth);
+/* facts/imports.c: definitions in other modules of the project. */
+typedef struct TlExtDef {
+	const TlIndex *idx; /* the module's index */
+	int32_t func;       /* a function or method there, or -1 (a class) */
+	int32_t cls;        /* its class (a method's, or the class itself), or -1 */
+} TlExtDef;
+/* What qualified name `q` ("models.Net", ".losses.focal") names in a
+ * module of the project other than by PyTorch's or a library's name. */
+bool tl_facts__ext_def(const TlIndex *idx, const char *q, TlExtDef *out);
+/* The function of another module that call `c` runs: an imported
+ * function, a method of an instance of an imported class, a method
+ * inherited from a base class in another module (`self.step()`). */
+bool tl_facts__ext_callee(const TlIndex *idx, const TlCall *c, TlExtDef *out);
+/* Around questions that read another module's index (re-entrant); only
+ * for an index with imports. */
+void tl_facts__ext_enter(const TlIndex *idx);
+void tl_facts__ext_leave(const TlIndex *idx);
+/* The argument call `c` passes for parameter `pname` of the function `d`
+ * of another module that it runs (its receiver for a bound method's
+ * `self`); null when it passes none. Under tl_facts__ext_enter. */
+TSNode tl_facts__ext_param_arg(const TlIndex *idx, const TlCall *c, const TlExtDef *d,
+				const char *pname, size_t len);
+/* Fills c->callee_events / callee_flat / callee_steps (tl_facts_build). */
+void tl_facts__ext_call_events(TlIndex *idx, TlCall *c);
+/* tl_facts__any_return / tl_facts__returned_loss_kind of the function of
+ * another module that call `c` runs (false / TL_LOSS_OTHER when none). */
+bool tl_facts__ext_any_return(const TlIndex *idx, const TlCall *c, TlRet kind,
+			      bool (*pred)(const TlIndex *, TSNode, int), int depth);
+int tl_facts__ext_returned_loss_kind(const TlIndex *idx, const TlCall *c,
+				     int (*kind_of)(const TlIndex *, TSNode, int));
+/* True when `q` names a class of another module that is an nn.Module. */
+bool tl_facts__ext_class_is_module(const TlIndex *idx, const char *q);
+/* The name of the class of another module that `q` names, into buf; NULL
+ * when it names none. */
+const char *tl_facts__ext_class_named(const TlIndex *idx, const char *q, char *buf, size_t size);
 bool tl_facts__is_loss_class(const char *q);
 bool tl_facts__is_loss_function(const char *q);
 bool tl_facts__loss_like_name(const char *name);

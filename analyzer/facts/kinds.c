@@ -285,6 +285,9 @@ static bool tl_facts__module_value(const TlIndex *idx, TSNode v, int depth)
 			return tl_facts__module_value(idx, tl_facts__arg(v, 0), depth + 1);
 		if (tl_facts__is_model_loader(c->qname))
 			return true;
+		/* A module class of another module of the project. */
+		if (tl_facts__ext_class_is_module(idx, c->qname))
+			return true;
 	}
 	if (c->receiver.id && IN(c->method, tl_facts__same_module))
 		return tl_facts__module_expr(idx, c->receiver, depth + 1) ||
@@ -294,6 +297,8 @@ static bool tl_facts__module_value(const TlIndex *idx, TSNode v, int depth)
 		return idx->classes.items[cb->ref].is_module;
 	if (c->target >= 0)
 		return tl_facts__any_return(idx, c->target, TL_RET_MODULE, tl_facts__module_return, depth + 1);
+	if (tl_facts__ext_any_return(idx, c, TL_RET_MODULE, tl_facts__module_return, depth + 1))
+		return true;
 	return false;
 }
 
@@ -518,6 +523,8 @@ bool tl_facts__graph(const TlIndex *idx, TSNode expr, int depth)
 		}
 		if (c->target >= 0)
 			return tl_facts__any_return(idx, c->target, TL_RET_GRAPH, tl_facts__graph_return, depth + 1);
+		if (tl_facts__ext_any_return(idx, c, TL_RET_GRAPH, tl_facts__graph_return, depth + 1))
+			return true;
 		return false;
 	}
 	if (s == sy->attribute) {

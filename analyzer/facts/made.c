@@ -524,7 +524,20 @@ static int tl_facts__criterion(const TlIndex *idx, TSNode m, int depth, bool *kn
 		}
 		if (k->qname) {
 			*known = tl_facts__is_loss_class(k->qname);
-			return *known ? tl_facts__loss_kind_name(k->qname) : TL_LOSS_OTHER;
+			if (*known)
+				return tl_facts__loss_kind_name(k->qname);
+			/* A loss class of another module of the project (as a
+			 * local one: by its name), or a factory there. */
+			char buf[128];
+			const char *name = tl_facts__ext_class_named(idx, k->qname, buf, sizeof buf);
+			if (name) {
+				*known = tl_facts__ends(name, "Loss");
+				return TL_LOSS_OTHER;
+			}
+			*known = tl_facts__ext_any_return(idx, k, TL_RET_CRITERION,
+							  tl_facts__criterion_return, depth + 1);
+			return *known ? tl_facts__ext_returned_loss_kind(idx, k, tl_facts__criterion_kind_of)
+				      : TL_LOSS_OTHER;
 		}
 		const TlBinding *cb = tl_index_resolve_node(idx, k->callee);
 		if (cb && cb->kind == TL_BIND_CLASS) {

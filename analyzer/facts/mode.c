@@ -425,6 +425,9 @@ static bool tl_facts__to_caller_all(const TlIndex *idx, int32_t f, const TlCall 
  * with an event in `events` that `c` makes (itself, or through the local
  * functions it runs, mapped through their parameters). Returns false when
  * some receiver cannot be told. */
+static bool tl_facts__ext_event_receivers(const TlIndex *idx, const TlCall *c, uint32_t events,
+					  TlNames *out, int depth, uint32_t *budget);
+
 static bool tl_facts__event_receivers(const TlIndex *idx, const TlCall *c, uint32_t events,
 				     TlNames *out, int depth, uint32_t *budget)
 {
@@ -469,6 +472,60 @@ static bool tl_facts__event_receivers(const TlIndex *idx, const TlCall *c, uint3
 			tl_facts__names_release(&sub);
 		}
 	}
+	if (c->callee_events & events)
+		ok = tl_facts__ext_event_receivers(idx, c, events, out, depth, budget) && ok;
+	return ok;
+}
+
+/* tl_facts__event_receivers through the function of another module that
+ * call `c` runs: the receivers there, named as `c`'s scope names them
+ * (a parameter's name replaced by the argument passed); false when one is
+ * no parameter (a global of that module, `self.x` of an unknown object). */
+static bool tl_facts__ext_event_receivers(const TlIndex *idx, const TlCall *c, uint32_t events,
+					  TlNames *out, int depth, uint32_t *budget)
+{
+	if (!(c->callee_events & events))
+		return true;
+	if (depth > TL_FACTS_DEPTH || !*budget)
+		return false;
+	(*budget)--;
+	bool ok = true;
+	tl_facts__ext_enter(idx);
+	TlExtDef d;
+	if (!tl_facts__ext_callee(idx, c, &d)) {
+		tl_facts__ext_leave(idx);
+		return false;
+	}
+	const TlIntArray *calls = tl_index_scope_calls(d.idx, d.func);
+	for (uint32_t i = 0; ok && calls && i < calls->size; i++) {
+		const TlCall *inner = &d.idx->calls.items[calls->items[i]];
+		uint32_t reach = inner->events | inner->callee_events |
+				 (inner->target >= 0 ? d.idx->funcs.items[inner->target].reach_events : 0);
+		if (!(reach & events))
+			continue;
+		TlNames sub;
+		tl_array_init(&sub);
+		ok = tl_facts__event_receivers(d.idx, inner, events, &sub, depth + 1, budget);
+		for (uint32_t k = 0; ok && k < sub.size; k++) {
+			const char *n = sub.items[k];
+			size_t root = strcspn(n, ".");
+			TSNode arg = tl_facts__ext_param_arg(idx, c, &d, n, root);
+			char *an = ts_node_is_null(arg) ? NULL : tl_facts__dotted(idx, arg);
+			if (!an) {
+				ok = false;
+				break;
+			}
+			TlBuf b;
+			tl_buf_init(&b);
+			tl_buf_add(&b, an);
+			tl_buf_add(&b, n + root);
+			tl_array_push(out, tl_buf_detach(&b));
+			tl_buf_release(&b);
+			tl_free(an);
+		}
+		tl_facts__names_release(&sub);
+	}
+	tl_facts__ext_leave(idx);
 	return ok;
 }
 

@@ -365,9 +365,13 @@ static void tl_index__on_import(TlWalker *w, TSNode n)
 	bool from = ts_node_symbol(n) == sy->import_from_statement;
 	char *module = NULL;
 	if (from) {
+		/* A relative import keeps its dots (`from .losses import X` ->
+		 * ".losses.X", `from .. import m` -> "..m"): the project model
+		 * resolves it from the importing file's package; nothing else
+		 * reads a name that starts with a dot as an API. */
 		TSNode m = tl_tree_field(n, sy->f_module_name);
-		if (ts_node_is_null(m) || ts_node_symbol(m) == sy->relative_import)
-			return; /* relative imports name local modules */
+		if (ts_node_is_null(m))
+			return;
 		uint32_t len;
 		const char *t = tl_index_text(idx, m, &len);
 		module = tl_strndup(t, len);
@@ -378,6 +382,15 @@ static void tl_index__on_import(TlWalker *w, TSNode n)
 		if (from && ts_node_eq(c, tl_tree_field(n, sy->f_module_name)))
 			continue;
 		TSNode name = c, alias = { 0 };
+		if (from && ts_node_symbol(c) == sy->wildcard_import) {
+			/* `from m import *`: a binding named "*" holding the
+			 * module, which no name lookup finds; the project model
+			 * reads it to resolve names the module does not bind. */
+			tl_index__add_binding(w, "*", 1, TL_BIND_IMPORT, n, c, -1,
+					      ts_node_start_byte(n));
+			idx->bindings.items[idx->bindings.size - 1].qname = tl_strdup(module);
+			continue;
+		}
 		if (ts_node_symbol(c) == sy->aliased_import) {
 			name = tl_tree_field(c, sy->f_name);
 			alias = tl_tree_field(c, sy->f_alias);
@@ -390,7 +403,8 @@ static void tl_index__on_import(TlWalker *w, TSNode n)
 		tl_buf_init(&q);
 		if (module) {
 			tl_buf_add(&q, module);
-			tl_buf_addc(&q, '.');
+			if (module[strlen(module) - 1] != '.')
+				tl_buf_addc(&q, '.');
 		}
 		const char *local;
 		uint32_t llen;

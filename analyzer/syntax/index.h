@@ -186,6 +186,11 @@ typedef struct TlCall {
 	int32_t arg_target; /* local function passed as an argument (a closure
 			     * for opt.step), which it may call; or -1 */
 	uint32_t events;
+	/* When it calls a function of another module of the project (filled by
+	 * the facts layer, facts/imports.c): that function's reach_events and
+	 * flat_events, and whether it runs a step loop. Zero otherwise. */
+	uint32_t callee_events, callee_flat;
+	bool callee_steps;
 	bool stmt_level;  /* the call is a whole expression statement */
 } TlCall;
 
@@ -204,8 +209,28 @@ typedef struct TlIndexNode {
 	uint32_t ordinal; /* its number in the preorder of every node, from 0 */
 } TlIndexNode;
 
+struct TlIndex;
+
+/* The modules of the project a file belongs to (RULES.md principle 2), as
+ * the project model (analyzer/project/) offers them to the facts layer:
+ * the index of the module that `dotted` names when the file of `from`
+ * imports it ("models.net", ".losses", "..utils"), loaded on demand and
+ * kept for the run, or NULL (a third-party module, no such file, a module
+ * whose own load is under way). Another module's index is shared by every
+ * worker thread: a question reads or fills it only between enter() and
+ * leave() (re-entrant). */
+typedef struct TlImports {
+	const struct TlIndex *(*module)(const struct TlImports *self, const struct TlIndex *from,
+					const char *dotted, size_t len);
+	void (*enter)(const struct TlImports *self);
+	void (*leave)(const struct TlImports *self);
+} TlImports;
+
 typedef struct TlIndex {
 	const TlSource *src;
+	/* The project's modules, or NULL when the file is analysed alone (set
+	 * by the facts layer's build, tl_facts_build_in). */
+	const TlImports *imports;
 	TSNode root;
 	/* The nodes of the symbols given to tl_index_build_collecting, in
 	 * preorder, and how many nodes the tree has: the engine runs its

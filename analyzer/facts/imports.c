@@ -1,0 +1,361 @@
+/* Facts across the modules of a project (RULES.md principle 2): what a
+ * name imported from another module of the project is there (a function,
+ * a class, a method of one, also inherited from a base class in a third
+ * module, through `__init__` re-exports and star imports), and what the
+ * function a call reaches in another module does (its events) and hands
+ * back (its summaries, facts/summary.c, computed in its own module's index
+ * and kept there, once per run).
+ *
+ * The other modules come from the index's TlImports (the project model,
+ * analyzer/project/): a module that cannot be read, a third-party module
+ * and a module whose own load is under way are unknown. Names of PyTorch,
+ * the libraries built on it and other frameworks are never looked up in
+ * the project: their meaning is known by name. Another module's index is
+ * shared by the worker threads, so every question that reads one runs
+ * between the TlImports' enter() and leave().
+ *
+ * Owns: tl_facts__ext_def, tl_facts__ext_callee, tl_facts__ext_any_return,
+ * tl_facts__ext_class_is_module, tl_facts__ext_class_named,
+ * tl_facts__ext_call_events. */
+#include <stdio.h>
+
+#include "facts/internal.h"
+
+/* Steps through re-exports, base classes and bindings: real projects need
+ * two or three. */
+#define TL_EXT_DEPTH 8
+
+void tl_facts__ext_enter(const TlIndex *idx)
+{
+	idx->imports->enter(idx->imports);
+}
+
+void tl_facts__ext_leave(const TlIndex *idx)
+{
+	idx->imports->leave(idx->imports);
+}
+
+static bool tl_facts__ext_def_in(const TlIndex *idx, const char *q, size_t len, TlExtDef *out,
+				 int depth);
+
+/* Method `name` of class `cls` of module `mod`, or inherited from one of
+ * its bases (local to `mod` or imported into it), first base first. */
+static bool tl_facts__ext_method(const TlIndex *mod, int32_t cls, const char *name, size_t len,
+				 TlExtDef *out, int depth)
+{
+	if (depth > TL_EXT_DEPTH || cls < 0 || (uint32_t)cls >= mod->classes.size)
+		return false;
+	int32_t f = tl_index_method(mod, cls, name, len);
+	if (f >= 0) {
+		*out = (TlExtDef){ mod, f, cls };
+		return true;
+	}
+	const TlClass *c = &mod->classes.items[cls];
+	for (uint32_t i = 0; i < c->bases.size; i++)
+		if (tl_facts__ext_method(mod, c->bases.items[i], name, len, out, depth + 1))
+			return true;
+	for (uint32_t i = 0; i < c->base_qnames.size; i++) {
+		TlExtDef base;
+		const char *bq = c->base_qnames.items[i];
+		if (tl_facts__ext_def_in(mod, bq, strlen(bq), &base, depth + 1) && base.cls >= 0 &&
+		    base.func < 0 && tl_facts__ext_method(base.idx, base.cls, name, len, out, depth + 1))
+			return true;
+	}
+	return false;
+}
+
+/* `rest` ("Trainer", "Trainer.step") looked up among the module-level
+ * names of `mod`. */
+static bool tl_facts__ext_in_module(const TlIndex *mod, const char *rest, size_t len,
+				    TlExtDef *out, int depth)
+{
+	const char *dot = memchr(rest, '.', len);
+	size_t nlen = dot ? (size_t)(dot - rest) : len;
+	char name[256];
+	if (!nlen || nlen >= sizeof name)
+		return false;
+	memcpy(name, rest, nlen);
+	name[nlen] = 0;
+	const TlIntArray *list = tl_index_bindings_of(mod, -1, name);
+	const TlBinding *b = list && list->size ? &mod->bindings.items[list->items[list->size - 1]]
+						: NULL;
+	if (b) {
+		if (b->kind == TL_BIND_DEF) {
+			if (dot)
+				return false;
+			*out = (TlExtDef){ mod, b->ref, -1 };
+			return true;
+		}
+		if (b->kind == TL_BIND_CLASS) {
+			if (!dot) {
+				*out = (TlExtDef){ mod, -1, b->ref };
+				return true;
+			}
+			const char *m = dot + 1;
+			size_t mlen = len - nlen - 1;
+			return !memchr(m, '.', mlen) &&
+			       tl_facts__ext_method(mod, b->ref, m, mlen, out, depth + 1);
+		}
+		if (b->kind != TL_BIND_IMPORT || !b->qname)
+			return false;
+		/* A re-export (`from .trainer import Trainer` in __init__.py). */
+		TlBuf q;
+		tl_buf_init(&q);
+		tl_buf_add(&q, b->qname);
+		if (dot)
+			tl_buf_addn(&q, dot, len - nlen);
+		bool yes = tl_facts__ext_def_in(mod, q.data, q.len, out, depth + 1);
+		tl_buf_release(&q);
+		return yes;
+	}
+	/* Not bound: a star import of another module may bind it. */
+	const TlIntArray *stars = tl_index_bindings_of(mod, -1, "*");
+	for (uint32_t i = 0; stars && i < stars->size; i++) {
+		const TlBinding *s = &mod->bindings.items[stars->items[i]];
+		if (!s->qname)
+			continue;
+		TlBuf q;
+		tl_buf_init(&q);
+		tl_buf_add(&q, s->qname);
+		if (s->qname[0] && s->qname[strlen(s->qname) - 1] != '.')
+			tl_buf_addc(&q, '.');
+		tl_buf_addn(&q, rest, len);
+		bool yes = tl_facts__ext_def_in(mod, q.data, q.len, out, depth + 1);
+		tl_buf_release(&q);
+		if (yes)
+			return true;
+	}
+	return false;
+}
+
+static bool tl_facts__ext_def_in(const TlIndex *idx, const char *q, size_t len, TlExtDef *out,
+				 int depth)
+{
+	if (!idx->imports || depth > TL_EXT_DEPTH || !len || len >= 1024)
+		return false;
+	size_t lead = 0;
+	while (lead < len && q[lead] == '.')
+		lead++;
+	if (!lead) {
+		char root[1024];
+		memcpy(root, q, len);
+		root[len] = 0;
+		if (tl_facts__torch_qname(root) || tl_facts__foreign_qname(root))
+			return false;
+	}
+	/* The longest prefix that names a module of the project holds the
+	 * rest ("pkg.models.Net": pkg/models.py, else pkg/__init__.py). */
+	for (size_t cut = len; cut >= lead && cut > 0; cut--) {
+		if (cut < len && q[cut] != '.' && cut != lead)
+			continue;
+		if (cut == len && lead == len)
+			continue;
+		const TlIndex *mod = idx->imports->module(idx->imports, idx, q, cut);
+		if (!mod)
+			continue;
+		if (cut == len)
+			return false; /* a module, not something it defines */
+		const char *rest = q + cut + (q[cut] == '.' && cut != lead ? 1 : 0);
+		if (cut == lead)
+			rest = q + lead;
+		return tl_facts__ext_in_module(mod, rest, (size_t)(q + len - rest), out, depth + 1);
+	}
+	return false;
+}
+
+bool tl_facts__ext_def(const TlIndex *idx, const char *q, TlExtDef *out)
+{
+	if (!idx->imports || !q)
+		return false;
+	tl_facts__ext_enter(idx);
+	bool yes = tl_facts__ext_def_in(idx, q, strlen(q), out, 0);
+	tl_facts__ext_leave(idx);
+	return yes;
+}
+
+/* The class whose instance `expr` holds when that class is known
+ * (`net = Net(cfg).to(device)`, `self.trainer = trainer.Trainer()`): a
+ * class of `idx` or of another module. */
+static bool tl_facts__ext_instance(const TlIndex *idx, TSNode expr, TlExtDef *out)
+{
+	const TlSyms *sy = tl_syms();
+	for (int depth = 0; depth <= TL_EXT_DEPTH; depth++) {
+		expr = tl_index_unparen(expr);
+		if (ts_node_is_null(expr))
+			return false;
+		TSSymbol s = ts_node_symbol(expr);
+		if (s == sy->call) {
+			const TlCall *c = tl_index_call_at(idx, expr);
+			if (!c)
+				return false;
+			if (c->receiver.id && IN(c->method, tl_facts__same_module)) {
+				expr = c->receiver;
+				continue;
+			}
+			const TlBinding *cb = tl_index_resolve_node(idx, c->callee);
+			if (cb && cb->kind == TL_BIND_CLASS) {
+				*out = (TlExtDef){ idx, -1, cb->ref };
+				return true;
+			}
+			return c->qname && tl_facts__ext_def_in(idx, c->qname, strlen(c->qname), out, 0) &&
+			       out->cls >= 0 && out->func < 0;
+		}
+		if (s != sy->identifier && s != sy->attribute)
+			return false;
+		const TlBinding *b = tl_index_resolve_node(idx, expr);
+		if (!b || b->elem >= 0 || (b->kind != TL_BIND_ASSIGN && b->kind != TL_BIND_PARAM))
+			return false;
+		if (b->kind == TL_BIND_PARAM) {
+			/* An annotated parameter (`trainer: Trainer`). */
+			if (ts_node_is_null(b->value))
+				return false;
+			const TlBinding *cb = tl_index_resolve_node(idx, b->value);
+			if (cb && cb->kind == TL_BIND_CLASS) {
+				*out = (TlExtDef){ idx, -1, cb->ref };
+				return true;
+			}
+			char *q = tl_index_qualify(idx, b->value);
+			bool yes = q && tl_facts__ext_def_in(idx, q, strlen(q), out, 0) && out->cls >= 0 &&
+				   out->func < 0;
+			tl_free(q);
+			return yes;
+		}
+		expr = b->value;
+	}
+	return false;
+}
+
+/* The function of another module that call `c` runs, when there is one
+ * (its enter() held). */
+static bool tl_facts__ext_callee_in(const TlIndex *idx, const TlCall *c, TlExtDef *out)
+{
+	if (c->target >= 0)
+		return false;
+	if (c->qname) {
+		TlExtDef d;
+		if (!tl_facts__ext_def_in(idx, c->qname, strlen(c->qname), &d, 0) || d.idx == idx)
+			return false;
+		if (d.func < 0)
+			return false; /* a class: its constructor */
+		*out = d;
+		return true;
+	}
+	if (!c->receiver.id || !c->method)
+		return false;
+	TlExtDef cls;
+	const TlSyms *sy = tl_syms();
+	size_t mlen = strlen(c->method);
+	if (ts_node_symbol(c->receiver) == sy->identifier && tl_index_text_is(idx, c->receiver, "self") &&
+	    c->func >= 0) {
+		/* self.step() inherited from a base class in another module. */
+		int32_t k = idx->funcs.items[c->func].cls;
+		if (k < 0)
+			return false;
+		cls = (TlExtDef){ idx, -1, k };
+	} else if (!tl_facts__ext_instance(idx, c->receiver, &cls)) {
+		return false;
+	}
+	return tl_facts__ext_method(cls.idx, cls.cls, c->method, mlen, out, 0) && out->idx != idx;
+}
+
+bool tl_facts__ext_callee(const TlIndex *idx, const TlCall *c, TlExtDef *out)
+{
+	if (!idx->imports)
+		return false;
+	tl_facts__ext_enter(idx);
+	bool yes = tl_facts__ext_callee_in(idx, c, out);
+	tl_facts__ext_leave(idx);
+	return yes;
+}
+
+void tl_facts__ext_call_events(TlIndex *idx, TlCall *c)
+{
+	if (!idx->imports || c->target >= 0)
+		return;
+	tl_facts__ext_enter(idx);
+	TlExtDef d;
+	if (tl_facts__ext_callee_in(idx, c, &d)) {
+		const TlFunc *f = &d.idx->funcs.items[d.func];
+		c->callee_events = f->reach_events;
+		c->callee_flat = f->flat_events;
+		c->callee_steps = f->runs_step_loop;
+	}
+	tl_facts__ext_leave(idx);
+}
+
+TSNode tl_facts__ext_param_arg(const TlIndex *idx, const TlCall *c, const TlExtDef *d,
+				const char *pname, size_t len)
+{
+	TSNode none = { 0 };
+	const TlFunc *fn = &d->idx->funcs.items[d->func];
+	int32_t k = tl_facts__param_index(d->idx, fn, pname, len);
+	if (k < 0)
+		return none;
+	char name[256];
+	if (len >= sizeof name)
+		return none;
+	memcpy(name, pname, len);
+	name[len] = 0;
+	TSNode arg = tl_facts__kwarg(idx, c->node, name);
+	if (!ts_node_is_null(arg))
+		return arg;
+	if (fn->cls >= 0 && c->receiver.id) {
+		if (k == 0)
+			return c->receiver; /* a bound method's self */
+		k--;
+	}
+	return tl_facts__arg(c->node, (uint32_t)k);
+}
+
+bool tl_facts__ext_any_return(const TlIndex *idx, const TlCall *c, TlRet kind,
+			      bool (*pred)(const TlIndex *, TSNode, int), int depth)
+{
+	if (!idx->imports || c->target >= 0)
+		return false;
+	tl_facts__ext_enter(idx);
+	TlExtDef d;
+	bool yes = tl_facts__ext_callee_in(idx, c, &d) &&
+		   tl_facts__any_return(d.idx, d.func, kind, pred, depth);
+	tl_facts__ext_leave(idx);
+	return yes;
+}
+
+int tl_facts__ext_returned_loss_kind(const TlIndex *idx, const TlCall *c,
+				     int (*kind_of)(const TlIndex *, TSNode, int))
+{
+	if (!idx->imports || c->target >= 0)
+		return TL_LOSS_OTHER;
+	tl_facts__ext_enter(idx);
+	TlExtDef d;
+	int k = tl_facts__ext_callee_in(idx, c, &d) ? tl_facts__returned_loss_kind(d.idx, d.func, kind_of)
+						      : TL_LOSS_OTHER;
+	tl_facts__ext_leave(idx);
+	return k;
+}
+
+bool tl_facts__ext_class_is_module(const TlIndex *idx, const char *q)
+{
+	TlExtDef d;
+	if (!q || !idx->imports)
+		return false;
+	tl_facts__ext_enter(idx);
+	bool yes = tl_facts__ext_def_in(idx, q, strlen(q), &d, 0) && d.func < 0 && d.cls >= 0 &&
+		   d.idx->classes.items[d.cls].is_module;
+	tl_facts__ext_leave(idx);
+	return yes;
+}
+
+const char *tl_facts__ext_class_named(const TlIndex *idx, const char *q, char *buf, size_t size)
+{
+	TlExtDef d;
+	if (!q || !idx->imports || !size)
+		return NULL;
+	const char *name = NULL;
+	tl_facts__ext_enter(idx);
+	if (tl_facts__ext_def_in(idx, q, strlen(q), &d, 0) && d.func < 0 && d.cls >= 0) {
+		snprintf(buf, size, "%s", d.idx->classes.items[d.cls].name);
+		name = buf;
+	}
+	tl_facts__ext_leave(idx);
+	return name;
+}

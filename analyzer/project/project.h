@@ -1,0 +1,59 @@
+/* The project model (RULES.md principle 2): which modules of the project a
+ * file imports, found as Python finds them, and those modules loaded on
+ * demand (read, parsed, indexed, their facts built) once per run, whether
+ * or not they were named on the command line. The facts layer reads them
+ * through the TlImports interface (syntax/index.h) that a project offers.
+ *
+ * Roots, searched in this order for an absolute import `a.b`: the
+ * importing file's folder when it is no package (a script's folder is
+ * sys.path[0]), the folder above the top of its package chain (the
+ * folders holding __init__.py), the closest folder above it with
+ * pyproject.toml, setup.cfg, setup.py or .git, that folder's src/ (a src
+ * layout), and the roots given by `src` in [tool.torchlint]. A name is a
+ * module `root/a/b.py` or a package `root/a/b/__init__.py`. A relative
+ * import (`from ..utils import f`) is resolved from the importing file's
+ * package. A file in an installed tree (site-packages, dist-packages: no
+ * project file above it) sees its own top-level package only.
+ *
+ * Loading is under one re-entrant lock, which every question that reads a
+ * loaded module also holds (TlImports.enter / leave): worker threads share
+ * the loaded modules. A module whose load is under way is unknown to the
+ * loads it starts, so import cycles end. Modules are keyed by their real
+ * path and remember a hash of their text.
+ *
+ * Owns: TlProject. */
+#ifndef TL_PROJECT_H
+#define TL_PROJECT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/array.h"
+#include "syntax/index.h"
+
+typedef struct TlProject TlProject;
+
+/* A new project; `src_roots` (may be NULL) are extra absolute roots. */
+TlProject *tl_project_new(const TlStrArray *src_roots);
+void tl_project_free(TlProject *p);
+/* Adds an absolute root searched after the ones a file's place gives. */
+void tl_project_add_root(TlProject *p, const char *dir);
+/* The interface the facts layer reads the project through. */
+const TlImports *tl_project_imports(TlProject *p);
+/* The text to read for `path` instead of the file's (an editor's unsaved
+ * document), or NULL to read the file again; forgets every loaded module
+ * when it changes what a module holds (their facts may depend on it). */
+void tl_project_set_text(TlProject *p, const char *path, const char *text, size_t len);
+/* Forgets every loaded module (a file changed on disk). Only while no
+ * question is being answered. */
+void tl_project_forget(TlProject *p);
+/* How many modules were loaded for context, and the path of each (as
+ * real paths), in load order; a module that could not be read is left
+ * out. */
+size_t tl_project_module_count(const TlProject *p);
+const char *tl_project_module_path(const TlProject *p, size_t i);
+/* True when the loaded module at real path `path` was read. */
+bool tl_project_has_module(const TlProject *p, const char *path);
+
+#endif

@@ -1,0 +1,9 @@
+import torch
+
+
+def run_validation(model, batch):
+    model.eval()
+    with torch.no_grad():
+        out = model(batch)
+    model.train()
+    return out.mean().item()
