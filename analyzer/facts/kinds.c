@@ -438,6 +438,8 @@ static bool tl_facts__backpropagated(const TlIndex *idx, const TlBinding *b)
 	return false;
 }
 
+static int tl_facts__call_element_graph(const TlIndex *idx, TSNode v, int32_t elem, int depth);
+
 bool tl_facts__graph(const TlIndex *idx, TSNode expr, int depth)
 {
 	static const char *const breaks_graph[] = {
@@ -587,6 +589,13 @@ bool tl_facts__graph(const TlIndex *idx, TSNode expr, int depth)
 		if (!ts_node_is_null(v)) {
 			if (tl_facts_grad_state(idx, v) == TL_GRAD_OFF)
 				return false;
+			/* `loss, stats = f(...)`: the element f returns there. */
+			if (b->elem >= 0 && b->depth == 1 && ts_node_symbol(v) == sy->call &&
+			    ts_node_eq(v, tl_index_unparen(b->value))) {
+				int e = tl_facts__call_element_graph(idx, v, b->elem, depth + 1);
+				if (e >= 0)
+					return e || tl_facts__backpropagated(idx, b);
+			}
 			if (tl_facts__graph(idx, v, depth + 1))
 				return true;
 			if (b->elem >= 0 && ts_node_eq(v, tl_index_unparen(b->value)) &&
@@ -596,6 +605,55 @@ bool tl_facts__graph(const TlIndex *idx, TSNode expr, int depth)
 		return tl_facts__backpropagated(idx, b);
 	}
 	return false;
+}
+
+/* For `loss, stats = f(...)`: whether element `elem` of what the function
+ * `f` of `fidx` returns carries a graph (is one, or holds one), when every
+ * return of `f` is a tuple with that element: 1 yes, 0 no, -1 when a
+ * return is something else (then the call is judged whole). */
+static int tl_facts__returned_element_graph(const TlIndex *fidx, int32_t f, int32_t elem, int depth)
+{
+	const TlSyms *sy = tl_syms();
+	const TlFunc *fn = &fidx->funcs.items[f];
+	if (!fn->returns.size)
+		return -1;
+	bool any = false;
+	for (uint32_t i = 0; i < fn->returns.size; i++) {
+		TSNode r = fn->returns.items[i];
+		TSNode v = ts_node_named_child_count(r) ? tl_index_unparen(ts_node_named_child(r, 0))
+							: (TSNode){ 0 };
+		if (ts_node_is_null(v))
+			return -1;
+		TSSymbol s = ts_node_symbol(v);
+		if ((s != sy->tuple && s != sy->expression_list) ||
+		    (uint32_t)elem >= ts_node_named_child_count(v))
+			return -1;
+		TSNode e = ts_node_named_child(v, (uint32_t)elem);
+		if (ts_node_symbol(e) == sy->list_splat)
+			return -1;
+		any = any || tl_facts__graph(fidx, e, depth + 1) || tl_facts__elements_graph(fidx, e, depth + 1);
+	}
+	return any;
+}
+
+/* The same for the call `v` (of a local function, or of a function of
+ * another module of the project); -1 for any other call. */
+static int tl_facts__call_element_graph(const TlIndex *idx, TSNode v, int32_t elem, int depth)
+{
+	const TlCall *c = tl_index_call_at(idx, v);
+	if (!c || depth > TL_FACTS_DEPTH)
+		return -1;
+	if (c->target >= 0)
+		return tl_facts__returned_element_graph(idx, c->target, elem, depth);
+	if (!idx->imports)
+		return -1;
+	int r = -1;
+	tl_facts__ext_enter(idx);
+	TlExtDef d;
+	if (tl_facts__ext_callee(idx, c, &d))
+		r = tl_facts__returned_element_graph(d.idx, d.func, elem, depth);
+	tl_facts__ext_leave(idx);
+	return r;
 }
 
 bool tl_facts_is_graph(const TlIndex *idx, TSNode expr)

@@ -1,0 +1,3 @@
+def load(model):
+    model.eval()
+    return model
