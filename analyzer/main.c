@@ -990,8 +990,18 @@ int main(int argc, char **argv)
 				tl_array_push(&ctx, tl_strdup(m));
 		}
 		tl_array_sort(&ctx, tl_main__cmp_str);
-		for (uint32_t i = 0; i < ctx.size; i++)
-			fprintf(out, "%s (context)\n", ctx.items[i]);
+		/* Relative to the working directory when below it, as files are. */
+		char *cwd_abs = tl_path_cwd();
+		char *cwd = tl_path_real(cwd_abs);
+		char *cwd_slash = tl_path_with_slash(cwd);
+		size_t cl = strlen(cwd_slash);
+		for (uint32_t i = 0; i < ctx.size; i++) {
+			const char *m = ctx.items[i];
+			fprintf(out, "%s (context)\n", strncmp(m, cwd_slash, cl) == 0 ? m + cl : m);
+		}
+		tl_free(cwd_slash);
+		tl_free(cwd);
+		tl_free(cwd_abs);
 		tl_str_array_release(&ctx);
 		tl_strmap_release(&analysed);
 		goto done;

@@ -1,0 +1,159 @@
+#!/bin/sh
+# The project model (issue 23, RULES.md principle 2): `torchlint train.py`
+# reads the local modules train.py imports, named or not, as Python would
+# find them (script folder, package chain, pyproject.toml / setup.py / .git
+# root, src/ layout, [tool.torchlint] src, relative imports, __init__
+# re-exports, star imports); third-party names stay unknown; import cycles
+# end; findings are reported only in the analysed files; --show-files=context
+# lists the modules read.
+# usage: test-project.sh TORCHLINT
+set -u
+. "$(dirname "$0")/lib.sh"
+
+# A criterion class in another module: `total += crit(...)` keeps the graph.
+mkdir -p "$tmp/a"
+cd "$tmp/a" || exit 1
+touch pyproject.toml
+cat >losses.py <<'PY'
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class FocalLoss(nn.Module):
+    def forward(self, logits, target):
+        return F.cross_entropy(logits, target)
+PY
+cat >train.py <<'PY'
+import torch
+import torch.nn as nn
+from losses import FocalLoss
+
+
+def train(loader):
+    model = nn.Linear(4, 2)
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    crit = FocalLoss()
+    total = 0.0
+    for x, y in loader:
+        opt.zero_grad()
+        total += crit(model(x), y)
+        opt.step()
+    return total
+PY
+run imported-criterion 1 "$bin" --format concise train.py
+has imported-criterion "$tmp/out" "train.py:13:9: TL101"
+hasnt only-analysed-files "$tmp/out" "losses.py"
+run show-context 0 "$bin" --show-files=context train.py
+has show-context-file "$tmp/out" "train.py"
+has show-context-module "$tmp/out" "losses.py (context)"
+lines show-context-lines "$tmp/out" 2
+run show-files-plain 0 "$bin" --show-files train.py
+lines show-files-plain-lines "$tmp/out" 1
+run show-files-bad-value 2 "$bin" --show-files=everything train.py
+# The file alone (the module moved away): nothing known, nothing reported.
+mv losses.py losses.txt
+run module-missing 0 "$bin" --format concise train.py
+mv losses.txt losses.py
+
+# A package: relative imports, a re-export in __init__.py, a star import,
+# a src/ layout, and a cycle between two modules.
+mkdir -p "$tmp/b/src/proj/sub"
+cd "$tmp/b" || exit 1
+cat >pyproject.toml <<'TOML'
+[project]
+name = "proj"
+TOML
+cat >src/proj/__init__.py <<'PY'
+from .sub import make_loss
+PY
+cat >src/proj/sub/__init__.py <<'PY'
+from .impl import *
+PY
+cat >src/proj/sub/impl.py <<'PY'
+import torch.nn.functional as F
+from .. import cycle  # noqa: TL001
+
+
+def make_loss(logits, target):
+    return F.cross_entropy(logits, target)
+PY
+cat >src/proj/cycle.py <<'PY'
+from .sub.impl import make_loss
+
+
+def again(a, b):
+    return make_loss(a, b)
+PY
+cat >src/proj/train.py <<'PY'
+import torch
+import torch.nn as nn
+
+from proj import make_loss
+from .cycle import again
+
+
+def train(loader):
+    model = nn.Linear(4, 2)
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    hist, seen = [], []
+    for x, y in loader:
+        opt.zero_grad()
+        hist.append(make_loss(model(x), y))
+        seen.append(again(model(x), y))
+        opt.step()
+PY
+run src-layout 1 "$bin" --format concise src/proj/train.py
+has src-layout-reexport "$tmp/out" "train.py:14:9: TL101"
+has src-layout-relative-cycle "$tmp/out" "train.py:15:9: TL101"
+
+# [tool.torchlint] src names a root that nothing else would find.
+mkdir -p "$tmp/c/app" "$tmp/c/libs/helpers"
+cd "$tmp/c" || exit 1
+cat >pyproject.toml <<'TOML'
+[tool.torchlint]
+src = ["libs"]
+TOML
+cat >libs/helpers/__init__.py <<'PY'
+import torch.nn.functional as F
+
+
+def loss_of(model, x, y):
+    return F.cross_entropy(model(x), y)
+PY
+cat >app/train.py <<'PY'
+import torch
+import torch.nn as nn
+from helpers import loss_of
+
+
+def train(loader):
+    model = nn.Linear(4, 2)
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    total = 0
+    for x, y in loader:
+        opt.zero_grad()
+        total += loss_of(model, x, y)
+        opt.step()
+PY
+run config-src 1 "$bin" --format concise app/train.py
+has config-src-root "$tmp/out" "train.py:12:9: TL101"
+sed -i 's/src = \["libs"\]/src = []/' pyproject.toml
+run config-src-unset 0 "$bin" --format concise app/train.py
+
+# A third-party name is never looked up in the project, even when a local
+# file of that name exists below a folder Python would not search.
+mkdir -p "$tmp/d/vendor"
+cd "$tmp/d" || exit 1
+touch setup.py
+cat >vendor/helpers.py <<'PY'
+import torch.nn.functional as F
+
+
+def loss_of(model, x, y):
+    return F.cross_entropy(model(x), y)
+PY
+cp "$tmp/c/app/train.py" train.py
+run not-on-path 0 "$bin" --format concise train.py
+
+echo "project: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
