@@ -39,17 +39,54 @@ static void tl_facts__classes(TlIndex *idx)
 	}
 }
 
+/* Which functions an iteration may run: those a call in a loop reaches
+ * through local calls (one byte per function). What a call of another
+ * module's function does is looked up only where an iteration runs it
+ * (loading a module costs a parse): in a loop, or in such a function. */
+static uint8_t *tl_facts__iteration_funcs(const TlIndex *idx)
+{
+	uint8_t *in = tl_calloc(idx->funcs.size + 1, 1);
+	for (uint32_t i = 0; i < idx->calls.size; i++) {
+		const TlCall *c = &idx->calls.items[i];
+		if (c->loop < 0)
+			continue;
+		if (c->target >= 0)
+			in[c->target] = 1;
+		if (c->arg_target >= 0)
+			in[c->arg_target] = 1;
+	}
+	/* A fixpoint that only turns bytes on. */
+	for (bool changed = true; changed;) {
+		changed = false;
+		for (uint32_t i = 0; i < idx->calls.size; i++) {
+			const TlCall *c = &idx->calls.items[i];
+			if (c->func < 0 || !in[c->func])
+				continue;
+			int32_t t[2] = { c->target, c->arg_target };
+			for (int k = 0; k < 2; k++)
+				if (t[k] >= 0 && !in[t[k]]) {
+					in[t[k]] = 1;
+					changed = true;
+				}
+		}
+	}
+	return in;
+}
+
 /* The events of each call, the functions' own and reachable events, and
  * each loop's iteration. */
 static void tl_facts__events(TlIndex *idx)
 {
+	uint8_t *iter = idx->imports ? tl_facts__iteration_funcs(idx) : NULL;
 	for (uint32_t i = 0; i < idx->calls.size; i++) {
 		TlCall *c = &idx->calls.items[i];
 		c->events = tl_facts_call_events(idx, c);
-		tl_facts__ext_call_events(idx, c);
+		if (iter && (c->loop >= 0 || (c->func >= 0 && iter[c->func])))
+			tl_facts__ext_call_events(idx, c);
 		if (c->func >= 0)
 			idx->funcs.items[c->func].events |= c->events;
 	}
+	tl_free(iter);
 	for (uint32_t i = 0; i < idx->sites.size; i++) {
 		const TlSite *s = &idx->sites.items[i];
 		if (s->func >= 0)

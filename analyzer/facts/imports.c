@@ -333,6 +333,30 @@ int tl_facts__ext_returned_loss_kind(const TlIndex *idx, const TlCall *c,
 	return k;
 }
 
+/* Whether class `cls` of `mod` is an nn.Module: as its module's build
+ * found (by names and local bases), or through a base class imported from
+ * another module of the project (a module read for context was built
+ * without looking at other modules). */
+static bool tl_facts__ext_module_class(const TlIndex *mod, int32_t cls, int depth)
+{
+	const TlClass *c = &mod->classes.items[cls];
+	if (c->is_module)
+		return true;
+	if (depth > TL_EXT_DEPTH)
+		return false;
+	for (uint32_t i = 0; i < c->bases.size; i++)
+		if (tl_facts__ext_module_class(mod, c->bases.items[i], depth + 1))
+			return true;
+	for (uint32_t i = 0; i < c->base_qnames.size; i++) {
+		TlExtDef b;
+		const char *bq = c->base_qnames.items[i];
+		if (tl_facts__ext_def_in(mod, bq, strlen(bq), &b, depth + 1) && b.func < 0 &&
+		    b.cls >= 0 && tl_facts__ext_module_class(b.idx, b.cls, depth + 1))
+			return true;
+	}
+	return false;
+}
+
 bool tl_facts__ext_class_is_module(const TlIndex *idx, const char *q)
 {
 	TlExtDef d;
@@ -340,7 +364,7 @@ bool tl_facts__ext_class_is_module(const TlIndex *idx, const char *q)
 		return false;
 	tl_facts__ext_enter(idx);
 	bool yes = tl_facts__ext_def_in(idx, q, strlen(q), &d, 0) && d.func < 0 && d.cls >= 0 &&
-		   d.idx->classes.items[d.cls].is_module;
+		   tl_facts__ext_module_class(d.idx, d.cls, 0);
 	tl_facts__ext_leave(idx);
 	return yes;
 }

@@ -119,8 +119,9 @@ static void test_qualify_imports(void **state)
 	/* `import torch.distributed` binds `torch`. */
 	expect_qualify(fx, "g = ", "torch.distributed.init_process_group",
 		       "torch.distributed.init_process_group");
-	/* Relative imports and unbound roots do not resolve. */
-	expect_qualify(fx, "h = ", "utils.helper", NULL);
+	/* A relative import keeps its dots (the project model resolves it);
+	 * an unbound root does not resolve. */
+	expect_qualify(fx, "h = ", "utils.helper", ".utils.helper");
 	expect_qualify(fx, "i = ", "local.thing", NULL);
 	/* The index stores the resolved callee of every call. */
 	assert_string_equal(call_of(fx, "F.relu(a)")->qname, "torch.nn.functional.relu");
