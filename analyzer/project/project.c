@@ -391,7 +391,7 @@ void tl_project_forget(TlProject *p)
 	pthread_mutex_unlock(&p->lock);
 }
 
-void tl_project_set_text(TlProject *p, const char *path, const char *text, size_t len)
+bool tl_project_set_text(TlProject *p, const char *path, const char *text, size_t len)
 {
 	char *real = tl_path_real(path);
 	pthread_mutex_lock(&p->lock);
@@ -421,6 +421,7 @@ void tl_project_set_text(TlProject *p, const char *path, const char *text, size_
 		tl_project__drop(p);
 	pthread_mutex_unlock(&p->lock);
 	tl_free(real);
+	return changed;
 }
 
 void tl_project_free(TlProject *p)

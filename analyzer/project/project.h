@@ -43,8 +43,9 @@ void tl_project_add_root(TlProject *p, const char *dir);
 const TlImports *tl_project_imports(TlProject *p);
 /* The text to read for `path` instead of the file's (an editor's unsaved
  * document), or NULL to read the file again; forgets every loaded module
- * when it changes what a module holds (their facts may depend on it). */
-void tl_project_set_text(TlProject *p, const char *path, const char *text, size_t len);
+ * when it changes what a loaded module holds (their facts may depend on
+ * it), and then returns true. */
+bool tl_project_set_text(TlProject *p, const char *path, const char *text, size_t len);
 /* Forgets every loaded module (a file changed on disk). Only while no
  * question is being answered. */
 void tl_project_forget(TlProject *p);

@@ -91,7 +91,7 @@ static bool tl_server__is_config_name(const char *path)
 	return strcmp(base, "pyproject.toml") == 0 || strcmp(base, "torchlint.toml") == 0;
 }
 
-static void tl_server__mark_all_due(TlServer *s, int64_t when)
+void tl_server_mark_all_due(TlServer *s, int64_t when)
 {
 	for (uint32_t i = 0; i < s->docs.size; i++)
 		if (s->docs.items[i]->kind != TL_DOC_CELL)
@@ -104,7 +104,7 @@ static void tl_server__reset_configs(TlServer *s)
 {
 	tl_configs_release(&s->configs);
 	tl_configs_init(&s->configs, &s->rules);
-	tl_server__mark_all_due(s, tl_server_now());
+	tl_server_mark_all_due(s, tl_server_now());
 }
 
 /* Compares the stat of `path` with the last one seen; records it. */
@@ -243,7 +243,7 @@ static void tl_server__settings(TlServer *s, json_t *settings)
 	if (json_is_integer(db) && json_integer_value(db) >= 0 &&
 	    json_integer_value(db) <= TL_SERVER_MAX_DEBOUNCE_MS)
 		s->debounce_ns = (int64_t)json_integer_value(db) * 1000000LL;
-	tl_server__mark_all_due(s, tl_server_now());
+	tl_server_mark_all_due(s, tl_server_now());
 }
 
 /* ---- documents ---------------------------------------------------------------------------- */
@@ -620,6 +620,13 @@ static json_t *tl_server__initialized(TlServer *s, json_t *params, int *code, co
 		"registerOptions", "watchers", "globPattern", "**/pyproject.toml", "globPattern",
 		"**/torchlint.toml");
 	tl_server_send(s, req);
+	/* And when a module of the project changes on disk. */
+	req = json_pack("{s:s, s:I, s:s, s:{s:[{s:s, s:s, s:{s:[{s:s}]}}]}}", "jsonrpc", "2.0", "id",
+			(json_int_t)s->next_id++, "method", "client/registerCapability", "params",
+			"registrations", "id", "torchlint-modules", "method",
+			"workspace/didChangeWatchedFiles", "registerOptions", "watchers", "globPattern",
+			"**/*.py");
+	tl_server_send(s, req);
 	return NULL;
 }
 
@@ -685,6 +692,11 @@ static json_t *tl_server__did_save(TlServer *s, json_t *params, int *code, const
 static json_t *tl_server__did_close(TlServer *s, json_t *params, int *code, const char **why)
 {
 	const char *uri = tl_lsp_string(json_object_get(params, "textDocument"), "uri", NULL);
+	TlDoc *d = uri ? tl_server_doc(s, uri) : NULL;
+	/* Its file on disk stands for the module again. */
+	if (d && d->kind == TL_DOC_PYTHON && s->project &&
+	    tl_project_set_text(s->project, d->path, NULL, 0))
+		tl_server_mark_all_due(s, tl_server_now());
 	if (uri)
 		tl_server__close(s, uri);
 	return NULL;
@@ -707,7 +719,14 @@ static json_t *tl_server__did_change_watched(TlServer *s, json_t *params, int *c
 		const char *uri = tl_lsp_string(c, "uri", NULL);
 		char *path = uri ? tl_lsp_uri_path(uri) : NULL;
 		bool config = path && tl_server__is_config_name(path);
+		/* A module changed on disk: what was read for context is read
+		 * again. */
+		bool module = path && tl_server__ends_with(path, ".py");
 		tl_free(path);
+		if (module && s->project) {
+			tl_project_forget(s->project);
+			tl_server_mark_all_due(s, tl_server_now());
+		}
 		if (config) {
 			tl_server__reset_configs(s);
 			break;
@@ -969,6 +988,8 @@ static void tl_server__release(TlServer *s, bool engine)
 		tl_configs_release(&s->configs);
 	}
 	tl_rules_release(&s->rules);
+	tl_project_free(s->project);
+	s->project = NULL;
 	tl_free(s->root);
 }
 
@@ -1019,6 +1040,7 @@ int tl_server_main(int argc, char **argv)
 	}
 	tl_engine_init(&s.engine, &s.rules, NULL);
 	tl_configs_init(&s.configs, &s.rules);
+	s.project = tl_project_new(NULL);
 	signal(SIGPIPE, SIG_IGN); /* a vanished client is seen as a failed write */
 	TlLspReader reader;
 	tl_lsp_reader_init(&reader, STDIN_FILENO);

@@ -143,6 +143,8 @@ static bool tl_diag__settings(TlServer *s, const char *path, TlSelection *sel, i
 		return false;
 	tl_settings_selection(sel, &s->rules, cfg, &s->client, path);
 	*torch = s->torch_version ? s->torch_version : cfg->torch_version;
+	for (uint32_t i = 0; s->project && i < cfg->src.size; i++)
+		tl_project_add_root(s->project, cfg->src.items[i]);
 	return true;
 }
 
@@ -173,13 +175,18 @@ void tl_server_analyze_doc(TlServer *s, TlDoc *d)
 	tl_lsp_lines_init(&lines, d->text.data, (uint32_t)d->text.len);
 	uint32_t bom = tl_diag__bom(&d->text);
 	TlSelection sel;
-	TlFileOptions fo = { .selection = &sel };
+	TlFileOptions fo = { .selection = &sel, .imports = s->project ? tl_project_imports(s->project) : NULL };
 	TlFindings fs;
 	tl_array_init(&fs);
 	char why[256];
 	if (!tl_diag__settings(s, d->path, &sel, &fo.torch_version))
 		goto publish;
 	if (d->kind == TL_DOC_PYTHON) {
+		/* The document's text stands for its module; when another open
+		 * document read that module, they are analysed again. */
+		if (s->project && tl_project_set_text(s->project, d->path, d->text.data, d->text.len))
+			tl_server_mark_all_due(s, tl_server_now());
+		d->due = 0;
 		TlSource src;
 		if (!tl_source_init_text(&src, d->path, d->text.data, d->text.len, why, sizeof why)) {
 			tl_diag__unreadable(s, d, why);

@@ -16,6 +16,7 @@
 #include "base/strmap.h"
 #include "config/config.h"
 #include "engine/engine.h"
+#include "project/project.h"
 #include "rules/rules.h"
 #include "server/lsp.h"
 
@@ -92,6 +93,10 @@ typedef struct TlServer {
 	int out;               /* file descriptor messages are written to */
 	int64_t next_id;       /* of requests the server sends */
 	TlServerStats stats;
+	/* The modules open documents import (project/): an open document's
+	 * text stands for its file; a change to a module read for context
+	 * makes every open document due. */
+	TlProject *project;
 } TlServer;
 
 int64_t tl_server_now(void);
@@ -107,6 +112,8 @@ TlNbDoc *tl_server_notebook(TlServer *s, const char *uri);
  * changed since last seen, drops the cached configurations and makes every
  * open document due. Returns true when something changed. */
 bool tl_server_check_configs(TlServer *s, const char *path);
+/* Makes every open document (and notebook) due at `when`. */
+void tl_server_mark_all_due(TlServer *s, int64_t when);
 
 /* server_diag.c */
 /* Analyses `d` (a Python or .ipynb document) and publishes its diagnostics. */

@@ -770,9 +770,65 @@ def test_memory_and_latency(tmp):
     check("shutdown + exit: status 0", c.close() == 0)
 
 
+PROJ_TRAIN = '''import torch
+import torch.nn as nn
+from losses import make_loss
+
+
+def train(loader):
+    model = nn.Linear(4, 2)
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    total = 0.0
+    for x, y in loader:
+        opt.zero_grad()
+        total += make_loss(model(x), y)
+        opt.step()
+'''
+LOSS_GRAPH = "import torch.nn.functional as F\n\n\ndef make_loss(a, b):\n    return F.cross_entropy(a, b)\n"
+LOSS_ITEM = "import torch.nn.functional as F\n\n\ndef make_loss(a, b):\n    return F.cross_entropy(a, b).item()\n"
+
+
+def test_project(tmp):
+    """An open document's diagnostics follow the modules it imports: on
+    disk, as another open document holds it, and after that document
+    changes or closes, or the file changes on disk."""
+    open(os.path.join(tmp, "pyproject.toml"), "w").close()
+    train_path, loss_path = os.path.join(tmp, "train.py"), os.path.join(tmp, "losses.py")
+    with open(loss_path, "w") as f:
+        f.write(LOSS_ITEM)
+    c = server()
+    c.initialize(root_uri=uri_of(tmp))
+    turi, luri = uri_of(train_path), uri_of(loss_path)
+    open_doc(c, turi, PROJ_TRAIN)
+    d = c.diagnostics(turi, version=1)
+    check("project: a helper returning a number on disk: nothing", not d, got(d))
+    # The module opened with a loss that keeps its graph: train.py again.
+    open_doc(c, luri, LOSS_GRAPH)
+    d = c.diagnostics(turi, version=1)
+    check("project: the open module's text counts", [x["code"] for x in d] == ["TL101"], got(d))
+    change(c, luri, 2, [{"text": LOSS_ITEM}])
+    d = c.diagnostics(turi, version=1)
+    check("project: an edit of the module re-analyses the importer", not d, got(d))
+    change(c, luri, 3, [{"text": LOSS_GRAPH}])
+    d = c.diagnostics(turi, version=1)
+    check("project: and back", [x["code"] for x in d] == ["TL101"], got(d))
+    # Closed: the file on disk (a number) counts again.
+    c.notify("textDocument/didClose", {"textDocument": {"uri": luri}})
+    d = c.diagnostics(turi, version=1)
+    check("project: closing the module goes back to the file", not d, got(d))
+    # Changed on disk, as a file watcher reports it.
+    with open(loss_path, "w") as f:
+        f.write(LOSS_GRAPH)
+    c.notify("workspace/didChangeWatchedFiles", {"changes": [{"uri": luri, "type": 2}]})
+    d = c.diagnostics(turi, version=1)
+    check("project: a module changed on disk", [x["code"] for x in d] == ["TL101"], got(d))
+    c.close()
+
+
 def main():
     tests = [test_lifecycle_and_bad_input, test_diagnostics, test_utf16_and_incremental, test_debounce,
-             test_config, test_notebooks, test_code_actions, test_fix_actions, test_memory_and_latency]
+             test_config, test_notebooks, test_code_actions, test_fix_actions, test_memory_and_latency,
+             test_project]
     only = [a for a in sys.argv[2:] if a.startswith("test_")]
     for t in tests:
         if only and t.__name__ not in only:
