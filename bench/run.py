@@ -194,6 +194,22 @@ def main():
         rel = os.path.relpath(ex, repo)
         singles.append(("%s (%d lines)" % (rel, n), [tl, "--isolated", ex]))
         singles.append(("%s (%d lines) -j1" % (rel, n), [tl, "--isolated", "-j1", ex]))
+    # One file plus the local modules it imports (read for context): a
+    # module of Debian's torch that imports many of its siblings, and a
+    # corpus project whose criteria come through a package's re-exports.
+    multi = [os.path.join(SITE, "torch", "nn", "modules", "transformer.py"),
+             os.path.join(repo, "corpus", "projects", "loss_stats", "train.py")]
+    for path in multi:
+        if not os.path.isfile(path):
+            continue
+        shown = subprocess.run([tl, "--isolated", "--show-files=context", path],
+                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL).stdout.decode()
+        ctx = sum(1 for l in shown.splitlines() if l.endswith(" (context)"))
+        with open(path, "rb") as fh:
+            n = fh.read().count(b"\n")
+        rel = os.path.relpath(path, repo) if path.startswith(repo) else os.path.relpath(path, SITE)
+        singles.append(("%s (%d lines) + %d modules it imports, read for context" % (rel, n, ctx),
+                        [tl, "--isolated", path]))
     for name, cmd in singles:
         run_once(cmd)
         s = [run_once(cmd) for _ in range(args.latency_reps)]

@@ -163,6 +163,12 @@ static bool tl_facts__ext_def_in(const TlIndex *idx, const char *q, size_t len, 
 	return false;
 }
 
+bool tl_facts__unwraps(const TlCall *c)
+{
+	return c->method && strcmp(c->method, "unwrap_model") == 0 && c->receiver.id &&
+	       tl_facts__argc(c->node) >= 1;
+}
+
 bool tl_facts__ext_def(const TlIndex *idx, const char *q, TlExtDef *out)
 {
 	if (!idx->imports || !q)
@@ -190,6 +196,10 @@ static bool tl_facts__ext_instance(const TlIndex *idx, TSNode expr, TlExtDef *ou
 				return false;
 			if (c->receiver.id && IN(c->method, tl_facts__same_module)) {
 				expr = c->receiver;
+				continue;
+			}
+			if (tl_facts__unwraps(c)) {
+				expr = tl_facts__arg(expr, 0);
 				continue;
 			}
 			const TlBinding *cb = tl_index_resolve_node(idx, c->callee);
@@ -297,14 +307,18 @@ TSNode tl_facts__ext_param_arg(const TlIndex *idx, const TlCall *c, const TlExtD
 	memcpy(name, pname, len);
 	name[len] = 0;
 	TSNode arg = tl_facts__kwarg(idx, c->node, name);
-	if (!ts_node_is_null(arg))
-		return arg;
-	if (fn->cls >= 0 && c->receiver.id) {
+	if (ts_node_is_null(arg) && fn->cls >= 0 && c->receiver.id) {
 		if (k == 0)
-			return c->receiver; /* a bound method's self */
+			arg = c->receiver; /* a bound method's self */
 		k--;
 	}
-	return tl_facts__arg(c->node, (uint32_t)k);
+	if (ts_node_is_null(arg) && k >= 0)
+		arg = tl_facts__arg(c->node, (uint32_t)k);
+	/* accelerator.unwrap_model(model) hands back the model itself. */
+	const TlCall *u = ts_node_is_null(arg) ? NULL : tl_index_call_at(idx, tl_index_unparen(arg));
+	if (u && tl_facts__unwraps(u))
+		arg = tl_facts__arg(u->node, 0);
+	return arg;
 }
 
 bool tl_facts__ext_any_return(const TlIndex *idx, const TlCall *c, TlRet kind,

@@ -127,6 +127,8 @@ void tl_facts__ext_leave(const TlIndex *idx);
  * `self`); null when it passes none. Under tl_facts__ext_enter. */
 TSNode tl_facts__ext_param_arg(const TlIndex *idx, const TlCall *c, const TlExtDef *d,
 				const char *pname, size_t len);
+/* True for `accelerator.unwrap_model(model)`, which hands back `model`. */
+bool tl_facts__unwraps(const TlCall *c);
 /* Fills c->callee_events / callee_flat / callee_steps (tl_facts_build). */
 void tl_facts__ext_call_events(TlIndex *idx, TlCall *c);
 /* tl_facts__any_return / tl_facts__returned_loss_kind of the function of

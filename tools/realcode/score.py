@@ -24,7 +24,14 @@ Two manifests (tab-separated, '#' starts a comment line, first line a header):
       e.g. `--torch-version 2.4` for TL501 fixes written for older PyTorch.
 
 A mirror is `<mirrors>/<owner>+<name>/repo` (a bare git directory, or a
-clone with `.git`); files are read with `git --git-dir=... show COMMIT:PATH`.
+clone with `.git`). Each entry is analysed inside the repository's tree at
+its commit, as a user runs torchlint there, so that the modules it imports
+resolve (RULES.md principle 2): the commit's Python files and project files
+(pyproject.toml, setup.cfg, setup.py) are written under a temporary folder
+(read with `git ls-tree` and `git cat-file --batch`), with a `.git` marker
+at its top, and only the entry's file is named on the command line.
+An entry whose `pattern` names `module` is a bug that needs another module
+of the project; its recall is also reported on its own (cross-file).
 When a repository is too large to mirror, single files may be placed at
 `<mirrors>/<owner>+<name>/files/<commit>/<path>`.  An entry whose mirror or
 commit is missing is reported as skipped and never counted as a pass.
@@ -113,6 +120,70 @@ def read_blob(mirrors, repo, commit, path):
         with open(cached, encoding="utf-8", errors="replace") as f:
             return f.read(), None
     return None, "no mirror of %s under %s" % (repo, mirrors)
+
+
+TREE_FILES = ("pyproject.toml", "setup.cfg", "setup.py")
+
+
+def materialize(mirrors, repo, commit, dest):
+    """Writes the Python and project files of `repo` at `commit` under
+    `dest` (a `.git` marker at its top). True when the mirror has it."""
+    gd = git_dir(mirrors, repo)
+    if not gd:
+        return False
+    r = subprocess.run(["git", "--git-dir=" + gd, "ls-tree", "-r", "-z", commit],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    if r.returncode != 0:
+        return False
+    blobs = []
+    for rec in r.stdout.split(b"\0"):
+        if not rec:
+            continue
+        meta, _, path = rec.partition(b"\t")
+        parts = meta.split()
+        if len(parts) < 3 or parts[1] != b"blob":
+            continue
+        name = path.decode("utf-8", "replace")
+        if name.endswith(".py") or os.path.basename(name) in TREE_FILES:
+            blobs.append((parts[2].decode(), name))
+    os.makedirs(dest, exist_ok=True)
+    open(os.path.join(dest, ".git"), "w").close()
+    if not blobs:
+        return True
+    proc = subprocess.Popen(["git", "--git-dir=" + gd, "cat-file", "--batch"],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    proc.stdin.write(b"".join(sha.encode() + b"\n" for sha, _ in blobs))
+    proc.stdin.close()
+    out = proc.stdout
+    for sha, name in blobs:
+        header = out.readline().split()
+        size = int(header[2]) if len(header) == 3 else 0
+        data = out.read(size) if len(header) == 3 else b""
+        out.read(1)
+        target = os.path.normpath(os.path.join(dest, name))
+        if not target.startswith(dest + os.sep):
+            continue
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        with open(target, "wb") as f:
+            f.write(data)
+    proc.wait()
+    return True
+
+
+def place(tmp, trees, mirrors, repo, commit, path, tag, text):
+    """The file to analyse for one entry: `path` inside the repository's
+    tree at `commit` (written once per repository and commit), or, without
+    a mirror, the text alone in a folder of its own."""
+    key = (repo, commit)
+    if key not in trees:
+        dest = os.path.join(tmp, "t%03d" % len(trees))
+        trees[key] = dest if materialize(mirrors, repo, commit, dest) else None
+    root = trees[key]
+    if root:
+        f = os.path.join(root, path)
+        if os.path.isfile(f):
+            return f
+    return write_file(tmp, tag, path, text)
 
 
 def run_torchlint(torchlint, files, extra):
@@ -224,6 +295,7 @@ def main():
     report = {"torchlint": torchlint, "select": opt.select, "correct": [], "bugfixes": []}
     with tempfile.TemporaryDirectory(prefix="realcode-") as tmp:
         jobs = []
+        trees = {}
         for n, r in enumerate(correct):
             ent = {"repo": r["repo"], "commit": r["commit"], "path": r["path"],
                    "expected": parse_expected(r["expected"], "%s:%d" % (opt.correct, r["_line"])),
@@ -233,7 +305,8 @@ def main():
             if text is None:
                 ent["skipped"] = why
                 continue
-            ent["job"] = {"file": write_file(tmp, "c%03d" % n, r["path"], text), "args": []}
+            ent["job"] = {"file": place(tmp, trees, opt.mirrors, r["repo"], r["commit"], r["path"],
+                                        "c%03d" % n, text), "args": []}
             jobs.append(ent["job"])
         for n, r in enumerate(fixes):
             args = r.get("args", "").strip()
@@ -248,10 +321,12 @@ def main():
                 ent["skipped"] = why
                 continue
             ftext, fwhy = read_blob(opt.mirrors, r["repo"], r["fix_commit"], r["path"])
-            ent["job"] = {"file": write_file(tmp, "p%03d" % n, r["path"], ptext), "args": args}
+            ent["job"] = {"file": place(tmp, trees, opt.mirrors, r["repo"], r["parent_commit"],
+                                        r["path"], "p%03d" % n, ptext), "args": args}
             jobs.append(ent["job"])
             if ftext is not None:
-                ent["fixjob"] = {"file": write_file(tmp, "f%03d" % n, r["path"], ftext), "args": args}
+                ent["fixjob"] = {"file": place(tmp, trees, opt.mirrors, r["repo"], r["fix_commit"],
+                                               r["path"], "f%03d" % n, ftext), "args": args}
                 ent["map"] = line_map(ptext, ftext)
                 jobs.append(ent["fixjob"])
             else:
@@ -323,6 +398,7 @@ def main():
         per_code = {}
         per_pattern = {}
         hits = items = skipped = 0
+        cross = [0, 0]
         entries_hit = entries_scored = 0
         for ent in report["bugfixes"]:
             label = "%s %s %s" % (ent["repo"], ent["fix"][:10], ent["path"])
@@ -358,6 +434,9 @@ def main():
                 pp = per_pattern.setdefault(ent["pattern"] or "-", [0, 0])
                 pp[0] += hit
                 pp[1] += 1
+                if "module" in (ent["pattern"] or "").split("+"):
+                    cross[0] += hit
+                    cross[1] += 1
             entries_hit += all_hit
             ent["results"] = res
             ent["parent_findings"] = [brief(f) for f in found]
@@ -374,12 +453,14 @@ def main():
         print("  entries: %d scored, %d skipped (not counted); all expected found: %d/%d" %
               (entries_scored, skipped, entries_hit, entries_scored))
         print("  recall: %d/%d = %.1f%%" % (hits, items, 100.0 * hits / items if items else 0.0))
+        print("  cross-file (pattern has 'module'): %d/%d = %.1f%%" %
+              (cross[0], cross[1], 100.0 * cross[0] / cross[1] if cross[1] else 0.0))
         print("  per code:    " + ", ".join("%s %d/%d" % (c, v[0], v[1])
                                              for c, v in sorted(per_code.items())))
         print("  per pattern: " + ", ".join("%s %d/%d" % (c, v[0], v[1])
                                              for c, v in sorted(per_pattern.items())))
         report["bugfix_summary"] = {"scored": entries_scored, "skipped": skipped,
-                                    "hits": hits, "items": items,
+                                    "hits": hits, "items": items, "cross_file": cross,
                                     "entries_all_hit": entries_hit,
                                     "per_code": per_code, "per_pattern": per_pattern}
 
