@@ -318,6 +318,23 @@ static int tl_facts__module_output(const TlIndex *idx, TSNode m, int32_t elem, i
 			continue;
 		}
 		const TlBinding *cb = tl_index_resolve_node(idx, c->callee);
+		if ((!cb || cb->kind != TL_BIND_CLASS) && c->qname && idx->imports &&
+		    tl_facts__ext_class_is_module(idx, c->qname)) {
+			/* A module class of another module: its forward there (or
+			 * its bases'). */
+			TlBuf fq;
+			tl_buf_init(&fq);
+			tl_buf_add(&fq, c->qname);
+			tl_buf_add(&fq, ".forward");
+			int k = TL_MADE_NONE;
+			tl_facts__ext_enter(idx);
+			TlExtDef d;
+			if (tl_facts__ext_def(idx, fq.data, &d) && d.func >= 0)
+				k = tl_facts__made_through_returns(d.idx, d.func, elem, depth + 1, budget);
+			tl_facts__ext_leave(idx);
+			tl_buf_release(&fq);
+			return k;
+		}
 		if (!cb || cb->kind != TL_BIND_CLASS || !idx->classes.items[cb->ref].is_module)
 			return TL_MADE_NONE;
 		/* A local module: its forward, found in the class or its bases. */
@@ -387,6 +404,15 @@ static int tl_facts__made_through(const TlIndex *idx, TSNode expr, int depth, ui
 	}
 	if (c->target >= 0)
 		return tl_facts__made_through_returns(idx, c->target, elem, depth + 1, budget);
+	if (idx->imports) {
+		/* A function of another module of the project. */
+		tl_facts__ext_enter(idx);
+		TlExtDef d;
+		if (tl_facts__ext_callee(idx, c, &d))
+			k = tl_facts__made_through_returns(d.idx, d.func, elem, depth + 1, budget);
+		tl_facts__ext_leave(idx);
+		return k;
+	}
 	return TL_MADE_NONE;
 }
 

@@ -48,6 +48,8 @@ struct TlProject {
 	TlArray(TlRoots) roots;
 	TlStrMap roots_of;  /* importing file's folder -> index into roots */
 	TlStrMap found;     /* "<base>\n<dotted>" -> index into modules, -1 none */
+	TlStrMap dir_of;    /* an importing file's path, as its source names it -> index into dirs */
+	TlStrArray dirs;    /* the real folders of those files, ending in '/' */
 	TlStrArray extra;   /* configured roots */
 	TlArray(TlOverlay) overlays;
 };
@@ -246,8 +248,18 @@ static const TlIndex *tl_project__module(const TlImports *self, const TlIndex *f
 		return NULL;
 	pthread_mutex_lock(&p->lock);
 	const TlIndex *result = NULL;
-	char *real = tl_path_real(from->src->path);
-	char *dir = tl_path_dirname_abs(real);
+	/* The importing file's real folder, once per file (realpath reads
+	 * every component of the path). */
+	const char *fp = from->src->path;
+	int32_t di;
+	if (!tl_strmap_get(&p->dir_of, fp, strlen(fp), &di)) {
+		char *real = tl_path_real(fp);
+		tl_array_push(&p->dirs, tl_path_dirname_abs(real));
+		tl_free(real);
+		di = (int32_t)(p->dirs.size - 1);
+		tl_strmap_put(&p->dir_of, fp, strlen(fp), di);
+	}
+	const char *dir = p->dirs.items[di];
 	size_t lead = 0;
 	while (lead < len && dotted[lead] == '.')
 		lead++;
@@ -306,8 +318,6 @@ static const TlIndex *tl_project__module(const TlImports *self, const TlIndex *f
 		result = &p->modules.items[at]->idx;
 	tl_buf_release(&key);
 	tl_free(base);
-	tl_free(dir);
-	tl_free(real);
 	pthread_mutex_unlock(&p->lock);
 	return result;
 }
@@ -340,6 +350,8 @@ TlProject *tl_project_new(const TlStrArray *src_roots)
 	tl_array_init(&p->roots);
 	tl_strmap_init(&p->roots_of);
 	tl_strmap_init(&p->found);
+	tl_strmap_init(&p->dir_of);
+	tl_array_init(&p->dirs);
 	tl_array_init(&p->extra);
 	tl_array_init(&p->overlays);
 	for (uint32_t i = 0; src_roots && i < src_roots->size; i++)
@@ -445,6 +457,8 @@ void tl_project_free(TlProject *p)
 	tl_strmap_release(&p->by_path);
 	tl_strmap_release(&p->roots_of);
 	tl_strmap_release(&p->found);
+	tl_strmap_release(&p->dir_of);
+	tl_str_array_release(&p->dirs);
 	tl_str_array_release(&p->extra);
 	for (uint32_t i = 0; i < p->overlays.size; i++) {
 		tl_free(p->overlays.items[i].path);

@@ -1,0 +1,2 @@
+from .heads import LogitHead, ProbHead
+from .wrapped import BigProbHead
