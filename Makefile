@@ -222,6 +222,19 @@ dist: $(DEPS_STAMP)
 	TS_LIB_DIR="$(abspath $(TS_LIB_DIR))" TS_PYTHON_DIR="$(abspath $(TS_PYTHON_DIR))" \
 	  ./tools/make-dist.sh $(VERSION)
 
+# The ecosystem check (tools/ecosystem/README.md): torchlint over the pinned
+# real repositories, compared with the judged ledger. Not part of `make test`:
+# it needs the repositories' git mirrors, fetched beforehand.
+ECOSYSTEM_MIRRORS ?= /work/.mirror
+ECOSYSTEM_JOBS ?= 2
+.PHONY: ecosystem
+ecosystem: torchlint
+	@if [ ! -d "$(ECOSYSTEM_MIRRORS)" ]; then \
+	  echo "ecosystem: no mirrors at $(ECOSYSTEM_MIRRORS); fetch the repositories in tools/ecosystem/repos.tsv first (tools/ecosystem/README.md) or set ECOSYSTEM_MIRRORS=DIR"; \
+	  exit 2; \
+	fi
+	$(PYTHON) tools/ecosystem/run.py --torchlint ./torchlint --mirrors $(ECOSYSTEM_MIRRORS) -j $(ECOSYSTEM_JOBS) $(ECOSYSTEM_ARGS)
+
 install: torchlint
 	install -d $(DESTDIR)$(PREFIX)/bin
 	install -m 755 torchlint $(DESTDIR)$(PREFIX)/bin/torchlint

@@ -40,6 +40,7 @@ suite "limits (asan+ubsan)" tests/cli/test-limits.sh build/torchlint-asan
 suite "growth (1x and 8x inputs per generator)" tests/cli/test-growth.sh ./torchlint
 suite "ecosystem" tests/cli/test-ecosystem.sh ./torchlint
 suite "ecosystem (asan+ubsan)" tests/cli/test-ecosystem.sh build/torchlint-asan
+suite "ecosystem check tool (ledger comparison, extraction)" tests/check-ecosystem-tool.sh ./torchlint
 # Hostile inputs (issue 14): one row per case, tests/hardening/matrix.sh.
 suite "hardening matrix" tests/hardening/matrix.sh ./torchlint
 suite "hardening matrix (asan+ubsan)" tests/hardening/matrix.sh build/torchlint-asan

@@ -213,7 +213,9 @@ def slim(findings):
 def run_one(args, entry):
     repo, commit = entry["repo"], entry["commit"]
     tree, stats = extract(args.mirrors, args.cache, repo, commit)
-    result = {"repo": repo, "commit": commit, "stats": stats}
+    result = {"repo": repo, "commit": commit, "stats": dict(stats)}
+    shown = subprocess.run([args.torchlint, "--show-files", "."], cwd=tree, capture_output=True)
+    result["stats"]["analysed"] = len(shown.stdout.splitlines())
     for label, select in (("default", None), ("all", "ALL")):
         findings, secs, rc, errors = run_torchlint(args.torchlint, tree, select)
         result[label] = slim(findings)
@@ -221,6 +223,15 @@ def run_one(args, entry):
         result[label + "_exit"] = rc
         result[label + "_stderr"] = errors[-2000:]
     return result
+
+
+def known_files(cache, entry):
+    stamp = os.path.join(cache, "trees", entry["repo"].replace("/", "+"), entry["commit"] + ".json")
+    try:
+        with open(stamp, encoding="utf-8") as f:
+            return json.load(f)["files"]
+    except (OSError, ValueError, KeyError):
+        return 0
 
 
 def catalog(torchlint):
@@ -379,8 +390,10 @@ def report(cmp, out, limit, stats=None):
     t = totals(cmp["per_rule"], True)
     w("\n== summary\n")
     if stats:
-        w("  repositories %d, files %d (notebooks %d), blobs missing from partial clones %d\n"
-          % (stats["repos"], stats["files"], stats["notebooks"], stats["missing"]))
+        w("  repositories %d, files %d (notebooks %d), blobs missing from partial clones %d,"
+          " files torchlint analyses (after .gitignore) %d\n"
+          % (stats["repos"], stats["files"], stats["notebooks"], stats["missing"],
+             stats.get("analysed", 0)))
     w("  default findings %d distinct (%d reported), judged %d, TRUE %d, precision %s\n"
       % (t["findings"], cmp["raw"]["default"], t["judged"], t["true"], pct(precision(t)).strip()))
     w("  TL000 in notebooks %d; default findings in test files %d\n" % (nb000, t["test_files"]))
@@ -427,7 +440,7 @@ def main():
             saved = json.load(f)
         defaults = saved["rules"]
         results = {k: v for k, v in saved["repos"].items() if k in pinned}
-        stats = None
+        stats = saved.get("stats")
     else:
         missing = [r["repo"] for r in repos if not os.path.isdir(git_dir(args.mirrors, r["repo"]))]
         if missing:
@@ -440,14 +453,17 @@ def main():
             return 2
         defaults = catalog(args.torchlint)
         results = {}
-        stats = {"repos": len(repos), "files": 0, "notebooks": 0, "missing": 0}
+        stats = {"repos": len(repos), "files": 0, "notebooks": 0, "missing": 0, "analysed": 0}
         t0 = time.time()
+        # Largest trees first (sizes known from an earlier extraction), so
+        # that one big repository does not run alone at the end.
+        order = sorted(repos, key=lambda r: -known_files(args.cache, r))
         with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-            futs = {pool.submit(run_one, args, r): r["repo"] for r in repos}
+            futs = {pool.submit(run_one, args, r): r["repo"] for r in order}
             for fut in concurrent.futures.as_completed(futs):
                 res = fut.result()
                 results[res["repo"]] = res
-                for k in ("files", "notebooks", "missing"):
+                for k in ("files", "notebooks", "missing", "analysed"):
                     stats[k] += res["stats"][k]
                 for label in ("default", "all"):
                     if res[label + "_exit"] not in (0, 1) or res[label + "_stderr"]:
@@ -455,7 +471,7 @@ def main():
                               res[label + "_exit"], res[label + "_stderr"][:300]), file=sys.stderr)
         os.makedirs(args.cache, exist_ok=True)
         with open(os.path.join(args.cache, "results.json"), "w", encoding="utf-8") as f:
-            json.dump({"rules": defaults, "repos": results}, f)
+            json.dump({"rules": defaults, "stats": stats, "repos": results}, f)
         print("ran torchlint over %d repositories in %.1f s (-j %d); results in %s"
               % (len(repos), time.time() - t0, args.jobs, os.path.join(args.cache, "results.json")))
 
