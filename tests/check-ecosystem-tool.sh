@@ -152,8 +152,11 @@ cd - >/dev/null || exit 1
 printf 'repo\tcommit\tkind\nown/real\t%s\texamples\n' "$pinned" >"$tmp/repos.tsv"
 printf 'repo\tcommit\tpath\tline\tcode\tverdict\treason\nown/real\t%s\ttrain.py\t13\tTL101\tTRUE\tloss kept\n' \
 	"$pinned" >"$tmp/ledger.tsv"
+# (torchlint named by a relative path, as `make ecosystem` does)
+cd "$(dirname "$bin")" || exit 1
 run real 0 python3 "$runpy" --repos "$tmp/repos.tsv" --ledger "$tmp/ledger.tsv" \
-	--mirrors "$tmp/mirrors" --cache "$tmp/cache" --torchlint "$bin" -j 2
+	--mirrors "$tmp/mirrors" --cache "$tmp/cache" --torchlint "./$(basename "$bin")" -j 2
+cd - >/dev/null || exit 1
 has real-stats "$tmp/out" "repositories 1, files 2 (notebooks 0), blobs missing from partial clones 1, files torchlint analyses (after .gitignore) 1"
 has real-precision "$tmp/out" "  TL101         1       1      1      0    100.0%           0"
 [ -f "$tmp/cache/trees/own+real/$pinned/train.py" ] && ok || bad "real: train.py not extracted"

@@ -424,6 +424,8 @@ def main():
                     help="with --unjudged-tsv, at most N random opt-in findings per rule")
     ap.add_argument("--seed", type=int, default=22)
     args = ap.parse_args()
+    # torchlint runs in each tree's root: a relative path would no longer resolve.
+    args.torchlint = os.path.abspath(args.torchlint)
 
     repos = read_repos(args.repos)
     if args.only:
