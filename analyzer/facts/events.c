@@ -66,7 +66,10 @@ uint32_t tl_facts_call_events(const TlIndex *idx, const TlCall *c)
 				ev |= TL_EV_OPT_STEP | (tl_facts__scaler_disabled(idx, c->receiver)
 								? 0 : TL_EV_SCALER_STEP);
 			else if (tl_facts_is_optimizer(idx, c->receiver))
-				ev |= TL_EV_OPT_STEP | TL_EV_PLAIN_STEP;
+				/* In a scaler stand-in's method, the step is how that
+				 * scaler steps: no bypass of it. */
+				ev |= TL_EV_OPT_STEP | (tl_facts_in_scaler_class(idx, c->node)
+								? 0 : TL_EV_PLAIN_STEP);
 		} else if (strcmp(m, "update") == 0 && tl_facts_is_scaler(idx, c->receiver)) {
 			if (!tl_facts__scaler_disabled(idx, c->receiver))
 				ev |= TL_EV_SCALER_UPDATE;

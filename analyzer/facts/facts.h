@@ -97,6 +97,11 @@ bool tl_facts_is_half_dtype(const TlIndex *idx, TSNode expr);
 bool tl_facts_is_optimizer(const TlIndex *idx, TSNode expr);
 bool tl_facts_is_scaler(const TlIndex *idx, TSNode expr);
 bool tl_facts_is_module(const TlIndex *idx, TSNode expr);
+/* True when `node` is in a method of a class of the file that stands in
+ * for a GradScaler (not an nn.Module, defines `step` and `scale`, `update`
+ * or `unscale_`, or is named like a scaler): a no-op scaler used when AMP
+ * is off, whose `optimizer.step()` implements `scaler.step(optimizer)`. */
+bool tl_facts_in_scaler_class(const TlIndex *idx, TSNode node);
 /* A parameter or buffer of a module: a target of iterating m.parameters() /
  * m.buffers() (also through list()/filter()), the tensor of a
  * named_parameters() / named_buffers() pair, an nn.Parameter(...) bound in

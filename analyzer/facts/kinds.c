@@ -1,7 +1,7 @@
 /* Kinds of values: optimizer, GradScaler, module, tensor, graph tensor (a value
  * that carries autograd history), and tensors whose construction is known.
  *
- * Owns: tl_facts_is_optimizer, tl_facts_is_scaler, tl_facts_is_module, tl_facts_is_graph, tl_facts_known_tensor and the module-class names. */
+ * Owns: tl_facts_is_optimizer, tl_facts_is_scaler, tl_facts_in_scaler_class, tl_facts_is_module, tl_facts_is_graph, tl_facts_known_tensor and the module-class names. */
 #include "facts/internal.h"
 
 static bool tl_facts__module_value(const TlIndex *idx, TSNode v, int depth);
@@ -160,6 +160,31 @@ bool tl_facts_is_scaler(const TlIndex *idx, TSNode expr)
 		tl_facts__lower(tl_facts__last(name), low, sizeof low);
 	tl_free(name);
 	return strstr(low, "scaler") != NULL;
+}
+
+bool tl_facts_in_scaler_class(const TlIndex *idx, TSNode node)
+{
+	int32_t f = tl_index_func_of(idx, node);
+	int32_t cls = -1;
+	/* The innermost method around the node (a closure inside one counts). */
+	for (int depth = 0; f >= 0 && depth <= TL_FACTS_DEPTH; depth++) {
+		cls = idx->funcs.items[f].cls;
+		if (cls >= 0)
+			break;
+		f = idx->funcs.items[f].parent;
+	}
+	if (cls < 0)
+		return false;
+	const TlClass *k = &idx->classes.items[cls];
+	if (k->is_module)
+		return false;
+	if (tl_index_method(idx, cls, "step", 4) < 0)
+		return false;
+	char low[128] = "";
+	tl_facts__lower(k->name ? k->name : "", low, sizeof low);
+	return strstr(low, "scaler") || tl_index_method(idx, cls, "scale", 5) >= 0 ||
+	       tl_index_method(idx, cls, "update", 6) >= 0 ||
+	       tl_index_method(idx, cls, "unscale_", 8) >= 0;
 }
 
 bool tl_facts__module_expr(const TlIndex *idx, TSNode expr, int depth)

@@ -283,3 +283,51 @@ def accelerate_loop(accelerator, model, optimizer, train_loader):
         accelerator.backward(loss)
         # ok: TL205
         optimizer.step()
+
+
+# OK: the stand-in a project uses when AMP is off. Its step method is how that
+# scaler steps, so the optimizer.step() inside it bypasses nothing. A plain
+# step next to the scaled backward in the loop itself still does.
+class IdentityScaler:
+    def scale(self, loss):
+        return loss
+
+    def unscale_(self, optimizer):
+        pass
+
+    def step(self, optimizer):
+        # ok: TL205
+        optimizer.step()
+
+    def update(self):
+        pass
+
+
+def train_maybe_amp(train_loader, use_amp):
+    model = Net().to(device)
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+    if use_amp:
+        scaler = GradScaler("cuda")
+    else:
+        scaler = IdentityScaler()
+    for x, y in train_loader:
+        optimizer.zero_grad()
+        with torch.autocast("cuda", dtype=torch.float16, enabled=use_amp):
+            loss = nn.functional.cross_entropy(model(x), y)
+        scaler.scale(loss).backward()
+        scaler.step(optimizer)
+        scaler.update()
+
+
+def train_maybe_amp_bypassed(train_loader, use_amp):
+    model = Net().to(device)
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+    scaler = GradScaler("cuda") if use_amp else IdentityScaler()
+    for x, y in train_loader:
+        optimizer.zero_grad()
+        with torch.autocast("cuda", dtype=torch.float16, enabled=use_amp):
+            loss = nn.functional.cross_entropy(model(x), y)
+        scaler.scale(loss).backward()
+        # expect: TL205
+        optimizer.step()
+        scaler.update()
