@@ -96,6 +96,11 @@ bool tl_facts_is_half_dtype(const TlIndex *idx, TSNode expr);
  * built on it (TlIndex.torch_ecosystem). */
 bool tl_facts_is_optimizer(const TlIndex *idx, TSNode expr);
 bool tl_facts_is_scaler(const TlIndex *idx, TSNode expr);
+/* True when the optimizer `expr` is bound to is scale-invariant, as its
+ * constructor's import-resolved name says (Adam, AdamW, RMSprop, Adagrad,
+ * Lion, their fused and 8-bit forms): a constant factor on every gradient
+ * mostly cancels in its update. */
+bool tl_facts_optimizer_adaptive(const TlIndex *idx, TSNode expr);
 bool tl_facts_is_module(const TlIndex *idx, TSNode expr);
 /* True when `node` is in a method of a class of the file that stands in
  * for a GradScaler (not an nn.Module, defines `step` and `scale`, `update`

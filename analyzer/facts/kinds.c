@@ -1,7 +1,7 @@
 /* Kinds of values: optimizer, GradScaler, module, tensor, graph tensor (a value
  * that carries autograd history), and tensors whose construction is known.
  *
- * Owns: tl_facts_is_optimizer, tl_facts_is_scaler, tl_facts_in_scaler_class, tl_facts_is_module, tl_facts_is_graph, tl_facts_known_tensor and the module-class names. */
+ * Owns: tl_facts_is_optimizer, tl_facts_optimizer_adaptive, tl_facts_is_scaler, tl_facts_in_scaler_class, tl_facts_is_module, tl_facts_is_graph, tl_facts_known_tensor and the module-class names. */
 #include "facts/internal.h"
 
 static bool tl_facts__module_value(const TlIndex *idx, TSNode v, int depth);
@@ -140,6 +140,25 @@ bool tl_facts_is_optimizer(const TlIndex *idx, TSNode expr)
 	bool yes = name && tl_facts__optimizer_like_name(name);
 	tl_free(name);
 	return yes;
+}
+
+/* Optimizers whose update divides by a running scale of the gradients
+ * (Adam and its kin, RMSprop, Adagrad) or keeps only their sign (Lion): a
+ * constant factor on every gradient mostly cancels. */
+static bool tl_facts__adaptive_qname(const char *q)
+{
+	static const char *const names[] = {
+		"Adam", "AdamW", "Adamax", "NAdam", "RAdam", "SparseAdam", "Adagrad", "Adadelta",
+		"RMSprop", "Adafactor", "Lamb", "LAMB", "Lion", "FusedAdam", "FusedLAMB",
+		"Adam8bit", "AdamW8bit", "PagedAdamW", "PagedAdamW8bit", "DeepSpeedCPUAdam",
+	};
+	return !tl_facts__foreign_qname(q) && IN(tl_facts__last(q), names);
+}
+
+bool tl_facts_optimizer_adaptive(const TlIndex *idx, TSNode expr)
+{
+	int decided;
+	return tl_facts__binding_call_qname_is(idx, expr, tl_facts__adaptive_qname, &decided);
 }
 
 static bool tl_facts__scaler_qname(const char *q)

@@ -75,6 +75,12 @@ static bool tl_pred_optimizer(const TlIndex *idx, TSNode n, int choice)
 	return tl_facts_is_optimizer(idx, n);
 }
 
+static bool tl_pred_adaptive_optimizer(const TlIndex *idx, TSNode n, int choice)
+{
+	(void)choice;
+	return tl_facts_optimizer_adaptive(idx, n);
+}
+
 static bool tl_pred_grad_scaler(const TlIndex *idx, TSNode n, int choice)
 {
 	(void)choice;
@@ -465,6 +471,8 @@ const TlPredicateDef tl_predicates[] = {
 	  "the call computes that loss (cross-entropy, nll, bce, bce-with-logits): the torch.nn.functional function or a criterion module bound to the class" },
 	{ "optimizer", NULL, NULL, tl_pred_optimizer,
 	  "the expression is an optimizer (bound to torch.optim.*, else named like one)" },
+	{ "adaptive-optimizer", NULL, NULL, tl_pred_adaptive_optimizer,
+	  "the expression is bound to a scale-invariant optimizer (Adam, AdamW, RMSprop, Adagrad, Lion, ..., import-resolved): a constant factor on the gradients mostly cancels" },
 	{ "grad-scaler", NULL, NULL, tl_pred_grad_scaler,
 	  "the expression is a GradScaler (bound to one, else named like a scaler)" },
 	{ "module", NULL, NULL, tl_pred_module,
