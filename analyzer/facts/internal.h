@@ -177,6 +177,11 @@ int tl_facts__relate(const TlIndex *idx, const TlModRef *r, const TlModRef *e);
 bool tl_facts__in_comprehension(const TlIndex *idx, TSNode n, TSNode top);
 bool tl_facts__is_callee(const TlIndex *idx, TSNode n);
 bool tl_facts__ctor_modules(const TlIndex *idx, TSNode ctor, TlModSet *out);
+/* True when optimizer `opt` is constructed inside `body` (a loop's body)
+ * over the parameters of modules that are all constructed inside it too:
+ * each iteration trains a fresh model with a fresh optimizer, so no
+ * gradient carries over from the iteration before (facts/modules.c). */
+bool tl_facts__optimizer_fresh_in(const TlIndex *idx, TSNode opt, TSNode body);
 TSNode tl_facts__stepped(const TlIndex *idx, const TlCall *step);
 int tl_facts__reset_covers(const TlIndex *idx, const TlCall *reset, TSNode opt);
 void tl_facts__sequence(const TlIndex *idx, int32_t func, TSNode range, uint32_t mask, TlSteps *out);

@@ -231,6 +231,37 @@ static bool tl_facts__optimizer_modules(const TlIndex *idx, TSNode opt, TlModSet
 	return !ts_node_is_null(ctor) && tl_facts__ctor_modules(idx, ctor, out);
 }
 
+bool tl_facts__optimizer_fresh_in(const TlIndex *idx, TSNode opt, TSNode body)
+{
+	const TlSyms *sy = tl_syms();
+	uint32_t from = ts_node_start_byte(body), to = ts_node_end_byte(body);
+	opt = tl_index_unparen(opt);
+	TSNode ctor = { 0 };
+	for (int depth = 0; depth <= TL_FACTS_DEPTH && ts_node_is_null(ctor); depth++) {
+		TSSymbol s = ts_node_symbol(opt);
+		if (s != sy->identifier && s != sy->attribute)
+			return false;
+		TSNode v = tl_index_unparen(tl_facts__held(idx, tl_index_resolve_node(idx, opt)));
+		if (ts_node_is_null(v))
+			return false;
+		if (ts_node_symbol(v) == sy->call)
+			ctor = v;
+		else
+			opt = v;
+	}
+	if (ts_node_is_null(ctor) || ts_node_start_byte(ctor) < from || ts_node_end_byte(ctor) > to)
+		return false;
+	TlModSet mods;
+	tl_array_init(&mods);
+	bool fresh = tl_facts__ctor_modules(idx, ctor, &mods) && mods.size > 0;
+	for (uint32_t i = 0; fresh && i < mods.size; i++) {
+		TSNode r = mods.items[i].root;
+		fresh = !ts_node_is_null(r) && ts_node_start_byte(r) >= from && ts_node_end_byte(r) <= to;
+	}
+	tl_facts__modset_release(&mods);
+	return fresh;
+}
+
 /* The modules whose parameters the optimizer constructed by call `ctor`
  * updates (see tl_facts__optimizer_modules). */
 bool tl_facts__ctor_modules(const TlIndex *idx, TSNode ctor, TlModSet *out)

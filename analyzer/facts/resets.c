@@ -18,6 +18,12 @@ bool tl_facts_step_unreset(const TlIndex *idx, TSNode step)
 	bool unreset = loops.size > 0;
 	for (uint32_t i = 0; unreset && i < loops.size; i++) {
 		const TlLoop *l = &idx->loops.items[loops.items[i]];
+		/* A model and its optimizer built afresh in every iteration
+		 * start with no gradient to carry over. */
+		if (tl_facts__optimizer_fresh_in(idx, opt, l->body)) {
+			unreset = false;
+			break;
+		}
 		TlSteps resets;
 		tl_array_init(&resets);
 		tl_facts__sequence(idx, l->func, l->body, TL_EV_GRAD_RESET, &resets);

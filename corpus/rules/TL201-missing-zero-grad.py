@@ -776,3 +776,30 @@ def gan_both_reset(loader, nz=64):
         g_loss.backward()
         # ok: TL201
         optG.step()
+
+
+# OK: a sweep that builds a fresh model and a fresh optimizer for every
+# configuration: the new parameters start without gradients, nothing carries
+# over from the previous iteration.
+def width_sweep(widths, x, y):
+    probes = []
+    for width in widths:
+        probe = nn.Sequential(nn.Linear(x.shape[1], width), nn.ReLU(), nn.Linear(width, 1))
+        loss = nn.functional.mse_loss(probe(x), y)
+        loss.backward()
+        sgd = torch.optim.SGD(probe.parameters(), lr=0.1)
+        # ok: TL201
+        sgd.step()
+        probes.append(probe)
+    return probes
+
+
+# A new optimizer over the same model in every iteration: the model's
+# gradients still pile up across iterations.
+def restart_optimizer_each_epoch(model, loader, epochs):
+    for epoch in range(epochs):
+        for x, y in loader:
+            adam = torch.optim.Adam(model.parameters(), lr=1e-3)
+            nn.functional.cross_entropy(model(x), y).backward()
+            # expect: TL201
+            adam.step()
