@@ -325,6 +325,12 @@ bool tl_facts_outlives_iteration(const TlIndex *idx, TSNode expr);
 uint32_t tl_facts_step_loops(const TlIndex *idx, TSNode node, uint32_t events,
 			    uint32_t *missing);
 
+/* True when every step loop of `node` builds a new model in its
+ * iteration (a module constructed in the loop body and bound there): a
+ * sweep over configurations, a benchmark per model size, where each
+ * iteration is a one-off rather than a hot step (facts/modules.c). */
+bool tl_facts_iteration_builds_model(const TlIndex *idx, TSNode node);
+
 /* True when the optimizer step `step` runs in step loops none of whose
  * iterations resets the gradients of the optimizer it steps: every gradient
  * reset there is known to miss it (`netD.zero_grad()` for an optimizer

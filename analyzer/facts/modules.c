@@ -262,6 +262,63 @@ bool tl_facts__optimizer_fresh_in(const TlIndex *idx, TSNode opt, TSNode body)
 	return fresh;
 }
 
+/* torch.nn layers that hold no parameters. */
+static const char *const tl_facts__stateless_layers[] = {
+	"ReLU", "ReLU6", "GELU", "SiLU", "ELU", "SELU", "CELU", "LeakyReLU", "Mish", "Tanh",
+	"Sigmoid", "Hardswish", "Hardsigmoid", "Softplus", "Softmax", "LogSoftmax", "Softmin",
+	"Dropout", "Dropout1d", "Dropout2d", "Dropout3d", "AlphaDropout", "Identity", "Flatten",
+	"Unflatten", "MaxPool1d", "MaxPool2d", "MaxPool3d", "AvgPool1d", "AvgPool2d",
+	"AvgPool3d", "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveAvgPool3d",
+	"AdaptiveMaxPool2d", "Upsample", "PixelShuffle", "PixelUnshuffle",
+};
+
+/* True when a statement of loop `l`'s body (its own function) binds a
+ * module that is constructed there: `model = nn.Linear(w, w).cuda()`,
+ * `net = Net(cfg)` of a local model class, `m = timm.create_model(...)`;
+ * not a module moved or wrapped there after being built before the loop. */
+static bool tl_facts__loop_builds_module(const TlIndex *idx, const TlLoop *l)
+{
+	const TlSyms *sy = tl_syms();
+	uint32_t from = ts_node_start_byte(l->body), to = ts_node_end_byte(l->body);
+	const TlIntArray *binds = tl_index_scope_binds(idx, l->func);
+	for (uint32_t i = 0; binds && i < binds->size; i++) {
+		const TlBinding *b = &idx->bindings.items[binds->items[i]];
+		if (b->kind != TL_BIND_ASSIGN || b->elem >= 0 || ts_node_is_null(b->value) ||
+		    ts_node_start_byte(b->stmt) < from || ts_node_end_byte(b->stmt) > to)
+			continue;
+		TSNode v = tl_index_unparen(b->value);
+		if (ts_node_symbol(v) != sy->call)
+			continue;
+		TlBuf path;
+		tl_buf_init(&path);
+		TSNode root = tl_facts__module_root(idx, v, &path);
+		tl_buf_release(&path);
+		if (ts_node_is_null(root) || ts_node_start_byte(root) < from || ts_node_end_byte(root) > to)
+			continue;
+		/* A criterion or a layer without parameters built per step is
+		 * no new model: the loop stays a hot loop. */
+		const TlCall *rc = tl_index_call_at(idx, root);
+		if (rc && rc->qname && (tl_facts__is_loss_class(rc->qname) ||
+					(tl_facts__starts(rc->qname, "torch.nn.") &&
+					 IN(tl_facts__last(rc->qname), tl_facts__stateless_layers))))
+			continue;
+		return true;
+	}
+	return false;
+}
+
+bool tl_facts_iteration_builds_model(const TlIndex *idx, TSNode node)
+{
+	TlIntArray loops;
+	tl_array_init(&loops);
+	tl_facts__step_loop_list(idx, node, &loops);
+	bool builds = loops.size > 0;
+	for (uint32_t i = 0; builds && i < loops.size; i++)
+		builds = tl_facts__loop_builds_module(idx, &idx->loops.items[loops.items[i]]);
+	tl_array_release(&loops);
+	return builds;
+}
+
 /* The modules whose parameters the optimizer constructed by call `ctor`
  * updates (see tl_facts__optimizer_modules). */
 bool tl_facts__ctor_modules(const TlIndex *idx, TSNode ctor, TlModSet *out)

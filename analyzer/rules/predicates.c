@@ -309,6 +309,12 @@ static bool tl_pred_loop_invariant(const TlIndex *idx, TSNode n, int choice)
 	return tl_facts_loop_invariant(idx, n);
 }
 
+static bool tl_pred_iteration_builds_model(const TlIndex *idx, TSNode n, int choice)
+{
+	(void)choice;
+	return tl_facts_iteration_builds_model(idx, n);
+}
+
 static bool tl_pred_stepped_params_not_reset(const TlIndex *idx, TSNode n, int choice)
 {
 	(void)choice;
@@ -575,6 +581,8 @@ const TlPredicateDef tl_predicates[] = {
 	  "the name bound here is carried into the next iteration of its step loop with its autograd history: never re-bound afresh nor detached in the iteration" },
 	{ "graph-reused", NULL, NULL, tl_pred_graph_reused,
 	  "the graph the backward call differentiates may be backpropagated again: another backward or autograd.grad in the iteration, or history made before it" },
+	{ "iteration-builds-model", NULL, NULL, tl_pred_iteration_builds_model,
+	  "every step loop of the node builds a new model in its iteration (a module constructed and bound in the loop body): a sweep or benchmark over configurations" },
 	{ "stepped-params-not-reset", NULL, NULL, tl_pred_stepped_params_not_reset,
 	  "every step loop of the optimizer step runs no gradient reset that may cover the stepped optimizer (its own, a module it updates, or one whose reach cannot be told)" },
 	{ "reset-before-step", NULL, NULL, tl_pred_reset_before_step,

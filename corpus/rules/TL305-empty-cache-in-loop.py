@@ -249,3 +249,28 @@ def retry_on_oom(model, batch, opt, tries=3):
         except torch.cuda.OutOfMemoryError:
             # ok: TL305
             torch.cuda.empty_cache()
+
+
+# OK: a memory benchmark that builds a larger model for each configuration and
+# frees the previous one first: every iteration is a one-off, not a hot step.
+def peak_memory_by_width(widths, batch):
+    peaks = []
+    for width in widths:
+        layer = nn.Linear(width, width).cuda()
+        layer(torch.randn(batch, width, device="cuda")).sum().backward()
+        peaks.append(torch.cuda.max_memory_allocated())
+        del layer
+        # ok: TL305
+        torch.cuda.empty_cache()
+    return peaks
+
+
+# A criterion built in every step does not make the step a one-off.
+def train_with_fresh_criterion(model, loader, optimizer):
+    for x, y in loader:
+        criterion = nn.CrossEntropyLoss()
+        optimizer.zero_grad()
+        criterion(model(x.cuda()), y.cuda()).backward()
+        optimizer.step()
+        # expect: TL305
+        torch.cuda.empty_cache()
