@@ -174,19 +174,30 @@ void tl_facts__sequence(const TlIndex *idx, int32_t func, TSNode range, uint32_t
 		TlSteps items;
 		uint32_t next;
 		TSNode anchor; /* null in the outermost frame */
+		int32_t func;  /* the local function the frame runs, -1 for the range */
 	} Frame;
 	TlArray(Frame) stack;
 	tl_array_init(&stack);
-	bool *seen = tl_calloc(idx->funcs.size + 1, sizeof *seen);
+	/* on_stack: a function being run (no recursion); expanded: run once
+	 * already. A helper called twice in one iteration (a two-pass step
+	 * calling `backward_on(batch)` twice) runs twice, until the budget of
+	 * frames is spent; then each function runs once, which bounds the
+	 * work whatever the call graph's fan-out. */
+	bool *on_stack = tl_calloc(idx->funcs.size + 1, sizeof *on_stack);
+	bool *expanded = tl_calloc(idx->funcs.size + 1, sizeof *expanded);
+	uint32_t frames = 0;
 	if (func >= 0)
-		seen[func] = true;
+		on_stack[func] = expanded[func] = true;
 	Frame first;
 	memset(&first, 0, sizeof first);
+	first.func = -1;
 	tl_facts__range_items(idx, func, range, &first.items);
 	tl_array_push(&stack, first);
 	while (stack.size) {
 		Frame *fr = tl_array_last(&stack);
 		if (fr->next >= fr->items.size) {
+			if (fr->func >= 0)
+				on_stack[fr->func] = false;
 			tl_array_release(&fr->items);
 			stack.size--;
 			continue;
@@ -208,18 +219,24 @@ void tl_facts__sequence(const TlIndex *idx, int32_t func, TSNode range, uint32_t
 			continue;
 		/* A call of a local function runs it; a closure passed along
 		 * (opt.step(closure)) is run by the callee. */
+		bool again = frames < TL_FACTS_BUDGET / 8;
 		int32_t f = it.call->target;
-		if (f < 0 || seen[f] || !(idx->funcs.items[f].reach_events & mask))
+		if (f < 0 || on_stack[f] || (expanded[f] && !again) ||
+		    !(idx->funcs.items[f].reach_events & mask))
 			f = it.call->arg_target;
-		if (f < 0 || seen[f] || !(idx->funcs.items[f].reach_events & mask))
+		if (f < 0 || on_stack[f] || (expanded[f] && !again) ||
+		    !(idx->funcs.items[f].reach_events & mask))
 			continue;
-		seen[f] = true;
+		on_stack[f] = expanded[f] = true;
+		frames++;
 		Frame sub;
 		memset(&sub, 0, sizeof sub);
 		sub.anchor = anchor;
+		sub.func = f;
 		tl_facts__range_items(idx, f, idx->funcs.items[f].node, &sub.items);
 		tl_array_push(&stack, sub);
 	}
-	tl_free(seen);
+	tl_free(on_stack);
+	tl_free(expanded);
 	tl_array_release(&stack);
 }

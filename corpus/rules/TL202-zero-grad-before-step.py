@@ -360,3 +360,40 @@ def encoder_decoder_steps(train_loader):
         opt_head.step()
         # ok: TL202
         opt_head.zero_grad()
+
+
+# OK: a sharpness-aware (two-pass) step. The first backward finds the
+# direction, the weights move, the gradients are cleared, and a second
+# backward (here in a helper called twice) computes the gradients the step
+# applies.
+def loss_backward(model, x, y):
+    loss = nn.functional.cross_entropy(model(x), y)
+    loss.backward()
+    return loss
+
+
+def sharpness_aware_epoch(model, loader, base_opt, rho=0.05):
+    for x, y in loader:
+        base_opt.zero_grad()
+        loss_backward(model, x, y)
+        with torch.no_grad():
+            eps = [rho * p.grad / (p.grad.norm() + 1e-12) for p in model.parameters()]
+            for p, e in zip(model.parameters(), eps):
+                p.add_(e)
+        # ok: TL202
+        base_opt.zero_grad()
+        loss_backward(model, x, y)
+        with torch.no_grad():
+            for p, e in zip(model.parameters(), eps):
+                p.sub_(e)
+        base_opt.step()
+
+
+# The same helper, but the reset comes after the only backward: the step
+# applies nothing.
+def cleared_before_step(model, loader, base_opt):
+    for x, y in loader:
+        loss_backward(model, x, y)
+        # expect: TL202
+        base_opt.zero_grad()
+        base_opt.step()
