@@ -2,11 +2,13 @@
 ; A constant beyond float16's range (|c| > 65504: -1e9, 1e5, float("1e10"),
 ; or a name bound once to one) written into a tensor where it computes in
 ; float16: under a float16 autocast region, or in a file that converts a
-; module or tensor to float16. Not bfloat16 (float32's range), not inf.
+; module or tensor to float16. Not bfloat16 (float32's range), not inf, and
+; not into a value converted to float32 first (`scores.float()`).
 
 ; scores.masked_fill(mask, -1e9), x.fill_(1e10), x.index_fill_(0, idx, -1e9)
 ((call
   function: (attribute
+    object: (_) @_written
     attribute: (identifier) @_method)
   arguments: (argument_list
     [(_) @_value
@@ -15,6 +17,7 @@
        value: (_) @_value)])) @finding
   (#any-of? @_method "masked_fill" "masked_fill_" "fill_" "index_fill" "index_fill_")
   (#number-beyond? @_value float16)
+  (#not-float32-value? @_written)
   (#runs-in-half? @finding))
 
 ; torch.full(shape, -1e9, dtype=torch.float16) / torch.full_like(x, -1e9) /
@@ -52,6 +55,7 @@
     (binary_operator right: (_) @_value)]) @finding
   (#number-beyond? @_value float16)
   (#known-tensor? @_tensor)
+  (#not-float32-value? @_tensor)
   (#runs-in-half? @finding))
 
 ((binary_operator
@@ -62,4 +66,5 @@
   right: (_) @_tensor) @finding
   (#number-beyond? @_value float16)
   (#known-tensor? @_tensor)
+  (#not-float32-value? @_tensor)
   (#runs-in-half? @finding))

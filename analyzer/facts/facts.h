@@ -123,6 +123,12 @@ bool tl_facts_is_graph(const TlIndex *idx, TSNode expr);
  * (`F.softmax(x)`, `x.sigmoid()`, `torch.log_softmax(x)`, an `nn.Softmax`
  * module called in the function) or to `scaler.scale(loss)`. */
 int tl_facts_made_by(const TlIndex *idx, TSNode expr);
+/* True when the value of `expr` was explicitly converted to float32 or
+ * wider in its function (`.float()`, `.double()`, `.to(torch.float32)`),
+ * followed through names, subscripts and methods that keep the dtype
+ * (`.view`, `.masked_fill`, `.to(device)`): a constant written into it
+ * later does not meet float16 (facts/made.c). */
+bool tl_facts_float32_value(const TlIndex *idx, TSNode expr);
 /* When `expr` holds the output of a model forward (or of a local function),
  * the activation every output of it ends in: the last layer of an
  * nn.Sequential, or what every return of a local module's forward ends in.

@@ -2,7 +2,7 @@
  * a value ends in, through names, reshaping methods, local functions and model
  * outputs; and which loss a loss call computes.
  *
- * Owns: tl_facts_made_by, tl_facts_model_output, tl_facts_loss_kind, tl_facts_is_loss_call. */
+ * Owns: tl_facts_made_by, tl_facts_float32_value, tl_facts_model_output, tl_facts_loss_kind, tl_facts_is_loss_call. */
 #include "facts/internal.h"
 
 typedef struct TlMadeReturns {
@@ -91,6 +91,54 @@ const TlCall *tl_facts__producer(const TlIndex *idx, TSNode expr, int depth)
 	int32_t elem;
 	const TlCall *c = tl_facts__producer_elem(idx, expr, depth, &elem);
 	return elem < 0 ? c : NULL;
+}
+
+/* Methods that keep a tensor's dtype: the reshaping ones but the casts,
+ * and the out-of-place fills and masks. */
+static const char *const tl_facts__same_dtype[] = {
+	"view", "reshape", "view_as", "reshape_as", "squeeze", "unsqueeze", "flatten",
+	"unflatten", "contiguous", "permute", "transpose", "t", "movedim", "cuda", "cpu",
+	"clone", "detach", "masked_fill", "masked_fill_", "fill_", "clamp", "clamp_",
+	"expand", "expand_as", "repeat", "narrow", "chunk", "split", "index_fill",
+};
+
+bool tl_facts_float32_value(const TlIndex *idx, TSNode expr)
+{
+	const TlSyms *sy = tl_syms();
+	for (int depth = 0; depth <= TL_FACTS_DEPTH; depth++) {
+		expr = tl_index_unparen(expr);
+		if (ts_node_is_null(expr))
+			return false;
+		TSSymbol s = ts_node_symbol(expr);
+		if (s == sy->subscript) {
+			expr = tl_tree_field(expr, sy->f_value);
+			continue;
+		}
+		if (s == sy->identifier || s == sy->attribute) {
+			const TlBinding *b = tl_index_resolve_node(idx, expr);
+			TSNode v = tl_facts__bound_value(b);
+			if (ts_node_is_null(v) || b->kind != TL_BIND_ASSIGN || b->elem >= 0)
+				return false;
+			expr = v;
+			continue;
+		}
+		if (s != sy->call)
+			return false;
+		if (tl_facts__upcast(idx, expr))
+			return true;
+		const TlCall *c = tl_index_call_at(idx, expr);
+		if (!c || !c->receiver.id || !c->method)
+			return false;
+		/* .to(device) keeps the dtype; .to(torch.half) is no upcast. */
+		bool keeps = IN(c->method, tl_facts__same_dtype) ||
+			     (strcmp(c->method, "to") == 0 && ts_node_is_null(tl_facts__kwarg(idx, expr, "dtype")) &&
+			      tl_facts_is_device(idx, tl_facts__arg(expr, 0)) &&
+			      ts_node_is_null(tl_facts__arg(expr, 1)));
+		if (!keeps)
+			return false;
+		expr = c->receiver;
+	}
+	return false;
 }
 
 static int tl_facts__activation_name(const char *last)

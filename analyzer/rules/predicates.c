@@ -141,6 +141,12 @@ static bool tl_pred_half_dtype(const TlIndex *idx, TSNode n, int choice)
 	return tl_facts_is_half_dtype(idx, n);
 }
 
+static bool tl_pred_float32_value(const TlIndex *idx, TSNode n, int choice)
+{
+	(void)choice;
+	return tl_facts_float32_value(idx, n);
+}
+
 static bool tl_pred_runs_in_half(const TlIndex *idx, TSNode n, int choice)
 {
 	(void)choice;
@@ -553,6 +559,8 @@ const TlPredicateDef tl_predicates[] = {
 	  "the expression reads a module forward's output bound inside a with block of that context that does not enclose it" },
 	{ "half-dtype", NULL, NULL, tl_pred_half_dtype,
 	  "the expression is torch.float16 / torch.half (import-resolved)" },
+	{ "float32-value", NULL, NULL, tl_pred_float32_value,
+	  "the value was explicitly converted to float32 or wider in its function (.float(), .double(), .to(torch.float32)), through names, subscripts and methods that keep the dtype" },
 	{ "runs-in-half", NULL, NULL, tl_pred_runs_in_half,
 	  "the node may compute in float16: under a float16 autocast region, or in a file that converts a module or tensor to float16 (.half(), torch.float16 / torch.half passed to a call)" },
 	{ "reaches-backward", NULL, NULL, tl_pred_reaches_backward,

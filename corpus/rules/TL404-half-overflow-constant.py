@@ -190,3 +190,4 @@ def rebound_constant(scores, mask, fp32):
     with torch.autocast("cuda"):
         # ok: TL404
         return scores.masked_fill(mask == 0, neg)
+

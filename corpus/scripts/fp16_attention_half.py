@@ -4,7 +4,8 @@ The model and its inputs are converted to float16 with `.half()`, so every
 constant written into a tensor must fit float16 (|c| <= 65504). Flagged: a
 padding mask filled with -1e9, and a causal bias built as `mask * -1e9`.
 Also a float16 factory filled with -1e9. Correct: the same fills with `torch.finfo(dtype).min` and `-inf`, and a
-Python-side learning-rate schedule that uses large numbers.
+Python-side learning-rate schedule that uses large numbers, and a mask
+written after the scores were upcast to float32.
 """
 import torch
 import torch.nn as nn
@@ -42,6 +43,23 @@ class SafeSelfAttention(SelfAttention):
         att = att.masked_fill(causal, float("-inf"))
         return self.proj(F.softmax(att, dim=-1) @ v)
 
+
+
+class UpcastSelfAttention(SelfAttention):
+    # The scores are upcast to float32 before the padding mask is written (the
+    # usual way to keep the softmax stable in a float16 model): -1e9 fits
+    # there. The causal mask written before the upcast still overflows.
+    def forward(self, x, pad_mask):
+        b, t, c = x.shape
+        q, k, v = self.qkv(x).split(c, dim=2)
+        att = (q @ k.transpose(-2, -1)) * (c ** -0.5)
+        causal = torch.ones(t, t, dtype=torch.bool, device=x.device).triu(1)
+        # expect: TL404
+        att = att.masked_fill(causal, -1e9)
+        att = att.float()
+        # ok: TL404
+        att = att.masked_fill(pad_mask[:, None, :], -1e9)
+        return self.proj(F.softmax(att, dim=-1).type_as(x) @ v)
 
 def half_bias(n, device):
     # expect: TL404
