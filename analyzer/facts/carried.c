@@ -313,6 +313,36 @@ static bool tl_facts__value_has(const TlIndex *idx, TSNode v, uint32_t events)
 	return false;
 }
 
+/* True when `v` (non-null) holds a call: a computed value. */
+static bool tl_facts__value_calls(const TlIndex *idx, TSNode v)
+{
+	if (ts_node_is_null(v))
+		return false;
+	uint32_t i = tl_index_first_call_from(idx, ts_node_start_byte(v));
+	return i < idx->calls.size && tl_facts__contains(v, idx->calls.items[i].node);
+}
+
+/* True when `x` is cut into pieces where it is read: the value of a
+ * subscript (`outs[i]`), or the receiver of unbind / split / chunk. */
+static bool tl_facts__sliced(const TlIndex *idx, TSNode x)
+{
+	const TlSyms *sy = tl_syms();
+	TSNode p = tl_index_parent(idx, x);
+	if (ts_node_is_null(p))
+		return false;
+	if (ts_node_symbol(p) == sy->subscript)
+		return ts_node_eq(tl_tree_field(p, sy->f_value), x);
+	if (ts_node_symbol(p) != sy->attribute || !ts_node_eq(tl_tree_field(p, sy->f_object), x))
+		return false;
+	static const char *const pieces[] = { "unbind", "split", "chunk", "tensor_split" };
+	uint32_t len = 0;
+	const char *t = tl_index_text(idx, tl_tree_field(p, sy->f_attribute), &len);
+	for (size_t i = 0; i < sizeof pieces / sizeof *pieces; i++)
+		if (strlen(pieces[i]) == len && memcmp(pieces[i], t, len) == 0)
+			return true;
+	return false;
+}
+
 /* True when the name bound by `b` (read at `use`) holds autograd history
  * made where it was bound: a graph tensor, a value built from losses or
  * forwards (`[crit(o, t) for ...]`), or a list that graph tensors are
@@ -417,7 +447,7 @@ static bool tl_facts__called_in_loop(const TlIndex *idx, int32_t func, const TlL
  * is NULL, in function `func`), depends on autograd history made before
  * the iteration began: the next iteration backpropagates through it again. */
 static bool tl_facts__graph_from_before(const TlIndex *idx, TSNode subject, const TlLoop *l,
-				       int32_t func)
+				       int32_t func, bool *carried)
 {
 	const TlSyms *sy = tl_syms();
 	typedef struct {
@@ -450,7 +480,11 @@ static bool tl_facts__graph_from_before(const TlIndex *idx, TSNode subject, cons
 			if (s != sy->identifier && s != sy->attribute)
 				continue;
 			descend = false;
-			if (tl_facts__in_comprehension(idx, x, it.n))
+			/* A name a comprehension binds changes per element; any
+			 * other name in it (`[outs[i] for i in ...]`) is the
+			 * value from outside. */
+			if (tl_facts__in_comprehension(idx, x, it.n) &&
+			    (s != sy->identifier || tl_facts__comprehension_local(idx, x)))
 				continue;
 			if (tl_facts__is_callee(idx, x)) {
 				/* x.view(...), h[0].pow(2).mean(): a method of a value,
@@ -480,6 +514,8 @@ static bool tl_facts__graph_from_before(const TlIndex *idx, TSNode subject, cons
 				 * state that is never detached: retaining the graph
 				 * only hides TL103's error, whose fix (detach the
 				 * state) makes retain_graph needless; not a reuse. */
+				if (carried)
+					*carried = true;
 				continue;
 			}
 			if (b->kind == TL_BIND_PARAM && l && b->func != l->func && b->func >= 0 &&
@@ -508,7 +544,15 @@ static bool tl_facts__graph_from_before(const TlIndex *idx, TSNode subject, cons
 				continue;
 			}
 			if (!inside) {
-				before = tl_facts__holds_graph(idx, b, x);
+				/* Pieces of one value computed before the loop and
+				 * iterated (`for part in outs.unbind()`,
+				 * `zip([outs[i] for i in ...], grads)`), each
+				 * backpropagated: a result of a call, not a batch of
+				 * data, holds the graph the next piece needs. */
+				before = tl_facts__holds_graph(idx, b, x) ||
+					 (it.iterable && b->kind == TL_BIND_ASSIGN && b->elem < 0 &&
+					  tl_facts__value_calls(idx, tl_facts__bound_value(b)) &&
+					  tl_facts__sliced(idx, x));
 				continue;
 			}
 			if (!ts_node_is_null(b->value) && todo.size < 64) {
@@ -570,10 +614,29 @@ bool tl_facts_graph_reused(const TlIndex *idx, TSNode call)
 	bool before = false;
 	if (loop >= 0 || !loops.size)
 		before = tl_facts__graph_from_before(idx, subject,
-						     loop >= 0 ? &idx->loops.items[loop] : NULL, c->func);
+						     loop >= 0 ? &idx->loops.items[loop] : NULL, c->func, NULL);
 	for (uint32_t i = 0; loop < 0 && i < loops.size && !before; i++)
 		before = tl_facts__graph_from_before(idx, subject, &idx->loops.items[loops.items[i]],
-						     c->func);
+						     c->func, NULL);
 	tl_array_release(&loops);
 	return before;
+}
+
+bool tl_facts_graph_carried(const TlIndex *idx, TSNode call)
+{
+	const TlCall *c = tl_index_call_at(idx, tl_index_unparen(call));
+	if (!c || !(c->events & TL_EV_BACKWARD))
+		return false;
+	TSNode subject = tl_facts__backward_tensor(idx, c);
+	if (ts_node_is_null(subject))
+		subject = tl_facts__arg(c->node, 0);
+	if (ts_node_is_null(subject))
+		return false;
+	int32_t loop = c->loop;
+	while (loop >= 0 && !(idx->loops.items[loop].events & TL_EV_BACKWARD))
+		loop = idx->loops.items[loop].parent;
+	bool carried = false;
+	if (loop >= 0)
+		tl_facts__graph_from_before(idx, subject, &idx->loops.items[loop], c->func, &carried);
+	return carried;
 }

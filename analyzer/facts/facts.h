@@ -403,6 +403,11 @@ int tl_facts_carried_state(const TlIndex *idx, TSNode target);
  * before the iteration (a forward outside an inner loop, a parameter a
  * caller passes a graph tensor in, a list of losses). */
 bool tl_facts_graph_reused(const TlIndex *idx, TSNode call);
+/* True when the graph that backward call `call` differentiates reaches
+ * back, through a recurrent state its step loop carries without detaching
+ * it (`out, h = rnn(x, h)`), into the previous iteration: the fix is to
+ * detach the state (TL103), not only to drop retain_graph. */
+bool tl_facts_graph_carried(const TlIndex *idx, TSNode call);
 
 
 /* True for a module whose forward is its public entry point, so that

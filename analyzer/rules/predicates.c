@@ -351,6 +351,12 @@ static bool tl_pred_graph_reused(const TlIndex *idx, TSNode n, int choice)
 	return tl_facts_graph_reused(idx, n);
 }
 
+static bool tl_pred_graph_carried(const TlIndex *idx, TSNode n, int choice)
+{
+	(void)choice;
+	return tl_facts_graph_carried(idx, n);
+}
+
 static bool tl_pred_wrapper_module(const TlIndex *idx, TSNode n, int choice)
 {
 	(void)choice;
@@ -591,6 +597,8 @@ const TlPredicateDef tl_predicates[] = {
 	  "the graph the backward call differentiates may be backpropagated again: another backward or autograd.grad in the iteration, or history made before it" },
 	{ "iteration-builds-model", NULL, NULL, tl_pred_iteration_builds_model,
 	  "every step loop of the node builds a new model in its iteration (a module constructed and bound in the loop body): a sweep or benchmark over configurations" },
+	{ "graph-carried", NULL, NULL, tl_pred_graph_carried,
+	  "the graph the backward call differentiates reaches into the previous iteration through a recurrent state its step loop carries without detaching it" },
 	{ "stepped-params-not-reset", NULL, NULL, tl_pred_stepped_params_not_reset,
 	  "every step loop of the optimizer step runs no gradient reset that may cover the stepped optimizer (its own, a module it updates, or one whose reach cannot be told)" },
 	{ "reset-before-step", NULL, NULL, tl_pred_reset_before_step,

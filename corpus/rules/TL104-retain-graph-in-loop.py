@@ -407,3 +407,28 @@ class EncoderDecoderTrainer:
             cls.backward(retain_graph=True)
             self._reconstruction_step(z, x)
             self.opt.step()
+
+
+# OK: one output computed before the loop, backpropagated slice by slice with
+# an upstream gradient for each (a hypernetwork's outputs, a Jacobian built
+# row by row): every later slice needs the same graph, so it must be kept.
+def backward_by_rows(hypernet, upstream):
+    rows = torch.tanh(hypernet(torch.randn(3, 16)))
+    for row, g in zip([rows[i] for i in range(rows.shape[0])], upstream):
+        # ok: TL104
+        torch.autograd.backward(row, g, retain_graph=True)
+
+
+def backward_by_chunks(hypernet, upstream):
+    rows = hypernet(torch.randn(4, 16))
+    for part, g in zip(rows.chunk(2), upstream):
+        # ok: TL104
+        part.backward(g, retain_graph=True)
+
+
+# Each iteration builds its own graph: nothing later reuses it.
+def backward_fresh_rows(hypernet, inputs, upstream):
+    for x, g in zip(inputs, upstream):
+        rows = hypernet(x)
+        # expect: TL104
+        rows.backward(g, retain_graph=True)
