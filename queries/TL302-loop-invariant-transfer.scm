@@ -1,6 +1,8 @@
 ; TL302 loop-invariant-transfer
 ; A `.to(device)` / `.cuda()` on every step of something the loop never
-; changes: a module, a criterion, or a tensor bound before the loop.
+; changes: a module, a criterion, or a tensor bound before the loop. Not a
+; move that is undone in the same pass (offloading, a saved device restored)
+; nor one whose destination changes per iteration.
 
 ; a module or a criterion: model.to(device), criterion.cuda()
 ((call
@@ -11,7 +13,8 @@
   (#moves-to-device? @finding)
   (#module? @_moved)
   (#per-step? @finding any)
-  (#loop-invariant? @_moved))
+  (#loop-invariant? @_moved)
+  (#not-transfer-varies? @finding))
 
 ; a tensor bound before the loop: weights.to(device)
 ((call
@@ -23,4 +26,5 @@
   (#not-module? @_moved)
   (#known-tensor? @_moved)
   (#per-step? @finding any)
-  (#loop-invariant? @_moved))
+  (#loop-invariant? @_moved)
+  (#not-transfer-varies? @finding))

@@ -2,7 +2,8 @@
  * factories moved to a device, values brought back to the host, and scratch
  * allocations.
  *
- * Owns: tl_facts_is_tensor, tl_facts_on_device, tl_facts_host_factory, tl_facts_host_derived, tl_facts_scratch. */
+ * Owns: tl_facts_is_tensor, tl_facts_on_device, tl_facts_host_factory, tl_facts_host_derived, tl_facts_scratch,
+ * tl_facts_transfer_varies. */
 #include "facts/internal.h"
 
 typedef TlArray(char *) TlHostNames;
@@ -702,4 +703,63 @@ bool tl_facts_dies_in_iteration(const TlIndex *idx, TSNode expr)
 {
 	int budget = TL_FACTS_BUDGET;
 	return tl_facts__dies(idx, expr, 0, &budget);
+}
+
+/* ---- transfers that do not repeat the same move ------------------------------------- */
+
+/* True for `.to(...)`, `.cuda(...)`, `.cpu()` on a receiver. */
+static bool tl_facts__is_move(const TlCall *c)
+{
+	return c && c->receiver.id && c->method &&
+	       (strcmp(c->method, "to") == 0 || strcmp(c->method, "cuda") == 0 ||
+		strcmp(c->method, "cpu") == 0);
+}
+
+/* Whether two move calls send their receiver to the same place, as written:
+ * the same method and the same argument text. */
+static bool tl_facts__same_move(const TlIndex *idx, const TlCall *a, const TlCall *b)
+{
+	if (strcmp(a->method, b->method) != 0)
+		return false;
+	const TlSyms *sy = tl_syms();
+	uint32_t la = 0, lb = 0;
+	const char *ta = tl_index_text(idx, tl_tree_field(a->node, sy->f_arguments), &la);
+	const char *tb = tl_index_text(idx, tl_tree_field(b->node, sy->f_arguments), &lb);
+	return ta && tb && la == lb && memcmp(ta, tb, la) == 0;
+}
+
+bool tl_facts_transfer_varies(const TlIndex *idx, TSNode call)
+{
+	const TlCall *c = tl_index_call_at(idx, tl_index_unparen(call));
+	if (!tl_facts__is_move(c))
+		return false;
+	/* The destination changes from one iteration to the next:
+	 * `scale.to(p.device)` in a loop over parameters. */
+	TSNode dest = tl_facts__kwarg(idx, c->node, "device");
+	if (ts_node_is_null(dest))
+		dest = tl_facts__arg(c->node, 0);
+	if (!ts_node_is_null(dest) && c->loop >= 0 && !tl_facts_loop_invariant(idx, dest))
+		return true;
+	char *recv = tl_index_dotted_dup(idx, c->receiver);
+	if (!recv)
+		return false;
+	/* The same receiver moved elsewhere in the same pass: the iteration of
+	 * the call's loop, or, outside loops, the call's function. */
+	TSNode range = c->loop >= 0 ? idx->loops.items[c->loop].body
+		       : c->func >= 0 ? idx->funcs.items[c->func].node : idx->root;
+	uint32_t from = 0, to = 0;
+	tl_index_scope_calls_in(idx, c->func, range, &from, &to);
+	const TlIntArray *calls = tl_index_scope_calls(idx, c->func);
+	bool varies = false;
+	for (uint32_t i = from; i < to && !varies; i++) {
+		const TlCall *o = &idx->calls.items[calls->items[i]];
+		if (o == c || !tl_facts__is_move(o) || tl_facts__same_move(idx, o, c))
+			continue;
+		char buf[128], *owned = NULL;
+		const char *name = tl_index_dotted_view(idx, o->receiver, buf, sizeof buf, &owned);
+		varies = name && strcmp(name, recv) == 0;
+		tl_free(owned);
+	}
+	tl_free(recv);
+	return varies;
 }

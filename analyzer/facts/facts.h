@@ -255,6 +255,14 @@ bool tl_facts_under_every_n(const TlIndex *idx, TSNode node);
  * nothing that varies by itself (random numbers, next()). */
 bool tl_facts_loop_invariant(const TlIndex *idx, TSNode expr);
 
+/* True when transfer `call` (`.to(...)`, `.cuda()`) does not repeat one
+ * move every iteration: its destination changes in its loop
+ * (`scale.to(p.device)` over parameters), or the same receiver is moved
+ * elsewhere in the same pass (the iteration of its loop, else its
+ * function): offloading (`enc.to("cuda")` ... `enc.to("cpu")`), a device
+ * restored after `model.cpu()` (facts/devices.c). */
+bool tl_facts_transfer_varies(const TlIndex *idx, TSNode call);
+
 /* A known tensor (RULES.md definitions), also through tensor methods,
  * arithmetic and indexing on one, and names bound to one. */
 bool tl_facts_is_tensor(const TlIndex *idx, TSNode expr);

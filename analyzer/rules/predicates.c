@@ -387,6 +387,12 @@ static bool tl_pred_moves_to_device(const TlIndex *idx, TSNode n, int choice)
 	return tl_facts_moves_to_device(idx, n);
 }
 
+static bool tl_pred_transfer_varies(const TlIndex *idx, TSNode n, int choice)
+{
+	(void)choice;
+	return tl_facts_transfer_varies(idx, n);
+}
+
 static bool tl_pred_host_factory(const TlIndex *idx, TSNode n, int choice)
 {
 	(void)choice;
@@ -525,6 +531,8 @@ const TlPredicateDef tl_predicates[] = {
 	  "the expression names an accelerator device (\"cuda\", torch.device, x.device, a device or rank variable); \"cpu\" does not" },
 	{ "moves-to-device", NULL, NULL, tl_pred_moves_to_device,
 	  "the call is `.cuda(...)` or `.to(...)` with a device" },
+	{ "transfer-varies", NULL, NULL, tl_pred_transfer_varies,
+	  "the transfer does not repeat one move: its destination changes in its loop, or the same receiver is moved elsewhere in the same iteration (offloading) or, outside loops, the same call (a saved device restored)" },
 	{ "host-factory", NULL, NULL, tl_pred_host_factory,
 	  "the expression is a tensor factory made on the host (no device=), also inside Variable(...) or behind host-side casts and fills" },
 	{ "host-derived", NULL, NULL, tl_pred_host_derived,

@@ -285,3 +285,59 @@ class Swapping:
             self.opt.zero_grad()
             loss.backward()
             self.opt.step()
+
+
+# OK: offloading. A large frozen encoder is brought to the GPU for its part of
+# the step and sent back to the CPU to make room: the two moves undo each
+# other, so each iteration has to repeat them.
+def train_with_offloaded_encoder(model, loader, optimizer, offload=True):
+    encoder = Net().eval()
+    for tokens, target in loader:
+        # ok: TL302
+        encoder = encoder.to(device)
+        with torch.no_grad():
+            features = encoder(tokens.to(device))
+        if offload:
+            encoder = encoder.to("cpu")
+        optimizer.zero_grad()
+        nn.functional.mse_loss(model(features), target.to(device)).backward()
+        optimizer.step()
+
+
+# OK: a check that runs the model on the CPU and puts it back where it was.
+@torch.no_grad()
+def compare_on_cpu(model, batch):
+    home = next(model.parameters()).device
+    model.cpu()
+    cpu_out = model(batch.cpu())
+    # ok: TL302
+    model.to(home)
+    return cpu_out
+
+
+def evaluate_with_cpu_check(model, loader):
+    for batch in loader:
+        with torch.no_grad():
+            model(batch.to(device))
+        compare_on_cpu(model, batch)
+
+
+# OK: a per-parameter conversion in a loop over parameters: the destination
+# is each parameter's own device.
+def apply_weight_scale(model, scale):
+    for p in model.parameters():
+        # ok: TL302
+        p.data.mul_(scale.to(p.device))
+
+
+# The moved module never leaves the device inside the loop: moved again for nothing.
+def train_moving_each_step(model, loader, optimizer):
+    encoder = Net().eval()
+    for tokens, target in loader:
+        # expect: TL302
+        encoder = encoder.to(device)
+        with torch.no_grad():
+            features = encoder(tokens.to(device))
+        optimizer.zero_grad()
+        nn.functional.mse_loss(model(features), target.to(device)).backward()
+        optimizer.step()
