@@ -2,8 +2,8 @@
 ; `.backward(retain_graph=True)` in a step loop when nothing backpropagates
 ; the same graph again: the graph's saved tensors stay alive for nothing.
 ; `create_graph=True` retains the graph anyway; such calls are left alone.
-; Each pattern sets `recurrent`, the clause the message adds when a
-; recurrent state carries the graph into the next iteration (and only then).
+; Each pattern sets `fix`, which the message quotes: it names the recurrent
+; state only when one carries the graph into the next iteration.
 ; no recurrent state
 ((call
   function: (attribute
@@ -19,7 +19,7 @@
   (#step-iteration-has? @finding backward)
   (#not-graph-reused? @finding)
   (#not-graph-carried? @finding)
-  (#set! recurrent ""))
+  (#set! fix "drop `retain_graph=True`"))
 
 ; a recurrent state carried without detaching
 ((call
@@ -36,4 +36,4 @@
   (#step-iteration-has? @finding backward)
   (#not-graph-reused? @finding)
   (#graph-carried? @finding)
-  (#set! recurrent " and detach the recurrent state that carries this graph into the next iteration, as TL103 says (`h = h.detach()`)"))
+  (#set! fix "drop `retain_graph=True` and detach the recurrent state that carries this graph into the next iteration, as TL103 says (`h = h.detach()`)"))
