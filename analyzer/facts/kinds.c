@@ -206,6 +206,47 @@ bool tl_facts_in_scaler_class(const TlIndex *idx, TSNode node)
 	       tl_index_method(idx, cls, "unscale_", 8) >= 0;
 }
 
+/* An inference pipeline (diffusers `*Pipeline`, `AutoPipelineFor*`,
+ * transformers.pipeline): no nn.Module, it runs without gradients and
+ * returns images, text or arrays. */
+static bool tl_facts__pipeline_qname(const char *q)
+{
+	return strcmp(q, "transformers.pipeline") == 0 ||
+	       (strstr(q, "Pipeline") && !tl_facts__starts(q, "torch."));
+}
+
+/* True when `expr` holds an inference pipeline: what it is bound to (also
+ * through `.to(...)` and other methods of it) is made by one. */
+static bool tl_facts__pipeline_value(const TlIndex *idx, TSNode expr)
+{
+	const TlSyms *sy = tl_syms();
+	for (int depth = 0; depth <= TL_FACTS_DEPTH; depth++) {
+		expr = tl_index_unparen(expr);
+		if (ts_node_is_null(expr))
+			return false;
+		TSSymbol s = ts_node_symbol(expr);
+		if (s == sy->call) {
+			const TlCall *c = tl_index_call_at(idx, expr);
+			if (!c)
+				return false;
+			if (c->qname)
+				return tl_facts__pipeline_qname(c->qname);
+			if (!c->receiver.id || !IN(c->method, tl_facts__same_module))
+				return false;
+			expr = c->receiver;
+			continue;
+		}
+		if (s != sy->identifier && s != sy->attribute)
+			return false;
+		const TlBinding *b = tl_index_resolve_node(idx, expr);
+		TSNode v = tl_facts__bound_value(b);
+		if (ts_node_is_null(v) || b->kind != TL_BIND_ASSIGN || b->elem >= 0)
+			return false;
+		expr = v;
+	}
+	return false;
+}
+
 bool tl_facts__module_expr(const TlIndex *idx, TSNode expr, int depth)
 {
 	const TlSyms *sy = tl_syms();
@@ -217,8 +258,9 @@ bool tl_facts__module_expr(const TlIndex *idx, TSNode expr, int depth)
 	TSSymbol s = ts_node_symbol(expr);
 	if (s != sy->identifier && s != sy->attribute)
 		return false;
-	/* Another framework's model is no module of ours, whatever its use. */
-	if (tl_facts__foreign_value(idx, expr))
+	/* Another framework's model is no module of ours, whatever its use;
+	 * nor is an inference pipeline, though it moves like one. */
+	if (tl_facts__foreign_value(idx, expr) || tl_facts__pipeline_value(idx, expr))
 		return false;
 	if (tl_facts__names_hint(idx) && idx->module_evidence.count) {
 		char buf[128], *owned;
@@ -484,6 +526,84 @@ static bool tl_facts__backpropagated(const TlIndex *idx, const TlBinding *b)
 
 static int tl_facts__call_element_graph(const TlIndex *idx, TSNode v, int32_t elem, int depth);
 
+/* True when `e` (an expression a backward or a loss consumes) reads an
+ * element under string key `key` (the key's text, quotes included), in
+ * itself or in what the names it reads were bound to, a bounded number of
+ * names deep. */
+static bool tl_facts__reads_key(const TlIndex *idx, TSNode e, const char *key, uint32_t klen)
+{
+	const TlSyms *sy = tl_syms();
+	TSNode todo[8];
+	uint32_t n = 0, seen = 0;
+	todo[n++] = e;
+	while (n && seen++ < 16) {
+		TSNode top = todo[--n];
+		if (ts_node_is_null(top))
+			continue;
+		TSTreeCursor cur = ts_tree_cursor_new(top);
+		bool found = false;
+		do {
+			TSNode x = ts_tree_cursor_current_node(&cur);
+			TSSymbol s = ts_node_symbol(x);
+			if (s == sy->subscript) {
+				uint32_t l = 0;
+				const char *t = tl_index_text(idx, tl_tree_field(x, sy->f_subscript), &l);
+				if (t && l == klen && memcmp(t + 1, key + 1, klen - 2) == 0)
+					found = true;
+			} else if (s == sy->identifier && n < 8) {
+				const TlBinding *b = tl_index_resolve_node(idx, x);
+				TSNode v = tl_facts__bound_value(b);
+				if (!ts_node_is_null(v) && b->kind == TL_BIND_ASSIGN)
+					todo[n++] = v;
+			}
+		} while (!found && tl_walk_next(&cur, top, true));
+		ts_tree_cursor_delete(&cur);
+		if (found)
+			return true;
+	}
+	return false;
+}
+
+/* True when an element under string key `key` (`out["loss"]`) is
+ * backpropagated somewhere in the file, or fed to a loss: an element of a
+ * model output under that key carries a graph. */
+static bool tl_facts__key_backpropagated(const TlIndex *idx, const char *key, uint32_t klen)
+{
+	for (uint32_t i = 0; i < idx->calls.size; i++) {
+		const TlCall *c = &idx->calls.items[i];
+		if (c->events & TL_EV_BACKWARD) {
+			TSNode subj = tl_facts__backward_subject(idx, c);
+			if (!ts_node_is_null(subj) && tl_facts__reads_key(idx, subj, key, klen))
+				return true;
+		}
+		if (c->events & TL_EV_LOSS) {
+			TSNode args = tl_tree_field(c->node, tl_syms()->f_arguments);
+			if (!ts_node_is_null(args) && tl_facts__reads_key(idx, args, key, klen))
+				return true;
+		}
+	}
+	return false;
+}
+
+/* For `v[key]` with a string key: when `v` holds a model forward's output,
+ * whether that element carries a graph: only when the same key is
+ * backpropagated or fed to a loss in the file (`out["n_exs"]`, a count
+ * the forward computed, does not). -1 when `v` is no forward's output. */
+static int tl_facts__output_element_graph(const TlIndex *idx, TSNode v, TSNode key)
+{
+	const TlSyms *sy = tl_syms();
+	if (ts_node_is_null(key) || ts_node_symbol(key) != sy->string)
+		return -1;
+	const TlCall *p = tl_facts__producer(idx, v, 0);
+	if (!p || !(p->events & TL_EV_FORWARD))
+		return -1;
+	uint32_t klen = 0;
+	const char *k = tl_index_text(idx, key, &klen);
+	if (!k || klen < 2 || klen > 128)
+		return -1;
+	return tl_facts__key_backpropagated(idx, k, klen) ? 1 : 0;
+}
+
 bool tl_facts__graph(const TlIndex *idx, TSNode expr, int depth)
 {
 	static const char *const breaks_graph[] = {
@@ -602,6 +722,9 @@ bool tl_facts__graph(const TlIndex *idx, TSNode expr, int depth)
 	if (s == sy->subscript) {
 		/* losses[0] of a graph tensor, out["loss"] of a container holding one */
 		TSNode v = tl_tree_field(expr, sy->f_value);
+		int element = tl_facts__output_element_graph(idx, v, tl_tree_field(expr, sy->f_subscript));
+		if (element >= 0)
+			return element == 1;
 		return tl_facts__graph(idx, v, depth + 1) || tl_facts__elements_graph(idx, v, depth + 1);
 	}
 	if (s == sy->binary_operator)

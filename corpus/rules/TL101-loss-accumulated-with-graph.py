@@ -860,3 +860,46 @@ def train_with_logger(model, train_loader):
         loss.backward()
         optimizer.step()
         logger.log_step(loss)
+
+
+# OK: an inference pipeline's outputs (images made under the pipeline's own
+# no_grad), collected over prompts.
+def render_prompts(prompts):
+    from diffusers import StableDiffusionPipeline
+
+    pipe = StableDiffusionPipeline.from_pretrained("org/sd-model").to("cuda")
+    images = []
+    for prompt in prompts:
+        image = pipe(prompt, num_inference_steps=25).images[0]
+        # ok: TL101
+        images.append(image)
+    return images
+
+
+# OK: a count the forward puts in its output dict next to the loss. Only
+# the loss is backpropagated; the count is a plain number.
+class CountingClassifier(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(32, 4)
+
+    def forward(self, x, y):
+        logits = self.fc(x)
+        return {"loss": F.cross_entropy(logits, y), "n_exs": x.size()[0]}
+
+
+def train_counting(loader):
+    model = CountingClassifier().to(device)
+    opt = optim.SGD(model.parameters(), lr=0.1)
+    seen = 0
+    kept = []
+    for batch in loader:
+        out = model(**batch)
+        out["loss"].backward()
+        opt.step()
+        opt.zero_grad()
+        # ok: TL101
+        seen += out["n_exs"]
+        # expect: TL101
+        kept.append(out["loss"])
+    return seen, kept
