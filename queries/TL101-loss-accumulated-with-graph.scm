@@ -1,7 +1,8 @@
 ; TL101 loss-accumulated-with-graph
 ; A graph tensor stored into something that outlives the loop iteration,
 ; unless what is stored is meant for a later backward (REINFORCE, a summed
-; multi-task loss).
+; multi-task loss) or the loop is a model's own computation (tiles collected
+; for the method's result: nothing is kept across training steps).
 
 ; losses.append(loss), history["loss"].append(loss)
 ((call
@@ -19,6 +20,7 @@
   (#eq? @_method "append")
   (#in-loop? @finding)
   (#outlives-iteration? @_container)
+  (#not-model-computation? @_container)
   (#graph-tensor? @_value)
   (#not-reaches-backward? @_container))
 
@@ -29,6 +31,7 @@
   right: (_) @_value) @finding
   (#in-loop? @finding)
   (#outlives-iteration? @_container)
+  (#not-model-computation? @_container)
   (#graph-tensor? @_value)
   (#not-reaches-backward? @_container))
 
@@ -49,6 +52,7 @@
   (#eq? @_container @_same)
   (#in-loop? @finding)
   (#outlives-iteration? @_container)
+  (#not-model-computation? @_container)
   (#graph-tensor? @_value)
   (#not-reaches-backward? @_container))
 
@@ -62,5 +66,6 @@
   (#not-match? @_key "^([\"']|[0-9-])")
   (#in-loop? @finding)
   (#outlives-iteration? @_container)
+  (#not-model-computation? @_container)
   (#graph-tensor? @_value)
   (#not-reaches-backward? @_container))

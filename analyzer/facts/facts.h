@@ -332,6 +332,14 @@ char *tl_facts_root_name(const TlIndex *idx, TSNode expr);
  * next. False outside loops. */
 bool tl_facts_outlives_iteration(const TlIndex *idx, TSNode expr);
 
+/* True when `container`, stored into in a loop, is a local of a model's
+ * own computation: the loop is in a method of an nn.Module class (or in a
+ * helper only such methods call), no loop around it in its function runs
+ * a backward or an optimizer step, and the container is no `self.` state.
+ * Tiles or chunks collected there make the method's result; nothing is
+ * kept across training steps (facts/loops.c). */
+bool tl_facts_model_computation(const TlIndex *idx, TSNode container);
+
 /* The step loops of `node`: the innermost loop of its function whose
  * iteration runs a backward, or, when there is none, the step loops of its
  * function's call sites. Returns how many were found, and in *missing how

@@ -2,7 +2,7 @@
  * a node in one, every-N-steps guards, and loop invariance of expressions.
  *
  * Owns: tl_facts_step_loops, tl_facts_in_step_loop, tl_facts_under_every_n, tl_facts_loop_invariant,
- * tl_facts_pass_lacks, tl_facts_first_forward. */
+ * tl_facts_pass_lacks, tl_facts_first_forward, tl_facts_model_computation. */
 #include "facts/internal.h"
 
 static bool tl_facts__every_n(const TlIndex *idx, TSNode cond, int depth);
@@ -709,4 +709,48 @@ bool tl_facts_first_forward(const TlIndex *idx, TSNode call)
 	tl_buf_release(&mine);
 	tl_buf_release(&other);
 	return first;
+}
+
+/* ---- loops inside a model's own computation --------------------------------------------- */
+
+/* True when function `f` is a method of an nn.Module class (or a function
+ * nested in one). */
+static bool tl_facts__module_method(const TlIndex *idx, int32_t f)
+{
+	for (int depth = 0; f >= 0 && depth <= TL_FACTS_DEPTH; depth++) {
+		int32_t cls = idx->funcs.items[f].cls;
+		if (cls >= 0)
+			return idx->classes.items[cls].is_module;
+		f = idx->funcs.items[f].parent;
+	}
+	return false;
+}
+
+bool tl_facts_model_computation(const TlIndex *idx, TSNode container)
+{
+	int32_t f = tl_index_func_of(idx, container);
+	if (f < 0 || tl_index_loop_of(idx, container) < 0)
+		return false;
+	/* Module state (`self.cache.append(...)`) persists across calls. */
+	char buf[128], *owned = NULL;
+	const char *name = tl_index_dotted_view(idx, container, buf, sizeof buf, &owned);
+	bool state = !name || strcmp(name, "self") == 0 || tl_facts__starts(name, "self.");
+	tl_free(owned);
+	if (state)
+		return false;
+	/* A method of the model, or a helper only its methods call. */
+	bool model = tl_facts__module_method(idx, f);
+	const TlFunc *fn = &idx->funcs.items[f];
+	if (!model && !fn->escapes && fn->call_sites.size) {
+		model = true;
+		for (uint32_t i = 0; model && i < fn->call_sites.size; i++)
+			model = tl_facts__module_method(idx, idx->calls.items[fn->call_sites.items[i]].func);
+	}
+	if (!model)
+		return false;
+	/* No loop around it in its function trains. */
+	for (int32_t l = tl_index_loop_of(idx, container); l >= 0; l = idx->loops.items[l].parent)
+		if (idx->loops.items[l].events & (TL_EV_BACKWARD | TL_EV_OPT_STEP))
+			return false;
+	return true;
 }

@@ -105,6 +105,12 @@ static bool tl_pred_in_loop(const TlIndex *idx, TSNode n, int choice)
 	return tl_index_loop_of(idx, n) >= 0;
 }
 
+static bool tl_pred_model_computation(const TlIndex *idx, TSNode n, int choice)
+{
+	(void)choice;
+	return tl_facts_model_computation(idx, n);
+}
+
 static bool tl_pred_outlives_iteration(const TlIndex *idx, TSNode n, int choice)
 {
 	(void)choice;
@@ -509,6 +515,8 @@ const TlPredicateDef tl_predicates[] = {
 	  "the value carries autograd history (RULES.md definition of a graph tensor)" },
 	{ "in-loop", NULL, NULL, tl_pred_in_loop,
 	  "the node is inside a loop body of its own function" },
+	{ "model-computation", NULL, NULL, tl_pred_model_computation,
+	  "the stored-to container is a local of a model's own computation: a loop in an nn.Module method (or a helper only its methods call) that runs no backward nor optimizer step, not self. state" },
 	{ "outlives-iteration", NULL, NULL, tl_pred_outlives_iteration,
 	  "the stored-to name is not re-bound inside the innermost enclosing loop, so it survives across iterations" },
 	{ "step-iteration-lacks", "event", tl_event_names, tl_pred_step_iteration_lacks,

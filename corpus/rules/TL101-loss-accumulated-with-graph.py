@@ -903,3 +903,36 @@ def train_counting(loader):
         # expect: TL101
         kept.append(out["loss"])
     return seen, kept
+
+
+# OK: tiled decoding inside a model's method. The tiles are collected and
+# concatenated into the method's result; no training step runs in these loops,
+# so nothing is kept from one step to the next. A module that keeps its
+# outputs in its own state does keep them.
+class TiledDecoder(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.net = nn.Conv2d(4, 3, 3, padding=1)
+        self.history = []
+
+    def decode_tiles(self, z, tile=64):
+        rows = []
+        for top in range(0, z.shape[-2], tile):
+            row = []
+            for left in range(0, z.shape[-1], tile):
+                # ok: TL101
+                row.append(self.net(z[..., top:top + tile, left:left + tile]))
+            # ok: TL101
+            rows.append(torch.cat(row, dim=-1))
+        return torch.cat(rows, dim=-2)
+
+    def decode_and_remember(self, z, tile=64):
+        # Feature maps kept for later inspection, with their graphs, on
+        # every call.
+        out = []
+        for top in range(0, z.shape[-2], tile):
+            feat = self.net(z[..., top:top + tile, :])
+            # expect: TL101
+            self.history.append(feat)
+            out.append(feat.detach())
+        return out
