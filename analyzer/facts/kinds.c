@@ -564,13 +564,33 @@ static bool tl_facts__reads_key(const TlIndex *idx, TSNode e, const char *key, u
 	return false;
 }
 
+/* Methods that only a tensor has (an int or a float has none of them). */
+static const char *const tl_facts__tensor_only_methods[] = {
+	"detach", "cpu", "cuda", "numpy", "item", "tolist", "backward", "softmax",
+	"log_softmax", "argmax", "view", "reshape", "permute", "transpose", "unsqueeze",
+	"squeeze", "flatten", "contiguous", "float", "half", "norm", "mean", "sum",
+};
+
 /* True when an element under string key `key` (`out["loss"]`) is
- * backpropagated somewhere in the file, or fed to a loss: an element of a
- * model output under that key carries a graph. */
+ * backpropagated somewhere in the file, fed to a loss or to a torch
+ * function, or given a method only tensors have: an element of a model
+ * output under that key is a tensor, and one computed with gradients on
+ * carries a graph. */
 static bool tl_facts__key_backpropagated(const TlIndex *idx, const char *key, uint32_t klen)
 {
+	const TlSyms *sy = tl_syms();
 	for (uint32_t i = 0; i < idx->calls.size; i++) {
 		const TlCall *c = &idx->calls.items[i];
+		if ((c->qname && tl_facts__starts(c->qname, "torch.")) ||
+		    (c->receiver.id && IN(c->method, tl_facts__tensor_only_methods))) {
+			TSNode r = c->receiver.id ? tl_index_unparen(c->receiver) : (TSNode){ 0 };
+			TSNode args = tl_tree_field(c->node, sy->f_arguments);
+			if (!ts_node_is_null(r) && ts_node_symbol(r) == sy->subscript &&
+			    tl_facts__reads_key(idx, r, key, klen))
+				return true;
+			if (c->qname && !ts_node_is_null(args) && tl_facts__reads_key(idx, args, key, klen))
+				return true;
+		}
 		if (c->events & TL_EV_BACKWARD) {
 			TSNode subj = tl_facts__backward_subject(idx, c);
 			if (!ts_node_is_null(subj) && tl_facts__reads_key(idx, subj, key, klen))
@@ -586,9 +606,10 @@ static bool tl_facts__key_backpropagated(const TlIndex *idx, const char *key, ui
 }
 
 /* For `v[key]` with a string key: when `v` holds a model forward's output,
- * whether that element carries a graph: only when the same key is
- * backpropagated or fed to a loss in the file (`out["n_exs"]`, a count
- * the forward computed, does not). -1 when `v` is no forward's output. */
+ * whether that element carries a graph: only when the same key is used as
+ * a tensor in the file (backpropagated, fed to a loss or a torch function,
+ * given a tensor method); `out["n_exs"]`, a count the forward computed, is
+ * not. -1 when `v` is no forward's output. */
 static int tl_facts__output_element_graph(const TlIndex *idx, TSNode v, TSNode key)
 {
 	const TlSyms *sy = tl_syms();

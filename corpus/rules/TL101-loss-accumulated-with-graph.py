@@ -905,6 +905,17 @@ def train_counting(loader):
     return seen, kept
 
 
+# An element under a key the file uses as a tensor (`.detach()` below) is a
+# forward's tensor output: collected with gradients on, it keeps each graph.
+def collect_features(model, batches):
+    feats = []
+    for batch in batches:
+        out = model(**batch)
+        # expect: TL101
+        feats.append(out["features"])
+    return torch.cat(feats), out["features"].detach()
+
+
 # OK: tiled decoding inside a model's method. The tiles are collected and
 # concatenated into the method's result; no training step runs in these loops,
 # so nothing is kept from one step to the next. A module that keeps its
