@@ -212,8 +212,11 @@ static bool tl_noqa__parse(const TlNoqaContext *ctx, TSNode c, TlNoqa *out)
 			while (e < n && tl_noqa__word_char(t[e]))
 				e++;
 			if (tl_noqa__code_like(t + k, e - k)) {
-				tl_noqa__notice(ctx, a + (uint32_t)i,
-						tl_strdup("`# noqa` codes need a colon: `# noqa: TL101`"));
+				/* Only a torchlint code draws the warning: `# noqa B950`
+				 * belongs to another tool, which reads it its own way. */
+				if (strncasecmp(t + k, "TL", 2) == 0)
+					tl_noqa__notice(ctx, a + (uint32_t)i,
+							tl_strdup("`# noqa` codes need a colon: `# noqa: TL101`"));
 				tl_noqa__codes(ctx, t, n, k, a, out);
 			} else {
 				out->all = true;
@@ -252,14 +255,6 @@ static bool tl_noqa__suppresses(TlNoqa *d, const TlFinding *f)
 			d->codes.items[i].used = true;
 			return true;
 		}
-	return false;
-}
-
-static bool tl_noqa__external(const TlStrArray *external, const char *code)
-{
-	for (uint32_t i = 0; external && i < external->size; i++)
-		if (strncasecmp(code, external->items[i], strlen(external->items[i])) == 0)
-			return true;
 	return false;
 }
 
@@ -312,7 +307,10 @@ void tl_noqa_apply(const TlNoqaContext *ctx, TlFindings *out, uint32_t first)
 	for (uint32_t k = 0; k < ds.size; k++) {
 		TlNoqa *d = &ds.items[k];
 		const char *where = d->file_level ? where_file : where_line;
-		if (report && d->all && !d->used_all) {
+		/* A blanket `# noqa` on a line is also flake8's, ruff's or
+		 * pylint's: another tool may still need it. Only a file-level
+		 * `# torchlint: noqa`, which is ours alone, is reported. */
+		if (report && d->all && !d->used_all && d->file_level) {
 			TlBuf m;
 			tl_buf_init(&m);
 			tl_buf_addf(&m, "unused blanket `noqa` directive: nothing %s is reported; remove it", where);
@@ -320,16 +318,12 @@ void tl_noqa_apply(const TlNoqaContext *ctx, TlFindings *out, uint32_t first)
 		}
 		for (uint32_t i = 0; i < d->codes.size; i++) {
 			TlNoqaCode *c = &d->codes.items[i];
-			if (report && !c->used && (c->rule || !tl_noqa__external(ctx->external, c->code))) {
+			/* Other tools' codes (E501, B950) are theirs to judge. */
+			if (report && !c->used && c->rule) {
 				TlBuf m;
 				tl_buf_init(&m);
-				if (c->rule)
-					tl_buf_addf(&m, "unused `noqa` directive: no %s finding %s; remove `%s`", c->code,
-						    where, c->code);
-				else
-					tl_buf_addf(&m, "unused `noqa` directive: `%s` is not a torchlint code; remove it, "
-							"or name it in the `external` setting if another tool reads it",
-						    c->code);
+				tl_buf_addf(&m, "unused `noqa` directive: no %s finding %s; remove `%s`", c->code,
+					    where, c->code);
 				tl_noqa__report(ctx, unused, d->comment, tl_buf_detach(&m), out);
 			}
 			tl_free(c->code);

@@ -9,8 +9,11 @@
  * statement starts on its line. Codes match exactly (TL101, tl101); a
  * prefix (TL1), a family name (memory), ALL or a rule name in the list
  * suppresses nothing and draws a warning (never a blanket). Codes of other
- * tools (E501, F401) are kept for those tools; TL001 reports them unless
- * the `external` setting names them (as ruff's `lint.external`). A
+ * tools (E501, F401, `# noqa B950` without a colon) are kept for those
+ * tools: torchlint neither warns about them nor reports them, and TL001
+ * reports neither a blanket line `# noqa` (other linters read it too) but
+ * only unused torchlint codes and a `# torchlint: noqa` that hides
+ * nothing (RULES.md TL001). A
  * `# torchlint: noqa` that shares its line with code is ignored, with a
  * warning. Text after the codes is a free comment (`# noqa: TL101 -- why`). */
 #ifndef TL_NOQA_H
@@ -32,7 +35,9 @@ typedef struct TlNoqaContext {
 	TSNode root;                 /* of src's tree */
 	const TSNode *comments;      /* every comment node of the file, in order */
 	uint32_t comment_count;
-	const TlStrArray *external;  /* other tools' codes or prefixes; may be NULL */
+	const TlStrArray *external;  /* other tools' codes or prefixes (the `external`
+				      * setting); TL001 leaves every other tool's code
+				      * alone, so they change nothing; may be NULL */
 	TlNotices *notices;          /* warnings about directives go here; may be NULL */
 } TlNoqaContext;
 

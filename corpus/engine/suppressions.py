@@ -1,6 +1,8 @@
 """Suppressions: `# noqa` comments hide findings on their line or on the
 first line of the statement holding them; TL001 (opt-in, selected in the
-corpus run) reports directives that hide nothing."""
+corpus run) reports torchlint codes in directives that hide nothing. A
+blanket `# noqa` and other tools' codes (`# noqa: E501`, `# noqa B950`)
+belong to flake8, ruff or pylint as well: TL001 leaves them alone."""
 import torch
 import torch.nn as nn
 
@@ -38,8 +40,12 @@ def unused_directives(model, loader):
         loss.backward()
         # expect: TL001
         opt.step()  # noqa: TL201
-        # expect: TL001
+        # ok: TL001
         print(loss.item())  # noqa
+        # ok: TL001
+        print(loss.item(), "a long line that flake8-bugbear measures")  # noqa B950
+        # ok: TL001
+        print(loss.item())  # noqa: E501, F401
 
 
 def partly_used(model, loader):

@@ -120,7 +120,14 @@ has noqa-file-level-warns "$tmp/err" "noqa.py:15:30: warning: \`# torchlint: noq
 run noqa-quiet 1 "$bin" --isolated -q --format concise noqa.py
 lines noqa-quiet-no-warnings "$tmp/err" 0
 run noqa-tl001 1 "$bin" --isolated --format concise --select TL001 noqa.py
-has noqa-external-reported "$tmp/out" "noqa.py:14:30: TL001 unused \`noqa\` directive: \`E501\` is not a torchlint code"
+hasnt noqa-other-tool-not-reported "$tmp/out" "E501"
+printf 'x = 1  # noqa B950\ny = 2  # noqa: E501\nz = 3  # noqa\n' >othertools.py
+run noqa-other-tools 0 "$bin" --isolated -q --format concise --select TL001 othertools.py
+lines noqa-other-tools-silent "$tmp/out" 0
+lines noqa-other-tools-no-warning "$tmp/err" 0
+printf 'x = 1  # noqa TL101\n' >colonless.py
+run noqa-colonless-ours 0 "$bin" --isolated --format concise colonless.py
+has noqa-colonless-ours-warns "$tmp/err" "colonless.py:1:8: warning: \`# noqa\` codes need a colon"
 mkdir -p ext
 cp noqa.py ext/
 printf '[tool.torchlint]\nextend-select = ["TL001"]\nexternal = ["E5", "F401"]\n' >ext/pyproject.toml
