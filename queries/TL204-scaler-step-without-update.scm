@@ -1,10 +1,29 @@
 ; TL204 scaler-step-without-update
 ; `scaler.step(opt)` in a step loop whose iteration never calls
-; `scaler.update()`.
+; `scaler.update()`. Each pattern sets `where` and `when`, which the message
+; quotes: when a loop around the step loop updates (once per epoch, say),
+; the inner loop is the problem and the message says so.
+
+; no update anywhere around the step
 ((call
   function: (attribute
     object: (_) @_scaler
     attribute: (identifier) @_method)) @finding @_step
   (#eq? @_method "step")
   (#call-does? @finding scaler-step)
-  (#step-iteration-lacks? @finding scaler-update))
+  (#step-iteration-lacks? @finding scaler-update)
+  (#not-outer-loop-has? @finding scaler-update)
+  (#set! where "iteration of its loop")
+  (#set! when "never runs in that loop"))
+
+; an update only in an outer loop
+((call
+  function: (attribute
+    object: (_) @_scaler
+    attribute: (identifier) @_method)) @finding @_step
+  (#eq? @_method "step")
+  (#call-does? @finding scaler-step)
+  (#step-iteration-lacks? @finding scaler-update)
+  (#outer-loop-has? @finding scaler-update)
+  (#set! where "iteration of the inner loop")
+  (#set! when "runs only once per iteration of the outer loop, after the inner loop's steps"))

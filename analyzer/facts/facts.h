@@ -341,8 +341,9 @@ bool tl_facts_outlives_iteration(const TlIndex *idx, TSNode expr);
 bool tl_facts_model_computation(const TlIndex *idx, TSNode container);
 
 /* The step loops of `node`: the innermost loop of its function whose
- * iteration runs a backward, or, when there is none, the step loops of its
- * function's call sites. Returns how many were found, and in *missing how
+ * iteration runs a backward (but not a loop whose body always exits at its
+ * end: a retry loop, a loop that runs once), or, when there is none, the
+ * step loops of its function's call sites. Returns how many were found, and in *missing how
  * many of them lack every bit of `events` in their iteration. */
 uint32_t tl_facts_step_loops(const TlIndex *idx, TSNode node, uint32_t events,
 			    uint32_t *missing);
@@ -352,6 +353,12 @@ uint32_t tl_facts_step_loops(const TlIndex *idx, TSNode node, uint32_t events,
  * sweep over configurations, a benchmark per model size, where each
  * iteration is a one-off rather than a hot step (facts/modules.c). */
 bool tl_facts_iteration_builds_model(const TlIndex *idx, TSNode node);
+
+/* True when a loop around a step loop of `node` (in the same function, or
+ * around the calls of its function) runs one of `events` in its iteration:
+ * `scaler.update()` once per epoch around a batch loop that steps
+ * (facts/loops.c). */
+bool tl_facts_outer_loop_has(const TlIndex *idx, TSNode node, uint32_t events);
 
 /* True when the optimizer step `step` runs in step loops none of whose
  * iterations resets the gradients of the optimizer it steps: every gradient

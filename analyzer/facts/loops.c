@@ -618,13 +618,31 @@ bool tl_facts_outlives_iteration(const TlIndex *idx, TSNode expr)
 
 /* Counts the step loops of a node in function `func` whose innermost loop
  * there is `loop`; appends their indices to `out` when not NULL. */
+/* True when the body of loop `lp` always leaves the loop at its end (its
+ * last statement is a `return`, `break` or `raise`): a retry loop (`while
+ * True:` around a step that `continue`s after an out-of-memory error) or a
+ * loop that runs once; its iteration is no step of training. */
+static bool tl_facts__exits_at_end(const TlLoop *lp)
+{
+	const TlSyms *sy = tl_syms();
+	uint32_t n = ts_node_named_child_count(lp->body);
+	for (uint32_t k = n; k-- > 0;) {
+		TSNode last = ts_node_named_child(lp->body, k);
+		TSSymbol s = ts_node_symbol(last);
+		if (s == sy->comment)
+			continue;
+		return s == sy->return_statement || s == sy->break_statement || s == sy->raise_statement;
+	}
+	return false;
+}
+
 static uint32_t tl_facts__step_loops(const TlIndex *idx, int32_t func, int32_t loop,
 				    uint32_t events, uint32_t *missing, TlIntArray *out,
 				    int depth)
 {
 	for (int32_t l = loop; l >= 0; l = idx->loops.items[l].parent) {
 		const TlLoop *lp = &idx->loops.items[l];
-		if (lp->events & TL_EV_BACKWARD) {
+		if ((lp->events & TL_EV_BACKWARD) && !tl_facts__exits_at_end(lp)) {
 			if (!(lp->events & events))
 				(*missing)++;
 			if (out)
@@ -753,4 +771,39 @@ bool tl_facts_model_computation(const TlIndex *idx, TSNode container)
 		if (idx->loops.items[l].events & (TL_EV_BACKWARD | TL_EV_OPT_STEP))
 			return false;
 	return true;
+}
+
+/* The loops around loop `l`, in its function and then around the calls of
+ * that function: whether one of them runs one of `events`. */
+static bool tl_facts__outer_has(const TlIndex *idx, int32_t l, uint32_t events, int depth)
+{
+	int32_t func = idx->loops.items[l].func;
+	for (int32_t p = idx->loops.items[l].parent; p >= 0; p = idx->loops.items[p].parent)
+		if (idx->loops.items[p].events & events)
+			return true;
+	if (func < 0 || depth > TL_FACTS_DEPTH)
+		return false;
+	const TlFunc *f = &idx->funcs.items[func];
+	for (uint32_t i = 0; i < f->call_sites.size && i < 64; i++) {
+		const TlCall *c = &idx->calls.items[f->call_sites.items[i]];
+		if (c->func == func || c->loop < 0)
+			continue;
+		if (idx->loops.items[c->loop].events & events)
+			return true;
+		if (tl_facts__outer_has(idx, c->loop, events, depth + 1))
+			return true;
+	}
+	return false;
+}
+
+bool tl_facts_outer_loop_has(const TlIndex *idx, TSNode node, uint32_t events)
+{
+	TlIntArray loops;
+	tl_array_init(&loops);
+	tl_facts__step_loop_list(idx, node, &loops);
+	bool has = false;
+	for (uint32_t i = 0; i < loops.size && !has; i++)
+		has = tl_facts__outer_has(idx, loops.items[i], events, 0);
+	tl_array_release(&loops);
+	return has;
 }

@@ -131,6 +131,11 @@ static bool tl_pred_step_iteration_has(const TlIndex *idx, TSNode n, int choice)
 	return found > 0 && missing < found;
 }
 
+static bool tl_pred_outer_loop_has(const TlIndex *idx, TSNode n, int choice)
+{
+	return tl_facts_outer_loop_has(idx, n, tl_event_bits[choice]);
+}
+
 static bool tl_pred_under_context(const TlIndex *idx, TSNode n, int choice)
 {
 	return tl_facts_under(idx, n, tl_context_bits[choice]);
@@ -523,6 +528,8 @@ const TlPredicateDef tl_predicates[] = {
 	  "every step loop of the node (the innermost loop whose iteration runs a backward, through callers) lacks the event in its iteration" },
 	{ "step-iteration-has", "event", tl_event_names, tl_pred_step_iteration_has,
 	  "some step loop of the node has the event in its iteration" },
+	{ "outer-loop-has", "event", tl_event_names, tl_pred_outer_loop_has,
+	  "a loop around a step loop of the node (in its function, or around the calls of its function) has the event in its iteration" },
 	{ "in-step-loop", "kind", tl_step_names, tl_pred_in_step_loop,
 	  "the node runs in the iteration of a step loop (any: training or evaluation; training: one that runs a backward or an optimizer step), in its function or through call sites" },
 	{ "per-step", "kind", tl_step_names, tl_pred_per_step,

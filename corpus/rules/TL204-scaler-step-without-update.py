@@ -261,3 +261,34 @@ def scheduler_steps(train_loader):
         scaler.update()
         # ok: TL204
         scheduler.step()
+
+
+# OK: a retry loop around one batch (it shrinks the micro-batch and tries
+# again after running out of memory) that returns once the step succeeded;
+# the caller's batch loop updates the scaler after every batch.
+class RetryingTrainer:
+    def __init__(self, model, optimizers):
+        self.model = model
+        self.optimizers = optimizers
+        self.scaler = GradScaler("cuda")
+        self.micro = 8
+
+    def train_batch(self, batch):
+        while True:
+            try:
+                for chunk in batch.split(self.micro):
+                    self.scaler.scale(self.model(chunk).mean()).backward()
+                for opt in self.optimizers:
+                    # ok: TL204
+                    self.scaler.step(opt)
+            except torch.cuda.OutOfMemoryError:
+                self.micro //= 2
+                continue
+            return
+
+    def fit(self, loader):
+        for batch in loader:
+            self.train_batch(batch)
+            self.scaler.update()
+            for opt in self.optimizers:
+                opt.zero_grad()
