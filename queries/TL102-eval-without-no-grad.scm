@@ -1,12 +1,15 @@
 ; TL102 eval-without-no-grad
 ; A forward of a module that was put in eval mode, run with gradient
-; tracking on, whose result never reaches a backward.
+; tracking on, whose result never reaches a backward. Each pattern sets
+; `what`, which the message quotes: at a helper's call it is the model the
+; helper runs that is in eval mode, not the helper.
 ((call
   function: (_) @_model) @finding
   (#module-forward? @finding)
   (#mode-is? @finding eval)
   (#not-under-context? @finding grad-disabled)
-  (#not-reaches-backward? @finding))
+  (#not-reaches-backward? @finding)
+  (#set! what "runs in eval mode with gradient tracking on, so it records"))
 
 ; A local function that the training step also uses (or that callers run in
 ; different modes), called on the evaluation path: the finding goes to this
@@ -14,4 +17,5 @@
 ((call
   function: (_) @_model) @finding
   (#not-module-forward? @finding)
-  (#evaluates-with-grad? @finding))
+  (#evaluates-with-grad? @finding)
+  (#set! what "runs a model forward with gradient tracking on while an earlier `.eval()` (before this call, or in the helper) has the model in eval mode, so the model records"))
