@@ -731,14 +731,40 @@ bool tl_facts_first_forward(const TlIndex *idx, TSNode call)
 
 /* ---- loops inside a model's own computation --------------------------------------------- */
 
-/* True when function `f` is a method of an nn.Module class (or a function
+/* True when class `cls` is a model: an nn.Module class, or a class whose
+ * methods bind `self.<name>` to a module they construct (a model whose base
+ * class comes from another module of its project, such as diffusers'
+ * ModelMixin, which the file alone cannot resolve). */
+static bool tl_facts__model_class(const TlIndex *idx, int32_t cls)
+{
+	const TlSyms *sy = tl_syms();
+	if (idx->classes.items[cls].is_module)
+		return true;
+	for (uint32_t i = 0; i < idx->bindings.size; i++) {
+		const TlBinding *b = &idx->bindings.items[i];
+		if (b->cls != cls || b->kind != TL_BIND_ASSIGN || b->elem >= 0 || ts_node_is_null(b->value))
+			continue;
+		TSNode v = tl_index_unparen(b->value);
+		if (ts_node_symbol(v) != sy->call)
+			continue;
+		TlBuf path;
+		tl_buf_init(&path);
+		TSNode root = tl_facts__module_root(idx, v, &path);
+		tl_buf_release(&path);
+		if (!ts_node_is_null(root) && ts_node_eq(root, v))
+			return true;
+	}
+	return false;
+}
+
+/* True when function `f` is a method of a model class (or a function
  * nested in one). */
 static bool tl_facts__module_method(const TlIndex *idx, int32_t f)
 {
 	for (int depth = 0; f >= 0 && depth <= TL_FACTS_DEPTH; depth++) {
 		int32_t cls = idx->funcs.items[f].cls;
 		if (cls >= 0)
-			return idx->classes.items[cls].is_module;
+			return tl_facts__model_class(idx, cls);
 		f = idx->funcs.items[f].parent;
 	}
 	return false;
