@@ -35,11 +35,34 @@
   (#runs-in-half? @finding))
 
 ((call
+  function: [
+    (identifier) @_name
+    (attribute attribute: (identifier) @_name)]
   arguments: (argument_list
+    .
+    (_)
+    .
     (_) @_value
     (keyword_argument
       name: (identifier) @_key
       value: (_) @_dtype))) @finding
+  (#eq? @_name "full")
+  (#api? @finding tensor-factory)
+  (#eq? @_key "dtype")
+  (#half-dtype? @_dtype)
+  (#number-beyond? @_value float16))
+
+; the same with fill_value= (a factory's other arguments are sizes, not
+; values written into it: torch.zeros(2359332864, dtype=torch.half))
+((call
+  arguments: (argument_list
+    (keyword_argument
+      name: (identifier) @_fill
+      value: (_) @_value)
+    (keyword_argument
+      name: (identifier) @_key
+      value: (_) @_dtype))) @finding
+  (#eq? @_fill "fill_value")
   (#api? @finding tensor-factory)
   (#eq? @_key "dtype")
   (#half-dtype? @_dtype)

@@ -191,3 +191,4 @@ def rebound_constant(scores, mask, fp32):
         # ok: TL404
         return scores.masked_fill(mask == 0, neg)
 
+

@@ -66,6 +66,16 @@ def half_bias(n, device):
     return torch.full((n, n), -1e9, dtype=torch.float16, device=device)
 
 
+def large_half_buffers(n_tokens=70000):
+    # Sizes are no values written into the tensor.
+    # ok: TL404
+    cache = torch.zeros(n_tokens * 1024, dtype=torch.float16, device="cuda")
+    # ok: TL404
+    flat = torch.empty(2_500_000_000, dtype=torch.half, device="cuda")
+    # expect: TL404
+    bias = torch.full((8, 8), fill_value=-1e9, dtype=torch.float16, device="cuda")
+    return cache, flat, bias
+
 def lr_at(step, warmup=4000):
     # ok: TL404
     return min(step / warmup, 1.0) * 1e-3 * (1e6 / max(step, 1e6))
