@@ -354,6 +354,11 @@ uint32_t tl_facts_step_loops(const TlIndex *idx, TSNode node, uint32_t events,
  * iteration is a one-off rather than a hot step (facts/modules.c). */
 bool tl_facts_iteration_builds_model(const TlIndex *idx, TSNode node);
 
+/* True when `expr` is a name the innermost loop around it binds as its
+ * target (`for opt in optimizers: scaler.step(opt)`): each iteration holds
+ * another element (facts/loops.c). */
+bool tl_facts_loop_element(const TlIndex *idx, TSNode expr);
+
 /* True when a loop around a step loop of `node` (in the same function, or
  * around the calls of its function) runs one of `events` in its iteration:
  * `scaler.update()` once per epoch around a batch loop that steps

@@ -833,3 +833,14 @@ bool tl_facts_outer_loop_has(const TlIndex *idx, TSNode node, uint32_t events)
 	tl_array_release(&loops);
 	return has;
 }
+
+bool tl_facts_loop_element(const TlIndex *idx, TSNode expr)
+{
+	const TlSyms *sy = tl_syms();
+	expr = tl_index_unparen(expr);
+	if (ts_node_is_null(expr) || ts_node_symbol(expr) != sy->identifier)
+		return false;
+	int32_t l = tl_index_loop_of(idx, expr);
+	const TlBinding *b = tl_index_resolve_node(idx, expr);
+	return l >= 0 && b && b->kind == TL_BIND_FOR && ts_node_eq(b->stmt, idx->loops.items[l].node);
+}

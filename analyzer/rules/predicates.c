@@ -131,6 +131,12 @@ static bool tl_pred_step_iteration_has(const TlIndex *idx, TSNode n, int choice)
 	return found > 0 && missing < found;
 }
 
+static bool tl_pred_loop_element(const TlIndex *idx, TSNode n, int choice)
+{
+	(void)choice;
+	return tl_facts_loop_element(idx, n);
+}
+
 static bool tl_pred_outer_loop_has(const TlIndex *idx, TSNode n, int choice)
 {
 	return tl_facts_outer_loop_has(idx, n, tl_event_bits[choice]);
@@ -528,6 +534,8 @@ const TlPredicateDef tl_predicates[] = {
 	  "every step loop of the node (the innermost loop whose iteration runs a backward, through callers) lacks the event in its iteration" },
 	{ "step-iteration-has", "event", tl_event_names, tl_pred_step_iteration_has,
 	  "some step loop of the node has the event in its iteration" },
+	{ "loop-element", NULL, NULL, tl_pred_loop_element,
+	  "the expression is a name the innermost loop around it binds as its target: each iteration holds another element" },
 	{ "outer-loop-has", "event", tl_event_names, tl_pred_outer_loop_has,
 	  "a loop around a step loop of the node (in its function, or around the calls of its function) has the event in its iteration" },
 	{ "in-step-loop", "kind", tl_step_names, tl_pred_in_step_loop,

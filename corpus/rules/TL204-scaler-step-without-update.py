@@ -292,3 +292,19 @@ class RetryingTrainer:
             self.scaler.update()
             for opt in self.optimizers:
                 opt.zero_grad()
+
+
+# OK: two networks, each with its own loss and optimizer, stepped in a loop
+# over the pairs; the scaler is updated once after both steps, as the AMP
+# recipe for several optimizers does.
+def paired_models(train_loader):
+    models = [Net().to(device), Net().to(device)]
+    optimizers = [torch.optim.AdamW(m.parameters(), lr=1e-3) for m in models]
+    scaler = GradScaler("cuda")
+    for x, y in train_loader:
+        for model, optimizer in zip(models, optimizers):
+            optimizer.zero_grad()
+            scaler.scale(amp_loss(model, x, y)).backward()
+            # ok: TL204
+            scaler.step(optimizer)
+        scaler.update()
