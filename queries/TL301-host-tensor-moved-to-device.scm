@@ -1,7 +1,9 @@
 ; TL301 host-tensor-moved-to-device
 ; A tensor factory that allocates on the host and is moved to the device at
 ; once, on every step: torch.zeros(n).cuda(), torch.randn(n).to(device),
-; Variable(torch.ones(n)).cuda(). Reported at the moving call.
+; Variable(torch.ones(n)).cuda(). Reported at the moving call. Not in a loop
+; that builds a new model in each iteration (a sweep over configurations: a
+; one-off per configuration, not a hot step).
 ((call
   function: (attribute
     object: (_) @_host
@@ -9,4 +11,5 @@
   (#any-of? @_method "cuda" "to")
   (#moves-to-device? @finding)
   (#host-factory? @_host)
-  (#per-step? @finding any))
+  (#per-step? @finding any)
+  (#not-iteration-builds-model? @finding))

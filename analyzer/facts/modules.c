@@ -272,15 +272,16 @@ static const char *const tl_facts__stateless_layers[] = {
 	"AdaptiveMaxPool2d", "Upsample", "PixelShuffle", "PixelUnshuffle",
 };
 
-/* True when a statement of loop `l`'s body (its own function) binds a
- * module that is constructed there: `model = nn.Linear(w, w).cuda()`,
- * `net = Net(cfg)` of a local model class, `m = timm.create_model(...)`;
- * not a module moved or wrapped there after being built before the loop. */
-static bool tl_facts__loop_builds_module(const TlIndex *idx, const TlLoop *l)
+/* True when a statement of function `func` (-1: the module) inside
+ * `range` binds a module constructed there: `model = nn.Linear(w,
+ * w).cuda()`, `net = Net(cfg)` of a local model class, `m =
+ * timm.create_model(...)`; not a module moved or wrapped there after being
+ * built elsewhere, nor a criterion or a layer without parameters. */
+static bool tl_facts__builds_module_in(const TlIndex *idx, int32_t func, TSNode range)
 {
 	const TlSyms *sy = tl_syms();
-	uint32_t from = ts_node_start_byte(l->body), to = ts_node_end_byte(l->body);
-	const TlIntArray *binds = tl_index_scope_binds(idx, l->func);
+	uint32_t from = ts_node_start_byte(range), to = ts_node_end_byte(range);
+	const TlIntArray *binds = tl_index_scope_binds(idx, func);
 	for (uint32_t i = 0; binds && i < binds->size; i++) {
 		const TlBinding *b = &idx->bindings.items[binds->items[i]];
 		if (b->kind != TL_BIND_ASSIGN || b->elem >= 0 || ts_node_is_null(b->value) ||
@@ -303,6 +304,25 @@ static bool tl_facts__loop_builds_module(const TlIndex *idx, const TlLoop *l)
 					 IN(tl_facts__last(rc->qname), tl_facts__stateless_layers))))
 			continue;
 		return true;
+	}
+	return false;
+}
+
+/* True when the body of loop `l` builds a model: in its own statements, or
+ * in a local function it calls (a benchmark's `run_one(cfg)` that builds
+ * the model it measures). */
+static bool tl_facts__loop_builds_module(const TlIndex *idx, const TlLoop *l)
+{
+	if (tl_facts__builds_module_in(idx, l->func, l->body))
+		return true;
+	uint32_t from = 0, to = 0;
+	tl_index_scope_calls_in(idx, l->func, l->body, &from, &to);
+	const TlIntArray *calls = tl_index_scope_calls(idx, l->func);
+	for (uint32_t i = from; i < to && i < from + 256; i++) {
+		const TlCall *c = &idx->calls.items[calls->items[i]];
+		if (c->target >= 0 && c->target != l->func &&
+		    tl_facts__builds_module_in(idx, c->target, idx->funcs.items[c->target].node))
+			return true;
 	}
 	return false;
 }

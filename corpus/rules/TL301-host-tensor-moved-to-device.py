@@ -283,3 +283,42 @@ def train_positional(loader):
         opt.zero_grad()
         loss.backward()
         opt.step()
+
+
+# OK: a test that trains one step for each configuration, each with a fresh
+# model: the loop is a sweep, every move a one-off per configuration.
+def one_step_per_config(configs):
+    for width, lr in configs:
+        net = nn.Linear(width, 1).cuda()
+        opt = torch.optim.SGD(net.parameters(), lr=lr)
+        # ok: TL301
+        x = torch.randn(4, width).cuda()
+        net(x).sum().backward()
+        opt.step()
+
+
+def build_and_measure(width):
+    net = nn.Linear(width, width).cuda()
+    # ok: TL301
+    net(torch.randn(8, width).cuda()).sum().backward()
+    return torch.cuda.max_memory_allocated()
+
+
+def measure_widths(widths):
+    # The model is built by the helper each iteration runs.
+    peaks = []
+    for w in widths:
+        peaks.append(build_and_measure(w))
+        torch.cuda.reset_peak_memory_stats()
+    return peaks
+
+
+def train_fixed_model(loader, width=64):
+    net = nn.Linear(width, 1).cuda()
+    opt = torch.optim.SGD(net.parameters(), lr=0.1)
+    for x in loader:
+        opt.zero_grad()
+        # expect: TL301
+        noise = torch.randn(x.shape[0], width).cuda()
+        net(x.cuda() + noise).sum().backward()
+        opt.step()
