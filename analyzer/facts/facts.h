@@ -333,11 +333,13 @@ char *tl_facts_root_name(const TlIndex *idx, TSNode expr);
 bool tl_facts_outlives_iteration(const TlIndex *idx, TSNode expr);
 
 /* True when `container`, stored into in a loop, is a local of a model's
- * own computation: the loop is in a method of an nn.Module class (or in a
- * helper only such methods call), no loop around it in its function runs
- * a backward or an optimizer step, and the container is no `self.` state.
- * Tiles or chunks collected there make the method's result; nothing is
- * kept across training steps (facts/loops.c). */
+ * own computation: no loop around it in its function runs a backward or an
+ * optimizer step, the container is no `self.` state, and either the loop is
+ * in a method of a model class (or in a helper only such methods call), or
+ * no loop around it runs a forward either and the function binds the
+ * container itself (a criterion summing per-level terms). Tiles, chunks or
+ * terms collected there make the function's result; nothing is kept across
+ * training steps (facts/loops.c). */
 bool tl_facts_model_computation(const TlIndex *idx, TSNode container);
 
 /* The step loops of `node`: the innermost loop of its function whose

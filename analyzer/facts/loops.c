@@ -770,18 +770,70 @@ static bool tl_facts__module_method(const TlIndex *idx, int32_t f)
 	return false;
 }
 
+/* True when a for loop around `n` (in its function) iterates what may be
+ * batches of data: a DataLoader of the file, or an iterable whose text
+ * names one (`loader`, `batches`, `dataset`, `data`), or any while loop.
+ * A model the file cannot recognise may then run in it, unseen. */
+static bool tl_facts__iterates_data(const TlIndex *idx, TSNode n)
+{
+	const TlSyms *sy = tl_syms();
+	for (int32_t l = tl_index_loop_of(idx, n); l >= 0; l = idx->loops.items[l].parent) {
+		TSNode loop = idx->loops.items[l].node;
+		if (ts_node_symbol(loop) != sy->for_statement)
+			return true;
+		TSNode it = tl_tree_field(loop, sy->f_right);
+		uint32_t len = 0;
+		const char *t = ts_node_is_null(it) ? NULL : tl_index_text(idx, it, &len);
+		if (!t || len > 200)
+			return true;
+		char low[201];
+		for (uint32_t i = 0; i < len; i++)
+			low[i] = (char)tolower((unsigned char)t[i]);
+		low[len] = '\0';
+		if (strstr(low, "load") || strstr(low, "batch") || strstr(low, "data") ||
+		    strstr(low, "sample") || strstr(low, "iter") || strstr(low, "epoch"))
+			return true;
+	}
+	return false;
+}
+
 bool tl_facts_model_computation(const TlIndex *idx, TSNode container)
 {
+	const TlSyms *sy = tl_syms();
 	int32_t f = tl_index_func_of(idx, container);
 	if (f < 0 || tl_index_loop_of(idx, container) < 0)
 		return false;
 	/* Module state (`self.cache.append(...)`) persists across calls. */
-	char buf[128], *owned = NULL;
-	const char *name = tl_index_dotted_view(idx, container, buf, sizeof buf, &owned);
+	char *name = tl_facts_root_name(idx, container);
 	bool state = !name || strcmp(name, "self") == 0 || tl_facts__starts(name, "self.");
-	tl_free(owned);
+	tl_free(name);
 	if (state)
 		return false;
+	/* No loop around it in its function trains. */
+	uint32_t around = 0;
+	for (int32_t l = tl_index_loop_of(idx, container); l >= 0; l = idx->loops.items[l].parent)
+		around |= idx->loops.items[l].events;
+	if (around & (TL_EV_BACKWARD | TL_EV_OPT_STEP))
+		return false;
+	/* A loop that runs no forward either (per-level loss terms summed by a
+	 * criterion, slices packed by a reference function) is no step loop
+	 * at all: a container the function binds itself lives for one call. */
+	if (!(around & TL_EV_FORWARD) && !tl_facts__iterates_data(idx, container)) {
+		/* The name under the subscripts and attributes. */
+		TSNode root = tl_index_unparen(container);
+		for (int depth = 0; depth <= TL_FACTS_DEPTH && !ts_node_is_null(root) &&
+				    ts_node_symbol(root) != sy->identifier;
+		     depth++)
+			root = tl_index_unparen(ts_node_symbol(root) == sy->subscript
+							? tl_tree_field(root, sy->f_value)
+							: ts_node_symbol(root) == sy->attribute
+							? tl_tree_field(root, sy->f_object)
+							: (TSNode){ 0 });
+		const TlBinding *b = !ts_node_is_null(root) && ts_node_symbol(root) == sy->identifier
+					     ? tl_index_resolve_node(idx, root) : NULL;
+		if (b && b->func == f && b->kind == TL_BIND_ASSIGN && !b->class_body)
+			return true;
+	}
 	/* A method of the model, or a helper only its methods call. */
 	bool model = tl_facts__module_method(idx, f);
 	const TlFunc *fn = &idx->funcs.items[f];
@@ -790,13 +842,7 @@ bool tl_facts_model_computation(const TlIndex *idx, TSNode container)
 		for (uint32_t i = 0; model && i < fn->call_sites.size; i++)
 			model = tl_facts__module_method(idx, idx->calls.items[fn->call_sites.items[i]].func);
 	}
-	if (!model)
-		return false;
-	/* No loop around it in its function trains. */
-	for (int32_t l = tl_index_loop_of(idx, container); l >= 0; l = idx->loops.items[l].parent)
-		if (idx->loops.items[l].events & (TL_EV_BACKWARD | TL_EV_OPT_STEP))
-			return false;
-	return true;
+	return model;
 }
 
 /* The loops around loop `l`, in its function and then around the calls of

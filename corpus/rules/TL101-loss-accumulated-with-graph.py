@@ -947,3 +947,32 @@ class TiledDecoder(nn.Module):
             self.history.append(feat)
             out.append(feat.detach())
         return out
+
+
+# OK: a criterion that sums one loss term per output channel into a dict of
+# totals it returns: the loop runs no step, and the dict lives for one call.
+class PerChannelLoss:
+    def __init__(self, model, channels):
+        self.model = model
+        self.channels = channels
+
+    def __call__(self, sample):
+        logits = self.model(sample["inputs"])
+        totals = {"main": 0.0, "aux": 0.0}
+        for ch in self.channels:
+            for kind in totals:
+                term = F.cross_entropy(logits[ch], sample[kind][ch])
+                # ok: TL101
+                totals[kind] += term
+        return sum(totals.values()), totals
+
+
+# An evaluation helper that keeps every batch's loss over a loader, with
+# gradients on: each kept loss holds its batch's graph.
+def evaluation_losses(model, val_loader):
+    model.eval()
+    per_batch = []
+    for x, y in val_loader:
+        # expect: TL101, TL102
+        per_batch.append(F.cross_entropy(model(x), y))
+    return per_batch
