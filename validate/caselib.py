@@ -444,3 +444,51 @@ def device_slug(device):
     name = torch.cuda.get_device_name(device).lower()
     return "".join(c if c.isalnum() else "-" for c in name).strip("-").replace("--", "-")
 
+
+
+class EmulatedGradScaler:
+    """GradScaler's arithmetic where CUDA is missing (torch.cuda.amp.GradScaler
+    disables itself there, and Debian's PyTorch 1.13 has no CPU GradScaler):
+    scale() multiplies the loss by a constant scale (65536, GradScaler's
+    initial one, which it keeps for 2000 steps without an overflow),
+    unscale_() divides the optimizer's gradients by it once per step, step()
+    unscales what unscale_() did not and skips the step on inf/NaN gradients,
+    update() starts the next step. Used by the TL405 case (clip-before-unscale)."""
+
+    def __init__(self, init_scale=65536.0):
+        self.scale_value = float(init_scale)
+        self._unscaled = set()
+
+    def scale(self, loss):
+        return loss * self.scale_value
+
+    def unscale_(self, optimizer):
+        if id(optimizer) in self._unscaled:
+            raise RuntimeError("unscale_() has already been called on this optimizer since the last update().")
+        with torch.no_grad():
+            for group in optimizer.param_groups:
+                for p in group["params"]:
+                    if p.grad is not None:
+                        p.grad.div_(self.scale_value)
+        self._unscaled.add(id(optimizer))
+
+    def step(self, optimizer):
+        if id(optimizer) not in self._unscaled:
+            self.unscale_(optimizer)
+        finite = all(torch.isfinite(p.grad).all().item()
+                     for group in optimizer.param_groups for p in group["params"] if p.grad is not None)
+        if finite:
+            optimizer.step()
+
+    def update(self):
+        self._unscaled.clear()
+
+    def get_scale(self):
+        return self.scale_value
+
+
+def grad_scaler(device):
+    """torch's GradScaler on CUDA, the emulation above elsewhere."""
+    if device.type == "cuda":
+        return torch.cuda.amp.GradScaler()
+    return EmulatedGradScaler()

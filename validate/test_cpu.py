@@ -187,6 +187,14 @@ class Precision(unittest.TestCase):
         self.assertEqual(x["signal"]["loss_dtype"], "torch.float32")
         self.assertGreater(f["signal"]["mean_relative_error"], 100 * x["signal"]["mean_relative_error"])
 
+    def test_TL405_clipping_scaled_gradients_shrinks_updates(self):
+        # caselib.EmulatedGradScaler on the CPU: the scale is 65536 throughout.
+        f, x = variants("TL405")
+        self.assertEqual(f["signal"]["scale"], 65536.0)
+        self.assertLess(f["signal"]["median_update_norm"] * 1000, x["signal"]["median_update_norm"])
+        self.assertGreater(f["signal"]["final_loss"], 2 * x["signal"]["final_loss"])
+        self.assertLess(x["signal"]["final_loss"], x["signal"]["first_loss"])
+
 
 class Safety(unittest.TestCase):
     def test_TL403_linear_space_logsumexp_overflows(self):

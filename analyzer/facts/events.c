@@ -30,6 +30,26 @@ TSNode tl_facts__backward_tensor(const TlIndex *idx, const TlCall *c)
 
 /* ---- events ------------------------------------------------------------------ */
 
+/* Gradient clipping that reads the .grad tensors as they are:
+ * torch.nn.utils.clip_grad_norm_ / clip_grad_value_ (and the deprecated
+ * clip_grad_norm, the clip_grad submodule's), and clamp_ on a `.grad`.
+ * Wrappers that unscale first (accelerator.clip_grad_norm_) are no
+ * torch.nn.utils call and do not count. */
+static bool tl_facts__grad_clip(const TlCall *c)
+{
+	static const char *const fns[] = { "clip_grad_norm_", "clip_grad_value_", "clip_grad_norm",
+					   "clip_grads_with_norm_", NULL };
+	if (c->qname && tl_facts__starts(c->qname, "torch.nn.utils.")) {
+		const char *last = tl_facts__last(c->qname);
+		for (int i = 0; fns[i]; i++)
+			if (strcmp(last, fns[i]) == 0)
+				return true;
+	}
+	return c->method && c->receiver.id && c->recv_name &&
+	       (strcmp(c->method, "clamp_") == 0 || strcmp(c->method, "clip_") == 0) &&
+	       (tl_facts__ends(c->recv_name, ".grad") || tl_facts__ends(c->recv_name, ".grad.data"));
+}
+
 uint32_t tl_facts_call_events(const TlIndex *idx, const TlCall *c)
 {
 	const TlSyms *sy = tl_syms();
@@ -101,6 +121,8 @@ uint32_t tl_facts_call_events(const TlIndex *idx, const TlCall *c)
 	}
 	if (c->qname && strcmp(c->qname, "torch.autograd.grad") == 0)
 		ev |= TL_EV_GRAD_CALL;
+	if (tl_facts__grad_clip(c))
+		ev |= TL_EV_GRAD_CLIP;
 	if (tl_facts_is_loss_call(idx, c))
 		ev |= TL_EV_LOSS;
 	else if (tl_facts_is_forward(idx, c))

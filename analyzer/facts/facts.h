@@ -378,6 +378,12 @@ bool tl_facts_step_unreset(const TlIndex *idx, TSNode step);
  * fully covers, with no backward in between, and runs whenever that step
  * does (not in a branch the step is outside of). */
 bool tl_facts_reset_before_step(const TlIndex *idx, TSNode reset);
+/* True when gradient clipping `clip` (TL_EV_GRAD_CLIP) runs, in one
+ * iteration of a step loop around it (or its function's body when no step
+ * loop is known), after a GradScaler-scaled backward with no
+ * scaler.unscale_ between them, and before the scaler's step: it clips
+ * gradients still multiplied by the loss scale. Local helpers are followed. */
+bool tl_facts_clip_before_unscale(const TlIndex *idx, TSNode clip);
 /* True when call `call` (an `.eval()`, or a call of a local function that
  * makes one) switches a trained module (an optimizer updates it, or the
  * file calls .train() on it) to eval mode inside the innermost loop of its

@@ -303,8 +303,18 @@ static void tl_fix__render(const TlFixMatch *fm, const char *template, TlBuf *ou
 		}
 		size_t len = strcspn(p + 1, "!}");
 		bool primary = p[1 + len] == '!' && strncmp(p + 2 + len, "primary}", 8) == 0;
+		bool indent = p[1 + len] == '!' && strncmp(p + 2 + len, "indent}", 7) == 0;
 		TSNode n;
-		if (tl_fix__node(fm, p + 1, len, &n)) {
+		if (indent && tl_fix__node(fm, p + 1, len, &n)) {
+			/* The blanks that open the capture's line, when only blanks
+			 * come before it there: a statement inserted before it on a
+			 * line of its own gets the same indentation. */
+			uint32_t a = ts_node_start_byte(n), k = a;
+			while (k > 0 && (fm->src->text[k - 1] == ' ' || fm->src->text[k - 1] == '\t'))
+				k--;
+			if (k == 0 || fm->src->text[k - 1] == '\n')
+				tl_buf_addn(out, fm->src->text + k, a - k);
+		} else if (tl_fix__node(fm, p + 1, len, &n)) {
 			uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
 			bool wrap = primary && !tl_fix__primary(n);
 			if (wrap)

@@ -18,7 +18,10 @@
  * (the leading '@' is optional). `text` is a template: `{name}` is the text
  * of capture `name`, `{name!primary}` the same in parentheses unless it is
  * a primary expression (a name, attribute, call, subscript, literal or
- * bracketed expression), `{{` and `}}` are braces.
+ * bracketed expression), `{name!indent}` the blanks before `name` on its
+ * line when nothing else precedes it there (for a statement inserted on a
+ * line of its own: `text = "x.f()\n{stmt!indent}"`), `{{` and `}}` are
+ * braces.
  *
  * A fix applies to a match only when every capture its edits name is in
  * the match, and its conditions hold:

@@ -9,13 +9,13 @@
 static const char *const tl_event_names[] = {
 	"backward", "optimizer-step", "grad-reset", "eval", "train", "forward",
 	"scaler-update", "scaler-step", "loss", "scaled-backward", "unscaled-backward",
-	"plain-step", "scaler-unscale", "autograd-grad", "detach", NULL,
+	"plain-step", "scaler-unscale", "autograd-grad", "detach", "grad-clip", NULL,
 };
 static const unsigned tl_event_bits[] = {
 	TL_EV_BACKWARD, TL_EV_OPT_STEP, TL_EV_GRAD_RESET, TL_EV_EVAL, TL_EV_TRAIN,
 	TL_EV_FORWARD, TL_EV_SCALER_UPDATE, TL_EV_SCALER_STEP, TL_EV_LOSS,
 	TL_EV_SCALED_BACKWARD, TL_EV_UNSCALED_BACKWARD, TL_EV_PLAIN_STEP,
-	TL_EV_SCALER_UNSCALE, TL_EV_GRAD_CALL, TL_EV_DETACH,
+	TL_EV_SCALER_UNSCALE, TL_EV_GRAD_CALL, TL_EV_DETACH, TL_EV_GRAD_CLIP,
 };
 static const char *const tl_context_names[] = {
 	"grad-disabled", "autocast", "device-autocast", "half-autocast", NULL,
@@ -350,6 +350,12 @@ static bool tl_pred_reset_before_step(const TlIndex *idx, TSNode n, int choice)
 	return tl_facts_reset_before_step(idx, n);
 }
 
+static bool tl_pred_clip_before_unscale(const TlIndex *idx, TSNode n, int choice)
+{
+	(void)choice;
+	return tl_facts_clip_before_unscale(idx, n);
+}
+
 static bool tl_pred_leaves_eval_mode(const TlIndex *idx, TSNode n, int choice)
 {
 	(void)choice;
@@ -634,6 +640,8 @@ const TlPredicateDef tl_predicates[] = {
 	  "every step loop of the optimizer step runs no gradient reset that may cover the stepped optimizer (its own, a module it updates, or one whose reach cannot be told)" },
 	{ "reset-before-step", NULL, NULL, tl_pred_reset_before_step,
 	  "the zero_grad() call runs after a backward and before the step of an optimizer it fully covers, with no backward in between, in its loop's iteration" },
+	{ "clip-before-unscale", NULL, NULL, tl_pred_clip_before_unscale,
+	  "the gradient clipping runs after a GradScaler-scaled backward and before the scaler's step, with no scaler.unscale_ between, in one iteration (local helpers followed)" },
 };
 const unsigned tl_predicate_count = sizeof tl_predicates / sizeof *tl_predicates;
 

@@ -59,6 +59,7 @@ enum {
 	TL_EV_GRAD_CALL = 1u << 13,    /* torch.autograd.grad(...): reads a graph, fills no .grad */
 	TL_EV_DETACH = 1u << 14,       /* x.detach_() on a value (not on a .grad) */
 	TL_EV_MODE_SET = 1u << 15,     /* m.train(flag) with a flag that is no literal */
+	TL_EV_GRAD_CLIP = 1u << 16,    /* torch.nn.utils.clip_grad_norm_/value_, p.grad.clamp_() */
 };
 
 /* Kinds of step loop (RULES.md, "step loop"), as a bit set. */
