@@ -110,6 +110,12 @@ class Correctness(unittest.TestCase):
         self.assertGreater(f["signal"]["max_running_mean_move"], 0.0)
         self.assertEqual(x["signal"]["max_running_mean_move"], 0.0)
 
+    def test_TL217_implicit_dim_normalises_across_the_batch(self):
+        f, x = variants("TL217")
+        self.assertGreater(f["signal"]["max_tag_sum_error"], 0.1)
+        self.assertLess(x["signal"]["max_tag_sum_error"], 1e-4)
+        self.assertGreater(f["signal"]["cross_entropy"], 1.5 * x["signal"]["cross_entropy"])
+
     def _scaler_case_on_cpu(self, code):
         # PyTorch's torch.cuda.amp.GradScaler disables itself without CUDA:
         # nothing to observe on the CPU (NEEDS_GPU says what to measure).

@@ -2,7 +2,8 @@
  * AMP entry points, torch.load, hub downloads, checkpoint, empty_cache, DataLoader), which
  * keywords it passes, device expressions and moves to a device.
  *
- * Owns: tl_facts_is_api, tl_facts_passes_keyword, tl_facts_is_device, tl_facts_moves_to_device. */
+ * Owns: tl_facts_is_api, tl_facts_passes_keyword, tl_facts_argument (and whether an
+ * argument is passed or off), tl_facts_is_device, tl_facts_moves_to_device. */
 #include "facts/internal.h"
 
 /* ---- APIs, keywords, devices ------------------------------------------------------ */
@@ -45,6 +46,25 @@ static const char *const tl_facts__api_empty_cache[] = {
 	"torch.xpu.empty_cache",
 };
 static const char *const tl_facts__api_log[] = { "torch.log" };
+static const char *const tl_facts__api_softmax_function[] = {
+	"torch.nn.functional.softmax", "torch.nn.functional.log_softmax", "torch.nn.functional.softmin",
+};
+static const char *const tl_facts__api_softmax_module[] = {
+	"torch.nn.Softmax", "torch.nn.LogSoftmax", "torch.nn.Softmin",
+	"torch.nn.modules.activation.Softmax", "torch.nn.modules.activation.LogSoftmax",
+	"torch.nn.modules.activation.Softmin", "torch.nn.modules.Softmax",
+	"torch.nn.modules.LogSoftmax", "torch.nn.modules.Softmin",
+};
+static const char *const tl_facts__api_functional_dropout[] = {
+	"torch.nn.functional.dropout", "torch.nn.functional.dropout1d", "torch.nn.functional.dropout2d",
+	"torch.nn.functional.dropout3d", "torch.nn.functional.alpha_dropout",
+	"torch.nn.functional.feature_alpha_dropout",
+};
+static const char *const tl_facts__api_dropout_module[] = {
+	"torch.nn.Dropout", "torch.nn.Dropout1d", "torch.nn.Dropout2d", "torch.nn.Dropout3d",
+	"torch.nn.AlphaDropout", "torch.nn.FeatureAlphaDropout",
+	"torch.nn.modules.dropout.Dropout", "torch.nn.modules.Dropout",
+};
 static const char *const tl_facts__api_loader[] = {
 	"torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader",
 };
@@ -76,6 +96,14 @@ static const char *const *tl_facts__api_names(TlApi api, size_t *n)
 		return TL_FACTS__NAMES(tl_facts__api_loader);
 	case TL_API_LOG:
 		return TL_FACTS__NAMES(tl_facts__api_log);
+	case TL_API_SOFTMAX_FUNCTION:
+		return TL_FACTS__NAMES(tl_facts__api_softmax_function);
+	case TL_API_SOFTMAX_MODULE:
+		return TL_FACTS__NAMES(tl_facts__api_softmax_module);
+	case TL_API_FUNCTIONAL_DROPOUT:
+		return TL_FACTS__NAMES(tl_facts__api_functional_dropout);
+	case TL_API_DROPOUT_MODULE:
+		return TL_FACTS__NAMES(tl_facts__api_dropout_module);
 	case TL_API_COUNT:
 		break;
 	}
@@ -145,6 +173,143 @@ bool tl_facts_passes_keyword(const TlIndex *idx, TSNode call, const char *name)
 			return true;
 	}
 	return false;
+}
+
+/* ---- arguments by parameter name ------------------------------------------------------ */
+
+/* Signatures of the torch APIs whose arguments rules ask for by name: the
+ * qualified name and the parameters that may be passed by position,
+ * space-separated. A torch.nn name matches by its last part too
+ * (`torch.nn.modules.activation.Softmax` is `torch.nn.Softmax`). */
+static const struct {
+	const char *qname;
+	const char *params;
+} tl_facts__signatures[] = {
+	{ "torch.nn.functional.softmax", "input dim _stacklevel dtype" },
+	{ "torch.nn.functional.log_softmax", "input dim _stacklevel dtype" },
+	{ "torch.nn.functional.softmin", "input dim _stacklevel dtype" },
+	{ "torch.nn.Softmax", "dim" },
+	{ "torch.nn.LogSoftmax", "dim" },
+	{ "torch.nn.Softmin", "dim" },
+	{ "torch.nn.functional.dropout", "input p training inplace" },
+	{ "torch.nn.functional.dropout1d", "input p training inplace" },
+	{ "torch.nn.functional.dropout2d", "input p training inplace" },
+	{ "torch.nn.functional.dropout3d", "input p training inplace" },
+	{ "torch.nn.functional.alpha_dropout", "input p training inplace" },
+	{ "torch.nn.functional.feature_alpha_dropout", "input p training inplace" },
+	{ "torch.nn.Dropout", "p inplace" },
+	{ "torch.nn.Dropout1d", "p inplace" },
+	{ "torch.nn.Dropout2d", "p inplace" },
+	{ "torch.nn.Dropout3d", "p inplace" },
+	{ "torch.nn.AlphaDropout", "p inplace" },
+	{ "torch.nn.FeatureAlphaDropout", "p inplace" },
+	{ "torch.utils.data.distributed.DistributedSampler",
+	  "dataset num_replicas rank shuffle seed drop_last" },
+	{ "torch.utils.data.DistributedSampler", "dataset num_replicas rank shuffle seed drop_last" },
+	{ "torch.utils.data.DataLoader",
+	  "dataset batch_size shuffle sampler batch_sampler num_workers collate_fn pin_memory "
+	  "drop_last timeout worker_init_fn multiprocessing_context generator" },
+	{ "torch.utils.data.dataloader.DataLoader",
+	  "dataset batch_size shuffle sampler batch_sampler num_workers collate_fn pin_memory "
+	  "drop_last timeout worker_init_fn multiprocessing_context generator" },
+};
+
+/* The place of parameter `name` in the signature of the API `call` calls:
+ * 0-based, or -1 when the callee or the parameter is not in the table. */
+static int tl_facts__param_place(const TlIndex *idx, TSNode call, const char *name)
+{
+	const TlCall *c = tl_index_call_at(idx, call);
+	if (!c || !c->qname)
+		return -1;
+	size_t nlen = strlen(name);
+	bool nn = tl_facts__starts(c->qname, "torch.nn.");
+	for (size_t i = 0; i < sizeof tl_facts__signatures / sizeof *tl_facts__signatures; i++) {
+		const char *q = tl_facts__signatures[i].qname;
+		if (strcmp(q, c->qname) != 0 &&
+		    !(nn && tl_facts__starts(q, "torch.nn.") &&
+		      strcmp(tl_facts__last(q), tl_facts__last(c->qname)) == 0))
+			continue;
+		const char *p = tl_facts__signatures[i].params;
+		for (int place = 0; *p; place++) {
+			const char *end = strchr(p, ' ');
+			size_t len = end ? (size_t)(end - p) : strlen(p);
+			if (len == nlen && memcmp(p, name, len) == 0)
+				return place;
+			p += len;
+			while (*p == ' ')
+				p++;
+		}
+		return -1;
+	}
+	return -1;
+}
+
+/* The positional argument at `place` of `call`, or null; *splat is set
+ * when a `*args` at or before that place may supply it instead. */
+static TSNode tl_facts__positional(TSNode call, int place, bool *splat)
+{
+	const TlSyms *sy = tl_syms();
+	TSNode none = { 0 };
+	*splat = false;
+	TSNode args = tl_tree_field(call, sy->f_arguments);
+	if (place < 0 || ts_node_is_null(args) || ts_node_symbol(args) != sy->argument_list)
+		return none;
+	int pos = 0;
+	uint32_t count = ts_node_named_child_count(args);
+	for (uint32_t i = 0; i < count; i++) {
+		TSNode a = ts_node_named_child(args, i);
+		TSSymbol s = ts_node_symbol(a);
+		if (s == sy->keyword_argument || s == sy->comment || s == sy->dictionary_splat)
+			continue;
+		if (s == sy->list_splat) {
+			*splat = true;
+			return none;
+		}
+		if (pos++ == place)
+			return a;
+	}
+	return none;
+}
+
+TSNode tl_facts_argument(const TlIndex *idx, TSNode call, const char *name)
+{
+	const TlSyms *sy = tl_syms();
+	TSNode none = { 0 };
+	call = tl_index_unparen(call);
+	if (ts_node_is_null(call) || ts_node_symbol(call) != sy->call)
+		return none;
+	TSNode v = tl_facts__kwarg(idx, call, name);
+	if (!ts_node_is_null(v))
+		return v;
+	bool splat;
+	return tl_facts__positional(call, tl_facts__param_place(idx, call, name), &splat);
+}
+
+bool tl_facts_passes_argument(const TlIndex *idx, TSNode call, const char *name)
+{
+	const TlSyms *sy = tl_syms();
+	call = tl_index_unparen(call);
+	if (ts_node_is_null(call) || ts_node_symbol(call) != sy->call)
+		return false;
+	if (tl_facts_passes_keyword(idx, call, name))
+		return true;
+	bool splat;
+	TSNode v = tl_facts__positional(call, tl_facts__param_place(idx, call, name), &splat);
+	return splat || !ts_node_is_null(v);
+}
+
+bool tl_facts_argument_off(const TlIndex *idx, TSNode call, const char *name)
+{
+	const TlSyms *sy = tl_syms();
+	TSNode v = tl_facts_argument(idx, call, name);
+	if (ts_node_is_null(v))
+		return false;
+	TSNode lit = tl_facts_literal(idx, v);
+	if (!ts_node_is_null(lit) &&
+	    (ts_node_symbol(lit) == sy->false_ || ts_node_symbol(lit) == sy->none))
+		return true;
+	double d;
+	return tl_facts_number(idx, v, &d) && d == 0.0;
 }
 
 /* The text of a string literal without prefix and quotes, or NULL; *len

@@ -189,6 +189,11 @@ typedef enum TlApi {
 	TL_API_EMPTY_CACHE,      /* torch.cuda.empty_cache (and the mps / xpu ones) */
 	TL_API_DATA_LOADER,      /* torch.utils.data.DataLoader */
 	TL_API_LOG,              /* torch.log */
+	TL_API_SOFTMAX_FUNCTION, /* torch.nn.functional.softmax / log_softmax / softmin */
+	TL_API_SOFTMAX_MODULE,   /* torch.nn.Softmax / LogSoftmax / Softmin (not Softmax2d) */
+	TL_API_FUNCTIONAL_DROPOUT, /* torch.nn.functional.dropout, dropout1d/2d/3d, alpha_dropout,
+				    * feature_alpha_dropout */
+	TL_API_DROPOUT_MODULE,   /* torch.nn.Dropout, Dropout1d/2d/3d, AlphaDropout, FeatureAlphaDropout */
 	TL_API_COUNT
 } TlApi;
 
@@ -207,6 +212,20 @@ bool tl_facts_is_api(const TlIndex *idx, TSNode node, TlApi api);
 size_t tl_facts_api_words(TlApi api, const char **out, size_t cap);
 /* True when call `call` passes keyword `name`, or a `**mapping` that may. */
 bool tl_facts_passes_keyword(const TlIndex *idx, TSNode call, const char *name);
+/* The value call `call` passes for parameter `name` of the torch API it
+ * calls: the keyword argument, else the positional argument at that
+ * parameter's place in the API's signature (softmax, dropout,
+ * DistributedSampler, DataLoader; facts/api.c). Null when
+ * not passed, when the callee's signature is not known, or when only a
+ * `*args` / `**kwargs` could pass it. */
+TSNode tl_facts_argument(const TlIndex *idx, TSNode call, const char *name);
+/* True when call `call` passes parameter `name` (tl_facts_argument), or a
+ * `*args` reaching its place or a `**kwargs` may. */
+bool tl_facts_passes_argument(const TlIndex *idx, TSNode call, const char *name);
+/* True when call `call` passes for parameter `name` a constant that turns
+ * it off: False, None or zero (written in place, or held by a name bound
+ * once to it; tl_facts_literal, tl_facts_number). */
+bool tl_facts_argument_off(const TlIndex *idx, TSNode call, const char *name);
 /* True when `expr` names an accelerator device: "cuda" / "cuda:1" / "mps",
  * torch.device of one (or of a computed kind), `x.device`, a device index,
  * or a name bound to one or called like one (`device`, `local_rank`). A

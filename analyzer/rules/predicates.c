@@ -239,13 +239,18 @@ static const char *const tl_version_names[] = {
 };
 static const char *const tl_api_names[] = {
 	"tensor-factory", "random-factory", "tensor-from-data", "deprecated-amp", "cpu-amp", "torch-load", "hub-load",
-	"activation-checkpoint", "empty-cache", "data-loader", "log", NULL,
+	"activation-checkpoint", "empty-cache", "data-loader", "log", "softmax-function",
+	"softmax-module", "functional-dropout", "dropout-module", NULL,
 };
 _Static_assert(sizeof tl_api_names / sizeof *tl_api_names == TL_API_COUNT + 1,
 	       "one name per TlApi kind, in order");
 static const char *const tl_keyword_names[] = {
 	"weights_only", "pickle_module", "use_reentrant", "non_blocking", "device",
 	"pin_memory", "map_location", "dtype", NULL,
+};
+/* Parameters asked for by name; their places come from the API's signature. */
+static const char *const tl_argument_names[] = {
+	"dim", "training", "p", "shuffle", "seed", "sampler", NULL,
 };
 static const char *const tl_step_names[] = { "any", "training", NULL };
 static const uint32_t tl_step_bits[] = { TL_STEP_TRAIN | TL_STEP_EVAL, TL_STEP_TRAIN };
@@ -308,6 +313,16 @@ static bool tl_pred_api(const TlIndex *idx, TSNode n, int choice)
 static bool tl_pred_passes_keyword(const TlIndex *idx, TSNode n, int choice)
 {
 	return tl_facts_passes_keyword(idx, n, tl_keyword_names[choice]);
+}
+
+static bool tl_pred_passes_argument(const TlIndex *idx, TSNode n, int choice)
+{
+	return tl_facts_passes_argument(idx, n, tl_argument_names[choice]);
+}
+
+static bool tl_pred_argument_off(const TlIndex *idx, TSNode n, int choice)
+{
+	return tl_facts_argument_off(idx, n, tl_argument_names[choice]);
 }
 
 static bool tl_pred_in_step_loop(const TlIndex *idx, TSNode n, int choice)
@@ -585,13 +600,17 @@ const TlPredicateDef tl_predicates[] = {
 	{ "dies-in-iteration", NULL, NULL, tl_pred_dies_in_iteration,
 	  "the call's value is not kept past the loop iteration (not appended, stored into an attribute or element, returned)" },
 	{ "api", "kind", tl_api_names, tl_pred_api,
-	  "the call's callee (or the reference itself) resolves to an API of that kind (tensor-factory, random-factory: torch.rand/randn/randint, tensor-from-data, deprecated-amp, cpu-amp: the deprecated torch.cpu.amp ones, torch-load, hub-load: torch.hub.load_state_dict_from_url / torch.utils.model_zoo.load_url, activation-checkpoint, empty-cache, data-loader, log: torch.log)" },
+	  "the call's callee (or the reference itself) resolves to an API of that kind (tensor-factory, random-factory: torch.rand/randn/randint, tensor-from-data, deprecated-amp, cpu-amp: the deprecated torch.cpu.amp ones, torch-load, hub-load: torch.hub.load_state_dict_from_url / torch.utils.model_zoo.load_url, activation-checkpoint, empty-cache, data-loader, log: torch.log, softmax-function: F.softmax / log_softmax / softmin, softmax-module: nn.Softmax / LogSoftmax / Softmin, functional-dropout: F.dropout and its variants, dropout-module: nn.Dropout and its variants)" },
 	{ "literal", "value", tl_literal_names, tl_pred_literal,
 	  "the expression is that literal (False, True, None), written in place or held by a name bound exactly once in its scope to it (`flag = False`); parameters and names bound twice are not" },
 	{ "number-beyond", "format", tl_format_names, tl_pred_number_beyond,
 	  "the expression is a finite constant number (a literal, `-1e9`, `float(\"1e10\")`, or a name bound once to one) whose magnitude exceeds the largest finite value of the format (float16: 65504)" },
 	{ "passes-keyword", "keyword", tl_keyword_names, tl_pred_passes_keyword,
 	  "the call passes that keyword argument, or a **mapping that may hold it" },
+	{ "passes-argument", "parameter", tl_argument_names, tl_pred_passes_argument,
+	  "the call passes that parameter of the torch API it calls (dim, training, p, shuffle, seed, sampler): by keyword, or at its place in the API's signature (softmax, dropout, DistributedSampler, DataLoader), or through a *args / **kwargs that may" },
+	{ "argument-off", "parameter", tl_argument_names, tl_pred_argument_off,
+	  "the call passes that parameter (as passes-argument, not through *args / **kwargs) a constant False, None or zero, in place or through a name bound once to it" },
 	{ "torch-version-at-least", "version", tl_version_names, tl_pred_torch_version_at_least,
 	  "the target PyTorch version (torch-version, --torch-version; default 2.6) is at least the given one" },
 	{ "old-torch-only", NULL, NULL, tl_pred_old_torch_only,
