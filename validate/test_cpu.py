@@ -110,6 +110,12 @@ class Correctness(unittest.TestCase):
         self.assertGreater(f["signal"]["max_running_mean_move"], 0.0)
         self.assertEqual(x["signal"]["max_running_mean_move"], 0.0)
 
+    def test_TL216_dropout_stays_on_in_eval_mode(self):
+        f, x = variants("TL216")
+        self.assertGreater(f["signal"]["max_eval_gap"], 0.0)
+        self.assertEqual(x["signal"]["max_eval_gap"], 0.0)
+        self.assertLess(f["signal"]["eval_accuracy"], x["signal"]["eval_accuracy"])
+
     def test_TL217_implicit_dim_normalises_across_the_batch(self):
         f, x = variants("TL217")
         self.assertGreater(f["signal"]["max_tag_sum_error"], 0.1)

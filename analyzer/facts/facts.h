@@ -432,6 +432,20 @@ bool tl_facts_left_in_train_mode(const TlIndex *idx, TSNode call);
  * (facts/layers.c). False for a part reached by attribute (`model.head`)
  * and for modules whose construction cannot be told. */
 bool tl_facts_mode_dependent(const TlIndex *idx, TSNode expr);
+/* True when `node` runs in code of a local nn.Module subclass: a method of
+ * the class, or a function nested in one, whose first parameter is `self`
+ * (`self` is in scope there); with `reached`, also a method without `self`
+ * and any local function such code calls, through its call sites
+ * (facts/modules.c). */
+bool tl_facts_in_module_code(const TlIndex *idx, TSNode node, bool reached);
+/* True when `node` runs only in one mode, or computes from the mode, as
+ * the code says: a test around it in its function (`if self.training:`,
+ * `x if train else y`, `training and ...`) or, for a call, an argument
+ * (directly or through a name bound to it) reads a name of the mode
+ * (`self.training`, `is_train`, `deterministic`, `eval`), or its function
+ * (or one it is nested in) is named for training (`training_step`,
+ * `forward_train`) (facts/mode.c). */
+bool tl_facts_mode_guarded(const TlIndex *idx, TSNode node);
 /* True when the pass around `node` runs none of `events` (TL_EV_*): the
  * innermost loop of its own function (its iteration, through the local
  * functions it calls), or, outside loops, its function (with everything it

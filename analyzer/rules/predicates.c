@@ -325,6 +325,19 @@ static bool tl_pred_argument_off(const TlIndex *idx, TSNode n, int choice)
 	return tl_facts_argument_off(idx, n, tl_argument_names[choice]);
 }
 
+static const char *const tl_module_code_names[] = { "method", "reached", NULL };
+
+static bool tl_pred_in_module_code(const TlIndex *idx, TSNode n, int choice)
+{
+	return tl_facts_in_module_code(idx, n, choice == 1);
+}
+
+static bool tl_pred_mode_guarded(const TlIndex *idx, TSNode n, int choice)
+{
+	(void)choice;
+	return tl_facts_mode_guarded(idx, n);
+}
+
 static bool tl_pred_in_step_loop(const TlIndex *idx, TSNode n, int choice)
 {
 	return tl_facts_in_step_loop(idx, n, tl_step_bits[choice], false);
@@ -611,6 +624,10 @@ const TlPredicateDef tl_predicates[] = {
 	  "the call passes that parameter of the torch API it calls (dim, training, p, shuffle, seed, sampler): by keyword, or at its place in the API's signature (softmax, dropout, DistributedSampler, DataLoader), or through a *args / **kwargs that may" },
 	{ "argument-off", "parameter", tl_argument_names, tl_pred_argument_off,
 	  "the call passes that parameter (as passes-argument, not through *args / **kwargs) a constant False, None or zero, in place or through a name bound once to it" },
+	{ "in-module-code", "where", tl_module_code_names, tl_pred_in_module_code,
+	  "the node runs in code of a local nn.Module subclass (method: a method with `self`, or a function nested in one; reached: also static methods and the local functions such code calls)" },
+	{ "mode-guarded", NULL, NULL, tl_pred_mode_guarded,
+	  "the node runs only in one mode or computes from it: a test around it reads self.training / a train or eval flag, a call's argument reads one, or its function is named for training (training_step)" },
 	{ "torch-version-at-least", "version", tl_version_names, tl_pred_torch_version_at_least,
 	  "the target PyTorch version (torch-version, --torch-version; default 2.6) is at least the given one" },
 	{ "old-torch-only", NULL, NULL, tl_pred_old_torch_only,
