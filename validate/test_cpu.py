@@ -110,6 +110,15 @@ class Correctness(unittest.TestCase):
         self.assertGreater(f["signal"]["max_running_mean_move"], 0.0)
         self.assertEqual(x["signal"]["max_running_mean_move"], 0.0)
 
+    def test_TL214_listed_layers_are_not_registered(self):
+        f, x = variants("TL214")
+        self.assertEqual(f["signal"]["hidden_weight_change"], 0.0)
+        self.assertGreater(x["signal"]["hidden_weight_change"], 0.0)
+        self.assertLess(f["signal"]["parameters"], x["signal"]["parameters"])
+        self.assertLess(f["signal"]["state_dict_entries"], x["signal"]["state_dict_entries"])
+        self.assertEqual(f["signal"]["hidden_dtype_after_to"], "torch.float32")
+        self.assertEqual(x["signal"]["hidden_dtype_after_to"], "torch.float64")
+
     def test_TL216_dropout_stays_on_in_eval_mode(self):
         f, x = variants("TL216")
         self.assertGreater(f["signal"]["max_eval_gap"], 0.0)

@@ -332,6 +332,12 @@ static bool tl_pred_in_module_code(const TlIndex *idx, TSNode n, int choice)
 	return tl_facts_in_module_code(idx, n, choice == 1);
 }
 
+static bool tl_pred_unregistered_submodules(const TlIndex *idx, TSNode n, int choice)
+{
+	(void)choice;
+	return tl_facts_unregistered_submodules(idx, n);
+}
+
 static bool tl_pred_mode_guarded(const TlIndex *idx, TSNode n, int choice)
 {
 	(void)choice;
@@ -626,6 +632,8 @@ const TlPredicateDef tl_predicates[] = {
 	  "the call passes that parameter (as passes-argument, not through *args / **kwargs) a constant False, None or zero, in place or through a name bound once to it" },
 	{ "in-module-code", "where", tl_module_code_names, tl_pred_in_module_code,
 	  "the node runs in code of a local nn.Module subclass (method: a method with `self`, or a function nested in one; reached: also static methods and the local functions such code calls)" },
+	{ "unregistered-submodules", NULL, NULL, tl_pred_unregistered_submodules,
+	  "the assignment binds self.<name>, in a method of a local nn.Module subclass, to a plain list / tuple / dict (a literal, a comprehension, or an empty one filled with append or [k] =) holding new modules with state or nn.Parameters, which nothing in the class registers (nn.ModuleList(...), add_module, a helper it is handed to)" },
 	{ "mode-guarded", NULL, NULL, tl_pred_mode_guarded,
 	  "the node runs only in one mode or computes from it: a test around it reads self.training / a train or eval flag, a call's argument reads one, or its function is named for training (training_step)" },
 	{ "torch-version-at-least", "version", tl_version_names, tl_pred_torch_version_at_least,
