@@ -119,6 +119,13 @@ class Correctness(unittest.TestCase):
         self.assertEqual(f["signal"]["hidden_dtype_after_to"], "torch.float32")
         self.assertEqual(x["signal"]["hidden_dtype_after_to"], "torch.float64")
 
+    def test_TL215_every_epoch_repeats_the_order(self):
+        f, x = variants("TL215")
+        self.assertEqual(f["signal"]["distinct_orders"], 1)
+        self.assertEqual(x["signal"]["distinct_orders"], x["signal"]["epochs"])
+        self.assertEqual(f["signal"]["mean_match_with_first_epoch"], 1.0)
+        self.assertLess(x["signal"]["mean_match_with_first_epoch"], 0.1)
+
     def test_TL216_dropout_stays_on_in_eval_mode(self):
         f, x = variants("TL216")
         self.assertGreater(f["signal"]["max_eval_gap"], 0.0)

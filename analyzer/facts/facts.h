@@ -215,7 +215,7 @@ bool tl_facts_passes_keyword(const TlIndex *idx, TSNode call, const char *name);
 /* The value call `call` passes for parameter `name` of the torch API it
  * calls: the keyword argument, else the positional argument at that
  * parameter's place in the API's signature (softmax, dropout,
- * DistributedSampler, DataLoader; facts/api.c). Null when
+ * DistributedSampler, BatchSampler, DataLoader; facts/api.c). Null when
  * not passed, when the callee's signature is not known, or when only a
  * `*args` / `**kwargs` could pass it. */
 TSNode tl_facts_argument(const TlIndex *idx, TSNode call, const char *name);
@@ -318,6 +318,20 @@ bool tl_facts_loader_option(const TlIndex *idx, TSNode expr, const char *option)
  * enumerate / tqdm, names bound to it, local functions returning it,
  * parameters every caller passes it). */
 bool tl_facts_feeds_step_loop(const TlIndex *idx, TSNode call, uint32_t kinds);
+
+/* True when iterable `expr` (a for loop's, through enumerate / tqdm) is
+ * DataLoaders (every way it arrives is one built in the file) each drawing
+ * from a shuffling torch DistributedSampler (its `sampler`, or the sampler
+ * of its BatchSampler `batch_sampler`; no `shuffle`, or a literal
+ * True) on which nothing in the file may call set_epoch: no `.set_epoch()`
+ * call but on another DistributedSampler, and no name bound to it handed
+ * to a call other than a DataLoader or BatchSampler (facts/loaders.c). */
+bool tl_facts_sampler_epoch_unset(const TlIndex *idx, TSNode expr);
+/* True when `loop` (a for / while statement) is a training step loop that
+ * an outer loop runs again and again: a loop of its own function around
+ * it, or a loop around a call of its function, through callers (an epoch
+ * loop around the step loop) (facts/loops.c). */
+bool tl_facts_repeated_step_loop(const TlIndex *idx, TSNode loop);
 
 /* True for a backward that runs on iterations without an optimizer step
  * (gradient accumulation): the steps of its loop are all under an every-N

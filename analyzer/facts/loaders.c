@@ -1,7 +1,8 @@
 /* Data loaders: the DataLoader a batch comes from and the options it was built
  * with (pin_memory, num_workers, ...).
  *
- * Owns: tl_facts_from_loader, tl_facts_loader_option, tl_facts_feeds_step_loop. */
+ * Owns: tl_facts_from_loader, tl_facts_loader_option, tl_facts_feeds_step_loop,
+ * tl_facts_sampler_epoch_unset. */
 #include "facts/internal.h"
 
 typedef struct TlLoaders {
@@ -295,4 +296,228 @@ bool tl_facts_feeds_step_loop(const TlIndex *idx, TSNode call, uint32_t kinds)
 		tl_array_release(&ls.calls);
 	}
 	return feeds;
+}
+
+/* ---- distributed samplers and their epoch ------------------------------------------- */
+
+static const char *const tl_facts__distributed_samplers[] = {
+	"torch.utils.data.distributed.DistributedSampler", "torch.utils.data.DistributedSampler",
+};
+
+/* The DistributedSampler(...) construction `e` holds: itself, or what the
+ * names (all their bindings in the scope, `sampler = DistributedSampler(ds)
+ * if distributed else None` included) and `self.` attributes it reads are
+ * bound to. Null when none, or more than one, can be told. */
+static TSNode tl_facts__sampler_ctor(const TlIndex *idx, TSNode e, int depth)
+{
+	const TlSyms *sy = tl_syms();
+	TSNode none = { 0 };
+	e = tl_index_unparen(e);
+	if (ts_node_is_null(e) || depth > TL_FACTS_DEPTH)
+		return none;
+	TSSymbol s = ts_node_symbol(e);
+	if (s == sy->call) {
+		const TlCall *c = tl_index_call_at(idx, e);
+		return c && c->qname && IN(c->qname, tl_facts__distributed_samplers) ? e : none;
+	}
+	if (s == sy->conditional_expression) {
+		/* DistributedSampler(ds) if distributed else None */
+		TSNode found = none;
+		uint32_t count = ts_node_named_child_count(e);
+		for (uint32_t i = 0; i < count; i += 2) {
+			TSNode v = tl_index_unparen(ts_node_named_child(e, i));
+			if (ts_node_symbol(v) == sy->none)
+				continue;
+			TSNode r = tl_facts__sampler_ctor(idx, v, depth + 1);
+			if (ts_node_is_null(r) || (!ts_node_is_null(found) && !ts_node_eq(found, r)))
+				return none;
+			found = r;
+		}
+		return found;
+	}
+	if (s != sy->identifier && s != sy->attribute)
+		return none;
+	const TlBinding *b = tl_index_resolve_node(idx, e);
+	if (!b || b->elem >= 0 || b->kind != TL_BIND_ASSIGN)
+		return none;
+	/* Every binding of the name in its scope: one DistributedSampler, the
+	 * others None. */
+	const TlIntArray *all = b->class_body || b->cls >= 0 ? NULL : tl_index_bindings_of(idx, b->func, b->name);
+	if (!all)
+		return tl_facts__sampler_ctor(idx, b->value, depth + 1);
+	TSNode found = none;
+	for (uint32_t i = 0; i < all->size; i++) {
+		const TlBinding *o = &idx->bindings.items[all->items[i]];
+		TSNode v = tl_index_unparen(o->value);
+		if (o->kind != TL_BIND_ASSIGN || o->elem >= 0 || ts_node_is_null(v))
+			return none;
+		if (ts_node_symbol(v) == sy->none)
+			continue;
+		TSNode r = tl_facts__sampler_ctor(idx, v, depth + 1);
+		if (ts_node_is_null(r) || (!ts_node_is_null(found) && !ts_node_eq(found, r)))
+			return none;
+		found = r;
+	}
+	return found;
+}
+
+/* True when DistributedSampler(...) call `ctor` shuffles: `shuffle` not
+ * passed (it defaults to True) or passed a literal True. */
+static bool tl_facts__sampler_shuffles(const TlIndex *idx, TSNode ctor)
+{
+	if (!tl_facts_passes_argument(idx, ctor, "shuffle"))
+		return true;
+	TSNode v = tl_index_unparen(tl_facts_argument(idx, ctor, "shuffle"));
+	return !ts_node_is_null(v) && ts_node_symbol(v) == tl_syms()->true_;
+}
+
+static TSNode tl_facts__batch_sampler_source(const TlIndex *idx, TSNode e);
+
+/* The DistributedSampler(...) construction whose epoch a `.set_epoch()`
+ * on `recv` sets: the sampler a name holds, `loader.sampler` (or
+ * `loader.batch_sampler.sampler`) of one DataLoader built in the file, a
+ * parameter every caller passes the same one. Null when it cannot be
+ * told. */
+static TSNode tl_facts__epoch_target(const TlIndex *idx, TSNode recv, int depth)
+{
+	const TlSyms *sy = tl_syms();
+	TSNode none = { 0 };
+	recv = tl_index_unparen(recv);
+	if (ts_node_is_null(recv) || depth > TL_FACTS_DEPTH)
+		return none;
+	TSNode r = tl_facts__sampler_ctor(idx, recv, 0);
+	if (!ts_node_is_null(r))
+		return r;
+	TSSymbol s = ts_node_symbol(recv);
+	if (s == sy->attribute) {
+		TSNode at = tl_tree_field(recv, sy->f_attribute);
+		TSNode obj = tl_index_unparen(tl_tree_field(recv, sy->f_object));
+		if (!tl_index_text_is(idx, at, "sampler"))
+			return none;
+		/* loader.batch_sampler.sampler */
+		if (ts_node_symbol(obj) == sy->attribute &&
+		    tl_index_text_is(idx, tl_tree_field(obj, sy->f_attribute), "batch_sampler"))
+			obj = tl_tree_field(obj, sy->f_object);
+		TlLoaders ls;
+		tl_array_init(&ls.calls);
+		ls.unknown = false;
+		ls.budget = TL_FACTS_BUDGET;
+		tl_facts__loader_source(idx, obj, &ls, 0);
+		if (ls.calls.size == 1 && !ls.unknown) {
+			TSNode loader = ls.calls.items[0];
+			TSNode sampler = tl_facts_argument(idx, loader, "sampler");
+			if (ts_node_is_null(sampler))
+				sampler = tl_facts__batch_sampler_source(idx, tl_facts_argument(idx, loader, "batch_sampler"));
+			r = ts_node_is_null(sampler) ? none : tl_facts__sampler_ctor(idx, sampler, 0);
+		}
+		tl_array_release(&ls.calls);
+		return r;
+	}
+	if (s != sy->identifier)
+		return none;
+	const TlBinding *b = tl_index_resolve_node(idx, recv);
+	if (!b || b->kind != TL_BIND_PARAM || b->func < 0)
+		return none;
+	/* A parameter: every caller passes the same sampler. */
+	const TlFunc *f = &idx->funcs.items[b->func];
+	if (f->escapes || !f->call_sites.size)
+		return none;
+	TSNode agreed = none;
+	for (uint32_t i = 0; i < f->call_sites.size; i++) {
+		const TlCall *c = &idx->calls.items[f->call_sites.items[i]];
+		TSNode arg = c->func == b->func ? none : tl_facts__param_arg_of(idx, b, c);
+		TSNode t = ts_node_is_null(arg) ? none : tl_facts__epoch_target(idx, arg, depth + 1);
+		if (ts_node_is_null(t) || (!ts_node_is_null(agreed) && !ts_node_eq(t, agreed)))
+			return none;
+		agreed = t;
+	}
+	return agreed;
+}
+
+/* True when something in the file may set the epoch of sampler `ctor`:
+ * a `.set_epoch(...)` call whose receiver is not known to be another
+ * DistributedSampler (tl_facts__epoch_target), or a name bound to it
+ * handed to a call other than a DataLoader or BatchSampler (a helper,
+ * accelerate, a trainer) that may. */
+static bool tl_facts__epoch_may_be_set(const TlIndex *idx, TSNode ctor)
+{
+	const TlSyms *sy = tl_syms();
+	for (uint32_t i = 0; i < idx->calls.size; i++) {
+		const TlCall *c = &idx->calls.items[i];
+		if (c->method && strcmp(c->method, "set_epoch") == 0) {
+			TSNode other = c->receiver.id ? tl_facts__epoch_target(idx, c->receiver, 0) : (TSNode){ 0 };
+			if (ts_node_is_null(other) || ts_node_eq(other, ctor))
+				return true;
+			continue;
+		}
+		if (c->qname && (tl_facts__qname_is_api(c->qname, TL_API_DATA_LOADER) ||
+				 (tl_facts__starts(c->qname, "torch.utils.data.") &&
+				  tl_facts__ends(c->qname, ".BatchSampler"))))
+			continue;
+		TSNode args = tl_tree_field(c->node, sy->f_arguments);
+		uint32_t count = ts_node_is_null(args) || ts_node_symbol(args) != sy->argument_list
+					 ? 0 : ts_node_named_child_count(args);
+		for (uint32_t k = 0; k < count; k++) {
+			TSNode a = ts_node_named_child(args, k);
+			if (ts_node_symbol(a) == sy->keyword_argument)
+				a = tl_tree_field(a, sy->f_value);
+			a = tl_index_unparen(a);
+			if (ts_node_is_null(a) || (ts_node_symbol(a) != sy->identifier &&
+						   ts_node_symbol(a) != sy->attribute))
+				continue;
+			TSNode r = tl_facts__sampler_ctor(idx, a, 0);
+			if (!ts_node_is_null(r) && ts_node_eq(r, ctor))
+				return true;
+		}
+	}
+	return false;
+}
+
+/* The sampler a BatchSampler(...) that `e` holds (or is) draws from. */
+static TSNode tl_facts__batch_sampler_source(const TlIndex *idx, TSNode e)
+{
+	const TlSyms *sy = tl_syms();
+	TSNode none = { 0 };
+	for (int depth = 0; depth <= TL_FACTS_DEPTH; depth++) {
+		e = tl_index_unparen(e);
+		if (ts_node_is_null(e))
+			return none;
+		TSSymbol s = ts_node_symbol(e);
+		if (s == sy->identifier || s == sy->attribute) {
+			const TlBinding *b = tl_index_resolve_node(idx, e);
+			if (!b || b->kind != TL_BIND_ASSIGN || b->elem >= 0)
+				return none;
+			e = b->value;
+			continue;
+		}
+		const TlCall *c = s == sy->call ? tl_index_call_at(idx, e) : NULL;
+		if (!c || !c->qname || !tl_facts__ends(c->qname, ".BatchSampler") ||
+		    !tl_facts__starts(c->qname, "torch.utils.data."))
+			return none;
+		return tl_facts_argument(idx, e, "sampler");
+	}
+	return none;
+}
+
+bool tl_facts_sampler_epoch_unset(const TlIndex *idx, TSNode iterable)
+{
+	bool enumerated = false;
+	TSNode it = tl_facts__unwrap_iterable(idx, iterable, &enumerated);
+	TlLoaders ls;
+	tl_array_init(&ls.calls);
+	ls.unknown = false;
+	ls.budget = TL_FACTS_BUDGET;
+	tl_facts__loader_source(idx, it, &ls, 0);
+	bool unset = ls.calls.size > 0 && !ls.unknown;
+	for (uint32_t i = 0; i < ls.calls.size && unset; i++) {
+		TSNode loader = ls.calls.items[i];
+		TSNode sampler = tl_facts_argument(idx, loader, "sampler");
+		if (ts_node_is_null(sampler))
+			sampler = tl_facts__batch_sampler_source(idx, tl_facts_argument(idx, loader, "batch_sampler"));
+		TSNode ctor = ts_node_is_null(sampler) ? sampler : tl_facts__sampler_ctor(idx, sampler, 0);
+		unset = !ts_node_is_null(ctor) && tl_facts__sampler_shuffles(idx, ctor) &&
+			!tl_facts__epoch_may_be_set(idx, ctor);
+	}
+	tl_array_release(&ls.calls);
+	return unset;
 }

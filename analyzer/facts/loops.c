@@ -2,7 +2,8 @@
  * a node in one, every-N-steps guards, and loop invariance of expressions.
  *
  * Owns: tl_facts_step_loops, tl_facts_in_step_loop, tl_facts_under_every_n, tl_facts_loop_invariant,
- * tl_facts_pass_lacks, tl_facts_first_forward, tl_facts_model_computation. */
+ * tl_facts_pass_lacks, tl_facts_first_forward, tl_facts_model_computation,
+ * tl_facts_repeated_step_loop. */
 #include "facts/internal.h"
 
 static bool tl_facts__every_n(const TlIndex *idx, TSNode cond, int depth);
@@ -889,4 +890,43 @@ bool tl_facts_loop_element(const TlIndex *idx, TSNode expr)
 	int32_t l = tl_index_loop_of(idx, expr);
 	const TlBinding *b = tl_index_resolve_node(idx, expr);
 	return l >= 0 && b && b->kind == TL_BIND_FOR && ts_node_eq(b->stmt, idx->loops.items[l].node);
+}
+
+/* ---- step loops run again and again ------------------------------------------------- */
+
+/* True when function `f` is called from inside a loop: a loop of the
+ * calling function around the call, or, through its callers, around a
+ * call of that function (bounded by depth and budget). */
+static bool tl_facts__called_in_loop(const TlIndex *idx, int32_t f, int depth, int *budget)
+{
+	if (f < 0 || depth > TL_FACTS_DEPTH)
+		return false;
+	const TlFunc *fn = &idx->funcs.items[f];
+	for (uint32_t i = 0; i < fn->call_sites.size; i++) {
+		if (--*budget < 0)
+			return false;
+		const TlCall *c = &idx->calls.items[fn->call_sites.items[i]];
+		if (c->func == f)
+			continue;
+		if (c->loop >= 0 || tl_facts__called_in_loop(idx, c->func, depth + 1, budget))
+			return true;
+	}
+	return false;
+}
+
+bool tl_facts_repeated_step_loop(const TlIndex *idx, TSNode loop)
+{
+	loop = tl_index_unparen(loop);
+	for (uint32_t i = 0; i < idx->loops.size; i++) {
+		const TlLoop *l = &idx->loops.items[i];
+		if (!ts_node_eq(l->node, loop))
+			continue;
+		if (!(l->step & TL_STEP_TRAIN))
+			return false;
+		if (l->parent >= 0)
+			return true;
+		int budget = TL_FACTS_BUDGET;
+		return tl_facts__called_in_loop(idx, l->func, 0, &budget);
+	}
+	return false;
 }

@@ -338,6 +338,18 @@ static bool tl_pred_unregistered_submodules(const TlIndex *idx, TSNode n, int ch
 	return tl_facts_unregistered_submodules(idx, n);
 }
 
+static bool tl_pred_sampler_epoch_unset(const TlIndex *idx, TSNode n, int choice)
+{
+	(void)choice;
+	return tl_facts_sampler_epoch_unset(idx, n);
+}
+
+static bool tl_pred_repeated_step_loop(const TlIndex *idx, TSNode n, int choice)
+{
+	(void)choice;
+	return tl_facts_repeated_step_loop(idx, n);
+}
+
 static bool tl_pred_mode_guarded(const TlIndex *idx, TSNode n, int choice)
 {
 	(void)choice;
@@ -634,6 +646,10 @@ const TlPredicateDef tl_predicates[] = {
 	  "the node runs in code of a local nn.Module subclass (method: a method with `self`, or a function nested in one; reached: also static methods and the local functions such code calls)" },
 	{ "unregistered-submodules", NULL, NULL, tl_pred_unregistered_submodules,
 	  "the assignment binds self.<name>, in a method of a local nn.Module subclass, to a plain list / tuple / dict (a literal, a comprehension, or an empty one filled with append or [k] =) holding new modules with state or nn.Parameters, which nothing in the class registers (nn.ModuleList(...), add_module, a helper it is handed to)" },
+	{ "sampler-epoch-unset", NULL, NULL, tl_pred_sampler_epoch_unset,
+	  "the iterable is DataLoaders built in the file whose shuffling DistributedSampler nothing may call set_epoch on (no .set_epoch() but on another sampler, the sampler handed to no call but a DataLoader)" },
+	{ "repeated-step-loop", NULL, NULL, tl_pred_repeated_step_loop,
+	  "the for / while loop is a training step loop that an outer loop runs again and again (an epoch loop around it in its function, or around a call of its function)" },
 	{ "mode-guarded", NULL, NULL, tl_pred_mode_guarded,
 	  "the node runs only in one mode or computes from it: a test around it reads self.training / a train or eval flag, a call's argument reads one, or its function is named for training (training_step)" },
 	{ "torch-version-at-least", "version", tl_version_names, tl_pred_torch_version_at_least,
