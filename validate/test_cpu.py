@@ -138,6 +138,13 @@ class Correctness(unittest.TestCase):
         self.assertLess(x["signal"]["max_tag_sum_error"], 1e-4)
         self.assertGreater(f["signal"]["cross_entropy"], 1.5 * x["signal"]["cross_entropy"])
 
+    def test_TL218_needs_a_gpu(self):
+        # FSDP needs CUDA; on the CPU the case must run and claim nothing.
+        self.assertTrue((caselib.CASES / "TL218" / "NEEDS_GPU").is_file())
+        f, x = variants("TL218")
+        self.assertEqual(f["error"] is None, x["error"] is None)
+        self.assertFalse(result("TL218")["demonstrated"])
+
     def _scaler_case_on_cpu(self, code):
         # PyTorch's torch.cuda.amp.GradScaler disables itself without CUDA:
         # nothing to observe on the CPU (NEEDS_GPU says what to measure).

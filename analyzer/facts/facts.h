@@ -350,6 +350,14 @@ bool tl_facts_backward_through(const TlIndex *idx, TSNode call, TlWrapper kind);
  * wrapper: `ddp.module` (`self.model.module`, a parameter every caller
  * passes a wrapped model) or a name bound to it (`inner = ddp.module`). */
 bool tl_facts_wrapped_module(const TlIndex *idx, TSNode expr, TlWrapper kind);
+/* True when `ctor`, an optimizer construction over a module's parameters
+ * (`AdamW(model.parameters())`, parameter groups), is followed in the same
+ * function by a wrapper that replaces that module's parameters by sharded
+ * ones (FullyShardedDataParallel(model), torch's or fairscale's, or
+ * fully_shard(model)), and no optimizer is built (nor accelerate's
+ * prepare called) after the wrap: the optimizer holds parameters the
+ * wrapped model no longer uses. */
+bool tl_facts_optimizer_before_shard(const TlIndex *idx, TSNode ctor);
 /* True when the value of `expr` (a call) is not kept past the iteration of
  * its loop (or past its helper function's call): used directly, or bound
  * to a name that is not appended, stored into an attribute or element,

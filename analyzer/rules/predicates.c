@@ -350,6 +350,12 @@ static bool tl_pred_repeated_step_loop(const TlIndex *idx, TSNode n, int choice)
 	return tl_facts_repeated_step_loop(idx, n);
 }
 
+static bool tl_pred_optimizer_before_shard(const TlIndex *idx, TSNode n, int choice)
+{
+	(void)choice;
+	return tl_facts_optimizer_before_shard(idx, n);
+}
+
 static bool tl_pred_mode_guarded(const TlIndex *idx, TSNode n, int choice)
 {
 	(void)choice;
@@ -650,6 +656,8 @@ const TlPredicateDef tl_predicates[] = {
 	  "the iterable is DataLoaders built in the file whose shuffling DistributedSampler nothing may call set_epoch on (no .set_epoch() but on another sampler, the sampler handed to no call but a DataLoader)" },
 	{ "repeated-step-loop", NULL, NULL, tl_pred_repeated_step_loop,
 	  "the for / while loop is a training step loop that an outer loop runs again and again (an epoch loop around it in its function, or around a call of its function)" },
+	{ "optimizer-before-shard", NULL, NULL, tl_pred_optimizer_before_shard,
+	  "the optimizer construction is over a module's parameters that a later FSDP / fully_shard wrap in the same function replaces, and no optimizer is built (nor accelerate's prepare called) after the wrap" },
 	{ "mode-guarded", NULL, NULL, tl_pred_mode_guarded,
 	  "the node runs only in one mode or computes from it: a test around it reads self.training / a train or eval flag, a call's argument reads one, or its function is named for training (training_step)" },
 	{ "torch-version-at-least", "version", tl_version_names, tl_pred_torch_version_at_least,
