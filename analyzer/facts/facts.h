@@ -479,7 +479,8 @@ bool tl_facts_unregistered_submodules(const TlIndex *idx, TSNode assign);
  * (directly or through a name bound to it) reads a name of the mode
  * (`self.training`, `is_train`, `deterministic`, `eval`), or its function
  * (or one it is nested in) is named for training (`training_step`,
- * `forward_train`) (facts/mode.c). */
+ * `forward_train`), or a comment after it on its line says it is always
+ * on (`# always applies dropout`: a stated decision) (facts/mode.c). */
 bool tl_facts_mode_guarded(const TlIndex *idx, TSNode node);
 /* True when the pass around `node` runs none of `events` (TL_EV_*): the
  * innermost loop of its own function (its iteration, through the local

@@ -935,12 +935,43 @@ static bool tl_facts__mentions_mode(const TlIndex *idx, TSNode n)
 	return found;
 }
 
+/* True when a comment after `node` on its last line says it is always on
+ * (`# always applies dropout`): the author states the decision that a
+ * literal `training=True` would. */
+static bool tl_facts__stated_always(const TlIndex *idx, TSNode node)
+{
+	uint32_t end = ts_node_end_byte(node), row = ts_node_end_point(node).row;
+	uint32_t lo = 0, hi = idx->comments.size;
+	while (lo < hi) { /* the first comment starting at or after `end` */
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (ts_node_start_byte(idx->comments.items[mid]) < end)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo >= idx->comments.size || ts_node_start_point(idx->comments.items[lo]).row != row)
+		return false;
+	uint32_t len;
+	const char *t = tl_index_text(idx, idx->comments.items[lo], &len);
+	static const char word[] = "always";
+	for (uint32_t i = 0; i + sizeof word - 1 <= len; i++) {
+		uint32_t k = 0;
+		while (k < sizeof word - 1 && tolower((unsigned char)t[i + k]) == word[k])
+			k++;
+		if (k == sizeof word - 1)
+			return true;
+	}
+	return false;
+}
+
 bool tl_facts_mode_guarded(const TlIndex *idx, TSNode node)
 {
 	const TlSyms *sy = tl_syms();
 	node = tl_index_unparen(node);
 	if (ts_node_is_null(node))
 		return false;
+	if (tl_facts__stated_always(idx, node))
+		return true;
 	/* The call's own arguments: F.dropout(x, self.p if self.training else 0). */
 	if (ts_node_symbol(node) == sy->call &&
 	    tl_facts__mentions_mode(idx, tl_tree_field(node, sy->f_arguments)))

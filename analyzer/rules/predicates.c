@@ -659,7 +659,7 @@ const TlPredicateDef tl_predicates[] = {
 	{ "optimizer-before-shard", NULL, NULL, tl_pred_optimizer_before_shard,
 	  "the optimizer construction is over a module's parameters that a later FSDP / fully_shard wrap in the same function replaces, and no optimizer is built (nor accelerate's prepare called) after the wrap" },
 	{ "mode-guarded", NULL, NULL, tl_pred_mode_guarded,
-	  "the node runs only in one mode or computes from it: a test around it reads self.training / a train or eval flag, a call's argument reads one, or its function is named for training (training_step)" },
+	  "the node runs only in one mode or computes from it: a test around it reads self.training / a train or eval flag, a call's argument reads one, its function is named for training (training_step), or a comment after it on its line says it is always on" },
 	{ "torch-version-at-least", "version", tl_version_names, tl_pred_torch_version_at_least,
 	  "the target PyTorch version (torch-version, --torch-version; default 2.6) is at least the given one" },
 	{ "old-torch-only", NULL, NULL, tl_pred_old_torch_only,

@@ -174,6 +174,21 @@ class GuardedByMode(nn.Module):
         return F.dropout(x, self.p) if self.training else x
 
 
+class Prenet(nn.Module):
+    """Tacotron's prenet keeps dropout on at inference, and says so."""
+
+    def __init__(self, dims, p=0.5):
+        super().__init__()
+        self.layers = nn.ModuleList(nn.Linear(a, b) for a, b in zip(dims, dims[1:]))
+        self.p = p
+
+    def forward(self, x):
+        for layer in self.layers:
+            # ok: TL216
+            x = F.dropout(F.relu(layer(x)), p=self.p)  # always on, also at inference
+        return x
+
+
 class LitClassifier(pl.LightningModule):
     def __init__(self, dim, classes):
         super().__init__()
