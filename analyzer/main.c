@@ -86,6 +86,7 @@ typedef struct TlRun {
 	atomic_uint next;
 	bool fixing;        /* --fix, --diff or --add-noqa */
 	TlProject *project; /* the modules the analysed files import */
+	bool write_fixes;   /* --fix or --add-noqa: fixed files are written back */
 	TlFixRun fixrun;
 } TlRun;
 
@@ -219,6 +220,16 @@ static bool tl_main__fix_one(TlRun *run, TlEngine *engine, const TlJob *job, con
 				    note, sizeof note);
 	if (note[0])
 		res->fix_note = tl_strdup(note);
+	/* Written back here, before the analysis of what is left: when the file
+	 * cannot be written, nothing was fixed, and its findings are those of
+	 * the text as it is. */
+	if (res->fixed && run->write_fixes && !job->stdin_text &&
+	    !tl_fixrun_write(job->path, res->bom, res->fixed, strlen(res->fixed), note, sizeof note)) {
+		res->write_error = tl_strdup(note);
+		tl_free(res->fixed);
+		res->fixed = NULL;
+		res->fixes_applied = 0;
+	}
 	return true;
 }
 
@@ -547,43 +558,25 @@ static int tl_main__options(int argc, char **argv, TlCli *cli)
 
 /* ---- reporting ------------------------------------------------------------------------ */
 
-/* Writes `len` bytes of `text` to `path` (with a byte-order mark when the
- * file had one), through a temporary file renamed over it, keeping its
- * permissions. */
-static bool tl_main__write_file(const char *path, bool bom, const char *text, size_t len)
-{
-	TlBuf tmp;
-	tl_buf_init(&tmp);
-	tl_buf_addf(&tmp, "%s.torchlint-fix.tmp", path);
-	struct stat st;
-	bool ok = stat(path, &st) == 0;
-	FILE *f = ok ? fopen(tmp.data, "wb") : NULL;
-	ok = f != NULL;
-	if (ok) {
-		ok = (!bom || fwrite("\xEF\xBB\xBF", 1, 3, f) == 3) && fwrite(text, 1, len, f) == len;
-		ok = fclose(f) == 0 && ok;
-		ok = ok && chmod(tmp.data, st.st_mode & 07777) == 0 && rename(tmp.data, path) == 0;
-		if (!ok)
-			remove(tmp.data);
-	}
-	if (!ok)
-		tl_diagf(stderr, "torchlint: cannot write '%s': %s\n", path, strerror(errno));
-	tl_buf_release(&tmp);
-	return ok;
-}
-
 /* After --fix, --diff or --add-noqa: writes the fixed files (or prints
  * their diffs), and says what was done. Returns the number of fixes
  * applied (or that would be); *changed counts the files. */
 static uint32_t tl_main__fixes_out(const TlCli *cli, const TlRun *run, bool from_stdin, FILE *out,
-				   uint32_t *changed, int *exit_code)
+				   uint32_t *changed, uint32_t *failed, int *exit_code)
 {
 	uint32_t applied = 0;
 	*changed = 0;
+	*failed = 0;
 	for (uint32_t i = 0; i < run->count; i++) {
 		const TlFileReport *res = &run->results[i];
 		if (res->fix_note && !cli->quiet)
 			tl_diagf(stderr, "%s: warning: %s\n", res->path, res->fix_note);
+		if (res->write_error) {
+			tl_diagf(stderr, "torchlint: cannot write '%s': %s; the file was left as it was: nothing was fixed in it\n", res->path,
+				 res->write_error);
+			(*failed)++;
+			*exit_code = TL_EXIT_ERROR;
+		}
 		bool stdin_file = from_stdin && i == run->count - 1;
 		if (stdin_file && !cli->diff) {
 			/* Standard input: the fixed text goes to the output, as ruff does. */
@@ -601,8 +594,6 @@ static uint32_t tl_main__fixes_out(const TlCli *cli, const TlRun *run, bool from
 			tl_diff_unified(res->path, res->original, res->original_len, res->fixed, strlen(res->fixed), &d);
 			fputs(d.data, out);
 			tl_buf_release(&d);
-		} else if (!stdin_file && !tl_main__write_file(res->path, res->bom, res->fixed, strlen(res->fixed))) {
-			*exit_code = TL_EXIT_ERROR;
 		}
 	}
 	return applied;
@@ -928,6 +919,7 @@ int main(int argc, char **argv)
 	}
 	out = outfile.stream;
 	run.fixing = cli.fix || cli.diff || cli.add_noqa;
+	run.write_fixes = (cli.fix || cli.add_noqa) && !cli.diff;
 	run.fixrun.allowed = cli.unsafe_fixes ? TL_FIX_UNSAFE : TL_FIX_SAFE;
 	run.fixrun.add_noqa = cli.add_noqa;
 	atomic_init(&run.next, 0);
@@ -1039,9 +1031,12 @@ int main(int argc, char **argv)
 	TlReportSet set = { &rules, run.results, run.reports };
 	bool encoded = true;
 	if (run.fixing) {
-		uint32_t changed;
-		uint32_t applied = tl_main__fixes_out(&cli, &run, use_stdin, out, &changed, &exit_code);
+		uint32_t changed, failed;
+		uint32_t applied = tl_main__fixes_out(&cli, &run, use_stdin, out, &changed, &failed, &exit_code);
 		FILE *sum = stderr;
+		if (failed && !cli.quiet)
+			fprintf(sum, "%u file%s could not be written (see above): nothing was %s in %s.\n", failed,
+				failed == 1 ? "" : "s", cli.add_noqa ? "added" : "fixed", failed == 1 ? "it" : "them");
 		if (cli.add_noqa) {
 			/* The findings are now suppressed: nothing else to report. */
 			if (!cli.quiet)
@@ -1150,6 +1145,7 @@ done:
 		tl_free(run.results[i].original);
 		tl_free(run.results[i].fixed);
 		tl_free(run.results[i].fix_note);
+		tl_free(run.results[i].write_error);
 		tl_findings_release(&run.results[i].findings);
 		tl_notices_release(&run.results[i].notices);
 	}

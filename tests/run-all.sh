@@ -49,6 +49,8 @@ suite "projects (imports across modules)" tests/cli/test-project.sh ./torchlint
 suite "projects (asan+ubsan)" tests/cli/test-project.sh build/torchlint-asan
 suite "new-user paths (config, noqa, SARIF, CLI, fixes)" tests/cli/test-newuser.sh ./torchlint
 suite "new-user paths (asan+ubsan)" tests/cli/test-newuser.sh build/torchlint-asan
+suite "fix writes (links, hard links, leftovers, failures)" tests/cli/test-fixwrite.sh ./torchlint
+suite "fix writes (asan+ubsan)" tests/cli/test-fixwrite.sh build/torchlint-asan
 suite "fix fixtures (tests/fixes)" tests/check-fixes.sh ./torchlint
 suite "fix fixtures (asan+ubsan)" tests/check-fixes.sh build/torchlint-asan
 suite "sarif" tests/check-sarif.sh ./torchlint

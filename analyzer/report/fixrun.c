@@ -1,9 +1,18 @@
 #include "report/fixrun.h"
 
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <jansson.h>
+#include <limits.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "base/alloc.h"
 #include "base/buf.h"
@@ -472,4 +481,198 @@ char *tl_fixrun_text(TlEngine *e, const TlFileOptions *fo, const char *path, con
 	if (why[0] && !cur)
 		return NULL;
 	return cur; /* the rounds that succeeded (why may say why the next did not) */
+}
+
+/* ---- writing a fixed file back --------------------------------------------------------- */
+
+/* A temporary file is ".NAME.torchlint-fix.PID.RANDOM.tmp" in NAME's folder:
+ * hidden, never ending in .py or .ipynb (no walk takes it for a source),
+ * with the writer's process id so that a later run can tell a leftover of
+ * a killed run from a file another run is writing now. */
+#define TL_FIXRUN_TMP_MARK ".torchlint-fix."
+
+/* Removes the temporary files for `base` in folder `dir` whose process is
+ * gone: regular files (not links) of this user only. */
+static void tl_fixrun__clean_leftovers(const char *dir, const char *base)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return;
+	size_t blen = strlen(base), mlen = strlen(TL_FIXRUN_TMP_MARK);
+	struct dirent *ent;
+	while ((ent = readdir(d)) != NULL) {
+		const char *n = ent->d_name;
+		size_t nlen = strlen(n);
+		if (n[0] != '.' || nlen < 1 + blen + mlen + 4 || strncmp(n + 1, base, blen) != 0 ||
+		    strncmp(n + 1 + blen, TL_FIXRUN_TMP_MARK, mlen) != 0 || strcmp(n + nlen - 4, ".tmp") != 0)
+			continue;
+		const char *p = n + 1 + blen + mlen;
+		char *end;
+		errno = 0;
+		long pid = strtol(p, &end, 10);
+		if (errno || end == p || *end != '.' || pid <= 0 || pid > INT_MAX || pid == (long)getpid())
+			continue;
+		if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue; /* that run may still be writing */
+		TlBuf full;
+		tl_buf_init(&full);
+		tl_buf_addf(&full, "%s/%s", dir, n);
+		struct stat st;
+		if (lstat(full.data, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid())
+			unlink(full.data);
+		tl_buf_release(&full);
+	}
+	closedir(d);
+}
+
+/* Creates a new temporary file for `base` in `dir`, exclusively: never
+ * opens a file or follows a link that is already there. */
+static int tl_fixrun__create_tmp(const char *dir, const char *base, TlBuf *name)
+{
+	static const char letters[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	uint64_t x = (uint64_t)ts.tv_nsec * 0x9E3779B97F4A7C15u ^ (uint64_t)ts.tv_sec ^
+		     (uint64_t)(uintptr_t)name * 0xBF58476D1CE4E5B9u ^ (uint64_t)getpid() << 32;
+	for (int attempt = 0; attempt < 100; attempt++) {
+		char rnd[9];
+		for (int k = 0; k < 8; k++) {
+			x ^= x >> 31;
+			x *= 0x94D049BB133111EBu;
+			x ^= x >> 29;
+			rnd[k] = letters[(x >> 7) % (sizeof letters - 1)];
+		}
+		rnd[8] = '\0';
+		tl_buf_clear(name);
+		tl_buf_addf(name, "%s/.%s%s%ld.%s.tmp", dir, base, TL_FIXRUN_TMP_MARK, (long)getpid(), rnd);
+		int fd = open(name->data, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY, 0600);
+		if (fd >= 0 || errno != EEXIST)
+			return fd;
+		x += (uint64_t)attempt + 1;
+	}
+	errno = EEXIST;
+	return -1;
+}
+
+static bool tl_fixrun__write_all(int fd, const char *p, size_t n)
+{
+	while (n) {
+		ssize_t w = write(fd, p, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return false;
+		p += w;
+		n -= (size_t)w;
+	}
+	return true;
+}
+
+bool tl_fixrun_write(const char *path, bool bom, const char *text, size_t len, char *why, size_t why_size)
+{
+	why[0] = '\0';
+	struct stat st;
+	if (lstat(path, &st) != 0) {
+		snprintf(why, why_size, "cannot read its status: %s", strerror(errno));
+		return false;
+	}
+	/* A symbolic link: the file it names is fixed; the link stays. */
+	char *target = NULL;
+	if (S_ISLNK(st.st_mode)) {
+		target = realpath(path, NULL);
+		if (!target || lstat(target, &st) != 0) {
+			snprintf(why, why_size, "it is a symbolic link whose target cannot be resolved: %s",
+				 strerror(errno));
+			free(target); /* realpath's buffer */
+			return false;
+		}
+	}
+	const char *real = target ? target : path;
+	bool ok = false;
+	int fd = -1;
+	TlBuf dir, tmp;
+	tl_buf_init(&dir);
+	tl_buf_init(&tmp);
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(why, why_size, "it is not a regular file");
+		goto out;
+	}
+	if (st.st_nlink > 1) {
+		snprintf(why, why_size,
+			 "it has %lu hard links, and replacing it would split them (use --diff and apply the patch)",
+			 (unsigned long)st.st_nlink);
+		goto out;
+	}
+	const char *slash = strrchr(real, '/');
+	const char *base = slash ? slash + 1 : real;
+	if (slash)
+		tl_buf_addn(&dir, real, slash == real ? 1 : (size_t)(slash - real));
+	else
+		tl_buf_add(&dir, ".");
+	tl_fixrun__clean_leftovers(dir.data, base);
+	fd = tl_fixrun__create_tmp(dir.data, base, &tmp);
+	if (fd < 0) {
+		snprintf(why, why_size, "cannot create a temporary file in '%s': %s", dir.data, strerror(errno));
+		goto out;
+	}
+	const char *step = "cannot write the temporary file";
+	bool done = (!bom || tl_fixrun__write_all(fd, "\xEF\xBB\xBF", 3)) && tl_fixrun__write_all(fd, text, len);
+	if (done && (st.st_uid != geteuid() || st.st_gid != getegid())) {
+		/* The owner where permitted (root), else at least the group. */
+		if (fchown(fd, st.st_uid, st.st_gid) != 0)
+			(void)!fchown(fd, (uid_t)-1, st.st_gid);
+	}
+	if (done && fchmod(fd, st.st_mode & 07777) != 0) {
+		step = "cannot set the temporary file's mode";
+		done = false;
+	}
+	if (done && fsync(fd) != 0) {
+		step = "cannot flush the temporary file to disk";
+		done = false;
+	}
+	int err = errno;
+	if (close(fd) != 0 && done) {
+		err = errno;
+		step = "cannot write the temporary file";
+		done = false;
+	}
+	fd = -1;
+	/* Still the file that was read (not replaced meanwhile)? */
+	struct stat now;
+	if (done && lstat(real, &now) != 0) {
+		err = errno;
+		step = "cannot read its status again";
+		done = false;
+	} else if (done && (now.st_dev != st.st_dev || now.st_ino != st.st_ino)) {
+		err = 0;
+		step = "the file was replaced while it was being fixed";
+		done = false;
+	}
+	if (done && rename(tmp.data, real) != 0) {
+		err = errno;
+		step = "cannot rename the temporary file over it";
+		done = false;
+	}
+	if (!done) {
+		unlink(tmp.data);
+		if (err)
+			snprintf(why, why_size, "%s: %s", step, strerror(err));
+		else
+			snprintf(why, why_size, "%s", step);
+		goto out;
+	}
+	/* The rename itself on disk. */
+	int dfd = open(dir.data, O_RDONLY | O_CLOEXEC);
+	if (dfd >= 0) {
+		(void)fsync(dfd);
+		close(dfd);
+	}
+	ok = true;
+out:
+	if (fd >= 0)
+		close(fd);
+	tl_buf_release(&dir);
+	tl_buf_release(&tmp);
+	free(target); /* realpath's buffer */
+	return ok;
 }

@@ -30,4 +30,19 @@ typedef struct TlFixRun {
 char *tl_fixrun_text(TlEngine *e, const TlFileOptions *fo, const char *path, const char *text,
 		     size_t len, const TlFixRun *how, uint32_t *applied, char *why, size_t why_size);
 
+/* Writes `len` bytes of `text` (after a byte-order mark when `bom`) over
+ * the file `path`, safely in a shared tree:
+ *  - through a new temporary file in the same folder, created exclusively
+ *    (O_CREAT|O_EXCL|O_NOFOLLOW, an unpredictable name that ends in .tmp,
+ *    never .py), written, given the file's mode and (where permitted) its
+ *    owner, fsync'ed, then renamed over the file: a reader sees the old
+ *    text or the new, never a part;
+ *  - a symbolic link is fixed at its target (the link stays a link);
+ *  - a file with other hard links is refused (replacing it would split
+ *    them), as is anything but a regular file;
+ *  - temporary files that a killed run left for this file (their process
+ *    is gone) are removed first.
+ * False, with what failed in `why`, when the file was left as it was. */
+bool tl_fixrun_write(const char *path, bool bom, const char *text, size_t len, char *why, size_t why_size);
+
 #endif

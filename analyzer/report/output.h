@@ -26,6 +26,9 @@ typedef struct TlFileReport {
 	 * after its fixes (NULL: unchanged), how many were applied, and why a
 	 * round was not (or ""); all owned. */
 	char *original, *fixed, *fix_note;
+	/* --fix, --add-noqa: why the fixed text could not be written back
+	 * (then `fixed` is NULL and the original is what was analysed). */
+	char *write_error;
 	size_t original_len;
 	bool bom;
 	uint32_t fixes_applied;
