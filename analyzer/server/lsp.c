@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "base/alloc.h"
+#include "base/buf.h"
 
 /* Bytes read per read(2). */
 #define TL_LSP_CHUNK 65536
@@ -133,6 +134,59 @@ static const char *tl_lsp__blank_line(const char *p, size_t n)
 	return NULL;
 }
 
+/* Finds the integers of 19 digits or more outside strings (jansson refuses
+ * those beyond 64 bits); with `out`, copies the text there with ".0" after
+ * each, so that it reads as a real. Returns whether there was one. */
+static bool tl_lsp__scan_big_integers(const char *p, size_t n, TlBuf *out)
+{
+	bool found = false, in_string = false;
+	size_t copied = 0;
+	for (size_t i = 0; i < n; i++) {
+		char c = p[i];
+		if (in_string) {
+			if (c == '\\')
+				i++;
+			else if (c == '"')
+				in_string = false;
+			continue;
+		}
+		if (c == '"') {
+			in_string = true;
+			continue;
+		}
+		if (c != '-' && (c < '0' || c > '9'))
+			continue;
+		size_t k = i + (c == '-');
+		size_t d = k;
+		while (d < n && p[d] >= '0' && p[d] <= '9')
+			d++;
+		bool real = d < n && (p[d] == '.' || p[d] == 'e' || p[d] == 'E');
+		if (d - k >= 19 && !real) {
+			found = true;
+			if (out) {
+				tl_buf_addn(out, p + copied, d - copied);
+				tl_buf_add(out, ".0");
+				copied = d;
+			}
+		}
+		i = d > i ? d - 1 : i;
+	}
+	if (out)
+		tl_buf_addn(out, p + copied, n - copied);
+	return found;
+}
+
+static bool tl_lsp__has_big_integer(const char *p, size_t n)
+{
+	return tl_lsp__scan_big_integers(p, n, NULL);
+}
+
+/* The text with each such integer followed by ".0". */
+static void tl_lsp__big_integers_as_reals(const char *p, size_t n, TlBuf *out)
+{
+	tl_lsp__scan_big_integers(p, n, out);
+}
+
 TlLspRead tl_lsp_reader_next(TlLspReader *r, json_t **msg, char *why, size_t why_size)
 {
 	*msg = NULL;
@@ -189,8 +243,19 @@ TlLspRead tl_lsp_reader_next(TlLspReader *r, json_t **msg, char *why, size_t why
 	}
 	json_error_t err;
 	/* NUL is legal inside a JSON string: let it through, so that a document
-	 * holding one is answered with a diagnostic rather than dropped. */
-	json_t *j = json_loadb(p + hlen, (size_t)length, JSON_ALLOW_NUL, &err);
+	 * holding one is answered with a diagnostic rather than dropped. Any
+	 * value is decoded (a scalar is answered as an invalid request). */
+	json_t *j = json_loadb(p + hlen, (size_t)length, JSON_ALLOW_NUL | JSON_DECODE_ANY, &err);
+	if (!j && tl_lsp__has_big_integer(p + hlen, (size_t)length)) {
+		/* An integer beyond 64 bits is valid JSON that jansson refuses:
+		 * read such numbers as reals, so that the message (and its id)
+		 * survives; a handler sees a non-integer where it wanted one. */
+		TlBuf relaxed;
+		tl_buf_init(&relaxed);
+		tl_lsp__big_integers_as_reals(p + hlen, (size_t)length, &relaxed);
+		j = json_loadb(relaxed.data, relaxed.len, JSON_ALLOW_NUL | JSON_DECODE_ANY, &err);
+		tl_buf_release(&relaxed);
+	}
 	r->pos += hlen + (size_t)length;
 	if (!j) {
 		snprintf(why, why_size, "invalid JSON at line %d, column %d: %s", err.line, err.column,

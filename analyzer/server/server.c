@@ -391,6 +391,9 @@ static bool tl_server__apply_changes(TlDoc *d, json_t *changes)
 		uint32_t b = tl_lsp_offset(d->text.data, len, r.end);
 		if (b < a)
 			b = a; /* an inverted range inserts at its start */
+		/* Offsets are 32-bit: no document grows past the largest message. */
+		if (n > TL_LSP_MAX_BODY || d->text.len - (b - a) + n > TL_LSP_MAX_BODY)
+			return false;
 		TSInputEdit edit;
 		if (d->tree) {
 			edit.start_byte = a;
@@ -513,12 +516,19 @@ static void tl_server__nb_change(TlServer *s, json_t *params)
 	json_t *structure = json_object_get(cells, "structure");
 	if (structure) {
 		json_t *arr = json_object_get(structure, "array");
-		json_int_t start = json_integer_value(json_object_get(arr, "start"));
-		json_int_t del = json_integer_value(json_object_get(arr, "deleteCount"));
-		if (start < 0 || start > (json_int_t)nb->cells.size)
-			start = nb->cells.size;
-		if (del < 0 || start + del > (json_int_t)nb->cells.size)
-			del = nb->cells.size - start;
+		json_t *js = json_object_get(arr, "start"), *jd = json_object_get(arr, "deleteCount");
+		/* The client's numbers are checked against the cell list before any
+		 * arithmetic: a start past the end appends, a count past the end
+		 * deletes to the end; anything but an integer deletes nothing. */
+		json_int_t size = (json_int_t)nb->cells.size;
+		json_int_t start = json_is_integer(js) ? json_integer_value(js) : size;
+		json_int_t del = json_is_integer(jd) ? json_integer_value(jd) : 0;
+		if (start < 0 || start > size)
+			start = size;
+		if (del < 0)
+			del = 0;
+		if (del > size - start)
+			del = size - start;
 		for (json_int_t k = start; k < start + del; k++)
 			tl_free(nb->cells.items[k]);
 		memmove(nb->cells.items + start, nb->cells.items + start + del,

@@ -561,6 +561,68 @@ def test_notebooks(tmp):
     check("shutdown + exit: status 0", c.close() == 0)
 
 
+def test_hostile_numbers(tmp):
+    """Issue 26: client-supplied counts and positions beyond any document."""
+    c = server()
+    c.initialize(root_uri=uri_of(tmp))
+    # The repro: deleteCount 2^63-1 from cell 1 (start + deleteCount overflowed).
+    nb_uri = uri_of(os.path.join(tmp, "big.ipynb"))
+    cells = ["vscode-notebook-cell:%s#c%d" % (os.path.join(tmp, "big.ipynb"), i) for i in range(3)]
+    c.notify("notebookDocument/didOpen", {
+        "notebookDocument": {"uri": nb_uri, "notebookType": "jupyter-notebook", "version": 1,
+                             "cells": [{"kind": 2, "document": u} for u in cells]},
+        "cellTextDocuments": [{"uri": u, "languageId": "python", "version": 1, "text": "x = %d\n" % i}
+                              for i, u in enumerate(cells)]})
+    c.diagnostics(cells[0])
+    for n, arr in enumerate([{"start": 1, "deleteCount": 9223372036854775807},
+                             {"start": 9223372036854775807, "deleteCount": 9223372036854775807},
+                             {"start": -9223372036854775808, "deleteCount": -1},
+                             {"start": 0, "deleteCount": "all"},
+                             {"start": 1.5, "deleteCount": 1e300}]):
+        c.notify("notebookDocument/didChange", {
+            "notebookDocument": {"uri": nb_uri, "version": 2 + n},
+            "change": {"cells": {"structure": {"array": arr}}}})
+        r = c.call("torchlint/stats")
+        check("notebook structure %s: the server answers after it" % json.dumps(arr), "result" in r, r)
+    # The same counts past 2^63 (jansson refuses them): the message and its
+    # id survive, the numbers read as non-integers.
+    body = (b'{"jsonrpc": "2.0", "method": "notebookDocument/didChange", "params": {"notebookDocument": '
+            b'{"uri": "%s", "version": 18446744073709551616}, "change": {"cells": {"structure": {"array": '
+            b'{"start": 1, "deleteCount": 99999999999999999999999}}}}}}' % nb_uri.encode())
+    c.send_raw(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+    r = c.call("torchlint/stats")
+    check("notebook structure beyond 2^63: the server answers after it", "result" in r, r)
+    body = (b'{"jsonrpc": "2.0", "id": 4242, "method": "textDocument/hover", "params": {"textDocument": '
+            b'{"uri": "file:///x.py"}, "position": {"line": 18446744073709551616, "character": -99999999999999999999}}}')
+    c.send_raw(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+    r = c.response(4242)
+    check("integer >= 2^63 in a request: answered with its id", r.get("id") == 4242 and "error" in r, r)
+    body = b'{"jsonrpc": "2.0", "id": 4243, "method": "torchlint/stats", "params": {"s": "18446744073709551616 \\" 1"}}'
+    c.send_raw(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+    r = c.response(4243)
+    check("digits inside a string are left alone", "result" in r, r)
+    # Text documents: positions past 2^32 and 2^63 in incremental edits.
+    uri = uri_of(os.path.join(tmp, "t.py"))
+    open_doc(c, uri, TRAIN)
+    c.diagnostics(uri, version=1)
+    change(c, uri, 2, [{"range": rng(4294967295, 4294967295, 4294967295, 4294967295), "text": "# end\n"},
+                       {"range": rng(0, 4294967295, 0, 0), "text": ""}])
+    body = (b'{"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {"textDocument": {"uri": "%s", '
+            b'"version": 3}, "contentChanges": [{"range": {"start": {"line": 9223372036854775808, "character": 0}, '
+            b'"end": {"line": 0, "character": 0}}, "text": "x"}]}}' % uri.encode())
+    c.send_raw(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+    change(c, uri, 4, [{"range": rng(0, 0, 0, 0), "text": "# top\n"}])
+    d = c.diagnostics(uri, version=4)
+    want = cli_expected("# top\n" + TRAIN + "# end\n", os.path.join(tmp, "t.py"), tmp)
+    check("text edits at huge positions: clamped to the end, the CLI's findings", got(d) == want, (got(d), want))
+    # Top-level scalars: invalid requests, not parse errors.
+    for body in (b"42", b'"text"', b"null", b"true", b"18446744073709551616"):
+        c.send_raw(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        r = c.wait(lambda m: "error" in m and m.get("id") is None)
+        check("top-level %s: invalid request (-32600)" % body.decode(), r["error"]["code"] == -32600, r)
+    check("shutdown + exit: status 0", c.close() == 0)
+
+
 def test_code_actions(tmp):
     path = os.path.join(tmp, "act.py")
     uri = uri_of(path)
@@ -827,8 +889,8 @@ def test_project(tmp):
 
 def main():
     tests = [test_lifecycle_and_bad_input, test_diagnostics, test_utf16_and_incremental, test_debounce,
-             test_config, test_notebooks, test_code_actions, test_fix_actions, test_memory_and_latency,
-             test_project]
+             test_config, test_notebooks, test_hostile_numbers, test_code_actions, test_fix_actions,
+             test_memory_and_latency, test_project]
     only = [a for a in sys.argv[2:] if a.startswith("test_")]
     for t in tests:
         if only and t.__name__ not in only:
