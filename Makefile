@@ -122,11 +122,17 @@ $(BUILD)/unit-asan/%: tests/unit/%.c tests/unit/helpers.h $(addprefix $(ASAN_OBJ
 # (--rules-dir query and metadata files) and output (JSON and SARIF parse
 # back with every finding) and fix (--fix, --unsafe-fixes, --add-noqa on
 # Python and notebooks). `make fuzz FUZZ_SECONDS=N` runs each for N
-# seconds; fuzz-smoke (make test) replays the saved crash inputs
-# (tests/fuzz/crashes/TARGET/) and runs each for FUZZ_SMOKE_SECONDS.
+# seconds, one at a time, each growing its corpus in
+# build/fuzz-work/TARGET/corpus (kept between runs, so that every run
+# starts where the last one ended); fuzz-smoke (make test) replays the saved
+# crash inputs (tests/fuzz/crashes/TARGET/) and runs each for
+# FUZZ_SMOKE_SECONDS (rules: FUZZ_SMOKE_RULES_SECONDS).
 FUZZ_TARGETS := python notebook config rules output fix
 FUZZ_SECONDS ?= 60
 FUZZ_SMOKE_SECONDS ?= 8
+# fuzz_rules finds tree-sitter's query-parser bugs (three so far, each after
+# minutes of fuzzing): the smoke gives it longer.
+FUZZ_SMOKE_RULES_SECONDS ?= 45
 FUZZ_OBJ := $(BUILD)/fuzz
 FUZZ_FLAGS := -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 $(eval $(call objects,$(FUZZ_OBJ),$$(FUZZ_FLAGS)))
@@ -142,7 +148,8 @@ fuzz: fuzz-build
 	./tests/fuzz/run-fuzz.sh $(BUILD) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 fuzz-smoke: fuzz-build
-	./tests/fuzz/run-fuzz.sh $(BUILD) $(FUZZ_SMOKE_SECONDS) $(FUZZ_TARGETS)
+	./tests/fuzz/run-fuzz.sh $(BUILD) $(FUZZ_SMOKE_SECONDS) $(filter-out rules,$(FUZZ_TARGETS))
+	./tests/fuzz/run-fuzz.sh $(BUILD) $(FUZZ_SMOKE_RULES_SECONDS) rules
 
 # `make bench` (not part of `make test`): torchlint against a parse-only
 # driver built from the same tree-sitter objects, on Debian's torch and

@@ -76,7 +76,7 @@ suite "lsp: emacs eglot end to end" python3 tests/lsp/test-emacs.py ./torchlint
 suite "packaging (binary needs, sdist, wheel)" tests/check-packaging.sh ./torchlint
 suite "pre-commit" tests/check-precommit.sh ./torchlint
 suite "GitHub Action (action.yml, run locally)" tests/check-action.sh ./torchlint
-suite "fuzz (saved crash inputs, then 8 s per target)" make --no-print-directory -s fuzz-smoke
+suite "fuzz (saved crash inputs, then 8 s per target, 45 s for rules)" make --no-print-directory -s fuzz-smoke
 suite "stems" tests/check-stems.sh ./torchlint
 # validate/: the reproductions as lint tests, the generated evidence that
 # --explain cites, the default-on rules' evidence, what a CPU can show

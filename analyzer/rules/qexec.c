@@ -311,11 +311,14 @@ const char *tl_qexec_precheck(const TSLanguage *lang, const char *text, uint32_t
 		after_field = false;
 		if (c == '(' || c == '[') {
 			uint32_t j = tl_qexec__skip(text, len, i + 1);
-			char kind = c == '[' ? 'a' : j < len && text[j] == '#' ? 'p'
+			/* tree-sitter reads `(#` and `(.` alike as a predicate. */
+			char kind = c == '[' ? 'a' : j < len && (text[j] == '#' || text[j] == '.') ? 'p'
 				  : j < len && (text[j] == '(' || text[j] == '[' || text[j] == '"') ? 'g' : 'n';
 			/* A predicate where tree-sitter expects a pattern (after a
 			 * field, in an alternation, first in a group): 0.25 reads
-			 * past its steps (an assertion, or a bad read). */
+			 * past its steps (an assertion, or a bad read); `((.a))
+			 * @finding` asserts in ts_query__parse_pattern (found by
+			 * fuzz_rules, issue 26). */
 			if (kind == 'p' && (field || (top && top->kind == 'a') ||
 					    (top && top->kind == 'g' && !top->member))) {
 				*offset = i;

@@ -127,6 +127,15 @@ static void test_precheck(void **state)
 		{ "(call function: (#eq? \"a\" \"b\")) @finding", 16 },
 		{ "(call function: ((#match? _))) @finding", 17 },
 		{ "(call function: [(#eq? \"a\" \"b\")]) @finding", 17 },
+		/* `(.` opens a predicate too (issue 26: `((.a)) @finding` asserts in
+		 * ts_query__parse_pattern, the capture on a step never pushed) */
+		{ "((.a)) @finding", 1 },
+		{ "(((.a))) @finding", 2 },
+		{ "[(.a)] @finding", 1 },
+		{ "(call ((.a)) @x) @finding", 7 },
+		{ "(call ((.a))?) @finding", 7 },
+		{ "((call) @finding . (call))", -1 },
+		{ "((call) @finding (.eq? @finding \"x\"))", -1 },
 		/* `+` on what may match nothing, outside a node: tree-sitter 0.25.1
 		 * never finishes compiling it */
 		{ "(_)*@sion_+g", 10 },

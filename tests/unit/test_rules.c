@@ -159,6 +159,15 @@ static void test_error_invalid_query_syntax(void **state)
 			   "^queries/TL501-eval-call\\.scm:2:1: error: invalid query syntax", 1);
 }
 
+static void test_error_dot_predicate_as_pattern(void **state)
+{
+	(void)state;
+	/* Issue 26: tree-sitter 0.25 reads `(.a)` as a predicate and asserts
+	 * when the group around it is captured; refused with a caret. */
+	expect_query_error("; fuzzed\n((.a)) @finding\n",
+			   "^queries/TL501-eval-call\\.scm:2:2: error: invalid query syntax", 2);
+}
+
 static void test_error_unknown_node_type(void **state)
 {
 	(void)state;
@@ -681,6 +690,7 @@ int main(void)
 		cmocka_unit_test(test_compile_good_rule),
 		cmocka_unit_test(test_compile_predicates),
 		cmocka_unit_test(test_error_invalid_query_syntax),
+		cmocka_unit_test(test_error_dot_predicate_as_pattern),
 		cmocka_unit_test(test_error_unknown_node_type),
 		cmocka_unit_test(test_error_unknown_field),
 		cmocka_unit_test(test_error_empty_string),
