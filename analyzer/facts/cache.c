@@ -40,6 +40,7 @@ static void tl_facts__cache_release(TlFactsCache *fc)
 	tl_free(fc->stores);
 	tl_array_release(&fc->grad_switches);
 	tl_free(fc->backpropagated);
+	tl_facts__cover_lists_release(fc);
 	tl_free(fc);
 }
 

@@ -231,9 +231,16 @@ typedef struct TlFactsCache {
 	/* Per binding, 1 when a backward call of its scope consumes it (NULL
 	 * until asked, once complete). */
 	uint8_t *backpropagated;
+	/* Per name list of the index (idx->name_lists), for value flow: the
+	 * blocks of its bindings and which earlier binding's block holds each
+	 * one's (valueflow.c, tl_facts__covering); NULL until asked. */
+	struct TlCoverList **covers;
+	uint32_t cover_count;
 } TlFactsCache;
 /* Methods that put their argument(s) into the receiver. */
 extern const char *const tl_facts__storing[7];
+/* facts/valueflow.c: frees TlFactsCache.covers. */
+void tl_facts__cover_lists_release(TlFactsCache *fc);
 /* Installs an empty cache in `idx` (tl_facts_build does). */
 void tl_facts__cache_install(TlIndex *idx);
 /* The calls of a storing method (tl_facts__storing) on a receiver, in

@@ -160,7 +160,15 @@ static void tl_facts__add_bind(const TlIndex *idx, TlTaint *t, int32_t bi)
 		tl_array_push(&t->lists, empty);
 		tl_strmap_put(&t->by_name, name, strlen(name), slot);
 	}
-	tl_array_push(&t->lists.items[slot], bi);
+	/* Kept in position order (most come in order: an append). */
+	TlIntArray *list = &t->lists.items[slot];
+	tl_array_push(list, bi);
+	uint32_t at = list->size - 1, pos = idx->bindings.items[bi].pos;
+	while (at > 0 && idx->bindings.items[list->items[at - 1]].pos > pos) {
+		list->items[at] = list->items[at - 1];
+		at--;
+	}
+	list->items[at] = bi;
 	tl_facts__taint_root(idx, t, name);
 }
 
@@ -185,31 +193,160 @@ static TSNode tl_facts__binding_block(const TlIndex *idx, const TlBinding *b)
  * holds `x`), or one made later in the body of a loop around both, when
  * nothing in that loop re-binds the name before `x` (the value of the
  * previous iteration). */
+/* For one name list in position order: each binding's block (its byte
+ * range) and `up`, the latest earlier binding whose block strictly holds
+ * that block (-1: none). Blocks nest or are apart, so a stack of the
+ * bindings whose blocks hold one another gives every `up` in one pass. */
+typedef struct TlCoverList {
+	uint32_t size;
+	uint32_t *start, *end;
+	int32_t *up;
+} TlCoverList;
+
+void tl_facts__cover_lists_release(TlFactsCache *fc)
+{
+	if (!fc->covers)
+		return;
+	for (uint32_t i = 0; i < fc->cover_count; i++) {
+		TlCoverList *c = fc->covers[i];
+		if (!c)
+			continue;
+		tl_free(c->start);
+		tl_free(c->end);
+		tl_free(c->up);
+		tl_free(c);
+	}
+	tl_free(fc->covers);
+	fc->covers = NULL;
+}
+
+static const TlCoverList *tl_facts__cover_list(const TlIndex *idx, uint32_t slot)
+{
+	TlFactsCache *fc = idx->facts_cache;
+	if (!fc || slot >= idx->name_lists.size)
+		return NULL;
+	if (!fc->covers) {
+		fc->covers = tl_calloc(idx->name_lists.size, sizeof *fc->covers);
+		fc->cover_count = idx->name_lists.size;
+	}
+	if (fc->covers[slot])
+		return fc->covers[slot];
+	const TlIntArray *all = &idx->name_lists.items[slot];
+	TlCoverList *c = tl_calloc(1, sizeof *c);
+	uint32_t n = all->size;
+	c->size = n;
+	c->start = tl_calloc(n ? n : 1, sizeof *c->start);
+	c->end = tl_calloc(n ? n : 1, sizeof *c->end);
+	c->up = tl_calloc(n ? n : 1, sizeof *c->up);
+	int32_t *stack = tl_calloc(n ? n : 1, sizeof *stack);
+	uint32_t depth = 0;
+	for (uint32_t k = 0; k < n; k++) {
+		TSNode b = tl_facts__binding_block(idx, &idx->bindings.items[all->items[k]]);
+		c->start[k] = ts_node_is_null(b) ? 0 : ts_node_start_byte(b);
+		c->end[k] = ts_node_is_null(b) ? UINT32_MAX : ts_node_end_byte(b);
+		/* Off the stack: blocks that do not strictly hold this one. */
+		while (depth) {
+			int32_t t = stack[depth - 1];
+			bool holds = c->start[t] <= c->start[k] && c->end[k] <= c->end[t] &&
+				     (c->start[t] != c->start[k] || c->end[t] != c->end[k]);
+			if (holds)
+				break;
+			depth--;
+		}
+		c->up[k] = depth ? stack[depth - 1] : -1;
+		stack[depth++] = (int32_t)k;
+	}
+	tl_free(stack);
+	fc->covers[slot] = c;
+	return c;
+}
+
+/* The position of the latest binding in `all` (a name's bindings in one
+ * scope) made at or before `pos` whose block holds `x` (covers it); false
+ * when none. In a list in position order: the latest binding at or before
+ * `pos`, found by halving, then up the chain of bindings whose blocks hold
+ * its block (a covering binding's block holds `x` and an earlier binding
+ * whose block does not, so it strictly holds that block): as many steps as
+ * blocks nest, not as many as there are bindings (issue 26). */
+static bool tl_facts__covering(const TlIndex *idx, const TlIntArray *all, uint32_t pos, TSNode x,
+			       uint32_t *cover)
+{
+	if (!all || !all->size)
+		return false;
+	uint32_t slot = (uint32_t)(all - idx->name_lists.items);
+	bool sorted = slot < idx->name_sorted.size && idx->name_sorted.items[slot];
+	const TlCoverList *c = sorted ? tl_facts__cover_list(idx, slot) : NULL;
+	if (c) {
+		uint32_t lo = 0, hi = all->size;
+		while (lo < hi) {
+			uint32_t mid = lo + (hi - lo) / 2;
+			if (idx->bindings.items[all->items[mid]].pos <= pos)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		uint32_t xs = ts_node_start_byte(x), xe = ts_node_end_byte(x);
+		for (int32_t k = (int32_t)lo - 1; k >= 0; k = c->up[k]) {
+			if (c->start[k] <= xs && xe <= c->end[k]) {
+				*cover = idx->bindings.items[all->items[k]].pos;
+				return true;
+			}
+		}
+		return false;
+	}
+	bool have = false;
+	for (uint32_t k = 0; k < all->size; k++) {
+		const TlBinding *o = &idx->bindings.items[all->items[k]];
+		if (o->pos > pos || (have && o->pos <= *cover))
+			continue;
+		if (tl_facts__contains(tl_facts__binding_block(idx, o), x)) {
+			have = true;
+			*cover = o->pos;
+		}
+	}
+	return have;
+}
+
 static bool tl_facts__root_tainted(const TlIndex *idx, const TlTaint *t, const char *root,
 				  int32_t func, TSNode x)
 {
 	uint32_t pos = ts_node_start_byte(x);
-	const TlIntArray *all = tl_index_bindings_of(idx, func, root);
 	int32_t slot;
-	if (!tl_strmap_get(&t->by_name, root, strlen(root), &slot))
+	/* (Every tainted binding is of the taint's own function.) */
+	if (func != t->func || !tl_strmap_get(&t->by_name, root, strlen(root), &slot))
 		return false;
+	/* The name's tainted bindings, in position order (tl_facts__add_bind). */
 	const TlIntArray *mine = &t->lists.items[slot];
-	for (uint32_t i = 0; i < mine->size; i++) {
+	uint32_t lo = 0, hi = mine->size;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (idx->bindings.items[mine->items[mid]].pos <= pos)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* A binding made before `x` is replaced on every path to `x` exactly
+	 * when a later one, still before `x`, sits in a block that holds `x`
+	 * (covers it): the latest tainted binding before `x` survives unless
+	 * the latest covering binding comes after it. Found once per question
+	 * by halving (it was a scan of all the name's bindings for each
+	 * tainted one: cubic in a scope that repeats one loop, issue 26). */
+	if (lo > 0) {
+		uint32_t last = idx->bindings.items[mine->items[lo - 1]].pos, cover = 0;
+		if (!tl_facts__covering(idx, tl_index_bindings_of(idx, func, root), pos, x, &cover) ||
+		    last >= cover)
+			return true;
+	}
+	/* Bindings made later in the body of a loop around both: the value of
+	 * the previous iteration, unless the loop re-binds the name first. */
+	const TlBinding *seen = NULL;
+	bool seen_known = false;
+	for (uint32_t i = lo; i < mine->size; i++) {
 		const TlBinding *b = &idx->bindings.items[mine->items[i]];
-		if (b->func != func || strcmp(b->name, root) != 0)
-			continue;
-		if (b->pos <= pos) {
-			bool replaced = false;
-			for (uint32_t k = 0; all && k < all->size && !replaced; k++) {
-				const TlBinding *o = &idx->bindings.items[all->items[k]];
-				replaced = o != b && o->pos > b->pos && o->pos <= pos &&
-					   tl_facts__contains(tl_facts__binding_block(idx, o), x);
-			}
-			if (!replaced)
-				return true;
-			continue;
+		if (!seen_known) {
+			seen = tl_index_resolve(idx, root, func, pos);
+			seen_known = true;
 		}
-		const TlBinding *seen = tl_index_resolve(idx, root, func, pos);
 		for (int32_t l = tl_index_loop_of(idx, b->stmt); l >= 0; l = idx->loops.items[l].parent) {
 			TSNode body = idx->loops.items[l].body;
 			if (!tl_facts__contains(body, x))
