@@ -510,6 +510,10 @@ char *tl_output_github_escape(const char *s, bool property)
 			tl_buf_add(&b, "%3A");
 		else if (property && *s == ',')
 			tl_buf_add(&b, "%2C");
+		else if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			/* Any other control byte (ESC from a file name would reach
+			 * the log raw): percent-encoded, shown as such. */
+			tl_buf_addf(&b, "%%%02X", (unsigned)(unsigned char)*s);
 		else
 			tl_buf_addc(&b, *s);
 	}

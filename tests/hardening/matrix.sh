@@ -215,6 +215,7 @@ mk_name_command_missing() { set_var args "'$(printf 'x\n::error file=y::forged')
 mk_names_json() { mk_name_newline; mk_name_ff; set_var args "'$(printf 'a\nb.py')' '$(printf 'd\377.py')'"; set_var format json; }
 mk_names_sarif() { mk_names_json; set_var format sarif; }
 mk_names_github() { mk_names_json; set_var format github; }
+mk_name_esc_github() { mk_name_esc; set_var format github; }
 mk_esc_sarif() { mk_tl000_esc; set_var format sarif; }
 
 # --- builders: FIFOs, devices, sockets in every place a file is read ---------------------
@@ -332,6 +333,7 @@ row name-command-stderr      2 "cannot read 'x\n::error file=y::forged'"        
 row names-json               1 '"path": "d\uFFFD.py"'                                mk_names_json
 row names-sarif              1 '"uri": "d%FF.py"'                                    mk_names_sarif
 row names-github             1 'file=a%0Ab.py,line=12'                               mk_names_github
+row name-esc-github          1 'file=c%1B[31m.py,line=12'                            mk_name_esc_github
 row fifo-named               2 "cannot read 'f.py': not a regular file"              mk_fifo_named
 row fifo-notebook            2 "cannot read 'f.ipynb': not a regular file"           mk_fifo_notebook
 row fifo-walked              2 "cannot read 't/f.py': not a regular file"            mk_fifo_walked

@@ -413,6 +413,10 @@ static void test_github_escape(void **state)
 	m = tl_output_github_escape("50% a:b,c\r\nd", true);
 	assert_string_equal(m, "50%25 a%3Ab%2Cc%0D%0Ad");
 	tl_free(m);
+	/* Other control bytes too (issue 26: ESC from a file name). */
+	m = tl_output_github_escape("c\033[31m\t\177.py", true);
+	assert_string_equal(m, "c%1B[31m%09%7F.py");
+	tl_free(m);
 }
 
 int main(void)
