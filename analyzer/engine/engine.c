@@ -88,6 +88,48 @@ static void tl_engine__add(TlFindings *out, const TlSource *src, const TlRule *r
 
 /* ---- TL000 ------------------------------------------------------------------ */
 
+/* A PEP 696 type-parameter default (`def f[T = int]`, `class C[*Ts =
+ * *tuple[int]]`, `type A[**P = [int]] = ...`; Python 3.13): valid Python
+ * that the pinned grammar cannot parse. Its ERROR holds the parameter's
+ * name and the `=` (`T =`, `*Ts = *`, `**P =`), inside the type
+ * parameters of a definition or of a type alias's name. Not reported
+ * until a grammar release parses it. */
+static bool tl_engine__type_param_default(const TlSource *src, TSNode n)
+{
+	TSNode tp = ts_node_parent(n);
+	if (ts_node_is_null(tp) || strcmp(ts_node_type(tp), "type_parameter") != 0)
+		return false;
+	TSNode owner = ts_node_parent(tp);
+	if (ts_node_is_null(owner))
+		return false;
+	const char *ot = ts_node_type(owner);
+	if (strcmp(ot, "generic_type") == 0) {
+		TSNode alias = ts_node_parent(ts_node_parent(owner));
+		if (ts_node_is_null(alias) || strcmp(ts_node_type(alias), "type_alias_statement") != 0 ||
+		    ts_node_start_byte(owner) != ts_node_start_byte(alias) + 5)
+			return false;
+	} else if (strcmp(ot, "function_definition") != 0 && strcmp(ot, "class_definition") != 0) {
+		return false;
+	}
+	const char *t = src->text;
+	uint32_t k = ts_node_start_byte(n), end = ts_node_end_byte(n);
+	for (int stars = 0; stars < 2 && k < end && t[k] == '*'; stars++)
+		k++;
+	uint32_t name = k;
+	while (k < end && ((t[k] >= 'a' && t[k] <= 'z') || (t[k] >= 'A' && t[k] <= 'Z') || t[k] == '_' ||
+			   (k > name && t[k] >= '0' && t[k] <= '9') || (unsigned char)t[k] >= 0x80))
+		k++;
+	if (k == name)
+		return false;
+	while (k < end && (t[k] == ' ' || t[k] == '\t'))
+		k++;
+	if (k >= end || t[k] != '=')
+		return false;
+	for (k++; k < end && (t[k] == ' ' || t[k] == '\t' || t[k] == '*'); k++)
+		;
+	return k == end;
+}
+
 static void tl_engine__syntax(const TlEngine *e, const TlSelection *sel, const TlSource *src,
 			      TSNode root, TlFindings *out)
 {
@@ -101,7 +143,9 @@ static void tl_engine__syntax(const TlEngine *e, const TlSelection *sel, const T
 	do {
 		TSNode n = w.node;
 		descend = ts_node_has_error(n);
-		if (ts_node_is_error(n) || ts_node_is_missing(n)) {
+		if (ts_node_is_error(n) && tl_engine__type_param_default(src, n)) {
+			descend = false;
+		} else if (ts_node_is_error(n) || ts_node_is_missing(n)) {
 			TlBuf m;
 			tl_buf_init(&m);
 			if (ts_node_is_missing(n)) {
