@@ -130,6 +130,52 @@ static bool tl_engine__type_param_default(const TlSource *src, TSNode n)
 	return k == end;
 }
 
+/* The pinned grammar's scanner keeps its stack of indentation widths in
+ * tree-sitter's 1,024-byte state (two bytes a level): past about 510
+ * nested blocks it cannot, and the parse fails from the top of the file.
+ * Returns the byte where a line first opens a block past that depth (the
+ * line that is reported), or UINT32_MAX. Approximate outside that case:
+ * brackets and comments are followed, strings are not. */
+#define TL_GRAMMAR_MAX_INDENTS 510
+static uint32_t tl_engine__indent_limit(const TlSource *src)
+{
+	const char *t = src->text;
+	uint32_t len = src->length, open = 0, top = 0;
+	uint32_t *stack = tl_malloc((TL_GRAMMAR_MAX_INDENTS + 2) * sizeof *stack);
+	stack[0] = 0;
+	uint32_t found = UINT32_MAX;
+	for (uint32_t i = 0; i < len && found == UINT32_MAX;) {
+		uint32_t w = 0;
+		while (i < len && (t[i] == ' ' || t[i] == '\t' || t[i] == '\f'))
+			w += t[i] == '\t' ? 8 : t[i] == ' ' ? 1 : 0, i++;
+		bool content = i < len && t[i] != '\n' && t[i] != '\r' && t[i] != '#';
+		if (content && !open) {
+			if (w > stack[top]) {
+				if (top + 1 > TL_GRAMMAR_MAX_INDENTS) {
+					found = i;
+					break;
+				}
+				stack[++top] = w;
+			} else {
+				while (top && stack[top] > w)
+					top--;
+			}
+		}
+		for (; i < len && t[i] != '\n' && t[i] != '\r'; i++) {
+			if (t[i] == '#')
+				while (i + 1 < len && t[i + 1] != '\n' && t[i + 1] != '\r')
+					i++;
+			else if (t[i] == '(' || t[i] == '[' || t[i] == '{')
+				open++;
+			else if ((t[i] == ')' || t[i] == ']' || t[i] == '}') && open)
+				open--;
+		}
+		i += i < len;
+	}
+	tl_free(stack);
+	return found;
+}
+
 static void tl_engine__syntax(const TlEngine *e, const TlSelection *sel, const TlSource *src,
 			      TSNode root, TlFindings *out)
 {
@@ -137,6 +183,29 @@ static void tl_engine__syntax(const TlEngine *e, const TlSelection *sel, const T
 	if (!rule || !tl_rule_selected(rule, sel) || !ts_node_has_error(root))
 		return;
 	unsigned reported = 0;
+	/* Blocks nested past the grammar's limit: one TL000 where it is hit;
+	 * the errors that region causes (from the top of the file) are that
+	 * one. */
+	uint32_t deep = tl_engine__indent_limit(src);
+	if (deep != UINT32_MAX) {
+		TlBuf m;
+		tl_buf_init(&m);
+		tl_buf_addf(&m, "syntax error: blocks nested more than %d deep (the parser's limit) from this line; the code around it cannot be analysed",
+			    TL_GRAMMAR_MAX_INDENTS);
+		TSNode at = ts_node_descendant_for_byte_range(root, deep, deep);
+		tl_engine__add(out, src, rule, at, tl_buf_detach(&m));
+		tl_buf_release(&m);
+		TlFinding *f = tl_array_last(out);
+		uint32_t ll;
+		tl_source_line(src, tl_source_position(src, deep).line, &ll);
+		f->start_byte = deep;
+		f->start = tl_source_position(src, deep);
+		f->end_byte = deep + ll;
+		f->end = tl_source_position(src, f->end_byte);
+		f->cell_start = f->start;
+		f->cell_end = f->end;
+		reported++;
+	}
 	TlWalk w;
 	tl_walk_start(&w, root);
 	bool descend = true;
@@ -145,6 +214,9 @@ static void tl_engine__syntax(const TlEngine *e, const TlSelection *sel, const T
 		descend = ts_node_has_error(n);
 		if (ts_node_is_error(n) && tl_engine__type_param_default(src, n)) {
 			descend = false;
+		} else if (deep != UINT32_MAX && (ts_node_is_error(n) || ts_node_is_missing(n)) &&
+			   ts_node_start_byte(n) <= deep && ts_node_end_byte(n) >= deep) {
+			descend = false; /* what the nesting limit causes */
 		} else if (ts_node_is_error(n) || ts_node_is_missing(n)) {
 			TlBuf m;
 			tl_buf_init(&m);

@@ -177,6 +177,9 @@ mk_utf8_bom() { { printf '\357\273\277'; cat good.py; } >bom.py; set_var args bo
 mk_crlf() { sed 's/$/\r/' good.py >crlf.py; set_var args crlf.py; }
 mk_cr_only() { tr '\n' '\r' <good.py >cr.py; set_var args cr.py; }
 mk_empty() { : >empty.py; set_var args empty.py; }
+# 600 nested blocks: past the grammar's indentation limit (about 510); the
+# parse fails from line 1, TL000 points where the limit is hit (issue 26).
+mk_deep_blocks() { awk 'BEGIN { print "import torch"; print "x = 1"; for (i = 0; i < 600; i++) { for (k = 0; k < i; k++) printf " "; print "if x:" } for (k = 0; k < 600; k++) printf " "; print "pass" }' >blocks.py; set_var args blocks.py; }
 mk_tl000_esc() { printf 'x = (\033[2J\033]0;pwned\007 $$$\n' >esc.py; set_var args esc.py; }
 mk_snippet_ctl() { printf 'x = 1\ny = (\f\033 $$\n' >ctl.py; set_var args ctl.py; set_var format full; }
 
@@ -311,6 +314,7 @@ row utf8-bom                 1 "bom.py:12:9: TL101"                             
 row crlf                     1 "crlf.py:12:9: TL101"                                 mk_crlf
 row cr-only                  1 "cr.py:12:9: TL101"                                   mk_cr_only
 row empty                    1 "2 files checked"                                     mk_empty
+row deep-blocks              1 'blocks.py:514:512: TL000 syntax error: blocks nested more than 510 deep' mk_deep_blocks
 row tl000-quotes-esc         1 'cannot parse `x = (\x1B[2J\x1B]0;pwned\x07 $$$`'     mk_tl000_esc
 row tl000-esc-sarif          1 '"text": "syntax error: cannot parse'                 mk_esc_sarif
 row snippet-control-pictures 1 "y = (␌␛ \$\$"                                        mk_snippet_ctl
