@@ -156,6 +156,12 @@ static void tl_main__usage(FILE *out)
 
 /* A path on the command line that cannot be read: reported with the
  * results (on standard error, and as a SARIF notification). */
+static void tl_main__discover_skip(void *data, const char *path, const char *why)
+{
+	(void)data;
+	tl_diagf(stderr, "torchlint: skipped '%s': %s\n", path, why);
+}
+
 static void tl_main__discover_error(void *data, const char *path, const char *why)
 {
 	TlStrArray *missing = data;
@@ -765,8 +771,11 @@ int main(int argc, char **argv)
 		else
 			tl_array_push(&named, paths[i]);
 	}
+	/* --show-files says what a walk passed over and which names were one
+	 * file (the analysis itself does not: neither is an error). */
 	TlDiscoverOptions dopt = { &configs, !cli.no_gitignore, cli.force_exclude,
-				   tl_main__discover_error, &missing, stderr };
+				   tl_main__discover_error, &missing, stderr,
+				   cli.show_files ? tl_main__discover_skip : NULL };
 	if (!tl_discover_ex((const char *const *)named.items, (int)named.size, &dopt, &files))
 		exit_code = TL_EXIT_ERROR;
 	tl_array_release(&named);
@@ -815,6 +824,9 @@ int main(int argc, char **argv)
 		char *r = tl_path_real(files.items[i]);
 		int32_t seen;
 		if (tl_strmap_get(&real, r, strlen(r), &seen)) {
+			if (cli.show_files)
+				tl_diagf(stderr, "torchlint: '%s' names the same file as '%s' (through a symbolic link): analysed once, as '%s'\n",
+					 files.items[i], files.items[seen], files.items[seen]);
 			tl_free(files.items[i]);
 		} else {
 			tl_strmap_put(&real, r, strlen(r), (int32_t)w);

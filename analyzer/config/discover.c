@@ -261,6 +261,8 @@ static bool tl_discover__walk(TlWalk *w, const char *root, TlStrArray *files)
 			bool source = !is_dir && (tl_discover__has_ext(name, ".py") ||
 						  tl_discover__has_ext(name, ".ipynb"));
 			bool wanted = is_dir ? !S_ISLNK(lst.st_mode) : source;
+			if (!wanted && is_dir && opt->on_skip && !tl_discover__excluded(w, scope, path, is_dir))
+				opt->on_skip(opt->data, path, "a symbolic link to a folder: a walk does not follow it");
 			if (!wanted || tl_discover__excluded(w, scope, path, is_dir)) {
 				tl_free(path);
 				continue;
@@ -347,6 +349,6 @@ bool tl_discover_excluded(const TlDiscoverOptions *opt, const char *path, bool i
 bool tl_discover(const char *const *paths, int count, TlStrArray *files,
 		 TlDiscoverError on_error, void *data)
 {
-	TlDiscoverOptions opt = { NULL, false, false, on_error, data, stderr };
+	TlDiscoverOptions opt = { NULL, false, false, on_error, data, stderr, NULL };
 	return tl_discover_ex(paths, count, &opt, files);
 }

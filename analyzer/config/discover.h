@@ -18,6 +18,9 @@ typedef struct TlDiscoverOptions {
 	TlDiscoverError on_error;
 	void *data;
 	FILE *err;               /* where configuration errors go */
+	/* Called for each symbolic link to a folder that a walk passes over
+	 * (not followed); NULL: not told. */
+	void (*on_skip)(void *data, const char *path, const char *why);
 } TlDiscoverOptions;
 
 /* Appends to `files` (caller frees the strings) every file named in

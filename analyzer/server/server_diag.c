@@ -129,7 +129,7 @@ static bool tl_diag__settings(TlServer *s, const char *path, TlSelection *sel, i
 	FILE *err = open_memstream(&errs, &errlen);
 	FILE *to = err ? err : stderr;
 	const TlConfig *cfg = tl_configs_for(&s->configs, path, false, to);
-	TlDiscoverOptions dopt = { &s->configs, false, true, NULL, NULL, to };
+	TlDiscoverOptions dopt = { &s->configs, false, true, NULL, NULL, to, NULL };
 	bool excluded = tl_discover_excluded(&dopt, path, false);
 	if (err)
 		fclose(err);

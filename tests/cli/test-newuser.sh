@@ -179,6 +179,21 @@ has stdin-filename-alone "$tmp/out" "sub/named.py:11:9: TL201"
 run show-files 0 "$bin" --isolated --show-files .
 has show-files "$tmp/out" "train.py"
 lines show-files "$tmp/out" 1
+# Symbolic links in a walked folder (issue 26): --show-files names what the
+# walk passed over (a folder link) and which names are one file.
+mkdir -p sl/t sl/elsewhere
+cp train.py sl/t/real.py
+ln -s real.py sl/t/alias.py
+ln -s ../elsewhere sl/t/more
+cp train.py sl/elsewhere/x.py
+run show-files-links 0 "$bin" --isolated --show-files sl/t
+has show-files-links "$tmp/out" "sl/t/alias.py"
+lines show-files-links "$tmp/out" 1
+has show-files-folder-link "$tmp/err" "torchlint: skipped 'sl/t/more': a symbolic link to a folder: a walk does not follow it"
+has show-files-merged "$tmp/err" "torchlint: 'sl/t/real.py' names the same file as 'sl/t/alias.py' (through a symbolic link): analysed once, as 'sl/t/alias.py'"
+run links-quiet 1 "$bin" --isolated --format concise sl/t
+hasnt links-quiet "$tmp/err" "skipped"
+rm -rf sl
 printf '[tool.torchlint]\nignore = ["TL101"]\ntorch-version = "2.4"\n' >pyproject.toml
 run show-settings 0 "$bin" --show-settings train.py --extend-select TL207
 has show-settings-file "$tmp/out" "Configuration file: $tmp/p/conv/pyproject.toml"
