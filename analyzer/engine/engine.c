@@ -691,12 +691,18 @@ static void tl_engine__limits(TlEngine *e, const TlSource *src, TlFindings *out)
 {
 	unsigned status = e->qexec.status;
 	const TlRule *rule = tl_rules_find(e->rules, "TL002");
-	if (!status || !rule)
+	if ((!status && !e->over_budget) || !rule || (status & TL_QEXEC_CANCELLED))
 		return;
 	TlBuf m;
 	tl_buf_init(&m);
-	if (status & TL_QEXEC_TIME_SPENT)
-		tl_buf_addf(&m, "analysis stopped: the rules took more than %.0f s of CPU time (the per-file bound for %u bytes); the rest of the file is not checked",
+	if (e->over_budget == 't')
+		tl_buf_addf(&m, "analysis skipped: the file holds more than %u tokens, over the per-file memory budget of %u; it is not checked",
+			    e->over_count - 1, TL_ENGINE_MAX_TOKENS);
+	else if (e->over_budget == 'n')
+		tl_buf_addf(&m, "analysis skipped: the file parses into %u nodes, over the per-file memory budget of %u; it is not checked",
+			    e->over_count, TL_ENGINE_MAX_NODES);
+	else if (status & TL_QEXEC_TIME_SPENT)
+		tl_buf_addf(&m, "analysis stopped: it took more than %.0f s of CPU time (the per-file bound for %u bytes); the rest of the file is not checked",
 			    e->qexec.seconds, src->length);
 	else if (status & TL_QEXEC_STOPPED)
 		tl_buf_addf(&m, "analysis stopped after %u findings (the per-file cap); the rest of the file is not checked",
@@ -717,6 +723,73 @@ static void tl_engine__limits(TlEngine *e, const TlSource *src, TlFindings *out)
 	f.message = tl_buf_detach(&m);
 	tl_buf_release(&m);
 	tl_array_push(out, f);
+}
+
+uint32_t tl_engine_tokens(const char *text, uint32_t len, uint32_t stop)
+{
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < len && n <= stop;) {
+		unsigned char c = (unsigned char)text[i];
+		if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\\') {
+			i++;
+		} else if (c == '\n') {
+			n++;
+			i++;
+		} else if (c == '#') {
+			while (i < len && text[i] != '\n')
+				i++;
+		} else if (c == '\'' || c == '"') {
+			/* A string (start, content, end), triple-quoted or not. */
+			bool triple = i + 2 < len && text[i + 1] == (char)c && text[i + 2] == (char)c;
+			i += triple ? 3 : 1;
+			while (i < len) {
+				if (text[i] == '\\') {
+					i += 2;
+				} else if (text[i] == (char)c &&
+					   (!triple || (i + 2 < len && text[i + 1] == (char)c && text[i + 2] == (char)c))) {
+					i += triple ? 3 : 1;
+					break;
+				} else if (!triple && text[i] == '\n') {
+					break;
+				} else {
+					i++;
+				}
+			}
+			n += 3;
+		} else if (c == '_' || c >= 0x80 || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+			   (c >= '0' && c <= '9')) {
+			while (i < len && ((unsigned char)text[i] >= 0x80 || text[i] == '_' || text[i] == '.' ||
+					   (text[i] >= 'a' && text[i] <= 'z') || (text[i] >= 'A' && text[i] <= 'Z') ||
+					   (text[i] >= '0' && text[i] <= '9')))
+				i++;
+			n++;
+		} else {
+			n++;
+			i++;
+		}
+	}
+	return n;
+}
+
+/* Cancels a parse past the file's CPU-time bound (checked every 64 calls:
+ * tree-sitter calls this often). */
+static bool tl_engine__parse_progress(TSParseState *state)
+{
+	TlEngine *e = state->payload;
+	return (++e->parse_calls & 63) == 0 && tl_qexec_out_of_time(&e->qexec);
+}
+
+static const char *tl_engine__read(void *payload, uint32_t byte, TSPoint at, uint32_t *read)
+{
+	(void)at;
+	const TlSource *src = payload;
+	const char *t = src->parse_text ? src->parse_text : src->text;
+	if (byte >= src->length) {
+		*read = 0;
+		return "";
+	}
+	*read = src->length - byte;
+	return t + byte;
 }
 
 /* The node symbols the shapes of `key` start at, for the index to keep
@@ -773,12 +846,41 @@ static void tl_engine__analyze(TlEngine *e, const TlSource *src, const TSTree *g
 		tl_queryset_group(qs, key, false);
 	t = tl_timings_add(TL_PHASE_FILTER, t);
 	tl_qexec_begin(&e->qexec, tl_qexec_budget_for(src->length), tl_qexec_seconds_for(src->length));
-	TSTree *tree = given ? NULL
-			     : ts_parser_parse_string(e->parser, NULL,
-						      src->parse_text ? src->parse_text : src->text,
-						      src->length);
-	TSNode root = ts_tree_root_node(given ? given : tree);
+	e->over_budget = 0;
+	e->over_count = 0;
+	TSTree *tree = NULL;
+	if (!given) {
+		/* Over the memory budget: not parsed at all. */
+		uint32_t tokens = tl_engine_tokens(src->parse_text ? src->parse_text : src->text, src->length,
+						   TL_ENGINE_MAX_TOKENS);
+		if (tokens > TL_ENGINE_MAX_TOKENS) {
+			e->over_budget = 't';
+			e->over_count = tokens;
+		} else {
+			/* The CPU-time bound stops the parse too. */
+			TSInput in = { (void *)src, tl_engine__read, TSInputEncodingUTF8, NULL };
+			TSParseOptions po = { e, tl_engine__parse_progress };
+			tree = ts_parser_parse_with_options(e->parser, NULL, in, po);
+			if (!tree)
+				ts_parser_reset(e->parser);
+		}
+	}
+	const TSTree *parsed = given ? given : tree;
+	TSNode root = parsed ? ts_tree_root_node(parsed) : (TSNode){ { 0 }, NULL, NULL };
+	if (parsed && ts_node_descendant_count(root) > TL_ENGINE_MAX_NODES) {
+		e->over_budget = 'n';
+		e->over_count = ts_node_descendant_count(root);
+	}
 	t = tl_timings_add(TL_PHASE_PARSE, t);
+	if (!parsed || e->over_budget) {
+		/* Not parsed (over a budget, or out of time): TL002 alone. */
+		tl_engine__limits(e, src, out);
+		if (tree)
+			ts_tree_delete(tree);
+		tl_free(pass);
+		tl_timings_add(TL_PHASE_FINISH, t);
+		return;
+	}
 	tl_engine__syntax(e, sel, src, root, out);
 	t = tl_timings_add(TL_PHASE_MATCH, t);
 	/* A file no rule pattern can match, without suppressions, is done. */
@@ -796,7 +898,7 @@ static void tl_engine__analyze(TlEngine *e, const TlSource *src, const TSTree *g
 			for (uint32_t p = 0; p < g->part_count; p++) {
 				tl_engine__run(e, qs, &g->parts[p], pass, &idx, collect, src, root, out, first);
 				if (e->qexec.status & (TL_QEXEC_BUDGET_SPENT | TL_QEXEC_TIME_SPENT |
-						       TL_QEXEC_STOPPED))
+						       TL_QEXEC_STOPPED | TL_QEXEC_CANCELLED))
 					break;
 			}
 			tl_queryset_done(qs, g);

@@ -55,7 +55,25 @@ typedef struct TlEngine {
 	bool *selected;
 	uint32_t selected_count;
 	TlSelection selected_for;
+	/* The memory budget the last file was over (TL002): 't' tokens, 'n'
+	 * nodes, 0 none; and its count. */
+	char over_budget;
+	uint32_t over_count;
+	uint32_t parse_calls; /* progress calls of the parse (the CPU bound) */
 } TlEngine;
+
+/* The per-file memory budget. A parse tree costs about 120 bytes a node
+ * and the index about 90 more, and a file of 16 MiB can hold 16 million
+ * nodes (a unary-minus chain: 3.9 GB, issue 26). A file whose text holds
+ * more tokens than TL_ENGINE_MAX_TOKENS is not parsed, one whose tree has
+ * more nodes than TL_ENGINE_MAX_NODES is not indexed: TL002 says so. Real
+ * code has about one node per byte (1.5 MB of sympy: 1.6 million), so the
+ * budget passes files of several megabytes and bounds the peak near 1 GB. */
+#define TL_ENGINE_MAX_TOKENS 2500000u
+#define TL_ENGINE_MAX_NODES 5000000u
+/* About how many tokens `text` holds (names and numbers, operators,
+ * strings as three, line ends), counted up to `stop`. */
+uint32_t tl_engine_tokens(const char *text, uint32_t len, uint32_t stop);
 
 /* Per-file choices, for tl_engine_analyze_with. */
 typedef struct TlFileOptions {

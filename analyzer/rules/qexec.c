@@ -478,6 +478,10 @@ static double tl_qexec__cpu(void)
 
 bool tl_qexec_out_of_time(TlQexec *x)
 {
+	if (x->cancel && x->cancel(x->cancel_data)) {
+		x->status |= TL_QEXEC_CANCELLED;
+		return true;
+	}
 	if (tl_qexec__cpu() <= x->deadline)
 		return false;
 	x->status |= TL_QEXEC_TIME_SPENT;
@@ -496,10 +500,8 @@ static bool tl_qexec__progress(TSQueryCursorState *state)
 	x->budget--;
 	/* A cursor step costs as many in-progress states as there are, which
 	 * no counter here sees: the CPU time bounds what the steps miss. */
-	if ((x->spent & 15) == 0 && tl_qexec__cpu() > x->deadline) {
-		x->status |= TL_QEXEC_TIME_SPENT;
+	if ((x->spent & 15) == 0 && tl_qexec_out_of_time(x))
 		return true;
-	}
 	return false;
 }
 

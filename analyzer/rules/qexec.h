@@ -81,6 +81,7 @@ typedef enum TlQexecStatus {
 	TL_QEXEC_BUDGET_SPENT = 2,    /* the work budget ran out: the rest was skipped */
 	TL_QEXEC_STOPPED = 4,         /* the match callback asked to stop */
 	TL_QEXEC_TIME_SPENT = 8,      /* the CPU-time bound ran out: the rest was skipped */
+	TL_QEXEC_CANCELLED = 16,      /* the caller's cancel hook asked to stop (its result is not used) */
 } TlQexecStatus;
 
 /* Called once per match; returns false to stop the run. */
@@ -99,6 +100,11 @@ typedef struct TlQexec {
 	double seconds;    /* the CPU-time bound given to tl_qexec_begin */
 	double deadline;   /* thread CPU time at which runs stop */
 	TSQueryCursorOptions options; /* the cursor keeps a pointer to it */
+	/* Asked where the CPU-time bound is checked (set by the caller, kept
+	 * across files): true stops the file with TL_QEXEC_CANCELLED (the
+	 * language server, when a newer version of the document arrived). */
+	bool (*cancel)(void *data);
+	void *cancel_data;
 } TlQexec;
 
 /* `x` must not move while in use (the cursor points into it). */

@@ -100,5 +100,18 @@ cat >"$tmp/want" <<'OUT'
 OUT
 if cmp -s "$tmp/want" "$tmp/got"; then ok; else bad "global-patterns:"; diff "$tmp/want" "$tmp/got"; fi
 
+# The per-file memory budget (issue 26): a 3 MB unary-minus chain (3
+# million tokens, about 2 nodes each) took 240 bytes a byte (3.9 GB at
+# 16 MiB); past 2.5 million tokens a file is not parsed: TL002, and the
+# file beside it keeps its findings.
+awk 'BEGIN { print "import torch"; printf "x = "; for (i = 0; i < 3000000; i++) printf "-"; print "1" }' >"$tmp/unary.py"
+run memory-budget 2 "$bin" --format concise --color never -q "$tmp/good.py" "$tmp/unary.py"
+has memory-budget "$tmp/out" "unary.py:1:1: TL002 analysis skipped: the file holds more than 2500000 tokens, over the per-file memory budget of 2500000; it is not checked"
+grep -F "good.py" "$tmp/out" >"$tmp/good.beside"
+if cmp -s "$tmp/good.alone" "$tmp/good.beside"; then ok; else bad "good.py findings differ beside unary.py"; diff "$tmp/good.alone" "$tmp/good.beside" | head; fi
+# Under the budget a file is analysed as before (a list literal of 300 KB).
+awk 'BEGIN { print "import torch"; printf "data = ["; for (i = 0; i < 100000; i++) printf "1, "; print "]" }' >"$tmp/list.py"
+run memory-budget-under 0 "$bin" -q "$tmp/list.py"
+
 echo "limits: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -799,10 +799,35 @@ static void test_report_no_findings(void **state)
 	release(&src, &f);
 }
 
+/* The token estimate behind the memory budget (issue 26). */
+static void test_token_estimate(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *text;
+		uint32_t tokens;
+	} cases[] = {
+		{ "", 0 },
+		{ "x = 1\n", 4 },                     /* x, =, 1, line end */
+		{ "a.b(c)  # a (comment)\n", 5 },     /* a.b, (, c, ), line end */
+		{ "s = 'it''s' \"\"\"x\n(y\"\"\"\n", 12 }, /* s, =, three per string (two, then one), line end */
+		{ "---1", 4 },
+		{ "caf\xc3\xa9 = 2", 3 },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		uint32_t n = tl_engine_tokens(cases[i].text, (uint32_t)strlen(cases[i].text), 1000);
+		if (n != cases[i].tokens)
+			fail_msg("%s: %u tokens, expected %u", cases[i].text, n, cases[i].tokens);
+	}
+	/* Counting stops just past `stop`. */
+	assert_int_equal(tl_engine_tokens("------", 6, 2), 3);
+}
+
 int main(void)
 {
 	tl_alloc_install();
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_token_estimate),
 		cmocka_unit_test(test_findings_and_positions),
 		cmocka_unit_test(test_clean_code_has_no_findings),
 		cmocka_unit_test(test_each_embedded_rule_fires),
