@@ -31,6 +31,8 @@
 #define TL_SERVER_DEBOUNCE_MS 50
 /* The longest debounce a client may ask for. */
 #define TL_SERVER_MAX_DEBOUNCE_MS 10000
+/* Closing a document this large returns the memory it held to the system. */
+#define TL_SERVER_LARGE_DOC (1u << 20)
 /* How often configuration files are re-checked while idle, for clients that
  * do not watch files. */
 #define TL_SERVER_STAMP_PERIOD_NS (2 * 1000000000LL)
@@ -326,7 +328,17 @@ static void tl_server__close(TlServer *s, const char *uri)
 			continue;
 		tl_server_send(s, tl_lsp_notification("textDocument/publishDiagnostics",
 						      json_pack("{s:s, s:[]}", "uri", uri, "diagnostics")));
+		bool large = d->text.len >= TL_SERVER_LARGE_DOC;
 		tl_server__doc_free(d);
+		if (large) {
+			/* What a large document held (its tree, the parser's stacks
+			 * grown for it) goes back to the system, not only to malloc:
+			 * 1.75 GB stayed resident after closing one (issue 26). */
+			ts_parser_reset(s->engine.parser);
+#ifdef __GLIBC__
+			malloc_trim(0);
+#endif
+		}
 		s->docs.items[i] = s->docs.items[--s->docs.size];
 		return;
 	}
@@ -925,6 +937,81 @@ static void tl_server__handle(TlServer *s, json_t *msg)
 
 /* ---- the loop ------------------------------------------------------------------------------- */
 
+/* True when `msg` makes the analysis of s->analysing stale. */
+static bool tl_server__makes_stale(const TlServer *s, json_t *msg)
+{
+	const char *m = tl_lsp_string(msg, "method", NULL);
+	if (!m)
+		return false;
+	if (strcmp(m, "exit") == 0 || strcmp(m, "shutdown") == 0)
+		return true;
+	json_t *params = json_object_get(msg, "params");
+	const char *uri = NULL;
+	if (strcmp(m, "textDocument/didChange") == 0 || strcmp(m, "textDocument/didClose") == 0 ||
+	    strcmp(m, "textDocument/didOpen") == 0)
+		uri = tl_lsp_string(json_object_get(params, "textDocument"), "uri", NULL);
+	else if (strcmp(m, "notebookDocument/didChange") == 0 || strcmp(m, "notebookDocument/didClose") == 0)
+		uri = tl_lsp_string(json_object_get(params, "notebookDocument"), "uri", NULL);
+	return uri && s->analysing && strcmp(uri, s->analysing) == 0;
+}
+
+/* Moves the complete messages the reader holds into the queue. */
+static void tl_server__queue_input(TlServer *s)
+{
+	for (;;) {
+		json_t *msg;
+		char why[256];
+		TlLspRead r = tl_lsp_reader_next(&s->reader, &msg, why, sizeof why);
+		if (r == TL_LSP_READ_NONE)
+			break;
+		if (r == TL_LSP_READ_MESSAGE) {
+			if (s->analysing && tl_server__makes_stale(s, msg))
+				s->stale = true;
+			json_array_append_new(s->queue, json_pack("[i, o]", 0, msg));
+		} else {
+			json_array_append_new(s->queue, json_pack("[i, s]", 1, why));
+		}
+	}
+}
+
+bool tl_server_stale(void *data)
+{
+	TlServer *s = data;
+	if (s->stale || !s->analysing)
+		return s->stale;
+	/* A look at the input every 10 ms: a poll costs a system call. */
+	int64_t now = tl_server_now();
+	if (now < s->next_peek)
+		return false;
+	s->next_peek = now + 10 * 1000000LL;
+	struct pollfd pfd = { s->reader.fd, POLLIN, 0 };
+	if (s->input_ended || poll(&pfd, 1, 0) <= 0)
+		return false;
+	if (!tl_lsp_reader_fill(&s->reader)) {
+		s->input_ended = true;
+		s->stale = true;
+	}
+	tl_server__queue_input(s);
+	return s->stale;
+}
+
+/* Handles the queued input, in order. */
+static void tl_server__drain(TlServer *s)
+{
+	while (json_array_size(s->queue) && !s->exiting) {
+		json_t *item = json_incref(json_array_get(s->queue, 0));
+		json_array_remove(s->queue, 0);
+		json_t *what = json_array_get(item, 1);
+		if (json_integer_value(json_array_get(item, 0)) == 0) {
+			tl_server__handle(s, what);
+		} else {
+			fprintf(stderr, "torchlint server: %s\n", json_string_value(what));
+			tl_server__reply_error(s, NULL, TL_LSP_PARSE_ERROR, json_string_value(what));
+		}
+		json_decref(item);
+	}
+}
+
 /* The earliest due time, or 0 when nothing is due. */
 static int64_t tl_server__next_due(const TlServer *s)
 {
@@ -955,12 +1042,13 @@ static void tl_server__run_due(TlServer *s)
 	}
 	/* An analysis may make others due (a configuration changed); those
 	 * before it wait for the next turn of the loop, with a zero timeout. */
-	for (uint32_t i = 0; i < s->docs.size && !s->exiting; i++) {
+	/* Input read during an analysis is handled before the next one. */
+	for (uint32_t i = 0; i < s->docs.size && !s->exiting && !json_array_size(s->queue); i++) {
 		TlDoc *d = s->docs.items[i];
 		if (d->due && d->due <= now && d->kind != TL_DOC_CELL)
 			tl_server_analyze_doc(s, d);
 	}
-	for (uint32_t i = 0; i < s->notebooks.size && !s->exiting; i++) {
+	for (uint32_t i = 0; i < s->notebooks.size && !s->exiting && !json_array_size(s->queue); i++) {
 		TlNbDoc *nb = s->notebooks.items[i];
 		if (nb->due && nb->due <= now)
 			tl_server_analyze_notebook(s, nb);
@@ -1052,10 +1140,23 @@ int tl_server_main(int argc, char **argv)
 	tl_configs_init(&s.configs, &s.rules);
 	s.project = tl_project_new(NULL);
 	signal(SIGPIPE, SIG_IGN); /* a vanished client is seen as a failed write */
-	TlLspReader reader;
-	tl_lsp_reader_init(&reader, STDIN_FILENO);
+	tl_lsp_reader_init(&s.reader, STDIN_FILENO);
+	s.queue = json_array();
+	/* A long analysis stops when what it analyses changes (or the client
+	 * leaves): the engine asks tl_server_stale where it checks its CPU
+	 * bound. */
+	s.engine.qexec.cancel = tl_server_stale;
+	s.engine.qexec.cancel_data = &s;
 	s.next_stamp_check = tl_server_now() + TL_SERVER_STAMP_PERIOD_NS;
 	while (!s.exiting) {
+		tl_server__drain(&s);
+		if (s.exiting)
+			break;
+		if (s.input_ended) {
+			if (s.reader.in.len > s.reader.pos)
+				fprintf(stderr, "torchlint server: end of input inside a message\n");
+			break;
+		}
 		int64_t due = tl_server__next_due(&s), now = tl_server_now();
 		int timeout = -1;
 		if (due)
@@ -1065,32 +1166,19 @@ int tl_server_main(int argc, char **argv)
 		if (rc < 0 && errno != EINTR)
 			break;
 		if (rc > 0) {
-			if (!tl_lsp_reader_fill(&reader)) {
-				if (reader.in.len > reader.pos)
-					fprintf(stderr, "torchlint server: end of input inside a message\n");
-				break;
-			}
-			for (;;) {
-				json_t *msg;
-				char why[256];
-				TlLspRead r = tl_lsp_reader_next(&reader, &msg, why, sizeof why);
-				if (r == TL_LSP_READ_NONE)
-					break;
-				if (r == TL_LSP_READ_MESSAGE) {
-					tl_server__handle(&s, msg);
-					json_decref(msg);
-				} else {
-					fprintf(stderr, "torchlint server: %s\n", why);
-					tl_server__reply_error(&s, NULL, TL_LSP_PARSE_ERROR, why);
-				}
-				if (s.exiting)
-					break;
-			}
+			if (!tl_lsp_reader_fill(&s.reader))
+				s.input_ended = true;
+			tl_server__queue_input(&s);
+			tl_server__drain(&s);
+			if (s.input_ended)
+				continue; /* what came before the end is handled; then stop */
 		}
 		if (!s.exiting)
 			tl_server__run_due(&s);
 	}
-	tl_lsp_reader_release(&reader);
+	tl_lsp_reader_release(&s.reader);
+	json_decref(s.queue);
+	s.queue = NULL;
 	int status = s.shutdown ? 0 : 1;
 	tl_server__release(&s, true);
 	return status;

@@ -194,18 +194,35 @@ void tl_server_analyze_doc(TlServer *s, TlDoc *d)
 		}
 		int64_t e0 = tl_server_now();
 		/* Reparse from the edited tree: only what changed is parsed again. */
-		TSTree *tree = bom ? NULL
+		/* Over the memory budget: not parsed (the engine says so). */
+		bool huge = tl_engine_tokens(src.parse_text ? src.parse_text : src.text, src.length,
+					     TL_ENGINE_MAX_TOKENS) > TL_ENGINE_MAX_TOKENS;
+		TSTree *tree = bom || huge ? NULL
 				   : ts_parser_parse_string(s->engine.parser, d->tree,
 							    src.parse_text ? src.parse_text : src.text,
 							    src.length);
 		if (d->tree)
 			ts_tree_delete(d->tree);
 		d->tree = tree;
+		s->analysing = d->uri;
+		s->stale = false;
 		if (tree)
 			tl_engine_analyze_tree(&s->engine, &src, tree, &fo, &fs);
 		else
 			tl_engine_analyze_with(&s->engine, &src, &fo, &fs);
+		s->analysing = NULL;
 		engine_ns = tl_server_now() - e0;
+		if (s->engine.qexec.status & TL_QEXEC_CANCELLED) {
+			/* Stale: nothing published; analysed again after the
+			 * queued changes. */
+			tl_source_release(&src);
+			tl_selection_release(&sel);
+			tl_diag__account(s, t0, c0, engine_ns, lines.starts.size);
+			tl_findings_release(&fs);
+			tl_lsp_lines_release(&lines);
+			d->due = tl_server_now();
+			return;
+		}
 		for (uint32_t i = 0; i < fs.size; i++) {
 			TlFinding *f = &fs.items[i];
 			TlLspRange r = { tl_lsp_lines_position(&lines, f->start_byte + bom),
@@ -279,6 +296,7 @@ void tl_server_analyze_notebook(TlServer *s, TlNbDoc *nb)
 	tl_array_init(&fs);
 	char why[256];
 	TlNotebook tnb;
+	bool cancelled = false;
 	if (!tl_diag__settings(s, nb->path, &sel, &fo.torch_version))
 		goto publish;
 	if (!raw || !tl_notebook_load(&tnb, nb->path, raw, strlen(raw), why, sizeof why)) {
@@ -291,8 +309,20 @@ void tl_server_analyze_notebook(TlServer *s, TlNbDoc *nb)
 		goto publish;
 	}
 	int64_t e0 = tl_server_now();
+	s->analysing = nb->uri;
+	s->stale = false;
 	tl_engine_analyze_with(&s->engine, &tnb.program, &fo, &fs);
+	s->analysing = NULL;
 	engine_ns = tl_server_now() - e0;
+	if (s->engine.qexec.status & TL_QEXEC_CANCELLED) {
+		/* Stale: nothing published; analysed again after the queued
+		 * changes. */
+		tl_notebook_release(&tnb);
+		tl_selection_release(&sel);
+		nb->due = tl_server_now();
+		cancelled = true;
+		goto publish;
+	}
 	for (uint32_t k = 0; k < fs.size; k++) {
 		TlFinding *f = &fs.items[k];
 		tl_notebook_map(&tnb, f);
@@ -315,7 +345,8 @@ publish:
 		if (!docs[i])
 			continue;
 		tl_lsp_lines_release(&lines[i]);
-		tl_diag__publish(s, docs[i]);
+		if (!cancelled)
+			tl_diag__publish(s, docs[i]);
 	}
 	tl_free(lines);
 	tl_free(docs);

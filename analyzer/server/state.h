@@ -97,6 +97,17 @@ typedef struct TlServer {
 	 * text stands for its file; a change to a module read for context
 	 * makes every open document due. */
 	TlProject *project;
+	/* Input. During an analysis the engine's cancel hook reads what the
+	 * client sends into `queue` (each item [0, message] or [1, why a frame
+	 * was bad]), handled in order afterwards; a change to the document
+	 * being analysed (`analysing`: its URI, or its notebook's), shutdown,
+	 * exit or the end of input makes the analysis stale: it stops, and
+	 * the document is analysed again once the queue is handled. */
+	TlLspReader reader;
+	json_t *queue;
+	const char *analysing;
+	bool stale, input_ended;
+	int64_t next_peek;
 } TlServer;
 
 int64_t tl_server_now(void);
@@ -117,6 +128,9 @@ void tl_server_mark_all_due(TlServer *s, int64_t when);
 
 /* server_diag.c */
 /* Analyses `d` (a Python or .ipynb document) and publishes its diagnostics. */
+/* The engine's cancel hook (TlQexec.cancel): true when the analysis in
+ * progress is stale. */
+bool tl_server_stale(void *data);
 void tl_server_analyze_doc(TlServer *s, TlDoc *d);
 /* Analyses the cells of `nb` together and publishes each cell's diagnostics. */
 void tl_server_analyze_notebook(TlServer *s, TlNbDoc *nb);

@@ -623,6 +623,84 @@ def test_hostile_numbers(tmp):
     check("shutdown + exit: status 0", c.close() == 0)
 
 
+def reloops(n):
+    out = ["import torch", "def train(model, loader, opt):", "    total = 0"]
+    for _ in range(n):
+        out += ["    for x, y in loader:", "        loss = model(x).sum()", "        loss.backward()",
+                "        total += loss"]
+    return "\n".join(out) + "\n"
+
+
+def test_stale_analysis(tmp):
+    """Issue 26: a long analysis stops when its document changes or the client
+    leaves, instead of blocking the server until it ends."""
+    path = os.path.join(tmp, "long.py")
+    uri = uri_of(path)
+    # A document whose analysis takes a while: calibrated with the CLI.
+    n, full = 1500, 0.0
+    while True:
+        big = reloops(n)
+        t0 = time.monotonic()
+        subprocess.run([BIN, "-q", "--format", "json", "--stdin-filename", path, "-"],
+                       input=big.encode(), capture_output=True)
+        full = time.monotonic() - t0
+        if full >= 1.5 or n >= 24000:
+            break
+        n *= 2
+    check("stale: a document whose analysis takes >= 1.5 s (%d loops: %.1f s)" % (n, full), full >= 1.5)
+    small = "import torch\nx = 1\n"
+    # A newer version while the first is analysed: the first stops, nothing
+    # is published for it, the newer one is answered in much less time.
+    c = server()
+    c.initialize(root_uri=uri_of(tmp))
+    open_doc(c, uri, big)
+    time.sleep(0.3)
+    t0 = time.monotonic()
+    change(c, uri, 2, [{"text": small}])
+    d = c.diagnostics(uri, version=2, timeout=30)
+    took = time.monotonic() - t0
+    check("stale: the newer version answered in %.2f s (the whole analysis: %.1f s)" % (took, full),
+          took < full * 0.5, took)
+    check("stale: no diagnostics published for the stale version",
+          not any(m.get("method") == "textDocument/publishDiagnostics" and m["params"].get("version") == 1
+                  for m in c.pending), c.pending)
+    check("stale: the newer version's diagnostics", d == [], d)
+    check("shutdown + exit: status 0", c.close() == 0)
+    # exit while a long analysis runs: the server leaves at once.
+    c = server()
+    c.initialize(root_uri=uri_of(tmp))
+    open_doc(c, uri, big)
+    time.sleep(0.3)
+    t0 = time.monotonic()
+    r = c.call("shutdown", timeout=30)
+    c.notify("exit")
+    status = c.proc.wait(30)
+    took = time.monotonic() - t0
+    check("stale: shutdown + exit during an analysis: status 0 in %.2f s (analysis %.1f s)" % (took, full),
+          status == 0 and "result" in r and took < full * 0.5, (status, r, took))
+
+
+def test_close_frees(tmp):
+    """Issue 26: closing a large document gives back what it held (1.75 GB
+    stayed resident)."""
+    if QUICK:
+        return
+    c = server()
+    c.initialize(root_uri=uri_of(tmp))
+    before = c.call("torchlint/stats")["result"]["rssKiB"]
+    uri = uri_of(os.path.join(tmp, "big.py"))
+    open_doc(c, uri, "import torch\ndata = [" + "1, " * 400000 + "]\n")
+    c.diagnostics(uri, timeout=60)
+    held = c.call("torchlint/stats")["result"]["rssKiB"]
+    c.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
+    c.diagnostics(uri)
+    after = c.call("torchlint/stats")["result"]["rssKiB"]
+    print("close frees: RSS %d KiB before, %d KiB with the document, %d KiB after closing it" % (before, held, after))
+    check("close frees: the document held over 40 MiB", held - before > 40 * 1024, (before, held))
+    check("close frees: RSS back within 16 MiB of before", after - before < 16 * 1024, (before, held, after))
+    check("shutdown + exit: status 0", c.close() == 0)
+
+
 def test_code_actions(tmp):
     path = os.path.join(tmp, "act.py")
     uri = uri_of(path)
@@ -889,7 +967,7 @@ def test_project(tmp):
 
 def main():
     tests = [test_lifecycle_and_bad_input, test_diagnostics, test_utf16_and_incremental, test_debounce,
-             test_config, test_notebooks, test_hostile_numbers, test_code_actions, test_fix_actions,
+             test_config, test_notebooks, test_hostile_numbers, test_stale_analysis, test_close_frees, test_code_actions, test_fix_actions,
              test_memory_and_latency, test_project]
     only = [a for a in sys.argv[2:] if a.startswith("test_")]
     for t in tests:
