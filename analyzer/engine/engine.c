@@ -848,6 +848,7 @@ static void tl_engine__analyze(TlEngine *e, const TlSource *src, const TSTree *g
 	tl_qexec_begin(&e->qexec, tl_qexec_budget_for(src->length), tl_qexec_seconds_for(src->length));
 	e->over_budget = 0;
 	e->over_count = 0;
+	e->parse_calls = 0;
 	TSTree *tree = NULL;
 	if (!given) {
 		/* Over the memory budget: not parsed at all. */
