@@ -60,6 +60,9 @@ typedef struct TlCli {
 	bool has_select, list_rules, list_predicates, quiet, exit_zero, statistics;
 	bool isolated, no_gitignore, force_exclude;
 	bool fix, unsafe_fixes, diff, add_noqa, show_files, show_context;
+	bool silent, fix_only, exit_non_zero_on_fix;
+	TlSeverity fail_on; /* the least severe finding that makes the exit status 1 */
+	TlStrArray extend_exclude; /* --extend-exclude patterns, relative to the working directory */
 	const char *show_settings;
 	long jobs;
 } TlCli;
@@ -92,7 +95,7 @@ typedef struct TlRun {
 
 static void tl_main__usage(FILE *out)
 {
-	fputs("usage: torchlint [OPTIONS] PATH...\n"
+	fputs("usage: torchlint [check] [OPTIONS] PATH...\n"
 	      "       torchlint server     (the language server for editors; see --help there)\n"
 	      "\n"
 	      "Finds PyTorch training-loop pitfalls that cost GPU memory, time or\n"
@@ -106,9 +109,13 @@ static void tl_main__usage(FILE *out)
 	      "                           (also spelled --output-format, as in ruff)\n"
 	      "  -o, --output-file FILE   write the report to FILE instead of standard output\n"
 	      "  --statistics             print the number of findings per rule instead\n"
-	      "  --color WHEN             auto (default), always or never; NO_COLOR is honoured\n"
+	      "  --color WHEN             auto (default), always or never; with auto, FORCE_COLOR\n"
+	      "                           turns colour on and NO_COLOR off\n"
 	      "  -q, --quiet              print findings only, no summary\n"
+	      "  -s, --silent             print nothing but errors (the exit status still tells)\n"
 	      "  --exit-zero              exit 0 even when there are findings\n"
+	      "  --fail-on SEVERITY       the least severe finding that makes the exit status 1:\n"
+	      "                           info (default: any finding), warning or error\n"
 	      "\n"
 	      "Rules:\n"
 	      "  --select LIST            rules to run instead of the defaults: codes (TL101),\n"
@@ -126,18 +133,25 @@ static void tl_main__usage(FILE *out)
 	      "  --fix                    apply the safe fixes in place, then report what is left\n"
 	      "  --unsafe-fixes           with --fix or --diff, also the fixes that may change\n"
 	      "                           what the program does (TL101, TL501, TL503)\n"
+	      "  --fix-only               apply the fixes, report nothing else; exit 0 unless\n"
+	      "                           --exit-non-zero-on-fix\n"
+	      "  --exit-non-zero-on-fix   with --fix, exit 1 when something was fixed, even if\n"
+	      "                           nothing is left\n"
 	      "  --diff                   print the fixes as a unified diff instead; exit 1 if any\n"
 	      "  --add-noqa               add `# noqa: CODE` to every line with a finding\n"
 	      "  --show-files             list the files that would be analysed, and exit\n"
 	      "  --show-files=context     the same, then the modules of the project their\n"
 	      "                           analysis reads for context (imported, not named)\n"
-	      "  --show-settings FILE     print the configuration that applies to FILE and\n"
-	      "                           where each value comes from, and exit\n"
+	      "  --show-settings PATH     print the configuration that applies to PATH (a file,\n"
+	      "                           or the files in a directory) and where each value\n"
+	      "                           comes from, and exit\n"
 	      "\n"
 	      "Files and configuration:\n"
 	      "  --config FILE            use this configuration file for every file\n"
 	      "  --isolated               ignore all configuration files\n"
 	      "  --no-respect-gitignore   also analyse files that .gitignore ignores\n"
+	      "  --extend-exclude LIST    also skip these globs (comma-separated, relative to\n"
+	      "                           the working directory), whatever the configuration\n"
 	      "  --force-exclude          apply excludes to paths named on the command line too\n"
 	      "  --stdin-filename NAME    the name to report standard input (PATH -) under\n"
 	      "  -j, --jobs N             analyse with N threads (default: one per core)\n"
@@ -149,8 +163,8 @@ static void tl_main__usage(FILE *out)
 	      "torchlint.toml, the closest one above each file. Findings are suppressed\n"
 	      "with `# noqa: TL101` on their line and `# torchlint: noqa` for a file.\n"
 	      "\n"
-	      "Exit status: 0 no findings, 1 findings, 2 usage error, bad configuration or\n"
-	      "unreadable input (the other files are still analysed).\n",
+	      "Exit status: 0 no findings, 1 findings (at least --fail-on), 2 usage error,\n"
+	      "bad configuration or unreadable input (the other files are still analysed).\n",
 	      out);
 }
 
@@ -399,6 +413,40 @@ static const TlRule *tl_main__rule_named(const TlRuleSet *rules, const char *wha
 	return NULL;
 }
 
+/* A comma-separated selector list as --explain reads names: a code in any
+ * case (tl101), a rule's name (missing-zero-grad), `all`; codes of other
+ * case and prefixes (tl1) upper-cased; families and the rest as given.
+ * Caller frees. */
+static char *tl_main__selectors(const TlRuleSet *rules, const char *list)
+{
+	TlBuf b;
+	tl_buf_init(&b);
+	const char *p = list;
+	while (*p) {
+		size_t n = strcspn(p, ", \t");
+		if (n) {
+			char *one = tl_strndup(p, n);
+			const TlRule *r = tl_main__rule_named(rules, one);
+			bool prefix = (one[0] == 't' || one[0] == 'T') && (one[1] == 'l' || one[1] == 'L') &&
+				      one[2 + strspn(one + 2, "0123456789")] == '\0';
+			if (b.len)
+				tl_buf_addc(&b, ',');
+			if (r)
+				tl_buf_add(&b, r->code);
+			else if (strcasecmp(one, "ALL") == 0)
+				tl_buf_add(&b, "ALL");
+			else if (prefix)
+				tl_buf_addf(&b, "TL%s", one + 2);
+			else
+				tl_buf_add(&b, one);
+			tl_free(one);
+		}
+		p += n;
+		p += *p != '\0';
+	}
+	return b.data ? tl_buf_detach(&b) : tl_strdup("");
+}
+
 static int tl_main__explain(const TlRuleSet *rules, const char *code)
 {
 	const TlRule *r = tl_main__rule_named(rules, code);
@@ -420,6 +468,11 @@ static bool tl_main__color(const char *when, FILE *out)
 		return true;
 	if (strcmp(when, "never") == 0)
 		return false;
+	/* FORCE_COLOR (any value but empty) wins over NO_COLOR and a pipe, as
+	 * in ruff: CI logs that render colour set it. */
+	const char *force = getenv("FORCE_COLOR");
+	if (force && *force)
+		return true;
 	const char *no = getenv("NO_COLOR");
 	if (no && *no)
 		return false;
@@ -444,13 +497,19 @@ static int tl_main__options(int argc, char **argv, TlCli *cli)
 		OPT_LIST_RULES, OPT_LIST_PREDICATES, OPT_COLOR, OPT_EXIT_ZERO, OPT_STATISTICS,
 		OPT_CONFIG, OPT_ISOLATED, OPT_NO_GITIGNORE, OPT_FORCE_EXCLUDE, OPT_STDIN_FILENAME,
 		OPT_EXPLAIN, OPT_TORCH_VERSION, OPT_FIX, OPT_UNSAFE_FIXES, OPT_DIFF, OPT_ADD_NOQA,
-		OPT_SHOW_FILES, OPT_SHOW_SETTINGS, OPT_NO_FIX,
+		OPT_SHOW_FILES, OPT_SHOW_SETTINGS, OPT_NO_FIX, OPT_FIX_ONLY, OPT_EXIT_NON_ZERO_ON_FIX,
+		OPT_FAIL_ON, OPT_EXTEND_EXCLUDE,
 	};
 	static const struct option longopts[] = {
 		{ "format", required_argument, NULL, OPT_FORMAT },
 		{ "output-format", required_argument, NULL, OPT_FORMAT },
 		{ "fix", no_argument, NULL, OPT_FIX },
 		{ "no-fix", no_argument, NULL, OPT_NO_FIX },
+		{ "fix-only", no_argument, NULL, OPT_FIX_ONLY },
+		{ "exit-non-zero-on-fix", no_argument, NULL, OPT_EXIT_NON_ZERO_ON_FIX },
+		{ "fail-on", required_argument, NULL, OPT_FAIL_ON },
+		{ "extend-exclude", required_argument, NULL, OPT_EXTEND_EXCLUDE },
+		{ "silent", no_argument, NULL, 's' },
 		{ "unsafe-fixes", no_argument, NULL, OPT_UNSAFE_FIXES },
 		{ "diff", no_argument, NULL, OPT_DIFF },
 		{ "add-noqa", no_argument, NULL, OPT_ADD_NOQA },
@@ -482,7 +541,7 @@ static int tl_main__options(int argc, char **argv, TlCli *cli)
 	static const char *const formats[TL_OUT_COUNT] = { "full", "concise", "json", "sarif", "github", "gitlab", "junit" };
 	int c;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":o:j:qVh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":o:j:qsVh", longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_FORMAT: cli->format_name = optarg; break;
 		case 'o': cli->output = optarg; break;
@@ -503,7 +562,23 @@ static int tl_main__options(int argc, char **argv, TlCli *cli)
 		case OPT_STDIN_FILENAME: cli->stdin_filename = optarg; break;
 		case OPT_TORCH_VERSION: cli->torch_version = optarg; break;
 		case OPT_FIX: cli->fix = true; break;
-		case OPT_NO_FIX: cli->fix = false; break;
+		case OPT_NO_FIX: cli->fix = false; cli->fix_only = false; break;
+		case OPT_FIX_ONLY: cli->fix = true; cli->fix_only = true; break;
+		case OPT_EXIT_NON_ZERO_ON_FIX: cli->exit_non_zero_on_fix = true; break;
+		case OPT_FAIL_ON:
+			if (strcmp(optarg, "error") == 0)
+				cli->fail_on = TL_SEV_ERROR;
+			else if (strcmp(optarg, "warning") == 0)
+				cli->fail_on = TL_SEV_WARNING;
+			else if (strcmp(optarg, "info") == 0)
+				cli->fail_on = TL_SEV_INFO;
+			else {
+				tl_diagf(stderr, "torchlint: invalid value '%s' for --fail-on: expected error, warning or info\n",
+					 optarg);
+				return TL_EXIT_ERROR;
+			}
+			break;
+		case OPT_EXTEND_EXCLUDE: tl_array_push(&cli->extend_exclude, optarg); break;
 		case OPT_UNSAFE_FIXES: cli->unsafe_fixes = true; break;
 		case OPT_DIFF: cli->diff = true; break;
 		case OPT_ADD_NOQA: cli->add_noqa = true; break;
@@ -519,6 +594,7 @@ static int tl_main__options(int argc, char **argv, TlCli *cli)
 			break;
 		case OPT_SHOW_SETTINGS: cli->show_settings = optarg; break;
 		case 'q': cli->quiet = true; break;
+		case 's': cli->silent = cli->quiet = true; break;
 		case 'j': {
 			char *end;
 			cli->jobs = strtol(optarg, &end, 10);
@@ -651,11 +727,19 @@ int main(int argc, char **argv)
 	tl_alloc_install();
 	if (argc >= 2 && strcmp(argv[1], "server") == 0)
 		return tl_server_main(argc - 1, argv + 1);
+	/* `torchlint check PATH...`, as ruff spells it, is `torchlint PATH...`
+	 * (a file named check is ./check). */
+	if (argc >= 2 && strcmp(argv[1], "check") == 0) {
+		argv[1] = argv[0];
+		argv++;
+		argc--;
+	}
 	uint64_t setup_t = tl_timings_start();
 	TlCli cli;
 	memset(&cli, 0, sizeof cli);
 	cli.format_name = "full";
 	cli.color = "auto";
+	cli.fail_on = TL_SEV_INFO;
 	int exit_code = tl_main__options(argc, argv, &cli);
 	TlRuleSet rules;
 	tl_rules_init(&rules);
@@ -723,13 +807,17 @@ int main(int argc, char **argv)
 	};
 	cli_sel.has_select = cli.has_select;
 	for (size_t k = 0; k < 3; k++)
-		for (uint32_t i = 0; i < lists[k].from->size; i++)
-			if (!tl_selection_add(&rules, lists[k].to, lists[k].from->items[i], bad, sizeof bad)) {
+		for (uint32_t i = 0; i < lists[k].from->size; i++) {
+			char *canon = tl_main__selectors(&rules, lists[k].from->items[i]);
+			bool added = tl_selection_add(&rules, lists[k].to, canon, bad, sizeof bad);
+			tl_free(canon);
+			if (!added) {
 				tl_diagf(stderr, "torchlint: %s: '%s' matches no rule (see --list-rules)\n",
 					lists[k].opt, bad);
 				exit_code = TL_EXIT_ERROR;
 				goto usage;
 			}
+		}
 	/* No path: standard input when --stdin-filename names it (as ruff),
 	 * else the working directory. */
 	static char *const dot_argv[] = { ".", NULL }, *const dash_argv[] = { "-", NULL };
@@ -743,12 +831,18 @@ int main(int argc, char **argv)
 	tl_configs_init(&configs, &rules);
 	have_configs = true;
 	configs.isolated = cli.isolated;
+	for (uint32_t i = 0; i < cli.extend_exclude.size; i++)
+		tl_configs_extend_exclude(&configs, cli.extend_exclude.items[i]);
 	if (cli.config && !tl_configs_force(&configs, cli.config, stderr)) {
 		exit_code = TL_EXIT_ERROR;
 		goto done;
 	}
 	if (cli.show_settings) {
-		const TlConfig *cfg = tl_configs_for(&configs, cli.show_settings, false, stderr);
+		/* A directory: the configuration of the files in it (its own
+		 * pyproject.toml counts), not of the directory as a file of its parent. */
+		struct stat st;
+		bool is_dir = stat(cli.show_settings, &st) == 0 && S_ISDIR(st.st_mode);
+		const TlConfig *cfg = tl_configs_for(&configs, cli.show_settings, is_dir, stderr);
 		if (configs.failed) {
 			exit_code = TL_EXIT_ERROR;
 			goto done;
@@ -756,7 +850,7 @@ int main(int argc, char **argv)
 		TlSelection sel;
 		tl_settings_selection(&sel, &rules, cfg, &cli_sel, cli.show_settings);
 		TlShowSettings ss = { cli.show_settings, cfg, &rules, &cli_sel, &sel, cli.torch_version,
-				      cli.isolated, cli.config != NULL };
+				      cli.isolated, cli.config != NULL, is_dir, &configs.extend_exclude };
 		tl_show_settings(out, &ss);
 		tl_selection_release(&sel);
 		goto done;
@@ -867,6 +961,7 @@ int main(int argc, char **argv)
 	run.format = cli.format;
 	run.report.format = cli.format == TL_OUT_CONCISE ? TL_FORMAT_CONCISE : TL_FORMAT_FULL;
 	run.report.color = !cli.output && tl_main__color(cli.color, out);
+	run.report.unsafe_fixes = cli.unsafe_fixes;
 	run.count = files.size;
 	run.reports = files.size + missing.size / 2;
 	run.jobs = tl_calloc(files.size ? files.size : 1, sizeof *run.jobs);
@@ -1042,9 +1137,11 @@ int main(int argc, char **argv)
 	}
 	TlReportSet set = { &rules, run.results, run.reports };
 	bool encoded = true;
+	bool fixed_some = false;
 	if (run.fixing) {
 		uint32_t changed, failed;
 		uint32_t applied = tl_main__fixes_out(&cli, &run, use_stdin, out, &changed, &failed, &exit_code);
+		fixed_some = applied > 0;
 		FILE *sum = stderr;
 		if (failed && !cli.quiet)
 			fprintf(sum, "%u file%s could not be written (see above): nothing was %s in %s.\n", failed,
@@ -1067,6 +1164,12 @@ int main(int argc, char **argv)
 		if (!cli.quiet)
 			fprintf(sum, "Fixed %u finding%s in %u file%s.\n", applied, applied == 1 ? "" : "s", changed,
 				changed == 1 ? "" : "s");
+		if (cli.fix_only) {
+			/* Only the fixes: what is left is not reported and does not count. */
+			if (fixed_some && cli.exit_non_zero_on_fix && exit_code == TL_EXIT_CLEAN)
+				exit_code = TL_EXIT_FINDINGS;
+			goto done;
+		}
 		if (use_stdin) {
 			/* The output holds the fixed source: the findings left go nowhere
 			 * else, their count decides the exit status. */
@@ -1075,7 +1178,9 @@ int main(int argc, char **argv)
 			goto done;
 		}
 	}
-	if (cli.statistics) {
+	if (cli.silent) {
+		/* Nothing on the output; the exit status still tells. */
+	} else if (cli.statistics) {
 		tl_main__statistics(out, &run, cli.format == TL_OUT_JSON);
 	} else if (cli.format == TL_OUT_JSON) {
 		encoded = tl_output_json(out, &set);
@@ -1138,7 +1243,12 @@ int main(int argc, char **argv)
 			fprintf(sum, "%u more fixable with --fix --unsafe-fixes (fixes that may change what the code does).\n",
 				unsafe);
 	}
-	if (total && exit_code == TL_EXIT_CLEAN && !cli.exit_zero)
+	/* --fail-on: only findings at least that severe make the status 1. */
+	uint32_t failing = errors + (cli.fail_on >= TL_SEV_WARNING ? warnings : 0) +
+			   (cli.fail_on >= TL_SEV_INFO ? infos : 0);
+	if (failing && exit_code == TL_EXIT_CLEAN && !cli.exit_zero)
+		exit_code = TL_EXIT_FINDINGS;
+	if (fixed_some && cli.fix && cli.exit_non_zero_on_fix && exit_code == TL_EXIT_CLEAN)
 		exit_code = TL_EXIT_FINDINGS;
 	tl_timings_add(TL_PHASE_OUTPUT, output_t);
 	tl_timings_print(stderr, run.count);
@@ -1173,6 +1283,7 @@ done:
 	tl_array_release(&cli.select);
 	tl_array_release(&cli.extend_select);
 	tl_array_release(&cli.ignore);
+	tl_array_release(&cli.extend_exclude);
 	/* A report that did not reach its file is a failure, not a success
 	 * with nothing to show (a full disk, /dev/full, a closed stdout). */
 	if (!tl_outfile_finish(&outfile, why, sizeof why)) {

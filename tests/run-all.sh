@@ -51,6 +51,8 @@ suite "new-user paths (config, noqa, SARIF, CLI, fixes)" tests/cli/test-newuser.
 suite "new-user paths (asan+ubsan)" tests/cli/test-newuser.sh build/torchlint-asan
 suite "fix writes (links, hard links, leftovers, failures)" tests/cli/test-fixwrite.sh ./torchlint
 suite "fix writes (asan+ubsan)" tests/cli/test-fixwrite.sh build/torchlint-asan
+suite "conventions (check, --select names, --show-settings DIR, --fail-on, ...)" tests/cli/test-conventions.sh ./torchlint
+suite "conventions (asan+ubsan)" tests/cli/test-conventions.sh build/torchlint-asan
 suite "fix fixtures (tests/fixes)" tests/check-fixes.sh ./torchlint
 suite "fix fixtures (asan+ubsan)" tests/check-fixes.sh build/torchlint-asan
 suite "sarif" tests/check-sarif.sh ./torchlint

@@ -248,6 +248,33 @@ void tl_configs_init(TlConfigs *cs, const TlRuleSet *rules)
 	cs->rules = rules;
 	tl_strmap_init(&cs->by_dir);
 	tl_config_defaults(&cs->defaults);
+	tl_patterns_init(&cs->extend_exclude, "");
+}
+
+void tl_configs_extend_exclude(TlConfigs *cs, const char *list)
+{
+	if (!cs->extend_exclude.base[0]) {
+		tl_patterns_release(&cs->extend_exclude);
+		char *cwd = tl_path_cwd();
+		tl_patterns_init(&cs->extend_exclude, cwd);
+		tl_free(cwd);
+	}
+	const char *p = list;
+	while (*p) {
+		const char *end = strchr(p, ',');
+		size_t n = end ? (size_t)(end - p) : strlen(p);
+		char *one = tl_strndup(p, n);
+		/* A pattern is a .gitignore line: surrounding spaces are not part of it. */
+		char *a = one, *z = one + n;
+		while (*a == ' ')
+			a++;
+		while (z > a && z[-1] == ' ')
+			*--z = '\0';
+		if (*a)
+			tl_patterns_add(&cs->extend_exclude, a);
+		tl_free(one);
+		p += n + (end != NULL);
+	}
 }
 
 void tl_configs_release(TlConfigs *cs)
@@ -259,6 +286,7 @@ void tl_configs_release(TlConfigs *cs)
 	tl_array_release(&cs->loaded);
 	tl_strmap_release(&cs->by_dir);
 	tl_config_release(&cs->defaults);
+	tl_patterns_release(&cs->extend_exclude);
 }
 
 bool tl_configs_force(TlConfigs *cs, const char *path, FILE *err)

@@ -64,11 +64,17 @@ typedef struct TlConfigs {
 	TlConfig defaults;
 	const TlConfig *forced; /* --config: used for every file */
 	bool isolated;          /* --isolated: no configuration files at all */
+	/* --extend-exclude: patterns relative to the working directory that
+	 * apply on top of every file's configuration (base "" when none). */
+	TlPatterns extend_exclude;
 	bool failed;            /* a configuration file was invalid */
 } TlConfigs;
 
 void tl_configs_init(TlConfigs *cs, const TlRuleSet *rules);
 void tl_configs_release(TlConfigs *cs);
+/* Adds --extend-exclude patterns (a comma-separated list of globs,
+ * relative to the working directory) for every file. */
+void tl_configs_extend_exclude(TlConfigs *cs, const char *list);
 /* Loads `path` as the configuration for every file (--config). */
 bool tl_configs_force(TlConfigs *cs, const char *path, FILE *err);
 /* The configuration that applies to `file` (a path to a file or directory

@@ -47,6 +47,9 @@ static void tl_report__header(const TlReportOptions *opt, const TlSource *src,
 	tl_buf_addf(out, "%u:%u: %s%s%s ", tl_report__shown_line(nb, f->start.line),
 		    f->start.column, tl_report__color(opt, f->rule->severity), f->rule->code,
 		    reset);
+	/* [*]: --fix (with --unsafe-fixes for an unsafe fix) would fix it, as ruff marks it. */
+	if (f->applicability == TL_FIX_SAFE || (f->applicability == TL_FIX_UNSAFE && opt->unsafe_fixes))
+		tl_buf_add(out, "[*] ");
 	tl_escape_add(out, f->message, strlen(f->message));
 	tl_buf_addc(out, '\n');
 }

@@ -16,6 +16,7 @@ typedef enum TlFormat { TL_FORMAT_FULL, TL_FORMAT_CONCISE } TlFormat;
 typedef struct TlReportOptions {
 	TlFormat format;
 	bool color;
+	bool unsafe_fixes; /* --unsafe-fixes: unsafe fixes count as fixable ([*]) */
 } TlReportOptions;
 
 /* Appends the rendering of `findings` (all from `src`) to `out`. */

@@ -21,7 +21,10 @@ void tl_show_settings(FILE *out, const TlShowSettings *s)
 {
 	const TlConfig *c = s->config;
 	const char *from = c->path ? c->path : "built-in default";
-	fprintf(out, "Settings for: %s\n", s->file);
+	if (s->is_dir)
+		fprintf(out, "Settings for the files in: %s\n", s->file);
+	else
+		fprintf(out, "Settings for: %s\n", s->file);
 	if (c->path)
 		fprintf(out, "Configuration file: %s%s\n", c->path, s->forced ? " (--config)" : "");
 	else
@@ -47,7 +50,8 @@ void tl_show_settings(FILE *out, const TlShowSettings *s)
 		tl_show__list(out, &p->selectors);
 		fprintf(out, "  (%s; applies when the glob matches)\n", from);
 	}
-	fprintf(out, "\nRules that run on this file (%u):\n  ", s->selected->select.size);
+	fprintf(out, "\nRules that run on %s (%u):\n  ", s->is_dir ? "its files, before per-file-ignores" : "this file",
+		s->selected->select.size);
 	for (uint32_t i = 0; i < s->selected->select.size; i++)
 		fprintf(out, "%s%s", i ? (i % 10 ? ", " : ",\n  ") : "", s->selected->select.items[i]);
 	fprintf(out, "\n\nOther settings:\n");
@@ -64,4 +68,10 @@ void tl_show_settings(FILE *out, const TlShowSettings *s)
 	for (uint32_t i = 0; i < c->exclude.items.size; i++)
 		fprintf(out, "%s%s", i ? ", " : "", c->exclude.items.items[i].glob);
 	fprintf(out, "  (%s)\n", c->has_exclude ? from : "built-in default, plus any extend-exclude");
+	if (s->cli_exclude && s->cli_exclude->items.size) {
+		fprintf(out, "  %-18s ", "--extend-exclude");
+		for (uint32_t i = 0; i < s->cli_exclude->items.size; i++)
+			fprintf(out, "%s%s", i ? ", " : "", s->cli_exclude->items.items[i].glob);
+		fprintf(out, "  (command line, relative to %s)\n", s->cli_exclude->base);
+	}
 }

@@ -1,6 +1,6 @@
-/* `torchlint --show-settings FILE`: the configuration that applies to one
- * file, and where each value comes from (the configuration file, the
- * command line or the built-in default). */
+/* `torchlint --show-settings PATH`: the configuration that applies to one
+ * file, or to the files in a directory, and where each value comes from
+ * (the configuration file, the command line or the built-in default). */
 #ifndef TL_SHOWSETTINGS_H
 #define TL_SHOWSETTINGS_H
 
@@ -17,6 +17,8 @@ typedef struct TlShowSettings {
 	const TlSelection *selected; /* the final selection for the file (explicit codes) */
 	const char *cli_torch_version; /* --torch-version, or NULL */
 	bool isolated, forced;       /* --isolated; --config */
+	bool is_dir;                 /* `file` is a directory: its files' settings */
+	const TlPatterns *cli_exclude; /* --extend-exclude (none: no items) */
 } TlShowSettings;
 
 void tl_show_settings(FILE *out, const TlShowSettings *s);

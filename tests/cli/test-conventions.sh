@@ -1,0 +1,161 @@
+#!/bin/sh
+# The command-line conventions a ruff user expects (issue 24), each as a new
+# user meets it: `torchlint check`, --select by any case or rule name,
+# --show-settings DIR, --extend-exclude, -s/--silent, FORCE_COLOR,
+# --fail-on, fixable findings marked [*], --exit-non-zero-on-fix and
+# --fix-only.
+# usage: test-conventions.sh TORCHLINT
+set -u
+. "$(dirname "$0")/lib.sh"
+
+mkdir -p "$tmp/p/sub/gen"
+cd "$tmp/p" || exit 1
+cat >train.py <<'PY'
+import torch
+import torch.nn as nn
+
+def train(model, loader):
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    crit = nn.CrossEntropyLoss()
+    for x, y in loader:
+        loss = crit(model(x), y)
+        loss.backward()
+        opt.step()
+PY
+# One error-severity finding with a safe fix (TL206), one warning whose
+# fix is unsafe (TL501 under PyTorch 2.4), nothing else.
+cat >fixme.py <<'PY'
+import torch
+x = torch.zeros(3)
+x.to("cuda")
+y = torch.load("a")
+PY
+printf 'import torch\ny = torch.load("a")\n' >warnonly.py
+cp train.py sub/t.py
+cp train.py sub/gen/g.py
+
+# --- torchlint check -------------------------------------------------------------
+run "check" 1 "$bin" check --format concise train.py
+cp "$tmp/out" "$tmp/check.txt"
+run "without check" 1 "$bin" --format concise train.py
+if cmp -s "$tmp/out" "$tmp/check.txt"; then ok; else bad "check PATH differs from PATH"; fi
+has "check finds" "$tmp/check.txt" "train.py:10:9: TL201"
+(cd sub && "$bin" check --format concise >"$tmp/out" 2>&1)
+has "check with no path: the working directory" "$tmp/out" "gen/g.py:10:9: TL201"
+run "help shows check" 0 "$bin" --help
+has "help usage" "$tmp/out" "usage: torchlint [check] [OPTIONS] PATH..."
+
+# --- --select as --explain reads rules ----------------------------------------------
+for sel in TL201 tl201 Tl201 missing-zero-grad MISSING-ZERO-GRAD tl2 correctness; do
+	run "--select $sel" 1 "$bin" --select "$sel" --format concise -q train.py
+	has "--select $sel finds TL201" "$tmp/out" "TL201"
+done
+run "--select a list mixing forms" 1 "$bin" --select "tl101, missing-zero-grad" --format concise -q train.py
+has "mixed list" "$tmp/out" "TL201"
+run "--ignore by name" 0 "$bin" --ignore missing-zero-grad -q train.py
+run "--extend-select lower case" 1 "$bin" --select TL101 --extend-select tl201 -q train.py
+run "--select all" 1 "$bin" --select all -q train.py
+run "--select unknown name" 2 "$bin" --select missing-zero-grads train.py
+has "unknown name said" "$tmp/err" "--select: 'missing-zero-grads' matches no rule"
+
+# --- --show-settings DIR ----------------------------------------------------------------
+printf '[tool.torchlint]\nselect = ["ALL"]\n' >sub/pyproject.toml
+run "--show-settings DIR" 0 "$bin" --show-settings sub
+has "settings for a directory" "$tmp/out" "Settings for the files in: sub"
+has "its own pyproject" "$tmp/out" "Configuration file: $tmp/p/sub/pyproject.toml"
+run "--show-settings DIR/" 0 "$bin" --show-settings sub/
+has "trailing slash" "$tmp/out" "Configuration file: $tmp/p/sub/pyproject.toml"
+run "--show-settings a file in DIR" 0 "$bin" --show-settings sub/t.py
+has "the file's configuration is the directory's" "$tmp/out" "Configuration file: $tmp/p/sub/pyproject.toml"
+run "--show-settings . (no configuration)" 0 "$bin" --show-settings .
+has "no configuration here" "$tmp/out" "Configuration file: none"
+(cd sub && "$bin" --show-settings . >"$tmp/out" 2>&1)
+has "--show-settings . inside sub" "$tmp/out" "Configuration file: $tmp/p/sub/pyproject.toml"
+rm sub/pyproject.toml
+
+# --- --extend-exclude ----------------------------------------------------------------------
+run "--extend-exclude a name" 0 "$bin" --show-files --extend-exclude gen sub
+has "kept" "$tmp/out" "sub/t.py"
+hasnt "excluded" "$tmp/out" "gen/g.py"
+run "--extend-exclude a list and a path" 0 "$bin" --show-files --extend-exclude "nothing, sub/gen/" .
+hasnt "excluded by path" "$tmp/out" "gen/g.py"
+has "others kept" "$tmp/out" "train.py"
+run "--extend-exclude twice" 0 "$bin" --show-files --extend-exclude gen --extend-exclude t.py sub
+lines "both applied" "$tmp/out" 0
+run "--extend-exclude and a named file" 1 "$bin" -q --extend-exclude gen sub/gen/g.py
+run "--extend-exclude with --force-exclude" 0 "$bin" -q --force-exclude --extend-exclude gen sub/gen/g.py
+# On top of the configuration's own excludes.
+printf '[tool.torchlint]\nextend-exclude = ["t.py"]\n' >sub/pyproject.toml
+run "--extend-exclude and the configuration's" 0 "$bin" --show-files --extend-exclude gen sub
+lines "both kinds applied" "$tmp/out" 0
+run "--show-settings shows --extend-exclude" 0 "$bin" --show-settings sub --extend-exclude gen
+has "command-line excludes shown" "$tmp/out" "--extend-exclude   **/gen  (command line, relative to $tmp/p/)"
+rm sub/pyproject.toml
+
+# --- -s / --silent ---------------------------------------------------------------------
+run "--silent" 1 "$bin" --silent train.py
+lines "--silent prints nothing" "$tmp/out" 0
+lines "--silent: no summary" "$tmp/err" 0
+run "-s with JSON" 1 "$bin" -s --format json train.py
+lines "-s json prints nothing" "$tmp/out" 0
+run "-s on a clean file" 0 "$bin" -s warnonly.py
+run "-s still reports errors" 2 "$bin" -s train.py nope.py
+has "-s error" "$tmp/err" "cannot read 'nope.py'"
+lines "-s: no findings" "$tmp/out" 0
+
+# --- FORCE_COLOR -----------------------------------------------------------------------
+esc=$(printf '\033[')
+run "FORCE_COLOR through a pipe" 1 env FORCE_COLOR=1 "$bin" --format concise train.py
+has "colour forced" "$tmp/out" "$esc"
+run "FORCE_COLOR over NO_COLOR" 1 env FORCE_COLOR=1 NO_COLOR=1 "$bin" --format concise train.py
+has "FORCE_COLOR wins over NO_COLOR" "$tmp/out" "$esc"
+run "--color never over FORCE_COLOR" 1 env FORCE_COLOR=1 "$bin" --color never --format concise train.py
+hasnt "--color never wins" "$tmp/out" "$esc"
+run "empty FORCE_COLOR" 1 env FORCE_COLOR= "$bin" --format concise train.py
+hasnt "empty FORCE_COLOR is unset" "$tmp/out" "$esc"
+run "FORCE_COLOR and -o" 1 env FORCE_COLOR=1 "$bin" --format concise -o "$tmp/report.txt" train.py
+hasnt "no colour in a report file" "$tmp/report.txt" "$esc"
+
+# --- --fail-on -------------------------------------------------------------------------
+run "default: a warning fails" 1 "$bin" --torch-version 2.4 -q warnonly.py
+run "--fail-on error: a warning passes" 0 "$bin" --torch-version 2.4 --fail-on error --format concise warnonly.py
+has "still reported" "$tmp/out" "warnonly.py:2:5: TL501"
+run "--fail-on warning: a warning fails" 1 "$bin" --torch-version 2.4 --fail-on warning -q warnonly.py
+run "--fail-on error: an error fails" 1 "$bin" --fail-on error -q train.py
+run "--fail-on info" 1 "$bin" --torch-version 2.4 --fail-on info -q warnonly.py
+run "--fail-on bad" 2 "$bin" --fail-on fatal train.py
+has "--fail-on bad said" "$tmp/err" "invalid value 'fatal' for --fail-on: expected error, warning or info"
+run "--fail-on error with an unreadable file" 2 "$bin" --fail-on error -q warnonly.py nope.py
+
+# --- [*] fixable markers -----------------------------------------------------------------
+run "[*] concise" 1 "$bin" --torch-version 2.4 --format concise -q fixme.py
+has "safe fix marked" "$tmp/out" 'fixme.py:3:1: TL206 [*] `x.to("cuda")`'
+has "unsafe fix unmarked" "$tmp/out" 'fixme.py:4:5: TL501 `torch.load'
+run "[*] with --unsafe-fixes" 1 "$bin" --torch-version 2.4 --unsafe-fixes --format concise -q fixme.py
+has "unsafe fix marked" "$tmp/out" 'fixme.py:4:5: TL501 [*] `torch.load'
+run "[*] full" 1 "$bin" --torch-version 2.4 -q fixme.py
+has "full format marked" "$tmp/out" 'fixme.py:3:1: TL206 [*] `x.to("cuda")`'
+run "no [*] without a fix" 1 "$bin" --format concise -q train.py
+hasnt "unfixable unmarked" "$tmp/out" "[*]"
+
+# --- --exit-non-zero-on-fix, --fix-only ---------------------------------------------------
+printf 'import torch\nx = torch.zeros(3)\nx.to("cuda")\n' >onlyfix.py
+cp onlyfix.py a.py
+run "--fix fixes everything: exit 0" 0 "$bin" --fix a.py
+has "fixed" a.py 'x = x.to("cuda")'
+cp onlyfix.py a.py
+run "--fix --exit-non-zero-on-fix" 1 "$bin" --fix --exit-non-zero-on-fix a.py
+has "fixed too" a.py 'x = x.to("cuda")'
+run "--exit-non-zero-on-fix, nothing to fix" 0 "$bin" --fix --exit-non-zero-on-fix a.py
+cp fixme.py b.py
+run "--fix-only leaves the rest unreported" 0 "$bin" --torch-version 2.4 --fix-only b.py
+has "--fix-only fixed" b.py 'x = x.to("cuda")'
+hasnt "--fix-only reports no finding" "$tmp/out" "TL501"
+has "--fix-only says what it fixed" "$tmp/err" "Fixed 1 finding in 1 file."
+cp fixme.py b.py
+run "--fix-only --exit-non-zero-on-fix" 1 "$bin" --torch-version 2.4 --fix-only --exit-non-zero-on-fix b.py
+run "--fix-only, nothing to fix" 0 "$bin" --fix-only --exit-non-zero-on-fix train.py
+run "--fix-only --no-fix reports" 1 "$bin" --fix-only --no-fix -q train.py
+
+echo "conventions: $pass passed, $fail failed"
+[ "$fail" = 0 ]
