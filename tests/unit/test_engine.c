@@ -641,7 +641,7 @@ static void test_custom_rule_message_shortened(void **state)
 
 static char *render(const TlSource *src, const TlFindings *f, TlFormat format, bool color)
 {
-	TlReportOptions opt = { format, color };
+	TlReportOptions opt = { format, color, false };
 	TlBuf out;
 	tl_buf_init(&out);
 	tl_report_file(&opt, src, f, &out);
