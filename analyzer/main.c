@@ -60,7 +60,7 @@ typedef struct TlCli {
 	bool has_select, list_rules, list_predicates, quiet, exit_zero, statistics;
 	bool isolated, no_gitignore, force_exclude;
 	bool fix, unsafe_fixes, diff, add_noqa, show_files, show_context;
-	bool silent, fix_only, exit_non_zero_on_fix;
+	bool silent, fix_only, exit_non_zero_on_fix, show_fixes;
 	TlSeverity fail_on; /* the least severe finding that makes the exit status 1 */
 	TlStrArray extend_exclude; /* --extend-exclude patterns, relative to the working directory */
 	const char *show_settings;
@@ -133,6 +133,8 @@ static void tl_main__usage(FILE *out)
 	      "  --fix                    apply the safe fixes in place, then report what is left\n"
 	      "  --unsafe-fixes           with --fix or --diff, also the fixes that may change\n"
 	      "                           what the program does (TL101, TL501, TL503)\n"
+	      "  --no-unsafe-fixes        undo an earlier --unsafe-fixes\n"
+	      "  --show-fixes             with --fix or --diff, list the fixes per file and rule\n"
 	      "  --fix-only               apply the fixes, report nothing else; exit 0 unless\n"
 	      "                           --exit-non-zero-on-fix\n"
 	      "  --exit-non-zero-on-fix   with --fix, exit 1 when something was fixed, even if\n"
@@ -236,7 +238,8 @@ static bool tl_main__fix_one(TlRun *run, TlEngine *engine, const TlJob *job, con
 	quiet.fingerprints = false;
 	quiet.notices = NULL;
 	char note[256];
-	res->fixed = tl_fixrun_text(engine, &quiet, job->path, text, len, &run->fixrun, &res->fixes_applied,
+	res->fixed = tl_fixrun_text_counted(engine, &quiet, job->path, text, len, &run->fixrun, &res->fixes_applied,
+					    &res->fixes_by_rule,
 				    note, sizeof note);
 	if (note[0])
 		res->fix_note = tl_strdup(note);
@@ -498,7 +501,7 @@ static int tl_main__options(int argc, char **argv, TlCli *cli)
 		OPT_CONFIG, OPT_ISOLATED, OPT_NO_GITIGNORE, OPT_FORCE_EXCLUDE, OPT_STDIN_FILENAME,
 		OPT_EXPLAIN, OPT_TORCH_VERSION, OPT_FIX, OPT_UNSAFE_FIXES, OPT_DIFF, OPT_ADD_NOQA,
 		OPT_SHOW_FILES, OPT_SHOW_SETTINGS, OPT_NO_FIX, OPT_FIX_ONLY, OPT_EXIT_NON_ZERO_ON_FIX,
-		OPT_FAIL_ON, OPT_EXTEND_EXCLUDE,
+		OPT_FAIL_ON, OPT_EXTEND_EXCLUDE, OPT_SHOW_FIXES, OPT_NO_UNSAFE_FIXES,
 	};
 	static const struct option longopts[] = {
 		{ "format", required_argument, NULL, OPT_FORMAT },
@@ -506,6 +509,8 @@ static int tl_main__options(int argc, char **argv, TlCli *cli)
 		{ "fix", no_argument, NULL, OPT_FIX },
 		{ "no-fix", no_argument, NULL, OPT_NO_FIX },
 		{ "fix-only", no_argument, NULL, OPT_FIX_ONLY },
+		{ "show-fixes", no_argument, NULL, OPT_SHOW_FIXES },
+		{ "no-unsafe-fixes", no_argument, NULL, OPT_NO_UNSAFE_FIXES },
 		{ "exit-non-zero-on-fix", no_argument, NULL, OPT_EXIT_NON_ZERO_ON_FIX },
 		{ "fail-on", required_argument, NULL, OPT_FAIL_ON },
 		{ "extend-exclude", required_argument, NULL, OPT_EXTEND_EXCLUDE },
@@ -565,6 +570,8 @@ static int tl_main__options(int argc, char **argv, TlCli *cli)
 		case OPT_NO_FIX: cli->fix = false; cli->fix_only = false; break;
 		case OPT_FIX_ONLY: cli->fix = true; cli->fix_only = true; break;
 		case OPT_EXIT_NON_ZERO_ON_FIX: cli->exit_non_zero_on_fix = true; break;
+		case OPT_SHOW_FIXES: cli->show_fixes = true; break;
+		case OPT_NO_UNSAFE_FIXES: cli->unsafe_fixes = false; break;
 		case OPT_FAIL_ON:
 			if (strcmp(optarg, "error") == 0)
 				cli->fail_on = TL_SEV_ERROR;
@@ -681,10 +688,36 @@ static uint32_t tl_main__fixes_out(const TlCli *cli, const TlRun *run, bool from
 	return applied;
 }
 
+/* --show-fixes: each changed file, then how many fixes of each rule, as
+ * ruff lists them ("    2 × TL206 (to-result-discarded)"). */
+static void tl_main__show_fixes(FILE *sum, const TlRun *run)
+{
+	for (uint32_t i = 0; i < run->count; i++) {
+		const TlFileReport *res = &run->results[i];
+		if (!res->fixed || !res->fixes_by_rule.size)
+			continue;
+		tl_diagf(sum, "- %s:\n", res->path);
+		for (uint32_t k = 0; k < res->fixes_by_rule.size; k++) {
+			const TlFixCount *c = &res->fixes_by_rule.items[k];
+			fprintf(sum, "    %u \u00d7 %s (%s)\n", c->count, c->rule->code, c->rule->name);
+		}
+	}
+}
+
 static int tl_main__cmp_count(const void *a, const void *b)
 {
 	const uint32_t *x = a, *y = b;
 	return x[0] != y[0] ? (x[0] < y[0] ? 1 : -1) : (x[1] < y[1] ? -1 : x[1] > y[1]);
+}
+
+static const char *tl_main__fixability(const TlRule *rule)
+{
+	if (!rule->fixes.size)
+		return "";
+	for (uint32_t i = 0; i < rule->fixes.size; i++)
+		if (rule->fixes.items[i].applicability == TL_FIX_SAFE)
+			return "fixable";
+	return "unsafe-fixable";
 }
 
 static void tl_main__statistics(FILE *out, const TlRun *run, bool json)
@@ -699,6 +732,9 @@ static void tl_main__statistics(FILE *out, const TlRun *run, bool json)
 				if (run->rules->rules.items[r] == run->results[i].findings.items[k].rule)
 					counts[r][0]++;
 	qsort(counts, n, sizeof *counts, tl_main__cmp_count);
+	/* How --fix treats a rule: "fixable" when one of its fixes is safe,
+	 * "unsafe-fixable" when all need --unsafe-fixes, "" without a fix. */
+	const char *(*how)(const TlRule *) = tl_main__fixability;
 	if (json) {
 		/* As ruff's: [{"code", "name", "count", "fixable"}], plus the family. */
 		TlBuf b;
@@ -706,9 +742,11 @@ static void tl_main__statistics(FILE *out, const TlRun *run, bool json)
 		tl_buf_add(&b, "[");
 		for (uint32_t r = 0; r < n && counts[r][0]; r++) {
 			const TlRule *rule = run->rules->rules.items[counts[r][1]];
-			tl_buf_addf(&b, "%s\n  {\"code\": \"%s\", \"name\": \"%s\", \"family\": \"%s\", \"count\": %u, \"fixable\": %s}",
+			const char *fix = how(rule);
+			tl_buf_addf(&b, "%s\n  {\"code\": \"%s\", \"name\": \"%s\", \"family\": \"%s\", \"count\": %u, \"fixable\": %s, \"fix_applicability\": %s%s%s}",
 				    r ? "," : "", rule->code, rule->name, rule->family, counts[r][0],
-				    rule->fixes.size ? "true" : "false");
+				    rule->fixes.size ? "true" : "false", *fix ? "\"" : "",
+				    *fix ? (strcmp(fix, "fixable") == 0 ? "safe" : "unsafe") : "null", *fix ? "\"" : "");
 		}
 		tl_buf_add(&b, b.len > 1 ? "\n]\n" : "]\n");
 		fputs(b.data, out);
@@ -716,7 +754,11 @@ static void tl_main__statistics(FILE *out, const TlRun *run, bool json)
 	} else {
 		for (uint32_t r = 0; r < n && counts[r][0]; r++) {
 			const TlRule *rule = run->rules->rules.items[counts[r][1]];
-			fprintf(out, "%5u  %s  %-34s %s\n", counts[r][0], rule->code, rule->name, rule->family);
+			const char *fix = how(rule);
+			if (*fix)
+				fprintf(out, "%5u  %s  %-34s %-11s  %s\n", counts[r][0], rule->code, rule->name, rule->family, fix);
+			else
+				fprintf(out, "%5u  %s  %-34s %s\n", counts[r][0], rule->code, rule->name, rule->family);
 		}
 	}
 	tl_free(counts);
@@ -1155,15 +1197,19 @@ int main(int argc, char **argv)
 		}
 		if (cli.diff) {
 			if (!cli.quiet)
-				fprintf(sum, "Would fix %u finding%s in %u file%s.\n", applied, applied == 1 ? "" : "s",
-					changed, changed == 1 ? "" : "s");
+				fprintf(sum, "Would fix %u finding%s in %u file%s%s\n", applied, applied == 1 ? "" : "s",
+					changed, changed == 1 ? "" : "s", cli.show_fixes && applied ? ":" : ".");
+			if (!cli.quiet && cli.show_fixes)
+				tl_main__show_fixes(sum, &run);
 			if (changed && exit_code == TL_EXIT_CLEAN)
 				exit_code = TL_EXIT_FINDINGS;
 			goto done;
 		}
 		if (!cli.quiet)
-			fprintf(sum, "Fixed %u finding%s in %u file%s.\n", applied, applied == 1 ? "" : "s", changed,
-				changed == 1 ? "" : "s");
+			fprintf(sum, "Fixed %u finding%s in %u file%s%s\n", applied, applied == 1 ? "" : "s", changed,
+				changed == 1 ? "" : "s", cli.show_fixes && applied ? ":" : ".");
+		if (!cli.quiet && cli.show_fixes)
+			tl_main__show_fixes(sum, &run);
 		if (cli.fix_only) {
 			/* Only the fixes: what is left is not reported and does not count. */
 			if (fixed_some && cli.exit_non_zero_on_fix && exit_code == TL_EXIT_CLEAN)
@@ -1270,6 +1316,7 @@ done:
 		tl_free(run.results[i].write_error);
 		tl_findings_release(&run.results[i].findings);
 		tl_notices_release(&run.results[i].notices);
+		tl_array_release(&run.results[i].fixes_by_rule);
 	}
 	tl_free(run.jobs);
 	tl_free(run.results);

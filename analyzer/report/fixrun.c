@@ -267,8 +267,25 @@ static void tl_fixrun__source_json(const char *text, size_t len, bool array, con
 
 /* ---- one round ------------------------------------------------------------------------- */
 
-/* The fixes of `findings` as choices (edits borrowed from the findings). */
-static void tl_fixrun__choices(const TlFindings *findings, TlFixChoices *out)
+/* The rule of each fix choice, in the same order. */
+typedef TlArray(const TlRule *) TlFixRules;
+
+void tl_fix_counts_add(TlFixCounts *counts, const TlRule *rule, uint32_t n)
+{
+	if (!n)
+		return;
+	for (uint32_t i = 0; i < counts->size; i++)
+		if (counts->items[i].rule == rule) {
+			counts->items[i].count += n;
+			return;
+		}
+	TlFixCount c = { rule, n };
+	tl_array_push(counts, c);
+}
+
+/* The fixes of `findings` as choices (edits borrowed from the findings),
+ * and in `rules` the rule of each choice. */
+static void tl_fixrun__choices(const TlFindings *findings, TlFixChoices *out, TlFixRules *rules)
 {
 	for (uint32_t i = 0; i < findings->size; i++) {
 		const TlFinding *f = &findings->items[i];
@@ -276,12 +293,14 @@ static void tl_fixrun__choices(const TlFindings *findings, TlFixChoices *out)
 			continue;
 		TlFixChoice c = { &f->edits, f->applicability };
 		tl_array_push(out, c);
+		tl_array_push(rules, f->rule);
 	}
 }
 
 /* One round on a Python file: returns the new text or NULL. */
 static char *tl_fixrun__round_py(TlEngine *e, const TlFileOptions *fo, const char *path, const char *text,
-				 size_t len, const TlFixRun *how, uint32_t *applied, char *why, size_t why_size)
+				 size_t len, const TlFixRun *how, uint32_t *applied, TlFixCounts *counts,
+				 char *why, size_t why_size)
 {
 	TlSource src;
 	if (!tl_source_init_text(&src, path, text, len, why, why_size))
@@ -293,6 +312,8 @@ static char *tl_fixrun__round_py(TlEngine *e, const TlFileOptions *fo, const cha
 	tl_array_init(&choices);
 	TlEditLists noqa;
 	tl_array_init(&noqa);
+	TlFixRules rules;
+	tl_array_init(&rules);
 	if (how->add_noqa) {
 		tl_fixrun__noqa_edits(e->parser, &src, &findings, &noqa);
 		for (uint32_t i = 0; i < noqa.size; i++) {
@@ -300,12 +321,18 @@ static char *tl_fixrun__round_py(TlEngine *e, const TlFileOptions *fo, const cha
 			tl_array_push(&choices, c);
 		}
 	} else {
-		tl_fixrun__choices(&findings, &choices);
+		tl_fixrun__choices(&findings, &choices, &rules);
 	}
 	TlBuf out;
 	tl_buf_init(&out);
+	bool *taken = tl_calloc(choices.size ? choices.size : 1, sizeof *taken);
 	uint32_t n = tl_fix_apply(text, len, choices.items, choices.size,
-				  how->add_noqa ? TL_FIX_SAFE : how->allowed, &out, NULL);
+				  how->add_noqa ? TL_FIX_SAFE : how->allowed, &out, taken);
+	for (uint32_t i = 0; i < rules.size; i++)
+		if (taken[i])
+			tl_fix_counts_add(counts, rules.items[i], 1);
+	tl_free(taken);
+	tl_array_release(&rules);
 	*applied += n;
 	char *result = n ? tl_buf_detach(&out) : NULL;
 	tl_buf_release(&out);
@@ -321,7 +348,8 @@ static char *tl_fixrun__round_py(TlEngine *e, const TlFileOptions *fo, const cha
 /* One round on a notebook: the fixes of each code cell are applied to that
  * cell's source (not to the program, where IPython syntax is blanked). */
 static char *tl_fixrun__round_nb(TlEngine *e, const TlFileOptions *fo, const char *path, const char *text,
-				 size_t len, const TlFixRun *how, uint32_t *applied, char *why, size_t why_size)
+				 size_t len, const TlFixRun *how, uint32_t *applied, TlFixCounts *counts,
+				 char *why, size_t why_size)
 {
 	TlNotebook nb;
 	if (!tl_notebook_load(&nb, path, text, len, why, why_size))
@@ -331,6 +359,8 @@ static char *tl_fixrun__round_nb(TlEngine *e, const TlFileOptions *fo, const cha
 	tl_engine_analyze_with(e, &nb.program, fo, &findings);
 	TlEditLists lists;
 	tl_array_init(&lists);
+	TlFixRules rules; /* the rule of each list (fixes only) */
+	tl_array_init(&rules);
 	if (how->add_noqa) {
 		tl_fixrun__noqa_edits(e->parser, &nb.program, &findings, &lists);
 	} else {
@@ -346,6 +376,7 @@ static char *tl_fixrun__round_nb(TlEngine *e, const TlFileOptions *fo, const cha
 				tl_array_push(&copy, x);
 			}
 			tl_array_push(&lists, copy);
+			tl_array_push(&rules, f->rule);
 		}
 	}
 	/* Raw edits: one per changed cell, its whole "source" value. */
@@ -357,6 +388,8 @@ static char *tl_fixrun__round_nb(TlEngine *e, const TlFileOptions *fo, const cha
 		tl_array_init(&choices);
 		TlEditLists shifted;
 		tl_array_init(&shifted);
+		TlFixRules shifted_rules;
+		tl_array_init(&shifted_rules);
 		for (uint32_t i = 0; i < lists.size; i++) {
 			const TlEdits *l = &lists.items[i];
 			bool inside = l->size > 0;
@@ -373,6 +406,7 @@ static char *tl_fixrun__round_nb(TlEngine *e, const TlFileOptions *fo, const cha
 				tl_array_push(&s, x);
 			}
 			tl_array_push(&shifted, s);
+			tl_array_push(&shifted_rules, i < rules.size ? rules.items[i] : NULL);
 		}
 		for (uint32_t i = 0; i < shifted.size; i++) {
 			TlFixChoice c = { &shifted.items[i], TL_FIX_SAFE };
@@ -393,8 +427,13 @@ static char *tl_fixrun__round_nb(TlEngine *e, const TlFileOptions *fo, const cha
 		if (ok) {
 			TlBuf fixed;
 			tl_buf_init(&fixed);
+			bool *taken = tl_calloc(choices.size ? choices.size : 1, sizeof *taken);
 			uint32_t n = tl_fix_apply(source.data, source.len, choices.items, choices.size, TL_FIX_SAFE,
-						  &fixed, NULL);
+						  &fixed, taken);
+			for (uint32_t i = 0; i < shifted_rules.size; i++)
+				if (taken[i] && shifted_rules.items[i])
+					tl_fix_counts_add(counts, shifted_rules.items[i], 1);
+			tl_free(taken);
 			if (n) {
 				*applied += n;
 				TlBuf j;
@@ -410,6 +449,7 @@ static char *tl_fixrun__round_nb(TlEngine *e, const TlFileOptions *fo, const cha
 		for (uint32_t i = 0; i < shifted.size; i++)
 			tl_edits_release(&shifted.items[i]);
 		tl_array_release(&shifted);
+		tl_array_release(&shifted_rules);
 		tl_array_release(&choices);
 	}
 	char *result = NULL;
@@ -424,6 +464,7 @@ static char *tl_fixrun__round_nb(TlEngine *e, const TlFileOptions *fo, const cha
 	for (uint32_t i = 0; i < lists.size; i++)
 		tl_edits_release(&lists.items[i]);
 	tl_array_release(&lists);
+	tl_array_release(&rules);
 	tl_findings_release(&findings);
 	tl_notebook_release(&nb);
 	return result;
@@ -454,6 +495,13 @@ static bool tl_fixrun__parses(TlEngine *e, const char *path, const char *text, s
 char *tl_fixrun_text(TlEngine *e, const TlFileOptions *fo, const char *path, const char *text,
 		     size_t len, const TlFixRun *how, uint32_t *applied, char *why, size_t why_size)
 {
+	return tl_fixrun_text_counted(e, fo, path, text, len, how, applied, NULL, why, why_size);
+}
+
+char *tl_fixrun_text_counted(TlEngine *e, const TlFileOptions *fo, const char *path, const char *text,
+			     size_t len, const TlFixRun *how, uint32_t *applied, TlFixCounts *counts,
+			     char *why, size_t why_size)
+{
 	bool nb = tl_notebook_path(path);
 	*applied = 0;
 	why[0] = '\0';
@@ -463,18 +511,26 @@ char *tl_fixrun_text(TlEngine *e, const TlFileOptions *fo, const char *path, con
 		const char *t = cur ? cur : text;
 		size_t tl = cur ? strlen(cur) : len;
 		uint32_t n = 0;
-		char *next = nb ? tl_fixrun__round_nb(e, fo, path, t, tl, how, &n, why, why_size)
-				: tl_fixrun__round_py(e, fo, path, t, tl, how, &n, why, why_size);
-		if (!next)
+		TlFixCounts round;
+		tl_array_init(&round);
+		char *next = nb ? tl_fixrun__round_nb(e, fo, path, t, tl, how, &n, &round, why, why_size)
+				: tl_fixrun__round_py(e, fo, path, t, tl, how, &n, &round, why, why_size);
+		if (!next) {
+			tl_array_release(&round);
 			break;
+		}
 		/* A fix must never break a file that parsed: then nothing of this
 		 * round is kept, and the file is reported as it is. */
 		if (!tl_fixrun__parses(e, path, next, strlen(next)) && tl_fixrun__parses(e, path, t, tl)) {
 			tl_free(next);
+			tl_array_release(&round);
 			snprintf(why, why_size, "a fix would have made the file invalid Python; that round was not applied");
 			break;
 		}
 		*applied += n;
+		for (uint32_t i = 0; counts && i < round.size; i++)
+			tl_fix_counts_add(counts, round.items[i].rule, round.items[i].count);
+		tl_array_release(&round);
 		tl_free(cur);
 		cur = next;
 	}

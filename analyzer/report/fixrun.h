@@ -45,4 +45,20 @@ char *tl_fixrun_text(TlEngine *e, const TlFileOptions *fo, const char *path, con
  * False, with what failed in `why`, when the file was left as it was. */
 bool tl_fixrun_write(const char *path, bool bom, const char *text, size_t len, char *why, size_t why_size);
 
+/* How many fixes of one rule were applied (--show-fixes). */
+typedef struct TlFixCount {
+	const TlRule *rule; /* borrowed from the rule set */
+	uint32_t count;
+} TlFixCount;
+typedef TlArray(TlFixCount) TlFixCounts;
+
+/* tl_fixrun_text, also adding to `counts` (when not NULL) the fixes applied
+ * per rule, in the order the rules were first fixed (noqa comments are
+ * not counted). Only the rounds that were kept count. */
+char *tl_fixrun_text_counted(TlEngine *e, const TlFileOptions *fo, const char *path, const char *text,
+			     size_t len, const TlFixRun *how, uint32_t *applied, TlFixCounts *counts,
+			     char *why, size_t why_size);
+/* Adds `n` fixes of `rule` to `counts`. */
+void tl_fix_counts_add(TlFixCounts *counts, const TlRule *rule, uint32_t n);
+
 #endif

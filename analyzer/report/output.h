@@ -9,6 +9,7 @@
 
 #include "base/buf.h"
 #include "engine/engine.h"
+#include "report/fixrun.h"
 #include "rules/rules.h"
 
 #ifndef TL_HOMEPAGE
@@ -32,6 +33,7 @@ typedef struct TlFileReport {
 	size_t original_len;
 	bool bom;
 	uint32_t fixes_applied;
+	TlFixCounts fixes_by_rule; /* --show-fixes: what the fixes applied were */
 } TlFileReport;
 
 typedef struct TlReportSet {

@@ -157,5 +157,32 @@ run "--fix-only --exit-non-zero-on-fix" 1 "$bin" --torch-version 2.4 --fix-only 
 run "--fix-only, nothing to fix" 0 "$bin" --fix-only --exit-non-zero-on-fix train.py
 run "--fix-only --no-fix reports" 1 "$bin" --fix-only --no-fix -q train.py
 
+# --- --show-fixes, --no-unsafe-fixes, --statistics ------------------------------------------
+printf 'import torch\nx = torch.zeros(3)\nx.to("cuda")\ny = torch.zeros(3)\ny.to("cuda")\nz = torch.load("a")\n' >c.py
+cp c.py d.py
+run "--fix --show-fixes" 0 "$bin" --torch-version 2.4 --fix --unsafe-fixes --show-fixes c.py d.py
+has "--show-fixes summary" "$tmp/err" "Fixed 6 findings in 2 files:"
+has "--show-fixes file" "$tmp/err" "- c.py:"
+has "--show-fixes per rule" "$tmp/err" "    2 × TL206 (to-result-discarded)"
+has "--show-fixes unsafe rule" "$tmp/err" "    1 × TL501 (unsafe-torch-load)"
+has "--show-fixes second file" "$tmp/err" "- d.py:"
+cp fixme.py e.py
+run "--diff --show-fixes" 1 "$bin" --torch-version 2.4 --diff --show-fixes e.py
+has "--diff --show-fixes" "$tmp/err" "Would fix 1 finding in 1 file:"
+has "--diff lists the rule" "$tmp/err" "    1 × TL206 (to-result-discarded)"
+hasnt "--diff without --unsafe-fixes" "$tmp/err" "TL501 (unsafe-torch-load)"
+run "without --show-fixes" 1 "$bin" --torch-version 2.4 --diff e.py
+hasnt "no list without --show-fixes" "$tmp/err" "×"
+run "--no-unsafe-fixes after --unsafe-fixes" 1 "$bin" --torch-version 2.4 --unsafe-fixes --no-unsafe-fixes --diff --show-fixes e.py
+hasnt "--no-unsafe-fixes wins" "$tmp/err" "TL501 (unsafe-torch-load)"
+run "--statistics" 1 "$bin" --torch-version 2.4 --statistics fixme.py train.py
+has "statistics: safe" "$tmp/out" "TL206  to-result-discarded                correctness  fixable"
+has "statistics: unsafe only" "$tmp/out" "TL501  unsafe-torch-load                  safety       unsafe-fixable"
+has "statistics: no fix" "$tmp/out" "TL201  missing-zero-grad                  correctness"
+if grep -qx '    1  TL201  missing-zero-grad                  correctness' "$tmp/out"; then ok; else bad "statistics: a rule without a fix has no fix word"; fi
+run "--statistics json" 1 "$bin" --torch-version 2.4 --statistics --format json fixme.py train.py
+json "statistics json applicability" "$tmp/out" \
+	"d.find(r => r.code === 'TL501').fix_applicability === 'unsafe' && d.find(r => r.code === 'TL206').fix_applicability === 'safe' && d.find(r => r.code === 'TL201').fix_applicability === null && d.find(r => r.code === 'TL501').fixable === true"
+
 echo "conventions: $pass passed, $fail failed"
 [ "$fail" = 0 ]
