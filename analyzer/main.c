@@ -162,7 +162,8 @@ static void tl_main__usage(FILE *out)
 	      "  -h, --help               print this help and exit\n"
 	      "\n"
 	      "Configuration is read from [tool.torchlint] in pyproject.toml or from\n"
-	      "torchlint.toml, the closest one above each file. Findings are suppressed\n"
+	      ".torchlint.toml or torchlint.toml, the closest one above each file.\n"
+	      "Findings are suppressed\n"
 	      "with `# noqa: TL101` on their line and `# torchlint: noqa` for a file.\n"
 	      "\n"
 	      "Exit status: 0 no findings, 1 findings (at least --fail-on), 2 usage error,\n"
@@ -414,40 +415,6 @@ static const TlRule *tl_main__rule_named(const TlRuleSet *rules, const char *wha
 			return r;
 	}
 	return NULL;
-}
-
-/* A comma-separated selector list as --explain reads names: a code in any
- * case (tl101), a rule's name (missing-zero-grad), `all`; codes of other
- * case and prefixes (tl1) upper-cased; families and the rest as given.
- * Caller frees. */
-static char *tl_main__selectors(const TlRuleSet *rules, const char *list)
-{
-	TlBuf b;
-	tl_buf_init(&b);
-	const char *p = list;
-	while (*p) {
-		size_t n = strcspn(p, ", \t");
-		if (n) {
-			char *one = tl_strndup(p, n);
-			const TlRule *r = tl_main__rule_named(rules, one);
-			bool prefix = (one[0] == 't' || one[0] == 'T') && (one[1] == 'l' || one[1] == 'L') &&
-				      one[2 + strspn(one + 2, "0123456789")] == '\0';
-			if (b.len)
-				tl_buf_addc(&b, ',');
-			if (r)
-				tl_buf_add(&b, r->code);
-			else if (strcasecmp(one, "ALL") == 0)
-				tl_buf_add(&b, "ALL");
-			else if (prefix)
-				tl_buf_addf(&b, "TL%s", one + 2);
-			else
-				tl_buf_add(&b, one);
-			tl_free(one);
-		}
-		p += n;
-		p += *p != '\0';
-	}
-	return b.data ? tl_buf_detach(&b) : tl_strdup("");
 }
 
 static int tl_main__explain(const TlRuleSet *rules, const char *code)
@@ -850,7 +817,7 @@ int main(int argc, char **argv)
 	cli_sel.has_select = cli.has_select;
 	for (size_t k = 0; k < 3; k++)
 		for (uint32_t i = 0; i < lists[k].from->size; i++) {
-			char *canon = tl_main__selectors(&rules, lists[k].from->items[i]);
+			char *canon = tl_config_canonical_selectors(&rules, lists[k].from->items[i]);
 			bool added = tl_selection_add(&rules, lists[k].to, canon, bad, sizeof bad);
 			tl_free(canon);
 			if (!added) {

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -79,23 +80,66 @@ static bool tl_config__error(FILE *err, const char *path, const TlTomlEntry *e, 
 	return false;
 }
 
-/* Copies a list of selectors, checking each names some rule. */
+/* A comma-separated selector list as --explain reads names: a code in any
+ * case (tl101), a rule's name (missing-zero-grad), `all`; codes of other
+ * case and prefixes (tl1) upper-cased; families and the rest as given.
+ * Caller frees. */
+char *tl_config_canonical_selectors(const TlRuleSet *rules, const char *list)
+{
+	TlBuf b;
+	tl_buf_init(&b);
+	const char *p = list;
+	while (*p) {
+		size_t n = strcspn(p, ", \t");
+		if (n) {
+			char *one = tl_strndup(p, n);
+			const TlRule *r = NULL;
+			for (uint32_t i = 0; i < rules->rules.size && !r; i++)
+				if (strcasecmp(rules->rules.items[i]->code, one) == 0 ||
+				    strcasecmp(rules->rules.items[i]->name, one) == 0)
+					r = rules->rules.items[i];
+			bool prefix = (one[0] == 't' || one[0] == 'T') && (one[1] == 'l' || one[1] == 'L') &&
+				      one[2 + strspn(one + 2, "0123456789")] == '\0';
+			if (b.len)
+				tl_buf_addc(&b, ',');
+			if (r)
+				tl_buf_add(&b, r->code);
+			else if (strcasecmp(one, "ALL") == 0)
+				tl_buf_add(&b, "ALL");
+			else if (prefix)
+				tl_buf_addf(&b, "TL%s", one + 2);
+			else
+				tl_buf_add(&b, one);
+			tl_free(one);
+		}
+		p += n;
+		p += *p != '\0';
+	}
+	return b.data ? tl_buf_detach(&b) : tl_strdup("");
+}
+
+/* Copies a list of selectors, checking each names some rule; reports
+ * every one that does not. */
 static bool tl_config__selectors(const char *path, const TlTomlEntry *e, const TlRuleSet *rules,
 				 TlStrArray *into, FILE *err)
 {
 	if (e->kind != TL_TOML_STRING_ARRAY)
 		return tl_config__error(err, path, e, "expected a list of strings for", e->key);
+	bool ok = true;
 	for (uint32_t i = 0; i < e->array.size; i++) {
 		char bad[128];
-		if (!tl_selection_add(rules, into, e->array.items[i], bad, sizeof bad)) {
+		char *canon = tl_config_canonical_selectors(rules, e->array.items[i]);
+		bool added = tl_selection_add(rules, into, canon, bad, sizeof bad);
+		tl_free(canon);
+		if (!added) {
 			/* Point at the string that holds it. */
 			const TlTomlValue *item = e->value->items.items[i];
 			tl_diagf(err, "%s:%u:%u: error: '%s' in '%s' matches no rule (see torchlint --list-rules)\n",
 				path, item->line, item->column, bad, e->key);
-			return false;
+			ok = false;
 		}
 	}
-	return true;
+	return ok;
 }
 
 bool tl_config_load(TlConfig *cfg, const char *path, const TlRuleSet *rules, bool *found,
@@ -137,7 +181,9 @@ bool tl_config_load(TlConfig *cfg, const char *path, const TlRuleSet *rules, boo
 	bool ok = true, exclude_set = false;
 	char pfi_table[64];
 	snprintf(pfi_table, sizeof pfi_table, "%s%sper-file-ignores", table, tlen ? "." : "");
-	for (uint32_t i = 0; i < doc.entries.size && ok; i++) {
+	/* Every error of the file is reported, not only the first: a run
+	 * stops on an invalid configuration, so one run should show them all. */
+	for (uint32_t i = 0; i < doc.entries.size; i++) {
 		const TlTomlEntry *e = &doc.entries.items[i];
 		if (strcmp(e->table, pfi_table) == 0) {
 			any = true;
@@ -146,7 +192,7 @@ bool tl_config_load(TlConfig *cfg, const char *path, const TlRuleSet *rules, boo
 			if (!tl_config__selectors(path, e, rules, &pfi.selectors, err)) {
 				tl_str_array_release(&pfi.selectors);
 				ok = false;
-				break;
+				continue;
 			}
 			pfi.glob = tl_strdup(e->key);
 			tl_array_push(&cfg->per_file_ignores, pfi);
@@ -165,15 +211,15 @@ bool tl_config_load(TlConfig *cfg, const char *path, const TlRuleSet *rules, boo
 		const char *k = e->key;
 		if (strcmp(k, "select") == 0) {
 			cfg->has_select = true;
-			ok = tl_config__selectors(path, e, rules, &cfg->select, err);
+			ok &= tl_config__selectors(path, e, rules, &cfg->select, err);
 		} else if (strcmp(k, "extend-select") == 0) {
-			ok = tl_config__selectors(path, e, rules, &cfg->extend_select, err);
+			ok &= tl_config__selectors(path, e, rules, &cfg->extend_select, err);
 		} else if (strcmp(k, "ignore") == 0) {
-			ok = tl_config__selectors(path, e, rules, &cfg->ignore, err);
+			ok &= tl_config__selectors(path, e, rules, &cfg->ignore, err);
 		} else if (strcmp(k, "exclude") == 0 || strcmp(k, "extend-exclude") == 0) {
 			if (e->kind != TL_TOML_STRING_ARRAY) {
 				ok = tl_config__error(err, path, e, "expected a list of globs for", k);
-				break;
+				continue;
 			}
 			bool replace = strcmp(k, "exclude") == 0;
 			exclude_set |= replace;
@@ -182,9 +228,9 @@ bool tl_config_load(TlConfig *cfg, const char *path, const TlRuleSet *rules, boo
 		} else if (strcmp(k, "external") == 0) {
 			if (e->kind != TL_TOML_STRING_ARRAY) {
 				ok = tl_config__error(err, path, e, "expected a list of codes for", k);
-				break;
+				continue;
 			}
-			for (uint32_t j = 0; j < e->array.size && ok; j++) {
+			for (uint32_t j = 0; j < e->array.size; j++) {
 				const char *c = e->array.items[j];
 				size_t n = strspn(c, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789");
 				if (!*c || c[n]) {
@@ -342,8 +388,9 @@ const TlConfig *tl_configs_for(TlConfigs *cs, const char *file, bool is_dir, FIL
 		tl_array_push(&passed, tl_strdup(dir));
 		char *path = NULL;
 		bool have = false;
-		const char *names[] = { "torchlint.toml", "pyproject.toml" };
-		for (int k = 0; k < 2 && !have; k++) {
+		/* In ruff's order (.ruff.toml, ruff.toml, pyproject.toml). */
+		const char *names[] = { ".torchlint.toml", "torchlint.toml", "pyproject.toml" };
+		for (int k = 0; k < 3 && !have; k++) {
 			if (!tl_configs__exists(dir, names[k], &path))
 				continue;
 			TlConfig *cfg = tl_calloc(1, sizeof *cfg);

@@ -1,8 +1,10 @@
-/* Configuration: `[tool.torchlint]` in pyproject.toml, or a torchlint.toml
- * (top-level keys). For each analysed file the closest configuration file
- * in its directory or above applies (ruff's rule); a pyproject.toml without
- * a [tool.torchlint] table does not count, and torchlint.toml wins over
- * pyproject.toml in the same directory.
+/* Configuration: `[tool.torchlint]` in pyproject.toml, or a .torchlint.toml
+ * or torchlint.toml (top-level keys). For each analysed file the closest
+ * configuration file in its directory or above applies (ruff's rule); a
+ * pyproject.toml without a [tool.torchlint] table does not count, and in one
+ * directory .torchlint.toml wins over torchlint.toml, which wins over
+ * pyproject.toml (ruff's order for .ruff.toml, ruff.toml, pyproject.toml).
+ * Every error of a file is reported (file:line:col), not only the first.
  *
  * Keys: select, extend-select, ignore (lists of selectors), per-file-ignores
  * (a table: glob -> list of selectors), exclude, extend-exclude (lists of
@@ -52,6 +54,13 @@ bool tl_config_load(TlConfig *cfg, const char *path, const TlRuleSet *rules, boo
 /* The built-in defaults (no file). */
 void tl_config_defaults(TlConfig *cfg);
 void tl_config_release(TlConfig *cfg);
+
+/* A comma-separated selector list as --explain reads rules: a code in any
+ * case (tl101) or a rule's name (missing-zero-grad) becomes the code, a
+ * code prefix in any case (tl1) and `all` are upper-cased, the rest (family
+ * names, unknown words) stays as given for tl_selection_add to judge.
+ * Caller frees. */
+char *tl_config_canonical_selectors(const TlRuleSet *rules, const char *list);
 
 /* Parses "2", "2.4" or "2.4.1" into major * 100 + minor; -1 if invalid. */
 int tl_torch_version_parse(const char *s);

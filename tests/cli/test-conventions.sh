@@ -184,5 +184,27 @@ run "--statistics json" 1 "$bin" --torch-version 2.4 --statistics --format json 
 json "statistics json applicability" "$tmp/out" \
 	"d.find(r => r.code === 'TL501').fix_applicability === 'unsafe' && d.find(r => r.code === 'TL206').fix_applicability === 'safe' && d.find(r => r.code === 'TL201').fix_applicability === null && d.find(r => r.code === 'TL501').fixable === true"
 
+# --- .torchlint.toml, every configuration error at once --------------------------------------
+mkdir -p cfg
+cp fixme.py cfg/
+printf 'select = ["TL501"]\n' >cfg/torchlint.toml
+printf '[tool.torchlint]\nselect = ["TL201"]\n' >cfg/pyproject.toml
+printf 'select = ["tl206"]\n' >cfg/.torchlint.toml
+run ".torchlint.toml first" 1 "$bin" --torch-version 2.4 --format concise -q cfg/fixme.py
+has ".torchlint.toml applies" "$tmp/out" "TL206"
+hasnt "torchlint.toml does not" "$tmp/out" "TL501"
+rm cfg/.torchlint.toml
+run "torchlint.toml next" 1 "$bin" --torch-version 2.4 --format concise -q cfg/fixme.py
+has "torchlint.toml applies" "$tmp/out" "TL501"
+printf 'select = ["TL999", "memory", "nope"]\nignore = 3\ncolour = "x"\ntorch-version = "latest"\n[per-file-ignores]\n"a.py" = ["bad1"]\n' >cfg/.torchlint.toml
+run "every configuration error at once" 2 "$bin" cfg/fixme.py
+has "error 1" "$tmp/err" ".torchlint.toml:1:11: error: 'TL999' in 'select' matches no rule"
+has "error 2, same list" "$tmp/err" ".torchlint.toml:1:30: error: 'nope' in 'select' matches no rule"
+has "error 3" "$tmp/err" ".torchlint.toml:2:10: error: expected a list of strings for 'ignore'"
+has "error 4" "$tmp/err" ".torchlint.toml:3:10: error: unknown key 'colour'"
+has "error 5" "$tmp/err" ".torchlint.toml:4:17: error: expected a version string"
+has "error 6" "$tmp/err" ".torchlint.toml:6:11: error: 'bad1' in 'a.py' matches no rule"
+rm -r cfg
+
 echo "conventions: $pass passed, $fail failed"
 [ "$fail" = 0 ]
