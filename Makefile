@@ -4,7 +4,8 @@
 #   make            build ./torchlint
 #   make demo       run it on the bundled example training script
 #   make test       install test dependencies (as root, on Debian) and run all tests
-#   make install    install to $(PREFIX)/bin (PREFIX=/usr/local by default)
+#   make install    install to $(PREFIX)/bin, and torchlint(1) to $(PREFIX)/share/man/man1
+#                   (PREFIX=/usr/local by default)
 #   make dist       the Python sdist and wheel in dist/ (tools/make-dist.sh)
 #   make validate-cuda  build the CUDA microbenchmarks in validate/cuda/ (needs nvcc)
 #   make validate-gpu   on a GPU machine: run validate/ and regenerate its report
@@ -51,7 +52,7 @@ OBJ := $(BUILD)/obj
 ASAN_OBJ := $(BUILD)/asan
 ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-.PHONY: all deps demo test install dist clean unit-build asan-build check-warnings fuzz fuzz-build fuzz-smoke validate-cuda validate-gpu bench
+.PHONY: all deps demo test install dist man clean unit-build asan-build check-warnings fuzz fuzz-build fuzz-smoke validate-cuda validate-gpu bench
 all: torchlint
 
 DEPS_STAMP := $(DEPS)/.stamp
@@ -242,10 +243,17 @@ ecosystem: torchlint
 	fi
 	$(PYTHON) tools/ecosystem/run.py --torchlint ./torchlint --mirrors $(ECOSYSTEM_MIRRORS) -j $(ECOSYSTEM_JOBS) $(ECOSYSTEM_ARGS)
 
-install: torchlint
-	install -d $(DESTDIR)$(PREFIX)/bin
+# torchlint(1), from --help and the README's usage (tools/gen_man.py).
+man: $(BUILD)/torchlint.1
+$(BUILD)/torchlint.1: torchlint README.md tools/gen_man.py
+	@mkdir -p $(BUILD)
+	python3 tools/gen_man.py ./torchlint README.md $@ $(HOMEPAGE)
+
+install: torchlint $(BUILD)/torchlint.1
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 torchlint $(DESTDIR)$(PREFIX)/bin/torchlint
+	install -m 644 $(BUILD)/torchlint.1 $(DESTDIR)$(PREFIX)/share/man/man1/torchlint.1
 
 clean:
 	rm -rf $(OBJ) $(ASAN_OBJ) $(BUILD)/gen $(BUILD)/unit $(BUILD)/unit-asan $(BUILD)/embed \
-	  $(BUILD)/torchlint-asan $(BUILD)/validate-cuda torchlint
+	  $(BUILD)/torchlint-asan $(BUILD)/validate-cuda $(BUILD)/torchlint.1 torchlint

@@ -31,6 +31,7 @@ import check_binary  # noqa: E402
 
 # Under build/, which the sdist leaves out.
 BINARY = os.path.join("build", "python", "torchlint")
+MANPAGE = os.path.join("build", "python", "torchlint.1")
 
 
 class BuildBinary(build_scripts):
@@ -38,6 +39,11 @@ class BuildBinary(build_scripts):
 
     def run(self):
         build_binary.build(ROOT, os.path.join(ROOT, BINARY))
+        # torchlint(1), from the binary's --help (installed as share/man/man1).
+        import subprocess
+        subprocess.run([sys.executable, os.path.join(ROOT, "tools", "gen_man.py"), os.path.join(ROOT, BINARY),
+                        os.path.join(ROOT, "README.md"), os.path.join(ROOT, MANPAGE),
+                        build_binary.makefile_value(ROOT, "HOMEPAGE")], check=True)
         super().run()
 
     def copy_scripts(self):
@@ -105,6 +111,7 @@ setup(
     packages=["torchlint"],
     package_dir={"": "packaging/python"},
     scripts=[BINARY],
+    data_files=[("share/man/man1", [MANPAGE])],
     cmdclass={"build_scripts": BuildBinary, "bdist_wheel": PlatformWheel, "sdist": SdistWithDeps},
     distclass=BinaryDistribution,
     zip_safe=False,

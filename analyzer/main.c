@@ -163,8 +163,8 @@ static void tl_main__usage(FILE *out)
 	      "\n"
 	      "Configuration is read from [tool.torchlint] in pyproject.toml or from\n"
 	      ".torchlint.toml or torchlint.toml, the closest one above each file.\n"
-	      "Findings are suppressed\n"
-	      "with `# noqa: TL101` on their line and `# torchlint: noqa` for a file.\n"
+	      "Findings are suppressed with `# noqa: TL101` on their line and\n"
+	      "`# torchlint: noqa` for a file. Each rule's page: --explain CODE.\n"
 	      "\n"
 	      "Exit status: 0 no findings, 1 findings (at least --fail-on), 2 usage error,\n"
 	      "bad configuration or unreadable input (the other files are still analysed).\n",
@@ -429,6 +429,13 @@ static int tl_main__explain(const TlRuleSet *rules, const char *code)
 	tl_explain_render(r, &text);
 	fputs(text.data, stdout);
 	tl_buf_release(&text);
+	if (r->embedded) {
+		TlBuf uri;
+		tl_buf_init(&uri);
+		tl_output_help_uri(r, &uri);
+		printf("\nDocumentation: %s\n", uri.data);
+		tl_buf_release(&uri);
+	}
 	return TL_EXIT_CLEAN;
 }
 

@@ -85,6 +85,7 @@ if [ ! -s "$tmp/missing" ]; then ok; else bad "deps/README lacks pins: $(cat "$t
 "$py" -m zipfile -l "$whl" >"$tmp/whl.txt"
 has "the wheel holds the binary in its scripts" "$tmp/whl.txt" "torchlint-$version.data/scripts/torchlint "
 has "the wheel holds the package" "$tmp/whl.txt" "torchlint/__main__.py"
+has "the wheel holds the manual page" "$tmp/whl.txt" "torchlint-$version.data/data/share/man/man1/torchlint.1 "
 "$py" -m zipfile -e "$whl" "$tmp/unzipped" 2>/dev/null
 wbin=$tmp/unzipped/torchlint-$version.data/scripts/torchlint
 chmod +x "$wbin" 2>/dev/null
@@ -129,8 +130,29 @@ run "python -m torchlint without its binary" 2 env PYTHONPATH="$tmp/target" "$py
 	"import sys; sys.path.insert(0, '$tmp/target'); import runpy; runpy.run_module('torchlint', run_name='__main__')"
 has "missing binary message" "$tmp/err" "the binary is not installed"
 cd "$root" || exit 1
+# man torchlint finds the page next to the venv's bin/ (man-db's path from PATH).
+if [ -f "$tmp/venv/share/man/man1/torchlint.1" ]; then ok; else bad "no share/man/man1/torchlint.1 in the venv"; fi
+run "man -w torchlint in the venv" 0 env -u MANPATH PATH="$tmp/venv/bin:/usr/bin:/bin" man -w torchlint
+has "man finds the venv's page" "$tmp/out" "$tmp/venv/share/man/man1/torchlint.1"
 run "pip uninstall" 0 "$tmp/venv/bin/pip" uninstall -q -y torchlint
 if [ ! -e "$tmp/venv/bin/torchlint" ]; then ok; else bad "pip uninstall left the binary"; fi
+
+# --- make install and the manual page -------------------------------------------------
+run "make install DESTDIR" 0 make --no-print-directory -s install DESTDIR="$tmp/dest" PREFIX=/usr
+if [ -x "$tmp/dest/usr/bin/torchlint" ] && [ -f "$tmp/dest/usr/share/man/man1/torchlint.1" ]; then ok; else
+	bad "make install did not install the binary and the page"; fi
+page=$tmp/dest/usr/share/man/man1/torchlint.1
+run "the page renders without groff warnings" 0 groff -man -Tutf8 -ww -z "$page"
+lines "no groff warnings" "$tmp/err" 0
+MANWIDTH=100 man -l "$page" >"$tmp/man.txt" 2>/dev/null
+has "man: NAME" "$tmp/man.txt" "torchlint - find PyTorch training-loop pitfalls"
+has "man: version" "$tmp/man.txt" "torchlint $version"
+has "man: EXIT STATUS" "$tmp/man.txt" "EXIT STATUS"
+has "man: an example from the README" "$tmp/man.txt" "torchlint --explain TL101"
+# Every option of --help is in the page.
+"$bin" --help | grep -o -- '--[a-z][a-z-]*' | sort -u >"$tmp/opts"
+while read -r o; do grep -q -- "$o" "$tmp/man.txt" || echo "$o"; done <"$tmp/opts" >"$tmp/missing-opts"
+if [ ! -s "$tmp/missing-opts" ] && [ "$(wc -l <"$tmp/opts")" -gt 30 ]; then ok; else bad "options missing from the page: $(cat "$tmp/missing-opts")"; fi
 
 echo "packaging: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -28,6 +28,8 @@ for p in python3-build python3-setuptools python3-wheel python3-venv; do
 done
 command -v readelf >/dev/null 2>&1 || need="$need binutils"
 command -v xmllint >/dev/null 2>&1 || need="$need libxml2-utils"
+command -v man >/dev/null 2>&1 || need="$need man-db"
+command -v groff >/dev/null 2>&1 || need="$need groff-base"
 python3 -c 'import torch' >/dev/null 2>&1 || /usr/bin/python3 -c 'import torch' >/dev/null 2>&1 ||
 	need="$need python3-torch"
 [ -z "$need" ] && exit 0

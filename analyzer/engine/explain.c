@@ -7,6 +7,10 @@
 #include "engine/evidence.h"
 #include "engine/skills.h"
 
+#ifndef TL_HOMEPAGE
+#define TL_HOMEPAGE "https://github.com/torchlint/torchlint"
+#endif
+
 void tl_explain_render(const TlRule *r, TlBuf *out)
 {
 	tl_buf_addf(out, "%s %s (%s, %s, %s)\n\n", r->code, r->name, r->family,
@@ -30,7 +34,8 @@ void tl_explain_render(const TlRule *r, TlBuf *out)
 		while (section + len > body && section[len - 1] == '\n')
 			len--;
 		tl_buf_addn(out, body, (size_t)(section + len - body));
-		tl_buf_addf(out, "\n\n(from %s)\n", path);
+		/* The project's page, not a path that exists only in a checkout. */
+		tl_buf_addf(out, "\n\n(from %s/blob/main/%s)\n", TL_HOMEPAGE, path);
 	}
 	if (strncmp(r->code, "TL0", 3) == 0)
 		return; /* engine findings have no cost to measure */

@@ -217,6 +217,11 @@ char *tl_output_repo_path(const char *path, const char *srcroot)
 
 void tl_output_help_uri(const TlRule *r, TlBuf *out)
 {
+	/* A built-in rule has its page, docs/rules/CODE.md (tools/gen_rule_docs.py). */
+	if (r->embedded) {
+		tl_buf_addf(out, "%s/blob/main/docs/rules/%s.md", TL_HOMEPAGE, r->code);
+		return;
+	}
 	size_t len = 0;
 	const char *path = NULL;
 	tl_skills_section(r->code, &len, &path);

@@ -74,8 +74,10 @@ char *tl_output_github_escape(const char *s, bool property);
  * absolute directory ending in '/') when below it, else absolute. Caller frees. */
 char *tl_output_repo_path(const char *path, const char *srcroot);
 
-/* Appends the rule's help link (its section of skills/ on the project's
- * site), as SARIF's helpUri and the language server's codeDescription carry it. */
+/* Appends the rule's help link, as SARIF's helpUri, the language server's
+ * codeDescription and --explain carry it: for a built-in rule its page
+ * HOMEPAGE/blob/main/docs/rules/CODE.md, for a --rules-dir rule its section
+ * of skills/ or the README. */
 void tl_output_help_uri(const TlRule *rule, TlBuf *out);
 
 #endif

@@ -55,7 +55,7 @@ lines statistics-lines "$tmp/out" 2
 run explain 0 "$bin" --explain TL101
 has explain-title "$tmp/out" "TL101 loss-accumulated-with-graph (memory, warning, on by default)"
 has explain-body "$tmp/out" "### Why is this bad?"
-has explain-source "$tmp/out" "(from skills/torchlint-memory/SKILL.md)"
+has explain-source "$tmp/out" "(from https://github.com/torchlint/torchlint/blob/main/skills/torchlint-memory/SKILL.md)"
 run explain-unknown 2 "$bin" --explain TL999
 has explain-unknown "$tmp/err" "unknown rule 'TL999'"
 run rules-json 0 "$bin" --list-rules --format json
