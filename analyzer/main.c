@@ -63,6 +63,7 @@ typedef struct TlCli {
 	bool silent, fix_only, exit_non_zero_on_fix, show_fixes;
 	TlSeverity fail_on; /* the least severe finding that makes the exit status 1 */
 	TlStrArray extend_exclude; /* --extend-exclude patterns, relative to the working directory */
+	TlStrArray overrides;      /* --config KEY=VALUE */
 	const char *show_settings;
 	long jobs;
 } TlCli;
@@ -150,6 +151,8 @@ static void tl_main__usage(FILE *out)
 	      "\n"
 	      "Files and configuration:\n"
 	      "  --config FILE            use this configuration file for every file\n"
+	      "  --config 'KEY = VALUE'   override one setting everywhere (TOML, keys as in\n"
+	      "                           torchlint.toml: --config 'select = [\"TL1\"]')\n"
 	      "  --isolated               ignore all configuration files\n"
 	      "  --no-respect-gitignore   also analyse files that .gitignore ignores\n"
 	      "  --extend-exclude LIST    also skip these globs (comma-separated, relative to\n"
@@ -534,7 +537,13 @@ static int tl_main__options(int argc, char **argv, TlCli *cli)
 		case OPT_COLOR: cli->color = optarg; break;
 		case OPT_EXIT_ZERO: cli->exit_zero = true; break;
 		case OPT_STATISTICS: cli->statistics = true; break;
-		case OPT_CONFIG: cli->config = optarg; break;
+		case OPT_CONFIG:
+			/* A TOML `key = value` unless it names a file (as ruff reads it). */
+			if (strchr(optarg, '=') && access(optarg, F_OK) != 0)
+				tl_array_push(&cli->overrides, optarg);
+			else
+				cli->config = optarg;
+			break;
 		case OPT_ISOLATED: cli->isolated = true; break;
 		case OPT_NO_GITIGNORE: cli->no_gitignore = true; break;
 		case OPT_FORCE_EXCLUDE: cli->force_exclude = true; break;
@@ -849,6 +858,11 @@ int main(int argc, char **argv)
 	configs.isolated = cli.isolated;
 	for (uint32_t i = 0; i < cli.extend_exclude.size; i++)
 		tl_configs_extend_exclude(&configs, cli.extend_exclude.items[i]);
+	for (uint32_t i = 0; i < cli.overrides.size; i++)
+		if (!tl_configs_override(&configs, cli.overrides.items[i], stderr)) {
+			exit_code = TL_EXIT_ERROR;
+			goto usage;
+		}
 	if (cli.config && !tl_configs_force(&configs, cli.config, stderr)) {
 		exit_code = TL_EXIT_ERROR;
 		goto done;
@@ -866,7 +880,8 @@ int main(int argc, char **argv)
 		TlSelection sel;
 		tl_settings_selection(&sel, &rules, cfg, &cli_sel, cli.show_settings);
 		TlShowSettings ss = { cli.show_settings, cfg, &rules, &cli_sel, &sel, cli.torch_version,
-				      cli.isolated, cli.config != NULL, is_dir, &configs.extend_exclude };
+				      cli.isolated, cli.config != NULL, is_dir, &configs.extend_exclude,
+				      &cli.overrides };
 		tl_show_settings(out, &ss);
 		tl_selection_release(&sel);
 		goto done;
@@ -1305,6 +1320,7 @@ done:
 	tl_array_release(&cli.extend_select);
 	tl_array_release(&cli.ignore);
 	tl_array_release(&cli.extend_exclude);
+	tl_array_release(&cli.overrides);
 	/* A report that did not reach its file is a failure, not a success
 	 * with nothing to show (a full disk, /dev/full, a closed stdout). */
 	if (!tl_outfile_finish(&outfile, why, sizeof why)) {

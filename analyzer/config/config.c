@@ -286,6 +286,121 @@ bool tl_config_load(TlConfig *cfg, const char *path, const TlRuleSet *rules, boo
 	return ok;
 }
 
+/* Applies the --config KEY=VALUE lines `text` to `cfg`: each key given
+ * replaces what the file set (per-file-ignores: the whole table). Errors
+ * name the override by its number. */
+static bool tl_config__override(TlConfig *cfg, const char *text, const TlRuleSet *rules, FILE *err)
+{
+	TlToml doc;
+	char why[256];
+	if (!tl_toml_parse(&doc, text, strlen(text), why, sizeof why)) {
+		unsigned line = 1, col = 1;
+		int used = 0;
+		if (sscanf(why, "%u:%u: %n", &line, &col, &used) < 2)
+			used = 0;
+		/* Overrides are checked one by one as they come: the error is in the last. */
+		unsigned n = 0;
+		for (const char *c = text; *c; c++)
+			n += *c == '\n';
+		(void)line;
+		tl_diagf(err, "torchlint: --config override %u: %s\n", n ? n : 1, why + used);
+		return false;
+	}
+	bool ok = true, pfi_cleared = false;
+	for (uint32_t i = 0; i < doc.entries.size; i++) {
+		const TlTomlEntry *e = &doc.entries.items[i];
+		const char *k = e->key;
+		char where[64];
+		snprintf(where, sizeof where, "--config override %u", e->key_line);
+		if (strcmp(e->table, "per-file-ignores") == 0) {
+			if (!pfi_cleared) {
+				for (uint32_t j = 0; j < cfg->per_file_ignores.size; j++) {
+					tl_free(cfg->per_file_ignores.items[j].glob);
+					tl_str_array_release(&cfg->per_file_ignores.items[j].selectors);
+				}
+				cfg->per_file_ignores.size = 0;
+				pfi_cleared = true;
+			}
+			TlPerFileIgnore pfi;
+			tl_array_init(&pfi.selectors);
+			if (!tl_config__selectors(where, e, rules, &pfi.selectors, err)) {
+				tl_str_array_release(&pfi.selectors);
+				ok = false;
+				continue;
+			}
+			pfi.glob = tl_strdup(k);
+			tl_array_push(&cfg->per_file_ignores, pfi);
+			continue;
+		}
+		if (e->table[0]) {
+			tl_diagf(err, "torchlint: %s: unknown table '%s'\n", where, e->table);
+			ok = false;
+			continue;
+		}
+		TlStrArray *list = strcmp(k, "select") == 0	   ? &cfg->select
+				   : strcmp(k, "extend-select") == 0 ? &cfg->extend_select
+				   : strcmp(k, "ignore") == 0	   ? &cfg->ignore
+								   : NULL;
+		if (list) {
+			tl_str_array_release(list);
+			tl_array_init(list);
+			if (list == &cfg->select)
+				cfg->has_select = true;
+			ok &= tl_config__selectors(where, e, rules, list, err);
+		} else if (strcmp(k, "torch-version") == 0) {
+			int v = e->kind == TL_TOML_STRING ? tl_torch_version_parse(e->str) : -1;
+			if (v < 0) {
+				tl_diagf(err, "torchlint: %s: expected a version string such as \"2.4\" for '%s'\n", where, k);
+				ok = false;
+			} else {
+				cfg->torch_version = v;
+			}
+		} else if (strcmp(k, "external") == 0 && e->kind == TL_TOML_STRING_ARRAY) {
+			tl_str_array_release(&cfg->external);
+			tl_array_init(&cfg->external);
+			for (uint32_t j = 0; j < e->array.size; j++)
+				tl_array_push(&cfg->external, tl_strdup(e->array.items[j]));
+		} else if (strcmp(k, "exclude") == 0 || strcmp(k, "extend-exclude") == 0) {
+			tl_diagf(err, "torchlint: %s: '%s' cannot be set this way (its globs are relative to a "
+				 "configuration file); use --extend-exclude\n", where, k);
+			ok = false;
+		} else {
+			tl_diagf(err, "torchlint: %s: unknown key '%s'\n", where, k);
+			ok = false;
+		}
+	}
+	tl_toml_release(&doc);
+	return ok;
+}
+
+bool tl_configs_override(TlConfigs *cs, const char *kv, FILE *err)
+{
+	/* Numbered as its line in the joined text, which is how it is parsed. */
+	TlBuf b;
+	tl_buf_init(&b);
+	if (cs->overrides)
+		tl_buf_add(&b, cs->overrides);
+	tl_buf_addf(&b, "%s\n", kv);
+	/* Checked on a scratch configuration first: a bad override stops here. */
+	TlConfig scratch;
+	tl_config_defaults(&scratch);
+	bool one_line = !strchr(kv, '\n') && !strchr(kv, '\r');
+	if (!one_line)
+		tl_diagf(err, "torchlint: --config: one KEY = VALUE line is expected\n");
+	bool ok = one_line && tl_config__override(&scratch, b.data, cs->rules, err);
+	tl_config_release(&scratch);
+	if (!ok) {
+		tl_buf_release(&b);
+		return false;
+	}
+	tl_free(cs->overrides);
+	cs->overrides = tl_buf_detach(&b);
+	/* The defaults apply where no file does. */
+	tl_config_release(&cs->defaults);
+	tl_config_defaults(&cs->defaults);
+	return tl_config__override(&cs->defaults, cs->overrides, cs->rules, err);
+}
+
 /* ---- the set of configurations ------------------------------------------------- */
 
 void tl_configs_init(TlConfigs *cs, const TlRuleSet *rules)
@@ -333,13 +448,15 @@ void tl_configs_release(TlConfigs *cs)
 	tl_strmap_release(&cs->by_dir);
 	tl_config_release(&cs->defaults);
 	tl_patterns_release(&cs->extend_exclude);
+	tl_free(cs->overrides);
 }
 
 bool tl_configs_force(TlConfigs *cs, const char *path, FILE *err)
 {
 	TlConfig *cfg = tl_calloc(1, sizeof *cfg);
 	bool found;
-	if (!tl_config_load(cfg, path, cs->rules, &found, err)) {
+	if (!tl_config_load(cfg, path, cs->rules, &found, err) ||
+	    (cs->overrides && !tl_config__override(cfg, cs->overrides, cs->rules, err))) {
 		tl_config_release(cfg);
 		tl_free(cfg);
 		return false;
@@ -402,6 +519,9 @@ const TlConfig *tl_configs_for(TlConfigs *cs, const char *file, bool is_dir, FIL
 				have = true; /* an invalid file still stops the search */
 				found = -1;
 			} else if (any) {
+				/* Checked when added: applying them again cannot fail. */
+				if (cs->overrides)
+					tl_config__override(cfg, cs->overrides, cs->rules, err);
 				found = (int32_t)cs->loaded.size;
 				tl_array_push(&cs->loaded, cfg);
 				have = true;

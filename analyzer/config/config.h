@@ -77,6 +77,10 @@ typedef struct TlConfigs {
 	 * apply on top of every file's configuration (base "" when none). */
 	TlPatterns extend_exclude;
 	bool failed;            /* a configuration file was invalid */
+	/* --config KEY=VALUE: TOML lines applied over every configuration
+	 * (the built-in defaults too), each key replacing the file's value;
+	 * NULL when none. */
+	char *overrides;
 } TlConfigs;
 
 void tl_configs_init(TlConfigs *cs, const TlRuleSet *rules);
@@ -84,6 +88,11 @@ void tl_configs_release(TlConfigs *cs);
 /* Adds --extend-exclude patterns (a comma-separated list of globs,
  * relative to the working directory) for every file. */
 void tl_configs_extend_exclude(TlConfigs *cs, const char *list);
+/* Adds a --config KEY=VALUE override (a TOML `key = value` line, keys as
+ * in torchlint.toml: select, extend-select, ignore, per-file-ignores,
+ * torch-version, external). Checks it at once: on error prints why to
+ * `err` and returns false. Call before tl_configs_for and tl_configs_force. */
+bool tl_configs_override(TlConfigs *cs, const char *kv, FILE *err);
 /* Loads `path` as the configuration for every file (--config). */
 bool tl_configs_force(TlConfigs *cs, const char *path, FILE *err);
 /* The configuration that applies to `file` (a path to a file or directory

@@ -38,6 +38,9 @@ void tl_show_settings(FILE *out, const TlShowSettings *s)
 		tl_show__line(out, "extend-select", &c->extend_select, from);
 	if (c->ignore.size)
 		tl_show__line(out, "ignore", &c->ignore, from);
+	for (uint32_t i = 0; s->overrides && i < s->overrides->size; i++)
+		fprintf(out, "  %-18s %s  (command line; replaces that key everywhere)\n", "--config",
+			s->overrides->items[i]);
 	if (s->cli->has_select)
 		tl_show__line(out, "--select", &s->cli->select, "command line");
 	if (s->cli->extend_select.size)

@@ -19,6 +19,7 @@ typedef struct TlShowSettings {
 	bool isolated, forced;       /* --isolated; --config */
 	bool is_dir;                 /* `file` is a directory: its files' settings */
 	const TlPatterns *cli_exclude; /* --extend-exclude (none: no items) */
+	const TlStrArray *overrides;   /* --config KEY=VALUE lines, or NULL */
 } TlShowSettings;
 
 void tl_show_settings(FILE *out, const TlShowSettings *s);

@@ -206,5 +206,35 @@ has "error 5" "$tmp/err" ".torchlint.toml:4:17: error: expected a version string
 has "error 6" "$tmp/err" ".torchlint.toml:6:11: error: 'bad1' in 'a.py' matches no rule"
 rm -r cfg
 
+# --- --config KEY=VALUE ------------------------------------------------------------------------
+mkdir -p ov
+cp fixme.py ov/
+printf '[tool.torchlint]\nselect = ["TL201"]\ntorch-version = "2.4"\n' >ov/pyproject.toml
+run "--config select replaces the file's" 1 "$bin" --config 'select = ["tl206"]' --format concise -q ov/fixme.py
+has "override applies" "$tmp/out" "TL206"
+hasnt "the file's select is replaced" "$tmp/out" "TL501"
+run "the file's torch-version stays" 1 "$bin" --config 'select = ["TL501"]' --format concise -q ov/fixme.py
+has "torch-version from the file" "$tmp/out" "TL501"
+run "two overrides" 0 "$bin" --config 'select = ["TL501"]' --config 'torch-version = "2.6"' -q ov/fixme.py
+run "override without a configuration file" 1 "$bin" --config 'select = ["TL206"]' --format concise -q fixme.py
+lines "defaults overridden" "$tmp/out" 1
+run "per-file-ignores override" 0 "$bin" --config 'select = ["TL206"]' --config 'per-file-ignores = {"fixme.py" = ["TL206"]}' -q ov/fixme.py
+run "--config FILE still a file" 1 "$bin" --config ov/pyproject.toml --extend-select TL501 --format concise -q fixme.py
+has "--config FILE (its torch-version)" "$tmp/out" "TL501"
+run "override with --config FILE" 1 "$bin" --config ov/pyproject.toml --config 'select = ["TL206"]' --format concise -q fixme.py
+has "override over --config FILE" "$tmp/out" "TL206"
+run "unknown key" 2 "$bin" --config 'colour = 1' fixme.py
+has "unknown key said" "$tmp/err" "--config override 1: unknown key 'colour'"
+run "bad TOML" 2 "$bin" --config 'select = ["TL101"]' --config 'select = [' fixme.py
+has "bad TOML said, numbered" "$tmp/err" "--config override 2:"
+run "bad selector" 2 "$bin" --config 'select = ["TL999"]' fixme.py
+has "bad selector said" "$tmp/err" "'TL999' in 'select' matches no rule"
+run "exclude refused" 2 "$bin" --config 'exclude = ["x"]' fixme.py
+has "exclude: use --extend-exclude" "$tmp/err" "use --extend-exclude"
+run "--show-settings shows overrides" 0 "$bin" --show-settings ov/fixme.py --config 'select = ["TL206"]'
+has "override shown" "$tmp/out" '--config           select = ["TL206"]  (command line; replaces that key everywhere)'
+has "the effect shown" "$tmp/out" "Rules that run on this file (2):"
+rm -r ov
+
 echo "conventions: $pass passed, $fail failed"
 [ "$fail" = 0 ]
