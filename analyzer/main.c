@@ -64,6 +64,7 @@ typedef struct TlCli {
 	TlSeverity fail_on; /* the least severe finding that makes the exit status 1 */
 	TlStrArray extend_exclude; /* --extend-exclude patterns, relative to the working directory */
 	TlStrArray overrides;      /* --config KEY=VALUE */
+	TlStrArray per_file_ignores; /* --per-file-ignores GLOB:LIST */
 	const char *show_settings;
 	long jobs;
 } TlCli;
@@ -124,6 +125,9 @@ static void tl_main__usage(FILE *out)
 	      "                           precision, safety, engine) or ALL; comma-separated\n"
 	      "  --extend-select LIST     rules to run in addition to the selection\n"
 	      "  --ignore LIST            rules not to run\n"
+	      "  --per-file-ignores GLOB:LIST\n"
+	      "                           also ignore LIST in the files GLOB matches (relative\n"
+	      "                           to the working directory; a bare name: any depth)\n"
 	      "  --torch-version X.Y      the oldest PyTorch the code must run on (default 2.6)\n"
 	      "  --rules-dir DIR          load more rules (CODE-name.toml + CODE-name.scm pairs)\n"
 	      "  --list-rules             print the rule catalog (as JSON with --format json)\n"
@@ -478,7 +482,7 @@ static int tl_main__options(int argc, char **argv, TlCli *cli)
 		OPT_CONFIG, OPT_ISOLATED, OPT_NO_GITIGNORE, OPT_FORCE_EXCLUDE, OPT_STDIN_FILENAME,
 		OPT_EXPLAIN, OPT_TORCH_VERSION, OPT_FIX, OPT_UNSAFE_FIXES, OPT_DIFF, OPT_ADD_NOQA,
 		OPT_SHOW_FILES, OPT_SHOW_SETTINGS, OPT_NO_FIX, OPT_FIX_ONLY, OPT_EXIT_NON_ZERO_ON_FIX,
-		OPT_FAIL_ON, OPT_EXTEND_EXCLUDE, OPT_SHOW_FIXES, OPT_NO_UNSAFE_FIXES,
+		OPT_FAIL_ON, OPT_EXTEND_EXCLUDE, OPT_SHOW_FIXES, OPT_NO_UNSAFE_FIXES, OPT_PER_FILE_IGNORES,
 	};
 	static const struct option longopts[] = {
 		{ "format", required_argument, NULL, OPT_FORMAT },
@@ -491,6 +495,7 @@ static int tl_main__options(int argc, char **argv, TlCli *cli)
 		{ "exit-non-zero-on-fix", no_argument, NULL, OPT_EXIT_NON_ZERO_ON_FIX },
 		{ "fail-on", required_argument, NULL, OPT_FAIL_ON },
 		{ "extend-exclude", required_argument, NULL, OPT_EXTEND_EXCLUDE },
+		{ "per-file-ignores", required_argument, NULL, OPT_PER_FILE_IGNORES },
 		{ "silent", no_argument, NULL, 's' },
 		{ "unsafe-fixes", no_argument, NULL, OPT_UNSAFE_FIXES },
 		{ "diff", no_argument, NULL, OPT_DIFF },
@@ -569,6 +574,7 @@ static int tl_main__options(int argc, char **argv, TlCli *cli)
 			}
 			break;
 		case OPT_EXTEND_EXCLUDE: tl_array_push(&cli->extend_exclude, optarg); break;
+		case OPT_PER_FILE_IGNORES: tl_array_push(&cli->per_file_ignores, optarg); break;
 		case OPT_UNSAFE_FIXES: cli->unsafe_fixes = true; break;
 		case OPT_DIFF: cli->diff = true; break;
 		case OPT_ADD_NOQA: cli->add_noqa = true; break;
@@ -860,6 +866,11 @@ int main(int argc, char **argv)
 		tl_configs_extend_exclude(&configs, cli.extend_exclude.items[i]);
 	for (uint32_t i = 0; i < cli.overrides.size; i++)
 		if (!tl_configs_override(&configs, cli.overrides.items[i], stderr)) {
+			exit_code = TL_EXIT_ERROR;
+			goto usage;
+		}
+	for (uint32_t i = 0; i < cli.per_file_ignores.size; i++)
+		if (!tl_configs_per_file_ignores(&configs, cli.per_file_ignores.items[i], stderr)) {
 			exit_code = TL_EXIT_ERROR;
 			goto usage;
 		}
@@ -1321,6 +1332,7 @@ done:
 	tl_array_release(&cli.ignore);
 	tl_array_release(&cli.extend_exclude);
 	tl_array_release(&cli.overrides);
+	tl_array_release(&cli.per_file_ignores);
 	/* A report that did not reach its file is a failure, not a success
 	 * with nothing to show (a full disk, /dev/full, a closed stdout). */
 	if (!tl_outfile_finish(&outfile, why, sizeof why)) {

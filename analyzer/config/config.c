@@ -187,7 +187,7 @@ bool tl_config_load(TlConfig *cfg, const char *path, const TlRuleSet *rules, boo
 		const TlTomlEntry *e = &doc.entries.items[i];
 		if (strcmp(e->table, pfi_table) == 0) {
 			any = true;
-			TlPerFileIgnore pfi;
+			TlPerFileIgnore pfi = { .absolute = false };
 			tl_array_init(&pfi.selectors);
 			if (!tl_config__selectors(path, e, rules, &pfi.selectors, err)) {
 				tl_str_array_release(&pfi.selectors);
@@ -286,6 +286,8 @@ bool tl_config_load(TlConfig *cfg, const char *path, const TlRuleSet *rules, boo
 	return ok;
 }
 
+static void tl_configs__add_cli_extra(const TlConfigs *cs, TlConfig *cfg);
+
 /* Applies the --config KEY=VALUE lines `text` to `cfg`: each key given
  * replaces what the file set (per-file-ignores: the whole table). Errors
  * name the override by its number. */
@@ -321,7 +323,7 @@ static bool tl_config__override(TlConfig *cfg, const char *text, const TlRuleSet
 				cfg->per_file_ignores.size = 0;
 				pfi_cleared = true;
 			}
-			TlPerFileIgnore pfi;
+			TlPerFileIgnore pfi = { .absolute = false };
 			tl_array_init(&pfi.selectors);
 			if (!tl_config__selectors(where, e, rules, &pfi.selectors, err)) {
 				tl_str_array_release(&pfi.selectors);
@@ -398,7 +400,9 @@ bool tl_configs_override(TlConfigs *cs, const char *kv, FILE *err)
 	/* The defaults apply where no file does. */
 	tl_config_release(&cs->defaults);
 	tl_config_defaults(&cs->defaults);
-	return tl_config__override(&cs->defaults, cs->overrides, cs->rules, err);
+	bool applied = tl_config__override(&cs->defaults, cs->overrides, cs->rules, err);
+	tl_configs__add_cli_extra(cs, &cs->defaults);
+	return applied;
 }
 
 /* ---- the set of configurations ------------------------------------------------- */
@@ -410,6 +414,63 @@ void tl_configs_init(TlConfigs *cs, const TlRuleSet *rules)
 	tl_strmap_init(&cs->by_dir);
 	tl_config_defaults(&cs->defaults);
 	tl_patterns_init(&cs->extend_exclude, "");
+	tl_config_defaults(&cs->cli_extra);
+}
+
+/* Appends copies of the --per-file-ignores entries to `cfg`. */
+static void tl_configs__add_cli_extra(const TlConfigs *cs, TlConfig *cfg)
+{
+	for (uint32_t i = 0; i < cs->cli_extra.per_file_ignores.size; i++) {
+		const TlPerFileIgnore *p = &cs->cli_extra.per_file_ignores.items[i];
+		TlPerFileIgnore c = { .glob = tl_strdup(p->glob), .absolute = true };
+		tl_array_init(&c.selectors);
+		for (uint32_t k = 0; k < p->selectors.size; k++)
+			tl_array_push(&c.selectors, tl_strdup(p->selectors.items[k]));
+		tl_array_push(&cfg->per_file_ignores, c);
+	}
+}
+
+bool tl_configs_per_file_ignores(TlConfigs *cs, const char *spec, FILE *err)
+{
+	const char *colon = strrchr(spec, ':');
+	if (!colon || colon == spec || !colon[1]) {
+		tl_diagf(err, "torchlint: --per-file-ignores '%s': expected GLOB:CODES (such as 'tests/*.py:TL101,TL2')\n",
+			 spec);
+		return false;
+	}
+	TlPerFileIgnore p = { .absolute = true };
+	tl_array_init(&p.selectors);
+	char *canon = tl_config_canonical_selectors(cs->rules, colon + 1);
+	char bad[128];
+	bool ok = tl_selection_add(cs->rules, &p.selectors, canon, bad, sizeof bad);
+	tl_free(canon);
+	if (!ok) {
+		tl_diagf(err, "torchlint: --per-file-ignores: '%s' matches no rule (see --list-rules)\n", bad);
+		tl_str_array_release(&p.selectors);
+		return false;
+	}
+	/* Anchored at the working directory; a bare name matches at any depth. */
+	char *glob = tl_strndup(spec, (size_t)(colon - spec));
+	TlBuf g;
+	tl_buf_init(&g);
+	if (strchr(glob, '/')) {
+		char *cwd = tl_path_cwd();
+		tl_buf_add(&g, cwd);
+		tl_buf_add(&g, glob[0] == '/' ? glob + 1 : glob);
+		tl_free(cwd);
+	} else {
+		tl_buf_addf(&g, "**/%s", glob);
+	}
+	tl_free(glob);
+	p.glob = tl_buf_detach(&g);
+	tl_array_push(&cs->cli_extra.per_file_ignores, p);
+	/* The defaults get it now; files as they are loaded. */
+	TlPerFileIgnore c = { .glob = tl_strdup(p.glob), .absolute = true };
+	tl_array_init(&c.selectors);
+	for (uint32_t k = 0; k < p.selectors.size; k++)
+		tl_array_push(&c.selectors, tl_strdup(p.selectors.items[k]));
+	tl_array_push(&cs->defaults.per_file_ignores, c);
+	return true;
 }
 
 void tl_configs_extend_exclude(TlConfigs *cs, const char *list)
@@ -449,6 +510,7 @@ void tl_configs_release(TlConfigs *cs)
 	tl_config_release(&cs->defaults);
 	tl_patterns_release(&cs->extend_exclude);
 	tl_free(cs->overrides);
+	tl_config_release(&cs->cli_extra);
 }
 
 bool tl_configs_force(TlConfigs *cs, const char *path, FILE *err)
@@ -461,6 +523,7 @@ bool tl_configs_force(TlConfigs *cs, const char *path, FILE *err)
 		tl_free(cfg);
 		return false;
 	}
+	tl_configs__add_cli_extra(cs, cfg);
 	tl_array_push(&cs->loaded, cfg);
 	cs->forced = cfg;
 	return true;
@@ -522,6 +585,7 @@ const TlConfig *tl_configs_for(TlConfigs *cs, const char *file, bool is_dir, FIL
 				/* Checked when added: applying them again cannot fail. */
 				if (cs->overrides)
 					tl_config__override(cfg, cs->overrides, cs->rules, err);
+				tl_configs__add_cli_extra(cs, cfg);
 				found = (int32_t)cs->loaded.size;
 				tl_array_push(&cs->loaded, cfg);
 				have = true;

@@ -30,6 +30,9 @@
 typedef struct TlPerFileIgnore {
 	char *glob;          /* relative to the config's directory; bare names match anywhere */
 	TlStrArray selectors;
+	/* --per-file-ignores: `glob` is anchored at an absolute directory (the
+	 * working directory) instead; `origin` says where it came from. */
+	bool absolute;
 } TlPerFileIgnore;
 
 typedef struct TlConfig {
@@ -81,6 +84,8 @@ typedef struct TlConfigs {
 	 * (the built-in defaults too), each key replacing the file's value;
 	 * NULL when none. */
 	char *overrides;
+	/* --per-file-ignores GLOB:LIST, added to every configuration. */
+	TlConfig cli_extra;
 } TlConfigs;
 
 void tl_configs_init(TlConfigs *cs, const TlRuleSet *rules);
@@ -93,6 +98,10 @@ void tl_configs_extend_exclude(TlConfigs *cs, const char *list);
  * torch-version, external). Checks it at once: on error prints why to
  * `err` and returns false. Call before tl_configs_for and tl_configs_force. */
 bool tl_configs_override(TlConfigs *cs, const char *kv, FILE *err);
+/* Adds a --per-file-ignores entry, "GLOB:SELECTORS" (a glob relative to
+ * the working directory, a bare name matching at any depth; selectors as
+ * in --ignore), to every configuration. On error prints why and returns false. */
+bool tl_configs_per_file_ignores(TlConfigs *cs, const char *spec, FILE *err);
 /* Loads `path` as the configuration for every file (--config). */
 bool tl_configs_force(TlConfigs *cs, const char *path, FILE *err);
 /* The configuration that applies to `file` (a path to a file or directory

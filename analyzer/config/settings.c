@@ -43,10 +43,13 @@ static void tl_settings__per_file_ignores(const TlConfig *cfg, const char *path,
 		const TlPerFileIgnore *p = &cfg->per_file_ignores.items[i];
 		TlBuf g;
 		tl_buf_init(&g);
-		if (!strchr(p->glob, '/'))
+		if (p->absolute)
+			tl_buf_add(&g, p->glob); /* --per-file-ignores: whole, against the absolute path */
+		else if (!strchr(p->glob, '/'))
 			tl_buf_add(&g, "**/"); /* a bare name matches at any depth */
-		tl_buf_add(&g, p->glob[0] == '/' ? p->glob + 1 : p->glob);
-		if (tl_glob_match(g.data, rel))
+		if (!p->absolute)
+			tl_buf_add(&g, p->glob[0] == '/' ? p->glob + 1 : p->glob);
+		if (tl_glob_match(g.data, p->absolute ? abs : rel))
 			tl_settings__copy(into, &p->selectors);
 		tl_buf_release(&g);
 	}

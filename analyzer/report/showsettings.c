@@ -51,7 +51,7 @@ void tl_show_settings(FILE *out, const TlShowSettings *s)
 		const TlPerFileIgnore *p = &c->per_file_ignores.items[i];
 		fprintf(out, "  %-18s \"%s\" = ", "per-file-ignores", p->glob);
 		tl_show__list(out, &p->selectors);
-		fprintf(out, "  (%s; applies when the glob matches)\n", from);
+		fprintf(out, "  (%s; applies when the glob matches)\n", p->absolute ? "--per-file-ignores" : from);
 	}
 	fprintf(out, "\nRules that run on %s (%u):\n  ", s->is_dir ? "its files, before per-file-ignores" : "this file",
 		s->selected->select.size);

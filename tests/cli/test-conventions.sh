@@ -236,5 +236,22 @@ has "override shown" "$tmp/out" '--config           select = ["TL206"]  (command
 has "the effect shown" "$tmp/out" "Rules that run on this file (2):"
 rm -r ov
 
+# --- --per-file-ignores on the command line --------------------------------------------------
+run "--per-file-ignores a name" 0 "$bin" --per-file-ignores 'train.py:TL201' -q train.py
+run "--per-file-ignores by rule name, a path glob" 1 "$bin" --per-file-ignores 'sub/*.py:missing-zero-grad' --format concise -q sub
+hasnt "sub/t.py ignored" "$tmp/out" "sub/t.py:"
+has "sub/gen/g.py not matched by sub/*.py" "$tmp/out" "sub/gen/g.py:10:9: TL201"
+printf '[tool.torchlint]\nselect = ["ALL"]\n' >sub/pyproject.toml
+run "--per-file-ignores on top of a configuration" 1 "$bin" --per-file-ignores 't.py:TL2' --format concise -q sub
+hasnt "configured file ignored too" "$tmp/out" "sub/t.py:10:9: TL201"
+has "other rules stay" "$tmp/out" "sub/gen/g.py:10:9: TL201"
+run "--show-settings lists it" 0 "$bin" --show-settings sub/t.py --per-file-ignores 't.py:TL201'
+has "shown" "$tmp/out" '"**/t.py" = ["TL201"]  (--per-file-ignores; applies when the glob matches)'
+rm sub/pyproject.toml
+run "--per-file-ignores without codes" 2 "$bin" --per-file-ignores 'train.py' train.py
+has "format said" "$tmp/err" "expected GLOB:CODES"
+run "--per-file-ignores unknown code" 2 "$bin" --per-file-ignores 'train.py:TL999' train.py
+has "unknown code said" "$tmp/err" "'TL999' matches no rule"
+
 echo "conventions: $pass passed, $fail failed"
 [ "$fail" = 0 ]
