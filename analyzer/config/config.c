@@ -65,10 +65,15 @@ void tl_config_release(TlConfig *cfg)
 	tl_str_array_release(&cfg->src);
 	for (uint32_t i = 0; i < cfg->per_file_ignores.size; i++) {
 		tl_free(cfg->per_file_ignores.items[i].glob);
+		tl_free(cfg->per_file_ignores.items[i].origin);
 		tl_str_array_release(&cfg->per_file_ignores.items[i].selectors);
 	}
 	tl_array_release(&cfg->per_file_ignores);
 	tl_patterns_release(&cfg->exclude);
+	tl_str_array_release(&cfg->extends);
+	for (uint32_t i = 0; i < cfg->inherited_exclude.size; i++)
+		tl_patterns_release(&cfg->inherited_exclude.items[i]);
+	tl_array_release(&cfg->inherited_exclude);
 	memset(cfg, 0, sizeof *cfg);
 }
 
@@ -142,8 +147,78 @@ static bool tl_config__selectors(const char *path, const TlTomlEntry *e, const T
 	return ok;
 }
 
+/* How many `extend` links one configuration may follow: a chain that long
+ * is a cycle or a mistake. */
+#define TL_CONFIG_EXTEND_MAX 8
+
+static void tl_config__copy_patterns(TlPatterns *to, const TlPatterns *from)
+{
+	tl_patterns_init(to, from->base);
+	for (uint32_t i = 0; i < from->items.size; i++) {
+		TlPattern p = from->items.items[i];
+		p.glob = tl_strdup(p.glob);
+		tl_array_push(&to->items, p);
+	}
+}
+
+/* `cfg` (just reset) starts from `base`, the configuration it extends:
+ * its settings, its per-file-ignores anchored at its directory, its
+ * excludes kept relative to it. */
+static void tl_config__inherit(TlConfig *cfg, const TlConfig *base)
+{
+	cfg->has_select = base->has_select;
+	for (uint32_t i = 0; i < base->select.size; i++)
+		tl_array_push(&cfg->select, tl_strdup(base->select.items[i]));
+	for (uint32_t i = 0; i < base->extend_select.size; i++)
+		tl_array_push(&cfg->extend_select, tl_strdup(base->extend_select.items[i]));
+	for (uint32_t i = 0; i < base->ignore.size; i++)
+		tl_array_push(&cfg->ignore, tl_strdup(base->ignore.items[i]));
+	for (uint32_t i = 0; i < base->external.size; i++)
+		tl_array_push(&cfg->external, tl_strdup(base->external.items[i]));
+	cfg->torch_version = base->torch_version;
+	for (uint32_t i = 0; i < base->src.size; i++) /* absolute already */
+		tl_array_push(&cfg->src, tl_strdup(base->src.items[i]));
+	for (uint32_t i = 0; i < base->per_file_ignores.size; i++) {
+		const TlPerFileIgnore *p = &base->per_file_ignores.items[i];
+		TlPerFileIgnore c = { .absolute = true, .origin = tl_strdup(p->origin ? p->origin : base->path) };
+		TlBuf g;
+		tl_buf_init(&g);
+		if (p->absolute)
+			tl_buf_add(&g, p->glob);
+		else if (!strchr(p->glob, '/'))
+			tl_buf_addf(&g, "**/%s", p->glob);
+		else
+			tl_buf_addf(&g, "%s%s", base->dir, p->glob[0] == '/' ? p->glob + 1 : p->glob);
+		c.glob = tl_buf_detach(&g);
+		tl_array_init(&c.selectors);
+		for (uint32_t k = 0; k < p->selectors.size; k++)
+			tl_array_push(&c.selectors, tl_strdup(p->selectors.items[k]));
+		tl_array_push(&cfg->per_file_ignores, c);
+	}
+	tl_array_push(&cfg->extends, tl_strdup(base->path));
+	for (uint32_t i = 0; i < base->extends.size; i++)
+		tl_array_push(&cfg->extends, tl_strdup(base->extends.items[i]));
+	TlPatterns own;
+	tl_config__copy_patterns(&own, &base->exclude);
+	tl_array_push(&cfg->inherited_exclude, own);
+	for (uint32_t i = 0; i < base->inherited_exclude.size; i++) {
+		TlPatterns p;
+		tl_config__copy_patterns(&p, &base->inherited_exclude.items[i]);
+		tl_array_push(&cfg->inherited_exclude, p);
+	}
+}
+
+static bool tl_config__load(TlConfig *cfg, const char *path, const TlRuleSet *rules, bool *found,
+			    FILE *err, int depth);
+
 bool tl_config_load(TlConfig *cfg, const char *path, const TlRuleSet *rules, bool *found,
 		    FILE *err)
+{
+	return tl_config__load(cfg, path, rules, found, err, 0);
+}
+
+static bool tl_config__load(TlConfig *cfg, const char *path, const TlRuleSet *rules, bool *found,
+			    FILE *err, int depth)
 {
 	tl_config_defaults(cfg);
 	*found = false;
@@ -178,9 +253,55 @@ bool tl_config_load(TlConfig *cfg, const char *path, const TlRuleSet *rules, boo
 	tl_patterns_init(&cfg->exclude, dir);
 	TlPatterns extend;
 	tl_patterns_init(&extend, dir);
-	bool ok = true, exclude_set = false;
+	bool ok = true, exclude_set = false, base_excludes = false;
 	char pfi_table[64];
 	snprintf(pfi_table, sizeof pfi_table, "%s%sper-file-ignores", table, tlen ? "." : "");
+	/* extend = "PATH" (relative to this file's directory): that
+	 * configuration first, then this file's keys over it, as ruff's. */
+	bool inherited = false;
+	for (uint32_t i = 0; i < doc.entries.size; i++) {
+		const TlTomlEntry *e = &doc.entries.items[i];
+		if (strcmp(e->table, table) != 0 || strcmp(e->key, "extend") != 0)
+			continue;
+		any = true;
+		if (e->kind != TL_TOML_STRING || !e->str[0]) {
+			ok = tl_config__error(err, path, e, "expected the path of a configuration file for", "extend");
+			continue;
+		}
+		if (depth >= TL_CONFIG_EXTEND_MAX) {
+			tl_diagf(err, "%s:%u:%u: error: 'extend' goes %d files deep (a cycle?)\n", path, e->line,
+				 e->column, TL_CONFIG_EXTEND_MAX);
+			ok = false;
+			continue;
+		}
+		TlBuf b;
+		tl_buf_init(&b);
+		if (e->str[0] == '/')
+			tl_buf_add(&b, e->str);
+		else
+			tl_buf_addf(&b, "%s%s", dir, e->str);
+		char *clean = tl_path_absolute(b.data); /* without "..": shown by --show-settings */
+		tl_buf_clear(&b);
+		tl_buf_add(&b, clean);
+		tl_free(clean);
+		TlConfig parent;
+		bool parent_found;
+		if (!tl_config__load(&parent, b.data, rules, &parent_found, err, depth + 1)) {
+			tl_diagf(err, "%s:%u:%u: error: the configuration 'extend' names is invalid (above)\n", path,
+				 e->line, e->column);
+			ok = false;
+		} else {
+			/* The reset cfg keeps its path, directory and (empty) excludes. */
+			tl_config__inherit(cfg, &parent);
+			inherited = true;
+			base_excludes = parent.has_exclude;
+		}
+		tl_config_release(&parent);
+		tl_buf_release(&b);
+	}
+	/* This file's select, ignore and external replace the extended ones;
+	 * extend-select and per-file-ignores add to them. */
+	bool replaced_select = !inherited, replaced_ignore = !inherited, replaced_external = !inherited;
 	/* Every error of the file is reported, not only the first: a run
 	 * stops on an invalid configuration, so one run should show them all. */
 	for (uint32_t i = 0; i < doc.entries.size; i++) {
@@ -209,12 +330,24 @@ bool tl_config_load(TlConfig *cfg, const char *path, const TlRuleSet *rules, boo
 		}
 		any = true;
 		const char *k = e->key;
-		if (strcmp(k, "select") == 0) {
+		if (strcmp(k, "extend") == 0) {
+			continue; /* read above */
+		} else if (strcmp(k, "select") == 0) {
 			cfg->has_select = true;
+			if (!replaced_select) {
+				tl_str_array_release(&cfg->select);
+				tl_array_init(&cfg->select);
+				replaced_select = true;
+			}
 			ok &= tl_config__selectors(path, e, rules, &cfg->select, err);
 		} else if (strcmp(k, "extend-select") == 0) {
 			ok &= tl_config__selectors(path, e, rules, &cfg->extend_select, err);
 		} else if (strcmp(k, "ignore") == 0) {
+			if (!replaced_ignore) {
+				tl_str_array_release(&cfg->ignore);
+				tl_array_init(&cfg->ignore);
+				replaced_ignore = true;
+			}
 			ok &= tl_config__selectors(path, e, rules, &cfg->ignore, err);
 		} else if (strcmp(k, "exclude") == 0 || strcmp(k, "extend-exclude") == 0) {
 			if (e->kind != TL_TOML_STRING_ARRAY) {
@@ -223,12 +356,24 @@ bool tl_config_load(TlConfig *cfg, const char *path, const TlRuleSet *rules, boo
 			}
 			bool replace = strcmp(k, "exclude") == 0;
 			exclude_set |= replace;
+			if (replace) {
+				/* This file's exclude replaces the extended ones too. */
+				for (uint32_t j = 0; j < cfg->inherited_exclude.size; j++)
+					tl_patterns_release(&cfg->inherited_exclude.items[j]);
+				cfg->inherited_exclude.size = 0;
+				base_excludes = false;
+			}
 			for (uint32_t j = 0; j < e->array.size; j++)
 				tl_patterns_add(replace ? &cfg->exclude : &extend, e->array.items[j]);
 		} else if (strcmp(k, "external") == 0) {
 			if (e->kind != TL_TOML_STRING_ARRAY) {
 				ok = tl_config__error(err, path, e, "expected a list of codes for", k);
 				continue;
+			}
+			if (!replaced_external) {
+				tl_str_array_release(&cfg->external);
+				tl_array_init(&cfg->external);
+				replaced_external = true;
 			}
 			for (uint32_t j = 0; j < e->array.size; j++) {
 				const char *c = e->array.items[j];
@@ -246,8 +391,11 @@ bool tl_config_load(TlConfig *cfg, const char *path, const TlRuleSet *rules, boo
 			 * to the configuration's directory. */
 			if (e->kind != TL_TOML_STRING_ARRAY) {
 				ok = tl_config__error(err, path, e, "expected a list of folders for", k);
-				break;
+				continue;
 			}
+			/* This file's src replaces an extended one's. */
+			tl_str_array_release(&cfg->src);
+			tl_array_init(&cfg->src);
 			for (uint32_t j = 0; j < e->array.size; j++) {
 				const char *d = e->array.items[j];
 				TlBuf b;
@@ -271,10 +419,11 @@ bool tl_config_load(TlConfig *cfg, const char *path, const TlRuleSet *rules, boo
 		}
 	}
 	tl_toml_release(&doc);
-	if (ok && !exclude_set)
+	/* The defaults, unless this file or one it extends set `exclude`. */
+	if (ok && !exclude_set && !base_excludes)
 		for (size_t i = 0; i < sizeof tl_config__default_excludes / sizeof *tl_config__default_excludes; i++)
 			tl_patterns_add(&cfg->exclude, tl_config__default_excludes[i]);
-	cfg->has_exclude = exclude_set;
+	cfg->has_exclude = exclude_set || base_excludes;
 	/* extend-exclude adds after the base list (later patterns win). */
 	for (uint32_t i = 0; ok && i < extend.items.size; i++) {
 		TlPattern p = extend.items.items[i];
@@ -318,6 +467,7 @@ static bool tl_config__override(TlConfig *cfg, const char *text, const TlRuleSet
 			if (!pfi_cleared) {
 				for (uint32_t j = 0; j < cfg->per_file_ignores.size; j++) {
 					tl_free(cfg->per_file_ignores.items[j].glob);
+					tl_free(cfg->per_file_ignores.items[j].origin);
 					tl_str_array_release(&cfg->per_file_ignores.items[j].selectors);
 				}
 				cfg->per_file_ignores.size = 0;
@@ -422,7 +572,7 @@ static void tl_configs__add_cli_extra(const TlConfigs *cs, TlConfig *cfg)
 {
 	for (uint32_t i = 0; i < cs->cli_extra.per_file_ignores.size; i++) {
 		const TlPerFileIgnore *p = &cs->cli_extra.per_file_ignores.items[i];
-		TlPerFileIgnore c = { .glob = tl_strdup(p->glob), .absolute = true };
+		TlPerFileIgnore c = { .glob = tl_strdup(p->glob), .absolute = true, .origin = tl_strdup("--per-file-ignores") };
 		tl_array_init(&c.selectors);
 		for (uint32_t k = 0; k < p->selectors.size; k++)
 			tl_array_push(&c.selectors, tl_strdup(p->selectors.items[k]));
@@ -438,7 +588,7 @@ bool tl_configs_per_file_ignores(TlConfigs *cs, const char *spec, FILE *err)
 			 spec);
 		return false;
 	}
-	TlPerFileIgnore p = { .absolute = true };
+	TlPerFileIgnore p = { .absolute = true, .origin = tl_strdup("--per-file-ignores") };
 	tl_array_init(&p.selectors);
 	char *canon = tl_config_canonical_selectors(cs->rules, colon + 1);
 	char bad[128];
@@ -465,7 +615,7 @@ bool tl_configs_per_file_ignores(TlConfigs *cs, const char *spec, FILE *err)
 	p.glob = tl_buf_detach(&g);
 	tl_array_push(&cs->cli_extra.per_file_ignores, p);
 	/* The defaults get it now; files as they are loaded. */
-	TlPerFileIgnore c = { .glob = tl_strdup(p.glob), .absolute = true };
+	TlPerFileIgnore c = { .glob = tl_strdup(p.glob), .absolute = true, .origin = tl_strdup("--per-file-ignores") };
 	tl_array_init(&c.selectors);
 	for (uint32_t k = 0; k < p.selectors.size; k++)
 		tl_array_push(&c.selectors, tl_strdup(p.selectors.items[k]));

@@ -30,9 +30,11 @@
 typedef struct TlPerFileIgnore {
 	char *glob;          /* relative to the config's directory; bare names match anywhere */
 	TlStrArray selectors;
-	/* --per-file-ignores: `glob` is anchored at an absolute directory (the
-	 * working directory) instead; `origin` says where it came from. */
+	/* `glob` is anchored at an absolute directory instead: --per-file-ignores
+	 * (the working directory) or a configuration this one extends (its
+	 * directory); `origin` (owned) names which. */
 	bool absolute;
+	char *origin;
 } TlPerFileIgnore;
 
 typedef struct TlConfig {
@@ -46,6 +48,11 @@ typedef struct TlConfig {
 	int torch_version;   /* major * 100 + minor, or 0 when not set */
 	TlStrArray external; /* other tools' noqa codes or prefixes (ruff's lint.external) */
 	TlStrArray src;      /* roots of the project's imports, absolute (ruff's src) */
+	/* extend = "PATH": the configurations this one extends, nearest first
+	 * (owned paths), and their excludes, each relative to its own file's
+	 * directory; a file is excluded when `exclude` or any of these says so. */
+	TlStrArray extends;
+	TlArray(TlPatterns) inherited_exclude;
 } TlConfig;
 
 /* Reads the configuration file `path` (pyproject.toml or any other name,

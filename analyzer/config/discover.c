@@ -157,6 +157,8 @@ static bool tl_discover__excluded(const TlWalk *w, int32_t scope, const char *pa
 			cfg = &fallback;
 		}
 		skip = tl_patterns_match(&cfg->exclude, abs, is_dir) == TL_MATCH_EXCLUDE;
+		for (uint32_t i = 0; !skip && i < cfg->inherited_exclude.size; i++)
+			skip = tl_patterns_match(&cfg->inherited_exclude.items[i], abs, is_dir) == TL_MATCH_EXCLUDE;
 		if (!skip && opt->configs && opt->configs->extend_exclude.items.size)
 			skip = tl_patterns_match(&opt->configs->extend_exclude, abs, is_dir) == TL_MATCH_EXCLUDE;
 		if (!opt->configs)

@@ -29,7 +29,9 @@ void tl_show_settings(FILE *out, const TlShowSettings *s)
 		fprintf(out, "Configuration file: %s%s\n", c->path, s->forced ? " (--config)" : "");
 	else
 		fprintf(out, "Configuration file: none (%s)\n",
-			s->isolated ? "--isolated" : "no torchlint.toml or pyproject.toml with [tool.torchlint] above it");
+			s->isolated ? "--isolated" : "no .torchlint.toml, torchlint.toml or pyproject.toml with [tool.torchlint] above it");
+	for (uint32_t i = 0; c->path && i < c->extends.size; i++)
+		fprintf(out, "  which extends: %s\n", c->extends.items[i]);
 	fprintf(out, "\nRule selection, applied in this order:\n");
 	fprintf(out, "  %-18s the rules marked on in --list-rules  (built-in default)\n", "defaults");
 	if (c->has_select)
@@ -51,7 +53,7 @@ void tl_show_settings(FILE *out, const TlShowSettings *s)
 		const TlPerFileIgnore *p = &c->per_file_ignores.items[i];
 		fprintf(out, "  %-18s \"%s\" = ", "per-file-ignores", p->glob);
 		tl_show__list(out, &p->selectors);
-		fprintf(out, "  (%s; applies when the glob matches)\n", p->absolute ? "--per-file-ignores" : from);
+		fprintf(out, "  (%s; applies when the glob matches)\n", p->origin ? p->origin : from);
 	}
 	fprintf(out, "\nRules that run on %s (%u):\n  ", s->is_dir ? "its files, before per-file-ignores" : "this file",
 		s->selected->select.size);

@@ -253,5 +253,36 @@ has "format said" "$tmp/err" "expected GLOB:CODES"
 run "--per-file-ignores unknown code" 2 "$bin" --per-file-ignores 'train.py:TL999' train.py
 has "unknown code said" "$tmp/err" "'TL999' matches no rule"
 
+# --- extend = "PATH" ------------------------------------------------------------------------------
+mkdir -p ext/sub/gen ext/sub/tests
+cp fixme.py ext/sub/a.py
+cp fixme.py ext/sub/gen/b.py
+cp fixme.py ext/sub/tests/c.py
+printf '[tool.torchlint]\nselect = ["TL206", "TL501"]\ntorch-version = "2.4"\nextend-exclude = ["sub/gen/"]\n[tool.torchlint.per-file-ignores]\n"sub/tests/*.py" = ["TL501"]\n' >ext/pyproject.toml
+printf 'extend = "../pyproject.toml"\nignore = ["TL206"]\n' >ext/sub/.torchlint.toml
+run "extend: the base's select, torch-version, excludes and per-file-ignores" 1 "$bin" --format concise -q ext
+has "base select and torch-version" "$tmp/out" "ext/sub/a.py:4:5: TL501"
+hasnt "this file's ignore" "$tmp/out" "TL206"
+hasnt "base extend-exclude, relative to the base" "$tmp/out" "gen/b.py"
+hasnt "base per-file-ignores, relative to the base" "$tmp/out" "tests/c.py"
+run "--show-settings names the chain" 0 "$bin" --show-settings ext/sub
+has "extends shown" "$tmp/out" "  which extends: $tmp/p/ext/pyproject.toml"
+printf 'extend = "../pyproject.toml"\nselect = ["TL206"]\n' >ext/sub/.torchlint.toml
+run "extend: select replaces the base's" 1 "$bin" --format concise -q ext/sub/a.py
+has "child select" "$tmp/out" "TL206"
+hasnt "base select replaced" "$tmp/out" "TL501"
+printf 'extend = "missing.toml"\n' >ext/sub/.torchlint.toml
+run "extend: a missing file" 2 "$bin" ext/sub/a.py
+has "missing said" "$tmp/err" "cannot read configuration '$tmp/p/ext/sub/missing.toml'"
+has "where it is named" "$tmp/err" ".torchlint.toml:1:10: error: the configuration 'extend' names is invalid"
+printf 'extend = "b.toml"\n' >ext/a.toml
+printf 'extend = "a.toml"\n' >ext/b.toml
+run "extend: a cycle" 2 "$bin" --config ext/a.toml fixme.py
+has "cycle said" "$tmp/err" "'extend' goes 8 files deep (a cycle?)"
+printf 'extend = 3\n' >ext/sub/.torchlint.toml
+run "extend: not a path" 2 "$bin" ext/sub/a.py
+has "type said" "$tmp/err" "expected the path of a configuration file for 'extend'"
+rm -r ext
+
 echo "conventions: $pass passed, $fail failed"
 [ "$fail" = 0 ]
