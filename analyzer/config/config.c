@@ -597,6 +597,7 @@ bool tl_configs_per_file_ignores(TlConfigs *cs, const char *spec, FILE *err)
 	if (!ok) {
 		tl_diagf(err, "torchlint: --per-file-ignores: '%s' matches no rule (see --list-rules)\n", bad);
 		tl_str_array_release(&p.selectors);
+		tl_free(p.origin);
 		return false;
 	}
 	/* Anchored at the working directory; a bare name matches at any depth. */
