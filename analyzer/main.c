@@ -436,13 +436,6 @@ static int tl_main__explain(const TlRuleSet *rules, const char *code)
 	tl_explain_render(r, &text);
 	fputs(text.data, stdout);
 	tl_buf_release(&text);
-	if (r->embedded) {
-		TlBuf uri;
-		tl_buf_init(&uri);
-		tl_output_help_uri(r, &uri);
-		printf("\nDocumentation: %s\n", uri.data);
-		tl_buf_release(&uri);
-	}
 	return TL_EXIT_CLEAN;
 }
 

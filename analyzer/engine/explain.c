@@ -11,6 +11,8 @@
 #define TL_HOMEPAGE "https://github.com/torchlint/torchlint"
 #endif
 
+static void tl_explain__cost(const TlRule *r, TlBuf *out);
+
 void tl_explain_render(const TlRule *r, TlBuf *out)
 {
 	tl_buf_addf(out, "%s %s (%s, %s, %s)\n\n", r->code, r->name, r->family,
@@ -37,8 +39,22 @@ void tl_explain_render(const TlRule *r, TlBuf *out)
 		/* The project's page, not a path that exists only in a checkout. */
 		tl_buf_addf(out, "\n\n(from %s/blob/main/%s)\n", TL_HOMEPAGE, path);
 	}
-	if (strncmp(r->code, "TL0", 3) == 0)
-		return; /* engine findings have no cost to measure */
+	if (strncmp(r->code, "TL0", 3) != 0)
+		tl_explain__cost(r, out); /* engine findings have no cost to measure */
+	if (r->embedded) {
+		tl_buf_add(out, "\nDocumentation: ");
+		tl_explain_page_uri(r, out);
+		tl_buf_addc(out, '\n');
+	}
+}
+
+void tl_explain_page_uri(const TlRule *r, TlBuf *out)
+{
+	tl_buf_addf(out, "%s/blob/main/docs/rules/%s.md", TL_HOMEPAGE, r->code);
+}
+
+static void tl_explain__cost(const TlRule *r, TlBuf *out)
+{
 	/* The measurement, generated from validate/results/ by validate/report.py;
 	 * never a number that no result file holds. */
 	tl_buf_add(out, "\n### Measured cost (validate/)\n\n");

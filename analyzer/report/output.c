@@ -7,6 +7,7 @@
 #include "base/buf.h"
 #include "base/escape.h"
 #include "base/paths.h"
+#include "engine/explain.h"
 #include "engine/skills.h"
 
 #ifndef TL_VERSION
@@ -219,7 +220,7 @@ void tl_output_help_uri(const TlRule *r, TlBuf *out)
 {
 	/* A built-in rule has its page, docs/rules/CODE.md (tools/gen_rule_docs.py). */
 	if (r->embedded) {
-		tl_buf_addf(out, "%s/blob/main/docs/rules/%s.md", TL_HOMEPAGE, r->code);
+		tl_explain_page_uri(r, out);
 		return;
 	}
 	size_t len = 0;

@@ -20,6 +20,10 @@
 
 #ifdef __GLIBC__
 #include <malloc.h>
+
+#ifndef TL_HOMEPAGE
+#define TL_HOMEPAGE "https://github.com/torchlint/torchlint"
+#endif
 #endif
 
 #ifndef TL_VERSION
@@ -90,7 +94,8 @@ static bool tl_server__is_config_name(const char *path)
 {
 	const char *slash = strrchr(path, '/');
 	const char *base = slash ? slash + 1 : path;
-	return strcmp(base, "pyproject.toml") == 0 || strcmp(base, "torchlint.toml") == 0;
+	return strcmp(base, "pyproject.toml") == 0 || strcmp(base, "torchlint.toml") == 0 ||
+	       strcmp(base, ".torchlint.toml") == 0;
 }
 
 void tl_server_mark_all_due(TlServer *s, int64_t when)
@@ -136,13 +141,13 @@ static bool tl_server__stamp(TlServer *s, const char *path)
 
 bool tl_server_check_configs(TlServer *s, const char *path)
 {
-	static const char *const names[] = { "torchlint.toml", "pyproject.toml" };
+	static const char *const names[] = { ".torchlint.toml", "torchlint.toml", "pyproject.toml" };
 	bool changed = false;
 	char *dir = tl_path_dirname_abs(path);
 	TlBuf p;
 	tl_buf_init(&p);
 	for (;;) {
-		for (size_t k = 0; k < 2; k++) {
+		for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
 			tl_buf_clear(&p);
 			tl_buf_addf(&p, "%s%s", dir, names[k]);
 			changed |= tl_server__stamp(s, p.data);
@@ -636,11 +641,11 @@ static json_t *tl_server__initialized(TlServer *s, json_t *params, int *code, co
 		return NULL;
 	/* Ask the client to tell us when a configuration file changes. */
 	json_t *req = json_pack(
-		"{s:s, s:I, s:s, s:{s:[{s:s, s:s, s:{s:[{s:s}, {s:s}]}}]}}", "jsonrpc", "2.0", "id",
+		"{s:s, s:I, s:s, s:{s:[{s:s, s:s, s:{s:[{s:s}, {s:s}, {s:s}]}}]}}", "jsonrpc", "2.0", "id",
 		(json_int_t)s->next_id++, "method", "client/registerCapability", "params",
 		"registrations", "id", "torchlint-config", "method", "workspace/didChangeWatchedFiles",
 		"registerOptions", "watchers", "globPattern", "**/pyproject.toml", "globPattern",
-		"**/torchlint.toml");
+		"**/torchlint.toml", "globPattern", "**/.torchlint.toml");
 	tl_server_send(s, req);
 	/* And when a module of the project changes on disk. */
 	req = json_pack("{s:s, s:I, s:s, s:{s:[{s:s, s:s, s:{s:[{s:s}]}}]}}", "jsonrpc", "2.0", "id",
@@ -1097,7 +1102,8 @@ static void tl_server__usage(FILE *out)
 	      "\n"
 	      "Runs the language server (LSP 3.17) on standard input and output, for\n"
 	      "editors: diagnostics as you type, the rule's explanation on hover, and\n"
-	      "`# noqa` quick fixes. Logs go to standard error. See README.md, \"Editors\".\n",
+	      "`# noqa` quick fixes. Logs go to standard error. See\n"
+	      TL_HOMEPAGE "#editors.\n",
 	      out);
 }
 
