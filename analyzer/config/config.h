@@ -6,7 +6,8 @@
  * pyproject.toml (ruff's order for .ruff.toml, ruff.toml, pyproject.toml).
  * Every error of a file is reported (file:line:col), not only the first.
  *
- * Keys: select, extend-select, ignore (lists of selectors), per-file-ignores
+ * Keys: extend (the path of a configuration this one starts from, relative
+ * to its directory), select, extend-select, ignore (lists of selectors), per-file-ignores
  * (a table: glob -> list of selectors), exclude, extend-exclude (lists of
  * globs, relative to the configuration's directory), torch-version ("2.4",
  * the oldest PyTorch the code must run on; RULES.md principle 8), external
