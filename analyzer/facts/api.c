@@ -65,6 +65,20 @@ static const char *const tl_facts__api_dropout_module[] = {
 	"torch.nn.AlphaDropout", "torch.nn.FeatureAlphaDropout",
 	"torch.nn.modules.dropout.Dropout", "torch.nn.modules.Dropout",
 };
+static const char *const tl_facts__api_anomaly[] = {
+	"torch.autograd.set_detect_anomaly", "torch.autograd.detect_anomaly",
+	"torch.autograd.anomaly_mode.set_detect_anomaly", "torch.autograd.anomaly_mode.detect_anomaly",
+};
+/* Torch functions that return a new tensor and have an in-place twin
+ * (`torch.clamp` / `Tensor.clamp_`), and the view and shape functions. */
+static const char *const tl_facts__api_out_of_place[] = {
+	"torch.clamp", "torch.clip", "torch.masked_fill", "torch.add", "torch.sub", "torch.mul",
+	"torch.div", "torch.relu", "torch.sigmoid", "torch.tanh", "torch.abs", "torch.neg",
+	"torch.exp", "torch.sqrt", "torch.pow", "torch.unsqueeze", "torch.squeeze",
+	"torch.transpose", "torch.flatten", "torch.reshape", "torch.permute", "torch.index_fill",
+	"torch.scatter", "torch.nan_to_num", "torch.tril", "torch.triu", "torch.round",
+	"torch.floor", "torch.ceil", "torch.clamp_min", "torch.clamp_max",
+};
 static const char *const tl_facts__api_loader[] = {
 	"torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader",
 };
@@ -104,6 +118,10 @@ static const char *const *tl_facts__api_names(TlApi api, size_t *n)
 		return TL_FACTS__NAMES(tl_facts__api_functional_dropout);
 	case TL_API_DROPOUT_MODULE:
 		return TL_FACTS__NAMES(tl_facts__api_dropout_module);
+	case TL_API_ANOMALY_MODE:
+		return TL_FACTS__NAMES(tl_facts__api_anomaly);
+	case TL_API_OUT_OF_PLACE:
+		return TL_FACTS__NAMES(tl_facts__api_out_of_place);
 	case TL_API_COUNT:
 		break;
 	}

@@ -194,6 +194,8 @@ typedef enum TlApi {
 	TL_API_FUNCTIONAL_DROPOUT, /* torch.nn.functional.dropout, dropout1d/2d/3d, alpha_dropout,
 				    * feature_alpha_dropout */
 	TL_API_DROPOUT_MODULE,   /* torch.nn.Dropout, Dropout1d/2d/3d, AlphaDropout, FeatureAlphaDropout */
+	TL_API_ANOMALY_MODE,     /* torch.autograd.set_detect_anomaly / detect_anomaly */
+	TL_API_OUT_OF_PLACE,     /* torch functions with an in-place twin or a view: torch.clamp, torch.unsqueeze, ... */
 	TL_API_COUNT
 } TlApi;
 
@@ -267,6 +269,24 @@ bool tl_facts_in_step_loop(const TlIndex *idx, TSNode node, uint32_t kinds, bool
  * (`if step % N != 0: continue`), or in an `except` clause (it runs when a
  * step fails). */
 bool tl_facts_under_every_n(const TlIndex *idx, TSNode node);
+/* True when a step loop of `kinds` (TL_STEP_*) runs inside the region
+ * `node` opens: the body of a with statement, or, for any other statement,
+ * the rest of its function (at module level: every step loop of the file,
+ * since a switch set there holds for the whole run); a step loop of its
+ * own or of a local function called there (depth-bounded). */
+bool tl_facts_encloses_step_loop(const TlIndex *idx, TSNode node, uint32_t kinds);
+/* True when `node` sits, in its own function, under a condition: in a
+ * branch of an if / elif / else, a conditional expression, or the operand
+ * of `and` / `or`. */
+bool tl_facts_under_condition(const TlIndex *idx, TSNode node);
+/* True when `node` is in test code: a function (or one around it) named
+ * `test...`, or a method of a class named `Test...`. */
+bool tl_facts_in_test_code(const TlIndex *idx, TSNode node);
+/* True when the value of the expression statement around `node` may be
+ * shown rather than thrown away: a statement at the top level of a
+ * notebook, which Jupyter displays when it ends its cell (the cells are
+ * one program here, so every top-level statement counts). */
+bool tl_facts_displayed(const TlIndex *idx, TSNode node);
 /* True when every name `expr` reads holds the same object, unchanged, in
  * every iteration of the loop around it (through call sites when it is in
  * none in its own function): not re-bound by or in the loop, not stored

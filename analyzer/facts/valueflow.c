@@ -695,3 +695,23 @@ const TlBinding *tl_facts__resolve_prefix(const TlIndex *idx, TSNode n)
 	}
 	return NULL;
 }
+
+bool tl_facts_displayed(const TlIndex *idx, TSNode node)
+{
+	const TlSyms *sy = tl_syms();
+	const char *path = idx->src ? idx->src->path : NULL;
+	size_t n = path ? strlen(path) : 0;
+	if (n < 6 || strcmp(path + n - 6, ".ipynb") != 0)
+		return false;
+	TSNode stmt = node;
+	while (!ts_node_is_null(stmt) && ts_node_symbol(stmt) != sy->expression_statement) {
+		TSSymbol s = ts_node_symbol(stmt);
+		if (s == sy->block || s == sy->module)
+			return false;
+		stmt = tl_index_parent(idx, stmt);
+	}
+	if (ts_node_is_null(stmt))
+		return false;
+	TSNode up = tl_index_parent(idx, stmt);
+	return !ts_node_is_null(up) && ts_node_symbol(up) == sy->module;
+}

@@ -240,13 +240,14 @@ static const char *const tl_version_names[] = {
 static const char *const tl_api_names[] = {
 	"tensor-factory", "random-factory", "tensor-from-data", "deprecated-amp", "cpu-amp", "torch-load", "hub-load",
 	"activation-checkpoint", "empty-cache", "data-loader", "log", "softmax-function",
-	"softmax-module", "functional-dropout", "dropout-module", NULL,
+	"softmax-module", "functional-dropout", "dropout-module", "anomaly-mode", "out-of-place",
+	NULL,
 };
 _Static_assert(sizeof tl_api_names / sizeof *tl_api_names == TL_API_COUNT + 1,
 	       "one name per TlApi kind, in order");
 static const char *const tl_keyword_names[] = {
 	"weights_only", "pickle_module", "use_reentrant", "non_blocking", "device",
-	"pin_memory", "map_location", "dtype", NULL,
+	"pin_memory", "map_location", "dtype", "out", NULL,
 };
 /* Parameters asked for by name; their places come from the API's signature. */
 static const char *const tl_argument_names[] = {
@@ -525,6 +526,29 @@ static bool tl_pred_wrapped_module(const TlIndex *idx, TSNode n, int choice)
 	return tl_facts_wrapped_module(idx, n, (TlWrapper)choice);
 }
 
+static bool tl_pred_encloses_step_loop(const TlIndex *idx, TSNode n, int choice)
+{
+	return tl_facts_encloses_step_loop(idx, n, tl_step_bits[choice]);
+}
+
+static bool tl_pred_under_condition(const TlIndex *idx, TSNode n, int choice)
+{
+	(void)choice;
+	return tl_facts_under_condition(idx, n);
+}
+
+static bool tl_pred_displayed(const TlIndex *idx, TSNode n, int choice)
+{
+	(void)choice;
+	return tl_facts_displayed(idx, n);
+}
+
+static bool tl_pred_in_test_code(const TlIndex *idx, TSNode n, int choice)
+{
+	(void)choice;
+	return tl_facts_in_test_code(idx, n);
+}
+
 static bool tl_pred_dies_in_iteration(const TlIndex *idx, TSNode n, int choice)
 {
 	(void)choice;
@@ -634,10 +658,18 @@ const TlPredicateDef tl_predicates[] = {
 	  "the backward differentiates a value computed by a forward of a module wrapped in DistributedDataParallel (ddp) or FSDP (fsdp)" },
 	{ "wrapped-module", "wrapper", tl_wrapper_names, tl_pred_wrapped_module,
 	  "the expression is the module inside a DistributedDataParallel (ddp) or FSDP (fsdp) wrapper, reached around it: `ddp.module`, `self.model.module`, or a name bound to one" },
+	{ "encloses-step-loop", "kind", tl_step_names, tl_pred_encloses_step_loop,
+	  "a step loop of that kind (any, training) runs in the region the node opens: a with block's body, else the rest of its function (module level: the whole file), or a local function called there" },
+	{ "under-condition", NULL, NULL, tl_pred_under_condition,
+	  "the node sits, in its own function, in an if / elif / else branch, a conditional expression or an operand of and / or" },
+	{ "displayed", NULL, NULL, tl_pred_displayed,
+	  "the expression statement around the node is at the top level of a notebook, where Jupyter displays a cell's last value" },
+	{ "in-test-code", NULL, NULL, tl_pred_in_test_code,
+	  "the node is in a function named test... (or one nested in it) or a method of a class named Test..." },
 	{ "dies-in-iteration", NULL, NULL, tl_pred_dies_in_iteration,
 	  "the call's value is not kept past the loop iteration (not appended, stored into an attribute or element, returned)" },
 	{ "api", "kind", tl_api_names, tl_pred_api,
-	  "the call's callee (or the reference itself) resolves to an API of that kind (tensor-factory, random-factory: torch.rand/randn/randint, tensor-from-data, deprecated-amp, cpu-amp: the deprecated torch.cpu.amp ones, torch-load, hub-load: torch.hub.load_state_dict_from_url / torch.utils.model_zoo.load_url, activation-checkpoint, empty-cache, data-loader, log: torch.log, softmax-function: F.softmax / log_softmax / softmin, softmax-module: nn.Softmax / LogSoftmax / Softmin, functional-dropout: F.dropout and its variants, dropout-module: nn.Dropout and its variants)" },
+	  "the call's callee (or the reference itself) resolves to an API of that kind (tensor-factory, random-factory: torch.rand/randn/randint, tensor-from-data, deprecated-amp, cpu-amp: the deprecated torch.cpu.amp ones, torch-load, hub-load: torch.hub.load_state_dict_from_url / torch.utils.model_zoo.load_url, activation-checkpoint, empty-cache, data-loader, log: torch.log, softmax-function: F.softmax / log_softmax / softmin, softmax-module: nn.Softmax / LogSoftmax / Softmin, functional-dropout: F.dropout and its variants, dropout-module: nn.Dropout and its variants, anomaly-mode: torch.autograd.set_detect_anomaly / detect_anomaly, out-of-place: torch functions with an in-place twin and the view functions, torch.clamp, torch.unsqueeze, ...)" },
 	{ "literal", "value", tl_literal_names, tl_pred_literal,
 	  "the expression is that literal (False, True, None), written in place or held by a name bound exactly once in its scope to it (`flag = False`); parameters and names bound twice are not" },
 	{ "number-beyond", "format", tl_format_names, tl_pred_number_beyond,
