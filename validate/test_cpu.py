@@ -193,6 +193,14 @@ class Correctness(unittest.TestCase):
         self.assertGreater(x["signal"]["reported_loss_last"], 0.0)
         self.assertGreater(f["signal"]["cross_entropy"], 10 * x["signal"]["cross_entropy"])
 
+    def test_TL219_discarded_mask_lets_padding_in(self):
+        f, x = variants("TL219")
+        self.assertGreater(f["signal"]["pad_mass"][-1], 0.1)
+        self.assertEqual(x["signal"]["pad_mass"][-1], 0.0)
+        # With the mask applied, the padding's content cannot change the output.
+        self.assertGreater(f["signal"]["padding_sensitivity"], 1e-3)
+        self.assertEqual(x["signal"]["padding_sensitivity"], 0.0)
+
 
 class Precision(unittest.TestCase):
     def test_TL211_frozen_backbone_keeps_training(self):
@@ -254,11 +262,19 @@ class Safety(unittest.TestCase):
 
 
 class GpuOnly(unittest.TestCase):
-    """Speed cases: on the CPU both variants must run; they claim nothing here."""
+    """Speed cases: on the CPU both variants must run; they claim nothing here
+    (but for the costs a CPU shows: anomaly mode's overhead is host work)."""
+
+    CPU_SHOWN = {"TL309"}
+
+    def test_TL309_anomaly_mode_slows_every_step(self):
+        f, x = variants("TL309")
+        self.assertEqual(f["signal"]["loss"], x["signal"]["loss"])
+        self.assertGreater(f["median_step_s"], 1.2 * x["median_step_s"])
 
     def test_speed_cases_run_on_cpu(self):
         for code in caselib.case_codes():
-            if not code.startswith("TL3"):
+            if not code.startswith("TL3") or code in self.CPU_SHOWN:
                 continue
             with self.subTest(code=code):
                 self.assertTrue((caselib.CASES / code / "NEEDS_GPU").is_file())
