@@ -261,6 +261,17 @@ class Safety(unittest.TestCase):
         self.assertEqual(x["signal"]["allreduce_calls"], x["signal"]["optimizer_steps"])
 
 
+class Checkpoint(unittest.TestCase):
+    def test_TL504_prefixed_keys_do_not_load(self):
+        f, x = variants("TL504")
+        self.assertTrue(f["signal"]["strict_load"].startswith("Unexpected key(s)"))
+        self.assertEqual(x["signal"]["strict_load"], "loaded")
+        self.assertEqual(f["signal"]["keys_loaded"], 0)
+        self.assertEqual(x["signal"]["keys_loaded"], x["signal"]["keys_expected"])
+        self.assertLess(f["signal"]["loaded_accuracy"], 0.5)
+        self.assertGreater(x["signal"]["loaded_accuracy"], 0.9)
+
+
 class GpuOnly(unittest.TestCase):
     """Speed cases: on the CPU both variants must run; they claim nothing here
     (but for the costs a CPU shows: anomaly mode's overhead is host work)."""

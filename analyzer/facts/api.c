@@ -65,6 +65,7 @@ static const char *const tl_facts__api_dropout_module[] = {
 	"torch.nn.AlphaDropout", "torch.nn.FeatureAlphaDropout",
 	"torch.nn.modules.dropout.Dropout", "torch.nn.modules.Dropout",
 };
+static const char *const tl_facts__api_torch_save[] = { "torch.save", "torch.serialization.save" };
 static const char *const tl_facts__api_anomaly[] = {
 	"torch.autograd.set_detect_anomaly", "torch.autograd.detect_anomaly",
 	"torch.autograd.anomaly_mode.set_detect_anomaly", "torch.autograd.anomaly_mode.detect_anomaly",
@@ -120,6 +121,8 @@ static const char *const *tl_facts__api_names(TlApi api, size_t *n)
 		return TL_FACTS__NAMES(tl_facts__api_dropout_module);
 	case TL_API_ANOMALY_MODE:
 		return TL_FACTS__NAMES(tl_facts__api_anomaly);
+	case TL_API_TORCH_SAVE:
+		return TL_FACTS__NAMES(tl_facts__api_torch_save);
 	case TL_API_OUT_OF_PLACE:
 		return TL_FACTS__NAMES(tl_facts__api_out_of_place);
 	case TL_API_COUNT:

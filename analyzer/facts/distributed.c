@@ -156,6 +156,12 @@ static bool tl_facts__wrapper_qname(const char *q, TlWrapper kind)
 		return tl_facts__ends(q, "DistributedDataParallel");
 	case TL_WRAP_FSDP:
 		return tl_facts__ends(q, "FullyShardedDataParallel");
+	case TL_WRAP_PREFIXED:
+		return tl_facts__ends(q, "DistributedDataParallel") ||
+		       strcmp(q, "torch.nn.DataParallel") == 0 ||
+		       strcmp(q, "torch.nn.parallel.DataParallel") == 0 ||
+		       strcmp(q, "torch.nn.parallel.data_parallel.DataParallel") == 0 ||
+		       strcmp(q, "torch.compile") == 0;
 	}
 	return false;
 }
@@ -368,4 +374,10 @@ bool tl_facts_optimizer_before_shard(const TlIndex *idx, TSNode ctor)
 	}
 	tl_facts__names_release(&owners);
 	return before && !rebuilt;
+}
+
+bool tl_facts_wrapped_by(const TlIndex *idx, TSNode e, TlWrapper kind)
+{
+	int budget = TL_FACTS_BUDGET;
+	return tl_facts__wrapped(idx, e, kind, 0, &budget);
 }

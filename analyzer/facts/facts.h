@@ -195,12 +195,16 @@ typedef enum TlApi {
 				    * feature_alpha_dropout */
 	TL_API_DROPOUT_MODULE,   /* torch.nn.Dropout, Dropout1d/2d/3d, AlphaDropout, FeatureAlphaDropout */
 	TL_API_ANOMALY_MODE,     /* torch.autograd.set_detect_anomaly / detect_anomaly */
+	TL_API_TORCH_SAVE,       /* torch.save */
 	TL_API_OUT_OF_PLACE,     /* torch functions with an in-place twin or a view: torch.clamp, torch.unsqueeze, ... */
 	TL_API_COUNT
 } TlApi;
 
 /* Module wrappers that change how gradients are synchronised. */
-typedef enum TlWrapper { TL_WRAP_DDP, TL_WRAP_FSDP } TlWrapper;
+/* TL_WRAP_PREFIXED: the wrappers whose state_dict() prefixes every key
+ * (DistributedDataParallel and DataParallel: `module.`; torch.compile:
+ * `_orig_mod.`). */
+typedef enum TlWrapper { TL_WRAP_DDP, TL_WRAP_FSDP, TL_WRAP_PREFIXED } TlWrapper;
 
 /* True when `node` is a call whose callee, or a reference (a decorator
  * without parentheses) that, resolves to an API of kind `api`. */
@@ -287,6 +291,11 @@ bool tl_facts_in_test_code(const TlIndex *idx, TSNode node);
  * notebook, which Jupyter displays when it ends its cell (the cells are
  * one program here, so every top-level statement counts). */
 bool tl_facts_displayed(const TlIndex *idx, TSNode node);
+/* True when the value of `node` is written by torch.save: its first
+ * argument, an entry of a dict / list / tuple literal that is, or the value
+ * of an assignment to a name (or an element of one) that a torch.save
+ * later in the same function passes as its first argument. */
+bool tl_facts_saved(const TlIndex *idx, TSNode node);
 /* True when every name `expr` reads holds the same object, unchanged, in
  * every iteration of the loop around it (through call sites when it is in
  * none in its own function): not re-bound by or in the loop, not stored
@@ -370,6 +379,9 @@ bool tl_facts_backward_through(const TlIndex *idx, TSNode call, TlWrapper kind);
  * wrapper: `ddp.module` (`self.model.module`, a parameter every caller
  * passes a wrapped model) or a name bound to it (`inner = ddp.module`). */
 bool tl_facts_wrapped_module(const TlIndex *idx, TSNode expr, TlWrapper kind);
+/* True when `expr` is itself a wrapper of `kind`: a call of the wrapper, a
+ * name or attribute bound to one, a parameter every caller passes one. */
+bool tl_facts_wrapped_by(const TlIndex *idx, TSNode expr, TlWrapper kind);
 /* True when `ctor`, an optimizer construction over a module's parameters
  * (`AdamW(model.parameters())`, parameter groups), is followed in the same
  * function by a wrapper that replaces that module's parameters by sharded

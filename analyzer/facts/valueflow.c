@@ -715,3 +715,58 @@ bool tl_facts_displayed(const TlIndex *idx, TSNode node)
 	TSNode up = tl_index_parent(idx, stmt);
 	return !ts_node_is_null(up) && ts_node_symbol(up) == sy->module;
 }
+
+/* Whether `call` is a torch.save whose first argument is the name `name`. */
+static bool tl_facts__saves_name(const TlIndex *idx, const TlCall *c, const char *name)
+{
+	if (!c->qname || !tl_facts__qname_is_api(c->qname, TL_API_TORCH_SAVE))
+		return false;
+	TSNode arg = tl_facts__arg(c->node, 0);
+	char *root = ts_node_is_null(arg) ? NULL : tl_facts__dotted(idx, arg);
+	bool same = root && strcmp(root, name) == 0;
+	tl_free(root);
+	return same;
+}
+
+bool tl_facts_saved(const TlIndex *idx, TSNode node)
+{
+	const TlSyms *sy = tl_syms();
+	TSNode cur = node;
+	for (int depth = 0; depth < 16; depth++) {
+		TSNode p = tl_index_parent(idx, cur);
+		if (ts_node_is_null(p))
+			return false;
+		TSSymbol s = ts_node_symbol(p);
+		if (s == sy->pair) {
+			if (!ts_node_eq(tl_tree_field(p, sy->f_value), cur))
+				return false;
+		} else if (s == sy->dictionary || s == sy->list || s == sy->tuple ||
+			   s == sy->parenthesized_expression) {
+			/* an entry of a literal */
+		} else if (s == sy->argument_list) {
+			TSNode call = tl_index_parent(idx, p);
+			const TlCall *c = ts_node_is_null(call) ? NULL : tl_index_call_at(idx, call);
+			return c && c->qname && tl_facts__qname_is_api(c->qname, TL_API_TORCH_SAVE) &&
+			       ts_node_eq(tl_facts__arg(call, 0), cur);
+		} else if (s == sy->assignment) {
+			if (!ts_node_eq(tl_tree_field(p, sy->f_right), cur))
+				return false;
+			char *name = tl_facts_root_name(idx, tl_tree_field(p, sy->f_left));
+			if (!name)
+				return false;
+			int32_t func = tl_index_func_of(idx, p);
+			const TlIntArray *calls = tl_index_scope_calls(idx, func);
+			bool found = false;
+			for (uint32_t i = 0; calls && i < calls->size && !found; i++) {
+				const TlCall *c = &idx->calls.items[calls->items[i]];
+				found = c->start_byte >= ts_node_end_byte(p) && tl_facts__saves_name(idx, c, name);
+			}
+			tl_free(name);
+			return found;
+		} else {
+			return false;
+		}
+		cur = p;
+	}
+	return false;
+}

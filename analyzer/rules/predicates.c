@@ -240,7 +240,7 @@ static const char *const tl_version_names[] = {
 static const char *const tl_api_names[] = {
 	"tensor-factory", "random-factory", "tensor-from-data", "deprecated-amp", "cpu-amp", "torch-load", "hub-load",
 	"activation-checkpoint", "empty-cache", "data-loader", "log", "softmax-function",
-	"softmax-module", "functional-dropout", "dropout-module", "anomaly-mode", "out-of-place",
+	"softmax-module", "functional-dropout", "dropout-module", "anomaly-mode", "torch-save", "out-of-place",
 	NULL,
 };
 _Static_assert(sizeof tl_api_names / sizeof *tl_api_names == TL_API_COUNT + 1,
@@ -258,7 +258,7 @@ static const uint32_t tl_step_bits[] = { TL_STEP_TRAIN | TL_STEP_EVAL, TL_STEP_T
 static const char *const tl_loader_option_names[] = {
 	"pin_memory", "drop_last", "shuffle", "persistent_workers", "num_workers", NULL,
 };
-static const char *const tl_wrapper_names[] = { "ddp", "fsdp", NULL };
+static const char *const tl_wrapper_names[] = { "ddp", "fsdp", "prefixed", NULL };
 
 static bool tl_pred_torch_version_at_least(const TlIndex *idx, TSNode n, int choice)
 {
@@ -537,6 +537,17 @@ static bool tl_pred_under_condition(const TlIndex *idx, TSNode n, int choice)
 	return tl_facts_under_condition(idx, n);
 }
 
+static bool tl_pred_wrapped_by(const TlIndex *idx, TSNode n, int choice)
+{
+	return tl_facts_wrapped_by(idx, n, (TlWrapper)choice);
+}
+
+static bool tl_pred_saved(const TlIndex *idx, TSNode n, int choice)
+{
+	(void)choice;
+	return tl_facts_saved(idx, n);
+}
+
 static bool tl_pred_displayed(const TlIndex *idx, TSNode n, int choice)
 {
 	(void)choice;
@@ -662,6 +673,10 @@ const TlPredicateDef tl_predicates[] = {
 	  "a step loop of that kind (any, training) runs in the region the node opens: a with block's body, else the rest of its function (module level: the whole file), or a local function called there" },
 	{ "under-condition", NULL, NULL, tl_pred_under_condition,
 	  "the node sits, in its own function, in an if / elif / else branch, a conditional expression or an operand of and / or" },
+	{ "wrapped-by", "wrapper", tl_wrapper_names, tl_pred_wrapped_by,
+	  "the expression is a wrapper of that kind itself (ddp, fsdp, prefixed: DistributedDataParallel, DataParallel or torch.compile, whose state_dict keys carry a prefix): a call of it, a name or attribute bound to one, a parameter every caller passes one" },
+	{ "saved", NULL, NULL, tl_pred_saved,
+	  "the value is what torch.save writes: its first argument, an entry of a literal that is, or a name (or an element of one) assigned it that a later torch.save in the function passes" },
 	{ "displayed", NULL, NULL, tl_pred_displayed,
 	  "the expression statement around the node is at the top level of a notebook, where Jupyter displays a cell's last value" },
 	{ "in-test-code", NULL, NULL, tl_pred_in_test_code,
@@ -669,7 +684,7 @@ const TlPredicateDef tl_predicates[] = {
 	{ "dies-in-iteration", NULL, NULL, tl_pred_dies_in_iteration,
 	  "the call's value is not kept past the loop iteration (not appended, stored into an attribute or element, returned)" },
 	{ "api", "kind", tl_api_names, tl_pred_api,
-	  "the call's callee (or the reference itself) resolves to an API of that kind (tensor-factory, random-factory: torch.rand/randn/randint, tensor-from-data, deprecated-amp, cpu-amp: the deprecated torch.cpu.amp ones, torch-load, hub-load: torch.hub.load_state_dict_from_url / torch.utils.model_zoo.load_url, activation-checkpoint, empty-cache, data-loader, log: torch.log, softmax-function: F.softmax / log_softmax / softmin, softmax-module: nn.Softmax / LogSoftmax / Softmin, functional-dropout: F.dropout and its variants, dropout-module: nn.Dropout and its variants, anomaly-mode: torch.autograd.set_detect_anomaly / detect_anomaly, out-of-place: torch functions with an in-place twin and the view functions, torch.clamp, torch.unsqueeze, ...)" },
+	  "the call's callee (or the reference itself) resolves to an API of that kind (tensor-factory, random-factory: torch.rand/randn/randint, tensor-from-data, deprecated-amp, cpu-amp: the deprecated torch.cpu.amp ones, torch-load, hub-load: torch.hub.load_state_dict_from_url / torch.utils.model_zoo.load_url, activation-checkpoint, empty-cache, data-loader, log: torch.log, softmax-function: F.softmax / log_softmax / softmin, softmax-module: nn.Softmax / LogSoftmax / Softmin, functional-dropout: F.dropout and its variants, dropout-module: nn.Dropout and its variants, anomaly-mode: torch.autograd.set_detect_anomaly / detect_anomaly, torch-save, out-of-place: torch functions with an in-place twin and the view functions, torch.clamp, torch.unsqueeze, ...)" },
 	{ "literal", "value", tl_literal_names, tl_pred_literal,
 	  "the expression is that literal (False, True, None), written in place or held by a name bound exactly once in its scope to it (`flag = False`); parameters and names bound twice are not" },
 	{ "number-beyond", "format", tl_format_names, tl_pred_number_beyond,

@@ -1,0 +1,185 @@
+"""TL504 wrapped-state-dict-saved: fixtures.
+
+An `expect` annotation sits before `X.state_dict()` that torch.save writes
+(directly, as an entry of a checkpoint dict, or through a name a later
+torch.save passes) where X is bound to DistributedDataParallel(...),
+DataParallel(...) or torch.compile(...). An `ok` annotation sits before the
+wrapped module's state dict (`X.module`, `X._orig_mod`), unwrapped models,
+keys rewritten before saving, state dicts that are not saved, and the
+state dicts of optimizers and scalers.
+"""
+import os
+
+import torch
+import torch.distributed as dist
+import torch.nn as nn
+from torch.nn.parallel import DistributedDataParallel as DDP
+from accelerate import Accelerator
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.body = nn.Sequential(nn.Linear(32, 64), nn.ReLU(), nn.Linear(64, 10))
+
+    def forward(self, x):
+        return self.body(x)
+
+
+# Flagged: a DDP model saved directly by rank 0.
+def ddp_main(loader, epochs, path):
+    dist.init_process_group("nccl")
+    rank = int(os.environ["LOCAL_RANK"])
+    model = DDP(Net().cuda(rank), device_ids=[rank])
+    opt = torch.optim.AdamW(model.parameters())
+    for _ in range(epochs):
+        for x, y in loader:
+            opt.zero_grad()
+            nn.functional.cross_entropy(model(x), y).backward()
+            opt.step()
+        if rank == 0:
+            # expect: TL504
+            torch.save(model.state_dict(), path)
+
+
+# Flagged: a checkpoint dict holding it, beside the optimizer's state.
+def save_checkpoint(net: nn.Module, opt, epoch, path):
+    model = nn.DataParallel(net)
+    # expect: TL504
+    torch.save({"epoch": epoch, "model": model.state_dict(), "optimizer": opt.state_dict()}, path)
+
+
+# Flagged: the dict is built first and saved later.
+def save_later(net, path):
+    model = torch.nn.DataParallel(net, device_ids=[0, 1])
+    checkpoint = {
+        # expect: TL504
+        "state_dict": model.state_dict(),
+        "arch": "net",
+    }
+    torch.save(checkpoint, path)
+
+
+# Flagged: an element assigned into a dict that is saved.
+def save_items(net, path):
+    wrapped = torch.compile(net)
+    ckpt = {}
+    # expect: TL504
+    ckpt["model"] = wrapped.state_dict()
+    torch.save(ckpt, path)
+
+
+# Flagged: a trainer whose model attribute is the DDP wrapper.
+class Trainer:
+    def __init__(self, rank):
+        self.rank = rank
+        self.model = DDP(Net().to(rank), device_ids=[rank])
+        self.opt = torch.optim.SGD(self.model.parameters(), lr=0.1)
+
+    def save(self, path):
+        # expect: TL504
+        state = {"model": self.model.state_dict(), "opt": self.opt.state_dict()}
+        torch.save(state, path)
+
+
+# Flagged: torch.compile's wrapper, saved directly.
+def compiled(path):
+    model = torch.compile(Net())
+    # expect: TL504
+    torch.save(model.state_dict(), path)
+
+
+# Flagged: the wrapper built inline.
+def inline(net, path):
+    # expect: TL504
+    torch.save(nn.DataParallel(net).state_dict(), path)
+
+
+# Flagged: a list of states.
+def ensemble(nets, path):
+    first = nn.DataParallel(nets[0])
+    # expect: TL504
+    torch.save([first.state_dict()], path)
+
+
+# ---------------------------------------------------------------------------
+# Correct
+# ---------------------------------------------------------------------------
+
+
+# OK: the wrapped module's state dict.
+def save_module(net, path):
+    model = DDP(net)
+    # ok: TL504
+    torch.save(model.module.state_dict(), path)
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    # ok: TL504
+    torch.save(opt.state_dict(), path + ".opt")
+
+
+# OK: torch.compile's original module.
+def save_orig(net, path):
+    compiled_net = torch.compile(net)
+    # ok: TL504
+    torch.save(compiled_net._orig_mod.state_dict(), path)
+
+
+# OK: accelerate unwraps the model.
+def save_accelerate(net, opt, path):
+    accelerator = Accelerator()
+    model, opt = accelerator.prepare(net, opt)
+    # ok: TL504
+    torch.save(accelerator.unwrap_model(model).state_dict(), path)
+
+
+# OK: keys stripped before saving.
+def save_stripped(net, path):
+    model = nn.DataParallel(net)
+    # ok: TL504
+    state = {k.replace("module.", "", 1): v for k, v in model.state_dict().items()}
+    torch.save(state, path)
+
+
+# OK: a bare model (not wrapped).
+def save_bare(path):
+    model = Net()
+    # ok: TL504
+    torch.save(model.state_dict(), path)
+
+
+# OK: the state dict is compared, not saved.
+def compare(net, other):
+    model = DDP(net)
+    # ok: TL504
+    sd = model.state_dict()
+    return all(torch.equal(sd[k], v) for k, v in other.items())
+
+
+# OK: a wrapped name re-bound to the inner module before saving.
+def rebind(net, path):
+    model = DDP(net)
+    model = model.module
+    # ok: TL504
+    torch.save(model.state_dict(), path)
+
+
+# OK: a helper that unwraps.
+def unwrap(model):
+    return model.module if hasattr(model, "module") else model
+
+
+def save_unwrapped(net, path):
+    model = DDP(net)
+    # ok: TL504
+    torch.save(unwrap(model).state_dict(), path)
+
+
+# Known miss: the checkpoint is written by a helper that receives the state.
+def write(state, path):
+    torch.save(state, path)
+
+
+def save_through_helper(net, path):
+    model = DDP(net)
+    # todo-expect: TL504
+    write(model.state_dict(), path)
