@@ -330,6 +330,16 @@ static bool tl_facts__loop_builds_module(const TlIndex *idx, const TlLoop *l)
 
 bool tl_facts_iteration_builds_model(const TlIndex *idx, TSNode node)
 {
+	/* In a loop of its own function: the innermost loop around it that
+	 * trains or evaluates (runs a backward, a step or a forward), or one
+	 * inside that. */
+	for (int32_t l = tl_index_loop_of(idx, node); l >= 0; l = idx->loops.items[l].parent) {
+		const TlLoop *lp = &idx->loops.items[l];
+		if (tl_facts__loop_builds_module(idx, lp))
+			return true;
+		if (lp->events & (TL_EV_BACKWARD | TL_EV_OPT_STEP | TL_EV_FORWARD))
+			return false;
+	}
 	TlIntArray loops;
 	tl_array_init(&loops);
 	tl_facts__step_loop_list(idx, node, &loops);

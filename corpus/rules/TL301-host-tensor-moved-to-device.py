@@ -322,3 +322,13 @@ def train_fixed_model(loader, width=64):
         noise = torch.randn(x.shape[0], width).cuda()
         net(x.cuda() + noise).sum().backward()
         opt.step()
+
+
+# OK: a check that runs a freshly built layer once on each device.
+def check_each_device(devices):
+    outs = []
+    for dev in devices:
+        layer = nn.Conv2d(1, 1, 1).to(dev)
+        # ok: TL301
+        outs.append(layer(torch.randn(1, 1, 4, 4).to(dev)).dtype)
+    return outs
