@@ -232,6 +232,64 @@ static bool tl_facts__optimizer_modules(const TlIndex *idx, TSNode opt, TlModSet
 	return !ts_node_is_null(ctor) && tl_facts__ctor_modules(idx, ctor, out);
 }
 
+/* True when name `n` is bound anew in every iteration of the loop whose
+ * body is `body`: by an assignment inside the body, or as the loop's own
+ * target (`for model in (m_ref, m_cpt):`). */
+static bool tl_facts__fresh_name(const TlIndex *idx, TSNode n, TSNode body)
+{
+	const TlSyms *sy = tl_syms();
+	n = tl_index_unparen(n);
+	if (ts_node_is_null(n) || ts_node_symbol(n) != sy->identifier)
+		return false;
+	const TlBinding *b = tl_index_resolve_node(idx, n);
+	if (!b)
+		return false;
+	if (b->kind == TL_BIND_FOR) {
+		/* Each element once: unless a loop around this one comes back
+		 * to the same elements (an epoch loop around a loop over models). */
+		TSNode loop = tl_index_parent(idx, body);
+		if (ts_node_is_null(loop) || !ts_node_eq(b->stmt, loop))
+			return false;
+		for (uint32_t l = 0; l < idx->loops.size; l++)
+			if (ts_node_eq(idx->loops.items[l].node, loop))
+				return idx->loops.items[l].parent < 0;
+		return false;
+	}
+	return b->kind == TL_BIND_ASSIGN && ts_node_start_byte(b->stmt) >= ts_node_start_byte(body) &&
+	       ts_node_end_byte(b->stmt) <= ts_node_end_byte(body);
+}
+
+/* True when the parameters optimizer constructor `ctor` is handed are new
+ * in every iteration of the loop whose body is `body`: `m.parameters()` of
+ * a module the loop iterates over, or a list of leaf tensors made in the
+ * body (`x_in = latents.detach().clone()`; `SGD([x_in])`). */
+static bool tl_facts__params_fresh(const TlIndex *idx, TSNode ctor, TSNode body)
+{
+	const TlSyms *sy = tl_syms();
+	TSNode params = tl_facts__kwarg(idx, ctor, "params");
+	if (ts_node_is_null(params))
+		params = tl_facts__arg(ctor, 0);
+	params = tl_index_unparen(params);
+	if (ts_node_is_null(params))
+		return false;
+	TSSymbol s = ts_node_symbol(params);
+	if (s == sy->call) {
+		const TlCall *c = tl_index_call_at(idx, params);
+		return c && c->receiver.id && c->method &&
+		       (strcmp(c->method, "parameters") == 0 || strcmp(c->method, "named_parameters") == 0) &&
+		       tl_facts__fresh_name(idx, c->receiver, body);
+	}
+	if (s != sy->list && s != sy->tuple)
+		return false;
+	uint32_t n = ts_node_named_child_count(params);
+	if (!n)
+		return false;
+	for (uint32_t k = 0; k < n; k++)
+		if (!tl_facts__fresh_name(idx, ts_node_named_child(params, k), body))
+			return false;
+	return true;
+}
+
 bool tl_facts__optimizer_fresh_in(const TlIndex *idx, TSNode opt, TSNode body)
 {
 	const TlSyms *sy = tl_syms();
@@ -252,6 +310,8 @@ bool tl_facts__optimizer_fresh_in(const TlIndex *idx, TSNode opt, TSNode body)
 	}
 	if (ts_node_is_null(ctor) || ts_node_start_byte(ctor) < from || ts_node_end_byte(ctor) > to)
 		return false;
+	if (tl_facts__params_fresh(idx, ctor, body))
+		return true;
 	TlModSet mods;
 	tl_array_init(&mods);
 	bool fresh = tl_facts__ctor_modules(idx, ctor, &mods) && mods.size > 0;

@@ -803,3 +803,35 @@ def restart_optimizer_each_epoch(model, loader, epochs):
             nn.functional.cross_entropy(model(x), y).backward()
             # expect: TL201
             adam.step()
+
+
+# OK: each model of a pair is trained for one step with its own fresh
+# optimizer, and each leaf that a guidance step optimises is made anew.
+def one_step_each(models, batch):
+    for candidate in models:
+        sgd = torch.optim.SGD(candidate.parameters(), lr=0.1)
+        candidate(batch).sum().backward()
+        # ok: TL201
+        sgd.step()
+
+
+def guided_latents(unet, latents, timesteps, lr):
+    for t in timesteps:
+        x_in = latents.detach().clone()
+        x_in.requires_grad = True
+        sgd = torch.optim.SGD([x_in], lr=lr)
+        unet(x_in, t).sum().backward()
+        # ok: TL201
+        sgd.step()
+        latents = x_in.detach()
+    return latents
+
+
+# The same models visited again every epoch: their gradients pile up.
+def one_step_each_epoch(models, batch, epochs):
+    for epoch in range(epochs):
+        for candidate in models:
+            sgd = torch.optim.SGD(candidate.parameters(), lr=0.1)
+            candidate(batch).sum().backward()
+            # expect: TL201
+            sgd.step()
