@@ -783,6 +783,12 @@ bool tl_facts__graph(const TlIndex *idx, TSNode expr, int depth)
 				int e = tl_facts__call_element_graph(idx, v, b->elem, depth + 1);
 				if (e >= 0)
 					return e || tl_facts__backpropagated(idx, b);
+				/* `loss, sample_size, logs = criterion(model, sample)`
+				 * of a criterion the project does not show: the loss
+				 * comes first; what follows it are its statistics. */
+				const TlCall *vc = tl_index_call_at(idx, v);
+				if (b->elem > 0 && vc && (vc->events & TL_EV_LOSS) && !(vc->events & TL_EV_FORWARD))
+					return tl_facts__backpropagated(idx, b);
 			}
 			if (tl_facts__graph(idx, v, depth + 1))
 				return true;
