@@ -177,6 +177,9 @@ int tl_facts__relate(const TlIndex *idx, const TlModRef *r, const TlModRef *e);
 bool tl_facts__in_comprehension(const TlIndex *idx, TSNode n, TSNode top);
 bool tl_facts__is_callee(const TlIndex *idx, TSNode n);
 bool tl_facts__ctor_modules(const TlIndex *idx, TSNode ctor, TlModSet *out);
+/* False only when every module optimizer `opt` updates is known and none
+ * of them is, holds or is part of module `m` (facts/modules.c). */
+bool tl_facts__optimizer_may_update(const TlIndex *idx, TSNode opt, const TlModRef *m);
 /* True when optimizer `opt` is constructed inside `body` (a loop's body)
  * over the parameters of modules that are all constructed inside it too:
  * each iteration trains a fresh model with a fresh optimizer, so no

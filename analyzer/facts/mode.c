@@ -683,15 +683,32 @@ bool tl_facts_leaves_eval(const TlIndex *idx, TSNode call)
 			goto cleanup; /* a switch to train mode on something unknown */
 	}
 	uint32_t pos = ts_node_start_byte(c->node);
+	/* The optimizer steps of the iteration: a module none of them updates
+	 * (a frozen encoder used only to encode inputs) is not trained here. */
+	TlSteps steps;
+	tl_array_init(&steps);
+	tl_facts__sequence(idx, l->func, l->body, TL_EV_OPT_STEP, &steps);
 	for (uint32_t i = 0; i < evals.size && !left; i++) {
 		const char *m = evals.items[i];
 		if (!tl_facts__trained(idx, m, c->func, pos))
+			continue;
+		TlBuf path;
+		tl_buf_init(&path);
+		TSNode root = tl_facts__name_root(idx, m, c->func, pos, &path);
+		bool here = steps.size == 0 || ts_node_is_null(root);
+		TlModRef me = { root, path.data ? path.data : (char *)"" };
+		for (uint32_t k = 0; k < steps.size && !here; k++)
+			here = !steps.items[k].call ||
+			       tl_facts__optimizer_may_update(idx, tl_facts__stepped(idx, steps.items[k].call), &me);
+		tl_buf_release(&path);
+		if (!here)
 			continue;
 		bool restored = false;
 		for (uint32_t k = 0; k < trains.size && !restored; k++)
 			restored = tl_facts__switches(idx, trains.items[k], m, c->func, pos);
 		left = !restored;
 	}
+	tl_array_release(&steps);
 cleanup:
 	tl_facts__names_release(&evals);
 	tl_facts__names_release(&trains);

@@ -410,6 +410,20 @@ bool tl_facts_iteration_builds_model(const TlIndex *idx, TSNode node)
 	return builds;
 }
 
+bool tl_facts__optimizer_may_update(const TlIndex *idx, TSNode opt, const TlModRef *m)
+{
+	TlModSet set;
+	tl_array_init(&set);
+	bool may = true;
+	if (tl_facts__optimizer_modules(idx, opt, &set)) {
+		may = false;
+		for (uint32_t i = 0; i < set.size && !may; i++)
+			may = tl_facts__relate(idx, &set.items[i], m) != TL_REL_DISJOINT;
+	}
+	tl_facts__modset_release(&set);
+	return may;
+}
+
 /* The modules whose parameters the optimizer constructed by call `ctor`
  * updates (see tl_facts__optimizer_modules). */
 bool tl_facts__ctor_modules(const TlIndex *idx, TSNode ctor, TlModSet *out)
