@@ -391,11 +391,13 @@ static bool tl_facts__loop_builds_module(const TlIndex *idx, const TlLoop *l)
 bool tl_facts_iteration_builds_model(const TlIndex *idx, TSNode node)
 {
 	/* In a loop of its own function: the innermost loop around it that
-	 * trains or evaluates (runs a backward, a step or a forward), or one
-	 * inside that. */
+	 * trains or evaluates (runs a backward, a step or a forward) decides.
+	 * Only a loop that trains what it builds is a sweep over models; one
+	 * that runs a forward only may build a helper module per item (a
+	 * smoothing filter for each attention map) and still be hot. */
 	for (int32_t l = tl_index_loop_of(idx, node); l >= 0; l = idx->loops.items[l].parent) {
 		const TlLoop *lp = &idx->loops.items[l];
-		if (tl_facts__loop_builds_module(idx, lp))
+		if ((lp->events & (TL_EV_BACKWARD | TL_EV_OPT_STEP)) && tl_facts__loop_builds_module(idx, lp))
 			return true;
 		if (lp->events & (TL_EV_BACKWARD | TL_EV_OPT_STEP | TL_EV_FORWARD))
 			return false;
