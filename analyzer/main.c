@@ -340,7 +340,21 @@ static void tl_main__analyze_one(TlRun *run, TlEngine *engine, uint32_t i)
 		if (!ok)
 			goto failed;
 		tl_timings_add(TL_PHASE_READ, t);
-		tl_engine_analyze_with(engine, &src, &fo, &res->findings);
+		/* One parse per file and run: a module an import read already
+		 * was parsed; a parse made here is offered to later imports. */
+		t = tl_timings_start();
+		TSTree *tree = tl_project_tree_for(run->project, job->path, src.text, src.length);
+		if (!tree)
+			tree = ts_parser_parse_string(engine->parser, NULL,
+						      src.parse_text ? src.parse_text : src.text, src.length);
+		tl_timings_add(TL_PHASE_PARSE, t);
+		if (tree) {
+			tl_engine_analyze_tree(engine, &src, tree, &fo, &res->findings);
+			tl_project_offer(run->project, job->path, src.text, src.length, tree);
+			ts_tree_delete(tree);
+		} else {
+			tl_engine_analyze_with(engine, &src, &fo, &res->findings);
+		}
 		t = tl_timings_start();
 		if (text)
 			tl_report_file(&run->report, &src, &res->findings, &out);

@@ -20,6 +20,7 @@ enum { TL_MOD_LOADING, TL_MOD_READY, TL_MOD_FAILED };
 
 typedef struct TlModule {
 	char *path; /* real path */
+	char id[48]; /* its file's "device:inode" ("" when stat failed) */
 	int state;
 	uint64_t hash; /* of its text */
 	TlSource src;
@@ -33,6 +34,18 @@ typedef struct TlRoots {
 	char *only;      /* an installed tree: the one top-level package it may import, or "" */
 } TlRoots;
 
+/* The parse of a file analysed earlier in the run, kept a while for a
+ * later import of it (the analysis of a tree imports its siblings). */
+typedef struct TlParsed {
+	char *path;    /* its file's identity: "device:inode" */
+	uint64_t hash; /* of its text */
+	uint32_t length;
+	TSTree *tree;
+} TlParsed;
+
+/* Bytes of text whose parses are kept that way, at most. */
+#define TL_PROJECT_PARSED_BYTES (2u << 20)
+
 typedef struct TlOverlay {
 	char *path;
 	char *text;
@@ -45,6 +58,7 @@ struct TlProject {
 	TSParser *parser;
 	TlArray(TlModule *) modules;
 	TlStrMap by_path;   /* real path -> index into modules */
+	TlStrMap by_id;     /* "device:inode" -> index into modules */
 	TlArray(TlRoots) roots;
 	TlStrMap roots_of;  /* importing file's folder -> index into roots */
 	TlStrMap found;     /* "<base>\n<dotted>" -> index into modules, -1 none */
@@ -52,6 +66,9 @@ struct TlProject {
 	TlStrArray dirs;    /* the real folders of those files, ending in '/' */
 	TlStrArray extra;   /* configured roots */
 	TlArray(TlOverlay) overlays;
+	TlArray(TlParsed) parsed; /* oldest first */
+	size_t parsed_bytes;
+	size_t stat_donated, stat_reused;
 };
 
 static uint64_t tl_project__hash(const char *s, size_t n)
@@ -60,6 +77,17 @@ static uint64_t tl_project__hash(const char *s, size_t n)
 	for (size_t i = 0; i < n; i++)
 		h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
 	return h;
+}
+
+/* A file's identity, "device:inode", into `out` (48 bytes); false when
+ * stat fails. One stat, where a real path reads every component. */
+static bool tl_project__id(const char *path, char *out)
+{
+	struct stat st;
+	if (stat(path, &st) != 0)
+		return false;
+	snprintf(out, 48, "%llx:%llx", (unsigned long long)st.st_dev, (unsigned long long)st.st_ino);
+	return true;
 }
 
 static bool tl_project__is_file(const char *path)
@@ -203,7 +231,18 @@ static int32_t tl_project__load(TlProject *p, const char *path)
 	}
 	m->hash = tl_project__hash(m->src.text, m->src.length);
 	const char *text = m->src.parse_text ? m->src.parse_text : m->src.text;
-	m->tree = ts_parser_parse_string(p->parser, NULL, text, m->src.length);
+	if (tl_project__id(path, m->id))
+		tl_strmap_put(&p->by_id, m->id, strlen(m->id), at);
+	for (uint32_t i = 0; !m->tree && m->id[0] && i < p->parsed.size; i++) {
+		const TlParsed *d = &p->parsed.items[i];
+		if (d->hash == m->hash && d->length == m->src.length && strcmp(d->path, m->id) == 0)
+		{
+			m->tree = ts_tree_copy(d->tree); /* parsed when it was analysed */
+			p->stat_donated++;
+		}
+	}
+	if (!m->tree)
+		m->tree = ts_parser_parse_string(p->parser, NULL, text, m->src.length);
 	if (!m->tree) {
 		m->state = TL_MOD_FAILED;
 		return at;
@@ -347,6 +386,7 @@ TlProject *tl_project_new(const TlStrArray *src_roots)
 	ts_parser_set_language(p->parser, tl_python_language());
 	tl_array_init(&p->modules);
 	tl_strmap_init(&p->by_path);
+	tl_strmap_init(&p->by_id);
 	tl_array_init(&p->roots);
 	tl_strmap_init(&p->roots_of);
 	tl_strmap_init(&p->found);
@@ -354,6 +394,7 @@ TlProject *tl_project_new(const TlStrArray *src_roots)
 	tl_array_init(&p->dirs);
 	tl_array_init(&p->extra);
 	tl_array_init(&p->overlays);
+	tl_array_init(&p->parsed);
 	for (uint32_t i = 0; src_roots && i < src_roots->size; i++)
 		tl_project_add_root(p, src_roots->items[i]);
 	return p;
@@ -389,11 +430,68 @@ static void tl_project__drop(TlProject *p)
 	}
 	p->roots.size = 0;
 	tl_strmap_release(&p->by_path);
+	tl_strmap_release(&p->by_id);
 	tl_strmap_release(&p->roots_of);
 	tl_strmap_release(&p->found);
 	tl_strmap_init(&p->by_path);
+	tl_strmap_init(&p->by_id);
 	tl_strmap_init(&p->roots_of);
 	tl_strmap_init(&p->found);
+}
+
+static void tl_project__parsed_drop(TlProject *p, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		tl_free(p->parsed.items[i].path);
+		ts_tree_delete(p->parsed.items[i].tree);
+		p->parsed_bytes -= p->parsed.items[i].length;
+	}
+	memmove(p->parsed.items, p->parsed.items + n, (p->parsed.size - n) * sizeof *p->parsed.items);
+	p->parsed.size -= n;
+}
+
+void tl_project_offer(TlProject *p, const char *path, const char *text, size_t len,
+		      const TSTree *tree)
+{
+	char id[48];
+	if (!tree || len > TL_PROJECT_PARSED_BYTES || !tl_project__id(path, id))
+		return;
+	uint64_t hash = tl_project__hash(text, len);
+	pthread_mutex_lock(&p->lock);
+	int32_t at;
+	/* Loaded already: its tree is there. */
+	if (tl_strmap_get(&p->by_id, id, strlen(id), &at)) {
+		pthread_mutex_unlock(&p->lock);
+		return;
+	}
+	/* The oldest go first. */
+	uint32_t drop = 0;
+	size_t bytes = p->parsed_bytes;
+	while (drop < p->parsed.size && bytes + len > TL_PROJECT_PARSED_BYTES)
+		bytes -= p->parsed.items[drop++].length;
+	tl_project__parsed_drop(p, drop);
+	TlParsed d = { tl_strdup(id), hash, (uint32_t)len, ts_tree_copy(tree) };
+	tl_array_push(&p->parsed, d);
+	p->parsed_bytes += len;
+	pthread_mutex_unlock(&p->lock);
+}
+
+TSTree *tl_project_tree_for(TlProject *p, const char *path, const char *text, size_t len)
+{
+	char id[48];
+	if (!tl_project__id(path, id))
+		return NULL;
+	TSTree *tree = NULL;
+	pthread_mutex_lock(&p->lock);
+	int32_t at;
+	if (tl_strmap_get(&p->by_id, id, strlen(id), &at)) {
+		const TlModule *m = p->modules.items[at];
+		if (m->state == TL_MOD_READY && m->tree && m->src.length == len &&
+		    m->hash == tl_project__hash(text, len) && !m->src.bom)
+			tree = ts_tree_copy(m->tree);
+	}
+	pthread_mutex_unlock(&p->lock);
+	return tree;
 }
 
 void tl_project_forget(TlProject *p)
@@ -448,13 +546,14 @@ void tl_project_free(TlProject *p)
 				ready++;
 				bytes += p->modules.items[i]->src.length;
 			}
-		fprintf(stderr, "torchlint: project: %zu modules read for context, %zu bytes\n", ready,
-			bytes);
+		fprintf(stderr, "torchlint: project: %zu modules read for context, %zu bytes; %zu parses reused by imports, %zu by analyses\n", ready,
+			bytes, p->stat_donated, p->stat_reused);
 	}
 	tl_project__drop(p);
 	tl_array_release(&p->modules);
 	tl_array_release(&p->roots);
 	tl_strmap_release(&p->by_path);
+	tl_strmap_release(&p->by_id);
 	tl_strmap_release(&p->roots_of);
 	tl_strmap_release(&p->found);
 	tl_strmap_release(&p->dir_of);
@@ -465,6 +564,8 @@ void tl_project_free(TlProject *p)
 		tl_free(p->overlays.items[i].text);
 	}
 	tl_array_release(&p->overlays);
+	tl_project__parsed_drop(p, p->parsed.size);
+	tl_array_release(&p->parsed);
 	ts_parser_delete(p->parser);
 	pthread_mutex_destroy(&p->lock);
 	tl_free(p);

@@ -49,6 +49,15 @@ bool tl_project_set_text(TlProject *p, const char *path, const char *text, size_
 /* Forgets every loaded module (a file changed on disk). Only while no
  * question is being answered. */
 void tl_project_forget(TlProject *p);
+/* The parse the project holds of the file at `path` when it reads `text`
+ * (`len` bytes) there: a copy the caller deletes, or NULL. A file analysed
+ * after a module import read it needs no second parse. */
+TSTree *tl_project_tree_for(TlProject *p, const char *path, const char *text, size_t len);
+/* Keeps a copy of `tree`, the parse of the analysed file `path` holding
+ * `text`, for a later import of it (a few megabytes of text at most, the
+ * oldest dropped first). */
+void tl_project_offer(TlProject *p, const char *path, const char *text, size_t len,
+		      const TSTree *tree);
 /* How many modules were loaded for context, and the path of each (as
  * real paths), in load order; a module that could not be read is left
  * out. */
