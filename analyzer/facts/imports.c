@@ -371,6 +371,143 @@ static bool tl_facts__ext_module_class(const TlIndex *mod, int32_t cls, int dept
 	return false;
 }
 
+static bool tl_facts__ext_holds_params(const TlIndex *mod, int32_t cls, int depth);
+
+/* Whether `v`, the value a method of a class of `mod` binds to `self.x`,
+ * may hold parameters: a torch.nn layer or Parameter, a module class of
+ * the project that holds some, or anything whose kind cannot be told (a
+ * parameter, a call of an unknown function); not a function defined or
+ * imported from the project, a literal or a plain expression. */
+static bool tl_facts__ext_value_params(const TlIndex *mod, TSNode v, int depth)
+{
+	const TlSyms *sy = tl_syms();
+	v = tl_index_unparen(v);
+	if (ts_node_is_null(v))
+		return false;
+	TSSymbol s = ts_node_symbol(v);
+	if (s == sy->call) {
+		const TlCall *c = tl_index_call_at(mod, v);
+		if (!c)
+			return true;
+		if (c->qname && tl_facts__starts(c->qname, "torch.nn.") &&
+		    !tl_facts__starts(c->qname, "torch.nn.functional."))
+			return true;
+		const TlBinding *cb = tl_index_resolve_node(mod, c->callee);
+		if (cb && cb->kind == TL_BIND_CLASS)
+			return tl_facts__ext_holds_params(mod, cb->ref, depth + 1);
+		if (cb && cb->kind == TL_BIND_DEF)
+			return false; /* a local function's result: judged no further */
+		TlExtDef d;
+		if (c->qname && tl_facts__ext_def_in(mod, c->qname, strlen(c->qname), &d, depth + 1)) {
+			if (d.func >= 0)
+				return false;
+			return tl_facts__ext_holds_params(d.idx, d.cls, depth + 1);
+		}
+		/* torch.tensor(...), torch.zeros(...): a tensor, no parameter. */
+		return !(c->qname && tl_facts__starts(c->qname, "torch."));
+	}
+	if (s == sy->identifier || s == sy->attribute) {
+		const TlBinding *b = tl_index_resolve_node(mod, v);
+		if (!b)
+			return true;
+		if (b->kind == TL_BIND_DEF || b->kind == TL_BIND_CLASS)
+			return false;
+		if (b->kind == TL_BIND_IMPORT) {
+			TlExtDef d;
+			return !(b->qname && tl_facts__ext_def_in(mod, b->qname, strlen(b->qname), &d,
+								   depth + 1) && d.func >= 0);
+		}
+		if (b->kind != TL_BIND_PARAM)
+			return false;
+		/* A parameter with a literal default (`n_fft=1024`) or a plain
+		 * annotation (`n: int`) holds no module. */
+		TSNode p = b->stmt, dflt = { 0 };
+		if (ts_node_symbol(p) == sy->default_parameter || ts_node_symbol(p) == sy->typed_default_parameter)
+			dflt = tl_index_unparen(tl_tree_field(p, sy->f_value));
+		if (!ts_node_is_null(dflt)) {
+			TSSymbol d = ts_node_symbol(dflt);
+			if (d == sy->unary_operator && ts_node_named_child_count(dflt))
+				d = ts_node_symbol(ts_node_named_child(dflt, 0));
+			if (d == sy->integer || d == sy->float_ || d == sy->string || d == sy->true_ ||
+			    d == sy->false_ || d == sy->none || d == sy->tuple || d == sy->list)
+				return false;
+		}
+		static const char *const plain[] = { "int", "float", "str", "bool" };
+		uint32_t alen;
+		const char *a = ts_node_is_null(b->value) ? NULL : tl_index_text(mod, b->value, &alen);
+		for (size_t i = 0; a && i < sizeof plain / sizeof *plain; i++)
+			if (alen == strlen(plain[i]) && memcmp(a, plain[i], alen) == 0)
+				return false;
+		return true;
+	}
+	return false;
+}
+
+/* Whether class `cls` of `mod` may hold parameters (a model, not a
+ * parameter-free transform such as a feature extractor): a method binds
+ * `self.x` to something that may (tl_facts__ext_value_params) or calls
+ * register_parameter / add_module, or a base class (a torch.nn layer, a
+ * class of the project that holds some, or one that cannot be read) does. */
+static bool tl_facts__ext_holds_params(const TlIndex *mod, int32_t cls, int depth)
+{
+	if (depth > TL_EXT_DEPTH || cls < 0 || (uint32_t)cls >= mod->classes.size)
+		return true;
+	const TlClass *c = &mod->classes.items[cls];
+	for (uint32_t i = 0; i < c->base_qnames.size; i++) {
+		const char *bq = c->base_qnames.items[i];
+		if (tl_facts__starts(bq, "torch.nn.") && strcmp(bq, "torch.nn.Module") != 0 &&
+		    strcmp(bq, "torch.nn.modules.module.Module") != 0)
+			return true;
+		TlExtDef d;
+		if (tl_facts__ext_def_in(mod, bq, strlen(bq), &d, depth + 1)) {
+			if (d.func < 0 && d.cls >= 0 && tl_facts__ext_holds_params(d.idx, d.cls, depth + 1))
+				return true;
+		} else if (!tl_facts__torch_qname(bq)) {
+			return true; /* a base that cannot be read */
+		}
+	}
+	for (uint32_t i = 0; i < c->bases.size; i++)
+		if (tl_facts__ext_holds_params(mod, c->bases.items[i], depth + 1))
+			return true;
+	for (uint32_t f = 0; f < mod->funcs.size; f++) {
+		if (mod->funcs.items[f].cls != cls)
+			continue;
+		const TlIntArray *binds = tl_index_scope_binds(mod, (int32_t)f);
+		for (uint32_t k = 0; binds && k < binds->size; k++) {
+			const TlBinding *b = &mod->bindings.items[binds->items[k]];
+			if ((b->kind == TL_BIND_ASSIGN || b->kind == TL_BIND_AUG) &&
+			    strncmp(b->name, "self.", 5) == 0 && !strchr(b->name + 5, '.') &&
+			    (b->elem >= 0 || tl_facts__ext_value_params(mod, b->value, depth + 1)))
+				return true;
+		}
+		const TlIntArray *calls = tl_index_scope_calls(mod, (int32_t)f);
+		for (uint32_t k = 0; calls && k < calls->size; k++) {
+			const TlCall *k2 = &mod->calls.items[calls->items[k]];
+			if (k2->method && (strcmp(k2->method, "register_parameter") == 0 ||
+					   strcmp(k2->method, "add_module") == 0 ||
+					   strcmp(k2->method, "register_module") == 0 ||
+					   strcmp(k2->method, "setattr") == 0))
+				return true;
+			if (k2->qname && strcmp(k2->qname, "setattr") == 0)
+				return true;
+		}
+	}
+	return false;
+}
+
+bool tl_facts__ext_class_is_model(const TlIndex *idx, const char *q)
+{
+	TlExtDef d;
+	if (!q || !idx->imports)
+		return false;
+	tl_facts__ext_enter(idx);
+	bool yes = tl_facts__ext_def_in(idx, q, strlen(q), &d, 0) && d.func < 0 && d.cls >= 0 &&
+		   tl_facts__ext_module_class(d.idx, d.cls, 0) &&
+		   tl_facts__ext_holds_params(d.idx, d.cls, 0);
+	tl_facts__ext_leave(idx);
+	return yes;
+}
+
 bool tl_facts__ext_class_is_module(const TlIndex *idx, const char *q)
 {
 	TlExtDef d;

@@ -137,6 +137,10 @@ bool tl_facts__ext_any_return(const TlIndex *idx, const TlCall *c, TlRet kind,
 			      bool (*pred)(const TlIndex *, TSNode, int), int depth);
 int tl_facts__ext_returned_loss_kind(const TlIndex *idx, const TlCall *c,
 				     int (*kind_of)(const TlIndex *, TSNode, int));
+/* True when `q` names a class of another module that is an nn.Module and
+ * may hold parameters (a model: not a parameter-free transform such as a
+ * feature extractor, whose output carries no graph of its own). */
+bool tl_facts__ext_class_is_model(const TlIndex *idx, const char *q);
 /* True when `q` names a class of another module that is an nn.Module. */
 bool tl_facts__ext_class_is_module(const TlIndex *idx, const char *q);
 /* The name of the class of another module that `q` names, into buf; NULL

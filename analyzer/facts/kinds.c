@@ -371,8 +371,9 @@ static bool tl_facts__module_value(const TlIndex *idx, TSNode v, int depth)
 			return tl_facts__module_value(idx, tl_facts__arg(v, 0), depth + 1);
 		if (tl_facts__is_model_loader(c->qname))
 			return true;
-		/* A module class of another module of the project. */
-		if (tl_facts__ext_class_is_module(idx, c->qname))
+		/* A model class of another module of the project (one that
+		 * may hold parameters). */
+		if (tl_facts__ext_class_is_model(idx, c->qname))
 			return true;
 	}
 	if (c->receiver.id && IN(c->method, tl_facts__same_module))
@@ -418,9 +419,19 @@ bool tl_facts_is_loss_call(const TlIndex *idx, const TlCall *c)
 				    ts_node_symbol(tl_index_unparen(made->receiver)) == sy->call;
 		     depth++)
 			made = tl_index_call_at(idx, tl_index_unparen(made->receiver));
-		if (made && made->qname)
-			return tl_facts__is_loss_class(made->qname) ||
-			       tl_facts__is_loss_function(made->qname);
+		if (made && made->qname) {
+			if (tl_facts__is_loss_class(made->qname) || tl_facts__is_loss_function(made->qname))
+				return true;
+			/* A class of another module of the project: a criterion by
+			 * its name, as a local one; a factory there: below. */
+			char nb[128];
+			const char *n = tl_facts__ext_class_named(idx, made->qname, nb, sizeof nb);
+			if (n)
+				return tl_facts__ends(n, "Loss");
+			TlExtDef d;
+			if (!tl_facts__ext_def(idx, made->qname, &d) || d.func < 0)
+				return false;
+		}
 		const TlBinding *cb = made ? tl_index_resolve_node(idx, made->callee) : NULL;
 		if (cb && cb->kind == TL_BIND_CLASS)
 			return tl_facts__ends(idx->classes.items[cb->ref].name, "Loss");

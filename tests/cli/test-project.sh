@@ -36,12 +36,13 @@ def train(loader):
     total = 0.0
     for x, y in loader:
         opt.zero_grad()
-        total += crit(model(x), y)
+        crit(model(x), y).backward()
         opt.step()
+        total += crit(model(x), y)
     return total
 PY
 run imported-criterion 1 "$bin" --format concise train.py
-has imported-criterion "$tmp/out" "train.py:13:9: TL101"
+has imported-criterion "$tmp/out" "train.py:15:9: TL101"
 hasnt only-analysed-files "$tmp/out" "losses.py"
 run show-context 0 "$bin" --show-files=context train.py
 has show-context-file "$tmp/out" "train.py"
