@@ -518,6 +518,24 @@ static bool tl_facts__tainted_reach(const TlIndex *idx, TlTaint *taint, int32_t 
 				changed = true;
 			}
 		}
+		/* `outer.append(inner)`: a container stored into another taints
+		 * the other (what a model's method collects level by level). */
+		const TlIntArray *scalls = tl_index_scope_calls(idx, func);
+		for (uint32_t i = 0; scalls && i < scalls->size; i++) {
+			const TlCall *c = &idx->calls.items[scalls->items[i]];
+			if (!c->method || !c->recv_name || ts_node_start_byte(c->node) < from ||
+			    !IN(c->method, tl_facts__storing) ||
+			    !tl_facts__call_may_read(idx, taint, scalls->items[i]))
+				continue;
+			bool known = false;
+			for (uint32_t k = 0; k < taint->names.size && !known; k++)
+				known = strcmp(taint->names.items[k], c->recv_name) == 0;
+			if (known || !tl_facts__reads_taint(idx, tl_tree_field(c->node, tl_syms()->f_arguments),
+							      taint, func))
+				continue;
+			tl_facts__taint_name(idx, taint, tl_strdup(c->recv_name));
+			changed = true;
+		}
 		if (!changed)
 			break;
 	}
