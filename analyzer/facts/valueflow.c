@@ -520,7 +520,12 @@ static bool tl_facts__tainted_reach(const TlIndex *idx, TlTaint *taint, int32_t 
 		}
 		/* `outer.append(inner)`: a container stored into another taints
 		 * the other (what a model's method collects level by level). */
-		const TlIntArray *scalls = tl_index_scope_calls(idx, func);
+		/* Only where it matters, in a function that returns something:
+		 * scanning a scope's calls per question made a long loop body
+		 * of appends quadratic. */
+		const TlIntArray *scalls = func >= 0 && idx->funcs.items[func].returns.size
+						   ? tl_index_scope_calls(idx, func)
+						   : NULL;
 		for (uint32_t i = 0; scalls && i < scalls->size; i++) {
 			const TlCall *c = &idx->calls.items[scalls->items[i]];
 			if (!c->method || !c->recv_name || ts_node_start_byte(c->node) < from ||

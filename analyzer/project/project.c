@@ -441,6 +441,8 @@ static void tl_project__drop(TlProject *p)
 
 static void tl_project__parsed_drop(TlProject *p, uint32_t n)
 {
+	if (!n)
+		return;
 	for (uint32_t i = 0; i < n; i++) {
 		tl_free(p->parsed.items[i].path);
 		ts_tree_delete(p->parsed.items[i].tree);
