@@ -344,9 +344,11 @@ static void tl_main__analyze_one(TlRun *run, TlEngine *engine, uint32_t i)
 		 * was parsed; a parse made here is offered to later imports. */
 		t = tl_timings_start();
 		TSTree *tree = tl_project_tree_for(run->project, job->path, src.text, src.length);
-		if (!tree)
-			tree = ts_parser_parse_string(engine->parser, NULL,
-						      src.parse_text ? src.parse_text : src.text, src.length);
+		/* A file over the engine's token budget is not parsed here: the
+		 * engine's own path reports it (TL002) without building a tree. */
+		const char *ptext = src.parse_text ? src.parse_text : src.text;
+		if (!tree && tl_engine_tokens(ptext, src.length, TL_ENGINE_MAX_TOKENS) <= TL_ENGINE_MAX_TOKENS)
+			tree = ts_parser_parse_string(engine->parser, NULL, ptext, src.length);
 		tl_timings_add(TL_PHASE_PARSE, t);
 		if (tree) {
 			tl_engine_analyze_tree(engine, &src, tree, &fo, &res->findings);
