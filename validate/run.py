@@ -29,13 +29,14 @@ def main():
     p.add_argument("--iters", type=int, default=None, help="iterations per run (default: each case's ITERS)")
     p.add_argument("--cuda-bench", default=None, metavar="DIR",
                    help="also run the CUDA microbenchmarks built in DIR (make validate-cuda)")
+    p.add_argument("--no-cases", action="store_true", help="run no case (with --cuda-bench: the microbenchmarks only)")
     a = p.parse_args()
 
     warnings.simplefilter("ignore")  # deprecations and "CUDA not available" notices
     device = caselib.pick_device(a.device)
     out = Path(a.out) if a.out else caselib.ROOT / "results" / caselib.device_slug(device)
     out.mkdir(parents=True, exist_ok=True)
-    codes = a.codes or caselib.case_codes()
+    codes = [] if a.no_cases else (a.codes or caselib.case_codes())
     failed = 0
     for code in codes:
         record = caselib.measure(code, device, a.iters)
