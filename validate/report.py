@@ -172,10 +172,12 @@ def rule_summary(code, by_device):
     "not yet measured" for what no run shows. Never a number otherwise."""
     gpu = sorted(d for d in by_device if d != "cpu")
     ng = needs_gpu_text(code)
-    lines, measured = [], []
+    lines, measured, not_shown = [], [], []
     for dev in gpu + (["cpu"] if "cpu" in by_device else []):
         rec = by_device[dev]
         if not rec["demonstrated"]:
+            if dev != "cpu":
+                not_shown.append(dev)
             continue
         env = rec["environment"]
         lines.append("Measured on %s (PyTorch %s, %s; validate/results/%s/%s.json):" % (
@@ -185,15 +187,27 @@ def rule_summary(code, by_device):
                 lines.append("- %s: flagged %s, fixed %s" % (
                     r["metric"], fmt(r["flagged"], r["unit"]), fmt(r["fixed"], r["unit"])))
         measured.append(dev)
-    if not measured:
+    for dev in not_shown:
+        rec = by_device[dev]
+        env = rec["environment"]
+        lines.append("Measured on %s (PyTorch %s, %s; validate/results/%s/%s.json): the cost was NOT shown:" % (
+            env.get("device_name", dev), env["torch"], env["date"][:10], dev, code))
+        for r in rec["evidence"]:
+            if r["flagged"] is not None and r["fixed"] is not None:
+                lines.append("- %s: flagged %s, fixed %s%s" % (
+                    r["metric"], fmt(r["flagged"], r["unit"]), fmt(r["fixed"], r["unit"]),
+                    " (contradicts the claim)" if r["shows"] is False else ""))
+    if not measured and not not_shown:
         lines.append("Not yet measured: no result in validate/results/ demonstrates this cost.")
-    if not any(d in measured for d in gpu):
+    if not any(d in measured for d in gpu) and not not_shown:
         if ng:
             lines.append("On a GPU: not yet measured (validate/cases/%s/NEEDS_GPU says what to measure)." % code)
         else:
             lines.append("On a GPU: not yet measured (python3 validate/run.py --device cuda).")
     if any(d in measured for d in gpu):
         status = "measured-gpu"
+    elif not_shown:
+        status = "not-shown-gpu"
     elif measured:
         status = "measured-cpu"
     else:

@@ -30,9 +30,14 @@ def main():
     p.add_argument("--cuda-bench", default=None, metavar="DIR",
                    help="also run the CUDA microbenchmarks built in DIR (make validate-cuda)")
     p.add_argument("--no-cases", action="store_true", help="run no case (with --cuda-bench: the microbenchmarks only)")
+    p.add_argument("--reassess", default=None, metavar="DIR",
+                   help="run nothing: judge the measurements already in DIR/<CODE>.json again with each "
+                        "case's current assess() (after a case's criteria or claim changed)")
     a = p.parse_args()
 
     warnings.simplefilter("ignore")  # deprecations and "CUDA not available" notices
+    if a.reassess:
+        return reassess(Path(a.reassess), a.codes)
     device = caselib.pick_device(a.device)
     out = Path(a.out) if a.out else caselib.ROOT / "results" / caselib.device_slug(device)
     out.mkdir(parents=True, exist_ok=True)
@@ -54,6 +59,30 @@ def main():
     if a.cuda_bench:
         run_cuda_benchmarks(Path(a.cuda_bench), out, device)
     return 1 if failed else 0
+
+
+def reassess(results, codes):
+    """Recomputes the evidence of stored results from their measurements (the
+    variants' numbers are left as measured); records that it did."""
+    for path in sorted(results.glob("TL*.json")):
+        record = json.loads(path.read_text())
+        if codes and record["code"] not in codes:
+            continue
+        case, _, _ = caselib.load_case(record["code"])
+        evidence = caselib._json_safe(case.assess(record["variants"]["flagged"], record["variants"]["fixed"],
+                                                  record["device"]))
+        if evidence == record["evidence"] and record["claim"] == case.CLAIM:
+            continue
+        record["evidence"] = evidence
+        record["claim"] = case.CLAIM
+        record["demonstrated"] = caselib.demonstrated(evidence)
+        record.setdefault("reassessed", []).append(
+            "%s: evidence recomputed from the stored measurements by the current case.py"
+            % caselib.environment(caselib.pick_device("cpu"))["date"])
+        path.write_text(json.dumps(record, indent=1, sort_keys=True) + "\n")
+        print("%s reassessed: %s -> %s" % (record["code"], "demonstrated" if record["demonstrated"]
+                                            else "NOT demonstrated", _rel(path)))
+    return 0
 
 
 def _rel(path):

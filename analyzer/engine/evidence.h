@@ -11,7 +11,8 @@
  * flagged vs fixed for each metric that shows the cost, then what is still to
  * be measured); caller frees. NULL when no summary is embedded or it has no
  * entry for `code`. *status, when not NULL, receives a copy of the entry's
- * status ("measured-gpu", "measured-cpu", "needs-gpu", "not-measured"),
+ * status ("measured-gpu", "not-shown-gpu", "measured-cpu", "needs-gpu",
+ * "not-measured"),
  * caller frees, or NULL. */
 char *tl_evidence_text(const char *code, char **status);
 

@@ -9,7 +9,18 @@ WARMUP = 5
 CPU = "hidden-layer weight change, parameter and state_dict counts, dtype after .to() (device-independent)"
 
 
+def _err(v):
+    e = v["error"]
+    return "%s at iteration %d" % (e["type"], e["iteration"]) if e else "none"
+
+
 def assess(flagged, fixed, device):
+    if flagged["error"] or fixed["error"]:
+        # On a GPU, model.to(device) leaves the listed layers on the CPU: the
+        # first forward fails with a device mismatch (the fixed model trains).
+        return [row("exception", _err(flagged), _err(fixed), "",
+                    shows=bool(flagged["error"]) and not fixed["error"],
+                    note=(flagged["error"] or fixed["error"])["message"][:90])]
     fs, xs = flagged["signal"], fixed["signal"]
     return [
         row("largest change of a hidden layer's weights after training",
