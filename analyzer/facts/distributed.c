@@ -3,7 +3,8 @@
  *
  * Owns: tl_facts_accumulation_backward, tl_facts_no_sync, tl_facts_ddp_forward,
  * tl_facts_wrapped_module (the module inside a wrapper, reached around it),
- * tl_facts_optimizer_before_shard (an optimizer built before FSDP replaced its parameters). */
+ * tl_facts_optimizer_before_shard (an optimizer built before FSDP replaced its parameters),
+ * tl_facts_wrapped_by (a wrapper itself, not reached across exclusive branches). */
 #include "facts/internal.h"
 
 /* ---- gradient accumulation and DDP ------------------------------------------------------- */
@@ -157,20 +158,35 @@ static bool tl_facts__wrapper_qname(const char *q, TlWrapper kind)
 	case TL_WRAP_FSDP:
 		return tl_facts__ends(q, "FullyShardedDataParallel");
 	case TL_WRAP_PREFIXED:
+		return tl_facts__wrapper_qname(q, TL_WRAP_DATA_PARALLEL) ||
+		       tl_facts__wrapper_qname(q, TL_WRAP_COMPILED);
+	case TL_WRAP_DATA_PARALLEL:
 		return tl_facts__ends(q, "DistributedDataParallel") ||
 		       strcmp(q, "torch.nn.DataParallel") == 0 ||
 		       strcmp(q, "torch.nn.parallel.DataParallel") == 0 ||
-		       strcmp(q, "torch.nn.parallel.data_parallel.DataParallel") == 0 ||
-		       strcmp(q, "torch.compile") == 0;
+		       strcmp(q, "torch.nn.parallel.data_parallel.DataParallel") == 0;
+	case TL_WRAP_COMPILED:
+		return strcmp(q, "torch.compile") == 0;
 	}
 	return false;
 }
 
-static bool tl_facts__wrapped(const TlIndex *idx, TSNode e, TlWrapper kind, int depth, int *budget)
+/* `path`: the branch conditions of the places the value came through (NULL
+ * at the start): a wrapper bound on one branch of `if ddp:` does not reach
+ * a use on the other (`if ddp: m = DDP(m)` ... `else: save(m.state_dict())`),
+ * also through a name or a parameter bound on the way. */
+static bool tl_facts__wrapped_on(const TlIndex *idx, TSNode e, TlWrapper kind, int depth, int *budget,
+				 const TlBranchPath *path)
 {
 	const TlSyms *sy = tl_syms();
 	e = tl_index_unparen(e);
 	if (ts_node_is_null(e) || depth > TL_FACTS_DEPTH || --*budget < 0)
+		return false;
+	TlBranchPath here;
+	here.size = 0;
+	if (path)
+		here = *path;
+	if (!tl_facts__path_add(idx, &here, e))
 		return false;
 	TSSymbol s = ts_node_symbol(e);
 	if (s == sy->call) {
@@ -188,13 +204,18 @@ static bool tl_facts__wrapped(const TlIndex *idx, TSNode e, TlWrapper kind, int 
 		for (uint32_t i = 0; i < f->call_sites.size; i++) {
 			const TlCall *c = &idx->calls.items[f->call_sites.items[i]];
 			TSNode arg = c->func == b->func ? (TSNode){ 0 } : tl_facts__param_arg(idx, f, k, c);
-			if (ts_node_is_null(arg) || !tl_facts__wrapped(idx, arg, kind, depth + 1, budget))
+			if (ts_node_is_null(arg) || !tl_facts__wrapped_on(idx, arg, kind, depth + 1, budget, &here))
 				return false;
 		}
 		return true;
 	}
 	TSNode v = tl_facts__bound_value(b);
-	return !ts_node_is_null(v) && tl_facts__wrapped(idx, v, kind, depth + 1, budget);
+	return !ts_node_is_null(v) && tl_facts__wrapped_on(idx, v, kind, depth + 1, budget, &here);
+}
+
+static bool tl_facts__wrapped(const TlIndex *idx, TSNode e, TlWrapper kind, int depth, int *budget)
+{
+	return tl_facts__wrapped_on(idx, e, kind, depth, budget, NULL);
 }
 
 /* True when the value of `e` was computed by a forward of a wrapped module,

@@ -204,7 +204,11 @@ typedef enum TlApi {
 /* TL_WRAP_PREFIXED: the wrappers whose state_dict() prefixes every key
  * (DistributedDataParallel and DataParallel: `module.`; torch.compile:
  * `_orig_mod.`). */
-typedef enum TlWrapper { TL_WRAP_DDP, TL_WRAP_FSDP, TL_WRAP_PREFIXED } TlWrapper;
+/* TL_WRAP_DATA_PARALLEL: DistributedDataParallel or DataParallel (prefix
+ * `module.`); TL_WRAP_COMPILED: torch.compile (prefix `_orig_mod.`). */
+typedef enum TlWrapper {
+	TL_WRAP_DDP, TL_WRAP_FSDP, TL_WRAP_PREFIXED, TL_WRAP_DATA_PARALLEL, TL_WRAP_COMPILED
+} TlWrapper;
 
 /* True when `node` is a call whose callee, or a reference (a decorator
  * without parentheses) that, resolves to an API of kind `api`. */
@@ -382,6 +386,18 @@ bool tl_facts_wrapped_module(const TlIndex *idx, TSNode expr, TlWrapper kind);
 /* True when `expr` is itself a wrapper of `kind`: a call of the wrapper, a
  * name or attribute bound to one, a parameter every caller passes one. */
 bool tl_facts_wrapped_by(const TlIndex *idx, TSNode expr, TlWrapper kind);
+/* True when no single run reaches both `a` and `b`: one runs under an if
+ * condition that the other runs under the opposite outcome of (the same
+ * text: `if ddp:` ... `else:`; also after `if C: return`)
+ * (facts/branches.c). */
+bool tl_facts_exclusive_paths(const TlIndex *idx, TSNode a, TSNode b);
+/* True when `node` runs only in the process of rank 0: under a condition
+ * that says so (`rank == 0`, `dist.get_rank() == 0`, `local_rank in (-1,
+ * 0)`, `not rank`, `is_main_process()`, `accelerator.is_main_process`,
+ * `trainer.is_global_zero`, also as one side of `and`; the else of `rank
+ * != 0`; after `if rank != 0: return`), or in a function every call of
+ * which does (facts/branches.c). */
+bool tl_facts_rank_zero_only(const TlIndex *idx, TSNode node);
 /* True when `ctor`, an optimizer construction over a module's parameters
  * (`AdamW(model.parameters())`, parameter groups), is followed in the same
  * function by a wrapper that replaces that module's parameters by sharded

@@ -198,6 +198,25 @@ void tl_facts__sequence(const TlIndex *idx, int32_t func, TSNode range, uint32_t
  * passes, TL_RUNS_ALWAYS when no test stands between it and the body,
  * TL_RUNS_MAYBE otherwise (an undecided test, an except clause). */
 int tl_facts__runs_at(const TlIndex *idx, TSNode node, int32_t func, const TlCall *site);
+/* facts/branches.c: the if conditions a node runs under in its own
+ * function, each with whether it holds there (the consequence: true; an
+ * else / elif: false; after `if C: return` in the same block: false),
+ * innermost first, at most TL_BRANCH_MAX. */
+#define TL_BRANCH_MAX 16
+typedef struct TlBranchCond {
+	TSNode cond; /* without parentheses and `not` */
+	bool holds;
+} TlBranchCond;
+typedef struct TlBranchPath {
+	TlBranchCond items[TL_BRANCH_MAX];
+	uint32_t size;
+} TlBranchPath;
+void tl_facts__branch_path(const TlIndex *idx, TSNode node, TlBranchPath *out);
+/* Adds the conditions `node` runs under to `path`; false (path partly
+ * filled) when one of them contradicts a condition already there (the same
+ * text, the other outcome): no run goes through both. */
+bool tl_facts__path_add(const TlIndex *idx, TlBranchPath *path, TSNode node);
+
 /* facts/valueflow.c: tl_facts_reaches_backward for `expr` in the local
  * function that call `site` runs, judged at that call only: the code the
  * call does not run (its constant arguments decide) and the other callers

@@ -258,7 +258,7 @@ static const uint32_t tl_step_bits[] = { TL_STEP_TRAIN | TL_STEP_EVAL, TL_STEP_T
 static const char *const tl_loader_option_names[] = {
 	"pin_memory", "drop_last", "shuffle", "persistent_workers", "num_workers", NULL,
 };
-static const char *const tl_wrapper_names[] = { "ddp", "fsdp", "prefixed", NULL };
+static const char *const tl_wrapper_names[] = { "ddp", "fsdp", "prefixed", "data-parallel", "compiled", NULL };
 
 static bool tl_pred_torch_version_at_least(const TlIndex *idx, TSNode n, int choice)
 {
@@ -674,7 +674,7 @@ const TlPredicateDef tl_predicates[] = {
 	{ "under-condition", NULL, NULL, tl_pred_under_condition,
 	  "the node sits, in its own function, in an if / elif / else branch, a conditional expression or an operand of and / or" },
 	{ "wrapped-by", "wrapper", tl_wrapper_names, tl_pred_wrapped_by,
-	  "the expression is a wrapper of that kind itself (ddp, fsdp, prefixed: DistributedDataParallel, DataParallel or torch.compile, whose state_dict keys carry a prefix): a call of it, a name or attribute bound to one, a parameter every caller passes one" },
+	  "the expression is a wrapper of that kind itself (ddp, fsdp, prefixed: DistributedDataParallel, DataParallel or torch.compile, whose state_dict keys carry a prefix; data-parallel: the first two; compiled: torch.compile): a call of it, a name or attribute bound to one, a parameter every caller passes one; not one bound on the other branch of an if that the use runs under (`if ddp:` ... `else:`)" },
 	{ "saved", NULL, NULL, tl_pred_saved,
 	  "the value is what torch.save writes: its first argument, an entry of a literal that is, or a name (or an element of one) assigned it that a later torch.save in the function passes" },
 	{ "displayed", NULL, NULL, tl_pred_displayed,

@@ -174,6 +174,81 @@ def save_unwrapped(net, path):
     torch.save(unwrap(model).state_dict(), path)
 
 
+# OK: the model is wrapped only under `if use_ddp:`, and the plain save is
+# the else of the same test (the ddp branch saves `.module`).
+def train_autoencoder(net, disc, loader, use_ddp, rank, path_g, path_d):
+    if use_ddp:
+        net = DDP(net, device_ids=[rank])
+        disc = DDP(disc, device_ids=[rank])
+    opt = torch.optim.Adam(net.parameters())
+    for x in loader:
+        opt.zero_grad()
+        net(x).mean().backward()
+        opt.step()
+    if rank == 0:
+        if use_ddp:
+            torch.save(net.module.state_dict(), path_g)
+            torch.save(disc.module.state_dict(), path_d)
+        else:
+            # ok: TL504
+            torch.save(net.state_dict(), path_g)
+            # ok: TL504
+            torch.save(disc.state_dict(), path_d)
+
+
+# OK: the trainer picks the module to save on each branch of the same flag
+# the script wraps under (`args.distributed`), through a parameter.
+def train(args, loader, generator, g_opt):
+    if args.distributed:
+        g_module = generator.module
+    else:
+        g_module = generator
+    for i, x in enumerate(loader):
+        g_opt.zero_grad()
+        generator(x).mean().backward()
+        g_opt.step()
+        if i % 1000 == 0:
+            # ok: TL504
+            torch.save({"g": g_module.state_dict(), "g_optim": g_opt.state_dict()}, "%06d.pt" % i)
+
+
+def launch(args, loader):
+    generator = Net().cuda()
+    if args.distributed:
+        generator = DDP(generator, device_ids=[args.local_rank])
+    train(args, loader, generator, torch.optim.Adam(generator.parameters()))
+
+
+# OK: a single-process run returns early; below it the model is never wrapped.
+def finetune(net, loader, distributed, path):
+    if not distributed:
+        torch.save(net.state_dict(), path)
+        return
+    model = DDP(net)
+    for x in loader:
+        model(x).mean().backward()
+    # expect: TL504
+    torch.save(model.state_dict(), path)
+
+
+# Known miss: wrapped under the flag, saved after the if/else, where both
+# branches reach; the name's last binding (`net.cuda()`, the else) is the
+# one followed, not every binding that may reach the save.
+def train_flagged(net, loader, use_ddp, rank, path):
+    if use_ddp:
+        net = DDP(net, device_ids=[rank])
+    else:
+        net = net.cuda()
+    opt = torch.optim.Adam(net.parameters())
+    for x in loader:
+        opt.zero_grad()
+        net(x).mean().backward()
+        opt.step()
+    if rank == 0:
+        # todo-expect: TL504
+        torch.save(net.state_dict(), path)
+
+
 # Known miss: the checkpoint is written by a helper that receives the state.
 def write(state, path):
     torch.save(state, path)
