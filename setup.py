@@ -2,8 +2,9 @@
 
 pip (or `python3 -m build`) runs this from the repository or from the sdist.
 The binary is compiled by tools/build_binary.py with only a C compiler; the
-sdist carries the pinned tree-sitter sources under deps/ (added by the sdist
-command below), so building it needs no npm. The wheel's platform tag is the
+sdist carries the pinned tree-sitter and jansson sources under deps/ (added
+by the sdist command below), so building it needs no npm and no
+libjansson-dev. The wheel's platform tag is the
 one the binary meets (tools/check_binary.py): manylinux_2_X_ARCH when it
 needs only the C runtime, at most GLIBC_2.X; linux_ARCH (this machine only)
 when it links a shared library beyond that.
@@ -28,6 +29,10 @@ ROOT = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 import build_binary  # noqa: E402
 import check_binary  # noqa: E402
+
+# The package compiles jansson in from its pinned release sources (deps.lock),
+# from an sdist or a checkout alike, so a pip install needs no libjansson-dev.
+os.environ.setdefault("TORCHLINT_BUNDLED_JANSSON", "1")
 
 # Under build/, which the sdist leaves out.
 BINARY = os.path.join("build", "python", "torchlint")
@@ -74,7 +79,7 @@ class PlatformWheel(bdist_wheel):
 
 
 class SdistWithDeps(sdist):
-    """Adds the pinned tree-sitter sources, with their licences, under deps/."""
+    """Adds the pinned tree-sitter and jansson sources, with their licences, under deps/."""
 
     def make_release_tree(self, base_dir, files):
         super().make_release_tree(base_dir, files)
@@ -93,9 +98,19 @@ class SdistWithDeps(sdist):
             lic = os.path.join(src, "LICENSE")
             if os.path.isfile(lic):
                 shutil.copy2(lic, os.path.join(base_dir, "deps", dst, "LICENSE"))
+        # jansson's release sources (MIT), compiled in so that building needs
+        # no libjansson-dev: src/ and the licence of the tarball deps.lock pins.
+        jansson = build_binary.find_jansson(ROOT)
+        js = os.path.join(base_dir, "deps", "jansson", "src")
+        os.makedirs(js)
+        for name in sorted(os.listdir(jansson)):
+            if name.endswith((".c", ".h", ".h.in")):
+                shutil.copy2(os.path.join(jansson, name), js)
+        shutil.copy2(os.path.join(jansson, "..", "LICENSE"), os.path.join(base_dir, "deps", "jansson", "LICENSE"))
         with open(os.path.join(base_dir, "deps", "README"), "w", encoding="utf-8") as f:
-            f.write("The third-party C sources torchlint builds in, copied from the npm\n"
-                    "packages that deps.lock pins (name, version, sha256 of the tarball):\n\n")
+            f.write("The third-party C sources torchlint builds in, copied from the packages\n"
+                    "that deps.lock pins (name, version, sha256 of the tarball, source: npm\n"
+                    "unless a Debian archive path is given):\n\n")
             with open(os.path.join(ROOT, "deps.lock"), encoding="utf-8") as lock:
                 f.writelines(line for line in lock if line.strip() and not line.startswith("#"))
 

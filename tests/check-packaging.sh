@@ -68,10 +68,13 @@ whl=dist/torchlint-$version-py3-none-$tag.whl
 if [ -f "$sdist" ] && [ -f "$whl" ]; then ok; else bad "make dist did not write $sdist and $whl"; ls dist; fi
 has "the wheel was built from the sdist's own tree-sitter sources" "$tmp/out" \
 	"build_binary: tree-sitter sources from deps/tree-sitter/lib and deps/tree-sitter-python/src"
+has "the wheel was built with the sdist's own jansson (no libjansson-dev needed)" "$tmp/out" \
+	"build_binary: jansson compiled in from deps/jansson/src"
 tar tzf "$sdist" >"$tmp/sdist.txt"
 for f in deps/tree-sitter/lib/src/lib.c deps/tree-sitter/lib/include/tree_sitter/api.h \
 	deps/tree-sitter-python/src/parser.c deps/tree-sitter-python/src/scanner.c \
 	deps/tree-sitter/LICENSE deps/tree-sitter-python/LICENSE deps/README \
+	deps/jansson/src/value.c deps/jansson/src/jansson.h deps/jansson/src/jansson_config.h.in deps/jansson/LICENSE \
 	setup.py pyproject.toml Makefile analyzer/main.c tools/embed.c tools/build_binary.py \
 	tools/check_binary.py packaging/python/torchlint/__main__.py validate/results/summary.json; do
 	has "sdist holds $f" "$tmp/sdist.txt" "torchlint-$version/$f"

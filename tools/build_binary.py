@@ -13,9 +13,14 @@ It compiles the same files with the same definitions as the Makefile's
 `torchlint` target (without its warning flags: a user's compiler may be
 newer); tests/check-packaging.sh checks that the result reports the same
 findings as ./torchlint on the corpus. CC, CFLAGS (default -O2), CPPFLAGS
-and LDFLAGS are honoured. jansson is linked statically (-l:libjansson.a)
-when the linker finds it, else shared, with a warning; TORCHLINT_JANSSON_LIBS
-overrides.
+and LDFLAGS are honoured.
+
+jansson: an sdist carries jansson's pinned release sources under
+deps/jansson/ (from Debian's archive, see deps.lock) and compiles them in,
+so building it needs no libjansson-dev; TORCHLINT_BUNDLED_JANSSON=1 does
+the same from a checkout (fetching the sources when build/deps lacks them).
+Otherwise jansson is linked statically (-l:libjansson.a) when the linker
+finds it, else shared, with a warning; TORCHLINT_JANSSON_LIBS overrides.
 """
 import concurrent.futures
 import glob
@@ -59,6 +64,73 @@ def find_deps(root):
     return lib, py
 
 
+def find_jansson(root):
+    """jansson's src/ folder when it is compiled in (an sdist, or
+    TORCHLINT_BUNDLED_JANSSON=1), else None: the system's library is linked."""
+    bundled = os.path.join(root, "deps", "jansson", "src")
+    if os.path.isfile(os.path.join(bundled, "value.c")):
+        return bundled
+    if os.environ.get("TORCHLINT_BUNDLED_JANSSON") != "1":
+        return None
+    deps = os.environ.get("TORCHLINT_DEPS") or os.path.join(root, "build", "deps")
+    found = sorted(glob.glob(os.path.join(deps, "jansson", "jansson-*", "src", "value.c")))
+    if not found:
+        subprocess.run(["sh", os.path.join(root, "tools", "fetch-deps.sh"),
+                        os.path.join(root, "deps.lock"), deps], check=True)
+        found = sorted(glob.glob(os.path.join(deps, "jansson", "jansson-*", "src", "value.c")))
+    if not found:
+        raise SystemExit("build_binary: no jansson sources under %s" % deps)
+    return os.path.dirname(found[-1])
+
+
+# What jansson's configure script finds on a POSIX system with GCC or Clang
+# (C11 with the atomic builtins): its two generated headers, written here so
+# that compiling the bundled sources needs no autotools or cmake.
+JANSSON_CONFIG = {"json_inline": "inline", "json_have_long_long": "1", "json_have_localeconv": "1",
+                  "json_have_atomic_builtins": "1", "json_have_sync_builtins": "1"}
+JANSSON_PRIVATE_CONFIG = """/* Written by tools/build_binary.py for the bundled jansson sources. */
+#define HAVE_ENDIAN_H 1
+#define HAVE_FCNTL_H 1
+#define HAVE_LOCALE_H 1
+#define HAVE_SCHED_H 1
+#define HAVE_UNISTD_H 1
+#define HAVE_SYS_PARAM_H 1
+#define HAVE_SYS_STAT_H 1
+#define HAVE_SYS_TIME_H 1
+#define HAVE_SYS_TYPES_H 1
+#define HAVE_STDINT_H 1
+#define HAVE_CLOSE 1
+#define HAVE_GETPID 1
+#define HAVE_GETTIMEOFDAY 1
+#define HAVE_LOCALECONV 1
+#define HAVE_OPEN 1
+#define HAVE_READ 1
+#define HAVE_SCHED_YIELD 1
+#define HAVE_STRTOLL 1
+#define HAVE_SYNC_BUILTINS 1
+#define HAVE_ATOMIC_BUILTINS 1
+#define USE_URANDOM 1
+#define INITIAL_HASHTABLE_ORDER 3
+"""
+
+
+def write_jansson_config(src, gen):
+    """gen/jansson_config.h (from src/jansson_config.h.in) and
+    gen/jansson_private_config.h."""
+    os.makedirs(gen, exist_ok=True)
+    with open(os.path.join(src, "jansson_config.h.in"), encoding="utf-8") as f:
+        text = f.read()
+    for key, value in JANSSON_CONFIG.items():
+        text = text.replace("@%s@" % key, value)
+    left = re.findall(r"^#define \w+ @\w+@", text, re.M)
+    if left:
+        raise SystemExit("build_binary: jansson_config.h.in has placeholders this script does not fill: %s"
+                         % " ".join(sorted(set(left))))
+    for name, body in (("jansson_config.h", text), ("jansson_private_config.h", JANSSON_PRIVATE_CONFIG)):
+        with open(os.path.join(gen, name), "w", encoding="utf-8") as f:
+            f.write(body)
+
+
 def embed_files(root):
     """The Makefile's EMBED_FILES, in its sorted order, relative to root."""
     pats = ["rules/*.toml", "queries/*.scm", "skills/*/SKILL.md", "validate/results/summary.json"]
@@ -95,6 +167,16 @@ def build(root=ROOT, out=None, jobs=None, log=print):
     tl = posix + ["-I", "analyzer", "-I", os.path.join(work, "gen"), "-I", os.path.join(ts_lib, "include"),
                   "-isystem", ts_lib, '-DTL_VERSION="%s"' % version, '-DTL_HOMEPAGE="%s"' % homepage]
     dep = posix + ["-w"]
+    jansson = find_jansson(root)
+    jansson_units = []
+    if jansson:
+        gen = os.path.join(work, "gen", "jansson")
+        write_jansson_config(jansson, gen)
+        inc = ["-I", gen, "-I", jansson]
+        tl = inc + tl
+        jansson_units = [(src, dep + inc + ["-DHAVE_CONFIG_H"])
+                         for src in sorted(glob.glob(os.path.join(jansson, "*.c")))]
+        log("build_binary: jansson compiled in from %s" % os.path.relpath(jansson, root))
 
     # The embedded rules, queries, skills and measured costs.
     embed = os.path.join(work, "embed")
@@ -108,6 +190,7 @@ def build(root=ROOT, out=None, jobs=None, log=print):
              (os.path.join(ts_py, "parser.c"), dep + ["-I", ts_py]),
              (os.path.join(ts_py, "scanner.c"), dep + ["-I", ts_py]),
              (os.path.join(work, "gen", "embedded.c"), tl)]
+    units += jansson_units
     units += [(src, tl) for src in analyzer_sources(root)]
     cmds, objs = [], []
     for i, (src, flags) in enumerate(units):
@@ -125,13 +208,17 @@ def build(root=ROOT, out=None, jobs=None, log=print):
             if text.strip():
                 log(text.rstrip())
 
-    tries = [shlex.split(os.environ["TORCHLINT_JANSSON_LIBS"])] if os.environ.get("TORCHLINT_JANSSON_LIBS") \
-        else [["-l:libjansson.a"], ["-ljansson"]]
+    if jansson:
+        tries = [[]]
+    elif os.environ.get("TORCHLINT_JANSSON_LIBS"):
+        tries = [shlex.split(os.environ["TORCHLINT_JANSSON_LIBS"])]
+    else:
+        tries = [["-l:libjansson.a"], ["-ljansson"]]
     for n, libs in enumerate(tries):
         cmd = [*cc, *cflags, *ldflags, "-o", out, *objs, *libs, "-pthread"]
         _cmd, rc, text = _run(cmd, root)
         if rc == 0:
-            if n:
+            if n and not jansson:
                 log("build_binary: warning: no static jansson (libjansson.a); linked %s, so the binary "
                     "needs libjansson.so at run time" % " ".join(libs))
             log("build_binary: wrote %s" % out)

@@ -1,8 +1,9 @@
 #!/bin/sh
-# Fetch the pinned third-party C sources listed in deps.lock from the npm
-# registry, verify each tarball against its recorded sha256, and unpack it
-# under the destination folder (default build/deps). Nothing fetched here is
-# ever committed.
+# Fetch the pinned third-party C sources listed in deps.lock (tree-sitter from
+# the npm registry, jansson's release tarball from Debian's archive), verify
+# each tarball against its recorded sha256, and unpack it under the
+# destination folder (default build/deps). Nothing fetched here is ever
+# committed.
 set -eu
 lock=${1:-deps.lock}
 dest=${2:-build/deps}
@@ -17,8 +18,38 @@ if ! command -v npm >/dev/null 2>&1; then
     exit 1
   fi
 fi
-grep -v '^#' "$lock" | while read -r name version sum; do
+debian=${TORCHLINT_DEBIAN_MIRROR:-http://deb.debian.org/debian}
+# download URL FILE: curl, wget or Python, whichever is here.
+download() {
+  if command -v curl >/dev/null 2>&1; then curl -fsSL -o "$2" "$1"
+  elif command -v wget >/dev/null 2>&1; then wget -q -O "$2" "$1"
+  else python3 -c 'import sys, urllib.request; urllib.request.urlretrieve(sys.argv[1], sys.argv[2])' "$1" "$2"
+  fi
+}
+grep -v '^#' "$lock" | while read -r name version sum src; do
   [ -n "$name" ] || continue
+  case $src in
+  debian:*)
+    tgz="$dest/tarballs/$name-$version.tar.gz"
+    if [ ! -f "$tgz" ] || ! echo "$sum  $tgz" | sha256sum -c --status; then
+      rm -f "$tgz"
+      download "$debian/${src#debian:}" "$tgz" || {
+        echo "fetch-deps: could not download $debian/${src#debian:}" >&2
+        exit 1
+      }
+    fi
+    if ! echo "$sum  $tgz" | sha256sum -c --status; then
+      echo "fetch-deps: checksum mismatch for $name $version ($tgz)" >&2
+      echo "fetch-deps: expected $sum, got $(sha256sum "$tgz" | cut -d' ' -f1)" >&2
+      exit 1
+    fi
+    rm -rf "$dest/$name"
+    mkdir -p "$dest/$name"
+    tar xzf "$tgz" -C "$dest/$name"
+    echo "fetch-deps: $name $version ok"
+    continue
+    ;;
+  esac
   # npm names the tarball after the package, with '@scope/' turned into 'scope-'.
   base=$(printf '%s' "$name" | sed -e 's|^@||' -e 's|/|-|')
   short=${name##*/}
