@@ -1,6 +1,7 @@
 #!/bin/sh
 # `--explain CODE` cites the measured cost generated from validate/results/
-# (validate/results/summary.json, embedded at build time), verbatim, and
+# (validate/results/summary.json, embedded at build time), verbatim but for
+# its repository paths, printed as links to the homepage, and
 # says "Not yet measured" for a rule with no result: never a number that no
 # result file holds. The summary itself must be what validate/report.py
 # generates from the committed results.
@@ -14,6 +15,7 @@ bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 summary=validate/results/summary.json
+homepage=$(sed -n 's/^HOMEPAGE *[:?]*= *//p' Makefile)
 
 if python3 validate/report.py --check; then ok; else bad "validate/REPORT.md, plots or summary.json are stale"; fi
 
@@ -21,10 +23,12 @@ if python3 validate/report.py --check; then ok; else bad "validate/REPORT.md, pl
 while read -r code; do
 	"$bin" --explain "$code" >"$tmp/out" 2>&1 || { bad "$code: --explain failed"; continue; }
 	# The summary's text, as --explain must print it.
-	python3 -c 'import json, sys
+	# Repository paths become links to the homepage (an installed binary has no checkout).
+	python3 -c 'import json, re, sys
 r = json.load(open(sys.argv[1]))["rules"].get(sys.argv[2])
-print(r["text"] if r else "Not yet measured: validate/results/ holds no result for %s." % sys.argv[2])' \
-		"$summary" "$code" >"$tmp/want"
+link = lambda t: re.sub(r"(^|(?<=[ (\n]))validate/", sys.argv[3] + "/blob/main/validate/", t)
+print(link(r["text"]) if r else "Not yet measured: validate/results/ holds no result for %s." % sys.argv[2])' \
+		"$summary" "$code" "$homepage" >"$tmp/want"
 	# The section runs to the end, but for the page link that closes --explain.
 	sed -n '/^### Measured cost (validate\/)$/,$p' "$tmp/out" | sed '1,2d' | sed '/^Documentation: /d' |
 		sed -e :a -e '/^\n*$/{$d;N;ba' -e '}' >"$tmp/got"

@@ -1,5 +1,6 @@
 #include "engine/explain.h"
 
+#include <stdbool.h>
 #include <string.h>
 
 #include "base/alloc.h"
@@ -53,15 +54,30 @@ void tl_explain_page_uri(const TlRule *r, TlBuf *out)
 	tl_buf_addf(out, "%s/blob/main/docs/rules/%s.md", TL_HOMEPAGE, r->code);
 }
 
+/* Appends `text`, turning each repository path that starts a word
+ * (validate/results/..., validate/cases/...) into a link to that file on the
+ * homepage: a user of the installed binary has no checkout to look in. */
+static void tl_explain__repo_links(const char *text, TlBuf *out)
+{
+	static const char prefix[] = "validate/";
+	for (const char *p = text; *p; p++) {
+		bool starts_word = p == text || p[-1] == ' ' || p[-1] == '(' || p[-1] == '\n';
+		if (starts_word && strncmp(p, prefix, sizeof prefix - 1) == 0)
+			tl_buf_addf(out, "%s/blob/main/", TL_HOMEPAGE);
+		tl_buf_addc(out, *p);
+	}
+}
+
 static void tl_explain__cost(const TlRule *r, TlBuf *out)
 {
 	/* The measurement, generated from validate/results/ by validate/report.py;
 	 * never a number that no result file holds. */
 	tl_buf_add(out, "\n### Measured cost (validate/)\n\n");
 	char *evidence = tl_evidence_text(r->code, NULL);
-	if (evidence)
-		tl_buf_addf(out, "%s\n", evidence);
-	else
+	if (evidence) {
+		tl_explain__repo_links(evidence, out);
+		tl_buf_addc(out, '\n');
+	} else
 		tl_buf_addf(out, "Not yet measured: validate/results/ holds no result for %s.\n",
 			    r->code);
 	tl_free(evidence);
