@@ -229,6 +229,8 @@ static const struct {
 	{ "torch.utils.data.DistributedSampler", "dataset num_replicas rank shuffle seed drop_last" },
 	{ "torch.utils.data.BatchSampler", "sampler batch_size drop_last" },
 	{ "torch.utils.data.sampler.BatchSampler", "sampler batch_size drop_last" },
+	{ "torch.load", "f map_location pickle_module weights_only mmap" },
+	{ "torch.serialization.load", "f map_location pickle_module weights_only mmap" },
 	{ "torch.utils.data.DataLoader",
 	  "dataset batch_size shuffle sampler batch_sampler num_workers collate_fn pin_memory "
 	  "drop_last timeout worker_init_fn multiprocessing_context generator" },

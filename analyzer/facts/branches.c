@@ -214,7 +214,8 @@ static bool tl_facts__zero_set(const TlIndex *idx, TSNode e)
 }
 
 /* True when `cond` evaluating to `holds` means this is the process of rank
- * 0 (or the only one: rank -1 where no process group runs). */
+ * 0 (or the only one: rank -1 where no process group runs; `rank == -1 or
+ * get_rank() == 0` counts, each side being such a test). */
 static bool tl_facts__rank_zero_when(const TlIndex *idx, TSNode cond, bool holds, int depth)
 {
 	const TlSyms *sy = tl_syms();
@@ -230,9 +231,11 @@ static bool tl_facts__rank_zero_when(const TlIndex *idx, TSNode cond, bool holds
 		TSNode l = tl_tree_field(cond, sy->f_left), r = tl_tree_field(cond, sy->f_right);
 		TSNode op = tl_tree_field(cond, sy->f_operator);
 		bool is_and = !ts_node_is_null(op) && strcmp(ts_node_type(op), "and") == 0;
-		if (is_and != holds)
-			return false; /* `a or b` true, `a and b` false: either side may hold */
-		return tl_facts__rank_zero_when(idx, l, holds, depth + 1) ||
+		if (is_and == holds) /* `a and b` true, `a or b` false: both hold */
+			return tl_facts__rank_zero_when(idx, l, holds, depth + 1) ||
+			       tl_facts__rank_zero_when(idx, r, holds, depth + 1);
+		/* `a or b` true (`rank == -1 or get_rank() == 0`): either may hold */
+		return tl_facts__rank_zero_when(idx, l, holds, depth + 1) &&
 		       tl_facts__rank_zero_when(idx, r, holds, depth + 1);
 	}
 	if (s != sy->comparison_operator || ts_node_child_count(cond) != 3)
@@ -246,10 +249,12 @@ static bool tl_facts__rank_zero_when(const TlIndex *idx, TSNode cond, bool holds
 	}
 	if (!tl_facts__rankish(idx, l))
 		return false;
+	/* rank -1: no process group, the only process */
+	bool zero = tl_facts__int_is(idx, r, 0) || tl_facts__int_is(idx, r, -1);
 	if (strcmp(op, "==") == 0 || strcmp(op, "is") == 0)
-		return holds && tl_facts__int_is(idx, r, 0);
+		return holds && zero;
 	if (strcmp(op, "!=") == 0 || strcmp(op, "is not") == 0)
-		return !holds && tl_facts__int_is(idx, r, 0);
+		return !holds && zero;
 	if (strcmp(op, "<=") == 0)
 		return holds && tl_facts__int_is(idx, r, 0);
 	if (strcmp(op, "<") == 0)

@@ -398,6 +398,25 @@ bool tl_facts_exclusive_paths(const TlIndex *idx, TSNode a, TSNode b);
  * != 0`; after `if rank != 0: return`), or in a function every call of
  * which does (facts/branches.c). */
 bool tl_facts_rank_zero_only(const TlIndex *idx, TSNode node);
+/* True when the file runs distributed training: it calls
+ * torch.distributed's init_process_group, wraps a module in
+ * DistributedDataParallel or FSDP (also fully_shard), or reads the
+ * launcher's local rank (a "LOCAL_RANK" / "--local_rank" string indexed or
+ * passed: os.environ["LOCAL_RANK"], add_argument("--local_rank"))
+ * (facts/distributed.c). */
+bool tl_facts_distributed_file(const TlIndex *idx);
+/* True when `call`, a torch.load, returns a value that reaches a
+ * load_state_dict(...) call (a model's, an optimizer's, a scaler's): as
+ * its first argument or state_dict=, through entries (`ckpt["model"]`,
+ * `.get()`, `.pop()`), a dict comprehension over its items, conditional
+ * expressions, names bound to it later in the function, and the callers of
+ * a local function that returns it (facts/checkpoints.c). */
+bool tl_facts_load_feeds_state(const TlIndex *idx, TSNode call);
+/* True when `call`, a torch.load, reads a path (the same expression text)
+ * that a torch.save of the same file writes with its values moved to the
+ * host (`.cpu()`, `.to("cpu")`, in the saved expression or the value of a
+ * name it holds): those tensors load on the CPU (facts/checkpoints.c). */
+bool tl_facts_loads_host_copy(const TlIndex *idx, TSNode call);
 /* True when `ctor`, an optimizer construction over a module's parameters
  * (`AdamW(model.parameters())`, parameter groups), is followed in the same
  * function by a wrapper that replaces that module's parameters by sharded

@@ -251,7 +251,7 @@ static const char *const tl_keyword_names[] = {
 };
 /* Parameters asked for by name; their places come from the API's signature. */
 static const char *const tl_argument_names[] = {
-	"dim", "training", "p", "shuffle", "seed", "sampler", NULL,
+	"dim", "training", "p", "shuffle", "seed", "sampler", "map_location", NULL,
 };
 static const char *const tl_step_names[] = { "any", "training", NULL };
 static const uint32_t tl_step_bits[] = { TL_STEP_TRAIN | TL_STEP_EVAL, TL_STEP_TRAIN };
@@ -407,6 +407,31 @@ static bool tl_pred_clip_before_unscale(const TlIndex *idx, TSNode n, int choice
 {
 	(void)choice;
 	return tl_facts_clip_before_unscale(idx, n);
+}
+
+static bool tl_pred_distributed_file(const TlIndex *idx, TSNode n, int choice)
+{
+	(void)n;
+	(void)choice;
+	return tl_facts_distributed_file(idx);
+}
+
+static bool tl_pred_rank_zero_only(const TlIndex *idx, TSNode n, int choice)
+{
+	(void)choice;
+	return tl_facts_rank_zero_only(idx, n);
+}
+
+static bool tl_pred_load_feeds_state(const TlIndex *idx, TSNode n, int choice)
+{
+	(void)choice;
+	return tl_facts_load_feeds_state(idx, n);
+}
+
+static bool tl_pred_loads_host_copy(const TlIndex *idx, TSNode n, int choice)
+{
+	(void)choice;
+	return tl_facts_loads_host_copy(idx, n);
 }
 
 static bool tl_pred_leaves_eval_mode(const TlIndex *idx, TSNode n, int choice)
@@ -675,6 +700,14 @@ const TlPredicateDef tl_predicates[] = {
 	  "the node sits, in its own function, in an if / elif / else branch, a conditional expression or an operand of and / or" },
 	{ "wrapped-by", "wrapper", tl_wrapper_names, tl_pred_wrapped_by,
 	  "the expression is a wrapper of that kind itself (ddp, fsdp, prefixed: DistributedDataParallel, DataParallel or torch.compile, whose state_dict keys carry a prefix; data-parallel: the first two; compiled: torch.compile): a call of it, a name or attribute bound to one, a parameter every caller passes one; not one bound on the other branch of an if that the use runs under (`if ddp:` ... `else:`)" },
+	{ "distributed-file", NULL, NULL, tl_pred_distributed_file,
+	  "the node's file runs distributed training: it calls init_process_group, wraps a module in DistributedDataParallel or FSDP, or reads LOCAL_RANK (os.environ[\"LOCAL_RANK\"], a --local_rank option)" },
+	{ "rank-zero-only", NULL, NULL, tl_pred_rank_zero_only,
+	  "the node runs only in the process of rank 0: under a test that says so (rank == 0, dist.get_rank() == 0, local_rank in (-1, 0), is_main_process(), accelerator.is_main_process), after `if rank != 0: return`, or in a function every call of which does" },
+	{ "load-feeds-state", NULL, NULL, tl_pred_load_feeds_state,
+	  "the torch.load call's result reaches a load_state_dict(...): directly, through entries of the loaded dict, a comprehension over its items, names, or the callers of a function that returns it" },
+	{ "loads-host-copy", NULL, NULL, tl_pred_loads_host_copy,
+	  "the torch.load call reads a path (same expression text) that a torch.save of the same file writes with its values moved to the host (.cpu(), .to(\"cpu\"))" },
 	{ "saved", NULL, NULL, tl_pred_saved,
 	  "the value is what torch.save writes: its first argument, an entry of a literal that is, or a name (or an element of one) assigned it that a later torch.save in the function passes" },
 	{ "displayed", NULL, NULL, tl_pred_displayed,
@@ -692,7 +725,7 @@ const TlPredicateDef tl_predicates[] = {
 	{ "passes-keyword", "keyword", tl_keyword_names, tl_pred_passes_keyword,
 	  "the call passes that keyword argument, or a **mapping that may hold it" },
 	{ "passes-argument", "parameter", tl_argument_names, tl_pred_passes_argument,
-	  "the call passes that parameter of the torch API it calls (dim, training, p, shuffle, seed, sampler): by keyword, or at its place in the API's signature (softmax, dropout, DistributedSampler, DataLoader), or through a *args / **kwargs that may" },
+	  "the call passes that parameter of the torch API it calls (dim, training, p, shuffle, seed, sampler, map_location): by keyword, or at its place in the API's signature (softmax, dropout, DistributedSampler, DataLoader, torch.load), or through a *args / **kwargs that may" },
 	{ "argument-off", "parameter", tl_argument_names, tl_pred_argument_off,
 	  "the call passes that parameter (as passes-argument, not through *args / **kwargs) a constant False, None or zero, in place or through a name bound once to it" },
 	{ "in-module-code", "where", tl_module_code_names, tl_pred_in_module_code,
