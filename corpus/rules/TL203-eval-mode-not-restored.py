@@ -370,6 +370,7 @@ def compare_checkpoints(paths, val_loader):
     model = Net().to(device)
     scores = []
     for path in paths:
+        # expect: TL105
         model.load_state_dict(torch.load(path, weights_only=True))
         # ok: TL203
         model.eval()
