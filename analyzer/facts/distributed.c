@@ -171,6 +171,45 @@ static bool tl_facts__wrapper_qname(const char *q, TlWrapper kind)
 	return false;
 }
 
+/* True when `self.x`, bound by `b`, is wrapped in place by a method of its
+ * class (`self.model = DDP(self.model, ...)` in a setup method, the name
+ * read elsewhere resolving to the plain binding of __init__): after that
+ * call the attribute holds the wrapper. Not across exclusive branches. */
+static bool tl_facts__wrapped_in_place(const TlIndex *idx, const TlBinding *b, TlWrapper kind, int *budget,
+				       const TlBranchPath *path)
+{
+	if (b->cls < 0 || b->class_body || strncmp(b->name, "self.", 5) != 0)
+		return false;
+	for (uint32_t i = 0; i < idx->bindings.size && *budget > 0; i++) {
+		const TlBinding *o = &idx->bindings.items[i];
+		if (o == b || o->cls != b->cls || o->class_body || strcmp(o->name, b->name) != 0)
+			continue;
+		TSNode v = tl_index_unparen(tl_facts__bound_value(o));
+		const TlCall *c = ts_node_is_null(v) ? NULL : tl_index_call_at(idx, v);
+		--*budget;
+		if (!c || !c->qname || !tl_facts__wrapper_qname(c->qname, kind))
+			continue;
+		TSNode inner = tl_facts__kwarg(idx, v, "module");
+		if (ts_node_is_null(inner))
+			inner = tl_facts__arg(v, 0);
+		/* the argument is the attribute itself, maybe moved first */
+		for (int d = 0; d < TL_FACTS_DEPTH && !ts_node_is_null(inner); d++) {
+			inner = tl_index_unparen(inner);
+			const TlCall *ic = ts_node_symbol(inner) == tl_syms()->call ? tl_index_call_at(idx, inner) : NULL;
+			if (!ic)
+				break;
+			inner = tl_facts__module_through(ic, inner, false);
+		}
+		char *name = ts_node_is_null(inner) ? NULL : tl_facts__dotted(idx, inner);
+		bool same = name && strcmp(name, b->name) == 0;
+		tl_free(name);
+		TlBranchPath here = *path;
+		if (same && tl_facts__path_add(idx, &here, v))
+			return true;
+	}
+	return false;
+}
+
 /* `path`: the branch conditions of the places the value came through (NULL
  * at the start): a wrapper bound on one branch of `if ddp:` does not reach
  * a use on the other (`if ddp: m = DDP(m)` ... `else: save(m.state_dict())`),
@@ -191,7 +230,14 @@ static bool tl_facts__wrapped_on(const TlIndex *idx, TSNode e, TlWrapper kind, i
 	TSSymbol s = ts_node_symbol(e);
 	if (s == sy->call) {
 		const TlCall *c = tl_index_call_at(idx, e);
-		return c && c->qname && tl_facts__wrapper_qname(c->qname, kind);
+		if (!c)
+			return false;
+		if (c->qname && tl_facts__wrapper_qname(c->qname, kind))
+			return true;
+		/* DDP(net).cuda(), compiled.to(device): the same wrapper back */
+		TSNode through = tl_facts__module_through(c, e, false);
+		return !ts_node_is_null(through) &&
+		       tl_facts__wrapped_on(idx, through, kind, depth + 1, budget, &here);
 	}
 	if (s != sy->identifier && s != sy->attribute)
 		return false;
@@ -210,7 +256,9 @@ static bool tl_facts__wrapped_on(const TlIndex *idx, TSNode e, TlWrapper kind, i
 		return true;
 	}
 	TSNode v = tl_facts__bound_value(b);
-	return !ts_node_is_null(v) && tl_facts__wrapped_on(idx, v, kind, depth + 1, budget, &here);
+	if (!ts_node_is_null(v) && tl_facts__wrapped_on(idx, v, kind, depth + 1, budget, &here))
+		return true;
+	return b && tl_facts__wrapped_in_place(idx, b, kind, budget, &here);
 }
 
 static bool tl_facts__wrapped(const TlIndex *idx, TSNode e, TlWrapper kind, int depth, int *budget)

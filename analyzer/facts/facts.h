@@ -296,9 +296,10 @@ bool tl_facts_in_test_code(const TlIndex *idx, TSNode node);
  * one program here, so every top-level statement counts). */
 bool tl_facts_displayed(const TlIndex *idx, TSNode node);
 /* True when the value of `node` is written by torch.save: its first
- * argument, an entry of a dict / list / tuple literal that is, or the value
- * of an assignment to a name (or an element of one) that a torch.save
- * later in the same function passes as its first argument. */
+ * argument (or obj=), an entry of a dict / list / tuple literal that is, or
+ * the value of an assignment to a name (or an element of one) that a
+ * torch.save later in the same function passes as its first argument, or
+ * that a later literal holds which is itself saved so. */
 bool tl_facts_saved(const TlIndex *idx, TSNode node);
 /* True when every name `expr` reads holds the same object, unchanged, in
  * every iteration of the loop around it (through call sites when it is in

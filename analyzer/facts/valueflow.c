@@ -751,6 +751,48 @@ static bool tl_facts__saves_name(const TlIndex *idx, const TlCall *c, const char
 	return same;
 }
 
+/* The first read, after assignment `assign` to a plain name, of the
+ * binding it makes, as an entry of a dict / list / tuple literal; null
+ * when there is none. */
+static TSNode tl_facts__later_in_literal(const TlIndex *idx, TSNode assign)
+{
+	const TlSyms *sy = tl_syms();
+	TSNode none = { 0 };
+	TSNode left = tl_tree_field(assign, sy->f_left);
+	if (ts_node_is_null(left) || ts_node_symbol(left) != sy->identifier)
+		return none;
+	uint32_t len = 0;
+	const char *text = tl_index_text(idx, left, &len);
+	int32_t func = tl_index_func_of(idx, assign);
+	TSNode scope = func >= 0 ? idx->funcs.items[func].node : idx->root;
+	TSNode stmt = tl_index_parent(idx, assign);
+	uint32_t after = ts_node_end_byte(assign);
+	TSTreeCursor cur = ts_tree_cursor_new(scope);
+	TSNode found = none;
+	bool descend = true;
+	do {
+		TSNode n = ts_tree_cursor_current_node(&cur);
+		TSSymbol s = ts_node_symbol(n);
+		descend = ts_node_end_byte(n) > after && s != sy->class_definition;
+		if (s != sy->identifier || ts_node_start_byte(n) < after)
+			continue;
+		uint32_t nl = 0;
+		const char *nt = tl_index_text(idx, n, &nl);
+		if (!nt || nl != len || memcmp(nt, text, len) != 0)
+			continue;
+		const TlBinding *b = tl_index_resolve_node(idx, n);
+		if (!b || !(ts_node_eq(b->stmt, assign) || (!ts_node_is_null(stmt) && ts_node_eq(b->stmt, stmt))))
+			continue;
+		TSNode up = tl_index_parent(idx, n);
+		TSSymbol us = ts_node_is_null(up) ? 0 : ts_node_symbol(up);
+		if ((us == sy->pair && ts_node_eq(tl_tree_field(up, sy->f_value), n)) || us == sy->list ||
+		    us == sy->tuple)
+			found = n;
+	} while (ts_node_is_null(found) && tl_walk_next(&cur, scope, descend));
+	ts_tree_cursor_delete(&cur);
+	return found;
+}
+
 bool tl_facts_saved(const TlIndex *idx, TSNode node)
 {
 	const TlSyms *sy = tl_syms();
@@ -771,6 +813,14 @@ bool tl_facts_saved(const TlIndex *idx, TSNode node)
 			const TlCall *c = ts_node_is_null(call) ? NULL : tl_index_call_at(idx, call);
 			return c && c->qname && tl_facts__qname_is_api(c->qname, TL_API_TORCH_SAVE) &&
 			       ts_node_eq(tl_facts__arg(call, 0), cur);
+		} else if (s == sy->keyword_argument) {
+			/* torch.save(obj=..., f=...) */
+			TSNode args = tl_index_parent(idx, p);
+			TSNode call = ts_node_is_null(args) ? args : tl_index_parent(idx, args);
+			const TlCall *c = ts_node_is_null(call) ? NULL : tl_index_call_at(idx, call);
+			return c && c->qname && tl_facts__qname_is_api(c->qname, TL_API_TORCH_SAVE) &&
+			       ts_node_eq(tl_tree_field(p, sy->f_value), cur) &&
+			       tl_index_text_is(idx, tl_tree_field(p, sy->f_name), "obj");
 		} else if (s == sy->assignment) {
 			if (!ts_node_eq(tl_tree_field(p, sy->f_right), cur))
 				return false;
@@ -785,7 +835,14 @@ bool tl_facts_saved(const TlIndex *idx, TSNode node)
 				found = c->start_byte >= ts_node_end_byte(p) && tl_facts__saves_name(idx, c, name);
 			}
 			tl_free(name);
-			return found;
+			if (found)
+				return true;
+			/* weights = m.state_dict(); ckpt = {"model": weights}; save(ckpt) */
+			TSNode next = tl_facts__later_in_literal(idx, p);
+			if (ts_node_is_null(next))
+				return false;
+			cur = next;
+			continue;
 		} else {
 			return false;
 		}

@@ -155,6 +155,49 @@ def compare(net, other):
     return all(torch.equal(sd[k], v) for k, v in other.items())
 
 
+# Flagged: the wrapper moved after wrapping is still the wrapper.
+def data_parallel_resume(loader, out_dir):
+    model = nn.DataParallel(Net()).to("cuda")
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    for x, y in loader:
+        opt.zero_grad()
+        nn.functional.cross_entropy(model(x), y).backward()
+        opt.step()
+    # expect: TL504
+    torch.save(obj=model.state_dict(), f=os.path.join(out_dir, "dp.pt"))
+
+
+# Flagged: the state dict kept in a name, then put in the checkpoint dict.
+def best_so_far(model_ddp, metric, best, path):
+    if metric > best:
+        # expect: TL504
+        best_weights = model_ddp.state_dict()
+        record = {"weights": best_weights, "metric": metric}
+        torch.save(record, path)
+
+
+def run_best(net, loader, path):
+    model_ddp = DDP(net.cuda())
+    best = 0.0
+    for epoch, metric in enumerate(loader):
+        best_so_far(model_ddp, metric, best, path)
+
+
+# Flagged: a trainer that wraps its model in place in a setup method.
+class SnapshotTrainer:
+    def __init__(self, model, gpu_id):
+        self.gpu_id = gpu_id
+        self.model = model.to(gpu_id)
+        self.optimizer = torch.optim.AdamW(self.model.parameters())
+
+    def wrap(self):
+        self.model = DDP(self.model, device_ids=[self.gpu_id])
+
+    def snapshot(self, epoch, path):
+        # expect: TL504
+        torch.save({"model_state": self.model.state_dict(), "epochs_run": epoch}, path)
+
+
 # OK: a wrapped name re-bound to the inner module before saving.
 def rebind(net, path):
     model = DDP(net)
