@@ -1097,10 +1097,15 @@ int main(int argc, char **argv)
 	}
 	run.exact = run.count == 1;
 	pthread_t helper_threads[TL_MAX_JOBS];
+	/* Each thread gets glibc's default stack, 8 MiB, on every C library: musl
+	 * (the static build) would give 128 KiB. */
+	pthread_attr_t attr;
+	pthread_attr_init(&attr);
+	pthread_attr_setstacksize(&attr, (size_t)8 << 20);
 	if (helpers)
 		tl_queryset_add_helpers(rules.queries, (unsigned)helpers);
 	for (long t = 0; t < helpers; t++)
-		if (pthread_create(&helper_threads[t], NULL, tl_main__helper, rules.queries) != 0) {
+		if (pthread_create(&helper_threads[t], &attr, tl_main__helper, rules.queries) != 0) {
 			fprintf(stderr, "torchlint: cannot start a worker thread\n");
 			exit(TL_EXIT_ERROR);
 		}
@@ -1109,13 +1114,14 @@ int main(int argc, char **argv)
 	} else {
 		pthread_t threads[TL_MAX_JOBS];
 		for (long t = 0; t < jobs; t++)
-			if (pthread_create(&threads[t], NULL, tl_main__worker, &run) != 0) {
+			if (pthread_create(&threads[t], &attr, tl_main__worker, &run) != 0) {
 				fprintf(stderr, "torchlint: cannot start a worker thread\n");
 				exit(TL_EXIT_ERROR);
 			}
 		for (long t = 0; t < jobs; t++)
 			pthread_join(threads[t], NULL);
 	}
+	pthread_attr_destroy(&attr);
 	if (helpers) {
 		tl_queryset_stop(rules.queries);
 		for (long t = 0; t < helpers; t++)

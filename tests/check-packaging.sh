@@ -4,9 +4,10 @@
 #    highest glibc symbol version), agrees with readelf, and fails on a
 #    binary that links a library beyond the C runtime; the README states
 #    both facts as measured;
-#  - `make dist` writes the sdist (with the pinned tree-sitter sources) and
-#    a wheel whose binary is compiled from that sdist, tagged with the
-#    platform the binary meets;
+#  - `make dist` writes the sdist (with the pinned tree-sitter and jansson
+#    sources) and two wheels whose binaries are compiled from that sdist,
+#    each tagged with the platform its binary meets: glibc (manylinux_2_X)
+#    and fully static with musl (manylinux2014 + musllinux);
 #  - the wheel installs offline (pip --no-index) into a fresh venv, its
 #    torchlint and `python -m torchlint` run from another folder, and the
 #    binary built from the sdist reports what ./torchlint reports.
@@ -63,6 +64,7 @@ run "check_binary on a file that is not ELF" 2 $check README.md
 
 # --- make dist -------------------------------------------------------------------
 run "make dist" 0 make --no-print-directory -s dist
+cp "$tmp/out" "$tmp/dist.out"
 sdist=dist/torchlint-$version.tar.gz
 whl=dist/torchlint-$version-py3-none-$tag.whl
 if [ -f "$sdist" ] && [ -f "$whl" ]; then ok; else bad "make dist did not write $sdist and $whl"; ls dist; fi
@@ -107,6 +109,31 @@ sstatus=$?
 if [ $mstatus = 1 ] && [ $sstatus = 1 ] && cmp -s "$tmp/make.json" "$tmp/sdist.json"; then ok; else
 	bad "the sdist's binary differs from ./torchlint on corpus/ (exit $sstatus vs $mstatus)"; fi
 json "the corpus report is not empty" "$tmp/make.json" "d.length > 100"
+
+# --- the static wheel (musl): any Linux of this architecture ------------------------
+arch=$(uname -m)
+stag=manylinux_2_17_$arch.manylinux2014_$arch.musllinux_1_1_$arch
+swhl=dist/torchlint-$version-py3-none-$stag.whl
+if [ -f "$swhl" ]; then
+	ok
+	"$py" -m zipfile -e "$swhl" "$tmp/static" 2>/dev/null
+	sbin=$tmp/static/torchlint-$version.data/scripts/torchlint
+	chmod +x "$sbin" 2>/dev/null
+	run "check_binary on the static wheel's binary" 0 $check "$sbin"
+	has "the static binary needs no shared library" "$tmp/out" "shared libraries needed: none"
+	if [ "$($check --tag "$sbin")" = "$stag" ]; then ok; else bad "the static binary meets $($check --tag "$sbin"), named $stag"; fi
+	has "the static wheel was built with musl" "$tmp/dist.out" "static: build_binary: compiling"
+	"$sbin" --format json --select ALL -q corpus examples >"$tmp/static.json"
+	if [ $? = 1 ] && cmp -s "$tmp/make.json" "$tmp/static.json"; then ok; else
+		bad "the static binary differs from ./torchlint on corpus/"; fi
+	"$py" -m venv "$tmp/svenv" >/dev/null 2>&1
+	run "pip install --no-index the static wheel" 0 "$tmp/svenv/bin/pip" install -q --no-index "$root/$swhl"
+	run "the static wheel's torchlint runs" 0 "$tmp/svenv/bin/torchlint" --version
+elif [ "$(id -u)" = 0 ]; then
+	bad "make dist wrote no static wheel ($swhl) although it can install musl-tools as root"
+else
+	echo "skipped: no static wheel (musl-gcc missing and not root)"
+fi
 
 # --- the wheel in a fresh venv, run from elsewhere --------------------------------
 "$py" -m venv "$tmp/venv" >"$tmp/venv.log" 2>&1 || { bad "python3 -m venv failed"; cat "$tmp/venv.log"; }

@@ -9,7 +9,9 @@ section names (DT_NEEDED) and the glibc symbol versions it asks for
 (.gnu.version_r). A self-contained torchlint needs only the C runtime:
 libc, libm, libpthread and the loader. The highest GLIBC_2.X version gives
 the honest manylinux tag (manylinux_2_X_ARCH, PEP 600): the binary runs on
-any glibc from 2.X on.
+any glibc from 2.X on. A fully static binary (no program interpreter, no
+shared library: `make dist`'s musl build) needs neither, and is tagged for
+both manylinux2014 and musllinux.
 
 The ELF is read here with nothing but the standard library (32 and 64 bit,
 either byte order), so the sdist build needs no binutils; tests compare it
@@ -26,6 +28,7 @@ ALLOWED = re.compile(r"^(libc\.so\.6|libm\.so\.6|libpthread\.so\.0|ld-linux[-a-z
 # e_machine -> the architecture name wheel tags use.
 MACHINES = {3: "i686", 40: "armv7l", 21: "ppc64le", 22: "s390x", 62: "x86_64", 183: "aarch64", 243: "riscv64"}
 
+PT_INTERP = 3
 SHT_DYNAMIC = 6
 SHT_GNU_VERNEED = 0x6FFFFFFE
 DT_NEEDED = 1
@@ -52,15 +55,27 @@ def read_elf(data):
         raise ElfError("unknown ELF class or byte order")
     (machine,) = struct.unpack_from(order + "H", data, 18)
     if bits == 64:
+        phoff, = struct.unpack_from(order + "Q", data, 0x20)
+        phentsize, phnum = struct.unpack_from(order + "HH", data, 0x36)
         shoff, = struct.unpack_from(order + "Q", data, 0x28)
         shentsize, shnum, _shstrndx = struct.unpack_from(order + "HHH", data, 0x3A)
         shfmt, dynfmt = order + "IIQQQQIIQQ", order + "qQ"
     else:
+        phoff, = struct.unpack_from(order + "I", data, 0x1C)
+        phentsize, phnum = struct.unpack_from(order + "HH", data, 0x2A)
         shoff, = struct.unpack_from(order + "I", data, 0x20)
         shentsize, shnum, _shstrndx = struct.unpack_from(order + "HHH", data, 0x2E)
         shfmt, dynfmt = order + "IIIIIIIIII", order + "iI"
     if shoff == 0 or shnum == 0:
         raise ElfError("no section headers")
+    # A program interpreter (the dynamic loader) is what a dynamically linked
+    # executable asks for first; a fully static one has none.
+    interp = False
+    for i in range(phnum):
+        if phoff + (i + 1) * phentsize > len(data):
+            raise ElfError("program header past the end of the file")
+        (ptype,) = struct.unpack_from(order + "I", data, phoff + i * phentsize)
+        interp = interp or ptype == PT_INTERP
     sections = []
     for i in range(shnum):
         f = struct.unpack_from(shfmt, data, shoff + i * shentsize)
@@ -103,7 +118,7 @@ def read_elf(data):
                     break
                 off += nxt
     return {"bits": bits, "machine": MACHINES.get(machine, "machine-%d" % machine),
-            "needed": needed, "versions": versions}
+            "needed": needed, "versions": versions, "static": not interp and not needed}
 
 
 def glibc_needed(info):
@@ -125,13 +140,22 @@ def problems(info):
         for name in names:
             if name.startswith("GLIBC_") and not re.match(r"^GLIBC_\d+\.\d+(\.\d+)?$", name):
                 out.append("needs %s from %s" % (name, lib))
-    if not info["needed"]:
-        out.append("statically linked: no glibc version to read")
+    if not info["needed"] and not info.get("static"):
+        out.append("no shared library named, yet a program interpreter: cannot tell what it needs")
     return out
 
 
+# A fully static executable needs nothing from the system's C library: it runs
+# on any glibc (manylinux, from the oldest tag pip still installs, 2_17 =
+# manylinux2014) and on musl systems (musllinux) alike.
+STATIC_TAGS = ("manylinux_2_17_{m}", "manylinux2014_{m}", "musllinux_1_1_{m}")
+
+
 def platform_tag(info):
-    """manylinux_2_X_ARCH when self-contained, else linux_ARCH (this machine only)."""
+    """manylinux_2_X_ARCH when self-contained, a manylinux + musllinux tag set
+    when fully static, else linux_ARCH (this machine only)."""
+    if info.get("static") and not problems(info):
+        return ".".join(t.format(m=info["machine"]) for t in STATIC_TAGS)
     v = glibc_needed(info)
     if problems(info) or v is None:
         return "linux_" + info["machine"]

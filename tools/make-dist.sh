@@ -1,9 +1,15 @@
 #!/bin/sh
 # `make dist`: writes dist/torchlint-VERSION.tar.gz (the sdist, holding the
-# pinned tree-sitter sources) and dist/torchlint-VERSION-py3-none-PLATFORM.whl
-# (the binary compiled from that sdist, in the wheel's scripts), offline,
-# with Debian's python3-build, python3-setuptools and python3-wheel
-# (installed through apt when run as root and missing).
+# pinned tree-sitter and jansson sources) and two wheels built from that
+# sdist, each holding the binary in its scripts, offline, with Debian's
+# python3-build, python3-setuptools and python3-wheel (installed through apt
+# when run as root and missing):
+#   dist/torchlint-VERSION-py3-none-manylinux_2_X_ARCH.whl   glibc, dynamic
+#   dist/torchlint-VERSION-py3-none-manylinux_2_17_ARCH.manylinux2014_ARCH.musllinux_1_1_ARCH.whl
+#                                      fully static, with musl (musl-gcc, from
+#                                      Debian's musl-tools): any Linux of ARCH
+# pip picks the glibc wheel where glibc is 2.X or newer, the static one on
+# older glibc and on musl systems (Alpine). STATIC=0 skips the static wheel.
 # usage: make-dist.sh VERSION   (TS_LIB_DIR and TS_PYTHON_DIR: the sources)
 set -eu
 version=$1
@@ -34,4 +40,27 @@ rm -f dist/torchlint-"$version".tar.gz dist/torchlint-"$version"-*.whl
 	exit 1
 }
 grep '^build_binary:' build/dist.log
+# The static wheel, from the unpacked sdist, with musl.
+if [ "${STATIC:-1}" != 0 ]; then
+	if ! command -v musl-gcc >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+		echo "make-dist: installing musl-tools (for the static wheel)"
+		apt-get update -qq
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq musl-tools >/dev/null
+	fi
+	if command -v musl-gcc >/dev/null 2>&1; then
+		rm -rf build/dist-static
+		mkdir -p build/dist-static
+		tar xzf dist/torchlint-"$version".tar.gz -C build/dist-static
+		(cd build/dist-static/torchlint-"$version" &&
+			CC=musl-gcc LDFLAGS=-static "$py" -m build --no-isolation --wheel --outdir ../../../dist . \
+				>../../dist-static.log 2>&1) || {
+			cat build/dist-static.log >&2
+			echo "make-dist: the static wheel failed (log above)" >&2
+			exit 1
+		}
+		grep '^build_binary:' build/dist-static.log | sed 's/^/static: /'
+	else
+		echo "make-dist: no musl-gcc (apt-get install musl-tools): no static wheel" >&2
+	fi
+fi
 ls dist/torchlint-"$version".tar.gz dist/torchlint-"$version"-py3-none-*.whl
