@@ -29,6 +29,7 @@ for code in TL101 TL201 TL503 TL000; do
 	run "--explain $code" 0 "$bin" --explain "$code"
 	has "--explain $code links its page" "$tmp/out" "Documentation: $homepage/blob/main/docs/rules/$code.md"
 	hasnt "--explain $code: no checkout-only path" "$tmp/out" "(from skills/"
+	hasnt "--explain $code: validate/ as a link, not a checkout path" "$tmp/out" "\`validate/"
 done
 has "--explain names the skill on the project's pages" "$root/docs/rules/TL101.md" "(from $homepage/blob/main/skills/"
 # A --rules-dir rule has no page: its link is the README.

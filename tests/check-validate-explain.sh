@@ -26,7 +26,7 @@ while read -r code; do
 	# Repository paths become links to the homepage (an installed binary has no checkout).
 	python3 -c 'import json, re, sys
 r = json.load(open(sys.argv[1]))["rules"].get(sys.argv[2])
-link = lambda t: re.sub(r"(^|(?<=[ (\n]))validate/", sys.argv[3] + "/blob/main/validate/", t)
+link = lambda t: re.sub(r"(^|(?<=[ (\n`]))validate/", sys.argv[3] + "/blob/main/validate/", t)
 print(link(r["text"]) if r else "Not yet measured: validate/results/ holds no result for %s." % sys.argv[2])' \
 		"$summary" "$code" "$homepage" >"$tmp/want"
 	# The section runs to the end, but for the page link that closes --explain.

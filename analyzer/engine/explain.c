@@ -13,6 +13,7 @@
 #endif
 
 static void tl_explain__cost(const TlRule *r, TlBuf *out);
+static void tl_explain__repo_links(const char *text, size_t len, TlBuf *out);
 
 void tl_explain_render(const TlRule *r, TlBuf *out)
 {
@@ -36,7 +37,7 @@ void tl_explain_render(const TlRule *r, TlBuf *out)
 			body++;
 		while (section + len > body && section[len - 1] == '\n')
 			len--;
-		tl_buf_addn(out, body, (size_t)(section + len - body));
+		tl_explain__repo_links(body, (size_t)(section + len - body), out);
 		/* The project's page, not a path that exists only in a checkout. */
 		tl_buf_addf(out, "\n\n(from %s/blob/main/%s)\n", TL_HOMEPAGE, path);
 	}
@@ -57,12 +58,13 @@ void tl_explain_page_uri(const TlRule *r, TlBuf *out)
 /* Appends `text`, turning each repository path that starts a word
  * (validate/results/..., validate/cases/...) into a link to that file on the
  * homepage: a user of the installed binary has no checkout to look in. */
-static void tl_explain__repo_links(const char *text, TlBuf *out)
+static void tl_explain__repo_links(const char *text, size_t len, TlBuf *out)
 {
 	static const char prefix[] = "validate/";
-	for (const char *p = text; *p; p++) {
-		bool starts_word = p == text || p[-1] == ' ' || p[-1] == '(' || p[-1] == '\n';
-		if (starts_word && strncmp(p, prefix, sizeof prefix - 1) == 0)
+	for (const char *p = text; p < text + len; p++) {
+		bool starts_word = p == text || p[-1] == ' ' || p[-1] == '(' || p[-1] == '\n' || p[-1] == '`';
+		if (starts_word && (size_t)(text + len - p) >= sizeof prefix - 1 &&
+		    memcmp(p, prefix, sizeof prefix - 1) == 0)
 			tl_buf_addf(out, "%s/blob/main/", TL_HOMEPAGE);
 		tl_buf_addc(out, *p);
 	}
@@ -75,7 +77,7 @@ static void tl_explain__cost(const TlRule *r, TlBuf *out)
 	tl_buf_add(out, "\n### Measured cost (validate/)\n\n");
 	char *evidence = tl_evidence_text(r->code, NULL);
 	if (evidence) {
-		tl_explain__repo_links(evidence, out);
+		tl_explain__repo_links(evidence, strlen(evidence), out);
 		tl_buf_addc(out, '\n');
 	} else
 		tl_buf_addf(out, "Not yet measured: validate/results/ holds no result for %s.\n",
