@@ -177,6 +177,10 @@ bool tl_facts__comprehension_local(const TlIndex *idx, TSNode id);
 void tl_facts__step_loop_list(const TlIndex *idx, TSNode node, TlIntArray *out);
 void tl_facts__modset_release(TlModSet *set);
 TSNode tl_facts__module_root(const TlIndex *idx, TSNode expr, TlBuf *path);
+/* tl_facts__module_root of the value assignment `b` binds, the bound name
+ * standing for the value where its use says what it is (a module made by
+ * an unknown factory, `model = build_model(cfg)`, handed to an optimizer). */
+TSNode tl_facts__binding_module_root(const TlIndex *idx, const TlBinding *b, TlBuf *path);
 int tl_facts__relate(const TlIndex *idx, const TlModRef *r, const TlModRef *e);
 bool tl_facts__in_comprehension(const TlIndex *idx, TSNode n, TSNode top);
 bool tl_facts__is_callee(const TlIndex *idx, TSNode n);

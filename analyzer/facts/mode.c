@@ -547,7 +547,7 @@ static TSNode tl_facts__name_root(const TlIndex *idx, const char *name, int32_t 
 				tl_buf_init(&rest);
 				tl_buf_add(&rest, path->data);
 				tl_buf_clear(path);
-				root = tl_facts__module_root(idx, b->value, path);
+				root = tl_facts__binding_module_root(idx, b, path);
 				tl_buf_add(path, rest.data);
 				tl_buf_release(&rest);
 			}

@@ -7,7 +7,8 @@
 #include "facts/internal.h"
 
 
-static TSNode tl_facts__module_root_at(const TlIndex *idx, TSNode expr, TlBuf *path, int depth, uint32_t *budget);
+static TSNode tl_facts__module_root_at(const TlIndex *idx, TSNode expr, TSNode named, TlBuf *path,
+				      int depth, uint32_t *budget);
 
 /* ---- module identity --------------------------------------------------------------- */
 
@@ -39,7 +40,7 @@ static TSNode tl_facts__param_root(const TlIndex *idx, const TlBinding *param, T
 		TlBuf p;
 		tl_buf_init(&p);
 		TSNode r = ts_node_is_null(arg) ? none
-					       : tl_facts__module_root_at(idx, arg, &p, depth + 1, budget);
+					       : tl_facts__module_root_at(idx, arg, none, &p, depth + 1, budget);
 		bool same = !ts_node_is_null(r) &&
 			    (i == 0 || (ts_node_eq(r, agreed) && strcmp(p.data, agreed_path.data) == 0));
 		if (same && i == 0) {
@@ -73,14 +74,32 @@ static TSNode tl_facts__param_root(const TlIndex *idx, const TlBinding *param, T
 TSNode tl_facts__module_root(const TlIndex *idx, TSNode expr, TlBuf *path)
 {
 	uint32_t budget = TL_FACTS_BUDGET;
-	return tl_facts__module_root_at(idx, expr, path, 0, &budget);
+	TSNode none = { 0 };
+	return tl_facts__module_root_at(idx, expr, none, path, 0, &budget);
 }
 
-static TSNode tl_facts__module_root_at(const TlIndex *idx, TSNode expr, TlBuf *path, int depth,
-				      uint32_t *budget)
+TSNode tl_facts__binding_module_root(const TlIndex *idx, const TlBinding *b, TlBuf *path)
 {
 	const TlSyms *sy = tl_syms();
-	TSNode none = { 0 }, named = { 0 };
+	TSNode none = { 0 };
+	if (b->kind != TL_BIND_ASSIGN || b->elem >= 0 || ts_node_is_null(b->value))
+		return none;
+	/* The name the assignment binds stands for the value's later uses
+	 * (`model = build_model(cfg)`, then `model.parameters()`). */
+	TSNode named = ts_node_symbol(b->stmt) == sy->assignment ? tl_tree_field(b->stmt, sy->f_left)
+								  : none;
+	if (!ts_node_is_null(named) && ts_node_symbol(named) != sy->identifier &&
+	    ts_node_symbol(named) != sy->attribute)
+		named = none;
+	uint32_t budget = TL_FACTS_BUDGET;
+	return tl_facts__module_root_at(idx, b->value, named, path, 0, &budget);
+}
+
+static TSNode tl_facts__module_root_at(const TlIndex *idx, TSNode expr, TSNode named, TlBuf *path,
+				      int depth, uint32_t *budget)
+{
+	const TlSyms *sy = tl_syms();
+	TSNode none = { 0 };
 	for (; depth <= TL_FACTS_DEPTH; depth++) {
 		expr = tl_index_unparen(expr);
 		if (ts_node_is_null(expr))
