@@ -470,3 +470,47 @@ bool tl_facts__param_all(const TlIndex *idx, const TlBinding *b,
 	}
 	return true;
 }
+
+/* Local aliases: `net = self.net` then `net.eval()` switches self.net. */
+char *tl_facts__unalias(const TlIndex *idx, int32_t f, const char *name)
+{
+	const TlSyms *sy = tl_syms();
+	if (f < 0)
+		return NULL;
+	char *cur = NULL;
+	/* An alias of an alias is rare; a few steps also end `a = b; b = a`. */
+	for (int step = 0; step < 4; step++) {
+		const char *n = cur ? cur : name;
+		size_t root_len = strcspn(n, ".");
+		char root[128];
+		if (root_len >= sizeof root)
+			break;
+		memcpy(root, n, root_len);
+		root[root_len] = 0;
+		const TlIntArray *own = tl_index_bindings_of(idx, f, root);
+		if (!own || own->size != 1)
+			break;
+		const TlBinding *b = &idx->bindings.items[own->items[0]];
+		if (b->kind != TL_BIND_ASSIGN || b->elem >= 0 || b->depth != 0 || ts_node_is_null(b->value))
+			break;
+		TSNode v = tl_index_unparen(b->value);
+		if (ts_node_symbol(v) != sy->identifier && ts_node_symbol(v) != sy->attribute)
+			break;
+		char *target = tl_facts__dotted(idx, v);
+		if (!target)
+			break;
+		if (strncmp(target, root, root_len) == 0 &&
+		    (target[root_len] == '\0' || target[root_len] == '.')) {
+			tl_free(target); /* `x = x.module` reads the name it binds */
+			break;
+		}
+		TlBuf b2;
+		tl_buf_init(&b2);
+		tl_buf_add(&b2, target);
+		tl_buf_add(&b2, n + root_len);
+		tl_free(target);
+		tl_free(cur);
+		cur = tl_buf_detach(&b2);
+	}
+	return cur;
+}

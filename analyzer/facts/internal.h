@@ -83,6 +83,11 @@ TSNode tl_facts__kwarg(const TlIndex *idx, TSNode call, const char *name);
 uint32_t tl_facts__argc(TSNode call);
 TSNode tl_facts__bound_value(const TlBinding *b);
 TSNode tl_facts__held(const TlIndex *idx, const TlBinding *b);
+/* What dotted `name`, read in function `f`, stands for when its root is a
+ * local alias of another dotted name, bound once in `f` by a plain
+ * assignment (`net = self.net`: "net.head" -> "self.net.head"), through a
+ * few such aliases. Caller frees; NULL when the root is no such alias. */
+char *tl_facts__unalias(const TlIndex *idx, int32_t f, const char *name);
 TSNode tl_facts__param_arg(const TlIndex *idx, const TlFunc *f, int32_t k, const TlCall *c);
 TSNode tl_facts__param_arg_of(const TlIndex *idx, const TlBinding *param, const TlCall *site);
 bool tl_facts__each_return(const TlIndex *idx, int32_t f, bool (*visit)(const TlIndex *, TSNode, void *), void *data);

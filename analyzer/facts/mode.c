@@ -312,6 +312,12 @@ bool tl_facts_eval_call_with_grad(const TlIndex *idx, TSNode call)
  * Caller frees. */
 static char *tl_facts__to_caller(const TlIndex *idx, int32_t f, const TlCall *c, const char *name)
 {
+	char *alias = tl_facts__unalias(idx, f, name);
+	if (alias) {
+		char *mapped = tl_facts__to_caller(idx, f, c, alias);
+		tl_free(alias);
+		return mapped;
+	}
 	const TlFunc *fn = &idx->funcs.items[f];
 	size_t root_len = strcspn(name, ".");
 	int32_t param = -1;
