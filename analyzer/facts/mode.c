@@ -129,6 +129,119 @@ static int tl_facts__mode_after(const TlIndex *idx, const TlCall *c, const char 
 	return mode;
 }
 
+/* True when dotted names `a` and `b` name the same module or one holds
+ * the other ("self.model" and "self.model.head", "self" and "self.net"). */
+static bool tl_facts__overlap(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), l = la < lb ? la : lb;
+	return strncmp(a, b, l) == 0 && (a[l] == '\0' || a[l] == '.') && (b[l] == '\0' || b[l] == '.');
+}
+
+/* True when local class `k` derives from local class `base`. */
+static bool tl_facts__derives(const TlIndex *idx, int32_t k, int32_t base)
+{
+	int32_t todo[16];
+	int n = 0;
+	todo[n++] = k;
+	for (int i = 0; i < n; i++) {
+		const TlClass *c = &idx->classes.items[todo[i]];
+		for (uint32_t j = 0; j < c->bases.size; j++) {
+			if (c->bases.items[j] == base)
+				return true;
+			if (n < 16)
+				todo[n++] = c->bases.items[j];
+		}
+	}
+	return false;
+}
+
+/* True when a base class of class `k` may make it an nn.Module: one that
+ * cannot be read, or a module class (also of another module). */
+static bool tl_facts__base_may_be_module(const TlIndex *idx, const TlClass *k)
+{
+	for (uint32_t i = 0; i < k->bases.size; i++)
+		if (idx->classes.items[k->bases.items[i]].is_module)
+			return true;
+	for (uint32_t i = 0; i < k->base_qnames.size; i++) {
+		const char *q = k->base_qnames.items[i];
+		if (strcmp(q, "object") == 0 || strcmp(q, "abc.ABC") == 0 || strcmp(q, "ABC") == 0)
+			continue;
+		TlExtDef d;
+		if (!tl_facts__ext_def(idx, q, &d) || d.func >= 0 || tl_facts__ext_class_is_module(idx, q))
+			return true;
+	}
+	return false;
+}
+
+/* The mode `self.x` (dotted `recv`) holds in every method of class `cls`
+ * other than its constructor: eval when `__init__` puts it in eval mode
+ * unconditionally (`self.model.eval()` in an Evaluator's constructor) and
+ * nothing else in the file can switch it back: no method of the class
+ * switches it (or a part of it, or a whole holding it) to train mode or
+ * rebinds it, no call outside the class switches an attribute of that
+ * name, and the class is no nn.Module (whose owner's `.train()` would
+ * switch its children). TL_MODE_UNKNOWN otherwise. */
+static int tl_facts__constructed_mode(const TlIndex *idx, int32_t cls, const char *recv)
+{
+	if (cls < 0 || strncmp(recv, "self.", 5) != 0)
+		return TL_MODE_UNKNOWN;
+	const TlClass *k = &idx->classes.items[cls];
+	if (k->is_module || tl_facts__base_may_be_module(idx, k))
+		return TL_MODE_UNKNOWN;
+	const char *attr = recv + 4; /* ".model" */
+	const uint32_t trains = TL_EV_TRAIN | TL_EV_MODE_SET;
+	bool set_eval = false;
+	uint32_t eval_at = 0;
+	for (uint32_t i = 0; i < idx->calls.size; i++) {
+		const TlCall *c = &idx->calls.items[i];
+		int32_t ck = c->func >= 0 ? idx->funcs.items[c->func].cls : -1;
+		bool mine = ck == cls || (ck >= 0 && tl_facts__derives(idx, ck, cls));
+		if (!mine) {
+			/* `evaluator.model.train()` from outside the class (another
+			 * class's `self.model` is its own). */
+			if ((c->events & trains) && c->recv_name && tl_facts__ends(c->recv_name, attr) &&
+			    !(ck >= 0 && strncmp(c->recv_name, "self.", 5) == 0))
+				return TL_MODE_UNKNOWN;
+			continue;
+		}
+		if (((c->events | c->callee_events) & trains) && !(c->events & trains) && c->target < 0)
+			return TL_MODE_UNKNOWN; /* another module's helper switching something */
+		if (c->target >= 0 && (idx->funcs.items[c->target].reach_events & trains))
+			return TL_MODE_UNKNOWN;
+		if (!(c->events & (trains | TL_EV_EVAL)))
+			continue;
+		if (!c->recv_name)
+			return TL_MODE_UNKNOWN;
+		if (!tl_facts__overlap(c->recv_name, recv))
+			continue;
+		if (c->events & trains)
+			return TL_MODE_UNKNOWN;
+		if (strcmp(idx->funcs.items[c->func].name, "__init__") == 0 &&
+		    strcmp(c->recv_name, recv) == 0 && idx->funcs.items[c->func].parent < 0 &&
+		    !tl_facts_under_condition(idx, c->node)) {
+			set_eval = true;
+			eval_at = ts_node_start_byte(c->node);
+		}
+	}
+	if (!set_eval)
+		return TL_MODE_UNKNOWN;
+	/* Rebound after the constructor's switch: another object. */
+	for (uint32_t f = 0; f < idx->funcs.size; f++) {
+		if (idx->funcs.items[f].cls != cls)
+			continue;
+		const TlIntArray *binds = tl_index_scope_binds(idx, (int32_t)f);
+		for (uint32_t i = 0; binds && i < binds->size; i++) {
+			const TlBinding *b = &idx->bindings.items[binds->items[i]];
+			if (b->kind != TL_BIND_AUG && b->kind != TL_BIND_PARAM &&
+			    tl_facts__overlap(b->name, recv) &&
+			    strlen(b->name) <= strlen(recv) &&
+			    (strcmp(idx->funcs.items[f].name, "__init__") != 0 || b->pos > eval_at))
+				return TL_MODE_UNKNOWN;
+		}
+	}
+	return TL_MODE_EVAL;
+}
+
 /* With `site` (a call of `func`): the mode when that call runs `func`,
  * following only the code it runs and only that caller. */
 static int tl_facts__mode_at(const TlIndex *idx, TSNode node, int32_t func,
@@ -184,6 +297,9 @@ static int tl_facts__mode_at(const TlIndex *idx, TSNode node, int32_t func,
 	if (func < 0)
 		return TL_MODE_UNKNOWN;
 	const TlFunc *f = &idx->funcs.items[func];
+	if (f->cls >= 0 && strcmp(f->name, "__init__") != 0 &&
+	    tl_facts__constructed_mode(idx, f->cls, recv) == TL_MODE_EVAL)
+		return TL_MODE_EVAL;
 	if (!site && (f->escapes || !f->call_sites.size))
 		return TL_MODE_UNKNOWN;
 	/* Map the receiver's root through the parameters to each call site. */
