@@ -258,6 +258,36 @@ static bool tl_facts__exp_sum(const TlIndex *idx, const TlCall *c)
 	return true;
 }
 
+static int tl_facts__explicit_activation(const TlIndex *idx, const TlCall *c);
+
+/* `torch.exp(F.log_softmax(s, 1))`, `self.lsm(s).exp()`: a softmax written
+ * as the exponential of a log-softmax. */
+static bool tl_facts__exp_of_log_softmax(const TlIndex *idx, const TlCall *c)
+{
+	if (!tl_facts__tensor_op(idx, c, "exp"))
+		return false;
+	const TlCall *e = tl_facts__producer(idx, tl_facts__op_operand(c), 0);
+	return e && tl_facts__explicit_activation(idx, e) == TL_MADE_LOG_SOFTMAX;
+}
+
+/* The activation call `c` computes by name: a torch function, an
+ * activation module called, a tensor method (no exponential of one). */
+static int tl_facts__explicit_activation(const TlIndex *idx, const TlCall *c)
+{
+	const TlSyms *sy = tl_syms();
+	int k = tl_facts__activation_qname(c->qname, false);
+	if (k)
+		return k;
+	k = tl_facts__activation_module(idx, c->callee, 0);
+	if (k)
+		return k;
+	TSNode callee = tl_index_unparen(c->callee);
+	if (c->receiver.id && !c->qname && ts_node_symbol(callee) == sy->attribute &&
+	    !tl_facts__module_expr(idx, c->receiver, 0) && !tl_index_resolve_node(idx, callee))
+		return tl_facts__activation_name(c->method);
+	return TL_MADE_NONE;
+}
+
 /* What call `c` computes when it is an explicit activation or a loss scaling:
  * TL_MADE_*. */
 int tl_facts__call_made(const TlIndex *idx, const TlCall *c)
@@ -268,6 +298,8 @@ int tl_facts__call_made(const TlIndex *idx, const TlCall *c)
 		return tl_facts__scaler_disabled(idx, c->receiver) ? TL_MADE_NONE : TL_MADE_SCALED;
 	if (tl_facts__exp_sum(idx, c))
 		return TL_MADE_EXP_SUM;
+	if (tl_facts__exp_of_log_softmax(idx, c))
+		return TL_MADE_SOFTMAX;
 	int k = tl_facts__activation_qname(c->qname, false);
 	if (k)
 		return k;
@@ -286,10 +318,49 @@ int tl_facts__call_made(const TlIndex *idx, const TlCall *c)
 	return TL_MADE_NONE;
 }
 
+/* What made the value parameter `expr` holds, when every caller of its
+ * function passes a value made by the same activation (a softmax handed
+ * to a loss helper: `def ce(p, t): return F.cross_entropy(p, t)` called
+ * with `F.softmax(s, 1)`); principle 3, through parameters whose callers
+ * all agree. */
+static int tl_facts__made_param(const TlIndex *idx, TSNode expr, int depth)
+{
+	const TlSyms *sy = tl_syms();
+	expr = tl_index_unparen(expr);
+	if (depth > TL_FACTS_DEPTH || ts_node_is_null(expr) || ts_node_symbol(expr) != sy->identifier)
+		return TL_MADE_NONE;
+	const TlBinding *b = tl_index_resolve_node(idx, expr);
+	if (!b || b->kind != TL_BIND_PARAM || b->func < 0)
+		return TL_MADE_NONE;
+	const TlFunc *f = &idx->funcs.items[b->func];
+	if (f->escapes || !f->call_sites.size)
+		return TL_MADE_NONE;
+	int agreed = TL_MADE_NONE;
+	for (uint32_t i = 0; i < f->call_sites.size; i++) {
+		const TlCall *c = &idx->calls.items[f->call_sites.items[i]];
+		if (c->func == b->func || !tl_facts__fan_step())
+			return TL_MADE_NONE;
+		TSNode arg = tl_facts__param_arg_of(idx, b, c);
+		if (ts_node_is_null(arg))
+			return TL_MADE_NONE;
+		const TlCall *p = tl_facts__producer(idx, arg, 0);
+		int k = p ? tl_facts__call_made(idx, p) : tl_facts__made_param(idx, arg, depth + 1);
+		if (k == TL_MADE_NONE || (i > 0 && k != agreed))
+			return TL_MADE_NONE;
+		agreed = k;
+	}
+	return agreed;
+}
+
 int tl_facts_made_by(const TlIndex *idx, TSNode expr)
 {
 	const TlCall *c = tl_facts__producer(idx, expr, 0);
-	return c ? tl_facts__call_made(idx, c) : TL_MADE_NONE;
+	if (c)
+		return tl_facts__call_made(idx, c);
+	tl_facts__fan_begin();
+	int k = tl_facts__made_param(idx, expr, 0);
+	tl_facts__fan_end();
+	return k;
 }
 
 /* What the module a parameter holds outputs, when every caller in the file
@@ -316,6 +387,18 @@ static int tl_facts__param_output(const TlIndex *idx, const TlBinding *param, in
 		agreed = k;
 	}
 	return agreed;
+}
+
+/* The forward of local class `cls`, its own or a local base's; -1 if none. */
+static int32_t tl_facts__class_forward(const TlIndex *idx, int32_t cls)
+{
+	int32_t f = -1;
+	for (int hop = 0; cls >= 0 && f < 0 && hop < TL_FACTS_DEPTH; hop++) {
+		f = tl_index_method(idx, cls, "forward", 7);
+		const TlClass *k = &idx->classes.items[cls];
+		cls = k->bases.size ? k->bases.items[0] : -1;
+	}
+	return f;
 }
 
 /* The activation every output of module `m` ends in: the last layer of an
@@ -386,12 +469,7 @@ static int tl_facts__module_output(const TlIndex *idx, TSNode m, int32_t elem, i
 		if (!cb || cb->kind != TL_BIND_CLASS || !idx->classes.items[cb->ref].is_module)
 			return TL_MADE_NONE;
 		/* A local module: its forward, found in the class or its bases. */
-		int32_t f = -1;
-		for (int32_t cls = cb->ref, hop = 0; cls >= 0 && f < 0 && hop < TL_FACTS_DEPTH; hop++) {
-			f = tl_index_method(idx, cls, "forward", 7);
-			const TlClass *k = &idx->classes.items[cls];
-			cls = k->bases.size ? k->bases.items[0] : -1;
-		}
+		int32_t f = tl_facts__class_forward(idx, cb->ref);
 		if (f < 0)
 			return TL_MADE_NONE;
 		return tl_facts__made_through_returns(idx, f, elem, depth + 1, budget);
