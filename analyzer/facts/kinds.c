@@ -34,9 +34,41 @@ bool tl_facts__optimizer_qname(const char *q)
 	return tl_facts__starts(q, "torch.optim.") || strstr(q, "optim") != NULL;
 }
 
+static bool tl_facts__parameters_call(const TlIndex *idx, TSNode e);
+
+/* True when list `b` (bound to `[]`) is filled, in its function, by
+ * `b.append(p)` / `b.extend(...)` of a module's parameters. */
+static bool tl_facts__filled_with_parameters(const TlIndex *idx, const TlBinding *b)
+{
+	const TlIntArray *calls = tl_index_scope_calls(idx, b->func);
+	for (uint32_t i = 0; calls && i < calls->size; i++) {
+		const TlCall *c = &idx->calls.items[calls->items[i]];
+		if (!c->method || !c->recv_name || strcmp(c->recv_name, b->name) != 0 ||
+		    (strcmp(c->method, "append") != 0 && strcmp(c->method, "extend") != 0))
+			continue;
+		TSNode a = tl_facts__arg(c->node, 0);
+		if (ts_node_is_null(a))
+			continue;
+		if (strcmp(c->method, "append") == 0 ? tl_facts_is_parameter(idx, a)
+						      : tl_facts__parameters_call(idx, a))
+			return true;
+	}
+	return false;
+}
+
 /* True when `arg` hands a model's parameters over: `m.parameters()`,
  * `m.named_parameters()`, `filter(f, m.parameters())`, a list or dict of
  * parameter groups holding one, or a name bound to one of these. */
+/* `m.parameters()` / `m.named_parameters()`. */
+static bool tl_facts__parameters_call(const TlIndex *idx, TSNode e)
+{
+	static const char *const methods[] = { "parameters", "named_parameters" };
+	const TlSyms *sy = tl_syms();
+	e = tl_index_unparen(e);
+	const TlCall *c = ts_node_symbol(e) == sy->call ? tl_index_call_at(idx, e) : NULL;
+	return c && c->receiver.id && IN(c->method, methods);
+}
+
 static bool tl_facts__hands_parameters(const TlIndex *idx, TSNode arg)
 {
 	static const char *const methods[] = { "parameters", "named_parameters" };
@@ -65,6 +97,12 @@ static bool tl_facts__hands_parameters(const TlIndex *idx, TSNode arg)
 			TSNode v = tl_facts__bound_value(b);
 			if (!ts_node_is_null(v) && b->kind == TL_BIND_ASSIGN && b->elem < 0 && n < 32)
 				todo[n++] = v;
+			/* decay = [] filled by `decay.append(p)` over
+			 * model.named_parameters() (weight-decay groups). */
+			TSNode vs = tl_index_unparen(v);
+			if (!ts_node_is_null(vs) && ts_node_symbol(vs) == sy->list &&
+			    !ts_node_named_child_count(vs) && tl_facts__filled_with_parameters(idx, b))
+				return true;
 			continue;
 		}
 		if (s == sy->list || s == sy->tuple || s == sy->dictionary || s == sy->pair ||
