@@ -147,6 +147,10 @@ size_t tl_facts_loss_kind_words(int kind, const char **out, size_t cap);
  * `node`: the last `.eval()` / `.train()` on it before `node` in the same
  * function, else what every call site of the function says. */
 int tl_facts_mode_at(const TlIndex *idx, TSNode node, const char *recv);
+/* The name whose mode forward call `call` depends on (for tl_facts_mode_at):
+ * `model` for model(x), the receiver of model.forward(x), `self.model["gen"]`
+ * for an element of a container of modules. Caller frees; NULL if none. */
+char *tl_facts_mode_subject(const TlIndex *idx, TSNode call);
 
 /* True when `call`, a call of a local function, runs a module forward in
  * eval mode with gradient tracking on and nothing backpropagates its result

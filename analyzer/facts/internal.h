@@ -64,6 +64,15 @@ bool tl_facts__foreign_value(const TlIndex *idx, TSNode expr);
 bool tl_facts__names_hint(const TlIndex *idx);
 bool tl_facts__optimizer_by_use(const TlIndex *idx, const TlBinding *b, TSNode ctor);
 bool tl_facts__is_criterion(const TlIndex *idx, TSNode m);
+/* True when `sub` is an element of a container of modules (`self.model[k]`
+ * where the file calls `.eval()`, `.parameters()`, ... on elements of
+ * `self.model`): a dict or list of models, as GAN trainers keep them. */
+bool tl_facts__module_element(const TlIndex *idx, TSNode sub);
+/* The name mode questions track for module `expr`: its dotted name, or
+ * for an element of a container `X["gen"]` / `X[0]` (a literal key) and
+ * `X[*]` (a loop variable over every key: `for k in X.keys(): X[k]`).
+ * Caller frees; NULL when there is none. */
+char *tl_facts__mode_name(const TlIndex *idx, TSNode expr);
 bool tl_facts__container_graph(const TlIndex *idx, const TlBinding *b, int depth);
 bool tl_facts__elements_graph(const TlIndex *idx, TSNode expr, int depth);
 TSNode tl_facts__element_source(const TlIndex *idx, TSNode id, const TlBinding *b);

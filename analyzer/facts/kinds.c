@@ -490,6 +490,27 @@ bool tl_facts_is_loss_call(const TlIndex *idx, const TlCall *c)
 	return yes;
 }
 
+bool tl_facts__module_element(const TlIndex *idx, TSNode sub)
+{
+	const TlSyms *sy = tl_syms();
+	sub = tl_index_unparen(sub);
+	if (ts_node_symbol(sub) != sy->subscript || !tl_facts__names_hint(idx) ||
+	    !idx->module_evidence.count)
+		return false;
+	char *base = tl_facts__dotted(idx, tl_tree_field(sub, sy->f_value));
+	if (!base)
+		return false;
+	TlBuf b;
+	tl_buf_init(&b);
+	tl_buf_add(&b, base);
+	tl_buf_add(&b, "[]");
+	int32_t dummy;
+	bool yes = tl_strmap_get(&idx->module_evidence, b.data, b.len, &dummy);
+	tl_buf_release(&b);
+	tl_free(base);
+	return yes;
+}
+
 bool tl_facts_is_forward(const TlIndex *idx, const TlCall *c)
 {
 	const TlSyms *sy = tl_syms();
@@ -499,6 +520,8 @@ bool tl_facts_is_forward(const TlIndex *idx, const TlCall *c)
 	if (c->method && strcmp(c->method, "forward") == 0 && c->receiver.id)
 		return tl_facts__module_expr(idx, c->receiver, 0);
 	TSSymbol s = ts_node_symbol(callee);
+	if (s == sy->subscript)
+		return tl_facts__module_element(idx, callee);
 	if (s != sy->identifier && s != sy->attribute)
 		return false;
 	if (s == sy->identifier) {

@@ -8,6 +8,97 @@
 
 /* ---- mode ------------------------------------------------------------------------ */
 
+/* True when for-loop variable `k` (an identifier in `func`) runs over every
+ * key or index of container `base`: `for k in X`, `X.keys()`, `sorted(X)`,
+ * `list(X)`, `range(len(X))`. */
+static bool tl_facts__every_key(const TlIndex *idx, TSNode k, const char *base)
+{
+	const TlSyms *sy = tl_syms();
+	const TlBinding *b = tl_index_resolve_node(idx, k);
+	if (!b || b->kind != TL_BIND_FOR || b->elem >= 0 || ts_node_is_null(b->value))
+		return false;
+	TSNode it = tl_index_unparen(b->value);
+	for (int step = 0; step < 3; step++) {
+		if (ts_node_symbol(it) != sy->call)
+			break;
+		const TlCall *c = tl_index_call_at(idx, it);
+		if (!c || !c->method)
+			return false;
+		if (c->receiver.id && strcmp(c->method, "keys") == 0 && tl_facts__argc(it) == 0) {
+			it = tl_index_unparen(c->receiver);
+			break;
+		}
+		if (c->receiver.id || tl_facts__argc(it) != 1 ||
+		    !(strcmp(c->method, "sorted") == 0 || strcmp(c->method, "list") == 0 ||
+		      strcmp(c->method, "range") == 0 || strcmp(c->method, "len") == 0))
+			return false;
+		it = tl_index_unparen(tl_facts__arg(it, 0));
+	}
+	char *n = tl_facts__dotted(idx, it);
+	bool yes = n && strcmp(n, base) == 0;
+	tl_free(n);
+	return yes;
+}
+
+char *tl_facts__mode_name(const TlIndex *idx, TSNode expr)
+{
+	const TlSyms *sy = tl_syms();
+	expr = tl_index_unparen(expr);
+	if (ts_node_is_null(expr))
+		return NULL;
+	if (ts_node_symbol(expr) != sy->subscript)
+		return tl_facts__dotted(idx, expr);
+	char *base = tl_facts__dotted(idx, tl_tree_field(expr, sy->f_value));
+	TSNode key = tl_index_unparen(tl_tree_field(expr, sy->f_subscript));
+	if (!base || ts_node_is_null(key) || !ts_node_is_null(ts_node_next_named_sibling(key))) {
+		tl_free(base);
+		return NULL;
+	}
+	TlBuf b;
+	tl_buf_init(&b);
+	tl_buf_add(&b, base);
+	TSSymbol ks = ts_node_symbol(key);
+	if (ks == sy->string || ks == sy->integer) {
+		uint32_t len;
+		const char *t = tl_index_text(idx, key, &len);
+		tl_buf_addc(&b, '[');
+		tl_buf_addn(&b, t, len);
+		tl_buf_addc(&b, ']');
+	} else if (ks == sy->identifier && tl_facts__every_key(idx, key, base)) {
+		tl_buf_add(&b, "[*]");
+	} else {
+		tl_buf_release(&b);
+		tl_free(base);
+		return NULL;
+	}
+	tl_free(base);
+	return tl_buf_detach(&b);
+}
+
+/* True when a mode switch on `by` (a mode name) switches `name`: the same
+ * name, or every element of a container (`X[*]`) and one of them. */
+static bool tl_facts__mode_names_match(const char *by, const char *name)
+{
+	if (strcmp(by, name) == 0)
+		return true;
+	size_t l = strlen(by);
+	return l > 3 && strcmp(by + l - 3, "[*]") == 0 && strncmp(name, by, l - 2) == 0;
+}
+
+/* True when call `c` switches the mode of `recv` (a mode name) directly:
+ * `recv.eval()`, or a switch of every element of its container. */
+static bool tl_facts__switch_hits(const TlIndex *idx, const TlCall *c, const char *recv)
+{
+	if (c->recv_name)
+		return strcmp(c->recv_name, recv) == 0;
+	if (!c->receiver.id || !strchr(recv, '['))
+		return false;
+	char *n = tl_facts__mode_name(idx, c->receiver);
+	bool yes = n && tl_facts__mode_names_match(n, recv);
+	tl_free(n);
+	return yes;
+}
+
 static char *tl_facts__to_caller(const TlIndex *idx, int32_t f, const TlCall *c, const char *name);
 static bool tl_facts__to_caller_all(const TlIndex *idx, int32_t f, const TlCall *c, const char *name,
 				    TlNames *out);
@@ -242,6 +333,34 @@ static int tl_facts__constructed_mode(const TlIndex *idx, int32_t cls, const cha
 	return TL_MODE_EVAL;
 }
 
+/* True when `a` and `b` sit in different branches of one if statement (an
+ * `if`/`elif` body and the `else`, or two `elif` bodies): no run passes
+ * both. */
+static bool tl_facts__exclusive_branches(const TlIndex *idx, TSNode a, TSNode b)
+{
+	const TlSyms *sy = tl_syms();
+	for (TSNode p = tl_index_parent(idx, a); !ts_node_is_null(p); p = tl_index_parent(idx, p)) {
+		TSSymbol s = ts_node_symbol(p);
+		if (s == sy->function_definition || s == sy->class_definition || s == sy->module)
+			return false;
+		if (s != sy->block)
+			continue;
+		TSNode up = tl_index_parent(idx, p);
+		if (ts_node_is_null(up))
+			return false;
+		TSSymbol us = ts_node_symbol(up);
+		TSNode ifs = us == sy->if_statement ? up
+			     : (us == sy->elif_clause || us == sy->else_clause) ? tl_index_parent(idx, up)
+										: (TSNode){ 0 };
+		if (ts_node_is_null(ifs) || ts_node_symbol(ifs) != sy->if_statement)
+			continue;
+		if (tl_facts__contains(ifs, b) && !tl_facts__contains(p, b) &&
+		    !tl_facts__contains(tl_tree_field(ifs, sy->f_condition), b))
+			return true;
+	}
+	return false;
+}
+
 /* With `site` (a call of `func`): the mode when that call runs `func`,
  * following only the code it runs and only that caller. */
 static int tl_facts__mode_at(const TlIndex *idx, TSNode node, int32_t func,
@@ -259,14 +378,15 @@ static int tl_facts__mode_at(const TlIndex *idx, TSNode node, int32_t func,
 			break;
 		if (site && tl_facts__runs_at(idx, c->node, func, site) == TL_RUNS_NEVER)
 			continue;
-		if ((c->events & (TL_EV_EVAL | TL_EV_TRAIN)) && c->recv_name &&
-		    strcmp(c->recv_name, recv) == 0) {
+		if ((c->events & (TL_EV_EVAL | TL_EV_TRAIN | TL_EV_MODE_SET)) &&
+		    tl_facts__exclusive_branches(idx, c->node, node))
+			continue; /* `if ...: m.eval() ... else: m(x)` */
+		if ((c->events & (TL_EV_EVAL | TL_EV_TRAIN)) && tl_facts__switch_hits(idx, c, recv)) {
 			best = c;
 			helper_mode = TL_MODE_UNTOUCHED;
 			continue;
 		}
-		if (site && (c->events & TL_EV_MODE_SET) && c->recv_name &&
-		    strcmp(c->recv_name, recv) == 0) {
+		if (site && (c->events & TL_EV_MODE_SET) && tl_facts__switch_hits(idx, c, recv)) {
 			/* model.train(train) at `train=False` */
 			best = c;
 			helper_mode = tl_facts__switch_mode(idx, c, func, site);
@@ -366,7 +486,13 @@ static char *tl_facts__forward_subject(const TlIndex *idx, const TlCall *c)
 				 ? c->receiver : c->callee;
 	if (ts_node_symbol(tl_index_unparen(subject)) == sy->call)
 		return NULL;
-	return tl_facts__dotted(idx, subject);
+	return tl_facts__mode_name(idx, subject);
+}
+
+char *tl_facts_mode_subject(const TlIndex *idx, TSNode call)
+{
+	const TlCall *c = tl_index_call_at(idx, tl_index_unparen(call));
+	return c ? tl_facts__forward_subject(idx, c) : NULL;
 }
 
 bool tl_facts_eval_call_with_grad(const TlIndex *idx, TSNode call)

@@ -184,19 +184,13 @@ static bool tl_pred_evaluates_with_grad(const TlIndex *idx, TSNode n, int choice
 
 static bool tl_pred_mode_is(const TlIndex *idx, TSNode n, int choice)
 {
-	const TlSyms *sy = tl_syms();
 	const TlCall *c = tl_pred__call(idx, n);
 	if (!c)
 		return false;
 	/* model(x) tracks `model`; model.forward(x) tracks its receiver. */
-	TlBuf b;
-	tl_buf_init(&b);
-	TSNode subject = (c->method && strcmp(c->method, "forward") == 0 && c->receiver.id)
-				 ? c->receiver : c->callee;
-	bool ok = ts_node_symbol(tl_index_unparen(subject)) != sy->call &&
-		  tl_index_dotted(idx, subject, &b);
-	int mode = ok ? tl_facts_mode_at(idx, n, b.data) : TL_MODE_UNKNOWN;
-	tl_buf_release(&b);
+	char *subject = tl_facts_mode_subject(idx, c->node);
+	int mode = subject ? tl_facts_mode_at(idx, n, subject) : TL_MODE_UNKNOWN;
+	tl_free(subject);
 	return mode == (choice == 0 ? TL_MODE_EVAL : TL_MODE_TRAIN);
 }
 

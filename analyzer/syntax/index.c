@@ -1131,16 +1131,36 @@ static void tl_index__module_evidence(TlIndex *idx)
 		"eval", "train", "parameters", "named_parameters", "modules",
 		"named_modules", "children", "named_children", "buffers",
 	};
+	const TlSyms *sy = tl_syms();
 	for (uint32_t i = 0; i < idx->calls.size; i++) {
 		const TlCall *c = &idx->calls.items[i];
-		if (!c->method || !c->recv_name)
+		if (!c->method || !c->receiver.id)
 			continue;
-		for (size_t k = 0; k < sizeof module_methods / sizeof *module_methods; k++)
-			if (strcmp(c->method, module_methods[k]) == 0) {
-				tl_strmap_put(&idx->module_evidence, c->recv_name,
-					      strlen(c->recv_name), 1);
-				break;
-			}
+		size_t k = 0;
+		while (k < sizeof module_methods / sizeof *module_methods &&
+		       strcmp(c->method, module_methods[k]) != 0)
+			k++;
+		if (k == sizeof module_methods / sizeof *module_methods)
+			continue;
+		if (c->recv_name) {
+			tl_strmap_put(&idx->module_evidence, c->recv_name, strlen(c->recv_name), 1);
+			continue;
+		}
+		/* self.model[key].eval(): the container's elements are modules,
+		 * kept as "self.model[]". */
+		TSNode r = tl_index_unparen(c->receiver);
+		if (ts_node_symbol(r) != sy->subscript)
+			continue;
+		char *base = tl_index_dotted_dup(idx, tl_tree_field(r, sy->f_value));
+		if (!base)
+			continue;
+		TlBuf b;
+		tl_buf_init(&b);
+		tl_buf_add(&b, base);
+		tl_buf_add(&b, "[]");
+		tl_strmap_put(&idx->module_evidence, b.data, b.len, 1);
+		tl_buf_release(&b);
+		tl_free(base);
 	}
 }
 

@@ -265,7 +265,8 @@ typedef struct TlIndex {
 	TlIntLists scope_binds;
 	TlIntLists scope_loops;
 	TlIntLists scope_withs;
-	TlStrMap module_evidence;    /* receivers used as modules (.eval(), .parameters()) */
+	TlStrMap module_evidence;    /* receivers used as modules (.eval(), .parameters());
+				      * "x[]" when elements of container x are */
 	TlArray(TSNode) comments;    /* every comment, in source order */
 	TlParents parents;           /* each named node's parent (tl_index_parent) */
 	int torch_version;           /* the oldest PyTorch the code must run on (206: 2.6) */
