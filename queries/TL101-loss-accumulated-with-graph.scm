@@ -69,3 +69,26 @@
   (#not-model-computation? @_container)
   (#graph-tensor? @_value)
   (#not-reaches-backward? @_container))
+
+; outputs.append(out) of a container holding a graph tensor: `{"loss":
+; loss}`, `(loss, acc)`, or a step's output whose element was just
+; backpropagated (`out["loss"].backward()`)
+((call
+  function: (attribute
+    object: (_) @_container
+    attribute: (identifier) @_method)
+  arguments: (argument_list
+    .
+    (comment)*
+    .
+    (_) @_value
+    .
+    (comment)*
+    .)) @finding
+  (#eq? @_method "append")
+  (#in-loop? @finding)
+  (#outlives-iteration? @_container)
+  (#not-model-computation? @_container)
+  (#not-graph-tensor? @_value)
+  (#holds-graph? @_value)
+  (#not-reaches-backward? @_container))

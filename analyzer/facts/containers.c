@@ -11,7 +11,8 @@
  * lists, and `[loss]` is no tensor to detach): tl_facts__graph answers for
  * the element read back, tl_facts__elements_graph for the container.
  *
- * Owns: tl_facts__elements_graph, tl_facts__container_graph, tl_facts__element_source. */
+ * Owns: tl_facts__elements_graph, tl_facts_holds_graph, tl_facts__container_graph,
+ * tl_facts__element_source. */
 #include "facts/internal.h"
 
 /* True for an expression that makes a fresh container: `[]`, `{}`,
@@ -260,7 +261,26 @@ bool tl_facts__elements_graph(const TlIndex *idx, TSNode expr, int depth)
 	TSNode v = tl_facts__bound_value(b);
 	if (!ts_node_is_null(v) && tl_facts_grad_state(idx, v) == TL_GRAD_OFF)
 		return false;
+	/* `loss, stats = f(...)`: the element f returns there. */
+	if (!ts_node_is_null(v) && b->elem >= 0 && b->depth == 1 && ts_node_symbol(v) == sy->call &&
+	    ts_node_eq(v, tl_index_unparen(b->value))) {
+		int e = tl_facts__call_element_graph(idx, v, b->elem, depth + 1);
+		if (e >= 0)
+			return e == 1;
+	}
 	if (!ts_node_is_null(v) && tl_facts__elements_graph(idx, v, depth + 1))
 		return true;
+	/* output = module.training_step(batch); output["loss"].backward() */
+	const uint8_t *consumed = tl_facts__names_hint(idx) ? tl_facts__backpropagated_bindings(idx) : NULL;
+	if (consumed && (consumed[b - idx->bindings.items] & TL_BACKPROP_ELEMENT))
+		return true;
 	return tl_facts__container_graph(idx, b, depth + 1);
+}
+
+bool tl_facts_holds_graph(const TlIndex *idx, TSNode expr)
+{
+	tl_facts__fan_begin();
+	bool yes = tl_facts__elements_graph(idx, expr, 0);
+	tl_facts__fan_end();
+	return yes;
 }

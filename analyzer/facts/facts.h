@@ -116,6 +116,11 @@ bool tl_facts_is_loss_call(const TlIndex *idx, const TlCall *c);
 bool tl_facts_is_forward(const TlIndex *idx, const TlCall *c);
 /* A value that carries autograd history (RULES.md, "graph tensor"). */
 bool tl_facts_is_graph(const TlIndex *idx, TSNode expr);
+/* A container (dict, list, tuple) that holds a graph tensor: a literal
+ * with one, a container one is stored into, a value whose element a
+ * backward consumes (`out["loss"].backward()`), through names
+ * (facts/containers.c). */
+bool tl_facts_holds_graph(const TlIndex *idx, TSNode expr);
 
 /* What made the value of `expr`, in its own function: TL_MADE_* of the
  * call whose result it holds, following names, parentheses, subscripts and

@@ -68,6 +68,11 @@ bool tl_facts__is_criterion(const TlIndex *idx, TSNode m);
  * where the file calls `.eval()`, `.parameters()`, ... on elements of
  * `self.model`): a dict or list of models, as GAN trainers keep them. */
 bool tl_facts__module_element(const TlIndex *idx, TSNode sub);
+/* For `loss, stats = f(...)` (call `v`): whether element `elem` of what
+ * the local or project function `f` returns carries a graph (is one or
+ * holds one) in every tuple it returns: 1 yes, 0 no, -1 when that cannot
+ * be told (a return that is no tuple, another call). */
+int tl_facts__call_element_graph(const TlIndex *idx, TSNode v, int32_t elem, int depth);
 /* The name mode questions track for module `expr`: its dotted name, or
  * for an element of a container `X["gen"]` / `X[0]` (a literal key) and
  * `X[*]` (a loop variable over every key: `for k in X.keys(): X[k]`).
@@ -299,9 +304,13 @@ const TlStoreSites *tl_facts__subscript_sites(const TlIndex *idx, int32_t func, 
 /* The statement calls of set_grad_enabled (`torch.set_grad_enabled(False)`
  * alone on its line), as indices into idx->calls in source order. */
 const TlIntArray *tl_facts__grad_switches(const TlIndex *idx);
-/* Per binding (indexed like idx->bindings), 1 when a backward call of the
- * binding's own scope consumes it; NULL while tl_facts_build is still
- * filling the call events (the caller then asks the scope itself). */
+/* Per binding (indexed like idx->bindings), TL_BACKPROP_* bits: a backward
+ * call of the binding's own scope consumes it (SELF), an element of it
+ * (`out["loss"].backward()`: ELEMENT), or it flows into the value of a
+ * binding a backward consumes (FLOWS: `losses = model.calculate_loss(x)`,
+ * `loss = sum(losses)`, `loss.backward()`); NULL while tl_facts_build is
+ * still filling the call events (the caller then asks the scope itself). */
+enum { TL_BACKPROP_SELF = 1, TL_BACKPROP_ELEMENT = 2, TL_BACKPROP_FLOWS = 4 };
 const uint8_t *tl_facts__backpropagated_bindings(const TlIndex *idx);
 
 #endif

@@ -584,7 +584,7 @@ static bool tl_facts__backpropagated(const TlIndex *idx, const TlBinding *b)
 	 * the scope's calls each time was quadratic). */
 	const uint8_t *consumed = tl_facts__backpropagated_bindings(idx);
 	if (consumed)
-		return consumed[b - idx->bindings.items] != 0;
+		return (consumed[b - idx->bindings.items] & (TL_BACKPROP_SELF | TL_BACKPROP_FLOWS)) != 0;
 	/* While the call events are being filled: as they stand. */
 	const TlIntArray *calls = tl_index_scope_calls(idx, b->func);
 	for (uint32_t i = 0; calls && i < calls->size; i++) {
@@ -596,7 +596,6 @@ static bool tl_facts__backpropagated(const TlIndex *idx, const TlBinding *b)
 	return false;
 }
 
-static int tl_facts__call_element_graph(const TlIndex *idx, TSNode v, int32_t elem, int depth);
 
 /* True when `e` (an expression a backward or a loss consumes) reads an
  * element under string key `key` (the key's text, quotes included), in
@@ -677,7 +676,8 @@ static bool tl_facts__key_backpropagated(const TlIndex *idx, const char *key, ui
 	return false;
 }
 
-/* For `v[key]` with a string key: when `v` holds a model forward's output,
+/* For `v[key]` with a string key: when `v` holds a model forward's output
+ * (or an unknown call's result whose element a backward consumes),
  * whether that element carries a graph: only when the same key is used as
  * a tensor in the file (backpropagated, fed to a loss or a torch function,
  * given a tensor method); `out["n_exs"]`, a count the forward computed, is
@@ -688,8 +688,16 @@ static int tl_facts__output_element_graph(const TlIndex *idx, TSNode v, TSNode k
 	if (ts_node_is_null(key) || ts_node_symbol(key) != sy->string)
 		return -1;
 	const TlCall *p = tl_facts__producer(idx, v, 0);
-	if (!p || !(p->events & TL_EV_FORWARD))
-		return -1;
+	if (!p || !(p->events & TL_EV_FORWARD)) {
+		/* Or a value of unknown kind whose element a backward consumes
+		 * (`out = module.training_step(b); out["loss"].backward()`). */
+		v = tl_index_unparen(v);
+		const TlBinding *b = ts_node_symbol(v) == sy->identifier ? tl_index_resolve_node(idx, v) : NULL;
+		const uint8_t *bits = b && tl_facts__names_hint(idx) ? tl_facts__backpropagated_bindings(idx) : NULL;
+		if (!bits || !(bits[b - idx->bindings.items] & TL_BACKPROP_ELEMENT) ||
+		    (!ts_node_is_null(b->value) && ts_node_symbol(tl_index_unparen(b->value)) != sy->call))
+			return -1;
+	}
 	uint32_t klen = 0;
 	const char *k = tl_index_text(idx, key, &klen);
 	if (!k || klen < 2 || klen > 128)
@@ -904,7 +912,7 @@ static int tl_facts__returned_element_graph(const TlIndex *fidx, int32_t f, int3
 
 /* The same for the call `v` (of a local function, or of a function of
  * another module of the project); -1 for any other call. */
-static int tl_facts__call_element_graph(const TlIndex *idx, TSNode v, int32_t elem, int depth)
+int tl_facts__call_element_graph(const TlIndex *idx, TSNode v, int32_t elem, int depth)
 {
 	const TlCall *c = tl_index_call_at(idx, v);
 	if (!c || depth > TL_FACTS_DEPTH)

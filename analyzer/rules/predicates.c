@@ -99,6 +99,12 @@ static bool tl_pred_graph_tensor(const TlIndex *idx, TSNode n, int choice)
 	return tl_facts_is_graph(idx, n);
 }
 
+static bool tl_pred_holds_graph(const TlIndex *idx, TSNode n, int choice)
+{
+	(void)choice;
+	return tl_facts_holds_graph(idx, n);
+}
+
 static bool tl_pred_in_loop(const TlIndex *idx, TSNode n, int choice)
 {
 	(void)choice;
@@ -636,6 +642,8 @@ const TlPredicateDef tl_predicates[] = {
 	  "the module's forward is its entry point: a DistributedDataParallel, DataParallel or FSDP wrapper, or a RemoteModule (else named like one)" },
 	{ "graph-tensor", NULL, NULL, tl_pred_graph_tensor,
 	  "the value carries autograd history (RULES.md definition of a graph tensor)" },
+	{ "holds-graph", NULL, NULL, tl_pred_holds_graph,
+	  "the value is a container (dict, list, tuple) holding a graph tensor: a literal with one, one stored into it, or an element of it consumed by a backward (`out[\"loss\"].backward()`)" },
 	{ "in-loop", NULL, NULL, tl_pred_in_loop,
 	  "the node is inside a loop body of its own function" },
 	{ "model-computation", NULL, NULL, tl_pred_model_computation,
