@@ -514,3 +514,23 @@ char *tl_facts__unalias(const TlIndex *idx, int32_t f, const char *name)
 	}
 	return cur;
 }
+
+bool tl_facts__instantiations(const TlIndex *idx, int32_t cls, TlIntArray *out)
+{
+	/* A subclass may pass its own arguments through super().__init__. */
+	for (uint32_t i = 0; i < idx->classes.size; i++) {
+		const TlClass *k = &idx->classes.items[i];
+		for (uint32_t j = 0; j < k->bases.size; j++)
+			if (k->bases.items[j] == cls)
+				return false;
+	}
+	for (uint32_t i = 0; i < idx->calls.size; i++) {
+		const TlCall *c = &idx->calls.items[i];
+		if (c->receiver.id || !c->method || strcmp(c->method, idx->classes.items[cls].name) != 0)
+			continue;
+		const TlBinding *b = tl_index_resolve_node(idx, c->callee);
+		if (b && b->kind == TL_BIND_CLASS && b->ref == cls)
+			tl_array_push(out, (int32_t)i);
+	}
+	return out->size > 0;
+}

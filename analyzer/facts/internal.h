@@ -102,6 +102,10 @@ TSNode tl_facts__held(const TlIndex *idx, const TlBinding *b);
  * assignment (`net = self.net`: "net.head" -> "self.net.head"), through a
  * few such aliases. Caller frees; NULL when the root is no such alias. */
 char *tl_facts__unalias(const TlIndex *idx, int32_t f, const char *name);
+/* The calls of the file that instantiate local class `cls` by its name
+ * (`Trainer(model, loader)`), appended to `out` as indices into idx->calls;
+ * false when there is none or a local subclass may instantiate it too. */
+bool tl_facts__instantiations(const TlIndex *idx, int32_t cls, TlIntArray *out);
 TSNode tl_facts__param_arg(const TlIndex *idx, const TlFunc *f, int32_t k, const TlCall *c);
 TSNode tl_facts__param_arg_of(const TlIndex *idx, const TlBinding *param, const TlCall *site);
 bool tl_facts__each_return(const TlIndex *idx, int32_t f, bool (*visit)(const TlIndex *, TSNode, void *), void *data);

@@ -44,6 +44,33 @@ static void tl_facts__loader_param(const TlIndex *idx, const TlBinding *b, TlLoa
 {
 	const TlFunc *f = b->func >= 0 ? &idx->funcs.items[b->func] : NULL;
 	int32_t k = f ? tl_facts__param_index(idx, f, b->name, strlen(b->name)) : -1;
+	if (k > 0 && !f->escapes && !f->call_sites.size && f->cls >= 0 &&
+	    strcmp(f->name, "__init__") == 0) {
+		/* A constructor's parameter (`Trainer(model, train_data, ...)`
+		 * keeps it as self.train_data): what every instantiation of
+		 * the class in the file passes. */
+		TlIntArray sites;
+		tl_array_init(&sites);
+		bool known = tl_facts__instantiations(idx, f->cls, &sites);
+		for (uint32_t i = 0; known && i < sites.size; i++) {
+			const TlCall *c = &idx->calls.items[sites.items[i]];
+			TSNode arg = c->func == b->func ? (TSNode){ 0 } : tl_facts__kwarg(idx, c->node, b->name);
+			if (ts_node_is_null(arg) && c->func != b->func)
+				arg = tl_facts__arg(c->node, (uint32_t)(k - 1));
+			if (ts_node_is_null(arg)) {
+				out->unknown = true;
+				continue;
+			}
+			if (source)
+				tl_facts__loader_source(idx, arg, out, depth + 1);
+			else
+				tl_facts__loaders(idx, arg, out, depth + 1);
+		}
+		if (!known)
+			out->unknown = true;
+		tl_array_release(&sites);
+		return;
+	}
 	if (k < 0 || f->escapes || !f->call_sites.size) {
 		out->unknown = true;
 		return;
