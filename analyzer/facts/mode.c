@@ -333,34 +333,6 @@ static int tl_facts__constructed_mode(const TlIndex *idx, int32_t cls, const cha
 	return TL_MODE_EVAL;
 }
 
-/* True when `a` and `b` sit in different branches of one if statement (an
- * `if`/`elif` body and the `else`, or two `elif` bodies): no run passes
- * both. */
-static bool tl_facts__exclusive_branches(const TlIndex *idx, TSNode a, TSNode b)
-{
-	const TlSyms *sy = tl_syms();
-	for (TSNode p = tl_index_parent(idx, a); !ts_node_is_null(p); p = tl_index_parent(idx, p)) {
-		TSSymbol s = ts_node_symbol(p);
-		if (s == sy->function_definition || s == sy->class_definition || s == sy->module)
-			return false;
-		if (s != sy->block)
-			continue;
-		TSNode up = tl_index_parent(idx, p);
-		if (ts_node_is_null(up))
-			return false;
-		TSSymbol us = ts_node_symbol(up);
-		TSNode ifs = us == sy->if_statement ? up
-			     : (us == sy->elif_clause || us == sy->else_clause) ? tl_index_parent(idx, up)
-										: (TSNode){ 0 };
-		if (ts_node_is_null(ifs) || ts_node_symbol(ifs) != sy->if_statement)
-			continue;
-		if (tl_facts__contains(ifs, b) && !tl_facts__contains(p, b) &&
-		    !tl_facts__contains(tl_tree_field(ifs, sy->f_condition), b))
-			return true;
-	}
-	return false;
-}
-
 /* With `site` (a call of `func`): the mode when that call runs `func`,
  * following only the code it runs and only that caller. */
 static int tl_facts__mode_at(const TlIndex *idx, TSNode node, int32_t func,
@@ -379,7 +351,7 @@ static int tl_facts__mode_at(const TlIndex *idx, TSNode node, int32_t func,
 		if (site && tl_facts__runs_at(idx, c->node, func, site) == TL_RUNS_NEVER)
 			continue;
 		if ((c->events & (TL_EV_EVAL | TL_EV_TRAIN | TL_EV_MODE_SET)) &&
-		    tl_facts__exclusive_branches(idx, c->node, node))
+		    tl_facts_exclusive_paths(idx, c->node, node))
 			continue; /* `if ...: m.eval() ... else: m(x)` */
 		if ((c->events & (TL_EV_EVAL | TL_EV_TRAIN)) && tl_facts__switch_hits(idx, c, recv)) {
 			best = c;
