@@ -126,7 +126,8 @@ bool tl_facts_holds_graph(const TlIndex *idx, TSNode expr);
  * call whose result it holds, following names, parentheses, subscripts and
  * reshaping methods (`.view`, `.to`, ...) back to an explicit activation
  * (`F.softmax(x)`, `x.sigmoid()`, `torch.log_softmax(x)`, an `nn.Softmax`
- * module called in the function) or to `scaler.scale(loss)`. */
+ * module called in the function, `torch.exp` of a log-softmax) or to
+ * `scaler.scale(loss)`; for a parameter, what every caller passes. */
 int tl_facts_made_by(const TlIndex *idx, TSNode expr);
 /* True when the value of `expr` was explicitly converted to float32 or
  * wider in its function (`.float()`, `.double()`, `.to(torch.float32)`),

@@ -2,8 +2,8 @@
  * helper sees it), the helper calls that evaluate with gradients on, and
  * whether an iteration leaves a module in eval mode for the next one.
  *
- * Owns: tl_facts_mode_at, tl_facts_eval_call_with_grad, tl_facts_leaves_eval,
- * tl_facts_left_in_train_mode, tl_facts_mode_guarded. */
+ * Owns: tl_facts_mode_at, tl_facts_mode_subject, tl_facts_eval_call_with_grad,
+ * tl_facts_leaves_eval, tl_facts_left_in_train_mode, tl_facts_mode_guarded. */
 #include "facts/internal.h"
 
 /* ---- mode ------------------------------------------------------------------------ */
