@@ -275,7 +275,7 @@ static void tl_main__analyze_one(TlRun *run, TlEngine *engine, uint32_t i)
 	/* SARIF and GitLab identify a finding by its line's content hash. */
 	bool hashes = run->format == TL_OUT_SARIF || run->format == TL_OUT_GITLAB;
 	TlFileOptions fo = { &job->selection, hashes, job->torch_version,
-			     job->external, &res->notices, tl_project_imports(run->project) };
+			     job->external, &res->notices, tl_project_imports(run->project), NULL };
 	TlBuf out;
 	tl_buf_init(&out);
 	/* What to analyse: the file, or the given text (standard input, or the
@@ -344,18 +344,19 @@ static void tl_main__analyze_one(TlRun *run, TlEngine *engine, uint32_t i)
 		 * was parsed; a parse made here is offered to later imports. */
 		t = tl_timings_start();
 		TSTree *tree = tl_project_tree_for(run->project, job->path, src.text, src.length);
-		/* A file over the engine's token budget is not parsed here: the
-		 * engine's own path reports it (TL002) without building a tree. */
-		const char *ptext = src.parse_text ? src.parse_text : src.text;
-		if (!tree && tl_engine_tokens(ptext, src.length, TL_ENGINE_MAX_TOKENS) <= TL_ENGINE_MAX_TOKENS)
-			tree = ts_parser_parse_string(engine->parser, NULL, ptext, src.length);
 		tl_timings_add(TL_PHASE_PARSE, t);
 		if (tree) {
 			tl_engine_analyze_tree(engine, &src, tree, &fo, &res->findings);
+		} else {
+			/* The engine parses it, within the per-file budgets (memory,
+			 * CPU time), and hands the parse back. */
+			fo.keep_tree = &tree;
+			tl_engine_analyze_with(engine, &src, &fo, &res->findings);
+			fo.keep_tree = NULL;
+		}
+		if (tree) {
 			tl_project_offer(run->project, job->path, src.text, src.length, tree);
 			ts_tree_delete(tree);
-		} else {
-			tl_engine_analyze_with(engine, &src, &fo, &res->findings);
 		}
 		t = tl_timings_start();
 		if (text)
@@ -1162,6 +1163,27 @@ int main(int argc, char **argv)
 		tl_strmap_release(&analysed);
 		goto done;
 	}
+	/* Modules read for context but left out over a per-file limit: the
+	 * files importing them are analysed without their facts. */
+	char *here = NULL;
+	for (size_t i = 0; i < tl_project_module_count(run.project) && !cli.quiet; i++) {
+		const char *reason;
+		const char *m = tl_project_module_skipped(run.project, i, &reason);
+		if (!m)
+			continue;
+		if (!here) {
+			/* Relative to the working directory when below it. */
+			char *cwd_abs = tl_path_cwd();
+			char *cwd = tl_path_real(cwd_abs);
+			here = tl_path_with_slash(cwd);
+			tl_free(cwd);
+			tl_free(cwd_abs);
+		}
+		size_t hl = strlen(here);
+		tl_diagf(stderr, "%s:1:1: warning: imported for context but not used (TL002): %s; the files importing it are analysed without what it defines\n",
+			 strncmp(m, here, hl) == 0 ? m + hl : m, reason);
+	}
+	tl_free(here);
 	uint64_t output_t = tl_timings_start();
 	uint32_t total = 0, files_with = 0, errors = 0, warnings = 0, infos = 0, unreadable = 0;
 	for (uint32_t i = 0; i < run.reports; i++) {

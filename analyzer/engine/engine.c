@@ -589,6 +589,12 @@ static bool tl_engine__match(void *ctx, const TSQuery *query, const TSQueryMatch
 		for (uint32_t i = 0; i < pl->size && ok; i++)
 			if (i >= 64 || !((decided >> i) & 1))
 				ok = tl_engine__holds(run->idx, run->src, &pl->items[i], m, part);
+		/* A fact cut by the CPU bound (it polls it) answers anything:
+		 * nothing found from now on is reported. */
+		if (run->qexec->bound.hit) {
+			tl_qexec_out_of_time(run->qexec);
+			return false;
+		}
 		TSNode f[1];
 		if (!ok || !tl_engine__nodes(m, tl_engine__cid(part, (uint32_t)rp->finding), f, 1))
 			continue;
@@ -701,9 +707,14 @@ static void tl_engine__limits(TlEngine *e, const TlSource *src, TlFindings *out)
 	else if (e->over_budget == 'n')
 		tl_buf_addf(&m, "analysis skipped: the file parses into %u nodes, over the per-file memory budget of %u; it is not checked",
 			    e->over_count, TL_ENGINE_MAX_NODES);
+	else if ((status & TL_QEXEC_TIME_SPENT) && e->qexec.bound.hit_in && strcmp(e->qexec.bound.hit_in, "matching the rules") != 0)
+		/* Cut before any rule ran: the index or the facts are
+		 * incomplete, so nothing of the file is reported. */
+		tl_buf_addf(&m, "analysis stopped while %s: it took more than %.3g s of CPU time (the per-file bound for %u bytes); the file is not checked",
+			    e->qexec.bound.hit_in, e->qexec.bound.seconds, src->length);
 	else if (status & TL_QEXEC_TIME_SPENT)
-		tl_buf_addf(&m, "analysis stopped: it took more than %.0f s of CPU time (the per-file bound for %u bytes); the rest of the file is not checked",
-			    e->qexec.seconds, src->length);
+		tl_buf_addf(&m, "analysis stopped while matching the rules: it took more than %.3g s of CPU time (the per-file bound for %u bytes); the rest of the file is not checked",
+			    e->qexec.bound.seconds, src->length);
 	else if (status & TL_QEXEC_STOPPED)
 		tl_buf_addf(&m, "analysis stopped after %u findings (the per-file cap); the rest of the file is not checked",
 			    (unsigned)TL_MAX_FINDINGS_PER_FILE);
@@ -727,48 +738,7 @@ static void tl_engine__limits(TlEngine *e, const TlSource *src, TlFindings *out)
 
 uint32_t tl_engine_tokens(const char *text, uint32_t len, uint32_t stop)
 {
-	uint32_t n = 0;
-	for (uint32_t i = 0; i < len && n <= stop;) {
-		unsigned char c = (unsigned char)text[i];
-		if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\\') {
-			i++;
-		} else if (c == '\n') {
-			n++;
-			i++;
-		} else if (c == '#') {
-			while (i < len && text[i] != '\n')
-				i++;
-		} else if (c == '\'' || c == '"') {
-			/* A string (start, content, end), triple-quoted or not. */
-			bool triple = i + 2 < len && text[i + 1] == (char)c && text[i + 2] == (char)c;
-			i += triple ? 3 : 1;
-			while (i < len) {
-				if (text[i] == '\\') {
-					i += 2;
-				} else if (text[i] == (char)c &&
-					   (!triple || (i + 2 < len && text[i + 1] == (char)c && text[i + 2] == (char)c))) {
-					i += triple ? 3 : 1;
-					break;
-				} else if (!triple && text[i] == '\n') {
-					break;
-				} else {
-					i++;
-				}
-			}
-			n += 3;
-		} else if (c == '_' || c >= 0x80 || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-			   (c >= '0' && c <= '9')) {
-			while (i < len && ((unsigned char)text[i] >= 0x80 || text[i] == '_' || text[i] == '.' ||
-					   (text[i] >= 'a' && text[i] <= 'z') || (text[i] >= 'A' && text[i] <= 'Z') ||
-					   (text[i] >= '0' && text[i] <= '9')))
-				i++;
-			n++;
-		} else {
-			n++;
-			i++;
-		}
-	}
-	return n;
+	return tl_budget_tokens(text, len, stop);
 }
 
 /* Cancels a parse past the file's CPU-time bound (checked every 64 calls:
@@ -810,6 +780,18 @@ static const uint8_t *tl_engine__collect(TlEngine *e, const TlQuerySet *qs, cons
 	return e->collect_any ? NULL : e->collect;
 }
 
+/* Deletes the parse the engine made, or hands it to the caller
+ * (TlFileOptions.keep_tree). */
+static void tl_engine__drop_tree(const TlEngine *e, const TlFileOptions *opt, TSTree *tree)
+{
+	if (!tree)
+		return;
+	if (opt && opt->keep_tree && !e->over_budget)
+		*opt->keep_tree = tree;
+	else
+		ts_tree_delete(tree);
+}
+
 /* `given`: a parse of the source's parser text made by the caller
  * (borrowed), or NULL to parse here. */
 static void tl_engine__analyze(TlEngine *e, const TlSource *src, const TSTree *given,
@@ -846,6 +828,10 @@ static void tl_engine__analyze(TlEngine *e, const TlSource *src, const TSTree *g
 		tl_queryset_group(qs, key, false);
 	t = tl_timings_add(TL_PHASE_FILTER, t);
 	tl_qexec_begin(&e->qexec, tl_qexec_budget_for(src->length), tl_qexec_seconds_for(src->length));
+	/* The bound covers every phase: the index and the facts poll it too
+	 * (base/budget.h). */
+	TlBound *outer = tl_bound_enter(&e->qexec.bound);
+	tl_bound_phase(&e->qexec.bound, "parsing");
 	e->over_budget = 0;
 	e->over_count = 0;
 	e->parse_calls = 0;
@@ -876,9 +862,9 @@ static void tl_engine__analyze(TlEngine *e, const TlSource *src, const TSTree *g
 	if (!parsed || e->over_budget) {
 		/* Not parsed (over a budget, or out of time): TL002 alone. */
 		tl_engine__limits(e, src, out);
-		if (tree)
-			ts_tree_delete(tree);
+		tl_engine__drop_tree(e, opt, tree);
 		tl_free(pass);
+		tl_bound_leave(outer);
 		tl_timings_add(TL_PHASE_FINISH, t);
 		return;
 	}
@@ -890,8 +876,25 @@ static void tl_engine__analyze(TlEngine *e, const TlSource *src, const TSTree *g
 		/* The index's walk keeps the nodes the queries start at: no
 		 * second walk of the tree (the facts time themselves). */
 		const uint8_t *collect = passing ? tl_engine__collect(e, qs, key) : NULL;
+		tl_bound_phase(&e->qexec.bound, "indexing");
 		tl_facts_build_in(&idx, src, root, collect, opt ? opt->imports : NULL);
 		idx.torch_version = opt && opt->torch_version ? opt->torch_version : TL_TORCH_VERSION_DEFAULT;
+		tl_bound_phase(&e->qexec.bound, "matching the rules");
+		if (tl_qexec_out_of_time(&e->qexec)) {
+			/* Cut in the index or the facts: what they hold is
+			 * incomplete, so no rule runs on them and nothing found so
+			 * far stays but TL002 (the file is not checked). */
+			for (uint32_t i = first; i < out->size; i++)
+				tl_finding_release(&out->items[i]);
+			out->size = first;
+			tl_index_release(&idx);
+			tl_engine__limits(e, src, out);
+			if (tree)
+				ts_tree_delete(tree);
+			tl_free(pass);
+			tl_bound_leave(outer);
+			return;
+		}
 		if (passing) {
 			/* Compiling is timed where it happens, on whichever thread. */
 			const TlQueryGroup *g = tl_queryset_group(qs, key, true);
@@ -912,8 +915,8 @@ static void tl_engine__analyze(TlEngine *e, const TlSource *src, const TSTree *g
 		tl_index_release(&idx);
 	}
 	tl_engine__limits(e, src, out);
-	if (tree)
-		ts_tree_delete(tree);
+	tl_bound_leave(outer);
+	tl_engine__drop_tree(e, opt, tree);
 	tl_free(pass);
 	if (out->size - first > 1)
 		qsort(out->items + first, out->size - first, sizeof(TlFinding), tl_engine__cmp);

@@ -62,17 +62,12 @@ typedef struct TlEngine {
 	uint32_t parse_calls; /* progress calls of the parse (the CPU bound) */
 } TlEngine;
 
-/* The per-file memory budget. A parse tree costs about 120 bytes a node
- * and the index about 90 more, and a file of 16 MiB can hold 16 million
- * nodes (a unary-minus chain: 3.9 GB, issue 26). A file whose text holds
- * more tokens than TL_ENGINE_MAX_TOKENS is not parsed, one whose tree has
- * more nodes than TL_ENGINE_MAX_NODES is not indexed: TL002 says so. Real
- * code has about one node per byte (1.5 MB of sympy: 1.6 million), so the
- * budget passes files of several megabytes and bounds the peak near 1 GB. */
-#define TL_ENGINE_MAX_TOKENS 2500000u
-#define TL_ENGINE_MAX_NODES 5000000u
-/* About how many tokens `text` holds (names and numbers, operators,
- * strings as three, line ends), counted up to `stop`. */
+/* The per-file memory budget (base/budget.h): a file whose text holds more
+ * tokens than TL_ENGINE_MAX_TOKENS is not parsed, one whose tree has more
+ * nodes than TL_ENGINE_MAX_NODES is not indexed: TL002 says so. */
+#define TL_ENGINE_MAX_TOKENS TL_BUDGET_MAX_TOKENS
+#define TL_ENGINE_MAX_NODES TL_BUDGET_MAX_NODES
+/* About how many tokens `text` holds (tl_budget_tokens). */
 uint32_t tl_engine_tokens(const char *text, uint32_t len, uint32_t stop);
 
 /* Per-file choices, for tl_engine_analyze_with. */
@@ -83,6 +78,10 @@ typedef struct TlFileOptions {
 	const TlStrArray *external;   /* other tools' noqa codes TL001 leaves alone; may be NULL */
 	TlNotices *notices;           /* warnings about the file go here; NULL: dropped */
 	const TlImports *imports;     /* the project's modules (project/); NULL: the file alone */
+	/* When set, a parse the engine made (within the memory budget, not
+	 * cut by the CPU bound) is handed over here instead of deleted: the
+	 * caller deletes it (the command line offers it to later imports). */
+	TSTree **keep_tree;
 } TlFileOptions;
 
 void tl_engine_init(TlEngine *e, const TlRuleSet *rules, const TlSelection *sel);

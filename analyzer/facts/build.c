@@ -11,6 +11,7 @@
  * - whether the file imports PyTorch or a library built on it.
  *
  * Owns: tl_facts_build. */
+#include "base/budget.h"
 #include "base/timings.h"
 #include "facts/internal.h"
 
@@ -58,7 +59,7 @@ static uint8_t *tl_facts__iteration_funcs(const TlIndex *idx)
 	/* A fixpoint that only turns bytes on. */
 	for (bool changed = true; changed;) {
 		changed = false;
-		for (uint32_t i = 0; i < idx->calls.size; i++) {
+		for (uint32_t i = 0; i < idx->calls.size && !tl_bound_poll(); i++) {
 			const TlCall *c = &idx->calls.items[i];
 			if (c->func < 0 || !in[c->func])
 				continue;
@@ -95,10 +96,14 @@ static void tl_facts__events(TlIndex *idx)
 	for (uint32_t i = 0; i < idx->funcs.size; i++)
 		idx->funcs.items[i].reach_events = idx->funcs.items[i].events;
 	/* Reachability over the call graph: a fixpoint that adds bits only, so
-	 * it ends after at most (bits x functions) rounds; usually two. */
+	 * it ends after at most (bits x functions) rounds; usually two (a chain
+	 * of functions each calling the next one defined, as many as the
+	 * chain is long: the CPU bound stops it). */
 	for (;;) {
 		bool changed = false;
 		for (uint32_t i = 0; i < idx->calls.size; i++) {
+			if (tl_bound_poll())
+				return;
 			const TlCall *c = &idx->calls.items[i];
 			if (c->func < 0)
 				continue;
@@ -172,6 +177,8 @@ static void tl_facts__contexts(TlIndex *idx)
 	for (uint32_t round = 0; round <= idx->funcs.size; round++) {
 		bool changed = false;
 		for (uint32_t i = 0; i < idx->funcs.size; i++) {
+			if (tl_bound_poll())
+				return;
 			TlFunc *f = &idx->funcs.items[i];
 			if (f->callers_grad_off || f->escapes || !f->call_sites.size)
 				continue;
@@ -221,6 +228,8 @@ static void tl_facts__step_loops(TlIndex *idx)
 	for (;;) {
 		bool changed = false;
 		for (uint32_t i = 0; i < idx->calls.size; i++) {
+			if (tl_bound_poll())
+				return;
 			const TlCall *c = &idx->calls.items[i];
 			if (c->func < 0 || c->loop >= 0)
 				continue;
@@ -264,6 +273,8 @@ static void tl_facts__step_loops(TlIndex *idx)
 	for (;;) {
 		bool changed = false;
 		for (uint32_t i = 0; i < idx->calls.size; i++) {
+			if (tl_bound_poll())
+				return;
 			const TlCall *c = &idx->calls.items[i];
 			if (c->func < 0 || idx->funcs.items[c->func].runs_step_loop)
 				continue;
@@ -369,14 +380,28 @@ void tl_facts_build_in(TlIndex *idx, const TlSource *src, TSNode root, const uin
 	idx->imports = imports;
 	t = tl_timings_add(TL_PHASE_INDEX, t);
 	tl_facts__cache_install(idx);
+	/* Past the file's CPU bound (base/budget.h) the index is incomplete:
+	 * no fact is built on it (its owner throws it away). */
+	TlBound *bound = tl_bound_current();
+	if (bound)
+		tl_bound_phase(bound, "building the facts");
+	if (tl_bound_hit()) {
+		idx->facts_cache->complete = true;
+		tl_timings_add(TL_PHASE_FACTS, t);
+		return;
+	}
 	tl_facts__ecosystem(idx); /* before anything asks what a name hints at, or
 				   * whether a value is foreign */
 	tl_facts__classes(idx);
 	tl_facts__contexts(idx); /* with kinds and decorators: needed by events */
-	tl_facts__events(idx);
-	tl_facts__contexts(idx); /* callers_grad_off needs the call graph */
-	tl_facts__step_loops(idx);
-	tl_facts__uses_device(idx);
+	if (!tl_bound_hit())
+		tl_facts__events(idx);
+	if (!tl_bound_hit())
+		tl_facts__contexts(idx); /* callers_grad_off needs the call graph */
+	if (!tl_bound_hit())
+		tl_facts__step_loops(idx);
+	if (!tl_bound_hit())
+		tl_facts__uses_device(idx);
 	idx->facts_cache->complete = true;
 	tl_timings_add(TL_PHASE_FACTS, t);
 }

@@ -25,13 +25,18 @@
  * two or three. */
 #define TL_EXT_DEPTH 8
 
+/* What another module's index answers is kept there for the run, so the
+ * CPU bound of the file asking must not cut it: polls of it say false
+ * while such questions run (base/budget.h). */
 void tl_facts__ext_enter(const TlIndex *idx)
 {
 	idx->imports->enter(idx->imports);
+	tl_bound_suspend();
 }
 
 void tl_facts__ext_leave(const TlIndex *idx)
 {
+	tl_bound_resume();
 	idx->imports->leave(idx->imports);
 }
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "base/alloc.h"
+#include "base/budget.h"
 #include "base/buf.h"
 #include "facts/facts.h"
 #include "syntax/syms.h"

@@ -499,6 +499,9 @@ static bool tl_facts__tainted_reach(const TlIndex *idx, TlTaint *taint, int32_t 
 	for (uint32_t round = 0; round < 64; round++) {
 		bool changed = false;
 		for (uint32_t i = 0; binds && i < binds->size; i++) {
+			/* Past the file's CPU bound the answer is not used. */
+			if (tl_bound_poll())
+				return false;
 			const TlBinding *b = &idx->bindings.items[binds->items[i]];
 			if (b->pos < from ||
 			    (b->kind != TL_BIND_ASSIGN && b->kind != TL_BIND_AUG))

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "base/alloc.h"
+#include "base/budget.h"
 #include "base/buf.h"
 #include "base/paths.h"
 #include "base/source.h"
@@ -26,6 +27,7 @@ typedef struct TlModule {
 	TlSource src;
 	TSTree *tree;
 	TlIndex idx;
+	char *skipped; /* why a module read was not used (a per-file limit), or NULL */
 } TlModule;
 
 /* Where one folder's files look for absolute imports. */
@@ -208,6 +210,90 @@ static const TlOverlay *tl_project__overlay(const TlProject *p, const char *path
 	return NULL;
 }
 
+/* Cancels a module's parse past its CPU bound (tree-sitter calls this
+ * often: the clock is read every 64 calls). */
+static bool tl_project__parse_progress(TSParseState *state)
+{
+	TlBound *b = state->payload;
+	return (++b->polls & 63) == 0 && tl_bound_check(b);
+}
+
+static const char *tl_project__read(void *payload, uint32_t byte, TSPoint at, uint32_t *read)
+{
+	(void)at;
+	const TlSource *src = payload;
+	const char *t = src->parse_text ? src->parse_text : src->text;
+	if (byte >= src->length) {
+		*read = 0;
+		return "";
+	}
+	*read = src->length - byte;
+	return t + byte;
+}
+
+/* Parses, indexes and builds the facts of `m` (read, not yet parsed unless
+ * m->tree is a parse donated earlier) within the per-file limits of a file
+ * named on the command line (base/budget.h): a module over one is not used
+ * and m->skipped says why. Its CPU time is its own, not charged to the
+ * file whose import loads it. */
+static void tl_project__build(TlProject *p, TlModule *m)
+{
+	const char *text = m->src.parse_text ? m->src.parse_text : m->src.text;
+	TlBound bound;
+	memset(&bound, 0, sizeof bound);
+	tl_bound_begin(&bound, tl_budget_seconds_for(m->src.length));
+	double start = tl_bound_cpu();
+	TlBound *outer = tl_bound_enter(&bound);
+	TlBuf why;
+	tl_buf_init(&why);
+	uint32_t tokens = m->tree ? 0 : tl_budget_tokens(text, m->src.length, TL_BUDGET_MAX_TOKENS);
+	if (tokens > TL_BUDGET_MAX_TOKENS) {
+		tl_buf_addf(&why, "it holds more than %u tokens, over the per-file memory budget of %u",
+			    tokens - 1, TL_BUDGET_MAX_TOKENS);
+	} else {
+		tl_bound_phase(&bound, "parsing");
+		if (!m->tree) {
+			TSInput in = { &m->src, tl_project__read, TSInputEncodingUTF8, NULL };
+			TSParseOptions po = { &bound, tl_project__parse_progress };
+			m->tree = ts_parser_parse_with_options(p->parser, NULL, in, po);
+			if (!m->tree)
+				ts_parser_reset(p->parser);
+		}
+		uint32_t nodes = m->tree ? ts_node_descendant_count(ts_tree_root_node(m->tree)) : 0;
+		if (nodes > TL_BUDGET_MAX_NODES) {
+			tl_buf_addf(&why, "it parses into %u nodes, over the per-file memory budget of %u",
+				    nodes, TL_BUDGET_MAX_NODES);
+		} else if (m->tree) {
+			/* Its facts are built as the file's own (what its calls of
+			 * other modules do is not looked up while building: loading
+			 * would follow every import of every module read); questions
+			 * asked of it later follow its imports in the same project. */
+			tl_bound_phase(&bound, "indexing");
+			tl_facts_build_in(&m->idx, &m->src, ts_tree_root_node(m->tree), NULL, NULL);
+			if (bound.hit)
+				tl_index_release(&m->idx);
+		}
+		if (bound.hit)
+			tl_buf_addf(&why, "its analysis stopped while %s: it took more than %.3g s of CPU time (the per-file bound for %u bytes)",
+				    bound.hit_in ? bound.hit_in : "parsing", bound.seconds, m->src.length);
+	}
+	tl_bound_leave(outer);
+	if (outer)
+		outer->deadline += tl_bound_cpu() - start;
+	if (why.len) {
+		if (m->tree)
+			ts_tree_delete(m->tree);
+		m->tree = NULL;
+		m->skipped = tl_buf_detach(&why);
+		m->state = TL_MOD_FAILED;
+	} else {
+		m->idx.imports = &p->imports;
+		m->idx.torch_version = TL_TORCH_VERSION_DEFAULT;
+		m->state = TL_MOD_READY;
+	}
+	tl_buf_release(&why);
+}
+
 /* The module at real path `path`, loaded now when it was not; -1 when it
  * cannot be read. */
 static int32_t tl_project__load(TlProject *p, const char *path)
@@ -230,7 +316,6 @@ static int32_t tl_project__load(TlProject *p, const char *path)
 		return at;
 	}
 	m->hash = tl_project__hash(m->src.text, m->src.length);
-	const char *text = m->src.parse_text ? m->src.parse_text : m->src.text;
 	if (tl_project__id(path, m->id))
 		tl_strmap_put(&p->by_id, m->id, strlen(m->id), at);
 	for (uint32_t i = 0; !m->tree && m->id[0] && i < p->parsed.size; i++) {
@@ -241,20 +326,7 @@ static int32_t tl_project__load(TlProject *p, const char *path)
 			p->stat_donated++;
 		}
 	}
-	if (!m->tree)
-		m->tree = ts_parser_parse_string(p->parser, NULL, text, m->src.length);
-	if (!m->tree) {
-		m->state = TL_MOD_FAILED;
-		return at;
-	}
-	/* Its facts are built as the file's own (what its calls of other
-	 * modules do is not looked up while building: loading would follow
-	 * every import of every module read); questions asked of it later
-	 * follow its imports in the same project. */
-	tl_facts_build_in(&m->idx, &m->src, ts_tree_root_node(m->tree), NULL, NULL);
-	m->idx.imports = &p->imports;
-	m->idx.torch_version = TL_TORCH_VERSION_DEFAULT;
-	m->state = TL_MOD_READY;
+	tl_project__build(p, m);
 	return at;
 }
 
@@ -421,6 +493,7 @@ static void tl_project__drop(TlProject *p)
 			ts_tree_delete(m->tree);
 		tl_source_release(&m->src);
 		tl_free(m->path);
+		tl_free(m->skipped);
 		tl_free(m);
 	}
 	p->modules.size = 0;
@@ -588,6 +661,14 @@ const char *tl_project_module_path(const TlProject *p, size_t i)
 	return i < p->modules.size && p->modules.items[i]->state == TL_MOD_READY
 		       ? p->modules.items[i]->path
 		       : NULL;
+}
+
+const char *tl_project_module_skipped(const TlProject *p, size_t i, const char **why)
+{
+	if (i >= p->modules.size || !p->modules.items[i]->skipped)
+		return NULL;
+	*why = p->modules.items[i]->skipped;
+	return p->modules.items[i]->path;
 }
 
 bool tl_project_has_module(const TlProject *p, const char *path)

@@ -63,6 +63,10 @@ void tl_project_offer(TlProject *p, const char *path, const char *text, size_t l
  * out. */
 size_t tl_project_module_count(const TlProject *p);
 const char *tl_project_module_path(const TlProject *p, size_t i);
+/* The real path of module `i` when it was read but not used, over a
+ * per-file limit (memory budget, CPU-time bound: base/budget.h), with the
+ * reason in *why (a sentence starting "it ..."); else NULL. */
+const char *tl_project_module_skipped(const TlProject *p, size_t i, const char **why);
 /* True when the loaded module at real path `path` was read. */
 bool tl_project_has_module(const TlProject *p, const char *path);
 

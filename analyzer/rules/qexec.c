@@ -464,27 +464,14 @@ uint64_t tl_qexec_budget_for(uint64_t bytes)
 
 double tl_qexec_seconds_for(uint64_t bytes)
 {
-	return 10.0 + 2.0 * (double)bytes / (1024.0 * 1024.0);
-}
-
-/* CPU seconds of this thread. */
-static double tl_qexec__cpu(void)
-{
-	struct timespec t;
-	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t) != 0)
-		return 0;
-	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+	return tl_budget_seconds_for(bytes);
 }
 
 bool tl_qexec_out_of_time(TlQexec *x)
 {
-	if (x->cancel && x->cancel(x->cancel_data)) {
-		x->status |= TL_QEXEC_CANCELLED;
-		return true;
-	}
-	if (tl_qexec__cpu() <= x->deadline)
+	if (!tl_bound_check(&x->bound))
 		return false;
-	x->status |= TL_QEXEC_TIME_SPENT;
+	x->status |= x->bound.hit == TL_BOUND_CANCELLED ? TL_QEXEC_CANCELLED : TL_QEXEC_TIME_SPENT;
 	return true;
 }
 
@@ -525,8 +512,7 @@ void tl_qexec_begin(TlQexec *x, uint64_t budget, double seconds)
 	x->budget = budget;
 	x->spent = 0;
 	x->status = 0;
-	x->seconds = seconds;
-	x->deadline = tl_qexec__cpu() + seconds;
+	tl_bound_begin(&x->bound, seconds);
 }
 
 /* Runs the cursor (already executed on a node) to its end. */
@@ -606,10 +592,10 @@ unsigned tl_qexec_run(TlQexec *x, const TSQuery *local, const uint8_t *roots,
 			if (roots && !((roots[n->symbol >> 3] >> (n->symbol & 7)) & 1))
 				continue;
 			status |= tl_qexec__at(x, local, n->node, at, fn, ctx);
-			if (status & (TL_QEXEC_BUDGET_SPENT | TL_QEXEC_TIME_SPENT))
+			if (status & (TL_QEXEC_BUDGET_SPENT | TL_QEXEC_TIME_SPENT | TL_QEXEC_CANCELLED))
 				break;
 		}
-		if (!(status & (TL_QEXEC_STOPPED | TL_QEXEC_BUDGET_SPENT | TL_QEXEC_TIME_SPENT)) &&
+		if (!(status & (TL_QEXEC_STOPPED | TL_QEXEC_BUDGET_SPENT | TL_QEXEC_TIME_SPENT | TL_QEXEC_CANCELLED)) &&
 		    !tl_qexec__walked(x, list->total - walked))
 			status |= TL_QEXEC_BUDGET_SPENT;
 		ts_query_cursor_set_max_start_depth(x->cursor, UINT32_MAX);
@@ -628,7 +614,7 @@ unsigned tl_qexec_run(TlQexec *x, const TSQuery *local, const uint8_t *roots,
 			TSSymbol sym = roots ? ts_node_symbol(node) : 0;
 			if (!roots || (roots[sym >> 3] >> (sym & 7)) & 1) {
 				status |= tl_qexec__at(x, local, node, at, fn, ctx);
-				if (status & (TL_QEXEC_BUDGET_SPENT | TL_QEXEC_TIME_SPENT))
+				if (status & (TL_QEXEC_BUDGET_SPENT | TL_QEXEC_TIME_SPENT | TL_QEXEC_CANCELLED))
 					break;
 			}
 			/* Next node in preorder, iteratively. */
@@ -644,7 +630,7 @@ unsigned tl_qexec_run(TlQexec *x, const TSQuery *local, const uint8_t *roots,
 		ts_tree_cursor_delete(&walk);
 		ts_query_cursor_set_max_start_depth(x->cursor, UINT32_MAX);
 	}
-	if (global && !(status & (TL_QEXEC_STOPPED | TL_QEXEC_BUDGET_SPENT | TL_QEXEC_TIME_SPENT))) {
+	if (global && !(status & (TL_QEXEC_STOPPED | TL_QEXEC_BUDGET_SPENT | TL_QEXEC_TIME_SPENT | TL_QEXEC_CANCELLED))) {
 		ts_query_cursor_exec_with_options(x->cursor, global, root, &x->options);
 		status |= tl_qexec__drain(x, global, fn, ctx);
 		status |= x->status;

@@ -31,6 +31,8 @@
 
 #include <tree_sitter/api.h>
 
+#include "base/budget.h"
+
 /* In-progress matches that may hold captures at once, per cursor. */
 #define TL_QEXEC_MATCH_LIMIT 4096
 
@@ -97,14 +99,12 @@ typedef struct TlQexec {
 	uint64_t budget;   /* work units left (one per node visited, one per 100 cursor steps) */
 	uint64_t spent;    /* work units used since tl_qexec_begin */
 	unsigned status;   /* TlQexecStatus bits since tl_qexec_begin */
-	double seconds;    /* the CPU-time bound given to tl_qexec_begin */
-	double deadline;   /* thread CPU time at which runs stop */
+	/* The file's CPU-time bound (base/budget.h): its `cancel` hook, set by
+	 * the caller and kept across files, stops the file with
+	 * TL_QEXEC_CANCELLED (the language server, when a newer version of
+	 * the document arrived). */
+	TlBound bound;
 	TSQueryCursorOptions options; /* the cursor keeps a pointer to it */
-	/* Asked where the CPU-time bound is checked (set by the caller, kept
-	 * across files): true stops the file with TL_QEXEC_CANCELLED (the
-	 * language server, when a newer version of the document arrived). */
-	bool (*cancel)(void *data);
-	void *cancel_data;
 } TlQexec;
 
 /* `x` must not move while in use (the cursor points into it). */

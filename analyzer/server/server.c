@@ -1151,8 +1151,8 @@ int tl_server_main(int argc, char **argv)
 	/* A long analysis stops when what it analyses changes (or the client
 	 * leaves): the engine asks tl_server_stale where it checks its CPU
 	 * bound. */
-	s.engine.qexec.cancel = tl_server_stale;
-	s.engine.qexec.cancel_data = &s;
+	s.engine.qexec.bound.cancel = tl_server_stale;
+	s.engine.qexec.bound.cancel_data = &s;
 	s.next_stamp_check = tl_server_now() + TL_SERVER_STAMP_PERIOD_NS;
 	while (!s.exiting) {
 		tl_server__drain(&s);

@@ -128,7 +128,7 @@ void tl_server_mark_all_due(TlServer *s, int64_t when);
 
 /* server_diag.c */
 /* Analyses `d` (a Python or .ipynb document) and publishes its diagnostics. */
-/* The engine's cancel hook (TlQexec.cancel): true when the analysis in
+/* The engine's cancel hook (TlQexec.bound.cancel): true when the analysis in
  * progress is stale. */
 bool tl_server_stale(void *data);
 void tl_server_analyze_doc(TlServer *s, TlDoc *d);

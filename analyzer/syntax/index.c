@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "base/alloc.h"
+#include "base/budget.h"
 #include "base/tl_assert.h"
 #include "syntax/index_internal.h"
 #include "syntax/syms.h"
@@ -760,6 +761,10 @@ static void tl_index__walk(TlIndex *idx, TSNode root, const uint8_t *collect)
 	TlTreeNode t;
 	bool descend = true;
 	while (tl_tree_walk_next(&tw, descend, &t)) {
+		/* Past the file's CPU bound the index is left incomplete (the
+		 * engine reports TL002 and runs no rule on it). */
+		if (tl_bound_poll())
+			break;
 		/* The ancestors this node is not under are left. */
 		while (open.size > t.depth)
 			tl_index__leave(&w, open.items[--open.size].entered);

@@ -113,5 +113,66 @@ if cmp -s "$tmp/good.alone" "$tmp/good.beside"; then ok; else bad "good.py findi
 awk 'BEGIN { print "import torch"; printf "data = ["; for (i = 0; i < 100000; i++) printf "1, "; print "]" }' >"$tmp/list.py"
 run memory-budget-under 0 "$bin" -q "$tmp/list.py"
 
+# The CPU-time bound covers every phase (issue 26), not only parsing and
+# matching. TORCHLINT_CPU_SECONDS=S makes the bound S seconds; `ulimit -t`
+# kills a run the bound does not stop.
+# Parsing on the command line's path (main.c parsed without the bound
+# since the project model): 1 MB of statements takes far more than 1 ms.
+awk 'BEGIN { print "import torch"; for (i = 0; i < 40000; i++) printf "loss%d = model(x).sum()\n", i }' >"$tmp/long.py"
+run cpu-bound-parse 2 env TORCHLINT_CPU_SECONDS=0.001 "$bin" --format concise -q "$tmp/long.py"
+has cpu-bound-parse "$tmp/out" "long.py:1:1: TL002 analysis stopped while parsing: it took more than 0.001 s of CPU time"
+# The facts built once per file: a chain of 40,000 functions each calling
+# the next one defined makes the reachability of events over the call
+# graph take one round per function (quadratic: 8,000 take 0.6 s, 40,000
+# about 16 s; the bound did not stop it). With a 2 s bound it stops there,
+# after parsing and indexing (0.5 s): the file is not checked.
+chain_funcs() { awk -v n="$1" 'BEGIN { print "import torch"; print "def step(opt):"; print "    opt.step()"; for (i = 0; i < n; i++) printf "def f%d(m, x):\n    return f%d(m, x)\n", i, i + 1; printf "def f%d(m, x):\n    loss = m(x).sum()\n    loss.backward()\n", n }'; }
+chain_funcs 40000 >"$tmp/funcs.py"
+run cpu-bound-facts 2 sh -c 'ulimit -t 12; TORCHLINT_CPU_SECONDS=2 exec "$0" --format concise --color never -q "$1" "$2"' "$bin" "$tmp/good.py" "$tmp/funcs.py"
+has cpu-bound-facts "$tmp/out" "funcs.py:1:1: TL002 analysis stopped while building the facts: it took more than 2 s of CPU time"
+lines cpu-bound-facts "$tmp/out" "$(($(wc -l <"$tmp/good.alone") + 1))"
+grep -F "good.py" "$tmp/out" >"$tmp/good.beside"
+if cmp -s "$tmp/good.alone" "$tmp/good.beside"; then ok; else bad "good.py findings differ beside funcs.py"; diff "$tmp/good.alone" "$tmp/good.beside" | head; fi
+
+# Modules imported for context meet the same limits as a file named on the
+# command line (project.c parsed them without either): one over a limit is
+# not used, a warning says so, and the importing file is analysed without
+# it (its own findings unchanged, exit 1 not 2).
+mkdir -p "$tmp/proj"
+: >"$tmp/proj/pyproject.toml"
+cat >"$tmp/proj/main.py" <<'PY'
+import torch
+from helper import step
+
+def train(model, loader, opt):
+    losses = []
+    for x, y in loader:
+        loss = model(x).sum()
+        loss.backward()
+        step(opt)
+        losses.append(loss)
+PY
+printf 'import torch\ndef step(opt):\n    opt.step()\n' >"$tmp/proj/helper.py"
+(cd "$tmp/proj" && "$bin" --format concise --color never -q main.py) >"$tmp/main.alone" 2>&1
+[ -s "$tmp/main.alone" ] && ok || bad "main.py has no findings to compare"
+# Over the memory budget: 3 million tokens (it was parsed into 6 million
+# nodes: 1.2 GB and 2 s for one import).
+{ printf 'import torch\ndef step(opt):\n    opt.step()\n'; awk 'BEGIN { printf "x = "; for (i = 0; i < 3000000; i++) printf "-"; print "1" }'; } >"$tmp/proj/helper.py"
+run context-memory 1 sh -c 'cd "$1" && ulimit -v 600000 && exec "$0" --format concise --color never main.py' "$bin" "$tmp/proj"
+has context-memory "$tmp/err" "helper.py:1:1: warning: imported for context but not used (TL002): it holds more than 2500000 tokens, over the per-file memory budget of 2500000; the files importing it are analysed without what it defines"
+grep -F "main.py" "$tmp/out" >"$tmp/main.beside"
+if cmp -s "$tmp/main.alone" "$tmp/main.beside"; then ok; else bad "main.py findings differ with the huge helper"; diff "$tmp/main.alone" "$tmp/main.beside" | head; fi
+# Over the CPU bound while its facts are built; the time is the module's
+# own: the importing file is not cut (no TL002 for it).
+chain_funcs 40000 >"$tmp/proj/helper.py"
+run context-cpu 1 sh -c 'cd "$1" && ulimit -t 12 && TORCHLINT_CPU_SECONDS=2 exec "$0" --format concise --color never main.py' "$bin" "$tmp/proj"
+has context-cpu "$tmp/err" "helper.py:1:1: warning: imported for context but not used (TL002): its analysis stopped while building the facts: it took more than 2 s of CPU time"
+hasnt context-cpu "$tmp/out" "TL002"
+grep -F "main.py" "$tmp/out" >"$tmp/main.beside"
+if cmp -s "$tmp/main.alone" "$tmp/main.beside"; then ok; else bad "main.py findings differ with the slow helper"; diff "$tmp/main.alone" "$tmp/main.beside" | head; fi
+# -q keeps the warning off standard error, as it does notices.
+run context-quiet 1 sh -c 'cd "$1" && TORCHLINT_CPU_SECONDS=2 exec "$0" -q --format concise main.py' "$bin" "$tmp/proj"
+hasnt context-quiet "$tmp/err" "imported for context"
+
 echo "limits: $pass passed, $fail failed"
 [ "$fail" = 0 ]

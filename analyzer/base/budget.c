@@ -1,0 +1,151 @@
+#include "base/budget.h"
+
+#include <stdlib.h>
+#include <time.h>
+
+uint32_t tl_budget_tokens(const char *text, uint32_t len, uint32_t stop)
+{
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < len && n <= stop;) {
+		unsigned char c = (unsigned char)text[i];
+		if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\\') {
+			i++;
+		} else if (c == '\n') {
+			n++;
+			i++;
+		} else if (c == '#') {
+			while (i < len && text[i] != '\n')
+				i++;
+		} else if (c == '\'' || c == '"') {
+			/* A string (start, content, end), triple-quoted or not. */
+			bool triple = i + 2 < len && text[i + 1] == (char)c && text[i + 2] == (char)c;
+			i += triple ? 3 : 1;
+			while (i < len) {
+				if (text[i] == '\\') {
+					i += 2;
+				} else if (text[i] == (char)c &&
+					   (!triple || (i + 2 < len && text[i + 1] == (char)c && text[i + 2] == (char)c))) {
+					i += triple ? 3 : 1;
+					break;
+				} else if (!triple && text[i] == '\n') {
+					break;
+				} else {
+					i++;
+				}
+			}
+			n += 3;
+		} else if (c == '_' || c >= 0x80 || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+			   (c >= '0' && c <= '9')) {
+			while (i < len && ((unsigned char)text[i] >= 0x80 || text[i] == '_' || text[i] == '.' ||
+					   (text[i] >= 'a' && text[i] <= 'z') || (text[i] >= 'A' && text[i] <= 'Z') ||
+					   (text[i] >= '0' && text[i] <= '9')))
+				i++;
+			n++;
+		} else {
+			n++;
+			i++;
+		}
+	}
+	return n;
+}
+
+double tl_budget_seconds_for(uint64_t bytes)
+{
+	const char *v = getenv("TORCHLINT_CPU_SECONDS");
+	if (v && *v) {
+		char *end;
+		double s = strtod(v, &end);
+		if (*end == '\0' && s > 0 && s < 1e9)
+			return s;
+	}
+	return 10.0 + 2.0 * (double)bytes / (1024.0 * 1024.0);
+}
+
+double tl_bound_cpu(void)
+{
+	struct timespec t;
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t) != 0)
+		return 0;
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* The bound of the file this thread analyses (tl_bound_enter). */
+static _Thread_local TlBound *tl_bound__current;
+
+void tl_bound_begin(TlBound *b, double seconds)
+{
+	b->seconds = seconds;
+	b->deadline = tl_bound_cpu() + seconds;
+	b->polls = 0;
+	b->hit = TL_BOUND_NONE;
+	b->phase = NULL;
+	b->hit_in = NULL;
+	b->suspended = 0;
+}
+
+void tl_bound_phase(TlBound *b, const char *phase)
+{
+	b->phase = phase;
+}
+
+bool tl_bound_check(TlBound *b)
+{
+	if (b->hit)
+		return true;
+	if (b->cancel && b->cancel(b->cancel_data))
+		b->hit = TL_BOUND_CANCELLED;
+	else if (tl_bound_cpu() > b->deadline)
+		b->hit = TL_BOUND_TIME;
+	else
+		return false;
+	b->hit_in = b->phase;
+	return true;
+}
+
+TlBound *tl_bound_enter(TlBound *b)
+{
+	TlBound *previous = tl_bound__current;
+	tl_bound__current = b;
+	return previous;
+}
+
+void tl_bound_leave(TlBound *previous)
+{
+	tl_bound__current = previous;
+}
+
+TlBound *tl_bound_current(void)
+{
+	return tl_bound__current;
+}
+
+void tl_bound_suspend(void)
+{
+	if (tl_bound__current)
+		tl_bound__current->suspended++;
+}
+
+void tl_bound_resume(void)
+{
+	if (tl_bound__current && tl_bound__current->suspended)
+		tl_bound__current->suspended--;
+}
+
+bool tl_bound_poll(void)
+{
+	TlBound *b = tl_bound__current;
+	if (!b || b->suspended)
+		return false;
+	if (b->hit)
+		return true;
+	/* A clock read costs about as much as a few hundred instructions of
+	 * the loops that poll. */
+	if ((++b->polls & 1023) != 0)
+		return false;
+	return tl_bound_check(b);
+}
+
+bool tl_bound_hit(void)
+{
+	return tl_bound__current && !tl_bound__current->suspended && tl_bound__current->hit;
+}

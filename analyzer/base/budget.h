@@ -1,0 +1,93 @@
+/* Per-file limits of an analysis, readable from every layer: the memory
+ * budget (tokens before a parse, nodes after it) and the CPU-time bound.
+ *
+ * The CPU-time bound of the file being analysed on a thread is that
+ * thread's current TlBound (tl_bound_enter): the engine enters one per file,
+ * the project model one per imported module it loads (a module counts as a
+ * file of its own: its time is not charged to the file that imported it).
+ * Work that the bound must be able to stop (the parse, the index, the facts,
+ * the queries) polls it with tl_bound_poll, which reads the clock once in a
+ * while; once the bound is hit it stays hit, every poll says so and the
+ * work in progress gives up. What was computed after the hit is incomplete:
+ * the owner of the bound (engine, project) throws it away and says so
+ * (TL002). Without a current bound (unit tests, the questions asked of an
+ * imported module: tl_bound_suspend) polls never stop anything.
+ *
+ * Owns: TlBound, the thread's current bound. */
+#ifndef TL_BUDGET_H
+#define TL_BUDGET_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* The per-file memory budget. A parse tree costs about 120 bytes a node
+ * and the index about 90 more, and a file of 16 MiB can hold 16 million
+ * nodes (a unary-minus chain: 3.9 GB, issue 26). A file whose text holds
+ * more tokens than TL_BUDGET_MAX_TOKENS is not parsed, one whose tree has
+ * more nodes than TL_BUDGET_MAX_NODES is not indexed. Real code has about
+ * one node per byte (1.5 MB of sympy: 1.6 million), so the budget passes
+ * files of several megabytes and bounds the peak near 1 GB. */
+#define TL_BUDGET_MAX_TOKENS 2500000u
+#define TL_BUDGET_MAX_NODES 5000000u
+
+/* About how many tokens `text` holds (names and numbers, operators,
+ * strings as three, line ends), counted up to `stop`. */
+uint32_t tl_budget_tokens(const char *text, uint32_t len, uint32_t stop);
+
+/* The CPU-time bound for a file of `bytes` bytes: 10 s and 2 s per MiB,
+ * far above what real code needs. TORCHLINT_CPU_SECONDS=S in the
+ * environment makes it S seconds for every file (a slow machine, a
+ * profiler such as valgrind, a test of the bound itself). */
+double tl_budget_seconds_for(uint64_t bytes);
+
+/* What cut an analysis short. */
+typedef enum TlBoundHit {
+	TL_BOUND_NONE = 0,
+	TL_BOUND_TIME = 1,      /* the CPU time ran out */
+	TL_BOUND_CANCELLED = 2, /* the cancel hook asked to stop */
+} TlBoundHit;
+
+typedef struct TlBound {
+	double seconds;   /* the bound given to tl_bound_begin */
+	double deadline;  /* this thread's CPU time at which work stops */
+	unsigned polls;   /* since the clock was last read */
+	TlBoundHit hit;
+	const char *phase;    /* what the file's analysis is doing (a static string) */
+	const char *hit_in;   /* the phase in which the bound was hit */
+	/* Asked whenever the clock is read (kept across tl_bound_begin): true
+	 * stops the file with TL_BOUND_CANCELLED (the language server, when a
+	 * newer version of the document arrived). */
+	bool (*cancel)(void *data);
+	void *cancel_data;
+	unsigned suspended; /* tl_bound_suspend calls not yet resumed */
+} TlBound;
+
+/* Starts a file: `seconds` of this thread's CPU time from now. */
+void tl_bound_begin(TlBound *b, double seconds);
+/* Names the phase under way, for the message of a hit ("parsing",
+ * "indexing", ...: a static string). */
+void tl_bound_phase(TlBound *b, const char *phase);
+/* Reads the clock (and the cancel hook) now: true once the bound is hit. */
+bool tl_bound_check(TlBound *b);
+/* Makes `b` (may be NULL) this thread's current bound; returns the one it
+ * replaces, to give back to tl_bound_leave. */
+TlBound *tl_bound_enter(TlBound *b);
+void tl_bound_leave(TlBound *previous);
+/* The current bound of this thread, or NULL. */
+TlBound *tl_bound_current(void);
+/* For loops of the index and the facts: true once the current bound is
+ * hit (the clock is read every 1,024 polls; without a current bound,
+ * false). */
+bool tl_bound_poll(void);
+/* True when the current bound is hit (no clock read). */
+bool tl_bound_hit(void);
+/* Polls of the current bound say false until tl_bound_resume (the
+ * questions asked of another module's index: their answers are kept for
+ * the run, so a cut answer would outlive the file that asked). Its clock
+ * still runs; nests. */
+void tl_bound_suspend(void);
+void tl_bound_resume(void);
+/* This thread's CPU time in seconds. */
+double tl_bound_cpu(void);
+
+#endif
