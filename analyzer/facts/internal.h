@@ -290,10 +290,15 @@ typedef struct TlFactsCache {
 	 * one's (valueflow.c, tl_facts__covering); NULL until asked. */
 	struct TlCoverList **covers;
 	uint32_t cover_count;
+	/* Per scope ([0] the module, [1 + f] function f), for value flow: the
+	 * roots whose taint may reach a backward call or a return there
+	 * (valueflow.c, tl_facts__root_flow); NULL until asked. */
+	struct TlRootFlow **flows;
+	uint32_t flow_count;
 } TlFactsCache;
 /* Methods that put their argument(s) into the receiver. */
 extern const char *const tl_facts__storing[7];
-/* facts/valueflow.c: frees TlFactsCache.covers. */
+/* facts/valueflow.c: frees TlFactsCache.covers and .flows. */
 void tl_facts__cover_lists_release(TlFactsCache *fc);
 /* Installs an empty cache in `idx` (tl_facts_build does). */
 void tl_facts__cache_install(TlIndex *idx);

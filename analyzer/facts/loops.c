@@ -598,7 +598,33 @@ bool tl_facts_outlives_iteration(const TlIndex *idx, TSNode expr)
 	const TlLoop *l = &idx->loops.items[loop];
 	bool rebound = false;
 	const TlIntArray *same = tl_index_bindings_of(idx, l->func, name);
-	for (uint32_t i = 0; same && i < same->size && !rebound; i++) {
+	/* Only bindings made in the loop statement count: in a name list in
+	 * position order, those visible from a byte of it, found by halving
+	 * (a scan of all the name's bindings per question was quadratic in a
+	 * scope that repeats one loop, issue 26). */
+	uint32_t i = 0, end = same ? same->size : 0;
+	uint32_t slot = same ? (uint32_t)(same - idx->name_lists.items) : 0;
+	if (same && slot < idx->name_sorted.size && idx->name_sorted.items[slot]) {
+		uint32_t ls = ts_node_start_byte(l->node), le = ts_node_end_byte(l->node);
+		uint32_t lo = 0, hi = same->size;
+		while (lo < hi) {
+			uint32_t mid = lo + (hi - lo) / 2;
+			if (idx->bindings.items[same->items[mid]].pos < ls)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		i = lo;
+		for (hi = same->size; lo < hi;) {
+			uint32_t mid = lo + (hi - lo) / 2;
+			if (idx->bindings.items[same->items[mid]].pos <= le)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		end = lo;
+	}
+	for (; i < end && !rebound; i++) {
 		const TlBinding *b = &idx->bindings.items[same->items[i]];
 		if (b->kind == TL_BIND_AUG)
 			continue;
@@ -914,21 +940,46 @@ static bool tl_facts__called_in_loop(const TlIndex *idx, int32_t f, int depth, i
 	return false;
 }
 
+/* The loop whose statement is `loop`, or -1: among its scope's loops (in
+ * source order) by halving on where they start (a scan of every loop of
+ * the file per question was quadratic in a scope of many loops), else
+ * (a loop the scope lists do not hold) by a scan. */
+static int32_t tl_facts__loop_at(const TlIndex *idx, TSNode loop)
+{
+	int32_t func = tl_index_func_of(idx, loop);
+	uint32_t start = ts_node_start_byte(loop);
+	if (func + 1 >= 0 && (uint32_t)(func + 1) < idx->scope_loops.size) {
+		const TlIntArray *in = &idx->scope_loops.items[func + 1];
+		uint32_t lo = 0, hi = in->size;
+		while (lo < hi) {
+			uint32_t mid = lo + (hi - lo) / 2;
+			if (ts_node_start_byte(idx->loops.items[in->items[mid]].node) < start)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		for (; lo < in->size && ts_node_start_byte(idx->loops.items[in->items[lo]].node) == start; lo++)
+			if (ts_node_eq(idx->loops.items[in->items[lo]].node, loop))
+				return in->items[lo];
+	}
+	for (uint32_t i = 0; i < idx->loops.size; i++)
+		if (ts_node_eq(idx->loops.items[i].node, loop))
+			return (int32_t)i;
+	return -1;
+}
+
 bool tl_facts_repeated_step_loop(const TlIndex *idx, TSNode loop)
 {
-	loop = tl_index_unparen(loop);
-	for (uint32_t i = 0; i < idx->loops.size; i++) {
-		const TlLoop *l = &idx->loops.items[i];
-		if (!ts_node_eq(l->node, loop))
-			continue;
-		if (!(l->step & TL_STEP_TRAIN))
-			return false;
-		if (l->parent >= 0)
-			return true;
-		int budget = TL_FACTS_BUDGET;
-		return tl_facts__called_in_loop(idx, l->func, 0, &budget);
-	}
-	return false;
+	int32_t at = tl_facts__loop_at(idx, tl_index_unparen(loop));
+	if (at < 0)
+		return false;
+	const TlLoop *l = &idx->loops.items[at];
+	if (!(l->step & TL_STEP_TRAIN))
+		return false;
+	if (l->parent >= 0)
+		return true;
+	int budget = TL_FACTS_BUDGET;
+	return tl_facts__called_in_loop(idx, l->func, 0, &budget);
 }
 
 /* ---- code that runs training, conditions, tests ------------------------------------ */

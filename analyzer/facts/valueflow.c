@@ -72,6 +72,10 @@ typedef struct TlTaint {
 	 * a tainted value, the others are not walked. */
 	TlStrMap roots;
 	uint8_t *readers;  /* per binding of the index (NULL: none yet) */
+	/* While true, a new root is only noted in `roots`: its readers are
+	 * marked by tl_facts__taint_readers (a question that
+	 * tl_facts__may_reach answers costs no pass over them). */
+	bool defer_readers;
 	int32_t func;      /* the scope whose assignments are followed */
 } TlTaint;
 
@@ -85,6 +89,7 @@ static void tl_facts__taint_init(TlTaint *t, int32_t func)
 	tl_array_init(&t->lists);
 	tl_strmap_init(&t->roots);
 	t->readers = NULL;
+	t->defer_readers = false;
 }
 
 static void tl_facts__taint_release(TlTaint *t)
@@ -109,6 +114,8 @@ static void tl_facts__taint_root(const TlIndex *idx, TlTaint *t, const char *nam
 	if (tl_strmap_get(&t->roots, name, len, &seen))
 		return;
 	tl_strmap_put(&t->roots, name, len, 1);
+	if (t->defer_readers)
+		return;
 	tl_reads_scope(idx, t->func);
 	const TlIntArray *readers = tl_reads_readers(idx, tl_reads_root_id(idx, name, len));
 	if (!readers || !readers->size)
@@ -117,6 +124,27 @@ static void tl_facts__taint_root(const TlIndex *idx, TlTaint *t, const char *nam
 		t->readers = tl_calloc(idx->bindings.size ? idx->bindings.size : 1, 1);
 	for (uint32_t i = 0; i < readers->size; i++)
 		t->readers[readers->items[i]] = 1;
+}
+
+/* Marks the readers of the roots noted while they were deferred. */
+static void tl_facts__taint_readers(const TlIndex *idx, TlTaint *t)
+{
+	if (!t->defer_readers)
+		return;
+	t->defer_readers = false;
+	tl_reads_scope(idx, t->func);
+	for (uint32_t i = 0; i < t->roots.capacity; i++) {
+		const char *root = t->roots.slots[i].key;
+		if (!root)
+			continue;
+		const TlIntArray *readers = tl_reads_readers(idx, tl_reads_root_id(idx, root, strlen(root)));
+		if (!readers || !readers->size)
+			continue;
+		if (!t->readers)
+			t->readers = tl_calloc(idx->bindings.size ? idx->bindings.size : 1, 1);
+		for (uint32_t k = 0; k < readers->size; k++)
+			t->readers[readers->items[k]] = 1;
+	}
 }
 
 /* Adds a tainted dotted name (owned by the taint from now on). */
@@ -140,17 +168,32 @@ static bool tl_facts__call_may_read(const TlIndex *idx, const TlTaint *t, uint32
 	return false;
 }
 
+/* Up to this many tainted bindings are looked up in `binds`; past it, a
+ * flag per binding of the index (`marked`) answers: most questions taint
+ * a few bindings, and clearing a flag per binding of the file for each
+ * was quadratic in a scope of many questions. */
+#define TL_TAINT_FEW 16
+
 static bool tl_facts__has_bind(const TlTaint *t, int32_t b)
 {
-	return t->marked && t->marked[b];
+	if (t->marked)
+		return t->marked[b];
+	for (uint32_t i = 0; i < t->binds.size; i++)
+		if (t->binds.items[i] == b)
+			return true;
+	return false;
 }
 
 static void tl_facts__add_bind(const TlIndex *idx, TlTaint *t, int32_t bi)
 {
-	if (!t->marked)
-		t->marked = tl_calloc(idx->bindings.size ? idx->bindings.size : 1, sizeof *t->marked);
-	t->marked[bi] = true;
 	tl_array_push(&t->binds, bi);
+	if (!t->marked && t->binds.size > TL_TAINT_FEW) {
+		t->marked = tl_calloc(idx->bindings.size ? idx->bindings.size : 1, sizeof *t->marked);
+		for (uint32_t i = 0; i < t->binds.size; i++)
+			t->marked[t->binds.items[i]] = true;
+	}
+	if (t->marked)
+		t->marked[bi] = true;
 	const char *name = idx->bindings.items[bi].name;
 	int32_t slot;
 	if (!tl_strmap_get(&t->by_name, name, strlen(name), &slot)) {
@@ -203,8 +246,11 @@ typedef struct TlCoverList {
 	int32_t *up;
 } TlCoverList;
 
+static void tl_facts__root_flows_release(TlFactsCache *fc);
+
 void tl_facts__cover_lists_release(TlFactsCache *fc)
 {
+	tl_facts__root_flows_release(fc);
 	if (!fc->covers)
 		return;
 	for (uint32_t i = 0; i < fc->cover_count; i++) {
@@ -582,6 +628,183 @@ static bool tl_facts__tainted_reach(const TlIndex *idx, TlTaint *taint, int32_t 
 	return false;
 }
 
+/* ---- a filter before the fixpoint: roots that may lead anywhere -------------- */
+
+/* For one scope, by root (the first part of a dotted name): whether a
+ * taint of that root may reach a backward call or a return of the scope,
+ * whatever the order of the statements. An over-approximation of what
+ * tl_facts__tainted_reach follows: an assignment (or augmented one) passes
+ * the taint of every root its value reads to the root of its target, a
+ * storing call (`outer.append(inner)`, in a function that returns
+ * something) from the roots of its arguments to its receiver's; a backward
+ * call and a return statement are reached by the roots they read (the same
+ * reads, tl_reads_each). A question whose tainted roots lead to none of
+ * them answers no without the fixpoint, whose cost is the scope's size:
+ * one such question per statement of a scope that repeats one loop (the
+ * same `total += loss` a thousand times) made the answers quadratic
+ * (issue 26). Built once per scope, in time linear in what it reads. */
+typedef struct TlRootFlow {
+	TlStrMap ids;    /* root -> id */
+	uint8_t *danger; /* per id: may reach a backward call or a return */
+} TlRootFlow;
+
+typedef struct TlFlowRead {
+	TlStrMap *ids;
+	TlIntArray *out; /* the ids read */
+} TlFlowRead;
+
+static int32_t tl_facts__flow_id(TlStrMap *ids, const char *name, size_t len)
+{
+	int32_t id;
+	if (!tl_strmap_get(ids, name, len, &id)) {
+		id = (int32_t)ids->count;
+		tl_strmap_put(ids, name, len, id);
+	}
+	return id;
+}
+
+static bool tl_facts__flow_read(void *data, TSNode node, TlBuf *dotted)
+{
+	(void)node;
+	TlFlowRead *r = data;
+	tl_array_push(r->out, tl_facts__flow_id(r->ids, dotted->data, strcspn(dotted->data, ".")));
+	return false;
+}
+
+/* Edges from every root `n` reads to `to`; with to < 0, flags them. */
+static void tl_facts__flow_reads(const TlIndex *idx, TSNode n, TlStrMap *ids, int32_t to,
+				 TlIntArray *from, TlIntArray *tos, TlIntArray *flagged)
+{
+	if (ts_node_is_null(n))
+		return;
+	TlIntArray got;
+	tl_array_init(&got);
+	TlFlowRead r = { ids, &got };
+	tl_reads_each(idx, n, tl_facts__flow_read, &r);
+	for (uint32_t i = 0; i < got.size; i++) {
+		if (to < 0) {
+			tl_array_push(flagged, got.items[i]);
+		} else {
+			tl_array_push(from, got.items[i]);
+			tl_array_push(tos, to);
+		}
+	}
+	tl_array_release(&got);
+}
+
+static const TlRootFlow *tl_facts__root_flow(const TlIndex *idx, int32_t func)
+{
+	TlFactsCache *fc = idx->facts_cache;
+	if (!fc || func < -1 || func >= (int32_t)idx->funcs.size)
+		return NULL;
+	if (!fc->flows) {
+		fc->flow_count = idx->funcs.size + 1;
+		fc->flows = tl_calloc(fc->flow_count, sizeof *fc->flows);
+	}
+	if (fc->flows[func + 1])
+		return fc->flows[func + 1];
+	TlRootFlow *f = tl_calloc(1, sizeof *f);
+	tl_strmap_init(&f->ids);
+	TlIntArray from, to, flagged;
+	tl_array_init(&from);
+	tl_array_init(&to);
+	tl_array_init(&flagged);
+	const TlIntArray *binds = tl_index_scope_binds(idx, func);
+	for (uint32_t i = 0; binds && i < binds->size; i++) {
+		const TlBinding *b = &idx->bindings.items[binds->items[i]];
+		if (b->kind != TL_BIND_ASSIGN && b->kind != TL_BIND_AUG)
+			continue;
+		int32_t t = tl_facts__flow_id(&f->ids, b->name, strcspn(b->name, "."));
+		tl_facts__flow_reads(idx, b->value, &f->ids, t, &from, &to, &flagged);
+	}
+	const TlIntArray *calls = tl_index_scope_calls(idx, func);
+	bool returns = func >= 0 && idx->funcs.items[func].returns.size;
+	for (uint32_t i = 0; calls && i < calls->size; i++) {
+		const TlCall *c = &idx->calls.items[calls->items[i]];
+		if (returns && c->method && c->recv_name && IN(c->method, tl_facts__storing)) {
+			int32_t t = tl_facts__flow_id(&f->ids, c->recv_name, strcspn(c->recv_name, "."));
+			tl_facts__flow_reads(idx, tl_tree_field(c->node, tl_syms()->f_arguments), &f->ids, t,
+					     &from, &to, &flagged);
+		}
+		if ((c->events & TL_EV_BACKWARD) ||
+		    (c->target >= 0 && (idx->funcs.items[c->target].reach_events & TL_EV_BACKWARD)))
+			tl_facts__flow_reads(idx, c->node, &f->ids, -1, &from, &to, &flagged);
+	}
+	for (uint32_t i = 0; returns && i < idx->funcs.items[func].returns.size; i++)
+		tl_facts__flow_reads(idx, idx->funcs.items[func].returns.items[i], &f->ids, -1, &from, &to,
+				     &flagged);
+	/* Backwards from the flagged roots over the edges (grouped by target). */
+	uint32_t n = f->ids.count, e = from.size;
+	f->danger = tl_calloc(n ? n : 1, 1);
+	uint32_t *first = tl_calloc((size_t)n + 1, sizeof *first);
+	int32_t *by_to = tl_calloc(e ? e : 1, sizeof *by_to);
+	for (uint32_t k = 0; k < e; k++)
+		first[to.items[k] + 1]++;
+	for (uint32_t k = 0; k < n; k++)
+		first[k + 1] += first[k];
+	uint32_t *fill = tl_calloc(n ? n : 1, sizeof *fill);
+	for (uint32_t k = 0; k < e; k++) {
+		int32_t t = to.items[k];
+		by_to[first[t] + fill[t]++] = from.items[k];
+	}
+	TlIntArray todo;
+	tl_array_init(&todo);
+	for (uint32_t k = 0; k < flagged.size; k++)
+		if (!f->danger[flagged.items[k]]) {
+			f->danger[flagged.items[k]] = 1;
+			tl_array_push(&todo, flagged.items[k]);
+		}
+	while (todo.size) {
+		int32_t t = todo.items[--todo.size];
+		for (uint32_t k = first[t]; k < first[t + 1]; k++)
+			if (!f->danger[by_to[k]]) {
+				f->danger[by_to[k]] = 1;
+				tl_array_push(&todo, by_to[k]);
+			}
+	}
+	tl_array_release(&todo);
+	tl_free(fill);
+	tl_free(by_to);
+	tl_free(first);
+	tl_array_release(&from);
+	tl_array_release(&to);
+	tl_array_release(&flagged);
+	fc->flows[func + 1] = f;
+	return f;
+}
+
+static void tl_facts__root_flows_release(TlFactsCache *fc)
+{
+	if (!fc->flows)
+		return;
+	for (uint32_t i = 0; i < fc->flow_count; i++) {
+		TlRootFlow *f = fc->flows[i];
+		if (!f)
+			continue;
+		tl_strmap_release(&f->ids);
+		tl_free(f->danger);
+		tl_free(f);
+	}
+	tl_free(fc->flows);
+	fc->flows = NULL;
+}
+
+/* False when no root of the taint may reach a backward call or a return
+ * of `func` (then tl_facts__tainted_reach answers no); true when one may. */
+static bool tl_facts__may_reach(const TlIndex *idx, const TlTaint *t, int32_t func)
+{
+	const TlRootFlow *f = tl_facts__root_flow(idx, func);
+	if (!f)
+		return true;
+	for (uint32_t i = 0; i < t->roots.capacity; i++) {
+		const char *root = t->roots.slots[i].key;
+		int32_t id;
+		if (root && tl_strmap_get(&f->ids, root, strlen(root), &id) && f->danger[id])
+			return true;
+	}
+	return false;
+}
+
 static bool tl_facts__reaches(const TlIndex *idx, TSNode expr, int depth, const TlCall *site)
 {
 	const TlSyms *sy = tl_syms();
@@ -603,6 +826,7 @@ static bool tl_facts__reaches(const TlIndex *idx, TSNode expr, int depth, const 
 	}
 	TlTaint taint;
 	tl_facts__taint_init(&taint, func);
+	taint.defer_readers = true; /* until tl_facts__may_reach says go on */
 	uint32_t from = ts_node_start_byte(expr);
 	TSNode e = tl_index_unparen(expr);
 	TSSymbol s = ts_node_symbol(e);
@@ -638,7 +862,10 @@ static bool tl_facts__reaches(const TlIndex *idx, TSNode expr, int depth, const 
 	int32_t loop = tl_index_loop_of(idx, expr);
 	bool in_step_loop = loop >= 0 && (idx->loops.items[loop].events & TL_EV_BACKWARD);
 	if (taint.names.size || taint.binds.size) {
-		yes = tl_facts__tainted_reach(idx, &taint, func, from, in_step_loop, depth, site);
+		if (tl_facts__may_reach(idx, &taint, func)) {
+			tl_facts__taint_readers(idx, &taint);
+			yes = tl_facts__tainted_reach(idx, &taint, func, from, in_step_loop, depth, site);
+		}
 	} else if (func >= 0) {
 		/* `return model(x)`: the callers decide. */
 		TSNode p = tl_index_parent(idx, expr);

@@ -624,10 +624,14 @@ def test_hostile_numbers(tmp):
 
 
 def reloops(n):
+    # With `return total` the value-flow questions stay quadratic in the
+    # copies (without it they are linear since issue 26's fix): a document
+    # whose analysis is long.
     out = ["import torch", "def train(model, loader, opt):", "    total = 0"]
     for _ in range(n):
         out += ["    for x, y in loader:", "        loss = model(x).sum()", "        loss.backward()",
                 "        total += loss"]
+    out.append("    return total")
     return "\n".join(out) + "\n"
 
 
