@@ -820,14 +820,14 @@ static json_t *tl_server__stats(TlServer *s, json_t *params, int *code, const ch
 	long rss, heap;
 	tl_server__memory(&rss, &heap);
 	const TlServerStats *st = &s->stats;
-	return json_pack("{s:I, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:I, s:I, s:I, s:I}", "analyses",
+	return json_pack("{s:I, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:I, s:I, s:I, s:I, s:I}", "analyses",
 			 (json_int_t)st->analyses, "lastMs", st->last_ns / 1e6, "lastEngineMs",
 			 st->last_engine_ns / 1e6, "lastCpuMs", st->last_cpu_ns / 1e6, "maxCpuMs",
 			 st->max_cpu_ns / 1e6, "maxMs", st->max_ns / 1e6, "meanMs",
 			 st->analyses ? st->total_ns / 1e6 / (double)st->analyses : 0.0, "totalMs",
 			 st->total_ns / 1e6, "lastLines", (json_int_t)st->last_lines, "documents",
 			 (json_int_t)s->docs.size, "rssKiB", (json_int_t)rss, "heapBytes",
-			 (json_int_t)heap);
+			 (json_int_t)heap, "hoversDuringAnalysis", (json_int_t)st->hovers_during_analysis);
 }
 
 typedef struct TlMethod {
@@ -960,7 +960,37 @@ static bool tl_server__makes_stale(const TlServer *s, json_t *msg)
 	return uri && s->analysing && strcmp(uri, s->analysing) == 0;
 }
 
-/* Moves the complete messages the reader holds into the queue. */
+/* True when `msg`, read during an analysis, is a hover that can be
+ * answered at once, from inside the engine's cancel hook: nothing read
+ * before it waits in the queue (answers keep the order of what they
+ * depend on), and its document is neither the one being analysed (its
+ * diagnostics are being replaced) nor due for an analysis (a hover asks
+ * for it first, and one analysis cannot start inside another). The hover
+ * reads only the document's published diagnostics and the rule set, which
+ * the analysis in progress does not change. */
+static bool tl_server__answer_now(TlServer *s, json_t *msg)
+{
+	if (!s->analysing || json_array_size(s->queue) || !s->initialized || s->shutdown ||
+	    !json_object_get(msg, "id"))
+		return false;
+	const char *m = tl_lsp_string(msg, "method", NULL);
+	if (!m || strcmp(m, "textDocument/hover") != 0)
+		return false;
+	const char *uri =
+		tl_lsp_string(json_object_get(json_object_get(msg, "params"), "textDocument"), "uri", NULL);
+	TlDoc *d = uri ? tl_server_doc(s, uri) : NULL;
+	if (!d || d->due || strcmp(d->uri, s->analysing) == 0)
+		return false;
+	if (d->kind == TL_DOC_CELL) {
+		TlNbDoc *nb = d->notebook ? tl_server_notebook(s, d->notebook) : NULL;
+		if (!nb || nb->due || strcmp(nb->uri, s->analysing) == 0)
+			return false;
+	}
+	return true;
+}
+
+/* Moves the complete messages the reader holds into the queue (a hover
+ * that can be answered now is answered instead). */
 static void tl_server__queue_input(TlServer *s)
 {
 	for (;;) {
@@ -969,6 +999,12 @@ static void tl_server__queue_input(TlServer *s)
 		TlLspRead r = tl_lsp_reader_next(&s->reader, &msg, why, sizeof why);
 		if (r == TL_LSP_READ_NONE)
 			break;
+		if (r == TL_LSP_READ_MESSAGE && tl_server__answer_now(s, msg)) {
+			s->stats.hovers_during_analysis++;
+			tl_server__handle(s, msg);
+			json_decref(msg);
+			continue;
+		}
 		if (r == TL_LSP_READ_MESSAGE) {
 			if (s->analysing && tl_server__makes_stale(s, msg))
 				s->stale = true;

@@ -72,6 +72,7 @@ typedef struct TlServerStats {
 	int64_t last_cpu_ns, max_cpu_ns;   /* the same re-analysis in CPU time: what it
 					    * costs, whatever else the machine runs */
 	uint32_t last_lines;               /* lines of the document last analysed */
+	uint64_t hovers_during_analysis;   /* hovers answered while an analysis ran */
 } TlServerStats;
 
 typedef struct TlServer {

@@ -682,6 +682,40 @@ def test_stale_analysis(tmp):
     took = time.monotonic() - t0
     check("stale: shutdown + exit during an analysis: status 0 in %.2f s (analysis %.1f s)" % (took, full),
           status == 0 and "result" in r and took < full * 0.5, (status, r, took))
+    # A hover on another document while a long analysis runs is answered
+    # at once (from the engine's cancel hook), not after the analysis.
+    c = server()
+    c.initialize(root_uri=uri_of(tmp))
+    small_uri = uri_of(os.path.join(tmp, "small.py"))
+    open_doc(c, small_uri, TRAIN)
+    d = c.diagnostics(small_uri, version=1)
+    tl101 = [x for x in d if x["code"] == "TL101"]
+    check("hover during analysis: the small document has a TL101", len(tl101) == 1, got(d))
+    at = tl101[0]["range"]["start"] if tl101 else {"line": 0, "character": 0}
+    open_doc(c, uri, big)
+    time.sleep(0.3)
+    t0 = time.monotonic()
+    r = c.call("textDocument/hover", {"textDocument": {"uri": small_uri}, "position": at}, timeout=30)
+    took = time.monotonic() - t0
+    published = any(m.get("method") == "textDocument/publishDiagnostics" and m["params"]["uri"] == uri
+                    for m in c.pending)
+    print("hover during analysis: answered in %.2f s, the long document's analysis %.1f s" % (took, full))
+    check("hover during analysis: answered in %.2f s (the whole analysis: %.1f s), before the long "
+          "document's diagnostics" % (took, full),
+          took < full * 0.5 and not published and "TL101" in r["result"]["contents"]["value"],
+          (took, published, r))
+    c.diagnostics(uri, version=1, timeout=60)
+    st = c.call("torchlint/stats")["result"]
+    check("hover during analysis: answered from the cancel hook", st.get("hoversDuringAnalysis") == 1, st)
+    # A hover on the document being analysed waits for its analysis.
+    change(c, uri, 2, [{"text": big + "# again\n"}])
+    time.sleep(0.3)
+    r = c.call("textDocument/hover", {"textDocument": {"uri": uri}, "position": {"line": 0, "character": 0}},
+               timeout=60)
+    check("hover on the document being analysed: after its diagnostics",
+          any(m.get("method") == "textDocument/publishDiagnostics" and m["params"].get("version") == 2
+              for m in c.pending) and "result" in r, r)
+    check("shutdown + exit: status 0", c.close() == 0)
 
 
 def test_close_frees(tmp):
