@@ -19,6 +19,7 @@
 #include <tree_sitter/api.h>
 
 #include "base/alloc.h"
+#include "base/budget.h"
 #include "config/discover.h"
 #include "config/settings.h"
 #include "engine/explain.h"
@@ -165,6 +166,27 @@ static void tl_diag__account(TlServer *s, int64_t t0, int64_t c0, int64_t engine
 	st->last_lines = lines;
 }
 
+/* Stops a document's parse past its CPU bound, or when a newer version
+ * arrived (tree-sitter calls this often: the clock every 64 calls). */
+static bool tl_diag__parse_progress(TSParseState *state)
+{
+	TlBound *b = state->payload;
+	return (++b->polls & 63) == 0 && tl_bound_check(b);
+}
+
+static const char *tl_diag__read(void *payload, uint32_t byte, TSPoint at, uint32_t *read)
+{
+	(void)at;
+	const TlSource *src = payload;
+	const char *t = src->parse_text ? src->parse_text : src->text;
+	if (byte >= src->length) {
+		*read = 0;
+		return "";
+	}
+	*read = src->length - byte;
+	return t + byte;
+}
+
 void tl_server_analyze_doc(TlServer *s, TlDoc *d)
 {
 	int64_t t0 = tl_server_now(), c0 = tl_server_cpu(), engine_ns = 0;
@@ -197,15 +219,24 @@ void tl_server_analyze_doc(TlServer *s, TlDoc *d)
 		/* Over the memory budget: not parsed (the engine says so). */
 		bool huge = tl_engine_tokens(src.parse_text ? src.parse_text : src.text, src.length,
 					     TL_ENGINE_MAX_TOKENS) > TL_ENGINE_MAX_TOKENS;
-		TSTree *tree = bom || huge ? NULL
-				   : ts_parser_parse_string(s->engine.parser, d->tree,
-							    src.parse_text ? src.parse_text : src.text,
-							    src.length);
+		/* The parse has the engine's CPU bound (and its cancel hook: a
+		 * newer version stops it); one cut short is left to the engine,
+		 * which reports it (TL002). */
+		s->analysing = d->uri;
+		s->stale = false;
+		TlBound bound;
+		memset(&bound, 0, sizeof bound);
+		tl_bound_begin(&bound, tl_budget_seconds_for(src.length));
+		bound.cancel = tl_server_stale;
+		bound.cancel_data = s;
+		TSInput in = { &src, tl_diag__read, TSInputEncodingUTF8, NULL };
+		TSParseOptions po = { &bound, tl_diag__parse_progress };
+		TSTree *tree = bom || huge ? NULL : ts_parser_parse_with_options(s->engine.parser, d->tree, in, po);
+		if (!tree && !bom && !huge)
+			ts_parser_reset(s->engine.parser);
 		if (d->tree)
 			ts_tree_delete(d->tree);
 		d->tree = tree;
-		s->analysing = d->uri;
-		s->stale = false;
 		if (tree)
 			tl_engine_analyze_tree(&s->engine, &src, tree, &fo, &fs);
 		else
