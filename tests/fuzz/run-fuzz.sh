@@ -135,7 +135,7 @@ for target in "$@"; do
 			"$work/corpus" "$seeds" >"$work/log" 2>&1)
 		status=$?
 		execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$work/log")
-		cov=$(grep -E '^#[0-9]+' "$work/log" | tail -1 | sed -n 's/.*cov: \([0-9]*\) ft: \([0-9]*\).*/cov \1, ft \2/p')
+		cov=$(grep -a -E '^#[0-9]+' "$work/log" | tail -1 | sed -n 's/.*cov: \([0-9]*\) ft: \([0-9]*\).*/cov \1, ft \2/p')
 		if [ $status -ne 0 ]; then
 			tail -60 "$work/log"
 			echo "fuzz $target: FAILED after ${execs:-?} executions (input left in $work)"
