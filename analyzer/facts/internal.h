@@ -62,6 +62,9 @@ bool tl_facts__in(const char *s, const char *const *set, size_t n);
 bool tl_facts__torch_qname(const char *q);
 bool tl_facts__foreign_qname(const char *q);
 bool tl_facts__foreign_value(const TlIndex *idx, TSNode expr);
+/* True when `expr` (a dotted name) sits where an isinstance test on it
+ * proved it a tensor (facts/guards.c). */
+bool tl_facts__guarded_tensor(const TlIndex *idx, TSNode expr);
 bool tl_facts__names_hint(const TlIndex *idx);
 bool tl_facts__optimizer_by_use(const TlIndex *idx, const TlBinding *b, TSNode ctor);
 bool tl_facts__is_criterion(const TlIndex *idx, TSNode m);

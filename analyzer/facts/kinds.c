@@ -300,6 +300,10 @@ bool tl_facts__module_expr(const TlIndex *idx, TSNode expr, int depth)
 	 * nor is an inference pipeline, though it moves like one. */
 	if (tl_facts__foreign_value(idx, expr) || tl_facts__pipeline_value(idx, expr))
 		return false;
+	/* `if isinstance(m, nn.Parameter): m.requires_grad = ...`: a tensor
+	 * there, whatever the other branch does with the name. */
+	if (depth == 0 && tl_facts__guarded_tensor(idx, expr))
+		return false;
 	if (tl_facts__names_hint(idx) && idx->module_evidence.count) {
 		char buf[128], *owned;
 		const char *name = tl_index_dotted_view(idx, expr, buf, sizeof buf, &owned);

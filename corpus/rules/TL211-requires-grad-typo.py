@@ -195,3 +195,41 @@ def parameter_correct():
     # ok: TL211
     w.requires_grad = False
     return w
+
+
+# ---------------------------------------------------------------------------
+# Type guards (issue 22, ecosystem): a helper that freezes a mix of modules
+# and parameters branches on isinstance; in the nn.Parameter branch the name
+# is a tensor, whose requires_grad is the real flag, even though the other
+# branch calls .parameters() on the same name.
+# ---------------------------------------------------------------------------
+
+
+def set_group_frozen(members, frozen):
+    for m in members:
+        if isinstance(m, nn.Parameter):
+            # ok: TL211
+            m.requires_grad = not frozen
+        else:
+            for p in m.parameters():
+                p.requires_grad = not frozen
+
+
+def freeze_embedding(holder):
+    emb = getattr(holder, "embedding", None)
+    if isinstance(emb, (torch.Tensor, nn.Parameter)) and emb is not None:
+        # ok: TL211
+        emb.requires_grad = False
+    elif isinstance(emb, nn.Module):
+        for p in emb.parameters():
+            p.requires_grad = False
+
+
+def set_group_frozen_wrong(members, frozen):
+    # The guard proves a module here: the flag sets nothing.
+    for m in members:
+        if isinstance(m, nn.Module):
+            for p in m.parameters():
+                p.requires_grad = not frozen
+            # expect: TL211
+            m.requires_grad = not frozen
