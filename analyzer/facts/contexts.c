@@ -54,6 +54,8 @@ static uint32_t tl_facts__context_of_name(const char *q, TSNode call, const TlIn
 	}
 	if (IN(q, on))
 		return TL_CTX_GRAD_ON;
+	if (strcmp(q, "torch.distributed.autograd.context") == 0)
+		return TL_CTX_DIST_AUTOGRAD;
 	if (IN(q, set)) {
 		TSNode a = is_call ? tl_facts__arg(call, 0) : (TSNode){ 0 };
 		if (!ts_node_is_null(a) && ts_node_symbol(a) == sy->true_)

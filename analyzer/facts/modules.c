@@ -292,6 +292,39 @@ static bool tl_facts__params_fresh(const TlIndex *idx, TSNode ctor, TSNode body)
 	if (ts_node_is_null(params))
 		return false;
 	TSSymbol s = ts_node_symbol(params);
+	/* What the parameters are drawn from, followed a few steps:
+	 * `trainable.values()` of a name bound in the body, a comprehension's
+	 * iterable (`{n: p for n, p in m.named_parameters() if ...}`),
+	 * `filter(f, m.parameters())`, `list(...)`. */
+	for (int depth = 0; depth < TL_FACTS_DEPTH; depth++) {
+		TSNode next = { 0 };
+		if (s == sy->call) {
+			const TlCall *c = tl_index_call_at(idx, params);
+			if (!c || !c->method)
+				return false;
+			if (c->receiver.id && strcmp(c->method, "values") == 0 &&
+			    ts_node_symbol(tl_index_unparen(c->receiver)) == sy->identifier &&
+			    tl_facts__fresh_name(idx, c->receiver, body))
+				next = tl_facts__held(idx, tl_index_resolve_node(idx, tl_index_unparen(c->receiver)));
+			else if (!c->receiver.id && strcmp(c->method, "filter") == 0)
+				next = tl_facts__arg(params, 1);
+			else if (!c->receiver.id && (strcmp(c->method, "list") == 0 || strcmp(c->method, "tuple") == 0))
+				next = tl_facts__arg(params, 0);
+		} else if (s == sy->dictionary_comprehension || s == sy->list_comprehension ||
+			   s == sy->generator_expression) {
+			uint32_t n = ts_node_named_child_count(params);
+			for (uint32_t k = 0; k < n && ts_node_is_null(next); k++) {
+				TSNode cl = ts_node_named_child(params, k);
+				if (ts_node_symbol(cl) == sy->for_in_clause)
+					next = tl_tree_field(cl, sy->f_right);
+			}
+		}
+		next = tl_index_unparen(next);
+		if (ts_node_is_null(next))
+			break;
+		params = next;
+		s = ts_node_symbol(params);
+	}
 	if (s == sy->call) {
 		const TlCall *c = tl_index_call_at(idx, params);
 		return c && c->receiver.id && c->method &&
@@ -309,28 +342,85 @@ static bool tl_facts__params_fresh(const TlIndex *idx, TSNode ctor, TSNode body)
 	return true;
 }
 
+static bool tl_facts__fresh_in(const TlIndex *idx, TSNode opt, TSNode body, int depth);
+
+/* `model, optim = accelerator.prepare(model, optim)`, `model, optim, sched =
+ * strategy.prepare(model=model, optim_wrapper=optim, ...)`: a name re-bound
+ * from a call handed the same name is the optimizer it was handed,
+ * prepared; fresh when that one is. */
+static bool tl_facts__prepared_fresh(const TlIndex *idx, TSNode opt, TSNode call, TSNode body,
+				     int depth)
+{
+	const TlSyms *sy = tl_syms();
+	TSNode args = tl_tree_field(call, sy->f_arguments);
+	if (ts_node_is_null(args) || ts_node_symbol(opt) != sy->identifier)
+		return false;
+	uint32_t olen;
+	const char *ot = tl_index_text(idx, opt, &olen);
+	uint32_t n = ts_node_named_child_count(args);
+	for (uint32_t k = 0; k < n; k++) {
+		TSNode a = ts_node_named_child(args, k);
+		if (ts_node_symbol(a) == sy->keyword_argument)
+			a = tl_tree_field(a, sy->f_value);
+		a = tl_index_unparen(a);
+		if (ts_node_is_null(a) || ts_node_symbol(a) != sy->identifier)
+			continue;
+		uint32_t alen;
+		const char *at = tl_index_text(idx, a, &alen);
+		if (alen == olen && memcmp(at, ot, olen) == 0)
+			return tl_facts__fresh_in(idx, a, body, depth + 1);
+	}
+	return false;
+}
+
 bool tl_facts__optimizer_fresh_in(const TlIndex *idx, TSNode opt, TSNode body)
+{
+	return tl_facts__fresh_in(idx, opt, body, 0);
+}
+
+static bool tl_facts__fresh_in(const TlIndex *idx, TSNode opt, TSNode body, int fdepth)
 {
 	const TlSyms *sy = tl_syms();
 	uint32_t from = ts_node_start_byte(body), to = ts_node_end_byte(body);
+	if (fdepth > TL_FACTS_DEPTH)
+		return false;
 	opt = tl_index_unparen(opt);
+	TSNode named = opt;
 	TSNode ctor = { 0 };
 	for (int depth = 0; depth <= TL_FACTS_DEPTH && ts_node_is_null(ctor); depth++) {
 		TSSymbol s = ts_node_symbol(opt);
 		if (s != sy->identifier && s != sy->attribute)
 			return false;
-		TSNode v = tl_index_unparen(tl_facts__held(idx, tl_index_resolve_node(idx, opt)));
+		const TlBinding *b = tl_index_resolve_node(idx, opt);
+		TSNode v = tl_index_unparen(tl_facts__held(idx, b));
+		if (ts_node_is_null(v) && b && b->kind == TL_BIND_ASSIGN && b->elem >= 0 &&
+		    s == sy->identifier) {
+			/* `model, optim = prepare(model, optim)`: an element of a
+			 * call's result; only the name handed in may tell. */
+			TSNode whole = tl_index_unparen(b->value);
+			return !ts_node_is_null(whole) && ts_node_symbol(whole) == sy->call &&
+			       ts_node_start_byte(whole) >= from && ts_node_end_byte(whole) <= to &&
+			       tl_facts__prepared_fresh(idx, opt, whole, body, fdepth);
+		}
 		if (ts_node_is_null(v))
 			return false;
-		if (ts_node_symbol(v) == sy->call)
+		if (ts_node_symbol(v) == sy->call) {
 			ctor = v;
-		else
+			named = opt;
+		} else {
 			opt = v;
+		}
 	}
 	if (ts_node_is_null(ctor) || ts_node_start_byte(ctor) < from || ts_node_end_byte(ctor) > to)
 		return false;
 	if (tl_facts__params_fresh(idx, ctor, body))
 		return true;
+	{
+		const TlCall *cc = tl_index_call_at(idx, ctor);
+		if (cc && !(cc->qname && tl_facts__optimizer_qname(cc->qname)) &&
+		    tl_facts__prepared_fresh(idx, named, ctor, body, fdepth))
+			return true;
+	}
 	TlModSet mods;
 	tl_array_init(&mods);
 	bool fresh = tl_facts__ctor_modules(idx, ctor, &mods) && mods.size > 0;

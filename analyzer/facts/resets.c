@@ -20,7 +20,8 @@ bool tl_facts_step_unreset(const TlIndex *idx, TSNode step)
 		const TlLoop *l = &idx->loops.items[loops.items[i]];
 		/* A model and its optimizer built afresh in every iteration
 		 * start with no gradient to carry over. */
-		if (tl_facts__optimizer_fresh_in(idx, opt, l->body)) {
+		if (tl_facts__optimizer_fresh_in(idx, opt, l->body) ||
+		    tl_facts__fresh_dist_context(idx, c->node, l->body)) {
 			unreset = false;
 			break;
 		}
@@ -34,6 +35,20 @@ bool tl_facts_step_unreset(const TlIndex *idx, TSNode step)
 	}
 	tl_array_release(&loops);
 	return unreset;
+}
+
+/* True when `node` runs inside a distributed-autograd context entered
+ * within `body` (`with dist_autograd.context() as cid:` in the iteration):
+ * its backward and step use that context's gradients, new each iteration,
+ * so nothing carries over to reset. */
+bool tl_facts__fresh_dist_context(const TlIndex *idx, TSNode node, TSNode body)
+{
+	for (int32_t w = tl_index_with_of(idx, node); w >= 0; w = idx->withs.items[w].parent) {
+		const TlWith *wi = &idx->withs.items[w];
+		if ((wi->ctx & TL_CTX_DIST_AUTOGRAD) && tl_facts__contains(body, wi->node))
+			return true;
+	}
+	return false;
 }
 
 /* True when a statement that leaves the block early (continue, break,

@@ -80,6 +80,9 @@ enum {
 	/* With TL_CTX_AUTOCAST: float16 autocast (dtype=torch.float16 / torch.half,
 	 * or no dtype on a CUDA device); asked of tl_facts_under, only such regions. */
 	TL_CTX_HALF_AUTOCAST = 1u << 6,
+	/* torch.distributed.autograd.context(): gradients accumulate in the
+	 * context, not in .grad, and a new context starts with none. */
+	TL_CTX_DIST_AUTOGRAD = 1u << 7,
 };
 
 typedef enum TlBindKind {

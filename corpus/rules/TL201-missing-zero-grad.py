@@ -835,3 +835,68 @@ def one_step_each_epoch(models, batch, epochs):
             candidate(batch).sum().backward()
             # expect: TL201
             sgd.step()
+
+
+# OK (issue 22, ecosystem): a fresh module per configuration, its trainable
+# parameters gathered into a dict, a fresh SGD over the dict's values.
+def trainable_update_per_case(cases, batch):
+    for case in cases:
+        gen = Net(**case)
+        trainable = {n: p for n, p in gen.named_parameters() if p.requires_grad}
+        gen(batch).sum().backward()
+        sgd = torch.optim.SGD(trainable.values(), lr=1.0)
+        # ok: TL201
+        sgd.step()
+
+
+# OK: a fresh model and optimizer per strategy, re-bound from the call
+# that prepares them (model, optimizer = prepare(model, optimizer)).
+def prepared_per_config(strategies, batch):
+    for strategy in strategies:
+        net = Net()
+        optimizer = torch.optim.SGD(net.parameters(), lr=0.1)
+        net, optimizer = strategy.prepare(model=net, optimizer=optimizer)
+        loss = net(batch).sum()
+        loss.backward()
+        # ok: TL201
+        optimizer.step()
+
+
+# The optimizer prepared in the loop was built once before it: gradients
+# pile up across configurations.
+def prepared_once(strategies, batch):
+    net = Net()
+    optimizer = torch.optim.SGD(net.parameters(), lr=0.1)
+    for strategy in strategies:
+        net, optimizer = strategy.prepare(model=net, optimizer=optimizer)
+        loss = net(batch).sum()
+        loss.backward()
+        # expect: TL201
+        optimizer.step()
+
+
+# OK: distributed autograd keeps each iteration's gradients in the context
+# the iteration enters; a new context starts with none.
+def remote_steps(model, x, target):
+    import torch.distributed.autograd as dist_autograd
+    from torch.distributed.optim import DistributedOptimizer
+    dist_opt = DistributedOptimizer(torch.optim.SGD, model.parameter_rrefs(), lr=0.05)
+    for i in range(2):
+        with dist_autograd.context() as context_id:
+            loss = nn.functional.mse_loss(model(x), target)
+            loss.backward(context_id)
+            # ok: TL201
+            dist_opt.step(context_id)
+
+
+# One context around the whole loop: the gradients pile up in it.
+def remote_steps_one_context(model, x, target):
+    import torch.distributed.autograd as dist_autograd
+    from torch.distributed.optim import DistributedOptimizer
+    dist_opt = DistributedOptimizer(torch.optim.SGD, model.parameter_rrefs(), lr=0.05)
+    with dist_autograd.context() as context_id:
+        for i in range(2):
+            loss = nn.functional.mse_loss(model(x), target)
+            loss.backward(context_id)
+            # expect: TL201
+            dist_opt.step(context_id)
