@@ -226,6 +226,51 @@ static TSNode tl_facts__op_operand(const TlCall *c)
 	return c->qname ? tl_facts__arg(c->node, 0) : c->receiver;
 }
 
+/* True when the name `x` was shifted in place earlier in its function,
+ * before byte `before`: `x.sub_(m)` or `x -= m` (a manual logsumexp that
+ * subtracts the maximum from the logits it then exponentiates). */
+static bool tl_facts__shifted_in_place(const TlIndex *idx, TSNode x, uint32_t before)
+{
+	const TlSyms *sy = tl_syms();
+	uint32_t xlen;
+	const char *xt = tl_index_text(idx, x, &xlen);
+	int32_t func = tl_index_func_of(idx, x);
+	/* Within a function only: its body bounds the walk (one per sum of
+	 * exponentials asked about). */
+	if (func < 0)
+		return false;
+	TSNode scope = idx->funcs.items[func].node;
+	TSTreeCursor cur = ts_tree_cursor_new(scope);
+	bool found = false, descend = true;
+	do {
+		TSNode n = ts_tree_cursor_current_node(&cur);
+		descend = ts_node_start_byte(n) < before;
+		if (!descend)
+			continue;
+		TSSymbol s = ts_node_symbol(n);
+		TSNode target = { 0 };
+		if (s == sy->augmented_assignment) {
+			TSNode op = tl_tree_field(n, sy->f_operator);
+			if (!ts_node_is_null(op) && tl_index_text_is(idx, op, "-="))
+				target = tl_tree_field(n, sy->f_left);
+		} else if (s == sy->call) {
+			const TlCall *c = tl_index_call_at(idx, n);
+			if (c && c->method && c->receiver.id && strcmp(c->method, "sub_") == 0)
+				target = c->receiver;
+		} else if (s == sy->function_definition && !ts_node_eq(n, scope)) {
+			descend = false;
+		}
+		target = tl_index_unparen(target);
+		if (!ts_node_is_null(target) && ts_node_end_byte(n) <= before) {
+			uint32_t tlen;
+			const char *tt = tl_index_text(idx, target, &tlen);
+			found = tlen == xlen && memcmp(tt, xt, xlen) == 0;
+		}
+	} while (!found && tl_walk_next(&cur, scope, descend));
+	ts_tree_cursor_delete(&cur);
+	return found;
+}
+
 /* `torch.sum(torch.exp(x), d)`, `x.exp().sum(d)` and their mixes: a sum of
  * exponentials, the linear-space form of a logsumexp. An exponent that
  * subtracts something first (`torch.exp(x - x.max())`) is the stable
@@ -250,6 +295,8 @@ static bool tl_facts__exp_sum(const TlIndex *idx, const TlCall *c)
 		}
 		if (ts_node_symbol(x) != sy->identifier)
 			return true;
+		if (tl_facts__shifted_in_place(idx, x, ts_node_start_byte(e->node)))
+			return false;
 		const TlBinding *b = tl_index_resolve_node(idx, x);
 		if (!b || b->kind != TL_BIND_ASSIGN || b->elem >= 0)
 			return true;

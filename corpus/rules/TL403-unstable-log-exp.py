@@ -140,3 +140,29 @@ def numpy_like(values):
     import numpy as np
     # ok: TL403
     return np.log(np.sum(np.exp(values)))
+
+
+# Issue 22, ecosystem: the logits shifted by their maximum in place before
+# the exponentials (a manual logsumexp split across statements, as a
+# model-parallel cross entropy does around its all-reduces).
+def shifted_in_place(logits, target_logit):
+    logits_max = torch.max(logits, dim=-1)[0]
+    logits.sub_(logits_max.unsqueeze(dim=-1))
+    exp_logits = logits.exp()
+    sum_exp = exp_logits.sum(dim=-1)
+    # ok: TL403
+    return torch.log(sum_exp) - target_logit
+
+
+def shifted_augmented(logits):
+    logits -= logits.max(dim=-1, keepdim=True)[0]
+    # ok: TL403
+    return torch.log(torch.sum(torch.exp(logits), dim=-1))
+
+
+# The shift comes after the exponentials: they may still overflow.
+def shifted_too_late(logits):
+    sum_exp = logits.exp().sum(dim=-1)
+    logits.sub_(logits.max(dim=-1, keepdim=True)[0])
+    # expect: TL403
+    return torch.log(sum_exp)
