@@ -14,7 +14,8 @@
   (#module? @_moved)
   (#per-step? @finding any)
   (#loop-invariant? @_moved)
-  (#not-transfer-varies? @finding))
+  (#not-transfer-varies? @finding)
+  (#not-transfer-noop? @finding))
 
 ; a tensor bound before the loop: weights.to(device)
 ((call
@@ -27,4 +28,5 @@
   (#known-tensor? @_moved)
   (#per-step? @finding any)
   (#loop-invariant? @_moved)
-  (#not-transfer-varies? @finding))
+  (#not-transfer-varies? @finding)
+  (#not-transfer-noop? @finding))

@@ -763,3 +763,42 @@ bool tl_facts_transfer_varies(const TlIndex *idx, TSNode call)
 	tl_free(recv);
 	return varies;
 }
+
+/* True when the text of nodes `a` and `b` is the same. */
+static bool tl_facts__same_text(const TlIndex *idx, TSNode a, TSNode b)
+{
+	uint32_t la = 0, lb = 0;
+	const char *ta = tl_index_text(idx, a, &la);
+	const char *tb = tl_index_text(idx, b, &lb);
+	return ta && tb && la == lb && memcmp(ta, tb, la) == 0;
+}
+
+bool tl_facts_transfer_noop(const TlIndex *idx, TSNode call)
+{
+	const TlSyms *sy = tl_syms();
+	const TlCall *c = tl_index_call_at(idx, tl_index_unparen(call));
+	if (!tl_facts__is_move(c) || strcmp(c->method, "to") != 0)
+		return false;
+	TSNode dest = tl_facts__kwarg(idx, c->node, "device");
+	if (ts_node_is_null(dest))
+		dest = tl_facts__arg(c->node, 0);
+	dest = tl_index_unparen(dest);
+	if (ts_node_is_null(dest))
+		return false;
+	TSSymbol ds = ts_node_symbol(dest);
+	if (ds != sy->identifier && ds != sy->attribute)
+		return false; /* a named device, the same object each time */
+	const TlBinding *b = tl_index_resolve_node(idx, tl_index_unparen(c->receiver));
+	if (!b || b->kind != TL_BIND_ASSIGN || b->elem >= 0)
+		return false;
+	TSNode v = tl_index_unparen(tl_facts__held(idx, b));
+	if (ts_node_is_null(v) || ts_node_symbol(v) != sy->call)
+		return false;
+	/* Made there (`torch.tensor(ids, device=self._device)`) or moved there
+	 * (`t = x.to(self._device)`) under the same name of the device. */
+	TSNode made = tl_facts__kwarg(idx, v, "device");
+	if (!ts_node_is_null(made))
+		return tl_facts__same_text(idx, tl_index_unparen(made), dest);
+	const TlCall *m = tl_index_call_at(idx, v);
+	return m && tl_facts__is_move(m) && strcmp(m->method, "to") == 0 && tl_facts__same_move(idx, m, c);
+}

@@ -494,6 +494,12 @@ static bool tl_pred_transfer_varies(const TlIndex *idx, TSNode n, int choice)
 	return tl_facts_transfer_varies(idx, n);
 }
 
+static bool tl_pred_transfer_noop(const TlIndex *idx, TSNode n, int choice)
+{
+	(void)choice;
+	return tl_facts_transfer_noop(idx, n);
+}
+
 static bool tl_pred_host_factory(const TlIndex *idx, TSNode n, int choice)
 {
 	(void)choice;
@@ -676,6 +682,8 @@ const TlPredicateDef tl_predicates[] = {
 	  "the call is `.cuda(...)` or `.to(...)` with a device" },
 	{ "transfer-varies", NULL, NULL, tl_pred_transfer_varies,
 	  "the transfer does not repeat one move: its destination changes in its loop, or the same receiver is moved elsewhere in the same iteration (offloading) or, outside loops, the same call (a saved device restored)" },
+	{ "transfer-noop", NULL, NULL, tl_pred_transfer_noop,
+	  "the `.to(device)` moves a tensor its binding already made or moved to that device, named the same way (device=self._device, then .to(self._device)): no copy" },
 	{ "host-factory", NULL, NULL, tl_pred_host_factory,
 	  "the expression is a tensor factory made on the host (no device=), also inside Variable(...) or behind host-side casts and fills" },
 	{ "host-derived", NULL, NULL, tl_pred_host_derived,

@@ -341,3 +341,38 @@ def train_moving_each_step(model, loader, optimizer):
         optimizer.zero_grad()
         nn.functional.mse_loss(model(features), target.to(device)).backward()
         optimizer.step()
+
+
+# OK (issue 22, ecosystem): the tensor was made on the device it is sent
+# to, named the same way; `.to()` returns it unchanged, no copy.
+class Postprocessor:
+    def __init__(self, stop_ids, model, device):
+        self._device = device
+        self.model = model
+        self.stop_tokens = torch.tensor(stop_ids, device=self._device)
+
+    def run(self, loader, optimizer):
+        for tokens, target in loader:
+            out = self.model(tokens.to(self._device))
+            # ok: TL302
+            keep = (out.argmax(-1)[..., None] != self.stop_tokens.to(self._device)).all(-1)
+            optimizer.zero_grad()
+            F.mse_loss(out[keep], target.to(self._device)[keep]).backward()
+            optimizer.step()
+
+
+# The same tensor made on the host: copied to the device every step.
+class HostPostprocessor:
+    def __init__(self, stop_ids, model, device):
+        self._device = device
+        self.model = model
+        self.stop_tokens = torch.tensor(stop_ids)
+
+    def run(self, loader, optimizer):
+        for tokens, target in loader:
+            out = self.model(tokens.to(self._device))
+            # expect: TL302
+            keep = (out.argmax(-1)[..., None] != self.stop_tokens.to(self._device)).all(-1)
+            optimizer.zero_grad()
+            F.mse_loss(out[keep], target.to(self._device)[keep]).backward()
+            optimizer.step()
