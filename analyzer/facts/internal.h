@@ -65,6 +65,7 @@ bool tl_facts__foreign_value(const TlIndex *idx, TSNode expr);
 /* True when `expr` (a dotted name) sits where an isinstance test on it
  * proved it a tensor (facts/guards.c). */
 bool tl_facts__guarded_tensor(const TlIndex *idx, TSNode expr);
+TSNode tl_facts__factory_root(const TlIndex *idx, const TlBinding *b);
 bool tl_facts__fresh_dist_context(const TlIndex *idx, TSNode node, TSNode body);
 bool tl_facts__names_hint(const TlIndex *idx);
 bool tl_facts__optimizer_by_use(const TlIndex *idx, const TlBinding *b, TSNode ctor);

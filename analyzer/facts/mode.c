@@ -768,6 +768,8 @@ static TSNode tl_facts__name_root(const TlIndex *idx, const char *name, int32_t 
 				tl_buf_add(&rest, path->data);
 				tl_buf_clear(path);
 				root = tl_facts__binding_module_root(idx, b, path);
+				if (ts_node_is_null(root))
+					root = tl_facts__factory_root(idx, b);
 				tl_buf_add(path, rest.data);
 				tl_buf_release(&rest);
 			}

@@ -157,6 +157,38 @@ static TSNode tl_facts__module_root_at(const TlIndex *idx, TSNode expr, TSNode n
 	return none;
 }
 
+/* The call that made the module name binding `b` holds when that call is
+ * an imported factory or class of no known kind (`autoencoder =
+ * SPADEAutoencoderKL(...)`) and the name is used as a module: as
+ * tl_facts__module_root judges such a call when it reaches it through the
+ * name, for questions that start from the binding. A null node otherwise. */
+TSNode tl_facts__factory_root(const TlIndex *idx, const TlBinding *b)
+{
+	const TlSyms *sy = tl_syms();
+	TSNode none = { 0 };
+	if (!b || b->kind != TL_BIND_ASSIGN || b->elem >= 0 || ts_node_is_null(b->stmt) ||
+	    ts_node_symbol(b->stmt) != sy->assignment)
+		return none;
+	TSNode v = tl_index_unparen(b->value), left = tl_tree_field(b->stmt, sy->f_left);
+	if (ts_node_is_null(v) || ts_node_symbol(v) != sy->call || ts_node_is_null(left))
+		return none;
+	TSSymbol ls = ts_node_symbol(left);
+	if (ls != sy->identifier && ls != sy->attribute)
+		return none;
+	const TlCall *c = tl_index_call_at(idx, v);
+	/* AutoencoderKL(...).to(device): the call below the moves. */
+	for (int depth = 0; c && depth < TL_FACTS_DEPTH; depth++) {
+		TSNode through = tl_index_unparen(tl_facts__module_through(c, v, false));
+		if (ts_node_is_null(through) || ts_node_symbol(through) != sy->call)
+			break;
+		v = through;
+		c = tl_index_call_at(idx, v);
+	}
+	if (!c || !c->qname || tl_facts__foreign_qname(c->qname) || tl_facts__starts(c->qname, "torch."))
+		return none;
+	return tl_facts__module_expr(idx, left, 0) ? v : none;
+}
+
 /* True when constructor call `a` is given (an argument whose module root
  * is) constructor call `b`: `Seq2Seq(encoder, decoder)` holds the encoder. */
 static bool tl_facts__built_from(const TlIndex *idx, TSNode a, TSNode b)
