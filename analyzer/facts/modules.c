@@ -184,7 +184,11 @@ TSNode tl_facts__factory_root(const TlIndex *idx, const TlBinding *b)
 		v = through;
 		c = tl_index_call_at(idx, v);
 	}
-	if (!c || !c->qname || tl_facts__foreign_qname(c->qname) || tl_facts__starts(c->qname, "torch."))
+	/* An imported class or factory, or a local function (a benchmark's
+	 * `module = _build_module(cfg)`), whose result the name uses as a
+	 * module. */
+	if (!c || (c->qname ? tl_facts__foreign_qname(c->qname) || tl_facts__starts(c->qname, "torch.")
+			    : c->target < 0))
 		return none;
 	return tl_facts__module_expr(idx, left, 0) ? v : none;
 }
@@ -496,6 +500,8 @@ static bool tl_facts__builds_module_in(const TlIndex *idx, int32_t func, TSNode 
 		tl_buf_init(&path);
 		TSNode root = tl_facts__module_root(idx, v, &path);
 		tl_buf_release(&path);
+		if (ts_node_is_null(root))
+			root = tl_facts__factory_root(idx, b);
 		if (ts_node_is_null(root) || ts_node_start_byte(root) < from || ts_node_end_byte(root) > to)
 			continue;
 		/* A criterion or a layer without parameters built per step is

@@ -274,3 +274,58 @@ def train_with_fresh_criterion(model, loader, optimizer):
         optimizer.step()
         # expect: TL305
         torch.cuda.empty_cache()
+
+
+# OK (issue 22, ecosystem): a batch-size search that builds a model of an
+# imported class per try, runs one step and frees it before the next try.
+def largest_batch(config, device, max_batch=4096):
+    from previous_chapters import GPTModel
+    low, high = 1, max_batch
+    while low <= high:
+        batch = (low + high) // 2
+        tokens = torch.randint(0, 100, (batch, 64), device=device)
+        model = GPTModel(config).bfloat16().to(device)
+        model.train()
+        model(tokens).sum().backward()
+        print(sum(p.numel() for p in model.parameters()))
+        low = batch + 1
+        del model, tokens
+        # ok: TL305
+        torch.cuda.empty_cache()
+    return high
+
+
+# OK: a benchmark over configurations whose helper builds the module with a
+# local factory and frees it after each configuration.
+def build_recurrent(hidden, device):
+    return nn.LSTM(8, hidden).to(device)
+
+
+def bench_one(hidden, device, x, iters):
+    module = build_recurrent(hidden, device)
+    for _ in range(iters):
+        module(x)[0].sum().backward()
+        for p in module.parameters():
+            p.grad = None
+    module(x)[0].sum().backward()
+
+
+def bench_all(hiddens, device):
+    x = torch.randn(16, 4, 8, device=device)
+    for hidden in hiddens:
+        bench_one(hidden, device, x, iters=10)
+        # ok: TL305
+        torch.cuda.empty_cache()
+
+
+# The imported model is built once; each step frees the cache for nothing.
+def steps_with_imported_model(config, loader, device):
+    from previous_chapters import GPTModel
+    model = GPTModel(config).to(device)
+    opt = torch.optim.AdamW(model.parameters())
+    for tokens in loader:
+        opt.zero_grad()
+        model(tokens.to(device)).sum().backward()
+        opt.step()
+        # expect: TL305
+        torch.cuda.empty_cache()
