@@ -443,6 +443,32 @@ static bool tl_facts__called_in_loop(const TlIndex *idx, int32_t func, const TlL
 	return true;
 }
 
+/* True when subscript `x`, in helper `func` that a loop of another
+ * function calls, reads an element out of a store the helper is handed or
+ * its object holds (`activations[i][j][k]` of a parameter, `self.saved[k]`):
+ * a value stored by an earlier call, whose graph an earlier or later call
+ * may backpropagate too (a pipeline schedule's saved micro-batch outputs).
+ * The innermost container is what is judged. */
+static bool tl_facts__stored_element(const TlIndex *idx, TSNode x, int32_t func)
+{
+	const TlSyms *sy = tl_syms();
+	TSNode v = x;
+	for (int depth = 0; depth <= TL_FACTS_DEPTH && ts_node_symbol(v) == sy->subscript; depth++)
+		v = tl_index_unparen(tl_tree_field(v, sy->f_value));
+	if (ts_node_is_null(v))
+		return false;
+	TSSymbol s = ts_node_symbol(v);
+	if (s == sy->attribute) {
+		TSNode o = tl_index_unparen(tl_tree_field(v, sy->f_object));
+		return !ts_node_is_null(o) && ts_node_symbol(o) == sy->identifier &&
+		       tl_index_text_is(idx, o, "self");
+	}
+	if (s != sy->identifier)
+		return false;
+	const TlBinding *b = tl_index_resolve_node(idx, v);
+	return b && b->kind == TL_BIND_PARAM && b->func == func && func >= 0;
+}
+
 /* True when the tensor `subject`, differentiated in loop `l` (or, when `l`
  * is NULL, in function `func`), depends on autograd history made before
  * the iteration began: the next iteration backpropagates through it again. */
@@ -506,6 +532,14 @@ static bool tl_facts__graph_from_before(const TlIndex *idx, TSNode subject, cons
 			if (!b || b->kind == TL_BIND_IMPORT || b->kind == TL_BIND_DEF ||
 			    b->kind == TL_BIND_CLASS)
 				continue;
+			if (b->kind == TL_BIND_ASSIGN && b->elem < 0 && (!l || b->func != l->func) &&
+			    !ts_node_is_null(b->value) &&
+			    ts_node_symbol(tl_index_unparen(b->value)) == sy->subscript &&
+			    tl_facts__stored_element(idx, tl_index_unparen(b->value), b->func)) {
+				/* batch = activations[i][j]: stored by an earlier call */
+				before = true;
+				continue;
+			}
 			bool inside = l ? (b->func == l->func && tl_facts__contains(l->body, b->stmt)) ||
 					  (b->kind != TL_BIND_PARAM && tl_facts__called_in_loop(idx, b->func, l))
 					: b->func == func;

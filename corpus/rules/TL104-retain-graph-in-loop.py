@@ -432,3 +432,38 @@ def backward_fresh_rows(hypernet, inputs, upstream):
         rows = hypernet(x)
         # expect: TL104
         rows.backward(g, retain_graph=True)
+
+
+
+
+# OK (issue 22, ecosystem): a helper backpropagates an output that an
+# earlier call stored in the activations it is handed (a pipeline
+# schedule's saved micro-batch outputs); the code does not show that no
+# other invocation reaches the same graph again, and here they do: the
+# stored pieces are slices of one forward.
+def backward_stored(activations, index, grad):
+    out = activations[index]
+    # ok: TL104
+    out.backward(grad, retain_graph=True)
+
+
+def pipeline_backward(model, x, grads, opt):
+    outs = model(x)
+    activations = {i: outs[i] for i in range(len(grads))}
+    for i, g in enumerate(grads):
+        backward_stored(activations, i, g)
+    opt.step()
+
+
+# The helper's loss is made in the call itself: nothing reuses its graph.
+def train_step_retained(model, x, y):
+    loss = torch.nn.functional.mse_loss(model(x), y)
+    # expect: TL104
+    loss.backward(retain_graph=True)
+
+
+def train_retained(model, loader, opt):
+    for x, y in loader:
+        opt.zero_grad()
+        train_step_retained(model, x, y)
+        opt.step()
