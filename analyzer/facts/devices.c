@@ -773,6 +773,25 @@ static bool tl_facts__same_text(const TlIndex *idx, TSNode a, TSNode b)
 	return ta && tb && la == lb && memcmp(ta, tb, la) == 0;
 }
 
+static bool tl_facts__not_host_arg(const TlIndex *idx, TSNode v, int depth, int *budget)
+{
+	(void)depth;
+	const TlSyms *sy = tl_syms();
+	if (--*budget < 0)
+		return false;
+	/* target = torch.zeros(8, 4) before the caller's loop: what the name
+	 * holds. */
+	v = tl_index_unparen(v);
+	for (int k = 0; k <= TL_FACTS_DEPTH && !ts_node_is_null(v) && ts_node_symbol(v) == sy->identifier;
+	     k++) {
+		const TlBinding *b = tl_index_resolve_node(idx, v);
+		if (!b || b->kind != TL_BIND_ASSIGN || b->elem >= 0)
+			break;
+		v = tl_index_unparen(tl_facts__held(idx, b));
+	}
+	return !ts_node_is_null(v) && !tl_facts_host_factory(idx, v);
+}
+
 bool tl_facts_transfer_noop(const TlIndex *idx, TSNode call)
 {
 	const TlSyms *sy = tl_syms();
@@ -788,6 +807,27 @@ bool tl_facts_transfer_noop(const TlIndex *idx, TSNode call)
 	TSSymbol ds = ts_node_symbol(dest);
 	if (ds != sy->identifier && ds != sy->attribute)
 		return false; /* a named device, the same object each time */
+	if (ds == sy->attribute && tl_facts__attribute_may_be(idx, dest, "device") &&
+	    tl_index_text_is(idx, tl_tree_field(dest, sy->f_attribute), "device")) {
+		/* `target.to(output.device)`, `output` computed in the same call:
+		 * aligning a tensor with where the computation ran, which copies
+		 * only when the tensor is elsewhere; known only for a tensor made
+		 * on the host. */
+		TSNode of = tl_index_unparen(tl_tree_field(dest, sy->f_object));
+		const TlBinding *ob = ts_node_is_null(of) || ts_node_symbol(of) != sy->identifier
+					      ? NULL : tl_index_resolve_node(idx, of);
+		if (ob && ob->kind == TL_BIND_ASSIGN && ob->func == c->func && c->func >= 0) {
+			/* A parameter: what every caller passes. */
+			TSNode r = tl_index_unparen(c->receiver);
+			const TlBinding *rb = ts_node_symbol(r) == sy->identifier ? tl_index_resolve_node(idx, r)
+										 : NULL;
+			if (rb && rb->kind == TL_BIND_PARAM) {
+				int budget = TL_FACTS_BUDGET / 4;
+				return tl_facts__param_all(idx, rb, tl_facts__not_host_arg, 0, &budget);
+			}
+			return !tl_facts_host_factory(idx, c->receiver);
+		}
+	}
 	const TlBinding *b = tl_index_resolve_node(idx, tl_index_unparen(c->receiver));
 	if (!b || b->kind != TL_BIND_ASSIGN || b->elem >= 0)
 		return false;

@@ -328,7 +328,10 @@ bool tl_facts_transfer_varies(const TlIndex *idx, TSNode call);
 /* True when `.to(dest)` call `call` moves a tensor that its binding
  * already made or moved to the same device, named the same way
  * (`self.stop = torch.tensor(ids, device=self._device)`, later
- * `self.stop.to(self._device)`): it returns the tensor itself, no copy. */
+ * `self.stop.to(self._device)`): it returns the tensor itself, no copy.
+ * Also when `dest` is the device of a value computed in the same function
+ * (`target.to(output.device)`) and the tensor is not known to be made on
+ * the host: whether it copies cannot be told. */
 bool tl_facts_transfer_noop(const TlIndex *idx, TSNode call);
 
 /* A known tensor (RULES.md definitions), also through tensor methods,

@@ -683,7 +683,7 @@ const TlPredicateDef tl_predicates[] = {
 	{ "transfer-varies", NULL, NULL, tl_pred_transfer_varies,
 	  "the transfer does not repeat one move: its destination changes in its loop, or the same receiver is moved elsewhere in the same iteration (offloading) or, outside loops, the same call (a saved device restored)" },
 	{ "transfer-noop", NULL, NULL, tl_pred_transfer_noop,
-	  "the `.to(device)` moves a tensor its binding already made or moved to that device, named the same way (device=self._device, then .to(self._device)): no copy" },
+	  "the `.to(device)` moves a tensor its binding already made or moved to that device, named the same way (device=self._device, then .to(self._device)): no copy; or a move to the device of a value computed in the same function (target.to(output.device)) of a tensor not known to be made on the host" },
 	{ "host-factory", NULL, NULL, tl_pred_host_factory,
 	  "the expression is a tensor factory made on the host (no device=), also inside Variable(...) or behind host-side casts and fills" },
 	{ "host-derived", NULL, NULL, tl_pred_host_derived,

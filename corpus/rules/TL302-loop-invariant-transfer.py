@@ -376,3 +376,40 @@ class HostPostprocessor:
             optimizer.zero_grad()
             F.mse_loss(out[keep], target.to(self._device)[keep]).backward()
             optimizer.step()
+
+
+# OK (issue 22, ecosystem): a helper aligns the target with the device its
+# model's output is on; the callers made the target on that device, so the
+# move returns it unchanged (whether it copies cannot be told in general).
+def step_model(model, batch, target):
+    model.train()
+    output = model(batch)
+    # ok: TL302
+    loss = F.mse_loss(output, target.to(output.device))
+    loss.backward()
+
+
+def train_aligned(model, batch, optimizer, steps):
+    model = model.to(device)
+    batch = batch.to(device)
+    target = torch.randn(batch.shape[0], 4).to(device)
+    for _ in range(steps):
+        optimizer.zero_grad()
+        step_model(model, batch, target)
+        optimizer.step()
+
+
+# The target is made on the host before the loop: copied every step.
+def step_host_target(model, batch, target):
+    output = model(batch)
+    # expect: TL302
+    loss = F.mse_loss(output, target.to(output.device))
+    loss.backward()
+
+
+def train_host_target(model, loader, optimizer):
+    target = torch.zeros(8, 4)
+    for batch in loader:
+        optimizer.zero_grad()
+        step_host_target(model, batch.to(device), target)
+        optimizer.step()
