@@ -93,6 +93,77 @@ static uint32_t tl_facts__context_of_name(const char *q, TSNode call, const TlIn
 	return 0;
 }
 
+static uint32_t tl_facts__context_kind(const TlIndex *idx, TSNode expr, int depth);
+
+/* The grad-disabling context that function `func` of `idx` wraps what it is
+ * handed in: a return of `CTX()(fn)` (`(torch.inference_mode if new else
+ * torch.no_grad)()(fn)`), or, `hops` times, of a nested function that does
+ * (a decorator factory: `def smart_inference_mode(): def decorate(fn):
+ * return torch.inference_mode()(fn); return decorate`). 0 when none. */
+static uint32_t tl_facts__wrapping_ctx(const TlIndex *idx, int32_t func, int hops, int depth)
+{
+	const TlSyms *sy = tl_syms();
+	if (func < 0 || depth > TL_FACTS_DEPTH)
+		return 0;
+	const TlFunc *f = &idx->funcs.items[func];
+	for (uint32_t i = 0; i < f->returns.size; i++) {
+		TSNode r = f->returns.items[i];
+		TSNode v = ts_node_named_child_count(r) ? tl_index_unparen(ts_node_named_child(r, 0)) : (TSNode){ 0 };
+		if (ts_node_is_null(v))
+			continue;
+		TSSymbol s = ts_node_symbol(v);
+		if (s == sy->call) {
+			TSNode callee = tl_index_unparen(tl_tree_field(v, sy->f_function));
+			if (!ts_node_is_null(callee) && ts_node_symbol(callee) == sy->call) {
+				/* (torch.inference_mode if new else torch.no_grad)(): the
+				 * choice of context, called */
+				TSNode inner = tl_index_unparen(tl_tree_field(callee, sy->f_function));
+				TSNode ctx = !ts_node_is_null(inner) && ts_node_symbol(inner) == sy->conditional_expression
+						     ? inner : callee;
+				uint32_t k = tl_facts__context_kind(idx, ctx, depth + 1) & TL_CTX_GRAD_OFF;
+				if (k)
+					return k;
+			}
+		} else if (s == sy->identifier && hops > 0) {
+			const TlBinding *b = tl_index_resolve_node(idx, v);
+			if (b && b->kind == TL_BIND_DEF && b->ref != func) {
+				uint32_t k = tl_facts__wrapping_ctx(idx, b->ref, hops - 1, depth + 1);
+				if (k)
+					return k;
+			}
+		}
+	}
+	return 0;
+}
+
+/* A decorator the project defines, here or in another module, that wraps
+ * the function in a grad-disabling context: `@smart_inference_mode()` (a
+ * factory, called) or `@no_grad_wrapper` (the decorator itself). */
+static uint32_t tl_facts__project_decorator_ctx(const TlIndex *idx, TSNode callee, bool called,
+						 int depth)
+{
+	const TlSyms *sy = tl_syms();
+	TSSymbol cs = ts_node_symbol(callee);
+	if (cs != sy->identifier && cs != sy->attribute)
+		return 0;
+	int hops = called ? 1 : 0;
+	const TlBinding *b = tl_index_resolve_node(idx, callee);
+	if (b && b->kind == TL_BIND_DEF)
+		return tl_facts__wrapping_ctx(idx, b->ref, hops, depth + 1);
+	if (!idx->imports)
+		return 0;
+	char *q = tl_index_qualify(idx, callee);
+	uint32_t k = 0;
+	TlExtDef d;
+	if (q && !tl_facts__torch_qname(q) && tl_facts__ext_def(idx, q, &d) && d.func >= 0 && d.cls < 0) {
+		tl_facts__ext_enter(idx);
+		k = tl_facts__wrapping_ctx(d.idx, d.func, hops, depth + 1);
+		tl_facts__ext_leave(idx);
+	}
+	tl_free(q);
+	return k;
+}
+
 static uint32_t tl_facts__context_kind(const TlIndex *idx, TSNode expr, int depth)
 {
 	const TlSyms *sy = tl_syms();
@@ -136,6 +207,8 @@ static uint32_t tl_facts__context_kind(const TlIndex *idx, TSNode expr, int dept
 	TSSymbol cs = ts_node_symbol(callee);
 	if (cs == sy->identifier || cs == sy->attribute) {
 		const TlBinding *b = tl_index_resolve_node(idx, callee);
+		if (!b || b->kind == TL_BIND_DEF || b->kind == TL_BIND_IMPORT)
+			return tl_facts__project_decorator_ctx(idx, callee, !ts_node_is_null(call), depth);
 		TSNode v = tl_facts__bound_value(b);
 		if (!ts_node_is_null(v) && b->elem < 0)
 			return tl_facts__context_kind(idx, v, depth + 1);

@@ -586,3 +586,36 @@ def sample_tokens(model, idx, max_new_tokens, block_size=256):
         next_token = torch.multinomial(logits.softmax(-1), num_samples=1)
         idx = torch.cat([idx, next_token], dim=1)
     return idx
+
+
+# OK (issue 22, ecosystem): a decorator factory of the file that wraps the
+# function in inference mode (no_grad on an old PyTorch).
+def inference_decorator(new_torch=True):
+    def decorate(fn):
+        return (torch.inference_mode if new_torch else torch.no_grad)()(fn)
+
+    return decorate
+
+
+@inference_decorator()
+def validate_decorated(model, loader):
+    model.eval()
+    for x, _ in loader:
+        # ok: TL102
+        model(x)
+
+
+# A decorator factory whose decorator wraps in nothing grad-related.
+def timed():
+    def decorate(fn):
+        return fn
+
+    return decorate
+
+
+@timed()
+def validate_timed(model, loader):
+    model.eval()
+    for x, _ in loader:
+        # expect: TL102
+        model(x)
