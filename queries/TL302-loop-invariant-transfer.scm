@@ -14,8 +14,7 @@
   (#module? @_moved)
   (#per-step? @finding any)
   (#loop-invariant? @_moved)
-  (#not-transfer-varies? @finding)
-  (#not-transfer-noop? @finding))
+  (#not-transfer-varies? @finding))
 
 ; a tensor bound before the loop: weights.to(device)
 ((call

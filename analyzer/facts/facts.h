@@ -325,7 +325,8 @@ bool tl_facts_loop_invariant(const TlIndex *idx, TSNode expr);
  * function): offloading (`enc.to("cuda")` ... `enc.to("cpu")`), a device
  * restored after `model.cpu()` (facts/devices.c). */
 bool tl_facts_transfer_varies(const TlIndex *idx, TSNode call);
-/* True when `.to(dest)` call `call` moves a tensor that its binding
+/* (Asked of tensors only: a module's `.to()` still walks its parameters.)
+ * True when `.to(dest)` call `call` moves a tensor that its binding
  * already made or moved to the same device, named the same way
  * (`self.stop = torch.tensor(ids, device=self._device)`, later
  * `self.stop.to(self._device)`): it returns the tensor itself, no copy.

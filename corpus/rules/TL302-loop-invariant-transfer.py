@@ -413,3 +413,18 @@ def train_host_target(model, loader, optimizer):
         optimizer.zero_grad()
         step_host_target(model, batch.to(device), target)
         optimizer.step()
+
+
+# A module moved to the device before the loop and again on every step: a
+# module's `.to()` walks all its parameters each time, even when they are
+# already there (the no-copy case above is for tensors only).
+def train_vae_moved_twice(model, loader, optimizer):
+    vae = Net().to(device)
+    for images, target in loader:
+        # expect: TL302
+        vae = vae.to(device)
+        with torch.no_grad():
+            latents = vae(images.to(device))
+        optimizer.zero_grad()
+        F.mse_loss(model(latents), target.to(device)).backward()
+        optimizer.step()
