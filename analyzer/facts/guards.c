@@ -9,6 +9,9 @@
  * Owns: tl_facts__guarded_tensor. */
 #include "facts/internal.h"
 
+/* Enclosing nodes climbed from a name to find its guard. */
+#define TL_GUARD_REACH 48
+
 /* Tensor classes an isinstance test may name. */
 static const char *const tl_facts__tensor_classes[] = {
 	"torch.Tensor", "torch.nn.Parameter", "torch.nn.parameter.Parameter",
@@ -89,8 +92,11 @@ bool tl_facts__guarded_tensor(const TlIndex *idx, TSNode expr)
 	bool yes = false;
 	TSNode child = expr;
 	TSNode parent = tl_index_parent(idx, child);
-	/* Up the enclosing nodes of the function, once each (no recursion). */
-	while (!yes && !ts_node_is_null(parent)) {
+	/* Up the enclosing nodes of the function, once each (no recursion),
+	 * and a bounded number of them: a guard sits a few statements above
+	 * what it guards, and a walk to the root from every name asked about
+	 * would make a deep expression quadratic. */
+	for (int steps = 0; !yes && !ts_node_is_null(parent) && steps < TL_GUARD_REACH; steps++) {
 		TSSymbol ps = ts_node_symbol(parent);
 		if (ps == sy->function_definition || ps == sy->class_definition || ps == sy->lambda)
 			break;

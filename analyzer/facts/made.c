@@ -242,8 +242,13 @@ static bool tl_facts__shifted_in_place(const TlIndex *idx, TSNode x, uint32_t be
 	TSNode scope = idx->funcs.items[func].node;
 	TSTreeCursor cur = ts_tree_cursor_new(scope);
 	bool found = false, descend = true;
+	/* A budget of nodes visited: one walk per sum of exponentials asked
+	 * about must stay linear in the function's size overall. */
+	int budget = 4096;
 	do {
 		TSNode n = ts_tree_cursor_current_node(&cur);
+		if (--budget < 0)
+			break;
 		descend = ts_node_start_byte(n) < before;
 		if (!descend)
 			continue;
