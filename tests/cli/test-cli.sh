@@ -61,10 +61,10 @@ run clean 0 "$bin" "$tmp/clean.py"; has clean "$tmp/out" "All checks passed (1 f
 # name, found by comparing real paths only when the inode repeats).
 mkdir -p "$tmp/names/sub" && cp "$tmp/flagged.py" "$tmp/names/a.py"
 ln -s a.py "$tmp/names/link.py" && ln "$tmp/names/a.py" "$tmp/names/hard.py"
-run names-once 1 "$bin" --isolated --format concise "$tmp/names/a.py" "$tmp/names/link.py" \
+run names-once 1 "$bin" --isolated --extend-select TL101 --format concise "$tmp/names/a.py" "$tmp/names/link.py" \
 	"$tmp/names/sub/../a.py" "$tmp/names/a.py"
 lines names-once "$tmp/out" 2
-run names-hard-link 1 "$bin" --isolated --format concise "$tmp/names/a.py" "$tmp/names/hard.py" "$tmp/names/link.py"
+run names-hard-link 1 "$bin" --isolated --extend-select TL101 --format concise "$tmp/names/a.py" "$tmp/names/hard.py" "$tmp/names/link.py"
 lines names-hard-link "$tmp/out" 4
 has names-hard-link "$tmp/out" "hard.py:"
 # The pre-filter skips a pattern that requires #api? in a file without the
@@ -72,7 +72,12 @@ has names-hard-link "$tmp/out" "hard.py:"
 printf 'import torch\nfrom torch.cuda import empty_cache as ec\n\ndef train(model, loader, opt):\n    for x, y in loader:\n        loss = model(x).sum()\n        loss.backward()\n        opt.step()\n        opt.zero_grad()\n        ec()\n' >"$tmp/alias_api.py"
 run api-alias 1 "$bin" --isolated --format concise --select TL305 "$tmp/alias_api.py"
 has api-alias "$tmp/out" "alias_api.py:10:9: TL305"
-run flagged 1 "$bin" --format concise "$tmp/flagged.py"
+# TL101 is opt-in (issue 22: 44% precision over the ecosystem corpus): a
+# default run reports TL201 only; --extend-select TL101 adds it.
+run flagged-default 1 "$bin" --format concise "$tmp/flagged.py"
+lines flagged-default-concise "$tmp/out" 1
+hasnt flagged-default-tl101 "$tmp/out" "TL101"
+run flagged 1 "$bin" --extend-select TL101 --format concise "$tmp/flagged.py"
 lines flagged-concise "$tmp/out" 2
 has flagged-tl201 "$tmp/out" "flagged.py:11:9: TL201 "
 has flagged-tl101 "$tmp/out" "flagged.py:12:9: TL101 "
@@ -92,7 +97,7 @@ run select-family 1 "$bin" --format concise --select memory "$tmp/flagged.py"
 has select-family "$tmp/out" "TL101"; hasnt select-family-2 "$tmp/out" "TL201"
 run select-prefix 1 "$bin" --format concise --select TL2 "$tmp/flagged.py"
 has select-prefix "$tmp/out" "TL201"; hasnt select-prefix-2 "$tmp/out" "TL101"
-run ignore 1 "$bin" --format concise --ignore TL201 "$tmp/flagged.py"
+run ignore 1 "$bin" --format concise --extend-select TL101 --ignore TL201 "$tmp/flagged.py"
 hasnt ignore "$tmp/out" "TL201"; has ignore-2 "$tmp/out" "TL101"
 run ignore-all 0 "$bin" --ignore ALL "$tmp/flagged.py"
 run extend-select 1 "$bin" --format concise --select TL1 --extend-select correctness "$tmp/flagged.py"

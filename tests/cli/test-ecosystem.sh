@@ -25,7 +25,9 @@ def train(model, loader):
 PY
 
 # --- json ------------------------------------------------------------------
-run json 1 "$bin" --format json train.py
+# train.py has a TL201 and a TL101; TL101 is opt-in (issue 22), so the runs
+# that read both name it with --extend-select TL101.
+run json 1 "$bin" --extend-select TL101 --format json train.py
 json json-array "$tmp/out" "Array.isArray(d) && d.length === 2"
 json json-fields "$tmp/out" "d[0].code === 'TL201' && d[0].name === 'missing-zero-grad' && d[0].family === 'correctness' && d[0].severity === 'error' && d[0].path === 'train.py' && d[0].start.line === 11 && d[0].start.column === 9 && d[0].end.line === 11 && d[0].end.column === 19 && d[0].cell === null && d[0].message.length > 20 && d[0].fix.length > 10"
 json json-order "$tmp/out" "d[1].code === 'TL101' && d[1].start.line === 12"
@@ -33,14 +35,14 @@ has json-summary-on-stderr "$tmp/err" "Found 2 findings"
 printf 'x = 1\n' >clean.py
 run json-clean 0 "$bin" --format json clean.py
 json json-clean "$tmp/out" "Array.isArray(d) && d.length === 0"
-run output-file 1 "$bin" --format json -o "$tmp/report.json" train.py
+run output-file 1 "$bin" --extend-select TL101 --format json -o "$tmp/report.json" train.py
 lines output-file-stdout "$tmp/out" 0
 json output-file "$tmp/report.json" "d.length === 2"
 run output-file-bad 2 "$bin" -o "$tmp/no/such/dir/x.json" train.py
 has output-file-bad "$tmp/err" "cannot write '$tmp/no/such/dir/x.json'"
 
 # --- github ------------------------------------------------------------------
-run github 1 "$bin" --format github train.py
+run github 1 "$bin" --extend-select TL101 --format github train.py
 has github "$tmp/out" "::error file=train.py,line=11,col=9,endLine=11,endColumn=19,title=TL201 missing-zero-grad::"
 has github-warning "$tmp/out" "::warning file=train.py,line=12,col=9,"
 mkdir -p "odd,dir:x"
@@ -49,11 +51,11 @@ run github-escape 1 "$bin" --format github "odd,dir:x/t%1.py"
 has github-escape "$tmp/out" "file=odd%2Cdir%3Ax/t%251.py,line=11"
 
 # --- statistics, explain, catalog -----------------------------------------------
-run statistics 1 "$bin" --statistics train.py
+run statistics 1 "$bin" --extend-select TL101 --statistics train.py
 has statistics "$tmp/out" "    1  TL101  loss-accumulated-with-graph"
 lines statistics-lines "$tmp/out" 2
 run explain 0 "$bin" --explain TL101
-has explain-title "$tmp/out" "TL101 loss-accumulated-with-graph (memory, warning, on by default)"
+has explain-title "$tmp/out" "TL101 loss-accumulated-with-graph (memory, warning, opt-in: enable with --select)"
 has explain-body "$tmp/out" "### Why is this bad?"
 has explain-source "$tmp/out" "(from https://github.com/torchlint/torchlint/blob/main/skills/torchlint-memory/SKILL.md)"
 run explain-unknown 2 "$bin" --explain TL999
@@ -156,7 +158,7 @@ run noqa-file-codes 0 "$bin" --format concise fileqa.py
 printf '# torchlint: noqa\n' | cat - train.py >fileall.py
 run noqa-file-all 0 "$bin" fileall.py
 printf 'x = "# noqa"\n' | cat - train.py >instring.py
-run noqa-in-string 1 "$bin" --format concise instring.py
+run noqa-in-string 1 "$bin" --extend-select TL101 --format concise instring.py
 lines noqa-in-string "$tmp/out" 2
 
 # --- .gitignore ------------------------------------------------------------------------
@@ -189,7 +191,7 @@ has stdin "$tmp/out" "pkg/train.py:11:9: TL201"
 run stdin-default-name 1 sh -c "\"$bin\" --format concise - <train.py"
 has stdin-default-name "$tmp/out" "-:11:9: TL201"
 printf 'extend-exclude = ["vendored"]\nignore = ["TL201"]\n' >torchlint.toml
-run stdin-config 1 sh -c "\"$bin\" --format concise --stdin-filename train.py - <train.py"
+run stdin-config 1 sh -c "\"$bin\" --extend-select TL101 --format concise --stdin-filename train.py - <train.py"
 hasnt stdin-config "$tmp/out" "TL201"
 run stdin-force-exclude 0 sh -c "\"$bin\" --format concise --force-exclude --stdin-filename vendored/x.py - <train.py"
 rm torchlint.toml
@@ -213,7 +215,7 @@ cat >nb.ipynb <<'NB'
  "nbformat_minor": 5
 }
 NB
-run notebook 1 "$bin" --format concise nb.ipynb
+run notebook 1 "$bin" --extend-select TL101 --format concise nb.ipynb
 lines notebook-count "$tmp/out" 2
 has notebook-cell "$tmp/out" "nb.ipynb:cell 4:6:5: TL201"
 has notebook-cell-2 "$tmp/out" "nb.ipynb:cell 4:7:5: TL101"

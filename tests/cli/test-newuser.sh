@@ -66,9 +66,10 @@ printf '[tool.torchlint]\nignore = ["TL101",\n' >forms/pyproject.toml
 run unclosed-array 2 "$bin" forms/train.py
 has unclosed-array "$tmp/err" "forms/pyproject.toml:3:1: error: expected a value"
 printf '[tool.torchlint]\n' >forms/pyproject.toml
-printf '[tool.torchlint]\nselect = ["TL201"]\n' >pyproject.toml
+printf '[tool.torchlint]\nselect = ["TL101"]\n' >pyproject.toml
 run empty-table-counts 1 "$bin" --format concise forms/train.py
-has empty-table-counts "$tmp/out" "TL101"
+has empty-table-counts "$tmp/out" "TL201"
+hasnt empty-table-counts-2 "$tmp/out" "TL101"
 rm pyproject.toml
 # A large pyproject.toml (50,000 keys in another tool's table) reads in linear
 # time: ten times the keys take about ten times as long (the quadratic
@@ -104,7 +105,7 @@ def train(model, loader, opt, crit):
         losses.append(loss)  # torchlint: noqa
     return losses
 PY
-run noqa 1 "$bin" --isolated --format concise noqa.py
+run noqa 1 "$bin" --isolated --extend-select TL101 --format concise noqa.py
 hasnt noqa-lowercase-code "$tmp/out" "noqa.py:8:"
 hasnt noqa-mixed-case "$tmp/out" "noqa.py:9:"
 has noqa-family-not-blanket "$tmp/out" "noqa.py:10:9: TL101"
@@ -117,7 +118,7 @@ has noqa-no-codes-warns "$tmp/err" "noqa.py:13:30: warning: \`# noqa:\` lists no
 hasnt noqa-free-text "$tmp/out" "noqa.py:14:"
 has noqa-file-level-own-line "$tmp/out" "noqa.py:15:9: TL101"
 has noqa-file-level-warns "$tmp/err" "noqa.py:15:30: warning: \`# torchlint: noqa\` is ignored here"
-run noqa-quiet 1 "$bin" --isolated -q --format concise noqa.py
+run noqa-quiet 1 "$bin" --isolated --extend-select TL101 -q --format concise noqa.py
 lines noqa-quiet-no-warnings "$tmp/err" 0
 run noqa-tl001 1 "$bin" --isolated --format concise --select TL001 noqa.py
 hasnt noqa-other-tool-not-reported "$tmp/out" "E501"
@@ -168,7 +169,7 @@ run no-path-is-dot 1 "$bin" --isolated --format concise
 has no-path-is-dot "$tmp/out" "train.py:11:9: TL201"
 run output-format 1 "$bin" --isolated --output-format concise train.py
 has output-format "$tmp/out" "train.py:11:9: TL201"
-run statistics-json 1 "$bin" --isolated --statistics --format json train.py
+run statistics-json 1 "$bin" --isolated --extend-select TL101 --statistics --format json train.py
 json statistics-json "$tmp/out" "d.length === 2 && d.some(s => s.code === 'TL201' && s.name === 'missing-zero-grad' && s.count === 1 && s.fixable === false) && d.some(s => s.code === 'TL101' && s.fixable === true)"
 run explain-lowercase 0 "$bin" --explain tl101
 has explain-lowercase "$tmp/out" "TL101 loss-accumulated-with-graph"
@@ -244,7 +245,7 @@ has fix-diff "$tmp/out" "+    x0 = x0.to(\"cuda\")"
 hasnt fix-diff-safe-only "$tmp/out" "use_reentrant"
 has fix-diff-summary "$tmp/err" "Would fix 1 finding in 1 file."
 cmp -s fx/t.py fx/orig.py && ok || bad "--diff changed the file"
-run fix-hint 1 "$bin" --isolated fx/t.py
+run fix-hint 1 "$bin" --isolated --extend-select TL101 fx/t.py
 has fix-hint-safe "$tmp/out" "1 fixable with --fix"
 has fix-hint-unsafe "$tmp/out" "2 more fixable with --fix --unsafe-fixes"
 run fix-safe 1 "$bin" --isolated --fix --format concise fx/t.py
@@ -252,7 +253,7 @@ has fix-safe-summary "$tmp/err" "Fixed 1 finding in 1 file."
 hasnt fix-safe-left "$tmp/out" "TL206"
 has fix-safe-left-others "$tmp/out" "TL503"
 grep -q '    x0 = x0.to("cuda")' fx/t.py && ok || bad "--fix did not write the file"
-run fix-unsafe 0 "$bin" --isolated --fix --unsafe-fixes --format concise fx/t.py
+run fix-unsafe 0 "$bin" --isolated --extend-select TL101 --fix --unsafe-fixes --format concise fx/t.py
 has fix-unsafe-summary "$tmp/err" "Fixed 2 findings in 1 file."
 grep -q 'checkpoint(block, x, use_reentrant=False)' fx/t.py && grep -q 'losses.append(loss.detach())' fx/t.py && ok || bad "--unsafe-fixes did not apply TL503 and TL101"
 run fix-nothing-left 0 "$bin" --isolated --diff fx/t.py
@@ -264,7 +265,7 @@ json fix-json-unsafe "$tmp/out" "d.find(f => f.code === 'TL503').autofix.applica
 run fix-sarif 1 "$bin" --isolated --format sarif fx/orig.py
 json fix-sarif "$tmp/out" "d.runs[0].results.find(r => r.ruleId === 'TL206').fixes[0].artifactChanges[0].replacements[0].insertedContent.text === 'x0 = '"
 # Standard input: the fixed source goes to the output.
-run fix-stdin 0 sh -c "'$bin' --isolated --fix --unsafe-fixes --stdin-filename t.py - <fx/orig.py"
+run fix-stdin 0 sh -c "'$bin' --isolated --extend-select TL101 --fix --unsafe-fixes --stdin-filename t.py - <fx/orig.py"
 has fix-stdin "$tmp/out" "    x0 = x0.to(\"cuda\")"
 cmp -s "$tmp/out" fx/t.py && ok || bad "fix-stdin: output differs from the fixed file"
 # --add-noqa: every finding gets its noqa, merged into one already there.
@@ -283,11 +284,11 @@ def train(model, loader, opt, crit):
     line"""; torch.zeros(1).to("cuda")
     return losses
 PY
-run add-noqa 0 "$bin" --isolated --add-noqa fx/n.py
+run add-noqa 0 "$bin" --isolated --extend-select TL101 --add-noqa fx/n.py
 has add-noqa-summary "$tmp/err" "Added 2 noqa directives in 1 file."
 grep -q 'opt.step()  # noqa: TL101, TL201 -- kept' fx/n.py && ok || bad "add-noqa did not merge into the existing directive"; 
 grep -q 'losses.append(loss)  # noqa: TL101$' fx/n.py && ok || bad "add-noqa did not add a directive"
-run add-noqa-clean 0 "$bin" --isolated fx/n.py
+run add-noqa-clean 0 "$bin" --isolated --extend-select TL101 fx/n.py
 
 echo "newuser: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -41,7 +41,7 @@ def train(loader):
         total += crit(model(x), y)
     return total
 PY
-run imported-criterion 1 "$bin" --format concise train.py
+run imported-criterion 1 "$bin" --extend-select TL101 --format concise train.py
 has imported-criterion "$tmp/out" "train.py:15:9: TL101"
 hasnt only-analysed-files "$tmp/out" "losses.py"
 run show-context 0 "$bin" --show-files=context train.py
@@ -103,7 +103,7 @@ def train(loader):
         seen.append(again(model(x), y))
         opt.step()
 PY
-run src-layout 1 "$bin" --format concise src/proj/train.py
+run src-layout 1 "$bin" --extend-select TL101 --format concise src/proj/train.py
 has src-layout-reexport "$tmp/out" "train.py:14:9: TL101"
 has src-layout-relative-cycle "$tmp/out" "train.py:15:9: TL101"
 
@@ -136,10 +136,10 @@ def train(loader):
         total += loss_of(model, x, y)
         opt.step()
 PY
-run config-src 1 "$bin" --format concise app/train.py
+run config-src 1 "$bin" --extend-select TL101 --format concise app/train.py
 has config-src-root "$tmp/out" "train.py:12:9: TL101"
 sed -i 's/src = \["libs"\]/src = []/' pyproject.toml
-run config-src-unset 0 "$bin" --format concise app/train.py
+run config-src-unset 0 "$bin" --extend-select TL101 --format concise app/train.py
 
 # A third-party name is never looked up in the project, even when a local
 # file of that name exists below a folder Python would not search.

@@ -8,7 +8,8 @@
 #   row NAME EXIT FRAGMENT BUILDER
 #
 # BUILDER is a shell function run inside a fresh case directory that already
-# holds good.py (a script with two known findings). It creates the hostile
+# holds good.py (a script with two known findings, TL201 and TL101; TL101 is
+# opt-in since issue 22, so every run here adds `--extend-select TL101`). It creates the hostile
 # input and sets what the run needs:
 #   args    paths (and options) passed after good.py;
 #   opts    options passed before it (default: none);
@@ -16,7 +17,7 @@
 #   input   a file or device for standard input (default /dev/null);
 #   nogood  1 when good.py is not expected in the report (the run is refused);
 #   memlimit  1 to run under `ulimit -v` (skipped for sanitizer builds).
-# The run is `torchlint --format FORMAT $opts good.py $args`, under a
+# The run is `torchlint --extend-select TL101 --format FORMAT $opts good.py $args`, under a
 # timeout (a hang fails the row). Every row then checks:
 #   - the exit status is EXIT;
 #   - FRAGMENT (a fixed string; "" for none) is in stdout or stderr;
@@ -77,7 +78,7 @@ for r in run["results"]:
 
 # The baseline: good.py alone, in each format.
 for f in concise full json sarif github; do
-	(cd "$tmp" && "$bin" --format "$f" good.py 2>/dev/null) | good_findings "$f" >"$tmp/base.$f"
+	(cd "$tmp" && "$bin" --extend-select TL101 --format "$f" good.py 2>/dev/null) | good_findings "$f" >"$tmp/base.$f"
 	[ -s "$tmp/base.$f" ] || { echo "matrix: no baseline findings for good.py ($f)"; exit 1; }
 done
 
@@ -102,7 +103,7 @@ row() {
 	fi
 	out=">\"\$d.out\""
 	[ "$closeout" = 1 ] && out=">&-" && : >"$d.out"
-	(cd "$d" && eval "$limit"' exec timeout "$limit_s" "$bin" --format "$format" '"$opts"' good.py '"$args"' <"$input" '"$out"' 2>"$d.err"')
+	(cd "$d" && eval "$limit"' exec timeout "$limit_s" "$bin" --extend-select TL101 --format "$format" '"$opts"' good.py '"$args"' <"$input" '"$out"' 2>"$d.err"')
 	got=$?
 	ok=1
 	if [ "$got" != "$want" ]; then

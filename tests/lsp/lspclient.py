@@ -15,6 +15,9 @@ TIMEOUT_SCALE = float(os.environ.get("TORCHLINT_TIMEOUT_SCALE", "1"))
 
 
 class Client:
+    # initializationOptions sent when a test names none (None: send none).
+    default_options = None
+
     def __init__(self, argv, cwd=None, env=None, stderr=None):
         self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=stderr if stderr is not None else subprocess.DEVNULL,
@@ -117,6 +120,8 @@ class Client:
         params = {"processId": os.getpid(), "rootUri": root_uri,
                   "capabilities": capabilities if capabilities is not None else {
                       "textDocument": {"hover": {"contentFormat": ["markdown", "plaintext"]}}}}
+        if options is None:
+            options = self.default_options
         if options is not None:
             params["initializationOptions"] = options
         r = self.call("initialize", params)

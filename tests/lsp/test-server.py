@@ -26,6 +26,12 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from lspclient import Client  # noqa: E402
 
+# The documents here carry a TL201 and a TL101; TL101 is opt-in (issue 22),
+# so a client that sets nothing else turns it on, as a user would.
+Client.default_options = {"torchlint": {"extendSelect": ["TL101"]}}
+# ... and the CLI runs the diagnostics are compared with do the same.
+OPT_IN = ["--extend-select", "TL101"]
+
 BIN = os.path.abspath(sys.argv[1])
 QUICK = "--quick" in sys.argv
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
@@ -113,7 +119,7 @@ def apply(text, change):
 
 def cli_expected(text, path, cwd, extra=()):
     """(code, start, end, message) tuples the CLI reports for `text` as `path`."""
-    p = subprocess.run([BIN, "--format", "json", "-q", "--stdin-filename", path] + list(extra) + ["-"],
+    p = subprocess.run([BIN, "--format", "json", "-q", "--stdin-filename", path] + OPT_IN + list(extra) + ["-"],
                        input=text.encode("utf-8"), capture_output=True, cwd=cwd)
     out = []
     for f in json.loads(p.stdout.decode("utf-8") or "[]"):
@@ -247,7 +253,7 @@ def test_diagnostics(tmp):
     check("didOpen: diagnostics equal the CLI's", got(d) == want, (got(d), want))
     codes = {x["code"] for x in d}
     check("didOpen: TL101 and TL201 reported", {"TL101", "TL201"} <= codes, codes)
-    sarif = json.loads(subprocess.run([BIN, "--format", "sarif", "-q", "--stdin-filename", path, "-"],
+    sarif = json.loads(subprocess.run([BIN, "--format", "sarif", "-q", "--stdin-filename", path] + OPT_IN + ["-"],
                                       input=TRAIN.encode(), capture_output=True).stdout)
     help_uri = {r["id"]: r["helpUri"] for r in sarif["runs"][0]["tool"]["driver"]["rules"]}
     for x in d:
@@ -493,7 +499,7 @@ def test_notebooks(tmp):
     c.initialize(root_uri=uri_of(tmp))
     open_doc(c, uri, raw, lang="json")
     d = c.diagnostics(uri, version=1)
-    cli = json.loads(subprocess.run([BIN, "--format", "json", "-q", fixture], capture_output=True).stdout)
+    cli = json.loads(subprocess.run([BIN, "--format", "json", "-q"] + OPT_IN + [fixture], capture_output=True).stdout)
     check(".ipynb as JSON: the CLI's findings", sorted(x["code"] for x in d) == sorted(f["code"] for f in cli), (got(d), cli))
     nb = json.loads(raw)
     for x in d:
@@ -518,7 +524,7 @@ def test_notebooks(tmp):
     ref = os.path.join(tmp, "ref.ipynb")
     with open(ref, "w", encoding="utf-8") as f:
         json.dump(ipynb, f, ensure_ascii=False)
-    cli = json.loads(subprocess.run([BIN, "--format", "json", "-q", ref], capture_output=True).stdout)
+    cli = json.loads(subprocess.run([BIN, "--format", "json", "-q"] + OPT_IN + [ref], capture_output=True).stdout)
     want = {u: [] for u in cell_uris}
     for f in cli:
         k = f["cell"] - 1
@@ -645,7 +651,7 @@ def test_stale_analysis(tmp):
     while True:
         big = reloops(n)
         t0 = time.monotonic()
-        subprocess.run([BIN, "-q", "--format", "json", "--stdin-filename", path, "-"],
+        subprocess.run([BIN, "-q", "--format", "json", "--stdin-filename", path] + OPT_IN + ["-"],
                        input=big.encode(), capture_output=True)
         full = time.monotonic() - t0
         if full >= 1.5 or n >= 24000:
@@ -746,7 +752,7 @@ def test_code_actions(tmp):
                 .replace("        opt.step()\n", "        opt.step()  # noqa: TL101\n")
     text += 'note = f"""{torch.load("x.pt")}\nmore"""\n'
     c = server()
-    c.initialize(root_uri=uri_of(tmp), options={"torchlint": {"torchVersion": "2.4"}})
+    c.initialize(root_uri=uri_of(tmp), options={"torchlint": {"torchVersion": "2.4", "extendSelect": ["TL101"]}})
     open_doc(c, uri, text)
     d = c.diagnostics(uri, version=1)
     codes = {x["code"] for x in d}
@@ -803,7 +809,7 @@ state = torch.load("model.pt")
 
 def cli_fixed(text, path, cwd, extra):
     """The text `torchlint --fix` makes of `text` (standard input) as `path`."""
-    p = subprocess.run([BIN, "-q", "--isolated", "--stdin-filename", path] + list(extra) + ["--fix", "-"],
+    p = subprocess.run([BIN, "-q", "--isolated", "--stdin-filename", path] + OPT_IN + list(extra) + ["--fix", "-"],
                        input=text.encode("utf-8"), capture_output=True, cwd=cwd)
     return p.stdout.decode("utf-8")
 
@@ -819,7 +825,7 @@ def test_fix_actions(tmp):
     path = os.path.join(tmp, "fixme.py")
     uri = uri_of(path)
     c = server()
-    c.initialize(root_uri=uri_of(tmp), options={"torchlint": {"torchVersion": "2.4"}})
+    c.initialize(root_uri=uri_of(tmp), options={"torchlint": {"torchVersion": "2.4", "extendSelect": ["TL101"]}})
     open_doc(c, uri, FIXABLE)
     d = c.diagnostics(uri, version=1)
     codes = {x["code"] for x in d}

@@ -26,7 +26,16 @@ static int group_setup(void **state)
 		tl_free(s);
 		return -1;
 	}
-	tl_selection_init(&s->sel); /* the defaults */
+	/* The defaults, plus TL101 (opt-in since issue 22), the memory rule
+	 * these tests use beside TL201. */
+	tl_selection_init(&s->sel);
+	char bad[64];
+	if (!tl_selection_add(&s->rules, &s->sel.extend_select, "TL101", bad, sizeof bad)) {
+		tl_selection_release(&s->sel);
+		tl_rules_release(&s->rules);
+		tl_free(s);
+		return -1;
+	}
 	tl_engine_init(&s->engine, &s->rules, &s->sel);
 	*state = s;
 	return 0;

@@ -608,9 +608,12 @@ static void test_rule_selected(void **state)
 	char bad[64];
 	TlSelection sel;
 
-	/* Defaults: every default-on rule. */
+	/* Defaults: every default-on rule, no opt-in one (TL101 is opt-in
+	 * since issue 22, TL307 from the start). */
 	tl_selection_init(&sel);
-	assert_true(selected(set, &sel, "TL101"));
+	assert_false(selected(set, &sel, "TL101"));
+	assert_false(selected(set, &sel, "TL307"));
+	assert_true(selected(set, &sel, "TL102"));
 	assert_true(selected(set, &sel, "TL201"));
 	assert_true(selected(set, &sel, "TL000"));
 	tl_selection_release(&sel);
@@ -640,7 +643,7 @@ static void test_rule_selected(void **state)
 	tl_selection_init(&sel);
 	assert_true(tl_selection_add(set, &sel.ignore, "TL000", bad, sizeof bad));
 	assert_false(selected(set, &sel, "TL000"));
-	assert_true(selected(set, &sel, "TL101"));
+	assert_true(selected(set, &sel, "TL201"));
 	tl_selection_release(&sel);
 	tl_selection_init(&sel);
 	assert_true(tl_selection_add(set, &sel.ignore, "ALL", bad, sizeof bad));
