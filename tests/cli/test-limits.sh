@@ -139,7 +139,8 @@ if cmp -s "$tmp/good.alone" "$tmp/good.beside"; then ok; else bad "good.py findi
 # not used, a warning says so, and the importing file is analysed without
 # it (its own findings unchanged, exit 1 not 2).
 mkdir -p "$tmp/proj"
-: >"$tmp/proj/pyproject.toml"
+# TL101 (opt-in) is the finding main.py keeps whatever its helper holds.
+printf '[tool.torchlint]\nextend-select = ["TL101"]\n' >"$tmp/proj/pyproject.toml"
 cat >"$tmp/proj/main.py" <<'PY'
 import torch
 from helper import step
