@@ -3,6 +3,16 @@
 #include <stdlib.h>
 #include <time.h>
 
+uint32_t tl_budget_tokens_over(const char *text, uint32_t len, uint32_t stop)
+{
+	/* No byte adds more than two tokens (a lone quote: a string's three,
+	 * its line end one more), so a text of at most (stop - 3) / 2 bytes
+	 * is under `stop` unread. */
+	if (stop < 3 || len > (stop - 3) / 2)
+		return tl_budget_tokens(text, len, stop);
+	return 0;
+}
+
 uint32_t tl_budget_tokens(const char *text, uint32_t len, uint32_t stop)
 {
 	uint32_t n = 0;

@@ -33,6 +33,10 @@
 /* About how many tokens `text` holds (names and numbers, operators,
  * strings as three, line ends), counted up to `stop`. */
 uint32_t tl_budget_tokens(const char *text, uint32_t len, uint32_t stop);
+/* The same where the text may hold more than `stop` tokens; 0, without
+ * reading it, where it is too short to (the budget check of every file:
+ * most are far under it). */
+uint32_t tl_budget_tokens_over(const char *text, uint32_t len, uint32_t stop);
 
 /* The CPU-time bound for a file of `bytes` bytes: 10 s and 2 s per MiB,
  * far above what real code needs. TORCHLINT_CPU_SECONDS=S in the

@@ -838,8 +838,8 @@ static void tl_engine__analyze(TlEngine *e, const TlSource *src, const TSTree *g
 	TSTree *tree = NULL;
 	if (!given) {
 		/* Over the memory budget: not parsed at all. */
-		uint32_t tokens = tl_engine_tokens(src->parse_text ? src->parse_text : src->text, src->length,
-						   TL_ENGINE_MAX_TOKENS);
+		uint32_t tokens = tl_budget_tokens_over(src->parse_text ? src->parse_text : src->text,
+							src->length, TL_ENGINE_MAX_TOKENS);
 		if (tokens > TL_ENGINE_MAX_TOKENS) {
 			e->over_budget = 't';
 			e->over_count = tokens;

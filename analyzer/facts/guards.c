@@ -76,6 +76,17 @@ static bool tl_facts__proves_tensor(const TlIndex *idx, TSNode cond, const char 
 	return same && tl_facts__tensor_class(idx, cls);
 }
 
+uint8_t *tl_facts__isinstance_scopes(const TlIndex *idx)
+{
+	uint8_t *in = tl_calloc(idx->funcs.size + 1, 1);
+	for (uint32_t i = 0; i < idx->calls.size; i++) {
+		const TlCall *c = &idx->calls.items[i];
+		if (c->method && !c->receiver.id && strcmp(c->method, "isinstance") == 0)
+			in[c->func + 1] = 1;
+	}
+	return in;
+}
+
 bool tl_facts__guarded_tensor(const TlIndex *idx, TSNode expr)
 {
 	const TlSyms *sy = tl_syms();
@@ -84,6 +95,12 @@ bool tl_facts__guarded_tensor(const TlIndex *idx, TSNode expr)
 		return false;
 	TSSymbol es = ts_node_symbol(expr);
 	if (es != sy->identifier && es != sy->attribute)
+		return false;
+	/* The climb below stops at the enclosing function: without an
+	 * isinstance() call written in it there is no guard to find (and no
+	 * need for the index's parent map, a walk of the whole tree). */
+	const TlFactsCache *fc = idx->facts_cache;
+	if (fc && fc->isinstance_in && !fc->isinstance_in[tl_index_func_of(idx, expr) + 1])
 		return false;
 	char buf[128], *owned;
 	const char *name = tl_index_dotted_view(idx, expr, buf, sizeof buf, &owned);

@@ -300,11 +300,17 @@ typedef struct TlFactsCache {
 	 * (valueflow.c, tl_facts__root_flow); NULL until asked. */
 	struct TlRootFlow **flows;
 	uint32_t flow_count;
+	/* Per scope ([0] the module, [1 + f] function f): 1 when an
+	 * isinstance() call is written there (guards.c climbs to a guard only
+	 * in such a scope). Filled when the cache is installed. */
+	uint8_t *isinstance_in;
 } TlFactsCache;
 /* Methods that put their argument(s) into the receiver. */
 extern const char *const tl_facts__storing[7];
 /* facts/valueflow.c: frees TlFactsCache.covers and .flows. */
 void tl_facts__cover_lists_release(TlFactsCache *fc);
+/* guards.c: the per-scope isinstance() flags of TlFactsCache.isinstance_in. */
+uint8_t *tl_facts__isinstance_scopes(const TlIndex *idx);
 /* Installs an empty cache in `idx` (tl_facts_build does). */
 void tl_facts__cache_install(TlIndex *idx);
 /* The calls of a storing method (tl_facts__storing) on a receiver, in

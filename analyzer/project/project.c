@@ -246,7 +246,7 @@ static void tl_project__build(TlProject *p, TlModule *m)
 	TlBound *outer = tl_bound_enter(&bound);
 	TlBuf why;
 	tl_buf_init(&why);
-	uint32_t tokens = m->tree ? 0 : tl_budget_tokens(text, m->src.length, TL_BUDGET_MAX_TOKENS);
+	uint32_t tokens = m->tree ? 0 : tl_budget_tokens_over(text, m->src.length, TL_BUDGET_MAX_TOKENS);
 	if (tokens > TL_BUDGET_MAX_TOKENS) {
 		tl_buf_addf(&why, "it holds more than %u tokens, over the per-file memory budget of %u",
 			    tokens - 1, TL_BUDGET_MAX_TOKENS);

@@ -830,6 +830,15 @@ static void test_token_estimate(void **state)
 	}
 	/* Counting stops just past `stop`. */
 	assert_int_equal(tl_engine_tokens("------", 6, 2), 3);
+	/* The budget check reads only a text that could be over: two tokens
+	 * a byte at most ('"' then a line end, again and again). */
+	static const char quotes[] = "\"\n\"\n\"\n\"\n\"\n";
+	assert_int_equal(tl_engine_tokens(quotes, 10, 1000), 20);
+	assert_int_equal(tl_budget_tokens_over(quotes, 10, 1000), 0);
+	assert_int_equal(tl_budget_tokens_over(quotes, 10, 19), 20);
+	assert_int_equal(tl_budget_tokens_over(quotes, 10, 23), 0);
+	assert_int_equal(tl_budget_tokens_over(quotes, 10, 22), 20);
+	assert_int_equal(tl_budget_tokens_over("------", 6, 2), 3);
 }
 
 int main(void)
