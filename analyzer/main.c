@@ -275,7 +275,7 @@ static void tl_main__analyze_one(TlRun *run, TlEngine *engine, uint32_t i)
 	/* SARIF and GitLab identify a finding by its line's content hash. */
 	bool hashes = run->format == TL_OUT_SARIF || run->format == TL_OUT_GITLAB;
 	TlFileOptions fo = { &job->selection, hashes, job->torch_version,
-			     job->external, &res->notices, tl_project_imports(run->project), NULL };
+			     job->external, &res->notices, tl_project_imports(run->project) };
 	TlBuf out;
 	tl_buf_init(&out);
 	/* What to analyse: the file, or the given text (standard input, or the
@@ -341,22 +341,18 @@ static void tl_main__analyze_one(TlRun *run, TlEngine *engine, uint32_t i)
 			goto failed;
 		tl_timings_add(TL_PHASE_READ, t);
 		/* One parse per file and run: a module an import read already
-		 * was parsed; a parse made here is offered to later imports. */
+		 * was parsed. (Parses are not kept for later imports: holding
+		 * them cost more time in memory traffic than the parses saved.) */
 		t = tl_timings_start();
 		TSTree *tree = tl_project_tree_for(run->project, job->path, src.text, src.length);
 		tl_timings_add(TL_PHASE_PARSE, t);
 		if (tree) {
 			tl_engine_analyze_tree(engine, &src, tree, &fo, &res->findings);
+			ts_tree_delete(tree);
 		} else {
 			/* The engine parses it, within the per-file budgets (memory,
-			 * CPU time), and hands the parse back. */
-			fo.keep_tree = &tree;
+			 * CPU time). */
 			tl_engine_analyze_with(engine, &src, &fo, &res->findings);
-			fo.keep_tree = NULL;
-		}
-		if (tree) {
-			tl_project_offer(run->project, job->path, src.text, src.length, tree);
-			ts_tree_delete(tree);
 		}
 		t = tl_timings_start();
 		if (text)

@@ -780,17 +780,6 @@ static const uint8_t *tl_engine__collect(TlEngine *e, const TlQuerySet *qs, cons
 	return e->collect_any ? NULL : e->collect;
 }
 
-/* Deletes the parse the engine made, or hands it to the caller
- * (TlFileOptions.keep_tree). */
-static void tl_engine__drop_tree(const TlEngine *e, const TlFileOptions *opt, TSTree *tree)
-{
-	if (!tree)
-		return;
-	if (opt && opt->keep_tree && !e->over_budget)
-		*opt->keep_tree = tree;
-	else
-		ts_tree_delete(tree);
-}
 
 /* `given`: a parse of the source's parser text made by the caller
  * (borrowed), or NULL to parse here. */
@@ -862,7 +851,7 @@ static void tl_engine__analyze(TlEngine *e, const TlSource *src, const TSTree *g
 	if (!parsed || e->over_budget) {
 		/* Not parsed (over a budget, or out of time): TL002 alone. */
 		tl_engine__limits(e, src, out);
-		tl_engine__drop_tree(e, opt, tree);
+		ts_tree_delete(tree);
 		tl_free(pass);
 		tl_bound_leave(outer);
 		tl_timings_add(TL_PHASE_FINISH, t);
@@ -916,7 +905,7 @@ static void tl_engine__analyze(TlEngine *e, const TlSource *src, const TSTree *g
 	}
 	tl_engine__limits(e, src, out);
 	tl_bound_leave(outer);
-	tl_engine__drop_tree(e, opt, tree);
+	ts_tree_delete(tree);
 	tl_free(pass);
 	if (out->size - first > 1)
 		qsort(out->items + first, out->size - first, sizeof(TlFinding), tl_engine__cmp);

@@ -78,10 +78,6 @@ typedef struct TlFileOptions {
 	const TlStrArray *external;   /* other tools' noqa codes TL001 leaves alone; may be NULL */
 	TlNotices *notices;           /* warnings about the file go here; NULL: dropped */
 	const TlImports *imports;     /* the project's modules (project/); NULL: the file alone */
-	/* When set, a parse the engine made (within the memory budget, not
-	 * cut by the CPU bound) is handed over here instead of deleted: the
-	 * caller deletes it (the command line offers it to later imports). */
-	TSTree **keep_tree;
 } TlFileOptions;
 
 void tl_engine_init(TlEngine *e, const TlRuleSet *rules, const TlSelection *sel);

@@ -36,18 +36,6 @@ typedef struct TlRoots {
 	char *only;      /* an installed tree: the one top-level package it may import, or "" */
 } TlRoots;
 
-/* The parse of a file analysed earlier in the run, kept a while for a
- * later import of it (the analysis of a tree imports its siblings). */
-typedef struct TlParsed {
-	char *path;    /* its file's identity: "device:inode" */
-	uint64_t hash; /* of its text */
-	uint32_t length;
-	TSTree *tree;
-} TlParsed;
-
-/* Bytes of text whose parses are kept that way, at most. */
-#define TL_PROJECT_PARSED_BYTES (2u << 20)
-
 typedef struct TlOverlay {
 	char *path;
 	char *text;
@@ -68,9 +56,7 @@ struct TlProject {
 	TlStrArray dirs;    /* the real folders of those files, ending in '/' */
 	TlStrArray extra;   /* configured roots */
 	TlArray(TlOverlay) overlays;
-	TlArray(TlParsed) parsed; /* oldest first */
-	size_t parsed_bytes;
-	size_t stat_donated, stat_reused;
+	size_t stat_reused;
 };
 
 static uint64_t tl_project__hash(const char *s, size_t n)
@@ -231,8 +217,7 @@ static const char *tl_project__read(void *payload, uint32_t byte, TSPoint at, ui
 	return t + byte;
 }
 
-/* Parses, indexes and builds the facts of `m` (read, not yet parsed unless
- * m->tree is a parse donated earlier) within the per-file limits of a file
+/* Parses, indexes and builds the facts of `m` (read, not yet parsed) within the per-file limits of a file
  * named on the command line (base/budget.h): a module over one is not used
  * and m->skipped says why. Its CPU time is its own, not charged to the
  * file whose import loads it. */
@@ -246,19 +231,17 @@ static void tl_project__build(TlProject *p, TlModule *m)
 	TlBound *outer = tl_bound_enter(&bound);
 	TlBuf why;
 	tl_buf_init(&why);
-	uint32_t tokens = m->tree ? 0 : tl_budget_tokens_over(text, m->src.length, TL_BUDGET_MAX_TOKENS);
+	uint32_t tokens = tl_budget_tokens_over(text, m->src.length, TL_BUDGET_MAX_TOKENS);
 	if (tokens > TL_BUDGET_MAX_TOKENS) {
 		tl_buf_addf(&why, "it holds more than %u tokens, over the per-file memory budget of %u",
 			    tokens - 1, TL_BUDGET_MAX_TOKENS);
 	} else {
 		tl_bound_phase(&bound, "parsing");
-		if (!m->tree) {
-			TSInput in = { &m->src, tl_project__read, TSInputEncodingUTF8, NULL };
-			TSParseOptions po = { &bound, tl_project__parse_progress };
-			m->tree = ts_parser_parse_with_options(p->parser, NULL, in, po);
-			if (!m->tree)
-				ts_parser_reset(p->parser);
-		}
+		TSInput in = { &m->src, tl_project__read, TSInputEncodingUTF8, NULL };
+		TSParseOptions po = { &bound, tl_project__parse_progress };
+		m->tree = ts_parser_parse_with_options(p->parser, NULL, in, po);
+		if (!m->tree)
+			ts_parser_reset(p->parser);
 		uint32_t nodes = m->tree ? ts_node_descendant_count(ts_tree_root_node(m->tree)) : 0;
 		if (nodes > TL_BUDGET_MAX_NODES) {
 			tl_buf_addf(&why, "it parses into %u nodes, over the per-file memory budget of %u",
@@ -318,14 +301,6 @@ static int32_t tl_project__load(TlProject *p, const char *path)
 	m->hash = tl_project__hash(m->src.text, m->src.length);
 	if (tl_project__id(path, m->id))
 		tl_strmap_put(&p->by_id, m->id, strlen(m->id), at);
-	for (uint32_t i = 0; !m->tree && m->id[0] && i < p->parsed.size; i++) {
-		const TlParsed *d = &p->parsed.items[i];
-		if (d->hash == m->hash && d->length == m->src.length && strcmp(d->path, m->id) == 0)
-		{
-			m->tree = ts_tree_copy(d->tree); /* parsed when it was analysed */
-			p->stat_donated++;
-		}
-	}
 	tl_project__build(p, m);
 	return at;
 }
@@ -466,7 +441,6 @@ TlProject *tl_project_new(const TlStrArray *src_roots)
 	tl_array_init(&p->dirs);
 	tl_array_init(&p->extra);
 	tl_array_init(&p->overlays);
-	tl_array_init(&p->parsed);
 	for (uint32_t i = 0; src_roots && i < src_roots->size; i++)
 		tl_project_add_root(p, src_roots->items[i]);
 	return p;
@@ -512,45 +486,6 @@ static void tl_project__drop(TlProject *p)
 	tl_strmap_init(&p->found);
 }
 
-static void tl_project__parsed_drop(TlProject *p, uint32_t n)
-{
-	if (!n)
-		return;
-	for (uint32_t i = 0; i < n; i++) {
-		tl_free(p->parsed.items[i].path);
-		ts_tree_delete(p->parsed.items[i].tree);
-		p->parsed_bytes -= p->parsed.items[i].length;
-	}
-	memmove(p->parsed.items, p->parsed.items + n, (p->parsed.size - n) * sizeof *p->parsed.items);
-	p->parsed.size -= n;
-}
-
-void tl_project_offer(TlProject *p, const char *path, const char *text, size_t len,
-		      const TSTree *tree)
-{
-	char id[48];
-	if (!tree || len > TL_PROJECT_PARSED_BYTES || !tl_project__id(path, id))
-		return;
-	uint64_t hash = tl_project__hash(text, len);
-	pthread_mutex_lock(&p->lock);
-	int32_t at;
-	/* Loaded already: its tree is there. */
-	if (tl_strmap_get(&p->by_id, id, strlen(id), &at)) {
-		pthread_mutex_unlock(&p->lock);
-		return;
-	}
-	/* The oldest go first. */
-	uint32_t drop = 0;
-	size_t bytes = p->parsed_bytes;
-	while (drop < p->parsed.size && bytes + len > TL_PROJECT_PARSED_BYTES)
-		bytes -= p->parsed.items[drop++].length;
-	tl_project__parsed_drop(p, drop);
-	TlParsed d = { tl_strdup(id), hash, (uint32_t)len, ts_tree_copy(tree) };
-	tl_array_push(&p->parsed, d);
-	p->parsed_bytes += len;
-	pthread_mutex_unlock(&p->lock);
-}
-
 TSTree *tl_project_tree_for(TlProject *p, const char *path, const char *text, size_t len)
 {
 	char id[48];
@@ -562,8 +497,10 @@ TSTree *tl_project_tree_for(TlProject *p, const char *path, const char *text, si
 	if (tl_strmap_get(&p->by_id, id, strlen(id), &at)) {
 		const TlModule *m = p->modules.items[at];
 		if (m->state == TL_MOD_READY && m->tree && m->src.length == len &&
-		    m->hash == tl_project__hash(text, len) && !m->src.bom)
+		    m->hash == tl_project__hash(text, len) && !m->src.bom) {
 			tree = ts_tree_copy(m->tree);
+			p->stat_reused++;
+		}
 	}
 	pthread_mutex_unlock(&p->lock);
 	return tree;
@@ -621,8 +558,8 @@ void tl_project_free(TlProject *p)
 				ready++;
 				bytes += p->modules.items[i]->src.length;
 			}
-		fprintf(stderr, "torchlint: project: %zu modules read for context, %zu bytes; %zu parses reused by imports, %zu by analyses\n", ready,
-			bytes, p->stat_donated, p->stat_reused);
+		fprintf(stderr, "torchlint: project: %zu modules read for context, %zu bytes; %zu parses reused by analyses\n",
+			ready, bytes, p->stat_reused);
 	}
 	tl_project__drop(p);
 	tl_array_release(&p->modules);
@@ -639,8 +576,6 @@ void tl_project_free(TlProject *p)
 		tl_free(p->overlays.items[i].text);
 	}
 	tl_array_release(&p->overlays);
-	tl_project__parsed_drop(p, p->parsed.size);
-	tl_array_release(&p->parsed);
 	ts_parser_delete(p->parser);
 	pthread_mutex_destroy(&p->lock);
 	tl_free(p);

@@ -53,11 +53,6 @@ void tl_project_forget(TlProject *p);
  * (`len` bytes) there: a copy the caller deletes, or NULL. A file analysed
  * after a module import read it needs no second parse. */
 TSTree *tl_project_tree_for(TlProject *p, const char *path, const char *text, size_t len);
-/* Keeps a copy of `tree`, the parse of the analysed file `path` holding
- * `text`, for a later import of it (a few megabytes of text at most, the
- * oldest dropped first). */
-void tl_project_offer(TlProject *p, const char *path, const char *text, size_t len,
-		      const TSTree *tree);
 /* How many modules were loaded for context, and the path of each (as
  * real paths), in load order; a module that could not be read is left
  * out. */
