@@ -12,10 +12,15 @@ torchvision packages), after one warm-up each, REPS repetitions interleaved:
     under node, default settings, one thread.
 Per configuration: median wall and CPU (user + system) time, ratio of the CPU
 time to the floor's, files/s and lines/s (on the median wall), peak RSS
-(wait4's ru_maxrss of that process). Then the single-file latency of
-torchlint on each examples/ file, on an empty file and for --list-rules and
---version (median of LATENCY_REPS runs). Writes bench/results.json and
-bench/results.md (the table the README quotes).
+(wait4's ru_maxrss of that process). The same rows over a multi-module
+project (bench/gen_project.py: packages that import each other, re-exports,
+a base trainer subclassed across packages, a training script per package).
+Then the single-file latency of torchlint on each examples/ file, on an empty
+file, on a file plus the project modules it imports (read for context), and
+for --list-rules and --version (median of LATENCY_REPS runs); and the
+language server's re-analysis after a one-character edit (bench/lsp_edit.py:
+didChange to the new version's diagnostics, no debounce). Writes
+bench/results.json and bench/results.md (the table the README quotes).
 
 Usage: bench/run.py --torchlint ./torchlint --floor build/bench/parse_only
                     [--peers DIR] [--reps N] [--latency-reps N] [--out bench]
@@ -133,6 +138,22 @@ def main():
         ("torchlint --select ALL -j1", tl_common + ["--select", "ALL", "-j1"] + files, None),
         ("torchlint --select ALL -j2", tl_common + ["--select", "ALL", "-j2"] + files, None),
     ]
+    # The multi-module project: the same floor and torchlint rows, run on the
+    # project's folder (its pyproject.toml makes it the root).
+    proj = os.path.join(tmp, "project")
+    subprocess.run([sys.executable, os.path.join(here, "gen_project.py"), proj],
+                         stdout=subprocess.PIPE, check=True)
+    pfiles = sorted(os.path.join(d, n) for d, _, ns in os.walk(proj) for n in ns if n.endswith(".py"))
+    plines = sum(open(f, "rb").read().count(b"\n") for f in pfiles)
+    plisting = os.path.join(tmp, "project-files.txt")
+    with open(plisting, "w") as fh:
+        fh.write("\n".join(pfiles) + "\n")
+    pconfigs = [
+        ("project: parse only (floor)", [floor], plisting),
+        ("project: torchlint default -j1", tl_common + ["-j1", proj], None),
+        ("project: torchlint default -j2", tl_common + ["-j2", proj], None),
+        ("project: torchlint --select ALL -j2", tl_common + ["--select", "ALL", "-j2", proj], None),
+    ]
     peers = {}
     if args.peers:
         sg = os.path.join(args.peers, "node_modules", ".bin", "ast-grep")
@@ -152,6 +173,7 @@ def main():
             configs.append(("ruff wasm (node, default rules) -j1",
                             [node, os.path.join(here, "ruff_wasm.js"), ruff], listing))
 
+    configs += pconfigs  # last: the project table follows the peers' rows
     for name, cmd, stdin in configs:  # warm-up: page cache, lazy loading
         wall, cpu, rss, rc = run_once(cmd, stdin)
         if rc not in (0, 1):
@@ -161,16 +183,21 @@ def main():
         for name, cmd, stdin in configs:
             samples[name].append(run_once(cmd, stdin))
         print("bench: repetition %d/%d done" % (rep + 1, args.reps), file=sys.stderr)
+    tfloor_cpu = median([x[1] for x in samples["parse only (floor)"]])
+    pfloor_cpu = median([x[1] for x in samples["project: parse only (floor)"]])
 
     rows = []
-    floor_cpu = median([s[1] for s in samples["parse only (floor)"]])
     for name, _, _ in configs:
         s = samples[name]
+        if name.startswith("project: "):
+            floor_cpu, nfiles, nlines = pfloor_cpu, len(pfiles), plines
+        else:
+            floor_cpu, nfiles, nlines = tfloor_cpu, len(files), lines
         wall, cpu = median([x[0] for x in s]), median([x[1] for x in s])
         rows.append({
             "config": name, "runs": len(s), "wall_s": round(wall, 3), "cpu_s": round(cpu, 3),
             "cpu_vs_floor": round(cpu / floor_cpu, 2), "cpu_per_wall": round(cpu / wall, 2),
-            "files_per_s": round(len(files) / wall), "lines_per_s": round(lines / wall),
+            "files_per_s": round(nfiles / wall), "lines_per_s": round(nlines / wall),
             "peak_rss_mib": round(max(x[2] for x in s) / 1024, 1),
             "wall_samples_s": [round(x[0], 3) for x in s], "cpu_samples_s": [round(x[1], 3) for x in s],
         })
@@ -198,7 +225,8 @@ def main():
     # module of Debian's torch that imports many of its siblings, and a
     # corpus project whose criteria come through a package's re-exports.
     multi = [os.path.join(SITE, "torch", "nn", "modules", "transformer.py"),
-             os.path.join(repo, "corpus", "projects", "loss_stats", "train.py")]
+             os.path.join(repo, "corpus", "projects", "loss_stats", "train.py"),
+             os.path.join(proj, "train_p00.py")]
     for path in multi:
         if not os.path.isfile(path):
             continue
@@ -207,7 +235,9 @@ def main():
         ctx = sum(1 for l in shown.splitlines() if l.endswith(" (context)"))
         with open(path, "rb") as fh:
             n = fh.read().count(b"\n")
-        rel = os.path.relpath(path, repo) if path.startswith(repo) else os.path.relpath(path, SITE)
+        rel = (os.path.relpath(path, repo) if path.startswith(repo) else
+               "generated project: " + os.path.relpath(path, proj) if path.startswith(proj) else
+               os.path.relpath(path, SITE))
         singles.append(("%s (%d lines) + %d modules it imports, read for context" % (rel, n, ctx),
                         [tl, "--isolated", path]))
     for name, cmd in singles:
@@ -218,6 +248,21 @@ def main():
                         "cpu_ms": round(median([x[1] for x in s]) * 1e3, 1),
                         "peak_rss_mib": round(max(x[2] for x in s) / 1024, 1)})
 
+    # The server: re-analysis after an edit, on a 1,000-line module of torch
+    # (read where it lies, with the modules it imports) and on the example.
+    server = []
+    for path in (os.path.join(SITE, "torch", "testing", "_internal", "common_fsdp.py"),
+                 os.path.join(repo, "examples", "train_cifar.py")):
+        if not os.path.isfile(path):
+            continue
+        r = subprocess.run([sys.executable, os.path.join(here, "lsp_edit.py"), tl, path,
+                            "--edits", str(args.latency_reps * 2)], stdout=subprocess.PIPE)
+        if r.returncode != 0:
+            sys.exit("bench: lsp_edit.py failed on %s" % path)
+        one = json.loads(r.stdout)
+        one["file"] = os.path.relpath(path, repo) if path.startswith(repo) else os.path.relpath(path, SITE)
+        server.append(one)
+
     result = {
         "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         "machine": machine(),
@@ -225,7 +270,9 @@ def main():
                      "python3-torch": debian_version("python3-torch"),
                      "python3-torchvision": debian_version("python3-torchvision"), **peers},
         "corpus": {"files": len(files), "lines": lines, "packages": list(PACKAGES), "site": SITE},
+        "project": {"generator": "bench/gen_project.py", "files": len(pfiles), "lines": plines},
         "reps": args.reps, "throughput": rows, "speedup": speedups, "latency": latency,
+        "server": server,
     }
     os.makedirs(args.out, exist_ok=True)
     with open(os.path.join(args.out, "results.json"), "w") as fh:
@@ -244,6 +291,11 @@ def main():
         "|---|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for r in rows:
+        if r["config"] == "project: parse only (floor)":
+            md += ["", "Multi-module project (bench/gen_project.py: %d files, %d lines, %d packages "
+                   "importing each other):" % (len(pfiles), plines, len(pfiles) // 8), "",
+                   "| run | wall s | CPU s | CPU / floor | cores used | files/s | lines/s | peak RSS MiB |",
+                   "|---|---:|---:|---:|---:|---:|---:|---:|"]
         md.append("| %s | %.2f | %.2f | %.2f | %.2f | %d | %d | %.1f |" % (
             r["config"], r["wall_s"], r["cpu_s"], r["cpu_vs_floor"], r["cpu_per_wall"],
             r["files_per_s"], r["lines_per_s"], r["peak_rss_mib"]))
@@ -257,6 +309,12 @@ def main():
     md += ["| single file | wall ms | CPU ms | peak RSS MiB |", "|---|---:|---:|---:|"]
     for l in latency:
         md.append("| %s | %.1f | %.1f | %.1f |" % (l["what"], l["wall_ms"], l["cpu_ms"], l["peak_rss_mib"]))
+    if server:
+        md += ["", "| server: re-analysis after a one-character edit | lines | median ms | p90 ms | "
+               "open ms |", "|---|---:|---:|---:|---:|"]
+        for one in server:
+            md.append("| %s | %d | %.1f | %.1f | %.1f |" % (one["file"], one["lines"], one["median_ms"],
+                                                            one["p90_ms"], one["open_ms"]))
     with open(os.path.join(args.out, "results.md"), "w") as fh:
         fh.write("\n".join(md) + "\n")
     print("\n".join(md))
