@@ -8,7 +8,10 @@ set -eu
 lock=${1:-deps.lock}
 dest=${2:-build/deps}
 mkdir -p "$dest/tarballs"
-if ! command -v npm >/dev/null 2>&1; then
+# npm, installed (as root) only when a tarball it fetches is missing: a
+# checkout whose npm tarballs are all here already needs no npm.
+need_npm() {
+  command -v npm >/dev/null 2>&1 && return 0
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     echo "fetch-deps: installing npm (needed to fetch the pinned tree-sitter sources)"
     apt-get update -qq
@@ -17,7 +20,7 @@ if ! command -v npm >/dev/null 2>&1; then
     echo "fetch-deps: npm is needed to fetch the pinned tree-sitter sources (apt-get install npm)" >&2
     exit 1
   fi
-fi
+}
 debian=${TORCHLINT_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 # download URL FILE: curl, wget or Python, whichever is here.
 download() {
@@ -56,6 +59,7 @@ grep -v '^#' "$lock" | while read -r name version sum src; do
   tgz="$dest/tarballs/$base-$version.tgz"
   if [ ! -f "$tgz" ] || ! echo "$sum  $tgz" | sha256sum -c --status; then
     rm -f "$tgz"
+    need_npm
     (cd "$dest/tarballs" && npm pack --silent "$name@$version" >/dev/null 2>npm-err.log) || {
       echo "fetch-deps: 'npm pack $name@$version' failed:" >&2
       cat "$dest/tarballs/npm-err.log" >&2

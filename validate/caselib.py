@@ -240,13 +240,15 @@ def _error(exc, meter):
     }
 
 
-def _json_safe(v):
+def json_safe(v):
+    """`v` with every NaN and infinity written as a string (JSON has no
+    literal for them), through dicts, lists and tuples."""
     if isinstance(v, float) and (v != v or v in (float("inf"), float("-inf"))):
         return repr(v)  # "nan", "inf": JSON has no literal for them
     if isinstance(v, dict):
-        return {k: _json_safe(x) for k, x in v.items()}
+        return {k: json_safe(x) for k, x in v.items()}
     if isinstance(v, (list, tuple)):
-        return [_json_safe(x) for x in v]
+        return [json_safe(x) for x in v]
     return v
 
 
@@ -349,7 +351,7 @@ def measure(code, device, iters=None):
         "needs_gpu": needs_gpu.read_text().strip() if needs_gpu.is_file() else None,
         "environment": environment(device),
     }
-    return _json_safe(record)
+    return json_safe(record)
 
 
 def row(metric, flagged, fixed, unit="", shows=None, note=""):
@@ -432,7 +434,7 @@ def main(run):
     a = p.parse_args()
     device = pick_device(a.device)
     out = run_variant(run, device, a.iters, min(5, a.iters // 2), probe=False)
-    json.dump(_json_safe(out), sys.stdout, indent=1)
+    json.dump(json_safe(out), sys.stdout, indent=1)
     print()
     return 0 if out["error"] is None else 1
 

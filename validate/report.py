@@ -173,30 +173,33 @@ def rule_summary(code, by_device):
     gpu = sorted(d for d in by_device if d != "cpu")
     ng = needs_gpu_text(code)
     lines, measured, not_shown = [], [], []
+
+    def run_lines(dev, shown):
+        """The header and the metric rows of one device's run: the metrics
+        that show the cost, or (shown False) every metric measured, saying
+        which contradict the claim."""
+        rec = by_device[dev]
+        env = rec["environment"]
+        lines.append("Measured on %s (PyTorch %s, %s; validate/results/%s/%s.json)%s:" % (
+            env.get("device_name", dev), env["torch"], env["date"][:10], dev, code,
+            "" if shown else ": the cost was NOT shown"))
+        for r in rec["evidence"]:
+            if shown and not r["shows"]:
+                continue
+            if not shown and (r["flagged"] is None or r["fixed"] is None):
+                continue
+            lines.append("- %s: flagged %s, fixed %s%s" % (
+                r["metric"], fmt(r["flagged"], r["unit"]), fmt(r["fixed"], r["unit"]),
+                " (contradicts the claim)" if not shown and r["shows"] is False else ""))
+
     for dev in gpu + (["cpu"] if "cpu" in by_device else []):
-        rec = by_device[dev]
-        if not rec["demonstrated"]:
-            if dev != "cpu":
-                not_shown.append(dev)
-            continue
-        env = rec["environment"]
-        lines.append("Measured on %s (PyTorch %s, %s; validate/results/%s/%s.json):" % (
-            env.get("device_name", dev), env["torch"], env["date"][:10], dev, code))
-        for r in rec["evidence"]:
-            if r["shows"]:
-                lines.append("- %s: flagged %s, fixed %s" % (
-                    r["metric"], fmt(r["flagged"], r["unit"]), fmt(r["fixed"], r["unit"])))
-        measured.append(dev)
+        if by_device[dev]["demonstrated"]:
+            run_lines(dev, True)
+            measured.append(dev)
+        elif dev != "cpu":
+            not_shown.append(dev)
     for dev in not_shown:
-        rec = by_device[dev]
-        env = rec["environment"]
-        lines.append("Measured on %s (PyTorch %s, %s; validate/results/%s/%s.json): the cost was NOT shown:" % (
-            env.get("device_name", dev), env["torch"], env["date"][:10], dev, code))
-        for r in rec["evidence"]:
-            if r["flagged"] is not None and r["fixed"] is not None:
-                lines.append("- %s: flagged %s, fixed %s%s" % (
-                    r["metric"], fmt(r["flagged"], r["unit"]), fmt(r["fixed"], r["unit"]),
-                    " (contradicts the claim)" if r["shows"] is False else ""))
+        run_lines(dev, False)
     if not measured and not not_shown:
         lines.append("Not yet measured: no result in validate/results/ demonstrates this cost.")
     if not any(d in measured for d in gpu) and not not_shown:

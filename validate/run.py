@@ -69,7 +69,7 @@ def reassess(results, codes):
         if codes and record["code"] not in codes:
             continue
         case, _, _ = caselib.load_case(record["code"])
-        evidence = caselib._json_safe(case.assess(record["variants"]["flagged"], record["variants"]["fixed"],
+        evidence = caselib.json_safe(case.assess(record["variants"]["flagged"], record["variants"]["fixed"],
                                                   record["device"]))
         if evidence == record["evidence"] and record["claim"] == case.CLAIM:
             continue
