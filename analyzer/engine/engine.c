@@ -311,7 +311,7 @@ static bool tl_engine__one(const TlIndex *idx, const TlSource *src, const TlPred
 				return true;
 		return false;
 	case TL_PRED_SEMANTIC:
-		return p->def->fn(idx, n, p->choice);
+		return tl_predicate_holds(p->def, idx, n, p->choice);
 	case TL_PRED_SET:
 		return true;
 	}

@@ -63,64 +63,10 @@ static bool tl_pred_call_does(const TlIndex *idx, TSNode n, int choice)
 	return c && (c->events & tl_event_bits[choice]);
 }
 
-static bool tl_pred_parameter(const TlIndex *idx, TSNode n, int choice)
-{
-	(void)choice;
-	return tl_facts_is_parameter(idx, n);
-}
-
-static bool tl_pred_optimizer(const TlIndex *idx, TSNode n, int choice)
-{
-	(void)choice;
-	return tl_facts_is_optimizer(idx, n);
-}
-
-static bool tl_pred_adaptive_optimizer(const TlIndex *idx, TSNode n, int choice)
-{
-	(void)choice;
-	return tl_facts_optimizer_adaptive(idx, n);
-}
-
-static bool tl_pred_grad_scaler(const TlIndex *idx, TSNode n, int choice)
-{
-	(void)choice;
-	return tl_facts_is_scaler(idx, n);
-}
-
-static bool tl_pred_module(const TlIndex *idx, TSNode n, int choice)
-{
-	(void)choice;
-	return tl_facts_is_module(idx, n);
-}
-
-static bool tl_pred_graph_tensor(const TlIndex *idx, TSNode n, int choice)
-{
-	(void)choice;
-	return tl_facts_is_graph(idx, n);
-}
-
-static bool tl_pred_holds_graph(const TlIndex *idx, TSNode n, int choice)
-{
-	(void)choice;
-	return tl_facts_holds_graph(idx, n);
-}
-
 static bool tl_pred_in_loop(const TlIndex *idx, TSNode n, int choice)
 {
 	(void)choice;
 	return tl_index_loop_of(idx, n) >= 0;
-}
-
-static bool tl_pred_model_computation(const TlIndex *idx, TSNode n, int choice)
-{
-	(void)choice;
-	return tl_facts_model_computation(idx, n);
-}
-
-static bool tl_pred_outlives_iteration(const TlIndex *idx, TSNode n, int choice)
-{
-	(void)choice;
-	return tl_facts_outlives_iteration(idx, n);
 }
 
 static bool tl_pred_step_iteration_lacks(const TlIndex *idx, TSNode n, int choice)
@@ -135,12 +81,6 @@ static bool tl_pred_step_iteration_has(const TlIndex *idx, TSNode n, int choice)
 	uint32_t missing;
 	uint32_t found = tl_facts_step_loops(idx, n, tl_event_bits[choice], &missing);
 	return found > 0 && missing < found;
-}
-
-static bool tl_pred_loop_element(const TlIndex *idx, TSNode n, int choice)
-{
-	(void)choice;
-	return tl_facts_loop_element(idx, n);
 }
 
 static bool tl_pred_outer_loop_has(const TlIndex *idx, TSNode n, int choice)
@@ -158,36 +98,6 @@ static bool tl_pred_from_context(const TlIndex *idx, TSNode n, int choice)
 	return tl_facts_from_context(idx, n, tl_context_bits[choice]);
 }
 
-static bool tl_pred_half_dtype(const TlIndex *idx, TSNode n, int choice)
-{
-	(void)choice;
-	return tl_facts_is_half_dtype(idx, n);
-}
-
-static bool tl_pred_float32_value(const TlIndex *idx, TSNode n, int choice)
-{
-	(void)choice;
-	return tl_facts_float32_value(idx, n);
-}
-
-static bool tl_pred_runs_in_half(const TlIndex *idx, TSNode n, int choice)
-{
-	(void)choice;
-	return tl_facts_runs_in_half(idx, n);
-}
-
-static bool tl_pred_reaches_backward(const TlIndex *idx, TSNode n, int choice)
-{
-	(void)choice;
-	return tl_facts_reaches_backward(idx, n);
-}
-
-static bool tl_pred_evaluates_with_grad(const TlIndex *idx, TSNode n, int choice)
-{
-	(void)choice;
-	return tl_facts_eval_call_with_grad(idx, n);
-}
-
 static bool tl_pred_mode_is(const TlIndex *idx, TSNode n, int choice)
 {
 	const TlCall *c = tl_pred__call(idx, n);
@@ -200,27 +110,9 @@ static bool tl_pred_mode_is(const TlIndex *idx, TSNode n, int choice)
 	return mode == (choice == 0 ? TL_MODE_EVAL : TL_MODE_TRAIN);
 }
 
-static bool tl_pred_left_in_train_mode(const TlIndex *idx, TSNode n, int choice)
-{
-	(void)choice;
-	return tl_facts_left_in_train_mode(idx, n);
-}
-
-static bool tl_pred_mode_dependent(const TlIndex *idx, TSNode n, int choice)
-{
-	(void)choice;
-	return tl_facts_mode_dependent(idx, n);
-}
-
 static bool tl_pred_pass_lacks(const TlIndex *idx, TSNode n, int choice)
 {
 	return tl_facts_pass_lacks(idx, n, tl_event_bits[choice]);
-}
-
-static bool tl_pred_first_forward(const TlIndex *idx, TSNode n, int choice)
-{
-	(void)choice;
-	return tl_facts_first_forward(idx, n);
 }
 
 static bool tl_pred_discarded(const TlIndex *idx, TSNode n, int choice)
@@ -300,12 +192,6 @@ static bool tl_pred_number_beyond(const TlIndex *idx, TSNode n, int choice)
 	return a > tl_format_max[choice] && a <= 1.79769313486231570e308;
 }
 
-static bool tl_pred_old_torch_only(const TlIndex *idx, TSNode n, int choice)
-{
-	(void)choice;
-	return tl_facts_old_torch_only(idx, n);
-}
-
 static bool tl_pred_api(const TlIndex *idx, TSNode n, int choice)
 {
 	return tl_facts_is_api(idx, n, (TlApi)choice);
@@ -333,36 +219,6 @@ static bool tl_pred_in_module_code(const TlIndex *idx, TSNode n, int choice)
 	return tl_facts_in_module_code(idx, n, choice == 1);
 }
 
-static bool tl_pred_unregistered_submodules(const TlIndex *idx, TSNode n, int choice)
-{
-	(void)choice;
-	return tl_facts_unregistered_submodules(idx, n);
-}
-
-static bool tl_pred_sampler_epoch_unset(const TlIndex *idx, TSNode n, int choice)
-{
-	(void)choice;
-	return tl_facts_sampler_epoch_unset(idx, n);
-}
-
-static bool tl_pred_repeated_step_loop(const TlIndex *idx, TSNode n, int choice)
-{
-	(void)choice;
-	return tl_facts_repeated_step_loop(idx, n);
-}
-
-static bool tl_pred_optimizer_before_shard(const TlIndex *idx, TSNode n, int choice)
-{
-	(void)choice;
-	return tl_facts_optimizer_before_shard(idx, n);
-}
-
-static bool tl_pred_mode_guarded(const TlIndex *idx, TSNode n, int choice)
-{
-	(void)choice;
-	return tl_facts_mode_guarded(idx, n);
-}
-
 static bool tl_pred_in_step_loop(const TlIndex *idx, TSNode n, int choice)
 {
 	return tl_facts_in_step_loop(idx, n, tl_step_bits[choice], false);
@@ -373,42 +229,6 @@ static bool tl_pred_per_step(const TlIndex *idx, TSNode n, int choice)
 	return tl_facts_in_step_loop(idx, n, tl_step_bits[choice], true);
 }
 
-static bool tl_pred_every_n_steps(const TlIndex *idx, TSNode n, int choice)
-{
-	(void)choice;
-	return tl_facts_under_every_n(idx, n);
-}
-
-static bool tl_pred_loop_invariant(const TlIndex *idx, TSNode n, int choice)
-{
-	(void)choice;
-	return tl_facts_loop_invariant(idx, n);
-}
-
-static bool tl_pred_iteration_builds_model(const TlIndex *idx, TSNode n, int choice)
-{
-	(void)choice;
-	return tl_facts_iteration_builds_model(idx, n);
-}
-
-static bool tl_pred_stepped_params_not_reset(const TlIndex *idx, TSNode n, int choice)
-{
-	(void)choice;
-	return tl_facts_step_unreset(idx, n);
-}
-
-static bool tl_pred_reset_before_step(const TlIndex *idx, TSNode n, int choice)
-{
-	(void)choice;
-	return tl_facts_reset_before_step(idx, n);
-}
-
-static bool tl_pred_clip_before_unscale(const TlIndex *idx, TSNode n, int choice)
-{
-	(void)choice;
-	return tl_facts_clip_before_unscale(idx, n);
-}
-
 static bool tl_pred_distributed_file(const TlIndex *idx, TSNode n, int choice)
 {
 	(void)n;
@@ -416,106 +236,10 @@ static bool tl_pred_distributed_file(const TlIndex *idx, TSNode n, int choice)
 	return tl_facts_distributed_file(idx);
 }
 
-static bool tl_pred_rank_zero_only(const TlIndex *idx, TSNode n, int choice)
-{
-	(void)choice;
-	return tl_facts_rank_zero_only(idx, n);
-}
-
-static bool tl_pred_load_feeds_state(const TlIndex *idx, TSNode n, int choice)
-{
-	(void)choice;
-	return tl_facts_load_feeds_state(idx, n);
-}
-
-static bool tl_pred_loads_host_copy(const TlIndex *idx, TSNode n, int choice)
-{
-	(void)choice;
-	return tl_facts_loads_host_copy(idx, n);
-}
-
-static bool tl_pred_leaves_eval_mode(const TlIndex *idx, TSNode n, int choice)
-{
-	(void)choice;
-	return tl_facts_leaves_eval(idx, n);
-}
-
 static bool tl_pred_carried_with_graph(const TlIndex *idx, TSNode n, int choice)
 {
 	(void)choice;
 	return tl_facts_carried_state(idx, n) == TL_CARRY_ATTACHED;
-}
-
-static bool tl_pred_graph_reused(const TlIndex *idx, TSNode n, int choice)
-{
-	(void)choice;
-	return tl_facts_graph_reused(idx, n);
-}
-
-static bool tl_pred_graph_carried(const TlIndex *idx, TSNode n, int choice)
-{
-	(void)choice;
-	return tl_facts_graph_carried(idx, n);
-}
-
-static bool tl_pred_wrapper_module(const TlIndex *idx, TSNode n, int choice)
-{
-	(void)choice;
-	return tl_facts_is_wrapper_module(idx, n);
-}
-
-static bool tl_pred_known_tensor(const TlIndex *idx, TSNode n, int choice)
-{
-	(void)choice;
-	return tl_facts_is_tensor(idx, n);
-}
-
-static bool tl_pred_device_tensor(const TlIndex *idx, TSNode n, int choice)
-{
-	(void)choice;
-	return tl_facts_on_device(idx, n);
-}
-
-static bool tl_pred_device(const TlIndex *idx, TSNode n, int choice)
-{
-	(void)choice;
-	return tl_facts_is_device(idx, n);
-}
-
-static bool tl_pred_moves_to_device(const TlIndex *idx, TSNode n, int choice)
-{
-	(void)choice;
-	return tl_facts_moves_to_device(idx, n);
-}
-
-static bool tl_pred_transfer_varies(const TlIndex *idx, TSNode n, int choice)
-{
-	(void)choice;
-	return tl_facts_transfer_varies(idx, n);
-}
-
-static bool tl_pred_transfer_noop(const TlIndex *idx, TSNode n, int choice)
-{
-	(void)choice;
-	return tl_facts_transfer_noop(idx, n);
-}
-
-static bool tl_pred_host_factory(const TlIndex *idx, TSNode n, int choice)
-{
-	(void)choice;
-	return tl_facts_host_factory(idx, n);
-}
-
-static bool tl_pred_host_derived(const TlIndex *idx, TSNode n, int choice)
-{
-	(void)choice;
-	return tl_facts_host_derived(idx, n);
-}
-
-static bool tl_pred_from_loader(const TlIndex *idx, TSNode n, int choice)
-{
-	(void)choice;
-	return tl_facts_from_loader(idx, n);
 }
 
 static bool tl_pred_loader_option(const TlIndex *idx, TSNode n, int choice)
@@ -535,18 +259,6 @@ static bool tl_pred_file_uses_accelerator(const TlIndex *idx, TSNode n, int choi
 	return idx->uses_device;
 }
 
-static bool tl_pred_accumulation_backward(const TlIndex *idx, TSNode n, int choice)
-{
-	(void)choice;
-	return tl_facts_accumulation_backward(idx, n);
-}
-
-static bool tl_pred_no_sync(const TlIndex *idx, TSNode n, int choice)
-{
-	(void)choice;
-	return tl_facts_no_sync(idx, n);
-}
-
 static bool tl_pred_backward_through(const TlIndex *idx, TSNode n, int choice)
 {
 	return tl_facts_backward_through(idx, n, (TlWrapper)choice);
@@ -562,39 +274,9 @@ static bool tl_pred_encloses_step_loop(const TlIndex *idx, TSNode n, int choice)
 	return tl_facts_encloses_step_loop(idx, n, tl_step_bits[choice]);
 }
 
-static bool tl_pred_under_condition(const TlIndex *idx, TSNode n, int choice)
-{
-	(void)choice;
-	return tl_facts_under_condition(idx, n);
-}
-
 static bool tl_pred_wrapped_by(const TlIndex *idx, TSNode n, int choice)
 {
 	return tl_facts_wrapped_by(idx, n, (TlWrapper)choice);
-}
-
-static bool tl_pred_saved(const TlIndex *idx, TSNode n, int choice)
-{
-	(void)choice;
-	return tl_facts_saved(idx, n);
-}
-
-static bool tl_pred_displayed(const TlIndex *idx, TSNode n, int choice)
-{
-	(void)choice;
-	return tl_facts_displayed(idx, n);
-}
-
-static bool tl_pred_in_test_code(const TlIndex *idx, TSNode n, int choice)
-{
-	(void)choice;
-	return tl_facts_in_test_code(idx, n);
-}
-
-static bool tl_pred_dies_in_iteration(const TlIndex *idx, TSNode n, int choice)
-{
-	(void)choice;
-	return tl_facts_dies_in_iteration(idx, n);
 }
 
 static bool tl_pred_made_by(const TlIndex *idx, TSNode n, int choice)
@@ -626,179 +308,179 @@ size_t tl_predicate_words(const TlPredicateDef *def, int choice, const char **ou
 }
 
 const TlPredicateDef tl_predicates[] = {
-	{ "loss-call", NULL, NULL, tl_pred_loss_call,
+	{ "loss-call", NULL, NULL, tl_pred_loss_call, NULL,
 	  "the call computes a loss: a torch.nn.functional loss, a criterion module bound in the file, or a callable named like a criterion" },
-	{ "module-forward", NULL, NULL, tl_pred_module_forward,
+	{ "module-forward", NULL, NULL, tl_pred_module_forward, NULL,
 	  "the call runs a known module's forward (bound to an nn.Module, a model constructor or hub loader, or used as a module)" },
-	{ "call-does", "event", tl_event_names, tl_pred_call_does,
+	{ "call-does", "event", tl_event_names, tl_pred_call_does, NULL,
 	  "the call itself is the event (backward, optimizer-step, grad-reset, eval, train, forward, scaler-update, scaler-step, loss, scaled-backward, unscaled-backward, plain-step, scaler-unscale, autograd-grad, detach)" },
-	{ "loss-is", "loss", tl_loss_names, tl_pred_loss_is,
+	{ "loss-is", "loss", tl_loss_names, tl_pred_loss_is, NULL,
 	  "the call computes that loss (cross-entropy, nll, bce, bce-with-logits): the torch.nn.functional function or a criterion module bound to the class" },
-	{ "optimizer", NULL, NULL, tl_pred_optimizer,
+	{ "optimizer", NULL, NULL, NULL, tl_facts_is_optimizer,
 	  "the expression is an optimizer (bound to torch.optim.*, else named like one)" },
-	{ "adaptive-optimizer", NULL, NULL, tl_pred_adaptive_optimizer,
+	{ "adaptive-optimizer", NULL, NULL, NULL, tl_facts_optimizer_adaptive,
 	  "the expression is bound to a scale-invariant optimizer (Adam, AdamW, RMSprop, Adagrad, Lion, ..., import-resolved): a constant factor on the gradients mostly cancels" },
-	{ "grad-scaler", NULL, NULL, tl_pred_grad_scaler,
+	{ "grad-scaler", NULL, NULL, NULL, tl_facts_is_scaler,
 	  "the expression is a GradScaler (bound to one, else named like a scaler)" },
-	{ "module", NULL, NULL, tl_pred_module,
+	{ "module", NULL, NULL, NULL, tl_facts_is_module,
 	  "the expression is a known module" },
-	{ "parameter", NULL, NULL, tl_pred_parameter,
+	{ "parameter", NULL, NULL, NULL, tl_facts_is_parameter,
 	  "the expression is a parameter or buffer of a module: a target of iterating .parameters() / .buffers(), the tensor of a .named_parameters() pair, an nn.Parameter bound in the file, or .weight / .bias of a known module" },
-	{ "wrapper-module", NULL, NULL, tl_pred_wrapper_module,
+	{ "wrapper-module", NULL, NULL, NULL, tl_facts_is_wrapper_module,
 	  "the module's forward is its entry point: a DistributedDataParallel, DataParallel or FSDP wrapper, or a RemoteModule (else named like one)" },
-	{ "graph-tensor", NULL, NULL, tl_pred_graph_tensor,
+	{ "graph-tensor", NULL, NULL, NULL, tl_facts_is_graph,
 	  "the value carries autograd history (RULES.md definition of a graph tensor)" },
-	{ "holds-graph", NULL, NULL, tl_pred_holds_graph,
+	{ "holds-graph", NULL, NULL, NULL, tl_facts_holds_graph,
 	  "the value is a container (dict, list, tuple) holding a graph tensor: a literal with one, one stored into it, or an element of it consumed by a backward (`out[\"loss\"].backward()`)" },
-	{ "in-loop", NULL, NULL, tl_pred_in_loop,
+	{ "in-loop", NULL, NULL, tl_pred_in_loop, NULL,
 	  "the node is inside a loop body of its own function" },
-	{ "model-computation", NULL, NULL, tl_pred_model_computation,
+	{ "model-computation", NULL, NULL, NULL, tl_facts_model_computation,
 	  "the stored-to container is a local of a model's own computation: a loop in an nn.Module method (or a helper only its methods call) that runs no backward nor optimizer step, not self. state" },
-	{ "outlives-iteration", NULL, NULL, tl_pred_outlives_iteration,
+	{ "outlives-iteration", NULL, NULL, NULL, tl_facts_outlives_iteration,
 	  "the stored-to name is not re-bound inside the innermost enclosing loop, so it survives across iterations" },
-	{ "step-iteration-lacks", "event", tl_event_names, tl_pred_step_iteration_lacks,
+	{ "step-iteration-lacks", "event", tl_event_names, tl_pred_step_iteration_lacks, NULL,
 	  "every step loop of the node (the innermost loop whose iteration runs a backward, through callers) lacks the event in its iteration" },
-	{ "step-iteration-has", "event", tl_event_names, tl_pred_step_iteration_has,
+	{ "step-iteration-has", "event", tl_event_names, tl_pred_step_iteration_has, NULL,
 	  "some step loop of the node has the event in its iteration" },
-	{ "loop-element", NULL, NULL, tl_pred_loop_element,
+	{ "loop-element", NULL, NULL, NULL, tl_facts_loop_element,
 	  "the expression is a name the innermost loop around it binds as its target: each iteration holds another element" },
-	{ "outer-loop-has", "event", tl_event_names, tl_pred_outer_loop_has,
+	{ "outer-loop-has", "event", tl_event_names, tl_pred_outer_loop_has, NULL,
 	  "a loop around a step loop of the node (in its function, or around the calls of its function) has the event in its iteration" },
-	{ "in-step-loop", "kind", tl_step_names, tl_pred_in_step_loop,
+	{ "in-step-loop", "kind", tl_step_names, tl_pred_in_step_loop, NULL,
 	  "the node runs in the iteration of a step loop (any: training or evaluation; training: one that runs a backward or an optimizer step), in its function or through call sites" },
-	{ "per-step", "kind", tl_step_names, tl_pred_per_step,
+	{ "per-step", "kind", tl_step_names, tl_pred_per_step, NULL,
 	  "like in-step-loop, along a path with no every-N-steps guard: the node runs on every step" },
-	{ "every-n-steps", NULL, NULL, tl_pred_every_n_steps,
+	{ "every-n-steps", NULL, NULL, NULL, tl_facts_under_every_n,
 	  "the node is in the body of an if/elif of its function that holds every N steps (`step % N == 0`, `accelerator.sync_gradients`, ...)" },
-	{ "loop-invariant", NULL, NULL, tl_pred_loop_invariant,
+	{ "loop-invariant", NULL, NULL, NULL, tl_facts_loop_invariant,
 	  "every name the expression reads holds the same, unchanged object in every iteration of its loop (through call sites)" },
-	{ "known-tensor", NULL, NULL, tl_pred_known_tensor,
+	{ "known-tensor", NULL, NULL, NULL, tl_facts_is_tensor,
 	  "the value is a known tensor (RULES.md definitions): a factory result, an element of a DataLoader batch, a Tensor-annotated parameter, a graph tensor, and what tensor methods, arithmetic and names make of them; never a module" },
-	{ "device-tensor", NULL, NULL, tl_pred_device_tensor,
+	{ "device-tensor", NULL, NULL, NULL, tl_facts_on_device,
 	  "the expression is a tensor in accelerator memory: moved or made there, or a forward or loss result" },
-	{ "device", NULL, NULL, tl_pred_device,
+	{ "device", NULL, NULL, NULL, tl_facts_is_device,
 	  "the expression names an accelerator device (\"cuda\", torch.device, x.device, a device or rank variable); \"cpu\" does not" },
-	{ "moves-to-device", NULL, NULL, tl_pred_moves_to_device,
+	{ "moves-to-device", NULL, NULL, NULL, tl_facts_moves_to_device,
 	  "the call is `.cuda(...)` or `.to(...)` with a device" },
-	{ "transfer-varies", NULL, NULL, tl_pred_transfer_varies,
+	{ "transfer-varies", NULL, NULL, NULL, tl_facts_transfer_varies,
 	  "the transfer does not repeat one move: its destination changes in its loop, or the same receiver is moved elsewhere in the same iteration (offloading) or, outside loops, the same call (a saved device restored)" },
-	{ "transfer-noop", NULL, NULL, tl_pred_transfer_noop,
+	{ "transfer-noop", NULL, NULL, NULL, tl_facts_transfer_noop,
 	  "the `.to(device)` moves a tensor its binding already made or moved to that device, named the same way (device=self._device, then .to(self._device)): no copy; or a move to the device of a value computed in the same function (target.to(output.device)) of a tensor not known to be made on the host" },
-	{ "host-factory", NULL, NULL, tl_pred_host_factory,
+	{ "host-factory", NULL, NULL, NULL, tl_facts_host_factory,
 	  "the expression is a tensor factory made on the host (no device=), also inside Variable(...) or behind host-side casts and fills" },
-	{ "host-derived", NULL, NULL, tl_pred_host_derived,
+	{ "host-derived", NULL, NULL, NULL, tl_facts_host_derived,
 	  "the expression holds data a device tensor sent to the host (.cpu(), .tolist()) earlier in the same loop iteration, or a value computed from it" },
-	{ "from-loader", NULL, NULL, tl_pred_from_loader,
+	{ "from-loader", NULL, NULL, NULL, tl_facts_from_loader,
 	  "every way the value arrives is a batch (or part of one) of a DataLoader constructed in the file" },
-	{ "loader-option", "option", tl_loader_option_names, tl_pred_loader_option,
+	{ "loader-option", "option", tl_loader_option_names, tl_pred_loader_option, NULL,
 	  "a DataLoader the value's batches come from (or the DataLoader(...) call itself) sets the option (not a literal False / None / 0), or may through **kwargs" },
-	{ "feeds-step-loop", "kind", tl_step_names, tl_pred_feeds_step_loop,
+	{ "feeds-step-loop", "kind", tl_step_names, tl_pred_feeds_step_loop, NULL,
 	  "the DataLoader(...) call's batches are iterated by a step loop of that kind (any: training or evaluation; training): a for loop over it, a name bound to it, a local function returning it, a parameter passed it" },
-	{ "file-uses-accelerator", NULL, NULL, tl_pred_file_uses_accelerator,
+	{ "file-uses-accelerator", NULL, NULL, tl_pred_file_uses_accelerator, NULL,
 	  "the node's file puts something on an accelerator (.cuda(), .to(device), device= with a device, accelerate)" },
-	{ "accumulation-backward", NULL, NULL, tl_pred_accumulation_backward,
+	{ "accumulation-backward", NULL, NULL, NULL, tl_facts_accumulation_backward,
 	  "the backward runs on iterations without an optimizer step (its loop steps under an every-N guard, or it is a micro-batch loop)" },
-	{ "no-sync", NULL, NULL, tl_pred_no_sync,
+	{ "no-sync", NULL, NULL, NULL, tl_facts_no_sync,
 	  "the node runs with DDP gradient sync off: under `with model.no_sync():` or accelerator.accumulate, or in a loop that sets require_backward_grad_sync" },
-	{ "backward-through", "wrapper", tl_wrapper_names, tl_pred_backward_through,
+	{ "backward-through", "wrapper", tl_wrapper_names, tl_pred_backward_through, NULL,
 	  "the backward differentiates a value computed by a forward of a module wrapped in DistributedDataParallel (ddp) or FSDP (fsdp)" },
-	{ "wrapped-module", "wrapper", tl_wrapper_names, tl_pred_wrapped_module,
+	{ "wrapped-module", "wrapper", tl_wrapper_names, tl_pred_wrapped_module, NULL,
 	  "the expression is the module inside a DistributedDataParallel (ddp) or FSDP (fsdp) wrapper, reached around it: `ddp.module`, `self.model.module`, or a name bound to one" },
-	{ "encloses-step-loop", "kind", tl_step_names, tl_pred_encloses_step_loop,
+	{ "encloses-step-loop", "kind", tl_step_names, tl_pred_encloses_step_loop, NULL,
 	  "a step loop of that kind (any, training) runs in the region the node opens: a with block's body, else the rest of its function (module level: the whole file), or a local function called there" },
-	{ "under-condition", NULL, NULL, tl_pred_under_condition,
+	{ "under-condition", NULL, NULL, NULL, tl_facts_under_condition,
 	  "the node sits, in its own function, in an if / elif / else branch, a conditional expression or an operand of and / or" },
-	{ "wrapped-by", "wrapper", tl_wrapper_names, tl_pred_wrapped_by,
+	{ "wrapped-by", "wrapper", tl_wrapper_names, tl_pred_wrapped_by, NULL,
 	  "the expression is a wrapper of that kind itself (ddp, fsdp, prefixed: DistributedDataParallel, DataParallel or torch.compile, whose state_dict keys carry a prefix; data-parallel: the first two; compiled: torch.compile): a call of it, a name or attribute bound to one, a parameter every caller passes one; not one bound on the other branch of an if that the use runs under (`if ddp:` ... `else:`)" },
-	{ "distributed-file", NULL, NULL, tl_pred_distributed_file,
+	{ "distributed-file", NULL, NULL, tl_pred_distributed_file, NULL,
 	  "the node's file runs distributed training: it calls init_process_group, wraps a module in DistributedDataParallel or FSDP, or reads LOCAL_RANK (os.environ[\"LOCAL_RANK\"], a --local_rank option)" },
-	{ "rank-zero-only", NULL, NULL, tl_pred_rank_zero_only,
+	{ "rank-zero-only", NULL, NULL, NULL, tl_facts_rank_zero_only,
 	  "the node runs only in the process of rank 0: under a test that says so (rank == 0, dist.get_rank() == 0, local_rank in (-1, 0), is_main_process(), accelerator.is_main_process), after `if rank != 0: return`, or in a function every call of which does" },
-	{ "load-feeds-state", NULL, NULL, tl_pred_load_feeds_state,
+	{ "load-feeds-state", NULL, NULL, NULL, tl_facts_load_feeds_state,
 	  "the torch.load call's result reaches a load_state_dict(...): directly, through entries of the loaded dict, a comprehension over its items, names, or the callers of a function that returns it" },
-	{ "loads-host-copy", NULL, NULL, tl_pred_loads_host_copy,
+	{ "loads-host-copy", NULL, NULL, NULL, tl_facts_loads_host_copy,
 	  "the torch.load call reads a path (same expression text) that a torch.save of the same file writes with its values moved to the host (.cpu(), .to(\"cpu\"))" },
-	{ "saved", NULL, NULL, tl_pred_saved,
+	{ "saved", NULL, NULL, NULL, tl_facts_saved,
 	  "the value is what torch.save writes: its first argument, an entry of a literal that is, or a name (or an element of one) assigned it that a later torch.save in the function passes" },
-	{ "displayed", NULL, NULL, tl_pred_displayed,
+	{ "displayed", NULL, NULL, NULL, tl_facts_displayed,
 	  "the expression statement around the node is at the top level of a notebook, where Jupyter displays a cell's last value" },
-	{ "in-test-code", NULL, NULL, tl_pred_in_test_code,
+	{ "in-test-code", NULL, NULL, NULL, tl_facts_in_test_code,
 	  "the node is in a function named test... (or one nested in it) or a method of a class named Test..." },
-	{ "dies-in-iteration", NULL, NULL, tl_pred_dies_in_iteration,
+	{ "dies-in-iteration", NULL, NULL, NULL, tl_facts_dies_in_iteration,
 	  "the call's value is not kept past the loop iteration (not appended, stored into an attribute or element, returned)" },
-	{ "api", "kind", tl_api_names, tl_pred_api,
+	{ "api", "kind", tl_api_names, tl_pred_api, NULL,
 	  "the call's callee (or the reference itself) resolves to an API of that kind (tensor-factory, random-factory: torch.rand/randn/randint, tensor-from-data, deprecated-amp, cpu-amp: the deprecated torch.cpu.amp ones, torch-load, hub-load: torch.hub.load_state_dict_from_url / torch.utils.model_zoo.load_url, activation-checkpoint, empty-cache, data-loader, log: torch.log, softmax-function: F.softmax / log_softmax / softmin, softmax-module: nn.Softmax / LogSoftmax / Softmin, functional-dropout: F.dropout and its variants, dropout-module: nn.Dropout and its variants, anomaly-mode: torch.autograd.set_detect_anomaly / detect_anomaly, torch-save, out-of-place: torch functions with an in-place twin and the view functions, torch.clamp, torch.unsqueeze, ...)" },
-	{ "literal", "value", tl_literal_names, tl_pred_literal,
+	{ "literal", "value", tl_literal_names, tl_pred_literal, NULL,
 	  "the expression is that literal (False, True, None), written in place or held by a name bound exactly once in its scope to it (`flag = False`); parameters and names bound twice are not" },
-	{ "number-beyond", "format", tl_format_names, tl_pred_number_beyond,
+	{ "number-beyond", "format", tl_format_names, tl_pred_number_beyond, NULL,
 	  "the expression is a finite constant number (a literal, `-1e9`, `float(\"1e10\")`, or a name bound once to one) whose magnitude exceeds the largest finite value of the format (float16: 65504)" },
-	{ "passes-keyword", "keyword", tl_keyword_names, tl_pred_passes_keyword,
+	{ "passes-keyword", "keyword", tl_keyword_names, tl_pred_passes_keyword, NULL,
 	  "the call passes that keyword argument, or a **mapping that may hold it" },
-	{ "passes-argument", "parameter", tl_argument_names, tl_pred_passes_argument,
+	{ "passes-argument", "parameter", tl_argument_names, tl_pred_passes_argument, NULL,
 	  "the call passes that parameter of the torch API it calls (dim, training, p, shuffle, seed, sampler, map_location): by keyword, or at its place in the API's signature (softmax, dropout, DistributedSampler, DataLoader, torch.load), or through a *args / **kwargs that may" },
-	{ "argument-off", "parameter", tl_argument_names, tl_pred_argument_off,
+	{ "argument-off", "parameter", tl_argument_names, tl_pred_argument_off, NULL,
 	  "the call passes that parameter (as passes-argument, not through *args / **kwargs) a constant False, None or zero, in place or through a name bound once to it" },
-	{ "in-module-code", "where", tl_module_code_names, tl_pred_in_module_code,
+	{ "in-module-code", "where", tl_module_code_names, tl_pred_in_module_code, NULL,
 	  "the node runs in code of a local nn.Module subclass (method: a method with `self`, or a function nested in one; reached: also static methods and the local functions such code calls)" },
-	{ "unregistered-submodules", NULL, NULL, tl_pred_unregistered_submodules,
+	{ "unregistered-submodules", NULL, NULL, NULL, tl_facts_unregistered_submodules,
 	  "the assignment binds self.<name>, in a method of a local nn.Module subclass, to a plain list / tuple / dict (a literal, a comprehension, or an empty one filled with append or [k] =) holding new modules with state or nn.Parameters, which nothing in the class registers (nn.ModuleList(...), add_module, a helper it is handed to)" },
-	{ "sampler-epoch-unset", NULL, NULL, tl_pred_sampler_epoch_unset,
+	{ "sampler-epoch-unset", NULL, NULL, NULL, tl_facts_sampler_epoch_unset,
 	  "the iterable is DataLoaders built in the file whose shuffling DistributedSampler nothing may call set_epoch on (no .set_epoch() but on another sampler, the sampler handed to no call but a DataLoader)" },
-	{ "repeated-step-loop", NULL, NULL, tl_pred_repeated_step_loop,
+	{ "repeated-step-loop", NULL, NULL, NULL, tl_facts_repeated_step_loop,
 	  "the for / while loop is a training step loop that an outer loop runs again and again (an epoch loop around it in its function, or around a call of its function)" },
-	{ "optimizer-before-shard", NULL, NULL, tl_pred_optimizer_before_shard,
+	{ "optimizer-before-shard", NULL, NULL, NULL, tl_facts_optimizer_before_shard,
 	  "the optimizer construction is over a module's parameters that a later FSDP / fully_shard wrap in the same function replaces, and no optimizer is built (nor accelerate's prepare called) after the wrap" },
-	{ "mode-guarded", NULL, NULL, tl_pred_mode_guarded,
+	{ "mode-guarded", NULL, NULL, NULL, tl_facts_mode_guarded,
 	  "the node runs only in one mode or computes from it: a test around it reads self.training / a train or eval flag, a call's argument reads one, its function is named for training (training_step), or a comment after it on its line says it is always on" },
-	{ "torch-version-at-least", "version", tl_version_names, tl_pred_torch_version_at_least,
+	{ "torch-version-at-least", "version", tl_version_names, tl_pred_torch_version_at_least, NULL,
 	  "the target PyTorch version (torch-version, --torch-version; default 2.6) is at least the given one" },
-	{ "old-torch-only", NULL, NULL, tl_pred_old_torch_only,
+	{ "old-torch-only", NULL, NULL, NULL, tl_facts_old_torch_only,
 	  "the node runs only on a PyTorch older than the target version: the fallback branch of a version guard (`else` of `if version.parse(torch.__version__) >= ...`, of `hasattr(torch, ...)`, of `A if TORCH_GE_2_4 else B`; `except ImportError/AttributeError/TypeError:`)" },
-	{ "under-context", "context", tl_context_names, tl_pred_under_context,
+	{ "under-context", "context", tl_context_names, tl_pred_under_context, NULL,
 	  "the node runs under the context (grad-disabled, autocast, device-autocast: autocast not on the CPU, half-autocast: float16 autocast, named or CUDA's default): a with block, a decorator, or every call site of its function" },
-	{ "from-context", "context", tl_context_names, tl_pred_from_context,
+	{ "from-context", "context", tl_context_names, tl_pred_from_context, NULL,
 	  "the expression reads a module forward's output bound inside a with block of that context that does not enclose it" },
-	{ "half-dtype", NULL, NULL, tl_pred_half_dtype,
+	{ "half-dtype", NULL, NULL, NULL, tl_facts_is_half_dtype,
 	  "the expression is torch.float16 / torch.half (import-resolved)" },
-	{ "float32-value", NULL, NULL, tl_pred_float32_value,
+	{ "float32-value", NULL, NULL, NULL, tl_facts_float32_value,
 	  "the value was explicitly converted to float32 or wider in its function (.float(), .double(), .to(torch.float32)), through names, subscripts and methods that keep the dtype" },
-	{ "runs-in-half", NULL, NULL, tl_pred_runs_in_half,
+	{ "runs-in-half", NULL, NULL, NULL, tl_facts_runs_in_half,
 	  "the node may compute in float16: under a float16 autocast region, or in a file that converts a module or tensor to float16 (.half(), torch.float16 / torch.half passed to a call)" },
-	{ "reaches-backward", NULL, NULL, tl_pred_reaches_backward,
+	{ "reaches-backward", NULL, NULL, NULL, tl_facts_reaches_backward,
 	  "the value flows into a backward (in its function, through local calls, or returned to callers that backpropagate it)" },
-	{ "mode-is", "mode", tl_mode_names, tl_pred_mode_is,
+	{ "mode-is", "mode", tl_mode_names, tl_pred_mode_is, NULL,
 	  "the module called was last put in that mode (eval or train) before the call, following call sites" },
-	{ "left-in-train-mode", NULL, NULL, tl_pred_left_in_train_mode,
+	{ "left-in-train-mode", NULL, NULL, NULL, tl_facts_left_in_train_mode,
 	  "the module called runs in the train mode training or its construction left it in: no path back to where the file builds it may switch it to eval mode (an .eval() on it, a part, an alias or an unknown module, a local helper or context manager that may, an evaluation call from another module handed it), and no .train() after the last training step chose train mode on purpose" },
-	{ "mode-dependent", NULL, NULL, tl_pred_mode_dependent,
+	{ "mode-dependent", NULL, NULL, NULL, tl_facts_mode_dependent,
 	  "the module holds layers that behave differently in train and eval mode (dropout, batch norm, code reading self.training), as its construction in the file shows: a torch.nn layer, an nn.Sequential's layers, a local module class, a torchvision.models / timm model" },
-	{ "pass-lacks", "event", tl_event_names, tl_pred_pass_lacks,
+	{ "pass-lacks", "event", tl_event_names, tl_pred_pass_lacks, NULL,
 	  "the pass around the node lacks the event: the innermost loop of its own function (its iteration, through local calls), else its function; module-level code outside loops is no pass" },
-	{ "first-forward", NULL, NULL, tl_pred_first_forward,
+	{ "first-forward", NULL, NULL, NULL, tl_facts_first_forward,
 	  "the call is the first forward of its module (the same dotted callee) in its pass: the innermost loop body of its own function, else the function body" },
-	{ "discarded", NULL, NULL, tl_pred_discarded,
+	{ "discarded", NULL, NULL, tl_pred_discarded, NULL,
 	  "the call is a whole expression statement: its value is thrown away" },
-	{ "evaluates-with-grad", NULL, NULL, tl_pred_evaluates_with_grad,
+	{ "evaluates-with-grad", NULL, NULL, NULL, tl_facts_eval_call_with_grad,
 	  "the call of a local function runs a module forward in eval mode with gradients on, judged at this call (its constant arguments select the callee's branches), whose result nothing backpropagates, and the forward is not reported itself (another call trains through it)" },
-	{ "leaves-eval-mode", NULL, NULL, tl_pred_leaves_eval_mode,
+	{ "leaves-eval-mode", NULL, NULL, NULL, tl_facts_leaves_eval,
 	  "the call (an .eval() or a local function making one) puts a trained module in eval mode inside a step loop whose iteration never switches it back to train mode" },
-	{ "made-by", "kind", tl_made_names, tl_pred_made_by,
+	{ "made-by", "kind", tl_made_names, tl_pred_made_by, NULL,
 	  "the value was made, in its function, by that call (softmax, log-softmax, sigmoid, scaler-scale, exp-sum: a sum of exponentials), through names, subscripts and reshaping methods" },
-	{ "model-output", "kind", tl_made_names, tl_pred_model_output,
+	{ "model-output", "kind", tl_made_names, tl_pred_model_output, NULL,
 	  "the value is the output of a model (or local function) whose every output ends in that activation: an nn.Sequential's last layer, every return of a local forward" },
-	{ "carried-with-graph", NULL, NULL, tl_pred_carried_with_graph,
+	{ "carried-with-graph", NULL, NULL, tl_pred_carried_with_graph, NULL,
 	  "the name bound here is carried into the next iteration of its step loop with its autograd history: never re-bound afresh nor detached in the iteration" },
-	{ "graph-reused", NULL, NULL, tl_pred_graph_reused,
+	{ "graph-reused", NULL, NULL, NULL, tl_facts_graph_reused,
 	  "the graph the backward call differentiates may be backpropagated again: another backward or autograd.grad in the iteration, or history made before it" },
-	{ "iteration-builds-model", NULL, NULL, tl_pred_iteration_builds_model,
+	{ "iteration-builds-model", NULL, NULL, NULL, tl_facts_iteration_builds_model,
 	  "every step loop of the node builds a new model in its iteration (a module constructed and bound in the loop body): a sweep or benchmark over configurations" },
-	{ "graph-carried", NULL, NULL, tl_pred_graph_carried,
+	{ "graph-carried", NULL, NULL, NULL, tl_facts_graph_carried,
 	  "the graph the backward call differentiates reaches into the previous iteration through a recurrent state its step loop carries without detaching it" },
-	{ "stepped-params-not-reset", NULL, NULL, tl_pred_stepped_params_not_reset,
+	{ "stepped-params-not-reset", NULL, NULL, NULL, tl_facts_step_unreset,
 	  "every step loop of the optimizer step runs no gradient reset that may cover the stepped optimizer (its own, a module it updates, or one whose reach cannot be told)" },
-	{ "reset-before-step", NULL, NULL, tl_pred_reset_before_step,
+	{ "reset-before-step", NULL, NULL, NULL, tl_facts_reset_before_step,
 	  "the zero_grad() call runs after a backward and before the step of an optimizer it fully covers, with no backward in between, in its loop's iteration" },
-	{ "clip-before-unscale", NULL, NULL, tl_pred_clip_before_unscale,
+	{ "clip-before-unscale", NULL, NULL, NULL, tl_facts_clip_before_unscale,
 	  "the gradient clipping runs after a GradScaler-scaled backward and before the scaler's step, with no scaler.unscale_ between, in one iteration (local helpers followed)" },
 };
 const unsigned tl_predicate_count = sizeof tl_predicates / sizeof *tl_predicates;

@@ -15,13 +15,22 @@ typedef struct TlPredicateDef {
 	const char *name;             /* "graph-tensor": written #graph-tensor? */
 	const char *arg_name;         /* name of the string argument, or NULL */
 	const char *const *choices;   /* allowed values of that argument */
+	/* What it asks: fn, with the argument's choice, or fact, a question of
+	 * the facts layer taking none (the predicate is that fact by name). */
 	bool (*fn)(const TlIndex *idx, TSNode node, int choice);
+	bool (*fact)(const TlIndex *idx, TSNode node);
 	const char *doc;
 } TlPredicateDef;
 
 extern const TlPredicateDef tl_predicates[];
 extern const unsigned tl_predicate_count;
 
+/* Whether `def` (with `choice`, -1 when it takes no argument) holds of `node`. */
+static inline bool tl_predicate_holds(const TlPredicateDef *def, const TlIndex *idx, TSNode node,
+				      int choice)
+{
+	return def->fact ? def->fact(idx, node) : def->fn(idx, node, choice);
+}
 /* The definition named `name` (without '#', '?' and 'not-'), or NULL. */
 const TlPredicateDef *tl_predicate_find(const char *name, size_t len);
 /* Index of `value` among def->choices, or -1. */

@@ -241,7 +241,7 @@ static bool one(const Ctx *cx, const TlPred *p, TSNode n, const TSQuery *q, cons
 				return true;
 		return false;
 	case TL_PRED_SEMANTIC:
-		return p->def->fn(cx->idx, n, p->choice);
+		return tl_predicate_holds(p->def, cx->idx, n, p->choice);
 	case TL_PRED_SET:
 		return true;
 	}

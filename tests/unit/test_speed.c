@@ -663,14 +663,14 @@ static void test_torch_version_predicate(void **state)
 	assert_int_equal(tl_predicate_choice(def, "2.45"), -1);
 	TSNode root = ts_tree_root_node(fx->tree);
 	fx->idx.torch_version = 206;
-	assert_true(def->fn(&fx->idx, root, v24));
-	assert_true(def->fn(&fx->idx, root, v26));
+	assert_true(tl_predicate_holds(def, &fx->idx, root, v24));
+	assert_true(tl_predicate_holds(def, &fx->idx, root, v26));
 	fx->idx.torch_version = 204;
-	assert_true(def->fn(&fx->idx, root, v24));
-	assert_false(def->fn(&fx->idx, root, v26));
+	assert_true(tl_predicate_holds(def, &fx->idx, root, v24));
+	assert_false(tl_predicate_holds(def, &fx->idx, root, v26));
 	fx->idx.torch_version = 113;
-	assert_false(def->fn(&fx->idx, root, v24));
-	assert_true(def->fn(&fx->idx, root, v110));
+	assert_false(tl_predicate_holds(def, &fx->idx, root, v24));
+	assert_true(tl_predicate_holds(def, &fx->idx, root, v110));
 	tl_fixture_free(fx);
 }
 
