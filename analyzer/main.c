@@ -17,6 +17,7 @@
 #include "base/escape.h"
 #include "base/outfile.h"
 #include "base/paths.h"
+#include "base/thread.h"
 #include "base/timings.h"
 #include "config/config.h"
 #include "config/discover.h"
@@ -1095,10 +1096,9 @@ int main(int argc, char **argv)
 	run.exact = run.count == 1;
 	pthread_t helper_threads[TL_MAX_JOBS];
 	/* Each thread gets glibc's default stack, 8 MiB, on every C library: musl
-	 * (the static build) would give 128 KiB. */
+	 * (the static build) would give 128 KiB (base/thread.h). */
 	pthread_attr_t attr;
-	pthread_attr_init(&attr);
-	pthread_attr_setstacksize(&attr, (size_t)8 << 20);
+	tl_thread_attr_init(&attr);
 	if (helpers)
 		tl_queryset_add_helpers(rules.queries, (unsigned)helpers);
 	for (long t = 0; t < helpers; t++)

@@ -17,6 +17,7 @@
 #include "base/alloc.h"
 #include "base/paths.h"
 #include "rules/ruleset.h"
+#include "syntax/syms.h"
 
 #ifdef __GLIBC__
 #include <malloc.h>
@@ -51,7 +52,7 @@ int64_t tl_server_now(void)
 int64_t tl_server_cpu(void)
 {
 	struct timespec ts;
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
 	return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
@@ -70,6 +71,11 @@ void tl_server_message(TlServer *s, int type, const char *text)
 	if (s->initialized)
 		tl_server_send(s, tl_lsp_notification("window/showMessage",
 						      json_pack("{s:i, s:s}", "type", type, "message", text)));
+}
+
+uint64_t tl_server_gen(TlServer *s)
+{
+	return ++s->gen_next;
 }
 
 TlDoc *tl_server_doc(TlServer *s, const char *uri)
@@ -288,7 +294,7 @@ static TlDoc *tl_server__open(TlServer *s, const char *uri, TlDocKind kind, cons
 		d = tl_calloc(1, sizeof *d);
 		d->uri = tl_strdup(uri);
 		tl_buf_init(&d->text);
-		tl_array_init(&d->diags);
+		tl_pub_init(&d->pub);
 		tl_array_push(&s->docs, d);
 	}
 	d->kind = kind;
@@ -298,25 +304,21 @@ static TlDoc *tl_server__open(TlServer *s, const char *uri, TlDocKind kind, cons
 	tl_buf_addn(&d->text, text, len);
 	tl_server__forget_tree(d);
 	d->version = version;
+	d->gen = tl_server_gen(s);
 	d->due = kind == TL_DOC_CELL ? 0 : tl_server_now();
 	return d;
 }
 
 void tl_server_doc_clear(TlDoc *d)
 {
-	for (uint32_t i = 0; i < d->diags.size; i++)
-		tl_edits_release(&d->diags.items[i].edits);
-	tl_array_clear(&d->diags);
-	if (d->published)
-		json_decref(d->published);
-	d->published = NULL;
+	tl_pub_clear(&d->pub);
 }
 
 static void tl_server__doc_free(TlDoc *d)
 {
 	tl_server_doc_clear(d);
 	tl_server__forget_tree(d);
-	tl_array_release(&d->diags);
+	tl_array_release(&d->pub.diags);
 	tl_buf_release(&d->text);
 	tl_free(d->uri);
 	tl_free(d->path);
@@ -336,13 +338,9 @@ static void tl_server__close(TlServer *s, const char *uri)
 		bool large = d->text.len >= TL_SERVER_LARGE_DOC;
 		tl_server__doc_free(d);
 		if (large) {
-			/* What a large document held (its tree, the parser's stacks
-			 * grown for it) goes back to the system, not only to malloc:
-			 * 1.75 GB stayed resident after closing one (issue 26). */
-			ts_parser_reset(s->engine.parser);
-#ifdef __GLIBC__
-			malloc_trim(0);
-#endif
+			/* What it held goes back to the system once the worker
+			 * is idle (the parser is the worker's: server_worker.c). */
+			s->trim = true;
 		}
 		s->docs.items[i] = s->docs.items[--s->docs.size];
 		return;
@@ -381,10 +379,11 @@ static TSPoint tl_server__point(const char *text, uint32_t len, uint32_t at)
 
 /* Applies contentChanges (full or incremental) to `d`, in order; the kept
  * tree is edited alongside. */
-static bool tl_server__apply_changes(TlDoc *d, json_t *changes)
+static bool tl_server__apply_changes(TlServer *s, TlDoc *d, json_t *changes)
 {
 	if (!json_is_array(changes))
 		return false;
+	d->gen = tl_server_gen(s); /* an analysis of the text before is stale */
 	size_t i;
 	json_t *c;
 	json_array_foreach(changes, i, c)
@@ -435,8 +434,10 @@ static void tl_server__touch(TlServer *s, TlDoc *d, int64_t delay)
 	int64_t when = tl_server_now() + delay;
 	if (d->kind == TL_DOC_CELL) {
 		TlNbDoc *nb = d->notebook ? tl_server_notebook(s, d->notebook) : NULL;
-		if (nb)
+		if (nb) {
 			nb->due = when;
+			nb->gen = tl_server_gen(s);
+		}
 	} else {
 		d->due = when;
 	}
@@ -519,6 +520,7 @@ static void tl_server__nb_open(TlServer *s, json_t *params)
 	tl_server__insert_cells(nb, 0, json_object_get(doc, "cells"));
 	tl_array_push(&s->notebooks, nb);
 	tl_server__open_cells(s, nb, json_object_get(params, "cellTextDocuments"));
+	nb->gen = tl_server_gen(s);
 	nb->due = tl_server_now();
 }
 
@@ -529,6 +531,7 @@ static void tl_server__nb_change(TlServer *s, json_t *params)
 	if (!nb)
 		return;
 	nb->version = json_integer_value(json_object_get(doc, "version"));
+	nb->gen = tl_server_gen(s);
 	json_t *cells = json_object_get(json_object_get(params, "change"), "cells");
 	json_t *structure = json_object_get(cells, "structure");
 	if (structure) {
@@ -576,7 +579,7 @@ static void tl_server__nb_change(TlServer *s, json_t *params)
 		TlDoc *d = tl_server_doc(s, tl_lsp_string(td, "uri", NULL) ? tl_lsp_string(td, "uri", NULL) : "");
 		if (!d)
 			continue;
-		tl_server__apply_changes(d, json_object_get(item, "changes"));
+		tl_server__apply_changes(s, d, json_object_get(item, "changes"));
 		d->version = json_integer_value(json_object_get(td, "version"));
 	}
 	nb->due = tl_server_now() + s->debounce_ns;
@@ -694,7 +697,7 @@ static json_t *tl_server__did_change(TlServer *s, json_t *params, int *code, con
 			uri ? uri : "(no uri)");
 		return NULL;
 	}
-	if (!tl_server__apply_changes(d, json_object_get(params, "contentChanges")))
+	if (!tl_server__apply_changes(s, d, json_object_get(params, "contentChanges")))
 		fprintf(stderr, "torchlint server: malformed contentChanges for %s\n", uri);
 	d->version = json_integer_value(json_object_get(td, "version"));
 	tl_server__touch(s, d, s->debounce_ns);
@@ -720,10 +723,10 @@ static json_t *tl_server__did_close(TlServer *s, json_t *params, int *code, cons
 {
 	const char *uri = tl_lsp_string(json_object_get(params, "textDocument"), "uri", NULL);
 	TlDoc *d = uri ? tl_server_doc(s, uri) : NULL;
-	/* Its file on disk stands for the module again. */
-	if (d && d->kind == TL_DOC_PYTHON && s->project &&
-	    tl_project_set_text(s->project, d->path, NULL, 0))
-		tl_server_mark_all_due(s, tl_server_now());
+	/* Its file on disk stands for the module again (once the worker is
+	 * idle: the project model is the engine's during an analysis). */
+	if (d && d->kind == TL_DOC_PYTHON && s->project)
+		tl_array_push(&s->project_closed, tl_strdup(d->path));
 	if (uri)
 		tl_server__close(s, uri);
 	return NULL;
@@ -750,10 +753,8 @@ static json_t *tl_server__did_change_watched(TlServer *s, json_t *params, int *c
 		 * again. */
 		bool module = path && tl_server__ends_with(path, ".py");
 		tl_free(path);
-		if (module && s->project) {
-			tl_project_forget(s->project);
-			tl_server_mark_all_due(s, tl_server_now());
-		}
+		if (module && s->project)
+			s->project_forget = true; /* done once the worker is idle */
 		if (config) {
 			tl_server__reset_configs(s);
 			break;
@@ -809,18 +810,16 @@ static void tl_server__memory(long *rss_kib, long *heap)
 #endif
 }
 
-/* torchlint/stats: the server's own timings, for measuring latency. With
- * {"uri": ...} it first analyses that document if it is due. */
+/* torchlint/stats: the server's own timings, for measuring latency
+ * (answered at once, like every request: after a publication it counts
+ * the analysis published). */
 static json_t *tl_server__stats(TlServer *s, json_t *params, int *code, const char **why)
 {
-	const char *uri = tl_lsp_string(params, "uri", NULL);
-	TlDoc *d = uri ? tl_server_doc(s, uri) : NULL;
-	if (d)
-		tl_server_flush(s, d);
 	long rss, heap;
 	tl_server__memory(&rss, &heap);
 	const TlServerStats *st = &s->stats;
-	return json_pack("{s:I, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:I, s:I, s:I, s:I, s:I}", "analyses",
+	return json_pack("{s:I, s:I, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:I, s:I, s:I, s:I, s:I}",
+			 "cancelled", (json_int_t)st->cancelled, "analyses",
 			 (json_int_t)st->analyses, "lastMs", st->last_ns / 1e6, "lastEngineMs",
 			 st->last_engine_ns / 1e6, "lastCpuMs", st->last_cpu_ns / 1e6, "maxCpuMs",
 			 st->max_cpu_ns / 1e6, "maxMs", st->max_ns / 1e6, "meanMs",
@@ -942,127 +941,38 @@ static void tl_server__handle(TlServer *s, json_t *msg)
 
 /* ---- the loop ------------------------------------------------------------------------------- */
 
-/* True when `msg` makes the analysis of s->analysing stale. */
-static bool tl_server__makes_stale(const TlServer *s, json_t *msg)
+/* Handles the complete messages the reader holds, in order; after each,
+ * an analysis it made stale is cancelled. */
+static void tl_server__handle_input(TlServer *s)
 {
-	const char *m = tl_lsp_string(msg, "method", NULL);
-	if (!m)
-		return false;
-	if (strcmp(m, "exit") == 0 || strcmp(m, "shutdown") == 0)
-		return true;
-	json_t *params = json_object_get(msg, "params");
-	const char *uri = NULL;
-	if (strcmp(m, "textDocument/didChange") == 0 || strcmp(m, "textDocument/didClose") == 0 ||
-	    strcmp(m, "textDocument/didOpen") == 0)
-		uri = tl_lsp_string(json_object_get(params, "textDocument"), "uri", NULL);
-	else if (strcmp(m, "notebookDocument/didChange") == 0 || strcmp(m, "notebookDocument/didClose") == 0)
-		uri = tl_lsp_string(json_object_get(params, "notebookDocument"), "uri", NULL);
-	return uri && s->analysing && strcmp(uri, s->analysing) == 0;
-}
-
-/* True when `msg`, read during an analysis, is a hover that can be
- * answered at once, from inside the engine's cancel hook: nothing read
- * before it waits in the queue (answers keep the order of what they
- * depend on), and its document is neither the one being analysed (its
- * diagnostics are being replaced) nor due for an analysis (a hover asks
- * for it first, and one analysis cannot start inside another). The hover
- * reads only the document's published diagnostics and the rule set, which
- * the analysis in progress does not change. */
-static bool tl_server__answer_now(TlServer *s, json_t *msg)
-{
-	if (!s->analysing || json_array_size(s->queue) || !s->initialized || s->shutdown ||
-	    !json_object_get(msg, "id"))
-		return false;
-	const char *m = tl_lsp_string(msg, "method", NULL);
-	if (!m || strcmp(m, "textDocument/hover") != 0)
-		return false;
-	const char *uri =
-		tl_lsp_string(json_object_get(json_object_get(msg, "params"), "textDocument"), "uri", NULL);
-	TlDoc *d = uri ? tl_server_doc(s, uri) : NULL;
-	if (!d || d->due || strcmp(d->uri, s->analysing) == 0)
-		return false;
-	if (d->kind == TL_DOC_CELL) {
-		TlNbDoc *nb = d->notebook ? tl_server_notebook(s, d->notebook) : NULL;
-		if (!nb || nb->due || strcmp(nb->uri, s->analysing) == 0)
-			return false;
-	}
-	return true;
-}
-
-/* Moves the complete messages the reader holds into the queue (a hover
- * that can be answered now is answered instead). */
-static void tl_server__queue_input(TlServer *s)
-{
-	for (;;) {
+	while (!s->exiting) {
 		json_t *msg;
 		char why[256];
 		TlLspRead r = tl_lsp_reader_next(&s->reader, &msg, why, sizeof why);
 		if (r == TL_LSP_READ_NONE)
 			break;
-		if (r == TL_LSP_READ_MESSAGE && tl_server__answer_now(s, msg)) {
-			s->stats.hovers_during_analysis++;
+		if (r == TL_LSP_READ_MESSAGE) {
 			tl_server__handle(s, msg);
 			json_decref(msg);
-			continue;
-		}
-		if (r == TL_LSP_READ_MESSAGE) {
-			if (s->analysing && tl_server__makes_stale(s, msg))
-				s->stale = true;
-			json_array_append_new(s->queue, json_pack("[i, o]", 0, msg));
 		} else {
-			json_array_append_new(s->queue, json_pack("[i, s]", 1, why));
+			fprintf(stderr, "torchlint server: %s\n", why);
+			tl_server__reply_error(s, NULL, TL_LSP_PARSE_ERROR, why);
 		}
+		tl_worker_check_stale(s);
 	}
 }
 
-bool tl_server_stale(void *data)
-{
-	TlServer *s = data;
-	if (s->stale || !s->analysing)
-		return s->stale;
-	/* A look at the input every 10 ms: a poll costs a system call. */
-	int64_t now = tl_server_now();
-	if (now < s->next_peek)
-		return false;
-	s->next_peek = now + 10 * 1000000LL;
-	struct pollfd pfd = { s->reader.fd, POLLIN, 0 };
-	if (s->input_ended || poll(&pfd, 1, 0) <= 0)
-		return false;
-	if (!tl_lsp_reader_fill(&s->reader)) {
-		s->input_ended = true;
-		s->stale = true;
-	}
-	tl_server__queue_input(s);
-	return s->stale;
-}
-
-/* Handles the queued input, in order. */
-static void tl_server__drain(TlServer *s)
-{
-	while (json_array_size(s->queue) && !s->exiting) {
-		json_t *item = json_incref(json_array_get(s->queue, 0));
-		json_array_remove(s->queue, 0);
-		json_t *what = json_array_get(item, 1);
-		if (json_integer_value(json_array_get(item, 0)) == 0) {
-			tl_server__handle(s, what);
-		} else {
-			fprintf(stderr, "torchlint server: %s\n", json_string_value(what));
-			tl_server__reply_error(s, NULL, TL_LSP_PARSE_ERROR, json_string_value(what));
-		}
-		json_decref(item);
-	}
-}
-
-/* The earliest due time, or 0 when nothing is due. */
+/* The earliest due time, or 0 when nothing is due. While the worker holds
+ * a job, due documents wait for its end (its pipe wakes the loop). */
 static int64_t tl_server__next_due(const TlServer *s)
 {
 	int64_t due = 0;
-	for (uint32_t i = 0; i < s->docs.size; i++) {
+	for (uint32_t i = 0; !s->inflight && i < s->docs.size; i++) {
 		int64_t d = s->docs.items[i]->due;
 		if (d && (!due || d < due))
 			due = d;
 	}
-	for (uint32_t i = 0; i < s->notebooks.size; i++) {
+	for (uint32_t i = 0; !s->inflight && i < s->notebooks.size; i++) {
 		int64_t d = s->notebooks.items[i]->due;
 		if (d && (!due || d < due))
 			due = d;
@@ -1081,19 +991,9 @@ static void tl_server__run_due(TlServer *s)
 			if (tl_server_check_configs(s, s->docs.items[i]->path))
 				break; /* every document is due now */
 	}
-	/* An analysis may make others due (a configuration changed); those
-	 * before it wait for the next turn of the loop, with a zero timeout. */
-	/* Input read during an analysis is handled before the next one. */
-	for (uint32_t i = 0; i < s->docs.size && !s->exiting && !json_array_size(s->queue); i++) {
-		TlDoc *d = s->docs.items[i];
-		if (d->due && d->due <= now && d->kind != TL_DOC_CELL)
-			tl_server_analyze_doc(s, d);
-	}
-	for (uint32_t i = 0; i < s->notebooks.size && !s->exiting && !json_array_size(s->queue); i++) {
-		TlNbDoc *nb = s->notebooks.items[i];
-		if (nb->due && nb->due <= now)
-			tl_server_analyze_notebook(s, nb);
-	}
+	/* One analysis at a time: the first due document (or notebook), if
+	 * the worker is idle; the next when its result is in. */
+	tl_worker_run_due(s);
 }
 
 static void tl_server__init(TlServer *s)
@@ -1109,10 +1009,12 @@ static void tl_server__init(TlServer *s)
 	s->debounce_ns = TL_SERVER_DEBOUNCE_MS * 1000000LL;
 	s->out = STDOUT_FILENO;
 	s->next_id = 1;
+	tl_array_init(&s->project_closed);
 }
 
 static void tl_server__release(TlServer *s, bool engine)
 {
+	tl_worker_stop(s); /* first: the worker uses the engine and the project */
 	for (uint32_t i = 0; i < s->notebooks.size; i++)
 		tl_server__notebook_free(s, s->notebooks.items[i], false);
 	tl_array_release(&s->notebooks);
@@ -1127,6 +1029,9 @@ static void tl_server__release(TlServer *s, bool engine)
 		tl_configs_release(&s->configs);
 	}
 	tl_rules_release(&s->rules);
+	tl_str_array_release(&s->project_closed);
+	if (s->parser)
+		ts_parser_delete(s->parser);
 	tl_project_free(s->project);
 	s->project = NULL;
 	tl_free(s->root);
@@ -1181,46 +1086,55 @@ int tl_server_main(int argc, char **argv)
 	tl_engine_init(&s.engine, &s.rules, NULL);
 	tl_configs_init(&s.configs, &s.rules);
 	s.project = tl_project_new(NULL);
+#ifdef __GLIBC__
+	/* One malloc arena for both threads: the heap counted in
+	 * torchlint/stats (mallinfo2 reads the main arena only) is all of it,
+	 * and the worker does not reserve an arena of its own. */
+	mallopt(M_ARENA_MAX, 1);
+#endif
+	s.parser = ts_parser_new();
+	ts_parser_set_language(s.parser, tl_python_language());
 	signal(SIGPIPE, SIG_IGN); /* a vanished client is seen as a failed write */
 	tl_lsp_reader_init(&s.reader, STDIN_FILENO);
-	s.queue = json_array();
-	/* A long analysis stops when what it analyses changes (or the client
-	 * leaves): the engine asks tl_server_stale where it checks its CPU
-	 * bound. */
-	s.engine.qexec.bound.cancel = tl_server_stale;
-	s.engine.qexec.bound.cancel_data = &s;
+	if (!tl_worker_start(&s)) {
+		fprintf(stderr, "torchlint server: cannot start the analysis thread\n");
+		tl_lsp_reader_release(&s.reader);
+		tl_server__release(&s, true);
+		return 2;
+	}
 	s.next_stamp_check = tl_server_now() + TL_SERVER_STAMP_PERIOD_NS;
+	/* The protocol thread: it reads and answers; the worker analyses. */
 	while (!s.exiting) {
-		tl_server__drain(&s);
-		if (s.exiting)
-			break;
-		if (s.input_ended) {
-			if (s.reader.in.len > s.reader.pos)
-				fprintf(stderr, "torchlint server: end of input inside a message\n");
-			break;
-		}
 		int64_t due = tl_server__next_due(&s), now = tl_server_now();
 		int timeout = -1;
 		if (due)
 			timeout = due <= now ? 0 : (int)((due - now + 999999) / 1000000);
-		struct pollfd pfd = { STDIN_FILENO, POLLIN, 0 };
-		int rc = poll(&pfd, 1, timeout);
+		struct pollfd pfd[2] = { { STDIN_FILENO, POLLIN, 0 }, { tl_worker_fd(&s), POLLIN, 0 } };
+		int rc = poll(pfd, 2, timeout);
 		if (rc < 0 && errno != EINTR)
 			break;
-		if (rc > 0) {
+		/* A finished analysis is published before the input read with
+		 * it is handled: its result matched the document when it ended. */
+		if (rc > 0 && pfd[1].revents)
+			tl_worker_collect(&s);
+		if (rc > 0 && pfd[0].revents) {
 			if (!tl_lsp_reader_fill(&s.reader))
 				s.input_ended = true;
-			tl_server__queue_input(&s);
-			tl_server__drain(&s);
-			if (s.input_ended)
-				continue; /* what came before the end is handled; then stop */
+			tl_server__handle_input(&s);
+			if (s.input_ended) {
+				/* What came before the end is handled; then stop. */
+				if (s.reader.in.len > s.reader.pos)
+					fprintf(stderr, "torchlint server: end of input inside a message\n");
+				break;
+			}
 		}
 		if (!s.exiting)
 			tl_server__run_due(&s);
 	}
+	/* Exit is prompt even mid-analysis: the job is cancelled and the
+	 * worker joined (the engine polls the cancel flag often). */
+	tl_worker_stop(&s);
 	tl_lsp_reader_release(&s.reader);
-	json_decref(s.queue);
-	s.queue = NULL;
 	int status = s.shutdown ? 0 : 1;
 	tl_server__release(&s, true);
 	return status;

@@ -33,8 +33,33 @@ static int tl_diag__severity(TlSeverity s)
 	return s == TL_SEV_ERROR ? 1 : s == TL_SEV_WARNING ? 2 : 3;
 }
 
-/* Records one diagnostic of `d` (to publish, and for hover/code actions). */
-static void tl_diag__add(TlDoc *d, const TlRule *r, TlLspRange range, const char *message)
+void tl_pub_init(TlPub *p)
+{
+	tl_array_init(&p->diags);
+	p->published = NULL;
+	p->gen = 0;
+}
+
+void tl_pub_clear(TlPub *p)
+{
+	for (uint32_t i = 0; i < p->diags.size; i++)
+		tl_edits_release(&p->diags.items[i].edits);
+	tl_array_clear(&p->diags);
+	if (p->published)
+		json_decref(p->published);
+	p->published = NULL;
+}
+
+void tl_pub_move(TlPub *to, TlPub *from)
+{
+	tl_pub_clear(to);
+	tl_array_release(&to->diags);
+	*to = *from;
+	tl_pub_init(from);
+}
+
+/* Records one diagnostic in `p` (to publish, and for hover/code actions). */
+static void tl_diag__add(TlPub *p, const TlRule *r, TlLspRange range, const char *message)
 {
 	TlBuf href;
 	tl_buf_init(&href);
@@ -47,19 +72,21 @@ static void tl_diag__add(TlDoc *d, const TlRule *r, TlLspRange range, const char
 	/* An unused suppression is shown faded, as editors do for dead code. */
 	if (strcmp(r->code, "TL001") == 0)
 		json_object_set_new(j, "tags", json_pack("[i]", 1));
-	json_array_append_new(d->published, j);
+	if (!p->published)
+		p->published = json_array();
+	json_array_append_new(p->published, j);
 	TlDiag dg = { r, range, { 0 }, TL_FIX_NONE, NULL };
-	tl_array_push(&d->diags, dg);
+	tl_array_push(&p->diags, dg);
 }
 
 /* Moves finding `f`'s fix to the diagnostic just added, its edits shifted
  * by `bom` (the analysed text is the document without its byte-order
  * mark). */
-static void tl_diag__take_fix(TlDoc *d, TlFinding *f, uint32_t bom)
+static void tl_diag__take_fix(TlPub *p, TlFinding *f, uint32_t bom)
 {
-	if (!d->diags.size || !f->edits.size)
+	if (!p->diags.size || !f->edits.size)
 		return;
-	TlDiag *g = tl_array_last(&d->diags);
+	TlDiag *g = tl_array_last(&p->diags);
 	g->edits = f->edits;
 	tl_array_init(&f->edits);
 	for (uint32_t i = 0; i < g->edits.size; i++) {
@@ -70,32 +97,18 @@ static void tl_diag__take_fix(TlDoc *d, TlFinding *f, uint32_t bom)
 	g->fix_title = f->fix_title;
 }
 
-static void tl_diag__begin(TlDoc *d)
-{
-	tl_server_doc_clear(d);
-	d->published = json_array();
-}
-
-static void tl_diag__publish(TlServer *s, TlDoc *d)
-{
-	tl_server_send(s, tl_lsp_notification(
-				  "textDocument/publishDiagnostics",
-				  json_pack("{s:s, s:I, s:O}", "uri", d->uri, "version", (json_int_t)d->version,
-					    "diagnostics", d->published)));
-}
-
 /* A document that cannot be analysed at all (NUL bytes, too large, not a
  * notebook): one TL000 diagnostic at its start saying why. */
-static void tl_diag__unreadable(TlServer *s, TlDoc *d, const char *why)
+static void tl_diag__unreadable(const TlRuleSet *rules, TlPub *p, const char *why)
 {
-	const TlRule *r = tl_rules_find(&s->rules, "TL000");
+	const TlRule *r = tl_rules_find(rules, "TL000");
 	if (!r)
 		return;
 	TlBuf m;
 	tl_buf_init(&m);
 	tl_buf_addf(&m, "cannot analyse this document: %s", why);
 	TlLspRange zero = { { 0, 0 }, { 0, 0 } };
-	tl_diag__add(d, r, zero, m.data);
+	tl_diag__add(p, r, zero, m.data);
 	tl_buf_release(&m);
 }
 
@@ -121,51 +134,6 @@ static uint32_t tl_diag__bom(const TlBuf *t)
 	return t->len >= 3 && memcmp(t->data, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
 }
 
-/* The selection and options that apply to `path`; false when the
- * configuration excludes it (then `sel` is left released). */
-static bool tl_diag__settings(TlServer *s, const char *path, TlSelection *sel, int *torch)
-{
-	char *errs = NULL;
-	size_t errlen = 0;
-	FILE *err = open_memstream(&errs, &errlen);
-	FILE *to = err ? err : stderr;
-	const TlConfig *cfg = tl_configs_for(&s->configs, path, false, to);
-	TlDiscoverOptions dopt = { &s->configs, false, true, NULL, NULL, to, NULL };
-	bool excluded = tl_discover_excluded(&dopt, path, false);
-	if (err)
-		fclose(err);
-	if (errs && errlen) {
-		while (errlen && errs[errlen - 1] == '\n')
-			errs[--errlen] = '\0';
-		tl_server_message(s, 1, errs);
-	}
-	free(errs); /* open_memstream's allocation */
-	if (excluded)
-		return false;
-	tl_settings_selection(sel, &s->rules, cfg, &s->client, path);
-	*torch = s->torch_version ? s->torch_version : cfg->torch_version;
-	for (uint32_t i = 0; s->project && i < cfg->src.size; i++)
-		tl_project_add_root(s->project, cfg->src.items[i]);
-	return true;
-}
-
-static void tl_diag__account(TlServer *s, int64_t t0, int64_t c0, int64_t engine_ns,
-			     uint32_t lines)
-{
-	int64_t dt = tl_server_now() - t0, cpu = tl_server_cpu() - c0;
-	TlServerStats *st = &s->stats;
-	st->last_cpu_ns = cpu;
-	if (cpu > st->max_cpu_ns)
-		st->max_cpu_ns = cpu;
-	st->analyses++;
-	st->last_ns = dt;
-	st->last_engine_ns = engine_ns;
-	st->total_ns += dt;
-	if (dt > st->max_ns)
-		st->max_ns = dt;
-	st->last_lines = lines;
-}
-
 /* Stops a document's parse past its CPU bound, or when a newer version
  * arrived (tree-sitter calls this often: the clock every 64 calls). */
 static bool tl_diag__parse_progress(TSParseState *state)
@@ -187,31 +155,25 @@ static const char *tl_diag__read(void *payload, uint32_t byte, TSPoint at, uint3
 	return t + byte;
 }
 
-void tl_server_analyze_doc(TlServer *s, TlDoc *d)
+/* A Python document or an .ipynb opened as JSON text. */
+static void tl_diag__run_doc(TlEngine *e, const TlRuleSet *rules, TlJob *job, TlFileOptions *fo)
 {
-	int64_t t0 = tl_server_now(), c0 = tl_server_cpu(), engine_ns = 0;
-	tl_server_check_configs(s, d->path);
-	d->due = 0;
-	tl_diag__begin(d);
+	TlPub *out = &job->outs.items[0].pub;
 	TlLspLines lines;
-	tl_lsp_lines_init(&lines, d->text.data, (uint32_t)d->text.len);
-	uint32_t bom = tl_diag__bom(&d->text);
-	TlSelection sel;
-	TlFileOptions fo = { .selection = &sel, .imports = s->project ? tl_project_imports(s->project) : NULL };
+	tl_lsp_lines_init(&lines, job->text.data, (uint32_t)job->text.len);
+	job->lines = lines.starts.size;
+	uint32_t bom = tl_diag__bom(&job->text);
 	TlFindings fs;
 	tl_array_init(&fs);
 	char why[256];
-	if (!tl_diag__settings(s, d->path, &sel, &fo.torch_version))
-		goto publish;
-	if (d->kind == TL_DOC_PYTHON) {
-		/* The document's text stands for its module; when another open
-		 * document read that module, they are analysed again. */
-		if (s->project && tl_project_set_text(s->project, d->path, d->text.data, d->text.len))
-			tl_server_mark_all_due(s, tl_server_now());
-		d->due = 0;
+	TSTree *old = job->tree;
+	job->tree = NULL;
+	if (job->excluded)
+		goto done;
+	if (job->kind == TL_DOC_PYTHON) {
 		TlSource src;
-		if (!tl_source_init_text(&src, d->path, d->text.data, d->text.len, why, sizeof why)) {
-			tl_diag__unreadable(s, d, why);
+		if (!tl_source_init_text(&src, job->path, job->text.data, job->text.len, why, sizeof why)) {
+			tl_diag__unreadable(rules, out, why);
 			goto done;
 		}
 		int64_t e0 = tl_server_now();
@@ -219,60 +181,58 @@ void tl_server_analyze_doc(TlServer *s, TlDoc *d)
 		/* Over the memory budget: not parsed (the engine says so). */
 		bool huge = tl_engine_tokens(src.parse_text ? src.parse_text : src.text, src.length,
 					     TL_ENGINE_MAX_TOKENS) > TL_ENGINE_MAX_TOKENS;
-		/* The parse has the engine's CPU bound (and its cancel hook: a
+		/* The parse has the engine's CPU bound and its cancel hook (a
 		 * newer version stops it); one cut short is left to the engine,
 		 * which reports it (TL002). */
-		s->analysing = d->uri;
-		s->stale = false;
 		TlBound bound;
 		memset(&bound, 0, sizeof bound);
 		tl_bound_begin(&bound, tl_budget_seconds_for(src.length));
-		bound.cancel = tl_server_stale;
-		bound.cancel_data = s;
+		bound.cancel = e->qexec.bound.cancel;
+		bound.cancel_data = e->qexec.bound.cancel_data;
 		TSInput in = { &src, tl_diag__read, TSInputEncodingUTF8, NULL };
 		TSParseOptions po = { &bound, tl_diag__parse_progress };
-		TSTree *tree = bom || huge ? NULL : ts_parser_parse_with_options(s->engine.parser, d->tree, in, po);
+		TSTree *tree = bom || huge ? NULL : ts_parser_parse_with_options(e->parser, old, in, po);
 		if (!tree && !bom && !huge)
-			ts_parser_reset(s->engine.parser);
-		if (d->tree)
-			ts_tree_delete(d->tree);
-		d->tree = tree;
-		if (tree)
-			tl_engine_analyze_tree(&s->engine, &src, tree, &fo, &fs);
-		else
-			tl_engine_analyze_with(&s->engine, &src, &fo, &fs);
-		s->analysing = NULL;
-		engine_ns = tl_server_now() - e0;
-		if (s->engine.qexec.status & TL_QEXEC_CANCELLED) {
-			/* Stale: nothing published; analysed again after the
-			 * queued changes. */
+			ts_parser_reset(e->parser);
+		if (bound.hit == TL_BOUND_CANCELLED) {
+			if (tree)
+				ts_tree_delete(tree);
+			job->cancelled = true;
 			tl_source_release(&src);
-			tl_selection_release(&sel);
-			tl_diag__account(s, t0, c0, engine_ns, lines.starts.size);
-			tl_findings_release(&fs);
-			tl_lsp_lines_release(&lines);
-			d->due = tl_server_now();
-			return;
+			goto done;
+		}
+		if (tree)
+			tl_engine_analyze_tree(e, &src, tree, fo, &fs);
+		else
+			tl_engine_analyze_with(e, &src, fo, &fs);
+		job->tree = tree;
+		job->engine_ns = tl_server_now() - e0;
+		if (e->qexec.status & TL_QEXEC_CANCELLED) {
+			job->cancelled = true; /* stale: nothing published */
+			tl_source_release(&src);
+			goto done;
 		}
 		for (uint32_t i = 0; i < fs.size; i++) {
 			TlFinding *f = &fs.items[i];
 			TlLspRange r = { tl_lsp_lines_position(&lines, f->start_byte + bom),
 					 tl_lsp_lines_position(&lines, f->end_byte + bom) };
-			tl_diag__add(d, f->rule, r, f->message);
-			tl_diag__take_fix(d, f, bom);
+			tl_diag__add(out, f->rule, r, f->message);
+			tl_diag__take_fix(out, f, bom);
 		}
 		tl_source_release(&src);
 	} else {
 		/* An .ipynb as JSON text: positions land inside the cells' strings. */
 		TlNotebook nb;
-		if (!tl_notebook_load(&nb, d->path, d->text.data, d->text.len, why, sizeof why)) {
-			tl_diag__unreadable(s, d, why);
+		if (!tl_notebook_load(&nb, job->path, job->text.data, job->text.len, why, sizeof why)) {
+			tl_diag__unreadable(rules, out, why);
 			goto done;
 		}
 		int64_t e0 = tl_server_now();
-		tl_engine_analyze_with(&s->engine, &nb.program, &fo, &fs);
-		engine_ns = tl_server_now() - e0;
-		for (uint32_t i = 0; i < fs.size; i++) {
+		tl_engine_analyze_with(e, &nb.program, fo, &fs);
+		job->engine_ns = tl_server_now() - e0;
+		if (e->qexec.status & TL_QEXEC_CANCELLED)
+			job->cancelled = true;
+		for (uint32_t i = 0; i < fs.size && !job->cancelled; i++) {
 			TlFinding *f = &fs.items[i];
 			tl_notebook_map(&nb, f);
 			/* start/end are now raw-file positions; the raw text is
@@ -280,118 +240,82 @@ void tl_server_analyze_doc(TlServer *s, TlDoc *d)
 			uint32_t a = tl_diag__offset(&lines, f->start.line, f->start.column + (bom && f->start.line == 1));
 			uint32_t b = tl_diag__offset(&lines, f->end.line, f->end.column + (bom && f->end.line == 1));
 			TlLspRange r = { tl_lsp_lines_position(&lines, a), tl_lsp_lines_position(&lines, b) };
-			tl_diag__add(d, f->rule, r, f->message);
+			tl_diag__add(out, f->rule, r, f->message);
 		}
 		tl_notebook_release(&nb);
 	}
 done:
-	tl_selection_release(&sel);
-publish:
-	tl_diag__account(s, t0, c0, engine_ns, lines.starts.size);
+	if (old)
+		ts_tree_delete(old);
 	tl_findings_release(&fs);
 	tl_lsp_lines_release(&lines);
-	tl_diag__publish(s, d);
 }
 
-/* ---- notebooks synchronised cell by cell ---------------------------------------------------- */
-
-void tl_server_analyze_notebook(TlServer *s, TlNbDoc *nb)
+/* The cells of a notebook synchronised cell by cell, analysed together;
+ * job->text holds them as an .ipynb, so that notebook.c handles IPython
+ * syntax and maps positions back to cells exactly as for a file. */
+static void tl_diag__run_notebook(TlEngine *e, const TlRuleSet *rules, TlJob *job,
+				  TlFileOptions *fo)
 {
-	int64_t t0 = tl_server_now(), c0 = tl_server_cpu(), engine_ns = 0;
-	tl_server_check_configs(s, nb->path);
-	nb->due = 0;
-	uint32_t n = nb->cells.size;
-	TlDoc **docs = tl_calloc(n ? n : 1, sizeof *docs);
+	uint32_t n = job->outs.size;
 	TlLspLines *lines = tl_calloc(n ? n : 1, sizeof *lines);
-	/* The cells as an .ipynb, so that notebook.c handles IPython syntax
-	 * and maps positions back to cells exactly as for a file. */
-	json_t *cells = json_array();
-	for (uint32_t i = 0; i < n; i++) {
-		docs[i] = tl_server_doc(s, nb->cells.items[i]);
-		const char *text = docs[i] ? docs[i]->text.data : "";
-		size_t len = docs[i] ? docs[i]->text.len : 0;
-		json_array_append_new(cells, json_pack("{s:s, s:s%}", "cell_type",
-						       nb->code.items[i] ? "code" : "markdown",
-						       "source", text, len));
-		if (docs[i]) {
-			tl_diag__begin(docs[i]);
-			tl_lsp_lines_init(&lines[i], docs[i]->text.data, (uint32_t)docs[i]->text.len);
-		}
-	}
-	json_t *ipynb = json_pack("{s:o, s:i, s:i}", "cells", cells, "nbformat", 4, "nbformat_minor", 5);
-	char *raw = json_dumps(ipynb, JSON_COMPACT);
-	json_decref(ipynb);
-	TlSelection sel;
-	TlFileOptions fo = { .selection = &sel };
+	for (uint32_t i = 0; i < n; i++)
+		tl_lsp_lines_init(&lines[i], job->outs.items[i].text.data,
+				  (uint32_t)job->outs.items[i].text.len);
 	TlFindings fs;
 	tl_array_init(&fs);
 	char why[256];
 	TlNotebook tnb;
-	bool cancelled = false;
-	if (!tl_diag__settings(s, nb->path, &sel, &fo.torch_version))
-		goto publish;
-	if (!raw || !tl_notebook_load(&tnb, nb->path, raw, strlen(raw), why, sizeof why)) {
+	if (job->excluded)
+		goto done;
+	if (!tl_notebook_load(&tnb, job->path, job->text.data, job->text.len, why, sizeof why)) {
 		for (uint32_t i = 0; i < n; i++)
-			if (docs[i] && nb->code.items[i]) {
-				tl_diag__unreadable(s, docs[i], raw ? why : "out of memory");
+			if (job->outs.items[i].code) {
+				tl_diag__unreadable(rules, &job->outs.items[i].pub, why);
 				break;
 			}
-		tl_selection_release(&sel);
-		goto publish;
+		goto done;
 	}
 	int64_t e0 = tl_server_now();
-	s->analysing = nb->uri;
-	s->stale = false;
-	tl_engine_analyze_with(&s->engine, &tnb.program, &fo, &fs);
-	s->analysing = NULL;
-	engine_ns = tl_server_now() - e0;
-	if (s->engine.qexec.status & TL_QEXEC_CANCELLED) {
-		/* Stale: nothing published; analysed again after the queued
-		 * changes. */
-		tl_notebook_release(&tnb);
-		tl_selection_release(&sel);
-		nb->due = tl_server_now();
-		cancelled = true;
-		goto publish;
-	}
-	for (uint32_t k = 0; k < fs.size; k++) {
+	tl_engine_analyze_with(e, &tnb.program, fo, &fs);
+	job->engine_ns = tl_server_now() - e0;
+	if (e->qexec.status & TL_QEXEC_CANCELLED)
+		job->cancelled = true; /* stale: nothing published */
+	for (uint32_t k = 0; k < fs.size && !job->cancelled; k++) {
 		TlFinding *f = &fs.items[k];
 		tl_notebook_map(&tnb, f);
 		uint32_t c = f->cell ? f->cell - 1 : 0;
-		if (c >= n || !docs[c])
+		if (c >= n)
 			continue;
 		uint32_t a = tl_diag__offset(&lines[c], f->cell_start.line, f->cell_start.column);
 		uint32_t b = tl_diag__offset(&lines[c], f->cell_end.line, f->cell_end.column);
 		TlLspRange r = { tl_lsp_lines_position(&lines[c], a),
 				 tl_lsp_lines_position(&lines[c], b < a ? a : b) };
-		tl_diag__add(docs[c], f->rule, r, f->message);
+		tl_diag__add(&job->outs.items[c].pub, f->rule, r, f->message);
 	}
 	tl_notebook_release(&tnb);
-	tl_selection_release(&sel);
-publish:
-	free(raw); /* jansson's allocation */
-	tl_diag__account(s, t0, c0, engine_ns, 0);
+done:
 	tl_findings_release(&fs);
-	for (uint32_t i = 0; i < n; i++) {
-		if (!docs[i])
-			continue;
+	for (uint32_t i = 0; i < n; i++)
 		tl_lsp_lines_release(&lines[i]);
-		if (!cancelled)
-			tl_diag__publish(s, docs[i]);
-	}
 	tl_free(lines);
-	tl_free(docs);
 }
 
-void tl_server_flush(TlServer *s, TlDoc *d)
+void tl_diag_run_job(TlEngine *e, const TlRuleSet *rules, TlJob *job)
 {
-	if (d->kind == TL_DOC_CELL) {
-		TlNbDoc *nb = d->notebook ? tl_server_notebook(s, d->notebook) : NULL;
-		if (nb && nb->due)
-			tl_server_analyze_notebook(s, nb);
-	} else if (d->due) {
-		tl_server_analyze_doc(s, d);
-	}
+	int64_t c0 = tl_server_cpu();
+	TlFileOptions fo = { .selection = &job->sel, .torch_version = job->torch_version,
+			     .imports = job->imports };
+	if (job->notebook)
+		tl_diag__run_notebook(e, rules, job, &fo);
+	else
+		tl_diag__run_doc(e, rules, job, &fo);
+	/* Every document the job covers gets a list, empty or not. */
+	for (uint32_t i = 0; i < job->outs.size && !job->cancelled; i++)
+		if (!job->outs.items[i].pub.published)
+			job->outs.items[i].pub.published = json_array();
+	job->cpu_ns = tl_server_cpu() - c0;
+	job->done_ns = tl_server_now();
 }
 
 /* ---- hover --------------------------------------------------------------------------------- */
@@ -414,20 +338,24 @@ json_t *tl_server_hover(TlServer *s, json_t *params, int *code, const char **why
 		*why = "hover needs textDocument.uri and position";
 		return NULL;
 	}
+	/* Answered at once from the diagnostics last published, also while
+	 * the document is being analysed again (the worker replaces them only
+	 * once its analysis is done and still matches the document). */
 	TlDoc *d = tl_server_doc(s, uri);
 	if (!d)
 		return json_null();
-	tl_server_flush(s, d);
+	if (s->inflight)
+		s->stats.hovers_during_analysis++;
 	TlBuf md;
 	tl_buf_init(&md);
 	const TlDiag *first = NULL;
-	for (uint32_t i = 0; i < d->diags.size; i++) {
-		const TlDiag *g = &d->diags.items[i];
+	for (uint32_t i = 0; i < d->pub.diags.size; i++) {
+		const TlDiag *g = &d->pub.diags.items[i];
 		if (!tl_diag__contains(g->range, pos))
 			continue;
 		bool seen = false;
 		for (uint32_t k = 0; k < i && !seen; k++)
-			seen = d->diags.items[k].rule == g->rule && tl_diag__contains(d->diags.items[k].range, pos);
+			seen = d->pub.diags.items[k].rule == g->rule && tl_diag__contains(d->pub.diags.items[k].range, pos);
 		if (seen)
 			continue;
 		if (first)
@@ -473,14 +401,14 @@ static json_t *tl_diag__edit_action(const TlDoc *d, const TlLspLines *lines, con
 static void tl_diag__fix_actions(const TlDoc *d, const TlLspLines *lines, uint32_t diag,
 				 json_t *out)
 {
-	const TlDiag *g = &d->diags.items[diag];
+	const TlDiag *g = &d->pub.diags.items[diag];
 	if (d->kind != TL_DOC_PYTHON || !g->edits.size)
 		return;
 	TlBuf title;
 	tl_buf_init(&title);
 	tl_buf_addf(&title, "Fix %s: %s%s", g->rule->code, g->fix_title ? g->fix_title : "apply the fix",
 		    g->applicability == TL_FIX_UNSAFE ? " (unsafe: may change what the code does)" : "");
-	json_t *a = tl_diag__edit_action(d, lines, title.data, json_array_get(d->published, diag),
+	json_t *a = tl_diag__edit_action(d, lines, title.data, json_array_get(d->pub.published, diag),
 					 g->edits.items, g->edits.size);
 	if (g->applicability == TL_FIX_SAFE)
 		json_object_set_new(a, "isPreferred", json_true());
@@ -496,9 +424,9 @@ static json_t *tl_diag__fix_all(const TlDoc *d, const TlLspLines *lines)
 		return NULL;
 	TlArray(TlFixChoice) choices;
 	tl_array_init(&choices);
-	for (uint32_t i = 0; i < d->diags.size; i++)
-		if (d->diags.items[i].edits.size) {
-			TlFixChoice c = { &d->diags.items[i].edits, d->diags.items[i].applicability };
+	for (uint32_t i = 0; i < d->pub.diags.size; i++)
+		if (d->pub.diags.items[i].edits.size) {
+			TlFixChoice c = { &d->pub.diags.items[i].edits, d->pub.diags.items[i].applicability };
 			tl_array_push(&choices, c);
 		}
 	TlBuf fixed;
@@ -675,7 +603,13 @@ json_t *tl_server_code_action(TlServer *s, json_t *params, int *code, const char
 	 * comment typed there would be JSON, not Python. */
 	if (!d || d->kind == TL_DOC_IPYNB)
 		return out;
-	tl_server_flush(s, d);
+	/* Answered at once from the diagnostics last published. Their edits
+	 * are byte ranges of the text they were computed on: once the text
+	 * has changed (an analysis of the new text is due or under way) they
+	 * could land on the wrong bytes, so there is nothing to offer until
+	 * the new diagnostics are published (clients ask again then). */
+	if (d->pub.gen != d->gen)
+		return out;
 	TlLspLines lines;
 	tl_lsp_lines_init(&lines, d->text.data, (uint32_t)d->text.len);
 	if (fix_all) {
@@ -689,8 +623,8 @@ json_t *tl_server_code_action(TlServer *s, json_t *params, int *code, const char
 	}
 	uint32_t bom = tl_diag__bom(&d->text);
 	TSTree *tree = NULL;
-	for (uint32_t i = 0; i < d->diags.size; i++) {
-		const TlDiag *g = &d->diags.items[i];
+	for (uint32_t i = 0; i < d->pub.diags.size; i++) {
+		const TlDiag *g = &d->pub.diags.items[i];
 		if (!tl_lsp_pos_le(g->range.start, range.end) || !tl_lsp_pos_le(range.start, g->range.end))
 			continue;
 		tl_diag__fix_actions(d, &lines, i, out);
@@ -698,12 +632,12 @@ json_t *tl_server_code_action(TlServer *s, json_t *params, int *code, const char
 			continue; /* an unused suppression is removed, not suppressed */
 		bool dup = false;
 		for (uint32_t k = 0; k < i && !dup; k++)
-			dup = d->diags.items[k].rule == g->rule &&
-			      d->diags.items[k].range.start.line == g->range.start.line;
+			dup = d->pub.diags.items[k].rule == g->rule &&
+			      d->pub.diags.items[k].range.start.line == g->range.start.line;
 		if (dup)
 			continue;
 		if (!tree)
-			tree = ts_parser_parse_string(s->engine.parser, NULL, d->text.data + bom,
+			tree = ts_parser_parse_string(s->parser, NULL, d->text.data + bom,
 						      (uint32_t)d->text.len - bom);
 		TSNode root = ts_tree_root_node(tree);
 		TlEdit edit;
@@ -716,7 +650,7 @@ json_t *tl_server_code_action(TlServer *s, json_t *params, int *code, const char
 		char title[96];
 		snprintf(title, sizeof title, "Suppress %s with `# noqa: %s`", g->rule->code, g->rule->code);
 		json_array_append_new(out, tl_diag__edit_action(d, &lines, title,
-								json_array_get(d->published, i), &edit, 1));
+								json_array_get(d->pub.published, i), &edit, 1));
 		tl_free(edit.text);
 	}
 	if (tree)

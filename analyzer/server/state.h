@@ -37,6 +37,13 @@ typedef struct TlDiag {
 	const char *fix_title; /* borrowed from the rule, or NULL */
 } TlDiag;
 
+/* A document's published diagnostics: what hover and code actions read. */
+typedef struct TlPub {
+	TlArray(TlDiag) diags;
+	json_t *published; /* the diagnostics as published (owned), parallel to diags */
+	uint64_t gen;      /* the document's generation they were computed for */
+} TlPub;
+
 typedef struct TlDoc {
 	char *uri;
 	char *path;          /* the file, or a stand-in below the workspace for other schemes */
@@ -46,16 +53,54 @@ typedef struct TlDoc {
 	TSTree *tree;        /* Python documents without a BOM: the last parse, edited
 			      * along with the text so the next parse is incremental; owned */
 	int64_t version;
+	/* Changes with every open and edit of the text (a server-wide counter,
+	 * so a document closed and opened again never repeats one): an
+	 * analysis's result is published only while it still matches. */
+	uint64_t gen;
 	int64_t due;         /* CLOCK_MONOTONIC ns when an analysis is due; 0: none */
-	TlArray(TlDiag) diags;
-	json_t *published;   /* the diagnostics last published (owned), parallel to diags */
+	TlPub pub;           /* the last published diagnostics (of generation pub.gen) */
 } TlDoc;
+
+/* One document's diagnostics out of an analysis. */
+typedef struct TlJobOut {
+	char *uri;
+	uint64_t gen;   /* the document's generation when the job was made */
+	bool code;      /* cells: a code cell (others are Markdown) */
+	TlBuf text;     /* cells: the cell's text then (positions are mapped in it) */
+	TlPub pub;
+} TlJobOut;
+
+/* An analysis handed to the worker: a snapshot of everything it reads,
+ * so that the protocol thread goes on changing documents meanwhile. */
+typedef struct TlJob {
+	/* Filled by the protocol thread; read by the worker. */
+	bool notebook;       /* the cells of a notebook synchronised cell by cell */
+	TlDocKind kind;      /* else: the document's kind */
+	char *uri;           /* the document's, or the notebook's */
+	char *path;
+	uint64_t gen;        /* its generation when the job was made */
+	int64_t version;
+	TlBuf text;          /* the document's text, or the cells as an .ipynb */
+	TSTree *tree;        /* in: a copy of the document's edited last parse, or
+			      * NULL; out: the new parse (Python documents) */
+	bool excluded;       /* the configuration excludes the file: nothing to report */
+	TlSelection sel;
+	int torch_version;
+	const TlImports *imports;
+	TlArray(TlJobOut) outs; /* a document: one; a notebook: one per cell */
+	int64_t t0, prep_cpu_ns; /* when the job was made, and what making it cost */
+	/* Filled by the worker. */
+	bool cancelled;      /* stopped by the cancel flag: nothing to publish */
+	int64_t done_ns, engine_ns, cpu_ns;
+	uint32_t lines;
+} TlJob;
 
 typedef struct TlNbDoc {
 	char *uri, *path;
 	int64_t version;
 	TlStrArray cells;    /* the cells' URIs, in order */
 	TlArray(bool) code;  /* per cell: a code cell (others are Markdown) */
+	uint64_t gen;        /* as TlDoc.gen: changes with the cells or their text */
 	int64_t due;
 } TlNbDoc;
 
@@ -73,6 +118,7 @@ typedef struct TlServerStats {
 					    * costs, whatever else the machine runs */
 	uint32_t last_lines;               /* lines of the document last analysed */
 	uint64_t hovers_during_analysis;   /* hovers answered while an analysis ran */
+	uint64_t cancelled;                /* analyses stopped as stale (of `analyses`) */
 } TlServerStats;
 
 typedef struct TlServer {
@@ -98,21 +144,28 @@ typedef struct TlServer {
 	 * text stands for its file; a change to a module read for context
 	 * makes every open document due. */
 	TlProject *project;
-	/* Input. During an analysis the engine's cancel hook reads what the
-	 * client sends into `queue` (each item [0, message] or [1, why a frame
-	 * was bad]), handled in order afterwards; a change to the document
-	 * being analysed (`analysing`: its URI, or its notebook's), shutdown,
-	 * exit or the end of input makes the analysis stale: it stops, and
-	 * the document is analysed again once the queue is handled. */
+	/* Input, read by the loop (the protocol thread), which answers every
+	 * request at once; analyses run on the worker (server_worker.c). */
 	TlLspReader reader;
-	json_t *queue;
-	const char *analysing;
-	bool stale, input_ended;
-	int64_t next_peek;
+	bool input_ended;
+	uint64_t gen_next;     /* the last generation handed out (TlDoc.gen) */
+	/* The analysis thread and the job it holds (NULL: idle). While a job
+	 * is out, the engine, the project model and the engine's parser are
+	 * the worker's; the protocol thread touches them only while idle. */
+	struct TlWorker *worker;
+	struct TlJob *inflight;
+	/* What the protocol thread could not do to the project model while a
+	 * job was out, done before the next job starts: the paths of closed
+	 * documents (their files count again), and whether every loaded
+	 * module is to be forgotten (a module changed on disk). */
+	TlStrArray project_closed;
+	bool project_forget;
+	bool trim;             /* a large document was closed: give memory back when idle */
+	TSParser *parser;      /* the protocol thread's own (code actions) */
 } TlServer;
 
 int64_t tl_server_now(void);
-/* CPU time of the process, ns (the server is one thread). */
+/* CPU time of the calling thread, ns. */
 int64_t tl_server_cpu(void);
 /* Sends `msg` (stolen) to the client. */
 void tl_server_send(TlServer *s, json_t *msg);
@@ -127,18 +180,37 @@ bool tl_server_check_configs(TlServer *s, const char *path);
 /* Makes every open document (and notebook) due at `when`. */
 void tl_server_mark_all_due(TlServer *s, int64_t when);
 
-/* server_diag.c */
-/* Analyses `d` (a Python or .ipynb document) and publishes its diagnostics. */
-/* The engine's cancel hook (TlQexec.bound.cancel): true when the analysis in
- * progress is stale. */
-bool tl_server_stale(void *data);
-void tl_server_analyze_doc(TlServer *s, TlDoc *d);
-/* Analyses the cells of `nb` together and publishes each cell's diagnostics. */
-void tl_server_analyze_notebook(TlServer *s, TlNbDoc *nb);
-/* Analyses what owns `d` (itself or its notebook) if it is due. */
-void tl_server_flush(TlServer *s, TlDoc *d);
+/* Generations (TlDoc.gen): the next one. */
+uint64_t tl_server_gen(TlServer *s);
 void tl_server_doc_clear(TlDoc *d);
+void tl_pub_init(TlPub *p);
+void tl_pub_clear(TlPub *p);
+/* Moves `from`'s diagnostics into `to` (whose old ones are released). */
+void tl_pub_move(TlPub *to, TlPub *from);
+
+/* server_diag.c: analysis (run on the worker thread: it reads only the job
+ * and the read-only rule set, and uses the engine handed to it) and the
+ * features that read published diagnostics (on the protocol thread). */
+struct TlJob;
+void tl_diag_run_job(TlEngine *e, const TlRuleSet *rules, struct TlJob *job);
 json_t *tl_server_hover(TlServer *s, json_t *params, int *code, const char **why);
 json_t *tl_server_code_action(TlServer *s, json_t *params, int *code, const char **why);
+
+/* server_worker.c: the analysis thread. */
+/* Starts the worker; false when the thread cannot be created. */
+bool tl_worker_start(TlServer *s);
+/* Cancels the job out (if any), stops the thread and waits for it. */
+void tl_worker_stop(TlServer *s);
+/* The descriptor that becomes readable when the job out is done. */
+int tl_worker_fd(const TlServer *s);
+/* Takes the finished job, if there is one, and publishes its diagnostics
+ * when its document has not changed since. Returns true when one was taken. */
+bool tl_worker_collect(TlServer *s);
+/* Cancels the job out when its document changed, closed, or the server is
+ * shutting down (its result could never be published). */
+void tl_worker_check_stale(TlServer *s);
+/* Starts the analysis of one due document (or notebook) when the worker
+ * is idle. */
+void tl_worker_run_due(TlServer *s);
 
 #endif
