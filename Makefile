@@ -51,8 +51,11 @@ EMBED_FILES := $(sort $(wildcard rules/*.toml) $(wildcard queries/*.scm) $(wildc
 OBJ := $(BUILD)/obj
 ASAN_OBJ := $(BUILD)/asan
 ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+# ThreadSanitizer, for the language server's two threads (make lsp-tsan).
+TSAN_OBJ := $(BUILD)/tsan
+TSAN_FLAGS := -O1 -g -fsanitize=thread -fno-omit-frame-pointer
 
-.PHONY: all deps demo test install dist man clean unit-build asan-build check-warnings fuzz fuzz-build fuzz-smoke validate-cuda validate-gpu bench
+.PHONY: all deps demo test install dist man clean unit-build asan-build lsp-tsan check-warnings fuzz fuzz-build fuzz-smoke validate-cuda validate-gpu bench
 all: torchlint
 
 DEPS_STAMP := $(DEPS)/.stamp
@@ -95,6 +98,7 @@ $(1)/%.o: analyzer/%.c $(wildcard analyzer/*/*.h) $(DEPS_STAMP)
 endef
 $(eval $(call objects,$(OBJ),$$(CFLAGS)))
 $(eval $(call objects,$(ASAN_OBJ),$$(ASAN_FLAGS)))
+$(eval $(call objects,$(TSAN_OBJ),$$(TSAN_FLAGS)))
 
 DEP_OBJS = ts_lib.o ts_python_parser.o ts_python_scanner.o embedded.o
 LIB_OBJS = $(patsubst analyzer/%.c,%.o,$(LIB_SRC)) $(DEP_OBJS)
@@ -104,6 +108,14 @@ torchlint: $(addprefix $(OBJ)/,$(LIB_OBJS) main.o)
 
 $(BUILD)/torchlint-asan: $(addprefix $(ASAN_OBJ)/,$(LIB_OBJS) main.o)
 	$(CC) $(ASAN_FLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/torchlint-tsan: $(addprefix $(TSAN_OBJ)/,$(LIB_OBJS) main.o)
+	$(CC) $(TSAN_FLAGS) -o $@ $^ $(LDLIBS)
+
+# The language server's tests under ThreadSanitizer (not part of `make
+# test`: the build alone takes minutes): any report fails.
+lsp-tsan: $(BUILD)/torchlint-tsan
+	sh tests/lsp/test-tsan.sh $(BUILD)/torchlint-tsan
 
 # --- tests -----------------------------------------------------------------------
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
@@ -261,5 +273,5 @@ install: torchlint
 	else echo "make install: python3 not found: torchlint(1) not installed (tools/gen_man.py makes it)"; fi
 
 clean:
-	rm -rf $(OBJ) $(ASAN_OBJ) $(BUILD)/gen $(BUILD)/unit $(BUILD)/unit-asan $(BUILD)/embed \
+	rm -rf $(OBJ) $(ASAN_OBJ) $(TSAN_OBJ) $(BUILD)/torchlint-tsan $(BUILD)/gen $(BUILD)/unit $(BUILD)/unit-asan $(BUILD)/embed \
 	  $(BUILD)/torchlint-asan $(BUILD)/validate-cuda $(BUILD)/torchlint.1 torchlint

@@ -1,6 +1,7 @@
 /* `torchlint server`: the loop, the protocol's lifecycle, document
  * synchronisation, the editor's settings and configuration discovery.
- * Analysis and the features built on it are in server_diag.c. */
+ * Analyses run on the worker thread (server_worker.c); the analysis and
+ * the features built on it are in server_diag.c. */
 #include "server/server.h"
 #include "server/state.h"
 
@@ -284,6 +285,8 @@ static void tl_server__forget_tree(TlDoc *d)
 	if (d->tree)
 		ts_tree_delete(d->tree);
 	d->tree = NULL;
+	d->tree_lost = d->tree_lent; /* the tree lent to the worker is of no use now */
+	tl_array_clear(&d->lent_edits);
 }
 
 static TlDoc *tl_server__open(TlServer *s, const char *uri, TlDocKind kind, const char *text,
@@ -294,6 +297,7 @@ static TlDoc *tl_server__open(TlServer *s, const char *uri, TlDocKind kind, cons
 		d = tl_calloc(1, sizeof *d);
 		d->uri = tl_strdup(uri);
 		tl_buf_init(&d->text);
+		tl_array_init(&d->lent_edits);
 		tl_pub_init(&d->pub);
 		tl_array_push(&s->docs, d);
 	}
@@ -318,6 +322,7 @@ static void tl_server__doc_free(TlDoc *d)
 {
 	tl_server_doc_clear(d);
 	tl_server__forget_tree(d);
+	tl_array_release(&d->lent_edits);
 	tl_array_release(&d->pub.diags);
 	tl_buf_release(&d->text);
 	tl_free(d->uri);
@@ -410,8 +415,11 @@ static bool tl_server__apply_changes(TlServer *s, TlDoc *d, json_t *changes)
 		/* Offsets are 32-bit: no document grows past the largest message. */
 		if (n > TL_LSP_MAX_BODY || d->text.len - (b - a) + n > TL_LSP_MAX_BODY)
 			return false;
+		/* The tree is edited along; while it is lent to the worker, the
+		 * edit is kept to be made when it comes back. */
+		bool track = d->tree || (d->tree_lent && !d->tree_lost);
 		TSInputEdit edit;
-		if (d->tree) {
+		if (track) {
 			edit.start_byte = a;
 			edit.old_end_byte = b;
 			edit.new_end_byte = a + (uint32_t)n;
@@ -419,10 +427,13 @@ static bool tl_server__apply_changes(TlServer *s, TlDoc *d, json_t *changes)
 			edit.old_end_point = tl_server__point(d->text.data, len, b);
 		}
 		tl_server__splice(&d->text, a, b, text, n);
-		if (d->tree) {
+		if (track) {
 			edit.new_end_point = tl_server__point(d->text.data, (uint32_t)d->text.len,
 							      edit.new_end_byte);
-			ts_tree_edit(d->tree, &edit);
+			if (d->tree)
+				ts_tree_edit(d->tree, &edit);
+			else
+				tl_array_push(&d->lent_edits, edit);
 		}
 	}
 	return true;

@@ -5,11 +5,14 @@
  * document needs the first time they are needed and keeps them (queryset.h),
  * so a re-analysis costs the analysis only.
  *
- * One thread. The loop poll(2)s standard input with a timeout equal to the
- * time left before the next due analysis: an edit makes its document due
- * `debounce` later (a burst of keystrokes costs one analysis), an open or a
- * save makes it due at once, and a request that needs the findings (hover,
- * code action, stats) analyses a due document before it answers.
+ * Two threads. The protocol thread's loop poll(2)s standard input and the
+ * worker's pipe with a timeout equal to the time left before the next due
+ * analysis: an edit makes its document due `debounce` later (a burst of
+ * keystrokes costs one analysis), an open or a save makes it due at once.
+ * Due documents are analysed one at a time on the worker thread
+ * (server_worker.c); every request is answered at once, hover and code
+ * actions from the diagnostics last published. A newer version of the
+ * document being analysed cancels its analysis, which is never published.
  *
  * Documents: Python text documents, `.ipynb` files opened as JSON text
  * (analysed as notebooks, positions mapped into the JSON), and notebooks
@@ -26,7 +29,8 @@
  *
  * Memory: per open document its text, its last diagnostics and, for cells,
  * the notebook's cell list; per directory seen, one cached configuration
- * and two stat stamps. Nothing grows with the number of edits. */
+ * and two stat stamps; during an analysis, a copy of the analysed text.
+ * Nothing grows with the number of edits. */
 #ifndef TL_SERVER_H
 #define TL_SERVER_H
 

@@ -195,8 +195,11 @@ static void tl_diag__run_doc(TlEngine *e, const TlRuleSet *rules, TlJob *job, Tl
 		if (!tree && !bom && !huge)
 			ts_parser_reset(e->parser);
 		if (bound.hit == TL_BOUND_CANCELLED) {
+			/* The old tree goes back to the document, for the next parse. */
 			if (tree)
 				ts_tree_delete(tree);
+			job->tree = old;
+			old = NULL;
 			job->cancelled = true;
 			tl_source_release(&src);
 			goto done;
@@ -270,7 +273,7 @@ static void tl_diag__run_notebook(TlEngine *e, const TlRuleSet *rules, TlJob *jo
 		goto done;
 	if (!tl_notebook_load(&tnb, job->path, job->text.data, job->text.len, why, sizeof why)) {
 		for (uint32_t i = 0; i < n; i++)
-			if (job->outs.items[i].code) {
+			if (job->outs.items[i].code && *job->outs.items[i].uri) {
 				tl_diag__unreadable(rules, &job->outs.items[i].pub, why);
 				break;
 			}

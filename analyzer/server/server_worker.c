@@ -151,8 +151,12 @@ static TlJob *tl_job__doc(TlServer *s, TlDoc *d)
 	job->gen = d->gen;
 	job->version = d->version;
 	tl_buf_addn(&job->text, d->text.data, d->text.len);
-	/* Trees are copied to be used on another thread (a cheap copy). */
-	job->tree = d->tree ? ts_tree_copy(d->tree) : NULL;
+	/* The tree goes with the job (state.h: TlDoc.tree_lent). */
+	job->tree = d->tree;
+	d->tree = NULL;
+	d->tree_lent = true;
+	d->tree_lost = false;
+	tl_array_clear(&d->lent_edits);
 	tl_job__out(job, d->uri, d->gen);
 	job->prep_cpu_ns = tl_server_cpu() - c0;
 	return job;
@@ -374,17 +378,23 @@ bool tl_worker_collect(TlServer *s)
 		return false;
 	s->inflight = NULL;
 	tl_worker__account(s, job);
-	if (!job->cancelled && !job->notebook) {
-		TlDoc *d = tl_server_doc(s, job->uri);
-		if (d && d->gen == job->gen && d->kind == job->kind) {
-			/* The new parse is the document's only while its text is the
-			 * one parsed (edits since were made on the old tree). */
-			if (d->tree)
-				ts_tree_delete(d->tree);
-			d->tree = job->tree;
+	TlDoc *lender = job->notebook ? NULL : tl_server_doc(s, job->uri);
+	if (lender && lender->tree_lent) {
+		/* The tree comes back, with the edits made meanwhile. */
+		lender->tree_lent = false;
+		if (!lender->tree_lost && job->tree && !lender->tree) {
+			for (uint32_t i = 0; i < lender->lent_edits.size; i++)
+				ts_tree_edit(job->tree, &lender->lent_edits.items[i]);
+			lender->tree = job->tree;
 			job->tree = NULL;
-			tl_worker__publish(s, d, &job->outs.items[0]);
 		}
+		lender->tree_lost = false;
+		tl_array_clear(&lender->lent_edits);
+	}
+	if (!job->cancelled && !job->notebook) {
+		TlDoc *d = lender;
+		if (d && d->gen == job->gen && d->kind == job->kind)
+			tl_worker__publish(s, d, &job->outs.items[0]);
 	} else if (!job->cancelled) {
 		TlNbDoc *nb = tl_server_notebook(s, job->uri);
 		for (uint32_t i = 0; nb && nb->gen == job->gen && i < job->outs.size; i++) {

@@ -52,6 +52,14 @@ typedef struct TlDoc {
 	TlBuf text;          /* as the client holds it (UTF-8) */
 	TSTree *tree;        /* Python documents without a BOM: the last parse, edited
 			      * along with the text so the next parse is incremental; owned */
+	/* A tree is never shared between threads (tree-sitter's reference
+	 * counts are not read atomically everywhere): a job takes the tree
+	 * (`tree_lent`, `tree` NULL meanwhile) and gives back the new parse
+	 * (or the old tree, cancelled), on which the edits made meanwhile
+	 * (`lent_edits`) are then made; a full-text change or a reopen
+	 * meanwhile makes it of no use (`tree_lost`). */
+	bool tree_lent, tree_lost;
+	TlArray(TSInputEdit) lent_edits;
 	int64_t version;
 	/* Changes with every open and edit of the text (a server-wide counter,
 	 * so a document closed and opened again never repeats one): an
