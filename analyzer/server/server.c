@@ -871,6 +871,73 @@ static void tl_server__reply_error(TlServer *s, json_t *id, int code, const char
 	tl_server_send(s, tl_lsp_error(id ? json_incref(id) : NULL, code, why));
 }
 
+/* Calls method `t` and answers request `id` (NULL: a notification). */
+static void tl_server__respond(TlServer *s, const TlMethod *t, json_t *id, json_t *params)
+{
+	int code = 0;
+	const char *why = NULL;
+	json_t *result = t->fn(s, params, &code, &why);
+	if (!id) {
+		json_decref(result);
+		return;
+	}
+	if (code)
+		tl_server__reply_error(s, id, code, why ? why : "error");
+	else
+		tl_server_send(s, tl_lsp_response(json_incref(id), result));
+	if (code)
+		json_decref(result);
+}
+
+/* True when request `msg` is to wait for an analysis: every request is
+ * answered at once from the diagnostics last published, except a code
+ * action asking for source.fixAll alone (an editor's fix on save, often
+ * sent right after the last keystroke) on a Python document whose text
+ * changed since they were published and whose analysis is due or under
+ * way: the old diagnostics' edits are of the old text, and an empty answer
+ * would skip the fix. It is answered once that analysis is published. */
+static bool tl_server__must_wait(TlServer *s, json_t *msg)
+{
+	const char *m = tl_lsp_string(msg, "method", NULL);
+	if (!m || strcmp(m, "textDocument/codeAction") != 0 || s->shutdown || s->exiting)
+		return false;
+	json_t *params = json_object_get(msg, "params");
+	bool quick, fix_all;
+	tl_server_action_kinds(params, &quick, &fix_all);
+	if (quick || !fix_all)
+		return false;
+	const char *uri = tl_lsp_string(json_object_get(params, "textDocument"), "uri", NULL);
+	TlDoc *d = uri ? tl_server_doc(s, uri) : NULL;
+	if (!d || d->kind != TL_DOC_PYTHON || d->pub.gen == d->gen)
+		return false;
+	return d->due || (s->inflight && !s->inflight->notebook && strcmp(s->inflight->uri, d->uri) == 0);
+}
+
+static const TlMethod *tl_server__method(const char *name)
+{
+	for (size_t k = 0; k < sizeof tl_server__methods / sizeof *tl_server__methods; k++)
+		if (strcmp(tl_server__methods[k].name, name) == 0)
+			return &tl_server__methods[k];
+	return NULL;
+}
+
+/* Answers the parked requests that need not wait any longer, in order. */
+static void tl_server__unpark(TlServer *s)
+{
+	for (size_t i = 0; i < json_array_size(s->parked);) {
+		json_t *msg = json_array_get(s->parked, i);
+		if (tl_server__must_wait(s, msg)) {
+			i++;
+			continue;
+		}
+		json_incref(msg);
+		json_array_remove(s->parked, i);
+		tl_server__respond(s, tl_server__method(tl_lsp_string(msg, "method", NULL)),
+				   json_object_get(msg, "id"), json_object_get(msg, "params"));
+		json_decref(msg);
+	}
+}
+
 static void tl_server__handle(TlServer *s, json_t *msg)
 {
 	if (!json_is_object(msg)) {
@@ -927,19 +994,16 @@ static void tl_server__handle(TlServer *s, json_t *msg)
 						       "a notification was sent as a request");
 			return;
 		}
-		int code = 0;
-		const char *why = NULL;
-		json_t *result = t->fn(s, params, &code, &why);
-		if (!request) {
-			json_decref(result);
+		if (request && tl_server__must_wait(s, msg)) {
+			/* Its analysis starts now, without the debounce. */
+			TlDoc *d = tl_server_doc(s, tl_lsp_string(json_object_get(params, "textDocument"),
+								  "uri", NULL));
+			if (d->due)
+				d->due = tl_server_now();
+			json_array_append(s->parked, msg);
 			return;
 		}
-		if (code)
-			tl_server__reply_error(s, id, code, why ? why : "error");
-		else
-			tl_server_send(s, tl_lsp_response(json_incref(id), result));
-		if (code)
-			json_decref(result);
+		tl_server__respond(s, t, request ? id : NULL, params);
 		return;
 	}
 	if (request) {
@@ -1041,6 +1105,8 @@ static void tl_server__release(TlServer *s, bool engine)
 	}
 	tl_rules_release(&s->rules);
 	tl_str_array_release(&s->project_closed);
+	if (s->parked)
+		json_decref(s->parked);
 	if (s->parser)
 		ts_parser_delete(s->parser);
 	tl_project_free(s->project);
@@ -1107,6 +1173,7 @@ int tl_server_main(int argc, char **argv)
 	ts_parser_set_language(s.parser, tl_python_language());
 	signal(SIGPIPE, SIG_IGN); /* a vanished client is seen as a failed write */
 	tl_lsp_reader_init(&s.reader, STDIN_FILENO);
+	s.parked = json_array();
 	if (!tl_worker_start(&s)) {
 		fprintf(stderr, "torchlint server: cannot start the analysis thread\n");
 		tl_lsp_reader_release(&s.reader);
@@ -1126,12 +1193,13 @@ int tl_server_main(int argc, char **argv)
 			break;
 		/* A finished analysis is published before the input read with
 		 * it is handled: its result matched the document when it ended. */
-		if (rc > 0 && pfd[1].revents)
-			tl_worker_collect(&s);
+		if (rc > 0 && pfd[1].revents && tl_worker_collect(&s))
+			tl_server__unpark(&s);
 		if (rc > 0 && pfd[0].revents) {
 			if (!tl_lsp_reader_fill(&s.reader))
 				s.input_ended = true;
 			tl_server__handle_input(&s);
+			tl_server__unpark(&s);
 			if (s.input_ended) {
 				/* What came before the end is handled; then stop. */
 				if (s.reader.in.len > s.reader.pos)

@@ -571,6 +571,28 @@ static bool tl_diag__noqa_on(const TlDoc *d, const TlLspLines *lines, TSNode roo
 	return true;
 }
 
+void tl_server_action_kinds(json_t *params, bool *quick, bool *fix_all)
+{
+	/* `only` names kinds; a kind asks for itself and the kinds below it
+	 * ("source" asks for "source.fixAll.torchlint"). */
+	json_t *only = json_object_get(json_object_get(params, "context"), "only");
+	*quick = *fix_all = true;
+	if (!json_is_array(only))
+		return;
+	*quick = *fix_all = false;
+	size_t i;
+	json_t *k;
+	json_array_foreach(only, i, k)
+	{
+		const char *kind = json_string_value(k);
+		if (!kind)
+			continue;
+		*quick |= !*kind || strcmp(kind, "quickfix") == 0;
+		*fix_all |= !*kind || strcmp(kind, "source") == 0 || strcmp(kind, "source.fixAll") == 0 ||
+			    strcmp(kind, "source.fixAll.torchlint") == 0;
+	}
+}
+
 json_t *tl_server_code_action(TlServer *s, json_t *params, int *code, const char **why)
 {
 	const char *uri = tl_lsp_string(json_object_get(params, "textDocument"), "uri", NULL);
@@ -580,26 +602,10 @@ json_t *tl_server_code_action(TlServer *s, json_t *params, int *code, const char
 		*why = "codeAction needs textDocument.uri and range";
 		return NULL;
 	}
-	/* `only` names kinds; a kind asks for itself and the kinds below it
-	 * ("source" asks for "source.fixAll.torchlint"). */
-	json_t *only = json_object_get(json_object_get(params, "context"), "only");
-	bool quick = true, fix_all = true;
-	if (json_is_array(only)) {
-		quick = fix_all = false;
-		size_t i;
-		json_t *k;
-		json_array_foreach(only, i, k)
-		{
-			const char *kind = json_string_value(k);
-			if (!kind)
-				continue;
-			quick |= !*kind || strcmp(kind, "quickfix") == 0;
-			fix_all |= !*kind || strcmp(kind, "source") == 0 || strcmp(kind, "source.fixAll") == 0 ||
-				   strcmp(kind, "source.fixAll.torchlint") == 0;
-		}
-		if (!quick && !fix_all)
-			return json_array();
-	}
+	bool quick, fix_all;
+	tl_server_action_kinds(params, &quick, &fix_all);
+	if (!quick && !fix_all)
+		return json_array();
 	TlDoc *d = tl_server_doc(s, uri);
 	json_t *out = json_array();
 	/* In an .ipynb opened as JSON the source is inside JSON strings: a

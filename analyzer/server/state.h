@@ -170,6 +170,9 @@ typedef struct TlServer {
 	bool project_forget;
 	bool trim;             /* a large document was closed: give memory back when idle */
 	TSParser *parser;      /* the protocol thread's own (code actions) */
+	/* Requests answered once the analysis of their document's text is
+	 * published (server.c: tl_server__must_wait), in arrival order. */
+	json_t *parked;
 } TlServer;
 
 int64_t tl_server_now(void);
@@ -203,6 +206,8 @@ struct TlJob;
 void tl_diag_run_job(TlEngine *e, const TlRuleSet *rules, struct TlJob *job);
 json_t *tl_server_hover(TlServer *s, json_t *params, int *code, const char **why);
 json_t *tl_server_code_action(TlServer *s, json_t *params, int *code, const char **why);
+/* The kinds a codeAction request asks for (its context.only). */
+void tl_server_action_kinds(json_t *params, bool *quick, bool *fix_all);
 
 /* server_worker.c: the analysis thread. */
 /* Starts the worker; false when the thread cannot be created. */

@@ -972,6 +972,28 @@ def test_fix_actions(tmp):
     else:
         check("BOM: TL206 reported", False, got(db))
     check("shutdown + exit: status 0", c.close() == 0)
+    # Fix on save right after a keystroke: source.fixAll for a text whose
+    # analysis is still due waits for it (without the debounce, here 3 s)
+    # and fixes the text the editor holds, not the one last published.
+    c = server(debounce=3000)
+    c.initialize(root_uri=uri_of(tmp), options={"torchlint": {"torchVersion": "2.4", "extendSelect": ["TL101"]}})
+    open_doc(c, uri, FIXABLE)
+    c.diagnostics(uri, version=1)
+    edited = "# saved right after this line was typed\n" + FIXABLE
+    change(c, uri, 2, [{"range": rng(0, 0, 0, 0), "text": "# saved right after this line was typed\n"}])
+    t0 = time.monotonic()
+    r = c.call("textDocument/codeAction", {"textDocument": {"uri": uri}, "range": rng(0, 0, 0, 0),
+                                           "context": {"diagnostics": [], "only": ["source.fixAll"]}})
+    took = time.monotonic() - t0
+    fa = r.get("result") or []
+    fixed = apply_edits(edited, fa[0]["edit"]["changes"][uri]) if fa else ""
+    want = cli_fixed(edited, path, tmp, ["--torch-version", "2.4"])
+    check("fix on save after an edit: the fixes of the text held now (%.2f s, debounce 3 s)" % took,
+          fixed == want and took < 2.5, (took, fixed, want))
+    published = [m for m in c.pending if m.get("method") == "textDocument/publishDiagnostics"
+                 and m["params"].get("version") == 2]
+    check("fix on save after an edit: answered after that text's diagnostics", len(published) == 1, c.pending)
+    check("shutdown + exit: status 0", c.close() == 0)
 
 
 def test_memory_and_latency(tmp):
