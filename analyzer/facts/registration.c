@@ -39,7 +39,8 @@ static bool tl_facts__harmless_consumer(const TlCall *c)
 }
 
 /* The container a read passes along: `*self.layers`, `list(self.layers)`,
- * `self.heads.values()` are the container. */
+ * `self.heads.values()` are the container; so is `self.layers[0]`, which
+ * hands on what the container holds. */
 static TSNode tl_facts__passed_container(const TlIndex *idx, TSNode a)
 {
 	const TlSyms *sy = tl_syms();
@@ -52,7 +53,7 @@ static TSNode tl_facts__passed_container(const TlIndex *idx, TSNode a)
 			a = ts_node_named_child(a, 0);
 			continue;
 		}
-		if (s == sy->keyword_argument) {
+		if (s == sy->keyword_argument || s == sy->subscript) {
 			a = tl_tree_field(a, sy->f_value);
 			continue;
 		}

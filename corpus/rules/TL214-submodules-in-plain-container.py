@@ -237,6 +237,28 @@ class Distiller(nn.Module):
         self.hooks = list(student.children())
 
 
+class SharedProjectionAttention(nn.Module):
+    def __init__(self, dim, projection):
+        super().__init__()
+        self.proj = projection
+        self.out = nn.Linear(dim, dim)
+
+
+class SharedProjectionLayer(nn.Module):
+    def __init__(self, dim, shared=None):
+        super().__init__()
+        # kept in a list on purpose (not registered here); its element is
+        # handed to the attention below, which registers it
+        # ok: TL214
+        self.shared_proj = [shared if shared is not None else nn.Linear(dim, dim)]
+        self.attn = SharedProjectionAttention(dim, self.shared_proj[0])
+
+    def reset_projection(self, dim):
+        # ok: TL214
+        self.shared_proj = [nn.Linear(dim, dim)]
+        self.attn = SharedProjectionAttention(dim, projection=self.shared_proj[0])
+
+
 class PlainHolder:
     """Not an nn.Module: nothing would register them anyway."""
 
