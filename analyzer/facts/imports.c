@@ -133,6 +133,22 @@ static bool tl_facts__ext_in_module(const TlIndex *mod, const char *rest, size_t
 	return false;
 }
 
+/* PyTorch's own packages and those named for it (torchvision, torchrl,
+ * pytorch_lightning): the facts know their APIs by name, in any tree. */
+static bool tl_facts__torch_api_root(const char *root)
+{
+	return tl_facts__starts(root, "torch") || tl_facts__starts(root, "pytorch") ||
+	       strcmp(root, "functorch") == 0;
+}
+
+/* True when the project resolves top-level name `root` (no dots) for
+ * `idx`'s file: a package or module of the project that Python would
+ * import under that name before an installed library. */
+static bool tl_facts__project_has(const TlIndex *idx, const char *root)
+{
+	return idx->imports->module(idx->imports, idx, root, strlen(root)) != NULL;
+}
+
 static bool tl_facts__ext_def_in(const TlIndex *idx, const char *q, size_t len, TlExtDef *out,
 				 int depth)
 {
@@ -145,7 +161,14 @@ static bool tl_facts__ext_def_in(const TlIndex *idx, const char *q, size_t len, 
 		char root[1024];
 		memcpy(root, q, len);
 		root[len] = 0;
-		if (tl_facts__torch_qname(root) || tl_facts__foreign_qname(root))
+		/* A library's name is the library, except where the project
+		 * holds a package or module of that name (flair's repository
+		 * imports `flair.models` from flair/models): Python finds that
+		 * first. PyTorch's own names stay the API the facts know. */
+		root[strcspn(root, ".")] = 0;
+		if (tl_facts__torch_api_root(root) ||
+		    ((tl_facts__torch_qname(root) || tl_facts__foreign_qname(root)) &&
+		     !tl_facts__project_has(idx, root)))
 			return false;
 	}
 	/* The longest prefix that names a module of the project holds the
