@@ -149,7 +149,8 @@ static void tl_main__usage(FILE *out)
 	      "  --add-noqa               add `# noqa: CODE` to every line with a finding\n"
 	      "  --show-files             list the files that would be analysed, and exit\n"
 	      "  --show-files=context     the same, then the modules of the project their\n"
-	      "                           analysis reads for context (imported, not named)\n"
+	      "                           analysis reads for context (imported, or importing\n"
+	      "                           them; not named)\n"
 	      "  --show-settings PATH     print the configuration that applies to PATH (a file,\n"
 	      "                           or the files in a directory) and where each value\n"
 	      "                           comes from, and exit\n"
@@ -918,7 +919,7 @@ int main(int argc, char **argv)
 	 * file (the analysis itself does not: neither is an error). */
 	TlDiscoverOptions dopt = { &configs, !cli.no_gitignore, cli.force_exclude,
 				   tl_main__discover_error, &missing, stderr,
-				   cli.show_files ? tl_main__discover_skip : NULL };
+				   cli.show_files ? tl_main__discover_skip : NULL, 0 };
 	if (!tl_discover_ex((const char *const *)named.items, (int)named.size, &dopt, &files))
 		exit_code = TL_EXIT_ERROR;
 	tl_array_release(&named);
@@ -1007,6 +1008,9 @@ int main(int argc, char **argv)
 
 	run.rules = &rules;
 	run.project = tl_project_new(NULL);
+	/* The reverse question walks the project as discovery does (its
+	 * excludes); the configurations are not read elsewhere meanwhile. */
+	tl_project_set_discover(run.project, &dopt);
 	run.format = cli.format;
 	run.report.format = cli.format == TL_OUT_CONCISE ? TL_FORMAT_CONCISE : TL_FORMAT_FULL;
 	run.report.color = !cli.output && tl_main__color(cli.color, out);

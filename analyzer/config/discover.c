@@ -215,6 +215,13 @@ static bool tl_discover__walk(TlWalk *w, const char *root, TlStrArray *files)
 	TlDirItem first = { tl_strdup(root), top_scope };
 	tl_array_push(&stack, first);
 	while (stack.size) {
+		if (opt->max_files && files->size > opt->max_files) {
+			/* Over the bound: the rest is not walked. */
+			for (uint32_t i = 0; i < stack.size; i++)
+				tl_free(stack.items[i].path);
+			stack.size = 0;
+			break;
+		}
 		TlDirItem item = tl_array_pop(&stack);
 		char *dir = item.path;
 		int32_t scope = item.scope;
@@ -353,6 +360,6 @@ bool tl_discover_excluded(const TlDiscoverOptions *opt, const char *path, bool i
 bool tl_discover(const char *const *paths, int count, TlStrArray *files,
 		 TlDiscoverError on_error, void *data)
 {
-	TlDiscoverOptions opt = { NULL, false, false, on_error, data, stderr, NULL };
+	TlDiscoverOptions opt = { NULL, false, false, on_error, data, stderr, NULL, 0 };
 	return tl_discover_ex(paths, count, &opt, files);
 }

@@ -21,6 +21,9 @@ typedef struct TlDiscoverOptions {
 	/* Called for each symbolic link to a folder that a walk passes over
 	 * (not followed); NULL: not told. */
 	void (*on_skip)(void *data, const char *path, const char *why);
+	/* When not 0: a walk stops once it has listed more files than this
+	 * (the project's scan for importers, project/scan.h, is bounded). */
+	uint32_t max_files;
 } TlDiscoverOptions;
 
 /* Appends to `files` (caller frees the strings) every file named in

@@ -156,6 +156,39 @@ void tl_facts__ext_leave(const TlIndex *idx);
  * `self`); null when it passes none. Under tl_facts__ext_enter. */
 TSNode tl_facts__ext_param_arg(const TlIndex *idx, const TlCall *c, const TlExtDef *d,
 				const char *pname, size_t len);
+/* facts/importers.c: a call of a function of this module in a module that
+ * imports it (the reverse question), `def` that function as the call's own
+ * module resolves it (def.idx may be the project's reading of this file,
+ * or this index itself for a method found by name). */
+typedef struct TlExtSite {
+	const TlIndex *idx;  /* the importing module */
+	const TlCall *call;  /* the call there */
+	TlExtDef def;
+} TlExtSite;
+typedef struct TlExtSites {
+	TlExtSite *items;
+	uint32_t size, capacity;
+} TlExtSites;
+/* The calls of function `func` in the modules that import this one, or
+ * NULL when there is none known (no project, no importer calls it, more
+ * than can be kept, or the importers cannot all be known). The sites'
+ * indices are shared: read them under tl_facts__ext_enter. */
+const TlExtSites *tl_facts__ext_callers(const TlIndex *idx, int32_t func);
+/* For parameter `param` of a function with no call site in its own file
+ * (and not escaping), calls `each` with every argument its external
+ * callers (tl_facts__ext_callers) pass for it, in the caller's module;
+ * true when there is at least one, each passes one and `each` accepted
+ * all. */
+bool tl_facts__ext_param_args(const TlIndex *idx, const TlBinding *param,
+			      bool (*each)(const TlIndex *mod, TSNode arg, void *data), void *data);
+/* True when step call `c` (of optimizer `opt`), in no step loop of its
+ * own file, runs in the iteration of a step loop of a module importing
+ * this one (through the functions here that reach it), and no such
+ * iteration resets gradients. */
+bool tl_facts__ext_step_unreset(const TlIndex *idx, const TlCall *c);
+/* facts/loops.c: true when the body of loop `lp` always leaves the loop at
+ * its end (a retry loop, a loop that runs once). */
+bool tl_facts__exits_at_end(const TlLoop *lp);
 /* True for `accelerator.unwrap_model(model)`, which hands back `model`. */
 bool tl_facts__unwraps(const TlCall *c);
 /* Fills c->callee_events / callee_flat / callee_steps (tl_facts_build). */
@@ -304,7 +337,15 @@ typedef struct TlFactsCache {
 	 * isinstance() call is written there (guards.c climbs to a guard only
 	 * in such a scope). Filled when the cache is installed. */
 	uint8_t *isinstance_in;
+	/* Per function, its call sites in the modules importing this one
+	 * (importers.c, tl_facts__ext_callers); found once, when first asked. */
+	bool ext_ready;
+	struct TlExtSites *ext_sites;
+	uint8_t *ext_over; /* per function: more sites than kept (unknown) */
+	uint32_t ext_count;
 } TlFactsCache;
+/* facts/importers.c: frees TlFactsCache.ext_sites. */
+void tl_facts__ext_sites_release(TlFactsCache *fc);
 /* Methods that put their argument(s) into the receiver. */
 extern const char *const tl_facts__storing[7];
 /* facts/valueflow.c: frees TlFactsCache.covers and .flows. */

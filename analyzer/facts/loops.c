@@ -649,7 +649,7 @@ bool tl_facts_outlives_iteration(const TlIndex *idx, TSNode expr)
  * last statement is a `return`, `break` or `raise`): a retry loop (`while
  * True:` around a step that `continue`s after an out-of-memory error) or a
  * loop that runs once; its iteration is no step of training. */
-static bool tl_facts__exits_at_end(const TlLoop *lp)
+bool tl_facts__exits_at_end(const TlLoop *lp)
 {
 	const TlSyms *sy = tl_syms();
 	uint32_t n = ts_node_named_child_count(lp->body);

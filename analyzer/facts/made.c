@@ -370,6 +370,41 @@ int tl_facts__call_made(const TlIndex *idx, const TlCall *c)
 	return TL_MADE_NONE;
 }
 
+/* Agreement of the arguments that external callers pass (importers.c):
+ * what made each (`value`), or the module output each ends in. */
+typedef struct TlMadeAgree {
+	int kind;         /* agreed so far, TL_MADE_NONE before the first */
+	int depth;
+	uint32_t *budget; /* for module outputs */
+	int32_t elem;
+	bool value;       /* what made the argument, not its module's output */
+} TlMadeAgree;
+
+static int tl_facts__made_param(const TlIndex *idx, TSNode expr, int depth);
+static int tl_facts__module_output(const TlIndex *idx, TSNode m, int32_t elem, int depth,
+				  uint32_t *budget);
+
+static bool tl_facts__made_agree(const TlIndex *mod, TSNode arg, void *data)
+{
+	TlMadeAgree *ag = data;
+	int k;
+	if (ag->value) {
+		if (!tl_facts__fan_step())
+			return false;
+		const TlCall *p = tl_facts__producer(mod, arg, 0);
+		k = p ? tl_facts__call_made(mod, p) : tl_facts__made_param(mod, arg, ag->depth + 1);
+	} else {
+		if (!*ag->budget)
+			return false;
+		(*ag->budget)--;
+		k = tl_facts__module_output(mod, arg, ag->elem, ag->depth + 1, ag->budget);
+	}
+	if (k == TL_MADE_NONE || (ag->kind != TL_MADE_NONE && k != ag->kind))
+		return false;
+	ag->kind = k;
+	return true;
+}
+
 /* What made the value parameter `expr` holds, when every caller of its
  * function passes a value made by the same activation (a softmax handed
  * to a loss helper: `def ce(p, t): return F.cross_entropy(p, t)` called
@@ -385,6 +420,12 @@ static int tl_facts__made_param(const TlIndex *idx, TSNode expr, int depth)
 	if (!b || b->kind != TL_BIND_PARAM || b->func < 0)
 		return TL_MADE_NONE;
 	const TlFunc *f = &idx->funcs.items[b->func];
+	if (!f->escapes && !f->call_sites.size && idx->imports) {
+		/* Called from the modules that import this one. */
+		TlMadeAgree ag = { TL_MADE_NONE, depth, NULL, -1, true };
+		return tl_facts__ext_param_args(idx, b, tl_facts__made_agree, &ag) ? ag.kind
+										    : TL_MADE_NONE;
+	}
 	if (f->escapes || !f->call_sites.size)
 		return TL_MADE_NONE;
 	int agreed = TL_MADE_NONE;
@@ -423,6 +464,12 @@ static int tl_facts__param_output(const TlIndex *idx, const TlBinding *param, in
 	if (param->func < 0 || depth > TL_FACTS_DEPTH)
 		return TL_MADE_NONE;
 	const TlFunc *f = &idx->funcs.items[param->func];
+	if (!f->escapes && !f->call_sites.size && idx->imports) {
+		/* Called from the modules that import this one. */
+		TlMadeAgree ag = { TL_MADE_NONE, depth, budget, elem, false };
+		return tl_facts__ext_param_args(idx, param, tl_facts__made_agree, &ag) ? ag.kind
+											: TL_MADE_NONE;
+	}
 	if (f->escapes || !f->call_sites.size)
 		return TL_MADE_NONE;
 	int agreed = TL_MADE_NONE;

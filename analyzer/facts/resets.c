@@ -15,6 +15,11 @@ bool tl_facts_step_unreset(const TlIndex *idx, TSNode step)
 	TlIntArray loops;
 	tl_array_init(&loops);
 	tl_facts__step_loop_list(idx, c->node, &loops);
+	if (!loops.size && idx->imports) {
+		/* Called per step from another module's loop. */
+		tl_array_release(&loops);
+		return tl_facts__ext_step_unreset(idx, c);
+	}
 	bool unreset = loops.size > 0;
 	for (uint32_t i = 0; unreset && i < loops.size; i++) {
 		const TlLoop *l = &idx->loops.items[loops.items[i]];

@@ -15,6 +15,7 @@
 #include "base/source.h"
 #include "base/strmap.h"
 #include "facts/facts.h"
+#include "project/scan.h"
 #include "syntax/syms.h"
 
 enum { TL_MOD_LOADING, TL_MOD_READY, TL_MOD_FAILED };
@@ -28,13 +29,23 @@ typedef struct TlModule {
 	TSTree *tree;
 	TlIndex idx;
 	char *skipped; /* why a module read was not used (a per-file limit), or NULL */
+	bool probe;    /* read only as a candidate importer that imports nothing asked */
 } TlModule;
 
 /* Where one folder's files look for absolute imports. */
 typedef struct TlRoots {
 	TlStrArray dirs; /* each ending in '/' */
 	char *only;      /* an installed tree: the one top-level package it may import, or "" */
+	char *top;       /* the folder whose files may import them (the project's folder,
+			  * else the top of the package chain), ending in '/'; NULL in an
+			  * installed tree */
 } TlRoots;
+
+/* The modules that import one module (the reverse question), found once. */
+typedef struct TlImporters {
+	bool done;      /* false while being found: a question meanwhile gets none */
+	TlIntArray mods; /* indices into modules */
+} TlImporters;
 
 typedef struct TlOverlay {
 	char *path;
@@ -56,7 +67,14 @@ struct TlProject {
 	TlStrArray dirs;    /* the real folders of those files, ending in '/' */
 	TlStrArray extra;   /* configured roots */
 	TlArray(TlOverlay) overlays;
+	TlDiscoverOptions discover; /* the walk the scans use (excludes) */
+	bool has_discover;
+	TlArray(TlScan *) scans;
+	TlStrMap scan_of;   /* scan root -> index into scans */
+	TlArray(TlImporters) importers;
+	TlStrMap importers_of; /* a module's real path -> index into importers */
 	size_t stat_reused;
+	size_t stat_scan_files, stat_candidates; /* the reverse question's work */
 };
 
 static uint64_t tl_project__hash(const char *s, size_t n)
@@ -76,6 +94,13 @@ static bool tl_project__id(const char *path, char *out)
 		return false;
 	snprintf(out, 48, "%llx:%llx", (unsigned long long)st.st_dev, (unsigned long long)st.st_ino);
 	return true;
+}
+
+/* True when the two paths name one file. */
+static bool tl_project__id_same(const char *a, const char *b)
+{
+	char ia[48], ib[48];
+	return tl_project__id(a, ia) && tl_project__id(b, ib) && strcmp(ia, ib) == 0;
 }
 
 static bool tl_project__is_file(const char *path)
@@ -132,6 +157,7 @@ static int32_t tl_project__roots_for(TlProject *p, const char *dir)
 	TlRoots r;
 	tl_array_init(&r.dirs);
 	r.only = NULL;
+	r.top = NULL;
 	bool package = tl_project__has(dir, "__init__.py");
 	if (!package)
 		tl_project__add_dir(&r.dirs, dir);
@@ -159,6 +185,7 @@ static int32_t tl_project__roots_for(TlProject *p, const char *dir)
 		d = up;
 	}
 	if (marker) {
+		r.top = tl_strdup(marker);
 		tl_project__add_dir(&r.dirs, marker);
 		TlBuf s;
 		tl_buf_init(&s);
@@ -176,6 +203,8 @@ static int32_t tl_project__roots_for(TlProject *p, const char *dir)
 			if (child)
 				tl_project__base(child, pkg, sizeof pkg);
 			r.only = tl_strdup(pkg);
+		} else {
+			r.top = tl_strdup(top);
 		}
 	}
 	for (uint32_t i = 0; i < p->extra.size; i++)
@@ -326,17 +355,10 @@ static bool tl_project__file(const char *base, const char *dotted, size_t len, T
 	return tl_project__is_file(out->data);
 }
 
-static const TlIndex *tl_project__module(const TlImports *self, const TlIndex *from,
-					 const char *dotted, size_t len)
+/* The real folder of the file a source names, once per file (realpath
+ * reads every component of the path): an index into p->dirs. */
+static const char *tl_project__dir(TlProject *p, const char *fp)
 {
-	TlProject *p = (TlProject *)self;
-	if (!from->src || !from->src->path || !len)
-		return NULL;
-	pthread_mutex_lock(&p->lock);
-	const TlIndex *result = NULL;
-	/* The importing file's real folder, once per file (realpath reads
-	 * every component of the path). */
-	const char *fp = from->src->path;
 	int32_t di;
 	if (!tl_strmap_get(&p->dir_of, fp, strlen(fp), &di)) {
 		char *real = tl_path_real(fp);
@@ -345,12 +367,19 @@ static const TlIndex *tl_project__module(const TlImports *self, const TlIndex *f
 		di = (int32_t)(p->dirs.size - 1);
 		tl_strmap_put(&p->dir_of, fp, strlen(fp), di);
 	}
-	const char *dir = p->dirs.items[di];
+	return p->dirs.items[di];
+}
+
+/* Where `dotted` (`len` bytes, leading dots for a relative import) is
+ * looked up from a file of folder `dir`: the cache key into *key, and
+ * the file it names, real, into *file when `file` is not NULL (empty when
+ * none). */
+static void tl_project__find(TlProject *p, const char *dir, const char *dotted, size_t len,
+			     TlBuf *key, char **file)
+{
 	size_t lead = 0;
 	while (lead < len && dotted[lead] == '.')
 		lead++;
-	TlBuf key;
-	tl_buf_init(&key);
 	char *base = NULL;
 	int32_t roots = -1;
 	if (lead) {
@@ -361,21 +390,20 @@ static const TlIndex *tl_project__module(const TlImports *self, const TlIndex *f
 			tl_free(base);
 			base = up;
 		}
-		tl_buf_add(&key, base);
+		tl_buf_add(key, base);
 	} else {
 		roots = tl_project__roots_for(p, dir);
-		tl_buf_addf(&key, "#%d", roots);
+		tl_buf_addf(key, "#%d", roots);
 	}
-	tl_buf_addc(&key, '\n');
-	tl_buf_addn(&key, dotted + lead, len - lead);
-	int32_t at;
-	if (!tl_strmap_get(&p->found, key.data, key.len, &at)) {
-		at = -1;
-		TlBuf file;
-		tl_buf_init(&file);
+	tl_buf_addc(key, '\n');
+	tl_buf_addn(key, dotted + lead, len - lead);
+	if (file) {
+		*file = NULL;
+		TlBuf f;
+		tl_buf_init(&f);
+		bool found = false;
 		if (lead) {
-			if (tl_project__file(base, dotted + lead, len - lead, &file))
-				at = -2;
+			found = tl_project__file(base, dotted + lead, len - lead, &f);
 		} else {
 			const TlRoots *r = &p->roots.items[roots];
 			size_t first = strcspn(dotted, ".");
@@ -383,29 +411,268 @@ static const TlIndex *tl_project__module(const TlImports *self, const TlIndex *f
 				first = len;
 			bool allowed = !r->only || (strlen(r->only) == first &&
 						    memcmp(r->only, dotted, first) == 0);
-			for (uint32_t i = 0; allowed && at == -1 && i < r->dirs.size; i++) {
-				file.len = 0;
-				if (file.data)
-					file.data[0] = 0;
-				if (tl_project__file(r->dirs.items[i], dotted, len, &file))
-					at = -2;
+			for (uint32_t i = 0; allowed && !found && i < r->dirs.size; i++) {
+				f.len = 0;
+				if (f.data)
+					f.data[0] = 0;
+				found = tl_project__file(r->dirs.items[i], dotted, len, &f);
 			}
 		}
-		if (at == -2) {
-			char *rp = tl_path_real(file.data);
-			at = tl_project__load(p, rp);
-			tl_free(rp);
-		}
-		tl_buf_release(&file);
+		if (found)
+			*file = tl_path_real(f.data);
+		tl_buf_release(&f);
+	}
+	tl_free(base);
+}
+
+static const TlIndex *tl_project__module(const TlImports *self, const TlIndex *from,
+					 const char *dotted, size_t len)
+{
+	TlProject *p = (TlProject *)self;
+	if (!from->src || !from->src->path || !len)
+		return NULL;
+	pthread_mutex_lock(&p->lock);
+	const TlIndex *result = NULL;
+	const char *dir = tl_project__dir(p, from->src->path);
+	TlBuf key;
+	tl_buf_init(&key);
+	tl_project__find(p, dir, dotted, len, &key, NULL);
+	int32_t at;
+	if (!tl_strmap_get(&p->found, key.data, key.len, &at)) {
+		at = -1;
+		char *file = NULL;
+		key.len = 0;
+		tl_project__find(p, dir, dotted, len, &key, &file);
+		if (file)
+			at = tl_project__load(p, file);
+		tl_free(file);
 		tl_strmap_put(&p->found, key.data, key.len, at);
 	}
 	if (at >= 0 && p->modules.items[at]->state == TL_MOD_READY &&
-	    &p->modules.items[at]->idx != from)
+	    &p->modules.items[at]->idx != from) {
 		result = &p->modules.items[at]->idx;
+		p->modules.items[at]->probe = false; /* imported: read for context */
+	}
 	tl_buf_release(&key);
-	tl_free(base);
 	pthread_mutex_unlock(&p->lock);
 	return result;
+}
+
+/* ---- the reverse question: which modules import a module ------------------ */
+
+/* The scan of the folder whose files may import the files of `dir` (real,
+ * ending in '/'), made once per run; NULL in an installed tree. */
+static const TlScan *tl_project__scan_for(TlProject *p, const char *dir)
+{
+	int32_t ri = tl_project__roots_for(p, dir); /* may grow p->roots */
+	const TlRoots *r = &p->roots.items[ri];
+	if (!r->top || r->only)
+		return NULL;
+	int32_t at;
+	if (!tl_strmap_get(&p->scan_of, r->top, strlen(r->top), &at)) {
+		TlScan *s = tl_calloc(1, sizeof *s);
+		tl_scan_build(s, r->top, p->has_discover ? &p->discover : NULL);
+		p->stat_scan_files += s->files.size;
+		tl_array_push(&p->scans, s);
+		at = (int32_t)(p->scans.size - 1);
+		tl_strmap_put(&p->scan_of, r->top, strlen(r->top), at);
+	}
+	return p->scans.items[at];
+}
+
+/* True when module `m` imports, by one of its import bindings, the module
+ * at real path `path`, or a name its package `pkg_init` (the __init__.py
+ * of the folder holding it, or NULL) defines or re-exports: the longest
+ * prefix of the imported name that names a file of the project is that
+ * module or that package. */
+static bool tl_project__imports_file(TlProject *p, const TlModule *m, const char *path,
+				     const char *pkg_init)
+{
+	const TlIndex *idx = &m->idx;
+	const char *dir = tl_project__dir(p, m->path);
+	TlBuf key;
+	tl_buf_init(&key);
+	bool yes = false;
+	for (uint32_t i = 0; !yes && i < idx->bindings.size; i++) {
+		const TlBinding *b = &idx->bindings.items[i];
+		if (b->kind != TL_BIND_IMPORT || !b->qname)
+			continue;
+		const char *q = b->qname;
+		size_t len = strlen(q);
+		/* Longest prefix first: "a.b.C", "a.b", "a"; ".x.C", ".x", ".". */
+		size_t lead = 0;
+		while (lead < len && q[lead] == '.')
+			lead++;
+		for (int steps = 0; steps < 32; steps++) {
+			char *file = NULL;
+			key.len = 0;
+			tl_project__find(p, dir, q, len, &key, &file);
+			if (file) {
+				yes = strcmp(file, path) == 0 || (pkg_init && strcmp(file, pkg_init) == 0);
+				tl_free(file);
+				break;
+			}
+			size_t k = len;
+			while (k > lead && q[k - 1] != '.')
+				k--;
+			if (k <= lead) {
+				if (len > lead && lead) {
+					len = lead; /* the package of a relative import */
+					continue;
+				}
+				break;
+			}
+			len = k - 1;
+		}
+	}
+	tl_buf_release(&key);
+	return yes;
+}
+
+/* The words an import of the module at real path `path` must name: its
+ * name (its package's for an __init__.py) and, when its folder is a
+ * package, that package's name. Into words (2 at most); their count. */
+static int tl_project__import_words(const char *path, char words[2][256])
+{
+	const char *slash = strrchr(path, '/');
+	const char *name = slash ? slash + 1 : path;
+	size_t n = strlen(name);
+	int count = 0;
+	char *dir = tl_path_dirname_abs(path);
+	char pkg[256] = "";
+	tl_project__base(dir, pkg, sizeof pkg);
+	bool package = tl_project__has(dir, "__init__.py");
+	tl_free(dir);
+	if (strcmp(name, "__init__.py") == 0) {
+		if (pkg[0])
+			snprintf(words[count++], 256, "%s", pkg);
+		return count;
+	}
+	if (n > 3 && n - 3 < 256)
+		snprintf(words[count++], 256, "%.*s", (int)(n - 3), name);
+	if (package && pkg[0])
+		snprintf(words[count++], 256, "%s", pkg);
+	return count;
+}
+
+/* Candidate importers parsed at most per module: past it the module's
+ * importers are unknown (a name such as `utils` that every file imports). */
+#define TL_PROJECT_MAX_IMPORTERS 24
+
+static const TlImporters *tl_project__importers_of(TlProject *p, const char *path)
+{
+	int32_t at;
+	if (tl_strmap_get(&p->importers_of, path, strlen(path), &at))
+		return &p->importers.items[at];
+	TlImporters fresh = { false, { 0 } };
+	tl_array_init(&fresh.mods);
+	tl_array_push(&p->importers, fresh);
+	at = (int32_t)(p->importers.size - 1);
+	tl_strmap_put(&p->importers_of, path, strlen(path), at);
+	char *dir = tl_path_dirname_abs(path);
+	char *slash = tl_path_with_slash(dir);
+	size_t plen = strlen(path);
+	/* Only a .py file can be imported (not a notebook, not stdin's name
+	 * for one). */
+	const TlScan *scan = plen > 3 && strcmp(path + plen - 3, ".py") == 0
+				     ? tl_project__scan_for(p, slash) : NULL;
+	bool complete = scan && scan->complete;
+	char words[2][256];
+	int nwords = tl_project__import_words(path, words);
+	TlBuf init;
+	tl_buf_init(&init);
+	tl_buf_add(&init, slash);
+	tl_buf_add(&init, "__init__.py");
+	const char *slash_name = strrchr(path, '/');
+	bool is_init = slash_name && strcmp(slash_name + 1, "__init__.py") == 0;
+	const char *pkg_init = !is_init && tl_project__is_file(init.data) ? init.data : NULL;
+	TlIntArray cands;
+	tl_array_init(&cands);
+	for (uint32_t i = 0; complete && scan && i < scan->files.size; i++) {
+		const TlScanFile *f = &scan->files.items[i];
+		if (strcmp(f->path, path) == 0)
+			continue;
+		bool hit = false;
+		for (int w = 0; !hit && w < nwords; w++)
+			hit = tl_scan_has_word(f->imports, words[w], strlen(words[w]));
+		if (!hit)
+			continue;
+		if (cands.size >= TL_PROJECT_MAX_IMPORTERS) {
+			complete = false;
+			break;
+		}
+		tl_array_push(&cands, (int32_t)i);
+	}
+	TlIntArray mods;
+	tl_array_init(&mods);
+	for (uint32_t k = 0; complete && k < cands.size; k++) {
+		const char *fp = scan->files.items[cands.items[k]].path;
+		p->stat_candidates++;
+		bool fresh_load = !tl_strmap_get(&p->by_path, fp, strlen(fp), &(int32_t){ 0 });
+		int32_t mi = tl_project__load(p, fp);
+		TlModule *m = mi >= 0 ? p->modules.items[mi] : NULL;
+		if (fresh_load && m)
+			m->probe = true;
+		if (!m || m->state != TL_MOD_READY)
+			continue; /* unreadable or over a limit: not used, as for an import */
+		if (tl_project__imports_file(p, m, path, pkg_init)) {
+			m->probe = false;
+			tl_array_push(&mods, mi);
+		}
+	}
+	/* p->importers may have grown meanwhile (loads ask nothing, but stay safe). */
+	TlImporters *r = &p->importers.items[at];
+	if (complete) {
+		r->mods = mods;
+	} else {
+		tl_array_release(&mods);
+	}
+	r->done = true;
+	tl_array_release(&cands);
+	tl_buf_release(&init);
+	tl_free(slash);
+	tl_free(dir);
+	return r;
+}
+
+static const TlIndex *tl_project__importer(const TlImports *self, const TlIndex *of, uint32_t i)
+{
+	TlProject *p = (TlProject *)self;
+	if (!of->src || !of->src->path)
+		return NULL;
+	pthread_mutex_lock(&p->lock);
+	const TlIndex *result = NULL;
+	const char *dir = tl_project__dir(p, of->src->path);
+	/* The real path: the folder's, and the file's own name. */
+	const char *slash = strrchr(of->src->path, '/');
+	TlBuf path;
+	tl_buf_init(&path);
+	tl_buf_add(&path, dir);
+	tl_buf_add(&path, slash ? slash + 1 : of->src->path);
+	int32_t at;
+	const TlImporters *r = NULL;
+	if (tl_strmap_get(&p->importers_of, path.data, path.len, &at))
+		r = &p->importers.items[at];
+	else
+		r = tl_project__importers_of(p, path.data);
+	if (r->done && i < r->mods.size) {
+		TlModule *m = p->modules.items[r->mods.items[i]];
+		if (m->state == TL_MOD_READY && &m->idx != of)
+			result = &m->idx;
+	}
+	tl_buf_release(&path);
+	pthread_mutex_unlock(&p->lock);
+	return result;
+}
+
+static bool tl_project__same_file(const TlImports *self, const TlIndex *of, const TlIndex *mod)
+{
+	(void)self;
+	if (!of->src || !mod->src || of == mod)
+		return of == mod;
+	return of->src->length == mod->src->length &&
+	       memcmp(of->src->text, mod->src->text, of->src->length) == 0 &&
+	       tl_project__id_same(of->src->path, mod->src->path);
 }
 
 static void tl_project__enter(const TlImports *self)
@@ -422,6 +689,8 @@ TlProject *tl_project_new(const TlStrArray *src_roots)
 {
 	TlProject *p = tl_calloc(1, sizeof *p);
 	p->imports.module = tl_project__module;
+	p->imports.importer = tl_project__importer;
+	p->imports.same_file = tl_project__same_file;
 	p->imports.enter = tl_project__enter;
 	p->imports.leave = tl_project__leave;
 	pthread_mutexattr_t a;
@@ -441,9 +710,22 @@ TlProject *tl_project_new(const TlStrArray *src_roots)
 	tl_array_init(&p->dirs);
 	tl_array_init(&p->extra);
 	tl_array_init(&p->overlays);
+	tl_array_init(&p->scans);
+	tl_strmap_init(&p->scan_of);
+	tl_array_init(&p->importers);
+	tl_strmap_init(&p->importers_of);
 	for (uint32_t i = 0; src_roots && i < src_roots->size; i++)
 		tl_project_add_root(p, src_roots->items[i]);
 	return p;
+}
+
+void tl_project_set_discover(TlProject *p, const TlDiscoverOptions *opt)
+{
+	pthread_mutex_lock(&p->lock);
+	p->has_discover = opt != NULL;
+	if (opt)
+		p->discover = *opt;
+	pthread_mutex_unlock(&p->lock);
 }
 
 void tl_project_add_root(TlProject *p, const char *dir)
@@ -474,7 +756,20 @@ static void tl_project__drop(TlProject *p)
 	for (uint32_t i = 0; i < p->roots.size; i++) {
 		tl_str_array_release(&p->roots.items[i].dirs);
 		tl_free(p->roots.items[i].only);
+		tl_free(p->roots.items[i].top);
 	}
+	for (uint32_t i = 0; i < p->importers.size; i++)
+		tl_array_release(&p->importers.items[i].mods);
+	p->importers.size = 0;
+	tl_strmap_release(&p->importers_of);
+	tl_strmap_init(&p->importers_of);
+	for (uint32_t i = 0; i < p->scans.size; i++) {
+		tl_scan_release(p->scans.items[i]);
+		tl_free(p->scans.items[i]);
+	}
+	p->scans.size = 0;
+	tl_strmap_release(&p->scan_of);
+	tl_strmap_init(&p->scan_of);
 	p->roots.size = 0;
 	tl_strmap_release(&p->by_path);
 	tl_strmap_release(&p->by_id);
@@ -560,9 +855,15 @@ void tl_project_free(TlProject *p)
 			}
 		fprintf(stderr, "torchlint: project: %zu modules read for context, %zu bytes; %zu parses reused by analyses\n",
 			ready, bytes, p->stat_reused);
+		fprintf(stderr, "torchlint: project: importers: %u folders scanned, %zu files listed, %zu candidates parsed\n",
+			p->scans.size, p->stat_scan_files, p->stat_candidates);
 	}
 	tl_project__drop(p);
 	tl_array_release(&p->modules);
+	tl_array_release(&p->scans);
+	tl_strmap_release(&p->scan_of);
+	tl_array_release(&p->importers);
+	tl_strmap_release(&p->importers_of);
 	tl_array_release(&p->roots);
 	tl_strmap_release(&p->by_path);
 	tl_strmap_release(&p->by_id);
@@ -593,7 +894,8 @@ size_t tl_project_module_count(const TlProject *p)
 
 const char *tl_project_module_path(const TlProject *p, size_t i)
 {
-	return i < p->modules.size && p->modules.items[i]->state == TL_MOD_READY
+	return i < p->modules.size && p->modules.items[i]->state == TL_MOD_READY &&
+			       !p->modules.items[i]->probe
 		       ? p->modules.items[i]->path
 		       : NULL;
 }

@@ -21,6 +21,17 @@
  * loads it starts, so import cycles end. Modules are keyed by their real
  * path and remember a hash of their text.
  *
+ * The reverse question (TlImports.importer): the modules of the project
+ * that import a module M, found once per run. The project's .py files are
+ * listed once per project folder (project/scan.h: the discovery walk with
+ * the configured excludes, bounded to 300 files), keeping only their
+ * import lines; a file whose
+ * import lines name M (its module name, or its package's) is parsed and
+ * counts when one of its imports resolves to M, or to a name of M's
+ * package __init__.py (a factory or re-export there). More than
+ * TL_PROJECT_MAX_IMPORTERS such candidates, or a scan over its bounds,
+ * and M's importers are unknown (none).
+ *
  * Owns: TlProject. */
 #ifndef TL_PROJECT_H
 #define TL_PROJECT_H
@@ -30,6 +41,7 @@
 #include <stdint.h>
 
 #include "base/array.h"
+#include "config/discover.h"
 #include "syntax/index.h"
 
 typedef struct TlProject TlProject;
@@ -37,6 +49,12 @@ typedef struct TlProject TlProject;
 /* A new project; `src_roots` (may be NULL) are extra absolute roots. */
 TlProject *tl_project_new(const TlStrArray *src_roots);
 void tl_project_free(TlProject *p);
+/* The walk (its configurations' excludes) that lists the project's files
+ * for the reverse question; NULL (the default) walks with the default
+ * excludes.
+ * Its configurations are read under the project's lock: nothing else may
+ * use them while files are analysed. */
+void tl_project_set_discover(TlProject *p, const TlDiscoverOptions *opt);
 /* Adds an absolute root searched after the ones a file's place gives. */
 void tl_project_add_root(TlProject *p, const char *dir);
 /* The interface the facts layer reads the project through. */

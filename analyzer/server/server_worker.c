@@ -97,7 +97,7 @@ static bool tl_worker__settings(TlServer *s, const char *path, TlSelection *sel,
 	FILE *err = open_memstream(&errs, &errlen);
 	FILE *to = err ? err : stderr;
 	const TlConfig *cfg = tl_configs_for(&s->configs, path, false, to);
-	TlDiscoverOptions dopt = { &s->configs, false, true, NULL, NULL, to, NULL };
+	TlDiscoverOptions dopt = { &s->configs, false, true, NULL, NULL, to, NULL, 0 };
 	bool excluded = tl_discover_excluded(&dopt, path, false);
 	if (err)
 		fclose(err);

@@ -228,6 +228,16 @@ typedef struct TlImports {
 					const char *dotted, size_t len);
 	void (*enter)(const struct TlImports *self);
 	void (*leave)(const struct TlImports *self);
+	/* The reverse question: the index of the i-th module of the project
+	 * that imports the module of `of` (or a name its package defines),
+	 * loaded on demand, or NULL past the last one. None at all when they
+	 * cannot all be known (a scan over its bounds: project/scan.h). */
+	const struct TlIndex *(*importer)(const struct TlImports *self, const struct TlIndex *of,
+					  uint32_t i);
+	/* True when `mod` is the project's reading of the file of `of`, with
+	 * the same text (their functions and classes then match by place). */
+	bool (*same_file)(const struct TlImports *self, const struct TlIndex *of,
+			  const struct TlIndex *mod);
 } TlImports;
 
 typedef struct TlIndex {

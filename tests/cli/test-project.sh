@@ -156,5 +156,115 @@ PY
 cp "$tmp/c/app/train.py" train.py
 run not-on-path 0 "$bin" --format concise train.py
 
+# The reverse question: train.py's fit() is called only from main.py,
+# which imports train and passes a model whose forward ends in a softmax
+# (model.py). The analysed file's parameter then holds that model.
+mkdir -p "$tmp/e"
+cd "$tmp/e" || exit 1
+touch setup.cfg
+cat >model.py <<'PY'
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(4, 3)
+
+    def forward(self, x):
+        return F.softmax(self.fc(x), dim=1)
+PY
+cat >train.py <<'PY'
+import torch
+import torch.nn as nn
+
+
+def fit(classifier, loader):
+    crit = nn.CrossEntropyLoss()
+    opt = torch.optim.SGD(classifier.parameters(), lr=0.1)
+    for x, y in loader:
+        opt.zero_grad()
+        loss = crit(classifier(x), y)
+        loss.backward()
+        opt.step()
+PY
+mkdir -p scripts
+cat >scripts/main.py <<'PY'
+import model
+import train
+
+train.fit(model.Net(), [])
+PY
+# main.py in scripts/ (not a package): it imports train from scripts/, where
+# there is none; it is found from the project's folder only when it is there.
+mv scripts/main.py main.py
+run importer-softmax 1 "$bin" --format concise train.py
+has importer-softmax-found "$tmp/out" "train.py:10:16: TL208"
+run importer-context 0 "$bin" --show-files=context train.py
+has importer-context-main "$tmp/out" "main.py (context)"
+has importer-context-model "$tmp/out" "model.py (context)"
+# An importer in a folder the configuration excludes is not read.
+mkdir -p tools
+mv main.py tools/main.py
+cat >pyproject.toml <<'TOML'
+[tool.torchlint]
+src = ["."]
+TOML
+cat >tools/main.py <<'PY'
+import model
+import train
+
+train.fit(model.Net(), [])
+PY
+run importer-in-tools 1 "$bin" --format concise train.py
+has importer-in-tools-found "$tmp/out" "train.py:10:16: TL208"
+echo 'extend-exclude = ["tools"]' >>pyproject.toml
+run importer-excluded 0 "$bin" --format concise train.py
+run importer-excluded-context 0 "$bin" --show-files=context train.py
+hasnt importer-excluded-not-read "$tmp/out" "main.py"
+sed -i '/extend-exclude/d' pyproject.toml
+# .gitignore is not read by the scan for importers (its patterns cost
+# about 1 ms a file in big trees; project/scan.h): an importer in a folder
+# it ignores is still read. One in `build` (a default exclude, as venvs and
+# caches are) is not.
+echo 'tools/' >.gitignore
+mkdir -p .git
+run importer-gitignored 1 "$bin" --format concise train.py
+has importer-gitignored-found "$tmp/out" "train.py:10:16: TL208"
+rm -rf .git .gitignore
+mv tools build
+run importer-in-build 0 "$bin" --format concise train.py
+mv build tools
+# Callers that disagree (a second importer passes logits): nothing known.
+cat >tools/other.py <<'PY'
+import torch.nn as nn
+import train
+
+train.fit(nn.Linear(4, 3), [])
+PY
+run importers-disagree 0 "$bin" --format concise train.py
+rm tools/other.py
+# More importer candidates than are parsed (25 files whose import lines
+# name train): its importers are unknown.
+i=0
+while [ $i -lt 25 ]; do echo 'import train' >"tools/user$i.py"; i=$((i + 1)); done
+run importers-over-bound 0 "$bin" --format concise train.py
+rm tools/user*.py
+# A project over the scan's bound (more than 300 .py files): no importers.
+mkdir -p gen
+i=0
+while [ $i -lt 301 ]; do : >"gen/m$i.py"; i=$((i + 1)); done
+run scan-over-bound 0 "$bin" --format concise train.py
+rm -r gen
+run importer-back 1 "$bin" --format concise train.py
+# A project that lies below a folder named build (a default exclude): its
+# folder is the one walked, what is above it does not count.
+mkdir -p "$tmp/f/build"
+cp -r "$tmp/e" "$tmp/f/build/proj"
+cd "$tmp/f/build/proj" || exit 1
+run importer-below-build 1 "$bin" --format concise train.py
+has importer-below-build-found "$tmp/out" "train.py:10:16: TL208"
+
 echo "project: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

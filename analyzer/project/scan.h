@@ -1,0 +1,50 @@
+/* The project's Python files, listed once per run for the reverse
+ * question (which modules import a given one: project.h), with the text of
+ * their import statements only. A module's importers are then found by a
+ * cheap word test over that text before anything is parsed.
+ *
+ * The walk is the one that lists the files to analyse (config/discover.h)
+ * with the configured excludes and the default ones (version control,
+ * caches, virtual environments, `build`); .gitignore files are not read
+ * (over a big tree their patterns cost about 1 ms a file, more than the
+ * rest of a one-file run), so a module in a folder git ignores may count
+ * as an importer. It is bounded: the walk stops past TL_SCAN_MAX_FILES
+ * files (.py and .ipynb), and at most TL_SCAN_MAX_BYTES bytes are read; a
+ * tree over either is marked incomplete, and then no module below it has
+ * known importers (a fact resting on "every caller agrees" must see every
+ * caller).
+ *
+ * Owns: TlScan. */
+#ifndef TL_PROJECT_SCAN_H
+#define TL_PROJECT_SCAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "base/array.h"
+#include "config/discover.h"
+
+/* Files and bytes a scan reads at most. */
+#define TL_SCAN_MAX_FILES 300u
+#define TL_SCAN_MAX_BYTES (4u << 20)
+
+typedef struct TlScanFile {
+	char *path;    /* real path */
+	char *imports; /* its lines whose first word is `import` or `from`, joined by '\n' */
+} TlScanFile;
+
+typedef struct TlScan {
+	char *root;     /* the folder walked (real, ending in '/') */
+	bool complete;  /* false: over a bound, or the walk failed */
+	TlArray(TlScanFile) files; /* sorted by path */
+} TlScan;
+
+/* Lists the .py files below `root` (real, ending in '/') with `opt`'s
+ * excludes (its configurations may be NULL: the defaults) into `s`. */
+void tl_scan_build(TlScan *s, const char *root, const TlDiscoverOptions *opt);
+void tl_scan_release(TlScan *s);
+/* True when `text` holds `word` (`len` bytes) as a whole word (letters,
+ * digits and '_' around it are not part of it). */
+bool tl_scan_has_word(const char *text, const char *word, size_t len);
+
+#endif

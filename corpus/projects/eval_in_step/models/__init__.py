@@ -1,0 +1,5 @@
+from .gan_model import GanModel, RestoringModel
+
+
+def create_model(opt):
+    return GanModel(opt)
