@@ -343,15 +343,38 @@ typedef struct TlFactsCache {
 	struct TlExtSites *ext_sites;
 	uint8_t *ext_over; /* per function: more sites than kept (unknown) */
 	uint32_t ext_count;
+	/* Per scope (as `flows`), for value flow: its def-use graph
+	 * (defuse.c); NULL until asked. */
+	struct TlDefUse **defuse;
+	uint32_t defuse_count;
 } TlFactsCache;
 /* facts/importers.c: frees TlFactsCache.ext_sites. */
 void tl_facts__ext_sites_release(TlFactsCache *fc);
 /* Methods that put their argument(s) into the receiver. */
 extern const char *const tl_facts__storing[7];
-/* facts/valueflow.c: frees TlFactsCache.covers and .flows. */
+/* facts/valueflow.c: frees TlFactsCache.covers, .flows and .defuse. */
 void tl_facts__cover_lists_release(TlFactsCache *fc);
 /* guards.c: the per-scope isinstance() flags of TlFactsCache.isinstance_in. */
 uint8_t *tl_facts__isinstance_scopes(const TlIndex *idx);
+/* facts/valueflow.c: the position of the latest binding in `all` (a name's
+ * bindings in one scope) made at or before `pos` whose block holds `x`;
+ * false when none. */
+bool tl_facts__covering(const TlIndex *idx, const TlIntArray *all, uint32_t pos, TSNode x,
+			uint32_t *cover);
+/* facts/valueflow.c: an expression whose value carries no autograd
+ * history whatever its inputs (`x.item()`, `len(xs)`). */
+bool tl_facts__kills_graph(const TlIndex *idx, TSNode v);
+/* facts/defuse.c: the def-use graph of each scope, for value flow. For a
+ * taint of plain bindings `binds` of scope `func` (indices into
+ * idx->bindings) and dotted names `names`, followed through the
+ * assignments and storing calls that start at or after byte `from`:
+ * whether it reaches a backward call of the scope (*backward) and a
+ * return of it (*returned). False (both false) when the graph could not
+ * be built (past the file's CPU bound). */
+typedef struct TlDefUse TlDefUse;
+bool tl_facts__defuse_reach(const TlIndex *idx, int32_t func, const TlIntArray *binds,
+			    const TlNames *names, uint32_t from, bool *backward, bool *returned);
+void tl_facts__defuse_release(TlFactsCache *fc);
 /* Installs an empty cache in `idx` (tl_facts_build does). */
 void tl_facts__cache_install(TlIndex *idx);
 /* The calls of a storing method (tl_facts__storing) on a receiver, in

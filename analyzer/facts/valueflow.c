@@ -4,6 +4,9 @@
  * Owns: tl_facts_reaches_backward, tl_facts_outlives_iteration, tl_facts_backward_through. */
 #include "facts/internal.h"
 
+#include <stdio.h>
+#include <stdlib.h>
+
 #include "base/strmap.h"
 #include "syntax/reads.h"
 
@@ -251,6 +254,7 @@ static void tl_facts__root_flows_release(TlFactsCache *fc);
 void tl_facts__cover_lists_release(TlFactsCache *fc)
 {
 	tl_facts__root_flows_release(fc);
+	tl_facts__defuse_release(fc);
 	if (!fc->covers)
 		return;
 	for (uint32_t i = 0; i < fc->cover_count; i++) {
@@ -314,8 +318,8 @@ static const TlCoverList *tl_facts__cover_list(const TlIndex *idx, uint32_t slot
  * its block (a covering binding's block holds `x` and an earlier binding
  * whose block does not, so it strictly holds that block): as many steps as
  * blocks nest, not as many as there are bindings (issue 26). */
-static bool tl_facts__covering(const TlIndex *idx, const TlIntArray *all, uint32_t pos, TSNode x,
-			       uint32_t *cover)
+bool tl_facts__covering(const TlIndex *idx, const TlIntArray *all, uint32_t pos, TSNode x,
+			uint32_t *cover)
 {
 	if (!all || !all->size)
 		return false;
@@ -455,7 +459,7 @@ static bool tl_facts__tainted(const TlIndex *idx, const TlTaint *t, const TlBind
 
 /* An expression whose value carries no autograd history whatever its
  * inputs: `x.item()`, `(a == b).sum().item()`, `float(x)`, `len(xs)`. */
-static bool tl_facts__kills_graph(const TlIndex *idx, TSNode v)
+bool tl_facts__kills_graph(const TlIndex *idx, TSNode v)
 {
 	static const char *const killers[] = {
 		"item", "detach", "tolist", "numpy", "argmax", "argmin", "size",
@@ -534,13 +538,14 @@ static bool tl_facts__return_mentions(const TlIndex *idx, TSNode ret, void *data
 	return tl_facts__reads_taint(idx, ret, rt->taint, rt->func);
 }
 
-/* With `site` (a call of `func`), only the code of `func` that this call
- * runs, and only this caller, are followed. */
-static bool tl_facts__tainted_reach(const TlIndex *idx, TlTaint *taint, int32_t func,
-				   uint32_t from, bool in_step_loop, int depth, const TlCall *site)
+/* Values computed from tainted values are tainted: the taint of one
+ * question followed through the scope (what defuse.c answers for every
+ * question at once, and still how a question about one call site of the
+ * function is answered). False past the file's CPU bound. */
+static bool tl_facts__taint_fixpoint(const TlIndex *idx, TlTaint *taint, int32_t func, uint32_t from)
 {
-	/* Values computed from tainted values are tainted: a fixpoint over
-	 * the function's bindings, bounded by the number it can add. */
+	/* A fixpoint over the function's bindings, bounded by the number it
+	 * can add. */
 	const TlIntArray *binds = tl_index_scope_binds(idx, func);
 	for (uint32_t round = 0; round < 64; round++) {
 		bool changed = false;
@@ -593,6 +598,13 @@ static bool tl_facts__tainted_reach(const TlIndex *idx, TlTaint *taint, int32_t 
 		if (!changed)
 			break;
 	}
+	return true;
+}
+/* Whether a backward call of the scope reads the (followed) taint; with
+ * `site`, one that this call of `func` runs. */
+static bool tl_facts__taint_backward(const TlIndex *idx, const TlTaint *taint, int32_t func,
+				     const TlCall *site)
+{
 	const TlIntArray *calls = tl_index_scope_calls(idx, func);
 	for (uint32_t i = 0; calls && i < calls->size; i++) {
 		const TlCall *c = &idx->calls.items[calls->items[i]];
@@ -604,13 +616,42 @@ static bool tl_facts__tainted_reach(const TlIndex *idx, TlTaint *taint, int32_t 
 		    tl_facts__reads_taint(idx, c->node, taint, func))
 			return true;
 	}
+	return false;
+}
+
+/* With `site` (a call of `func`), only the code of `func` that this call
+ * runs, and only this caller, are followed. */
+static bool tl_facts__tainted_reach(const TlIndex *idx, TlTaint *taint, int32_t func,
+				   uint32_t from, bool in_step_loop, int depth, const TlCall *site)
+{
+	bool backward = false, returned = false;
+	TlReturnTaint rt = { taint, func, site };
+	/* A question about every caller: the scope's def-use graph answers. */
+	if (site || !tl_facts__defuse_reach(idx, func, &taint->binds, &taint->names, from, &backward,
+					   &returned)) {
+		if (!tl_facts__taint_fixpoint(idx, taint, func, from))
+			return false;
+		backward = tl_facts__taint_backward(idx, taint, func, site);
+		returned = !backward && func >= 0 && depth <= TL_FACTS_DEPTH &&
+			   tl_facts__each_return(idx, func, tl_facts__return_mentions, &rt);
+	} else if (getenv("TORCHLINT_CHECK_DEFUSE")) {
+		/* A test of the graph against the fixpoint it replaces. */
+		bool old_b = tl_facts__taint_fixpoint(idx, taint, func, from) &&
+			     tl_facts__taint_backward(idx, taint, func, NULL);
+		bool old_r = !old_b && func >= 0 && depth <= TL_FACTS_DEPTH &&
+			     tl_facts__each_return(idx, func, tl_facts__return_mentions, &rt);
+		bool new_r = !backward && func >= 0 && depth <= TL_FACTS_DEPTH && returned;
+		if (old_b != backward || old_r != new_r)
+			fprintf(stderr, "defuse differs: %s scope %d from %u: fixpoint %d %d, graph %d %d\n",
+				idx->src && idx->src->path ? idx->src->path : "?", (int)func, (unsigned)from,
+				old_b, old_r, backward, new_r);
+	}
+	if (backward)
+		return true;
 	/* Returned to callers: reaches a backward if some caller's use does. */
-	if (func < 0 || depth > TL_FACTS_DEPTH)
+	if (func < 0 || depth > TL_FACTS_DEPTH || !returned)
 		return false;
 	const TlFunc *f = &idx->funcs.items[func];
-	TlReturnTaint rt = { taint, func, site };
-	if (!tl_facts__each_return(idx, func, tl_facts__return_mentions, &rt))
-		return false;
 	if (site)
 		return site->func != func &&
 		       (!tl_facts__fan_step() || tl_facts__reaches(idx, site->node, depth + 1, NULL));
