@@ -11,9 +11,137 @@
  * - whether the file imports PyTorch or a library built on it.
  *
  * Owns: tl_facts_build. */
+#include <stddef.h>
+
 #include "base/budget.h"
 #include "base/timings.h"
 #include "facts/internal.h"
+
+/* ---- worklists over the call graph ------------------------------------------
+ * Each fixpoint below only turns bits or flags on, so a worklist reaches the
+ * same least fixpoint as repeating rounds over every call until nothing
+ * changes, at a cost of the edges times the bits each value can gain: the
+ * rounds were as many as a chain of functions is long (each calling the
+ * next one defined: quadratic, 16,000 functions 5.6 s, issue 26). */
+
+/* Items grouped by key: `first[k]` .. `first[k + 1]` index `items`. */
+typedef struct TlGroups {
+	uint32_t *first;
+	int32_t *items;
+} TlGroups;
+
+static void tl_groups_build(TlGroups *g, uint32_t keys, const TlIntArray *key, const TlIntArray *item)
+{
+	g->first = tl_calloc((size_t)keys + 1, sizeof *g->first);
+	g->items = tl_calloc(key->size ? key->size : 1, sizeof *g->items);
+	for (uint32_t k = 0; k < key->size; k++)
+		g->first[key->items[k] + 1]++;
+	for (uint32_t k = 0; k < keys; k++)
+		g->first[k + 1] += g->first[k];
+	uint32_t *fill = tl_calloc(keys ? keys : 1, sizeof *fill);
+	for (uint32_t k = 0; k < key->size; k++) {
+		uint32_t at = (uint32_t)key->items[k];
+		g->items[g->first[at] + fill[at]++] = item->items[k];
+	}
+	tl_free(fill);
+}
+
+static void tl_groups_release(TlGroups *g)
+{
+	tl_free(g->first);
+	tl_free(g->items);
+}
+
+/* The calls made in functions (c->func >= 0), grouped by the local
+ * function they reach (target or argument target); with `outside_loops`,
+ * only those made outside loops. */
+static void tl_facts__callers(const TlIndex *idx, bool outside_loops, TlGroups *g)
+{
+	TlIntArray key, item;
+	tl_array_init(&key);
+	tl_array_init(&item);
+	for (uint32_t i = 0; i < idx->calls.size; i++) {
+		const TlCall *c = &idx->calls.items[i];
+		if (c->func < 0 || (outside_loops && c->loop >= 0))
+			continue;
+		int32_t t[2] = { c->target, c->arg_target };
+		for (int k = 0; k < 2; k++)
+			if (t[k] >= 0 && (k == 0 || t[1] != t[0])) {
+				tl_array_push(&key, t[k]);
+				tl_array_push(&item, (int32_t)i);
+			}
+	}
+	tl_groups_build(g, idx->funcs.size, &key, &item);
+	tl_array_release(&key);
+	tl_array_release(&item);
+}
+
+/* A stack of items (functions or classes) with a flag each: on it or not. */
+typedef struct TlWork {
+	TlIntArray stack;
+	uint8_t *on;
+} TlWork;
+
+static void tl_work_init(TlWork *w, uint32_t n)
+{
+	tl_array_init(&w->stack);
+	w->on = tl_calloc(n ? n : 1, 1);
+}
+
+static void tl_work_push(TlWork *w, int32_t f)
+{
+	if (!w->on[f]) {
+		w->on[f] = 1;
+		tl_array_push(&w->stack, f);
+	}
+}
+
+static int32_t tl_work_pop(TlWork *w)
+{
+	int32_t f = w->stack.items[--w->stack.size];
+	w->on[f] = 0;
+	return f;
+}
+
+static void tl_work_release(TlWork *w)
+{
+	tl_array_release(&w->stack);
+	tl_free(w->on);
+}
+
+/* The least fixpoint of bits(f) |= extra(c) | bits(c->target) |
+ * bits(c->arg_target) over the calls c of each function f (only those
+ * made outside loops, with `outside_loops`), `callers` grouping those calls
+ * by what they reach; bits(f) is the TlFunc field at offset `field`,
+ * extra(c) the TlCall field at `extra_field` (reach_events and
+ * callee_events, flat_events and callee_flat). */
+static void tl_facts__propagate_bits(TlIndex *idx, const TlGroups *callers, size_t field,
+				     size_t extra_field, bool outside_loops)
+{
+#define TL_BITS(f) (*(uint32_t *)((char *)&idx->funcs.items[f] + field))
+	for (uint32_t i = 0; i < idx->calls.size; i++) {
+		const TlCall *c = &idx->calls.items[i];
+		if (c->func >= 0 && !(outside_loops && c->loop >= 0))
+			TL_BITS(c->func) |= *(const uint32_t *)((const char *)c + extra_field);
+	}
+	TlWork w;
+	tl_work_init(&w, idx->funcs.size);
+	for (uint32_t f = idx->funcs.size; f-- > 0;)
+		tl_work_push(&w, (int32_t)f);
+	while (w.stack.size && !tl_bound_poll()) {
+		int32_t t = tl_work_pop(&w);
+		uint32_t add = TL_BITS(t);
+		for (uint32_t k = callers->first[t]; k < callers->first[t + 1]; k++) {
+			int32_t f = idx->calls.items[callers->items[k]].func;
+			if ((TL_BITS(f) | add) != TL_BITS(f)) {
+				TL_BITS(f) |= add;
+				tl_work_push(&w, f);
+			}
+		}
+	}
+	tl_work_release(&w);
+#undef TL_BITS
+}
 
 static void tl_facts__classes(TlIndex *idx)
 {
@@ -24,20 +152,38 @@ static void tl_facts__classes(TlIndex *idx)
 			    tl_facts__ext_class_is_module(idx, c->base_qnames.items[k]))
 				c->is_module = true;
 	}
-	/* Derivation through local bases: a fixpoint, at most one round per class. */
-	for (uint32_t round = 0; round <= idx->classes.size; round++) {
-		bool changed = false;
-		for (uint32_t i = 0; i < idx->classes.size; i++) {
-			TlClass *c = &idx->classes.items[i];
-			for (uint32_t k = 0; !c->is_module && k < c->bases.size; k++)
-				if (idx->classes.items[c->bases.items[k]].is_module) {
-					c->is_module = true;
-					changed = true;
-				}
+	/* Derivation through local bases: from each module class to the
+	 * classes derived from it (a worklist; rounds over every class were
+	 * as many as a chain of classes is long). */
+	TlIntArray key, item;
+	tl_array_init(&key);
+	tl_array_init(&item);
+	for (uint32_t i = 0; i < idx->classes.size; i++)
+		for (uint32_t k = 0; k < idx->classes.items[i].bases.size; k++) {
+			tl_array_push(&key, idx->classes.items[i].bases.items[k]);
+			tl_array_push(&item, (int32_t)i);
 		}
-		if (!changed)
-			break;
+	TlGroups derived;
+	tl_groups_build(&derived, idx->classes.size, &key, &item);
+	tl_array_release(&key);
+	tl_array_release(&item);
+	TlWork w;
+	tl_work_init(&w, idx->classes.size);
+	for (uint32_t i = idx->classes.size; i-- > 0;)
+		if (idx->classes.items[i].is_module)
+			tl_work_push(&w, (int32_t)i);
+	while (w.stack.size) {
+		int32_t b = tl_work_pop(&w);
+		for (uint32_t k = derived.first[b]; k < derived.first[b + 1]; k++) {
+			TlClass *c = &idx->classes.items[derived.items[k]];
+			if (!c->is_module) {
+				c->is_module = true;
+				tl_work_push(&w, derived.items[k]);
+			}
+		}
 	}
+	tl_work_release(&w);
+	tl_groups_release(&derived);
 }
 
 /* Which functions an iteration may run: those a call in a loop reaches
@@ -56,21 +202,39 @@ static uint8_t *tl_facts__iteration_funcs(const TlIndex *idx)
 		if (c->arg_target >= 0)
 			in[c->arg_target] = 1;
 	}
-	/* A fixpoint that only turns bytes on. */
-	for (bool changed = true; changed;) {
-		changed = false;
-		for (uint32_t i = 0; i < idx->calls.size && !tl_bound_poll(); i++) {
-			const TlCall *c = &idx->calls.items[i];
-			if (c->func < 0 || !in[c->func])
-				continue;
+	/* A worklist that only turns bytes on: from each function an
+	 * iteration runs to the functions its calls reach. */
+	TlIntArray key, item;
+	tl_array_init(&key);
+	tl_array_init(&item);
+	for (uint32_t i = 0; i < idx->calls.size; i++)
+		if (idx->calls.items[i].func >= 0) {
+			tl_array_push(&key, idx->calls.items[i].func);
+			tl_array_push(&item, (int32_t)i);
+		}
+	TlGroups made;
+	tl_groups_build(&made, idx->funcs.size, &key, &item);
+	tl_array_release(&key);
+	tl_array_release(&item);
+	TlWork w;
+	tl_work_init(&w, idx->funcs.size);
+	for (uint32_t f = idx->funcs.size; f-- > 0;)
+		if (in[f])
+			tl_work_push(&w, (int32_t)f);
+	while (w.stack.size && !tl_bound_poll()) {
+		int32_t f = tl_work_pop(&w);
+		for (uint32_t k = made.first[f]; k < made.first[f + 1]; k++) {
+			const TlCall *c = &idx->calls.items[made.items[k]];
 			int32_t t[2] = { c->target, c->arg_target };
-			for (int k = 0; k < 2; k++)
-				if (t[k] >= 0 && !in[t[k]]) {
-					in[t[k]] = 1;
-					changed = true;
+			for (int j = 0; j < 2; j++)
+				if (t[j] >= 0 && !in[t[j]]) {
+					in[t[j]] = 1;
+					tl_work_push(&w, t[j]);
 				}
 		}
 	}
+	tl_work_release(&w);
+	tl_groups_release(&made);
 	return in;
 }
 
@@ -95,32 +259,14 @@ static void tl_facts__events(TlIndex *idx)
 	}
 	for (uint32_t i = 0; i < idx->funcs.size; i++)
 		idx->funcs.items[i].reach_events = idx->funcs.items[i].events;
-	/* Reachability over the call graph: a fixpoint that adds bits only, so
-	 * it ends after at most (bits x functions) rounds; usually two (a chain
-	 * of functions each calling the next one defined, as many as the
-	 * chain is long: the CPU bound stops it). */
-	for (;;) {
-		bool changed = false;
-		for (uint32_t i = 0; i < idx->calls.size; i++) {
-			if (tl_bound_poll())
-				return;
-			const TlCall *c = &idx->calls.items[i];
-			if (c->func < 0)
-				continue;
-			uint32_t add = c->callee_events;
-			if (c->target >= 0)
-				add |= idx->funcs.items[c->target].reach_events;
-			if (c->arg_target >= 0)
-				add |= idx->funcs.items[c->arg_target].reach_events;
-			TlFunc *f = &idx->funcs.items[c->func];
-			if ((f->reach_events | add) != f->reach_events) {
-				f->reach_events |= add;
-				changed = true;
-			}
-		}
-		if (!changed)
-			break;
-	}
+	/* Reachability over the call graph: a least fixpoint (a worklist). */
+	TlGroups callers;
+	tl_facts__callers(idx, false, &callers);
+	tl_facts__propagate_bits(idx, &callers, offsetof(TlFunc, reach_events),
+				 offsetof(TlCall, callee_events), false);
+	tl_groups_release(&callers);
+	if (tl_bound_hit())
+		return;
 	/* Each loop's iteration: what its body does, directly or through the
 	 * local functions it calls. */
 	for (uint32_t i = 0; i < idx->calls.size; i++) {
@@ -173,34 +319,71 @@ static void tl_facts__contexts(TlIndex *idx)
 		}
 	}
 	/* Functions whose every call site runs grad-disabled: a least fixpoint
-	 * (starts all-false, only turns bits on), so recursion stays false. */
-	for (uint32_t round = 0; round <= idx->funcs.size; round++) {
-		bool changed = false;
-		for (uint32_t i = 0; i < idx->funcs.size; i++) {
-			if (tl_bound_poll())
-				return;
-			TlFunc *f = &idx->funcs.items[i];
-			if (f->callers_grad_off || f->escapes || !f->call_sites.size)
+	 * (starts all-false, only turns flags on), so recursion stays false.
+	 * Each site is looked at once: one that runs grad-disabled only when
+	 * its function's callers do waits for that function (a count per
+	 * function of the sites still waiting), one that never does blocks. */
+	uint32_t n = idx->funcs.size;
+	uint32_t *pending = tl_calloc(n ? n : 1, sizeof *pending);
+	TlIntArray key, item;
+	tl_array_init(&key);
+	tl_array_init(&item);
+	TlWork w;
+	tl_work_init(&w, n);
+	for (uint32_t i = 0; i < n; i++) {
+		if (tl_bound_poll())
+			break;
+		TlFunc *f = &idx->funcs.items[i];
+		if (f->callers_grad_off) {
+			tl_work_push(&w, (int32_t)i); /* (from the first pass) */
+			continue;
+		}
+		if (f->escapes || !f->call_sites.size)
+			continue;
+		bool blocked = false;
+		uint32_t edges = key.size;
+		for (uint32_t k = 0; !blocked && k < f->call_sites.size; k++) {
+			const TlCall *c = &idx->calls.items[f->call_sites.items[k]];
+			int st = tl_facts_local_grad(idx, c->node, c->func, c->with);
+			if (st == TL_GRAD_OFF)
 				continue;
-			bool all = true;
-			for (uint32_t k = 0; all && k < f->call_sites.size; k++) {
-				const TlCall *c = &idx->calls.items[f->call_sites.items[k]];
-				int st = tl_facts_local_grad(idx, c->node, c->func, c->with);
-				if (st == TL_GRAD_OFF)
+			if (st == TL_GRAD_UNKNOWN && c->func >= 0) {
+				if (idx->funcs.items[c->func].callers_grad_off)
 					continue;
-				if (st == TL_GRAD_UNKNOWN && c->func >= 0 &&
-				    idx->funcs.items[c->func].callers_grad_off)
-					continue;
-				all = false;
+				pending[i]++;
+				tl_array_push(&key, c->func);
+				tl_array_push(&item, (int32_t)i);
+				continue;
 			}
-			if (all) {
-				f->callers_grad_off = true;
-				changed = true;
+			blocked = true;
+		}
+		if (blocked) {
+			key.size = item.size = edges;
+			pending[i] = 0;
+			continue;
+		}
+		if (!pending[i]) {
+			f->callers_grad_off = true;
+			tl_work_push(&w, (int32_t)i);
+		}
+	}
+	TlGroups waiting;
+	tl_groups_build(&waiting, n, &key, &item);
+	tl_array_release(&key);
+	tl_array_release(&item);
+	while (w.stack.size && !tl_bound_hit()) {
+		int32_t g = tl_work_pop(&w);
+		for (uint32_t k = waiting.first[g]; k < waiting.first[g + 1]; k++) {
+			int32_t f = waiting.items[k];
+			if (pending[f] && --pending[f] == 0 && !idx->funcs.items[f].callers_grad_off) {
+				idx->funcs.items[f].callers_grad_off = true;
+				tl_work_push(&w, f);
 			}
 		}
-		if (!changed)
-			break;
 	}
+	tl_groups_release(&waiting);
+	tl_work_release(&w);
+	tl_free(pending);
 }
 
 /* Step loops (RULES.md, "step loop"): the innermost loops whose own
@@ -223,30 +406,14 @@ static void tl_facts__step_loops(TlIndex *idx)
 		if (st->func >= 0 && st->loop < 0)
 			idx->funcs.items[st->func].flat_events |= st->events;
 	}
-	/* Through calls made outside loops: a fixpoint that only adds bits, so
-	 * it ends after at most (bits x functions) rounds. */
-	for (;;) {
-		bool changed = false;
-		for (uint32_t i = 0; i < idx->calls.size; i++) {
-			if (tl_bound_poll())
-				return;
-			const TlCall *c = &idx->calls.items[i];
-			if (c->func < 0 || c->loop >= 0)
-				continue;
-			uint32_t add = c->callee_flat;
-			if (c->target >= 0)
-				add |= idx->funcs.items[c->target].flat_events;
-			if (c->arg_target >= 0)
-				add |= idx->funcs.items[c->arg_target].flat_events;
-			TlFunc *f = &idx->funcs.items[c->func];
-			if ((f->flat_events | add) != f->flat_events) {
-				f->flat_events |= add;
-				changed = true;
-			}
-		}
-		if (!changed)
-			break;
-	}
+	/* Through calls made outside loops: a least fixpoint (a worklist). */
+	TlGroups callers;
+	tl_facts__callers(idx, true, &callers);
+	tl_facts__propagate_bits(idx, &callers, offsetof(TlFunc, flat_events),
+				 offsetof(TlCall, callee_flat), true);
+	tl_groups_release(&callers);
+	if (tl_bound_hit())
+		return;
 	for (uint32_t i = 0; i < idx->calls.size; i++) {
 		const TlCall *c = &idx->calls.items[i];
 		if (c->loop < 0)
@@ -270,24 +437,31 @@ static void tl_facts__step_loops(TlIndex *idx)
 		if ((l->own_events & step_bits) && l->func >= 0)
 			idx->funcs.items[l->func].runs_step_loop = true;
 	}
-	for (;;) {
-		bool changed = false;
-		for (uint32_t i = 0; i < idx->calls.size; i++) {
-			if (tl_bound_poll())
-				return;
-			const TlCall *c = &idx->calls.items[i];
-			if (c->func < 0 || idx->funcs.items[c->func].runs_step_loop)
-				continue;
-			int32_t t = c->target, a = c->arg_target;
-			if (c->callee_steps || (t >= 0 && idx->funcs.items[t].runs_step_loop) ||
-			    (a >= 0 && idx->funcs.items[a].runs_step_loop)) {
-				idx->funcs.items[c->func].runs_step_loop = true;
-				changed = true;
+	TlWork w;
+	tl_work_init(&w, idx->funcs.size);
+	for (uint32_t i = 0; i < idx->calls.size; i++) {
+		const TlCall *c = &idx->calls.items[i];
+		if (c->func >= 0 && c->callee_steps)
+			idx->funcs.items[c->func].runs_step_loop = true;
+	}
+	for (uint32_t f = idx->funcs.size; f-- > 0;)
+		if (idx->funcs.items[f].runs_step_loop)
+			tl_work_push(&w, (int32_t)f);
+	tl_facts__callers(idx, false, &callers);
+	while (w.stack.size && !tl_bound_poll()) {
+		int32_t t = tl_work_pop(&w);
+		for (uint32_t k = callers.first[t]; k < callers.first[t + 1]; k++) {
+			int32_t f = idx->calls.items[callers.items[k]].func;
+			if (!idx->funcs.items[f].runs_step_loop) {
+				idx->funcs.items[f].runs_step_loop = true;
+				tl_work_push(&w, f);
 			}
 		}
-		if (!changed)
-			break;
 	}
+	tl_work_release(&w);
+	tl_groups_release(&callers);
+	if (tl_bound_hit())
+		return;
 	/* A loop has a candidate inside it when a loop nested in it is one, or
 	 * a call in its body reaches a function that runs one. */
 	uint8_t *inner = tl_calloc(idx->loops.size ? idx->loops.size : 1, 1);

@@ -52,8 +52,10 @@ struct TlDefUse {
 	TlStrMap by_name;    /* plain name -> index into lists */
 	TlDuList *lists;
 	uint32_t list_count;
-	const TlIntArray *scope; /* the scope's bindings (the index's) */
-	uint32_t *leaf;      /* per scope binding: its leaf node, or TL_DU_NONE */
+	/* The leaves: binding indices in increasing order, and their nodes. */
+	int32_t *leaf_bind;
+	uint32_t *leaf;
+	uint32_t leaf_count;
 	TlStrMap names;      /* dotted name (or prefix) -> node */
 	uint32_t nodes;
 	TlArray(uint32_t) gate;  /* per node: position + 1, TL_DU_INF ungated */
@@ -153,8 +155,10 @@ static void tl_du__root(const TlIndex *idx, TlDefUse *du, int32_t func, const ch
 				break;
 			outer = k;
 		}
+		/* (A binding's position is where its statement ends: the
+		 * last statement of the body ends where the body does.) */
 		if (outer >= 0)
-			b = tl_du__bound(idx, l, ts_node_end_byte(idx->loops.items[outer].body), false);
+			b = tl_du__bound(idx, l, ts_node_end_byte(idx->loops.items[outer].body), true);
 		if (b < lo)
 			b = lo;
 	}
@@ -197,18 +201,24 @@ static int tl_du__cmp(const void *pa, const void *pb)
 	return a < b ? -1 : a > b;
 }
 
-/* The leaf of scope binding `bi` (an index into idx->bindings), or TL_DU_NONE. */
+static int tl_du__cmp64(const void *pa, const void *pb)
+{
+	uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
+	return a < b ? -1 : a > b;
+}
+
+/* The leaf of binding `bi` (an index into idx->bindings), or TL_DU_NONE. */
 static uint32_t tl_du__leaf_of(const TlDefUse *du, int32_t bi)
 {
-	uint32_t lo = 0, hi = du->scope ? du->scope->size : 0;
+	uint32_t lo = 0, hi = du->leaf_count;
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
-		if (du->scope->items[mid] < bi)
+		if (du->leaf_bind[mid] < bi)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return du->scope && lo < du->scope->size && du->scope->items[lo] == bi ? du->leaf[lo] : TL_DU_NONE;
+	return lo < du->leaf_count && du->leaf_bind[lo] == bi ? du->leaf[lo] : TL_DU_NONE;
 }
 
 /* Widest paths back from the sinks: val[n] = the largest from + 1 for which
@@ -285,15 +295,12 @@ static void tl_du__widest(const TlDefUse *du, const TlIntArray *sinks, uint32_t 
 static void tl_du__build(const TlIndex *idx, TlDefUse *du, int32_t func)
 {
 	const TlIntArray *scope = tl_index_scope_binds(idx, func);
-	du->scope = scope;
 	uint32_t ns = scope ? scope->size : 0;
-	du->leaf = tl_calloc(ns ? ns : 1, sizeof *du->leaf);
 	/* The plain names' lists. */
 	TlIntLists lists;
 	tl_array_init(&lists);
 	for (uint32_t i = 0; i < ns; i++) {
 		const TlBinding *b = &idx->bindings.items[scope->items[i]];
-		du->leaf[i] = TL_DU_NONE;
 		if (b->func != func || strchr(b->name, '.'))
 			continue;
 		int32_t li;
@@ -321,22 +328,26 @@ static void tl_du__build(const TlIndex *idx, TlDefUse *du, int32_t func)
 			tl_du__node(du, TL_DU_INF, i >= 1 && i < l->size ? l->base + 2 * i : TL_DU_NONE);
 	}
 	tl_array_release(&lists);
-	/* Each binding's leaf. */
+	/* Each binding's leaf, by binding index. */
+	uint32_t total = 0;
+	for (uint32_t li = 0; li < du->list_count; li++)
+		total += du->lists[li].size;
+	du->leaf_count = total;
+	du->leaf_bind = tl_calloc(total ? total : 1, sizeof *du->leaf_bind);
+	du->leaf = tl_calloc(total ? total : 1, sizeof *du->leaf);
+	uint64_t *pairs = tl_calloc(total ? total : 1, sizeof *pairs);
+	uint32_t at = 0;
 	for (uint32_t li = 0; li < du->list_count; li++) {
 		const TlDuList *l = &du->lists[li];
-		for (uint32_t k = 0; k < l->size; k++) {
-			uint32_t lo = 0, hi = ns;
-			while (lo < hi) {
-				uint32_t mid = lo + (hi - lo) / 2;
-				if (scope->items[mid] < l->binds[k])
-					lo = mid + 1;
-				else
-					hi = mid;
-			}
-			if (lo < ns && scope->items[lo] == l->binds[k])
-				du->leaf[lo] = l->base + l->size + k;
-		}
+		for (uint32_t k = 0; k < l->size; k++)
+			pairs[at++] = (uint64_t)(uint32_t)l->binds[k] << 32 | (l->base + l->size + k);
 	}
+	qsort(pairs, total, sizeof *pairs, tl_du__cmp64);
+	for (uint32_t k = 0; k < total; k++) {
+		du->leaf_bind[k] = (int32_t)(pairs[k] >> 32);
+		du->leaf[k] = (uint32_t)pairs[k];
+	}
+	tl_free(pairs);
 	TlIntArray to_backward, to_return;
 	tl_array_init(&to_backward);
 	tl_array_init(&to_return);
@@ -348,7 +359,7 @@ static void tl_du__build(const TlIndex *idx, TlDefUse *du, int32_t func)
 		if (b->kind != TL_BIND_ASSIGN && b->kind != TL_BIND_AUG)
 			continue;
 		bool plain = b->func == func && !strchr(b->name, '.');
-		uint32_t me = plain ? du->leaf[i] : TL_DU_NONE;
+		uint32_t me = plain ? tl_du__leaf_of(du, scope->items[i]) : TL_DU_NONE;
 		if (me == TL_DU_NONE) {
 			me = tl_du__node(du, b->pos + 1, TL_DU_NONE);
 			tl_du__edge(du, me, tl_du__name_node(du, b->name, strlen(b->name)));
@@ -421,6 +432,7 @@ static void tl_du__free(TlDefUse *du)
 	tl_strmap_release(&du->by_name);
 	tl_strmap_release(&du->names);
 	tl_free(du->leaf);
+	tl_free(du->leaf_bind);
 	tl_array_release(&du->gate);
 	tl_array_release(&du->kids);
 	tl_array_release(&du->efrom);
