@@ -58,6 +58,112 @@ static bool tl_facts__early_exit(TSNode stmt)
 	return false;
 }
 
+/* ---- a block's statements, listed once ------------------------------------------ */
+
+typedef TlArray(TSNode) TlBlockKids;
+
+typedef struct TlBlockCache {
+	const void **ids;     /* open addressing by node id; NULL: empty */
+	uint32_t *at;         /* per slot: index into lists */
+	uint32_t capacity, count;
+	TlBlockKids *lists;
+	uint32_t list_count, list_capacity;
+} TlBlockCache;
+
+void tl_facts__block_cache_release(TlFactsCache *fc)
+{
+	TlBlockCache *c = fc->blocks;
+	if (!c)
+		return;
+	for (uint32_t i = 0; i < c->list_count; i++)
+		tl_array_release(&c->lists[i]);
+	tl_free(c->lists);
+	tl_free(c->ids);
+	tl_free(c->at);
+	tl_free(c);
+	fc->blocks = NULL;
+}
+
+static uint32_t tl_facts__block_slot(const TlBlockCache *c, const void *id)
+{
+	uintptr_t h = (uintptr_t)id;
+	h ^= h >> 17;
+	h *= 0x9E3779B1u;
+	uint32_t mask = c->capacity - 1, i = (uint32_t)(h ^ (h >> 16)) & mask;
+	while (c->ids[i] && c->ids[i] != id)
+		i = (i + 1) & mask;
+	return i;
+}
+
+/* The named children of `block` in order (its statements and comments, as
+ * ts_node_prev_named_sibling steps through them), kept per block. */
+static const TlBlockKids *tl_facts__block_kids(const TlIndex *idx, TSNode block)
+{
+	TlFactsCache *fc = idx->facts_cache;
+	if (!fc)
+		return NULL;
+	if (!fc->blocks)
+		fc->blocks = tl_calloc(1, sizeof(TlBlockCache));
+	TlBlockCache *c = fc->blocks;
+	if (2 * (c->count + 1) > c->capacity) {
+		uint32_t old = c->capacity;
+		const void **ids = c->ids;
+		uint32_t *at = c->at;
+		c->capacity = old ? 2 * old : 64;
+		c->ids = tl_calloc(c->capacity, sizeof *c->ids);
+		c->at = tl_calloc(c->capacity, sizeof *c->at);
+		for (uint32_t i = 0; i < old; i++)
+			if (ids[i]) {
+				uint32_t k = tl_facts__block_slot(c, ids[i]);
+				c->ids[k] = ids[i];
+				c->at[k] = at[i];
+			}
+		tl_free(ids);
+		tl_free(at);
+	}
+	uint32_t k = tl_facts__block_slot(c, block.id);
+	if (c->ids[k])
+		return &c->lists[c->at[k]];
+	if (c->list_count == c->list_capacity) {
+		c->list_capacity = c->list_capacity ? 2 * c->list_capacity : 16;
+		c->lists = tl_realloc(c->lists, c->list_capacity * sizeof *c->lists);
+	}
+	TlBlockKids *kids = &c->lists[c->list_count];
+	tl_array_init(kids);
+	TSTreeCursor cur = ts_tree_cursor_new(block);
+	if (ts_tree_cursor_goto_first_child(&cur)) {
+		do {
+			TSNode n = ts_tree_cursor_current_node(&cur);
+			if (ts_node_is_named(n))
+				tl_array_push(kids, n);
+		} while (ts_tree_cursor_goto_next_sibling(&cur));
+	}
+	ts_tree_cursor_delete(&cur);
+	c->ids[k] = block.id;
+	c->at[k] = c->list_count++;
+	c->count++;
+	return kids;
+}
+
+/* The index of `child` among `kids`, or UINT32_MAX. */
+static uint32_t tl_facts__kid_index(const TlBlockKids *kids, TSNode child)
+{
+	if (!kids)
+		return UINT32_MAX;
+	uint32_t s = ts_node_start_byte(child), lo = 0, hi = kids->size;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (ts_node_start_byte(kids->items[mid]) < s)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (uint32_t i = lo; i < kids->size && ts_node_start_byte(kids->items[i]) == s; i++)
+		if (ts_node_eq(kids->items[i], child))
+			return i;
+	return UINT32_MAX;
+}
+
 void tl_facts__branch_path(const TlIndex *idx, TSNode node, TlBranchPath *out)
 {
 	const TlSyms *sy = tl_syms();
@@ -71,12 +177,17 @@ void tl_facts__branch_path(const TlIndex *idx, TSNode node, TlBranchPath *out)
 			break;
 		if (s == sy->block) {
 			/* `if rank != 0: return` earlier in the same block. A bound:
-			 * blocks of thousands of statements exist (generated code). */
-			int seen = 0;
-			for (TSNode sib = ts_node_prev_named_sibling(child);
-			     !ts_node_is_null(sib) && seen < 256; sib = ts_node_prev_named_sibling(sib), seen++)
+			 * blocks of thousands of statements exist (generated code).
+			 * The block's statements are listed once (each step back
+			 * to a previous sibling cost tree-sitter a walk from the
+			 * block's first statement: quadratic in a long block). */
+			const TlBlockKids *kids = tl_facts__block_kids(idx, p);
+			uint32_t at = tl_facts__kid_index(kids, child);
+			for (uint32_t seen = 0; at != UINT32_MAX && at > 0 && seen < 256; at--, seen++) {
+				TSNode sib = kids->items[at - 1];
 				if (tl_facts__early_exit(sib))
 					tl_facts__path_push(out, tl_tree_field(sib, sy->f_condition), false);
+			}
 		} else if (s == sy->if_statement) {
 			TSNode cond = tl_tree_field(p, sy->f_condition);
 			if (ts_node_eq(child, tl_tree_field(p, sy->f_consequence)))

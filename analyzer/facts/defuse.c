@@ -504,3 +504,136 @@ bool tl_facts__defuse_reach(const TlIndex *idx, int32_t func, const TlIntArray *
 	*returned = best_r > from;
 	return true;
 }
+
+/* ---- the assignments whose value holds a node -------------------------------- */
+
+/* A scope's assignment values as byte spans, sorted by start (longest
+ * first), with `up`: the nearest earlier span that holds each one (spans
+ * are syntax nodes: nested or apart). The spans that hold a node are the
+ * latest one starting at or before it, then up the chain (a span that
+ * does not hold the node cannot be held by one that does, unless it holds
+ * the node itself): as many steps as values nest, where a scan of the
+ * scope's bindings per question was quadratic (one question per call of
+ * a long evaluation loop). */
+typedef struct TlValueSpans {
+	uint32_t size;
+	uint32_t *start, *end;
+	int32_t *bind, *up;
+} TlValueSpans;
+
+static _Thread_local const TlValueSpans *tl_du__spans_sort;
+static int tl_du__span_cmp(const void *pa, const void *pb)
+{
+	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+	const TlValueSpans *v = tl_du__spans_sort;
+	if (v->start[a] != v->start[b])
+		return v->start[a] < v->start[b] ? -1 : 1;
+	if (v->end[a] != v->end[b])
+		return v->end[a] > v->end[b] ? -1 : 1;
+	return v->bind[a] < v->bind[b] ? -1 : v->bind[a] > v->bind[b];
+}
+
+static void tl_du__spans_free(TlValueSpans *v)
+{
+	tl_free(v->start);
+	tl_free(v->end);
+	tl_free(v->bind);
+	tl_free(v->up);
+	tl_free(v);
+}
+
+void tl_facts__value_spans_release(TlFactsCache *fc)
+{
+	if (!fc->spans)
+		return;
+	for (uint32_t i = 0; i < fc->span_count; i++)
+		if (fc->spans[i])
+			tl_du__spans_free(fc->spans[i]);
+	tl_free(fc->spans);
+	fc->spans = NULL;
+}
+
+static const TlValueSpans *tl_du__spans(const TlIndex *idx, int32_t func)
+{
+	TlFactsCache *fc = idx->facts_cache;
+	if (!fc || func < -1 || func >= (int32_t)idx->funcs.size)
+		return NULL;
+	if (!fc->spans) {
+		fc->span_count = idx->funcs.size + 1;
+		fc->spans = tl_calloc(fc->span_count, sizeof *fc->spans);
+	}
+	if (fc->spans[func + 1])
+		return fc->spans[func + 1];
+	const TlIntArray *binds = tl_index_scope_binds(idx, func);
+	uint32_t n = 0, cap = binds ? binds->size : 0;
+	TlValueSpans raw = { 0, NULL, NULL, NULL, NULL };
+	raw.start = tl_calloc(cap ? cap : 1, sizeof *raw.start);
+	raw.end = tl_calloc(cap ? cap : 1, sizeof *raw.end);
+	raw.bind = tl_calloc(cap ? cap : 1, sizeof *raw.bind);
+	for (uint32_t i = 0; i < cap; i++) {
+		const TlBinding *b = &idx->bindings.items[binds->items[i]];
+		if ((b->kind != TL_BIND_ASSIGN && b->kind != TL_BIND_AUG) || ts_node_is_null(b->value))
+			continue;
+		raw.start[n] = ts_node_start_byte(b->value);
+		raw.end[n] = ts_node_end_byte(b->value);
+		raw.bind[n] = binds->items[i];
+		n++;
+	}
+	raw.size = n;
+	uint32_t *order = tl_calloc(n ? n : 1, sizeof *order);
+	for (uint32_t i = 0; i < n; i++)
+		order[i] = i;
+	tl_du__spans_sort = &raw;
+	qsort(order, n, sizeof *order, tl_du__span_cmp);
+	TlValueSpans *v = tl_calloc(1, sizeof *v);
+	v->size = n;
+	v->start = tl_calloc(n ? n : 1, sizeof *v->start);
+	v->end = tl_calloc(n ? n : 1, sizeof *v->end);
+	v->bind = tl_calloc(n ? n : 1, sizeof *v->bind);
+	v->up = tl_calloc(n ? n : 1, sizeof *v->up);
+	int32_t *stack = tl_calloc(n ? n : 1, sizeof *stack);
+	uint32_t depth = 0;
+	for (uint32_t k = 0; k < n; k++) {
+		v->start[k] = raw.start[order[k]];
+		v->end[k] = raw.end[order[k]];
+		v->bind[k] = raw.bind[order[k]];
+		while (depth && !(v->start[stack[depth - 1]] <= v->start[k] && v->end[k] <= v->end[stack[depth - 1]]))
+			depth--;
+		v->up[k] = depth ? stack[depth - 1] : -1;
+		stack[depth++] = (int32_t)k;
+	}
+	tl_free(stack);
+	tl_free(order);
+	tl_free(raw.start);
+	tl_free(raw.end);
+	tl_free(raw.bind);
+	fc->spans[func + 1] = v;
+	return v;
+}
+
+static int tl_du__int_cmp(const void *pa, const void *pb)
+{
+	int32_t a = *(const int32_t *)pa, b = *(const int32_t *)pb;
+	return a < b ? -1 : a > b;
+}
+
+bool tl_facts__value_holders(const TlIndex *idx, int32_t func, TSNode n, TlIntArray *out)
+{
+	const TlValueSpans *v = tl_du__spans(idx, func);
+	if (!v)
+		return false;
+	uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
+	uint32_t lo = 0, hi = v->size;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (v->start[mid] <= s)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (int32_t k = (int32_t)lo - 1; k >= 0; k = v->up[k])
+		if (v->start[k] <= s && e <= v->end[k])
+			tl_array_push(out, v->bind[k]);
+	qsort(out->items, out->size, sizeof *out->items, tl_du__int_cmp);
+	return true;
+}

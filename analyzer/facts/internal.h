@@ -347,6 +347,13 @@ typedef struct TlFactsCache {
 	 * (defuse.c); NULL until asked. */
 	struct TlDefUse **defuse;
 	uint32_t defuse_count;
+	/* Per scope (as `flows`): its assignment values as nested byte spans
+	 * (defuse.c, tl_facts__value_holders); NULL until asked. */
+	struct TlValueSpans **spans;
+	uint32_t span_count;
+	/* The named children of the blocks that branch paths climbed through
+	 * (branches.c); NULL until asked. */
+	struct TlBlockCache *blocks;
 } TlFactsCache;
 /* facts/importers.c: frees TlFactsCache.ext_sites. */
 void tl_facts__ext_sites_release(TlFactsCache *fc);
@@ -375,6 +382,13 @@ typedef struct TlDefUse TlDefUse;
 bool tl_facts__defuse_reach(const TlIndex *idx, int32_t func, const TlIntArray *binds,
 			    const TlNames *names, uint32_t from, bool *backward, bool *returned);
 void tl_facts__defuse_release(TlFactsCache *fc);
+/* facts/defuse.c: the assignments and augmented assignments of scope
+ * `func` whose value holds node `n` (indices into idx->bindings, in
+ * source order), appended to `out`; false when there is no such scope. */
+bool tl_facts__value_holders(const TlIndex *idx, int32_t func, TSNode n, TlIntArray *out);
+void tl_facts__value_spans_release(TlFactsCache *fc);
+/* facts/branches.c: frees TlFactsCache.blocks. */
+void tl_facts__block_cache_release(TlFactsCache *fc);
 /* Installs an empty cache in `idx` (tl_facts_build does). */
 void tl_facts__cache_install(TlIndex *idx);
 /* The calls of a storing method (tl_facts__storing) on a receiver, in

@@ -255,6 +255,7 @@ void tl_facts__cover_lists_release(TlFactsCache *fc)
 {
 	tl_facts__root_flows_release(fc);
 	tl_facts__defuse_release(fc);
+	tl_facts__value_spans_release(fc);
 	if (!fc->covers)
 		return;
 	for (uint32_t i = 0; i < fc->cover_count; i++) {
@@ -889,15 +890,18 @@ static bool tl_facts__reaches(const TlIndex *idx, TSNode expr, int depth, const 
 	} else {
 		/* The names bound by the assignment whose value holds `expr`,
 		 * unless the value dies on the way (`hits += (f(x) == y).sum().item()`). */
-		const TlIntArray *binds = tl_index_scope_binds(idx, func);
-		for (uint32_t i = 0; binds && i < binds->size; i++) {
-			const TlBinding *b = &idx->bindings.items[binds->items[i]];
+		TlIntArray holders;
+		tl_array_init(&holders);
+		tl_facts__value_holders(idx, func, expr, &holders);
+		for (uint32_t i = 0; i < holders.size; i++) {
+			const TlBinding *b = &idx->bindings.items[holders.items[i]];
 			if ((b->kind == TL_BIND_ASSIGN || b->kind == TL_BIND_AUG) &&
 			    !ts_node_is_null(b->value) && tl_facts__contains(b->value, expr) &&
 			    !tl_facts__killed_between(idx, expr, b->stmt) &&
 			    !tl_facts__tainted(idx, &taint, b, func))
 				tl_facts__taint_binding(idx, &taint, b, func);
 		}
+		tl_array_release(&holders);
 	}
 	bool yes = false;
 	int32_t loop = tl_index_loop_of(idx, expr);
