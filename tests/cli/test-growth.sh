@@ -153,5 +153,11 @@ loop 250 py 30
 assignments 3000 py
 cells 3000 ipynb
 EOF2
+# The def-use graph (facts/defuse.c) must answer what the per-question
+# fixpoint it replaced answers: TORCHLINT_CHECK_DEFUSE=1 runs both for
+# every question and names each one where they differ, here over the
+# generators' 1x inputs and the corpus.
+differs=$(TORCHLINT_CHECK_DEFUSE=1 "$bin" -q --select ALL --format concise "$root/corpus" "$tmp"/*-1.py 2>&1 >/dev/null | grep -c "defuse differs")
+if [ "$differs" = 0 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: the def-use graph and the fixpoint differ on $differs questions"; fi
 echo "growth: $pass passed, $fail failed"
 [ "$fail" = 0 ]

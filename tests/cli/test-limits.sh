@@ -122,11 +122,15 @@ awk 'BEGIN { print "import torch"; for (i = 0; i < 40000; i++) printf "loss%d = 
 run cpu-bound-parse 2 env TORCHLINT_CPU_SECONDS=0.001 "$bin" --format concise -q "$tmp/long.py"
 has cpu-bound-parse "$tmp/out" "long.py:1:1: TL002 analysis stopped while parsing: it took more than 0.001 s of CPU time"
 # The facts built once per file: a chain of 40,000 functions each calling
-# the next one defined makes the reachability of events over the call
-# graph take one round per function (quadratic: 8,000 take 0.6 s, 40,000
-# about 16 s; the bound did not stop it). With a 2 s bound it stops there,
-# after parsing and indexing (0.5 s): the file is not checked.
-chain_funcs() { awk -v n="$1" 'BEGIN { print "import torch"; print "def step(opt):"; print "    opt.step()"; for (i = 0; i < n; i++) printf "def f%d(m, x):\n    return f%d(m, x)\n", i, i + 1; printf "def f%d(m, x):\n    loss = m(x).sum()\n    loss.backward()\n", n }'; }
+# the next one defined, each switching grad off with a statement
+# `torch.set_grad_enabled(False)` first. Whether a call site runs
+# grad-disabled looks through the file's set_grad_enabled statements for
+# its function's (facts/contexts.c, tl_facts_local_grad), one site per
+# function: quadratic, about 10 s (the call-graph rounds that made a plain
+# chain quadratic are worklists now: 40,000 plain functions take 0.07 s of
+# facts). With a 2 s bound it stops there, after parsing and indexing
+# (0.9 s): the file is not checked.
+chain_funcs() { awk -v n="$1" 'BEGIN { print "import torch"; print "def step(opt):"; print "    opt.step()"; for (i = 0; i < n; i++) printf "def f%d(m, x):\n    torch.set_grad_enabled(False)\n    return f%d(m, x)\n", i, i + 1; printf "def f%d(m, x):\n    loss = m(x).sum()\n    loss.backward()\n", n }'; }
 chain_funcs 40000 >"$tmp/funcs.py"
 run cpu-bound-facts 2 sh -c 'ulimit -t 12; TORCHLINT_CPU_SECONDS=2 exec "$0" --format concise --color never -q "$1" "$2"' "$bin" "$tmp/good.py" "$tmp/funcs.py"
 has cpu-bound-facts "$tmp/out" "funcs.py:1:1: TL002 analysis stopped while building the facts: it took more than 2 s of CPU time"
