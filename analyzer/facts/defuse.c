@@ -634,6 +634,7 @@ bool tl_facts__value_holders(const TlIndex *idx, int32_t func, TSNode n, TlIntAr
 	for (int32_t k = (int32_t)lo - 1; k >= 0; k = v->up[k])
 		if (v->start[k] <= s && e <= v->end[k])
 			tl_array_push(out, v->bind[k]);
-	qsort(out->items, out->size, sizeof *out->items, tl_du__int_cmp);
+	if (out->size > 1)
+		qsort(out->items, out->size, sizeof *out->items, tl_du__int_cmp);
 	return true;
 }
