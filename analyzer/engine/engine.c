@@ -749,19 +749,6 @@ static bool tl_engine__parse_progress(TSParseState *state)
 	return (++e->parse_calls & 63) == 0 && tl_qexec_out_of_time(&e->qexec);
 }
 
-static const char *tl_engine__read(void *payload, uint32_t byte, TSPoint at, uint32_t *read)
-{
-	(void)at;
-	const TlSource *src = payload;
-	const char *t = src->parse_text ? src->parse_text : src->text;
-	if (byte >= src->length) {
-		*read = 0;
-		return "";
-	}
-	*read = src->length - byte;
-	return t + byte;
-}
-
 /* The node symbols the shapes of `key` start at, for the index to keep
  * (the last key's are kept: most files of a run share theirs); NULL when
  * some shape may start at any node (then the tree is walked). */
@@ -834,7 +821,7 @@ static void tl_engine__analyze(TlEngine *e, const TlSource *src, const TSTree *g
 			e->over_count = tokens;
 		} else {
 			/* The CPU-time bound stops the parse too. */
-			TSInput in = { (void *)src, tl_engine__read, TSInputEncodingUTF8, NULL };
+			TSInput in = tl_walk_input(src);
 			TSParseOptions po = { e, tl_engine__parse_progress };
 			tree = ts_parser_parse_with_options(e->parser, NULL, in, po);
 			if (!tree)

@@ -17,6 +17,7 @@
 #include "facts/facts.h"
 #include "project/scan.h"
 #include "syntax/syms.h"
+#include "syntax/walk.h"
 
 enum { TL_MOD_LOADING, TL_MOD_READY, TL_MOD_FAILED };
 
@@ -225,29 +226,8 @@ static const TlOverlay *tl_project__overlay(const TlProject *p, const char *path
 	return NULL;
 }
 
-/* Cancels a module's parse past its CPU bound (tree-sitter calls this
- * often: the clock is read every 64 calls). */
-static bool tl_project__parse_progress(TSParseState *state)
-{
-	TlBound *b = state->payload;
-	return (++b->polls & 63) == 0 && tl_bound_check(b);
-}
-
-static const char *tl_project__read(void *payload, uint32_t byte, TSPoint at, uint32_t *read)
-{
-	(void)at;
-	const TlSource *src = payload;
-	const char *t = src->parse_text ? src->parse_text : src->text;
-	if (byte >= src->length) {
-		*read = 0;
-		return "";
-	}
-	*read = src->length - byte;
-	return t + byte;
-}
-
-/* Parses, indexes and builds the facts of `m` (read, not yet parsed) within the per-file limits of a file
- * named on the command line (base/budget.h): a module over one is not used
+/* Parses, indexes and builds the facts of `m` (read, not yet parsed)
+ * within the per-file limits of a file named on the command line (base/budget.h): a module over one is not used
  * and m->skipped says why. Its CPU time is its own, not charged to the
  * file whose import loads it. */
 static void tl_project__build(TlProject *p, TlModule *m)
@@ -266,8 +246,8 @@ static void tl_project__build(TlProject *p, TlModule *m)
 			    tokens - 1, TL_BUDGET_MAX_TOKENS);
 	} else {
 		tl_bound_phase(&bound, "parsing");
-		TSInput in = { &m->src, tl_project__read, TSInputEncodingUTF8, NULL };
-		TSParseOptions po = { &bound, tl_project__parse_progress };
+		TSInput in = tl_walk_input(&m->src);
+		TSParseOptions po = { &bound, tl_walk_parse_progress };
 		m->tree = ts_parser_parse_with_options(p->parser, NULL, in, po);
 		if (!m->tree)
 			ts_parser_reset(p->parser);

@@ -25,6 +25,7 @@
 #include "engine/explain.h"
 #include "engine/notebook.h"
 #include "report/output.h"
+#include "syntax/walk.h"
 
 /* ---- diagnostics ------------------------------------------------------------------------ */
 
@@ -134,27 +135,6 @@ static uint32_t tl_diag__bom(const TlBuf *t)
 	return t->len >= 3 && memcmp(t->data, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
 }
 
-/* Stops a document's parse past its CPU bound, or when a newer version
- * arrived (tree-sitter calls this often: the clock every 64 calls). */
-static bool tl_diag__parse_progress(TSParseState *state)
-{
-	TlBound *b = state->payload;
-	return (++b->polls & 63) == 0 && tl_bound_check(b);
-}
-
-static const char *tl_diag__read(void *payload, uint32_t byte, TSPoint at, uint32_t *read)
-{
-	(void)at;
-	const TlSource *src = payload;
-	const char *t = src->parse_text ? src->parse_text : src->text;
-	if (byte >= src->length) {
-		*read = 0;
-		return "";
-	}
-	*read = src->length - byte;
-	return t + byte;
-}
-
 /* A Python document or an .ipynb opened as JSON text. */
 static void tl_diag__run_doc(TlEngine *e, const TlRuleSet *rules, TlJob *job, TlFileOptions *fo)
 {
@@ -189,8 +169,8 @@ static void tl_diag__run_doc(TlEngine *e, const TlRuleSet *rules, TlJob *job, Tl
 		tl_bound_begin(&bound, tl_budget_seconds_for(src.length));
 		bound.cancel = e->qexec.bound.cancel;
 		bound.cancel_data = e->qexec.bound.cancel_data;
-		TSInput in = { &src, tl_diag__read, TSInputEncodingUTF8, NULL };
-		TSParseOptions po = { &bound, tl_diag__parse_progress };
+		TSInput in = tl_walk_input(&src);
+		TSParseOptions po = { &bound, tl_walk_parse_progress };
 		TSTree *tree = bom || huge ? NULL : ts_parser_parse_with_options(e->parser, old, in, po);
 		if (!tree && !bom && !huge)
 			ts_parser_reset(e->parser);

@@ -1,5 +1,7 @@
 #include "syntax/walk.h"
 
+#include "base/budget.h"
+
 bool tl_walk_next(TSTreeCursor *cur, TSNode root, bool descend)
 {
 	if (descend && ts_tree_cursor_goto_first_child(cur))
@@ -79,4 +81,29 @@ bool tl_walk_step(TlWalk *w, bool descend)
 		w->open.size--;
 	}
 	return false;
+}
+
+static const char *tl_walk__read(void *payload, uint32_t byte, TSPoint at, uint32_t *read)
+{
+	(void)at;
+	const TlSource *src = payload;
+	const char *t = src->parse_text ? src->parse_text : src->text;
+	if (byte >= src->length) {
+		*read = 0;
+		return "";
+	}
+	*read = src->length - byte;
+	return t + byte;
+}
+
+TSInput tl_walk_input(const TlSource *src)
+{
+	TSInput in = { (void *)src, tl_walk__read, TSInputEncodingUTF8, NULL };
+	return in;
+}
+
+bool tl_walk_parse_progress(TSParseState *state)
+{
+	TlBound *b = state->payload;
+	return (++b->polls & 63) == 0 && tl_bound_check(b);
 }

@@ -35,6 +35,7 @@
 #include <tree_sitter/api.h>
 
 #include "base/array.h"
+#include "base/source.h"
 
 /* Moves `cur` (created on `root`) to the next node in pre-order, into the
  * current node's children when `descend`; false when the walk is over. */
@@ -61,5 +62,12 @@ void tl_walk_start(TlWalk *w, TSNode root);
  * children when `descend`; false when the walk is over. */
 bool tl_walk_step(TlWalk *w, bool descend);
 void tl_walk_end(TlWalk *w);
+
+/* The parse input of `src` (its parser text where it has one): what
+ * ts_parser_parse_with_options reads. */
+TSInput tl_walk_input(const TlSource *src);
+/* A parse progress callback whose payload is a TlBound (base/budget.h):
+ * cancels the parse past its CPU bound (the clock read every 64 calls). */
+bool tl_walk_parse_progress(TSParseState *state);
 
 #endif
