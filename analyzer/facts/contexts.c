@@ -207,8 +207,14 @@ static uint32_t tl_facts__context_kind(const TlIndex *idx, TSNode expr, int dept
 	TSSymbol cs = ts_node_symbol(callee);
 	if (cs == sy->identifier || cs == sy->attribute) {
 		const TlBinding *b = tl_index_resolve_node(idx, callee);
-		if (!b || b->kind == TL_BIND_DEF || b->kind == TL_BIND_IMPORT)
-			return tl_facts__project_decorator_ctx(idx, callee, !ts_node_is_null(call), depth);
+		if (!b || b->kind == TL_BIND_DEF || b->kind == TL_BIND_IMPORT) {
+			k = tl_facts__project_decorator_ctx(idx, callee, !ts_node_is_null(call), depth);
+			/* A helper of the project that returns an autocast
+			 * context (`with amp_ctx():`, facts/handed.c). */
+			if (!k && !ts_node_is_null(call))
+				k = tl_facts__handed_autocast(idx, tl_index_call_at(idx, call), depth);
+			return k;
+		}
 		TSNode v = tl_facts__bound_value(b);
 		if (!ts_node_is_null(v) && b->elem < 0)
 			return tl_facts__context_kind(idx, v, depth + 1);

@@ -186,6 +186,43 @@ bool tl_facts__ext_param_args(const TlIndex *idx, const TlBinding *param,
  * this one (through the functions here that reach it), and no such
  * iteration resets gradients. */
 bool tl_facts__ext_step_unreset(const TlIndex *idx, const TlCall *c);
+/* facts/handed.c: what a function of the project (of this module or of
+ * another) hands back to its caller and does to what it is handed, for
+ * data loaders, samplers and autocast contexts: summaries computed once
+ * per function (and per element of what it returns) in the index of the
+ * function's own module. */
+typedef struct TlMade {
+	const TlIndex *idx; /* the module whose tree holds `node` */
+	TSNode node;
+} TlMade;
+typedef TlArray(TlMade) TlMades;
+/* The function call `c` of `idx` runs: a local one (out->idx is idx) or
+ * one of another module of the project (facts/imports.c). */
+bool tl_facts__callee_def(const TlIndex *idx, const TlCall *c, TlExtDef *out);
+/* The DataLoader(...) constructions that call `c` hands back, at tuple
+ * element `elem` (-1: the whole value) or dict key `key` (NULL: none):
+ * appended to `out`; *unknown set when some returned value may be another
+ * loader (or none can be told). */
+void tl_facts__handed_loaders(const TlIndex *idx, const TlCall *c, int32_t elem, const char *key,
+			      TlMades *out, bool *unknown);
+/* The one DistributedSampler(...) construction that call `c` hands back
+ * (at `elem` / `key` as above); a null node when none or several. */
+TlMade tl_facts__handed_sampler(const TlIndex *idx, const TlCall *c, int32_t elem, const char *key);
+/* The autocast context (TL_CTX_AUTOCAST and its CPU / float16 bits) that
+ * call `c` of a function of the project hands back: every value it returns
+ * is one. 0 when not (a nullcontext() among them, or a value that cannot
+ * be told). */
+uint32_t tl_facts__handed_autocast(const TlIndex *idx, const TlCall *c, int depth);
+/* The parameters (bit k: the k-th, `self` counted) of function `d` whose
+ * sampler's epoch it may set: as a sampler (`p.set_epoch(e)`, *as_sampler)
+ * or as a loader (`p.sampler.set_epoch(e)`, *as_loader), itself or
+ * through a function of the project it hands the parameter to. */
+void tl_facts__epoch_params(const TlExtDef *d, uint32_t *as_sampler, uint32_t *as_loader);
+/* facts/loaders.c: the DataLoader constructions `expr` of `idx` may be (as
+ * an iterable), from a fresh budget; and the DistributedSampler
+ * construction it is. */
+void tl_facts__loader_values(const TlIndex *idx, TSNode expr, TlMades *out, bool *unknown);
+TlMade tl_facts__sampler_of(const TlIndex *idx, TSNode expr);
 /* facts/loops.c: true when the body of loop `lp` always leaves the loop at
  * its end (a retry loop, a loop that runs once). */
 bool tl_facts__exits_at_end(const TlLoop *lp);
@@ -354,7 +391,13 @@ typedef struct TlFactsCache {
 	/* The named children of the blocks that branch paths climbed through
 	 * (branches.c); NULL until asked. */
 	struct TlBlockCache *blocks;
+	/* What this module's functions hand back and do to their arguments
+	 * (handed.c): loaders, samplers, autocast contexts, set_epoch on a
+	 * parameter; NULL until asked. */
+	struct TlHandedCache *handed;
 } TlFactsCache;
+/* facts/handed.c: frees TlFactsCache.handed. */
+void tl_facts__handed_release(TlFactsCache *fc);
 /* facts/importers.c: frees TlFactsCache.ext_sites. */
 void tl_facts__ext_sites_release(TlFactsCache *fc);
 /* Methods that put their argument(s) into the receiver. */

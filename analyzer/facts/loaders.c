@@ -1,12 +1,17 @@
 /* Data loaders: the DataLoader a batch comes from and the options it was built
- * with (pin_memory, num_workers, ...).
+ * with (pin_memory, num_workers, ...), and the DistributedSampler it draws
+ * from. A loader or sampler may be built by a function of the project, in
+ * the file or in another module, and handed back (itself, in a tuple, in a
+ * dict): facts/handed.c summarises what such a function returns, and the
+ * constructions found are kept with the index of the module that holds
+ * them (TlMade).
  *
  * Owns: tl_facts_from_loader, tl_facts_loader_option, tl_facts_feeds_step_loop,
- * tl_facts_sampler_epoch_unset. */
+ * tl_facts_sampler_epoch_unset, tl_facts__loader_values, tl_facts__sampler_of. */
 #include "facts/internal.h"
 
 typedef struct TlLoaders {
-	TlArray(TSNode) calls; /* DataLoader(...) constructions */
+	TlMades calls;         /* DataLoader(...) constructions */
 	bool unknown;          /* some way the value arrives is not one */
 	int budget;            /* steps left (TL_FACTS_BUDGET) */
 } TlLoaders;
@@ -16,25 +21,57 @@ static void tl_facts__loaders(const TlIndex *idx, TSNode expr, TlLoaders *out, i
 
 /* ---- DataLoader batches ---------------------------------------------------------------- */
 
-static void tl_facts__loader_return(const TlIndex *idx, int32_t f, TlLoaders *out, int depth)
+/* The call whose result `e` of `idx` holds as a whole (itself, or a name
+ * bound to it by a plain assignment), else null. */
+static const TlCall *tl_facts__result_of(const TlIndex *idx, TSNode e)
 {
 	const TlSyms *sy = tl_syms();
-	TSNode fn = idx->funcs.items[f].node;
-	TSTreeCursor cur = ts_tree_cursor_new(fn);
-	bool descend = true, any = false;
-	do {
-		TSNode n = ts_tree_cursor_current_node(&cur);
-		TSSymbol s = ts_node_symbol(n);
-		descend = ts_node_eq(n, fn) || (s != sy->function_definition &&
-						s != sy->class_definition && s != sy->lambda);
-		if (s == sy->return_statement && ts_node_named_child_count(n)) {
-			any = true;
-			tl_facts__loader_source(idx, ts_node_named_child(n, 0), out, depth + 1);
-		}
-	} while (tl_walk_next(&cur, fn, descend));
-	ts_tree_cursor_delete(&cur);
-	if (!any)
-		out->unknown = true;
+	e = tl_index_unparen(e);
+	if (!ts_node_is_null(e) && ts_node_symbol(e) == sy->identifier) {
+		const TlBinding *b = tl_index_resolve_node(idx, e);
+		if (!b || b->kind != TL_BIND_ASSIGN || b->elem >= 0)
+			return NULL;
+		e = tl_index_unparen(b->value);
+	}
+	if (ts_node_is_null(e) || ts_node_symbol(e) != sy->call)
+		return NULL;
+	return tl_index_call_at(idx, e);
+}
+
+/* For `x[k]` with a literal key (a string, or an integer for a tuple):
+ * *elem / *key (caller frees) and the subscripted value; false otherwise. */
+static bool tl_facts__literal_subscript(const TlIndex *idx, TSNode sub, int32_t *elem, char **key,
+					TSNode *object)
+{
+	const TlSyms *sy = tl_syms();
+	TSNode k = tl_index_unparen(tl_tree_field(sub, sy->f_subscript));
+	*elem = -1;
+	*key = NULL;
+	*object = tl_tree_field(sub, sy->f_value);
+	if (ts_node_is_null(k))
+		return false;
+	if (ts_node_symbol(k) == sy->string) {
+		uint32_t len = 0;
+		const char *body = tl_facts__string_body(idx, k, &len);
+		if (!body)
+			return false;
+		*key = tl_malloc(len + 1);
+		memcpy(*key, body, len);
+		(*key)[len] = 0;
+		return true;
+	}
+	uint32_t len = 0;
+	const char *t = ts_node_symbol(k) == sy->integer ? tl_index_text(idx, k, &len) : NULL;
+	if (!t || !len || len > 2)
+		return false;
+	int32_t v = 0;
+	for (uint32_t i = 0; i < len; i++) {
+		if (!isdigit((unsigned char)t[i]))
+			return false;
+		v = v * 10 + (t[i] - '0');
+	}
+	*elem = v;
+	return true;
 }
 
 /* Follows parameter binding `b` to the arguments of its function's call
@@ -103,14 +140,25 @@ static void tl_facts__loader_source(const TlIndex *idx, TSNode it, TlLoaders *ou
 	if (s == sy->call) {
 		const TlCall *c = tl_index_call_at(idx, it);
 		if (c && c->qname && tl_facts__qname_is_api(c->qname, TL_API_DATA_LOADER)) {
-			tl_array_push(&out->calls, it);
+			tl_array_push(&out->calls, ((TlMade){ idx, it }));
 			return;
 		}
-		if (c && c->target >= 0) {
-			tl_facts__loader_return(idx, c->target, out, depth + 1);
-			return;
-		}
-		out->unknown = true;
+		/* A function of the project that builds it and hands it back. */
+		tl_facts__handed_loaders(idx, c, -1, NULL, &out->calls, &out->unknown);
+		return;
+	}
+	if (s == sy->subscript) {
+		/* loaders["train"], make_loaders()[0] */
+		int32_t elem;
+		char *key;
+		TSNode obj;
+		const TlCall *c = tl_facts__literal_subscript(idx, it, &elem, &key, &obj)
+					  ? tl_facts__result_of(idx, obj) : NULL;
+		if (c)
+			tl_facts__handed_loaders(idx, c, elem, key, &out->calls, &out->unknown);
+		else
+			out->unknown = true;
+		tl_free(key);
 		return;
 	}
 	if (s != sy->identifier && s != sy->attribute) {
@@ -123,11 +171,31 @@ static void tl_facts__loader_source(const TlIndex *idx, TSNode it, TlLoaders *ou
 		return;
 	}
 	TSNode v = tl_facts__bound_value(b);
+	if (!ts_node_is_null(v) && b->elem >= 0 && b->depth == 1 && b->kind == TL_BIND_ASSIGN &&
+	    ts_node_symbol(tl_index_unparen(b->value)) == sy->call) {
+		/* `model, loader = build(cfg)`: an element of what it returns */
+		tl_facts__handed_loaders(idx, tl_index_call_at(idx, v), b->elem, NULL, &out->calls,
+					 &out->unknown);
+		return;
+	}
 	if (ts_node_is_null(v) || b->elem >= 0) {
 		out->unknown = true;
 		return;
 	}
 	tl_facts__loader_source(idx, v, out, depth + 1);
+}
+
+void tl_facts__loader_values(const TlIndex *idx, TSNode expr, TlMades *out, bool *unknown)
+{
+	TlLoaders ls;
+	tl_array_init(&ls.calls);
+	ls.unknown = false;
+	ls.budget = TL_FACTS_BUDGET;
+	tl_facts__loader_source(idx, expr, &ls, 0);
+	for (uint32_t i = 0; i < ls.calls.size; i++)
+		tl_array_push(out, ls.calls.items[i]);
+	*unknown = *unknown || ls.unknown;
+	tl_array_release(&ls.calls);
 }
 
 /* Wrappers that iterate what they wrap: enumerate(loader), tqdm(loader). */
@@ -263,6 +331,24 @@ static const char *const tl_facts__loader_params[] = {
 	"multiprocessing_context", "generator",
 };
 
+/* True when DataLoader(...) call `call` of `idx` sets `option` to a value
+ * that is not off (False, None, 0), or may through `**kwargs`. */
+static bool tl_facts__option_set(const TlIndex *idx, TSNode call, const char *option)
+{
+	const TlSyms *sy = tl_syms();
+	TSNode v = tl_facts__kwarg(idx, call, option);
+	for (uint32_t k = 0; ts_node_is_null(v) &&
+			     k < sizeof tl_facts__loader_params / sizeof *tl_facts__loader_params; k++)
+		if (strcmp(tl_facts__loader_params[k], option) == 0)
+			v = tl_facts__arg(call, k);
+	if (ts_node_is_null(v))
+		return tl_facts_passes_keyword(idx, call, option); /* DataLoader(ds, **kwargs) */
+	v = tl_index_unparen(v);
+	TSSymbol s = ts_node_symbol(v);
+	return !(s == sy->false_ || s == sy->none ||
+		 (s == sy->integer && tl_index_text_is(idx, v, "0")));
+}
+
 bool tl_facts_loader_option(const TlIndex *idx, TSNode expr, const char *option)
 {
 	const TlSyms *sy = tl_syms();
@@ -271,27 +357,20 @@ bool tl_facts_loader_option(const TlIndex *idx, TSNode expr, const char *option)
 	    ts_node_symbol(tl_index_unparen(expr)) == sy->call) {
 		/* The DataLoader(...) call itself. */
 		tl_array_init(&ls.calls);
-		tl_array_push(&ls.calls, tl_index_unparen(expr));
+		tl_array_push(&ls.calls, ((TlMade){ idx, tl_index_unparen(expr) }));
 	} else {
 		tl_facts__loaders_collect(idx, expr, &ls);
 	}
 	bool set = false;
 	for (uint32_t i = 0; i < ls.calls.size && !set; i++) {
-		TSNode call = ls.calls.items[i];
-		TSNode v = tl_facts__kwarg(idx, call, option);
-		for (uint32_t k = 0; ts_node_is_null(v) &&
-				     k < sizeof tl_facts__loader_params / sizeof *tl_facts__loader_params; k++)
-			if (strcmp(tl_facts__loader_params[k], option) == 0)
-				v = tl_facts__arg(call, k);
-		if (ts_node_is_null(v)) {
-			/* DataLoader(ds, **kwargs) may set it. */
-			set = tl_facts_passes_keyword(idx, call, option);
-			continue;
-		}
-		v = tl_index_unparen(v);
-		TSSymbol s = ts_node_symbol(v);
-		set = !(s == sy->false_ || s == sy->none ||
-			(s == sy->integer && tl_index_text_is(idx, v, "0")));
+		const TlIndex *mod = ls.calls.items[i].idx;
+		TSNode call = ls.calls.items[i].node;
+		bool ext = mod != idx;
+		if (ext)
+			tl_facts__ext_enter(idx);
+		set = tl_facts__option_set(mod, call, option);
+		if (ext)
+			tl_facts__ext_leave(idx);
 	}
 	tl_array_release(&ls.calls);
 	return set;
@@ -319,7 +398,7 @@ bool tl_facts_feeds_step_loop(const TlIndex *idx, TSNode call, uint32_t kinds)
 		ls.budget = TL_FACTS_BUDGET;
 		tl_facts__loader_source(idx, it, &ls, 0);
 		for (uint32_t k = 0; k < ls.calls.size && !feeds; k++)
-			feeds = ts_node_eq(ls.calls.items[k], call);
+			feeds = ts_node_eq(ls.calls.items[k].node, call);
 		tl_array_release(&ls.calls);
 	}
 	return feeds;
@@ -334,29 +413,33 @@ static const char *const tl_facts__distributed_samplers[] = {
 /* The DistributedSampler(...) construction `e` holds: itself, or what the
  * names (all their bindings in the scope, `sampler = DistributedSampler(ds)
  * if distributed else None` included) and `self.` attributes it reads are
- * bound to. Null when none, or more than one, can be told. */
-static TSNode tl_facts__sampler_ctor(const TlIndex *idx, TSNode e, int depth)
+ * bound to, or what a function of the project that builds one hands back
+ * (facts/handed.c). Null (idx NULL) when none, or more than one, can be
+ * told. */
+static TlMade tl_facts__sampler_ctor(const TlIndex *idx, TSNode e, int depth)
 {
 	const TlSyms *sy = tl_syms();
-	TSNode none = { 0 };
+	TlMade none = { 0 };
 	e = tl_index_unparen(e);
 	if (ts_node_is_null(e) || depth > TL_FACTS_DEPTH)
 		return none;
 	TSSymbol s = ts_node_symbol(e);
 	if (s == sy->call) {
 		const TlCall *c = tl_index_call_at(idx, e);
-		return c && c->qname && IN(c->qname, tl_facts__distributed_samplers) ? e : none;
+		if (c && c->qname && IN(c->qname, tl_facts__distributed_samplers))
+			return (TlMade){ idx, e };
+		return c ? tl_facts__handed_sampler(idx, c, -1, NULL) : none;
 	}
 	if (s == sy->conditional_expression) {
 		/* DistributedSampler(ds) if distributed else None */
-		TSNode found = none;
+		TlMade found = none;
 		uint32_t count = ts_node_named_child_count(e);
 		for (uint32_t i = 0; i < count; i += 2) {
 			TSNode v = tl_index_unparen(ts_node_named_child(e, i));
 			if (ts_node_symbol(v) == sy->none)
 				continue;
-			TSNode r = tl_facts__sampler_ctor(idx, v, depth + 1);
-			if (ts_node_is_null(r) || (!ts_node_is_null(found) && !ts_node_eq(found, r)))
+			TlMade r = tl_facts__sampler_ctor(idx, v, depth + 1);
+			if (!r.idx || (found.idx && !ts_node_eq(found.node, r.node)))
 				return none;
 			found = r;
 		}
@@ -365,27 +448,43 @@ static TSNode tl_facts__sampler_ctor(const TlIndex *idx, TSNode e, int depth)
 	if (s != sy->identifier && s != sy->attribute)
 		return none;
 	const TlBinding *b = tl_index_resolve_node(idx, e);
-	if (!b || b->elem >= 0 || b->kind != TL_BIND_ASSIGN)
+	if (!b || b->kind != TL_BIND_ASSIGN)
 		return none;
 	/* Every binding of the name in its scope: one DistributedSampler, the
 	 * others None. */
 	const TlIntArray *all = b->class_body || b->cls >= 0 ? NULL : tl_index_bindings_of(idx, b->func, b->name);
 	if (!all)
-		return tl_facts__sampler_ctor(idx, b->value, depth + 1);
-	TSNode found = none;
+		return b->elem >= 0 ? none : tl_facts__sampler_ctor(idx, b->value, depth + 1);
+	TlMade found = none;
 	for (uint32_t i = 0; i < all->size; i++) {
 		const TlBinding *o = &idx->bindings.items[all->items[i]];
 		TSNode v = tl_index_unparen(o->value);
-		if (o->kind != TL_BIND_ASSIGN || o->elem >= 0 || ts_node_is_null(v))
+		if (o->kind != TL_BIND_ASSIGN || ts_node_is_null(v))
 			return none;
-		if (ts_node_symbol(v) == sy->none)
-			continue;
-		TSNode r = tl_facts__sampler_ctor(idx, v, depth + 1);
-		if (ts_node_is_null(r) || (!ts_node_is_null(found) && !ts_node_eq(found, r)))
+		TlMade r;
+		if (o->elem >= 0) {
+			/* `loader, sampler = build(cfg)`: an element of what a
+			 * function of the project returns */
+			const TlCall *c = o->depth == 1 && ts_node_symbol(v) == sy->call
+						  ? tl_index_call_at(idx, v) : NULL;
+			if (!c)
+				return none;
+			r = tl_facts__handed_sampler(idx, c, o->elem, NULL);
+		} else {
+			if (ts_node_symbol(v) == sy->none)
+				continue;
+			r = tl_facts__sampler_ctor(idx, v, depth + 1);
+		}
+		if (!r.idx || (found.idx && !ts_node_eq(found.node, r.node)))
 			return none;
 		found = r;
 	}
 	return found;
+}
+
+TlMade tl_facts__sampler_of(const TlIndex *idx, TSNode expr)
+{
+	return tl_facts__sampler_ctor(idx, expr, 0);
 }
 
 /* True when DistributedSampler(...) call `ctor` shuffles: `shuffle` not
@@ -400,20 +499,55 @@ static bool tl_facts__sampler_shuffles(const TlIndex *idx, TSNode ctor)
 
 static TSNode tl_facts__batch_sampler_source(const TlIndex *idx, TSNode e);
 
+/* The DistributedSampler the DataLoader(...) construction `loader` draws
+ * from (its `sampler`, or its BatchSampler's); null when none is told.
+ * Under the enter() of loader.idx when it is another module's. */
+static TlMade tl_facts__loader_sampler(TlMade loader)
+{
+	TlMade none = { 0 };
+	TSNode sampler = tl_facts_argument(loader.idx, loader.node, "sampler");
+	if (ts_node_is_null(sampler))
+		sampler = tl_facts__batch_sampler_source(loader.idx,
+							 tl_facts_argument(loader.idx, loader.node, "batch_sampler"));
+	return ts_node_is_null(sampler) ? none : tl_facts__sampler_ctor(loader.idx, sampler, 0);
+}
+
+/* The sampler of the one DataLoader `obj` of `idx` is (`obj.sampler`);
+ * null when it cannot be told. */
+static TlMade tl_facts__sampler_through(const TlIndex *idx, TSNode obj)
+{
+	TlMade r = { 0 };
+	TlLoaders ls;
+	tl_array_init(&ls.calls);
+	ls.unknown = false;
+	ls.budget = TL_FACTS_BUDGET;
+	tl_facts__loader_source(idx, obj, &ls, 0);
+	if (ls.calls.size == 1 && !ls.unknown) {
+		bool ext = ls.calls.items[0].idx != idx;
+		if (ext)
+			tl_facts__ext_enter(idx);
+		r = tl_facts__loader_sampler(ls.calls.items[0]);
+		if (ext)
+			tl_facts__ext_leave(idx);
+	}
+	tl_array_release(&ls.calls);
+	return r;
+}
+
 /* The DistributedSampler(...) construction whose epoch a `.set_epoch()`
  * on `recv` sets: the sampler a name holds, `loader.sampler` (or
- * `loader.batch_sampler.sampler`) of one DataLoader built in the file, a
+ * `loader.batch_sampler.sampler`) of one DataLoader built in the project, a
  * parameter every caller passes the same one. Null when it cannot be
  * told. */
-static TSNode tl_facts__epoch_target(const TlIndex *idx, TSNode recv, int depth)
+static TlMade tl_facts__epoch_target(const TlIndex *idx, TSNode recv, int depth)
 {
 	const TlSyms *sy = tl_syms();
-	TSNode none = { 0 };
+	TlMade none = { 0 };
 	recv = tl_index_unparen(recv);
 	if (ts_node_is_null(recv) || depth > TL_FACTS_DEPTH)
 		return none;
-	TSNode r = tl_facts__sampler_ctor(idx, recv, 0);
-	if (!ts_node_is_null(r))
+	TlMade r = tl_facts__sampler_ctor(idx, recv, 0);
+	if (r.idx)
 		return r;
 	TSSymbol s = ts_node_symbol(recv);
 	if (s == sy->attribute) {
@@ -425,20 +559,7 @@ static TSNode tl_facts__epoch_target(const TlIndex *idx, TSNode recv, int depth)
 		if (ts_node_symbol(obj) == sy->attribute &&
 		    tl_index_text_is(idx, tl_tree_field(obj, sy->f_attribute), "batch_sampler"))
 			obj = tl_tree_field(obj, sy->f_object);
-		TlLoaders ls;
-		tl_array_init(&ls.calls);
-		ls.unknown = false;
-		ls.budget = TL_FACTS_BUDGET;
-		tl_facts__loader_source(idx, obj, &ls, 0);
-		if (ls.calls.size == 1 && !ls.unknown) {
-			TSNode loader = ls.calls.items[0];
-			TSNode sampler = tl_facts_argument(idx, loader, "sampler");
-			if (ts_node_is_null(sampler))
-				sampler = tl_facts__batch_sampler_source(idx, tl_facts_argument(idx, loader, "batch_sampler"));
-			r = ts_node_is_null(sampler) ? none : tl_facts__sampler_ctor(idx, sampler, 0);
-		}
-		tl_array_release(&ls.calls);
-		return r;
+		return tl_facts__sampler_through(idx, obj);
 	}
 	if (s != sy->identifier)
 		return none;
@@ -449,31 +570,64 @@ static TSNode tl_facts__epoch_target(const TlIndex *idx, TSNode recv, int depth)
 	const TlFunc *f = &idx->funcs.items[b->func];
 	if (f->escapes || !f->call_sites.size)
 		return none;
-	TSNode agreed = none;
+	TlMade agreed = none;
 	for (uint32_t i = 0; i < f->call_sites.size; i++) {
 		const TlCall *c = &idx->calls.items[f->call_sites.items[i]];
-		TSNode arg = c->func == b->func ? none : tl_facts__param_arg_of(idx, b, c);
-		TSNode t = ts_node_is_null(arg) ? none : tl_facts__epoch_target(idx, arg, depth + 1);
-		if (ts_node_is_null(t) || (!ts_node_is_null(agreed) && !ts_node_eq(t, agreed)))
+		TSNode arg = c->func == b->func ? (TSNode){ 0 } : tl_facts__param_arg_of(idx, b, c);
+		TlMade t = ts_node_is_null(arg) ? none : tl_facts__epoch_target(idx, arg, depth + 1);
+		if (!t.idx || (agreed.idx && !ts_node_eq(t.node, agreed.node)))
 			return none;
 		agreed = t;
 	}
 	return agreed;
 }
 
-/* True when something in the file may set the epoch of sampler `ctor`:
- * a `.set_epoch(...)` call whose receiver is not known to be another
- * DistributedSampler (tl_facts__epoch_target), or a name bound to it
+/* True when call `c` of `idx` runs a function of the project that sets
+ * the epoch of what it is handed (facts/handed.c), and what it is handed
+ * there may be sampler `ctor`: the sampler itself, or a loader drawing
+ * from it (or one that cannot be told). */
+static bool tl_facts__epoch_set_by_callee(const TlIndex *idx, const TlCall *c, TlMade ctor)
+{
+	TlExtDef d;
+	if (!tl_facts__argc(c->node) || !tl_facts__callee_def(idx, c, &d))
+		return false;
+	bool ext = d.idx != idx, yes = false;
+	if (ext)
+		tl_facts__ext_enter(idx);
+	uint32_t as_sampler, as_loader;
+	tl_facts__epoch_params(&d, &as_sampler, &as_loader);
+	const TlFunc *f = &d.idx->funcs.items[d.func];
+	for (uint32_t k = 0; !yes && (as_sampler | as_loader) && k < f->params.size && k < 30; k++) {
+		if (!((as_sampler | as_loader) & (1u << k)))
+			continue;
+		const char *pname = d.idx->bindings.items[f->params.items[k]].name;
+		TSNode arg = ext ? tl_facts__ext_param_arg(idx, c, &d, pname, strlen(pname))
+				 : tl_facts__param_arg(idx, f, (int32_t)k, c);
+		if (ts_node_is_null(arg))
+			continue;
+		TlMade t = (as_loader & (1u << k)) ? tl_facts__sampler_through(idx, arg)
+						    : tl_facts__epoch_target(idx, arg, 0);
+		yes = !t.idx || ts_node_eq(t.node, ctor.node);
+	}
+	if (ext)
+		tl_facts__ext_leave(idx);
+	return yes;
+}
+
+/* True when something in the calls of `idx` may set the epoch of sampler
+ * `ctor`: a `.set_epoch(...)` call whose receiver is not known to be
+ * another DistributedSampler (tl_facts__epoch_target), a name bound to it
  * handed to a call other than a DataLoader or BatchSampler (a helper,
- * accelerate, a trainer) that may. */
-static bool tl_facts__epoch_may_be_set(const TlIndex *idx, TSNode ctor)
+ * accelerate, a trainer) that may, or a function of the project that
+ * sets the epoch of the loader or sampler it is handed. */
+static bool tl_facts__epoch_may_be_set_in(const TlIndex *idx, TlMade ctor)
 {
 	const TlSyms *sy = tl_syms();
 	for (uint32_t i = 0; i < idx->calls.size; i++) {
 		const TlCall *c = &idx->calls.items[i];
 		if (c->method && strcmp(c->method, "set_epoch") == 0) {
-			TSNode other = c->receiver.id ? tl_facts__epoch_target(idx, c->receiver, 0) : (TSNode){ 0 };
-			if (ts_node_is_null(other) || ts_node_eq(other, ctor))
+			TlMade other = c->receiver.id ? tl_facts__epoch_target(idx, c->receiver, 0) : (TlMade){ 0 };
+			if (!other.idx || ts_node_eq(other.node, ctor.node))
 				return true;
 			continue;
 		}
@@ -492,12 +646,28 @@ static bool tl_facts__epoch_may_be_set(const TlIndex *idx, TSNode ctor)
 			if (ts_node_is_null(a) || (ts_node_symbol(a) != sy->identifier &&
 						   ts_node_symbol(a) != sy->attribute))
 				continue;
-			TSNode r = tl_facts__sampler_ctor(idx, a, 0);
-			if (!ts_node_is_null(r) && ts_node_eq(r, ctor))
+			TlMade r = tl_facts__sampler_ctor(idx, a, 0);
+			if (r.idx && ts_node_eq(r.node, ctor.node))
 				return true;
 		}
+		if (count && tl_facts__epoch_set_by_callee(idx, c, ctor))
+			return true;
 	}
 	return false;
+}
+
+/* The same over the analysed file and, when the sampler is built in
+ * another module of the project, over that module too. */
+static bool tl_facts__epoch_may_be_set(const TlIndex *idx, TlMade ctor)
+{
+	if (tl_facts__epoch_may_be_set_in(idx, ctor))
+		return true;
+	if (ctor.idx == idx)
+		return false;
+	tl_facts__ext_enter(idx);
+	bool yes = tl_facts__epoch_may_be_set_in(ctor.idx, ctor);
+	tl_facts__ext_leave(idx);
+	return yes;
 }
 
 /* The sampler a BatchSampler(...) that `e` holds (or is) draws from. */
@@ -537,13 +707,14 @@ bool tl_facts_sampler_epoch_unset(const TlIndex *idx, TSNode iterable)
 	tl_facts__loader_source(idx, it, &ls, 0);
 	bool unset = ls.calls.size > 0 && !ls.unknown;
 	for (uint32_t i = 0; i < ls.calls.size && unset; i++) {
-		TSNode loader = ls.calls.items[i];
-		TSNode sampler = tl_facts_argument(idx, loader, "sampler");
-		if (ts_node_is_null(sampler))
-			sampler = tl_facts__batch_sampler_source(idx, tl_facts_argument(idx, loader, "batch_sampler"));
-		TSNode ctor = ts_node_is_null(sampler) ? sampler : tl_facts__sampler_ctor(idx, sampler, 0);
-		unset = !ts_node_is_null(ctor) && tl_facts__sampler_shuffles(idx, ctor) &&
-			!tl_facts__epoch_may_be_set(idx, ctor);
+		bool ext = ls.calls.items[i].idx != idx;
+		if (ext)
+			tl_facts__ext_enter(idx);
+		TlMade ctor = tl_facts__loader_sampler(ls.calls.items[i]);
+		bool shuffles = ctor.idx && tl_facts__sampler_shuffles(ctor.idx, ctor.node);
+		if (ext)
+			tl_facts__ext_leave(idx);
+		unset = shuffles && !tl_facts__epoch_may_be_set(idx, ctor);
 	}
 	tl_array_release(&ls.calls);
 	return unset;

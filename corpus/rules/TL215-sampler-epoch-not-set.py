@@ -144,8 +144,8 @@ def get_problem(model, dataset):
 def train_unpacked(model, dataset, opt, epochs):
     model, loader = get_problem(model, dataset)
     for epoch in range(epochs):
-        # a loader unpacked from what a helper returns: not followed yet
-        # todo-expect: TL215
+        # a loader unpacked from the tuple a helper returns
+        # expect: TL215
         for x, y in loader:
             step(model, opt, x, y)
 

@@ -60,10 +60,13 @@ def build_dataloaders(tokenizer, args):
         return out
 
     lm_data = tokenized.map(chunk, batched=True)
+    # the loaders reach the training loop as the tuple build_dataloaders returns
+    # expect: TL308
     train_dataloader = DataLoader(
         lm_data["train"], shuffle=True, batch_size=args.batch_size,
         collate_fn=default_data_collator, pin_memory=True,
     )
+    # expect: TL308
     eval_dataloader = DataLoader(
         lm_data["validation"], batch_size=args.batch_size,
         collate_fn=default_data_collator, pin_memory=True,

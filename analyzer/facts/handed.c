@@ -1,0 +1,622 @@
+/* What a function of the project hands back and does to what it is handed,
+ * for data loaders, samplers and autocast contexts (RULES.md principle 2,
+ * issue 23's summaries across modules): a DataLoader or DistributedSampler
+ * that a factory builds and returns (itself, as an element of a tuple, as
+ * a value of a dict), an autocast context a helper returns (`with
+ * amp_ctx():`), and the parameters on whose sampler a function calls
+ * `set_epoch` (`sampler.set_epoch(epoch)`, `loader.sampler.set_epoch(e)`).
+ * The function may be local or live in another module of the project
+ * (facts/imports.c finds it); either way its summary is computed once and
+ * kept in the facts cache of its own module's index, so that every family
+ * and every module asking reads one answer.
+ *
+ * A summary is computed from a fresh depth and budget (facts/loaders.c's
+ * questions start afresh for it), so it does not depend on who asked.
+ * Summaries computed inside summaries nest at most TL_HANDED_NESTING deep;
+ * an answer that met that bound, or that met a summary being computed (a
+ * recursive function), is given cautiously (unknown) and not kept.
+ *
+ * Another module's index is shared by the worker threads: everything here
+ * that reads or fills one runs under tl_facts__ext_enter (re-entrant).
+ *
+ * Owns: tl_facts__callee_def, tl_facts__handed_loaders,
+ * tl_facts__handed_sampler, tl_facts__handed_autocast,
+ * tl_facts__epoch_params. */
+#include "facts/internal.h"
+
+/* Factories call builders that call constructors: a few deep in real
+ * code. Past this, answers are not kept. */
+#define TL_HANDED_NESTING 8
+
+/* Elements picked out of one function's returns at most (a dict of
+ * loaders, a tuple of them). */
+#define TL_HANDED_VALUES 32
+
+static _Thread_local int tl_facts__handed_nesting;
+static _Thread_local unsigned tl_facts__handed_refused;
+
+enum { TL_SUM_UNASKED, TL_SUM_BUSY, TL_SUM_KEPT };
+
+/* The summary of one function for one element of what it returns. */
+typedef struct TlHanded {
+	int32_t func, elem;
+	char *key;              /* a dict key, or NULL */
+	uint8_t loaders_state, sampler_state;
+	TlMades loaders;
+	bool loaders_unknown;
+	TlMade sampler;
+} TlHanded;
+
+/* Per function: the autocast context it returns (bit 31: computed), and
+ * the parameters it sets the epoch on (bit 31 of `epoch_state`: computed,
+ * bit 30: being computed). */
+#define TL_HANDED_DONE (1u << 31)
+#define TL_HANDED_BUSY (1u << 30)
+
+typedef struct TlHandedCache {
+	TlArray(TlHanded *) entries;
+	uint32_t funcs;
+	uint32_t *ctx;
+	uint32_t *epoch_state, *epoch_sampler, *epoch_loader;
+} TlHandedCache;
+
+void tl_facts__handed_release(TlFactsCache *fc)
+{
+	TlHandedCache *h = fc->handed;
+	if (!h)
+		return;
+	for (uint32_t i = 0; i < h->entries.size; i++) {
+		tl_free(h->entries.items[i]->key);
+		tl_array_release(&h->entries.items[i]->loaders);
+		tl_free(h->entries.items[i]);
+	}
+	tl_array_release(&h->entries);
+	tl_free(h->ctx);
+	tl_free(h->epoch_state);
+	tl_free(h->epoch_sampler);
+	tl_free(h->epoch_loader);
+	tl_free(h);
+	fc->handed = NULL;
+}
+
+/* The cache of `idx` (its facts cache is written through a const index,
+ * as summary.c writes TlFunc's slots: it changes no answer). */
+static TlHandedCache *tl_facts__handed_cache(const TlIndex *idx)
+{
+	TlFactsCache *fc = idx->facts_cache;
+	if (!fc)
+		return NULL;
+	if (!fc->handed) {
+		TlHandedCache *h = tl_calloc(1, sizeof *h);
+		tl_array_init(&h->entries);
+		h->funcs = idx->funcs.size;
+		uint32_t n = h->funcs ? h->funcs : 1;
+		h->ctx = tl_calloc(n, sizeof *h->ctx);
+		h->epoch_state = tl_calloc(n, sizeof *h->epoch_state);
+		h->epoch_sampler = tl_calloc(n, sizeof *h->epoch_sampler);
+		h->epoch_loader = tl_calloc(n, sizeof *h->epoch_loader);
+		fc->handed = h;
+	}
+	return fc->handed;
+}
+
+static TlHanded *tl_facts__handed_entry(const TlIndex *idx, int32_t func, int32_t elem,
+					const char *key)
+{
+	TlHandedCache *h = tl_facts__handed_cache(idx);
+	if (!h)
+		return NULL;
+	for (uint32_t i = 0; i < h->entries.size; i++) {
+		TlHanded *e = h->entries.items[i];
+		if (e->func == func && e->elem == elem &&
+		    (key ? e->key && strcmp(e->key, key) == 0 : !e->key))
+			return e;
+	}
+	TlHanded *e = tl_calloc(1, sizeof *e);
+	e->func = func;
+	e->elem = elem;
+	e->key = key ? tl_strdup(key) : NULL;
+	tl_array_init(&e->loaders);
+	tl_array_push(&h->entries, e);
+	return e;
+}
+
+bool tl_facts__callee_def(const TlIndex *idx, const TlCall *c, TlExtDef *out)
+{
+	if (!c)
+		return false;
+	if (c->target >= 0) {
+		*out = (TlExtDef){ idx, c->target, idx->funcs.items[c->target].cls };
+		return true;
+	}
+	return idx->imports && tl_facts__ext_callee(idx, c, out) && out->func >= 0;
+}
+
+/* ---- picking an element out of what a function returns ------------------------------- */
+
+typedef struct TlPicked {
+	TlMades values;
+	bool unknown;
+} TlPicked;
+
+static void tl_facts__pick_returns(const TlIndex *idx, int32_t func, int32_t elem, const char *key,
+				   TlPicked *out, int depth);
+
+/* True when string literal `s` of `idx` is `key` exactly. */
+static bool tl_facts__key_is(const TlIndex *idx, TSNode s, const char *key)
+{
+	s = tl_index_unparen(s);
+	if (ts_node_is_null(s) || ts_node_symbol(s) != tl_syms()->string)
+		return false;
+	uint32_t len = 0;
+	const char *body = tl_facts__string_body(idx, s, &len);
+	return body && len == strlen(key) && memcmp(body, key, len) == 0;
+}
+
+static void tl_facts__pick_push(TlPicked *out, const TlIndex *idx, TSNode v)
+{
+	if (out->values.size >= TL_HANDED_VALUES) {
+		out->unknown = true;
+		return;
+	}
+	tl_array_push(&out->values, ((TlMade){ idx, v }));
+}
+
+/* A dict literal's value for `key`, a splat or a missing key: unknown. */
+static void tl_facts__pick_dict_literal(const TlIndex *idx, TSNode d, const char *key, TlPicked *out)
+{
+	const TlSyms *sy = tl_syms();
+	bool found = false;
+	uint32_t n = ts_node_named_child_count(d);
+	for (uint32_t i = 0; i < n; i++) {
+		TSNode p = ts_node_named_child(d, i);
+		if (ts_node_symbol(p) == sy->comment)
+			continue;
+		if (ts_node_symbol(p) != sy->pair) {
+			out->unknown = true; /* **other */
+			continue;
+		}
+		if (tl_facts__key_is(idx, ts_node_named_child(p, 0), key)) {
+			tl_facts__pick_push(out, idx, tl_tree_field(p, sy->f_value));
+			found = true;
+		}
+	}
+	if (!found)
+		out->unknown = true;
+}
+
+/* True for `{}`, `dict()`, `OrderedDict()` and a dict literal. */
+static bool tl_facts__dict_start(const TlIndex *idx, TSNode v)
+{
+	const TlSyms *sy = tl_syms();
+	v = tl_index_unparen(v);
+	if (ts_node_is_null(v))
+		return false;
+	if (ts_node_symbol(v) == sy->dictionary)
+		return true;
+	const TlCall *c = ts_node_symbol(v) == sy->call ? tl_index_call_at(idx, v) : NULL;
+	const char *q = c ? (c->qname ? c->qname : (!c->receiver.id ? c->method : NULL)) : NULL;
+	return q && (strcmp(q, "dict") == 0 || strcmp(q, "collections.OrderedDict") == 0) &&
+	       tl_facts__argc(v) == 0;
+}
+
+/* Name `b` (a local of function `func` bound to a dict) at `key`: what
+ * its literals hold there and what `name["key"] = v` stores in the
+ * function; a store under a key that is no literal makes it unknown. */
+static void tl_facts__pick_dict_name(const TlIndex *idx, const TlBinding *b, const char *key,
+				     TlPicked *out)
+{
+	const TlSyms *sy = tl_syms();
+	const TlIntArray *all = tl_index_bindings_of(idx, b->func, b->name);
+	if (!all || !all->size || b->func < 0) {
+		out->unknown = true;
+		return;
+	}
+	uint32_t before = out->values.size;
+	for (uint32_t i = 0; i < all->size; i++) {
+		const TlBinding *o = &idx->bindings.items[all->items[i]];
+		TSNode v = tl_index_unparen(o->value);
+		if (o->kind != TL_BIND_ASSIGN || o->elem >= 0 || !tl_facts__dict_start(idx, v)) {
+			out->unknown = true;
+			return;
+		}
+		if (ts_node_symbol(v) == sy->dictionary && ts_node_named_child_count(v)) {
+			TlPicked lit = { { NULL, 0, 0 }, false };
+			tl_facts__pick_dict_literal(idx, v, key, &lit);
+			for (uint32_t k = 0; k < lit.values.size; k++)
+				tl_facts__pick_push(out, lit.values.items[k].idx, lit.values.items[k].node);
+			tl_array_release(&lit.values);
+		}
+	}
+	const TlStoreSites *sites = tl_facts__subscript_sites(idx, b->func, -1);
+	for (uint32_t i = 0; sites && i < sites->size; i++) {
+		const TlStoreSite *st = &sites->items[i];
+		if (strcmp(st->name, b->name) != 0)
+			continue;
+		TSNode left = tl_tree_field(st->stmt, sy->f_left);
+		TSNode k = ts_node_is_null(left) ? left : tl_tree_field(left, sy->f_subscript);
+		if (ts_node_is_null(k) || ts_node_symbol(tl_index_unparen(k)) != sy->string) {
+			out->unknown = true; /* loaders[name] = ...: any key */
+			continue;
+		}
+		if (tl_facts__key_is(idx, k, key) && ts_node_symbol(st->stmt) == sy->assignment)
+			tl_facts__pick_push(out, idx, tl_tree_field(st->stmt, sy->f_right));
+	}
+	if (out->values.size == before)
+		out->unknown = true;
+}
+
+/* Element `elem` / value at `key` (neither: the whole) of value `v` of
+ * `idx`, returned by function `func` there. */
+static void tl_facts__pick(const TlIndex *idx, TSNode v, int32_t elem, const char *key,
+			   int32_t func, TlPicked *out, int depth)
+{
+	const TlSyms *sy = tl_syms();
+	v = tl_index_unparen(v);
+	if (ts_node_is_null(v) || depth > TL_FACTS_DEPTH) {
+		out->unknown = true;
+		return;
+	}
+	TSSymbol s = ts_node_symbol(v);
+	if (s == sy->none)
+		return; /* `return None` on some path: not what the caller uses */
+	if (elem < 0 && !key) {
+		tl_facts__pick_push(out, idx, v);
+		return;
+	}
+	if (elem >= 0 && (s == sy->tuple || s == sy->expression_list || s == sy->list)) {
+		uint32_t n = ts_node_named_child_count(v), at = 0;
+		for (uint32_t i = 0; i < n; i++) {
+			TSNode x = ts_node_named_child(v, i);
+			TSSymbol xs = ts_node_symbol(x);
+			if (xs == sy->comment)
+				continue;
+			if (xs == sy->list_splat) {
+				out->unknown = true;
+				return;
+			}
+			if (at++ == (uint32_t)elem) {
+				tl_facts__pick_push(out, idx, x);
+				return;
+			}
+		}
+		out->unknown = true;
+		return;
+	}
+	if (key && s == sy->dictionary) {
+		tl_facts__pick_dict_literal(idx, v, key, out);
+		return;
+	}
+	if (s == sy->call) {
+		const TlCall *c = tl_index_call_at(idx, v);
+		const char *q = c ? (c->qname ? c->qname : (!c->receiver.id ? c->method : NULL)) : NULL;
+		if (key && q && (strcmp(q, "dict") == 0 || strcmp(q, "collections.OrderedDict") == 0)) {
+			/* dict(train=loader, val=...) */
+			TSNode a = tl_facts__kwarg(idx, v, key);
+			if (ts_node_is_null(a))
+				out->unknown = true;
+			else
+				tl_facts__pick_push(out, idx, a);
+			return;
+		}
+		TlExtDef d;
+		if (tl_facts__callee_def(idx, c, &d)) {
+			/* return build_loaders(cfg): what that one returns there */
+			tl_facts__pick_returns(d.idx, d.func, elem, key, out, depth + 1);
+			return;
+		}
+		out->unknown = true;
+		return;
+	}
+	if (s == sy->identifier) {
+		const TlBinding *b = tl_index_resolve_node(idx, v);
+		if (!b || b->kind != TL_BIND_ASSIGN || b->elem >= 0 || b->func != func) {
+			out->unknown = true;
+			return;
+		}
+		if (key && tl_facts__dict_start(idx, b->value)) {
+			tl_facts__pick_dict_name(idx, b, key, out);
+			return;
+		}
+		tl_facts__pick(idx, b->value, elem, key, func, out, depth + 1);
+		return;
+	}
+	out->unknown = true;
+}
+
+static void tl_facts__pick_returns(const TlIndex *idx, int32_t func, int32_t elem, const char *key,
+				   TlPicked *out, int depth)
+{
+	if (func < 0 || (uint32_t)func >= idx->funcs.size || depth > TL_FACTS_DEPTH) {
+		out->unknown = true;
+		return;
+	}
+	const TlFunc *f = &idx->funcs.items[func];
+	bool any = false;
+	for (uint32_t i = 0; i < f->returns.size; i++) {
+		TSNode r = f->returns.items[i];
+		if (!ts_node_named_child_count(r))
+			continue;
+		any = true;
+		tl_facts__pick(idx, ts_node_named_child(r, 0), elem, key, func, out, depth + 1);
+	}
+	if (!any)
+		out->unknown = true;
+}
+
+/* ---- summaries --------------------------------------------------------------------- */
+
+static bool tl_facts__handed_enter(uint8_t *state)
+{
+	if (tl_facts__handed_nesting >= TL_HANDED_NESTING || *state == TL_SUM_BUSY) {
+		tl_facts__handed_refused++;
+		return false;
+	}
+	*state = TL_SUM_BUSY;
+	tl_facts__handed_nesting++;
+	return true;
+}
+
+static void tl_facts__handed_leave(uint8_t *state, unsigned refused)
+{
+	tl_facts__handed_nesting--;
+	*state = refused == tl_facts__handed_refused ? TL_SUM_KEPT : TL_SUM_UNASKED;
+}
+
+/* Fills e's loaders (under the enter() of d's module). */
+static void tl_facts__loaders_summary(const TlExtDef *d, TlHanded *e)
+{
+	unsigned refused = tl_facts__handed_refused;
+	tl_array_clear(&e->loaders);
+	e->loaders_unknown = false;
+	TlPicked picked = { { NULL, 0, 0 }, false };
+	tl_facts__pick_returns(d->idx, d->func, e->elem, e->key, &picked, 0);
+	e->loaders_unknown = picked.unknown;
+	for (uint32_t i = 0; i < picked.values.size; i++) {
+		const TlMade *m = &picked.values.items[i];
+		tl_facts__loader_values(m->idx, m->node, &e->loaders, &e->loaders_unknown);
+	}
+	tl_array_release(&picked.values);
+	tl_facts__handed_leave(&e->loaders_state, refused);
+}
+
+void tl_facts__handed_loaders(const TlIndex *idx, const TlCall *c, int32_t elem, const char *key,
+			      TlMades *out, bool *unknown)
+{
+	TlExtDef d;
+	if (!tl_facts__callee_def(idx, c, &d)) {
+		*unknown = true;
+		return;
+	}
+	bool ext = d.idx != idx;
+	if (ext)
+		tl_facts__ext_enter(idx);
+	TlHanded *e = tl_facts__handed_entry(d.idx, d.func, elem, key);
+	if (!e) {
+		*unknown = true;
+	} else if (e->loaders_state == TL_SUM_KEPT || tl_facts__handed_enter(&e->loaders_state)) {
+		if (e->loaders_state != TL_SUM_KEPT)
+			tl_facts__loaders_summary(&d, e);
+		for (uint32_t i = 0; i < e->loaders.size; i++)
+			tl_array_push(out, e->loaders.items[i]);
+		*unknown = *unknown || e->loaders_unknown || !e->loaders.size;
+	} else {
+		*unknown = true;
+	}
+	if (ext)
+		tl_facts__ext_leave(idx);
+}
+
+TlMade tl_facts__handed_sampler(const TlIndex *idx, const TlCall *c, int32_t elem, const char *key)
+{
+	TlMade none = { 0 };
+	TlExtDef d;
+	if (!tl_facts__callee_def(idx, c, &d))
+		return none;
+	bool ext = d.idx != idx;
+	if (ext)
+		tl_facts__ext_enter(idx);
+	TlHanded *e = tl_facts__handed_entry(d.idx, d.func, elem, key);
+	TlMade got = none;
+	if (e && e->sampler_state == TL_SUM_KEPT) {
+		got = e->sampler;
+	} else if (e && tl_facts__handed_enter(&e->sampler_state)) {
+		unsigned refused = tl_facts__handed_refused;
+		TlPicked picked = { { NULL, 0, 0 }, false };
+		tl_facts__pick_returns(d.idx, d.func, elem, key, &picked, 0);
+		/* One DistributedSampler, whichever return hands it back. */
+		bool ok = !picked.unknown && picked.values.size;
+		for (uint32_t i = 0; ok && i < picked.values.size; i++) {
+			const TlMade *m = &picked.values.items[i];
+			TlMade r = tl_facts__sampler_of(m->idx, m->node);
+			if (!r.idx || (got.idx && !ts_node_eq(got.node, r.node)))
+				ok = false;
+			else
+				got = r;
+		}
+		if (!ok)
+			got = none;
+		tl_array_release(&picked.values);
+		e->sampler = got;
+		tl_facts__handed_leave(&e->sampler_state, refused);
+	}
+	if (ext)
+		tl_facts__ext_leave(idx);
+	return got;
+}
+
+/* ---- autocast contexts ------------------------------------------------------------- */
+
+uint32_t tl_facts__handed_autocast(const TlIndex *idx, const TlCall *c, int depth)
+{
+	TlExtDef d;
+	if (depth > TL_FACTS_DEPTH || !tl_facts__callee_def(idx, c, &d))
+		return 0;
+	bool ext = d.idx != idx;
+	if (ext)
+		tl_facts__ext_enter(idx);
+	TlHandedCache *h = tl_facts__handed_cache(d.idx);
+	uint32_t k = 0;
+	if (h && (uint32_t)d.func < h->funcs) {
+		uint32_t *slot = &h->ctx[d.func];
+		if (*slot & TL_HANDED_DONE) {
+			k = *slot & ~(TL_HANDED_DONE | TL_HANDED_BUSY);
+		} else if (!(*slot & TL_HANDED_BUSY) && tl_facts__handed_nesting < TL_HANDED_NESTING) {
+			*slot |= TL_HANDED_BUSY;
+			tl_facts__handed_nesting++;
+			unsigned refused = tl_facts__handed_refused;
+			/* Every value it returns opens autocast: a nullcontext()
+			 * (autocast turned off) or a value that cannot be told
+			 * makes it none. Float16 when every one is; the CPU when
+			 * one is (the questions that ask for "not on the CPU"
+			 * then leave it). */
+			const TlFunc *f = &d.idx->funcs.items[d.func];
+			bool all = f->returns.size > 0, half = true, cpu = false;
+			for (uint32_t i = 0; all && i < f->returns.size; i++) {
+				TSNode r = f->returns.items[i];
+				uint32_t rk = ts_node_named_child_count(r)
+						      ? tl_facts_context_kind(d.idx, ts_node_named_child(r, 0))
+						      : 0;
+				if (!(rk & TL_CTX_AUTOCAST) || (rk & TL_CTX_AUTOCAST_OFF)) {
+					all = false;
+					break;
+				}
+				half = half && (rk & TL_CTX_HALF_AUTOCAST);
+				cpu = cpu || (rk & TL_CTX_CPU_AUTOCAST);
+			}
+			if (all)
+				k = TL_CTX_AUTOCAST | (half ? TL_CTX_HALF_AUTOCAST : 0) |
+				    (cpu ? TL_CTX_CPU_AUTOCAST : 0);
+			tl_facts__handed_nesting--;
+			*slot &= ~TL_HANDED_BUSY;
+			if (refused == tl_facts__handed_refused)
+				*slot = k | TL_HANDED_DONE;
+		} else {
+			tl_facts__handed_refused++;
+		}
+	}
+	if (ext)
+		tl_facts__ext_leave(idx);
+	return k;
+}
+
+/* ---- set_epoch on a parameter ------------------------------------------------------ */
+
+/* The parameter index of function `func` that name `n` of its body is,
+ * or -1. */
+static int32_t tl_facts__param_named(const TlIndex *idx, int32_t func, TSNode n)
+{
+	const TlSyms *sy = tl_syms();
+	n = tl_index_unparen(n);
+	if (ts_node_is_null(n) || ts_node_symbol(n) != sy->identifier)
+		return -1;
+	const TlBinding *b = tl_index_resolve_node(idx, n);
+	if (!b || b->kind != TL_BIND_PARAM || b->func != func)
+		return -1;
+	return tl_facts__param_index(idx, &idx->funcs.items[func], b->name, strlen(b->name));
+}
+
+/* For receiver `r` of a set_epoch call in function `func`: the parameter
+ * it is (*as_loader false) or whose `.sampler` / `.batch_sampler.sampler`
+ * it is (*as_loader true), also through one local alias (`sampler =
+ * loader.sampler`); -1 when neither. */
+static int32_t tl_facts__epoch_param(const TlIndex *idx, int32_t func, TSNode r, bool *as_loader)
+{
+	const TlSyms *sy = tl_syms();
+	r = tl_index_unparen(r);
+	for (int hop = 0; hop < 2 && !ts_node_is_null(r); hop++) {
+		*as_loader = false;
+		int32_t k = tl_facts__param_named(idx, func, r);
+		if (k >= 0)
+			return k;
+		if (ts_node_symbol(r) == sy->attribute &&
+		    tl_index_text_is(idx, tl_tree_field(r, sy->f_attribute), "sampler")) {
+			TSNode obj = tl_index_unparen(tl_tree_field(r, sy->f_object));
+			if (ts_node_symbol(obj) == sy->attribute &&
+			    tl_index_text_is(idx, tl_tree_field(obj, sy->f_attribute), "batch_sampler"))
+				obj = tl_tree_field(obj, sy->f_object);
+			*as_loader = true;
+			return tl_facts__param_named(idx, func, obj);
+		}
+		if (ts_node_symbol(r) != sy->identifier)
+			return -1;
+		const TlBinding *b = tl_index_resolve_node(idx, r);
+		if (!b || b->kind != TL_BIND_ASSIGN || b->elem >= 0 || b->func != func)
+			return -1;
+		r = tl_index_unparen(b->value);
+	}
+	return -1;
+}
+
+/* The argument call `c` of `idx` passes for parameter `k` of function `d`. */
+static TSNode tl_facts__arg_for(const TlIndex *idx, const TlCall *c, const TlExtDef *d, int32_t k)
+{
+	const TlFunc *f = &d->idx->funcs.items[d->func];
+	const char *pname = d->idx->bindings.items[f->params.items[k]].name;
+	if (d->idx == idx)
+		return tl_facts__param_arg_of(idx, &idx->bindings.items[f->params.items[k]], c);
+	return tl_facts__ext_param_arg(idx, c, d, pname, strlen(pname));
+}
+
+void tl_facts__epoch_params(const TlExtDef *d, uint32_t *as_sampler, uint32_t *as_loader)
+{
+	*as_sampler = *as_loader = 0;
+	const TlIndex *idx = d->idx;
+	TlHandedCache *h = tl_facts__handed_cache(idx);
+	if (!h || d->func < 0 || (uint32_t)d->func >= h->funcs)
+		return;
+	uint32_t f = (uint32_t)d->func;
+	if (h->epoch_state[f] & TL_HANDED_DONE) {
+		*as_sampler = h->epoch_sampler[f];
+		*as_loader = h->epoch_loader[f];
+		return;
+	}
+	if ((h->epoch_state[f] & TL_HANDED_BUSY) || tl_facts__handed_nesting >= TL_HANDED_NESTING) {
+		tl_facts__handed_refused++;
+		return;
+	}
+	h->epoch_state[f] |= TL_HANDED_BUSY;
+	tl_facts__handed_nesting++;
+	unsigned refused = tl_facts__handed_refused;
+	uint32_t ss = 0, sl = 0;
+	const TlIntArray *calls = tl_index_scope_calls(idx, d->func);
+	for (uint32_t i = 0; calls && i < calls->size; i++) {
+		const TlCall *c = &idx->calls.items[calls->items[i]];
+		bool loader = false;
+		if (c->method && strcmp(c->method, "set_epoch") == 0 && c->receiver.id) {
+			int32_t k = tl_facts__epoch_param(idx, d->func, c->receiver, &loader);
+			if (k >= 0 && k < 30)
+				*(loader ? &sl : &ss) |= 1u << k;
+			continue;
+		}
+		/* A parameter handed on to a function of the project that
+		 * sets its epoch. */
+		TlExtDef sub;
+		if (tl_facts__argc(c->node) == 0 || !tl_facts__callee_def(idx, c, &sub))
+			continue;
+		bool ext = sub.idx != idx;
+		if (ext)
+			tl_facts__ext_enter(idx);
+		uint32_t cs, cl;
+		tl_facts__epoch_params(&sub, &cs, &cl);
+		const TlFunc *sf = &sub.idx->funcs.items[sub.func];
+		for (int32_t k = 0; (cs | cl) && k < (int32_t)sf->params.size && k < 30; k++) {
+			if (!((cs | cl) & (1u << k)))
+				continue;
+			int32_t mine = tl_facts__param_named(idx, d->func, tl_facts__arg_for(idx, c, &sub, k));
+			if (mine >= 0 && mine < 30)
+				*((cl & (1u << k)) ? &sl : &ss) |= 1u << mine;
+		}
+		if (ext)
+			tl_facts__ext_leave(idx);
+	}
+	tl_facts__handed_nesting--;
+	h->epoch_state[f] &= ~TL_HANDED_BUSY;
+	if (refused == tl_facts__handed_refused) {
+		h->epoch_state[f] |= TL_HANDED_DONE;
+		h->epoch_sampler[f] = ss;
+		h->epoch_loader[f] = sl;
+	}
+	*as_sampler = ss;
+	*as_loader = sl;
+}
