@@ -447,6 +447,36 @@ TlMade tl_facts__handed_sampler(const TlIndex *idx, const TlCall *c, int32_t ele
 
 /* ---- autocast contexts ------------------------------------------------------------- */
 
+/* The context kind of returned value `v`, each branch of a conditional
+ * expression (`autocast() if amp else nullcontext()`) having to open
+ * autocast for the value to: 0 when one does not. */
+static uint32_t tl_facts__every_autocast(const TlIndex *idx, TSNode v)
+{
+	const TlSyms *sy = tl_syms();
+	TSNode todo[8];
+	uint32_t n = 0, k = 0;
+	bool first = true;
+	todo[n++] = v;
+	while (n) {
+		TSNode x = tl_index_unparen(todo[--n]);
+		if (!ts_node_is_null(x) && ts_node_symbol(x) == sy->conditional_expression) {
+			uint32_t count = ts_node_named_child_count(x);
+			if (count < 3 || n + 2 > 8)
+				return 0;
+			todo[n++] = ts_node_named_child(x, 0);
+			todo[n++] = ts_node_named_child(x, 2);
+			continue;
+		}
+		uint32_t xk = ts_node_is_null(x) ? 0 : tl_facts_context_kind(idx, x);
+		if (!(xk & TL_CTX_AUTOCAST) || (xk & TL_CTX_AUTOCAST_OFF))
+			return 0;
+		/* float16 when every branch is; the CPU when one is */
+		k = first ? xk : ((k & xk & TL_CTX_HALF_AUTOCAST) | ((k | xk) & ~TL_CTX_HALF_AUTOCAST));
+		first = false;
+	}
+	return k;
+}
+
 uint32_t tl_facts__handed_autocast(const TlIndex *idx, const TlCall *c, int depth)
 {
 	TlExtDef d;
@@ -475,7 +505,7 @@ uint32_t tl_facts__handed_autocast(const TlIndex *idx, const TlCall *c, int dept
 			for (uint32_t i = 0; all && i < f->returns.size; i++) {
 				TSNode r = f->returns.items[i];
 				uint32_t rk = ts_node_named_child_count(r)
-						      ? tl_facts_context_kind(d.idx, ts_node_named_child(r, 0))
+						      ? tl_facts__every_autocast(d.idx, ts_node_named_child(r, 0))
 						      : 0;
 				if (!(rk & TL_CTX_AUTOCAST) || (rk & TL_CTX_AUTOCAST_OFF)) {
 					all = false;

@@ -9,6 +9,7 @@
 # usage: test-project.sh TORCHLINT
 set -u
 . "$(dirname "$0")/lib.sh"
+corpus=$(cd "$(dirname "$0")/../../corpus/projects" && pwd)
 
 # A criterion class in another module: `total += crit(...)` keeps the graph.
 mkdir -p "$tmp/a"
@@ -265,6 +266,51 @@ cp -r "$tmp/e" "$tmp/f/build/proj"
 cd "$tmp/f/build/proj" || exit 1
 run importer-below-build 1 "$bin" --format concise train.py
 has importer-below-build-found "$tmp/out" "train.py:10:16: TL208"
+
+# Loaders, samplers and autocast contexts that another module's function
+# builds and hands back (facts/handed.c), from corpus/projects: found
+# through the factory module, gone when it cannot be read, and silenced
+# by a helper of a third module that sets the sampler's epoch.
+cp -r "$corpus/loader_factory/flagged" "$tmp/g"
+cd "$tmp/g" || exit 1
+run factory-loader 1 "$bin" --format concise train.py
+has factory-loader-tuple "$tmp/out" "train.py:19:21: TL215"
+has factory-loader-dict "$tmp/out" "train.py:35:21: TL215"
+has factory-loader-sampler-beside "$tmp/out" "train.py:44:21: TL215"
+has factory-loader-unpinned "$tmp/out" "train.py:21:17: TL306"
+run factory-context 0 "$bin" --show-files=context train.py
+has factory-context-module "$tmp/out" "loaders.py (context)"
+mv data/loaders.py data/loaders.txt
+run factory-missing 0 "$bin" --format concise train.py
+mv data/loaders.txt data/loaders.py
+cp "$corpus/loader_factory/epoch_helper/data/epochs.py" data/epochs.py
+cat >>train.py <<'PY'
+
+
+def fit_with_helper(model, opt, train_set, val_set, epochs):
+    from data.epochs import start_epoch
+
+    train_loader, _ = build_loaders(train_set, val_set, 2, 0)
+    for epoch in range(epochs):
+        start_epoch(train_loader, epoch)
+        for x, y in train_loader:
+            step(model, opt, x, y)
+PY
+run factory-epoch-helper 1 "$bin" --format concise train.py
+hasnt factory-epoch-helper-silent "$tmp/out" "train.py:58:"
+# fit() draws from the same DistributedSampler construction (the one in
+# build_loaders), whose epoch the helper sets: silent too, the others stay.
+hasnt factory-epoch-helper-same-sampler "$tmp/out" "train.py:19:"
+has factory-epoch-helper-dict "$tmp/out" "train.py:35:21: TL215"
+lines factory-epoch-helper-others "$tmp/out" 4
+cp -r "$corpus/autocast_helper/flagged" "$tmp/h"
+cd "$tmp/h" || exit 1
+run autocast-helper 1 "$bin" --format concise train.py
+has autocast-helper-call "$tmp/out" "train.py:16:16: TL401"
+has autocast-helper-alias "$tmp/out" "train.py:31:16: TL401"
+has autocast-helper-method "$tmp/out" "train.py:46:16: TL401"
+mv utils/amp.py utils/amp.txt
+run autocast-helper-missing 0 "$bin" --format concise train.py
 
 echo "project: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
