@@ -137,6 +137,7 @@ bool tl_facts__callee_def(const TlIndex *idx, const TlCall *c, TlExtDef *out)
 typedef struct TlPicked {
 	TlMades values;
 	bool unknown;
+	int budget; /* values and returns left to visit (TL_FACTS_BUDGET) */
 } TlPicked;
 
 static void tl_facts__pick_returns(const TlIndex *idx, int32_t func, int32_t elem, const char *key,
@@ -221,7 +222,7 @@ static void tl_facts__pick_dict_name(const TlIndex *idx, const TlBinding *b, con
 			return;
 		}
 		if (ts_node_symbol(v) == sy->dictionary && ts_node_named_child_count(v)) {
-			TlPicked lit = { { NULL, 0, 0 }, false };
+			TlPicked lit = { { NULL, 0, 0 }, false, TL_FACTS_BUDGET };
 			tl_facts__pick_dict_literal(idx, v, key, &lit);
 			for (uint32_t k = 0; k < lit.values.size; k++)
 				tl_facts__pick_push(out, lit.values.items[k].idx, lit.values.items[k].node);
@@ -253,7 +254,7 @@ static void tl_facts__pick(const TlIndex *idx, TSNode v, int32_t elem, const cha
 {
 	const TlSyms *sy = tl_syms();
 	v = tl_index_unparen(v);
-	if (ts_node_is_null(v) || depth > TL_FACTS_DEPTH) {
+	if (ts_node_is_null(v) || depth > TL_FACTS_DEPTH || --out->budget < 0) {
 		out->unknown = true;
 		return;
 	}
@@ -369,7 +370,7 @@ static void tl_facts__loaders_summary(const TlExtDef *d, TlHanded *e)
 	unsigned refused = tl_facts__handed_refused;
 	tl_array_clear(&e->loaders);
 	e->loaders_unknown = false;
-	TlPicked picked = { { NULL, 0, 0 }, false };
+	TlPicked picked = { { NULL, 0, 0 }, false, TL_FACTS_BUDGET };
 	tl_facts__pick_returns(d->idx, d->func, e->elem, e->key, &picked, 0);
 	e->loaders_unknown = picked.unknown;
 	for (uint32_t i = 0; i < picked.values.size; i++) {
@@ -422,7 +423,7 @@ TlMade tl_facts__handed_sampler(const TlIndex *idx, const TlCall *c, int32_t ele
 		got = e->sampler;
 	} else if (e && tl_facts__handed_enter(&e->sampler_state)) {
 		unsigned refused = tl_facts__handed_refused;
-		TlPicked picked = { { NULL, 0, 0 }, false };
+		TlPicked picked = { { NULL, 0, 0 }, false, TL_FACTS_BUDGET };
 		tl_facts__pick_returns(d.idx, d.func, elem, key, &picked, 0);
 		/* One DistributedSampler, whichever return hands it back. */
 		bool ok = !picked.unknown && picked.values.size;
