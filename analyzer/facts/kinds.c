@@ -941,6 +941,20 @@ bool tl_facts_is_graph(const TlIndex *idx, TSNode expr)
 
 /* ---- known tensors ---------------------------------------------------------------- */
 
+/* True when `it` is a DataLoader that a function of the project builds
+ * and hands back (facts/handed.c): the call, a name unpacked from it,
+ * `loaders["train"]`. */
+static bool tl_facts__handed_loader(const TlIndex *idx, TSNode it)
+{
+	TlMades made;
+	tl_array_init(&made);
+	bool unknown = false;
+	tl_facts__loader_values(idx, it, &made, &unknown);
+	bool yes = made.size && !unknown;
+	tl_array_release(&made);
+	return yes;
+}
+
 static bool tl_facts__is_loader(const TlIndex *idx, TSNode it)
 {
 	const TlSyms *sy = tl_syms();
@@ -951,9 +965,16 @@ static bool tl_facts__is_loader(const TlIndex *idx, TSNode it)
 		TSSymbol s = ts_node_symbol(it);
 		if (s == sy->call) {
 			const TlCall *c = tl_index_call_at(idx, it);
-			return c && c->qname && (strcmp(c->qname, "torch.utils.data.DataLoader") == 0 ||
-						 strcmp(c->qname, "torch.utils.data.dataloader.DataLoader") == 0);
+			if (c && c->qname && (strcmp(c->qname, "torch.utils.data.DataLoader") == 0 ||
+					      strcmp(c->qname, "torch.utils.data.dataloader.DataLoader") == 0))
+				return true;
+			/* A function of the project (here, or imported from
+			 * another module) that builds one and returns it. */
+			return c && (c->target >= 0 || (c->qname && !tl_facts__torch_qname(c->qname))) &&
+			       tl_facts__handed_loader(idx, it);
 		}
+		if (s == sy->subscript)
+			return tl_facts__handed_loader(idx, it);
 		if (s != sy->identifier && s != sy->attribute)
 			return false;
 		const TlBinding *b = tl_index_resolve_node(idx, it);
@@ -965,7 +986,11 @@ static bool tl_facts__is_loader(const TlIndex *idx, TSNode it)
 			tl_free(q);
 			return yes;
 		}
-		it = tl_facts__held(idx, b);
+		TSNode held = tl_facts__held(idx, b);
+		if (ts_node_is_null(held) && b->kind == TL_BIND_ASSIGN && b->elem >= 0 && b->depth == 1 &&
+		    ts_node_symbol(tl_index_unparen(b->value)) == sy->call)
+			return tl_facts__handed_loader(idx, it); /* `train_dl, val_dl = build(cfg)` */
+		it = held;
 	}
 	return false;
 }
