@@ -41,7 +41,7 @@ static void tl_facts__cache_release(TlFactsCache *fc)
 	tl_array_release(&fc->grad_switches);
 	tl_free(fc->backpropagated);
 	tl_facts__cover_lists_release(fc);
-	tl_free(fc->isinstance_in);
+	tl_facts__tensor_tests_release(fc);
 	tl_facts__ext_sites_release(fc);
 	tl_facts__block_cache_release(fc);
 	tl_facts__handed_release(fc);
@@ -53,7 +53,6 @@ void tl_facts__cache_install(TlIndex *idx)
 	TlFactsCache *fc = tl_calloc(1, sizeof *fc);
 	fc->store_scopes = 1 + idx->funcs.size + idx->classes.size;
 	fc->stores = tl_calloc(fc->store_scopes, sizeof *fc->stores);
-	fc->isinstance_in = tl_facts__isinstance_scopes(idx);
 	idx->facts_cache = fc;
 	idx->facts_release = tl_facts__cache_release;
 }

@@ -76,15 +76,57 @@ static bool tl_facts__proves_tensor(const TlIndex *idx, TSNode cond, const char 
 	return same && tl_facts__tensor_class(idx, cls);
 }
 
-uint8_t *tl_facts__isinstance_scopes(const TlIndex *idx)
+/* One `isinstance(name, <tensor class>)` test: its scope (the function
+ * it is written in, -1 the module) and the dotted name it tests. */
+typedef struct TlTensorTest {
+	int32_t func;
+	char *name;
+} TlTensorTest;
+
+void tl_facts__tensor_tests_release(TlFactsCache *fc)
 {
-	uint8_t *in = tl_calloc(idx->funcs.size + 1, 1);
+	for (uint32_t i = 0; i < fc->tensor_test_count; i++)
+		tl_free(fc->tensor_tests[i].name);
+	tl_free(fc->tensor_tests);
+}
+
+/* The file's tests, found once. */
+static void tl_facts__tensor_tests(const TlIndex *idx, TlFactsCache *fc)
+{
+	fc->tensor_tests_ready = true;
+	TlArray(TlTensorTest) tests;
+	tl_array_init(&tests);
 	for (uint32_t i = 0; i < idx->calls.size; i++) {
 		const TlCall *c = &idx->calls.items[i];
-		if (c->method && !c->receiver.id && strcmp(c->method, "isinstance") == 0)
-			in[c->func + 1] = 1;
+		if (!c->method || c->receiver.id || strcmp(c->method, "isinstance") != 0)
+			continue;
+		TSNode subject = tl_facts__arg(c->node, 0), cls = tl_facts__arg(c->node, 1);
+		if (ts_node_is_null(subject) || ts_node_is_null(cls) || !tl_facts__tensor_class(idx, cls))
+			continue;
+		char *name = tl_facts__dotted(idx, tl_index_unparen(subject));
+		if (!name)
+			continue;
+		TlTensorTest t = { c->func, name };
+		tl_array_push(&tests, t);
 	}
-	return in;
+	fc->tensor_tests = tests.items;
+	fc->tensor_test_count = tests.size;
+}
+
+/* True when some test of scope `func` names `name`: without one, no guard
+ * above a name of that scope proves it a tensor (the climb below stops at
+ * the scope's boundary, and a guard is such a test). */
+static bool tl_facts__tested_in(const TlIndex *idx, int32_t func, const char *name)
+{
+	TlFactsCache *fc = idx->facts_cache;
+	if (!fc)
+		return true;
+	if (!fc->tensor_tests_ready)
+		tl_facts__tensor_tests(idx, fc);
+	for (uint32_t i = 0; i < fc->tensor_test_count; i++)
+		if (fc->tensor_tests[i].func == func && strcmp(fc->tensor_tests[i].name, name) == 0)
+			return true;
+	return false;
 }
 
 bool tl_facts__guarded_tensor(const TlIndex *idx, TSNode expr)
@@ -96,16 +138,17 @@ bool tl_facts__guarded_tensor(const TlIndex *idx, TSNode expr)
 	TSSymbol es = ts_node_symbol(expr);
 	if (es != sy->identifier && es != sy->attribute)
 		return false;
-	/* The climb below stops at the enclosing function: without an
-	 * isinstance() call written in it there is no guard to find (and no
-	 * need for the index's parent map, a walk of the whole tree). */
-	const TlFactsCache *fc = idx->facts_cache;
-	if (fc && fc->isinstance_in && !fc->isinstance_in[tl_index_func_of(idx, expr) + 1])
-		return false;
 	char buf[128], *owned;
 	const char *name = tl_index_dotted_view(idx, expr, buf, sizeof buf, &owned);
 	if (!name)
 		return false;
+	/* The climb below stops at the enclosing function: without a test of
+	 * this name written in it there is no guard to find (and no need for
+	 * the index's parent map, a walk of the whole tree). */
+	if (!tl_facts__tested_in(idx, tl_index_func_of(idx, expr), name)) {
+		tl_free(owned);
+		return false;
+	}
 	bool yes = false;
 	TSNode child = expr;
 	TSNode parent = tl_index_parent(idx, child);

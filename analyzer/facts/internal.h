@@ -370,10 +370,13 @@ typedef struct TlFactsCache {
 	 * (valueflow.c, tl_facts__root_flow); NULL until asked. */
 	struct TlRootFlow **flows;
 	uint32_t flow_count;
-	/* Per scope ([0] the module, [1 + f] function f): 1 when an
-	 * isinstance() call is written there (guards.c climbs to a guard only
-	 * in such a scope). Filled when the cache is installed. */
-	uint8_t *isinstance_in;
+	/* The `isinstance(name, <tensor class>)` tests written in the file,
+	 * each as its scope and the dotted name it tests (guards.c climbs to
+	 * a guard only from a name some test of its scope names); filled
+	 * when first asked. */
+	bool tensor_tests_ready;
+	struct TlTensorTest *tensor_tests;
+	uint32_t tensor_test_count;
 	/* Per function, its call sites in the modules importing this one
 	 * (importers.c, tl_facts__ext_callers); found once, when first asked. */
 	bool ext_ready;
@@ -404,8 +407,8 @@ void tl_facts__ext_sites_release(TlFactsCache *fc);
 extern const char *const tl_facts__storing[7];
 /* facts/valueflow.c: frees TlFactsCache.covers, .flows and .defuse. */
 void tl_facts__cover_lists_release(TlFactsCache *fc);
-/* guards.c: the per-scope isinstance() flags of TlFactsCache.isinstance_in. */
-uint8_t *tl_facts__isinstance_scopes(const TlIndex *idx);
+/* guards.c: frees TlFactsCache.tensor_tests. */
+void tl_facts__tensor_tests_release(TlFactsCache *fc);
 /* facts/valueflow.c: the position of the latest binding in `all` (a name's
  * bindings in one scope) made at or before `pos` whose block holds `x`;
  * false when none. */

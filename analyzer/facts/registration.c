@@ -344,8 +344,6 @@ bool tl_facts_unregistered_submodules(const TlIndex *idx, TSNode assign)
 	if (cls < 0 || !idx->classes.items[cls].is_module)
 		return false;
 	TSNode class_node = idx->classes.items[cls].node;
-	if (tl_facts__registers_by_hand(idx, class_node))
-		return false;
 	char *attr = tl_facts__dotted(idx, left);
 	if (!attr)
 		return false;
@@ -372,6 +370,10 @@ bool tl_facts_unregistered_submodules(const TlIndex *idx, TSNode assign)
 	/* Handed to nn.ModuleList / nn.Sequential / a helper anywhere in the
 	 * class (the attribute) or the function (the local list). */
 	if (found && tl_facts__container_handed_on(idx, class_node, attr))
+		found = false;
+	/* Last: it walks the whole class, and most assignments hold no list
+	 * of new modules. */
+	if (found && tl_facts__registers_by_hand(idx, class_node))
 		found = false;
 	if (found && local && tl_facts__container_handed_on(idx, idx->funcs.items[f].node, local))
 		found = false;
