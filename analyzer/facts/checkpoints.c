@@ -8,39 +8,29 @@
 
 static bool tl_facts__feeds(const TlIndex *idx, TSNode e, int depth, int *budget);
 
+/* What tl_facts__name_feeds hands each later read. */
+typedef struct TlFeedWalk {
+	int depth;
+	int *budget;
+	bool found;
+} TlFeedWalk;
+
+static bool tl_facts__read_feeds(const TlIndex *idx, TSNode n, void *data)
+{
+	TlFeedWalk *w = data;
+	if (--*w->budget < 0)
+		return true;
+	w->found = tl_facts__feeds(idx, n, w->depth + 1, w->budget);
+	return w->found;
+}
+
 /* True when the binding that assignment `assign` makes of `name` is read
  * later in the function, at a place that feeds a state dict. */
 static bool tl_facts__name_feeds(const TlIndex *idx, TSNode assign, TSNode name, int depth, int *budget)
 {
-	const TlSyms *sy = tl_syms();
-	uint32_t len = 0;
-	const char *text = tl_index_text(idx, name, &len);
-	int32_t func = tl_index_func_of(idx, assign);
-	TSNode scope = func >= 0 ? idx->funcs.items[func].node : idx->root;
-	TSNode stmt = tl_index_parent(idx, assign);
-	uint32_t after = ts_node_end_byte(assign);
-	TSTreeCursor cur = ts_tree_cursor_new(scope);
-	bool found = false, descend = true;
-	do {
-		TSNode n = ts_tree_cursor_current_node(&cur);
-		TSSymbol s = ts_node_symbol(n);
-		/* Subtrees that end before the assignment hold no later read. */
-		descend = ts_node_end_byte(n) > after && s != sy->class_definition;
-		if (s != sy->identifier || ts_node_start_byte(n) < after)
-			continue;
-		uint32_t nl = 0;
-		const char *nt = tl_index_text(idx, n, &nl);
-		if (!nt || nl != len || memcmp(nt, text, len) != 0)
-			continue;
-		const TlBinding *b = tl_index_resolve_node(idx, n);
-		if (!b || !(ts_node_eq(b->stmt, assign) || (!ts_node_is_null(stmt) && ts_node_eq(b->stmt, stmt))))
-			continue;
-		if (--*budget < 0)
-			break;
-		found = tl_facts__feeds(idx, n, depth + 1, budget);
-	} while (!found && tl_walk_next(&cur, scope, descend));
-	ts_tree_cursor_delete(&cur);
-	return found;
+	TlFeedWalk w = { depth, budget, false };
+	tl_facts__each_later_read(idx, assign, name, tl_facts__read_feeds, &w);
+	return w.found;
 }
 
 /* True when `c` is `X.load_state_dict(...)` of something whose state may

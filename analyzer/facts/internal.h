@@ -407,6 +407,12 @@ void tl_facts__ext_sites_release(TlFactsCache *fc);
 extern const char *const tl_facts__storing[7];
 /* facts/valueflow.c: frees TlFactsCache.covers, .flows and .defuse. */
 void tl_facts__cover_lists_release(TlFactsCache *fc);
+/* facts/valueflow.c: calls `visit(idx, read, data)` on each read, after
+ * assignment `assign` and in its scope (source order), of the binding it
+ * makes of `name` (an identifier it assigns), until `visit` returns true;
+ * true when it did. */
+bool tl_facts__each_later_read(const TlIndex *idx, TSNode assign, TSNode name,
+			       bool (*visit)(const TlIndex *, TSNode, void *), void *data);
 /* guards.c: frees TlFactsCache.tensor_tests. */
 void tl_facts__tensor_tests_release(TlFactsCache *fc);
 /* facts/valueflow.c: the position of the latest binding in `all` (a name's

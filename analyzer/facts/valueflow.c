@@ -1026,28 +1026,23 @@ static bool tl_facts__saves_name(const TlIndex *idx, const TlCall *c, const char
 	return same;
 }
 
-/* The first read, after assignment `assign` to a plain name, of the
- * binding it makes, as an entry of a dict / list / tuple literal; null
- * when there is none. */
-static TSNode tl_facts__later_in_literal(const TlIndex *idx, TSNode assign)
+bool tl_facts__each_later_read(const TlIndex *idx, TSNode assign, TSNode name,
+			       bool (*visit)(const TlIndex *, TSNode, void *), void *data)
 {
 	const TlSyms *sy = tl_syms();
-	TSNode none = { 0 };
-	TSNode left = tl_tree_field(assign, sy->f_left);
-	if (ts_node_is_null(left) || ts_node_symbol(left) != sy->identifier)
-		return none;
 	uint32_t len = 0;
-	const char *text = tl_index_text(idx, left, &len);
+	const char *text = tl_index_text(idx, name, &len);
 	int32_t func = tl_index_func_of(idx, assign);
 	TSNode scope = func >= 0 ? idx->funcs.items[func].node : idx->root;
 	TSNode stmt = tl_index_parent(idx, assign);
 	uint32_t after = ts_node_end_byte(assign);
 	TSTreeCursor cur = ts_tree_cursor_new(scope);
-	TSNode found = none;
-	bool descend = true;
+	bool stop = false, descend = true;
 	do {
 		TSNode n = ts_tree_cursor_current_node(&cur);
 		TSSymbol s = ts_node_symbol(n);
+		/* Subtrees that end before the assignment hold no later read;
+		 * a class body is another scope. */
 		descend = ts_node_end_byte(n) > after && s != sy->class_definition;
 		if (s != sy->identifier || ts_node_start_byte(n) < after)
 			continue;
@@ -1058,13 +1053,38 @@ static TSNode tl_facts__later_in_literal(const TlIndex *idx, TSNode assign)
 		const TlBinding *b = tl_index_resolve_node(idx, n);
 		if (!b || !(ts_node_eq(b->stmt, assign) || (!ts_node_is_null(stmt) && ts_node_eq(b->stmt, stmt))))
 			continue;
-		TSNode up = tl_index_parent(idx, n);
-		TSSymbol us = ts_node_is_null(up) ? 0 : ts_node_symbol(up);
-		if ((us == sy->pair && ts_node_eq(tl_tree_field(up, sy->f_value), n)) || us == sy->list ||
-		    us == sy->tuple)
-			found = n;
-	} while (ts_node_is_null(found) && tl_walk_next(&cur, scope, descend));
+		stop = visit(idx, n, data);
+	} while (!stop && tl_walk_next(&cur, scope, descend));
 	ts_tree_cursor_delete(&cur);
+	return stop;
+}
+
+/* A later read that is an entry of a dict / list / tuple literal: kept in
+ * `data` (a TSNode), and the walk stops. */
+static bool tl_facts__literal_entry(const TlIndex *idx, TSNode n, void *data)
+{
+	const TlSyms *sy = tl_syms();
+	TSNode up = tl_index_parent(idx, n);
+	TSSymbol us = ts_node_is_null(up) ? 0 : ts_node_symbol(up);
+	if ((us == sy->pair && ts_node_eq(tl_tree_field(up, sy->f_value), n)) || us == sy->list ||
+	    us == sy->tuple) {
+		*(TSNode *)data = n;
+		return true;
+	}
+	return false;
+}
+
+/* The first read, after assignment `assign` to a plain name, of the
+ * binding it makes, as an entry of a dict / list / tuple literal; null
+ * when there is none. */
+static TSNode tl_facts__later_in_literal(const TlIndex *idx, TSNode assign)
+{
+	const TlSyms *sy = tl_syms();
+	TSNode found = { 0 };
+	TSNode left = tl_tree_field(assign, sy->f_left);
+	if (ts_node_is_null(left) || ts_node_symbol(left) != sy->identifier)
+		return found;
+	tl_facts__each_later_read(idx, assign, left, tl_facts__literal_entry, &found);
 	return found;
 }
 
