@@ -333,6 +333,8 @@ static int tl_facts__explicit_activation(const TlIndex *idx, const TlCall *c)
 	k = tl_facts__activation_module(idx, c->callee, 0);
 	if (k)
 		return k;
+	/* logits.softmax(-1): a tensor method, not a module attribute that
+	 * happens to be named so (self.softmax may be an nn.LogSoftmax). */
 	TSNode callee = tl_index_unparen(c->callee);
 	if (c->receiver.id && !c->qname && ts_node_symbol(callee) == sy->attribute &&
 	    !tl_facts__module_expr(idx, c->receiver, 0) && !tl_index_resolve_node(idx, callee))
@@ -344,7 +346,6 @@ static int tl_facts__explicit_activation(const TlIndex *idx, const TlCall *c)
  * TL_MADE_*. */
 int tl_facts__call_made(const TlIndex *idx, const TlCall *c)
 {
-	const TlSyms *sy = tl_syms();
 	if (c->method && strcmp(c->method, "scale") == 0 && c->receiver.id &&
 	    tl_facts_is_scaler(idx, c->receiver))
 		return tl_facts__scaler_disabled(idx, c->receiver) ? TL_MADE_NONE : TL_MADE_SCALED;
@@ -352,22 +353,7 @@ int tl_facts__call_made(const TlIndex *idx, const TlCall *c)
 		return TL_MADE_EXP_SUM;
 	if (tl_facts__exp_of_log_softmax(idx, c))
 		return TL_MADE_SOFTMAX;
-	int k = tl_facts__activation_qname(c->qname, false);
-	if (k)
-		return k;
-	k = tl_facts__activation_module(idx, c->callee, 0);
-	if (k)
-		return k;
-	/* logits.softmax(-1): a tensor method, not a module attribute that
-	 * happens to be named so (self.softmax may be an nn.LogSoftmax). */
-	TSNode callee = tl_index_unparen(c->callee);
-	if (c->receiver.id && !c->qname && ts_node_symbol(callee) == sy->attribute &&
-	    !tl_facts__module_expr(idx, c->receiver, 0)) {
-		const TlBinding *b = tl_index_resolve_node(idx, callee);
-		if (!b)
-			return tl_facts__activation_name(c->method);
-	}
-	return TL_MADE_NONE;
+	return tl_facts__explicit_activation(idx, c);
 }
 
 /* Agreement of the arguments that external callers pass (importers.c):
