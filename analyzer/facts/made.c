@@ -19,11 +19,12 @@ static int tl_facts__made_through(const TlIndex *idx, TSNode expr, int depth, ui
 /* ---- what made a value ---------------------------------------------------------- */
 
 /* Methods that change a value's shape, dtype or device but not what it holds:
- * probabilities stay probabilities through them. */
-const char *const tl_facts__reshaping[23] = {
+ * probabilities stay probabilities through them (`resize`: the deprecated
+ * out-of-place Tensor.resize, a view of the same elements in old code). */
+const char *const tl_facts__reshaping[24] = {
 	"view", "reshape", "view_as", "reshape_as", "squeeze", "unsqueeze", "flatten",
 	"unflatten", "contiguous", "permute", "transpose", "t", "movedim", "to", "cuda",
-	"cpu", "float", "half", "double", "bfloat16", "type", "type_as", "clone",
+	"cpu", "float", "half", "double", "bfloat16", "type", "type_as", "clone", "resize",
 };
 
 /* True for a GradScaler that a literal `enabled=False` turns into a no-op. */

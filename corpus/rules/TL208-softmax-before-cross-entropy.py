@@ -160,6 +160,15 @@ def reshaped(logits, y, classes):
     return F.cross_entropy(probs.view(-1, classes), y.view(-1))
 
 
+# Flagged: the deprecated out-of-place Tensor.resize reshapes a model's
+# probabilities as view does (an old ranking model's training loop).
+def resized_model_output(x, y, choices):
+    model = SoftmaxNet(choices)
+    criterion = nn.CrossEntropyLoss()
+    # expect: TL208
+    return criterion(model(x).resize(1, choices), y)
+
+
 # Flagged: one element of a model's tuple output, whose head ends in nn.Softmax (the AC-GAN auxiliary loss).
 def acgan_auxiliary_loss(imgs, labels):
     netD = AuxDiscriminator().to(device)
@@ -180,6 +189,14 @@ def acgan_logits_element(imgs, labels):
     validity, _, aux_logits = netD(imgs)
     # ok: TL208
     return F.cross_entropy(aux_logits, labels) + validity.mean()
+
+
+# OK: the same resize of a model that returns logits.
+def resized_logits(x, y, choices):
+    model = nn.Linear(16, choices)
+    criterion = nn.CrossEntropyLoss()
+    # ok: TL208
+    return criterion(model(x).resize(1, choices), y)
 
 
 # OK: the loss on logits; softmax only for the reported confidence.
