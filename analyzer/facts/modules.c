@@ -100,6 +100,8 @@ static TSNode tl_facts__module_root_at(const TlIndex *idx, TSNode expr, TSNode n
 {
 	const TlSyms *sy = tl_syms();
 	TSNode none = { 0 };
+	/* A part of the object (`D.net`) used as a module. */
+	bool part_used = false;
 	for (; depth <= TL_FACTS_DEPTH; depth++) {
 		expr = tl_index_unparen(expr);
 		if (ts_node_is_null(expr))
@@ -111,6 +113,7 @@ static TSNode tl_facts__module_root_at(const TlIndex *idx, TSNode expr, TSNode n
 			if (!b) {
 				if (s != sy->attribute)
 					return none;
+				part_used = part_used || tl_facts__module_expr(idx, expr, 0);
 				/* model.encoder: a part of model. */
 				uint32_t len;
 				const char *t = tl_index_text(idx,
@@ -148,9 +151,12 @@ static TSNode tl_facts__module_root_at(const TlIndex *idx, TSNode expr, TSNode n
 		if (cb && cb->kind == TL_BIND_CLASS && idx->classes.items[cb->ref].is_module)
 			return expr;
 		/* `gen = build_model(cfg.g)` from an imported factory, used as a
-		 * module (`gen.parameters()`): that call made it. */
+		 * module (`gen.parameters()`), or an object of an imported class
+		 * a part of which is one (`D = Discriminator(cfg)`, then
+		 * `D.net.parameters()`): that call made it. */
 		if (!ts_node_is_null(named) && c->qname && !tl_facts__foreign_qname(c->qname) &&
-		    !tl_facts__starts(c->qname, "torch.") && tl_facts__module_expr(idx, named, 0))
+		    !tl_facts__starts(c->qname, "torch.") &&
+		    (part_used || tl_facts__module_expr(idx, named, 0)))
 			return expr;
 		return none;
 	}
@@ -215,6 +221,13 @@ static bool tl_facts__built_from(const TlIndex *idx, TSNode a, TSNode b)
 			tl_buf_clear(&p);
 			TSNode r = tl_facts__module_root(idx, x, &p);
 			found = !ts_node_is_null(r) && ts_node_eq(r, b);
+			if (!found) {
+				/* The object `b` made, handed over whole (`Encoder(cfg,
+				 * critic=D)`), a module or not. */
+				const TlBinding *xb = tl_index_resolve_node(idx, x);
+				TSNode v = xb ? tl_index_unparen(tl_facts__held(idx, xb)) : (TSNode){ 0 };
+				found = !ts_node_is_null(v) && ts_node_eq(v, b);
+			}
 		}
 	} while (!found && tl_walk_next(&cur, args, descend));
 	tl_buf_release(&p);

@@ -16,6 +16,7 @@ from torch import nn, optim
 from torch.amp import GradScaler
 from accelerate import Accelerator
 from fp16_util import zero_grad
+from gan_wrappers import CriticWrapper, EncoderWrapper
 
 device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
 
@@ -363,6 +364,24 @@ def gan_generator_never_reset(loader, nz=64):
         g_loss.backward()
         # expect: TL201
         optG.step()
+
+
+# Flagged: wrapper objects of another package that hold their network in `.net`
+# (an encoder trained against a critic, as GAN-inversion code does); only the
+# encoder's optimizer is reset, and the critic's gradients pile up.
+def wrapped_critic_never_reset(loader, cfg):
+    enc, critic = EncoderWrapper(cfg), CriticWrapper(cfg)
+    opt_enc = torch.optim.Adam(enc.net.parameters(), lr=1e-4)
+    opt_critic = torch.optim.Adam(critic.net.parameters(), lr=1e-4)
+    for x in loader:
+        z = enc.net(x)
+        (critic.net(z.detach()).mean() - critic.net(x).mean()).backward()
+        # expect: TL201
+        opt_critic.step()
+        opt_enc.zero_grad()
+        (-critic.net(z).mean()).backward()
+        # ok: TL201
+        opt_enc.step()
 
 
 # Flagged: an encoder/decoder pair with an optimizer each (the seq2seq tutorial layout); only the decoder's is
@@ -752,6 +771,41 @@ def scheduler_and_ema_per_step(train_loader, ema):
         # ok: TL201
         ema.step()
         optimizer.zero_grad(set_to_none=True)
+
+
+# OK: the same wrappers, the critic's part reset through the module itself.
+def wrapped_critic_module_reset(loader, cfg):
+    enc, critic = EncoderWrapper(cfg), CriticWrapper(cfg)
+    opt_enc = torch.optim.Adam(enc.net.parameters(), lr=1e-4)
+    opt_critic = torch.optim.Adam(critic.net.parameters(), lr=1e-4)
+    for x in loader:
+        z = enc.net(x)
+        critic.net.zero_grad()
+        (critic.net(z.detach()).mean() - critic.net(x).mean()).backward()
+        # ok: TL201
+        opt_critic.step()
+        opt_enc.zero_grad()
+        (-critic.net(z).mean()).backward()
+        # ok: TL201
+        opt_enc.step()
+
+
+# OK: the encoder wrapper is built around the critic object, so what its
+# optimizer's reset reaches may include the critic's parameters: not told.
+def wrapped_critic_handed_to_encoder(loader, cfg):
+    critic = CriticWrapper(cfg)
+    enc = EncoderWrapper(cfg, critic=critic)
+    opt_enc = torch.optim.Adam(enc.net.parameters(), lr=1e-4)
+    opt_critic = torch.optim.Adam(critic.net.parameters(), lr=1e-4)
+    for x in loader:
+        z = enc.net(x)
+        (critic.net(z.detach()).mean() - critic.net(x).mean()).backward()
+        # ok: TL201
+        opt_critic.step()
+        opt_enc.zero_grad()
+        (-critic.net(z).mean()).backward()
+        # ok: TL201
+        opt_enc.step()
 
 
 # OK: a GAN with two optimizers, each network reset before its own backward.
