@@ -94,6 +94,7 @@ static uint32_t tl_facts__context_of_name(const char *q, TSNode call, const TlIn
 }
 
 static uint32_t tl_facts__context_kind(const TlIndex *idx, TSNode expr, int depth);
+static uint32_t tl_facts__param_context_kind(const TlIndex *idx, const TlBinding *b, int depth);
 
 /* The grad-disabling context that function `func` of `idx` wraps what it is
  * handed in: a return of `CTX()(fn)` (`(torch.inference_mode if new else
@@ -215,11 +216,49 @@ static uint32_t tl_facts__context_kind(const TlIndex *idx, TSNode expr, int dept
 				k = tl_facts__handed_autocast(idx, tl_index_call_at(idx, call), depth);
 			return k;
 		}
+		if (b->kind == TL_BIND_PARAM)
+			return tl_facts__param_context_kind(idx, b, depth + 1);
 		TSNode v = tl_facts__bound_value(b);
 		if (!ts_node_is_null(v) && b->elem < 0)
 			return tl_facts__context_kind(idx, v, depth + 1);
 	}
 	return 0;
+}
+
+/* The contexts parameter `b` may open (`with amp_autocast():`, the callers
+ * passing `partial(torch.autocast, ...)` or `suppress`): those of what each
+ * caller in the file passes, or of the parameter's default where a caller
+ * passes nothing. None when its function escapes, has no caller here, or
+ * the callers are too many to follow. */
+static uint32_t tl_facts__param_context_kind(const TlIndex *idx, const TlBinding *b, int depth)
+{
+	const TlSyms *sy = tl_syms();
+	if (b->func < 0 || depth > TL_FACTS_DEPTH)
+		return 0;
+	const TlFunc *f = &idx->funcs.items[b->func];
+	if (f->escapes || !f->call_sites.size)
+		return 0;
+	TSSymbol ps = ts_node_symbol(b->stmt);
+	TSNode def = ps == sy->default_parameter || ps == sy->typed_default_parameter
+			     ? tl_tree_field(b->stmt, sy->f_value) : (TSNode){ 0 };
+	uint32_t k = 0;
+	tl_facts__fan_begin();
+	for (uint32_t i = 0; i < f->call_sites.size; i++) {
+		const TlCall *c = &idx->calls.items[f->call_sites.items[i]];
+		if (c->func == b->func)
+			continue; /* a recursive call passes on what it was given */
+		if (!tl_facts__fan_step()) {
+			k = 0;
+			break;
+		}
+		TSNode arg = tl_facts__param_arg_of(idx, b, c);
+		if (ts_node_is_null(arg))
+			arg = def;
+		if (!ts_node_is_null(arg))
+			k |= tl_facts__context_kind(idx, arg, depth + 1);
+	}
+	tl_facts__fan_end();
+	return k;
 }
 
 uint32_t tl_facts_context_kind(const TlIndex *idx, TSNode expr)

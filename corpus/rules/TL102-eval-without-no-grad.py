@@ -10,6 +10,7 @@ results use `.item()` so that TL101 stays out of the picture unless a case
 says otherwise.
 """
 import copy
+from contextlib import nullcontext
 
 import torch
 import torch as T
@@ -306,6 +307,28 @@ def distill_with_unguarded_teacher(teacher, train_loader, temperature=4.0):
         optimizer.step()
 
 
+# Flagged: the same shape, but the caller hands a context that keeps
+# gradients on.
+def evaluate_in_caller_context(model, loader, grad_ctx):
+    model.eval()
+    correct = 0
+    for x, y in loader:
+        with grad_ctx():
+            # expect: TL102
+            out = model(x)
+        correct += (out.argmax(1) == y).sum().item()
+    model.train()
+    return correct
+
+
+def fit_then_evaluate_plain(model, loader, val_loader, opt):
+    for x, y in loader:
+        opt.zero_grad()
+        nn.functional.cross_entropy(model(x), y).backward()
+        opt.step()
+    return evaluate_in_caller_context(model, val_loader, nullcontext)
+
+
 # ---------------------------------------------------------------------------
 # Tricky but correct
 # ---------------------------------------------------------------------------
@@ -322,6 +345,28 @@ def evaluate_with_no_grad(model, val_loader):
             logits = model(x)
             correct += (logits.argmax(1) == y).sum().item()
     return correct
+
+
+# OK: the grad context arrives as a parameter, and the one caller hands it
+# torch.no_grad: the evaluation runs without a graph.
+def evaluate_in_given_context(model, loader, grad_ctx):
+    model.eval()
+    correct = 0
+    for x, y in loader:
+        with grad_ctx():
+            # ok: TL102
+            out = model(x)
+        correct += (out.argmax(1) == y).sum().item()
+    model.train()
+    return correct
+
+
+def fit_then_evaluate(model, loader, val_loader, opt):
+    for x, y in loader:
+        opt.zero_grad()
+        nn.functional.cross_entropy(model(x), y).backward()
+        opt.step()
+    return evaluate_in_given_context(model, val_loader, torch.no_grad)
 
 
 # OK: `@torch.no_grad()` on the function disables gradients for its whole body.

@@ -11,6 +11,9 @@ Every loop resets gradients and uses the GradScaler fully, so TL201, TL204
 and TL205 stay silent. The `torch.cuda.amp` forms are deprecated since
 PyTorch 2.4 (a TL402 finding once that rule exists).
 """
+from contextlib import nullcontext, suppress
+from functools import partial
+
 import torch
 import torch as T
 import torch.nn.functional as F
@@ -342,6 +345,27 @@ def eval_loss_after_block(model, val_loader, criterion):
     return total / len(val_loader)
 
 
+# Flagged: the context arrives as a parameter (default: no context); the
+# training script's caller hands it `partial(torch.autocast, ...)` when AMP
+# is on, so on that path the validation loss runs outside autocast.
+def validate_with_context(model, loader, loss_fn, amp_autocast=suppress):
+    total = 0.0
+    with torch.no_grad():
+        for x, y in loader:
+            with amp_autocast():
+                output = model(x.to(device))
+            # expect: TL401
+            total += loss_fn(output, y.to(device)).item()
+    return total / len(loader)
+
+
+def run_validation(model, loader, use_amp):
+    amp_autocast = suppress
+    if use_amp:
+        amp_autocast = partial(torch.autocast, device_type="cuda", dtype=torch.float16)
+    return validate_with_context(model, loader, nn.CrossEntropyLoss(), amp_autocast=amp_autocast)
+
+
 def amp_forward(model, x):
     with torch.autocast("cuda", dtype=torch.float16):
         return model(x)
@@ -387,6 +411,24 @@ def loss_inside_backward_outside(train_loader):
         scaler.scale(loss).backward()
         scaler.step(optimizer)
         scaler.update()
+
+
+# OK: the same parameter, but every caller hands a context that is no
+# autocast (or leaves the default), so the block changes no precision.
+def validate_plain_context(model, loader, loss_fn, ctx=suppress):
+    total = 0.0
+    with torch.no_grad():
+        for x, y in loader:
+            with ctx():
+                output = model(x.to(device))
+            # ok: TL401
+            total += loss_fn(output, y.to(device)).item()
+    return total / len(loader)
+
+
+def run_plain_validation(model, loader):
+    validate_plain_context(model, loader, nn.CrossEntropyLoss(), ctx=nullcontext)
+    return validate_plain_context(model, loader, nn.CrossEntropyLoss())
 
 
 # OK: `enabled=False` makes the block a no-op; the loss after it is plain fp32.
