@@ -211,8 +211,7 @@ static bool tl_facts__forward_detaches(const TlIndex *idx, const TlCall *call, i
 {
 	if (!(call->events & TL_EV_FORWARD))
 		return false;
-	bool direct = call->method && strcmp(call->method, "forward") == 0 && call->receiver.id;
-	int32_t f = tl_facts__forward_of(idx, direct ? call->receiver : call->callee);
+	int32_t f = tl_facts__forward_of(idx, tl_facts__called_object(call));
 	if (f < 0)
 		return false;
 	TlElemReturn er = { elem };

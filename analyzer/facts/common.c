@@ -137,6 +137,11 @@ uint32_t tl_facts__argc(TSNode call)
 }
 
 /* The value a binding gives its name, for bindings that have one. */
+TSNode tl_facts__called_object(const TlCall *c)
+{
+	return c->method && strcmp(c->method, "forward") == 0 && c->receiver.id ? c->receiver : c->callee;
+}
+
 TSNode tl_facts__bound_value(const TlBinding *b)
 {
 	const TlSyms *sy = tl_syms();

@@ -413,6 +413,9 @@ void tl_facts__cover_lists_release(TlFactsCache *fc);
  * true when it did. */
 bool tl_facts__each_later_read(const TlIndex *idx, TSNode assign, TSNode name,
 			       bool (*visit)(const TlIndex *, TSNode, void *), void *data);
+/* facts/common.c: what call `c` calls: its callee, or, for `x.forward(...)`
+ * (a module's or a criterion's forward called directly), the object x. */
+TSNode tl_facts__called_object(const TlCall *c);
 /* guards.c: frees TlFactsCache.tensor_tests. */
 void tl_facts__tensor_tests_release(TlFactsCache *fc);
 /* facts/valueflow.c: the position of the latest binding in `all` (a name's

@@ -441,7 +441,8 @@ bool tl_facts_is_loss_call(const TlIndex *idx, const TlCall *c)
 	const TlSyms *sy = tl_syms();
 	if (c->qname)
 		return tl_facts__is_loss_function(c->qname);
-	TSNode callee = tl_index_unparen(c->callee);
+	/* criterion.forward(p, y) calls the criterion. */
+	TSNode callee = tl_index_unparen(tl_facts__called_object(c));
 	if (ts_node_is_null(callee))
 		return false;
 	TSSymbol s = ts_node_symbol(callee);

@@ -14,6 +14,7 @@ typedef struct TlMadeReturns {
 
 static int tl_facts__module_output(const TlIndex *idx, TSNode m, int32_t elem, int depth, uint32_t *budget);
 static int tl_facts__made_through_returns(const TlIndex *idx, int32_t f, int32_t elem, int depth, uint32_t *budget);
+static int tl_facts__returned_modules_output(const TlIndex *idx, int32_t f, int depth, uint32_t *budget);
 static int tl_facts__made_through(const TlIndex *idx, TSNode expr, int depth, uint32_t *budget);
 
 /* ---- what made a value ---------------------------------------------------------- */
@@ -552,6 +553,11 @@ static int tl_facts__module_output(const TlIndex *idx, TSNode m, int32_t elem, i
 			tl_buf_release(&fq);
 			return k;
 		}
+		if ((!cb || cb->kind != TL_BIND_CLASS) && c->target >= 0 && elem < 0)
+			/* A local function that builds the model (`model =
+			 * build_model(784, 10)`): what every module it returns
+			 * outputs. */
+			return tl_facts__returned_modules_output(idx, c->target, depth + 1, budget);
 		if (!cb || cb->kind != TL_BIND_CLASS || !idx->classes.items[cb->ref].is_module)
 			return TL_MADE_NONE;
 		/* A local module: its forward, found in the class or its bases. */
@@ -561,6 +567,32 @@ static int tl_facts__module_output(const TlIndex *idx, TSNode m, int32_t elem, i
 		return tl_facts__made_through_returns(idx, f, elem, depth + 1, budget);
 	}
 	return TL_MADE_NONE;
+}
+
+static bool tl_facts__module_return(const TlIndex *idx, TSNode ret, void *data)
+{
+	TlMadeReturns *mr = data;
+	TSNode v = ts_node_named_child_count(ret) ? tl_index_unparen(ts_node_named_child(ret, 0))
+						  : (TSNode){ 0 };
+	int k = ts_node_is_null(v) ? TL_MADE_NONE
+				   : tl_facts__module_output(idx, v, -1, mr->depth, mr->budget);
+	if (mr->kind >= 0 && mr->kind != k)
+		k = TL_MADE_NONE;
+	mr->kind = k;
+	return k == TL_MADE_NONE; /* stop: the returns disagree */
+}
+
+/* The activation every output of every module that local function `f`
+ * returns ends in (a model factory), or TL_MADE_NONE. */
+static int tl_facts__returned_modules_output(const TlIndex *idx, int32_t f, int depth, uint32_t *budget)
+{
+	if (f < 0 || depth > TL_FACTS_DEPTH || !*budget)
+		return TL_MADE_NONE;
+	(*budget)--;
+	TlMadeReturns mr = { -1, -1, depth + 1, budget };
+	if (tl_facts__each_return(idx, f, tl_facts__module_return, &mr))
+		return TL_MADE_NONE;
+	return mr.kind < 0 ? TL_MADE_NONE : mr.kind;
 }
 
 static bool tl_facts__made_return(const TlIndex *idx, TSNode ret, void *data)
@@ -611,8 +643,7 @@ static int tl_facts__made_through(const TlIndex *idx, TSNode expr, int depth, ui
 	if (k)
 		return k;
 	if (c->events & TL_EV_FORWARD) {
-		bool direct = c->method && strcmp(c->method, "forward") == 0 && c->receiver.id;
-		return tl_facts__module_output(idx, direct ? c->receiver : c->callee, elem, depth + 1, budget);
+		return tl_facts__module_output(idx, tl_facts__called_object(c), elem, depth + 1, budget);
 	}
 	if (c->target >= 0)
 		return tl_facts__made_through_returns(idx, c->target, elem, depth + 1, budget);
@@ -810,10 +841,11 @@ int tl_facts_loss_kind(const TlIndex *idx, const TlCall *c)
 	if (c->qname)
 		return tl_facts__is_loss_function(c->qname) ? tl_facts__loss_kind_name(c->qname)
 							    : TL_LOSS_OTHER;
-	/* A criterion: nn.BCELoss()(p, y), or a name bound to one. */
+	/* A criterion: nn.BCELoss()(p, y), or a name bound to one (its
+	 * forward called directly: criterion.forward(p, y)). */
 	bool known = false;
 	tl_facts__fan_begin();
-	int k = tl_facts__criterion(idx, c->callee, 0, &known);
+	int k = tl_facts__criterion(idx, tl_facts__called_object(c), 0, &known);
 	tl_facts__fan_end();
 	return known ? k : TL_LOSS_OTHER;
 }

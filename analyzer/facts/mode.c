@@ -454,8 +454,7 @@ int tl_facts_mode_at(const TlIndex *idx, TSNode node, const char *recv)
 static char *tl_facts__forward_subject(const TlIndex *idx, const TlCall *c)
 {
 	const TlSyms *sy = tl_syms();
-	TSNode subject = (c->method && strcmp(c->method, "forward") == 0 && c->receiver.id)
-				 ? c->receiver : c->callee;
+	TSNode subject = tl_facts__called_object(c);
 	if (ts_node_symbol(tl_index_unparen(subject)) == sy->call)
 		return NULL;
 	return tl_facts__mode_name(idx, subject);
@@ -1121,8 +1120,7 @@ bool tl_facts_left_in_train_mode(const TlIndex *idx, TSNode call)
 	if (!c || !(c->events & TL_EV_FORWARD))
 		return false;
 	char *name = tl_facts__forward_subject(idx, c);
-	TSNode subject = (c->method && strcmp(c->method, "forward") == 0 && c->receiver.id)
-				 ? c->receiver : c->callee;
+	TSNode subject = tl_facts__called_object(c);
 	TlBuf path;
 	tl_buf_init(&path);
 	TlLeftWalk w;

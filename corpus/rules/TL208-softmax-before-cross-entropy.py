@@ -169,6 +169,33 @@ def resized_model_output(x, y, choices):
     return criterion(model(x).resize(1, choices), y)
 
 
+# Flagged: a local function builds the model, whose last layer is a
+# softmax; the step function gets the model and the criterion from the
+# caller and calls both forwards directly (an old tutorial's layout).
+def build_classifier(features, classes):
+    net = nn.Sequential(nn.Linear(features, classes), nn.Softmax(dim=1))
+    return net
+
+
+def tutorial_step(model, loss, optimizer, x, y):
+    optimizer.zero_grad()
+    # expect: TL207
+    fx = model.forward(x)
+    # expect: TL208, TL207
+    output = loss.forward(fx, y)
+    output.backward()
+    optimizer.step()
+    return output.detach()
+
+
+def tutorial_main(x, y):
+    model = build_classifier(784, 10)
+    loss = nn.CrossEntropyLoss()
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.01)
+    for _ in range(10):
+        tutorial_step(model, loss, optimizer, x, y)
+
+
 # Flagged: one element of a model's tuple output, whose head ends in nn.Softmax (the AC-GAN auxiliary loss).
 def acgan_auxiliary_loss(imgs, labels):
     netD = AuxDiscriminator().to(device)
@@ -197,6 +224,35 @@ def resized_logits(x, y, choices):
     criterion = nn.CrossEntropyLoss()
     # ok: TL208
     return criterion(model(x).resize(1, choices), y)
+
+
+# OK: the same layout with a factory whose model ends in its last linear
+# layer (logits); the softmax is only in the prediction helper.
+def build_logit_classifier(features, classes):
+    return nn.Sequential(nn.Linear(features, 64), nn.ReLU(), nn.Linear(64, classes))
+
+
+def logit_step(model, loss, optimizer, x, y):
+    optimizer.zero_grad()
+    # ok: TL208
+    # expect: TL207
+    output = loss.forward(model.forward(x), y)
+    output.backward()
+    optimizer.step()
+    return output.detach()
+
+
+def logit_predict(model, x):
+    return F.softmax(model(x), dim=1).argmax(1)
+
+
+def logit_main(x, y):
+    model = build_logit_classifier(784, 10)
+    loss = nn.CrossEntropyLoss()
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.01)
+    for _ in range(10):
+        logit_step(model, loss, optimizer, x, y)
+    return logit_predict(model, x)
 
 
 # OK: the loss on logits; softmax only for the reported confidence.
