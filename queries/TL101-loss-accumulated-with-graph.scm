@@ -92,3 +92,32 @@
   (#not-graph-tensor? @_value)
   (#holds-graph? @_value)
   (#not-reaches-backward? @_container))
+
+; A helper object's method that the training loop calls once per step with
+; the loss: `meter.update(loss)` storing `self.sum += val * n`, or
+; `logger.log_step(loss)` storing `self.history.append(loss)`. The object
+; outlives the step, so each call keeps that step's graph.
+((augmented_assignment
+  left: (attribute
+    object: (identifier) @_self)
+  operator: "+="
+  right: (_) @_value) @finding
+  (#eq? @_self "self")
+  (#kept-by-helper? @finding))
+
+((call
+  function: (attribute
+    object: (attribute
+      object: (identifier) @_self)
+    attribute: (identifier) @_method)
+  arguments: (argument_list
+    .
+    (comment)*
+    .
+    (_) @_value
+    .
+    (comment)*
+    .)) @finding
+  (#eq? @_self "self")
+  (#eq? @_method "append")
+  (#kept-by-helper? @finding))

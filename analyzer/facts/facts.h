@@ -459,6 +459,12 @@ char *tl_facts_root_name(const TlIndex *idx, TSNode expr);
  * by augmented assignment): the value survives from one iteration to the
  * next. False outside loops. */
 bool tl_facts_outlives_iteration(const TlIndex *idx, TSNode expr);
+/* True when `store` (`self.sum += val * n`, `self.history.append(val)`) is
+ * in a method of a local helper class (no module) that a training loop
+ * calls once per step, on an object made before the loop, with a graph
+ * tensor for the stored parameter: each call keeps that step's graph in
+ * the object (facts/keepers.c). */
+bool tl_facts_kept_by_helper(const TlIndex *idx, TSNode store);
 
 /* True when `container`, stored into in a loop, is a local of a model's
  * own computation: no loop around it in its function runs a backward or an

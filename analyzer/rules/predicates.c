@@ -336,6 +336,8 @@ const TlPredicateDef tl_predicates[] = {
 	  "the node is inside a loop body of its own function" },
 	{ "model-computation", NULL, NULL, NULL, tl_facts_model_computation,
 	  "the stored-to container is a local of a model's own computation: a loop in an nn.Module method (or a helper only its methods call) that runs no backward nor optimizer step, not self. state" },
+	{ "kept-by-helper", NULL, NULL, NULL, tl_facts_kept_by_helper,
+	  "the store is in a method of a local helper class (no module) that a training loop calls once per step, on an object made before the loop, with a graph tensor for the stored parameter (`meter.update(loss)` storing `self.sum += val * n`)" },
 	{ "outlives-iteration", NULL, NULL, NULL, tl_facts_outlives_iteration,
 	  "the stored-to name is not re-bound inside the innermost enclosing loop, so it survives across iterations" },
 	{ "step-iteration-lacks", "event", tl_event_names, tl_pred_step_iteration_lacks, NULL,

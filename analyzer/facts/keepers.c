@@ -1,0 +1,157 @@
+/* Keepers: helper objects that keep what a training loop hands them.
+ *
+ * A running-average meter (`meter.update(loss)` with `self.sum += val * n`
+ * in `update`) or a step logger (`logger.log_step(loss)` with
+ * `self.history.append(loss)`) is made once, before the loop, and called
+ * once per step with that step's loss. When the loss is a graph tensor,
+ * each call keeps its graph in the object for as long as the object lives:
+ * the leak of `total += loss`, one call away from the loop.
+ *
+ * Owns: tl_facts_kept_by_helper. */
+#include "facts/internal.h"
+
+/* The parameter of function `f` that `value` is (`val`) or scales
+ * (`val * n`, `n * val`, `val / n`), or NULL. */
+static const TlBinding *tl_facts__param_stored(const TlIndex *idx, TSNode value, int32_t f)
+{
+	const TlSyms *sy = tl_syms();
+	value = tl_index_unparen(value);
+	if (ts_node_is_null(value))
+		return NULL;
+	TSNode none = { 0 };
+	TSNode names[2] = { value, none };
+	if (ts_node_symbol(value) == sy->binary_operator) {
+		uint32_t len = 0;
+		TSNode op = tl_tree_field(value, sy->f_operator);
+		const char *t = ts_node_is_null(op) ? NULL : tl_index_text(idx, op, &len);
+		if (!t || len != 1 || (t[0] != '*' && t[0] != '/' && t[0] != '+'))
+			return NULL;
+		names[0] = tl_index_unparen(tl_tree_field(value, sy->f_left));
+		names[1] = t[0] == '/' ? none : tl_index_unparen(tl_tree_field(value, sy->f_right));
+	}
+	for (int i = 0; i < 2; i++) {
+		if (ts_node_is_null(names[i]) || ts_node_symbol(names[i]) != sy->identifier)
+			continue;
+		const TlBinding *b = tl_index_resolve_node(idx, names[i]);
+		if (b && b->kind == TL_BIND_PARAM && b->func == f)
+			return b;
+	}
+	return NULL;
+}
+
+/* True when a method of class `cls` returns `self.<attr>` (the running
+ * total handed out: `return self.total`). */
+static bool tl_facts__returns_attr(const TlIndex *idx, int32_t cls, const char *attr)
+{
+	const TlSyms *sy = tl_syms();
+	for (uint32_t k = 0; k < idx->funcs.size; k++) {
+		const TlFunc *m = &idx->funcs.items[k];
+		if (m->cls != cls)
+			continue;
+		for (uint32_t r = 0; r < m->returns.size; r++) {
+			TSNode ret = m->returns.items[r];
+			TSNode v = ts_node_named_child_count(ret) ? tl_index_unparen(ts_node_named_child(ret, 0))
+								  : (TSNode){ 0 };
+			if (!ts_node_is_null(v) && ts_node_symbol(v) == sy->attribute &&
+			    tl_index_text_is(idx, tl_tree_field(v, sy->f_object), "self") &&
+			    tl_index_text_is(idx, tl_tree_field(v, sy->f_attribute), attr))
+				return true;
+		}
+	}
+	return false;
+}
+
+/* True when the file runs a backward on what attribute `attr` of class
+ * `cls`'s objects holds (`acc.total.backward()`, `self.total[0].backward()`,
+ * or `acc.result().backward()` where a method returns `self.total`): what
+ * the object keeps is then meant for a backward (gradient accumulation), no
+ * leak. */
+static bool tl_facts__attr_backpropagated(const TlIndex *idx, int32_t cls, const char *attr)
+{
+	const TlSyms *sy = tl_syms();
+	bool handed_out = tl_facts__returns_attr(idx, cls, attr);
+	for (uint32_t i = 0; i < idx->calls.size; i++) {
+		const TlCall *c = &idx->calls.items[i];
+		if (!(c->events & TL_EV_BACKWARD))
+			continue;
+		TSNode r = tl_facts__backward_tensor(idx, c);
+		for (int depth = 0; !ts_node_is_null(r) && depth < TL_FACTS_DEPTH; depth++) {
+			r = tl_index_unparen(r);
+			TSSymbol s = ts_node_symbol(r);
+			if (s == sy->subscript) {
+				r = tl_tree_field(r, sy->f_value);
+				continue;
+			}
+			if (s == sy->attribute) {
+				if (tl_index_text_is(idx, tl_tree_field(r, sy->f_attribute), attr))
+					return true;
+				break;
+			}
+			if (s == sy->call && handed_out)
+				return true;
+			break;
+		}
+	}
+	return false;
+}
+
+bool tl_facts_kept_by_helper(const TlIndex *idx, TSNode store)
+{
+	const TlSyms *sy = tl_syms();
+	store = tl_index_unparen(store);
+	if (ts_node_is_null(store))
+		return false;
+	int32_t f = tl_index_func_of(idx, store);
+	if (f < 0)
+		return false;
+	const TlFunc *fn = &idx->funcs.items[f];
+	/* A method of a local class that is no module (a module's own state
+	 * is model computation), outside any loop of its own. */
+	if (fn->cls < 0 || idx->classes.items[fn->cls].is_module || fn->escapes ||
+	    !fn->call_sites.size || tl_index_loop_of(idx, store) >= 0)
+		return false;
+	/* What it stores, and into which attribute of self. */
+	TSNode target = { 0 }, value = { 0 };
+	TSSymbol s = ts_node_symbol(store);
+	if (s == sy->augmented_assignment) {
+		target = tl_index_unparen(tl_tree_field(store, sy->f_left));
+		value = tl_tree_field(store, sy->f_right);
+	} else if (s == sy->call) {
+		const TlCall *c = tl_index_call_at(idx, store);
+		if (!c || !c->method || strcmp(c->method, "append") != 0 || !c->receiver.id)
+			return false;
+		target = tl_index_unparen(c->receiver);
+		value = tl_facts__arg(store, 0);
+	} else {
+		return false;
+	}
+	if (ts_node_is_null(target) || ts_node_symbol(target) != sy->attribute ||
+	    !tl_index_text_is(idx, tl_tree_field(target, sy->f_object), "self"))
+		return false;
+	const TlBinding *param = tl_facts__param_stored(idx, value, f);
+	if (!param)
+		return false;
+	uint32_t alen = 0;
+	const char *at = tl_index_text(idx, tl_tree_field(target, sy->f_attribute), &alen);
+	char attr[128];
+	if (!at || !alen || alen >= sizeof attr)
+		return false;
+	memcpy(attr, at, alen);
+	attr[alen] = 0;
+	if (tl_facts__attr_backpropagated(idx, fn->cls, attr))
+		return false;
+	/* A call made once per training step, on an object that outlives the
+	 * step, with a graph tensor for the parameter. */
+	for (uint32_t i = 0; i < fn->call_sites.size; i++) {
+		const TlCall *c = &idx->calls.items[fn->call_sites.items[i]];
+		if (c->func == f || c->loop < 0 || !c->receiver.id)
+			continue;
+		if (!tl_facts_in_step_loop(idx, c->node, TL_STEP_TRAIN, false) ||
+		    !tl_facts_outlives_iteration(idx, c->receiver))
+			continue;
+		TSNode arg = tl_facts__param_arg_of(idx, param, c);
+		if (!ts_node_is_null(arg) && tl_facts_is_graph(idx, arg))
+			return true;
+	}
+	return false;
+}
