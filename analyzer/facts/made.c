@@ -476,6 +476,46 @@ static int tl_facts__param_output(const TlIndex *idx, const TlBinding *param, in
 	return agreed;
 }
 
+/* The layer added last to the empty nn.Sequential `ctor` that binding `b`
+ * holds (`model = nn.Sequential()`, then `model.add_module("fc", ...)`,
+ * `model.add_module("softmax", nn.Softmax())`), when every add_module call
+ * on the name is a statement of the block the binding is made in (no
+ * layer added only on some paths) and nothing else adds to it; null
+ * otherwise. */
+static TSNode tl_facts__last_added(const TlIndex *idx, const TlBinding *b, TSNode ctor)
+{
+	TSNode none = { 0 };
+	if (!b || b->kind != TL_BIND_ASSIGN || b->elem >= 0 || !ts_node_eq(tl_index_unparen(b->value), ctor))
+		return none;
+	TSNode block = tl_index_parent(idx, b->stmt); /* the assignment's expression statement */
+	block = ts_node_is_null(block) ? none : tl_index_parent(idx, block);
+	if (ts_node_is_null(block))
+		return none;
+	const TlIntArray *calls = tl_index_scope_calls(idx, b->func);
+	TSNode last = none;
+	for (uint32_t i = 0; calls && i < calls->size; i++) {
+		const TlCall *c = &idx->calls.items[calls->items[i]];
+		if (!c->receiver.id || !c->method || ts_node_start_byte(c->node) < ts_node_end_byte(b->stmt) ||
+		    tl_index_resolve_node(idx, c->receiver) != b)
+			continue;
+		bool adds = strcmp(c->method, "add_module") == 0;
+		if (!adds && (strcmp(c->method, "append") == 0 || strcmp(c->method, "extend") == 0 ||
+			      strcmp(c->method, "insert") == 0 || strcmp(c->method, "register_module") == 0))
+			return none;
+		if (!adds)
+			continue;
+		TSNode stmt = tl_index_parent(idx, c->node);
+		if (!c->stmt_level || ts_node_is_null(stmt) || !ts_node_eq(tl_index_parent(idx, stmt), block))
+			return none;
+		last = tl_facts__arg(c->node, 1);
+		if (ts_node_is_null(last))
+			last = tl_facts__kwarg(idx, c->node, "module");
+		if (ts_node_is_null(last))
+			return none;
+	}
+	return last;
+}
+
 /* The forward of local class `cls`, its own or a local base's; -1 if none. */
 static int32_t tl_facts__class_forward(const TlIndex *idx, int32_t cls)
 {
@@ -495,6 +535,7 @@ static int tl_facts__module_output(const TlIndex *idx, TSNode m, int32_t elem, i
 				  uint32_t *budget)
 {
 	const TlSyms *sy = tl_syms();
+	const TlBinding *named = NULL; /* the binding the call below was reached through */
 	for (; depth <= TL_FACTS_DEPTH; depth++) {
 		m = tl_index_unparen(m);
 		if (ts_node_is_null(m))
@@ -504,6 +545,7 @@ static int tl_facts__module_output(const TlIndex *idx, TSNode m, int32_t elem, i
 			const TlBinding *b = tl_index_resolve_node(idx, m);
 			if (b && b->kind == TL_BIND_PARAM)
 				return tl_facts__param_output(idx, b, elem, depth + 1, budget);
+			named = b;
 			m = tl_facts__held(idx, b);
 			continue;
 		}
@@ -524,7 +566,7 @@ static int tl_facts__module_output(const TlIndex *idx, TSNode m, int32_t elem, i
 			uint32_t n = 0;
 			while (!ts_node_is_null(tl_facts__arg(m, n)))
 				n++;
-			TSNode last = n ? tl_facts__arg(m, n - 1) : (TSNode){ 0 };
+			TSNode last = n ? tl_facts__arg(m, n - 1) : tl_facts__last_added(idx, named, m);
 			if (ts_node_is_null(last) || ts_node_symbol(last) == sy->list_splat)
 				return TL_MADE_NONE;
 			const TlCall *lc = ts_node_symbol(tl_index_unparen(last)) == sy->call

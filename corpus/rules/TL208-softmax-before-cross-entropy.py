@@ -196,6 +196,17 @@ def tutorial_main(x, y):
         tutorial_step(model, loss, optimizer, x, y)
 
 
+# Flagged: an empty nn.Sequential filled with add_module, the softmax added
+# last (the older tutorials' way of building a logistic regression).
+def added_layers(x, y):
+    model = nn.Sequential()
+    model.add_module("linear", nn.Linear(784, 10, bias=False))
+    model.add_module("softmax", nn.Softmax(dim=1))
+    criterion = nn.CrossEntropyLoss()
+    # expect: TL208
+    return criterion(model(x), y)
+
+
 # Flagged: one element of a model's tuple output, whose head ends in nn.Softmax (the AC-GAN auxiliary loss).
 def acgan_auxiliary_loss(imgs, labels):
     netD = AuxDiscriminator().to(device)
@@ -253,6 +264,29 @@ def logit_main(x, y):
     for _ in range(10):
         logit_step(model, loss, optimizer, x, y)
     return logit_predict(model, x)
+
+
+# OK: the softmax is added only when a flag asks for probabilities, and
+# the last layer added on every path is the linear one otherwise.
+def added_layers_on_some_paths(x, y, probabilities):
+    model = nn.Sequential()
+    model.add_module("linear", nn.Linear(784, 10))
+    if probabilities:
+        model.add_module("softmax", nn.Softmax(dim=1))
+    criterion = nn.CrossEntropyLoss()
+    # ok: TL208
+    return criterion(model(x), y)
+
+
+# OK: layers added with add_module, the last one a linear layer (logits).
+def added_layers_logits(x, y):
+    model = nn.Sequential()
+    model.add_module("hidden", nn.Linear(784, 64))
+    model.add_module("act", nn.ReLU())
+    model.add_module("out", nn.Linear(64, 10))
+    criterion = nn.CrossEntropyLoss()
+    # ok: TL208
+    return criterion(model(x), y)
 
 
 # OK: the loss on logits; softmax only for the reported confidence.
