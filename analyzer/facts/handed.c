@@ -2,7 +2,8 @@
  * for data loaders, samplers and autocast contexts (RULES.md principle 2,
  * issue 23's summaries across modules): a DataLoader or DistributedSampler
  * that a factory builds and returns (itself, as an element of a tuple, as
- * a value of a dict), an autocast context a helper returns (`with
+ * a value of a dict; or a parameter handed back as given, which is then
+ * what each call passes), an autocast context a helper returns (`with
  * amp_ctx():`), and the parameters on whose sampler a function calls
  * `set_epoch` (`sampler.set_epoch(epoch)`, `loader.sampler.set_epoch(e)`).
  * The function may be local or live in another module of the project
@@ -44,7 +45,11 @@ typedef struct TlHanded {
 	uint8_t loaders_state, sampler_state;
 	TlMades loaders;
 	bool loaders_unknown;
-	TlMade sampler;
+	uint32_t loaders_passes; /* parameters handed back (TlPicked.passes) */
+	TlMade sampler;          /* the one the returned values agree on, if any */
+	bool sampler_ok;         /* they agree (none may be one, when all are
+				  * parameters handed back) */
+	uint32_t sampler_passes;
 } TlHanded;
 
 /* Per function: the autocast context it returns (bit 31: computed), and
@@ -137,7 +142,10 @@ bool tl_facts__callee_def(const TlIndex *idx, const TlCall *c, TlExtDef *out)
 typedef struct TlPicked {
 	TlMades values;
 	bool unknown;
-	int budget; /* values and returns left to visit (TL_FACTS_BUDGET) */
+	int budget;      /* values and returns left to visit (TL_FACTS_BUDGET) */
+	uint32_t passes; /* bit k: the function hands back its k-th parameter
+			  * (`return model, loader` with loader a parameter):
+			  * what the call passes for it */
 } TlPicked;
 
 static void tl_facts__pick_returns(const TlIndex *idx, int32_t func, int32_t elem, const char *key,
@@ -162,6 +170,38 @@ static void tl_facts__pick_push(TlPicked *out, const TlIndex *idx, TSNode v)
 	}
 	tl_array_push(&out->values, ((TlMade){ idx, v }));
 }
+
+/* The index of the parameter of function `func` that `v` reads, when the
+ * function never binds that name otherwise (it still holds the
+ * argument); -1 otherwise. */
+static int32_t tl_facts__passed_param(const TlIndex *idx, int32_t func, TSNode v)
+{
+	v = tl_index_unparen(v);
+	if (func < 0 || ts_node_is_null(v) || ts_node_symbol(v) != tl_syms()->identifier)
+		return -1;
+	const TlBinding *b = tl_index_resolve_node(idx, v);
+	if (!b || b->kind != TL_BIND_PARAM || b->func != func)
+		return -1;
+	const TlIntArray *all = tl_index_bindings_of(idx, func, b->name);
+	if (!all || all->size != 1)
+		return -1;
+	return tl_facts__param_index(idx, &idx->funcs.items[func], b->name, strlen(b->name));
+}
+
+/* Value `v` handed back by function `func`: a parameter it hands back
+ * as it was given (a bit of out->passes), or the value itself. */
+static void tl_facts__pick_value(TlPicked *out, const TlIndex *idx, int32_t func, TSNode v)
+{
+	int32_t k = tl_facts__passed_param(idx, func, v);
+	if (k >= 30)
+		out->unknown = true;
+	else if (k >= 0)
+		out->passes |= 1u << k;
+	else
+		tl_facts__pick_push(out, idx, v);
+}
+
+static TSNode tl_facts__arg_for(const TlIndex *idx, const TlCall *c, const TlExtDef *d, int32_t k);
 
 /* A dict literal's value for `key`, a splat or a missing key: unknown. */
 static void tl_facts__pick_dict_literal(const TlIndex *idx, TSNode d, const char *key, TlPicked *out)
@@ -222,7 +262,7 @@ static void tl_facts__pick_dict_name(const TlIndex *idx, const TlBinding *b, con
 			return;
 		}
 		if (ts_node_symbol(v) == sy->dictionary && ts_node_named_child_count(v)) {
-			TlPicked lit = { { NULL, 0, 0 }, false, TL_FACTS_BUDGET };
+			TlPicked lit = { { NULL, 0, 0 }, false, TL_FACTS_BUDGET, 0 };
 			tl_facts__pick_dict_literal(idx, v, key, &lit);
 			for (uint32_t k = 0; k < lit.values.size; k++)
 				tl_facts__pick_push(out, lit.values.items[k].idx, lit.values.items[k].node);
@@ -262,7 +302,7 @@ static void tl_facts__pick(const TlIndex *idx, TSNode v, int32_t elem, const cha
 	if (s == sy->none)
 		return; /* `return None` on some path: not what the caller uses */
 	if (elem < 0 && !key) {
-		tl_facts__pick_push(out, idx, v);
+		tl_facts__pick_value(out, idx, func, v);
 		return;
 	}
 	if (elem >= 0 && (s == sy->tuple || s == sy->expression_list || s == sy->list)) {
@@ -277,7 +317,7 @@ static void tl_facts__pick(const TlIndex *idx, TSNode v, int32_t elem, const cha
 				return;
 			}
 			if (at++ == (uint32_t)elem) {
-				tl_facts__pick_push(out, idx, x);
+				tl_facts__pick_value(out, idx, func, x);
 				return;
 			}
 		}
@@ -302,8 +342,25 @@ static void tl_facts__pick(const TlIndex *idx, TSNode v, int32_t elem, const cha
 		}
 		TlExtDef d;
 		if (tl_facts__callee_def(idx, c, &d)) {
-			/* return build_loaders(cfg): what that one returns there */
-			tl_facts__pick_returns(d.idx, d.func, elem, key, out, depth + 1);
+			/* return build_loaders(cfg): what that one returns there,
+			 * its parameters being what this call passes */
+			TlPicked sub = { { NULL, 0, 0 }, false, out->budget, 0 };
+			tl_facts__pick_returns(d.idx, d.func, elem, key, &sub, depth + 1);
+			for (uint32_t i = 0; i < sub.values.size; i++)
+				tl_facts__pick_push(out, sub.values.items[i].idx, sub.values.items[i].node);
+			tl_array_release(&sub.values);
+			out->unknown = out->unknown || sub.unknown;
+			out->budget = sub.budget;
+			for (int32_t k = 0; k < 30 && sub.passes; k++) {
+				if (!(sub.passes & (1u << k)))
+					continue;
+				sub.passes &= ~(1u << k);
+				TSNode a = tl_facts__arg_for(idx, c, &d, k);
+				if (ts_node_is_null(a))
+					out->unknown = true;
+				else
+					tl_facts__pick(idx, a, -1, NULL, func, out, depth + 1);
+			}
 			return;
 		}
 		out->unknown = true;
@@ -323,6 +380,24 @@ static void tl_facts__pick(const TlIndex *idx, TSNode v, int32_t elem, const cha
 		return;
 	}
 	out->unknown = true;
+}
+
+/* Appends what call `c` of `idx` passes for the parameters `passes` of
+ * function `d` as loaders (into out) or, when `sampler` is set, checks
+ * that they are that sampler; false when one cannot be told. */
+static bool tl_facts__passed_loaders(const TlIndex *idx, const TlCall *c, const TlExtDef *d,
+				     uint32_t passes, TlMades *out, bool *unknown)
+{
+	for (int32_t k = 0; k < 30 && passes; k++) {
+		if (!(passes & (1u << k)))
+			continue;
+		passes &= ~(1u << k);
+		TSNode a = tl_facts__arg_for(idx, c, d, k);
+		if (ts_node_is_null(a))
+			return false;
+		tl_facts__loader_values(idx, a, out, unknown);
+	}
+	return true;
 }
 
 static void tl_facts__pick_returns(const TlIndex *idx, int32_t func, int32_t elem, const char *key,
@@ -370,9 +445,10 @@ static void tl_facts__loaders_summary(const TlExtDef *d, TlHanded *e)
 	unsigned refused = tl_facts__handed_refused;
 	tl_array_clear(&e->loaders);
 	e->loaders_unknown = false;
-	TlPicked picked = { { NULL, 0, 0 }, false, TL_FACTS_BUDGET };
+	TlPicked picked = { { NULL, 0, 0 }, false, TL_FACTS_BUDGET, 0 };
 	tl_facts__pick_returns(d->idx, d->func, e->elem, e->key, &picked, 0);
 	e->loaders_unknown = picked.unknown;
+	e->loaders_passes = picked.passes;
 	for (uint32_t i = 0; i < picked.values.size; i++) {
 		const TlMade *m = &picked.values.items[i];
 		tl_facts__loader_values(m->idx, m->node, &e->loaders, &e->loaders_unknown);
@@ -400,7 +476,11 @@ void tl_facts__handed_loaders(const TlIndex *idx, const TlCall *c, int32_t elem,
 			tl_facts__loaders_summary(&d, e);
 		for (uint32_t i = 0; i < e->loaders.size; i++)
 			tl_array_push(out, e->loaders.items[i]);
-		*unknown = *unknown || e->loaders_unknown || !e->loaders.size;
+		*unknown = *unknown || e->loaders_unknown || (!e->loaders.size && !e->loaders_passes);
+		/* What this call passes for the parameters it hands back. */
+		if (e->loaders_passes &&
+		    !tl_facts__passed_loaders(idx, c, &d, e->loaders_passes, out, unknown))
+			*unknown = true;
 	} else {
 		*unknown = true;
 	}
@@ -418,15 +498,14 @@ TlMade tl_facts__handed_sampler(const TlIndex *idx, const TlCall *c, int32_t ele
 	if (ext)
 		tl_facts__ext_enter(idx);
 	TlHanded *e = tl_facts__handed_entry(d.idx, d.func, elem, key);
-	TlMade got = none;
-	if (e && e->sampler_state == TL_SUM_KEPT) {
-		got = e->sampler;
-	} else if (e && tl_facts__handed_enter(&e->sampler_state)) {
+	bool have = e && e->sampler_state == TL_SUM_KEPT;
+	if (e && !have && tl_facts__handed_enter(&e->sampler_state)) {
 		unsigned refused = tl_facts__handed_refused;
-		TlPicked picked = { { NULL, 0, 0 }, false, TL_FACTS_BUDGET };
+		TlPicked picked = { { NULL, 0, 0 }, false, TL_FACTS_BUDGET, 0 };
 		tl_facts__pick_returns(d.idx, d.func, elem, key, &picked, 0);
 		/* One DistributedSampler, whichever return hands it back. */
-		bool ok = !picked.unknown && picked.values.size;
+		TlMade got = none;
+		bool ok = !picked.unknown && (picked.values.size || picked.passes);
 		for (uint32_t i = 0; ok && i < picked.values.size; i++) {
 			const TlMade *m = &picked.values.items[i];
 			TlMade r = tl_facts__sampler_of(m->idx, m->node);
@@ -435,15 +514,29 @@ TlMade tl_facts__handed_sampler(const TlIndex *idx, const TlCall *c, int32_t ele
 			else
 				got = r;
 		}
-		if (!ok)
-			got = none;
 		tl_array_release(&picked.values);
-		e->sampler = got;
+		e->sampler = ok ? got : none;
+		e->sampler_ok = ok;
+		e->sampler_passes = picked.passes;
 		tl_facts__handed_leave(&e->sampler_state, refused);
+		have = true;
+	}
+	TlMade got = have && e->sampler_ok ? e->sampler : none;
+	bool ok = have && e->sampler_ok;
+	/* What this call passes for the parameters handed back. */
+	for (int32_t k = 0; ok && k < 30; k++) {
+		if (!(e->sampler_passes & (1u << k)))
+			continue;
+		TSNode a = tl_facts__arg_for(idx, c, &d, k);
+		TlMade r = ts_node_is_null(a) ? none : tl_facts__sampler_of(idx, a);
+		if (!r.idx || (got.idx && !ts_node_eq(got.node, r.node)))
+			ok = false;
+		else
+			got = r;
 	}
 	if (ext)
 		tl_facts__ext_leave(idx);
-	return got;
+	return ok ? got : none;
 }
 
 /* ---- autocast contexts ------------------------------------------------------------- */

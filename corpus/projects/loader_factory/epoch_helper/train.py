@@ -48,3 +48,19 @@ def fit_sampler_beside(model, opt, train_set, epochs_):
         # ok: TL215
         for x, y in loader:
             step(model, opt, x, y)
+
+
+def fit_prepared(model, opt, train_set, epochs_):
+    from torch.utils.data import DataLoader
+    from torch.utils.data.distributed import DistributedSampler
+
+    from data.loaders import prepare
+
+    loader = DataLoader(train_set, batch_size=8, sampler=DistributedSampler(train_set), num_workers=4)
+    model, loader = prepare(model, loader, "cuda")
+    for epoch in range(epochs_):
+        # the loader prepare() hands back is the one built here, and its epoch is set
+        loader.sampler.set_epoch(epoch)
+        # ok: TL215
+        for x, y in loader:
+            step(model, opt, x, y)

@@ -43,3 +43,19 @@ def fit_sampler_beside(model, opt, train_set, epochs):
         # expect: TL215
         for x, y in loader:
             step(model, opt, x, y)
+
+
+def fit_prepared(model, opt, train_set, epochs):
+    from torch.utils.data import DataLoader
+    from torch.utils.data.distributed import DistributedSampler
+
+    from data.loaders import checked, prepare
+
+    sampler = checked(DistributedSampler(train_set))
+    loader = DataLoader(train_set, batch_size=8, sampler=sampler, num_workers=4)
+    model, loader = prepare(model, loader, "cuda")
+    for epoch in range(epochs):
+        # the loader comes back unchanged from prepare()
+        # expect: TL215
+        for x, y in loader:
+            step(model, opt, x, y)

@@ -20,3 +20,14 @@ def loader_dict(train_set, val_set, batch_size=32):
 def loader_and_sampler(train_set, batch_size=32):
     sampler = DistributedSampler(train_set)
     return DataLoader(train_set, batch_size=batch_size, sampler=sampler, num_workers=4), sampler
+
+
+def prepare(model, loader, device):
+    # hands back the loader it is given
+    model.to(device)
+    return model, loader
+
+
+def checked(sampler):
+    assert sampler.num_replicas >= 1
+    return sampler
