@@ -45,6 +45,7 @@ static void tl_facts__cache_release(TlFactsCache *fc)
 	tl_facts__ext_sites_release(fc);
 	tl_facts__block_cache_release(fc);
 	tl_facts__handed_release(fc);
+	tl_facts__mode_summaries_release(fc);
 	tl_free(fc);
 }
 

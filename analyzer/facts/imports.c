@@ -207,10 +207,56 @@ bool tl_facts__ext_def(const TlIndex *idx, const char *q, TlExtDef *out)
 	return yes;
 }
 
+static bool tl_facts__ext_instance_in(const TlIndex *idx, TSNode expr, TlExtDef *out, int nest);
+
+/* The one class that every return of a factory function constructs. */
+typedef struct TlFactoryWalk {
+	int nest;
+	bool any, ok;
+	TlExtDef cls;
+} TlFactoryWalk;
+
+static bool tl_facts__factory_visit(const TlIndex *mod, TSNode ret, void *data)
+{
+	TlFactoryWalk *w = data;
+	TlExtDef k;
+	if (!ts_node_named_child_count(ret) ||
+	    !tl_facts__ext_instance_in(mod, ts_node_named_child(ret, 0), &k, w->nest + 1) ||
+	    (w->any && (k.idx != w->cls.idx || k.cls != w->cls.cls))) {
+		w->ok = false;
+		return true;
+	}
+	w->any = true;
+	w->cls = k;
+	return false;
+}
+
+/* The class that function `f` of `mod` builds when each of its returns
+ * constructs that one class (`def create_model(opt): return
+ * GanModel(opt)`, in the package's __init__.py): a factory. */
+static bool tl_facts__factory_class(const TlIndex *mod, int32_t f, TlExtDef *out, int nest)
+{
+	if (nest > TL_EXT_DEPTH || f < 0 || (uint32_t)f >= mod->funcs.size ||
+	    mod->funcs.items[f].cls >= 0)
+		return false;
+	TlFactoryWalk w = { nest, false, true, { NULL, -1, -1 } };
+	tl_facts__each_return(mod, f, tl_facts__factory_visit, &w);
+	if (!w.any || !w.ok)
+		return false;
+	*out = w.cls;
+	return true;
+}
+
 /* The class whose instance `expr` holds when that class is known
- * (`net = Net(cfg).to(device)`, `self.trainer = trainer.Trainer()`): a
+ * (`net = Net(cfg).to(device)`, `self.trainer = trainer.Trainer()`,
+ * `model = create_model(opt)` with a factory that builds one class): a
  * class of `idx` or of another module. */
 static bool tl_facts__ext_instance(const TlIndex *idx, TSNode expr, TlExtDef *out)
+{
+	return tl_facts__ext_instance_in(idx, expr, out, 0);
+}
+
+static bool tl_facts__ext_instance_in(const TlIndex *idx, TSNode expr, TlExtDef *out, int nest)
 {
 	const TlSyms *sy = tl_syms();
 	for (int depth = 0; depth <= TL_EXT_DEPTH; depth++) {
@@ -235,8 +281,15 @@ static bool tl_facts__ext_instance(const TlIndex *idx, TSNode expr, TlExtDef *ou
 				*out = (TlExtDef){ idx, -1, cb->ref };
 				return true;
 			}
-			return c->qname && tl_facts__ext_def_in(idx, c->qname, strlen(c->qname), out, 0) &&
-			       out->cls >= 0 && out->func < 0;
+			if (c->target >= 0)
+				return tl_facts__factory_class(idx, c->target, out, nest);
+			TlExtDef d;
+			if (!c->qname || !tl_facts__ext_def_in(idx, c->qname, strlen(c->qname), &d, 0))
+				return false;
+			if (d.func >= 0)
+				return tl_facts__factory_class(d.idx, d.func, out, nest);
+			*out = d;
+			return d.cls >= 0;
 		}
 		if (s != sy->identifier && s != sy->attribute)
 			return false;

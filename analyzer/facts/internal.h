@@ -181,6 +181,34 @@ const TlExtSites *tl_facts__ext_callers(const TlIndex *idx, int32_t func);
  * all. */
 bool tl_facts__ext_param_args(const TlIndex *idx, const TlBinding *param,
 			      bool (*each)(const TlIndex *mod, TSNode arg, void *data), void *data);
+/* facts/mode.c: appends to `out` the receivers, in the scope of call `c`,
+ * of the calls with an event in `events` (TL_EV_EVAL, or TL_EV_TRAIN |
+ * TL_EV_MODE_SET) that `c` makes (itself, or through the functions it
+ * runs, mapped through their parameters); with TL_FACTS_TRAINED_ONLY,
+ * only the receivers that another module's function both switches and
+ * trains (its summary's `trained`). False when some receiver cannot be
+ * told. */
+#define TL_FACTS_TRAINED_ONLY (1u << 31)
+bool tl_facts__event_receivers(const TlIndex *idx, const TlCall *c, uint32_t events,
+			       TlNames *out, int depth, uint32_t *budget);
+/* facts/mode.c: true when the module `name` (seen at `pos` in `func`) is
+ * being trained in its file: an optimizer there updates its parameters,
+ * or the file calls `.train()` on it. */
+bool tl_facts__module_trained(const TlIndex *idx, const char *name, int32_t func, uint32_t pos);
+/* facts/effects.c: what function `func` does to the modules its
+ * parameters (`self` included) hold: the receivers it switches to eval
+ * and to train mode, directly or through the functions it runs, named in
+ * its own scope (`self.netD`, `model`), computed once per function and
+ * kept in its index's facts cache. NULL when it cannot be computed now
+ * (asked again while being computed). */
+typedef struct TlModeSummary {
+	TlNames evals;   /* switched to eval (.eval(), .train(False)) */
+	TlNames trained; /* those of evals that its module also trains */
+	TlNames trains;  /* switched to train (.train(), .train(flag)) */
+	bool evals_ok, trains_ok; /* every receiver could be told */
+	uint8_t state;   /* 0 not computed, 1 being computed, 2 kept */
+} TlModeSummary;
+const TlModeSummary *tl_facts__mode_summary(const TlIndex *idx, int32_t func);
 /* True when step call `c` (of optimizer `opt`), in no step loop of its
  * own file, runs in the iteration of a step loop of a module importing
  * this one (through the functions here that reach it), and no such
@@ -398,9 +426,14 @@ typedef struct TlFactsCache {
 	 * (handed.c): loaders, samplers, autocast contexts, set_epoch on a
 	 * parameter; NULL until asked. */
 	struct TlHandedCache *handed;
+	/* Per function, its mode summary (effects.c); NULL until asked. */
+	struct TlModeSummary *mode_sums;
+	uint32_t mode_count;
 } TlFactsCache;
 /* facts/handed.c: frees TlFactsCache.handed. */
 void tl_facts__handed_release(TlFactsCache *fc);
+/* facts/effects.c: frees TlFactsCache.mode_sums. */
+void tl_facts__mode_summaries_release(TlFactsCache *fc);
 /* facts/importers.c: frees TlFactsCache.ext_sites. */
 void tl_facts__ext_sites_release(TlFactsCache *fc);
 /* Methods that put their argument(s) into the receiver. */

@@ -640,18 +640,16 @@ static bool tl_facts__to_caller_all(const TlIndex *idx, int32_t f, const TlCall 
 	return ok;
 }
 
-/* Appends to `out` the receivers, in the scope of call `c`, of the calls
- * with an event in `events` that `c` makes (itself, or through the local
- * functions it runs, mapped through their parameters). Returns false when
- * some receiver cannot be told. */
 static bool tl_facts__ext_event_receivers(const TlIndex *idx, const TlCall *c, uint32_t events,
 					  TlNames *out, int depth, uint32_t *budget);
 
-static bool tl_facts__event_receivers(const TlIndex *idx, const TlCall *c, uint32_t events,
-				     TlNames *out, int depth, uint32_t *budget)
+bool tl_facts__event_receivers(const TlIndex *idx, const TlCall *c, uint32_t events,
+			       TlNames *out, int depth, uint32_t *budget)
 {
 	bool ok = true;
-	if (c->events & events) {
+	/* With TL_FACTS_TRAINED_ONLY, only what other modules' summaries
+	 * say they train: a switch here is the asker's to judge. */
+	if ((c->events & events) && !(events & TL_FACTS_TRAINED_ONLY)) {
 		if (c->recv_name)
 			tl_array_push(out, tl_strdup(c->recv_name));
 		else
@@ -668,7 +666,7 @@ static bool tl_facts__event_receivers(const TlIndex *idx, const TlCall *c, uint3
 		const TlIntArray *calls = tl_index_scope_calls(idx, f);
 		for (uint32_t i = 0; calls && i < calls->size; i++) {
 			const TlCall *inner = &idx->calls.items[calls->items[i]];
-			uint32_t reach = inner->events |
+			uint32_t reach = inner->events | inner->callee_events |
 					 (inner->target >= 0 ? idx->funcs.items[inner->target].reach_events : 0) |
 					 (inner->arg_target >= 0 ? idx->funcs.items[inner->arg_target].reach_events : 0);
 			if (!(reach & events))
@@ -697,9 +695,10 @@ static bool tl_facts__event_receivers(const TlIndex *idx, const TlCall *c, uint3
 }
 
 /* tl_facts__event_receivers through the function of another module that
- * call `c` runs: the receivers there, named as `c`'s scope names them
- * (a parameter's name replaced by the argument passed); false when one is
- * no parameter (a global of that module, `self.x` of an unknown object). */
+ * call `c` runs: the receivers its mode summary lists (facts/effects.c),
+ * named as `c`'s scope names them (a parameter's name replaced by the
+ * argument passed); false when one is no parameter (a global of that
+ * module, `self.x` of an unknown object). */
 static bool tl_facts__ext_event_receivers(const TlIndex *idx, const TlCall *c, uint32_t events,
 					  TlNames *out, int depth, uint32_t *budget)
 {
@@ -708,41 +707,34 @@ static bool tl_facts__ext_event_receivers(const TlIndex *idx, const TlCall *c, u
 	if (depth > TL_FACTS_DEPTH || !*budget)
 		return false;
 	(*budget)--;
-	bool ok = true;
 	tl_facts__ext_enter(idx);
 	TlExtDef d;
-	if (!tl_facts__ext_callee(idx, c, &d)) {
+	const TlModeSummary *ms = tl_facts__ext_callee(idx, c, &d)
+					  ? tl_facts__mode_summary(d.idx, d.func) : NULL;
+	if (!ms) {
 		tl_facts__ext_leave(idx);
 		return false;
 	}
-	const TlIntArray *calls = tl_index_scope_calls(d.idx, d.func);
-	for (uint32_t i = 0; ok && calls && i < calls->size; i++) {
-		const TlCall *inner = &d.idx->calls.items[calls->items[i]];
-		uint32_t reach = inner->events | inner->callee_events |
-				 (inner->target >= 0 ? d.idx->funcs.items[inner->target].reach_events : 0);
-		if (!(reach & events))
-			continue;
-		TlNames sub;
-		tl_array_init(&sub);
-		ok = tl_facts__event_receivers(d.idx, inner, events, &sub, depth + 1, budget);
-		for (uint32_t k = 0; ok && k < sub.size; k++) {
-			const char *n = sub.items[k];
-			size_t root = strcspn(n, ".");
-			TSNode arg = tl_facts__ext_param_arg(idx, c, &d, n, root);
-			char *an = ts_node_is_null(arg) ? NULL : tl_facts__dotted(idx, arg);
-			if (!an) {
-				ok = false;
-				break;
-			}
-			TlBuf b;
-			tl_buf_init(&b);
-			tl_buf_add(&b, an);
-			tl_buf_add(&b, n + root);
-			tl_array_push(out, tl_buf_detach(&b));
-			tl_buf_release(&b);
-			tl_free(an);
+	const TlNames *list = (events & TL_FACTS_TRAINED_ONLY) ? &ms->trained
+			      : (events & TL_EV_EVAL)		? &ms->evals
+								: &ms->trains;
+	bool ok = (events & TL_EV_EVAL) ? ms->evals_ok : ms->trains_ok;
+	for (uint32_t k = 0; k < list->size; k++) {
+		const char *n = list->items[k];
+		size_t root = strcspn(n, ".");
+		TSNode arg = tl_facts__ext_param_arg(idx, c, &d, n, root);
+		char *an = ts_node_is_null(arg) ? NULL : tl_facts__dotted(idx, arg);
+		if (!an) {
+			ok = false;
+			break;
 		}
-		tl_facts__names_release(&sub);
+		TlBuf b;
+		tl_buf_init(&b);
+		tl_buf_add(&b, an);
+		tl_buf_add(&b, n + root);
+		tl_array_push(out, tl_buf_detach(&b));
+		tl_buf_release(&b);
+		tl_free(an);
 	}
 	tl_facts__ext_leave(idx);
 	return ok;
@@ -794,7 +786,7 @@ static TSNode tl_facts__name_root(const TlIndex *idx, const char *name, int32_t 
 /* True when the module `name` (seen at `pos` in `func`) is being trained:
  * an optimizer in the file updates its parameters, or the file calls
  * `.train()` on it (also through a local helper called in `func`). */
-static bool tl_facts__trained(const TlIndex *idx, const char *name, int32_t func, uint32_t pos)
+bool tl_facts__module_trained(const TlIndex *idx, const char *name, int32_t func, uint32_t pos)
 {
 	const TlSyms *sy = tl_syms();
 	TlBuf path;
@@ -884,14 +876,19 @@ bool tl_facts_leaves_eval(const TlIndex *idx, TSNode call)
 	if (loop < 0)
 		return false;
 	const TlLoop *l = &idx->loops.items[loop];
-	TlNames evals, trains;
+	TlNames evals, trains, elsewhere;
 	tl_array_init(&evals);
 	tl_array_init(&trains);
+	tl_array_init(&elsewhere);
 	bool left = false;
 	uint32_t budget = TL_FACTS_BUDGET;
 	tl_facts__event_receivers(idx, c, TL_EV_EVAL, &evals, 0, &budget);
 	if (!evals.size)
 		goto cleanup;
+	/* The modules that another module's function, which switches them
+	 * to eval, also trains (`GanModel.optimize_parameters()` on
+	 * `self.netD`): trained although nothing in this file trains them. */
+	tl_facts__event_receivers(idx, c, TL_EV_EVAL | TL_FACTS_TRAINED_ONLY, &elsewhere, 0, &budget);
 	/* Every module the iteration switches back: train() / train(flag)
 	 * calls in the loop body, directly or in the functions it runs. */
 	const TlIntArray *calls = tl_index_scope_calls(idx, l->func);
@@ -911,7 +908,7 @@ bool tl_facts_leaves_eval(const TlIndex *idx, TSNode call)
 	tl_facts__sequence(idx, l->func, l->body, TL_EV_OPT_STEP, &steps);
 	for (uint32_t i = 0; i < evals.size && !left; i++) {
 		const char *m = evals.items[i];
-		if (!tl_facts__trained(idx, m, c->func, pos))
+		if (!tl_facts__names_have(&elsewhere, m) && !tl_facts__module_trained(idx, m, c->func, pos))
 			continue;
 		TlBuf path;
 		tl_buf_init(&path);
@@ -933,6 +930,7 @@ bool tl_facts_leaves_eval(const TlIndex *idx, TSNode call)
 cleanup:
 	tl_facts__names_release(&evals);
 	tl_facts__names_release(&trains);
+	tl_facts__names_release(&elsewhere);
 	return left;
 }
 

@@ -1,8 +1,11 @@
+import torch
+
 from models import create_model
 
 
 def main(opt, loader):
+    torch.manual_seed(opt.seed)
     model = create_model(opt)
     for x in loader:
-        # todo-expect: TL203
+        # expect: TL203
         model.optimize_parameters(x)

@@ -1,8 +1,11 @@
+import torch
+
 from models import GanModel
 
 
 def main(opt, loader):
+    torch.manual_seed(opt.seed)
     model = GanModel(opt)
     for x in loader:
-        # todo-expect: TL203
+        # expect: TL203
         model.optimize_parameters(x)

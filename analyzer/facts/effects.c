@@ -1,0 +1,136 @@
+/* Mode summaries: what a function does to the modules its parameters hold
+ * (RULES.md principle 2, issue 23 item 2): which of them it switches to
+ * eval mode (`self.netD.eval()`, `model.eval()` in an evaluation helper),
+ * which to train mode, and which of those it switched to eval its own
+ * module also trains (an optimizer there updates them). The names are the
+ * function's own (`self.netD`, `model`), computed once per function and
+ * kept in its index's facts cache; a caller in another module maps each
+ * name's root (a parameter, `self` for a bound method) to the argument it
+ * passes (mode.c, tl_facts__ext_event_receivers), so that every question
+ * about mode switches (TL203's iteration that leaves a model in eval mode,
+ * a module switched back to train mode, a module being trained) reads the
+ * summary instead of walking the callee per question.
+ *
+ * A summary is computed from a fresh depth and budget: what a function
+ * does does not depend on how deep the question that reached it was.
+ * Summaries computed inside summaries nest at most TL_MODE_NESTING deep;
+ * one that met that bound, or that met a summary being computed (a
+ * recursion), is given (with its receivers marked unknown) but not kept,
+ * so that a kept summary never depends on the order of the questions.
+ *
+ * Owns: tl_facts__mode_summary, tl_facts__mode_summaries_release. */
+#include "facts/internal.h"
+
+#define TL_MODE_NESTING 8
+
+static _Thread_local int tl_facts__mode_nesting;
+static _Thread_local unsigned tl_facts__mode_refused;
+
+static void tl_facts__mode_summary_clear(TlModeSummary *s)
+{
+	tl_facts__names_release(&s->evals);
+	tl_facts__names_release(&s->trained);
+	tl_facts__names_release(&s->trains);
+}
+
+void tl_facts__mode_summaries_release(TlFactsCache *fc)
+{
+	for (uint32_t i = 0; fc->mode_sums && i < fc->mode_count; i++)
+		tl_facts__mode_summary_clear(&fc->mode_sums[i]);
+	tl_free(fc->mode_sums);
+	fc->mode_sums = NULL;
+	fc->mode_count = 0;
+}
+
+static bool tl_facts__has_name(const TlNames *names, const char *s)
+{
+	for (uint32_t i = 0; i < names->size; i++)
+		if (strcmp(names->items[i], s) == 0)
+			return true;
+	return false;
+}
+
+/* Moves the names of `sub` not yet in `into` there. */
+static void tl_facts__merge_names(TlNames *into, TlNames *sub)
+{
+	for (uint32_t k = 0; k < sub->size; k++) {
+		if (tl_facts__has_name(into, sub->items[k]))
+			tl_free(sub->items[k]);
+		else
+			tl_array_push(into, sub->items[k]);
+	}
+	sub->size = 0;
+	tl_facts__names_release(sub);
+}
+
+/* Fills `s` from the calls of function `f` (in source order), stopping a
+ * list at the first receiver that cannot be told (its flag false). */
+static void tl_facts__mode_summary_fill(const TlIndex *idx, int32_t f, TlModeSummary *s)
+{
+	const uint32_t trains = TL_EV_TRAIN | TL_EV_MODE_SET;
+	s->evals_ok = s->trains_ok = true;
+	uint32_t budget = TL_FACTS_BUDGET;
+	const TlIntArray *calls = tl_index_scope_calls(idx, f);
+	for (uint32_t i = 0; calls && i < calls->size; i++) {
+		const TlCall *inner = &idx->calls.items[calls->items[i]];
+		uint32_t reach = inner->events | inner->callee_events |
+				 (inner->target >= 0 ? idx->funcs.items[inner->target].reach_events : 0) |
+				 (inner->arg_target >= 0 ? idx->funcs.items[inner->arg_target].reach_events : 0);
+		if ((reach & TL_EV_EVAL) && s->evals_ok) {
+			TlNames sub, deep;
+			tl_array_init(&sub);
+			tl_array_init(&deep);
+			s->evals_ok = tl_facts__event_receivers(idx, inner, TL_EV_EVAL, &sub, 0, &budget);
+			/* Trained here, or by the function of a third module that
+			 * switches it (its own summary says so). */
+			tl_facts__event_receivers(idx, inner, TL_EV_EVAL | TL_FACTS_TRAINED_ONLY, &deep, 0,
+						  &budget);
+			uint32_t pos = ts_node_start_byte(inner->node);
+			for (uint32_t k = 0; k < sub.size; k++)
+				if (!tl_facts__has_name(&s->trained, sub.items[k]) &&
+				    (tl_facts__has_name(&deep, sub.items[k]) ||
+				     tl_facts__module_trained(idx, sub.items[k], f, pos)))
+					tl_array_push(&s->trained, tl_strdup(sub.items[k]));
+			tl_facts__names_release(&deep);
+			tl_facts__merge_names(&s->evals, &sub);
+		}
+		if ((reach & trains) && s->trains_ok) {
+			TlNames sub;
+			tl_array_init(&sub);
+			s->trains_ok = tl_facts__event_receivers(idx, inner, trains, &sub, 0, &budget);
+			tl_facts__merge_names(&s->trains, &sub);
+		}
+	}
+}
+
+const TlModeSummary *tl_facts__mode_summary(const TlIndex *idx, int32_t func)
+{
+	TlFactsCache *fc = idx->facts_cache;
+	if (!fc || func < 0 || (uint32_t)func >= idx->funcs.size)
+		return NULL;
+	if (!fc->mode_sums) {
+		fc->mode_count = idx->funcs.size;
+		fc->mode_sums = tl_calloc(fc->mode_count, sizeof *fc->mode_sums);
+	}
+	TlModeSummary *s = &fc->mode_sums[func];
+	if (s->state == 2)
+		return s;
+	if (s->state == 1 || tl_facts__mode_nesting >= TL_MODE_NESTING) {
+		tl_facts__mode_refused++;
+		return NULL;
+	}
+	tl_facts__mode_summary_clear(s);
+	s->state = 1;
+	tl_facts__mode_nesting++;
+	unsigned refused = tl_facts__mode_refused;
+	tl_facts__mode_summary_fill(idx, func, s);
+	tl_facts__mode_nesting--;
+	if (refused == tl_facts__mode_refused) {
+		s->state = 2;
+	} else {
+		/* Given, cautiously, but not kept. */
+		s->state = 0;
+		s->evals_ok = s->trains_ok = false;
+	}
+	return s;
+}
