@@ -18,7 +18,14 @@
  * recursion), is given (with its receivers marked unknown) but not kept,
  * so that a kept summary never depends on the order of the questions.
  *
- * Owns: tl_facts__mode_summary, tl_facts__mode_summaries_release. */
+ * The same summary says whether a method runs its object's own forward
+ * with gradients on (`model.incremental_forward(x)`,
+ * `self.model._predict_scores_batch(batch)`): called from outside the
+ * class on a model in eval mode, that call is an evaluation forward
+ * (TL102; tl_facts_method_forward).
+ *
+ * Owns: tl_facts__mode_summary, tl_facts__mode_summaries_release,
+ * tl_facts_method_forward. */
 #include "facts/internal.h"
 
 #define TL_MODE_NESTING 8
@@ -63,16 +70,56 @@ static void tl_facts__merge_names(TlNames *into, TlNames *sub)
 	tl_facts__names_release(sub);
 }
 
+/* True when dotted `name` is `self` or an attribute path below it. */
+static bool tl_facts__self_rooted(const char *name)
+{
+	return name && strncmp(name, "self", 4) == 0 && (name[4] == '\0' || name[4] == '.');
+}
+
+/* True when call `c` of method `f` runs a forward of `self` (or of a
+ * submodule of it) with gradients on in `f`'s own body: a module
+ * forward on `self.x`, `self.forward(...)` / `self(...)`, or another
+ * method of the class, called on `self`, whose summary says so. */
+static bool tl_facts__forwards_self(const TlIndex *idx, int32_t f, const TlCall *c)
+{
+	const TlSyms *sy = tl_syms();
+	if (tl_facts_local_grad(idx, c->node, f, c->with) == TL_GRAD_OFF)
+		return false;
+	TSNode recv = c->receiver.id ? tl_index_unparen(c->receiver) : (TSNode){ { 0 }, NULL, NULL };
+	bool on_self = !ts_node_is_null(recv) && ts_node_symbol(recv) == sy->identifier &&
+		       tl_index_text_is(idx, recv, "self");
+	if (on_self && c->method && strcmp(c->method, "forward") == 0)
+		return true;
+	if (!c->receiver.id && tl_index_text_is(idx, c->callee, "self"))
+		return true; /* self(x) */
+	if (c->events & TL_EV_FORWARD) {
+		char *name = tl_facts_mode_subject(idx, c->node);
+		bool yes = tl_facts__self_rooted(name);
+		tl_free(name);
+		return yes;
+	}
+	if (on_self && c->target >= 0 && c->target != f &&
+	    idx->funcs.items[c->target].cls == idx->funcs.items[f].cls) {
+		const TlModeSummary *t = tl_facts__mode_summary(idx, c->target);
+		return t && t->forwards_self;
+	}
+	return false;
+}
+
 /* Fills `s` from the calls of function `f` (in source order), stopping a
  * list at the first receiver that cannot be told (its flag false). */
 static void tl_facts__mode_summary_fill(const TlIndex *idx, int32_t f, TlModeSummary *s)
 {
+	const TlFunc *fn = &idx->funcs.items[f];
+	bool methods = fn->cls >= 0 && !(fn->decorator_ctx & TL_CTX_GRAD_OFF);
 	const uint32_t trains = TL_EV_TRAIN | TL_EV_MODE_SET;
 	s->evals_ok = s->trains_ok = true;
 	uint32_t budget = TL_FACTS_BUDGET;
 	const TlIntArray *calls = tl_index_scope_calls(idx, f);
 	for (uint32_t i = 0; calls && i < calls->size; i++) {
 		const TlCall *inner = &idx->calls.items[calls->items[i]];
+		if (methods && !s->forwards_self)
+			s->forwards_self = tl_facts__forwards_self(idx, f, inner);
 		uint32_t reach = inner->events | inner->callee_events |
 				 (inner->target >= 0 ? idx->funcs.items[inner->target].reach_events : 0) |
 				 (inner->arg_target >= 0 ? idx->funcs.items[inner->arg_target].reach_events : 0);
@@ -120,6 +167,7 @@ const TlModeSummary *tl_facts__mode_summary(const TlIndex *idx, int32_t func)
 		return NULL;
 	}
 	tl_facts__mode_summary_clear(s);
+	s->forwards_self = false;
 	s->state = 1;
 	tl_facts__mode_nesting++;
 	unsigned refused = tl_facts__mode_refused;
@@ -131,6 +179,41 @@ const TlModeSummary *tl_facts__mode_summary(const TlIndex *idx, int32_t func)
 		/* Given, cautiously, but not kept. */
 		s->state = 0;
 		s->evals_ok = s->trains_ok = false;
+		s->forwards_self = false;
 	}
 	return s;
+}
+
+bool tl_facts_method_forward(const TlIndex *idx, TSNode call)
+{
+	const TlSyms *sy = tl_syms();
+	const TlCall *c = tl_index_call_at(idx, tl_index_unparen(call));
+	if (!c || !c->method || !c->receiver.id || (c->events & TL_EV_FORWARD) ||
+	    strcmp(c->method, "forward") == 0)
+		return false;
+	/* From outside the class: not `self.helper()` nor `super().helper()`. */
+	TSNode recv = tl_index_unparen(c->receiver);
+	TSSymbol rs = ts_node_symbol(recv);
+	if (rs == sy->call || (rs == sy->identifier && tl_index_text_is(idx, recv, "self")))
+		return false;
+	const uint32_t trains = TL_EV_BACKWARD | TL_EV_GRAD_CALL | TL_EV_OPT_STEP;
+	if (c->target >= 0) {
+		const TlFunc *t = &idx->funcs.items[c->target];
+		if (t->cls < 0 || (t->reach_events & trains))
+			return false;
+		const TlModeSummary *s = tl_facts__mode_summary(idx, c->target);
+		return s && s->forwards_self;
+	}
+	if (!idx->imports)
+		return false;
+	tl_facts__ext_enter(idx);
+	TlExtDef d;
+	bool yes = false;
+	if (tl_facts__ext_callee(idx, c, &d) && d.func >= 0 && d.cls >= 0 &&
+	    !(d.idx->funcs.items[d.func].reach_events & trains)) {
+		const TlModeSummary *s = tl_facts__mode_summary(d.idx, d.func);
+		yes = s && s->forwards_self;
+	}
+	tl_facts__ext_leave(idx);
+	return yes;
 }

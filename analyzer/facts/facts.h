@@ -157,6 +157,12 @@ int tl_facts_mode_at(const TlIndex *idx, TSNode node, const char *recv);
  * `model` for model(x), the receiver of model.forward(x), `self.model["gen"]`
  * for an element of a container of modules. Caller frees; NULL if none. */
 char *tl_facts_mode_subject(const TlIndex *idx, TSNode call);
+/* True when `call` (`model.incremental_forward(x)`), made from outside
+ * the class, runs a method of the model's class (here or in another
+ * module of the project) that runs the model's own forward with gradients
+ * on and runs no backward, gradient or optimizer step: its mode subject
+ * is then its receiver (facts/effects.c). */
+bool tl_facts_method_forward(const TlIndex *idx, TSNode call);
 
 /* True when `call`, a call of a local function, runs a module forward in
  * eval mode with gradient tracking on and nothing backpropagates its result

@@ -206,6 +206,10 @@ typedef struct TlModeSummary {
 	TlNames trained; /* those of evals that its module also trains */
 	TlNames trains;  /* switched to train (.train(), .train(flag)) */
 	bool evals_ok, trains_ok; /* every receiver could be told */
+	/* A method that runs its object's forward (`self.forward(...)`,
+	 * `self(...)`, a submodule's `self.conv(x)`, also through the
+	 * class's other methods) with gradients on in its own body. */
+	bool forwards_self;
 	uint8_t state;   /* 0 not computed, 1 being computed, 2 kept */
 } TlModeSummary;
 const TlModeSummary *tl_facts__mode_summary(const TlIndex *idx, int32_t func);

@@ -463,7 +463,14 @@ static char *tl_facts__forward_subject(const TlIndex *idx, const TlCall *c)
 char *tl_facts_mode_subject(const TlIndex *idx, TSNode call)
 {
 	const TlCall *c = tl_index_call_at(idx, tl_index_unparen(call));
-	return c ? tl_facts__forward_subject(idx, c) : NULL;
+	if (!c)
+		return NULL;
+	/* model.generate(x): a method of the model's class that runs its
+	 * forward tracks its receiver (facts/effects.c). */
+	if (!(c->events & TL_EV_FORWARD) && c->method && c->receiver.id &&
+	    strcmp(c->method, "forward") != 0 && tl_facts_method_forward(idx, c->node))
+		return tl_facts__mode_name(idx, c->receiver);
+	return tl_facts__forward_subject(idx, c);
 }
 
 bool tl_facts_eval_call_with_grad(const TlIndex *idx, TSNode call)

@@ -464,6 +464,8 @@ const TlPredicateDef tl_predicates[] = {
 	  "the call is a whole expression statement: its value is thrown away" },
 	{ "evaluates-with-grad", NULL, NULL, NULL, tl_facts_eval_call_with_grad,
 	  "the call of a local function runs a module forward in eval mode with gradients on, judged at this call (its constant arguments select the callee's branches), whose result nothing backpropagates, and the forward is not reported itself (another call trains through it)" },
+	{ "method-forward", NULL, NULL, NULL, tl_facts_method_forward,
+	  "the call, made from outside the class, runs a method of the model's class (in the file or in another module of the project) that runs the model's own forward with gradients on and no backward, gradient or optimizer step (its mode is its receiver's)" },
 	{ "leaves-eval-mode", NULL, NULL, NULL, tl_facts_leaves_eval,
 	  "the call (an .eval() or a local function making one) puts a trained module in eval mode inside a step loop whose iteration never switches it back to train mode" },
 	{ "made-by", "kind", tl_made_names, tl_pred_made_by, NULL,
