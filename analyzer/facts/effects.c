@@ -184,6 +184,23 @@ const TlModeSummary *tl_facts__mode_summary(const TlIndex *idx, int32_t func)
 	return s;
 }
 
+/* True when some call of the file may switch a module to eval mode: a
+ * model that none does is never in eval mode here, so a method call on it
+ * needs no look into another module (loading it costs a parse). */
+static bool tl_facts__eval_possible(const TlIndex *idx)
+{
+	TlFactsCache *fc = idx->facts_cache;
+	if (fc && fc->eval_switches)
+		return fc->eval_switches == 2;
+	bool yes = false;
+	for (uint32_t i = 0; i < idx->calls.size && !yes; i++)
+		yes = ((idx->calls.items[i].events | idx->calls.items[i].callee_events) &
+		       (TL_EV_EVAL | TL_EV_MODE_SET)) != 0;
+	if (fc)
+		fc->eval_switches = yes ? 2 : 1;
+	return yes;
+}
+
 bool tl_facts_method_forward(const TlIndex *idx, TSNode call)
 {
 	const TlSyms *sy = tl_syms();
@@ -204,7 +221,7 @@ bool tl_facts_method_forward(const TlIndex *idx, TSNode call)
 		const TlModeSummary *s = tl_facts__mode_summary(idx, c->target);
 		return s && s->forwards_self;
 	}
-	if (!idx->imports)
+	if (!idx->imports || !tl_facts__eval_possible(idx))
 		return false;
 	tl_facts__ext_enter(idx);
 	TlExtDef d;

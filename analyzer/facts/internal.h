@@ -433,6 +433,10 @@ typedef struct TlFactsCache {
 	/* Per function, its mode summary (effects.c); NULL until asked. */
 	struct TlModeSummary *mode_sums;
 	uint32_t mode_count;
+	/* Whether a call of the file switches a module to eval mode (itself,
+	 * or the function of another module it runs): 0 not yet asked, 1 no,
+	 * 2 yes (effects.c). */
+	uint8_t eval_switches;
 } TlFactsCache;
 /* facts/handed.c: frees TlFactsCache.handed. */
 void tl_facts__handed_release(TlFactsCache *fc);
