@@ -111,7 +111,11 @@ static bool tl_facts__forwards_self(const TlIndex *idx, int32_t f, const TlCall 
 static void tl_facts__mode_summary_fill(const TlIndex *idx, int32_t f, TlModeSummary *s)
 {
 	const TlFunc *fn = &idx->funcs.items[f];
-	bool methods = fn->cls >= 0 && !(fn->decorator_ctx & TL_CTX_GRAD_OFF);
+	/* A method of a model: a module class, or one with a forward of
+	 * its own or inherited (a base in a module not read). */
+	bool methods = fn->cls >= 0 && !(fn->decorator_ctx & TL_CTX_GRAD_OFF) &&
+		       (idx->classes.items[fn->cls].is_module ||
+			tl_facts__class_has_method(idx, fn->cls, "forward"));
 	const uint32_t trains = TL_EV_TRAIN | TL_EV_MODE_SET;
 	s->evals_ok = s->trains_ok = true;
 	uint32_t budget = TL_FACTS_BUDGET;

@@ -69,6 +69,17 @@ static bool tl_facts__ext_method(const TlIndex *mod, int32_t cls, const char *na
 	return false;
 }
 
+bool tl_facts__class_has_method(const TlIndex *mod, int32_t cls, const char *name)
+{
+	TlExtDef d;
+	if (!mod->imports)
+		return tl_facts__ext_method(mod, cls, name, strlen(name), &d, 0);
+	tl_facts__ext_enter(mod);
+	bool yes = tl_facts__ext_method(mod, cls, name, strlen(name), &d, 0);
+	tl_facts__ext_leave(mod);
+	return yes;
+}
+
 /* `rest` ("Trainer", "Trainer.step") looked up among the module-level
  * names of `mod`. */
 static bool tl_facts__ext_in_module(const TlIndex *mod, const char *rest, size_t len,

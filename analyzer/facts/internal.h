@@ -151,6 +151,9 @@ bool tl_facts__ext_callee(const TlIndex *idx, const TlCall *c, TlExtDef *out);
  * for an index with imports. */
 void tl_facts__ext_enter(const TlIndex *idx);
 void tl_facts__ext_leave(const TlIndex *idx);
+/* True when class `cls` of `mod` defines method `name` or inherits it
+ * (from a base in `mod` or, through its imports, in another module). */
+bool tl_facts__class_has_method(const TlIndex *mod, int32_t cls, const char *name);
 /* The argument call `c` passes for parameter `pname` of the function `d`
  * of another module that it runs (its receiver for a bound method's
  * `self`); null when it passes none. Under tl_facts__ext_enter. */
