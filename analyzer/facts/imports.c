@@ -287,6 +287,11 @@ static bool tl_facts__ext_instance_in(const TlIndex *idx, TSNode expr, TlExtDef 
 				expr = tl_facts__arg(expr, 0);
 				continue;
 			}
+			/* In a factory's return, only a class's name (CapWords, PEP 8)
+			 * is looked up: resolving `handle_torch_function(...)` would
+			 * load its module only to learn it is no class. */
+			if (nest > 0 && (!c->method || !isupper((unsigned char)c->method[0])))
+				return false;
 			const TlBinding *cb = tl_index_resolve_node(idx, c->callee);
 			if (cb && cb->kind == TL_BIND_CLASS) {
 				*out = (TlExtDef){ idx, -1, cb->ref };
