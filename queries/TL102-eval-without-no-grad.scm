@@ -14,21 +14,13 @@
 ; A local function that the training step also uses (or that callers run in
 ; different modes), called on the evaluation path: the finding goes to this
 ; call, where the fix (a no_grad block around it) belongs.
+; Also a method of the model's class (in the file or in another module) that
+; runs the model's own forward, called on a model in eval mode
+; (`model.incremental_forward(x)`): its mode summary says so
+; (facts/effects.c).
 ((call
   function: (_) @_model) @finding
   (#not-module-forward? @finding)
   (#evaluates-with-grad? @finding)
   (#set! what "runs a model forward with gradient tracking on while an earlier `.eval()` (before this call, or in the helper) has the model in eval mode, so the model records"))
 
-; model.incremental_forward(x), self.model.predict_batch(batch): a method of
-; the model's class (in the file or in another module) that runs the
-; model's own forward with gradients on, called while the model is in eval
-; mode. The method's mode summary says so (facts/effects.c).
-((call
-  function: (attribute
-    object: (_) @_model)) @finding
-  (#method-forward? @finding)
-  (#mode-is? @finding eval)
-  (#not-under-context? @finding grad-disabled)
-  (#not-reaches-backward? @finding)
-  (#set! what "runs its forward (through a method of its class) in eval mode with gradient tracking on, so it records"))

@@ -160,8 +160,8 @@ char *tl_facts_mode_subject(const TlIndex *idx, TSNode call);
 /* True when `call` (`model.incremental_forward(x)`), made from outside
  * the class, runs a method of the model's class (here or in another
  * module of the project) that runs the model's own forward with gradients
- * on and runs no backward, gradient or optimizer step: its mode subject
- * is then its receiver (facts/effects.c). */
+ * on and runs no backward, gradient or optimizer step (facts/effects.c);
+ * tl_facts_eval_call_with_grad asks it. */
 bool tl_facts_method_forward(const TlIndex *idx, TSNode call);
 
 /* True when `call`, a call of a local function, runs a module forward in
@@ -176,7 +176,10 @@ bool tl_facts_method_forward(const TlIndex *idx, TSNode call);
  * A method of an nn.Module class, or any class's forward(), is no such
  * helper (it is the model). False when the forward itself is reported (every caller agrees on eval
  * mode and nothing backpropagates it): RULES.md TL102 reports a helper the
- * training step also uses at its call on the evaluation path. */
+ * training step also uses at its call on the evaluation path. Also true
+ * for a call of a method of the model's class that runs its forward
+ * (tl_facts_method_forward) on a receiver in eval mode, not grad-disabled,
+ * whose result nothing backpropagates. */
 bool tl_facts_eval_call_with_grad(const TlIndex *idx, TSNode call);
 
 /* True when the value of `expr` (a name, or the result of the expression

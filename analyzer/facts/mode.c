@@ -463,20 +463,26 @@ static char *tl_facts__forward_subject(const TlIndex *idx, const TlCall *c)
 char *tl_facts_mode_subject(const TlIndex *idx, TSNode call)
 {
 	const TlCall *c = tl_index_call_at(idx, tl_index_unparen(call));
-	if (!c)
-		return NULL;
-	/* model.generate(x): a method of the model's class that runs its
-	 * forward tracks its receiver (facts/effects.c). */
-	if (!(c->events & TL_EV_FORWARD) && c->method && c->receiver.id &&
-	    strcmp(c->method, "forward") != 0 && tl_facts_method_forward(idx, c->node))
-		return tl_facts__mode_name(idx, c->receiver);
-	return tl_facts__forward_subject(idx, c);
+	return c ? tl_facts__forward_subject(idx, c) : NULL;
 }
 
 bool tl_facts_eval_call_with_grad(const TlIndex *idx, TSNode call)
 {
 	const TlCall *c = tl_index_call_at(idx, tl_index_unparen(call));
-	if (!c || c->target < 0 || c->target == c->func || (c->events & TL_EV_FORWARD))
+	if (!c || (c->events & TL_EV_FORWARD))
+		return false;
+	/* model.incremental_forward(x): a method of the model's class (here
+	 * or in another module) that runs the model's own forward, on a
+	 * model in eval mode (facts/effects.c). */
+	if (tl_facts_method_forward(idx, c->node)) {
+		char *subject = tl_facts__mode_name(idx, c->receiver);
+		bool yes = subject && tl_facts_mode_at(idx, c->node, subject) == TL_MODE_EVAL &&
+			   tl_facts_grad_state(idx, c->node) != TL_GRAD_OFF &&
+			   !tl_facts_reaches_backward(idx, c->node);
+		tl_free(subject);
+		return yes;
+	}
+	if (c->target < 0 || c->target == c->func)
 		return false;
 	int32_t f = c->target;
 	/* A model's own methods (of a class deriving from nn.Module, or a
