@@ -95,13 +95,24 @@ TSNode tl_facts__binding_module_root(const TlIndex *idx, const TlBinding *b, TlB
 	return tl_facts__module_root_at(idx, b->value, named, path, 0, &budget);
 }
 
+/* True when one of the `n` expressions is used as a module. */
+static bool tl_facts__any_module(const TlIndex *idx, const TSNode *parts, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++)
+		if (tl_facts__module_expr(idx, parts[i], 0))
+			return true;
+	return false;
+}
+
 static TSNode tl_facts__module_root_at(const TlIndex *idx, TSNode expr, TSNode named, TlBuf *path,
 				      int depth, uint32_t *budget)
 {
 	const TlSyms *sy = tl_syms();
 	TSNode none = { 0 };
-	/* A part of the object (`D.net`) used as a module. */
-	bool part_used = false;
+	/* The parts of the object stripped below (`D.net`), asked whether one
+	 * is used as a module only when an imported construction is reached. */
+	TSNode parts[TL_FACTS_DEPTH + 1];
+	uint32_t part_count = 0;
 	for (; depth <= TL_FACTS_DEPTH; depth++) {
 		expr = tl_index_unparen(expr);
 		if (ts_node_is_null(expr))
@@ -113,7 +124,8 @@ static TSNode tl_facts__module_root_at(const TlIndex *idx, TSNode expr, TSNode n
 			if (!b) {
 				if (s != sy->attribute)
 					return none;
-				part_used = part_used || tl_facts__module_expr(idx, expr, 0);
+				if (part_count < sizeof parts / sizeof *parts)
+					parts[part_count++] = expr;
 				/* model.encoder: a part of model. */
 				uint32_t len;
 				const char *t = tl_index_text(idx,
@@ -156,7 +168,7 @@ static TSNode tl_facts__module_root_at(const TlIndex *idx, TSNode expr, TSNode n
 		 * `D.net.parameters()`): that call made it. */
 		if (!ts_node_is_null(named) && c->qname && !tl_facts__foreign_qname(c->qname) &&
 		    !tl_facts__starts(c->qname, "torch.") &&
-		    (part_used || tl_facts__module_expr(idx, named, 0)))
+		    (tl_facts__module_expr(idx, named, 0) || tl_facts__any_module(idx, parts, part_count)))
 			return expr;
 		return none;
 	}
