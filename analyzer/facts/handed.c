@@ -171,21 +171,19 @@ static void tl_facts__pick_push(TlPicked *out, const TlIndex *idx, TSNode v)
 	tl_array_push(&out->values, ((TlMade){ idx, v }));
 }
 
+static int32_t tl_facts__param_named(const TlIndex *idx, int32_t func, TSNode n);
+
 /* The index of the parameter of function `func` that `v` reads, when the
  * function never binds that name otherwise (it still holds the
  * argument); -1 otherwise. */
 static int32_t tl_facts__passed_param(const TlIndex *idx, int32_t func, TSNode v)
 {
-	v = tl_index_unparen(v);
-	if (func < 0 || ts_node_is_null(v) || ts_node_symbol(v) != tl_syms()->identifier)
+	int32_t k = tl_facts__param_named(idx, func, v);
+	if (k < 0)
 		return -1;
-	const TlBinding *b = tl_index_resolve_node(idx, v);
-	if (!b || b->kind != TL_BIND_PARAM || b->func != func)
-		return -1;
+	const TlBinding *b = tl_index_resolve_node(idx, tl_index_unparen(v));
 	const TlIntArray *all = tl_index_bindings_of(idx, func, b->name);
-	if (!all || all->size != 1)
-		return -1;
-	return tl_facts__param_index(idx, &idx->funcs.items[func], b->name, strlen(b->name));
+	return all && all->size == 1 ? k : -1;
 }
 
 /* Value `v` handed back by function `func`: a parameter it hands back
