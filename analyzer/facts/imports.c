@@ -181,6 +181,15 @@ static bool tl_facts__ext_def_in(const TlIndex *idx, const char *q, size_t len, 
 		    ((tl_facts__torch_qname(root) || tl_facts__foreign_qname(root)) &&
 		     !tl_facts__project_has(idx, root)))
 			return false;
+	} else {
+		/* A relative import names a module of the file's own package,
+		 * whose absolute name starts with that package's: inside
+		 * PyTorch's own packages (torch/nn/modules/linear.py's
+		 * `from .. import functional`), as its absolute spelling, the
+		 * API the facts know, not looked up. */
+		const char *pkg = idx->imports->package ? idx->imports->package(idx->imports, idx) : NULL;
+		if (pkg && tl_facts__torch_api_root(pkg))
+			return false;
 	}
 	/* The longest prefix that names a module of the project holds the
 	 * rest ("pkg.models.Net": pkg/models.py, else pkg/__init__.py). */

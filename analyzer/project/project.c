@@ -40,6 +40,8 @@ typedef struct TlRoots {
 	char *top;       /* the folder whose files may import them (the project's folder,
 			  * else the top of the package chain), ending in '/'; NULL in an
 			  * installed tree */
+	char *pkg;       /* the top-level package the folder's files belong to, as an
+			  * absolute import names it; NULL when the folder is no package */
 } TlRoots;
 
 /* The modules that import one module (the reverse question), found once. */
@@ -159,6 +161,7 @@ static int32_t tl_project__roots_for(TlProject *p, const char *dir)
 	tl_array_init(&r.dirs);
 	r.only = NULL;
 	r.top = NULL;
+	r.pkg = NULL;
 	bool package = tl_project__has(dir, "__init__.py");
 	if (!package)
 		tl_project__add_dir(&r.dirs, dir);
@@ -210,6 +213,11 @@ static int32_t tl_project__roots_for(TlProject *p, const char *dir)
 	}
 	for (uint32_t i = 0; i < p->extra.size; i++)
 		tl_project__add_dir(&r.dirs, p->extra.items[i]);
+	if (child) {
+		char pkg[256];
+		tl_project__base(child, pkg, sizeof pkg);
+		r.pkg = tl_strdup(pkg);
+	}
 	tl_free(top);
 	tl_free(child);
 	tl_array_push(&p->roots, r);
@@ -655,6 +663,19 @@ static bool tl_project__same_file(const TlImports *self, const TlIndex *of, cons
 	       tl_project__id_same(of->src->path, mod->src->path);
 }
 
+static const char *tl_project__package(const TlImports *self, const TlIndex *from)
+{
+	TlProject *p = (TlProject *)self;
+	if (!from->src || !from->src->path)
+		return NULL;
+	pthread_mutex_lock(&p->lock);
+	const char *dir = tl_project__dir(p, from->src->path);
+	int32_t ri = tl_project__roots_for(p, dir); /* may move p->roots */
+	const char *pkg = p->roots.items[ri].pkg;
+	pthread_mutex_unlock(&p->lock);
+	return pkg;
+}
+
 static void tl_project__enter(const TlImports *self)
 {
 	pthread_mutex_lock(&((TlProject *)self)->lock);
@@ -671,6 +692,7 @@ TlProject *tl_project_new(const TlStrArray *src_roots)
 	p->imports.module = tl_project__module;
 	p->imports.importer = tl_project__importer;
 	p->imports.same_file = tl_project__same_file;
+	p->imports.package = tl_project__package;
 	p->imports.enter = tl_project__enter;
 	p->imports.leave = tl_project__leave;
 	pthread_mutexattr_t a;
@@ -737,6 +759,7 @@ static void tl_project__drop(TlProject *p)
 		tl_str_array_release(&p->roots.items[i].dirs);
 		tl_free(p->roots.items[i].only);
 		tl_free(p->roots.items[i].top);
+		tl_free(p->roots.items[i].pkg);
 	}
 	for (uint32_t i = 0; i < p->importers.size; i++)
 		tl_array_release(&p->importers.items[i].mods);

@@ -238,6 +238,11 @@ typedef struct TlImports {
 	 * the same text (their functions and classes then match by place). */
 	bool (*same_file)(const struct TlImports *self, const struct TlIndex *of,
 			  const struct TlIndex *mod);
+	/* The top-level package that the file of `from` belongs to, as an
+	 * absolute import names it (the top of its `__init__.py` chain:
+	 * "torch" for torch/nn/modules/linear.py), or NULL when its folder
+	 * is no package. A relative import there names a module of it. */
+	const char *(*package)(const struct TlImports *self, const struct TlIndex *from);
 } TlImports;
 
 typedef struct TlIndex {
