@@ -3,7 +3,8 @@
 rows: PACKAGES subpackages of `proj/` (models, losses, data, engine, utils
 modules each), re-exports in every `__init__.py`, relative and absolute
 imports between them, a base trainer subclassed in another package, and one
-training script per package at the top that imports through the packages.
+training script per package at the top that imports through the packages,
+and sweep.py, which trains the first six packages' models in one script.
 Deterministic: the same arguments write the same bytes.
 
 usage: gen_project.py DIR [--packages N]"""
@@ -195,6 +196,33 @@ if __name__ == "__main__":
     main()
 '''
 
+# A sweep over the first SWEEP packages' models from one script at the top:
+# the file of the "one file plus the modules it imports" latency row.
+SWEEP = 6
+SWEEP_HEAD = '''import torch
+
+'''
+SWEEP_IMPORT = "from proj.{p} import Net{p}, Trainer{p}, make_loader_{p}\n"
+SWEEP_RUN = '''
+
+def run_{p}(device, epochs=1):
+    model = Net{p}().to(device)
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.05, momentum=0.9)
+    trainer = Trainer{p}(model, optimizer, device)
+    train_loader, val_loader = make_loader_{p}(train=True), make_loader_{p}(train=False)
+    best = 0.0
+    for epoch in range(epochs):
+        trainer.fit(train_loader, epochs=1)
+        best = max(best, trainer.evaluate(val_loader))
+    return best
+'''
+SWEEP_MAIN = '''
+
+if __name__ == "__main__":
+    device = "cuda" if torch.cuda.is_available() else "cpu"
+    print({{name: run(device) for name, run in [{runs}]}})
+'''
+
 
 def write(path, text):
     os.makedirs(os.path.dirname(path), exist_ok=True)
@@ -225,6 +253,12 @@ def generate(root, packages):
         t = os.path.join(root, "train_%s.py" % p)
         write(t, TRAIN.format(p=p))
         files.append(t)
+    swept = names[:SWEEP]
+    runs = ", ".join('("%s", run_%s)' % (p, p) for p in swept)
+    sw = os.path.join(root, "sweep.py")
+    write(sw, SWEEP_HEAD + "".join(SWEEP_IMPORT.format(p=p) for p in swept) +
+          "".join(SWEEP_RUN.format(p=p) for p in swept) + SWEEP_MAIN.format(runs=runs))
+    files.append(sw)
     write(os.path.join(root, "proj", "utils", "__init__.py"), "")
     files.append(os.path.join(root, "proj", "utils", "__init__.py"))
     files.append(os.path.join(root, "proj", "__init__.py"))

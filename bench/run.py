@@ -221,12 +221,14 @@ def main():
         rel = os.path.relpath(ex, repo)
         singles.append(("%s (%d lines)" % (rel, n), [tl, "--isolated", ex]))
         singles.append(("%s (%d lines) -j1" % (rel, n), [tl, "--isolated", "-j1", ex]))
-    # One file plus the local modules it imports (read for context): a
-    # module of Debian's torch that imports many of its siblings, and a
-    # corpus project whose criteria come through a package's re-exports.
-    multi = [os.path.join(SITE, "torch", "nn", "modules", "transformer.py"),
-             os.path.join(repo, "corpus", "projects", "loss_stats", "train.py"),
-             os.path.join(proj, "train_p00.py")]
+    # One file plus the local modules it imports (read for context): the
+    # generated project's sweep over six packages' trainers, one training
+    # script of it, and a corpus project whose criteria come through a
+    # package's re-exports. (Not a module of torch: its relative imports
+    # name PyTorch's own API, which is known by name and not read.)
+    multi = [os.path.join(proj, "sweep.py"),
+             os.path.join(proj, "train_p00.py"),
+             os.path.join(repo, "corpus", "projects", "loss_stats", "train.py")]
     for path in multi:
         if not os.path.isfile(path):
             continue
