@@ -768,6 +768,19 @@ static const uint8_t *tl_engine__collect(TlEngine *e, const TlQuerySet *qs, cons
 }
 
 
+/* The pre-filter's question about a file's imports (TlGateAsk), put to
+ * the project. */
+typedef struct TlEngineGate {
+	const TlImports *imports;
+	const TlSource *src;
+} TlEngineGate;
+
+static bool tl_engine__gate(void *ctx, const char *const *names)
+{
+	const TlEngineGate *g = ctx;
+	return g->imports->imports_any(g->imports, g->src->path, g->src->text, g->src->length, names);
+}
+
 /* `given`: a parse of the source's parser text made by the caller
  * (borrowed), or NULL to parse here. */
 static void tl_engine__analyze(TlEngine *e, const TlSource *src, const TSTree *given,
@@ -797,8 +810,10 @@ static void tl_engine__analyze(TlEngine *e, const TlSource *src, const TSTree *g
 	}
 	const bool *on = e->selected;
 	uint64_t *pass = tl_calloc(2 * (size_t)words, sizeof *pass), *all = pass + words;
+	TlEngineGate gate_ctx = { opt ? opt->imports : NULL, src };
+	TlGateAsk gate = { tl_engine__gate, &gate_ctx };
 	uint32_t passing = tl_queryset_filter(qs, on, src->text, src->length, pass, e->exact ? NULL : all,
-					      e->hits);
+					      e->hits, gate_ctx.imports && gate_ctx.imports->imports_any ? &gate : NULL);
 	const uint64_t *key = e->exact ? pass : all;
 	if (passing)
 		tl_queryset_group(qs, key, false);

@@ -676,6 +676,146 @@ static const char *tl_project__package(const TlImports *self, const TlIndex *fro
 	return pkg;
 }
 
+/* The modules one import line names, as dotted names (leading dots for a
+ * relative one), into `out`: `import a.b as c, d` names a.b and d; `from
+ * .x import y, z` names .x, .x.y and .x.z (y may be a module of package
+ * .x). A name list in parentheses on later lines is not read. */
+static void tl_project__line_names(const char *s, size_t n, TlStrArray *out)
+{
+	size_t i = 0;
+	while (i < n && (s[i] == ' ' || s[i] == '\t'))
+		i++;
+	bool from = n - i > 4 && memcmp(s + i, "from", 4) == 0;
+	i += from ? 4 : 6;
+	char base[256] = "";
+	for (int part = 0; i < n;) {
+		while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == ','))
+			i++;
+		size_t b = i;
+		while (i < n && (s[i] == '.' || s[i] == '_' || (s[i] >= 'a' && s[i] <= 'z') ||
+				 (s[i] >= 'A' && s[i] <= 'Z') || (s[i] >= '0' && s[i] <= '9')))
+			i++;
+		if (i == b || i - b >= sizeof base)
+			return;
+		char name[512];
+		if (from && part == 0) {
+			snprintf(base, sizeof base, "%.*s", (int)(i - b), s + b);
+			tl_array_push(out, tl_strdup(base));
+			while (i < n && (s[i] == ' ' || s[i] == '\t'))
+				i++;
+			if (n - i < 6 || memcmp(s + i, "import", 6) != 0)
+				return;
+			i += 6;
+		} else if (from) {
+			size_t bl = strlen(base);
+			snprintf(name, sizeof name, "%s%s%.*s", base, bl && base[bl - 1] == '.' ? "" : ".",
+				 (int)(i - b), s + b);
+			tl_array_push(out, tl_strdup(name));
+		} else {
+			snprintf(name, sizeof name, "%.*s", (int)(i - b), s + b);
+			tl_array_push(out, tl_strdup(name));
+		}
+		part++;
+		/* `as alias`, then the next name after a comma */
+		while (i < n && s[i] != ',')
+			i++;
+	}
+}
+
+/* The import lines of the module at real path `path` (an editor's text
+ * when it has one), into `out`; false when it cannot be read. */
+static bool tl_project__import_lines(TlProject *p, const char *path, TlBuf *out)
+{
+	const TlOverlay *o = tl_project__overlay(p, path);
+	if (o) {
+		tl_scan_imports(o->text, o->len, out);
+		return true;
+	}
+	FILE *fp = fopen(path, "rb");
+	if (!fp)
+		return false;
+	TlBuf text;
+	tl_buf_init(&text);
+	char chunk[16384];
+	size_t got;
+	while (text.len < TL_SCAN_MAX_BYTES && (got = fread(chunk, 1, sizeof chunk, fp)) > 0)
+		tl_buf_addn(&text, chunk, got);
+	fclose(fp);
+	tl_scan_imports(text.data ? text.data : "", text.len, out);
+	tl_buf_release(&text);
+	return true;
+}
+
+/* Modules the question below reads at most. */
+#define TL_PROJECT_IMPORTS_ANY_MAX 32
+
+static bool tl_project__imports_any(const TlImports *self, const char *path, const char *text,
+				    size_t len, const char *const *names)
+{
+	TlProject *p = (TlProject *)self;
+	if (!path || !names)
+		return false;
+	pthread_mutex_lock(&p->lock);
+	/* Breadth first: the file (level 0), the modules it imports (1), the
+	 * modules those import (2). */
+	TlStrArray paths;
+	TlIntArray levels;
+	tl_array_init(&paths);
+	tl_array_init(&levels);
+	tl_array_push(&paths, tl_strdup(path));
+	tl_array_push(&levels, 0);
+	bool yes = false;
+	TlBuf lines;
+	tl_buf_init(&lines);
+	TlStrArray dotted;
+	tl_array_init(&dotted);
+	for (uint32_t at = 0; at < paths.size && !yes; at++) {
+		int level = levels.items[at];
+		lines.len = 0;
+		if (at == 0)
+			tl_scan_imports(text, len, &lines);
+		else if (!tl_project__import_lines(p, paths.items[at], &lines))
+			continue;
+		const char *dir = tl_project__dir(p, paths.items[at]);
+		for (size_t i = 0; i < lines.len && !yes;) {
+			const char *e = memchr(lines.data + i, '\n', lines.len - i);
+			size_t n = e ? (size_t)(e - (lines.data + i)) : lines.len - i;
+			tl_str_array_release(&dotted);
+			tl_array_init(&dotted);
+			tl_project__line_names(lines.data + i, n, &dotted);
+			for (uint32_t k = 0; k < dotted.size && !yes; k++) {
+				const char *d = dotted.items[k];
+				size_t root = strcspn(d, ".");
+				for (int w = 0; level > 0 && d[0] != '.' && names[w] && !yes; w++)
+					yes = strlen(names[w]) == root && memcmp(names[w], d, root) == 0;
+				if (yes || level >= 2 || paths.size >= TL_PROJECT_IMPORTS_ANY_MAX)
+					continue;
+				TlBuf key;
+				tl_buf_init(&key);
+				char *file = NULL;
+				tl_project__find(p, dir, d, strlen(d), &key, &file);
+				tl_buf_release(&key);
+				bool seen = !file;
+				for (uint32_t j = 0; file && j < paths.size && !seen; j++)
+					seen = strcmp(paths.items[j], file) == 0;
+				if (seen) {
+					tl_free(file);
+					continue;
+				}
+				tl_array_push(&paths, file);
+				tl_array_push(&levels, level + 1);
+			}
+			i += n + 1;
+		}
+	}
+	tl_str_array_release(&dotted);
+	tl_buf_release(&lines);
+	tl_str_array_release(&paths);
+	tl_array_release(&levels);
+	pthread_mutex_unlock(&p->lock);
+	return yes;
+}
+
 static void tl_project__enter(const TlImports *self)
 {
 	pthread_mutex_lock(&((TlProject *)self)->lock);
@@ -693,6 +833,7 @@ TlProject *tl_project_new(const TlStrArray *src_roots)
 	p->imports.importer = tl_project__importer;
 	p->imports.same_file = tl_project__same_file;
 	p->imports.package = tl_project__package;
+	p->imports.imports_any = tl_project__imports_any;
 	p->imports.enter = tl_project__enter;
 	p->imports.leave = tl_project__leave;
 	pthread_mutexattr_t a;

@@ -43,9 +43,7 @@ bool tl_scan_has_word(const char *text, const char *word, size_t len)
 	return false;
 }
 
-/* The lines of `text` (`n` bytes) whose first word is `import` or `from`,
- * appended to `out`, each ending in '\n'. */
-static void tl_scan__imports(const char *text, size_t n, TlBuf *out)
+void tl_scan_imports(const char *text, size_t n, TlBuf *out)
 {
 	size_t i = 0;
 	while (i < n) {
@@ -84,7 +82,7 @@ static bool tl_scan__read(TlScan *s, const char *path, size_t *bytes, TlBuf *tex
 	imports->len = 0;
 	if (imports->data)
 		imports->data[0] = 0;
-	tl_scan__imports(text->data ? text->data : "", text->len, imports);
+	tl_scan_imports(text->data ? text->data : "", text->len, imports);
 	char *real = tl_path_real(path);
 	TlScanFile sf = { real, tl_strdup(imports->data ? imports->data : "") };
 	tl_array_push(&s->files, sf);

@@ -22,6 +22,7 @@
 #include <stddef.h>
 
 #include "base/array.h"
+#include "base/buf.h"
 #include "config/discover.h"
 
 /* Files and bytes a scan reads at most. */
@@ -43,6 +44,9 @@ typedef struct TlScan {
  * excludes (its configurations may be NULL: the defaults) into `s`. */
 void tl_scan_build(TlScan *s, const char *root, const TlDiscoverOptions *opt);
 void tl_scan_release(TlScan *s);
+/* The lines of `text` (`n` bytes) whose first word is `import` or `from`,
+ * appended to `out`, each ending in '\n'. */
+void tl_scan_imports(const char *text, size_t n, TlBuf *out);
 /* True when `text` holds `word` (`len` bytes) as a whole word (letters,
  * digits and '_' around it are not part of it). */
 bool tl_scan_has_word(const char *text, const char *word, size_t len);

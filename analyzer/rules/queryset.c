@@ -267,8 +267,8 @@ static uint32_t tl_queryset__shape(TlQuerySet *qs, const char *text)
  * a file that imports none of them and holds no rule literal is not
  * analysed by the built-in rules' patterns without literal needs (they are
  * about PyTorch training code). Rules from --rules-dir are not gated. */
-static const char *const tl_queryset__ecosystem[] = {
-	"torch", "torchvision", "lightning", "pytorch_lightning", "transformers", "timm", "peft",
+static const char *const tl_queryset__ecosystem_names[] = {
+	"torch", "torchvision", "lightning", "pytorch_lightning", "transformers", "timm", "peft", NULL,
 };
 
 static void tl_queryset__release_part(TlQueryPart *part);
@@ -319,8 +319,8 @@ TlQuerySet *tl_queryset_new(const TlRuleSet *rules)
 			tl_array_push(&qs->shape_patterns.items[rp.shape], qs->patterns.size - 1);
 		}
 	}
-	for (size_t i = 0; i < sizeof tl_queryset__ecosystem / sizeof *tl_queryset__ecosystem; i++)
-		tl_queryset__literal(qs, tl_queryset__ecosystem[i], true);
+	for (size_t i = 0; tl_queryset__ecosystem_names[i]; i++)
+		tl_queryset__literal(qs, tl_queryset__ecosystem_names[i], true);
 	uint32_t slots = 16;
 	while (slots < 4 * qs->literals.size)
 		slots *= 2;
@@ -546,7 +546,8 @@ static const char *tl_queryset__find(const char *text, size_t len, const char *l
 }
 
 uint32_t tl_queryset_filter(const TlQuerySet *qs, const bool *rule_on, const char *text,
-			    size_t len, uint64_t *pass, uint64_t *all, TlQueryHits *hits)
+			    size_t len, uint64_t *pass, uint64_t *all, TlQueryHits *hits,
+			    const TlGateAsk *ask)
 {
 	if (hits) {
 		hits->filled = false;
@@ -581,6 +582,15 @@ uint32_t tl_queryset_filter(const TlQuerySet *qs, const bool *rule_on, const cha
 	}
 	if (hits)
 		tl_queryset__group_hits(qs, hits);
+	/* Closed: the file's project may still bring PyTorch in, when some
+	 * pattern on waits for the gate alone. */
+	for (uint32_t i = 0; !gate && ask && i < qs->patterns.size; i++) {
+		const TlRulePattern *rp = &qs->patterns.items[i];
+		if (rp->finding >= 0 && rule_on[rp->rule_index] && !rp->need_count && rp->rule->embedded) {
+			gate = ask->imports(ask->ctx, tl_queryset__ecosystem_names);
+			break;
+		}
+	}
 	uint32_t n = 0;
 	for (uint32_t i = 0; i < qs->patterns.size; i++) {
 		const TlRulePattern *rp = &qs->patterns.items[i];

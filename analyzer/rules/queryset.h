@@ -131,13 +131,27 @@ typedef struct TlQueryHits TlQueryHits;
 TlQueryHits *tl_queryset_hits_new(void);
 void tl_queryset_hits_free(TlQueryHits *hits);
 
+/* The file's imports, asked by the pre-filter when its text names no module
+ * of the PyTorch ecosystem: `imports(ctx, names)` is true when the file
+ * imports a module of its project that imports one of `names` (the
+ * ecosystem's module names, NULL-terminated), as a training script does
+ * that leaves every use of torch to its project's packages. */
+typedef struct TlGateAsk {
+	bool (*imports)(void *ctx, const char *const *names);
+	void *ctx;
+} TlGateAsk;
+
 /* Sets `pass` (tl_queryset_words words) to the rule patterns that can match
  * `text`: rule_on[rule_index] and every literal need held by the text.
  * Returns how many pass. `all`, if not NULL, receives the rule patterns of
  * the selected rules regardless of the text. `hits`, if not NULL, receives
- * where the string tests' literals occur in `text` (tl_queryset_in_range). */
+ * where the string tests' literals occur in `text` (tl_queryset_in_range).
+ * `ask`, if not NULL, opens the gate of the patterns without literal needs
+ * for a text that names no ecosystem module but imports one through its
+ * project (TlGateAsk); asked only then. */
 uint32_t tl_queryset_filter(const TlQuerySet *qs, const bool *rule_on, const char *text,
-			    size_t len, uint64_t *pass, uint64_t *all, TlQueryHits *hits);
+			    size_t len, uint64_t *pass, uint64_t *all, TlQueryHits *hits,
+			    const TlGateAsk *ask);
 
 /* A necessary condition for rule pattern `rp` to match at a node spanning
  * bytes [start, end) of the text `hits` was filled for: each of its

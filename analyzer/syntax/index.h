@@ -243,6 +243,12 @@ typedef struct TlImports {
 	 * "torch" for torch/nn/modules/linear.py), or NULL when its folder
 	 * is no package. A relative import there names a module of it. */
 	const char *(*package)(const struct TlImports *self, const struct TlIndex *from);
+	/* True when a module of the project that `text` (the file at `path`,
+	 * `len` bytes) imports, or a module of the project that one imports,
+	 * imports one of `names` (top-level module names, NULL-terminated):
+	 * read from import lines only, nothing parsed. */
+	bool (*imports_any)(const struct TlImports *self, const char *path, const char *text,
+			    size_t len, const char *const *names);
 } TlImports;
 
 typedef struct TlIndex {

@@ -340,7 +340,7 @@ static void test_prechecks_lose_nothing(void **state)
 		TlPrecheckRun run;
 		tl_precheck_run_init(&run, &pc, precheck_fn, &cx);
 		run.text = fx->src.text;
-		tl_queryset_filter(qs, on, fx->src.text, fx->src.length, pass_bits, NULL, hits);
+		tl_queryset_filter(qs, on, fx->src.text, fx->src.length, pass_bits, NULL, hits, NULL);
 		uint32_t k = 0;
 		for (uint32_t r = 0; r < set.rules.size; r++) {
 			const TlRule *rule = set.rules.items[r];

@@ -209,7 +209,7 @@ static void release_set(TlRuleSet *set)
 
 static uint32_t filter(TlQuerySet *qs, const bool *on, const char *text, uint64_t *pass)
 {
-	return tl_queryset_filter(qs, on, text, strlen(text), pass, NULL, NULL);
+	return tl_queryset_filter(qs, on, text, strlen(text), pass, NULL, NULL, NULL);
 }
 
 static void test_filter(void **state)

@@ -4,5 +4,5 @@ from models import create_model
 def main(opt, loader):
     model = create_model(opt)
     for x in loader:
-        # todo-expect: TL203
+        # expect: TL203
         model.optimize_parameters(x)
