@@ -245,6 +245,20 @@ static void test_filter(void **state)
 	release_set(&set);
 }
 
+typedef struct GateAnswer {
+	bool answer;
+	int asked;
+	const char *const *names;
+} GateAnswer;
+
+static bool gate_answer(void *ctx, const char *const *names)
+{
+	GateAnswer *a = ctx;
+	a->asked++;
+	a->names = names;
+	return a->answer;
+}
+
 static void test_embedded_gate(void **state)
 {
 	(void)state;
@@ -264,6 +278,27 @@ static void test_embedded_gate(void **state)
 	assert_int_equal(filter(set.queries, on, "from lightning import Trainer\n", pass), torch);
 	/* A rule literal does too, and its own patterns. */
 	assert_true(filter(set.queries, on, "opt.step()\n", pass) > torch);
+	/* A text that names none asks about its imports (TlGateAsk): the
+	 * project's answer opens the gate or keeps it closed. */
+	GateAnswer yes = { true, 0, NULL }, no = { false, 0, NULL };
+	TlGateAsk ask_yes = { gate_answer, &yes }, ask_no = { gate_answer, &no };
+	const char *script = "from models import create_model\nm = create_model(1)\n";
+	assert_int_equal(tl_queryset_filter(set.queries, on, script, strlen(script), pass, NULL, NULL,
+					    &ask_yes), torch);
+	assert_int_equal(yes.asked, 1);
+	assert_non_null(yes.names);
+	bool named_torch = false;
+	for (int i = 0; yes.names[i]; i++)
+		named_torch = named_torch || strcmp(yes.names[i], "torch") == 0;
+	assert_true(named_torch);
+	assert_int_equal(tl_queryset_filter(set.queries, on, script, strlen(script), pass, NULL, NULL,
+					    &ask_no), 0);
+	assert_int_equal(no.asked, 1);
+	/* Not asked when the text opens the gate itself. */
+	yes.asked = 0;
+	assert_int_equal(tl_queryset_filter(set.queries, on, "import torch\n", 13, pass, NULL, NULL,
+					    &ask_yes), torch);
+	assert_int_equal(yes.asked, 0);
 	tl_free(pass);
 	tl_free(on);
 	tl_rules_release(&set);
