@@ -746,8 +746,10 @@ static bool tl_project__import_lines(TlProject *p, const char *path, TlBuf *out)
 	return true;
 }
 
-/* Modules the question below reads at most. */
+/* Modules the question below reads at most, and imported names it looks
+ * up per module (each a few stat calls). */
 #define TL_PROJECT_IMPORTS_ANY_MAX 32
+#define TL_PROJECT_IMPORTS_ANY_NAMES 256
 
 static bool tl_project__imports_any(const TlImports *self, const char *path, const char *text,
 				    size_t len, const char *const *names)
@@ -771,6 +773,7 @@ static bool tl_project__imports_any(const TlImports *self, const char *path, con
 	tl_array_init(&dotted);
 	for (uint32_t at = 0; at < paths.size && !yes; at++) {
 		int level = levels.items[at];
+		uint32_t looked = 0;
 		lines.len = 0;
 		if (at == 0)
 			tl_scan_imports(text, len, &lines);
@@ -788,7 +791,8 @@ static bool tl_project__imports_any(const TlImports *self, const char *path, con
 				size_t root = strcspn(d, ".");
 				for (int w = 0; level > 0 && d[0] != '.' && names[w] && !yes; w++)
 					yes = strlen(names[w]) == root && memcmp(names[w], d, root) == 0;
-				if (yes || level >= 2 || paths.size >= TL_PROJECT_IMPORTS_ANY_MAX)
+				if (yes || level >= 2 || paths.size >= TL_PROJECT_IMPORTS_ANY_MAX ||
+				    ++looked > TL_PROJECT_IMPORTS_ANY_NAMES)
 					continue;
 				TlBuf key;
 				tl_buf_init(&key);
