@@ -7,6 +7,7 @@
   function: (_) @_model) @finding
   (#module-forward? @finding)
   (#mode-is? @finding eval)
+  (#records-graph? @finding)
   (#not-under-context? @finding grad-disabled)
   (#not-reaches-backward? @finding)
   (#set! what "runs in eval mode with gradient tracking on, so it records"))

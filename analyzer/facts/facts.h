@@ -163,6 +163,12 @@ char *tl_facts_mode_subject(const TlIndex *idx, TSNode call);
  * on and runs no backward, gradient or optimizer step (facts/effects.c);
  * tl_facts_eval_call_with_grad asks it. */
 bool tl_facts_method_forward(const TlIndex *idx, TSNode call);
+/* False when module forward `call` records no autograd graph: its module
+ * holds no parameters (a torch.nn layer without any, `nn.Dropout(0.5)`;
+ * a class of the project whose methods bind none, `DropPath(0.1)`) and
+ * every input requires no grad (a tensor a torch factory made here
+ * without requires_grad, a literal). True when either cannot be told. */
+bool tl_facts_forward_records_graph(const TlIndex *idx, TSNode call);
 
 /* True when `call`, a call of a local function, runs a module forward in
  * eval mode with gradient tracking on and nothing backpropagates its result

@@ -3,7 +3,9 @@
  * wrapper modules (DDP, RemoteModule).
  *
  * Owns: module identity, optimizer parameter sets, tl_facts_is_wrapper_module,
- * tl_facts_in_module_code (code a module's methods run). */
+ * tl_facts_in_module_code (code a module's methods run),
+ * tl_facts_forward_records_graph (a forward of a module without parameters
+ * on inputs that require no grad records none). */
 #include "facts/internal.h"
 
 
@@ -868,4 +870,106 @@ bool tl_facts_in_module_code(const TlIndex *idx, TSNode node, bool reached)
 	}
 	tl_array_release(&todo);
 	return found;
+}
+
+/* ---- forwards that record no graph ------------------------------------------------ */
+
+/* True when argument `e` of a call in function `func` requires no grad: a
+ * literal or a lambda, or a tensor a torch factory makes without
+ * requires_grad (`torch.ones(4, 8)`, `torch.tensor(data)`), directly or
+ * through a name the function binds once to one and never sets
+ * requires_grad on. */
+static bool tl_facts__made_without_grad(const TlIndex *idx, TSNode e, int32_t func)
+{
+	const TlSyms *sy = tl_syms();
+	static const char *const copies[] = { "torch.tensor", "torch.from_numpy" };
+	e = tl_index_unparen(e);
+	if (ts_node_is_null(e))
+		return false;
+	TSSymbol s = ts_node_symbol(e);
+	if (s == sy->lambda || s == sy->integer || s == sy->float_ || s == sy->string ||
+	    s == sy->true_ || s == sy->false_ || s == sy->none)
+		return true;
+	if (s == sy->identifier) {
+		const TlBinding *b = tl_index_resolve_node(idx, e);
+		if (!b || b->kind != TL_BIND_ASSIGN || b->elem >= 0 || b->func != func)
+			return false;
+		const TlIntArray *all = tl_index_bindings_of(idx, func, b->name);
+		if (!all || all->size != 1)
+			return false;
+		/* `x.requires_grad_()` or `x.requires_grad = True` later on. */
+		const TlIntArray *calls = tl_index_scope_calls(idx, func);
+		for (uint32_t i = 0; calls && i < calls->size; i++) {
+			const TlCall *k = &idx->calls.items[calls->items[i]];
+			if (k->method && strcmp(k->method, "requires_grad_") == 0 && k->recv_name &&
+			    strcmp(k->recv_name, b->name) == 0)
+				return false;
+		}
+		TlBuf attr;
+		tl_buf_init(&attr);
+		tl_buf_addf(&attr, "%s.requires_grad", b->name);
+		const TlIntArray *set = tl_index_bindings_of(idx, func, attr.data);
+		tl_buf_release(&attr);
+		if (set && set->size)
+			return false;
+		e = tl_index_unparen(tl_facts__bound_value(b));
+		if (ts_node_is_null(e))
+			return false;
+		s = ts_node_symbol(e);
+	}
+	if (s != sy->call)
+		return false;
+	const TlCall *c = tl_index_call_at(idx, e);
+	if (!c || !c->qname ||
+	    !(tl_facts__qname_is_api(c->qname, TL_API_TENSOR_FACTORY) || IN(c->qname, copies)))
+		return false;
+	TSNode rg = tl_facts__kwarg(idx, e, "requires_grad");
+	if (!ts_node_is_null(rg))
+		return ts_node_symbol(tl_index_unparen(rg)) == sy->false_;
+	return !tl_facts_passes_keyword(idx, e, "requires_grad");
+}
+
+bool tl_facts_forward_records_graph(const TlIndex *idx, TSNode call)
+{
+	const TlSyms *sy = tl_syms();
+	const TlCall *c = tl_index_call_at(idx, tl_index_unparen(call));
+	if (!c)
+		return true;
+	/* The module: made here by a constructor the facts can read. */
+	TlBuf path;
+	tl_buf_init(&path);
+	TSNode root = tl_facts__module_root(idx, tl_facts__called_object(c), &path);
+	bool part = path.len > 0;
+	tl_buf_release(&path);
+	const TlCall *rc = ts_node_is_null(root) || part ? NULL : tl_index_call_at(idx, root);
+	if (!rc)
+		return true;
+	bool param_free;
+	const TlBinding *cb = tl_index_resolve_node(idx, rc->callee);
+	if (rc->qname && tl_facts__starts(rc->qname, "torch.nn."))
+		param_free = IN(tl_facts__last(rc->qname), tl_facts__stateless_layers);
+	else if (cb && cb->kind == TL_BIND_CLASS)
+		param_free = tl_facts__class_param_free(idx, cb->ref);
+	else
+		param_free = rc->qname && tl_facts__ext_class_param_free(idx, rc->qname);
+	if (!param_free)
+		return true;
+	/* Its inputs: none requires grad. */
+	TSNode args = tl_tree_field(c->node, sy->f_arguments);
+	if (ts_node_is_null(args) || ts_node_symbol(args) != sy->argument_list)
+		return true;
+	uint32_t count = ts_node_named_child_count(args);
+	for (uint32_t i = 0; i < count; i++) {
+		TSNode a = ts_node_named_child(args, i);
+		TSSymbol s = ts_node_symbol(a);
+		if (s == sy->comment)
+			continue;
+		if (s == sy->keyword_argument)
+			a = tl_tree_field(a, sy->f_value);
+		else if (s == sy->list_splat || s == sy->dictionary_splat)
+			return true;
+		if (!tl_facts__made_without_grad(idx, a, c->func))
+			return true;
+	}
+	return false;
 }

@@ -57,6 +57,12 @@ static bool tl_pred_module_forward(const TlIndex *idx, TSNode n, int choice)
 	return c && (c->events & TL_EV_FORWARD);
 }
 
+static bool tl_pred_records_graph(const TlIndex *idx, TSNode n, int choice)
+{
+	(void)choice;
+	return tl_facts_forward_records_graph(idx, n);
+}
+
 static bool tl_pred_call_does(const TlIndex *idx, TSNode n, int choice)
 {
 	const TlCall *c = tl_pred__call(idx, n);
@@ -312,6 +318,8 @@ const TlPredicateDef tl_predicates[] = {
 	  "the call computes a loss: a torch.nn.functional loss, a criterion module bound in the file, or a callable named like a criterion" },
 	{ "module-forward", NULL, NULL, tl_pred_module_forward, NULL,
 	  "the call runs a known module's forward (bound to an nn.Module, a model constructor or hub loader, or used as a module)" },
+	{ "records-graph", NULL, NULL, tl_pred_records_graph, NULL,
+	  "the module forward may record an autograd graph: false when its module holds no parameters (an nn.Dropout, a project class that binds none) and every input is a tensor made here without requires_grad or a literal" },
 	{ "call-does", "event", tl_event_names, tl_pred_call_does, NULL,
 	  "the call itself is the event (backward, optimizer-step, grad-reset, eval, train, forward, scaler-update, scaler-step, loss, scaled-backward, unscaled-backward, plain-step, scaler-unscale, autograd-grad, detach)" },
 	{ "loss-is", "loss", tl_loss_names, tl_pred_loss_is, NULL,

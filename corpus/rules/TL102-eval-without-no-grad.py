@@ -664,3 +664,82 @@ def validate_timed(model, loader):
     for x, _ in loader:
         # expect: TL102
         model(x)
+
+
+# A module without parameters on inputs that require no grad records no
+# graph: a unit test that checks dropout is off in eval mode. The same layers
+# on anything else, or a module that holds parameters, still do.
+class DropPathLike(torch.nn.Module):
+    def __init__(self, p=0.1, scale=True):
+        super().__init__()
+        self.p = p
+        self.scale = scale
+
+    def forward(self, x):
+        if not self.training or self.p == 0.0:
+            return x
+        keep = torch.rand(x.shape[0], 1, device=x.device) >= self.p
+        return x * keep / (1 - self.p if self.scale else 1.0)
+
+
+class ScaledDropPath(torch.nn.Module):
+    def __init__(self, p=0.1):
+        super().__init__()
+        self.p = p
+        self.gamma = torch.nn.Parameter(torch.ones(1))
+
+    def forward(self, x):
+        return self.gamma * x
+
+
+def test_droppath_off_in_eval():
+    layer = DropPathLike(p=0.5)
+    layer.eval()
+    x = torch.ones(4, 8)
+    # ok: TL102
+    out = layer(x)
+    assert torch.equal(out, x)
+
+
+def test_dropout_off_in_eval():
+    drop = torch.nn.Dropout(0.3)
+    drop.eval()
+    # ok: TL102
+    assert torch.equal(drop(torch.full((2, 3), 2.0)), torch.full((2, 3), 2.0))
+
+
+def test_droppath_grad_input():
+    layer = DropPathLike(p=0.5)
+    layer.eval()
+    x = torch.ones(4, 8, requires_grad=True)
+    # expect: TL102
+    out = layer(x)
+    assert out.shape == x.shape
+
+
+def test_droppath_input_set_to_require_grad():
+    layer = DropPathLike(p=0.5)
+    layer.eval()
+    x = torch.ones(4, 8)
+    x.requires_grad_()
+    # expect: TL102
+    layer(x)
+
+
+def test_scaled_droppath_holds_a_parameter():
+    layer = ScaledDropPath(p=0.5)
+    layer.eval()
+    x = torch.ones(4, 8)
+    # expect: TL102
+    layer(x)
+
+
+def eval_head(backbone, loader):
+    drop = torch.nn.Dropout(0.3)
+    backbone.eval()
+    drop.eval()
+    for x, _ in loader:
+        # expect: TL102
+        feats = backbone(x)
+        # expect: TL102
+        drop(feats).mean().item()
