@@ -19,6 +19,8 @@
 
 /* Syntax errors reported per file: past this many, the rest are noise. */
 #define TL_MAX_SYNTAX_ERRORS 20
+/* Error regions parsed again per file to tell a known grammar gap. */
+#define TL_MAX_SYNTAX_RECHECKS 64
 /* Findings collected per file before suppressions: no real file comes
  * near; a generated one (or a custom rule matching every node) would
  * otherwise hold gigabytes of messages. Past it, TL002 says so. */
@@ -130,6 +132,137 @@ static bool tl_engine__type_param_default(const TlSource *src, TSNode n)
 	return k == end;
 }
 
+/* A starred bracketed expression in a tuple without parentheses
+ * (`return name, *(int(x) for x in parts)`, `shape = *((1,) * n), -1`,
+ * `host, *rest = endpoint, *[]`): valid Python that the pinned grammar
+ * cannot parse. True when the lines of ERROR `n` hold a unary `*` before
+ * `(`, `[` or `{`, and they parse once each such operand is wrapped in the
+ * starred call `*_(...)`, which the grammar takes (the lines dedented by
+ * their first line's indentation). Not reported until a grammar release
+ * parses it; the statement stays unanalysed. */
+static bool tl_engine__starred_paren(const TlSource *src, TSNode n, TSParser **parser)
+{
+	const char *t = src->text;
+	uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
+	while (a > 0 && t[a - 1] != '\n' && t[a - 1] != '\r')
+		a--;
+	while (b < src->length && t[b] != '\n' && t[b] != '\r')
+		b++;
+	if (b - a > 4096)
+		return false;
+	uint32_t indent = 0;
+	while (a + indent < b && (t[a + indent] == ' ' || t[a + indent] == '\t'))
+		indent++;
+	TlBuf text;
+	tl_buf_init(&text);
+	/* Each line without the first line's indentation (a line indented
+	 * less: not one statement, left alone). */
+	for (uint32_t i = a; i < b;) {
+		uint32_t e = i;
+		while (e < b && t[e] != '\n')
+			e++;
+		uint32_t skip = 0;
+		while (skip < indent && i + skip < e && t[i + skip] == t[a + skip])
+			skip++;
+		tl_buf_addn(&text, t + i + skip, e - i - skip);
+		tl_buf_addc(&text, '\n');
+		i = e + 1;
+	}
+	const char *s = text.data;
+	uint32_t len = (uint32_t)text.len;
+	bool changed = false;
+	char quote = 0;
+	TlArray(uint32_t) opens, closes; /* ascending, each */
+	tl_array_init(&opens);
+	tl_array_init(&closes);
+	for (uint32_t i = 0; s && i + 1 < len; i++) {
+		if (quote) {
+			if (s[i] == '\\')
+				i++;
+			else if (s[i] == quote)
+				quote = 0;
+			continue;
+		}
+		if (s[i] == '"' || s[i] == '\'') {
+			quote = s[i];
+			continue;
+		}
+		if (s[i] == '#') {
+			while (i + 1 < len && s[i + 1] != '\n')
+				i++;
+			continue;
+		}
+		if (s[i] != '*' || !strchr("([{", s[i + 1]) || (i > 0 && s[i - 1] == '*'))
+			continue;
+		uint32_t k = i;
+		while (k > 0 && (s[k - 1] == ' ' || s[k - 1] == '\t'))
+			k--;
+		bool unary = k == 0 || strchr("=,([{:\n", s[k - 1]) != NULL ||
+			     (k >= 6 && memcmp(s + k - 6, "return", 6) == 0) ||
+			     (k >= 5 && memcmp(s + k - 5, "yield", 5) == 0);
+		if (!unary)
+			continue;
+		/* The operand's closing bracket (strings inside skipped). */
+		int depth = 0;
+		char q = 0;
+		uint32_t j = i + 1;
+		for (; j < len; j++) {
+			if (q) {
+				if (s[j] == '\\')
+					j++;
+				else if (s[j] == q)
+					q = 0;
+			} else if (s[j] == '"' || s[j] == '\'') {
+				q = s[j];
+			} else if (s[j] == '(' || s[j] == '[' || s[j] == '{') {
+				depth++;
+			} else if ((s[j] == ')' || s[j] == ']' || s[j] == '}') && --depth == 0) {
+				break;
+			}
+		}
+		if (j >= len)
+			continue;
+		/* `*X` becomes `*_(X)`: kept for the copy below (an operand
+		 * starred inside this one closes first). */
+		tl_array_push(&opens, i + 1);
+		tl_array_push(&closes, j + 1);
+		for (uint32_t m = closes.size - 1; m > 0 && closes.items[m - 1] > closes.items[m]; m--) {
+			uint32_t swap = closes.items[m];
+			closes.items[m] = closes.items[m - 1];
+			closes.items[m - 1] = swap;
+		}
+		changed = true;
+	}
+	bool valid = false;
+	if (changed) {
+		TlBuf fixed;
+		tl_buf_init(&fixed);
+		uint32_t from = 0;
+		/* Insertions in text order: `_(` before each operand, `)` after it. */
+		uint32_t o = 0, c = 0;
+		while (o < opens.size || c < closes.size) {
+			bool open = o < opens.size && (c >= closes.size || opens.items[o] < closes.items[c]);
+			uint32_t at = open ? opens.items[o++] : closes.items[c++];
+			tl_buf_addn(&fixed, s + from, at - from);
+			tl_buf_add(&fixed, open ? "_(" : ")");
+			from = at;
+		}
+		tl_buf_addn(&fixed, s + from, len - from);
+		if (!*parser) {
+			*parser = ts_parser_new();
+			ts_parser_set_language(*parser, tl_python_language());
+		}
+		TSTree *tree = ts_parser_parse_string(*parser, NULL, fixed.data, (uint32_t)fixed.len);
+		valid = tree && !ts_node_has_error(ts_tree_root_node(tree));
+		ts_tree_delete(tree);
+		tl_buf_release(&fixed);
+	}
+	tl_array_release(&opens);
+	tl_array_release(&closes);
+	tl_buf_release(&text);
+	return valid;
+}
+
 /* The pinned grammar's scanner keeps its stack of indentation widths in
  * tree-sitter's 1,024-byte state (two bytes a level): past about 510
  * nested blocks it cannot, and the parse fails from the top of the file.
@@ -206,13 +339,19 @@ static void tl_engine__syntax(const TlEngine *e, const TlSelection *sel, const T
 		f->cell_end = f->end;
 		reported++;
 	}
+	/* Statements parsed again to tell a grammar gap (a small parse each,
+	 * at most TL_MAX_SYNTAX_RECHECKS per file). */
+	TSParser *parser = NULL;
+	unsigned rechecked = 0;
 	TlWalk w;
 	tl_walk_start(&w, root);
 	bool descend = true;
 	do {
 		TSNode n = w.node;
 		descend = ts_node_has_error(n);
-		if (ts_node_is_error(n) && tl_engine__type_param_default(src, n)) {
+		if (ts_node_is_error(n) &&
+		    (tl_engine__type_param_default(src, n) ||
+		     (rechecked++ < TL_MAX_SYNTAX_RECHECKS && tl_engine__starred_paren(src, n, &parser)))) {
 			descend = false;
 		} else if (deep != UINT32_MAX && (ts_node_is_error(n) || ts_node_is_missing(n)) &&
 			   ts_node_start_byte(n) <= deep && ts_node_end_byte(n) >= deep) {
@@ -258,6 +397,8 @@ static void tl_engine__syntax(const TlEngine *e, const TlSelection *sel, const T
 		}
 	} while (tl_walk_step(&w, descend));
 	tl_walk_end(&w);
+	if (parser)
+		ts_parser_delete(parser);
 }
 
 /* ---- queries ------------------------------------------------------------------ */

@@ -8,6 +8,12 @@ def broken(x):
     return x +* 2
 
 
+def broken_star(x):
+    # A starred operand that is not valid Python either: still reported.
+    # expect: TL000
+    return x, *(x 2)
+
+
 def train(model, loader, criterion):
     optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
     for x, y in loader:
