@@ -27,10 +27,14 @@ static uint32_t tl_facts__context_of_name(const char *q, TSNode call, const TlIn
 		"torch.no_grad", "torch.inference_mode", "torch.autograd.no_grad",
 		"torch.autograd.grad_mode.no_grad", "torch.autograd.inference_mode",
 		"torch.autograd.grad_mode.inference_mode",
+		/* MONAI's eval_mode(*nets) sets eval mode inside torch.no_grad(). */
+		"monai.networks.utils.eval_mode", "monai.networks.eval_mode",
 	};
 	static const char *const on[] = {
 		"torch.enable_grad", "torch.autograd.enable_grad",
 		"torch.autograd.grad_mode.enable_grad",
+		/* ... and its train_mode(*nets) inside set_grad_enabled(True). */
+		"monai.networks.utils.train_mode", "monai.networks.train_mode",
 	};
 	static const char *const set[] = {
 		"torch.set_grad_enabled", "torch.autograd.set_grad_enabled",
