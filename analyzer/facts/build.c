@@ -393,6 +393,8 @@ static void tl_facts__contexts(TlIndex *idx)
  * around a call of train_one_epoch(), is not a step loop. An evaluating
  * loop with a step loop inside it (an epoch loop that also samples once per
  * epoch) is not one either. */
+static bool tl_facts__over_few_constants(const TlIndex *idx, const TlLoop *l);
+
 static void tl_facts__step_loops(TlIndex *idx)
 {
 	const uint32_t step_bits = TL_EV_BACKWARD | TL_EV_OPT_STEP | TL_EV_FORWARD;
@@ -484,10 +486,60 @@ static void tl_facts__step_loops(TlIndex *idx)
 		TlLoop *l = &idx->loops.items[i];
 		if (l->own_events & (TL_EV_BACKWARD | TL_EV_OPT_STEP))
 			l->step = TL_STEP_TRAIN;
-		else if ((l->own_events & TL_EV_FORWARD) && !inner[i])
+		else if ((l->own_events & TL_EV_FORWARD) && !inner[i] && !tl_facts__over_few_constants(idx, l))
 			l->step = TL_STEP_EVAL;
 	}
 	tl_free(inner);
+}
+
+/* True when the display `v` (a list, tuple or set) holds 1 to 8 elements,
+ * each a string or number literal. */
+static bool tl_facts__constant_display(TSNode v)
+{
+	const TlSyms *sy = tl_syms();
+	TSSymbol s = ts_node_symbol(v);
+	if (s != sy->list && s != sy->tuple && s != sy->set)
+		return false;
+	uint32_t count = ts_node_named_child_count(v), n = 0;
+	for (uint32_t i = 0; i < count; i++) {
+		TSNode e = ts_node_named_child(v, i);
+		TSSymbol es = ts_node_symbol(e);
+		if (es == sy->comment)
+			continue;
+		if (es == sy->unary_operator)
+			es = ts_node_symbol(tl_tree_field(e, sy->f_argument));
+		if (es != sy->string && es != sy->integer && es != sy->float_)
+			return false;
+		n++;
+	}
+	return n >= 1 && n <= 8;
+}
+
+/* A `for` over a handful of constants (`for device in ["cpu", "cuda"]`,
+ * `for bs in (1, 8, 32)`, or a name whose every binding in the function is
+ * such a display): a loop over configurations, run a few times, not over
+ * data. Its forwards are no evaluation steps. */
+static bool tl_facts__over_few_constants(const TlIndex *idx, const TlLoop *l)
+{
+	const TlSyms *sy = tl_syms();
+	if (ts_node_symbol(l->node) != sy->for_statement)
+		return false;
+	TSNode it = tl_index_unparen(tl_tree_field(l->node, sy->f_right));
+	if (ts_node_is_null(it))
+		return false;
+	if (ts_node_symbol(it) != sy->identifier)
+		return tl_facts__constant_display(it);
+	const TlBinding *b = tl_index_resolve_node(idx, it);
+	if (!b || b->kind != TL_BIND_ASSIGN)
+		return false;
+	const TlIntArray *all = tl_index_bindings_of(idx, b->func, b->name);
+	for (uint32_t i = 0; all && i < all->size; i++) {
+		const TlBinding *o = &idx->bindings.items[all->items[i]];
+		TSNode v = o->kind == TL_BIND_ASSIGN && o->elem < 0 ? tl_index_unparen(o->value) : (TSNode){ 0 };
+		if (ts_node_is_null(v) || !tl_facts__constant_display(v))
+			return false;
+	}
+	return all && all->size > 0;
 }
 
 /* Whether the file uses an accelerator at all: without one, a model's

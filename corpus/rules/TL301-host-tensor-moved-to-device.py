@@ -335,3 +335,42 @@ def check_each_device(devices):
         # todo-ok: TL301
         outs.append(layer(torch.randn(1, 1, 4, 4).to(dev)).dtype)
     return outs
+
+
+# The same check over devices the function lists itself: a loop over a
+# handful of constants runs a handful of times, so none of its forwards is a
+# step of a hot loop.
+def check_listed_devices(new_torch):
+    outs = []
+    if new_torch:
+        devices = ["cpu", "cuda"]
+    else:
+        devices = ["cuda"]
+    for dev in devices:
+        layer = nn.Conv2d(1, 1, 1).to(dev)
+        # ok: TL301
+        outs.append(layer(torch.randn(1, 1, 4, 4).to(dev)).dtype)
+    return outs
+
+
+def latency_by_batch(model):
+    times = {}
+    for bs in (1, 8, 32):
+        # ok: TL301
+        x = torch.randn(bs, 3, 224, 224).cuda()
+        times[bs] = model(x).shape
+    return times
+
+
+# Over data, or over names the function does not fill with constants: hot.
+def score_batches(model, batches):
+    for batch in [batches[0], batches[-1]]:
+        # expect: TL301
+        mask = torch.ones(batch.shape[0]).cuda()
+        model(batch.cuda() * mask[:, None]).argmax(1).tolist()
+
+
+def score_steps(model, width):
+    for _ in range(64):
+        # expect: TL301, TL307
+        model(torch.ones(4, width).cuda()).sum().item()
