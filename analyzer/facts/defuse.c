@@ -384,8 +384,8 @@ static void tl_du__build(const TlIndex *idx, TlDefUse *du, int32_t func)
 			tl_du__edge(du, me, tl_du__name_node(du, c->recv_name, strlen(c->recv_name)));
 			tl_du__reads(idx, du, func, tl_tree_field(c->node, tl_syms()->f_arguments), me);
 		}
-		if ((c->events & TL_EV_BACKWARD) ||
-		    (c->target >= 0 && (idx->funcs.items[c->target].reach_events & TL_EV_BACKWARD))) {
+		if ((c->events & TL_EV_DIFFERENTIATES) ||
+		    (c->target >= 0 && (idx->funcs.items[c->target].reach_events & TL_EV_DIFFERENTIATES))) {
 			uint32_t me = tl_du__node(du, TL_DU_INF, TL_DU_NONE);
 			tl_array_push(&to_backward, (int32_t)me);
 			tl_du__reads(idx, du, func, c->node, me);

@@ -315,6 +315,10 @@ bool tl_facts__param_all(const TlIndex *idx, const TlBinding *b, bool (*pred)(co
 TSNode tl_facts__guard_between(const TlIndex *idx, TSNode node, TSNode top);
 bool tl_facts__names_overlap(const char *a, const char *b);
 bool tl_facts__comprehension_local(const TlIndex *idx, TSNode id);
+/* The calls that differentiate what they read: a backward, or
+ * torch.autograd.grad (a gradient penalty, an input saliency, classifier
+ * guidance). A value one of them reads needs the graph it carries. */
+#define TL_EV_DIFFERENTIATES (TL_EV_BACKWARD | TL_EV_GRAD_CALL)
 void tl_facts__step_loop_list(const TlIndex *idx, TSNode node, TlIntArray *out);
 void tl_facts__modset_release(TlModSet *set);
 TSNode tl_facts__module_root(const TlIndex *idx, TSNode expr, TlBuf *path);

@@ -1,5 +1,6 @@
-/* Value flow: whether a value reaches a backward call (directly, through names,
- * containers and local calls) and where it outlives the iteration.
+/* Value flow: whether a value reaches a backward call or torch.autograd.grad
+ * (TL_EV_DIFFERENTIATES; directly, through names, containers and local calls)
+ * and where it outlives the iteration.
  *
  * Owns: tl_facts_reaches_backward, tl_facts_outlives_iteration, tl_facts_backward_through. */
 #include "facts/internal.h"
@@ -609,8 +610,8 @@ static bool tl_facts__taint_backward(const TlIndex *idx, const TlTaint *taint, i
 	const TlIntArray *calls = tl_index_scope_calls(idx, func);
 	for (uint32_t i = 0; calls && i < calls->size; i++) {
 		const TlCall *c = &idx->calls.items[calls->items[i]];
-		bool backward = (c->events & TL_EV_BACKWARD) ||
-				(c->target >= 0 && (idx->funcs.items[c->target].reach_events & TL_EV_BACKWARD));
+		bool backward = (c->events & TL_EV_DIFFERENTIATES) ||
+				(c->target >= 0 && (idx->funcs.items[c->target].reach_events & TL_EV_DIFFERENTIATES));
 		if (backward && site && tl_facts__runs_at(idx, c->node, func, site) == TL_RUNS_NEVER)
 			continue; /* `if train: loss.backward()` at `train=False` */
 		if (backward && tl_facts__call_may_read(idx, taint, calls->items[i]) &&
@@ -768,8 +769,8 @@ static const TlRootFlow *tl_facts__root_flow(const TlIndex *idx, int32_t func)
 			tl_facts__flow_reads(idx, tl_tree_field(c->node, tl_syms()->f_arguments), &f->ids, t,
 					     &from, &to, &flagged);
 		}
-		if ((c->events & TL_EV_BACKWARD) ||
-		    (c->target >= 0 && (idx->funcs.items[c->target].reach_events & TL_EV_BACKWARD)))
+		if ((c->events & TL_EV_DIFFERENTIATES) ||
+		    (c->target >= 0 && (idx->funcs.items[c->target].reach_events & TL_EV_DIFFERENTIATES)))
 			tl_facts__flow_reads(idx, c->node, &f->ids, -1, &from, &to, &flagged);
 	}
 	for (uint32_t i = 0; returns && i < idx->funcs.items[func].returns.size; i++)
@@ -863,7 +864,7 @@ static bool tl_facts__reaches(const TlIndex *idx, TSNode expr, int depth, const 
 		if (ps != sy->call)
 			continue;
 		const TlCall *c = tl_index_call_at(idx, p);
-		if (c && c->func == func && (c->events & TL_EV_BACKWARD))
+		if (c && c->func == func && (c->events & TL_EV_DIFFERENTIATES))
 			return true;
 	}
 	TlTaint taint;

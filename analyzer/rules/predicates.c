@@ -457,7 +457,7 @@ const TlPredicateDef tl_predicates[] = {
 	{ "runs-in-half", NULL, NULL, NULL, tl_facts_runs_in_half,
 	  "the node may compute in float16: under a float16 autocast region, or in a file that converts a module or tensor to float16 (.half(), torch.float16 / torch.half passed to a call)" },
 	{ "reaches-backward", NULL, NULL, NULL, tl_facts_reaches_backward,
-	  "the value flows into a backward (in its function, through local calls, or returned to callers that backpropagate it)" },
+	  "the value flows into a backward or torch.autograd.grad (in its function, through local calls, or returned to callers that differentiate it)" },
 	{ "mode-is", "mode", tl_mode_names, tl_pred_mode_is, NULL,
 	  "the module called was last put in that mode (eval or train) before the call, following call sites" },
 	{ "left-in-train-mode", NULL, NULL, NULL, tl_facts_left_in_train_mode,

@@ -743,3 +743,35 @@ def eval_head(backbone, loader):
         feats = backbone(x)
         # expect: TL102
         drop(feats).mean().item()
+
+
+# A forward whose output torch.autograd.grad differentiates needs its graph:
+# classifier guidance in a sampler, an input saliency map.
+def guided_step(classifier, img, target, scale):
+    classifier.eval()
+    with torch.enable_grad():
+        x_in = img.detach().requires_grad_(True)
+        # ok: TL102
+        logits = classifier(x_in)
+        picked = torch.log_softmax(logits, dim=-1)[range(len(logits)), target]
+        grad = torch.autograd.grad(picked.sum(), x_in)[0]
+    return img + scale * grad
+
+
+def saliency_map(model, images):
+    model.eval()
+    x = images.clone().requires_grad_(True)
+    # ok: TL102
+    score = model(x).max(1).values.sum()
+    (grad,) = torch.autograd.grad(score, x)
+    return grad.abs()
+
+
+# The gradient taken is of something else: the forward's graph is unused.
+def saliency_then_score(model, images, probe):
+    model.eval()
+    x = images.clone().requires_grad_(True)
+    (grad,) = torch.autograd.grad(probe(x).sum(), x)
+    # expect: TL102
+    score = model(images).softmax(1)
+    return grad, score.argmax(1).tolist()
