@@ -835,6 +835,22 @@ bool tl_facts__module_trained(const TlIndex *idx, const char *name, int32_t func
 			tl_buf_release(&p);
 		}
 	}
+	/* A model the function is given (a parameter: its construction is the
+	 * caller's) that an optimizer the function builds updates
+	 * (`SGD(model.parameters())`): trained here, so in train mode. */
+	if (!yes && ts_node_is_null(root) && mine && mine->kind == TL_BIND_PARAM && mine->func == func &&
+	    !strchr(name, '.')) {
+		TlNames one;
+		tl_array_init(&one);
+		tl_array_push(&one, tl_strdup(name));
+		const TlIntArray *calls = tl_index_scope_calls(idx, func);
+		for (uint32_t i = 0; !yes && calls && i < calls->size; i++) {
+			const TlCall *c = &idx->calls.items[calls->items[i]];
+			yes = c->qname && tl_facts__optimizer_qname(c->qname) &&
+			      tl_facts__mentions(idx, tl_tree_field(c->node, sy->f_arguments), &one);
+		}
+		tl_facts__names_release(&one);
+	}
 	for (uint32_t i = 0; !yes && !ts_node_is_null(root) && i < idx->bindings.size; i++) {
 		const TlBinding *b = &idx->bindings.items[i];
 		if (b->kind != TL_BIND_ASSIGN || ts_node_is_null(b->value))

@@ -404,3 +404,48 @@ def train_latent_denoiser(train_loader, epochs):
         denoiser.eval()
         with torch.no_grad():
             denoiser(torch.randn(4, 10, device=device))
+
+
+# A model the function is given and trains with an optimizer it builds over
+# the model's parameters: in train mode until the evaluation switches it.
+def fit_given(model, train_loader, val_loader, epochs):
+    optimizer = torch.optim.AdamW(model.parameters(), lr=3e-4)
+    for epoch in range(epochs):
+        for x, y in train_loader:
+            optimizer.zero_grad()
+            nn.functional.cross_entropy(model(x), y).backward()
+            optimizer.step()
+        # expect: TL203
+        score_model(model, val_loader)
+
+
+def fit_given_restored(model, train_loader, val_loader, epochs):
+    optimizer = torch.optim.AdamW(model.parameters(), lr=3e-4)
+    for epoch in range(epochs):
+        model.train()
+        for x, y in train_loader:
+            optimizer.zero_grad()
+            nn.functional.cross_entropy(model(x), y).backward()
+            optimizer.step()
+        # ok: TL203
+        score_model(model, val_loader)
+
+
+# The optimizer updates the head only: the backbone it is given stays frozen
+# in eval mode on purpose.
+def fit_head(backbone, head, train_loader, val_loader, epochs):
+    optimizer = torch.optim.SGD(head.parameters(), lr=0.1)
+    head.train()
+    for epoch in range(epochs):
+        for x, y in train_loader:
+            optimizer.zero_grad()
+            nn.functional.cross_entropy(head(backbone(x)), y).backward()
+            optimizer.step()
+        # ok: TL203
+        score_model(backbone, val_loader)
+
+
+def score_model(net, loader):
+    net.eval()
+    with torch.no_grad():
+        return sum((net(x).argmax(1) == y).sum().item() for x, y in loader)
