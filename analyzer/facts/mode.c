@@ -799,6 +799,101 @@ static TSNode tl_facts__name_root(const TlIndex *idx, const char *name, int32_t 
 /* True when the module `name` (seen at `pos` in `func`) is being trained:
  * an optimizer in the file updates its parameters, or the file calls
  * `.train()` on it (also through a local helper called in `func`). */
+/* True when function `f` builds an optimizer whose arguments read `name`
+ * (`SGD(model.parameters())`, `Adam(self.model.parameters())`). */
+static bool tl_facts__optimizer_over(const TlIndex *idx, int32_t f, const char *name)
+{
+	const TlSyms *sy = tl_syms();
+	TlNames one;
+	tl_array_init(&one);
+	tl_array_push(&one, tl_strdup(name));
+	bool yes = false;
+	const TlIntArray *calls = tl_index_scope_calls(idx, f);
+	for (uint32_t i = 0; !yes && calls && i < calls->size; i++) {
+		const TlCall *c = &idx->calls.items[calls->items[i]];
+		yes = c->qname && tl_facts__optimizer_qname(c->qname) &&
+		      tl_facts__mentions(idx, tl_tree_field(c->node, sy->f_arguments), &one);
+	}
+	tl_facts__names_release(&one);
+	return yes;
+}
+
+/* True when a method of class `cls` (or of a local base class of it)
+ * builds an optimizer over `attr` (`self.model`), or over the parameter it
+ * stores there (`self.model = model; self.opt = SGD(model.parameters())`). */
+static bool tl_facts__class_trains(const TlIndex *idx, int32_t cls, const char *attr, int depth)
+{
+	const TlSyms *sy = tl_syms();
+	if (cls < 0 || (uint32_t)cls >= idx->classes.size || depth > TL_FACTS_DEPTH)
+		return false;
+	for (uint32_t g = 0; g < idx->funcs.size; g++) {
+		if (idx->funcs.items[g].cls != cls)
+			continue;
+		if (tl_facts__optimizer_over(idx, (int32_t)g, attr))
+			return true;
+		const TlIntArray *binds = tl_index_scope_binds(idx, (int32_t)g);
+		for (uint32_t k = 0; binds && k < binds->size; k++) {
+			const TlBinding *b = &idx->bindings.items[binds->items[k]];
+			if (b->kind != TL_BIND_ASSIGN || b->elem >= 0 || strcmp(b->name, attr) != 0)
+				continue;
+			TSNode v = tl_index_unparen(b->value);
+			if (ts_node_is_null(v) || ts_node_symbol(v) != sy->identifier)
+				continue;
+			const TlBinding *pb = tl_index_resolve_node(idx, v);
+			if (pb && pb->kind == TL_BIND_PARAM && pb->func == (int32_t)g &&
+			    tl_facts__optimizer_over(idx, (int32_t)g, pb->name))
+				return true;
+		}
+	}
+	const TlClass *c = &idx->classes.items[cls];
+	for (uint32_t i = 0; i < c->bases.size; i++)
+		if (tl_facts__class_trains(idx, c->bases.items[i], attr, depth + 1))
+			return true;
+	return false;
+}
+
+/* A model given from outside, whose construction is the caller's, and
+ * trained where it is kept, so in train mode until switched: a parameter
+ * `model` of `func` that an optimizer `func` builds updates; an attribute
+ * `self.model` of `func`'s class, or `trainer.model` of an object of a
+ * local class the function builds (`trainer = Trainer(model)`), that an
+ * optimizer a method of that class builds updates (tl_facts__class_trains). */
+static bool tl_facts__given_trained(const TlIndex *idx, const char *name, int32_t func,
+				    const TlBinding *mine)
+{
+	const TlSyms *sy = tl_syms();
+	const char *dot = strchr(name, '.');
+	if (!dot)
+		return mine && mine->kind == TL_BIND_PARAM && mine->func == func &&
+		       tl_facts__optimizer_over(idx, func, name);
+	if (func < 0 || strchr(dot + 1, '.'))
+		return false;
+	TlBuf attr;
+	tl_buf_init(&attr);
+	tl_buf_addf(&attr, "self%s", dot);
+	int32_t cls = -1;
+	if (strncmp(name, "self.", 5) == 0) {
+		cls = idx->funcs.items[func].cls;
+	} else {
+		/* `trainer = Trainer(model)`, bound once in the function. */
+		char obj[256];
+		size_t n = (size_t)(dot - name);
+		const TlIntArray *all = n < sizeof obj ? (memcpy(obj, name, n), obj[n] = 0,
+							 tl_index_bindings_of(idx, func, obj)) : NULL;
+		const TlBinding *b = all && all->size == 1 ? &idx->bindings.items[all->items[0]] : NULL;
+		TSNode v = b && b->kind == TL_BIND_ASSIGN && b->elem < 0 ? tl_index_unparen(b->value)
+									 : (TSNode){ 0 };
+		const TlCall *ctor = !ts_node_is_null(v) && ts_node_symbol(v) == sy->call
+					     ? tl_index_call_at(idx, v) : NULL;
+		const TlBinding *cb = ctor ? tl_index_resolve_node(idx, ctor->callee) : NULL;
+		if (cb && cb->kind == TL_BIND_CLASS)
+			cls = cb->ref;
+	}
+	bool yes = tl_facts__class_trains(idx, cls, attr.data, 0);
+	tl_buf_release(&attr);
+	return yes;
+}
+
 bool tl_facts__module_trained(const TlIndex *idx, const char *name, int32_t func, uint32_t pos)
 {
 	const TlSyms *sy = tl_syms();
@@ -835,22 +930,8 @@ bool tl_facts__module_trained(const TlIndex *idx, const char *name, int32_t func
 			tl_buf_release(&p);
 		}
 	}
-	/* A model the function is given (a parameter: its construction is the
-	 * caller's) that an optimizer the function builds updates
-	 * (`SGD(model.parameters())`): trained here, so in train mode. */
-	if (!yes && ts_node_is_null(root) && mine && mine->kind == TL_BIND_PARAM && mine->func == func &&
-	    !strchr(name, '.')) {
-		TlNames one;
-		tl_array_init(&one);
-		tl_array_push(&one, tl_strdup(name));
-		const TlIntArray *calls = tl_index_scope_calls(idx, func);
-		for (uint32_t i = 0; !yes && calls && i < calls->size; i++) {
-			const TlCall *c = &idx->calls.items[calls->items[i]];
-			yes = c->qname && tl_facts__optimizer_qname(c->qname) &&
-			      tl_facts__mentions(idx, tl_tree_field(c->node, sy->f_arguments), &one);
-		}
-		tl_facts__names_release(&one);
-	}
+	if (!yes && ts_node_is_null(root))
+		yes = tl_facts__given_trained(idx, name, func, mine);
 	for (uint32_t i = 0; !yes && !ts_node_is_null(root) && i < idx->bindings.size; i++) {
 		const TlBinding *b = &idx->bindings.items[i];
 		if (b->kind != TL_BIND_ASSIGN || ts_node_is_null(b->value))
