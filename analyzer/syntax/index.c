@@ -1059,10 +1059,51 @@ static bool tl_index__derives(const TlIndex *idx, int32_t sub, int32_t base)
 	return false;
 }
 
+/* True when function `f`'s body does nothing: docstrings, `pass`, `...`,
+ * a bare `return` / `return None`, `raise NotImplementedError...` (an
+ * abstract method a derived class overrides). */
+static bool tl_index__stub(const TlIndex *idx, int32_t f)
+{
+	const TlSyms *sy = tl_syms();
+	TSNode body = tl_tree_field(idx->funcs.items[f].node, sy->f_body);
+	if (ts_node_is_null(body))
+		return false;
+	uint32_t count = ts_node_named_child_count(body);
+	for (uint32_t i = 0; i < count; i++) {
+		TSNode st = ts_node_named_child(body, i);
+		TSSymbol s = ts_node_symbol(st);
+		if (s == sy->comment || strcmp(ts_node_type(st), "pass_statement") == 0)
+			continue;
+		if (s == sy->expression_statement && ts_node_named_child_count(st) == 1) {
+			TSSymbol e = ts_node_symbol(ts_node_named_child(st, 0));
+			if (e == sy->string || strcmp(ts_node_type(ts_node_named_child(st, 0)), "ellipsis") == 0)
+				continue;
+			return false;
+		}
+		if (s == sy->return_statement) {
+			TSNode v = ts_node_named_child_count(st) ? ts_node_named_child(st, 0) : (TSNode){ { 0 }, NULL, NULL };
+			if (ts_node_is_null(v) || ts_node_symbol(v) == sy->none)
+				continue;
+			return false;
+		}
+		if (s == sy->raise_statement && ts_node_named_child_count(st)) {
+			TSNode e = tl_index_unparen(ts_node_named_child(st, 0));
+			if (ts_node_symbol(e) == sy->call)
+				e = tl_tree_field(e, sy->f_function);
+			if (tl_index_text_is(idx, e, "NotImplementedError"))
+				continue;
+			return false;
+		}
+		return false;
+	}
+	return true;
+}
+
 /* `self.m(...)` in a method of class C may run the `m` of any local class
  * derived from C that overrides it: the call is one of those methods' call
- * sites too. When C and its bases define no `m` and exactly one derived
- * class does, that method is the call's target. */
+ * sites too. When C and its bases define no `m`, or only a stub of it
+ * (`pass`, `raise NotImplementedError`: tl_index__stub), and exactly one
+ * derived class defines it, that method is the call's target. */
 static void tl_index__overrides(TlIndex *idx, uint32_t ci)
 {
 	const TlSyms *sy = tl_syms();
@@ -1091,7 +1132,7 @@ static void tl_index__overrides(TlIndex *idx, uint32_t ci)
 		only = m;
 		found++;
 	}
-	if (c->target < 0 && found == 1) {
+	if ((c->target < 0 || tl_index__stub(idx, c->target)) && found == 1) {
 		c->target = only;
 		/* already among its call sites */
 	}
