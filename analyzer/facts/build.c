@@ -243,11 +243,14 @@ static uint8_t *tl_facts__iteration_funcs(const TlIndex *idx)
 static void tl_facts__events(TlIndex *idx)
 {
 	uint8_t *iter = idx->imports ? tl_facts__iteration_funcs(idx) : NULL;
+	TlIntArray virt; /* calls of inherited methods of other modules that run local overrides */
+	tl_array_init(&virt);
 	for (uint32_t i = 0; i < idx->calls.size; i++) {
 		TlCall *c = &idx->calls.items[i];
 		c->events = tl_facts_call_events(idx, c);
-		if (iter && (c->loop >= 0 || (c->func >= 0 && iter[c->func])))
-			tl_facts__ext_call_events(idx, c);
+		if (iter && (c->loop >= 0 || (c->func >= 0 && iter[c->func])) &&
+		    tl_facts__ext_call_events(idx, c))
+			tl_array_push(&virt, (int32_t)i);
 		if (c->func >= 0)
 			idx->funcs.items[c->func].events |= c->events;
 	}
@@ -264,6 +267,24 @@ static void tl_facts__events(TlIndex *idx)
 	tl_facts__callers(idx, false, &callers);
 	tl_facts__propagate_bits(idx, &callers, offsetof(TlFunc, reach_events),
 				 offsetof(TlCall, callee_events), false);
+	/* An inherited method of another module runs the local overrides its
+	 * `self.m()` calls reach: their events are the call's too, and reach
+	 * the callers again. */
+	if (virt.size && !tl_bound_hit()) {
+		TlIntArray ovr;
+		tl_array_init(&ovr);
+		for (uint32_t i = 0; i < virt.size; i++) {
+			TlCall *c = &idx->calls.items[virt.items[i]];
+			ovr.size = 0;
+			tl_facts__ext_overrides(idx, c, &ovr);
+			for (uint32_t k = 0; k < ovr.size; k++)
+				c->callee_events |= idx->funcs.items[ovr.items[k]].reach_events;
+		}
+		tl_array_release(&ovr);
+		tl_facts__propagate_bits(idx, &callers, offsetof(TlFunc, reach_events),
+					 offsetof(TlCall, callee_events), false);
+	}
+	tl_array_release(&virt);
 	tl_groups_release(&callers);
 	if (tl_bound_hit())
 		return;

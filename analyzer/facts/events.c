@@ -50,6 +50,28 @@ static bool tl_facts__grad_clip(const TlCall *c)
 	       (tl_facts__ends(c->recv_name, ".grad") || tl_facts__ends(c->recv_name, ".grad.data"));
 }
 
+/* `trainer.train(loader)` on an object of a local class that is no module,
+ * whose `train` (or `eval`) a base class in another module of the project
+ * defines: that method, not a module's mode switch (what it does comes
+ * from that module, facts/imports.c). */
+static bool tl_facts__inherited_user_method(const TlIndex *idx, const TlCall *c)
+{
+	const TlSyms *sy = tl_syms();
+	if (!idx->imports || c->target >= 0 || !c->receiver.id)
+		return false;
+	TSNode r = tl_index_unparen(c->receiver);
+	if (ts_node_symbol(r) != sy->identifier)
+		return false;
+	const TlBinding *b = tl_index_resolve_node(idx, r);
+	TSNode v = b && b->kind == TL_BIND_ASSIGN && b->elem < 0 ? tl_index_unparen(b->value)
+								: (TSNode){ { 0 }, NULL, NULL };
+	const TlCall *ctor = !ts_node_is_null(v) && ts_node_symbol(v) == sy->call ? tl_index_call_at(idx, v)
+									       : NULL;
+	const TlBinding *cb = ctor ? tl_index_resolve_node(idx, ctor->callee) : NULL;
+	return cb && cb->kind == TL_BIND_CLASS && !idx->classes.items[cb->ref].is_module &&
+	       tl_facts__class_has_method(idx, cb->ref, c->method);
+}
+
 uint32_t tl_facts_call_events(const TlIndex *idx, const TlCall *c)
 {
 	const TlSyms *sy = tl_syms();
@@ -95,6 +117,9 @@ uint32_t tl_facts_call_events(const TlIndex *idx, const TlCall *c)
 				ev |= TL_EV_SCALER_UPDATE;
 		} else if (strcmp(m, "unscale_") == 0 && tl_facts_is_scaler(idx, c->receiver)) {
 			ev |= TL_EV_SCALER_UNSCALE;
+		} else if ((strcmp(m, "eval") == 0 || strcmp(m, "train") == 0) &&
+			   tl_facts__inherited_user_method(idx, c)) {
+			/* the project's own method of that name */
 		} else if (strcmp(m, "eval") == 0 && tl_facts__argc(c->node) == 0) {
 			ev |= TL_EV_EVAL;
 		} else if (strcmp(m, "train") == 0) {

@@ -384,19 +384,69 @@ bool tl_facts__ext_callee(const TlIndex *idx, const TlCall *c, TlExtDef *out)
 	return yes;
 }
 
-void tl_facts__ext_call_events(TlIndex *idx, TlCall *c)
+/* The local overrides that method `d` of a class of another module runs
+ * when call `c` calls it on an object of a local class derived from that
+ * class: each `self.m(...)` in `d` whose `m` the object's class (or a local
+ * base between) defines (a base trainer's `test()` calling `self._test()`,
+ * which the file's subclass defines). Appended to `out` (function indices
+ * of `idx`); its enter() held. */
+static void tl_facts__overrides_in(const TlIndex *idx, const TlCall *c, const TlExtDef *d,
+				   TlIntArray *out)
+{
+	const TlSyms *sy = tl_syms();
+	TlExtDef k;
+	if (d->idx == idx || d->func < 0 || d->cls < 0 || !c->receiver.id ||
+	    !tl_facts__ext_instance(idx, c->receiver, &k) || k.idx != idx || k.cls < 0 || k.func >= 0)
+		return;
+	const TlIntArray *calls = tl_index_scope_calls(d->idx, d->func);
+	for (uint32_t i = 0; calls && i < calls->size; i++) {
+		const TlCall *inner = &d->idx->calls.items[calls->items[i]];
+		TSNode r = inner->receiver.id ? tl_index_unparen(inner->receiver) : (TSNode){ { 0 }, NULL, NULL };
+		if (!inner->method || ts_node_is_null(r) || ts_node_symbol(r) != sy->identifier ||
+		    !tl_index_text_is(d->idx, r, "self"))
+			continue;
+		int32_t m = tl_index_method(idx, k.cls, inner->method, strlen(inner->method));
+		if (m < 0)
+			continue;
+		bool seen = false;
+		for (uint32_t j = 0; j < out->size && !seen; j++)
+			seen = out->items[j] == m;
+		if (!seen)
+			tl_array_push(out, m);
+	}
+}
+
+void tl_facts__ext_overrides(const TlIndex *idx, const TlCall *c, TlIntArray *out)
 {
 	if (!idx->imports || c->target >= 0)
 		return;
 	tl_facts__ext_enter(idx);
 	TlExtDef d;
+	if (tl_facts__ext_callee_in(idx, c, &d))
+		tl_facts__overrides_in(idx, c, &d, out);
+	tl_facts__ext_leave(idx);
+}
+
+bool tl_facts__ext_call_events(TlIndex *idx, TlCall *c)
+{
+	if (!idx->imports || c->target >= 0)
+		return false;
+	tl_facts__ext_enter(idx);
+	TlExtDef d;
+	bool overrides = false;
 	if (tl_facts__ext_callee_in(idx, c, &d)) {
 		const TlFunc *f = &d.idx->funcs.items[d.func];
 		c->callee_events = f->reach_events;
 		c->callee_flat = f->flat_events;
 		c->callee_steps = f->runs_step_loop;
+		TlIntArray ovr;
+		tl_array_init(&ovr);
+		tl_facts__overrides_in(idx, c, &d, &ovr);
+		overrides = ovr.size > 0;
+		tl_array_release(&ovr);
 	}
 	tl_facts__ext_leave(idx);
+	return overrides;
 }
 
 TSNode tl_facts__ext_param_arg(const TlIndex *idx, const TlCall *c, const TlExtDef *d,

@@ -264,7 +264,16 @@ bool tl_facts__exits_at_end(const TlLoop *lp);
 /* True for `accelerator.unwrap_model(model)`, which hands back `model`. */
 bool tl_facts__unwraps(const TlCall *c);
 /* Fills c->callee_events / callee_flat / callee_steps (tl_facts_build). */
-void tl_facts__ext_call_events(TlIndex *idx, TlCall *c);
+/* Fills call `c`'s callee_events, callee_flat and callee_steps from the
+ * function of another module it runs; true when that function is a method
+ * inherited by an object of a local class that runs local overrides
+ * (tl_facts__ext_overrides: their events are added once the file's own
+ * reach is known). */
+bool tl_facts__ext_call_events(TlIndex *idx, TlCall *c);
+/* The local overrides that the inherited method of another module call `c`
+ * runs on an object of a local derived class, as `self.m(...)` there:
+ * function indices appended to `out`. */
+void tl_facts__ext_overrides(const TlIndex *idx, const TlCall *c, TlIntArray *out);
 /* tl_facts__any_return / tl_facts__returned_loss_kind of the function of
  * another module that call `c` runs (false / TL_LOSS_OTHER when none). */
 bool tl_facts__ext_any_return(const TlIndex *idx, const TlCall *c, TlRet kind,

@@ -750,6 +750,34 @@ static bool tl_facts__ext_event_receivers(const TlIndex *idx, const TlCall *c, u
 		tl_free(an);
 	}
 	tl_facts__ext_leave(idx);
+	/* The overrides in this file that the inherited method runs on the
+	 * object (`self._test()` in the base's `test()`): walked as a local
+	 * callee's body, `self` being `c`'s receiver. */
+	if (!(events & TL_FACTS_TRAINED_ONLY)) {
+		TlIntArray ovr;
+		tl_array_init(&ovr);
+		tl_facts__ext_overrides(idx, c, &ovr);
+		for (uint32_t k = 0; k < ovr.size; k++) {
+			int32_t f = ovr.items[k];
+			if (!(idx->funcs.items[f].reach_events & events) || f == c->func)
+				continue;
+			const TlIntArray *calls = tl_index_scope_calls(idx, f);
+			for (uint32_t i = 0; calls && i < calls->size; i++) {
+				const TlCall *inner = &idx->calls.items[calls->items[i]];
+				uint32_t reach = inner->events | inner->callee_events |
+						 (inner->target >= 0 ? idx->funcs.items[inner->target].reach_events : 0);
+				if (!(reach & events))
+					continue;
+				TlNames sub;
+				tl_array_init(&sub);
+				ok = tl_facts__event_receivers(idx, inner, events, &sub, depth + 1, budget) && ok;
+				for (uint32_t j = 0; j < sub.size; j++)
+					ok = tl_facts__to_caller_all(idx, f, c, sub.items[j], out) && ok;
+				tl_facts__names_release(&sub);
+			}
+		}
+		tl_array_release(&ovr);
+	}
 	return ok;
 }
 
@@ -859,7 +887,7 @@ static bool tl_facts__class_trains(const TlIndex *idx, int32_t cls, const char *
  * local class the function builds (`trainer = Trainer(model)`), that an
  * optimizer a method of that class builds updates (tl_facts__class_trains). */
 static bool tl_facts__given_trained(const TlIndex *idx, const char *name, int32_t func,
-				    const TlBinding *mine)
+				    uint32_t pos, const TlBinding *mine)
 {
 	const TlSyms *sy = tl_syms();
 	const char *dot = strchr(name, '.');
@@ -875,12 +903,15 @@ static bool tl_facts__given_trained(const TlIndex *idx, const char *name, int32_
 	if (strncmp(name, "self.", 5) == 0) {
 		cls = idx->funcs.items[func].cls;
 	} else {
-		/* `trainer = Trainer(model)`, bound once in the function. */
+		/* `trainer = Trainer(model)`, as bound where it is asked about. */
 		char obj[256];
 		size_t n = (size_t)(dot - name);
-		const TlIntArray *all = n < sizeof obj ? (memcpy(obj, name, n), obj[n] = 0,
-							 tl_index_bindings_of(idx, func, obj)) : NULL;
-		const TlBinding *b = all && all->size == 1 ? &idx->bindings.items[all->items[0]] : NULL;
+		const TlBinding *b = NULL;
+		if (n < sizeof obj) {
+			memcpy(obj, name, n);
+			obj[n] = 0;
+			b = tl_index_resolve(idx, obj, func, pos);
+		}
 		TSNode v = b && b->kind == TL_BIND_ASSIGN && b->elem < 0 ? tl_index_unparen(b->value)
 									 : (TSNode){ 0 };
 		const TlCall *ctor = !ts_node_is_null(v) && ts_node_symbol(v) == sy->call
@@ -930,8 +961,6 @@ bool tl_facts__module_trained(const TlIndex *idx, const char *name, int32_t func
 			tl_buf_release(&p);
 		}
 	}
-	if (!yes && ts_node_is_null(root))
-		yes = tl_facts__given_trained(idx, name, func, mine);
 	for (uint32_t i = 0; !yes && !ts_node_is_null(root) && i < idx->bindings.size; i++) {
 		const TlBinding *b = &idx->bindings.items[i];
 		if (b->kind != TL_BIND_ASSIGN || ts_node_is_null(b->value))
@@ -948,6 +977,10 @@ bool tl_facts__module_trained(const TlIndex *idx, const char *name, int32_t func
 				yes = tl_facts__relate(idx, &me, &set.items[k]) != TL_REL_DISJOINT;
 		tl_facts__modset_release(&set);
 	}
+	/* Given from outside and trained where it is kept (the construction
+	 * above, when there is one, is the caller's or a wrapper's). */
+	if (!yes)
+		yes = tl_facts__given_trained(idx, name, func, pos, mine);
 	tl_buf_release(&path);
 	return yes;
 }

@@ -193,8 +193,17 @@ char *tl_index_qualify(const TlIndex *idx, TSNode n)
 			break;
 		const TlBinding *bd = tl_index__resolve_n(idx, cur, root_len, tl_index_func_of(idx, at),
 							  ts_node_start_byte(at));
-		if (!bd)
+		if (!bd) {
+			/* `torch` bound by no statement of a file that star-imports
+			 * (`from utils import *`, whose module imports torch): the
+			 * star import binds it, to the torch module. */
+			if (depth == 0 && root_len == 5 && memcmp(cur, "torch", 5) == 0) {
+				const TlIntArray *stars = tl_index_bindings_of(idx, -1, "*");
+				if (stars && stars->size)
+					result = tl_strndup(cur, cur_len);
+			}
 			break;
+		}
 		const char *replacement = NULL;
 		size_t rlen = 0;
 		char *owned = NULL;
