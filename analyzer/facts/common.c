@@ -539,3 +539,20 @@ bool tl_facts__instantiations(const TlIndex *idx, int32_t cls, TlIntArray *out)
 	}
 	return out->size > 0;
 }
+
+bool tl_facts__nest_enter(TlNest *n, bool busy, int max, unsigned *mark)
+{
+	if (busy || n->depth >= max) {
+		n->refused++;
+		return false;
+	}
+	n->depth++;
+	*mark = n->refused;
+	return true;
+}
+
+bool tl_facts__nest_leave(TlNest *n, unsigned mark)
+{
+	n->depth--;
+	return n->refused == mark;
+}

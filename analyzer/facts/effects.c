@@ -30,8 +30,7 @@
 
 #define TL_MODE_NESTING 8
 
-static _Thread_local int tl_facts__mode_nesting;
-static _Thread_local unsigned tl_facts__mode_refused;
+static _Thread_local TlNest tl_facts__mode_nest;
 
 static void tl_facts__mode_summary_clear(TlModeSummary *s)
 {
@@ -166,18 +165,14 @@ const TlModeSummary *tl_facts__mode_summary(const TlIndex *idx, int32_t func)
 	TlModeSummary *s = &fc->mode_sums[func];
 	if (s->state == 2)
 		return s;
-	if (s->state == 1 || tl_facts__mode_nesting >= TL_MODE_NESTING) {
-		tl_facts__mode_refused++;
+	unsigned mark;
+	if (!tl_facts__nest_enter(&tl_facts__mode_nest, s->state == 1, TL_MODE_NESTING, &mark))
 		return NULL;
-	}
 	tl_facts__mode_summary_clear(s);
 	s->forwards_self = false;
 	s->state = 1;
-	tl_facts__mode_nesting++;
-	unsigned refused = tl_facts__mode_refused;
 	tl_facts__mode_summary_fill(idx, func, s);
-	tl_facts__mode_nesting--;
-	if (refused == tl_facts__mode_refused) {
+	if (tl_facts__nest_leave(&tl_facts__mode_nest, mark)) {
 		s->state = 2;
 	} else {
 		/* Given, cautiously, but not kept. */

@@ -33,8 +33,7 @@
  * loaders, a tuple of them). */
 #define TL_HANDED_VALUES 32
 
-static _Thread_local int tl_facts__handed_nesting;
-static _Thread_local unsigned tl_facts__handed_refused;
+static _Thread_local TlNest tl_facts__handed_nest;
 
 enum { TL_SUM_UNASKED, TL_SUM_BUSY, TL_SUM_KEPT };
 
@@ -420,27 +419,22 @@ static void tl_facts__pick_returns(const TlIndex *idx, int32_t func, int32_t ele
 
 /* ---- summaries --------------------------------------------------------------------- */
 
-static bool tl_facts__handed_enter(uint8_t *state)
+static bool tl_facts__handed_enter(uint8_t *state, unsigned *mark)
 {
-	if (tl_facts__handed_nesting >= TL_HANDED_NESTING || *state == TL_SUM_BUSY) {
-		tl_facts__handed_refused++;
+	if (!tl_facts__nest_enter(&tl_facts__handed_nest, *state == TL_SUM_BUSY, TL_HANDED_NESTING, mark))
 		return false;
-	}
 	*state = TL_SUM_BUSY;
-	tl_facts__handed_nesting++;
 	return true;
 }
 
-static void tl_facts__handed_leave(uint8_t *state, unsigned refused)
+static void tl_facts__handed_leave(uint8_t *state, unsigned mark)
 {
-	tl_facts__handed_nesting--;
-	*state = refused == tl_facts__handed_refused ? TL_SUM_KEPT : TL_SUM_UNASKED;
+	*state = tl_facts__nest_leave(&tl_facts__handed_nest, mark) ? TL_SUM_KEPT : TL_SUM_UNASKED;
 }
 
 /* Fills e's loaders (under the enter() of d's module). */
-static void tl_facts__loaders_summary(const TlExtDef *d, TlHanded *e)
+static void tl_facts__loaders_summary(const TlExtDef *d, TlHanded *e, unsigned mark)
 {
-	unsigned refused = tl_facts__handed_refused;
 	tl_array_clear(&e->loaders);
 	e->loaders_unknown = false;
 	TlPicked picked = { { NULL, 0, 0 }, false, TL_FACTS_BUDGET, 0 };
@@ -452,7 +446,7 @@ static void tl_facts__loaders_summary(const TlExtDef *d, TlHanded *e)
 		tl_facts__loader_values(m->idx, m->node, &e->loaders, &e->loaders_unknown);
 	}
 	tl_array_release(&picked.values);
-	tl_facts__handed_leave(&e->loaders_state, refused);
+	tl_facts__handed_leave(&e->loaders_state, mark);
 }
 
 void tl_facts__handed_loaders(const TlIndex *idx, const TlCall *c, int32_t elem, const char *key,
@@ -467,11 +461,12 @@ void tl_facts__handed_loaders(const TlIndex *idx, const TlCall *c, int32_t elem,
 	if (ext)
 		tl_facts__ext_enter(idx);
 	TlHanded *e = tl_facts__handed_entry(d.idx, d.func, elem, key);
+	unsigned mark = 0;
 	if (!e) {
 		*unknown = true;
-	} else if (e->loaders_state == TL_SUM_KEPT || tl_facts__handed_enter(&e->loaders_state)) {
+	} else if (e->loaders_state == TL_SUM_KEPT || tl_facts__handed_enter(&e->loaders_state, &mark)) {
 		if (e->loaders_state != TL_SUM_KEPT)
-			tl_facts__loaders_summary(&d, e);
+			tl_facts__loaders_summary(&d, e, mark);
 		for (uint32_t i = 0; i < e->loaders.size; i++)
 			tl_array_push(out, e->loaders.items[i]);
 		*unknown = *unknown || e->loaders_unknown || (!e->loaders.size && !e->loaders_passes);
@@ -497,8 +492,8 @@ TlMade tl_facts__handed_sampler(const TlIndex *idx, const TlCall *c, int32_t ele
 		tl_facts__ext_enter(idx);
 	TlHanded *e = tl_facts__handed_entry(d.idx, d.func, elem, key);
 	bool have = e && e->sampler_state == TL_SUM_KEPT;
-	if (e && !have && tl_facts__handed_enter(&e->sampler_state)) {
-		unsigned refused = tl_facts__handed_refused;
+	unsigned mark;
+	if (e && !have && tl_facts__handed_enter(&e->sampler_state, &mark)) {
 		TlPicked picked = { { NULL, 0, 0 }, false, TL_FACTS_BUDGET, 0 };
 		tl_facts__pick_returns(d.idx, d.func, elem, key, &picked, 0);
 		/* One DistributedSampler, whichever return hands it back. */
@@ -516,7 +511,7 @@ TlMade tl_facts__handed_sampler(const TlIndex *idx, const TlCall *c, int32_t ele
 		e->sampler = ok ? got : none;
 		e->sampler_ok = ok;
 		e->sampler_passes = picked.passes;
-		tl_facts__handed_leave(&e->sampler_state, refused);
+		tl_facts__handed_leave(&e->sampler_state, mark);
 		have = true;
 	}
 	TlMade got = have && e->sampler_ok ? e->sampler : none;
@@ -581,12 +576,12 @@ uint32_t tl_facts__handed_autocast(const TlIndex *idx, const TlCall *c, int dept
 	uint32_t k = 0;
 	if (h && (uint32_t)d.func < h->funcs) {
 		uint32_t *slot = &h->ctx[d.func];
+		unsigned mark;
 		if (*slot & TL_HANDED_DONE) {
 			k = *slot & ~(TL_HANDED_DONE | TL_HANDED_BUSY);
-		} else if (!(*slot & TL_HANDED_BUSY) && tl_facts__handed_nesting < TL_HANDED_NESTING) {
+		} else if (tl_facts__nest_enter(&tl_facts__handed_nest, (*slot & TL_HANDED_BUSY) != 0,
+						TL_HANDED_NESTING, &mark)) {
 			*slot |= TL_HANDED_BUSY;
-			tl_facts__handed_nesting++;
-			unsigned refused = tl_facts__handed_refused;
 			/* Every value it returns opens autocast: a nullcontext()
 			 * (autocast turned off) or a value that cannot be told
 			 * makes it none. Float16 when every one is; the CPU when
@@ -609,12 +604,9 @@ uint32_t tl_facts__handed_autocast(const TlIndex *idx, const TlCall *c, int dept
 			if (all)
 				k = TL_CTX_AUTOCAST | (half ? TL_CTX_HALF_AUTOCAST : 0) |
 				    (cpu ? TL_CTX_CPU_AUTOCAST : 0);
-			tl_facts__handed_nesting--;
 			*slot &= ~TL_HANDED_BUSY;
-			if (refused == tl_facts__handed_refused)
+			if (tl_facts__nest_leave(&tl_facts__handed_nest, mark))
 				*slot = k | TL_HANDED_DONE;
-		} else {
-			tl_facts__handed_refused++;
 		}
 	}
 	if (ext)
@@ -693,13 +685,11 @@ void tl_facts__epoch_params(const TlExtDef *d, uint32_t *as_sampler, uint32_t *a
 		*as_loader = h->epoch_loader[f];
 		return;
 	}
-	if ((h->epoch_state[f] & TL_HANDED_BUSY) || tl_facts__handed_nesting >= TL_HANDED_NESTING) {
-		tl_facts__handed_refused++;
+	unsigned mark;
+	if (!tl_facts__nest_enter(&tl_facts__handed_nest, (h->epoch_state[f] & TL_HANDED_BUSY) != 0,
+				  TL_HANDED_NESTING, &mark))
 		return;
-	}
 	h->epoch_state[f] |= TL_HANDED_BUSY;
-	tl_facts__handed_nesting++;
-	unsigned refused = tl_facts__handed_refused;
 	uint32_t ss = 0, sl = 0;
 	const TlIntArray *calls = tl_index_scope_calls(idx, d->func);
 	for (uint32_t i = 0; calls && i < calls->size; i++) {
@@ -732,9 +722,8 @@ void tl_facts__epoch_params(const TlExtDef *d, uint32_t *as_sampler, uint32_t *a
 		if (ext)
 			tl_facts__ext_leave(idx);
 	}
-	tl_facts__handed_nesting--;
 	h->epoch_state[f] &= ~TL_HANDED_BUSY;
-	if (refused == tl_facts__handed_refused) {
+	if (tl_facts__nest_leave(&tl_facts__handed_nest, mark)) {
 		h->epoch_state[f] |= TL_HANDED_DONE;
 		h->epoch_sampler[f] = ss;
 		h->epoch_loader[f] = sl;

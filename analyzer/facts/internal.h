@@ -328,6 +328,20 @@ bool tl_facts__comprehension_local(const TlIndex *idx, TSNode id);
  * torch.autograd.grad (a gradient penalty, an input saliency, classifier
  * guidance). A value one of them reads needs the graph it carries. */
 #define TL_EV_DIFFERENTIATES (TL_EV_BACKWARD | TL_EV_GRAD_CALL)
+/* The guard of summaries computed inside summaries (summary.c, effects.c,
+ * handed.c: one per family and thread). They nest at most a bound deep; an
+ * answer that met that bound, or met a summary being computed (a
+ * recursion), is given but not kept, so that a kept summary never depends on
+ * the order of the questions. */
+typedef struct TlNest {
+	int depth;
+	unsigned refused;
+} TlNest;
+/* Starts a summary: false, with a refusal counted, when it is `busy` (being
+ * computed) or `max` are under way; else *mark notes the refusals so far. */
+bool tl_facts__nest_enter(TlNest *n, bool busy, int max, unsigned *mark);
+/* Ends it: true when nothing was refused since `mark` (keep the answer). */
+bool tl_facts__nest_leave(TlNest *n, unsigned mark);
 void tl_facts__step_loop_list(const TlIndex *idx, TSNode node, TlIntArray *out);
 void tl_facts__modset_release(TlModSet *set);
 TSNode tl_facts__module_root(const TlIndex *idx, TSNode expr, TlBuf *path);

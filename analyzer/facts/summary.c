@@ -20,8 +20,7 @@
  * calling a constructor); past this, answers are not kept. */
 #define TL_SUMMARY_NESTING 8
 
-static _Thread_local int tl_facts__summary_nesting;
-static _Thread_local unsigned tl_facts__summary_refused;
+static _Thread_local TlNest tl_facts__summary_nest;
 
 /* Calls `pred` on each return value of `f`; `all` asks whether every one
  * satisfies it (and there is one), else whether some one does. */
@@ -41,21 +40,20 @@ static bool tl_facts__summary_visit(const TlIndex *idx, TSNode ret, void *data)
 
 /* Starts computing a summary of `f` for the slot `bit`; false (and a
  * refusal noted) when the bound is met or it is already being computed. */
-static bool tl_facts__summary_enter(TlFunc *fn, uint32_t bit)
+static bool tl_facts__summary_enter(TlFunc *fn, uint32_t bit, unsigned *mark)
 {
-	if (tl_facts__summary_nesting >= TL_SUMMARY_NESTING || (fn->ret_busy & bit)) {
-		tl_facts__summary_refused++;
+	if (!tl_facts__nest_enter(&tl_facts__summary_nest, (fn->ret_busy & bit) != 0,
+				  TL_SUMMARY_NESTING, mark))
 		return false;
-	}
 	fn->ret_busy |= bit;
-	tl_facts__summary_nesting++;
 	return true;
 }
 
-static void tl_facts__summary_leave(TlFunc *fn, uint32_t bit)
+/* Ends it; true when the answer may be kept. */
+static bool tl_facts__summary_leave(TlFunc *fn, uint32_t bit, unsigned mark)
 {
 	fn->ret_busy &= ~bit;
-	tl_facts__summary_nesting--;
+	return tl_facts__nest_leave(&tl_facts__summary_nest, mark);
 }
 
 bool tl_facts__returns(const TlIndex *idx, int32_t f, TlRet kind,
@@ -69,14 +67,13 @@ bool tl_facts__returns(const TlIndex *idx, int32_t f, TlRet kind,
 	uint32_t bit = 1u << kind;
 	if (fn->ret_known & bit)
 		return (fn->ret_yes & bit) != 0;
-	if (!tl_facts__summary_enter(fn, bit))
+	unsigned mark;
+	if (!tl_facts__summary_enter(fn, bit, &mark))
 		return false;
-	unsigned refused = tl_facts__summary_refused;
 	TlRetWalk w = { pred, kind == TL_RET_CRITERION, false, true };
 	tl_facts__each_return(idx, f, tl_facts__summary_visit, &w);
 	bool yes = w.all ? w.any && w.none_failed : w.any;
-	tl_facts__summary_leave(fn, bit);
-	if (refused == tl_facts__summary_refused) {
+	if (tl_facts__summary_leave(fn, bit, mark)) {
 		fn->ret_known |= bit;
 		if (yes)
 			fn->ret_yes |= bit;
@@ -109,14 +106,13 @@ int tl_facts__returned_loss_kind(const TlIndex *idx, int32_t f,
 	uint32_t bit = 1u << TL_RET_COUNT;
 	if (fn->ret_loss)
 		return fn->ret_loss - 1;
-	if (!tl_facts__summary_enter(fn, bit))
+	unsigned mark;
+	if (!tl_facts__summary_enter(fn, bit, &mark))
 		return TL_LOSS_OTHER;
-	unsigned refused = tl_facts__summary_refused;
 	TlKindWalk w = { kind_of, -1 };
 	tl_facts__each_return(idx, f, tl_facts__kind_visit, &w);
 	int k = w.agreed < 0 ? TL_LOSS_OTHER : w.agreed;
-	tl_facts__summary_leave(fn, bit);
-	if (refused == tl_facts__summary_refused)
+	if (tl_facts__summary_leave(fn, bit, mark))
 		fn->ret_loss = k + 1;
 	return k;
 }
