@@ -731,19 +731,7 @@ static bool tl_project__import_lines(TlProject *p, const char *path, TlBuf *out)
 		tl_scan_imports(o->text, o->len, out);
 		return true;
 	}
-	FILE *fp = fopen(path, "rb");
-	if (!fp)
-		return false;
-	TlBuf text;
-	tl_buf_init(&text);
-	char chunk[16384];
-	size_t got;
-	while (text.len < TL_SCAN_MAX_BYTES && (got = fread(chunk, 1, sizeof chunk, fp)) > 0)
-		tl_buf_addn(&text, chunk, got);
-	fclose(fp);
-	tl_scan_imports(text.data ? text.data : "", text.len, out);
-	tl_buf_release(&text);
-	return true;
+	return tl_scan_file_imports(path, out);
 }
 
 /* Modules the question below reads at most, and imported names it looks

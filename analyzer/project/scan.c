@@ -63,6 +63,23 @@ void tl_scan_imports(const char *text, size_t n, TlBuf *out)
 	}
 }
 
+bool tl_scan_file_imports(const char *path, TlBuf *out)
+{
+	FILE *fp = fopen(path, "rb");
+	if (!fp)
+		return false;
+	TlBuf text;
+	tl_buf_init(&text);
+	char chunk[16384];
+	size_t got;
+	while (text.len < TL_SCAN_MAX_BYTES && (got = fread(chunk, 1, sizeof chunk, fp)) > 0)
+		tl_buf_addn(&text, chunk, got);
+	fclose(fp);
+	tl_scan_imports(text.data ? text.data : "", text.len, out);
+	tl_buf_release(&text);
+	return true;
+}
+
 /* Reads the file at `path` into the scan (its import lines); false when
  * the byte bound is passed. */
 static bool tl_scan__read(TlScan *s, const char *path, size_t *bytes, TlBuf *text, TlBuf *imports)

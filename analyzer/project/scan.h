@@ -47,6 +47,9 @@ void tl_scan_release(TlScan *s);
 /* The lines of `text` (`n` bytes) whose first word is `import` or `from`,
  * appended to `out`, each ending in '\n'. */
 void tl_scan_imports(const char *text, size_t n, TlBuf *out);
+/* The import lines of the file at `path` (its first TL_SCAN_MAX_BYTES),
+ * appended to `out` as tl_scan_imports does; false when it cannot be read. */
+bool tl_scan_file_imports(const char *path, TlBuf *out);
 /* True when `text` holds `word` (`len` bytes) as a whole word (letters,
  * digits and '_' around it are not part of it). */
 bool tl_scan_has_word(const char *text, const char *word, size_t len);
