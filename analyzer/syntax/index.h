@@ -185,8 +185,9 @@ typedef struct TlCall {
 	int32_t loop;     /* innermost loop of the same function, or -1 */
 	int32_t with;     /* innermost with block of the same function, or -1 */
 	int32_t target;   /* local function it calls, or -1; `self.m()` whose class
-			   * and bases define no `m` targets the one override in a
-			   * derived local class, if exactly one defines it */
+			   * and bases define no `m`, or only a stub of it (`pass`,
+			   * `raise NotImplementedError`), targets the one override
+			   * in a derived local class, if exactly one defines it */
 	int32_t arg_target; /* local function passed as an argument (a closure
 			     * for opt.step), which it may call; or -1 */
 	uint32_t events;
