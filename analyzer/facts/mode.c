@@ -656,6 +656,50 @@ static bool tl_facts__to_caller_all(const TlIndex *idx, int32_t f, const TlCall 
 static bool tl_facts__ext_event_receivers(const TlIndex *idx, const TlCall *c, uint32_t events,
 					  TlNames *out, int depth, uint32_t *budget);
 
+/* How call `c` runs the body of function `f` (tl_facts__body_receivers). */
+enum {
+	TL_BODY_CALLEE,   /* `f` is c's target: its names map to c's arguments, and
+			   * only the code c's constant arguments run counts */
+	TL_BODY_CLOSURE,  /* `f` is passed along and called by the callee: its
+			   * names are c's own scope's */
+	TL_BODY_OVERRIDE, /* `f` is a local override the inherited method c runs
+			   * (`self._test()` in the base's `test()`): its names map
+			   * to c's receiver */
+};
+
+/* The receivers of `events` in the body of `f`, which call `c` runs as
+ * `how` says, named as c's scope names them, appended to `out`; false
+ * when one cannot be told. The calls in it are asked at `depth` + 1. */
+static bool tl_facts__body_receivers(const TlIndex *idx, int32_t f, const TlCall *c, int how,
+				     uint32_t events, TlNames *out, int depth, uint32_t *budget)
+{
+	bool ok = true;
+	const TlIntArray *calls = tl_index_scope_calls(idx, f);
+	for (uint32_t i = 0; calls && i < calls->size; i++) {
+		const TlCall *inner = &idx->calls.items[calls->items[i]];
+		uint32_t reach = inner->events | inner->callee_events |
+				 (inner->target >= 0 ? idx->funcs.items[inner->target].reach_events : 0) |
+				 (inner->arg_target >= 0 ? idx->funcs.items[inner->arg_target].reach_events : 0);
+		if (!(reach & events))
+			continue;
+		/* Code the call does not run (`if mode == "eval":` at
+		 * `set_mode(model, "train")`). */
+		if (how == TL_BODY_CALLEE && tl_facts__runs_at(idx, inner->node, f, c) == TL_RUNS_NEVER)
+			continue;
+		TlNames sub;
+		tl_array_init(&sub);
+		ok = tl_facts__event_receivers(idx, inner, events, &sub, depth + 1, budget) && ok;
+		for (uint32_t k = 0; k < sub.size; k++) {
+			if (how == TL_BODY_CLOSURE)
+				tl_array_push(out, tl_strdup(sub.items[k]));
+			else
+				ok = tl_facts__to_caller_all(idx, f, c, sub.items[k], out) && ok;
+		}
+		tl_facts__names_release(&sub);
+	}
+	return ok;
+}
+
 bool tl_facts__event_receivers(const TlIndex *idx, const TlCall *c, uint32_t events,
 			       TlNames *out, int depth, uint32_t *budget)
 {
@@ -676,31 +720,8 @@ bool tl_facts__event_receivers(const TlIndex *idx, const TlCall *c, uint32_t eve
 		if (depth > TL_FACTS_DEPTH || f == c->func || !*budget)
 			return false;
 		(*budget)--;
-		const TlIntArray *calls = tl_index_scope_calls(idx, f);
-		for (uint32_t i = 0; calls && i < calls->size; i++) {
-			const TlCall *inner = &idx->calls.items[calls->items[i]];
-			uint32_t reach = inner->events | inner->callee_events |
-					 (inner->target >= 0 ? idx->funcs.items[inner->target].reach_events : 0) |
-					 (inner->arg_target >= 0 ? idx->funcs.items[inner->arg_target].reach_events : 0);
-			if (!(reach & events))
-				continue;
-			/* Code the call does not run (`if mode == "eval":` at
-			 * `set_mode(model, "train")`). */
-			if (t == 0 && tl_facts__runs_at(idx, inner->node, f, c) == TL_RUNS_NEVER)
-				continue;
-			TlNames sub;
-			tl_array_init(&sub);
-			ok = tl_facts__event_receivers(idx, inner, events, &sub, depth + 1, budget) && ok;
-			for (uint32_t k = 0; k < sub.size; k++) {
-				/* A closure passed along is called by the callee, not by
-				 * `c`: its names are `c`'s own scope's. */
-				if (t == 0)
-					ok = tl_facts__to_caller_all(idx, f, c, sub.items[k], out) && ok;
-				else
-					tl_array_push(out, tl_strdup(sub.items[k]));
-			}
-			tl_facts__names_release(&sub);
-		}
+		ok = tl_facts__body_receivers(idx, f, c, t == 0 ? TL_BODY_CALLEE : TL_BODY_CLOSURE, events,
+					      out, depth, budget) && ok;
 	}
 	if (c->callee_events & events)
 		ok = tl_facts__ext_event_receivers(idx, c, events, out, depth, budget) && ok;
@@ -759,22 +780,9 @@ static bool tl_facts__ext_event_receivers(const TlIndex *idx, const TlCall *c, u
 		tl_facts__ext_overrides(idx, c, &ovr);
 		for (uint32_t k = 0; k < ovr.size; k++) {
 			int32_t f = ovr.items[k];
-			if (!(idx->funcs.items[f].reach_events & events) || f == c->func)
-				continue;
-			const TlIntArray *calls = tl_index_scope_calls(idx, f);
-			for (uint32_t i = 0; calls && i < calls->size; i++) {
-				const TlCall *inner = &idx->calls.items[calls->items[i]];
-				uint32_t reach = inner->events | inner->callee_events |
-						 (inner->target >= 0 ? idx->funcs.items[inner->target].reach_events : 0);
-				if (!(reach & events))
-					continue;
-				TlNames sub;
-				tl_array_init(&sub);
-				ok = tl_facts__event_receivers(idx, inner, events, &sub, depth + 1, budget) && ok;
-				for (uint32_t j = 0; j < sub.size; j++)
-					ok = tl_facts__to_caller_all(idx, f, c, sub.items[j], out) && ok;
-				tl_facts__names_release(&sub);
-			}
+			if ((idx->funcs.items[f].reach_events & events) && f != c->func)
+				ok = tl_facts__body_receivers(idx, f, c, TL_BODY_OVERRIDE, events, out, depth,
+							      budget) && ok;
 		}
 		tl_array_release(&ovr);
 	}
