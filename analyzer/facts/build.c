@@ -243,14 +243,22 @@ static uint8_t *tl_facts__iteration_funcs(const TlIndex *idx)
 static void tl_facts__events(TlIndex *idx)
 {
 	uint8_t *iter = idx->imports ? tl_facts__iteration_funcs(idx) : NULL;
-	TlIntArray virt; /* calls of inherited methods of other modules that run local overrides */
+	/* Calls of inherited methods of other modules that run local
+	 * overrides: (call, override) pairs. */
+	TlIntArray virt, ovr;
 	tl_array_init(&virt);
+	tl_array_init(&ovr);
 	for (uint32_t i = 0; i < idx->calls.size; i++) {
 		TlCall *c = &idx->calls.items[i];
 		c->events = tl_facts_call_events(idx, c);
-		if (iter && (c->loop >= 0 || (c->func >= 0 && iter[c->func])) &&
-		    tl_facts__ext_call_events(idx, c))
-			tl_array_push(&virt, (int32_t)i);
+		if (iter && (c->loop >= 0 || (c->func >= 0 && iter[c->func]))) {
+			ovr.size = 0;
+			tl_facts__ext_call_events(idx, c, &ovr);
+			for (uint32_t k = 0; k < ovr.size; k++) {
+				tl_array_push(&virt, (int32_t)i);
+				tl_array_push(&virt, ovr.items[k]);
+			}
+		}
 		if (c->func >= 0)
 			idx->funcs.items[c->func].events |= c->events;
 	}
@@ -271,20 +279,14 @@ static void tl_facts__events(TlIndex *idx)
 	 * `self.m()` calls reach: their events are the call's too, and reach
 	 * the callers again. */
 	if (virt.size && !tl_bound_hit()) {
-		TlIntArray ovr;
-		tl_array_init(&ovr);
-		for (uint32_t i = 0; i < virt.size; i++) {
-			TlCall *c = &idx->calls.items[virt.items[i]];
-			ovr.size = 0;
-			tl_facts__ext_overrides(idx, c, &ovr);
-			for (uint32_t k = 0; k < ovr.size; k++)
-				c->callee_events |= idx->funcs.items[ovr.items[k]].reach_events;
-		}
-		tl_array_release(&ovr);
+		for (uint32_t i = 0; i + 1 < virt.size; i += 2)
+			idx->calls.items[virt.items[i]].callee_events |=
+				idx->funcs.items[virt.items[i + 1]].reach_events;
 		tl_facts__propagate_bits(idx, &callers, offsetof(TlFunc, reach_events),
 					 offsetof(TlCall, callee_events), false);
 	}
 	tl_array_release(&virt);
+	tl_array_release(&ovr);
 	tl_groups_release(&callers);
 	if (tl_bound_hit())
 		return;

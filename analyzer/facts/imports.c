@@ -427,26 +427,20 @@ void tl_facts__ext_overrides(const TlIndex *idx, const TlCall *c, TlIntArray *ou
 	tl_facts__ext_leave(idx);
 }
 
-bool tl_facts__ext_call_events(TlIndex *idx, TlCall *c)
+void tl_facts__ext_call_events(TlIndex *idx, TlCall *c, TlIntArray *overrides)
 {
 	if (!idx->imports || c->target >= 0)
-		return false;
+		return;
 	tl_facts__ext_enter(idx);
 	TlExtDef d;
-	bool overrides = false;
 	if (tl_facts__ext_callee_in(idx, c, &d)) {
 		const TlFunc *f = &d.idx->funcs.items[d.func];
 		c->callee_events = f->reach_events;
 		c->callee_flat = f->flat_events;
 		c->callee_steps = f->runs_step_loop;
-		TlIntArray ovr;
-		tl_array_init(&ovr);
-		tl_facts__overrides_in(idx, c, &d, &ovr);
-		overrides = ovr.size > 0;
-		tl_array_release(&ovr);
+		tl_facts__overrides_in(idx, c, &d, overrides);
 	}
 	tl_facts__ext_leave(idx);
-	return overrides;
 }
 
 TSNode tl_facts__ext_param_arg(const TlIndex *idx, const TlCall *c, const TlExtDef *d,

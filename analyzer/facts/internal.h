@@ -265,11 +265,11 @@ bool tl_facts__exits_at_end(const TlLoop *lp);
 bool tl_facts__unwraps(const TlCall *c);
 /* Fills c->callee_events / callee_flat / callee_steps (tl_facts_build). */
 /* Fills call `c`'s callee_events, callee_flat and callee_steps from the
- * function of another module it runs; true when that function is a method
- * inherited by an object of a local class that runs local overrides
- * (tl_facts__ext_overrides: their events are added once the file's own
- * reach is known). */
-bool tl_facts__ext_call_events(TlIndex *idx, TlCall *c);
+ * function of another module it runs, and appends to `overrides` the local
+ * overrides that function runs when it is a method inherited by an object
+ * of a local class (tl_facts__ext_overrides; the caller adds their events
+ * once the file's own reach is known). */
+void tl_facts__ext_call_events(TlIndex *idx, TlCall *c, TlIntArray *overrides);
 /* The local overrides that the inherited method of another module call `c`
  * runs on an object of a local derived class, as `self.m(...)` there:
  * function indices appended to `out`. */
