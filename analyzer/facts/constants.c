@@ -12,11 +12,7 @@
 
 /* ---- literals through names bound once --------------------------------------------- */
 
-/* The value of `name` when it is bound exactly once in its scope, by a
- * plain assignment of the whole value (`flag = False`, not `a, flag = ...`,
- * not `flag += ...`, not a parameter, loop target or class attribute).
- * Null otherwise: a name bound twice may hold either value. */
-static TSNode tl_facts__bound_once(const TlIndex *idx, TSNode name)
+TSNode tl_facts__bound_once(const TlIndex *idx, TSNode name)
 {
 	const TlSyms *sy = tl_syms();
 	TSNode none = { 0 };

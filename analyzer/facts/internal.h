@@ -292,6 +292,11 @@ bool tl_facts__ext_class_is_module(const TlIndex *idx, const char *q);
  * something that may (a layer, a parameter, an unknown call's result), no
  * register_parameter / add_module, and its bases hold none either. */
 bool tl_facts__class_param_free(const TlIndex *idx, int32_t cls);
+/* The value of identifier `name` when it is bound exactly once in its
+ * scope, by a plain assignment of the whole value (`flag = False`, not
+ * `a, flag = ...`, not `flag += ...`, not a parameter, loop target or class
+ * attribute). Null otherwise: a name bound twice may hold either value. */
+TSNode tl_facts__bound_once(const TlIndex *idx, TSNode name);
 bool tl_facts__ext_class_param_free(const TlIndex *idx, const char *q);
 /* The name of the class of another module that `q` names, into buf; NULL
  * when it names none. */

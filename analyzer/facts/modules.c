@@ -891,11 +891,9 @@ static bool tl_facts__made_without_grad(const TlIndex *idx, TSNode e, int32_t fu
 	    s == sy->true_ || s == sy->false_ || s == sy->none)
 		return true;
 	if (s == sy->identifier) {
+		TSNode v = tl_facts__bound_once(idx, e);
 		const TlBinding *b = tl_index_resolve_node(idx, e);
-		if (!b || b->kind != TL_BIND_ASSIGN || b->elem >= 0 || b->func != func)
-			return false;
-		const TlIntArray *all = tl_index_bindings_of(idx, func, b->name);
-		if (!all || all->size != 1)
+		if (ts_node_is_null(v) || !b || b->func != func)
 			return false;
 		/* `x.requires_grad_()` or `x.requires_grad = True` later on. */
 		const TlIntArray *calls = tl_index_scope_calls(idx, func);
@@ -912,9 +910,7 @@ static bool tl_facts__made_without_grad(const TlIndex *idx, TSNode e, int32_t fu
 		tl_buf_release(&attr);
 		if (set && set->size)
 			return false;
-		e = tl_index_unparen(tl_facts__bound_value(b));
-		if (ts_node_is_null(e))
-			return false;
+		e = v;
 		s = ts_node_symbol(e);
 	}
 	if (s != sy->call)
