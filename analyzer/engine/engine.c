@@ -140,6 +140,17 @@ static bool tl_engine__type_param_default(const TlSource *src, TSNode n)
  * starred call `*_(...)`, which the grammar takes (the lines dedented by
  * their first line's indentation). Not reported until a grammar release
  * parses it; the statement stays unanalysed. */
+/* The index of the quote that closes the string literal opened by quote
+ * `s[i]` (a backslash escapes the next byte), or `len` when none does. */
+static uint32_t tl_engine__string_end(const char *s, uint32_t len, uint32_t i)
+{
+	char q = s[i];
+	for (i++; i < len && s[i] != q; i++)
+		if (s[i] == '\\')
+			i++;
+	return i < len ? i : len;
+}
+
 static bool tl_engine__starred_paren(const TlSource *src, TSNode n, TSParser **parser)
 {
 	const char *t = src->text;
@@ -171,20 +182,12 @@ static bool tl_engine__starred_paren(const TlSource *src, TSNode n, TSParser **p
 	const char *s = text.data;
 	uint32_t len = (uint32_t)text.len;
 	bool changed = false;
-	char quote = 0;
 	TlArray(uint32_t) opens, closes; /* ascending, each */
 	tl_array_init(&opens);
 	tl_array_init(&closes);
 	for (uint32_t i = 0; s && i + 1 < len; i++) {
-		if (quote) {
-			if (s[i] == '\\')
-				i++;
-			else if (s[i] == quote)
-				quote = 0;
-			continue;
-		}
 		if (s[i] == '"' || s[i] == '\'') {
-			quote = s[i];
+			i = tl_engine__string_end(s, len, i);
 			continue;
 		}
 		if (s[i] == '#') {
@@ -204,16 +207,10 @@ static bool tl_engine__starred_paren(const TlSource *src, TSNode n, TSParser **p
 			continue;
 		/* The operand's closing bracket (strings inside skipped). */
 		int depth = 0;
-		char q = 0;
 		uint32_t j = i + 1;
 		for (; j < len; j++) {
-			if (q) {
-				if (s[j] == '\\')
-					j++;
-				else if (s[j] == q)
-					q = 0;
-			} else if (s[j] == '"' || s[j] == '\'') {
-				q = s[j];
+			if (s[j] == '"' || s[j] == '\'') {
+				j = tl_engine__string_end(s, len, j);
 			} else if (s[j] == '(' || s[j] == '[' || s[j] == '{') {
 				depth++;
 			} else if ((s[j] == ')' || s[j] == ']' || s[j] == '}') && --depth == 0) {
