@@ -121,20 +121,29 @@ run memory-budget-under 0 "$bin" -q "$tmp/list.py"
 awk 'BEGIN { print "import torch"; for (i = 0; i < 40000; i++) printf "loss%d = model(x).sum()\n", i }' >"$tmp/long.py"
 run cpu-bound-parse 2 env TORCHLINT_CPU_SECONDS=0.001 "$bin" --format concise -q "$tmp/long.py"
 has cpu-bound-parse "$tmp/out" "long.py:1:1: TL002 analysis stopped while parsing: it took more than 0.001 s of CPU time"
-# The facts built once per file: a chain of 26,000 functions each calling
+# The facts built once per file: a chain of 40,000 functions each calling
 # the next one defined, each switching grad off with a statement
 # `torch.set_grad_enabled(False)` first. Whether a call site runs
 # grad-disabled looks through the file's set_grad_enabled statements for
 # its function's (facts/contexts.c, tl_facts_local_grad), one site per
-# function: quadratic, 2.4 s of facts (40,000 functions: 9.7 s; the
-# call-graph rounds that made a plain chain quadratic are worklists now:
-# 40,000 plain functions take 0.07 s of facts). With a 2 s bound it stops
-# there, after parsing and indexing (0.5 s; 1.6 s under ASan, which 40,000
-# functions took past the bound): the file is not checked.
-chain_funcs() { awk -v n="$1" 'BEGIN { print "import torch"; print "def step(opt):"; print "    opt.step()"; for (i = 0; i < n; i++) printf "def f%d(m, x):\n    torch.set_grad_enabled(False)\n    return f%d(m, x)\n", i, i + 1; printf "def f%d(m, x):\n    loss = m(x).sum()\n    loss.backward()\n", n }'; }
-chain_funcs 26000 >"$tmp/funcs.py"
-run cpu-bound-facts 2 sh -c 'ulimit -t 12; TORCHLINT_CPU_SECONDS=2 exec "$0" --format concise --color never -q "$1" "$2"' "$bin" "$tmp/good.py" "$tmp/funcs.py"
-has cpu-bound-facts "$tmp/out" "funcs.py:1:1: TL002 analysis stopped while building the facts: it took more than 2 s of CPU time"
+# function: quadratic, about 9 s of facts here (the call-graph rounds that
+# made a plain chain quadratic are worklists now). Its twin, the same chain
+# with `torch.manual_seed(0)` in place of the switch, takes linear facts:
+# its whole run (1.3 s here, 3.7 s under ASan) bounds what parsing and
+# indexing the switching chain take. The bound is 2.5 times the twin's CPU
+# time, so the run stops in the facts phase on a fast machine and a slow
+# one alike, release or ASan (a fixed 2 s bound over 26,000 functions ran
+# past the facts on CI's faster CPU and stopped while matching the rules).
+chain_funcs() { awk -v n="$1" -v s="$2" 'BEGIN { print "import torch"; print "def step(opt):"; print "    opt.step()"; for (i = 0; i < n; i++) printf "def f%d(m, x):\n    %s\n    return f%d(m, x)\n", i, s, i + 1; printf "def f%d(m, x):\n    loss = m(x).sum()\n    loss.backward()\n", n }'; }
+chain_funcs 40000 'torch.set_grad_enabled(False)' >"$tmp/funcs.py"
+chain_funcs 40000 'torch.manual_seed(0)' >"$tmp/twin.py"
+# CPU seconds (user + system) of one run of the twin, from `times`.
+twin_cpu=$( ( "$bin" -q "$tmp/twin.py" >/dev/null 2>&1; times ) | sed -n 2p |
+	awk '{ split($1, u, "m"); split($2, s, "m"); print u[1] * 60 + u[2] + s[1] * 60 + s[2] }')
+bound=$(awk -v t="$twin_cpu" 'BEGIN { b = int(t * 2.5 + 0.999); print (b < 1 ? 1 : b) }')
+cap=$((bound + 20))
+run cpu-bound-facts 2 sh -c 'ulimit -t "$3"; TORCHLINT_CPU_SECONDS="$4" exec "$0" --format concise --color never -q "$1" "$2"' "$bin" "$tmp/good.py" "$tmp/funcs.py" "$cap" "$bound"
+has cpu-bound-facts "$tmp/out" "funcs.py:1:1: TL002 analysis stopped while building the facts: it took more than $bound s of CPU time"
 lines cpu-bound-facts "$tmp/out" "$(($(wc -l <"$tmp/good.alone") + 1))"
 grep -F "good.py" "$tmp/out" >"$tmp/good.beside"
 if cmp -s "$tmp/good.alone" "$tmp/good.beside"; then ok; else bad "good.py findings differ beside funcs.py"; diff "$tmp/good.alone" "$tmp/good.beside" | head; fi
@@ -170,14 +179,15 @@ grep -F "main.py" "$tmp/out" >"$tmp/main.beside"
 if cmp -s "$tmp/main.alone" "$tmp/main.beside"; then ok; else bad "main.py findings differ with the huge helper"; diff "$tmp/main.alone" "$tmp/main.beside" | head; fi
 # Over the CPU bound while its facts are built; the time is the module's
 # own: the importing file is not cut (no TL002 for it).
-chain_funcs 26000 >"$tmp/proj/helper.py"
-run context-cpu 1 sh -c 'cd "$1" && ulimit -t 12 && TORCHLINT_CPU_SECONDS=2 exec "$0" --format concise --color never main.py' "$bin" "$tmp/proj"
-has context-cpu "$tmp/err" "helper.py:1:1: warning: imported for context but not used (TL002): its analysis stopped while building the facts: it took more than 2 s of CPU time"
+# The switching chain and the bound measured above.
+cp "$tmp/funcs.py" "$tmp/proj/helper.py"
+run context-cpu 1 sh -c 'cd "$1" && ulimit -t "$2" && TORCHLINT_CPU_SECONDS="$3" exec "$0" --format concise --color never main.py' "$bin" "$tmp/proj" "$cap" "$bound"
+has context-cpu "$tmp/err" "helper.py:1:1: warning: imported for context but not used (TL002): its analysis stopped while building the facts: it took more than $bound s of CPU time"
 hasnt context-cpu "$tmp/out" "TL002"
 grep -F "main.py" "$tmp/out" >"$tmp/main.beside"
 if cmp -s "$tmp/main.alone" "$tmp/main.beside"; then ok; else bad "main.py findings differ with the slow helper"; diff "$tmp/main.alone" "$tmp/main.beside" | head; fi
 # -q keeps the warning off standard error, as it does notices.
-run context-quiet 1 sh -c 'cd "$1" && TORCHLINT_CPU_SECONDS=2 exec "$0" -q --format concise main.py' "$bin" "$tmp/proj"
+run context-quiet 1 sh -c 'cd "$1" && TORCHLINT_CPU_SECONDS="$2" exec "$0" -q --format concise main.py' "$bin" "$tmp/proj" "$bound"
 hasnt context-quiet "$tmp/err" "imported for context"
 
 echo "limits: $pass passed, $fail failed"
