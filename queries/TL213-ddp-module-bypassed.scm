@@ -3,7 +3,9 @@
 ; (`ddp.module(x)`, `ddp.module.forward(x)`, a name bound to `ddp.module`)
 ; whose result reaches a backward: DDP's forward never runs, so the
 ; gradients of that backward are not averaged across processes. Not in
-; evaluation: under no_grad, or with the module last put in eval mode.
+; evaluation: under no_grad, or with the module last put in eval mode; not
+; where nothing steps an optimizer on those gradients (a test comparing
+; gradients, a probe): replicas that are never updated cannot drift apart.
 
 ; ddp.module(x), inner(x) with inner = ddp.module
 ((call
@@ -11,7 +13,8 @@
   (#wrapped-module? @_inner ddp)
   (#reaches-backward? @finding)
   (#not-under-context? @finding grad-disabled)
-  (#not-mode-is? @finding eval))
+  (#not-mode-is? @finding eval)
+  (#updates-weights? @finding))
 
 ; ddp.module.forward(x)
 ((call
@@ -22,4 +25,5 @@
   (#wrapped-module? @_inner ddp)
   (#reaches-backward? @finding)
   (#not-under-context? @finding grad-disabled)
-  (#not-mode-is? @finding eval))
+  (#not-mode-is? @finding eval)
+  (#updates-weights? @finding))

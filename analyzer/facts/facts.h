@@ -505,6 +505,13 @@ uint32_t tl_facts_step_loops(const TlIndex *idx, TSNode node, uint32_t events,
  * iteration is a one-off rather than a hot step (facts/modules.c). */
 bool tl_facts_iteration_builds_model(const TlIndex *idx, TSNode node);
 
+/* True when the training around `node` updates weights: a loop around it
+ * (any depth) steps an optimizer in its iteration, or its function does
+ * (through the local functions it calls), or that holds around a call
+ * site of its function. A backward whose gradients nothing applies (a
+ * test comparing gradients, a probe) updates none (facts/loops.c). */
+bool tl_facts_updates_weights(const TlIndex *idx, TSNode node);
+
 /* True when `expr` is a name the innermost loop around it binds as its
  * target (`for opt in optimizers: scaler.step(opt)`): each iteration holds
  * another element (facts/loops.c). */

@@ -3,7 +3,7 @@
  *
  * Owns: tl_facts_step_loops, tl_facts_in_step_loop, tl_facts_under_every_n, tl_facts_loop_invariant,
  * tl_facts_pass_lacks, tl_facts_first_forward, tl_facts_model_computation,
- * tl_facts_repeated_step_loop. */
+ * tl_facts_repeated_step_loop, tl_facts_updates_weights. */
 #include "facts/internal.h"
 
 static bool tl_facts__every_n(const TlIndex *idx, TSNode cond, int depth);
@@ -905,6 +905,40 @@ bool tl_facts_outer_loop_has(const TlIndex *idx, TSNode node, uint32_t events)
 		has = tl_facts__outer_has(idx, loops.items[i], events, 0);
 	tl_array_release(&loops);
 	return has;
+}
+
+/* ---- whether the training around a node updates weights -------------------------- */
+
+/* True when the code around `node` (in `loop` of `func`) steps an
+ * optimizer: a loop around it (any depth) whose iteration does, else its
+ * function (what it reaches included), else that for a call site of the
+ * function, bounded by depth and budget. */
+static bool tl_facts__steps_around(const TlIndex *idx, int32_t func, int32_t loop, int depth,
+				   int *budget)
+{
+	if (depth > TL_FACTS_DEPTH || --*budget < 0)
+		return false;
+	for (int32_t l = loop; l >= 0; l = idx->loops.items[l].parent)
+		if (idx->loops.items[l].events & TL_EV_OPT_STEP)
+			return true;
+	if (func < 0)
+		return false;
+	const TlFunc *f = &idx->funcs.items[func];
+	if (f->reach_events & TL_EV_OPT_STEP)
+		return true;
+	for (uint32_t i = 0; i < f->call_sites.size; i++) {
+		const TlCall *c = &idx->calls.items[f->call_sites.items[i]];
+		if (c->func != func && tl_facts__steps_around(idx, c->func, c->loop, depth + 1, budget))
+			return true;
+	}
+	return false;
+}
+
+bool tl_facts_updates_weights(const TlIndex *idx, TSNode node)
+{
+	int budget = TL_FACTS_BUDGET;
+	return tl_facts__steps_around(idx, tl_index_func_of(idx, node), tl_index_loop_of(idx, node), 0,
+				      &budget);
 }
 
 bool tl_facts_loop_element(const TlIndex *idx, TSNode expr)

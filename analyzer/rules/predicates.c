@@ -354,6 +354,8 @@ const TlPredicateDef tl_predicates[] = {
 	  "some step loop of the node has the event in its iteration" },
 	{ "loop-element", NULL, NULL, NULL, tl_facts_loop_element,
 	  "the expression is a name the innermost loop around it binds as its target: each iteration holds another element" },
+	{ "updates-weights", NULL, NULL, NULL, tl_facts_updates_weights,
+	  "the training around the node steps an optimizer: a loop around it (any depth) in its iteration, its function (through local calls), or the same around a call site of its function" },
 	{ "outer-loop-has", "event", tl_event_names, tl_pred_outer_loop_has, NULL,
 	  "a loop around a step loop of the node (in its function, or around the calls of its function) has the event in its iteration" },
 	{ "in-step-loop", "kind", tl_step_names, tl_pred_in_step_loop, NULL,

@@ -138,6 +138,19 @@ def train_autocast(rank, loader, scaler):
         opt.step()
 
 
+def train_micro_batches(rank, loader, chunks):
+    ddp_model = DDP(Net().to(rank), device_ids=[rank])
+    opt = torch.optim.SGD(ddp_model.parameters(), lr=0.1)
+    for x, y in loader:
+        opt.zero_grad()
+        for xs, ys in zip(x.chunk(chunks), y.chunk(chunks)):
+            # the step is once per batch, in the loop around the micro-batch loop
+            # expect: TL213
+            loss = F.cross_entropy(ddp_model.module(xs), ys) / chunks
+            loss.backward()
+        opt.step()
+
+
 # ---------------------------------------------------------------------------
 # Tricky but correct
 # ---------------------------------------------------------------------------
@@ -240,3 +253,34 @@ def inference_mode_generation(rank, x):
     with torch.inference_mode():
         # ok: TL213
         return ddp_model.module(x).softmax(-1)
+
+
+def gradients_reduced_by_hand(rank, batches):
+    # A test of a gradient hook: the unwrapped forward gives the local
+    # gradients, averaged by hand and compared with the hooked copy's. No
+    # optimizer steps on them, so there are no replicas to drift apart.
+    ddp_model = DDP(Net().to(rank), device_ids=[rank])
+    reference = {}
+    for x in batches:
+        # ok: TL213
+        ddp_model.module(x).sum().backward()
+        for name, p in ddp_model.named_parameters():
+            reference[name] = p.grad.float()
+            torch.distributed.all_reduce(reference[name])
+        ddp_model.zero_grad()
+    return reference
+
+
+def local_gradient_norm(ddp_model, x):
+    # one backward to measure the local gradients' size, nothing stepped
+    # ok: TL213
+    ddp_model.module(x).sum().backward()
+    norm = sum(p.grad.norm() ** 2 for p in ddp_model.parameters()) ** 0.5
+    ddp_model.zero_grad()
+    return norm
+
+
+def probe_all_ranks(rank, loader):
+    ddp_model = DDP(Net().to(rank), device_ids=[rank])
+    for x, _ in loader:
+        local_gradient_norm(ddp_model, x)
