@@ -879,6 +879,43 @@ bool tl_facts_in_module_code(const TlIndex *idx, TSNode node, bool reached)
  * requires_grad (`torch.ones(4, 8)`, `torch.tensor(data)`), directly or
  * through a name the function binds once to one and never sets
  * requires_grad on. */
+/* True when `q` is a legacy tensor type's constructor (`torch.FloatTensor`,
+ * `torch.cuda.LongTensor`, `torch.Tensor`). */
+static bool tl_facts__legacy_tensor_type(const char *q)
+{
+	static const char *const types[] = {
+		"Tensor", "FloatTensor", "DoubleTensor", "HalfTensor", "BFloat16Tensor", "LongTensor",
+		"IntTensor", "ShortTensor", "CharTensor", "ByteTensor", "BoolTensor",
+	};
+	const char *rest = tl_facts__starts(q, "torch.cuda.") ? q + 11
+			   : tl_facts__starts(q, "torch.")    ? q + 6
+							      : NULL;
+	return rest && IN(rest, types);
+}
+
+/* True when every argument of `call` is literal data: numbers (a size or
+ * values), lists and tuples of them, nested. */
+static bool tl_facts__literal_data_args(TSNode call)
+{
+	const TlSyms *sy = tl_syms();
+	TSNode args = tl_tree_field(call, sy->f_arguments);
+	if (ts_node_is_null(args) || ts_node_symbol(args) != sy->argument_list)
+		return false;
+	TSTreeCursor cur = ts_tree_cursor_new(args);
+	bool ok = true, descend = true;
+	do {
+		TSNode x = ts_tree_cursor_current_node(&cur);
+		TSSymbol s = ts_node_symbol(x);
+		descend = true;
+		if (!ts_node_is_named(x) || ts_node_eq(x, args) || s == sy->comment)
+			continue;
+		ok = s == sy->list || s == sy->tuple || s == sy->integer || s == sy->float_ ||
+		     s == sy->unary_operator || s == sy->true_ || s == sy->false_;
+	} while (ok && tl_walk_next(&cur, args, descend));
+	ts_tree_cursor_delete(&cur);
+	return ok;
+}
+
 static bool tl_facts__made_without_grad(const TlIndex *idx, TSNode e, int32_t func)
 {
 	const TlSyms *sy = tl_syms();
@@ -916,8 +953,13 @@ static bool tl_facts__made_without_grad(const TlIndex *idx, TSNode e, int32_t fu
 	if (s != sy->call)
 		return false;
 	const TlCall *c = tl_index_call_at(idx, e);
-	if (!c || !c->qname ||
-	    !(tl_facts__qname_is_api(c->qname, TL_API_TENSOR_FACTORY) || IN(c->qname, copies)))
+	if (!c || !c->qname)
+		return false;
+	/* torch.FloatTensor([[2, 1], [-3, -2]]): a new leaf that never
+	 * requires grad (these constructors take no requires_grad). */
+	if (tl_facts__legacy_tensor_type(c->qname))
+		return tl_facts__literal_data_args(e);
+	if (!(tl_facts__qname_is_api(c->qname, TL_API_TENSOR_FACTORY) || IN(c->qname, copies)))
 		return false;
 	TSNode rg = tl_facts__kwarg(idx, e, "requires_grad");
 	if (!ts_node_is_null(rg))

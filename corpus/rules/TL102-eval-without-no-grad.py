@@ -775,3 +775,23 @@ def saliency_then_score(model, images, probe):
     # expect: TL102
     score = model(images).softmax(1)
     return grad, score.argmax(1).tolist()
+
+
+# The legacy typed constructors on literal data make leaves that never
+# require grad (they take no requires_grad): a parameter-free layer on them
+# records nothing. On a tensor argument they may alias one that does.
+def test_residual_scaling_in_eval():
+    layer = DropPathLike(p=0.2)
+    layer.eval()
+    x = torch.FloatTensor([[2, 1], [-3, -2]])
+    # ok: TL102
+    out = layer(x).data.numpy()
+    assert out.shape == (2, 2)
+
+
+def test_residual_scaling_of_features(features):
+    layer = DropPathLike(p=0.2)
+    layer.eval()
+    x = torch.FloatTensor(features)
+    # expect: TL102
+    layer(x)
