@@ -910,19 +910,21 @@ bool tl_facts_outer_loop_has(const TlIndex *idx, TSNode node, uint32_t events)
 /* ---- whether the training around a node updates weights -------------------------- */
 
 /* True when the code around `node` (in `loop` of `func`) steps an
- * optimizer: a loop around it (any depth) whose iteration does, else its
- * function (what it reaches included), else that for a call site of the
- * function, bounded by depth and budget. */
+ * optimizer: its function does (anywhere in it, the local functions it
+ * calls included: that covers every loop around the node), else that holds
+ * around a call site of the function; at module level, a loop around the
+ * node does. Bounded by depth and budget. */
 static bool tl_facts__steps_around(const TlIndex *idx, int32_t func, int32_t loop, int depth,
 				   int *budget)
 {
 	if (depth > TL_FACTS_DEPTH || --*budget < 0)
 		return false;
-	for (int32_t l = loop; l >= 0; l = idx->loops.items[l].parent)
-		if (idx->loops.items[l].events & TL_EV_OPT_STEP)
-			return true;
-	if (func < 0)
+	if (func < 0) {
+		for (int32_t l = loop; l >= 0; l = idx->loops.items[l].parent)
+			if (idx->loops.items[l].events & TL_EV_OPT_STEP)
+				return true;
 		return false;
+	}
 	const TlFunc *f = &idx->funcs.items[func];
 	if (f->reach_events & TL_EV_OPT_STEP)
 		return true;
