@@ -375,6 +375,10 @@ static void tl_index__on_import(TlWalker *w, TSNode n)
 			return;
 		uint32_t len;
 		const char *t = tl_index_text(idx, m, &len);
+		/* Error recovery can leave an empty module name (`from` alone on
+		 * a line, then `import x y`): nothing to bind. */
+		if (!t || !len)
+			return;
 		module = tl_strndup(t, len);
 	}
 	uint32_t count = ts_node_named_child_count(n);
@@ -404,7 +408,8 @@ static void tl_index__on_import(TlWalker *w, TSNode n)
 		tl_buf_init(&q);
 		if (module) {
 			tl_buf_add(&q, module);
-			if (module[strlen(module) - 1] != '.')
+			size_t ml = strlen(module);
+			if (ml && module[ml - 1] != '.')
 				tl_buf_addc(&q, '.');
 		}
 		const char *local;

@@ -182,6 +182,9 @@ mk_empty() { : >empty.py; set_var args empty.py; }
 # parse fails from line 1, TL000 points where the limit is hit (issue 26).
 mk_deep_blocks() { awk 'BEGIN { print "import torch"; print "x = 1"; for (i = 0; i < 600; i++) { for (k = 0; k < i; k++) printf " "; print "if x:" } for (k = 0; k < 600; k++) printf " "; print "pass" }' >blocks.py; set_var args blocks.py; }
 mk_tl000_esc() { printf 'x = (\033[2J\033]0;pwned\007 $$$\n' >esc.py; set_var args esc.py; }
+# `from` alone on a line, then `import <600 letters> torch`: the parser's
+# error recovery leaves an import-from with an empty module name.
+mk_import_empty_module() { printf 'from\nimport %s torch\n' "$(printf '%0600d' 0 | tr 0 a)" >imp.py; set_var args imp.py; }
 mk_snippet_ctl() { printf 'x = 1\ny = (\f\033 $$\n' >ctl.py; set_var args ctl.py; set_var format full; }
 
 # --- builders: size and shape ----------------------------------------------------------
@@ -318,6 +321,7 @@ row empty                    1 "2 files checked"                                
 row deep-blocks              1 'blocks.py:514:512: TL000 syntax error: blocks nested more than 510 deep' mk_deep_blocks
 row tl000-quotes-esc         1 'cannot parse `x = (\x1B[2J\x1B]0;pwned\x07 $$$`'     mk_tl000_esc
 row tl000-esc-sarif          1 '"text": "syntax error: cannot parse'                 mk_esc_sarif
+row import-empty-module      1 "imp.py:1:5: TL000 syntax error"                      mk_import_empty_module
 row snippet-control-pictures 1 "y = (␌␛ \$\$"                                        mk_snippet_ctl
 row too-large                2 "file too large (17825792 bytes; the limit is"        mk_too_large
 row big-file                 1 "2 files checked"                                     mk_big
