@@ -91,6 +91,7 @@ void tl_bound_begin(TlBound *b, double seconds)
 	b->phase = NULL;
 	b->hit_in = NULL;
 	b->suspended = 0;
+	b->steps = 0;
 }
 
 void tl_bound_phase(TlBound *b, const char *phase)
@@ -158,4 +159,24 @@ bool tl_bound_poll(void)
 bool tl_bound_hit(void)
 {
 	return tl_bound__current && !tl_bound__current->suspended && tl_bound__current->hit;
+}
+
+bool tl_bound_step(uint32_t steps)
+{
+	TlBound *b = tl_bound__current;
+	if (!b)
+		return false;
+	if (b->hit)
+		return true;
+	uint64_t before = b->steps;
+	b->steps += steps;
+	/* The clock once per 1,024 steps, as tl_bound_poll reads it. */
+	if ((before >> 10) == (b->steps >> 10))
+		return false;
+	return tl_bound_check(b);
+}
+
+bool tl_bound_hit_ever(void)
+{
+	return tl_bound__current && tl_bound__current->hit;
 }

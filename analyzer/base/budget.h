@@ -10,8 +10,10 @@
  * while; once the bound is hit it stays hit, every poll says so and the
  * work in progress gives up. What was computed after the hit is incomplete:
  * the owner of the bound (engine, project) throws it away and says so
- * (TL002). Without a current bound (unit tests, the questions asked of an
- * imported module: tl_bound_suspend) polls never stop anything.
+ * (TL002). Without a current bound (unit tests) polls never stop anything;
+ * while the questions asked of an imported module run (tl_bound_suspend),
+ * only tl_bound_step does: the star-import lookups, whose work grows with
+ * the imports of other modules, count their steps against it.
  *
  * Owns: TlBound, the thread's current bound. */
 #ifndef TL_BUDGET_H
@@ -64,6 +66,7 @@ typedef struct TlBound {
 	bool (*cancel)(void *data);
 	void *cancel_data;
 	unsigned suspended; /* tl_bound_suspend calls not yet resumed */
+	uint64_t steps;     /* counted by tl_bound_step */
 } TlBound;
 
 /* Starts a file: `seconds` of this thread's CPU time from now. */
@@ -91,6 +94,18 @@ bool tl_bound_hit(void);
  * still runs; nests. */
 void tl_bound_suspend(void);
 void tl_bound_resume(void);
+/* For work that runs while polls are suspended and must still stop (the
+ * star-import lookups, which follow other modules' imports and grow with
+ * them): counts `steps` steps of it against the current bound and reads
+ * its clock and cancel hook every 1,024 steps, suspended or not; true once
+ * the bound is hit (the file's own polls then say so as soon as the
+ * suspension ends, and its analysis is thrown away). A caller stopped by
+ * it keeps nothing of the answer it was computing. Without a current
+ * bound, false. */
+bool tl_bound_step(uint32_t steps);
+/* True when the current bound is hit, suspended or not: an answer computed
+ * after that is not kept (the facts' summaries). */
+bool tl_bound_hit_ever(void);
 /* This thread's CPU time in seconds. */
 double tl_bound_cpu(void);
 

@@ -554,5 +554,7 @@ bool tl_facts__nest_enter(TlNest *n, bool busy, int max, unsigned *mark)
 bool tl_facts__nest_leave(TlNest *n, unsigned mark)
 {
 	n->depth--;
-	return n->refused == mark;
+	/* An answer computed after the file's bound was hit (a star-import
+	 * lookup stopped by it answers none) is not kept. */
+	return n->refused == mark && !tl_bound_hit_ever();
 }

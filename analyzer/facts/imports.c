@@ -80,6 +80,115 @@ bool tl_facts__class_has_method(const TlIndex *mod, int32_t cls, const char *nam
 	return yes;
 }
 
+/* Modules a star-import lookup visits at most, from one module. */
+#define TL_EXT_STAR_MODULES 4096
+
+static bool tl_facts__torch_api_root(const char *root);
+static bool tl_facts__project_has(const TlIndex *idx, const char *root);
+
+/* The module that star import `q` (its qname: "pkg.util", ".impl", ".")
+ * of `from` names, or NULL: not a module of the project, or a library's
+ * name (as tl_facts__ext_def_in leaves them). */
+static const TlIndex *tl_facts__star_target(const TlIndex *from, const char *q)
+{
+	size_t len = strlen(q);
+	if (!len || len >= 1024)
+		return NULL;
+	if (q[0] != '.') {
+		char root[1024];
+		memcpy(root, q, len + 1);
+		root[strcspn(root, ".")] = 0;
+		if (tl_facts__torch_api_root(root) ||
+		    ((tl_facts__torch_qname(root) || tl_facts__foreign_qname(root)) &&
+		     !tl_facts__project_has(from, root)))
+			return NULL;
+	} else {
+		const char *pkg = from->imports->package ? from->imports->package(from->imports, from) : NULL;
+		if (pkg && tl_facts__torch_api_root(pkg))
+			return NULL;
+	}
+	return from->imports->module(from->imports, from, q, len);
+}
+
+/* The module that binds module-level `name` (`nlen` bytes, no dots) for
+ * `mod`, which does not: the first, depth first in source order, that its
+ * star imports reach (theirs too, each module once, at most
+ * TL_EXT_STAR_MODULES of them), or NULL. Found once per module and name,
+ * misses too, and kept in the module's facts cache: stars that import each
+ * other cost one walk of the modules they reach, not one per path. The
+ * walk counts against the asking file's CPU bound (tl_bound_step); cut by
+ * it, it answers NULL and keeps nothing. */
+static const TlIndex *tl_facts__star_owner(const TlIndex *mod, const char *name, size_t nlen)
+{
+	const TlIntArray *own = tl_index_bindings_of(mod, -1, "*");
+	if (!own || !own->size || !mod->imports)
+		return NULL;
+	TlFactsCache *fc = mod->facts_cache;
+	int32_t at;
+	if (fc && fc->star_ready && tl_strmap_get(&fc->star_names, name, nlen, &at))
+		return fc->star_owners.items[at];
+	char key[256];
+	if (nlen >= sizeof key)
+		return NULL;
+	memcpy(key, name, nlen);
+	key[nlen] = 0;
+	const TlIndex *found = NULL;
+	bool cut = false;
+	TlStrMap seen;
+	tl_strmap_init(&seen);
+	TlArray(const TlIndex *) stack;
+	tl_array_init(&stack);
+	char pk[32];
+	snprintf(pk, sizeof pk, "%p", (const void *)mod);
+	tl_strmap_put(&seen, pk, strlen(pk), 0);
+	/* Depth first, the first star import of a module first: pushed in
+	 * reverse. */
+	for (const TlIndex *cur = mod; cur && !found && !cut;) {
+		const TlIntArray *stars = tl_index_bindings_of(cur, -1, "*");
+		for (uint32_t i = stars ? stars->size : 0; i-- > 0 && !cut;) {
+			const TlBinding *sb = &cur->bindings.items[stars->items[i]];
+			if (!sb->qname)
+				continue;
+			const TlIndex *next = tl_facts__star_target(cur, sb->qname);
+			cut = tl_bound_step(1);
+			if (next)
+				tl_array_push(&stack, next);
+		}
+		cur = NULL;
+		while (stack.size && !cut) {
+			const TlIndex *c = stack.items[--stack.size];
+			snprintf(pk, sizeof pk, "%p", (const void *)c);
+			if (tl_strmap_get(&seen, pk, strlen(pk), &at))
+				continue;
+			if (seen.count >= TL_EXT_STAR_MODULES) {
+				stack.size = 0;
+				break;
+			}
+			tl_strmap_put(&seen, pk, strlen(pk), 0);
+			const TlIntArray *list = tl_index_bindings_of(c, -1, key);
+			if (list && list->size)
+				found = c;
+			else
+				cur = c;
+			break;
+		}
+	}
+	tl_array_release(&stack);
+	tl_strmap_release(&seen);
+	if (cut)
+		return NULL;
+	if (fc) {
+		if (!fc->star_ready) {
+			tl_strmap_init(&fc->star_names);
+			tl_array_init(&fc->star_owners);
+			fc->star_ready = true;
+		}
+		tl_array_push(&fc->star_owners, found);
+		tl_strmap_put(&fc->star_names, name, nlen, (int32_t)(fc->star_owners.size - 1));
+	}
+	return found;
+}
+
 /* `rest` ("Trainer", "Trainer.step") looked up among the module-level
  * names of `mod`. */
 static bool tl_facts__ext_in_module(const TlIndex *mod, const char *rest, size_t len,
@@ -125,23 +234,8 @@ static bool tl_facts__ext_in_module(const TlIndex *mod, const char *rest, size_t
 		return yes;
 	}
 	/* Not bound: a star import of another module may bind it. */
-	const TlIntArray *stars = tl_index_bindings_of(mod, -1, "*");
-	for (uint32_t i = 0; stars && i < stars->size; i++) {
-		const TlBinding *s = &mod->bindings.items[stars->items[i]];
-		if (!s->qname)
-			continue;
-		TlBuf q;
-		tl_buf_init(&q);
-		tl_buf_add(&q, s->qname);
-		if (s->qname[0] && s->qname[strlen(s->qname) - 1] != '.')
-			tl_buf_addc(&q, '.');
-		tl_buf_addn(&q, rest, len);
-		bool yes = tl_facts__ext_def_in(mod, q.data, q.len, out, depth + 1);
-		tl_buf_release(&q);
-		if (yes)
-			return true;
-	}
-	return false;
+	const TlIndex *owner = tl_facts__star_owner(mod, name, nlen);
+	return owner && owner != mod && tl_facts__ext_in_module(owner, rest, len, out, depth + 1);
 }
 
 /* PyTorch's own packages and those named for it (torchvision, torchrl,

@@ -337,7 +337,8 @@ bool tl_facts__comprehension_local(const TlIndex *idx, TSNode id);
  * handed.c: one per family and thread). They nest at most a bound deep; an
  * answer that met that bound, or met a summary being computed (a
  * recursion), is given but not kept, so that a kept summary never depends on
- * the order of the questions. */
+ * the order of the questions. Nor is one computed after the file's CPU
+ * bound was hit (a star-import lookup stopped by it: imports.c). */
 typedef struct TlNest {
 	int depth;
 	unsigned refused;
@@ -479,6 +480,12 @@ typedef struct TlFactsCache {
 	 * or the function of another module it runs): 0 not yet asked, 1 no,
 	 * 2 yes (effects.c). */
 	uint8_t eval_switches;
+	/* The module that binds a name this module does not, through its star
+	 * imports (imports.c, tl_facts__star_owner): name -> index into
+	 * star_owners (NULL: none binds it), found once per name. */
+	bool star_ready;
+	TlStrMap star_names;
+	TlArray(const TlIndex *) star_owners;
 } TlFactsCache;
 /* facts/handed.c: frees TlFactsCache.handed. */
 void tl_facts__handed_release(TlFactsCache *fc);

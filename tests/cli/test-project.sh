@@ -314,5 +314,80 @@ has autocast-helper-method "$tmp/out" "train.py:46:16: TL401"
 mv utils/amp.py utils/amp.txt
 run autocast-helper-missing 0 "$bin" --format concise train.py
 
+# Star imports that import each other: 40 modules each star-importing the
+# 39 others, and a package whose __init__.py star-imports 300 modules that
+# star-import the package back. A name none of them binds is looked up
+# once per module (the miss is kept), not along every path of stars: each
+# run takes well under a second (before: 51 s and 14 s, then TL002), and
+# the lookups count against the file's CPU bound.
+mkdir -p "$tmp/stars/pkg"
+cd "$tmp/stars" || exit 1
+touch pyproject.toml
+i=0
+while [ $i -lt 40 ]; do
+	j=0
+	while [ $j -lt 40 ]; do [ $j = $i ] || echo "from m$j import *"; j=$((j + 1)); done >"m$i.py"
+	printf 'def f%d(x):\n    return x\n' $i >>"m$i.py"
+	i=$((i + 1))
+done
+i=0
+while [ $i -lt 300 ]; do
+	echo "from .s$i import *"
+	printf 'from pkg import *\nfrom . import *\n\n\ndef g%d(x):\n    return x\n' $i >"pkg/s$i.py"
+	i=$((i + 1))
+done >pkg/__init__.py
+cat >train.py <<'PY'
+import torch
+import torch.nn as nn
+import m0
+from m1 import nothing_here
+from pkg import nor_this, Missing
+
+
+def train(loader):
+    model = Missing()
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    for x, y in loader:
+        opt.zero_grad()
+        loss = m0.undefined_a(model(x), y) + nothing_here(x) + nor_this(x)
+        loss.backward()
+        opt.step()
+PY
+run star-cycles 0 env TORCHLINT_CPU_SECONDS=5 timeout 30 "$bin" --format concise train.py
+hasnt star-cycles-in-bound "$tmp/out" "TL002"
+# A name bound five star hops away is still found: the loss function of
+# m_e, reached through m_a -> m_b -> m_c -> m_d -> m_e, keeps the graph.
+mkdir -p "$tmp/stars2"
+cd "$tmp/stars2" || exit 1
+touch pyproject.toml
+for m in a b c d; do
+	next=$(echo "$m" | tr 'abcd' 'bcde')
+	printf 'from m_%s import *\nfrom m_a import *\n' "$next" >"m_$m.py"
+done
+cat >m_e.py <<'PY'
+import torch.nn.functional as F
+
+
+def deep_loss(logits, target):
+    return F.cross_entropy(logits, target)
+PY
+cat >train.py <<'PY'
+import torch
+import torch.nn as nn
+from m_a import deep_loss
+
+
+def train(loader):
+    model = nn.Linear(4, 2)
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    hist = []
+    for x, y in loader:
+        opt.zero_grad()
+        hist.append(deep_loss(model(x), y))
+        opt.step()
+PY
+run star-deep 1 "$bin" --extend-select TL101 --format concise train.py
+has star-deep-found "$tmp/out" "train.py:12:9: TL101"
+
 echo "project: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
