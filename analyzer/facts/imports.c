@@ -238,12 +238,21 @@ static bool tl_facts__ext_in_module(const TlIndex *mod, const char *rest, size_t
 	return owner && owner != mod && tl_facts__ext_in_module(owner, rest, len, out, depth + 1);
 }
 
-/* PyTorch's own packages and those named for it (torchvision, torchrl,
- * pytorch_lightning): the facts know their APIs by name, in any tree. */
+/* PyTorch's own packages, by their exact names: the facts know their APIs
+ * by name, in any tree. Another name that starts like one (torch_utils,
+ * torch_models, pytorch_models, torchmodels: often a project's own
+ * package) is a module of the project when the project holds it. */
 static bool tl_facts__torch_api_root(const char *root)
 {
-	return tl_facts__starts(root, "torch") || tl_facts__starts(root, "pytorch") ||
-	       strcmp(root, "functorch") == 0;
+	static const char *const own[] = {
+		"torch", "torchvision", "torchaudio", "torchtext", "torchdata", "torchrec",
+		"torchrl", "torchtune", "torchao", "torchx", "torchdistx", "functorch",
+		"pytorch_lightning",
+	};
+	for (size_t i = 0; i < sizeof own / sizeof *own; i++)
+		if (strcmp(root, own[i]) == 0)
+			return true;
+	return false;
 }
 
 /* True when the project resolves top-level name `root` (no dots) for

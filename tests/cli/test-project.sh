@@ -389,5 +389,38 @@ PY
 run star-deep 1 "$bin" --extend-select TL101 --format concise train.py
 has star-deep-found "$tmp/out" "train.py:12:9: TL101"
 
+# A project package whose name starts like one of PyTorch's (stylegan2-ada
+# and edm have a top-level torch_utils/) is the project's: the same softmax
+# model gives TL208 from each of them as from models/.
+mkdir -p "$tmp/tu"
+cd "$tmp/tu" || exit 1
+touch setup.cfg
+for m in models torch_utils torch_models pytorch_models torchmodels; do
+	mkdir -p "$m"
+	: >"$m/__init__.py"
+	cp "$tmp/e/model.py" "$m/net.py"
+	sed "s/^from model import Net$/from $m.net import Net/" >"train_$m.py" <<'PY'
+import torch
+import torch.nn as nn
+from model import Net
+
+
+def fit(loader):
+    classifier = Net()
+    crit = nn.CrossEntropyLoss()
+    opt = torch.optim.SGD(classifier.parameters(), lr=0.1)
+    for x, y in loader:
+        opt.zero_grad()
+        loss = crit(classifier(x), y)
+        loss.backward()
+        opt.step()
+PY
+done
+run torch-named-packages 1 "$bin" --format concise train_models.py train_torch_utils.py \
+	train_torch_models.py train_pytorch_models.py train_torchmodels.py
+for m in models torch_utils torch_models pytorch_models torchmodels; do
+	has "torch-named-package-$m" "$tmp/out" "train_$m.py:12:16: TL208"
+done
+
 echo "project: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -14,4 +14,5 @@ def fit(loader, held_out, epochs=3):
             nn.functional.cross_entropy(net(x), y).backward()
             opt.step()
             if i % 50 == 0:
+                # expect: TL203
                 run_validation(net, held_out)
