@@ -203,9 +203,13 @@ static void tl_main__discover_error(void *data, const char *path, const char *wh
 /* The bytes of `path`; caller frees. NULL with the reason in `why`. */
 static char *tl_main__slurp(const char *path, size_t *len, char *why, size_t why_size)
 {
-	FILE *f = fopen(path, "rb");
+	int fd = tl_source_open_regular(path, NULL, why, why_size);
+	FILE *f = fd >= 0 ? fdopen(fd, "rb") : NULL;
 	if (!f) {
-		snprintf(why, why_size, "%s", strerror(errno));
+		if (fd >= 0) {
+			snprintf(why, why_size, "%s", strerror(errno));
+			close(fd);
+		}
 		return NULL;
 	}
 	TlBuf b;

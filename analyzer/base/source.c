@@ -232,9 +232,8 @@ bool tl_source_read_fd(int fd, char **text, size_t *len, char *why, size_t why_s
 	return tl_source__read(fd, 0, text, len, why, why_size);
 }
 
-bool tl_source_load(TlSource *src, const char *path, char *why, size_t why_size)
+int tl_source_open_regular(const char *path, long long *size, char *why, size_t why_size)
 {
-	memset(src, 0, sizeof *src);
 	/* O_NONBLOCK: opening a FIFO (or a device) must not wait for a writer;
 	 * fstat on what was opened then refuses anything but a regular file,
 	 * with no window between the check and the read. */
@@ -247,30 +246,40 @@ bool tl_source_load(TlSource *src, const char *path, char *why, size_t why_size)
 			snprintf(why, why_size, "not a regular file");
 		else
 			snprintf(why, why_size, "%s", strerror(err));
-		return false;
+		return -1;
 	}
 	struct stat st;
+	if (fstat(fd, &st) != 0)
+		snprintf(why, why_size, "%s", strerror(errno));
+	else if (S_ISDIR(st.st_mode))
+		snprintf(why, why_size, "is a directory");
+	else if (!S_ISREG(st.st_mode))
+		snprintf(why, why_size, "not a regular file");
+	else {
+		if (size)
+			*size = (long long)st.st_size;
+		return fd;
+	}
+	close(fd);
+	return -1;
+}
+
+bool tl_source_load(TlSource *src, const char *path, char *why, size_t why_size)
+{
+	memset(src, 0, sizeof *src);
+	long long size = 0;
+	int fd = tl_source_open_regular(path, &size, why, why_size);
+	if (fd < 0)
+		return false;
 	bool ok = false;
 	char *buf = NULL;
 	size_t len = 0;
-	if (fstat(fd, &st) != 0) {
-		snprintf(why, why_size, "%s", strerror(errno));
+	if (size > (long long)TL_SOURCE_MAX_BYTES) {
+		snprintf(why, why_size, "file too large (%lld bytes; the limit is %u)", size,
+			 TL_SOURCE_MAX_BYTES);
 		goto cleanup;
 	}
-	if (S_ISDIR(st.st_mode)) {
-		snprintf(why, why_size, "is a directory");
-		goto cleanup;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		snprintf(why, why_size, "not a regular file");
-		goto cleanup;
-	}
-	if (st.st_size > (off_t)TL_SOURCE_MAX_BYTES) {
-		snprintf(why, why_size, "file too large (%lld bytes; the limit is %u)",
-			 (long long)st.st_size, TL_SOURCE_MAX_BYTES);
-		goto cleanup;
-	}
-	if (!tl_source__read(fd, (size_t)st.st_size, &buf, &len, why, why_size))
+	if (!tl_source__read(fd, (size_t)size, &buf, &len, why, why_size))
 		goto cleanup;
 	ok = tl_source__init(src, path, buf, len, buf, why, why_size);
 	buf = NULL; /* the source's now, or freed */

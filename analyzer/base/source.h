@@ -35,6 +35,14 @@ typedef struct TlPosition {
  * failure returns false, leaves `src` released, and writes a one-line
  * reason (no "torchlint:" prefix) into `why`. */
 bool tl_source_load(TlSource *src, const char *path, char *why, size_t why_size);
+/* Opens `path` for reading when it is a regular file, without waiting on
+ * it: O_NONBLOCK (a FIFO swapped in after a check must not block the open
+ * on a writer), then fstat on what was opened, so nothing can change
+ * between the check and the read. The descriptor (close it), its size in
+ * *size (may be NULL); -1 with the reason in `why` ("not a regular file",
+ * "is a directory", strerror) otherwise. Every read of a file by path goes
+ * through it. */
+int tl_source_open_regular(const char *path, long long *size, char *why, size_t why_size);
 /* Takes `len` bytes of `text` (copied) as the contents of `path`. Same
  * checks and contract as tl_source_load. */
 bool tl_source_init_text(TlSource *src, const char *path, const char *text,

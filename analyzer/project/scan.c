@@ -2,14 +2,17 @@
  * (scan.h). */
 #include "project/scan.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "base/alloc.h"
 #include "base/buf.h"
 #include "base/paths.h"
+#include "base/source.h"
 
 static void tl_scan__quiet(void *data, const char *path, const char *why)
 {
@@ -63,36 +66,47 @@ void tl_scan_imports(const char *text, size_t n, TlBuf *out)
 	}
 }
 
+/* Up to `max` bytes of the file at `path` into `text` (appended); false
+ * when it cannot be opened or is no regular file (a FIFO swapped in after
+ * the walk saw a file is never waited on: base/source.h). */
+static bool tl_scan__slurp(const char *path, size_t max, TlBuf *text)
+{
+	char why[128];
+	int fd = tl_source_open_regular(path, NULL, why, sizeof why);
+	if (fd < 0)
+		return false;
+	char chunk[16384];
+	size_t start = text->len;
+	while (text->len - start < max) {
+		ssize_t got = read(fd, chunk, sizeof chunk);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			break;
+		tl_buf_addn(text, chunk, (size_t)got);
+	}
+	close(fd);
+	return true;
+}
+
 bool tl_scan_file_imports(const char *path, TlBuf *out)
 {
-	FILE *fp = fopen(path, "rb");
-	if (!fp)
-		return false;
 	TlBuf text;
 	tl_buf_init(&text);
-	char chunk[16384];
-	size_t got;
-	while (text.len < TL_SCAN_MAX_BYTES && (got = fread(chunk, 1, sizeof chunk, fp)) > 0)
-		tl_buf_addn(&text, chunk, got);
-	fclose(fp);
-	tl_scan_imports(text.data ? text.data : "", text.len, out);
+	bool ok = tl_scan__slurp(path, TL_SCAN_MAX_BYTES, &text);
+	if (ok)
+		tl_scan_imports(text.data ? text.data : "", text.len, out);
 	tl_buf_release(&text);
-	return true;
+	return ok;
 }
 
 /* Reads the file at `path` into the scan (its import lines); false when
  * the byte bound is passed. */
 static bool tl_scan__read(TlScan *s, const char *path, size_t *bytes, TlBuf *text, TlBuf *imports)
 {
-	FILE *fp = fopen(path, "rb");
-	if (!fp)
-		return true;
 	text->len = 0;
-	char chunk[16384];
-	size_t got;
-	while ((got = fread(chunk, 1, sizeof chunk, fp)) > 0 && *bytes + text->len <= TL_SCAN_MAX_BYTES)
-		tl_buf_addn(text, chunk, got);
-	fclose(fp);
+	if (!tl_scan__slurp(path, TL_SCAN_MAX_BYTES - *bytes + 1, text))
+		return true;
 	*bytes += text->len;
 	if (*bytes > TL_SCAN_MAX_BYTES)
 		return false;

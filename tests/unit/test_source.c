@@ -3,11 +3,14 @@
 #include "helpers.h"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "base/buf.h"
+#include "project/scan.h"
 
 typedef struct {
 	char dir[64]; /* a private temporary directory for the load tests */
@@ -474,6 +477,42 @@ static void test_load_invalid_utf8_and_binary(void **state)
 	tl_free(path);
 }
 
+/* A FIFO where a file was (swapped in after a walk saw a regular file)
+ * is refused at once by every reader of files by path: none waits for a
+ * writer (before, the scan's fopen blocked forever). An alarm fails the
+ * test instead of hanging it. */
+static void test_fifo_never_waited_on(void **state)
+{
+	SourceState *s = *state;
+	TlBuf p;
+	tl_buf_init(&p);
+	tl_buf_addf(&p, "%s/swapped.py", s->dir);
+	assert_int_equal(mkfifo(p.data, 0600), 0);
+	alarm(10);
+	char why[256] = "";
+	long long size = -1;
+	assert_int_equal(tl_source_open_regular(p.data, &size, why, sizeof why), -1);
+	assert_string_equal(why, "not a regular file");
+	TlBuf lines;
+	tl_buf_init(&lines);
+	assert_false(tl_scan_file_imports(p.data, &lines));
+	assert_int_equal(lines.len, 0);
+	/* The scan of the folder: the FIFO is not listed, and it returns. */
+	TlBuf dir;
+	tl_buf_init(&dir);
+	tl_buf_addf(&dir, "%s/", s->dir);
+	TlScan scan;
+	tl_scan_build(&scan, dir.data, NULL);
+	for (uint32_t i = 0; i < scan.files.size; i++)
+		assert_null(strstr(scan.files.items[i].path, "swapped.py"));
+	tl_scan_release(&scan);
+	alarm(0);
+	unlink(p.data);
+	tl_buf_release(&dir);
+	tl_buf_release(&lines);
+	tl_buf_release(&p);
+}
+
 int main(void)
 {
 	tl_alloc_install();
@@ -495,6 +534,7 @@ int main(void)
 		cmocka_unit_test(test_line_without_terminators),
 		cmocka_unit_test(test_empty_text),
 		cmocka_unit_test(test_load_file),
+		cmocka_unit_test(test_fifo_never_waited_on),
 		cmocka_unit_test(test_load_larger_than_read_buffer),
 		cmocka_unit_test(test_load_missing_file),
 		cmocka_unit_test(test_load_directory),
