@@ -46,17 +46,32 @@ uint32_t tl_budget_tokens_over(const char *text, uint32_t len, uint32_t stop);
  * profiler such as valgrind, a test of the bound itself). */
 double tl_budget_seconds_for(uint64_t bytes);
 
+/* The per-file work budget in counted steps for a file of `bytes` bytes:
+ * TL_BUDGET_STEPS_MIN and TL_BUDGET_STEPS_PER_BYTE a byte (budget.c says
+ * how far above real code that is). A step is one poll of the bound
+ * (tl_bound_poll: a node indexed, a function or binding looked at by the
+ * facts, one element of the loops whose length follows the file) or one
+ * progress call of the parser (about 100 parse operations). Steps are
+ * counted, not timed: the same file stops at the same place on any machine
+ * and under any load, so the phase a limit cuts is deterministic; the CPU
+ * time is the backstop for work no poll sees. */
+#define TL_BUDGET_STEPS_MIN 10000000u
+#define TL_BUDGET_STEPS_PER_BYTE 64u
+uint64_t tl_budget_steps_for(uint64_t bytes);
+
 /* What cut an analysis short. */
 typedef enum TlBoundHit {
 	TL_BOUND_NONE = 0,
 	TL_BOUND_TIME = 1,      /* the CPU time ran out */
 	TL_BOUND_CANCELLED = 2, /* the cancel hook asked to stop */
+	TL_BOUND_STEPS = 3,     /* the work budget (counted steps) ran out */
 } TlBoundHit;
 
 typedef struct TlBound {
 	double seconds;   /* the bound given to tl_bound_begin */
 	double deadline;  /* this thread's CPU time at which work stops */
-	unsigned polls;   /* since the clock was last read */
+	uint64_t steps;       /* counted since tl_bound_begin */
+	uint64_t step_limit;  /* the work budget: past it, work stops */
 	TlBoundHit hit;
 	const char *phase;    /* what the file's analysis is doing (a static string) */
 	const char *hit_in;   /* the phase in which the bound was hit */
@@ -69,8 +84,9 @@ typedef struct TlBound {
 	uint64_t steps;     /* counted by tl_bound_step */
 } TlBound;
 
-/* Starts a file: `seconds` of this thread's CPU time from now. */
-void tl_bound_begin(TlBound *b, double seconds);
+/* Starts a file: `seconds` of this thread's CPU time from now and `steps`
+ * counted steps (0: no step budget). */
+void tl_bound_begin(TlBound *b, double seconds, uint64_t steps);
 /* Names the phase under way, for the message of a hit ("parsing",
  * "indexing", ...: a static string). */
 void tl_bound_phase(TlBound *b, const char *phase);
@@ -82,10 +98,13 @@ TlBound *tl_bound_enter(TlBound *b);
 void tl_bound_leave(TlBound *previous);
 /* The current bound of this thread, or NULL. */
 TlBound *tl_bound_current(void);
-/* For loops of the index and the facts: true once the current bound is
- * hit (the clock is read every 1,024 polls; without a current bound,
- * false). */
+/* For loops of the index and the facts: counts one step of the current
+ * bound; true once it is hit (the step budget is checked at every poll,
+ * the clock read every 1,024; without a current bound, false). */
 bool tl_bound_poll(void);
+/* Counts one step of `b` (a parser's progress call), reading the clock
+ * every `every` steps (a power of two); true once `b` is hit. */
+bool tl_bound_tick(TlBound *b, unsigned every);
 /* True when the current bound is hit (no clock read). */
 bool tl_bound_hit(void);
 /* Polls of the current bound say false until tl_bound_resume (the

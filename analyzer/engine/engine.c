@@ -845,6 +845,14 @@ static void tl_engine__limits(TlEngine *e, const TlSource *src, TlFindings *out)
 	else if (e->over_budget == 'n')
 		tl_buf_addf(&m, "analysis skipped: the file parses into %u nodes, over the per-file memory budget of %u; it is not checked",
 			    e->over_count, TL_ENGINE_MAX_NODES);
+	else if ((status & TL_QEXEC_TIME_SPENT) && e->qexec.bound.hit == TL_BOUND_STEPS)
+		/* Cut before any rule ran (the index or the facts are
+		 * incomplete: nothing of the file is reported) or while they ran. */
+		tl_buf_addf(&m, "analysis stopped while %s: its work exceeds the per-file budget (%llu steps for %u bytes); %s",
+			    e->qexec.bound.hit_in ? e->qexec.bound.hit_in : "parsing",
+			    (unsigned long long)e->qexec.bound.step_limit, src->length,
+			    e->qexec.bound.hit_in && strcmp(e->qexec.bound.hit_in, "matching the rules") == 0
+				    ? "the rest of the file is not checked" : "the file is not checked");
 	else if ((status & TL_QEXEC_TIME_SPENT) && e->qexec.bound.hit_in && strcmp(e->qexec.bound.hit_in, "matching the rules") != 0)
 		/* Cut before any rule ran: the index or the facts are
 		 * incomplete, so nothing of the file is reported. */
@@ -879,12 +887,13 @@ uint32_t tl_engine_tokens(const char *text, uint32_t len, uint32_t stop)
 	return tl_budget_tokens(text, len, stop);
 }
 
-/* Cancels a parse past the file's CPU-time bound (checked every 64 calls:
- * tree-sitter calls this often). */
+/* Cancels a parse past the file's bound: its step budget (each call one
+ * step) or its CPU time (read every 64 calls: tree-sitter calls this
+ * often). */
 static bool tl_engine__parse_progress(TSParseState *state)
 {
 	TlEngine *e = state->payload;
-	return (++e->parse_calls & 63) == 0 && tl_qexec_out_of_time(&e->qexec);
+	return tl_bound_tick(&e->qexec.bound, 64) && tl_qexec_out_of_time(&e->qexec);
 }
 
 /* The node symbols the shapes of `key` start at, for the index to keep
@@ -957,13 +966,13 @@ static void tl_engine__analyze(TlEngine *e, const TlSource *src, const TSTree *g
 		tl_queryset_group(qs, key, false);
 	t = tl_timings_add(TL_PHASE_FILTER, t);
 	tl_qexec_begin(&e->qexec, tl_qexec_budget_for(src->length), tl_qexec_seconds_for(src->length));
+	e->qexec.bound.step_limit = tl_budget_steps_for(src->length);
 	/* The bound covers every phase: the index and the facts poll it too
 	 * (base/budget.h). */
 	TlBound *outer = tl_bound_enter(&e->qexec.bound);
 	tl_bound_phase(&e->qexec.bound, "parsing");
 	e->over_budget = 0;
 	e->over_count = 0;
-	e->parse_calls = 0;
 	TSTree *tree = NULL;
 	if (!given) {
 		/* Over the memory budget: not parsed at all. */

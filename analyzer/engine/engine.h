@@ -59,7 +59,6 @@ typedef struct TlEngine {
 	 * nodes, 0 none; and its count. */
 	char over_budget;
 	uint32_t over_count;
-	uint32_t parse_calls; /* progress calls of the parse (the CPU bound) */
 } TlEngine;
 
 /* The per-file memory budget (base/budget.h): a file whose text holds more

@@ -288,6 +288,11 @@ int tl_facts_local_grad(const TlIndex *idx, TSNode node, int32_t func, int32_t w
 	 * long function body). */
 	const TlIntArray *switches = tl_facts__grad_switches(idx);
 	for (uint32_t i = 0; i < switches->size; i++) {
+		/* A step of the file's bound each: a file of many functions
+		 * each switching grad makes this quadratic. Past the bound the
+		 * answer is not used. */
+		if (tl_bound_poll())
+			break;
 		const TlCall *c = &idx->calls.items[switches->items[i]];
 		if (c->func != func)
 			continue;

@@ -243,7 +243,7 @@ static void tl_project__build(TlProject *p, TlModule *m)
 	const char *text = m->src.parse_text ? m->src.parse_text : m->src.text;
 	TlBound bound;
 	memset(&bound, 0, sizeof bound);
-	tl_bound_begin(&bound, tl_budget_seconds_for(m->src.length));
+	tl_bound_begin(&bound, tl_budget_seconds_for(m->src.length), tl_budget_steps_for(m->src.length));
 	double start = tl_bound_cpu();
 	TlBound *outer = tl_bound_enter(&bound);
 	TlBuf why;
@@ -273,7 +273,11 @@ static void tl_project__build(TlProject *p, TlModule *m)
 			if (bound.hit)
 				tl_index_release(&m->idx);
 		}
-		if (bound.hit)
+		if (bound.hit == TL_BOUND_STEPS)
+			tl_buf_addf(&why, "its analysis stopped while %s: its work exceeds the per-file budget (%llu steps for %u bytes)",
+				    bound.hit_in ? bound.hit_in : "parsing", (unsigned long long)bound.step_limit,
+				    m->src.length);
+		else if (bound.hit)
 			tl_buf_addf(&why, "its analysis stopped while %s: it took more than %.3g s of CPU time (the per-file bound for %u bytes)",
 				    bound.hit_in ? bound.hit_in : "parsing", bound.seconds, m->src.length);
 	}

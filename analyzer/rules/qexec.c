@@ -471,6 +471,7 @@ bool tl_qexec_out_of_time(TlQexec *x)
 {
 	if (!tl_bound_check(&x->bound))
 		return false;
+	/* The CPU time, or the step budget of the bound (base/budget.h). */
 	x->status |= x->bound.hit == TL_BOUND_CANCELLED ? TL_QEXEC_CANCELLED : TL_QEXEC_TIME_SPENT;
 	return true;
 }
@@ -512,7 +513,7 @@ void tl_qexec_begin(TlQexec *x, uint64_t budget, double seconds)
 	x->budget = budget;
 	x->spent = 0;
 	x->status = 0;
-	tl_bound_begin(&x->bound, seconds);
+	tl_bound_begin(&x->bound, seconds, 0);
 }
 
 /* Runs the cursor (already executed on a node) to its end. */

@@ -166,7 +166,7 @@ static void tl_diag__run_doc(TlEngine *e, const TlRuleSet *rules, TlJob *job, Tl
 		 * which reports it (TL002). */
 		TlBound bound;
 		memset(&bound, 0, sizeof bound);
-		tl_bound_begin(&bound, tl_budget_seconds_for(src.length));
+		tl_bound_begin(&bound, tl_budget_seconds_for(src.length), tl_budget_steps_for(src.length));
 		bound.cancel = e->qexec.bound.cancel;
 		bound.cancel_data = e->qexec.bound.cancel_data;
 		TSInput in = tl_walk_input(&src);

@@ -105,5 +105,5 @@ TSInput tl_walk_input(const TlSource *src)
 bool tl_walk_parse_progress(TSParseState *state)
 {
 	TlBound *b = state->payload;
-	return (++b->polls & 63) == 0 && tl_bound_check(b);
+	return tl_bound_tick(b, 64);
 }

@@ -67,7 +67,8 @@ void tl_walk_end(TlWalk *w);
  * ts_parser_parse_with_options reads. */
 TSInput tl_walk_input(const TlSource *src);
 /* A parse progress callback whose payload is a TlBound (base/budget.h):
- * cancels the parse past its CPU bound (the clock read every 64 calls). */
+ * counts a step of it and cancels the parse past its step budget or its
+ * CPU time (the clock read every 64 calls). */
 bool tl_walk_parse_progress(TSParseState *state);
 
 #endif
