@@ -998,10 +998,12 @@ int main(int argc, char **argv)
 			tl_array_push(&files, tl_strdup(name));
 	}
 	if (cli.show_files) {
+		/* Escaped as every name on a terminal is (base/escape.h): a
+		 * folder's name may hold a newline or an escape sequence. */
 		for (uint32_t i = 0; i < files.size; i++)
-			fprintf(out, "%s\n", files.items[i]);
+			tl_diagf(out, "%s\n", files.items[i]);
 		for (uint32_t i = 0; i + 1 < missing.size; i += 2) {
-			fprintf(stderr, "torchlint: %s\n", missing.items[i + 1]);
+			tl_diagf(stderr, "torchlint: %s\n", missing.items[i + 1]);
 			exit_code = TL_EXIT_ERROR;
 		}
 		/* --show-files=context: the files are analysed (nothing reported)
@@ -1158,7 +1160,7 @@ int main(int argc, char **argv)
 		size_t cl = strlen(cwd_slash);
 		for (uint32_t i = 0; i < ctx.size; i++) {
 			const char *m = ctx.items[i];
-			fprintf(out, "%s (context)\n", strncmp(m, cwd_slash, cl) == 0 ? m + cl : m);
+			tl_diagf(out, "%s (context)\n", strncmp(m, cwd_slash, cl) == 0 ? m + cl : m);
 		}
 		tl_free(cwd_slash);
 		tl_free(cwd);

@@ -219,6 +219,15 @@ mk_name_esc() { cp good.py "$(printf 'c\033[31m.py')"; set_var args "'$(printf '
 mk_name_ff() { cp good.py "$(printf 'd\377.py')"; set_var args "'$(printf 'd\377.py')'"; }
 mk_name_command() { cp good.py '::error file=x::e.py'; set_var args "'::error file=x::e.py'"; }
 mk_name_command_missing() { set_var args "'$(printf 'x\n::error file=y::forged')'"; }
+mk_show_files_names() {
+	mkdir -p "t/$(printf 'a\033[31mb')" "t/$(printf 'n\nl')"
+	cp good.py "t/$(printf 'a\033[31mb')/x.py"
+	cp good.py "t/$(printf 'n\nl')/y.py"
+	set_var opts --show-files
+	set_var args t
+	set_var nogood 1
+}
+mk_show_files_newline() { mk_show_files_names; }
 mk_names_json() { mk_name_newline; mk_name_ff; set_var args "'$(printf 'a\nb.py')' '$(printf 'd\377.py')'"; set_var format json; }
 mk_names_sarif() { mk_names_json; set_var format sarif; }
 mk_names_github() { mk_names_json; set_var format github; }
@@ -339,6 +348,8 @@ row name-esc                 1 'c\x1B[31m.py:12:9: TL101'                       
 row name-0xff                1 'd\xFF.py:12:9: TL101'                                mk_name_ff
 row name-command             1 './::error file=x::e.py:12:9: TL101'                  mk_name_command
 row name-command-stderr      2 "cannot read 'x\n::error file=y::forged'"             mk_name_command_missing
+row show-files-esc           0 't/a\x1B[31mb/x.py'                                  mk_show_files_names
+row show-files-newline       0 't/n\nl/y.py'                                        mk_show_files_newline
 row names-json               1 '"path": "d\uFFFD.py"'                                mk_names_json
 row names-sarif              1 '"uri": "d%FF.py"'                                    mk_names_sarif
 row names-github             1 'file=a%0Ab.py,line=12'                               mk_names_github
