@@ -112,6 +112,7 @@ static void tl_main__usage(FILE *out)
 	      "                           (also spelled --output-format, as in ruff)\n"
 	      "  -o, --output-file FILE   write the report to FILE instead of standard output\n"
 	      "  --statistics             print the number of findings per rule instead\n"
+	      "                           (a table, or JSON with --format json)\n"
 	      "  --color WHEN             auto (default), always or never; with auto,\n"
 	      "                           FORCE_COLOR turns colour on and NO_COLOR off\n"
 	      "  -q, --quiet              print findings only, no summary\n"
@@ -630,6 +631,17 @@ static int tl_main__options(int argc, char **argv, TlCli *cli)
 		}
 	if (!known) {
 		fprintf(stderr, "torchlint: invalid value '%s' for --format: expected full, concise, json, sarif, github, gitlab or junit\n",
+			cli->format_name);
+		return TL_EXIT_ERROR;
+	}
+	/* --statistics is a table (full, concise) or JSON, as ruff's is; ruff
+	 * refuses every other format for it, and so does this, before anything
+	 * runs: SARIF, JUnit XML, GitLab's report and GitHub's workflow
+	 * commands hold findings, not counts (the table written there made
+	 * `-o report.xml` no XML). */
+	if (cli->statistics && cli->format != TL_OUT_FULL && cli->format != TL_OUT_CONCISE &&
+	    cli->format != TL_OUT_JSON) {
+		fprintf(stderr, "torchlint: --statistics cannot be written as --format %s (it holds findings, not counts): use --format json for statistics a program reads, or full or concise for the table\n",
 			cli->format_name);
 		return TL_EXIT_ERROR;
 	}

@@ -183,6 +183,15 @@ if grep -qx '    1  TL201  missing-zero-grad                  correctness' "$tmp
 run "--statistics json" 1 "$bin" --torch-version 2.4 --statistics --format json fixme.py train.py
 json "statistics json applicability" "$tmp/out" \
 	"d.find(r => r.code === 'TL501').fix_applicability === 'unsafe' && d.find(r => r.code === 'TL206').fix_applicability === 'safe' && d.find(r => r.code === 'TL201').fix_applicability === null && d.find(r => r.code === 'TL501').fixable === true"
+# The machine formats but JSON hold findings, not counts: --statistics is
+# refused there before anything runs, as ruff refuses it (it wrote the
+# text table, so `-o report.xml` was not XML), and no report file is made.
+for f in junit gitlab sarif github; do
+	rm -f "stats.$f"
+	run "--statistics --format $f" 2 "$bin" --torch-version 2.4 --statistics --format "$f" -o "stats.$f" fixme.py train.py
+	has "statistics $f refused" "$tmp/err" "--statistics cannot be written as --format $f"
+	if [ -e "stats.$f" ]; then bad "statistics $f: a report file was written"; else ok; fi
+done
 
 # --- .torchlint.toml, every configuration error at once --------------------------------------
 mkdir -p cfg
