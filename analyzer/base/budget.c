@@ -103,7 +103,6 @@ void tl_bound_begin(TlBound *b, double seconds, uint64_t steps)
 	b->phase = NULL;
 	b->hit_in = NULL;
 	b->suspended = 0;
-	b->steps = 0;
 }
 
 void tl_bound_phase(TlBound *b, const char *phase)
@@ -188,14 +187,10 @@ bool tl_bound_step(uint32_t steps)
 	TlBound *b = tl_bound__current;
 	if (!b)
 		return false;
-	if (b->hit)
-		return true;
-	uint64_t before = b->steps;
-	b->steps += steps;
-	/* The clock once per 1,024 steps, as tl_bound_poll reads it. */
-	if ((before >> 10) == (b->steps >> 10))
-		return false;
-	return tl_bound_check(b);
+	for (uint32_t i = 0; i < steps; i++)
+		if (tl_bound_tick(b, 1024))
+			return true;
+	return b->hit != TL_BOUND_NONE;
 }
 
 bool tl_bound_hit_ever(void)

@@ -81,7 +81,6 @@ typedef struct TlBound {
 	bool (*cancel)(void *data);
 	void *cancel_data;
 	unsigned suspended; /* tl_bound_suspend calls not yet resumed */
-	uint64_t steps;     /* counted by tl_bound_step */
 } TlBound;
 
 /* Starts a file: `seconds` of this thread's CPU time from now and `steps`
@@ -115,8 +114,9 @@ void tl_bound_suspend(void);
 void tl_bound_resume(void);
 /* For work that runs while polls are suspended and must still stop (the
  * star-import lookups, which follow other modules' imports and grow with
- * them): counts `steps` steps of it against the current bound and reads
- * its clock and cancel hook every 1,024 steps, suspended or not; true once
+ * them): counts `steps` steps of it in the current bound's work budget
+ * and reads its clock and cancel hook every 1,024 steps, as tl_bound_poll
+ * does, but suspended or not; true once
  * the bound is hit (the file's own polls then say so as soon as the
  * suspension ends, and its analysis is thrown away). A caller stopped by
  * it keeps nothing of the answer it was computing. Without a current
