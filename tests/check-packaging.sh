@@ -63,7 +63,26 @@ fi
 run "check_binary on a file that is not ELF" 2 $check README.md
 
 # --- make dist -------------------------------------------------------------------
-run "make dist" 0 make --no-print-directory -s dist
+# Run as on a machine without Debian's python3-build, after `make` (the
+# build output folder build/ is there): the first Python make-dist tries
+# has setuptools and wheel but no `build` module. Python puts the current
+# folder first on its path, where build/ once passed for that module: the
+# probe said yes and `python3 -m build` then failed ("No module named
+# build.__main__"). Now that Python is passed over for one that has it.
+[ -d build ] && ok || bad "no build/ folder: the check needs make's output there"
+"$py" -m venv --without-pip "$tmp/nobuild" >/dev/null 2>&1 || bad "python3 -m venv --without-pip failed"
+mkdir -p "$tmp/nobuild-tools"
+site=$("$py" -c 'import os, setuptools; print(os.path.dirname(setuptools.__path__[0]))')
+for m in setuptools pkg_resources _distutils_hack wheel "$site"/setuptools-*info "$site"/wheel-*info; do
+	[ -e "$site/${m##*/}" ] && ln -s "$site/${m##*/}" "$tmp/nobuild-tools/"
+done
+"$tmp/nobuild/bin/python" -c 'import sys; print(sys.argv[1])' "$tmp/nobuild-tools" \
+	>"$("$tmp/nobuild/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')/tools.pth"
+run "the Python without build has setuptools and wheel" 0 sh -c 'cd / && exec "$0" -c "import setuptools, wheel"' "$tmp/nobuild/bin/python"
+run "the Python without build has no build module" 1 sh -c 'cd / && exec "$0" -c "import build"' "$tmp/nobuild/bin/python"
+run "make dist" 0 env PYTHON_DIST="$tmp/nobuild/bin/python" make --no-print-directory -s dist
+hasnt "make dist passed over the Python without build" "$tmp/out" "make-dist: building with $tmp/nobuild/bin/python"
+has "make dist says which Python builds" "$tmp/out" "make-dist: building with "
 cp "$tmp/out" "$tmp/dist.out"
 sdist=dist/torchlint-$version.tar.gz
 whl=dist/torchlint-$version-py3-none-$tag.whl

@@ -14,7 +14,12 @@
 set -eu
 version=$1
 cd "$(dirname "$0")/.."
-has_tools() { "$1" -c 'import build, setuptools, wheel' >/dev/null 2>&1; }
+root=$(pwd)
+# Python puts the current folder first on its path, and the repository's
+# build output folder `build/` would pass for the `build` module there (a
+# namespace package): probe and build from the filesystem root, where no
+# folder of ours shadows a module.
+has_tools() { (cd / && "$1" -c 'import build, setuptools, wheel') >/dev/null 2>&1; }
 py=""
 for p in ${PYTHON_DIST:-} python3 /usr/bin/python3; do
 	if command -v "$p" >/dev/null 2>&1 && has_tools "$p"; then py=$p; break; fi
@@ -31,10 +36,11 @@ if [ -z "$py" ]; then
 		exit 1
 	fi
 fi
+echo "make-dist: building with $py"
 rm -f dist/torchlint-"$version".tar.gz dist/torchlint-"$version"-*.whl
 # --no-isolation: the build tools installed here, nothing fetched. build
 # makes the sdist, then the wheel from the unpacked sdist.
-"$py" -m build --no-isolation --outdir dist . >build/dist.log 2>&1 || {
+(cd / && "$py" -m build --no-isolation --outdir "$root/dist" "$root") >build/dist.log 2>&1 || {
 	cat build/dist.log >&2
 	echo "make-dist: python3 -m build failed (log above)" >&2
 	exit 1
@@ -51,9 +57,8 @@ if [ "${STATIC:-1}" != 0 ]; then
 		rm -rf build/dist-static
 		mkdir -p build/dist-static
 		tar xzf dist/torchlint-"$version".tar.gz -C build/dist-static
-		(cd build/dist-static/torchlint-"$version" &&
-			CC=musl-gcc LDFLAGS=-static "$py" -m build --no-isolation --wheel --outdir ../../../dist . \
-				>../../dist-static.log 2>&1) || {
+		(cd / && CC=musl-gcc LDFLAGS=-static "$py" -m build --no-isolation --wheel --outdir "$root/dist" \
+			"$root/build/dist-static/torchlint-$version") >build/dist-static.log 2>&1 || {
 			cat build/dist-static.log >&2
 			echo "make-dist: the static wheel failed (log above)" >&2
 			exit 1
