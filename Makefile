@@ -266,6 +266,8 @@ $(BUILD)/torchlint.1: torchlint README.md tools/gen_man.py
 install: torchlint
 	install -d $(DESTDIR)$(PREFIX)/bin
 	install -m 755 torchlint $(DESTDIR)$(PREFIX)/bin/torchlint
+	install -d $(DESTDIR)$(PREFIX)/share/doc/torchlint
+	install -m 644 LICENSE THIRD_PARTY_LICENSES $(DESTDIR)$(PREFIX)/share/doc/torchlint/
 	@if command -v python3 >/dev/null 2>&1; then \
 	  $(MAKE) --no-print-directory $(BUILD)/torchlint.1 && \
 	  install -d $(DESTDIR)$(PREFIX)/share/man/man1 && \

@@ -122,6 +122,11 @@ setup(
     long_description=open(os.path.join(ROOT, "README.md"), encoding="utf-8").read(),
     long_description_content_type="text/markdown",
     url=build_binary.makefile_value(ROOT, "HOMEPAGE"),
+    # torchlint's licence, and those of what the binary compiles in
+    # (tree-sitter, tree-sitter-python, jansson: MIT too), in the wheel's
+    # .dist-info and the sdist.
+    license="MIT",
+    license_files=["LICENSE", "THIRD_PARTY_LICENSES"],
     python_requires=">=3.7",
     packages=["torchlint"],
     package_dir={"": "packaging/python"},
@@ -132,6 +137,7 @@ setup(
     zip_safe=False,
     classifiers=[
         "Environment :: Console",
+        "License :: OSI Approved :: MIT License",
         "Operating System :: POSIX :: Linux",
         "Programming Language :: C",
         "Topic :: Software Development :: Quality Assurance",

@@ -101,6 +101,20 @@ for f in deps/tree-sitter/lib/src/lib.c deps/tree-sitter/lib/include/tree_sitter
 	has "sdist holds $f" "$tmp/sdist.txt" "torchlint-$version/$f"
 done
 hasnt "sdist holds no build output" "$tmp/sdist.txt" "torchlint-$version/build/"
+# The licences: torchlint's, and those of what the binary compiles in, each
+# text the one its package (as `make` fetched it) ships, at the version
+# deps.lock pins.
+has "sdist holds LICENSE" "$tmp/sdist.txt" "torchlint-$version/LICENSE"
+has "sdist holds THIRD_PARTY_LICENSES" "$tmp/sdist.txt" "torchlint-$version/THIRD_PARTY_LICENSES"
+has "LICENSE is MIT" LICENSE "MIT License"
+for lic in build/deps/tree-sitter/package/LICENSE build/deps/tree-sitter-python/package/LICENSE build/deps/jansson/jansson-*/LICENSE; do
+	if [ -f "$lic" ] && "$py" -c 'import sys; sys.exit(open(sys.argv[1]).read().strip() not in open(sys.argv[2]).read())' "$lic" THIRD_PARTY_LICENSES; then
+		ok; else bad "THIRD_PARTY_LICENSES lacks the text of $lic"; fi
+done
+grep -v '^#' deps.lock | grep . | while read -r name ver rest; do
+	grep -q "^$name $ver " THIRD_PARTY_LICENSES || echo "$name $ver"
+done >"$tmp/missing"
+if [ ! -s "$tmp/missing" ]; then ok; else bad "THIRD_PARTY_LICENSES lacks: $(cat "$tmp/missing")"; fi
 tar xzf "$sdist" -O "torchlint-$version/deps/README" >"$tmp/depsreadme"
 grep -v '^#' deps.lock | grep . | while read -r name ver sum; do
 	grep -q "$name *$ver *$sum" "$tmp/depsreadme" || echo "$name $ver"
@@ -110,6 +124,13 @@ if [ ! -s "$tmp/missing" ]; then ok; else bad "deps/README lacks pins: $(cat "$t
 has "the wheel holds the binary in its scripts" "$tmp/whl.txt" "torchlint-$version.data/scripts/torchlint "
 has "the wheel holds the package" "$tmp/whl.txt" "torchlint/__main__.py"
 has "the wheel holds the manual page" "$tmp/whl.txt" "torchlint-$version.data/data/share/man/man1/torchlint.1 "
+"$py" -c "import zipfile,sys; z = zipfile.ZipFile('$whl'); sys.stdout.write(z.read('torchlint-$version.dist-info/METADATA').decode())" >"$tmp/METADATA"
+has "METADATA: License" "$tmp/METADATA" "License: MIT"
+has "METADATA: the licence classifier" "$tmp/METADATA" "Classifier: License :: OSI Approved :: MIT License"
+for f in LICENSE THIRD_PARTY_LICENSES; do
+	if "$py" -c "import zipfile,sys; z = zipfile.ZipFile('$whl'); sys.exit(z.read([n for n in z.namelist() if n.startswith('torchlint-$version.dist-info/') and n.endswith('/$f')][0]) != open('$f', 'rb').read())"; then
+		ok; else bad "the wheel's .dist-info lacks $f as the repository has it"; fi
+done
 "$py" -m zipfile -e "$whl" "$tmp/unzipped" 2>/dev/null
 wbin=$tmp/unzipped/torchlint-$version.data/scripts/torchlint
 chmod +x "$wbin" 2>/dev/null
@@ -190,6 +211,9 @@ if [ ! -e "$tmp/venv/bin/torchlint" ]; then ok; else bad "pip uninstall left the
 run "make install DESTDIR" 0 make --no-print-directory -s install DESTDIR="$tmp/dest" PREFIX=/usr
 if [ -x "$tmp/dest/usr/bin/torchlint" ] && [ -f "$tmp/dest/usr/share/man/man1/torchlint.1" ]; then ok; else
 	bad "make install did not install the binary and the page"; fi
+if cmp -s LICENSE "$tmp/dest/usr/share/doc/torchlint/LICENSE" &&
+	cmp -s THIRD_PARTY_LICENSES "$tmp/dest/usr/share/doc/torchlint/THIRD_PARTY_LICENSES"; then ok; else
+	bad "make install did not install the licences in share/doc/torchlint"; fi
 page=$tmp/dest/usr/share/man/man1/torchlint.1
 run "the page renders without groff warnings" 0 groff -man -Tutf8 -ww -z "$page"
 lines "no groff warnings" "$tmp/err" 0
