@@ -7,6 +7,7 @@
 #   make install    install to $(PREFIX)/bin, and torchlint(1) to $(PREFIX)/share/man/man1
 #                   (PREFIX=/usr/local by default)
 #   make dist       the Python sdist and wheel in dist/ (tools/make-dist.sh)
+#   make docs       the documentation site (docs/, mkdocs.yml) as static HTML in build/site/
 #   make validate-cuda  build the CUDA microbenchmarks in validate/cuda/ (needs nvcc)
 #   make validate-gpu   on a GPU machine: run validate/ and regenerate its report
 #   make fuzz       run each libFuzzer target (tests/fuzz/) for FUZZ_SECONDS (needs clang)
@@ -55,7 +56,7 @@ ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-s
 TSAN_OBJ := $(BUILD)/tsan
 TSAN_FLAGS := -O1 -g -fsanitize=thread -fno-omit-frame-pointer
 
-.PHONY: all deps demo test install dist man clean unit-build asan-build lsp-tsan check-warnings fuzz fuzz-build fuzz-smoke validate-cuda validate-gpu bench
+.PHONY: all deps demo test install dist man docs clean unit-build asan-build lsp-tsan check-warnings fuzz fuzz-build fuzz-smoke validate-cuda validate-gpu bench
 all: torchlint
 
 DEPS_STAMP := $(DEPS)/.stamp
@@ -255,11 +256,27 @@ ecosystem: torchlint
 	fi
 	$(PYTHON) tools/ecosystem/run.py --torchlint ./torchlint --mirrors $(ECOSYSTEM_MIRRORS) -j $(ECOSYSTEM_JOBS) $(ECOSYSTEM_ARGS)
 
-# torchlint(1), from --help and the README's usage (tools/gen_man.py).
+# torchlint(1), from --help and the examples at the top of docs/usage.md
+# (tools/gen_man.py).
 man: $(BUILD)/torchlint.1
-$(BUILD)/torchlint.1: torchlint README.md tools/gen_man.py
+$(BUILD)/torchlint.1: torchlint docs/usage.md tools/gen_man.py
 	@mkdir -p $(BUILD)
-	python3 tools/gen_man.py ./torchlint README.md $@ $(HOMEPAGE)
+	python3 tools/gen_man.py ./torchlint docs/usage.md $@ $(HOMEPAGE)
+
+# The documentation site: docs/ as static HTML in $(BUILD)/site/, built by
+# Debian's mkdocs (installed through apt when run as root and missing) with
+# its own theme, offline, in strict mode (tests/check-docs.sh checks more).
+docs:
+	@if ! command -v mkdocs >/dev/null 2>&1; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "docs: installing mkdocs"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq mkdocs >/dev/null || exit 1; \
+	  else \
+	    echo "docs: mkdocs is needed (e.g. sudo apt-get install mkdocs)" >&2; exit 1; \
+	  fi; \
+	fi
+	mkdocs build --strict --clean --site-dir $(BUILD)/site
+	@echo "docs: $(BUILD)/site/index.html"
 
 # The manual page needs python3 to be generated; without it the binary is
 # still installed, and the page is said to be missing.

@@ -47,7 +47,7 @@ class BuildBinary(build_scripts):
         # torchlint(1), from the binary's --help (installed as share/man/man1).
         import subprocess
         subprocess.run([sys.executable, os.path.join(ROOT, "tools", "gen_man.py"), os.path.join(ROOT, BINARY),
-                        os.path.join(ROOT, "README.md"), os.path.join(ROOT, MANPAGE),
+                        os.path.join(ROOT, "docs", "usage.md"), os.path.join(ROOT, MANPAGE),
                         build_binary.makefile_value(ROOT, "HOMEPAGE")], check=True)
         super().run()
 

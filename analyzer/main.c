@@ -96,6 +96,40 @@ typedef struct TlRun {
 	TlFixRun fixrun;
 } TlRun;
 
+/* The built-in rules with an unsafe fix, from their metadata (rules/CODE-name.toml,
+ * embedded), wrapped under --help's option descriptions: the list cannot
+ * fall behind the rules. */
+static void tl_main__unsafe_fix_codes(FILE *out)
+{
+	TlRuleSet rules;
+	tl_rules_init(&rules);
+	int col = 27 + (int)strlen("what the program does (");
+	fputs("                           what the program does (", out);
+	if (tl_rules_load(&rules, NULL, stderr)) {
+		const char *sep = "";
+		for (uint32_t i = 0; i < rules.rules.size; i++) {
+			const TlRule *r = rules.rules.items[i];
+			bool unsafe = false;
+			for (uint32_t k = 0; k < r->fixes.size; k++)
+				unsafe |= r->fixes.items[k].applicability == TL_FIX_UNSAFE;
+			if (!unsafe)
+				continue;
+			int len = (int)(strlen(sep) + strlen(r->code));
+			if (*sep && col + len + 1 > 79) {
+				fputs(",\n                           ", out);
+				col = 27;
+				sep = "";
+				len = (int)strlen(r->code);
+			}
+			fprintf(out, "%s%s", sep, r->code);
+			col += len;
+			sep = ", ";
+		}
+	}
+	fputs(")\n", out);
+	tl_rules_release(&rules);
+}
+
 static void tl_main__usage(FILE *out)
 {
 	fputs("usage: torchlint [check] [OPTIONS] PATH...\n"
@@ -138,9 +172,10 @@ static void tl_main__usage(FILE *out)
 	      "\n"
 	      "Fixes:\n"
 	      "  --fix                    apply the safe fixes in place, then report what is left\n"
-	      "  --unsafe-fixes           with --fix or --diff, also the fixes that may change\n"
-	      "                           what the program does (TL101, TL501, TL503)\n"
-	      "  --no-unsafe-fixes        undo an earlier --unsafe-fixes\n"
+	      "  --unsafe-fixes           with --fix or --diff, also the fixes that may change\n",
+	      out);
+	tl_main__unsafe_fix_codes(out);
+	fputs("  --no-unsafe-fixes        undo an earlier --unsafe-fixes\n"
 	      "  --show-fixes             with --fix or --diff, list the fixes per file, rule\n"
 	      "  --fix-only               apply the fixes, report nothing else; exit 0 unless\n"
 	      "                           --exit-non-zero-on-fix\n"

@@ -43,9 +43,11 @@ case " $needed " in
 *) ok ;;
 esac
 if [ "$tag" = "manylinux_$(echo "$glibc" | tr . _)_$(uname -m)" ]; then ok; else bad "platform tag '$tag' for glibc $glibc"; fi
-# The README states what the binary needs, as measured here.
-for lib in $needed; do has "README names $lib" README.md "\`$lib\`"; done
-has "README states the glibc version" README.md "\`GLIBC_$glibc\`"
+# The README and the install page state what the binary needs, as measured here.
+for doc in README.md docs/install.md; do
+	for lib in $needed; do has "$doc names $lib" $doc "\`$lib\`"; done
+	has "$doc states the glibc version" $doc "\`GLIBC_$glibc\`"
+done
 has "README names the wheel make dist writes" README.md "dist/torchlint-$version-py3-none-$tag.whl"
 
 # The check fails on a binary that needs more (jansson as a shared library),
@@ -221,7 +223,7 @@ MANWIDTH=100 man -l "$page" >"$tmp/man.txt" 2>/dev/null
 has "man: NAME" "$tmp/man.txt" "torchlint - find PyTorch training-loop pitfalls"
 has "man: version" "$tmp/man.txt" "torchlint $version"
 has "man: EXIT STATUS" "$tmp/man.txt" "EXIT STATUS"
-has "man: an example from the README" "$tmp/man.txt" "torchlint --explain TL101"
+has "man: an example from docs/usage.md" "$tmp/man.txt" "torchlint --explain TL101"
 # Every option of --help is in the page.
 "$bin" --help | grep -o -- '--[a-z][a-z-]*' | sort -u >"$tmp/opts"
 while read -r o; do grep -q -- "$o" "$tmp/man.txt" || echo "$o"; done <"$tmp/opts" >"$tmp/missing-opts"

@@ -1,7 +1,7 @@
 #!/bin/sh
 # One stem per pitfall: every rule in rules/ has its query, flagged and OK
 # fixtures in corpus/, a section in skills/ headed "## CODE name", the
-# reproduction its metadata names (validate/cases/CODE/), and a row in the
+# reproduction its metadata names (validate/cases/CODE/), and a link in the
 # README's rule table;
 # every code a skill or fixture names exists.
 # usage: check-stems.sh TORCHLINT
@@ -37,7 +37,7 @@ while read -r code name default; do
 		[ "$v" = "validate/cases/$code" ] && [ -f "$v/flagged.py" ] && [ -f "$v/fixed.py" ] && ok ||
 			bad "$code: validate = \"$v\" is not validate/cases/$code with flagged.py and fixed.py"
 	fi
-	grep -qE "^\| *\`?$code\`? *\| *\`?$name\`? *\|" README.md && ok || bad "$code: not in the README rule table"
+	grep -qF "[$code](docs/rules/$code.md)" README.md && ok || bad "$code: not in the README rule table"
 done </tmp/tl-stems.$$
 
 # Codes named by skills headings must exist.

@@ -17,7 +17,7 @@ trap 'rm -rf "$tmp"' EXIT
 summary=validate/results/summary.json
 homepage=$(sed -n 's/^HOMEPAGE *[:?]*= *//p' Makefile)
 
-if python3 validate/report.py --check; then ok; else bad "validate/REPORT.md, plots or summary.json are stale"; fi
+if python3 validate/report.py --check; then ok; else bad "docs/costs/ (the report, its plots) or validate/results/summary.json are stale"; fi
 
 "$bin" --list-rules | awk 'NR > 1 && $1 !~ /^TL0/ { print $1 }' >"$tmp/codes"
 while read -r code; do

@@ -8,7 +8,7 @@
 # packaging tools (`make dist` and the wheel's install into a fresh venv:
 # python3-build, python3-setuptools, python3-wheel, python3-venv; readelf from
 # binutils to cross-check tools/check_binary.py), and xmllint (libxml2-utils)
-# for the JUnit schema. As root it
+# for the JUnit schema, and Debian's mkdocs for the documentation site. As root it
 # uses apt-get; otherwise it only reports what is missing.
 set -eu
 need=""
@@ -30,6 +30,7 @@ command -v readelf >/dev/null 2>&1 || need="$need binutils"
 command -v xmllint >/dev/null 2>&1 || need="$need libxml2-utils"
 command -v man >/dev/null 2>&1 || need="$need man-db"
 command -v groff >/dev/null 2>&1 || need="$need groff-base"
+command -v mkdocs >/dev/null 2>&1 || need="$need mkdocs"
 python3 -c 'import torch' >/dev/null 2>&1 || /usr/bin/python3 -c 'import torch' >/dev/null 2>&1 ||
 	need="$need python3-torch"
 [ -z "$need" ] && exit 0

@@ -80,7 +80,8 @@ suite "pre-commit" tests/check-precommit.sh ./torchlint
 suite "GitHub Action (action.yml, run locally)" tests/check-action.sh ./torchlint
 suite "fuzz (saved crash inputs, then 8 s per target, 45 s for rules)" make --no-print-directory -s fuzz-smoke
 suite "stems" tests/check-stems.sh ./torchlint
-suite "rule pages (docs/rules up to date, helpUri, --explain links)" tests/check-rule-docs.sh ./torchlint
+suite "rule pages (generated docs up to date, plots, helpUri, --explain links)" tests/check-rule-docs.sh ./torchlint
+suite "docs site (mkdocs --strict, nav, links, anchors, offline, figures, references)" tests/check-docs.sh ./torchlint
 # validate/: the reproductions as lint tests, the generated evidence that
 # --explain cites, the default-on rules' evidence, what a CPU can show
 # (PyTorch on the CPU), and the CUDA microbenchmarks (compiled only, when nvcc

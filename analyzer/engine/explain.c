@@ -17,9 +17,9 @@ static void tl_explain__repo_links(const char *text, size_t len, TlBuf *out);
 
 void tl_explain_render(const TlRule *r, TlBuf *out)
 {
-	tl_buf_addf(out, "%s %s (%s, %s, %s)\n\n", r->code, r->name, r->family,
+	tl_buf_addf(out, "%s %s (%s, %s, %s%s)\n\n", r->code, r->name, r->family,
 		    tl_severity_name(r->severity),
-		    r->default_on ? "on by default" : "opt-in: enable with --select");
+		    r->default_on ? "on by default" : "opt-in: enable with --extend-select ", r->default_on ? "" : r->code);
 	size_t len;
 	const char *path;
 	const char *section = tl_skills_section(r->code, &len, &path);
@@ -56,16 +56,21 @@ void tl_explain_page_uri(const TlRule *r, TlBuf *out)
 }
 
 /* Appends `text`, turning each repository path that starts a word
- * (validate/results/..., validate/cases/...) into a link to that file on the
- * homepage: a user of the installed binary has no checkout to look in. */
+ * (validate/results/..., validate/cases/..., docs/costs/README.md) into a
+ * link to that file on the homepage: a user of the installed binary has no
+ * checkout to look in. */
 static void tl_explain__repo_links(const char *text, size_t len, TlBuf *out)
 {
-	static const char prefix[] = "validate/";
+	static const char *const prefixes[] = { "validate/", "docs/" };
 	for (const char *p = text; p < text + len; p++) {
 		bool starts_word = p == text || p[-1] == ' ' || p[-1] == '(' || p[-1] == '\n' || p[-1] == '`';
-		if (starts_word && (size_t)(text + len - p) >= sizeof prefix - 1 &&
-		    memcmp(p, prefix, sizeof prefix - 1) == 0)
-			tl_buf_addf(out, "%s/blob/main/", TL_HOMEPAGE);
+		for (size_t i = 0; starts_word && i < sizeof prefixes / sizeof prefixes[0]; i++) {
+			size_t n = strlen(prefixes[i]);
+			if ((size_t)(text + len - p) >= n && memcmp(p, prefixes[i], n) == 0) {
+				tl_buf_addf(out, "%s/blob/main/", TL_HOMEPAGE);
+				break;
+			}
+		}
 		tl_buf_addc(out, *p);
 	}
 }

@@ -55,7 +55,7 @@ run statistics 1 "$bin" --extend-select TL101 --statistics train.py
 has statistics "$tmp/out" "    1  TL101  loss-accumulated-with-graph"
 lines statistics-lines "$tmp/out" 2
 run explain 0 "$bin" --explain TL101
-has explain-title "$tmp/out" "TL101 loss-accumulated-with-graph (memory, warning, opt-in: enable with --select)"
+has explain-title "$tmp/out" "TL101 loss-accumulated-with-graph (memory, warning, opt-in: enable with --extend-select TL101)"
 has explain-body "$tmp/out" "### Why is this bad?"
 has explain-source "$tmp/out" "(from https://github.com/torchlint/torchlint/blob/main/skills/torchlint-memory/SKILL.md)"
 run explain-unknown 2 "$bin" --explain TL999

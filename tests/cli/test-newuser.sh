@@ -25,9 +25,9 @@ def train(model, loader):
     return losses
 PY
 
-# --- configuration: the README's example, as written, and TOML as it is written -----------
+# --- configuration: the documented example, as written, and TOML as it is written -----------
 mkdir -p readme
-awk '/^```toml$/ && !done { on = 1; next } /^```$/ && on { on = 0; done = 1 } on' "$here/README.md" >readme/pyproject.toml
+awk '/^```toml$/ && !done { on = 1; next } /^```$/ && on { on = 0; done = 1 } on' "$here/docs/configuration.md" >readme/pyproject.toml
 cp train.py readme/
 run readme-config 1 "$bin" --format concise readme/train.py
 has readme-config-applies "$tmp/out" "TL101"

@@ -3,7 +3,7 @@
 package, headless) and its built-in LSP client, configured by
 tests/lsp/nvim/init.lua. Checks the diagnostics Neovim shows (codes and
 positions, as the CLI reports them), a hover, a code action, that the
-diagnostics follow an edit, and the README's quickfix errorformat.
+diagnostics follow an edit, and the quickfix errorformat of docs/integrations.md.
 
 usage: test-nvim.py TORCHLINT"""
 

@@ -103,7 +103,7 @@ if not vim.wait(20000, moved, 20) then fail("diagnostics did not follow the edit
 result.steps.edited = snapshot(bufnr)
 result.changedtick = { before, vim.api.nvim_buf_get_changedtick(bufnr) }
 
--- The quickfix list from the concise format, with the README's errorformat.
+-- The quickfix list from the concise format, with the errorformat of docs/integrations.md.
 vim.cmd("write")
 vim.o.errorformat = "%f:%l:%c: %m,%-G%.%#"
 vim.fn.setqflist({}, "r", { lines = vim.fn.systemlist({ bin, "--format", "concise", file }),
