@@ -41,7 +41,10 @@ if [ -f "$tmp/mk/site/index.html" ]; then ok; else bad "make docs wrote no $tmp/
 c=$tmp/copy
 mkdir -p "$c/tools/ecosystem"
 cp -r README.md mkdocs.yml docs rules skills "$c/"
-cp tools/ecosystem/repos.tsv "$c/tools/ecosystem/"
+mkdir -p "$c/validate" "$c/analyzer"
+cp tools/ecosystem/repos.tsv tools/ecosystem/README.md "$c/tools/ecosystem/"
+cp validate/README.md "$c/validate/"
+cp analyzer/README.md "$c/analyzer/"
 printf '# Left out\n\nNo nav entry.\n' >"$c/docs/orphan.md"
 printf '\n[a dead anchor](usage.md#no-such-section)\n' >>"$c/docs/notebooks.md"
 printf '\nOver 12 repositories, 99 rules, as RULES.md and issue 7 say.\n' >>"$c/docs/configuration.md"

@@ -14,8 +14,9 @@
   count of repositories against the ecosystem check's list
   (tools/ecosystem/repos.tsv); each count of rules against --list-rules;
 - user-facing text (README.md, docs/, skills/, rules/, --help,
-  --list-predicates) names no file outside the repository (RULES.md,
-  ../shared) and no issue number.
+  --list-predicates, and the developer documents the pages link to:
+  tools/ecosystem/README.md, validate/README.md, analyzer/README.md) names
+  no file outside the repository (RULES.md, ../shared) and no issue number.
 
 DIR (default: this checkout) holds README.md, mkdocs.yml, docs/, rules/,
 skills/ and tools/ecosystem/repos.tsv. Prints one line per problem; exit 1
@@ -192,6 +193,15 @@ OUTSIDE = [(r"\bRULES\.md\b", "RULES.md, which is not in the repository"),
            (r"\b[Ii]ssues? #?\d+", "an issue number")]
 
 
+def dev_texts(root):
+    """The developer documents the pages link to."""
+    out = []
+    for rel in ("tools/ecosystem/README.md", "validate/README.md", "analyzer/README.md"):
+        with open(os.path.join(root, rel), encoding="utf-8") as f:
+            out.append((rel, f.read()))
+    return out
+
+
 def check_references(texts, problems):
     for name, text in texts:
         for n, line in enumerate(text.splitlines(), 1):
@@ -213,7 +223,7 @@ def main():
     check_fixes(a.root, exe, problems)
     texts = user_texts(a.root, exe)
     check_figures(a.root, exe, texts, problems)
-    check_references(texts, problems)
+    check_references(texts + dev_texts(a.root), problems)
     for p in problems:
         print("check_docs: " + p)
     if not problems:
