@@ -40,7 +40,7 @@ if [ -f "$tmp/mk/site/index.html" ]; then ok; else bad "make docs wrote no $tmp/
 # 3. A doctored copy: each fault must be reported.
 c=$tmp/copy
 mkdir -p "$c/tools/ecosystem"
-cp -r README.md mkdocs.yml docs rules skills "$c/"
+cp -r Makefile README.md mkdocs.yml docs rules skills examples "$c/"
 mkdir -p "$c/validate" "$c/analyzer"
 cp tools/ecosystem/repos.tsv tools/ecosystem/README.md "$c/tools/ecosystem/"
 cp validate/README.md "$c/validate/"
@@ -48,6 +48,7 @@ cp analyzer/README.md "$c/analyzer/"
 printf '# Left out\n\nNo nav entry.\n' >"$c/docs/orphan.md"
 printf '\n[a dead anchor](usage.md#no-such-section)\n' >>"$c/docs/notebooks.md"
 printf '\nOver 12 repositories, 99 rules, as RULES.md and issue 7 say.\n' >>"$c/docs/configuration.md"
+printf '\nSee https://github.com/torchlint/torchlint/blob/main/no/such/file.md and https://github.com/torchlint/torchlint#no-such-heading.\n' >>"$c/docs/configuration.md"
 sed -i '/^| TL503 |/d' "$c/docs/fixes.md"
 sed -i 's/^applicability = "unsafe"/applicability = "safe"/' "$c/rules/TL504-"*.toml
 (cd "$c" && mkdocs build --site-dir "$c/site" >/dev/null 2>&1) || bad "the doctored copy does not build"
@@ -62,6 +63,8 @@ has "outside reference" "$tmp/out" "names RULES.md, which is not in the reposito
 has "issue number" "$tmp/out" "names an issue number"
 has "fix table row missing" "$tmp/out" "docs/fixes.md: TL503's fixes are absent in its table"
 has "help against the rules" "$tmp/out" "--help lists the unsafe fixes of"
+has "dead link into the repository" "$tmp/out" "links no/such/file.md, which the repository does not have"
+has "dead README anchor" "$tmp/out" "links the README's #no-such-heading, which it has no heading for"
 
 # 4. The README is the front door.
 n=$(wc -l <README.md)

@@ -18,7 +18,7 @@ if python3 tools/gen_rule_docs.py --check "$bin"; then ok; else
 fi
 # The check fails on a stale page (a copy of the generated files, one edited).
 mkdir -p "$tmp/copy/tools"
-cp -r README.md mkdocs.yml docs examples validate "$tmp/copy/"
+cp -r Makefile README.md mkdocs.yml docs examples validate "$tmp/copy/"
 cp tools/gen_rule_docs.py "$tmp/copy/tools/"
 printf 'edited by hand\n' >>"$tmp/copy/docs/rules/TL201.md"
 printf '# gone\n' >"$tmp/copy/docs/rules/TL999.md"
@@ -53,7 +53,10 @@ for code in TL101 TL201 TL503 TL000; do
 	hasnt "--explain $code: validate/ as a link, not a checkout path" "$tmp/out" "\`validate/"
 	hasnt "--explain $code: docs/ as a link, not a checkout path" "$tmp/out" "\`docs/"
 done
-has "--explain names the skill on the project's pages" "$root/docs/rules/TL101.md" "(from $homepage/blob/main/skills/"
+run "--explain TL101" 0 "$bin" --explain TL101
+has "--explain names the skill on the project's pages" "$tmp/out" "(from $homepage/blob/main/skills/"
+has "the page links the skill" "$root/docs/rules/TL101.md" "(from [\`skills/torchlint-memory/SKILL.md\`]($homepage/blob/main/skills/"
+has "the page links its section of the report" "$root/docs/rules/TL101.md" "[\`docs/costs/README.md\`](../costs/README.md#tl101)"
 # A --rules-dir rule has no page: its link is the README.
 mkdir -p "$tmp/r"
 printf 'code = "TL599"\nname = "x"\nfamily = "safety"\nseverity = "info"\ndefault = true\nmessage = "m"\n' >"$tmp/r/TL599-x.toml"

@@ -13,10 +13,13 @@
   fix (rules/*.toml) against --help and the table in docs/fixes.md; each
   count of repositories against the ecosystem check's list
   (tools/ecosystem/repos.tsv); each count of rules against --list-rules;
-- user-facing text (README.md, docs/, skills/, rules/, --help,
-  --list-predicates, and the developer documents the pages link to:
+- user-facing text (README.md, docs/, skills/, rules/, --help, server
+  --help, --list-predicates, and the developer documents the pages link to:
   tools/ecosystem/README.md, validate/README.md, analyzer/README.md) names
-  no file outside the repository (RULES.md, ../shared) and no issue number.
+  no file outside the repository (RULES.md, ../shared) and no issue number;
+- a link to the project's own files on its homepage (HOMEPAGE/blob/main/PATH,
+  as --explain and the rule pages write them) names a file the repository
+  has, and a link to the README's #anchor a heading it has.
 
 DIR (default: this checkout) holds README.md, mkdocs.yml, docs/, rules/,
 skills/ and tools/ecosystem/repos.tsv. Prints one line per problem; exit 1
@@ -167,6 +170,7 @@ def user_texts(root, exe):
         with open(p, encoding="utf-8") as f:
             out.append((os.path.relpath(p, root), f.read()))
     out.append(("--help", run(exe, "--help")))
+    out.append(("server --help", run(exe, "server", "--help")))
     out.append(("--list-predicates", run(exe, "--list-predicates")))
     return out
 
@@ -210,6 +214,35 @@ def check_references(texts, problems):
                     problems.append("%s:%d: names %s: %s" % (name, n, what, line.strip()[:100]))
 
 
+def slug(heading):
+    """GitHub's anchor for a Markdown heading."""
+    s = re.sub(r"[^\w\- ]", "", heading.strip().lower())
+    return s.replace(" ", "-")
+
+
+def check_repo_links(root, texts, problems):
+    """Links to the project's own files on its homepage name files that
+    exist, and a link to the README's #anchor a heading it has."""
+    homepage = None
+    with open(os.path.join(root, "Makefile"), encoding="utf-8") as f:
+        for line in f:
+            m = re.match(r"^HOMEPAGE\s*[?:]?=\s*(\S+)", line)
+            if m:
+                homepage = m.group(1)
+    with open(os.path.join(root, "README.md"), encoding="utf-8") as f:
+        anchors = {slug(l.lstrip("#")) for l in f if l.startswith("#")}
+    blob = re.compile(re.escape(homepage) + r"/blob/main/([^\s)`'\"<>#]+)")
+    anchor = re.compile(re.escape(homepage) + r"#([\w-]+)")
+    for name, text in texts:
+        for m in blob.finditer(text):
+            path = m.group(1).rstrip(".,;:")
+            if not os.path.exists(os.path.join(root, path)):
+                problems.append("%s: links %s, which the repository does not have" % (name, path))
+        for m in anchor.finditer(text):
+            if m.group(1) not in anchors:
+                problems.append("%s: links the README's #%s, which it has no heading for" % (name, m.group(1)))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--root", default=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -224,6 +257,7 @@ def main():
     texts = user_texts(a.root, exe)
     check_figures(a.root, exe, texts, problems)
     check_references(texts + dev_texts(a.root), problems)
+    check_repo_links(a.root, texts, problems)
     for p in problems:
         print("check_docs: " + p)
     if not problems:

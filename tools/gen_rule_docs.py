@@ -82,6 +82,40 @@ def markdown_lists(text):
     return "\n".join(out)
 
 
+def makefile_value(name):
+    with open(os.path.join(ROOT, "Makefile"), encoding="utf-8") as f:
+        for line in f:
+            m = re.match(r"^%s\s*[?:]?=\s*(\S+)" % name, line)
+            if m:
+                return m.group(1)
+    raise SystemExit("gen_rule_docs: no %s in the Makefile" % name)
+
+
+def page_links(text, code):
+    """--explain names the project's files by their URL on the homepage (an
+    installed binary has no checkout): on a page they become links, and a
+    page of this site a relative one (the measured-cost report at the
+    rule's own section). Code blocks are left alone."""
+    base = makefile_value("HOMEPAGE") + "/blob/main/"
+    url = re.compile(r"`?%s([^\s`)]*[^\s`).,;:])`?" % re.escape(base))
+
+    def link(m):
+        path = m.group(1)
+        if path.startswith("docs/"):
+            target = "../" + path[len("docs/"):]
+            if path == "docs/costs/README.md":
+                target += "#" + code.lower()
+            return "[`%s`](%s)" % (path, target)
+        return "[`%s`](%s%s)" % (path, base, path)
+
+    out, fence = [], False
+    for line in text.split("\n"):
+        if line.startswith("```"):
+            fence = not fence
+        out.append(line if fence else url.sub(link, line))
+    return "\n".join(out)
+
+
 def svg_title(path):
     with open(path, encoding="utf-8") as f:
         m = re.search(r'<text x="\d+" y="18" font-size="13">([^<]*)</text>', f.read())
@@ -118,7 +152,8 @@ def rule_page(exe, code):
     lines = text.splitlines()
     # The first line is the title; a "Documentation:" line links here.
     body = [l for l in lines[1:] if not l.startswith("Documentation: ")]
-    page = HEADER % code + "# " + lines[0] + "\n" + markdown_lists("\n".join(body).rstrip("\n")) + "\n"
+    page = (HEADER % code + "# " + lines[0] + "\n" +
+            page_links(markdown_lists("\n".join(body).rstrip("\n")), code) + "\n")
     extra = plots_section(code)
     if not code.startswith("TL0"):
         extra += ["All the measurements of this rule, with the other rules': "
