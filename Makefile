@@ -293,4 +293,4 @@ install: torchlint
 
 clean:
 	rm -rf $(OBJ) $(ASAN_OBJ) $(TSAN_OBJ) $(BUILD)/torchlint-tsan $(BUILD)/gen $(BUILD)/unit $(BUILD)/unit-asan $(BUILD)/embed \
-	  $(BUILD)/torchlint-asan $(BUILD)/validate-cuda $(BUILD)/torchlint.1 torchlint
+	  $(BUILD)/torchlint-asan $(BUILD)/validate-cuda $(BUILD)/torchlint.1 $(BUILD)/site torchlint
