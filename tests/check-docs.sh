@@ -50,6 +50,7 @@ printf '\n[a dead anchor](usage.md#no-such-section)\n' >>"$c/docs/notebooks.md"
 printf '\nOver 12 repositories, 99 rules, as RULES.md and issue 7 say.\n' >>"$c/docs/configuration.md"
 printf '\nSee https://github.com/torchlint/torchlint/blob/main/no/such/file.md and https://github.com/torchlint/torchlint#no-such-heading.\n' >>"$c/docs/configuration.md"
 sed -i '/^| TL503 |/d' "$c/docs/fixes.md"
+sed -i 's/entry: torchlint --force-exclude/entry: torchlint/' "$c/docs/integrations.md"
 sed -i 's/^applicability = "unsafe"/applicability = "safe"/' "$c/rules/TL504-"*.toml
 (cd "$c" && mkdocs build --site-dir "$c/site" >/dev/null 2>&1) || bad "the doctored copy does not build"
 sed -i 's|</head>|<script src="https://cdn.example.org/x.js"></script></head>|' "$c/site/notebooks.html"
@@ -64,6 +65,7 @@ has "issue number" "$tmp/out" "names an issue number"
 has "fix table row missing" "$tmp/out" "docs/fixes.md: TL503's fixes are absent in its table"
 has "help against the rules" "$tmp/out" "--help lists the unsafe fixes of"
 has "dead link into the repository" "$tmp/out" "links no/such/file.md, which the repository does not have"
+has "snippets that drifted" "$tmp/out" "docs/integrations.md: the <!-- local-hook --> snippet differs from README.md's"
 has "dead README anchor" "$tmp/out" "links the README's #no-such-heading, which it has no heading for"
 
 # 4. The README is the front door.

@@ -19,7 +19,9 @@
   no file outside the repository (RULES.md, ../shared) and no issue number;
 - a link to the project's own files on its homepage (HOMEPAGE/blob/main/PATH,
   as --explain and the rule pages write them) names a file the repository
-  has, and a link to the README's #anchor a heading it has.
+  has, and a link to the README's #anchor a heading it has;
+- a snippet the README and docs/integrations.md both show (pre-commit
+  hooks, the Action's workflow: marked <!-- name -->) is the same in both.
 
 DIR (default: this checkout) holds README.md, mkdocs.yml, docs/, rules/,
 skills/ and tools/ecosystem/repos.tsv. Prints one line per problem; exit 1
@@ -243,6 +245,29 @@ def check_repo_links(root, texts, problems):
                 problems.append("%s: links the README's #%s, which it has no heading for" % (name, m.group(1)))
 
 
+def marked_blocks(text):
+    """{marker: the code block after a `<!-- marker -->` line}."""
+    out = {}
+    for m in re.finditer(r"^<!-- ([a-z-]+) -->\n(```[a-z]*\n.*?\n```)\n", text, re.S | re.M):
+        out[m.group(1)] = m.group(2)
+    return out
+
+
+def check_snippets(root, problems):
+    """A snippet the README and docs/integrations.md both show (marked
+    <!-- name --> before its code block; tests run the README's) is the same
+    in both."""
+    with open(os.path.join(root, "README.md"), encoding="utf-8") as f:
+        readme = marked_blocks(f.read())
+    with open(os.path.join(root, "docs", "integrations.md"), encoding="utf-8") as f:
+        page = marked_blocks(f.read())
+    for name in sorted(set(readme) & set(page)):
+        if readme[name] != page[name]:
+            problems.append("docs/integrations.md: the <!-- %s --> snippet differs from README.md's" % name)
+    if not set(readme) & set(page):
+        problems.append("README.md and docs/integrations.md share no marked snippet")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--root", default=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -258,6 +283,7 @@ def main():
     check_figures(a.root, exe, texts, problems)
     check_references(texts + dev_texts(a.root), problems)
     check_repo_links(a.root, texts, problems)
+    check_snippets(a.root, problems)
     for p in problems:
         print("check_docs: " + p)
     if not problems:
