@@ -212,7 +212,31 @@ def families_table(rules):
             link = "[%s](docs/rules/%s.md)" % (r["code"], r["code"])
             cells.append(link if r["default"] else "*%s*" % link)
         out.append("| `%s` | %s | %s |" % (fam, what, ", ".join(cells)))
+    out += ["", "Costs measured (flagged against fixed, one pair of programs per rule): %s." % measured_on(rules)]
     return "\n".join(out)
+
+
+def measured_on(rules):
+    """Which rules' costs each device in validate/results/ measured."""
+    codes = {r["code"] for r in rules}
+    parts = []
+    for dev in sorted(os.listdir(RESULTS_DIR), key=lambda d: (d == "cpu", d)):
+        path = os.path.join(RESULTS_DIR, dev)
+        if not os.path.isdir(path):
+            continue
+        names, env = [], None
+        for n in sorted(os.listdir(path)):
+            if n.endswith(".json") and n[:-5] in codes:
+                names.append(n[:-5])
+                if env is None:
+                    with open(os.path.join(path, n), encoding="utf-8") as f:
+                        env = json.load(f)["environment"]
+        if names:
+            parts.append("on %s (PyTorch %s) for %d" % (env.get("device_name", dev), env["torch"], len(names)))
+    if not parts:
+        return "none yet"
+    parts[0] += " of the %d rules" % len(codes)
+    return ", ".join(parts)
 
 
 def first_run(exe):
