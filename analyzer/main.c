@@ -970,7 +970,7 @@ int main(int argc, char **argv)
 	 * file (the analysis itself does not: neither is an error). */
 	TlDiscoverOptions dopt = { &configs, !cli.no_gitignore, cli.force_exclude,
 				   tl_main__discover_error, &missing, stderr,
-				   cli.show_files ? tl_main__discover_skip : NULL, 0 };
+				   cli.show_files ? tl_main__discover_skip : NULL, 0, 0, false, NULL };
 	if (!tl_discover_ex((const char *const *)named.items, (int)named.size, &dopt, &files))
 		exit_code = TL_EXIT_ERROR;
 	tl_array_release(&named);

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "base/alloc.h"
+#include "base/budget.h"
 #include "base/buf.h"
 #include "base/glob.h"
 #include "base/paths.h"
@@ -24,6 +25,8 @@ typedef struct TlWalk {
 	const TlDiscoverOptions *opt;
 	TlArray(TlIgnoreScope) scopes;
 	bool failed; /* an ignore file could not be read (and was reported) */
+	uint32_t entries; /* directory entries looked at */
+	bool stop;        /* over max_files, max_entries or the bound */
 } TlWalk;
 
 typedef struct TlDirItem {
@@ -215,7 +218,8 @@ static bool tl_discover__walk(TlWalk *w, const char *root, TlStrArray *files)
 	TlDirItem first = { tl_strdup(root), top_scope };
 	tl_array_push(&stack, first);
 	while (stack.size) {
-		if (opt->max_files && files->size > opt->max_files) {
+		if (w->stop || (opt->max_files && files->size > opt->max_files)) {
+			w->stop = true;
 			/* Over the bound: the rest is not walked. */
 			for (uint32_t i = 0; i < stack.size; i++)
 				tl_free(stack.items[i].path);
@@ -245,6 +249,11 @@ static bool tl_discover__walk(TlWalk *w, const char *root, TlStrArray *files)
 			const char *name = e->d_name;
 			if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
 				continue;
+			if ((opt->max_entries && ++w->entries > opt->max_entries) ||
+			    (opt->bounded && tl_bound_step(1))) {
+				w->stop = true;
+				break;
+			}
 			char *path = tl_discover__join(dir, name);
 			struct stat lst, st;
 			if (lstat(path, &lst) != 0) {
@@ -313,6 +322,8 @@ bool tl_discover_ex(const char *const *paths, int count, const TlDiscoverOptions
 	TlWalk w;
 	w.opt = opt;
 	w.failed = false;
+	w.entries = 0;
+	w.stop = false;
 	tl_array_init(&w.scopes);
 	bool ok = true;
 	for (int i = 0; i < count; i++) {
@@ -341,6 +352,8 @@ bool tl_discover_ex(const char *const *paths, int count, const TlDiscoverOptions
 	for (uint32_t i = 0; i < w.scopes.size; i++)
 		tl_patterns_release(&w.scopes.items[i].patterns);
 	tl_array_release(&w.scopes);
+	if (w.stop && opt->stopped)
+		*opt->stopped = true;
 	return ok && !w.failed;
 }
 
@@ -349,6 +362,8 @@ bool tl_discover_excluded(const TlDiscoverOptions *opt, const char *path, bool i
 	TlWalk w;
 	w.opt = opt;
 	w.failed = false;
+	w.entries = 0;
+	w.stop = false;
 	tl_array_init(&w.scopes);
 	bool skip = tl_discover__force_excluded(&w, path, is_dir);
 	for (uint32_t i = 0; i < w.scopes.size; i++)
@@ -360,6 +375,6 @@ bool tl_discover_excluded(const TlDiscoverOptions *opt, const char *path, bool i
 bool tl_discover(const char *const *paths, int count, TlStrArray *files,
 		 TlDiscoverError on_error, void *data)
 {
-	TlDiscoverOptions opt = { NULL, false, false, on_error, data, stderr, NULL, 0 };
+	TlDiscoverOptions opt = { NULL, false, false, on_error, data, stderr, NULL, 0, 0, false, NULL };
 	return tl_discover_ex(paths, count, &opt, files);
 }

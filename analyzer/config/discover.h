@@ -24,6 +24,19 @@ typedef struct TlDiscoverOptions {
 	/* When not 0: a walk stops once it has listed more files than this
 	 * (the project's scan for importers, project/scan.h, is bounded). */
 	uint32_t max_files;
+	/* When not 0: a walk stops once it has looked at more directory
+	 * entries than this, of any kind (files of every extension, folders,
+	 * links): a tree of 150,000 images costs as much to list as one of
+	 * sources. */
+	uint32_t max_entries;
+	/* True: every entry looked at is a step of the current bound
+	 * (base/budget.h, tl_bound_step: its work budget, CPU time and cancel
+	 * hook), and a hit stops the walk (the project's scan, which runs
+	 * within a file's analysis). */
+	bool bounded;
+	/* When not NULL, set to true when a walk stopped at max_files,
+	 * max_entries or the bound. */
+	bool *stopped;
 } TlDiscoverOptions;
 
 /* Appends to `files` (caller frees the strings) every file named in

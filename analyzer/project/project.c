@@ -3,6 +3,7 @@
 #include "project/project.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +32,8 @@ typedef struct TlModule {
 	TlIndex idx;
 	char *skipped; /* why a module read was not used (a per-file limit), or NULL */
 	bool probe;    /* read only as a candidate importer that imports nothing asked */
+	bool retry;    /* its build was cancelled (the server's cancel hook): read again
+			* when next asked, never kept as failed */
 } TlModule;
 
 /* Where one folder's files look for absolute imports. */
@@ -78,6 +81,7 @@ struct TlProject {
 	TlStrMap importers_of; /* a module's real path -> index into importers */
 	size_t stat_reused;
 	size_t stat_scan_files, stat_candidates; /* the reverse question's work */
+	atomic_uint_fast64_t walks; /* folders walked by scans (tl_project_scan_walks) */
 };
 
 static uint64_t tl_project__hash(const char *s, size_t n)
@@ -151,6 +155,16 @@ static void tl_project__base(const char *dir, char *out, size_t size)
 	snprintf(out, size, "%.*s", (int)(n - s), dir + s);
 }
 
+/* True for a folder no project is rooted at: one anyone may write (/tmp,
+ * /var/tmp, /dev/shm: world-writable or sticky), where a marker or a
+ * module may be another user's, and `/`. */
+static bool tl_project__shared(const char *dir)
+{
+	struct stat st;
+	return strcmp(dir, "/") == 0 ||
+	       (stat(dir, &st) == 0 && S_ISDIR(st.st_mode) && (st.st_mode & (S_IWOTH | S_ISVTX)));
+}
+
 /* The roots of the files of folder `dir` (real, ending in '/'). */
 static int32_t tl_project__roots_for(TlProject *p, const char *dir)
 {
@@ -175,6 +189,12 @@ static int32_t tl_project__roots_for(TlProject *p, const char *dir)
 	tl_project__add_dir(&r.dirs, top);
 	char *marker = NULL;
 	for (char *d = tl_strdup(dir); d;) {
+		/* A marker in a shared folder (a setup.py in /tmp) may be anyone's:
+		 * the search stops there. */
+		if (tl_project__shared(d)) {
+			tl_free(d);
+			break;
+		}
 		if (tl_project__has(d, "pyproject.toml") || tl_project__has(d, "setup.cfg") ||
 		    tl_project__has(d, "setup.py") || tl_project__has(d, ".git")) {
 			marker = d;
@@ -207,9 +227,15 @@ static int32_t tl_project__roots_for(TlProject *p, const char *dir)
 			if (child)
 				tl_project__base(child, pkg, sizeof pkg);
 			r.only = tl_strdup(pkg);
-		} else {
+		} else if (!tl_project__shared(top)) {
 			r.top = tl_strdup(top);
+		} else if (!tl_project__shared(dir)) {
+			/* No project marker, and the top of the package chain is a
+			 * shared folder: the file's own folder, as ruff takes it. */
+			r.top = tl_strdup(dir);
 		}
+		/* Else (a file directly in /tmp): no folder is walked for its
+		 * importers, and they are unknown. */
 	}
 	for (uint32_t i = 0; i < p->extra.size; i++)
 		tl_project__add_dir(&r.dirs, p->extra.items[i]);
@@ -244,6 +270,13 @@ static void tl_project__build(TlProject *p, TlModule *m)
 	TlBound bound;
 	memset(&bound, 0, sizeof bound);
 	tl_bound_begin(&bound, tl_budget_seconds_for(m->src.length), tl_budget_steps_for(m->src.length));
+	/* The asking file's cancel hook stops the build too (the language
+	 * server's exit, a newer version of the document). */
+	TlBound *asking = tl_bound_current();
+	if (asking) {
+		bound.cancel = asking->cancel;
+		bound.cancel_data = asking->cancel_data;
+	}
 	double start = tl_bound_cpu();
 	TlBound *outer = tl_bound_enter(&bound);
 	TlBuf why;
@@ -284,6 +317,16 @@ static void tl_project__build(TlProject *p, TlModule *m)
 	tl_bound_leave(outer);
 	if (outer)
 		outer->deadline += tl_bound_cpu() - start;
+	if (bound.hit == TL_BOUND_CANCELLED) {
+		/* Not a property of the module: read again when next asked. The
+		 * asking file is cancelled too, at once, so that nothing it
+		 * computes from the module's absence is kept. */
+		m->retry = true;
+		if (outer && !outer->hit) {
+			outer->hit = TL_BOUND_CANCELLED;
+			outer->hit_in = outer->phase;
+		}
+	}
 	if (why.len) {
 		if (m->tree)
 			ts_tree_delete(m->tree);
@@ -303,14 +346,25 @@ static void tl_project__build(TlProject *p, TlModule *m)
 static int32_t tl_project__load(TlProject *p, const char *path)
 {
 	int32_t at;
-	if (tl_strmap_get(&p->by_path, path, strlen(path), &at))
-		return at;
-	TlModule *m = tl_calloc(1, sizeof *m);
-	m->path = tl_strdup(path);
-	m->state = TL_MOD_LOADING;
-	tl_array_push(&p->modules, m);
-	at = (int32_t)(p->modules.size - 1);
-	tl_strmap_put(&p->by_path, path, strlen(path), at);
+	TlModule *m;
+	if (tl_strmap_get(&p->by_path, path, strlen(path), &at)) {
+		m = p->modules.items[at];
+		if (!m->retry)
+			return at;
+		/* Its build was cancelled: read it again. */
+		m->retry = false;
+		tl_free(m->skipped);
+		m->skipped = NULL;
+		tl_source_release(&m->src);
+		m->state = TL_MOD_LOADING;
+	} else {
+		m = tl_calloc(1, sizeof *m);
+		m->path = tl_strdup(path);
+		m->state = TL_MOD_LOADING;
+		tl_array_push(&p->modules, m);
+		at = (int32_t)(p->modules.size - 1);
+		tl_strmap_put(&p->by_path, path, strlen(path), at);
+	}
 	char why[256];
 	const TlOverlay *o = tl_project__overlay(p, path);
 	bool read = o ? tl_source_init_text(&m->src, path, o->text, o->len, why, sizeof why)
@@ -439,6 +493,8 @@ static const TlIndex *tl_project__module(const TlImports *self, const TlIndex *f
 			at = tl_project__load(p, file);
 		tl_free(file);
 		tl_strmap_put(&p->found, key.data, key.len, at);
+	} else if (at >= 0 && p->modules.items[at]->retry) {
+		tl_project__load(p, p->modules.items[at]->path);
 	}
 	if (at >= 0 && p->modules.items[at]->state == TL_MOD_READY &&
 	    &p->modules.items[at]->idx != from) {
@@ -464,7 +520,15 @@ static const TlScan *tl_project__scan_for(TlProject *p, const char *dir)
 	if (!tl_strmap_get(&p->scan_of, r->top, strlen(r->top), &at)) {
 		TlScan *s = tl_calloc(1, sizeof *s);
 		tl_scan_build(s, r->top, p->has_discover ? &p->discover : NULL);
+		atomic_fetch_add(&p->walks, 1);
 		p->stat_scan_files += s->files.size;
+		if (s->cut) {
+			/* Stopped by the asking file's bound (its analysis is
+			 * thrown away): not kept for the next file. */
+			tl_scan_release(s);
+			tl_free(s);
+			return NULL;
+		}
 		tl_array_push(&p->scans, s);
 		at = (int32_t)(p->scans.size - 1);
 		tl_strmap_put(&p->scan_of, r->top, strlen(r->top), at);
@@ -853,6 +917,7 @@ TlProject *tl_project_new(const TlStrArray *src_roots)
 	tl_strmap_init(&p->scan_of);
 	tl_array_init(&p->importers);
 	tl_strmap_init(&p->importers_of);
+	atomic_init(&p->walks, 0);
 	for (uint32_t i = 0; src_roots && i < src_roots->size; i++)
 		tl_project_add_root(p, src_roots->items[i]);
 	return p;
@@ -878,7 +943,9 @@ void tl_project_add_root(TlProject *p, const char *dir)
 	tl_free(real);
 }
 
-static void tl_project__drop(TlProject *p)
+/* Forgets every loaded module; the scans too unless `keep_scans` (an
+ * editor's text changed: the scans are updated in place, no walk again). */
+static void tl_project__drop(TlProject *p, bool keep_scans)
 {
 	for (uint32_t i = 0; i < p->modules.size; i++) {
 		TlModule *m = p->modules.items[i];
@@ -903,13 +970,15 @@ static void tl_project__drop(TlProject *p)
 	p->importers.size = 0;
 	tl_strmap_release(&p->importers_of);
 	tl_strmap_init(&p->importers_of);
-	for (uint32_t i = 0; i < p->scans.size; i++) {
+	for (uint32_t i = 0; !keep_scans && i < p->scans.size; i++) {
 		tl_scan_release(p->scans.items[i]);
 		tl_free(p->scans.items[i]);
 	}
-	p->scans.size = 0;
-	tl_strmap_release(&p->scan_of);
-	tl_strmap_init(&p->scan_of);
+	if (!keep_scans) {
+		p->scans.size = 0;
+		tl_strmap_release(&p->scan_of);
+		tl_strmap_init(&p->scan_of);
+	}
 	p->roots.size = 0;
 	tl_strmap_release(&p->by_path);
 	tl_strmap_release(&p->by_id);
@@ -944,7 +1013,7 @@ TSTree *tl_project_tree_for(TlProject *p, const char *path, const char *text, si
 void tl_project_forget(TlProject *p)
 {
 	pthread_mutex_lock(&p->lock);
-	tl_project__drop(p);
+	tl_project__drop(p, false);
 	pthread_mutex_unlock(&p->lock);
 }
 
@@ -974,8 +1043,19 @@ bool tl_project_set_text(TlProject *p, const char *path, const char *text, size_
 		tl_free(o->text);
 		*o = p->overlays.items[--p->overlays.size];
 	}
+	/* The scans list the file with the import lines it now has: the
+	 * editor's, or the file's again once closed. */
+	TlBuf lines;
+	tl_buf_init(&lines);
+	if (text)
+		tl_scan_imports(text, len, &lines);
+	else
+		tl_scan_file_imports(real, &lines);
+	for (uint32_t i = 0; i < p->scans.size; i++)
+		tl_scan_update(p->scans.items[i], real, lines.data ? lines.data : "", lines.len);
+	tl_buf_release(&lines);
 	if (changed)
-		tl_project__drop(p);
+		tl_project__drop(p, true);
 	pthread_mutex_unlock(&p->lock);
 	tl_free(real);
 	return changed;
@@ -998,7 +1078,7 @@ void tl_project_free(TlProject *p)
 		fprintf(stderr, "torchlint: project: importers: %u folders scanned, %zu files listed, %zu candidates parsed\n",
 			p->scans.size, p->stat_scan_files, p->stat_candidates);
 	}
-	tl_project__drop(p);
+	tl_project__drop(p, false);
 	tl_array_release(&p->modules);
 	tl_array_release(&p->scans);
 	tl_strmap_release(&p->scan_of);
@@ -1053,4 +1133,9 @@ bool tl_project_has_module(const TlProject *p, const char *path)
 	int32_t at;
 	return tl_strmap_get(&p->by_path, path, strlen(path), &at) &&
 	       p->modules.items[at]->state == TL_MOD_READY;
+}
+
+uint64_t tl_project_scan_walks(const TlProject *p)
+{
+	return atomic_load(&((TlProject *)p)->walks);
 }

@@ -8,7 +8,9 @@
  * importing file's folder when it is no package (a script's folder is
  * sys.path[0]), the folder above the top of its package chain (the
  * folders holding __init__.py), the closest folder above it with
- * pyproject.toml, setup.cfg, setup.py or .git, that folder's src/ (a src
+ * pyproject.toml, setup.cfg, setup.py or .git (below any folder anyone may
+ * write, such as /tmp, where a marker may be another user's), that
+ * folder's src/ (a src
  * layout), and the roots given by `src` in [tool.torchlint]. A name is a
  * module `root/a/b.py` or a package `root/a/b/__init__.py`. A relative
  * import (`from ..utils import f`) is resolved from the importing file's
@@ -24,7 +26,8 @@
  * The reverse question (TlImports.importer): the modules of the project
  * that import a module M, found once per run. The project's .py files are
  * listed once per project folder (project/scan.h: the discovery walk with
- * the configured excludes, bounded to 300 files), keeping only their
+ * the configured excludes and .gitignore, bounded in entries, files and
+ * steps; never a shared folder such as /tmp), keeping only their
  * import lines; a file whose
  * import lines name M (its module name, or its package's) is parsed and
  * counts when one of its imports resolves to M, or to a name of M's
@@ -80,6 +83,10 @@ const char *tl_project_module_path(const TlProject *p, size_t i);
  * per-file limit (memory budget, CPU-time bound: base/budget.h), with the
  * reason in *why (a sentence starting "it ..."); else NULL. */
 const char *tl_project_module_skipped(const TlProject *p, size_t i, const char **why);
+/* How many folders the scans for importers have walked (each walk is
+ * kept until tl_project_forget: an editor's text changing updates it in
+ * place). Read from any thread. */
+uint64_t tl_project_scan_walks(const TlProject *p);
 /* True when the loaded module at real path `path` was read. */
 bool tl_project_has_module(const TlProject *p, const char *path);
 

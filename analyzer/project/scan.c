@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "base/alloc.h"
+#include "base/budget.h"
 #include "base/buf.h"
 #include "base/paths.h"
 #include "base/source.h"
@@ -124,24 +125,30 @@ void tl_scan_build(TlScan *s, const char *root, const TlDiscoverOptions *opt)
 {
 	s->root = tl_strdup(root);
 	s->complete = true;
+	s->cut = false;
 	tl_array_init(&s->files);
 	TlDiscoverOptions o;
-	if (opt)
+	if (opt) {
 		o = *opt;
-	else
+	} else {
 		memset(&o, 0, sizeof o);
+		o.respect_gitignore = true;
+	}
 	o.force_exclude = false; /* the root is named: what is above it does not count */
 	o.on_error = tl_scan__quiet;
 	o.data = NULL;
 	o.on_skip = NULL;
 	o.max_files = TL_SCAN_MAX_FILES;
-	o.respect_gitignore = false; /* its patterns cost about 1 ms a file in big trees */
+	o.max_entries = TL_SCAN_MAX_ENTRIES;
+	o.bounded = true;
+	bool stopped = false;
+	o.stopped = &stopped;
 	if (!o.err)
 		o.err = stderr;
 	TlStrArray found;
 	tl_array_init(&found);
 	const char *paths[1] = { root };
-	if (!tl_discover_ex(paths, 1, &o, &found) || found.size > TL_SCAN_MAX_FILES)
+	if (!tl_discover_ex(paths, 1, &o, &found) || stopped || found.size > TL_SCAN_MAX_FILES)
 		s->complete = false;
 	size_t bytes = 0;
 	TlBuf text, imports;
@@ -152,13 +159,34 @@ void tl_scan_build(TlScan *s, const char *root, const TlDiscoverOptions *opt)
 		size_t fl = strlen(f);
 		if (fl < 4 || strcmp(f + fl - 3, ".py") != 0)
 			continue;
-		if (!tl_scan__read(s, f, &bytes, &text, &imports))
+		if (tl_bound_step(1) || !tl_scan__read(s, f, &bytes, &text, &imports))
 			s->complete = false;
 	}
+	if (tl_bound_hit_ever())
+		s->cut = true;
 	tl_buf_release(&text);
 	tl_buf_release(&imports);
 	tl_str_array_release(&found);
 	tl_array_sort(&s->files, tl_scan__cmp);
+}
+
+void tl_scan_update(TlScan *s, const char *path, const char *text, size_t len)
+{
+	/* Sorted by path: halving. */
+	uint32_t lo = 0, hi = s->files.size;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(s->files.items[mid].path, path);
+		if (c == 0) {
+			tl_free(s->files.items[mid].imports);
+			s->files.items[mid].imports = tl_strndup(text, len);
+			return;
+		}
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
 }
 
 void tl_scan_release(TlScan *s)

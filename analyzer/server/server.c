@@ -829,7 +829,7 @@ static json_t *tl_server__stats(TlServer *s, json_t *params, int *code, const ch
 	long rss, heap;
 	tl_server__memory(&rss, &heap);
 	const TlServerStats *st = &s->stats;
-	return json_pack("{s:I, s:I, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:I, s:I, s:I, s:I, s:I}",
+	return json_pack("{s:I, s:I, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:I, s:I, s:I, s:I, s:I, s:I}",
 			 "cancelled", (json_int_t)st->cancelled, "analyses",
 			 (json_int_t)st->analyses, "lastMs", st->last_ns / 1e6, "lastEngineMs",
 			 st->last_engine_ns / 1e6, "lastCpuMs", st->last_cpu_ns / 1e6, "maxCpuMs",
@@ -837,7 +837,8 @@ static json_t *tl_server__stats(TlServer *s, json_t *params, int *code, const ch
 			 st->analyses ? st->total_ns / 1e6 / (double)st->analyses : 0.0, "totalMs",
 			 st->total_ns / 1e6, "lastLines", (json_int_t)st->last_lines, "documents",
 			 (json_int_t)s->docs.size, "rssKiB", (json_int_t)rss, "heapBytes",
-			 (json_int_t)heap, "hoversDuringAnalysis", (json_int_t)st->hovers_during_analysis);
+			 (json_int_t)heap, "hoversDuringAnalysis", (json_int_t)st->hovers_during_analysis,
+			 "projectScans", (json_int_t)(s->project ? tl_project_scan_walks(s->project) : 0));
 }
 
 typedef struct TlMethod {
@@ -1089,7 +1090,7 @@ static void tl_server__init(TlServer *s)
 
 static void tl_server__release(TlServer *s, bool engine)
 {
-	tl_worker_stop(s); /* first: the worker uses the engine and the project */
+	tl_worker_stop(s, -1); /* first: the worker uses the engine and the project */
 	for (uint32_t i = 0; i < s->notebooks.size; i++)
 		tl_server__notebook_free(s, s->notebooks.items[i], false);
 	tl_array_release(&s->notebooks);
@@ -1163,6 +1164,11 @@ int tl_server_main(int argc, char **argv)
 	tl_engine_init(&s.engine, &s.rules, NULL);
 	tl_configs_init(&s.configs, &s.rules);
 	s.project = tl_project_new(NULL);
+	/* The scan for importers walks as the CLI does: the configured
+	 * excludes (the configurations the worker reads, only while a job
+	 * runs) and .gitignore. */
+	TlDiscoverOptions scan_walk = { &s.configs, true, false, NULL, NULL, stderr, NULL, 0, 0, false, NULL };
+	tl_project_set_discover(s.project, &scan_walk);
 #ifdef __GLIBC__
 	/* One malloc arena for both threads: the heap counted in
 	 * torchlint/stats (mallinfo2 reads the main arena only) is all of it,
@@ -1211,10 +1217,15 @@ int tl_server_main(int argc, char **argv)
 			tl_server__run_due(&s);
 	}
 	/* Exit is prompt even mid-analysis: the job is cancelled and the
-	 * worker joined (the engine polls the cancel flag often). */
-	tl_worker_stop(&s);
-	tl_lsp_reader_release(&s.reader);
+	 * worker joined (the engine, the project's module loads and scans
+	 * read the cancel flag often). Work that reads none (one long parse
+	 * step, a slow file system) gets half a second; then the process
+	 * ends without it, its answers all sent (they are written with
+	 * write(2), nothing is buffered). */
 	int status = s.shutdown ? 0 : 1;
+	if (!tl_worker_stop(&s, 0.5))
+		_exit(status);
+	tl_lsp_reader_release(&s.reader);
 	tl_server__release(&s, true);
 	return status;
 }

@@ -28,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "base/alloc.h"
@@ -46,6 +47,7 @@ typedef struct TlWorker {
 	TlJob *job;   /* handed to the worker, not yet taken */
 	TlJob *done;  /* finished, not yet collected */
 	bool quit;
+	bool exited;  /* the thread's last act, under mu (cv is signalled) */
 	atomic_bool cancel;
 	int wake[2];  /* the worker writes a byte to wake[1] when a job is done */
 	TlEngine *engine;
@@ -97,7 +99,7 @@ static bool tl_worker__settings(TlServer *s, const char *path, TlSelection *sel,
 	FILE *err = open_memstream(&errs, &errlen);
 	FILE *to = err ? err : stderr;
 	const TlConfig *cfg = tl_configs_for(&s->configs, path, false, to);
-	TlDiscoverOptions dopt = { &s->configs, false, true, NULL, NULL, to, NULL, 0 };
+	TlDiscoverOptions dopt = { &s->configs, false, true, NULL, NULL, to, NULL, 0, 0, false, NULL };
 	bool excluded = tl_discover_excluded(&dopt, path, false);
 	if (err)
 		fclose(err);
@@ -228,6 +230,8 @@ static void *tl_worker__main(void *arg)
 			rc = write(w->wake[1], &byte, 1);
 		while (rc < 0 && errno == EINTR);
 	}
+	w->exited = true;
+	pthread_cond_broadcast(&w->cv);
 	pthread_mutex_unlock(&w->mu);
 	return NULL;
 }
@@ -265,15 +269,29 @@ bool tl_worker_start(TlServer *s)
 	return true;
 }
 
-void tl_worker_stop(TlServer *s)
+bool tl_worker_stop(TlServer *s, double grace)
 {
 	TlWorker *w = s->worker;
 	if (!w)
-		return;
+		return true;
 	atomic_store(&w->cancel, true);
 	pthread_mutex_lock(&w->mu);
 	w->quit = true;
-	pthread_cond_signal(&w->cv);
+	pthread_cond_broadcast(&w->cv);
+	if (grace >= 0) {
+		struct timespec until;
+		clock_gettime(CLOCK_REALTIME, &until);
+		long long ns = (long long)until.tv_nsec + (long long)(grace * 1e9);
+		until.tv_sec += (time_t)(ns / 1000000000LL);
+		until.tv_nsec = (long)(ns % 1000000000LL);
+		while (!w->exited && pthread_cond_timedwait(&w->cv, &w->mu, &until) == 0)
+			;
+		if (!w->exited) {
+			/* Still in work that reads no cancel flag: left running. */
+			pthread_mutex_unlock(&w->mu);
+			return false;
+		}
+	}
 	pthread_mutex_unlock(&w->mu);
 	pthread_join(w->thread, NULL);
 	/* The job out, if any, is in w->job (never taken) or w->done. */
@@ -286,6 +304,7 @@ void tl_worker_stop(TlServer *s)
 	close(w->wake[1]);
 	tl_free(w);
 	s->worker = NULL;
+	return true;
 }
 
 int tl_worker_fd(const TlServer *s)

@@ -212,8 +212,10 @@ void tl_server_action_kinds(json_t *params, bool *quick, bool *fix_all);
 /* server_worker.c: the analysis thread. */
 /* Starts the worker; false when the thread cannot be created. */
 bool tl_worker_start(TlServer *s);
-/* Cancels the job out (if any), stops the thread and waits for it. */
-void tl_worker_stop(TlServer *s);
+/* Cancels the job out (if any), stops the thread and waits for it: at
+ * most `grace` seconds when not negative, and then false if it is still
+ * running (left as it is: the process is about to end). */
+bool tl_worker_stop(TlServer *s, double grace);
 /* The descriptor that becomes readable when the job out is done. */
 int tl_worker_fd(const TlServer *s);
 /* Takes the finished job, if there is one, and publishes its diagnostics

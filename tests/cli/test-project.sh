@@ -225,14 +225,17 @@ run importer-excluded 0 "$bin" --format concise train.py
 run importer-excluded-context 0 "$bin" --show-files=context train.py
 hasnt importer-excluded-not-read "$tmp/out" "main.py"
 sed -i '/extend-exclude/d' pyproject.toml
-# .gitignore is not read by the scan for importers (its patterns cost
-# about 1 ms a file in big trees; project/scan.h): an importer in a folder
-# it ignores is still read. One in `build` (a default exclude, as venvs and
-# caches are) is not.
+# The scan for importers honours .gitignore (project/scan.h): an importer
+# in a folder git ignores is not read (before, it was). --no-gitignore
+# reads it again. One in `build` (a default exclude, as venvs and caches
+# are) is not read either.
 echo 'tools/' >.gitignore
 mkdir -p .git
-run importer-gitignored 1 "$bin" --format concise train.py
-has importer-gitignored-found "$tmp/out" "train.py:10:16: TL208"
+run importer-gitignored 0 "$bin" --format concise train.py
+run importer-gitignored-context 0 "$bin" --show-files=context train.py
+hasnt importer-gitignored-not-read "$tmp/out" "main.py"
+run importer-no-gitignore 1 "$bin" --no-respect-gitignore --format concise train.py
+has importer-no-gitignore-found "$tmp/out" "train.py:10:16: TL208"
 rm -rf .git .gitignore
 mv tools build
 run importer-in-build 0 "$bin" --format concise train.py
@@ -258,7 +261,40 @@ i=0
 while [ $i -lt 301 ]; do : >"gen/m$i.py"; i=$((i + 1)); done
 run scan-over-bound 0 "$bin" --format concise train.py
 rm -r gen
+# A tree over the scan's bound in entries of any kind (10,001 images, no
+# .py among them): the walk stops, no importers (before, only .py files
+# counted and the whole tree was listed).
+mkdir -p images
+python3 -c 'import os
+for i in range(10001): open("images/img%05d.JPEG" % i, "w").close()'
+run scan-over-entries 0 "$bin" --format concise train.py
+rm -r images
 run importer-back 1 "$bin" --format concise train.py
+# A shared folder (world-writable and sticky, as /tmp) is no project root:
+# a file directly in it has no scanned importers (before, every .py file
+# there was read, other users' too) ...
+mkdir -p "$tmp/shared"
+chmod 1777 "$tmp/shared"
+cp model.py train.py "$tmp/shared/"
+printf 'import model\nimport train\n\ntrain.fit(model.Net(), [])\n' >"$tmp/shared/main.py"
+(cd "$tmp/shared" && "$bin" --format concise train.py) >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ $rc = 0 ]; then ok; else bad "shared-folder: exit $rc, expected 0"; fi
+hasnt shared-folder-not-scanned "$tmp/out" "TL208"
+# ... and a marker planted there (setup.py in the shared folder) makes it
+# no project root either: the file's own folder is walked, not the
+# shared one where main.py lies.
+mkdir -p "$tmp/shared/proj"
+mv "$tmp/shared/model.py" "$tmp/shared/train.py" "$tmp/shared/proj/"
+: >"$tmp/shared/setup.py"
+printf 'from proj import model, train\n\ntrain.fit(model.Net(), [])\n' >"$tmp/shared/main.py"
+(cd "$tmp/shared/proj" && "$bin" --format concise train.py) >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ $rc = 0 ]; then ok; else bad "shared-marker: exit $rc, expected 0"; fi
+hasnt shared-marker-not-root "$tmp/out" "TL208"
+chmod 755 "$tmp/shared"
+(cd "$tmp/shared/proj" && "$bin" --format concise train.py) >"$tmp/out" 2>"$tmp/err"
+has shared-marker-private-root "$tmp/out" "train.py:10:16: TL208"
 # A project that lies below a folder named build (a default exclude): its
 # folder is the one walked, what is above it does not count.
 mkdir -p "$tmp/f/build"

@@ -1125,10 +1125,121 @@ def test_project(tmp):
     c.close()
 
 
+SOFTMAX_MODEL = """import torch.nn as nn
+import torch.nn.functional as F
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(4, 3)
+
+    def forward(self, x):
+        return F.softmax(self.fc(x), dim=1)
+"""
+FIT = """import torch
+import torch.nn as nn
+
+
+def fit(classifier, loader):
+    crit = nn.CrossEntropyLoss()
+    opt = torch.optim.SGD(classifier.parameters(), lr=0.1)
+    for x, y in loader:
+        opt.zero_grad()
+        loss = crit(classifier(x), y)
+        loss.backward()
+        opt.step()
+"""
+IMPORTER = "import model\nimport train\n\ntrain.fit(model.Net(), [])\n"
+
+
+def test_project_scan(tmp):
+    """The scan for the modules that import a document walks as the CLI
+    does (configured excludes, .gitignore), once: an edit of a loaded
+    module updates it in place; and exit is answered within a second while
+    a module the document imports is being loaded."""
+    with open(os.path.join(tmp, "pyproject.toml"), "w") as f:
+        f.write('[tool.torchlint]\nextend-exclude = ["tools"]\n')
+    for name, text in (("model.py", SOFTMAX_MODEL), ("train.py", FIT), ("tools/main.py", IMPORTER)):
+        os.makedirs(os.path.dirname(os.path.join(tmp, name)), exist_ok=True)
+        with open(os.path.join(tmp, name), "w") as f:
+            f.write(text)
+    turi, muri = uri_of(os.path.join(tmp, "train.py")), uri_of(os.path.join(tmp, "model.py"))
+    c = server()
+    c.initialize(root_uri=uri_of(tmp))
+    open_doc(c, turi, FIT)
+    d = c.diagnostics(turi, version=1)
+    check("scan: an importer in a folder the configuration excludes is not read", not d, got(d))
+    c.close()
+    # The same importer in a folder .gitignore ignores; then read once
+    # nothing ignores it.
+    with open(os.path.join(tmp, "pyproject.toml"), "w") as f:
+        f.write("")
+    os.makedirs(os.path.join(tmp, ".git"), exist_ok=True)
+    with open(os.path.join(tmp, ".gitignore"), "w") as f:
+        f.write("tools/\n")
+    c = server()
+    c.initialize(root_uri=uri_of(tmp))
+    open_doc(c, turi, FIT)
+    d = c.diagnostics(turi, version=1)
+    check("scan: an importer in a folder .gitignore ignores is not read", not d, got(d))
+    c.close()
+    os.remove(os.path.join(tmp, ".gitignore"))
+    c = server()
+    c.initialize(root_uri=uri_of(tmp))
+    open_doc(c, turi, FIT)
+    d = c.diagnostics(turi, version=1)
+    check("scan: the importer read when nothing excludes it", [x["code"] for x in d] == ["TL208"], got(d))
+    scans = c.call("torchlint/stats")["result"].get("projectScans")
+    check("scan: one walk for the first analysis", scans == 1, scans)
+    # Edits of a loaded module (model.py, read for context): the importer
+    # is analysed again each time, the folder is not walked again.
+    open_doc(c, muri, SOFTMAX_MODEL)
+    for v in range(2, 6):
+        text = SOFTMAX_MODEL + "\n" * v
+        change(c, muri, v, [{"text": text}])
+        c.diagnostics(muri, version=v)
+        d = c.diagnostics(turi, version=1)
+    check("scan: after 4 edits of a loaded module, TL208 still", [x["code"] for x in d] == ["TL208"], got(d))
+    scans = c.call("torchlint/stats")["result"].get("projectScans")
+    check("scan: edits of a loaded module walk nothing again (walks: %s)" % scans, scans == 1, scans)
+    check("shutdown + exit: status 0", c.close() == 0)
+    # exit while the document's analysis loads a module whose build is
+    # long: the build reads the cancel flag too, and the server leaves
+    # within a second (before: after the whole build).
+    user = ("import torch\nimport torch.nn as nn\nfrom big import train as run\n\n\ndef main(loader):\n"
+            "    model = nn.Linear(4, 2)\n    opt = torch.optim.SGD(model.parameters(), lr=0.1)\n"
+            "    hist = []\n    for x, y in loader:\n        opt.zero_grad()\n"
+            "        hist.append(run(model, loader, opt))\n        opt.step()\n")
+    with open(os.path.join(tmp, "user.py"), "w") as f:
+        f.write(user)
+    n = 3000
+    while True:
+        with open(os.path.join(tmp, "big.py"), "w") as f:
+            f.write(reloops(n))
+        t0 = time.monotonic()
+        subprocess.run([BIN, "-q", os.path.join(tmp, "user.py")], capture_output=True)
+        whole = time.monotonic() - t0
+        if whole >= 1.5 or n >= 48000:
+            break
+        n *= 2
+    c = server()
+    c.initialize(root_uri=uri_of(tmp))
+    open_doc(c, uri_of(os.path.join(tmp, "user.py")), user)
+    time.sleep(0.3)
+    t0 = time.monotonic()
+    c.notify("exit")
+    status = c.proc.wait(60)
+    took = time.monotonic() - t0
+    print("exit while an imported module loads: left in %.2f s (the CLI's run: %.1f s, %d loops)" % (took, whole, n))
+    check("exit while an imported module loads: left in %.2f s (the CLI's run: %.1f s, %d loops)"
+          % (took, whole, n), took < 1.0 and whole > 1.3, (took, whole, status))
+
+
 def main():
     tests = [test_lifecycle_and_bad_input, test_diagnostics, test_utf16_and_incremental, test_debounce,
              test_config, test_notebooks, test_hostile_numbers, test_stale_analysis, test_responsive, test_close_frees, test_code_actions, test_fix_actions,
-             test_memory_and_latency, test_project]
+             test_memory_and_latency, test_project, test_project_scan]
     only = [a for a in sys.argv[2:] if a.startswith("test_")]
     for t in tests:
         if only and t.__name__ not in only:
