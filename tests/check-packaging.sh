@@ -82,7 +82,18 @@ done
 	>"$("$tmp/nobuild/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')/tools.pth"
 run "the Python without build has setuptools and wheel" 0 sh -c 'cd / && exec "$0" -c "import setuptools, wheel"' "$tmp/nobuild/bin/python"
 run "the Python without build has no build module" 1 sh -c 'cd / && exec "$0" -c "import build"' "$tmp/nobuild/bin/python"
+# Only what git tracks is packed (and so compiled into the wheels): an
+# untracked source and header under analyzer/ are left out (before,
+# MANIFEST.in's patterns packed both). They lie one folder deeper than the
+# Makefile's and build_binary.py's patterns reach, so that a make running
+# meanwhile does not compile them.
+probe=analyzer/base/zz-untracked-probe
+trap 'rm -rf "$tmp" "$probe"' EXIT
+mkdir -p "$probe"
+printf '#error an untracked file was packed\n' >"$probe/probe.c"
+printf '/* untracked */\n' >"$probe/probe.h"
 run "make dist" 0 env PYTHON_DIST="$tmp/nobuild/bin/python" make --no-print-directory -s dist
+rm -rf "$probe"
 hasnt "make dist passed over the Python without build" "$tmp/out" "make-dist: building with $tmp/nobuild/bin/python"
 has "make dist says which Python builds" "$tmp/out" "make-dist: building with "
 cp "$tmp/out" "$tmp/dist.out"
@@ -103,6 +114,12 @@ for f in deps/tree-sitter/lib/src/lib.c deps/tree-sitter/lib/include/tree_sitter
 	has "sdist holds $f" "$tmp/sdist.txt" "torchlint-$version/$f"
 done
 hasnt "sdist holds no build output" "$tmp/sdist.txt" "torchlint-$version/build/"
+hasnt "sdist holds no untracked .c" "$tmp/sdist.txt" "zz-untracked-probe/probe.c"
+hasnt "sdist holds no untracked .h" "$tmp/sdist.txt" "zz-untracked-probe/probe.h"
+git ls-files 'analyzer/*.c' 'analyzer/*.h' | sed "s|^|torchlint-$version/|" | sort >"$tmp/tracked"
+grep "^torchlint-$version/analyzer/.*\.[ch]\$" "$tmp/sdist.txt" | sort >"$tmp/packed"
+if cmp -s "$tmp/tracked" "$tmp/packed"; then ok; else
+	bad "the sdist's analyzer/ is not the tracked files: $(diff "$tmp/tracked" "$tmp/packed" | head -5)"; fi
 # The licences: torchlint's, and those of what the binary compiles in, each
 # text the one its package (as `make` fetched it) ships, at the version
 # deps.lock pins.

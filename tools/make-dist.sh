@@ -38,9 +38,39 @@ if [ -z "$py" ]; then
 fi
 echo "make-dist: building with $py"
 rm -f dist/torchlint-"$version".tar.gz dist/torchlint-"$version"-*.whl
+# The sdist packs the files git tracks and nothing else, as the working
+# tree holds them, and the wheels are built from it: an untracked file
+# (a scratch .c under analyzer/, which MANIFEST.in's patterns would take
+# and build_binary.py would compile) stays out. They are copied to
+# build/dist-src, which is what is built.
+if ! git -C "$root" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+	echo "make-dist: $root is not a git checkout: make dist packs the files git tracks (git ls-files)" >&2
+	exit 1
+fi
+stage=$root/build/dist-src
+rm -rf "$stage"
+mkdir -p "$stage"
+git -C "$root" ls-files -z >build/dist-files
+"$py" - "$root" "$stage" build/dist-files <<'PY'
+import os, shutil, sys
+root, stage, listing = sys.argv[1:]
+for rel in open(listing, "rb").read().split(b"\0"):
+    if not rel:
+        continue
+    src = os.path.join(os.fsencode(root), rel)
+    if not os.path.lexists(src):
+        continue  # deleted in the working tree, not yet committed
+    dst = os.path.join(os.fsencode(stage), rel)
+    os.makedirs(os.path.dirname(dst), exist_ok=True)
+    shutil.copy2(src, dst, follow_symlinks=False)
+PY
+echo "make-dist: $(tr -cd '\0' <build/dist-files | wc -c) files git tracks, copied to build/dist-src"
+# The pinned sources the sdist adds (setup.py) are found outside the copy.
+TORCHLINT_DEPS=${TORCHLINT_DEPS:-$root/build/deps}
+export TORCHLINT_DEPS
 # --no-isolation: the build tools installed here, nothing fetched. build
 # makes the sdist, then the wheel from the unpacked sdist.
-(cd / && "$py" -m build --no-isolation --outdir "$root/dist" "$root") >build/dist.log 2>&1 || {
+(cd / && "$py" -m build --no-isolation --outdir "$root/dist" "$stage") >build/dist.log 2>&1 || {
 	cat build/dist.log >&2
 	echo "make-dist: python3 -m build failed (log above)" >&2
 	exit 1
