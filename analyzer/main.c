@@ -17,6 +17,7 @@
 #include "base/escape.h"
 #include "base/outfile.h"
 #include "base/paths.h"
+#include "base/suggest.h"
 #include "base/thread.h"
 #include "base/timings.h"
 #include "config/config.h"
@@ -63,7 +64,9 @@ typedef struct TlCli {
 	bool fix, unsafe_fixes, diff, add_noqa, show_files, show_context;
 	bool silent, fix_only, exit_non_zero_on_fix, show_fixes;
 	TlSeverity fail_on; /* the least severe finding that makes the exit status 1 */
+	TlStrArray exclude;        /* --exclude patterns (replace the configuration's), relative to the working directory */
 	TlStrArray extend_exclude; /* --extend-exclude patterns, relative to the working directory */
+	TlStrArray fixable, unfixable; /* --fixable, --unfixable: raw option values */
 	TlStrArray overrides;      /* --config KEY=VALUE */
 	TlStrArray per_file_ignores; /* --per-file-ignores GLOB:LIST */
 	const char *show_settings;
@@ -134,6 +137,8 @@ static void tl_main__usage(FILE *out)
 {
 	fputs("usage: torchlint [check] [OPTIONS] PATH...\n"
 	      "       torchlint server     (the language server for editors; see --help there)\n"
+	      "       torchlint rule CODE  (a rule's guidance, as --explain CODE)\n"
+	      "       torchlint version    (the version, as --version)\n"
 	      "\n"
 	      "Finds PyTorch training-loop pitfalls that cost GPU memory, time or\n"
 	      "correct results. PATH is a Python file, a notebook (.ipynb), a directory\n"
@@ -181,6 +186,8 @@ static void tl_main__usage(FILE *out)
 	      "                           --exit-non-zero-on-fix\n"
 	      "  --exit-non-zero-on-fix   with --fix, exit 1 when something was fixed, even if\n"
 	      "                           nothing is left\n"
+	      "  --fixable LIST           only these rules' fixes are applied (default: ALL)\n"
+	      "  --unfixable LIST         these rules' fixes are never applied\n"
 	      "  --diff                   print the fixes as a unified diff instead; exit 1 if any\n"
 	      "  --add-noqa               add `# noqa: CODE` to every line with a finding\n"
 	      "  --show-files             list the files that would be analysed, and exit\n"
@@ -197,6 +204,9 @@ static void tl_main__usage(FILE *out)
 	      "                           torchlint.toml: --config 'select = [\"TL1\"]')\n"
 	      "  --isolated               ignore all configuration files\n"
 	      "  --no-respect-gitignore   also analyse files that .gitignore ignores\n"
+	      "  --exclude LIST           skip these globs instead of the configuration's\n"
+	      "                           excludes and the defaults (comma-separated, relative\n"
+	      "                           to the working directory)\n"
 	      "  --extend-exclude LIST    also skip these globs (comma-separated, relative to\n"
 	      "                           the working directory), whatever the configuration\n"
 	      "  --force-exclude          apply excludes to paths named on the command line too\n"
@@ -521,6 +531,43 @@ static int tl_main__cmp_str(const void *a, const void *b)
 
 /* ---- options ------------------------------------------------------------------------- */
 
+/* An option getopt did not know (`arg` as typed; `opt` the character of
+ * an unknown short option, else 0): says so, with the closest option when
+ * one is close, as ruff does. */
+static void tl_main__unknown_option(const char *arg, int opt, const struct option *longopts)
+{
+	if (opt && strncmp(arg, "--", 2) != 0) {
+		fprintf(stderr, "torchlint: unknown option '-%c'\nTry 'torchlint --help' for more information.\n", opt);
+		return;
+	}
+	/* --name or --name=value: the name alone is compared. */
+	const char *name = arg + (strncmp(arg, "--", 2) == 0 ? 2 : 1);
+	char *word = tl_strndup(name, strcspn(name, "="));
+	const char *names[64];
+	size_t n = 0;
+	for (; longopts[n].name && n < sizeof names / sizeof *names; n++)
+		names[n] = longopts[n].name;
+	/* A prefix of several (getopt takes a prefix of one): all of them. */
+	TlBuf which;
+	tl_buf_init(&which);
+	uint32_t prefixed = 0;
+	for (size_t i = 0; i < n && *word; i++)
+		if (strncmp(names[i], word, strlen(word)) == 0 && (i == 0 || longopts[i].val != longopts[i - 1].val)) {
+			tl_buf_addf(&which, "%s--%s", prefixed ? ", " : "", names[i]);
+			prefixed++;
+		}
+	const char *near = tl_suggest(word, names, n);
+	if (prefixed > 1)
+		tl_diagf(stderr, "torchlint: ambiguous option '%s' (could be %s)\n", arg, which.data);
+	else if (near)
+		tl_diagf(stderr, "torchlint: unknown option '%s' (did you mean '--%s'?)\n", arg, near);
+	else
+		tl_diagf(stderr, "torchlint: unknown option '%s'\n", arg);
+	fprintf(stderr, "Try 'torchlint --help' for more information.\n");
+	tl_buf_release(&which);
+	tl_free(word);
+}
+
 /* Parses argv into `cli`; returns -1 to go on, else the exit status. */
 static int tl_main__options(int argc, char **argv, TlCli *cli)
 {
@@ -531,6 +578,7 @@ static int tl_main__options(int argc, char **argv, TlCli *cli)
 		OPT_EXPLAIN, OPT_TORCH_VERSION, OPT_FIX, OPT_UNSAFE_FIXES, OPT_DIFF, OPT_ADD_NOQA,
 		OPT_SHOW_FILES, OPT_SHOW_SETTINGS, OPT_NO_FIX, OPT_FIX_ONLY, OPT_EXIT_NON_ZERO_ON_FIX,
 		OPT_FAIL_ON, OPT_EXTEND_EXCLUDE, OPT_SHOW_FIXES, OPT_NO_UNSAFE_FIXES, OPT_PER_FILE_IGNORES,
+		OPT_EXCLUDE, OPT_FIXABLE, OPT_UNFIXABLE,
 	};
 	static const struct option longopts[] = {
 		{ "format", required_argument, NULL, OPT_FORMAT },
@@ -543,6 +591,9 @@ static int tl_main__options(int argc, char **argv, TlCli *cli)
 		{ "exit-non-zero-on-fix", no_argument, NULL, OPT_EXIT_NON_ZERO_ON_FIX },
 		{ "fail-on", required_argument, NULL, OPT_FAIL_ON },
 		{ "extend-exclude", required_argument, NULL, OPT_EXTEND_EXCLUDE },
+		{ "exclude", required_argument, NULL, OPT_EXCLUDE },
+		{ "fixable", required_argument, NULL, OPT_FIXABLE },
+		{ "unfixable", required_argument, NULL, OPT_UNFIXABLE },
 		{ "per-file-ignores", required_argument, NULL, OPT_PER_FILE_IGNORES },
 		{ "silent", no_argument, NULL, 's' },
 		{ "unsafe-fixes", no_argument, NULL, OPT_UNSAFE_FIXES },
@@ -622,6 +673,9 @@ static int tl_main__options(int argc, char **argv, TlCli *cli)
 			}
 			break;
 		case OPT_EXTEND_EXCLUDE: tl_array_push(&cli->extend_exclude, optarg); break;
+		case OPT_EXCLUDE: tl_array_push(&cli->exclude, optarg); break;
+		case OPT_FIXABLE: tl_array_push(&cli->fixable, optarg); break;
+		case OPT_UNFIXABLE: tl_array_push(&cli->unfixable, optarg); break;
 		case OPT_PER_FILE_IGNORES: tl_array_push(&cli->per_file_ignores, optarg); break;
 		case OPT_UNSAFE_FIXES: cli->unsafe_fixes = true; break;
 		case OPT_DIFF: cli->diff = true; break;
@@ -651,10 +705,11 @@ static int tl_main__options(int argc, char **argv, TlCli *cli)
 		case 'V': printf("torchlint %s\n", TL_VERSION); return TL_EXIT_CLEAN;
 		case 'h': tl_main__usage(stdout); return TL_EXIT_CLEAN;
 		case ':':
-			fprintf(stderr, "torchlint: option '%s' needs a value\n", argv[optind - 1]);
+			fprintf(stderr, "torchlint: option '%s' needs a value\nTry 'torchlint --help' for more information.\n",
+				argv[optind - 1]);
 			return TL_EXIT_ERROR;
 		default:
-			tl_diagf(stderr, "torchlint: unknown option '%s'\n", argv[optind - 1]);
+			tl_main__unknown_option(argv[optind - 1], optopt, longopts);
 			return TL_EXIT_ERROR;
 		}
 	}
@@ -824,6 +879,23 @@ int main(int argc, char **argv)
 		argv++;
 		argc--;
 	}
+	/* ruff's `version` and `rule CODE` are --version and --explain CODE
+	 * (files named so are ./version and ./rule). */
+	static char version_opt[] = "--version", explain_opt[] = "--explain";
+	if (argc >= 2 && strcmp(argv[1], "version") == 0) {
+		if (argc > 2) {
+			tl_diagf(stderr, "torchlint version: unexpected argument '%s'\n", argv[2]);
+			fprintf(stderr, "Try 'torchlint --help' for more information.\n");
+			return TL_EXIT_ERROR;
+		}
+		argv[1] = version_opt;
+	} else if (argc >= 2 && strcmp(argv[1], "rule") == 0) {
+		if (argc < 3 || argv[2][0] == '-') {
+			fprintf(stderr, "torchlint rule: which rule? usage: torchlint rule CODE (e.g. torchlint rule TL201; --list-rules lists them)\n");
+			return TL_EXIT_ERROR;
+		}
+		argv[1] = explain_opt;
+	}
 	uint64_t setup_t = tl_timings_start();
 	TlCli cli;
 	memset(&cli, 0, sizeof cli);
@@ -835,8 +907,9 @@ int main(int argc, char **argv)
 	tl_rules_init(&rules);
 	TlConfigs configs;
 	bool have_configs = false;
-	TlSelection cli_sel;
+	TlSelection cli_sel, fixable;
 	tl_selection_init(&cli_sel);
+	tl_selection_init(&fixable);
 	TlStrArray files, missing;
 	tl_array_init(&files);
 	tl_array_init(&missing);
@@ -887,6 +960,10 @@ int main(int argc, char **argv)
 		goto done;
 	}
 	char bad[128];
+	/* --fixable (default ALL) and --unfixable: which rules' fixes apply. */
+	fixable.has_select = true;
+	if (!cli.fixable.size)
+		tl_array_push(&fixable.select, tl_strdup("ALL"));
 	struct {
 		TlStrArray *from, *to;
 		const char *opt;
@@ -894,9 +971,11 @@ int main(int argc, char **argv)
 		{ &cli.select, &cli_sel.select, "--select" },
 		{ &cli.extend_select, &cli_sel.extend_select, "--extend-select" },
 		{ &cli.ignore, &cli_sel.ignore, "--ignore" },
+		{ &cli.fixable, &fixable.select, "--fixable" },
+		{ &cli.unfixable, &fixable.ignore, "--unfixable" },
 	};
 	cli_sel.has_select = cli.has_select;
-	for (size_t k = 0; k < 3; k++)
+	for (size_t k = 0; k < sizeof lists / sizeof *lists; k++)
 		for (uint32_t i = 0; i < lists[k].from->size; i++) {
 			char *canon = tl_config_canonical_selectors(&rules, lists[k].from->items[i]);
 			bool added = tl_selection_add(&rules, lists[k].to, canon, bad, sizeof bad);
@@ -923,6 +1002,8 @@ int main(int argc, char **argv)
 	configs.isolated = cli.isolated;
 	for (uint32_t i = 0; i < cli.extend_exclude.size; i++)
 		tl_configs_extend_exclude(&configs, cli.extend_exclude.items[i]);
+	for (uint32_t i = 0; i < cli.exclude.size; i++)
+		tl_configs_exclude(&configs, cli.exclude.items[i]);
 	for (uint32_t i = 0; i < cli.overrides.size; i++)
 		if (!tl_configs_override(&configs, cli.overrides.items[i], stderr)) {
 			exit_code = TL_EXIT_ERROR;
@@ -1044,6 +1125,10 @@ int main(int argc, char **argv)
 		if (!excluded)
 			tl_array_push(&files, tl_strdup(name));
 	}
+	/* Nothing to analyse (a folder without Python, or all of it excluded):
+	 * said, as ruff says it, not passed as clean. */
+	if (!files.size && !missing.size && !cli.quiet)
+		fprintf(stderr, "torchlint: warning: no Python files (*.py, *.ipynb) found under the given paths; nothing was checked\n");
 	if (cli.show_files) {
 		/* Escaped as every name on a terminal is (base/escape.h): a
 		 * folder's name may hold a newline or an escape sequence. */
@@ -1066,8 +1151,10 @@ int main(int argc, char **argv)
 	tl_project_set_discover(run.project, &dopt);
 	run.format = cli.format;
 	run.report.format = cli.format == TL_OUT_CONCISE ? TL_FORMAT_CONCISE : TL_FORMAT_FULL;
-	run.report.color = !cli.output && tl_main__color(cli.color, out);
+	/* Fixing standard input, the report goes to standard error. */
+	run.report.color = !cli.output && tl_main__color(cli.color, use_stdin && cli.fix && !cli.diff ? stderr : out);
 	run.report.unsafe_fixes = cli.unsafe_fixes;
+	run.report.fixable = &fixable;
 	run.count = files.size;
 	run.reports = files.size + missing.size / 2;
 	run.jobs = tl_calloc(files.size ? files.size : 1, sizeof *run.jobs);
@@ -1135,6 +1222,7 @@ int main(int argc, char **argv)
 	run.write_fixes = (cli.fix || cli.add_noqa) && !cli.diff;
 	run.fixrun.allowed = cli.unsafe_fixes ? TL_FIX_UNSAFE : TL_FIX_SAFE;
 	run.fixrun.add_noqa = cli.add_noqa;
+	run.fixrun.fixable = &fixable;
 	atomic_init(&run.next, 0);
 	tl_timings_add(TL_PHASE_SETUP, setup_t);
 	long jobs = cli.jobs;
@@ -1307,11 +1395,9 @@ int main(int argc, char **argv)
 			goto done;
 		}
 		if (use_stdin) {
-			/* The output holds the fixed source: the findings left go nowhere
-			 * else, their count decides the exit status. */
-			if (total && exit_code == TL_EXIT_CLEAN && !cli.exit_zero)
-				exit_code = TL_EXIT_FINDINGS;
-			goto done;
+			/* The output holds the fixed source: what is left is reported
+			 * on standard error, as ruff does. */
+			out = stderr;
 		}
 	}
 	if (cli.silent) {
@@ -1346,10 +1432,16 @@ int main(int argc, char **argv)
 	}
 	tl_outfile_flush(&outfile);
 	if (!cli.quiet && !cli.statistics) {
-		/* Machine formats keep their stream clean: the summary goes to stderr. */
-		FILE *sum = cli.format == TL_OUT_FULL && !cli.output ? stdout : stderr;
+		/* The summary follows the findings of the human formats (full,
+		 * concise) on standard output, as ruff's does; machine formats, a
+		 * report written with -o and a fixed text on standard output keep
+		 * their stream clean: it goes to standard error. */
+		FILE *sum = (cli.format == TL_OUT_FULL || cli.format == TL_OUT_CONCISE) && out == stdout &&
+				    !cli.output ? stdout : stderr;
 		uint32_t checked = run.reports - unreadable;
-		if (total)
+		if (!checked && !unreadable)
+			; /* No file found: the warning above says so. */
+		else if (total)
 			fprintf(sum, "Found %u finding%s (%u error%s, %u warning%s, %u info) in %u of %u file%s checked.\n",
 				total, total == 1 ? "" : "s", errors, errors == 1 ? "" : "s", warnings,
 				warnings == 1 ? "" : "s", infos, files_with, checked, checked == 1 ? "" : "s");
@@ -1369,9 +1461,11 @@ int main(int argc, char **argv)
 		uint32_t safe = 0, unsafe = 0;
 		for (uint32_t i = 0; i < run.count; i++)
 			for (uint32_t k = 0; k < run.results[i].findings.size; k++) {
-				TlApplicability a = run.results[i].findings.items[k].applicability;
-				safe += a == TL_FIX_SAFE;
-				unsafe += a == TL_FIX_UNSAFE;
+				const TlFinding *f = &run.results[i].findings.items[k];
+				if (!tl_fixrun_fixable(&run.fixrun, f->rule))
+					continue; /* --unfixable, or not --fixable */
+				safe += f->applicability == TL_FIX_SAFE;
+				unsafe += f->applicability == TL_FIX_UNSAFE;
 			}
 		if (safe && !cli.fix)
 			fprintf(sum, "%u fixable with --fix (see the changes first with --diff).\n", safe);
@@ -1414,6 +1508,7 @@ done:
 	tl_str_array_release(&files);
 	tl_str_array_release(&missing);
 	tl_selection_release(&cli_sel);
+	tl_selection_release(&fixable);
 	if (have_configs)
 		tl_configs_release(&configs);
 	tl_rules_release(&rules);
@@ -1421,6 +1516,9 @@ done:
 	tl_array_release(&cli.extend_select);
 	tl_array_release(&cli.ignore);
 	tl_array_release(&cli.extend_exclude);
+	tl_array_release(&cli.exclude);
+	tl_array_release(&cli.fixable);
+	tl_array_release(&cli.unfixable);
 	tl_array_release(&cli.overrides);
 	tl_array_release(&cli.per_file_ignores);
 	/* A report that did not reach its file is a failure, not a success

@@ -564,6 +564,7 @@ void tl_configs_init(TlConfigs *cs, const TlRuleSet *rules)
 	tl_strmap_init(&cs->by_dir);
 	tl_config_defaults(&cs->defaults);
 	tl_patterns_init(&cs->extend_exclude, "");
+	tl_patterns_init(&cs->exclude, "");
 	tl_config_defaults(&cs->cli_extra);
 }
 
@@ -624,12 +625,14 @@ bool tl_configs_per_file_ignores(TlConfigs *cs, const char *spec, FILE *err)
 	return true;
 }
 
-void tl_configs_extend_exclude(TlConfigs *cs, const char *list)
+/* Adds a comma-separated list of globs to `into`, whose base becomes the
+ * working directory. */
+static void tl_configs__add_globs(TlPatterns *into, const char *list)
 {
-	if (!cs->extend_exclude.base[0]) {
-		tl_patterns_release(&cs->extend_exclude);
+	if (!into->base[0]) {
+		tl_patterns_release(into);
 		char *cwd = tl_path_cwd();
-		tl_patterns_init(&cs->extend_exclude, cwd);
+		tl_patterns_init(into, cwd);
 		tl_free(cwd);
 	}
 	const char *p = list;
@@ -644,10 +647,21 @@ void tl_configs_extend_exclude(TlConfigs *cs, const char *list)
 		while (z > a && z[-1] == ' ')
 			*--z = '\0';
 		if (*a)
-			tl_patterns_add(&cs->extend_exclude, a);
+			tl_patterns_add(into, a);
 		tl_free(one);
 		p += n + (end != NULL);
 	}
+}
+
+void tl_configs_extend_exclude(TlConfigs *cs, const char *list)
+{
+	tl_configs__add_globs(&cs->extend_exclude, list);
+}
+
+void tl_configs_exclude(TlConfigs *cs, const char *list)
+{
+	tl_configs__add_globs(&cs->exclude, list);
+	cs->has_exclude = true;
 }
 
 void tl_configs_release(TlConfigs *cs)
@@ -660,6 +674,7 @@ void tl_configs_release(TlConfigs *cs)
 	tl_strmap_release(&cs->by_dir);
 	tl_config_release(&cs->defaults);
 	tl_patterns_release(&cs->extend_exclude);
+	tl_patterns_release(&cs->exclude);
 	tl_free(cs->overrides);
 	tl_config_release(&cs->cli_extra);
 }

@@ -87,6 +87,10 @@ typedef struct TlConfigs {
 	/* --extend-exclude: patterns relative to the working directory that
 	 * apply on top of every file's configuration (base "" when none). */
 	TlPatterns extend_exclude;
+	/* --exclude: patterns relative to the working directory that replace
+	 * every file's `exclude` (the defaults included) when has_exclude. */
+	TlPatterns exclude;
+	bool has_exclude;
 	bool failed;            /* a configuration file was invalid */
 	/* --config KEY=VALUE: TOML lines applied over every configuration
 	 * (the built-in defaults too), each key replacing the file's value;
@@ -101,6 +105,9 @@ void tl_configs_release(TlConfigs *cs);
 /* Adds --extend-exclude patterns (a comma-separated list of globs,
  * relative to the working directory) for every file. */
 void tl_configs_extend_exclude(TlConfigs *cs, const char *list);
+/* Adds --exclude patterns (the same), which replace every configuration's
+ * `exclude` and the default excludes. */
+void tl_configs_exclude(TlConfigs *cs, const char *list);
 /* Adds a --config KEY=VALUE override (a TOML `key = value` line, keys as
  * in torchlint.toml: select, extend-select, ignore, per-file-ignores,
  * torch-version, external). Checks it at once: on error prints why to

@@ -159,9 +159,15 @@ static bool tl_discover__excluded(const TlWalk *w, int32_t scope, const char *pa
 			tl_config_defaults(&fallback);
 			cfg = &fallback;
 		}
-		skip = tl_patterns_match(&cfg->exclude, abs, is_dir) == TL_MATCH_EXCLUDE;
-		for (uint32_t i = 0; !skip && i < cfg->inherited_exclude.size; i++)
-			skip = tl_patterns_match(&cfg->inherited_exclude.items[i], abs, is_dir) == TL_MATCH_EXCLUDE;
+		if (opt->configs && opt->configs->has_exclude) {
+			/* --exclude replaces the configurations' excludes. */
+			skip = tl_patterns_match(&opt->configs->exclude, abs, is_dir) == TL_MATCH_EXCLUDE;
+		} else {
+			skip = tl_patterns_match(&cfg->exclude, abs, is_dir) == TL_MATCH_EXCLUDE;
+			for (uint32_t i = 0; !skip && i < cfg->inherited_exclude.size; i++)
+				skip = tl_patterns_match(&cfg->inherited_exclude.items[i], abs, is_dir) ==
+				       TL_MATCH_EXCLUDE;
+		}
 		if (!skip && opt->configs && opt->configs->extend_exclude.items.size)
 			skip = tl_patterns_match(&opt->configs->extend_exclude, abs, is_dir) == TL_MATCH_EXCLUDE;
 		if (!opt->configs)

@@ -283,13 +283,19 @@ void tl_fix_counts_add(TlFixCounts *counts, const TlRule *rule, uint32_t n)
 	tl_array_push(counts, c);
 }
 
+bool tl_fixrun_fixable(const TlFixRun *how, const TlRule *rule)
+{
+	return !how->fixable || tl_rule_selected(rule, how->fixable);
+}
+
 /* The fixes of `findings` as choices (edits borrowed from the findings),
  * and in `rules` the rule of each choice. */
-static void tl_fixrun__choices(const TlFindings *findings, TlFixChoices *out, TlFixRules *rules)
+static void tl_fixrun__choices(const TlFindings *findings, const TlFixRun *how, TlFixChoices *out,
+				TlFixRules *rules)
 {
 	for (uint32_t i = 0; i < findings->size; i++) {
 		const TlFinding *f = &findings->items[i];
-		if (!f->edits.size)
+		if (!f->edits.size || !tl_fixrun_fixable(how, f->rule))
 			continue;
 		TlFixChoice c = { &f->edits, f->applicability };
 		tl_array_push(out, c);
@@ -321,7 +327,7 @@ static char *tl_fixrun__round_py(TlEngine *e, const TlFileOptions *fo, const cha
 			tl_array_push(&choices, c);
 		}
 	} else {
-		tl_fixrun__choices(&findings, &choices, &rules);
+		tl_fixrun__choices(&findings, how, &choices, &rules);
 	}
 	TlBuf out;
 	tl_buf_init(&out);
@@ -366,7 +372,7 @@ static char *tl_fixrun__round_nb(TlEngine *e, const TlFileOptions *fo, const cha
 	} else {
 		for (uint32_t i = 0; i < findings.size; i++) {
 			const TlFinding *f = &findings.items[i];
-			if (!f->edits.size || f->applicability > how->allowed)
+			if (!f->edits.size || f->applicability > how->allowed || !tl_fixrun_fixable(how, f->rule))
 				continue;
 			TlEdits copy;
 			tl_array_init(&copy);

@@ -20,7 +20,12 @@
 typedef struct TlFixRun {
 	TlApplicability allowed; /* TL_FIX_SAFE, or TL_FIX_UNSAFE for --unsafe-fixes */
 	bool add_noqa;           /* instead: a `# noqa: CODE` for every finding */
+	/* --fixable / --unfixable: the rules whose fixes may apply (NULL: all). */
+	const TlSelection *fixable;
 } TlFixRun;
+
+/* Whether --fixable and --unfixable let `rule`'s fixes apply. */
+bool tl_fixrun_fixable(const TlFixRun *how, const TlRule *rule);
 
 /* Fixes `len` bytes of `text`, the contents of `path` (a notebook when the
  * path ends in .ipynb; a Python file's text without its byte-order mark),

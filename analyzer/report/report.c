@@ -48,7 +48,8 @@ static void tl_report__header(const TlReportOptions *opt, const TlSource *src,
 		    f->start.column, tl_report__color(opt, f->rule->severity), f->rule->code,
 		    reset);
 	/* [*]: --fix (with --unsafe-fixes for an unsafe fix) would fix it, as ruff marks it. */
-	if (f->applicability == TL_FIX_SAFE || (f->applicability == TL_FIX_UNSAFE && opt->unsafe_fixes))
+	if ((f->applicability == TL_FIX_SAFE || (f->applicability == TL_FIX_UNSAFE && opt->unsafe_fixes)) &&
+	    (!opt->fixable || tl_rule_selected(f->rule, opt->fixable)))
 		tl_buf_add(out, "[*] ");
 	tl_escape_add(out, f->message, strlen(f->message));
 	tl_buf_addc(out, '\n');

@@ -17,6 +17,8 @@ typedef struct TlReportOptions {
 	TlFormat format;
 	bool color;
 	bool unsafe_fixes; /* --unsafe-fixes: unsafe fixes count as fixable ([*]) */
+	/* --fixable / --unfixable: the rules whose fixes count (NULL: all). */
+	const TlSelection *fixable;
 } TlReportOptions;
 
 /* Appends the rendering of `findings` (all from `src`) to `out`. */

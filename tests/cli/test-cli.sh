@@ -61,10 +61,10 @@ run clean 0 "$bin" "$tmp/clean.py"; has clean "$tmp/out" "All checks passed (1 f
 # name, found by comparing real paths only when the inode repeats).
 mkdir -p "$tmp/names/sub" && cp "$tmp/flagged.py" "$tmp/names/a.py"
 ln -s a.py "$tmp/names/link.py" && ln "$tmp/names/a.py" "$tmp/names/hard.py"
-run names-once 1 "$bin" --isolated --extend-select TL101 --format concise "$tmp/names/a.py" "$tmp/names/link.py" \
+run names-once 1 "$bin" --isolated --extend-select TL101 --format concise -q "$tmp/names/a.py" "$tmp/names/link.py" \
 	"$tmp/names/sub/../a.py" "$tmp/names/a.py"
 lines names-once "$tmp/out" 2
-run names-hard-link 1 "$bin" --isolated --extend-select TL101 --format concise "$tmp/names/a.py" "$tmp/names/hard.py" "$tmp/names/link.py"
+run names-hard-link 1 "$bin" --isolated --extend-select TL101 --format concise -q "$tmp/names/a.py" "$tmp/names/hard.py" "$tmp/names/link.py"
 lines names-hard-link "$tmp/out" 4
 has names-hard-link "$tmp/out" "hard.py:"
 # The pre-filter skips a pattern that requires #api? in a file without the
@@ -74,14 +74,18 @@ run api-alias 1 "$bin" --isolated --format concise --select TL305 "$tmp/alias_ap
 has api-alias "$tmp/out" "alias_api.py:10:9: TL305"
 # TL101 is opt-in (issue 22: 44% precision over the ecosystem corpus): a
 # default run reports TL201 only; --extend-select TL101 adds it.
-run flagged-default 1 "$bin" --format concise "$tmp/flagged.py"
+run flagged-default 1 "$bin" --format concise -q "$tmp/flagged.py"
 lines flagged-default-concise "$tmp/out" 1
 hasnt flagged-default-tl101 "$tmp/out" "TL101"
 run flagged 1 "$bin" --extend-select TL101 --format concise "$tmp/flagged.py"
-lines flagged-concise "$tmp/out" 2
 has flagged-tl201 "$tmp/out" "flagged.py:11:9: TL201 "
 has flagged-tl101 "$tmp/out" "flagged.py:12:9: TL101 "
-has flagged-summary "$tmp/err" "Found 2 findings"
+# The summary follows the findings on standard output, as in the full
+# format (and in ruff's concise one).
+has flagged-summary "$tmp/out" "Found 2 findings"
+hasnt flagged-summary-not-on-stderr "$tmp/err" "Found 2 findings"
+grep -c "^[^ ]*flagged.py:[0-9]*:[0-9]*: TL" "$tmp/out" >"$tmp/n"
+if [ "$(cat "$tmp/n")" = 2 ]; then ok; else bad "flagged-concise: $(cat "$tmp/n") findings, expected 2"; fi
 run full 1 "$bin" --color never "$tmp/flagged.py"
 has full-source "$tmp/out" "11 |         opt.step()"
 has full-caret "$tmp/out" "   |         ^^^^^^^^^^ TL201"
@@ -160,9 +164,9 @@ run discover 1 "$bin" --format concise "$tmp/proj"
 has discover "$tmp/out" "proj/pkg/a.py:11:9: TL201"
 hasnt discover-skips "$tmp/out" "skip.py"
 hasnt discover-txt "$tmp/out" "notes.txt"
-has discover-count "$tmp/err" "in 1 of 2 files checked"
-"$bin" --format concise --select ALL -j 1 "$root/corpus" >"$tmp/j1" 2>/dev/null
-"$bin" --format concise --select ALL -j 4 "$root/corpus" >"$tmp/j4" 2>/dev/null
+has discover-count "$tmp/out" "in 1 of 2 files checked"
+"$bin" --format concise -q --select ALL -j 1 "$root/corpus" >"$tmp/j1" 2>/dev/null
+"$bin" --format concise -q --select ALL -j 4 "$root/corpus" >"$tmp/j4" 2>/dev/null
 if cmp -s "$tmp/j1" "$tmp/j4" && [ -s "$tmp/j1" ]; then ok; else bad "determinism: -j 1 and -j 4 differ"; fi
 sort -t: -k1,1 -k2,2n -k3,3n -c "$tmp/j1" 2>/dev/null && ok || bad "order: findings not sorted by path, line, column"
 
@@ -182,7 +186,7 @@ cat >"$tmp/rules/TL599-print-call.scm" <<'SCM'
   (#in-loop? @finding))
 SCM
 printf 'for i in range(3):\n    print(i)\nprint("done")\n' >"$tmp/prints.py"
-run rules-dir 1 "$bin" --format concise --rules-dir "$tmp/rules" "$tmp/prints.py"
+run rules-dir 1 "$bin" --format concise -q --rules-dir "$tmp/rules" "$tmp/prints.py"
 has rules-dir "$tmp/out" "prints.py:2:5: TL599 \`print\` called; use logging"
 lines rules-dir-count "$tmp/out" 1
 printf '((call function: (identifer) @finding))\n' >"$tmp/rules/TL599-print-call.scm"
@@ -195,7 +199,7 @@ has unknown-predicate "$tmp/err" "TL599-print-call.scm:1:19: error: unknown pred
 run missing-rules-dir 2 "$bin" --rules-dir "$tmp/none" "$tmp/prints.py"
 
 # --- the bundled example matches its snapshot -------------------------------------------
-(cd "$root" && "$bin" --format concise examples) >"$tmp/examples.txt" 2>/dev/null
+(cd "$root" && "$bin" --format concise -q examples) >"$tmp/examples.txt" 2>/dev/null
 if diff -u "$here/expected/examples.txt" "$tmp/examples.txt" >"$tmp/diff"; then ok; else
 	bad "examples snapshot differs (update tests/cli/expected/examples.txt if intended):"
 	cat "$tmp/diff"

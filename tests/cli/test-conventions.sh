@@ -3,7 +3,10 @@
 # user meets it: `torchlint check`, --select by any case or rule name,
 # --show-settings DIR, --extend-exclude, -s/--silent, FORCE_COLOR,
 # --fail-on, fixable findings marked [*], --exit-non-zero-on-fix and
-# --fix-only.
+# --fix-only; standard input with --fix reporting what is left, the summary
+# line's one place per format, the warning for no Python file, `version`
+# and `rule CODE`, the hint for an unknown option, --exclude, --fixable and
+# --unfixable.
 # usage: test-conventions.sh TORCHLINT
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -292,6 +295,146 @@ printf 'extend = 3\n' >ext/sub/.torchlint.toml
 run "extend: not a path" 2 "$bin" ext/sub/a.py
 has "type said" "$tmp/err" "expected the path of a configuration file for 'extend'"
 rm -r ext
+
+# --- more of ruff's habits --------------------------------------------------------------
+mkdir -p habits && cd habits || exit 1
+cat >s.py <<'PY'
+import torch
+
+
+def train(model, loader, opt, dev):
+    w = torch.zeros(4)
+    w.to(dev)
+    for x, y in loader:
+        loss = model(x).sum()
+        loss.backward()
+        opt.step()
+PY
+# Standard input with --fix: the fixed source on standard output, what is
+# left (TL201: no fix) reported on standard error with the summary.
+run "stdin --fix" 1 sh -c 'exec "$0" --isolated --stdin-filename s.py --fix - <s.py' "$bin"
+has "stdin --fix: the fixed source" "$tmp/out" "    w = w.to(dev)"
+hasnt "stdin --fix: no report in the source" "$tmp/out" "TL201"
+has "stdin --fix: what is left on stderr" "$tmp/err" "s.py:10:9: TL201"
+has "stdin --fix: the summary on stderr" "$tmp/err" "Found 1 finding (1 error, 0 warnings, 0 info) in 1 of 1 file checked."
+if python3 -c 'import ast, sys; ast.parse(open(sys.argv[1]).read())' "$tmp/out" 2>/dev/null; then ok; else bad "stdin --fix: the output is not Python"; fi
+run "stdin --fix --format json" 1 sh -c 'exec "$0" --isolated --stdin-filename s.py --fix --format json - <s.py' "$bin"
+has "stdin --fix --format json: the findings left on stderr" "$tmp/err" '"code": "TL201"'
+hasnt "stdin --fix --format json: the source is not JSON" "$tmp/out" '"code"' 
+# The summary: on standard output after the findings in the full and
+# concise formats, on standard error for every machine format.
+for f in full concise; do
+	run "summary with --format $f" 1 "$bin" --isolated --format "$f" s.py
+	has "summary on stdout ($f)" "$tmp/out" "Found 2 findings"
+	hasnt "no summary on stderr ($f)" "$tmp/err" "Found 2 findings"
+done
+for f in json sarif github gitlab junit; do
+	run "summary with --format $f" 1 "$bin" --isolated --format "$f" s.py
+	has "summary on stderr ($f)" "$tmp/err" "Found 2 findings"
+	hasnt "no summary on stdout ($f)" "$tmp/out" "Found 2 findings"
+done
+run "summary with -o" 1 "$bin" --isolated --format concise -o report.txt s.py
+has "summary on stderr with -o" "$tmp/err" "Found 2 findings"
+hasnt "the report file holds the findings only" report.txt "Found"
+rm report.txt
+# A folder with no Python file: a warning, not "All checks passed".
+mkdir -p nopy && printf 'hello\n' >nopy/notes.txt
+run "no Python file" 0 "$bin" --isolated nopy
+has "no Python file: a warning" "$tmp/err" "warning: no Python files (*.py, *.ipynb) found under the given paths; nothing was checked"
+hasnt "no Python file: not passed as clean" "$tmp/out" "All checks passed"
+run "no Python file, -q" 0 "$bin" --isolated -q nopy
+lines "no Python file, -q: quiet" "$tmp/err" 0
+run "all excluded" 0 "$bin" --isolated --extend-exclude s.py s.py nopy --force-exclude
+has "all excluded: the warning" "$tmp/err" "no Python files"
+# Subcommands, as ruff's.
+run "version subcommand" 0 "$bin" version
+has "version subcommand prints the version" "$tmp/out" "torchlint "
+"$bin" --version >"$tmp/v"
+if cmp -s "$tmp/out" "$tmp/v"; then ok; else bad "torchlint version differs from --version"; fi
+run "version subcommand takes no argument" 2 "$bin" version s.py
+run "rule subcommand" 0 "$bin" rule TL201
+"$bin" --explain TL201 >"$tmp/x"
+if cmp -s "$tmp/out" "$tmp/x" && [ -s "$tmp/x" ]; then ok; else bad "torchlint rule TL201 differs from --explain TL201"; fi
+run "rule subcommand by name" 0 "$bin" rule missing-zero-grad
+has "rule by name" "$tmp/out" "TL201 missing-zero-grad"
+run "rule subcommand without a code" 2 "$bin" rule
+has "rule without a code says how" "$tmp/err" "usage: torchlint rule CODE"
+run "rule: an unknown rule" 2 "$bin" rule TL999
+has "rule: unknown" "$tmp/err" "unknown rule 'TL999'"
+# A file named like a subcommand is ./version, ./rule.
+cp s.py version && cp s.py rule
+run "a file named version" 1 "$bin" --isolated --format concise -q ./version
+has "./version analysed" "$tmp/out" "./version:10:9: TL201"
+rm version rule
+# Unknown options: the closest, and where to look.
+run "unknown option" 2 "$bin" --selct TL201 s.py
+has "did you mean" "$tmp/err" "torchlint: unknown option '--selct' (did you mean '--select'?)"
+has "try --help" "$tmp/err" "Try 'torchlint --help' for more information."
+run "unknown option with a value" 2 "$bin" --fromat=json s.py
+has "did you mean (with =value)" "$tmp/err" "unknown option '--fromat=json' (did you mean '--format'?)"
+run "unknown option, nothing close" 2 "$bin" --zzzzzzzz s.py
+has "nothing close" "$tmp/err" "torchlint: unknown option '--zzzzzzzz'"
+hasnt "nothing close: no guess" "$tmp/err" "did you mean"
+run "ambiguous option" 2 "$bin" --show s.py
+has "ambiguous: the candidates" "$tmp/err" "ambiguous option '--show' (could be --show-fixes, --show-files, --show-settings)"
+run "unknown short option" 2 "$bin" -x s.py
+has "unknown short option" "$tmp/err" "unknown option '-x'"
+has "short: try --help" "$tmp/err" "Try 'torchlint --help'"
+run "option without its value" 2 "$bin" s.py --select
+has "missing value: try --help" "$tmp/err" "Try 'torchlint --help'"
+# --exclude replaces the configuration's excludes (the defaults too);
+# --extend-exclude adds to them.
+mkdir -p ex/gen ex/build ex/keep
+cp s.py ex/gen/a.py && cp s.py ex/build/b.py && cp s.py ex/keep/c.py
+printf '[tool.torchlint]\nexclude = ["keep"]\n' >ex/pyproject.toml
+run "config exclude" 0 "$bin" --show-files ex
+hasnt "config exclude: keep/ skipped" "$tmp/out" "keep/c.py"
+run "--exclude replaces it" 0 "$bin" --show-files --exclude gen ex
+has "--exclude: keep/ back" "$tmp/out" "ex/keep/c.py"
+has "--exclude: build/ no longer skipped (the defaults replaced)" "$tmp/out" "ex/build/b.py"
+hasnt "--exclude: gen/ skipped" "$tmp/out" "ex/gen/a.py"
+run "--exclude, a path relative to the working directory" 0 "$bin" --show-files --exclude ex/gen,ex/build ex
+hasnt "--exclude ex/gen" "$tmp/out" "ex/gen/a.py"
+hasnt "--exclude ex/build" "$tmp/out" "ex/build/b.py"
+has "--exclude: the rest" "$tmp/out" "ex/keep/c.py"
+run "--extend-exclude adds" 0 "$bin" --show-files --extend-exclude gen ex
+hasnt "--extend-exclude: gen/" "$tmp/out" "ex/gen/a.py"
+hasnt "--extend-exclude: the file's keep/ stays skipped" "$tmp/out" "ex/keep/c.py"
+rm -r ex
+# --fixable / --unfixable: which rules' fixes apply.
+cat >f.py <<'PY'
+import torch
+
+
+def run(dev, path):
+    w = torch.zeros(4)
+    w.to(dev)
+    return torch.load(path)
+PY
+# TL501 (unsafe fix) where torch.load's default is not weights_only yet.
+printf '[tool.torchlint]\ntorch-version = "2.4"\n' >pyproject.toml
+run "--diff: both fixes (TL206 safe, TL501 unsafe)" 1 "$bin" --diff --unsafe-fixes f.py
+has "diff has TL206's fix" "$tmp/out" "+    w = w.to(dev)"
+has "diff has TL501's fix" "$tmp/out" "weights_only=True"
+run "--unfixable TL206" 1 "$bin" --diff --unsafe-fixes --unfixable TL206 f.py
+hasnt "--unfixable: TL206 not fixed" "$tmp/out" "w = w.to(dev)"
+has "--unfixable: TL501 still fixed" "$tmp/out" "weights_only=True"
+run "--fixable TL206" 1 "$bin" --diff --unsafe-fixes --fixable TL206 f.py
+has "--fixable: TL206 fixed" "$tmp/out" "w = w.to(dev)"
+hasnt "--fixable: TL501 not fixed" "$tmp/out" "weights_only"
+run "--fixable by family, --unfixable wins" 0 "$bin" --diff --fixable correctness --unfixable to-result-discarded f.py
+lines "nothing left to fix" "$tmp/out" 0
+cp f.py g.py
+run "--fix --unfixable TL206" 1 "$bin" --fix --unfixable TL206 g.py
+if cmp -s f.py g.py; then ok; else bad "--fix --unfixable TL206 changed the file"; fi
+hasnt "--unfixable: no fix hint for it" "$tmp/out" "1 fixable with --fix (see"
+has "--unfixable: the unsafe one still hinted" "$tmp/out" "1 more fixable with --fix --unsafe-fixes"
+hasnt "--unfixable: not marked [*]" "$tmp/out" "TL206 [*]"
+run "TL206 marked fixable otherwise" 1 "$bin" g.py
+has "TL206 [*] otherwise" "$tmp/out" "TL206 [*]"
+run "--fixable with an unknown rule" 2 "$bin" --fixable TL999 f.py
+has "--fixable: unknown said" "$tmp/err" "--fixable: 'TL999' matches no rule"
+cd .. && rm -r habits
 
 echo "conventions: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -144,10 +144,10 @@ def evaluate(model, loader):
             model(x))
         print(out.argmax(1))
 PY
-run noqa 1 "$bin" --format concise noqa.py
+run noqa 1 "$bin" --format concise -q noqa.py
 lines noqa-count "$tmp/out" 1
 has noqa-wrong-code "$tmp/out" "noqa.py:16:9: TL201"
-run noqa-unused 1 "$bin" --format concise --extend-select TL001 noqa.py
+run noqa-unused 1 "$bin" --format concise -q --extend-select TL001 noqa.py
 has noqa-unused "$tmp/out" "noqa.py:15:21: TL001 unused \`noqa\` directive: no TL101 finding on this line; remove \`TL101\`"
 has noqa-unused-2 "$tmp/out" "noqa.py:16:21: TL001"
 hasnt noqa-used "$tmp/out" "noqa.py:11:"
@@ -158,7 +158,7 @@ run noqa-file-codes 0 "$bin" --format concise fileqa.py
 printf '# torchlint: noqa\n' | cat - train.py >fileall.py
 run noqa-file-all 0 "$bin" fileall.py
 printf 'x = "# noqa"\n' | cat - train.py >instring.py
-run noqa-in-string 1 "$bin" --extend-select TL101 --format concise instring.py
+run noqa-in-string 1 "$bin" --extend-select TL101 --format concise -q instring.py
 lines noqa-in-string "$tmp/out" 2
 
 # --- .gitignore ------------------------------------------------------------------------
@@ -215,7 +215,7 @@ cat >nb.ipynb <<'NB'
  "nbformat_minor": 5
 }
 NB
-run notebook 1 "$bin" --extend-select TL101 --format concise nb.ipynb
+run notebook 1 "$bin" --extend-select TL101 --format concise -q nb.ipynb
 lines notebook-count "$tmp/out" 2
 has notebook-cell "$tmp/out" "nb.ipynb:cell 4:6:5: TL201"
 has notebook-cell-2 "$tmp/out" "nb.ipynb:cell 4:7:5: TL101"

@@ -332,7 +332,7 @@ def fit_with_helper(model, opt, train_set, val_set, epochs):
         for x, y in train_loader:
             step(model, opt, x, y)
 PY
-run factory-epoch-helper 1 "$bin" --format concise train.py
+run factory-epoch-helper 1 "$bin" --format concise -q train.py
 helper_loop=$(grep -n 'start_epoch(train_loader, epoch)' train.py | cut -d: -f1)
 hasnt factory-epoch-helper-silent "$tmp/out" "train.py:$((helper_loop + 1)):"
 # fit() draws from the same DistributedSampler construction (the one in

@@ -57,7 +57,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 /* The text renderings of a file's (or a notebook's) findings. */
 static inline void tl_fuzz_render(const TlSource *src, const TlNotebook *nb, const TlFindings *f)
 {
-	TlReportOptions opt = { TL_FORMAT_FULL, true, true };
+	TlReportOptions opt = { TL_FORMAT_FULL, true, true, NULL };
 	TlBuf out;
 	tl_buf_init(&out);
 	if (nb)

@@ -650,7 +650,7 @@ static void test_custom_rule_message_shortened(void **state)
 
 static char *render(const TlSource *src, const TlFindings *f, TlFormat format, bool color)
 {
-	TlReportOptions opt = { format, color, false };
+	TlReportOptions opt = { format, color, false, NULL };
 	TlBuf out;
 	tl_buf_init(&out);
 	tl_report_file(&opt, src, f, &out);
