@@ -134,14 +134,16 @@ $(BUILD)/unit-asan/%: tests/unit/%.c tests/unit/helpers.h $(addprefix $(ASAN_OBJ
 # libFuzzer builds (clang), one per input kind (tests/fuzz/fuzz_*.c): python
 # (the whole engine), notebook, config (TOML configuration), rules
 # (--rules-dir query and metadata files) and output (JSON and SARIF parse
-# back with every finding) and fix (--fix, --unsafe-fixes, --add-noqa on
-# Python and notebooks). `make fuzz FUZZ_SECONDS=N` runs each for N
+# back with every finding), fix (--fix, --unsafe-fixes, --add-noqa on
+# Python and notebooks) and project (the project model over generated
+# multi-module trees: relative, star and from-imports, cycles, a train.py
+# calling what they import). `make fuzz FUZZ_SECONDS=N` runs each for N
 # seconds, one at a time, each growing its corpus in
 # build/fuzz-work/TARGET/corpus (kept between runs, so that every run
 # starts where the last one ended); fuzz-smoke (make test) replays the saved
 # crash inputs (tests/fuzz/crashes/TARGET/) and runs each for
 # FUZZ_SMOKE_SECONDS (rules: FUZZ_SMOKE_RULES_SECONDS).
-FUZZ_TARGETS := python notebook config rules output fix
+FUZZ_TARGETS := python notebook config rules output fix project
 FUZZ_SECONDS ?= 60
 FUZZ_SMOKE_SECONDS ?= 8
 # fuzz_rules finds tree-sitter's query-parser bugs (three so far, each after
@@ -150,6 +152,9 @@ FUZZ_SMOKE_RULES_SECONDS ?= 45
 FUZZ_OBJ := $(BUILD)/fuzz
 FUZZ_FLAGS := -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 $(eval $(call objects,$(FUZZ_OBJ),$$(FUZZ_FLAGS)))
+# Kept between builds (make would delete them as intermediates of the
+# pattern rule below, and every fuzz-build would compile them all again).
+.SECONDARY: $(addprefix $(FUZZ_OBJ)/,$(LIB_OBJS))
 $(BUILD)/fuzz-%: tests/fuzz/fuzz_%.c tests/fuzz/common.h $(addprefix $(FUZZ_OBJ)/,$(LIB_OBJS))
 	clang -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all $(TL_CFLAGS) -o $@ \
 	  $(filter-out %.h,$^) -ljansson -pthread

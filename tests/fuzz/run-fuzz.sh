@@ -103,6 +103,20 @@ seeds_fix() {
 	done
 }
 
+seeds_project() {
+	# Ops (fuzz_project.c): a byte FILE | FORM << 3, then its argument.
+	# Star imports between m0 and m1 and into the package, a re-export,
+	# a from-import train.py calls in its loop, a class it builds.
+	printf '\015\005\016\004\011\055\021\130\040\000\060\000\050\010' >"$1/stars"
+	# Relative imports up and down the package, a cycle through __init__.
+	printf '\012\007\013\011\014\016\023\010\021\007\020\001\060\011\042\050' >"$1/relative"
+	# A module named like PyTorch's, imported by name and from.
+	printf '\017\000\020\006\047\030\060\030\102\006' >"$1/torch-named"
+	# Raw bytes between the forms: broken lines, the empty-module recovery.
+	printf '\170\022from\nimport aaaa torch\n\015\005\020\024' >"$1/raw"
+	awk 'BEGIN { srand(7); for (k = 0; k < 6; k++) { f = "'"$1"'/random" k; for (i = 0; i < 120; i++) printf "%c", int(rand() * 127) + 1 > f } }'
+}
+
 for target in "$@"; do
 	fuzzer=$build/fuzz-$target
 	work=$build/fuzz-work/$target
@@ -113,7 +127,7 @@ for target in "$@"; do
 	"seeds_$target" "$seeds"
 	dict=$here/$target.dict
 	[ -f "$dict" ] || case $target in
-		output|fix) dict=$here/python.dict ;;
+		output|fix|project) dict=$here/python.dict ;;
 		rules) dict=$here/query.dict ;;
 		config) dict=$here/toml.dict ;;
 	esac
