@@ -342,6 +342,7 @@ static void tl_server__close(TlServer *s, const char *uri)
 						      json_pack("{s:s, s:[]}", "uri", uri, "diagnostics")));
 		bool large = d->text.len >= TL_SERVER_LARGE_DOC;
 		tl_server__doc_free(d);
+		s->closed = true;
 		if (large) {
 			/* What it held goes back to the system once the worker
 			 * is idle (the parser is the worker's: server_worker.c). */
@@ -804,7 +805,7 @@ static json_t *tl_server__nb_close_h(TlServer *s, json_t *params, int *code, con
 }
 
 /* Process memory now: resident set (KiB) from /proc, heap bytes in use. */
-static void tl_server__memory(long *rss_kib, long *heap)
+void tl_server_memory(long *rss_kib, long *heap)
 {
 	*rss_kib = -1;
 	*heap = -1;
@@ -827,7 +828,7 @@ static void tl_server__memory(long *rss_kib, long *heap)
 static json_t *tl_server__stats(TlServer *s, json_t *params, int *code, const char **why)
 {
 	long rss, heap;
-	tl_server__memory(&rss, &heap);
+	tl_server_memory(&rss, &heap);
 	const TlServerStats *st = &s->stats;
 	return json_pack("{s:I, s:I, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:I, s:I, s:I, s:I, s:I, s:I}",
 			 "cancelled", (json_int_t)st->cancelled, "analyses",

@@ -169,6 +169,7 @@ typedef struct TlServer {
 	TlStrArray project_closed;
 	bool project_forget;
 	bool trim;             /* a large document was closed: give memory back when idle */
+	bool closed;           /* a document was closed since the worker was last idle */
 	TSParser *parser;      /* the protocol thread's own (code actions) */
 	/* Requests answered once the analysis of their document's text is
 	 * published (server.c: tl_server__must_wait), in arrival order. */
@@ -208,6 +209,10 @@ json_t *tl_server_hover(TlServer *s, json_t *params, int *code, const char **why
 json_t *tl_server_code_action(TlServer *s, json_t *params, int *code, const char **why);
 /* The kinds a codeAction request asks for (its context.only). */
 void tl_server_action_kinds(json_t *params, bool *quick, bool *fix_all);
+
+/* Process memory now: resident set (KiB) from /proc, heap bytes in use
+ * (glibc); -1 for what cannot be read. */
+void tl_server_memory(long *rss_kib, long *heap);
 
 /* server_worker.c: the analysis thread. */
 /* Starts the worker; false when the thread cannot be created. */
