@@ -352,7 +352,7 @@ static void tl_main__analyze_one(TlRun *run, TlEngine *engine, uint32_t i)
 			goto failed;
 		fo.fingerprints = false; /* computed on the raw file below */
 		tl_timings_add(TL_PHASE_READ, t);
-		tl_engine_analyze_with(engine, &nb.program, &fo, &res->findings);
+		tl_engine_analyze_notebook(engine, &nb, &fo, &res->findings);
 		t = tl_timings_start();
 		if (text)
 			tl_report_notebook(&run->report, &nb, &res->findings, &out);

@@ -2,7 +2,8 @@
 ; `x.to(device)` (or .cuda(), .cpu(), .half(), .float(), ...) as a whole
 ; statement on a value known to be a tensor: tensors are not moved in place,
 ; the moved copy is thrown away. Modules (moved in place) never match, nor
-; temporaries (`torch.ones(1).cuda()` run for its side effect, CUDA init).
+; temporaries (`torch.ones(1).cuda()` run for its side effect, CUDA init),
+; nor the last statement of a notebook cell (Jupyter displays its value).
 ((expression_statement
   (call
     function: (attribute
@@ -13,4 +14,5 @@
       ] @_tensor
       attribute: (identifier) @_method)) @finding)
   (#any-of? @_method "to" "cuda" "cpu" "half" "float" "double" "bfloat16" "long" "int")
-  (#known-tensor? @_tensor))
+  (#known-tensor? @_tensor)
+  (#not-displayed? @finding))

@@ -9,6 +9,7 @@
 #include "base/buf.h"
 #include "base/timings.h"
 #include "engine/fingerprint.h"
+#include "engine/notebook.h"
 #include "engine/noqa.h"
 #include "facts/facts.h"
 #include "rules/qexec.h"
@@ -306,8 +307,10 @@ static uint32_t tl_engine__indent_limit(const TlSource *src)
 	return found;
 }
 
+/* The TL000 findings of the tree under `root`; `rest` ends each message
+ * ("the rest of the file is still analysed"). */
 static void tl_engine__syntax(const TlEngine *e, const TlSelection *sel, const TlSource *src,
-			      TSNode root, TlFindings *out)
+			      TSNode root, const char *rest, TlFindings *out)
 {
 	const TlRule *rule = tl_rules_find(e->rules, "TL000");
 	if (!rule || !tl_rule_selected(rule, sel) || !ts_node_has_error(root))
@@ -357,8 +360,7 @@ static void tl_engine__syntax(const TlEngine *e, const TlSelection *sel, const T
 			TlBuf m;
 			tl_buf_init(&m);
 			if (ts_node_is_missing(n)) {
-				tl_buf_addf(&m, "syntax error: missing '%s'; the rest of the file is still analysed",
-					    ts_node_type(n));
+				tl_buf_addf(&m, "syntax error: missing '%s'; %s", ts_node_type(n), rest);
 			} else {
 				/* Quote the start of the text that does not parse (its
 				 * first line, shortened): the parser knows the region, not
@@ -373,10 +375,10 @@ static void tl_engine__syntax(const TlEngine *e, const TlSelection *sel, const T
 				while (k > a && (src->text[k - 1] == ' ' || src->text[k - 1] == '\t'))
 					k--;
 				if (k > a)
-					tl_buf_addf(&m, "syntax error: cannot parse `%.*s%s`; the rest of the file is still analysed",
-						    (int)(k - a), src->text + a, k < end && shown >= 40 ? "..." : "");
+					tl_buf_addf(&m, "syntax error: cannot parse `%.*s%s`; %s",
+						    (int)(k - a), src->text + a, k < end && shown >= 40 ? "..." : "", rest);
 				else
-					tl_buf_add(&m, "syntax error; the rest of the file is still analysed");
+					tl_buf_addf(&m, "syntax error; %s", rest);
 			}
 			/* Point at the error's first line only. */
 			tl_engine__add(out, src, rule, n, tl_buf_detach(&m));
@@ -1006,7 +1008,7 @@ static void tl_engine__analyze(TlEngine *e, const TlSource *src, const TSTree *g
 		tl_timings_add(TL_PHASE_FINISH, t);
 		return;
 	}
-	tl_engine__syntax(e, sel, src, root, out);
+	tl_engine__syntax(e, sel, src, root, "the rest of the file is still analysed", out);
 	t = tl_timings_add(TL_PHASE_MATCH, t);
 	/* A file no rule pattern can match, without suppressions, is done. */
 	if (passing || tl_engine__may_suppress(src)) {
@@ -1102,4 +1104,154 @@ void tl_engine_analyze_tree(TlEngine *e, const TlSource *src, const TSTree *tree
 void tl_engine_analyze(TlEngine *e, const TlSource *src, TlFindings *out)
 {
 	tl_engine_analyze_with(e, src, NULL, out);
+}
+
+/* ---- notebooks ------------------------------------------------------------------- */
+
+/* Parses `len` bytes of `text` within `bound` (the cancel hook, steps and CPU
+ * time of the notebook's cells together); NULL when cut. */
+static TSTree *tl_engine__parse_bounded(TlEngine *e, const TlSource *src, TlBound *bound)
+{
+	TSInput in = tl_walk_input(src);
+	TSParseOptions po = { bound, tl_walk_parse_progress };
+	TSTree *tree = ts_parser_parse_with_options(e->parser, NULL, in, po);
+	if (!tree)
+		ts_parser_reset(e->parser);
+	return tree;
+}
+
+/* Byte where the first ERROR or MISSING node under `root` starts. */
+static uint32_t tl_engine__first_error(TSNode root)
+{
+	uint32_t first = UINT32_MAX;
+	TlWalk w;
+	tl_walk_start(&w, root);
+	bool descend = true;
+	do {
+		TSNode n = w.node;
+		descend = ts_node_has_error(n) && ts_node_start_byte(n) < first;
+		if (ts_node_is_error(n) || ts_node_is_missing(n)) {
+			if (ts_node_start_byte(n) < first)
+				first = ts_node_start_byte(n);
+			descend = false;
+		}
+	} while (tl_walk_step(&w, descend));
+	tl_walk_end(&w);
+	return first;
+}
+
+void tl_engine_analyze_notebook(TlEngine *e, const TlNotebook *nb, const TlFileOptions *opt, TlFindings *out)
+{
+	const TlSource *prog = &nb->program;
+	const TlSelection *sel = opt && opt->selection ? opt->selection : e->selection;
+	/* Over the memory budget: the engine says so (TL002). */
+	if (tl_budget_tokens_over(prog->parse_text ? prog->parse_text : prog->text, prog->length,
+				  TL_ENGINE_MAX_TOKENS) > TL_ENGINE_MAX_TOKENS) {
+		tl_engine_analyze_with(e, prog, opt, out);
+		return;
+	}
+	TlBound bound;
+	memset(&bound, 0, sizeof bound);
+	tl_bound_begin(&bound, tl_budget_seconds_for(prog->length), tl_budget_steps_for(prog->length));
+	bound.cancel = e->qexec.bound.cancel;
+	bound.cancel_data = e->qexec.bound.cancel_data;
+	TSTree *whole = tl_engine__parse_bounded(e, prog, &bound);
+	if (!whole || !ts_node_has_error(ts_tree_root_node(whole))) {
+		/* Parsed (the common case: analysed on this parse), or cut: the
+		 * engine's own parse meets the same bound and reports it. */
+		if (whole)
+			tl_engine_analyze_tree(e, prog, whole, opt, out);
+		else
+			tl_engine_analyze_with(e, prog, opt, out);
+		ts_tree_delete(whole);
+		return;
+	}
+	/* IPython runs each cell on its own: a cell that does not parse is
+	 * reported once, at its first error, found in that cell alone (in the
+	 * joined program the parser's recovery spills into the cells after
+	 * it), and the rest of it is not analysed; the other cells are, as if
+	 * it were empty. The cells before the program's first error parse. */
+	uint32_t first = tl_engine__first_error(ts_tree_root_node(whole));
+	TlFindings errors;
+	tl_array_init(&errors);
+	char *blank = NULL;
+	for (uint32_t i = 0; i < nb->cells.size && !bound.hit; i++) {
+		const TlNbCell *c = &nb->cells.items[i];
+		uint32_t end = i + 1 < nb->cells.size ? nb->cells.items[i + 1].text_start : prog->length;
+		if (end <= first || end <= c->text_start)
+			continue;
+		TlSource cell;
+		char why[64];
+		if (!tl_source_init_text(&cell, prog->path, prog->text + c->text_start, end - c->text_start, why,
+					 sizeof why))
+			continue;
+		TSTree *tree = tl_engine__parse_bounded(e, &cell, &bound);
+		if (tree && ts_node_has_error(ts_tree_root_node(tree))) {
+			TlFindings found;
+			tl_array_init(&found);
+			tl_engine__syntax(e, sel, &cell, ts_tree_root_node(tree),
+					  "the rest of this cell is not analysed, the other cells are", &found);
+			/* Grammar gaps (valid Python the pinned grammar cannot parse)
+			 * report nothing: such a cell stays in the program. */
+			uint32_t at = 0;
+			for (uint32_t k = 1; k < found.size; k++)
+				if (found.items[k].start_byte < found.items[at].start_byte)
+					at = k;
+			if (found.size) {
+				TlFinding f = found.items[at];
+				found.items[at] = found.items[--found.size];
+				f.start_byte += c->text_start;
+				f.end_byte += c->text_start;
+				f.start = tl_source_position(prog, f.start_byte);
+				f.end = tl_source_position(prog, f.end_byte);
+				f.cell_start = f.start;
+				f.cell_end = f.end;
+				tl_array_push(&errors, f);
+				if (!blank)
+					blank = tl_strndup(prog->text, prog->length);
+				for (uint32_t b = c->text_start; b < end; b++)
+					if (blank[b] != '\n' && blank[b] != '\r')
+						blank[b] = ' ';
+			}
+			for (uint32_t k = 0; k < found.size; k++)
+				tl_finding_release(&found.items[k]);
+			tl_array_release(&found);
+		}
+		ts_tree_delete(tree);
+		tl_source_release(&cell);
+	}
+	if (bound.hit == TL_BOUND_CANCELLED) {
+		e->qexec.status = TL_QEXEC_CANCELLED;
+	} else if (!blank) {
+		/* No cell fails alone: what the whole parse reports is a grammar
+		 * gap or an error across cells, reported as for a file. */
+		tl_engine_analyze_tree(e, prog, whole, opt, out);
+	} else {
+		TlSource rest;
+		char why[64];
+		uint32_t from = out->size;
+		if (tl_source_init_text(&rest, prog->path, blank, prog->length, why, sizeof why)) {
+			for (uint32_t i = 0; i < prog->cell_starts.size; i++)
+				tl_array_push(&rest.cell_starts, prog->cell_starts.items[i]);
+			tl_engine_analyze_with(e, &rest, opt, out);
+			tl_source_release(&rest);
+		}
+		if (opt && opt->fingerprints && errors.size) {
+			TlLineHashes h;
+			tl_line_hashes(&h, prog->text, prog->length, prog->bom);
+			for (uint32_t i = 0; i < errors.size; i++)
+				errors.items[i].fingerprint = tl_strdup(tl_line_hash(&h, errors.items[i].start.line));
+			tl_line_hashes_release(&h);
+		}
+		for (uint32_t i = 0; i < errors.size; i++)
+			tl_array_push(out, errors.items[i]);
+		errors.size = 0;
+		if (out->size - from > 1)
+			qsort(out->items + from, out->size - from, sizeof(TlFinding), tl_engine__cmp);
+	}
+	for (uint32_t i = 0; i < errors.size; i++)
+		tl_finding_release(&errors.items[i]);
+	tl_array_release(&errors);
+	tl_free(blank);
+	ts_tree_delete(whole);
 }

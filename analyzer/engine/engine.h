@@ -92,6 +92,13 @@ void tl_engine_analyze_with(TlEngine *e, const TlSource *src, const TlFileOption
 /* The same on `tree`, a parse of src->parse_text (src->text when that is
  * NULL) that the caller made and keeps (borrowed): the language server
  * reparses each edit incrementally. */
+/* A notebook (engine/notebook.h): its program analysed as one file, except
+ * that a code cell that does not parse on its own gets one TL000, at its
+ * first error, and is otherwise left out (the parser's recovery would
+ * spill into the cells after it), as IPython runs each cell alone. */
+struct TlNotebook;
+void tl_engine_analyze_notebook(TlEngine *e, const struct TlNotebook *nb, const TlFileOptions *opt,
+				TlFindings *out);
 void tl_engine_analyze_tree(TlEngine *e, const TlSource *src, const TSTree *tree,
 			    const TlFileOptions *opt, TlFindings *out);
 

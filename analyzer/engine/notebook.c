@@ -207,20 +207,61 @@ static bool tl_nb__magic_assignment(const char *line, size_t n)
 	return false;
 }
 
-/* `obj?`, `torch.nn.Linear??`: IPython help on a name, alone on the line. */
+/* A name IPython's help takes, all of s[0, n): as its help syntax reads
+ * it, `%`-prefixed magics, dotted names whose parts may hold `*` wildcards
+ * (`torch.*Tensor`, `*int*`) and literal integer subscripts (`x[0]`). */
+static bool tl_nb__help_name(const char *s, size_t n)
+{
+	size_t i = 0;
+	while (i < n && i < 2 && s[i] == '%')
+		i++;
+	bool part = false; /* inside a name part */
+	if (i == n)
+		return false;
+	for (; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (isalnum(c) || c == '_' || c == '*' || c >= 0x80) {
+			if (!part && isdigit(c))
+				return false;
+			part = true;
+		} else if (c == '.' && part) {
+			part = false;
+		} else if (c == '[' && part) {
+			size_t k = i + 1;
+			if (k < n && s[k] == '-')
+				k++;
+			size_t digits = k;
+			while (k < n && isdigit((unsigned char)s[k]))
+				k++;
+			if (k == digits || k >= n || s[k] != ']')
+				return false;
+			i = k;
+		} else {
+			return false;
+		}
+	}
+	return part;
+}
+
+/* `obj?`, `torch.nn.Linear??`, `torch.*Tensor?`, `?obj`, `??obj`: IPython
+ * help on a name, alone on the line. */
 static bool tl_nb__help(const char *s, size_t n)
 {
-	while (n && (s[n - 1] == ' ' || s[n - 1] == '\r'))
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r'))
 		n--;
 	size_t q = 0;
 	while (q < n && q < 2 && s[n - 1 - q] == '?')
 		q++;
-	if (!q || q == n)
+	if (q)
+		return q < n && tl_nb__help_name(s, n - q);
+	size_t p = 0;
+	while (p < n && p < 2 && s[p] == '?')
+		p++;
+	if (!p)
 		return false;
-	for (size_t i = 0; i < n - q; i++)
-		if (!(isalnum((unsigned char)s[i]) || s[i] == '_' || s[i] == '.'))
-			return false;
-	return true;
+	while (p < n && (s[p] == ' ' || s[p] == '\t'))
+		p++;
+	return p < n && tl_nb__help_name(s + p, n - p);
 }
 
 static void tl_nb__neutralise(char *text, size_t len)
@@ -356,6 +397,8 @@ bool tl_notebook_load(TlNotebook *nb, const char *path, const char *text, size_t
 	json_decref(doc);
 	if (ok)
 		ok = tl_source_init_text(&nb->program, path, prog.data, prog.len, why, why_size);
+	for (uint32_t i = 0; ok && i < nb->cells.size; i++)
+		tl_array_push(&nb->program.cell_starts, nb->cells.items[i].text_start);
 	tl_buf_release(&prog);
 	if (!ok) {
 		tl_notebook_release(nb);

@@ -362,7 +362,7 @@ static char *tl_fixrun__round_nb(TlEngine *e, const TlFileOptions *fo, const cha
 		return NULL;
 	TlFindings findings;
 	tl_array_init(&findings);
-	tl_engine_analyze_with(e, &nb.program, fo, &findings);
+	tl_engine_analyze_notebook(e, &nb, fo, &findings);
 	TlEditLists lists;
 	tl_array_init(&lists);
 	TlFixRules rules; /* the rule of each list (fixes only) */

@@ -211,7 +211,7 @@ static void tl_diag__run_doc(TlEngine *e, const TlRuleSet *rules, TlJob *job, Tl
 			goto done;
 		}
 		int64_t e0 = tl_server_now();
-		tl_engine_analyze_with(e, &nb.program, fo, &fs);
+		tl_engine_analyze_notebook(e, &nb, fo, &fs);
 		job->engine_ns = tl_server_now() - e0;
 		if (e->qexec.status & TL_QEXEC_CANCELLED)
 			job->cancelled = true;
@@ -260,7 +260,7 @@ static void tl_diag__run_notebook(TlEngine *e, const TlRuleSet *rules, TlJob *jo
 		goto done;
 	}
 	int64_t e0 = tl_server_now();
-	tl_engine_analyze_with(e, &tnb.program, fo, &fs);
+	tl_engine_analyze_notebook(e, &tnb, fo, &fs);
 	job->engine_ns = tl_server_now() - e0;
 	if (e->qexec.status & TL_QEXEC_CANCELLED)
 		job->cancelled = true; /* stale: nothing published */

@@ -235,6 +235,39 @@ has notebook-malformed-others "$tmp/out" "TL201"
 printf '{"nbformat": 4}' >nocells.ipynb
 run notebook-not 2 "$bin" nocells.ipynb
 has notebook-not "$tmp/err" "not a notebook"
+# Notebooks as IPython runs them: its help syntax (wildcards too), magics
+# and shell escapes are never a syntax error; a cell that does not parse is
+# one TL000 at its first error (found in that cell alone) and nothing else
+# of it, the cells after it analysed as usual; a cell's last expression is
+# displayed, so TL206 is silent on it (not on a statement before it, nor
+# one whose value a `;` hides).
+python3 - <<'PY'
+import json
+cells = [
+    "import torch\ndev = torch.device('cuda')\n",
+    "torch.*Tensor?\n?torch.nn\nnn.Lin*??\n%timeit torch.ones(1)\n!pip list\nfiles = !ls\n",
+    "w = torch.zeros(3)\nfor i in range(3:\n    w.to(dev)\nw.to(dev)\nprint(w)\n",
+    "import os\nz = torch.ones(2)\nz.cpu()\nprint(z)\n",
+    "def f(:\n    pass\nclass C(:\n    pass\n",
+    "y = torch.ones(2).to(dev)\ny.cpu()",
+    "q = torch.ones(2)\nq.cpu();\n",
+]
+nb = {"cells": [{"cell_type": "code", "source": c.splitlines(True), "metadata": {}, "outputs": [],
+                 "execution_count": None} for c in cells],
+      "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+json.dump(nb, open("ipy.ipynb", "w"), indent=1)
+PY
+run notebook-ipython 1 "$bin" --isolated --format concise -q ipy.ipynb
+cat >"$tmp/want" <<'OUT'
+ipy.ipynb:cell 3:2:17: TL000 syntax error: missing ')'; the rest of this cell is not analysed, the other cells are
+ipy.ipynb:cell 4:3:1: TL206 [*] `z.cpu()` returns a converted copy and leaves `z` as it was (tensors are not moved in place, unlike modules); assign the result: `z = z.cpu()`
+ipy.ipynb:cell 5:1:7: TL000 syntax error: missing ')'; the rest of this cell is not analysed, the other cells are
+ipy.ipynb:cell 7:2:1: TL206 [*] `q.cpu()` returns a converted copy and leaves `q` as it was (tensors are not moved in place, unlike modules); assign the result: `q = q.cpu()`
+OUT
+if cmp -s "$tmp/want" "$tmp/out"; then ok; else bad "notebook-ipython:"; diff "$tmp/want" "$tmp/out"; fi
+# One TL000 per broken cell, in the JSON report too.
+run notebook-ipython-json 1 "$bin" --isolated --format json ipy.ipynb
+json notebook-ipython-json-cells "$tmp/out" "d.filter(f => f.code === 'TL000').map(f => f.cell).join() === '3,5'"
 
 echo "ecosystem: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -355,6 +355,28 @@ static void test_notebook_continuations(void **state)
 	tl_notebook_release(&nb);
 }
 
+/* IPython's help syntax: `obj?`, `obj??`, `?obj`, `??obj`, with dotted
+ * names, `*` wildcards (`torch.*Tensor?`: a search), integer subscripts and
+ * magics (`%timeit?`); each line is a comment of the same length. What is
+ * not a help line stays Python (a `?` elsewhere is a syntax error). */
+static const char *const notebook_help_json =
+	"{\"cells\": [\n"
+	" {\"cell_type\": \"code\", \"source\": [\"torch.*Tensor?\\n\", \"*int*?\\n\", \"?torch.nn\\n\", \"?? nn.Linear\\n\","
+	" \"x[0]?\\n\", \"%timeit??\\n\", \"np.random.rand?  \\n\", \"a = b?\\n\", \"f(x)?\\n\", \"1x?\\n\"]}\n"
+	"], \"metadata\": {}, \"nbformat\": 4, \"nbformat_minor\": 5}\n";
+
+static void test_notebook_help(void **state)
+{
+	(void)state;
+	TlNotebook nb;
+	char why[256];
+	assert_true(tl_notebook_load(&nb, "n.ipynb", notebook_help_json, strlen(notebook_help_json), why, sizeof why));
+	assert_string_equal(nb.program.text,
+			    "#orch.*Tensor?\n#int*?\n#torch.nn\n#? nn.Linear\n#[0]?\n#timeit??\n#p.random.rand?  \n"
+			    "a = b?\nf(x)?\n1x?\n");
+	tl_notebook_release(&nb);
+}
+
 static void test_notebook_mapping(void **state)
 {
 	(void)state;
@@ -435,6 +457,7 @@ int main(void)
 		cmocka_unit_test(test_paths),
 		cmocka_unit_test(test_notebook_program),
 		cmocka_unit_test(test_notebook_continuations),
+		cmocka_unit_test(test_notebook_help),
 		cmocka_unit_test(test_notebook_mapping),
 		cmocka_unit_test(test_notebook_errors),
 		cmocka_unit_test(test_github_escape),
