@@ -133,7 +133,7 @@ def write_jansson_config(src, gen):
 
 def embed_files(root):
     """The Makefile's EMBED_FILES, in its sorted order, relative to root."""
-    pats = ["rules/*.toml", "queries/*.scm", "skills/*/SKILL.md", "validate/results/summary.json"]
+    pats = ["rules/*.toml", "queries/*.scm", "skills/*/SKILL.md", "validate/results/summary.json", "api/*.tsv"]
     found = set()
     for p in pats:
         found.update(os.path.relpath(f, root) for f in glob.glob(os.path.join(root, p)))
@@ -179,8 +179,14 @@ def build(root=ROOT, out=None, jobs=None, log=print):
         log("build_binary: jansson compiled in from %s" % os.path.relpath(jansson, root))
 
     # The embedded rules, queries, skills and measured costs.
+    # The API tables are checked first, with the analyzer's own parser.
     embed = os.path.join(work, "embed")
-    for cmd in ([*cc, "-std=c11", "-O1", "-o", embed, "tools/embed.c"],
+    apicheck = os.path.join(work, "apicheck")
+    tables = sorted(os.path.relpath(f, root) for f in glob.glob(os.path.join(root, "api", "*.tsv")))
+    for cmd in ([*cc, "-std=c11", "-O1", "-I", "analyzer", "-o", apicheck, "tools/apicheck.c",
+                 "analyzer/facts/apiparse.c"],
+                [apicheck, *tables],
+                [*cc, "-std=c11", "-O1", "-o", embed, "tools/embed.c"],
                 [embed, os.path.join(work, "gen", "embedded.c"), *embed_files(root)]):
         _cmd, rc, text = _run(cmd, root)
         if rc:

@@ -1,0 +1,64 @@
+/* The embedded API table (api/api.tsv, embedded by the build as the other
+ * data files are): parsed once, at the first lookup on any thread
+ * (pthread_once), and kept for the life of the process.
+ *
+ * Owns: the embedded table, tl_api_table and its lookups. */
+#include "facts/apitable.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/alloc.h"
+#include "base/embedded.h"
+
+/* The path the build embeds the table under. */
+#define TL_API_TABLE_PATH "api/api.tsv"
+
+static pthread_once_t tl_api__once = PTHREAD_ONCE_INIT;
+static TlApiTable tl_api__table;
+
+static void tl_api__load(void)
+{
+	const TlEmbeddedFile *file = NULL;
+	for (unsigned i = 0; i < tl_embedded_count; i++)
+		if (strcmp(tl_embedded_files[i].path, TL_API_TABLE_PATH) == 0)
+			file = &tl_embedded_files[i];
+	if (!file) {
+		/* The Makefile and tools/build_binary.py always embed it. */
+		fprintf(stderr, "torchlint: internal error: '%s' is not embedded\n", TL_API_TABLE_PATH);
+		abort();
+	}
+	size_t cap = tl_api_row_bound(file->data, file->size);
+	TlApiRow *rows = tl_calloc(cap, sizeof *rows);
+	char err[512];
+	if (!tl_api_parse(file->data, file->size, TL_API_TABLE_PATH, rows, cap, &tl_api__table, err,
+			  sizeof err)) {
+		/* tools/apicheck.c ran this parser over the same text at build
+		 * time, so this cannot happen in a binary the build made. */
+		fprintf(stderr, "torchlint: internal error: %s\n", err);
+		abort();
+	}
+}
+
+const TlApiTable *tl_api_table(void)
+{
+	pthread_once(&tl_api__once, tl_api__load);
+	return &tl_api__table;
+}
+
+const TlApiRow *tl_api_qualified(const char *qname)
+{
+	return qname ? tl_api_find(tl_api_table(), TL_API_QUALIFIED, qname) : NULL;
+}
+
+const TlApiRow *tl_api_method(const char *method)
+{
+	return method ? tl_api_find(tl_api_table(), TL_API_METHOD, method) : NULL;
+}
+
+const TlApiRow *tl_api_builtin(const char *name)
+{
+	return name ? tl_api_find(tl_api_table(), TL_API_BUILTIN, name) : NULL;
+}

@@ -1,0 +1,130 @@
+/* API knowledge as data: one typed table (api/api.tsv, embedded in the
+ * binary) that says, for a qualified name (`torch.argmax`), a method of any
+ * receiver (`.item`) or a builtin called by its bare name (`builtins.len`),
+ * what a call of it does to the value it returns: its autograd graph, its
+ * kind, device and dtype, and its roles (a loss, a forward, a factory, a
+ * wrapper, a mode or grad switch). docs/semantic-model.md describes the
+ * columns; the file's own header comment repeats them.
+ *
+ * apiparse.c parses a table's text into rows (no allocation: the rows
+ * borrow the text) and looks rows up; the build runs the same parser over
+ * api/api.tsv (tools/apicheck.c), so a malformed row, an unknown column
+ * value or a repeated name stops the build with the file and line.
+ * apitable.c parses the embedded copy once, at first use, on any thread.
+ *
+ * This header includes only the C library: tools/apicheck.c compiles
+ * apiparse.c on its own.
+ *
+ * Owns: TlApiRow, TlApiTable (apiparse.c), the embedded table (apitable.c). */
+#ifndef TL_APITABLE_H
+#define TL_APITABLE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* How a row's name is matched. */
+typedef enum TlApiForm {
+	TL_API_QUALIFIED = 0, /* `torch.argmax`: a call whose import-resolved name is this */
+	TL_API_METHOD = 1,    /* `.item`: a call of this method on any receiver */
+	TL_API_BUILTIN = 2,   /* `builtins.len`: a call of the bare name `len`, no receiver */
+} TlApiForm;
+
+/* What a call does to the autograd graph of the value it returns. */
+typedef enum TlApiGraph {
+	TL_APIG_UNSAID = 0, /* `-`: the table does not say */
+	TL_APIG_KEEPS,      /* the result follows its operands (a method: its receiver) */
+	TL_APIG_BREAKS,     /* the result carries no history */
+	TL_APIG_MAKES,      /* the result has history of its own (a forward, a loss) */
+	TL_APIG_ELEMENT,    /* the result is an element of the receiver (`.get`, `.pop`) */
+} TlApiGraph;
+
+/* The kind of the value a call returns. */
+typedef enum TlApiKind {
+	TL_APIK_UNSAID = 0,
+	TL_APIK_TENSOR, TL_APIK_MODULE, TL_APIK_OPTIMIZER, TL_APIK_SCALER, TL_APIK_LOADER,
+	TL_APIK_SAMPLER, TL_APIK_CRITERION, TL_APIK_DEVICE, TL_APIK_NUMBER, TL_APIK_BOOL,
+	TL_APIK_STRING, TL_APIK_CONTAINER, TL_APIK_ARRAY,
+} TlApiKind;
+
+/* Where the value a call returns lives. */
+typedef enum TlApiDevice {
+	TL_APID_UNSAID = 0,
+	TL_APID_KEEPS,       /* where its operand (receiver) is */
+	TL_APID_HOST,        /* host memory */
+	TL_APID_ACCELERATOR, /* an accelerator */
+} TlApiDevice;
+
+/* The dtype class of the value a call returns. */
+typedef enum TlApiDtype {
+	TL_APIT_UNSAID = 0,
+	TL_APIT_KEEPS, TL_APIT_HALF, TL_APIT_FLOAT32, TL_APIT_FLOAT64, TL_APIT_INTEGER, TL_APIT_BOOL,
+} TlApiDtype;
+
+/* Roles (bits). */
+enum {
+	TL_APIR_LOSS = 1u << 0,
+	TL_APIR_FORWARD = 1u << 1,
+	TL_APIR_FACTORY = 1u << 2,
+	TL_APIR_WRAPPER = 1u << 3,
+	TL_APIR_MODE = 1u << 4, /* switches a module's train / eval mode */
+	TL_APIR_GRAD = 1u << 5, /* switches gradient recording */
+};
+
+typedef struct TlApiRow {
+	const char *name; /* the name without its `.` or `builtins.` (borrowed, not NUL-terminated) */
+	uint32_t len;     /* bytes of `name` */
+	uint32_t line;    /* line of the row in its file */
+	uint8_t form;     /* TlApiForm */
+	uint8_t graph;    /* TlApiGraph */
+	uint8_t kind;     /* TlApiKind */
+	uint8_t device;   /* TlApiDevice */
+	uint8_t dtype;    /* TlApiDtype */
+	uint8_t roles;    /* TL_APIR_* bits */
+} TlApiRow;
+
+/* A parsed table: rows sorted by (form, name), no two alike. */
+typedef struct TlApiTable {
+	TlApiRow *rows;
+	size_t count;
+} TlApiTable;
+
+/* An upper bound on the rows `text` can hold (its lines): the capacity to
+ * give tl_api_parse. */
+size_t tl_api_row_bound(const char *text, size_t len);
+/* Parses the table `text` (`len` bytes, which the rows then borrow: keep
+ * it alive) into `rows` (room for `cap`, see tl_api_row_bound) and sorts
+ * them. The first non-comment line is the header `name graph kind device
+ * dtype roles`; every other line that is not blank or a `#` comment is a
+ * row of exactly those six columns, separated by spaces or tabs. On
+ * success fills `*out` (its rows are `rows`) and returns true; otherwise
+ * returns false and writes `file:line: what is wrong` (NUL-terminated,
+ * cut to `errcap` bytes) into `err`. */
+bool tl_api_parse(const char *text, size_t len, const char *file, TlApiRow *rows, size_t cap,
+		  TlApiTable *out, char *err, size_t errcap);
+/* The row of `name` (NUL-terminated, without `.` or `builtins.`) in form
+ * `form`, or NULL: a binary search. */
+const TlApiRow *tl_api_find(const TlApiTable *t, TlApiForm form, const char *name);
+/* The column values as the table writes them ("keeps", "tensor", ...;
+ * "-" for UNSAID), for printing. */
+const char *tl_api_graph_name(unsigned graph);
+const char *tl_api_kind_name(unsigned kind);
+const char *tl_api_device_name(unsigned device);
+const char *tl_api_dtype_name(unsigned dtype);
+/* Writes the roles of `roles` as the table does ("loss,forward", "-") into
+ * `buf` (`cap` bytes, NUL-terminated). */
+void tl_api_roles_format(unsigned roles, char *buf, size_t cap);
+
+/* The embedded table (api/api.tsv), parsed at the first call on any
+ * thread; the same table for the life of the process. Never NULL: a table
+ * the build let through but that does not parse stops the program with
+ * its message (the build's check makes that impossible). */
+const TlApiTable *tl_api_table(void);
+/* Lookups in the embedded table. `method` and `builtin` are the bare
+ * names (`item`, `len`), `qname` the import-resolved dotted name. NULL
+ * when the table has no such row (or the argument is NULL). */
+const TlApiRow *tl_api_qualified(const char *qname);
+const TlApiRow *tl_api_method(const char *method);
+const TlApiRow *tl_api_builtin(const char *name);
+
+#endif

@@ -1,0 +1,245 @@
+/* Unit tests for analyzer/facts/apitable.h: the parser of an API table
+ * (every malformed row is refused with its file and line, unknown column
+ * values too), its lookup, the build's check (tools/apicheck.c) and the
+ * embedded table itself (it parses, and no name is in it twice). */
+#include "helpers.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "base/embedded.h"
+#include "facts/apitable.h"
+
+#define HEADER "name graph kind device dtype roles\n"
+
+/* Parses `text`; returns whether it parsed, the table in *t (rows in
+ * `rows`, room for 64) and the error in `err`. */
+static bool parse(const char *text, TlApiRow *rows, TlApiTable *t, char *err, size_t errcap)
+{
+	return tl_api_parse(text, strlen(text), "api/x.tsv", rows, 64, t, err, errcap);
+}
+
+/* Asserts that `text` is refused with a message that starts with
+ * `where` and contains `what`. */
+static void refused(const char *text, const char *where, const char *what)
+{
+	TlApiRow rows[64];
+	TlApiTable t;
+	char err[512];
+	bool ok = parse(text, rows, &t, err, sizeof err);
+	if (ok)
+		fail_msg("accepted: %s", text);
+	if (strncmp(err, where, strlen(where)) != 0 || !strstr(err, what))
+		fail_msg("for %s: got '%s', wanted '%s...%s'", text, err, where, what);
+}
+
+static void test_parse_and_find(void **state)
+{
+	(void)state;
+	const char *text = "# a comment\n"
+			   "\n" HEADER
+			   "torch.argmax  breaks  tensor  keeps  integer  -\n"
+			   "  # an indented comment\n"
+			   ".item\tbreaks\tnumber\thost\t-\t-\r\n"
+			   ".float keeps tensor keeps float32 -\n"
+			   "builtins.float breaks number - - -\n"
+			   "torch.nn.CrossEntropyLoss - criterion - - loss,forward\n"
+			   "torch.zeros_like breaks tensor keeps keeps factory";
+	TlApiRow rows[64];
+	TlApiTable t;
+	char err[512];
+	assert_true(parse(text, rows, &t, err, sizeof err));
+	assert_int_equal(t.count, 6);
+	const TlApiRow *r = tl_api_find(&t, TL_API_QUALIFIED, "torch.argmax");
+	assert_non_null(r);
+	assert_int_equal(r->graph, TL_APIG_BREAKS);
+	assert_int_equal(r->kind, TL_APIK_TENSOR);
+	assert_int_equal(r->device, TL_APID_KEEPS);
+	assert_int_equal(r->dtype, TL_APIT_INTEGER);
+	assert_int_equal(r->roles, 0);
+	assert_int_equal(r->line, 4);
+	r = tl_api_find(&t, TL_API_METHOD, "item");
+	assert_non_null(r);
+	assert_int_equal(r->device, TL_APID_HOST);
+	assert_int_equal(r->line, 6);
+	/* The same word as a method and as a builtin: two rows. */
+	r = tl_api_find(&t, TL_API_METHOD, "float");
+	assert_non_null(r);
+	assert_int_equal(r->graph, TL_APIG_KEEPS);
+	r = tl_api_find(&t, TL_API_BUILTIN, "float");
+	assert_non_null(r);
+	assert_int_equal(r->graph, TL_APIG_BREAKS);
+	r = tl_api_find(&t, TL_API_QUALIFIED, "torch.nn.CrossEntropyLoss");
+	assert_non_null(r);
+	assert_int_equal(r->roles, TL_APIR_LOSS | TL_APIR_FORWARD);
+	char roles[64];
+	tl_api_roles_format(r->roles, roles, sizeof roles);
+	assert_string_equal(roles, "loss,forward");
+	tl_api_roles_format(0, roles, sizeof roles);
+	assert_string_equal(roles, "-");
+	r = tl_api_find(&t, TL_API_QUALIFIED, "torch.zeros_like");
+	assert_non_null(r);
+	assert_int_equal(r->roles, TL_APIR_FACTORY);
+	/* Names are matched whole, in their own form only. */
+	assert_null(tl_api_find(&t, TL_API_QUALIFIED, "torch.argma"));
+	assert_null(tl_api_find(&t, TL_API_QUALIFIED, "torch.argmaxx"));
+	assert_null(tl_api_find(&t, TL_API_QUALIFIED, "item"));
+	assert_null(tl_api_find(&t, TL_API_METHOD, "argmax"));
+	assert_null(tl_api_find(&t, TL_API_BUILTIN, "item"));
+	assert_null(tl_api_find(&t, TL_API_METHOD, NULL));
+	assert_string_equal(tl_api_graph_name(TL_APIG_ELEMENT), "element");
+	assert_string_equal(tl_api_kind_name(TL_APIK_UNSAID), "-");
+}
+
+static void test_malformed_rows(void **state)
+{
+	(void)state;
+	refused(HEADER "torch.argmax breaks tensor keeps integer\n", "api/x.tsv:2: ", "5 columns, expected 6");
+	refused(HEADER "\n# c\ntorch.argmax breaks tensor keeps integer - extra\n", "api/x.tsv:4: ",
+		"7 columns");
+	refused(HEADER "torch.argmax broken tensor keeps integer -\n", "api/x.tsv:2: ",
+		"unknown graph effect 'broken'");
+	refused(HEADER "torch.argmax breaks tensr keeps integer -\n", "api/x.tsv:2: ", "unknown kind 'tensr'");
+	refused(HEADER "torch.argmax breaks tensor gpu integer -\n", "api/x.tsv:2: ", "unknown device 'gpu'");
+	refused(HEADER "torch.argmax breaks tensor keeps int64 -\n", "api/x.tsv:2: ", "unknown dtype 'int64'");
+	refused(HEADER "torch.argmax breaks tensor keeps integer lossy\n", "api/x.tsv:2: ", "unknown role 'lossy'");
+	refused(HEADER "torch.argmax breaks tensor keeps integer loss,\n", "api/x.tsv:2: ", "unknown role ''");
+	refused(HEADER "torch.argmax breaks tensor keeps integer loss,loss\n", "api/x.tsv:2: ",
+		"role 'loss' given twice");
+	refused(HEADER "argmax breaks tensor keeps integer -\n", "api/x.tsv:2: ", "bad name 'argmax'");
+	refused(HEADER "torch..argmax breaks tensor keeps integer -\n", "api/x.tsv:2: ", "bad name");
+	refused(HEADER "torch.2x breaks tensor keeps integer -\n", "api/x.tsv:2: ", "bad name");
+	refused(HEADER ".it-em breaks tensor keeps integer -\n", "api/x.tsv:2: ", "bad method name");
+	refused(HEADER "builtins.a.b breaks number - - -\n", "api/x.tsv:2: ", "bad builtin name");
+	refused(HEADER "torch.argmax - - - - -\n", "api/x.tsv:2: ", "says nothing");
+	refused("name graph kind device dtype role\n", "api/x.tsv:1: ", "the header must be");
+	refused("torch.argmax breaks tensor keeps integer -\n", "api/x.tsv:1: ", "the header must be");
+	refused("# only a comment\n", "api/x.tsv:", "no header line");
+	/* A repeated name: the later row is named, with the earlier's line. */
+	refused(HEADER ".item breaks number host - -\n.float keeps tensor keeps float32 -\n"
+		       ".item keeps tensor - - -\n",
+		"api/x.tsv:4: ", "'.item' repeats the row of line 2");
+	refused(HEADER "torch.eq breaks tensor keeps bool -\ntorch.eq breaks tensor keeps bool -\n",
+		"api/x.tsv:3: ", "'torch.eq' repeats the row of line 2");
+	/* More rows than room. */
+	TlApiRow rows[1];
+	TlApiTable t;
+	char err[256];
+	const char *two = HEADER ".a breaks - - - -\n.b breaks - - - -\n";
+	assert_false(tl_api_parse(two, strlen(two), "f", rows, 1, &t, err, sizeof err));
+	assert_non_null(strstr(err, "f:3: "));
+	/* A small error buffer is cut, not overrun. */
+	char small[8];
+	const char *bad = HEADER "torch.argmax broken tensor keeps integer -\n";
+	TlApiRow rows2[4];
+	assert_false(tl_api_parse(bad, strlen(bad), "api/x.tsv", rows2, 4, &t, small, sizeof small));
+	assert_int_equal(strlen(small), sizeof small - 1);
+}
+
+/* The build's check runs the same parser: a bad table fails it with the
+ * file and line, a good one passes. */
+static void test_build_check(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/tl-apitable-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char bad[128], good[128], cmd[512];
+	snprintf(bad, sizeof bad, "%s/bad.tsv", dir);
+	snprintf(good, sizeof good, "%s/good.tsv", dir);
+	FILE *f = fopen(bad, "w");
+	assert_non_null(f);
+	fputs("# t\n" HEADER ".item breaks number host - -\n.float keeps tensor keeps float33 -\n", f);
+	fclose(f);
+	f = fopen(good, "w");
+	assert_non_null(f);
+	fputs(HEADER ".item breaks number host - -\n", f);
+	fclose(f);
+	snprintf(cmd, sizeof cmd, "%s %s >%s/out 2>&1", TL_TEST_APICHECK, bad, dir);
+	int rc = system(cmd);
+	assert_true(WIFEXITED(rc) && WEXITSTATUS(rc) == 1);
+	char path[160], out[512] = { 0 };
+	snprintf(path, sizeof path, "%s/out", dir);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	size_t n = fread(out, 1, sizeof out - 1, f);
+	fclose(f);
+	out[n] = '\0';
+	char want[256];
+	snprintf(want, sizeof want, "%s:4: unknown dtype 'float33'", bad);
+	if (!strstr(out, want))
+		fail_msg("apicheck said '%s', wanted '%s'", out, want);
+	snprintf(cmd, sizeof cmd, "%s %s", TL_TEST_APICHECK, good);
+	rc = system(cmd);
+	assert_true(WIFEXITED(rc) && WEXITSTATUS(rc) == 0);
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
+/* The embedded table: it parses, every data line is a row, and no key is
+ * there twice (the rows are sorted: a repeat would sit next to its twin). */
+static void test_embedded_table(void **state)
+{
+	(void)state;
+	const TlEmbeddedFile *file = NULL;
+	for (unsigned i = 0; i < tl_embedded_count; i++)
+		if (strcmp(tl_embedded_files[i].path, "api/api.tsv") == 0)
+			file = &tl_embedded_files[i];
+	assert_non_null(file);
+	/* The data lines, counted without the parser: not blank, not a
+	 * comment, less the header. */
+	size_t lines = 0;
+	for (const char *p = file->data; *p;) {
+		const char *e = strchr(p, '\n');
+		size_t len = e ? (size_t)(e - p) : strlen(p);
+		size_t k = 0;
+		while (k < len && (p[k] == ' ' || p[k] == '\t' || p[k] == '\r'))
+			k++;
+		if (k < len && p[k] != '#')
+			lines++;
+		p += len + (e != NULL);
+	}
+	const TlApiTable *t = tl_api_table();
+	assert_non_null(t);
+	assert_true(t->count > 100);
+	assert_int_equal(t->count, lines - 1);
+	assert_ptr_equal(tl_api_table(), t); /* parsed once */
+	for (size_t i = 1; i < t->count; i++) {
+		const TlApiRow *a = &t->rows[i - 1], *b = &t->rows[i];
+		if (a->form == b->form && a->len == b->len && memcmp(a->name, b->name, a->len) == 0)
+			fail_msg("api/api.tsv: '%.*s' on lines %u and %u", (int)a->len, a->name, a->line, b->line);
+	}
+	/* Every row is found by its own name, through the public lookups. */
+	for (size_t i = 0; i < t->count; i++) {
+		const TlApiRow *r = &t->rows[i];
+		char name[256];
+		assert_true(r->len < sizeof name);
+		memcpy(name, r->name, r->len);
+		name[r->len] = '\0';
+		const TlApiRow *got = r->form == TL_API_METHOD ? tl_api_method(name)
+				      : r->form == TL_API_BUILTIN ? tl_api_builtin(name)
+								  : tl_api_qualified(name);
+		assert_ptr_equal(got, r);
+	}
+	/* What the graph-tensor questions read. */
+	assert_int_equal(tl_api_method("item")->graph, TL_APIG_BREAKS);
+	assert_int_equal(tl_api_method("view")->graph, TL_APIG_KEEPS);
+	assert_int_equal(tl_api_method("get")->graph, TL_APIG_ELEMENT);
+	assert_int_equal(tl_api_builtin("len")->graph, TL_APIG_BREAKS);
+	assert_int_equal(tl_api_builtin("sum")->graph, TL_APIG_KEEPS);
+	assert_int_equal(tl_api_qualified("torch.autograd.grad")->graph, TL_APIG_BREAKS);
+	assert_null(tl_api_method(NULL));
+}
+
+int main(void)
+{
+	tl_alloc_install();
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse_and_find),
+		cmocka_unit_test(test_malformed_rows),
+		cmocka_unit_test(test_build_check),
+		cmocka_unit_test(test_embedded_table),
+	};
+	return cmocka_run_group_tests_name("apitable", tests, NULL, NULL);
+}
