@@ -7,7 +7,8 @@ Supports the subset action.yml uses, and refuses anything else: inputs with
 defaults, `${{ inputs.NAME }}` and `${{ steps.ID.outputs.NAME }}` in env:,
 with: and working-directory:, `if:` as `&&` of `X == 'value'` terms, run:
 steps with `shell: bash` (run as GitHub does: bash --noprofile --norc -eo
-pipefail), GITHUB_OUTPUT, GITHUB_PATH and RUNNER_TEMP, and uses: steps,
+pipefail), GITHUB_OUTPUT, GITHUB_PATH, RUNNER_TEMP and GITHUB_ACTION_PATH
+(the folder of ACTION_YML), and uses: steps,
 which are not run but printed as `uses: ACTION with {...}`. A step that
 fails skips the later ones (no always()). Prints `outcome: success|failure`
 and each action output; exits 0 on success, 1 on failure, 2 on an action
@@ -99,7 +100,8 @@ def main(argv):
             extra = [p.strip() for p in open(path_file) if p.strip()]
             env["PATH"] = os.pathsep.join(list(reversed(extra)) + [env.get("PATH", "")])
             env.update({"GITHUB_OUTPUT": out_file, "GITHUB_PATH": path_file, "RUNNER_TEMP": runner_temp,
-                        "GITHUB_WORKSPACE": workspace, "GITHUB_ACTIONS": "true"})
+                        "GITHUB_WORKSPACE": workspace, "GITHUB_ACTIONS": "true",
+                        "GITHUB_ACTION_PATH": os.path.dirname(os.path.abspath(argv[0]))})
             env.update({k: subst(v) for k, v in (step.get("env") or {}).items()})
             cwd = os.path.join(workspace, subst(step.get("working-directory", ".")))
             script = os.path.join(tmp, "step-%d.sh" % i)

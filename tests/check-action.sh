@@ -37,7 +37,9 @@ printf 'x = 1\n' >src/ok.py
 has "the action pins this version" "$root/action.yml" "default: \"$version\""
 awk '/<!-- github-action -->/ { mark = 1 } mark && /^```yaml$/ { on = 1; next } on && /^```$/ { exit } on' \
 	"$root/README.md" >"$tmp/workflow.yml"
-has "README workflow uses this release" "$tmp/workflow.yml" "uses: torchlint/torchlint@v$version"
+# Before a release the README's workflow builds the action's checkout.
+has "README workflow builds from the checkout" "$tmp/workflow.yml" "uses: torchlint/torchlint@main"
+has "README workflow: source" "$tmp/workflow.yml" 'source: "true"'
 # Every input the README's workflow passes exists, and the runner takes them.
 "$py" - "$tmp/workflow.yml" "$root/action.yml" >"$tmp/readme-inputs" <<'EOF' || bad "README workflow: inputs the action lacks"
 import sys, yaml
@@ -74,6 +76,37 @@ run "upload-sarif false, elsewhere" 0 $runner "$tmp/ws" format=sarif upload-sari
 	working-directory=src sarif-file=out.sarif args=.
 hasnt "no upload" "$tmp/out" "uses: github/codeql-action"
 if [ -f src/out.sarif ]; then ok; else bad "sarif-file in working-directory not written"; fi
+
+# An absolute sarif-file is uploaded from where it was written (it was
+# made relative: working-directory/ before it).
+run "sarif-file absolute" 0 $runner "$tmp/ws" format=sarif fail-on-findings=false working-directory=src \
+	"sarif-file=$tmp/abs.sarif" args=.
+has "upload of the absolute path" "$tmp/out" "\"sarif_file\": \"$tmp/abs.sarif\""
+if [ -f "$tmp/abs.sarif" ]; then ok; else bad "the absolute sarif-file was not written"; fi
+run "sarif-file relative, in working-directory" 0 $runner "$tmp/ws" format=sarif fail-on-findings=false \
+	working-directory=src sarif-file=rel.sarif args=.
+has "upload below working-directory" "$tmp/out" '"sarif_file": "src/rel.sarif"'
+rm -f "$tmp/abs.sarif" src/rel.sarif
+
+# Install paths that need no release on PyPI: a wheel file, or a build of
+# the action's own checkout (version 0.0.0 is in no index: not used).
+mkdir -p wheels && cp "$whl" wheels/
+wname=$(basename "$whl")
+run "wheel input" 1 $runner "$tmp/ws" version=0.0.0 "wheel=wheels/$wname"
+has "the wheel's torchlint" "$tmp/out" "torchlint $version"
+has "wheel: annotation" "$tmp/out" "::error file=src/train.py,line=8,col=9"
+run "wheel input, absolute" 0 $runner "$tmp/ws" version=0.0.0 "wheel=$tmp/ws/wheels/$wname" args=src/ok.py
+has "absolute wheel installed" "$tmp/out" "torchlint $version"
+run "wheel input, no such file" 1 $runner "$tmp/ws" wheel=wheels/none.whl
+has "no such wheel said" "$tmp/out" "no wheel file 'wheels/none.whl'"
+run "wheel input, not a wheel" 1 $runner "$tmp/ws" wheel=--index-url=http://x
+has "not a wheel said" "$tmp/out" "the wheel input must name a .whl file"
+rm -r wheels
+run "source input" 1 $runner "$tmp/ws" version=0.0.0 source=true
+has "source: built" "$tmp/out" "torchlint $version"
+has "source: annotation" "$tmp/out" "::error file=src/train.py,line=8,col=9"
+run "source input, bad" 1 $runner "$tmp/ws" source=yes
+has "source: bad value said" "$tmp/out" "source must be true or false"
 
 # 3. The README's own inputs.
 # One input a line, each one argument.
