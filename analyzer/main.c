@@ -24,6 +24,7 @@
 #include "config/discover.h"
 #include "config/settings.h"
 #include "engine/engine.h"
+#include "engine/debugmodel.h"
 #include "engine/explain.h"
 #include "engine/fingerprint.h"
 #include "engine/notebook.h"
@@ -872,6 +873,8 @@ int main(int argc, char **argv)
 	tl_alloc_install();
 	if (argc >= 2 && strcmp(argv[1], "server") == 0)
 		return tl_server_main(argc - 1, argv + 1);
+	if (argc >= 2 && strcmp(argv[1], "debug") == 0)
+		return tl_debug_main(argc - 1, argv + 1, stdout, stderr);
 	/* `torchlint check PATH...`, as ruff spells it, is `torchlint PATH...`
 	 * (a file named check is ./check). */
 	if (argc >= 2 && strcmp(argv[1], "check") == 0) {

@@ -35,6 +35,8 @@ memcheck() {
 suite "corpus (valgrind)" memcheck
 suite "cli" tests/cli/test-cli.sh ./torchlint
 suite "cli (asan+ubsan)" tests/cli/test-cli.sh build/torchlint-asan
+suite "debug model (what the API table says of each call)" tests/cli/test-debug.sh ./torchlint
+suite "debug model (asan+ubsan)" tests/cli/test-debug.sh build/torchlint-asan
 suite "limits" tests/cli/test-limits.sh ./torchlint
 suite "limits (asan+ubsan)" tests/cli/test-limits.sh build/torchlint-asan
 suite "growth (1x and 8x inputs per generator)" tests/cli/test-growth.sh ./torchlint

@@ -1,0 +1,163 @@
+#include "engine/debugmodel.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <tree_sitter/api.h>
+
+#include "base/alloc.h"
+#include "base/budget.h"
+#include "base/buf.h"
+#include "base/escape.h"
+#include "base/source.h"
+#include "facts/apitable.h"
+#include "facts/facts.h"
+#include "syntax/index.h"
+#include "syntax/syms.h"
+
+#define TL_DEBUG_USAGE "usage: torchlint debug model FILE[:LINE]\n"
+
+/* A callee text longer than this is cut in the report (it names the call;
+ * the position says where it is). */
+#define TL_DEBUG_CALLEE_MAX 80
+
+static void tl_debug__row(TlBuf *b, const char *how, const char *prefix, const char *name,
+			  const TlApiRow *r)
+{
+	tl_buf_addf(b, "  %-10s ", how);
+	tl_escape_add(b, prefix, strlen(prefix));
+	tl_escape_add(b, name, strlen(name));
+	if (!r) {
+		tl_buf_add(b, ": no row\n");
+		return;
+	}
+	char roles[64];
+	tl_api_roles_format(r->roles, roles, sizeof roles);
+	tl_buf_addf(b, ": api/api.tsv:%u graph=%s kind=%s device=%s dtype=%s roles=%s\n", (unsigned)r->line,
+		    tl_api_graph_name(r->graph), tl_api_kind_name(r->kind), tl_api_device_name(r->device),
+		    tl_api_dtype_name(r->dtype), roles);
+}
+
+/* Splits `arg` into a path and a line: `train.py:12` is train.py, line 12,
+ * unless a file is named `train.py:12`. *line is 0 for every line. */
+static char *tl_debug__target(const char *arg, unsigned long *line)
+{
+	*line = 0;
+	struct stat st;
+	const char *colon = strrchr(arg, ':');
+	if (!colon || !colon[1] || stat(arg, &st) == 0)
+		return tl_strdup(arg);
+	char *end = NULL;
+	errno = 0;
+	unsigned long n = strtoul(colon + 1, &end, 10);
+	if (*end || errno || colon[1] < '0' || colon[1] > '9' || n == 0 || n > UINT32_MAX)
+		return tl_strdup(arg);
+	*line = n;
+	return tl_strndup(arg, (size_t)(colon - arg));
+}
+
+static int tl_debug__model(const char *arg, FILE *out, FILE *err)
+{
+	unsigned long line;
+	char *path = tl_debug__target(arg, &line);
+	TlSource src;
+	char why[256];
+	if (!tl_source_load(&src, path, why, sizeof why)) {
+		tl_diagf(err, "torchlint debug model: cannot read '%s': %s\n", path, why);
+		tl_free(path);
+		return 2;
+	}
+	size_t plen = strlen(path);
+	if (plen >= 6 && strcmp(path + plen - 6, ".ipynb") == 0) {
+		tl_diagf(err, "torchlint debug model: '%s' is a notebook; give it a .py file\n", path);
+		tl_source_release(&src);
+		tl_free(path);
+		return 2;
+	}
+	/* The memory budget of every analysis (base/budget.h). */
+	if (tl_budget_tokens_over(src.text, src.length, TL_BUDGET_MAX_TOKENS) > TL_BUDGET_MAX_TOKENS) {
+		tl_diagf(err, "torchlint debug model: '%s' holds more than %u tokens\n", path,
+			 (unsigned)TL_BUDGET_MAX_TOKENS);
+		tl_source_release(&src);
+		tl_free(path);
+		return 2;
+	}
+	TSParser *parser = ts_parser_new();
+	ts_parser_set_language(parser, tl_python_language());
+	TSTree *tree = ts_parser_parse_string(parser, NULL, src.text, src.length);
+	TlIndex idx;
+	tl_facts_build(&idx, &src, ts_tree_root_node(tree));
+
+	TlBuf b;
+	tl_buf_init(&b);
+	tl_buf_add(&b, "# torchlint debug model: partial. For each call, its qualified name and the rows of\n"
+		       "# the API table (api/api.tsv) a lookup finds; the abstract values, program-point\n"
+		       "# state and summaries of the semantic model are not computed yet. The file is\n"
+		       "# analysed alone (the project's other modules are not read).\n");
+	unsigned shown = 0;
+	for (uint32_t i = 0; i < idx.calls.size; i++) {
+		const TlCall *c = &idx.calls.items[i];
+		TSPoint at = ts_node_start_point(c->node);
+		if (line && at.row + 1 != line)
+			continue;
+		shown++;
+		uint32_t len = 0;
+		const char *callee = tl_index_text(&idx, c->callee, &len);
+		tl_escape_add(&b, path, strlen(path));
+		tl_buf_addf(&b, ":%u:%u: call `", at.row + 1, at.column + 1);
+		if (callee) {
+			tl_escape_add(&b, callee, len > TL_DEBUG_CALLEE_MAX ? TL_DEBUG_CALLEE_MAX : len);
+			if (len > TL_DEBUG_CALLEE_MAX)
+				tl_buf_add(&b, "...");
+		}
+		tl_buf_add(&b, "(...)`\n  qualified  ");
+		if (c->qname)
+			tl_escape_add(&b, c->qname, strlen(c->qname));
+		else
+			tl_buf_add(&b, "(none)");
+		tl_buf_add(&b, "\n");
+		/* The lookups the graph-tensor questions make (facts/kinds.c):
+		 * a call on a receiver by its method, a call of a bare name as
+		 * a builtin, and the qualified name. */
+		if (c->method && !ts_node_is_null(c->receiver))
+			tl_debug__row(&b, "method", ".", c->method, tl_api_method(c->method));
+		else if (c->method)
+			tl_debug__row(&b, "builtin", "builtins.", c->method, tl_api_builtin(c->method));
+		if (c->qname)
+			tl_debug__row(&b, "qualified", "", c->qname, tl_api_qualified(c->qname));
+	}
+	if (!shown) {
+		if (line)
+			tl_buf_addf(&b, "# no call starts on line %lu\n", line);
+		else
+			tl_buf_add(&b, "# no calls\n");
+	}
+	fputs(b.data, out);
+	tl_buf_release(&b);
+	tl_index_release(&idx);
+	ts_tree_delete(tree);
+	ts_parser_delete(parser);
+	tl_source_release(&src);
+	tl_free(path);
+	return 0;
+}
+
+int tl_debug_main(int argc, char **argv, FILE *out, FILE *err)
+{
+	if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+		fputs(TL_DEBUG_USAGE "Prints what the analyzer knows about the calls of FILE (or of its line LINE):\n"
+				     "for now, each call's qualified name and the API table's rows for it.\n",
+		      out);
+		return 0;
+	}
+	if (argc != 3 || strcmp(argv[1], "model") != 0) {
+		if (argc >= 2 && strcmp(argv[1], "model") != 0)
+			tl_diagf(err, "torchlint debug: unknown subcommand '%s'\n", argv[1]);
+		fputs(TL_DEBUG_USAGE, err);
+		return 2;
+	}
+	return tl_debug__model(argv[2], out, err);
+}

@@ -1,0 +1,61 @@
+#!/bin/sh
+# `torchlint debug model FILE[:LINE]`: for each call of the file (or of
+# one line), its qualified name and the API table's rows (api/api.tsv) a
+# lookup by method, builtin or qualified name finds; the output says it is
+# partial. Line numbers of rows are checked against the table itself.
+# usage: test-debug.sh TORCHLINT
+set -u
+. "$(dirname "$0")/lib.sh"
+root=$(cd "$(dirname "$0")/../.." && pwd)
+table="$root/api/api.tsv"
+# The line of a row of the table, found without the analyzer.
+row() { grep -n -E "^$(printf '%s' "$1" | sed 's/\./\\./g')[[:space:]]" "$table" | cut -d: -f1; }
+
+cat >"$tmp/t.py" <<'PY'
+import torch
+import torch.nn.functional as F
+
+def step(model, x, losses):
+    out = model(x)
+    loss = F.cross_entropy(out, x).mean()
+    losses.append(loss.item()); n = len(losses)
+    idx = torch.argmax(out, dim=1)
+    return sum(losses), out.get("k")
+PY
+
+run "debug model FILE:LINE" 0 "$bin" debug model "$tmp/t.py:7"
+has "says it is partial" "$tmp/out" "# torchlint debug model: partial."
+has "the method row of .item" "$tmp/out" "method     .item: api/api.tsv:$(row .item) graph=breaks kind=number device=host dtype=- roles=-"
+has "the builtin row of len" "$tmp/out" "builtin    builtins.len: api/api.tsv:$(row builtins.len) graph=breaks"
+has "a method with no row" "$tmp/out" "method     .append: no row"
+has "the call's position" "$tmp/out" "$tmp/t.py:7:19: call \`loss.item(...)\`"
+hasnt "only line 7" "$tmp/out" "torch.argmax"
+lines "three calls on line 7, four lines of header" "$tmp/out" 13
+
+run "debug model FILE" 0 "$bin" debug model "$tmp/t.py"
+has "qualified name resolved through the import" "$tmp/out" "qualified  torch.nn.functional.cross_entropy"
+has "a qualified name with no row" "$tmp/out" "qualified  torch.nn.functional.cross_entropy: no row"
+has "the qualified row of torch.argmax" "$tmp/out" "qualified  torch.argmax: api/api.tsv:$(row torch.argmax) graph=breaks kind=tensor device=keeps dtype=integer"
+has "an element read" "$tmp/out" "method     .get: api/api.tsv:$(row .get) graph=element"
+has "a builtin that keeps" "$tmp/out" "builtin    builtins.sum: api/api.tsv:$(row builtins.sum) graph=keeps"
+
+run "a line without calls" 0 "$bin" debug model "$tmp/t.py:3"
+has "says so" "$tmp/out" "# no call starts on line 3"
+
+# A file whose name ends in :N is that file, not a line of another.
+cp "$tmp/t.py" "$tmp/odd.py:7"
+run "a file named x:7" 0 "$bin" debug model "$tmp/odd.py:7"
+has "every call of it" "$tmp/out" "torch.argmax"
+
+run "a missing file" 2 "$bin" debug model "$tmp/missing.py"
+has "names it" "$tmp/err" "cannot read '$tmp/missing.py'"
+run "no subcommand" 2 "$bin" debug
+has "usage" "$tmp/err" "usage: torchlint debug model FILE[:LINE]"
+run "an unknown subcommand" 2 "$bin" debug values "$tmp/t.py"
+has "names it" "$tmp/err" "unknown subcommand 'values'"
+run "a notebook" 2 "$bin" debug model "$root/tests/fixtures/notebook.ipynb"
+run "--help" 0 "$bin" debug --help
+has "usage on stdout" "$tmp/out" "usage: torchlint debug model FILE[:LINE]"
+
+echo "debug: $pass passed, $fail failed"
+[ "$fail" = 0 ]
