@@ -1,8 +1,10 @@
 ; TL101 loss-accumulated-with-graph
-; A graph tensor stored into something that outlives the loop iteration,
-; unless what is stored is meant for a later backward (REINFORCE, a summed
-; multi-task loss) or the loop is a model's own computation (tiles collected
-; for the method's result: nothing is kept across training steps).
+; A graph tensor stored into something that outlives the iterations of a
+; training step loop (one whose iteration runs a backward or an optimizer
+; step), unless what is stored is meant for a later backward (REINFORCE, a
+; summed multi-task loss) or the loop is a model's own computation (tiles
+; collected for the method's result). The same store in any other loop is
+; TL106.
 
 ; losses.append(loss), history["loss"].append(loss)
 ((call
@@ -19,7 +21,8 @@
     .)) @finding
   (#eq? @_method "append")
   (#in-loop? @finding)
-  (#outlives-iteration? @_container)
+  (#not-detaching-container? @_container)
+  (#kept-across-training-step? @_container)
   (#not-model-computation? @_container)
   (#graph-tensor? @_value)
   (#not-reaches-backward? @_container))
@@ -30,7 +33,7 @@
   operator: "+="
   right: (_) @_value) @finding
   (#in-loop? @finding)
-  (#outlives-iteration? @_container)
+  (#kept-across-training-step? @_container)
   (#not-model-computation? @_container)
   (#graph-tensor? @_value)
   (#not-reaches-backward? @_container))
@@ -51,7 +54,7 @@
   ]) @finding
   (#eq? @_container @_same)
   (#in-loop? @finding)
-  (#outlives-iteration? @_container)
+  (#kept-across-training-step? @_container)
   (#not-model-computation? @_container)
   (#graph-tensor? @_value)
   (#not-reaches-backward? @_container))
@@ -65,7 +68,7 @@
   right: (_) @_value) @finding
   (#not-match? @_key "^([\"']|[0-9-])")
   (#in-loop? @finding)
-  (#outlives-iteration? @_container)
+  (#kept-across-training-step? @_container)
   (#not-model-computation? @_container)
   (#graph-tensor? @_value)
   (#not-reaches-backward? @_container))
@@ -87,37 +90,26 @@
     .)) @finding
   (#eq? @_method "append")
   (#in-loop? @finding)
-  (#outlives-iteration? @_container)
+  (#not-detaching-container? @_container)
+  (#kept-across-training-step? @_container)
   (#not-model-computation? @_container)
   (#not-graph-tensor? @_value)
   (#holds-graph? @_value)
   (#not-reaches-backward? @_container))
 
-; A helper object's method that the training loop calls once per step with
-; the loss: `meter.update(loss)` storing `self.sum += val * n`, or
-; `logger.log_step(loss)` storing `self.history.append(loss)`. The object
-; outlives the step, so each call keeps that step's graph.
-((augmented_assignment
-  left: (attribute
-    object: (identifier) @_self)
-  operator: "+="
-  right: (_) @_value) @finding
-  (#eq? @_self "self")
-  (#kept-by-helper? @finding))
-
+; A helper object's method that the training step loop calls once per step
+; with a graph tensor and that adds it to `self` state: `meter.update(loss)`
+; storing `self.sum += val * n`, `logger.log_step(loss)` storing
+; `self.history.append(loss)`, the class here or in another module. Reported
+; at the call, where the fix belongs.
 ((call
-  function: (attribute
-    object: (attribute
-      object: (identifier) @_self)
-    attribute: (identifier) @_method)
+  function: (attribute)
   arguments: (argument_list
-    .
-    (comment)*
-    .
-    (_) @_value
-    .
-    (comment)*
-    .)) @finding
-  (#eq? @_self "self")
-  (#eq? @_method "append")
-  (#kept-by-helper? @finding))
+    [
+      (_) @_value
+      (keyword_argument
+        value: (_) @_value)
+    ])) @finding
+  (#in-loop? @finding)
+  (#graph-tensor? @_value)
+  (#kept-by-callee? @_value))

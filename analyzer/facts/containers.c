@@ -11,8 +11,11 @@
  * lists, and `[loss]` is no tensor to detach): tl_facts__graph answers for
  * the element read back, tl_facts__elements_graph for the container.
  *
+ * Library containers that detach what they are handed (MONAI's
+ * CumulativeAverage keeps `val.detach()`) keep no graph, whatever is stored.
+ *
  * Owns: tl_facts__elements_graph, tl_facts_holds_graph, tl_facts__container_graph,
- * tl_facts__element_source. */
+ * tl_facts__element_source, tl_facts_detaching_container. */
 #include "facts/internal.h"
 
 /* True for an expression that makes a fresh container: `[]`, `{}`,
@@ -283,4 +286,19 @@ bool tl_facts_holds_graph(const TlIndex *idx, TSNode expr)
 	bool yes = tl_facts__elements_graph(idx, expr, 0);
 	tl_facts__fan_end();
 	return yes;
+}
+
+bool tl_facts_detaching_container(const TlIndex *idx, TSNode container)
+{
+	static const char *const detaching[] = {
+		"monai.metrics.CumulativeAverage",
+		"monai.metrics.cumulative_average.CumulativeAverage",
+	};
+	const TlSyms *sy = tl_syms();
+	container = tl_index_unparen(container);
+	if (ts_node_is_null(container) || ts_node_symbol(container) != sy->identifier)
+		return false;
+	TSNode v = tl_facts__bound_once(idx, container);
+	const TlCall *c = ts_node_is_null(v) ? NULL : tl_index_call_at(idx, tl_index_unparen(v));
+	return c && c->qname && IN(c->qname, detaching);
 }

@@ -475,12 +475,30 @@ char *tl_facts_root_name(const TlIndex *idx, TSNode expr);
  * by augmented assignment): the value survives from one iteration to the
  * next. False outside loops. */
 bool tl_facts_outlives_iteration(const TlIndex *idx, TSNode expr);
+/* True when the stored-to name of `expr` survives the iterations of a
+ * training step loop around it (one whose iteration runs a backward or an
+ * optimizer step, directly or through the functions it calls): it is not
+ * bound anew in that loop nor in any loop between it and `expr`. What such
+ * a container holds outlives every training step (TL101). */
+bool tl_facts_kept_across_training_step(const TlIndex *idx, TSNode expr);
+/* True when `container` is a name bound once to a library container whose
+ * stores detach what they are handed (MONAI's CumulativeAverage): it keeps
+ * no graph (facts/containers.c). */
+bool tl_facts_detaching_container(const TlIndex *idx, TSNode container);
 /* True when `store` (`self.sum += val * n`, `self.history.append(val)`) is
  * in a method of a local helper class (no module) that a training loop
  * calls once per step, on an object made before the loop, with a graph
  * tensor for the stored parameter: each call keeps that step's graph in
  * the object (facts/keepers.c). */
 bool tl_facts_kept_by_helper(const TlIndex *idx, TSNode store);
+/* True when `arg` is an argument of a method call on an object that
+ * outlives a training step loop around the call (`meter.update(loss)`),
+ * and the method (of a helper class that is no module, in this file or
+ * another module of the project) adds the parameter it is passed for to
+ * `self` state outside any loop of its own (`self.sum += val * n`,
+ * `self.history.append(val)`), which no backward reads: each call keeps
+ * what it is handed for as long as the object lives (facts/keepers.c). */
+bool tl_facts_kept_by_callee(const TlIndex *idx, TSNode arg);
 
 /* True when `container`, stored into in a loop, is a local of a model's
  * own computation: no loop around it in its function runs a backward or an

@@ -7,7 +7,14 @@
  * each call keeps its graph in the object for as long as the object lives:
  * the leak of `total += loss`, one call away from the loop.
  *
- * Owns: tl_facts_kept_by_helper. */
+ * TL101 reports such a leak at the call in the step loop that hands the
+ * graph tensor over (`meter.update(loss)`), where the fix belongs, also
+ * when the helper's class lives in another module of the project: a
+ * helper method's stores into `self` are read from its own module's index
+ * (tl_facts_kept_by_callee). tl_facts_kept_by_helper answers the same
+ * question from the store's side, for a helper of the same file.
+ *
+ * Owns: tl_facts_kept_by_helper, tl_facts_kept_by_callee. */
 #include "facts/internal.h"
 
 /* The parameter of function `f` that `value` is (`val`) or scales
@@ -66,10 +73,9 @@ static bool tl_facts__returns_attr(const TlIndex *idx, int32_t cls, const char *
  * or `acc.result().backward()` where a method returns `self.total`): what
  * the object keeps is then meant for a backward (gradient accumulation), no
  * leak. */
-static bool tl_facts__attr_backpropagated(const TlIndex *idx, int32_t cls, const char *attr)
+static bool tl_facts__backward_reads_attr(const TlIndex *idx, const char *attr, bool handed_out)
 {
 	const TlSyms *sy = tl_syms();
-	bool handed_out = tl_facts__returns_attr(idx, cls, attr);
 	for (uint32_t i = 0; i < idx->calls.size; i++) {
 		const TlCall *c = &idx->calls.items[i];
 		if (!(c->events & TL_EV_BACKWARD))
@@ -93,6 +99,11 @@ static bool tl_facts__attr_backpropagated(const TlIndex *idx, int32_t cls, const
 		}
 	}
 	return false;
+}
+
+static bool tl_facts__attr_backpropagated(const TlIndex *idx, int32_t cls, const char *attr)
+{
+	return tl_facts__backward_reads_attr(idx, attr, tl_facts__returns_attr(idx, cls, attr));
 }
 
 bool tl_facts_kept_by_helper(const TlIndex *idx, TSNode store)
@@ -154,4 +165,98 @@ bool tl_facts_kept_by_helper(const TlIndex *idx, TSNode store)
 			return true;
 	}
 	return false;
+}
+
+/* ---- from the call's side: what a helper's method keeps of its arguments ------------- */
+
+/* The attribute `self.<attr>` that store `n` of method `f` of `mod` adds a
+ * parameter of `f` to (`self.sum += val * n`, `self.history.append(val)`),
+ * copied into `attr`; that parameter's binding, or NULL. */
+static const TlBinding *tl_facts__self_store(const TlIndex *mod, int32_t f, TSNode n, char *attr,
+					     size_t size)
+{
+	const TlSyms *sy = tl_syms();
+	TSNode target = { 0 }, value = { 0 };
+	TSSymbol s = ts_node_symbol(n);
+	if (s == sy->augmented_assignment) {
+		if (!tl_index_text_is(mod, tl_tree_field(n, sy->f_operator), "+="))
+			return NULL;
+		target = tl_index_unparen(tl_tree_field(n, sy->f_left));
+		value = tl_tree_field(n, sy->f_right);
+	} else if (s == sy->call) {
+		const TlCall *c = tl_index_call_at(mod, n);
+		if (!c || !c->method || strcmp(c->method, "append") != 0 || !c->receiver.id)
+			return NULL;
+		target = tl_index_unparen(c->receiver);
+		value = tl_facts__arg(n, 0);
+	} else {
+		return NULL;
+	}
+	if (ts_node_is_null(target) || ts_node_symbol(target) != sy->attribute ||
+	    !tl_index_text_is(mod, tl_tree_field(target, sy->f_object), "self") ||
+	    tl_index_func_of(mod, n) != f || tl_index_loop_of(mod, n) >= 0)
+		return NULL;
+	const TlBinding *param = tl_facts__param_stored(mod, value, f);
+	uint32_t alen = 0;
+	const char *at = tl_index_text(mod, tl_tree_field(target, sy->f_attribute), &alen);
+	if (!param || !at || !alen || alen >= size)
+		return NULL;
+	memcpy(attr, at, alen);
+	attr[alen] = 0;
+	return param;
+}
+
+bool tl_facts_kept_by_callee(const TlIndex *idx, TSNode arg)
+{
+	const TlSyms *sy = tl_syms();
+	arg = tl_index_unparen(arg);
+	if (ts_node_is_null(arg))
+		return false;
+	TSNode list = tl_index_parent(idx, arg);
+	if (!ts_node_is_null(list) && ts_node_symbol(list) == sy->keyword_argument)
+		list = tl_index_parent(idx, list);
+	if (ts_node_is_null(list) || ts_node_symbol(list) != sy->argument_list)
+		return false;
+	const TlCall *c = tl_index_call_at(idx, tl_index_parent(idx, list));
+	/* A method called on an object that outlives the training step. */
+	if (!c || !c->receiver.id || tl_index_text_is(idx, c->receiver, "self") ||
+	    !tl_facts_kept_across_training_step(idx, c->receiver))
+		return false;
+	TlExtDef d;
+	if (!tl_facts__callee_def(idx, c, &d) || d.cls < 0 || d.func < 0)
+		return false;
+	bool ext = d.idx != idx;
+	if (ext)
+		tl_facts__ext_enter(idx);
+	bool kept = false;
+	const TlFunc *fn = &d.idx->funcs.items[d.func];
+	/* A helper object: no module (a module's own state is its computation). */
+	if (!d.idx->classes.items[d.cls].is_module) {
+		TSNode body = tl_tree_field(fn->node, sy->f_body);
+		TlWalk w;
+		tl_walk_start(&w, body);
+		bool descend = true;
+		do {
+			TSNode n = w.node;
+			TSSymbol s = ts_node_symbol(n);
+			descend = s != sy->function_definition && s != sy->class_definition &&
+				  s != sy->lambda;
+			char attr[128];
+			const TlBinding *p = descend ? tl_facts__self_store(d.idx, d.func, n, attr, sizeof attr)
+						     : NULL;
+			if (!p)
+				continue;
+			TSNode passed = tl_facts__ext_param_arg(idx, c, &d, p->name, strlen(p->name));
+			/* Unless what the object keeps is meant for a backward
+			 * (gradient accumulation in a helper), in either module. */
+			bool handed_out = tl_facts__returns_attr(d.idx, d.cls, attr);
+			kept = !ts_node_is_null(passed) && ts_node_eq(tl_index_unparen(passed), arg) &&
+			       !tl_facts__backward_reads_attr(d.idx, attr, handed_out) &&
+			       (!ext || !tl_facts__backward_reads_attr(idx, attr, handed_out));
+		} while (!kept && tl_walk_step(&w, descend));
+		tl_walk_end(&w);
+	}
+	if (ext)
+		tl_facts__ext_leave(idx);
+	return kept;
 }

@@ -793,6 +793,12 @@ bool tl_facts__graph(const TlIndex *idx, TSNode expr, int depth)
 			}
 			return false;
 		}
+		/* optimizer.step(closure) hands back what the closure returns
+		 * (the loss, with its graph). */
+		if (c->arg_target >= 0 && (c->events & TL_EV_OPT_STEP) && c->method &&
+		    strcmp(c->method, "step") == 0)
+			return tl_facts__any_return(idx, c->arg_target, TL_RET_GRAPH, tl_facts__graph_return,
+						    depth + 1);
 		if (c->target >= 0)
 			return tl_facts__any_return(idx, c->target, TL_RET_GRAPH, tl_facts__graph_return, depth + 1);
 		if (tl_facts__ext_any_return(idx, c, TL_RET_GRAPH, tl_facts__graph_return, depth + 1))

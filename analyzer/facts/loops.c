@@ -587,21 +587,18 @@ char *tl_facts_root_name(const TlIndex *idx, TSNode expr)
 	return tl_facts__dotted(idx, expr);
 }
 
-bool tl_facts_outlives_iteration(const TlIndex *idx, TSNode expr)
+/* True when dotted `name`, read at `expr`, is bound again inside loop `loop`
+ * (other than by the statement holding `expr` or by augmented assignment):
+ * each iteration then starts from a fresh value. */
+static bool tl_facts__rebound_in(const TlIndex *idx, int32_t loop, const char *name, TSNode expr)
 {
-	int32_t loop = tl_index_loop_of(idx, expr);
-	if (loop < 0)
-		return false;
-	char *name = tl_facts_root_name(idx, expr);
-	if (!name)
-		return false;
 	const TlLoop *l = &idx->loops.items[loop];
 	bool rebound = false;
 	const TlIntArray *same = tl_index_bindings_of(idx, l->func, name);
 	/* Only bindings made in the loop statement count: in a name list in
 	 * position order, those visible from a byte of it, found by halving
 	 * (a scan of all the name's bindings per question was quadratic in a
-	 * scope that repeats one loop, issue 26). */
+	 * scope that repeats one loop). */
 	uint32_t i = 0, end = same ? same->size : 0;
 	uint32_t slot = same ? (uint32_t)(same - idx->name_lists.items) : 0;
 	if (same && slot < idx->name_sorted.size && idx->name_sorted.items[slot]) {
@@ -639,8 +636,46 @@ bool tl_facts_outlives_iteration(const TlIndex *idx, TSNode expr)
 		if (tl_facts__contains(l->body, b->stmt))
 			rebound = true;
 	}
+	return rebound;
+}
+
+bool tl_facts_outlives_iteration(const TlIndex *idx, TSNode expr)
+{
+	int32_t loop = tl_index_loop_of(idx, expr);
+	if (loop < 0)
+		return false;
+	char *name = tl_facts_root_name(idx, expr);
+	if (!name)
+		return false;
+	bool rebound = tl_facts__rebound_in(idx, loop, name, expr);
 	tl_free(name);
 	return !rebound;
+}
+
+/* The loops around `expr` in its function, innermost first, until one
+ * binds the stored-to name anew: the first training step loop among those
+ * it survives decides. An evaluating loop (a rollout) inside a training
+ * loop is passed through: what it keeps in a container made before the
+ * training loop still outlives each training step. */
+bool tl_facts_kept_across_training_step(const TlIndex *idx, TSNode expr)
+{
+	int32_t loop = tl_index_loop_of(idx, expr);
+	if (loop < 0)
+		return false;
+	char *name = tl_facts_root_name(idx, expr);
+	if (!name)
+		return false;
+	bool kept = false;
+	for (int32_t l = loop; l >= 0; l = idx->loops.items[l].parent) {
+		if (tl_facts__rebound_in(idx, l, name, expr))
+			break;
+		if (idx->loops.items[l].step & TL_STEP_TRAIN) {
+			kept = true;
+			break;
+		}
+	}
+	tl_free(name);
+	return kept;
 }
 
 /* Counts the step loops of a node in function `func` whose innermost loop

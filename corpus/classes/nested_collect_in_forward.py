@@ -33,5 +33,5 @@ class Head(nn.Module):
 
     def remember(self, feats):
         for mask_feat in feats:
-            # expect: TL101
+            # expect: TL106
             self.kept.append(self.align(mask_feat))

@@ -155,7 +155,7 @@ def predict_without_no_grad(test_loader):
     preds = []
     for x, _ in test_loader:
         x = x.to(device)
-        # expect: TL101
+        # expect: TL106
         preds.append(model(x))
     return torch.cat(preds)
 
@@ -379,7 +379,7 @@ def eval_collects_outputs_with_grad(model, val_loader):
     preds = []
     for x, _ in val_loader:
         x = x.to(device)
-        # expect: TL101, TL102
+        # expect: TL106, TL102
         preds.append(model(x))
     return torch.cat(preds)
 
@@ -847,7 +847,8 @@ class StepLogger:
         self.history = []
 
     def log_step(self, loss):
-        # expect: TL101
+        # Reported where the loop hands it the loss, not here.
+        # ok: TL101
         self.history.append(loss)
 
 
@@ -860,6 +861,7 @@ def train_with_logger(model, train_loader):
         loss = criterion(model(x), y)
         loss.backward()
         optimizer.step()
+        # expect: TL101
         logger.log_step(loss)
 
 
@@ -871,7 +873,8 @@ class RunningMeter:
         self.count = 0
 
     def update(self, val, n=1):
-        # expect: TL101
+        # Reported where the loop hands it the loss, not here.
+        # ok: TL101
         self.sum += val * n
         self.count += n
 
@@ -888,6 +891,7 @@ def train_with_meter(model, train_loader):
         loss = criterion(model(x), y)
         loss.backward()
         optimizer.step()
+        # expect: TL101
         meter.update(loss, x.size(0))
     return meter.average()
 
@@ -1001,7 +1005,7 @@ def collect_features(model, batches):
     feats = []
     for batch in batches:
         out = model(**batch)
-        # expect: TL101
+        # expect: TL106
         feats.append(out["features"])
     return torch.cat(feats), out["features"].detach()
 
@@ -1033,7 +1037,7 @@ class TiledDecoder(nn.Module):
         out = []
         for top in range(0, z.shape[-2], tile):
             feat = self.net(z[..., top:top + tile, :])
-            # expect: TL101
+            # expect: TL106
             self.history.append(feat)
             out.append(feat.detach())
         return out
@@ -1063,7 +1067,7 @@ def evaluation_losses(model, val_loader):
     model.eval()
     per_batch = []
     for x, y in val_loader:
-        # expect: TL101, TL102
+        # expect: TL106, TL102
         per_batch.append(F.cross_entropy(model(x), y))
     return per_batch
 

@@ -224,7 +224,7 @@ def collect_eval_outputs(model, val_loader):
     outputs = []
     for x, _ in val_loader:
         x = x.to(device)
-        # expect: TL101, TL102
+        # expect: TL106, TL102
         outputs.append(model(x))
     return torch.cat(outputs)
 

@@ -1,0 +1,241 @@
+# TL101 is about training step loops: a loop whose iteration runs a backward
+# or an optimizer step. The forms below decide whether a store is kept
+# across such steps (TL101), or only across the iterations of some other
+# loop (TL106, opt-in), or not kept at all.
+import numpy as np
+import torch
+from monai.metrics import CumulativeAverage
+import torch.nn.functional as F
+from torch import nn
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(8, 2)
+
+    def forward(self, x):
+        return self.fc(x)
+
+
+# Flagged: a per-term loop inside the step loop stores each term into a
+# history made before training: the inner loop is not the step loop, but
+# the history outlives every training step.
+def per_term_history(loader):
+    model = Net()
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    history = {"ce": [], "l2": []}
+    for x, y in loader:
+        opt.zero_grad()
+        out = model(x)
+        terms = {"ce": F.cross_entropy(out, y), "l2": out.pow(2).mean()}
+        loss = terms["ce"] + 0.01 * terms["l2"]
+        loss.backward()
+        opt.step()
+        for name in terms:
+            # expect: TL101
+            history[name].append(terms[name])
+    return history
+
+
+# Flagged: `losses[i] = loss` into a tensor made before the loop keeps
+# every step's graph in the tensor's history.
+def per_step_slots(loader, steps):
+    model = Net()
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    losses = torch.zeros(steps)
+    for i, (x, y) in enumerate(loader):
+        opt.zero_grad()
+        loss = F.cross_entropy(model(x), y)
+        loss.backward()
+        opt.step()
+        # expect: TL101
+        losses[i] = loss
+    return losses
+
+
+# Flagged: the same slot write into a list made before the loop.
+def per_step_list_slots(loader, steps):
+    model = Net()
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    losses = [None] * steps
+    for i, (x, y) in enumerate(loader):
+        opt.zero_grad()
+        loss = F.cross_entropy(model(x), y)
+        loss.backward()
+        opt.step()
+        # expect: TL101
+        losses[i] = loss
+    return losses
+
+
+# Flagged: a step loop that only calls the optimizer through a local helper
+# is still a training step loop.
+def _update(model, opt, x, y):
+    opt.zero_grad()
+    loss = F.cross_entropy(model(x), y)
+    loss.backward()
+    opt.step()
+
+
+def step_through_helper(loader):
+    model = Net()
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    outputs = []
+    for x, y in loader:
+        _update(model, opt, x, y)
+        # expect: TL101
+        outputs.append(model(x))
+    return outputs
+
+
+# OK: a list made anew in every training step and filled by an inner loop
+# lives for one step; the inner loop is no training loop of its own (what
+# it keeps is TL106's, opt-in).
+def per_step_chunks(loader):
+    model = Net()
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    for x, y in loader:
+        opt.zero_grad()
+        chunk_losses = []
+        for xc, yc in zip(x.chunk(2), y.chunk(2)):
+            # ok: TL101
+            chunk_losses.append(F.cross_entropy(model(xc), yc))
+        loss = torch.stack(chunk_losses).mean()
+        loss.backward()
+        opt.step()
+
+
+# OK: a value kept on one guarded iteration only (the first batch's output
+# kept for a later plot) holds one graph, not one per step.
+def keep_first_batch(loader):
+    model = Net()
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    first = None
+    for step, (x, y) in enumerate(loader):
+        opt.zero_grad()
+        out = model(x)
+        loss = F.cross_entropy(out, y)
+        loss.backward()
+        opt.step()
+        if step == 0:
+            # ok: TL101
+            first = out
+    return first
+
+
+# OK: what is kept is not a tensor: numpy arrays made from detached values,
+# Python numbers.
+def keep_numpy_values(loader):
+    model = Net()
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    preds = []
+    total = 0.0
+    for x, y in loader:
+        opt.zero_grad()
+        out = model(x)
+        loss = F.cross_entropy(out, y)
+        loss.backward()
+        opt.step()
+        # ok: TL101
+        preds.append(out.detach().cpu().numpy())
+        # ok: TL101
+        total += loss.item()
+    return np.concatenate(preds), total
+
+
+# OK: the losses of one optimizer closure are all backpropagated in the step
+# that calls it (L-BFGS evaluates the closure several times per step).
+def lbfgs_closure_losses(loader):
+    model = Net()
+    opt = torch.optim.LBFGS(model.parameters())
+    for x, y in loader:
+        evaluated = []
+
+        def closure():
+            opt.zero_grad()
+            loss = F.cross_entropy(model(x), y)
+            evaluated.append(loss)
+            loss.backward()
+            return loss
+
+        opt.step(closure)
+        print(len(evaluated))
+
+
+# Flagged: an RL rollout (forwards only) inside a training loop: the values
+# of one rollout are backpropagated in its update (no leak), but a log made
+# before training keeps every rollout's values, graphs included.
+def rollouts_logged(env, policy, updates):
+    opt = torch.optim.Adam(policy.parameters())
+    seen = []
+    for _ in range(updates):
+        obs = env.reset()
+        step_values = []
+        for _ in range(16):
+            v = policy(obs)
+            # ok: TL101
+            step_values.append(v)
+            # expect: TL101
+            seen.append(v)
+            obs = env.step(v)
+        loss = torch.stack(step_values).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    return seen
+
+
+# Flagged: `optimizer.step(closure)` hands back what the closure returned,
+# the loss with its graph; keeping it keeps every step's graph.
+def keep_closure_loss(loader):
+    model = Net()
+    opt = torch.optim.LBFGS(model.parameters())
+    history = []
+    for x, y in loader:
+        def closure():
+            opt.zero_grad()
+            loss = F.cross_entropy(model(x), y)
+            loss.backward()
+            return loss
+
+        loss = opt.step(closure)
+        # expect: TL101
+        history.append(loss)
+    return history
+
+
+# OK: the same closure loss kept as a number.
+def keep_closure_loss_value(loader):
+    model = Net()
+    opt = torch.optim.LBFGS(model.parameters())
+    history = []
+    for x, y in loader:
+        def closure():
+            opt.zero_grad()
+            loss = F.cross_entropy(model(x), y)
+            loss.backward()
+            return loss
+
+        loss = opt.step(closure)
+        # ok: TL101
+        history.append(loss.item())
+    return history
+
+
+# OK: MONAI's CumulativeAverage detaches what it is handed; the same loss
+# appended to a plain list keeps its graph.
+def monai_running_average(model, loader):
+    opt = torch.optim.Adam(model.parameters())
+    avg = CumulativeAverage()
+    raw = []
+    for x, y in loader:
+        opt.zero_grad()
+        loss = F.cross_entropy(model(x), y)
+        loss.backward()
+        opt.step()
+        # ok: TL101
+        avg.append(loss)
+        # expect: TL101
+        raw.append(loss)
+    return avg.aggregate(), raw
