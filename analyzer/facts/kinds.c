@@ -868,7 +868,18 @@ bool tl_facts__graph(const TlIndex *idx, TSNode expr, int depth)
 		if (!ts_node_is_null(v)) {
 			if (tl_facts_grad_state(idx, v) == TL_GRAD_OFF)
 				return false;
-			/* `loss, stats = f(...)`: the element f returns there. */
+			/* `loss, stats = f(...)`: the element f returns there; also
+			 * `loss, stats = result` of a `result = f(...)` bound once. */
+			TSNode whole = tl_index_unparen(b->value);
+			if (b->elem >= 0 && b->depth == 1 && !ts_node_is_null(whole) &&
+			    ts_node_symbol(whole) == sy->identifier) {
+				TSNode once = tl_index_unparen(tl_facts__bound_once(idx, whole));
+				if (!ts_node_is_null(once) && ts_node_symbol(once) == sy->call) {
+					int e = tl_facts__call_element_graph(idx, once, b->elem, depth + 1);
+					if (e >= 0)
+						return e || tl_facts__backpropagated(idx, b);
+				}
+			}
 			if (b->elem >= 0 && b->depth == 1 && ts_node_symbol(v) == sy->call &&
 			    ts_node_eq(v, tl_index_unparen(b->value))) {
 				int e = tl_facts__call_element_graph(idx, v, b->elem, depth + 1);
@@ -910,6 +921,9 @@ static int tl_facts__returned_element_graph(const TlIndex *fidx, int32_t f, int3
 		if (ts_node_is_null(v))
 			return -1;
 		TSSymbol s = ts_node_symbol(v);
+		/* `return None` on a path the caller skips: nothing to unpack. */
+		if (s == sy->none)
+			continue;
 		if ((s != sy->tuple && s != sy->expression_list) ||
 		    (uint32_t)elem >= ts_node_named_child_count(v))
 			return -1;

@@ -652,27 +652,105 @@ bool tl_facts_outlives_iteration(const TlIndex *idx, TSNode expr)
 	return !rebound;
 }
 
+/* A test that holds on one iteration: an equality with no modulo in it
+ * (`step == 0`, `i == len(loader) - 1`), `x is None`, or an `and` with
+ * such a side. */
+static bool tl_facts__once(const TlIndex *idx, TSNode cond)
+{
+	const TlSyms *sy = tl_syms();
+	for (int depth = 0; depth < TL_FACTS_DEPTH; depth++) {
+		cond = tl_index_unparen(cond);
+		if (ts_node_is_null(cond))
+			return false;
+		TSSymbol s = ts_node_symbol(cond);
+		if (s == sy->boolean_operator &&
+		    tl_index_text_is(idx, tl_tree_field(cond, sy->f_operator), "and")) {
+			if (tl_facts__once(idx, tl_tree_field(cond, sy->f_left)))
+				return true;
+			cond = tl_tree_field(cond, sy->f_right);
+			continue;
+		}
+		if (s != sy->comparison_operator || ts_node_named_child_count(cond) != 2)
+			return false;
+		TSNode a = ts_node_named_child(cond, 0), b = ts_node_named_child(cond, 1);
+		if (tl_facts__is_modulo(idx, a) || tl_facts__is_modulo(idx, b))
+			return false;
+		if (tl_facts__equality(idx, cond))
+			return true;
+		uint32_t count = ts_node_child_count(cond);
+		for (uint32_t i = 0; i < count; i++) {
+			TSNode c = ts_node_child(cond, i);
+			if (!ts_node_is_named(c))
+				return tl_index_text_is(idx, c, "is") && ts_node_symbol(b) == sy->none;
+		}
+		return false;
+	}
+	return false;
+}
+
+/* True when `node` is in the consequence of an if/elif of its function,
+ * below `top`, whose test holds on one iteration (tl_facts__once). */
+static bool tl_facts__once_guarded(const TlIndex *idx, TSNode node, TSNode top)
+{
+	const TlSyms *sy = tl_syms();
+	TSNode child = node;
+	for (TSNode p = tl_index_parent(idx, node); !ts_node_is_null(p) && !ts_node_eq(child, top);
+	     child = p, p = tl_index_parent(idx, p)) {
+		TSSymbol s = ts_node_symbol(p);
+		if (s == sy->function_definition || s == sy->class_definition)
+			break;
+		if ((s == sy->if_statement || s == sy->elif_clause) &&
+		    ts_node_eq(tl_tree_field(p, sy->f_consequence), child) &&
+		    tl_facts__once(idx, tl_tree_field(p, sy->f_condition)))
+			return true;
+	}
+	return false;
+}
+
+/* True when function `func` is handed to an optimizer's step as its closure
+ * (`opt.step(closure)`): all of its iterations belong to one step. */
+static bool tl_facts__step_closure(const TlIndex *idx, int32_t func)
+{
+	for (uint32_t i = 0; func >= 0 && i < idx->calls.size; i++) {
+		const TlCall *c = &idx->calls.items[i];
+		if (c->arg_target == func && (c->events & TL_EV_OPT_STEP))
+			return true;
+	}
+	return false;
+}
+
 /* The loops around `expr` in its function, innermost first, until one
  * binds the stored-to name anew: the first training step loop among those
  * it survives decides. An evaluating loop (a rollout) inside a training
  * loop is passed through: what it keeps in a container made before the
- * training loop still outlives each training step. */
+ * training loop still outlives each training step. A loop that only
+ * backpropagates (the micro-batches of gradient accumulation) inside a
+ * loop that steps the optimizer is part of one step: the stepping loop
+ * decides. Loops in an optimizer's closure run within one step; a store on
+ * one guarded iteration only (`if step == 0:`) keeps one graph. */
 bool tl_facts_kept_across_training_step(const TlIndex *idx, TSNode expr)
 {
 	int32_t loop = tl_index_loop_of(idx, expr);
-	if (loop < 0)
+	if (loop < 0 || tl_facts__step_closure(idx, idx->loops.items[loop].func))
 		return false;
 	char *name = tl_facts_root_name(idx, expr);
 	if (!name)
 		return false;
 	bool kept = false;
 	for (int32_t l = loop; l >= 0; l = idx->loops.items[l].parent) {
+		const TlLoop *lp = &idx->loops.items[l];
 		if (tl_facts__rebound_in(idx, l, name, expr))
 			break;
-		if (idx->loops.items[l].step & TL_STEP_TRAIN) {
-			kept = true;
-			break;
-		}
+		if (!(lp->step & TL_STEP_TRAIN))
+			continue;
+		bool stepping_outer = false;
+		for (int32_t p = lp->parent; !(lp->events & TL_EV_OPT_STEP) && p >= 0;
+		     p = idx->loops.items[p].parent)
+			stepping_outer = stepping_outer || (idx->loops.items[p].own_events & TL_EV_OPT_STEP);
+		if (stepping_outer)
+			continue;
+		kept = !tl_facts__once_guarded(idx, expr, lp->body);
+		break;
 	}
 	tl_free(name);
 	return kept;

@@ -239,3 +239,87 @@ def monai_running_average(model, loader):
         # expect: TL101
         raw.append(loss)
     return avg.aggregate(), raw
+
+
+# OK: a closure that backpropagates twice and keeps both losses in a list of
+# its own: all of it happens within one optimizer step.
+def closure_with_two_backwards(model, loader):
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    for x, y in loader:
+        def closure():
+            opt.zero_grad()
+            losses = []
+            for i in range(2):
+                loss = F.cross_entropy(model(x), y)
+                # ok: TL101
+                losses.append(loss)
+                loss.backward(retain_graph=i == 0)
+            return losses[-1]
+
+        opt.step(closure)
+
+
+# OK: outputs kept on the first step only, for a later comparison; kept
+# every tenth step, they still grow with training.
+def keep_first_step_outputs(model, loader):
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    first_outputs, snapshots = [], []
+    for step, (x, y) in enumerate(loader):
+        opt.zero_grad()
+        out = model(x)
+        F.cross_entropy(out, y).backward()
+        opt.step()
+        if step == 0:
+            # ok: TL101
+            first_outputs.append(out)
+        if step % 10 == 0:
+            # expect: TL101
+            snapshots.append(out)
+    return first_outputs, snapshots
+
+
+# OK: gradient accumulation over a group of micro-batches: the group's
+# outputs are listed anew for every optimizer step. A list made before the
+# training loop keeps every group's outputs.
+def accumulate_groups(model, groups):
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    all_outputs = []
+    for group in groups:
+        opt.zero_grad()
+        group_outputs = []
+        for x, y in group:
+            out = model(x)
+            # ok: TL101
+            group_outputs.append(out)
+            # expect: TL101
+            all_outputs.append(out)
+            (F.cross_entropy(out, y) / len(group)).backward()
+        opt.step()
+    return all_outputs
+
+
+def _train_step(model, opt, x, y):
+    if x.numel() == 0:
+        return None
+    opt.zero_grad()
+    loss = F.cross_entropy(model(x), y)
+    loss.backward()
+    opt.step()
+    return loss, x.size(0)
+
+
+# OK: the sample count a step helper returns beside its loss is a number;
+# the loss it returns is a graph tensor.
+def count_samples(model, loader):
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    seen, kept = 0, []
+    for x, y in loader:
+        result = _train_step(model, opt, x, y)
+        if result is None:
+            continue
+        loss, batch_size = result
+        # ok: TL101
+        seen += batch_size * 2
+        # expect: TL101
+        kept.append(loss)
+    return seen, kept
