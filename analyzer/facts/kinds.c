@@ -602,6 +602,94 @@ static bool tl_facts__backpropagated(const TlIndex *idx, const TlBinding *b)
 }
 
 
+/* True when `e` is a Python number or an RPC handle, in its own function:
+ * a number literal, `.item()`, `float(...)`, `int(...)`, `len(...)`,
+ * arithmetic on those, `rpc.remote(...)` / `rpc.rpc_async(...)`, or a name
+ * every binding of which in its scope is one (`total = 0.` then
+ * `total += loss.item()`). */
+static bool tl_facts__no_tensor_value(const TlIndex *idx, TSNode e, int depth)
+{
+	static const char *const numbers[] = { "float", "int", "len", "round" };
+	static const char *const handles[] = {
+		"torch.distributed.rpc.remote", "torch.distributed.rpc.rpc_async",
+	};
+	const TlSyms *sy = tl_syms();
+	e = tl_index_unparen(e);
+	if (ts_node_is_null(e) || depth > TL_FACTS_DEPTH)
+		return false;
+	TSSymbol s = ts_node_symbol(e);
+	if (s == sy->integer || s == sy->float_)
+		return true;
+	if (s == sy->unary_operator)
+		return tl_facts__no_tensor_value(idx, tl_tree_field(e, sy->f_argument), depth + 1);
+	if (s == sy->binary_operator)
+		return tl_facts__no_tensor_value(idx, tl_tree_field(e, sy->f_left), depth + 1) &&
+		       tl_facts__no_tensor_value(idx, tl_tree_field(e, sy->f_right), depth + 1);
+	if (s == sy->call) {
+		const TlCall *c = tl_index_call_at(idx, e);
+		if (!c)
+			return false;
+		if (c->receiver.id)
+			return c->method && strcmp(c->method, "item") == 0;
+		return (c->method && !c->qname && IN(c->method, numbers)) || (c->qname && IN(c->qname, handles));
+	}
+	if (s != sy->identifier)
+		return false;
+	const TlBinding *seen = tl_index_resolve_node(idx, e);
+	if (!seen || (seen->kind != TL_BIND_ASSIGN && seen->kind != TL_BIND_AUG))
+		return false;
+	char *name = tl_facts__dotted(idx, e);
+	const TlIntArray *all = name ? tl_index_bindings_of(idx, seen->func, name) : NULL;
+	tl_free(name);
+	bool yes = all && all->size > 0 && all->size <= 16;
+	for (uint32_t i = 0; yes && all && i < all->size; i++) {
+		const TlBinding *b = &idx->bindings.items[all->items[i]];
+		yes = (b->kind == TL_BIND_ASSIGN || b->kind == TL_BIND_AUG) && b->elem < 0 &&
+		      tl_facts__no_tensor_value(idx, b->value, depth + 1);
+	}
+	return yes;
+}
+
+static bool tl_facts__no_tensor_return(const TlIndex *idx, TSNode v, int depth)
+{
+	return tl_facts__no_tensor_value(idx, v, depth);
+}
+
+/* True when call `c` runs a function of the project (here or in another
+ * module) every return of which is a Python number or an RPC handle. */
+static bool tl_facts__returns_no_tensor(const TlIndex *idx, const TlCall *c, int depth)
+{
+	TlExtDef d;
+	if (depth > TL_FACTS_DEPTH || !tl_facts__callee_def(idx, c, &d))
+		return false;
+	bool ext = d.idx != idx;
+	if (ext)
+		tl_facts__ext_enter(idx);
+	bool yes = tl_facts__returns(d.idx, d.func, TL_RET_NO_TENSOR, tl_facts__no_tensor_return);
+	if (ext)
+		tl_facts__ext_leave(idx);
+	return yes;
+}
+
+/* For a binding of a tuple element (`logs` in `loss, logs = f(...)`): true
+ * when the first element of the same target is itself the receiver of a
+ * backward (`loss.backward()`), not only a value that flows into one. The
+ * bindings of one target are made one after another. */
+static bool tl_facts__first_element_backpropagated(const TlIndex *idx, const TlBinding *b)
+{
+	if (!tl_facts__names_hint(idx))
+		return false;
+	const uint8_t *consumed = tl_facts__backpropagated_bindings(idx);
+	if (!consumed)
+		return false;
+	for (const TlBinding *p = b; p > idx->bindings.items && ts_node_eq(p[-1].stmt, b->stmt);) {
+		p--;
+		if (p->elem == 0 && p->depth == 1)
+			return (consumed[p - idx->bindings.items] & TL_BACKPROP_SELF) != 0;
+	}
+	return false;
+}
+
 /* True when `e` (an expression a backward or a loss consumes) reads an
  * element under string key `key` (the key's text, quotes included), in
  * itself or in what the names it reads were bound to, a bounded number of
@@ -775,6 +863,12 @@ bool tl_facts__graph(const TlIndex *idx, TSNode expr, int depth)
 			TSNode a = tl_facts__arg(expr, 0);
 			return tl_facts__graph(idx, a, depth + 1) || tl_facts__elements_graph(idx, a, depth + 1);
 		}
+		/* A function of the project whose every return is a Python
+		 * number or an RPC handle (a trainer's forward that sums
+		 * `loss.item()`, a distributed loss handing back an RRef) makes
+		 * no graph tensor, whatever its name says. */
+		if ((c->events & (TL_EV_LOSS | TL_EV_FORWARD)) && tl_facts__returns_no_tensor(idx, c, depth))
+			return false;
 		if (c->events & (TL_EV_LOSS | TL_EV_FORWARD))
 			return true;
 		if (c->qname && IN(c->qname, torch_breaks_graph))
@@ -890,6 +984,12 @@ bool tl_facts__graph(const TlIndex *idx, TSNode expr, int depth)
 				 * comes first; what follows it are its statistics. */
 				const TlCall *vc = tl_index_call_at(idx, v);
 				if (b->elem > 0 && vc && (vc->events & TL_EV_LOSS) && !(vc->events & TL_EV_FORWARD))
+					return tl_facts__backpropagated(idx, b);
+				/* `loss, logs = model.forward(batch)` whose first element
+				 * the code backpropagates itself: a model that computes
+				 * its own loss returns it first, then its statistics. */
+				if (b->elem > 0 && vc && (vc->events & TL_EV_FORWARD) &&
+				    tl_facts__first_element_backpropagated(idx, b))
 					return tl_facts__backpropagated(idx, b);
 			}
 			if (tl_facts__graph(idx, v, depth + 1))

@@ -323,3 +323,26 @@ def count_samples(model, loader):
         # expect: TL101
         kept.append(loss)
     return seen, kept
+
+
+# OK: a model that computes its own loss returns it first and its logged
+# statistics after it; the code backpropagates that loss itself. A second
+# output of a forward whose first output only feeds the loss (a recurrent
+# state) carries the graph.
+def model_returns_loss_and_logs(model, loader):
+    rnn = nn.GRU(8, 8)
+    opt = torch.optim.SGD(list(model.parameters()) + list(rnn.parameters()), lr=0.1)
+    accuracy, states = 0.0, []
+    for x, y in loader:
+        loss, logs = model(x)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        # ok: TL101
+        accuracy += logs["accuracy"]
+        out, hidden = rnn(x)
+        F.cross_entropy(out, y).backward()
+        opt.step()
+        # expect: TL101
+        states.append(hidden)
+    return accuracy, states
