@@ -72,11 +72,12 @@ has names-hard-link "$tmp/out" "hard.py:"
 printf 'import torch\nfrom torch.cuda import empty_cache as ec\n\ndef train(model, loader, opt):\n    for x, y in loader:\n        loss = model(x).sum()\n        loss.backward()\n        opt.step()\n        opt.zero_grad()\n        ec()\n' >"$tmp/alias_api.py"
 run api-alias 1 "$bin" --isolated --format concise --select TL305 "$tmp/alias_api.py"
 has api-alias "$tmp/out" "alias_api.py:10:9: TL305"
-# TL101 is opt-in (issue 22: 44% precision over the ecosystem corpus): a
-# default run reports TL201 only; --extend-select TL101 adds it.
+# A plain run reports the canonical bug, `losses.append(loss)` in a training
+# loop (TL101), beside the missing zero_grad (TL201).
 run flagged-default 1 "$bin" --format concise -q "$tmp/flagged.py"
-lines flagged-default-concise "$tmp/out" 1
-hasnt flagged-default-tl101 "$tmp/out" "TL101"
+lines flagged-default-concise "$tmp/out" 2
+has flagged-default-tl101 "$tmp/out" "flagged.py:12:9: TL101 "
+has flagged-default-tl201 "$tmp/out" "flagged.py:11:9: TL201 "
 run flagged 1 "$bin" --extend-select TL101 --format concise "$tmp/flagged.py"
 has flagged-tl201 "$tmp/out" "flagged.py:11:9: TL201 "
 has flagged-tl101 "$tmp/out" "flagged.py:12:9: TL101 "

@@ -25,8 +25,8 @@ def train(model, loader):
 PY
 
 # --- json ------------------------------------------------------------------
-# train.py has a TL201 and a TL101; TL101 is opt-in (issue 22), so the runs
-# that read both name it with --extend-select TL101.
+# train.py has a TL201 and a TL101, both on by default (naming TL101 again
+# with --extend-select changes nothing).
 run json 1 "$bin" --extend-select TL101 --format json train.py
 json json-array "$tmp/out" "Array.isArray(d) && d.length === 2"
 json json-fields "$tmp/out" "d[0].code === 'TL201' && d[0].name === 'missing-zero-grad' && d[0].family === 'correctness' && d[0].severity === 'error' && d[0].path === 'train.py' && d[0].start.line === 11 && d[0].start.column === 9 && d[0].end.line === 11 && d[0].end.column === 19 && d[0].cell === null && d[0].message.length > 20 && d[0].fix.length > 10"
@@ -55,8 +55,10 @@ run statistics 1 "$bin" --extend-select TL101 --statistics train.py
 has statistics "$tmp/out" "    1  TL101  loss-accumulated-with-graph"
 lines statistics-lines "$tmp/out" 2
 run explain 0 "$bin" --explain TL101
-has explain-title "$tmp/out" "TL101 loss-accumulated-with-graph (memory, warning, opt-in: enable with --extend-select TL101)"
+has explain-title "$tmp/out" "TL101 loss-accumulated-with-graph (memory, warning, on by default)"
 has explain-body "$tmp/out" "### Why is this bad?"
+run explain-opt-in 0 "$bin" --explain TL106
+has explain-opt-in-title "$tmp/out" "TL106 tensor-kept-with-graph (memory, warning, opt-in: enable with --extend-select TL106)"
 has explain-source "$tmp/out" "(from https://github.com/torchlint/torchlint/blob/main/skills/torchlint-memory/SKILL.md)"
 run explain-unknown 2 "$bin" --explain TL999
 has explain-unknown "$tmp/err" "unknown rule 'TL999'"

@@ -59,10 +59,11 @@ def main():
         text = text.replace("        running += loss\n", "        note = 'é🔥'; running += loss\n")
         with open(path, "w", encoding="utf-8") as f:
             f.write(text)
-        # The test follows a TL101, opt-in since issue 22: the project's
-        # configuration turns it on, for the editor's server and the CLI alike.
+        # The test follows a TL101, on by default: the project's
+        # configuration (its root marker) selects nothing, for the editor's
+        # server and the CLI alike.
         with open(os.path.join(tmp, "torchlint.toml"), "w", encoding="utf-8") as f:
-            f.write('extend-select = ["TL101"]\n')
+            f.write("# the defaults\n")
         want_open = cli(path, text)
         out = os.path.join(tmp, "result.json")
         env = dict(os.environ, TORCHLINT=BIN, TL_FILE=path, TL_OUT=out, XDG_STATE_HOME=tmp,

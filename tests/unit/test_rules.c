@@ -608,10 +608,11 @@ static void test_rule_selected(void **state)
 	char bad[64];
 	TlSelection sel;
 
-	/* Defaults: every default-on rule, no opt-in one (TL101 is opt-in
-	 * since issue 22, TL307 from the start). */
+	/* Defaults: every default-on rule (TL101 among them), no opt-in one
+	 * (TL106, TL307). */
 	tl_selection_init(&sel);
-	assert_false(selected(set, &sel, "TL101"));
+	assert_true(selected(set, &sel, "TL101"));
+	assert_false(selected(set, &sel, "TL106"));
 	assert_false(selected(set, &sel, "TL307"));
 	assert_true(selected(set, &sel, "TL102"));
 	assert_true(selected(set, &sel, "TL201"));
