@@ -126,7 +126,7 @@ typedef enum TlRet {
 	TL_RET_ELEMENTS,  /* some return is a container holding a graph tensor */
 	TL_RET_HOST,      /* some return is a device value's data brought to the host */
 	TL_RET_HOST_PARAM, /* some return is a parameter's data brought to the host */
-	TL_RET_NO_TENSOR, /* every return is a Python number or an RPC handle */
+	TL_RET_NO_TENSOR, /* every return is a Python number, an RPC handle or a tuple */
 	TL_RET_COUNT
 } TlRet;
 bool tl_facts__returns(const TlIndex *idx, int32_t f, TlRet kind,

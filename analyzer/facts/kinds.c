@@ -629,9 +629,11 @@ static bool tl_facts__no_tensor_value(const TlIndex *idx, TSNode e, int depth)
 		const TlCall *c = tl_index_call_at(idx, e);
 		if (!c)
 			return false;
+		if (c->qname && IN(c->qname, handles))
+			return true;
 		if (c->receiver.id)
 			return c->method && strcmp(c->method, "item") == 0;
-		return (c->method && !c->qname && IN(c->method, numbers)) || (c->qname && IN(c->qname, handles));
+		return c->method && !c->qname && IN(c->method, numbers);
 	}
 	if (s != sy->identifier)
 		return false;
@@ -650,22 +652,70 @@ static bool tl_facts__no_tensor_value(const TlIndex *idx, TSNode e, int depth)
 	return yes;
 }
 
+/* A return that hands back no tensor: a Python number or an RPC handle
+ * (tl_facts__no_tensor_value), or a tuple (`return total, images`): a
+ * tuple is no tensor, whatever it holds (what it holds is the question of
+ * tl_facts__elements_graph and of the element read back). */
 static bool tl_facts__no_tensor_return(const TlIndex *idx, TSNode v, int depth)
 {
+	const TlSyms *sy = tl_syms();
+	v = tl_index_unparen(v);
+	if (!ts_node_is_null(v) && (ts_node_symbol(v) == sy->tuple || ts_node_symbol(v) == sy->expression_list))
+		return true;
 	return tl_facts__no_tensor_value(idx, v, depth);
 }
 
+/* The local function of `d.idx` that every return of function `d` hands
+ * back (`def make(): ... def inner(...): ...; return inner`), or -1. */
+static int32_t tl_facts__returned_def(const TlExtDef *d)
+{
+	const TlSyms *sy = tl_syms();
+	const TlFunc *fn = &d->idx->funcs.items[d->func];
+	int32_t found = -1;
+	for (uint32_t i = 0; i < fn->returns.size; i++) {
+		TSNode r = fn->returns.items[i];
+		TSNode v = ts_node_named_child_count(r) ? tl_index_unparen(ts_node_named_child(r, 0))
+							: (TSNode){ 0 };
+		if (ts_node_is_null(v) || ts_node_symbol(v) != sy->identifier)
+			return -1;
+		const TlBinding *b = tl_index_resolve_node(d->idx, v);
+		if (!b || b->kind != TL_BIND_DEF || b->ref < 0 || (found >= 0 && found != b->ref))
+			return -1;
+		found = b->ref;
+	}
+	return found;
+}
+
 /* True when call `c` runs a function of the project (here or in another
- * module) every return of which is a Python number or an RPC handle. */
+ * module) every return of which hands back no tensor
+ * (tl_facts__no_tensor_return); also a call of a name bound once to what
+ * a function of the project returns when that is one local function of
+ * its own (`criterion = DistributedLoss(nn.MSELoss)`, a factory that hands
+ * back its inner `def`). */
 static bool tl_facts__returns_no_tensor(const TlIndex *idx, const TlCall *c, int depth)
 {
+	const TlSyms *sy = tl_syms();
+	if (depth > TL_FACTS_DEPTH)
+		return false;
 	TlExtDef d;
-	if (depth > TL_FACTS_DEPTH || !tl_facts__callee_def(idx, c, &d))
+	bool found = tl_facts__callee_def(idx, c, &d);
+	bool made = false;
+	if (!found && !c->receiver.id && !ts_node_is_null(c->callee) &&
+	    ts_node_symbol(c->callee) == sy->identifier) {
+		TSNode v = tl_index_unparen(tl_facts__bound_once(idx, c->callee));
+		const TlCall *maker = ts_node_is_null(v) || ts_node_symbol(v) != sy->call
+					      ? NULL : tl_index_call_at(idx, v);
+		found = made = maker && tl_facts__callee_def(idx, maker, &d);
+	}
+	if (!found)
 		return false;
 	bool ext = d.idx != idx;
 	if (ext)
 		tl_facts__ext_enter(idx);
-	bool yes = tl_facts__returns(d.idx, d.func, TL_RET_NO_TENSOR, tl_facts__no_tensor_return);
+	if (made)
+		d.func = tl_facts__returned_def(&d);
+	bool yes = d.func >= 0 &&
+		   tl_facts__returns(d.idx, d.func, TL_RET_NO_TENSOR, tl_facts__no_tensor_return);
 	if (ext)
 		tl_facts__ext_leave(idx);
 	return yes;
@@ -997,6 +1047,12 @@ bool tl_facts__graph(const TlIndex *idx, TSNode expr, int depth)
 			if (b->elem >= 0 && ts_node_eq(v, tl_index_unparen(b->value)) &&
 			    tl_facts__elements_graph(idx, v, depth + 1))
 				return true;
+			/* A value the project's code makes as no tensor (an RPC
+			 * handle, whose `.backward(context_id)` is distributed
+			 * autograd's) is none, whatever is called on it. */
+			const TlCall *vc = b->elem < 0 && ts_node_symbol(v) == sy->call ? tl_index_call_at(idx, v) : NULL;
+			if (vc && tl_facts__returns_no_tensor(idx, vc, depth + 1))
+				return false;
 		}
 		return tl_facts__backpropagated(idx, b);
 	}

@@ -1,0 +1,2 @@
+from .remote import DistributedLoss
+from .trainer import ChunkedTrainer, TensorTrainer
