@@ -147,6 +147,17 @@ def plots_section(code):
     return out
 
 
+def has_costs_section(code):
+    """True when the measured-costs page has a section for the rule (a rule
+    with no reproduction in validate/ has none)."""
+    path = os.path.join(ROOT, "docs", "costs", "README.md")
+    try:
+        with open(path, encoding="utf-8") as f:
+            return any(l.startswith("## %s " % code) for l in f)
+    except FileNotFoundError:
+        return False
+
+
 def rule_page(exe, code):
     _, text = run(exe, "--explain", code)
     lines = text.splitlines()
@@ -155,7 +166,7 @@ def rule_page(exe, code):
     page = (HEADER % code + "# " + lines[0] + "\n" +
             page_links(markdown_lists("\n".join(body).rstrip("\n")), code) + "\n")
     extra = plots_section(code)
-    if not code.startswith("TL0"):
+    if not code.startswith("TL0") and has_costs_section(code):
         extra += ["All the measurements of this rule, with the other rules': "
                   "[Measured costs](../costs/README.md#%s)." % code.lower()]
     if extra:
