@@ -1050,7 +1050,8 @@ bool tl_facts__graph(const TlIndex *idx, TSNode expr, int depth)
 			/* A value the project's code makes as no tensor (an RPC
 			 * handle, whose `.backward(context_id)` is distributed
 			 * autograd's) is none, whatever is called on it. */
-			const TlCall *vc = b->elem < 0 && ts_node_symbol(v) == sy->call ? tl_index_call_at(idx, v) : NULL;
+			const TlCall *vc = b->kind == TL_BIND_ASSIGN && b->elem < 0 && ts_node_symbol(v) == sy->call
+						   ? tl_index_call_at(idx, v) : NULL;
 			if (vc && tl_facts__returns_no_tensor(idx, vc, depth + 1))
 				return false;
 		}

@@ -346,3 +346,31 @@ def model_returns_loss_and_logs(model, loader):
         # expect: TL101
         states.append(hidden)
     return accuracy, states
+
+
+class RegularizedModel(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(8, 1)
+
+    def forward(self, x):
+        return self.fc(x)
+
+    def _regularization(self):
+        return 0.0
+
+    # Flagged: adding a number (a helper that returns 0.0) to the loss
+    # leaves it a graph tensor.
+    def fit(self, batches, epochs):
+        opt = torch.optim.SGD(self.parameters(), lr=0.1)
+        for _ in range(epochs):
+            running = 0.0
+            for x in batches:
+                opt.zero_grad()
+                loss = -torch.mean(self(x))
+                loss += self._regularization()
+                loss.backward()
+                opt.step()
+                # expect: TL101
+                running += loss
+            print(running / len(batches))
