@@ -264,6 +264,60 @@ static bool tl_nb__help(const char *s, size_t n)
 	return p < n && tl_nb__help_name(s + p, n - p);
 }
 
+/* The Python state at the end of one line of code: the depth of the
+ * brackets left open, an open triple-quoted string (its quote character,
+ * or 0), and whether the line ends in a backslash that joins the next one.
+ * IPython only reads its own syntax at the start of a logical line: a line
+ * inside brackets (`"%d" \n % (x,)`) or a string is Python. */
+typedef struct TlNbState {
+	int depth;
+	char triple;
+	bool joined;
+} TlNbState;
+
+static void tl_nb__scan_python(const char *line, size_t n, TlNbState *st)
+{
+	char quote = 0; /* an open single-line string */
+	st->joined = false;
+	for (size_t k = 0; k < n; k++) {
+		char c = line[k];
+		if (st->triple) {
+			if (c == '\\') {
+				k++;
+			} else if (c == st->triple && k + 2 < n && line[k + 1] == c && line[k + 2] == c) {
+				st->triple = 0;
+				k += 2;
+			}
+			continue;
+		}
+		if (quote) {
+			if (c == '\\')
+				k++;
+			else if (c == quote)
+				quote = 0;
+			continue;
+		}
+		if (c == '#')
+			break;
+		if (c == '\'' || c == '"') {
+			if (k + 2 < n && line[k + 1] == c && line[k + 2] == c) {
+				st->triple = c;
+				k += 2;
+			} else {
+				quote = c;
+			}
+		} else if (c == '(' || c == '[' || c == '{') {
+			st->depth++;
+		} else if ((c == ')' || c == ']' || c == '}') && st->depth > 0) {
+			st->depth--;
+		}
+	}
+	size_t t = n;
+	while (t && (line[t - 1] == ' ' || line[t - 1] == '\t' || line[t - 1] == '\r'))
+		t--;
+	st->joined = !quote && !st->triple && t && line[t - 1] == '\\';
+}
+
 static void tl_nb__neutralise(char *text, size_t len)
 {
 	/* Cell magics whose body is still Python. */
@@ -284,6 +338,7 @@ static void tl_nb__neutralise(char *text, size_t len)
 	 * line, which IPython joins to it (`!pip install -q \` then one
 	 * package per line): the continuation is IPython syntax too. */
 	bool continued = false;
+	TlNbState py = { 0, 0, false };
 	size_t i = 0;
 	while (i < len) {
 		size_t end = i;
@@ -294,14 +349,19 @@ static void tl_nb__neutralise(char *text, size_t len)
 		size_t k = 0;
 		while (k < n && (line[k] == ' ' || line[k] == '\t'))
 			k++;
+		/* Only at the start of a logical line: not inside brackets or a
+		 * string, not after a backslash that joins Python lines. */
+		bool logical = !py.depth && !py.triple && !py.joined;
 		/* `%magic`, `!cmd`, and the auto-quote escapes `,f a b` / `;f a b`
 		 * (no Python statement starts with one of these). */
-		bool magic = k < n && (line[k] == '%' || line[k] == '!' ||
-				       (k == 0 && (line[k] == ',' || line[k] == ';')));
-		bool neutral = whole || continued || magic || tl_nb__help(line + k, n - k) ||
-			       tl_nb__magic_assignment(line, n);
+		bool magic = logical && k < n &&
+			     (line[k] == '%' || line[k] == '!' || (k == 0 && (line[k] == ',' || line[k] == ';')));
+		bool neutral = whole || continued || magic ||
+			       (logical && (tl_nb__help(line + k, n - k) || tl_nb__magic_assignment(line, n)));
 		if (neutral)
 			tl_nb__comment_line(line, n);
+		else
+			tl_nb__scan_python(line, n, &py);
 		size_t t = n;
 		while (t && (line[t - 1] == ' ' || line[t - 1] == '\t' || line[t - 1] == '\r'))
 			t--;

@@ -242,7 +242,9 @@ has notebook-not "$tmp/err" "not a notebook"
 # one TL000 at its first error (found in that cell alone) and nothing else
 # of it, the cells after it analysed as usual; a cell's last expression is
 # displayed, so TL206 is silent on it (not on a statement before it, nor
-# one whose value a `;` hides).
+# one whose value a `;` hides). IPython reads its syntax only at the start
+# of a logical line: a `%` that continues an expression in brackets, or a
+# line of a string, is Python.
 python3 - <<'PY'
 import json
 cells = [
@@ -253,6 +255,7 @@ cells = [
     "def f(:\n    pass\nclass C(:\n    pass\n",
     "y = torch.ones(2).to(dev)\ny.cpu()",
     "q = torch.ones(2)\nq.cpu();\n",
+    "epoch = 3\nmsg = (\n    'epoch %d'\n    % (epoch,))\ndoc = \"\"\"\n%not a magic\n\"\"\"\n%time x = 1\nr = torch.ones(2)\nr.cpu()\nprint(r, msg, doc)\n",
 ]
 nb = {"cells": [{"cell_type": "code", "source": c.splitlines(True), "metadata": {}, "outputs": [],
                  "execution_count": None} for c in cells],
@@ -265,6 +268,7 @@ ipy.ipynb:cell 3:2:17: TL000 syntax error: missing ')'; the rest of this cell is
 ipy.ipynb:cell 4:3:1: TL206 [*] `z.cpu()` returns a converted copy and leaves `z` as it was (tensors are not moved in place, unlike modules); assign the result: `z = z.cpu()`
 ipy.ipynb:cell 5:1:7: TL000 syntax error: missing ')'; the rest of this cell is not analysed, the other cells are
 ipy.ipynb:cell 7:2:1: TL206 [*] `q.cpu()` returns a converted copy and leaves `q` as it was (tensors are not moved in place, unlike modules); assign the result: `q = q.cpu()`
+ipy.ipynb:cell 8:10:1: TL206 [*] `r.cpu()` returns a converted copy and leaves `r` as it was (tensors are not moved in place, unlike modules); assign the result: `r = r.cpu()`
 OUT
 if cmp -s "$tmp/want" "$tmp/out"; then ok; else bad "notebook-ipython:"; diff "$tmp/want" "$tmp/out"; fi
 # One TL000 per broken cell, in the JSON report too.
