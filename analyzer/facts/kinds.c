@@ -2,6 +2,7 @@
  * that carries autograd history), and tensors whose construction is known.
  *
  * Owns: tl_facts_is_optimizer, tl_facts_optimizer_adaptive, tl_facts_is_scaler, tl_facts_in_scaler_class, tl_facts_is_module, tl_facts_is_graph, tl_facts_known_tensor and the module-class names. */
+#include "facts/apitable.h"
 #include "facts/internal.h"
 
 static bool tl_facts__module_value(const TlIndex *idx, TSNode v, int depth);
@@ -850,38 +851,6 @@ static int tl_facts__output_element_graph(const TlIndex *idx, TSNode v, TSNode k
 
 bool tl_facts__graph(const TlIndex *idx, TSNode expr, int depth)
 {
-	static const char *const breaks_graph[] = {
-		"item", "detach", "tolist", "numpy", "argmax", "argmin", "size", "dim",
-		"numel", "nelement", "eq", "ne", "lt", "gt", "le", "ge", "isnan",
-		"isinf", "isfinite", "any", "all", "long", "int", "bool", "byte",
-		"data_ptr", "get_device", "equal", "nonzero", "stride", "element_size",
-		"count_nonzero", "__len__",
-	};
-	static const char *const keeps_graph[] = {
-		"mean", "sum", "cpu", "to", "cuda", "float", "half", "double",
-		"bfloat16", "view", "reshape", "squeeze", "unsqueeze", "clone",
-		"contiguous", "flatten", "mul", "add", "sub", "div", "pow", "sqrt",
-		"exp", "log", "abs", "neg", "norm", "t", "transpose", "permute",
-		"expand", "repeat", "softmax", "log_softmax", "sigmoid", "tanh",
-		"relu", "clamp", "squeeze_", "unsqueeze_", "view_as", "reshape_as",
-		"max", "min", "prod", "std", "var", "logsumexp", "cumsum", "square",
-		"type_as", "masked_fill", "gather", "index_select",
-	};
-	static const char *const builtins_break[] = {
-		"float", "int", "bool", "len", "str", "round", "repr", "isinstance",
-	};
-	static const char *const builtins_keep[] = { "sum", "max", "min", "abs" };
-	/* Methods of a container that hand back one of its elements. */
-	static const char *const element_reads[] = { "get", "pop", "popitem", "setdefault" };
-	/* torch functions whose result has no autograd history. */
-	static const char *const torch_breaks_graph[] = {
-		"torch.autograd.grad", "torch.argmax", "torch.argmin", "torch.eq", "torch.ne",
-		"torch.lt", "torch.gt", "torch.le", "torch.ge", "torch.isnan", "torch.isinf",
-		"torch.isfinite", "torch.equal", "torch.allclose", "torch.isclose", "torch.numel",
-		"torch.is_tensor", "torch.nonzero", "torch.count_nonzero", "torch.bucketize",
-		"torch.searchsorted", "torch.unique", "torch.zeros_like", "torch.ones_like",
-		"torch.empty_like", "torch.randn_like", "torch.rand_like", "torch.full_like",
-	};
 	const TlSyms *sy = tl_syms();
 	if (depth > TL_FACTS_DEPTH)
 		return false;
@@ -899,19 +868,27 @@ bool tl_facts__graph(const TlIndex *idx, TSNode expr, int depth)
 		const TlCall *c = tl_index_call_at(idx, expr);
 		if (!c)
 			return false;
+		/* What a call does to the graph is data (api/api.tsv): a
+		 * method of any receiver by its name, a bare name as a builtin. */
 		if (c->receiver.id) {
-			if (IN(c->method, breaks_graph))
+			const TlApiRow *r = tl_api_method(c->method);
+			unsigned graph = r ? r->graph : TL_APIG_UNSAID;
+			if (graph == TL_APIG_BREAKS)
 				return false;
-			if (IN(c->method, keeps_graph))
+			if (graph == TL_APIG_KEEPS)
 				return tl_facts__graph(idx, c->receiver, depth + 1);
-			if (IN(c->method, element_reads) && tl_facts__elements_graph(idx, c->receiver, depth + 1))
+			if (graph == TL_APIG_ELEMENT && tl_facts__elements_graph(idx, c->receiver, depth + 1))
 				return true; /* out.get("loss") */
-		} else if (IN(c->method, builtins_break)) {
-			return false;
-		} else if (IN(c->method, builtins_keep)) {
-			/* sum(losses.values()), sum([l1, l2]): a reduction of graph elements */
-			TSNode a = tl_facts__arg(expr, 0);
-			return tl_facts__graph(idx, a, depth + 1) || tl_facts__elements_graph(idx, a, depth + 1);
+		} else {
+			const TlApiRow *r = tl_api_builtin(c->method);
+			unsigned graph = r ? r->graph : TL_APIG_UNSAID;
+			if (graph == TL_APIG_BREAKS)
+				return false;
+			if (graph == TL_APIG_KEEPS) {
+				/* sum(losses.values()), sum([l1, l2]): a reduction of graph elements */
+				TSNode a = tl_facts__arg(expr, 0);
+				return tl_facts__graph(idx, a, depth + 1) || tl_facts__elements_graph(idx, a, depth + 1);
+			}
 		}
 		/* A function of the project whose every return is a Python
 		 * number or an RPC handle (a trainer's forward that sums
@@ -921,7 +898,9 @@ bool tl_facts__graph(const TlIndex *idx, TSNode expr, int depth)
 			return false;
 		if (c->events & (TL_EV_LOSS | TL_EV_FORWARD))
 			return true;
-		if (c->qname && IN(c->qname, torch_breaks_graph))
+		/* torch functions whose result has no autograd history */
+		const TlApiRow *q = tl_api_qualified(c->qname);
+		if (q && q->graph == TL_APIG_BREAKS)
 			return false;
 		if (c->qname && tl_facts__starts(c->qname, "torch.") &&
 		    !tl_facts__starts(c->qname, "torch.nn.") && !tl_facts__starts(c->qname, "torch.optim")) {
