@@ -3,7 +3,8 @@
 ; statement on a value known to be a tensor: tensors are not moved in place,
 ; the moved copy is thrown away. Modules (moved in place) never match, nor
 ; temporaries (`torch.ones(1).cuda()` run for its side effect, CUDA init),
-; nor the last statement of a notebook cell (Jupyter displays its value).
+; nor a statement at the top level of a notebook (Jupyter displays the value
+; that ends a cell: the `displayed` fact, as TL219 reads it).
 ((expression_statement
   (call
     function: (attribute

@@ -295,7 +295,6 @@ void tl_source_release(TlSource *src)
 	tl_free(src->text);
 	tl_free(src->parse_text);
 	tl_array_release(&src->line_starts);
-	tl_array_release(&src->cell_starts);
 	memset(src, 0, sizeof *src);
 }
 

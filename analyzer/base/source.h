@@ -23,9 +23,6 @@ typedef struct TlSource {
 	 * length and offsets; NULL when there is no lone CR. Owned. */
 	char *parse_text;
 	TlArray(uint32_t) line_starts; /* byte offset where each line starts */
-	/* A notebook's program (engine/notebook.h): the byte offset where each
-	 * code cell starts, ascending; empty for a file. */
-	TlArray(uint32_t) cell_starts;
 } TlSource;
 
 typedef struct TlPosition {

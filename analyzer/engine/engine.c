@@ -1231,8 +1231,6 @@ void tl_engine_analyze_notebook(TlEngine *e, const TlNotebook *nb, const TlFileO
 		char why[64];
 		uint32_t from = out->size;
 		if (tl_source_init_text(&rest, prog->path, blank, prog->length, why, sizeof why)) {
-			for (uint32_t i = 0; i < prog->cell_starts.size; i++)
-				tl_array_push(&rest.cell_starts, prog->cell_starts.items[i]);
 			tl_engine_analyze_with(e, &rest, opt, out);
 			tl_source_release(&rest);
 		}

@@ -457,8 +457,6 @@ bool tl_notebook_load(TlNotebook *nb, const char *path, const char *text, size_t
 	json_decref(doc);
 	if (ok)
 		ok = tl_source_init_text(&nb->program, path, prog.data, prog.len, why, why_size);
-	for (uint32_t i = 0; ok && i < nb->cells.size; i++)
-		tl_array_push(&nb->program.cell_starts, nb->cells.items[i].text_start);
 	tl_buf_release(&prog);
 	if (!ok) {
 		tl_notebook_release(nb);

@@ -315,11 +315,10 @@ bool tl_facts_under_condition(const TlIndex *idx, TSNode node);
 /* True when `node` is in test code: a function (or one around it) named
  * `test...`, or a method of a class named `Test...`. */
 bool tl_facts_in_test_code(const TlIndex *idx, TSNode node);
-/* True when the value of the expression statement around `node` is shown
- * rather than thrown away: in a notebook, a top-level statement that ends
- * its cell (no statement after it in that cell; without a trailing `;`),
- * which Jupyter displays. Where the cells are not known (a program without
- * TlSource.cell_starts), every top-level statement of a notebook counts. */
+/* True when the value of the expression statement around `node` may be
+ * shown rather than thrown away: a statement at the top level of a
+ * notebook, which Jupyter displays when it ends its cell (the cells are
+ * one program here, so every top-level statement counts). */
 bool tl_facts_displayed(const TlIndex *idx, TSNode node);
 /* True when the value of `node` is written by torch.save: its first
  * argument (or obj=), an entry of a dict / list / tuple literal that is, or

@@ -995,20 +995,6 @@ const TlBinding *tl_facts__resolve_prefix(const TlIndex *idx, TSNode n)
 	return NULL;
 }
 
-/* The cell (index into `starts`, ascending) holding program byte `at`. */
-static uint32_t tl_facts__cell_of(const uint32_t *starts, uint32_t n, uint32_t at)
-{
-	uint32_t lo = 0, hi = n;
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		if (starts[mid] <= at)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 bool tl_facts_displayed(const TlIndex *idx, TSNode node)
 {
 	const TlSyms *sy = tl_syms();
@@ -1026,27 +1012,7 @@ bool tl_facts_displayed(const TlIndex *idx, TSNode node)
 	if (ts_node_is_null(stmt))
 		return false;
 	TSNode up = tl_index_parent(idx, stmt);
-	if (ts_node_is_null(up) || ts_node_symbol(up) != sy->module)
-		return false;
-	/* `x.cpu();`: a trailing semicolon hides the value. */
-	const char *t = idx->src->text;
-	uint32_t k = ts_node_end_byte(stmt), len = idx->src->length;
-	while (k < len && (t[k] == ' ' || t[k] == '\t'))
-		k++;
-	if (k < len && t[k] == ';')
-		return false;
-	/* Jupyter displays the last statement of a cell only: the next
-	 * statement (comments aside) is in another cell, or there is none. */
-	const uint32_t *cells = idx->src->cell_starts.items, ncells = idx->src->cell_starts.size;
-	if (!ncells)
-		return true; /* cells unknown: any top-level statement may be last */
-	TSNode next = ts_node_next_named_sibling(stmt);
-	while (!ts_node_is_null(next) && ts_node_symbol(next) == sy->comment)
-		next = ts_node_next_named_sibling(next);
-	if (ts_node_is_null(next))
-		return true;
-	return tl_facts__cell_of(cells, ncells, ts_node_start_byte(stmt)) !=
-	       tl_facts__cell_of(cells, ncells, ts_node_start_byte(next));
+	return !ts_node_is_null(up) && ts_node_symbol(up) == sy->module;
 }
 
 /* Whether `call` is a torch.save whose first argument is the name `name`. */

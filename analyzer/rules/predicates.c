@@ -421,7 +421,7 @@ const TlPredicateDef tl_predicates[] = {
 	{ "saved", NULL, NULL, NULL, tl_facts_saved,
 	  "the value is what torch.save writes: its first argument, an entry of a literal that is, or a name (or an element of one) assigned it that a later torch.save in the function passes" },
 	{ "displayed", NULL, NULL, NULL, tl_facts_displayed,
-	  "the expression statement around the node ends a notebook cell at its top level, where Jupyter displays its value" },
+	  "the expression statement around the node is at the top level of a notebook, where Jupyter displays a cell's last value" },
 	{ "in-test-code", NULL, NULL, NULL, tl_facts_in_test_code,
 	  "the node is in a function named test... (or one nested in it) or a method of a class named Test..." },
 	{ "dies-in-iteration", NULL, NULL, NULL, tl_facts_dies_in_iteration,

@@ -240,22 +240,22 @@ has notebook-not "$tmp/err" "not a notebook"
 # Notebooks as IPython runs them: its help syntax (wildcards too), magics
 # and shell escapes are never a syntax error; a cell that does not parse is
 # one TL000 at its first error (found in that cell alone) and nothing else
-# of it, the cells after it analysed as usual; a cell's last expression is
-# displayed, so TL206 is silent on it (not on a statement before it, nor
-# one whose value a `;` hides). IPython reads its syntax only at the start
-# of a logical line: a `%` that continues an expression in brackets, or a
-# line of a string, is Python.
+# of it, the cells after it analysed as usual; IPython reads its syntax
+# only at the start of a logical line: a `%` that continues an expression in
+# brackets, or a line of a string, is Python; Jupyter displays the
+# expression ending a cell, so TL206 is silent on top-level expression
+# statements (the `displayed` fact, as for TL219), not in a loop.
 python3 - <<'PY'
 import json
 cells = [
     "import torch\ndev = torch.device('cuda')\n",
     "torch.*Tensor?\n?torch.nn\nnn.Lin*??\n%timeit torch.ones(1)\n!pip list\nfiles = !ls\n",
     "w = torch.zeros(3)\nfor i in range(3:\n    w.to(dev)\nw.to(dev)\nprint(w)\n",
-    "import os\nz = torch.ones(2)\nz.cpu()\nprint(z)\n",
+    "import os\nz = torch.ones(2)\nfor i in range(2):\n    z.cpu()\nprint('epoch %d, loss %.4f'\n      % (1, 2.0))\ns = '''\n!not a shell\n%not a magic\n'''\n",
     "def f(:\n    pass\nclass C(:\n    pass\n",
     "y = torch.ones(2).to(dev)\ny.cpu()",
     "q = torch.ones(2)\nq.cpu();\n",
-    "epoch = 3\nmsg = (\n    'epoch %d'\n    % (epoch,))\ndoc = \"\"\"\n%not a magic\n\"\"\"\n%time x = 1\nr = torch.ones(2)\nr.cpu()\nprint(r, msg, doc)\n",
+    "epoch = 3\nmsg = (\n    'epoch %d'\n    % (epoch,))\ndoc = \"\"\"\n%not a magic\n\"\"\"\n%time x = 1\nr = torch.ones(2)\nfor _ in range(1):\n    r.cpu()\nprint(r, msg, doc)\n",
 ]
 nb = {"cells": [{"cell_type": "code", "source": c.splitlines(True), "metadata": {}, "outputs": [],
                  "execution_count": None} for c in cells],
@@ -265,10 +265,9 @@ PY
 run notebook-ipython 1 "$bin" --isolated --format concise -q ipy.ipynb
 cat >"$tmp/want" <<'OUT'
 ipy.ipynb:cell 3:2:17: TL000 syntax error: missing ')'; the rest of this cell is not analysed, the other cells are
-ipy.ipynb:cell 4:3:1: TL206 [*] `z.cpu()` returns a converted copy and leaves `z` as it was (tensors are not moved in place, unlike modules); assign the result: `z = z.cpu()`
+ipy.ipynb:cell 4:4:5: TL206 [*] `z.cpu()` returns a converted copy and leaves `z` as it was (tensors are not moved in place, unlike modules); assign the result: `z = z.cpu()`
 ipy.ipynb:cell 5:1:7: TL000 syntax error: missing ')'; the rest of this cell is not analysed, the other cells are
-ipy.ipynb:cell 7:2:1: TL206 [*] `q.cpu()` returns a converted copy and leaves `q` as it was (tensors are not moved in place, unlike modules); assign the result: `q = q.cpu()`
-ipy.ipynb:cell 8:10:1: TL206 [*] `r.cpu()` returns a converted copy and leaves `r` as it was (tensors are not moved in place, unlike modules); assign the result: `r = r.cpu()`
+ipy.ipynb:cell 8:11:5: TL206 [*] `r.cpu()` returns a converted copy and leaves `r` as it was (tensors are not moved in place, unlike modules); assign the result: `r = r.cpu()`
 OUT
 if cmp -s "$tmp/want" "$tmp/out"; then ok; else bad "notebook-ipython:"; diff "$tmp/want" "$tmp/out"; fi
 # One TL000 per broken cell, in the JSON report too.

@@ -377,6 +377,24 @@ static void test_notebook_help(void **state)
 	tl_notebook_release(&nb);
 }
 
+/* A line that continues a Python statement (inside brackets, a
+ * triple-quoted string, after a backslash) is never IPython syntax: `% (a,
+ * b)` there is the string-format operator. */
+static const char *const notebook_python_json =
+	"{\"cells\": [\n"
+	" {\"cell_type\": \"code\", \"source\": [\"print('%d' \\n\", \"      % (1))\\n\", \"s = '''\\n\", \"!x\\n\", \"'''\\n\", \"y = 1 + \\\\\\n\", \"!z\\n\", \"!ls\\n\"]}\n"
+	"], \"metadata\": {}, \"nbformat\": 4, \"nbformat_minor\": 5}\n";
+
+static void test_notebook_python_lines(void **state)
+{
+	(void)state;
+	TlNotebook nb;
+	char why[256];
+	assert_true(tl_notebook_load(&nb, "n.ipynb", notebook_python_json, strlen(notebook_python_json), why, sizeof why));
+	assert_string_equal(nb.program.text, "print('%d' \n      % (1))\ns = '''\n!x\n'''\ny = 1 + \\\n!z\n#ls\n");
+	tl_notebook_release(&nb);
+}
+
 static void test_notebook_mapping(void **state)
 {
 	(void)state;
@@ -458,6 +476,7 @@ int main(void)
 		cmocka_unit_test(test_notebook_program),
 		cmocka_unit_test(test_notebook_continuations),
 		cmocka_unit_test(test_notebook_help),
+		cmocka_unit_test(test_notebook_python_lines),
 		cmocka_unit_test(test_notebook_mapping),
 		cmocka_unit_test(test_notebook_errors),
 		cmocka_unit_test(test_github_escape),
