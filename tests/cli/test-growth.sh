@@ -117,7 +117,12 @@ cpu() {
 printf 'import torch\nx = 1\n' >"$tmp/empty.py"
 base=$(cpu "$tmp/empty.py")
 # kind, 1x size (8x is measured against it), extension, limit on the ratio
-# (default 20)
+# (default 20). A 1x time under 0.05 s of CPU above start-up counts as
+# 0.05 s: below that a loaded machine's noise alone moved a ratio over its
+# limit ("evalcalls": 0.02 s at 1x, ratio 13 idle, 21 at load average 6).
+# A quadratic generator still fails: 64 times a 1x of 0.02 s is 1.3 s,
+# 26 times the floor. (Its 8x size cannot grow instead: 8,000 evaluation
+# forwards are close to the per-file cap of 10,000 findings.)
 while read -r kind n ext limit; do
 	limit=${limit:-20}
 	gen "$kind" "$n" >"$tmp/$kind-1.$ext"
@@ -125,7 +130,7 @@ while read -r kind n ext limit; do
 	t1=$(cpu "$tmp/$kind-1.$ext")
 	t8=$(cpu "$tmp/$kind-8.$ext")
 	verdict=$(awk -v a="$t1" -v b="$t8" -v z="$base" -v l="$limit" 'BEGIN {
-		a -= z; b -= z; if (a < 0.02) a = 0.02
+		a -= z; b -= z; if (a < 0.05) a = 0.05
 		r = b / a; printf "%.1f %s", r, (r <= l ? "ok" : "bad") }')
 	echo "growth $kind: ${t1}s at 1x, ${t8}s at 8x (start-up ${base}s): ratio ${verdict% *}"
 	if [ "${verdict#* }" = ok ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $kind grows super-linearly"; fi
