@@ -708,11 +708,17 @@ static bool tl_facts__once_guarded(const TlIndex *idx, TSNode node, TSNode top)
 }
 
 /* True when function `func` is handed to an optimizer's step as its closure
- * (`opt.step(closure)`): all of its iterations belong to one step. */
+ * (`opt.step(closure)`): all of its iterations belong to one step. The
+ * call that hands it over is in the scope that defines it (a scan of every
+ * call of the file per question made a file of thousands of loops
+ * quadratic). */
 static bool tl_facts__step_closure(const TlIndex *idx, int32_t func)
 {
-	for (uint32_t i = 0; func >= 0 && i < idx->calls.size; i++) {
-		const TlCall *c = &idx->calls.items[i];
+	if (func < 0)
+		return false;
+	const TlIntArray *calls = tl_index_scope_calls(idx, idx->funcs.items[func].parent);
+	for (uint32_t i = 0; calls && i < calls->size; i++) {
+		const TlCall *c = &idx->calls.items[calls->items[i]];
 		if (c->arg_target == func && (c->events & TL_EV_OPT_STEP))
 			return true;
 	}
