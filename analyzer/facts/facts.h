@@ -484,12 +484,6 @@ bool tl_facts_kept_across_training_step(const TlIndex *idx, TSNode expr);
  * stores detach what they are handed (MONAI's CumulativeAverage): it keeps
  * no graph (facts/containers.c). */
 bool tl_facts_detaching_container(const TlIndex *idx, TSNode container);
-/* True when `store` (`self.sum += val * n`, `self.history.append(val)`) is
- * in a method of a local helper class (no module) that a training loop
- * calls once per step, on an object made before the loop, with a graph
- * tensor for the stored parameter: each call keeps that step's graph in
- * the object (facts/keepers.c). */
-bool tl_facts_kept_by_helper(const TlIndex *idx, TSNode store);
 /* True when `arg` is an argument of a method call on an object that
  * outlives a training step loop around the call (`meter.update(loss)`),
  * and the method (of a helper class that is no module, in this file or

@@ -11,10 +11,9 @@
  * graph tensor over (`meter.update(loss)`), where the fix belongs, also
  * when the helper's class lives in another module of the project: a
  * helper method's stores into `self` are read from its own module's index
- * (tl_facts_kept_by_callee). tl_facts_kept_by_helper answers the same
- * question from the store's side, for a helper of the same file.
+ * (tl_facts_kept_by_callee).
  *
- * Owns: tl_facts_kept_by_helper, tl_facts_kept_by_callee. */
+ * Owns: tl_facts_kept_by_callee. */
 #include "facts/internal.h"
 
 /* The parameter of function `f` that `value` is (`val`) or scales
@@ -97,72 +96,6 @@ static bool tl_facts__backward_reads_attr(const TlIndex *idx, const char *attr, 
 				return true;
 			break;
 		}
-	}
-	return false;
-}
-
-static bool tl_facts__attr_backpropagated(const TlIndex *idx, int32_t cls, const char *attr)
-{
-	return tl_facts__backward_reads_attr(idx, attr, tl_facts__returns_attr(idx, cls, attr));
-}
-
-bool tl_facts_kept_by_helper(const TlIndex *idx, TSNode store)
-{
-	const TlSyms *sy = tl_syms();
-	store = tl_index_unparen(store);
-	if (ts_node_is_null(store))
-		return false;
-	int32_t f = tl_index_func_of(idx, store);
-	if (f < 0)
-		return false;
-	const TlFunc *fn = &idx->funcs.items[f];
-	/* A method of a local class that is no module (a module's own state
-	 * is model computation), outside any loop of its own. */
-	if (fn->cls < 0 || idx->classes.items[fn->cls].is_module || fn->escapes ||
-	    !fn->call_sites.size || tl_index_loop_of(idx, store) >= 0)
-		return false;
-	/* What it stores, and into which attribute of self. */
-	TSNode target = { 0 }, value = { 0 };
-	TSSymbol s = ts_node_symbol(store);
-	if (s == sy->augmented_assignment) {
-		target = tl_index_unparen(tl_tree_field(store, sy->f_left));
-		value = tl_tree_field(store, sy->f_right);
-	} else if (s == sy->call) {
-		const TlCall *c = tl_index_call_at(idx, store);
-		if (!c || !c->method || strcmp(c->method, "append") != 0 || !c->receiver.id)
-			return false;
-		target = tl_index_unparen(c->receiver);
-		value = tl_facts__arg(store, 0);
-	} else {
-		return false;
-	}
-	if (ts_node_is_null(target) || ts_node_symbol(target) != sy->attribute ||
-	    !tl_index_text_is(idx, tl_tree_field(target, sy->f_object), "self"))
-		return false;
-	const TlBinding *param = tl_facts__param_stored(idx, value, f);
-	if (!param)
-		return false;
-	uint32_t alen = 0;
-	const char *at = tl_index_text(idx, tl_tree_field(target, sy->f_attribute), &alen);
-	char attr[128];
-	if (!at || !alen || alen >= sizeof attr)
-		return false;
-	memcpy(attr, at, alen);
-	attr[alen] = 0;
-	if (tl_facts__attr_backpropagated(idx, fn->cls, attr))
-		return false;
-	/* A call made once per training step, on an object that outlives the
-	 * step, with a graph tensor for the parameter. */
-	for (uint32_t i = 0; i < fn->call_sites.size; i++) {
-		const TlCall *c = &idx->calls.items[fn->call_sites.items[i]];
-		if (c->func == f || c->loop < 0 || !c->receiver.id)
-			continue;
-		if (!tl_facts_in_step_loop(idx, c->node, TL_STEP_TRAIN, false) ||
-		    !tl_facts_outlives_iteration(idx, c->receiver))
-			continue;
-		TSNode arg = tl_facts__param_arg_of(idx, param, c);
-		if (!ts_node_is_null(arg) && tl_facts_is_graph(idx, arg))
-			return true;
 	}
 	return false;
 }

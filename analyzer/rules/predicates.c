@@ -344,8 +344,6 @@ const TlPredicateDef tl_predicates[] = {
 	  "the node is inside a loop body of its own function" },
 	{ "model-computation", NULL, NULL, NULL, tl_facts_model_computation,
 	  "the stored-to container is a local of a model's own computation: a loop in an nn.Module method (or a helper only its methods call) that runs no backward nor optimizer step, not self. state" },
-	{ "kept-by-helper", NULL, NULL, NULL, tl_facts_kept_by_helper,
-	  "the store is in a method of a local helper class (no module) that a training loop calls once per step, on an object made before the loop, with a graph tensor for the stored parameter (`meter.update(loss)` storing `self.sum += val * n`)" },
 	{ "kept-across-training-step", NULL, NULL, NULL, tl_facts_kept_across_training_step,
 	  "the stored-to name survives the iterations of a training step loop around the store (one whose iteration runs a backward or an optimizer step): it is bound anew neither in that loop nor in a loop between it and the store" },
 	{ "detaching-container", NULL, NULL, NULL, tl_facts_detaching_container,
