@@ -1,12 +1,12 @@
 /* Build tool: checks the API tables (the .tsv files under api/) with the
- * analyzer's own parser (analyzer/facts/apiparse.c) before they are
+ * analyzer's own parser (analyzer/model/apiparse.c) before they are
  * embedded, so that a malformed row, an unknown column value or a repeated
  * name stops the build with the file and line.
  * usage: apicheck TABLE... */
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "facts/apitable.h"
+#include "model/apitable.h"
 
 static int tl_apicheck_one(const char *path)
 {

@@ -184,7 +184,7 @@ def build(root=ROOT, out=None, jobs=None, log=print):
     apicheck = os.path.join(work, "apicheck")
     tables = sorted(os.path.relpath(f, root) for f in glob.glob(os.path.join(root, "api", "*.tsv")))
     for cmd in ([*cc, "-std=c11", "-O1", "-I", "analyzer", "-o", apicheck, "tools/apicheck.c",
-                 "analyzer/facts/apiparse.c"],
+                 "analyzer/model/apiparse.c"],
                 [apicheck, *tables],
                 [*cc, "-std=c11", "-O1", "-o", embed, "tools/embed.c"],
                 [embed, os.path.join(work, "gen", "embedded.c"), *embed_files(root)]):

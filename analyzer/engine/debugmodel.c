@@ -13,7 +13,7 @@
 #include "base/buf.h"
 #include "base/escape.h"
 #include "base/source.h"
-#include "facts/apitable.h"
+#include "model/apitable.h"
 #include "facts/facts.h"
 #include "syntax/index.h"
 #include "syntax/syms.h"

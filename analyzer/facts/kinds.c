@@ -2,7 +2,7 @@
  * that carries autograd history), and tensors whose construction is known.
  *
  * Owns: tl_facts_is_optimizer, tl_facts_optimizer_adaptive, tl_facts_is_scaler, tl_facts_in_scaler_class, tl_facts_is_module, tl_facts_is_graph, tl_facts_known_tensor and the module-class names. */
-#include "facts/apitable.h"
+#include "model/apitable.h"
 #include "facts/internal.h"
 
 static bool tl_facts__module_value(const TlIndex *idx, TSNode v, int depth);

@@ -1,4 +1,4 @@
-/* Unit tests for analyzer/facts/apitable.h: the parser of an API table
+/* Unit tests for analyzer/model/apitable.h: the parser of an API table
  * (every malformed row is refused with its file and line, unknown column
  * values too), its lookup, the build's check (tools/apicheck.c) and the
  * embedded table itself (it parses, and no name is in it twice). */
@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "base/embedded.h"
-#include "facts/apitable.h"
+#include "model/apitable.h"
 
 #define HEADER "name graph kind device dtype roles\n"
 

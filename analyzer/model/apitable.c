@@ -3,7 +3,7 @@
  * (pthread_once), and kept for the life of the process.
  *
  * Owns: the embedded table, tl_api_table and its lookups. */
-#include "facts/apitable.h"
+#include "model/apitable.h"
 
 #include <pthread.h>
 #include <stdio.h>

@@ -4,7 +4,7 @@
  * embedded copy (apitable.c).
  *
  * Owns: tl_api_parse, tl_api_find, the column names. */
-#include "facts/apitable.h"
+#include "model/apitable.h"
 
 #include <stdarg.h>
 #include <stdio.h>
