@@ -34,11 +34,12 @@ static void tl_debug__row(TlBuf *b, const char *how, const char *prefix, const c
 		tl_buf_add(b, ": no row\n");
 		return;
 	}
-	char roles[64];
+	char roles[64], sets[256];
 	tl_api_roles_format(r->roles, roles, sizeof roles);
-	tl_buf_addf(b, ": api/api.tsv:%u graph=%s kind=%s device=%s dtype=%s roles=%s\n", (unsigned)r->line,
-		    tl_api_graph_name(r->graph), tl_api_kind_name(r->kind), tl_api_device_name(r->device),
-		    tl_api_dtype_name(r->dtype), roles);
+	tl_api_sets_format(r->sets, sets, sizeof sets);
+	tl_buf_addf(b, ": api/api.tsv:%u graph=%s kind=%s device=%s dtype=%s roles=%s sets=%s\n",
+		    (unsigned)r->line, tl_api_graph_name(r->graph), tl_api_kind_name(r->kind),
+		    tl_api_device_name(r->device), tl_api_dtype_name(r->dtype), roles, sets);
 }
 
 /* Splits `arg` into a path and a line: `train.py:12` is train.py, line 12,
@@ -119,15 +120,22 @@ static int tl_debug__model(const char *arg, FILE *out, FILE *err)
 		else
 			tl_buf_add(&b, "(none)");
 		tl_buf_add(&b, "\n");
-		/* The lookups the graph-tensor questions make (facts/kinds.c):
-		 * a call on a receiver by its method, a call of a bare name as
-		 * a builtin, and the qualified name. */
+		/* The lookups the facts make: a call on a receiver by its
+		 * method, a call of a bare name as a builtin, the qualified
+		 * name, and (where the table has it) the last part of the
+		 * qualified name from any module. */
 		if (c->method && !ts_node_is_null(c->receiver))
 			tl_debug__row(&b, "method", ".", c->method, tl_api_method(c->method));
 		else if (c->method)
 			tl_debug__row(&b, "builtin", "builtins.", c->method, tl_api_builtin(c->method));
-		if (c->qname)
+		if (c->qname) {
 			tl_debug__row(&b, "qualified", "", c->qname, tl_api_qualified(c->qname));
+			const TlApiRow *any = tl_api_any(c->qname);
+			if (any) {
+				const char *dot = strrchr(c->qname, '.');
+				tl_debug__row(&b, "any", "*.", dot ? dot + 1 : c->qname, any);
+			}
+		}
 	}
 	if (!shown) {
 		if (line)

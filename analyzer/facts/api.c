@@ -4,145 +4,56 @@
  *
  * Owns: tl_facts_is_api, tl_facts_passes_keyword, tl_facts_argument (and whether an
  * argument is passed or off), tl_facts_is_device, tl_facts_moves_to_device. */
+#include "model/apitable.h"
 #include "facts/internal.h"
 
 /* ---- APIs, keywords, devices ------------------------------------------------------ */
 
-/* The qualified names of each TlApi kind. */
-static const char *const tl_facts__api_factory[] = {
-	"torch.zeros", "torch.ones", "torch.empty", "torch.full", "torch.rand", "torch.randn",
-	"torch.randint", "torch.arange", "torch.linspace", "torch.eye",
+/* Which set of the table's `sets` column each TlApi is (api/api.tsv). */
+static const uint32_t tl_facts__api_sets[TL_API_COUNT] = {
+	[TL_API_TENSOR_FACTORY] = TL_APIS_TENSOR_FACTORY,
+	[TL_API_RANDOM_FACTORY] = TL_APIS_RANDOM_FACTORY,
+	[TL_API_TENSOR_FROM_DATA] = TL_APIS_TENSOR_FROM_DATA,
+	[TL_API_DEPRECATED_AMP] = TL_APIS_DEPRECATED_AMP,
+	[TL_API_CPU_AMP] = TL_APIS_CPU_AMP,
+	[TL_API_TORCH_LOAD] = TL_APIS_TORCH_LOAD,
+	[TL_API_HUB_LOAD] = TL_APIS_HUB_LOAD,
+	[TL_API_ACTIVATION_CHECKPOINT] = TL_APIS_ACTIVATION_CHECKPOINT,
+	[TL_API_EMPTY_CACHE] = TL_APIS_EMPTY_CACHE,
+	[TL_API_DATA_LOADER] = TL_APIS_DATA_LOADER,
+	[TL_API_LOG] = TL_APIS_LOG,
+	[TL_API_SOFTMAX_FUNCTION] = TL_APIS_SOFTMAX_FUNCTION,
+	[TL_API_SOFTMAX_MODULE] = TL_APIS_SOFTMAX_MODULE,
+	[TL_API_FUNCTIONAL_DROPOUT] = TL_APIS_FUNCTIONAL_DROPOUT,
+	[TL_API_DROPOUT_MODULE] = TL_APIS_DROPOUT_MODULE,
+	[TL_API_ANOMALY_MODE] = TL_APIS_ANOMALY_MODE,
+	[TL_API_TORCH_SAVE] = TL_APIS_TORCH_SAVE,
+	[TL_API_OUT_OF_PLACE] = TL_APIS_OUT_OF_PLACE,
 };
-static const char *const tl_facts__api_random_factory[] = {
-	"torch.rand", "torch.randn", "torch.randint",
-};
-static const char *const tl_facts__api_from_data[] = {
-	"torch.tensor", "torch.as_tensor", "torch.from_numpy",
-};
-static const char *const tl_facts__api_deprecated_amp[] = {
-	"torch.cuda.amp.autocast", "torch.cuda.amp.GradScaler", "torch.cuda.amp.custom_fwd",
-	"torch.cuda.amp.custom_bwd", "torch.cpu.amp.autocast", "torch.cpu.amp.GradScaler",
-	"torch.cuda.amp.autocast_mode.autocast", "torch.cuda.amp.autocast_mode.custom_fwd",
-	"torch.cuda.amp.autocast_mode.custom_bwd", "torch.cuda.amp.grad_scaler.GradScaler",
-	"torch.cpu.amp.autocast_mode.autocast", "torch.cpu.amp.grad_scaler.GradScaler",
-};
-static const char *const tl_facts__api_cpu_amp[] = {
-	"torch.cpu.amp.autocast", "torch.cpu.amp.GradScaler", "torch.cpu.amp.autocast_mode.autocast",
-	"torch.cpu.amp.grad_scaler.GradScaler",
-};
-static const char *const tl_facts__api_torch_load[] = { "torch.load", "torch.serialization.load" };
-/* Loaders of a downloaded checkpoint whose weights_only default stays False
- * (torchvision's re-export is the same function). */
-static const char *const tl_facts__api_hub_load[] = {
-	"torch.hub.load_state_dict_from_url", "torch.utils.model_zoo.load_url",
-	"torch.utils.model_zoo.load_state_dict_from_url",
-	"torchvision.models.utils.load_state_dict_from_url",
-};
-static const char *const tl_facts__api_checkpoint[] = {
-	"torch.utils.checkpoint.checkpoint", "torch.utils.checkpoint.checkpoint_sequential",
-};
-static const char *const tl_facts__api_empty_cache[] = {
-	"torch.cuda.empty_cache", "torch.cuda.memory.empty_cache", "torch.mps.empty_cache",
-	"torch.xpu.empty_cache",
-};
-static const char *const tl_facts__api_log[] = { "torch.log" };
-static const char *const tl_facts__api_softmax_function[] = {
-	"torch.nn.functional.softmax", "torch.nn.functional.log_softmax", "torch.nn.functional.softmin",
-};
-static const char *const tl_facts__api_softmax_module[] = {
-	"torch.nn.Softmax", "torch.nn.LogSoftmax", "torch.nn.Softmin",
-	"torch.nn.modules.activation.Softmax", "torch.nn.modules.activation.LogSoftmax",
-	"torch.nn.modules.activation.Softmin", "torch.nn.modules.Softmax",
-	"torch.nn.modules.LogSoftmax", "torch.nn.modules.Softmin",
-};
-static const char *const tl_facts__api_functional_dropout[] = {
-	"torch.nn.functional.dropout", "torch.nn.functional.dropout1d", "torch.nn.functional.dropout2d",
-	"torch.nn.functional.dropout3d", "torch.nn.functional.alpha_dropout",
-	"torch.nn.functional.feature_alpha_dropout",
-};
-static const char *const tl_facts__api_dropout_module[] = {
-	"torch.nn.Dropout", "torch.nn.Dropout1d", "torch.nn.Dropout2d", "torch.nn.Dropout3d",
-	"torch.nn.AlphaDropout", "torch.nn.FeatureAlphaDropout",
-	"torch.nn.modules.dropout.Dropout", "torch.nn.modules.Dropout",
-};
-static const char *const tl_facts__api_torch_save[] = { "torch.save", "torch.serialization.save" };
-static const char *const tl_facts__api_anomaly[] = {
-	"torch.autograd.set_detect_anomaly", "torch.autograd.detect_anomaly",
-	"torch.autograd.anomaly_mode.set_detect_anomaly", "torch.autograd.anomaly_mode.detect_anomaly",
-};
-/* Torch functions that return a new tensor and have an in-place twin
- * (`torch.clamp` / `Tensor.clamp_`), and the view and shape functions. */
-static const char *const tl_facts__api_out_of_place[] = {
-	"torch.clamp", "torch.clip", "torch.masked_fill", "torch.add", "torch.sub", "torch.mul",
-	"torch.div", "torch.relu", "torch.sigmoid", "torch.tanh", "torch.abs", "torch.neg",
-	"torch.exp", "torch.sqrt", "torch.pow", "torch.unsqueeze", "torch.squeeze",
-	"torch.transpose", "torch.flatten", "torch.reshape", "torch.permute", "torch.index_fill",
-	"torch.scatter", "torch.nan_to_num", "torch.tril", "torch.triu", "torch.round",
-	"torch.floor", "torch.ceil", "torch.clamp_min", "torch.clamp_max",
-};
-static const char *const tl_facts__api_loader[] = {
-	"torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader",
-};
-
-/* The names of kind `api` and how many (tl_facts_api_words). */
-static const char *const *tl_facts__api_names(TlApi api, size_t *n)
-{
-#define TL_FACTS__NAMES(set) (*n = sizeof(set) / sizeof *(set), (set))
-	switch (api) {
-	case TL_API_TENSOR_FACTORY:
-		return TL_FACTS__NAMES(tl_facts__api_factory);
-	case TL_API_RANDOM_FACTORY:
-		return TL_FACTS__NAMES(tl_facts__api_random_factory);
-	case TL_API_TENSOR_FROM_DATA:
-		return TL_FACTS__NAMES(tl_facts__api_from_data);
-	case TL_API_DEPRECATED_AMP:
-		return TL_FACTS__NAMES(tl_facts__api_deprecated_amp);
-	case TL_API_CPU_AMP:
-		return TL_FACTS__NAMES(tl_facts__api_cpu_amp);
-	case TL_API_TORCH_LOAD:
-		return TL_FACTS__NAMES(tl_facts__api_torch_load);
-	case TL_API_HUB_LOAD:
-		return TL_FACTS__NAMES(tl_facts__api_hub_load);
-	case TL_API_ACTIVATION_CHECKPOINT:
-		return TL_FACTS__NAMES(tl_facts__api_checkpoint);
-	case TL_API_EMPTY_CACHE:
-		return TL_FACTS__NAMES(tl_facts__api_empty_cache);
-	case TL_API_DATA_LOADER:
-		return TL_FACTS__NAMES(tl_facts__api_loader);
-	case TL_API_LOG:
-		return TL_FACTS__NAMES(tl_facts__api_log);
-	case TL_API_SOFTMAX_FUNCTION:
-		return TL_FACTS__NAMES(tl_facts__api_softmax_function);
-	case TL_API_SOFTMAX_MODULE:
-		return TL_FACTS__NAMES(tl_facts__api_softmax_module);
-	case TL_API_FUNCTIONAL_DROPOUT:
-		return TL_FACTS__NAMES(tl_facts__api_functional_dropout);
-	case TL_API_DROPOUT_MODULE:
-		return TL_FACTS__NAMES(tl_facts__api_dropout_module);
-	case TL_API_ANOMALY_MODE:
-		return TL_FACTS__NAMES(tl_facts__api_anomaly);
-	case TL_API_TORCH_SAVE:
-		return TL_FACTS__NAMES(tl_facts__api_torch_save);
-	case TL_API_OUT_OF_PLACE:
-		return TL_FACTS__NAMES(tl_facts__api_out_of_place);
-	case TL_API_COUNT:
-		break;
-	}
-#undef TL_FACTS__NAMES
-	*n = 0;
-	return NULL;
-}
 
 size_t tl_facts_api_words(TlApi api, const char **out, size_t cap)
 {
-	size_t n, count = 0;
-	const char *const *names = tl_facts__api_names(api, &n);
-	for (size_t i = 0; i < n; i++) {
-		const char *dot = strrchr(names[i], '.');
-		const char *w = dot ? dot + 1 : names[i];
+	if ((unsigned)api >= TL_API_COUNT)
+		return 0;
+	const TlApiTable *t = tl_api_table();
+	size_t count = 0;
+	for (size_t i = 0; i < t->count; i++) {
+		const TlApiRow *r = &t->rows[i];
+		if (r->form != TL_API_QUALIFIED || !(r->sets & tl_facts__api_sets[api]))
+			continue;
+		/* The last part of the name: the rows borrow the table's text,
+		 * which lives as long as the process. */
+		const char *w = r->name;
+		size_t n = r->len;
+		for (size_t k = r->len; k > 0; k--)
+			if (r->name[k - 1] == '.') {
+				w = r->name + k;
+				n = r->len - k;
+				break;
+			}
 		bool seen = false;
 		for (size_t k = 0; k < count && !seen; k++)
-			seen = strcmp(out[k], w) == 0;
+			seen = strlen(out[k]) == n && memcmp(out[k], w, n) == 0;
 		if (!seen && count < cap)
 			out[count++] = w;
 	}
@@ -151,9 +62,8 @@ size_t tl_facts_api_words(TlApi api, const char **out, size_t cap)
 
 bool tl_facts__qname_is_api(const char *q, TlApi api)
 {
-	size_t n;
-	const char *const *names = tl_facts__api_names(api, &n);
-	return names && tl_facts__in(q, names, n);
+	const TlApiRow *r = (unsigned)api < TL_API_COUNT ? tl_api_qualified(q) : NULL;
+	return r && (r->sets & tl_facts__api_sets[api]);
 }
 
 bool tl_facts_is_api(const TlIndex *idx, TSNode node, TlApi api)

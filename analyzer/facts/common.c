@@ -2,6 +2,7 @@
  * fan-out budget, dotted names, what a binding holds, parameters and their call sites.
  *
  * Owns: no fact of its own. */
+#include "model/apitable.h"
 #include "facts/internal.h"
 
 /* ---- small helpers -------------------------------------------------------- */
@@ -358,23 +359,17 @@ bool tl_facts__names_hint(const TlIndex *idx)
 
 /* ---- names of things ------------------------------------------------------ */
 
+/* The table says of a name that it is a module (the base classes of
+ * models), or a tensor or a container of tensors (nn.Parameter,
+ * nn.ParameterList, which live under torch.nn); otherwise any capitalised
+ * name under torch.nn is a module class. */
 bool tl_facts_is_module_class_name(const char *q)
 {
-	static const char *const exact[] = {
-		"torch.nn.Module", "torch.nn.modules.module.Module",
-		"pytorch_lightning.LightningModule", "lightning.LightningModule",
-		"lightning.pytorch.LightningModule", "transformers.PreTrainedModel",
-		"transformers.modeling_utils.PreTrainedModel", "torch.jit.ScriptModule",
-	};
-	/* Tensors and containers of tensors that live under torch.nn. */
-	static const char *const not_modules[] = {
-		"torch.nn.Parameter", "torch.nn.ParameterList", "torch.nn.ParameterDict",
-		"torch.nn.Buffer", "torch.nn.UninitializedParameter", "torch.nn.UninitializedBuffer",
-		"torch.nn.init", "torch.nn.functional", "torch.nn.utils",
-	};
-	if (IN(q, exact))
+	const TlApiRow *r = tl_api_qualified(q);
+	if (r && r->kind == TL_APIK_MODULE)
 		return true;
-	if (IN(q, not_modules) || tl_facts__starts(q, "torch.nn.parameter."))
+	if ((r && (r->kind == TL_APIK_TENSOR || r->kind == TL_APIK_CONTAINER)) ||
+	    tl_facts__starts(q, "torch.nn.parameter."))
 		return false;
 	if (tl_facts__starts(q, "torch.nn.")) {
 		const char *last = tl_facts__last(q);
@@ -392,20 +387,12 @@ bool tl_facts__is_loss_class(const char *q)
 	return tl_facts__starts(q, "timm.loss.");
 }
 
+/* A loss function: the table's rows of role loss that make no criterion
+ * (torch.nn.functional.cross_entropy). */
 bool tl_facts__is_loss_function(const char *q)
 {
-	static const char *const losses[] = {
-		"cross_entropy", "nll_loss", "mse_loss", "l1_loss", "smooth_l1_loss",
-		"huber_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits",
-		"kl_div", "cosine_embedding_loss", "ctc_loss", "margin_ranking_loss",
-		"hinge_embedding_loss", "multilabel_margin_loss", "multi_margin_loss",
-		"soft_margin_loss", "triplet_margin_loss", "poisson_nll_loss",
-		"gaussian_nll_loss", "multilabel_soft_margin_loss",
-		"triplet_margin_with_distance_loss",
-	};
-	if (!q || !tl_facts__starts(q, "torch.nn.functional."))
-		return false;
-	return IN(tl_facts__last(q), losses);
+	const TlApiRow *r = q ? tl_api_qualified(q) : NULL;
+	return r && (r->roles & TL_APIR_LOSS) && r->kind != TL_APIK_CRITERION;
 }
 
 /* Names people give loss callables; a fallback when no binding decides. */

@@ -183,15 +183,13 @@ bool tl_facts_is_optimizer(const TlIndex *idx, TSNode expr)
 
 /* Optimizers whose update divides by a running scale of the gradients
  * (Adam and its kin, RMSprop, Adagrad) or keeps only their sign (Lion): a
- * constant factor on every gradient mostly cancels. */
+ * constant factor on every gradient mostly cancels. The table's `*.Adam`
+ * rows, by the last part of the name, from any module but another
+ * framework's. */
 static bool tl_facts__adaptive_qname(const char *q)
 {
-	static const char *const names[] = {
-		"Adam", "AdamW", "Adamax", "NAdam", "RAdam", "SparseAdam", "Adagrad", "Adadelta",
-		"RMSprop", "Adafactor", "Lamb", "LAMB", "Lion", "FusedAdam", "FusedLAMB",
-		"Adam8bit", "AdamW8bit", "PagedAdamW", "PagedAdamW8bit", "DeepSpeedCPUAdam",
-	};
-	return !tl_facts__foreign_qname(q) && IN(tl_facts__last(q), names);
+	const TlApiRow *r = tl_facts__foreign_qname(q) ? NULL : tl_api_any(q);
+	return r && (r->sets & TL_APIS_ADAPTIVE_OPTIMIZER);
 }
 
 bool tl_facts_optimizer_adaptive(const TlIndex *idx, TSNode expr)
@@ -355,16 +353,12 @@ const char *const tl_facts__same_module[12] = {
 	"to", "cuda", "cpu", "half", "float", "double", "bfloat16", "train",
 	"eval", "requires_grad_", "share_memory", "to_empty",
 };
-/* Calls that wrap their first argument and run its forward. */
-static const char *const tl_facts__wrappers[] = {
-	"torch.nn.parallel.DistributedDataParallel", "torch.nn.DataParallel",
-	"torch.nn.parallel.DataParallel", "torch.compile",
-	"torch.distributed.fsdp.FullyShardedDataParallel",
-};
-
+/* Calls that wrap their first argument and run its forward: the table's
+ * rows of role wrapper, and any DistributedDataParallel. */
 bool tl_facts__is_wrapper(const char *q)
 {
-	return IN(q, tl_facts__wrappers) || tl_facts__ends(q, "DistributedDataParallel");
+	const TlApiRow *r = tl_api_qualified(q);
+	return (r && (r->roles & TL_APIR_WRAPPER)) || tl_facts__ends(q, "DistributedDataParallel");
 }
 
 /* The module that call `c` (the node `call`) hands back unchanged:

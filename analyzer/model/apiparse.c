@@ -19,10 +19,18 @@ static const char *const tl_api__kinds[] = {
 static const char *const tl_api__devices[] = { "-", "keeps", "host", "accelerator" };
 static const char *const tl_api__dtypes[] = { "-", "keeps", "half", "float32", "float64", "integer", "bool" };
 static const char *const tl_api__roles[] = { "loss", "forward", "factory", "wrapper", "mode", "grad" };
-static const char *const tl_api__columns[] = { "name", "graph", "kind", "device", "dtype", "roles" };
+/* In the order of the TL_APIS_* bits. */
+static const char *const tl_api__sets[] = {
+	"tensor-factory", "random-factory", "tensor-from-data", "deprecated-amp", "cpu-amp",
+	"torch-load", "hub-load", "activation-checkpoint", "empty-cache", "data-loader", "log",
+	"softmax-function", "softmax-module", "functional-dropout", "dropout-module",
+	"anomaly-mode", "torch-save", "out-of-place", "adaptive-optimizer",
+};
+_Static_assert(sizeof tl_api__sets / sizeof *tl_api__sets == TL_API_SET_COUNT, "one name per set bit");
+static const char *const tl_api__columns[] = { "name", "graph", "kind", "device", "dtype", "roles", "sets" };
 
 #define TL_API__N(a) (sizeof(a) / sizeof *(a))
-#define TL_API__COLUMNS 6
+#define TL_API__COLUMNS 7
 /* A name longer than this is no Python name anyone writes; the bound keeps
  * the error messages (which quote it) short. */
 #define TL_API__NAME_MAX 200
@@ -57,6 +65,29 @@ void tl_api_roles_format(unsigned roles, char *buf, size_t cap)
 		if (!(roles & (1u << i)))
 			continue;
 		int n = snprintf(buf + used, cap - used, "%s%s", used ? "," : "", tl_api__roles[i]);
+		if (n < 0 || (size_t)n >= cap - used)
+			return;
+		used += (size_t)n;
+	}
+	if (!used)
+		snprintf(buf, cap, "-");
+}
+
+const char *tl_api_set_name(unsigned bit)
+{
+	return bit < TL_API__N(tl_api__sets) ? tl_api__sets[bit] : "?";
+}
+
+void tl_api_sets_format(uint32_t sets, char *buf, size_t cap)
+{
+	size_t used = 0;
+	if (!cap)
+		return;
+	buf[0] = '\0';
+	for (size_t i = 0; i < TL_API__N(tl_api__sets); i++) {
+		if (!(sets & (1u << i)))
+			continue;
+		int n = snprintf(buf + used, cap - used, "%s%s", used ? "," : "", tl_api__sets[i]);
 		if (n < 0 || (size_t)n >= cap - used)
 			return;
 		used += (size_t)n;
@@ -186,6 +217,28 @@ static bool tl_api__roles_parse(TlApiErr *e, uint32_t line, TlApiField f, uint8_
 	return true;
 }
 
+static bool tl_api__sets_parse(TlApiErr *e, uint32_t line, TlApiField f, uint32_t *out)
+{
+	*out = 0;
+	if (tl_api__is(f, "-"))
+		return true;
+	size_t start = 0;
+	for (size_t i = 0; i <= f.n; i++) {
+		if (i < f.n && f.s[i] != ',')
+			continue;
+		TlApiField one = { f.s + start, i - start };
+		int r = tl_api__index(one, tl_api__sets, TL_API__N(tl_api__sets));
+		if (r < 0)
+			return tl_api__fail(e, line, "unknown set '%.*s' (sets are '-' or a comma-separated list of the names in api/api.tsv's header comment)",
+					    (int)(one.n > 64 ? 64 : one.n), one.s);
+		if (*out & (1u << r))
+			return tl_api__fail(e, line, "set '%s' given twice", tl_api__sets[r]);
+		*out |= 1u << r;
+		start = i + 1;
+	}
+	return true;
+}
+
 static int tl_api__cmp_key(unsigned form_a, const char *a, size_t na, unsigned form_b, const char *b,
 			   size_t nb)
 {
@@ -244,13 +297,13 @@ bool tl_api_parse(const char *text, size_t len, const char *file, TlApiRow *rows
 		if (nf == 0)
 			continue;
 		if (nf != TL_API__COLUMNS)
-			return tl_api__fail(&e, line, "%zu columns, expected %d (name graph kind device dtype roles)",
+			return tl_api__fail(&e, line, "%zu columns, expected %d (name graph kind device dtype roles sets)",
 					    nf, TL_API__COLUMNS);
 		if (!header) {
 			for (size_t k = 0; k < TL_API__COLUMNS; k++)
 				if (!tl_api__is(f[k], tl_api__columns[k]))
 					return tl_api__fail(&e, line, "the header must be 'name graph kind device "
-								     "dtype roles' (column %zu is '%.*s')",
+								     "dtype roles sets' (column %zu is '%.*s')",
 							    k + 1, (int)(f[k].n > 64 ? 64 : f[k].n), f[k].s);
 			header = true;
 			continue;
@@ -276,6 +329,13 @@ bool tl_api_parse(const char *text, size_t len, const char *file, TlApiRow *rows
 			if (!tl_api__ident(r.name, r.len))
 				return tl_api__fail(&e, line, "bad builtin name '%.*s' ('builtins.' and an identifier)",
 						    (int)name.n, name.s);
+		} else if (name.n > 2 && name.s[0] == '*' && name.s[1] == '.') {
+			r.form = TL_API_ANY;
+			r.name = name.s + 2;
+			r.len = (uint32_t)name.n - 2;
+			if (!tl_api__ident(r.name, r.len))
+				return tl_api__fail(&e, line, "bad name '%.*s' ('*.' and an identifier: the last part of a name from any module)",
+						    (int)name.n, name.s);
 		} else {
 			r.form = TL_API_QUALIFIED;
 			r.name = name.s;
@@ -290,20 +350,23 @@ bool tl_api_parse(const char *text, size_t len, const char *file, TlApiRow *rows
 		    !tl_api__column(&e, line, "kind", f[2], tl_api__kinds, TL_API__N(tl_api__kinds), &r.kind) ||
 		    !tl_api__column(&e, line, "device", f[3], tl_api__devices, TL_API__N(tl_api__devices), &r.device) ||
 		    !tl_api__column(&e, line, "dtype", f[4], tl_api__dtypes, TL_API__N(tl_api__dtypes), &r.dtype) ||
-		    !tl_api__roles_parse(&e, line, f[5], &r.roles))
+		    !tl_api__roles_parse(&e, line, f[5], &r.roles) || !tl_api__sets_parse(&e, line, f[6], &r.sets))
 			return false;
-		if (!r.graph && !r.kind && !r.device && !r.dtype && !r.roles)
+		if (!r.graph && !r.kind && !r.device && !r.dtype && !r.roles && !r.sets)
 			return tl_api__fail(&e, line, "'%.*s' says nothing (every column is '-')", (int)name.n, name.s);
 		rows[out->count++] = r;
 	}
 	if (!header)
-		return tl_api__fail(&e, line, "no header line 'name graph kind device dtype roles'");
+		return tl_api__fail(&e, line, "no header line 'name graph kind device dtype roles sets'");
 	qsort(rows, out->count, sizeof *rows, tl_api__cmp_rows);
 	for (size_t i = 1; i < out->count; i++) {
 		const TlApiRow *a = &rows[i - 1], *b = &rows[i];
 		if (tl_api__cmp_key(a->form, a->name, a->len, b->form, b->name, b->len) == 0)
 			return tl_api__fail(&e, b->line, "'%s%.*s' repeats the row of line %u",
-					    b->form == TL_API_METHOD ? "." : b->form == TL_API_BUILTIN ? "builtins." : "",
+					    b->form == TL_API_METHOD    ? "."
+					    : b->form == TL_API_BUILTIN ? "builtins."
+					    : b->form == TL_API_ANY     ? "*."
+									: "",
 					    (int)b->len, b->name, (unsigned)a->line);
 	}
 	return true;

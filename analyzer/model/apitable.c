@@ -30,16 +30,24 @@ static void tl_api__load(void)
 		fprintf(stderr, "torchlint: internal error: '%s' is not embedded\n", TL_API_TABLE_PATH);
 		abort();
 	}
-	size_t cap = tl_api_row_bound(file->data, file->size);
+	/* A copy of the text the rows borrow, in which each name is then
+	 * ended by a NUL (over the space or tab after it): the names of the
+	 * embedded table are C strings. */
+	char *text = tl_malloc(file->size + 1);
+	memcpy(text, file->data, file->size);
+	text[file->size] = '\0';
+	size_t cap = tl_api_row_bound(text, file->size);
 	TlApiRow *rows = tl_calloc(cap, sizeof *rows);
 	char err[512];
-	if (!tl_api_parse(file->data, file->size, TL_API_TABLE_PATH, rows, cap, &tl_api__table, err,
+	if (!tl_api_parse(text, file->size, TL_API_TABLE_PATH, rows, cap, &tl_api__table, err,
 			  sizeof err)) {
 		/* tools/apicheck.c ran this parser over the same text at build
 		 * time, so this cannot happen in a binary the build made. */
 		fprintf(stderr, "torchlint: internal error: %s\n", err);
 		abort();
 	}
+	for (size_t i = 0; i < tl_api__table.count; i++)
+		text[(size_t)(rows[i].name - text) + rows[i].len] = '\0';
 }
 
 const TlApiTable *tl_api_table(void)
@@ -61,4 +69,12 @@ const TlApiRow *tl_api_method(const char *method)
 const TlApiRow *tl_api_builtin(const char *name)
 {
 	return name ? tl_api_find(tl_api_table(), TL_API_BUILTIN, name) : NULL;
+}
+
+const TlApiRow *tl_api_any(const char *qname)
+{
+	if (!qname)
+		return NULL;
+	const char *dot = strrchr(qname, '.');
+	return tl_api_find(tl_api_table(), TL_API_ANY, dot ? dot + 1 : qname);
 }

@@ -28,6 +28,8 @@ typedef enum TlApiForm {
 	TL_API_QUALIFIED = 0, /* `torch.argmax`: a call whose import-resolved name is this */
 	TL_API_METHOD = 1,    /* `.item`: a call of this method on any receiver */
 	TL_API_BUILTIN = 2,   /* `builtins.len`: a call of the bare name `len`, no receiver */
+	TL_API_ANY = 3,       /* `*.Adam`: a call whose import-resolved name ends in this
+			       * part (`torch.optim.Adam`, `bitsandbytes.optim.Adam`) */
 } TlApiForm;
 
 /* What a call does to the autograd graph of the value it returns. */
@@ -71,6 +73,36 @@ enum {
 	TL_APIR_GRAD = 1u << 5, /* switches gradient recording */
 };
 
+/* The named sets a name belongs to (the `sets` column, bits): the sets of
+ * the `api` predicate, in the order of its names (TlApi in facts.h), and
+ * the facts' own sets after them. */
+enum {
+	TL_APIS_TENSOR_FACTORY = 1u << 0,
+	TL_APIS_RANDOM_FACTORY = 1u << 1,
+	TL_APIS_TENSOR_FROM_DATA = 1u << 2,
+	TL_APIS_DEPRECATED_AMP = 1u << 3,
+	TL_APIS_CPU_AMP = 1u << 4,
+	TL_APIS_TORCH_LOAD = 1u << 5,
+	TL_APIS_HUB_LOAD = 1u << 6,
+	TL_APIS_ACTIVATION_CHECKPOINT = 1u << 7,
+	TL_APIS_EMPTY_CACHE = 1u << 8,
+	TL_APIS_DATA_LOADER = 1u << 9,
+	TL_APIS_LOG = 1u << 10,
+	TL_APIS_SOFTMAX_FUNCTION = 1u << 11,
+	TL_APIS_SOFTMAX_MODULE = 1u << 12,
+	TL_APIS_FUNCTIONAL_DROPOUT = 1u << 13,
+	TL_APIS_DROPOUT_MODULE = 1u << 14,
+	TL_APIS_ANOMALY_MODE = 1u << 15,
+	TL_APIS_TORCH_SAVE = 1u << 16,
+	TL_APIS_OUT_OF_PLACE = 1u << 17,
+	/* An optimizer whose update divides by a running scale of the
+	 * gradients (Adam and its kin, RMSprop, Adagrad) or keeps only their
+	 * sign (Lion): a constant factor on every gradient mostly cancels. */
+	TL_APIS_ADAPTIVE_OPTIMIZER = 1u << 18,
+};
+/* How many sets there are. */
+#define TL_API_SET_COUNT 19
+
 typedef struct TlApiRow {
 	const char *name; /* the name without its `.` or `builtins.` (borrowed, not NUL-terminated) */
 	uint32_t len;     /* bytes of `name` */
@@ -81,6 +113,7 @@ typedef struct TlApiRow {
 	uint8_t device;   /* TlApiDevice */
 	uint8_t dtype;    /* TlApiDtype */
 	uint8_t roles;    /* TL_APIR_* bits */
+	uint32_t sets;    /* TL_APIS_* bits */
 } TlApiRow;
 
 /* A parsed table: rows sorted by (form, name), no two alike. */
@@ -95,8 +128,8 @@ size_t tl_api_row_bound(const char *text, size_t len);
 /* Parses the table `text` (`len` bytes, which the rows then borrow: keep
  * it alive) into `rows` (room for `cap`, see tl_api_row_bound) and sorts
  * them. The first non-comment line is the header `name graph kind device
- * dtype roles`; every other line that is not blank or a `#` comment is a
- * row of exactly those six columns, separated by spaces or tabs. On
+ * dtype roles sets`; every other line that is not blank or a `#` comment
+ * is a row of exactly those seven columns, separated by spaces or tabs. On
  * success fills `*out` (its rows are `rows`) and returns true; otherwise
  * returns false and writes `file:line: what is wrong` (NUL-terminated,
  * cut to `errcap` bytes) into `err`. */
@@ -111,12 +144,18 @@ const char *tl_api_graph_name(unsigned graph);
 const char *tl_api_kind_name(unsigned kind);
 const char *tl_api_device_name(unsigned device);
 const char *tl_api_dtype_name(unsigned dtype);
+/* The name of set bit `bit` (0 .. TL_API_SET_COUNT - 1) as the table
+ * writes it ("tensor-factory"), or "?". */
+const char *tl_api_set_name(unsigned bit);
 /* Writes the roles of `roles` as the table does ("loss,forward", "-") into
  * `buf` (`cap` bytes, NUL-terminated). */
 void tl_api_roles_format(unsigned roles, char *buf, size_t cap);
+/* The same for the sets of `sets`. */
+void tl_api_sets_format(uint32_t sets, char *buf, size_t cap);
 
 /* The embedded table (api/api.tsv), parsed at the first call on any
- * thread; the same table for the life of the process. Never NULL: a table
+ * thread; the same table for the life of the process. Its rows' names are
+ * NUL-terminated (at `len`). Never NULL: a table
  * the build let through but that does not parse stops the program with
  * its message (the build's check makes that impossible). */
 const TlApiTable *tl_api_table(void);
@@ -126,5 +165,8 @@ const TlApiTable *tl_api_table(void);
 const TlApiRow *tl_api_qualified(const char *qname);
 const TlApiRow *tl_api_method(const char *method);
 const TlApiRow *tl_api_builtin(const char *name);
+/* The `*.last` row of `qname`'s last dotted part (the whole of a name
+ * without a dot), or NULL. */
+const TlApiRow *tl_api_any(const char *qname);
 
 #endif

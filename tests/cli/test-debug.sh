@@ -9,7 +9,7 @@ set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 table="$root/api/api.tsv"
 # The line of a row of the table, found without the analyzer.
-row() { grep -n -E "^$(printf '%s' "$1" | sed 's/\./\\./g')[[:space:]]" "$table" | cut -d: -f1; }
+row() { grep -n -E "^$(printf '%s' "$1" | sed 's/[.*]/\\&/g')[[:space:]]" "$table" | cut -d: -f1; }
 
 cat >"$tmp/t.py" <<'PY'
 import torch
@@ -20,12 +20,13 @@ def step(model, x, losses):
     loss = F.cross_entropy(out, x).mean()
     losses.append(loss.item()); n = len(losses)
     idx = torch.argmax(out, dim=1)
+    torch.manual_seed(0); opt = torch.optim.AdamW(model.parameters())
     return sum(losses), out.get("k")
 PY
 
 run "debug model FILE:LINE" 0 "$bin" debug model "$tmp/t.py:7"
 has "says it is partial" "$tmp/out" "# torchlint debug model: partial."
-has "the method row of .item" "$tmp/out" "method     .item: api/api.tsv:$(row .item) graph=breaks kind=number device=host dtype=- roles=-"
+has "the method row of .item" "$tmp/out" "method     .item: api/api.tsv:$(row .item) graph=breaks kind=number device=host dtype=- roles=- sets=-"
 has "the builtin row of len" "$tmp/out" "builtin    builtins.len: api/api.tsv:$(row builtins.len) graph=breaks"
 has "a method with no row" "$tmp/out" "method     .append: no row"
 has "the call's position" "$tmp/out" "$tmp/t.py:7:19: call \`loss.item(...)\`"
@@ -34,7 +35,10 @@ lines "three calls on line 7, four lines of header" "$tmp/out" 13
 
 run "debug model FILE" 0 "$bin" debug model "$tmp/t.py"
 has "qualified name resolved through the import" "$tmp/out" "qualified  torch.nn.functional.cross_entropy"
-has "a qualified name with no row" "$tmp/out" "qualified  torch.nn.functional.cross_entropy: no row"
+has "the qualified row of a loss function" "$tmp/out" "qualified  torch.nn.functional.cross_entropy: api/api.tsv:$(row torch.nn.functional.cross_entropy) graph=makes kind=tensor device=keeps dtype=- roles=loss sets=-"
+has "a qualified name with no row" "$tmp/out" "qualified  torch.manual_seed: no row"
+has "a row by the last part of the name" "$tmp/out" "any        *.AdamW: api/api.tsv:$(row '*.AdamW') graph=- kind=optimizer device=- dtype=- roles=- sets=adaptive-optimizer"
+hasnt "no row by the last part is printed" "$tmp/out" "*.manual_seed"
 has "the qualified row of torch.argmax" "$tmp/out" "qualified  torch.argmax: api/api.tsv:$(row torch.argmax) graph=breaks kind=tensor device=keeps dtype=integer"
 has "an element read" "$tmp/out" "method     .get: api/api.tsv:$(row .get) graph=element"
 has "a builtin that keeps" "$tmp/out" "builtin    builtins.sum: api/api.tsv:$(row builtins.sum) graph=keeps"

@@ -12,7 +12,7 @@
 #include "base/embedded.h"
 #include "model/apitable.h"
 
-#define HEADER "name graph kind device dtype roles\n"
+#define HEADER "name graph kind device dtype roles sets\n"
 
 /* Parses `text`; returns whether it parsed, the table in *t (rows in
  * `rows`, room for 64) and the error in `err`. */
@@ -40,18 +40,20 @@ static void test_parse_and_find(void **state)
 	(void)state;
 	const char *text = "# a comment\n"
 			   "\n" HEADER
-			   "torch.argmax  breaks  tensor  keeps  integer  -\n"
+			   "torch.argmax  breaks  tensor  keeps  integer  -  -\n"
 			   "  # an indented comment\n"
-			   ".item\tbreaks\tnumber\thost\t-\t-\r\n"
-			   ".float keeps tensor keeps float32 -\n"
-			   "builtins.float breaks number - - -\n"
-			   "torch.nn.CrossEntropyLoss - criterion - - loss,forward\n"
-			   "torch.zeros_like breaks tensor keeps keeps factory";
+			   ".item\tbreaks\tnumber\thost\t-\t-\t-\r\n"
+			   ".float keeps tensor keeps float32 - -\n"
+			   "builtins.float breaks number - - - -\n"
+			   "torch.nn.CrossEntropyLoss - criterion - - loss,forward -\n"
+			   "*.Adam - optimizer - - - adaptive-optimizer\n"
+			   "torch.rand - tensor - - factory tensor-factory,random-factory\n"
+			   "torch.zeros_like breaks tensor keeps keeps factory -";
 	TlApiRow rows[64];
 	TlApiTable t;
 	char err[512];
 	assert_true(parse(text, rows, &t, err, sizeof err));
-	assert_int_equal(t.count, 6);
+	assert_int_equal(t.count, 8);
 	const TlApiRow *r = tl_api_find(&t, TL_API_QUALIFIED, "torch.argmax");
 	assert_non_null(r);
 	assert_int_equal(r->graph, TL_APIG_BREAKS);
@@ -82,6 +84,23 @@ static void test_parse_and_find(void **state)
 	r = tl_api_find(&t, TL_API_QUALIFIED, "torch.zeros_like");
 	assert_non_null(r);
 	assert_int_equal(r->roles, TL_APIR_FACTORY);
+	/* A row by the last part of a name, and sets. */
+	r = tl_api_find(&t, TL_API_ANY, "Adam");
+	assert_non_null(r);
+	assert_int_equal(r->kind, TL_APIK_OPTIMIZER);
+	assert_int_equal(r->sets, TL_APIS_ADAPTIVE_OPTIMIZER);
+	assert_null(tl_api_find(&t, TL_API_QUALIFIED, "Adam"));
+	assert_null(tl_api_find(&t, TL_API_ANY, "AdamW"));
+	r = tl_api_find(&t, TL_API_QUALIFIED, "torch.rand");
+	assert_non_null(r);
+	assert_int_equal(r->sets, TL_APIS_TENSOR_FACTORY | TL_APIS_RANDOM_FACTORY);
+	char sets[128];
+	tl_api_sets_format(r->sets, sets, sizeof sets);
+	assert_string_equal(sets, "tensor-factory,random-factory");
+	tl_api_sets_format(0, sets, sizeof sets);
+	assert_string_equal(sets, "-");
+	assert_string_equal(tl_api_set_name(18), "adaptive-optimizer");
+	assert_string_equal(tl_api_set_name(TL_API_SET_COUNT), "?");
 	/* Names are matched whole, in their own form only. */
 	assert_null(tl_api_find(&t, TL_API_QUALIFIED, "torch.argma"));
 	assert_null(tl_api_find(&t, TL_API_QUALIFIED, "torch.argmaxx"));
@@ -96,43 +115,51 @@ static void test_parse_and_find(void **state)
 static void test_malformed_rows(void **state)
 {
 	(void)state;
-	refused(HEADER "torch.argmax breaks tensor keeps integer\n", "api/x.tsv:2: ", "5 columns, expected 6");
-	refused(HEADER "\n# c\ntorch.argmax breaks tensor keeps integer - extra\n", "api/x.tsv:4: ",
-		"7 columns");
-	refused(HEADER "torch.argmax broken tensor keeps integer -\n", "api/x.tsv:2: ",
+	refused(HEADER "torch.argmax breaks tensor keeps integer -\n", "api/x.tsv:2: ", "6 columns, expected 7");
+	refused(HEADER "\n# c\ntorch.argmax breaks tensor keeps integer - - extra\n", "api/x.tsv:4: ",
+		"8 columns");
+	refused(HEADER "torch.argmax broken tensor keeps integer - -\n", "api/x.tsv:2: ",
 		"unknown graph effect 'broken'");
-	refused(HEADER "torch.argmax breaks tensr keeps integer -\n", "api/x.tsv:2: ", "unknown kind 'tensr'");
-	refused(HEADER "torch.argmax breaks tensor gpu integer -\n", "api/x.tsv:2: ", "unknown device 'gpu'");
-	refused(HEADER "torch.argmax breaks tensor keeps int64 -\n", "api/x.tsv:2: ", "unknown dtype 'int64'");
-	refused(HEADER "torch.argmax breaks tensor keeps integer lossy\n", "api/x.tsv:2: ", "unknown role 'lossy'");
-	refused(HEADER "torch.argmax breaks tensor keeps integer loss,\n", "api/x.tsv:2: ", "unknown role ''");
-	refused(HEADER "torch.argmax breaks tensor keeps integer loss,loss\n", "api/x.tsv:2: ",
+	refused(HEADER "torch.argmax breaks tensr keeps integer - -\n", "api/x.tsv:2: ", "unknown kind 'tensr'");
+	refused(HEADER "torch.argmax breaks tensor gpu integer - -\n", "api/x.tsv:2: ", "unknown device 'gpu'");
+	refused(HEADER "torch.argmax breaks tensor keeps int64 - -\n", "api/x.tsv:2: ", "unknown dtype 'int64'");
+	refused(HEADER "torch.argmax breaks tensor keeps integer lossy -\n", "api/x.tsv:2: ", "unknown role 'lossy'");
+	refused(HEADER "torch.argmax breaks tensor keeps integer loss, -\n", "api/x.tsv:2: ", "unknown role ''");
+	refused(HEADER "torch.argmax breaks tensor keeps integer loss,loss -\n", "api/x.tsv:2: ",
 		"role 'loss' given twice");
-	refused(HEADER "argmax breaks tensor keeps integer -\n", "api/x.tsv:2: ", "bad name 'argmax'");
-	refused(HEADER "torch..argmax breaks tensor keeps integer -\n", "api/x.tsv:2: ", "bad name");
-	refused(HEADER "torch.2x breaks tensor keeps integer -\n", "api/x.tsv:2: ", "bad name");
-	refused(HEADER ".it-em breaks tensor keeps integer -\n", "api/x.tsv:2: ", "bad method name");
-	refused(HEADER "builtins.a.b breaks number - - -\n", "api/x.tsv:2: ", "bad builtin name");
-	refused(HEADER "torch.argmax - - - - -\n", "api/x.tsv:2: ", "says nothing");
-	refused("name graph kind device dtype role\n", "api/x.tsv:1: ", "the header must be");
-	refused("torch.argmax breaks tensor keeps integer -\n", "api/x.tsv:1: ", "the header must be");
+	refused(HEADER "torch.rand - tensor - - - tensor-factory,randomfactory\n", "api/x.tsv:2: ",
+		"unknown set 'randomfactory'");
+	refused(HEADER "torch.rand - tensor - - - log,log\n", "api/x.tsv:2: ", "set 'log' given twice");
+	refused(HEADER "*.a.b - optimizer - - - -\n", "api/x.tsv:2: ", "bad name '*.a.b'");
+	refused(HEADER "*. - optimizer - - - -\n", "api/x.tsv:2: ", "bad name");
+	refused(HEADER "*.Adam - - - - - -\n", "api/x.tsv:2: ", "says nothing");
+	refused(HEADER "*.Adam - optimizer - - - -\n*.Adam - optimizer - - - -\n", "api/x.tsv:3: ",
+		"'*.Adam' repeats the row of line 2");
+	refused(HEADER "argmax breaks tensor keeps integer - -\n", "api/x.tsv:2: ", "bad name 'argmax'");
+	refused(HEADER "torch..argmax breaks tensor keeps integer - -\n", "api/x.tsv:2: ", "bad name");
+	refused(HEADER "torch.2x breaks tensor keeps integer - -\n", "api/x.tsv:2: ", "bad name");
+	refused(HEADER ".it-em breaks tensor keeps integer - -\n", "api/x.tsv:2: ", "bad method name");
+	refused(HEADER "builtins.a.b breaks number - - - -\n", "api/x.tsv:2: ", "bad builtin name");
+	refused(HEADER "torch.argmax - - - - - -\n", "api/x.tsv:2: ", "says nothing");
+	refused("name graph kind device dtype roles set\n", "api/x.tsv:1: ", "the header must be");
+	refused("torch.argmax breaks tensor keeps integer - -\n", "api/x.tsv:1: ", "the header must be");
 	refused("# only a comment\n", "api/x.tsv:", "no header line");
 	/* A repeated name: the later row is named, with the earlier's line. */
-	refused(HEADER ".item breaks number host - -\n.float keeps tensor keeps float32 -\n"
-		       ".item keeps tensor - - -\n",
+	refused(HEADER ".item breaks number host - - -\n.float keeps tensor keeps float32 - -\n"
+		       ".item keeps tensor - - - -\n",
 		"api/x.tsv:4: ", "'.item' repeats the row of line 2");
-	refused(HEADER "torch.eq breaks tensor keeps bool -\ntorch.eq breaks tensor keeps bool -\n",
+	refused(HEADER "torch.eq breaks tensor keeps bool - -\ntorch.eq breaks tensor keeps bool - -\n",
 		"api/x.tsv:3: ", "'torch.eq' repeats the row of line 2");
 	/* More rows than room. */
 	TlApiRow rows[1];
 	TlApiTable t;
 	char err[256];
-	const char *two = HEADER ".a breaks - - - -\n.b breaks - - - -\n";
+	const char *two = HEADER ".a breaks - - - - -\n.b breaks - - - - -\n";
 	assert_false(tl_api_parse(two, strlen(two), "f", rows, 1, &t, err, sizeof err));
 	assert_non_null(strstr(err, "f:3: "));
 	/* A small error buffer is cut, not overrun. */
 	char small[8];
-	const char *bad = HEADER "torch.argmax broken tensor keeps integer -\n";
+	const char *bad = HEADER "torch.argmax broken tensor keeps integer - -\n";
 	TlApiRow rows2[4];
 	assert_false(tl_api_parse(bad, strlen(bad), "api/x.tsv", rows2, 4, &t, small, sizeof small));
 	assert_int_equal(strlen(small), sizeof small - 1);
@@ -150,11 +177,11 @@ static void test_build_check(void **state)
 	snprintf(good, sizeof good, "%s/good.tsv", dir);
 	FILE *f = fopen(bad, "w");
 	assert_non_null(f);
-	fputs("# t\n" HEADER ".item breaks number host - -\n.float keeps tensor keeps float33 -\n", f);
+	fputs("# t\n" HEADER ".item breaks number host - - -\n.float keeps tensor keeps float33 - -\n", f);
 	fclose(f);
 	f = fopen(good, "w");
 	assert_non_null(f);
-	fputs(HEADER ".item breaks number host - -\n", f);
+	fputs(HEADER ".item breaks number host - - -\n", f);
 	fclose(f);
 	snprintf(cmd, sizeof cmd, "%s %s >%s/out 2>&1", TL_TEST_APICHECK, bad, dir);
 	int rc = system(cmd);
@@ -217,8 +244,11 @@ static void test_embedded_table(void **state)
 		assert_true(r->len < sizeof name);
 		memcpy(name, r->name, r->len);
 		name[r->len] = '\0';
-		const TlApiRow *got = r->form == TL_API_METHOD ? tl_api_method(name)
+		/* The embedded table's names are C strings. */
+		assert_int_equal(r->name[r->len], '\0');
+		const TlApiRow *got = r->form == TL_API_METHOD    ? tl_api_method(name)
 				      : r->form == TL_API_BUILTIN ? tl_api_builtin(name)
+				      : r->form == TL_API_ANY     ? tl_api_any(name)
 								  : tl_api_qualified(name);
 		assert_ptr_equal(got, r);
 	}
@@ -230,6 +260,18 @@ static void test_embedded_table(void **state)
 	assert_int_equal(tl_api_builtin("sum")->graph, TL_APIG_KEEPS);
 	assert_int_equal(tl_api_qualified("torch.autograd.grad")->graph, TL_APIG_BREAKS);
 	assert_null(tl_api_method(NULL));
+	/* What the other facts read: the api predicate's sets, module
+	 * classes, loss functions, wrappers, adaptive optimizers. */
+	assert_true(tl_api_qualified("torch.randn")->sets & TL_APIS_RANDOM_FACTORY);
+	assert_true(tl_api_qualified("torch.cpu.amp.autocast")->sets & TL_APIS_CPU_AMP);
+	assert_int_equal(tl_api_qualified("torch.nn.Module")->kind, TL_APIK_MODULE);
+	assert_int_equal(tl_api_qualified("torch.nn.Parameter")->kind, TL_APIK_TENSOR);
+	assert_true(tl_api_qualified("torch.nn.functional.cross_entropy")->roles & TL_APIR_LOSS);
+	assert_true(tl_api_qualified("torch.compile")->roles & TL_APIR_WRAPPER);
+	assert_true(tl_api_any("torch.optim.AdamW")->sets & TL_APIS_ADAPTIVE_OPTIMIZER);
+	assert_true(tl_api_any("Lion")->sets & TL_APIS_ADAPTIVE_OPTIMIZER);
+	assert_null(tl_api_any("torch.optim.SGD"));
+	assert_null(tl_api_any(NULL));
 }
 
 int main(void)
