@@ -5,6 +5,7 @@
  * Owns: tl_facts_is_tensor, tl_facts_on_device, tl_facts_host_factory, tl_facts_host_derived, tl_facts_scratch,
  * tl_facts_transfer_varies. */
 #include "facts/internal.h"
+#include "model/apitable.h"
 
 typedef TlArray(char *) TlHostNames;
 
@@ -13,20 +14,20 @@ static bool tl_facts__on_device(const TlIndex *idx, TSNode e, int depth, int *bu
 
 /* ---- tensors and where they live ---------------------------------------------------- */
 
-/* Methods of a tensor that return a tensor (on the receiver's device). */
-static const char *const tl_facts__tensor_methods[] = {
-	"detach", "float", "half", "double", "bfloat16", "long", "int", "bool", "byte",
-	"clone", "contiguous", "view", "reshape", "squeeze", "unsqueeze", "flatten",
-	"permute", "transpose", "t", "expand", "repeat", "sum", "mean", "argmax", "argmin",
-	"softmax", "log_softmax", "sigmoid", "tanh", "exp", "log", "abs", "pow", "sqrt",
-	"norm", "std", "var", "clamp", "round", "eq", "ne", "gt", "lt", "ge", "le",
-	"masked_fill", "gather", "index_select", "type_as", "view_as", "reshape_as",
-	"mul", "add", "sub", "div", "neg", "square", "cumsum", "prod", "max", "min",
-	"topk", "sort", "squeeze_", "unsqueeze_", "requires_grad_", "narrow", "chunk",
-	"split", "unbind", "logsumexp", "float_power", "sign", "floor", "ceil", "type",
-};
+/* A method of a tensor that returns a tensor, or tensors, where the
+ * receiver is, or moves it (`.to`, `.cpu`, `.cuda`): the table's method
+ * rows of device keeps or kind tensor. */
+static bool tl_facts__tensor_method(const char *method)
+{
+	const TlApiRow *r = tl_api_method(method);
+	return r && (r->device == TL_APID_KEEPS || r->kind == TL_APIK_TENSOR);
+}
 
-/* torch functions whose result is a tensor on the device of their inputs. */
+/* torch functions whose result is a tensor on the device of their inputs.
+ * The table's qualified rows of device keeps are more (torch.tril, the
+ * comparisons, ...): reading them would make more values known tensors
+ * (a second TL404 inside `scores - 1e9 * causal` over corpus/), a change
+ * of output to be judged on its own, not part of moving the names. */
 static bool tl_facts__tensor_function(const char *q)
 {
 	static const char *const fns[] = {
@@ -41,6 +42,14 @@ static bool tl_facts__tensor_function(const char *q)
 		"torch.nn.functional.one_hot", "torch.nn.functional.relu",
 	};
 	return IN(q, fns);
+}
+
+/* A tensor factory (`torch.zeros_like`, `torch.randperm`, ...): the
+ * table's qualified rows of role factory and kind tensor. */
+static bool tl_facts__tensor_factory(const char *q)
+{
+	const TlApiRow *r = tl_api_qualified(q);
+	return r && (r->roles & TL_APIR_FACTORY) && r->kind == TL_APIK_TENSOR;
 }
 
 /* For an expression whose value follows its operands (a subscript, an
@@ -80,10 +89,6 @@ static bool tl_facts__tensor_return(const TlIndex *idx, TSNode v, int depth)
 /* Known tensor (RULES.md definitions). */
 static bool tl_facts__tensor(const TlIndex *idx, TSNode e, int depth, int *budget)
 {
-	static const char *const like[] = {
-		"torch.zeros_like", "torch.ones_like", "torch.empty_like", "torch.full_like",
-		"torch.rand_like", "torch.randn_like", "torch.randint_like", "torch.randperm",
-	};
 	const TlSyms *sy = tl_syms();
 	e = tl_index_unparen(e);
 	if (ts_node_is_null(e) || depth > TL_FACTS_DEPTH || --*budget < 0)
@@ -95,7 +100,7 @@ static bool tl_facts__tensor(const TlIndex *idx, TSNode e, int depth, int *budge
 			return false;
 		if (c->qname && (tl_facts__qname_is_api(c->qname, TL_API_TENSOR_FACTORY) ||
 				 tl_facts__qname_is_api(c->qname, TL_API_TENSOR_FROM_DATA) ||
-				 IN(c->qname, like)))
+				 tl_facts__tensor_factory(c->qname)))
 			return true;
 		if (c->events & (TL_EV_LOSS | TL_EV_FORWARD))
 			return true;
@@ -110,9 +115,7 @@ static bool tl_facts__tensor(const TlIndex *idx, TSNode e, int depth, int *budge
 			return false;
 		}
 		if (c->receiver.id && c->method &&
-		    (IN(c->method, tl_facts__tensor_methods) || strcmp(c->method, "to") == 0 ||
-		     strcmp(c->method, "cuda") == 0 || strcmp(c->method, "cpu") == 0 ||
-		     strcmp(c->method, "pin_memory") == 0))
+		    tl_facts__tensor_method(c->method))
 			return tl_facts__tensor(idx, c->receiver, depth + 1, budget);
 		if (c->target >= 0)
 			return tl_facts__any_return(idx, c->target, TL_RET_TENSOR, tl_facts__tensor_return, depth + 1);
@@ -526,11 +529,6 @@ static bool tl_facts__host_value(const TlIndex *idx, TSNode e, const TlHostNames
 	static const char *const builtins[] = {
 		"list", "tuple", "float", "int", "sum", "max", "min", "abs", "round", "sorted",
 	};
-	static const char *const numpy_shapes[] = {
-		"numpy.zeros", "numpy.ones", "numpy.empty", "numpy.full", "numpy.arange",
-		"numpy.eye", "numpy.identity", "numpy.linspace", "numpy.random.rand",
-		"numpy.random.randn", "numpy.random.randint", "numpy.random.permutation",
-	};
 	const TlSyms *sy = tl_syms();
 	e = tl_index_unparen(e);
 	if (ts_node_is_null(e) || depth > TL_FACTS_DEPTH)
@@ -543,8 +541,11 @@ static bool tl_facts__host_value(const TlIndex *idx, TSNode e, const TlHostNames
 		if (c->receiver.id && IN(c->method, copies) &&
 		    tl_facts__host_source(idx, c->receiver, mode, depth + 1))
 			return true;
-		if (c->qname && (tl_facts__qname_is_api(c->qname, TL_API_TENSOR_FACTORY) ||
-				 IN(c->qname, numpy_shapes)))
+		if (c->qname && tl_facts__qname_is_api(c->qname, TL_API_TENSOR_FACTORY))
+			return false;
+		/* np.zeros(n): the table's host-array factories */
+		const TlApiRow *made = c->qname ? tl_api_qualified(c->qname) : NULL;
+		if (made && (made->roles & TL_APIR_FACTORY) && made->kind == TL_APIK_ARRAY)
 			return false;
 		bool pure = c->qname ? (tl_facts__starts(c->qname, "numpy.") ||
 					(tl_facts__starts(c->qname, "torch.") &&

@@ -1197,12 +1197,6 @@ int tl_facts__batch_depth(const TlIndex *idx, const TlBinding *b)
  * never a module. Part of tl_facts_is_tensor. */
 bool tl_facts__tensor_batch(const TlIndex *idx, TSNode expr, int depth)
 {
-	static const char *const factories[] = {
-		"zeros", "ones", "empty", "full", "rand", "randn", "randint", "arange",
-		"linspace", "logspace", "eye", "tensor", "as_tensor", "from_numpy",
-		"zeros_like", "ones_like", "empty_like", "full_like", "rand_like",
-		"randn_like", "randint_like", "randperm",
-	};
 	static const char *const tensor_methods[] = {
 		"detach", "long", "int", "bool", "byte", "pin_memory", "abs", "exp", "log",
 	};
@@ -1217,8 +1211,13 @@ bool tl_facts__tensor_batch(const TlIndex *idx, TSNode expr, int depth)
 		const TlCall *c = tl_index_call_at(idx, expr);
 		if (!c)
 			return false;
-		if (c->qname && tl_facts__starts(c->qname, "torch.") && strchr(c->qname + 6, '.') == NULL &&
-		    IN(c->qname + 6, factories))
+		/* torch.zeros(...), torch.randperm(...): the table's tensor
+		 * factories directly under torch */
+		const TlApiRow *made = c->qname && tl_facts__starts(c->qname, "torch.") &&
+					       strchr(c->qname + 6, '.') == NULL
+					       ? tl_api_qualified(c->qname)
+					       : NULL;
+		if (made && (made->roles & TL_APIR_FACTORY) && made->kind == TL_APIK_TENSOR)
 			return true;
 		if (c->receiver.id && (IN(c->method, tl_facts__reshaping) || IN(c->method, tensor_methods)))
 			return tl_facts__tensor_batch(idx, c->receiver, depth + 1);
