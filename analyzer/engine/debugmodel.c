@@ -14,6 +14,8 @@
 #include "base/escape.h"
 #include "base/source.h"
 #include "model/apitable.h"
+#include "model/model.h"
+#include "syntax/walk.h"
 #include "facts/facts.h"
 #include "syntax/index.h"
 #include "syntax/syms.h"
@@ -94,10 +96,31 @@ static int tl_debug__model(const char *arg, FILE *out, FILE *err)
 
 	TlBuf b;
 	tl_buf_init(&b);
-	tl_buf_add(&b, "# torchlint debug model: partial. For each call, its qualified name and the rows of\n"
-		       "# the API table (api/api.tsv) a lookup finds; the abstract values, program-point\n"
-		       "# state and summaries of the semantic model are not computed yet. The file is\n"
-		       "# analysed alone (the project's other modules are not read).\n");
+	tl_buf_add(&b, "# torchlint debug model: the semantic model of the file, analysed alone (the\n"
+		       "# project's other modules are not read). Each function's summary (the value it\n"
+		       "# returns; +params: its graph follows those parameters), then each call with its\n"
+		       "# qualified name and API table rows, then the value of each name, attribute,\n"
+		       "# subscript and call the interpreter evaluated.\n");
+	const TlModel *model = tl_model_of(&idx);
+	if (model) {
+		TlModelStats st;
+		tl_model_stats(model, &st);
+		tl_buf_addf(&b, "# %u values, %u function interpretations in %u components, %u loop rounds, %u widened%s\n",
+			    st.values, st.functions, st.components, st.rounds, st.widened,
+			    tl_model_cut(model) ? ", cut by the work budget" : "");
+		for (uint32_t f = 0; f < idx.funcs.size; f++) {
+			TlVal r;
+			TSPoint at = ts_node_start_point(idx.funcs.items[f].node);
+			if (line && at.row + 1 != line)
+				continue;
+			if (!tl_model_returns(&idx, (int32_t)f, &r))
+				continue;
+			tl_escape_add(&b, path, strlen(path));
+			tl_buf_addf(&b, ":%u:%u: def %s returns ", at.row + 1, at.column + 1, idx.funcs.items[f].name);
+			tl_model_describe(tl_model_pool(model), &r, &b);
+			tl_buf_addc(&b, '\n');
+		}
+	}
 	unsigned shown = 0;
 	for (uint32_t i = 0; i < idx.calls.size; i++) {
 		const TlCall *c = &idx.calls.items[i];
@@ -137,6 +160,35 @@ static int tl_debug__model(const char *arg, FILE *out, FILE *err)
 			}
 		}
 	}
+	if (model) {
+		/* The values, in preorder. */
+		const TlSyms *sy = tl_syms();
+		TSTreeCursor cur = ts_tree_cursor_new(ts_tree_root_node(tree));
+		TSNode root = ts_tree_root_node(tree);
+		do {
+			TSNode n = ts_tree_cursor_current_node(&cur);
+			TSSymbol s = ts_node_symbol(n);
+			if (s != sy->identifier && s != sy->attribute && s != sy->subscript && s != sy->call)
+				continue;
+			TSPoint at = ts_node_start_point(n);
+			if (line && at.row + 1 != line)
+				continue;
+			TlVal v;
+			if (!tl_model_value(&idx, n, &v))
+				continue;
+			uint32_t len = 0;
+			const char *t = tl_index_text(&idx, n, &len);
+			tl_escape_add(&b, path, strlen(path));
+			tl_buf_addf(&b, ":%u:%u: value `", at.row + 1, at.column + 1);
+			if (t)
+				tl_escape_add(&b, t, len > TL_DEBUG_CALLEE_MAX ? TL_DEBUG_CALLEE_MAX : len);
+			tl_buf_add(&b, "` ");
+			tl_model_describe(tl_model_pool(model), &v, &b);
+			tl_buf_addc(&b, '\n');
+			shown++;
+		} while (tl_walk_next(&cur, root, true));
+		ts_tree_cursor_delete(&cur);
+	}
 	if (!shown) {
 		if (line)
 			tl_buf_addf(&b, "# no call starts on line %lu\n", line);
@@ -157,7 +209,8 @@ int tl_debug_main(int argc, char **argv, FILE *out, FILE *err)
 {
 	if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
 		fputs(TL_DEBUG_USAGE "Prints what the analyzer knows about the calls of FILE (or of its line LINE):\n"
-				     "for now, each call's qualified name and the API table's rows for it.\n",
+				     "the summary of each function, each call's qualified name and API table rows,\n"
+				     "and the abstract value of each name, attribute, subscript and call.\n",
 		      out);
 		return 0;
 	}

@@ -2,7 +2,11 @@
  * that carries autograd history), and tensors whose construction is known.
  *
  * Owns: tl_facts_is_optimizer, tl_facts_optimizer_adaptive, tl_facts_is_scaler, tl_facts_in_scaler_class, tl_facts_is_module, tl_facts_is_graph, tl_facts_known_tensor and the module-class names. */
+#include <stdio.h>
+#include <stdlib.h>
+
 #include "model/apitable.h"
+#include "model/model.h"
 #include "facts/internal.h"
 
 static bool tl_facts__module_value(const TlIndex *idx, TSNode v, int depth);
@@ -1085,9 +1089,40 @@ int tl_facts__call_element_graph(const TlIndex *idx, TSNode v, int32_t elem, int
 	return r;
 }
 
+/* The model's answer (model/model.h): 1 history, 0 none, -1 not known
+ * (not evaluated, may or may not, or only through the function's
+ * parameters). */
+static int tl_facts_model_graph(const TlIndex *idx, TSNode expr)
+{
+	TlVal v;
+	if (!tl_model_value(idx, expr, &v))
+		return -1;
+	if (v.graph == TL_VG_MUST)
+		return 1;
+	if (v.graph == TL_VG_NONE && !v.pgraph)
+		return 0;
+	return -1;
+}
+
 bool tl_facts_is_graph(const TlIndex *idx, TSNode expr)
 {
-	return tl_facts__graph(idx, expr, 0);
+	bool old = tl_facts__graph(idx, expr, 0);
+	static int check = -1;
+	if (check < 0)
+		check = getenv("TORCHLINT_CHECK_MODEL") != NULL;
+	if (check) {
+		/* The differential mode: the model's answer beside the walk's. */
+		int now = tl_facts_model_graph(idx, expr);
+		if (now != (int)old) {
+			TSPoint at = ts_node_start_point(expr);
+			uint32_t len = 0;
+			const char *t = tl_index_text(idx, expr, &len);
+			fprintf(stderr, "model differs: %s:%u:%u graph-tensor walk=%d model=%d `%.*s`\n",
+				idx->src && idx->src->path ? idx->src->path : "?", at.row + 1, at.column + 1,
+				(int)old, now, (int)(len > 60 ? 60 : len), t ? t : "");
+		}
+	}
+	return old;
 }
 
 /* ---- known tensors ---------------------------------------------------------------- */

@@ -1345,6 +1345,10 @@ void tl_index_release(TlIndex *idx)
 	tl_strmap_release(&idx->module_evidence);
 	tl_node_memo_free(idx->memo);
 	idx->memo = NULL;
+	if (idx->model_release)
+		idx->model_release(idx->model);
+	idx->model = NULL;
+	idx->model_release = NULL;
 	if (idx->facts_release)
 		idx->facts_release(idx->facts_cache);
 	idx->facts_cache = NULL;

@@ -320,6 +320,11 @@ typedef struct TlIndex {
 	 * facts_release (set with them; the index calls no fact). */
 	struct TlFactsCache *facts_cache;
 	void (*facts_release)(struct TlFactsCache *cache);
+	/* The semantic model of this module (model/model.h), built when a
+	 * question first needs it; owned by the index, which releases it with
+	 * model_release (set with it: the index calls nothing above it). */
+	struct TlModel *model;
+	void (*model_release)(struct TlModel *model);
 } TlIndex;
 
 void tl_index_build(TlIndex *idx, const TlSource *src, TSNode root);

@@ -1,0 +1,634 @@
+/* The model of a module (model.h): built once, kept with the index. The
+ * call graph of the module's functions, its strongly connected components
+ * (Tarjan's algorithm with an explicit stack), each component interpreted
+ * to a fixpoint callees first; class attributes; other modules' models
+ * through the project; the lookups. */
+#include "model/model_internal.h"
+
+#include <string.h>
+
+#include "base/alloc.h"
+#include "base/budget.h"
+#include "model/apitable.h"
+#include "syntax/syms.h"
+#include "syntax/treewalk.h"
+
+/* Models being built on this thread, one inside another (an import's). */
+static _Thread_local int tl_model__nesting;
+
+static void tl_model__release(TlModel *m)
+{
+	if (!m)
+		return;
+	tl_val_pool_release(&m->pool);
+	tl_path_names_release(&m->names);
+	tl_scopemap_release(&m->vals);
+	tl_scopemap_release(&m->attrs);
+	tl_scopemap_release(&m->backprop);
+	tl_scopemap_release(&m->declared);
+	tl_array_release(&m->funcs);
+	tl_state_release(&m->globals);
+	tl_free(m);
+}
+
+void tl_model__record(TlModel *m, uint32_t start, uint32_t end, const TlVal *v)
+{
+	/* The last evaluation is kept: it ran from the highest state (a
+	 * loop's last round, the last pass), and every one before it from a
+	 * lower one. */
+	int32_t at;
+	TlVal nv = *v;
+	nv.next = -1;
+	if (tl_scopemap_get(&m->vals, start, end, &at)) {
+		TlVal old = m->pool.vals.items[at];
+		if (tl_val_equal(&m->pool, &old, &nv))
+			return;
+	} else {
+		m->stats.values++;
+	}
+	tl_scopemap_put(&m->vals, start, end, tl_val_pool_add(&m->pool, nv));
+}
+
+void tl_model__store_attr(TlModel *m, int32_t cls, int32_t name, const TlVal *v)
+{
+	int32_t at;
+	TlVal nv = *v;
+	nv.next = -1;
+	if (tl_scopemap_get(&m->attrs, (uint32_t)cls, (uint32_t)name, &at)) {
+		TlVal old = m->pool.vals.items[at];
+		TlVal j = tl_val_join(&m->pool, &old, &nv);
+		if (tl_val_equal(&m->pool, &old, &j))
+			return;
+		nv = j;
+		nv.next = -1;
+	}
+	m->changed = true;
+	tl_scopemap_put(&m->attrs, (uint32_t)cls, (uint32_t)name, tl_val_pool_add(&m->pool, nv));
+}
+
+/* ---- other modules ---------------------------------------------------------- */
+
+static void tl_model__enter(const TlIndex *idx)
+{
+	idx->imports->enter(idx->imports);
+	tl_bound_suspend();
+}
+
+static void tl_model__leave(const TlIndex *idx)
+{
+	tl_bound_resume();
+	idx->imports->leave(idx->imports);
+}
+
+static TlModel *tl_model__build(const TlIndex *idx);
+
+/* The model of `mod` when it is another module than m's (its index is
+ * shared: read under the project's lock, which the caller holds). */
+static const TlModel *tl_model__other(const TlModel *m, const TlIndex *mod)
+{
+	if (mod == m->idx)
+		return m;
+	if (mod->model)
+		return mod->model->building ? NULL : mod->model;
+	if (tl_model__nesting >= TL_MODEL_MODULE_NEST)
+		return NULL;
+	TlIndex *w = (TlIndex *)mod; /* the model is kept with the index: a cache, no answer changes */
+	w->model = tl_model__build(mod);
+	w->model_release = tl_model__release;
+	return w->model;
+}
+
+/* Names whose root is one of these are the API (api/api.tsv), never a
+ * module of the project, as Python finds an installed PyTorch first. */
+static bool tl_model__api_root(const char *q, size_t len)
+{
+	static const char *const roots[] = { "torch", "torchvision", "torchaudio", "numpy", "builtins" };
+	size_t r = 0;
+	while (r < len && q[r] != '.')
+		r++;
+	for (size_t i = 0; i < sizeof roots / sizeof *roots; i++)
+		if (strlen(roots[i]) == r && memcmp(roots[i], q, r) == 0)
+			return true;
+	return false;
+}
+
+/* What `rest` (a name, or "Class.method") names in module `mod`. */
+static bool tl_model__in_module(TlModel *m, const TlIndex *mod, const char *rest, size_t len, int hops,
+				TlVal *out);
+
+/* What dotted name `q` names, as module `from` imports it. */
+static bool tl_model__resolve_in(TlModel *m, const TlIndex *from, const char *q, size_t len, int hops,
+				 TlVal *out)
+{
+	if (!from->imports || hops > 4 || !len || len >= 512)
+		return false;
+	size_t lead = 0;
+	while (lead < len && q[lead] == '.')
+		lead++;
+	if (!lead && tl_model__api_root(q, len))
+		return false;
+	/* The longest prefix that names a module of the project holds the rest. */
+	for (size_t cut = len; cut > 0 && cut >= lead; cut--) {
+		if (cut < len && q[cut] != '.')
+			continue;
+		if (cut == lead && cut == len)
+			continue;
+		const TlIndex *mod = from->imports->module(from->imports, from, q, cut);
+		if (!mod)
+			continue;
+		if (cut == len)
+			return false; /* a module, not what it defines */
+		const char *rest = cut == lead ? q + lead : q + cut + 1;
+		return tl_model__in_module(m, mod, rest, (size_t)(q + len - rest), hops + 1, out);
+	}
+	return false;
+}
+
+static bool tl_model__in_module(TlModel *m, const TlIndex *mod, const char *rest, size_t len, int hops,
+				TlVal *out)
+{
+	char name[256];
+	size_t dot = 0;
+	while (dot < len && rest[dot] != '.')
+		dot++;
+	if (!dot || dot >= sizeof name)
+		return false;
+	memcpy(name, rest, dot);
+	name[dot] = '\0';
+	const TlIntArray *all = tl_index_bindings_of(mod, -1, name);
+	if (!all || !all->size)
+		return false;
+	const TlBinding *b = &mod->bindings.items[all->items[all->size - 1]];
+	if (b->kind == TL_BIND_CLASS && b->ref >= 0) {
+		if (dot < len) { /* Class.method */
+			const TlIndex *where = NULL;
+			int32_t f = tl_model__method(mod, b->ref, rest + dot + 1, &where);
+			if (f < 0)
+				return false;
+			*out = tl_val_of(TL_VK_FUNCTION, TL_VG_NONE);
+			out->ref = f;
+			out->mod = where;
+			return true;
+		}
+		*out = tl_val_of(TL_VK_CLASS, TL_VG_NONE);
+		out->ref = b->ref;
+		out->mod = mod;
+		return true;
+	}
+	if (dot < len)
+		return false;
+	if (b->kind == TL_BIND_DEF && b->ref >= 0) {
+		*out = tl_val_of(TL_VK_FUNCTION, TL_VG_NONE);
+		out->ref = b->ref;
+		out->mod = mod;
+		return true;
+	}
+	if (b->kind == TL_BIND_IMPORT && b->qname)
+		return tl_model__resolve_in(m, mod, b->qname, strlen(b->qname), hops, out);
+	if (b->kind == TL_BIND_ASSIGN && mod != m->idx) {
+		const TlModel *om = tl_model__other(m, mod);
+		TlPath p;
+		TlPathNames *names = (TlPathNames *)&om->names; /* interning a name changes no answer */
+		if (!om || !tl_path_of_dotted(names, name, &p))
+			return false;
+		const TlVal *g = tl_state_get(&om->globals, &p);
+		if (!g)
+			return false;
+		*out = tl_val_import(&m->pool, &om->pool, g);
+		return true;
+	}
+	return false;
+}
+
+bool tl_model__resolve(TlModel *m, const char *qname, TlVal *out)
+{
+	const TlIndex *idx = m->idx;
+	if (!idx->imports || !qname)
+		return false;
+	tl_model__enter(idx);
+	bool yes = tl_model__resolve_in(m, idx, qname, strlen(qname), 0, out);
+	tl_model__leave(idx);
+	return yes;
+}
+
+int32_t tl_model__method(const TlIndex *mod, int32_t cls, const char *name, const TlIndex **where)
+{
+	/* The class, then its bases in the same module, breadth first. */
+	int32_t todo[16];
+	uint32_t n = 0, head = 0;
+	todo[n++] = cls;
+	while (head < n) {
+		int32_t k = todo[head++];
+		if (k < 0 || (uint32_t)k >= mod->classes.size)
+			continue;
+		int32_t f = tl_index_method(mod, k, name, strlen(name));
+		if (f >= 0) {
+			*where = mod;
+			return f;
+		}
+		const TlClass *c = &mod->classes.items[k];
+		for (uint32_t i = 0; i < c->bases.size && n < 16; i++)
+			todo[n++] = c->bases.items[i];
+	}
+	return -1;
+}
+
+bool tl_model__class_attr(TlModel *m, const TlIndex *mod, int32_t cls, int32_t name, const char *text,
+			  TlVal *out)
+{
+	const TlModel *om = m;
+	bool ext = mod != m->idx;
+	if (ext) {
+		if (!m->idx->imports)
+			return false;
+		tl_model__enter(m->idx);
+		om = tl_model__other(m, mod);
+	}
+	bool found = false;
+	if (om) {
+		int32_t id = ext ? tl_path_lookup(&om->names, text, strlen(text)) : name;
+		int32_t todo[16];
+		uint32_t n = 0, head = 0;
+		todo[n++] = cls;
+		while (id >= 0 && head < n && !found) {
+			int32_t k = todo[head++];
+			if (k < 0 || (uint32_t)k >= mod->classes.size)
+				continue;
+			int32_t at;
+			if (tl_scopemap_get(&om->attrs, (uint32_t)k, (uint32_t)id, &at)) {
+				*out = tl_val_import(&m->pool, &om->pool, &om->pool.vals.items[at]);
+				found = true;
+			} else if (tl_scopemap_get(&om->declared, (uint32_t)k, (uint32_t)id, &at)) {
+				*out = tl_val_bot(); /* stored by a method not run yet */
+				found = true;
+			}
+			const TlClass *c = &mod->classes.items[k];
+			for (uint32_t i = 0; i < c->bases.size && n < 16; i++)
+				todo[n++] = c->bases.items[i];
+		}
+	}
+	if (ext)
+		tl_model__leave(m->idx);
+	return found;
+}
+
+bool tl_model__summary(TlModel *m, const TlIndex *mod, int32_t func, TlVal *out)
+{
+	if (!mod || func < 0 || (uint32_t)func >= mod->funcs.size)
+		return false;
+	if (mod == m->idx) {
+		const TlFuncSum *s = &m->funcs.items[func];
+		*out = s->status ? s->ret : tl_val_bot();
+		return true;
+	}
+	if (!m->idx->imports)
+		return false;
+	tl_model__enter(m->idx);
+	const TlModel *om = tl_model__other(m, mod);
+	bool yes = false;
+	if (om && (uint32_t)func < om->funcs.size && om->funcs.items[func].status) {
+		*out = tl_val_import(&m->pool, &om->pool, &om->funcs.items[func].ret);
+		yes = true;
+	}
+	tl_model__leave(m->idx);
+	return yes;
+}
+
+/* ---- the backward subjects -------------------------------------------------- */
+
+/* What a backward call consumes: `loss` of `loss.backward()`,
+ * `scaler.scale(loss).backward()`, `accelerator.backward(loss)`,
+ * `torch.autograd.backward(loss)`. */
+static TSNode tl_model__backward_subject(const TlIndex *idx, const TlCall *c)
+{
+	const TlSyms *sy = tl_syms();
+	TSNode none = { 0 };
+	TSNode args = tl_tree_field(c->node, sy->f_arguments);
+	TSNode a0 = !ts_node_is_null(args) && ts_node_named_child_count(args) ? ts_node_named_child(args, 0) : none;
+	if (!c->receiver.id)
+		return a0;
+	TSNode r = tl_index_unparen(c->receiver);
+	if (ts_node_symbol(r) == sy->call) {
+		const TlCall *inner = tl_index_call_at(idx, r);
+		if (inner && inner->method && strcmp(inner->method, "scale") == 0) {
+			TSNode ia = tl_tree_field(r, sy->f_arguments);
+			return !ts_node_is_null(ia) && ts_node_named_child_count(ia) ? ts_node_named_child(ia, 0) : none;
+		}
+		return r;
+	}
+	if (c->qname && strcmp(c->qname, "torch.autograd.backward") == 0)
+		return a0;
+	if (c->recv_name) {
+		const char *last = strrchr(c->recv_name, '.');
+		last = last ? last + 1 : c->recv_name;
+		char low[64];
+		size_t n = 0;
+		for (; last[n] && n + 1 < sizeof low; n++)
+			low[n] = (char)(last[n] >= 'A' && last[n] <= 'Z' ? last[n] + 32 : last[n]);
+		low[n] = '\0';
+		if (strstr(low, "accelerator") || strstr(low, "fabric") || strstr(low, "engine") ||
+		    strcmp(low, "self") == 0 || strcmp(low, "trainer") == 0)
+			return a0;
+	}
+	return r;
+}
+
+static void tl_model__backprop(TlModel *m)
+{
+	const TlIndex *idx = m->idx;
+	for (uint32_t i = 0; i < idx->calls.size; i++) {
+		const TlCall *c = &idx->calls.items[i];
+		if (!(c->events & TL_EV_BACKWARD))
+			continue;
+		TSNode subj = tl_model__backward_subject(idx, c);
+		TlPath p;
+		if (!ts_node_is_null(subj) && tl_path_of(&m->names, idx, subj, &p))
+			tl_scopemap_put(&m->backprop, (uint32_t)(c->func + 1), tl_path_hash(&p), 1);
+	}
+}
+
+/* The attributes each class of the module binds (`self.x = ...` in a
+ * method): until the interpreter has run the method that stores one, a
+ * read of it is not known yet (⊥), not unknown (⊤). */
+static void tl_model__declare(TlModel *m)
+{
+	const TlIndex *idx = m->idx;
+	for (uint32_t i = 0; i < idx->bindings.size; i++) {
+		const TlBinding *b = &idx->bindings.items[i];
+		if (b->cls < 0 || b->class_body || !b->name || strncmp(b->name, "self.", 5) != 0)
+			continue;
+		const char *rest = b->name + 5;
+		if (strchr(rest, '.'))
+			continue;
+		int32_t id = tl_path_intern(&m->names, rest, strlen(rest));
+		tl_scopemap_put(&m->declared, (uint32_t)b->cls, (uint32_t)id, 1);
+	}
+}
+
+/* ---- the call graph and its components ----------------------------------------- */
+
+/* Appends the functions of m's module that function `f` (-1: none) may
+ * call: local targets, closures handed to a step, the methods of a class
+ * it instantiates, and, for a method, the other methods of its class
+ * (whose stores into `self` it reads). */
+static void tl_model__callees(const TlIndex *idx, int32_t f, TlIntArray *out)
+{
+	tl_array_clear(out);
+	uint32_t scope = (uint32_t)(f + 1);
+	const TlIntArray *calls = scope < idx->scope_calls.size ? &idx->scope_calls.items[scope] : NULL;
+	for (uint32_t i = 0; calls && i < calls->size; i++) {
+		const TlCall *c = &idx->calls.items[calls->items[i]];
+		if (c->target >= 0)
+			tl_array_push(out, c->target);
+		if (c->arg_target >= 0)
+			tl_array_push(out, c->arg_target);
+		if (!c->receiver.id && c->method) {
+			const TlIntArray *bs = tl_index_bindings_of(idx, -1, c->method);
+			if (bs && bs->size) {
+				const TlBinding *b = &idx->bindings.items[bs->items[bs->size - 1]];
+				if (b->kind == TL_BIND_CLASS && b->ref >= 0)
+					for (uint32_t k = 0; k < idx->funcs.size; k++)
+						if (idx->funcs.items[k].cls == b->ref)
+							tl_array_push(out, (int32_t)k);
+			}
+		}
+	}
+	if (f >= 0 && idx->funcs.items[f].cls >= 0) {
+		int32_t cls = idx->funcs.items[f].cls;
+		for (uint32_t k = 0; k < idx->funcs.size; k++)
+			if ((int32_t)k != f && idx->funcs.items[k].cls == cls)
+				tl_array_push(out, (int32_t)k);
+	}
+}
+
+typedef struct TlTarjan {
+	int32_t node;
+	uint32_t next; /* the next callee to visit */
+} TlTarjanFrame;
+
+/* The components of the module's call graph in the order Tarjan's
+ * algorithm finds them (callees first): comp[i] is the component of
+ * function i, order lists functions component by component, starts[c]
+ * where component c begins in order. */
+static void tl_model__components(const TlIndex *idx, TlIntArray *order, TlIntArray *starts)
+{
+	uint32_t n = idx->funcs.size;
+	int32_t *index = tl_malloc((n + 1) * sizeof *index);
+	int32_t *low = tl_malloc((n + 1) * sizeof *low);
+	bool *on = tl_calloc(n + 1, sizeof *on);
+	TlIntLists edges;
+	tl_array_init(&edges);
+	tl_array_reserve(&edges, n);
+	for (uint32_t i = 0; i < n; i++) {
+		TlIntArray e;
+		tl_array_init(&e);
+		tl_model__callees(idx, (int32_t)i, &e);
+		edges.items[i] = e;
+	}
+	edges.size = n;
+	for (uint32_t i = 0; i < n; i++)
+		index[i] = -1;
+	TlIntArray stack;
+	tl_array_init(&stack);
+	TlArray(TlTarjanFrame) dfs;
+	tl_array_init(&dfs);
+	int32_t counter = 0;
+	for (uint32_t s = 0; s < n; s++) {
+		if (index[s] >= 0)
+			continue;
+		TlTarjanFrame f0 = { (int32_t)s, 0 };
+		tl_array_push(&dfs, f0);
+		index[s] = low[s] = counter++;
+		tl_array_push(&stack, (int32_t)s);
+		on[s] = true;
+		while (dfs.size) {
+			TlTarjanFrame *f = tl_array_last(&dfs);
+			int32_t v = f->node;
+			const TlIntArray *e = &edges.items[v];
+			if (f->next < e->size) {
+				int32_t w = e->items[f->next++];
+				if (w < 0 || (uint32_t)w >= n)
+					continue;
+				if (index[w] < 0) {
+					index[w] = low[w] = counter++;
+					tl_array_push(&stack, w);
+					on[w] = true;
+					TlTarjanFrame fw = { w, 0 };
+					tl_array_push(&dfs, fw);
+				} else if (on[w] && index[w] < low[v]) {
+					low[v] = index[w];
+				}
+				continue;
+			}
+			/* v is done */
+			dfs.size--;
+			if (dfs.size) {
+				int32_t u = tl_array_last(&dfs)->node;
+				if (low[v] < low[u])
+					low[u] = low[v];
+			}
+			if (low[v] == index[v]) {
+				tl_array_push(starts, (int32_t)order->size);
+				int32_t w;
+				do {
+					w = tl_array_pop(&stack);
+					on[w] = false;
+					tl_array_push(order, w);
+				} while (w != v);
+			}
+		}
+	}
+	for (uint32_t i = 0; i < n; i++)
+		tl_array_release(&edges.items[i]);
+	tl_array_release(&edges);
+	tl_array_release(&stack);
+	tl_array_release(&dfs);
+	tl_free(index);
+	tl_free(low);
+	tl_free(on);
+}
+
+/* Passes over the whole module: its code, then every component callees
+ * first; another pass when a summary, an attribute or a global rose. */
+#define TL_MODEL_PASSES 3
+
+static TlModel *tl_model__build(const TlIndex *idx)
+{
+	TlModel *m = tl_calloc(1, sizeof *m);
+	m->idx = idx;
+	m->building = true;
+	tl_val_pool_init(&m->pool);
+	tl_path_names_init(&m->names);
+	tl_scopemap_init(&m->vals);
+	tl_scopemap_init(&m->attrs);
+	tl_scopemap_init(&m->backprop);
+	tl_scopemap_init(&m->declared);
+	tl_state_init(&m->globals);
+	tl_array_init(&m->funcs);
+	tl_array_reserve(&m->funcs, idx->funcs.size);
+	for (uint32_t i = 0; i < idx->funcs.size; i++) {
+		TlFuncSum s;
+		memset(&s, 0, sizeof s);
+		s.ret = tl_val_bot();
+		tl_array_push(&m->funcs, s);
+	}
+	tl_model__nesting++;
+	tl_model__backprop(m);
+	tl_model__declare(m);
+	TlIntArray order, starts;
+	tl_array_init(&order);
+	tl_array_init(&starts);
+	tl_model__components(idx, &order, &starts);
+	m->stats.components = starts.size;
+	m->stats.classes = idx->classes.size;
+	for (uint32_t pass = 0; pass < TL_MODEL_PASSES && !m->cut; pass++) {
+		m->changed = false;
+		for (uint32_t c = 0; c < starts.size && !m->cut; c++) {
+			uint32_t from = (uint32_t)starts.items[c];
+			uint32_t to = c + 1 < starts.size ? (uint32_t)starts.items[c + 1] : order.size;
+			for (uint32_t round = 0; round < TL_MODEL_COMPONENT_ROUNDS && !m->cut; round++) {
+				bool before = m->changed;
+				m->changed = false;
+				for (uint32_t k = from; k < to && !m->cut; k++)
+					tl_model__interpret(m, order.items[k]);
+				bool rose = m->changed;
+				m->changed = before || rose;
+				/* One function that calls nothing of its own component
+				 * is done in one round. */
+				if (!rose || (to - from == 1 && round > 0))
+					break;
+				if (round + 1 == TL_MODEL_COMPONENT_ROUNDS) {
+					for (uint32_t k = from; k < to; k++) {
+						TlFuncSum *s = &m->funcs.items[order.items[k]];
+						s->ret = tl_val_top();
+					}
+					m->stats.widened++;
+				}
+			}
+		}
+		/* The module's own code, last: its globals are what the next
+		 * pass's functions read. */
+		tl_model__interpret(m, -1);
+		m->globals_ready = true;
+		if (!m->changed)
+			break;
+	}
+	tl_array_release(&order);
+	tl_array_release(&starts);
+	tl_model__nesting--;
+	m->building = false;
+	return m;
+}
+
+const TlModel *tl_model_of(const TlIndex *idx)
+{
+	if (idx->model)
+		return idx->model->building ? NULL : idx->model;
+	TlIndex *w = (TlIndex *)idx; /* kept with the index: a cache, no answer changes */
+	w->model = tl_model__build(idx);
+	w->model_release = tl_model__release;
+	return w->model;
+}
+
+const TlValPool *tl_model_pool(const TlModel *m)
+{
+	return &m->pool;
+}
+
+bool tl_model_cut(const TlModel *m)
+{
+	return m->cut;
+}
+
+bool tl_model_value(const TlIndex *idx, TSNode expr, TlVal *out)
+{
+	const TlModel *m = tl_model_of(idx);
+	expr = tl_index_unparen(expr);
+	if (!m || ts_node_is_null(expr))
+		return false;
+	int32_t at;
+	if (!tl_scopemap_get(&m->vals, ts_node_start_byte(expr), ts_node_end_byte(expr), &at))
+		return false;
+	*out = m->pool.vals.items[at];
+	return true;
+}
+
+bool tl_model_returns(const TlIndex *idx, int32_t func, TlVal *out)
+{
+	const TlModel *m = tl_model_of(idx);
+	if (!m || func < 0 || (uint32_t)func >= m->funcs.size || !m->funcs.items[func].status)
+		return false;
+	*out = m->funcs.items[func].ret;
+	return true;
+}
+
+void tl_model_stats(const TlModel *m, TlModelStats *out)
+{
+	*out = m->stats;
+}
+
+void tl_model_describe(const TlValPool *p, const TlVal *v, TlBuf *out)
+{
+	/* Containers are shown two levels deep. */
+	const TlVal *stack[3] = { v, NULL, NULL };
+	tl_buf_add(out, tl_val_kind_name(v->kind));
+	tl_buf_addf(out, " graph=%s", tl_val_graph_name(v->graph));
+	if (v->pgraph)
+		tl_buf_addf(out, "+params(0x%x)", v->pgraph);
+	if (v->device != TL_VD_TOP && v->device != TL_VD_BOT)
+		tl_buf_addf(out, " device=%s", tl_val_device_name(v->device));
+	if (v->dtype != TL_VT_TOP && v->dtype != TL_VT_BOT)
+		tl_buf_addf(out, " dtype=%s", tl_val_dtype_name(v->dtype));
+	if (v->kind == TL_VK_CONTAINER && v->elem >= 0 && (uint32_t)v->elem < p->vals.size) {
+		stack[1] = &p->vals.items[v->elem];
+		tl_buf_addf(out, " of (%s graph=%s", tl_val_kind_name(stack[1]->kind),
+			    tl_val_graph_name(stack[1]->graph));
+		if (stack[1]->kind == TL_VK_CONTAINER && stack[1]->elem >= 0 &&
+		    (uint32_t)stack[1]->elem < p->vals.size) {
+			stack[2] = &p->vals.items[stack[1]->elem];
+			tl_buf_addf(out, " of (%s graph=%s)", tl_val_kind_name(stack[2]->kind),
+				    tl_val_graph_name(stack[2]->graph));
+		}
+		tl_buf_addc(out, ')');
+	}
+}

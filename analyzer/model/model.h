@@ -1,0 +1,82 @@
+/* The semantic model: what each value is and what each function does,
+ * computed once per module as data (docs/semantic-model.md).
+ *
+ * For one module (one TlIndex), the model interprets every function and
+ * the module's own code once over the structured syntax tree: statements
+ * transfer a state (the value of each access path, the grad mode),
+ * branches join it, loops run to a fixpoint with widening. It keeps:
+ *   - the value of every expression it evaluated (by the node's span),
+ *   - each function's summary: the value it returns, as a function of
+ *     its parameters (TlVal.pgraph),
+ *   - each class's attributes (`self.x = ...` in any method),
+ *   - the module's globals at the end of its code.
+ * Functions are summarised callees first, over the strongly connected
+ * components of the module's call graph (Tarjan, iterative), each
+ * component to a fixpoint (widened after TL_MODEL_COMPONENT_ROUNDS).
+ * Calls into another module of the project read that module's model,
+ * built on demand through the project (TlIndex.imports) and kept with its
+ * index, so the command line and the language server share it.
+ *
+ * The model reads the index and the API table (apitable.h); it reads the
+ * event bits the facts layer has written into the index (TlCall.events:
+ * a loss, a forward, a backward), as data. It calls nothing of the facts
+ * layer: facts call the model, never the reverse.
+ *
+ * Owns: TlModel, tl_model_of, the lookups below, `torchlint debug model`'s
+ * printing of values (tl_model_describe). */
+#ifndef TL_MODEL_MODEL_H
+#define TL_MODEL_MODEL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <tree_sitter/api.h>
+
+#include "base/buf.h"
+#include "model/value.h"
+#include "syntax/index.h"
+
+/* The model's bounds, in one place, counted in steps (docs/semantic-model.md,
+ * "Bounds"). Paths: TL_PATH_SELECTORS (path.h); containers: TL_VAL_PARTS and
+ * TL_VAL_NEST (value.h). */
+#define TL_MODEL_LOOP_ROUNDS 3      /* rounds of a loop body before widening */
+#define TL_MODEL_COMPONENT_ROUNDS 8 /* rounds of a call-graph component before widening */
+#define TL_MODEL_MODULE_NEST 8      /* modules whose models are being built at once */
+
+typedef struct TlModel TlModel;
+
+/* The model of the module of `idx`, built on first use and kept with the
+ * index (released with it). For the index of another module of the
+ * project, call it between its imports' enter() and leave(). NULL only
+ * when memory ran out. */
+const TlModel *tl_model_of(const TlIndex *idx);
+
+/* The value the interpreter gave expression `expr` (parentheses looked
+ * through) where it evaluated it: true and *out set, or false when it did
+ * not evaluate it (code no path reaches, a default argument, a decorator).
+ * Containers in *out refer to the model's pool (tl_model_pool). */
+bool tl_model_value(const TlIndex *idx, TSNode expr, TlVal *out);
+const TlValPool *tl_model_pool(const TlModel *m);
+
+/* The summary of function `func` of `idx`: the value it returns (its
+ * pgraph bits name the parameters the value's graph follows). False when
+ * it has none (no such function, or its module's model was cut). */
+bool tl_model_returns(const TlIndex *idx, int32_t func, TlVal *out);
+
+/* True when a bound of the work budget cut the module's interpretation:
+ * its answers are then partial (values not reached stay unevaluated). */
+bool tl_model_cut(const TlModel *m);
+
+/* Appends a one-line description of `v` (of pool `p`) to `out`:
+ * "tensor graph=must device=⊤ ..."; containers show their element and
+ * positions. */
+void tl_model_describe(const TlValPool *p, const TlVal *v, TlBuf *out);
+
+/* Counts for `torchlint debug model` and the tests: values recorded,
+ * functions summarised, components, rounds run. */
+typedef struct TlModelStats {
+	uint32_t values, functions, components, rounds, widened, classes;
+} TlModelStats;
+void tl_model_stats(const TlModel *m, TlModelStats *out);
+
+#endif

@@ -1,0 +1,91 @@
+/* Private to analyzer/model/: the model's tables, the interpreter's state,
+ * and the functions interp.c and model.c give each other. */
+#ifndef TL_MODEL_MODEL_INTERNAL_H
+#define TL_MODEL_MODEL_INTERNAL_H
+
+#include "syntax/scopemap.h"
+#include "model/model.h"
+#include "model/path.h"
+
+/* The value of one access path at a program point. */
+typedef struct TlSlot {
+	TlPath path;
+	TlVal val;
+} TlSlot;
+
+/* Grad mode at a program point. */
+enum { TL_MGRAD_ON = 0, TL_MGRAD_OFF = 1 };
+
+/* The program-point state: a value per access path (the slots, looked up
+ * from the newest), the grad mode, and whether any path reaches here. */
+typedef struct TlState {
+	TlArray(TlSlot) slots;
+	uint8_t grad;
+	bool dead;
+} TlState;
+
+/* A function's summary. */
+typedef struct TlFuncSum {
+	TlVal ret;       /* the join of its returns (pgraph: the parameters it follows) */
+	uint8_t status;  /* 0: not interpreted yet, 1: interpreted at least once */
+	bool returns;    /* some return statement hands back a value */
+} TlFuncSum;
+
+struct TlModel {
+	const TlIndex *idx;
+	TlValPool pool;
+	TlPathNames names;
+	TlScopeMap vals;     /* (start byte, end byte) of an expression -> pool index */
+	TlScopeMap attrs;    /* (class, interned name) -> pool index: what `self.name` holds */
+	TlScopeMap backprop; /* (function + 1, path hash) -> 1: a path a backward consumes */
+	TlScopeMap declared; /* (class, interned name) -> 1: a `self.name` some method binds */
+	TlArray(TlFuncSum) funcs;
+	TlState globals;     /* the module's own names after its code ran */
+	TlModelStats stats;
+	bool cut;            /* a bound stopped the interpretation */
+	bool changed;        /* a summary or a class attribute rose in this pass */
+	bool building;       /* being built (an import cycle reads the top) */
+	bool globals_ready;  /* the module's code ran once: m->globals holds its names */
+};
+
+void tl_state_init(TlState *s);
+void tl_state_release(TlState *s);
+void tl_state_copy(TlState *dst, const TlState *src);
+/* dst := dst ⊔ src (a dead state is the join's unit). */
+void tl_state_join(TlValPool *p, TlState *dst, const TlState *src);
+bool tl_state_equal(const TlValPool *p, const TlState *a, const TlState *b);
+/* dst := the widening of dst by now. */
+void tl_state_widen(TlValPool *p, TlState *dst, const TlState *now);
+const TlVal *tl_state_get(const TlState *s, const TlPath *path);
+/* A strong update: the path (and every path below it) gets `v`. */
+void tl_state_set(TlState *s, const TlPath *path, const TlVal *v);
+void tl_state_kill(TlState *s, const TlPath *path);
+
+/* interp.c: interprets function `func` of the model's module (-1: its
+ * own code) with the summaries as they stand: records the value of every
+ * expression it evaluates, joins what the function returns into its
+ * summary and, for the module's code, leaves its names in m->globals. */
+void tl_model__interpret(TlModel *m, int32_t func);
+
+/* model.c, for the interpreter. The value a class attribute holds (class
+ * `cls` of module `mod`, bases of the project included), copied into m's
+ * pool; false when none is known. */
+bool tl_model__class_attr(TlModel *m, const TlIndex *mod, int32_t cls, int32_t name, const char *text,
+			  TlVal *out);
+/* The method `name` of class `cls` of `mod`, or of a base of it in the
+ * project: its module and index (-1: none). */
+int32_t tl_model__method(const TlIndex *mod, int32_t cls, const char *name, const TlIndex **where);
+/* What a dotted name `qname` (as the index resolves imports: "models.Net",
+ * ".losses.focal") names in a module of the project: a function, a class
+ * or a global's value, copied into m's pool. */
+bool tl_model__resolve(TlModel *m, const char *qname, TlVal *out);
+/* The summary of function `func` of module `mod` (m's own or another),
+ * copied into m's pool; false when it is not known. */
+bool tl_model__summary(TlModel *m, const TlIndex *mod, int32_t func, TlVal *out);
+/* Records `v` as the value of a class attribute (a store `self.name = v`
+ * in a method of class `cls` of m's module). */
+void tl_model__store_attr(TlModel *m, int32_t cls, int32_t name, const TlVal *v);
+/* Records the value of the expression spanning [start, end). */
+void tl_model__record(TlModel *m, uint32_t start, uint32_t end, const TlVal *v);
+
+#endif

@@ -1,0 +1,350 @@
+/* Abstract values (value.h): the joins, the widening, containers in the pool.
+ * Recursion here follows container nesting, which tl_val_container caps at
+ * TL_VAL_NEST: it never follows the input's depth. */
+#include "model/value.h"
+
+#include <string.h>
+
+void tl_val_pool_init(TlValPool *p)
+{
+	tl_array_init(&p->vals);
+}
+
+void tl_val_pool_release(TlValPool *p)
+{
+	tl_array_release(&p->vals);
+}
+
+int32_t tl_val_pool_add(TlValPool *p, TlVal v)
+{
+	tl_array_push(&p->vals, v);
+	return (int32_t)p->vals.size - 1;
+}
+
+TlVal tl_val_bot(void)
+{
+	TlVal v;
+	memset(&v, 0, sizeof v);
+	v.elem = v.parts = v.next = v.ref = -1;
+	return v;
+}
+
+TlVal tl_val_top(void)
+{
+	TlVal v = tl_val_bot();
+	v.kind = TL_VK_TOP;
+	v.graph = TL_VG_MAY;
+	v.device = TL_VD_TOP;
+	v.dtype = TL_VT_TOP;
+	v.made = TL_VM_TOP;
+	return v;
+}
+
+TlVal tl_val_of(TlVKind k, TlVGraph g)
+{
+	TlVal v = tl_val_bot();
+	v.kind = (uint8_t)k;
+	v.graph = (uint8_t)g;
+	v.device = TL_VD_TOP;
+	v.dtype = TL_VT_TOP;
+	return v;
+}
+
+bool tl_val_is_bot(const TlVal *v)
+{
+	return v->kind == TL_VK_BOT && v->graph == TL_VG_BOT;
+}
+
+static const TlVal *tl_val__at(const TlValPool *p, int32_t i)
+{
+	return i >= 0 && (uint32_t)i < p->vals.size ? &p->vals.items[i] : NULL;
+}
+
+static unsigned tl_val__graph_join(unsigned a, unsigned b)
+{
+	if (a == b || b == TL_VG_BOT)
+		return a;
+	if (a == TL_VG_BOT)
+		return b;
+	return TL_VG_MAY;
+}
+
+/* Flat components: equal or one bottom, else the top. */
+static unsigned tl_val__flat(unsigned a, unsigned b, unsigned top)
+{
+	if (a == b || b == 0)
+		return a;
+	if (a == 0)
+		return b;
+	return top;
+}
+
+/* How deep containers nest in `v` (0 for a value that is none). */
+static unsigned tl_val__depth(const TlValPool *p, const TlVal *v)
+{
+	unsigned d = 0;
+	while (v && v->kind == TL_VK_CONTAINER && d <= TL_VAL_NEST) {
+		d++;
+		v = tl_val__at(p, v->elem);
+	}
+	return d;
+}
+
+static TlVal tl_val__join_at(TlValPool *p, const TlVal *a, const TlVal *b, unsigned nest);
+
+static int32_t tl_val__join_index(TlValPool *p, int32_t a, int32_t b, unsigned nest)
+{
+	if (a < 0)
+		return b;
+	if (b < 0 || a == b)
+		return a;
+	TlVal va = p->vals.items[a], vb = p->vals.items[b];
+	TlVal j = tl_val__join_at(p, &va, &vb, nest + 1);
+	return tl_val_pool_add(p, j);
+}
+
+static TlVal tl_val__join_at(TlValPool *p, const TlVal *pa, const TlVal *pb, unsigned nest)
+{
+	/* Copies: `pa` and `pb` may point into the pool, which grows below. */
+	TlVal va = *pa, vb = *pb;
+	const TlVal *a = &va, *b = &vb;
+	if (tl_val_is_bot(b))
+		return *a;
+	if (tl_val_is_bot(a))
+		return *b;
+	TlVal j = tl_val_bot();
+	j.kind = (uint8_t)tl_val__flat(a->kind, b->kind, TL_VK_TOP);
+	j.graph = (uint8_t)tl_val__graph_join(a->graph, b->graph);
+	j.device = (uint8_t)tl_val__flat(a->device, b->device, TL_VD_TOP);
+	j.dtype = (uint8_t)tl_val__flat(a->dtype, b->dtype, TL_VT_TOP);
+	j.made = (uint16_t)(a->made | b->made);
+	j.pgraph = (uint16_t)(a->pgraph | b->pgraph);
+	j.origin = a->origin ? a->origin : b->origin;
+	if (a->ref == b->ref && a->mod == b->mod) {
+		j.ref = a->ref;
+		j.mod = a->mod;
+	}
+	if (j.kind == TL_VK_CONTAINER && nest < TL_VAL_NEST) {
+		j.elem = tl_val__join_index(p, a->elem, b->elem, nest);
+		/* Positions survive only when both sides keep them. */
+		if (a->parts >= 0 && b->parts >= 0) {
+			int32_t ia = a->parts, ib = b->parts, last = -1;
+			while (ia >= 0 && ib >= 0) {
+				int32_t k = tl_val__join_index(p, ia, ib, nest);
+				TlVal part = p->vals.items[k];
+				part.next = -1;
+				int32_t at = tl_val_pool_add(p, part);
+				if (last < 0)
+					j.parts = at;
+				else
+					p->vals.items[last].next = at;
+				last = at;
+				ia = p->vals.items[ia].next;
+				ib = p->vals.items[ib].next;
+			}
+			if (ia >= 0 || ib >= 0)
+				j.parts = -1; /* tuples of different lengths: element value only */
+		}
+	}
+	return j;
+}
+
+TlVal tl_val_join(TlValPool *p, const TlVal *a, const TlVal *b)
+{
+	return tl_val__join_at(p, a, b, 0);
+}
+
+static bool tl_val__equal_at(const TlValPool *p, const TlVal *a, const TlVal *b, unsigned nest)
+{
+	if (a->kind != b->kind || a->graph != b->graph || a->device != b->device ||
+	    a->dtype != b->dtype || a->made != b->made || a->pgraph != b->pgraph ||
+	    a->ref != b->ref || a->mod != b->mod)
+		return false;
+	if (a->kind != TL_VK_CONTAINER || nest >= TL_VAL_NEST)
+		return true;
+	const TlVal *ea = tl_val__at(p, a->elem), *eb = tl_val__at(p, b->elem);
+	if (!ea != !eb || (ea && !tl_val__equal_at(p, ea, eb, nest + 1)))
+		return false;
+	int32_t ia = a->parts, ib = b->parts;
+	while (ia >= 0 && ib >= 0) {
+		if (!tl_val__equal_at(p, &p->vals.items[ia], &p->vals.items[ib], nest + 1))
+			return false;
+		ia = p->vals.items[ia].next;
+		ib = p->vals.items[ib].next;
+	}
+	return ia < 0 && ib < 0;
+}
+
+bool tl_val_equal(const TlValPool *p, const TlVal *a, const TlVal *b)
+{
+	return tl_val__equal_at(p, a, b, 0);
+}
+
+TlVal tl_val_widen(TlValPool *p, const TlVal *pold, const TlVal *pnow)
+{
+	TlVal vo = *pold, vn = *pnow;
+	const TlVal *old = &vo, *now = &vn;
+	TlVal w = tl_val_join(p, old, now);
+	if (w.kind != old->kind)
+		w.kind = TL_VK_TOP;
+	if (w.graph != old->graph)
+		w.graph = TL_VG_MAY;
+	if (w.device != old->device)
+		w.device = TL_VD_TOP;
+	if (w.dtype != old->dtype)
+		w.dtype = TL_VT_TOP;
+	if (w.kind != TL_VK_CONTAINER) {
+		w.elem = w.parts = -1;
+	} else if (!tl_val_equal(p, old, now)) {
+		/* A container still changing: its positions go into its element,
+		 * and the element to the top of what it holds. */
+		TlVal e = tl_val_top();
+		const TlVal *oe = tl_val__at(p, w.elem);
+		if (oe)
+			e.graph = oe->graph == TL_VG_NONE ? TL_VG_MAY : oe->graph;
+		w.elem = tl_val_pool_add(p, e);
+		w.parts = -1;
+	}
+	return w;
+}
+
+TlVal tl_val_container(TlValPool *p, const TlVal *elem)
+{
+	TlVal c = tl_val_of(TL_VK_CONTAINER, TL_VG_NONE);
+	if (elem && !tl_val_is_bot(elem)) {
+		TlVal e = *elem; /* a copy: `elem` may point into the pool */
+		if (tl_val__depth(p, &e) >= TL_VAL_NEST) {
+			unsigned g = e.graph;
+			e = tl_val_top();
+			e.graph = (uint8_t)(g == TL_VG_NONE ? TL_VG_MAY : g);
+		}
+		e.next = -1;
+		c.elem = tl_val_pool_add(p, e);
+	}
+	return c;
+}
+
+TlVal tl_val_element(const TlValPool *p, const TlVal *v)
+{
+	if (v->kind == TL_VK_CONTAINER) {
+		const TlVal *e = tl_val__at(p, v->elem);
+		if (e) {
+			TlVal out = *e;
+			out.next = -1;
+			return out;
+		}
+		return tl_val_bot();
+	}
+	if (v->kind == TL_VK_TENSOR || v->kind == TL_VK_PARAMETER) {
+		TlVal t = tl_val_of(TL_VK_TENSOR, (TlVGraph)v->graph);
+		t.device = v->device;
+		t.dtype = v->dtype;
+		t.made = v->made;
+		t.pgraph = v->pgraph;
+		t.origin = v->origin;
+		return t;
+	}
+	TlVal top = tl_val_top();
+	top.pgraph = v->pgraph;
+	return top;
+}
+
+TlVal tl_val_part(const TlValPool *p, const TlVal *v, uint32_t i)
+{
+	if (v->kind == TL_VK_CONTAINER && v->parts >= 0) {
+		int32_t k = v->parts;
+		for (uint32_t n = 0; k >= 0 && n < i; n++)
+			k = p->vals.items[k].next;
+		if (k >= 0) {
+			TlVal out = p->vals.items[k];
+			out.next = -1;
+			return out;
+		}
+	}
+	return tl_val_element(p, v);
+}
+
+int32_t tl_val_add_part(TlValPool *p, TlVal *container, int32_t last, const TlVal *part)
+{
+	uint32_t n = 0;
+	for (int32_t k = container->parts; k >= 0; k = p->vals.items[k].next)
+		n++;
+	TlVal e = *part;
+	e.next = -1;
+	/* The element value is the join of every position. */
+	const TlVal *at_old = tl_val__at(p, container->elem);
+	TlVal old = at_old ? *at_old : tl_val_bot();
+	TlVal joined = at_old ? tl_val_join(p, &old, &e) : e;
+	joined.next = -1;
+	container->elem = tl_val_pool_add(p, joined);
+	if (n >= TL_VAL_PARTS || (last < 0 && container->parts >= 0)) {
+		container->parts = -1; /* too many to keep apart */
+		return -1;
+	}
+	int32_t at = tl_val_pool_add(p, e);
+	if (last < 0)
+		container->parts = at;
+	else
+		p->vals.items[last].next = at;
+	return at;
+}
+
+static TlVal tl_val__import_at(TlValPool *to, const TlValPool *from, const TlVal *v, unsigned nest)
+{
+	TlVal out = *v;
+	out.next = -1;
+	out.elem = out.parts = -1;
+	if (v->kind != TL_VK_CONTAINER || nest >= TL_VAL_NEST)
+		return out;
+	const TlVal *e = tl_val__at(from, v->elem);
+	if (e) {
+		TlVal ie = tl_val__import_at(to, from, e, nest + 1);
+		out.elem = tl_val_pool_add(to, ie);
+	}
+	int32_t last = -1;
+	for (int32_t k = v->parts; k >= 0; k = from->vals.items[k].next) {
+		TlVal ip = tl_val__import_at(to, from, &from->vals.items[k], nest + 1);
+		int32_t at = tl_val_pool_add(to, ip);
+		if (last < 0)
+			out.parts = at;
+		else
+			to->vals.items[last].next = at;
+		last = at;
+	}
+	return out;
+}
+
+TlVal tl_val_import(TlValPool *to, const TlValPool *from, const TlVal *v)
+{
+	if (to == from)
+		return *v;
+	return tl_val__import_at(to, from, v, 0);
+}
+
+const char *tl_val_kind_name(unsigned k)
+{
+	static const char *const names[] = {
+		"⊥", "tensor", "parameter", "module", "wrapper", "optimizer", "scaler", "loader",
+		"sampler", "criterion", "device", "container", "number", "bool", "string", "None",
+		"array", "function", "class", "object", "⊤",
+	};
+	return k < sizeof names / sizeof *names ? names[k] : "?";
+}
+
+const char *tl_val_graph_name(unsigned g)
+{
+	static const char *const names[] = { "⊥", "none", "must", "may" };
+	return g < 4 ? names[g] : "?";
+}
+
+const char *tl_val_device_name(unsigned d)
+{
+	static const char *const names[] = { "⊥", "host", "accelerator", "⊤" };
+	return d < 4 ? names[d] : "?";
+}
+
+const char *tl_val_dtype_name(unsigned t)
+{
+	static const char *const names[] = { "⊥", "half", "float32", "float64", "integer", "bool", "⊤" };
+	return t < 7 ? names[t] : "?";
+}

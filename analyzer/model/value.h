@@ -1,0 +1,138 @@
+/* Abstract values: what the model knows of one Python value, as a product
+ * of small lattices (docs/semantic-model.md, "The lattice"). Every
+ * component has a bottom (nothing known yet: no path reaches here) and a
+ * top (may be anything); every component but the container's parts has
+ * finite height, so every fixpoint over them ends.
+ *
+ * A container's element value and its positions (`return loss, stats`)
+ * live in the pool of the model that made them (TlValPool): a value refers
+ * to them by index, so values stay small and plain (copied by
+ * assignment). A value from another module's pool is copied into this
+ * one with tl_val_import.
+ *
+ * Owns: TlVal, TlValPool, the joins and the widening. */
+#ifndef TL_MODEL_VALUE_H
+#define TL_MODEL_VALUE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "base/array.h"
+
+/* What a value is. Flat: two different kinds join to the top. */
+typedef enum TlVKind {
+	TL_VK_BOT = 0,
+	TL_VK_TENSOR,
+	TL_VK_PARAMETER, /* a module's parameter (a tensor that requires grad) */
+	TL_VK_MODULE,
+	TL_VK_WRAPPER,   /* a module wrapped by DDP, DataParallel, FSDP */
+	TL_VK_OPTIMIZER,
+	TL_VK_SCALER,
+	TL_VK_LOADER,
+	TL_VK_SAMPLER,
+	TL_VK_CRITERION,
+	TL_VK_DEVICE,
+	TL_VK_CONTAINER, /* list, tuple, dict, set: see elem and parts */
+	TL_VK_NUMBER,    /* a Python int or float */
+	TL_VK_BOOL,
+	TL_VK_STRING,
+	TL_VK_NONE,
+	TL_VK_ARRAY,     /* a host array (numpy) */
+	TL_VK_FUNCTION,  /* a function of the project: ref, mod */
+	TL_VK_CLASS,     /* a class of the project: ref, mod */
+	TL_VK_OBJECT,    /* an instance of a class of the project that is no module: ref, mod */
+	TL_VK_TOP,
+} TlVKind;
+
+/* Whether a value carries autograd history. BOT < NONE, MUST < MAY. */
+typedef enum TlVGraph {
+	TL_VG_BOT = 0,
+	TL_VG_NONE, /* no history: a constant, a detached tensor, made under no_grad */
+	TL_VG_MUST, /* history: a forward's or a loss's result, arithmetic on one */
+	TL_VG_MAY,  /* either (a join of the two, or nothing known of it) */
+} TlVGraph;
+
+typedef enum TlVDevice { TL_VD_BOT = 0, TL_VD_HOST, TL_VD_ACCEL, TL_VD_TOP } TlVDevice;
+
+typedef enum TlVDtype {
+	TL_VT_BOT = 0, TL_VT_HALF, TL_VT_FLOAT32, TL_VT_FLOAT64, TL_VT_INTEGER, TL_VT_BOOL, TL_VT_TOP,
+} TlVDtype;
+
+/* What made a value, as a set (TlVal.made); past these, the set's top. */
+enum {
+	TL_VM_FORWARD = 1u << 0,  /* a model's forward */
+	TL_VM_LOSS = 1u << 1,     /* a loss function or criterion */
+	TL_VM_FACTORY = 1u << 2,  /* a tensor factory (torch.zeros, torch.tensor, ...) */
+	TL_VM_LOADER = 1u << 3,   /* an element of a loader (a batch) */
+	TL_VM_TO_HOST = 1u << 4,  /* a transfer to the host (.cpu(), .numpy(), .item()) */
+	TL_VM_PARAMS = 1u << 5,   /* a parameter of the function (a summary's input) */
+	TL_VM_TOP = 0xffffu,
+};
+
+/* The number of tuple positions a container keeps (more are joined into
+ * its element value) and how deep containers nest (deeper: the top). */
+#define TL_VAL_PARTS 8
+#define TL_VAL_NEST 3
+
+typedef struct TlVal {
+	uint8_t kind, graph, device, dtype; /* TlVKind, TlVGraph, TlVDevice, TlVDtype */
+	uint16_t made;   /* TL_VM_* */
+	/* In a summary: the graph also follows that of parameter i for each
+	 * bit i set (i < 16): `return x * 2` of parameter 0 sets bit 0. */
+	uint16_t pgraph;
+	int32_t elem;    /* a container's element value: an index into the pool, or -1 */
+	int32_t parts;   /* its first tuple position (a pool index, chained by `next`), or -1 */
+	int32_t next;    /* in the pool: the next tuple position, or -1 */
+	int32_t ref;     /* a function or class: its index in `mod`; else -1 */
+	const void *mod; /* the index that `ref` is of (a const TlIndex *) */
+	uint32_t origin; /* where its history was made (a call's start byte + 1), 0: unknown */
+} TlVal;
+
+typedef struct TlValPool {
+	TlArray(TlVal) vals;
+} TlValPool;
+
+void tl_val_pool_init(TlValPool *p);
+void tl_val_pool_release(TlValPool *p);
+/* Appends `v` to the pool, returns its index. */
+int32_t tl_val_pool_add(TlValPool *p, TlVal v);
+
+/* The bottom value (nothing known yet), and the top (anything). */
+TlVal tl_val_bot(void);
+TlVal tl_val_top(void);
+/* A value of kind `k` with graph `g`, everything else unknown. */
+TlVal tl_val_of(TlVKind k, TlVGraph g);
+bool tl_val_is_bot(const TlVal *v);
+
+/* The join of `a` and `b` (both of pool `p`), containers joined elementwise
+ * to TL_VAL_NEST deep. */
+TlVal tl_val_join(TlValPool *p, const TlVal *a, const TlVal *b);
+/* True when `a` and `b` are the same value (containers compared through
+ * the pool). */
+bool tl_val_equal(const TlValPool *p, const TlVal *a, const TlVal *b);
+/* The widening of a value that is still rising after the rounds a loop or
+ * a component is given: every component that differs from `old` goes to
+ * its top. */
+TlVal tl_val_widen(TlValPool *p, const TlVal *old, const TlVal *now);
+
+/* A container of `elem` (which may be bot). */
+TlVal tl_val_container(TlValPool *p, const TlVal *elem);
+/* The element value of `v`: a container's element, a tensor's (a tensor
+ * with its graph), else the top. */
+TlVal tl_val_element(const TlValPool *p, const TlVal *v);
+/* Tuple position `i` of `v` when it keeps one, else its element value. */
+TlVal tl_val_part(const TlValPool *p, const TlVal *v, uint32_t i);
+/* Appends a position to a container being built (`last` is the index of
+ * the last position appended, -1 before the first; returns the new one). */
+int32_t tl_val_add_part(TlValPool *p, TlVal *container, int32_t last, const TlVal *part);
+
+/* A copy of value `v` of pool `from` in pool `to` (containers copied). */
+TlVal tl_val_import(TlValPool *to, const TlValPool *from, const TlVal *v);
+
+/* Names for `torchlint debug model`. */
+const char *tl_val_kind_name(unsigned k);
+const char *tl_val_graph_name(unsigned g);
+const char *tl_val_device_name(unsigned d);
+const char *tl_val_dtype_name(unsigned t);
+
+#endif
