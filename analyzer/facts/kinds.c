@@ -1097,7 +1097,7 @@ static int tl_facts_model_graph(const TlIndex *idx, TSNode expr)
 	TlVal v;
 	if (!tl_model_value(idx, expr, &v))
 		return -1;
-	if (v.graph == TL_VG_MUST)
+	if (v.graph == TL_VG_MUST || v.graph == TL_VG_MAY)
 		return 1;
 	if (v.graph == TL_VG_NONE && !v.pgraph)
 		return 0;
@@ -1106,13 +1106,14 @@ static int tl_facts_model_graph(const TlIndex *idx, TSNode expr)
 
 bool tl_facts_is_graph(const TlIndex *idx, TSNode expr)
 {
-	bool old = tl_facts__graph(idx, expr, 0);
+	/* The model answers (model/model.h); TORCHLINT_CHECK_MODEL=1 runs the
+	 * walk it replaces beside it and prints every difference. */
+	int now = tl_facts_model_graph(idx, expr);
 	static int check = -1;
 	if (check < 0)
 		check = getenv("TORCHLINT_CHECK_MODEL") != NULL;
 	if (check) {
-		/* The differential mode: the model's answer beside the walk's. */
-		int now = tl_facts_model_graph(idx, expr);
+		bool old = tl_facts__graph(idx, expr, 0);
 		if (now != (int)old) {
 			TSPoint at = ts_node_start_point(expr);
 			uint32_t len = 0;
@@ -1122,7 +1123,7 @@ bool tl_facts_is_graph(const TlIndex *idx, TSNode expr)
 				(int)old, now, (int)(len > 60 ? 60 : len), t ? t : "");
 		}
 	}
-	return old;
+	return now == 1;
 }
 
 /* ---- known tensors ---------------------------------------------------------------- */

@@ -100,7 +100,9 @@ bool tl_state_equal(const TlValPool *p, const TlState *a, const TlState *b)
 	if (a->dead != b->dead || a->grad != b->grad || a->slots.size != b->slots.size)
 		return false;
 	for (uint32_t i = 0; i < a->slots.size; i++) {
-		const TlVal *v = tl_state_get(b, &a->slots.items[i].path);
+		/* The same slot at the same place, mostly: a search only otherwise. */
+		const TlVal *v = tl_path_equal(&a->slots.items[i].path, &b->slots.items[i].path)
+					 ? &b->slots.items[i].val : tl_state_get(b, &a->slots.items[i].path);
 		if (!v || !tl_val_equal(p, &a->slots.items[i].val, v))
 			return false;
 	}
@@ -224,6 +226,20 @@ static TlVal tl_in__no_graph(In *in, const TlVal *v)
 	return out;
 }
 
+/* The graph of a result computed from two operands: history if one has it. */
+static unsigned tl_in__graph_op(unsigned a, unsigned b)
+{
+	if (a == TL_VG_MUST || b == TL_VG_MUST)
+		return TL_VG_MUST;
+	if (a == TL_VG_MAY || b == TL_VG_MAY)
+		return TL_VG_MAY;
+	if (a == TL_VG_UNKNOWN || b == TL_VG_UNKNOWN)
+		return TL_VG_UNKNOWN;
+	if (a == TL_VG_BOT && b == TL_VG_BOT)
+		return TL_VG_BOT;
+	return TL_VG_NONE;
+}
+
 /* Arithmetic: a tensor if an operand is; history if an operand has it. */
 static TlVal tl_in__arith(const TlVal *a, const TlVal *b)
 {
@@ -238,15 +254,7 @@ static TlVal tl_in__arith(const TlVal *a, const TlVal *b)
 		r = tl_val_of(TL_VK_CONTAINER, TL_VG_NONE);
 	else
 		r = tl_val_of(TL_VK_TOP, TL_VG_NONE);
-	unsigned ga = a->graph, gb = b->graph;
-	if (ga == TL_VG_MUST || gb == TL_VG_MUST)
-		r.graph = TL_VG_MUST;
-	else if (ga == TL_VG_MAY || gb == TL_VG_MAY)
-		r.graph = TL_VG_MAY;
-	else if (ga == TL_VG_BOT && gb == TL_VG_BOT)
-		r.graph = TL_VG_BOT;
-	else
-		r.graph = TL_VG_NONE;
+	r.graph = (uint8_t)tl_in__graph_op(a->graph, b->graph);
 	r.pgraph = (uint16_t)(a->pgraph | b->pgraph);
 	r.origin = a->graph == TL_VG_MUST ? a->origin : b->origin;
 	r.made = (uint16_t)(a->made | b->made);
@@ -292,7 +300,7 @@ static TlVal tl_in__attr(In *in, const TlVal *obj, int32_t id, const char *name,
 		return tl_val_of(TL_VK_MODULE, TL_VG_NONE);
 	}
 	/* A field of a value (outputs.loss) follows the value's history. */
-	TlVal v = tl_val_of(TL_VK_TOP, (TlVGraph)(obj->graph == TL_VG_BOT ? TL_VG_MAY : obj->graph));
+	TlVal v = tl_val_of(TL_VK_TOP, (TlVGraph)(obj->graph == TL_VG_BOT ? TL_VG_UNKNOWN : obj->graph));
 	if (obj->graph == TL_VG_NONE && obj->kind != TL_VK_TOP)
 		v.graph = TL_VG_NONE;
 	v.pgraph = obj->pgraph;
@@ -378,20 +386,10 @@ static TlVal tl_in__apply(In *in, const TlVal *ret, const TlVal *args, uint32_t 
 		if (i < shift)
 			continue; /* `self`: the object's own graph says nothing of a tensor */
 		uint32_t a = i - shift;
-		if (a >= nargs) {
-			if (r.graph == TL_VG_BOT || r.graph == TL_VG_NONE)
-				r.graph = r.graph == TL_VG_BOT ? TL_VG_BOT : TL_VG_NONE;
-			continue;
-		}
+		if (a >= nargs)
+			continue; /* a default or a keyword argument: not followed yet */
 		const TlVal *av = &args[a];
-		unsigned g = av->graph;
-		if (g == TL_VG_MUST || r.graph == TL_VG_MUST)
-			r.graph = (r.graph == TL_VG_NONE && g == TL_VG_MUST && ret->graph == TL_VG_NONE) ? TL_VG_MUST
-												       : TL_VG_MUST;
-		else if (g == TL_VG_MAY || r.graph == TL_VG_MAY)
-			r.graph = TL_VG_MAY;
-		else if (r.graph == TL_VG_BOT)
-			r.graph = (uint8_t)g;
+		r.graph = (uint8_t)(r.graph == TL_VG_BOT ? av->graph : tl_in__graph_op(r.graph, av->graph));
 		r.pgraph |= av->pgraph;
 		if (!r.origin)
 			r.origin = av->origin;
@@ -521,10 +519,12 @@ static TlVal tl_in__call(In *in, TSNode n, const TlVal *vals, uint32_t nv, const
 			known = tl_in__call_module(in, &av, args, npos, &r);
 			if (!known) {
 				r = tl_val_of(TL_VK_TENSOR, TL_VG_MUST);
+				r.made = TL_VM_OPAQUE | TL_VM_FORWARD;
 				known = true;
 			}
 		} else if (have_av && av.kind == TL_VK_CRITERION) {
 			r = tl_val_of(TL_VK_TENSOR, TL_VG_MUST);
+			r.made = TL_VM_OPAQUE | TL_VM_LOSS;
 			known = true;
 		} else if (have_av && av.kind == TL_VK_FUNCTION && av.ref >= 0) {
 			known = tl_in__call_function(in, &av, args, npos, 0, &r);
@@ -579,7 +579,7 @@ static TlVal tl_in__call(In *in, TSNode n, const TlVal *vals, uint32_t nv, const
 				break;
 			case TL_APIG_ELEMENT:
 				r = tl_val_element(&in->m->pool, recv);
-				known = r.kind != TL_VK_TOP || r.graph != TL_VG_MAY;
+				known = r.kind != TL_VK_TOP || r.graph != TL_VG_UNKNOWN;
 				break;
 			case TL_APIG_MAKES:
 				r = tl_val_of(TL_VK_TENSOR, TL_VG_MUST);
@@ -616,10 +616,12 @@ static TlVal tl_in__call(In *in, TSNode n, const TlVal *vals, uint32_t nv, const
 			known = tl_in__call_module(in, fn, args, npos, &r);
 			if (!known) {
 				r = tl_val_of(TL_VK_TENSOR, TL_VG_MUST);
+				r.made = TL_VM_OPAQUE | TL_VM_FORWARD;
 				known = true;
 			}
 		} else if (fn->kind == TL_VK_CRITERION) {
 			r = tl_val_of(TL_VK_TENSOR, TL_VG_MUST);
+			r.made = TL_VM_OPAQUE | TL_VM_LOSS;
 			known = true;
 		}
 		if (!known && c->target >= 0) {
@@ -697,6 +699,7 @@ static TlVal tl_in__call(In *in, TSNode n, const TlVal *vals, uint32_t nv, const
 	/* What the facts layer knows of the call (the index's events). */
 	if (!known && (c->events & (TL_EV_LOSS | TL_EV_FORWARD))) {
 		r = tl_val_of(TL_VK_TENSOR, TL_VG_MUST);
+		r.made = TL_VM_OPAQUE | ((c->events & TL_EV_LOSS) ? TL_VM_LOSS : TL_VM_FORWARD);
 		known = true;
 	}
 	if (!known && c->qname && tl_in__starts(c->qname, "torch.") && !tl_in__starts(c->qname, "torch.nn.") &&
@@ -750,10 +753,55 @@ static TlVal tl_in__call(In *in, TSNode n, const TlVal *vals, uint32_t nv, const
 
 /* ---- bindings ----------------------------------------------------------- */
 
+/* 1: a backward of this function consumes the path's value (or it flows
+ * into one); 2: an element under a key of it (`out["loss"]`); 0: neither. */
+static int32_t tl_in__backprop_how(In *in, const TlPath *p)
+{
+	int32_t how;
+	return tl_scopemap_get(&in->m->backprop, (uint32_t)(in->func + 1), tl_path_hash(p), &how) ? how : 0;
+}
+
 static bool tl_in__backprop(In *in, const TlPath *p)
 {
-	int32_t one;
-	return tl_scopemap_get(&in->m->backprop, (uint32_t)(in->func + 1), tl_path_hash(p), &one);
+	return tl_in__backprop_how(in, p) == 1;
+}
+
+/* A value of unknown history that this function backpropagates (or that
+ * flows into what it backpropagates) has history. */
+static void tl_in__refine(In *in, const TlPath *p, TlVal *v)
+{
+	if ((v->graph != TL_VG_UNKNOWN && v->graph != TL_VG_BOT) ||
+	    (v->kind != TL_VK_TOP && v->kind != TL_VK_TENSOR) || !in->idx->torch_ecosystem ||
+	    in->idx->foreign_imports)
+		return;
+	int32_t how = tl_in__backprop_how(in, p);
+	if (how == 1) {
+		v->graph = TL_VG_MUST;
+		if (v->kind == TL_VK_TOP)
+			v->kind = TL_VK_TENSOR;
+	} else if (how >= 2 && v->kind == TL_VK_TOP) {
+		/* what holds the backpropagated element holds history under its key */
+		TlVal e = tl_val_of(TL_VK_TENSOR, TL_VG_MUST);
+		TlVal c = tl_val_of(TL_VK_CONTAINER, TL_VG_NONE);
+		*v = tl_val_with_key(&in->m->pool, &c, how - 2, &e);
+	}
+}
+
+/* Position i > 0 of an opaque result unpacked into pattern `pattern`: a
+ * loss's statistics are not known to carry history; a forward's outputs
+ * do, unless the code backpropagates the first one itself (a model that
+ * computes its own loss returns it first, then its statistics). */
+static TlVal tl_in__opaque_part(In *in, const TlVal *v, TSNode pattern)
+{
+	if (!(v->made & TL_VM_FORWARD) || (v->made & TL_VM_LOSS))
+		return tl_val_top();
+	TSNode first = ts_node_named_child_count(pattern) ? ts_node_named_child(pattern, 0) : (TSNode){ 0 };
+	TlPath p;
+	if (!ts_node_is_null(first) && tl_path_of(&in->m->names, in->idx, first, &p) && tl_in__backprop(in, &p))
+		return tl_val_top();
+	TlVal out = *v;
+	out.made = (uint16_t)(out.made & ~TL_VM_OPAQUE);
+	return out;
 }
 
 /* Binds target `t` (an identifier, attribute, subscript or pattern) to `v`:
@@ -786,30 +834,38 @@ static void tl_in__bind(In *in, TSNode target, const TlVal *value)
 					todo[n].v = tl_val_container(&in->m->pool, &e);
 				} else {
 					todo[n].t = ch;
-					todo[n].v = tl_val_part(&in->m->pool, &v, i);
+					/* An opaque result: its first position is the
+					 * loss, what follows is not known. */
+					todo[n].v = (v.made & TL_VM_OPAQUE) && v.kind == TL_VK_TENSOR && i > 0
+							    ? tl_in__opaque_part(in, &v, t) : tl_val_part(&in->m->pool, &v, i);
 				}
 				n++;
 			}
 			continue;
 		}
 		if (s == sy->subscript) {
-			TlPath p;
-			if (tl_path_of(&in->m->names, in->idx, t, &p) && p.n &&
-			    p.sel[p.n - 1] != TL_PATH_ANY)
-				tl_state_set(&in->st, &p, &v);
-			tl_in__store_into(in, tl_tree_field(t, sy->f_value), &v);
+			TlPath p, up;
+			int32_t key = tl_path_key_id(&in->m->names, in->idx, tl_tree_field(t, sy->f_subscript));
+			const TlVal *holder = NULL;
+			if (key >= 0 && tl_path_of(&in->m->names, in->idx, t, &p) && tl_path_up(&p, &up) &&
+			    (holder = tl_state_get(&in->st, &up)) != NULL &&
+			    (holder->kind == TL_VK_CONTAINER || holder->kind == TL_VK_TOP)) {
+				/* out["loss"] = x: a strong update of that key */
+				TlVal h = *holder;
+				TlVal nh = tl_val_with_key(&in->m->pool, &h, key, &v);
+				tl_state_set(&in->st, &up, &nh);
+				if (in->cls >= 0 && up.root == in->self_id && up.n == 1 && up.sel[0] >= 0)
+					tl_model__store_attr(in->m, in->cls, up.sel[0], &nh);
+			} else {
+				tl_in__store_into(in, tl_tree_field(t, sy->f_value), &v);
+			}
 			tl_in__record(in, t, &v);
 			continue;
 		}
 		TlPath p;
 		if (!tl_path_of(&in->m->names, in->idx, t, &p))
 			continue;
-		if (v.graph != TL_VG_MUST && v.graph != TL_VG_NONE &&
-		    (v.kind == TL_VK_TOP || v.kind == TL_VK_TENSOR) && tl_in__backprop(in, &p)) {
-			v.graph = TL_VG_MUST; /* a value this function backpropagates */
-			if (v.kind == TL_VK_TOP)
-				v.kind = TL_VK_TENSOR;
-		}
+		tl_in__refine(in, &p, &v);
 		tl_state_set(&in->st, &p, &v);
 		tl_in__record(in, t, &v);
 		if (in->cls >= 0 && p.root == in->self_id && p.n == 1 && p.sel[0] >= 0)
@@ -960,6 +1016,30 @@ static TlVal tl_in__compute(In *in, TSNode n, const TlVal *vals, uint32_t nv)
 		if (nv < 1)
 			return tl_in__top();
 		TSNode key = tl_index_unparen(tl_tree_field(n, sy->f_subscript));
+		if ((vals[0].made & TL_VM_OPAQUE) && vals[0].kind == TL_VK_TENSOR) {
+			/* out["loss"] of an opaque result: known when backpropagated */
+			uint32_t len = 0;
+			const char *t = ts_node_is_null(key) ? NULL : tl_index_text(in->idx, key, &len);
+			if (t && len == 1 && t[0] == '0')
+				return vals[0];
+			bool forward = (vals[0].made & TL_VM_FORWARD) && !(vals[0].made & TL_VM_LOSS);
+			TSSymbol ks = ts_node_is_null(key) ? 0 : ts_node_symbol(key);
+			/* A forward's output under a key the module uses as a tensor
+			 * (backpropagated, given to a loss or a torch function, given
+			 * a tensor's method) is one; under another key (a count it
+			 * computed), not known. Under a computed index: an output. */
+			if (forward && ((ks == sy->string && tl_model__tensor_key(in->m, in->idx, key)) ||
+					(ks != sy->string && ks != sy->integer))) {
+				TlVal out = vals[0];
+				out.made = (uint16_t)(out.made & ~TL_VM_OPAQUE);
+				return out;
+			}
+			TlVal u = tl_in__top();
+			TlPath p;
+			if (tl_path_of(&in->m->names, in->idx, n, &p))
+				tl_in__refine(in, &p, &u);
+			return u;
+		}
 		if (!ts_node_is_null(key) && ts_node_symbol(key) == sy->integer) {
 			uint32_t len = 0;
 			const char *t = tl_index_text(in->idx, key, &len);
@@ -968,6 +1048,13 @@ static TlVal tl_in__compute(In *in, TSNode n, const TlVal *vals, uint32_t nv)
 		}
 		if (!ts_node_is_null(key) && ts_node_symbol(key) == in->slice)
 			return vals[0]; /* a slice of a list is a list; of a tensor, a tensor */
+		int32_t kid = ts_node_is_null(key) || ts_node_symbol(key) != sy->string
+				      ? -1 : tl_path_key_id(&in->m->names, in->idx, key);
+		if (kid >= 0 && vals[0].kind == TL_VK_CONTAINER) {
+			TlVal kv = tl_val_keyed(&in->m->pool, &vals[0], kid);
+			if (!tl_val_is_bot(&kv))
+				return kv;
+		}
 		TlVal e = tl_val_element(&in->m->pool, &vals[0]);
 		if (tl_val_is_bot(&e))
 			e = tl_in__top();
@@ -1012,17 +1099,32 @@ static TlVal tl_in__compute(In *in, TSNode n, const TlVal *vals, uint32_t nv)
 		return c;
 	}
 	if (s == sy->dictionary) {
+		/* {"loss": l, "n": 3}: a part per constant key */
 		TlVal c = tl_val_of(TL_VK_CONTAINER, TL_VG_NONE);
 		TlVal e = tl_val_bot();
-		for (uint32_t i = 0; i < nv; i++) {
-			TlVal x = vals[i];
+		bool keyed = true;
+		uint32_t nc = ts_node_named_child_count(n), vi = 0;
+		for (uint32_t i = 0; i < nc && vi < nv; i++) {
 			TSNode ch = ts_node_named_child(n, i);
-			if (!ts_node_is_null(ch) && ts_node_symbol(ch) == sy->dictionary_splat)
-				x = tl_val_element(&in->m->pool, &vals[i]);
+			if (ts_node_symbol(ch) == sy->comment)
+				continue;
+			TlVal x = vals[vi++];
+			int32_t key = -1;
+			if (ts_node_symbol(ch) == sy->dictionary_splat)
+				x = tl_val_element(&in->m->pool, &x);
+			else if (ts_node_symbol(ch) == sy->pair)
+				key = tl_path_key_id(&in->m->names, in->idx, ts_node_named_child(ch, 0));
+			if (key >= 0 && keyed)
+				c = tl_val_with_key(&in->m->pool, &c, key, &x);
+			else
+				keyed = false;
 			e = tl_val_join(&in->m->pool, &e, &x);
 		}
-		if (!tl_val_is_bot(&e))
-			c = tl_val_container(&in->m->pool, &e);
+		if (!keyed) {
+			c = tl_val_of(TL_VK_CONTAINER, TL_VG_NONE);
+			if (!tl_val_is_bot(&e))
+				c = tl_val_container(&in->m->pool, &e);
+		}
 		return c;
 	}
 	if ((s == sy->list_splat || s == sy->dictionary_splat || s == sy->parenthesized_expression) && nv >= 1)
@@ -1213,10 +1315,14 @@ static void tl_in__define(In *in, TSNode def)
 	TSNode name = tl_tree_field(d, sy->f_name);
 	if (ts_node_is_null(name))
 		return;
-	TlVal v = tl_in__unbound(in, name);
+	/* Its value is read through the index's binding (tl_in__unbound);
+	 * a slot is needed only where the name had one before (`f = g` then
+	 * `def f(): ...`), which a lookup from the newest finds first. */
 	TlPath p;
-	if (tl_path_of(&in->m->names, in->idx, name, &p))
+	if (tl_path_of(&in->m->names, in->idx, name, &p) && tl_state_get(&in->st, &p)) {
+		TlVal v = tl_in__unbound(in, name);
 		tl_state_set(&in->st, &p, &v);
+	}
 }
 
 /* Runs the simple statement `s` in the current state. */
@@ -1607,12 +1713,14 @@ static void tl_in__enter(In *in, const TlFunc *fn)
 			if (i < 16)
 				v.pgraph = (uint16_t)(1u << i);
 			else
-				v.graph = TL_VG_MAY;
+				v.graph = TL_VG_UNKNOWN;
 			v.made = TL_VM_PARAMS;
 		}
 		tl_state_set(&in->st, &p, &v);
 	}
-	if (fn->decorator_ctx & TL_CTX_GRAD_OFF)
+	/* Its decorators, and every known call site (the facts layer's
+	 * callers_grad_off, until the model's own entry states). */
+	if ((fn->decorator_ctx & TL_CTX_GRAD_OFF) || fn->callers_grad_off)
 		in->st.grad = TL_MGRAD_OFF;
 }
 
@@ -1627,13 +1735,12 @@ void tl_model__interpret(TlModel *m, int32_t func)
 	in.cls = -1;
 	in.self_id = -1;
 	in.ret = tl_val_bot();
-	const TSLanguage *lang = tl_python_language();
-	in.try_statement = ts_language_symbol_for_name(lang, "try_statement", 13, true);
-	in.finally_clause = ts_language_symbol_for_name(lang, "finally_clause", 14, true);
-	in.match_statement = ts_language_symbol_for_name(lang, "match_statement", 15, true);
-	in.case_clause = ts_language_symbol_for_name(lang, "case_clause", 11, true);
-	in.slice = ts_language_symbol_for_name(lang, "slice", 5, true);
-	in.concatenated_string = ts_language_symbol_for_name(lang, "concatenated_string", 19, true);
+	in.try_statement = m->syms[0];
+	in.finally_clause = m->syms[1];
+	in.match_statement = m->syms[2];
+	in.case_clause = m->syms[3];
+	in.slice = m->syms[4];
+	in.concatenated_string = m->syms[5];
 	tl_state_init(&in.st);
 	tl_array_init(&in.frames);
 	tl_array_init(&in.ev);

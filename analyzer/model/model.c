@@ -12,6 +12,7 @@
 #include "model/apitable.h"
 #include "syntax/syms.h"
 #include "syntax/treewalk.h"
+#include "syntax/walk.h"
 
 /* Models being built on this thread, one inside another (an import's). */
 static _Thread_local int tl_model__nesting;
@@ -26,6 +27,7 @@ static void tl_model__release(TlModel *m)
 	tl_scopemap_release(&m->attrs);
 	tl_scopemap_release(&m->backprop);
 	tl_scopemap_release(&m->declared);
+	tl_scopemap_release(&m->tensor_keys);
 	tl_array_release(&m->funcs);
 	tl_state_release(&m->globals);
 	tl_free(m);
@@ -156,8 +158,20 @@ static bool tl_model__in_module(TlModel *m, const TlIndex *mod, const char *rest
 	memcpy(name, rest, dot);
 	name[dot] = '\0';
 	const TlIntArray *all = tl_index_bindings_of(mod, -1, name);
-	if (!all || !all->size)
+	if (!all || !all->size) {
+		/* Not bound here: the modules its star imports name, in order. */
+		const TlIntArray *stars = tl_index_bindings_of(mod, -1, "*");
+		for (uint32_t i = 0; stars && mod->imports && hops < 4 && i < stars->size; i++) {
+			const TlBinding *b = &mod->bindings.items[stars->items[i]];
+			size_t ql = b->qname ? strlen(b->qname) : 0;
+			if (!ql || (b->qname[0] != '.' && tl_model__api_root(b->qname, ql)))
+				continue;
+			const TlIndex *target = mod->imports->module(mod->imports, mod, b->qname, ql);
+			if (target && target != mod && tl_model__in_module(m, target, rest, len, hops + 1, out))
+				return true;
+		}
 		return false;
+	}
 	const TlBinding *b = &mod->bindings.items[all->items[all->size - 1]];
 	if (b->kind == TL_BIND_CLASS && b->ref >= 0) {
 		if (dot < len) { /* Class.method */
@@ -333,17 +347,186 @@ static TSNode tl_model__backward_subject(const TlIndex *idx, const TlCall *c)
 	return r;
 }
 
+/* Names a backward of function `func` consumes, and the names their
+ * values in that function read (what flows into the loss: `loss =
+ * sum(losses)` marks `losses`), at most TL_MODEL_FLOWS of them. */
+#define TL_MODEL_FLOWS 64
+
+static void tl_model__flows(TlModel *m, int32_t func, const char *name, size_t len)
+{
+	const TlIndex *idx = m->idx;
+	const TlSyms *sy = tl_syms();
+	char todo[TL_MODEL_FLOWS][64];
+	uint32_t n = 0, head = 0;
+	if (len >= 64)
+		return;
+	memcpy(todo[n], name, len);
+	todo[n++][len] = '\0';
+	while (head < n) {
+		const char *x = todo[head++];
+		const TlIntArray *bs = tl_index_bindings_of(idx, func, x);
+		for (uint32_t i = 0; bs && i < bs->size; i++) {
+			const TlBinding *b = &idx->bindings.items[bs->items[i]];
+			if ((b->kind != TL_BIND_ASSIGN && b->kind != TL_BIND_AUG) || ts_node_is_null(b->value))
+				continue;
+			/* Only what is computed on: operands of arithmetic, the
+			 * parts of a tuple or list, what a reduction reduces
+			 * (sum(losses), torch.stack(parts), x.mean()); not the
+			 * inputs of a forward or a loss, not an attribute. */
+			TSNode stack[32];
+			uint32_t sp = 0;
+			stack[sp++] = b->value;
+			while (sp) {
+				TSNode r = tl_index_unparen(stack[--sp]);
+				if (ts_node_is_null(r))
+					continue;
+				TSSymbol k = ts_node_symbol(r);
+				if (k == sy->identifier) {
+					uint32_t l = 0;
+					const char *t = tl_index_text(idx, r, &l);
+					if (!t || l >= 64 || n >= TL_MODEL_FLOWS)
+						continue;
+					bool seen = false;
+					for (uint32_t q = 0; q < n && !seen; q++)
+						seen = strncmp(todo[q], t, l) == 0 && todo[q][l] == '\0';
+					if (!seen) {
+						memcpy(todo[n], t, l);
+						todo[n++][l] = '\0';
+					}
+				} else if (k == sy->binary_operator || k == sy->unary_operator || k == sy->tuple ||
+					   k == sy->list || k == sy->expression_list || k == sy->conditional_expression) {
+					uint32_t nc = ts_node_named_child_count(r);
+					for (uint32_t q = 0; q < nc && sp < 32; q++)
+						stack[sp++] = ts_node_named_child(r, q);
+				} else if (k == sy->subscript) {
+					if (sp < 32)
+						stack[sp++] = tl_tree_field(r, sy->f_value);
+				} else if (k == sy->call) {
+					const TlCall *rc = tl_index_call_at(idx, r);
+					bool reduces = rc && rc->method &&
+						       ((!rc->receiver.id && !rc->qname && strcmp(rc->method, "sum") == 0) ||
+							(rc->qname && (strcmp(rc->qname, "torch.stack") == 0 ||
+								       strcmp(rc->qname, "torch.cat") == 0 ||
+								       strcmp(rc->qname, "torch.sum") == 0 ||
+								       strcmp(rc->qname, "torch.mean") == 0)) ||
+							(rc->receiver.id && (strcmp(rc->method, "sum") == 0 ||
+									     strcmp(rc->method, "mean") == 0)));
+					if (!reduces)
+						continue;
+					if (rc->receiver.id && sp < 32)
+						stack[sp++] = rc->receiver;
+					TSNode args = tl_tree_field(r, sy->f_arguments);
+					uint32_t nc = ts_node_is_null(args) ? 0 : ts_node_named_child_count(args);
+					for (uint32_t q = 0; q < nc && sp < 32; q++)
+						stack[sp++] = ts_node_named_child(args, q);
+				}
+			}
+		}
+	}
+	for (uint32_t k = 0; k < n; k++) {
+		TlPath p;
+		if (tl_path_of_dotted(&m->names, todo[k], &p))
+			tl_scopemap_put(&m->backprop, (uint32_t)(func + 1), tl_path_hash(&p), 1);
+	}
+}
+
 static void tl_model__backprop(TlModel *m)
 {
 	const TlIndex *idx = m->idx;
+	const TlSyms *sy = tl_syms();
+	TlScopeMap flowed;
+	tl_scopemap_init(&flowed);
 	for (uint32_t i = 0; i < idx->calls.size; i++) {
 		const TlCall *c = &idx->calls.items[i];
 		if (!(c->events & TL_EV_BACKWARD))
 			continue;
-		TSNode subj = tl_model__backward_subject(idx, c);
+		TSNode subj = tl_index_unparen(tl_model__backward_subject(idx, c));
 		TlPath p;
-		if (!ts_node_is_null(subj) && tl_path_of(&m->names, idx, subj, &p))
-			tl_scopemap_put(&m->backprop, (uint32_t)(c->func + 1), tl_path_hash(&p), 1);
+		if (ts_node_is_null(subj) || !tl_path_of(&m->names, idx, subj, &p))
+			continue;
+		tl_scopemap_put(&m->backprop, (uint32_t)(c->func + 1), tl_path_hash(&p), 1);
+		/* `out["loss"].backward()`: `out` holds what is backpropagated. */
+		TlPath up;
+		if (tl_path_up(&p, &up) && p.sel[p.n - 1] != TL_PATH_ANY && TL_PATH_IS_KEY(p.sel[p.n - 1]))
+			tl_scopemap_put(&m->backprop, (uint32_t)(c->func + 1), tl_path_hash(&up),
+					2 + TL_PATH_KEY_ID(p.sel[p.n - 1]));
+		int32_t done;
+		if (ts_node_symbol(subj) == sy->identifier &&
+		    !tl_scopemap_get(&flowed, (uint32_t)(c->func + 1), (uint32_t)p.root, &done)) {
+			/* once per name and function: every backward of `loss` asks the same */
+			tl_scopemap_put(&flowed, (uint32_t)(c->func + 1), (uint32_t)p.root, 1);
+			uint32_t l = 0;
+			const char *t = tl_index_text(idx, subj, &l);
+			if (t)
+				tl_model__flows(m, c->func, t, l);
+		}
+	}
+	tl_scopemap_release(&flowed);
+}
+
+/* The text of a string key without its quotes, interned. */
+static int32_t tl_model__key_id(TlPathNames *names, const TlIndex *idx, TSNode key, bool add)
+{
+	uint32_t len = 0;
+	const char *t = tl_index_text(idx, key, &len);
+	if (!t || len < 2 || len > 130)
+		return -1;
+	char buf[160];
+	buf[0] = '#';
+	memcpy(buf + 1, t + 1, len - 2);
+	return add ? tl_path_intern(names, buf, len - 1) : tl_path_lookup(names, buf, len - 1);
+}
+
+bool tl_model__tensor_key(const TlModel *m, const TlIndex *idx, TSNode key)
+{
+	int32_t id = tl_model__key_id((TlPathNames *)&m->names, idx, key, false), one;
+	return id >= 0 && tl_scopemap_get(&m->tensor_keys, 0, (uint32_t)id, &one);
+}
+
+/* Adds the string keys of the subscripts in `n` (bounded) to the set. */
+static void tl_model__keys_in(TlModel *m, TSNode n)
+{
+	const TlSyms *sy = tl_syms();
+	if (ts_node_is_null(n))
+		return;
+	TSTreeCursor cur = ts_tree_cursor_new(n);
+	uint32_t seen = 0;
+	do {
+		TSNode x = ts_tree_cursor_current_node(&cur);
+		if (ts_node_symbol(x) != sy->subscript)
+			continue;
+		TSNode k = tl_tree_field(x, sy->f_subscript);
+		if (!ts_node_is_null(k) && ts_node_symbol(k) == sy->string) {
+			int32_t id = tl_model__key_id(&m->names, m->idx, k, true);
+			if (id >= 0)
+				tl_scopemap_put(&m->tensor_keys, 0, (uint32_t)id, 1);
+		}
+	} while (++seen < 4096 && tl_walk_next(&cur, n, true));
+	ts_tree_cursor_delete(&cur);
+}
+
+/* The string keys the module uses as tensors. */
+static void tl_model__keys(TlModel *m)
+{
+	static const char *const tensor_methods[] = {
+		"detach", "cpu", "cuda", "numpy", "item", "tolist", "backward", "softmax",
+		"log_softmax", "argmax", "view", "reshape", "permute", "transpose", "unsqueeze",
+		"squeeze", "flatten", "contiguous", "float", "half", "norm", "mean", "sum",
+	};
+	const TlIndex *idx = m->idx;
+	const TlSyms *sy = tl_syms();
+	for (uint32_t i = 0; i < idx->calls.size; i++) {
+		const TlCall *c = &idx->calls.items[i];
+		bool method = false;
+		for (size_t k = 0; c->receiver.id && c->method && k < sizeof tensor_methods / sizeof *tensor_methods; k++)
+			method = method || strcmp(c->method, tensor_methods[k]) == 0;
+		bool torch_fn = c->qname && strncmp(c->qname, "torch.", 6) == 0;
+		if (method && ts_node_symbol(tl_index_unparen(c->receiver)) == sy->subscript)
+			tl_model__keys_in(m, c->receiver);
+		if (torch_fn || (c->events & TL_EV_LOSS))
+			tl_model__keys_in(m, tl_tree_field(c->node, sy->f_arguments));
+		if (c->events & TL_EV_BACKWARD)
+			tl_model__keys_in(m, tl_model__backward_subject(idx, c));
 	}
 }
 
@@ -367,14 +550,39 @@ static void tl_model__declare(TlModel *m)
 
 /* ---- the call graph and its components ----------------------------------------- */
 
-/* Appends the functions of m's module that function `f` (-1: none) may
- * call: local targets, closures handed to a step, the methods of a class
- * it instantiates, and, for a method, the other methods of its class
- * (whose stores into `self` it reads). */
-static void tl_model__callees(const TlIndex *idx, int32_t f, TlIntArray *out)
+/* The call graph's nodes: the module's functions (0 .. funcs - 1), then
+ * one node per class (funcs + class): a method reads its class's
+ * attributes, which the methods that store into `self` write, so a method
+ * leads to its class's node and the class's node to those methods (edges
+ * linear in the code, not one per pair of methods). */
+static bool tl_model__stores_self(const TlIndex *idx, int32_t f)
+{
+	uint32_t scope = (uint32_t)(f + 1);
+	const TlIntArray *bs = scope < idx->scope_binds.size ? &idx->scope_binds.items[scope] : NULL;
+	for (uint32_t i = 0; bs && i < bs->size; i++) {
+		const TlBinding *b = &idx->bindings.items[bs->items[i]];
+		if (b->cls >= 0 && !b->class_body && b->name && strncmp(b->name, "self.", 5) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* Appends the nodes node `v` leads to: for a function, the functions it
+ * may call (local targets, closures handed to a step, the methods of a
+ * class it instantiates: its class node) and, for a method, its class's
+ * node; for a class node, its methods that store into `self`. */
+static void tl_model__callees(const TlIndex *idx, int32_t v, TlIntArray *out)
 {
 	tl_array_clear(out);
-	uint32_t scope = (uint32_t)(f + 1);
+	int32_t nf = (int32_t)idx->funcs.size;
+	if (v >= nf) {
+		int32_t cls = v - nf;
+		for (int32_t k = 0; k < nf; k++)
+			if (idx->funcs.items[k].cls == cls && tl_model__stores_self(idx, k))
+				tl_array_push(out, k);
+		return;
+	}
+	uint32_t scope = (uint32_t)(v + 1);
 	const TlIntArray *calls = scope < idx->scope_calls.size ? &idx->scope_calls.items[scope] : NULL;
 	for (uint32_t i = 0; calls && i < calls->size; i++) {
 		const TlCall *c = &idx->calls.items[calls->items[i]];
@@ -387,18 +595,12 @@ static void tl_model__callees(const TlIndex *idx, int32_t f, TlIntArray *out)
 			if (bs && bs->size) {
 				const TlBinding *b = &idx->bindings.items[bs->items[bs->size - 1]];
 				if (b->kind == TL_BIND_CLASS && b->ref >= 0)
-					for (uint32_t k = 0; k < idx->funcs.size; k++)
-						if (idx->funcs.items[k].cls == b->ref)
-							tl_array_push(out, (int32_t)k);
+					tl_array_push(out, nf + b->ref);
 			}
 		}
 	}
-	if (f >= 0 && idx->funcs.items[f].cls >= 0) {
-		int32_t cls = idx->funcs.items[f].cls;
-		for (uint32_t k = 0; k < idx->funcs.size; k++)
-			if ((int32_t)k != f && idx->funcs.items[k].cls == cls)
-				tl_array_push(out, (int32_t)k);
-	}
+	if (idx->funcs.items[v].cls >= 0)
+		tl_array_push(out, nf + idx->funcs.items[v].cls);
 }
 
 typedef struct TlTarjan {
@@ -412,7 +614,7 @@ typedef struct TlTarjan {
  * where component c begins in order. */
 static void tl_model__components(const TlIndex *idx, TlIntArray *order, TlIntArray *starts)
 {
-	uint32_t n = idx->funcs.size;
+	uint32_t n = idx->funcs.size + idx->classes.size;
 	int32_t *index = tl_malloc((n + 1) * sizeof *index);
 	int32_t *low = tl_malloc((n + 1) * sizeof *low);
 	bool *on = tl_calloc(n + 1, sizeof *on);
@@ -503,6 +705,7 @@ static TlModel *tl_model__build(const TlIndex *idx)
 	tl_scopemap_init(&m->attrs);
 	tl_scopemap_init(&m->backprop);
 	tl_scopemap_init(&m->declared);
+	tl_scopemap_init(&m->tensor_keys);
 	tl_state_init(&m->globals);
 	tl_array_init(&m->funcs);
 	tl_array_reserve(&m->funcs, idx->funcs.size);
@@ -512,9 +715,15 @@ static TlModel *tl_model__build(const TlIndex *idx)
 		s.ret = tl_val_bot();
 		tl_array_push(&m->funcs, s);
 	}
+	static const char *const extra[6] = {
+		"try_statement", "finally_clause", "match_statement", "case_clause", "slice", "concatenated_string",
+	};
+	for (int i = 0; i < 6; i++)
+		m->syms[i] = ts_language_symbol_for_name(tl_python_language(), extra[i], (uint32_t)strlen(extra[i]), true);
 	tl_model__nesting++;
 	tl_model__backprop(m);
 	tl_model__declare(m);
+	tl_model__keys(m);
 	TlIntArray order, starts;
 	tl_array_init(&order);
 	tl_array_init(&starts);
@@ -530,7 +739,8 @@ static TlModel *tl_model__build(const TlIndex *idx)
 				bool before = m->changed;
 				m->changed = false;
 				for (uint32_t k = from; k < to && !m->cut; k++)
-					tl_model__interpret(m, order.items[k]);
+					if ((uint32_t)order.items[k] < idx->funcs.size) /* not a class's node */
+						tl_model__interpret(m, order.items[k]);
 				bool rose = m->changed;
 				m->changed = before || rose;
 				/* One function that calls nothing of its own component
@@ -539,6 +749,8 @@ static TlModel *tl_model__build(const TlIndex *idx)
 					break;
 				if (round + 1 == TL_MODEL_COMPONENT_ROUNDS) {
 					for (uint32_t k = from; k < to; k++) {
+						if ((uint32_t)order.items[k] >= idx->funcs.size)
+							continue;
 						TlFuncSum *s = &m->funcs.items[order.items[k]];
 						s->ret = tl_val_top();
 					}

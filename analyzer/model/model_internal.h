@@ -39,6 +39,7 @@ struct TlModel {
 	TlScopeMap attrs;    /* (class, interned name) -> pool index: what `self.name` holds */
 	TlScopeMap backprop; /* (function + 1, path hash) -> 1: a path a backward consumes */
 	TlScopeMap declared; /* (class, interned name) -> 1: a `self.name` some method binds */
+	TlScopeMap tensor_keys; /* (0, interned key text) -> 1: a string key the module uses as a tensor */
 	TlArray(TlFuncSum) funcs;
 	TlState globals;     /* the module's own names after its code ran */
 	TlModelStats stats;
@@ -46,6 +47,10 @@ struct TlModel {
 	bool changed;        /* a summary or a class attribute rose in this pass */
 	bool building;       /* being built (an import cycle reads the top) */
 	bool globals_ready;  /* the module's code ran once: m->globals holds its names */
+	/* Grammar symbols tl_syms() does not name, looked up once per model:
+	 * try_statement, finally_clause, match_statement, case_clause, slice,
+	 * concatenated_string. */
+	TSSymbol syms[6];
 };
 
 void tl_state_init(TlState *s);
@@ -85,6 +90,10 @@ bool tl_model__summary(TlModel *m, const TlIndex *mod, int32_t func, TlVal *out)
 /* Records `v` as the value of a class attribute (a store `self.name = v`
  * in a method of class `cls` of m's module). */
 void tl_model__store_attr(TlModel *m, int32_t cls, int32_t name, const TlVal *v);
+/* True when string key `key` (a string node) is one the module uses as a
+ * tensor: `out["loss"].backward()`, `F.mse_loss(out["y"], t)`,
+ * `out["feat"].detach()`. */
+bool tl_model__tensor_key(const TlModel *m, const TlIndex *idx, TSNode key);
 /* Records the value of the expression spanning [start, end). */
 void tl_model__record(TlModel *m, uint32_t start, uint32_t end, const TlVal *v);
 

@@ -63,6 +63,12 @@ static bool tl_path__key(TlPathNames *t, const TlIndex *idx, TSNode k, int32_t *
 	return true;
 }
 
+int32_t tl_path_key_id(TlPathNames *t, const TlIndex *idx, TSNode key)
+{
+	int32_t sel;
+	return tl_path__key(t, idx, key, &sel) ? TL_PATH_KEY_ID(sel) : -1;
+}
+
 bool tl_path_of(TlPathNames *t, const TlIndex *idx, TSNode n, TlPath *out)
 {
 	const TlSyms *sy = tl_syms();

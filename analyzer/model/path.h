@@ -53,6 +53,9 @@ int32_t tl_path_lookup(const TlPathNames *t, const char *s, size_t len);
  * constant key (`a.b["k"][0]`) names, parentheses looked through; false
  * for any other expression. Iterative. */
 bool tl_path_of(TlPathNames *t, const TlIndex *idx, TSNode n, TlPath *out);
+/* The interned id of a constant key (a string, quotes made alike, or an
+ * integer), or -1 for any other subscript. */
+int32_t tl_path_key_id(TlPathNames *t, const TlIndex *idx, TSNode key);
 /* The path of a name (`x`) or a dotted name ("self.model"). */
 bool tl_path_of_dotted(TlPathNames *t, const char *dotted, TlPath *out);
 

@@ -25,7 +25,7 @@ TlVal tl_val_bot(void)
 {
 	TlVal v;
 	memset(&v, 0, sizeof v);
-	v.elem = v.parts = v.next = v.ref = -1;
+	v.elem = v.parts = v.next = v.ref = v.key = -1;
 	return v;
 }
 
@@ -33,7 +33,7 @@ TlVal tl_val_top(void)
 {
 	TlVal v = tl_val_bot();
 	v.kind = TL_VK_TOP;
-	v.graph = TL_VG_MAY;
+	v.graph = TL_VG_UNKNOWN;
 	v.device = TL_VD_TOP;
 	v.dtype = TL_VT_TOP;
 	v.made = TL_VM_TOP;
@@ -66,6 +66,8 @@ static unsigned tl_val__graph_join(unsigned a, unsigned b)
 		return a;
 	if (a == TL_VG_BOT)
 		return b;
+	if (a == TL_VG_UNKNOWN || b == TL_VG_UNKNOWN)
+		return TL_VG_UNKNOWN;
 	return TL_VG_MAY;
 }
 
@@ -112,6 +114,12 @@ static TlVal tl_val__join_at(TlValPool *p, const TlVal *pa, const TlVal *pb, uns
 		return *a;
 	if (tl_val_is_bot(a))
 		return *b;
+	/* None joins as an optional: `return None` on a path the caller
+	 * tests before it unpacks (`if out is None: continue`). */
+	if (a->kind == TL_VK_NONE && b->kind != TL_VK_NONE)
+		return *b;
+	if (b->kind == TL_VK_NONE && a->kind != TL_VK_NONE)
+		return *a;
 	TlVal j = tl_val_bot();
 	j.kind = (uint8_t)tl_val__flat(a->kind, b->kind, TL_VK_TOP);
 	j.graph = (uint8_t)tl_val__graph_join(a->graph, b->graph);
@@ -130,9 +138,13 @@ static TlVal tl_val__join_at(TlValPool *p, const TlVal *pa, const TlVal *pb, uns
 		if (a->parts >= 0 && b->parts >= 0) {
 			int32_t ia = a->parts, ib = b->parts, last = -1;
 			while (ia >= 0 && ib >= 0) {
+				if (p->vals.items[ia].key != p->vals.items[ib].key)
+					break;
+				int32_t key = p->vals.items[ia].key;
 				int32_t k = tl_val__join_index(p, ia, ib, nest);
 				TlVal part = p->vals.items[k];
 				part.next = -1;
+				part.key = key;
 				int32_t at = tl_val_pool_add(p, part);
 				if (last < 0)
 					j.parts = at;
@@ -167,7 +179,8 @@ static bool tl_val__equal_at(const TlValPool *p, const TlVal *a, const TlVal *b,
 		return false;
 	int32_t ia = a->parts, ib = b->parts;
 	while (ia >= 0 && ib >= 0) {
-		if (!tl_val__equal_at(p, &p->vals.items[ia], &p->vals.items[ib], nest + 1))
+		if (p->vals.items[ia].key != p->vals.items[ib].key ||
+		    !tl_val__equal_at(p, &p->vals.items[ia], &p->vals.items[ib], nest + 1))
 			return false;
 		ia = p->vals.items[ia].next;
 		ib = p->vals.items[ib].next;
@@ -188,7 +201,7 @@ TlVal tl_val_widen(TlValPool *p, const TlVal *pold, const TlVal *pnow)
 	if (w.kind != old->kind)
 		w.kind = TL_VK_TOP;
 	if (w.graph != old->graph)
-		w.graph = TL_VG_MAY;
+		w.graph = TL_VG_UNKNOWN;
 	if (w.device != old->device)
 		w.device = TL_VD_TOP;
 	if (w.dtype != old->dtype)
@@ -201,7 +214,7 @@ TlVal tl_val_widen(TlValPool *p, const TlVal *pold, const TlVal *pnow)
 		TlVal e = tl_val_top();
 		const TlVal *oe = tl_val__at(p, w.elem);
 		if (oe)
-			e.graph = oe->graph == TL_VG_NONE ? TL_VG_MAY : oe->graph;
+			e.graph = oe->graph == TL_VG_NONE ? TL_VG_UNKNOWN : oe->graph;
 		w.elem = tl_val_pool_add(p, e);
 		w.parts = -1;
 	}
@@ -216,7 +229,7 @@ TlVal tl_val_container(TlValPool *p, const TlVal *elem)
 		if (tl_val__depth(p, &e) >= TL_VAL_NEST) {
 			unsigned g = e.graph;
 			e = tl_val_top();
-			e.graph = (uint8_t)(g == TL_VG_NONE ? TL_VG_MAY : g);
+			e.graph = (uint8_t)(g == TL_VG_NONE ? TL_VG_UNKNOWN : g);
 		}
 		e.next = -1;
 		c.elem = tl_val_pool_add(p, e);
@@ -249,6 +262,86 @@ TlVal tl_val_element(const TlValPool *p, const TlVal *v)
 	return top;
 }
 
+TlVal tl_val_keyed(const TlValPool *p, const TlVal *v, int32_t key)
+{
+	if (v->kind == TL_VK_CONTAINER)
+		for (int32_t k = v->parts; k >= 0; k = p->vals.items[k].next)
+			if (p->vals.items[k].key == key) {
+				TlVal out = p->vals.items[k];
+				out.next = -1;
+				out.key = -1;
+				return out;
+			}
+	return tl_val_element(p, v);
+}
+
+TlVal tl_val_with_key(TlValPool *p, const TlVal *v, int32_t key, const TlVal *part)
+{
+	TlVal c = *v;
+	if (c.kind != TL_VK_CONTAINER)
+		c = tl_val_of(TL_VK_CONTAINER, TL_VG_NONE);
+	/* Positions of a tuple are no keys: keys go to dict-like containers. */
+	bool keyed = true;
+	uint32_t n = 0;
+	for (int32_t k = c.parts; k >= 0; k = p->vals.items[k].next, n++)
+		keyed = keyed && p->vals.items[k].key >= 0;
+	TlVal e = *part;
+	e.next = -1;
+	e.key = -1;
+	if (!keyed || n >= TL_VAL_KEYS) {
+		const TlVal *old = c.elem >= 0 ? &p->vals.items[c.elem] : NULL;
+		TlVal o = old ? *old : tl_val_bot();
+		TlVal j = tl_val_join(p, &o, &e);
+		TlVal cj = tl_val_container(p, &j);
+		c.elem = cj.elem;
+		c.parts = -1;
+		return c;
+	}
+	/* Copy the chain, the part under `key` replaced; the element value is
+	 * the join of the parts (and, for a container made with an element
+	 * value and no parts, of that value too unless every key is known). */
+	int32_t first = -1, last = -1;
+	bool found = false;
+	TlVal elem = tl_val_bot();
+	for (int32_t k = c.parts; k >= 0; k = p->vals.items[k].next) {
+		TlVal q = p->vals.items[k];
+		if (q.key == key) {
+			q = e;
+			q.key = key;
+			found = true;
+		}
+		q.next = -1;
+		int32_t at = tl_val_pool_add(p, q);
+		if (last < 0)
+			first = at;
+		else
+			p->vals.items[last].next = at;
+		last = at;
+		TlVal qe = q;
+		qe.key = -1;
+		elem = tl_val_join(p, &elem, &qe);
+	}
+	if (!found) {
+		TlVal q = e;
+		q.key = key;
+		int32_t at = tl_val_pool_add(p, q);
+		if (last < 0)
+			first = at;
+		else
+			p->vals.items[last].next = at;
+		elem = tl_val_join(p, &elem, &e);
+		if (c.parts < 0 && c.elem >= 0) {
+			/* elements of unknown keys stay */
+			TlVal o = p->vals.items[c.elem];
+			elem = tl_val_join(p, &elem, &o);
+		}
+	}
+	c.parts = first;
+	TlVal ce = tl_val_container(p, &elem);
+	c.elem = ce.elem;
+	return c;
+}
+
 TlVal tl_val_part(const TlValPool *p, const TlVal *v, uint32_t i)
 {
 	if (v->kind == TL_VK_CONTAINER && v->parts >= 0) {
@@ -258,6 +351,7 @@ TlVal tl_val_part(const TlValPool *p, const TlVal *v, uint32_t i)
 		if (k >= 0) {
 			TlVal out = p->vals.items[k];
 			out.next = -1;
+			out.key = -1;
 			return out;
 		}
 	}
@@ -333,8 +427,8 @@ const char *tl_val_kind_name(unsigned k)
 
 const char *tl_val_graph_name(unsigned g)
 {
-	static const char *const names[] = { "⊥", "none", "must", "may" };
-	return g < 4 ? names[g] : "?";
+	static const char *const names[] = { "⊥", "none", "must", "may", "unknown" };
+	return g < 5 ? names[g] : "?";
 }
 
 const char *tl_val_device_name(unsigned d)

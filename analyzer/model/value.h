@@ -44,12 +44,16 @@ typedef enum TlVKind {
 	TL_VK_TOP,
 } TlVKind;
 
-/* Whether a value carries autograd history. BOT < NONE, MUST < MAY. */
+/* Whether a value carries autograd history. BOT < NONE, MUST < MAY < UNKNOWN:
+ * MAY is what paths known to differ join to (a loop-carried state made as
+ * zeros and then by a forward); UNKNOWN is no evidence at all (a value of
+ * an unknown call, a parameter nobody passes). */
 typedef enum TlVGraph {
 	TL_VG_BOT = 0,
-	TL_VG_NONE, /* no history: a constant, a detached tensor, made under no_grad */
-	TL_VG_MUST, /* history: a forward's or a loss's result, arithmetic on one */
-	TL_VG_MAY,  /* either (a join of the two, or nothing known of it) */
+	TL_VG_NONE,    /* no history: a constant, a detached tensor, made under no_grad */
+	TL_VG_MUST,    /* history: a forward's or a loss's result, arithmetic on one */
+	TL_VG_MAY,     /* history on some paths, none on others */
+	TL_VG_UNKNOWN, /* nothing known */
 } TlVGraph;
 
 typedef enum TlVDevice { TL_VD_BOT = 0, TL_VD_HOST, TL_VD_ACCEL, TL_VD_TOP } TlVDevice;
@@ -66,6 +70,10 @@ enum {
 	TL_VM_LOADER = 1u << 3,   /* an element of a loader (a batch) */
 	TL_VM_TO_HOST = 1u << 4,  /* a transfer to the host (.cpu(), .numpy(), .item()) */
 	TL_VM_PARAMS = 1u << 5,   /* a parameter of the function (a summary's input) */
+	/* Known only by what the call is (a forward, a loss), not by what it
+	 * returns: a tuple or dict it may return has an unknown structure
+	 * (its first position is the loss; what follows, statistics). */
+	TL_VM_OPAQUE = 1u << 6,
 	TL_VM_TOP = 0xffffu,
 };
 
@@ -83,6 +91,7 @@ typedef struct TlVal {
 	int32_t elem;    /* a container's element value: an index into the pool, or -1 */
 	int32_t parts;   /* its first tuple position (a pool index, chained by `next`), or -1 */
 	int32_t next;    /* in the pool: the next tuple position, or -1 */
+	int32_t key;     /* in the pool: the constant key of a dict's part (interned), or -1 */
 	int32_t ref;     /* a function or class: its index in `mod`; else -1 */
 	const void *mod; /* the index that `ref` is of (a const TlIndex *) */
 	uint32_t origin; /* where its history was made (a call's start byte + 1), 0: unknown */
@@ -125,6 +134,15 @@ TlVal tl_val_part(const TlValPool *p, const TlVal *v, uint32_t i);
 /* Appends a position to a container being built (`last` is the index of
  * the last position appended, -1 before the first; returns the new one). */
 int32_t tl_val_add_part(TlValPool *p, TlVal *container, int32_t last, const TlVal *part);
+
+/* The value under constant key `key` (an interned key) of container `v`:
+ * its part with that key, else its element value. */
+TlVal tl_val_keyed(const TlValPool *p, const TlVal *v, int32_t key);
+/* Container `v` with the part under `key` replaced by (or set to) `part`:
+ * a strong update; the element value becomes the join of the parts. Past
+ * TL_VAL_KEYS keys, the container keeps its element value only. */
+#define TL_VAL_KEYS 16
+TlVal tl_val_with_key(TlValPool *p, const TlVal *v, int32_t key, const TlVal *part);
 
 /* A copy of value `v` of pool `from` in pool `to` (containers copied). */
 TlVal tl_val_import(TlValPool *to, const TlValPool *from, const TlVal *v);

@@ -400,7 +400,7 @@ def dict_of_metric_callables(train_loader):
         loss.backward()
         optimizer.step()
         for name, fn in metric_fns.items():
-            # todo-expect: TL101
+            # expect: TL101
             metric_log[name].append(fn(logits, y))
     return metric_log
 

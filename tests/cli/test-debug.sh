@@ -1,8 +1,10 @@
 #!/bin/sh
-# `torchlint debug model FILE[:LINE]`: for each call of the file (or of
-# one line), its qualified name and the API table's rows (api/api.tsv) a
-# lookup by method, builtin or qualified name finds; the output says it is
-# partial. Line numbers of rows are checked against the table itself.
+# `torchlint debug model FILE[:LINE]`: the semantic model of the file (or
+# of one line): each function's summary, each call's qualified name and
+# the API table's rows (api/api.tsv) a lookup by method, builtin or
+# qualified name finds, and the abstract value the interpreter gave each
+# name, attribute, subscript and call. Line numbers of rows are checked
+# against the table itself.
 # usage: test-debug.sh TORCHLINT
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -25,13 +27,18 @@ def step(model, x, losses):
 PY
 
 run "debug model FILE:LINE" 0 "$bin" debug model "$tmp/t.py:7"
-has "says it is partial" "$tmp/out" "# torchlint debug model: partial."
+has "says what it prints" "$tmp/out" "# torchlint debug model: the semantic model of the file"
+has "the model's counts" "$tmp/out" "function interpretations in 1 components"
 has "the method row of .item" "$tmp/out" "method     .item: api/api.tsv:$(row .item) graph=breaks kind=number device=host dtype=- roles=- sets=-"
 has "the builtin row of len" "$tmp/out" "builtin    builtins.len: api/api.tsv:$(row builtins.len) graph=breaks"
 has "a method with no row" "$tmp/out" "method     .append: no row"
 has "the call's position" "$tmp/out" "$tmp/t.py:7:19: call \`loss.item(...)\`"
 hasnt "only line 7" "$tmp/out" "torch.argmax"
-lines "three calls on line 7, four lines of header" "$tmp/out" 13
+has "a value that breaks the graph" "$tmp/out" "$tmp/t.py:7:19: value \`loss.item()\` number graph=none"
+has "a loss's value, read on line 7" "$tmp/out" "$tmp/t.py:7:19: value \`loss\` tensor graph=must"
+has "what a list holds once appended to" "$tmp/out" "$tmp/t.py:7:41: value \`losses\` container graph=none of (number graph=none)"
+hasnt "no value of another line" "$tmp/out" "$tmp/t.py:6:"
+lines "six lines of header, three calls, eight values on line 7" "$tmp/out" 23
 
 run "debug model FILE" 0 "$bin" debug model "$tmp/t.py"
 has "qualified name resolved through the import" "$tmp/out" "qualified  torch.nn.functional.cross_entropy"
@@ -42,6 +49,8 @@ hasnt "no row by the last part is printed" "$tmp/out" "*.manual_seed"
 has "the qualified row of torch.argmax" "$tmp/out" "qualified  torch.argmax: api/api.tsv:$(row torch.argmax) graph=breaks kind=tensor device=keeps dtype=integer"
 has "an element read" "$tmp/out" "method     .get: api/api.tsv:$(row .get) graph=element"
 has "a builtin that keeps" "$tmp/out" "builtin    builtins.sum: api/api.tsv:$(row builtins.sum) graph=keeps"
+has "the function's summary: a tuple" "$tmp/out" "$tmp/t.py:4:1: def step returns container graph=none"
+has "a parameter's value follows the callers" "$tmp/out" "$tmp/t.py:6:33: value \`x\` ⊤ graph=⊥+params(0x2)"
 
 run "a line without calls" 0 "$bin" debug model "$tmp/t.py:3"
 has "says so" "$tmp/out" "# no call starts on line 3"
