@@ -1,0 +1,1068 @@
+/* The interpreter's expressions (interp_internal.h): an explicit stack of
+ * nodes and a stack of values, each node computed from its operands'
+ * values; calls (the API table, the summaries of the project's functions,
+ * what the facts layer wrote into the index); bindings of targets and
+ * patterns. No recursion follows the depth of the code. */
+#include "model/interp_internal.h"
+
+#include <string.h>
+
+#include "base/alloc.h"
+#include "base/budget.h"
+#include "model/apitable.h"
+#include "syntax/syms.h"
+#include "syntax/treewalk.h"
+
+bool tl_in__poll(In *in)
+{
+	if (!in->stop && tl_bound_poll()) {
+		in->stop = true;
+		in->m->cut = true;
+	}
+	return in->stop;
+}
+
+static TlVal tl_in__top(void)
+{
+	return tl_val_top();
+}
+
+static TlVKind tl_in__api_kind(unsigned k)
+{
+	switch (k) {
+	case TL_APIK_TENSOR: return TL_VK_TENSOR;
+	case TL_APIK_MODULE: return TL_VK_MODULE;
+	case TL_APIK_OPTIMIZER: return TL_VK_OPTIMIZER;
+	case TL_APIK_SCALER: return TL_VK_SCALER;
+	case TL_APIK_LOADER: return TL_VK_LOADER;
+	case TL_APIK_SAMPLER: return TL_VK_SAMPLER;
+	case TL_APIK_CRITERION: return TL_VK_CRITERION;
+	case TL_APIK_DEVICE: return TL_VK_DEVICE;
+	case TL_APIK_NUMBER: return TL_VK_NUMBER;
+	case TL_APIK_BOOL: return TL_VK_BOOL;
+	case TL_APIK_STRING: return TL_VK_STRING;
+	case TL_APIK_CONTAINER: return TL_VK_CONTAINER;
+	case TL_APIK_ARRAY: return TL_VK_ARRAY;
+	default: return TL_VK_TOP;
+	}
+}
+
+static void tl_in__record(In *in, TSNode n, const TlVal *v)
+{
+	tl_model__record(in->m, ts_node_start_byte(n), ts_node_end_byte(n), v);
+}
+
+/* A value with no history (what grad-disabled code makes), containers
+ * included, one level down. */
+static TlVal tl_in__no_graph(In *in, const TlVal *v)
+{
+	TlVal out = *v;
+	if (out.graph != TL_VG_BOT)
+		out.graph = TL_VG_NONE;
+	out.pgraph = 0;
+	if (out.kind == TL_VK_CONTAINER && out.elem >= 0) {
+		TlVal e = in->m->pool.vals.items[out.elem];
+		if (e.graph != TL_VG_BOT)
+			e.graph = TL_VG_NONE;
+		e.pgraph = 0;
+		e.next = -1;
+		out.elem = tl_val_pool_add(&in->m->pool, e);
+		out.parts = -1;
+	}
+	return out;
+}
+
+/* The graph of a result computed from two operands: history if one has it. */
+static unsigned tl_in__graph_op(unsigned a, unsigned b)
+{
+	if (a == TL_VG_MUST || b == TL_VG_MUST)
+		return TL_VG_MUST;
+	if (a == TL_VG_MAY || b == TL_VG_MAY)
+		return TL_VG_MAY;
+	if (a == TL_VG_UNKNOWN || b == TL_VG_UNKNOWN)
+		return TL_VG_UNKNOWN;
+	if (a == TL_VG_BOT && b == TL_VG_BOT)
+		return TL_VG_BOT;
+	return TL_VG_NONE;
+}
+
+/* Arithmetic: a tensor if an operand is; history if an operand has it. */
+TlVal tl_in__arith(const TlVal *a, const TlVal *b)
+{
+	bool ta = a->kind == TL_VK_TENSOR || a->kind == TL_VK_PARAMETER;
+	bool tb = b->kind == TL_VK_TENSOR || b->kind == TL_VK_PARAMETER;
+	TlVal r;
+	if (ta || tb)
+		r = tl_val_of(TL_VK_TENSOR, TL_VG_NONE);
+	else if (a->kind == TL_VK_NUMBER && b->kind == TL_VK_NUMBER)
+		r = tl_val_of(TL_VK_NUMBER, TL_VG_NONE);
+	else if (a->kind == TL_VK_CONTAINER && b->kind == TL_VK_CONTAINER)
+		r = tl_val_of(TL_VK_CONTAINER, TL_VG_NONE);
+	else
+		r = tl_val_of(TL_VK_TOP, TL_VG_NONE);
+	r.graph = (uint8_t)tl_in__graph_op(a->graph, b->graph);
+	r.pgraph = (uint16_t)(a->pgraph | b->pgraph);
+	r.origin = a->graph == TL_VG_MUST ? a->origin : b->origin;
+	r.made = (uint16_t)(a->made | b->made);
+	return r;
+}
+
+/* Attributes whose value has no history whatever the object's. */
+static bool tl_in__plain_attr(const char *t, uint32_t len)
+{
+	static const char *const plain[] = {
+		"data", "grad", "shape", "dtype", "device", "requires_grad", "is_cuda", "ndim", "T_max",
+	};
+	for (size_t i = 0; i < sizeof plain / sizeof *plain; i++)
+		if (strlen(plain[i]) == len && memcmp(plain[i], t, len) == 0)
+			return true;
+	return false;
+}
+
+/* The value of attribute `name` (interned `id`) of a value `obj`. */
+static TlVal tl_in__attr(In *in, const TlVal *obj, int32_t id, const char *name, uint32_t len)
+{
+	char buf[128];
+	if (len >= sizeof buf)
+		return tl_in__top();
+	memcpy(buf, name, len);
+	buf[len] = '\0';
+	if (tl_in__plain_attr(name, len)) {
+		TlVal v = tl_val_of(TL_VK_TOP, TL_VG_NONE);
+		return v;
+	}
+	if ((obj->kind == TL_VK_MODULE || obj->kind == TL_VK_OBJECT || obj->kind == TL_VK_WRAPPER) &&
+	    obj->ref >= 0 && obj->mod) {
+		TlVal v;
+		if (tl_model__class_attr(in->m, (const TlIndex *)obj->mod, obj->ref, id, buf, &v))
+			return v;
+	}
+	if (obj->kind == TL_VK_WRAPPER && strcmp(buf, "module") == 0) {
+		if (obj->elem >= 0) {
+			TlVal inner = in->m->pool.vals.items[obj->elem];
+			inner.next = -1;
+			return inner;
+		}
+		return tl_val_of(TL_VK_MODULE, TL_VG_NONE);
+	}
+	/* A field of a value (outputs.loss) follows the value's history. */
+	TlVal v = tl_val_of(TL_VK_TOP, (TlVGraph)(obj->graph == TL_VG_BOT ? TL_VG_UNKNOWN : obj->graph));
+	if (obj->graph == TL_VG_NONE && obj->kind != TL_VK_TOP)
+		v.graph = TL_VG_NONE;
+	v.pgraph = obj->pgraph;
+	v.origin = obj->origin;
+	return v;
+}
+
+/* The value a name or a path reads where no slot of the state holds it. */
+TlVal tl_in__unbound(In *in, TSNode n)
+{
+	const TlSyms *sy = in->sy;
+	TSNode root = n;
+	while (!ts_node_is_null(root) && ts_node_symbol(root) != sy->identifier) {
+		if (ts_node_symbol(root) == sy->attribute)
+			root = tl_index_unparen(tl_tree_field(root, sy->f_object));
+		else if (ts_node_symbol(root) == sy->subscript)
+			root = tl_index_unparen(tl_tree_field(root, sy->f_value));
+		else
+			return tl_in__top();
+	}
+	if (ts_node_is_null(root))
+		return tl_in__top();
+	const TlBinding *b = tl_index_resolve_node(in->idx, root);
+	if (!b)
+		return tl_in__top();
+	TlVal v = tl_in__top();
+	if (b->kind == TL_BIND_DEF && b->ref >= 0) {
+		v = tl_val_of(TL_VK_FUNCTION, TL_VG_NONE);
+		v.ref = b->ref;
+		v.mod = in->idx;
+	} else if (b->kind == TL_BIND_CLASS && b->ref >= 0) {
+		v = tl_val_of(TL_VK_CLASS, TL_VG_NONE);
+		v.ref = b->ref;
+		v.mod = in->idx;
+	} else if (b->kind == TL_BIND_IMPORT && b->qname) {
+		TlVal r;
+		if (tl_model__resolve(in->m, b->qname, &r))
+			v = r;
+	} else if (b->func == -1 && in->func != -1) {
+		uint32_t len = 0;
+		const char *t = tl_index_text(in->idx, root, &len);
+		TlPath p;
+		if (t && tl_path_of_dotted(&in->m->names, b->name, &p)) {
+			const TlVal *g = tl_state_get(&in->m->globals, &p);
+			if (g)
+				v = *g;
+			else if (!in->m->globals_ready)
+				v = tl_val_bot(); /* the module's code has not run yet */
+		}
+	}
+	return v;
+}
+
+/* The value of an identifier, attribute chain or constant subscript read
+ * as a path: the state's slot, else the object's value through its
+ * attributes. */
+static bool tl_in__read_path(In *in, TSNode n, TlVal *out)
+{
+	TlPath p;
+	if (!tl_path_of(&in->m->names, in->idx, n, &p))
+		return false;
+	const TlVal *v = tl_state_get(&in->st, &p);
+	if (v) {
+		*out = *v;
+		return true;
+	}
+	return false;
+}
+
+/* ---- calls ------------------------------------------------------------------ */
+
+/* The graph a summary's return takes at a call: its own, joined with the
+ * graph of every argument its pgraph bits name. */
+static TlVal tl_in__apply(In *in, const TlVal *ret, const TlVal *args, uint32_t nargs, uint32_t shift)
+{
+	TlVal r = *ret;
+	uint16_t bits = ret->pgraph;
+	r.pgraph = 0;
+	for (uint32_t i = 0; i < 16 && bits; i++) {
+		if (!(bits & (1u << i)))
+			continue;
+		bits &= (uint16_t)~(1u << i);
+		if (i < shift)
+			continue; /* `self`: the object's own graph says nothing of a tensor */
+		uint32_t a = i - shift;
+		if (a >= nargs)
+			continue; /* a default or a keyword argument: not followed yet */
+		const TlVal *av = &args[a];
+		r.graph = (uint8_t)(r.graph == TL_VG_BOT ? av->graph : tl_in__graph_op(r.graph, av->graph));
+		r.pgraph |= av->pgraph;
+		if (!r.origin)
+			r.origin = av->origin;
+		/* A value that follows a tensor argument is a tensor. */
+		if (r.kind == TL_VK_TOP && (av->kind == TL_VK_TENSOR || av->kind == TL_VK_PARAMETER))
+			r.kind = TL_VK_TENSOR;
+	}
+	return r;
+}
+
+/* A call of a function value `fv` (of this module or another). */
+static bool tl_in__call_function(In *in, const TlVal *fv, const TlVal *args, uint32_t nargs, uint32_t shift,
+				 TlVal *out)
+{
+	TlVal ret;
+	if (!tl_model__summary(in->m, (const TlIndex *)fv->mod, fv->ref, &ret))
+		return false;
+	*out = tl_in__apply(in, &ret, args, nargs, shift);
+	return true;
+}
+
+/* A call of the module or object `obj` (`model(x)`: its forward). */
+static bool tl_in__call_module(In *in, const TlVal *obj, const TlVal *args, uint32_t nargs, TlVal *out)
+{
+	if (obj->ref < 0 || !obj->mod)
+		return false;
+	const TlIndex *where = NULL;
+	int32_t f = tl_model__method((const TlIndex *)obj->mod, obj->ref,
+				     obj->kind == TL_VK_OBJECT ? "__call__" : "forward", &where);
+	if (f < 0 || !where)
+		return false;
+	TlVal fv = tl_val_of(TL_VK_FUNCTION, TL_VG_NONE);
+	fv.ref = f;
+	fv.mod = where;
+	return tl_in__call_function(in, &fv, args, nargs, 1, out);
+}
+
+/* Instantiating a class of the project. */
+static TlVal tl_in__instance(const TlVal *cv)
+{
+	const TlIndex *mod = (const TlIndex *)cv->mod;
+	bool module = mod && cv->ref >= 0 && (uint32_t)cv->ref < mod->classes.size &&
+		      mod->classes.items[cv->ref].is_module;
+	TlVal v = tl_val_of(module ? TL_VK_MODULE : TL_VK_OBJECT, TL_VG_NONE);
+	v.ref = cv->ref;
+	v.mod = cv->mod;
+	return v;
+}
+
+static bool tl_in__is(const char *s, const char *t)
+{
+	return s && strcmp(s, t) == 0;
+}
+
+static bool tl_in__starts(const char *s, const char *p)
+{
+	return s && strncmp(s, p, strlen(p)) == 0;
+}
+
+/* The element value of what `for` iterates or a call like enumerate()
+ * hands back; stores container mutations (`xs.append(v)`) in the state. */
+static void tl_in__store_into(In *in, TSNode recv, const TlVal *elem)
+{
+	TlPath p;
+	if (!tl_path_of(&in->m->names, in->idx, recv, &p))
+		return;
+	const TlVal *old = tl_state_get(&in->st, &p);
+	TlVal cont;
+	if (old && old->kind == TL_VK_CONTAINER) {
+		TlVal o = *old;
+		TlVal e = tl_val_element(&in->m->pool, &o);
+		TlVal j = tl_val_join(&in->m->pool, &e, elem);
+		cont = o;
+		TlVal jc = tl_val_container(&in->m->pool, &j);
+		cont.elem = jc.elem;
+		cont.parts = -1;
+	} else if (old && old->kind != TL_VK_TOP && old->kind != TL_VK_BOT) {
+		return; /* not a container we know */
+	} else {
+		cont = tl_val_container(&in->m->pool, elem);
+	}
+	tl_state_set(&in->st, &p, &cont);
+	/* `self.history.append(v)`: the class attribute holds it too. */
+	if (in->cls >= 0 && p.root == in->self_id && p.n == 1 && p.sel[0] >= 0)
+		tl_model__store_attr(in->m, in->cls, p.sel[0], &cont);
+}
+
+/* The value of call `n`; vals: the receiver's value (for a method call)
+ * or the callee's, then the arguments' (positional, then keyword values in
+ * source order; `kw` marks which are keywords). */
+static TlVal tl_in__call(In *in, TSNode n, const TlVal *vals, uint32_t nv, const bool *kw)
+{
+	const TlCall *c = tl_index_call_at(in->idx, n);
+	if (!c || nv == 0)
+		return tl_in__top();
+	const TlVal *fn = &vals[0];
+	const TlVal *args = vals + 1;
+	uint32_t nargs = nv - 1, npos = 0;
+	while (npos < nargs && !kw[npos])
+		npos++;
+	bool method = c->receiver.id != NULL;
+	TlVal r = tl_in__top();
+	bool known = false;
+	const TlApiRow *row = NULL;
+
+	if (method) {
+		const TlVal *recv = fn;
+		/* `self.fc(x)`, `model.module(x)`: a call of an attribute's value. */
+		TlVal av = tl_in__top();
+		bool have_av = false;
+		TlPath p;
+		if (tl_path_of(&in->m->names, in->idx, c->callee, &p)) {
+			const TlVal *sv = tl_state_get(&in->st, &p);
+			if (sv) {
+				av = *sv;
+				have_av = true;
+			}
+		}
+		if (!have_av && c->method) {
+			int32_t id = tl_path_intern(&in->m->names, c->method, strlen(c->method));
+			if ((recv->kind == TL_VK_MODULE || recv->kind == TL_VK_OBJECT || recv->kind == TL_VK_WRAPPER) &&
+			    recv->ref >= 0 && recv->mod &&
+			    tl_model__class_attr(in->m, (const TlIndex *)recv->mod, recv->ref, id, c->method, &av))
+				have_av = true;
+		}
+		if (have_av && (av.kind == TL_VK_MODULE || av.kind == TL_VK_WRAPPER)) {
+			known = tl_in__call_module(in, &av, args, npos, &r);
+			if (!known) {
+				r = tl_val_of(TL_VK_TENSOR, TL_VG_MUST);
+				r.made = TL_VM_OPAQUE | TL_VM_FORWARD;
+				known = true;
+			}
+		} else if (have_av && av.kind == TL_VK_CRITERION) {
+			r = tl_val_of(TL_VK_TENSOR, TL_VG_MUST);
+			r.made = TL_VM_OPAQUE | TL_VM_LOSS;
+			known = true;
+		} else if (have_av && av.kind == TL_VK_FUNCTION && av.ref >= 0) {
+			known = tl_in__call_function(in, &av, args, npos, 0, &r);
+		} else if (have_av && av.kind == TL_VK_CLASS && av.ref >= 0) {
+			r = tl_in__instance(&av);
+			known = true;
+		}
+		/* A method of a class of the project. */
+		if (!known && c->method && (recv->kind == TL_VK_MODULE || recv->kind == TL_VK_OBJECT ||
+					    recv->kind == TL_VK_WRAPPER) && recv->ref >= 0 && recv->mod) {
+			const TlIndex *where = NULL;
+			int32_t f = tl_model__method((const TlIndex *)recv->mod, recv->ref, c->method, &where);
+			if (f >= 0 && where) {
+				TlVal fv = tl_val_of(TL_VK_FUNCTION, TL_VG_NONE);
+				fv.ref = f;
+				fv.mod = where;
+				known = tl_in__call_function(in, &fv, args, npos, 1, &r);
+			}
+		}
+		if (!known && c->target >= 0) {
+			TlVal fv = tl_val_of(TL_VK_FUNCTION, TL_VG_NONE);
+			fv.ref = c->target;
+			fv.mod = in->idx;
+			known = tl_in__call_function(in, &fv, args, npos, 1, &r);
+		}
+		if (!known) {
+			/* Container mutations keep what they are given. */
+			if (c->method && npos >= 1 &&
+			    (tl_in__is(c->method, "append") || tl_in__is(c->method, "add") ||
+			     (tl_in__is(c->method, "insert") && npos >= 2))) {
+				tl_in__store_into(in, c->receiver, &args[tl_in__is(c->method, "insert") ? 1 : 0]);
+			} else if (c->method && npos >= 1 && tl_in__is(c->method, "extend")) {
+				TlVal e = tl_val_element(&in->m->pool, &args[0]);
+				tl_in__store_into(in, c->receiver, &e);
+			}
+			row = tl_api_method(c->method);
+		}
+		if (!known && row) {
+			switch (row->graph) {
+			case TL_APIG_BREAKS:
+				r = tl_val_of(tl_in__api_kind(row->kind), TL_VG_NONE);
+				known = true;
+				break;
+			case TL_APIG_KEEPS:
+				r = *recv;
+				if (row->kind)
+					r.kind = (uint8_t)tl_in__api_kind(row->kind);
+				r.elem = r.parts = -1;
+				if (r.kind == TL_VK_CONTAINER)
+					r.kind = TL_VK_TOP;
+				known = true;
+				break;
+			case TL_APIG_ELEMENT:
+				r = tl_val_element(&in->m->pool, recv);
+				known = r.kind != TL_VK_TOP || r.graph != TL_VG_UNKNOWN;
+				break;
+			case TL_APIG_MAKES:
+				r = tl_val_of(TL_VK_TENSOR, TL_VG_MUST);
+				known = true;
+				break;
+			default:
+				break;
+			}
+		}
+		if (!known && (recv->kind == TL_VK_CONTAINER) && c->method &&
+		    (tl_in__is(c->method, "values") || tl_in__is(c->method, "copy"))) {
+			r = *recv;
+			r.parts = -1;
+			known = true;
+		}
+		if (!known && recv->kind == TL_VK_CONTAINER && c->method && tl_in__is(c->method, "items")) {
+			TlVal e = tl_val_element(&in->m->pool, recv);
+			TlVal key = tl_val_of(TL_VK_STRING, TL_VG_NONE);
+			TlVal pair = tl_val_of(TL_VK_CONTAINER, TL_VG_NONE);
+			int32_t last = tl_val_add_part(&in->m->pool, &pair, -1, &key);
+			tl_val_add_part(&in->m->pool, &pair, last, &e);
+			r = tl_val_container(&in->m->pool, &pair);
+			known = true;
+		}
+	} else {
+		/* A bare name: a function or class of the project, a module held
+		 * in a name, a builtin, a torch function. */
+		if (fn->kind == TL_VK_FUNCTION && fn->ref >= 0 && fn->mod) {
+			known = tl_in__call_function(in, fn, args, npos, 0, &r);
+		} else if (fn->kind == TL_VK_CLASS && fn->ref >= 0 && fn->mod) {
+			r = tl_in__instance(fn);
+			known = true;
+		} else if (fn->kind == TL_VK_MODULE || fn->kind == TL_VK_WRAPPER) {
+			known = tl_in__call_module(in, fn, args, npos, &r);
+			if (!known) {
+				r = tl_val_of(TL_VK_TENSOR, TL_VG_MUST);
+				r.made = TL_VM_OPAQUE | TL_VM_FORWARD;
+				known = true;
+			}
+		} else if (fn->kind == TL_VK_CRITERION) {
+			r = tl_val_of(TL_VK_TENSOR, TL_VG_MUST);
+			r.made = TL_VM_OPAQUE | TL_VM_LOSS;
+			known = true;
+		}
+		if (!known && c->target >= 0) {
+			TlVal fv = tl_val_of(TL_VK_FUNCTION, TL_VG_NONE);
+			fv.ref = c->target;
+			fv.mod = in->idx;
+			known = tl_in__call_function(in, &fv, args, npos, 0, &r);
+		}
+		if (!known && c->method && !c->qname) {
+			const char *b = c->method;
+			if ((tl_in__is(b, "list") || tl_in__is(b, "tuple") || tl_in__is(b, "sorted") ||
+			     tl_in__is(b, "reversed") || tl_in__is(b, "iter") || tl_in__is(b, "set")) && npos >= 1) {
+				TlVal e = tl_val_element(&in->m->pool, &args[0]);
+				r = tl_val_container(&in->m->pool, &e);
+				known = true;
+			} else if (tl_in__is(b, "enumerate") && npos >= 1) {
+				TlVal e = tl_val_element(&in->m->pool, &args[0]);
+				TlVal num = tl_val_of(TL_VK_NUMBER, TL_VG_NONE);
+				TlVal pair = tl_val_of(TL_VK_CONTAINER, TL_VG_NONE);
+				int32_t last = tl_val_add_part(&in->m->pool, &pair, -1, &num);
+				tl_val_add_part(&in->m->pool, &pair, last, &e);
+				r = tl_val_container(&in->m->pool, &pair);
+				known = true;
+			} else if (tl_in__is(b, "zip") && npos >= 1) {
+				TlVal tup = tl_val_of(TL_VK_CONTAINER, TL_VG_NONE);
+				int32_t last = -1;
+				for (uint32_t i = 0; i < npos; i++) {
+					TlVal e = tl_val_element(&in->m->pool, &args[i]);
+					last = tl_val_add_part(&in->m->pool, &tup, last, &e);
+				}
+				r = tl_val_container(&in->m->pool, &tup);
+				known = true;
+			}
+		}
+		if (!known && c->method) {
+			row = tl_api_builtin(c->method);
+			if (row && row->graph == TL_APIG_BREAKS) {
+				r = tl_val_of(tl_in__api_kind(row->kind), TL_VG_NONE);
+				known = true;
+			} else if (row && row->graph == TL_APIG_KEEPS && npos >= 1) {
+				/* sum(losses), max(a, b): a reduction of its operands */
+				TlVal e = tl_val_element(&in->m->pool, &args[0]);
+				TlVal a0 = args[0];
+				r = a0.kind == TL_VK_CONTAINER ? e : a0;
+				if (a0.kind == TL_VK_TOP && e.graph == TL_VG_MUST)
+					r = e;
+				r.elem = r.parts = -1;
+				if (r.kind == TL_VK_CONTAINER)
+					r.kind = TL_VK_TOP;
+				known = true;
+			}
+		}
+	}
+	if (!known && c->qname) {
+		const TlApiRow *q = tl_api_qualified(c->qname);
+		if (q && q->graph == TL_APIG_BREAKS) {
+			r = tl_val_of(tl_in__api_kind(q->kind), TL_VG_NONE);
+			known = true;
+		} else if (q && q->kind) {
+			r = tl_val_of(tl_in__api_kind(q->kind), q->graph == TL_APIG_MAKES ? TL_VG_MUST : TL_VG_NONE);
+			known = q->graph != TL_APIG_KEEPS;
+		}
+		if (!known) {
+			TlVal pv;
+			if (tl_model__resolve(in->m, c->qname, &pv)) {
+				if (pv.kind == TL_VK_FUNCTION && pv.ref >= 0)
+					known = tl_in__call_function(in, &pv, args, npos, 0, &r);
+				else if (pv.kind == TL_VK_CLASS && pv.ref >= 0) {
+					r = tl_in__instance(&pv);
+					known = true;
+				}
+			}
+		}
+	}
+	/* What the facts layer knows of the call (the index's events). */
+	if (!known && (c->events & (TL_EV_LOSS | TL_EV_FORWARD))) {
+		r = tl_val_of(TL_VK_TENSOR, TL_VG_MUST);
+		r.made = TL_VM_OPAQUE | ((c->events & TL_EV_LOSS) ? TL_VM_LOSS : TL_VM_FORWARD);
+		known = true;
+	}
+	if (!known && c->qname && tl_in__starts(c->qname, "torch.") && !tl_in__starts(c->qname, "torch.nn.") &&
+	    !tl_in__starts(c->qname, "torch.optim")) {
+		/* torch.stack(losses), torch.cat(...): the result follows the
+		 * tensors passed in. */
+		r = tl_val_of(TL_VK_TENSOR, TL_VG_NONE);
+		for (uint32_t k = 0; k < npos && k < 4; k++) {
+			TlVal a = args[k];
+			if (k == 0 && a.kind == TL_VK_CONTAINER)
+				a = tl_val_element(&in->m->pool, &args[0]);
+			TlVal t = tl_in__arith(&r, &a);
+			r.graph = t.graph == TL_VG_BOT ? TL_VG_NONE : t.graph;
+			r.pgraph |= a.pgraph;
+			if (!r.origin)
+				r.origin = a.origin;
+		}
+		known = true;
+	}
+	if (!known && c->qname && tl_in__starts(c->qname, "torch.nn.") && !tl_in__starts(c->qname, "torch.nn.functional")) {
+		const char *last = strrchr(c->qname, '.');
+		if (last && last[1] >= 'A' && last[1] <= 'Z') {
+			size_t l = strlen(last + 1);
+			bool loss = l > 4 && strcmp(last + 1 + l - 4, "Loss") == 0;
+			bool wrap = strcmp(last + 1, "DataParallel") == 0;
+			r = tl_val_of(loss ? TL_VK_CRITERION : wrap ? TL_VK_WRAPPER : TL_VK_MODULE, TL_VG_NONE);
+			if (wrap && npos >= 1)
+				r.elem = tl_val_pool_add(&in->m->pool, args[0]);
+			known = true;
+		}
+	}
+	if (!known && c->qname && tl_in__is(c->qname, "torch.nn.parallel.DistributedDataParallel")) {
+		r = tl_val_of(TL_VK_WRAPPER, TL_VG_NONE);
+		if (npos >= 1)
+			r.elem = tl_val_pool_add(&in->m->pool, args[0]);
+		known = true;
+	}
+	/* optimizer.step(closure) hands back what the closure returns. */
+	if (!known && c->arg_target >= 0 && (c->events & TL_EV_OPT_STEP) && tl_in__is(c->method, "step")) {
+		TlVal fv = tl_val_of(TL_VK_FUNCTION, TL_VG_NONE);
+		fv.ref = c->arg_target;
+		fv.mod = in->idx;
+		known = tl_in__call_function(in, &fv, NULL, 0, 0, &r);
+	}
+	if (r.graph == TL_VG_MUST && !r.origin)
+		r.origin = ts_node_start_byte(n) + 1;
+	if (in->st.grad == TL_MGRAD_OFF)
+		r = tl_in__no_graph(in, &r);
+	return r;
+}
+
+/* ---- bindings ----------------------------------------------------------- */
+
+/* 1: a backward of this function consumes the path's value (or it flows
+ * into one); 2: an element under a key of it (`out["loss"]`); 0: neither. */
+static int32_t tl_in__backprop_how(In *in, const TlPath *p)
+{
+	int32_t how;
+	return tl_scopemap_get(&in->m->backprop, (uint32_t)(in->func + 1), tl_path_hash(p), &how) ? how : 0;
+}
+
+static bool tl_in__backprop(In *in, const TlPath *p)
+{
+	return tl_in__backprop_how(in, p) == 1;
+}
+
+/* A value of unknown history that this function backpropagates (or that
+ * flows into what it backpropagates) has history. */
+static void tl_in__refine(In *in, const TlPath *p, TlVal *v)
+{
+	if ((v->graph != TL_VG_UNKNOWN && v->graph != TL_VG_BOT) ||
+	    (v->kind != TL_VK_TOP && v->kind != TL_VK_TENSOR) || !in->idx->torch_ecosystem ||
+	    in->idx->foreign_imports)
+		return;
+	int32_t how = tl_in__backprop_how(in, p);
+	if (how == 1) {
+		v->graph = TL_VG_MUST;
+		if (v->kind == TL_VK_TOP)
+			v->kind = TL_VK_TENSOR;
+	} else if (how >= 2 && v->kind == TL_VK_TOP) {
+		/* what holds the backpropagated element holds history under its key */
+		TlVal e = tl_val_of(TL_VK_TENSOR, TL_VG_MUST);
+		TlVal c = tl_val_of(TL_VK_CONTAINER, TL_VG_NONE);
+		*v = tl_val_with_key(&in->m->pool, &c, how - 2, &e);
+	}
+}
+
+/* Position i > 0 of an opaque result unpacked into pattern `pattern`: a
+ * loss's statistics are not known to carry history; a forward's outputs
+ * do, unless the code backpropagates the first one itself (a model that
+ * computes its own loss returns it first, then its statistics). */
+static TlVal tl_in__opaque_part(In *in, const TlVal *v, TSNode pattern)
+{
+	if (!(v->made & TL_VM_FORWARD) || (v->made & TL_VM_LOSS))
+		return tl_val_top();
+	TSNode first = ts_node_named_child_count(pattern) ? ts_node_named_child(pattern, 0) : (TSNode){ 0 };
+	TlPath p;
+	if (!ts_node_is_null(first) && tl_path_of(&in->m->names, in->idx, first, &p) && tl_in__backprop(in, &p))
+		return tl_val_top();
+	TlVal out = *v;
+	out.made = (uint16_t)(out.made & ~TL_VM_OPAQUE);
+	return out;
+}
+
+/* Binds target `t` (an identifier, attribute, subscript or pattern) to `v`:
+ * an explicit stack over nested patterns. */
+void tl_in__bind(In *in, TSNode target, const TlVal *value)
+{
+	const TlSyms *sy = in->sy;
+	struct { TSNode t; TlVal v; } todo[32];
+	uint32_t n = 0;
+	todo[n].t = target;
+	todo[n].v = *value;
+	n++;
+	while (n) {
+		n--;
+		TSNode t = tl_index_unparen(todo[n].t);
+		TlVal v = todo[n].v;
+		if (ts_node_is_null(t))
+			continue;
+		TSSymbol s = ts_node_symbol(t);
+		if (s == sy->pattern_list || s == sy->tuple_pattern || s == sy->list_pattern ||
+		    s == sy->expression_list || s == sy->tuple || s == sy->list) {
+			uint32_t k = ts_node_named_child_count(t);
+			for (uint32_t i = k; i-- > 0;) {
+				if (n >= sizeof todo / sizeof *todo)
+					break;
+				TSNode ch = ts_node_named_child(t, i);
+				if (ts_node_symbol(ch) == sy->list_splat_pattern || ts_node_symbol(ch) == sy->list_splat) {
+					TlVal e = tl_val_element(&in->m->pool, &v);
+					todo[n].t = ts_node_named_child(ch, 0);
+					todo[n].v = tl_val_container(&in->m->pool, &e);
+				} else {
+					todo[n].t = ch;
+					/* An opaque result: its first position is the
+					 * loss, what follows is not known. */
+					todo[n].v = (v.made & TL_VM_OPAQUE) && v.kind == TL_VK_TENSOR && i > 0
+							    ? tl_in__opaque_part(in, &v, t) : tl_val_part(&in->m->pool, &v, i);
+				}
+				n++;
+			}
+			continue;
+		}
+		if (s == sy->subscript) {
+			TlPath p, up;
+			int32_t key = tl_path_key_id(&in->m->names, in->idx, tl_tree_field(t, sy->f_subscript));
+			const TlVal *holder = NULL;
+			if (key >= 0 && tl_path_of(&in->m->names, in->idx, t, &p) && tl_path_up(&p, &up) &&
+			    (holder = tl_state_get(&in->st, &up)) != NULL &&
+			    (holder->kind == TL_VK_CONTAINER || holder->kind == TL_VK_TOP)) {
+				/* out["loss"] = x: a strong update of that key */
+				TlVal h = *holder;
+				TlVal nh = tl_val_with_key(&in->m->pool, &h, key, &v);
+				tl_state_set(&in->st, &up, &nh);
+				if (in->cls >= 0 && up.root == in->self_id && up.n == 1 && up.sel[0] >= 0)
+					tl_model__store_attr(in->m, in->cls, up.sel[0], &nh);
+			} else {
+				tl_in__store_into(in, tl_tree_field(t, sy->f_value), &v);
+			}
+			tl_in__record(in, t, &v);
+			continue;
+		}
+		TlPath p;
+		if (!tl_path_of(&in->m->names, in->idx, t, &p))
+			continue;
+		tl_in__refine(in, &p, &v);
+		tl_state_set(&in->st, &p, &v);
+		tl_in__record(in, t, &v);
+		if (in->cls >= 0 && p.root == in->self_id && p.n == 1 && p.sel[0] >= 0)
+			tl_model__store_attr(in->m, in->cls, p.sel[0], &v);
+	}
+}
+
+/* ---- expressions ------------------------------------------------------------ */
+
+static void tl_in__push_ev(In *in, TSNode n)
+{
+	EvFrame f = { tl_index_unparen(n), 0, 0, 0 };
+	tl_array_push(&in->ev, f);
+}
+
+/* The first for_in_clause of a comprehension at or after child `from`,
+ * and its index; -1 when none. */
+static int32_t tl_in__clause(In *in, TSNode n, uint32_t from)
+{
+	uint32_t k = ts_node_named_child_count(n);
+	for (uint32_t i = from; i < k; i++)
+		if (ts_node_symbol(ts_node_named_child(n, i)) == in->sy->for_in_clause)
+			return (int32_t)i;
+	return -1;
+}
+
+static bool tl_in__comprehension(const TlSyms *sy, TSSymbol s)
+{
+	return s == sy->list_comprehension || s == sy->generator_expression || s == sy->set_comprehension ||
+	       s == sy->dictionary_comprehension;
+}
+
+/* Pushes the operands of `n` (stage 0 -> 1). Returns false for a node
+ * computed at once. */
+static void tl_in__operands(In *in, uint32_t fi)
+{
+	const TlSyms *sy = in->sy;
+	TSNode n = in->ev.items[fi].n;
+	TSSymbol s = ts_node_symbol(n);
+	in->ev.items[fi].stage = 1;
+	in->ev.items[fi].base = in->vs.size;
+	TSNode kids[64];
+	uint32_t k = 0;
+	if (s == sy->attribute) {
+		kids[k++] = tl_tree_field(n, sy->f_object);
+	} else if (s == sy->subscript) {
+		kids[k++] = tl_tree_field(n, sy->f_value);
+	} else if (s == sy->call) {
+		TSNode callee = tl_index_unparen(tl_tree_field(n, sy->f_function));
+		if (!ts_node_is_null(callee) && ts_node_symbol(callee) == sy->attribute)
+			kids[k++] = tl_tree_field(callee, sy->f_object);
+		else
+			kids[k++] = callee;
+		TSNode args = tl_tree_field(n, sy->f_arguments);
+		if (!ts_node_is_null(args) && ts_node_symbol(args) == sy->argument_list) {
+			uint32_t na = ts_node_named_child_count(args);
+			for (uint32_t i = 0; i < na && k < 64; i++) {
+				TSNode a = ts_node_named_child(args, i);
+				if (ts_node_symbol(a) == sy->keyword_argument)
+					a = tl_tree_field(a, sy->f_value);
+				else if (ts_node_symbol(a) == sy->comment)
+					continue;
+				kids[k++] = a;
+			}
+		} else if (!ts_node_is_null(args)) {
+			kids[k++] = args; /* f(x for x in xs) */
+		}
+	} else if (s == sy->keyword_argument || s == sy->pair) {
+		kids[k++] = tl_tree_field(n, sy->f_value);
+	} else if (s == sy->lambda || s == sy->string || s == sy->integer || s == sy->float_ ||
+		   s == sy->true_ || s == sy->false_ || s == sy->none || s == sy->identifier) {
+		/* no operands */
+	} else if (tl_in__comprehension(sy, s)) {
+		/* handled by stages of their own */
+		in->ev.items[fi].stage = 10;
+		return;
+	} else {
+		uint32_t nc = ts_node_named_child_count(n);
+		for (uint32_t i = 0; i < nc && k < 64; i++) {
+			TSNode ch = ts_node_named_child(n, i);
+			if (ts_node_symbol(ch) != sy->comment)
+				kids[k++] = ch;
+		}
+	}
+	for (uint32_t i = k; i-- > 0;)
+		tl_in__push_ev(in, kids[i]);
+}
+
+/* Which operands of call `n` are keyword arguments. */
+static void tl_in__keywords(In *in, TSNode n, bool *kw, uint32_t cap)
+{
+	const TlSyms *sy = in->sy;
+	memset(kw, 0, cap * sizeof *kw);
+	TSNode args = tl_tree_field(n, sy->f_arguments);
+	if (ts_node_is_null(args) || ts_node_symbol(args) != sy->argument_list)
+		return;
+	uint32_t na = ts_node_named_child_count(args), k = 0;
+	for (uint32_t i = 0; i < na && k < cap; i++) {
+		TSNode a = ts_node_named_child(args, i);
+		if (ts_node_symbol(a) == sy->comment)
+			continue;
+		kw[k++] = ts_node_symbol(a) == sy->keyword_argument || ts_node_symbol(a) == sy->dictionary_splat ||
+			  ts_node_symbol(a) == sy->list_splat;
+	}
+}
+
+/* Computes node `n` from its operands' values. */
+static TlVal tl_in__compute(In *in, TSNode n, const TlVal *vals, uint32_t nv)
+{
+	const TlSyms *sy = in->sy;
+	TSSymbol s = ts_node_symbol(n);
+	TlVal v;
+	if (s == sy->integer || s == sy->float_)
+		return tl_val_of(TL_VK_NUMBER, TL_VG_NONE);
+	if (s == sy->string || s == sy->type_ || s == in->concatenated_string)
+		return tl_val_of(TL_VK_STRING, TL_VG_NONE);
+	if (s == sy->true_ || s == sy->false_ || s == sy->not_operator || s == sy->comparison_operator)
+		return tl_val_of(TL_VK_BOOL, TL_VG_NONE);
+	if (s == sy->none)
+		return tl_val_of(TL_VK_NONE, TL_VG_NONE);
+	if (s == sy->lambda)
+		return tl_val_of(TL_VK_FUNCTION, TL_VG_NONE);
+	if (s == sy->identifier) {
+		if (tl_in__read_path(in, n, &v))
+			return v;
+		return tl_in__unbound(in, n);
+	}
+	if (s == sy->attribute) {
+		if (tl_in__read_path(in, n, &v))
+			return v;
+		uint32_t len = 0;
+		const char *t = tl_index_text(in->idx, tl_tree_field(n, sy->f_attribute), &len);
+		if (!t || nv < 1)
+			return tl_in__top();
+		/* An import's dotted name (`nn.functional`): as the index resolves it. */
+		TlVal obj = vals[0];
+		if (obj.kind == TL_VK_TOP && obj.ref < 0) {
+			const char *q = tl_index_qualified(in->idx, n);
+			TlVal r;
+			if (q && tl_model__resolve(in->m, q, &r))
+				return r;
+		}
+		return tl_in__attr(in, &obj, tl_path_intern(&in->m->names, t, len), t, len);
+	}
+	if (s == sy->subscript) {
+		if (tl_in__read_path(in, n, &v))
+			return v;
+		if (nv < 1)
+			return tl_in__top();
+		TSNode key = tl_index_unparen(tl_tree_field(n, sy->f_subscript));
+		if ((vals[0].made & TL_VM_OPAQUE) && vals[0].kind == TL_VK_TENSOR) {
+			/* out["loss"] of an opaque result: known when backpropagated */
+			uint32_t len = 0;
+			const char *t = ts_node_is_null(key) ? NULL : tl_index_text(in->idx, key, &len);
+			if (t && len == 1 && t[0] == '0')
+				return vals[0];
+			bool forward = (vals[0].made & TL_VM_FORWARD) && !(vals[0].made & TL_VM_LOSS);
+			TSSymbol ks = ts_node_is_null(key) ? 0 : ts_node_symbol(key);
+			/* A forward's output under a key the module uses as a tensor
+			 * (backpropagated, given to a loss or a torch function, given
+			 * a tensor's method) is one; under another key (a count it
+			 * computed), not known. Under a computed index: an output. */
+			if (forward && ((ks == sy->string && tl_model__tensor_key(in->m, in->idx, key)) ||
+					(ks != sy->string && ks != sy->integer))) {
+				TlVal out = vals[0];
+				out.made = (uint16_t)(out.made & ~TL_VM_OPAQUE);
+				return out;
+			}
+			TlVal u = tl_in__top();
+			TlPath p;
+			if (tl_path_of(&in->m->names, in->idx, n, &p))
+				tl_in__refine(in, &p, &u);
+			return u;
+		}
+		if (!ts_node_is_null(key) && ts_node_symbol(key) == sy->integer) {
+			uint32_t len = 0;
+			const char *t = tl_index_text(in->idx, key, &len);
+			if (t && len == 1 && t[0] >= '0' && t[0] <= '9')
+				return tl_val_part(&in->m->pool, &vals[0], (uint32_t)(t[0] - '0'));
+		}
+		if (!ts_node_is_null(key) && ts_node_symbol(key) == in->slice)
+			return vals[0]; /* a slice of a list is a list; of a tensor, a tensor */
+		int32_t kid = ts_node_is_null(key) || ts_node_symbol(key) != sy->string
+				      ? -1 : tl_path_key_id(&in->m->names, in->idx, key);
+		if (kid >= 0 && vals[0].kind == TL_VK_CONTAINER) {
+			TlVal kv = tl_val_keyed(&in->m->pool, &vals[0], kid);
+			if (!tl_val_is_bot(&kv))
+				return kv;
+		}
+		TlVal e = tl_val_element(&in->m->pool, &vals[0]);
+		if (tl_val_is_bot(&e))
+			e = tl_in__top();
+		return e;
+	}
+	if (s == sy->call) {
+		bool kw[64];
+		tl_in__keywords(in, n, kw, 64);
+		return tl_in__call(in, n, vals, nv, kw);
+	}
+	if (s == sy->binary_operator && nv >= 2)
+		return tl_in__arith(&vals[0], &vals[1]);
+	if (s == sy->unary_operator && nv >= 1) {
+		TlVal z = tl_val_of(TL_VK_NUMBER, TL_VG_NONE);
+		return tl_in__arith(&vals[0], &z);
+	}
+	if (s == sy->boolean_operator && nv >= 2)
+		return tl_val_join(&in->m->pool, &vals[0], &vals[1]);
+	if (s == sy->conditional_expression && nv >= 3)
+		return tl_val_join(&in->m->pool, &vals[0], &vals[2]);
+	if (s == sy->keyword_argument || s == sy->pair)
+		return nv ? vals[0] : tl_in__top();
+	if (s == sy->named_expression && nv >= 2) {
+		tl_in__bind(in, tl_tree_field(n, sy->f_name), &vals[1]);
+		return vals[1];
+	}
+	if (s == sy->tuple || s == sy->list || s == sy->expression_list || s == sy->set) {
+		TlVal c = tl_val_of(TL_VK_CONTAINER, TL_VG_NONE);
+		int32_t last = -1;
+		bool splat = false;
+		for (uint32_t i = 0; i < nv; i++) {
+			TSNode ch = ts_node_named_child(n, i);
+			TlVal e = vals[i];
+			if (!ts_node_is_null(ch) && ts_node_symbol(ch) == sy->list_splat) {
+				e = tl_val_element(&in->m->pool, &vals[i]);
+				splat = true;
+			}
+			last = tl_val_add_part(&in->m->pool, &c, last, &e);
+		}
+		if (splat)
+			c.parts = -1;
+		return c;
+	}
+	if (s == sy->dictionary) {
+		/* {"loss": l, "n": 3}: a part per constant key */
+		TlVal c = tl_val_of(TL_VK_CONTAINER, TL_VG_NONE);
+		TlVal e = tl_val_bot();
+		bool keyed = true;
+		uint32_t nc = ts_node_named_child_count(n), vi = 0;
+		for (uint32_t i = 0; i < nc && vi < nv; i++) {
+			TSNode ch = ts_node_named_child(n, i);
+			if (ts_node_symbol(ch) == sy->comment)
+				continue;
+			TlVal x = vals[vi++];
+			int32_t key = -1;
+			if (ts_node_symbol(ch) == sy->dictionary_splat)
+				x = tl_val_element(&in->m->pool, &x);
+			else if (ts_node_symbol(ch) == sy->pair)
+				key = tl_path_key_id(&in->m->names, in->idx, ts_node_named_child(ch, 0));
+			if (key >= 0 && keyed)
+				c = tl_val_with_key(&in->m->pool, &c, key, &x);
+			else
+				keyed = false;
+			e = tl_val_join(&in->m->pool, &e, &x);
+		}
+		if (!keyed) {
+			c = tl_val_of(TL_VK_CONTAINER, TL_VG_NONE);
+			if (!tl_val_is_bot(&e))
+				c = tl_val_container(&in->m->pool, &e);
+		}
+		return c;
+	}
+	if ((s == sy->list_splat || s == sy->dictionary_splat || s == sy->parenthesized_expression) && nv >= 1)
+		return vals[0];
+	return tl_in__top();
+}
+
+/* Evaluates expression `root`: an explicit stack of nodes, each computed
+ * from its operands' values. */
+TlVal tl_in__eval(In *in, TSNode root)
+{
+	const TlSyms *sy = in->sy;
+	uint32_t ev0 = in->ev.size, vs0 = in->vs.size;
+	tl_in__push_ev(in, root);
+	while (in->ev.size > ev0) {
+		if (tl_in__poll(in)) {
+			in->ev.size = ev0;
+			in->vs.size = vs0;
+			return tl_in__top();
+		}
+		uint32_t fi = in->ev.size - 1;
+		EvFrame f = in->ev.items[fi];
+		if (ts_node_is_null(f.n)) {
+			in->ev.size--;
+			TlVal t = tl_in__top();
+			tl_array_push(&in->vs, t);
+			continue;
+		}
+		if (f.stage == 0) {
+			tl_in__operands(in, fi);
+			if (in->ev.items[fi].stage == 10) {
+				/* A comprehension: save the state, then its first iterable. */
+				TlState snap;
+				tl_state_init(&snap);
+				tl_state_copy(&snap, &in->st);
+				tl_array_push(&in->snaps, snap);
+				in->ev.items[fi].aux = in->snaps.size - 1;
+				in->ev.items[fi].base = in->vs.size;
+				int32_t cl = tl_in__clause(in, f.n, 0);
+				if (cl < 0) {
+					in->ev.items[fi].stage = 99;
+					continue;
+				}
+				in->ev.items[fi].stage = 11 + (uint32_t)cl;
+				tl_in__push_ev(in, tl_tree_field(ts_node_named_child(f.n, (uint32_t)cl), sy->f_right));
+			}
+			continue;
+		}
+		if (f.stage >= 11 && f.stage < 99) {
+			/* An iterable is done: bind its clause's targets, then the
+			 * next clause, or the body. */
+			uint32_t cl = f.stage - 11;
+			TlVal it = tl_array_pop(&in->vs);
+			TSNode clause = ts_node_named_child(f.n, cl);
+			TlVal e = tl_val_element(&in->m->pool, &it);
+			if (tl_val_is_bot(&e))
+				e = tl_in__top();
+			tl_in__bind(in, tl_tree_field(clause, sy->f_left), &e);
+			int32_t next = tl_in__clause(in, f.n, cl + 1);
+			if (next >= 0) {
+				in->ev.items[fi].stage = 11 + (uint32_t)next;
+				tl_in__push_ev(in, tl_tree_field(ts_node_named_child(f.n, (uint32_t)next), sy->f_right));
+			} else {
+				in->ev.items[fi].stage = 100;
+				tl_in__push_ev(in, tl_tree_field(f.n, sy->f_body));
+			}
+			continue;
+		}
+		if (f.stage == 99 || f.stage == 100) {
+			TlVal body = f.stage == 100 ? tl_array_pop(&in->vs) : tl_in__top();
+			TlState *snap = &in->snaps.items[f.aux];
+			tl_state_copy(&in->st, snap);
+			tl_state_release(snap);
+			in->snaps.size--;
+			TlVal r = tl_val_container(&in->m->pool, &body);
+			in->ev.size--;
+			tl_in__record(in, f.n, &r);
+			tl_array_push(&in->vs, r);
+			continue;
+		}
+		/* stage 1: the operands are on the value stack */
+		uint32_t nv = in->vs.size - f.base;
+		TlVal ops[64];
+		uint32_t k = nv < 64 ? nv : 64;
+		memcpy(ops, in->vs.items + f.base, k * sizeof *ops);
+		in->vs.size = f.base;
+		TlVal r = tl_in__compute(in, f.n, ops, k);
+		in->ev.size--;
+		tl_in__record(in, f.n, &r);
+		tl_array_push(&in->vs, r);
+	}
+	TlVal out = in->vs.size > vs0 ? in->vs.items[in->vs.size - 1] : tl_in__top();
+	in->vs.size = vs0;
+	return out;
+}

@@ -1,0 +1,55 @@
+/* Private to the interpreter (interp.c: statements; eval.c: expressions,
+ * calls and bindings): its frames and its state, and what the two files
+ * give each other. */
+#ifndef TL_MODEL_INTERP_INTERNAL_H
+#define TL_MODEL_INTERP_INTERNAL_H
+
+#include "model/model_internal.h"
+#include "syntax/syms.h"
+
+enum { F_BLOCK, F_IF, F_LOOP, F_WITH, F_TRY };
+
+typedef struct StFrame {
+	TSNode node;     /* the block, or the compound statement */
+	uint8_t kind;
+	uint8_t stage;
+	uint8_t grad;    /* F_WITH: the grad mode to restore */
+	uint32_t i;      /* F_BLOCK: next statement; F_IF, F_TRY: next part */
+	uint32_t round;  /* F_LOOP */
+	TlState a, b, c; /* F_IF: entry, join; F_LOOP: head, breaks, continues; F_TRY: entry, join */
+	TlVal iter;      /* F_LOOP: what a `for` iterates */
+} StFrame;
+
+typedef struct EvFrame {
+	TSNode n;
+	uint32_t stage;
+	uint32_t base;   /* the value stack's height when its operands started */
+	uint32_t aux;    /* comprehensions: the state snapshot's index */
+} EvFrame;
+
+typedef struct In {
+	TlModel *m;
+	const TlIndex *idx;
+	const TlSyms *sy;
+	int32_t func;
+	int32_t cls;      /* the class of a method, else -1 */
+	int32_t self_id;  /* the interned name of a method's first parameter, else -1 */
+	TlState st;
+	TlArray(StFrame) frames;
+	TlArray(EvFrame) ev;
+	TlArray(TlVal) vs;
+	TlArray(TlState) snaps; /* comprehensions' saved states */
+	TlVal ret;
+	bool returned;
+	bool stop;
+	/* Symbols tl_syms() does not name. */
+	TSSymbol try_statement, finally_clause, match_statement, case_clause, slice, concatenated_string;
+} In;
+
+bool tl_in__poll(In *in);
+TlVal tl_in__arith(const TlVal *a, const TlVal *b);
+TlVal tl_in__unbound(In *in, TSNode n);
+void tl_in__bind(In *in, TSNode target, const TlVal *value);
+TlVal tl_in__eval(In *in, TSNode root);
+
+#endif
