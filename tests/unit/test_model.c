@@ -1,0 +1,351 @@
+/* Unit tests for the semantic model (analyzer/model/): the lattice's joins
+ * and widening, typed access paths, the interpreter's transfers (branches,
+ * loops to a fixpoint, grad mode, containers and keys, patterns), function
+ * summaries over the call graph (parameters followed, recursion, classes),
+ * and its bounds. Values are asked by the node's text, as predicates ask. */
+#include "helpers.h"
+
+#include "model/model.h"
+#include "model/path.h"
+#include "model/value.h"
+
+/* The model's value of the nth node whose text is `text`. */
+static TlVal value_of(TlFixture *fx, const char *text, int nth)
+{
+	TlVal v;
+	TSNode n = tl_fixture_node(fx, text, nth);
+	if (!tl_model_value(&fx->idx, n, &v))
+		fail_msg("no value for `%s` (#%d)", text, nth);
+	return v;
+}
+
+static TlVal value_after(TlFixture *fx, const char *anchor, const char *text)
+{
+	TlVal v;
+	TSNode n = tl_fixture_node_after(fx, anchor, text);
+	if (!tl_model_value(&fx->idx, n, &v))
+		fail_msg("no value for `%s` after `%s`", text, anchor);
+	return v;
+}
+
+/* ---- the lattice ---------------------------------------------------------- */
+
+static void test_graph_joins(void **state)
+{
+	(void)state;
+	TlValPool p;
+	tl_val_pool_init(&p);
+	TlVal none = tl_val_of(TL_VK_TENSOR, TL_VG_NONE), must = tl_val_of(TL_VK_TENSOR, TL_VG_MUST);
+	TlVal bot = tl_val_bot(), top = tl_val_top();
+	TlVal j = tl_val_join(&p, &none, &must);
+	assert_int_equal(j.graph, TL_VG_MAY);
+	assert_int_equal(j.kind, TL_VK_TENSOR);
+	j = tl_val_join(&p, &bot, &must);
+	assert_true(tl_val_equal(&p, &j, &must));
+	j = tl_val_join(&p, &must, &top);
+	assert_int_equal(j.graph, TL_VG_UNKNOWN);
+	assert_int_equal(j.kind, TL_VK_TOP);
+	/* None joins as an optional */
+	TlVal nothing = tl_val_of(TL_VK_NONE, TL_VG_NONE);
+	j = tl_val_join(&p, &nothing, &must);
+	assert_true(tl_val_equal(&p, &j, &must));
+	/* kinds are flat */
+	TlVal mod = tl_val_of(TL_VK_MODULE, TL_VG_NONE);
+	j = tl_val_join(&p, &mod, &must);
+	assert_int_equal(j.kind, TL_VK_TOP);
+	tl_val_pool_release(&p);
+}
+
+static void test_containers(void **state)
+{
+	(void)state;
+	TlValPool p;
+	tl_val_pool_init(&p);
+	TlVal must = tl_val_of(TL_VK_TENSOR, TL_VG_MUST), num = tl_val_of(TL_VK_NUMBER, TL_VG_NONE);
+	TlVal t = tl_val_of(TL_VK_CONTAINER, TL_VG_NONE);
+	int32_t last = tl_val_add_part(&p, &t, -1, &must);
+	tl_val_add_part(&p, &t, last, &num);
+	TlVal a = tl_val_part(&p, &t, 0), b = tl_val_part(&p, &t, 1);
+	assert_int_equal(a.graph, TL_VG_MUST);
+	assert_int_equal(b.kind, TL_VK_NUMBER);
+	/* the element value is the join of the positions */
+	TlVal e = tl_val_element(&p, &t);
+	assert_int_equal(e.graph, TL_VG_MAY);
+	/* a strong update of a key replaces it, and the element follows */
+	TlVal d = tl_val_of(TL_VK_CONTAINER, TL_VG_NONE);
+	d = tl_val_with_key(&p, &d, 7, &must);
+	assert_int_equal(tl_val_element(&p, &d).graph, TL_VG_MUST);
+	TlVal detached = tl_val_of(TL_VK_TENSOR, TL_VG_NONE);
+	d = tl_val_with_key(&p, &d, 7, &detached);
+	assert_int_equal(tl_val_keyed(&p, &d, 7).graph, TL_VG_NONE);
+	assert_int_equal(tl_val_element(&p, &d).graph, TL_VG_NONE);
+	/* nesting is cut at TL_VAL_NEST: the innermost element is the top */
+	TlVal c = must;
+	for (int i = 0; i < TL_VAL_NEST + 2; i++)
+		c = tl_val_container(&p, &c);
+	TlVal in = c;
+	for (int i = 0; i < TL_VAL_NEST && in.kind == TL_VK_CONTAINER; i++)
+		in = tl_val_element(&p, &in);
+	assert_int_not_equal(in.kind, TL_VK_CONTAINER);
+	tl_val_pool_release(&p);
+}
+
+static void test_widening(void **state)
+{
+	(void)state;
+	TlValPool p;
+	tl_val_pool_init(&p);
+	TlVal none = tl_val_of(TL_VK_TENSOR, TL_VG_NONE), must = tl_val_of(TL_VK_TENSOR, TL_VG_MUST);
+	TlVal w = tl_val_widen(&p, &none, &must);
+	assert_int_equal(w.graph, TL_VG_UNKNOWN);
+	TlVal same = tl_val_widen(&p, &must, &must);
+	assert_true(tl_val_equal(&p, &same, &must));
+	tl_val_pool_release(&p);
+}
+
+static void test_paths(void **state)
+{
+	(void)state;
+	TlFixture *fx = tl_fixture_new("a.b.c = 1\nout['loss'] = 2\nx = out[\"loss\"]\nq = a.b.c.d.e.f.g.h\n");
+	TlPathNames t;
+	tl_path_names_init(&t);
+	TlPath p1, p2, p3, p4, up;
+	assert_true(tl_path_of(&t, &fx->idx, tl_fixture_node(fx, "a.b.c", 0), &p1));
+	assert_int_equal(p1.n, 2);
+	assert_true(tl_path_of(&t, &fx->idx, tl_fixture_node(fx, "a.b", 0), &p2));
+	assert_true(tl_path_prefix(&p2, &p1));
+	assert_false(tl_path_prefix(&p1, &p2));
+	assert_true(tl_path_up(&p1, &up));
+	assert_true(tl_path_equal(&up, &p2));
+	/* 'loss' and "loss" are one key */
+	assert_true(tl_path_of(&t, &fx->idx, tl_fixture_node(fx, "out['loss']", 0), &p3));
+	assert_true(tl_path_of(&t, &fx->idx, tl_fixture_node(fx, "out[\"loss\"]", 0), &p4));
+	assert_true(tl_path_equal(&p3, &p4));
+	assert_int_equal(tl_path_hash(&p3), tl_path_hash(&p4));
+	/* cut to TL_PATH_SELECTORS */
+	TlPath longp;
+	assert_true(tl_path_of(&t, &fx->idx, tl_fixture_node(fx, "a.b.c.d.e.f.g.h", 0), &longp));
+	assert_int_equal(longp.n, TL_PATH_SELECTORS);
+	assert_true(longp.cut);
+	TlBuf b;
+	tl_buf_init(&b);
+	tl_path_print(&t, &p3, &b);
+	assert_string_equal(b.data, "out[\"loss\"]");
+	tl_buf_release(&b);
+	/* not a path */
+	TlFixture *fx2 = tl_fixture_new("f(x).y\n");
+	TlPath none;
+	assert_false(tl_path_of(&t, &fx2->idx, tl_fixture_node(fx2, "f(x).y", 0), &none));
+	tl_fixture_free(fx2);
+	tl_path_names_release(&t);
+	tl_fixture_free(fx);
+}
+
+/* ---- the interpreter -------------------------------------------------------- */
+
+static void test_flow_and_branches(void **state)
+{
+	(void)state;
+	TlFixture *fx = tl_fixture_new(
+		"import torch\n"
+		"import torch.nn.functional as F\n"
+		"def f(model, x, y, flag):\n"
+		"    loss = F.cross_entropy(model(x), y)\n"
+		"    a = loss\n"
+		"    n = loss.item()\n"
+		"    d = loss.detach()\n"
+		"    if flag:\n"
+		"        b = loss\n"
+		"    else:\n"
+		"        b = d\n"
+		"    with torch.no_grad():\n"
+		"        e = model(x) * 2\n"
+		"    return b\n");
+	assert_int_equal(value_after(fx, "a = ", "loss").graph, TL_VG_MUST);
+	assert_int_equal(value_of(fx, "loss.item()", 0).kind, TL_VK_NUMBER);
+	assert_int_equal(value_of(fx, "loss.item()", 0).graph, TL_VG_NONE);
+	assert_int_equal(value_of(fx, "loss.detach()", 0).graph, TL_VG_NONE);
+	/* the join of the branches: history on one path */
+	assert_int_equal(value_after(fx, "return ", "b").graph, TL_VG_MAY);
+	/* made under no_grad */
+	assert_int_equal(value_of(fx, "model(x) * 2", 0).graph, TL_VG_NONE);
+	tl_fixture_free(fx);
+}
+
+static void test_loop_fixpoint(void **state)
+{
+	(void)state;
+	TlFixture *fx = tl_fixture_new(
+		"import torch\n"
+		"import torch.nn as nn\n"
+		"def run(batches):\n"
+		"    cell = nn.GRUCell(4, 4)\n"
+		"    h = torch.zeros(2, 4)\n"
+		"    losses = []\n"
+		"    for x in batches:\n"
+		"        h = cell(x, h)\n"
+		"        losses.append(h.sum())\n"
+		"        total = len(losses)\n"
+		"    return losses, h\n");
+	/* h at the loop head after the fixpoint: zeros on entry, a forward's
+	 * output from the second iteration on */
+	assert_int_equal(value_after(fx, "cell(x, ", "h").graph, TL_VG_MAY);
+	TlVal l = value_after(fx, "return ", "losses");
+	assert_int_equal(l.kind, TL_VK_CONTAINER);
+	const TlValPool *p = tl_model_pool(tl_model_of(&fx->idx));
+	assert_int_equal(tl_val_element(p, &l).graph, TL_VG_MUST);
+	TlModelStats st;
+	tl_model_stats(tl_model_of(&fx->idx), &st);
+	assert_true(st.rounds >= 2);
+	tl_fixture_free(fx);
+}
+
+static void test_loop_widening(void **state)
+{
+	(void)state;
+	/* a value that rises at every round (a list nested one deeper each
+	 * time) is widened: the loop ends within its rounds */
+	TlFixture *fx = tl_fixture_new(
+		"def nest(xs):\n"
+		"    acc = []\n"
+		"    for x in xs:\n"
+		"        acc = [acc, x]\n"
+		"    return acc\n");
+	TlVal acc = value_after(fx, "return ", "acc");
+	assert_int_equal(acc.kind, TL_VK_CONTAINER);
+	TlModelStats st;
+	tl_model_stats(tl_model_of(&fx->idx), &st);
+	/* each interpretation of nest() runs the loop at most 4 rounds */
+	assert_true(st.functions >= 1);
+	assert_true(st.rounds <= (TL_MODEL_LOOP_ROUNDS + 1) * st.functions);
+	tl_fixture_free(fx);
+}
+
+static void test_keys_and_patterns(void **state)
+{
+	(void)state;
+	TlFixture *fx = tl_fixture_new(
+		"import torch.nn.functional as F\n"
+		"def f(model, x, y):\n"
+		"    out = {'loss': F.mse_loss(model(x), y), 'n': 3}\n"
+		"    k = out['n']\n"
+		"    out['loss'] = out['loss'].detach()\n"
+		"    z = out['loss']\n"
+		"    a, (b, c) = 1, (out, 2)\n"
+		"    return c\n");
+	assert_int_equal(value_after(fx, "k = ", "out['n']").kind, TL_VK_NUMBER);
+	assert_int_equal(value_after(fx, "z = ", "out['loss']").graph, TL_VG_NONE);
+	assert_int_equal(value_after(fx, "return ", "c").kind, TL_VK_NUMBER);
+	TlVal b = value_after(fx, "a, (", "b");
+	assert_int_equal(b.kind, TL_VK_CONTAINER);
+	tl_fixture_free(fx);
+}
+
+/* ---- summaries ------------------------------------------------------------------ */
+
+static void test_summaries(void **state)
+{
+	(void)state;
+	TlFixture *fx = tl_fixture_new(
+		"import torch.nn as nn\n"
+		"class Net(nn.Module):\n"
+		"    def __init__(self):\n"
+		"        super().__init__()\n"
+		"        self.fc = nn.Linear(4, 2)\n"
+		"    def forward(self, x):\n"
+		"        return self.fc(x)\n"
+		"def double(t):\n"
+		"    return t * 2\n"
+		"def count(t):\n"
+		"    return t.item()\n"
+		"def fact(n):\n"
+		"    return n if n < 2 else n * fact(n - 1)\n"
+		"def main(x):\n"
+		"    model = Net()\n"
+		"    out = model(x)\n"
+		"    o2 = double(out)\n"
+		"    k = count(out)\n"
+		"    r = fact(3)\n"
+		"    return o2\n");
+	assert_int_equal(value_after(fx, "model = ", "Net()").kind, TL_VK_MODULE);
+	/* the forward's summary, through the class attribute self.fc */
+	assert_int_equal(value_of(fx, "model(x)", 0).graph, TL_VG_MUST);
+	/* a parameter followed: double() keeps the graph of what it is given */
+	TlVal d;
+	int32_t fd = -1;
+	for (uint32_t i = 0; i < fx->idx.funcs.size; i++)
+		if (strcmp(fx->idx.funcs.items[i].name, "double") == 0)
+			fd = (int32_t)i;
+	assert_true(fd >= 0);
+	assert_true(tl_model_returns(&fx->idx, fd, &d));
+	assert_int_equal(d.pgraph, 1);
+	assert_int_equal(value_of(fx, "double(out)", 0).graph, TL_VG_MUST);
+	assert_int_equal(value_of(fx, "count(out)", 0).graph, TL_VG_NONE);
+	/* recursion: a component of one function to its fixpoint; what it
+	 * returns follows its parameter */
+	int32_t ff = -1;
+	for (uint32_t i = 0; i < fx->idx.funcs.size; i++)
+		if (strcmp(fx->idx.funcs.items[i].name, "fact") == 0)
+			ff = (int32_t)i;
+	TlVal fr;
+	assert_true(tl_model_returns(&fx->idx, ff, &fr));
+	assert_int_equal(fr.pgraph & 1, 1);
+	(void)value_of(fx, "fact(3)", 0);
+	tl_fixture_free(fx);
+}
+
+static void test_backward_refines(void **state)
+{
+	(void)state;
+	TlFixture *fx = tl_fixture_new(
+		"import torch\n"
+		"def step(module, batch, opt):\n"
+		"    out = module.training_step(batch)\n"
+		"    out['loss'].backward()\n"
+		"    res = module.other(batch)\n"
+		"    parts = module.parts(batch)\n"
+		"    loss = sum(parts)\n"
+		"    loss.backward()\n"
+		"    return out, res, parts\n");
+	/* an unknown method's result whose element under 'loss' is backpropagated */
+	TlVal out = value_after(fx, "return ", "out");
+	const TlValPool *p = tl_model_pool(tl_model_of(&fx->idx));
+	assert_int_equal(out.kind, TL_VK_CONTAINER);
+	assert_int_equal(tl_val_element(p, &out).graph, TL_VG_MUST);
+	/* nothing says what res is */
+	assert_int_equal(value_after(fx, "return out, ", "res").graph, TL_VG_UNKNOWN);
+	/* what flows into a backward through a reduction */
+	assert_int_equal(value_after(fx, "return out, res, ", "parts").graph, TL_VG_MUST);
+	tl_fixture_free(fx);
+}
+
+static void test_no_torch_no_refinement(void **state)
+{
+	(void)state;
+	/* `.backward()` in a file that imports nothing of PyTorch says nothing */
+	TlFixture *fx = tl_fixture_new(
+		"def step(net, x):\n"
+		"    loss = net.compute(x)\n"
+		"    loss.backward()\n"
+		"    return loss\n");
+	assert_int_not_equal(value_after(fx, "return ", "loss").graph, TL_VG_MUST);
+	tl_fixture_free(fx);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_graph_joins),
+		cmocka_unit_test(test_containers),
+		cmocka_unit_test(test_widening),
+		cmocka_unit_test(test_paths),
+		cmocka_unit_test(test_flow_and_branches),
+		cmocka_unit_test(test_loop_fixpoint),
+		cmocka_unit_test(test_loop_widening),
+		cmocka_unit_test(test_keys_and_patterns),
+		cmocka_unit_test(test_summaries),
+		cmocka_unit_test(test_backward_refines),
+		cmocka_unit_test(test_no_torch_no_refinement),
+	};
+	return cmocka_run_group_tests_name("model", tests, NULL, NULL);
+}
