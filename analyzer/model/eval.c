@@ -60,6 +60,7 @@ static TlVal tl_in__no_graph(In *in, const TlVal *v)
 	if (out.graph != TL_VG_BOT)
 		out.graph = TL_VG_NONE;
 	out.pgraph = 0;
+	out.pcall = 0;
 	if (out.kind == TL_VK_CONTAINER && out.elem >= 0) {
 		TlVal e = in->m->pool.vals.items[out.elem];
 		if (e.graph != TL_VG_BOT)
@@ -225,6 +226,26 @@ static TlVal tl_in__apply(In *in, const TlVal *ret, const TlVal *args, uint32_t 
 	TlVal r = *ret;
 	uint16_t bits = ret->pgraph;
 	r.pgraph = 0;
+	r.pcall = 0;
+	/* What calling a parameter returns: the function passed for it
+	 * (`opt.step(closure)`: what the closure returns). */
+	for (uint32_t i = 0; i < 16 && ret->pcall; i++) {
+		if (!(ret->pcall & (1u << i)) || i < shift || i - shift >= nargs)
+			continue;
+		const TlVal *av = &args[i - shift];
+		TlVal fr;
+		if (av->kind == TL_VK_FUNCTION && av->ref >= 0 && av->mod &&
+		    tl_model__summary(in->m, (const TlIndex *)av->mod, av->ref, &fr)) {
+			fr.pgraph = 0;
+			fr.pcall = 0;
+			if (r.kind == TL_VK_TOP && r.graph == TL_VG_BOT)
+				r = fr; /* nothing but the call */
+			else
+				r = tl_val_join(&in->m->pool, &r, &fr);
+		} else if (av->made & TL_VM_PARAMS) {
+			r.pcall |= av->pgraph; /* the caller's own parameter, passed on */
+		}
+	}
 	for (uint32_t i = 0; i < 16 && bits; i++) {
 		if (!(bits & (1u << i)))
 			continue;
@@ -468,6 +489,12 @@ static TlVal tl_in__call(In *in, TSNode n, const TlVal *vals, uint32_t nv, const
 		} else if (fn->kind == TL_VK_CRITERION) {
 			r = tl_val_of(TL_VK_TENSOR, TL_VG_MUST);
 			r.made = TL_VM_OPAQUE | TL_VM_LOSS;
+			known = true;
+		} else if (fn->kind == TL_VK_TOP && (fn->made & TL_VM_PARAMS) && fn->pgraph &&
+			   !(c->events & (TL_EV_LOSS | TL_EV_FORWARD))) {
+			/* A call of a parameter: what the caller passes decides. */
+			r = tl_val_of(TL_VK_TOP, TL_VG_BOT);
+			r.pcall = fn->pgraph;
 			known = true;
 		}
 		if (!known && c->target >= 0) {

@@ -127,6 +127,7 @@ static TlVal tl_val__join_at(TlValPool *p, const TlVal *pa, const TlVal *pb, uns
 	j.dtype = (uint8_t)tl_val__flat(a->dtype, b->dtype, TL_VT_TOP);
 	j.made = (uint16_t)(a->made | b->made);
 	j.pgraph = (uint16_t)(a->pgraph | b->pgraph);
+	j.pcall = (uint16_t)(a->pcall | b->pcall);
 	j.origin = a->origin ? a->origin : b->origin;
 	if (a->ref == b->ref && a->mod == b->mod) {
 		j.ref = a->ref;
@@ -169,7 +170,7 @@ TlVal tl_val_join(TlValPool *p, const TlVal *a, const TlVal *b)
 static bool tl_val__equal_at(const TlValPool *p, const TlVal *a, const TlVal *b, unsigned nest)
 {
 	if (a->kind != b->kind || a->graph != b->graph || a->device != b->device ||
-	    a->dtype != b->dtype || a->made != b->made || a->pgraph != b->pgraph ||
+	    a->dtype != b->dtype || a->made != b->made || a->pgraph != b->pgraph || a->pcall != b->pcall ||
 	    a->ref != b->ref || a->mod != b->mod)
 		return false;
 	if (a->kind != TL_VK_CONTAINER || nest >= TL_VAL_NEST)

@@ -88,6 +88,9 @@ typedef struct TlVal {
 	/* In a summary: the graph also follows that of parameter i for each
 	 * bit i set (i < 16): `return x * 2` of parameter 0 sets bit 0. */
 	uint16_t pgraph;
+	/* In a summary: the value is (also) what calling parameter i returns,
+	 * for each bit i set (`loss = closure()` of a step(closure)). */
+	uint16_t pcall;
 	int32_t elem;    /* a container's element value: an index into the pool, or -1 */
 	int32_t parts;   /* its first tuple position (a pool index, chained by `next`), or -1 */
 	int32_t next;    /* in the pool: the next tuple position, or -1 */
