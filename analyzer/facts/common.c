@@ -384,7 +384,11 @@ bool tl_facts__is_loss_class(const char *q)
 		return false;
 	if (tl_facts__starts(q, "torch.nn.") && tl_facts__ends(q, "Loss"))
 		return true;
-	return tl_facts__starts(q, "timm.loss.");
+	if (tl_facts__starts(q, "timm.loss."))
+		return true;
+	/* Another library's criterion classes (monai.losses.DiceLoss). */
+	const TlApiRow *r = tl_api_qualified(q);
+	return r && (r->roles & TL_APIR_LOSS) && r->kind == TL_APIK_CRITERION;
 }
 
 /* A loss function: the table's rows of role loss that make no criterion

@@ -2,10 +2,12 @@
  * mode (dropout, batch norm and what reads `self.training`), looked up where
  * the module was constructed: a torch.nn layer, an nn.Sequential's layers,
  * the body of a local module class and the local classes it builds or
- * derives from, a torchvision.models / timm model.
+ * derives from, a torchvision.models / timm model, another library's model
+ * the API table marks mode-dependent (api/api.tsv).
  *
  * Owns: tl_facts_mode_dependent. */
 #include "facts/internal.h"
+#include "model/apitable.h"
 
 /* What one construction says about mode dependence. */
 enum { TL_LAYER_NONE, TL_LAYER_DEPENDENT, TL_LAYER_LOOK_INSIDE };
@@ -41,6 +43,14 @@ static TSNode tl_facts__layer_option(const TlIndex *idx, TSNode call, const char
 	return v;
 }
 
+/* Another library's model that its defaults make mode dependent
+ * (monai.networks.nets.DenseNet121: batch norm): the table's set. */
+static bool tl_facts__mode_dependent_row(const char *q)
+{
+	const TlApiRow *r = tl_api_qualified(q);
+	return r && (r->sets & TL_APIS_MODE_DEPENDENT);
+}
+
 /* What constructor `qname` (import-resolved) called at `call` builds. */
 static int tl_facts__layer_kind(const TlIndex *idx, const char *q, TSNode call)
 {
@@ -64,7 +74,7 @@ static int tl_facts__layer_kind(const TlIndex *idx, const char *q, TSNode call)
 		"torch.nn.TransformerEncoder", "torch.nn.TransformerDecoder",
 	};
 	if (tl_facts__starts(q, "torchvision.models.") || tl_facts__starts(q, "timm.models.") ||
-	    strcmp(q, "timm.create_model") == 0)
+	    strcmp(q, "timm.create_model") == 0 || tl_facts__mode_dependent_row(q))
 		return TL_LAYER_DEPENDENT;
 	if (IN(q, containers))
 		return TL_LAYER_LOOK_INSIDE;
@@ -128,7 +138,8 @@ static void tl_facts__layers_class(const TlIndex *idx, TlLayerScan *s, int32_t c
 	/* class Net(torchvision.models.ResNet) */
 	for (uint32_t i = 0; i < c->base_qnames.size; i++) {
 		const char *q = c->base_qnames.items[i];
-		if (tl_facts__starts(q, "torchvision.models.") || tl_facts__starts(q, "timm.models."))
+		if (tl_facts__starts(q, "torchvision.models.") || tl_facts__starts(q, "timm.models.") ||
+		    tl_facts__mode_dependent_row(q))
 			s->dependent = true;
 	}
 }

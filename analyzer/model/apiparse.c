@@ -24,7 +24,8 @@ static const char *const tl_api__sets[] = {
 	"tensor-factory", "random-factory", "tensor-from-data", "deprecated-amp", "cpu-amp",
 	"torch-load", "hub-load", "activation-checkpoint", "empty-cache", "data-loader", "log",
 	"softmax-function", "softmax-module", "functional-dropout", "dropout-module",
-	"anomaly-mode", "torch-save", "out-of-place", "adaptive-optimizer",
+	"anomaly-mode", "torch-save", "out-of-place", "adaptive-optimizer", "mode-dependent",
+	"eval-mode",
 };
 _Static_assert(sizeof tl_api__sets / sizeof *tl_api__sets == TL_API_SET_COUNT, "one name per set bit");
 static const char *const tl_api__columns[] = { "name", "graph", "kind", "device", "dtype", "roles", "sets" };

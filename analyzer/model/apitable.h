@@ -99,9 +99,15 @@ enum {
 	 * gradients (Adam and its kin, RMSprop, Adagrad) or keeps only their
 	 * sign (Lion): a constant factor on every gradient mostly cancels. */
 	TL_APIS_ADAPTIVE_OPTIMIZER = 1u << 18,
+	/* A module that behaves differently in train and eval mode as the
+	 * library builds it by default (batch norm, dropout). */
+	TL_APIS_MODE_DEPENDENT = 1u << 19,
+	/* A call that returns a module in eval mode (the libraries' loaders
+	 * of pretrained weights call `eval()` on it). */
+	TL_APIS_EVAL_MODE = 1u << 20,
 };
 /* How many sets there are. */
-#define TL_API_SET_COUNT 19
+#define TL_API_SET_COUNT 21
 
 typedef struct TlApiRow {
 	const char *name; /* the name without its `.` or `builtins.` (borrowed, not NUL-terminated) */

@@ -100,6 +100,8 @@ static void test_parse_and_find(void **state)
 	tl_api_sets_format(0, sets, sizeof sets);
 	assert_string_equal(sets, "-");
 	assert_string_equal(tl_api_set_name(18), "adaptive-optimizer");
+	assert_string_equal(tl_api_set_name(19), "mode-dependent");
+	assert_string_equal(tl_api_set_name(20), "eval-mode");
 	assert_string_equal(tl_api_set_name(TL_API_SET_COUNT), "?");
 	/* Names are matched whole, in their own form only. */
 	assert_null(tl_api_find(&t, TL_API_QUALIFIED, "torch.argma"));
@@ -272,6 +274,17 @@ static void test_embedded_table(void **state)
 	assert_true(tl_api_any("Lion")->sets & TL_APIS_ADAPTIVE_OPTIMIZER);
 	assert_null(tl_api_any("torch.optim.SGD"));
 	assert_null(tl_api_any(NULL));
+	/* Other libraries': MONAI's criteria and networks, diffusers' models,
+	 * the loaders of pretrained weights that return eval-mode modules. */
+	const TlApiRow *dice = tl_api_qualified("monai.losses.DiceLoss");
+	assert_non_null(dice);
+	assert_int_equal(dice->kind, TL_APIK_CRITERION);
+	assert_true(dice->roles & TL_APIR_LOSS);
+	assert_true(tl_api_qualified("monai.networks.nets.DenseNet121")->sets & TL_APIS_MODE_DEPENDENT);
+	assert_false(tl_api_qualified("monai.networks.nets.SegResNet")->sets & TL_APIS_MODE_DEPENDENT);
+	assert_int_equal(tl_api_qualified("diffusers.UNet2DConditionModel")->kind, TL_APIK_MODULE);
+	assert_true(tl_api_qualified("transformers.AutoModel.from_pretrained")->sets & TL_APIS_EVAL_MODE);
+	assert_true(tl_api_qualified("diffusers.UNet2DConditionModel.from_pretrained")->sets & TL_APIS_EVAL_MODE);
 }
 
 int main(void)

@@ -1,0 +1,45 @@
+"""diffusers' models are nn.Modules (`ModelMixin` derives from it), known by
+their names: calling `unet.forward(...)` skips the module's hooks. Their
+`from_pretrained` returns the model in eval mode (it calls `model.eval()`),
+so a forward of it with gradients on records a graph for nothing; the
+analyzer does not follow that mode yet (it reads modes from the code's own
+`.eval()` and `.train()` calls)."""
+import torch
+from diffusers import UNet2DConditionModel
+
+
+def denoise(loader, cond):
+    unet = UNet2DConditionModel(sample_size=32, in_channels=4, out_channels=4)
+    preds = []
+    for x, t in loader:
+        with torch.no_grad():
+            # expect: TL207
+            preds.append(unet.forward(x, t, cond).sample)
+    return preds
+
+
+def denoise_ok(loader, cond):
+    unet = UNet2DConditionModel(sample_size=32, in_channels=4, out_channels=4)
+    preds = []
+    for x, t in loader:
+        with torch.no_grad():
+            # ok: TL207
+            preds.append(unet(x, t, cond).sample)
+    return preds
+
+
+def sample(loader, cond):
+    unet = UNet2DConditionModel.from_pretrained("runwayml/stable-diffusion-v1-5", subfolder="unet")
+    for x, t in loader:
+        # todo-expect: TL102
+        pred = unet(x, t, cond).sample
+        print(pred.mean().item())
+
+
+def sample_ok(loader, cond):
+    unet = UNet2DConditionModel.from_pretrained("runwayml/stable-diffusion-v1-5", subfolder="unet")
+    with torch.inference_mode():
+        for x, t in loader:
+            # ok: TL102
+            pred = unet(x, t, cond).sample
+            print(pred.mean().item())
