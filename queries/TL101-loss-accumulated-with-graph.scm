@@ -36,6 +36,7 @@
   (#kept-across-training-step? @_container)
   (#not-model-computation? @_container)
   (#graph-tensor? @_value)
+  (#store-keeps-graph? @_container)
   (#not-reaches-backward? @_container))
 
 ; total = total + loss, also split over lines in parentheses
@@ -71,6 +72,7 @@
   (#kept-across-training-step? @_container)
   (#not-model-computation? @_container)
   (#graph-tensor? @_value)
+  (#store-keeps-graph? @_container)
   (#not-reaches-backward? @_container))
 
 ; outputs.append(out) of a container holding a graph tensor: `{"loss":

@@ -39,6 +39,7 @@
   (#not-in-step-loop? @finding training)
   (#not-model-computation? @_container)
   (#graph-tensor? @_value)
+  (#store-keeps-graph? @_container)
   (#not-reaches-backward? @_container))
 
 ; total = total + loss, also split over lines in parentheses
@@ -78,6 +79,7 @@
   (#not-in-step-loop? @finding training)
   (#not-model-computation? @_container)
   (#graph-tensor? @_value)
+  (#store-keeps-graph? @_container)
   (#not-reaches-backward? @_container))
 
 ; outputs.append(out) of a container holding a graph tensor: `{"loss":

@@ -348,7 +348,7 @@ static bool tl_facts__sliced(const TlIndex *idx, TSNode x)
  * appended to. */
 static bool tl_facts__holds_graph(const TlIndex *idx, const TlBinding *b, TSNode use)
 {
-	if (tl_facts_is_graph(idx, use))
+	if (tl_facts_is_graph(idx, use) || tl_facts_holds_graph(idx, use))
 		return true;
 	TSNode v = tl_facts__bound_value(b);
 	if (!ts_node_is_null(v) && tl_facts__value_has(idx, v, TL_EV_LOSS | TL_EV_FORWARD))
@@ -376,7 +376,7 @@ static bool tl_facts__param_graph(const TlIndex *idx, const TlBinding *b)
 	for (uint32_t i = 0; i < f->call_sites.size; i++) {
 		const TlCall *c = &idx->calls.items[f->call_sites.items[i]];
 		TSNode arg = tl_facts__param_arg_of(idx, b, c);
-		if (!ts_node_is_null(arg) && tl_facts_is_graph(idx, arg))
+		if (!ts_node_is_null(arg) && (tl_facts_is_graph(idx, arg) || tl_facts_holds_graph(idx, arg)))
 			return true;
 	}
 	return false;

@@ -293,13 +293,25 @@ static int tl_facts__model_holds(const TlIndex *idx, TSNode expr)
 	if (!tl_model_value(idx, expr, &v) || v.kind != TL_VK_CONTAINER)
 		return -1;
 	const TlValPool *p = tl_model_pool(tl_model_of(idx));
+	/* History on every path: a container that holds a graph tensor on one
+	 * branch only (`out = {k: v.detach() ...}` when the loss is a tensor
+	 * of this process, the raw output when it is a pointer to another's)
+	 * is not known to hold one until the model follows such conditions. */
 	TlVal e = tl_val_element(p, &v);
-	if (e.graph == TL_VG_MUST || e.graph == TL_VG_MAY)
+	if (e.graph == TL_VG_MUST)
 		return 1;
 	for (int32_t k = v.parts; k >= 0; k = p->vals.items[k].next)
-		if (p->vals.items[k].graph == TL_VG_MUST || p->vals.items[k].graph == TL_VG_MAY)
+		if (p->vals.items[k].graph == TL_VG_MUST)
 			return 1;
 	return e.graph == TL_VG_NONE && !e.pgraph ? 0 : -1;
+}
+
+bool tl_facts_store_keeps_graph(const TlIndex *idx, TSNode container)
+{
+	TlVal v;
+	bool tensor = tl_model_value(idx, container, &v) &&
+		      (v.kind == TL_VK_TENSOR || v.kind == TL_VK_PARAMETER);
+	return !(tensor && tl_facts_under(idx, container, TL_CTX_GRAD_OFF));
 }
 
 bool tl_facts_holds_graph(const TlIndex *idx, TSNode expr)

@@ -484,6 +484,12 @@ bool tl_facts_kept_across_training_step(const TlIndex *idx, TSNode expr);
  * stores detach what they are handed (MONAI's CumulativeAverage): it keeps
  * no graph (facts/containers.c). */
 bool tl_facts_detaching_container(const TlIndex *idx, TSNode container);
+/* False when a store into `container` (`c[i] = v`, `c[0] += v`) keeps no
+ * autograd history of what it stores: the container is a tensor (the
+ * store copies values into it) and the store runs with gradients off. True
+ * otherwise (a list keeps the tensor object, graph and all). Reads the
+ * model's kind of the container. */
+bool tl_facts_store_keeps_graph(const TlIndex *idx, TSNode container);
 /* True when `arg` is an argument of a method call on an object that
  * outlives a training step loop around the call (`meter.update(loss)`),
  * and the method (of a helper class that is no module, in this file or

@@ -1097,7 +1097,11 @@ static int tl_facts_model_graph(const TlIndex *idx, TSNode expr)
 	TlVal v;
 	if (!tl_model_value(idx, expr, &v))
 		return -1;
-	if (v.graph == TL_VG_MUST || v.graph == TL_VG_MAY)
+	/* History on some paths counts for a value that is a tensor on every
+	 * path (a state made as zeros, then by a forward); a join of different
+	 * kinds (a tensor on one branch, a dict of detached values on the
+	 * other) is not known. */
+	if (v.graph == TL_VG_MUST || (v.graph == TL_VG_MAY && v.kind == TL_VK_TENSOR))
 		return 1;
 	if (v.graph == TL_VG_NONE && !v.pgraph)
 		return 0;

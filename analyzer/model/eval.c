@@ -291,7 +291,18 @@ static bool tl_in__call_module(In *in, const TlVal *obj, const TlVal *args, uint
 	TlVal fv = tl_val_of(TL_VK_FUNCTION, TL_VG_NONE);
 	fv.ref = f;
 	fv.mod = where;
-	return tl_in__call_function(in, &fv, args, nargs, 1, out);
+	if (!tl_in__call_function(in, &fv, args, nargs, 1, out))
+		return false;
+	/* A forward whose returns join to nothing known (flags choose among
+	 * outputs, intermediates, caches): what a module's forward gives
+	 * with gradients on, as a call known only by what it is. */
+	TlVal e = out->kind == TL_VK_CONTAINER ? tl_val_element(&in->m->pool, out) : *out;
+	if (obj->kind != TL_VK_OBJECT && (e.graph == TL_VG_UNKNOWN || (e.graph == TL_VG_BOT && !e.pgraph && !e.pcall &&
+									   e.kind != TL_VK_BOT))) {
+		*out = tl_val_of(TL_VK_TENSOR, TL_VG_MUST);
+		out->made = TL_VM_OPAQUE | TL_VM_FORWARD;
+	}
+	return true;
 }
 
 /* Instantiating a class of the project. */
@@ -318,6 +329,8 @@ static bool tl_in__starts(const char *s, const char *p)
 
 /* The element value of what `for` iterates or a call like enumerate()
  * hands back; stores container mutations (`xs.append(v)`) in the state. */
+static void tl_in__refine(In *in, const TlPath *p, TlVal *v);
+
 static void tl_in__store_into(In *in, TSNode recv, const TlVal *elem)
 {
 	TlPath p;
@@ -338,6 +351,7 @@ static void tl_in__store_into(In *in, TSNode recv, const TlVal *elem)
 	} else {
 		cont = tl_val_container(&in->m->pool, elem);
 	}
+	tl_in__refine(in, &p, &cont);
 	tl_state_set(&in->st, &p, &cont);
 	/* `self.history.append(v)`: the class attribute holds it too. */
 	if (in->cls >= 0 && p.root == in->self_id && p.n == 1 && p.sel[0] >= 0)
@@ -643,6 +657,22 @@ static bool tl_in__backprop(In *in, const TlPath *p)
  * flows into what it backpropagates) has history. */
 static void tl_in__refine(In *in, const TlPath *p, TlVal *v)
 {
+	if (v->kind == TL_VK_CONTAINER) {
+		/* a list a backward consumes whole (torch.autograd.backward(outs)):
+		 * its elements have history */
+		if (!in->idx->torch_ecosystem || in->idx->foreign_imports || tl_in__backprop_how(in, p) != 1)
+			return;
+		TlVal e = tl_val_element(&in->m->pool, v);
+		if (e.graph == TL_VG_UNKNOWN || e.graph == TL_VG_BOT) {
+			e.graph = TL_VG_MUST;
+			if (e.kind == TL_VK_TOP || e.kind == TL_VK_BOT)
+				e.kind = TL_VK_TENSOR;
+			TlVal c = tl_val_container(&in->m->pool, &e);
+			v->elem = c.elem;
+			v->parts = -1;
+		}
+		return;
+	}
 	if ((v->graph != TL_VG_UNKNOWN && v->graph != TL_VG_BOT) ||
 	    (v->kind != TL_VK_TOP && v->kind != TL_VK_TENSOR) || !in->idx->torch_ecosystem ||
 	    in->idx->foreign_imports)
@@ -717,6 +747,8 @@ void tl_in__bind(In *in, TSNode target, const TlVal *value)
 			continue;
 		}
 		if (s == sy->subscript) {
+			/* the container's value before the store, recorded at it */
+			(void)tl_in__eval(in, tl_tree_field(t, sy->f_value));
 			TlPath p, up;
 			int32_t key = tl_path_key_id(&in->m->names, in->idx, tl_tree_field(t, sy->f_subscript));
 			const TlVal *holder = NULL;

@@ -478,14 +478,17 @@ static bool tl_in__generator(In *in, const TlFunc *fn)
 static void tl_in__enter(In *in, const TlFunc *fn)
 {
 	const TlIndex *idx = in->idx;
-	bool is_static = false;
+	bool is_static = false, is_classmethod = false;
 	if (!ts_node_eq(fn->outer, fn->node)) {
 		uint32_t len = 0;
 		const char *t = tl_index_text(idx, fn->outer, &len);
 		uint32_t head = (uint32_t)(ts_node_start_byte(fn->node) - ts_node_start_byte(fn->outer));
-		for (uint32_t i = 0; t && i + 12 <= head && i + 12 <= len; i++)
-			if (memcmp(t + i, "staticmethod", 12) == 0)
+		for (uint32_t i = 0; t && i + 11 <= head && i + 11 <= len; i++) {
+			if (i + 12 <= head && memcmp(t + i, "staticmethod", 12) == 0)
 				is_static = true;
+			if (memcmp(t + i, "classmethod", 11) == 0)
+				is_classmethod = true;
+		}
 	}
 	for (uint32_t i = 0; i < fn->params.size; i++) {
 		const TlBinding *b = &idx->bindings.items[fn->params.items[i]];
@@ -493,7 +496,12 @@ static void tl_in__enter(In *in, const TlFunc *fn)
 		if (!b->name || !tl_path_of_dotted(&in->m->names, b->name, &p))
 			continue;
 		TlVal v;
-		if (i == 0 && fn->cls >= 0 && !is_static) {
+		if (i == 0 && fn->cls >= 0 && is_classmethod) {
+			/* `cls`: the class (a subclass may call it; its kind is the class's) */
+			v = tl_val_of(TL_VK_CLASS, TL_VG_NONE);
+			v.ref = fn->cls;
+			v.mod = idx;
+		} else if (i == 0 && fn->cls >= 0 && !is_static) {
 			bool module = idx->classes.items[fn->cls].is_module;
 			v = tl_val_of(module ? TL_VK_MODULE : TL_VK_OBJECT, TL_VG_NONE);
 			v.ref = fn->cls;

@@ -346,6 +346,8 @@ const TlPredicateDef tl_predicates[] = {
 	  "the stored-to container is a local of a model's own computation: a loop in an nn.Module method (or a helper only its methods call) that runs no backward nor optimizer step, not self. state" },
 	{ "kept-across-training-step", NULL, NULL, NULL, tl_facts_kept_across_training_step,
 	  "the stored-to name survives the iterations of a training step loop around the store (one whose iteration runs a backward or an optimizer step): it is bound anew neither in that loop nor in a loop between it and the store" },
+	{ "store-keeps-graph", NULL, NULL, NULL, tl_facts_store_keeps_graph,
+	  "a store into the container keeps the history of what it stores: false for a tensor (the store copies values) written with gradients off" },
 	{ "detaching-container", NULL, NULL, NULL, tl_facts_detaching_container,
 	  "the container is a name bound once to a library container whose stores detach what they are handed (MONAI's CumulativeAverage)" },
 	{ "kept-by-callee", NULL, NULL, NULL, tl_facts_kept_by_callee,

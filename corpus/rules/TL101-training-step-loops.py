@@ -374,3 +374,43 @@ class RegularizedModel(nn.Module):
                 # expect: TL101
                 running += loss
             print(running / len(batches))
+
+
+# OK: per-step statistics written into a preallocated tensor under no_grad:
+# the store copies the loss's value into the tensor and records nothing (a
+# PPO trainer's stats tables, a distributed example's running totals).
+def stats_table_without_grad(model, loader, steps):
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    loss_stats = torch.zeros(steps)
+    totals = torch.zeros(2)
+    for i, (x, y) in enumerate(loader):
+        loss = F.cross_entropy(model(x), y)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        with torch.no_grad():
+            # ok: TL101
+            loss_stats[i] = loss
+            # ok: TL101
+            totals[0] += loss * x.size(0)
+    return loss_stats, totals
+
+
+# Flagged: the same table written with gradients on records each copy in
+# the graph, and the table keeps every step's graph; a list keeps the
+# tensor itself, under no_grad or not.
+def stats_table_with_grad(model, loader, steps):
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    loss_stats = torch.zeros(steps)
+    kept = [None] * steps
+    for i, (x, y) in enumerate(loader):
+        loss = F.cross_entropy(model(x), y)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        # expect: TL101
+        loss_stats[i] = loss
+        with torch.no_grad():
+            # expect: TL101
+            kept[i] = loss
+    return loss_stats, kept
