@@ -147,7 +147,8 @@ static TlVal tl_in__attr(In *in, const TlVal *obj, int32_t id, const char *name,
 		return tl_val_of(TL_VK_MODULE, TL_VG_NONE);
 	}
 	/* A field of a value (outputs.loss) follows the value's history. */
-	TlVal v = tl_val_of(TL_VK_TOP, (TlVGraph)(obj->graph == TL_VG_BOT ? TL_VG_UNKNOWN : obj->graph));
+	/* A field of a parameter follows the parameter (graph ⊥ plus its bit). */
+	TlVal v = tl_val_of(TL_VK_TOP, (TlVGraph)(obj->graph == TL_VG_BOT && !obj->pgraph ? TL_VG_UNKNOWN : obj->graph));
 	if (obj->graph == TL_VG_NONE && obj->kind != TL_VK_TOP)
 		v.graph = TL_VG_NONE;
 	v.pgraph = obj->pgraph;
@@ -933,8 +934,10 @@ static TlVal tl_in__compute(In *in, TSNode n, const TlVal *vals, uint32_t nv)
 			 * (backpropagated, given to a loss or a torch function, given
 			 * a tensor's method) is one; under another key (a count it
 			 * computed), not known. Under a computed index: an output. */
-			if (forward && ((ks == sy->string && tl_model__tensor_key(in->m, in->idx, key)) ||
-					(ks != sy->string && ks != sy->integer))) {
+			/* A loss's dict of terms: the terms the module uses as tensors
+			 * carry history too (`out["mse_loss"]` of a rate-distortion loss). */
+			if ((ks == sy->string && tl_model__tensor_key(in->m, in->idx, key)) ||
+			    (forward && ks != sy->string && ks != sy->integer)) {
 				TlVal out = vals[0];
 				out.made = (uint16_t)(out.made & ~TL_VM_OPAQUE);
 				return out;

@@ -260,6 +260,8 @@ TlVal tl_val_element(const TlValPool *p, const TlVal *v)
 	}
 	TlVal top = tl_val_top();
 	top.pgraph = v->pgraph;
+	if (v->pgraph && v->graph == TL_VG_BOT)
+		top.graph = TL_VG_BOT; /* an element of a parameter follows the parameter */
 	return top;
 }
 
