@@ -139,7 +139,7 @@ static bool tl_facts__tensor(const TlIndex *idx, TSNode e, int depth, int *budge
 		return false; /* the index does not bind comprehension variables */
 	if (tl_facts_from_loader(idx, e))
 		return true;
-	if (tl_facts__graph(idx, e, depth + 1))
+	if (tl_facts_is_graph(idx, e))
 		return true;
 	const TlBinding *b = tl_index_resolve_node(idx, e);
 	if (!b)

@@ -74,18 +74,11 @@ bool tl_facts__is_criterion(const TlIndex *idx, TSNode m);
  * where the file calls `.eval()`, `.parameters()`, ... on elements of
  * `self.model`): a dict or list of models, as GAN trainers keep them. */
 bool tl_facts__module_element(const TlIndex *idx, TSNode sub);
-/* For `loss, stats = f(...)` (call `v`): whether element `elem` of what
- * the local or project function `f` returns carries a graph (is one or
- * holds one) in every tuple it returns: 1 yes, 0 no, -1 when that cannot
- * be told (a return that is no tuple, another call). */
-int tl_facts__call_element_graph(const TlIndex *idx, TSNode v, int32_t elem, int depth);
 /* The name mode questions track for module `expr`: its dotted name, or
  * for an element of a container `X["gen"]` / `X[0]` (a literal key) and
  * `X[*]` (a loop variable over every key: `for k in X.keys(): X[k]`).
  * Caller frees; NULL when there is none. */
 char *tl_facts__mode_name(const TlIndex *idx, TSNode expr);
-bool tl_facts__container_graph(const TlIndex *idx, const TlBinding *b, int depth);
-bool tl_facts__elements_graph(const TlIndex *idx, TSNode expr, int depth);
 TSNode tl_facts__element_source(const TlIndex *idx, TSNode id, const TlBinding *b);
 void tl_facts__fan_begin(void);
 void tl_facts__fan_end(void);
@@ -117,16 +110,13 @@ TSNode tl_facts__param_arg_of(const TlIndex *idx, const TlBinding *param, const 
 bool tl_facts__each_return(const TlIndex *idx, int32_t f, bool (*visit)(const TlIndex *, TSNode, void *), void *data);
 /* What a local function returns, one summary slot per kind (facts/summary.c). */
 typedef enum TlRet {
-	TL_RET_GRAPH,     /* some return is a graph tensor */
 	TL_RET_TENSOR,    /* some return is a known tensor */
 	TL_RET_DEVICE,    /* some return is a device tensor */
 	TL_RET_MODULE,    /* some return is a known module */
 	TL_RET_DETACHED,  /* some return is cut from autograd history */
 	TL_RET_CRITERION, /* every return is a criterion or loss function */
-	TL_RET_ELEMENTS,  /* some return is a container holding a graph tensor */
 	TL_RET_HOST,      /* some return is a device value's data brought to the host */
 	TL_RET_HOST_PARAM, /* some return is a parameter's data brought to the host */
-	TL_RET_NO_TENSOR, /* every return is a Python number, an RPC handle or a tuple */
 	TL_RET_COUNT
 } TlRet;
 bool tl_facts__returns(const TlIndex *idx, int32_t f, TlRet kind,
@@ -316,7 +306,6 @@ const TlCall *tl_facts__producer(const TlIndex *idx, TSNode expr, int depth);
 int tl_facts__call_made(const TlIndex *idx, const TlCall *c);
 TSNode tl_facts__backward_tensor(const TlIndex *idx, const TlCall *c);
 TSNode tl_facts__backward_subject(const TlIndex *idx, const TlCall *c);
-bool tl_facts__graph(const TlIndex *idx, TSNode expr, int depth);
 bool tl_facts__mentions(const TlIndex *idx, TSNode n, const TlNames *names);
 void tl_facts__names_release(TlNames *names);
 bool tl_facts__upcast(const TlIndex *idx, TSNode call);
@@ -433,9 +422,6 @@ typedef struct TlFactsCache {
 	 * source order). */
 	bool grad_switches_ready;
 	TlIntArray grad_switches;
-	/* Per binding, 1 when a backward call of its scope consumes it (NULL
-	 * until asked, once complete). */
-	uint8_t *backpropagated;
 	/* Per name list of the index (idx->name_lists), for value flow: the
 	 * blocks of its bindings and which earlier binding's block holds each
 	 * one's (valueflow.c, tl_facts__covering); NULL until asked. */
@@ -549,13 +535,5 @@ const TlStoreSites *tl_facts__subscript_sites(const TlIndex *idx, int32_t func, 
 /* The statement calls of set_grad_enabled (`torch.set_grad_enabled(False)`
  * alone on its line), as indices into idx->calls in source order. */
 const TlIntArray *tl_facts__grad_switches(const TlIndex *idx);
-/* Per binding (indexed like idx->bindings), TL_BACKPROP_* bits: a backward
- * call of the binding's own scope consumes it (SELF), an element of it
- * (`out["loss"].backward()`: ELEMENT), or it flows into the value of a
- * binding a backward consumes (FLOWS: `losses = model.calculate_loss(x)`,
- * `loss = sum(losses)`, `loss.backward()`); NULL while tl_facts_build is
- * still filling the call events (the caller then asks the scope itself). */
-enum { TL_BACKPROP_SELF = 1, TL_BACKPROP_ELEMENT = 2, TL_BACKPROP_FLOWS = 4 };
-const uint8_t *tl_facts__backpropagated_bindings(const TlIndex *idx);
 
 #endif

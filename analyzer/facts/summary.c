@@ -70,7 +70,7 @@ bool tl_facts__returns(const TlIndex *idx, int32_t f, TlRet kind,
 	unsigned mark;
 	if (!tl_facts__summary_enter(fn, bit, &mark))
 		return false;
-	TlRetWalk w = { pred, kind == TL_RET_CRITERION || kind == TL_RET_NO_TENSOR, false, true };
+	TlRetWalk w = { pred, kind == TL_RET_CRITERION, false, true };
 	tl_facts__each_return(idx, f, tl_facts__summary_visit, &w);
 	bool yes = w.all ? w.any && w.none_failed : w.any;
 	if (tl_facts__summary_leave(fn, bit, mark)) {

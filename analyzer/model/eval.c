@@ -568,10 +568,17 @@ static TlVal tl_in__call(In *in, TSNode n, const TlVal *vals, uint32_t nv, const
 		if (q && q->graph == TL_APIG_BREAKS) {
 			r = tl_val_of(tl_in__api_kind(q->kind), TL_VG_NONE);
 			known = true;
-		} else if (q && q->kind) {
-			r = tl_val_of(tl_in__api_kind(q->kind), q->graph == TL_APIG_MAKES ? TL_VG_MUST : TL_VG_NONE);
-			known = q->graph != TL_APIG_KEEPS;
+		} else if (q && q->graph == TL_APIG_MAKES) {
+			r = tl_val_of(q->kind ? tl_in__api_kind(q->kind) : TL_VK_TENSOR, TL_VG_MUST);
+			known = true;
+		} else if (q && q->kind && q->kind != TL_APIK_TENSOR && q->kind != TL_APIK_CONTAINER &&
+			   q->graph != TL_APIG_KEEPS) {
+			/* a module, an optimizer, a loader...: no history of its own */
+			r = tl_val_of(tl_in__api_kind(q->kind), TL_VG_NONE);
+			known = true;
 		}
+		/* A tensor function whose row says nothing of the graph (or keeps
+		 * it) follows its operands: below. */
 		if (!known) {
 			TlVal pv;
 			if (tl_model__resolve(in->m, c->qname, &pv)) {

@@ -13,6 +13,7 @@
 #include "base/buf.h"
 #include "engine/engine.h"
 #include "facts/facts.h"
+#include "model/model.h"
 #include "rules/rules.h"
 #include "rules/ruleset.h"
 
@@ -349,17 +350,21 @@ static void test_summaries_are_kept(void **state)
 	/* Computed once, then kept in the function's summary. */
 	assert_true(idx->funcs.items[f].ret_loss == TL_LOSS_CROSS_ENTROPY + 1);
 	assert_int_equal(idx->funcs.items[f].ret_busy, 0);
-	/* The graph a step helper returns, asked twice: the same answer, kept. */
+	/* The graph a step helper returns: the semantic model's summary of it,
+	 * computed once with the module's model and kept there. */
 	int32_t g = call_of(fx, "step(model, x, y, nn.BCELoss())")->target;
 	TSNode st = tl_fixture_node(fx, "step(model, x, y, nn.BCELoss())", 0);
 	assert_true(tl_facts_is_graph(idx, st));
-	assert_true(idx->funcs.items[g].ret_known & idx->funcs.items[g].ret_yes);
+	TlVal ret;
+	assert_true(tl_model_returns(idx, g, &ret));
+	assert_int_equal(ret.graph, TL_VG_MUST);
 	assert_true(tl_facts_is_graph(idx, st));
-	/* A function that returns its own call: no answer from itself, and
-	 * none kept that depended on it. */
+	/* A function that returns its own call: its component's fixpoint
+	 * gives it no history of its own. */
 	int32_t r = call_after(fx, "return again", "again(x)")->target;
 	assert_false(tl_facts_is_graph(idx, arg0(fx, "chk(again(x))")));
-	assert_int_equal(idx->funcs.items[r].ret_known, 0);
+	assert_true(tl_model_returns(idx, r, &ret));
+	assert_int_not_equal(ret.graph, TL_VG_MUST);
 	assert_int_equal(idx->funcs.items[r].ret_busy, 0);
 	tl_fixture_free(fx);
 }
