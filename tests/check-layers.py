@@ -4,6 +4,8 @@ analyzer/ goes to the same folder or a lower layer, and no file reaches
 itself through includes. A file is its .c and .h together (and its private
 X_internal.h): a.c including b.h and b.c including a.h is a cycle between
 the two, as between folders.
+The semantic model's files (analyzer/model/) call no function of the facts
+layer (tl_facts_*), so the two form no call cycle.
 Exits 1 and names each violation."""
 import os
 import re
@@ -80,12 +82,41 @@ def main():
                 state[nxt] = 1
                 path.append(nxt)
                 stack.append((nxt, iter(sorted(edges.get(nxt, ())))))
+    errors += model_calls(ROOT)
     for e in errors:
         print("check-layers: " + e)
     if errors:
         return 1
-    print(f"check-layers: {len(edges)} files, includes only downward, no cycles")
+    print(f"check-layers: {len(edges)} files, includes only downward, no cycles; "
+          "the model calls nothing of the facts")
     return 0
+
+
+CALL = re.compile(r"\b(tl_facts_\w+)\s*\(")
+COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
+
+
+def model_calls(root):
+    """The semantic model (analyzer/model/) is computed from the index and
+    the API table only: the facts layer calls it, never the reverse, so the
+    model's files and the facts files form no call cycle. Includes alone
+    would let a file declare a facts function itself; this reads the calls.
+    Each call of a tl_facts_* function in a model file is an error."""
+    found = []
+    folder = os.path.join(root, "model")
+    if not os.path.isdir(folder):
+        return found
+    for name in sorted(os.listdir(folder)):
+        if not name.endswith((".c", ".h")):
+            continue
+        path = os.path.join(folder, name)
+        with open(path, encoding="utf-8") as f:
+            text = COMMENT.sub(lambda m: "\n" * m.group(0).count("\n"), f.read())
+        for m in CALL.finditer(text):
+            line = text.count("\n", 0, m.start()) + 1
+            found.append(f"{path}:{line}: the model calls {m.group(1)} of the facts layer "
+                         "(the facts read the model, not the reverse)")
+    return found
 
 
 if __name__ == "__main__":
