@@ -1124,7 +1124,8 @@ TlVal tl_in__eval(In *in, TSNode root)
 		uint32_t nv = in->vs.size - f.base;
 		TlVal ops[64];
 		uint32_t k = nv < 64 ? nv : 64;
-		memcpy(ops, in->vs.items + f.base, k * sizeof *ops);
+		if (k)
+			memcpy(ops, in->vs.items + f.base, k * sizeof *ops);
 		in->vs.size = f.base;
 		TlVal r = tl_in__compute(in, f.n, ops, k);
 		in->ev.size--;

@@ -201,9 +201,13 @@ static bool tl_model__in_module(TlModel *m, const TlIndex *mod, const char *rest
 		return tl_model__resolve_in(m, mod, b->qname, strlen(b->qname), hops, out);
 	if (b->kind == TL_BIND_ASSIGN && mod != m->idx) {
 		const TlModel *om = tl_model__other(m, mod);
+		if (!om)
+			return false;
+		/* A name the other model never interned is none of its globals. */
 		TlPath p;
-		TlPathNames *names = (TlPathNames *)&om->names; /* interning a name changes no answer */
-		if (!om || !tl_path_of_dotted(names, name, &p))
+		memset(&p, 0, sizeof p);
+		p.root = tl_path_lookup(&om->names, name, strlen(name));
+		if (p.root < 0)
 			return false;
 		const TlVal *g = tl_state_get(&om->globals, &p);
 		if (!g)
