@@ -18,6 +18,10 @@
 
 static pthread_once_t tl_api__once = PTHREAD_ONCE_INIT;
 static TlApiTable tl_api__table;
+/* The text the rows borrow, for the life of the process (volatile: a
+ * pointer to its start, which the optimiser keeps, so leak checkers see
+ * it reachable). */
+static char *volatile tl_api__text;
 
 static void tl_api__load(void)
 {
@@ -33,7 +37,7 @@ static void tl_api__load(void)
 	/* A copy of the text the rows borrow, in which each name is then
 	 * ended by a NUL (over the space or tab after it): the names of the
 	 * embedded table are C strings. */
-	char *text = tl_malloc(file->size + 1);
+	char *text = tl_api__text = tl_malloc(file->size + 1);
 	memcpy(text, file->data, file->size);
 	text[file->size] = '\0';
 	size_t cap = tl_api_row_bound(text, file->size);
