@@ -183,10 +183,10 @@ TlVal tl_in__unbound(In *in, TSNode n)
 		v = tl_val_of(TL_VK_CLASS, TL_VG_NONE);
 		v.ref = b->ref;
 		v.mod = in->idx;
-	} else if (b->kind == TL_BIND_IMPORT && b->qname) {
-		TlVal r;
-		if (tl_model__resolve(in->m, b->qname, &r))
-			v = r;
+	} else if (b->kind == TL_BIND_IMPORT) {
+		/* An imported name is resolved where it is called (the call's
+		 * qualified name, after the API table): reading another module's
+		 * model for every name read would load modules nothing asks about. */
 	} else if (b->func == -1 && in->func != -1) {
 		uint32_t len = 0;
 		const char *t = tl_index_text(in->idx, root, &len);
@@ -196,7 +196,10 @@ TlVal tl_in__unbound(In *in, TSNode n)
 			if (g)
 				v = *g;
 			else if (!in->m->globals_ready)
+			{
 				v = tl_val_bot(); /* the module's code has not run yet */
+				in->m->pending = true;
+			}
 		}
 	}
 	return v;
@@ -597,10 +600,11 @@ static TlVal tl_in__call(In *in, TSNode n, const TlVal *vals, uint32_t nv, const
 		r.made = TL_VM_OPAQUE | ((c->events & TL_EV_LOSS) ? TL_VM_LOSS : TL_VM_FORWARD);
 		known = true;
 	}
-	if (!known && c->qname && tl_in__starts(c->qname, "torch.") && !tl_in__starts(c->qname, "torch.nn.") &&
+	if (!known && c->qname && tl_in__starts(c->qname, "torch.") &&
+	    (!tl_in__starts(c->qname, "torch.nn.") || tl_in__starts(c->qname, "torch.nn.functional.")) &&
 	    !tl_in__starts(c->qname, "torch.optim")) {
-		/* torch.stack(losses), torch.cat(...): the result follows the
-		 * tensors passed in. */
+		/* torch.stack(losses), torch.cat(...), F.tanh(x): the result
+		 * follows the tensors passed in. */
 		r = tl_val_of(TL_VK_TENSOR, TL_VG_NONE);
 		for (uint32_t k = 0; k < npos && k < 4; k++) {
 			TlVal a = args[k];
@@ -788,6 +792,19 @@ void tl_in__bind(In *in, TSNode target, const TlVal *value)
 
 /* ---- expressions ------------------------------------------------------------ */
 
+uint32_t tl_in__kids(In *in, TSNode parent)
+{
+	uint32_t n0 = in->kids.size;
+	if (ts_node_is_null(parent))
+		return 0;
+	tl_tree_walk_kids(&in->walk, parent, 0);
+	TlTreeNode t;
+	while (tl_tree_walk_next(&in->walk, false, &t))
+		if (t.named && t.symbol != in->sy->comment)
+			tl_array_push(&in->kids, t.node);
+	return in->kids.size - n0;
+}
+
 static void tl_in__push_ev(In *in, TSNode n)
 {
 	EvFrame f = { tl_index_unparen(n), 0, 0, 0 };
@@ -834,15 +851,14 @@ static void tl_in__operands(In *in, uint32_t fi)
 			kids[k++] = callee;
 		TSNode args = tl_tree_field(n, sy->f_arguments);
 		if (!ts_node_is_null(args) && ts_node_symbol(args) == sy->argument_list) {
-			uint32_t na = ts_node_named_child_count(args);
+			uint32_t base = in->kids.size, na = tl_in__kids(in, args);
 			for (uint32_t i = 0; i < na && k < 64; i++) {
-				TSNode a = ts_node_named_child(args, i);
+				TSNode a = in->kids.items[base + i];
 				if (ts_node_symbol(a) == sy->keyword_argument)
 					a = tl_tree_field(a, sy->f_value);
-				else if (ts_node_symbol(a) == sy->comment)
-					continue;
 				kids[k++] = a;
 			}
+			in->kids.size = base;
 		} else if (!ts_node_is_null(args)) {
 			kids[k++] = args; /* f(x for x in xs) */
 		}
@@ -856,12 +872,10 @@ static void tl_in__operands(In *in, uint32_t fi)
 		in->ev.items[fi].stage = 10;
 		return;
 	} else {
-		uint32_t nc = ts_node_named_child_count(n);
-		for (uint32_t i = 0; i < nc && k < 64; i++) {
-			TSNode ch = ts_node_named_child(n, i);
-			if (ts_node_symbol(ch) != sy->comment)
-				kids[k++] = ch;
-		}
+		uint32_t base = in->kids.size, nc = tl_in__kids(in, n);
+		for (uint32_t i = 0; i < nc && k < 64; i++)
+			kids[k++] = in->kids.items[base + i];
+		in->kids.size = base;
 	}
 	for (uint32_t i = k; i-- > 0;)
 		tl_in__push_ev(in, kids[i]);
@@ -875,14 +889,13 @@ static void tl_in__keywords(In *in, TSNode n, bool *kw, uint32_t cap)
 	TSNode args = tl_tree_field(n, sy->f_arguments);
 	if (ts_node_is_null(args) || ts_node_symbol(args) != sy->argument_list)
 		return;
-	uint32_t na = ts_node_named_child_count(args), k = 0;
+	uint32_t base = in->kids.size, na = tl_in__kids(in, args), k = 0;
 	for (uint32_t i = 0; i < na && k < cap; i++) {
-		TSNode a = ts_node_named_child(args, i);
-		if (ts_node_symbol(a) == sy->comment)
-			continue;
+		TSNode a = in->kids.items[base + i];
 		kw[k++] = ts_node_symbol(a) == sy->keyword_argument || ts_node_symbol(a) == sy->dictionary_splat ||
 			  ts_node_symbol(a) == sy->list_splat;
 	}
+	in->kids.size = base;
 }
 
 /* Computes node `n` from its operands' values. */
@@ -913,14 +926,7 @@ static TlVal tl_in__compute(In *in, TSNode n, const TlVal *vals, uint32_t nv)
 		const char *t = tl_index_text(in->idx, tl_tree_field(n, sy->f_attribute), &len);
 		if (!t || nv < 1)
 			return tl_in__top();
-		/* An import's dotted name (`nn.functional`): as the index resolves it. */
 		TlVal obj = vals[0];
-		if (obj.kind == TL_VK_TOP && obj.ref < 0) {
-			const char *q = tl_index_qualified(in->idx, n);
-			TlVal r;
-			if (q && tl_model__resolve(in->m, q, &r))
-				return r;
-		}
 		return tl_in__attr(in, &obj, tl_path_intern(&in->m->names, t, len), t, len);
 	}
 	if (s == sy->subscript) {
@@ -1000,8 +1006,9 @@ static TlVal tl_in__compute(In *in, TSNode n, const TlVal *vals, uint32_t nv)
 		TlVal c = tl_val_of(TL_VK_CONTAINER, TL_VG_NONE);
 		int32_t last = -1;
 		bool splat = false;
+		uint32_t base = in->kids.size, nk = tl_in__kids(in, n);
 		for (uint32_t i = 0; i < nv; i++) {
-			TSNode ch = ts_node_named_child(n, i);
+			TSNode ch = i < nk ? in->kids.items[base + i] : (TSNode){ 0 };
 			TlVal e = vals[i];
 			if (!ts_node_is_null(ch) && ts_node_symbol(ch) == sy->list_splat) {
 				e = tl_val_element(&in->m->pool, &vals[i]);
@@ -1009,6 +1016,7 @@ static TlVal tl_in__compute(In *in, TSNode n, const TlVal *vals, uint32_t nv)
 			}
 			last = tl_val_add_part(&in->m->pool, &c, last, &e);
 		}
+		in->kids.size = base;
 		if (splat)
 			c.parts = -1;
 		return c;
@@ -1018,11 +1026,9 @@ static TlVal tl_in__compute(In *in, TSNode n, const TlVal *vals, uint32_t nv)
 		TlVal c = tl_val_of(TL_VK_CONTAINER, TL_VG_NONE);
 		TlVal e = tl_val_bot();
 		bool keyed = true;
-		uint32_t nc = ts_node_named_child_count(n), vi = 0;
+		uint32_t base = in->kids.size, nc = tl_in__kids(in, n), vi = 0;
 		for (uint32_t i = 0; i < nc && vi < nv; i++) {
-			TSNode ch = ts_node_named_child(n, i);
-			if (ts_node_symbol(ch) == sy->comment)
-				continue;
+			TSNode ch = in->kids.items[base + i];
 			TlVal x = vals[vi++];
 			int32_t key = -1;
 			if (ts_node_symbol(ch) == sy->dictionary_splat)
@@ -1035,6 +1041,7 @@ static TlVal tl_in__compute(In *in, TSNode n, const TlVal *vals, uint32_t nv)
 				keyed = false;
 			e = tl_val_join(&in->m->pool, &e, &x);
 		}
+		in->kids.size = base;
 		if (!keyed) {
 			c = tl_val_of(TL_VK_CONTAINER, TL_VG_NONE);
 			if (!tl_val_is_bot(&e))

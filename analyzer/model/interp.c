@@ -27,12 +27,19 @@ static void tl_in__push_frame(In *in, TSNode node, uint8_t kind)
 	f.b.dead = true;
 	f.c.dead = true;
 	f.iter = tl_val_bot();
+	if (kind == F_BLOCK) {
+		/* its statements, read once: [i, round) of in->kids */
+		f.kids = f.i = in->kids.size;
+		f.round = f.i + tl_in__kids(in, node);
+	}
 	tl_array_push(&in->frames, f);
 }
 
 static void tl_in__pop_frame(In *in)
 {
 	StFrame *f = tl_array_last(&in->frames);
+	if (f->kind == F_BLOCK)
+		in->kids.size = f->kids;
 	tl_state_release(&f->a);
 	tl_state_release(&f->b);
 	tl_state_release(&f->c);
@@ -289,14 +296,11 @@ static void tl_in__step(In *in)
 	StFrame *f = &in->frames.items[top];
 	switch (f->kind) {
 	case F_BLOCK: {
-		uint32_t nc = ts_node_is_null(f->node) ? 0 : ts_node_named_child_count(f->node);
-		while (f->i < nc && ts_node_symbol(ts_node_named_child(f->node, f->i)) == sy->comment)
-			f->i++;
-		if (in->st.dead || f->i >= nc) {
+		if (in->st.dead || f->i >= f->round) {
 			tl_in__pop_frame(in);
 			return;
 		}
-		TSNode s = ts_node_named_child(f->node, f->i++);
+		TSNode s = in->kids.items[f->i++];
 		tl_in__statement(in, s);
 		return;
 	}
@@ -463,8 +467,18 @@ static void tl_in__step(In *in)
 	}
 }
 
-/* True when function `fn`'s own text yields (a generator). */
+/* True when function `fn`'s own text yields (a generator): looked at once. */
+static bool tl_in__generator_text(In *in, const TlFunc *fn);
+
 static bool tl_in__generator(In *in, const TlFunc *fn)
+{
+	TlFuncSum *s = &in->m->funcs.items[fn - in->idx->funcs.items];
+	if (s->generator < 0)
+		s->generator = tl_in__generator_text(in, fn) ? 1 : 0;
+	return s->generator == 1;
+}
+
+static bool tl_in__generator_text(In *in, const TlFunc *fn)
 {
 	uint32_t len = 0;
 	const char *t = tl_index_text(in->idx, fn->node, &len);
@@ -542,6 +556,8 @@ void tl_model__interpret(TlModel *m, int32_t func)
 	in.slice = m->syms[4];
 	in.concatenated_string = m->syms[5];
 	tl_state_init(&in.st);
+	tl_tree_walk_init(&in.walk);
+	tl_array_init(&in.kids);
 	tl_array_init(&in.frames);
 	tl_array_init(&in.ev);
 	tl_array_init(&in.vs);
@@ -586,6 +602,8 @@ void tl_model__interpret(TlModel *m, int32_t func)
 		tl_state_release(&in.snaps.items[i]);
 	tl_array_release(&in.snaps);
 	tl_array_release(&in.frames);
+	tl_array_release(&in.kids);
+	tl_tree_walk_release(&in.walk);
 	tl_array_release(&in.ev);
 	tl_array_release(&in.vs);
 }

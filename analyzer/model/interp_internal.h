@@ -6,6 +6,7 @@
 
 #include "model/model_internal.h"
 #include "syntax/syms.h"
+#include "syntax/treewalk.h"
 
 enum { F_BLOCK, F_IF, F_LOOP, F_WITH, F_TRY };
 
@@ -15,7 +16,8 @@ typedef struct StFrame {
 	uint8_t stage;
 	uint8_t grad;    /* F_WITH: the grad mode to restore */
 	uint32_t i;      /* F_BLOCK: next statement; F_IF, F_TRY: next part */
-	uint32_t round;  /* F_LOOP */
+	uint32_t round;  /* F_LOOP; F_BLOCK: the end of its statements in in->kids */
+	uint32_t kids;   /* F_BLOCK: where its statements start in in->kids */
 	TlState a, b, c; /* F_IF: entry, join; F_LOOP: head, breaks, continues; F_TRY: entry, join */
 	TlVal iter;      /* F_LOOP: what a `for` iterates */
 } StFrame;
@@ -42,6 +44,11 @@ typedef struct In {
 	TlVal ret;
 	bool returned;
 	bool stop;
+	/* Children of nodes, read once each with a walk of the subtrees (the
+	 * public API reaches child i from the first child each time): a stack,
+	 * a block frame's statements below the operands an expression reads. */
+	TlTreeWalk walk;
+	TlArray(TSNode) kids;
 	/* Symbols tl_syms() does not name. */
 	TSSymbol try_statement, finally_clause, match_statement, case_clause, slice, concatenated_string;
 } In;
@@ -51,5 +58,9 @@ TlVal tl_in__arith(const TlVal *a, const TlVal *b);
 TlVal tl_in__unbound(In *in, TSNode n);
 void tl_in__bind(In *in, TSNode target, const TlVal *value);
 TlVal tl_in__eval(In *in, TSNode root);
+
+/* Appends the named children of `parent` (comments left out) to in->kids;
+ * returns how many. */
+uint32_t tl_in__kids(In *in, TSNode parent);
 
 #endif

@@ -14,6 +14,11 @@
 #include "syntax/treewalk.h"
 #include "syntax/walk.h"
 
+/* Re-exports followed from one name (`from .a import X` in an __init__),
+ * and modules a star-import lookup visits for one name. */
+#define TL_MODEL_REEXPORTS 8
+#define TL_MODEL_STAR_MODULES 64
+
 /* Models being built on this thread, one inside another (an import's). */
 static _Thread_local int tl_model__nesting;
 
@@ -94,10 +99,8 @@ static const TlModel *tl_model__other(const TlModel *m, const TlIndex *mod)
 		return mod->model->building ? NULL : mod->model;
 	if (tl_model__nesting >= TL_MODEL_MODULE_NEST)
 		return NULL;
-	TlIndex *w = (TlIndex *)mod; /* the model is kept with the index: a cache, no answer changes */
-	w->model = tl_model__build(mod);
-	w->model_release = tl_model__release;
-	return w->model;
+	TlModel *built = tl_model__build(mod);
+	return built && !built->building ? built : NULL;
 }
 
 /* Names whose root is one of these are the API (api/api.tsv), never a
@@ -122,7 +125,7 @@ static bool tl_model__in_module(TlModel *m, const TlIndex *mod, const char *rest
 static bool tl_model__resolve_in(TlModel *m, const TlIndex *from, const char *q, size_t len, int hops,
 				 TlVal *out)
 {
-	if (!from->imports || hops > 4 || !len || len >= 512)
+	if (!from->imports || hops > TL_MODEL_REEXPORTS || !len || len >= 512)
 		return false;
 	size_t lead = 0;
 	while (lead < len && q[lead] == '.')
@@ -157,21 +160,37 @@ static bool tl_model__in_module(TlModel *m, const TlIndex *mod, const char *rest
 		return false;
 	memcpy(name, rest, dot);
 	name[dot] = '\0';
-	const TlIntArray *all = tl_index_bindings_of(mod, -1, name);
-	if (!all || !all->size) {
-		/* Not bound here: the modules its star imports name, in order. */
-		const TlIntArray *stars = tl_index_bindings_of(mod, -1, "*");
-		for (uint32_t i = 0; stars && mod->imports && hops < 4 && i < stars->size; i++) {
-			const TlBinding *b = &mod->bindings.items[stars->items[i]];
+	/* The module that binds the name: `mod`, else the modules its star
+	 * imports name, theirs too, breadth first, each once, at most
+	 * TL_MODEL_STAR_MODULES of them. */
+	const TlIndex *seen[TL_MODEL_STAR_MODULES];
+	uint32_t nseen = 0;
+	seen[nseen++] = mod;
+	const TlIntArray *all = NULL;
+	for (uint32_t head = 0; head < nseen; head++) {
+		const TlIndex *cur = seen[head];
+		all = tl_index_bindings_of(cur, -1, name);
+		if (all && all->size) {
+			mod = cur;
+			break;
+		}
+		all = NULL;
+		const TlIntArray *stars = tl_index_bindings_of(cur, -1, "*");
+		for (uint32_t i = 0; stars && cur->imports && i < stars->size; i++) {
+			const TlBinding *b = &cur->bindings.items[stars->items[i]];
 			size_t ql = b->qname ? strlen(b->qname) : 0;
 			if (!ql || (b->qname[0] != '.' && tl_model__api_root(b->qname, ql)))
 				continue;
-			const TlIndex *target = mod->imports->module(mod->imports, mod, b->qname, ql);
-			if (target && target != mod && tl_model__in_module(m, target, rest, len, hops + 1, out))
-				return true;
+			const TlIndex *target = cur->imports->module(cur->imports, cur, b->qname, ql);
+			bool known = !target;
+			for (uint32_t k = 0; k < nseen && !known; k++)
+				known = seen[k] == target;
+			if (!known && nseen < TL_MODEL_STAR_MODULES)
+				seen[nseen++] = target;
 		}
-		return false;
 	}
+	if (!all)
+		return false;
 	const TlBinding *b = &mod->bindings.items[all->items[all->size - 1]];
 	if (b->kind == TL_BIND_CLASS && b->ref >= 0) {
 		if (dot < len) { /* Class.method */
@@ -278,6 +297,7 @@ bool tl_model__class_attr(TlModel *m, const TlIndex *mod, int32_t cls, int32_t n
 				found = true;
 			} else if (tl_scopemap_get(&om->declared, (uint32_t)k, (uint32_t)id, &at)) {
 				*out = tl_val_bot(); /* stored by a method not run yet */
+				m->pending = true;
 				found = true;
 			}
 			const TlClass *c = &mod->classes.items[k];
@@ -297,6 +317,8 @@ bool tl_model__summary(TlModel *m, const TlIndex *mod, int32_t func, TlVal *out)
 	if (mod == m->idx) {
 		const TlFuncSum *s = &m->funcs.items[func];
 		*out = s->status ? s->ret : tl_val_bot();
+		if (!s->status)
+			m->pending = true;
 		return true;
 	}
 	if (!m->idx->imports)
@@ -703,6 +725,12 @@ static TlModel *tl_model__build(const TlIndex *idx)
 	TlModel *m = tl_calloc(1, sizeof *m);
 	m->idx = idx;
 	m->building = true;
+	/* Kept with the index from the start (a cache: no answer changes), so
+	 * that an import cycle back to this module finds it being built and
+	 * reads the top instead of building it again. */
+	TlIndex *w = (TlIndex *)idx;
+	w->model = m;
+	w->model_release = tl_model__release;
 	tl_val_pool_init(&m->pool);
 	tl_path_names_init(&m->names);
 	tl_scopemap_init(&m->vals);
@@ -717,6 +745,7 @@ static TlModel *tl_model__build(const TlIndex *idx)
 		TlFuncSum s;
 		memset(&s, 0, sizeof s);
 		s.ret = tl_val_bot();
+		s.generator = -1;
 		tl_array_push(&m->funcs, s);
 	}
 	static const char *const extra[6] = {
@@ -736,20 +765,24 @@ static TlModel *tl_model__build(const TlIndex *idx)
 	m->stats.classes = idx->classes.size;
 	for (uint32_t pass = 0; pass < TL_MODEL_PASSES && !m->cut; pass++) {
 		m->changed = false;
+		bool pass_pending = false;
 		for (uint32_t c = 0; c < starts.size && !m->cut; c++) {
 			uint32_t from = (uint32_t)starts.items[c];
 			uint32_t to = c + 1 < starts.size ? (uint32_t)starts.items[c + 1] : order.size;
 			for (uint32_t round = 0; round < TL_MODEL_COMPONENT_ROUNDS && !m->cut; round++) {
 				bool before = m->changed;
 				m->changed = false;
+				m->pending = false;
 				for (uint32_t k = from; k < to && !m->cut; k++)
 					if ((uint32_t)order.items[k] < idx->funcs.size) /* not a class's node */
 						tl_model__interpret(m, order.items[k]);
 				bool rose = m->changed;
 				m->changed = before || rose;
-				/* One function that calls nothing of its own component
-				 * is done in one round. */
-				if (!rose || (to - from == 1 && round > 0))
+				pass_pending = pass_pending || m->pending;
+				/* Another round only when something rose and something read
+				 * was not computed yet (a function that calls nothing of its
+				 * own component is done in one round). */
+				if (!rose || !m->pending)
 					break;
 				if (round + 1 == TL_MODEL_COMPONENT_ROUNDS) {
 					for (uint32_t k = from; k < to; k++) {
@@ -764,9 +797,11 @@ static TlModel *tl_model__build(const TlIndex *idx)
 		}
 		/* The module's own code, last: its globals are what the next
 		 * pass's functions read. */
+		m->pending = false;
 		tl_model__interpret(m, -1);
+		pass_pending = pass_pending || m->pending;
 		m->globals_ready = true;
-		if (!m->changed)
+		if (!m->changed || !pass_pending)
 			break;
 	}
 	tl_array_release(&order);
@@ -780,10 +815,7 @@ const TlModel *tl_model_of(const TlIndex *idx)
 {
 	if (idx->model)
 		return idx->model->building ? NULL : idx->model;
-	TlIndex *w = (TlIndex *)idx; /* kept with the index: a cache, no answer changes */
-	w->model = tl_model__build(idx);
-	w->model_release = tl_model__release;
-	return w->model;
+	return tl_model__build(idx);
 }
 
 const TlValPool *tl_model_pool(const TlModel *m)

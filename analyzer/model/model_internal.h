@@ -29,6 +29,7 @@ typedef struct TlFuncSum {
 	TlVal ret;       /* the join of its returns (pgraph: the parameters it follows) */
 	uint8_t status;  /* 0: not interpreted yet, 1: interpreted at least once */
 	bool returns;    /* some return statement hands back a value */
+	int8_t generator; /* its text yields: 1, not: 0, not looked at yet: -1 */
 } TlFuncSum;
 
 struct TlModel {
@@ -47,6 +48,11 @@ struct TlModel {
 	bool changed;        /* a summary or a class attribute rose in this pass */
 	bool building;       /* being built (an import cycle reads the top) */
 	bool globals_ready;  /* the module's code ran once: m->globals holds its names */
+	/* An interpretation read a value not computed yet (a summary of a
+	 * function not interpreted, an attribute a method not run yet stores,
+	 * a global before the module's code ran): only then can another round
+	 * or pass change anything. */
+	bool pending;
 	/* Grammar symbols tl_syms() does not name, looked up once per model:
 	 * try_statement, finally_clause, match_statement, case_clause, slice,
 	 * concatenated_string. */
