@@ -113,5 +113,5 @@
         value: (_) @_value)
     ])) @finding
   (#in-loop? @finding)
-  (#graph-tensor? @_value)
-  (#kept-by-callee? @_value))
+  (#kept-by-callee? @_value)
+  (#graph-tensor? @_value))

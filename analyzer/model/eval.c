@@ -49,6 +49,19 @@ static TlVKind tl_in__api_kind(unsigned k)
 
 static void tl_in__record(In *in, TSNode n, const TlVal *v)
 {
+	/* The values questions ask about: names, attributes, subscripts,
+	 * calls (and what a comprehension makes); an operator's or a literal's
+	 * value is its operands'. Another module's model records none: only
+	 * its summaries, attributes and globals are read. */
+	if (in->m->quiet)
+		return;
+	const TlSyms *sy = in->sy;
+	TSSymbol s = ts_node_symbol(n);
+	if (s != sy->identifier && s != sy->attribute && s != sy->subscript && s != sy->call &&
+	    s != sy->list_comprehension && s != sy->generator_expression && s != sy->set_comprehension &&
+	    s != sy->dictionary_comprehension && s != sy->binary_operator && s != sy->conditional_expression &&
+	    s != sy->dictionary && s != sy->list && s != sy->tuple && s != sy->set)
+		return;
 	tl_model__record(in->m, ts_node_start_byte(n), ts_node_end_byte(n), v);
 }
 

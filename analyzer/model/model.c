@@ -87,7 +87,7 @@ static void tl_model__leave(const TlIndex *idx)
 	idx->imports->leave(idx->imports);
 }
 
-static TlModel *tl_model__build(const TlIndex *idx);
+static TlModel *tl_model__build(const TlIndex *idx, bool quiet);
 
 /* The model of `mod` when it is another module than m's (its index is
  * shared: read under the project's lock, which the caller holds). */
@@ -99,7 +99,7 @@ static const TlModel *tl_model__other(const TlModel *m, const TlIndex *mod)
 		return mod->model->building ? NULL : mod->model;
 	if (tl_model__nesting >= TL_MODEL_MODULE_NEST)
 		return NULL;
-	TlModel *built = tl_model__build(mod);
+	TlModel *built = tl_model__build(mod, true);
 	return built && !built->building ? built : NULL;
 }
 
@@ -720,11 +720,12 @@ static void tl_model__components(const TlIndex *idx, TlIntArray *order, TlIntArr
  * first; another pass when a summary, an attribute or a global rose. */
 #define TL_MODEL_PASSES 3
 
-static TlModel *tl_model__build(const TlIndex *idx)
+static TlModel *tl_model__build(const TlIndex *idx, bool quiet)
 {
 	TlModel *m = tl_calloc(1, sizeof *m);
 	m->idx = idx;
 	m->building = true;
+	m->quiet = quiet;
 	/* Kept with the index from the start (a cache: no answer changes), so
 	 * that an import cycle back to this module finds it being built and
 	 * reads the top instead of building it again. */
@@ -801,7 +802,7 @@ static TlModel *tl_model__build(const TlIndex *idx)
 		tl_model__interpret(m, -1);
 		pass_pending = pass_pending || m->pending;
 		m->globals_ready = true;
-		if (!m->changed || !pass_pending)
+		if (!m->changed || !pass_pending || m->quiet)
 			break;
 	}
 	tl_array_release(&order);
@@ -815,7 +816,7 @@ const TlModel *tl_model_of(const TlIndex *idx)
 {
 	if (idx->model)
 		return idx->model->building ? NULL : idx->model;
-	return tl_model__build(idx);
+	return tl_model__build(idx, false);
 }
 
 const TlValPool *tl_model_pool(const TlModel *m)

@@ -53,6 +53,9 @@ struct TlModel {
 	 * a global before the module's code ran): only then can another round
 	 * or pass change anything. */
 	bool pending;
+	/* Another module's model, built for its summaries: no expression's
+	 * value is recorded, and one pass is run. */
+	bool quiet;
 	/* Grammar symbols tl_syms() does not name, looked up once per model:
 	 * try_statement, finally_clause, match_statement, case_clause, slice,
 	 * concatenated_string. */
