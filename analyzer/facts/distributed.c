@@ -210,6 +210,60 @@ static bool tl_facts__wrapped_in_place(const TlIndex *idx, const TlBinding *b, T
 	return false;
 }
 
+static bool tl_facts__wrapped_on(const TlIndex *idx, TSNode e, TlWrapper kind, int depth, int *budget,
+				 const TlBranchPath *path);
+
+/* The summary of a function for one wrapper kind: some return is a
+ * wrapper of that kind (`return DistributedDataParallel(model, ...)`),
+ * judged in the function's own module from a fresh depth. */
+static bool tl_facts__wrapper_return(const TlIndex *idx, TSNode v, TlWrapper kind)
+{
+	int budget = TL_FACTS_BUDGET;
+	return tl_facts__wrapped_on(idx, v, kind, 0, &budget, NULL);
+}
+
+static bool tl_facts__ddp_return(const TlIndex *idx, TSNode v, int depth)
+{
+	return tl_facts__wrapper_return(idx, v, TL_WRAP_DDP);
+}
+
+static bool tl_facts__fsdp_return(const TlIndex *idx, TSNode v, int depth)
+{
+	return tl_facts__wrapper_return(idx, v, TL_WRAP_FSDP);
+}
+
+static bool tl_facts__prefixed_return(const TlIndex *idx, TSNode v, int depth)
+{
+	return tl_facts__wrapper_return(idx, v, TL_WRAP_PREFIXED);
+}
+
+static bool tl_facts__data_parallel_return(const TlIndex *idx, TSNode v, int depth)
+{
+	return tl_facts__wrapper_return(idx, v, TL_WRAP_DATA_PARALLEL);
+}
+
+static bool tl_facts__compiled_return(const TlIndex *idx, TSNode v, int depth)
+{
+	return tl_facts__wrapper_return(idx, v, TL_WRAP_COMPILED);
+}
+
+/* Indexed by TlWrapper. */
+static bool (*const tl_facts__wrapper_returns[])(const TlIndex *, TSNode, int) = {
+	tl_facts__ddp_return, tl_facts__fsdp_return, tl_facts__prefixed_return,
+	tl_facts__data_parallel_return, tl_facts__compiled_return,
+};
+
+/* True when call `c` runs a function (of the file, or of another module of
+ * the project) some of whose returns is a wrapper of `kind`: its summary
+ * slot TL_RET_WRAPPER + kind. */
+static bool tl_facts__returns_wrapper(const TlIndex *idx, const TlCall *c, TlWrapper kind, int depth)
+{
+	TlRet slot = (TlRet)(TL_RET_WRAPPER + (int)kind);
+	if (c->target >= 0)
+		return tl_facts__any_return(idx, c->target, slot, tl_facts__wrapper_returns[kind], depth + 1);
+	return tl_facts__ext_any_return(idx, c, slot, tl_facts__wrapper_returns[kind], depth + 1);
+}
+
 /* `path`: the branch conditions of the places the value came through (NULL
  * at the start): a wrapper bound on one branch of `if ddp:` does not reach
  * a use on the other (`if ddp: m = DDP(m)` ... `else: save(m.state_dict())`),
@@ -236,8 +290,11 @@ static bool tl_facts__wrapped_on(const TlIndex *idx, TSNode e, TlWrapper kind, i
 			return true;
 		/* DDP(net).cuda(), compiled.to(device): the same wrapper back */
 		TSNode through = tl_facts__module_through(c, e, false);
-		return !ts_node_is_null(through) &&
-		       tl_facts__wrapped_on(idx, through, kind, depth + 1, budget, &here);
+		if (!ts_node_is_null(through))
+			return tl_facts__wrapped_on(idx, through, kind, depth + 1, budget, &here);
+		/* model = wrap(model, rank): a function of the file or of
+		 * another module of the project that returns the wrapper */
+		return tl_facts__returns_wrapper(idx, c, kind, depth);
 	}
 	if (s != sy->identifier && s != sy->attribute)
 		return false;
@@ -312,6 +369,66 @@ bool tl_facts_backward_through(const TlIndex *idx, TSNode call, TlWrapper kind)
 /* True when `e` is the module a wrapper of `kind` holds: `ddp.module` on a
  * wrapped model (a name, attribute or parameter that tl_facts__wrapped
  * knows), or a name bound to one (`inner = ddp.module`). */
+/* What a return of an unwrapping helper hands back: `model.module`, or one
+ * branch of `model.module if hasattr(model, "module") else model`. */
+typedef struct TlUnwrapWalk {
+	const TlIndex *idx; /* the caller's module */
+	const TlCall *call; /* the call of the helper there */
+	TlExtDef def;       /* the helper */
+	TlWrapper kind;
+	int *budget;
+	bool found;
+} TlUnwrapWalk;
+
+static bool tl_facts__unwrap_visit(const TlIndex *mod, TSNode ret, void *data)
+{
+	const TlSyms *sy = tl_syms();
+	TlUnwrapWalk *w = data;
+	if (!ts_node_named_child_count(ret))
+		return false;
+	TSNode v = tl_index_unparen(ts_node_named_child(ret, 0));
+	TSNode none = { 0 };
+	TSNode picks[2] = { v, none };
+	if (ts_node_symbol(v) == sy->conditional_expression && ts_node_named_child_count(v) == 3) {
+		picks[0] = tl_index_unparen(ts_node_named_child(v, 0));
+		picks[1] = tl_index_unparen(ts_node_named_child(v, 2));
+	}
+	for (int i = 0; i < 2 && !w->found; i++) {
+		TSNode p = picks[i];
+		if (ts_node_is_null(p) || ts_node_symbol(p) != sy->attribute ||
+		    !tl_index_text_is(mod, tl_tree_field(p, sy->f_attribute), "module"))
+			continue;
+		/* the `.module` of one of the helper's parameters, never rebound */
+		TSNode obj = tl_index_unparen(tl_tree_field(p, sy->f_object));
+		const TlBinding *b = ts_node_symbol(obj) == sy->identifier ? tl_index_resolve_node(mod, obj) : NULL;
+		if (!b || b->kind != TL_BIND_PARAM || b->func != w->def.func)
+			continue;
+		const TlIntArray *all = tl_index_bindings_of(mod, b->func, b->name);
+		if (!all || all->size != 1)
+			continue;
+		TSNode arg = tl_facts__ext_param_arg(w->idx, w->call, &w->def, b->name, strlen(b->name));
+		w->found = !ts_node_is_null(arg) && tl_facts__wrapped(w->idx, arg, w->kind, 0, w->budget);
+	}
+	return w->found;
+}
+
+/* True when call `c` runs a helper (of the file, or of another module of
+ * the project) that hands back the `.module` of a parameter for which `c`
+ * passes a wrapper of `kind` (`net = unwrap(model)`). */
+static bool tl_facts__unwrapped_by_call(const TlIndex *idx, const TlCall *c, TlWrapper kind, int *budget)
+{
+	TlUnwrapWalk w = { idx, c, { NULL, -1, -1 }, kind, budget, false };
+	if (!c || !tl_facts__callee_def(idx, c, &w.def) || w.def.func < 0)
+		return false;
+	bool ext = w.def.idx != idx;
+	if (ext)
+		tl_facts__ext_enter(idx);
+	tl_facts__each_return(w.def.idx, w.def.func, tl_facts__unwrap_visit, &w);
+	if (ext)
+		tl_facts__ext_leave(idx);
+	return w.found;
+}
+
 bool tl_facts_wrapped_module(const TlIndex *idx, TSNode e, TlWrapper kind)
 {
 	const TlSyms *sy = tl_syms();
@@ -325,6 +442,8 @@ bool tl_facts_wrapped_module(const TlIndex *idx, TSNode e, TlWrapper kind)
 		    tl_index_text_is(idx, tl_tree_field(e, sy->f_attribute), "module"))
 			return tl_facts__wrapped(idx, tl_tree_field(e, sy->f_object), kind, 0,
 						&budget);
+		if (s == sy->call)
+			return tl_facts__unwrapped_by_call(idx, tl_index_call_at(idx, e), kind, &budget);
 		if (s != sy->identifier && s != sy->attribute)
 			return false;
 		const TlBinding *b = tl_index_resolve_node(idx, e);

@@ -2,8 +2,9 @@
  * mode (dropout, batch norm and what reads `self.training`), looked up where
  * the module was constructed: a torch.nn layer, an nn.Sequential's layers,
  * the body of a local module class and the local classes it builds or
- * derives from, a torchvision.models / timm model, another library's model
- * the API table marks mode-dependent (api/api.tsv).
+ * derives from, such a class of another module of the project (scanned
+ * there), a torchvision.models / timm model, another library's model the
+ * API table marks mode-dependent (api/api.tsv).
  *
  * Owns: tl_facts_mode_dependent. */
 #include "facts/internal.h"
@@ -125,6 +126,8 @@ static void tl_facts__layers_push(TlLayerScan *s, TSNode n)
 		tl_array_push(&s->todo, n);
 }
 
+static bool tl_facts__ext_layers(const TlIndex *idx, const char *q);
+
 static void tl_facts__layers_class(const TlIndex *idx, TlLayerScan *s, int32_t cls)
 {
 	for (uint32_t i = 0; i < s->classes.size; i++)
@@ -139,7 +142,7 @@ static void tl_facts__layers_class(const TlIndex *idx, TlLayerScan *s, int32_t c
 	for (uint32_t i = 0; i < c->base_qnames.size; i++) {
 		const char *q = c->base_qnames.items[i];
 		if (tl_facts__starts(q, "torchvision.models.") || tl_facts__starts(q, "timm.models.") ||
-		    tl_facts__mode_dependent_row(q))
+		    tl_facts__mode_dependent_row(q) || tl_facts__ext_layers(idx, q))
 			s->dependent = true;
 	}
 }
@@ -177,7 +180,8 @@ static void tl_facts__layers_scan(const TlIndex *idx, TlLayerScan *s, TSNode top
 				continue;
 			if (c->qname) {
 				int kind = tl_facts__layer_kind(idx, c->qname, n);
-				if (kind == TL_LAYER_DEPENDENT || tl_facts__functional_dropout(idx, c->qname, n))
+				if (kind == TL_LAYER_DEPENDENT || tl_facts__functional_dropout(idx, c->qname, n) ||
+				    (kind == TL_LAYER_NONE && tl_facts__ext_layers(idx, c->qname)))
 					s->dependent = true;
 				continue; /* the arguments are still walked */
 			}
@@ -214,6 +218,39 @@ static void tl_facts__layers_scan(const TlIndex *idx, TlLayerScan *s, TSNode top
 		}
 	} while (!s->dependent && tl_walk_next(&cur, top, descend));
 	ts_tree_cursor_delete(&cur);
+}
+
+/* A class of another module of the project that holds such layers
+ * (`from models.net import Classifier`): its body, and the classes it
+ * builds or derives from, scanned in that module, which may in turn look
+ * into the modules it imports, at most this many deep. */
+#define TL_LAYERS_NESTING 4
+
+static bool tl_facts__ext_layers(const TlIndex *idx, const char *q)
+{
+	static _Thread_local int nesting;
+	if (!idx->imports || tl_facts__starts(q, "torch.") || nesting >= TL_LAYERS_NESTING)
+		return false;
+	nesting++;
+	tl_facts__ext_enter(idx);
+	TlExtDef d;
+	bool dependent = false;
+	if (tl_facts__ext_def(idx, q, &d) && d.idx != idx && d.func < 0 && d.cls >= 0 &&
+	    d.idx->classes.items[d.cls].is_module) {
+		TlLayerScan s;
+		tl_array_init(&s.todo);
+		tl_array_init(&s.classes);
+		s.dependent = false;
+		tl_facts__layers_class(d.idx, &s, d.cls);
+		for (uint32_t i = 0; i < s.todo.size && !s.dependent; i++)
+			tl_facts__layers_scan(d.idx, &s, s.todo.items[i]);
+		dependent = s.dependent;
+		tl_array_release(&s.todo);
+		tl_array_release(&s.classes);
+	}
+	tl_facts__ext_leave(idx);
+	nesting--;
+	return dependent;
 }
 
 bool tl_facts_mode_dependent(const TlIndex *idx, TSNode expr)

@@ -217,7 +217,10 @@ static bool tl_facts__new_module(const TlIndex *idx, TSNode e, int32_t f, int de
 			return strcmp(c->qname, "torch.nn.Parameter") == 0 ||
 			       strcmp(c->qname, "torch.nn.parameter.Parameter") == 0 ||
 			       (tl_facts_is_module_class_name(c->qname) && tl_facts__starts(c->qname, "torch.nn.") &&
-				!tl_facts__stateless_layer(c->qname));
+				!tl_facts__stateless_layer(c->qname)) ||
+			       /* an nn.Module subclass of another module of the project */
+			       (!tl_facts__starts(c->qname, "torch.") &&
+				tl_facts__ext_class_is_module(idx, c->qname));
 		const TlBinding *cb = tl_index_resolve_node(idx, c->callee);
 		return cb && cb->kind == TL_BIND_CLASS && idx->classes.items[cb->ref].is_module;
 	}

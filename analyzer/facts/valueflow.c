@@ -1107,6 +1107,13 @@ bool tl_facts_saved(const TlIndex *idx, TSNode node)
 		} else if (s == sy->argument_list) {
 			TSNode call = tl_index_parent(idx, p);
 			const TlCall *c = ts_node_is_null(call) ? NULL : tl_index_call_at(idx, call);
+			/* best = copy.deepcopy(model.state_dict()): the copy holds
+			 * the same keys */
+			if (c && c->qname && ts_node_eq(tl_facts__arg(call, 0), cur) &&
+			    (strcmp(c->qname, "copy.deepcopy") == 0 || strcmp(c->qname, "copy.copy") == 0)) {
+				cur = call;
+				continue;
+			}
 			return c && c->qname && tl_facts__qname_is_api(c->qname, TL_API_TORCH_SAVE) &&
 			       ts_node_eq(tl_facts__arg(call, 0), cur);
 		} else if (s == sy->keyword_argument) {

@@ -284,3 +284,24 @@ def probe_all_ranks(rank, loader):
     ddp_model = DDP(Net().to(rank), device_ids=[rank])
     for x, _ in loader:
         local_gradient_norm(ddp_model, x)
+
+
+def bare_module(model):
+    return model.module if hasattr(model, "module") else model
+
+
+# The module a local helper unwraps from the DDP wrapper: a forward through
+# it in the training step bypasses DDP's gradient hooks; the same module
+# used only to save is fine.
+def train_through_unwrapped(net, loader, rank):
+    model = DDP(net.to(rank), device_ids=[rank])
+    inner = bare_module(model)
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    for x, y in loader:
+        # expect: TL213
+        loss = F.mse_loss(inner(x), y)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    # ok: TL213
+    torch.save(bare_module(model).state_dict(), "model.pt")

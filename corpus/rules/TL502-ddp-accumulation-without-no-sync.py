@@ -293,13 +293,14 @@ def wrap(net, rank):
     return DDP(net.to(rank), device_ids=[rank])
 
 
-# Todo: the DDP wrapper is built by a local helper; its return value is not followed to DDP(...).
+# The DDP wrapper is built by a local helper: the helper's summary says it
+# returns one.
 def wrapped_by_helper(loader, rank, accum):
     model = wrap(Net(), rank)
     opt = torch.optim.SGD(model.parameters(), lr=0.1)
     for i, (x, y) in enumerate(loader):
         loss = F.cross_entropy(model(x), y) / accum
-        # todo-expect: TL502
+        # expect: TL502
         loss.backward()
         if (i + 1) % accum == 0:
             opt.step()

@@ -301,3 +301,25 @@ def save_through_helper(net, path):
     model = DDP(net)
     # todo-expect: TL504
     write(model.state_dict(), path)
+
+
+def to_gpus(net):
+    return nn.DataParallel(net).cuda()
+
+
+# The best epoch's weights kept as a deep copy and saved after training;
+# the wrapper comes from a local helper whose summary says it returns one.
+def keep_best_copy(net, loader, scores, path):
+    import copy
+
+    model = to_gpus(net)
+    best, best_state = 0.0, None
+    for epoch, score in enumerate(scores):
+        if score > best:
+            best = score
+            # expect: TL504
+            best_state = copy.deepcopy(model.state_dict())
+            # ok: TL504
+            bare_state = copy.deepcopy(model.module.state_dict())
+    torch.save(best_state, path)
+    torch.save(bare_state, path + ".bare")

@@ -31,7 +31,7 @@ def fit(train_loader, val_loader, epochs=20):
         acc = evaluate(model, val_loader)
         if acc > best_acc:
             best_acc = acc
-            # todo-expect: TL504
+            # expect: TL504
             best_weights = copy.deepcopy(model.state_dict())
     torch.save(best_weights, "best.pth")
     return best_acc

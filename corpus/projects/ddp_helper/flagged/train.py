@@ -12,7 +12,7 @@ def train(loader, epochs=3):
     for epoch in range(epochs):
         for x, y in loader:
             x, y = x.cuda(rank), y.cuda(rank)
-            # todo-expect: TL213
+            # expect: TL213
             loss = F.cross_entropy(model.module(x), y)
             opt.zero_grad()
             loss.backward()
@@ -27,7 +27,7 @@ def finetune(loader):
     opt = torch.optim.SGD(model.parameters(), lr=0.01)
     for x, y in loader:
         x, y = x.cuda(rank), y.cuda(rank)
-        # todo-expect: TL213
+        # expect: TL213
         loss = F.mse_loss(net(x), y)
         opt.zero_grad()
         loss.backward()

@@ -8,7 +8,7 @@ def validate(model, loader):
     correct = total = 0
     with torch.no_grad():
         for x, y in loader:
-            # todo-expect: TL212
+            # expect: TL212
             pred = model(x).argmax(dim=1)
             correct += (pred == y).sum().item()
             total += y.numel()

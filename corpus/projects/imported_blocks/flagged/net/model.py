@@ -7,7 +7,7 @@ class Backbone(nn.Module):
     def __init__(self, channels=64, depth=4, classes=10):
         super().__init__()
         self.stem = nn.Conv2d(3, channels, 3, padding=1)
-        # todo-expect: TL214
+        # expect: TL214
         self.blocks = [ResidualBlock(channels) for _ in range(depth)]
         self.head = nn.Linear(channels, classes)
 
