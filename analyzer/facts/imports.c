@@ -422,8 +422,13 @@ static bool tl_facts__ext_instance_in(const TlIndex *idx, TSNode expr, TlExtDef 
 		if (s != sy->identifier && s != sy->attribute)
 			return false;
 		const TlBinding *b = tl_index_resolve_node(idx, expr);
-		if (!b || b->elem >= 0 || (b->kind != TL_BIND_ASSIGN && b->kind != TL_BIND_PARAM))
+		if (!b || (b->kind != TL_BIND_ASSIGN && b->kind != TL_BIND_PARAM))
 			return false;
+		if (b->elem >= 0) {
+			/* meter, log = AverageMeter(), StepLog(): its element */
+			expr = b->kind == TL_BIND_ASSIGN ? tl_facts__held(idx, b) : (TSNode){ 0 };
+			continue;
+		}
 		if (b->kind == TL_BIND_PARAM) {
 			/* An annotated parameter (`trainer: Trainer`). */
 			if (ts_node_is_null(b->value))

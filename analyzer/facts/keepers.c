@@ -1,7 +1,8 @@
 /* Keepers: helper objects that keep what a training loop hands them.
  *
  * A running-average meter (`meter.update(loss)` with `self.sum += val * n`
- * in `update`) or a step logger (`logger.log_step(loss)` with
+ * in `update`), a moving average (`self.value = d * self.value + (1 - d) *
+ * val`, which chains every value into the next) or a step logger (`logger.log_step(loss)` with
  * `self.history.append(loss)`) is made once, before the loop, and called
  * once per step with that step's loss. When the loss is a graph tensor,
  * each call keeps its graph in the object for as long as the object lives:
@@ -43,6 +44,62 @@ static const TlBinding *tl_facts__param_stored(const TlIndex *idx, TSNode value,
 			return b;
 	}
 	return NULL;
+}
+
+/* Bounds the nodes of one moving-average expression looked at. */
+#define TL_KEEPERS_TERMS 64
+
+/* What the caller of a helper's method passes for a parameter: `accept`
+ * says whether it is the value asked about. */
+typedef struct TlKeptArg {
+	const TlIndex *idx;  /* the caller's module */
+	const TlCall *call;  /* the call of the method there */
+	const TlExtDef *def; /* the method */
+	TSNode arg;          /* the value handed over */
+} TlKeptArg;
+
+static bool tl_facts__passes_arg(const TlKeptArg *k, const TlBinding *p)
+{
+	TSNode passed = tl_facts__ext_param_arg(k->idx, k->call, k->def, p->name, strlen(p->name));
+	return !ts_node_is_null(passed) && ts_node_eq(tl_index_unparen(passed), k->arg);
+}
+
+/* The parameter of function `f`, for which the call `k` passes its value,
+ * that arithmetic `value` combines with the attribute `target` it is
+ * assigned to (`d * self.value + (1 - d) * val`), outside any call
+ * (`val.item()` keeps no graph), or NULL. */
+static const TlBinding *tl_facts__param_chained(const TlIndex *idx, TSNode value, TSNode target, int32_t f,
+						const TlKeptArg *k)
+{
+	const TlSyms *sy = tl_syms();
+	value = tl_index_unparen(value);
+	if (ts_node_is_null(value) || ts_node_symbol(value) != sy->binary_operator)
+		return NULL;
+	uint32_t tlen = 0;
+	const char *ttext = tl_index_text(idx, target, &tlen);
+	const TlBinding *param = NULL;
+	bool chained = false;
+	int left = TL_KEEPERS_TERMS;
+	TlWalk w;
+	tl_walk_start(&w, value);
+	bool descend = true;
+	do {
+		TSNode x = w.node;
+		TSSymbol s = ts_node_symbol(x);
+		descend = s != sy->call && s != sy->lambda && --left > 0;
+		if (s == sy->attribute) {
+			uint32_t len = 0;
+			const char *t = tl_index_text(idx, x, &len);
+			chained = chained || (len == tlen && memcmp(t, ttext, len) == 0);
+			descend = false;
+		} else if (s == sy->identifier && !param) {
+			const TlBinding *b = tl_index_resolve_node(idx, x);
+			if (b && b->kind == TL_BIND_PARAM && b->func == f && tl_facts__passes_arg(k, b))
+				param = b;
+		}
+	} while (left > 0 && tl_walk_step(&w, descend));
+	tl_walk_end(&w);
+	return chained && left > 0 ? param : NULL;
 }
 
 /* True when a method of class `cls` returns `self.<attr>` (the running
@@ -106,7 +163,7 @@ static bool tl_facts__backward_reads_attr(const TlIndex *idx, const char *attr, 
  * parameter of `f` to (`self.sum += val * n`, `self.history.append(val)`),
  * copied into `attr`; that parameter's binding, or NULL. */
 static const TlBinding *tl_facts__self_store(const TlIndex *mod, int32_t f, TSNode n, char *attr,
-					     size_t size)
+					     size_t size, const TlKeptArg *k)
 {
 	const TlSyms *sy = tl_syms();
 	TSNode target = { 0 }, value = { 0 };
@@ -122,6 +179,21 @@ static const TlBinding *tl_facts__self_store(const TlIndex *mod, int32_t f, TSNo
 			return NULL;
 		target = tl_index_unparen(c->receiver);
 		value = tl_facts__arg(n, 0);
+	} else if (s == sy->assignment) {
+		/* self.value = d * self.value + (1 - d) * val: a moving
+		 * average chains each value into the next */
+		target = tl_index_unparen(tl_tree_field(n, sy->f_left));
+		if (ts_node_is_null(target) || ts_node_symbol(target) != sy->attribute ||
+		    tl_index_func_of(mod, n) != f || tl_index_loop_of(mod, n) >= 0)
+			return NULL;
+		const TlBinding *param = tl_facts__param_chained(mod, tl_tree_field(n, sy->f_right), target, f, k);
+		uint32_t alen = 0;
+		const char *at = param ? tl_index_text(mod, tl_tree_field(target, sy->f_attribute), &alen) : NULL;
+		if (!at || !alen || alen >= size || !tl_index_text_is(mod, tl_tree_field(target, sy->f_object), "self"))
+			return NULL;
+		memcpy(attr, at, alen);
+		attr[alen] = 0;
+		return param;
 	} else {
 		return NULL;
 	}
@@ -163,6 +235,7 @@ bool tl_facts_kept_by_callee(const TlIndex *idx, TSNode arg)
 		tl_facts__ext_enter(idx);
 	bool kept = false;
 	const TlFunc *fn = &d.idx->funcs.items[d.func];
+	TlKeptArg k = { idx, c, &d, arg };
 	/* A helper object: no module (a module's own state is its computation). */
 	if (!d.idx->classes.items[d.cls].is_module) {
 		TSNode body = tl_tree_field(fn->node, sy->f_body);
@@ -175,15 +248,14 @@ bool tl_facts_kept_by_callee(const TlIndex *idx, TSNode arg)
 			descend = s != sy->function_definition && s != sy->class_definition &&
 				  s != sy->lambda;
 			char attr[128];
-			const TlBinding *p = descend ? tl_facts__self_store(d.idx, d.func, n, attr, sizeof attr)
+			const TlBinding *p = descend ? tl_facts__self_store(d.idx, d.func, n, attr, sizeof attr, &k)
 						     : NULL;
 			if (!p)
 				continue;
-			TSNode passed = tl_facts__ext_param_arg(idx, c, &d, p->name, strlen(p->name));
 			/* Unless what the object keeps is meant for a backward
 			 * (gradient accumulation in a helper), in either module. */
 			bool handed_out = tl_facts__returns_attr(d.idx, d.cls, attr);
-			kept = !ts_node_is_null(passed) && ts_node_eq(tl_index_unparen(passed), arg) &&
+			kept = tl_facts__passes_arg(&k, p) &&
 			       !tl_facts__backward_reads_attr(d.idx, attr, handed_out) &&
 			       (!ext || !tl_facts__backward_reads_attr(idx, attr, handed_out));
 		} while (!kept && tl_walk_step(&w, descend));

@@ -896,6 +896,39 @@ def train_with_meter(model, train_loader):
     return meter.average()
 
 
+# Flagged: a moving average of the loss for a progress bar
+# (`self.value = d * self.value + (1 - d) * val`) fed the loss tensor: each
+# step's value holds the previous one, so every step's graph stays alive.
+class MovingAverage:
+    def __init__(self, decay=0.9):
+        self.decay = decay
+        self.value = None
+
+    def update(self, val, decay=None):
+        d = self.decay if decay is None else decay
+        if self.value is None:
+            self.value = val
+        else:
+            # ok: TL101
+            self.value = d * self.value + (1 - d) * val
+
+
+def train_with_moving_average(model, train_loader):
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    criterion = nn.CrossEntropyLoss()
+    smooth = MovingAverage()
+    for x, y in train_loader:
+        optimizer.zero_grad()
+        loss = criterion(model(x), y)
+        loss.backward()
+        optimizer.step()
+        # expect: TL101
+        smooth.update(loss, 0.95)
+        # ok: TL101
+        smooth.update(loss.detach(), 0.95)
+    return smooth.value
+
+
 # OK: the same kind of meter fed numbers (`loss.item()` at the call), or fed
 # losses under no_grad in evaluation.
 class NumberMeter:

@@ -14,9 +14,9 @@ def run(model, loader, epochs=1):
             opt.zero_grad()
             loss.backward()
             opt.step()
-            # todo-expect: TL101
+            # expect: TL101
             shown = smooth.update(loss)
-            # todo-expect: TL101
+            # expect: TL101
             history.update(loss)
             if i % 50 == 0:
                 print(f"epoch {epoch} step {i} loss {float(shown):.4f}")
