@@ -256,6 +256,12 @@ TlMade tl_facts__sampler_of(const TlIndex *idx, TSNode expr);
 /* facts/loops.c: true when the body of loop `lp` always leaves the loop at
  * its end (a retry loop, a loop that runs once). */
 bool tl_facts__exits_at_end(const TlLoop *lp);
+/* facts/layers.c: true when the module construction `root` (a call, a
+ * class body) is known to hold no layer that acts differently in train and
+ * eval mode: every layer it builds is known (torch.nn layers, classes of
+ * the project, scanned) and none is dropout, batch norm or the like. False
+ * when it holds one, or when something it may hold is not known. */
+bool tl_facts__mode_independent(const TlIndex *idx, TSNode root);
 /* True for `accelerator.unwrap_model(model)`, which hands back `model`. */
 bool tl_facts__unwraps(const TlCall *c);
 /* Fills c->callee_events / callee_flat / callee_steps (tl_facts_build). */

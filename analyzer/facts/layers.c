@@ -6,12 +6,12 @@
  * there), a torchvision.models / timm model, another library's model the
  * API table marks mode-dependent (api/api.tsv).
  *
- * Owns: tl_facts_mode_dependent. */
+ * Owns: tl_facts_mode_dependent, tl_facts__mode_independent. */
 #include "facts/internal.h"
 #include "model/apitable.h"
 
 /* What one construction says about mode dependence. */
-enum { TL_LAYER_NONE, TL_LAYER_DEPENDENT, TL_LAYER_LOOK_INSIDE };
+enum { TL_LAYER_NONE, TL_LAYER_DEPENDENT, TL_LAYER_LOOK_INSIDE, TL_LAYER_UNKNOWN };
 
 /* A literal 0 / 0.0 / False (a dropout probability or flag that turns the
  * layer's mode dependence off). */
@@ -118,15 +118,36 @@ typedef struct TlLayerScan {
 	TlArray(TSNode) todo;   /* subtrees still to scan */
 	TlIntArray classes;     /* local classes already queued */
 	bool dependent;
+	/* Something the module may hold is not known: a library's model, what
+	 * a local function builds, a module handed in (`self.backbone =
+	 * backbone`), a base class from elsewhere, more than TL_LAYERS_TODO
+	 * subtrees. Only a scan that ends neither dependent nor unknown says
+	 * the module acts the same in both modes. */
+	bool unknown;
 } TlLayerScan;
 
 static void tl_facts__layers_push(TlLayerScan *s, TSNode n)
 {
-	if (!ts_node_is_null(n) && s->todo.size < TL_LAYERS_TODO)
+	if (ts_node_is_null(n))
+		return;
+	if (s->todo.size < TL_LAYERS_TODO)
 		tl_array_push(&s->todo, n);
+	else
+		s->unknown = true;
 }
 
-static bool tl_facts__ext_layers(const TlIndex *idx, const char *q);
+static int tl_facts__ext_layers(const TlIndex *idx, const char *q);
+
+/* What class `q` of another module (or a library) says: dependent, or
+ * unknown (a class nobody can read here). */
+static void tl_facts__layers_ext(TlLayerScan *s, const TlIndex *idx, const char *q)
+{
+	int e = tl_facts__ext_layers(idx, q);
+	if (e == TL_LAYER_DEPENDENT)
+		s->dependent = true;
+	else if (e == TL_LAYER_UNKNOWN)
+		s->unknown = true;
+}
 
 static void tl_facts__layers_class(const TlIndex *idx, TlLayerScan *s, int32_t cls)
 {
@@ -142,8 +163,10 @@ static void tl_facts__layers_class(const TlIndex *idx, TlLayerScan *s, int32_t c
 	for (uint32_t i = 0; i < c->base_qnames.size; i++) {
 		const char *q = c->base_qnames.items[i];
 		if (tl_facts__starts(q, "torchvision.models.") || tl_facts__starts(q, "timm.models.") ||
-		    tl_facts__mode_dependent_row(q) || tl_facts__ext_layers(idx, q))
+		    tl_facts__mode_dependent_row(q))
 			s->dependent = true;
+		else if (!tl_facts__starts(q, "torch."))
+			tl_facts__layers_ext(s, idx, q);
 	}
 }
 
@@ -157,6 +180,17 @@ static bool tl_facts__functional_dropout(const TlIndex *idx, const char *q, TSNo
 	t = tl_index_unparen(t);
 	return !ts_node_is_null(t) && ts_node_symbol(t) != tl_syms()->true_ &&
 	       ts_node_symbol(t) != tl_syms()->false_;
+}
+
+/* A name spelled as a class's (CapWords, PEP 8; leading underscores
+ * aside). */
+static bool tl_facts__class_like(const char *name)
+{
+	if (!name)
+		return false;
+	while (*name == '_')
+		name++;
+	return isupper((unsigned char)*name);
 }
 
 /* Scans one subtree: a construction call, a class body, the value a name
@@ -180,16 +214,30 @@ static void tl_facts__layers_scan(const TlIndex *idx, TlLayerScan *s, TSNode top
 				continue;
 			if (c->qname) {
 				int kind = tl_facts__layer_kind(idx, c->qname, n);
-				if (kind == TL_LAYER_DEPENDENT || tl_facts__functional_dropout(idx, c->qname, n) ||
-				    (kind == TL_LAYER_NONE && tl_facts__ext_layers(idx, c->qname)))
+				if (kind == TL_LAYER_DEPENDENT || tl_facts__functional_dropout(idx, c->qname, n))
 					s->dependent = true;
+				else if (kind == TL_LAYER_NONE && !tl_facts__starts(c->qname, "torch."))
+					tl_facts__layers_ext(s, idx, c->qname);
 				continue; /* the arguments are still walked */
 			}
 			const TlBinding *cb = tl_index_resolve_node(idx, c->callee);
 			if (cb && cb->kind == TL_BIND_CLASS && idx->classes.items[cb->ref].is_module)
 				tl_facts__layers_class(idx, s, cb->ref);
+			else if ((!c->receiver.id && c->target >= 0) || tl_facts__class_like(c->method))
+				s->unknown = true; /* what a local function, or a class
+						    * held in an attribute
+						    * (`self._ENCODER_CLASS(...)`), builds */
 			/* layers.append(nn.BatchNorm2d(c)) is walked as a call;
 			 * its receiver names the list. */
+		} else if (sym == sy->assignment) {
+			/* self.backbone = backbone: a module handed in */
+			TSNode l = tl_index_unparen(tl_tree_field(n, sy->f_left));
+			TSNode r = tl_index_unparen(tl_tree_field(n, sy->f_right));
+			const TlBinding *rb = !ts_node_is_null(r) && ts_node_symbol(r) == sy->identifier
+						      ? tl_index_resolve_node(idx, r) : NULL;
+			if (!ts_node_is_null(l) && ts_node_symbol(l) == sy->attribute && rb &&
+			    rb->kind == TL_BIND_PARAM)
+				s->unknown = true;
 		} else if (sym == sy->identifier && !ts_node_eq(n, top)) {
 			/* nn.Sequential(*layers), nn.Sequential(block, head),
 			 * nn.ModuleList([stem, *blocks]): names passed as layers
@@ -200,8 +248,12 @@ static void tl_facts__layers_scan(const TlIndex *idx, TlLayerScan *s, TSNode top
 			    ps != sy->tuple)
 				continue;
 			const TlBinding *b = tl_index_resolve_node(idx, n);
-			if (!b || (b->kind != TL_BIND_ASSIGN && b->kind != TL_BIND_AUG))
+			if (!b || (b->kind != TL_BIND_ASSIGN && b->kind != TL_BIND_AUG)) {
+				/* nn.Sequential(*blocks) of blocks handed in */
+				if (ps == sy->list_splat)
+					s->unknown = true;
 				continue;
+			}
 			tl_facts__layers_push(s, b->value);
 			/* What the enclosing function appends to the list. */
 			uint32_t len;
@@ -220,37 +272,75 @@ static void tl_facts__layers_scan(const TlIndex *idx, TlLayerScan *s, TSNode top
 	ts_tree_cursor_delete(&cur);
 }
 
+static void tl_facts__layers_start(TlLayerScan *s)
+{
+	tl_array_init(&s->todo);
+	tl_array_init(&s->classes);
+	s->dependent = false;
+	s->unknown = false;
+}
+
+static void tl_facts__layers_run(const TlIndex *idx, TlLayerScan *s)
+{
+	for (uint32_t i = 0; i < s->todo.size && !s->dependent; i++)
+		tl_facts__layers_scan(idx, s, s->todo.items[i]);
+}
+
+static void tl_facts__layers_end(TlLayerScan *s)
+{
+	tl_array_release(&s->todo);
+	tl_array_release(&s->classes);
+}
+
 /* A class of another module of the project that holds such layers
  * (`from models.net import Classifier`): its body, and the classes it
  * builds or derives from, scanned in that module, which may in turn look
  * into the modules it imports, at most this many deep. */
 #define TL_LAYERS_NESTING 4
 
-static bool tl_facts__ext_layers(const TlIndex *idx, const char *q)
+static int tl_facts__ext_layers(const TlIndex *idx, const char *q)
 {
 	static _Thread_local int nesting;
 	if (!idx->imports || tl_facts__starts(q, "torch.") || nesting >= TL_LAYERS_NESTING)
-		return false;
+		return TL_LAYER_UNKNOWN;
 	nesting++;
 	tl_facts__ext_enter(idx);
 	TlExtDef d;
-	bool dependent = false;
-	if (tl_facts__ext_def(idx, q, &d) && d.idx != idx && d.func < 0 && d.cls >= 0 &&
-	    d.idx->classes.items[d.cls].is_module) {
+	int kind = TL_LAYER_UNKNOWN;
+	if (tl_facts__ext_def(idx, q, &d) && d.idx != idx && d.func < 0 && d.cls >= 0) {
+		/* Scanned whether or not its module saw it as an nn.Module
+		 * (a base imported from a third module is not seen there): a
+		 * class that is none (a config object) holds no layer. */
 		TlLayerScan s;
-		tl_array_init(&s.todo);
-		tl_array_init(&s.classes);
-		s.dependent = false;
+		tl_facts__layers_start(&s);
 		tl_facts__layers_class(d.idx, &s, d.cls);
-		for (uint32_t i = 0; i < s.todo.size && !s.dependent; i++)
-			tl_facts__layers_scan(d.idx, &s, s.todo.items[i]);
-		dependent = s.dependent;
-		tl_array_release(&s.todo);
-		tl_array_release(&s.classes);
+		tl_facts__layers_run(d.idx, &s);
+		kind = s.dependent ? TL_LAYER_DEPENDENT : s.unknown ? TL_LAYER_UNKNOWN : TL_LAYER_NONE;
+		tl_facts__layers_end(&s);
 	}
 	tl_facts__ext_leave(idx);
 	nesting--;
-	return dependent;
+	return kind;
+}
+
+/* The layers a construction `root` holds: TL_LAYER_DEPENDENT, _NONE
+ * (known to act the same in both modes) or _UNKNOWN. */
+static int tl_facts__layers_of(const TlIndex *idx, TSNode root)
+{
+	if (ts_node_is_null(root))
+		return TL_LAYER_UNKNOWN;
+	TlLayerScan s;
+	tl_facts__layers_start(&s);
+	tl_facts__layers_push(&s, root);
+	tl_facts__layers_run(idx, &s);
+	int kind = s.dependent ? TL_LAYER_DEPENDENT : s.unknown ? TL_LAYER_UNKNOWN : TL_LAYER_NONE;
+	tl_facts__layers_end(&s);
+	return kind;
+}
+
+bool tl_facts__mode_independent(const TlIndex *idx, TSNode root)
+{
+	return tl_facts__layers_of(idx, root) == TL_LAYER_NONE;
 }
 
 bool tl_facts_mode_dependent(const TlIndex *idx, TSNode expr)
@@ -264,15 +354,5 @@ bool tl_facts_mode_dependent(const TlIndex *idx, TSNode expr)
 	tl_buf_release(&path);
 	if (ts_node_is_null(root) || !whole)
 		return false;
-	TlLayerScan s;
-	tl_array_init(&s.todo);
-	tl_array_init(&s.classes);
-	s.dependent = false;
-	tl_facts__layers_push(&s, root);
-	for (uint32_t i = 0; i < s.todo.size && !s.dependent; i++)
-		tl_facts__layers_scan(idx, &s, s.todo.items[i]);
-	bool dependent = s.dependent;
-	tl_array_release(&s.todo);
-	tl_array_release(&s.classes);
-	return dependent;
+	return tl_facts__layers_of(idx, root) == TL_LAYER_DEPENDENT;
 }

@@ -1064,6 +1064,12 @@ bool tl_facts_leaves_eval(const TlIndex *idx, TSNode call)
 		TlBuf path;
 		tl_buf_init(&path);
 		TSNode root = tl_facts__name_root(idx, m, c->func, pos, &path);
+		/* A model known to hold no dropout, batch norm or the like
+		 * trains the same in eval mode. */
+		if (!path.len && !ts_node_is_null(root) && tl_facts__mode_independent(idx, root)) {
+			tl_buf_release(&path);
+			continue;
+		}
 		bool here = steps.size == 0 || ts_node_is_null(root);
 		TlModRef me = { root, path.data ? path.data : (char *)"" };
 		for (uint32_t k = 0; k < steps.size && !here; k++)

@@ -449,3 +449,60 @@ def score_model(net, loader):
     net.eval()
     with torch.no_grad():
         return sum((net(x).argmax(1) == y).sum().item() for x, y in loader)
+
+
+# OK: a model known to hold no dropout, batch norm or other layer that acts
+# differently in eval mode trains the same after `.eval()`: nothing to
+# restore. The same loop over a model with dropout, or over a model built
+# from a module handed in (whose layers are not known), is flagged.
+class PlainMLP(nn.Module):
+    def __init__(self, width):
+        super().__init__()
+        self.layers = nn.Sequential(nn.Linear(width, width), nn.GELU(), nn.Linear(width, 1))
+
+    def forward(self, x):
+        return self.layers(x)
+
+
+class DropMLP(nn.Module):
+    def __init__(self, width):
+        super().__init__()
+        self.layers = nn.Sequential(nn.Linear(width, width), nn.Dropout(0.2), nn.Linear(width, 1))
+
+    def forward(self, x):
+        return self.layers(x)
+
+
+class Headed(nn.Module):
+    def __init__(self, backbone, width):
+        super().__init__()
+        self.backbone = backbone
+        self.head = nn.Linear(width, 1)
+
+    def forward(self, x):
+        return self.head(self.backbone(x))
+
+
+def peek(model, batch):
+    model.eval()
+    with torch.no_grad():
+        return model(batch).mean().item()
+
+
+def fit_plain(train_loader, probe_batch, backbone):
+    plain = PlainMLP(16)
+    drop = DropMLP(16)
+    headed = Headed(backbone, 16)
+    opt = torch.optim.SGD([*plain.parameters(), *drop.parameters(), *headed.parameters()], lr=0.1)
+    for step, (x, y) in enumerate(train_loader):
+        loss = (plain(x) - y).pow(2).mean() + (drop(x) - y).pow(2).mean() + (headed(x) - y).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        if step % 100 == 0:
+            # ok: TL203
+            peek(plain, probe_batch)
+            # expect: TL203
+            peek(drop, probe_batch)
+            # expect: TL203
+            peek(headed, probe_batch)

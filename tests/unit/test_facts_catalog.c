@@ -272,7 +272,7 @@ static void test_leaves_eval(void **state)
 		"def evaluate(net, loader):\n"
 		"    net.eval()\n"
 		"def fit(loader, epochs):\n"
-		"    model = nn.Linear(4, 2)\n"
+		"    model = nn.Sequential(nn.Linear(4, 2), nn.Dropout(0.1))\n"
 		"    teacher = nn.Linear(4, 2)\n"
 		"    opt = torch.optim.SGD(model.parameters(), lr=0.1)\n"
 		"    for epoch in range(epochs):\n"
@@ -291,8 +291,19 @@ static void test_leaves_eval(void **state)
 		"            opt.zero_grad()\n"
 		"            model(x).sum().backward()\n"
 		"            opt.step()\n"
-		"        model.eval()\n");
+		"        model.eval()\n"
+		"def fit_plain(loader, epochs):\n"
+		"    linear = nn.Linear(4, 2)\n"
+		"    opt = torch.optim.SGD(linear.parameters(), lr=0.1)\n"
+		"    for x in loader:\n"
+		"        opt.zero_grad()\n"
+		"        linear(x).sum().backward()\n"
+		"        opt.step()\n"
+		"        evaluate(linear, loader)\n");
 	const TlIndex *idx = &fx->idx;
+	/* A model known to hold no dropout or batch norm trains the same in
+	 * eval mode: nothing to restore. */
+	assert_false(tl_facts_leaves_eval(idx, tl_fixture_node(fx, "evaluate(linear, loader)", 0)));
 	/* Through the helper, its parameter mapped to the trained model. */
 	assert_true(tl_facts_leaves_eval(idx, tl_fixture_node(fx, "evaluate(model, loader)", 0)));
 	/* Never trained: nothing is left in the wrong mode. */

@@ -45,5 +45,5 @@ def main_with_probe(train_loader, probe_batch, epochs=10):
             loss.backward()
             opt.step()
             if step % 200 == 0:
-                # todo-ok: TL203
+                # ok: TL203
                 print(step, probe(model, probe_batch))
