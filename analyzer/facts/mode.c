@@ -1269,10 +1269,30 @@ static bool tl_facts__left_in_train(const TlIndex *idx, TSNode node, int32_t fun
 	return true;
 }
 
+/* True when the program trains something: a call of the file runs a
+ * backward or an optimizer step (itself, through the local functions it
+ * reaches, or in a function of another module it calls), or function
+ * `func` is called from another module of the project, whose training the
+ * file does not show. An evaluation pass is one of a program that trains
+ * (a test comparing two freshly built models is none). */
+static bool tl_facts__program_trains(const TlIndex *idx, int32_t func)
+{
+	const uint32_t trains = TL_EV_BACKWARD | TL_EV_OPT_STEP;
+	for (uint32_t i = 0; i < idx->calls.size; i++) {
+		const TlCall *k = &idx->calls.items[i];
+		if ((k->events | k->callee_events) & trains)
+			return true;
+	}
+	for (uint32_t i = 0; i < idx->funcs.size; i++)
+		if (idx->funcs.items[i].reach_events & trains)
+			return true;
+	return func >= 0 && tl_facts__ext_callers(idx, func) != NULL;
+}
+
 bool tl_facts_left_in_train_mode(const TlIndex *idx, TSNode call)
 {
 	const TlCall *c = tl_index_call_at(idx, tl_index_unparen(call));
-	if (!c || !(c->events & TL_EV_FORWARD))
+	if (!c || !(c->events & TL_EV_FORWARD) || !tl_facts__program_trains(idx, c->func))
 		return false;
 	char *name = tl_facts__forward_subject(idx, c);
 	TSNode subject = tl_facts__called_object(c);
