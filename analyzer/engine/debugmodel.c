@@ -19,6 +19,7 @@
 #include "facts/facts.h"
 #include "syntax/index.h"
 #include "syntax/syms.h"
+#include "project/project.h"
 
 #define TL_DEBUG_USAGE "usage: torchlint debug model FILE[:LINE]\n"
 
@@ -91,13 +92,23 @@ static int tl_debug__model(const char *arg, FILE *out, FILE *err)
 	TSParser *parser = ts_parser_new();
 	ts_parser_set_language(parser, tl_python_language());
 	TSTree *tree = ts_parser_parse_string(parser, NULL, src.text, src.length);
+	/* The file in its project, as the analysis reads it: the modules it
+	 * imports are read for their summaries (the file's own path made
+	 * absolute, as the project's roots are found from its place). */
+	TlProject *project = tl_project_new(NULL);
+	char *abs = realpath(path, NULL);
+	if (abs) {
+		tl_free(src.path);
+		src.path = tl_strdup(abs);
+		free(abs);
+	}
 	TlIndex idx;
-	tl_facts_build(&idx, &src, ts_tree_root_node(tree));
+	tl_facts_build_in(&idx, &src, ts_tree_root_node(tree), NULL, tl_project_imports(project));
 
 	TlBuf b;
 	tl_buf_init(&b);
-	tl_buf_add(&b, "# torchlint debug model: the semantic model of the file, analysed alone (the\n"
-		       "# project's other modules are not read). Each function's summary (the value it\n"
+	tl_buf_add(&b, "# torchlint debug model: the semantic model of the file, read in its project (the\n"
+		       "# modules it imports give their summaries). Each function's summary (the value it\n"
 		       "# returns; +params: its graph follows those parameters), then each call with its\n"
 		       "# qualified name and API table rows, then the value of each name, attribute,\n"
 		       "# subscript and call the interpreter evaluated.\n");
@@ -198,6 +209,7 @@ static int tl_debug__model(const char *arg, FILE *out, FILE *err)
 	fputs(b.data, out);
 	tl_buf_release(&b);
 	tl_index_release(&idx);
+	tl_project_free(project);
 	ts_tree_delete(tree);
 	ts_parser_delete(parser);
 	tl_source_release(&src);

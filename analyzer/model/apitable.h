@@ -71,6 +71,7 @@ enum {
 	TL_APIR_WRAPPER = 1u << 3,
 	TL_APIR_MODE = 1u << 4, /* switches a module's train / eval mode */
 	TL_APIR_GRAD = 1u << 5, /* switches gradient recording */
+	TL_APIR_TUPLE = 1u << 6, /* makes a tuple class: calling what it returns makes a tuple of the arguments */
 };
 
 /* The named sets a name belongs to (the `sets` column, bits): the sets of

@@ -101,7 +101,7 @@ static unsigned tl_in__graph_op(unsigned a, unsigned b)
 }
 
 /* Arithmetic: a tensor if an operand is; history if an operand has it. */
-TlVal tl_in__arith(const TlVal *a, const TlVal *b)
+TlVal tl_in__arith(TlValPool *pool, const TlVal *a, const TlVal *b)
 {
 	bool ta = a->kind == TL_VK_TENSOR || a->kind == TL_VK_PARAMETER;
 	bool tb = b->kind == TL_VK_TENSOR || b->kind == TL_VK_PARAMETER;
@@ -111,7 +111,7 @@ TlVal tl_in__arith(const TlVal *a, const TlVal *b)
 	else if (a->kind == TL_VK_NUMBER && b->kind == TL_VK_NUMBER)
 		r = tl_val_of(TL_VK_NUMBER, TL_VG_NONE);
 	else if (a->kind == TL_VK_CONTAINER && b->kind == TL_VK_CONTAINER)
-		r = tl_val_of(TL_VK_CONTAINER, TL_VG_NONE);
+		return tl_val_join(pool, a, b); /* `losses + [sum(losses)]`: what both hold */
 	else
 		r = tl_val_of(TL_VK_TOP, TL_VG_NONE);
 	r.graph = (uint8_t)tl_in__graph_op(a->graph, b->graph);
@@ -375,6 +375,35 @@ static void tl_in__store_into(In *in, TSNode recv, const TlVal *elem)
 		tl_model__store_attr(in->m, in->cls, p.sel[0], &cont);
 }
 
+/* What a named tuple's class makes of call `n`'s arguments: a tuple of
+ * the positional ones, whose starred ones (`LossTuple(*losses)`) give
+ * their elements (then the positions are not known, the element is). */
+static TlVal tl_in__tuple_of(In *in, TSNode n, const TlVal *args, uint32_t nargs)
+{
+	const TlSyms *sy = in->sy;
+	TlVal c = tl_val_of(TL_VK_CONTAINER, TL_VG_NONE);
+	TSNode al = tl_tree_field(n, sy->f_arguments);
+	uint32_t base = in->kids.size, k = ts_node_is_null(al) ? 0 : tl_in__kids(in, al);
+	int32_t last = -1;
+	bool splat = false;
+	for (uint32_t i = 0; i < k && i < nargs; i++) {
+		TSNode a = in->kids.items[base + i];
+		TSSymbol s = ts_node_symbol(a);
+		if (s == sy->keyword_argument || s == sy->dictionary_splat)
+			continue;
+		TlVal v = args[i];
+		if (s == sy->list_splat) {
+			v = tl_val_element(&in->m->pool, &args[i]);
+			splat = true;
+		}
+		last = tl_val_add_part(&in->m->pool, &c, last, &v);
+	}
+	in->kids.size = base;
+	if (splat)
+		c.parts = -1;
+	return c;
+}
+
 /* The value of call `n`; vals: the receiver's value (for a method call)
  * or the callee's, then the arguments' (positional, then keyword values in
  * source order; `kw` marks which are keywords). */
@@ -510,6 +539,9 @@ static TlVal tl_in__call(In *in, TSNode n, const TlVal *vals, uint32_t nv, const
 		} else if (fn->kind == TL_VK_CLASS && fn->ref >= 0 && fn->mod) {
 			r = tl_in__instance(fn);
 			known = true;
+		} else if (fn->kind == TL_VK_CLASS && (fn->made & TL_VM_TUPLE)) {
+			r = tl_in__tuple_of(in, n, args, nargs);
+			known = true;
 		} else if (fn->kind == TL_VK_MODULE || fn->kind == TL_VK_WRAPPER) {
 			known = tl_in__call_module(in, fn, args, npos, &r);
 			if (!known) {
@@ -581,7 +613,11 @@ static TlVal tl_in__call(In *in, TSNode n, const TlVal *vals, uint32_t nv, const
 	}
 	if (!known && c->qname) {
 		const TlApiRow *q = tl_api_qualified(c->qname);
-		if (q && q->graph == TL_APIG_BREAKS) {
+		if (q && (q->roles & TL_APIR_TUPLE)) {
+			r = tl_val_of(TL_VK_CLASS, TL_VG_NONE);
+			r.made = TL_VM_TUPLE;
+			known = true;
+		} else if (q && q->graph == TL_APIG_BREAKS) {
 			r = tl_val_of(tl_in__api_kind(q->kind), TL_VG_NONE);
 			known = true;
 		} else if (q && q->graph == TL_APIG_MAKES) {
@@ -623,7 +659,7 @@ static TlVal tl_in__call(In *in, TSNode n, const TlVal *vals, uint32_t nv, const
 			TlVal a = args[k];
 			if (k == 0 && a.kind == TL_VK_CONTAINER)
 				a = tl_val_element(&in->m->pool, &args[0]);
-			TlVal t = tl_in__arith(&r, &a);
+			TlVal t = tl_in__arith(&in->m->pool, &r, &a);
 			r.graph = t.graph == TL_VG_BOT ? TL_VG_NONE : t.graph;
 			r.pgraph |= a.pgraph;
 			if (!r.origin)
@@ -1000,10 +1036,10 @@ static TlVal tl_in__compute(In *in, TSNode n, const TlVal *vals, uint32_t nv)
 		return tl_in__call(in, n, vals, nv, kw);
 	}
 	if (s == sy->binary_operator && nv >= 2)
-		return tl_in__arith(&vals[0], &vals[1]);
+		return tl_in__arith(&in->m->pool, &vals[0], &vals[1]);
 	if (s == sy->unary_operator && nv >= 1) {
 		TlVal z = tl_val_of(TL_VK_NUMBER, TL_VG_NONE);
-		return tl_in__arith(&vals[0], &z);
+		return tl_in__arith(&in->m->pool, &vals[0], &z);
 	}
 	if (s == sy->boolean_operator && nv >= 2)
 		return tl_val_join(&in->m->pool, &vals[0], &vals[1]);

@@ -97,7 +97,7 @@ static void tl_in__augment(In *in, TSNode a)
 		TlVal j = tl_val_join(&in->m->pool, &le, &e);
 		v = tl_val_container(&in->m->pool, &j);
 	} else {
-		v = tl_in__arith(&l, &r);
+		v = tl_in__arith(&in->m->pool, &l, &r);
 	}
 	tl_in__bind(in, left, &v);
 }

@@ -54,7 +54,7 @@ typedef struct In {
 } In;
 
 bool tl_in__poll(In *in);
-TlVal tl_in__arith(const TlVal *a, const TlVal *b);
+TlVal tl_in__arith(TlValPool *pool, const TlVal *a, const TlVal *b);
 TlVal tl_in__unbound(In *in, TSNode n);
 void tl_in__bind(In *in, TSNode target, const TlVal *value);
 TlVal tl_in__eval(In *in, TSNode root);

@@ -764,6 +764,13 @@ static TlModel *tl_model__build(const TlIndex *idx, bool quiet)
 	tl_model__components(idx, &order, &starts);
 	m->stats.components = starts.size;
 	m->stats.classes = idx->classes.size;
+	/* Another module's model runs one pass, its own code first: what its
+	 * functions read of its globals (a named tuple, a criterion made at
+	 * module level) is there when they run. */
+	if (quiet) {
+		tl_model__interpret(m, -1);
+		m->globals_ready = true;
+	}
 	for (uint32_t pass = 0; pass < TL_MODEL_PASSES && !m->cut; pass++) {
 		m->changed = false;
 		bool pass_pending = false;
@@ -799,6 +806,8 @@ static TlModel *tl_model__build(const TlIndex *idx, bool quiet)
 		/* The module's own code, last: its globals are what the next
 		 * pass's functions read. */
 		m->pending = false;
+		if (quiet)
+			break;
 		tl_model__interpret(m, -1);
 		pass_pending = pass_pending || m->pending;
 		m->globals_ready = true;

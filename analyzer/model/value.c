@@ -66,9 +66,11 @@ static unsigned tl_val__graph_join(unsigned a, unsigned b)
 		return a;
 	if (a == TL_VG_BOT)
 		return b;
-	if (a == TL_VG_UNKNOWN || b == TL_VG_UNKNOWN)
-		return TL_VG_UNKNOWN;
-	return TL_VG_MAY;
+	/* History on one path, nothing known of the other: history on some
+	 * paths. */
+	if (a == TL_VG_MUST || b == TL_VG_MUST || a == TL_VG_MAY || b == TL_VG_MAY)
+		return TL_VG_MAY;
+	return TL_VG_UNKNOWN;
 }
 
 /* Flat components: equal or one bottom, else the top. */

@@ -44,10 +44,11 @@ typedef enum TlVKind {
 	TL_VK_TOP,
 } TlVKind;
 
-/* Whether a value carries autograd history. BOT < NONE, MUST < MAY < UNKNOWN:
- * MAY is what paths known to differ join to (a loop-carried state made as
- * zeros and then by a forward); UNKNOWN is no evidence at all (a value of
- * an unknown call, a parameter nobody passes). */
+/* Whether a value carries autograd history. BOT below all; NONE and MUST
+ * join to MAY, history on some paths (a loop-carried state made as zeros
+ * and then by a forward), as MUST and UNKNOWN do; UNKNOWN is no evidence
+ * at all (a value of an unknown call, a parameter nobody passes), and NONE
+ * with UNKNOWN stays UNKNOWN. */
 typedef enum TlVGraph {
 	TL_VG_BOT = 0,
 	TL_VG_NONE,    /* no history: a constant, a detached tensor, made under no_grad */
@@ -74,6 +75,9 @@ enum {
 	 * returns: a tuple or dict it may return has an unknown structure
 	 * (its first position is the loss; what follows, statistics). */
 	TL_VM_OPAQUE = 1u << 6,
+	/* A class a named-tuple maker returned (kind class, no ref): calling
+	 * it makes a tuple of the arguments. */
+	TL_VM_TUPLE = 1u << 7,
 	TL_VM_TOP = 0xffffu,
 };
 

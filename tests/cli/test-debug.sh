@@ -52,6 +52,34 @@ has "a builtin that keeps" "$tmp/out" "builtin    builtins.sum: api/api.tsv:$(ro
 has "the function's summary: a tuple" "$tmp/out" "$tmp/t.py:4:1: def step returns container graph=none"
 has "a parameter's value follows the callers" "$tmp/out" "$tmp/t.py:6:33: value \`x\` ⊤ graph=⊥+params(0x2)"
 
+# In its project: a function of another module gives its summary (a loss
+# it returns, through a named tuple), not ⊤.
+mkdir -p "$tmp/proj/pkg"
+touch "$tmp/proj/pyproject.toml" "$tmp/proj/pkg/__init__.py"
+cat >"$tmp/proj/pkg/losses.py" <<'PY'
+from collections import namedtuple
+
+import torch.nn.functional as F
+
+Losses = namedtuple("Losses", ["ce", "total"])
+
+
+def compute(logits, target):
+    ce = F.cross_entropy(logits, target)
+    return Losses(ce, ce * 2)
+PY
+cat >"$tmp/proj/train.py" <<'PY'
+from pkg.losses import compute
+
+
+def run(model, x, y):
+    ce, total = compute(model(x), y)
+    return total
+PY
+run "debug model in a project" 0 "$bin" debug model "$tmp/proj/train.py:5"
+has "the other module's summary reaches the call" "$tmp/out" "value \`compute(model(x), y)\` container graph=none of (tensor graph=must)"
+has "a position of the named tuple" "$tmp/out" "value \`total\` tensor graph=must"
+
 run "a line without calls" 0 "$bin" debug model "$tmp/t.py:3"
 has "says so" "$tmp/out" "# no call starts on line 3"
 

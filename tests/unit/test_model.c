@@ -42,9 +42,13 @@ static void test_graph_joins(void **state)
 	assert_int_equal(j.kind, TL_VK_TENSOR);
 	j = tl_val_join(&p, &bot, &must);
 	assert_true(tl_val_equal(&p, &j, &must));
+	/* history on one path, nothing known of the other: history on some */
 	j = tl_val_join(&p, &must, &top);
-	assert_int_equal(j.graph, TL_VG_UNKNOWN);
+	assert_int_equal(j.graph, TL_VG_MAY);
 	assert_int_equal(j.kind, TL_VK_TOP);
+	/* none on one path, nothing known of the other: nothing known */
+	j = tl_val_join(&p, &none, &top);
+	assert_int_equal(j.graph, TL_VG_UNKNOWN);
 	/* None joins as an optional */
 	TlVal nothing = tl_val_of(TL_VK_NONE, TL_VG_NONE);
 	j = tl_val_join(&p, &nothing, &must);
