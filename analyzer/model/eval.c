@@ -159,6 +159,12 @@ static TlVal tl_in__attr(In *in, const TlVal *obj, int32_t id, const char *name,
 		}
 		return tl_val_of(TL_VK_MODULE, TL_VG_NONE);
 	}
+	/* A field of a tuple or a container (a named tuple's `out.logits`):
+	 * what it holds. */
+	if (obj->kind == TL_VK_CONTAINER) {
+		TlVal e = tl_val_element(&in->m->pool, obj);
+		return tl_val_is_bot(&e) ? tl_in__top() : e;
+	}
 	/* A field of a value (outputs.loss) follows the value's history. */
 	/* A field of a parameter follows the parameter (graph ⊥ plus its bit). */
 	TlVal v = tl_val_of(TL_VK_TOP, (TlVGraph)(obj->graph == TL_VG_BOT && !obj->pgraph ? TL_VG_UNKNOWN : obj->graph));
@@ -314,8 +320,9 @@ static bool tl_in__call_module(In *in, const TlVal *obj, const TlVal *args, uint
 	 * outputs, intermediates, caches): what a module's forward gives
 	 * with gradients on, as a call known only by what it is. */
 	TlVal e = out->kind == TL_VK_CONTAINER ? tl_val_element(&in->m->pool, out) : *out;
-	if (obj->kind != TL_VK_OBJECT && (e.graph == TL_VG_UNKNOWN || (e.graph == TL_VG_BOT && !e.pgraph && !e.pcall &&
-									   e.kind != TL_VK_BOT))) {
+	if (obj->kind != TL_VK_OBJECT &&
+	    (e.graph == TL_VG_UNKNOWN || (e.graph == TL_VG_MAY && e.kind == TL_VK_TOP) ||
+	     (e.graph == TL_VG_BOT && !e.pgraph && !e.pcall && e.kind != TL_VK_BOT))) {
 		*out = tl_val_of(TL_VK_TENSOR, TL_VG_MUST);
 		out->made = TL_VM_OPAQUE | TL_VM_FORWARD;
 	}
@@ -389,12 +396,12 @@ static TlVal tl_in__tuple_of(In *in, TSNode n, const TlVal *args, uint32_t nargs
 	for (uint32_t i = 0; i < k && i < nargs; i++) {
 		TSNode a = in->kids.items[base + i];
 		TSSymbol s = ts_node_symbol(a);
-		if (s == sy->keyword_argument || s == sy->dictionary_splat)
-			continue;
 		TlVal v = args[i];
-		if (s == sy->list_splat) {
+		if (s == sy->list_splat || s == sy->dictionary_splat) {
 			v = tl_val_element(&in->m->pool, &args[i]);
 			splat = true;
+		} else if (s == sy->keyword_argument) {
+			splat = true; /* a field by name: its position is the class's */
 		}
 		last = tl_val_add_part(&in->m->pool, &c, last, &v);
 	}
