@@ -11,7 +11,7 @@ import os
 import re
 import sys
 
-LAYERS = ["base", "syntax", "model", "facts", "rules", "config", "project", "engine", "report", "server", "main"]
+LAYERS = ["base", "syntax", "model", "facts", "rules", "config", "project", "engine", "report", "server", "cli", "main"]
 ROOT = sys.argv[1] if len(sys.argv) > 1 else "analyzer"
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
