@@ -48,6 +48,7 @@ suite "hardening matrix" tests/hardening/matrix.sh ./torchlint
 suite "hardening matrix (asan+ubsan)" tests/hardening/matrix.sh build/torchlint-asan
 suite "determinism (threads, runs, one file alone)" tests/check-determinism.sh ./torchlint
 suite "projects (imports across modules)" tests/cli/test-project.sh ./torchlint
+suite "the model on demand gives what the whole module gives" tests/cli/test-model-demand.sh ./torchlint
 suite "projects (asan+ubsan)" tests/cli/test-project.sh build/torchlint-asan
 suite "new-user paths (config, noqa, SARIF, CLI, fixes)" tests/cli/test-newuser.sh ./torchlint
 suite "new-user paths (asan+ubsan)" tests/cli/test-newuser.sh build/torchlint-asan

@@ -18,6 +18,9 @@
  * and modules a star-import lookup visits for one name. */
 #define TL_MODEL_REEXPORTS 8
 #define TL_MODEL_STAR_MODULES 64
+/* Times a question's components run again for functions reached only
+ * through values (the call graph of the index does not show them). */
+#define TL_MODEL_DEMAND_ROUNDS 4
 
 /* Models being built on this thread, one inside another (an import's). */
 static _Thread_local int tl_model__nesting;
@@ -35,6 +38,14 @@ static void tl_model__release(TlModel *m)
 	tl_scopemap_release(&m->tensor_keys);
 	tl_array_release(&m->funcs);
 	tl_state_release(&m->globals);
+	tl_array_release(&m->order);
+	tl_array_release(&m->starts);
+	for (uint32_t c = 0; c < m->comp_edges.size; c++)
+		tl_array_release(&m->comp_edges.items[c]);
+	tl_array_release(&m->comp_edges);
+	tl_array_release(&m->requested);
+	tl_free(m->comp_of);
+	tl_free(m->comp_done);
 	tl_free(m);
 }
 
@@ -317,8 +328,11 @@ bool tl_model__summary(TlModel *m, const TlIndex *mod, int32_t func, TlVal *out)
 	if (mod == m->idx) {
 		const TlFuncSum *s = &m->funcs.items[func];
 		*out = s->status ? s->ret : tl_val_bot();
-		if (!s->status)
+		if (!s->status) {
 			m->pending = true;
+			if (!m->quiet)
+				tl_array_push(&m->requested, func);
+		}
 		return true;
 	}
 	if (!m->idx->imports)
@@ -625,7 +639,7 @@ static void tl_model__callees(const TlIndex *idx, int32_t v, TlIntArray *out)
 			}
 		}
 	}
-	if (idx->funcs.items[v].cls >= 0)
+	if (v >= 0 && idx->funcs.items[v].cls >= 0)
 		tl_array_push(out, nf + idx->funcs.items[v].cls);
 }
 
@@ -716,9 +730,186 @@ static void tl_model__components(const TlIndex *idx, TlIntArray *order, TlIntArr
 	tl_free(on);
 }
 
+
 /* Passes over the whole module: its code, then every component callees
  * first; another pass when a summary, an attribute or a global rose. */
 #define TL_MODEL_PASSES 3
+
+/* The components of the call graph as a graph of their own: comp_of[node]
+ * and, per component, the components its nodes lead to. */
+static void tl_model__component_graph(TlModel *m)
+{
+	const TlIndex *idx = m->idx;
+	uint32_t nodes = idx->funcs.size + idx->classes.size, nc = m->starts.size;
+	m->comp_of = tl_malloc((nodes ? nodes : 1) * sizeof *m->comp_of);
+	m->comp_done = tl_calloc(nc ? nc : 1, 1);
+	tl_array_init(&m->comp_edges);
+	tl_array_reserve(&m->comp_edges, nc);
+	for (uint32_t c = 0; c < nc; c++) {
+		uint32_t from = (uint32_t)m->starts.items[c];
+		uint32_t to = c + 1 < nc ? (uint32_t)m->starts.items[c + 1] : m->order.size;
+		for (uint32_t k = from; k < to; k++)
+			m->comp_of[m->order.items[k]] = (int32_t)c;
+		TlIntArray e;
+		tl_array_init(&e);
+		m->comp_edges.items[c] = e;
+	}
+	m->comp_edges.size = nc;
+	TlIntArray out;
+	tl_array_init(&out);
+	for (uint32_t v = 0; v < nodes; v++) {
+		tl_model__callees(idx, (int32_t)v, &out);
+		for (uint32_t i = 0; i < out.size; i++) {
+			int32_t w = out.items[i];
+			if (w < 0 || (uint32_t)w >= nodes || m->comp_of[w] == m->comp_of[v])
+				continue;
+			tl_array_push(&m->comp_edges.items[m->comp_of[v]], m->comp_of[w]);
+		}
+	}
+	tl_array_release(&out);
+}
+
+/* Interprets the components marked in `want` (every one when NULL),
+ * callees first, each to a fixpoint; then, with `module_code`, the
+ * module's own code; again while an interpretation read a value not
+ * computed yet and something rose (at most TL_MODEL_PASSES times). */
+static void tl_model__run(TlModel *m, const uint8_t *want, bool module_code)
+{
+	const TlIndex *idx = m->idx;
+	tl_model__nesting++;
+	for (uint32_t pass = 0; pass < TL_MODEL_PASSES && !m->cut; pass++) {
+		m->changed = false;
+		bool pass_pending = false;
+		for (uint32_t c = 0; c < m->starts.size && !m->cut; c++) {
+			if (want && !want[c])
+				continue;
+			uint32_t from = (uint32_t)m->starts.items[c];
+			uint32_t to = c + 1 < m->starts.size ? (uint32_t)m->starts.items[c + 1] : m->order.size;
+			for (uint32_t round = 0; round < TL_MODEL_COMPONENT_ROUNDS && !m->cut; round++) {
+				bool before = m->changed;
+				m->changed = false;
+				m->pending = false;
+				for (uint32_t k = from; k < to && !m->cut; k++)
+					if ((uint32_t)m->order.items[k] < idx->funcs.size) /* not a class's node */
+						tl_model__interpret(m, m->order.items[k]);
+				bool rose = m->changed;
+				m->changed = before || rose;
+				pass_pending = pass_pending || m->pending;
+				/* Another round only when something rose and something read
+				 * was not computed yet (a function that calls nothing of its
+				 * own component is done in one round). */
+				if (!rose || !m->pending)
+					break;
+				if (round + 1 == TL_MODEL_COMPONENT_ROUNDS) {
+					for (uint32_t k = from; k < to; k++) {
+						if ((uint32_t)m->order.items[k] >= idx->funcs.size)
+							continue;
+						TlFuncSum *s = &m->funcs.items[m->order.items[k]];
+						s->ret = tl_val_top();
+					}
+					m->stats.widened++;
+				}
+			}
+		}
+		if (m->quiet)
+			break;
+		/* The module's own code, last: its globals are what the next
+		 * pass's functions read. */
+		if (module_code) {
+			m->pending = false;
+			tl_model__interpret(m, -1);
+			pass_pending = pass_pending || m->pending;
+			m->globals_ready = true;
+		}
+		if (!m->changed || !pass_pending)
+			break;
+	}
+	tl_model__nesting--;
+}
+
+/* Marks in `want` the components reachable from component `c` that are
+ * not done (an explicit stack). */
+static void tl_model__reach(const TlModel *m, int32_t c, uint8_t *want, TlIntArray *stack)
+{
+	tl_array_clear(stack);
+	if (c < 0 || want[c] || m->comp_done[c])
+		return;
+	want[c] = 1;
+	tl_array_push(stack, c);
+	while (stack->size) {
+		int32_t x = tl_array_pop(stack);
+		const TlIntArray *e = &m->comp_edges.items[x];
+		for (uint32_t i = 0; i < e->size; i++) {
+			int32_t y = e->items[i];
+			if (!want[y] && !m->comp_done[y]) {
+				want[y] = 1;
+				tl_array_push(stack, y);
+			}
+		}
+	}
+}
+
+/* Interprets what a question about function `func` (-1: the module's own
+ * code) needs, once: the module's code and the components it reaches the
+ * first time, then the components `func` reaches. A summary read of a
+ * function none of them reached (a call through a value: `model(x)` of a
+ * class made elsewhere) asks for that function's component too, and the
+ * components that read it run again, a bounded number of times. */
+static void tl_model__ensure(TlModel *m, int32_t func)
+{
+	if (m->quiet || m->running)
+		return;
+	const TlIndex *idx = m->idx;
+	uint32_t nc = m->starts.size;
+	bool module_code = !m->module_done;
+	if (!module_code && (func < 0 || m->comp_done[m->comp_of[func]]))
+		return;
+	m->running = true;
+	uint8_t *want = tl_calloc(nc ? nc : 1, 1);
+	TlIntArray stack, seeds;
+	tl_array_init(&stack);
+	tl_array_init(&seeds);
+	if (module_code) {
+		TlIntArray out;
+		tl_array_init(&out);
+		tl_model__callees(idx, -1, &out);
+		for (uint32_t i = 0; i < out.size; i++)
+			if (out.items[i] >= 0 && (uint32_t)out.items[i] < idx->funcs.size + idx->classes.size)
+				tl_array_push(&seeds, m->comp_of[out.items[i]]);
+		tl_array_release(&out);
+	}
+	if (func >= 0)
+		tl_array_push(&seeds, m->comp_of[func]);
+	for (uint32_t round = 0; round < TL_MODEL_DEMAND_ROUNDS && !m->cut; round++) {
+		for (uint32_t i = 0; i < seeds.size; i++)
+			tl_model__reach(m, seeds.items[i], want, &stack);
+		tl_array_clear(&m->requested);
+		tl_model__run(m, want, module_code);
+		if (!m->requested.size)
+			break;
+		/* Functions asked for that none of these reached: theirs, then
+		 * these again. */
+		bool more = false;
+		for (uint32_t i = 0; i < m->requested.size; i++) {
+			int32_t c = m->comp_of[m->requested.items[i]];
+			if (!want[c]) {
+				tl_array_push(&seeds, c);
+				more = true;
+			}
+		}
+		if (!more)
+			break;
+	}
+	for (uint32_t c = 0; c < nc; c++)
+		if (want[c])
+			m->comp_done[c] = 1;
+	m->module_done = true;
+	m->globals_ready = true;
+	tl_free(want);
+	tl_array_release(&stack);
+	tl_array_release(&seeds);
+	m->running = false;
+}
 
 static TlModel *tl_model__build(const TlIndex *idx, bool quiet)
 {
@@ -758,64 +949,23 @@ static TlModel *tl_model__build(const TlIndex *idx, bool quiet)
 	tl_model__backprop(m);
 	tl_model__declare(m);
 	tl_model__keys(m);
-	TlIntArray order, starts;
-	tl_array_init(&order);
-	tl_array_init(&starts);
-	tl_model__components(idx, &order, &starts);
-	m->stats.components = starts.size;
+	tl_model__components(idx, &m->order, &m->starts);
+	tl_model__component_graph(m);
+	m->stats.components = m->starts.size;
 	m->stats.classes = idx->classes.size;
-	/* Another module's model runs one pass, its own code first: what its
-	 * functions read of its globals (a named tuple, a criterion made at
-	 * module level) is there when they run. */
 	if (quiet) {
+		/* Another module's model runs one pass, its own code first: what
+		 * its functions read of its globals (a named tuple, a criterion
+		 * made at module level) is there when they run. */
 		tl_model__interpret(m, -1);
 		m->globals_ready = true;
+		tl_model__run(m, NULL, false);
+	} else if (getenv("TORCHLINT_MODEL_WHOLE")) {
+		/* The whole module at once (a check of the demand-driven mode). */
+		tl_model__run(m, NULL, true);
+		memset(m->comp_done, 1, m->starts.size);
+		m->module_done = true;
 	}
-	for (uint32_t pass = 0; pass < TL_MODEL_PASSES && !m->cut; pass++) {
-		m->changed = false;
-		bool pass_pending = false;
-		for (uint32_t c = 0; c < starts.size && !m->cut; c++) {
-			uint32_t from = (uint32_t)starts.items[c];
-			uint32_t to = c + 1 < starts.size ? (uint32_t)starts.items[c + 1] : order.size;
-			for (uint32_t round = 0; round < TL_MODEL_COMPONENT_ROUNDS && !m->cut; round++) {
-				bool before = m->changed;
-				m->changed = false;
-				m->pending = false;
-				for (uint32_t k = from; k < to && !m->cut; k++)
-					if ((uint32_t)order.items[k] < idx->funcs.size) /* not a class's node */
-						tl_model__interpret(m, order.items[k]);
-				bool rose = m->changed;
-				m->changed = before || rose;
-				pass_pending = pass_pending || m->pending;
-				/* Another round only when something rose and something read
-				 * was not computed yet (a function that calls nothing of its
-				 * own component is done in one round). */
-				if (!rose || !m->pending)
-					break;
-				if (round + 1 == TL_MODEL_COMPONENT_ROUNDS) {
-					for (uint32_t k = from; k < to; k++) {
-						if ((uint32_t)order.items[k] >= idx->funcs.size)
-							continue;
-						TlFuncSum *s = &m->funcs.items[order.items[k]];
-						s->ret = tl_val_top();
-					}
-					m->stats.widened++;
-				}
-			}
-		}
-		/* The module's own code, last: its globals are what the next
-		 * pass's functions read. */
-		m->pending = false;
-		if (quiet)
-			break;
-		tl_model__interpret(m, -1);
-		pass_pending = pass_pending || m->pending;
-		m->globals_ready = true;
-		if (!m->changed || !pass_pending || m->quiet)
-			break;
-	}
-	tl_array_release(&order);
-	tl_array_release(&starts);
 	tl_model__nesting--;
 	m->building = false;
 	return m;
@@ -844,6 +994,7 @@ bool tl_model_value(const TlIndex *idx, TSNode expr, TlVal *out)
 	expr = tl_index_unparen(expr);
 	if (!m || ts_node_is_null(expr))
 		return false;
+	tl_model__ensure((TlModel *)m, tl_index_func_of(idx, expr)); /* computed on demand: no answer changes */
 	int32_t at;
 	if (!tl_scopemap_get(&m->vals, ts_node_start_byte(expr), ts_node_end_byte(expr), &at))
 		return false;
@@ -854,7 +1005,10 @@ bool tl_model_value(const TlIndex *idx, TSNode expr, TlVal *out)
 bool tl_model_returns(const TlIndex *idx, int32_t func, TlVal *out)
 {
 	const TlModel *m = tl_model_of(idx);
-	if (!m || func < 0 || (uint32_t)func >= m->funcs.size || !m->funcs.items[func].status)
+	if (!m || func < 0 || (uint32_t)func >= m->funcs.size)
+		return false;
+	tl_model__ensure((TlModel *)m, func); /* computed on demand: no answer changes */
+	if (!m->funcs.items[func].status)
 		return false;
 	*out = m->funcs.items[func].ret;
 	return true;

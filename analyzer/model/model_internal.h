@@ -56,6 +56,16 @@ struct TlModel {
 	/* Another module's model, built for its summaries: no expression's
 	 * value is recorded, and one pass is run. */
 	bool quiet;
+	/* The call graph's components (model.c), kept for the file's own
+	 * model, which is interpreted on demand: what a question's function
+	 * reaches, once. */
+	TlIntArray order, starts;
+	int32_t *comp_of;        /* per node (function, then class) */
+	TlIntLists comp_edges;   /* per component: the components it leads to */
+	uint8_t *comp_done;      /* per component: interpreted */
+	bool module_done;        /* the module's own code interpreted */
+	bool running;            /* an interpretation is under way */
+	TlIntArray requested;    /* functions whose summary was read before they ran */
 	/* Grammar symbols tl_syms() does not name, looked up once per model:
 	 * try_statement, finally_clause, match_statement, case_clause, slice,
 	 * concatenated_string. */
