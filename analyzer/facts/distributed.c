@@ -5,6 +5,7 @@
  * tl_facts_wrapped_module (the module inside a wrapper, reached around it),
  * tl_facts_optimizer_before_shard (an optimizer built before FSDP replaced its parameters),
  * tl_facts_wrapped_by (a wrapper itself, not reached across exclusive branches). */
+#include "model/model.h"
 #include "facts/internal.h"
 
 /* ---- gradient accumulation and DDP ------------------------------------------------------- */
@@ -363,7 +364,7 @@ bool tl_facts_backward_through(const TlIndex *idx, TSNode call, TlWrapper kind)
 	if (!c || !(c->events & TL_EV_BACKWARD))
 		return false;
 	int budget = TL_FACTS_BUDGET;
-	return tl_facts__through(idx, tl_facts__backward_subject(idx, c), kind, 0, &budget);
+	return tl_facts__through(idx, tl_model_backward_subject(idx, c), kind, 0, &budget);
 }
 
 /* True when `e` is the module a wrapper of `kind` holds: `ddp.module` on a

@@ -315,7 +315,6 @@ bool tl_facts__scaler_disabled(const TlIndex *idx, TSNode expr);
 const TlCall *tl_facts__producer(const TlIndex *idx, TSNode expr, int depth);
 int tl_facts__call_made(const TlIndex *idx, const TlCall *c);
 TSNode tl_facts__backward_tensor(const TlIndex *idx, const TlCall *c);
-TSNode tl_facts__backward_subject(const TlIndex *idx, const TlCall *c);
 bool tl_facts__mentions(const TlIndex *idx, TSNode n, const TlNames *names);
 void tl_facts__names_release(TlNames *names);
 bool tl_facts__upcast(const TlIndex *idx, TSNode call);

@@ -539,34 +539,6 @@ bool tl_facts_is_forward(const TlIndex *idx, const TlCall *c)
 
 /* ---- graph tensors: the semantic model's answer ----------------------------------- */
 
-/* The node whose value a backward call consumes. */
-TSNode tl_facts__backward_subject(const TlIndex *idx, const TlCall *c)
-{
-	const TlSyms *sy = tl_syms();
-	TSNode none = { 0 };
-	if (!(c->events & TL_EV_BACKWARD))
-		return none;
-	if (!c->receiver.id)
-		return tl_facts__arg(c->node, 0);
-	TSNode r = tl_index_unparen(c->receiver);
-	if (ts_node_symbol(r) == sy->call) { /* scaler.scale(loss).backward() */
-		const TlCall *inner = tl_index_call_at(idx, r);
-		if (inner && inner->method && strcmp(inner->method, "scale") == 0)
-			return tl_facts__arg(r, 0);
-		return r;
-	}
-	if (c->qname && strcmp(c->qname, "torch.autograd.backward") == 0)
-		return tl_facts__arg(c->node, 0);
-	if (c->recv_name) {
-		char low[128];
-		tl_facts__lower(tl_facts__last(c->recv_name), low, sizeof low);
-		if (strstr(low, "accelerator") || strstr(low, "fabric") || strstr(low, "engine") ||
-		    strcmp(low, "self") == 0 || strcmp(low, "trainer") == 0)
-			return tl_facts__arg(c->node, 0);
-	}
-	return r;
-}
-
 /* The model's answer (model/model.h): 1 history, 0 none, -1 not known
  * (not evaluated, may or may not, or only through the function's
  * parameters). */

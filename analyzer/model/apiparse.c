@@ -56,22 +56,29 @@ const char *tl_api_dtype_name(unsigned dtype)
 	return dtype < TL_API__N(tl_api__dtypes) ? tl_api__dtypes[dtype] : "?";
 }
 
-void tl_api_roles_format(unsigned roles, char *buf, size_t cap)
+/* Writes the names of the bits set in `bits` ("loss,forward"), or "-",
+ * into `buf` (`cap` bytes, NUL-terminated, cut if short). */
+static void tl_api__bits_format(uint32_t bits, const char *const *names, size_t n, char *buf, size_t cap)
 {
 	size_t used = 0;
 	if (!cap)
 		return;
 	buf[0] = '\0';
-	for (size_t i = 0; i < TL_API__N(tl_api__roles); i++) {
-		if (!(roles & (1u << i)))
+	for (size_t i = 0; i < n; i++) {
+		if (!(bits & (1u << i)))
 			continue;
-		int n = snprintf(buf + used, cap - used, "%s%s", used ? "," : "", tl_api__roles[i]);
-		if (n < 0 || (size_t)n >= cap - used)
+		int k = snprintf(buf + used, cap - used, "%s%s", used ? "," : "", names[i]);
+		if (k < 0 || (size_t)k >= cap - used)
 			return;
-		used += (size_t)n;
+		used += (size_t)k;
 	}
 	if (!used)
 		snprintf(buf, cap, "-");
+}
+
+void tl_api_roles_format(unsigned roles, char *buf, size_t cap)
+{
+	tl_api__bits_format(roles, tl_api__roles, TL_API__N(tl_api__roles), buf, cap);
 }
 
 const char *tl_api_set_name(unsigned bit)
@@ -81,20 +88,7 @@ const char *tl_api_set_name(unsigned bit)
 
 void tl_api_sets_format(uint32_t sets, char *buf, size_t cap)
 {
-	size_t used = 0;
-	if (!cap)
-		return;
-	buf[0] = '\0';
-	for (size_t i = 0; i < TL_API__N(tl_api__sets); i++) {
-		if (!(sets & (1u << i)))
-			continue;
-		int n = snprintf(buf + used, cap - used, "%s%s", used ? "," : "", tl_api__sets[i]);
-		if (n < 0 || (size_t)n >= cap - used)
-			return;
-		used += (size_t)n;
-	}
-	if (!used)
-		snprintf(buf, cap, "-");
+	tl_api__bits_format(sets, tl_api__sets, TL_API__N(tl_api__sets), buf, cap);
 }
 
 size_t tl_api_row_bound(const char *text, size_t len)

@@ -353,10 +353,12 @@ bool tl_model__summary(TlModel *m, const TlIndex *mod, int32_t func, TlVal *out)
 /* What a backward call consumes: `loss` of `loss.backward()`,
  * `scaler.scale(loss).backward()`, `accelerator.backward(loss)`,
  * `torch.autograd.backward(loss)`. */
-static TSNode tl_model__backward_subject(const TlIndex *idx, const TlCall *c)
+TSNode tl_model_backward_subject(const TlIndex *idx, const TlCall *c)
 {
 	const TlSyms *sy = tl_syms();
 	TSNode none = { 0 };
+	if (!(c->events & TL_EV_BACKWARD))
+		return none;
 	TSNode args = tl_tree_field(c->node, sy->f_arguments);
 	TSNode a0 = !ts_node_is_null(args) && ts_node_named_child_count(args) ? ts_node_named_child(args, 0) : none;
 	if (!c->receiver.id)
@@ -480,7 +482,7 @@ static void tl_model__backprop(TlModel *m)
 		const TlCall *c = &idx->calls.items[i];
 		if (!(c->events & TL_EV_BACKWARD))
 			continue;
-		TSNode subj = tl_index_unparen(tl_model__backward_subject(idx, c));
+		TSNode subj = tl_index_unparen(tl_model_backward_subject(idx, c));
 		TlPath p;
 		if (ts_node_is_null(subj) || !tl_path_of(&m->names, idx, subj, &p))
 			continue;
@@ -566,7 +568,7 @@ static void tl_model__keys(TlModel *m)
 		if (torch_fn || (c->events & TL_EV_LOSS))
 			tl_model__keys_in(m, tl_tree_field(c->node, sy->f_arguments));
 		if (c->events & TL_EV_BACKWARD)
-			tl_model__keys_in(m, tl_model__backward_subject(idx, c));
+			tl_model__keys_in(m, tl_model_backward_subject(idx, c));
 	}
 }
 

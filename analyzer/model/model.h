@@ -63,6 +63,11 @@ const TlValPool *tl_model_pool(const TlModel *m);
  * it has none (no such function, or its module's model was cut). */
 bool tl_model_returns(const TlIndex *idx, int32_t func, TlVal *out);
 
+/* What backward call `c` consumes: `loss` of `loss.backward()`,
+ * `scaler.scale(loss).backward()`, `accelerator.backward(loss)`,
+ * `torch.autograd.backward(loss)`; null for a call that is no backward. */
+TSNode tl_model_backward_subject(const TlIndex *idx, const TlCall *c);
+
 /* True when a bound of the work budget cut the module's interpretation:
  * its answers are then partial (values not reached stay unevaluated). */
 bool tl_model_cut(const TlModel *m);
