@@ -52,6 +52,19 @@ class Memory(unittest.TestCase):
         self.assertEqual(x["graph_nodes_per_iter"][-1], 0)
         self.assertEqual(f["signal"], x["signal"])  # same losses: the cost is memory only
 
+    def test_TL106_kept_outputs_pin_saved_activations_every_iteration(self):
+        f, x = variants("TL106")
+        held = f["saved_bytes_per_iter"]
+        # A loop that trains nothing: each kept output adds its forward's
+        # saved activations, the same bytes every iteration.
+        steps = {b - a for a, b in zip(held, held[1:])}
+        self.assertEqual(len(steps), 1)
+        self.assertGreater(steps.pop(), 0)
+        self.assertEqual(len(set(x["saved_bytes_per_iter"])), 1)  # constant: the latest output's only
+        self.assertGreater(f["graph_nodes_growth_per_iter"], 0)
+        self.assertEqual(x["graph_nodes_per_iter"][-1], 0)
+        self.assertEqual(f["signal"], x["signal"])  # the same features: the cost is memory only
+
     def test_TL102_eval_forward_saves_activations(self):
         f, x = variants("TL102")
         self.assertGreater(f["saved_bytes_peak"], 0)
