@@ -2,6 +2,10 @@
  * fan-out budget, dotted names, what a binding holds, parameters and their call sites.
  *
  * Owns: no fact of its own. */
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+
 #include "model/apitable.h"
 #include "facts/internal.h"
 
@@ -15,6 +19,26 @@ bool tl_facts__in(const char *s, const char *const *set, size_t n)
 		if (strcmp(s, set[i]) == 0)
 			return true;
 	return false;
+}
+
+bool tl_facts__checking_model(void)
+{
+	static _Atomic int check = -1;
+	if (check < 0)
+		check = getenv("TORCHLINT_CHECK_MODEL") != NULL;
+	return check > 0;
+}
+
+void tl_facts__model_differs(const TlIndex *idx, TSNode n, const char *question, int walk, int model)
+{
+	if (walk == model)
+		return;
+	TSPoint at = ts_node_start_point(n);
+	uint32_t len = 0;
+	const char *t = tl_index_text(idx, n, &len);
+	fprintf(stderr, "model differs: %s:%u:%u %s walk=%d model=%d `%.*s`\n",
+		idx->src && idx->src->path ? idx->src->path : "?", at.row + 1, at.column + 1, question, walk,
+		model, (int)(len > 60 ? 60 : len), t ? t : "");
 }
 
 /* The same bound for the questions that fan out over call sites (the

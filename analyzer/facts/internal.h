@@ -80,6 +80,14 @@ bool tl_facts__module_element(const TlIndex *idx, TSNode sub);
  * Caller frees; NULL when there is none. */
 char *tl_facts__mode_name(const TlIndex *idx, TSNode expr);
 TSNode tl_facts__element_source(const TlIndex *idx, TSNode id, const TlBinding *b);
+/* The differential mode of a family moving onto the model
+ * (TORCHLINT_CHECK_MODEL=1, docs/development.md): true when it is on. A
+ * predicate that answers from the model then also runs the walk it
+ * replaces and reports each difference with tl_facts__model_differs
+ * ("model differs: FILE:LINE:COL QUESTION walk=W model=M `TEXT`" on
+ * standard error). */
+bool tl_facts__checking_model(void);
+void tl_facts__model_differs(const TlIndex *idx, TSNode n, const char *question, int walk, int model);
 void tl_facts__fan_begin(void);
 void tl_facts__fan_end(void);
 bool tl_facts__fan_step(void);
