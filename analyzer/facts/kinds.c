@@ -363,14 +363,19 @@ bool tl_facts__is_wrapper(const char *q)
 }
 
 /* The module that call `c` (the node `call`) hands back unchanged:
- * `m.to(device)`, `m.train()` -> m; with `wrappers`, also `DDP(m)` and
- * `torch.compile(m)` -> m. A null node otherwise. */
+ * `m.to(device)`, `m.train()` -> m, or a copy of: `copy.deepcopy(m)` -> m;
+ * with `wrappers`, also `DDP(m)` and `torch.compile(m)` -> m. A null node
+ * otherwise. */
 TSNode tl_facts__module_through(const TlCall *c, TSNode call, bool wrappers)
 {
 	TSNode none = { 0 };
 	if (c->receiver.id && IN(c->method, tl_facts__same_module))
 		return c->receiver;
 	if (wrappers && c->qname && tl_facts__is_wrapper(c->qname))
+		return tl_facts__arg(call, 0);
+	/* copy.deepcopy(m): a module of m's class with m's layers. */
+	const TlApiRow *r = c->qname ? tl_api_qualified(c->qname) : NULL;
+	if (r && (r->roles & TL_APIR_COPY))
 		return tl_facts__arg(call, 0);
 	return none;
 }

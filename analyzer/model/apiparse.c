@@ -18,7 +18,7 @@ static const char *const tl_api__kinds[] = {
 };
 static const char *const tl_api__devices[] = { "-", "keeps", "host", "accelerator" };
 static const char *const tl_api__dtypes[] = { "-", "keeps", "half", "float32", "float64", "integer", "bool" };
-static const char *const tl_api__roles[] = { "loss", "forward", "factory", "wrapper", "mode", "grad", "tuple" };
+static const char *const tl_api__roles[] = { "loss", "forward", "factory", "wrapper", "mode", "grad", "tuple", "copy" };
 /* In the order of the TL_APIS_* bits. */
 static const char *const tl_api__sets[] = {
 	"tensor-factory", "random-factory", "tensor-from-data", "deprecated-amp", "cpu-amp",
@@ -202,7 +202,7 @@ static bool tl_api__roles_parse(TlApiErr *e, uint32_t line, TlApiField f, uint8_
 		if (r < 0)
 			return tl_api__fail(e, line,
 					    "unknown role '%.*s' (roles are '-' or a comma-separated set of: "
-					    "loss, forward, factory, wrapper, mode, grad, tuple)",
+					    "loss, forward, factory, wrapper, mode, grad, tuple, copy)",
 					    (int)(one.n > 64 ? 64 : one.n), one.s);
 		if (*out & (1u << r))
 			return tl_api__fail(e, line, "role '%s' given twice", tl_api__roles[r]);

@@ -72,6 +72,7 @@ enum {
 	TL_APIR_MODE = 1u << 4, /* switches a module's train / eval mode */
 	TL_APIR_GRAD = 1u << 5, /* switches gradient recording */
 	TL_APIR_TUPLE = 1u << 6, /* makes a tuple class: calling what it returns makes a tuple of the arguments */
+	TL_APIR_COPY = 1u << 7,  /* returns a copy of its first argument: of the same class, holding the same structure */
 };
 
 /* The named sets a name belongs to (the `sets` column, bits): the sets of

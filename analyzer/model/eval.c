@@ -624,6 +624,9 @@ static TlVal tl_in__call(In *in, TSNode n, const TlVal *vals, uint32_t nv, const
 			r = tl_val_of(TL_VK_CLASS, TL_VG_NONE);
 			r.made = TL_VM_TUPLE;
 			known = true;
+		} else if (q && (q->roles & TL_APIR_COPY) && npos >= 1) {
+			r = args[0]; /* copy.deepcopy(net): a net of the same class */
+			known = true;
 		} else if (q && q->graph == TL_APIG_BREAKS) {
 			r = tl_val_of(tl_in__api_kind(q->kind), TL_VG_NONE);
 			known = true;

@@ -270,6 +270,12 @@ static void test_embedded_table(void **state)
 	assert_int_equal(tl_api_qualified("torch.nn.Parameter")->kind, TL_APIK_TENSOR);
 	assert_true(tl_api_qualified("torch.nn.functional.cross_entropy")->roles & TL_APIR_LOSS);
 	assert_true(tl_api_qualified("torch.compile")->roles & TL_APIR_WRAPPER);
+	/* Copies: a module of the copied one's class. */
+	assert_int_equal(tl_api_qualified("copy.deepcopy")->roles, TL_APIR_COPY);
+	assert_int_equal(tl_api_qualified("copy.copy")->roles, TL_APIR_COPY);
+	char copy_roles[64];
+	tl_api_roles_format(TL_APIR_COPY | TL_APIR_TUPLE, copy_roles, sizeof copy_roles);
+	assert_string_equal(copy_roles, "tuple,copy");
 	assert_true(tl_api_any("torch.optim.AdamW")->sets & TL_APIS_ADAPTIVE_OPTIMIZER);
 	assert_true(tl_api_any("Lion")->sets & TL_APIS_ADAPTIVE_OPTIMIZER);
 	assert_null(tl_api_any("torch.optim.SGD"));
