@@ -430,7 +430,44 @@ static bool tl_facts__unwrapped_by_call(const TlIndex *idx, const TlCall *c, TlW
 	return w.found;
 }
 
+/* The model's wrapper bits (TlVal.wrap) of each TlWrapper. */
+static unsigned tl_facts__wrap_bits(TlWrapper kind)
+{
+	switch (kind) {
+	case TL_WRAP_DDP: return TL_VW_DDP;
+	case TL_WRAP_FSDP: return TL_VW_FSDP;
+	case TL_WRAP_PREFIXED: return TL_VW_DDP | TL_VW_DATA_PARALLEL | TL_VW_COMPILED;
+	case TL_WRAP_DATA_PARALLEL: return TL_VW_DDP | TL_VW_DATA_PARALLEL;
+	case TL_WRAP_COMPILED: return TL_VW_COMPILED;
+	}
+	return 0;
+}
+
+/* The model's answer: 1 when `e`'s value is a wrapper of `kind` (with
+ * `inner`: the module read through one), 0 when it is not, -1 when the
+ * model has no value for it. */
+static int tl_facts__model_wrapped(const TlIndex *idx, TSNode e, TlWrapper kind, bool inner)
+{
+	TlVal v;
+	if (!tl_model_value(idx, e, &v))
+		return -1;
+	if (!(v.wrap & tl_facts__wrap_bits(kind)))
+		return 0;
+	return inner ? v.kind != TL_VK_WRAPPER : v.kind == TL_VK_WRAPPER;
+}
+
+static bool tl_facts__walk_wrapped_module(const TlIndex *idx, TSNode e, TlWrapper kind);
+
 bool tl_facts_wrapped_module(const TlIndex *idx, TSNode e, TlWrapper kind)
+{
+	int now = tl_facts__model_wrapped(idx, e, kind, true);
+	if (tl_facts__checking_model())
+		tl_facts__model_differs(idx, e, "wrapped-module", tl_facts__walk_wrapped_module(idx, e, kind),
+					now == 1);
+	return now == 1;
+}
+
+static bool tl_facts__walk_wrapped_module(const TlIndex *idx, TSNode e, TlWrapper kind)
 {
 	const TlSyms *sy = tl_syms();
 	int budget = TL_FACTS_BUDGET;
@@ -567,8 +604,12 @@ bool tl_facts_optimizer_before_shard(const TlIndex *idx, TSNode ctor)
 
 bool tl_facts_wrapped_by(const TlIndex *idx, TSNode e, TlWrapper kind)
 {
-	int budget = TL_FACTS_BUDGET;
-	return tl_facts__wrapped(idx, e, kind, 0, &budget);
+	int now = tl_facts__model_wrapped(idx, e, kind, false);
+	if (tl_facts__checking_model()) {
+		int budget = TL_FACTS_BUDGET;
+		tl_facts__model_differs(idx, e, "wrapped-by", tl_facts__wrapped(idx, e, kind, 0, &budget), now == 1);
+	}
+	return now == 1;
 }
 
 /* ---- files that run distributed training ------------------------------------------- */

@@ -6,6 +6,7 @@
  * tl_facts_in_module_code (code a module's methods run),
  * tl_facts_forward_records_graph (a forward of a module without parameters
  * on inputs that require no grad records none). */
+#include "model/model.h"
 #include "facts/internal.h"
 
 
@@ -796,7 +797,27 @@ static bool tl_facts__wrapper_binding(const TlIndex *idx, const TlBinding *b)
 	return false;
 }
 
+static bool tl_facts__walk_wrapper_module(const TlIndex *idx, TSNode expr);
+
 bool tl_facts_is_wrapper_module(const TlIndex *idx, TSNode expr)
+{
+	/* The model answers; a value it does not know (a parameter nobody
+	 * passes, a name it did not reach) is judged by its name. */
+	TlVal v;
+	int now;
+	if (tl_model_value(idx, expr, &v) && v.kind != TL_VK_TOP && v.kind != TL_VK_BOT) {
+		now = v.kind == TL_VK_WRAPPER;
+	} else {
+		char *name = tl_facts__dotted(idx, expr);
+		now = name && tl_facts__wrapper_name(name);
+		tl_free(name);
+	}
+	if (tl_facts__checking_model())
+		tl_facts__model_differs(idx, expr, "wrapper-module", tl_facts__walk_wrapper_module(idx, expr), now);
+	return now;
+}
+
+static bool tl_facts__walk_wrapper_module(const TlIndex *idx, TSNode expr)
 {
 	expr = tl_index_unparen(expr);
 	const TlBinding *b = tl_index_resolve_node(idx, expr);

@@ -107,9 +107,15 @@ enum {
 	/* A call that returns a module in eval mode (the libraries' loaders
 	 * of pretrained weights call `eval()` on it). */
 	TL_APIS_EVAL_MODE = 1u << 20,
+	/* A wrapper (role wrapper) of that kind: DistributedDataParallel,
+	 * FullyShardedDataParallel, DataParallel, torch.compile. */
+	TL_APIS_WRAP_DDP = 1u << 21,
+	TL_APIS_WRAP_FSDP = 1u << 22,
+	TL_APIS_WRAP_DATA_PARALLEL = 1u << 23,
+	TL_APIS_WRAP_COMPILED = 1u << 24,
 };
 /* How many sets there are. */
-#define TL_API_SET_COUNT 21
+#define TL_API_SET_COUNT 25
 
 typedef struct TlApiRow {
 	const char *name; /* the name without its `.` or `builtins.` (borrowed, not NUL-terminated) */

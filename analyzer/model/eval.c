@@ -152,12 +152,17 @@ static TlVal tl_in__attr(In *in, const TlVal *obj, int32_t id, const char *name,
 			return v;
 	}
 	if (obj->kind == TL_VK_WRAPPER && strcmp(buf, "module") == 0) {
+		/* The module inside: marked with the wrappers it was read
+		 * through (`ddp.module` bypasses DDP's hooks). */
+		TlVal inner = tl_val_of(TL_VK_MODULE, TL_VG_NONE);
 		if (obj->elem >= 0) {
-			TlVal inner = in->m->pool.vals.items[obj->elem];
+			inner = in->m->pool.vals.items[obj->elem];
 			inner.next = -1;
-			return inner;
+			if (inner.kind == TL_VK_TOP || inner.kind == TL_VK_BOT)
+				inner.kind = TL_VK_MODULE;
 		}
-		return tl_val_of(TL_VK_MODULE, TL_VG_NONE);
+		inner.wrap |= obj->wrap;
+		return inner;
 	}
 	/* A field of a tuple or a container (a named tuple's `out.logits`):
 	 * what it holds. */
@@ -295,6 +300,8 @@ static bool tl_in__call_function(In *in, const TlVal *fv, const TlVal *args, uin
 				 TlVal *out)
 {
 	TlVal ret;
+	if (fv->mod == (const void *)in->idx)
+		tl_model__ctx_note(in->m, fv->ref, in->site, args, nargs, shift);
 	if (!tl_model__summary(in->m, (const TlIndex *)fv->mod, fv->ref, &ret))
 		return false;
 	*out = tl_in__apply(in, &ret, args, nargs, shift);
@@ -414,11 +421,43 @@ static TlVal tl_in__tuple_of(In *in, TSNode n, const TlVal *args, uint32_t nargs
 /* The value of call `n`; vals: the receiver's value (for a method call)
  * or the callee's, then the arguments' (positional, then keyword values in
  * source order; `kw` marks which are keywords). */
+/* A value that is a module or stands for one (a wrapper, an instance of a
+ * class of the project, a criterion). */
+static bool tl_in__module_like(const TlVal *v)
+{
+	return v->kind == TL_VK_MODULE || v->kind == TL_VK_WRAPPER || v->kind == TL_VK_OBJECT ||
+	       v->kind == TL_VK_CRITERION;
+}
+
+/* What a call of wrapper row `w` (role wrapper: DDP(model), torch.compile(model))
+ * makes: a wrapper of the kinds its sets say, holding its first argument
+ * (read back through `.module`). */
+static TlVal tl_in__wrapper(In *in, const TlApiRow *w, const TlVal *args, uint32_t npos)
+{
+	TlVal r = tl_val_of(TL_VK_WRAPPER, TL_VG_NONE);
+	if (w->sets & TL_APIS_WRAP_DDP)
+		r.wrap |= TL_VW_DDP;
+	if (w->sets & TL_APIS_WRAP_FSDP)
+		r.wrap |= TL_VW_FSDP;
+	if (w->sets & TL_APIS_WRAP_DATA_PARALLEL)
+		r.wrap |= TL_VW_DATA_PARALLEL;
+	if (w->sets & TL_APIS_WRAP_COMPILED)
+		r.wrap |= TL_VW_COMPILED;
+	if (npos >= 1) {
+		/* What the wrapper runs: its module's forward. */
+		r.ref = args[0].ref;
+		r.mod = args[0].mod;
+		r.elem = tl_val_pool_add(&in->m->pool, args[0]);
+	}
+	return r;
+}
+
 static TlVal tl_in__call(In *in, TSNode n, const TlVal *vals, uint32_t nv, const bool *kw)
 {
 	const TlCall *c = tl_index_call_at(in->idx, n);
 	if (!c || nv == 0)
 		return tl_in__top();
+	in->site = ts_node_start_byte(n) + 1;
 	const TlVal *fn = &vals[0];
 	const TlVal *args = vals + 1;
 	uint32_t nargs = nv - 1, npos = 0;
@@ -441,6 +480,12 @@ static TlVal tl_in__call(In *in, TSNode n, const TlVal *vals, uint32_t nv, const
 				av = *sv;
 				have_av = true;
 			}
+		}
+		if (!have_av && c->method && recv->kind == TL_VK_WRAPPER && tl_in__is(c->method, "module")) {
+			/* `ddp.module(x)`: the module inside, called around the wrapper. */
+			av = tl_in__attr(in, recv, -1, "module", 6);
+			tl_in__record(in, c->callee, &av);
+			have_av = true;
 		}
 		if (!have_av && c->method) {
 			int32_t id = tl_path_intern(&in->m->names, c->method, strlen(c->method));
@@ -504,7 +549,10 @@ static TlVal tl_in__call(In *in, TSNode n, const TlVal *vals, uint32_t nv, const
 				break;
 			case TL_APIG_KEEPS:
 				r = *recv;
-				if (row->kind)
+				/* `model.to(device)`, `ddp.train()`: a module's
+				 * methods that hand the module back keep its kind
+				 * (the row's kind is what a tensor's give). */
+				if (row->kind && !tl_in__module_like(recv))
 					r.kind = (uint8_t)tl_in__api_kind(row->kind);
 				r.elem = r.parts = -1;
 				if (r.kind == TL_VK_CONTAINER)
@@ -620,7 +668,11 @@ static TlVal tl_in__call(In *in, TSNode n, const TlVal *vals, uint32_t nv, const
 	}
 	if (!known && c->qname) {
 		const TlApiRow *q = tl_api_qualified(c->qname);
-		if (q && (q->roles & TL_APIR_TUPLE)) {
+		const TlApiRow *w = q ? q : tl_api_any(c->qname);
+		if (w && (w->roles & TL_APIR_WRAPPER)) {
+			r = tl_in__wrapper(in, w, args, npos);
+			known = true;
+		} else if (q && (q->roles & TL_APIR_TUPLE)) {
 			r = tl_val_of(TL_VK_CLASS, TL_VG_NONE);
 			r.made = TL_VM_TUPLE;
 			known = true;
@@ -682,18 +734,9 @@ static TlVal tl_in__call(In *in, TSNode n, const TlVal *vals, uint32_t nv, const
 		if (last && last[1] >= 'A' && last[1] <= 'Z') {
 			size_t l = strlen(last + 1);
 			bool loss = l > 4 && strcmp(last + 1 + l - 4, "Loss") == 0;
-			bool wrap = strcmp(last + 1, "DataParallel") == 0;
-			r = tl_val_of(loss ? TL_VK_CRITERION : wrap ? TL_VK_WRAPPER : TL_VK_MODULE, TL_VG_NONE);
-			if (wrap && npos >= 1)
-				r.elem = tl_val_pool_add(&in->m->pool, args[0]);
+			r = tl_val_of(loss ? TL_VK_CRITERION : TL_VK_MODULE, TL_VG_NONE);
 			known = true;
 		}
-	}
-	if (!known && c->qname && tl_in__is(c->qname, "torch.nn.parallel.DistributedDataParallel")) {
-		r = tl_val_of(TL_VK_WRAPPER, TL_VG_NONE);
-		if (npos >= 1)
-			r.elem = tl_val_pool_add(&in->m->pool, args[0]);
-		known = true;
 	}
 	/* optimizer.step(closure) hands back what the closure returns. */
 	if (!known && c->arg_target >= 0 && (c->events & TL_EV_OPT_STEP) && tl_in__is(c->method, "step")) {

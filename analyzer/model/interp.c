@@ -529,6 +529,14 @@ static void tl_in__enter(In *in, const TlFunc *fn)
 			else
 				v.graph = TL_VG_UNKNOWN;
 			v.made = TL_VM_PARAMS;
+			/* What every caller hands it: a module, a wrapper, an optimizer. */
+			TlVal ctx;
+			if (tl_model__ctx_param(in->m, in->func, i, &ctx)) {
+				v.kind = ctx.kind;
+				v.wrap = ctx.wrap;
+				v.ref = ctx.ref;
+				v.mod = ctx.mod;
+			}
 		}
 		tl_state_set(&in->st, &p, &v);
 	}

@@ -42,6 +42,7 @@ typedef struct In {
 	TlArray(TlVal) vs;
 	TlArray(TlState) snaps; /* comprehensions' saved states */
 	TlVal ret;
+	uint32_t site;    /* the call being evaluated: its start byte + 1 (entry contexts) */
 	bool returned;
 	bool stop;
 	/* Children of nodes, read once each with a walk of the subtrees (the

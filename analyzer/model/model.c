@@ -36,6 +36,8 @@ static void tl_model__release(TlModel *m)
 	tl_scopemap_release(&m->backprop);
 	tl_scopemap_release(&m->declared);
 	tl_scopemap_release(&m->tensor_keys);
+	tl_scopemap_release(&m->ctx_vals);
+	tl_scopemap_release(&m->ctx_seen);
 	tl_array_release(&m->funcs);
 	tl_state_release(&m->globals);
 	tl_array_release(&m->order);
@@ -880,8 +882,16 @@ static void tl_model__ensure(TlModel *m, int32_t func)
 				tl_array_push(&seeds, m->comp_of[out.items[i]]);
 		tl_array_release(&out);
 	}
-	if (func >= 0)
+	if (func >= 0) {
 		tl_array_push(&seeds, m->comp_of[func]);
+		/* Its callers, for its parameters' entry contexts. */
+		TlIntArray callers;
+		tl_array_init(&callers);
+		tl_model__ctx_callers(m, func, &callers);
+		for (uint32_t i = 0; i < callers.size; i++)
+			tl_array_push(&seeds, m->comp_of[callers.items[i]]);
+		tl_array_release(&callers);
+	}
 	for (uint32_t round = 0; round < TL_MODEL_DEMAND_ROUNDS && !m->cut; round++) {
 		for (uint32_t i = 0; i < seeds.size; i++)
 			tl_model__reach(m, seeds.items[i], want, &stack);
@@ -932,6 +942,8 @@ static TlModel *tl_model__build(const TlIndex *idx, bool quiet)
 	tl_scopemap_init(&m->backprop);
 	tl_scopemap_init(&m->declared);
 	tl_scopemap_init(&m->tensor_keys);
+	tl_scopemap_init(&m->ctx_vals);
+	tl_scopemap_init(&m->ctx_seen);
 	tl_state_init(&m->globals);
 	tl_array_init(&m->funcs);
 	tl_array_reserve(&m->funcs, idx->funcs.size);
@@ -1033,6 +1045,15 @@ void tl_model_describe(const TlValPool *p, const TlVal *v, TlBuf *out)
 		tl_buf_addf(out, " device=%s", tl_val_device_name(v->device));
 	if (v->dtype != TL_VT_TOP && v->dtype != TL_VT_BOT)
 		tl_buf_addf(out, " dtype=%s", tl_val_dtype_name(v->dtype));
+	if (v->wrap) {
+		static const char *const wraps[] = { "ddp", "fsdp", "data-parallel", "compiled" };
+		tl_buf_add(out, " wrap=");
+		for (unsigned i = 0, first = 1; i < 4; i++)
+			if (v->wrap & (1u << i)) {
+				tl_buf_addf(out, "%s%s", first ? "" : ",", wraps[i]);
+				first = 0;
+			}
+	}
 	if (v->kind == TL_VK_CONTAINER && v->elem >= 0 && (uint32_t)v->elem < p->vals.size) {
 		stack[1] = &p->vals.items[v->elem];
 		tl_buf_addf(out, " of (%s graph=%s", tl_val_kind_name(stack[1]->kind),

@@ -29,6 +29,7 @@ typedef struct TlFuncSum {
 	TlVal ret;       /* the join of its returns (pgraph: the parameters it follows) */
 	uint8_t status;  /* 0: not interpreted yet, 1: interpreted at least once */
 	bool returns;    /* some return statement hands back a value */
+	uint16_t ctx_sites; /* its call sites interpreted (context.c) */
 	int8_t generator; /* its text yields: 1, not: 0, not looked at yet: -1 */
 } TlFuncSum;
 
@@ -42,6 +43,8 @@ struct TlModel {
 	TlScopeMap declared; /* (class, interned name) -> 1: a `self.name` some method binds */
 	TlScopeMap tensor_keys; /* (0, interned key text) -> 1: a string key the module uses as a tensor */
 	TlArray(TlFuncSum) funcs;
+	TlScopeMap ctx_vals; /* (function, parameter) -> pool index: what every call site hands it (context.c) */
+	TlScopeMap ctx_seen; /* (function, call start byte + 1) -> 1: a call site interpreted */
 	TlState globals;     /* the module's own names after its code ran */
 	TlModelStats stats;
 	bool cut;            /* a bound stopped the interpretation */
@@ -113,6 +116,22 @@ void tl_model__store_attr(TlModel *m, int32_t cls, int32_t name, const TlVal *v)
  * tensor: `out["loss"].backward()`, `F.mse_loss(out["y"], t)`,
  * `out["feat"].detach()`. */
 bool tl_model__tensor_key(const TlModel *m, const TlIndex *idx, TSNode key);
+/* context.c: entry contexts. The parameters a context is kept for. */
+#define TL_MODEL_CTX_PARAMS 16
+/* Notes a call of function `func` of m's module at call site `site` (its
+ * start byte + 1) with the positional arguments `args` (`shift`: the
+ * parameters before them, a method's `self`). */
+void tl_model__ctx_note(TlModel *m, int32_t func, uint32_t site, const TlVal *args, uint32_t nargs,
+			uint32_t shift);
+/* What every call site of `func` hands its parameter `i`, once every call
+ * site was interpreted and nothing else can call it: a value of kind
+ * module, wrapper, object, optimizer, scaler or criterion; false when
+ * there is none. */
+bool tl_model__ctx_param(const TlModel *m, int32_t func, uint32_t i, TlVal *out);
+/* The functions whose calls reach `func` through the call sites the index
+ * knows (callers, their callers, ...), each once, into `out`: what a
+ * question about `func` interprets for its entry contexts. */
+void tl_model__ctx_callers(const TlModel *m, int32_t func, TlIntArray *out);
 /* Records the value of the expression spanning [start, end). */
 void tl_model__record(TlModel *m, uint32_t start, uint32_t end, const TlVal *v);
 

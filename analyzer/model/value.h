@@ -81,6 +81,15 @@ enum {
 	TL_VM_TOP = 0xffffu,
 };
 
+/* Kinds of wrapper (TlVal.wrap), from the API table's sets wrap-ddp,
+ * wrap-fsdp, wrap-data-parallel, wrap-compiled. */
+enum {
+	TL_VW_DDP = 1u << 0,           /* DistributedDataParallel */
+	TL_VW_FSDP = 1u << 1,          /* FullyShardedDataParallel */
+	TL_VW_DATA_PARALLEL = 1u << 2, /* DataParallel (one process) */
+	TL_VW_COMPILED = 1u << 3,      /* torch.compile's OptimizedModule */
+};
+
 /* The number of tuple positions a container keeps (more are joined into
  * its element value) and how deep containers nest (deeper: the top). */
 #define TL_VAL_PARTS 8
@@ -95,6 +104,10 @@ typedef struct TlVal {
 	/* In a summary: the value is (also) what calling parameter i returns,
 	 * for each bit i set (`loss = closure()` of a step(closure)). */
 	uint16_t pcall;
+	/* TL_VW_* bits: of a wrapper (kind wrapper), the kinds of wrapper it
+	 * is; of a module read through a wrapper's `.module`, the kinds of
+	 * wrapper it was read through (`ddp.module`). Joined as a set. */
+	uint8_t wrap;
 	int32_t elem;    /* a container's element value: an index into the pool, or -1 */
 	int32_t parts;   /* its first tuple position (a pool index, chained by `next`), or -1 */
 	int32_t next;    /* in the pool: the next tuple position, or -1 */

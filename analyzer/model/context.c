@@ -1,0 +1,119 @@
+/* Entry contexts: what every known call site of a function hands each of
+ * its parameters (docs/semantic-model.md, "Summaries and how they
+ * compose"). A summary says what a function returns as a function of its
+ * parameters; the kind of value a parameter is (a module, a wrapper of
+ * one, an optimizer) comes from its callers: the join of the arguments at
+ * every call site of the module, once each site was interpreted, and
+ * only for a function nothing else can call (it is not referenced other
+ * than by a call). A context that rises asks for another pass, so that
+ * the function runs again with it.
+ *
+ * Owns: TlModel.ctx_vals, TlModel.ctx_seen, TlFuncSum.ctx_sites. */
+#include "model/model_internal.h"
+
+#include <string.h>
+
+#include "base/alloc.h"
+
+/* The parts of an argument an entry context keeps: what the value is, not
+ * its history (a parameter's history stays symbolic, TlVal.pgraph). */
+static TlVal tl_model__ctx_part(const TlVal *arg)
+{
+	TlVal v = tl_val_of((TlVKind)arg->kind, TL_VG_NONE);
+	switch (arg->kind) {
+	case TL_VK_MODULE:
+	case TL_VK_WRAPPER:
+	case TL_VK_OBJECT:
+	case TL_VK_OPTIMIZER:
+	case TL_VK_SCALER:
+	case TL_VK_CRITERION:
+		v.wrap = arg->wrap;
+		v.ref = arg->ref;
+		v.mod = arg->mod;
+		v.elem = -1;
+		return v;
+	default:
+		/* Tensors, containers, numbers: their context is part of the
+		 * call-site states to come; here they say nothing. */
+		return tl_val_top();
+	}
+}
+
+void tl_model__ctx_note(TlModel *m, int32_t func, uint32_t site, const TlVal *args, uint32_t nargs,
+			uint32_t shift)
+{
+	if (m->quiet || func < 0 || (uint32_t)func >= m->idx->funcs.size || !site)
+		return;
+	const TlFunc *fn = &m->idx->funcs.items[func];
+	TlFuncSum *s = &m->funcs.items[func];
+	int32_t dummy;
+	if (!tl_scopemap_get(&m->ctx_seen, (uint32_t)func, site, &dummy)) {
+		/* Only the call sites the index knows count (a closure that
+		 * `optimizer.step(closure)` runs is called from no site of
+		 * them): every one of them must be seen. */
+		bool known = false;
+		for (uint32_t k = 0; k < fn->call_sites.size && !known; k++)
+			known = ts_node_start_byte(m->idx->calls.items[fn->call_sites.items[k]].node) + 1 == site;
+		if (!known)
+			return;
+		tl_scopemap_put(&m->ctx_seen, (uint32_t)func, site, 1);
+		s->ctx_sites++;
+		m->changed = m->pending = true;
+	}
+	for (uint32_t i = shift; i < fn->params.size && i < TL_MODEL_CTX_PARAMS; i++) {
+		TlVal part = i - shift < nargs ? tl_model__ctx_part(&args[i - shift]) : tl_val_top();
+		int32_t at;
+		if (!tl_scopemap_get(&m->ctx_vals, (uint32_t)func, i, &at)) {
+			tl_scopemap_put(&m->ctx_vals, (uint32_t)func, i, tl_val_pool_add(&m->pool, part));
+			m->changed = m->pending = true;
+			continue;
+		}
+		TlVal old = m->pool.vals.items[at];
+		TlVal j = tl_val_join(&m->pool, &old, &part);
+		if (!tl_val_equal(&m->pool, &old, &j)) {
+			m->pool.vals.items[at] = j;
+			m->changed = m->pending = true;
+		}
+	}
+}
+
+bool tl_model__ctx_param(const TlModel *m, int32_t func, uint32_t i, TlVal *out)
+{
+	if (m->quiet || func < 0 || (uint32_t)func >= m->idx->funcs.size || i >= TL_MODEL_CTX_PARAMS)
+		return false;
+	const TlFunc *fn = &m->idx->funcs.items[func];
+	const TlFuncSum *s = &m->funcs.items[func];
+	if (fn->escapes || !fn->call_sites.size || s->ctx_sites < fn->call_sites.size)
+		return false;
+	int32_t at;
+	if (!tl_scopemap_get(&m->ctx_vals, (uint32_t)func, i, &at))
+		return false;
+	*out = m->pool.vals.items[at];
+	return out->kind != TL_VK_TOP && out->kind != TL_VK_BOT;
+}
+
+void tl_model__ctx_callers(const TlModel *m, int32_t func, TlIntArray *out)
+{
+	const TlIndex *idx = m->idx;
+	tl_array_clear(out);
+	if (func < 0 || (uint32_t)func >= idx->funcs.size)
+		return;
+	uint8_t *seen = tl_calloc(idx->funcs.size, 1);
+	TlIntArray stack;
+	tl_array_init(&stack);
+	seen[func] = 1;
+	tl_array_push(&stack, func);
+	while (stack.size) {
+		const TlFunc *fn = &idx->funcs.items[tl_array_pop(&stack)];
+		for (uint32_t k = 0; k < fn->call_sites.size; k++) {
+			int32_t g = idx->calls.items[fn->call_sites.items[k]].func;
+			if (g < 0 || seen[g])
+				continue;
+			seen[g] = 1;
+			tl_array_push(out, g);
+			tl_array_push(&stack, g);
+		}
+	}
+	tl_array_release(&stack);
+	tl_free(seen);
+}
