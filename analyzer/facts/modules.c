@@ -805,7 +805,9 @@ bool tl_facts_is_wrapper_module(const TlIndex *idx, TSNode expr)
 	 * passes, a name it did not reach) is judged by its name. */
 	TlVal v;
 	int now;
-	if (tl_model_value(idx, expr, &v) && v.kind != TL_VK_TOP && v.kind != TL_VK_BOT) {
+	if (tl_model_value(idx, expr, &v) && v.kind == TL_VK_TOP && v.wrap) {
+		now = 1; /* a wrapper on some path (`self.net = DataParallel(self.net)` under a test) */
+	} else if (tl_model_value(idx, expr, &v) && v.kind != TL_VK_TOP && v.kind != TL_VK_BOT) {
 		now = v.kind == TL_VK_WRAPPER;
 	} else {
 		char *name = tl_facts__dotted(idx, expr);

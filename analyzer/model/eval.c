@@ -445,9 +445,17 @@ static TlVal tl_in__wrapper(In *in, const TlApiRow *w, const TlVal *args, uint32
 		r.wrap |= TL_VW_COMPILED;
 	if (npos >= 1) {
 		/* What the wrapper runs: its module's forward. */
-		r.ref = args[0].ref;
-		r.mod = args[0].mod;
-		r.elem = tl_val_pool_add(&in->m->pool, args[0]);
+		TlVal held = args[0];
+		/* What it wraps is a module, whatever the code showed of it
+		 * (`DDP(model.to(rank))` of a parameter). */
+		if (!tl_in__module_like(&held)) {
+			held = tl_val_of(TL_VK_MODULE, TL_VG_NONE);
+			held.made = args[0].made;
+			held.pgraph = args[0].pgraph;
+		}
+		r.ref = held.ref;
+		r.mod = held.mod;
+		r.elem = tl_val_pool_add(&in->m->pool, held);
 	}
 	return r;
 }

@@ -76,6 +76,20 @@ void tl_model__store_attr(TlModel *m, int32_t cls, int32_t name, const TlVal *v)
 	nv.next = -1;
 	if (tl_scopemap_get(&m->attrs, (uint32_t)cls, (uint32_t)name, &at)) {
 		TlVal old = m->pool.vals.items[at];
+		/* Wrapped in place (`self.model = DDP(self.model)` in a setup
+		 * method): from then on the attribute holds the wrapper, which
+		 * holds what the attribute held; a store of the module again,
+		 * or of the same wrapper around the wrapper, leaves it so. */
+		const TlVal *ne = nv.kind == TL_VK_WRAPPER && nv.elem >= 0 ? &m->pool.vals.items[nv.elem] : NULL;
+		const TlVal *oe = old.kind == TL_VK_WRAPPER && old.elem >= 0 ? &m->pool.vals.items[old.elem] : NULL;
+		if (ne && old.kind != TL_VK_WRAPPER && tl_val_equal(&m->pool, ne, &old)) {
+			m->changed = true;
+			tl_scopemap_put(&m->attrs, (uint32_t)cls, (uint32_t)name, tl_val_pool_add(&m->pool, nv));
+			return;
+		}
+		if (oe && (tl_val_equal(&m->pool, oe, &nv) ||
+			   (ne && nv.wrap == old.wrap && tl_val_equal(&m->pool, ne, &old))))
+			return;
 		TlVal j = tl_val_join(&m->pool, &old, &nv);
 		if (tl_val_equal(&m->pool, &old, &j))
 			return;
