@@ -133,6 +133,8 @@ static bool tl_in__plain_attr(const char *t, uint32_t len)
 	return false;
 }
 
+static bool tl_in__module_like(const TlVal *v);
+
 /* The value of attribute `name` (interned `id`) of a value `obj`. */
 static TlVal tl_in__attr(In *in, const TlVal *obj, int32_t id, const char *name, uint32_t len)
 {
@@ -158,8 +160,12 @@ static TlVal tl_in__attr(In *in, const TlVal *obj, int32_t id, const char *name,
 		if (obj->elem >= 0) {
 			inner = in->m->pool.vals.items[obj->elem];
 			inner.next = -1;
-			if (inner.kind == TL_VK_TOP || inner.kind == TL_VK_BOT)
+			/* a module, whatever the code showed of what was wrapped
+			 * (`DDP(model.to(rank))` of a parameter reads as a tensor) */
+			if (!tl_in__module_like(&inner)) {
 				inner.kind = TL_VK_MODULE;
+				inner.elem = inner.parts = -1;
+			}
 		}
 		inner.wrap |= obj->wrap;
 		return inner;
@@ -445,17 +451,9 @@ static TlVal tl_in__wrapper(In *in, const TlApiRow *w, const TlVal *args, uint32
 		r.wrap |= TL_VW_COMPILED;
 	if (npos >= 1) {
 		/* What the wrapper runs: its module's forward. */
-		TlVal held = args[0];
-		/* What it wraps is a module, whatever the code showed of it
-		 * (`DDP(model.to(rank))` of a parameter). */
-		if (!tl_in__module_like(&held)) {
-			held = tl_val_of(TL_VK_MODULE, TL_VG_NONE);
-			held.made = args[0].made;
-			held.pgraph = args[0].pgraph;
-		}
-		r.ref = held.ref;
-		r.mod = held.mod;
-		r.elem = tl_val_pool_add(&in->m->pool, held);
+		r.ref = args[0].ref;
+		r.mod = args[0].mod;
+		r.elem = tl_val_pool_add(&in->m->pool, args[0]);
 	}
 	return r;
 }

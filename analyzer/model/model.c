@@ -69,6 +69,17 @@ void tl_model__record(TlModel *m, uint32_t start, uint32_t end, const TlVal *v)
 	tl_scopemap_put(&m->vals, start, end, tl_val_pool_add(&m->pool, nv));
 }
 
+/* True when `a` and `b` are the same value as far as a wrap in place
+ * needs: equal, or the same parameter or instance read twice (a read of
+ * an attribute may say less of its graph than the store did). */
+static bool tl_model__same_value(const TlValPool *p, const TlVal *a, const TlVal *b)
+{
+	if (tl_val_equal(p, a, b))
+		return true;
+	return a->kind != TL_VK_WRAPPER && b->kind != TL_VK_WRAPPER && a->kind != TL_VK_CONTAINER &&
+	       a->pgraph == b->pgraph && a->ref == b->ref && a->mod == b->mod && (a->pgraph || a->ref >= 0);
+}
+
 void tl_model__store_attr(TlModel *m, int32_t cls, int32_t name, const TlVal *v)
 {
 	int32_t at;
@@ -82,13 +93,13 @@ void tl_model__store_attr(TlModel *m, int32_t cls, int32_t name, const TlVal *v)
 		 * or of the same wrapper around the wrapper, leaves it so. */
 		const TlVal *ne = nv.kind == TL_VK_WRAPPER && nv.elem >= 0 ? &m->pool.vals.items[nv.elem] : NULL;
 		const TlVal *oe = old.kind == TL_VK_WRAPPER && old.elem >= 0 ? &m->pool.vals.items[old.elem] : NULL;
-		if (ne && old.kind != TL_VK_WRAPPER && tl_val_equal(&m->pool, ne, &old)) {
+		if (ne && old.kind != TL_VK_WRAPPER && tl_model__same_value(&m->pool, ne, &old)) {
 			m->changed = true;
 			tl_scopemap_put(&m->attrs, (uint32_t)cls, (uint32_t)name, tl_val_pool_add(&m->pool, nv));
 			return;
 		}
-		if (oe && (tl_val_equal(&m->pool, oe, &nv) ||
-			   (ne && nv.wrap == old.wrap && tl_val_equal(&m->pool, ne, &old))))
+		if (oe && (tl_model__same_value(&m->pool, oe, &nv) ||
+			   (ne && nv.wrap == old.wrap && tl_model__same_value(&m->pool, ne, &old))))
 			return;
 		TlVal j = tl_val_join(&m->pool, &old, &nv);
 		if (tl_val_equal(&m->pool, &old, &j))

@@ -336,6 +336,65 @@ static void test_no_torch_no_refinement(void **state)
 	tl_fixture_free(fx);
 }
 
+/* Wrappers are what the API table says (role wrapper, sets wrap-*), hold
+ * what they wrap, and hand it back through `.module`; a parameter is what
+ * every call site of the module hands it (entry contexts), and only
+ * then; a setup method that wraps an attribute in place leaves it wrapped. */
+static void test_wrappers_and_entry_contexts(void **state)
+{
+	(void)state;
+	TlFixture *fx = tl_fixture_new(
+		"import torch\n"
+		"import torch.nn as nn\n"
+		"from torch.nn.parallel import DistributedDataParallel as DDP\n"
+		"class Net(nn.Module):\n"
+		"    def forward(self, x):\n"
+		"        return x\n"
+		"def step(model, x):\n"
+		"    return model.module(x)\n"
+		"def either(model, x):\n"
+		"    return model(x)\n"
+		"class Trainer:\n"
+		"    def __init__(self, net):\n"
+		"        self.net = net\n"
+		"    def wrap(self):\n"
+		"        self.net = DDP(self.net)\n"
+		"    def save(self):\n"
+		"        return self.net\n"
+		"def main(x):\n"
+		"    ddp = DDP(Net().to(0))\n"
+		"    fast = torch.compile(Net())\n"
+		"    moved = ddp.cuda()\n"
+		"    step(ddp, x)\n"
+		"    step(moved, x)\n"
+		"    either(ddp, x)\n"
+		"    either(Net(), x)\n"
+		"    t = Trainer(Net())\n");
+	TlVal d = value_after(fx, "ddp = ", "DDP(Net().to(0))");
+	assert_int_equal(d.kind, TL_VK_WRAPPER);
+	assert_int_equal(d.wrap, TL_VW_DDP);
+	TlVal f = value_after(fx, "fast = ", "torch.compile(Net())");
+	assert_int_equal(f.kind, TL_VK_WRAPPER);
+	assert_int_equal(f.wrap, TL_VW_COMPILED);
+	/* a module's method that hands the module back keeps the wrapper */
+	assert_int_equal(value_after(fx, "moved = ", "ddp.cuda()").kind, TL_VK_WRAPPER);
+	/* both call sites of step() hand it a DDP wrapper: inside, model is
+	 * one, and model.module the module read through it */
+	TlVal p = value_after(fx, "return model.module", "model");
+	assert_int_equal(p.kind, TL_VK_WRAPPER);
+	TlVal in = value_after(fx, "return model.module", "model.module");
+	assert_int_equal(in.kind, TL_VK_MODULE);
+	assert_int_equal(in.wrap, TL_VW_DDP);
+	/* either() is handed a wrapper at one site and a module at the other:
+	 * no wrapper inside */
+	TlVal e = value_after(fx, "return model(x)", "model");
+	assert_true(e.kind != TL_VK_WRAPPER);
+	/* wrapped in place by a method: the attribute holds the wrapper */
+	TlVal w = value_after(fx, "return self.net", "self.net");
+	assert_int_equal(w.kind, TL_VK_WRAPPER);
+	tl_fixture_free(fx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -350,6 +409,7 @@ int main(void)
 		cmocka_unit_test(test_summaries),
 		cmocka_unit_test(test_backward_refines),
 		cmocka_unit_test(test_no_torch_no_refinement),
+		cmocka_unit_test(test_wrappers_and_entry_contexts),
 	};
 	return cmocka_run_group_tests_name("model", tests, NULL, NULL);
 }
