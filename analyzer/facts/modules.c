@@ -762,84 +762,22 @@ static bool tl_facts__wrapper_name(const char *name)
 	return strstr(low, "remote") || strstr(low, "ddp");
 }
 
-/* True when the value held by binding `b` is a wrapper module. */
-static bool tl_facts__wrapper_binding(const TlIndex *idx, const TlBinding *b)
-{
-	const TlSyms *sy = tl_syms();
-	if (b->kind != TL_BIND_ASSIGN)
-		return tl_facts__wrapper_name(b->name); /* a parameter, a loop target: the name hints */
-	TSNode expr = tl_facts__held(idx, b);
-	for (int depth = 0; depth <= TL_FACTS_DEPTH; depth++) {
-		expr = tl_index_unparen(expr);
-		if (ts_node_is_null(expr))
-			return false;
-		TSSymbol s = ts_node_symbol(expr);
-		if (s == sy->identifier || s == sy->attribute) {
-			const TlBinding *nb = tl_index_resolve_node(idx, expr);
-			if (!nb || nb->kind != TL_BIND_ASSIGN)
-				return false;
-			expr = tl_facts__held(idx, nb);
-			continue;
-		}
-		if (s != sy->call)
-			return false;
-		const TlCall *c = tl_index_call_at(idx, expr);
-		if (!c)
-			return false;
-		TSNode through = tl_facts__module_through(c, expr, false);
-		if (!ts_node_is_null(through)) {
-			expr = through;
-			continue;
-		}
-		return c->qname && (tl_facts__is_wrapper(c->qname) || tl_facts__ends(c->qname, "RemoteModule") ||
-				    tl_facts__ends(c->qname, "FullyShardedDataParallel"));
-	}
-	return false;
-}
-
-static bool tl_facts__walk_wrapper_module(const TlIndex *idx, TSNode expr);
-
 bool tl_facts_is_wrapper_module(const TlIndex *idx, TSNode expr)
 {
-	/* The model answers; a value it does not know (a parameter nobody
-	 * passes, a name it did not reach) is judged by its name. */
+	/* The model answers: a wrapper, or a value that is one on some path
+	 * (`self.net = DataParallel(self.net)` under a test). A value it does
+	 * not know (a parameter nobody in the module passes, a name it did not
+	 * reach) is judged by its name. */
 	TlVal v;
-	int now;
-	if (tl_model_value(idx, expr, &v) && v.kind == TL_VK_TOP && v.wrap) {
-		now = 1; /* a wrapper on some path (`self.net = DataParallel(self.net)` under a test) */
-	} else if (tl_model_value(idx, expr, &v) && v.kind != TL_VK_TOP && v.kind != TL_VK_BOT) {
-		now = v.kind == TL_VK_WRAPPER;
-	} else {
-		char *name = tl_facts__dotted(idx, expr);
-		now = name && tl_facts__wrapper_name(name);
-		tl_free(name);
-	}
-	if (tl_facts__checking_model())
-		tl_facts__model_differs(idx, expr, "wrapper-module", tl_facts__walk_wrapper_module(idx, expr), now);
-	return now;
-}
-
-static bool tl_facts__walk_wrapper_module(const TlIndex *idx, TSNode expr)
-{
-	expr = tl_index_unparen(expr);
-	const TlBinding *b = tl_index_resolve_node(idx, expr);
-	if (!b) {
-		char *name = tl_facts__dotted(idx, expr);
-		bool yes = name && tl_facts__wrapper_name(name);
-		tl_free(name);
-		return yes;
-	}
-	if (b->cls >= 0 && !b->class_body && strncmp(b->name, "self.", 5) == 0) {
-		/* self.model: wrapped in some method (`self.model = DDP(self.model)`). */
-		for (uint32_t i = 0; i < idx->bindings.size; i++) {
-			const TlBinding *o = &idx->bindings.items[i];
-			if (o->cls == b->cls && !o->class_body && strcmp(o->name, b->name) == 0 &&
-			    tl_facts__wrapper_binding(idx, o))
-				return true;
-		}
-		return false;
-	}
-	return tl_facts__wrapper_binding(idx, b);
+	bool known = tl_model_value(idx, expr, &v);
+	if (known && v.kind == TL_VK_TOP && v.wrap)
+		return true;
+	if (known && v.kind != TL_VK_TOP && v.kind != TL_VK_BOT)
+		return v.kind == TL_VK_WRAPPER;
+	char *name = tl_facts__dotted(idx, expr);
+	bool yes = name && tl_facts__wrapper_name(name);
+	tl_free(name);
+	return yes;
 }
 
 /* ---- code a module runs ------------------------------------------------------------ */
