@@ -736,6 +736,21 @@ static void tl_index__leave(TlWalker *w, unsigned entered)
 		w->pending.size--;
 }
 
+/* Counts the anonymous leaves the walk passed over since the last node as
+ * a full walk would: each one a node (the preorder numbers of the nodes
+ * after them, TlIndexNode.ordinal, stay those of a full walk) and one poll
+ * of the file's bound (its steps stay those of a full walk). True when the
+ * bound is hit. */
+static bool tl_index__pass_tokens(TlIndex *idx, TlTreeWalk *tw)
+{
+	for (; tw->skipped; tw->skipped--) {
+		if (tl_bound_poll())
+			return true;
+		idx->node_count++;
+	}
+	return false;
+}
+
 static void tl_index__walk(TlIndex *idx, TSNode root, const uint8_t *collect)
 {
 	TlWalker w;
@@ -760,15 +775,23 @@ static void tl_index__walk(TlIndex *idx, TSNode root, const uint8_t *collect)
 	for (size_t i = 0; collect && i < sizeof parts / sizeof *parts; i++)
 		if ((collect[parts[i] >> 3] >> (parts[i] & 7)) & 1)
 			skip_strings = false;
+	/* Anonymous leaves (punctuation, keywords) hold nothing the index
+	 * records: the walk passes over them, counting them, unless the
+	 * queries start at one. */
+	bool tokens = false;
+	const TSLanguage *lang = tl_python_language();
+	for (uint32_t s = 0, n = ts_language_symbol_count(lang); collect && s < n && !tokens; s++)
+		tokens = ((collect[s >> 3] >> (s & 7)) & 1) &&
+			 ts_language_symbol_type(lang, (TSSymbol)s) != TSSymbolTypeRegular;
 	TlTreeWalk tw;
 	tl_tree_walk_init(&tw);
-	tl_tree_walk_start(&tw, root, 0);
+	tl_tree_walk_start(&tw, root, tokens ? 0 : TL_TREE_WALK_NO_TOKENS);
 	TlTreeNode t;
 	bool descend = true;
 	while (tl_tree_walk_next(&tw, descend, &t)) {
 		/* Past the file's CPU bound the index is left incomplete (the
 		 * engine reports TL002 and runs no rule on it). */
-		if (tl_bound_poll())
+		if (tl_index__pass_tokens(idx, &tw) || tl_bound_poll())
 			break;
 		/* The ancestors this node is not under are left. */
 		while (open.size > t.depth)
@@ -809,6 +832,7 @@ static void tl_index__walk(TlIndex *idx, TSNode root, const uint8_t *collect)
 			tl_index__leave(&w, entered);
 		}
 	}
+	tl_index__pass_tokens(idx, &tw);
 	while (open.size)
 		tl_index__leave(&w, open.items[--open.size].entered);
 	tl_tree_walk_release(&tw);

@@ -70,6 +70,7 @@ static void tl_tree__reset(TlTreeWalk *w, TSNode n, unsigned flags)
 	w->depth = 0;
 	w->started = false;
 	w->kids_only = false;
+	w->skipped = 0;
 	tl_array_clear(&w->frames);
 	memset(&w->last, 0, sizeof w->last);
 	w->last.node = n;
@@ -150,6 +151,16 @@ bool tl_tree_walk_next(TlTreeWalk *w, bool descend, TlTreeNode *out)
 		f->column = end.extent.column;
 		f->index++;
 		if (ts_subtree_visible(*child) || alias) {
+			/* An anonymous leaf, passed over when asked (the test of
+			 * tl_tree__describe, for a child without children). */
+			if ((w->flags & TL_TREE_WALK_NO_TOKENS) && !ts_subtree_child_count(*child) &&
+			    !(!alias ? ts_subtree_named(*child)
+			      : alias == ts_builtin_sym_error ? true
+			      : alias == ts_builtin_sym_error_repeat ? false
+			      : w->language->symbol_metadata[alias].named)) {
+				w->skipped++;
+				continue;
+			}
 			/* ts_node_new, inline */
 			w->last.node = (TSNode){ { at.bytes, at.extent.row, at.extent.column, alias },
 						 child, w->tree };

@@ -51,7 +51,14 @@
 
 #include "base/array.h"
 
-enum { TL_TREE_WALK_FIELDS = 1 }; /* fill TlTreeNode.field */
+enum {
+	TL_TREE_WALK_FIELDS = 1, /* fill TlTreeNode.field */
+	/* Pass over anonymous leaves (punctuation, keywords, operators: nodes
+	 * neither named nor with children) without yielding them; each one
+	 * passed adds one to TlTreeWalk.skipped, so a caller numbering the
+	 * nodes in preorder adds that count before each node it is given. */
+	TL_TREE_WALK_NO_TOKENS = 2,
+};
 
 /* A node the walk yields. */
 typedef struct TlTreeNode {
@@ -81,6 +88,7 @@ typedef struct TlTreeWalk {
 	uint32_t depth;   /* visible frames open */
 	bool started;     /* the first node is yielded */
 	bool kids_only;   /* tl_tree_walk_kids: never descend */
+	uint32_t skipped; /* anonymous leaves passed (TL_TREE_WALK_NO_TOKENS) since the start */
 	TlTreeNode last;  /* the node yielded last */
 	TlArray(TlTreeFrame) frames;
 } TlTreeWalk;

@@ -3,7 +3,8 @@
  * named flags, child counts, fields (ts_node_field_name_for_child) and
  * depths, skipping the same subtrees; tl_tree_walk_kids the children of
  * any node; and tl_tree_field each field's node
- * (ts_node_child_by_field_id). On snippets with aliases, extras, errors and deep or wide
+ * (ts_node_child_by_field_id); with TL_TREE_WALK_NO_TOKENS, the same walk
+ * less the anonymous leaves, counted. On snippets with aliases, extras, errors and deep or wide
  * nesting, and on the corpus scripts. This test guards the dependency on
  * tree-sitter's internal headers: rerun it on a runtime version bump. */
 #include "helpers.h"
@@ -123,6 +124,40 @@ static uint32_t compare_walk(TlTreeWalk *w, TSNode root, uint32_t skip)
 	return i;
 }
 
+/* With TL_TREE_WALK_NO_TOKENS: the same walk without the anonymous leaves
+ * (neither named nor with children), each one counted in w->skipped
+ * before the node after it is yielded. */
+static uint32_t compare_walk_tokens(TlTreeWalk *w, TSNode root, uint32_t skip)
+{
+	SeenArray want;
+	tl_array_init(&want);
+	reference_walk(root, skip, &want);
+	tl_tree_walk_start(w, root, TL_TREE_WALK_FIELDS | TL_TREE_WALK_NO_TOKENS);
+	TlTreeNode t;
+	bool descend = true;
+	uint32_t i = 0, yielded = 0;
+	while (tl_tree_walk_next(w, descend, &t)) {
+		uint32_t tokens = 0;
+		/* The root is yielded whatever it is. */
+		while (i > 0 && i < want.size && !want.items[i].named && !want.items[i].children) {
+			tokens++;
+			i++;
+		}
+		assert_true(i < want.size);
+		assert_int_equal(w->skipped, tokens);
+		w->skipped = 0;
+		expect_same(&want.items[i], &t, i);
+		descend = descend_into(t.node, skip);
+		i++;
+		yielded++;
+	}
+	assert_int_equal(i + w->skipped, want.size);
+	for (; i < want.size; i++)
+		assert_true(!want.items[i].named && !want.items[i].children);
+	tl_array_release(&want);
+	return yielded;
+}
+
 /* The children of `n` both ways. */
 static uint32_t compare_kids(TlTreeWalk *w, TSNode n)
 {
@@ -170,7 +205,8 @@ static uint32_t compare_all(TlTreeWalk *w, const char *code)
 {
 	TlFixture *fx = tl_fixture_new(code);
 	TSNode root = ts_tree_root_node(fx->tree);
-	uint32_t total = compare_walk(w, root, 0) + compare_walk(w, root, 5);
+	uint32_t total = compare_walk(w, root, 0) + compare_walk(w, root, 5) +
+			 compare_walk_tokens(w, root, 0) + compare_walk_tokens(w, root, 5);
 	TlTreeWalk all;
 	tl_tree_walk_init(&all);
 	tl_tree_walk_start(&all, root, 0);
