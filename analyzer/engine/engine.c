@@ -42,6 +42,7 @@ void tl_engine_init(TlEngine *e, const TlRuleSet *rules, const TlSelection *sel)
 	e->hits = tl_queryset_hits_new();
 	tl_array_init(&e->native_nodes);
 	tl_array_init(&e->native_captures);
+	tl_array_init(&e->lazy_shapes);
 	e->collect = NULL;
 	e->collect_key = NULL;
 	e->collect_of = NULL;
@@ -61,6 +62,7 @@ void tl_engine_release(TlEngine *e)
 	tl_queryset_hits_free(e->hits);
 	tl_array_release(&e->native_nodes);
 	tl_array_release(&e->native_captures);
+	tl_array_release(&e->lazy_shapes);
 	tl_free(e->collect);
 	tl_free(e->collect_key);
 	tl_free(e->selected);
@@ -610,9 +612,23 @@ static bool tl_engine__fallback(TlEngineRun *run, TSNode node)
 	return !(st & TL_QEXEC_STOPPED) && !(run->qexec->status & TL_QEXEC_TIME_SPENT);
 }
 
+/* Tree-sitter matches `shape`, compiled alone (TlQueryPart.lazy), at
+ * `node`; false when the run must stop. */
+static bool tl_engine__solo(TlEngineRun *run, TSNode node, uint32_t shape)
+{
+	const TlQueryPart *solo = tl_queryset_solo(run->qs, shape);
+	if (!solo->query)
+		return true;
+	run->part = solo;
+	unsigned st = tl_qexec_exec_at(run->qexec, solo->query, node, tl_engine__match, run);
+	run->part = run->walk;
+	return !(st & TL_QEXEC_STOPPED) && !(run->qexec->status & TL_QEXEC_TIME_SPENT);
+}
+
 /* Before the local patterns run at `node` (precheck.h): which rule
  * patterns starting there pass their pre-checks (only their matches are
- * evaluated); the native shapes among those are matched here. True when
+ * evaluated); the native shapes among those are matched here, and those
+ * compiled alone (TlQueryPart.lazy) run here, after them. True when
  * tree-sitter must still run the part's query at the node: some shape of
  * it with a rule pattern that passed. */
 static bool tl_engine__at(void *ctx, TSNode node)
@@ -633,6 +649,7 @@ static bool tl_engine__at(void *ctx, TSNode node)
 	tl_precheck_run_at(&e->precheck, node);
 	uint32_t start = ts_node_start_byte(node), end = ts_node_end_byte(node);
 	bool need = false, fallback = false;
+	uint32_t lazy = 0; /* the shapes to run alone, in e->lazy_shapes */
 	for (uint32_t i = 0; i < count; i++) {
 		uint32_t shape = shapes[i], n;
 		const uint32_t *rps = tl_queryset_shape_patterns(run->qs, shape, &n);
@@ -653,7 +670,15 @@ static bool tl_engine__at(void *ctx, TSNode node)
 			continue;
 		const TlPrecheckShape *sh = &pc->shapes.items[shape];
 		if (!sh->native) {
-			need = true;
+			if (tl_queryset_shape_lazy(run->qs, shape)) {
+				if (lazy == e->lazy_shapes.size)
+					tl_array_push(&e->lazy_shapes, shape);
+				else
+					e->lazy_shapes.items[lazy] = shape;
+				lazy++;
+			} else {
+				need = true;
+			}
 			continue;
 		}
 		tl_array_reserve(&e->native_nodes, sh->count + 1);
@@ -689,6 +714,9 @@ static bool tl_engine__at(void *ctx, TSNode node)
 	}
 	if (fallback && !tl_engine__fallback(run, node))
 		return false;
+	for (uint32_t i = 0; i < lazy; i++)
+		if (!tl_engine__solo(run, node, e->lazy_shapes.items[i]))
+			return false;
 	/* The pre-checks ask the predicates' questions: the file's CPU-time
 	 * bound is checked here too. */
 	if ((run->nodes & 63) == 0 && tl_qexec_out_of_time(run->qexec))
@@ -766,7 +794,7 @@ static void tl_engine__run(TlEngine *e, TlQuerySet *qs, const TlQueryPart *part,
 			   const uint64_t *pass, const TlIndex *idx, const uint8_t *collected,
 			   const TlSource *src, TSNode root, TlFindings *out, uint32_t first)
 {
-	if (part->failed || (!part->query && !part->natives))
+	if (part->failed || (!part->query && !part->natives && !part->lazy.size))
 		return;
 	TlEngineRun run;
 	memset(&run, 0, sizeof run);

@@ -43,6 +43,7 @@ typedef struct TlEngine {
 	struct TlQueryHits *hits;
 	TlArray(TSNode) native_nodes;             /* scratch for native matches */
 	TlArray(TSQueryCapture) native_captures;
+	TlArray(uint32_t) lazy_shapes;            /* scratch: shapes run alone at a node */
 	/* The node symbols the index keeps for the query runs, for the query
 	 * set `collect_of` and rule-pattern bitmap `collect_key`. */
 	uint8_t *collect;

@@ -141,6 +141,65 @@ bool tl_qexec_pattern_local(const TSQuery *q, uint32_t p, const char *source, ui
 	return k < n;
 }
 
+/* True when t[from, to) holds captures (`@name`) and blanks only. */
+static bool tl_qexec__only_captures(const char *t, uint32_t n, uint32_t from, uint32_t to)
+{
+	uint32_t k = tl_qexec__skip(t, n, from);
+	while (k < to && t[k] == '@') {
+		k++;
+		while (k < to && tl_qexec__ident(t[k]))
+			k++;
+		k = tl_qexec__skip(t, n, k);
+	}
+	return k == to;
+}
+
+bool tl_qexec_text_local(const char *t, uint32_t n)
+{
+	/* Grouping parentheses around the root, each holding the root and
+	 * captures only: `((call) @c0)`. */
+	uint32_t i = tl_qexec__skip(t, n, 0), end = n;
+	while (i < end && t[i] == '(') {
+		uint32_t j = tl_qexec__skip(t, n, i + 1);
+		if (j >= end || (t[j] != '(' && t[j] != '[' && t[j] != '"'))
+			break;
+		uint32_t close = tl_qexec__group_end(t, n, i);
+		if (close > end || t[close - 1] != ')' || tl_qexec__quantified(t, n, close) ||
+		    !tl_qexec__only_captures(t, n, close, end))
+			return false;
+		i = j;
+		end = close - 1;
+	}
+	if (i >= end)
+		return false;
+	uint32_t root_end;
+	if (t[i] == '[') {
+		/* An alternation of plain nodes, each with its captures. */
+		root_end = tl_qexec__group_end(t, n, i);
+		if (root_end > end || t[root_end - 1] != ']' || tl_qexec__quantified(t, n, root_end))
+			return false;
+		uint32_t k = tl_qexec__skip(t, n, i + 1), members = 0;
+		while (k < root_end - 1) {
+			uint32_t e;
+			if (!tl_qexec__plain_node(t, n, k, &e) || e > root_end - 1)
+				return false;
+			k = tl_qexec__skip(t, n, e);
+			while (k < root_end - 1 && t[k] == '@') {
+				k++;
+				while (k < root_end - 1 && tl_qexec__ident(t[k]))
+					k++;
+				k = tl_qexec__skip(t, n, k);
+			}
+			members++;
+		}
+		if (!members || k != root_end - 1)
+			return false;
+	} else if (!tl_qexec__plain_node(t, n, i, &root_end) || root_end > end) {
+		return false;
+	}
+	return tl_qexec__only_captures(t, n, root_end, end);
+}
+
 /* Adds to `roots` the symbol of the node expression at t[i] (see
  * tl_qexec__plain_node); false when it may start at any node: a wildcard,
  * a supertype, a name tree-sitter reads otherwise (`a/b`, MISSING, an

@@ -40,6 +40,14 @@
  * local: run node by node it finds the matches a whole-tree run finds. */
 bool tl_qexec_pattern_local(const TSQuery *q, uint32_t p, const char *source, uint32_t len);
 
+/* True when `text` (one pattern, `len` bytes), compiled alone, is surely
+ * local (tl_qexec_pattern_local of its compiled query), read from the text
+ * without compiling it: a plain node expression at its root, or an
+ * alternation of plain nodes, not quantified, inside grouping parentheses
+ * that hold nothing else but captures (the canonical shapes of qtext.h,
+ * `((call ...) @c0)`). False says nothing: compile it to know. */
+bool tl_qexec_text_local(const char *text, uint32_t len);
+
 /* Splits `q` (compiled from `source` for `lang`) for tl_qexec_run: disables its
  * global patterns in `q` and returns a second compilation of `source` with
  * only those patterns enabled (caller deletes it), or NULL when every

@@ -47,6 +47,8 @@ struct TlQuerySet {
 	TlArray(TlU32Array) shape_patterns;
 	TlArray(uint8_t *) shape_roots;   /* root-symbol bitmap (qexec.h) per shape; NULL: any */
 	TlArray(TlU32Array) shape_root_list; /* the same as a list of symbols */
+	TlArray(uint8_t) shape_lazy;      /* compiled alone when needed (TlQueryPart.lazy) */
+	TlQueryPart **solo;               /* per shape: compiled alone, or NULL (with the lock) */
 	TlPrechecks prechecks;
 	TlArray(TlU32Array) needs;  /* per need: literal ids, one of which must be there */
 	TlArray(TlLiteral) literals;
@@ -256,7 +258,9 @@ static uint32_t tl_queryset__shape(TlQuerySet *qs, const char *text)
 			if ((roots[byte] >> bit) & 1)
 				tl_array_push(&list, byte * 8 + bit);
 	tl_array_push(&qs->shape_root_list, list);
-	tl_prechecks_add_shape(&qs->prechecks, tl_python_language(), shape);
+	uint32_t plan = tl_prechecks_add_shape(&qs->prechecks, tl_python_language(), shape);
+	tl_array_push(&qs->shape_lazy, !qs->prechecks.shapes.items[plan].native &&
+					       tl_qexec_text_local(shape, (uint32_t)strlen(shape)));
 	TlU32Array none;
 	tl_array_init(&none);
 	tl_array_push(&qs->shape_patterns, none);
@@ -284,6 +288,7 @@ TlQuerySet *tl_queryset_new(const TlRuleSet *rules)
 	tl_array_init(&qs->shape_patterns);
 	tl_array_init(&qs->shape_roots);
 	tl_array_init(&qs->shape_root_list);
+	tl_array_init(&qs->shape_lazy);
 	tl_prechecks_init(&qs->prechecks);
 	tl_array_init(&qs->needs);
 	tl_array_init(&qs->literals);
@@ -366,6 +371,13 @@ void tl_queryset_free(TlQuerySet *qs)
 	}
 	tl_array_release(&qs->shape_roots);
 	tl_array_release(&qs->shape_root_list);
+	for (uint32_t i = 0; qs->solo && i < qs->shapes.size; i++)
+		if (qs->solo[i]) {
+			tl_queryset__release_part(qs->solo[i]);
+			tl_free(qs->solo[i]);
+		}
+	tl_free(qs->solo);
+	tl_array_release(&qs->shape_lazy);
 	tl_prechecks_release(&qs->prechecks);
 	for (uint32_t i = 0; i < qs->needs.size; i++)
 		tl_array_release(&qs->needs.items[i]);
@@ -677,9 +689,10 @@ static TlQueryGroup *tl_queryset__create(TlQuerySet *qs, const uint64_t *key)
 	memcpy(g->key, key, qs->words * sizeof *key);
 	/* The shapes the key needs, in rule-pattern order: those tree-sitter
 	 * compiles, and the native ones (precheck.h), which it does not. */
-	TlU32Array shapes, natives;
+	TlU32Array shapes, natives, lazy;
 	tl_array_init(&shapes);
 	tl_array_init(&natives);
+	tl_array_init(&lazy);
 	bool *seen = tl_calloc(qs->shapes.size ? qs->shapes.size : 1, sizeof *seen);
 	uint32_t total = 0;
 	for (uint32_t i = 0; i < qs->patterns.size; i++) {
@@ -689,6 +702,8 @@ static TlQueryGroup *tl_queryset__create(TlQuerySet *qs, const uint64_t *key)
 		seen[s] = true;
 		if (tl_queryset__native(qs, s)) {
 			tl_array_push(&natives, s);
+		} else if (qs->shape_lazy.items[s]) {
+			tl_array_push(&lazy, s);
 		} else {
 			tl_array_push(&shapes, s);
 			total += qs->shape_cost.items[s];
@@ -702,6 +717,7 @@ static TlQueryGroup *tl_queryset__create(TlQuerySet *qs, const uint64_t *key)
 	g->parts = tl_calloc(parts, sizeof *g->parts);
 	for (uint32_t p = 0; p < parts; p++) {
 		tl_array_init(&g->parts[p].shapes);
+		tl_array_init(&g->parts[p].lazy);
 		g->parts[p].state = TL_PART_PENDING;
 	}
 	/* Consecutive runs of about equal cost. */
@@ -713,11 +729,15 @@ static TlQueryGroup *tl_queryset__create(TlQuerySet *qs, const uint64_t *key)
 		acc += c;
 		tl_array_push(&g->parts[p].shapes, shapes.items[i]);
 	}
-	/* The native shapes run with the first part's walk. */
+	/* The native shapes and those compiled when needed run with the first
+	 * part's walk. */
 	if (natives.size)
 		g->parts[0].natives = tl_queryset__natives_part(&natives, qs->max_captures);
+	for (uint32_t i = 0; i < lazy.size; i++)
+		tl_array_push(&g->parts[0].lazy, lazy.items[i]);
 	tl_array_release(&shapes);
 	tl_array_release(&natives);
+	tl_array_release(&lazy);
 	g->next = qs->groups;
 	qs->groups = g;
 	qs->group_count++;
@@ -763,6 +783,7 @@ static void tl_queryset__release_part(TlQueryPart *part)
 	if (part->global)
 		ts_query_delete(part->global);
 	tl_array_release(&part->shapes);
+	tl_array_release(&part->lazy);
 	tl_free(part->cid);
 	tl_free(part->roots);
 	tl_free(part->at_from);
@@ -791,6 +812,8 @@ static void tl_queryset__at(const TlQuerySet *qs, TlQueryPart *part, const char 
 	for (uint32_t p = 0; part->query && p < part->shapes.size; p++)
 		if (tl_qexec_pattern_local(part->query, p, text, len))
 			tl_array_push(&run, part->shapes.items[p]);
+	for (uint32_t i = 0; i < part->lazy.size; i++)
+		tl_array_push(&run, part->lazy.items[i]);
 	for (uint32_t i = 0; part->natives && i < part->natives->shapes.size; i++)
 		tl_array_push(&run, part->natives->shapes.items[i]);
 	part->roots = tl_calloc(TL_QEXEC_ROOTS_BYTES, 1);
@@ -908,6 +931,45 @@ const TlQueryPart *tl_queryset_fallback(TlQuerySet *qs, const TlQueryPart *part)
 	}
 	pthread_mutex_unlock(&qs->lock);
 	return fb;
+}
+
+bool tl_queryset_shape_lazy(const TlQuerySet *qs, uint32_t shape)
+{
+	return shape < qs->shape_lazy.size && qs->shape_lazy.items[shape];
+}
+
+const TlQueryPart *tl_queryset_solo(TlQuerySet *qs, uint32_t shape)
+{
+	pthread_mutex_lock(&qs->lock);
+	if (!qs->solo)
+		qs->solo = tl_calloc(qs->shapes.size ? qs->shapes.size : 1, sizeof *qs->solo);
+	TlQueryPart *part = qs->solo[shape];
+	if (!part) {
+		/* Compiled once, outside the lock (another thread may compile it
+		 * too: the first one kept). */
+		pthread_mutex_unlock(&qs->lock);
+		uint64_t t = tl_timings_start();
+		part = tl_calloc(1, sizeof *part);
+		tl_array_init(&part->shapes);
+		tl_array_init(&part->lazy);
+		tl_array_push(&part->shapes, shape);
+		TlBuf text;
+		tl_buf_init(&text);
+		tl_queryset__compile_query(qs, part, &text);
+		tl_buf_release(&text);
+		part->state = TL_PART_DONE;
+		tl_timings_add(TL_PHASE_COMPILE, t);
+		pthread_mutex_lock(&qs->lock);
+		if (qs->solo[shape]) {
+			tl_queryset__release_part(part);
+			tl_free(part);
+		} else {
+			qs->solo[shape] = part;
+		}
+		part = qs->solo[shape];
+	}
+	pthread_mutex_unlock(&qs->lock);
+	return part;
 }
 
 /* Claims a pending part of `g` and compiles it; false when none is pending.

@@ -10,8 +10,10 @@
  * or the name of a PyTorch-ecosystem module the facts layer knows (torch,
  * torchvision, lightning, pytorch_lightning, transformers, timm, peft).
  * A *group* is the compiled form of a set of rule patterns: one or more
- * tree-sitter queries (parts) that together hold each needed shape once.
- * Groups are compiled on first use; the parts of a new group are compiled
+ * tree-sitter queries (parts) that together hold each needed shape once,
+ * but for the shapes matched natively (precheck.h) and the local shapes
+ * compiled each alone when a node first needs one (TlQueryPart.lazy:
+ * over Debian's torch sources, 2 of 31). Groups are compiled on first use; the parts of a new group are compiled
  * by the threads that need it and by helper threads (tl_queryset_help), so
  * two cores compile at once. At most TL_QUERYSET_MAX_GROUPS groups are
  * kept (a language server meets a new combination of passing patterns with
@@ -67,6 +69,11 @@ typedef struct TlQueryPart {
 	/* natives only: the same shapes compiled, for the rare node where a
 	 * native match is ambiguous (tl_queryset_fallback). */
 	struct TlQueryPart *fallback;
+	/* The shapes run with this part's walk that are compiled only when a
+	 * node needs them, each alone (tl_queryset_solo): local ones
+	 * (tl_qexec_text_local) that are not native. Most nodes' pre-checks
+	 * fail, so most of them are never compiled. */
+	TlArray(uint32_t) lazy;
 	/* What the walk runs at a node: the symbols any shape starts at (a
 	 * TL_QEXEC_ROOTS_BYTES bitmap; NULL: any node), and per node symbol
 	 * (the last slot: ERROR and any symbol past the language's) the shapes
@@ -119,6 +126,12 @@ static inline const uint32_t *tl_queryset_at(const TlQueryPart *part, TSSymbol s
 }
 /* part->natives->fallback, compiled on first use (thread-safe). */
 const TlQueryPart *tl_queryset_fallback(TlQuerySet *qs, const TlQueryPart *part);
+/* True when `shape` is compiled alone when a node needs it (TlQueryPart.lazy). */
+bool tl_queryset_shape_lazy(const TlQuerySet *qs, uint32_t shape);
+/* The part holding `shape` alone, compiled on first use (thread-safe; its
+ * query is NULL when it does not compile, reported once); kept until the
+ * set is freed. */
+const TlQueryPart *tl_queryset_solo(TlQuerySet *qs, uint32_t shape);
 /* 64-bit words in a rule-pattern bitmap. */
 uint32_t tl_queryset_words(const TlQuerySet *qs);
 

@@ -8,7 +8,9 @@
 #include <stdlib.h>
 
 #include "base/buf.h"
+#include "base/alloc.h"
 #include "rules/qexec.h"
+#include "rules/queryset.h"
 #include "rules/rules.h"
 #include "rules/ruleset.h"
 #include "syntax/index.h"
@@ -16,36 +18,79 @@
 static void test_local_patterns(void **state)
 {
 	(void)state;
+	/* text: what tl_qexec_text_local says without compiling (never true
+	 * where the compiled query is not local; false where it cannot tell) */
 	static const struct {
 		const char *query;
-		bool local;
+		bool local, text;
 	} cases[] = {
-		{ "(call) @finding", true },
-		{ "((call function: (identifier) @f) @finding (#eq? @f \"x\"))", true },
-		{ "(call function: (attribute object: (_) attribute: (identifier))) @finding", true },
-		{ "(_) @finding", true },
-		{ "\"return\" @finding", true },
-		{ "; (_ (identifier)) in a comment\n(call) @finding", true },
-		{ "[(call) (attribute)] @finding", true },
-		{ "[(call) (attribute) @a] @finding", true },
+		{ "(call) @finding", true, true },
+		{ "((call) @c0)", true, true },
+		{ "((call function: (identifier) @f) @finding (#eq? @f \"x\"))", true, false },
+		{ "(call function: (attribute object: (_) attribute: (identifier))) @finding", true, true },
+		{ "((call arguments: (argument_list . (comment)* . (_) @c0)) @c1)", true, true },
+		{ "(_) @finding", true, true },
+		{ "\"return\" @finding", true, true },
+		{ "; (_ (identifier)) in a comment\n(call) @finding", true, true },
+		{ "[(call) (attribute)] @finding", true, true },
+		{ "[(call) (attribute) @a] @finding", true, true },
 		/* tree-sitter starts a wildcard root with a child at the child */
-		{ "(_ (identifier) @x) @finding", false },
-		{ "((_ (identifier)) @finding)", false },
-		{ "[(call) (_ (identifier))] @finding", false },
+		{ "(_ (identifier) @x) @finding", false, false },
+		{ "((_ (identifier)) @finding)", false, false },
+		{ "[(call) (_ (identifier))] @finding", false, false },
 		/* not one root */
-		{ "((identifier) @a . (identifier) @finding)", false },
-		{ "((comment) @a (comment) @finding)", false },
+		{ "((identifier) @a . (identifier) @finding)", false, false },
+		{ "((comment) @a (comment) @finding)", false, false },
+		/* two patterns: the first is local, its text is not one pattern */
+		{ "((comment) @a) ((comment) @b)", true, false },
 		/* a quantified root */
-		{ "(comment)+ @finding", false },
-		{ "((comment) @finding)*", false },
+		{ "(comment)+ @finding", false, false },
+		{ "((comment) @finding)*", false, false },
+		{ "([(call) (attribute)])? @finding", false, false },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
 		TSQuery *q = tl_test_compile(cases[i].query);
-		bool got = tl_qexec_pattern_local(q, 0, cases[i].query, (uint32_t)strlen(cases[i].query));
+		uint32_t len = (uint32_t)strlen(cases[i].query);
+		bool got = tl_qexec_pattern_local(q, 0, cases[i].query, len);
 		if (got != cases[i].local)
 			fail_msg("%s: local %d, expected %d", cases[i].query, got, cases[i].local);
+		got = tl_qexec_text_local(cases[i].query, len);
+		if (got != cases[i].text)
+			fail_msg("%s: text local %d, expected %d", cases[i].query, got, cases[i].text);
 		ts_query_delete(q);
 	}
+}
+
+/* Every shape of the built-in rules as the query set compiles it: local
+ * from its text alone (tl_qexec_text_local, which the query set trusts to
+ * compile a shape only when a node needs it) only when its compiled query
+ * is local. */
+static void test_text_local_builtin(void **state)
+{
+	(void)state;
+	TlRuleSet set;
+	assert_true(tl_rules_load(&set, NULL, stderr));
+	uint32_t shapes = 0, text_local = 0;
+	for (uint32_t r = 0; r < set.rules.size; r++) {
+		const TlRule *rule = set.rules.items[r];
+		for (uint32_t p = 0; p < rule->text.size; p++) {
+			char *shape = tl_queryset_cheap_shape(rule->text.items[p].shape);
+			uint32_t len = (uint32_t)strlen(shape);
+			shapes++;
+			if (tl_qexec_text_local(shape, len)) {
+				text_local++;
+				TSQuery *q = tl_test_compile(shape);
+				if (!tl_qexec_pattern_local(q, 0, shape, len))
+					fail_msg("%s: local by its text, not compiled", shape);
+				ts_query_delete(q);
+			}
+			tl_free(shape);
+		}
+	}
+	tl_rules_release(&set);
+	print_message("%u shapes, %u local by their text\n", shapes, text_local);
+	assert_true(shapes > 50);
+	assert_true(text_local > shapes / 2);
 }
 
 /* Which symbols a query's local patterns start at; NULL for any. */
@@ -529,6 +574,7 @@ int main(void)
 	tl_alloc_install();
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_local_patterns),
+		cmocka_unit_test(test_text_local_builtin),
 		cmocka_unit_test(test_roots),
 		cmocka_unit_test(test_precheck),
 		cmocka_unit_test(test_same_matches_as_whole_tree),

@@ -377,16 +377,56 @@ static void *help(void *arg)
 	return NULL;
 }
 
+/* Local shapes tree-sitter must compile (an anchor, an alternation) are
+ * not compiled with the group: each alone, when a node first needs it. */
+static void test_lazy_shapes(void **state)
+{
+	(void)state;
+	TlRuleSet set;
+	make_set(&set);
+	tl_array_push(&set.rules, rule("TL503", "((call arguments: (argument_list . (identifier) @a)) @finding\n"
+						 "  (#eq? @a \"save\"))\n"
+						 "((call function: [(identifier) (attribute)] @f) @finding\n"
+						 "  (#match? @f \"save\"))\n"));
+	TlQuerySet *qs = tl_queryset_new(&set);
+	bool on[3] = { true, true, true };
+	uint64_t pass[1];
+	assert_int_equal(filter(qs, on, "opt.step(); save(x)\n", pass), 5);
+	const TlQueryGroup *g = tl_queryset_group(qs, pass, true);
+	assert_int_equal(g->part_count, 1);
+	assert_null(g->parts[0].query);
+	assert_int_equal(g->parts[0].shapes.size, 0);
+	assert_int_equal(g->parts[0].natives->shapes.size, 3);
+	assert_int_equal(g->parts[0].lazy.size, 2);
+	/* The part's walk starts at their roots too. */
+	assert_non_null(g->parts[0].roots);
+	for (uint32_t i = 0; i < g->parts[0].lazy.size; i++) {
+		uint32_t shape = g->parts[0].lazy.items[i];
+		assert_true(tl_queryset_shape_lazy(qs, shape));
+		const TlQueryPart *solo = tl_queryset_solo(qs, shape);
+		assert_non_null(solo->query);
+		assert_int_equal(ts_query_pattern_count(solo->query), 1);
+		assert_int_equal(solo->shapes.size, 1);
+		assert_int_equal(solo->shapes.items[0], shape);
+		assert_ptr_equal(tl_queryset_solo(qs, shape), solo);
+	}
+	assert_false(tl_queryset_shape_lazy(qs, g->parts[0].natives->shapes.items[0]));
+	tl_queryset_done(qs, g);
+	tl_queryset_free(qs);
+	release_set(&set);
+}
+
 static void test_groups_and_helpers(void **state)
 {
 	(void)state;
 	TlRuleSet set;
 	make_set(&set);
-	/* Shapes tree-sitter compiles (an anchor, an alternation), beside the
+	/* Shapes tree-sitter compiles with the group (a wildcard root with
+	 * children: not local, tl_qexec_text_local cannot say), beside the
 	 * native ones (every node in a field: matched without tree-sitter). */
-	tl_array_push(&set.rules, rule("TL503", "((call arguments: (argument_list . (identifier) @a)) @finding\n"
+	tl_array_push(&set.rules, rule("TL503", "((_ arguments: (argument_list . (identifier) @a (list (integer)))) @finding\n"
 						 "  (#eq? @a \"save\"))\n"
-						 "((call function: [(identifier) (attribute)] @f) @finding\n"
+						 "((_ function: [(identifier) (attribute)] @f arguments: (argument_list (tuple (integer)))) @finding\n"
 						 "  (#match? @f \"save\"))\n"));
 	TlQuerySet *qs = tl_queryset_new(&set);
 	bool on[3] = { true, true, true };
@@ -421,6 +461,7 @@ static void test_groups_and_helpers(void **state)
 	assert_null(g->parts[1].natives);
 	assert_int_equal(g->parts[0].natives->shapes.size, 3);
 	assert_null(g->parts[0].natives->query);
+	assert_int_equal(g->parts[0].lazy.size, 0);
 	const TlQueryPart *fb = tl_queryset_fallback(qs, &g->parts[0]);
 	assert_non_null(fb->query);
 	assert_int_equal(ts_query_pattern_count(fb->query), 3);
@@ -518,6 +559,7 @@ int main(void)
 		cmocka_unit_test(test_filter),
 		cmocka_unit_test(test_embedded_gate),
 		cmocka_unit_test(test_word_needs),
+		cmocka_unit_test(test_lazy_shapes),
 		cmocka_unit_test(test_groups_and_helpers),
 		cmocka_unit_test(test_groups_bounded),
 	};
