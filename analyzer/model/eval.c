@@ -905,7 +905,7 @@ uint32_t tl_in__kids(In *in, TSNode parent)
 	uint32_t n0 = in->kids.size;
 	if (ts_node_is_null(parent))
 		return 0;
-	tl_tree_walk_kids(&in->walk, parent, 0);
+	tl_tree_walk_kids(&in->walk, parent, TL_TREE_WALK_NO_TOKENS);
 	TlTreeNode t;
 	while (tl_tree_walk_next(&in->walk, false, &t))
 		if (t.named && t.symbol != in->sy->comment)

@@ -41,7 +41,7 @@ static void tl_tree__open(TlTreeWalk *w, const Subtree *s, Length at, bool visib
 {
 	const SubtreeHeapData *data = s->ptr;
 	TlTreeFrame f;
-	f.subtree = data;
+	f.kids = ts_subtree_children(*s);
 	f.aliases = ts_language_alias_sequence(w->language, data->production_id);
 	f.fields_from = f.fields_to = NULL;
 	if (w->flags & TL_TREE_WALK_FIELDS) {
@@ -65,7 +65,7 @@ static void tl_tree__open(TlTreeWalk *w, const Subtree *s, Length at, bool visib
 static void tl_tree__reset(TlTreeWalk *w, TSNode n, unsigned flags)
 {
 	w->tree = n.tree;
-	w->language = n.tree ? ts_tree_language(n.tree) : NULL;
+	w->language = n.tree ? n.tree->language : NULL;
 	w->flags = flags;
 	w->depth = 0;
 	w->started = false;
@@ -114,7 +114,7 @@ bool tl_tree_walk_next(TlTreeWalk *w, bool descend, TlTreeNode *out)
 		*out = w->last;
 		return true;
 	}
-	if (descend && !w->kids_only && !ts_node_is_null(w->last.node)) {
+	if (descend && !w->kids_only && w->last.node.id) {
 		const Subtree *s = (const Subtree *)w->last.node.id;
 		if (ts_subtree_child_count(*s)) {
 			Length at = { w->last.node.context[0],
@@ -130,8 +130,7 @@ bool tl_tree_walk_next(TlTreeWalk *w, bool descend, TlTreeNode *out)
 			w->frames.size--;
 			continue;
 		}
-		const SubtreeHeapData *up = f->subtree;
-		const Subtree *child = &ts_subtree_children((Subtree){ .ptr = up })[f->index];
+		const Subtree *child = &((const Subtree *)f->kids)[f->index];
 		TSSymbol alias = 0;
 		TSFieldId field = 0;
 		bool extra = ts_subtree_extra(*child);
@@ -212,7 +211,7 @@ TSNode tl_tree_field(TSNode n, TSFieldId field)
 	const Subtree *s = (const Subtree *)n.id;
 	if (!s || !field || !ts_subtree_child_count(*s))
 		return (TSNode){ { 0, 0, 0, 0 }, NULL, NULL };
-	const TSLanguage *lang = ts_tree_language(n.tree);
+	const TSLanguage *lang = n.tree->language; /* ts_tree_language, inline */
 	const TSFieldMapEntry *e, *end;
 	ts_language_field_map(lang, s->ptr->production_id, &e, &end);
 	while (e < end && e->field_id != field)

@@ -72,7 +72,7 @@ typedef struct TlTreeNode {
 
 /* One open subtree (opaque: the fields are tree-sitter's). */
 typedef struct TlTreeFrame {
-	const void *subtree; /* the open node's subtree (a heap subtree) */
+	const void *kids;    /* the open node's children (tree-sitter's Subtree array) */
 	const void *aliases; /* its production's alias sequence, or NULL */
 	const void *fields_from, *fields_to; /* its production's field map */
 	uint32_t index, structural, count;
