@@ -7,6 +7,7 @@
 #include "facts/internal.h"
 
 static bool tl_facts__module_value(const TlIndex *idx, TSNode v, int depth);
+static int tl_facts__model_kind_is(const TlIndex *idx, TSNode expr, uint32_t kinds);
 static bool tl_facts__module_arg(const TlIndex *idx, TSNode v, int depth, int *budget);
 
 /* ---- kinds of values ---------------------------------------------------------- */
@@ -161,7 +162,7 @@ bool tl_facts__optimizer_by_use(const TlIndex *idx, const TlBinding *b, TSNode c
 	return stepped && backward;
 }
 
-bool tl_facts_is_optimizer(const TlIndex *idx, TSNode expr)
+static bool tl_facts__walk_optimizer(const TlIndex *idx, TSNode expr)
 {
 	const TlSyms *sy = tl_syms();
 	expr = tl_index_unparen(expr);
@@ -204,7 +205,7 @@ static bool tl_facts__scaler_qname(const char *q)
 	return tl_facts__ends(q, "GradScaler") && !tl_facts__foreign_qname(q);
 }
 
-bool tl_facts_is_scaler(const TlIndex *idx, TSNode expr)
+static bool tl_facts__walk_scaler(const TlIndex *idx, TSNode expr)
 {
 	int decided;
 	if (tl_facts__binding_call_qname_is(idx, expr, tl_facts__scaler_qname, &decided))
@@ -432,9 +433,26 @@ static bool tl_facts__module_value(const TlIndex *idx, TSNode v, int depth)
 	return false;
 }
 
+/* The model's kind of `expr` for the kind family's differential: 1 one of
+ * `kinds` (bits 1 << TlVKind), 0 another kind, -1 not known. Asked only
+ * once the facts are built (the model reads the events the build
+ * writes). */
+static int tl_facts__model_kind_is(const TlIndex *idx, TSNode expr, uint32_t kinds)
+{
+	TlVal v;
+	if (!idx->facts_cache || !idx->facts_cache->complete || !tl_model_value(idx, expr, &v) ||
+	    v.kind == TL_VK_TOP || v.kind == TL_VK_BOT)
+		return -1;
+	return (kinds >> v.kind) & 1u;
+}
+
 bool tl_facts_is_module(const TlIndex *idx, TSNode expr)
 {
-	return tl_facts__module_expr(idx, expr, 0);
+	bool walk = tl_facts__module_expr(idx, expr, 0);
+	if (tl_facts__checking_model() && idx->facts_cache && idx->facts_cache->complete)
+		tl_facts__model_differs(idx, expr, "module", walk,
+					tl_facts__model_kind_is(idx, expr, 1u << TL_VK_MODULE | 1u << TL_VK_WRAPPER | 1u << TL_VK_CRITERION));
+	return walk;
 }
 
 bool tl_facts_is_loss_call(const TlIndex *idx, const TlCall *c)
@@ -773,7 +791,7 @@ static const TlCall *tl_facts__param_iter_call(const TlIndex *idx, TSNode it)
 	return NULL;
 }
 
-bool tl_facts_is_parameter(const TlIndex *idx, TSNode expr)
+static bool tl_facts__walk_parameter(const TlIndex *idx, TSNode expr)
 {
 	const TlSyms *sy = tl_syms();
 	expr = tl_index_unparen(expr);
@@ -812,4 +830,28 @@ bool tl_facts_is_parameter(const TlIndex *idx, TSNode expr)
 	const TlCall *c = tl_index_call_at(idx, v);
 	return c && c->qname && (strcmp(c->qname, "torch.nn.Parameter") == 0 ||
 				 strcmp(c->qname, "torch.nn.parameter.Parameter") == 0);
+}
+
+bool tl_facts_is_optimizer(const TlIndex *idx, TSNode expr)
+{
+	bool walk = tl_facts__walk_optimizer(idx, expr);
+	if (tl_facts__checking_model() && idx->facts_cache && idx->facts_cache->complete)
+		tl_facts__model_differs(idx, expr, "optimizer", walk, tl_facts__model_kind_is(idx, expr, 1u << TL_VK_OPTIMIZER));
+	return walk;
+}
+
+bool tl_facts_is_scaler(const TlIndex *idx, TSNode expr)
+{
+	bool walk = tl_facts__walk_scaler(idx, expr);
+	if (tl_facts__checking_model() && idx->facts_cache && idx->facts_cache->complete)
+		tl_facts__model_differs(idx, expr, "grad-scaler", walk, tl_facts__model_kind_is(idx, expr, 1u << TL_VK_SCALER));
+	return walk;
+}
+
+bool tl_facts_is_parameter(const TlIndex *idx, TSNode expr)
+{
+	bool walk = tl_facts__walk_parameter(idx, expr);
+	if (tl_facts__checking_model() && idx->facts_cache && idx->facts_cache->complete)
+		tl_facts__model_differs(idx, expr, "parameter", walk, tl_facts__model_kind_is(idx, expr, 1u << TL_VK_PARAMETER));
+	return walk;
 }

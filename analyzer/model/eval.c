@@ -675,6 +675,10 @@ static TlVal tl_in__call(In *in, TSNode n, const TlVal *vals, uint32_t nv, const
 	if (!known && c->qname) {
 		const TlApiRow *q = tl_api_qualified(c->qname);
 		const TlApiRow *w = q ? q : tl_api_any(c->qname);
+		/* `*.` rows (any module's name ending so) say a wrapper or an
+		 * optimizer (`*.Adam`, `*.Lion`). */
+		if (!q && w && w->kind == TL_APIK_OPTIMIZER)
+			q = w;
 		if (w && (w->roles & TL_APIR_WRAPPER)) {
 			r = tl_in__wrapper(in, w, args, npos);
 			known = true;
