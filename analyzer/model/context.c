@@ -39,6 +39,59 @@ static TlVal tl_model__ctx_part(const TlVal *arg)
 	}
 }
 
+/* The class whose `__init__` function `func` is, else -1. */
+static int32_t tl_model__init_of(const TlIndex *idx, int32_t func)
+{
+	const TlFunc *fn = &idx->funcs.items[func];
+	if (fn->cls < 0 || !fn->name || strcmp(fn->name, "__init__") != 0)
+		return -1;
+	return fn->cls;
+}
+
+/* True when call `c` makes an instance of class `cls` by its name. */
+static bool tl_model__constructs(const TlIndex *idx, const TlCall *c, int32_t cls)
+{
+	if (c->receiver.id)
+		return false;
+	const TlBinding *b = tl_index_resolve_node(idx, c->callee);
+	return b && b->kind == TL_BIND_CLASS && b->ref == cls;
+}
+
+/* The call sites the index knows of `func`: its calls, and for a class's
+ * `__init__` the calls that make an instance of the class by its name. */
+static uint32_t tl_model__ctx_expected(const TlModel *m, int32_t func)
+{
+	const TlIndex *idx = m->idx;
+	uint32_t n = idx->funcs.items[func].call_sites.size;
+	int32_t cls = tl_model__init_of(idx, func);
+	for (uint32_t i = 0; cls >= 0 && i < idx->calls.size; i++)
+		n += tl_model__constructs(idx, &idx->calls.items[i], cls);
+	return n;
+}
+
+static bool tl_model__ctx_site_known(const TlModel *m, int32_t func, uint32_t site)
+{
+	const TlIndex *idx = m->idx;
+	const TlFunc *fn = &idx->funcs.items[func];
+	for (uint32_t k = 0; k < fn->call_sites.size; k++)
+		if (ts_node_start_byte(idx->calls.items[fn->call_sites.items[k]].node) + 1 == site)
+			return true;
+	int32_t cls = tl_model__init_of(idx, func);
+	for (uint32_t i = 0; cls >= 0 && i < idx->calls.size; i++)
+		if (ts_node_start_byte(idx->calls.items[i].node) + 1 == site)
+			return tl_model__constructs(idx, &idx->calls.items[i], cls);
+	return false;
+}
+
+void tl_model__ctx_construct(TlModel *m, int32_t cls, uint32_t site, const TlVal *args, uint32_t nargs)
+{
+	if (m->quiet || cls < 0 || (uint32_t)cls >= m->idx->classes.size)
+		return;
+	int32_t init = tl_index_method(m->idx, cls, "__init__", 8);
+	if (init >= 0 && m->idx->funcs.items[init].cls == cls)
+		tl_model__ctx_note(m, init, site, args, nargs, 1);
+}
+
 void tl_model__ctx_note(TlModel *m, int32_t func, uint32_t site, const TlVal *args, uint32_t nargs,
 			uint32_t shift)
 {
@@ -51,10 +104,7 @@ void tl_model__ctx_note(TlModel *m, int32_t func, uint32_t site, const TlVal *ar
 		/* Only the call sites the index knows count (a closure that
 		 * `optimizer.step(closure)` runs is called from no site of
 		 * them): every one of them must be seen. */
-		bool known = false;
-		for (uint32_t k = 0; k < fn->call_sites.size && !known; k++)
-			known = ts_node_start_byte(m->idx->calls.items[fn->call_sites.items[k]].node) + 1 == site;
-		if (!known)
+		if (!tl_model__ctx_site_known(m, func, site))
 			return;
 		tl_scopemap_put(&m->ctx_seen, (uint32_t)func, site, 1);
 		s->ctx_sites++;
@@ -83,7 +133,7 @@ bool tl_model__ctx_param(const TlModel *m, int32_t func, uint32_t i, TlVal *out)
 		return false;
 	const TlFunc *fn = &m->idx->funcs.items[func];
 	const TlFuncSum *s = &m->funcs.items[func];
-	if (fn->escapes || !fn->call_sites.size || s->ctx_sites < fn->call_sites.size)
+	if (fn->escapes || !s->ctx_sites || s->ctx_sites < tl_model__ctx_expected(m, func))
 		return false;
 	int32_t at;
 	if (!tl_scopemap_get(&m->ctx_vals, (uint32_t)func, i, &at))
@@ -103,6 +153,18 @@ void tl_model__ctx_callers(const TlModel *m, int32_t func, TlIntArray *out)
 	tl_array_init(&stack);
 	seen[func] = 1;
 	tl_array_push(&stack, func);
+	/* A method reads the attributes its class's `__init__` stores from
+	 * what the constructor is handed: the functions that make an instance
+	 * count as its callers too. */
+	int32_t cls = idx->funcs.items[func].cls;
+	for (uint32_t i = 0; cls >= 0 && i < idx->calls.size; i++) {
+		int32_t g = idx->calls.items[i].func;
+		if (g >= 0 && !seen[g] && tl_model__constructs(idx, &idx->calls.items[i], cls)) {
+			seen[g] = 1;
+			tl_array_push(out, g);
+			tl_array_push(&stack, g);
+		}
+	}
 	while (stack.size) {
 		const TlFunc *fn = &idx->funcs.items[tl_array_pop(&stack)];
 		for (uint32_t k = 0; k < fn->call_sites.size; k++) {

@@ -599,6 +599,8 @@ static TlVal tl_in__call(In *in, TSNode n, const TlVal *vals, uint32_t nv, const
 			known = tl_in__call_function(in, fn, args, npos, 0, &r);
 		} else if (fn->kind == TL_VK_CLASS && fn->ref >= 0 && fn->mod) {
 			r = tl_in__instance(fn);
+			if (fn->mod == (const void *)in->idx)
+				tl_model__ctx_construct(in->m, fn->ref, in->site, args, npos);
 			known = true;
 		} else if (fn->kind == TL_VK_CLASS && (fn->made & TL_VM_TUPLE)) {
 			r = tl_in__tuple_of(in, n, args, nargs);

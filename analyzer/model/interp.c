@@ -66,6 +66,35 @@ static uint32_t tl_in__with_ctx(In *in, TSNode node)
 	return 0;
 }
 
+/* `self.model = DDP(self.model, ...)` (also `DDP(self.model.to(rank))`):
+ * the attribute is wrapped in place, for every method that reads it. */
+static void tl_in__wrapped_in_place(In *in, TSNode target, TSNode call, const TlVal *v)
+{
+	const TlSyms *sy = in->sy;
+	TlPath tp, ap;
+	if (!tl_path_of(&in->m->names, in->idx, target, &tp) || tp.root != in->self_id || tp.n != 1 ||
+	    tp.sel[0] < 0)
+		return;
+	call = tl_index_unparen(call);
+	if (ts_node_symbol(call) != sy->call)
+		return;
+	TSNode args = tl_tree_field(call, sy->f_arguments);
+	TSNode a = ts_node_is_null(args) || !ts_node_named_child_count(args) ? (TSNode){ 0 }
+									     : ts_node_named_child(args, 0);
+	/* through the module's own methods that hand it back (`.to(rank)`) */
+	for (int hops = 0; hops < 4 && !ts_node_is_null(a); hops++) {
+		a = tl_index_unparen(a);
+		if (ts_node_symbol(a) != sy->call)
+			break;
+		TSNode f = tl_tree_field(a, sy->f_function);
+		if (ts_node_symbol(f) != sy->attribute)
+			break;
+		a = tl_tree_field(f, sy->f_object);
+	}
+	if (!ts_node_is_null(a) && tl_path_of(&in->m->names, in->idx, a, &ap) && tl_path_equal(&ap, &tp))
+		tl_model__wrap_in_place(in->m, in->cls, tp.sel[0], v->wrap);
+}
+
 static void tl_in__assign(In *in, TSNode a)
 {
 	const TlSyms *sy = in->sy;
@@ -82,6 +111,8 @@ static void tl_in__assign(In *in, TSNode a)
 	TlVal v = tl_in__eval(in, cur);
 	for (uint32_t i = 0; i < nt; i++)
 		tl_in__bind(in, targets[i], &v);
+	if (v.kind == TL_VK_WRAPPER && nt == 1 && in->cls >= 0)
+		tl_in__wrapped_in_place(in, targets[0], cur, &v);
 }
 
 static void tl_in__augment(In *in, TSNode a)

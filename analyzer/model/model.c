@@ -38,6 +38,7 @@ static void tl_model__release(TlModel *m)
 	tl_scopemap_release(&m->tensor_keys);
 	tl_scopemap_release(&m->ctx_vals);
 	tl_scopemap_release(&m->ctx_seen);
+	tl_scopemap_release(&m->inplace);
 	tl_array_release(&m->funcs);
 	tl_state_release(&m->globals);
 	tl_array_release(&m->order);
@@ -69,15 +70,13 @@ void tl_model__record(TlModel *m, uint32_t start, uint32_t end, const TlVal *v)
 	tl_scopemap_put(&m->vals, start, end, tl_val_pool_add(&m->pool, nv));
 }
 
-/* True when `a` and `b` are the same value as far as a wrap in place
- * needs: equal, or the same parameter or instance read twice (a read of
- * an attribute may say less of its graph than the store did). */
-static bool tl_model__same_value(const TlValPool *p, const TlVal *a, const TlVal *b)
+void tl_model__wrap_in_place(TlModel *m, int32_t cls, int32_t name, unsigned wrap)
 {
-	if (tl_val_equal(p, a, b))
-		return true;
-	return a->kind != TL_VK_WRAPPER && b->kind != TL_VK_WRAPPER && a->kind != TL_VK_CONTAINER &&
-	       a->pgraph == b->pgraph && a->ref == b->ref && a->mod == b->mod && (a->pgraph || a->ref >= 0);
+	int32_t at = 0;
+	if (tl_scopemap_get(&m->inplace, (uint32_t)cls, (uint32_t)name, &at) && ((unsigned)at | wrap) == (unsigned)at)
+		return;
+	tl_scopemap_put(&m->inplace, (uint32_t)cls, (uint32_t)name, (int32_t)((unsigned)at | wrap));
+	m->changed = true;
 }
 
 void tl_model__store_attr(TlModel *m, int32_t cls, int32_t name, const TlVal *v)
@@ -87,20 +86,6 @@ void tl_model__store_attr(TlModel *m, int32_t cls, int32_t name, const TlVal *v)
 	nv.next = -1;
 	if (tl_scopemap_get(&m->attrs, (uint32_t)cls, (uint32_t)name, &at)) {
 		TlVal old = m->pool.vals.items[at];
-		/* Wrapped in place (`self.model = DDP(self.model)` in a setup
-		 * method): from then on the attribute holds the wrapper, which
-		 * holds what the attribute held; a store of the module again,
-		 * or of the same wrapper around the wrapper, leaves it so. */
-		const TlVal *ne = nv.kind == TL_VK_WRAPPER && nv.elem >= 0 ? &m->pool.vals.items[nv.elem] : NULL;
-		const TlVal *oe = old.kind == TL_VK_WRAPPER && old.elem >= 0 ? &m->pool.vals.items[old.elem] : NULL;
-		if (ne && old.kind != TL_VK_WRAPPER && tl_model__same_value(&m->pool, ne, &old)) {
-			m->changed = true;
-			tl_scopemap_put(&m->attrs, (uint32_t)cls, (uint32_t)name, tl_val_pool_add(&m->pool, nv));
-			return;
-		}
-		if (oe && (tl_model__same_value(&m->pool, oe, &nv) ||
-			   (ne && nv.wrap == old.wrap && tl_model__same_value(&m->pool, ne, &old))))
-			return;
 		TlVal j = tl_val_join(&m->pool, &old, &nv);
 		if (tl_val_equal(&m->pool, &old, &j))
 			return;
@@ -329,10 +314,21 @@ bool tl_model__class_attr(TlModel *m, const TlIndex *mod, int32_t cls, int32_t n
 			int32_t k = todo[head++];
 			if (k < 0 || (uint32_t)k >= mod->classes.size)
 				continue;
-			int32_t at;
+			int32_t at, wrap;
 			if (tl_scopemap_get(&om->attrs, (uint32_t)k, (uint32_t)id, &at)) {
 				*out = tl_val_import(&m->pool, &om->pool, &om->pool.vals.items[at]);
 				found = true;
+				/* Wrapped in place by a method: what every method reads
+				 * is the wrapper of what the stores put there. */
+				if (tl_scopemap_get(&om->inplace, (uint32_t)k, (uint32_t)id, &wrap) &&
+				    out->kind != TL_VK_WRAPPER) {
+					TlVal w = tl_val_of(TL_VK_WRAPPER, TL_VG_NONE);
+					w.wrap = (uint8_t)wrap;
+					w.ref = out->ref;
+					w.mod = out->mod;
+					w.elem = tl_val_pool_add(&m->pool, *out);
+					*out = w;
+				}
 			} else if (tl_scopemap_get(&om->declared, (uint32_t)k, (uint32_t)id, &at)) {
 				*out = tl_val_bot(); /* stored by a method not run yet */
 				m->pending = true;
@@ -969,6 +965,7 @@ static TlModel *tl_model__build(const TlIndex *idx, bool quiet)
 	tl_scopemap_init(&m->tensor_keys);
 	tl_scopemap_init(&m->ctx_vals);
 	tl_scopemap_init(&m->ctx_seen);
+	tl_scopemap_init(&m->inplace);
 	tl_state_init(&m->globals);
 	tl_array_init(&m->funcs);
 	tl_array_reserve(&m->funcs, idx->funcs.size);

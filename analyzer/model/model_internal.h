@@ -45,6 +45,7 @@ struct TlModel {
 	TlArray(TlFuncSum) funcs;
 	TlScopeMap ctx_vals; /* (function, parameter) -> pool index: what every call site hands it (context.c) */
 	TlScopeMap ctx_seen; /* (function, call start byte + 1) -> 1: a call site interpreted */
+	TlScopeMap inplace;  /* (class, interned name) -> TL_VW_* bits: `self.x = DDP(self.x)` in a method */
 	TlState globals;     /* the module's own names after its code ran */
 	TlModelStats stats;
 	bool cut;            /* a bound stopped the interpretation */
@@ -112,6 +113,10 @@ bool tl_model__summary(TlModel *m, const TlIndex *mod, int32_t func, TlVal *out)
 /* Records `v` as the value of a class attribute (a store `self.name = v`
  * in a method of class `cls` of m's module). */
 void tl_model__store_attr(TlModel *m, int32_t cls, int32_t name, const TlVal *v);
+/* Records that a method of class `cls` wraps attribute `name` in place
+ * (`self.model = DDP(self.model)`), a wrapper of kinds `wrap`: from then on
+ * a read of the attribute is the wrapper of what it holds. */
+void tl_model__wrap_in_place(TlModel *m, int32_t cls, int32_t name, unsigned wrap);
 /* True when string key `key` (a string node) is one the module uses as a
  * tensor: `out["loss"].backward()`, `F.mse_loss(out["y"], t)`,
  * `out["feat"].detach()`. */
@@ -123,6 +128,9 @@ bool tl_model__tensor_key(const TlModel *m, const TlIndex *idx, TSNode key);
  * parameters before them, a method's `self`). */
 void tl_model__ctx_note(TlModel *m, int32_t func, uint32_t site, const TlVal *args, uint32_t nargs,
 			uint32_t shift);
+/* The same for a call that makes an instance of class `cls` of m's module
+ * by its name (`Trainer(model, opt)`): its `__init__`'s context. */
+void tl_model__ctx_construct(TlModel *m, int32_t cls, uint32_t site, const TlVal *args, uint32_t nargs);
 /* What every call site of `func` hands its parameter `i`, once every call
  * site was interpreted and nothing else can call it: a value of kind
  * module, wrapper, object, optimizer, scaler or criterion; false when

@@ -389,6 +389,8 @@ static void test_wrappers_and_entry_contexts(void **state)
 	 * no wrapper inside */
 	TlVal e = value_after(fx, "return model(x)", "model");
 	assert_true(e.kind != TL_VK_WRAPPER);
+	/* what the one constructor call hands __init__ */
+	assert_int_equal(value_after(fx, "= net\n", "net").kind, TL_VK_MODULE);
 	/* wrapped in place by a method: the attribute holds the wrapper */
 	TlVal w = value_after(fx, "return self.net", "self.net");
 	assert_int_equal(w.kind, TL_VK_WRAPPER);
