@@ -134,6 +134,7 @@ static bool tl_in__plain_attr(const char *t, uint32_t len)
 }
 
 static bool tl_in__module_like(const TlVal *v);
+static TlVal tl_in__inner(In *in, const TlVal *w);
 
 /* The value of attribute `name` (interned `id`) of a value `obj`. */
 static TlVal tl_in__attr(In *in, const TlVal *obj, int32_t id, const char *name, uint32_t len)
@@ -156,19 +157,14 @@ static TlVal tl_in__attr(In *in, const TlVal *obj, int32_t id, const char *name,
 	if (obj->kind == TL_VK_WRAPPER && strcmp(buf, "module") == 0) {
 		/* The module inside: marked with the wrappers it was read
 		 * through (`ddp.module` bypasses DDP's hooks). */
-		TlVal inner = tl_val_of(TL_VK_MODULE, TL_VG_NONE);
-		if (obj->elem >= 0) {
-			inner = in->m->pool.vals.items[obj->elem];
-			inner.next = -1;
-			/* a module, whatever the code showed of what was wrapped
-			 * (`DDP(model.to(rank))` of a parameter reads as a tensor) */
-			if (!tl_in__module_like(&inner)) {
-				inner.kind = TL_VK_MODULE;
-				inner.elem = inner.parts = -1;
-			}
-		}
-		inner.wrap |= obj->wrap;
-		return inner;
+		return tl_in__inner(in, obj);
+	}
+	/* `model.module` of a parameter: what the caller passes, unwrapped. */
+	if (strcmp(buf, "module") == 0 && obj->kind == TL_VK_TOP && (obj->made & TL_VM_PARAMS) &&
+	    (obj->pgraph & 0xffu)) {
+		TlVal v = *obj;
+		v.punwrap = (uint8_t)(obj->pgraph & 0xffu);
+		return v;
 	}
 	/* A field of a tuple or a container (a named tuple's `out.logits`):
 	 * what it holds. */
@@ -255,12 +251,82 @@ static bool tl_in__read_path(In *in, TSNode n, TlVal *out)
 
 /* The graph a summary's return takes at a call: its own, joined with the
  * graph of every argument its pgraph bits name. */
+/* The module inside wrapper `w` (a module whatever the code showed of
+ * it), marked with the wrappers it was read through. */
+static TlVal tl_in__inner(In *in, const TlVal *w)
+{
+	TlVal inner = tl_val_of(TL_VK_MODULE, TL_VG_NONE);
+	if (w->elem >= 0) {
+		inner = in->m->pool.vals.items[w->elem];
+		inner.next = -1;
+		if (!tl_in__module_like(&inner)) {
+			inner.kind = TL_VK_MODULE;
+			inner.elem = inner.parts = -1;
+		}
+	}
+	inner.wrap |= w->wrap;
+	return inner;
+}
+
+/* `m.module if hasattr(m, "module") else m` (or the `getattr(m, "module",
+ * m)` form): `m` unwrapped. `mv` is the value of `m`. True when `n` is
+ * that idiom; *out is then the module inside a wrapper, the module itself,
+ * or, for a parameter, that parameter unwrapped (TlVal.punwrap). */
+static bool tl_in__unwrap_idiom(In *in, TSNode n, const TlVal *mv, TlVal *out)
+{
+	const TlSyms *sy = in->sy;
+	if (ts_node_named_child_count(n) != 3)
+		return false;
+	TSNode yes = tl_index_unparen(ts_node_named_child(n, 0));
+	TSNode cond = tl_index_unparen(ts_node_named_child(n, 1));
+	TSNode no = tl_index_unparen(ts_node_named_child(n, 2));
+	if (ts_node_symbol(yes) != sy->attribute || ts_node_symbol(cond) != sy->call ||
+	    !tl_index_text_is(in->idx, tl_tree_field(yes, sy->f_attribute), "module") ||
+	    !tl_index_text_is(in->idx, tl_tree_field(cond, sy->f_function), "hasattr"))
+		return false;
+	TSNode args = tl_tree_field(cond, sy->f_arguments);
+	if (ts_node_is_null(args) || ts_node_named_child_count(args) != 2)
+		return false;
+	uint32_t l1 = 0, l2 = 0, l3 = 0, lk = 0;
+	const char *t1 = tl_index_text(in->idx, tl_tree_field(yes, sy->f_object), &l1);
+	const char *t2 = tl_index_text(in->idx, ts_node_named_child(args, 0), &l2);
+	const char *t3 = tl_index_text(in->idx, no, &l3);
+	const char *key = tl_index_text(in->idx, ts_node_named_child(args, 1), &lk);
+	if (!t1 || !t2 || !t3 || !key || l1 != l2 || l1 != l3 || memcmp(t1, t2, l1) != 0 ||
+	    memcmp(t1, t3, l1) != 0 || lk != 8 || (memcmp(key, "\"module\"", 8) != 0 && memcmp(key, "'module'", 8) != 0))
+		return false;
+	if (mv->kind == TL_VK_WRAPPER) {
+		*out = tl_in__inner(in, mv);
+	} else if (tl_in__module_like(mv)) {
+		*out = *mv;
+	} else if ((mv->made & TL_VM_PARAMS) && (mv->pgraph & 0xffu)) {
+		*out = *mv;
+		out->punwrap = (uint8_t)(mv->pgraph & 0xffu);
+	} else {
+		return false;
+	}
+	return true;
+}
+
 static TlVal tl_in__apply(In *in, const TlVal *ret, const TlVal *args, uint32_t nargs, uint32_t shift)
 {
 	TlVal r = *ret;
 	uint16_t bits = ret->pgraph;
 	r.pgraph = 0;
 	r.pcall = 0;
+	r.punwrap = 0;
+	/* A parameter unwrapped: what the caller passes, unwrapped. */
+	for (uint32_t i = shift; i < 8 && ret->punwrap; i++) {
+		if (!(ret->punwrap & (1u << i)) || i - shift >= nargs)
+			continue;
+		const TlVal *av = &args[i - shift];
+		if (av->kind == TL_VK_WRAPPER)
+			return tl_in__inner(in, av);
+		if (tl_in__module_like(av))
+			return *av;
+		if (av->made & TL_VM_PARAMS)
+			r.punwrap |= (uint8_t)(av->pgraph & 0xffu);
+	}
 	/* What calling a parameter returns: the function passed for it
 	 * (`opt.step(closure)`: what the closure returns). */
 	for (uint32_t i = 0; i < 16 && ret->pcall; i++) {
@@ -1108,8 +1174,12 @@ static TlVal tl_in__compute(In *in, TSNode n, const TlVal *vals, uint32_t nv)
 	}
 	if (s == sy->boolean_operator && nv >= 2)
 		return tl_val_join(&in->m->pool, &vals[0], &vals[1]);
-	if (s == sy->conditional_expression && nv >= 3)
+	if (s == sy->conditional_expression && nv >= 3) {
+		TlVal u;
+		if (tl_in__unwrap_idiom(in, n, &vals[2], &u))
+			return u;
 		return tl_val_join(&in->m->pool, &vals[0], &vals[2]);
+	}
 	if (s == sy->keyword_argument || s == sy->pair)
 		return nv ? vals[0] : tl_in__top();
 	if (s == sy->named_expression && nv >= 2) {

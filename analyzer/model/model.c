@@ -1067,6 +1067,8 @@ void tl_model_describe(const TlValPool *p, const TlVal *v, TlBuf *out)
 		tl_buf_addf(out, " device=%s", tl_val_device_name(v->device));
 	if (v->dtype != TL_VT_TOP && v->dtype != TL_VT_BOT)
 		tl_buf_addf(out, " dtype=%s", tl_val_dtype_name(v->dtype));
+	if (v->punwrap)
+		tl_buf_addf(out, " unwrapped-params(0x%x)", v->punwrap);
 	if (v->wrap) {
 		static const char *const wraps[] = { "ddp", "fsdp", "data-parallel", "compiled" };
 		tl_buf_add(out, " wrap=");

@@ -131,6 +131,7 @@ static TlVal tl_val__join_at(TlValPool *p, const TlVal *pa, const TlVal *pb, uns
 	j.pgraph = (uint16_t)(a->pgraph | b->pgraph);
 	j.pcall = (uint16_t)(a->pcall | b->pcall);
 	j.wrap = (uint8_t)(a->wrap | b->wrap);
+	j.punwrap = (uint8_t)(a->punwrap | b->punwrap);
 	j.origin = a->origin ? a->origin : b->origin;
 	if (a->ref == b->ref && a->mod == b->mod) {
 		j.ref = a->ref;
@@ -174,7 +175,7 @@ static bool tl_val__equal_at(const TlValPool *p, const TlVal *a, const TlVal *b,
 {
 	if (a->kind != b->kind || a->graph != b->graph || a->device != b->device ||
 	    a->dtype != b->dtype || a->made != b->made || a->pgraph != b->pgraph || a->pcall != b->pcall ||
-	    a->wrap != b->wrap ||
+	    a->wrap != b->wrap || a->punwrap != b->punwrap ||
 	    a->ref != b->ref || a->mod != b->mod)
 		return false;
 	if (a->kind != TL_VK_CONTAINER || nest >= TL_VAL_NEST)

@@ -108,6 +108,10 @@ typedef struct TlVal {
 	 * is; of a module read through a wrapper's `.module`, the kinds of
 	 * wrapper it was read through (`ddp.module`). Joined as a set. */
 	uint8_t wrap;
+	/* In a summary: the value is parameter i unwrapped (`m.module if
+	 * hasattr(m, "module") else m`: the module inside a wrapper, or the
+	 * module itself), for each bit i set (i < 8). */
+	uint8_t punwrap;
 	int32_t elem;    /* a container's element value: an index into the pool, or -1 */
 	int32_t parts;   /* its first tuple position (a pool index, chained by `next`), or -1 */
 	int32_t next;    /* in the pool: the next tuple position, or -1 */
