@@ -10,11 +10,11 @@
 ; ddp.module(x), inner(x) with inner = ddp.module
 ((call
   function: (_) @_inner) @finding
-  (#wrapped-module? @_inner ddp)
+  (#updates-weights? @finding)
   (#reaches-backward? @finding)
+  (#wrapped-module? @_inner ddp)
   (#not-under-context? @finding grad-disabled)
-  (#not-mode-is? @finding eval)
-  (#updates-weights? @finding))
+  (#not-mode-is? @finding eval))
 
 ; ddp.module.forward(x)
 ((call
@@ -22,8 +22,8 @@
     object: (_) @_inner
     attribute: (identifier) @_method)) @finding
   (#eq? @_method "forward")
-  (#wrapped-module? @_inner ddp)
+  (#updates-weights? @finding)
   (#reaches-backward? @finding)
+  (#wrapped-module? @_inner ddp)
   (#not-under-context? @finding grad-disabled)
-  (#not-mode-is? @finding eval)
-  (#updates-weights? @finding))
+  (#not-mode-is? @finding eval))

@@ -20,8 +20,8 @@
     attribute: (identifier) @_method)
   arguments: (argument_list)) @finding
   (#eq? @_method "state_dict")
-  (#wrapped-by? @_wrapper data-parallel)
   (#saved? @finding)
+  (#wrapped-by? @_wrapper data-parallel)
   (#set! prefix "module.")
   (#set! inner "module")
   (#set! wrapper "DistributedDataParallel / DataParallel"))
@@ -37,8 +37,8 @@
     attribute: (identifier) @_method)
   arguments: (argument_list)) @finding
   (#eq? @_method "state_dict")
-  (#wrapped-by? @_wrapper compiled)
   (#saved? @finding)
+  (#wrapped-by? @_wrapper compiled)
   (#set! prefix "_orig_mod.")
   (#set! inner "_orig_mod")
   (#set! wrapper "torch.compile"))

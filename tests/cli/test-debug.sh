@@ -99,33 +99,30 @@ run "--help" 0 "$bin" debug --help
 has "usage on stdout" "$tmp/out" "usage: torchlint debug model FILE[:LINE]"
 
 # The differential mode of a family moving onto the model: the walk it
-# replaces runs beside it and each place they differ is printed. The
-# unwrapping helper of this fixture (`m.module if hasattr(m, "module")
-# else m`) is one the walk sees and the model does not yet; the wrapper
-# value itself is the model's.
+# replaces runs beside it and each place they differ is printed. A module
+# unwrapped on one branch only (`if distributed: model = model.module`) is
+# one the walk sees and the model does not yet (its join of the wrapper and
+# the module is no module); the wrapper value itself is the model's.
 cat > "$tmp/wrap.py" <<'PY'
 import torch
 from torch.nn.parallel import DistributedDataParallel as DDP
 
 
-def bare(model):
-    return model.module if hasattr(model, "module") else model
-
-
-def train(net, loader, rank):
+def train(net, loader, rank, bypass):
     model = DDP(net.to(rank), device_ids=[rank])
-    inner = bare(model)
     opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    if bypass:
+        model = model.module
     for x, y in loader:
-        loss = torch.nn.functional.mse_loss(inner(x), y)
+        loss = torch.nn.functional.mse_loss(model(x), y)
         opt.zero_grad()
         loss.backward()
         opt.step()
 PY
 TORCHLINT_CHECK_MODEL=1 "$bin" -q --select TL213 --format concise "$tmp/wrap.py" > "$tmp/out" 2> "$tmp/err"
-has "a difference, with the question and both answers" "$tmp/err" "model differs: $tmp/wrap.py:14:45 wrapped-module walk=1 model=0 \`inner\`"
-has "the walk still finds it" "$tmp/out" "wrap.py:14:45: TL213"
-run "debug model: the wrapper's kind" 0 "$bin" debug model "$tmp/wrap.py:10"
+has "a difference, with the question and both answers" "$tmp/err" "model differs: $tmp/wrap.py:11:45 wrapped-module walk=1 model=0 \`model\`"
+has "the walk still finds it" "$tmp/out" "wrap.py:11:45: TL213"
+run "debug model: the wrapper's kind" 0 "$bin" debug model "$tmp/wrap.py:6"
 has "a DDP wrapper, from the table" "$tmp/out" "value \`model\` wrapper graph=none wrap=ddp"
 
 echo "debug: $pass passed, $fail failed"

@@ -354,6 +354,10 @@ static void test_wrappers_and_entry_contexts(void **state)
 		"    return model.module(x)\n"
 		"def either(model, x):\n"
 		"    return model(x)\n"
+		"def bare(m):\n"
+		"    return m.module if hasattr(m, 'module') else m\n"
+		"def peel(m):\n"
+		"    return m.module\n"
 		"class Trainer:\n"
 		"    def __init__(self, net):\n"
 		"        self.net = net\n"
@@ -369,7 +373,10 @@ static void test_wrappers_and_entry_contexts(void **state)
 		"    step(moved, x)\n"
 		"    either(ddp, x)\n"
 		"    either(Net(), x)\n"
-		"    t = Trainer(Net())\n");
+		"    t = Trainer(Net())\n"
+		"    a = bare(ddp)\n"
+		"    b = bare(Net())\n"
+		"    c = peel(ddp)\n");
 	TlVal d = value_after(fx, "ddp = ", "DDP(Net().to(0))");
 	assert_int_equal(d.kind, TL_VK_WRAPPER);
 	assert_int_equal(d.wrap, TL_VW_DDP);
@@ -389,6 +396,17 @@ static void test_wrappers_and_entry_contexts(void **state)
 	 * no wrapper inside */
 	TlVal e = value_after(fx, "return model(x)", "model");
 	assert_true(e.kind != TL_VK_WRAPPER);
+	/* the unwrapping idiom and `.module` of a parameter, resolved at each
+	 * call by what it is handed */
+	TlVal a = value_after(fx, "a = ", "bare(ddp)");
+	assert_int_equal(a.kind, TL_VK_MODULE);
+	assert_int_equal(a.wrap, TL_VW_DDP);
+	TlVal b = value_after(fx, "b = ", "bare(Net())");
+	assert_int_equal(b.kind, TL_VK_MODULE);
+	assert_int_equal(b.wrap, 0);
+	TlVal c = value_after(fx, "c = ", "peel(ddp)");
+	assert_int_equal(c.kind, TL_VK_MODULE);
+	assert_int_equal(c.wrap, TL_VW_DDP);
 	/* what the one constructor call hands __init__ */
 	assert_int_equal(value_after(fx, "= net\n", "net").kind, TL_VK_MODULE);
 	/* wrapped in place by a method: the attribute holds the wrapper */
