@@ -367,69 +367,6 @@ bool tl_facts_backward_through(const TlIndex *idx, TSNode call, TlWrapper kind)
 	return tl_facts__through(idx, tl_model_backward_subject(idx, c), kind, 0, &budget);
 }
 
-/* True when `e` is the module a wrapper of `kind` holds: `ddp.module` on a
- * wrapped model (a name, attribute or parameter that tl_facts__wrapped
- * knows), or a name bound to one (`inner = ddp.module`). */
-/* What a return of an unwrapping helper hands back: `model.module`, or one
- * branch of `model.module if hasattr(model, "module") else model`. */
-typedef struct TlUnwrapWalk {
-	const TlIndex *idx; /* the caller's module */
-	const TlCall *call; /* the call of the helper there */
-	TlExtDef def;       /* the helper */
-	TlWrapper kind;
-	int *budget;
-	bool found;
-} TlUnwrapWalk;
-
-static bool tl_facts__unwrap_visit(const TlIndex *mod, TSNode ret, void *data)
-{
-	const TlSyms *sy = tl_syms();
-	TlUnwrapWalk *w = data;
-	if (!ts_node_named_child_count(ret))
-		return false;
-	TSNode v = tl_index_unparen(ts_node_named_child(ret, 0));
-	TSNode none = { 0 };
-	TSNode picks[2] = { v, none };
-	if (ts_node_symbol(v) == sy->conditional_expression && ts_node_named_child_count(v) == 3) {
-		picks[0] = tl_index_unparen(ts_node_named_child(v, 0));
-		picks[1] = tl_index_unparen(ts_node_named_child(v, 2));
-	}
-	for (int i = 0; i < 2 && !w->found; i++) {
-		TSNode p = picks[i];
-		if (ts_node_is_null(p) || ts_node_symbol(p) != sy->attribute ||
-		    !tl_index_text_is(mod, tl_tree_field(p, sy->f_attribute), "module"))
-			continue;
-		/* the `.module` of one of the helper's parameters, never rebound */
-		TSNode obj = tl_index_unparen(tl_tree_field(p, sy->f_object));
-		const TlBinding *b = ts_node_symbol(obj) == sy->identifier ? tl_index_resolve_node(mod, obj) : NULL;
-		if (!b || b->kind != TL_BIND_PARAM || b->func != w->def.func)
-			continue;
-		const TlIntArray *all = tl_index_bindings_of(mod, b->func, b->name);
-		if (!all || all->size != 1)
-			continue;
-		TSNode arg = tl_facts__ext_param_arg(w->idx, w->call, &w->def, b->name, strlen(b->name));
-		w->found = !ts_node_is_null(arg) && tl_facts__wrapped(w->idx, arg, w->kind, 0, w->budget);
-	}
-	return w->found;
-}
-
-/* True when call `c` runs a helper (of the file, or of another module of
- * the project) that hands back the `.module` of a parameter for which `c`
- * passes a wrapper of `kind` (`net = unwrap(model)`). */
-static bool tl_facts__unwrapped_by_call(const TlIndex *idx, const TlCall *c, TlWrapper kind, int *budget)
-{
-	TlUnwrapWalk w = { idx, c, { NULL, -1, -1 }, kind, budget, false };
-	if (!c || !tl_facts__callee_def(idx, c, &w.def) || w.def.func < 0)
-		return false;
-	bool ext = w.def.idx != idx;
-	if (ext)
-		tl_facts__ext_enter(idx);
-	tl_facts__each_return(w.def.idx, w.def.func, tl_facts__unwrap_visit, &w);
-	if (ext)
-		tl_facts__ext_leave(idx);
-	return w.found;
-}
-
 /* The model's wrapper bits (TlVal.wrap) of each TlWrapper. */
 static unsigned tl_facts__wrap_bits(TlWrapper kind)
 {
@@ -456,50 +393,13 @@ static int tl_facts__model_wrapped(const TlIndex *idx, TSNode e, TlWrapper kind,
 	return inner ? v.kind == TL_VK_MODULE || v.kind == TL_VK_OBJECT : v.kind == TL_VK_WRAPPER;
 }
 
-static bool tl_facts__walk_wrapped_module(const TlIndex *idx, TSNode e, TlWrapper kind);
-
+/* The module inside a wrapper of `kind`, read around it: `ddp.module`, a
+ * name bound to it, what an unwrapping helper hands back, a parameter
+ * every caller passes such a module: the model's module read through the
+ * wrapper (TlVal.wrap on a module). */
 bool tl_facts_wrapped_module(const TlIndex *idx, TSNode e, TlWrapper kind)
 {
-	/* The model answers; the walk still adds what it does not see yet
-	 * (docs/semantic-model.md, "The wrapper family"): an unwrapping
-	 * helper whose return joins the wrapper and its module
-	 * (`m.module if hasattr(m, "module") else m`), a parameter whose
-	 * callers are in another module. */
-	int now = tl_facts__model_wrapped(idx, e, kind, true);
-	if (tl_facts__checking_model()) {
-		bool walk = tl_facts__walk_wrapped_module(idx, e, kind);
-		tl_facts__model_differs(idx, e, "wrapped-module", walk, now == 1);
-		return now == 1 || walk;
-	}
-	return now == 1 || tl_facts__walk_wrapped_module(idx, e, kind);
-}
-
-static bool tl_facts__walk_wrapped_module(const TlIndex *idx, TSNode e, TlWrapper kind)
-{
-	const TlSyms *sy = tl_syms();
-	int budget = TL_FACTS_BUDGET;
-	for (int depth = 0; depth <= TL_FACTS_DEPTH; depth++) {
-		e = tl_index_unparen(e);
-		if (ts_node_is_null(e))
-			return false;
-		TSSymbol s = ts_node_symbol(e);
-		if (s == sy->attribute && tl_facts__attribute_may_be(idx, e, "module") &&
-		    tl_index_text_is(idx, tl_tree_field(e, sy->f_attribute), "module"))
-			return tl_facts__wrapped(idx, tl_tree_field(e, sy->f_object), kind, 0,
-						&budget);
-		if (s == sy->call)
-			return tl_facts__unwrapped_by_call(idx, tl_index_call_at(idx, e), kind, &budget);
-		if (s != sy->identifier && s != sy->attribute)
-			return false;
-		const TlBinding *b = tl_index_resolve_node(idx, e);
-		if (!b || b->kind != TL_BIND_ASSIGN || b->elem >= 0)
-			return false;
-		TSNode v = tl_facts__bound_value(b);
-		if (ts_node_is_null(v) || tl_facts__contains(v, e))
-			return false;
-		e = v;
-	}
-	return false;
+	return tl_facts__model_wrapped(idx, e, kind, true) == 1;
 }
 
 /* ---- optimizers built before sharding ------------------------------------------------ */

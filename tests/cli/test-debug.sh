@@ -99,31 +99,25 @@ run "--help" 0 "$bin" debug --help
 has "usage on stdout" "$tmp/out" "usage: torchlint debug model FILE[:LINE]"
 
 # The differential mode of a family moving onto the model: the walk it
-# replaces runs beside it and each place they differ is printed. A module
-# unwrapped on one branch only (`if distributed: model = model.module`) is
-# one the walk sees and the model does not yet (its join of the wrapper and
-# the module is no module); the wrapper value itself is the model's.
+# replaces runs beside it and each place they differ is printed. A model
+# wrapped on one branch (`if cuda: net = DataParallel(net)`) and saved
+# after it is one the walk sees and the model does not yet (its join of
+# the wrapper and the bare module is no wrapper); the wrapper value itself
+# is the model's.
 cat > "$tmp/wrap.py" <<'PY'
 import torch
-from torch.nn.parallel import DistributedDataParallel as DDP
 
 
-def train(net, loader, rank, bypass):
-    model = DDP(net.to(rank), device_ids=[rank])
-    opt = torch.optim.SGD(model.parameters(), lr=0.1)
-    if bypass:
-        model = model.module
-    for x, y in loader:
-        loss = torch.nn.functional.mse_loss(model(x), y)
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
+def save(net, path, cuda):
+    if cuda:
+        net = torch.nn.DataParallel(net)
+    torch.save(net.state_dict(), path)
 PY
-TORCHLINT_CHECK_MODEL=1 "$bin" -q --select TL213 --format concise "$tmp/wrap.py" > "$tmp/out" 2> "$tmp/err"
-has "a difference, with the question and both answers" "$tmp/err" "model differs: $tmp/wrap.py:11:45 wrapped-module walk=1 model=0 \`model\`"
-has "the walk still finds it" "$tmp/out" "wrap.py:11:45: TL213"
+TORCHLINT_CHECK_MODEL=1 "$bin" -q --select TL504 --format concise "$tmp/wrap.py" > "$tmp/out" 2> "$tmp/err"
+has "a difference, with the question and both answers" "$tmp/err" "model differs: $tmp/wrap.py:7:16 wrapped-by walk=1 model=0 \`net\`"
+has "the walk still finds it" "$tmp/out" "wrap.py:7:16: TL504"
 run "debug model: the wrapper's kind" 0 "$bin" debug model "$tmp/wrap.py:6"
-has "a DDP wrapper, from the table" "$tmp/out" "value \`model\` wrapper graph=none wrap=ddp"
+has "a DataParallel wrapper, from the table" "$tmp/out" "value \`net\` wrapper graph=none wrap=data-parallel"
 
 echo "debug: $pass passed, $fail failed"
 [ "$fail" = 0 ]
