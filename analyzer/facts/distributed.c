@@ -380,6 +380,23 @@ static unsigned tl_facts__wrap_bits(TlWrapper kind)
 	return 0;
 }
 
+/* True when the function of `use` makes a wrapper of `kind` and every
+ * such call is on a branch `use` cannot run with. */
+static bool tl_facts__wrappers_exclusive(const TlIndex *idx, TSNode use, TlWrapper kind)
+{
+	const TlIntArray *calls = tl_index_scope_calls(idx, tl_index_func_of(idx, use));
+	bool any = false;
+	for (uint32_t i = 0; calls && i < calls->size; i++) {
+		const TlCall *c = &idx->calls.items[calls->items[i]];
+		if (!c->qname || !tl_facts__wrapper_qname(c->qname, kind))
+			continue;
+		if (!tl_facts_exclusive_paths(idx, c->node, use))
+			return false;
+		any = true;
+	}
+	return any;
+}
+
 /* The model's answer: 1 when `e`'s value is a wrapper of `kind` (with
  * `inner`: the module read through one), 0 when it is not, -1 when the
  * model has no value for it. */
@@ -390,7 +407,15 @@ static int tl_facts__model_wrapped(const TlIndex *idx, TSNode e, TlWrapper kind,
 		return -1;
 	if (!(v.wrap & tl_facts__wrap_bits(kind)))
 		return 0;
-	return inner ? v.kind == TL_VK_MODULE || v.kind == TL_VK_OBJECT : v.kind == TL_VK_WRAPPER;
+	if (inner)
+		return v.kind == TL_VK_MODULE || v.kind == TL_VK_OBJECT;
+	if (v.kind == TL_VK_WRAPPER)
+		return 1;
+	/* A wrapper on some paths (`if cuda: net = DataParallel(net)`, read
+	 * after the join): one unless every wrapper call of the function is
+	 * on a branch the use cannot run with (`if ddp:` ... `else:` of the
+	 * same test). */
+	return v.kind == TL_VK_TOP && !tl_facts__wrappers_exclusive(idx, e, kind);
 }
 
 /* The module inside a wrapper of `kind`, read around it: `ddp.module`, a

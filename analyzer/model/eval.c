@@ -159,11 +159,16 @@ static TlVal tl_in__attr(In *in, const TlVal *obj, int32_t id, const char *name,
 		 * through (`ddp.module` bypasses DDP's hooks). */
 		return tl_in__inner(in, obj);
 	}
-	/* `model.module` of a parameter: what the caller passes, unwrapped. */
-	if (strcmp(buf, "module") == 0 && obj->kind == TL_VK_TOP && (obj->made & TL_VM_PARAMS) &&
-	    (obj->pgraph & 0xffu)) {
+	/* `model.module` of a wrapper on some paths: the module inside; of a
+	 * parameter: what the caller passes, unwrapped. */
+	if (strcmp(buf, "module") == 0 && obj->kind == TL_VK_TOP &&
+	    (obj->wrap || ((obj->made & TL_VM_PARAMS) && (obj->pgraph & 0xffu)))) {
 		TlVal v = *obj;
-		v.punwrap = (uint8_t)(obj->pgraph & 0xffu);
+		v.elem = v.parts = -1;
+		if (obj->wrap)
+			v.kind = TL_VK_MODULE;
+		if (obj->made & TL_VM_PARAMS)
+			v.punwrap = (uint8_t)(obj->pgraph & 0xffu);
 		return v;
 	}
 	/* A field of a tuple or a container (a named tuple's `out.logits`):

@@ -274,9 +274,9 @@ def finetune(net, loader, distributed, path):
     torch.save(model.state_dict(), path)
 
 
-# Known miss: wrapped under the flag, saved after the if/else, where both
-# branches reach; the name's last binding (`net.cuda()`, the else) is the
-# one followed, not every binding that may reach the save.
+# Flagged: wrapped under the flag, saved after the if/else, where both
+# branches reach: a wrapper on the `use_ddp` path (every binding that may
+# reach the save counts, not only the name's last one, `net.cuda()`).
 def train_flagged(net, loader, use_ddp, rank, path):
     if use_ddp:
         net = DDP(net, device_ids=[rank])
@@ -288,7 +288,7 @@ def train_flagged(net, loader, use_ddp, rank, path):
         net(x).mean().backward()
         opt.step()
     if rank == 0:
-        # todo-expect: TL504
+        # expect: TL504
         torch.save(net.state_dict(), path)
 
 
