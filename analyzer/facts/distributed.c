@@ -172,157 +172,7 @@ static bool tl_facts__wrapper_qname(const char *q, TlWrapper kind)
 	return false;
 }
 
-/* True when `self.x`, bound by `b`, is wrapped in place by a method of its
- * class (`self.model = DDP(self.model, ...)` in a setup method, the name
- * read elsewhere resolving to the plain binding of __init__): after that
- * call the attribute holds the wrapper. Not across exclusive branches. */
-static bool tl_facts__wrapped_in_place(const TlIndex *idx, const TlBinding *b, TlWrapper kind, int *budget,
-				       const TlBranchPath *path)
-{
-	if (b->cls < 0 || b->class_body || strncmp(b->name, "self.", 5) != 0)
-		return false;
-	for (uint32_t i = 0; i < idx->bindings.size && *budget > 0; i++) {
-		const TlBinding *o = &idx->bindings.items[i];
-		if (o == b || o->cls != b->cls || o->class_body || strcmp(o->name, b->name) != 0)
-			continue;
-		TSNode v = tl_index_unparen(tl_facts__bound_value(o));
-		const TlCall *c = ts_node_is_null(v) ? NULL : tl_index_call_at(idx, v);
-		--*budget;
-		if (!c || !c->qname || !tl_facts__wrapper_qname(c->qname, kind))
-			continue;
-		TSNode inner = tl_facts__kwarg(idx, v, "module");
-		if (ts_node_is_null(inner))
-			inner = tl_facts__arg(v, 0);
-		/* the argument is the attribute itself, maybe moved first */
-		for (int d = 0; d < TL_FACTS_DEPTH && !ts_node_is_null(inner); d++) {
-			inner = tl_index_unparen(inner);
-			const TlCall *ic = ts_node_symbol(inner) == tl_syms()->call ? tl_index_call_at(idx, inner) : NULL;
-			if (!ic)
-				break;
-			inner = tl_facts__module_through(ic, inner, false);
-		}
-		char *name = ts_node_is_null(inner) ? NULL : tl_facts__dotted(idx, inner);
-		bool same = name && strcmp(name, b->name) == 0;
-		tl_free(name);
-		TlBranchPath here = *path;
-		if (same && tl_facts__path_add(idx, &here, v))
-			return true;
-	}
-	return false;
-}
-
-static bool tl_facts__wrapped_on(const TlIndex *idx, TSNode e, TlWrapper kind, int depth, int *budget,
-				 const TlBranchPath *path);
-
-/* The summary of a function for one wrapper kind: some return is a
- * wrapper of that kind (`return DistributedDataParallel(model, ...)`),
- * judged in the function's own module from a fresh depth. */
-static bool tl_facts__wrapper_return(const TlIndex *idx, TSNode v, TlWrapper kind)
-{
-	int budget = TL_FACTS_BUDGET;
-	return tl_facts__wrapped_on(idx, v, kind, 0, &budget, NULL);
-}
-
-static bool tl_facts__ddp_return(const TlIndex *idx, TSNode v, int depth)
-{
-	return tl_facts__wrapper_return(idx, v, TL_WRAP_DDP);
-}
-
-static bool tl_facts__fsdp_return(const TlIndex *idx, TSNode v, int depth)
-{
-	return tl_facts__wrapper_return(idx, v, TL_WRAP_FSDP);
-}
-
-static bool tl_facts__prefixed_return(const TlIndex *idx, TSNode v, int depth)
-{
-	return tl_facts__wrapper_return(idx, v, TL_WRAP_PREFIXED);
-}
-
-static bool tl_facts__data_parallel_return(const TlIndex *idx, TSNode v, int depth)
-{
-	return tl_facts__wrapper_return(idx, v, TL_WRAP_DATA_PARALLEL);
-}
-
-static bool tl_facts__compiled_return(const TlIndex *idx, TSNode v, int depth)
-{
-	return tl_facts__wrapper_return(idx, v, TL_WRAP_COMPILED);
-}
-
-/* Indexed by TlWrapper. */
-static bool (*const tl_facts__wrapper_returns[])(const TlIndex *, TSNode, int) = {
-	tl_facts__ddp_return, tl_facts__fsdp_return, tl_facts__prefixed_return,
-	tl_facts__data_parallel_return, tl_facts__compiled_return,
-};
-
-/* True when call `c` runs a function (of the file, or of another module of
- * the project) some of whose returns is a wrapper of `kind`: its summary
- * slot TL_RET_WRAPPER + kind. */
-static bool tl_facts__returns_wrapper(const TlIndex *idx, const TlCall *c, TlWrapper kind, int depth)
-{
-	TlRet slot = (TlRet)(TL_RET_WRAPPER + (int)kind);
-	if (c->target >= 0)
-		return tl_facts__any_return(idx, c->target, slot, tl_facts__wrapper_returns[kind], depth + 1);
-	return tl_facts__ext_any_return(idx, c, slot, tl_facts__wrapper_returns[kind], depth + 1);
-}
-
-/* `path`: the branch conditions of the places the value came through (NULL
- * at the start): a wrapper bound on one branch of `if ddp:` does not reach
- * a use on the other (`if ddp: m = DDP(m)` ... `else: save(m.state_dict())`),
- * also through a name or a parameter bound on the way. */
-static bool tl_facts__wrapped_on(const TlIndex *idx, TSNode e, TlWrapper kind, int depth, int *budget,
-				 const TlBranchPath *path)
-{
-	const TlSyms *sy = tl_syms();
-	e = tl_index_unparen(e);
-	if (ts_node_is_null(e) || depth > TL_FACTS_DEPTH || --*budget < 0)
-		return false;
-	TlBranchPath here;
-	here.size = 0;
-	if (path)
-		here = *path;
-	if (!tl_facts__path_add(idx, &here, e))
-		return false;
-	TSSymbol s = ts_node_symbol(e);
-	if (s == sy->call) {
-		const TlCall *c = tl_index_call_at(idx, e);
-		if (!c)
-			return false;
-		if (c->qname && tl_facts__wrapper_qname(c->qname, kind))
-			return true;
-		/* DDP(net).cuda(), compiled.to(device): the same wrapper back */
-		TSNode through = tl_facts__module_through(c, e, false);
-		if (!ts_node_is_null(through))
-			return tl_facts__wrapped_on(idx, through, kind, depth + 1, budget, &here);
-		/* model = wrap(model, rank): a function of the file or of
-		 * another module of the project that returns the wrapper */
-		return tl_facts__returns_wrapper(idx, c, kind, depth);
-	}
-	if (s != sy->identifier && s != sy->attribute)
-		return false;
-	const TlBinding *b = tl_index_resolve_node(idx, e);
-	if (b && b->kind == TL_BIND_PARAM && b->func >= 0) {
-		const TlFunc *f = &idx->funcs.items[b->func];
-		int32_t k = tl_facts__param_index(idx, f, b->name, strlen(b->name));
-		if (k < 0 || f->escapes || !f->call_sites.size)
-			return false;
-		for (uint32_t i = 0; i < f->call_sites.size; i++) {
-			const TlCall *c = &idx->calls.items[f->call_sites.items[i]];
-			TSNode arg = c->func == b->func ? (TSNode){ 0 } : tl_facts__param_arg(idx, f, k, c);
-			if (ts_node_is_null(arg) || !tl_facts__wrapped_on(idx, arg, kind, depth + 1, budget, &here))
-				return false;
-		}
-		return true;
-	}
-	TSNode v = tl_facts__bound_value(b);
-	if (!ts_node_is_null(v) && tl_facts__wrapped_on(idx, v, kind, depth + 1, budget, &here))
-		return true;
-	return b && tl_facts__wrapped_in_place(idx, b, kind, budget, &here);
-}
-
-static bool tl_facts__wrapped(const TlIndex *idx, TSNode e, TlWrapper kind, int depth, int *budget)
-{
-	return tl_facts__wrapped_on(idx, e, kind, depth, budget, NULL);
-}
+static int tl_facts__model_wrapped(const TlIndex *idx, TSNode e, TlWrapper kind, bool inner);
 
 /* True when the value of `e` was computed by a forward of a wrapped module,
  * or from a name bound to one (`loss = criterion(model(x), y)`), or by a
@@ -342,7 +192,7 @@ static bool tl_facts__through(const TlIndex *idx, TSNode e, TlWrapper kind, int 
 			char *name = tl_facts__dotted(idx, x);
 			if (name) {
 				descend = false;
-				if (tl_facts__wrapped(idx, x, kind, 0, budget)) {
+				if (tl_facts__model_wrapped(idx, x, kind, false) == 1) {
 					found = true;
 				} else {
 					const TlBinding *b = tl_index_resolve_node(idx, x);
@@ -536,17 +386,7 @@ bool tl_facts_optimizer_before_shard(const TlIndex *idx, TSNode ctor)
 
 bool tl_facts_wrapped_by(const TlIndex *idx, TSNode e, TlWrapper kind)
 {
-	/* The model answers; the walk still adds a wrap in place of a
-	 * parameter the model reads as a tensor (`self.model = model.to(gpu)`,
-	 * then `self.model = DDP(self.model)`). */
-	int now = tl_facts__model_wrapped(idx, e, kind, false);
-	if (now == 1 && !tl_facts__checking_model())
-		return true;
-	int budget = TL_FACTS_BUDGET;
-	bool walk = tl_facts__wrapped(idx, e, kind, 0, &budget);
-	if (tl_facts__checking_model())
-		tl_facts__model_differs(idx, e, "wrapped-by", walk, now == 1);
-	return now == 1 || walk;
+	return tl_facts__model_wrapped(idx, e, kind, false) == 1;
 }
 
 /* ---- files that run distributed training ------------------------------------------- */

@@ -125,10 +125,6 @@ typedef enum TlRet {
 	TL_RET_CRITERION, /* every return is a criterion or loss function */
 	TL_RET_HOST,      /* some return is a device value's data brought to the host */
 	TL_RET_HOST_PARAM, /* some return is a parameter's data brought to the host */
-	/* Some return is a wrapper of that TlWrapper kind (`return DDP(m)`):
-	 * one slot per kind, TL_RET_WRAPPER + kind (facts/distributed.c). */
-	TL_RET_WRAPPER,
-	TL_RET_WRAPPER_LAST = TL_RET_WRAPPER + TL_WRAP_COMPILED,
 	TL_RET_COUNT
 } TlRet;
 bool tl_facts__returns(const TlIndex *idx, int32_t f, TlRet kind,

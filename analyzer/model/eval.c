@@ -571,6 +571,10 @@ static TlVal tl_in__call(In *in, TSNode n, const TlVal *vals, uint32_t nv, const
 			    tl_model__class_attr(in->m, (const TlIndex *)recv->mod, recv->ref, id, c->method, &av))
 				have_av = true;
 		}
+		/* The callee's own value (`self.model` of `self.model(x)`), for
+		 * the questions asked of it. */
+		if (have_av)
+			tl_in__record(in, c->callee, &av);
 		if (have_av && (av.kind == TL_VK_MODULE || av.kind == TL_VK_WRAPPER)) {
 			known = tl_in__call_module(in, &av, args, npos, &r);
 			if (!known) {
