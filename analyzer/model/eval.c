@@ -273,35 +273,33 @@ static TlVal tl_in__inner(In *in, const TlVal *w)
 	return inner;
 }
 
-/* `m.module if hasattr(m, "module") else m` (or the `getattr(m, "module",
- * m)` form): `m` unwrapped. `mv` is the value of `m`. True when `n` is
- * that idiom; *out is then the module inside a wrapper, the module itself,
- * or, for a parameter, that parameter unwrapped (TlVal.punwrap). */
+/* `m.module if hasattr(m, "module") else m`, `m.module if ddp else m`:
+ * `m` unwrapped (the test is how the code knows it wrapped `m`). `mv` is
+ * the value of `m`. True when `n` is that idiom; *out is then the module
+ * inside a wrapper (or a value that is one on some path), the module
+ * itself, or, for a parameter, that parameter unwrapped (TlVal.punwrap). */
 static bool tl_in__unwrap_idiom(In *in, TSNode n, const TlVal *mv, TlVal *out)
 {
 	const TlSyms *sy = in->sy;
 	if (ts_node_named_child_count(n) != 3)
 		return false;
 	TSNode yes = tl_index_unparen(ts_node_named_child(n, 0));
-	TSNode cond = tl_index_unparen(ts_node_named_child(n, 1));
 	TSNode no = tl_index_unparen(ts_node_named_child(n, 2));
-	if (ts_node_symbol(yes) != sy->attribute || ts_node_symbol(cond) != sy->call ||
-	    !tl_index_text_is(in->idx, tl_tree_field(yes, sy->f_attribute), "module") ||
-	    !tl_index_text_is(in->idx, tl_tree_field(cond, sy->f_function), "hasattr"))
+	if (ts_node_symbol(yes) != sy->attribute ||
+	    !tl_index_text_is(in->idx, tl_tree_field(yes, sy->f_attribute), "module"))
 		return false;
-	TSNode args = tl_tree_field(cond, sy->f_arguments);
-	if (ts_node_is_null(args) || ts_node_named_child_count(args) != 2)
-		return false;
-	uint32_t l1 = 0, l2 = 0, l3 = 0, lk = 0;
+	uint32_t l1 = 0, l3 = 0;
 	const char *t1 = tl_index_text(in->idx, tl_tree_field(yes, sy->f_object), &l1);
-	const char *t2 = tl_index_text(in->idx, ts_node_named_child(args, 0), &l2);
 	const char *t3 = tl_index_text(in->idx, no, &l3);
-	const char *key = tl_index_text(in->idx, ts_node_named_child(args, 1), &lk);
-	if (!t1 || !t2 || !t3 || !key || l1 != l2 || l1 != l3 || memcmp(t1, t2, l1) != 0 ||
-	    memcmp(t1, t3, l1) != 0 || lk != 8 || (memcmp(key, "\"module\"", 8) != 0 && memcmp(key, "'module'", 8) != 0))
+	if (!t1 || !t3 || l1 != l3 || memcmp(t1, t3, l1) != 0)
 		return false;
 	if (mv->kind == TL_VK_WRAPPER) {
 		*out = tl_in__inner(in, mv);
+	} else if (mv->kind == TL_VK_TOP && mv->wrap) {
+		/* a wrapper on some paths: the module inside it */
+		*out = *mv;
+		out->kind = TL_VK_MODULE;
+		out->elem = out->parts = -1;
 	} else if (tl_in__module_like(mv)) {
 		*out = *mv;
 	} else if ((mv->made & TL_VM_PARAMS) && (mv->pgraph & 0xffu)) {
