@@ -3,6 +3,8 @@
  * outputs; and which loss a loss call computes.
  *
  * Owns: tl_facts_made_by, tl_facts_float32_value, tl_facts_model_output, tl_facts_loss_kind, tl_facts_is_loss_call. */
+#include "model/apitable.h"
+#include "model/model.h"
 #include "facts/internal.h"
 
 typedef struct TlMadeReturns {
@@ -433,7 +435,7 @@ static int tl_facts__made_param(const TlIndex *idx, TSNode expr, int depth)
 	return agreed;
 }
 
-int tl_facts_made_by(const TlIndex *idx, TSNode expr)
+static int tl_facts__walk_made_by(const TlIndex *idx, TSNode expr)
 {
 	const TlCall *c = tl_facts__producer(idx, expr, 0);
 	if (c)
@@ -701,7 +703,7 @@ static int tl_facts__made_through(const TlIndex *idx, TSNode expr, int depth, ui
 	return TL_MADE_NONE;
 }
 
-int tl_facts_model_output(const TlIndex *idx, TSNode expr)
+static int tl_facts__walk_model_output(const TlIndex *idx, TSNode expr)
 {
 	int32_t elem;
 	const TlCall *c = tl_facts__producer_elem(idx, expr, 0, &elem);
@@ -876,7 +878,7 @@ bool tl_facts__is_criterion(const TlIndex *idx, TSNode m)
 	return known;
 }
 
-int tl_facts_loss_kind(const TlIndex *idx, const TlCall *c)
+static int tl_facts__walk_loss_kind(const TlIndex *idx, const TlCall *c)
 {
 	if (!(c->events & TL_EV_LOSS))
 		return TL_LOSS_OTHER;
@@ -890,4 +892,328 @@ int tl_facts_loss_kind(const TlIndex *idx, const TlCall *c)
 	int k = tl_facts__criterion(idx, tl_facts__called_object(c), 0, &known);
 	tl_facts__fan_end();
 	return known ? k : TL_LOSS_OTHER;
+}
+
+/* ---- the semantic model's answers ------------------------------------------------- */
+
+static int tl_facts__made_of_act(unsigned act)
+{
+	switch (act & ~(unsigned)TL_VA_OUTPUT) {
+	case TL_VA_SOFTMAX: return TL_MADE_SOFTMAX;
+	case TL_VA_LOG_SOFTMAX: return TL_MADE_LOG_SOFTMAX;
+	case TL_VA_SIGMOID: return TL_MADE_SIGMOID;
+	case TL_VA_SCALED: return TL_MADE_SCALED;
+	case TL_VA_EXP_SUM: return TL_MADE_EXP_SUM;
+	default: return TL_MADE_NONE;
+	}
+}
+
+/* The model's value of `expr`; a subscript of a tensor (`probs[:, 0]`,
+ * `p[idx, labels]`) whose value the model does not say is made as the
+ * tensor is. */
+static bool tl_facts__model_made_value(const TlIndex *idx, TSNode expr, TlVal *v)
+{
+	const TlSyms *sy = tl_syms();
+	for (int depth = 0; depth <= TL_FACTS_DEPTH; depth++) {
+		expr = tl_index_unparen(expr);
+		if (ts_node_is_null(expr))
+			return false;
+		bool known = tl_model_value(idx, expr, v);
+		if ((known && v->act) || ts_node_symbol(expr) != sy->subscript)
+			return known;
+		TSNode obj = tl_tree_field(expr, sy->f_value);
+		TlVal o;
+		if (!tl_model_value(idx, obj, &o) || o.kind != TL_VK_TENSOR)
+			return known;
+		expr = obj;
+	}
+	return false;
+}
+
+/* What the model says made `expr`: in its own function (`output` false)
+ * or through what a forward or a function of the project returns. */
+static int tl_facts__model_made(const TlIndex *idx, TSNode expr, bool output)
+{
+	TlVal v;
+	if (!tl_facts__model_made_value(idx, expr, &v))
+		return TL_MADE_NONE;
+	if (!(v.act & TL_VA_OUTPUT) != !output)
+		return TL_MADE_NONE;
+	return tl_facts__made_of_act(v.act);
+}
+
+static int tl_facts__model_made_param(const TlIndex *idx, TSNode expr, int depth);
+
+/* What made the argument a call site passes: in the caller's function, or
+ * as what every caller of the caller passes. */
+static int tl_facts__model_made_arg(const TlIndex *idx, TSNode arg, int depth)
+{
+	int k = tl_facts__model_made(idx, arg, false);
+	return k ? k : tl_facts__model_made_param(idx, arg, depth + 1);
+}
+
+/* A parameter: what every caller in the file passes, when they agree
+ * (the model's parameters are symbolic: the caller decides). */
+static int tl_facts__model_made_param(const TlIndex *idx, TSNode expr, int depth)
+{
+	const TlSyms *sy = tl_syms();
+	expr = tl_index_unparen(expr);
+	if (depth > TL_FACTS_DEPTH || ts_node_is_null(expr) || ts_node_symbol(expr) != sy->identifier)
+		return TL_MADE_NONE;
+	const TlBinding *b = tl_index_resolve_node(idx, expr);
+	if (!b || b->kind != TL_BIND_PARAM || b->func < 0)
+		return TL_MADE_NONE;
+	const TlFunc *f = &idx->funcs.items[b->func];
+	if (f->escapes || !f->call_sites.size)
+		return TL_MADE_NONE;
+	int agreed = TL_MADE_NONE;
+	for (uint32_t i = 0; i < f->call_sites.size; i++) {
+		const TlCall *c = &idx->calls.items[f->call_sites.items[i]];
+		if (c->func == b->func || !tl_facts__fan_step())
+			return TL_MADE_NONE;
+		TSNode arg = tl_facts__param_arg_of(idx, b, c);
+		int k = ts_node_is_null(arg) ? TL_MADE_NONE : tl_facts__model_made_arg(idx, arg, depth);
+		if (k == TL_MADE_NONE || (i > 0 && k != agreed))
+			return TL_MADE_NONE;
+		agreed = k;
+	}
+	return agreed;
+}
+
+int tl_facts_made_by(const TlIndex *idx, TSNode expr)
+{
+	tl_facts__fan_begin();
+	int k = tl_facts__model_made_arg(idx, expr, 0);
+	tl_facts__fan_end();
+	if (tl_facts__checking_model())
+		tl_facts__model_differs(idx, expr, "made-by", tl_facts__walk_made_by(idx, expr), k);
+	return k;
+}
+
+/* What module value `v` outputs (with `elem` >= 0: that position of the
+ * tuple it returns): an nn.Sequential's last layer, what every return of
+ * a project module's forward is made as. */
+static int tl_facts__module_value_output(const TlIndex *idx, const TlVal *v, int32_t elem)
+{
+	if (v->kind != TL_VK_MODULE)
+		return TL_MADE_NONE;
+	if (v->act)
+		return elem < 0 ? tl_facts__made_of_act(v->act) : TL_MADE_NONE;
+	const TlIndex *cm = v->mod;
+	if (v->ref < 0 || !cm)
+		return TL_MADE_NONE;
+	int32_t f = -1;
+	for (int32_t cls = v->ref, hop = 0; cls >= 0 && f < 0 && hop < TL_FACTS_DEPTH; hop++) {
+		f = tl_index_method(cm, cls, "forward", 7);
+		const TlClass *k = &cm->classes.items[cls];
+		cls = k->bases.size ? k->bases.items[0] : -1;
+	}
+	bool other = cm != idx;
+	if (other)
+		tl_facts__ext_enter(idx);
+	TlVal ret;
+	int k = TL_MADE_NONE;
+	if (f >= 0 && tl_model_returns(cm, f, &ret)) {
+		if (elem >= 0 && ret.kind == TL_VK_CONTAINER && ret.parts >= 0) {
+			const TlModel *m = tl_model_of(cm);
+			TlVal part = m ? tl_val_part(tl_model_pool(m), &ret, (uint32_t)elem) : tl_val_top();
+			k = tl_facts__made_of_act(part.act);
+		} else if (elem < 0 && ret.kind != TL_VK_CONTAINER) {
+			k = tl_facts__made_of_act(ret.act);
+		}
+	}
+	if (other)
+		tl_facts__ext_leave(idx);
+	return k;
+}
+
+typedef struct TlMadeModuleAgree {
+	const TlIndex *idx;
+	int32_t elem;
+	int kind;
+} TlMadeModuleAgree;
+
+static bool tl_facts__module_agree(const TlIndex *mod, TSNode arg, void *data)
+{
+	TlMadeModuleAgree *ag = data;
+	TlVal v;
+	if (!tl_facts__fan_step() || !tl_model_value(mod, arg, &v))
+		return false;
+	int k = tl_facts__module_value_output(ag->idx, &v, ag->elem);
+	if (k == TL_MADE_NONE || (ag->kind != TL_MADE_NONE && k != ag->kind))
+		return false;
+	ag->kind = k;
+	return true;
+}
+
+/* A forward of the module parameter of `expr`'s function that the model's
+ * pcall bit names: what every caller passes outputs, when they agree (in
+ * the file, else in the modules that import it). A name bound to one
+ * position of the forward's tuple (`validity, label = netD(x)`) asks for
+ * that position. */
+static int tl_facts__model_param_output(const TlIndex *idx, TSNode expr, uint16_t pcall)
+{
+	const TlSyms *sy = tl_syms();
+	int32_t func = tl_index_func_of(idx, expr);
+	if (func < 0 || !pcall || (pcall & (pcall - 1)))
+		return TL_MADE_NONE;
+	const TlFunc *f = &idx->funcs.items[func];
+	uint32_t i = 0;
+	while (!(pcall & (1u << i)))
+		i++;
+	if (i >= f->params.size || f->escapes)
+		return TL_MADE_NONE;
+	const TlBinding *b = &idx->bindings.items[f->params.items[i]];
+	TlMadeModuleAgree ag = { idx, -1, TL_MADE_NONE };
+	/* Through the reshaping methods the name is read by (`log_probs.view(-1, n)`). */
+	for (int depth = 0; depth <= TL_FACTS_DEPTH; depth++) {
+		expr = tl_index_unparen(expr);
+		const TlCall *c = ts_node_symbol(expr) == sy->call ? tl_index_call_at(idx, expr) : NULL;
+		const TlApiRow *row = c && c->receiver.id && c->method && !c->qname ? tl_api_method(c->method) : NULL;
+		if (!row || !(row->roles & TL_APIR_RESHAPE))
+			break;
+		expr = c->receiver;
+	}
+	if (ts_node_symbol(expr) == sy->identifier) {
+		const TlBinding *eb = tl_index_resolve_node(idx, expr);
+		if (eb && eb->kind == TL_BIND_ASSIGN && eb->elem >= 0)
+			ag.elem = eb->elem;
+	}
+	if (!f->call_sites.size) {
+		if (!idx->imports)
+			return TL_MADE_NONE;
+		return tl_facts__ext_param_args(idx, b, tl_facts__module_agree, &ag) ? ag.kind : TL_MADE_NONE;
+	}
+	for (uint32_t k = 0; k < f->call_sites.size; k++) {
+		const TlCall *c = &idx->calls.items[f->call_sites.items[k]];
+		TSNode arg = c->func == func ? (TSNode){ 0 } : tl_facts__param_arg_of(idx, b, c);
+		if (ts_node_is_null(arg) || !tl_facts__module_agree(idx, arg, &ag))
+			return TL_MADE_NONE;
+	}
+	return ag.kind;
+}
+
+int tl_facts_model_output(const TlIndex *idx, TSNode expr)
+{
+	int k = tl_facts__model_made(idx, expr, true);
+	TlVal v;
+	if (!k && tl_facts__model_made_value(idx, expr, &v) && v.pcall && !v.act) {
+		tl_facts__fan_begin();
+		k = tl_facts__model_param_output(idx, expr, v.pcall);
+		tl_facts__fan_end();
+	}
+	if (tl_facts__checking_model())
+		tl_facts__model_differs(idx, expr, "model-output", tl_facts__walk_model_output(idx, expr), k);
+	return k;
+}
+
+static int tl_facts__loss_of_row(const TlApiRow *r)
+{
+	if (r->roles & TL_APIR_CROSS_ENTROPY)
+		return TL_LOSS_CROSS_ENTROPY;
+	if (r->roles & TL_APIR_NLL)
+		return TL_LOSS_NLL;
+	if (r->roles & TL_APIR_BCE)
+		return TL_LOSS_BCE;
+	if (r->roles & TL_APIR_BCE_LOGITS)
+		return TL_LOSS_BCE_LOGITS;
+	return TL_LOSS_OTHER;
+}
+
+static int tl_facts__loss_of(unsigned loss)
+{
+	switch (loss) {
+	case TL_VL_CROSS_ENTROPY: return TL_LOSS_CROSS_ENTROPY;
+	case TL_VL_NLL: return TL_LOSS_NLL;
+	case TL_VL_BCE: return TL_LOSS_BCE;
+	case TL_VL_BCE_LOGITS: return TL_LOSS_BCE_LOGITS;
+	default: return TL_LOSS_OTHER;
+	}
+}
+
+static int tl_facts__model_criterion(const TlIndex *idx, TSNode m, int depth, bool *known);
+
+/* A parameter's criterion: every caller in the file passes one, all of
+ * one kind (else a criterion of no one kind). */
+static int tl_facts__model_criterion_param(const TlIndex *idx, const TlBinding *b, int depth, bool *known)
+{
+	*known = false;
+	if (b->func < 0 || depth > TL_FACTS_DEPTH)
+		return TL_LOSS_OTHER;
+	const TlFunc *f = &idx->funcs.items[b->func];
+	if (f->escapes || !f->call_sites.size)
+		return TL_LOSS_OTHER;
+	int agreed = -1;
+	for (uint32_t i = 0; i < f->call_sites.size; i++) {
+		const TlCall *c = &idx->calls.items[f->call_sites.items[i]];
+		if (!tl_facts__fan_step())
+			return TL_LOSS_OTHER;
+		TSNode arg = c->func == b->func ? (TSNode){ 0 } : tl_facts__param_arg_of(idx, b, c);
+		bool k_known = false;
+		int k = ts_node_is_null(arg) ? TL_LOSS_OTHER : tl_facts__model_criterion(idx, arg, depth + 1, &k_known);
+		if (!k_known)
+			return TL_LOSS_OTHER;
+		agreed = agreed < 0 || agreed == k ? k : TL_LOSS_OTHER;
+	}
+	*known = true;
+	return agreed < 0 ? TL_LOSS_OTHER : agreed;
+}
+
+/* The loss criterion `m` computes (TL_LOSS_*), *known: `m` is one at all:
+ * the model's value of it (nn.BCELoss(), what a factory returns), a loss
+ * function it names (F.cross_entropy handed over), or, for a parameter,
+ * what every caller passes. */
+static int tl_facts__model_criterion(const TlIndex *idx, TSNode m, int depth, bool *known)
+{
+	const TlSyms *sy = tl_syms();
+	*known = false;
+	m = tl_index_unparen(m);
+	if (ts_node_is_null(m))
+		return TL_LOSS_OTHER;
+	TlVal v;
+	if (tl_model_value(idx, m, &v) && v.kind == TL_VK_CRITERION) {
+		*known = true;
+		return tl_facts__loss_of(v.loss);
+	}
+	TSSymbol s = ts_node_symbol(m);
+	if (s != sy->identifier && s != sy->attribute)
+		return TL_LOSS_OTHER;
+	char *q = tl_index_qualify(idx, m);
+	if (q) {
+		const TlApiRow *r = tl_api_qualified(q);
+		tl_free(q);
+		*known = r && (r->roles & TL_APIR_LOSS);
+		return *known && r->kind != TL_APIK_CRITERION ? tl_facts__loss_of_row(r) : TL_LOSS_OTHER;
+	}
+	const TlBinding *b = tl_index_resolve_node(idx, m);
+	if (b && b->kind == TL_BIND_PARAM)
+		return tl_facts__model_criterion_param(idx, b, depth + 1, known);
+	/* A name of an enclosing function (a closure's criterion): its value
+	 * where it is bound. */
+	if (b && b->kind == TL_BIND_ASSIGN && b->elem < 0 && b->func != tl_index_func_of(idx, m) &&
+	    depth <= TL_FACTS_DEPTH && !ts_node_is_null(b->value))
+		return tl_facts__model_criterion(idx, b->value, depth + 1, known);
+	return TL_LOSS_OTHER;
+}
+
+int tl_facts_loss_kind(const TlIndex *idx, const TlCall *c)
+{
+	if (!(c->events & TL_EV_LOSS))
+		return TL_LOSS_OTHER;
+	TlVal v;
+	int k = TL_LOSS_OTHER;
+	if (tl_model_value(idx, c->node, &v) && v.loss && v.kind != TL_VK_CRITERION) {
+		k = tl_facts__loss_of(v.loss);
+	} else if (!c->qname) {
+		/* A criterion called: one the model does not know, a parameter. */
+		bool known = false;
+		tl_facts__fan_begin();
+		k = tl_facts__model_criterion(idx, tl_facts__called_object(c), 0, &known);
+		tl_facts__fan_end();
+		if (!known)
+			k = TL_LOSS_OTHER;
+	}
+	if (tl_facts__checking_model())
+		tl_facts__model_differs(idx, c->node, "loss-is", tl_facts__walk_loss_kind(idx, c), k);
+	return k;
 }

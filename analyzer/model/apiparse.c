@@ -18,7 +18,11 @@ static const char *const tl_api__kinds[] = {
 };
 static const char *const tl_api__devices[] = { "-", "keeps", "host", "accelerator" };
 static const char *const tl_api__dtypes[] = { "-", "keeps", "half", "float32", "float64", "integer", "bool" };
-static const char *const tl_api__roles[] = { "loss", "forward", "factory", "wrapper", "mode", "grad", "tuple", "copy" };
+static const char *const tl_api__roles[] = {
+	"loss", "forward", "factory", "wrapper", "mode", "grad", "tuple", "copy", "softmax", "log-softmax", "sigmoid",
+	"exp", "sum", "reshape", "sequential", "scale", "cross-entropy", "nll", "bce", "bce-logits", "shift",
+	"add-layer",
+};
 /* In the order of the TL_APIS_* bits. */
 static const char *const tl_api__sets[] = {
 	"tensor-factory", "random-factory", "tensor-from-data", "deprecated-amp", "cpu-amp",
@@ -188,7 +192,7 @@ static bool tl_api__column(TlApiErr *e, uint32_t line, const char *column, TlApi
 	return true;
 }
 
-static bool tl_api__roles_parse(TlApiErr *e, uint32_t line, TlApiField f, uint8_t *out)
+static bool tl_api__roles_parse(TlApiErr *e, uint32_t line, TlApiField f, uint32_t *out)
 {
 	*out = 0;
 	if (tl_api__is(f, "-"))
@@ -202,11 +206,13 @@ static bool tl_api__roles_parse(TlApiErr *e, uint32_t line, TlApiField f, uint8_
 		if (r < 0)
 			return tl_api__fail(e, line,
 					    "unknown role '%.*s' (roles are '-' or a comma-separated set of: "
-					    "loss, forward, factory, wrapper, mode, grad, tuple, copy)",
+					    "loss, forward, factory, wrapper, mode, grad, tuple, copy, softmax, "
+					    "log-softmax, sigmoid, exp, sum, reshape, sequential, scale, "
+					    "cross-entropy, nll, bce, bce-logits, shift, add-layer)",
 					    (int)(one.n > 64 ? 64 : one.n), one.s);
 		if (*out & (1u << r))
 			return tl_api__fail(e, line, "role '%s' given twice", tl_api__roles[r]);
-		*out |= (uint8_t)(1u << r);
+		*out |= 1u << r;
 		start = i + 1;
 	}
 	return true;

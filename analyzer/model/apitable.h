@@ -73,6 +73,31 @@ enum {
 	TL_APIR_GRAD = 1u << 5, /* switches gradient recording */
 	TL_APIR_TUPLE = 1u << 6, /* makes a tuple class: calling what it returns makes a tuple of the arguments */
 	TL_APIR_COPY = 1u << 7,  /* returns a copy of its first argument: of the same class, holding the same structure */
+	/* What the result's contents are made as (TlVal.act), read by the
+	 * model (model/made.c): an activation (a function's result, or a
+	 * module class whose call computes it), an exponential, a sum, a
+	 * method that reshapes, moves or casts its receiver's values (they
+	 * stay what they were made as), a module that runs its arguments in
+	 * order (its output is its last layer's), a GradScaler's scale. */
+	TL_APIR_SOFTMAX = 1u << 8,
+	TL_APIR_LOG_SOFTMAX = 1u << 9,
+	TL_APIR_SIGMOID = 1u << 10,
+	TL_APIR_EXP = 1u << 11,
+	TL_APIR_SUM = 1u << 12,
+	TL_APIR_RESHAPE = 1u << 13,
+	TL_APIR_SEQUENTIAL = 1u << 14,
+	TL_APIR_SCALE = 1u << 15,
+	/* The loss a loss function or a criterion class computes (TlVal.loss). */
+	TL_APIR_CROSS_ENTROPY = 1u << 16,
+	TL_APIR_NLL = 1u << 17,
+	TL_APIR_BCE = 1u << 18,
+	TL_APIR_BCE_LOGITS = 1u << 19,
+	/* An in-place subtraction (`x.sub_(m)`): its receiver becomes a
+	 * difference, whose exponential is no plain exponential. */
+	TL_APIR_SHIFT = 1u << 20,
+	/* Adds a layer to its receiver module (`add_module(name, layer)`):
+	 * an nn.Sequential's output becomes the new last layer's. */
+	TL_APIR_ADD_LAYER = 1u << 21,
 };
 
 /* The named sets a name belongs to (the `sets` column, bits): the sets of
@@ -126,7 +151,7 @@ typedef struct TlApiRow {
 	uint8_t kind;     /* TlApiKind */
 	uint8_t device;   /* TlApiDevice */
 	uint8_t dtype;    /* TlApiDtype */
-	uint8_t roles;    /* TL_APIR_* bits */
+	uint32_t roles;   /* TL_APIR_* bits */
 	uint32_t sets;    /* TL_APIS_* bits */
 } TlApiRow;
 

@@ -317,6 +317,8 @@ static TlVal tl_in__apply(In *in, const TlVal *ret, const TlVal *args, uint32_t 
 	uint16_t bits = ret->pgraph;
 	r.pgraph = 0;
 	r.pcall = 0;
+	tl_in__made_output(&in->m->pool, &r);
+	in->applied = true;
 	r.punwrap = 0;
 	/* A parameter unwrapped: what the caller passes, unwrapped. */
 	for (uint32_t i = shift; i < 8 && ret->punwrap; i++) {
@@ -389,7 +391,7 @@ static bool tl_in__call_module(In *in, const TlVal *obj, const TlVal *args, uint
 	if (obj->ref < 0 || !obj->mod)
 		return false;
 	const TlIndex *where = NULL;
-	int32_t f = tl_model__method((const TlIndex *)obj->mod, obj->ref,
+	int32_t f = tl_model__method_far(in->m, (const TlIndex *)obj->mod, obj->ref,
 				     obj->kind == TL_VK_OBJECT ? "__call__" : "forward", &where);
 	if (f < 0 || !where)
 		return false;
@@ -405,18 +407,20 @@ static bool tl_in__call_module(In *in, const TlVal *obj, const TlVal *args, uint
 	if (obj->kind != TL_VK_OBJECT &&
 	    (e.graph == TL_VG_UNKNOWN || (e.graph == TL_VG_MAY && e.kind == TL_VK_TOP) ||
 	     (e.graph == TL_VG_BOT && !e.pgraph && !e.pcall && e.kind != TL_VK_BOT))) {
+		TlVal first = tl_val_part(&in->m->pool, out, 0);
 		*out = tl_val_of(TL_VK_TENSOR, TL_VG_MUST);
 		out->made = TL_VM_OPAQUE | TL_VM_FORWARD;
+		out->act = first.act; /* what its first output is made as */
 	}
 	return true;
 }
 
 /* Instantiating a class of the project. */
-static TlVal tl_in__instance(const TlVal *cv)
+static TlVal tl_in__instance(In *in, const TlVal *cv)
 {
 	const TlIndex *mod = (const TlIndex *)cv->mod;
 	bool module = mod && cv->ref >= 0 && (uint32_t)cv->ref < mod->classes.size &&
-		      mod->classes.items[cv->ref].is_module;
+		      tl_model__class_is_module(in->m, mod, cv->ref);
 	TlVal v = tl_val_of(module ? TL_VK_MODULE : TL_VK_OBJECT, TL_VG_NONE);
 	v.ref = cv->ref;
 	v.mod = cv->mod;
@@ -542,6 +546,9 @@ static TlVal tl_in__call(In *in, TSNode n, const TlVal *vals, uint32_t nv, const
 	TlVal r = tl_in__top();
 	bool known = false;
 	const TlApiRow *row = NULL;
+	TlVal callee_v;
+	const TlVal *callee = method ? NULL : fn;
+	in->applied = false;
 
 	if (method) {
 		const TlVal *recv = fn;
@@ -573,6 +580,10 @@ static TlVal tl_in__call(In *in, TSNode n, const TlVal *vals, uint32_t nv, const
 		 * the questions asked of it. */
 		if (have_av)
 			tl_in__record(in, c->callee, &av);
+		if (have_av) {
+			callee_v = av;
+			callee = &callee_v;
+		}
 		if (have_av && (av.kind == TL_VK_MODULE || av.kind == TL_VK_WRAPPER)) {
 			known = tl_in__call_module(in, &av, args, npos, &r);
 			if (!known) {
@@ -587,7 +598,7 @@ static TlVal tl_in__call(In *in, TSNode n, const TlVal *vals, uint32_t nv, const
 		} else if (have_av && av.kind == TL_VK_FUNCTION && av.ref >= 0) {
 			known = tl_in__call_function(in, &av, args, npos, 0, &r);
 		} else if (have_av && av.kind == TL_VK_CLASS && av.ref >= 0) {
-			r = tl_in__instance(&av);
+			r = tl_in__instance(in, &av);
 			known = true;
 		}
 		/* A method of a class of the project. */
@@ -671,7 +682,7 @@ static TlVal tl_in__call(In *in, TSNode n, const TlVal *vals, uint32_t nv, const
 		if (fn->kind == TL_VK_FUNCTION && fn->ref >= 0 && fn->mod) {
 			known = tl_in__call_function(in, fn, args, npos, 0, &r);
 		} else if (fn->kind == TL_VK_CLASS && fn->ref >= 0 && fn->mod) {
-			r = tl_in__instance(fn);
+			r = tl_in__instance(in, fn);
 			if (fn->mod == (const void *)in->idx)
 				tl_model__ctx_construct(in->m, fn->ref, in->site, args, npos);
 			known = true;
@@ -784,7 +795,7 @@ static TlVal tl_in__call(In *in, TSNode n, const TlVal *vals, uint32_t nv, const
 				if (pv.kind == TL_VK_FUNCTION && pv.ref >= 0)
 					known = tl_in__call_function(in, &pv, args, npos, 0, &r);
 				else if (pv.kind == TL_VK_CLASS && pv.ref >= 0) {
-					r = tl_in__instance(&pv);
+					r = tl_in__instance(in, &pv);
 					known = true;
 				}
 			}
@@ -830,10 +841,12 @@ static TlVal tl_in__call(In *in, TSNode n, const TlVal *vals, uint32_t nv, const
 		fv.mod = in->idx;
 		known = tl_in__call_function(in, &fv, NULL, 0, 0, &r);
 	}
+	tl_in__made_call(in, n, c, fn, callee, args, npos, &r);
 	if (r.graph == TL_VG_MUST && !r.origin)
 		r.origin = ts_node_start_byte(n) + 1;
 	if (in->st.grad == TL_MGRAD_OFF)
 		r = tl_in__no_graph(in, &r);
+	tl_in__made_param_forward(c, fn, &r);
 	return r;
 }
 
@@ -903,6 +916,7 @@ static TlVal tl_in__opaque_part(In *in, const TlVal *v, TSNode pattern)
 		return tl_val_top();
 	TlVal out = *v;
 	out.made = (uint16_t)(out.made & ~TL_VM_OPAQUE);
+	out.act = TL_VA_NONE; /* made as the first one is: not known */
 	return out;
 }
 
@@ -1173,8 +1187,11 @@ static TlVal tl_in__compute(In *in, TSNode n, const TlVal *vals, uint32_t nv)
 		tl_in__keywords(in, n, kw, 64);
 		return tl_in__call(in, n, vals, nv, kw);
 	}
-	if (s == sy->binary_operator && nv >= 2)
-		return tl_in__arith(&in->m->pool, &vals[0], &vals[1]);
+	if (s == sy->binary_operator && nv >= 2) {
+		v = tl_in__arith(&in->m->pool, &vals[0], &vals[1]);
+		tl_in__made_op(in, n, &v);
+		return v;
+	}
 	if (s == sy->unary_operator && nv >= 1) {
 		TlVal z = tl_val_of(TL_VK_NUMBER, TL_VG_NONE);
 		return tl_in__arith(&in->m->pool, &vals[0], &z);

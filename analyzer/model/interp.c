@@ -129,6 +129,7 @@ static void tl_in__augment(In *in, TSNode a)
 		v = tl_val_container(&in->m->pool, &j);
 	} else {
 		v = tl_in__arith(&in->m->pool, &l, &r);
+		tl_in__made_op(in, a, &v);
 	}
 	tl_in__bind(in, left, &v);
 }

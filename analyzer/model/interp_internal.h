@@ -43,6 +43,7 @@ typedef struct In {
 	TlArray(TlState) snaps; /* comprehensions' saved states */
 	TlVal ret;
 	uint32_t site;    /* the call being evaluated: its start byte + 1 (entry contexts) */
+	bool applied;     /* the call being computed read a summary (made.c) */
 	bool returned;
 	bool stop;
 	/* Children of nodes, read once each with a walk of the subtrees (the
@@ -59,6 +60,23 @@ TlVal tl_in__arith(TlValPool *pool, const TlVal *a, const TlVal *b);
 TlVal tl_in__unbound(In *in, TSNode n);
 void tl_in__bind(In *in, TSNode target, const TlVal *value);
 TlVal tl_in__eval(In *in, TSNode root);
+
+/* made.c: what call `n` (`c`) makes its result `*r` as (TlVal.act) and
+ * the loss it computes (TlVal.loss), once the call's value is known. `fn`:
+ * the receiver's value (a method call) or the callee's; `callee`: the
+ * value of the callee when one is known (a bare name's, an attribute's
+ * the state or a class holds), else NULL; `args`: the `npos` positional
+ * arguments' values. */
+void tl_in__made_call(In *in, TSNode n, const TlCall *c, const TlVal *fn, const TlVal *callee, const TlVal *args,
+		      uint32_t npos, TlVal *r);
+/* Marks the result of a forward of a module a parameter holds with the
+ * parameter (TlVal.pcall), after the grad mode applied. */
+void tl_in__made_param_forward(const TlCall *c, const TlVal *fn, TlVal *r);
+/* The same for operator `n` (binary or augmented): a difference is shifted. */
+void tl_in__made_op(In *in, TSNode n, TlVal *r);
+/* Marks `v` (and a tuple's positions) as made in another function: a
+ * summary's return applied at a call. */
+void tl_in__made_output(TlValPool *p, TlVal *v);
 
 /* Appends the named children of `parent` (comments left out) to in->kids;
  * returns how many. */

@@ -293,6 +293,78 @@ int32_t tl_model__method(const TlIndex *mod, int32_t cls, const char *name, cons
 	return -1;
 }
 
+int32_t tl_model__method_far(TlModel *m, const TlIndex *mod, int32_t cls, const char *name,
+			     const TlIndex **where)
+{
+	int32_t f = tl_model__method(mod, cls, name, where);
+	if (f >= 0 || !m->idx->imports)
+		return f;
+	/* A base of the class (or of a base in its module) that another
+	 * module of the project defines: its method there, a few modules deep. */
+	for (int hop = 0; hop < 4 && mod && mod->imports; hop++) {
+		const TlIndex *next = NULL;
+		int32_t next_cls = -1;
+		int32_t todo[16];
+		uint32_t n = 0, head = 0;
+		todo[n++] = cls;
+		while (head < n && !next) {
+			int32_t k = todo[head++];
+			if (k < 0 || (uint32_t)k >= mod->classes.size)
+				continue;
+			const TlClass *c = &mod->classes.items[k];
+			for (uint32_t i = 0; i < c->base_qnames.size && !next; i++) {
+				const char *q = c->base_qnames.items[i];
+				TlVal v;
+				tl_model__enter(m->idx);
+				bool yes = q && tl_model__resolve_in(m, mod, q, strlen(q), 0, &v);
+				tl_model__leave(m->idx);
+				if (yes && v.kind == TL_VK_CLASS && v.ref >= 0 && v.mod && v.mod != (const void *)mod) {
+					next = v.mod;
+					next_cls = v.ref;
+				}
+			}
+			for (uint32_t i = 0; i < c->bases.size && n < 16; i++)
+				todo[n++] = c->bases.items[i];
+		}
+		if (!next)
+			return -1;
+		mod = next;
+		cls = next_cls;
+		f = tl_model__method(mod, cls, name, where);
+		if (f >= 0)
+			return f;
+	}
+	return -1;
+}
+
+bool tl_model__class_is_module(TlModel *m, const TlIndex *mod, int32_t cls)
+{
+	if (mod->classes.items[cls].is_module)
+		return true;
+	/* A base another module of the project defines, a module class there. */
+	for (int hop = 0; hop < 4 && mod->imports && m->idx->imports; hop++) {
+		const TlClass *c = &mod->classes.items[cls];
+		const TlIndex *next = NULL;
+		for (uint32_t i = 0; i < c->base_qnames.size && !next; i++) {
+			const char *q = c->base_qnames.items[i];
+			TlVal v;
+			tl_model__enter(m->idx);
+			bool yes = q && tl_model__resolve_in(m, mod, q, strlen(q), 0, &v);
+			tl_model__leave(m->idx);
+			if (yes && v.kind == TL_VK_CLASS && v.ref >= 0 && v.mod && v.mod != (const void *)mod) {
+				next = v.mod;
+				cls = v.ref;
+			}
+		}
+		if (!next)
+			return false;
+		mod = next;
+		if (mod->classes.items[cls].is_module)
+			return true;
+	}
+	return false;
+}
+
 bool tl_model__class_attr(TlModel *m, const TlIndex *mod, int32_t cls, int32_t name, const char *text,
 			  TlVal *out)
 {
@@ -1078,6 +1150,10 @@ void tl_model_describe(const TlValPool *p, const TlVal *v, TlBuf *out)
 				first = 0;
 			}
 	}
+	if (v->act)
+		tl_buf_addf(out, " made=%s%s", tl_val_act_name(v->act), (v->act & TL_VA_OUTPUT) ? "(output)" : "");
+	if (v->loss)
+		tl_buf_addf(out, " loss=%s", tl_val_loss_name(v->loss));
 	if (v->kind == TL_VK_CONTAINER && v->elem >= 0 && (uint32_t)v->elem < p->vals.size) {
 		stack[1] = &p->vals.items[v->elem];
 		tl_buf_addf(out, " of (%s graph=%s", tl_val_kind_name(stack[1]->kind),

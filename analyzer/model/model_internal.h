@@ -103,6 +103,14 @@ bool tl_model__class_attr(TlModel *m, const TlIndex *mod, int32_t cls, int32_t n
 /* The method `name` of class `cls` of `mod`, or of a base of it in the
  * project: its module and index (-1: none). */
 int32_t tl_model__method(const TlIndex *mod, int32_t cls, const char *name, const TlIndex **where);
+/* True when class `cls` of `mod` is an nn.Module: it or a base derives
+ * from one, in its module or (through `mod`'s imports) in another of the
+ * project. */
+bool tl_model__class_is_module(TlModel *m, const TlIndex *mod, int32_t cls);
+/* The same, following bases that other modules of the project define
+ * (through `mod`'s imports). */
+int32_t tl_model__method_far(TlModel *m, const TlIndex *mod, int32_t cls, const char *name,
+			     const TlIndex **where);
 /* What a dotted name `qname` (as the index resolves imports: "models.Net",
  * ".losses.focal") names in a module of the project: a function, a class
  * or a global's value, copied into m's pool. */

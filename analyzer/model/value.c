@@ -128,6 +128,8 @@ static TlVal tl_val__join_at(TlValPool *p, const TlVal *pa, const TlVal *pb, uns
 	j.device = (uint8_t)tl_val__flat(a->device, b->device, TL_VD_TOP);
 	j.dtype = (uint8_t)tl_val__flat(a->dtype, b->dtype, TL_VT_TOP);
 	j.made = (uint16_t)(a->made | b->made);
+	j.act = a->act == b->act ? a->act : TL_VA_NONE;
+	j.loss = a->loss == b->loss ? a->loss : TL_VL_OTHER;
 	j.pgraph = (uint16_t)(a->pgraph | b->pgraph);
 	j.pcall = (uint16_t)(a->pcall | b->pcall);
 	j.wrap = (uint8_t)(a->wrap | b->wrap);
@@ -175,7 +177,7 @@ static bool tl_val__equal_at(const TlValPool *p, const TlVal *a, const TlVal *b,
 {
 	if (a->kind != b->kind || a->graph != b->graph || a->device != b->device ||
 	    a->dtype != b->dtype || a->made != b->made || a->pgraph != b->pgraph || a->pcall != b->pcall ||
-	    a->wrap != b->wrap || a->punwrap != b->punwrap ||
+	    a->wrap != b->wrap || a->punwrap != b->punwrap || a->act != b->act || a->loss != b->loss ||
 	    a->ref != b->ref || a->mod != b->mod)
 		return false;
 	if (a->kind != TL_VK_CONTAINER || nest >= TL_VAL_NEST)
@@ -259,7 +261,9 @@ TlVal tl_val_element(const TlValPool *p, const TlVal *v)
 		t.device = v->device;
 		t.dtype = v->dtype;
 		t.made = v->made;
+		t.act = v->act;
 		t.pgraph = v->pgraph;
+		t.pcall = v->pcall; /* an element of a forward of a parameter's module */
 		t.origin = v->origin;
 		return t;
 	}
@@ -449,4 +453,17 @@ const char *tl_val_dtype_name(unsigned t)
 {
 	static const char *const names[] = { "⊥", "half", "float32", "float64", "integer", "bool", "⊤" };
 	return t < 7 ? names[t] : "?";
+}
+
+const char *tl_val_act_name(unsigned a)
+{
+	static const char *const names[] = { "-", "softmax", "log-softmax", "sigmoid", "scaled", "exp-sum", "exp", "shifted" };
+	a &= ~(unsigned)TL_VA_OUTPUT;
+	return a < 8 ? names[a] : "?";
+}
+
+const char *tl_val_loss_name(unsigned l)
+{
+	static const char *const names[] = { "other", "cross-entropy", "nll", "bce", "bce-logits" };
+	return l < 5 ? names[l] : "?";
 }

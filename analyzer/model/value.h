@@ -78,6 +78,8 @@ enum {
 	/* A class a named-tuple maker returned (kind class, no ref): calling
 	 * it makes a tuple of the arguments. */
 	TL_VM_TUPLE = 1u << 7,
+	/* An nn.Sequential: its output is its last layer's (TlVal.act). */
+	TL_VM_SEQUENTIAL = 1u << 8,
 	TL_VM_TOP = 0xffffu,
 };
 
@@ -89,6 +91,26 @@ enum {
 	TL_VW_DATA_PARALLEL = 1u << 2, /* DataParallel (one process) */
 	TL_VW_COMPILED = 1u << 3,      /* torch.compile's OptimizedModule */
 };
+
+/* What a value's contents are made as (TlVal.act): the activation it ends
+ * in, a loss scaling, an exponential. Joined flat: two different ones
+ * (or one and NONE) join to NONE, the agreement of every path. */
+enum {
+	TL_VA_NONE = 0,
+	TL_VA_SOFTMAX,     /* probabilities: softmax, the exponential of a log-softmax */
+	TL_VA_LOG_SOFTMAX, /* log-probabilities */
+	TL_VA_SIGMOID,     /* sigmoid, expit */
+	TL_VA_SCALED,      /* a GradScaler's scale(loss), the scaler not disabled */
+	TL_VA_EXP_SUM,     /* a sum of exponentials: a logsumexp in linear space */
+	TL_VA_EXP,         /* an exponential of something not shifted first */
+	TL_VA_SHIFTED,     /* a difference (`x - x.max()`): its exponential is no EXP */
+	/* Or'ed in: made so by what a call of a forward or a function of the
+	 * project returns, not by a call in the value's own function. */
+	TL_VA_OUTPUT = 0x80,
+};
+
+/* The loss a value computes (TlVal.loss). */
+enum { TL_VL_OTHER = 0, TL_VL_CROSS_ENTROPY, TL_VL_NLL, TL_VL_BCE, TL_VL_BCE_LOGITS };
 
 /* The number of tuple positions a container keeps (more are joined into
  * its element value) and how deep containers nest (deeper: the top). */
@@ -112,13 +134,19 @@ typedef struct TlVal {
 	 * hasattr(m, "module") else m`: the module inside a wrapper, or the
 	 * module itself), for each bit i set (i < 8). */
 	uint8_t punwrap;
+	/* What the value's contents are made as (TL_VA_*: a softmax's
+	 * probabilities, a sigmoid's): the same on every path, else NONE. */
+	uint8_t act;
+	/* The loss a criterion, a loss function or a loss's result computes
+	 * (TL_VL_*): the same on every path, else OTHER. */
+	uint8_t loss;
 	int32_t elem;    /* a container's element value: an index into the pool, or -1 */
 	int32_t parts;   /* its first tuple position (a pool index, chained by `next`), or -1 */
 	int32_t next;    /* in the pool: the next tuple position, or -1 */
 	int32_t key;     /* in the pool: the constant key of a dict's part (interned), or -1 */
 	int32_t ref;     /* a function or class: its index in `mod`; else -1 */
-	const void *mod; /* the index that `ref` is of (a const TlIndex *) */
 	uint32_t origin; /* where its history was made (a call's start byte + 1), 0: unknown */
+	const void *mod; /* the index that `ref` is of (a const TlIndex *) */
 } TlVal;
 
 typedef struct TlValPool {
@@ -176,5 +204,7 @@ const char *tl_val_kind_name(unsigned k);
 const char *tl_val_graph_name(unsigned g);
 const char *tl_val_device_name(unsigned d);
 const char *tl_val_dtype_name(unsigned t);
+const char *tl_val_act_name(unsigned a);
+const char *tl_val_loss_name(unsigned l);
 
 #endif

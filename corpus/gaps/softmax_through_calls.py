@@ -68,9 +68,9 @@ def train(loader):
         c = ce_mixed(s, y) + ce_mixed(F.softmax(s, dim=1), y)
         # expect: TL208
         d = crit(torch.exp(F.log_softmax(s, 1)), y)
-        # A layer of the model reached from outside its class is not
-        # followed to its construction in `__init__` (yet).
-        # todo-expect: TL208
+        # A layer of the model reached from outside its class, followed to
+        # its construction in `__init__` (an nn.LogSoftmax).
+        # expect: TL208
         e = crit(torch.exp(net.lsm(s)), y)
         # expect: TL208
         f = crit(net.probs_from_log(s), y)

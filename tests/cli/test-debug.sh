@@ -42,7 +42,7 @@ lines "six lines of header, three calls, eight values on line 7" "$tmp/out" 23
 
 run "debug model FILE" 0 "$bin" debug model "$tmp/t.py"
 has "qualified name resolved through the import" "$tmp/out" "qualified  torch.nn.functional.cross_entropy"
-has "the qualified row of a loss function" "$tmp/out" "qualified  torch.nn.functional.cross_entropy: api/api.tsv:$(row torch.nn.functional.cross_entropy) graph=makes kind=tensor device=keeps dtype=- roles=loss sets=-"
+has "the qualified row of a loss function" "$tmp/out" "qualified  torch.nn.functional.cross_entropy: api/api.tsv:$(row torch.nn.functional.cross_entropy) graph=makes kind=tensor device=keeps dtype=- roles=loss,cross-entropy sets=-"
 has "a qualified name with no row" "$tmp/out" "qualified  torch.manual_seed: no row"
 has "a row by the last part of the name" "$tmp/out" "any        *.AdamW: api/api.tsv:$(row '*.AdamW') graph=- kind=optimizer device=- dtype=- roles=- sets=adaptive-optimizer"
 hasnt "no row by the last part is printed" "$tmp/out" "*.manual_seed"

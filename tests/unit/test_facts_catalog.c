@@ -54,7 +54,7 @@ static const char made_code[] =
 	"        self.softmax = nn.LogSoftmax(dim=1)\n"
 	"    def forward(self, x):\n"
 	"        return self.softmax(x)\n"
-	"def f(logits, x, scaler, off):\n"
+	"def f(logits, x, off):\n"
 	"    p1 = F.softmax(logits, dim=1)\n"
 	"    p2 = torch.sigmoid(logits).view(-1)\n"
 	"    p3 = logits.log_softmax(-1)\n"
@@ -69,6 +69,7 @@ static const char made_code[] =
 	"    p9 = mixed(x)\n"
 	"    p10 = misnamed(x)\n"
 	"    s = scaler.scale(logits)\n"
+	"    s2 = torch.cuda.amp.GradScaler(enabled=False).scale(logits)\n"
 	"    chk(p1)\n"
 	"    chk(p2)\n"
 	"    chk(p3)\n"
@@ -81,6 +82,7 @@ static const char made_code[] =
 	"    chk(p9)\n"
 	"    chk(p10)\n"
 	"    chk(s)\n"
+	"    chk(s2)\n"
 	"    chk(p1[:, 0])\n"
 	"scaler = torch.amp.GradScaler('cuda')\n";
 
@@ -100,7 +102,9 @@ static void test_made_by(void **state)
 	assert_int_equal(tl_facts_made_by(idx, arg0(fx, "chk(p5)")), TL_MADE_NONE);
 	/* Model outputs are not explicit activations. */
 	assert_int_equal(tl_facts_made_by(idx, arg0(fx, "chk(p6)")), TL_MADE_NONE);
+	/* The module's GradScaler scales; one built disabled does not. */
 	assert_int_equal(tl_facts_made_by(idx, arg0(fx, "chk(s)")), TL_MADE_SCALED);
+	assert_int_equal(tl_facts_made_by(idx, arg0(fx, "chk(s2)")), TL_MADE_NONE);
 	tl_fixture_free(fx);
 }
 
