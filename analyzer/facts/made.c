@@ -106,7 +106,7 @@ static const char *const tl_facts__same_dtype[] = {
 	"expand", "expand_as", "repeat", "narrow", "chunk", "split", "index_fill",
 };
 
-bool tl_facts_float32_value(const TlIndex *idx, TSNode expr)
+static bool tl_facts__walk_float32_value(const TlIndex *idx, TSNode expr)
 {
 	const TlSyms *sy = tl_syms();
 	for (int depth = 0; depth <= TL_FACTS_DEPTH; depth++) {
@@ -1216,4 +1216,13 @@ int tl_facts_loss_kind(const TlIndex *idx, const TlCall *c)
 	if (tl_facts__checking_model())
 		tl_facts__model_differs(idx, c->node, "loss-is", tl_facts__walk_loss_kind(idx, c), k);
 	return k;
+}
+
+bool tl_facts_float32_value(const TlIndex *idx, TSNode expr)
+{
+	TlVal v;
+	bool yes = tl_model_value(idx, expr, &v) && (v.dtype == TL_VT_FLOAT32 || v.dtype == TL_VT_FLOAT64);
+	if (tl_facts__checking_model())
+		tl_facts__model_differs(idx, expr, "float32-value", tl_facts__walk_float32_value(idx, expr), yes);
+	return yes;
 }

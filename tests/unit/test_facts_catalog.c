@@ -129,6 +129,45 @@ static void test_model_output(void **state)
 	tl_fixture_free(fx);
 }
 
+/* A value converted to float32 or wider in its function, through the
+ * methods that keep a dtype and a move to a device; not through a cast to
+ * half after it, nor a move whose argument is not known. */
+static const char float32_code[] =
+	"import torch\n"
+	"def f(scores, m, device):\n"
+	"    a = scores.float()\n"
+	"    b = scores.float().masked_fill(m, 0).view(-1)\n"
+	"    c = scores.to(torch.float32)\n"
+	"    d = scores.double().to('cuda')\n"
+	"    e = scores.float().to(torch.float16)\n"
+	"    g = scores.to(device)\n"
+	"    h = scores.float()[0]\n"
+	"    k = scores.float().to(device=device, dtype=torch.half)\n"
+	"    chk(a)\n"
+	"    chk(b)\n"
+	"    chk(c)\n"
+	"    chk(d)\n"
+	"    chk(e)\n"
+	"    chk(g)\n"
+	"    chk(h)\n"
+	"    chk(k)\n";
+
+static void test_float32_value(void **state)
+{
+	(void)state;
+	TlFixture *fx = tl_fixture_new(float32_code);
+	const TlIndex *idx = &fx->idx;
+	assert_true(tl_facts_float32_value(idx, arg0(fx, "chk(a)")));
+	assert_true(tl_facts_float32_value(idx, arg0(fx, "chk(b)")));
+	assert_true(tl_facts_float32_value(idx, arg0(fx, "chk(c)")));
+	assert_true(tl_facts_float32_value(idx, arg0(fx, "chk(d)")));
+	assert_false(tl_facts_float32_value(idx, arg0(fx, "chk(e)")));
+	assert_false(tl_facts_float32_value(idx, arg0(fx, "chk(g)")));
+	assert_true(tl_facts_float32_value(idx, arg0(fx, "chk(h)")));
+	assert_false(tl_facts_float32_value(idx, arg0(fx, "chk(k)")));
+	tl_fixture_free(fx);
+}
+
 static void test_loss_kind(void **state)
 {
 	(void)state;
@@ -543,6 +582,7 @@ int main(void)
 		cmocka_unit_test(test_made_by),
 		cmocka_unit_test(test_model_output),
 		cmocka_unit_test(test_loss_kind),
+		cmocka_unit_test(test_float32_value),
 		cmocka_unit_test(test_step_unreset),
 		cmocka_unit_test(test_reset_before_step),
 		cmocka_unit_test(test_leaves_eval),
