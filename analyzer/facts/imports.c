@@ -592,19 +592,6 @@ bool tl_facts__ext_any_return(const TlIndex *idx, const TlCall *c, TlRet kind,
 	return yes;
 }
 
-int tl_facts__ext_returned_loss_kind(const TlIndex *idx, const TlCall *c,
-				     int (*kind_of)(const TlIndex *, TSNode, int))
-{
-	if (!idx->imports || c->target >= 0)
-		return TL_LOSS_OTHER;
-	tl_facts__ext_enter(idx);
-	TlExtDef d;
-	int k = tl_facts__ext_callee_in(idx, c, &d) ? tl_facts__returned_loss_kind(d.idx, d.func, kind_of)
-						      : TL_LOSS_OTHER;
-	tl_facts__ext_leave(idx);
-	return k;
-}
-
 /* Whether class `cls` of `mod` is an nn.Module: as its module's build
  * found (by names and local bases), or through a base class imported from
  * another module of the project (a module read for context was built

@@ -129,8 +129,6 @@ typedef enum TlRet {
 } TlRet;
 bool tl_facts__returns(const TlIndex *idx, int32_t f, TlRet kind,
 		       bool (*pred)(const TlIndex *, TSNode, int));
-int tl_facts__returned_loss_kind(const TlIndex *idx, int32_t f,
-				 int (*kind_of)(const TlIndex *, TSNode, int));
 bool tl_facts__any_return(const TlIndex *idx, int32_t f, TlRet kind,
 			  bool (*pred)(const TlIndex *, TSNode, int), int depth);
 /* facts/imports.c: definitions in other modules of the project. */
@@ -279,12 +277,10 @@ void tl_facts__ext_call_events(TlIndex *idx, TlCall *c, TlIntArray *overrides);
  * runs on an object of a local derived class, as `self.m(...)` there:
  * function indices appended to `out`. */
 void tl_facts__ext_overrides(const TlIndex *idx, const TlCall *c, TlIntArray *out);
-/* tl_facts__any_return / tl_facts__returned_loss_kind of the function of
- * another module that call `c` runs (false / TL_LOSS_OTHER when none). */
+/* tl_facts__any_return of the function of another module that call `c`
+ * runs (false when none). */
 bool tl_facts__ext_any_return(const TlIndex *idx, const TlCall *c, TlRet kind,
 			      bool (*pred)(const TlIndex *, TSNode, int), int depth);
-int tl_facts__ext_returned_loss_kind(const TlIndex *idx, const TlCall *c,
-				     int (*kind_of)(const TlIndex *, TSNode, int));
 /* True when `q` names a class of another module that is an nn.Module and
  * may hold parameters (a model: not a parameter-free transform such as a
  * feature extractor, whose output carries no graph of its own). */
@@ -317,7 +313,8 @@ TSNode tl_facts__module_through(const TlCall *c, TSNode call, bool wrappers);
 bool tl_facts__is_model_loader(const char *q);
 bool tl_facts__scaler_disabled(const TlIndex *idx, TSNode expr);
 const TlCall *tl_facts__producer(const TlIndex *idx, TSNode expr, int depth);
-int tl_facts__call_made(const TlIndex *idx, const TlCall *c);
+/* True for `scaler.scale(loss)` of a GradScaler not disabled (made.c). */
+bool tl_facts__scaled_call(const TlIndex *idx, const TlCall *c);
 TSNode tl_facts__backward_tensor(const TlIndex *idx, const TlCall *c);
 bool tl_facts__mentions(const TlIndex *idx, TSNode n, const TlNames *names);
 void tl_facts__names_release(TlNames *names);

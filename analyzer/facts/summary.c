@@ -1,8 +1,8 @@
 /* Function summaries: what a local function hands back to its callers (a graph
  * tensor, a known tensor, a device tensor, a module, a detached value, a
- * criterion and its loss kind, a host copy of device data or of a
+ * criterion, a host copy of device data or of a
  * parameter), computed once per function and fact and kept
- * in the index (TlFunc.ret_known / ret_yes / ret_loss), so that every family
+ * in the index (TlFunc.ret_known / ret_yes), so that every family
  * asks one place instead of walking returns itself, and a helper called from
  * a hundred places is read once.
  *
@@ -13,7 +13,7 @@
  * given (cautiously, false) but not kept, so a kept summary never depends on
  * the order questions were asked in.
  *
- * Owns: tl_facts__returns, tl_facts__returned_loss_kind. */
+ * Owns: tl_facts__returns. */
 #include "facts/internal.h"
 
 /* Helpers chain a few deep in real code (a factory calling a builder
@@ -81,38 +81,3 @@ bool tl_facts__returns(const TlIndex *idx, int32_t f, TlRet kind,
 	return yes;
 }
 
-typedef struct TlKindWalk {
-	int (*kind_of)(const TlIndex *, TSNode, int);
-	int agreed; /* -1 before the first return */
-} TlKindWalk;
-
-static bool tl_facts__kind_visit(const TlIndex *idx, TSNode ret, void *data)
-{
-	TlKindWalk *w = data;
-	int k = ts_node_named_child_count(ret) ? w->kind_of(idx, ts_node_named_child(ret, 0), 0)
-					       : TL_LOSS_OTHER;
-	if (w->agreed >= 0 && w->agreed != k)
-		k = TL_LOSS_OTHER;
-	w->agreed = k;
-	return k == TL_LOSS_OTHER; /* the returns disagree, or one is no criterion */
-}
-
-int tl_facts__returned_loss_kind(const TlIndex *idx, int32_t f,
-				 int (*kind_of)(const TlIndex *, TSNode, int))
-{
-	if (f < 0 || (uint32_t)f >= idx->funcs.size)
-		return TL_LOSS_OTHER;
-	TlFunc *fn = (TlFunc *)&idx->funcs.items[f];
-	uint32_t bit = 1u << TL_RET_COUNT;
-	if (fn->ret_loss)
-		return fn->ret_loss - 1;
-	unsigned mark;
-	if (!tl_facts__summary_enter(fn, bit, &mark))
-		return TL_LOSS_OTHER;
-	TlKindWalk w = { kind_of, -1 };
-	tl_facts__each_return(idx, f, tl_facts__kind_visit, &w);
-	int k = w.agreed < 0 ? TL_LOSS_OTHER : w.agreed;
-	if (tl_facts__summary_leave(fn, bit, mark))
-		fn->ret_loss = k + 1;
-	return k;
-}

@@ -139,10 +139,8 @@ typedef struct TlFunc {
 				 * or inside a function it calls */
 	/* Its summary (what it returns), owned by the facts layer and filled as
 	 * questions ask for it (facts/summary.c): TL_RET_* bits computed,
-	 * those that hold, those being computed, and the loss kind its
-	 * returned criterion computes (+1; 0: not computed). */
+	 * those that hold, those being computed. */
 	uint32_t ret_known, ret_yes, ret_busy;
-	int32_t ret_loss;
 } TlFunc;
 
 typedef struct TlClass {
