@@ -31,6 +31,11 @@ static TlVal tl_model__ctx_part(const TlVal *arg)
 		v.ref = arg->ref;
 		v.mod = arg->mod;
 		v.elem = -1;
+		/* what its call computes (an nn.Sequential's last layer, a
+		 * criterion's loss): every caller's, when they agree */
+		v.act = arg->act;
+		v.loss = arg->loss;
+		v.made = (uint16_t)(arg->made & TL_VM_SEQUENTIAL);
 		return v;
 	default:
 		/* Tensors, containers, numbers: their context is part of the

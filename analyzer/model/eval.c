@@ -424,6 +424,7 @@ static TlVal tl_in__instance(In *in, const TlVal *cv)
 	TlVal v = tl_val_of(module ? TL_VK_MODULE : TL_VK_OBJECT, TL_VG_NONE);
 	v.ref = cv->ref;
 	v.mod = cv->mod;
+	tl_in__made_instance(in, &v);
 	return v;
 }
 

@@ -568,6 +568,9 @@ static void tl_in__enter(In *in, const TlFunc *fn)
 				v.wrap = ctx.wrap;
 				v.ref = ctx.ref;
 				v.mod = ctx.mod;
+				v.act = ctx.act;
+				v.loss = ctx.loss;
+				v.made |= ctx.made;
 			}
 		}
 		tl_state_set(&in->st, &p, &v);

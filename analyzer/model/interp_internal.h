@@ -69,6 +69,10 @@ TlVal tl_in__eval(In *in, TSNode root);
  * arguments' values. */
 void tl_in__made_call(In *in, TSNode n, const TlCall *c, const TlVal *fn, const TlVal *callee, const TlVal *args,
 		      uint32_t npos, TlVal *r);
+/* What an instance `v` of a module class of the project outputs (its
+ * forward's returns, made as one thing), kept in the instance's act: a
+ * value that may be one of several modules still knows it. */
+void tl_in__made_instance(In *in, TlVal *v);
 /* Marks the result of a forward of a module a parameter holds with the
  * parameter (TlVal.pcall), after the grad mode applied. */
 void tl_in__made_param_forward(const TlCall *c, const TlVal *fn, TlVal *r);

@@ -15,7 +15,8 @@
  * TL_VA_OUTPUT (made in another function). A criterion (nn.BCELoss())
  * and a loss function's result carry the loss their row names.
  *
- * Owns: tl_in__made_call, tl_in__made_param_forward, tl_in__made_op, tl_in__made_output. */
+ * Owns: tl_in__made_call, tl_in__made_param_forward, tl_in__made_op, tl_in__made_output,
+ * tl_in__made_instance. */
 #include "model/interp_internal.h"
 
 #include <string.h>
@@ -207,10 +208,15 @@ void tl_in__made_call(In *in, TSNode n, const TlCall *c, const TlVal *fn, const 
 		/* A function or class of a library, by its qualified name. */
 		const TlApiRow *q = tl_api_qualified(c->qname);
 		if (!q) {
-			if (!in->applied)
+			/* a function of the project (what its summary says), an
+			 * instance of a class of the project (what its forward
+			 * outputs) */
+			if (!in->applied && !(r->kind == TL_VK_MODULE && r->ref >= 0))
 				r->act = r->loss = 0;
-			return; /* a function of the project: what its summary says */
+			return;
 		}
+		if (q->roles & TL_APIR_COPY)
+			return; /* a copy is what it copies */
 		act = tl_made__row_act(q);
 		loss = tl_made__row_loss(q);
 		if (q->roles & TL_APIR_EXP)
@@ -229,8 +235,8 @@ void tl_in__made_call(In *in, TSNode n, const TlCall *c, const TlVal *fn, const 
 		/* A value called: a module (an activation module, a Sequential,
 		 * a module of the project: what its forward returns), a
 		 * criterion, a function of the project. */
-		if (in->applied)
-			return;
+		if (in->applied || callee->kind == TL_VK_CLASS)
+			return; /* an instance: what its forward outputs */
 		if (callee->kind == TL_VK_MODULE || callee->kind == TL_VK_WRAPPER)
 			act = callee->act;
 		else if (callee->kind == TL_VK_CRITERION)
@@ -253,6 +259,13 @@ void tl_in__made_call(In *in, TSNode n, const TlCall *c, const TlVal *fn, const 
 		}
 		if (in->applied)
 			return; /* a method of a class of the project */
+		/* `model.forward(x)` of a module known only by what it computes
+		 * (an nn.Sequential, an activation module) */
+		if ((c->events & TL_EV_FORWARD) && fn->kind == TL_VK_MODULE && fn->ref < 0) {
+			r->act = fn->act;
+			r->loss = TL_VL_OTHER;
+			return;
+		}
 	} else if (method) {
 		/* A tensor's method. */
 		const TlApiRow *row = c->method ? tl_api_method(c->method) : NULL;
@@ -312,4 +325,21 @@ void tl_in__made_op(In *in, TSNode n, TlVal *r)
 						     tl_index_text_is(in->idx, op, "-="))
 				   ? TL_VA_SHIFTED : TL_VA_NONE);
 	r->loss = TL_VL_OTHER;
+}
+
+void tl_in__made_instance(In *in, TlVal *v)
+{
+	if (v->kind != TL_VK_MODULE || v->ref < 0 || !v->mod)
+		return;
+	const TlIndex *where = NULL;
+	int32_t f = tl_model__method_far(in->m, (const TlIndex *)v->mod, v->ref, "forward", &where);
+	TlVal ret;
+	if (f < 0 || !where || !tl_model__summary(in->m, where, f, &ret) || ret.kind == TL_VK_CONTAINER)
+		return;
+	if (tl_val_is_bot(&ret)) {
+		v->act = TL_VA_PENDING; /* its forward not interpreted yet */
+		return;
+	}
+	unsigned a = ret.act & (unsigned)~TL_VA_OUTPUT;
+	v->act = (uint8_t)(a ? a | TL_VA_OUTPUT : TL_VA_NONE);
 }

@@ -128,7 +128,19 @@ static TlVal tl_val__join_at(TlValPool *p, const TlVal *pa, const TlVal *pb, uns
 	j.device = (uint8_t)tl_val__flat(a->device, b->device, TL_VD_TOP);
 	j.dtype = (uint8_t)tl_val__flat(a->dtype, b->dtype, TL_VT_TOP);
 	j.made = (uint16_t)(a->made | b->made);
-	j.act = a->act == b->act ? a->act : TL_VA_NONE;
+	/* A module that may be an instance of one of several classes (a
+	 * model chosen by a flag) outputs probabilities when one of them
+	 * does: the configuration that builds it has them. Otherwise what it
+	 * outputs is what every path agrees on (an nn.Sequential given a
+	 * softmax on some paths only does not). */
+	if (a->act == TL_VA_PENDING || b->act == TL_VA_PENDING)
+		j.act = a->act == TL_VA_PENDING ? b->act : a->act;
+	else if (j.kind == TL_VK_MODULE && !((a->made | b->made) & TL_VM_SEQUENTIAL) &&
+		 (a->ref != b->ref || a->mod != b->mod || a->ref < 0) &&
+	    (a->act == (TL_VA_SOFTMAX | TL_VA_OUTPUT) || b->act == (TL_VA_SOFTMAX | TL_VA_OUTPUT)))
+		j.act = TL_VA_SOFTMAX | TL_VA_OUTPUT;
+	else
+		j.act = a->act == b->act ? a->act : TL_VA_NONE;
 	j.loss = a->loss == b->loss ? a->loss : TL_VL_OTHER;
 	j.pgraph = (uint16_t)(a->pgraph | b->pgraph);
 	j.pcall = (uint16_t)(a->pcall | b->pcall);
@@ -458,6 +470,8 @@ const char *tl_val_dtype_name(unsigned t)
 const char *tl_val_act_name(unsigned a)
 {
 	static const char *const names[] = { "-", "softmax", "log-softmax", "sigmoid", "scaled", "exp-sum", "exp", "shifted" };
+	if (a == TL_VA_PENDING)
+		return "pending";
 	a &= ~(unsigned)TL_VA_OUTPUT;
 	return a < 8 ? names[a] : "?";
 }

@@ -107,6 +107,9 @@ enum {
 	/* Or'ed in: made so by what a call of a forward or a function of the
 	 * project returns, not by a call in the value's own function. */
 	TL_VA_OUTPUT = 0x80,
+	/* Not known yet (an instance whose forward was not interpreted when
+	 * it was made): joins as nothing, reads as NONE. */
+	TL_VA_PENDING = 0x7f,
 };
 
 /* The loss a value computes (TlVal.loss). */
