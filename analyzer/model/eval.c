@@ -1074,10 +1074,14 @@ static void tl_in__operands(In *in, uint32_t fi)
 		in->ev.items[fi].stage = 10;
 		return;
 	} else {
+		/* Every child, a long literal's too (`tests = [dict(...), ...]`
+		 * of hundreds): each is evaluated, and its values recorded; the
+		 * node itself is computed from the first 64. */
 		uint32_t base = in->kids.size, nc = tl_in__kids(in, n);
-		for (uint32_t i = 0; i < nc && k < 64; i++)
-			kids[k++] = in->kids.items[base + i];
+		for (uint32_t i = nc; i-- > 0;)
+			tl_in__push_ev(in, in->kids.items[base + i]);
 		in->kids.size = base;
+		return;
 	}
 	for (uint32_t i = k; i-- > 0;)
 		tl_in__push_ev(in, kids[i]);
@@ -1100,6 +1104,40 @@ static void tl_in__keywords(In *in, TSNode n, bool *kw, uint32_t cap)
 	in->kids.size = base;
 }
 
+/* A lambda's body, evaluated where the lambda is, its parameters unknown,
+ * so that the values questions ask about inside it are recorded (what it
+ * returns is not followed). Not inside another lambda's body: no
+ * recursion follows the nesting of the code. */
+static void tl_in__lambda(In *in, TSNode n)
+{
+	const TlSyms *sy = in->sy;
+	TSNode body = tl_tree_field(n, sy->f_body);
+	if (in->in_lambda || in->m->quiet || ts_node_is_null(body))
+		return;
+	TlState saved;
+	tl_state_init(&saved);
+	tl_state_copy(&saved, &in->st);
+	TSNode params = tl_tree_field(n, sy->f_parameters);
+	uint32_t base = in->kids.size, k = ts_node_is_null(params) ? 0 : tl_in__kids(in, params);
+	for (uint32_t i = 0; i < k; i++) {
+		TSNode p = in->kids.items[base + i];
+		if (ts_node_symbol(p) != sy->identifier)
+			p = tl_tree_field(p, sy->f_name); /* a default: `lambda x=1: ...` */
+		TlPath path;
+		if (!ts_node_is_null(p) && ts_node_symbol(p) == sy->identifier &&
+		    tl_path_of(&in->m->names, in->idx, p, &path)) {
+			TlVal top = tl_in__top();
+			tl_state_set(&in->st, &path, &top);
+		}
+	}
+	in->kids.size = base;
+	in->in_lambda = true;
+	(void)tl_in__eval(in, body);
+	in->in_lambda = false;
+	tl_state_copy(&in->st, &saved);
+	tl_state_release(&saved);
+}
+
 /* Computes node `n` from its operands' values. */
 static TlVal tl_in__compute(In *in, TSNode n, const TlVal *vals, uint32_t nv)
 {
@@ -1114,8 +1152,10 @@ static TlVal tl_in__compute(In *in, TSNode n, const TlVal *vals, uint32_t nv)
 		return tl_val_of(TL_VK_BOOL, TL_VG_NONE);
 	if (s == sy->none)
 		return tl_val_of(TL_VK_NONE, TL_VG_NONE);
-	if (s == sy->lambda)
+	if (s == sy->lambda) {
+		tl_in__lambda(in, n);
 		return tl_val_of(TL_VK_FUNCTION, TL_VG_NONE);
+	}
 	if (s == sy->identifier) {
 		if (tl_in__read_path(in, n, &v))
 			return v;

@@ -44,6 +44,7 @@ typedef struct In {
 	TlVal ret;
 	uint32_t site;    /* the call being evaluated: its start byte + 1 (entry contexts) */
 	bool applied;     /* the call being computed read a summary (made.c) */
+	bool in_lambda;   /* evaluating a lambda's body (eval.c) */
 	bool returned;
 	bool stop;
 	/* Children of nodes, read once each with a walk of the subtrees (the
