@@ -244,15 +244,41 @@ static bool tl_in__read_path(In *in, TSNode n, TlVal *out)
 	TlPath p;
 	if (!tl_path_of(&in->m->names, in->idx, n, &p))
 		return false;
-	const TlVal *v = tl_state_get(&in->st, &p);
-	if (v) {
-		*out = *v;
+	const TlSlot *s = tl_state_slot(&in->st, &p);
+	if (in->loops)
+		tl_in__carry_read(in, &p, s);
+	if (s) {
+		*out = s->val;
 		return true;
 	}
 	return false;
 }
 
 /* ---- calls ------------------------------------------------------------------ */
+
+/* The element of a container a summary returns that follows parameters
+ * (`tuple(v.to(dev) for v in h)`): at a call, the graph of the elements
+ * of what is passed for them (of a tensor, its own). */
+static void tl_in__apply_elem(In *in, TlVal *r, const TlVal *args, uint32_t nargs, uint32_t shift)
+{
+	if (r->kind != TL_VK_CONTAINER || r->elem < 0)
+		return;
+	TlVal e = in->m->pool.vals.items[r->elem];
+	if (!e.pgraph)
+		return;
+	uint16_t follows = 0;
+	for (uint32_t i = shift; i < 16 && i - shift < nargs; i++) {
+		if (!(e.pgraph & (1u << i)))
+			continue;
+		const TlVal *av = &args[i - shift];
+		TlVal ae = av->kind == TL_VK_CONTAINER ? tl_val_element(&in->m->pool, av) : *av;
+		e.graph = (uint8_t)(e.graph == TL_VG_BOT ? ae.graph : tl_in__graph_op(e.graph, ae.graph));
+		follows |= ae.pgraph;
+	}
+	e.pgraph = follows; /* the caller's own parameters, passed on */
+	e.next = -1;
+	r->elem = tl_val_pool_add(&in->m->pool, e);
+}
 
 /* The graph a summary's return takes at a call: its own, joined with the
  * graph of every argument its pgraph bits name. */
@@ -314,6 +340,8 @@ static bool tl_in__unwrap_idiom(In *in, TSNode n, const TlVal *mv, TlVal *out)
 static TlVal tl_in__apply(In *in, const TlVal *ret, const TlVal *args, uint32_t nargs, uint32_t shift)
 {
 	TlVal r = *ret;
+	tl_in__apply_elem(in, &r, args, nargs, shift);
+	bool unknown = false;
 	uint16_t bits = ret->pgraph;
 	r.pgraph = 0;
 	r.pcall = 0;
@@ -349,6 +377,8 @@ static TlVal tl_in__apply(In *in, const TlVal *ret, const TlVal *args, uint32_t 
 				r = tl_val_join(&in->m->pool, &r, &fr);
 		} else if (av->made & TL_VM_PARAMS) {
 			r.pcall |= av->pgraph; /* the caller's own parameter, passed on */
+		} else {
+			unknown = true; /* what a callable not of the project returns */
 		}
 	}
 	for (uint32_t i = 0; i < 16 && bits; i++) {
@@ -369,6 +399,12 @@ static TlVal tl_in__apply(In *in, const TlVal *ret, const TlVal *args, uint32_t 
 		if (r.kind == TL_VK_TOP && (av->kind == TL_VK_TENSOR || av->kind == TL_VK_PARAMETER))
 			r.kind = TL_VK_TENSOR;
 	}
+	/* `apply_to_tensor(h, torch.Tensor.detach)`: the function applied
+	 * decides what comes back, and nothing is known of it. */
+	if (unknown) {
+		r.graph = TL_VG_UNKNOWN;
+		r.pgraph = 0;
+	}
 	return r;
 }
 
@@ -381,6 +417,9 @@ static bool tl_in__call_function(In *in, const TlVal *fv, const TlVal *args, uin
 		tl_model__ctx_note(in->m, fv->ref, in->site, args, nargs, shift);
 	if (!tl_model__summary(in->m, (const TlIndex *)fv->mod, fv->ref, &ret))
 		return false;
+	in->callee_mod = fv->mod;
+	in->callee_ref = fv->ref;
+	in->callee_shift = shift;
 	*out = tl_in__apply(in, &ret, args, nargs, shift);
 	return true;
 }
@@ -538,6 +577,7 @@ static TlVal tl_in__call(In *in, TSNode n, const TlVal *vals, uint32_t nv, const
 	if (!c || nv == 0)
 		return tl_in__top();
 	in->site = ts_node_start_byte(n) + 1;
+	in->callee_mod = NULL;
 	const TlVal *fn = &vals[0];
 	const TlVal *args = vals + 1;
 	uint32_t nargs = nv - 1, npos = 0;
@@ -845,6 +885,7 @@ static TlVal tl_in__call(In *in, TSNode n, const TlVal *vals, uint32_t nv, const
 		known = tl_in__call_function(in, &fv, NULL, 0, 0, &r);
 	}
 	tl_in__made_call(in, n, c, fn, callee, args, npos, &r);
+	tl_in__carry_call(in, n, c);
 	if (r.graph == TL_VG_MUST && !r.origin)
 		r.origin = ts_node_start_byte(n) + 1;
 	if (in->st.grad == TL_MGRAD_OFF)
@@ -988,6 +1029,7 @@ void tl_in__bind(In *in, TSNode target, const TlVal *value)
 			continue;
 		tl_in__refine(in, &p, &v);
 		tl_state_set(&in->st, &p, &v);
+		tl_in__carry_store(in, &p, &v);
 		tl_in__record(in, t, &v);
 		if (in->cls >= 0 && p.root == in->self_id && p.n == 1 && p.sel[0] >= 0)
 			tl_model__store_attr(in->m, in->cls, p.sel[0], &v);

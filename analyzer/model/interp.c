@@ -40,6 +40,8 @@ static void tl_in__pop_frame(In *in)
 	StFrame *f = tl_array_last(&in->frames);
 	if (f->kind == F_BLOCK)
 		in->kids.size = f->kids;
+	else if (f->kind == F_LOOP)
+		tl_in__carry_pop(in, f);
 	tl_state_release(&f->a);
 	tl_state_release(&f->b);
 	tl_state_release(&f->c);
@@ -238,6 +240,7 @@ static void tl_in__statement(In *in, TSNode s)
 {
 	const TlSyms *sy = in->sy;
 	TSSymbol k = ts_node_symbol(s);
+	in->stmt_reads.size = 0; /* carry.c: what this statement reads */
 	if (k == sy->if_statement) {
 		(void)tl_in__eval(in, tl_tree_field(s, sy->f_condition));
 		tl_in__push_frame(in, s, F_IF);
@@ -255,6 +258,7 @@ static void tl_in__statement(In *in, TSNode s)
 		StFrame *f = tl_array_last(&in->frames);
 		f->iter = it;
 		tl_state_copy(&f->a, &in->st);
+		tl_in__carry_push(in, f);
 	} else if (k == sy->with_statement) {
 		uint32_t ctx = tl_in__with_ctx(in, s);
 		uint8_t saved = in->st.grad;
@@ -393,6 +397,7 @@ static void tl_in__step(In *in)
 		if (f->stage == 1) {
 			/* The body is done: what flows back to the head. */
 			tl_state_join(&in->m->pool, &in->st, &f->c);
+			tl_in__carry_back(in, f);
 			TlState next;
 			tl_state_init(&next);
 			tl_state_copy(&next, &f->a);
@@ -427,6 +432,7 @@ static void tl_in__step(In *in)
 		f->stage = 1;
 		tl_state_copy(&in->st, &f->a);
 		in->st.dead = false;
+		tl_in__carry_head(in, f);
 		TlVal it = f->iter;
 		TSNode body = tl_tree_field(f->node, sy->f_body);
 		if (is_for) {
@@ -582,6 +588,7 @@ static void tl_in__enter(In *in, const TlFunc *fn)
 	 * callers_grad_off, until the model's own entry states). */
 	if ((fn->decorator_ctx & TL_CTX_GRAD_OFF) || fn->callers_grad_off)
 		in->st.grad = TL_MGRAD_OFF;
+	tl_in__carry_enter(in, fn);
 }
 
 void tl_model__interpret(TlModel *m, int32_t func)
@@ -610,6 +617,8 @@ void tl_model__interpret(TlModel *m, int32_t func)
 	tl_array_init(&in.snaps);
 
 	const TlFunc *fn = func >= 0 ? &m->idx->funcs.items[func] : NULL;
+	bool pending_before = m->pending;
+	m->pending = false;
 	TSNode body;
 	if (fn) {
 		tl_in__enter(&in, fn);
@@ -631,11 +640,13 @@ void tl_model__interpret(TlModel *m, int32_t func)
 		else if (tl_in__generator(&in, fn))
 			ret = tl_val_top();
 		TlVal old = s->ret;
-		TlVal j = s->status ? tl_val_join(&m->pool, &old, &ret) : ret;
+		TlVal j = s->status && !s->provisional ? tl_val_join(&m->pool, &old, &ret) : ret;
+		s->provisional = m->pending;
 		if (!s->status || !tl_val_equal(&m->pool, &old, &j))
 			m->changed = true;
 		s->ret = j;
 		s->status = 1;
+		s->detaches = in.pdetached;
 		m->stats.functions++;
 	} else {
 		if (!tl_state_equal(&m->pool, &m->globals, &in.st))
@@ -643,6 +654,7 @@ void tl_model__interpret(TlModel *m, int32_t func)
 		tl_state_copy(&m->globals, &in.st);
 		m->globals.dead = false;
 	}
+	m->pending = m->pending || pending_before;
 	tl_state_release(&in.st);
 	for (uint32_t i = 0; i < in.snaps.size; i++)
 		tl_state_release(&in.snaps.items[i]);
@@ -652,4 +664,5 @@ void tl_model__interpret(TlModel *m, int32_t func)
 	tl_tree_walk_release(&in.walk);
 	tl_array_release(&in.ev);
 	tl_array_release(&in.vs);
+	tl_in__carry_release(&in);
 }

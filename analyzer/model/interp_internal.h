@@ -15,12 +15,21 @@ typedef struct StFrame {
 	uint8_t kind;
 	uint8_t stage;
 	uint8_t grad;    /* F_WITH: the grad mode to restore */
+	uint8_t depth;   /* F_LOOP: loops around it in the function (carry.c) */
 	uint32_t i;      /* F_BLOCK: next statement; F_IF, F_TRY: next part */
 	uint32_t round;  /* F_LOOP; F_BLOCK: the end of its statements in in->kids */
 	uint32_t kids;   /* F_BLOCK: where its statements start in in->kids */
 	TlState a, b, c; /* F_IF: entry, join; F_LOOP: head, breaks, continues; F_TRY: entry, join */
 	TlVal iter;      /* F_LOOP: what a `for` iterates */
 } StFrame;
+
+/* A path read in a loop's iteration before any store (carry.c). */
+typedef struct TlCarryRead {
+	uint32_t loop; /* the loop statement's start byte */
+	uint8_t depth;
+	uint8_t how;   /* a store's marks: TL_MCARRY_DETACHED, TL_MCARRY_RESET */
+	TlPath path;
+} TlCarryRead;
 
 typedef struct EvFrame {
 	TSNode n;
@@ -52,6 +61,25 @@ typedef struct In {
 	 * a block frame's statements below the operands an expression reads. */
 	TlTreeWalk walk;
 	TlArray(TSNode) kids;
+	/* Loops being run (carry.c): how many, the frames of the first 8, and
+	 * the paths read in their iterations before any store (loop's start
+	 * byte, path), each once. */
+	uint32_t loops;
+	int32_t loop_frames[8];
+	TlArray(TlCarryRead) exposed;
+	TlScopeMap exposed_seen;
+	/* ... the paths a store gives a value without history in the current
+	 * round of each loop (loop's start byte, path); the parameters' names
+	 * and those so stored into anywhere in the function (bit i); the
+	 * function the call being evaluated ran (its summary), if any. */
+	TlArray(TlCarryRead) dstores;
+	TlArray(TlPath) stmt_reads; /* the paths the statement being run reads, in a loop */
+	int32_t param_roots[16];
+	uint32_t nparams;
+	uint16_t pdetached;
+	const void *callee_mod;
+	int32_t callee_ref;
+	uint32_t callee_shift;
 	/* Symbols tl_syms() does not name. */
 	TSSymbol try_statement, finally_clause, match_statement, case_clause, slice, concatenated_string;
 } In;
@@ -89,5 +117,24 @@ bool tl_in__getattr_module(In *in, TSNode call, TlVal *out);
 /* Appends the named children of `parent` (comments left out) to in->kids;
  * returns how many. */
 uint32_t tl_in__kids(In *in, TSNode parent);
+
+/* carry.c: loop-carried paths. A loop frame starts (push) and ends (pop);
+ * a round starts at its head (the state's stores of its depth cleared);
+ * a round's body ends (the state at the back edge: what each path read
+ * before a store holds); path `p` is read (its slot, NULL when the state
+ * has none: the object's attribute or a global, read as it stands). */
+void tl_in__carry_push(In *in, StFrame *f);
+void tl_in__carry_pop(In *in, const StFrame *f);
+void tl_in__carry_head(In *in, const StFrame *f);
+void tl_in__carry_back(In *in, const StFrame *f);
+void tl_in__carry_read(In *in, const TlPath *p, const TlSlot *slot);
+void tl_in__carry_release(In *in);
+/* ... the function's parameters are bound (its entry); value `v` is
+ * stored into path `p`; call `n` (`c` of the index) was evaluated: a
+ * detach_() detaches its receiver in place, a function of the project
+ * that detaches a parameter detaches what is passed for it. */
+void tl_in__carry_enter(In *in, const TlFunc *fn);
+void tl_in__carry_store(In *in, const TlPath *p, const TlVal *v);
+void tl_in__carry_call(In *in, TSNode n, const TlCall *c);
 
 #endif

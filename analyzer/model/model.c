@@ -39,6 +39,8 @@ static void tl_model__release(TlModel *m)
 	tl_scopemap_release(&m->ctx_vals);
 	tl_scopemap_release(&m->ctx_seen);
 	tl_scopemap_release(&m->inplace);
+	tl_scopemap_release(&m->carried);
+	tl_array_release(&m->carries);
 	tl_array_release(&m->funcs);
 	tl_state_release(&m->globals);
 	tl_array_release(&m->order);
@@ -955,7 +957,7 @@ static void tl_model__reach(const TlModel *m, int32_t c, uint8_t *want, TlIntArr
  * function none of them reached (a call through a value: `model(x)` of a
  * class made elsewhere) asks for that function's component too, and the
  * components that read it run again, a bounded number of times. */
-static void tl_model__ensure(TlModel *m, int32_t func)
+void tl_model__ensure(TlModel *m, int32_t func)
 {
 	if (m->quiet || m->running)
 		return;
@@ -1041,6 +1043,8 @@ static TlModel *tl_model__build(const TlIndex *idx, bool quiet)
 	tl_scopemap_init(&m->ctx_vals);
 	tl_scopemap_init(&m->ctx_seen);
 	tl_scopemap_init(&m->inplace);
+	tl_scopemap_init(&m->carried);
+	tl_array_init(&m->carries);
 	tl_state_init(&m->globals);
 	tl_array_init(&m->funcs);
 	tl_array_reserve(&m->funcs, idx->funcs.size);

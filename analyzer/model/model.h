@@ -74,6 +74,26 @@ int32_t tl_model_method_of(const TlVal *v, const char *name, const TlIndex **whe
  * `torch.autograd.backward(loss)`; null for a call that is no backward. */
 TSNode tl_model_backward_subject(const TlIndex *idx, const TlCall *c);
 
+/* Loop-carried paths (carry.c). For loop `loop` (a `for` or `while`
+ * statement of idx) and the access path `expr` names (a name, an
+ * attribute chain, a constant subscript): 1 when a read in the loop's
+ * iteration sees the value the previous iteration left (on some path: no
+ * store before it on every path), with *out filled; 0 when the model ran
+ * the loop and no read does; -1 when it did not run the loop (code no path
+ * reaches, a loop 8 deep in its function). */
+typedef struct TlCarryInfo {
+	bool stored;   /* the body stores into the path itself, on some path */
+	TlVal val;     /* then: its value where an iteration ends (joined with
+			* its `continue`s); containers refer to the model's pool */
+	bool detached; /* some store in the iteration gives it a value without
+			* history: a detach, in place or through a function of the
+			* project, a value made afresh or an empty container, a
+			* value of a call nothing is known of */
+	bool reset;    /* some store in the iteration does not read the path
+			* (`buf = []`, `h = None`; not `total += x`, `h = h.to(d)`) */
+} TlCarryInfo;
+int tl_model_carried(const TlIndex *idx, TSNode loop, TSNode expr, TlCarryInfo *out);
+
 /* True when a bound of the work budget cut the module's interpretation:
  * its answers are then partial (values not reached stay unevaluated). */
 bool tl_model_cut(const TlModel *m);

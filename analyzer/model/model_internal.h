@@ -7,10 +7,28 @@
 #include "model/model.h"
 #include "model/path.h"
 
+/* What stores into a path do in a loop's iteration (carry.c). */
+enum { TL_MCARRY_DETACHED = 1, TL_MCARRY_RESET = 2 };
+
+/* A path a loop carries (carry.c): read in the body before any store on
+ * some path, with its value where the iteration ends. */
+typedef struct TlCarry {
+	TlPath path;
+	int32_t val;  /* pool index of its value at the back edge, or -1: the body does not store into it */
+	int32_t next; /* the next record with the same key, or -1 */
+	uint8_t how;  /* TL_MCARRY_*: what stores in the iteration do */
+} TlCarry;
+
 /* The value of one access path at a program point. */
 typedef struct TlSlot {
 	TlPath path;
 	TlVal val;
+	/* Per loop depth d of the function being interpreted (bit d, d < 8):
+	 * the path was stored into since the head of that loop's iteration on
+	 * every path (must) or on some path (may). A store sets every bit; a
+	 * loop's head clears its own (carry.c). */
+	uint8_t must, may;
+	uint8_t mark; /* state.c: matched by a join, while it runs */
 } TlSlot;
 
 /* Grad mode at a program point. */
@@ -30,7 +48,14 @@ typedef struct TlFuncSum {
 	uint8_t status;  /* 0: not interpreted yet, 1: interpreted at least once */
 	bool returns;    /* some return statement hands back a value */
 	uint16_t ctx_sites; /* its call sites interpreted (context.c) */
+	/* Its last interpretation read a value not computed yet (a global
+	 * before the module's code ran, a summary not made yet): the next one
+	 * replaces its return value instead of joining into it. */
+	bool provisional;
 	int8_t generator; /* its text yields: 1, not: 0, not looked at yet: -1 */
+	/* Its parameters (bit i: parameter i < 16) that it re-binds to a value
+	 * without history or detaches in place (carry.c). */
+	uint16_t detaches;
 } TlFuncSum;
 
 struct TlModel {
@@ -42,6 +67,11 @@ struct TlModel {
 	TlScopeMap backprop; /* (function + 1, path hash) -> 1: a path a backward consumes */
 	TlScopeMap declared; /* (class, interned name) -> 1: a `self.name` some method binds */
 	TlScopeMap tensor_keys; /* (0, interned key text) -> 1: a string key the module uses as a tensor */
+	/* Loop-carried paths (carry.c): (loop's start byte, 0) -> 0 for a loop
+	 * whose iteration ran; (loop's start byte, path hash + 1) -> the first
+	 * of its records with that hash (m->carries). */
+	TlScopeMap carried;
+	TlArray(TlCarry) carries;
 	TlArray(TlFuncSum) funcs;
 	TlScopeMap ctx_vals; /* (function, parameter) -> pool index: what every call site hands it (context.c) */
 	TlScopeMap ctx_seen; /* (function, call start byte + 1) -> 1: a call site interpreted */
@@ -92,12 +122,19 @@ const TlVal *tl_state_get(const TlState *s, const TlPath *path);
 /* A strong update: the path (and every path below it) gets `v`. */
 void tl_state_set(TlState *s, const TlPath *path, const TlVal *v);
 void tl_state_kill(TlState *s, const TlPath *path);
+/* The slot of `path`, or NULL. */
+const TlSlot *tl_state_slot(const TlState *s, const TlPath *path);
+/* Clears bit `bit` of every slot's stores (a loop's head). */
+void tl_state_clear_stores(TlState *s, uint8_t bit);
 
 /* interp.c: interprets function `func` of the model's module (-1: its
  * own code) with the summaries as they stand: records the value of every
  * expression it evaluates, joins what the function returns into its
  * summary and, for the module's code, leaves its names in m->globals. */
 void tl_model__interpret(TlModel *m, int32_t func);
+/* model.c: interprets what a question about function `func` (-1: the
+ * module's own code) needs, once. */
+void tl_model__ensure(TlModel *m, int32_t func);
 
 /* model.c, for the interpreter. The value a class attribute holds (class
  * `cls` of module `mod`, bases of the project included), copied into m's

@@ -42,6 +42,20 @@ const TlVal *tl_state_get(const TlState *s, const TlPath *path)
 	return i >= 0 ? &s->slots.items[i].val : NULL;
 }
 
+const TlSlot *tl_state_slot(const TlState *s, const TlPath *path)
+{
+	int32_t i = tl_state__find(s, path);
+	return i >= 0 ? &s->slots.items[i] : NULL;
+}
+
+void tl_state_clear_stores(TlState *s, uint8_t bit)
+{
+	for (uint32_t i = 0; i < s->slots.size; i++) {
+		s->slots.items[i].must &= (uint8_t)~bit;
+		s->slots.items[i].may &= (uint8_t)~bit;
+	}
+}
+
 void tl_state_kill(TlState *s, const TlPath *path)
 {
 	uint32_t w = 0;
@@ -55,8 +69,26 @@ void tl_state_set(TlState *s, const TlPath *path, const TlVal *v)
 {
 	TlVal copy = *v;
 	tl_state_kill(s, path);
-	TlSlot slot = { *path, copy };
+	TlSlot slot = { *path, copy, 0xff, 0xff, 0 };
 	tl_array_push(&s->slots, slot);
+}
+
+/* A join's stores: a slot of dst that src lacks is not stored into on
+ * src's paths (its must bits cleared). The slots src matched are marked
+ * while the join runs. */
+static void tl_state__mark(TlSlot *d)
+{
+	d->mark = 1;
+}
+
+static void tl_state__unmarked(TlState *dst, uint32_t had)
+{
+	for (uint32_t i = 0; i < had; i++) {
+		TlSlot *d = &dst->slots.items[i];
+		if (!d->mark)
+			d->must = 0;
+		d->mark = 0;
+	}
 }
 
 void tl_state_join(TlValPool *p, TlState *dst, const TlState *src)
@@ -67,17 +99,24 @@ void tl_state_join(TlValPool *p, TlState *dst, const TlState *src)
 		tl_state_copy(dst, src);
 		return;
 	}
+	uint32_t had = dst->slots.size;
 	for (uint32_t i = 0; i < src->slots.size; i++) {
 		TlSlot s = src->slots.items[i];
 		int32_t k = tl_state__find(dst, &s.path);
 		if (k < 0) {
+			s.must = 0; /* not stored into on dst's paths */
 			tl_array_push(&dst->slots, s);
 		} else {
-			TlVal old = dst->slots.items[k].val;
+			TlSlot *d = &dst->slots.items[k];
+			TlVal old = d->val;
 			TlVal j = tl_val_join(p, &old, &s.val);
-			dst->slots.items[k].val = j;
+			d->val = j;
+			d->must &= s.must;
+			d->may |= s.may;
+			tl_state__mark(d);
 		}
 	}
+	tl_state__unmarked(dst, had);
 	if (dst->grad != src->grad)
 		dst->grad = TL_MGRAD_ON; /* not known to be off on every path */
 }
@@ -98,17 +137,24 @@ bool tl_state_equal(const TlValPool *p, const TlState *a, const TlState *b)
 
 void tl_state_widen(TlValPool *p, TlState *dst, const TlState *now)
 {
+	uint32_t had = dst->slots.size;
 	for (uint32_t i = 0; i < now->slots.size; i++) {
 		TlSlot s = now->slots.items[i];
 		int32_t k = tl_state__find(dst, &s.path);
 		if (k < 0) {
+			s.must = 0;
 			tl_array_push(&dst->slots, s);
 		} else {
-			TlVal old = dst->slots.items[k].val;
+			TlSlot *d = &dst->slots.items[k];
+			TlVal old = d->val;
 			TlVal w = tl_val_widen(p, &old, &s.val);
-			dst->slots.items[k].val = w;
+			d->val = w;
+			d->must &= s.must;
+			d->may |= s.may;
+			tl_state__mark(d);
 		}
 	}
+	tl_state__unmarked(dst, had);
 	if (now->dead == false)
 		dst->dead = false;
 }

@@ -279,6 +279,13 @@ TlVal tl_val_element(const TlValPool *p, const TlVal *v)
 		t.origin = v->origin;
 		return t;
 	}
+	if (v->kind == TL_VK_MODULE && v->ref < 0) {
+		/* net[i], `for layer in layers`: a child of a library's module
+		 * container (Sequential, ModuleList, ModuleDict) is a module */
+		TlVal m = tl_val_of(TL_VK_MODULE, TL_VG_NONE);
+		m.ref = -1;
+		return m;
+	}
 	TlVal top = tl_val_top();
 	top.pgraph = v->pgraph;
 	if (v->pgraph && v->graph == TL_VG_BOT)

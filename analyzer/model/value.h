@@ -182,7 +182,8 @@ TlVal tl_val_widen(TlValPool *p, const TlVal *old, const TlVal *now);
 /* A container of `elem` (which may be bot). */
 TlVal tl_val_container(TlValPool *p, const TlVal *elem);
 /* The element value of `v`: a container's element, a tensor's (a tensor
- * with its graph), else the top. */
+ * with its graph), a library module's (a module: a child of a Sequential,
+ * a ModuleList), else the top. */
 TlVal tl_val_element(const TlValPool *p, const TlVal *v);
 /* Tuple position `i` of `v` when it keeps one, else its element value. */
 TlVal tl_val_part(const TlValPool *p, const TlVal *v, uint32_t i);
