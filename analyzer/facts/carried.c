@@ -2,6 +2,7 @@
  * and graphs backpropagated more than once.
  *
  * Owns: tl_facts_carried_state, tl_facts_dies_in_iteration, tl_facts_graph_reused. */
+#include "model/model.h"
 #include "facts/internal.h"
 
 typedef struct TlElemReturn {
@@ -237,21 +238,9 @@ static bool tl_facts__forward_detaches(const TlIndex *idx, const TlCall *call, i
 	return false;
 }
 
-int tl_facts_carried_state(const TlIndex *idx, TSNode target)
+static int tl_facts__carried_walk(const TlIndex *idx, TSNode target, TSNode stmt, const TlLoop *l)
 {
 	const TlSyms *sy = tl_syms();
-	TSNode stmt = target;
-	while (!ts_node_is_null(stmt) && ts_node_symbol(stmt) != sy->assignment &&
-	       ts_node_symbol(stmt) != sy->augmented_assignment)
-		stmt = tl_index_parent(idx, stmt);
-	if (ts_node_is_null(stmt))
-		return TL_CARRY_NONE;
-	int32_t loop = tl_index_loop_of(idx, stmt);
-	while (loop >= 0 && !(idx->loops.items[loop].events & TL_EV_BACKWARD))
-		loop = idx->loops.items[loop].parent;
-	if (loop < 0 || tl_facts_grad_state(idx, stmt) == TL_GRAD_OFF)
-		return TL_CARRY_NONE;
-	const TlLoop *l = &idx->loops.items[loop];
 	char *name = tl_facts__dotted(idx, target);
 	if (!name)
 		return TL_CARRY_NONE;
@@ -295,6 +284,96 @@ int tl_facts_carried_state(const TlIndex *idx, TSNode target)
 	}
 	tl_facts__names_release(&names);
 	return carry;
+}
+
+/* The argument of the call assigned by `stmt` that reads the same path as
+ * `target` (`h` of `out, h = rnn(x, h)`, `(h, c)`'s parts), or null. */
+static TSNode tl_facts__state_arg(const TlIndex *idx, TSNode stmt, TSNode target)
+{
+	const TlSyms *sy = tl_syms();
+	TSNode v = tl_index_unparen(tl_tree_field(stmt, sy->f_right));
+	TSNode args = ts_node_is_null(v) || ts_node_symbol(v) != sy->call ? (TSNode){ 0 } : tl_tree_field(v, sy->f_arguments);
+	uint32_t tlen = 0;
+	const char *t = tl_index_text(idx, target, &tlen);
+	TSNode todo[16];
+	uint32_t n = 0;
+	if (!ts_node_is_null(args))
+		todo[n++] = args;
+	while (n && t) {
+		TSNode x = todo[--n];
+		uint32_t nc = ts_node_named_child_count(x);
+		for (uint32_t i = 0; i < nc; i++) {
+			TSNode a = tl_index_unparen(ts_node_named_child(x, i));
+			TSSymbol s = ts_node_symbol(a);
+			uint32_t len = 0;
+			const char *at = tl_index_text(idx, a, &len);
+			if ((s == sy->identifier || s == sy->attribute) && len == tlen && memcmp(at, t, len) == 0)
+				return a;
+			if (s == sy->tuple && ts_node_eq(x, args) && n < 16)
+				todo[n++] = a;
+		}
+	}
+	return (TSNode){ 0 };
+}
+
+/* The graph of `v`, or of a container's elements (containers in it
+ * looked through). */
+static unsigned tl_facts__history(const TlIndex *idx, const TlVal *v)
+{
+	const TlModel *m = v->kind == TL_VK_CONTAINER ? tl_model_of(idx) : NULL;
+	if (!m)
+		return v->graph;
+	TlVal e = *v;
+	for (int depth = 0; depth <= TL_VAL_NEST && e.kind == TL_VK_CONTAINER; depth++)
+		e = tl_val_element(tl_model_pool(m), &e);
+	return e.kind == TL_VK_CONTAINER ? TL_VG_UNKNOWN : e.graph;
+}
+
+/* The model's answer (model/model.h: tl_model_carried): the step loop
+ * carries the target's path into its next iteration, no store in its
+ * iteration gives the path a value without history, the value an
+ * iteration hands on has history (on some paths: an inner loop may not
+ * run), and so has the value the statement's call reads for it. */
+static int tl_facts__carried_model(const TlIndex *idx, TSNode target, TSNode stmt, const TlLoop *l)
+{
+	TlCarryInfo ci;
+	if (tl_model_carried(idx, l->node, target, &ci) != 1 || !ci.stored)
+		return TL_CARRY_NONE;
+	if (ci.detached)
+		return TL_CARRY_DETACHED;
+	unsigned g = tl_facts__history(idx, &ci.val);
+	if (g != TL_VG_MUST && g != TL_VG_MAY)
+		return TL_CARRY_NONE;
+	TSNode arg = tl_facts__state_arg(idx, stmt, target);
+	TlVal a;
+	if (!ts_node_is_null(arg) && tl_model_value(idx, arg, &a)) {
+		unsigned ga = tl_facts__history(idx, &a);
+		if (ga != TL_VG_MUST && ga != TL_VG_MAY)
+			return ga == TL_VG_NONE ? TL_CARRY_DETACHED : TL_CARRY_NONE;
+	}
+	return TL_CARRY_ATTACHED;
+}
+
+int tl_facts_carried_state(const TlIndex *idx, TSNode target)
+{
+	const TlSyms *sy = tl_syms();
+	TSNode stmt = target;
+	while (!ts_node_is_null(stmt) && ts_node_symbol(stmt) != sy->assignment &&
+	       ts_node_symbol(stmt) != sy->augmented_assignment)
+		stmt = tl_index_parent(idx, stmt);
+	if (ts_node_is_null(stmt))
+		return TL_CARRY_NONE;
+	int32_t loop = tl_index_loop_of(idx, stmt);
+	while (loop >= 0 && !(idx->loops.items[loop].events & TL_EV_BACKWARD))
+		loop = idx->loops.items[loop].parent;
+	if (loop < 0 || tl_facts_grad_state(idx, stmt) == TL_GRAD_OFF)
+		return TL_CARRY_NONE;
+	const TlLoop *l = &idx->loops.items[loop];
+	int model = tl_facts__carried_model(idx, target, stmt, l);
+	if (tl_facts__checking_model())
+		tl_facts__model_differs(idx, target, "carried-with-graph", tl_facts__carried_walk(idx, target, stmt, l) == TL_CARRY_ATTACHED,
+					model == TL_CARRY_ATTACHED);
+	return model;
 }
 
 /* ---- graphs backpropagated more than once -------------------------------------- */
@@ -406,6 +485,26 @@ static bool tl_facts__carried_graph(const TlIndex *idx, const TlLoop *l, TSNode 
 	return yes;
 }
 
+/* The model's answer (model/model.h: tl_model_carried): loop `l` carries
+ * the path read at `use` into its next iteration with history (on some
+ * paths), and no store in its iteration detaches it. */
+static bool tl_facts__carried_graph_model(const TlIndex *idx, const TlLoop *l, TSNode use)
+{
+	TlCarryInfo ci;
+	if (tl_model_carried(idx, l->node, use, &ci) != 1 || !ci.stored || ci.detached)
+		return false;
+	unsigned g = tl_facts__history(idx, &ci.val);
+	return g == TL_VG_MUST || g == TL_VG_MAY;
+}
+
+/* True when the model knows call `x`'s value has no history (its graph,
+ * or a container's elements', is none). */
+static bool tl_facts__detached_model(const TlIndex *idx, TSNode x)
+{
+	TlVal v;
+	return tl_model_value(idx, x, &v) && tl_facts__history(idx, &v) == TL_VG_NONE && !v.pgraph;
+}
+
 /* True when every call of the function that parameter `b` belongs to sits
  * in the body of loop `l` (in its function) and passes an argument for it
  * that is no parameter of that function. */
@@ -472,7 +571,7 @@ static bool tl_facts__stored_element(const TlIndex *idx, TSNode x, int32_t func)
  * is NULL, in function `func`), depends on autograd history made before
  * the iteration began: the next iteration backpropagates through it again. */
 static bool tl_facts__graph_from_before(const TlIndex *idx, TSNode subject, const TlLoop *l,
-				       int32_t func, bool *carried)
+				       int32_t func, bool *carried, bool model)
 {
 	const TlSyms *sy = tl_syms();
 	typedef struct {
@@ -492,7 +591,7 @@ static bool tl_facts__graph_from_before(const TlIndex *idx, TSNode subject, cons
 			TSNode x = ts_tree_cursor_current_node(&cur);
 			TSSymbol s = ts_node_symbol(x);
 			descend = true;
-			if (s == sy->call && tl_facts__detaches(idx, x, 0)) {
+			if (s == sy->call && (model ? tl_facts__detached_model(idx, x) : tl_facts__detaches(idx, x, 0))) {
 				descend = false; /* h.detach(), repackage_hidden(h): no history */
 				continue;
 			}
@@ -542,7 +641,8 @@ static bool tl_facts__graph_from_before(const TlIndex *idx, TSNode subject, cons
 			bool inside = l ? (b->func == l->func && tl_facts__contains(l->body, b->stmt)) ||
 					  (b->kind != TL_BIND_PARAM && tl_facts__called_in_loop(idx, b->func, l))
 					: b->func == func;
-			if (!inside && l && b->func == l->func && tl_facts__carried_graph(idx, l, x)) {
+			if (!inside && l && b->func == l->func &&
+			    (model ? tl_facts__carried_graph_model(idx, l, x) : tl_facts__carried_graph(idx, l, x))) {
 				/* Made by the previous iteration through a recurrent
 				 * state that is never detached: retaining the graph
 				 * only hides TL103's error, whose fix (detach the
@@ -644,15 +744,21 @@ bool tl_facts_graph_reused(const TlIndex *idx, TSNode call)
 	int32_t loop = c->loop;
 	while (loop >= 0 && !(idx->loops.items[loop].events & TL_EV_BACKWARD))
 		loop = idx->loops.items[loop].parent;
-	bool before = false;
-	if (loop >= 0 || !loops.size)
-		before = tl_facts__graph_from_before(idx, subject,
-						     loop >= 0 ? &idx->loops.items[loop] : NULL, c->func, NULL);
-	for (uint32_t i = 0; loop < 0 && i < loops.size && !before; i++)
-		before = tl_facts__graph_from_before(idx, subject, &idx->loops.items[loops.items[i]],
-						     c->func, NULL);
+	bool before[2] = { false, false };
+	for (int model = 1; model >= 0; model--) {
+		if (!model && !tl_facts__checking_model())
+			break;
+		if (loop >= 0 || !loops.size)
+			before[model] = tl_facts__graph_from_before(idx, subject, loop >= 0 ? &idx->loops.items[loop] : NULL,
+								    c->func, NULL, model);
+		for (uint32_t i = 0; loop < 0 && i < loops.size && !before[model]; i++)
+			before[model] = tl_facts__graph_from_before(idx, subject, &idx->loops.items[loops.items[i]],
+								    c->func, NULL, model);
+		if (!model)
+			tl_facts__model_differs(idx, call, "graph-reused", before[0], before[1]);
+	}
 	tl_array_release(&loops);
-	return before;
+	return before[1];
 }
 
 bool tl_facts_graph_carried(const TlIndex *idx, TSNode call)
@@ -670,6 +776,11 @@ bool tl_facts_graph_carried(const TlIndex *idx, TSNode call)
 		loop = idx->loops.items[loop].parent;
 	bool carried = false;
 	if (loop >= 0)
-		tl_facts__graph_from_before(idx, subject, &idx->loops.items[loop], c->func, &carried);
+		tl_facts__graph_from_before(idx, subject, &idx->loops.items[loop], c->func, &carried, true);
+	if (loop >= 0 && tl_facts__checking_model()) {
+		bool walk = false;
+		tl_facts__graph_from_before(idx, subject, &idx->loops.items[loop], c->func, &walk, false);
+		tl_facts__model_differs(idx, call, "graph-carried", walk, carried);
+	}
 	return carried;
 }

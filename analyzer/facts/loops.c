@@ -4,6 +4,7 @@
  * Owns: tl_facts_step_loops, tl_facts_in_step_loop, tl_facts_under_every_n, tl_facts_loop_invariant,
  * tl_facts_pass_lacks, tl_facts_first_forward, tl_facts_model_computation,
  * tl_facts_repeated_step_loop, tl_facts_updates_weights. */
+#include "model/model.h"
 #include "facts/internal.h"
 
 static bool tl_facts__every_n(const TlIndex *idx, TSNode cond, int depth);
@@ -639,17 +640,56 @@ static bool tl_facts__rebound_in(const TlIndex *idx, int32_t loop, const char *n
 	return rebound;
 }
 
-bool tl_facts_outlives_iteration(const TlIndex *idx, TSNode expr)
+/* The node that roots `expr`, as tl_facts_root_name names it: subscripts
+ * and calls looked through (`history.setdefault(k, [])[0]`: history). */
+static TSNode tl_facts__root_node(const TlIndex *idx, TSNode expr)
 {
-	int32_t loop = tl_index_loop_of(idx, expr);
-	if (loop < 0)
+	const TlSyms *sy = tl_syms();
+	expr = tl_index_unparen(expr);
+	while (!ts_node_is_null(expr)) {
+		TSSymbol s = ts_node_symbol(expr);
+		if (s == sy->subscript)
+			expr = tl_index_unparen(tl_tree_field(expr, sy->f_value));
+		else if (s == sy->call)
+			expr = tl_index_unparen(tl_tree_field(
+				tl_index_unparen(tl_tree_field(expr, sy->f_function)), sy->f_object));
+		else
+			break;
+	}
+	return expr;
+}
+
+/* The model's answer (model/model.h: tl_model_carried): an iteration of
+ * `loop` reads what `root` names as the previous iteration left it, and no
+ * store in the iteration starts it afresh (`buf = []` at the end of the
+ * iteration; `total += x` keeps it). */
+static bool tl_facts__kept_by_loop(const TlIndex *idx, int32_t loop, TSNode root)
+{
+	TlCarryInfo ci;
+	if (ts_node_is_null(root))
 		return false;
+	return tl_model_carried(idx, idx->loops.items[loop].node, root, &ci) == 1 && !ci.reset;
+}
+
+static bool tl_facts__outlives_walk(const TlIndex *idx, int32_t loop, TSNode expr)
+{
 	char *name = tl_facts_root_name(idx, expr);
 	if (!name)
 		return false;
 	bool rebound = tl_facts__rebound_in(idx, loop, name, expr);
 	tl_free(name);
 	return !rebound;
+}
+
+bool tl_facts_outlives_iteration(const TlIndex *idx, TSNode expr)
+{
+	int32_t loop = tl_index_loop_of(idx, expr);
+	if (loop < 0)
+		return false;
+	bool model = tl_facts__kept_by_loop(idx, loop, tl_facts__root_node(idx, expr));
+	if (tl_facts__checking_model())
+		tl_facts__model_differs(idx, expr, "outlives-iteration", tl_facts__outlives_walk(idx, loop, expr), model);
+	return model;
 }
 
 /* A test that holds on one iteration: an equality with no modulo in it
@@ -734,32 +774,49 @@ static bool tl_facts__step_closure(const TlIndex *idx, int32_t func)
  * loop that steps the optimizer is part of one step: the stepping loop
  * decides. Loops in an optimizer's closure run within one step; a store on
  * one guarded iteration only (`if step == 0:`) keeps one graph. */
-bool tl_facts_kept_across_training_step(const TlIndex *idx, TSNode expr)
+static bool tl_facts__kept_across(const TlIndex *idx, int32_t loop, TSNode expr, bool model)
 {
-	int32_t loop = tl_index_loop_of(idx, expr);
-	if (loop < 0 || tl_facts__step_closure(idx, idx->loops.items[loop].func))
-		return false;
-	char *name = tl_facts_root_name(idx, expr);
-	if (!name)
-		return false;
-	bool kept = false;
-	for (int32_t l = loop; l >= 0; l = idx->loops.items[l].parent) {
+	/* The loop that decides, found first from the loops alone (most
+	 * loops are no training step: their file's model is not needed). */
+	int32_t decides = -1;
+	for (int32_t l = loop; l >= 0 && decides < 0; l = idx->loops.items[l].parent) {
 		const TlLoop *lp = &idx->loops.items[l];
-		if (tl_facts__rebound_in(idx, l, name, expr))
-			break;
 		if (!(lp->step & TL_STEP_TRAIN))
 			continue;
 		bool stepping_outer = false;
 		for (int32_t p = lp->parent; !(lp->events & TL_EV_OPT_STEP) && p >= 0;
 		     p = idx->loops.items[p].parent)
 			stepping_outer = stepping_outer || (idx->loops.items[p].own_events & TL_EV_OPT_STEP);
-		if (stepping_outer)
-			continue;
-		kept = !tl_facts__once_guarded(idx, expr, lp->body);
-		break;
+		if (!stepping_outer)
+			decides = l;
+	}
+	if (decides < 0)
+		return false;
+	char *name = model ? NULL : tl_facts_root_name(idx, expr);
+	TSNode root = model ? tl_facts__root_node(idx, expr) : (TSNode){ 0 };
+	if (!model && !name)
+		return false;
+	/* It survives every loop up to that one. */
+	bool kept = true;
+	for (int32_t l = loop; kept; l = idx->loops.items[l].parent) {
+		kept = model ? tl_facts__kept_by_loop(idx, l, root) : !tl_facts__rebound_in(idx, l, name, expr);
+		if (l == decides)
+			break;
 	}
 	tl_free(name);
-	return kept;
+	return kept && !tl_facts__once_guarded(idx, expr, idx->loops.items[decides].body);
+}
+
+bool tl_facts_kept_across_training_step(const TlIndex *idx, TSNode expr)
+{
+	int32_t loop = tl_index_loop_of(idx, expr);
+	if (loop < 0 || tl_facts__step_closure(idx, idx->loops.items[loop].func))
+		return false;
+	bool model = tl_facts__kept_across(idx, loop, expr, true);
+	if (tl_facts__checking_model())
+		tl_facts__model_differs(idx, expr, "kept-across-training-step", tl_facts__kept_across(idx, loop, expr, false),
+					model);
+	return model;
 }
 
 /* Counts the step loops of a node in function `func` whose innermost loop
