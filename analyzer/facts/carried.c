@@ -1,290 +1,15 @@
-/* Carried state: values that cross iterations (recurrent state, running totals)
- * and graphs backpropagated more than once.
+/* Carried state: values that cross iterations (recurrent state) and graphs
+ * backpropagated more than once. Whether a loop carries a path, and what
+ * its iteration stores into it, is the semantic model's (model/carry.c,
+ * tl_model_carried); what a value's history is, too. The def-use walk of a
+ * backward's subject (which names it reads, through the iteration's
+ * bindings, a helper's call sites, what a loop iterates) stays here.
  *
- * Owns: tl_facts_carried_state, tl_facts_dies_in_iteration, tl_facts_graph_reused. */
+ * Owns: tl_facts_carried_state, tl_facts_graph_reused, tl_facts_graph_carried. */
 #include "model/model.h"
 #include "facts/internal.h"
 
-typedef struct TlElemReturn {
-	int32_t elem;
-} TlElemReturn;
-
-static bool tl_facts__detaches(const TlIndex *idx, TSNode v, int depth);
-
 /* ---- values carried across iterations --------------------------------------------- */
-
-static bool tl_facts__detached_return(const TlIndex *idx, TSNode v, int depth)
-{
-	return tl_facts__detaches(idx, v, depth);
-}
-
-/* True when the value of `v` has no autograd history because the
- * expression cuts it: `.detach()`, `.data`, `Variable(h.data)`, a tuple or
- * comprehension of such, a moved copy of such (`h.detach().to(device)`), or
- * a local function that returns one (`repackage_hidden(h)`). */
-static bool tl_facts__detaches(const TlIndex *idx, TSNode v, int depth)
-{
-	static const char *const wrappers[] = { "tuple", "list", "Variable" };
-	const TlSyms *sy = tl_syms();
-	for (; depth <= TL_FACTS_DEPTH; depth++) {
-		v = tl_index_unparen(v);
-		if (ts_node_is_null(v))
-			return false;
-		TSSymbol s = ts_node_symbol(v);
-		if (s == sy->tuple || s == sy->list || s == sy->expression_list) {
-			/* (h.detach(), c.detach()): one detached part is taken as
-			 * intent enough. */
-			uint32_t n = ts_node_named_child_count(v);
-			for (uint32_t i = 0; i < n; i++)
-				if (tl_facts__detaches(idx, ts_node_named_child(v, i), depth + 1))
-					return true;
-			return false;
-		}
-		if (s == sy->generator_expression || s == sy->list_comprehension) {
-			v = ts_node_named_child(v, 0);
-			continue;
-		}
-		if (s == sy->conditional_expression) {
-			return ts_node_named_child_count(v) >= 3 &&
-			       (tl_facts__detaches(idx, ts_node_named_child(v, 0), depth + 1) ||
-				tl_facts__detaches(idx, ts_node_named_child(v, 2), depth + 1));
-		}
-		if (s == sy->attribute)
-			return tl_index_text_is(idx, tl_tree_field(v, sy->f_attribute), "data");
-		if (s != sy->call)
-			return false;
-		const TlCall *c = tl_index_call_at(idx, v);
-		if (!c)
-			return false;
-		if (c->receiver.id && c->method &&
-		    (strcmp(c->method, "detach") == 0 || strcmp(c->method, "detach_") == 0))
-			return true;
-		if (c->receiver.id && IN(c->method, tl_facts__reshaping)) {
-			v = c->receiver;
-			continue;
-		}
-		if (c->method && IN(c->method, wrappers)) {
-			/* tuple(s.detach() for s in h): the generator is the
-			 * whole argument list. */
-			TSNode args = tl_tree_field(v, sy->f_arguments);
-			v = !ts_node_is_null(args) && ts_node_symbol(args) == sy->generator_expression
-				    ? args : tl_facts__arg(v, 0);
-			continue;
-		}
-		if (c->target >= 0)
-			return tl_facts__any_return(idx, c->target, TL_RET_DETACHED, tl_facts__detached_return, depth + 1);
-		if (tl_facts__ext_any_return(idx, c, TL_RET_DETACHED, tl_facts__detached_return, depth + 1))
-			return true;
-		return false;
-	}
-	return false;
-}
-
-/* True when `v` is a call whose result the file does not show for the
- * state `names` it is given: not a local function, not a module forward,
- * not a torch function, not a method of the state itself, not the
- * tuple/list builtins (`h = repackage_hidden(h)` imported from another file
- * may well detach). */
-static bool tl_facts__opaque_call(const TlIndex *idx, TSNode v, const TlNames *names)
-{
-	const TlSyms *sy = tl_syms();
-	v = tl_index_unparen(v);
-	if (ts_node_is_null(v) || ts_node_symbol(v) != sy->call)
-		return false;
-	const TlCall *c = tl_index_call_at(idx, v);
-	if (!c || c->target >= 0 || (c->events & TL_EV_FORWARD))
-		return false;
-	if (c->qname)
-		return !tl_facts__starts(c->qname, "torch.");
-	if (c->receiver.id)
-		return !tl_facts__mentions(idx, c->receiver, names);
-	if (c->method && (strcmp(c->method, "tuple") == 0 || strcmp(c->method, "list") == 0))
-		return tl_index_resolve_node(idx, c->callee) != NULL;
-	return true;
-}
-
-/* True when a call in the iteration `loop` detaches `name` in place:
- * `h.detach_()`, `h[0].detach_()`, `for s in h: s.detach_()`, or a local
- * function given `h` that calls detach_(). */
-static bool tl_facts__detached_in_place(const TlIndex *idx, const TlLoop *l, const char *name)
-{
-	const TlSyms *sy = tl_syms();
-	const TlIntArray *calls = tl_index_scope_calls(idx, l->func);
-	uint32_t start = ts_node_start_byte(l->body), end = ts_node_end_byte(l->body);
-	TlNames names;
-	tl_array_init(&names);
-	tl_array_push(&names, tl_strdup(name));
-	bool yes = false;
-	for (uint32_t i = 0; calls && i < calls->size && !yes; i++) {
-		const TlCall *c = &idx->calls.items[calls->items[i]];
-		if (ts_node_start_byte(c->node) < start || ts_node_end_byte(c->node) > end)
-			continue;
-		if (c->events & TL_EV_DETACH) {
-			TSNode r = tl_index_unparen(c->receiver);
-			while (ts_node_symbol(r) == sy->subscript)
-				r = tl_index_unparen(tl_tree_field(r, sy->f_value));
-			char *rn = tl_facts__dotted(idx, r);
-			if (rn && strcmp(rn, name) == 0) {
-				yes = true;
-			} else if (rn) {
-				/* for s in h: s.detach_() */
-				const TlBinding *b = tl_index_resolve_node(idx, r);
-				yes = b && b->kind == TL_BIND_FOR && tl_facts__mentions(idx, b->value, &names);
-			}
-			tl_free(rn);
-		} else if (c->target >= 0 && (idx->funcs.items[c->target].reach_events & TL_EV_DETACH)) {
-			TSNode args = tl_tree_field(c->node, sy->f_arguments);
-			yes = !ts_node_is_null(args) && tl_facts__mentions(idx, args, &names);
-		}
-	}
-	tl_facts__names_release(&names);
-	return yes;
-}
-
-/* The forward method of the local nn.Module class that module `m` is an
- * instance of (found in the class or its local bases), or -1. */
-static int32_t tl_facts__forward_of(const TlIndex *idx, TSNode m)
-{
-	const TlSyms *sy = tl_syms();
-	TlBuf path;
-	tl_buf_init(&path);
-	TSNode root = tl_facts__module_root(idx, m, &path);
-	bool whole = path.data[0] == '\0';
-	tl_buf_release(&path);
-	if (ts_node_is_null(root) || !whole || ts_node_symbol(root) != sy->call)
-		return -1;
-	const TlBinding *cb = tl_index_resolve_node(idx, tl_tree_field(root, sy->f_function));
-	if (!cb || cb->kind != TL_BIND_CLASS)
-		return -1;
-	int32_t f = -1;
-	for (int32_t cls = cb->ref, hop = 0; cls >= 0 && f < 0 && hop < TL_FACTS_DEPTH; hop++) {
-		f = tl_index_method(idx, cls, "forward", 7);
-		const TlClass *k = &idx->classes.items[cls];
-		cls = k->bases.size ? k->bases.items[0] : -1;
-	}
-	return f;
-}
-
-static bool tl_facts__return_elem_detaches(const TlIndex *idx, TSNode ret, void *data)
-{
-	const TlSyms *sy = tl_syms();
-	const TlElemReturn *er = data;
-	if (!ts_node_named_child_count(ret))
-		return false;
-	TSNode v = tl_index_unparen(ts_node_named_child(ret, 0));
-	if (er->elem >= 0) {
-		TSSymbol s = ts_node_symbol(v);
-		if ((s != sy->tuple && s != sy->expression_list && s != sy->list) ||
-		    (uint32_t)er->elem >= ts_node_named_child_count(v))
-			return false;
-		v = ts_node_named_child(v, (uint32_t)er->elem);
-	}
-	return tl_facts__detaches(idx, v, 0);
-}
-
-/* True when local function `f` detaches its parameter `param` (a binding)
- * before using it: re-binds it through a detaching expression, or calls
- * detach_() on it. */
-static bool tl_facts__detaches_param(const TlIndex *idx, int32_t f, const TlBinding *param)
-{
-	const TlIntArray *binds = tl_index_scope_binds(idx, f);
-	for (uint32_t i = 0; binds && i < binds->size; i++) {
-		const TlBinding *b = &idx->bindings.items[binds->items[i]];
-		if (b != param && b->kind == TL_BIND_ASSIGN && strcmp(b->name, param->name) == 0 &&
-		    tl_facts__detaches(idx, tl_facts__bound_value(b), 0))
-			return true;
-	}
-	const TlIntArray *calls = tl_index_scope_calls(idx, f);
-	for (uint32_t i = 0; calls && i < calls->size; i++) {
-		const TlCall *c = &idx->calls.items[calls->items[i]];
-		if ((c->events & TL_EV_DETACH) && c->recv_name && strcmp(c->recv_name, param->name) == 0)
-			return true;
-	}
-	return false;
-}
-
-/* True when the module forward `call` hands back the state it returns as
- * element `elem` (-1: its whole result) already detached: some return of
- * the local forward detaches that element, or the forward detaches the
- * parameter that receives `state` (the argument node holding the state). */
-static bool tl_facts__forward_detaches(const TlIndex *idx, const TlCall *call, int32_t elem,
-				      const char *state)
-{
-	if (!(call->events & TL_EV_FORWARD))
-		return false;
-	int32_t f = tl_facts__forward_of(idx, tl_facts__called_object(call));
-	if (f < 0)
-		return false;
-	TlElemReturn er = { elem };
-	if (tl_facts__each_return(idx, f, tl_facts__return_elem_detaches, &er))
-		return true;
-	/* forward(self, x, h): h = h.detach() */
-	const TlFunc *fn = &idx->funcs.items[f];
-	for (uint32_t k = 1; k < fn->params.size; k++) {
-		/* Calling the module passes `self` implicitly: parameter k is
-		 * positional argument k - 1, or a keyword. */
-		const TlBinding *param = &idx->bindings.items[fn->params.items[k]];
-		TSNode arg = tl_facts__kwarg(idx, call->node, param->name);
-		if (ts_node_is_null(arg))
-			arg = tl_facts__arg(call->node, k - 1);
-		if (ts_node_is_null(arg))
-			continue;
-		char *an = tl_facts__dotted(idx, arg);
-		bool is_state = an && strcmp(an, state) == 0;
-		tl_free(an);
-		if (is_state && tl_facts__detaches_param(idx, f, param))
-			return true;
-	}
-	return false;
-}
-
-static int tl_facts__carried_walk(const TlIndex *idx, TSNode target, TSNode stmt, const TlLoop *l)
-{
-	const TlSyms *sy = tl_syms();
-	char *name = tl_facts__dotted(idx, target);
-	if (!name)
-		return TL_CARRY_NONE;
-	TlNames names;
-	tl_array_init(&names);
-	tl_array_push(&names, name);
-	int carry = TL_CARRY_ATTACHED;
-	/* Every other binding of the name in the iteration: afresh (not a
-	 * state), detached, or from itself (`h = h.to(device)`). */
-	const TlIntArray *binds = tl_index_scope_binds(idx, l->func);
-	for (uint32_t i = 0; binds && i < binds->size && carry == TL_CARRY_ATTACHED; i++) {
-		const TlBinding *b = &idx->bindings.items[binds->items[i]];
-		if (strcmp(b->name, name) != 0 || ts_node_eq(b->stmt, stmt))
-			continue;
-		bool in_iteration = b->kind == TL_BIND_FOR
-					    ? (ts_node_eq(b->stmt, l->node) || tl_facts__contains(l->body, b->stmt))
-					    : tl_facts__contains(l->body, b->stmt);
-		if (!in_iteration || b->kind == TL_BIND_AUG)
-			continue;
-		if (b->kind != TL_BIND_ASSIGN) {
-			carry = TL_CARRY_NONE;
-			continue;
-		}
-		TSNode v = tl_facts__bound_value(b);
-		if (tl_facts__detaches(idx, v, 0))
-			carry = TL_CARRY_DETACHED;
-		else if (!tl_facts__mentions(idx, v, &names) || tl_facts__opaque_call(idx, v, &names))
-			carry = TL_CARRY_NONE; /* afresh, or through code the file does not show */
-	}
-	if (carry == TL_CARRY_ATTACHED && tl_facts__detached_in_place(idx, l, name))
-		carry = TL_CARRY_DETACHED;
-	/* The model may hand the state back detached itself. */
-	for (uint32_t i = 0; binds && i < binds->size && carry == TL_CARRY_ATTACHED; i++) {
-		const TlBinding *b = &idx->bindings.items[binds->items[i]];
-		if (strcmp(b->name, name) != 0 || !ts_node_eq(b->stmt, stmt) || ts_node_is_null(b->value))
-			continue;
-		TSNode v = tl_index_unparen(b->value);
-		const TlCall *c = ts_node_symbol(v) == sy->call ? tl_index_call_at(idx, v) : NULL;
-		if (c && tl_facts__forward_detaches(idx, c, b->depth == 0 ? -1 : b->top, name))
-			carry = TL_CARRY_DETACHED;
-	}
-	tl_facts__names_release(&names);
-	return carry;
-}
 
 /* The argument of the call assigned by `stmt` that reads the same path as
  * `target` (`h` of `out, h = rnn(x, h)`, `(h, c)`'s parts), or null. */
@@ -368,12 +93,7 @@ int tl_facts_carried_state(const TlIndex *idx, TSNode target)
 		loop = idx->loops.items[loop].parent;
 	if (loop < 0 || tl_facts_grad_state(idx, stmt) == TL_GRAD_OFF)
 		return TL_CARRY_NONE;
-	const TlLoop *l = &idx->loops.items[loop];
-	int model = tl_facts__carried_model(idx, target, stmt, l);
-	if (tl_facts__checking_model())
-		tl_facts__model_differs(idx, target, "carried-with-graph", tl_facts__carried_walk(idx, target, stmt, l) == TL_CARRY_ATTACHED,
-					model == TL_CARRY_ATTACHED);
-	return model;
+	return tl_facts__carried_model(idx, target, stmt, &idx->loops.items[loop]);
 }
 
 /* ---- graphs backpropagated more than once -------------------------------------- */
@@ -459,30 +179,6 @@ static bool tl_facts__param_graph(const TlIndex *idx, const TlBinding *b)
 			return true;
 	}
 	return false;
-}
-
-/* True when the name read at `use` in loop `l` is re-bound later in the
- * loop body (or by the assignment it is read in) to a value with autograd
- * history: the next iteration reads the graph this one made
- * (`out, h = rnn(x, h)`). */
-static bool tl_facts__carried_graph(const TlIndex *idx, const TlLoop *l, TSNode use)
-{
-	char *name = tl_facts__dotted(idx, use);
-	if (!name)
-		return false;
-	bool yes = false;
-	const TlIntArray *binds = tl_index_scope_binds(idx, l->func);
-	for (uint32_t i = 0; binds && i < binds->size && !yes; i++) {
-		const TlBinding *b = &idx->bindings.items[binds->items[i]];
-		if (b->kind != TL_BIND_ASSIGN || strcmp(b->name, name) != 0 ||
-		    !tl_facts__contains(l->body, b->stmt) || b->pos <= ts_node_start_byte(use))
-			continue;
-		TSNode v = tl_facts__bound_value(b);
-		yes = !ts_node_is_null(v) && (tl_facts_is_graph(idx, v) ||
-					      tl_facts__value_has(idx, v, TL_EV_LOSS | TL_EV_FORWARD));
-	}
-	tl_free(name);
-	return yes;
 }
 
 /* The model's answer (model/model.h: tl_model_carried): loop `l` carries
@@ -571,7 +267,7 @@ static bool tl_facts__stored_element(const TlIndex *idx, TSNode x, int32_t func)
  * is NULL, in function `func`), depends on autograd history made before
  * the iteration began: the next iteration backpropagates through it again. */
 static bool tl_facts__graph_from_before(const TlIndex *idx, TSNode subject, const TlLoop *l,
-				       int32_t func, bool *carried, bool model)
+				       int32_t func, bool *carried)
 {
 	const TlSyms *sy = tl_syms();
 	typedef struct {
@@ -591,7 +287,7 @@ static bool tl_facts__graph_from_before(const TlIndex *idx, TSNode subject, cons
 			TSNode x = ts_tree_cursor_current_node(&cur);
 			TSSymbol s = ts_node_symbol(x);
 			descend = true;
-			if (s == sy->call && (model ? tl_facts__detached_model(idx, x) : tl_facts__detaches(idx, x, 0))) {
+			if (s == sy->call && tl_facts__detached_model(idx, x)) {
 				descend = false; /* h.detach(), repackage_hidden(h): no history */
 				continue;
 			}
@@ -642,7 +338,7 @@ static bool tl_facts__graph_from_before(const TlIndex *idx, TSNode subject, cons
 					  (b->kind != TL_BIND_PARAM && tl_facts__called_in_loop(idx, b->func, l))
 					: b->func == func;
 			if (!inside && l && b->func == l->func &&
-			    (model ? tl_facts__carried_graph_model(idx, l, x) : tl_facts__carried_graph(idx, l, x))) {
+			    tl_facts__carried_graph_model(idx, l, x)) {
 				/* Made by the previous iteration through a recurrent
 				 * state that is never detached: retaining the graph
 				 * only hides TL103's error, whose fix (detach the
@@ -744,21 +440,15 @@ bool tl_facts_graph_reused(const TlIndex *idx, TSNode call)
 	int32_t loop = c->loop;
 	while (loop >= 0 && !(idx->loops.items[loop].events & TL_EV_BACKWARD))
 		loop = idx->loops.items[loop].parent;
-	bool before[2] = { false, false };
-	for (int model = 1; model >= 0; model--) {
-		if (!model && !tl_facts__checking_model())
-			break;
-		if (loop >= 0 || !loops.size)
-			before[model] = tl_facts__graph_from_before(idx, subject, loop >= 0 ? &idx->loops.items[loop] : NULL,
-								    c->func, NULL, model);
-		for (uint32_t i = 0; loop < 0 && i < loops.size && !before[model]; i++)
-			before[model] = tl_facts__graph_from_before(idx, subject, &idx->loops.items[loops.items[i]],
-								    c->func, NULL, model);
-		if (!model)
-			tl_facts__model_differs(idx, call, "graph-reused", before[0], before[1]);
-	}
+	bool before = false;
+	if (loop >= 0 || !loops.size)
+		before = tl_facts__graph_from_before(idx, subject,
+						     loop >= 0 ? &idx->loops.items[loop] : NULL, c->func, NULL);
+	for (uint32_t i = 0; loop < 0 && i < loops.size && !before; i++)
+		before = tl_facts__graph_from_before(idx, subject, &idx->loops.items[loops.items[i]],
+						     c->func, NULL);
 	tl_array_release(&loops);
-	return before[1];
+	return before;
 }
 
 bool tl_facts_graph_carried(const TlIndex *idx, TSNode call)
@@ -776,11 +466,6 @@ bool tl_facts_graph_carried(const TlIndex *idx, TSNode call)
 		loop = idx->loops.items[loop].parent;
 	bool carried = false;
 	if (loop >= 0)
-		tl_facts__graph_from_before(idx, subject, &idx->loops.items[loop], c->func, &carried, true);
-	if (loop >= 0 && tl_facts__checking_model()) {
-		bool walk = false;
-		tl_facts__graph_from_before(idx, subject, &idx->loops.items[loop], c->func, &walk, false);
-		tl_facts__model_differs(idx, call, "graph-carried", walk, carried);
-	}
+		tl_facts__graph_from_before(idx, subject, &idx->loops.items[loop], c->func, &carried);
 	return carried;
 }

@@ -469,16 +469,18 @@ bool tl_facts_dies_in_iteration(const TlIndex *idx, TSNode expr);
 /* The dotted name a store writes through: `history["loss"]` -> "history",
  * `self.losses` -> "self.losses". Caller frees; NULL if none. */
 char *tl_facts_root_name(const TlIndex *idx, TSNode expr);
-/* True when the root name of `expr` is not re-bound inside the innermost
- * loop that encloses it (other than by the statement containing `expr` or
- * by augmented assignment): the value survives from one iteration to the
- * next. False outside loops. */
+/* True when the innermost loop that encloses `expr` carries the object its
+ * root names (the semantic model's tl_model_carried): an iteration reads it
+ * as the previous one left it, and no store in the iteration makes it
+ * afresh (a store that does not read it: `buf = []`; `total += x` and
+ * `losses.append(x)` keep it). False outside loops. */
 bool tl_facts_outlives_iteration(const TlIndex *idx, TSNode expr);
-/* True when the stored-to name of `expr` survives the iterations of a
+/* True when the stored-to object of `expr` survives the iterations of a
  * training step loop around it (one whose iteration runs a backward or an
- * optimizer step, directly or through the functions it calls): it is not
- * bound anew in that loop nor in any loop between it and `expr`. What such
- * a container holds outlives every training step (TL101). */
+ * optimizer step, directly or through the functions it calls): that loop
+ * and every loop between it and `expr` carry it, as for
+ * tl_facts_outlives_iteration. What such a container holds outlives every
+ * training step (TL101). */
 bool tl_facts_kept_across_training_step(const TlIndex *idx, TSNode expr);
 /* True when `container` is a name bound once to a library container whose
  * stores detach what they are handed (MONAI's CumulativeAverage): it keeps
@@ -627,12 +629,14 @@ bool tl_facts_first_forward(const TlIndex *idx, TSNode call);
 
 enum { TL_CARRY_NONE = 0, TL_CARRY_DETACHED = 1, TL_CARRY_ATTACHED = 2 };
 /* For `target`, a name bound by an assignment (`h` in `out, h = rnn(x, h)`)
- * inside a step loop: TL_CARRY_ATTACHED when its value is carried into the
- * next iteration with its autograd history (the iteration re-binds the name
- * only from itself, e.g. `h = h.to(dev)`), TL_CARRY_DETACHED when the
- * iteration detaches it (`h.detach()`, `.data`, `detach_()`, a local helper
- * returning a detached value), TL_CARRY_NONE when the name is re-bound
- * afresh, the assignment runs grad-disabled or in no step loop. */
+ * inside a step loop, answered from the semantic model (tl_model_carried):
+ * TL_CARRY_ATTACHED when the loop carries it into the next iteration with
+ * its autograd history (read before any store, stored into, what it hands
+ * on and what the statement's call reads have history: `h = h.to(dev)`
+ * keeps it), TL_CARRY_DETACHED when a store in the iteration gives it no
+ * history (`h.detach()`, `.data`, `detach_()`, a helper or a forward that
+ * detaches it), TL_CARRY_NONE when it is not carried (made afresh before
+ * it is read), the assignment runs grad-disabled or in no step loop. */
 int tl_facts_carried_state(const TlIndex *idx, TSNode target);
 
 /* True when the graph that backward call `call` differentiates may be

@@ -121,7 +121,6 @@ typedef enum TlRet {
 	TL_RET_TENSOR,    /* some return is a known tensor */
 	TL_RET_DEVICE,    /* some return is a device tensor */
 	TL_RET_MODULE,    /* some return is a known module */
-	TL_RET_DETACHED,  /* some return is cut from autograd history */
 	TL_RET_CRITERION, /* every return is a criterion or loss function */
 	TL_RET_HOST,      /* some return is a device value's data brought to the host */
 	TL_RET_HOST_PARAM, /* some return is a parameter's data brought to the host */

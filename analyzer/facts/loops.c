@@ -588,58 +588,6 @@ char *tl_facts_root_name(const TlIndex *idx, TSNode expr)
 	return tl_facts__dotted(idx, expr);
 }
 
-/* True when dotted `name`, read at `expr`, is bound again inside loop `loop`
- * (other than by the statement holding `expr` or by augmented assignment):
- * each iteration then starts from a fresh value. */
-static bool tl_facts__rebound_in(const TlIndex *idx, int32_t loop, const char *name, TSNode expr)
-{
-	const TlLoop *l = &idx->loops.items[loop];
-	bool rebound = false;
-	const TlIntArray *same = tl_index_bindings_of(idx, l->func, name);
-	/* Only bindings made in the loop statement count: in a name list in
-	 * position order, those visible from a byte of it, found by halving
-	 * (a scan of all the name's bindings per question was quadratic in a
-	 * scope that repeats one loop). */
-	uint32_t i = 0, end = same ? same->size : 0;
-	uint32_t slot = same ? (uint32_t)(same - idx->name_lists.items) : 0;
-	if (same && slot < idx->name_sorted.size && idx->name_sorted.items[slot]) {
-		uint32_t ls = ts_node_start_byte(l->node), le = ts_node_end_byte(l->node);
-		uint32_t lo = 0, hi = same->size;
-		while (lo < hi) {
-			uint32_t mid = lo + (hi - lo) / 2;
-			if (idx->bindings.items[same->items[mid]].pos < ls)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		i = lo;
-		for (hi = same->size; lo < hi;) {
-			uint32_t mid = lo + (hi - lo) / 2;
-			if (idx->bindings.items[same->items[mid]].pos <= le)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		end = lo;
-	}
-	for (; i < end && !rebound; i++) {
-		const TlBinding *b = &idx->bindings.items[same->items[i]];
-		if (b->kind == TL_BIND_AUG)
-			continue;
-		if (b->kind == TL_BIND_FOR) {
-			/* The loop's own target, or a loop nested in its body. */
-			if (ts_node_eq(b->stmt, l->node) || tl_facts__contains(l->body, b->stmt))
-				rebound = true;
-			continue;
-		}
-		if (tl_facts__contains(b->stmt, expr))
-			continue; /* the store itself: total = total + loss */
-		if (tl_facts__contains(l->body, b->stmt))
-			rebound = true;
-	}
-	return rebound;
-}
-
 /* The node that roots `expr`, as tl_facts_root_name names it: subscripts
  * and calls looked through (`history.setdefault(k, [])[0]`: history). */
 static TSNode tl_facts__root_node(const TlIndex *idx, TSNode expr)
@@ -671,25 +619,12 @@ static bool tl_facts__kept_by_loop(const TlIndex *idx, int32_t loop, TSNode root
 	return tl_model_carried(idx, idx->loops.items[loop].node, root, &ci) == 1 && !ci.reset;
 }
 
-static bool tl_facts__outlives_walk(const TlIndex *idx, int32_t loop, TSNode expr)
-{
-	char *name = tl_facts_root_name(idx, expr);
-	if (!name)
-		return false;
-	bool rebound = tl_facts__rebound_in(idx, loop, name, expr);
-	tl_free(name);
-	return !rebound;
-}
-
 bool tl_facts_outlives_iteration(const TlIndex *idx, TSNode expr)
 {
 	int32_t loop = tl_index_loop_of(idx, expr);
 	if (loop < 0)
 		return false;
-	bool model = tl_facts__kept_by_loop(idx, loop, tl_facts__root_node(idx, expr));
-	if (tl_facts__checking_model())
-		tl_facts__model_differs(idx, expr, "outlives-iteration", tl_facts__outlives_walk(idx, loop, expr), model);
-	return model;
+	return tl_facts__kept_by_loop(idx, loop, tl_facts__root_node(idx, expr));
 }
 
 /* A test that holds on one iteration: an equality with no modulo in it
@@ -766,16 +701,20 @@ static bool tl_facts__step_closure(const TlIndex *idx, int32_t func)
 }
 
 /* The loops around `expr` in its function, innermost first, until one
- * binds the stored-to name anew: the first training step loop among those
- * it survives decides. An evaluating loop (a rollout) inside a training
+ * does not carry the stored-to object (the model's: it is made afresh in
+ * the iteration): the first training step loop among those it survives
+ * decides. An evaluating loop (a rollout) inside a training
  * loop is passed through: what it keeps in a container made before the
  * training loop still outlives each training step. A loop that only
  * backpropagates (the micro-batches of gradient accumulation) inside a
  * loop that steps the optimizer is part of one step: the stepping loop
  * decides. Loops in an optimizer's closure run within one step; a store on
  * one guarded iteration only (`if step == 0:`) keeps one graph. */
-static bool tl_facts__kept_across(const TlIndex *idx, int32_t loop, TSNode expr, bool model)
+bool tl_facts_kept_across_training_step(const TlIndex *idx, TSNode expr)
 {
+	int32_t loop = tl_index_loop_of(idx, expr);
+	if (loop < 0 || tl_facts__step_closure(idx, idx->loops.items[loop].func))
+		return false;
 	/* The loop that decides, found first from the loops alone (most
 	 * loops are no training step: their file's model is not needed). */
 	int32_t decides = -1;
@@ -792,31 +731,15 @@ static bool tl_facts__kept_across(const TlIndex *idx, int32_t loop, TSNode expr,
 	}
 	if (decides < 0)
 		return false;
-	char *name = model ? NULL : tl_facts_root_name(idx, expr);
-	TSNode root = model ? tl_facts__root_node(idx, expr) : (TSNode){ 0 };
-	if (!model && !name)
-		return false;
 	/* It survives every loop up to that one. */
+	TSNode root = tl_facts__root_node(idx, expr);
 	bool kept = true;
 	for (int32_t l = loop; kept; l = idx->loops.items[l].parent) {
-		kept = model ? tl_facts__kept_by_loop(idx, l, root) : !tl_facts__rebound_in(idx, l, name, expr);
+		kept = tl_facts__kept_by_loop(idx, l, root);
 		if (l == decides)
 			break;
 	}
-	tl_free(name);
 	return kept && !tl_facts__once_guarded(idx, expr, idx->loops.items[decides].body);
-}
-
-bool tl_facts_kept_across_training_step(const TlIndex *idx, TSNode expr)
-{
-	int32_t loop = tl_index_loop_of(idx, expr);
-	if (loop < 0 || tl_facts__step_closure(idx, idx->loops.items[loop].func))
-		return false;
-	bool model = tl_facts__kept_across(idx, loop, expr, true);
-	if (tl_facts__checking_model())
-		tl_facts__model_differs(idx, expr, "kept-across-training-step", tl_facts__kept_across(idx, loop, expr, false),
-					model);
-	return model;
 }
 
 /* Counts the step loops of a node in function `func` whose innermost loop
