@@ -577,9 +577,6 @@ static void tl_in__enter(In *in, const TlFunc *fn)
 				v.act = ctx.act;
 				v.loss = ctx.loss;
 				v.made |= ctx.made;
-			} else {
-				/* its callers' class, through callers of callers */
-				tl_model__entry(in->m, in->func, i, &v);
 			}
 		}
 		tl_state_set(&in->st, &p, &v);

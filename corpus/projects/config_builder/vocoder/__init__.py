@@ -1,1 +1,0 @@
-from vocoder.net import Vocoder
