@@ -295,6 +295,25 @@ int32_t tl_model__method(const TlIndex *mod, int32_t cls, const char *name, cons
 	return -1;
 }
 
+/* The first base of class `c` (of `mod`) that another module of the
+ * project defines: that module, and the class's index in it in *cls;
+ * NULL when none. */
+static const TlIndex *tl_model__far_base(TlModel *m, const TlIndex *mod, const TlClass *c, int32_t *cls)
+{
+	for (uint32_t i = 0; i < c->base_qnames.size; i++) {
+		const char *q = c->base_qnames.items[i];
+		TlVal v;
+		tl_model__enter(m->idx);
+		bool yes = q && tl_model__resolve_in(m, mod, q, strlen(q), 0, &v);
+		tl_model__leave(m->idx);
+		if (yes && v.kind == TL_VK_CLASS && v.ref >= 0 && v.mod && v.mod != (const void *)mod) {
+			*cls = v.ref;
+			return v.mod;
+		}
+	}
+	return NULL;
+}
+
 int32_t tl_model__method_far(TlModel *m, const TlIndex *mod, int32_t cls, const char *name,
 			     const TlIndex **where)
 {
@@ -314,17 +333,7 @@ int32_t tl_model__method_far(TlModel *m, const TlIndex *mod, int32_t cls, const 
 			if (k < 0 || (uint32_t)k >= mod->classes.size)
 				continue;
 			const TlClass *c = &mod->classes.items[k];
-			for (uint32_t i = 0; i < c->base_qnames.size && !next; i++) {
-				const char *q = c->base_qnames.items[i];
-				TlVal v;
-				tl_model__enter(m->idx);
-				bool yes = q && tl_model__resolve_in(m, mod, q, strlen(q), 0, &v);
-				tl_model__leave(m->idx);
-				if (yes && v.kind == TL_VK_CLASS && v.ref >= 0 && v.mod && v.mod != (const void *)mod) {
-					next = v.mod;
-					next_cls = v.ref;
-				}
-			}
+			next = tl_model__far_base(m, mod, c, &next_cls);
 			for (uint32_t i = 0; i < c->bases.size && n < 16; i++)
 				todo[n++] = c->bases.items[i];
 		}
@@ -347,17 +356,7 @@ bool tl_model__class_is_module(TlModel *m, const TlIndex *mod, int32_t cls)
 	for (int hop = 0; hop < 4 && mod->imports && m->idx->imports; hop++) {
 		const TlClass *c = &mod->classes.items[cls];
 		const TlIndex *next = NULL;
-		for (uint32_t i = 0; i < c->base_qnames.size && !next; i++) {
-			const char *q = c->base_qnames.items[i];
-			TlVal v;
-			tl_model__enter(m->idx);
-			bool yes = q && tl_model__resolve_in(m, mod, q, strlen(q), 0, &v);
-			tl_model__leave(m->idx);
-			if (yes && v.kind == TL_VK_CLASS && v.ref >= 0 && v.mod && v.mod != (const void *)mod) {
-				next = v.mod;
-				cls = v.ref;
-			}
-		}
+		next = tl_model__far_base(m, mod, c, &cls);
 		if (!next)
 			return false;
 		mod = next;
