@@ -20,6 +20,7 @@
 #include <stdio.h>
 
 #include "facts/internal.h"
+#include "model/apitable.h"
 
 /* Steps through re-exports, base classes and bindings: real projects need
  * two or three. */
@@ -83,7 +84,6 @@ bool tl_facts__class_has_method(const TlIndex *mod, int32_t cls, const char *nam
 /* Modules a star-import lookup visits at most, from one module. */
 #define TL_EXT_STAR_MODULES 4096
 
-static bool tl_facts__torch_api_root(const char *root);
 static bool tl_facts__project_has(const TlIndex *idx, const char *root);
 
 /* The module that star import `q` (its qname: "pkg.util", ".impl", ".")
@@ -98,13 +98,13 @@ static const TlIndex *tl_facts__star_target(const TlIndex *from, const char *q)
 		char root[1024];
 		memcpy(root, q, len + 1);
 		root[strcspn(root, ".")] = 0;
-		if (tl_facts__torch_api_root(root) ||
+		if (tl_api_own_package(root) ||
 		    ((tl_facts__torch_qname(root) || tl_facts__foreign_qname(root)) &&
 		     !tl_facts__project_has(from, root)))
 			return NULL;
 	} else {
 		const char *pkg = from->imports->package ? from->imports->package(from->imports, from) : NULL;
-		if (pkg && tl_facts__torch_api_root(pkg))
+		if (pkg && tl_api_own_package(pkg))
 			return NULL;
 	}
 	return from->imports->module(from->imports, from, q, len);
@@ -238,23 +238,6 @@ static bool tl_facts__ext_in_module(const TlIndex *mod, const char *rest, size_t
 	return owner && owner != mod && tl_facts__ext_in_module(owner, rest, len, out, depth + 1);
 }
 
-/* PyTorch's own packages, by their exact names: the facts know their APIs
- * by name, in any tree. Another name that starts like one (torch_utils,
- * torch_models, pytorch_models, torchmodels: often a project's own
- * package) is a module of the project when the project holds it. */
-static bool tl_facts__torch_api_root(const char *root)
-{
-	static const char *const own[] = {
-		"torch", "torchvision", "torchaudio", "torchtext", "torchdata", "torchrec",
-		"torchrl", "torchtune", "torchao", "torchx", "torchdistx", "functorch",
-		"pytorch_lightning",
-	};
-	for (size_t i = 0; i < sizeof own / sizeof *own; i++)
-		if (strcmp(root, own[i]) == 0)
-			return true;
-	return false;
-}
-
 /* True when the project resolves top-level name `root` (no dots) for
  * `idx`'s file: a package or module of the project that Python would
  * import under that name before an installed library. */
@@ -280,7 +263,7 @@ static bool tl_facts__ext_def_in(const TlIndex *idx, const char *q, size_t len, 
 		 * imports `flair.models` from flair/models): Python finds that
 		 * first. PyTorch's own names stay the API the facts know. */
 		root[strcspn(root, ".")] = 0;
-		if (tl_facts__torch_api_root(root) ||
+		if (tl_api_own_package(root) ||
 		    ((tl_facts__torch_qname(root) || tl_facts__foreign_qname(root)) &&
 		     !tl_facts__project_has(idx, root)))
 			return false;
@@ -291,7 +274,7 @@ static bool tl_facts__ext_def_in(const TlIndex *idx, const char *q, size_t len, 
 		 * `from .. import functional`), as its absolute spelling, the
 		 * API the facts know, not looked up. */
 		const char *pkg = idx->imports->package ? idx->imports->package(idx->imports, idx) : NULL;
-		if (pkg && tl_facts__torch_api_root(pkg))
+		if (pkg && tl_api_own_package(pkg))
 			return false;
 	}
 	/* The longest prefix that names a module of the project holds the

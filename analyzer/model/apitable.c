@@ -82,3 +82,16 @@ const TlApiRow *tl_api_any(const char *qname)
 	const char *dot = strrchr(qname, '.');
 	return tl_api_find(tl_api_table(), TL_API_ANY, dot ? dot + 1 : qname);
 }
+
+bool tl_api_own_package(const char *root)
+{
+	static const char *const own[] = {
+		"torch", "torchvision", "torchaudio", "torchtext", "torchdata", "torchrec",
+		"torchrl", "torchtune", "torchao", "torchx", "torchdistx", "functorch",
+		"pytorch_lightning",
+	};
+	for (size_t i = 0; root && i < sizeof own / sizeof *own; i++)
+		if (strcmp(root, own[i]) == 0)
+			return true;
+	return false;
+}

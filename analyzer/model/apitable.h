@@ -207,5 +207,11 @@ const TlApiRow *tl_api_builtin(const char *name);
 /* The `*.last` row of `qname`'s last dotted part (the whole of a name
  * without a dot), or NULL. */
 const TlApiRow *tl_api_any(const char *qname);
+/* True when `root` (a top-level package name, no dots) is one of
+ * PyTorch's own packages (torch, torchvision, ..., functorch,
+ * pytorch_lightning), matched exactly: their APIs are known by name, and
+ * a relative import inside one of them names the API as its absolute
+ * spelling does. */
+bool tl_api_own_package(const char *root);
 
 #endif

@@ -142,6 +142,15 @@ static bool tl_model__api_root(const char *q, size_t len)
 	return false;
 }
 
+/* True when `from` is a module of PyTorch's own packages (by the top of
+ * its package chain): a relative import there names the API, as its
+ * absolute spelling does, and no module is read for it (the facts layer
+ * reads them so too). */
+static bool tl_model__torch_package(const TlIndex *from)
+{
+	return from->imports->package && tl_api_own_package(from->imports->package(from->imports, from));
+}
+
 /* What `rest` (a name, or "Class.method") names in module `mod`. */
 static bool tl_model__in_module(TlModel *m, const TlIndex *mod, const char *rest, size_t len, int hops,
 				TlVal *out);
@@ -156,6 +165,8 @@ static bool tl_model__resolve_in(TlModel *m, const TlIndex *from, const char *q,
 	while (lead < len && q[lead] == '.')
 		lead++;
 	if (!lead && tl_model__api_root(q, len))
+		return false;
+	if (lead && tl_model__torch_package(from))
 		return false;
 	/* The longest prefix that names a module of the project holds the rest. */
 	for (size_t cut = len; cut > 0 && cut >= lead; cut--) {
@@ -204,7 +215,8 @@ static bool tl_model__in_module(TlModel *m, const TlIndex *mod, const char *rest
 		for (uint32_t i = 0; stars && cur->imports && i < stars->size; i++) {
 			const TlBinding *b = &cur->bindings.items[stars->items[i]];
 			size_t ql = b->qname ? strlen(b->qname) : 0;
-			if (!ql || (b->qname[0] != '.' && tl_model__api_root(b->qname, ql)))
+			if (!ql || (b->qname[0] != '.' && tl_model__api_root(b->qname, ql)) ||
+			    (b->qname[0] == '.' && tl_model__torch_package(cur)))
 				continue;
 			const TlIndex *target = cur->imports->module(cur->imports, cur, b->qname, ql);
 			bool known = !target;

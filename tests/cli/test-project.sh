@@ -458,5 +458,34 @@ for m in models torch_utils torch_models pytorch_models torchmodels; do
 	has "torch-named-package-$m" "$tmp/out" "train_$m.py:12:16: TL208"
 done
 
+# Inside one of PyTorch's own packages a relative import names the API:
+# the semantic model (asked here by TL403's made-by) reads no module of
+# the package for it; a project's package of another name is read.
+for p in torch mypkg; do
+	mkdir -p "$tmp/own/$p"
+	: >"$tmp/own/$p/__init__.py"
+	cat >"$tmp/own/$p/helpers.py" <<'PY'
+import torch
+
+
+def make(x):
+    return torch.softmax(x, 1)
+PY
+	cat >"$tmp/own/$p/user.py" <<'PY'
+import torch
+from .helpers import make
+
+
+def f(x):
+    p = make(x)
+    return torch.log(p)
+PY
+done
+cd "$tmp/own" || exit 1
+run own-package-relative 0 "$bin" --show-files=context torch/user.py
+hasnt own-package-relative-unread "$tmp/out" "helpers.py"
+run project-package-relative 0 "$bin" --show-files=context mypkg/user.py
+has project-package-relative-read "$tmp/out" "mypkg/helpers.py (context)"
+
 echo "project: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
