@@ -29,15 +29,37 @@ typedef struct TlSlot {
 	 * loop's head clears its own (carry.c). */
 	uint8_t must, may;
 	uint8_t mark; /* state.c: matched by a join, while it runs */
+	uint8_t gone; /* state.c: killed, kept until the slots are compacted */
+	int32_t next; /* state.c: the next slot with selectors of the same root, or -1 */
 } TlSlot;
+
+/* A proper prefix of the paths the state binds (state.c): how many live
+ * slots are below it; a root's entry heads the chain of its slots with
+ * selectors. */
+typedef struct TlStateUp {
+	TlPath path;   /* root -1: an empty entry */
+	uint32_t below;
+	int32_t head;
+} TlStateUp;
 
 /* Grad mode at a program point. */
 enum { TL_MGRAD_ON = 0, TL_MGRAD_OFF = 1 };
 
-/* The program-point state: a value per access path (the slots, looked up
- * from the newest), the grad mode, and whether any path reaches here. */
+/* The program-point state: a value per access path, the grad mode, and
+ * whether any path reaches here. A path has one slot at most. Past a few
+ * slots (state.c) they are indexed: a table from path to slot, and one
+ * from each proper prefix of a bound path to how many are below it, so a
+ * lookup, a store and the kill of a path without bound descendants cost
+ * no scan; a killed slot stays (gone) until gone slots outnumber the
+ * others, then the slots are compacted. */
 typedef struct TlState {
-	TlArray(TlSlot) slots;
+	TlArray(TlSlot) slots; /* in binding order */
+	uint32_t live;         /* slots not gone */
+	bool indexed;
+	uint32_t *index;       /* open addressing: slot + 2; 1: removed; 0: empty */
+	uint32_t icap, iused;  /* a power of two; entries not empty */
+	TlStateUp *ups;        /* open addressing, never removed but by a rebuild */
+	uint32_t ucap, uused;
 	uint8_t grad;
 	bool dead;
 } TlState;
