@@ -8,6 +8,7 @@
 
 #include "base/alloc.h"
 #include "facts/facts.h"
+#include "model/model.h"
 #include "rules/predicates.h"
 
 /* The first argument of the call whose text is exactly `call_text`. */
@@ -404,6 +405,42 @@ static void test_known_and_device_tensors(void **state)
 	tl_fixture_free(fx);
 }
 
+/* A builtin called by its bare name with nothing passed (`set()`) has no
+ * history: known-tensor answers for `seen.add(x)` without interpreting
+ * the file's model, as the model answers; a local function of that name
+ * is asked of the model. */
+static const char builtin_code[] =
+	"import torch\n"
+	"import torch.nn as nn\n"
+	"net = nn.Linear(2, 2)\n"
+	"def f(xs):\n"
+	"    seen = set()\n"
+	"    for x in xs:\n"
+	"        seen.add(x)\n"
+	"    return seen\n"
+	"def g(x):\n"
+	"    def set():\n"
+	"        return net(x)\n"
+	"    out = set()\n"
+	"    out.add(x)\n";
+
+static void test_bare_builtin_not_interpreted(void **state)
+{
+	(void)state;
+	TlFixture *fx = tl_fixture_new(builtin_code);
+	const TlIndex *idx = &fx->idx;
+	assert_false(tl_facts_is_tensor(idx, receiver(fx, "seen.add(x)")));
+	assert_null(idx->model);
+	/* The model, interpreted, agrees: no history. */
+	TSNode made = tl_fixture_node(fx, "set()", 0);
+	TlVal v;
+	assert_true(tl_model_value(idx, made, &v));
+	assert_true(v.graph != TL_VG_MUST && v.graph != TL_VG_MAY);
+	/* `set` bound by the file: the model says. */
+	assert_true(tl_facts_is_tensor(idx, receiver(fx, "out.add(x)")));
+	tl_fixture_free(fx);
+}
+
 static void test_devices_and_moves(void **state)
 {
 	(void)state;
@@ -685,6 +722,7 @@ int main(void)
 		cmocka_unit_test(test_loop_invariant),
 		cmocka_unit_test(test_loop_invariant_through_call_sites),
 		cmocka_unit_test(test_known_and_device_tensors),
+		cmocka_unit_test(test_bare_builtin_not_interpreted),
 		cmocka_unit_test(test_devices_and_moves),
 		cmocka_unit_test(test_host_derived),
 		cmocka_unit_test(test_loader_batches),
