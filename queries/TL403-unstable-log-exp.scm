@@ -21,26 +21,34 @@
   (#api? @_log log)
   (#made-by? @_value exp-sum))
 
-; F.softmax(x, 1).log(), x.sigmoid().log(), x.exp().sum(1).log()
+; F.softmax(x, 1).log(), x.sigmoid().log(), x.exp().sum(1).log(): Tensor.log
+; takes no argument, so a call with one (np.log(x), math.log(2),
+; logger.log(level, msg)) is not it, and its object is not asked about.
 ((call
   function: (attribute
     object: (_) @_value
-    attribute: (identifier) @_method)) @finding
+    attribute: (identifier) @_method)
+  arguments: (argument_list) @_noargs) @finding
   (#eq? @_method "log")
+  (#match? @_noargs "^[(][ \t]*[)]$")
   (#made-by? @_value softmax))
 
 ((call
   function: (attribute
     object: (_) @_value
-    attribute: (identifier) @_method)) @finding
+    attribute: (identifier) @_method)
+  arguments: (argument_list) @_noargs) @finding
   (#eq? @_method "log")
+  (#match? @_noargs "^[(][ \t]*[)]$")
   (#made-by? @_value sigmoid))
 
 ((call
   function: (attribute
     object: (_) @_value
-    attribute: (identifier) @_method)) @finding
+    attribute: (identifier) @_method)
+  arguments: (argument_list) @_noargs) @finding
   (#eq? @_method "log")
+  (#match? @_noargs "^[(][ \t]*[)]$")
   (#made-by? @_value exp-sum))
 
 ; The nested forms again, with what the fix needs: torch.log(torch.sum(

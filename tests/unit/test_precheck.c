@@ -395,12 +395,84 @@ static void test_prechecks_lose_nothing(void **state)
 	tl_rules_release(&set);
 }
 
+/* Which nodes the semantic predicates were asked about, by their text. */
+typedef struct Asked {
+	Ctx cx;
+	TlBuf made_by; /* "[text]" per made-by question */
+} Asked;
+
+static bool asking_fn(void *ctx, const TlPred *p, TSNode n)
+{
+	Asked *a = ctx;
+	if (p->kind == TL_PRED_SEMANTIC && strcmp(p->def->name, "made-by") == 0)
+		tl_buf_addf(&a->made_by, "[%.*s]", (int)(ts_node_end_byte(n) - ts_node_start_byte(n)),
+			    a->cx.text + ts_node_start_byte(n));
+	return one(&a->cx, p, n, NULL, NULL);
+}
+
+/* TL403's method form (`probs.log()`) asks made-by of the object only
+ * where log takes no argument, as Tensor.log: not of `math` in
+ * math.log(2), of `np` in np.log(x), of `logger` in logger.log(1, m) (each
+ * question interprets the file's model). */
+static void test_log_method_asks_only_tensor_log(void **state)
+{
+	(void)state;
+	const TSLanguage *lang = tl_python_language();
+	TlRuleSet set;
+	assert_true(tl_rules_load(&set, NULL, stderr));
+	TlPrechecks pc;
+	tl_prechecks_init(&pc);
+	TlArray(uint32_t) ids;
+	tl_array_init(&ids);
+	for (uint32_t r = 0; r < set.rules.size; r++)
+		if (strcmp(set.rules.items[r]->code, "TL403") == 0)
+			for (uint32_t p = 0; p < set.rules.items[r]->text.size; p++)
+				tl_array_push(&ids, tl_prechecks_add(&pc, lang, set.rules.items[r]->text.items[p].shape,
+								     &set.rules.items[r]->patterns.items[p]));
+	assert_true(ids.size >= 6);
+	TlFixture *fx = tl_fixture_new("import math\nimport numpy as np\nimport torch\n"
+				       "def f(x, logger):\n"
+				       "    probs = torch.softmax(x, 1)\n"
+				       "    a = math.log(2)\n"
+				       "    b = np.log(x)\n"
+				       "    logger.log(1, 'm')\n"
+				       "    return probs.log()\n");
+	fx->idx.torch_version = TL_TORCH_VERSION_DEFAULT;
+	Asked a = { { &fx->idx, fx->src.text }, { 0 } };
+	tl_buf_init(&a.made_by);
+	TlPrecheckRun run;
+	tl_precheck_run_init(&run, &pc, asking_fn, &a);
+	run.text = fx->src.text;
+	TSNode root = ts_tree_root_node(fx->tree);
+	TSTreeCursor walk = ts_tree_cursor_new(root);
+	uint32_t held = 0;
+	do {
+		tl_precheck_run_at(&run, ts_tree_cursor_current_node(&walk));
+		for (uint32_t k = 0; k < ids.size; k++)
+			held += tl_precheck_run_holds(&run, ids.items[k]);
+	} while (tl_walk_next(&walk, root, true));
+	ts_tree_cursor_delete(&walk);
+	assert_non_null(a.made_by.data);
+	assert_non_null(strstr(a.made_by.data, "[probs]"));
+	assert_null(strstr(a.made_by.data, "[math]"));
+	assert_null(strstr(a.made_by.data, "[np]"));
+	assert_null(strstr(a.made_by.data, "[logger]"));
+	assert_int_equal(held, 1); /* probs.log(): a softmax's log */
+	tl_buf_release(&a.made_by);
+	tl_precheck_run_release(&run);
+	tl_fixture_free(fx);
+	tl_array_release(&ids);
+	tl_prechecks_release(&pc);
+	tl_rules_release(&set);
+}
+
 int main(void)
 {
 	tl_alloc_install();
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_native_matches_tree_sitter),
 		cmocka_unit_test(test_prechecks_lose_nothing),
+		cmocka_unit_test(test_log_method_asks_only_tensor_log),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
