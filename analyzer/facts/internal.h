@@ -254,6 +254,12 @@ void tl_facts__epoch_params(const TlExtDef *d, uint32_t *as_sampler, uint32_t *a
  * construction it is. */
 void tl_facts__loader_values(const TlIndex *idx, TSNode expr, TlMades *out, bool *unknown);
 TlMade tl_facts__sampler_of(const TlIndex *idx, TSNode expr);
+/* facts/loops.c: tl_facts_kept_across_training_step in two parts. The
+ * training step loop that decides for `expr`, from the loops alone (no
+ * model), or -1: not kept; then whether `expr` survives every loop up to
+ * that one (the model's carried values). */
+int32_t tl_facts__deciding_step_loop(const TlIndex *idx, TSNode expr);
+bool tl_facts__kept_until(const TlIndex *idx, TSNode expr, int32_t decides);
 /* facts/loops.c: true when the body of loop `lp` always leaves the loop at
  * its end (a retry loop, a loop that runs once). */
 bool tl_facts__exits_at_end(const TlLoop *lp);

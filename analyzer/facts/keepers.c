@@ -224,11 +224,16 @@ bool tl_facts_kept_by_callee(const TlIndex *idx, TSNode arg)
 		return false;
 	const TlCall *c = tl_index_call_at(idx, tl_index_parent(idx, list));
 	/* A method called on an object that outlives the training step. */
-	if (!c || !c->receiver.id || tl_index_text_is(idx, c->receiver, "self") ||
-	    !tl_facts_kept_across_training_step(idx, c->receiver))
+	if (!c || !c->receiver.id || tl_index_text_is(idx, c->receiver, "self"))
 		return false;
+	/* Kept across the training step (tl_facts_kept_across_training_step):
+	 * the loops first, then the callee, then the model, which interprets
+	 * the file: most methods called in a training loop are no class's of
+	 * the project. */
+	int32_t decides = tl_facts__deciding_step_loop(idx, c->receiver);
 	TlExtDef d;
-	if (!tl_facts__callee_def(idx, c, &d) || d.cls < 0 || d.func < 0)
+	if (decides < 0 || !tl_facts__callee_def(idx, c, &d) || d.cls < 0 || d.func < 0 ||
+	    !tl_facts__kept_until(idx, c->receiver, decides))
 		return false;
 	bool ext = d.idx != idx;
 	if (ext)

@@ -710,11 +710,11 @@ static bool tl_facts__step_closure(const TlIndex *idx, int32_t func)
  * loop that steps the optimizer is part of one step: the stepping loop
  * decides. Loops in an optimizer's closure run within one step; a store on
  * one guarded iteration only (`if step == 0:`) keeps one graph. */
-bool tl_facts_kept_across_training_step(const TlIndex *idx, TSNode expr)
+int32_t tl_facts__deciding_step_loop(const TlIndex *idx, TSNode expr)
 {
 	int32_t loop = tl_index_loop_of(idx, expr);
 	if (loop < 0 || tl_facts__step_closure(idx, idx->loops.items[loop].func))
-		return false;
+		return -1;
 	/* The loop that decides, found first from the loops alone (most
 	 * loops are no training step: their file's model is not needed). */
 	int32_t decides = -1;
@@ -729,9 +729,13 @@ bool tl_facts_kept_across_training_step(const TlIndex *idx, TSNode expr)
 		if (!stepping_outer)
 			decides = l;
 	}
-	if (decides < 0)
-		return false;
+	return decides;
+}
+
+bool tl_facts__kept_until(const TlIndex *idx, TSNode expr, int32_t decides)
+{
 	/* It survives every loop up to that one. */
+	int32_t loop = tl_index_loop_of(idx, expr);
 	TSNode root = tl_facts__root_node(idx, expr);
 	bool kept = true;
 	for (int32_t l = loop; kept; l = idx->loops.items[l].parent) {
@@ -740,6 +744,12 @@ bool tl_facts_kept_across_training_step(const TlIndex *idx, TSNode expr)
 			break;
 	}
 	return kept && !tl_facts__once_guarded(idx, expr, idx->loops.items[decides].body);
+}
+
+bool tl_facts_kept_across_training_step(const TlIndex *idx, TSNode expr)
+{
+	int32_t decides = tl_facts__deciding_step_loop(idx, expr);
+	return decides >= 0 && tl_facts__kept_until(idx, expr, decides);
 }
 
 /* Counts the step loops of a node in function `func` whose innermost loop

@@ -441,6 +441,45 @@ static void test_bare_builtin_not_interpreted(void **state)
 	tl_fixture_free(fx);
 }
 
+/* kept-by-callee asks the model whether the receiver is kept across the
+ * training step only for a method of a class of the project: `opt` and
+ * `meter` here are parameters of no known class, and the file's model is
+ * not interpreted for them; a local meter class is asked of it. */
+static const char callee_code[] =
+	"import torch\n"
+	"class Meter:\n"
+	"    def __init__(self):\n"
+	"        self.total = 0\n"
+	"    def update(self, val):\n"
+	"        self.total += val\n"
+	"def train(model, loader, opt, meter):\n"
+	"    for x, y in loader:\n"
+	"        opt.zero_grad()\n"
+	"        loss = model(x).sum()\n"
+	"        loss.backward()\n"
+	"        opt.step()\n"
+	"        meter.record(loss)\n"
+	"def fit(model, loader, opt):\n"
+	"    tracker = Meter()\n"
+	"    for x, y in loader:\n"
+	"        opt.zero_grad()\n"
+	"        out = model(x).sum()\n"
+	"        out.backward()\n"
+	"        opt.step()\n"
+	"        tracker.update(out)\n";
+
+static void test_kept_by_callee_not_interpreted(void **state)
+{
+	(void)state;
+	TlFixture *fx = tl_fixture_new(callee_code);
+	const TlIndex *idx = &fx->idx;
+	assert_false(tl_facts_kept_by_callee(idx, arg0(fx, "meter.record(loss)")));
+	assert_null(idx->model);
+	assert_true(tl_facts_kept_by_callee(idx, arg0(fx, "tracker.update(out)")));
+	assert_non_null(idx->model);
+	tl_fixture_free(fx);
+}
+
 static void test_devices_and_moves(void **state)
 {
 	(void)state;
@@ -723,6 +762,7 @@ int main(void)
 		cmocka_unit_test(test_loop_invariant_through_call_sites),
 		cmocka_unit_test(test_known_and_device_tensors),
 		cmocka_unit_test(test_bare_builtin_not_interpreted),
+		cmocka_unit_test(test_kept_by_callee_not_interpreted),
 		cmocka_unit_test(test_devices_and_moves),
 		cmocka_unit_test(test_host_derived),
 		cmocka_unit_test(test_loader_batches),
