@@ -577,6 +577,8 @@ static void tl_in__enter(In *in, const TlFunc *fn)
 				v.act = ctx.act;
 				v.loss = ctx.loss;
 				v.made |= ctx.made;
+			} else {
+				tl_model__seed_param(in->m, b, &v);
 			}
 		}
 		tl_state_set(&in->st, &p, &v);

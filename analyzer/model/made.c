@@ -310,9 +310,12 @@ void tl_in__made_param_forward(const TlCall *c, const TlVal *fn, TlVal *r)
 {
 	/* A forward of a module a parameter holds (`model(x)`,
 	 * `model.forward(x)`): what its caller passes decides (the facts
-	 * ask each call site); under no_grad too. */
+	 * ask each call site); under no_grad too. A module the file's
+	 * evidence seeds (seeds.c) is such a parameter still. */
 	bool method = c->receiver.id != NULL;
-	if ((c->events & TL_EV_FORWARD) && fn->kind == TL_VK_TOP && (fn->made & TL_VM_PARAMS) && fn->pgraph &&
+	bool guessed = (fn->made & TL_VM_GUESS) && fn->kind == TL_VK_MODULE;
+	if (((c->events & TL_EV_FORWARD) || guessed) && (fn->kind == TL_VK_TOP || guessed) &&
+	    (fn->made & TL_VM_PARAMS) && fn->pgraph &&
 	    (!method || (c->method && strcmp(c->method, "forward") == 0)))
 		r->pcall = fn->pgraph;
 }

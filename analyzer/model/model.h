@@ -104,4 +104,12 @@ typedef struct TlModelStats {
 } TlModelStats;
 void tl_model_stats(const TlModel *m, TlModelStats *out);
 
+/* Names that say what a value is, in a file of the PyTorch ecosystem
+ * (seeds.c; the last part of a dotted name, any case): an optimizer
+ * (`optimizer`, `opt_g`, `d_opt`, not a scheduler or scaler), a gradient
+ * scaler, a loss function or criterion (`criterion`, `loss_fn`). */
+bool tl_model_optimizer_like_name(const char *name);
+bool tl_model_scaler_like_name(const char *name);
+bool tl_model_loss_like_name(const char *name);
+
 #endif

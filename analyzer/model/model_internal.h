@@ -174,6 +174,10 @@ int32_t tl_model__method_far(TlModel *m, const TlIndex *mod, int32_t cls, const 
  * ".losses.focal") names in a module of the project: a function, a class
  * or a global's value, copied into m's pool. */
 bool tl_model__resolve(TlModel *m, const char *qname, TlVal *out);
+/* seeds.c: the kind of parameter `b` that no call site tells, from its
+ * annotation, the file's module evidence and its name, set in `*v` (marked
+ * TL_VM_GUESS); false when nothing says it. */
+bool tl_model__seed_param(TlModel *m, const TlBinding *b, TlVal *v);
 /* The summary of function `func` of module `mod` (m's own or another),
  * copied into m's pool; false when it is not known. */
 bool tl_model__summary(TlModel *m, const TlIndex *mod, int32_t func, TlVal *out);

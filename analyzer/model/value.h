@@ -80,6 +80,10 @@ enum {
 	TL_VM_TUPLE = 1u << 7,
 	/* An nn.Sequential: its output is its last layer's (TlVal.act). */
 	TL_VM_SEQUENTIAL = 1u << 8,
+	/* A parameter whose kind the file's evidence seeds (seeds.c: its
+	 * annotation, the methods called on its name, its name), not a making
+	 * the model saw. */
+	TL_VM_GUESS = 1u << 9,
 	TL_VM_TOP = 0xffffu,
 };
 

@@ -1,0 +1,134 @@
+/* Kind seeds: what a parameter is when no call site the project has says
+ * it. Its annotation says it first (`model: nn.Module`, `opt:
+ * torch.optim.Optimizer`); in a file of the PyTorch ecosystem, then, the
+ * methods the file calls on its name (the index's module evidence: `.eval()`,
+ * `.parameters()`) and its name (`scaler`, `optimizer`, `criterion`). A
+ * seeded value is marked TL_VM_GUESS: its kind is the file's evidence, not a
+ * making the model saw, and it stays a parameter (TL_VM_PARAMS, pgraph) for
+ * what its callers pass.
+ *
+ * Owns: tl_model__seed_param, tl_model_optimizer_like_name,
+ * tl_model_scaler_like_name, tl_model_loss_like_name. */
+#include <ctype.h>
+#include <string.h>
+
+#include "base/alloc.h"
+#include "model/apitable.h"
+#include "model/model_internal.h"
+#include "syntax/syms.h"
+
+static const char *tl_seed__last(const char *name)
+{
+	const char *dot = strrchr(name, '.');
+	return dot ? dot + 1 : name;
+}
+
+static void tl_seed__lower(const char *s, char *out, size_t size)
+{
+	size_t i = 0;
+	for (; s[i] && i + 1 < size; i++)
+		out[i] = (char)tolower((unsigned char)s[i]);
+	out[i] = '\0';
+}
+
+bool tl_model_loss_like_name(const char *name)
+{
+	char low[128];
+	tl_seed__lower(tl_seed__last(name), low, sizeof low);
+	return strstr(low, "criterion") || strstr(low, "loss_fn") || strstr(low, "lossfn") ||
+	       strstr(low, "loss_func") || strcmp(low, "compute_loss") == 0 || strcmp(low, "calc_loss") == 0;
+}
+
+bool tl_model_optimizer_like_name(const char *name)
+{
+	char low[128];
+	const char *last = tl_seed__last(name);
+	tl_seed__lower(last, low, sizeof low);
+	size_t n = strlen(low);
+	if (strstr(low, "sched") || strstr(low, "scaler"))
+		return false;
+	return strstr(low, "optim") || strcmp(low, "opt") == 0 || strncmp(low, "opt_", 4) == 0 ||
+	       (n >= 4 && strcmp(low + n - 4, "_opt") == 0) ||
+	       (strncmp(low, "opt", 3) == 0 && (isdigit((unsigned char)low[3]) || isupper((unsigned char)last[3])));
+}
+
+bool tl_model_scaler_like_name(const char *name)
+{
+	char low[128];
+	tl_seed__lower(tl_seed__last(name), low, sizeof low);
+	return strstr(low, "scaler") != NULL;
+}
+
+/* The kind an annotation names: a module class (the table's, a capitalised
+ * torch.nn name, one of the project's), an optimizer, a scaler. */
+static bool tl_seed__annotation(TlModel *m, TSNode ann, TlVal *v)
+{
+	const TlIndex *idx = m->idx;
+	const TlSyms *sy = tl_syms();
+	ann = tl_index_unparen(ann);
+	if (ts_node_is_null(ann))
+		return false;
+	if (ts_node_symbol(ann) == sy->type_ && ts_node_named_child_count(ann))
+		ann = ts_node_named_child(ann, 0);
+	TSSymbol s = ts_node_symbol(ann);
+	if (s != sy->identifier && s != sy->attribute)
+		return false;
+	const TlBinding *b = tl_index_resolve_node(idx, ann);
+	if (b && b->kind == TL_BIND_CLASS) {
+		if (!tl_model__class_is_module(m, idx, b->ref))
+			return false;
+		*v = tl_val_of(TL_VK_MODULE, TL_VG_NONE);
+		v->ref = b->ref;
+		v->mod = idx;
+		return true;
+	}
+	char *q = tl_index_qualify(idx, ann);
+	if (!q)
+		return false;
+	const TlApiRow *r = tl_api_qualified(q);
+	TlVKind k = TL_VK_TOP;
+	if (r && r->kind == TL_APIK_MODULE)
+		k = TL_VK_MODULE;
+	else if (r && r->kind == TL_APIK_OPTIMIZER)
+		k = TL_VK_OPTIMIZER;
+	else if (r && r->kind == TL_APIK_SCALER)
+		k = TL_VK_SCALER;
+	else if (!r && strncmp(q, "torch.nn.", 9) == 0 && strncmp(q, "torch.nn.functional", 19) != 0) {
+		const char *last = tl_seed__last(q);
+		size_t n = strlen(last);
+		if (last[0] >= 'A' && last[0] <= 'Z')
+			k = n > 4 && strcmp(last + n - 4, "Loss") == 0 ? TL_VK_CRITERION : TL_VK_MODULE;
+	}
+	tl_free(q);
+	if (k == TL_VK_TOP)
+		return false;
+	*v = tl_val_of(k, TL_VG_NONE);
+	return true;
+}
+
+bool tl_model__seed_param(TlModel *m, const TlBinding *b, TlVal *v)
+{
+	const TlIndex *idx = m->idx;
+	TlVal seed;
+	if (!b->name)
+		return false;
+	if (!tl_seed__annotation(m, b->value, &seed)) {
+		if (!idx->torch_ecosystem)
+			return false;
+		int32_t one;
+		if (idx->module_evidence.count &&
+		    tl_strmap_get(&idx->module_evidence, b->name, strlen(b->name), &one))
+			seed = tl_val_of(TL_VK_MODULE, TL_VG_NONE);
+		else if (tl_model_scaler_like_name(b->name))
+			seed = tl_val_of(TL_VK_SCALER, TL_VG_NONE);
+		else if (tl_model_optimizer_like_name(b->name))
+			seed = tl_val_of(TL_VK_OPTIMIZER, TL_VG_NONE);
+		else
+			return false;
+	}
+	v->kind = seed.kind;
+	v->ref = seed.ref;
+	v->mod = seed.mod;
+	v->made |= TL_VM_GUESS;
+	return true;
+}
