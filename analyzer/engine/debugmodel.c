@@ -169,6 +169,9 @@ static int tl_debug__model(const char *arg, FILE *out, FILE *err)
 				const char *dot = strrchr(c->qname, '.');
 				tl_debug__row(&b, "any", "*.", dot ? dot + 1 : c->qname, any);
 			}
+			const TlApiRow *under = tl_api_under(c->qname);
+			if (under)
+				tl_debug__row(&b, "under", "", c->qname, under);
 		}
 	}
 	if (model) {

@@ -337,6 +337,13 @@ bool tl_api_parse(const char *text, size_t len, const char *file, TlApiRow *rows
 			if (!tl_api__ident(r.name, r.len))
 				return tl_api__fail(&e, line, "bad name '%.*s' ('*.' and an identifier: the last part of a name from any module)",
 						    (int)name.n, name.s);
+		} else if (name.n > 2 && name.s[name.n - 1] == '*' && name.s[name.n - 2] == '.') {
+			r.form = TL_API_UNDER;
+			r.name = name.s;
+			r.len = (uint32_t)name.n - 2;
+			if (!tl_api__dotted(r.name, r.len))
+				return tl_api__fail(&e, line, "bad name '%.*s' (a dotted module name and '.*': what is under that module)",
+						    (int)name.n, name.s);
 		} else {
 			r.form = TL_API_QUALIFIED;
 			r.name = name.s;
@@ -363,12 +370,13 @@ bool tl_api_parse(const char *text, size_t len, const char *file, TlApiRow *rows
 	for (size_t i = 1; i < out->count; i++) {
 		const TlApiRow *a = &rows[i - 1], *b = &rows[i];
 		if (tl_api__cmp_key(a->form, a->name, a->len, b->form, b->name, b->len) == 0)
-			return tl_api__fail(&e, b->line, "'%s%.*s' repeats the row of line %u",
+			return tl_api__fail(&e, b->line, "'%s%.*s%s' repeats the row of line %u",
 					    b->form == TL_API_METHOD    ? "."
 					    : b->form == TL_API_BUILTIN ? "builtins."
 					    : b->form == TL_API_ANY     ? "*."
 									: "",
-					    (int)b->len, b->name, (unsigned)a->line);
+					    (int)b->len, b->name, b->form == TL_API_UNDER ? ".*" : "",
+					    (unsigned)a->line);
 	}
 	return true;
 }

@@ -95,3 +95,21 @@ bool tl_api_own_package(const char *root)
 			return true;
 	return false;
 }
+
+const TlApiRow *tl_api_under(const char *qname)
+{
+	if (!qname)
+		return NULL;
+	char buf[256];
+	size_t n = strlen(qname);
+	if (n >= sizeof buf)
+		return NULL;
+	memcpy(buf, qname, n + 1);
+	for (char *dot = strrchr(buf, '.'); dot; dot = strrchr(buf, '.')) {
+		*dot = '\0';
+		const TlApiRow *r = tl_api_find(tl_api_table(), TL_API_UNDER, buf);
+		if (r)
+			return r;
+	}
+	return NULL;
+}

@@ -30,6 +30,9 @@ typedef enum TlApiForm {
 	TL_API_BUILTIN = 2,   /* `builtins.len`: a call of the bare name `len`, no receiver */
 	TL_API_ANY = 3,       /* `*.Adam`: a call whose import-resolved name ends in this
 			       * part (`torch.optim.Adam`, `bitsandbytes.optim.Adam`) */
+	TL_API_UNDER = 4,     /* `torchvision.models.*`: a call whose import-resolved name
+			       * is under this module (`torchvision.models.resnet18`),
+			       * when no row names it itself */
 } TlApiForm;
 
 /* What a call does to the autograd graph of the value it returns. */
@@ -213,5 +216,9 @@ const TlApiRow *tl_api_any(const char *qname);
  * a relative import inside one of them names the API as its absolute
  * spelling does. */
 bool tl_api_own_package(const char *root);
+
+/* The row of the innermost module `qname` is under (`torchvision.models.*`
+ * for torchvision.models.detection.fasterrcnn_resnet50_fpn), or NULL. */
+const TlApiRow *tl_api_under(const char *qname);
 
 #endif

@@ -590,6 +590,13 @@ static TlVal tl_in__call(In *in, TSNode n, const TlVal *vals, uint32_t nv, const
 	TlVal callee_v;
 	const TlVal *callee = method ? NULL : fn;
 	in->applied = false;
+	TlVal seeded;
+	if (!method && ts_node_symbol(tl_index_unparen(c->callee)) == in->sy->subscript) {
+		/* `self.models[k](x)`: an element of what the file uses as modules */
+		seeded = *fn;
+		tl_model__seed_read(in->m, tl_index_unparen(c->callee), &seeded);
+		fn = callee = &seeded;
+	}
 
 	if (method) {
 		const TlVal *recv = fn;
@@ -617,6 +624,15 @@ static TlVal tl_in__call(In *in, TSNode n, const TlVal *vals, uint32_t nv, const
 			    tl_model__class_attr(in->m, (const TlIndex *)recv->mod, recv->ref, id, c->method, &av))
 				have_av = true;
 		}
+		/* `self.net(x)` of a `self.net` the file uses as a module. */
+		if (!have_av || av.kind == TL_VK_TOP || (av.kind == TL_VK_TENSOR && av.made == TL_VM_TOP)) {
+			TlVal g = have_av ? av : tl_in__top();
+			tl_model__seed_read(in->m, tl_index_unparen(c->callee), &g);
+			if (g.kind == TL_VK_MODULE) {
+				av = g;
+				have_av = true;
+			}
+		}
 		/* The callee's own value (`self.model` of `self.model(x)`), for
 		 * the questions asked of it. */
 		if (have_av)
@@ -640,6 +656,14 @@ static TlVal tl_in__call(In *in, TSNode n, const TlVal *vals, uint32_t nv, const
 			known = tl_in__call_function(in, &av, args, npos, 0, &r);
 		} else if (have_av && av.kind == TL_VK_CLASS && av.ref >= 0) {
 			r = tl_in__instance(in, &av);
+			known = true;
+		}
+		/* `m.forward(x)` of a module the project does not define (a
+		 * library's, one known by the file's evidence): its forward. */
+		if (!known && !have_av && tl_in__is(c->method, "forward") && recv->ref < 0 &&
+		    (recv->kind == TL_VK_MODULE || recv->kind == TL_VK_WRAPPER || recv->kind == TL_VK_CRITERION)) {
+			r = tl_val_of(TL_VK_TENSOR, TL_VG_MUST);
+			r.made = TL_VM_OPAQUE | (recv->kind == TL_VK_CRITERION ? TL_VM_LOSS : TL_VM_FORWARD);
 			known = true;
 		}
 		/* A method of a class of the project. */
@@ -742,7 +766,7 @@ static TlVal tl_in__call(In *in, TSNode n, const TlVal *vals, uint32_t nv, const
 			r.made = TL_VM_OPAQUE | TL_VM_LOSS;
 			known = true;
 		} else if (fn->kind == TL_VK_TOP && (fn->made & TL_VM_PARAMS) && fn->pgraph &&
-			   !(c->events & (TL_EV_LOSS | TL_EV_FORWARD))) {
+			   !tl_model__seed_named(in->m, c->callee, TL_VK_CRITERION)) {
 			/* A call of a parameter: what the caller passes decides. */
 			r = tl_val_of(TL_VK_TOP, TL_VG_BOT);
 			r.pcall = fn->pgraph;
@@ -806,6 +830,9 @@ static TlVal tl_in__call(In *in, TSNode n, const TlVal *vals, uint32_t nv, const
 		 * optimizer (`*.Adam`, `*.Lion`). */
 		if (!q && w && w->kind == TL_APIK_OPTIMIZER)
 			q = w;
+		/* `torchvision.models.*` rows: a model zoo's builders. */
+		if (!q && !w)
+			q = tl_api_under(c->qname);
 		if (w && (w->roles & TL_APIR_WRAPPER)) {
 			r = tl_in__wrapper(in, w, args, npos);
 			known = true;
@@ -842,10 +869,13 @@ static TlVal tl_in__call(In *in, TSNode n, const TlVal *vals, uint32_t nv, const
 			}
 		}
 	}
-	/* What the facts layer knows of the call (the index's events). */
-	if (!known && (c->events & (TL_EV_LOSS | TL_EV_FORWARD))) {
+	/* A call of a name the model does not know, named like a criterion. */
+	const TlVal *cv = method ? callee : fn;
+	if (!known && (!cv || cv->kind == TL_VK_TOP || cv->kind == TL_VK_OBJECT ||
+		       (cv->kind == TL_VK_TENSOR && cv->made == TL_VM_TOP)) &&
+	    tl_model__seed_named(in->m, c->callee, TL_VK_CRITERION)) {
 		r = tl_val_of(TL_VK_TENSOR, TL_VG_MUST);
-		r.made = TL_VM_OPAQUE | ((c->events & TL_EV_LOSS) ? TL_VM_LOSS : TL_VM_FORWARD);
+		r.made = TL_VM_OPAQUE | TL_VM_LOSS;
 		known = true;
 	}
 	if (!known && c->qname && tl_in__starts(c->qname, "torch.") &&
@@ -876,7 +906,9 @@ static TlVal tl_in__call(In *in, TSNode n, const TlVal *vals, uint32_t nv, const
 		}
 	}
 	/* optimizer.step(closure) hands back what the closure returns. */
-	if (!known && c->arg_target >= 0 && (c->events & TL_EV_OPT_STEP) && tl_in__is(c->method, "step")) {
+	if (!known && c->arg_target >= 0 && method && tl_in__is(c->method, "step") &&
+	    (fn->kind == TL_VK_OPTIMIZER ||
+	     (fn->kind == TL_VK_TOP && tl_model__seed_named(in->m, c->receiver, TL_VK_OPTIMIZER)))) {
 		TlVal fv = tl_val_of(TL_VK_FUNCTION, TL_VG_NONE);
 		fv.ref = c->arg_target;
 		fv.mod = in->idx;
@@ -1199,19 +1231,22 @@ static TlVal tl_in__compute(In *in, TSNode n, const TlVal *vals, uint32_t nv)
 		return tl_val_of(TL_VK_FUNCTION, TL_VG_NONE);
 	}
 	if (s == sy->identifier) {
-		if (tl_in__read_path(in, n, &v))
-			return v;
-		return tl_in__unbound(in, n);
+		if (!tl_in__read_path(in, n, &v))
+			v = tl_in__unbound(in, n);
+		tl_model__seed_read(in->m, n, &v);
+		return v;
 	}
 	if (s == sy->attribute) {
-		if (tl_in__read_path(in, n, &v))
-			return v;
-		uint32_t len = 0;
-		const char *t = tl_index_text(in->idx, tl_tree_field(n, sy->f_attribute), &len);
-		if (!t || nv < 1)
-			return tl_in__top();
-		TlVal obj = vals[0];
-		return tl_in__attr(in, &obj, tl_path_intern(&in->m->names, t, len), t, len);
+		if (!tl_in__read_path(in, n, &v)) {
+			uint32_t len = 0;
+			const char *t = tl_index_text(in->idx, tl_tree_field(n, sy->f_attribute), &len);
+			if (!t || nv < 1)
+				return tl_in__top();
+			TlVal obj = vals[0];
+			v = tl_in__attr(in, &obj, tl_path_intern(&in->m->names, t, len), t, len);
+		}
+		tl_model__seed_read(in->m, n, &v);
+		return v;
 	}
 	if (s == sy->subscript) {
 		if (tl_in__read_path(in, n, &v))

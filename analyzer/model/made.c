@@ -261,7 +261,7 @@ void tl_in__made_call(In *in, TSNode n, const TlCall *c, const TlVal *fn, const 
 			return; /* a method of a class of the project */
 		/* `model.forward(x)` of a module known only by what it computes
 		 * (an nn.Sequential, an activation module) */
-		if ((c->events & TL_EV_FORWARD) && fn->kind == TL_VK_MODULE && fn->ref < 0) {
+		if (c->method && strcmp(c->method, "forward") == 0 && fn->kind == TL_VK_MODULE && fn->ref < 0) {
 			r->act = fn->act;
 			r->loss = TL_VL_OTHER;
 			return;
@@ -314,8 +314,8 @@ void tl_in__made_param_forward(const TlCall *c, const TlVal *fn, TlVal *r)
 	 * evidence seeds (seeds.c) is such a parameter still. */
 	bool method = c->receiver.id != NULL;
 	bool guessed = (fn->made & TL_VM_GUESS) && fn->kind == TL_VK_MODULE;
-	if (((c->events & TL_EV_FORWARD) || guessed) && (fn->kind == TL_VK_TOP || guessed) &&
-	    (fn->made & TL_VM_PARAMS) && fn->pgraph &&
+	if ((fn->kind == TL_VK_TOP || guessed) && (fn->made & TL_VM_PARAMS) && fn->pgraph && !r->pcall &&
+	    (r->made == TL_VM_TOP || !(r->made & TL_VM_LOSS)) &&
 	    (!method || (c->method && strcmp(c->method, "forward") == 0)))
 		r->pcall = fn->pgraph;
 }

@@ -655,6 +655,30 @@ static void tl_model__keys_in(TlModel *m, TSNode n)
 	ts_tree_cursor_delete(&cur);
 }
 
+/* A call of a criterion, as the text shows it before any value is known:
+ * the callee named like one (`criterion(...)`, `self.loss_fn(...)`), or a
+ * name the same scope binds to a loss class (`ce = nn.CrossEntropyLoss()`). */
+static bool tl_model__criterion_call(const TlModel *m, const TlCall *c)
+{
+	const TlIndex *idx = m->idx;
+	const TlSyms *sy = tl_syms();
+	TSNode callee = tl_index_unparen(c->callee);
+	if (ts_node_is_null(callee) || tl_model__seed_named(m, callee, TL_VK_CRITERION))
+		return true;
+	if (ts_node_symbol(callee) != sy->identifier && ts_node_symbol(callee) != sy->attribute)
+		return false;
+	const TlBinding *b = tl_index_resolve_node(idx, callee);
+	TSNode v = b && b->kind == TL_BIND_ASSIGN && b->elem < 0 ? tl_index_unparen(b->value) : (TSNode){ { 0 }, NULL, NULL };
+	const TlCall *made = !ts_node_is_null(v) && ts_node_symbol(v) == sy->call ? tl_index_call_at(idx, v) : NULL;
+	if (!made || !made->qname)
+		return false;
+	const TlApiRow *r = tl_api_qualified(made->qname);
+	if (r)
+		return r->kind == TL_APIK_CRITERION;
+	size_t n = strlen(made->qname);
+	return n > 4 && strcmp(made->qname + n - 4, "Loss") == 0;
+}
+
 /* The string keys the module uses as tensors. */
 static void tl_model__keys(TlModel *m)
 {
@@ -673,7 +697,7 @@ static void tl_model__keys(TlModel *m)
 		bool torch_fn = c->qname && strncmp(c->qname, "torch.", 6) == 0;
 		if (method && ts_node_symbol(tl_index_unparen(c->receiver)) == sy->subscript)
 			tl_model__keys_in(m, c->receiver);
-		if (torch_fn || (c->events & TL_EV_LOSS))
+		if (torch_fn || tl_model__criterion_call(m, c))
 			tl_model__keys_in(m, tl_tree_field(c->node, sy->f_arguments));
 		if (c->events & TL_EV_BACKWARD)
 			tl_model__keys_in(m, tl_model_backward_subject(idx, c));

@@ -178,6 +178,13 @@ bool tl_model__resolve(TlModel *m, const char *qname, TlVal *out);
  * annotation, the file's module evidence and its name, set in `*v` (marked
  * TL_VM_GUESS); false when nothing says it. */
 bool tl_model__seed_param(TlModel *m, const TlBinding *b, TlVal *v);
+/* ... a value `v` read through name `n` (identifier, attribute, subscript)
+ * that the model does not know becomes a module (TL_VM_GUESS) when the file
+ * calls a module's methods on that name; true when name `n` (identifier or
+ * attribute) is named like a `kind` (TL_VK_CRITERION: `criterion`, `loss_fn`;
+ * TL_VK_OPTIMIZER; TL_VK_SCALER) in a file of the PyTorch ecosystem. */
+void tl_model__seed_read(TlModel *m, TSNode n, TlVal *v);
+bool tl_model__seed_named(const TlModel *m, TSNode n, TlVKind kind);
 /* The summary of function `func` of module `mod` (m's own or another),
  * copied into m's pool; false when it is not known. */
 bool tl_model__summary(TlModel *m, const TlIndex *mod, int32_t func, TlVal *out);

@@ -7,7 +7,14 @@
  * making the model saw, and it stays a parameter (TL_VM_PARAMS, pgraph) for
  * what its callers pass.
  *
- * Owns: tl_model__seed_param, tl_model_optimizer_like_name,
+ * A name the code reads whose value the model does not know (a model an
+ * unresolved import built, `self.net` a constructor was handed) is a module
+ * when the file calls a module's methods on that name; a call of such a
+ * name named like a criterion computes a loss, `.step(closure)` of one named
+ * like an optimizer runs the closure.
+ *
+ * Owns: tl_model__seed_param, tl_model__seed_read, tl_model__seed_named,
+ * tl_model_optimizer_like_name,
  * tl_model_scaler_like_name, tl_model_loss_like_name. */
 #include <ctype.h>
 #include <string.h>
@@ -16,6 +23,7 @@
 #include "model/apitable.h"
 #include "model/model_internal.h"
 #include "syntax/syms.h"
+#include "syntax/treewalk.h"
 
 static const char *tl_seed__last(const char *name)
 {
@@ -131,4 +139,59 @@ bool tl_model__seed_param(TlModel *m, const TlBinding *b, TlVal *v)
 	v->mod = seed.mod;
 	v->made |= TL_VM_GUESS;
 	return true;
+}
+
+/* True when the file calls a module's methods on the dotted name of `n`
+ * (`model.eval()`, `self.net.parameters()`, `self.models[k].train()`). */
+static bool tl_seed__evidence(const TlIndex *idx, TSNode n)
+{
+	const TlSyms *sy = tl_syms();
+	if (!idx->torch_ecosystem || !idx->module_evidence.count)
+		return false;
+	TSSymbol s = ts_node_symbol(n);
+	TlBuf b;
+	tl_buf_init(&b);
+	bool named;
+	if (s == sy->subscript)
+		named = tl_index_dotted(idx, tl_tree_field(n, sy->f_value), &b) && (tl_buf_add(&b, "[]"), true);
+	else
+		named = (s == sy->identifier || s == sy->attribute) && tl_index_dotted(idx, n, &b);
+	int32_t one;
+	bool yes = named && b.len && tl_strmap_get(&idx->module_evidence, b.data, b.len, &one);
+	tl_buf_release(&b);
+	return yes;
+}
+
+void tl_model__seed_read(TlModel *m, TSNode n, TlVal *v)
+{
+	bool unknown = v->kind == TL_VK_TOP || (v->kind == TL_VK_TENSOR && v->made == TL_VM_TOP);
+	/* A parameter of the function was seeded at its entry (an attribute
+	 * holding what a constructor was handed is not one of this function's). */
+	bool param = v->made != TL_VM_TOP && (v->made & TL_VM_PARAMS) &&
+		     ts_node_symbol(n) == tl_syms()->identifier;
+	if (!unknown || param || !tl_seed__evidence(m->idx, n))
+		return;
+	TlVal g = tl_val_of(TL_VK_MODULE, TL_VG_NONE);
+	g.made = TL_VM_GUESS;
+	*v = g;
+}
+
+bool tl_model__seed_named(const TlModel *m, TSNode n, TlVKind kind)
+{
+	const TlIndex *idx = m->idx;
+	const TlSyms *sy = tl_syms();
+	n = tl_index_unparen(n);
+	if (!idx->torch_ecosystem || ts_node_is_null(n))
+		return false;
+	TSSymbol s = ts_node_symbol(n);
+	if (s != sy->identifier && s != sy->attribute)
+		return false;
+	char buf[128], *owned = NULL;
+	const char *name = tl_index_dotted_view(idx, n, buf, sizeof buf, &owned);
+	bool yes = name && (kind == TL_VK_CRITERION   ? tl_model_loss_like_name(name)
+			    : kind == TL_VK_OPTIMIZER ? tl_model_optimizer_like_name(name)
+			    : kind == TL_VK_SCALER    ? tl_model_scaler_like_name(name)
+						      : false);
+	tl_free(owned);
+	return yes;
 }
