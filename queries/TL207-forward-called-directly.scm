@@ -3,7 +3,9 @@
 ; module's hooks (and DistributedDataParallel's gradient sync) are skipped.
 ; `self.forward(...)` and `super().forward(...)` inside the class are fine,
 ; and so is `.forward()` on a wrapper whose forward is its entry point (a
-; DistributedDataParallel wrapper, a RemoteModule).
+; DistributedDataParallel wrapper, a RemoteModule). The module inside a
+; DDP wrapper (`ddp.module`) is the second pattern's: the fix calls the
+; wrapper.
 ((call
   function: (attribute
     object: (_) @_module
@@ -11,7 +13,8 @@
   (#eq? @_method "forward")
   (#not-eq? @_module "self")
   (#module? @_module)
-  (#not-wrapper-module? @_module))
+  (#not-wrapper-module? @_module)
+  (#not-wrapped-module? @_module ddp))
 
 ; ddp.module.forward(x): around both the wrapper and the module's own
 ; __call__; the fix is to call the wrapper, which @_module captures

@@ -446,13 +446,37 @@ static int tl_facts__model_kind_is(const TlIndex *idx, TSNode expr, uint32_t kin
 	return (kinds >> v.kind) & 1u;
 }
 
+/* The kind family: once the facts are built, the model's kind of the
+ * value (a name it does not know is seeded from the file's evidence and
+ * names: model/seeds.c); while the build writes the calls' events, which
+ * runs before any model, the walks above. `names`: the value the model
+ * does not know counts when its name says so (an optimizer, a scaler). */
+static bool tl_facts__kind(const TlIndex *idx, TSNode expr, uint32_t kinds, const char *question,
+			   bool (*walk)(const TlIndex *, TSNode), bool (*names)(const char *))
+{
+	if (!idx->facts_cache || !idx->facts_cache->complete)
+		return walk(idx, expr);
+	int m = tl_facts__model_kind_is(idx, expr, kinds);
+	if (m < 0 && names && tl_facts__names_hint(idx)) {
+		char *name = tl_facts__dotted(idx, expr);
+		m = name && names(name) ? 1 : m;
+		tl_free(name);
+	}
+	bool yes = m == 1;
+	if (tl_facts__checking_model())
+		tl_facts__model_differs(idx, expr, question, walk(idx, expr), yes);
+	return yes;
+}
+
+static bool tl_facts__walk_module(const TlIndex *idx, TSNode expr)
+{
+	return tl_facts__module_expr(idx, expr, 0);
+}
+
 bool tl_facts_is_module(const TlIndex *idx, TSNode expr)
 {
-	bool walk = tl_facts__module_expr(idx, expr, 0);
-	if (tl_facts__checking_model() && idx->facts_cache && idx->facts_cache->complete)
-		tl_facts__model_differs(idx, expr, "module", walk,
-					tl_facts__model_kind_is(idx, expr, 1u << TL_VK_MODULE | 1u << TL_VK_WRAPPER | 1u << TL_VK_CRITERION));
-	return walk;
+	return tl_facts__kind(idx, expr, 1u << TL_VK_MODULE | 1u << TL_VK_WRAPPER | 1u << TL_VK_CRITERION,
+			      "module", tl_facts__walk_module, NULL);
 }
 
 bool tl_facts_is_loss_call(const TlIndex *idx, const TlCall *c)
@@ -857,24 +881,20 @@ static bool tl_facts__walk_parameter(const TlIndex *idx, TSNode expr)
 
 bool tl_facts_is_optimizer(const TlIndex *idx, TSNode expr)
 {
-	bool walk = tl_facts__walk_optimizer(idx, expr);
-	if (tl_facts__checking_model() && idx->facts_cache && idx->facts_cache->complete)
-		tl_facts__model_differs(idx, expr, "optimizer", walk, tl_facts__model_kind_is(idx, expr, 1u << TL_VK_OPTIMIZER));
-	return walk;
+	TSNode e = tl_index_unparen(expr);
+	if (!ts_node_is_null(e) && ts_node_symbol(e) == tl_syms()->subscript) /* optimizers[0] */
+		e = tl_tree_field(e, tl_syms()->f_value);
+	return tl_facts__kind(idx, e, 1u << TL_VK_OPTIMIZER, "optimizer", tl_facts__walk_optimizer,
+			      tl_model_optimizer_like_name);
 }
 
 bool tl_facts_is_scaler(const TlIndex *idx, TSNode expr)
 {
-	bool walk = tl_facts__walk_scaler(idx, expr);
-	if (tl_facts__checking_model() && idx->facts_cache && idx->facts_cache->complete)
-		tl_facts__model_differs(idx, expr, "grad-scaler", walk, tl_facts__model_kind_is(idx, expr, 1u << TL_VK_SCALER));
-	return walk;
+	return tl_facts__kind(idx, expr, 1u << TL_VK_SCALER, "grad-scaler", tl_facts__walk_scaler,
+			      tl_model_scaler_like_name);
 }
 
 bool tl_facts_is_parameter(const TlIndex *idx, TSNode expr)
 {
-	bool walk = tl_facts__walk_parameter(idx, expr);
-	if (tl_facts__checking_model() && idx->facts_cache && idx->facts_cache->complete)
-		tl_facts__model_differs(idx, expr, "parameter", walk, tl_facts__model_kind_is(idx, expr, 1u << TL_VK_PARAMETER));
-	return walk;
+	return tl_facts__kind(idx, expr, 1u << TL_VK_PARAMETER, "parameter", tl_facts__walk_parameter, NULL);
 }

@@ -171,6 +171,10 @@ static TlVal tl_in__attr(In *in, const TlVal *obj, int32_t id, const char *name,
 			v.punwrap = (uint8_t)(obj->pgraph & 0xffu);
 		return v;
 	}
+	/* `emb.weight`, `fc.bias` of a library module: its parameters. */
+	if ((obj->kind == TL_VK_MODULE || obj->kind == TL_VK_CRITERION) && obj->ref < 0 &&
+	    (strcmp(buf, "weight") == 0 || strcmp(buf, "bias") == 0))
+		return tl_val_of(TL_VK_PARAMETER, TL_VG_NONE);
 	/* A field of a tuple or a container (a named tuple's `out.logits`):
 	 * what it holds. */
 	if (obj->kind == TL_VK_CONTAINER) {
@@ -726,6 +730,21 @@ static TlVal tl_in__call(In *in, TSNode n, const TlVal *vals, uint32_t nv, const
 				break;
 			}
 		}
+		/* model.parameters(), model.named_parameters(): the module's
+		 * parameters (the named forms: (name, parameter) pairs). */
+		if (!known && (recv->kind == TL_VK_MODULE || recv->kind == TL_VK_WRAPPER) && c->method &&
+		    (tl_in__is(c->method, "parameters") || tl_in__is(c->method, "named_parameters"))) {
+			TlVal e = tl_val_of(TL_VK_PARAMETER, TL_VG_NONE);
+			if (c->method[0] == 'n') {
+				TlVal key = tl_val_of(TL_VK_STRING, TL_VG_NONE);
+				TlVal pair = tl_val_of(TL_VK_CONTAINER, TL_VG_NONE);
+				int32_t last = tl_val_add_part(&in->m->pool, &pair, -1, &key);
+				tl_val_add_part(&in->m->pool, &pair, last, &e);
+				e = pair;
+			}
+			r = tl_val_container(&in->m->pool, &e);
+			known = true;
+		}
 		if (!known && (recv->kind == TL_VK_CONTAINER) && c->method &&
 		    (tl_in__is(c->method, "values") || tl_in__is(c->method, "copy"))) {
 			r = *recv;
@@ -780,7 +799,12 @@ static TlVal tl_in__call(In *in, TSNode n, const TlVal *vals, uint32_t nv, const
 		}
 		if (!known && c->method && !c->qname) {
 			const char *b = c->method;
-			if ((tl_in__is(b, "list") || tl_in__is(b, "tuple") || tl_in__is(b, "sorted") ||
+			if (tl_in__is(b, "filter") && npos >= 2) {
+				/* filter(pred, xs): some of the elements of xs */
+				TlVal e = tl_val_element(&in->m->pool, &args[1]);
+				r = tl_val_container(&in->m->pool, &e);
+				known = true;
+			} else if ((tl_in__is(b, "list") || tl_in__is(b, "tuple") || tl_in__is(b, "sorted") ||
 			     tl_in__is(b, "reversed") || tl_in__is(b, "iter") || tl_in__is(b, "set")) && npos >= 1) {
 				TlVal e = tl_val_element(&in->m->pool, &args[0]);
 				r = tl_val_container(&in->m->pool, &e);
@@ -894,6 +918,12 @@ static TlVal tl_in__call(In *in, TSNode n, const TlVal *vals, uint32_t nv, const
 			if (!r.origin)
 				r.origin = a.origin;
 		}
+		known = true;
+	}
+	/* nn.Parameter(t): a parameter (its row says a tensor, no module). */
+	if (!known && c->qname && (tl_in__is(c->qname, "torch.nn.Parameter") ||
+				   tl_in__is(c->qname, "torch.nn.parameter.Parameter"))) {
+		r = tl_val_of(TL_VK_PARAMETER, TL_VG_NONE);
 		known = true;
 	}
 	if (!known && c->qname && tl_in__starts(c->qname, "torch.nn.") && !tl_in__starts(c->qname, "torch.nn.functional")) {
@@ -1053,6 +1083,14 @@ void tl_in__bind(In *in, TSNode target, const TlVal *value)
 			}
 			tl_in__record(in, t, &v);
 			continue;
+		}
+		if (s == sy->attribute) {
+			/* `model.requires_grad = False`: the object's value, recorded
+			 * at the store for the questions asked of it */
+			TSNode obj = tl_index_unparen(tl_tree_field(t, sy->f_object));
+			TSSymbol os = ts_node_is_null(obj) ? 0 : ts_node_symbol(obj);
+			if (os == sy->identifier || os == sy->attribute || os == sy->subscript)
+				(void)tl_in__eval(in, obj);
 		}
 		TlPath p;
 		if (!tl_path_of(&in->m->names, in->idx, t, &p))

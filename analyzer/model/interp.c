@@ -348,6 +348,7 @@ static void tl_in__step(In *in)
 		if (!is_match && f->stage == 0) {
 			f->stage = 1;
 			tl_state_copy(&in->st, &f->a);
+			tl_in__narrow(in, tl_tree_field(node, sy->f_condition));
 			tl_in__push_frame(in, tl_tree_field(node, sy->f_consequence), F_BLOCK);
 			return;
 		}
@@ -361,6 +362,7 @@ static void tl_in__step(In *in)
 				tl_state_copy(&in->st, &f->a);
 				(void)tl_in__eval(in, tl_tree_field(ch, sy->f_condition));
 				tl_state_copy(&f->a, &in->st);
+				tl_in__narrow(in, tl_tree_field(ch, sy->f_condition));
 				body = tl_tree_field(ch, sy->f_consequence);
 			} else if (cs == sy->else_clause) {
 				f->round = 1; /* there is an else: the entry does not flow past */

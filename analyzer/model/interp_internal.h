@@ -134,4 +134,10 @@ void tl_in__carry_enter(In *in, const TlFunc *fn);
 void tl_in__carry_store(In *in, const TlPath *p, const TlVal *v);
 void tl_in__carry_call(In *in, TSNode n, const TlCall *c);
 
+/* seeds.c: narrows the state by condition `cond` holding (`if
+ * isinstance(x, nn.Parameter):` makes an unknown `x` a tensor); the one
+ * operand form. */
+void tl_in__narrow(In *in, TSNode cond);
+void tl_in__narrow_one(In *in, TSNode cond);
+
 #endif

@@ -13,7 +13,12 @@
  * name named like a criterion computes a loss, `.step(closure)` of one named
  * like an optimizer runs the closure.
  *
- * Owns: tl_model__seed_param, tl_model__seed_read, tl_model__seed_named,
+ * A condition narrows too: in the branch of `if isinstance(x, T):` (also
+ * the left operands of an `and`), a name the model does not know, or knows
+ * only by such evidence, is of the kind T names (a tensor for torch.Tensor
+ * and nn.Parameter, a module for a module class).
+ *
+ * Owns: tl_model__seed_param, tl_model__seed_read, tl_model__seed_named, tl_in__narrow,
  * tl_model_optimizer_like_name,
  * tl_model_scaler_like_name, tl_model_loss_like_name. */
 #include <ctype.h>
@@ -21,7 +26,7 @@
 
 #include "base/alloc.h"
 #include "model/apitable.h"
-#include "model/model_internal.h"
+#include "model/interp_internal.h"
 #include "syntax/syms.h"
 #include "syntax/treewalk.h"
 
@@ -194,4 +199,102 @@ bool tl_model__seed_named(const TlModel *m, TSNode n, TlVKind kind)
 						      : false);
 	tl_free(owned);
 	return yes;
+}
+
+/* The kind type expression `t` names (a name, or a tuple of names of one
+ * kind), TL_VK_TOP when none or several. */
+static TlVKind tl_seed__name_kind(In *in, TSNode t);
+
+static TlVKind tl_seed__type_kind(In *in, TSNode t)
+{
+	t = tl_index_unparen(t);
+	if (ts_node_is_null(t) || ts_node_symbol(t) != in->sy->tuple)
+		return tl_seed__name_kind(in, t);
+	TlVKind k = TL_VK_BOT;
+	uint32_t n = ts_node_named_child_count(t);
+	for (uint32_t i = 0; i < n && i < 8; i++) {
+		TlVKind e = tl_seed__name_kind(in, tl_index_unparen(ts_node_named_child(t, i)));
+		if (e == TL_VK_TOP || (k != TL_VK_BOT && e != k))
+			return TL_VK_TOP;
+		k = e;
+	}
+	return n && n <= 8 ? k : TL_VK_TOP;
+}
+
+static TlVKind tl_seed__name_kind(In *in, TSNode t)
+{
+	const TlSyms *sy = in->sy;
+	if (ts_node_is_null(t))
+		return TL_VK_TOP;
+	TSSymbol s = ts_node_symbol(t);
+	if (s != sy->identifier && s != sy->attribute)
+		return TL_VK_TOP;
+	const TlBinding *b = tl_index_resolve_node(in->idx, t);
+	if (b && b->kind == TL_BIND_CLASS)
+		return tl_model__class_is_module(in->m, in->idx, b->ref) ? TL_VK_MODULE : TL_VK_OBJECT;
+	char *q = tl_index_qualify(in->idx, t);
+	if (!q)
+		return TL_VK_TOP;
+	const TlApiRow *r = tl_api_qualified(q);
+	TlVKind k = TL_VK_TOP;
+	if (strcmp(q, "torch.Tensor") == 0 || (r && r->kind == TL_APIK_TENSOR))
+		k = TL_VK_TENSOR;
+	else if (r && r->kind == TL_APIK_MODULE)
+		k = TL_VK_MODULE;
+	else if (!r && strncmp(q, "torch.nn.", 9) == 0 && strncmp(q, "torch.nn.functional", 19) != 0 &&
+		 tl_seed__last(q)[0] >= 'A' && tl_seed__last(q)[0] <= 'Z')
+		k = TL_VK_MODULE;
+	tl_free(q);
+	return k;
+}
+
+void tl_in__narrow(In *in, TSNode cond)
+{
+	const TlSyms *sy = in->sy;
+	/* `a and b and c`: every operand holds; the left spine, a few deep */
+	for (int depth = 0; depth < 8; depth++) {
+		cond = tl_index_unparen(cond);
+		if (ts_node_is_null(cond))
+			return;
+		if (ts_node_symbol(cond) == sy->boolean_operator) {
+			TSNode op = tl_tree_field(cond, sy->f_operator);
+			if (ts_node_is_null(op) || !tl_index_text_is(in->idx, op, "and"))
+				return;
+			tl_in__narrow_one(in, tl_tree_field(cond, sy->f_right));
+			cond = tl_tree_field(cond, sy->f_left);
+			continue;
+		}
+		tl_in__narrow_one(in, cond);
+		return;
+	}
+}
+
+void tl_in__narrow_one(In *in, TSNode cond)
+{
+	const TlSyms *sy = in->sy;
+	cond = tl_index_unparen(cond);
+	if (ts_node_is_null(cond) || ts_node_symbol(cond) != sy->call)
+		return;
+	const TlCall *c = tl_index_call_at(in->idx, cond);
+	if (!c || c->receiver.id || !c->method || strcmp(c->method, "isinstance") != 0 ||
+	    tl_index_resolve_node(in->idx, c->callee))
+		return;
+	TSNode args = tl_tree_field(cond, sy->f_arguments);
+	if (ts_node_is_null(args) || ts_node_named_child_count(args) != 2)
+		return;
+	TSNode x = ts_node_named_child(args, 0);
+	TlPath p;
+	if (!tl_path_of(&in->m->names, in->idx, x, &p))
+		return;
+	TlVKind k = tl_seed__type_kind(in, ts_node_named_child(args, 1));
+	if (k != TL_VK_TENSOR && k != TL_VK_MODULE)
+		return;
+	const TlVal *cur = tl_state_get(&in->st, &p);
+	TlVal v = cur ? *cur : tl_val_top();
+	if (v.kind != TL_VK_TOP && !(v.made != TL_VM_TOP && (v.made & TL_VM_GUESS)))
+		return;
+	v.kind = (uint8_t)k;
+	if (v.made == TL_VM_TOP)
+		v.made = TL_VM_GUESS;
+	tl_state_set(&in->st, &p, &v);
 }
