@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "model/apitable.h"
+#include "model/model.h"
 #include "facts/internal.h"
 
 /* ---- small helpers -------------------------------------------------------- */
@@ -316,17 +317,7 @@ bool tl_facts__torch_qname(const char *q)
  * makes is never a PyTorch object. */
 bool tl_facts__foreign_qname(const char *q)
 {
-	static const char *const roots[] = {
-		"paddle", "paddlenlp", "paddlevision", "ppdet", "tensorflow", "tf_keras", "keras",
-		"jax", "jaxlib", "flax", "optax", "haiku", "equinox", "trax", "mxnet",
-		"gluonnlp", "gluoncv", "mindspore", "oneflow", "megengine", "jittor", "chainer",
-		"cntk", "theano", "dynet", "sonnet", "tensorlayer",
-	};
-	char root[64];
-	if (!q)
-		return false;
-	tl_facts__root(q, root, sizeof root);
-	return IN(root, roots);
+	return tl_model_foreign_qname(q);
 }
 
 /* True when the value of `expr` (a name, or a call) is made by another

@@ -881,11 +881,14 @@ static bool tl_facts__walk_parameter(const TlIndex *idx, TSNode expr)
 
 bool tl_facts_is_optimizer(const TlIndex *idx, TSNode expr)
 {
+	if (tl_facts__kind(idx, expr, 1u << TL_VK_OPTIMIZER, "optimizer", tl_facts__walk_optimizer,
+			   tl_model_optimizer_like_name))
+		return true;
+	/* optimizers[0] of a list the model does not know: its name */
 	TSNode e = tl_index_unparen(expr);
-	if (!ts_node_is_null(e) && ts_node_symbol(e) == tl_syms()->subscript) /* optimizers[0] */
-		e = tl_tree_field(e, tl_syms()->f_value);
-	return tl_facts__kind(idx, e, 1u << TL_VK_OPTIMIZER, "optimizer", tl_facts__walk_optimizer,
-			      tl_model_optimizer_like_name);
+	return !ts_node_is_null(e) && ts_node_symbol(e) == tl_syms()->subscript &&
+	       tl_facts__kind(idx, tl_tree_field(e, tl_syms()->f_value), 1u << TL_VK_OPTIMIZER, "optimizer",
+			      tl_facts__walk_optimizer, tl_model_optimizer_like_name);
 }
 
 bool tl_facts_is_scaler(const TlIndex *idx, TSNode expr)

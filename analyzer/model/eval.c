@@ -847,6 +847,11 @@ static TlVal tl_in__call(In *in, TSNode n, const TlVal *vals, uint32_t nv, const
 			}
 		}
 	}
+	if (!known && c->qname && tl_model_foreign_qname(c->qname)) {
+		/* another framework's object: no PyTorch value, no autograd history */
+		r = tl_val_of(TL_VK_OBJECT, TL_VG_NONE);
+		known = true;
+	}
 	if (!known && c->qname) {
 		const TlApiRow *q = tl_api_qualified(c->qname);
 		const TlApiRow *w = q ? q : tl_api_any(c->qname);

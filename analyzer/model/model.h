@@ -109,6 +109,9 @@ void tl_model_stats(const TlModel *m, TlModelStats *out);
  * (`optimizer`, `opt_g`, `d_opt`, not a scheduler or scaler), a gradient
  * scaler, a loss function or criterion (`criterion`, `loss_fn`). */
 bool tl_model_optimizer_like_name(const char *name);
+/* True for a dotted name of another deep-learning framework (paddle,
+ * tensorflow, jax, ...): what it makes is no PyTorch object. */
+bool tl_model_foreign_qname(const char *q);
 bool tl_model_scaler_like_name(const char *name);
 bool tl_model_loss_like_name(const char *name);
 

@@ -18,7 +18,7 @@
  * only by such evidence, is of the kind T names (a tensor for torch.Tensor
  * and nn.Parameter, a module for a module class).
  *
- * Owns: tl_model__seed_param, tl_model__seed_read, tl_model__seed_named, tl_in__narrow,
+ * Owns: tl_model_foreign_qname, tl_model__seed_param, tl_model__seed_read, tl_model__seed_named, tl_in__narrow,
  * tl_model_optimizer_like_name,
  * tl_model_scaler_like_name, tl_model_loss_like_name. */
 #include <ctype.h>
@@ -42,6 +42,23 @@ static void tl_seed__lower(const char *s, char *out, size_t size)
 	for (; s[i] && i + 1 < size; i++)
 		out[i] = (char)tolower((unsigned char)s[i]);
 	out[i] = '\0';
+}
+
+bool tl_model_foreign_qname(const char *q)
+{
+	static const char *const roots[] = {
+		"paddle", "paddlenlp", "paddlevision", "ppdet", "tensorflow", "tf_keras", "keras",
+		"jax", "jaxlib", "flax", "optax", "haiku", "equinox", "trax", "mxnet",
+		"gluonnlp", "gluoncv", "mindspore", "oneflow", "megengine", "jittor", "chainer",
+		"cntk", "theano", "dynet", "sonnet", "tensorlayer",
+	};
+	if (!q)
+		return false;
+	size_t n = strcspn(q, ".");
+	for (size_t i = 0; i < sizeof roots / sizeof *roots; i++)
+		if (strlen(roots[i]) == n && strncmp(q, roots[i], n) == 0)
+			return true;
+	return false;
 }
 
 bool tl_model_loss_like_name(const char *name)

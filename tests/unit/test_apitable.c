@@ -248,9 +248,12 @@ static void test_embedded_table(void **state)
 		name[r->len] = '\0';
 		/* The embedded table's names are C strings. */
 		assert_int_equal(r->name[r->len], '\0');
+		char under[300];
+		snprintf(under, sizeof under, "%s.some_builder", name);
 		const TlApiRow *got = r->form == TL_API_METHOD    ? tl_api_method(name)
 				      : r->form == TL_API_BUILTIN ? tl_api_builtin(name)
 				      : r->form == TL_API_ANY     ? tl_api_any(name)
+				      : r->form == TL_API_UNDER   ? tl_api_under(under)
 								  : tl_api_qualified(name);
 		assert_ptr_equal(got, r);
 	}
