@@ -384,12 +384,10 @@ TSNode tl_facts__module_through(const TlCall *c, TSNode call, bool wrappers)
 /* A call that constructs a model: a hub or zoo loader the file binds. */
 bool tl_facts__is_model_loader(const char *q)
 {
-	return tl_facts__starts(q, "torchvision.models.") || strcmp(q, "timm.create_model") == 0 ||
-	       strcmp(q, "torch.hub.load") == 0 ||
-	       (tl_facts__ends(q, ".from_pretrained") &&
-		(tl_facts__starts(q, "transformers.") || tl_facts__starts(q, "diffusers.") ||
-		 tl_facts__starts(q, "peft.")) &&
-		!strstr(q, "Tokenizer") && !strstr(q, "Config") && !strstr(q, "Processor"));
+	const TlApiRow *r = tl_api_qualified(q);
+	if (!r)
+		r = tl_api_under(q);
+	return (r && r->kind == TL_APIK_MODULE) || tl_model_pretrained_loader(q);
 }
 
 static bool tl_facts__module_value(const TlIndex *idx, TSNode v, int depth)
@@ -441,7 +439,12 @@ static int tl_facts__model_kind_is(const TlIndex *idx, TSNode expr, uint32_t kin
 {
 	TlVal v;
 	if (!idx->facts_cache || !idx->facts_cache->complete || !tl_model_value(idx, expr, &v) ||
-	    v.kind == TL_VK_TOP || v.kind == TL_VK_BOT)
+	    v.kind == TL_VK_BOT)
+		return -1;
+	/* a wrapper on some paths, a module or nothing known on the others */
+	if (v.kind == TL_VK_TOP && v.wrap && (kinds & (1u << TL_VK_WRAPPER)))
+		return 1;
+	if (v.kind == TL_VK_TOP)
 		return -1;
 	return (kinds >> v.kind) & 1u;
 }

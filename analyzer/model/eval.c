@@ -862,6 +862,10 @@ static TlVal tl_in__call(In *in, TSNode n, const TlVal *vals, uint32_t nv, const
 		/* `torchvision.models.*` rows: a model zoo's builders. */
 		if (!q && !w)
 			q = tl_api_under(c->qname);
+		if (!q && !w && tl_model_pretrained_loader(c->qname)) {
+			r = tl_val_of(TL_VK_MODULE, TL_VG_NONE);
+			known = true;
+		}
 		if (w && (w->roles & TL_APIR_WRAPPER)) {
 			r = tl_in__wrapper(in, w, args, npos);
 			known = true;
@@ -931,7 +935,10 @@ static TlVal tl_in__call(In *in, TSNode n, const TlVal *vals, uint32_t nv, const
 		r = tl_val_of(TL_VK_PARAMETER, TL_VG_NONE);
 		known = true;
 	}
-	if (!known && c->qname && tl_in__starts(c->qname, "torch.nn.") && !tl_in__starts(c->qname, "torch.nn.functional")) {
+	if (!known && c->qname && tl_in__starts(c->qname, "torch.nn.") && !tl_in__starts(c->qname, "torch.nn.functional") &&
+	    !tl_api_qualified(c->qname)) {
+		/* any other capitalised torch.nn name: a module class (a criterion
+		 * for *Loss); a row says otherwise (nn.ParameterList: a container) */
 		const char *last = strrchr(c->qname, '.');
 		if (last && last[1] >= 'A' && last[1] <= 'Z') {
 			size_t l = strlen(last + 1);

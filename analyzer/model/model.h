@@ -112,6 +112,10 @@ bool tl_model_optimizer_like_name(const char *name);
 /* True for a dotted name of another deep-learning framework (paddle,
  * tensorflow, jax, ...): what it makes is no PyTorch object. */
 bool tl_model_foreign_qname(const char *q);
+/* True for `X.from_pretrained` of transformers, diffusers or peft where X
+ * is no tokenizer, configuration or processor: it loads a model (the
+ * table's rows name the classes it knows more of). */
+bool tl_model_pretrained_loader(const char *q);
 bool tl_model_scaler_like_name(const char *name);
 bool tl_model_loss_like_name(const char *name);
 

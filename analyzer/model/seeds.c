@@ -18,7 +18,7 @@
  * only by such evidence, is of the kind T names (a tensor for torch.Tensor
  * and nn.Parameter, a module for a module class).
  *
- * Owns: tl_model_foreign_qname, tl_model__seed_param, tl_model__seed_read, tl_model__seed_named, tl_in__narrow,
+ * Owns: tl_model_foreign_qname, tl_model_pretrained_loader, tl_model__seed_param, tl_model__seed_read, tl_model__seed_named, tl_in__narrow,
  * tl_model_optimizer_like_name,
  * tl_model_scaler_like_name, tl_model_loss_like_name. */
 #include <ctype.h>
@@ -59,6 +59,23 @@ bool tl_model_foreign_qname(const char *q)
 		if (strlen(roots[i]) == n && strncmp(q, roots[i], n) == 0)
 			return true;
 	return false;
+}
+
+bool tl_model_pretrained_loader(const char *q)
+{
+	static const char *const libraries[] = { "transformers.", "diffusers.", "peft." };
+	static const char *const not_models[] = { "Tokenizer", "Config", "Processor" };
+	size_t n = q ? strlen(q) : 0;
+	const char *tail = ".from_pretrained";
+	if (n <= strlen(tail) || strcmp(q + n - strlen(tail), tail) != 0)
+		return false;
+	bool library = false;
+	for (size_t i = 0; i < sizeof libraries / sizeof *libraries; i++)
+		library = library || strncmp(q, libraries[i], strlen(libraries[i])) == 0;
+	for (size_t i = 0; library && i < sizeof not_models / sizeof *not_models; i++)
+		if (strstr(q, not_models[i]))
+			return false;
+	return library;
 }
 
 bool tl_model_loss_like_name(const char *name)
@@ -191,7 +208,9 @@ void tl_model__seed_read(TlModel *m, TSNode n, TlVal *v)
 	 * holding what a constructor was handed is not one of this function's). */
 	bool param = v->made != TL_VM_TOP && (v->made & TL_VM_PARAMS) &&
 		     ts_node_symbol(n) == tl_syms()->identifier;
-	if (!unknown || param || !tl_seed__evidence(m->idx, n))
+	/* A wrapper on some paths (`model = DDP(model)` under an `if`) stays
+	 * as the join says: its wrap bits are what the wrapper questions read. */
+	if (!unknown || param || v->wrap || !tl_seed__evidence(m->idx, n))
 		return;
 	TlVal g = tl_val_of(TL_VK_MODULE, TL_VG_NONE);
 	g.made = TL_VM_GUESS;
