@@ -250,8 +250,7 @@ bool tl_facts_in_scaler_class(const TlIndex *idx, TSNode node)
  * returns images, text or arrays. */
 static bool tl_facts__pipeline_qname(const char *q)
 {
-	return strcmp(q, "transformers.pipeline") == 0 ||
-	       (strstr(q, "Pipeline") && !tl_facts__starts(q, "torch."));
+	return tl_model_pipeline_qname(q);
 }
 
 /* True when `expr` holds an inference pipeline: what it is bound to (also

@@ -847,17 +847,18 @@ static TlVal tl_in__call(In *in, TSNode n, const TlVal *vals, uint32_t nv, const
 			}
 		}
 	}
-	if (!known && c->qname && tl_model_foreign_qname(c->qname)) {
-		/* another framework's object: no PyTorch value, no autograd history */
+	if (!known && c->qname && (tl_model_foreign_qname(c->qname) || tl_model_pipeline_qname(c->qname))) {
+		/* another framework's object, an inference pipeline: no PyTorch
+		 * module or tensor, no autograd history */
 		r = tl_val_of(TL_VK_OBJECT, TL_VG_NONE);
 		known = true;
 	}
 	if (!known && c->qname) {
 		const TlApiRow *q = tl_api_qualified(c->qname);
 		const TlApiRow *w = q ? q : tl_api_any(c->qname);
-		/* `*.` rows (any module's name ending so) say a wrapper or an
-		 * optimizer (`*.Adam`, `*.Lion`). */
-		if (!q && w && w->kind == TL_APIK_OPTIMIZER)
+		/* `*.` rows (any module's name ending so) say a wrapper, an
+		 * optimizer (`*.Adam`, `*.Lion`) or a scaler (`*.GradScaler`). */
+		if (!q && w && (w->kind == TL_APIK_OPTIMIZER || w->kind == TL_APIK_SCALER))
 			q = w;
 		/* `torchvision.models.*` rows: a model zoo's builders. */
 		if (!q && !w)

@@ -364,16 +364,36 @@ bool tl_model__class_is_module(TlModel *m, const TlIndex *mod, int32_t cls)
 {
 	if (mod->classes.items[cls].is_module)
 		return true;
-	/* A base another module of the project defines, a module class there. */
-	for (int hop = 0; hop < 4 && mod->imports && m->idx->imports; hop++) {
-		const TlClass *c = &mod->classes.items[cls];
-		const TlIndex *next = NULL;
-		next = tl_model__far_base(m, mod, c, &cls);
-		if (!next)
-			return false;
-		mod = next;
-		if (mod->classes.items[cls].is_module)
+	/* Its bases, breadth first: those of its module, one another module of
+	 * the project defines, one the API table says is a module class
+	 * (transformers.PreTrainedModel), a few classes in all. */
+	struct { const TlIndex *mod; int32_t cls; } todo[16];
+	uint32_t n = 0, head = 0;
+	todo[n].mod = mod;
+	todo[n++].cls = cls;
+	while (head < n) {
+		const TlIndex *at = todo[head].mod;
+		int32_t k = todo[head++].cls;
+		if (k < 0 || (uint32_t)k >= at->classes.size)
+			continue;
+		const TlClass *c = &at->classes.items[k];
+		if (c->is_module)
 			return true;
+		for (uint32_t i = 0; i < c->base_qnames.size; i++) {
+			const TlApiRow *r = c->base_qnames.items[i] ? tl_api_qualified(c->base_qnames.items[i]) : NULL;
+			if (r && r->kind == TL_APIK_MODULE)
+				return true;
+		}
+		for (uint32_t i = 0; i < c->bases.size && n < 16; i++, n++) {
+			todo[n].mod = at;
+			todo[n].cls = c->bases.items[i];
+		}
+		int32_t far = -1;
+		const TlIndex *next = at->imports && m->idx->imports ? tl_model__far_base(m, at, c, &far) : NULL;
+		if (next && n < 16) {
+			todo[n].mod = next;
+			todo[n++].cls = far;
+		}
 	}
 	return false;
 }

@@ -116,6 +116,10 @@ bool tl_model_foreign_qname(const char *q);
  * is no tokenizer, configuration or processor: it loads a model (the
  * table's rows name the classes it knows more of). */
 bool tl_model_pretrained_loader(const char *q);
+/* True for an inference pipeline's maker (diffusers' `*Pipeline`,
+ * `AutoPipelineFor*`, transformers.pipeline): no nn.Module, it runs without
+ * gradients and returns images, text or arrays. */
+bool tl_model_pipeline_qname(const char *q);
 bool tl_model_scaler_like_name(const char *name);
 bool tl_model_loss_like_name(const char *name);
 

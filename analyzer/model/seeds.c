@@ -18,7 +18,7 @@
  * only by such evidence, is of the kind T names (a tensor for torch.Tensor
  * and nn.Parameter, a module for a module class).
  *
- * Owns: tl_model_foreign_qname, tl_model_pretrained_loader, tl_model__seed_param, tl_model__seed_read, tl_model__seed_named, tl_in__narrow,
+ * Owns: tl_model_foreign_qname, tl_model_pipeline_qname, tl_model_pretrained_loader, tl_model__seed_param, tl_model__seed_read, tl_model__seed_named, tl_in__narrow,
  * tl_model_optimizer_like_name,
  * tl_model_scaler_like_name, tl_model_loss_like_name. */
 #include <ctype.h>
@@ -61,8 +61,16 @@ bool tl_model_foreign_qname(const char *q)
 	return false;
 }
 
+bool tl_model_pipeline_qname(const char *q)
+{
+	return q && (strcmp(q, "transformers.pipeline") == 0 ||
+		     (strstr(q, "Pipeline") && strncmp(q, "torch.", 6) != 0));
+}
+
 bool tl_model_pretrained_loader(const char *q)
 {
+	if (tl_model_pipeline_qname(q))
+		return false;
 	static const char *const libraries[] = { "transformers.", "diffusers.", "peft." };
 	static const char *const not_models[] = { "Tokenizer", "Config", "Processor" };
 	size_t n = q ? strlen(q) : 0;
