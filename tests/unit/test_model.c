@@ -415,6 +415,72 @@ static void test_wrappers_and_entry_contexts(void **state)
 	tl_fixture_free(fx);
 }
 
+/* ---- kinds the code does not show the making of (seeds.c) ---------------- */
+
+static void test_kind_seeds(void **state)
+{
+	(void)state;
+	TlFixture *fx = tl_fixture_new(
+		"import torch\n"
+		"import torch.nn as nn\n"
+		"import torchvision\n"
+		"import paddle\n"
+		"from diffusers import DiffusionPipeline, UNet2DModel\n"
+		"from project import build_model\n"
+		"def fit(model, loader, scaler, optimizer, other):\n"
+		"    model.train()\n"
+		"    for x in loader:\n"
+		"        out = model(x)\n"
+		"        scaler.scale(out.sum()).backward()\n"
+		"        scaler.step(optimizer)\n"
+		"    return other\n"
+		"def typed(m: nn.Module):\n"
+		"    return m\n"
+		"def built(cfg, x):\n"
+		"    net = build_model(cfg)\n"
+		"    net.eval()\n"
+		"    y = net(x)\n"
+		"    zoo = torchvision.models.resnet18()\n"
+		"    unet = UNet2DModel.from_pretrained('u')\n"
+		"    pipe = DiffusionPipeline.from_pretrained('p').to('cuda')\n"
+		"    pnet = paddle.vision.models.resnet18()\n"
+		"    for name, p in zoo.named_parameters():\n"
+		"        p.requires_grad = False\n"
+		"    return y\n"
+		"def guarded(members):\n"
+		"    for m in members:\n"
+		"        if isinstance(m, nn.Parameter):\n"
+		"            m.requires_grad = False\n"
+		"        else:\n"
+		"            m.parameters()\n");
+	/* a parameter no call site tells: the methods the file calls on its
+	 * name, its name, its annotation */
+	assert_int_equal(value_after(fx, "model.train()", "model").kind, TL_VK_MODULE);
+	assert_int_equal(value_after(fx, "scaler.step", "scaler").kind, TL_VK_SCALER);
+	assert_int_equal(value_after(fx, "scaler.step(", "optimizer").kind, TL_VK_OPTIMIZER);
+	assert_int_equal(value_after(fx, "return other", "other").kind, TL_VK_TOP);
+	assert_int_equal(value_after(fx, "return m\n", "m").kind, TL_VK_MODULE);
+	/* a seeded module's forward: history, and still the parameter's call */
+	TlVal out = value_after(fx, "out = ", "model(x)");
+	assert_int_equal(out.graph, TL_VG_MUST);
+	assert_int_not_equal(out.pcall, 0);
+	/* an unresolved import's result the file uses as a module */
+	assert_int_equal(value_after(fx, "y = ", "net").kind, TL_VK_MODULE);
+	assert_int_equal(value_after(fx, "y = ", "net(x)").graph, TL_VG_MUST);
+	/* a zoo's builder, a library's from_pretrained; not a pipeline, not
+	 * another framework's model */
+	assert_int_equal(value_after(fx, "zoo = ", "torchvision.models.resnet18()").kind, TL_VK_MODULE);
+	assert_int_equal(value_after(fx, "unet = ", "UNet2DModel.from_pretrained('u')").kind, TL_VK_MODULE);
+	assert_int_not_equal(value_after(fx, "pipe = ", "DiffusionPipeline.from_pretrained('p').to('cuda')").kind,
+			     TL_VK_MODULE);
+	assert_int_equal(value_after(fx, "pnet = ", "paddle.vision.models.resnet18()").kind, TL_VK_OBJECT);
+	/* a module's named parameters, and the object of a store */
+	assert_int_equal(value_after(fx, "p.requires_grad", "p").kind, TL_VK_PARAMETER);
+	/* isinstance narrows, whatever the other branch does with the name */
+	assert_int_equal(value_after(fx, "m.requires_grad", "m").kind, TL_VK_TENSOR);
+	tl_fixture_free(fx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -430,6 +496,7 @@ int main(void)
 		cmocka_unit_test(test_backward_refines),
 		cmocka_unit_test(test_no_torch_no_refinement),
 		cmocka_unit_test(test_wrappers_and_entry_contexts),
+		cmocka_unit_test(test_kind_seeds),
 	};
 	return cmocka_run_group_tests_name("model", tests, NULL, NULL);
 }
