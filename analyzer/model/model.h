@@ -17,10 +17,11 @@
  * built on demand through the project (TlIndex.imports) and kept with its
  * index, so the command line and the language server share it.
  *
- * The model reads the index and the API table (apitable.h); it reads the
- * event bits the facts layer has written into the index (TlCall.events:
- * a loss, a forward, a backward), as data. It calls nothing of the facts
- * layer: facts call the model, never the reverse.
+ * The model reads the index and the API table (apitable.h); of the event
+ * bits the facts layer writes into the index (TlCall.events) it reads only
+ * those the syntax decides (a backward, a detach_()): forwards, losses and
+ * optimizer steps it classifies itself (seeds.c). It calls nothing of the
+ * facts layer: facts call the model, never the reverse.
  *
  * Owns: TlModel, tl_model_of, the lookups below, `torchlint debug model`'s
  * printing of values (tl_model_describe). */
