@@ -98,21 +98,23 @@ run "a notebook" 2 "$bin" debug model "$root/tests/fixtures/notebook.ipynb"
 run "--help" 0 "$bin" debug --help
 has "usage on stdout" "$tmp/out" "usage: torchlint debug model FILE[:LINE]"
 
-# The differential mode of a family moving onto the model: the walk that
-# still answers runs beside the model and each place they differ is
-# printed. A parameter nobody in the file passes, known as a module by the
-# methods called on it, is one the walk sees and the model does not yet.
+# The differential mode of a family moving onto the model: the walk the
+# build still asks runs beside the model's answer and each place they
+# differ is printed. The module read through a DDP wrapper's `.module` is
+# one the model sees and the walk does not; the finding is the one the
+# model's answer gives (TL207's fix calls the wrapper).
 cat > "$tmp/kind.py" <<'PY'
 import torch
+from torch.nn.parallel import DistributedDataParallel as DDP
 
 
-def run(model, x):
-    model.eval()
-    return model.forward(x)
+def run(net, x):
+    ddp_model = DDP(net)
+    return ddp_model.module.forward(x)
 PY
 TORCHLINT_CHECK_MODEL=1 "$bin" -q --select TL207 --format concise "$tmp/kind.py" > "$tmp/out" 2> "$tmp/err"
-has "a difference, with the question and both answers" "$tmp/err" "model differs: $tmp/kind.py:6:12 module walk=1 model=-1 \`model\`"
-has "the walk still answers" "$tmp/out" "kind.py:6:12: TL207"
+has "a difference, with the question and both answers" "$tmp/err" "model differs: $tmp/kind.py:7:12 module walk=0 model=1 \`ddp_model.module\`"
+has "the model answers" "$tmp/out" "call the module itself: \`ddp_model(...)\`"
 
 # Wrappers are the model's: the kind of wrapper from the table.
 cat > "$tmp/wrap.py" <<'PY'
