@@ -19,5 +19,6 @@
     object: (_) @_scaler
     attribute: (identifier) @_method)) @finding @_step
   (#eq? @_method "step")
+  (#call-does? @finding optimizer-step)
   (#grad-scaler? @_scaler)
   (#stepped-params-not-reset? @finding))

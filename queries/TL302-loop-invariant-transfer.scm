@@ -11,10 +11,10 @@
     attribute: (identifier) @_method)) @finding
   (#any-of? @_method "cuda" "to")
   (#moves-to-device? @finding)
-  (#module? @_moved)
   (#per-step? @finding any)
   (#loop-invariant? @_moved)
-  (#not-transfer-varies? @finding))
+  (#not-transfer-varies? @finding)
+  (#module? @_moved))
 
 ; a tensor bound before the loop: weights.to(device)
 ((call
@@ -23,9 +23,9 @@
     attribute: (identifier) @_method)) @finding
   (#any-of? @_method "cuda" "to")
   (#moves-to-device? @finding)
-  (#not-module? @_moved)
-  (#known-tensor? @_moved)
   (#per-step? @finding any)
   (#loop-invariant? @_moved)
   (#not-transfer-varies? @finding)
+  (#not-module? @_moved)
+  (#known-tensor? @_moved)
   (#not-transfer-noop? @finding))
