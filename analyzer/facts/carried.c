@@ -1,9 +1,11 @@
 /* Carried state: values that cross iterations (recurrent state) and graphs
  * backpropagated more than once. Whether a loop carries a path, and what
  * its iteration stores into it, is the semantic model's (model/carry.c,
- * tl_model_carried); what a value's history is, too. The def-use walk of a
- * backward's subject (which names it reads, through the iteration's
- * bindings, a helper's call sites, what a loop iterates) stays here.
+ * tl_model_carried); what a value's history is, and where it comes from
+ * (made before the loop, handed on by the previous iteration, computed
+ * from which parameters: model/prov.c, tl_model_graph_from_before), too.
+ * What stays here: which parameters' callers pass a graph, and a helper's
+ * call sites in the loop that calls it.
  *
  * Owns: tl_facts_carried_state, tl_facts_graph_reused, tl_facts_graph_carried. */
 #include "model/model.h"
@@ -98,73 +100,9 @@ int tl_facts_carried_state(const TlIndex *idx, TSNode target)
 
 /* ---- graphs backpropagated more than once -------------------------------------- */
 
-/* True when some call inside `v` does one of `events`. */
-static bool tl_facts__value_has(const TlIndex *idx, TSNode v, uint32_t events)
-{
-	for (uint32_t i = tl_index_first_call_from(idx, ts_node_start_byte(v)); i < idx->calls.size; i++) {
-		const TlCall *c = &idx->calls.items[i];
-		if (ts_node_start_byte(c->node) >= ts_node_end_byte(v))
-			break;
-		if ((c->events & events) && tl_facts__contains(v, c->node))
-			return true;
-	}
-	return false;
-}
-
-/* True when `v` (non-null) holds a call: a computed value. */
-static bool tl_facts__value_calls(const TlIndex *idx, TSNode v)
-{
-	if (ts_node_is_null(v))
-		return false;
-	uint32_t i = tl_index_first_call_from(idx, ts_node_start_byte(v));
-	return i < idx->calls.size && tl_facts__contains(v, idx->calls.items[i].node);
-}
-
-/* True when `x` is cut into pieces where it is read: the value of a
- * subscript (`outs[i]`), or the receiver of unbind / split / chunk. */
-static bool tl_facts__sliced(const TlIndex *idx, TSNode x)
-{
-	const TlSyms *sy = tl_syms();
-	TSNode p = tl_index_parent(idx, x);
-	if (ts_node_is_null(p))
-		return false;
-	if (ts_node_symbol(p) == sy->subscript)
-		return ts_node_eq(tl_tree_field(p, sy->f_value), x);
-	if (ts_node_symbol(p) != sy->attribute || !ts_node_eq(tl_tree_field(p, sy->f_object), x))
-		return false;
-	static const char *const pieces[] = { "unbind", "split", "chunk", "tensor_split" };
-	uint32_t len = 0;
-	const char *t = tl_index_text(idx, tl_tree_field(p, sy->f_attribute), &len);
-	for (size_t i = 0; i < sizeof pieces / sizeof *pieces; i++)
-		if (strlen(pieces[i]) == len && memcmp(pieces[i], t, len) == 0)
-			return true;
-	return false;
-}
-
-/* True when the name bound by `b` (read at `use`) holds autograd history
- * made where it was bound: a graph tensor, a value built from losses or
- * forwards (`[crit(o, t) for ...]`), or a list that graph tensors are
- * appended to. */
-static bool tl_facts__holds_graph(const TlIndex *idx, const TlBinding *b, TSNode use)
-{
-	if (tl_facts_is_graph(idx, use) || tl_facts_holds_graph(idx, use))
-		return true;
-	TSNode v = tl_facts__bound_value(b);
-	if (!ts_node_is_null(v) && tl_facts__value_has(idx, v, TL_EV_LOSS | TL_EV_FORWARD))
-		return true;
-	const TlIntArray *calls = tl_index_scope_calls(idx, b->func);
-	for (uint32_t i = 0; calls && i < calls->size; i++) {
-		const TlCall *c = &idx->calls.items[calls->items[i]];
-		if (c->recv_name && strcmp(c->recv_name, b->name) == 0 && c->method &&
-		    (strcmp(c->method, "append") == 0 || strcmp(c->method, "extend") == 0) &&
-		    tl_facts_is_graph(idx, tl_facts__arg(c->node, 0)))
-			return true;
-	}
-	return false;
-}
-
 /* True when a parameter of a function may hold a graph tensor: some caller
- * passes one, or the callers are unknown (precision first). */
+ * passes a value with history on some path (or a container of them), or
+ * the callers are unknown (precision first). */
 static bool tl_facts__param_graph(const TlIndex *idx, const TlBinding *b)
 {
 	if (b->func < 0)
@@ -175,30 +113,14 @@ static bool tl_facts__param_graph(const TlIndex *idx, const TlBinding *b)
 	for (uint32_t i = 0; i < f->call_sites.size; i++) {
 		const TlCall *c = &idx->calls.items[f->call_sites.items[i]];
 		TSNode arg = tl_facts__param_arg_of(idx, b, c);
-		if (!ts_node_is_null(arg) && (tl_facts_is_graph(idx, arg) || tl_facts_holds_graph(idx, arg)))
+		TlVal v;
+		if (ts_node_is_null(arg) || !tl_model_value(idx, arg, &v))
+			continue;
+		unsigned g = tl_facts__history(idx, &v);
+		if (g == TL_VG_MUST || g == TL_VG_MAY)
 			return true;
 	}
 	return false;
-}
-
-/* The model's answer (model/model.h: tl_model_carried): loop `l` carries
- * the path read at `use` into its next iteration with history (on some
- * paths), and no store in its iteration detaches it. */
-static bool tl_facts__carried_graph_model(const TlIndex *idx, const TlLoop *l, TSNode use)
-{
-	TlCarryInfo ci;
-	if (tl_model_carried(idx, l->node, use, &ci) != 1 || !ci.stored || ci.detached)
-		return false;
-	unsigned g = tl_facts__history(idx, &ci.val);
-	return g == TL_VG_MUST || g == TL_VG_MAY;
-}
-
-/* True when the model knows call `x`'s value has no history (its graph,
- * or a container's elements', is none). */
-static bool tl_facts__detached_model(const TlIndex *idx, TSNode x)
-{
-	TlVal v;
-	return tl_model_value(idx, x, &v) && tl_facts__history(idx, &v) == TL_VG_NONE && !v.pgraph;
 }
 
 /* True when every call of the function that parameter `b` belongs to sits
@@ -220,185 +142,85 @@ static bool tl_facts__args_in_loop(const TlIndex *idx, const TlBinding *b, const
 	return true;
 }
 
-/* True when local function `func` is called only from the body of loop
- * `l` (in l's function): its own values are made in the iteration. */
-static bool tl_facts__called_in_loop(const TlIndex *idx, int32_t func, const TlLoop *l)
+/* True when loop `l`'s body binds the name of parameter `b` (a state the
+ * loop re-binds each iteration, not a value from before it). */
+static bool tl_facts__rebound_in(const TlIndex *idx, const TlBinding *b, const TlLoop *l)
 {
-	if (func < 0 || func == l->func)
-		return false;
+	const TlIntArray *all = tl_index_bindings_of(idx, b->func, b->name);
+	for (uint32_t i = 0; all && i < all->size; i++) {
+		const TlBinding *o = &idx->bindings.items[all->items[i]];
+		if (o != b && o->kind != TL_BIND_PARAM && tl_facts__contains(l->body, o->stmt))
+			return true;
+	}
+	return false;
+}
+
+/* The binding of parameter `i` of function `func`, or NULL. */
+static const TlBinding *tl_facts__param_binding(const TlIndex *idx, int32_t func, uint32_t i)
+{
+	if (func < 0 || (uint32_t)func >= idx->funcs.size)
+		return NULL;
 	const TlFunc *f = &idx->funcs.items[func];
-	if (f->escapes || !f->call_sites.size)
-		return false;
-	for (uint32_t k = 0; k < f->call_sites.size; k++) {
-		const TlCall *site = &idx->calls.items[f->call_sites.items[k]];
-		if (site->func != l->func || !tl_facts__contains(l->body, site->node))
-			return false;
-	}
-	return true;
+	return i < f->params.size ? &idx->bindings.items[f->params.items[i]] : NULL;
 }
 
-/* True when subscript `x`, in helper `func` that a loop of another
- * function calls, reads an element out of a store the helper is handed or
- * its object holds (`activations[i][j][k]` of a parameter, `self.saved[k]`):
- * a value stored by an earlier call, whose graph an earlier or later call
- * may backpropagate too (a pipeline schedule's saved micro-batch outputs).
- * The innermost container is what is judged. */
-static bool tl_facts__stored_element(const TlIndex *idx, TSNode x, int32_t func)
-{
-	const TlSyms *sy = tl_syms();
-	TSNode v = x;
-	for (int depth = 0; depth <= TL_FACTS_DEPTH && ts_node_symbol(v) == sy->subscript; depth++)
-		v = tl_index_unparen(tl_tree_field(v, sy->f_value));
-	if (ts_node_is_null(v))
-		return false;
-	TSSymbol s = ts_node_symbol(v);
-	if (s == sy->attribute) {
-		TSNode o = tl_index_unparen(tl_tree_field(v, sy->f_object));
-		return !ts_node_is_null(o) && ts_node_symbol(o) == sy->identifier &&
-		       tl_index_text_is(idx, o, "self");
-	}
-	if (s != sy->identifier)
-		return false;
-	const TlBinding *b = tl_index_resolve_node(idx, v);
-	return b && b->kind == TL_BIND_PARAM && b->func == func && func >= 0;
-}
-
-/* True when the tensor `subject`, differentiated in loop `l` (or, when `l`
+/* The model's answer (model/prov.c, tl_model_graph_from_before) to
+ * whether the tensor `subject`, differentiated in loop `l` (or, when `l`
  * is NULL, in function `func`), depends on autograd history made before
- * the iteration began: the next iteration backpropagates through it again. */
-static bool tl_facts__graph_from_before(const TlIndex *idx, TSNode subject, const TlLoop *l,
-				       int32_t func, bool *carried)
+ * the iteration began: history in the state when the loop's iteration
+ * began, or a parameter of its function whose callers pass a graph (or
+ * are not known) and that the loop does not re-bind. In a helper that a
+ * loop of another function calls (every call in its body), what each call
+ * passes for those parameters is asked in turn, as seen in that loop; an
+ * element the helper reads out of a store it is handed or its object
+ * holds was kept there by an earlier call (a pipeline schedule's saved
+ * micro-batch outputs), which another call may backpropagate too.
+ * *carried: history handed on by the previous iteration through a state
+ * the loop carries without detaching. */
+static bool tl_facts__graph_from_before(const TlIndex *idx, TSNode subject, const TlLoop *l, int32_t func,
+				       bool *carried)
 {
-	const TlSyms *sy = tl_syms();
-	typedef struct {
-		TSNode n;
-		bool iterable; /* iterated by a loop: a parameter here is data */
-	} Item;
-	TlArray(Item) todo;
-	tl_array_init(&todo);
-	Item first = { subject, false };
-	tl_array_push(&todo, first);
-	bool before = false;
-	for (uint32_t step = 0; step < todo.size && !before; step++) {
-		Item it = todo.items[step];
-		TSTreeCursor cur = ts_tree_cursor_new(it.n);
-		bool descend = true;
-		do {
-			TSNode x = ts_tree_cursor_current_node(&cur);
-			TSSymbol s = ts_node_symbol(x);
-			descend = true;
-			if (s == sy->call && tl_facts__detached_model(idx, x)) {
-				descend = false; /* h.detach(), repackage_hidden(h): no history */
-				continue;
-			}
-			if (s == sy->keyword_argument) {
-				x = tl_tree_field(x, sy->f_value);
-				if (ts_node_is_null(x))
-					continue;
-				s = ts_node_symbol(x);
-			}
-			if (s != sy->identifier && s != sy->attribute)
-				continue;
-			descend = false;
-			/* A name a comprehension binds changes per element; any
-			 * other name in it (`[outs[i] for i in ...]`) is the
-			 * value from outside. */
-			if (tl_facts__in_comprehension(idx, x, it.n) &&
-			    (s != sy->identifier || tl_facts__comprehension_local(idx, x)))
-				continue;
-			if (tl_facts__is_callee(idx, x)) {
-				/* x.view(...), h[0].pow(2).mean(): a method of a value,
-				 * whose receiver is data; model(x), F.mse_loss(...),
-				 * helper(...): what is called is not. */
-				const TlCall *pc = tl_index_call_at(idx, tl_index_parent(idx, x));
-				/* self.decoder(z): a method of the object itself. */
-				bool own = pc && pc->receiver.id && pc->recv_name &&
-					   strcmp(pc->recv_name, "self") == 0;
-				if (s == sy->attribute && pc && pc->receiver.id && !pc->qname && !own &&
-				    pc->target < 0 && !(pc->events & (TL_EV_FORWARD | TL_EV_LOSS)) &&
-				    todo.size < 64) {
-					Item next = { pc->receiver, it.iterable };
-					tl_array_push(&todo, next);
-				}
-				continue;
-			}
-			const TlBinding *b = tl_facts__resolve_prefix(idx, x);
-			if (!b || b->kind == TL_BIND_IMPORT || b->kind == TL_BIND_DEF ||
-			    b->kind == TL_BIND_CLASS)
-				continue;
-			if (b->kind == TL_BIND_ASSIGN && b->elem < 0 && (!l || b->func != l->func) &&
-			    !ts_node_is_null(b->value) &&
-			    ts_node_symbol(tl_index_unparen(b->value)) == sy->subscript &&
-			    tl_facts__stored_element(idx, tl_index_unparen(b->value), b->func)) {
-				/* batch = activations[i][j]: stored by an earlier call */
-				before = true;
-				continue;
-			}
-			bool inside = l ? (b->func == l->func && tl_facts__contains(l->body, b->stmt)) ||
-					  (b->kind != TL_BIND_PARAM && tl_facts__called_in_loop(idx, b->func, l))
-					: b->func == func;
-			if (!inside && l && b->func == l->func &&
-			    tl_facts__carried_graph_model(idx, l, x)) {
-				/* Made by the previous iteration through a recurrent
-				 * state that is never detached: retaining the graph
-				 * only hides TL103's error, whose fix (detach the
-				 * state) makes retain_graph needless; not a reuse. */
-				if (carried)
+	int32_t li = l ? (int32_t)(l - idx->loops.items) : -1;
+	bool own = l && l->func == func;
+	TlProvInfo pi;
+	if (tl_model_graph_from_before(idx, own ? li : -1, subject, &pi) < 0)
+		return true; /* not known: precision first */
+	if (pi.carried && carried)
+		*carried = true;
+	if (pi.before || (pi.kept && !own))
+		return true;
+	for (uint32_t i = 0; i < 16; i++) {
+		if (!(pi.params & (1u << i)))
+			continue;
+		const TlBinding *b = tl_facts__param_binding(idx, func, i);
+		if (!b || !b->name)
+			continue;
+		if (own && tl_facts__rebound_in(idx, b, l))
+			continue; /* a recurrent state: carried above, or made afresh */
+		if (l && !own && tl_facts__args_in_loop(idx, b, l)) {
+			/* A helper the iteration calls: what the calls in the
+			 * loop body pass, as seen in that loop. */
+			const TlFunc *pf = &idx->funcs.items[b->func];
+			for (uint32_t k = 0; k < pf->call_sites.size; k++) {
+				const TlCall *site = &idx->calls.items[pf->call_sites.items[k]];
+				TSNode arg = tl_facts__param_arg_of(idx, b, site);
+				TlProvInfo ai;
+				if (tl_model_graph_from_before(idx, li, arg, &ai) < 0 || ai.before)
+					return true;
+				if (ai.carried && carried)
 					*carried = true;
-				continue;
-			}
-			if (b->kind == TL_BIND_PARAM && l && b->func != l->func && b->func >= 0 &&
-			    tl_facts__args_in_loop(idx, b, l)) {
-				/* A helper the iteration calls: what the calls in
-				 * the loop body pass is made in the iteration. */
-				const TlFunc *pf = &idx->funcs.items[b->func];
-				for (uint32_t k = 0; k < pf->call_sites.size && todo.size < 64; k++) {
-					const TlCall *site = &idx->calls.items[pf->call_sites.items[k]];
-					Item next = { tl_facts__param_arg_of(idx, b, site), it.iterable };
-					tl_array_push(&todo, next);
+				for (uint32_t j = 0; j < 16; j++) {
+					const TlBinding *pb = (ai.params & (1u << j)) ? tl_facts__param_binding(idx, l->func, j) : NULL;
+					if (pb && pb->name && !tl_facts__rebound_in(idx, pb, l) && tl_facts__param_graph(idx, pb))
+						return true;
 				}
-				continue;
 			}
-			if (b->kind == TL_BIND_PARAM) {
-				if (!l || b->func != l->func || !it.iterable)
-					before = tl_facts__param_graph(idx, b);
-				continue;
-			}
-			if (b->kind == TL_BIND_FOR) {
-				/* The items of a loop: what it iterates decides. */
-				if (todo.size < 64) {
-					Item next = { b->value, true };
-					tl_array_push(&todo, next);
-				}
-				continue;
-			}
-			if (!inside) {
-				/* Pieces of one value computed before the loop and
-				 * iterated (`for part in outs.unbind()`,
-				 * `zip([outs[i] for i in ...], grads)`), each
-				 * backpropagated: a result of a call, not a batch of
-				 * data, holds the graph the next piece needs. */
-				before = tl_facts__holds_graph(idx, b, x) ||
-					 (it.iterable && b->kind == TL_BIND_ASSIGN && b->elem < 0 &&
-					  tl_facts__value_calls(idx, tl_facts__bound_value(b)) &&
-					  tl_facts__sliced(idx, x));
-				continue;
-			}
-			if (!ts_node_is_null(b->value) && todo.size < 64) {
-				/* x, y = next(batches): an item of what is iterated. */
-				TSNode v = tl_index_unparen(b->value);
-				const TlCall *vc = ts_node_symbol(v) == sy->call ? tl_index_call_at(idx, v) : NULL;
-				bool item = vc && !vc->receiver.id && vc->method &&
-					    (strcmp(vc->method, "next") == 0 || strcmp(vc->method, "iter") == 0) &&
-					    !tl_index_resolve_node(idx, vc->callee);
-				Item next = { b->value, it.iterable || item };
-				tl_array_push(&todo, next);
-			}
-		} while (!before && tl_walk_next(&cur, it.n, descend));
-		ts_tree_cursor_delete(&cur);
+			continue;
+		}
+		if (tl_facts__param_graph(idx, b))
+			return true;
 	}
-	tl_array_release(&todo);
-	return before;
+	return false;
 }
 
 bool tl_facts_graph_reused(const TlIndex *idx, TSNode call)

@@ -52,6 +52,16 @@ void tl_in__carry_pop(In *in, const StFrame *f)
 	(void)f;
 	if (in->loops)
 		in->loops--;
+	if (!in->loops) {
+		/* No loop runs any more: what was read or detached in their
+		 * iterations is recorded (m->carries), and no round of them
+		 * comes again. Kept, each of a function's loops in a row would
+		 * scan those of every loop before it. */
+		in->exposed.size = 0;
+		tl_scopemap_release(&in->exposed_seen);
+		tl_scopemap_init(&in->exposed_seen);
+		in->dstores.size = 0;
+	}
 }
 
 void tl_in__carry_head(In *in, const StFrame *f)

@@ -74,11 +74,13 @@ static TlVal tl_in__no_graph(In *in, const TlVal *v)
 		out.graph = TL_VG_NONE;
 	out.pgraph = 0;
 	out.pcall = 0;
+	tl_in__prov_none(&out);
 	if (out.kind == TL_VK_CONTAINER && out.elem >= 0) {
 		TlVal e = in->m->pool.vals.items[out.elem];
 		if (e.graph != TL_VG_BOT)
 			e.graph = TL_VG_NONE;
 		e.pgraph = 0;
+		tl_in__prov_none(&e);
 		e.next = -1;
 		out.elem = tl_val_pool_add(&in->m->pool, e);
 		out.parts = -1;
@@ -116,6 +118,10 @@ TlVal tl_in__arith(TlValPool *pool, const TlVal *a, const TlVal *b)
 		r = tl_val_of(TL_VK_TOP, TL_VG_NONE);
 	r.graph = (uint8_t)tl_in__graph_op(a->graph, b->graph);
 	r.pgraph = (uint16_t)(a->pgraph | b->pgraph);
+	r.old = (uint8_t)(a->old | b->old);
+	r.prev = (uint8_t)(a->prev | b->prev);
+	r.pold = (uint16_t)(a->pold | b->pold);
+	r.kept = (uint8_t)(a->kept | b->kept);
 	r.origin = a->graph == TL_VG_MUST ? a->origin : b->origin;
 	r.made = (uint16_t)(a->made | b->made);
 	return r;
@@ -188,6 +194,12 @@ static TlVal tl_in__attr(In *in, const TlVal *obj, int32_t id, const char *name,
 		v.graph = TL_VG_NONE;
 	v.pgraph = obj->pgraph;
 	v.origin = obj->origin;
+	v.old = obj->old;
+	v.prev = obj->prev;
+	v.pold = obj->pold;
+	v.kept = obj->kept;
+	if (v.graph == TL_VG_NONE)
+		tl_in__prov_none(&v);
 	return v;
 }
 
@@ -409,6 +421,7 @@ static TlVal tl_in__apply(In *in, const TlVal *ret, const TlVal *args, uint32_t 
 		r.graph = TL_VG_UNKNOWN;
 		r.pgraph = 0;
 	}
+	tl_in__prov_apply(in, ret, args, nargs, shift, &r);
 	return r;
 }
 
@@ -958,6 +971,7 @@ static TlVal tl_in__call(In *in, TSNode n, const TlVal *vals, uint32_t nv, const
 		known = tl_in__call_function(in, &fv, NULL, 0, 0, &r);
 	}
 	tl_in__made_call(in, n, c, fn, callee, args, npos, &r);
+	tl_in__prov_call(in, c, method ? fn : NULL, args, nargs, &r);
 	tl_in__carry_call(in, n, c);
 	if (r.graph == TL_VG_MUST && !r.origin)
 		r.origin = ts_node_start_byte(n) + 1;
@@ -1512,6 +1526,8 @@ TlVal tl_in__eval(In *in, TSNode root)
 			memcpy(ops, in->vs.items + f.base, k * sizeof *ops);
 		in->vs.size = f.base;
 		TlVal r = tl_in__compute(in, f.n, ops, k);
+		if (k && ts_node_symbol(f.n) == in->sy->subscript)
+			tl_in__prov_subscript(in, f.n, &r);
 		in->ev.size--;
 		tl_in__record(in, f.n, &r);
 		tl_array_push(&in->vs, r);

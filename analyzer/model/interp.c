@@ -259,6 +259,7 @@ static void tl_in__statement(In *in, TSNode s)
 		f->iter = it;
 		tl_state_copy(&f->a, &in->st);
 		tl_in__carry_push(in, f);
+		tl_in__prov_entry(in, f);
 	} else if (k == sy->with_statement) {
 		uint32_t ctx = tl_in__with_ctx(in, s);
 		uint8_t saved = in->st.grad;
@@ -400,6 +401,7 @@ static void tl_in__step(In *in)
 			/* The body is done: what flows back to the head. */
 			tl_state_join(&in->m->pool, &in->st, &f->c);
 			tl_in__carry_back(in, f);
+			tl_in__prov_back(in, f);
 			TlState next;
 			tl_state_init(&next);
 			tl_state_copy(&next, &f->a);
@@ -441,6 +443,7 @@ static void tl_in__step(In *in)
 			TlVal e = tl_val_element(&in->m->pool, &it);
 			if (tl_val_is_bot(&e))
 				e = tl_val_top();
+			tl_in__prov_target(in, f, &e);
 			tl_in__bind(in, tl_tree_field(f->node, sy->f_left), &e);
 		} else {
 			(void)tl_in__eval(in, tl_tree_field(f->node, sy->f_condition));
@@ -565,7 +568,7 @@ static void tl_in__enter(In *in, const TlFunc *fn)
 		} else {
 			v = tl_val_of(TL_VK_TOP, TL_VG_BOT);
 			if (i < 16)
-				v.pgraph = (uint16_t)(1u << i);
+				v.pgraph = v.pold = (uint16_t)(1u << i);
 			else
 				v.graph = TL_VG_UNKNOWN;
 			v.made = TL_VM_PARAMS;

@@ -139,5 +139,19 @@ void tl_in__carry_call(In *in, TSNode n, const TlCall *c);
  * operand form. */
 void tl_in__narrow(In *in, TSNode cond);
 void tl_in__narrow_one(In *in, TSNode cond);
+/* prov.c: where values' history comes from (TlVal.old, prev, pold). A
+ * loop frame's entry state is ready (f->a); a round's body ended (in->st,
+ * after tl_in__carry_back); a `for` binds element `e` of what it
+ * iterates; a summary `ret` was applied to the arguments (its result
+ * `*r`); call `c` computed `*r` (`recv`: the receiver of a method call,
+ * else NULL); `v` has no history. */
+void tl_in__prov_entry(In *in, StFrame *f);
+void tl_in__prov_back(In *in, const StFrame *f);
+void tl_in__prov_target(In *in, const StFrame *f, TlVal *e);
+void tl_in__prov_apply(In *in, const TlVal *ret, const TlVal *args, uint32_t nargs, uint32_t shift, TlVal *r);
+void tl_in__prov_call(In *in, const TlCall *c, const TlVal *recv, const TlVal *args, uint32_t nargs, TlVal *r);
+void tl_in__prov_none(TlVal *v);
+/* ... subscript `n` read `*r` (an element of a store kept across calls?). */
+void tl_in__prov_subscript(In *in, TSNode n, TlVal *r);
 
 #endif

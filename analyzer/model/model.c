@@ -1225,4 +1225,8 @@ void tl_model_describe(const TlValPool *p, const TlVal *v, TlBuf *out)
 		}
 		tl_buf_addc(out, ')');
 	}
+	/* Where its history comes from (prov.c). */
+	if (v->old || v->prev || v->pold || v->kept)
+		tl_buf_addf(out, " from(before-loops=0x%x carried-loops=0x%x params=0x%x%s)", v->old, v->prev, v->pold,
+			    v->kept ? " kept" : "");
 }

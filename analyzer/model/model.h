@@ -89,6 +89,24 @@ typedef struct TlCarryInfo {
 } TlCarryInfo;
 int tl_model_carried(const TlIndex *idx, TSNode loop, TSNode expr, TlCarryInfo *out);
 
+/* Where the history of the value of `expr` comes from (prov.c), as seen
+ * in loop `loop` (an index of idx->loops, the loop around `expr` in its
+ * function; -1: none): `before`, it includes history that was in the
+ * state when the loop's iteration began (made before the loop, which
+ * does not store it again); `carried`, history the previous iteration
+ * handed on through a path it stores into without detaching; `params`,
+ * bit i: the value is computed from parameter i of its function (< 16).
+ * 1 with *out filled; -1 when the model has no value for `expr` or the
+ * loop is 8 deep in its function. */
+typedef struct TlProvInfo {
+	bool before, carried;
+	uint16_t params;
+	/* it holds an element read out of a container a parameter or `self`
+	 * holds: kept by an earlier call (a pipeline's saved activations) */
+	bool kept;
+} TlProvInfo;
+int tl_model_graph_from_before(const TlIndex *idx, int32_t loop, TSNode expr, TlProvInfo *out);
+
 /* True when a bound of the work budget cut the module's interpretation:
  * its answers are then partial (values not reached stay unevaluated). */
 bool tl_model_cut(const TlModel *m);

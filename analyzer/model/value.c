@@ -146,6 +146,10 @@ static TlVal tl_val__join_at(TlValPool *p, const TlVal *pa, const TlVal *pb, uns
 	j.pcall = (uint16_t)(a->pcall | b->pcall);
 	j.wrap = (uint8_t)(a->wrap | b->wrap);
 	j.punwrap = (uint8_t)(a->punwrap | b->punwrap);
+	j.old = (uint8_t)(a->old | b->old);
+	j.prev = (uint8_t)(a->prev | b->prev);
+	j.pold = (uint16_t)(a->pold | b->pold);
+	j.kept = (uint8_t)(a->kept | b->kept);
 	j.origin = a->origin ? a->origin : b->origin;
 	if (a->ref == b->ref && a->mod == b->mod) {
 		j.ref = a->ref;
@@ -190,7 +194,8 @@ static bool tl_val__equal_at(const TlValPool *p, const TlVal *a, const TlVal *b,
 	if (a->kind != b->kind || a->graph != b->graph || a->device != b->device ||
 	    a->dtype != b->dtype || a->made != b->made || a->pgraph != b->pgraph || a->pcall != b->pcall ||
 	    a->wrap != b->wrap || a->punwrap != b->punwrap || a->act != b->act || a->loss != b->loss ||
-	    a->ref != b->ref || a->mod != b->mod)
+	    a->ref != b->ref || a->mod != b->mod || a->old != b->old || a->prev != b->prev ||
+	    a->pold != b->pold || a->kept != b->kept)
 		return false;
 	if (a->kind != TL_VK_CONTAINER || nest >= TL_VAL_NEST)
 		return true;
@@ -257,6 +262,19 @@ TlVal tl_val_container(TlValPool *p, const TlVal *elem)
 	return c;
 }
 
+/* What is read out of container `v` keeps where the container's history
+ * comes from (TlVal.old, prev, pold). */
+static TlVal tl_val__from(TlVal out, const TlVal *v)
+{
+	if (!tl_val_is_bot(&out)) {
+		out.old |= v->old;
+		out.prev |= v->prev;
+		out.pold |= v->pold;
+		out.kept |= v->kept;
+	}
+	return out;
+}
+
 TlVal tl_val_element(const TlValPool *p, const TlVal *v)
 {
 	if (v->kind == TL_VK_CONTAINER) {
@@ -264,7 +282,7 @@ TlVal tl_val_element(const TlValPool *p, const TlVal *v)
 		if (e) {
 			TlVal out = *e;
 			out.next = -1;
-			return out;
+			return tl_val__from(out, v);
 		}
 		return tl_val_bot();
 	}
@@ -277,7 +295,7 @@ TlVal tl_val_element(const TlValPool *p, const TlVal *v)
 		t.pgraph = v->pgraph;
 		t.pcall = v->pcall; /* an element of a forward of a parameter's module */
 		t.origin = v->origin;
-		return t;
+		return tl_val__from(t, v);
 	}
 	if (v->kind == TL_VK_MODULE && v->ref < 0) {
 		/* net[i], `for layer in layers`: a child of a library's module
@@ -290,7 +308,7 @@ TlVal tl_val_element(const TlValPool *p, const TlVal *v)
 	top.pgraph = v->pgraph;
 	if (v->pgraph && v->graph == TL_VG_BOT)
 		top.graph = TL_VG_BOT; /* an element of a parameter follows the parameter */
-	return top;
+	return tl_val__from(top, v);
 }
 
 TlVal tl_val_keyed(const TlValPool *p, const TlVal *v, int32_t key)
@@ -301,7 +319,7 @@ TlVal tl_val_keyed(const TlValPool *p, const TlVal *v, int32_t key)
 				TlVal out = p->vals.items[k];
 				out.next = -1;
 				out.key = -1;
-				return out;
+				return tl_val__from(out, v);
 			}
 	return tl_val_element(p, v);
 }
@@ -383,7 +401,7 @@ TlVal tl_val_part(const TlValPool *p, const TlVal *v, uint32_t i)
 			TlVal out = p->vals.items[k];
 			out.next = -1;
 			out.key = -1;
-			return out;
+			return tl_val__from(out, v);
 		}
 	}
 	return tl_val_element(p, v);

@@ -147,6 +147,21 @@ typedef struct TlVal {
 	/* The loss a criterion, a loss function or a loss's result computes
 	 * (TL_VL_*): the same on every path, else OTHER. */
 	uint8_t loss;
+	/* Where its history comes from, relative to the loops around it in
+	 * its function (model/prov.c): bit d of `old`, history that was
+	 * already in the state when the iteration of the loop at depth d
+	 * began (made before that loop, which never stores it again); bit d
+	 * of `prev`, history the previous iteration of that loop handed on
+	 * through a path it stores into without detaching. In a summary,
+	 * `pold` bit i: the value is computed from parameter i (its graph or
+	 * not: a loss of it counts). A container's bits are its elements'
+	 * too. Joined as sets (`kept` too). */
+	uint8_t old, prev;
+	uint16_t pold;
+	/* An element read out of a container that a parameter or `self`
+	 * holds (`activations[i][j]`, `self.saved[k]`): kept there by an
+	 * earlier call, whose graph another call may backpropagate too. */
+	uint8_t kept;
 	int32_t elem;    /* a container's element value: an index into the pool, or -1 */
 	int32_t parts;   /* its first tuple position (a pool index, chained by `next`), or -1 */
 	int32_t next;    /* in the pool: the next tuple position, or -1 */

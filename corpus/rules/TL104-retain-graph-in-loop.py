@@ -467,3 +467,122 @@ def train_retained(model, loader, opt):
         opt.zero_grad()
         train_step_retained(model, x, y)
         opt.step()
+
+
+# ---------------------------------------------------------------------------
+# Targets made before the loop (image optimisation, style transfer)
+# ---------------------------------------------------------------------------
+
+# A feature extractor whose weights require grad (nothing freezes them).
+style_net = nn.Sequential(nn.Conv2d(3, 8, 3), nn.ReLU(), nn.Conv2d(8, 8, 3), nn.ReLU()).to(device)
+
+
+def features(img, layers):
+    outs = []
+    x = img
+    for i in range(len(style_net)):
+        x = style_net[i](x)
+        if i in layers:
+            outs.append(x)
+    return outs
+
+
+def gram_matrix(f):
+    b, c = f.shape[0], f.shape[1]
+    m = f.view(b * c, -1)
+    return m @ m.t() / m.shape[1]
+
+
+def image_loss(img, style_grams, layers):
+    return sum(nn.functional.mse_loss(gram_matrix(f), g) for f, g in zip(features(img, layers), style_grams))
+
+
+def prepare(style_img, layers):
+    return [gram_matrix(f) for f in features(style_img, layers)]
+
+
+def optimise_image(img, style_grams, layers, steps):
+    opt = torch.optim.Adam([img], lr=0.01)
+    for _ in range(steps):
+        opt.zero_grad()
+        loss = image_loss(img, style_grams, layers)
+        # ok: TL104
+        loss.backward(retain_graph=True)
+        opt.step()
+    return img.detach()
+
+
+# OK (above, in optimise_image): the style Gram matrices come from the extractor, with gradients
+# on, once before the loop; they reach it through parameters, and every step's loss reads them,
+# so every backward runs through their graph again, which the first one would free without
+# retain_graph.
+def style_transfer_targets_with_graph(style_img, layers):
+    grams = prepare(style_img, layers)
+    return optimise_image(torch.rand(1, 3, 32, 32, requires_grad=True), grams, layers, 200)
+
+
+def optimise_image_detached(img, style_grams, layers, steps):
+    opt = torch.optim.Adam([img], lr=0.01)
+    for _ in range(steps):
+        opt.zero_grad()
+        loss = image_loss(img, style_grams, layers)
+        # expect: TL104
+        loss.backward(retain_graph=True)
+        opt.step()
+    return img.detach()
+
+
+# Flagged (above, in optimise_image_detached): the same targets detached hold no graph;
+# each step's graph is its own and is differentiated once.
+def style_transfer_targets_detached(style_img, layers):
+    grams = [g.detach() for g in prepare(style_img, layers)]
+    return optimise_image_detached(torch.rand(1, 3, 32, 32, requires_grad=True), grams, layers, 200)
+
+
+# OK: the same in one function, the targets made in it before the loop with gradients on.
+def style_transfer_inline(style_img, layers):
+    targets = [gram_matrix(f) for f in features(style_img, layers)]
+    img = torch.rand(1, 3, 32, 32, requires_grad=True)
+    opt = torch.optim.Adam([img], lr=0.01)
+    for _ in range(100):
+        opt.zero_grad()
+        loss = sum(nn.functional.mse_loss(gram_matrix(f), t) for f, t in zip(features(img, layers), targets))
+        # ok: TL104
+        loss.backward(retain_graph=True)
+        opt.step()
+
+
+# Flagged: the same with the targets detached where they are made.
+def style_transfer_inline_detached(style_img, layers):
+    targets = [gram_matrix(f).detach() for f in features(style_img, layers)]
+    img = torch.rand(1, 3, 32, 32, requires_grad=True)
+    opt = torch.optim.Adam([img], lr=0.01)
+    for _ in range(100):
+        opt.zero_grad()
+        loss = sum(nn.functional.mse_loss(gram_matrix(f), t) for f, t in zip(features(img, layers), targets))
+        # expect: TL104
+        loss.backward(retain_graph=True)
+        opt.step()
+
+
+def check_backward_twice(layer, x):
+    w = torch.randn(4, 4, requires_grad=True)
+    ref = (x.requires_grad_(True) @ w).sum()
+    # ok: TL104
+    ref.backward(retain_graph=True)
+    out = layer(x @ w).sum()
+    # expect: TL104
+    out.backward(retain_graph=True)
+    return w.grad
+
+
+# Flagged (above, in check_backward_twice): the helper's tensors are made in each call; the
+# second backward is its last, and nothing backpropagates that graph again; the helper also
+# runs once outside the loop, which makes none of its values older than the iteration.
+def sweep_layers(layers, inputs):
+    check_backward_twice(layers[0], inputs[0])
+    opt = torch.optim.SGD([p for l in layers for p in l.parameters()], lr=0.1)
+    for layer, x in zip(layers, inputs):
+        opt.zero_grad()
+        check_backward_twice(layer, x)
+        opt.step()
