@@ -66,6 +66,8 @@ void tl_in__prov_entry(In *in, StFrame *f)
 		return;
 	uint8_t bit = (uint8_t)(1u << f->depth);
 	for (uint32_t i = 0; i < f->a.slots.size; i++) {
+		if (f->a.slots.items[i].gone)
+			continue;
 		TlVal *v = &f->a.slots.items[i].val;
 		v->prev &= (uint8_t)~bit; /* of an earlier loop at this depth */
 		if (tl_prov__history(&in->m->pool, v))
@@ -81,7 +83,7 @@ void tl_in__prov_back(In *in, const StFrame *f)
 	uint32_t loop = ts_node_start_byte(f->node);
 	for (uint32_t i = 0; i < in->st.slots.size; i++) {
 		TlSlot *s = &in->st.slots.items[i];
-		if (!(s->may & bit) || !tl_prov__history(&in->m->pool, &s->val))
+		if (s->gone || !(s->may & bit) || !tl_prov__history(&in->m->pool, &s->val))
 			continue;
 		bool detached = false;
 		for (uint32_t k = 0; k < in->dstores.size && !detached; k++)
