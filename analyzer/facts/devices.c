@@ -142,7 +142,7 @@ static bool tl_facts__tensor(const TlIndex *idx, TSNode e, int depth, int *budge
 	/* A graph tensor is a tensor, but this question does not ask the
 	 * model whether the value has history: known-tensor is asked of most
 	 * receivers of most files, and the model's interpretation for it cost
-	 * 5% of the run over PyTorch's own sources even on demand (farm-bench:
+	 * 5% of the run over PyTorch's own sources even on demand (paired whole-process runs:
 	 * 1.66x the parse floor with it, 1.58x without); no finding of the
 	 * corpus or of the ecosystem check needs it. */
 	const TlBinding *b = tl_index_resolve_node(idx, e);
