@@ -27,6 +27,7 @@
  * Owns: tl_facts__mode_summary, tl_facts__mode_summaries_release,
  * tl_facts_method_forward. */
 #include "facts/internal.h"
+#include "model/model.h"
 
 #define TL_MODE_NESTING 8
 
@@ -91,7 +92,16 @@ static bool tl_facts__forwards_self(const TlIndex *idx, int32_t f, const TlCall 
 		return true;
 	if (!c->receiver.id && tl_index_text_is(idx, c->callee, "self"))
 		return true; /* self(x) */
-	if (c->events & TL_EV_FORWARD) {
+	/* A module of the object's called: also one that only another module
+	 * tells a module (`self.embed = Embedding(...)`, a function of a third
+	 * module, in a module read for context, whose events were found
+	 * without looking at other modules). */
+	TSNode callee = tl_index_unparen(c->callee);
+	TSNode obj = !ts_node_is_null(callee) && ts_node_symbol(callee) == sy->attribute
+			     ? tl_index_unparen(tl_tree_field(callee, sy->f_object)) : (TSNode){ { 0 }, NULL, NULL };
+	bool self_attr = !ts_node_is_null(obj) && ts_node_symbol(obj) == sy->identifier &&
+			 tl_index_text_is(idx, obj, "self");
+	if ((c->events & TL_EV_FORWARD) || (self_attr && !(c->events & TL_EV_LOSS) && tl_facts_is_forward(idx, c))) {
 		char *name = tl_facts_mode_subject(idx, c->node);
 		bool yes = tl_facts__self_rooted(name);
 		tl_free(name);
@@ -126,6 +136,10 @@ static void tl_facts__mode_summary_fill(const TlIndex *idx, int32_t f, TlModeSum
 		uint32_t reach = inner->events | inner->callee_events |
 				 (inner->target >= 0 ? idx->funcs.items[inner->target].reach_events : 0) |
 				 (inner->arg_target >= 0 ? idx->funcs.items[inner->arg_target].reach_events : 0);
+		/* A method of another module's class outside the loops: what it
+		 * reaches, looked up now. */
+		if (!(reach & (TL_EV_EVAL | trains)))
+			reach |= tl_facts__callee_reach(idx, inner);
 		if ((reach & TL_EV_EVAL) && s->evals_ok) {
 			TlNames sub, deep;
 			tl_array_init(&sub);
@@ -222,11 +236,21 @@ bool tl_facts_method_forward(const TlIndex *idx, TSNode call)
 	}
 	if (!idx->imports || !tl_facts__eval_possible(idx))
 		return false;
+	/* The receiver's class as the model knows it (a model that a builder
+	 * of another module returns: `model = build_model()`), else as the
+	 * imports name it. */
+	TlVal v;
+	const TlIndex *where = NULL;
+	int32_t f = tl_model_value(idx, c->receiver, &v) ? tl_model_method_of(&v, c->method, &where) : -1;
 	tl_facts__ext_enter(idx);
 	TlExtDef d;
 	bool yes = false;
-	if (tl_facts__ext_callee(idx, c, &d) && d.func >= 0 && d.cls >= 0 &&
-	    !(d.idx->funcs.items[d.func].reach_events & trains)) {
+	if (f >= 0 && where && where->funcs.items[f].cls >= 0 &&
+	    !(where->funcs.items[f].reach_events & trains)) {
+		const TlModeSummary *s = tl_facts__mode_summary(where, f);
+		yes = s && s->forwards_self;
+	} else if (f < 0 && tl_facts__ext_callee(idx, c, &d) && d.func >= 0 && d.cls >= 0 &&
+		   !(d.idx->funcs.items[d.func].reach_events & trains)) {
 		const TlModeSummary *s = tl_facts__mode_summary(d.idx, d.func);
 		yes = s && s->forwards_self;
 	}

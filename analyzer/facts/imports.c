@@ -353,6 +353,32 @@ static bool tl_facts__factory_class(const TlIndex *mod, int32_t f, TlExtDef *out
 	return true;
 }
 
+/* The class of the object every call site of parameter `b`'s function
+ * in its module passes for it (one site at least, the function not
+ * escaping): `train(opt, loader, model)` called with `model = VSE(opt)`. */
+static bool tl_facts__param_instance(const TlIndex *idx, const TlBinding *b, TlExtDef *out, int nest)
+{
+	if (b->func < 0 || nest > TL_EXT_DEPTH)
+		return false;
+	const TlFunc *f = &idx->funcs.items[b->func];
+	int32_t k = tl_facts__param_index(idx, f, b->name, strlen(b->name));
+	if (k < 0 || f->escapes || !f->call_sites.size || f->call_sites.size > 4)
+		return false;
+	bool any = false;
+	for (uint32_t i = 0; i < f->call_sites.size; i++) {
+		const TlCall *c = &idx->calls.items[f->call_sites.items[i]];
+		TSNode arg = c->func == b->func ? (TSNode){ 0 } : tl_facts__param_arg(idx, f, k, c);
+		TlExtDef one;
+		/* nest + 2: at most 4 parameters deep, 4 sites each */
+		if (ts_node_is_null(arg) || !tl_facts__ext_instance_in(idx, arg, &one, nest + 2) ||
+		    one.func >= 0 || (any && (one.idx != out->idx || one.cls != out->cls)))
+			return false;
+		*out = one;
+		any = true;
+	}
+	return any;
+}
+
 /* The class whose instance `expr` holds when that class is known
  * (`net = Net(cfg).to(device)`, `self.trainer = trainer.Trainer()`,
  * `model = create_model(opt)` with a factory that builds one class): a
@@ -412,10 +438,10 @@ static bool tl_facts__ext_instance_in(const TlIndex *idx, TSNode expr, TlExtDef 
 			expr = b->kind == TL_BIND_ASSIGN ? tl_facts__held(idx, b) : (TSNode){ 0 };
 			continue;
 		}
+		if (b->kind == TL_BIND_PARAM && ts_node_is_null(b->value))
+			return tl_facts__param_instance(idx, b, out, nest);
 		if (b->kind == TL_BIND_PARAM) {
 			/* An annotated parameter (`trainer: Trainer`). */
-			if (ts_node_is_null(b->value))
-				return false;
 			const TlBinding *cb = tl_index_resolve_node(idx, b->value);
 			if (cb && cb->kind == TL_BIND_CLASS) {
 				*out = (TlExtDef){ idx, -1, cb->ref };
@@ -463,6 +489,19 @@ static bool tl_facts__ext_callee_in(const TlIndex *idx, const TlCall *c, TlExtDe
 		return false;
 	}
 	return tl_facts__ext_method(cls.idx, cls.cls, c->method, mlen, out, 0) && out->idx != idx;
+}
+
+uint32_t tl_facts__callee_reach(const TlIndex *idx, const TlCall *c)
+{
+	if (c->callee_events || c->target >= 0 || !c->receiver.id || !c->method || !idx->imports)
+		return c->callee_events;
+	TlExtDef d;
+	uint32_t ev = 0;
+	tl_facts__ext_enter(idx);
+	if (tl_facts__ext_callee_in(idx, c, &d) && d.func >= 0)
+		ev = d.idx->funcs.items[d.func].reach_events;
+	tl_facts__ext_leave(idx);
+	return ev;
 }
 
 bool tl_facts__ext_callee(const TlIndex *idx, const TlCall *c, TlExtDef *out)
@@ -518,6 +557,20 @@ void tl_facts__ext_overrides(const TlIndex *idx, const TlCall *c, TlIntArray *ou
 	tl_facts__ext_leave(idx);
 }
 
+/* What the methods of other modules that function `d` calls on objects
+ * of known classes do (`model.val_start()` in an evaluation helper whose
+ * `model` its module builds as a `VSE`), where its module found no
+ * events for them (they run outside its loops): one level, their own
+ * reach. Its enter() held. */
+static uint32_t tl_facts__ext_body_events(const TlExtDef *d)
+{
+	uint32_t ev = 0;
+	const TlIntArray *calls = tl_index_scope_calls(d->idx, d->func);
+	for (uint32_t i = 0; calls && i < calls->size; i++)
+		ev |= tl_facts__callee_reach(d->idx, &d->idx->calls.items[calls->items[i]]);
+	return ev;
+}
+
 void tl_facts__ext_call_events(TlIndex *idx, TlCall *c, TlIntArray *overrides)
 {
 	if (!idx->imports || c->target >= 0)
@@ -526,7 +579,7 @@ void tl_facts__ext_call_events(TlIndex *idx, TlCall *c, TlIntArray *overrides)
 	TlExtDef d;
 	if (tl_facts__ext_callee_in(idx, c, &d)) {
 		const TlFunc *f = &d.idx->funcs.items[d.func];
-		c->callee_events = f->reach_events;
+		c->callee_events = f->reach_events | tl_facts__ext_body_events(&d);
 		c->callee_flat = f->flat_events;
 		c->callee_steps = f->runs_step_loop;
 		tl_facts__overrides_in(idx, c, &d, overrides);

@@ -278,6 +278,11 @@ bool tl_facts__unwraps(const TlCall *c);
  * of a local class (tl_facts__ext_overrides; the caller adds their events
  * once the file's own reach is known). */
 void tl_facts__ext_call_events(TlIndex *idx, TlCall *c, TlIntArray *overrides);
+/* What a method of another module that call `c` runs on an object of a
+ * known class reaches (its reach_events): c->callee_events when the build
+ * found them, else looked up now (a call outside the loops, whose events
+ * the build did not look for in other modules). */
+uint32_t tl_facts__callee_reach(const TlIndex *idx, const TlCall *c);
 /* The local overrides that the inherited method of another module call `c`
  * runs on an object of a local derived class, as `self.m(...)` there:
  * function indices appended to `out`. */

@@ -466,6 +466,26 @@ char *tl_facts_mode_subject(const TlIndex *idx, TSNode call)
 	return c ? tl_facts__forward_subject(idx, c) : NULL;
 }
 
+/* True when `node` is in the body of a lambda handed to a call
+ * (`probe(lambda x: model.encode(x))`): it runs when that call runs it,
+ * in the grad mode there, which this scope does not tell. */
+static bool tl_facts__in_handed_lambda(const TlIndex *idx, TSNode node)
+{
+	const TlSyms *sy = tl_syms();
+	for (TSNode n = tl_index_parent(idx, node); !ts_node_is_null(n); n = tl_index_parent(idx, n)) {
+		TSSymbol s = ts_node_symbol(n);
+		if (s == sy->function_definition || s == sy->class_definition || s == sy->module)
+			return false;
+		if (s != sy->lambda)
+			continue;
+		TSNode p = tl_index_parent(idx, n);
+		if (!ts_node_is_null(p) && ts_node_symbol(p) == sy->keyword_argument)
+			p = tl_index_parent(idx, p);
+		return !ts_node_is_null(p) && ts_node_symbol(p) == sy->argument_list;
+	}
+	return false;
+}
+
 bool tl_facts_eval_call_with_grad(const TlIndex *idx, TSNode call)
 {
 	const TlCall *c = tl_index_call_at(idx, tl_index_unparen(call));
@@ -478,6 +498,7 @@ bool tl_facts_eval_call_with_grad(const TlIndex *idx, TSNode call)
 		char *subject = tl_facts__mode_name(idx, c->receiver);
 		bool yes = subject && tl_facts_mode_at(idx, c->node, subject) == TL_MODE_EVAL &&
 			   tl_facts_grad_state(idx, c->node) != TL_GRAD_OFF &&
+			   !tl_facts__in_handed_lambda(idx, c->node) &&
 			   !tl_facts_reaches_backward(idx, c->node);
 		tl_free(subject);
 		return yes;
@@ -681,6 +702,8 @@ static bool tl_facts__body_receivers(const TlIndex *idx, int32_t f, const TlCall
 				 (inner->target >= 0 ? idx->funcs.items[inner->target].reach_events : 0) |
 				 (inner->arg_target >= 0 ? idx->funcs.items[inner->arg_target].reach_events : 0);
 		if (!(reach & events))
+			reach |= tl_facts__callee_reach(idx, inner);
+		if (!(reach & events))
 			continue;
 		/* Code the call does not run (`if mode == "eval":` at
 		 * `set_mode(model, "train")`). */
@@ -723,7 +746,7 @@ bool tl_facts__event_receivers(const TlIndex *idx, const TlCall *c, uint32_t eve
 		ok = tl_facts__body_receivers(idx, f, c, t == 0 ? TL_BODY_CALLEE : TL_BODY_CLOSURE, events,
 					      out, depth, budget) && ok;
 	}
-	if (c->callee_events & events)
+	if (tl_facts__callee_reach(idx, c) & events)
 		ok = tl_facts__ext_event_receivers(idx, c, events, out, depth, budget) && ok;
 	return ok;
 }
@@ -736,7 +759,7 @@ bool tl_facts__event_receivers(const TlIndex *idx, const TlCall *c, uint32_t eve
 static bool tl_facts__ext_event_receivers(const TlIndex *idx, const TlCall *c, uint32_t events,
 					  TlNames *out, int depth, uint32_t *budget)
 {
-	if (!(c->callee_events & events))
+	if (!(tl_facts__callee_reach(idx, c) & events))
 		return true;
 	if (depth > TL_FACTS_DEPTH || !*budget)
 		return false;

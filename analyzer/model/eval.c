@@ -810,6 +810,8 @@ static TlVal tl_in__call(In *in, TSNode n, const TlVal *vals, uint32_t nv, const
 			fv.mod = in->idx;
 			known = tl_in__call_function(in, &fv, args, npos, 0, &r);
 		}
+		if (!known && c->method && !c->qname && tl_in__is(c->method, "getattr"))
+			known = tl_in__getattr_module(in, n, &r);
 		if (!known && c->method && !c->qname) {
 			const char *b = c->method;
 			if (tl_in__is(b, "filter") && npos >= 2) {

@@ -583,7 +583,10 @@ static void tl_in__enter(In *in, const TlFunc *fn)
 				v.loss = ctx.loss;
 				v.made |= ctx.made;
 			} else {
-				tl_model__seed_param(in->m, b, &v);
+				/* its callers' class, through callers of callers;
+				 * else a seed (its annotation, its name) */
+				if (!tl_model__entry(in->m, in->func, i, &v))
+					tl_model__seed_param(in->m, b, &v);
 			}
 		}
 		tl_state_set(&in->st, &p, &v);

@@ -110,6 +110,9 @@ void tl_in__made_op(In *in, TSNode n, TlVal *r);
 /* Marks `v` (and a tuple's positions) as made in another function: a
  * summary's return applied at a call. */
 void tl_in__made_output(TlValPool *p, TlVal *v);
+/* dynamic.c: the value of `getattr(module, name)` (call node `call`) for
+ * a module of the project that defines one thing a call can run. */
+bool tl_in__getattr_module(In *in, TSNode call, TlVal *out);
 
 /* Appends the named children of `parent` (comments left out) to in->kids;
  * returns how many. */

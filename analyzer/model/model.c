@@ -51,6 +51,7 @@ static void tl_model__release(TlModel *m)
 	tl_array_release(&m->requested);
 	tl_free(m->comp_of);
 	tl_free(m->comp_done);
+	tl_free(m->from_module);
 	tl_free(m);
 }
 
@@ -978,6 +979,8 @@ static void tl_model__run(TlModel *m, const uint8_t *want, bool module_code)
 		if (!m->changed || !pass_pending)
 			break;
 	}
+	if (module_code)
+		tl_model__topdown(m);
 	tl_model__nesting--;
 }
 
@@ -1179,6 +1182,14 @@ bool tl_model_returns(const TlIndex *idx, int32_t func, TlVal *out)
 		return false;
 	*out = m->funcs.items[func].ret;
 	return true;
+}
+
+int32_t tl_model_method_of(const TlVal *v, const char *name, const TlIndex **where)
+{
+	*where = NULL;
+	if (!name || (v->kind != TL_VK_MODULE && v->kind != TL_VK_OBJECT) || v->ref < 0 || !v->mod)
+		return -1;
+	return tl_model__method((const TlIndex *)v->mod, v->ref, name, where);
 }
 
 void tl_model_stats(const TlModel *m, TlModelStats *out)

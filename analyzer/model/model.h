@@ -64,6 +64,12 @@ const TlValPool *tl_model_pool(const TlModel *m);
  * it has none (no such function, or its module's model was cut). */
 bool tl_model_returns(const TlIndex *idx, int32_t func, TlVal *out);
 
+/* The method `name` that calling it on a value of class `v` runs (a module
+ * or an object of a class of the project: `v.ref` of `v.mod`, its bases
+ * in the project included): its function index, its module in *where; -1
+ * when `v` has no known class or the class no such method. */
+int32_t tl_model_method_of(const TlVal *v, const char *name, const TlIndex **where);
+
 /* What backward call `c` consumes: `loss` of `loss.backward()`,
  * `scaler.scale(loss).backward()`, `accelerator.backward(loss)`,
  * `torch.autograd.backward(loss)`; null for a call that is no backward. */

@@ -122,6 +122,10 @@ struct TlModel {
 	bool module_done;        /* the module's own code interpreted */
 	bool running;            /* an interpretation is under way */
 	TlIntArray requested;    /* functions whose summary was read before they ran */
+	/* entry.c: the components the module's own code reaches (NULL until
+	 * the first top-down sweep), and whether one is under way. */
+	uint8_t *from_module;
+	bool topdown;
 	/* Grammar symbols tl_syms() does not name, looked up once per model:
 	 * try_statement, finally_clause, match_statement, case_clause, slice,
 	 * concatenated_string. */
@@ -218,6 +222,16 @@ bool tl_model__ctx_param(const TlModel *m, int32_t func, uint32_t i, TlVal *out)
  * knows (callers, their callers, ...), each once, into `out`: what a
  * question about `func` interprets for its entry contexts. */
 void tl_model__ctx_callers(const TlModel *m, int32_t func, TlIntArray *out);
+/* entry.c. During the top-down sweep: the class parameter `i` of
+ * function `func` holds when every call site in the module passes an
+ * object of that class (its kind, ref and mod set in *out): entry
+ * contexts (context.c) settle one caller deep in the passes; the sweep,
+ * callers first, carries them down a chain of helpers. */
+bool tl_model__entry(TlModel *m, int32_t func, uint32_t i, TlVal *out);
+/* After the module's code and what it reaches ran: each of those
+ * functions with a parameter so refined, interpreted again, callers
+ * first. */
+void tl_model__topdown(TlModel *m);
 /* Records the value of the expression spanning [start, end). */
 void tl_model__record(TlModel *m, uint32_t start, uint32_t end, const TlVal *v);
 

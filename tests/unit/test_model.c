@@ -323,6 +323,86 @@ static void test_backward_refines(void **state)
 	tl_fixture_free(fx);
 }
 
+static void test_entry_classes(void **state)
+{
+	(void)state;
+	TlFixture *fx = tl_fixture_new(
+		"import torch\n"
+		"import torch.nn as nn\n"
+		"class Net(nn.Module):\n"
+		"    def forward(self, x):\n"
+		"        return x\n"
+		"class Other(nn.Module):\n"
+		"    def forward(self, x):\n"
+		"        return x\n"
+		"def inner(model, x):\n"
+		"    return model.forward(x)\n"
+		"def outer(model, x):\n"
+		"    return inner(model, x)\n"
+		"def mixed(model, x):\n"
+		"    return model.forward(x)\n"
+		"def kept(fn, x):\n"
+		"    return fn\n"
+		"def main(x, device):\n"
+		"    net = Net().to(device)\n"
+		"    outer(net, x)\n"
+		"    mixed(net, x)\n"
+		"    mixed(Other(), x)\n"
+		"    cb = kept\n"
+		"    kept(net, x)\n"
+		"main(None, None)\n");
+	/* nn.Module.to hands the module back */
+	TlVal net = value_after(fx, "net = ", "Net().to(device)");
+	assert_int_equal(net.kind, TL_VK_MODULE);
+	assert_true(net.ref >= 0);
+	/* every caller passes a Net, through outer() into inner() */
+	TlVal in = value_after(fx, "return model.forward(x)\ndef outer", "model");
+	assert_int_equal(in.kind, TL_VK_MODULE);
+	assert_int_equal(in.ref, net.ref);
+	const TlIndex *where = NULL;
+	assert_true(tl_model_method_of(&in, "forward", &where) >= 0);
+	assert_ptr_equal(where, &fx->idx);
+	/* the graph still follows what each caller passes */
+	assert_int_equal(in.pgraph, 1);
+	/* callers that disagree (two classes: a module of no one class), and
+	 * a function that escapes: no class */
+	TlVal mx = value_after(fx, "return model.forward(x)\ndef kept", "model");
+	assert_int_equal(tl_model_method_of(&mx, "forward", &where), -1);
+	TlVal fn = value_after(fx, "return fn", "fn");
+	assert_int_not_equal(fn.kind, TL_VK_MODULE);
+	tl_fixture_free(fx);
+}
+
+static void test_method_of(void **state)
+{
+	(void)state;
+	TlFixture *fx = tl_fixture_new(
+		"import torch.nn as nn\n"
+		"class Base(nn.Module):\n"
+		"    def generate(self, x):\n"
+		"        return self.forward(x)\n"
+		"class Net(Base):\n"
+		"    def forward(self, x):\n"
+		"        return x\n"
+		"def main(x, device, other):\n"
+		"    net = Net().to(device)\n"
+		"    a = net.generate(x)\n"
+		"    b = other.generate(x)\n");
+	/* the method a call on a value of a known class runs, inherited too */
+	TlVal net = value_after(fx, "a = ", "net");
+	const TlIndex *where = NULL;
+	int32_t f = tl_model_method_of(&net, "generate", &where);
+	assert_true(f >= 0);
+	assert_ptr_equal(where, &fx->idx);
+	assert_string_equal(fx->idx.funcs.items[f].name, "generate");
+	assert_int_equal(tl_model_method_of(&net, "missing", &where), -1);
+	/* a value of no known class runs nothing known */
+	TlVal other = value_after(fx, "b = ", "other");
+	assert_int_equal(tl_model_method_of(&other, "generate", &where), -1);
+	assert_null(where);
+	tl_fixture_free(fx);
+}
+
 static void test_no_torch_no_refinement(void **state)
 {
 	(void)state;
@@ -495,6 +575,8 @@ int main(void)
 		cmocka_unit_test(test_summaries),
 		cmocka_unit_test(test_backward_refines),
 		cmocka_unit_test(test_no_torch_no_refinement),
+		cmocka_unit_test(test_method_of),
+		cmocka_unit_test(test_entry_classes),
 		cmocka_unit_test(test_wrappers_and_entry_contexts),
 		cmocka_unit_test(test_kind_seeds),
 	};

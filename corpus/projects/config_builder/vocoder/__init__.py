@@ -1,0 +1,1 @@
+from vocoder.net import Vocoder
