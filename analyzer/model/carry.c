@@ -70,12 +70,27 @@ void tl_in__carry_head(In *in, const StFrame *f)
 	if (f->depth >= 8)
 		return;
 	tl_state_clear_stores(&in->st, (uint8_t)(1u << f->depth));
-	/* a new round: its own detaching stores only */
-	uint32_t loop = ts_node_start_byte(f->node), w = 0;
-	for (uint32_t i = 0; i < in->dstores.size; i++)
-		if (in->dstores.items[i].loop != loop)
-			in->dstores.items[w++] = in->dstores.items[i];
-	in->dstores.size = w;
+	/* a new round: its own detaching stores only (the records of the
+	 * rounds before are stale) */
+	in->loop_round[f->depth] = ++in->rounds;
+}
+
+/* The record of a store into `p` in the current round of the loop at
+ * `loop` (depth d), or NULL. A chain is newest first, so the current
+ * round's records come before any stale one. */
+static TlCarryRead *tl_carry__dstore(In *in, uint32_t loop, uint32_t d, const TlPath *p, int32_t *head)
+{
+	*head = -1;
+	if (!tl_scopemap_get(&in->dstores_at, loop, tl_carry__key(p), head))
+		return NULL;
+	for (int32_t i = *head; i >= 0; i = in->dstores.items[i].next) {
+		TlCarryRead *r = &in->dstores.items[i];
+		if (r->round != in->loop_round[d])
+			break;
+		if (tl_path_equal(&r->path, p))
+			return r;
+	}
+	return NULL;
 }
 
 /* True when `v` (of pool `p`) has no history: its graph, or a container's
@@ -104,14 +119,13 @@ static void tl_carry__mark(In *in, const TlPath *p, uint8_t how)
 	uint32_t n = in->loops < 8 ? in->loops : 8;
 	for (uint32_t d = 0; d < n; d++) {
 		uint32_t loop = ts_node_start_byte(in->frames.items[in->loop_frames[d]].node);
-		TlCarryRead *seen = NULL;
-		for (uint32_t i = 0; i < in->dstores.size && !seen; i++)
-			if (in->dstores.items[i].loop == loop && tl_path_equal(&in->dstores.items[i].path, p))
-				seen = &in->dstores.items[i];
+		int32_t head;
+		TlCarryRead *seen = tl_carry__dstore(in, loop, d, p, &head);
 		if (seen) {
 			seen->how |= how;
 		} else {
-			TlCarryRead r = { loop, (uint8_t)d, how, *p };
+			TlCarryRead r = { loop, (uint8_t)d, how, *p, head, in->loop_round[d] };
+			tl_scopemap_put(&in->dstores_at, loop, tl_carry__key(p), (int32_t)in->dstores.size);
 			tl_array_push(&in->dstores, r);
 		}
 	}
@@ -221,7 +235,12 @@ void tl_in__carry_read(In *in, const TlPath *path, const TlSlot *slot)
 		} else {
 			tl_scopemap_put(&in->exposed_seen, loop, key, (int32_t)in->exposed.size);
 		}
-		TlCarryRead r = { loop, (uint8_t)d, 0, *path };
+		/* (loop, 0): the loop's newest record */
+		int32_t head = -1;
+		if (!tl_scopemap_get(&in->exposed_seen, loop, 0, &head))
+			head = -1;
+		tl_scopemap_put(&in->exposed_seen, loop, 0, (int32_t)in->exposed.size);
+		TlCarryRead r = { loop, (uint8_t)d, 0, *path, head, 0 };
 		tl_array_push(&in->exposed, r);
 	}
 }
@@ -255,10 +274,15 @@ void tl_in__carry_back(In *in, const StFrame *f)
 	uint32_t loop = ts_node_start_byte(f->node);
 	uint8_t bit = (uint8_t)(1u << f->depth);
 	tl_scopemap_put(&m->carried, loop, 0, -1); /* its iteration ran */
-	for (uint32_t i = 0; i < in->exposed.size; i++) {
-		const TlCarryRead *r = &in->exposed.items[i];
-		if (r->loop != loop)
-			continue;
+	/* The loop's records, oldest first. */
+	TlIntArray mine;
+	tl_array_init(&mine);
+	int32_t head;
+	if (tl_scopemap_get(&in->exposed_seen, loop, 0, &head))
+		for (int32_t i = head; i >= 0; i = in->exposed.items[i].next)
+			tl_array_push(&mine, i);
+	for (uint32_t j = mine.size; j-- > 0;) {
+		const TlCarryRead *r = &in->exposed.items[mine.items[j]];
 		const TlSlot *s = in->st.dead ? NULL : tl_state_slot(&in->st, &r->path);
 		int32_t val = -1;
 		if (s && (s->may & bit)) {
@@ -273,12 +297,11 @@ void tl_in__carry_back(In *in, const StFrame *f)
 			else
 				val = tl_val_pool_add(&m->pool, s->val);
 		}
-		uint8_t how = 0;
-		for (uint32_t k = 0; k < in->dstores.size; k++)
-			if (in->dstores.items[k].loop == loop && tl_path_equal(&in->dstores.items[k].path, &r->path))
-				how |= in->dstores.items[k].how;
-		tl_carry__record(m, loop, &r->path, val, how);
+		int32_t first;
+		const TlCarryRead *st = tl_carry__dstore(in, loop, f->depth, &r->path, &first);
+		tl_carry__record(m, loop, &r->path, val, st ? st->how : 0);
 	}
+	tl_array_release(&mine);
 }
 
 void tl_in__carry_release(In *in)
@@ -286,6 +309,7 @@ void tl_in__carry_release(In *in)
 	tl_array_release(&in->exposed);
 	tl_scopemap_release(&in->exposed_seen);
 	tl_array_release(&in->dstores);
+	tl_scopemap_release(&in->dstores_at);
 	tl_array_release(&in->stmt_reads);
 }
 

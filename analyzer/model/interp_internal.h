@@ -29,6 +29,11 @@ typedef struct TlCarryRead {
 	uint8_t depth;
 	uint8_t how;   /* a store's marks: TL_MCARRY_DETACHED, TL_MCARRY_RESET */
 	TlPath path;
+	/* carry.c: the next record of the same loop (exposed) or the same
+	 * loop and path key (dstores), newest first, or -1; the round of the
+	 * loop a store was made in (dstores). */
+	int32_t next;
+	uint32_t round;
 } TlCarryRead;
 
 typedef struct EvFrame {
@@ -67,12 +72,15 @@ typedef struct In {
 	uint32_t loops;
 	int32_t loop_frames[8];
 	TlArray(TlCarryRead) exposed;
-	TlScopeMap exposed_seen;
+	TlScopeMap exposed_seen; /* (loop, path key) -> a record; (loop, 0) -> the loop's newest, chained by next */
 	/* ... the paths a store gives a value without history in the current
 	 * round of each loop (loop's start byte, path); the parameters' names
 	 * and those so stored into anywhere in the function (bit i); the
 	 * function the call being evaluated ran (its summary), if any. */
 	TlArray(TlCarryRead) dstores;
+	TlScopeMap dstores_at;  /* (loop's start byte, path key) -> its newest store record */
+	uint32_t rounds;        /* rounds begun in the function, of any loop */
+	uint32_t loop_round[8]; /* the round the loop at each depth is in (dstores of others are stale) */
 	TlArray(TlPath) stmt_reads; /* the paths the statement being run reads, in a loop */
 	int32_t param_roots[16];
 	uint32_t nparams;
