@@ -582,6 +582,11 @@ static void tl_in__enter(In *in, const TlFunc *fn)
 				v.act = ctx.act;
 				v.loss = ctx.loss;
 				v.made |= ctx.made;
+				/* A context of no class (a call site's seed, joined
+				 * with what it passes later): its callers' class, when
+				 * they now agree on one. */
+				if (v.ref < 0)
+					(void)tl_model__entry(in->m, in->func, i, &v);
 			} else {
 				/* its callers' class, through callers of callers;
 				 * else a seed (its annotation, its name) */
