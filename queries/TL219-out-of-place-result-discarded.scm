@@ -26,9 +26,9 @@
     "sign" "round" "floor" "ceil" "trunc" "nan_to_num" "tril" "triu"
     "unsqueeze" "squeeze" "transpose" "t" "permute" "view" "view_as" "reshape"
     "reshape_as" "expand" "expand_as" "flatten" "contiguous" "flip" "roll" "detach")
-  (#known-tensor? @_tensor)
   (#not-in-test-code? @finding)
-  (#not-displayed? @finding))
+  (#not-displayed? @finding)
+  (#known-tensor? @_tensor))
 ((expression_statement
   (call
     arguments: (argument_list

@@ -6,6 +6,7 @@
  * argument is passed or off), tl_facts_is_device, tl_facts_moves_to_device. */
 #include "model/apitable.h"
 #include "facts/internal.h"
+#include "model/model.h"
 
 /* ---- APIs, keywords, devices ------------------------------------------------------ */
 
@@ -268,103 +269,11 @@ const char *tl_facts__string_body(const TlIndex *idx, TSNode n, uint32_t *len)
 	return t + k + q;
 }
 
-static bool tl_facts__device_name(const char *dotted)
-{
-	static const char *const names[] = {
-		"dev", "gpu", "gpu_id", "gpu_ids", "rank", "local_rank", "cuda", "device_id",
-	};
-	char low[128];
-	tl_facts__lower(tl_facts__last(dotted), low, sizeof low);
-	return strstr(low, "device") != NULL || IN(low, names);
-}
-
-bool tl_facts__device(const TlIndex *idx, TSNode e, int depth)
-{
-	static const char *const accelerators[] = { "cuda", "mps", "xpu", "npu", "hpu", "xla" };
-	const TlSyms *sy = tl_syms();
-	e = tl_index_unparen(e);
-	if (ts_node_is_null(e) || depth > TL_FACTS_DEPTH)
-		return false;
-	TSSymbol s = ts_node_symbol(e);
-	if (s == sy->integer)
-		return true; /* .cuda(0), .to(1) */
-	if (s == sy->string) {
-		uint32_t len;
-		const char *body = tl_facts__string_body(idx, e, &len);
-		for (size_t i = 0; body && i < sizeof accelerators / sizeof *accelerators; i++) {
-			size_t al = strlen(accelerators[i]);
-			if (len >= al && memcmp(body, accelerators[i], al) == 0 &&
-			    (len == al || body[al] == ':'))
-				return true;
-		}
-		return false;
-	}
-	if (s == sy->conditional_expression) {
-		/* "cuda" if use_cuda else "cpu": the device when there is one. */
-		uint32_t count = ts_node_named_child_count(e);
-		return (count > 0 && tl_facts__device(idx, ts_node_named_child(e, 0), depth + 1)) ||
-		       (count > 2 && tl_facts__device(idx, ts_node_named_child(e, 2), depth + 1));
-	}
-	if (s == sy->call) {
-		const TlCall *c = tl_index_call_at(idx, e);
-		if (!c)
-			return false;
-		if (c->qname && strcmp(c->qname, "torch.device") == 0) {
-			TSNode a = tl_facts__arg(e, 0);
-			if (ts_node_is_null(a))
-				a = tl_facts__kwarg(idx, e, "type");
-			if (ts_node_is_null(a))
-				return false;
-			TSSymbol as = ts_node_symbol(tl_index_unparen(a));
-			/* torch.device(kind) with a computed kind may well be a GPU. */
-			return (as != sy->string && as != sy->conditional_expression) ||
-			       tl_facts__device(idx, a, depth + 1);
-		}
-		/* local_rank = int(os.environ["LOCAL_RANK"]): a device index */
-		if (!c->receiver.id && c->method && strcmp(c->method, "int") == 0 && !c->qname)
-			return true;
-		return c->qname && (strcmp(c->qname, "torch.cuda.current_device") == 0 ||
-				    strcmp(c->qname, "torch.cuda.device") == 0 ||
-				    strcmp(c->qname, "torch.accelerator.current_accelerator") == 0);
-	}
-	if (s != sy->identifier && s != sy->attribute)
-		return false;
-	if (s == sy->attribute &&
-	    tl_index_text_is(idx, tl_tree_field(e, sy->f_attribute), "device"))
-		return true; /* x.device, accelerator.device, self.device */
-	const TlBinding *b = tl_index_resolve_node(idx, e);
-	TSNode v = tl_facts__bound_value(b);
-	if (!ts_node_is_null(v) && b->elem < 0) {
-		/* `device = accelerator() if ... else torch.device("cpu")` in two
-		 * branches: a device when any binding of the scope is one. */
-		const TlIntArray *all = b->class_body || b->cls >= 0
-						? NULL : tl_index_bindings_of(idx, b->func, b->name);
-		for (uint32_t i = 0; all && i < all->size; i++) {
-			const TlBinding *o = &idx->bindings.items[all->items[i]];
-			TSNode ov = tl_facts__bound_value(o);
-			if (o != b && !ts_node_is_null(ov) && o->elem < 0 &&
-			    !tl_facts__contains(ov, e) && tl_facts__device(idx, ov, depth + 1))
-				return true;
-		}
-		if (tl_facts__device(idx, v, depth + 1))
-			return true;
-		/* A literal or torch.device(...) decides; other values (rank =
-		 * dist.get_rank()) leave it to the name. */
-		TSSymbol vs = ts_node_symbol(v);
-		if (vs == sy->string || vs == sy->conditional_expression ||
-		    (vs == sy->call && tl_index_call_at(idx, v) && tl_index_call_at(idx, v)->qname &&
-		     strcmp(tl_index_call_at(idx, v)->qname, "torch.device") == 0))
-			return false;
-	}
-	char *name = tl_facts__dotted(idx, e);
-	bool yes = name && tl_facts__device_name(name);
-	tl_free(name);
-	return yes;
-}
-
+/* A device, as written (model/model.h: the model's `.to(e)` reads the
+ * same). */
 bool tl_facts_is_device(const TlIndex *idx, TSNode expr)
 {
-	return tl_facts__device(idx, expr, 0);
+	return tl_model_names_device(idx, expr);
 }
 
 bool tl_facts_moves_to_device(const TlIndex *idx, TSNode call)
@@ -378,8 +287,8 @@ bool tl_facts_moves_to_device(const TlIndex *idx, TSNode call)
 	if (strcmp(c->method, "to") != 0)
 		return false;
 	TSNode a = tl_facts__arg(call, 0);
-	if (!ts_node_is_null(a) && tl_facts__device(idx, a, 0))
+	if (!ts_node_is_null(a) && tl_model_names_device(idx, a))
 		return true;
 	TSNode d = tl_facts__kwarg(idx, call, "device");
-	return !ts_node_is_null(d) && tl_facts__device(idx, d, 0);
+	return !ts_node_is_null(d) && tl_model_names_device(idx, d);
 }

@@ -6,6 +6,7 @@
  * tl_facts_transfer_varies. */
 #include "facts/internal.h"
 #include "model/apitable.h"
+#include "model/model.h"
 
 typedef TlArray(char *) TlHostNames;
 
@@ -160,13 +161,12 @@ static bool tl_facts__tensor(const TlIndex *idx, TSNode e, int depth, int *budge
 	return !ts_node_is_null(v) && tl_facts__tensor(idx, v, depth + 1, budget);
 }
 
-bool tl_facts_is_tensor(const TlIndex *idx, TSNode expr)
+static bool tl_facts__walk_host_factory(const TlIndex *idx, TSNode expr);
+
+/* The walk's answer, run beside the model's when TORCHLINT_CHECK_MODEL is set. */
+static bool tl_facts__walk_tensor(const TlIndex *idx, TSNode expr)
 {
 	const TlSyms *sy = tl_syms();
-	expr = tl_index_unparen(expr);
-	/* A module is never a tensor, whatever its name or binding suggests. */
-	if (ts_node_is_null(expr) || tl_facts__module_expr(idx, expr, 0))
-		return false;
 	/* Nor a whole batch (`for batch in loader`): it may be a dict or a
 	 * BatchEncoding, whose .to() works in place. Its elements are tensors. */
 	if (ts_node_symbol(expr) == sy->identifier) {
@@ -176,6 +176,116 @@ bool tl_facts_is_tensor(const TlIndex *idx, TSNode expr)
 	}
 	int budget = TL_FACTS_BUDGET;
 	return tl_facts__tensor(idx, expr, 0, &budget) || tl_facts__tensor_batch(idx, expr, 0);
+}
+
+/* Known tensor, the model's answer (model/model.h): the value is a tensor
+ * on every path; or it is what a parameter of its function holds (`x`,
+ * `x.float()`, `x * 2` of parameter `x`) and every call site passes a
+ * known tensor for that parameter. */
+static bool tl_facts__model_tensor(const TlIndex *idx, TSNode e, int depth, int *budget)
+{
+	TlVal v;
+	if (--*budget < 0 || !tl_model_value(idx, e, &v))
+		return false;
+	if (v.kind == TL_VK_TENSOR || v.kind == TL_VK_PARAMETER)
+		return true;
+	if (v.kind != TL_VK_TOP || !(v.made & TL_VM_PARAMS) || v.made == TL_VM_TOP || !v.pgraph ||
+	    (v.pgraph & (v.pgraph - 1)))
+		return false;
+	int32_t f = tl_index_func_of(idx, e);
+	uint32_t i = 0;
+	while (!(v.pgraph & (1u << i)))
+		i++;
+	if (f < 0 || i >= idx->funcs.items[f].params.size)
+		return false;
+	const TlBinding *b = &idx->bindings.items[idx->funcs.items[f].params.items[i]];
+	return tl_facts__param_all(idx, b, tl_facts__model_tensor, depth, budget);
+}
+
+/* True for a value of a Python container constructor or literal: `set()`,
+ * `{}`, `[]`, a comprehension, `defaultdict(list)`. */
+static bool tl_facts__plain_container(const TlIndex *idx, TSNode v)
+{
+	static const char *const makers[] = {
+		"set", "dict", "list", "tuple", "frozenset", "collections.defaultdict",
+		"collections.OrderedDict", "collections.Counter", "collections.deque",
+	};
+	const TlSyms *sy = tl_syms();
+	v = tl_index_unparen(v);
+	if (ts_node_is_null(v))
+		return false;
+	TSSymbol s = ts_node_symbol(v);
+	if (s == sy->set || s == sy->dictionary || s == sy->list || s == sy->list_comprehension ||
+	    s == sy->set_comprehension || s == sy->dictionary_comprehension || s == sy->string)
+		return true;
+	const TlCall *c = s == sy->call ? tl_index_call_at(idx, v) : NULL;
+	const char *name = !c ? NULL : c->qname ? c->qname : !c->receiver.id ? c->method : NULL;
+	return name && IN(name, makers) && (c->qname || !tl_index_resolve_node(idx, c->callee));
+}
+
+/* Decided without the model, which a file that asks nothing else of it
+ * would build for this question alone (most receivers asked about are no
+ * tensors: `seen.add(x)`, `torch.onnx....`): a name of an imported module
+ * or of what it holds, a local name or an attribute of `self` every
+ * binding of which makes a Python container. */
+static bool tl_facts__plainly_no_tensor(const TlIndex *idx, TSNode e)
+{
+	const TlSyms *sy = tl_syms();
+	TSNode root = e;
+	while (ts_node_symbol(root) == sy->attribute)
+		root = tl_index_unparen(tl_tree_field(root, sy->f_object));
+	if (ts_node_is_null(root) || ts_node_symbol(root) != sy->identifier)
+		return false;
+	const TlBinding *rb = tl_index_resolve_node(idx, root);
+	if (rb && rb->kind == TL_BIND_IMPORT)
+		return ts_node_eq(root, e) || !tl_index_resolve_node(idx, e);
+	if (rb && rb->kind == TL_BIND_PARAM && ts_node_eq(root, e) && rb->func >= 0) {
+		/* A parameter the function never rebinds, not annotated, whose
+		 * callers are not known (none here, or it escapes); or the
+		 * object of a method (`self`). */
+		const TlFunc *f = &idx->funcs.items[rb->func];
+		const TlIntArray *own = tl_index_bindings_of(idx, rb->func, rb->name);
+		if (!own || own->size != 1 || !ts_node_is_null(rb->value))
+			return false;
+		return f->escapes || !f->call_sites.size ||
+		       (f->cls >= 0 && f->params.size && &idx->bindings.items[f->params.items[0]] == rb &&
+			(strcmp(rb->name, "self") == 0 || strcmp(rb->name, "cls") == 0));
+	}
+	/* `self.seen`: every store into it in the class's methods */
+	const TlBinding *eb = rb && rb->kind == TL_BIND_PARAM && ts_node_eq(tl_index_unparen(tl_tree_field(e, sy->f_object)), root)
+				      ? tl_index_resolve_node(idx, e) : NULL;
+	if (eb && eb->cls >= 0 && !eb->class_body && eb->kind == TL_BIND_ASSIGN)
+		rb = eb;
+	else if (!ts_node_eq(root, e))
+		return false;
+	if (!rb || rb->kind != TL_BIND_ASSIGN || rb->elem >= 0)
+		return false;
+	const TlIntArray *all = rb == eb ? tl_index_attr_bindings(idx, eb->cls, eb->name)
+					 : tl_index_bindings_of(idx, rb->func, rb->name);
+	for (uint32_t i = 0; all && i < all->size; i++) {
+		const TlBinding *o = &idx->bindings.items[all->items[i]];
+		if (o->kind != TL_BIND_ASSIGN || o->elem >= 0 || !tl_facts__plain_container(idx, o->value))
+			return false;
+	}
+	return all && all->size;
+}
+
+bool tl_facts_is_tensor(const TlIndex *idx, TSNode expr)
+{
+	expr = tl_index_unparen(expr);
+	/* A module is never a tensor, whatever its name or binding suggests. */
+	if (ts_node_is_null(expr) || tl_facts__module_expr(idx, expr, 0))
+		return false;
+	if (tl_facts__plainly_no_tensor(idx, expr)) {
+		if (tl_facts__checking_model())
+			tl_facts__model_differs(idx, expr, "known-tensor", tl_facts__walk_tensor(idx, expr), 0);
+		return false;
+	}
+	int budget = TL_FACTS_BUDGET;
+	bool yes = tl_facts__model_tensor(idx, expr, 0, &budget);
+	if (tl_facts__checking_model())
+		tl_facts__model_differs(idx, expr, "known-tensor", tl_facts__walk_tensor(idx, expr), yes);
+	return yes;
 }
 
 static bool tl_facts__device_return(const TlIndex *idx, TSNode v, int depth)
@@ -249,7 +359,7 @@ static bool tl_facts__on_device(const TlIndex *idx, TSNode e, int depth, int *bu
 				return false;
 			TSNode d = tl_facts__kwarg(idx, e, "device");
 			if (!ts_node_is_null(d))
-				return tl_facts__device(idx, d, depth + 1);
+				return tl_model_names_device(idx, d);
 			if (tl_facts__qname_is_api(c->qname, TL_API_TENSOR_FACTORY) ||
 			    tl_facts__qname_is_api(c->qname, TL_API_TENSOR_FROM_DATA))
 				return false;
@@ -315,11 +425,51 @@ static bool tl_facts__on_device(const TlIndex *idx, TSNode e, int depth, int *bu
 
 bool tl_facts_on_device(const TlIndex *idx, TSNode expr)
 {
-	int budget = TL_FACTS_BUDGET;
-	return tl_facts__on_device(idx, expr, 0, &budget);
+	TlVal v;
+	bool yes = tl_model_value(idx, expr, &v) && v.device == TL_VD_ACCEL && v.kind != TL_VK_MODULE &&
+		   v.kind != TL_VK_WRAPPER && v.kind != TL_VK_DEVICE;
+	if (tl_facts__checking_model()) {
+		int budget = TL_FACTS_BUDGET;
+		tl_facts__model_differs(idx, expr, "device-tensor", tl_facts__on_device(idx, expr, 0, &budget), yes);
+	}
+	return yes;
 }
 
+/* True when `expr` is a chain of calls down to a tensor factory's call
+ * (`torch.zeros(n).float()`, `Variable(torch.ones(b, 1))`), no name on the
+ * way: the factory's tensor moved at once (a name bound to one may have
+ * been filled with data since). */
+static bool tl_facts__factory_chain(const TlIndex *idx, TSNode expr)
+{
+	const TlSyms *sy = tl_syms();
+	for (int depth = 0; depth <= TL_FACTS_DEPTH; depth++) {
+		expr = tl_index_unparen(expr);
+		if (ts_node_is_null(expr) || ts_node_symbol(expr) != sy->call)
+			return false;
+		const TlCall *c = tl_index_call_at(idx, expr);
+		if (!c)
+			return false;
+		if (c->qname && tl_facts__qname_is_api(c->qname, TL_API_TENSOR_FACTORY))
+			return true;
+		expr = c->receiver.id && !c->qname ? c->receiver : tl_facts__arg(expr, 0);
+	}
+	return false;
+}
+
+/* The model's answer: a chain of calls from a factory (above) whose value
+ * is a tensor made of a shape by a factory, on the host. */
 bool tl_facts_host_factory(const TlIndex *idx, TSNode expr)
+{
+	expr = tl_index_unparen(expr);
+	TlVal v;
+	bool yes = tl_facts__factory_chain(idx, expr) && tl_model_value(idx, expr, &v) && v.kind == TL_VK_TENSOR &&
+		   v.device == TL_VD_HOST && (v.made & TL_VM_FACTORY) && v.made != TL_VM_TOP;
+	if (tl_facts__checking_model())
+		tl_facts__model_differs(idx, expr, "host-factory", tl_facts__walk_host_factory(idx, expr), yes);
+	return yes;
+}
+
+static bool tl_facts__walk_host_factory(const TlIndex *idx, TSNode expr)
 {
 	static const char *const host_methods[] = {
 		"float", "long", "int", "half", "double", "bool", "byte", "char", "short",

@@ -332,7 +332,6 @@ bool tl_facts__upcast(const TlIndex *idx, TSNode call);
 const TlBinding *tl_facts__resolve_prefix(const TlIndex *idx, TSNode n);
 bool tl_facts__qname_is_api(const char *q, TlApi api);
 const char *tl_facts__string_body(const TlIndex *idx, TSNode n, uint32_t *len);
-bool tl_facts__device(const TlIndex *idx, TSNode e, int depth);
 bool tl_facts__user_method(const TlIndex *idx, const TlCall *c);
 int32_t tl_facts__param_index(const TlIndex *idx, const TlFunc *f, const char *name, size_t len);
 bool tl_facts__param_all(const TlIndex *idx, const TlBinding *b, bool (*pred)(const TlIndex *, TSNode, int, int *), int depth, int *budget);

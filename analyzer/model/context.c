@@ -37,10 +37,27 @@ static TlVal tl_model__ctx_part(const TlVal *arg)
 		v.loss = arg->loss;
 		v.made = (uint16_t)(arg->made & TL_VM_SEQUENTIAL);
 		return v;
-	default:
-		/* Tensors, containers, numbers: their context is part of the
-		 * call-site states to come; here they say nothing. */
-		return tl_val_top();
+	case TL_VK_TENSOR:
+	case TL_VK_PARAMETER:
+	case TL_VK_LOADER:
+		/* A tensor: where it lives and its dtype (model/devices.c); a
+		 * DataLoader; not its history. */
+		v.kind = arg->kind == TL_VK_LOADER ? TL_VK_LOADER : TL_VK_TENSOR;
+		v.device = arg->device;
+		v.dtype = arg->dtype;
+		return v;
+	default: {
+		/* Containers, numbers: their context is part of the call-site
+		 * states to come; here they say nothing, but where a value of
+		 * unknown kind lives (a model's output known by what made it)
+		 * and whether it is a DataLoader's batch. */
+		TlVal t = tl_val_top();
+		if (arg->kind == TL_VK_TOP && (arg->device == TL_VD_HOST || arg->device == TL_VD_ACCEL))
+			t.device = arg->device;
+		t.made = arg->kind == TL_VK_TOP && (arg->made & TL_VM_LOADER) && arg->made != TL_VM_TOP
+				 ? TL_VM_LOADER : TL_VM_TOP;
+		return t;
+	}
 	}
 }
 
@@ -144,7 +161,9 @@ bool tl_model__ctx_param(const TlModel *m, int32_t func, uint32_t i, TlVal *out)
 	if (!tl_scopemap_get(&m->ctx_vals, (uint32_t)func, i, &at))
 		return false;
 	*out = m->pool.vals.items[at];
-	return out->kind != TL_VK_TOP && out->kind != TL_VK_BOT;
+	return (out->kind != TL_VK_TOP && out->kind != TL_VK_BOT) ||
+	       (out->kind == TL_VK_TOP && (out->device == TL_VD_HOST || out->device == TL_VD_ACCEL ||
+					   out->made == TL_VM_LOADER));
 }
 
 void tl_model__ctx_callers(const TlModel *m, int32_t func, TlIntArray *out)

@@ -124,6 +124,7 @@ TlVal tl_in__arith(TlValPool *pool, const TlVal *a, const TlVal *b)
 	r.kept = (uint8_t)(a->kept | b->kept);
 	r.origin = a->graph == TL_VG_MUST ? a->origin : b->origin;
 	r.made = (uint16_t)(a->made | b->made);
+	tl_in__promote(&r, a, b);
 	return r;
 }
 
@@ -150,6 +151,9 @@ static TlVal tl_in__attr(In *in, const TlVal *obj, int32_t id, const char *name,
 		return tl_in__top();
 	memcpy(buf, name, len);
 	buf[len] = '\0';
+	TlVal tv;
+	if (tl_in__tensor_attr(obj, name, len, &tv))
+		return tv;
 	if (tl_in__plain_attr(name, len)) {
 		TlVal v = tl_val_of(TL_VK_TOP, TL_VG_NONE);
 		return v;
@@ -200,6 +204,7 @@ static TlVal tl_in__attr(In *in, const TlVal *obj, int32_t id, const char *name,
 	v.kept = obj->kept;
 	if (v.graph == TL_VG_NONE)
 		tl_in__prov_none(&v);
+	tl_in__field(obj, &v);
 	return v;
 }
 
@@ -414,6 +419,7 @@ static TlVal tl_in__apply(In *in, const TlVal *ret, const TlVal *args, uint32_t 
 		/* A value that follows a tensor argument is a tensor. */
 		if (r.kind == TL_VK_TOP && (av->kind == TL_VK_TENSOR || av->kind == TL_VK_PARAMETER))
 			r.kind = TL_VK_TENSOR;
+		tl_in__follow(&r, ret, av);
 	}
 	/* `apply_to_tensor(h, torch.Tensor.detach)`: the function applied
 	 * decides what comes back, and nothing is known of it. */
@@ -513,8 +519,9 @@ static void tl_in__store_into(In *in, TSNode recv, const TlVal *elem)
 		TlVal jc = tl_val_container(&in->m->pool, &j);
 		cont.elem = jc.elem;
 		cont.parts = -1;
-	} else if (old && old->kind != TL_VK_TOP && old->kind != TL_VK_BOT) {
-		return; /* not a container we know */
+	} else if (old && ((old->kind != TL_VK_TOP && old->kind != TL_VK_BOT) ||
+			   (old->kind == TL_VK_TOP && (old->device == TL_VD_ACCEL || old->device == TL_VD_HOST)))) {
+		return; /* not a container we know (what lives on a device is no list) */
 	} else {
 		cont = tl_val_container(&in->m->pool, elem);
 	}
@@ -975,6 +982,7 @@ static TlVal tl_in__call(In *in, TSNode n, const TlVal *vals, uint32_t nv, const
 	tl_in__made_call(in, n, c, fn, callee, args, npos, &r);
 	tl_in__prov_call(in, c, method ? fn : NULL, args, nargs, &r);
 	tl_in__carry_call(in, n, c);
+	tl_in__place(in, n, c, vals, nv, &r);
 	if (r.graph == TL_VG_MUST && !r.origin)
 		r.origin = ts_node_start_byte(n) + 1;
 	if (in->st.grad == TL_MGRAD_OFF)
@@ -1207,7 +1215,21 @@ static void tl_in__operands(In *in, uint32_t fi)
 		}
 	} else if (s == sy->keyword_argument || s == sy->pair) {
 		kids[k++] = tl_tree_field(n, sy->f_value);
-	} else if (s == sy->lambda || s == sy->string || s == sy->integer || s == sy->float_ ||
+	} else if (s == sy->string) {
+		/* f"{evaluate(model, loader):.4f}": the interpolated expressions */
+		uint32_t len = 0;
+		const char *t = tl_index_text(in->idx, n, &len);
+		bool f = false;
+		for (uint32_t i = 0; t && i < len && i < 3 && t[i] != '"' && t[i] != '\'';  i++)
+			f = f || t[i] == 'f' || t[i] == 'F';
+		uint32_t base = in->kids.size, nc = f ? tl_in__kids(in, n) : 0;
+		for (uint32_t i = 0; i < nc && k < 64; i++) {
+			TSNode ch = in->kids.items[base + i];
+			if (ts_node_symbol(ch) == sy->interpolation && ts_node_named_child_count(ch))
+				kids[k++] = ts_node_named_child(ch, 0);
+		}
+		in->kids.size = base;
+	} else if (s == sy->lambda || s == sy->integer || s == sy->float_ ||
 		   s == sy->true_ || s == sy->false_ || s == sy->none || s == sy->identifier) {
 		/* no operands */
 	} else if (tl_in__comprehension(sy, s)) {
@@ -1288,8 +1310,10 @@ static TlVal tl_in__compute(In *in, TSNode n, const TlVal *vals, uint32_t nv)
 	if (s == sy->integer || s == sy->float_)
 		return tl_val_of(TL_VK_NUMBER, TL_VG_NONE);
 	if (s == sy->string || s == sy->type_ || s == in->concatenated_string)
-		return tl_val_of(TL_VK_STRING, TL_VG_NONE);
-	if (s == sy->true_ || s == sy->false_ || s == sy->not_operator || s == sy->comparison_operator)
+		return tl_in__string_value(in, n);
+	if (s == sy->comparison_operator)
+		return tl_in__compare(vals, nv);
+	if (s == sy->true_ || s == sy->false_ || s == sy->not_operator)
 		return tl_val_of(TL_VK_BOOL, TL_VG_NONE);
 	if (s == sy->none)
 		return tl_val_of(TL_VK_NONE, TL_VG_NONE);
@@ -1342,6 +1366,7 @@ static TlVal tl_in__compute(In *in, TSNode n, const TlVal *vals, uint32_t nv)
 				return out;
 			}
 			TlVal u = tl_in__top();
+			tl_in__field(&vals[0], &u);
 			TlPath p;
 			if (tl_path_of(&in->m->names, in->idx, n, &p))
 				tl_in__refine(in, &p, &u);

@@ -593,6 +593,7 @@ static void tl_in__enter(In *in, const TlFunc *fn)
 				if (!tl_model__entry(in->m, in->func, i, &v))
 					tl_model__seed_param(in->m, b, &v);
 			}
+			tl_in__param(in, b, i, &v);
 		}
 		tl_state_set(&in->st, &p, &v);
 	}

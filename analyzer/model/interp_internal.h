@@ -122,6 +122,21 @@ void tl_in__made_output(TlValPool *p, TlVal *v);
  * a module of the project that defines one thing a call can run. */
 bool tl_in__getattr_module(In *in, TSNode call, TlVal *out);
 
+/* devices.c: what a value is and where it lives. Arithmetic's device and
+ * dtype (into r); a summary's value that follows an argument (into r);
+ * a comparison's value; a tensor's `.data`, `.grad`, `.T`;
+ * the device of another field of a value; a string's (the device it names);
+ * a parameter's annotation and what its callers pass (parameter `k` of
+ * in->func); a call's result (`vals` as tl_in__call's). */
+void tl_in__promote(TlVal *r, const TlVal *a, const TlVal *b);
+void tl_in__follow(TlVal *r, const TlVal *ret, const TlVal *av);
+TlVal tl_in__compare(const TlVal *vals, uint32_t nv);
+bool tl_in__tensor_attr(const TlVal *obj, const char *name, uint32_t len, TlVal *out);
+void tl_in__field(const TlVal *obj, TlVal *v);
+TlVal tl_in__string_value(In *in, TSNode n);
+void tl_in__param(In *in, const TlBinding *b, uint32_t k, TlVal *v);
+void tl_in__place(In *in, TSNode n, const TlCall *c, const TlVal *vals, uint32_t nv, TlVal *r);
+
 /* Appends the named children of `parent` (comments left out) to in->kids;
  * returns how many. */
 uint32_t tl_in__kids(In *in, TSNode parent);

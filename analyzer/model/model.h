@@ -113,6 +113,13 @@ typedef struct TlProvInfo {
 } TlProvInfo;
 int tl_model_graph_from_before(const TlIndex *idx, int32_t loop, TSNode expr, TlProvInfo *out);
 
+/* True when expression `e` names an accelerator, as written: "cuda",
+ * "cuda:1", an index (`.cuda(0)`), `torch.device(...)` of one or of a
+ * computed kind, `x.device`, a name bound to one of these or that says
+ * it holds a device (`device`, `args.device`, `local_rank`). The model's
+ * `.to(e)` reads it where e's value does not say. */
+bool tl_model_names_device(const TlIndex *idx, TSNode e);
+
 /* True when a bound of the work budget cut the module's interpretation:
  * its answers are then partial (values not reached stay unevaluated). */
 bool tl_model_cut(const TlModel *m);

@@ -215,8 +215,9 @@ void tl_model__ctx_note(TlModel *m, int32_t func, uint32_t site, const TlVal *ar
 void tl_model__ctx_construct(TlModel *m, int32_t cls, uint32_t site, const TlVal *args, uint32_t nargs);
 /* What every call site of `func` hands its parameter `i`, once every call
  * site was interpreted and nothing else can call it: a value of kind
- * module, wrapper, object, optimizer, scaler or criterion; false when
- * there is none. */
+ * module, wrapper, object, optimizer, scaler or criterion, a tensor (its
+ * device and dtype) or a DataLoader, or of unknown kind with a device or
+ * a batch's made-by; false when there is none. */
 bool tl_model__ctx_param(const TlModel *m, int32_t func, uint32_t i, TlVal *out);
 /* The functions whose calls reach `func` through the call sites the index
  * knows (callers, their callers, ...), each once, into `out`: what a

@@ -45,7 +45,11 @@ TlVal tl_val_of(TlVKind k, TlVGraph g)
 	TlVal v = tl_val_bot();
 	v.kind = (uint8_t)k;
 	v.graph = (uint8_t)g;
-	v.device = TL_VD_TOP;
+	/* A Python number, string or None lives in no device's memory: its
+	 * device is bottom, so `total = 0` then `total += loss` joins to
+	 * where the loss is. */
+	bool plain = k == TL_VK_NUMBER || k == TL_VK_BOOL || k == TL_VK_STRING || k == TL_VK_NONE;
+	v.device = plain ? TL_VD_BOT : TL_VD_TOP;
 	v.dtype = TL_VT_TOP;
 	return v;
 }
@@ -304,8 +308,22 @@ TlVal tl_val_element(const TlValPool *p, const TlVal *v)
 		m.ref = -1;
 		return m;
 	}
+	/* A DataLoader's element is a batch, on the host, of an unknown
+	 * structure (a tuple, a dict, an object with .to()); an element of a
+	 * batch is a tensor. */
+	if (v->kind == TL_VK_LOADER || (v->kind == TL_VK_TOP && (v->made & TL_VM_LOADER) && v->made != TL_VM_TOP)) {
+		TlVal b = tl_val_top();
+		if (v->kind != TL_VK_LOADER)
+			b.kind = TL_VK_TENSOR;
+		b.made = TL_VM_LOADER;
+		b.device = TL_VD_HOST;
+		return b;
+	}
 	TlVal top = tl_val_top();
 	top.pgraph = v->pgraph;
+	/* an element of something that lives on a device lives there */
+	if (v->device == TL_VD_HOST || v->device == TL_VD_ACCEL)
+		top.device = v->device;
 	if (v->pgraph && v->graph == TL_VG_BOT)
 		top.graph = TL_VG_BOT; /* an element of a parameter follows the parameter */
 	return tl_val__from(top, v);

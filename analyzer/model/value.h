@@ -67,7 +67,7 @@ typedef enum TlVDtype {
 enum {
 	TL_VM_FORWARD = 1u << 0,  /* a model's forward */
 	TL_VM_LOSS = 1u << 1,     /* a loss function or criterion */
-	TL_VM_FACTORY = 1u << 2,  /* a tensor factory (torch.zeros, torch.tensor, ...) */
+	TL_VM_FACTORY = 1u << 2,  /* a tensor factory of a shape (torch.zeros, torch.arange: set tensor-factory) */
 	TL_VM_LOADER = 1u << 3,   /* an element of a loader (a batch) */
 	TL_VM_TO_HOST = 1u << 4,  /* a transfer to the host (.cpu(), .numpy(), .item()) */
 	TL_VM_PARAMS = 1u << 5,   /* a parameter of the function (a summary's input) */

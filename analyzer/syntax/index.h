@@ -385,6 +385,9 @@ const TlBinding *tl_index_resolve_node(const TlIndex *idx, TSNode n);
 /* Every binding of `name` made directly in function `func` (-1: module),
  * in source order; NULL when there is none. */
 const TlIntArray *tl_index_bindings_of(const TlIndex *idx, int32_t func, const char *name);
+/* Every binding of attribute `name` ("self.x") in the methods of class
+ * `cls`; NULL when there is none. */
+const TlIntArray *tl_index_attr_bindings(const TlIndex *idx, int32_t cls, const char *name);
 /* The method `name` of local class `cls`, or -1. */
 int32_t tl_index_method(const TlIndex *idx, int32_t cls, const char *name, size_t len);
 /* Indices into idx->calls / idx->bindings of one scope (func -1: module). */

@@ -11,7 +11,7 @@
  * returns.
  *
  * Owns: tl_index_dotted, tl_index_dotted_dup, tl_index_qualify,
- * tl_index_bindings_of, tl_index_method, tl_index_resolve,
+ * tl_index_bindings_of, tl_index_attr_bindings, tl_index_method, tl_index_resolve,
  * tl_index_resolve_node, and the private helpers of index_internal.h. */
 #include "syntax/index_internal.h"
 
@@ -381,6 +381,12 @@ const TlIntArray *tl_index_bindings_of(const TlIndex *idx, int32_t func, const c
 {
 	size_t len = strlen(name);
 	return tl_index__named(idx, TL_SCOPE_FUNC, func, tl_index__name_id(idx, name, len), len);
+}
+
+const TlIntArray *tl_index_attr_bindings(const TlIndex *idx, int32_t cls, const char *name)
+{
+	size_t len = strlen(name);
+	return tl_index__named(idx, TL_SCOPE_ATTRS, cls, tl_index__name_id(idx, name, len), len);
 }
 
 int32_t tl_index_method(const TlIndex *idx, int32_t cls, const char *name, size_t len)

@@ -201,6 +201,7 @@ def recurrent_policy_per_step(env, steps):
         logits, h = policy(obs, h)
         dist = torch.distributions.Categorical(logits=logits)
         action = dist.sample()
+        # expect: TL304
         next_obs, reward, done, _ = env.step(action.item())
         loss = -dist.log_prob(action) * reward
         optimizer.zero_grad()

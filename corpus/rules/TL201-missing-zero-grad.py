@@ -716,6 +716,7 @@ def actor_critic_episode_updates(env, policy, value_fn, episodes, gamma=0.99):
             dist = torch.distributions.Categorical(logits=policy(obs))
             action = dist.sample()
             # ok: TL201
+            # expect: TL304
             next_obs, reward, done, _ = env.step(action.item())
             next_obs = torch.as_tensor(next_obs, dtype=torch.float32, device=device)
             with torch.no_grad():

@@ -215,3 +215,46 @@ def ema_to_device(model, ema_factory):
     # ok: TL206
     ema.to(device)
     return ema
+
+
+# OK: a module kept in an attribute and re-bound to its own `.to(dtype)` elsewhere
+# (`self.vae = self.vae.to(latents.dtype)`): a module, moved in place, not a tensor.
+class UpcastingPipeline:
+    def __init__(self, vae):
+        self.register_modules(vae=vae)
+
+    def upcast_vae(self):
+        # ok: TL206
+        self.vae.to(dtype=torch.float32)
+
+    def decode(self, latents):
+        if latents.dtype != self.vae.dtype:
+            self.vae = self.vae.to(latents.dtype)
+        return self.vae.decode(latents)
+
+
+# Flagged: the loader is passed in by the only caller; its batches' parts are tensors.
+def move_batches(loader):
+    for x, y in loader:
+        # expect: TL206
+        x.to(device)
+        print(y)
+
+
+def run_move_batches(dataset):
+    move_batches(DataLoader(dataset, batch_size=8))
+
+
+# Flagged: `.chunk` hands back tensors where the receiver is.
+def chunked(x: torch.Tensor):
+    for part in x.chunk(4):
+        # expect: TL206
+        part.to(device)
+
+
+# OK: what torch.load returns is what was saved (here a whole model, moved in place).
+def load_and_move(path):
+    style_model = torch.load(path)
+    # ok: TL206
+    style_model.to(device)
+    return style_model

@@ -196,6 +196,7 @@ def comprehension_of_copies(model, loader, opt):
     for x, y in loader:
         x, y = x.to(device), y.to(device)
         out = model(x)
+        # expect: TL304
         rows = [r.detach().cpu().numpy() for r in out]
         joined = np.concatenate(rows)
         # expect: TL303
