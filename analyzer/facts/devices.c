@@ -10,173 +10,7 @@
 
 typedef TlArray(char *) TlHostNames;
 
-static bool tl_facts__tensor(const TlIndex *idx, TSNode e, int depth, int *budget);
-static bool tl_facts__on_device(const TlIndex *idx, TSNode e, int depth, int *budget);
-
 /* ---- tensors and where they live ---------------------------------------------------- */
-
-/* A method of a tensor that returns a tensor, or tensors, where the
- * receiver is, or moves it (`.to`, `.cpu`, `.cuda`): the table's method
- * rows of device keeps or kind tensor. */
-static bool tl_facts__tensor_method(const char *method)
-{
-	const TlApiRow *r = tl_api_method(method);
-	return r && (r->device == TL_APID_KEEPS || r->kind == TL_APIK_TENSOR);
-}
-
-/* torch functions whose result is a tensor on the device of their inputs.
- * The table's qualified rows of device keeps are more (torch.tril, the
- * comparisons, ...): reading them would make more values known tensors
- * (a second TL404 inside `scores - 1e9 * causal` over corpus/), a change
- * of output to be judged on its own, not part of moving the names. */
-static bool tl_facts__tensor_function(const char *q)
-{
-	static const char *const fns[] = {
-		"torch.cat", "torch.stack", "torch.where", "torch.matmul", "torch.mm",
-		"torch.bmm", "torch.einsum", "torch.argmax", "torch.argmin", "torch.softmax",
-		"torch.sigmoid", "torch.exp", "torch.log", "torch.abs", "torch.clamp",
-		"torch.sum", "torch.mean", "torch.max", "torch.min", "torch.flatten",
-		"torch.squeeze", "torch.unsqueeze", "torch.sqrt", "torch.norm", "torch.topk",
-		"torch.sort", "torch.gather", "torch.masked_select", "torch.eq", "torch.ne",
-		"torch.nn.functional.softmax", "torch.nn.functional.log_softmax",
-		"torch.nn.functional.sigmoid", "torch.nn.functional.normalize",
-		"torch.nn.functional.one_hot", "torch.nn.functional.relu",
-	};
-	return IN(q, fns);
-}
-
-/* A tensor factory (`torch.zeros_like`, `torch.randperm`, ...): the
- * table's qualified rows of role factory and kind tensor. */
-static bool tl_facts__tensor_factory(const char *q)
-{
-	const TlApiRow *r = tl_api_qualified(q);
-	return r && (r->roles & TL_APIR_FACTORY) && r->kind == TL_APIK_TENSOR;
-}
-
-/* For an expression whose value follows its operands (a subscript, an
- * arithmetic or unary operation, a comparison), sets *handled and returns
- * whether some operand satisfies `fn`; leaves *handled false otherwise. */
-static bool tl_facts__via_operands(const TlIndex *idx, TSNode e, int depth, int *budget,
-				  bool (*fn)(const TlIndex *, TSNode, int, int *), bool *handled)
-{
-	const TlSyms *sy = tl_syms();
-	TSSymbol s = ts_node_symbol(e);
-	*handled = true;
-	if (s == sy->subscript)
-		return fn(idx, tl_tree_field(e, sy->f_value), depth + 1, budget);
-	if (s == sy->binary_operator)
-		return fn(idx, tl_tree_field(e, sy->f_left), depth + 1, budget) ||
-		       fn(idx, tl_tree_field(e, sy->f_right), depth + 1, budget);
-	if (s == sy->unary_operator)
-		return fn(idx, tl_tree_field(e, sy->f_argument), depth + 1, budget);
-	if (s == sy->comparison_operator) {
-		uint32_t count = ts_node_named_child_count(e);
-		for (uint32_t i = 0; i < count; i++)
-			if (fn(idx, ts_node_named_child(e, i), depth + 1, budget))
-				return true;
-		return false;
-	}
-	*handled = false;
-	return false;
-}
-
-/* A function's summary passes no budget: returns get a fresh, smaller one. */
-static bool tl_facts__tensor_return(const TlIndex *idx, TSNode v, int depth)
-{
-	int budget = TL_FACTS_BUDGET / 4;
-	return tl_facts__tensor(idx, v, depth, &budget);
-}
-
-/* Known tensor (RULES.md definitions). */
-static bool tl_facts__tensor(const TlIndex *idx, TSNode e, int depth, int *budget)
-{
-	const TlSyms *sy = tl_syms();
-	e = tl_index_unparen(e);
-	if (ts_node_is_null(e) || depth > TL_FACTS_DEPTH || --*budget < 0)
-		return false;
-	TSSymbol s = ts_node_symbol(e);
-	if (s == sy->call) {
-		const TlCall *c = tl_index_call_at(idx, e);
-		if (!c)
-			return false;
-		if (c->qname && (tl_facts__qname_is_api(c->qname, TL_API_TENSOR_FACTORY) ||
-				 tl_facts__qname_is_api(c->qname, TL_API_TENSOR_FROM_DATA) ||
-				 tl_facts__tensor_factory(c->qname)))
-			return true;
-		if (c->events & (TL_EV_LOSS | TL_EV_FORWARD))
-			return true;
-		if (c->qname) {
-			if (!tl_facts__tensor_function(c->qname))
-				return false;
-			for (uint32_t k = 0; k < 2; k++) {
-				TSNode a = tl_facts__arg(e, k);
-				if (!ts_node_is_null(a) && tl_facts__tensor(idx, a, depth + 1, budget))
-					return true;
-			}
-			return false;
-		}
-		if (c->receiver.id && c->method &&
-		    tl_facts__tensor_method(c->method))
-			return tl_facts__tensor(idx, c->receiver, depth + 1, budget);
-		if (c->target >= 0)
-			return tl_facts__any_return(idx, c->target, TL_RET_TENSOR, tl_facts__tensor_return, depth + 1);
-		if (tl_facts__ext_any_return(idx, c, TL_RET_TENSOR, tl_facts__tensor_return, depth + 1))
-			return true;
-		return false;
-	}
-	bool handled;
-	bool via = tl_facts__via_operands(idx, e, depth, budget, tl_facts__tensor, &handled);
-	if (handled)
-		return via;
-	if (s != sy->identifier && s != sy->attribute)
-		return false;
-	if (s == sy->attribute) {
-		TSNode attr = tl_tree_field(e, sy->f_attribute);
-		if (tl_index_text_is(idx, attr, "data") || tl_index_text_is(idx, attr, "grad") ||
-		    tl_index_text_is(idx, attr, "T"))
-			return tl_facts__tensor(idx, tl_tree_field(e, sy->f_object), depth + 1, budget);
-	}
-	if (s == sy->identifier && tl_facts__comprehension_local(idx, e))
-		return false; /* the index does not bind comprehension variables */
-	if (tl_facts_from_loader(idx, e))
-		return true;
-	/* A graph tensor is a tensor, but this question does not ask the
-	 * model whether the value has history: known-tensor is asked of most
-	 * receivers of most files, and the model's interpretation for it cost
-	 * 5% of the run over PyTorch's own sources even on demand (paired whole-process runs:
-	 * 1.66x the parse floor with it, 1.58x without); no finding of the
-	 * corpus or of the ecosystem check needs it. */
-	const TlBinding *b = tl_index_resolve_node(idx, e);
-	if (!b)
-		return false;
-	if (b->kind == TL_BIND_PARAM && !ts_node_is_null(b->value)) {
-		char *q = tl_index_qualify(idx, b->value);
-		bool yes = q && strcmp(q, "torch.Tensor") == 0;
-		tl_free(q);
-		return yes;
-	}
-	if (b->kind == TL_BIND_PARAM)
-		return tl_facts__param_all(idx, b, tl_facts__tensor, depth, budget);
-	TSNode v = tl_facts__bound_value(b);
-	return !ts_node_is_null(v) && tl_facts__tensor(idx, v, depth + 1, budget);
-}
-
-static bool tl_facts__walk_host_factory(const TlIndex *idx, TSNode expr);
-
-/* The walk's answer, run beside the model's when TORCHLINT_CHECK_MODEL is set. */
-static bool tl_facts__walk_tensor(const TlIndex *idx, TSNode expr)
-{
-	const TlSyms *sy = tl_syms();
-	/* Nor a whole batch (`for batch in loader`): it may be a dict or a
-	 * BatchEncoding, whose .to() works in place. Its elements are tensors. */
-	if (ts_node_symbol(expr) == sy->identifier) {
-		const TlBinding *b = tl_index_resolve_node(idx, expr);
-		if (b && b->kind == TL_BIND_FOR && tl_facts__batch_depth(idx, b) == 0)
-			return false;
-	}
-	int budget = TL_FACTS_BUDGET;
-	return tl_facts__tensor(idx, expr, 0, &budget) || tl_facts__tensor_batch(idx, expr, 0);
-}
 
 /* Known tensor, the model's answer (model/model.h): the value is a tensor
  * on every path; or it is what a parameter of its function holds (`x`,
@@ -202,14 +36,11 @@ static bool tl_facts__model_tensor(const TlIndex *idx, TSNode e, int depth, int 
 	return tl_facts__param_all(idx, b, tl_facts__model_tensor, depth, budget);
 }
 
-/* True for a value of a Python container constructor or literal: `set()`,
- * `{}`, `[]`, a comprehension, `defaultdict(list)`. */
+/* True for a value of a Python container literal or constructor: `{}`,
+ * `[]`, a comprehension, `set()`, `defaultdict(list)` (the table's rows
+ * of kind container). */
 static bool tl_facts__plain_container(const TlIndex *idx, TSNode v)
 {
-	static const char *const makers[] = {
-		"set", "dict", "list", "tuple", "frozenset", "collections.defaultdict",
-		"collections.OrderedDict", "collections.Counter", "collections.deque",
-	};
 	const TlSyms *sy = tl_syms();
 	v = tl_index_unparen(v);
 	if (ts_node_is_null(v))
@@ -219,8 +50,11 @@ static bool tl_facts__plain_container(const TlIndex *idx, TSNode v)
 	    s == sy->set_comprehension || s == sy->dictionary_comprehension || s == sy->string)
 		return true;
 	const TlCall *c = s == sy->call ? tl_index_call_at(idx, v) : NULL;
-	const char *name = !c ? NULL : c->qname ? c->qname : !c->receiver.id ? c->method : NULL;
-	return name && IN(name, makers) && (c->qname || !tl_index_resolve_node(idx, c->callee));
+	const TlApiRow *r = !c ? NULL
+			    : c->qname ? tl_api_qualified(c->qname)
+			    : !c->receiver.id && c->method && !tl_index_resolve_node(idx, c->callee) ? tl_api_builtin(c->method)
+												 : NULL;
+	return r && r->kind == TL_APIK_CONTAINER;
 }
 
 /* Decided without the model, which a file that asks nothing else of it
@@ -276,163 +110,20 @@ bool tl_facts_is_tensor(const TlIndex *idx, TSNode expr)
 	/* A module is never a tensor, whatever its name or binding suggests. */
 	if (ts_node_is_null(expr) || tl_facts__module_expr(idx, expr, 0))
 		return false;
-	if (tl_facts__plainly_no_tensor(idx, expr)) {
-		if (tl_facts__checking_model())
-			tl_facts__model_differs(idx, expr, "known-tensor", tl_facts__walk_tensor(idx, expr), 0);
+	if (tl_facts__plainly_no_tensor(idx, expr))
 		return false;
-	}
 	int budget = TL_FACTS_BUDGET;
-	bool yes = tl_facts__model_tensor(idx, expr, 0, &budget);
-	if (tl_facts__checking_model())
-		tl_facts__model_differs(idx, expr, "known-tensor", tl_facts__walk_tensor(idx, expr), yes);
-	return yes;
+	return tl_facts__model_tensor(idx, expr, 0, &budget);
 }
 
-static bool tl_facts__device_return(const TlIndex *idx, TSNode v, int depth)
-{
-	int budget = TL_FACTS_BUDGET / 4;
-	return tl_facts__on_device(idx, v, depth, &budget);
-}
-
-/* The binding an augmented assignment `b` (`x += v`) updates: the one `x`
- * had just before it; NULL for other bindings. */
-static const TlBinding *tl_facts__aug_previous(const TlIndex *idx, const TlBinding *b)
-{
-	if (!b || b->kind != TL_BIND_AUG || ts_node_start_byte(b->stmt) == 0)
-		return NULL;
-	const TlBinding *p = tl_index_resolve(idx, b->name, b->func, ts_node_start_byte(b->stmt) - 1);
-	return p == b ? NULL : p;
-}
-
-/* True when the name `e` is called like a function in its scope (`m(x)`):
- * a module or a function, whatever its binding says. */
-static bool tl_facts__called(const TlIndex *idx, TSNode e)
-{
-	char *name = tl_facts__dotted(idx, e);
-	if (!name)
-		return false;
-	bool yes = false;
-	TlBuf b;
-	tl_buf_init(&b);
-	const TlIntArray *calls = tl_index_scope_calls(idx, tl_index_func_of(idx, e));
-	for (uint32_t i = 0; calls && i < calls->size && !yes; i++) {
-		const TlCall *c = &idx->calls.items[calls->items[i]];
-		tl_buf_clear(&b);
-		yes = tl_index_dotted(idx, c->callee, &b) && strcmp(b.data, name) == 0;
-	}
-	tl_buf_release(&b);
-	tl_free(name);
-	return yes;
-}
-
-/* A tensor in accelerator memory: moved there, made there, or computed
- * there by a model (in a file that uses an accelerator at all). */
-static bool tl_facts__on_device(const TlIndex *idx, TSNode e, int depth, int *budget)
-{
-	static const char *const descriptive[] = {
-		"shape", "dtype", "device", "ndim", "requires_grad", "is_cuda", "is_leaf",
-		"layout", "names", "grad_fn",
-	};
-	static const char *const host[] = {
-		"cpu", "numpy", "tolist", "item", "pin_memory", "size", "dim", "numel",
-		"nelement", "stride", "data_ptr", "element_size", "get_device", "is_contiguous",
-		"storage", "untyped_storage", "__len__", "keys", "values", "items", "parameters",
-		"state_dict", "named_parameters",
-	};
-	const TlSyms *sy = tl_syms();
-	e = tl_index_unparen(e);
-	if (ts_node_is_null(e) || depth > TL_FACTS_DEPTH || --*budget < 0)
-		return false;
-	TSSymbol s = ts_node_symbol(e);
-	if (s == sy->call) {
-		const TlCall *c = tl_index_call_at(idx, e);
-		if (!c)
-			return false;
-		if (tl_facts_moves_to_device(idx, e))
-			return !tl_facts_is_module(idx, c->receiver);
-		if (c->events & (TL_EV_LOSS | TL_EV_FORWARD))
-			return idx->uses_device;
-		if (c->qname) {
-			/* A function: torch.* and F.* follow their inputs unless
-			 * told where to allocate; others (numpy, ...) are not known. */
-			if (!tl_facts__starts(c->qname, "torch."))
-				return false;
-			TSNode d = tl_facts__kwarg(idx, e, "device");
-			if (!ts_node_is_null(d))
-				return tl_model_names_device(idx, d);
-			if (tl_facts__qname_is_api(c->qname, TL_API_TENSOR_FACTORY) ||
-			    tl_facts__qname_is_api(c->qname, TL_API_TENSOR_FROM_DATA))
-				return false;
-			for (uint32_t k = 0; k < 2; k++) {
-				TSNode a = tl_facts__arg(e, k);
-				if (!ts_node_is_null(a) && tl_facts__on_device(idx, a, depth + 1, budget))
-					return true;
-			}
-			return false;
-		}
-		if (c->receiver.id) {
-			/* A method of a device tensor returns a device tensor, but
-			 * for those that bring data to the host or describe it. */
-			return c->method && !IN(c->method, host) &&
-			       tl_facts__on_device(idx, c->receiver, depth + 1, budget);
-		}
-		if (c->target >= 0)
-			return tl_facts__any_return(idx, c->target, TL_RET_DEVICE, tl_facts__device_return, depth + 1);
-		if (tl_facts__ext_any_return(idx, c, TL_RET_DEVICE, tl_facts__device_return, depth + 1))
-			return true;
-		/* model(x) with `model` a parameter the file does not show: a
-		 * callable applied to a device tensor gives one. */
-		const TlBinding *cb = !c->receiver.id ? tl_index_resolve_node(idx, c->callee) : NULL;
-		if (cb && cb->kind == TL_BIND_PARAM) {
-			TSNode a = tl_facts__arg(e, 0);
-			return !ts_node_is_null(a) && tl_facts__on_device(idx, a, depth + 1, budget);
-		}
-		return false;
-	}
-	bool handled;
-	bool via = tl_facts__via_operands(idx, e, depth, budget, tl_facts__on_device, &handled);
-	if (handled)
-		return via;
-	if (s != sy->identifier && s != sy->attribute)
-		return false;
-	if (tl_facts_is_module(idx, e) || tl_facts__called(idx, e) ||
-	    (s == sy->identifier && tl_facts__comprehension_local(idx, e)))
-		return false;
-	const TlBinding *b = tl_index_resolve_node(idx, e);
-	if (!b && s == sy->attribute) {
-		/* outputs.loss, out.logits, x.data, topk.values: a field of a
-		 * device value, unless it describes the tensor. */
-		uint32_t len;
-		const char *t = tl_index_text(idx, tl_tree_field(e, sy->f_attribute), &len);
-		char field[64];
-		if (len >= sizeof field)
-			return false;
-		memcpy(field, t, len);
-		field[len] = '\0';
-		return !IN(field, descriptive) &&
-		       tl_facts__on_device(idx, tl_tree_field(e, sy->f_object), depth + 1, budget);
-	}
-	if (b && b->kind == TL_BIND_PARAM)
-		return tl_facts__param_all(idx, b, tl_facts__on_device, depth, budget);
-	TSNode v = tl_facts__bound_value(b);
-	if (!ts_node_is_null(v) && tl_facts__on_device(idx, v, depth + 1, budget))
-		return true;
-	/* `loss *= w`: the name keeps what it held before, combined with w. */
-	const TlBinding *before = tl_facts__aug_previous(idx, b);
-	TSNode pv = tl_facts__bound_value(before);
-	return !ts_node_is_null(pv) && tl_facts__on_device(idx, pv, depth + 1, budget);
-}
-
+/* A tensor in accelerator memory, the model's answer: moved there, made
+ * there, computed there (by a model, in a file that uses an accelerator;
+ * from tensors there). */
 bool tl_facts_on_device(const TlIndex *idx, TSNode expr)
 {
 	TlVal v;
-	bool yes = tl_model_value(idx, expr, &v) && v.device == TL_VD_ACCEL && v.kind != TL_VK_MODULE &&
-		   v.kind != TL_VK_WRAPPER && v.kind != TL_VK_DEVICE;
-	if (tl_facts__checking_model()) {
-		int budget = TL_FACTS_BUDGET;
-		tl_facts__model_differs(idx, expr, "device-tensor", tl_facts__on_device(idx, expr, 0, &budget), yes);
-	}
-	return yes;
+	return tl_model_value(idx, expr, &v) && v.device == TL_VD_ACCEL && v.kind != TL_VK_MODULE &&
+	       v.kind != TL_VK_WRAPPER && v.kind != TL_VK_DEVICE;
 }
 
 /* True when `expr` is a chain of calls down to a tensor factory's call
@@ -462,54 +153,8 @@ bool tl_facts_host_factory(const TlIndex *idx, TSNode expr)
 {
 	expr = tl_index_unparen(expr);
 	TlVal v;
-	bool yes = tl_facts__factory_chain(idx, expr) && tl_model_value(idx, expr, &v) && v.kind == TL_VK_TENSOR &&
-		   v.device == TL_VD_HOST && (v.made & TL_VM_FACTORY) && v.made != TL_VM_TOP;
-	if (tl_facts__checking_model())
-		tl_facts__model_differs(idx, expr, "host-factory", tl_facts__walk_host_factory(idx, expr), yes);
-	return yes;
-}
-
-static bool tl_facts__walk_host_factory(const TlIndex *idx, TSNode expr)
-{
-	static const char *const host_methods[] = {
-		"float", "long", "int", "half", "double", "bool", "byte", "char", "short",
-		"bfloat16", "type", "pin_memory", "contiguous", "requires_grad_", "unsqueeze",
-		"view", "reshape", "t", "fill_", "normal_", "uniform_", "zero_", "repeat",
-		"expand", "bernoulli_", "random_", "exponential_", "fill_diagonal_",
-	};
-	static const char *const variables[] = {
-		"torch.autograd.Variable", "torch.autograd.variable.Variable",
-	};
-	const TlSyms *sy = tl_syms();
-	for (int depth = 0; depth <= TL_FACTS_DEPTH; depth++) {
-		expr = tl_index_unparen(expr);
-		if (ts_node_is_null(expr) || ts_node_symbol(expr) != sy->call)
-			return false;
-		const TlCall *c = tl_index_call_at(idx, expr);
-		if (!c)
-			return false;
-		if (c->qname && tl_facts__qname_is_api(c->qname, TL_API_TENSOR_FACTORY)) {
-			TSNode d = tl_facts__kwarg(idx, expr, "device");
-			if (ts_node_is_null(d))
-				return !tl_facts_passes_keyword(idx, expr, "device");
-			/* device="cpu" makes it on the host too. */
-			uint32_t len;
-			const char *body = tl_facts__string_body(idx, tl_index_unparen(d), &len);
-			return body && len == 3 && memcmp(body, "cpu", 3) == 0;
-		}
-		if (c->qname && IN(c->qname, variables)) {
-			expr = tl_facts__arg(expr, 0);
-			continue;
-		}
-		if (c->receiver.id && c->method &&
-		    (IN(c->method, host_methods) ||
-		     (strcmp(c->method, "to") == 0 && !tl_facts_moves_to_device(idx, expr)))) {
-			expr = c->receiver;
-			continue;
-		}
-		return false;
-	}
-	return false;
+	return tl_facts__factory_chain(idx, expr) && tl_model_value(idx, expr, &v) && v.kind == TL_VK_TENSOR &&
+	       v.device == TL_VD_HOST && (v.made & TL_VM_FACTORY) && v.made != TL_VM_TOP;
 }
 
 /* ---- values that came back from the device ----------------------------------------------- */

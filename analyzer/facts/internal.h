@@ -118,8 +118,6 @@ TSNode tl_facts__param_arg_of(const TlIndex *idx, const TlBinding *param, const 
 bool tl_facts__each_return(const TlIndex *idx, int32_t f, bool (*visit)(const TlIndex *, TSNode, void *), void *data);
 /* What a local function returns, one summary slot per kind (facts/summary.c). */
 typedef enum TlRet {
-	TL_RET_TENSOR,    /* some return is a known tensor */
-	TL_RET_DEVICE,    /* some return is a device tensor */
 	TL_RET_MODULE,    /* some return is a known module */
 	TL_RET_CRITERION, /* every return is a criterion or loss function */
 	TL_RET_HOST,      /* some return is a device value's data brought to the host */
@@ -411,8 +409,6 @@ bool tl_facts__path_add(const TlIndex *idx, TlBranchPath *path, TSNode node);
 bool tl_facts__reaches_at(const TlIndex *idx, TSNode expr, const TlCall *site);
 TSNode tl_facts__const_param(const TlIndex *idx, int32_t func, const TlCall *site,
 			     const char *name, size_t len);
-int tl_facts__batch_depth(const TlIndex *idx, const TlBinding *b);
-bool tl_facts__tensor_batch(const TlIndex *idx, TSNode expr, int depth);
 
 /* facts/cache.c: the syntax-only tables of one file that questions scan
  * again and again, built once on first use and kept in the index
