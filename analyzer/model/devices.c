@@ -496,6 +496,13 @@ static void tl_in__place_api(In *in, TSNode n, const TlCall *c, const TlVal *val
 	}
 }
 
+/* A tensor, or a value of unknown kind with history (what a forward
+ * computed). */
+static bool tl_in__computed(const TlVal *x)
+{
+	return tl_in__tensorish(x->kind) || (x->kind == TL_VK_TOP && x->graph == TL_VG_MUST);
+}
+
 /* Container `r` (a forward's tuple) with its tensors of no known place
  * on the accelerator: positions and element; keyed parts are left. */
 static void tl_in__accel_parts(TlValPool *p, TlVal *r)
@@ -507,14 +514,14 @@ static void tl_in__accel_parts(TlValPool *p, TlVal *r)
 	for (int32_t k = r->parts; k >= 0; k = p->vals.items[k].next) {
 		TlVal x = p->vals.items[k];
 		keyed = keyed || x.key >= 0;
-		if (tl_in__tensorish(x.kind) && x.device == TL_VD_TOP)
+		if (tl_in__computed(&x) && x.device == TL_VD_TOP)
 			x.device = TL_VD_ACCEL;
 		x.next = -1;
 		last = tl_val_add_part(p, &out, last, &x);
 	}
 	if (keyed || r->parts < 0) {
 		TlVal e = tl_val_element(p, r);
-		if (!tl_in__tensorish(e.kind) || e.device != TL_VD_TOP)
+		if (!tl_in__computed(&e) || e.device != TL_VD_TOP)
 			return;
 		e.device = TL_VD_ACCEL;
 		TlVal c = tl_val_container(p, &e);
