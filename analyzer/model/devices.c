@@ -111,6 +111,58 @@ static uint8_t tl_in__api_dtype(unsigned t, const TlVal *operand)
 	}
 }
 
+/* The dtype a call's arguments name (`.to(torch.float32)`,
+ * `.to(device, dtype=torch.half)`, `.type(torch.double)`; only its
+ * keyword `dtype=` when `keyword_only`: `torch.zeros(n, dtype=...)`), by
+ * the table's rows of the dtype names; TL_VT_BOT when none does. */
+static uint8_t tl_in__cast_dtype(In *in, TSNode n, bool keyword_only)
+{
+	const TlSyms *sy = in->sy;
+	TSNode al = tl_tree_field(n, sy->f_arguments);
+	uint32_t base = in->kids.size, k = ts_node_is_null(al) ? 0 : tl_in__kids(in, al);
+	uint8_t d = TL_VT_BOT;
+	for (uint32_t i = 0; i < k && (keyword_only || i < 4) && d == TL_VT_BOT; i++) {
+		TSNode a = in->kids.items[base + i];
+		if (ts_node_symbol(a) == sy->keyword_argument) {
+			if (!tl_index_text_is(in->idx, tl_tree_field(a, sy->f_name), "dtype"))
+				continue;
+			a = tl_tree_field(a, sy->f_value);
+		} else if (keyword_only) {
+			continue;
+		}
+		TSSymbol s = ts_node_symbol(a);
+		if (s != sy->attribute && s != sy->identifier)
+			continue;
+		char *q = tl_index_qualify(in->idx, a);
+		const TlApiRow *row = q ? tl_api_qualified(q) : NULL;
+		if (row && row->dtype && row->dtype != TL_APIT_KEEPS && !row->kind && !row->roles)
+			d = tl_in__api_dtype(row->dtype, NULL);
+		tl_free(q);
+	}
+	in->kids.size = base;
+	return d;
+}
+
+/* The dtype of a tensor method's result (`recv.m(args)`, row `row`): the
+ * row's dtype column (`.float()`, `.long()`; `keeps`: the receiver's);
+ * for a reshaping method without one (`.to`, `.type`), the dtype an
+ * argument names, else the receiver's when it is given a device
+ * (`.to(device)`) or another tensor's (`.to(other)`), else not known. */
+static uint8_t tl_in__method_dtype(In *in, TSNode n, const TlApiRow *row, const TlVal *recv, const TlVal *args,
+				   uint32_t nargs)
+{
+	if (row->dtype)
+		return tl_in__api_dtype(row->dtype, recv);
+	if (!(row->roles & TL_APIR_RESHAPE))
+		return TL_VT_BOT;
+	uint8_t d = tl_in__cast_dtype(in, n, false);
+	if (d != TL_VT_BOT)
+		return d;
+	if (nargs >= 1 && (args[0].kind == TL_VK_DEVICE || args[0].kind == TL_VK_STRING))
+		return recv->dtype;
+	return nargs >= 1 && args[0].kind == TL_VK_TENSOR ? args[0].dtype : TL_VT_TOP;
+}
+
 /* The text of string literal `n` without prefix and quotes, or NULL. */
 static const char *tl_in__string(In *in, TSNode n, uint32_t *len)
 {
@@ -366,6 +418,12 @@ static void tl_in__place_api(In *in, TSNode n, const TlCall *c, const TlVal *val
 		if (row->kind == TL_APIK_TENSOR && r->kind == TL_VK_TENSOR && !tl_in__tensorish(recv->kind) &&
 		    !(recv->kind == TL_VK_TOP && (recv->made & TL_VM_LOADER) && recv->made != TL_VM_TOP))
 			r->kind = recv->kind == TL_VK_BOT ? TL_VK_TOP : recv->kind;
+		/* its dtype (a module's methods hand back the module, which
+		 * has none) */
+		uint8_t dt = tl_in__method_dtype(in, n, row, recv, args, nargs);
+		if (dt != TL_VT_BOT && recv->kind != TL_VK_MODULE && recv->kind != TL_VK_WRAPPER &&
+		    recv->kind != TL_VK_CRITERION && recv->kind != TL_VK_OBJECT)
+			r->dtype = dt;
 		if (strcmp(c->method, "to") == 0) {
 			bool dest = tl_in__argument(in, n, 0, "device", args, nargs, &a, &av);
 			uint8_t d = dest ? tl_in__dest(in, a, &av) : TL_VD_TOP;
@@ -391,8 +449,6 @@ static void tl_in__place_api(In *in, TSNode n, const TlCall *c, const TlVal *val
 		/* a copy of a factory's tensor (`torch.arange(n).long()`) is too */
 		if (row->kind == TL_APIK_TENSOR && row->device == TL_APID_KEEPS && tl_in__tensorish(recv->kind))
 			r->made = (uint16_t)(r->made | (recv->made & TL_VM_FACTORY));
-		if (row->dtype)
-			r->dtype = tl_in__api_dtype(row->dtype, recv);
 		return;
 	}
 	/* `policy(obs)` of a parameter `policy`: a callable given a tensor on

@@ -13,7 +13,8 @@
  * scaler is built with `enabled=False`. What a call of a forward or of a
  * function of the project returns keeps what it was made as, marked
  * TL_VA_OUTPUT (made in another function). A criterion (nn.BCELoss())
- * and a loss function's result carry the loss their row names.
+ * and a loss function's result carry the loss their row names. (What
+ * a value is, where it lives and its dtype are model/devices.c's.)
  *
  * Owns: tl_in__made_call, tl_in__made_param_forward, tl_in__made_op, tl_in__made_output,
  * tl_in__made_instance. */
@@ -21,7 +22,6 @@
 
 #include <string.h>
 
-#include "base/alloc.h"
 #include "model/apitable.h"
 
 static unsigned tl_made__row_act(const TlApiRow *r)
@@ -158,47 +158,6 @@ static void tl_made__rebind(In *in, TSNode recv, const TlVal *v)
 		tl_state_set(&in->st, &p, v);
 }
 
-static unsigned tl_made__dtype(unsigned d)
-{
-	switch (d) {
-	case TL_APIT_HALF: return TL_VT_HALF;
-	case TL_APIT_FLOAT32: return TL_VT_FLOAT32;
-	case TL_APIT_FLOAT64: return TL_VT_FLOAT64;
-	case TL_APIT_INTEGER: return TL_VT_INTEGER;
-	case TL_APIT_BOOL: return TL_VT_BOOL;
-	default: return TL_VT_TOP;
-	}
-}
-
-/* The dtype a cast's arguments name (`.to(torch.float32)`,
- * `.to(device, dtype=torch.half)`, `.type(torch.double)`): TL_VT_BOT when
- * none does. */
-static unsigned tl_made__cast_dtype(In *in, TSNode n)
-{
-	const TlSyms *sy = in->sy;
-	TSNode al = tl_tree_field(n, sy->f_arguments);
-	uint32_t base = in->kids.size, k = ts_node_is_null(al) ? 0 : tl_in__kids(in, al);
-	unsigned d = TL_VT_BOT;
-	for (uint32_t i = 0; i < k && i < 4 && d == TL_VT_BOT; i++) {
-		TSNode a = in->kids.items[base + i];
-		if (ts_node_symbol(a) == sy->keyword_argument) {
-			if (!tl_index_text_is(in->idx, tl_tree_field(a, sy->f_name), "dtype"))
-				continue;
-			a = tl_tree_field(a, sy->f_value);
-		}
-		TSSymbol s = ts_node_symbol(a);
-		if (s != sy->attribute && s != sy->identifier)
-			continue;
-		char *q = tl_index_qualify(in->idx, a);
-		const TlApiRow *row = q ? tl_api_qualified(q) : NULL;
-		if (row && row->dtype && row->dtype != TL_APIT_KEEPS && !row->kind && !row->roles)
-			d = tl_made__dtype(row->dtype);
-		tl_free(q);
-	}
-	in->kids.size = base;
-	return d;
-}
-
 void tl_in__made_call(In *in, TSNode n, const TlCall *c, const TlVal *fn, const TlVal *callee, const TlVal *args,
 		      uint32_t npos, TlVal *r)
 {
@@ -282,18 +241,6 @@ void tl_in__made_call(In *in, TSNode n, const TlCall *c, const TlVal *fn, const 
 			act = fn->act;
 		else if ((row->roles & TL_APIR_SCALE) && fn->kind == TL_VK_SCALER && fn->act == TL_VA_SCALED)
 			act = TL_VA_SCALED;
-		if (row && row->dtype == TL_APIT_KEEPS)
-			r->dtype = fn->dtype;
-		else if (row && row->dtype)
-			r->dtype = (uint8_t)tl_made__dtype(row->dtype); /* .float(), .half() */
-		else if (row && (row->roles & TL_APIR_RESHAPE)) {
-			/* .to(torch.float32), .to(device) (keeps it), .type(torch.double) */
-			unsigned d = tl_made__cast_dtype(in, n);
-			if (d == TL_VT_BOT)
-				d = npos >= 1 && (args[0].kind == TL_VK_DEVICE || args[0].kind == TL_VK_STRING) ? fn->dtype
-				    : npos >= 1 && args[0].kind == TL_VK_TENSOR ? args[0].dtype : TL_VT_TOP;
-			r->dtype = (uint8_t)d;
-		}
 		if (row && (row->roles & TL_APIR_SHIFT)) {
 			TlVal shifted = *fn;
 			shifted.act = TL_VA_SHIFTED;
