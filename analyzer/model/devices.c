@@ -496,9 +496,9 @@ static void tl_in__place_api(In *in, TSNode n, const TlCall *c, const TlVal *val
 		return;
 	}
 	/* torch.nn.Parameter(t): the table says a tensor (not a module, as
-	 * other capitalised names under torch.nn are) */
+	 * other capitalised names under torch.nn are); a parameter */
 	if (q && q->kind == TL_APIK_TENSOR && !q->graph && !tl_in__tensorish(r->kind) && r->kind != TL_VK_TOP) {
-		*r = tl_val_of(TL_VK_TENSOR, TL_VG_NONE); /* (its module may move it: no device) */
+		*r = tl_val_of(TL_VK_PARAMETER, TL_VG_NONE); /* (its module may move it: no device) */
 		return;
 	}
 	if (q && q->kind == TL_APIK_CONTAINER && q->device == TL_APID_KEEPS && nargs >= 1) {

@@ -321,9 +321,13 @@ TlVal tl_val_element(const TlValPool *p, const TlVal *v)
 	}
 	TlVal top = tl_val_top();
 	top.pgraph = v->pgraph;
-	/* an element of something that lives on a device lives there */
+	/* an element of something that lives on a device lives there; of
+	 * something of a dtype (`scores.float()[0]`, a tensor whatever the
+	 * receiver was) is of that dtype */
 	if (v->device == TL_VD_HOST || v->device == TL_VD_ACCEL)
 		top.device = v->device;
+	if (v->dtype != TL_VT_TOP && v->dtype != TL_VT_BOT)
+		top.dtype = v->dtype;
 	if (v->pgraph && v->graph == TL_VG_BOT)
 		top.graph = TL_VG_BOT; /* an element of a parameter follows the parameter */
 	return tl_val__from(top, v);
