@@ -8,8 +8,8 @@
     object: (_) @_tensor
     attribute: (identifier) @_method)) @finding
   (#any-of? @_method "item" "cpu" "tolist")
-  (#device-tensor? @_tensor)
-  (#per-step? @finding training))
+  (#per-step? @finding training)
+  (#device-tensor? @_tensor))
 
 ; float(loss)
 ((call
@@ -23,8 +23,8 @@
     (comment)*
     .)) @finding
   (#eq? @_method "float")
-  (#device-tensor? @_tensor)
-  (#per-step? @finding training))
+  (#per-step? @finding training)
+  (#device-tensor? @_tensor))
 
 ; print(loss), print("loss", loss)
 ((call
@@ -32,8 +32,8 @@
   arguments: (argument_list
     (_) @_tensor)) @finding
   (#eq? @_method "print")
-  (#device-tensor? @_tensor)
-  (#per-step? @finding training))
+  (#per-step? @finding training)
+  (#device-tensor? @_tensor))
 
 ; print(f"loss {loss}")
 ((call
@@ -43,5 +43,5 @@
       (interpolation
         expression: (_) @_tensor)))) @finding
   (#eq? @_method "print")
-  (#device-tensor? @_tensor)
-  (#per-step? @finding training))
+  (#per-step? @finding training)
+  (#device-tensor? @_tensor))

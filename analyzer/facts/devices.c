@@ -57,14 +57,72 @@ static bool tl_facts__plain_container(const TlIndex *idx, TSNode v)
 	return r && r->kind == TL_APIK_CONTAINER;
 }
 
+/* True for an annotation that names a Python container, string or number
+ * type (`Set[str]`, `Optional[Dict[str, int]]`, `list`, `str`): a value
+ * that is never a tensor. */
+static bool tl_facts__plain_annotation(const TlIndex *idx, TSNode a)
+{
+	static const char *const plain[] = {
+		"set", "Set", "dict", "Dict", "list", "List", "tuple", "Tuple", "str", "int", "float", "bool",
+		"bytes", "frozenset", "FrozenSet", "DefaultDict", "OrderedDict", "Deque", "Counter",
+	};
+	const TlSyms *sy = tl_syms();
+	TSSymbol generic = ts_language_symbol_for_name(tl_python_language(), "generic_type", 12, true);
+	TSSymbol param = ts_language_symbol_for_name(tl_python_language(), "type_parameter", 14, true);
+	for (int depth = 0; depth < 4; depth++) {
+		a = tl_index_unparen(a);
+		if (ts_node_is_null(a))
+			return false;
+		TSSymbol s = ts_node_symbol(a);
+		if ((s == sy->type_ || s == param) && ts_node_named_child_count(a) >= 1) {
+			a = ts_node_named_child(a, 0); /* (a parameter list: its first) */
+			continue;
+		}
+		TSNode head = a, inner = { 0 };
+		if (s == sy->subscript) {
+			head = tl_tree_field(a, sy->f_value);
+			inner = tl_tree_field(a, sy->f_subscript);
+		} else if (s == generic && ts_node_named_child_count(a) >= 2) {
+			head = ts_node_named_child(a, 0);
+			inner = ts_node_named_child(a, 1);
+		}
+		uint32_t len = 0;
+		const char *t = tl_index_text(idx, head, &len);
+		if (!t)
+			return false;
+		const char *dot = NULL;
+		for (uint32_t i = 0; i < len; i++)
+			if (t[i] == '.')
+				dot = t + i;
+		if (dot) { /* typing.Set */
+			len -= (uint32_t)(dot + 1 - t);
+			t = dot + 1;
+		}
+		if (len == 8 && memcmp(t, "Optional", 8) == 0 && !ts_node_is_null(inner)) {
+			a = inner;
+			continue;
+		}
+		for (size_t i = 0; i < sizeof plain / sizeof *plain; i++)
+			if (strlen(plain[i]) == len && memcmp(plain[i], t, len) == 0)
+				return true;
+		return false;
+	}
+	return false;
+}
+
 /* Decided without the model, which a file that asks nothing else of it
  * would build for this question alone (most receivers asked about are no
- * tensors: `seen.add(x)`, `torch.onnx....`): a name of an imported module
- * or of what it holds, a local name or an attribute of `self` every
- * binding of which makes a Python container. */
+ * tensors: `seen.add(x)`, `torch.onnx....`): a literal, a name of an imported module
+ * or of what it holds, a parameter annotated as a container, a string or
+ * a number, a local name or an attribute of `self` every binding of which
+ * makes a Python container. */
 static bool tl_facts__plainly_no_tensor(const TlIndex *idx, TSNode e)
 {
 	const TlSyms *sy = tl_syms();
+	TSSymbol es = ts_node_symbol(e);
+	if (es == sy->integer || es == sy->float_ || es == sy->string || es == sy->true_ || es == sy->false_ ||
+	    es == sy->none)
+		return true; /* a literal */
 	TSNode root = e;
 	while (ts_node_symbol(root) == sy->attribute)
 		root = tl_index_unparen(tl_tree_field(root, sy->f_object));
@@ -79,8 +137,11 @@ static bool tl_facts__plainly_no_tensor(const TlIndex *idx, TSNode e)
 		 * object of a method (`self`). */
 		const TlFunc *f = &idx->funcs.items[rb->func];
 		const TlIntArray *own = tl_index_bindings_of(idx, rb->func, rb->name);
-		if (!own || own->size != 1 || !ts_node_is_null(rb->value))
+		if (!own || own->size != 1)
 			return false;
+		/* annotated as a container, a string, a number (`seen: Set[str]`) */
+		if (!ts_node_is_null(rb->value))
+			return tl_facts__plain_annotation(idx, rb->value);
 		return f->escapes || !f->call_sites.size ||
 		       (f->cls >= 0 && f->params.size && &idx->bindings.items[f->params.items[0]] == rb &&
 			(strcmp(rb->name, "self") == 0 || strcmp(rb->name, "cls") == 0));

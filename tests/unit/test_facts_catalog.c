@@ -524,6 +524,31 @@ static void test_known_tensor(void **state)
 	tl_fixture_free(fx);
 }
 
+/* A parameter annotated as a container, a string or a number is no
+ * tensor, decided without building the module's model (which would read
+ * the modules it imports); one annotated as a tensor is one. */
+static void test_known_tensor_annotation(void **state)
+{
+	(void)state;
+	TlFixture *fx = tl_fixture_new(
+		"import torch\n"
+		"from typing import Optional, Set\n"
+		"def f(seen: Set[str], memo: Optional[typing.Dict[str, int]], names: list, t: torch.Tensor):\n"
+		"    seen.add(1)\n"
+		"    memo.add(2)\n"
+		"    names.add(3)\n"
+		"    t.add(4)\n"
+		"def g():\n"
+		"    f(set(), None, [], torch.ones(1))\n");
+	const TlIndex *idx = &fx->idx;
+	assert_false(tl_facts_is_tensor(idx, tl_fixture_node(fx, "seen", 1)));
+	assert_false(tl_facts_is_tensor(idx, tl_fixture_node(fx, "memo", 1)));
+	assert_false(tl_facts_is_tensor(idx, tl_fixture_node(fx, "names", 1)));
+	assert_null(idx->model);
+	assert_true(tl_facts_is_tensor(idx, tl_fixture_node_after(fx, "t.add", "t")));
+	tl_fixture_free(fx);
+}
+
 /* ---- wrappers and autocast devices ---------------------------------------------------- */
 
 static void test_wrapper_module(void **state)
@@ -590,6 +615,7 @@ int main(void)
 		cmocka_unit_test(test_carried_state),
 		cmocka_unit_test(test_graph_reused),
 		cmocka_unit_test(test_known_tensor),
+		cmocka_unit_test(test_known_tensor_annotation),
 		cmocka_unit_test(test_wrapper_module),
 		cmocka_unit_test(test_device_autocast),
 	};
