@@ -77,9 +77,9 @@
     (binary_operator left: (_) @_value)
     (binary_operator right: (_) @_value)]) @finding
   (#number-beyond? @_value float16)
+  (#runs-in-half? @finding)
   (#known-tensor? @_tensor)
-  (#not-float32-value? @_tensor)
-  (#runs-in-half? @finding))
+  (#not-float32-value? @_tensor))
 
 ((binary_operator
   left: [
@@ -88,6 +88,6 @@
     (binary_operator right: (_) @_value)]
   right: (_) @_tensor) @finding
   (#number-beyond? @_value float16)
+  (#runs-in-half? @finding)
   (#known-tensor? @_tensor)
-  (#not-float32-value? @_tensor)
-  (#runs-in-half? @finding))
+  (#not-float32-value? @_tensor))

@@ -57,15 +57,74 @@ static bool tl_facts__plain_container(const TlIndex *idx, TSNode v)
 	return r && r->kind == TL_APIK_CONTAINER;
 }
 
-/* True for an annotation that names a Python container, string or number
- * type (`Set[str]`, `Optional[Dict[str, int]]`, `list`, `str`): a value
- * that is never a tensor. */
-static bool tl_facts__plain_annotation(const TlIndex *idx, TSNode a)
+/* The last part of dotted text `t` (`Set` of `typing.Set`). */
+static const char *tl_facts__last_part(const char *t, uint32_t *len)
+{
+	uint32_t start = 0;
+	for (uint32_t i = 0; i < *len; i++)
+		if (t[i] == '.')
+			start = i + 1;
+	*len -= start;
+	return t + start;
+}
+
+static bool tl_facts__text_has(const char *t, uint32_t len, const char *word)
+{
+	size_t w = strlen(word);
+	for (uint32_t i = 0; i + w <= len; i++)
+		if (memcmp(t + i, word, w) == 0)
+			return true;
+	return false;
+}
+
+/* The head of an annotation (`Set` of `Set[str]`, `ObserverBase`,
+ * `nn.Module`) names a type that is no tensor: a Python container, string
+ * or number, or a class the file defines or imports whose name says
+ * nothing of a tensor; not `Any`, `object`, a TypeVar or an alias the
+ * file assigns (`T = TypeVar("T")`). */
+static bool tl_facts__plain_type(const TlIndex *idx, TSNode head)
 {
 	static const char *const plain[] = {
 		"set", "Set", "dict", "Dict", "list", "List", "tuple", "Tuple", "str", "int", "float", "bool",
 		"bytes", "frozenset", "FrozenSet", "DefaultDict", "OrderedDict", "Deque", "Counter",
 	};
+	static const char *const tensorish[] = { "Tensor", "tensor", "Parameter", "Variable", "Any", "object" };
+	const TlSyms *sy = tl_syms();
+	TSSymbol s = ts_node_symbol(head);
+	if (s != sy->identifier && s != sy->attribute)
+		return false;
+	uint32_t len = 0;
+	const char *t = tl_index_text(idx, head, &len);
+	if (!t)
+		return false;
+	for (size_t i = 0; i < sizeof tensorish / sizeof *tensorish; i++)
+		if (tl_facts__text_has(t, len, tensorish[i]))
+			return false;
+	uint32_t ll = len;
+	const char *last = tl_facts__last_part(t, &ll);
+	for (size_t i = 0; i < sizeof plain / sizeof *plain; i++)
+		if (strlen(plain[i]) == ll && memcmp(plain[i], last, ll) == 0)
+			return true;
+	TSNode root = head;
+	while (ts_node_symbol(root) == sy->attribute)
+		root = tl_tree_field(root, sy->f_object);
+	const TlBinding *b = ts_node_symbol(root) == sy->identifier ? tl_index_resolve_node(idx, root) : NULL;
+	if (!b || (b->kind != TL_BIND_CLASS && b->kind != TL_BIND_IMPORT))
+		return false;
+	char *q = tl_index_qualify(idx, head);
+	bool yes = q != NULL;
+	for (size_t i = 0; yes && i < sizeof tensorish / sizeof *tensorish; i++)
+		yes = !tl_facts__text_has(q, (uint32_t)strlen(q), tensorish[i]);
+	tl_free(q);
+	return yes;
+}
+
+/* True for an annotation that names a type that is no tensor (above):
+ * `Set[str]`, `Optional[Dict[str, int]]`, `Union[int, str]`,
+ * `ObserverBase`, `nn.Module`; a container of tensors (`List[Tensor]`) is
+ * a container. */
+static bool tl_facts__plain_annotation(const TlIndex *idx, TSNode a)
+{
 	const TlSyms *sy = tl_syms();
 	TSSymbol generic = ts_language_symbol_for_name(tl_python_language(), "generic_type", 12, true);
 	TSSymbol param = ts_language_symbol_for_name(tl_python_language(), "type_parameter", 14, true);
@@ -74,38 +133,51 @@ static bool tl_facts__plain_annotation(const TlIndex *idx, TSNode a)
 		if (ts_node_is_null(a))
 			return false;
 		TSSymbol s = ts_node_symbol(a);
-		if ((s == sy->type_ || s == param) && ts_node_named_child_count(a) >= 1) {
-			a = ts_node_named_child(a, 0); /* (a parameter list: its first) */
+		if (s == sy->type_ && ts_node_named_child_count(a) == 1) {
+			a = ts_node_named_child(a, 0);
 			continue;
 		}
-		TSNode head = a, inner = { 0 };
-		if (s == sy->subscript) {
-			head = tl_tree_field(a, sy->f_value);
-			inner = tl_tree_field(a, sy->f_subscript);
-		} else if (s == generic && ts_node_named_child_count(a) >= 2) {
+		/* Set[str] (a generic type, or a subscript in older forms): its
+		 * head, and the node of its parameters */
+		TSNode head = a, params = { 0 };
+		if (s == generic && ts_node_named_child_count(a) >= 2) {
 			head = ts_node_named_child(a, 0);
-			inner = ts_node_named_child(a, 1);
+			params = ts_node_named_child(a, 1);
+		} else if (s == sy->subscript) {
+			head = tl_tree_field(a, sy->f_value);
+			params = a;
 		}
 		uint32_t len = 0;
 		const char *t = tl_index_text(idx, head, &len);
 		if (!t)
 			return false;
-		const char *dot = NULL;
-		for (uint32_t i = 0; i < len; i++)
-			if (t[i] == '.')
-				dot = t + i;
-		if (dot) { /* typing.Set */
-			len -= (uint32_t)(dot + 1 - t);
-			t = dot + 1;
-		}
-		if (len == 8 && memcmp(t, "Optional", 8) == 0 && !ts_node_is_null(inner)) {
-			a = inner;
+		const char *last = tl_facts__last_part(t, &len);
+		bool optional = len == 8 && memcmp(last, "Optional", 8) == 0;
+		bool onion = len == 5 && memcmp(last, "Union", 5) == 0;
+		if (ts_node_is_null(params) || (!optional && !onion))
+			return tl_facts__plain_type(idx, head);
+		/* Optional[X], Union[X, Y]: every member, each by its head */
+		uint32_t n = ts_node_named_child_count(params);
+		uint32_t from = ts_node_symbol(params) == param ? 0 : 1; /* a subscript's first child is its value */
+		if (n <= from)
+			return false;
+		if (optional && n == from + 1) {
+			a = ts_node_named_child(params, from);
 			continue;
 		}
-		for (size_t i = 0; i < sizeof plain / sizeof *plain; i++)
-			if (strlen(plain[i]) == len && memcmp(plain[i], t, len) == 0)
-				return true;
-		return false;
+		for (uint32_t i = from; i < n; i++) {
+			TSNode m = tl_index_unparen(ts_node_named_child(params, i));
+			if (ts_node_symbol(m) == sy->type_ && ts_node_named_child_count(m) == 1)
+				m = ts_node_named_child(m, 0);
+			TSSymbol ms = ts_node_symbol(m);
+			TSNode mh = ms == generic && ts_node_named_child_count(m) >= 1 ? ts_node_named_child(m, 0)
+				    : ms == sy->subscript ? tl_tree_field(m, sy->f_value) : m;
+			if (ms == sy->none)
+				continue;
+			if (!tl_facts__plain_type(idx, mh))
+				return false;
+		}
+		return true;
 	}
 	return false;
 }
@@ -113,8 +185,9 @@ static bool tl_facts__plain_annotation(const TlIndex *idx, TSNode a)
 /* Decided without the model, which a file that asks nothing else of it
  * would build for this question alone (most receivers asked about are no
  * tensors: `seen.add(x)`, `torch.onnx....`): a literal, a name of an imported module
- * or of what it holds, a parameter annotated as a container, a string or
- * a number, a local name or an attribute of `self` every binding of which
+ * or of what it holds, a parameter annotated as a type that is no tensor
+ * (a container, a string, a number, a class: `seen: Set[str]`,
+ * `observer: ObserverBase`), a local name or an attribute of `self` every binding of which
  * makes a Python container. */
 static bool tl_facts__plainly_no_tensor(const TlIndex *idx, TSNode e)
 {

@@ -524,28 +524,43 @@ static void test_known_tensor(void **state)
 	tl_fixture_free(fx);
 }
 
-/* A parameter annotated as a container, a string or a number is no
- * tensor, decided without building the module's model (which would read
- * the modules it imports); one annotated as a tensor is one. */
+/* A parameter annotated as a type that is no tensor (a container, a
+ * string, a number, a class it imports) is no tensor, decided without
+ * building the module's model (which would read the modules it imports);
+ * one annotated as a tensor, an optional tensor or a TypeVar is what its
+ * callers pass. */
 static void test_known_tensor_annotation(void **state)
 {
 	(void)state;
 	TlFixture *fx = tl_fixture_new(
 		"import torch\n"
-		"from typing import Optional, Set\n"
-		"def f(seen: Set[str], memo: Optional[typing.Dict[str, int]], names: list, t: torch.Tensor):\n"
+		"from typing import Optional, Set, TypeVar, Union\n"
+		"from .observers import ObserverBase\n"
+		"T = TypeVar('T')\n"
+		"def f(seen: Set[str], memo: Optional[typing.Dict[str, int]], names: list, t: torch.Tensor,\n"
+		"      obs: ObserverBase, u: Union[int, str, None], o: Optional[torch.Tensor], v: T):\n"
 		"    seen.add(1)\n"
 		"    memo.add(2)\n"
 		"    names.add(3)\n"
-		"    t.add(4)\n"
+		"    obs.add(4)\n"
+		"    u.add(5)\n"
+		"    t.add(6)\n"
+		"    o.add(7)\n"
+		"    v.add(8)\n"
 		"def g():\n"
-		"    f(set(), None, [], torch.ones(1))\n");
+		"    f(set(), None, [], torch.ones(1), None, 1, torch.ones(2), torch.ones(3))\n");
 	const TlIndex *idx = &fx->idx;
-	assert_false(tl_facts_is_tensor(idx, tl_fixture_node(fx, "seen", 1)));
-	assert_false(tl_facts_is_tensor(idx, tl_fixture_node(fx, "memo", 1)));
-	assert_false(tl_facts_is_tensor(idx, tl_fixture_node(fx, "names", 1)));
+	assert_false(tl_facts_is_tensor(idx, tl_fixture_node_after(fx, "seen.add", "seen")));
+	assert_false(tl_facts_is_tensor(idx, tl_fixture_node_after(fx, "memo.add", "memo")));
+	assert_false(tl_facts_is_tensor(idx, tl_fixture_node_after(fx, "names.add", "names")));
+	assert_false(tl_facts_is_tensor(idx, tl_fixture_node_after(fx, "obs.add", "obs")));
+	assert_false(tl_facts_is_tensor(idx, tl_fixture_node_after(fx, " u.add", "u")));
 	assert_null(idx->model);
-	assert_true(tl_facts_is_tensor(idx, tl_fixture_node_after(fx, "t.add", "t")));
+	/* a tensor, optional or not, and a TypeVar: the model's answer (what
+	 * g passes) */
+	assert_true(tl_facts_is_tensor(idx, tl_fixture_node_after(fx, " t.add", "t")));
+	assert_true(tl_facts_is_tensor(idx, tl_fixture_node_after(fx, " o.add", "o")));
+	assert_true(tl_facts_is_tensor(idx, tl_fixture_node_after(fx, " v.add", "v")));
 	tl_fixture_free(fx);
 }
 
