@@ -121,6 +121,21 @@ void tl_model__ctx_note(TlModel *m, int32_t func, uint32_t site, const TlVal *ar
 		return;
 	const TlFunc *fn = &m->idx->funcs.items[func];
 	TlFuncSum *s = &m->funcs.items[func];
+	/* Notes of an earlier pass made while a value read was not computed
+	 * yet (`out` of a forward whose summary a later round makes) are
+	 * replaced by this pass's, as a provisional summary is: a join would
+	 * keep their top. */
+	if (s->ctx_provisional && s->ctx_epoch != m->epoch) {
+		for (uint32_t i = 0; i < fn->params.size && i < TL_MODEL_CTX_PARAMS; i++) {
+			int32_t at;
+			if (tl_scopemap_get(&m->ctx_vals, (uint32_t)func, i, &at))
+				m->pool.vals.items[at] = tl_val_bot();
+		}
+		s->ctx_provisional = false;
+	}
+	s->ctx_epoch = m->epoch;
+	if (m->pending)
+		s->ctx_provisional = true;
 	int32_t dummy;
 	if (!tl_scopemap_get(&m->ctx_seen, (uint32_t)func, site, &dummy)) {
 		/* Only the call sites the index knows count (a closure that

@@ -934,6 +934,7 @@ static void tl_model__run(TlModel *m, const uint8_t *want, bool module_code)
 	tl_model__nesting++;
 	for (uint32_t pass = 0; pass < TL_MODEL_PASSES && !m->cut; pass++) {
 		m->changed = false;
+		m->epoch++;
 		bool pass_pending = false;
 		for (uint32_t c = 0; c < m->starts.size && !m->cut; c++) {
 			if (want && !want[c])

@@ -74,6 +74,11 @@ typedef struct TlFuncSum {
 	 * before the module's code ran, a summary not made yet): the next one
 	 * replaces its return value instead of joining into it. */
 	bool provisional;
+	/* Its entry contexts were noted by an interpretation that read a
+	 * value not computed yet (context.c): the notes of a later pass
+	 * (TlModel.epoch) replace them instead of joining into them. */
+	bool ctx_provisional;
+	uint32_t ctx_epoch;
 	int8_t generator; /* its text yields: 1, not: 0, not looked at yet: -1 */
 	/* Its parameters (bit i: parameter i < 16) that it re-binds to a value
 	 * without history or detaches in place (carry.c). */
@@ -109,6 +114,7 @@ struct TlModel {
 	 * a global before the module's code ran): only then can another round
 	 * or pass change anything. */
 	bool pending;
+	uint32_t epoch;      /* the passes run so far (model.c's run) */
 	/* Another module's model, built for its summaries: no expression's
 	 * value is recorded, and one pass is run. */
 	bool quiet;
