@@ -6,7 +6,9 @@
  * every call site of the module, once each site was interpreted, and
  * only for a function nothing else can call (it is not referenced other
  * than by a call). A context that rises asks for another pass, so that
- * the function runs again with it.
+ * the function runs again with it, and that run's return replaces the
+ * summary made with less (a parameter then unknown made an unknown
+ * result, which a join would keep).
  *
  * Owns: TlModel.ctx_vals, TlModel.ctx_seen, TlFuncSum.ctx_sites. */
 #include "model/model_internal.h"
@@ -145,21 +147,21 @@ void tl_model__ctx_note(TlModel *m, int32_t func, uint32_t site, const TlVal *ar
 			return;
 		tl_scopemap_put(&m->ctx_seen, (uint32_t)func, site, 1);
 		s->ctx_sites++;
-		m->changed = m->pending = true;
+		m->changed = m->pending = s->provisional = true;
 	}
 	for (uint32_t i = shift; i < fn->params.size && i < TL_MODEL_CTX_PARAMS; i++) {
 		TlVal part = i - shift < nargs ? tl_model__ctx_part(&args[i - shift]) : tl_val_top();
 		int32_t at;
 		if (!tl_scopemap_get(&m->ctx_vals, (uint32_t)func, i, &at)) {
 			tl_scopemap_put(&m->ctx_vals, (uint32_t)func, i, tl_val_pool_add(&m->pool, part));
-			m->changed = m->pending = true;
+			m->changed = m->pending = s->provisional = true;
 			continue;
 		}
 		TlVal old = m->pool.vals.items[at];
 		TlVal j = tl_val_join(&m->pool, &old, &part);
 		if (!tl_val_equal(&m->pool, &old, &j)) {
 			m->pool.vals.items[at] = j;
-			m->changed = m->pending = true;
+			m->changed = m->pending = s->provisional = true;
 		}
 	}
 }

@@ -71,8 +71,9 @@ typedef struct TlFuncSum {
 	bool returns;    /* some return statement hands back a value */
 	uint16_t ctx_sites; /* its call sites interpreted (context.c) */
 	/* Its last interpretation read a value not computed yet (a global
-	 * before the module's code ran, a summary not made yet): the next one
-	 * replaces its return value instead of joining into it. */
+	 * before the module's code ran, a summary not made yet), or its entry
+	 * contexts rose since (context.c): the next one replaces its return
+	 * value instead of joining into it. */
 	bool provisional;
 	/* Its entry contexts were noted by an interpretation that read a
 	 * value not computed yet (context.c): the notes of a later pass

@@ -270,3 +270,27 @@ def report(model, val_loader):
         loss = F.cross_entropy(out, y.to(device))
         # ok: TL304
         print(float(loss))
+
+
+def calculate_accuracy(y_pred, y):
+    top_pred = y_pred.argmax(1, keepdim=True)
+    correct = top_pred.eq(y.view_as(top_pred)).sum()
+    return correct.float() / y.shape[0]
+
+
+# The helper's result is where what its callers hand it is: a summary made
+# before its callers were seen (its parameters unknown) is replaced once
+# they are.
+def accuracy_through_helper(model, iterator, opt, criterion):
+    epoch_acc = 0
+    for x, y in iterator:
+        x, y = x.to(device), y.to(device)
+        opt.zero_grad()
+        y_pred, _ = model(x)
+        loss = criterion(y_pred, y)
+        acc = calculate_accuracy(y_pred, y)
+        loss.backward()
+        opt.step()
+        # expect: TL304
+        epoch_acc += acc.item()
+    return epoch_acc
