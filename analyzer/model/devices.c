@@ -459,8 +459,14 @@ static void tl_in__place_api(In *in, TSNode n, const TlCall *c, const TlVal *val
 	/* next(it): an element of what it iterates */
 	if (!recv && !c->qname && c->method && strcmp(c->method, "next") == 0 && nargs >= 1 && r->kind == TL_VK_TOP) {
 		TlVal e = tl_val_element(&in->m->pool, &args[0]);
-		if (!tl_val_is_bot(&e))
+		if (!tl_val_is_bot(&e)) {
+			/* where its history comes from is the call's (prov.c) */
+			e.old = r->old;
+			e.prev = r->prev;
+			e.pold = r->pold;
+			e.kept = r->kept;
 			*r = e;
+		}
 		return;
 	}
 	if (!c->qname)
