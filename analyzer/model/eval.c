@@ -1554,7 +1554,7 @@ TlVal tl_in__eval(In *in, TSNode root)
 		in->vs.size = f.base;
 		TlVal r = tl_in__compute(in, f.n, ops, k);
 		if (k && ts_node_symbol(f.n) == in->sy->subscript)
-			tl_in__prov_subscript(in, f.n, &r);
+			tl_in__prov_subscript(in, f.n, &ops[0], &r);
 		in->ev.size--;
 		tl_in__record(in, f.n, &r);
 		tl_array_push(&in->vs, r);

@@ -177,7 +177,8 @@ void tl_in__prov_target(In *in, const StFrame *f, TlVal *e);
 void tl_in__prov_apply(In *in, const TlVal *ret, const TlVal *args, uint32_t nargs, uint32_t shift, TlVal *r);
 void tl_in__prov_call(In *in, const TlCall *c, const TlVal *recv, const TlVal *args, uint32_t nargs, TlVal *r);
 void tl_in__prov_none(TlVal *v);
-/* ... subscript `n` read `*r` (an element of a store kept across calls?). */
-void tl_in__prov_subscript(In *in, TSNode n, TlVal *r);
+/* ... subscript `n` of value `obj` read `*r` (an element of a store kept
+ * across calls?). */
+void tl_in__prov_subscript(In *in, TSNode n, const TlVal *obj, TlVal *r);
 
 #endif

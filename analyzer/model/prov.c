@@ -94,6 +94,8 @@ void tl_in__prov_back(In *in, const StFrame *f)
 	}
 }
 
+static void tl_prov__add_in(const TlValPool *p, TlVal *r, const TlVal *a);
+
 /* `v` without `pold` bits, its elements' and positions' included (NEST
  * levels; a position rebuilt only when one has some). */
 static TlVal tl_prov__no_params(In *in, const TlVal *pv, unsigned nest)
@@ -176,10 +178,15 @@ static bool tl_prov__pieces(In *in, const StFrame *f)
 	return yes;
 }
 
-void tl_in__prov_subscript(In *in, TSNode n, TlVal *r)
+void tl_in__prov_subscript(In *in, TSNode n, const TlVal *obj, TlVal *r)
 {
 	const TlSyms *sy = in->sy;
-	if (in->func < 0 || (r->kind != TL_VK_CONTAINER && r->graph == TL_VG_NONE))
+	if (r->kind != TL_VK_CONTAINER && r->graph == TL_VG_NONE)
+		return;
+	/* what is read out of a value keeps where the value's history comes
+	 * from (`out["loss"]` of an opaque result is a fresh value) */
+	tl_prov__add_in(&in->m->pool, r, obj);
+	if (in->func < 0)
 		return;
 	TSNode v = n;
 	for (int depth = 0; depth < 16 && !ts_node_is_null(v) && ts_node_symbol(v) == sy->subscript; depth++)

@@ -57,6 +57,20 @@ static void test_prov_before(void **state)
 	pi = from(fx, "for step", "b.backward", "b");
 	assert_false(pi.before);
 	tl_fixture_free(fx);
+	/* the terms of one loss made before the loop, read under a key each
+	 * (a key of an opaque loss is a fresh value: it keeps the loss's bits) */
+	fx = tl_fixture_new(
+		"import torch\n"
+		"import torch.nn as nn\n"
+		"net = nn.Linear(4, 4)\n"
+		"crit = nn.MSELoss()\n"
+		"x = torch.rand(2, 4)\n"
+		"terms = crit(net(x), x)\n"
+		"for k in [\"a\", \"b\"]:\n"
+		"    terms[k].sum().backward(retain_graph=True)\n");
+	pi = from(fx, "for k", "terms[k].sum().backward", "terms[k].sum()");
+	assert_true(pi.before);
+	tl_fixture_free(fx);
 }
 
 static void test_prov_carried(void **state)
