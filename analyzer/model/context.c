@@ -48,6 +48,10 @@ static TlVal tl_model__ctx_part(const TlVal *arg)
 		v.device = arg->device;
 		v.dtype = arg->dtype;
 		return v;
+	case TL_VK_BOT:
+		/* Not known yet (a class attribute before the method that
+		 * stores it ran): nothing to join until a later pass knows it. */
+		return tl_val_bot();
 	default: {
 		/* Containers, numbers: their context is part of the call-site
 		 * states to come; here they say nothing, but where a value of

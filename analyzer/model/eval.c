@@ -235,6 +235,20 @@ TlVal tl_in__unbound(In *in, TSNode n)
 		v = tl_val_of(TL_VK_CLASS, TL_VG_NONE);
 		v.ref = b->ref;
 		v.mod = in->idx;
+	} else if (b->kind == TL_BIND_PARAM && b->func >= 0 && b->func != in->func &&
+		   in->idx->funcs.items[b->func].cls >= 0 && in->idx->funcs.items[b->func].params.size &&
+		   &in->idx->bindings.items[in->idx->funcs.items[b->func].params.items[0]] == b) {
+		/* `self` of the method a closure is nested in: an instance of
+		 * its class (a classmethod's `cls`: the class) */
+		const TlFunc *outer = &in->idx->funcs.items[b->func];
+		bool is_static, is_classmethod;
+		tl_model__method_kind(in->idx, outer, &is_static, &is_classmethod);
+		if (!is_static) {
+			bool module = !is_classmethod && tl_model__class_is_module(in->m, in->idx, outer->cls);
+			v = tl_val_of(is_classmethod ? TL_VK_CLASS : module ? TL_VK_MODULE : TL_VK_OBJECT, TL_VG_NONE);
+			v.ref = outer->cls;
+			v.mod = in->idx;
+		}
 	} else if (b->kind == TL_BIND_IMPORT) {
 		/* An imported name is resolved where it is called (the call's
 		 * qualified name, after the API table): reading another module's

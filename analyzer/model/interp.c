@@ -536,17 +536,7 @@ static void tl_in__enter(In *in, const TlFunc *fn)
 {
 	const TlIndex *idx = in->idx;
 	bool is_static = false, is_classmethod = false;
-	if (!ts_node_eq(fn->outer, fn->node)) {
-		uint32_t len = 0;
-		const char *t = tl_index_text(idx, fn->outer, &len);
-		uint32_t head = (uint32_t)(ts_node_start_byte(fn->node) - ts_node_start_byte(fn->outer));
-		for (uint32_t i = 0; t && i + 11 <= head && i + 11 <= len; i++) {
-			if (i + 12 <= head && memcmp(t + i, "staticmethod", 12) == 0)
-				is_static = true;
-			if (memcmp(t + i, "classmethod", 11) == 0)
-				is_classmethod = true;
-		}
-	}
+	tl_model__method_kind(idx, fn, &is_static, &is_classmethod);
 	for (uint32_t i = 0; i < fn->params.size; i++) {
 		const TlBinding *b = &idx->bindings.items[fn->params.items[i]];
 		TlPath p;
@@ -602,6 +592,22 @@ static void tl_in__enter(In *in, const TlFunc *fn)
 	if ((fn->decorator_ctx & TL_CTX_GRAD_OFF) || fn->callers_grad_off)
 		in->st.grad = TL_MGRAD_OFF;
 	tl_in__carry_enter(in, fn);
+}
+
+void tl_model__method_kind(const TlIndex *idx, const TlFunc *fn, bool *is_static, bool *is_classmethod)
+{
+	*is_static = *is_classmethod = false;
+	if (ts_node_eq(fn->outer, fn->node))
+		return;
+	uint32_t len = 0;
+	const char *t = tl_index_text(idx, fn->outer, &len);
+	uint32_t head = (uint32_t)(ts_node_start_byte(fn->node) - ts_node_start_byte(fn->outer));
+	for (uint32_t i = 0; t && i + 11 <= head && i + 11 <= len; i++) {
+		if (i + 12 <= head && memcmp(t + i, "staticmethod", 12) == 0)
+			*is_static = true;
+		if (memcmp(t + i, "classmethod", 11) == 0)
+			*is_classmethod = true;
+	}
 }
 
 void tl_model__interpret(TlModel *m, int32_t func)

@@ -181,4 +181,8 @@ void tl_in__prov_none(TlVal *v);
  * across calls?). */
 void tl_in__prov_subscript(In *in, TSNode n, const TlVal *obj, TlVal *r);
 
+/* interp.c: whether function `fn` (a method) is a staticmethod or a
+ * classmethod, by its decorators' text. */
+void tl_model__method_kind(const TlIndex *idx, const TlFunc *fn, bool *is_static, bool *is_classmethod);
+
 #endif

@@ -439,6 +439,12 @@ bool tl_model__class_attr(TlModel *m, const TlIndex *mod, int32_t cls, int32_t n
 				*out = tl_val_bot(); /* stored by a method not run yet */
 				m->pending = true;
 				found = true;
+				/* asked from a function the class's makers do not reach
+				 * (a closure in a method): its constructor, on demand */
+				const TlIndex *where = NULL;
+				int32_t init = !ext && !m->quiet ? tl_model__method(mod, k, "__init__", &where) : -1;
+				if (init >= 0 && where == mod && !m->funcs.items[init].status)
+					tl_array_push(&m->requested, init);
 			}
 			const TlClass *c = &mod->classes.items[k];
 			for (uint32_t i = 0; i < c->bases.size && n < 16; i++)
