@@ -381,7 +381,10 @@ bool tl_model__class_is_module(TlModel *m, const TlIndex *mod, int32_t cls)
 		if (c->is_module)
 			return true;
 		for (uint32_t i = 0; i < c->base_qnames.size; i++) {
-			const TlApiRow *r = c->base_qnames.items[i] ? tl_api_qualified(c->base_qnames.items[i]) : NULL;
+			const char *bq = c->base_qnames.items[i];
+			const TlApiRow *r = bq ? tl_api_qualified(bq) : NULL;
+			if (bq && !r)
+				r = tl_api_under(bq); /* torchvision.models.resnet.ResNet */
 			if (r && r->kind == TL_APIK_MODULE)
 				return true;
 		}

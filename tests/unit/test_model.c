@@ -561,6 +561,34 @@ static void test_kind_seeds(void **state)
 	tl_fixture_free(fx);
 }
 
+static void test_closure_self_and_library_bases(void **state)
+{
+	(void)state;
+	TlFixture *fx = tl_fixture_new(
+		"import torch.nn as nn\n"
+		"from torchvision import models\n"
+		"class M(nn.Module):\n"
+		"    def __init__(self):\n"
+		"        super().__init__()\n"
+		"        self.inner = nn.Linear(2, 2)\n"
+		"    def forward(self, x):\n"
+		"        def f(y):\n"
+		"            return self.inner(y)\n"
+		"        return f(x)\n"
+		"class R(models.resnet.ResNet):\n"
+		"    pass\n"
+		"def build():\n"
+		"    r = R()\n"
+		"    return r\n");
+	/* `self` of the method a closure is nested in, and the attribute its
+	 * constructor stores */
+	assert_int_equal(value_after(fx, "return self.inner", "self").kind, TL_VK_MODULE);
+	assert_int_equal(value_after(fx, "return self.inner", "self.inner").kind, TL_VK_MODULE);
+	/* a class whose base is a model class under torchvision.models */
+	assert_int_equal(value_after(fx, "r = ", "R()").kind, TL_VK_MODULE);
+	tl_fixture_free(fx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -579,6 +607,7 @@ int main(void)
 		cmocka_unit_test(test_entry_classes),
 		cmocka_unit_test(test_wrappers_and_entry_contexts),
 		cmocka_unit_test(test_kind_seeds),
+		cmocka_unit_test(test_closure_self_and_library_bases),
 	};
 	return cmocka_run_group_tests_name("model", tests, NULL, NULL);
 }
