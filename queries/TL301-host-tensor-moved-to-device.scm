@@ -10,6 +10,6 @@
     attribute: (identifier) @_method)) @finding
   (#any-of? @_method "cuda" "to")
   (#moves-to-device? @finding)
-  (#host-factory? @_host)
   (#per-step? @finding any)
+  (#host-factory? @_host)
   (#not-iteration-builds-model? @finding))

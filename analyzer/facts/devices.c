@@ -36,9 +36,12 @@ static bool tl_facts__model_tensor(const TlIndex *idx, TSNode e, int depth, int 
 	return tl_facts__param_all(idx, b, tl_facts__model_tensor, depth, budget);
 }
 
+static bool tl_facts__text_has(const char *t, uint32_t len, const char *word);
+
 /* True for a value of a Python container literal or constructor: `{}`,
  * `[]`, a comprehension, `set()`, `defaultdict(list)` (the table's rows
- * of kind container). */
+ * of kind container), or an instance of a class the file defines that is
+ * no tensor subclass. */
 static bool tl_facts__plain_container(const TlIndex *idx, TSNode v)
 {
 	const TlSyms *sy = tl_syms();
@@ -50,6 +53,15 @@ static bool tl_facts__plain_container(const TlIndex *idx, TSNode v)
 	    s == sy->set_comprehension || s == sy->dictionary_comprehension || s == sy->string)
 		return true;
 	const TlCall *c = s == sy->call ? tl_index_call_at(idx, v) : NULL;
+	/* an instance of a class the file defines (`trie = Trie()`), but of
+	 * one that says it is a tensor */
+	const TlBinding *cb = c && !c->receiver.id ? tl_index_resolve_node(idx, c->callee) : NULL;
+	if (cb && cb->kind == TL_BIND_CLASS && cb->ref >= 0 && (uint32_t)cb->ref < idx->classes.size) {
+		TSNode bases = tl_tree_field(idx->classes.items[cb->ref].node, sy->f_superclasses);
+		uint32_t len = 0;
+		const char *t = ts_node_is_null(bases) ? NULL : tl_index_text(idx, bases, &len);
+		return !t || !tl_facts__text_has(t, len, "Tensor");
+	}
 	const TlApiRow *r = !c ? NULL
 			    : c->qname ? tl_api_qualified(c->qname)
 			    : !c->receiver.id && c->method && !tl_index_resolve_node(idx, c->callee) ? tl_api_builtin(c->method)

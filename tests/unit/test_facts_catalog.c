@@ -525,7 +525,8 @@ static void test_known_tensor(void **state)
 }
 
 /* A parameter annotated as a type that is no tensor (a container, a
- * string, a number, a class it imports) is no tensor, decided without
+ * string, a number, a class it imports), an instance of a class the file
+ * defines that is no tensor subclass, is no tensor, decided without
  * building the module's model (which would read the modules it imports);
  * one annotated as a tensor, an optional tensor or a TypeVar is what its
  * callers pass. */
@@ -548,14 +549,26 @@ static void test_known_tensor_annotation(void **state)
 		"    o.add(7)\n"
 		"    v.add(8)\n"
 		"def g():\n"
-		"    f(set(), None, [], torch.ones(1), None, 1, torch.ones(2), torch.ones(3))\n");
+		"    f(set(), None, [], torch.ones(1), None, 1, torch.ones(2), torch.ones(3))\n"
+		"class Trie:\n"
+		"    pass\n"
+		"class Boxed(torch.Tensor):\n"
+		"    pass\n"
+		"trie = Trie()\n"
+		"trie.add(9)\n"
+		"boxed = Boxed()\n"
+		"boxed.add(10)\n");
 	const TlIndex *idx = &fx->idx;
 	assert_false(tl_facts_is_tensor(idx, tl_fixture_node_after(fx, "seen.add", "seen")));
 	assert_false(tl_facts_is_tensor(idx, tl_fixture_node_after(fx, "memo.add", "memo")));
 	assert_false(tl_facts_is_tensor(idx, tl_fixture_node_after(fx, "names.add", "names")));
 	assert_false(tl_facts_is_tensor(idx, tl_fixture_node_after(fx, "obs.add", "obs")));
 	assert_false(tl_facts_is_tensor(idx, tl_fixture_node_after(fx, " u.add", "u")));
+	assert_false(tl_facts_is_tensor(idx, tl_fixture_node_after(fx, "trie.add", "trie")));
 	assert_null(idx->model);
+	/* an instance of a tensor subclass: the model is asked */
+	(void)tl_facts_is_tensor(idx, tl_fixture_node_after(fx, "boxed.add", "boxed"));
+	assert_non_null(idx->model);
 	/* a tensor, optional or not, and a TypeVar: the model's answer (what
 	 * g passes) */
 	assert_true(tl_facts_is_tensor(idx, tl_fixture_node_after(fx, " t.add", "t")));
