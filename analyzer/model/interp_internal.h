@@ -185,4 +185,18 @@ void tl_in__prov_subscript(In *in, TSNode n, const TlVal *obj, TlVal *r);
  * classmethod, by its decorators' text. */
 void tl_model__method_kind(const TlIndex *idx, const TlFunc *fn, bool *is_static, bool *is_classmethod);
 
+/* Shared by eval.c (expressions, bindings) and calls.c (calls). */
+bool tl_in__module_like(const TlVal *v);
+TlVal tl_in__call(In *in, TSNode n, const TlVal *vals, uint32_t nv, const bool *kw);
+TlVal tl_in__inner(In *in, const TlVal *w);
+void tl_in__store_into(In *in, TSNode recv, const TlVal *elem);
+bool tl_in__unwrap_idiom(In *in, TSNode n, const TlVal *mv, TlVal *out);
+unsigned tl_in__graph_op(unsigned a, unsigned b);
+void tl_in__refine(In *in, const TlPath *p, TlVal *v);
+TlVKind tl_in__api_kind(unsigned k);
+TlVal tl_in__attr(In *in, const TlVal *obj, int32_t id, const char *name, uint32_t len);
+void tl_in__record(In *in, TSNode n, const TlVal *v);
+TlVal tl_in__no_graph(In *in, const TlVal *v);
+TlVal tl_in__top(void);
+
 #endif
