@@ -163,23 +163,7 @@ static uint8_t tl_in__method_dtype(In *in, TSNode n, const TlApiRow *row, const 
 	return nargs >= 1 && args[0].kind == TL_VK_TENSOR ? args[0].dtype : TL_VT_TOP;
 }
 
-/* The text of string literal `n` without prefix and quotes, or NULL. */
-static const char *tl_in__string(In *in, TSNode n, uint32_t *len)
-{
-	if (ts_node_is_null(n) || ts_node_symbol(n) != in->sy->string)
-		return NULL;
-	uint32_t tlen = 0;
-	const char *t = tl_index_text(in->idx, n, &tlen);
-	uint32_t k = 0, q = 0;
-	while (t && k < tlen && t[k] != '"' && t[k] != '\'')
-		k++;
-	while (t && k + q < tlen && (t[k + q] == '"' || t[k + q] == '\'') && q < 3)
-		q++;
-	if (!t || tlen < k + 2 * q)
-		return NULL;
-	*len = tlen - k - 2 * q;
-	return t + k + q;
-}
+static const char *tl_model__string_body(const TlIndex *idx, TSNode n, uint32_t *len);
 
 /* The device a literal names: "cpu" the host; "cuda", "cuda:1", "mps",
  * an index (`.cuda(0)`, `.to(1)`) an accelerator; TOP for any other. */
@@ -192,7 +176,7 @@ static uint8_t tl_in__literal_device(In *in, TSNode a)
 	if (ts_node_symbol(a) == in->sy->integer)
 		return TL_VD_ACCEL;
 	uint32_t len = 0;
-	const char *s = tl_in__string(in, a, &len);
+	const char *s = tl_model__string_body(in->idx, a, &len);
 	if (!s)
 		return TL_VD_TOP;
 	if (len >= 3 && memcmp(s, "cpu", 3) == 0 && (len == 3 || s[3] == ':'))
