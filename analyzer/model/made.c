@@ -101,13 +101,7 @@ void tl_in__made_output(TlValPool *p, TlVal *v)
 		TlVal part = p->vals.items[i];
 		if (part.act)
 			part.act |= TL_VA_OUTPUT;
-		part.next = -1;
-		int32_t at = tl_val_pool_add(p, part);
-		if (last < 0)
-			first = at;
-		else
-			p->vals.items[last].next = at;
-		last = at;
+		tl_val_chain_append(p, &first, &last, part);
 	}
 	v->parts = first;
 }

@@ -120,14 +120,8 @@ static TlVal tl_prov__no_params(In *in, const TlVal *pv, unsigned nest)
 	for (int32_t k = v.parts; k >= 0; k = p->vals.items[k].next) {
 		TlVal q = p->vals.items[k];
 		TlVal nq = tl_prov__no_params(in, &q, nest + 1);
-		nq.next = -1;
 		nq.key = q.key;
-		int32_t at = tl_val_pool_add(p, nq);
-		if (last < 0)
-			first = at;
-		else
-			p->vals.items[last].next = at;
-		last = at;
+		tl_val_chain_append(p, &first, &last, nq);
 	}
 	v.parts = first;
 	return v;
@@ -277,14 +271,8 @@ static TlVal tl_prov__rebase(In *in, const TlVal *pv, const TlVal *args, uint32_
 	for (int32_t k = v.parts; k >= 0; k = p->vals.items[k].next) {
 		TlVal q = p->vals.items[k];
 		TlVal nq = tl_prov__rebase(in, &q, args, nargs, shift, nest + 1);
-		nq.next = -1;
 		nq.key = q.key;
-		int32_t at = tl_val_pool_add(p, nq);
-		if (last < 0)
-			first = at;
-		else
-			p->vals.items[last].next = at;
-		last = at;
+		tl_val_chain_append(p, &first, &last, nq);
 	}
 	v.parts = first;
 	return v;

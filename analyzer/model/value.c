@@ -21,6 +21,18 @@ int32_t tl_val_pool_add(TlValPool *p, TlVal v)
 	return (int32_t)p->vals.size - 1;
 }
 
+int32_t tl_val_chain_append(TlValPool *p, int32_t *first, int32_t *last, TlVal v)
+{
+	v.next = -1;
+	int32_t at = tl_val_pool_add(p, v);
+	if (*last < 0)
+		*first = at;
+	else
+		p->vals.items[*last].next = at;
+	*last = at;
+	return at;
+}
+
 TlVal tl_val_bot(void)
 {
 	TlVal v;
@@ -170,14 +182,8 @@ static TlVal tl_val__join_at(TlValPool *p, const TlVal *pa, const TlVal *pb, uns
 				int32_t key = p->vals.items[ia].key;
 				int32_t k = tl_val__join_index(p, ia, ib, nest);
 				TlVal part = p->vals.items[k];
-				part.next = -1;
 				part.key = key;
-				int32_t at = tl_val_pool_add(p, part);
-				if (last < 0)
-					j.parts = at;
-				else
-					p->vals.items[last].next = at;
-				last = at;
+				tl_val_chain_append(p, &j.parts, &last, part);
 				ia = p->vals.items[ia].next;
 				ib = p->vals.items[ib].next;
 			}
@@ -381,13 +387,7 @@ TlVal tl_val_with_key(TlValPool *p, const TlVal *v, int32_t key, const TlVal *pa
 			q.key = key;
 			found = true;
 		}
-		q.next = -1;
-		int32_t at = tl_val_pool_add(p, q);
-		if (last < 0)
-			first = at;
-		else
-			p->vals.items[last].next = at;
-		last = at;
+		tl_val_chain_append(p, &first, &last, q);
 		TlVal qe = q;
 		qe.key = -1;
 		elem = tl_val_join(p, &elem, &qe);
@@ -395,11 +395,7 @@ TlVal tl_val_with_key(TlValPool *p, const TlVal *v, int32_t key, const TlVal *pa
 	if (!found) {
 		TlVal q = e;
 		q.key = key;
-		int32_t at = tl_val_pool_add(p, q);
-		if (last < 0)
-			first = at;
-		else
-			p->vals.items[last].next = at;
+		tl_val_chain_append(p, &first, &last, q);
 		elem = tl_val_join(p, &elem, &e);
 		if (c.parts < 0 && c.elem >= 0) {
 			/* elements of unknown keys stay */
@@ -446,12 +442,7 @@ int32_t tl_val_add_part(TlValPool *p, TlVal *container, int32_t last, const TlVa
 		container->parts = -1; /* too many to keep apart */
 		return -1;
 	}
-	int32_t at = tl_val_pool_add(p, e);
-	if (last < 0)
-		container->parts = at;
-	else
-		p->vals.items[last].next = at;
-	return at;
+	return tl_val_chain_append(p, &container->parts, &last, e);
 }
 
 static TlVal tl_val__import_at(TlValPool *to, const TlValPool *from, const TlVal *v, unsigned nest)
@@ -469,12 +460,7 @@ static TlVal tl_val__import_at(TlValPool *to, const TlValPool *from, const TlVal
 	int32_t last = -1;
 	for (int32_t k = v->parts; k >= 0; k = from->vals.items[k].next) {
 		TlVal ip = tl_val__import_at(to, from, &from->vals.items[k], nest + 1);
-		int32_t at = tl_val_pool_add(to, ip);
-		if (last < 0)
-			out.parts = at;
-		else
-			to->vals.items[last].next = at;
-		last = at;
+		tl_val_chain_append(to, &out.parts, &last, ip);
 	}
 	return out;
 }

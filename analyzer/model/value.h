@@ -179,6 +179,10 @@ void tl_val_pool_init(TlValPool *p);
 void tl_val_pool_release(TlValPool *p);
 /* Appends `v` to the pool, returns its index. */
 int32_t tl_val_pool_add(TlValPool *p, TlVal v);
+/* Appends `v` to the pool as the last position of a chain being built
+ * (`*first` and `*last` are -1 before the first): links it after `*last`,
+ * or makes it `*first`; `*last` becomes it, which is returned. */
+int32_t tl_val_chain_append(TlValPool *p, int32_t *first, int32_t *last, TlVal v);
 
 /* The bottom value (nothing known yet), and the top (anything). */
 TlVal tl_val_bot(void);
