@@ -253,8 +253,8 @@ static bool tl_facts__plainly_no_tensor(const TlIndex *idx, TSNode e)
 bool tl_facts_is_tensor(const TlIndex *idx, TSNode expr)
 {
 	expr = tl_index_unparen(expr);
-	/* A module is never a tensor, whatever its name or binding suggests. */
-	if (ts_node_is_null(expr) || tl_facts__module_expr(idx, expr, 0))
+	/* (A module is never a tensor: the model's kind says which it is.) */
+	if (ts_node_is_null(expr))
 		return false;
 	if (tl_facts__plainly_no_tensor(idx, expr))
 		return false;

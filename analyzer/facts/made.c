@@ -65,7 +65,7 @@ const TlCall *tl_facts__producer(const TlIndex *idx, TSNode expr, int depth)
 		if (!c)
 			return NULL;
 		if (c->receiver.id && IN(c->method, tl_facts__reshaping) &&
-		    !tl_facts__module_expr(idx, c->receiver, 0)) {
+		    !tl_facts_is_module(idx, c->receiver)) {
 			expr = c->receiver;
 			continue;
 		}

@@ -102,7 +102,7 @@ TSNode tl_facts__binding_module_root(const TlIndex *idx, const TlBinding *b, TlB
 static bool tl_facts__any_module(const TlIndex *idx, const TSNode *parts, uint32_t n)
 {
 	for (uint32_t i = 0; i < n; i++)
-		if (tl_facts__module_expr(idx, parts[i], 0))
+		if (tl_facts_is_module(idx, parts[i]))
 			return true;
 	return false;
 }
@@ -171,7 +171,7 @@ static TSNode tl_facts__module_root_at(const TlIndex *idx, TSNode expr, TSNode n
 		 * `D.net.parameters()`): that call made it. */
 		if (!ts_node_is_null(named) && c->qname && !tl_facts__foreign_qname(c->qname) &&
 		    !tl_facts__starts(c->qname, "torch.") &&
-		    (tl_facts__module_expr(idx, named, 0) || tl_facts__any_module(idx, parts, part_count)))
+		    (tl_facts_is_module(idx, named) || tl_facts__any_module(idx, parts, part_count)))
 			return expr;
 		return none;
 	}
@@ -211,7 +211,7 @@ TSNode tl_facts__factory_root(const TlIndex *idx, const TlBinding *b)
 	if (!c || (c->qname ? tl_facts__foreign_qname(c->qname) || tl_facts__starts(c->qname, "torch.")
 			    : c->target < 0))
 		return none;
-	return tl_facts__module_expr(idx, left, 0) ? v : none;
+	return tl_facts_is_module(idx, left) ? v : none;
 }
 
 /* True when constructor call `a` is given (an argument whose module root
@@ -649,7 +649,7 @@ bool tl_facts__ctor_modules(const TlIndex *idx, TSNode ctor, TlModSet *out)
 				descend = false;
 				if (tl_facts__is_callee(idx, x) || tl_facts__in_comprehension(idx, x, top))
 					continue;
-				if (tl_facts__module_expr(idx, x, 0)) {
+				if (tl_facts_is_module(idx, x)) {
 					module = x;
 				} else {
 					const TlBinding *b = tl_index_resolve_node(idx, x);

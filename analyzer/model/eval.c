@@ -430,7 +430,11 @@ void tl_in__bind(In *in, TSNode target, const TlVal *value)
 		tl_in__refine(in, &p, &v);
 		tl_state_set(&in->st, &p, &v);
 		tl_in__carry_store(in, &p, &v);
-		tl_in__record(in, t, &v);
+		/* What a question asks of the name stored to is what a read of it
+		 * gives: an unknown value is seeded by the file's evidence. */
+		TlVal rv = v;
+		tl_model__seed_read(in->m, t, &rv);
+		tl_in__record(in, t, &rv);
 		if (in->cls >= 0 && p.root == in->self_id && p.n == 1 && p.sel[0] >= 0)
 			tl_model__store_attr(in->m, in->cls, p.sel[0], &v);
 	}

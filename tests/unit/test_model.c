@@ -546,6 +546,8 @@ static void test_kind_seeds(void **state)
 	assert_int_not_equal(out.pcall, 0);
 	/* an unresolved import's result the file uses as a module */
 	assert_int_equal(value_after(fx, "y = ", "net").kind, TL_VK_MODULE);
+	/* the name stored to reads as a read of it does */
+	assert_int_equal(value_after(fx, "def built", "net").kind, TL_VK_MODULE);
 	assert_int_equal(value_after(fx, "y = ", "net(x)").graph, TL_VG_MUST);
 	/* a zoo's builder, a library's from_pretrained; not a pipeline, not
 	 * another framework's model */
