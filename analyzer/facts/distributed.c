@@ -151,27 +151,6 @@ bool tl_facts_no_sync(const TlIndex *idx, TSNode node)
 				tl_index_loop_of(idx, node), 0, &budget);
 }
 
-static bool tl_facts__wrapper_qname(const char *q, TlWrapper kind)
-{
-	switch (kind) {
-	case TL_WRAP_DDP:
-		return tl_facts__ends(q, "DistributedDataParallel");
-	case TL_WRAP_FSDP:
-		return tl_facts__ends(q, "FullyShardedDataParallel");
-	case TL_WRAP_PREFIXED:
-		return tl_facts__wrapper_qname(q, TL_WRAP_DATA_PARALLEL) ||
-		       tl_facts__wrapper_qname(q, TL_WRAP_COMPILED);
-	case TL_WRAP_DATA_PARALLEL:
-		return tl_facts__ends(q, "DistributedDataParallel") ||
-		       strcmp(q, "torch.nn.DataParallel") == 0 ||
-		       strcmp(q, "torch.nn.parallel.DataParallel") == 0 ||
-		       strcmp(q, "torch.nn.parallel.data_parallel.DataParallel") == 0;
-	case TL_WRAP_COMPILED:
-		return strcmp(q, "torch.compile") == 0;
-	}
-	return false;
-}
-
 static int tl_facts__model_wrapped(const TlIndex *idx, TSNode e, TlWrapper kind, bool inner);
 
 /* True when the value of `e` was computed by a forward of a wrapped module,
@@ -228,6 +207,14 @@ static unsigned tl_facts__wrap_bits(TlWrapper kind)
 	case TL_WRAP_COMPILED: return TL_VW_COMPILED;
 	}
 	return 0;
+}
+
+/* True when a call of `q` makes a wrapper of `kind`: its table row of
+ * role wrapper says so (api/api.tsv's wrap-* sets, as the model reads
+ * them). */
+static bool tl_facts__wrapper_qname(const char *q, TlWrapper kind)
+{
+	return (tl_model_wrapper_kinds(q) & tl_facts__wrap_bits(kind)) != 0;
 }
 
 /* True when the function of `use` makes a wrapper of `kind` and every

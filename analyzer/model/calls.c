@@ -309,20 +309,38 @@ bool tl_in__module_like(const TlVal *v)
 	       v->kind == TL_VK_CRITERION;
 }
 
+/* The kinds of wrapper (TL_VW_*) the sets of wrapper row `w` say. */
+static uint8_t tl_in__wrap_kinds(const TlApiRow *w)
+{
+	uint8_t k = 0;
+	if (w->sets & TL_APIS_WRAP_DDP)
+		k |= TL_VW_DDP;
+	if (w->sets & TL_APIS_WRAP_FSDP)
+		k |= TL_VW_FSDP;
+	if (w->sets & TL_APIS_WRAP_DATA_PARALLEL)
+		k |= TL_VW_DATA_PARALLEL;
+	if (w->sets & TL_APIS_WRAP_COMPILED)
+		k |= TL_VW_COMPILED;
+	return k;
+}
+
+unsigned tl_model_wrapper_kinds(const char *qname)
+{
+	if (!qname)
+		return 0;
+	const TlApiRow *w = tl_api_qualified(qname);
+	if (!w)
+		w = tl_api_any(qname);
+	return w && (w->roles & TL_APIR_WRAPPER) ? tl_in__wrap_kinds(w) : 0;
+}
+
 /* What a call of wrapper row `w` (role wrapper: DDP(model), torch.compile(model))
  * makes: a wrapper of the kinds its sets say, holding its first argument
  * (read back through `.module`). */
 static TlVal tl_in__wrapper(In *in, const TlApiRow *w, const TlVal *args, uint32_t npos)
 {
 	TlVal r = tl_val_of(TL_VK_WRAPPER, TL_VG_NONE);
-	if (w->sets & TL_APIS_WRAP_DDP)
-		r.wrap |= TL_VW_DDP;
-	if (w->sets & TL_APIS_WRAP_FSDP)
-		r.wrap |= TL_VW_FSDP;
-	if (w->sets & TL_APIS_WRAP_DATA_PARALLEL)
-		r.wrap |= TL_VW_DATA_PARALLEL;
-	if (w->sets & TL_APIS_WRAP_COMPILED)
-		r.wrap |= TL_VW_COMPILED;
+	r.wrap = tl_in__wrap_kinds(w);
 	if (npos >= 1) {
 		/* What the wrapper runs: its module's forward. */
 		r.ref = args[0].ref;

@@ -120,6 +120,12 @@ int tl_model_graph_from_before(const TlIndex *idx, int32_t loop, TSNode expr, Tl
  * `.to(e)` reads it where e's value does not say. */
 bool tl_model_names_device(const TlIndex *idx, TSNode e);
 
+/* The kinds of wrapper (TL_VW_* of value.h) a call of import-resolved
+ * name `qname` makes: the sets of its table row of role wrapper (the row
+ * of the name, else its `*.` row), as the model's values of such calls
+ * hold them; 0 for no wrapper of a known kind. */
+unsigned tl_model_wrapper_kinds(const char *qname);
+
 /* True when a bound of the work budget cut the module's interpretation:
  * its answers are then partial (values not reached stay unevaluated). */
 bool tl_model_cut(const TlModel *m);
