@@ -447,12 +447,32 @@ uint32_t tl_in__kids(In *in, TSNode parent)
 	uint32_t n0 = in->kids.size;
 	if (ts_node_is_null(parent))
 		return 0;
+	/* A function is interpreted once per pass and round: each node's
+	 * children are read from the tree once. */
+	TlModel *m = in->m;
+	uint64_t id = (uint64_t)(uintptr_t)parent.id;
+	int32_t at;
+	m->stats.kids_asked++;
+	if (tl_scopemap_get(&m->kid_at, (uint32_t)id, (uint32_t)(id >> 32), &at)) {
+		uint32_t from = m->kid_spans.items[at], count = m->kid_spans.items[at + 1];
+		tl_array_reserve(&in->kids, n0 + count);
+		memcpy(in->kids.items + n0, m->kid_nodes.items + from, count * sizeof *in->kids.items);
+		in->kids.size = n0 + count;
+		return count;
+	}
+	m->stats.kids_read++;
 	tl_tree_walk_kids(&in->walk, parent, TL_TREE_WALK_NO_TOKENS);
 	TlTreeNode t;
 	while (tl_tree_walk_next(&in->walk, false, &t))
 		if (t.named && t.symbol != in->sy->comment)
 			tl_array_push(&in->kids, t.node);
-	return in->kids.size - n0;
+	uint32_t count = in->kids.size - n0;
+	tl_scopemap_put(&m->kid_at, (uint32_t)id, (uint32_t)(id >> 32), (int32_t)m->kid_spans.size);
+	tl_array_push(&m->kid_spans, m->kid_nodes.size);
+	tl_array_push(&m->kid_spans, count);
+	for (uint32_t i = 0; i < count; i++)
+		tl_array_push(&m->kid_nodes, in->kids.items[n0 + i]);
+	return count;
 }
 
 static void tl_in__push_ev(In *in, TSNode n)

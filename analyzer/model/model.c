@@ -41,6 +41,9 @@ static void tl_model__release(TlModel *m)
 	tl_scopemap_release(&m->inplace);
 	tl_scopemap_release(&m->carried);
 	tl_array_release(&m->carries);
+	tl_scopemap_release(&m->kid_at);
+	tl_array_release(&m->kid_spans);
+	tl_array_release(&m->kid_nodes);
 	tl_array_release(&m->funcs);
 	tl_state_release(&m->globals);
 	tl_array_release(&m->order);
@@ -1110,6 +1113,9 @@ static TlModel *tl_model__build(const TlIndex *idx, bool quiet)
 	tl_scopemap_init(&m->inplace);
 	tl_scopemap_init(&m->carried);
 	tl_array_init(&m->carries);
+	tl_scopemap_init(&m->kid_at);
+	tl_array_init(&m->kid_spans);
+	tl_array_init(&m->kid_nodes);
 	tl_state_init(&m->globals);
 	tl_array_init(&m->funcs);
 	tl_array_reserve(&m->funcs, idx->funcs.size);

@@ -137,6 +137,13 @@ struct TlModel {
 	 * try_statement, finally_clause, match_statement, case_clause, slice,
 	 * concatenated_string. */
 	TSSymbol syms[6];
+	/* The named children of the nodes the interpreter read the children
+	 * of (eval.c's tl_in__kids), kept for the next pass or round: (the
+	 * node's id, low and high half) -> its entry in kid_spans (first in
+	 * kid_nodes, count). */
+	TlScopeMap kid_at;
+	TlArray(uint32_t) kid_spans;
+	TlArray(TSNode) kid_nodes;
 };
 
 void tl_state_init(TlState *s);
