@@ -468,7 +468,10 @@ TlVal tl_in__call(In *in, TSNode n, const TlVal *vals, uint32_t nv, const bool *
 			if (c->method && npos >= 1 &&
 			    (tl_in__is(c->method, "append") || tl_in__is(c->method, "add") ||
 			     (tl_in__is(c->method, "insert") && npos >= 2))) {
-				tl_in__store_into(in, c->receiver, &args[tl_in__is(c->method, "insert") ? 1 : 0]);
+				const TlVal *kept = &args[tl_in__is(c->method, "insert") ? 1 : 0];
+				tl_in__store_into(in, c->receiver, kept);
+				if (tl_in__is(c->method, "append"))
+					tl_in__keep_store(in, c->receiver, (TSNode){ { 0 }, NULL, NULL }, kept);
 			} else if (c->method && npos >= 1 && tl_in__is(c->method, "extend")) {
 				TlVal e = tl_val_element(&in->m->pool, &args[0]);
 				tl_in__store_into(in, c->receiver, &e);

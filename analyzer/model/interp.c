@@ -113,6 +113,8 @@ static void tl_in__assign(In *in, TSNode a)
 	TlVal v = tl_in__eval(in, cur);
 	for (uint32_t i = 0; i < nt; i++)
 		tl_in__bind(in, targets[i], &v);
+	if (nt == 1 && ts_node_symbol(tl_index_unparen(targets[0])) == sy->attribute)
+		tl_in__keep_store(in, targets[0], cur, &v);
 	if (v.kind == TL_VK_WRAPPER && nt == 1 && in->cls >= 0)
 		tl_in__wrapped_in_place(in, targets[0], cur, &v);
 }
@@ -123,6 +125,8 @@ static void tl_in__augment(In *in, TSNode a)
 	TSNode left = tl_tree_field(a, sy->f_left);
 	TlVal r = tl_in__eval(in, tl_tree_field(a, sy->f_right));
 	TlVal l = tl_in__eval(in, left);
+	if (tl_index_text_is(in->idx, tl_tree_field(a, sy->f_operator), "+="))
+		tl_in__keep_store(in, left, (TSNode){ { 0 }, NULL, NULL }, &r);
 	TlVal v;
 	if (l.kind == TL_VK_CONTAINER) {
 		TlVal e = tl_val_element(&in->m->pool, &r);
@@ -666,6 +670,7 @@ void tl_model__interpret(TlModel *m, int32_t func)
 		s->ret = j;
 		s->status = 1;
 		s->detaches = in.pdetached;
+		s->keeps = (uint16_t)(s->keeps | in.pkept);
 		m->stats.functions++;
 	} else {
 		if (!tl_state_equal(&m->pool, &m->globals, &in.st))

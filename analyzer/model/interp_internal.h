@@ -7,6 +7,7 @@
 #include "model/model_internal.h"
 #include "syntax/syms.h"
 #include "syntax/treewalk.h"
+#include "syntax/walk.h"
 
 enum { F_BLOCK, F_IF, F_LOOP, F_WITH, F_TRY };
 
@@ -85,6 +86,7 @@ typedef struct In {
 	int32_t param_roots[16];
 	uint32_t nparams;
 	uint16_t pdetached;
+	uint16_t pkept; /* the parameters whose history a store keeps in `self` (keeps.c) */
 	const void *callee_mod;
 	int32_t callee_ref;
 	uint32_t callee_shift;
@@ -96,6 +98,11 @@ bool tl_in__poll(In *in);
 TlVal tl_in__arith(TlValPool *pool, const TlVal *a, const TlVal *b);
 TlVal tl_in__unbound(In *in, TSNode n);
 void tl_in__bind(In *in, TSNode target, const TlVal *value);
+/* keeps.c: a store of `v` into `target` that adds to what it held (an
+ * augmented assignment or a container's append: `rhs` null; an assignment
+ * of `rhs`, which must read `target`), in a method: its summary keeps the
+ * parameters `v`'s history follows. */
+void tl_in__keep_store(In *in, TSNode target, TSNode rhs, const TlVal *v);
 TlVal tl_in__eval(In *in, TSNode root);
 
 /* made.c: what call `n` (`c`) makes its result `*r` as (TlVal.act) and

@@ -33,6 +33,7 @@ static void tl_model__release(TlModel *m)
 	tl_path_names_release(&m->names);
 	tl_scopemap_release(&m->vals);
 	tl_scopemap_release(&m->attrs);
+	tl_scopemap_release(&m->kept_attr);
 	tl_scopemap_release(&m->backprop);
 	tl_scopemap_release(&m->declared);
 	tl_scopemap_release(&m->tensor_keys);
@@ -90,6 +91,14 @@ void tl_model__store_attr(TlModel *m, int32_t cls, int32_t name, const TlVal *v)
 	int32_t at;
 	TlVal nv = *v;
 	nv.next = -1;
+	/* What follows the storing method's parameters means nothing to the
+	 * other methods that read the attribute (bit 1 of `__init__`'s
+	 * `num_steps` is not bit 1 of `insert`'s `obs`): their history is
+	 * not known there. */
+	if (nv.pgraph && nv.graph == TL_VG_BOT)
+		nv.graph = TL_VG_UNKNOWN;
+	nv.pgraph = nv.pcall = nv.pold = 0;
+	nv.punwrap = 0;
 	if (tl_scopemap_get(&m->attrs, (uint32_t)cls, (uint32_t)name, &at)) {
 		TlVal old = m->pool.vals.items[at];
 		TlVal j = tl_val_join(&m->pool, &old, &nv);
@@ -1105,6 +1114,7 @@ static TlModel *tl_model__build(const TlIndex *idx, bool quiet)
 	tl_path_names_init(&m->names);
 	tl_scopemap_init(&m->vals);
 	tl_scopemap_init(&m->attrs);
+	tl_scopemap_init(&m->kept_attr);
 	tl_scopemap_init(&m->backprop);
 	tl_scopemap_init(&m->declared);
 	tl_scopemap_init(&m->tensor_keys);

@@ -63,6 +63,12 @@ const TlValPool *tl_model_pool(const TlModel *m);
  * pgraph bits name the parameters the value's graph follows). False when
  * it has none (no such function, or its module's model was cut). */
 bool tl_model_returns(const TlIndex *idx, int32_t func, TlVal *out);
+/* The attribute of `self` in which method `func` of `idx` keeps what its
+ * parameter `param` (0: `self`) is handed, adding to what the attribute
+ * held (`self.sum += val * n`, `self.history.append(val)`, a moving
+ * average), outside its loops, when the value's history follows the
+ * parameter; NULL when it keeps nothing of it (keeps.c). */
+const char *tl_model_kept_attr(const TlIndex *idx, int32_t func, uint32_t param);
 
 /* The method `name` that calling it on a value of class `v` runs (a module
  * or an object of a class of the project: `v.ref` of `v.mod`, its bases

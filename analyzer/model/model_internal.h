@@ -84,6 +84,9 @@ typedef struct TlFuncSum {
 	/* Its parameters (bit i: parameter i < 16) that it re-binds to a value
 	 * without history or detaches in place (carry.c). */
 	uint16_t detaches;
+	/* Its parameters (bit i) whose history a store keeps in an attribute
+	 * of `self` that it adds to (keeps.c). */
+	uint16_t keeps;
 } TlFuncSum;
 
 struct TlModel {
@@ -92,6 +95,7 @@ struct TlModel {
 	TlPathNames names;
 	TlScopeMap vals;     /* (start byte, end byte) of an expression -> pool index */
 	TlScopeMap attrs;    /* (class, interned name) -> pool index: what `self.name` holds */
+	TlScopeMap kept_attr; /* (function, parameter) -> interned name: the attribute of `self` a store keeps it in (keeps.c) */
 	TlScopeMap backprop; /* (function + 1, path hash) -> 1: a path a backward consumes */
 	TlScopeMap declared; /* (class, interned name) -> 1: a `self.name` some method binds */
 	TlScopeMap tensor_keys; /* (0, interned key text) -> 1: a string key the module uses as a tensor */

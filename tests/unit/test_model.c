@@ -566,6 +566,59 @@ static void test_kind_seeds(void **state)
 	tl_fixture_free(fx);
 }
 
+/* What a method keeps of its arguments in `self` (a summary field): a
+ * sum, an append, a moving average; not a replacement, a number read out,
+ * a store in a loop; and no bit of another method's parameters through an
+ * attribute (`__init__`'s second parameter is not `update`'s). */
+static void test_kept_attr(void **state)
+{
+	(void)state;
+	TlFixture *fx = tl_fixture_new(
+		"class Meter:\n"
+		"    def __init__(self, steps, decay):\n"
+		"        self.steps = steps\n"
+		"        self.sum = 0\n"
+		"        self.log = []\n"
+		"        self.avg = None\n"
+		"        self.last = None\n"
+		"        self.d = decay\n"
+		"    def update(self, val, n):\n"
+		"        self.sum += val * n\n"
+		"    def record(self, val, other):\n"
+		"        self.log.append(val)\n"
+		"        self.last = other\n"
+		"    def smooth(self, val):\n"
+		"        self.avg = self.d * self.avg + (1 - self.d) * val\n"
+		"    def plain(self, val, items):\n"
+		"        self.sum += val.item()\n"
+		"        for x in items:\n"
+		"            self.log.append(x)\n"
+		"    def count(self, val):\n"
+		"        self.steps = self.steps + 1\n");
+	const TlIndex *idx = &fx->idx;
+	int32_t cls = 0;
+	int32_t update = tl_index_method(idx, cls, "update", 6), record = tl_index_method(idx, cls, "record", 6),
+		smooth = tl_index_method(idx, cls, "smooth", 6), plain = tl_index_method(idx, cls, "plain", 5),
+		count = tl_index_method(idx, cls, "count", 5);
+	assert_true(update >= 0 && record >= 0 && smooth >= 0 && plain >= 0 && count >= 0);
+	const char *a = tl_model_kept_attr(idx, update, 1);
+	assert_non_null(a);
+	assert_string_equal(a, "sum");
+	assert_non_null(tl_model_kept_attr(idx, update, 2)); /* `n` scales what is kept */
+	assert_null(tl_model_kept_attr(idx, update, 0));     /* `self` */
+	a = tl_model_kept_attr(idx, record, 1);
+	assert_non_null(a);
+	assert_string_equal(a, "log");
+	assert_null(tl_model_kept_attr(idx, record, 2)); /* replaced, not added to */
+	a = tl_model_kept_attr(idx, smooth, 1);
+	assert_non_null(a);
+	assert_string_equal(a, "avg");
+	assert_null(tl_model_kept_attr(idx, plain, 1)); /* a number read out */
+	assert_null(tl_model_kept_attr(idx, plain, 2)); /* stored in a loop of the method */
+	assert_null(tl_model_kept_attr(idx, count, 1)); /* `self.steps` holds no bit of `count`'s `val` */
+	tl_fixture_free(fx);
+}
+
 static void test_closure_self_and_library_bases(void **state)
 {
 	(void)state;
@@ -613,6 +666,7 @@ int main(void)
 		cmocka_unit_test(test_wrappers_and_entry_contexts),
 		cmocka_unit_test(test_kind_seeds),
 		cmocka_unit_test(test_closure_self_and_library_bases),
+		cmocka_unit_test(test_kept_attr),
 	};
 	return cmocka_run_group_tests_name("model", tests, NULL, NULL);
 }
