@@ -478,6 +478,12 @@ typedef struct TlFactsCache {
 	/* Per function, its mode summary (effects.c); NULL until asked. */
 	struct TlModeSummary *mode_sums;
 	uint32_t mode_count;
+	/* Per scope ([0] the module, [1 + f] function f): the calls there
+	 * that may switch a module's mode (a mode event, or a local function
+	 * that reaches one), in source order (effects.c,
+	 * tl_facts__mode_calls); NULL until asked. */
+	TlIntArray **mode_calls;
+	uint32_t mode_call_scopes;
 	/* Whether a call of the file switches a module to eval mode (itself,
 	 * or the function of another module it runs): 0 not yet asked, 1 no,
 	 * 2 yes (effects.c). */
@@ -491,8 +497,15 @@ typedef struct TlFactsCache {
 } TlFactsCache;
 /* facts/handed.c: frees TlFactsCache.handed. */
 void tl_facts__handed_release(TlFactsCache *fc);
-/* facts/effects.c: frees TlFactsCache.mode_sums. */
+/* facts/effects.c: frees TlFactsCache.mode_sums and .mode_calls. */
 void tl_facts__mode_summaries_release(TlFactsCache *fc);
+/* facts/effects.c: the calls of scope `func` (-1: the module) that may
+ * switch a module's mode: a mode event of their own (`.eval()`,
+ * `.train()`, `.train(flag)`), or a call of a local function other than
+ * `func` whose reachable events hold one; indices into idx->calls, in
+ * source order. Found once per scope, once the facts are built (before,
+ * every call of the scope). */
+const TlIntArray *tl_facts__mode_calls(const TlIndex *idx, int32_t func);
 /* facts/importers.c: frees TlFactsCache.ext_sites. */
 void tl_facts__ext_sites_release(TlFactsCache *fc);
 /* Methods that put their argument(s) into the receiver. */

@@ -343,7 +343,10 @@ static int tl_facts__mode_at(const TlIndex *idx, TSNode node, int32_t func,
 	uint32_t pos = ts_node_start_byte(node);
 	const TlCall *best = NULL;
 	int helper_mode = TL_MODE_UNTOUCHED;
-	const TlIntArray *calls = tl_index_scope_calls(idx, func);
+	/* Only the scope's calls that may switch a mode can (the others
+	 * leave every mode untouched below): a scan of every call made each
+	 * question cost the scope's size. */
+	const TlIntArray *calls = tl_facts__mode_calls(idx, func);
 	for (uint32_t i = 0; calls && i < calls->size; i++) {
 		const TlCall *c = &idx->calls.items[calls->items[i]];
 		if (ts_node_start_byte(c->node) >= pos)
