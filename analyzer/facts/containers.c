@@ -10,10 +10,12 @@
  * the facts that still walk.
  *
  * Library containers that detach what they are handed (MONAI's
- * CumulativeAverage keeps `val.detach()`) keep no graph, whatever is stored.
+ * CumulativeAverage keeps `val.detach()`: the API table's set detaching)
+ * keep no graph, whatever is stored.
  *
  * Owns: tl_facts_holds_graph, tl_facts_store_keeps_graph, tl_facts__element_source,
  * tl_facts_detaching_container. */
+#include "model/apitable.h"
 #include "model/model.h"
 #include "facts/internal.h"
 
@@ -152,15 +154,12 @@ bool tl_facts_holds_graph(const TlIndex *idx, TSNode expr)
 
 bool tl_facts_detaching_container(const TlIndex *idx, TSNode container)
 {
-	static const char *const detaching[] = {
-		"monai.metrics.CumulativeAverage",
-		"monai.metrics.cumulative_average.CumulativeAverage",
-	};
 	const TlSyms *sy = tl_syms();
 	container = tl_index_unparen(container);
 	if (ts_node_is_null(container) || ts_node_symbol(container) != sy->identifier)
 		return false;
 	TSNode v = tl_facts__bound_once(idx, container);
 	const TlCall *c = ts_node_is_null(v) ? NULL : tl_index_call_at(idx, tl_index_unparen(v));
-	return c && c->qname && IN(c->qname, detaching);
+	const TlApiRow *r = c && c->qname ? tl_api_qualified(c->qname) : NULL;
+	return r && (r->sets & TL_APIS_DETACHING);
 }

@@ -141,9 +141,12 @@ enum {
 	TL_APIS_WRAP_FSDP = 1u << 22,
 	TL_APIS_WRAP_DATA_PARALLEL = 1u << 23,
 	TL_APIS_WRAP_COMPILED = 1u << 24,
+	/* A container class whose stores keep what they are handed detached
+	 * (MONAI's CumulativeAverage keeps `val.detach()`). */
+	TL_APIS_DETACHING = 1u << 25,
 };
 /* How many sets there are. */
-#define TL_API_SET_COUNT 25
+#define TL_API_SET_COUNT 26
 
 typedef struct TlApiRow {
 	const char *name; /* the name without its `.` or `builtins.` (borrowed, not NUL-terminated) */
