@@ -378,6 +378,22 @@ bool tl_facts__names_hint(const TlIndex *idx)
  * models), or a tensor or a container of tensors (nn.Parameter,
  * nn.ParameterList, which live under torch.nn); otherwise any capitalised
  * name under torch.nn is a module class. */
+const TlApiRow *tl_facts__nn_layer_row(const char *q)
+{
+	if (!q || !tl_facts__starts(q, "torch.nn."))
+		return NULL;
+	/* torch.nn.modules.activation.ReLU is torch.nn.ReLU */
+	char buf[128];
+	int n = snprintf(buf, sizeof buf, "torch.nn.%s", tl_facts__last(q));
+	return n > 0 && (size_t)n < sizeof buf ? tl_api_qualified(buf) : NULL;
+}
+
+bool tl_facts__parameter_free_layer(const char *q)
+{
+	const TlApiRow *r = tl_facts__nn_layer_row(q);
+	return r && (r->sets & TL_APIS_PARAMETER_FREE);
+}
+
 bool tl_facts_is_module_class_name(const char *q)
 {
 	const TlApiRow *r = tl_api_qualified(q);

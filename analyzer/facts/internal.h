@@ -11,6 +11,7 @@
 #include "base/budget.h"
 #include "base/buf.h"
 #include "facts/facts.h"
+#include "model/apitable.h"
 #include "syntax/syms.h"
 #include "syntax/treewalk.h"
 #include "syntax/walk.h"
@@ -497,6 +498,14 @@ typedef struct TlFactsCache {
 } TlFactsCache;
 /* facts/handed.c: frees TlFactsCache.handed. */
 void tl_facts__handed_release(TlFactsCache *fc);
+/* facts/common.c: the API table's row of torch.nn layer class `q` (any
+ * module path under torch.nn, read by its last name: torch.nn.ReLU for
+ * torch.nn.modules.activation.ReLU), or NULL. */
+const TlApiRow *tl_facts__nn_layer_row(const char *q);
+/* facts/common.c: a torch.nn layer class that holds no parameters or
+ * buffers (the table's set parameter-free: activations, pooling, padding,
+ * dropout). */
+bool tl_facts__parameter_free_layer(const char *q);
 /* facts/effects.c: frees TlFactsCache.mode_sums and .mode_calls. */
 void tl_facts__mode_summaries_release(TlFactsCache *fc);
 /* facts/effects.c: the calls of scope `func` (-1: the module) that may

@@ -496,16 +496,6 @@ static bool tl_facts__fresh_in(const TlIndex *idx, TSNode opt, TSNode body, int 
 	return fresh;
 }
 
-/* torch.nn layers that hold no parameters. */
-static const char *const tl_facts__stateless_layers[] = {
-	"ReLU", "ReLU6", "GELU", "SiLU", "ELU", "SELU", "CELU", "LeakyReLU", "Mish", "Tanh",
-	"Sigmoid", "Hardswish", "Hardsigmoid", "Softplus", "Softmax", "LogSoftmax", "Softmin",
-	"Dropout", "Dropout1d", "Dropout2d", "Dropout3d", "AlphaDropout", "Identity", "Flatten",
-	"Unflatten", "MaxPool1d", "MaxPool2d", "MaxPool3d", "AvgPool1d", "AvgPool2d",
-	"AvgPool3d", "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveAvgPool3d",
-	"AdaptiveMaxPool2d", "Upsample", "PixelShuffle", "PixelUnshuffle",
-};
-
 /* True when a statement of function `func` (-1: the module) inside
  * `range` binds a module constructed there: `model = nn.Linear(w,
  * w).cuda()`, `net = Net(cfg)` of a local model class, `m =
@@ -536,8 +526,7 @@ static bool tl_facts__builds_module_in(const TlIndex *idx, int32_t func, TSNode 
 		 * no new model: the loop stays a hot loop. */
 		const TlCall *rc = tl_index_call_at(idx, root);
 		if (rc && rc->qname && (tl_facts__is_loss_class(rc->qname) ||
-					(tl_facts__starts(rc->qname, "torch.nn.") &&
-					 IN(tl_facts__last(rc->qname), tl_facts__stateless_layers))))
+					tl_facts__parameter_free_layer(rc->qname)))
 			continue;
 		return true;
 	}
@@ -946,7 +935,7 @@ bool tl_facts_forward_records_graph(const TlIndex *idx, TSNode call)
 	bool param_free;
 	const TlBinding *cb = tl_index_resolve_node(idx, rc->callee);
 	if (rc->qname && tl_facts__starts(rc->qname, "torch.nn."))
-		param_free = IN(tl_facts__last(rc->qname), tl_facts__stateless_layers);
+		param_free = tl_facts__parameter_free_layer(rc->qname);
 	else if (cb && cb->kind == TL_BIND_CLASS)
 		param_free = tl_facts__class_param_free(idx, cb->ref);
 	else

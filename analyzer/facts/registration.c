@@ -11,21 +11,11 @@
  * reshaping, losses). */
 static bool tl_facts__stateless_layer(const char *q)
 {
-	static const char *const stateless[] = {
-		"ReLU", "ReLU6", "LeakyReLU", "ELU", "SELU", "CELU", "GELU", "SiLU", "Mish", "Sigmoid",
-		"Tanh", "Hardtanh", "Hardswish", "Hardsigmoid", "Softplus", "Softsign", "Softmax",
-		"LogSoftmax", "Softmin", "Softmax2d", "Tanhshrink", "Softshrink", "Hardshrink",
-		"Threshold", "LogSigmoid", "GLU", "Identity", "Flatten", "Unflatten", "MaxPool1d",
-		"MaxPool2d", "MaxPool3d", "AvgPool1d", "AvgPool2d", "AvgPool3d", "AdaptiveAvgPool1d",
-		"AdaptiveAvgPool2d", "AdaptiveAvgPool3d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d",
-		"AdaptiveMaxPool3d", "Upsample", "UpsamplingNearest2d", "UpsamplingBilinear2d",
-		"PixelShuffle", "PixelUnshuffle", "ZeroPad1d", "ZeroPad2d", "ZeroPad3d",
-		"ConstantPad1d", "ConstantPad2d", "ConstantPad3d", "ReflectionPad1d",
-		"ReflectionPad2d", "ReflectionPad3d", "ReplicationPad1d", "ReplicationPad2d",
-		"ReplicationPad3d", "CosineSimilarity", "PairwiseDistance", "ChannelShuffle",
-	};
-	const char *last = tl_facts__last(q);
-	return IN(last, stateless) || tl_facts__ends(last, "Loss");
+	/* the table's parameter-free layers but dropout, whose mode is what
+	 * a plain container loses */
+	const TlApiRow *r = tl_facts__nn_layer_row(q);
+	return (r && (r->sets & TL_APIS_PARAMETER_FREE) && !(r->sets & TL_APIS_DROPOUT_MODULE)) ||
+	       tl_facts__ends(tl_facts__last(q), "Loss");
 }
 
 /* Calls that only look at a container: handing it to them registers nothing. */

@@ -144,9 +144,12 @@ enum {
 	/* A container class whose stores keep what they are handed detached
 	 * (MONAI's CumulativeAverage keeps `val.detach()`). */
 	TL_APIS_DETACHING = 1u << 25,
+	/* A torch.nn module class that holds no parameters or buffers
+	 * (activations, pooling, padding, dropout). */
+	TL_APIS_PARAMETER_FREE = 1u << 26,
 };
 /* How many sets there are. */
-#define TL_API_SET_COUNT 26
+#define TL_API_SET_COUNT 27
 
 typedef struct TlApiRow {
 	const char *name; /* the name without its `.` or `builtins.` (borrowed, not NUL-terminated) */
