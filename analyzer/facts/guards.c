@@ -12,13 +12,6 @@
 /* Enclosing nodes climbed from a name to find its guard. */
 #define TL_GUARD_REACH 48
 
-/* Tensor classes an isinstance test may name. */
-static const char *const tl_facts__tensor_classes[] = {
-	"torch.Tensor", "torch.nn.Parameter", "torch.nn.parameter.Parameter",
-	"torch.nn.Buffer", "torch.nn.parameter.Buffer", "torch.FloatTensor",
-	"torch.cuda.FloatTensor", "torch.LongTensor",
-};
-
 static bool tl_facts__tensor_class(const TlIndex *idx, TSNode cls)
 {
 	const TlSyms *sy = tl_syms();
@@ -38,8 +31,10 @@ static bool tl_facts__tensor_class(const TlIndex *idx, TSNode cls)
 	}
 	if (s != sy->identifier && s != sy->attribute)
 		return false;
+	/* a class the API table says makes tensors (set tensor-class) */
 	const char *q = tl_index_qualified(idx, cls);
-	return q && IN(q, tl_facts__tensor_classes);
+	const TlApiRow *r = q ? tl_api_qualified(q) : NULL;
+	return r && (r->sets & TL_APIS_TENSOR_CLASS);
 }
 
 /* True when condition `cond` holding proves that the name written as

@@ -830,17 +830,12 @@ bool tl_facts_in_module_code(const TlIndex *idx, TSNode node, bool reached)
  * through a name the function binds once to one and never sets
  * requires_grad on. */
 /* True when `q` is a legacy tensor type's constructor (`torch.FloatTensor`,
- * `torch.cuda.LongTensor`, `torch.Tensor`). */
+ * `torch.cuda.LongTensor`, `torch.Tensor`): a tensor class of the API table
+ * (set tensor-class) in torch's own namespace, not torch.nn's Parameter. */
 static bool tl_facts__legacy_tensor_type(const char *q)
 {
-	static const char *const types[] = {
-		"Tensor", "FloatTensor", "DoubleTensor", "HalfTensor", "BFloat16Tensor", "LongTensor",
-		"IntTensor", "ShortTensor", "CharTensor", "ByteTensor", "BoolTensor",
-	};
-	const char *rest = tl_facts__starts(q, "torch.cuda.") ? q + 11
-			   : tl_facts__starts(q, "torch.")    ? q + 6
-							      : NULL;
-	return rest && IN(rest, types);
+	const TlApiRow *r = tl_api_qualified(q);
+	return r && (r->sets & TL_APIS_TENSOR_CLASS) && !tl_facts__starts(q, "torch.nn.");
 }
 
 /* True when every argument of `call` is literal data: numbers (a size or

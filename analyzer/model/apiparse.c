@@ -30,7 +30,7 @@ static const char *const tl_api__sets[] = {
 	"softmax-function", "softmax-module", "functional-dropout", "dropout-module",
 	"anomaly-mode", "torch-save", "out-of-place", "adaptive-optimizer", "mode-dependent",
 	"eval-mode", "wrap-ddp", "wrap-fsdp", "wrap-data-parallel", "wrap-compiled", "detaching",
-	"parameter-free",
+	"parameter-free", "tensor-class",
 };
 _Static_assert(sizeof tl_api__sets / sizeof *tl_api__sets == TL_API_SET_COUNT, "one name per set bit");
 static const char *const tl_api__columns[] = { "name", "graph", "kind", "device", "dtype", "roles", "sets" };

@@ -147,9 +147,13 @@ enum {
 	/* A torch.nn module class that holds no parameters or buffers
 	 * (activations, pooling, padding, dropout). */
 	TL_APIS_PARAMETER_FREE = 1u << 26,
+	/* A class whose instances are tensors (torch.Tensor, the typed
+	 * tensor classes, nn.Parameter): what an isinstance test or an
+	 * annotation names. */
+	TL_APIS_TENSOR_CLASS = 1u << 27,
 };
 /* How many sets there are. */
-#define TL_API_SET_COUNT 27
+#define TL_API_SET_COUNT 28
 
 typedef struct TlApiRow {
 	const char *name; /* the name without its `.` or `builtins.` (borrowed, not NUL-terminated) */

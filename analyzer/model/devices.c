@@ -610,8 +610,9 @@ void tl_in__param(In *in, const TlBinding *b, uint32_t k, TlVal *v)
 	if (!ts_node_is_null(b->value)) {
 		/* A parameter annotated as a tensor (`x: torch.Tensor`) is one. */
 		char *q = tl_index_qualify(in->idx, b->value);
-		if (q && (strcmp(q, "torch.Tensor") == 0 || strcmp(q, "torch.FloatTensor") == 0 ||
-			  strcmp(q, "torch.LongTensor") == 0))
+		const TlApiRow *r = q ? tl_api_qualified(q) : NULL;
+		/* (a parameter annotated nn.Parameter keeps what its callers say) */
+		if (r && (r->sets & TL_APIS_TENSOR_CLASS) && strncmp(q, "torch.nn.", 9) != 0)
 			v->kind = TL_VK_TENSOR;
 		tl_free(q);
 	}

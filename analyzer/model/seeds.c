@@ -281,7 +281,7 @@ static TlVKind tl_seed__name_kind(In *in, TSNode t)
 		return TL_VK_TOP;
 	const TlApiRow *r = tl_api_qualified(q);
 	TlVKind k = TL_VK_TOP;
-	if (strcmp(q, "torch.Tensor") == 0 || (r && r->kind == TL_APIK_TENSOR))
+	if (r && (r->kind == TL_APIK_TENSOR || (r->sets & TL_APIS_TENSOR_CLASS)))
 		k = TL_VK_TENSOR;
 	else if (r && r->kind == TL_APIK_MODULE)
 		k = TL_VK_MODULE;
