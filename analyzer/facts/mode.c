@@ -496,7 +496,19 @@ bool tl_facts_eval_call_with_grad(const TlIndex *idx, TSNode call)
 		return false;
 	/* model.incremental_forward(x): a method of the model's class (here
 	 * or in another module) that runs the model's own forward, on a
-	 * model in eval mode (facts/effects.c). */
+	 * model in eval mode (facts/effects.c). A method of no class of this
+	 * module asks the semantic model for the receiver's class: its other
+	 * conditions come first (the answer is the same; without a target,
+	 * the path below answers no). */
+	if (c->target < 0) {
+		char *subject = c->receiver.id ? tl_facts__mode_name(idx, c->receiver) : NULL;
+		bool yes = subject && tl_facts_mode_at(idx, c->node, subject) == TL_MODE_EVAL &&
+			   tl_facts_grad_state(idx, c->node) != TL_GRAD_OFF &&
+			   !tl_facts__in_handed_lambda(idx, c->node) &&
+			   !tl_facts_reaches_backward(idx, c->node) && tl_facts_method_forward(idx, c->node);
+		tl_free(subject);
+		return yes;
+	}
 	if (tl_facts_method_forward(idx, c->node)) {
 		char *subject = tl_facts__mode_name(idx, c->receiver);
 		bool yes = subject && tl_facts_mode_at(idx, c->node, subject) == TL_MODE_EVAL &&

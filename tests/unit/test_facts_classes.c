@@ -303,6 +303,80 @@ static void test_list_of_models_and_mode_strings(void **state)
 	tl_fixture_free(fx);
 }
 
+/* A project whose modules are never found: what an analysis inside one
+ * sees of a name it imports that no module of the project defines. */
+static const TlIndex *stub_module(const TlImports *self, const TlIndex *from, const char *dotted, size_t len)
+{
+	(void)self, (void)from, (void)dotted, (void)len;
+	return NULL;
+}
+
+static void stub_bracket(const TlImports *self)
+{
+	(void)self;
+}
+
+static const TlIndex *stub_importer(const TlImports *self, const TlIndex *of, uint32_t i)
+{
+	(void)self, (void)of, (void)i;
+	return NULL;
+}
+
+static bool stub_same_file(const TlImports *self, const TlIndex *of, const TlIndex *mod)
+{
+	(void)self, (void)of, (void)mod;
+	return false;
+}
+
+static const char *stub_package(const TlImports *self, const TlIndex *from)
+{
+	(void)self, (void)from;
+	return NULL;
+}
+
+static bool stub_imports_any(const TlImports *self, const char *path, const char *text, size_t len,
+			     const char *const *names)
+{
+	(void)self, (void)path, (void)text, (void)len, (void)names;
+	return false;
+}
+
+/* A method of a receiver whose class no class of the file is (an imported
+ * model: `net.helper(x)`) runs the model's forward in eval mode only on a
+ * receiver in eval mode there: one in train mode is decided without the
+ * semantic model (which would interpret the module, and read the modules
+ * it imports, for the receiver's class). */
+static void test_method_forward_outside_eval_builds_no_model(void **state)
+{
+	(void)state;
+	static const TlImports stub = { stub_module, stub_bracket, stub_bracket, stub_importer,
+					stub_same_file, stub_package, stub_imports_any };
+	static const char code[] =
+		"import torch\n"
+		"from lib import load\n"
+		"net = load()\n"
+		"net.eval()\n"
+		"net.train()\n"
+		"a = net.helper(x)\n"
+		"net.eval()\n"
+		"b = net.helper(x)\n";
+	TlFixture *fx = tl_calloc(1, sizeof *fx);
+	char why[256];
+	assert_true(tl_source_init_text(&fx->src, "t.py", code, strlen(code), why, sizeof why));
+	fx->parser = ts_parser_new();
+	ts_parser_set_language(fx->parser, tl_python_language());
+	fx->tree = ts_parser_parse_string(fx->parser, NULL, fx->src.text, fx->src.length);
+	tl_facts_build_in(&fx->idx, &fx->src, ts_tree_root_node(fx->tree), NULL, &stub);
+	const TlIndex *idx = &fx->idx;
+	assert_false(tl_facts_eval_call_with_grad(idx, tl_fixture_node_after(fx, "a = ", "net.helper(x)")));
+	assert_null(idx->model);
+	/* In eval mode: the model is asked for the receiver's class (none
+	 * known here, so no method of it runs a forward). */
+	assert_false(tl_facts_eval_call_with_grad(idx, tl_fixture_node_after(fx, "b = ", "net.helper(x)")));
+	assert_non_null(idx->model);
+	tl_fixture_free(fx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -314,6 +388,7 @@ int main(void)
 		cmocka_unit_test(test_shared_helper_judged_per_call),
 		cmocka_unit_test(test_constant_arguments_select_branches),
 		cmocka_unit_test(test_list_of_models_and_mode_strings),
+		cmocka_unit_test(test_method_forward_outside_eval_builds_no_model),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
