@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "base/strmap.h"
+#include "model/model.h"
 #include "syntax/reads.h"
 
 static bool tl_facts__reaches(const TlIndex *idx, TSNode expr, int depth, const TlCall *site);
@@ -936,20 +937,67 @@ static bool tl_facts__reaches(const TlIndex *idx, TSNode expr, int depth, const 
 	return yes;
 }
 
-bool tl_facts_reaches_backward(const TlIndex *idx, TSNode expr)
-{
-	tl_facts__fan_begin();
-	bool yes = tl_facts__reaches(idx, expr, 0, NULL);
-	tl_facts__fan_end();
-	return yes;
-}
-
-bool tl_facts__reaches_at(const TlIndex *idx, TSNode expr, const TlCall *site)
+static bool tl_facts__walk_reaches(const TlIndex *idx, TSNode expr, const TlCall *site)
 {
 	tl_facts__fan_begin();
 	bool yes = tl_facts__reaches(idx, expr, 0, site);
 	tl_facts__fan_end();
 	return yes;
+}
+
+/* The model's answer (model/flow.c): a backward differentiates what
+ * `expr` computes, or a function of the file returns it to callers the
+ * file does not show and builds a loss for them (as a module's own
+ * methods do). With `site`, only that call of the function holding
+ * `expr` takes its return. */
+static bool tl_facts__flow_reaches(const TlIndex *idx, TSNode expr, const TlCall *site)
+{
+	TlIntArray rets, backs;
+	tl_array_init(&rets);
+	tl_array_init(&backs);
+	int r = tl_model_reaches_backward(idx, expr, site ? site->node : (TSNode){ 0 }, &rets, site ? &backs : NULL);
+	int32_t own = tl_index_func_of(idx, expr);
+	bool yes = r > 0 && !site;
+	/* At `site`: a backward of the function that this call runs
+	 * (`if train: loss.backward()` at `train=False` runs none). */
+	for (uint32_t i = 0; !yes && i < backs.size; i++) {
+		const TlCall *b = &idx->calls.items[backs.items[i]];
+		yes = b->func != own || tl_facts__runs_at(idx, b->node, own, site) != TL_RUNS_NEVER;
+	}
+	tl_array_release(&backs);
+	for (uint32_t i = 0; !yes && r == 0 && i < rets.size; i++) {
+		const TlFunc *f = &idx->funcs.items[rets.items[i]];
+		if (!f->escapes && f->call_sites.size)
+			continue;
+		/* built in a loop of its own function that runs a backward (an
+		 * enclosing one too: a log filled per metric in a step loop) */
+		bool in_step_loop = false;
+		for (int32_t l = rets.items[i] == own ? tl_index_loop_of(idx, expr) : -1; l >= 0 && !in_step_loop;
+		     l = idx->loops.items[l].parent)
+			in_step_loop = (idx->loops.items[l].events & TL_EV_BACKWARD) != 0;
+		yes = tl_facts__returns_loss_to_unknown(idx, f, in_step_loop);
+	}
+	tl_array_release(&rets);
+	return yes;
+}
+
+static bool tl_facts__reaches_both(const TlIndex *idx, TSNode expr, const TlCall *site)
+{
+	bool yes = tl_facts__flow_reaches(idx, expr, site);
+	if (tl_facts__checking_model())
+		tl_facts__model_differs(idx, expr, site ? "reaches-backward-at" : "reaches-backward",
+					tl_facts__walk_reaches(idx, expr, site), yes);
+	return yes;
+}
+
+bool tl_facts_reaches_backward(const TlIndex *idx, TSNode expr)
+{
+	return tl_facts__reaches_both(idx, expr, NULL);
+}
+
+bool tl_facts__reaches_at(const TlIndex *idx, TSNode expr, const TlCall *site)
+{
+	return tl_facts__reaches_both(idx, expr, site);
 }
 
 /* x.float(), x.double(), x.to(torch.float32): a cast to full precision. */

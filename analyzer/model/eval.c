@@ -128,7 +128,7 @@ TlVal tl_in__arith(TlValPool *pool, const TlVal *a, const TlVal *b)
 }
 
 /* Attributes whose value has no history whatever the object's. */
-static bool tl_in__plain_attr(const char *t, uint32_t len)
+bool tl_in__plain_attr(const char *t, uint32_t len)
 {
 	static const char *const plain[] = {
 		"data", "grad", "shape", "dtype", "device", "requires_grad", "is_cuda", "ndim", "T_max",
@@ -334,6 +334,7 @@ void tl_in__refine(In *in, const TlPath *p, TlVal *v)
 		/* what holds the backpropagated element holds history under its key */
 		TlVal e = tl_val_of(TL_VK_TENSOR, TL_VG_MUST);
 		TlVal c = tl_val_of(TL_VK_CONTAINER, TL_VG_NONE);
+		c.flow = v->flow; /* what it was computed from stays (flow.c) */
 		*v = tl_val_with_key(&in->m->pool, &c, how - 2, &e);
 	}
 }
@@ -391,6 +392,7 @@ void tl_in__bind(In *in, TSNode target, const TlVal *value)
 					todo[n].v = (v.made & TL_VM_OPAQUE) && v.kind == TL_VK_TENSOR && i > 0
 							    ? tl_in__opaque_part(in, &v, t) : tl_val_part(&in->m->pool, &v, i);
 				}
+				tl_in__flow_part(in, &todo[n].v, &v);
 				n++;
 			}
 			continue;
@@ -405,6 +407,7 @@ void tl_in__bind(In *in, TSNode target, const TlVal *value)
 			    (holder = tl_state_get(&in->st, &up)) != NULL &&
 			    (holder->kind == TL_VK_CONTAINER || holder->kind == TL_VK_TOP)) {
 				/* out["loss"] = x: a strong update of that key */
+				tl_in__flow_bind(in, t, &v);
 				TlVal h = *holder;
 				TlVal nh = tl_val_with_key(&in->m->pool, &h, key, &v);
 				tl_state_set(&in->st, &up, &nh);
@@ -428,6 +431,7 @@ void tl_in__bind(In *in, TSNode target, const TlVal *value)
 		if (!tl_path_of(&in->m->names, in->idx, t, &p))
 			continue;
 		tl_in__refine(in, &p, &v);
+		tl_in__flow_bind(in, t, &v);
 		tl_state_set(&in->st, &p, &v);
 		tl_in__carry_store(in, &p, &v);
 		/* What a question asks of the name stored to is what a read of it
@@ -841,6 +845,7 @@ TlVal tl_in__eval(In *in, TSNode root)
 			TlVal e = tl_val_element(&in->m->pool, &it);
 			if (tl_val_is_bot(&e))
 				e = tl_in__top();
+			tl_in__flow_part(in, &e, &it);
 			tl_in__bind(in, tl_tree_field(clause, sy->f_left), &e);
 			int32_t next = tl_in__clause(in, f.n, cl + 1);
 			if (next >= 0) {
@@ -874,6 +879,7 @@ TlVal tl_in__eval(In *in, TSNode root)
 		TlVal r = tl_in__compute(in, f.n, ops, k);
 		if (k && ts_node_symbol(f.n) == in->sy->subscript)
 			tl_in__prov_subscript(in, f.n, &ops[0], &r);
+		tl_in__flow_expr(in, f.n, ops, k, &r);
 		in->ev.size--;
 		tl_in__record(in, f.n, &r);
 		tl_array_push(&in->vs, r);

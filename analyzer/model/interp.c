@@ -137,6 +137,8 @@ static void tl_in__augment(In *in, TSNode a)
 		v = tl_in__arith(&in->m->pool, &l, &r);
 		tl_in__made_op(in, a, &v);
 	}
+	TlVal ops[2] = { l, r };
+	tl_in__flow_op(in, a, ops, 2, &v);
 	tl_in__bind(in, left, &v);
 }
 
@@ -185,6 +187,7 @@ static void tl_in__simple(In *in, TSNode s)
 			v = tl_in__eval(in, ts_node_named_child(s, 0));
 			if (in->func >= 0)
 				in->m->funcs.items[in->func].returns = true;
+			tl_in__flow_return(in, &v);
 		}
 		if (in->func >= 0) {
 			TlVal old = in->ret;
@@ -448,6 +451,7 @@ static void tl_in__step(In *in)
 			if (tl_val_is_bot(&e))
 				e = tl_val_top();
 			tl_in__prov_target(in, f, &e);
+			tl_in__flow_part(in, &e, &it);
 			tl_in__bind(in, tl_tree_field(f->node, sy->f_left), &e);
 		} else {
 			(void)tl_in__eval(in, tl_tree_field(f->node, sy->f_condition));
@@ -589,6 +593,7 @@ static void tl_in__enter(In *in, const TlFunc *fn)
 			}
 			tl_in__param(in, b, i, &v);
 		}
+		tl_in__flow_param(in, i, &v);
 		tl_state_set(&in->st, &p, &v);
 	}
 	/* Its decorators, and every known call site (the facts layer's

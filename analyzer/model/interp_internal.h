@@ -188,6 +188,19 @@ void tl_in__prov_none(TlVal *v);
  * across calls?). */
 void tl_in__prov_subscript(In *in, TSNode n, const TlVal *obj, TlVal *r);
 
+/* flow.c: what values are computed from (TlVal.flow). Expression `n`
+ * computed `*r` from operands `ops` (a call, an operator: a node of its
+ * own; a field, an element: the operand's set); an operator-like node (an
+ * augmented assignment) did; target `t` is bound to `*v`; parameter `i`
+ * of in->func enters as `*v`; `*part` is read out of `whole`; a return
+ * statement hands back `v`. */
+void tl_in__flow_expr(In *in, TSNode n, const TlVal *ops, uint32_t nops, TlVal *r);
+void tl_in__flow_op(In *in, TSNode n, const TlVal *ops, uint32_t nops, TlVal *r);
+void tl_in__flow_bind(In *in, TSNode target, TlVal *v);
+void tl_in__flow_param(In *in, uint32_t i, TlVal *v);
+void tl_in__flow_part(In *in, TlVal *part, const TlVal *whole);
+void tl_in__flow_return(In *in, const TlVal *v);
+
 /* interp.c: whether function `fn` (a method) is a staticmethod or a
  * classmethod, by its decorators' text. */
 void tl_model__method_kind(const TlIndex *idx, const TlFunc *fn, bool *is_static, bool *is_classmethod);
@@ -205,5 +218,7 @@ TlVal tl_in__attr(In *in, const TlVal *obj, int32_t id, const char *name, uint32
 void tl_in__record(In *in, TSNode n, const TlVal *v);
 TlVal tl_in__no_graph(In *in, const TlVal *v);
 TlVal tl_in__top(void);
+/* eval.c: an attribute whose value has no history whatever the object's (`.data`, `.shape`). */
+bool tl_in__plain_attr(const char *t, uint32_t len);
 
 #endif

@@ -35,6 +35,7 @@ static void tl_model__release(TlModel *m)
 	tl_scopemap_release(&m->attrs);
 	tl_scopemap_release(&m->kept_attr);
 	tl_scopemap_release(&m->backprop);
+	tl_model__flow_release(m);
 	tl_scopemap_release(&m->declared);
 	tl_scopemap_release(&m->tensor_keys);
 	tl_scopemap_release(&m->ctx_vals);
@@ -1096,6 +1097,25 @@ void tl_model__ensure(TlModel *m, int32_t func)
 	tl_array_release(&stack);
 	tl_array_release(&seeds);
 	m->running = false;
+}
+
+void tl_model__ensure_all(TlModel *m)
+{
+	if (m->quiet || m->running)
+		return;
+	uint32_t nc = m->starts.size;
+	uint8_t *want = tl_calloc(nc ? nc : 1, 1);
+	bool any = false;
+	for (uint32_t c = 0; c < nc; c++)
+		any |= (want[c] = !m->comp_done[c]) != 0;
+	if (any || !m->module_done) {
+		m->running = true;
+		tl_model__run(m, want, !m->module_done);
+		memset(m->comp_done, 1, nc);
+		m->module_done = m->globals_ready = true;
+		m->running = false;
+	}
+	tl_free(want);
 }
 
 static TlModel *tl_model__build(const TlIndex *idx, bool quiet)

@@ -119,6 +119,21 @@ typedef struct TlProvInfo {
 } TlProvInfo;
 int tl_model_graph_from_before(const TlIndex *idx, int32_t loop, TSNode expr, TlProvInfo *out);
 
+/* Where the value of `expr` goes (flow.c): 1 when a backward (a
+ * `.backward()`, `torch.autograd.grad`, a call of a function of the module
+ * that reaches one) differentiates something computed from it, through
+ * bindings, calls, containers, attributes of `self` and the returns of
+ * the module's functions to the calls the model evaluated; 0 when none
+ * does; -1 when the model has no value for `expr`. With `site` not null
+ * (a call of the function holding `expr`), only what that call does with
+ * the function's return is followed. Each function of the module whose
+ * return the value reaches is appended to `rets` (when not NULL): its
+ * callers elsewhere may differentiate it; with `backs` not NULL, every
+ * backward reached is appended to it (an index of idx->calls). The whole
+ * module is interpreted for the first such question. */
+int tl_model_reaches_backward(const TlIndex *idx, TSNode expr, TSNode site, TlIntArray *rets,
+			      TlIntArray *backs);
+
 /* True when expression `e` names an accelerator, as written: "cuda",
  * "cuda:1", an index (`.cuda(0)`), `torch.device(...)` of one or of a
  * computed kind, `x.device`, a name bound to one of these or that says

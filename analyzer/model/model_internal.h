@@ -108,6 +108,7 @@ struct TlModel {
 	TlScopeMap ctx_vals; /* (function, parameter) -> pool index: what every call site hands it (context.c) */
 	TlScopeMap ctx_seen; /* (function, call start byte + 1) -> 1: a call site interpreted */
 	TlScopeMap inplace;  /* (class, interned name) -> TL_VW_* bits: `self.x = DDP(self.x)` in a method */
+	struct TlFlow *flow; /* flow.c: what was computed from what (NULL until a value is) */
 	TlState globals;     /* the module's own names after its code ran */
 	TlModelStats stats;
 	bool cut;            /* a bound stopped the interpretation */
@@ -253,5 +254,11 @@ bool tl_model__entry(TlModel *m, int32_t func, uint32_t i, TlVal *out);
 void tl_model__topdown(TlModel *m);
 /* Records the value of the expression spanning [start, end). */
 void tl_model__record(TlModel *m, uint32_t start, uint32_t end, const TlVal *v);
+
+/* flow.c: the flow graph's release; model.c: every component of the
+ * module interpreted (a question whose answer is anywhere in it). */
+typedef struct TlFlow TlFlow;
+void tl_model__flow_release(TlModel *m);
+void tl_model__ensure_all(TlModel *m);
 
 #endif

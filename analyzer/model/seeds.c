@@ -222,6 +222,7 @@ void tl_model__seed_read(TlModel *m, TSNode n, TlVal *v)
 		return;
 	TlVal g = tl_val_of(TL_VK_MODULE, TL_VG_NONE);
 	g.made = TL_VM_GUESS;
+	g.flow = v->flow; /* what it was computed from stays (flow.c) */
 	*v = g;
 }
 

@@ -8,11 +8,15 @@
 void tl_val_pool_init(TlValPool *p)
 {
 	tl_array_init(&p->vals);
+	tl_array_init(&p->flows);
+	p->flow_merge = NULL;
+	p->flow_ctx = NULL;
 }
 
 void tl_val_pool_release(TlValPool *p)
 {
 	tl_array_release(&p->vals);
+	tl_array_release(&p->flows);
 }
 
 int32_t tl_val_pool_add(TlValPool *p, TlVal v)
@@ -167,6 +171,7 @@ static TlVal tl_val__join_at(TlValPool *p, const TlVal *pa, const TlVal *pb, uns
 	j.pold = (uint16_t)(a->pold | b->pold);
 	j.kept = (uint8_t)(a->kept | b->kept);
 	j.origin = a->origin ? a->origin : b->origin;
+	j.flow = tl_val_flow_union(p, a->flow, b->flow);
 	if (a->ref == b->ref && a->mod == b->mod) {
 		j.ref = a->ref;
 		j.mod = a->mod;
@@ -205,7 +210,7 @@ static bool tl_val__equal_at(const TlValPool *p, const TlVal *a, const TlVal *b,
 	    a->dtype != b->dtype || a->made != b->made || a->pgraph != b->pgraph || a->pcall != b->pcall ||
 	    a->wrap != b->wrap || a->punwrap != b->punwrap || a->act != b->act || a->loss != b->loss ||
 	    a->ref != b->ref || a->mod != b->mod || a->old != b->old || a->prev != b->prev ||
-	    a->pold != b->pold || a->kept != b->kept)
+	    a->pold != b->pold || a->kept != b->kept || !tl_val_flow_same(p, a->flow, b->flow))
 		return false;
 	if (a->kind != TL_VK_CONTAINER || nest >= TL_VAL_NEST)
 		return true;
@@ -450,6 +455,7 @@ static TlVal tl_val__import_at(TlValPool *to, const TlValPool *from, const TlVal
 	TlVal out = *v;
 	out.next = -1;
 	out.elem = out.parts = -1;
+	out.flow = 0; /* another model's nodes */
 	if (v->kind != TL_VK_CONTAINER || nest >= TL_VAL_NEST)
 		return out;
 	const TlVal *e = tl_val__at(from, v->elem);

@@ -168,12 +168,36 @@ typedef struct TlVal {
 	int32_t key;     /* in the pool: the constant key of a dict's part (interned), or -1 */
 	int32_t ref;     /* a function or class: its index in `mod`; else -1 */
 	uint32_t origin; /* where its history was made (a call's start byte + 1), 0: unknown */
+	/* What it was computed from (model/flow.c): a set of the flow nodes
+	 * (the calls, operators and bindings) of its model that made it, kept
+	 * in the pool (tl_val_flow_*); 0: none, TL_VAL_FLOW_TOP: too many. */
+	uint32_t flow;
 	const void *mod; /* the index that `ref` is of (a const TlIndex *) */
 } TlVal;
 
 typedef struct TlValPool {
 	TlArray(TlVal) vals;
+	/* Flow sets (TlVal.flow - 1 is an offset here): a count, then that
+	 * many node numbers, ascending. */
+	TlArray(uint32_t) flows;
+	/* Where a union would hold more than TL_VAL_FLOW_SET nodes: the one
+	 * node that stands for those `n` (model/flow.c: a node each of them
+	 * leads to); NULL: the union is the top. */
+	uint32_t (*flow_merge)(void *ctx, const uint32_t *ids, uint32_t n);
+	void *flow_ctx;
 } TlValPool;
+
+/* The flow sets of values (model/flow.c): at most TL_VAL_FLOW_SET nodes;
+ * past that, the pool's flow_merge node, or the top (computed from
+ * anything). The union of two sets, a
+ * set of one node, whether two are the same, and a set's nodes (false for
+ * the top). */
+#define TL_VAL_FLOW_SET 8
+#define TL_VAL_FLOW_TOP UINT32_MAX
+uint32_t tl_val_flow_union(TlValPool *p, uint32_t a, uint32_t b);
+uint32_t tl_val_flow_one(TlValPool *p, uint32_t node);
+bool tl_val_flow_same(const TlValPool *p, uint32_t a, uint32_t b);
+bool tl_val_flow_nodes(const TlValPool *p, uint32_t set, const uint32_t **nodes, uint32_t *n);
 
 void tl_val_pool_init(TlValPool *p);
 void tl_val_pool_release(TlValPool *p);

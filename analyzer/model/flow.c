@@ -1,0 +1,538 @@
+/* Where a value goes (model.h: tl_model_reaches_backward): the answer to
+ * "is what this expression computes differentiated by a backward?".
+ *
+ * Each value of the analysed file's model carries a small set of flow
+ * nodes (TlVal.flow): the calls, operators, bindings and parameters that
+ * made it, as the interpreter evaluated them. Where a node is made, the
+ * nodes of its operands get an edge to it, so the edges form a graph of
+ * what was computed from what, finer than a parameter bit (prov.c):
+ *
+ * - a call or a binary operator is a node; its operands' sets (the callee's
+ *   or receiver's value, every argument; a container's elements and
+ *   positions too, TL_VAL_NEST deep) lead to it, unless the table's row
+ *   of the call says its result has no history (`x.item()`, `.argmax()`,
+ *   `.detach()`, `float(x)`, `len(xs)`): nothing flows through; a
+ *   comparison, a `not`, a literal start afresh;
+ * - a binding (an assignment's target, an augmented one's, a `for` target,
+ *   a parameter at the function's entry) is a node: the value stored gets
+ *   the set of that node alone, so sets stay small;
+ * - a field, an element or a position read out of a value keeps the
+ *   value's set (`out.logits`, `outs[0]`, `for l in losses`);
+ * - a backward (`loss.backward()`, `torch.autograd.grad(...)`, a call of a
+ *   function of the project that reaches one) leads every operand to the
+ *   sink; a return statement leads its value to the function's return
+ *   node, and that node to each call of the function the model evaluated
+ *   in this module (the summary applied there): a return a caller
+ *   differentiates counts.
+ *
+ * Joins unite the sets (at most TL_VAL_FLOW_SET nodes: past it, the top).
+ * The edges only grow; the analysed file's model records them (another
+ * module's model, read for its summaries, records none). A question walks
+ * the edges forward from the nodes of the expression's value.
+ *
+ * Owns: the flow sets (tl_val_flow_*), the interpreter's tl_in__flow_*
+ * hooks and tl_model_reaches_backward. */
+#include "model/interp_internal.h"
+
+#include <string.h>
+
+#include "base/alloc.h"
+#include "model/apitable.h"
+
+/* ---- sets in the pool --------------------------------------------------------- */
+
+bool tl_val_flow_nodes(const TlValPool *p, uint32_t set, const uint32_t **nodes, uint32_t *n)
+{
+	*nodes = NULL;
+	*n = 0;
+	if (set == TL_VAL_FLOW_TOP)
+		return false;
+	if (set && set <= p->flows.size) {
+		*n = p->flows.items[set - 1];
+		*nodes = &p->flows.items[set];
+	}
+	return true;
+}
+
+static uint32_t tl_flow__add(TlValPool *p, const uint32_t *ids, uint32_t n)
+{
+	tl_array_push(&p->flows, n);
+	uint32_t at = p->flows.size;
+	for (uint32_t i = 0; i < n; i++)
+		tl_array_push(&p->flows, ids[i]);
+	return at;
+}
+
+uint32_t tl_val_flow_one(TlValPool *p, uint32_t node)
+{
+	return tl_flow__add(p, &node, 1);
+}
+
+uint32_t tl_val_flow_union(TlValPool *p, uint32_t a, uint32_t b)
+{
+	if (a == b || !b)
+		return a;
+	if (!a)
+		return b;
+	if (a == TL_VAL_FLOW_TOP || b == TL_VAL_FLOW_TOP)
+		return TL_VAL_FLOW_TOP;
+	const uint32_t *x, *y;
+	uint32_t nx, ny;
+	tl_val_flow_nodes(p, a, &x, &nx);
+	tl_val_flow_nodes(p, b, &y, &ny);
+	uint32_t out[2 * TL_VAL_FLOW_SET], n = 0, i = 0, k = 0;
+	while (i < nx || k < ny) {
+		uint32_t v;
+		if (k >= ny || (i < nx && x[i] < y[k]))
+			v = x[i++];
+		else if (i >= nx || y[k] < x[i])
+			v = y[k++];
+		else {
+			v = x[i++];
+			k++;
+		}
+		out[n++] = v;
+	}
+	if (n > TL_VAL_FLOW_SET) {
+		if (!p->flow_merge)
+			return TL_VAL_FLOW_TOP;
+		uint32_t node = p->flow_merge(p->flow_ctx, out, n);
+		return tl_flow__add(p, &node, 1);
+	}
+	if (n == nx)
+		return a; /* b's nodes are a's */
+	if (n == ny)
+		return b;
+	return tl_flow__add(p, out, n);
+}
+
+bool tl_val_flow_same(const TlValPool *p, uint32_t a, uint32_t b)
+{
+	if (a == b)
+		return true;
+	const uint32_t *x, *y;
+	uint32_t nx, ny;
+	if (!tl_val_flow_nodes(p, a, &x, &nx) || !tl_val_flow_nodes(p, b, &y, &ny) || nx != ny)
+		return false;
+	return !nx || memcmp(x, y, nx * sizeof *x) == 0;
+}
+
+/* ---- the graph ----------------------------------------------------------------- */
+
+/* Kinds of node, in the top two bits of the first key; a backward's
+ * sink is of kind PARAM with bit 29 set, a merge node with bit 28. */
+enum { TL_FLOW_EXPR = 0, TL_FLOW_BIND = 1, TL_FLOW_PARAM = 2, TL_FLOW_RET = 3 };
+#define TL_FLOW_SINK_BIT (1u << 29)
+#define TL_FLOW_MERGE_BIT (1u << 28) /* ... and a merge node, bit 28 */
+
+struct TlFlow {
+	TlScopeMap ids;   /* (kind << 30 | start byte, end byte) -> node */
+	/* per node: the function of a return node; -2 - i: the sink of call i
+	 * of the index, a backward (it differentiates what reaches it); else -1 */
+	TlIntArray func;
+	TlIntArray one;   /* per node: its set of one node in the pool, or 0 */
+	TlScopeMap seen;  /* (from, to) -> 1 */
+	TlIntArray from, to;
+	/* Built at a question when nodes or edges were added since: the
+	 * edges by source; per node, whether it leads to a backward's sink
+	 * (bit 1) or to the return of a function whose callers the index does
+	 * not all show (bit 2), so that most questions walk nothing. */
+	uint32_t built_edges, built_nodes;
+	uint32_t *first;
+	int32_t *adj;
+	uint8_t *leads;
+};
+
+void tl_model__flow_release(TlModel *m)
+{
+	TlFlow *fl = m->flow;
+	if (!fl)
+		return;
+	tl_scopemap_release(&fl->ids);
+	tl_array_release(&fl->func);
+	tl_array_release(&fl->one);
+	tl_scopemap_release(&fl->seen);
+	tl_array_release(&fl->from);
+	tl_array_release(&fl->to);
+	tl_free(fl->first);
+	tl_free(fl->adj);
+	tl_free(fl->leads);
+	tl_free(fl);
+	m->flow = NULL;
+}
+
+static uint32_t tl_flow__node(TlFlow *fl, unsigned kind, uint32_t a, uint32_t b, int32_t func);
+static void tl_flow__edge(TlFlow *fl, uint32_t from, uint32_t to);
+
+/* The node that stands for a union of more than TL_VAL_FLOW_SET nodes
+ * (`loss` bound on a dozen branches, then returned): one per set of
+ * nodes, each of which leads to it. */
+static uint32_t tl_flow__merge(void *ctx, const uint32_t *ids, uint32_t n)
+{
+	TlFlow *fl = ctx;
+	uint64_t h = 1469598103934665603ull;
+	for (uint32_t i = 0; i < n; i++) {
+		h ^= ids[i];
+		h *= 1099511628211ull;
+	}
+	uint32_t node = tl_flow__node(fl, TL_FLOW_PARAM, TL_FLOW_MERGE_BIT | ((uint32_t)h & 0x0fffffffu),
+				      (uint32_t)(h >> 32) & 0x7fffffffu, -1);
+	for (uint32_t i = 0; i < n; i++)
+		tl_flow__edge(fl, ids[i], node);
+	return node;
+}
+
+static TlFlow *tl_flow__of(TlModel *m)
+{
+	if (m->quiet)
+		return NULL;
+	if (!m->flow) {
+		TlFlow *fl = tl_calloc(1, sizeof *fl);
+		tl_scopemap_init(&fl->ids);
+		tl_scopemap_init(&fl->seen);
+		tl_array_init(&fl->func);
+		tl_array_init(&fl->one);
+		tl_array_init(&fl->from);
+		tl_array_init(&fl->to);
+		tl_array_push(&fl->func, -1); /* node 0: none (0 is no set) */
+		tl_array_push(&fl->one, 0);
+		m->flow = fl;
+		m->pool.flow_merge = tl_flow__merge;
+		m->pool.flow_ctx = fl;
+	}
+	return m->flow;
+}
+
+static uint32_t tl_flow__node(TlFlow *fl, unsigned kind, uint32_t a, uint32_t b, int32_t func)
+{
+	uint32_t key = ((uint32_t)kind << 30) | (a & 0x3fffffffu);
+	int32_t at;
+	if (tl_scopemap_get(&fl->ids, key, b, &at))
+		return (uint32_t)at;
+	at = (int32_t)fl->func.size;
+	tl_scopemap_put(&fl->ids, key, b, at);
+	tl_array_push(&fl->func, func);
+	tl_array_push(&fl->one, 0);
+	return (uint32_t)at;
+}
+
+static uint32_t tl_flow__span(TlFlow *fl, unsigned kind, TSNode n)
+{
+	return tl_flow__node(fl, kind, ts_node_start_byte(n), ts_node_end_byte(n), -1);
+}
+
+/* The set of node `node` alone (made once per node). */
+static uint32_t tl_flow__single(TlModel *m, TlFlow *fl, uint32_t node)
+{
+	if (!fl->one.items[node])
+		fl->one.items[node] = (int32_t)tl_val_flow_one(&m->pool, node);
+	return (uint32_t)fl->one.items[node];
+}
+
+static void tl_flow__edge(TlFlow *fl, uint32_t from, uint32_t to)
+{
+	int32_t seen;
+	if (from == to || tl_scopemap_get(&fl->seen, from, to, &seen))
+		return;
+	tl_scopemap_put(&fl->seen, from, to, 1);
+	tl_array_push(&fl->from, (int32_t)from);
+	tl_array_push(&fl->to, (int32_t)to);
+}
+
+/* Edges from every node of `v`, its elements' and positions' included
+ * (TL_VAL_NEST deep), to `to`. */
+static void tl_flow__into(TlModel *m, TlFlow *fl, const TlVal *v, uint32_t to)
+{
+	const TlValPool *p = &m->pool;
+	struct { TlVal v; unsigned nest; } stack[48];
+	uint32_t n = 0;
+	stack[n].v = *v;
+	stack[n++].nest = 0;
+	while (n) {
+		n--;
+		TlVal x = stack[n].v;
+		unsigned nest = stack[n].nest;
+		const uint32_t *ids;
+		uint32_t k;
+		if (tl_val_flow_nodes(p, x.flow, &ids, &k))
+			for (uint32_t i = 0; i < k; i++)
+				tl_flow__edge(fl, ids[i], to);
+		if (x.kind != TL_VK_CONTAINER || nest >= TL_VAL_NEST)
+			continue;
+		if (x.elem >= 0 && (uint32_t)x.elem < p->vals.size && n < 48) {
+			stack[n].v = p->vals.items[x.elem];
+			stack[n++].nest = nest + 1;
+		}
+		for (int32_t q = x.parts; q >= 0 && (uint32_t)q < p->vals.size && n < 48; q = p->vals.items[q].next) {
+			stack[n].v = p->vals.items[q];
+			stack[n++].nest = nest + 1;
+		}
+	}
+}
+
+/* A call whose table row says its result carries no history (`.item()`,
+ * `.argmax()`, `.detach()`, `len(x)`), whatever the model knows of its
+ * receiver. */
+static bool tl_flow__breaks(const TlCall *c)
+{
+	const TlApiRow *row = c->qname ? tl_api_qualified(c->qname) : NULL;
+	if (!row && c->method)
+		row = c->receiver.id ? tl_api_method(c->method) : tl_api_builtin(c->method);
+	return row && row->graph == TL_APIG_BREAKS;
+}
+
+/* Methods that put their arguments into the receiver (the interpreter's
+ * container stores, calls.c, know the first four). */
+static bool tl_flow__storing(const char *m)
+{
+	static const char *const names[] = { "append", "add", "insert", "extend", "update", "setdefault", "appendleft" };
+	for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+		if (strcmp(m, names[i]) == 0)
+			return true;
+	return false;
+}
+
+/* ---- the interpreter's hooks --------------------------------------------------- */
+
+void tl_in__flow_op(In *in, TSNode n, const TlVal *ops, uint32_t nops, TlVal *r)
+{
+	TlFlow *fl = tl_flow__of(in->m);
+	if (!fl)
+		return;
+	uint32_t node = tl_flow__span(fl, TL_FLOW_EXPR, n);
+	for (uint32_t i = 0; i < nops; i++)
+		tl_flow__into(in->m, fl, &ops[i], node);
+	r->flow = tl_flow__single(in->m, fl, node);
+}
+
+void tl_in__flow_expr(In *in, TSNode n, const TlVal *ops, uint32_t nops, TlVal *r)
+{
+	if (in->m->quiet)
+		return;
+	const TlSyms *sy = in->sy;
+	TSSymbol s = ts_node_symbol(n);
+	if (s == sy->call) {
+		TlFlow *fl = tl_flow__of(in->m);
+		if (!fl)
+			return;
+		const TlCall *c = tl_index_call_at(in->idx, n);
+		tl_in__flow_op(in, n, ops, c && tl_flow__breaks(c) ? 0 : nops, r);
+		uint32_t node = tl_flow__span(fl, TL_FLOW_EXPR, n);
+		unsigned diff = TL_EV_BACKWARD | TL_EV_GRAD_CALL;
+		if (c && ((c->events & diff) ||
+			  (c->target >= 0 && (in->idx->funcs.items[c->target].reach_events & diff)))) {
+			uint32_t sink = tl_flow__node(fl, TL_FLOW_PARAM, TL_FLOW_SINK_BIT | ts_node_start_byte(n),
+						      ts_node_end_byte(n), -2 - (int32_t)(c - in->idx->calls.items));
+			for (uint32_t i = 0; i < nops; i++)
+				tl_flow__into(in->m, fl, &ops[i], sink);
+			if (c->events & diff)
+				tl_flow__edge(fl, node, sink); /* the backward itself */
+		}
+		/* `buf.append(x)`, `meter.add(loss)`: what the receiver holds
+		 * from now on is computed from the arguments too. */
+		if (c && c->method && c->receiver.id && nops >= 2 && tl_flow__storing(c->method)) {
+			const uint32_t *ids;
+			uint32_t k;
+			if (tl_val_flow_nodes(&in->m->pool, ops[0].flow, &ids, &k))
+				for (uint32_t j = 0; j < k; j++)
+					for (uint32_t i = 1; i < nops; i++)
+						tl_flow__into(in->m, fl, &ops[i], ids[j]);
+		}
+		/* What a function of this module returns is this call's. */
+		if (in->callee_mod == (const void *)in->idx && in->callee_ref >= 0)
+			tl_flow__edge(fl, tl_flow__node(fl, TL_FLOW_RET, (uint32_t)in->callee_ref, 0, in->callee_ref),
+				      node);
+	} else if (s == sy->binary_operator) {
+		tl_in__flow_op(in, n, ops, nops, r);
+	} else if (s == sy->unary_operator && nops >= 1) {
+		r->flow = tl_val_flow_union(&in->m->pool, r->flow, ops[0].flow);
+	} else if ((s == sy->attribute || s == sy->subscript) && nops >= 1) {
+		/* A field or an element of a value: the value's too (`acc.total`
+		 * of what `acc.add(loss)` kept, `outs[0]`); not a module's or
+		 * `self`'s attribute (its own), nor `.data`, `.shape`, `.grad`
+		 * (none of its history). */
+		unsigned k = ops[0].kind;
+		uint32_t len = 0;
+		const char *t = s == sy->attribute ? tl_index_text(in->idx, tl_tree_field(n, sy->f_attribute), &len) : NULL;
+		TlPath op;
+		TSNode obj = tl_tree_field(n, s == sy->attribute ? sy->f_object : sy->f_value);
+		bool self = in->self_id >= 0 && tl_path_of(&in->m->names, in->idx, obj, &op) && op.root == in->self_id &&
+			    op.n == 0;
+		if (k != TL_VK_MODULE && k != TL_VK_WRAPPER && k != TL_VK_CLASS && k != TL_VK_OPTIMIZER &&
+		    k != TL_VK_SCALER && k != TL_VK_CRITERION && k != TL_VK_FUNCTION && !self &&
+		    !(t && tl_in__plain_attr(t, len)))
+			r->flow = tl_val_flow_union(&in->m->pool, r->flow, ops[0].flow);
+	}
+}
+
+void tl_in__flow_bind(In *in, TSNode target, TlVal *v)
+{
+	TlFlow *fl = tl_flow__of(in->m);
+	if (!fl)
+		return;
+	uint32_t node = tl_flow__span(fl, TL_FLOW_BIND, target);
+	tl_flow__into(in->m, fl, v, node);
+	v->flow = tl_flow__single(in->m, fl, node);
+}
+
+void tl_in__flow_param(In *in, uint32_t i, TlVal *v)
+{
+	TlFlow *fl = tl_flow__of(in->m);
+	if (!fl || in->func < 0)
+		return;
+	v->flow = tl_flow__single(in->m, fl, tl_flow__node(fl, TL_FLOW_PARAM, (uint32_t)in->func, i, -1));
+}
+
+void tl_in__flow_part(In *in, TlVal *part, const TlVal *whole)
+{
+	if (!in->m->quiet && !tl_val_is_bot(part))
+		part->flow = tl_val_flow_union(&in->m->pool, part->flow, whole->flow);
+}
+
+void tl_in__flow_return(In *in, const TlVal *v)
+{
+	TlFlow *fl = tl_flow__of(in->m);
+	if (!fl || in->func < 0)
+		return;
+	tl_flow__into(in->m, fl, v, tl_flow__node(fl, TL_FLOW_RET, (uint32_t)in->func, 0, in->func));
+}
+
+/* ---- the question ---------------------------------------------------------------- */
+
+/* Edges grouped by one end (`by`: from or to) into first/adj. */
+static void tl_flow__group(const TlIntArray *by, const TlIntArray *other, uint32_t n, uint32_t **pfirst,
+			   int32_t **padj)
+{
+	uint32_t e = by->size;
+	uint32_t *first = tl_calloc((size_t)n + 1, sizeof *first);
+	int32_t *adj = tl_calloc(e ? e : 1, sizeof *adj);
+	for (uint32_t k = 0; k < e; k++)
+		first[by->items[k] + 1]++;
+	for (uint32_t k = 0; k < n; k++)
+		first[k + 1] += first[k];
+	uint32_t *fill = tl_calloc(n ? n : 1, sizeof *fill);
+	for (uint32_t k = 0; k < e; k++) {
+		int32_t f = by->items[k];
+		adj[first[f] + fill[f]++] = other->items[k];
+	}
+	tl_free(fill);
+	*pfirst = first;
+	*padj = adj;
+}
+
+static void tl_flow__build(const TlIndex *idx, TlFlow *fl)
+{
+	uint32_t n = fl->func.size, e = fl->from.size;
+	if (fl->first && fl->built_edges == e && fl->built_nodes == n)
+		return;
+	tl_free(fl->first);
+	tl_free(fl->adj);
+	tl_free(fl->leads);
+	tl_flow__group(&fl->from, &fl->to, n, &fl->first, &fl->adj);
+	/* Backwards from the sinks (bit 1) and the open returns (bit 2). */
+	uint32_t *rfirst;
+	int32_t *radj;
+	tl_flow__group(&fl->to, &fl->from, n, &rfirst, &radj);
+	fl->leads = tl_calloc(n ? n : 1, 1);
+	TlIntArray todo;
+	tl_array_init(&todo);
+	for (uint8_t bit = 1; bit <= 2; bit++) {
+		for (uint32_t x = 0; x < n; x++) {
+			int32_t f = fl->func.items[x];
+			bool seed = bit == 1 ? f <= -2
+					     : f >= 0 && (uint32_t)f < idx->funcs.size &&
+						       (idx->funcs.items[f].escapes || !idx->funcs.items[f].call_sites.size);
+			if (seed && !(fl->leads[x] & bit)) {
+				fl->leads[x] |= bit;
+				tl_array_push(&todo, (int32_t)x);
+			}
+		}
+		while (todo.size) {
+			int32_t x = tl_array_pop(&todo);
+			for (uint32_t q = rfirst[x]; q < rfirst[x + 1]; q++) {
+				int32_t y = radj[q];
+				if (!(fl->leads[y] & bit)) {
+					fl->leads[y] |= bit;
+					tl_array_push(&todo, y);
+				}
+			}
+		}
+	}
+	tl_array_release(&todo);
+	tl_free(rfirst);
+	tl_free(radj);
+	fl->built_edges = e;
+	fl->built_nodes = n;
+}
+
+int tl_model_reaches_backward(const TlIndex *idx, TSNode expr, TSNode site, TlIntArray *rets, TlIntArray *backs)
+{
+	const TlModel *cm = tl_model_of(idx);
+	expr = tl_index_unparen(expr);
+	if (!cm || ts_node_is_null(expr))
+		return -1;
+	TlModel *m = (TlModel *)cm; /* computed on demand: no answer changes */
+	tl_model__ensure_all(m);
+	int32_t at;
+	if (!tl_scopemap_get(&m->vals, ts_node_start_byte(expr), ts_node_end_byte(expr), &at))
+		return -1;
+	TlVal v = m->pool.vals.items[at];
+	const uint32_t *ids;
+	uint32_t k;
+	if (!tl_val_flow_nodes(&m->pool, v.flow, &ids, &k))
+		return 1; /* computed from more than the sets keep: it may */
+	TlFlow *fl = m->flow;
+	if (!fl || !k)
+		return 0;
+	tl_flow__build(idx, fl);
+	uint8_t leads = 0;
+	for (uint32_t i = 0; i < k; i++)
+		if (ids[i] < fl->func.size)
+			leads |= fl->leads[ids[i]];
+	if (!leads)
+		return 0;
+	if ((leads & 1) && ts_node_is_null(site) && !backs)
+		return 1;
+	/* With `site` (a call of the expression's function), only what that
+	 * call does with the function's return. */
+	int32_t own = tl_index_func_of(idx, expr), site_node = -1;
+	if (!ts_node_is_null(site) && own >= 0 &&
+	    !tl_scopemap_get(&fl->ids, ((uint32_t)TL_FLOW_EXPR << 30) | ts_node_start_byte(site),
+			     ts_node_end_byte(site), &site_node))
+		site_node = -2; /* the call was not evaluated: it leads nowhere */
+	uint32_t n = fl->func.size;
+	uint8_t *seen = tl_calloc(n ? n : 1, 1);
+	TlIntArray todo;
+	tl_array_init(&todo);
+	for (uint32_t i = 0; i < k; i++)
+		if (ids[i] < n && !seen[ids[i]]) {
+			seen[ids[i]] = 1;
+			tl_array_push(&todo, (int32_t)ids[i]);
+		}
+	int yes = 0;
+	while (todo.size && (!yes || backs)) {
+		int32_t x = tl_array_pop(&todo);
+		int32_t f = fl->func.items[x];
+		if (f <= -2) {
+			yes = 1;
+			if (backs)
+				tl_array_push(backs, -2 - f);
+			continue;
+		}
+		bool restricted = f >= 0 && f == own && site_node != -1;
+		if (f >= 0 && rets && !restricted)
+			tl_array_push(rets, f);
+		for (uint32_t q = fl->first[x]; q < fl->first[x + 1]; q++) {
+			int32_t y = fl->adj[q];
+			if ((restricted && y != site_node) || !fl->leads[y])
+				continue;
+			if (!seen[y]) {
+				seen[y] = 1;
+				tl_array_push(&todo, y);
+			}
+		}
+	}
+	tl_array_release(&todo);
+	tl_free(seen);
+	return yes;
+}
