@@ -404,9 +404,10 @@ void tl_facts__branch_path(const TlIndex *idx, TSNode node, TlBranchPath *out);
 bool tl_facts__path_add(const TlIndex *idx, TlBranchPath *path, TSNode node);
 
 /* facts/valueflow.c: tl_facts_reaches_backward for `expr` in the local
- * function that call `site` runs, judged at that call only: the code the
- * call does not run (its constant arguments decide) and the other callers
- * are left out. */
+ * function that call `site` runs, judged at that call only: what the call
+ * does with the function's return, and the backwards of the function the
+ * call runs (its constant arguments decide); the other callers are left
+ * out. */
 bool tl_facts__reaches_at(const TlIndex *idx, TSNode expr, const TlCall *site);
 TSNode tl_facts__const_param(const TlIndex *idx, int32_t func, const TlCall *site,
 			     const char *name, size_t len);
@@ -438,16 +439,6 @@ typedef struct TlFactsCache {
 	 * source order). */
 	bool grad_switches_ready;
 	TlIntArray grad_switches;
-	/* Per name list of the index (idx->name_lists), for value flow: the
-	 * blocks of its bindings and which earlier binding's block holds each
-	 * one's (valueflow.c, tl_facts__covering); NULL until asked. */
-	struct TlCoverList **covers;
-	uint32_t cover_count;
-	/* Per scope ([0] the module, [1 + f] function f), for value flow: the
-	 * roots whose taint may reach a backward call or a return there
-	 * (valueflow.c, tl_facts__root_flow); NULL until asked. */
-	struct TlRootFlow **flows;
-	uint32_t flow_count;
 	/* The `isinstance(name, <tensor class>)` tests written in the file,
 	 * each as its scope and the dotted name it tests (guards.c climbs to
 	 * a guard only from a name some test of its scope names); filled
@@ -461,14 +452,6 @@ typedef struct TlFactsCache {
 	struct TlExtSites *ext_sites;
 	uint8_t *ext_over; /* per function: more sites than kept (unknown) */
 	uint32_t ext_count;
-	/* Per scope (as `flows`), for value flow: its def-use graph
-	 * (defuse.c); NULL until asked. */
-	struct TlDefUse **defuse;
-	uint32_t defuse_count;
-	/* Per scope (as `flows`): its assignment values as nested byte spans
-	 * (defuse.c, tl_facts__value_holders); NULL until asked. */
-	struct TlValueSpans **spans;
-	uint32_t span_count;
 	/* The named children of the blocks that branch paths climbed through
 	 * (branches.c); NULL until asked. */
 	struct TlBlockCache *blocks;
@@ -519,8 +502,6 @@ const TlIntArray *tl_facts__mode_calls(const TlIndex *idx, int32_t func);
 void tl_facts__ext_sites_release(TlFactsCache *fc);
 /* Methods that put their argument(s) into the receiver. */
 extern const char *const tl_facts__storing[7];
-/* facts/valueflow.c: frees TlFactsCache.covers, .flows and .defuse. */
-void tl_facts__cover_lists_release(TlFactsCache *fc);
 /* facts/valueflow.c: calls `visit(idx, read, data)` on each read, after
  * assignment `assign` and in its scope (source order), of the binding it
  * makes of `name` (an identifier it assigns), until `visit` returns true;
@@ -532,30 +513,6 @@ bool tl_facts__each_later_read(const TlIndex *idx, TSNode assign, TSNode name,
 TSNode tl_facts__called_object(const TlCall *c);
 /* guards.c: frees TlFactsCache.tensor_tests. */
 void tl_facts__tensor_tests_release(TlFactsCache *fc);
-/* facts/valueflow.c: the position of the latest binding in `all` (a name's
- * bindings in one scope) made at or before `pos` whose block holds `x`;
- * false when none. */
-bool tl_facts__covering(const TlIndex *idx, const TlIntArray *all, uint32_t pos, TSNode x,
-			uint32_t *cover);
-/* facts/valueflow.c: an expression whose value carries no autograd
- * history whatever its inputs (`x.item()`, `len(xs)`). */
-bool tl_facts__kills_graph(const TlIndex *idx, TSNode v);
-/* facts/defuse.c: the def-use graph of each scope, for value flow. For a
- * taint of plain bindings `binds` of scope `func` (indices into
- * idx->bindings) and dotted names `names`, followed through the
- * assignments and storing calls that start at or after byte `from`:
- * whether it reaches a backward call of the scope (*backward) and a
- * return of it (*returned). False (both false) when the graph could not
- * be built (past the file's CPU bound). */
-typedef struct TlDefUse TlDefUse;
-bool tl_facts__defuse_reach(const TlIndex *idx, int32_t func, const TlIntArray *binds,
-			    const TlNames *names, uint32_t from, bool *backward, bool *returned);
-void tl_facts__defuse_release(TlFactsCache *fc);
-/* facts/defuse.c: the assignments and augmented assignments of scope
- * `func` whose value holds node `n` (indices into idx->bindings, in
- * source order), appended to `out`; false when there is no such scope. */
-bool tl_facts__value_holders(const TlIndex *idx, int32_t func, TSNode n, TlIntArray *out);
-void tl_facts__value_spans_release(TlFactsCache *fc);
 /* facts/branches.c: frees TlFactsCache.blocks. */
 void tl_facts__block_cache_release(TlFactsCache *fc);
 /* Installs an empty cache in `idx` (tl_facts_build does). */
