@@ -11,8 +11,8 @@
 ((call
   function: (_) @_inner) @finding
   (#updates-weights? @finding)
-  (#reaches-backward? @finding)
   (#wrapped-module? @_inner ddp)
+  (#reaches-backward? @finding)
   (#not-under-context? @finding grad-disabled)
   (#not-mode-is? @finding eval))
 
@@ -23,7 +23,7 @@
     attribute: (identifier) @_method)) @finding
   (#eq? @_method "forward")
   (#updates-weights? @finding)
-  (#reaches-backward? @finding)
   (#wrapped-module? @_inner ddp)
+  (#reaches-backward? @finding)
   (#not-under-context? @finding grad-disabled)
   (#not-mode-is? @finding eval))
