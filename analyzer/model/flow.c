@@ -141,6 +141,11 @@ struct TlFlow {
 	uint32_t *first;
 	int32_t *adj;
 	uint8_t *leads;
+	/* Per node that leads to open returns: the first two functions whose
+	 * returns it leads to (-1: none), and whether it leads to more
+	 * (`many`: then a question walks). */
+	int32_t *open1, *open2;
+	uint8_t *many;
 };
 
 void tl_model__flow_release(TlModel *m)
@@ -157,6 +162,9 @@ void tl_model__flow_release(TlModel *m)
 	tl_free(fl->first);
 	tl_free(fl->adj);
 	tl_free(fl->leads);
+	tl_free(fl->open1);
+	tl_free(fl->open2);
+	tl_free(fl->many);
 	tl_free(fl);
 	m->flow = NULL;
 }
@@ -428,6 +436,9 @@ static void tl_flow__build(const TlIndex *idx, TlFlow *fl)
 	tl_free(fl->first);
 	tl_free(fl->adj);
 	tl_free(fl->leads);
+	tl_free(fl->open1);
+	tl_free(fl->open2);
+	tl_free(fl->many);
 	tl_flow__group(&fl->from, &fl->to, n, &fl->first, &fl->adj);
 	/* Backwards from the sinks (bit 1) and the open returns (bit 2). */
 	uint32_t *rfirst;
@@ -458,6 +469,51 @@ static void tl_flow__build(const TlIndex *idx, TlFlow *fl)
 			}
 		}
 	}
+	/* Which open returns each node leads to: from each, backwards, a node
+	 * takes two functions; one that would take a third leads to many, and
+	 * so does every node that leads to it. Each node is taken at most
+	 * three times, so this is linear in the edges. */
+	fl->open1 = tl_calloc(n ? n : 1, sizeof *fl->open1);
+	fl->open2 = tl_calloc(n ? n : 1, sizeof *fl->open2);
+	fl->many = tl_calloc(n ? n : 1, 1);
+	for (uint32_t x = 0; x < n; x++)
+		fl->open1[x] = fl->open2[x] = -1;
+	TlIntArray manys;
+	tl_array_init(&manys);
+	for (uint32_t r = 0; r < n; r++) {
+		int32_t f = fl->func.items[r];
+		if (f < 0 || (uint32_t)f >= idx->funcs.size ||
+		    !(idx->funcs.items[f].escapes || !idx->funcs.items[f].call_sites.size))
+			continue;
+		tl_array_push(&todo, (int32_t)r);
+		while (todo.size) {
+			int32_t x = tl_array_pop(&todo);
+			if (fl->many[x] || fl->open1[x] == f || fl->open2[x] == f)
+				continue;
+			if (fl->open1[x] < 0)
+				fl->open1[x] = f;
+			else if (fl->open2[x] < 0)
+				fl->open2[x] = f;
+			else {
+				fl->many[x] = 1;
+				tl_array_push(&manys, x);
+				continue;
+			}
+			for (uint32_t q = rfirst[x]; q < rfirst[x + 1]; q++)
+				tl_array_push(&todo, radj[q]);
+		}
+	}
+	while (manys.size) {
+		int32_t x = tl_array_pop(&manys);
+		for (uint32_t q = rfirst[x]; q < rfirst[x + 1]; q++) {
+			int32_t y = radj[q];
+			if (!fl->many[y]) {
+				fl->many[y] = 1;
+				tl_array_push(&manys, y);
+			}
+		}
+	}
+	tl_array_release(&manys);
 	tl_array_release(&todo);
 	tl_free(rfirst);
 	tl_free(radj);
@@ -493,6 +549,28 @@ int tl_model_reaches_backward(const TlIndex *idx, TSNode expr, TSNode site, TlIn
 		return 0;
 	if ((leads & 1) && ts_node_is_null(site) && !backs)
 		return 1;
+	/* No backward: the open returns it leads to, as marked, unless it
+	 * leads to many (then walked below). */
+	if (!(leads & 1) && ts_node_is_null(site)) {
+		bool many = false;
+		for (uint32_t i = 0; i < k && !many; i++)
+			many = ids[i] < fl->func.size && fl->many[ids[i]];
+		if (!many) {
+			for (uint32_t i = 0; i < k && rets; i++) {
+				if (ids[i] >= fl->func.size)
+					continue;
+				int32_t two[2] = { fl->open1[ids[i]], fl->open2[ids[i]] };
+				for (int j = 0; j < 2; j++) {
+					bool dup = two[j] < 0;
+					for (uint32_t q = 0; q < rets->size && !dup; q++)
+						dup = rets->items[q] == two[j];
+					if (!dup)
+						tl_array_push(rets, two[j]);
+				}
+			}
+			return 0;
+		}
+	}
 	/* With `site` (a call of the expression's function), only what that
 	 * call does with the function's return. */
 	int32_t own = tl_index_func_of(idx, expr), site_node = -1;
