@@ -8,8 +8,6 @@
 #include "model/apitable.h"
 #include "model/model.h"
 
-typedef TlArray(char *) TlHostNames;
-
 /* ---- tensors and where they live ---------------------------------------------------- */
 
 /* Known tensor, the model's answer (model/model.h): the value is a tensor
@@ -305,252 +303,31 @@ bool tl_facts_host_factory(const TlIndex *idx, TSNode expr)
 
 /* ---- values that came back from the device ----------------------------------------------- */
 
-static bool tl_facts__host_names_has(const TlHostNames *names, const char *s)
-{
-	for (uint32_t i = 0; i < names->size; i++)
-		if (tl_facts__names_overlap(names->items[i], s) &&
-		    strlen(s) >= strlen(names->items[i]))
-			return true;
-	return false;
-}
-
-/* How a host value is recognised: from a device tensor only, or (for the
- * summary of a helper such as `to_numpy(t)`) also from a parameter of the
- * function being summarised, whose device the call site decides. */
-enum { TL_HOST_DEVICE = 0, TL_HOST_PARAM = 1 };
-
-static bool tl_facts__host_value(const TlIndex *idx, TSNode e, const TlHostNames *taint, int mode,
-				 int depth);
-
-/* True when `recv`, the receiver of a copy to the host, holds device data:
- * a device tensor, an element of one read by a comprehension (`[o.cpu()
- * for o in outs]`), or in TL_HOST_PARAM mode something rooted at a
- * parameter (`t.detach().cpu()` in `def to_numpy(t)`). */
-static bool tl_facts__host_source(const TlIndex *idx, TSNode recv, int mode, int depth)
-{
-	const TlSyms *sy = tl_syms();
-	if (tl_facts_on_device(idx, recv))
-		return true;
-	/* The root of `o.detach().float()`: the name the chain starts from. */
-	TSNode root = tl_index_unparen(recv);
-	for (int k = 0; k < TL_FACTS_DEPTH && !ts_node_is_null(root); k++) {
-		TSSymbol s = ts_node_symbol(root);
-		if (s == sy->call) {
-			const TlCall *c = tl_index_call_at(idx, root);
-			if (!c || !c->receiver.id || c->qname)
-				return false;
-			root = tl_index_unparen(c->receiver);
-		} else if (s == sy->attribute || s == sy->subscript) {
-			root = tl_index_unparen(tl_tree_field(
-				root, s == sy->attribute ? sy->f_object : sy->f_value));
-		} else {
-			break;
-		}
-	}
-	if (ts_node_is_null(root) || ts_node_symbol(root) != sy->identifier)
-		return false;
-	if (tl_facts__comprehension_local(idx, root)) {
-		TSNode src = tl_facts__element_source(idx, root, NULL);
-		return !ts_node_is_null(src) && depth < TL_FACTS_DEPTH &&
-		       tl_facts__host_source(idx, src, mode, depth + 1);
-	}
-	if (mode != TL_HOST_PARAM)
-		return false;
-	const TlBinding *b = tl_index_resolve_node(idx, root);
-	return b && b->kind == TL_BIND_PARAM && strcmp(b->name, "self") != 0;
-}
-
-/* Adds to `taint` the names bound in `body` before byte `at` to host copies
- * or values computed from them, and the containers filled with them there
- * (`scores.append(x.cpu().numpy())`): a fixpoint bounded by the names it
- * adds. `func` is the scope whose bindings are read. */
-static void tl_facts__host_taint(const TlIndex *idx, int32_t func, TSNode body, uint32_t at,
-				 int mode, TlHostNames *taint)
-{
-	static const char *const storing[] = { "append", "extend", "insert", "appendleft" };
-	const TlIntArray *binds = tl_index_scope_binds(idx, func);
-	const TlIntArray *calls = tl_index_scope_calls(idx, func);
-	for (uint32_t round = 0; round < 64; round++) {
-		bool changed = false;
-		for (uint32_t i = 0; binds && i < binds->size; i++) {
-			const TlBinding *b = &idx->bindings.items[binds->items[i]];
-			if (b->pos > at || !tl_facts__contains(body, b->stmt) ||
-			    (b->kind != TL_BIND_ASSIGN && b->kind != TL_BIND_AUG && b->kind != TL_BIND_FOR) ||
-			    tl_facts__host_names_has(taint, b->name))
-				continue;
-			if (tl_facts__host_value(idx, b->value, taint, mode, 0)) {
-				tl_array_push(taint, tl_strdup(b->name));
-				changed = true;
-			}
-		}
-		for (uint32_t i = 0; calls && i < calls->size; i++) {
-			const TlCall *c = &idx->calls.items[calls->items[i]];
-			if (!c->receiver.id || !c->method || !IN(c->method, storing) ||
-			    ts_node_start_byte(c->node) > at || !tl_facts__contains(body, c->node))
-				continue;
-			char *name = tl_facts__dotted(idx, c->receiver);
-			if (!name || tl_facts__host_names_has(taint, name)) {
-				tl_free(name);
-				continue;
-			}
-			bool yes = false;
-			uint32_t argc = tl_facts__argc(c->node);
-			for (uint32_t k = 0; k < argc && k < 2 && !yes; k++)
-				yes = tl_facts__host_value(idx, tl_facts__arg(c->node, k), taint, mode, 0);
-			if (yes) {
-				tl_array_push(taint, name);
-				changed = true;
-			} else {
-				tl_free(name);
-			}
-		}
-		if (!changed)
-			break;
-	}
-}
-
-/* Summary predicates: a return value of a local function that is a host
- * copy, judged with the names its body bound before the return. */
-static bool tl_facts__host_return_mode(const TlIndex *idx, TSNode v, int mode)
-{
-	const TlSyms *sy = tl_syms();
-	int32_t func = tl_index_func_of(idx, v);
-	if (func < 0)
-		return false;
-	TSNode body = tl_tree_field(idx->funcs.items[func].node, sy->f_body);
-	TlHostNames taint;
-	tl_array_init(&taint);
-	tl_facts__host_taint(idx, func, body, ts_node_start_byte(v), mode, &taint);
-	bool yes = tl_facts__host_value(idx, v, &taint, mode, 0);
-	tl_str_array_release((TlStrArray *)&taint);
-	return yes;
-}
-
-static bool tl_facts__host_return(const TlIndex *idx, TSNode v, int depth)
-{
-	(void)depth;
-	return tl_facts__host_return_mode(idx, v, TL_HOST_DEVICE);
-}
-
-static bool tl_facts__host_param_return(const TlIndex *idx, TSNode v, int depth)
-{
-	(void)depth;
-	return tl_facts__host_return_mode(idx, v, TL_HOST_PARAM);
-}
-
-/* True when the call `e` of local function `f` hands back host data that
- * came from the device: the function copies a device value itself, or it
- * copies a parameter (`to_numpy(t)`) and this call passes a device value. */
-static bool tl_facts__host_call(const TlIndex *idx, TSNode e, int32_t f, int mode, int depth)
-{
-	if (tl_facts__any_return(idx, f, TL_RET_HOST, tl_facts__host_return, depth))
-		return true;
-	if (!tl_facts__any_return(idx, f, TL_RET_HOST_PARAM, tl_facts__host_param_return, depth))
-		return false;
-	uint32_t argc = tl_facts__argc(e);
-	for (uint32_t k = 0; k < argc && k < 8; k++) {
-		TSNode a = tl_facts__arg(e, k);
-		if (ts_node_is_null(a))
-			continue;
-		if (ts_node_symbol(a) == tl_syms()->keyword_argument)
-			a = tl_tree_field(a, tl_syms()->f_value);
-		if (tl_facts__host_source(idx, a, mode, depth + 1))
-			return true;
-	}
-	return false;
-}
-
-/* True when the value of `e` is a device tensor's data brought to the host
- * (`.cpu()`, `.tolist()`, `.item()`, `.numpy()` after them), or is computed
- * from one by operators, numpy or torch functions, builtins, the value's own
- * methods and local helpers that copy to the host; names in `taint` hold
- * such values. A call of any other function (an environment's step, a
- * dataset) ends the chain: its result is new data; so does a factory whose
- * arguments are only a shape (`torch.zeros(n)`, `np.arange(n)`). */
-static bool tl_facts__host_value(const TlIndex *idx, TSNode e, const TlHostNames *taint, int mode,
-				 int depth)
-{
-	static const char *const copies[] = { "cpu", "tolist", "item" };
-	static const char *const builtins[] = {
-		"list", "tuple", "float", "int", "sum", "max", "min", "abs", "round", "sorted",
-	};
-	const TlSyms *sy = tl_syms();
-	e = tl_index_unparen(e);
-	if (ts_node_is_null(e) || depth > TL_FACTS_DEPTH)
-		return false;
-	TSSymbol s = ts_node_symbol(e);
-	if (s == sy->call) {
-		const TlCall *c = tl_index_call_at(idx, e);
-		if (!c)
-			return false;
-		if (c->receiver.id && IN(c->method, copies) &&
-		    tl_facts__host_source(idx, c->receiver, mode, depth + 1))
-			return true;
-		if (c->qname && tl_facts__qname_is_api(c->qname, TL_API_TENSOR_FACTORY))
-			return false;
-		/* np.zeros(n): the table's host-array factories */
-		const TlApiRow *made = c->qname ? tl_api_qualified(c->qname) : NULL;
-		if (made && (made->roles & TL_APIR_FACTORY) && made->kind == TL_APIK_ARRAY)
-			return false;
-		bool pure = c->qname ? (tl_facts__starts(c->qname, "numpy.") ||
-					(tl_facts__starts(c->qname, "torch.") &&
-					 !tl_facts__starts(c->qname, "torch.nn.") &&
-					 !tl_facts__starts(c->qname, "torch.distributed.")))
-				     : (!c->receiver.id && IN(c->method, builtins));
-		if (pure) {
-			TSNode args = tl_tree_field(e, sy->f_arguments);
-			uint32_t count = ts_node_is_null(args) ? 0 : ts_node_named_child_count(args);
-			for (uint32_t i = 0; i < count; i++) {
-				TSNode a = ts_node_named_child(args, i);
-				if (ts_node_symbol(a) == sy->keyword_argument)
-					a = tl_tree_field(a, sy->f_value);
-				if (tl_facts__host_value(idx, a, taint, mode, depth + 1))
-					return true;
-			}
-			return false;
-		}
-		/* A local helper: to_numpy(out), whose body does .cpu().numpy(). */
-		if (c->target >= 0)
-			return tl_facts__host_call(idx, e, c->target, mode, depth + 1);
-		/* The value's own methods: arr.astype(...), preds.reshape(...). */
-		if (c->receiver.id && !c->qname && c->target < 0)
-			return tl_facts__host_value(idx, c->receiver, taint, mode, depth + 1);
-		return false;
-	}
-	if (s == sy->identifier || s == sy->attribute) {
-		char *name = tl_facts__dotted(idx, e);
-		bool yes = name && tl_facts__host_names_has(taint, name);
-		tl_free(name);
-		if (!yes && !name && s == sy->attribute)
-			yes = tl_facts__host_value(idx, tl_tree_field(e, sy->f_object), taint,
-						  mode, depth + 1);
-		return yes;
-	}
-	if (s == sy->lambda || s == sy->string)
-		return false;
-	/* Operators, subscripts, containers, comprehensions: any part. */
-	uint32_t count = ts_node_named_child_count(e);
-	for (uint32_t i = 0; i < count; i++)
-		if (tl_facts__host_value(idx, ts_node_named_child(e, i), taint, mode, depth + 1))
-			return true;
-	return false;
-}
-
+/* Data a device tensor copied to the host in this iteration, the model's
+ * answer (model/host.c): in a loop, a copy made in the current round of
+ * the innermost loop of its function; outside any, in the function's run. */
 bool tl_facts_host_derived(const TlIndex *idx, TSNode expr)
 {
-	const TlSyms *sy = tl_syms();
 	int32_t loop = tl_index_loop_of(idx, expr);
 	int32_t func = tl_index_func_of(idx, expr);
-	if (loop < 0 && func < 0)
-		return false;
-	/* The iteration: the loop body, or the body of a helper called per step. */
-	TSNode body = loop >= 0 ? idx->loops.items[loop].body
-				: tl_tree_field(idx->funcs.items[func].node, sy->f_body);
-	TlHostNames taint;
-	tl_array_init(&taint);
-	tl_facts__host_taint(idx, func, body, ts_node_start_byte(expr), TL_HOST_DEVICE, &taint);
-	bool yes = tl_facts__host_value(idx, expr, &taint, TL_HOST_DEVICE, 0);
-	tl_str_array_release((TlStrArray *)&taint);
+	if (loop >= 0 && idx->loops.items[loop].func != func)
+		loop = -1;
+	bool yes = false;
+	TlVal v;
+	TSNode data = tl_index_unparen(expr);
+	if (!ts_node_is_null(data) && ts_node_symbol(data) == tl_syms()->keyword_argument)
+		data = tl_tree_field(data, tl_syms()->f_value); /* data=lst */
+	if ((loop >= 0 || func >= 0) && tl_model_value(idx, data, &v)) {
+		unsigned bit = TL_VH_FUNC;
+		if (loop >= 0) {
+			uint32_t d = 0;
+			for (int32_t l = idx->loops.items[loop].parent; l >= 0 && d < TL_VH_LOOPS - 1;
+			     l = idx->loops.items[l].parent)
+				d++;
+			bit = 1u << d;
+		}
+		yes = (v.host & bit) != 0;
+	}
 	return yes;
 }
 

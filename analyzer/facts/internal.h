@@ -121,8 +121,6 @@ bool tl_facts__each_return(const TlIndex *idx, int32_t f, bool (*visit)(const Tl
 typedef enum TlRet {
 	TL_RET_MODULE,    /* some return is a known module */
 	TL_RET_CRITERION, /* every return is a criterion or loss function */
-	TL_RET_HOST,      /* some return is a device value's data brought to the host */
-	TL_RET_HOST_PARAM, /* some return is a parameter's data brought to the host */
 	TL_RET_COUNT
 } TlRet;
 bool tl_facts__returns(const TlIndex *idx, int32_t f, TlRet kind,

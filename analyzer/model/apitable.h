@@ -101,6 +101,10 @@ enum {
 	/* Adds a layer to its receiver module (`add_module(name, layer)`):
 	 * an nn.Sequential's output becomes the new last layer's. */
 	TL_APIR_ADD_LAYER = 1u << 21,
+	/* Copies its receiver's data to the host (`.cpu()`, `.item()`,
+	 * `.tolist()`): from a tensor on an accelerator, a copy that waits
+	 * for it (model/host.c). */
+	TL_APIR_TO_HOST = 1u << 22,
 };
 
 /* The named sets a name belongs to (the `sets` column, bits): the sets of

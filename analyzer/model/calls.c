@@ -166,6 +166,7 @@ static TlVal tl_in__apply(In *in, const TlVal *ret, const TlVal *args, uint32_t 
 		r.pgraph = 0;
 	}
 	tl_in__prov_apply(in, ret, args, nargs, shift, &r);
+	tl_in__host_apply(in, ret, args, nargs, shift, &r);
 	return r;
 }
 
@@ -256,6 +257,8 @@ void tl_in__store_into(In *in, TSNode recv, const TlVal *elem)
 		TlVal jc = tl_val_container(&in->m->pool, &j);
 		cont.elem = jc.elem;
 		cont.parts = -1;
+		cont.host |= jc.host;
+		cont.phost |= jc.phost;
 	} else if (old && ((old->kind != TL_VK_TOP && old->kind != TL_VK_BOT) ||
 			   (old->kind == TL_VK_TOP && (old->device == TL_VD_ACCEL || old->device == TL_VD_HOST)))) {
 		return; /* not a container we know (what lives on a device is no list) */
@@ -741,6 +744,7 @@ TlVal tl_in__call(In *in, TSNode n, const TlVal *vals, uint32_t nv, const bool *
 	tl_in__prov_call(in, c, method ? fn : NULL, args, nargs, &r);
 	tl_in__carry_call(in, n, c);
 	tl_in__place(in, n, c, vals, nv, &r);
+	tl_in__host_call(in, c, vals, nv, &r);
 	if (r.graph == TL_VG_MUST && !r.origin)
 		r.origin = ts_node_start_byte(n) + 1;
 	if (in->st.grad == TL_MGRAD_OFF)

@@ -645,8 +645,10 @@ static TlVal tl_in__compute(In *in, TSNode n, const TlVal *vals, uint32_t nv)
 		return tl_val_of(TL_VK_FUNCTION, TL_VG_NONE);
 	}
 	if (s == sy->identifier) {
-		if (!tl_in__read_path(in, n, &v))
+		if (!tl_in__read_path(in, n, &v)) {
 			v = tl_in__unbound(in, n);
+			tl_in__host_clear(&v);
+		}
 		tl_model__seed_read(in->m, n, &v);
 		return v;
 	}
@@ -658,6 +660,7 @@ static TlVal tl_in__compute(In *in, TSNode n, const TlVal *vals, uint32_t nv)
 				return tl_in__top();
 			TlVal obj = vals[0];
 			v = tl_in__attr(in, &obj, tl_path_intern(&in->m->names, t, len), t, len);
+			tl_in__host_field(&v, &obj);
 		}
 		tl_model__seed_read(in->m, n, &v);
 		return v;
@@ -846,6 +849,7 @@ TlVal tl_in__eval(In *in, TSNode root)
 			if (tl_val_is_bot(&e))
 				e = tl_in__top();
 			tl_in__flow_part(in, &e, &it);
+			tl_in__host_elem(&e, &it);
 			tl_in__bind(in, tl_tree_field(clause, sy->f_left), &e);
 			int32_t next = tl_in__clause(in, f.n, cl + 1);
 			if (next >= 0) {
@@ -877,6 +881,7 @@ TlVal tl_in__eval(In *in, TSNode root)
 			memcpy(ops, in->vs.items + f.base, k * sizeof *ops);
 		in->vs.size = f.base;
 		TlVal r = tl_in__compute(in, f.n, ops, k);
+		tl_in__host_expr(in, f.n, ops, k, &r);
 		if (k && ts_node_symbol(f.n) == in->sy->subscript)
 			tl_in__prov_subscript(in, f.n, &ops[0], &r);
 		tl_in__flow_expr(in, f.n, ops, k, &r);

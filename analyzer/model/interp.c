@@ -139,6 +139,8 @@ static void tl_in__augment(In *in, TSNode a)
 	}
 	TlVal ops[2] = { l, r };
 	tl_in__flow_op(in, a, ops, 2, &v);
+	tl_in__host_elem(&v, &l);
+	tl_in__host_elem(&v, &r);
 	tl_in__bind(in, left, &v);
 }
 
@@ -444,12 +446,14 @@ static void tl_in__step(In *in)
 		tl_state_copy(&in->st, &f->a);
 		in->st.dead = false;
 		tl_in__carry_head(in, f);
+		tl_in__host_head(in, f);
 		TlVal it = f->iter;
 		TSNode body = tl_tree_field(f->node, sy->f_body);
 		if (is_for) {
 			TlVal e = tl_val_element(&in->m->pool, &it);
 			if (tl_val_is_bot(&e))
 				e = tl_val_top();
+			tl_in__host_elem(&e, &it);
 			tl_in__prov_target(in, f, &e);
 			tl_in__flow_part(in, &e, &it);
 			tl_in__bind(in, tl_tree_field(f->node, sy->f_left), &e);
@@ -601,6 +605,7 @@ static void tl_in__enter(In *in, const TlFunc *fn)
 	if ((fn->decorator_ctx & TL_CTX_GRAD_OFF) || fn->callers_grad_off)
 		in->st.grad = TL_MGRAD_OFF;
 	tl_in__carry_enter(in, fn);
+	tl_in__host_enter(in);
 }
 
 void tl_model__method_kind(const TlIndex *idx, const TlFunc *fn, bool *is_static, bool *is_classmethod)

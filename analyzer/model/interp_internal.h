@@ -201,6 +201,24 @@ void tl_in__flow_param(In *in, uint32_t i, TlVal *v);
 void tl_in__flow_part(In *in, TlVal *part, const TlVal *whole);
 void tl_in__flow_return(In *in, const TlVal *v);
 
+/* host.c: host copies of device data (TlVal.host, phost). A round of
+ * loop frame `f` begins (in->st); the function's parameters are bound;
+ * `v` comes from outside the function (a global, an object's attribute
+ * held elsewhere: none, or those of the object `obj` it is read off);
+ * expression `n` (no call) computed `*r` of its operands `ops`; call `c`
+ * computed `*r` (`vals` as tl_in__call's); a summary `ret` was applied
+ * (as tl_in__prov_apply). */
+void tl_in__host_head(In *in, const StFrame *f);
+void tl_in__host_enter(In *in);
+void tl_in__host_clear(TlVal *v);
+void tl_in__host_field(TlVal *v, const TlVal *obj);
+/* ... `*e` is an element of `of` (what a `for` or a comprehension
+ * iterates), or computed from it (an augmented assignment's operand). */
+void tl_in__host_elem(TlVal *e, const TlVal *of);
+void tl_in__host_expr(In *in, TSNode n, const TlVal *ops, uint32_t nv, TlVal *r);
+void tl_in__host_call(In *in, const TlCall *c, const TlVal *vals, uint32_t nv, TlVal *r);
+void tl_in__host_apply(In *in, const TlVal *ret, const TlVal *args, uint32_t nargs, uint32_t shift, TlVal *r);
+
 /* interp.c: whether function `fn` (a method) is a staticmethod or a
  * classmethod, by its decorators' text. */
 void tl_model__method_kind(const TlIndex *idx, const TlFunc *fn, bool *is_static, bool *is_classmethod);

@@ -1286,4 +1286,8 @@ void tl_model_describe(const TlValPool *p, const TlVal *v, TlBuf *out)
 	if (v->old || v->prev || v->pold || v->kept)
 		tl_buf_addf(out, " from(before-loops=0x%x carried-loops=0x%x params=0x%x%s)", v->old, v->prev, v->pold,
 			    v->kept ? " kept" : "");
+	/* Host copies of device data (host.c). */
+	if (v->host || v->phost)
+		tl_buf_addf(out, " host-copy(loops=0x%x run=%d params=0x%x)", v->host & (TL_VH_FUNC - 1u),
+			    (v->host & TL_VH_FUNC) != 0, v->phost);
 }

@@ -148,6 +148,8 @@ static TlVal tl_val__join_at(TlValPool *p, const TlVal *pa, const TlVal *pb, uns
 	j.device = (uint8_t)tl_val__flat(a->device, b->device, TL_VD_TOP);
 	j.dtype = (uint8_t)tl_val__flat(a->dtype, b->dtype, TL_VT_TOP);
 	j.made = (uint16_t)(a->made | b->made);
+	j.host = (uint8_t)(a->host | b->host);
+	j.phost = (uint16_t)(a->phost | b->phost);
 	/* A module that may be an instance of one of several classes (a
 	 * model chosen by a flag) outputs probabilities when one of them
 	 * does: the configuration that builds it has them. Otherwise what it
@@ -210,7 +212,8 @@ static bool tl_val__equal_at(const TlValPool *p, const TlVal *a, const TlVal *b,
 	    a->dtype != b->dtype || a->made != b->made || a->pgraph != b->pgraph || a->pcall != b->pcall ||
 	    a->wrap != b->wrap || a->punwrap != b->punwrap || a->act != b->act || a->loss != b->loss ||
 	    a->ref != b->ref || a->mod != b->mod || a->old != b->old || a->prev != b->prev ||
-	    a->pold != b->pold || a->kept != b->kept || !tl_val_flow_same(p, a->flow, b->flow))
+	    a->pold != b->pold || a->kept != b->kept || a->host != b->host || a->phost != b->phost ||
+	    !tl_val_flow_same(p, a->flow, b->flow))
 		return false;
 	if (a->kind != TL_VK_CONTAINER || nest >= TL_VAL_NEST)
 		return true;
@@ -266,6 +269,9 @@ TlVal tl_val_container(TlValPool *p, const TlVal *elem)
 	TlVal c = tl_val_of(TL_VK_CONTAINER, TL_VG_NONE);
 	if (elem && !tl_val_is_bot(elem)) {
 		TlVal e = *elem; /* a copy: `elem` may point into the pool */
+		c.host = e.host; /* a container's host bits are its elements' */
+		c.phost = e.phost;
+		e.host = e.phost = 0;
 		if (tl_val__depth(p, &e) >= TL_VAL_NEST) {
 			unsigned g = e.graph;
 			e = tl_val_top();
@@ -278,7 +284,7 @@ TlVal tl_val_container(TlValPool *p, const TlVal *elem)
 }
 
 /* What is read out of container `v` keeps where the container's history
- * comes from (TlVal.old, prev, pold). */
+ * comes from (TlVal.old, prev, pold) and its host copies. */
 static TlVal tl_val__from(TlVal out, const TlVal *v)
 {
 	if (!tl_val_is_bot(&out)) {
@@ -286,6 +292,8 @@ static TlVal tl_val__from(TlVal out, const TlVal *v)
 		out.prev |= v->prev;
 		out.pold |= v->pold;
 		out.kept |= v->kept;
+		out.host |= v->host;
+		out.phost |= v->phost;
 	}
 	return out;
 }
@@ -370,6 +378,9 @@ TlVal tl_val_with_key(TlValPool *p, const TlVal *v, int32_t key, const TlVal *pa
 	TlVal e = *part;
 	e.next = -1;
 	e.key = -1;
+	c.host |= e.host;
+	c.phost |= e.phost;
+	e.host = e.phost = 0;
 	if (!keyed || n >= TL_VAL_KEYS) {
 		const TlVal *old = c.elem >= 0 ? &p->vals.items[c.elem] : NULL;
 		TlVal o = old ? *old : tl_val_bot();
@@ -437,6 +448,9 @@ int32_t tl_val_add_part(TlValPool *p, TlVal *container, int32_t last, const TlVa
 		n++;
 	TlVal e = *part;
 	e.next = -1;
+	container->host |= e.host;
+	container->phost |= e.phost;
+	e.host = e.phost = 0;
 	/* The element value is the join of every position. */
 	const TlVal *at_old = tl_val__at(p, container->elem);
 	TlVal old = at_old ? *at_old : tl_val_bot();

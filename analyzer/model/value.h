@@ -116,6 +116,11 @@ enum {
 	TL_VA_PENDING = 0x7f,
 };
 
+/* Host copies of device data (TlVal.host): bit d for the loop at depth
+ * d of the function (the deeper ones share TL_VH_LOOPS' last bit), and
+ * the function's run. */
+enum { TL_VH_LOOPS = 7, TL_VH_FUNC = 1u << 7 };
+
 /* The loss a value computes (TlVal.loss). */
 enum { TL_VL_OTHER = 0, TL_VL_CROSS_ENTROPY, TL_VL_NLL, TL_VL_BCE, TL_VL_BCE_LOGITS };
 
@@ -162,6 +167,11 @@ typedef struct TlVal {
 	 * holds (`activations[i][j]`, `self.saved[k]`): kept there by an
 	 * earlier call, whose graph another call may backpropagate too. */
 	uint8_t kept;
+	/* Data a device tensor copied to the host (model/host.c), TL_VH_*:
+	 * made so in the current round of the loop at depth d of its
+	 * function (bit d), in the function's current run (TL_VH_FUNC). A
+	 * container's bits are its elements' (which hold none of their own). */
+	uint8_t host;
 	int32_t elem;    /* a container's element value: an index into the pool, or -1 */
 	int32_t parts;   /* its first tuple position (a pool index, chained by `next`), or -1 */
 	int32_t next;    /* in the pool: the next tuple position, or -1 */
@@ -172,6 +182,11 @@ typedef struct TlVal {
 	 * (the calls, operators and bindings) of its model that made it, kept
 	 * in the pool (tl_val_flow_*); 0: none, TL_VAL_FLOW_TOP: too many. */
 	uint32_t flow;
+	/* In a summary (model/host.c), for parameter i < 8: bit i, a host
+	 * copy of its data (a copy from the device where the caller passes a
+	 * device tensor); bit 8 + i, computed from its data (the caller's
+	 * argument's host copies are the value's). A container's as `host`. */
+	uint16_t phost;
 	const void *mod; /* the index that `ref` is of (a const TlIndex *) */
 } TlVal;
 
