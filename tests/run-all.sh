@@ -49,6 +49,7 @@ suite "hardening matrix (asan+ubsan)" tests/hardening/matrix.sh build/torchlint-
 suite "determinism (threads, runs, one file alone)" tests/check-determinism.sh ./torchlint
 suite "projects (imports across modules)" tests/cli/test-project.sh ./torchlint
 suite "the model on demand gives what the whole module gives" tests/cli/test-model-demand.sh ./torchlint
+suite "the model's answers do not depend on which rule asks first" tests/cli/test-model-order.sh ./torchlint
 suite "projects (asan+ubsan)" tests/cli/test-project.sh build/torchlint-asan
 suite "new-user paths (config, noqa, SARIF, CLI, fixes)" tests/cli/test-newuser.sh ./torchlint
 suite "new-user paths (asan+ubsan)" tests/cli/test-newuser.sh build/torchlint-asan

@@ -5,17 +5,19 @@
  * one, an optimizer) comes from its callers: the join of the arguments at
  * every call site of the module, once each site was interpreted, and
  * only for a function nothing else can call (it is not referenced other
- * than by a call). A context that rises asks for another pass, so that
+ * than by a call). Each site keeps what its last evaluation handed
+ * (TlModel.ctx_site), and a parameter's context is the join over its
+ * sites: a caller interpreted again with more known (its own context
+ * arrived) replaces what it passed before. A context that rises asks for another pass, so that
  * the function runs again with it, and that run's return replaces the
  * summary made with less (a parameter then unknown made an unknown
  * result, which a join would keep).
  *
- * Owns: TlModel.ctx_vals, TlModel.ctx_seen, TlFuncSum.ctx_sites. */
+ * Owns: TlModel.ctx_vals, TlModel.ctx_seen, TlModel.ctx_site, TlFuncSum.ctx_sites. */
 #include "model/model_internal.h"
 
 #include <string.h>
 
-#include "base/alloc.h"
 
 /* The parts of an argument an entry context keeps: what the value is, not
  * its history (a parameter's history stays symbolic, TlVal.pgraph). */
@@ -120,6 +122,31 @@ void tl_model__ctx_construct(TlModel *m, int32_t cls, uint32_t site, const TlVal
 		tl_model__ctx_note(m, init, site, args, nargs, 1);
 }
 
+/* The join of what every call site of `func` seen so far last handed its
+ * parameter `i` (TlModel.ctx_site). */
+static TlVal tl_model__ctx_join(TlModel *m, int32_t func, uint32_t i)
+{
+	const TlIndex *idx = m->idx;
+	const TlFunc *fn = &idx->funcs.items[func];
+	uint32_t key = (uint32_t)func * TL_MODEL_CTX_PARAMS + i;
+	TlVal acc = tl_val_bot();
+	int32_t at;
+	for (uint32_t k = 0; k < fn->call_sites.size; k++)
+		if (tl_scopemap_get(&m->ctx_site, ts_node_start_byte(idx->calls.items[fn->call_sites.items[k]].node) + 1,
+				    key, &at)) {
+			TlVal v = m->pool.vals.items[at];
+			acc = tl_val_join(&m->pool, &acc, &v);
+		}
+	int32_t cls = tl_model__init_of(idx, func);
+	for (uint32_t k = 0; cls >= 0 && k < idx->calls.size; k++)
+		if (tl_model__constructs(idx, &idx->calls.items[k], cls) &&
+		    tl_scopemap_get(&m->ctx_site, ts_node_start_byte(idx->calls.items[k].node) + 1, key, &at)) {
+			TlVal v = m->pool.vals.items[at];
+			acc = tl_val_join(&m->pool, &acc, &v);
+		}
+	return acc;
+}
+
 void tl_model__ctx_note(TlModel *m, int32_t func, uint32_t site, const TlVal *args, uint32_t nargs,
 			uint32_t shift)
 {
@@ -127,21 +154,6 @@ void tl_model__ctx_note(TlModel *m, int32_t func, uint32_t site, const TlVal *ar
 		return;
 	const TlFunc *fn = &m->idx->funcs.items[func];
 	TlFuncSum *s = &m->funcs.items[func];
-	/* Notes of an earlier pass made while a value read was not computed
-	 * yet (`out` of a forward whose summary a later round makes) are
-	 * replaced by this pass's, as a provisional summary is: a join would
-	 * keep their top. */
-	if (s->ctx_provisional && s->ctx_epoch != m->epoch) {
-		for (uint32_t i = 0; i < fn->params.size && i < TL_MODEL_CTX_PARAMS; i++) {
-			int32_t at;
-			if (tl_scopemap_get(&m->ctx_vals, (uint32_t)func, i, &at))
-				m->pool.vals.items[at] = tl_val_bot();
-		}
-		s->ctx_provisional = false;
-	}
-	s->ctx_epoch = m->epoch;
-	if (m->pending)
-		s->ctx_provisional = true;
 	int32_t dummy;
 	if (!tl_scopemap_get(&m->ctx_seen, (uint32_t)func, site, &dummy)) {
 		/* Only the call sites the index knows count (a closure that
@@ -155,14 +167,39 @@ void tl_model__ctx_note(TlModel *m, int32_t func, uint32_t site, const TlVal *ar
 	}
 	for (uint32_t i = shift; i < fn->params.size && i < TL_MODEL_CTX_PARAMS; i++) {
 		TlVal part = i - shift < nargs ? tl_model__ctx_part(&args[i - shift]) : tl_val_top();
+		uint32_t key = (uint32_t)func * TL_MODEL_CTX_PARAMS + i;
+		/* A site's value is what its last evaluation handed: it ran from
+		 * the caller's highest state (its own context known, the
+		 * summaries it reads made), every one before from a lower one
+		 * (a join would keep what a caller without its context passed:
+		 * a tensor of unknown device), as an expression's value is
+		 * (tl_model__record). */
+		bool fell = false;
 		int32_t at;
-		if (!tl_scopemap_get(&m->ctx_vals, (uint32_t)func, i, &at)) {
-			tl_scopemap_put(&m->ctx_vals, (uint32_t)func, i, tl_val_pool_add(&m->pool, part));
+		if (tl_scopemap_get(&m->ctx_site, site, key, &at)) {
+			TlVal old = m->pool.vals.items[at];
+			if (tl_val_equal(&m->pool, &old, &part))
+				continue;
+			TlVal up = tl_val_join(&m->pool, &old, &part);
+			fell = !tl_val_equal(&m->pool, &up, &part);
+			m->pool.vals.items[at] = part;
+		} else {
+			tl_scopemap_put(&m->ctx_site, site, key, tl_val_pool_add(&m->pool, part));
+		}
+		TlVal j;
+		bool had = tl_scopemap_get(&m->ctx_vals, (uint32_t)func, i, &at);
+		if (fell || !had) {
+			j = tl_model__ctx_join(m, func, i);
+		} else {
+			TlVal old = m->pool.vals.items[at];
+			j = tl_val_join(&m->pool, &old, &part);
+		}
+		if (!had) {
+			tl_scopemap_put(&m->ctx_vals, (uint32_t)func, i, tl_val_pool_add(&m->pool, j));
 			m->changed = m->pending = s->provisional = true;
 			continue;
 		}
 		TlVal old = m->pool.vals.items[at];
-		TlVal j = tl_val_join(&m->pool, &old, &part);
 		if (!tl_val_equal(&m->pool, &old, &j)) {
 			m->pool.vals.items[at] = j;
 			m->changed = m->pending = s->provisional = true;
@@ -185,42 +222,4 @@ bool tl_model__ctx_param(const TlModel *m, int32_t func, uint32_t i, TlVal *out)
 	return (out->kind != TL_VK_TOP && out->kind != TL_VK_BOT) ||
 	       (out->kind == TL_VK_TOP && (out->device == TL_VD_HOST || out->device == TL_VD_ACCEL ||
 					   out->made == TL_VM_LOADER));
-}
-
-void tl_model__ctx_callers(const TlModel *m, int32_t func, TlIntArray *out)
-{
-	const TlIndex *idx = m->idx;
-	tl_array_clear(out);
-	if (func < 0 || (uint32_t)func >= idx->funcs.size)
-		return;
-	uint8_t *seen = tl_calloc(idx->funcs.size, 1);
-	TlIntArray stack;
-	tl_array_init(&stack);
-	seen[func] = 1;
-	tl_array_push(&stack, func);
-	/* A method reads the attributes its class's `__init__` stores from
-	 * what the constructor is handed: the functions that make an instance
-	 * count as its callers too. */
-	int32_t cls = idx->funcs.items[func].cls;
-	for (uint32_t i = 0; cls >= 0 && i < idx->calls.size; i++) {
-		int32_t g = idx->calls.items[i].func;
-		if (g >= 0 && !seen[g] && tl_model__constructs(idx, &idx->calls.items[i], cls)) {
-			seen[g] = 1;
-			tl_array_push(out, g);
-			tl_array_push(&stack, g);
-		}
-	}
-	while (stack.size) {
-		const TlFunc *fn = &idx->funcs.items[tl_array_pop(&stack)];
-		for (uint32_t k = 0; k < fn->call_sites.size; k++) {
-			int32_t g = idx->calls.items[fn->call_sites.items[k]].func;
-			if (g < 0 || seen[g])
-				continue;
-			seen[g] = 1;
-			tl_array_push(out, g);
-			tl_array_push(&stack, g);
-		}
-	}
-	tl_array_release(&stack);
-	tl_free(seen);
 }

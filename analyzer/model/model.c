@@ -40,6 +40,8 @@ static void tl_model__release(TlModel *m)
 	tl_scopemap_release(&m->tensor_keys);
 	tl_scopemap_release(&m->ctx_vals);
 	tl_scopemap_release(&m->ctx_seen);
+	tl_scopemap_release(&m->ctx_site);
+	tl_scopemap_release(&m->attr_read);
 	tl_scopemap_release(&m->inplace);
 	tl_scopemap_release(&m->carried);
 	tl_array_release(&m->carries);
@@ -53,6 +55,9 @@ static void tl_model__release(TlModel *m)
 	for (uint32_t c = 0; c < m->comp_edges.size; c++)
 		tl_array_release(&m->comp_edges.items[c]);
 	tl_array_release(&m->comp_edges);
+	for (uint32_t c = 0; c < m->comp_from.size; c++)
+		tl_array_release(&m->comp_from.items[c]);
+	tl_array_release(&m->comp_from);
 	tl_array_release(&m->requested);
 	tl_free(m->comp_of);
 	tl_free(m->comp_done);
@@ -107,6 +112,13 @@ void tl_model__store_attr(TlModel *m, int32_t cls, int32_t name, const TlVal *v)
 			return;
 		nv = j;
 		nv.next = -1;
+		/* It rose after a method read it (`self.entries` read, then
+		 * appended to): that method read a value not final yet, as it
+		 * would one not computed yet, so another round runs whatever
+		 * else rose in this one (the passes' end must not depend on
+		 * which other functions were interpreted with it). */
+		if (tl_scopemap_get(&m->attr_read, (uint32_t)cls, (uint32_t)name, &at))
+			m->pending = true;
 	}
 	m->changed = true;
 	tl_scopemap_put(&m->attrs, (uint32_t)cls, (uint32_t)name, tl_val_pool_add(&m->pool, nv));
@@ -440,6 +452,8 @@ bool tl_model__class_attr(TlModel *m, const TlIndex *mod, int32_t cls, int32_t n
 			if (tl_scopemap_get(&om->attrs, (uint32_t)k, (uint32_t)id, &at)) {
 				*out = tl_val_import(&m->pool, &om->pool, &om->pool.vals.items[at]);
 				found = true;
+				if (!ext)
+					tl_scopemap_put(&m->attr_read, (uint32_t)k, (uint32_t)id, 1);
 				/* Wrapped in place by a method: what every method reads
 				 * is the wrapper of what the stores put there. */
 				if (tl_scopemap_get(&om->inplace, (uint32_t)k, (uint32_t)id, &wrap) &&
@@ -922,6 +936,8 @@ static void tl_model__component_graph(TlModel *m)
 	m->comp_done = tl_calloc(nc ? nc : 1, 1);
 	tl_array_init(&m->comp_edges);
 	tl_array_reserve(&m->comp_edges, nc);
+	tl_array_init(&m->comp_from);
+	tl_array_reserve(&m->comp_from, nc);
 	for (uint32_t c = 0; c < nc; c++) {
 		uint32_t from = (uint32_t)m->starts.items[c];
 		uint32_t to = c + 1 < nc ? (uint32_t)m->starts.items[c + 1] : m->order.size;
@@ -930,8 +946,10 @@ static void tl_model__component_graph(TlModel *m)
 		TlIntArray e;
 		tl_array_init(&e);
 		m->comp_edges.items[c] = e;
+		m->comp_from.items[c] = e;
 	}
 	m->comp_edges.size = nc;
+	m->comp_from.size = nc;
 	TlIntArray out;
 	tl_array_init(&out);
 	for (uint32_t v = 0; v < nodes; v++) {
@@ -941,6 +959,7 @@ static void tl_model__component_graph(TlModel *m)
 			if (w < 0 || (uint32_t)w >= nodes || m->comp_of[w] == m->comp_of[v])
 				continue;
 			tl_array_push(&m->comp_edges.items[m->comp_of[v]], m->comp_of[w]);
+			tl_array_push(&m->comp_from.items[m->comp_of[w]], m->comp_of[v]);
 		}
 	}
 	tl_array_release(&out);
@@ -1007,8 +1026,16 @@ static void tl_model__run(TlModel *m, const uint8_t *want, bool module_code)
 	tl_model__nesting--;
 }
 
-/* Marks in `want` the components reachable from component `c` that are
- * not done (an explicit stack). */
+/* Marks in `want` the components that are not done and connected to
+ * component `c` through not-done components, both ways (an explicit
+ * stack): the components it leads to, for their summaries, and those
+ * that lead to it, for their entry contexts (context.c: a function's
+ * parameters take a context only once every call site was interpreted).
+ * Those callers' contexts come from their own callers, and their calls
+ * reach more functions whose other callers count too: what one question
+ * interprets is closed under both, so a component is done only when
+ * everything its answers depend on ran with it, and the answers are the
+ * same whatever was asked first. */
 static void tl_model__reach(const TlModel *m, int32_t c, uint8_t *want, TlIntArray *stack)
 {
 	tl_array_clear(stack);
@@ -1018,23 +1045,26 @@ static void tl_model__reach(const TlModel *m, int32_t c, uint8_t *want, TlIntArr
 	tl_array_push(stack, c);
 	while (stack->size) {
 		int32_t x = tl_array_pop(stack);
-		const TlIntArray *e = &m->comp_edges.items[x];
-		for (uint32_t i = 0; i < e->size; i++) {
-			int32_t y = e->items[i];
-			if (!want[y] && !m->comp_done[y]) {
-				want[y] = 1;
-				tl_array_push(stack, y);
+		for (int way = 0; way < 2; way++) {
+			const TlIntArray *e = way ? &m->comp_from.items[x] : &m->comp_edges.items[x];
+			for (uint32_t i = 0; i < e->size; i++) {
+				int32_t y = e->items[i];
+				if (!want[y] && !m->comp_done[y]) {
+					want[y] = 1;
+					tl_array_push(stack, y);
+				}
 			}
 		}
 	}
 }
 
 /* Interprets what a question about function `func` (-1: the module's own
- * code) needs, once: the module's code and the components it reaches the
- * first time, then the components `func` reaches. A summary read of a
- * function none of them reached (a call through a value: `model(x)` of a
- * class made elsewhere) asks for that function's component too, and the
- * components that read it run again, a bounded number of times. */
+ * code) needs, once: the module's code and the components connected to it
+ * the first time, then the components connected to `func`
+ * (tl_model__reach). A summary read of a function none of them reached (a
+ * call through a value: `model(x)` of a class made elsewhere) asks for
+ * that function's component too, and the components that read it run
+ * again, a bounded number of times. */
 void tl_model__ensure(TlModel *m, int32_t func)
 {
 	if (m->quiet || m->running)
@@ -1058,16 +1088,8 @@ void tl_model__ensure(TlModel *m, int32_t func)
 				tl_array_push(&seeds, m->comp_of[out.items[i]]);
 		tl_array_release(&out);
 	}
-	if (func >= 0) {
-		tl_array_push(&seeds, m->comp_of[func]);
-		/* Its callers, for its parameters' entry contexts. */
-		TlIntArray callers;
-		tl_array_init(&callers);
-		tl_model__ctx_callers(m, func, &callers);
-		for (uint32_t i = 0; i < callers.size; i++)
-			tl_array_push(&seeds, m->comp_of[callers.items[i]]);
-		tl_array_release(&callers);
-	}
+	if (func >= 0)
+		tl_array_push(&seeds, m->comp_of[func]); /* and its callers: tl_model__reach */
 	for (uint32_t round = 0; round < TL_MODEL_DEMAND_ROUNDS && !m->cut; round++) {
 		for (uint32_t i = 0; i < seeds.size; i++)
 			tl_model__reach(m, seeds.items[i], want, &stack);
@@ -1140,6 +1162,8 @@ static TlModel *tl_model__build(const TlIndex *idx, bool quiet)
 	tl_scopemap_init(&m->tensor_keys);
 	tl_scopemap_init(&m->ctx_vals);
 	tl_scopemap_init(&m->ctx_seen);
+	tl_scopemap_init(&m->ctx_site);
+	tl_scopemap_init(&m->attr_read);
 	tl_scopemap_init(&m->inplace);
 	tl_scopemap_init(&m->carried);
 	tl_array_init(&m->carries);

@@ -75,11 +75,6 @@ typedef struct TlFuncSum {
 	 * contexts rose since (context.c): the next one replaces its return
 	 * value instead of joining into it. */
 	bool provisional;
-	/* Its entry contexts were noted by an interpretation that read a
-	 * value not computed yet (context.c): the notes of a later pass
-	 * (TlModel.epoch) replace them instead of joining into them. */
-	bool ctx_provisional;
-	uint32_t ctx_epoch;
 	int8_t generator; /* its text yields: 1, not: 0, not looked at yet: -1 */
 	/* Its parameters (bit i: parameter i < 16) that it re-binds to a value
 	 * without history or detaches in place (carry.c). */
@@ -96,6 +91,7 @@ struct TlModel {
 	TlScopeMap vals;     /* (start byte, end byte) of an expression -> pool index */
 	TlScopeMap attrs;    /* (class, interned name) -> pool index: what `self.name` holds */
 	TlScopeMap kept_attr; /* (function, parameter) -> interned name: the attribute of `self` a store keeps it in (keeps.c) */
+	TlScopeMap attr_read; /* (class, interned name) -> 1: an attribute a method of the module read */
 	TlScopeMap backprop; /* (function + 1, path hash) -> 1: a path a backward consumes */
 	TlScopeMap declared; /* (class, interned name) -> 1: a `self.name` some method binds */
 	TlScopeMap tensor_keys; /* (0, interned key text) -> 1: a string key the module uses as a tensor */
@@ -107,6 +103,9 @@ struct TlModel {
 	TlArray(TlFuncSum) funcs;
 	TlScopeMap ctx_vals; /* (function, parameter) -> pool index: what every call site hands it (context.c) */
 	TlScopeMap ctx_seen; /* (function, call start byte + 1) -> 1: a call site interpreted */
+	/* (call start byte + 1, function * TL_MODEL_CTX_PARAMS + parameter) ->
+	 * pool index: what that site's last evaluation handed the parameter */
+	TlScopeMap ctx_site;
 	TlScopeMap inplace;  /* (class, interned name) -> TL_VW_* bits: `self.x = DDP(self.x)` in a method */
 	struct TlFlow *flow; /* flow.c: what was computed from what (NULL until a value is) */
 	TlState globals;     /* the module's own names after its code ran */
@@ -130,6 +129,7 @@ struct TlModel {
 	TlIntArray order, starts;
 	int32_t *comp_of;        /* per node (function, then class) */
 	TlIntLists comp_edges;   /* per component: the components it leads to */
+	TlIntLists comp_from;    /* per component: the components that lead to it */
 	uint8_t *comp_done;      /* per component: interpreted */
 	bool module_done;        /* the module's own code interpreted */
 	bool running;            /* an interpretation is under way */
@@ -238,10 +238,6 @@ void tl_model__ctx_construct(TlModel *m, int32_t cls, uint32_t site, const TlVal
  * device and dtype) or a DataLoader, or of unknown kind with a device or
  * a batch's made-by; false when there is none. */
 bool tl_model__ctx_param(const TlModel *m, int32_t func, uint32_t i, TlVal *out);
-/* The functions whose calls reach `func` through the call sites the index
- * knows (callers, their callers, ...), each once, into `out`: what a
- * question about `func` interprets for its entry contexts. */
-void tl_model__ctx_callers(const TlModel *m, int32_t func, TlIntArray *out);
 /* entry.c. During the top-down sweep: the class parameter `i` of
  * function `func` holds when every call site in the module passes an
  * object of that class (its kind, ref and mod set in *out): entry
