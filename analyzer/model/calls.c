@@ -561,6 +561,11 @@ TlVal tl_in__call(In *in, TSNode n, const TlVal *vals, uint32_t nv, const bool *
 				r.made = TL_VM_OPAQUE | TL_VM_FORWARD;
 				known = true;
 			}
+		} else if (fn->kind == TL_VK_OBJECT) {
+			/* An instance of a class of the project that is no module,
+			 * called: its `__call__` (a hand-written `Sequential` whose
+			 * `__call__` runs its layers), as `self.obj(x)` is. */
+			known = tl_in__call_module(in, fn, args, npos, &r);
 		} else if (fn->kind == TL_VK_CRITERION) {
 			r = tl_val_of(TL_VK_TENSOR, TL_VG_MUST);
 			r.made = TL_VM_OPAQUE | TL_VM_LOSS;

@@ -136,3 +136,55 @@ def episode(policy, env, opt):
     opt.zero_grad()
     (-torch.stack(log_probs).sum()).backward()
     opt.step()
+
+
+# Layers written by hand, no nn.Module: each object's `__call__` is its
+# forward, a container object runs its layers in order, and the training
+# code sets `requires_grad` on the list of their tensors. Calling the
+# container runs its `__call__`.
+class HandLinear:
+    def __init__(self, n_in, n_out):
+        self.w = torch.randn(n_in, n_out) / n_in ** 0.5
+        self.b = torch.zeros(n_out)
+
+    def __call__(self, x):
+        return x @ self.w + self.b
+
+    def parameters(self):
+        return [self.w, self.b]
+
+
+class HandStack:
+    def __init__(self, layers):
+        self.layers = layers
+
+    def __call__(self, x):
+        for layer in self.layers:
+            x = layer(x)
+        return x
+
+    def parameters(self):
+        return [p for layer in self.layers for p in layer.parameters()]
+
+
+def hand_stack_outputs(xs):
+    stack = HandStack([HandLinear(8, 32), HandLinear(32, 4)])
+    for p in stack.parameters():
+        p.requires_grad = True
+    rows = torch.zeros(len(xs), 4)
+    for i in range(len(xs)):
+        # expect: TL106
+        rows[i] = stack(xs[[i]])
+    return rows
+
+
+def hand_stack_outputs_no_grad(xs):
+    stack = HandStack([HandLinear(8, 32), HandLinear(32, 4)])
+    for p in stack.parameters():
+        p.requires_grad = True
+    rows = torch.zeros(len(xs), 4)
+    with torch.no_grad():
+        for i in range(len(xs)):
+            # ok: TL106
+            rows[i] = stack(xs[[i]])
+    return rows
