@@ -358,6 +358,8 @@ static void tl_in__step(In *in)
 		if (!is_match && f->stage == 0) {
 			f->stage = 1;
 			tl_state_copy(&in->st, &f->a);
+			/* where the test fails: `isinstance(val, torch.Tensor)` false */
+			tl_in__narrow_not(in, &f->a, tl_tree_field(node, sy->f_condition));
 			tl_in__narrow(in, tl_tree_field(node, sy->f_condition));
 			tl_in__push_frame(in, tl_tree_field(node, sy->f_consequence), F_BLOCK);
 			return;

@@ -172,6 +172,10 @@ void tl_in__carry_call(In *in, TSNode n, const TlCall *c);
  * operand form. */
 void tl_in__narrow(In *in, TSNode cond);
 void tl_in__narrow_one(In *in, TSNode cond);
+/* In state `st`, where condition `cond` does not hold: the value an
+ * `isinstance(x, <tensor class>)` test rejects carries no history of its
+ * own (seeds.c). */
+void tl_in__narrow_not(In *in, TlState *st, TSNode cond);
 /* prov.c: where values' history comes from (TlVal.old, prev, pold). A
  * loop frame's entry state is ready (f->a); a round's body ended (in->st,
  * after tl_in__carry_back); a `for` binds element `e` of what it

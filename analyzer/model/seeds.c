@@ -314,6 +314,36 @@ void tl_in__narrow(In *in, TSNode cond)
 	}
 }
 
+void tl_in__narrow_not(In *in, TlState *st, TSNode cond)
+{
+	const TlSyms *sy = in->sy;
+	cond = tl_index_unparen(cond);
+	if (ts_node_is_null(cond) || ts_node_symbol(cond) != sy->call)
+		return;
+	const TlCall *c = tl_index_call_at(in->idx, cond);
+	if (!c || c->receiver.id || !c->method || strcmp(c->method, "isinstance") != 0 ||
+	    tl_index_resolve_node(in->idx, c->callee))
+		return;
+	TSNode args = tl_tree_field(cond, sy->f_arguments);
+	if (ts_node_is_null(args) || ts_node_named_child_count(args) != 2)
+		return;
+	TlPath p;
+	if (!tl_path_of(&in->m->names, in->idx, ts_node_named_child(args, 0), &p) ||
+	    tl_seed__type_kind(in, ts_node_named_child(args, 1)) != TL_VK_TENSOR)
+		return;
+	const TlVal *cur = tl_state_get(st, &p);
+	/* Not a tensor there: no history of its own (a container keeps its
+	 * elements'). A value every caller passes as a tensor does not get
+	 * there at all: nothing it holds there flows anywhere. */
+	if (!cur || cur->kind == TL_VK_CONTAINER)
+		return;
+	TlVal v = *cur;
+	if (v.graph != TL_VG_BOT || v.pgraph)
+		v.graph = TL_VG_NONE;
+	v.pgraph = 0;
+	tl_state_set(st, &p, &v);
+}
+
 void tl_in__narrow_one(In *in, TSNode cond)
 {
 	const TlSyms *sy = in->sy;

@@ -574,6 +574,7 @@ static void test_kept_attr(void **state)
 {
 	(void)state;
 	TlFixture *fx = tl_fixture_new(
+		"import torch\n"
 		"class Meter:\n"
 		"    def __init__(self, steps, decay):\n"
 		"        self.steps = steps\n"
@@ -594,9 +595,13 @@ static void test_kept_attr(void **state)
 		"        for x in items:\n"
 		"            self.log.append(x)\n"
 		"    def count(self, val):\n"
-		"        self.steps = self.steps + 1\n");
+		"        self.steps = self.steps + 1\n"
+		"    def guarded(self, val):\n"
+		"        if isinstance(val, torch.Tensor):\n"
+		"            val = val.detach().item()\n"
+		"        self.sum += val\n");
 	const TlIndex *idx = &fx->idx;
-	int32_t cls = 0;
+	int32_t cls = 0, guarded = tl_index_method(&fx->idx, 0, "guarded", 7);
 	int32_t update = tl_index_method(idx, cls, "update", 6), record = tl_index_method(idx, cls, "record", 6),
 		smooth = tl_index_method(idx, cls, "smooth", 6), plain = tl_index_method(idx, cls, "plain", 5),
 		count = tl_index_method(idx, cls, "count", 5);
@@ -616,6 +621,9 @@ static void test_kept_attr(void **state)
 	assert_null(tl_model_kept_attr(idx, plain, 1)); /* a number read out */
 	assert_null(tl_model_kept_attr(idx, plain, 2)); /* stored in a loop of the method */
 	assert_null(tl_model_kept_attr(idx, count, 1)); /* `self.steps` holds no bit of `count`'s `val` */
+	/* a tensor made a number first; what the test rejects has no history */
+	assert_true(guarded >= 0);
+	assert_null(tl_model_kept_attr(idx, guarded, 1));
 	tl_fixture_free(fx);
 }
 
