@@ -269,7 +269,7 @@ void tl_in__store_into(In *in, TSNode recv, const TlVal *elem)
 	tl_state_set(&in->st, &p, &cont);
 	/* `self.history.append(v)`: the class attribute holds it too. */
 	if (in->cls >= 0 && p.root == in->self_id && p.n == 1 && p.sel[0] >= 0)
-		tl_model__store_attr(in->m, in->cls, p.sel[0], &cont, ts_node_start_byte(recv) + 1);
+		tl_model__store_attr(in->m, in->cls, p.sel[0], &cont);
 }
 
 /* What a named tuple's class makes of call `n`'s arguments: a tuple of
