@@ -314,22 +314,29 @@ void tl_in__narrow(In *in, TSNode cond)
 	}
 }
 
-void tl_in__narrow_not(In *in, TlState *st, TSNode cond)
+/* The test `isinstance(x, T)` that condition `cond` is, with x a path:
+ * the path and the kind T names; TL_VK_BOT when `cond` is no such test. */
+static TlVKind tl_seed__isinstance(In *in, TSNode cond, TlPath *p)
 {
 	const TlSyms *sy = in->sy;
 	cond = tl_index_unparen(cond);
 	if (ts_node_is_null(cond) || ts_node_symbol(cond) != sy->call)
-		return;
+		return TL_VK_BOT;
 	const TlCall *c = tl_index_call_at(in->idx, cond);
 	if (!c || c->receiver.id || !c->method || strcmp(c->method, "isinstance") != 0 ||
 	    tl_index_resolve_node(in->idx, c->callee))
-		return;
+		return TL_VK_BOT;
 	TSNode args = tl_tree_field(cond, sy->f_arguments);
-	if (ts_node_is_null(args) || ts_node_named_child_count(args) != 2)
-		return;
+	if (ts_node_is_null(args) || ts_node_named_child_count(args) != 2 ||
+	    !tl_path_of(&in->m->names, in->idx, ts_node_named_child(args, 0), p))
+		return TL_VK_BOT;
+	return tl_seed__type_kind(in, ts_node_named_child(args, 1));
+}
+
+void tl_in__narrow_not(In *in, TlState *st, TSNode cond)
+{
 	TlPath p;
-	if (!tl_path_of(&in->m->names, in->idx, ts_node_named_child(args, 0), &p) ||
-	    tl_seed__type_kind(in, ts_node_named_child(args, 1)) != TL_VK_TENSOR)
+	if (tl_seed__isinstance(in, cond, &p) != TL_VK_TENSOR)
 		return;
 	const TlVal *cur = tl_state_get(st, &p);
 	/* Not a tensor there: no history of its own (a container keeps its
@@ -346,22 +353,8 @@ void tl_in__narrow_not(In *in, TlState *st, TSNode cond)
 
 void tl_in__narrow_one(In *in, TSNode cond)
 {
-	const TlSyms *sy = in->sy;
-	cond = tl_index_unparen(cond);
-	if (ts_node_is_null(cond) || ts_node_symbol(cond) != sy->call)
-		return;
-	const TlCall *c = tl_index_call_at(in->idx, cond);
-	if (!c || c->receiver.id || !c->method || strcmp(c->method, "isinstance") != 0 ||
-	    tl_index_resolve_node(in->idx, c->callee))
-		return;
-	TSNode args = tl_tree_field(cond, sy->f_arguments);
-	if (ts_node_is_null(args) || ts_node_named_child_count(args) != 2)
-		return;
-	TSNode x = ts_node_named_child(args, 0);
 	TlPath p;
-	if (!tl_path_of(&in->m->names, in->idx, x, &p))
-		return;
-	TlVKind k = tl_seed__type_kind(in, ts_node_named_child(args, 1));
+	TlVKind k = tl_seed__isinstance(in, cond, &p);
 	if (k != TL_VK_TENSOR && k != TL_VK_MODULE)
 		return;
 	const TlVal *cur = tl_state_get(&in->st, &p);
