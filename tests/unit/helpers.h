@@ -96,6 +96,26 @@ static inline TSNode tl_fixture_node_after(TlFixture *fx, const char *anchor, co
 	return tl_fixture_node_span(fx, (uint32_t)(p - fx->src.text), (uint32_t)strlen(text));
 }
 
+/* The first argument of the first call whose text is `call_text`. Fails
+ * the test if the call has none. */
+static inline TSNode tl_fixture_arg0(TlFixture *fx, const char *call_text)
+{
+	TSNode call = tl_fixture_node(fx, call_text, 0);
+	TSNode args = ts_node_child_by_field_name(call, "arguments", 9);
+	assert_false(ts_node_is_null(args));
+	assert_true(ts_node_named_child_count(args) >= 1);
+	return ts_node_named_child(args, 0);
+}
+
+/* The receiver of the first method call whose text is `call_text`
+ * (`x` of `x.cuda()`). */
+static inline TSNode tl_fixture_receiver(TlFixture *fx, const char *call_text)
+{
+	TSNode call = tl_fixture_node(fx, call_text, 0);
+	TSNode fn = ts_node_child_by_field_name(call, "function", 8);
+	return ts_node_child_by_field_name(fn, "object", 6);
+}
+
 /* The whole file at `path`, NUL-terminated (the caller frees it); *len
  * receives its length. NULL when it cannot be opened. */
 static inline char *tl_test_read_file(const char *path, size_t *len)

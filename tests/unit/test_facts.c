@@ -6,17 +6,6 @@
 #include "base/alloc.h"
 #include "facts/facts.h"
 
-/* The first argument of the call whose text is exactly `call_text`:
- * fixtures write `chk(name)` lines to point at one use of `name`. */
-static TSNode arg0(TlFixture *fx, const char *call_text)
-{
-	TSNode call = tl_fixture_node(fx, call_text, 0);
-	TSNode args = ts_node_child_by_field_name(call, "arguments", 9);
-	assert_false(ts_node_is_null(args));
-	assert_true(ts_node_named_child_count(args) >= 1);
-	return ts_node_named_child(args, 0);
-}
-
 /* ---- graph tensors ------------------------------------------------------------ */
 
 static const char graph_code[] =
@@ -73,25 +62,25 @@ static void test_graph_values(void **state)
 	/* Results of a criterion, a functional loss, a model forward, fields of
 	 * a model's output, arithmetic on a loss, graph-keeping methods, a local
 	 * function that returns a loss. */
-	assert_true(tl_facts_is_graph(idx, arg0(fx, "chk(out)")));
-	assert_true(tl_facts_is_graph(idx, arg0(fx, "chk(loss)")));
-	assert_true(tl_facts_is_graph(idx, arg0(fx, "chk(loss2)")));
-	assert_true(tl_facts_is_graph(idx, arg0(fx, "chk(total)")));
-	assert_true(tl_facts_is_graph(idx, arg0(fx, "chk(neg)")));
-	assert_true(tl_facts_is_graph(idx, arg0(fx, "chk(outputs.loss)")));
-	assert_true(tl_facts_is_graph(idx, arg0(fx, "chk(on_cpu)")));
-	assert_true(tl_facts_is_graph(idx, arg0(fx, "chk(avg)")));
-	assert_true(tl_facts_is_graph(idx, arg0(fx, "chk(l3)")));
+	assert_true(tl_facts_is_graph(idx, tl_fixture_arg0(fx, "chk(out)")));
+	assert_true(tl_facts_is_graph(idx, tl_fixture_arg0(fx, "chk(loss)")));
+	assert_true(tl_facts_is_graph(idx, tl_fixture_arg0(fx, "chk(loss2)")));
+	assert_true(tl_facts_is_graph(idx, tl_fixture_arg0(fx, "chk(total)")));
+	assert_true(tl_facts_is_graph(idx, tl_fixture_arg0(fx, "chk(neg)")));
+	assert_true(tl_facts_is_graph(idx, tl_fixture_arg0(fx, "chk(outputs.loss)")));
+	assert_true(tl_facts_is_graph(idx, tl_fixture_arg0(fx, "chk(on_cpu)")));
+	assert_true(tl_facts_is_graph(idx, tl_fixture_arg0(fx, "chk(avg)")));
+	assert_true(tl_facts_is_graph(idx, tl_fixture_arg0(fx, "chk(l3)")));
 	/* Plain numbers, detached values, comparisons, no_grad results. */
-	assert_false(tl_facts_is_graph(idx, arg0(fx, "chk(val)")));
-	assert_false(tl_facts_is_graph(idx, arg0(fx, "chk(det)")));
-	assert_false(tl_facts_is_graph(idx, arg0(fx, "chk(fl)")));
-	assert_false(tl_facts_is_graph(idx, arg0(fx, "chk(cmp)")));
-	assert_false(tl_facts_is_graph(idx, arg0(fx, "chk(num)")));
-	assert_false(tl_facts_is_graph(idx, arg0(fx, "chk(ev)")));
-	assert_false(tl_facts_is_graph(idx, arg0(fx, "chk(ev_loss)")));
-	assert_false(tl_facts_is_graph(idx, arg0(fx, "chk(unbound)")));
-	assert_false(tl_facts_is_graph(idx, arg0(fx, "chk(outputs.loss.shape)")));
+	assert_false(tl_facts_is_graph(idx, tl_fixture_arg0(fx, "chk(val)")));
+	assert_false(tl_facts_is_graph(idx, tl_fixture_arg0(fx, "chk(det)")));
+	assert_false(tl_facts_is_graph(idx, tl_fixture_arg0(fx, "chk(fl)")));
+	assert_false(tl_facts_is_graph(idx, tl_fixture_arg0(fx, "chk(cmp)")));
+	assert_false(tl_facts_is_graph(idx, tl_fixture_arg0(fx, "chk(num)")));
+	assert_false(tl_facts_is_graph(idx, tl_fixture_arg0(fx, "chk(ev)")));
+	assert_false(tl_facts_is_graph(idx, tl_fixture_arg0(fx, "chk(ev_loss)")));
+	assert_false(tl_facts_is_graph(idx, tl_fixture_arg0(fx, "chk(unbound)")));
+	assert_false(tl_facts_is_graph(idx, tl_fixture_arg0(fx, "chk(outputs.loss.shape)")));
 	tl_fixture_free(fx);
 }
 
@@ -133,8 +122,8 @@ static void test_graph_in_grad_disabled_helper(void **state)
 		"train(model, x)\n"
 		"model.eval()\n");
 	/* score() only runs under no_grad, so its values carry no graph. */
-	assert_false(tl_facts_is_graph(&fx->idx, arg0(fx, "chk(s)")));
-	assert_true(tl_facts_is_graph(&fx->idx, arg0(fx, "chk(t)")));
+	assert_false(tl_facts_is_graph(&fx->idx, tl_fixture_arg0(fx, "chk(s)")));
+	assert_true(tl_facts_is_graph(&fx->idx, tl_fixture_arg0(fx, "chk(t)")));
 	tl_fixture_free(fx);
 }
 
@@ -185,16 +174,16 @@ static void test_is_optimizer(void **state)
 	(void)state;
 	TlFixture *fx = tl_fixture_new(kinds_code);
 	const TlIndex *idx = &fx->idx;
-	assert_true(tl_facts_is_optimizer(idx, arg0(fx, "chk(opt)")));
-	assert_true(tl_facts_is_optimizer(idx, arg0(fx, "chk(optimizers[0])")));
+	assert_true(tl_facts_is_optimizer(idx, tl_fixture_arg0(fx, "chk(opt)")));
+	assert_true(tl_facts_is_optimizer(idx, tl_fixture_arg0(fx, "chk(optimizers[0])")));
 	/* Unbound: the name decides. */
-	assert_true(tl_facts_is_optimizer(idx, arg0(fx, "chk(optimizer)")));
-	assert_true(tl_facts_is_optimizer(idx, arg0(fx, "chk(self.opt_d)")));
-	assert_false(tl_facts_is_optimizer(idx, arg0(fx, "chk(sched)")));
-	assert_false(tl_facts_is_optimizer(idx, arg0(fx, "chk(scaler)")));
-	assert_false(tl_facts_is_optimizer(idx, arg0(fx, "chk(env)")));
-	assert_false(tl_facts_is_optimizer(idx, arg0(fx, "chk(net)")));
-	assert_false(tl_facts_is_optimizer(idx, arg0(fx, "chk(o)")));
+	assert_true(tl_facts_is_optimizer(idx, tl_fixture_arg0(fx, "chk(optimizer)")));
+	assert_true(tl_facts_is_optimizer(idx, tl_fixture_arg0(fx, "chk(self.opt_d)")));
+	assert_false(tl_facts_is_optimizer(idx, tl_fixture_arg0(fx, "chk(sched)")));
+	assert_false(tl_facts_is_optimizer(idx, tl_fixture_arg0(fx, "chk(scaler)")));
+	assert_false(tl_facts_is_optimizer(idx, tl_fixture_arg0(fx, "chk(env)")));
+	assert_false(tl_facts_is_optimizer(idx, tl_fixture_arg0(fx, "chk(net)")));
+	assert_false(tl_facts_is_optimizer(idx, tl_fixture_arg0(fx, "chk(o)")));
 	tl_fixture_free(fx);
 }
 
@@ -203,12 +192,12 @@ static void test_is_scaler(void **state)
 	(void)state;
 	TlFixture *fx = tl_fixture_new(kinds_code);
 	const TlIndex *idx = &fx->idx;
-	assert_true(tl_facts_is_scaler(idx, arg0(fx, "chk(scaler)")));
-	assert_true(tl_facts_is_scaler(idx, arg0(fx, "chk(my_scaler)")));
-	assert_true(tl_facts_is_scaler(idx, arg0(fx, "chk(self.grad_scaler)")));
-	assert_false(tl_facts_is_scaler(idx, arg0(fx, "chk(opt)")));
-	assert_false(tl_facts_is_scaler(idx, arg0(fx, "chk(sched)")));
-	assert_false(tl_facts_is_scaler(idx, arg0(fx, "chk(env)")));
+	assert_true(tl_facts_is_scaler(idx, tl_fixture_arg0(fx, "chk(scaler)")));
+	assert_true(tl_facts_is_scaler(idx, tl_fixture_arg0(fx, "chk(my_scaler)")));
+	assert_true(tl_facts_is_scaler(idx, tl_fixture_arg0(fx, "chk(self.grad_scaler)")));
+	assert_false(tl_facts_is_scaler(idx, tl_fixture_arg0(fx, "chk(opt)")));
+	assert_false(tl_facts_is_scaler(idx, tl_fixture_arg0(fx, "chk(sched)")));
+	assert_false(tl_facts_is_scaler(idx, tl_fixture_arg0(fx, "chk(env)")));
 	tl_fixture_free(fx);
 }
 
@@ -217,15 +206,15 @@ static void test_is_module(void **state)
 	(void)state;
 	TlFixture *fx = tl_fixture_new(kinds_code);
 	const TlIndex *idx = &fx->idx;
-	assert_true(tl_facts_is_module(idx, arg0(fx, "chk(net)")));
-	assert_true(tl_facts_is_module(idx, arg0(fx, "chk(lin)")));
-	assert_true(tl_facts_is_module(idx, arg0(fx, "chk(moved)")));
-	assert_true(tl_facts_is_module(idx, arg0(fx, "chk(ddp)")));
-	assert_false(tl_facts_is_module(idx, arg0(fx, "chk(helper)")));
-	assert_false(tl_facts_is_module(idx, arg0(fx, "chk(t)")));
-	assert_false(tl_facts_is_module(idx, arg0(fx, "chk(opt)")));
-	assert_false(tl_facts_is_module(idx, arg0(fx, "chk(o)")));
-	assert_false(tl_facts_is_module(idx, arg0(fx, "chk(env)")));
+	assert_true(tl_facts_is_module(idx, tl_fixture_arg0(fx, "chk(net)")));
+	assert_true(tl_facts_is_module(idx, tl_fixture_arg0(fx, "chk(lin)")));
+	assert_true(tl_facts_is_module(idx, tl_fixture_arg0(fx, "chk(moved)")));
+	assert_true(tl_facts_is_module(idx, tl_fixture_arg0(fx, "chk(ddp)")));
+	assert_false(tl_facts_is_module(idx, tl_fixture_arg0(fx, "chk(helper)")));
+	assert_false(tl_facts_is_module(idx, tl_fixture_arg0(fx, "chk(t)")));
+	assert_false(tl_facts_is_module(idx, tl_fixture_arg0(fx, "chk(opt)")));
+	assert_false(tl_facts_is_module(idx, tl_fixture_arg0(fx, "chk(o)")));
+	assert_false(tl_facts_is_module(idx, tl_fixture_arg0(fx, "chk(env)")));
 	tl_fixture_free(fx);
 }
 
@@ -233,8 +222,8 @@ static void test_is_module_by_annotation(void **state)
 {
 	(void)state;
 	TlFixture *fx = tl_fixture_new(kinds_code);
-	assert_true(tl_facts_is_module(&fx->idx, arg0(fx, "chk(m)")));
-	assert_true(tl_facts_is_module(&fx->idx, arg0(fx, "chk(model2)")));
+	assert_true(tl_facts_is_module(&fx->idx, tl_fixture_arg0(fx, "chk(m)")));
+	assert_true(tl_facts_is_module(&fx->idx, tl_fixture_arg0(fx, "chk(model2)")));
 	tl_fixture_free(fx);
 }
 
@@ -505,7 +494,7 @@ static void test_loop_variable_does_not_outlive_iteration(void **state)
 		"def a(data):\n"
 		"    for x in data:\n"
 		"        chk(x)\n");
-	assert_false(tl_facts_outlives_iteration(&fx->idx, arg0(fx, "chk(x)")));
+	assert_false(tl_facts_outlives_iteration(&fx->idx, tl_fixture_arg0(fx, "chk(x)")));
 	tl_fixture_free(fx);
 }
 

@@ -7,15 +7,6 @@
 #include "base/alloc.h"
 #include "facts/facts.h"
 
-/* The first argument of the call whose text is exactly `call_text`. */
-static TSNode arg0(TlFixture *fx, const char *call_text)
-{
-	TSNode call = tl_fixture_node(fx, call_text, 0);
-	TSNode args = ts_node_child_by_field_name(call, "arguments", 9);
-	assert_false(ts_node_is_null(args));
-	return ts_node_named_child(args, 0);
-}
-
 static const TlCall *call_at(TlFixture *fx, TSNode n)
 {
 	const TlCall *c = tl_index_call_at(&fx->idx, n);
@@ -91,20 +82,20 @@ static void test_made_by(void **state)
 	(void)state;
 	TlFixture *fx = tl_fixture_new(made_code);
 	const TlIndex *idx = &fx->idx;
-	assert_int_equal(tl_facts_made_by(idx, arg0(fx, "chk(p1)")), TL_MADE_SOFTMAX);
-	assert_int_equal(tl_facts_made_by(idx, arg0(fx, "chk(p1[:, 0])")), TL_MADE_SOFTMAX);
+	assert_int_equal(tl_facts_made_by(idx, tl_fixture_arg0(fx, "chk(p1)")), TL_MADE_SOFTMAX);
+	assert_int_equal(tl_facts_made_by(idx, tl_fixture_arg0(fx, "chk(p1[:, 0])")), TL_MADE_SOFTMAX);
 	/* Through a reshape. */
-	assert_int_equal(tl_facts_made_by(idx, arg0(fx, "chk(p2)")), TL_MADE_SIGMOID);
-	assert_int_equal(tl_facts_made_by(idx, arg0(fx, "chk(p3)")), TL_MADE_LOG_SOFTMAX);
+	assert_int_equal(tl_facts_made_by(idx, tl_fixture_arg0(fx, "chk(p2)")), TL_MADE_SIGMOID);
+	assert_int_equal(tl_facts_made_by(idx, tl_fixture_arg0(fx, "chk(p3)")), TL_MADE_LOG_SOFTMAX);
 	/* An activation module called in the function is explicit. */
-	assert_int_equal(tl_facts_made_by(idx, arg0(fx, "chk(p4)")), TL_MADE_SIGMOID);
+	assert_int_equal(tl_facts_made_by(idx, tl_fixture_arg0(fx, "chk(p4)")), TL_MADE_SIGMOID);
 	/* The log of probabilities is not a softmax any more. */
-	assert_int_equal(tl_facts_made_by(idx, arg0(fx, "chk(p5)")), TL_MADE_NONE);
+	assert_int_equal(tl_facts_made_by(idx, tl_fixture_arg0(fx, "chk(p5)")), TL_MADE_NONE);
 	/* Model outputs are not explicit activations. */
-	assert_int_equal(tl_facts_made_by(idx, arg0(fx, "chk(p6)")), TL_MADE_NONE);
+	assert_int_equal(tl_facts_made_by(idx, tl_fixture_arg0(fx, "chk(p6)")), TL_MADE_NONE);
 	/* The module's GradScaler scales; one built disabled does not. */
-	assert_int_equal(tl_facts_made_by(idx, arg0(fx, "chk(s)")), TL_MADE_SCALED);
-	assert_int_equal(tl_facts_made_by(idx, arg0(fx, "chk(s2)")), TL_MADE_NONE);
+	assert_int_equal(tl_facts_made_by(idx, tl_fixture_arg0(fx, "chk(s)")), TL_MADE_SCALED);
+	assert_int_equal(tl_facts_made_by(idx, tl_fixture_arg0(fx, "chk(s2)")), TL_MADE_NONE);
 	tl_fixture_free(fx);
 }
 
@@ -114,18 +105,18 @@ static void test_model_output(void **state)
 	TlFixture *fx = tl_fixture_new(made_code);
 	const TlIndex *idx = &fx->idx;
 	/* An nn.Sequential's last layer, through .cuda(). */
-	assert_int_equal(tl_facts_model_output(idx, arg0(fx, "chk(p6)")), TL_MADE_SOFTMAX);
+	assert_int_equal(tl_facts_model_output(idx, tl_fixture_arg0(fx, "chk(p6)")), TL_MADE_SOFTMAX);
 	/* A local module whose forward returns a Sequential ending in a softmax. */
-	assert_int_equal(tl_facts_model_output(idx, arg0(fx, "chk(p7)")), TL_MADE_SOFTMAX);
+	assert_int_equal(tl_facts_model_output(idx, tl_fixture_arg0(fx, "chk(p7)")), TL_MADE_SOFTMAX);
 	/* One element of a tuple output. */
-	assert_int_equal(tl_facts_model_output(idx, arg0(fx, "chk(p8)")), TL_MADE_SOFTMAX);
-	assert_int_equal(tl_facts_model_output(idx, arg0(fx, "chk(v)")), TL_MADE_NONE);
+	assert_int_equal(tl_facts_model_output(idx, tl_fixture_arg0(fx, "chk(p8)")), TL_MADE_SOFTMAX);
+	assert_int_equal(tl_facts_model_output(idx, tl_fixture_arg0(fx, "chk(v)")), TL_MADE_NONE);
 	/* Returns that disagree. */
-	assert_int_equal(tl_facts_model_output(idx, arg0(fx, "chk(p9)")), TL_MADE_NONE);
+	assert_int_equal(tl_facts_model_output(idx, tl_fixture_arg0(fx, "chk(p9)")), TL_MADE_NONE);
 	/* The attribute is named softmax; the module is a LogSoftmax. */
-	assert_int_equal(tl_facts_model_output(idx, arg0(fx, "chk(p10)")), TL_MADE_LOG_SOFTMAX);
+	assert_int_equal(tl_facts_model_output(idx, tl_fixture_arg0(fx, "chk(p10)")), TL_MADE_LOG_SOFTMAX);
 	/* Explicit activations are tl_facts_made_by's. */
-	assert_int_equal(tl_facts_model_output(idx, arg0(fx, "chk(p1)")), TL_MADE_NONE);
+	assert_int_equal(tl_facts_model_output(idx, tl_fixture_arg0(fx, "chk(p1)")), TL_MADE_NONE);
 	tl_fixture_free(fx);
 }
 
@@ -157,14 +148,14 @@ static void test_float32_value(void **state)
 	(void)state;
 	TlFixture *fx = tl_fixture_new(float32_code);
 	const TlIndex *idx = &fx->idx;
-	assert_true(tl_facts_float32_value(idx, arg0(fx, "chk(a)")));
-	assert_true(tl_facts_float32_value(idx, arg0(fx, "chk(b)")));
-	assert_true(tl_facts_float32_value(idx, arg0(fx, "chk(c)")));
-	assert_true(tl_facts_float32_value(idx, arg0(fx, "chk(d)")));
-	assert_false(tl_facts_float32_value(idx, arg0(fx, "chk(e)")));
-	assert_false(tl_facts_float32_value(idx, arg0(fx, "chk(g)")));
-	assert_true(tl_facts_float32_value(idx, arg0(fx, "chk(h)")));
-	assert_false(tl_facts_float32_value(idx, arg0(fx, "chk(k)")));
+	assert_true(tl_facts_float32_value(idx, tl_fixture_arg0(fx, "chk(a)")));
+	assert_true(tl_facts_float32_value(idx, tl_fixture_arg0(fx, "chk(b)")));
+	assert_true(tl_facts_float32_value(idx, tl_fixture_arg0(fx, "chk(c)")));
+	assert_true(tl_facts_float32_value(idx, tl_fixture_arg0(fx, "chk(d)")));
+	assert_false(tl_facts_float32_value(idx, tl_fixture_arg0(fx, "chk(e)")));
+	assert_false(tl_facts_float32_value(idx, tl_fixture_arg0(fx, "chk(g)")));
+	assert_true(tl_facts_float32_value(idx, tl_fixture_arg0(fx, "chk(h)")));
+	assert_false(tl_facts_float32_value(idx, tl_fixture_arg0(fx, "chk(k)")));
 	tl_fixture_free(fx);
 }
 
@@ -509,18 +500,18 @@ static void test_known_tensor(void **state)
 		"    chk(model)\n"
 		"    model.train()\n");
 	const TlIndex *idx = &fx->idx;
-	assert_true(tl_facts_is_tensor(idx, arg0(fx, "chk(x)")));
-	assert_true(tl_facts_is_tensor(idx, arg0(fx, "chk(xe)")));
-	assert_true(tl_facts_is_tensor(idx, arg0(fx, "chk(batch[0])")));
-	assert_true(tl_facts_is_tensor(idx, arg0(fx, "chk(t)")));
-	assert_true(tl_facts_is_tensor(idx, arg0(fx, "chk(m)")));
+	assert_true(tl_facts_is_tensor(idx, tl_fixture_arg0(fx, "chk(x)")));
+	assert_true(tl_facts_is_tensor(idx, tl_fixture_arg0(fx, "chk(xe)")));
+	assert_true(tl_facts_is_tensor(idx, tl_fixture_arg0(fx, "chk(batch[0])")));
+	assert_true(tl_facts_is_tensor(idx, tl_fixture_arg0(fx, "chk(t)")));
+	assert_true(tl_facts_is_tensor(idx, tl_fixture_arg0(fx, "chk(m)")));
 	/* The enumerate counter, a whole batch, items of an unknown iterable,
 	 * modules. */
-	assert_false(tl_facts_is_tensor(idx, arg0(fx, "chk(i)")));
-	assert_false(tl_facts_is_tensor(idx, arg0(fx, "chk(batch)")));
-	assert_false(tl_facts_is_tensor(idx, arg0(fx, "chk(a)")));
-	assert_false(tl_facts_is_tensor(idx, arg0(fx, "chk(net)")));
-	assert_false(tl_facts_is_tensor(idx, arg0(fx, "chk(model)")));
+	assert_false(tl_facts_is_tensor(idx, tl_fixture_arg0(fx, "chk(i)")));
+	assert_false(tl_facts_is_tensor(idx, tl_fixture_arg0(fx, "chk(batch)")));
+	assert_false(tl_facts_is_tensor(idx, tl_fixture_arg0(fx, "chk(a)")));
+	assert_false(tl_facts_is_tensor(idx, tl_fixture_arg0(fx, "chk(net)")));
+	assert_false(tl_facts_is_tensor(idx, tl_fixture_arg0(fx, "chk(model)")));
 	tl_fixture_free(fx);
 }
 
@@ -596,11 +587,11 @@ static void test_wrapper_module(void **state)
 		"chk(ddp)\n"
 		"chk(remote)\n");
 	const TlIndex *idx = &fx->idx;
-	assert_true(tl_facts_is_wrapper_module(idx, arg0(fx, "chk(ddp)")));
-	assert_true(tl_facts_is_wrapper_module(idx, arg0(fx, "chk(remote)")));
-	assert_true(tl_facts_is_wrapper_module(idx, arg0(fx, "chk(remote_module)")));
-	assert_false(tl_facts_is_wrapper_module(idx, arg0(fx, "chk(net)")));
-	assert_false(tl_facts_is_wrapper_module(idx, arg0(fx, "chk(model)")));
+	assert_true(tl_facts_is_wrapper_module(idx, tl_fixture_arg0(fx, "chk(ddp)")));
+	assert_true(tl_facts_is_wrapper_module(idx, tl_fixture_arg0(fx, "chk(remote)")));
+	assert_true(tl_facts_is_wrapper_module(idx, tl_fixture_arg0(fx, "chk(remote_module)")));
+	assert_false(tl_facts_is_wrapper_module(idx, tl_fixture_arg0(fx, "chk(net)")));
+	assert_false(tl_facts_is_wrapper_module(idx, tl_fixture_arg0(fx, "chk(model)")));
 	tl_fixture_free(fx);
 }
 

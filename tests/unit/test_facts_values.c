@@ -80,15 +80,6 @@ static void expect_findings(void **state, const char *code, const char *expected
 	tl_free(got);
 }
 
-/* The first argument of the call whose text is exactly `call_text`. */
-static TSNode arg0(TlFixture *fx, const char *call_text)
-{
-	TSNode call = tl_fixture_node(fx, call_text, 0);
-	TSNode args = ts_node_child_by_field_name(call, "arguments", 9);
-	assert_false(ts_node_is_null(args));
-	return ts_node_named_child(args, 0);
-}
-
 /* ---- multi-line forms ---------------------------------------------------------- */
 
 static const char multiline_code[] =
@@ -144,10 +135,10 @@ static void test_no_torch_import(void **state)
 	const TlIndex *idx = &fx->idx;
 	assert_false(idx->torch_ecosystem);
 	/* Names and methods hint at nothing without an import. */
-	assert_false(tl_facts_is_optimizer(idx, arg0(fx, "chk(optimizer)")));
-	assert_false(tl_facts_is_scaler(idx, arg0(fx, "chk(scaler)")));
-	assert_false(tl_facts_is_module(idx, arg0(fx, "chk(model)")));
-	assert_false(tl_facts_is_graph(idx, arg0(fx, "chk(loss)")));
+	assert_false(tl_facts_is_optimizer(idx, tl_fixture_arg0(fx, "chk(optimizer)")));
+	assert_false(tl_facts_is_scaler(idx, tl_fixture_arg0(fx, "chk(scaler)")));
+	assert_false(tl_facts_is_module(idx, tl_fixture_arg0(fx, "chk(model)")));
+	assert_false(tl_facts_is_graph(idx, tl_fixture_arg0(fx, "chk(loss)")));
 	const TlCall *step = tl_index_call_at(idx, tl_fixture_node(fx, "optimizer.step()", 0));
 	assert_non_null(step);
 	assert_false(step->events & TL_EV_OPT_STEP);
@@ -161,10 +152,10 @@ static void test_no_torch_import(void **state)
 	fx = tl_fixture_new(b.data);
 	idx = &fx->idx;
 	assert_true(idx->torch_ecosystem);
-	assert_true(tl_facts_is_optimizer(idx, arg0(fx, "chk(optimizer)")));
-	assert_true(tl_facts_is_scaler(idx, arg0(fx, "chk(scaler)")));
-	assert_true(tl_facts_is_module(idx, arg0(fx, "chk(model)")));
-	assert_true(tl_facts_is_graph(idx, arg0(fx, "chk(loss)")));
+	assert_true(tl_facts_is_optimizer(idx, tl_fixture_arg0(fx, "chk(optimizer)")));
+	assert_true(tl_facts_is_scaler(idx, tl_fixture_arg0(fx, "chk(scaler)")));
+	assert_true(tl_facts_is_module(idx, tl_fixture_arg0(fx, "chk(model)")));
+	assert_true(tl_facts_is_graph(idx, tl_fixture_arg0(fx, "chk(loss)")));
 	tl_fixture_free(fx);
 	tl_buf_release(&b);
 }
@@ -217,11 +208,11 @@ static void test_other_frameworks(void **state)
 	const TlIndex *idx = &fx->idx;
 	/* Made by another framework: never a PyTorch object, whatever the
 	 * name or the use (`net.eval()`, `net.parameters()`). */
-	assert_false(tl_facts_is_optimizer(idx, arg0(fx, "chk(opt)")));
-	assert_false(tl_facts_is_optimizer(idx, arg0(fx, "chk(optimizer)")));
-	assert_false(tl_facts_is_scaler(idx, arg0(fx, "chk(scaler)")));
-	assert_false(tl_facts_is_module(idx, arg0(fx, "chk(net)")));
-	assert_true(tl_facts_is_optimizer(idx, arg0(fx, "chk(torch_opt)")));
+	assert_false(tl_facts_is_optimizer(idx, tl_fixture_arg0(fx, "chk(opt)")));
+	assert_false(tl_facts_is_optimizer(idx, tl_fixture_arg0(fx, "chk(optimizer)")));
+	assert_false(tl_facts_is_scaler(idx, tl_fixture_arg0(fx, "chk(scaler)")));
+	assert_false(tl_facts_is_module(idx, tl_fixture_arg0(fx, "chk(net)")));
+	assert_true(tl_facts_is_optimizer(idx, tl_fixture_arg0(fx, "chk(torch_opt)")));
 	tl_fixture_free(fx);
 }
 
@@ -366,7 +357,7 @@ static void test_summaries_are_kept(void **state)
 	/* A function that returns its own call: its component's fixpoint
 	 * gives it no history of its own. */
 	int32_t r = call_after(fx, "return again", "again(x)")->target;
-	assert_false(tl_facts_is_graph(idx, arg0(fx, "chk(again(x))")));
+	assert_false(tl_facts_is_graph(idx, tl_fixture_arg0(fx, "chk(again(x))")));
 	assert_true(tl_model_returns(idx, r, &ret));
 	assert_int_not_equal(ret.graph, TL_VG_MUST);
 	assert_int_equal(idx->funcs.items[r].ret_busy, 0);
@@ -385,8 +376,8 @@ static void test_module_parameters(void **state)
 		"def main(data):\n"
 		"    run(nn.Linear(2, 2).to('cuda'), data, len)\n"
 		"    run(nn.Sequential(nn.Linear(2, 2)), data, sum)\n");
-	assert_true(tl_facts_is_module(&fx->idx, arg0(fx, "chk(net)")));
-	assert_false(tl_facts_is_module(&fx->idx, arg0(fx, "chk(fn)")));
+	assert_true(tl_facts_is_module(&fx->idx, tl_fixture_arg0(fx, "chk(net)")));
+	assert_false(tl_facts_is_module(&fx->idx, tl_fixture_arg0(fx, "chk(fn)")));
 	tl_fixture_free(fx);
 }
 
@@ -440,24 +431,24 @@ static void test_containers_and_elements(void **state)
 	const TlIndex *idx = &fx->idx;
 	/* Read back from a returned dict, a stored-into container, unpacked,
 	 * iterated, reduced, stacked, comprehended: graph tensors. */
-	assert_true(tl_facts_is_graph(idx, arg0(fx, "chk(res['loss'])")));
-	assert_true(tl_facts_is_graph(idx, arg0(fx, "chk(res.get('loss'))")));
-	assert_true(tl_facts_is_graph(idx, arg0(fx, "chk(sum(res.values()))")));
-	assert_true(tl_facts_is_graph(idx, arg0(fx, "chk(torch.stack(parts))")));
-	assert_true(tl_facts_is_graph(idx, arg0(fx, "chk(a)")));
+	assert_true(tl_facts_is_graph(idx, tl_fixture_arg0(fx, "chk(res['loss'])")));
+	assert_true(tl_facts_is_graph(idx, tl_fixture_arg0(fx, "chk(res.get('loss'))")));
+	assert_true(tl_facts_is_graph(idx, tl_fixture_arg0(fx, "chk(sum(res.values()))")));
+	assert_true(tl_facts_is_graph(idx, tl_fixture_arg0(fx, "chk(torch.stack(parts))")));
+	assert_true(tl_facts_is_graph(idx, tl_fixture_arg0(fx, "chk(a)")));
 	assert_true(tl_facts_is_graph(idx, argk(fx, "chk(k, v)", 1)));
 	assert_true(tl_facts_is_graph(idx, argk(fx, "chk(i, p)", 1)));
-	assert_true(tl_facts_is_graph(idx, arg0(fx, "chk(squares[0])")));
-	assert_true(tl_facts_is_graph(idx, arg0(fx, "chk(store['l'][0])")));
+	assert_true(tl_facts_is_graph(idx, tl_fixture_arg0(fx, "chk(squares[0])")));
+	assert_true(tl_facts_is_graph(idx, tl_fixture_arg0(fx, "chk(store['l'][0])")));
 	/* Keys, counters, .item() values, a comparison's mean: no graph. */
 	assert_false(tl_facts_is_graph(idx, argk(fx, "chk(k, v)", 0)));
 	assert_false(tl_facts_is_graph(idx, argk(fx, "chk(i, p)", 0)));
-	assert_false(tl_facts_is_graph(idx, arg0(fx, "chk(res['acc'])")) &&
-		     !tl_facts_is_graph(idx, arg0(fx, "chk(res['loss'])")));
-	assert_false(tl_facts_is_graph(idx, arg0(fx, "chk(numbers[0])")));
-	assert_false(tl_facts_is_graph(idx, arg0(fx, "chk(kept[0])")));
+	assert_false(tl_facts_is_graph(idx, tl_fixture_arg0(fx, "chk(res['acc'])")) &&
+		     !tl_facts_is_graph(idx, tl_fixture_arg0(fx, "chk(res['loss'])")));
+	assert_false(tl_facts_is_graph(idx, tl_fixture_arg0(fx, "chk(numbers[0])")));
+	assert_false(tl_facts_is_graph(idx, tl_fixture_arg0(fx, "chk(kept[0])")));
 	/* A list is no graph tensor itself (nothing to detach); it holds one. */
-	assert_false(tl_facts_is_graph(idx, arg0(fx, "chk(parts)")));
+	assert_false(tl_facts_is_graph(idx, tl_fixture_arg0(fx, "chk(parts)")));
 	tl_fixture_free(fx);
 }
 
@@ -523,18 +514,18 @@ static void test_host_values(void **state)
 	const TlIndex *idx = &fx->idx;
 	/* Through a helper that copies its parameter, a list filled with host
 	 * copies, a comprehension over a device tensor, an .item() value. */
-	assert_true(tl_facts_host_derived(idx, arg0(fx, "chk(to_numpy(out))")));
-	assert_true(tl_facts_host_derived(idx, arg0(fx, "chk(np.stack(scores))")));
-	assert_true(tl_facts_host_derived(idx, arg0(fx, "chk([o.cpu().numpy() for o in out])")));
-	assert_true(tl_facts_host_derived(idx, arg0(fx, "chk([v * 2])")));
+	assert_true(tl_facts_host_derived(idx, tl_fixture_arg0(fx, "chk(to_numpy(out))")));
+	assert_true(tl_facts_host_derived(idx, tl_fixture_arg0(fx, "chk(np.stack(scores))")));
+	assert_true(tl_facts_host_derived(idx, tl_fixture_arg0(fx, "chk([o.cpu().numpy() for o in out])")));
+	assert_true(tl_facts_host_derived(idx, tl_fixture_arg0(fx, "chk([v * 2])")));
 	/* The helper given a host batch; a copy made before the loop; a list of
 	 * host-made arrays; a factory given only a size; a helper that makes
 	 * new data from a number. */
-	assert_false(tl_facts_host_derived(idx, arg0(fx, "chk(to_numpy(x))")));
-	assert_false(tl_facts_host_derived(idx, arg0(fx, "chk(base)")));
-	assert_false(tl_facts_host_derived(idx, arg0(fx, "chk(np.stack(kept))")));
-	assert_false(tl_facts_host_derived(idx, arg0(fx, "chk(torch.zeros(int(v)))")));
-	assert_false(tl_facts_host_derived(idx, arg0(fx, "chk(labels(out.argmax()))")));
+	assert_false(tl_facts_host_derived(idx, tl_fixture_arg0(fx, "chk(to_numpy(x))")));
+	assert_false(tl_facts_host_derived(idx, tl_fixture_arg0(fx, "chk(base)")));
+	assert_false(tl_facts_host_derived(idx, tl_fixture_arg0(fx, "chk(np.stack(kept))")));
+	assert_false(tl_facts_host_derived(idx, tl_fixture_arg0(fx, "chk(torch.zeros(int(v)))")));
+	assert_false(tl_facts_host_derived(idx, tl_fixture_arg0(fx, "chk(labels(out.argmax()))")));
 	tl_fixture_free(fx);
 }
 

@@ -1,25 +1,15 @@
 /* Unit tests for the facts behind the speed, precision and safety rules:
  * step loops (index), every-N-steps guards, step-loop membership, loop
  * invariance, known and device tensors, devices and moves, host-made
- * factories, values back from the device, DataLoader batches, gradient
- * accumulation and DDP, scratch values, API kinds, keywords and the
- * torch-version predicate. */
+ * factories, DataLoader batches, gradient accumulation and DDP, scratch
+ * values, API kinds, keywords and the torch-version predicate. (Host
+ * copies of device data are test_model_host.c's.) */
 #include "helpers.h"
 
 #include "base/alloc.h"
 #include "facts/facts.h"
 #include "model/model.h"
 #include "rules/predicates.h"
-
-/* The first argument of the call whose text is exactly `call_text`. */
-static TSNode arg0(TlFixture *fx, const char *call_text)
-{
-	TSNode call = tl_fixture_node(fx, call_text, 0);
-	TSNode args = ts_node_child_by_field_name(call, "arguments", 9);
-	assert_false(ts_node_is_null(args));
-	assert_true(ts_node_named_child_count(args) >= 1);
-	return ts_node_named_child(args, 0);
-}
 
 /* The loop whose header starts with `header` ("for x in loader"). */
 static const TlLoop *loop_at(TlFixture *fx, const char *header)
@@ -32,14 +22,6 @@ static const TlLoop *loop_at(TlFixture *fx, const char *header)
 			return &fx->idx.loops.items[i];
 	fail_msg("no loop at '%s'", header);
 	return NULL;
-}
-
-/* The receiver of the call whose text is exactly `call_text`. */
-static TSNode receiver(TlFixture *fx, const char *call_text)
-{
-	TSNode call = tl_fixture_node(fx, call_text, 0);
-	TSNode fn = ts_node_child_by_field_name(call, "function", 8);
-	return ts_node_child_by_field_name(fn, "object", 6);
 }
 
 /* ---- step loops in the index ------------------------------------------------- */
@@ -284,26 +266,26 @@ static void test_loop_invariant(void **state)
 	(void)state;
 	TlFixture *fx = tl_fixture_new(invariant_code);
 	const TlIndex *idx = &fx->idx;
-	assert_true(tl_facts_loop_invariant(idx, receiver(fx, "w.to(device)")));
+	assert_true(tl_facts_loop_invariant(idx, tl_fixture_receiver(fx, "w.to(device)")));
 	/* The loop target, a buffer refilled in place, an `out=` target, a
 	 * name re-bound in the loop. */
-	assert_false(tl_facts_loop_invariant(idx, receiver(fx, "x.to(device)")));
-	assert_false(tl_facts_loop_invariant(idx, receiver(fx, "buf.to(device)")));
-	assert_false(tl_facts_loop_invariant(idx, receiver(fx, "out_buf.to(device)")));
-	assert_false(tl_facts_loop_invariant(idx, receiver(fx, "rr.to(device)")));
+	assert_false(tl_facts_loop_invariant(idx, tl_fixture_receiver(fx, "x.to(device)")));
+	assert_false(tl_facts_loop_invariant(idx, tl_fixture_receiver(fx, "buf.to(device)")));
+	assert_false(tl_facts_loop_invariant(idx, tl_fixture_receiver(fx, "out_buf.to(device)")));
+	assert_false(tl_facts_loop_invariant(idx, tl_fixture_receiver(fx, "rr.to(device)")));
 	/* A module moved onto itself keeps the same object. */
-	assert_true(tl_facts_loop_invariant(idx, receiver(fx, "model.cuda()")));
+	assert_true(tl_facts_loop_invariant(idx, tl_fixture_receiver(fx, "model.cuda()")));
 	/* A comprehension variable changes per element. */
-	assert_false(tl_facts_loop_invariant(idx, receiver(fx, "t.to(device)")));
+	assert_false(tl_facts_loop_invariant(idx, tl_fixture_receiver(fx, "t.to(device)")));
 	/* Attributes: bound only in __init__, or re-bound in another method. */
-	assert_true(tl_facts_loop_invariant(idx, receiver(fx, "self.stable.to(device)")));
-	assert_false(tl_facts_loop_invariant(idx, receiver(fx, "self.swapped.to(device)")));
+	assert_true(tl_facts_loop_invariant(idx, tl_fixture_receiver(fx, "self.stable.to(device)")));
+	assert_false(tl_facts_loop_invariant(idx, tl_fixture_receiver(fx, "self.swapped.to(device)")));
 	/* A parameter follows its arguments: `w` and `x` are both passed. */
-	assert_false(tl_facts_loop_invariant(idx, receiver(fx, "prior.to(device)")));
+	assert_false(tl_facts_loop_invariant(idx, tl_fixture_receiver(fx, "prior.to(device)")));
 	/* Shapes: constant, from the batch, from a random draw. */
-	assert_true(tl_facts_loop_invariant(idx, arg0(fx, "torch.zeros(4, 2)")));
-	assert_false(tl_facts_loop_invariant(idx, arg0(fx, "torch.zeros(x.size(0))")));
-	assert_false(tl_facts_loop_invariant(idx, arg0(fx, "torch.randn(torch.randint(1, 5, (1,)).item())")));
+	assert_true(tl_facts_loop_invariant(idx, tl_fixture_arg0(fx, "torch.zeros(4, 2)")));
+	assert_false(tl_facts_loop_invariant(idx, tl_fixture_arg0(fx, "torch.zeros(x.size(0))")));
+	assert_false(tl_facts_loop_invariant(idx, tl_fixture_arg0(fx, "torch.randn(torch.randint(1, 5, (1,)).item())")));
 	tl_fixture_free(fx);
 }
 
@@ -318,7 +300,7 @@ static void test_loop_invariant_through_call_sites(void **state)
 		"for x in loader:\n"
 		"    term(w, device)\n"
 		"    term(prior=w, device=device)\n");
-	assert_true(tl_facts_loop_invariant(&fx->idx, receiver(fx, "prior.to(device)")));
+	assert_true(tl_facts_loop_invariant(&fx->idx, tl_fixture_receiver(fx, "prior.to(device)")));
 	tl_fixture_free(fx);
 }
 
@@ -380,28 +362,28 @@ static void test_known_and_device_tensors(void **state)
 	(void)state;
 	TlFixture *fx = tl_fixture_new(tensors_code);
 	const TlIndex *idx = &fx->idx;
-	assert_true(tl_facts_is_tensor(idx, arg0(fx, "chk(xb)")));
-	assert_true(tl_facts_is_tensor(idx, arg0(fx, "chk(out)")));
-	assert_true(tl_facts_is_tensor(idx, arg0(fx, "chk(z)")));
-	assert_true(tl_facts_is_tensor(idx, arg0(fx, "chk(t)")));
-	assert_false(tl_facts_is_tensor(idx, arg0(fx, "chk(arr)")));
-	assert_false(tl_facts_is_tensor(idx, arg0(fx, "chk(u)")));
+	assert_true(tl_facts_is_tensor(idx, tl_fixture_arg0(fx, "chk(xb)")));
+	assert_true(tl_facts_is_tensor(idx, tl_fixture_arg0(fx, "chk(out)")));
+	assert_true(tl_facts_is_tensor(idx, tl_fixture_arg0(fx, "chk(z)")));
+	assert_true(tl_facts_is_tensor(idx, tl_fixture_arg0(fx, "chk(t)")));
+	assert_false(tl_facts_is_tensor(idx, tl_fixture_arg0(fx, "chk(arr)")));
+	assert_false(tl_facts_is_tensor(idx, tl_fixture_arg0(fx, "chk(u)")));
 	/* On the device: moved, a forward, methods of those, made there, a
 	 * field of a result, an accumulated total. */
-	assert_true(tl_facts_on_device(idx, arg0(fx, "chk(xd)")));
-	assert_true(tl_facts_on_device(idx, arg0(fx, "chk(out)")));
-	assert_true(tl_facts_on_device(idx, arg0(fx, "chk(pred)")));
-	assert_true(tl_facts_on_device(idx, arg0(fx, "chk(zd)")));
-	assert_true(tl_facts_on_device(idx, arg0(fx, "chk(top)")));
-	assert_true(tl_facts_on_device(idx, arg0(fx, "chk(total)")));
+	assert_true(tl_facts_on_device(idx, tl_fixture_arg0(fx, "chk(xd)")));
+	assert_true(tl_facts_on_device(idx, tl_fixture_arg0(fx, "chk(out)")));
+	assert_true(tl_facts_on_device(idx, tl_fixture_arg0(fx, "chk(pred)")));
+	assert_true(tl_facts_on_device(idx, tl_fixture_arg0(fx, "chk(zd)")));
+	assert_true(tl_facts_on_device(idx, tl_fixture_arg0(fx, "chk(top)")));
+	assert_true(tl_facts_on_device(idx, tl_fixture_arg0(fx, "chk(total)")));
 	/* Not: a batch not moved, a host copy, a host factory, numpy, a
 	 * module, a shape. */
-	assert_false(tl_facts_on_device(idx, arg0(fx, "chk(xb)")));
-	assert_false(tl_facts_on_device(idx, arg0(fx, "chk(host)")));
-	assert_false(tl_facts_on_device(idx, arg0(fx, "chk(z)")));
-	assert_false(tl_facts_on_device(idx, arg0(fx, "chk(arr)")));
-	assert_false(tl_facts_on_device(idx, arg0(fx, "chk(model)")));
-	assert_false(tl_facts_on_device(idx, arg0(fx, "chk(out.shape)")));
+	assert_false(tl_facts_on_device(idx, tl_fixture_arg0(fx, "chk(xb)")));
+	assert_false(tl_facts_on_device(idx, tl_fixture_arg0(fx, "chk(host)")));
+	assert_false(tl_facts_on_device(idx, tl_fixture_arg0(fx, "chk(z)")));
+	assert_false(tl_facts_on_device(idx, tl_fixture_arg0(fx, "chk(arr)")));
+	assert_false(tl_facts_on_device(idx, tl_fixture_arg0(fx, "chk(model)")));
+	assert_false(tl_facts_on_device(idx, tl_fixture_arg0(fx, "chk(out.shape)")));
 	tl_fixture_free(fx);
 }
 
@@ -429,7 +411,7 @@ static void test_bare_builtin_not_interpreted(void **state)
 	(void)state;
 	TlFixture *fx = tl_fixture_new(builtin_code);
 	const TlIndex *idx = &fx->idx;
-	assert_false(tl_facts_is_tensor(idx, receiver(fx, "seen.add(x)")));
+	assert_false(tl_facts_is_tensor(idx, tl_fixture_receiver(fx, "seen.add(x)")));
 	assert_null(idx->model);
 	/* The model, interpreted, agrees: no history. */
 	TSNode made = tl_fixture_node(fx, "set()", 0);
@@ -437,7 +419,7 @@ static void test_bare_builtin_not_interpreted(void **state)
 	assert_true(tl_model_value(idx, made, &v));
 	assert_true(v.graph != TL_VG_MUST && v.graph != TL_VG_MAY);
 	/* `set` bound by the file: the model says. */
-	assert_true(tl_facts_is_tensor(idx, receiver(fx, "out.add(x)")));
+	assert_true(tl_facts_is_tensor(idx, tl_fixture_receiver(fx, "out.add(x)")));
 	tl_fixture_free(fx);
 }
 
@@ -473,9 +455,9 @@ static void test_kept_by_callee_not_interpreted(void **state)
 	(void)state;
 	TlFixture *fx = tl_fixture_new(callee_code);
 	const TlIndex *idx = &fx->idx;
-	assert_false(tl_facts_kept_by_callee(idx, arg0(fx, "meter.record(loss)")));
+	assert_false(tl_facts_kept_by_callee(idx, tl_fixture_arg0(fx, "meter.record(loss)")));
 	assert_null(idx->model);
-	assert_true(tl_facts_kept_by_callee(idx, arg0(fx, "tracker.update(out)")));
+	assert_true(tl_facts_kept_by_callee(idx, tl_fixture_arg0(fx, "tracker.update(out)")));
 	assert_non_null(idx->model);
 	tl_fixture_free(fx);
 }
@@ -492,47 +474,12 @@ static void test_devices_and_moves(void **state)
 	assert_false(tl_facts_moves_to_device(idx, tl_fixture_node(fx, "torch.ones(3).to(torch.float16)", 0)));
 	assert_false(tl_facts_moves_to_device(idx, tl_fixture_node(fx, "torch.ones(3).to(cpu)", 0)));
 	/* Host-made factories, through Variable and casts; not with a device. */
-	assert_true(tl_facts_host_factory(idx, receiver(fx, "torch.zeros(3).cuda()")));
-	assert_true(tl_facts_host_factory(idx, receiver(fx, "Variable(torch.ones(3)).cuda()")));
-	assert_true(tl_facts_host_factory(idx, receiver(fx, "torch.randn(3).float().cuda()")));
-	assert_true(tl_facts_host_factory(idx, receiver(fx, "torch.randn(3, device='cpu').cuda()")));
-	assert_false(tl_facts_host_factory(idx, receiver(fx, "torch.randn(3, device=device).cuda()")));
-	assert_false(tl_facts_host_factory(idx, receiver(fx, "torch.randn_like(xd).cuda()")));
-	tl_fixture_free(fx);
-}
-
-/* ---- values back from the device ------------------------------------------------------ */
-
-static void test_host_derived(void **state)
-{
-	(void)state;
-	TlFixture *fx = tl_fixture_new(
-		"import numpy as np\n"
-		"import torch\n"
-		"import torch.nn as nn\n"
-		"model = nn.Linear(4, 2).cuda()\n"
-		"early = model(x0).cpu().numpy()\n"
-		"for x in loader:\n"
-		"    out = model(x.cuda())\n"
-		"    p = out.argmax(1).cpu().numpy()\n"
-		"    q = np.clip(p * 2, 0, 1)\n"
-		"    lst = out.tolist()\n"
-		"    obs = env.step(p)\n"
-		"    xh = x.cpu()\n"
-		"    chk(torch.from_numpy(q))\n"
-		"    chk(lst)\n"
-		"    chk(obs)\n"
-		"    chk(xh)\n"
-		"    chk(early)\n"
-		"    late = out.cpu()\n");
-	const TlIndex *idx = &fx->idx;
-	assert_true(tl_facts_host_derived(idx, arg0(fx, "chk(torch.from_numpy(q))")));
-	assert_true(tl_facts_host_derived(idx, arg0(fx, "chk(lst)")));
-	/* An unknown function's result is new data; a host batch's .cpu() is
-	 * no device copy; a copy made before the loop is not this iteration's. */
-	assert_false(tl_facts_host_derived(idx, arg0(fx, "chk(obs)")));
-	assert_false(tl_facts_host_derived(idx, arg0(fx, "chk(xh)")));
-	assert_false(tl_facts_host_derived(idx, arg0(fx, "chk(early)")));
+	assert_true(tl_facts_host_factory(idx, tl_fixture_receiver(fx, "torch.zeros(3).cuda()")));
+	assert_true(tl_facts_host_factory(idx, tl_fixture_receiver(fx, "Variable(torch.ones(3)).cuda()")));
+	assert_true(tl_facts_host_factory(idx, tl_fixture_receiver(fx, "torch.randn(3).float().cuda()")));
+	assert_true(tl_facts_host_factory(idx, tl_fixture_receiver(fx, "torch.randn(3, device='cpu').cuda()")));
+	assert_false(tl_facts_host_factory(idx, tl_fixture_receiver(fx, "torch.randn(3, device=device).cuda()")));
+	assert_false(tl_facts_host_factory(idx, tl_fixture_receiver(fx, "torch.randn_like(xd).cuda()")));
 	tl_fixture_free(fx);
 }
 
@@ -576,23 +523,23 @@ static void test_loader_batches(void **state)
 	(void)state;
 	TlFixture *fx = tl_fixture_new(loader_code);
 	const TlIndex *idx = &fx->idx;
-	assert_true(tl_facts_from_loader(idx, arg0(fx, "chk(bx)")));
-	assert_true(tl_facts_from_loader(idx, arg0(fx, "chk(a)")));
-	assert_true(tl_facts_from_loader(idx, arg0(fx, "chk(batch['x'])")));
-	assert_true(tl_facts_from_loader(idx, arg0(fx, "chk(v)")));
-	assert_true(tl_facts_from_loader(idx, arg0(fx, "chk(f)")));
+	assert_true(tl_facts_from_loader(idx, tl_fixture_arg0(fx, "chk(bx)")));
+	assert_true(tl_facts_from_loader(idx, tl_fixture_arg0(fx, "chk(a)")));
+	assert_true(tl_facts_from_loader(idx, tl_fixture_arg0(fx, "chk(batch['x'])")));
+	assert_true(tl_facts_from_loader(idx, tl_fixture_arg0(fx, "chk(v)")));
+	assert_true(tl_facts_from_loader(idx, tl_fixture_arg0(fx, "chk(f)")));
 	/* enumerate's counter; a loader the file does not build. */
-	assert_false(tl_facts_from_loader(idx, arg0(fx, "chk(i)")));
-	assert_false(tl_facts_from_loader(idx, arg0(fx, "chk(h)")));
+	assert_false(tl_facts_from_loader(idx, tl_fixture_arg0(fx, "chk(i)")));
+	assert_false(tl_facts_from_loader(idx, tl_fixture_arg0(fx, "chk(h)")));
 	/* pin_memory: not set, set through a local factory, by position,
 	 * possibly through **kwargs, set to False. */
-	assert_false(tl_facts_loader_option(idx, arg0(fx, "chk(bx)"), "pin_memory"));
-	assert_false(tl_facts_loader_option(idx, arg0(fx, "chk(a)"), "pin_memory"));
-	assert_true(tl_facts_loader_option(idx, arg0(fx, "chk(v)"), "pin_memory"));
-	assert_true(tl_facts_loader_option(idx, arg0(fx, "chk(c)"), "pin_memory"));
-	assert_true(tl_facts_loader_option(idx, arg0(fx, "chk(d)"), "pin_memory"));
-	assert_false(tl_facts_loader_option(idx, arg0(fx, "chk(e)"), "pin_memory"));
-	assert_true(tl_facts_loader_option(idx, arg0(fx, "chk(c)"), "shuffle"));
+	assert_false(tl_facts_loader_option(idx, tl_fixture_arg0(fx, "chk(bx)"), "pin_memory"));
+	assert_false(tl_facts_loader_option(idx, tl_fixture_arg0(fx, "chk(a)"), "pin_memory"));
+	assert_true(tl_facts_loader_option(idx, tl_fixture_arg0(fx, "chk(v)"), "pin_memory"));
+	assert_true(tl_facts_loader_option(idx, tl_fixture_arg0(fx, "chk(c)"), "pin_memory"));
+	assert_true(tl_facts_loader_option(idx, tl_fixture_arg0(fx, "chk(d)"), "pin_memory"));
+	assert_false(tl_facts_loader_option(idx, tl_fixture_arg0(fx, "chk(e)"), "pin_memory"));
+	assert_true(tl_facts_loader_option(idx, tl_fixture_arg0(fx, "chk(c)"), "shuffle"));
 	tl_fixture_free(fx);
 }
 
@@ -764,7 +711,6 @@ int main(void)
 		cmocka_unit_test(test_bare_builtin_not_interpreted),
 		cmocka_unit_test(test_kept_by_callee_not_interpreted),
 		cmocka_unit_test(test_devices_and_moves),
-		cmocka_unit_test(test_host_derived),
 		cmocka_unit_test(test_loader_batches),
 		cmocka_unit_test(test_accumulation_and_ddp),
 		cmocka_unit_test(test_dies_in_iteration),
