@@ -4,6 +4,7 @@
 #include <jansson.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "base/alloc.h"
 #include "base/buf.h"
@@ -372,6 +373,43 @@ static void tl_nb__neutralise(char *text, size_t len)
 
 /* ---- loading ------------------------------------------------------------------------- */
 
+/* Whether `lang`, a language name a notebook's metadata gives, is Python
+ * (`python`, `Python 3`, `ipython3`; case aside). */
+static bool tl_nb__is_python_name(const char *lang)
+{
+	size_t k = 0;
+	if (strncasecmp(lang, "ipython", 7) == 0)
+		k = 1;
+	if (strncasecmp(lang + k, "python", 6) != 0)
+		return false;
+	for (k += 6; lang[k]; k++)
+		if (!isdigit((unsigned char)lang[k]) && lang[k] != ' ' && lang[k] != '.')
+			return false;
+	return true;
+}
+
+/* The language `meta` (a notebook's or a cell's metadata) names, or NULL:
+ * the kernel's (`kernelspec.language`, then `language_info.name`), or, for
+ * a cell, the one an editor chose for it (VS Code's `vscode.languageId`;
+ * Polyglot Notebooks' `polyglot_notebook.kernelName` and
+ * `dotnet_interactive.language`). */
+static const char *tl_nb__language(json_t *meta)
+{
+	static const char *const paths[][2] = {
+		{ "kernelspec", "language" },	     { "language_info", "name" },
+		{ "vscode", "languageId" },	     { "polyglot_notebook", "kernelName" },
+		{ "dotnet_interactive", "language" },
+	};
+	if (!json_is_object(meta))
+		return NULL;
+	for (size_t k = 0; k < sizeof paths / sizeof *paths; k++) {
+		const char *v = json_string_value(json_object_get(json_object_get(meta, paths[k][0]), paths[k][1]));
+		if (v && *v)
+			return v;
+	}
+	return NULL;
+}
+
 void tl_notebook_release(TlNotebook *nb)
 {
 	tl_source_release(&nb->program);
@@ -416,6 +454,7 @@ bool tl_notebook_load(TlNotebook *nb, const char *path, const char *text, size_t
 	 * recount per cell made 100k cells quadratic: 77 s). */
 	size_t counted = 0;
 	uint32_t lines = 1;
+	const char *nb_lang = tl_nb__language(json_object_get(doc, "metadata"));
 	for (size_t i = 0; i < json_array_size(cells) && ok; i++) {
 		json_t *cell = json_array_get(cells, i);
 		const char *type = json_string_value(json_object_get(cell, "cell_type"));
@@ -425,7 +464,14 @@ bool tl_notebook_load(TlNotebook *nb, const char *path, const char *text, size_t
 			ok = false;
 			break;
 		}
-		if (strcmp(type, "code") != 0)
+		/* A code cell of another language (a cell an editor marks as a
+		 * shell script or plain text, a notebook whose kernel is not
+		 * Python's) is not part of the program; a cell's own language
+		 * wins over the notebook's. */
+		const char *lang = tl_nb__language(json_object_get(cell, "metadata"));
+		if (!lang)
+			lang = nb_lang;
+		if (strcmp(type, "code") != 0 || (lang && !tl_nb__is_python_name(lang)))
 			continue;
 		TlNbCell c;
 		memset(&c, 0, sizeof c);

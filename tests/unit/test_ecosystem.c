@@ -395,6 +395,44 @@ static void test_notebook_python_lines(void **state)
 	tl_notebook_release(&nb);
 }
 
+/* A code cell an editor marks as another language (VS Code's
+ * `vscode.languageId`, Polyglot Notebooks' kernel name) is left out, as is
+ * every cell of a notebook whose kernel is not Python's unless the cell
+ * itself says Python; cell numbers stay those of the file. */
+static const char *const notebook_languages_json =
+	"{\"cells\": [\n"
+	" {\"cell_type\": \"code\", \"metadata\": {\"vscode\": {\"languageId\": \"shellscript\"}}, \"source\": \"pip install x\"},\n"
+	" {\"cell_type\": \"code\", \"metadata\": {\"vscode\": {\"languageId\": \"plaintext\"}}, \"source\": \"epoch: 1 | loss: 0.5\"},\n"
+	" {\"cell_type\": \"code\", \"metadata\": {\"vscode\": {\"languageId\": \"python\"}}, \"source\": \"x = 1\"},\n"
+	" {\"cell_type\": \"code\", \"metadata\": {\"polyglot_notebook\": {\"kernelName\": \"csharp\"}}, \"source\": \"var y = 2;\"},\n"
+	" {\"cell_type\": \"code\", \"metadata\": {}, \"source\": \"z = 3\"}\n"
+	"], \"metadata\": {\"kernelspec\": {\"language\": \"python\", \"name\": \"python3\"}}, \"nbformat\": 4, \"nbformat_minor\": 5}\n";
+
+static const char *const notebook_r_json =
+	"{\"cells\": [\n"
+	" {\"cell_type\": \"code\", \"source\": \"x <- c(1, 2)\"},\n"
+	" {\"cell_type\": \"code\", \"metadata\": {\"vscode\": {\"languageId\": \"python\"}}, \"source\": \"y = 2\"}\n"
+	"], \"metadata\": {\"kernelspec\": {\"language\": \"R\", \"name\": \"ir\"}, \"language_info\": {\"name\": \"R\"}}, \"nbformat\": 4, \"nbformat_minor\": 5}\n";
+
+static void test_notebook_languages(void **state)
+{
+	(void)state;
+	TlNotebook nb;
+	char why[256];
+	assert_true(tl_notebook_load(&nb, "n.ipynb", notebook_languages_json, strlen(notebook_languages_json), why,
+				     sizeof why));
+	assert_int_equal(nb.cells.size, 2);
+	assert_int_equal(nb.cells.items[0].number, 3);
+	assert_int_equal(nb.cells.items[1].number, 5);
+	assert_string_equal(nb.program.text, "x = 1\nz = 3\n");
+	tl_notebook_release(&nb);
+	assert_true(tl_notebook_load(&nb, "n.ipynb", notebook_r_json, strlen(notebook_r_json), why, sizeof why));
+	assert_int_equal(nb.cells.size, 1);
+	assert_int_equal(nb.cells.items[0].number, 2);
+	assert_string_equal(nb.program.text, "y = 2\n");
+	tl_notebook_release(&nb);
+}
+
 static void test_notebook_mapping(void **state)
 {
 	(void)state;
@@ -477,6 +515,7 @@ int main(void)
 		cmocka_unit_test(test_notebook_continuations),
 		cmocka_unit_test(test_notebook_help),
 		cmocka_unit_test(test_notebook_python_lines),
+		cmocka_unit_test(test_notebook_languages),
 		cmocka_unit_test(test_notebook_mapping),
 		cmocka_unit_test(test_notebook_errors),
 		cmocka_unit_test(test_github_escape),
