@@ -43,6 +43,12 @@ void tl_engine_init(TlEngine *e, const TlRuleSet *rules, const TlSelection *sel)
 	tl_array_init(&e->native_nodes);
 	tl_array_init(&e->native_captures);
 	tl_array_init(&e->lazy_shapes);
+	e->plan_run = 0;
+	tl_array_init(&e->plan_stamp);
+	tl_array_init(&e->plan_from);
+	tl_array_init(&e->plan_count);
+	tl_array_init(&e->plan_shapes);
+	tl_array_init(&e->plan_rps);
 	e->collect = NULL;
 	e->collect_key = NULL;
 	e->collect_of = NULL;
@@ -63,6 +69,11 @@ void tl_engine_release(TlEngine *e)
 	tl_array_release(&e->native_nodes);
 	tl_array_release(&e->native_captures);
 	tl_array_release(&e->lazy_shapes);
+	tl_array_release(&e->plan_stamp);
+	tl_array_release(&e->plan_from);
+	tl_array_release(&e->plan_count);
+	tl_array_release(&e->plan_shapes);
+	tl_array_release(&e->plan_rps);
 	tl_free(e->collect);
 	tl_free(e->collect_key);
 	tl_free(e->selected);
@@ -631,6 +642,45 @@ static bool tl_engine__solo(TlEngineRun *run, TSNode node, uint32_t shape)
  * compiled alone (TlQueryPart.lazy) run here, after them. True when
  * tree-sitter must still run the part's query at the node: some shape of
  * it with a rule pattern that passed. */
+/* The shapes that `run` tries at a node of symbol `sym`, each with its
+ * rule patterns that run->pass holds, in the part's order: made once per
+ * symbol and run (TlEngine.plan). *count receives how many. */
+static const TlEnginePlanShape *tl_engine__plan(TlEngineRun *run, TSSymbol sym, uint32_t *count)
+{
+	TlEngine *e = run->engine;
+	const TlQueryPart *part = run->walk;
+	uint32_t slot = sym < part->at_slots - 1 ? sym : part->at_slots - 1;
+	while (e->plan_stamp.size < part->at_slots) {
+		tl_array_push(&e->plan_stamp, 0);
+		tl_array_push(&e->plan_from, 0);
+		tl_array_push(&e->plan_count, 0);
+	}
+	if (e->plan_stamp.items[slot] != e->plan_run) {
+		e->plan_stamp.items[slot] = e->plan_run;
+		e->plan_from.items[slot] = e->plan_shapes.size;
+		uint32_t shape_count;
+		const uint32_t *shapes = tl_queryset_at(part, sym, &shape_count);
+		for (uint32_t i = 0; i < shape_count; i++) {
+			uint32_t n;
+			const uint32_t *rps = tl_queryset_shape_patterns(run->qs, shapes[i], &n);
+			TlEnginePlanShape ps = { shapes[i], e->plan_rps.size, 0 };
+			for (uint32_t k = 0; k < n; k++) {
+				if (!tl_bit(run->pass, rps[k]))
+					continue;
+				const TlRulePattern *pat = tl_queryset_pattern(run->qs, rps[k]);
+				TlEnginePlanPattern pp = { rps[k], pat->precheck, pat->range_count > 0 };
+				tl_array_push(&e->plan_rps, pp);
+				ps.count++;
+			}
+			if (ps.count)
+				tl_array_push(&e->plan_shapes, ps);
+		}
+		e->plan_count.items[slot] = e->plan_shapes.size - e->plan_from.items[slot];
+	}
+	*count = e->plan_count.items[slot];
+	return e->plan_shapes.items + e->plan_from.items[slot];
+}
+
 static bool tl_engine__at(void *ctx, TSNode node)
 {
 	TlEngineRun *run = ctx;
@@ -645,22 +695,19 @@ static bool tl_engine__at(void *ctx, TSNode node)
 	run->nodes++;
 	run->fallbacks = 0;
 	uint32_t count;
-	const uint32_t *shapes = tl_queryset_at(part, ts_node_symbol(node), &count);
+	const TlEnginePlanShape *plan = tl_engine__plan(run, ts_node_symbol(node), &count);
 	tl_precheck_run_at(&e->precheck, node);
 	uint32_t start = ts_node_start_byte(node), end = ts_node_end_byte(node);
 	bool need = false, fallback = false;
 	uint32_t lazy = 0; /* the shapes to run alone, in e->lazy_shapes */
 	for (uint32_t i = 0; i < count; i++) {
-		uint32_t shape = shapes[i], n;
-		const uint32_t *rps = tl_queryset_shape_patterns(run->qs, shape, &n);
+		uint32_t shape = plan[i].shape;
+		const TlEnginePlanPattern *pps = e->plan_rps.items + plan[i].from;
 		bool any = false;
-		for (uint32_t k = 0; k < n; k++) {
-			uint32_t rp = rps[k];
-			if (!tl_bit(run->pass, rp))
-				continue;
-			const TlRulePattern *pat = tl_queryset_pattern(run->qs, rp);
-			if ((pat->range_count && !tl_queryset_in_range(run->qs, e->hits, rp, start, end)) ||
-			    !tl_precheck_run_holds(&e->precheck, pat->precheck))
+		for (uint32_t k = 0; k < plan[i].count; k++) {
+			uint32_t rp = pps[k].rp;
+			if ((pps[k].ranged && !tl_queryset_in_range(run->qs, e->hits, rp, start, end)) ||
+			    !tl_precheck_run_holds(&e->precheck, pps[k].precheck))
 				continue;
 			e->passed[rp >> 6] |= (uint64_t)1 << (rp & 63);
 			tl_array_push(&e->passed_set, rp);
@@ -818,6 +865,15 @@ static void tl_engine__run(TlEngine *e, TlQuerySet *qs, const TlQueryPart *part,
 	}
 	e->precheck.ctx = &run;
 	e->precheck.text = src->text;
+	/* A new run: every symbol's plan is made again (run->pass is this
+	 * file's). */
+	if (++e->plan_run == 0) {
+		for (uint32_t i = 0; i < e->plan_stamp.size; i++)
+			e->plan_stamp.items[i] = 0;
+		e->plan_run = 1;
+	}
+	tl_array_clear(&e->plan_shapes);
+	tl_array_clear(&e->plan_rps);
 	TlQexecList list = { idx->collected.items, idx->collected.size, idx->node_count };
 	tl_qexec_run(&e->qexec, part->query, part->roots, part->global, root,
 		     collected && part->roots ? &list : NULL, tl_engine__at, tl_engine__match, &run);

@@ -19,6 +19,19 @@
 #include "rules/qexec.h"
 #include "rules/rules.h"
 
+/* One shape to try at nodes of a symbol, with its rule patterns that the
+ * file's pre-filter passed (TlEngine.plan). */
+typedef struct TlEnginePlanShape {
+	uint32_t shape;
+	uint32_t from, count; /* in TlEngine.plan_rps */
+} TlEnginePlanShape;
+
+/* A rule pattern of a planned shape, with what the walk asks of it first. */
+typedef struct TlEnginePlanPattern {
+	uint32_t rp;
+	uint32_t precheck; /* TlRulePattern.precheck */
+	bool ranged;       /* TlRulePattern.range_count > 0 */
+} TlEnginePlanPattern;
 
 typedef struct TlEngine {
 	TSParser *parser;
@@ -44,6 +57,18 @@ typedef struct TlEngine {
 	TlArray(TSNode) native_nodes;             /* scratch for native matches */
 	TlArray(TSQueryCapture) native_captures;
 	TlArray(uint32_t) lazy_shapes;            /* scratch: shapes run alone at a node */
+	/* Per node symbol (a slot of the part's table, tl_queryset_at), for
+	 * the part and file being run: the shapes that start there and have a
+	 * rule pattern the file's pre-filter passed, with those patterns
+	 * (nodes of one symbol ask the same; most patterns of a shape are
+	 * off in a file). Built at the first node of the symbol; a slot
+	 * holds for the run whose number is in plan_stamp. */
+	uint32_t plan_run;
+	TlArray(uint32_t) plan_stamp;
+	TlArray(uint32_t) plan_from; /* per slot: its shapes in plan_shapes */
+	TlArray(uint32_t) plan_count;
+	TlArray(TlEnginePlanShape) plan_shapes;
+	TlArray(TlEnginePlanPattern) plan_rps;
 	/* The node symbols the index keeps for the query runs, for the query
 	 * set `collect_of` and rule-pattern bitmap `collect_key`. */
 	uint8_t *collect;
