@@ -470,6 +470,9 @@ typedef struct TlFactsCache {
 	 * or the function of another module it runs): 0 not yet asked, 1 no,
 	 * 2 yes (effects.c). */
 	uint8_t eval_switches;
+	/* Whether the file converts a module or tensor to float16 (contexts.c,
+	 * tl_facts__file_converts_to_half): 0 not yet asked, 1 no, 2 yes. */
+	uint8_t converts_half;
 	/* The module that binds a name this module does not, through its star
 	 * imports (imports.c, tl_facts__star_owner): name -> index into
 	 * star_owners (NULL: none binds it), found once per name. */
