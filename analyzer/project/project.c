@@ -70,6 +70,9 @@ struct TlProject {
 	TlStrMap roots_of;  /* importing file's folder -> index into roots */
 	TlStrMap found;     /* "<base>\n<dotted>" -> index into modules, -1 none */
 	TlStrMap dir_of;    /* an importing file's path, as its source names it -> index into dirs */
+	TlStrMap real_of;   /* the folder part of such a path, as written -> index into dirs */
+	TlStrMap marker_of; /* a real folder -> index into marker_dirs, -1 none (tl_project__marker) */
+	TlStrArray marker_dirs;
 	TlStrArray dirs;    /* the real folders of those files, ending in '/' */
 	TlStrArray extra;   /* configured roots */
 	TlArray(TlOverlay) overlays;
@@ -165,6 +168,44 @@ static bool tl_project__shared(const char *dir)
 	       (stat(dir, &st) == 0 && S_ISDIR(st.st_mode) && (st.st_mode & (S_IWOTH | S_ISVTX)));
 }
 
+/* The nearest folder at or above `dir` (real, ending in '/') that holds a
+ * project marker (pyproject.toml, setup.cfg, setup.py, .git), as a new
+ * string, or NULL: none below a shared folder or `/`. Each folder's answer
+ * is kept (marker_of): the folders of a tree share their ancestors, each
+ * asked 5 stat calls. */
+static char *tl_project__marker(TlProject *p, const char *dir)
+{
+	TlStrArray walked; /* the folders whose answer is the one found */
+	tl_array_init(&walked);
+	int32_t found = -1; /* index into marker_dirs */
+	for (char *d = tl_strdup(dir); d;) {
+		int32_t at;
+		if (tl_strmap_get(&p->marker_of, d, strlen(d), &at)) {
+			found = at;
+			tl_free(d);
+			break;
+		}
+		tl_array_push(&walked, d);
+		/* A marker in a shared folder (a setup.py in /tmp) may be anyone's:
+		 * the search stops there. */
+		if (tl_project__shared(d))
+			break;
+		if (tl_project__has(d, "pyproject.toml") || tl_project__has(d, "setup.cfg") ||
+		    tl_project__has(d, "setup.py") || tl_project__has(d, ".git")) {
+			tl_array_push(&p->marker_dirs, tl_strdup(d));
+			found = (int32_t)(p->marker_dirs.size - 1);
+			break;
+		}
+		if (strcmp(d, "/") == 0)
+			break;
+		d = tl_path_parent(d);
+	}
+	for (uint32_t i = 0; i < walked.size; i++)
+		tl_strmap_put(&p->marker_of, walked.items[i], strlen(walked.items[i]), found);
+	tl_str_array_release(&walked);
+	return found >= 0 ? tl_strdup(p->marker_dirs.items[found]) : NULL;
+}
+
 /* The roots of the files of folder `dir` (real, ending in '/'). */
 static int32_t tl_project__roots_for(TlProject *p, const char *dir)
 {
@@ -187,27 +228,7 @@ static int32_t tl_project__roots_for(TlProject *p, const char *dir)
 		top = tl_path_parent(child);
 	}
 	tl_project__add_dir(&r.dirs, top);
-	char *marker = NULL;
-	for (char *d = tl_strdup(dir); d;) {
-		/* A marker in a shared folder (a setup.py in /tmp) may be anyone's:
-		 * the search stops there. */
-		if (tl_project__shared(d)) {
-			tl_free(d);
-			break;
-		}
-		if (tl_project__has(d, "pyproject.toml") || tl_project__has(d, "setup.cfg") ||
-		    tl_project__has(d, "setup.py") || tl_project__has(d, ".git")) {
-			marker = d;
-			break;
-		}
-		if (strcmp(d, "/") == 0) {
-			tl_free(d);
-			break;
-		}
-		char *up = tl_path_parent(d);
-		tl_free(d);
-		d = up;
-	}
+	char *marker = tl_project__marker(p, dir);
 	if (marker) {
 		r.top = tl_strdup(marker);
 		tl_project__add_dir(&r.dirs, marker);
@@ -406,13 +427,37 @@ static bool tl_project__file(const char *base, const char *dotted, size_t len, T
 static const char *tl_project__dir(TlProject *p, const char *fp)
 {
 	int32_t di;
-	if (!tl_strmap_get(&p->dir_of, fp, strlen(fp), &di)) {
-		char *real = tl_path_real(fp);
-		tl_array_push(&p->dirs, tl_path_dirname_abs(real));
-		tl_free(real);
-		di = (int32_t)(p->dirs.size - 1);
-		tl_strmap_put(&p->dir_of, fp, strlen(fp), di);
+	size_t n = strlen(fp);
+	if (tl_strmap_get(&p->dir_of, fp, n, &di))
+		return p->dirs.items[di];
+	/* A file that is no symbolic link is in the real folder of the folder
+	 * its path names: that folder's, found once for all its files. */
+	const char *slash = strrchr(fp, '/');
+	struct stat st;
+	size_t dn = slash ? (size_t)(slash - fp) + 1 : 0;
+	if (dn && dn < n && lstat(fp, &st) == 0 && !S_ISLNK(st.st_mode)) {
+		if (!tl_strmap_get(&p->real_of, fp, dn, &di)) {
+			char *folder = tl_strndup(fp, dn);
+			char *real = realpath(folder, NULL);
+			tl_free(folder);
+			di = -1;
+			if (real) {
+				tl_array_push(&p->dirs, tl_path_with_slash(real));
+				di = (int32_t)(p->dirs.size - 1);
+			}
+			free(real); /* realpath's buffer comes from malloc */
+			tl_strmap_put(&p->real_of, fp, dn, di);
+		}
+		if (di >= 0) {
+			tl_strmap_put(&p->dir_of, fp, n, di);
+			return p->dirs.items[di];
+		}
 	}
+	char *real = tl_path_real(fp);
+	tl_array_push(&p->dirs, tl_path_dirname_abs(real));
+	tl_free(real);
+	di = (int32_t)(p->dirs.size - 1);
+	tl_strmap_put(&p->dir_of, fp, n, di);
 	return p->dirs.items[di];
 }
 
@@ -439,7 +484,14 @@ static void tl_project__find(TlProject *p, const char *dir, const char *dotted, 
 		tl_buf_add(key, base);
 	} else {
 		roots = tl_project__roots_for(p, dir);
-		tl_buf_addf(key, "#%d", roots);
+		/* "#<roots>", written without printf (asked for most calls) */
+		char digits[16];
+		int nd = 0;
+		for (uint32_t v = (uint32_t)roots; nd == 0 || v; v /= 10)
+			digits[nd++] = (char)('0' + v % 10);
+		tl_buf_addc(key, '#');
+		while (nd)
+			tl_buf_addc(key, digits[--nd]);
 	}
 	tl_buf_addc(key, '\n');
 	tl_buf_addn(key, dotted + lead, len - lead);
@@ -910,6 +962,9 @@ TlProject *tl_project_new(const TlStrArray *src_roots)
 	tl_strmap_init(&p->roots_of);
 	tl_strmap_init(&p->found);
 	tl_strmap_init(&p->dir_of);
+	tl_strmap_init(&p->real_of);
+	tl_strmap_init(&p->marker_of);
+	tl_array_init(&p->marker_dirs);
 	tl_array_init(&p->dirs);
 	tl_array_init(&p->extra);
 	tl_array_init(&p->overlays);
@@ -1090,6 +1145,9 @@ void tl_project_free(TlProject *p)
 	tl_strmap_release(&p->roots_of);
 	tl_strmap_release(&p->found);
 	tl_strmap_release(&p->dir_of);
+	tl_strmap_release(&p->real_of);
+	tl_strmap_release(&p->marker_of);
+	tl_str_array_release(&p->marker_dirs);
 	tl_str_array_release(&p->dirs);
 	tl_str_array_release(&p->extra);
 	for (uint32_t i = 0; i < p->overlays.size; i++) {

@@ -67,6 +67,18 @@ lines names-once "$tmp/out" 2
 run names-hard-link 1 "$bin" --isolated --extend-select TL101 --format concise -q "$tmp/names/a.py" "$tmp/names/hard.py" "$tmp/names/link.py"
 lines names-hard-link "$tmp/out" 4
 has names-hard-link "$tmp/out" "hard.py:"
+# A file's modules are looked up from its real folder: a link to a project's
+# script (its own folder holds none of them) and a script in a linked folder
+# find the project's modules as the script itself does (TL101 twice, through
+# its pkg/ package).
+mkdir -p "$tmp/linked" && ln -s "$root/corpus/projects/loss_stats/train.py" "$tmp/linked/train.py" &&
+	ln -s "$root/corpus/projects/loss_stats" "$tmp/linked/proj"
+run project-linked-file 1 "$bin" --isolated --format concise -q "$tmp/linked/train.py"
+has project-linked-file "$tmp/out" "train.py:24:9: TL101"
+lines project-linked-file "$tmp/out" 2
+run project-linked-folder 1 "$bin" --isolated --format concise -q "$tmp/linked/proj/train.py"
+has project-linked-folder "$tmp/out" "train.py:22:9: TL101"
+lines project-linked-folder "$tmp/out" 2
 # The pre-filter skips a pattern that requires #api? in a file without the
 # API's identifier; an alias import still names it, so TL305 still fires.
 printf 'import torch\nfrom torch.cuda import empty_cache as ec\n\ndef train(model, loader, opt):\n    for x, y in loader:\n        loss = model(x).sum()\n        loss.backward()\n        opt.step()\n        opt.zero_grad()\n        ec()\n' >"$tmp/alias_api.py"
