@@ -72,6 +72,8 @@ struct TlProject {
 	TlStrMap dir_of;    /* an importing file's path, as its source names it -> index into dirs */
 	TlStrMap real_of;   /* the folder part of such a path, as written -> index into dirs */
 	TlStrMap marker_of; /* a real folder -> index into marker_dirs, -1 none (tl_project__marker) */
+	TlStrMap files_of;  /* a lookup's key (tl_project__find) -> index into files, -1 none */
+	TlStrArray files;   /* the real paths of the files found so */
 	TlStrArray marker_dirs;
 	TlStrArray dirs;    /* the real folders of those files, ending in '/' */
 	TlStrArray extra;   /* configured roots */
@@ -859,6 +861,33 @@ static bool tl_project__import_lines(TlProject *p, const char *path, TlBuf *out)
 #define TL_PROJECT_IMPORTS_ANY_MAX 32
 #define TL_PROJECT_IMPORTS_ANY_NAMES 256
 
+/* The real path of the file that `dotted` names from folder `dir` (as
+ * tl_project__find finds it), as a new string, or NULL when none; each
+ * answer kept (files_of): the files of a folder import the same modules. */
+static char *tl_project__file_of(TlProject *p, const char *dir, const char *dotted)
+{
+	TlBuf key;
+	tl_buf_init(&key);
+	size_t len = strlen(dotted);
+	tl_project__find(p, dir, dotted, len, &key, NULL);
+	int32_t at;
+	if (!tl_strmap_get(&p->files_of, key.data, key.len, &at)) {
+		char *file = NULL;
+		TlBuf again;
+		tl_buf_init(&again);
+		tl_project__find(p, dir, dotted, len, &again, &file);
+		tl_buf_release(&again);
+		at = -1;
+		if (file) {
+			tl_array_push(&p->files, file);
+			at = (int32_t)(p->files.size - 1);
+		}
+		tl_strmap_put(&p->files_of, key.data, key.len, at);
+	}
+	tl_buf_release(&key);
+	return at >= 0 ? tl_strdup(p->files.items[at]) : NULL;
+}
+
 static bool tl_project__imports_any(const TlImports *self, const char *path, const char *text,
 				    size_t len, const char *const *names)
 {
@@ -902,11 +931,7 @@ static bool tl_project__imports_any(const TlImports *self, const char *path, con
 				if (yes || level >= 2 || paths.size >= TL_PROJECT_IMPORTS_ANY_MAX ||
 				    ++looked > TL_PROJECT_IMPORTS_ANY_NAMES)
 					continue;
-				TlBuf key;
-				tl_buf_init(&key);
-				char *file = NULL;
-				tl_project__find(p, dir, d, strlen(d), &key, &file);
-				tl_buf_release(&key);
+				char *file = tl_project__file_of(p, dir, d);
 				bool seen = !file;
 				for (uint32_t j = 0; file && j < paths.size && !seen; j++)
 					seen = strcmp(paths.items[j], file) == 0;
@@ -964,6 +989,8 @@ TlProject *tl_project_new(const TlStrArray *src_roots)
 	tl_strmap_init(&p->dir_of);
 	tl_strmap_init(&p->real_of);
 	tl_strmap_init(&p->marker_of);
+	tl_strmap_init(&p->files_of);
+	tl_array_init(&p->files);
 	tl_array_init(&p->marker_dirs);
 	tl_array_init(&p->dirs);
 	tl_array_init(&p->extra);
@@ -1043,6 +1070,15 @@ static void tl_project__drop(TlProject *p, bool keep_scans)
 	tl_strmap_init(&p->by_id);
 	tl_strmap_init(&p->roots_of);
 	tl_strmap_init(&p->found);
+	/* What was found on disk is looked for again (files come and go). */
+	tl_strmap_release(&p->marker_of);
+	tl_strmap_init(&p->marker_of);
+	tl_str_array_release(&p->marker_dirs);
+	tl_array_init(&p->marker_dirs);
+	tl_strmap_release(&p->files_of);
+	tl_strmap_init(&p->files_of);
+	tl_str_array_release(&p->files);
+	tl_array_init(&p->files);
 }
 
 TSTree *tl_project_tree_for(TlProject *p, const char *path, const char *text, size_t len)
@@ -1147,6 +1183,8 @@ void tl_project_free(TlProject *p)
 	tl_strmap_release(&p->dir_of);
 	tl_strmap_release(&p->real_of);
 	tl_strmap_release(&p->marker_of);
+	tl_strmap_release(&p->files_of);
+	tl_str_array_release(&p->files);
 	tl_str_array_release(&p->marker_dirs);
 	tl_str_array_release(&p->dirs);
 	tl_str_array_release(&p->extra);
