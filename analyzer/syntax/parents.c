@@ -14,6 +14,8 @@ void tl_parents_init(TlParents *p)
 	memset(p, 0, sizeof *p);
 	tl_array_init(&p->nodes);
 	tl_array_init(&p->anchors);
+	tl_tree_walk_init(&p->fill_walk);
+	tl_array_init(&p->fill_open);
 }
 
 void tl_parents_release(TlParents *p)
@@ -21,6 +23,8 @@ void tl_parents_release(TlParents *p)
 	tl_free(p->slots);
 	tl_array_release(&p->nodes);
 	tl_array_release(&p->anchors);
+	tl_tree_walk_release(&p->fill_walk);
+	tl_array_release(&p->fill_open);
 	memset(p, 0, sizeof *p);
 }
 
@@ -101,25 +105,20 @@ static bool tl_parents__find(const TlParents *p, TSNode n, TSNode *out)
  * to the statements nested in it (anchors: known already). */
 static void tl_parents__fill(TlParents *p, uint32_t a)
 {
-	typedef struct TlFillOpen {
-		TSNode node;
-		uint32_t parent; /* its number once added, else UINT32_MAX */
-		bool block;      /* its named children are anchors */
-	} TlFillOpen;
-	TlArray(TlFillOpen) open;
-	tl_array_init(&open);
+	typedef struct TlParentOpen TlFillOpen;
+	/* (the walk and the stack are the table's, reused fill after fill) */
+	TlTreeWalk *w = &p->fill_walk;
+	tl_array_clear(&p->fill_open);
 	const TlSyms *sy = tl_syms();
-	TlTreeWalk w;
-	tl_tree_walk_init(&w);
-	tl_tree_walk_start(&w, p->anchors.items[a].node, 0);
+	tl_tree_walk_start(w, p->anchors.items[a].node, 0);
 	TlTreeNode t;
 	bool descend = true;
-	while (tl_tree_walk_next(&w, descend, &t)) {
-		while (open.size > t.depth)
-			open.size--;
+	while (tl_tree_walk_next(w, descend, &t)) {
+		while (p->fill_open.size > t.depth)
+			p->fill_open.size--;
 		bool block = false;
-		if (open.size) {
-			TlFillOpen *up = tl_array_last(&open);
+		if (p->fill_open.size) {
+			TlFillOpen *up = tl_array_last(&p->fill_open);
 			block = up->block;
 			if (t.named && !block) {
 				if (up->parent == UINT32_MAX)
@@ -131,11 +130,9 @@ static void tl_parents__fill(TlParents *p, uint32_t a)
 		descend = t.children > 0 && !(block && t.named);
 		if (descend) {
 			TlFillOpen o = { t.node, UINT32_MAX, t.symbol == sy->block || t.symbol == sy->module };
-			tl_array_push(&open, o);
+			tl_array_push(&p->fill_open, o);
 		}
 	}
-	tl_tree_walk_release(&w);
-	tl_array_release(&open);
 	p->anchors.items[a].filled = true;
 }
 

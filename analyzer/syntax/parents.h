@@ -33,11 +33,19 @@
 #include <tree_sitter/api.h>
 
 #include "base/array.h"
+#include "syntax/treewalk.h"
 
 typedef struct TlParentSlot {
 	const void *id;  /* the child's ts node id; NULL: empty */
 	uint32_t parent; /* index into TlParents.nodes */
 } TlParentSlot;
+
+/* A node the fill of a statement is inside (parents.c). */
+struct TlParentOpen {
+	TSNode node;
+	uint32_t parent; /* its number once added, else UINT32_MAX */
+	bool block;      /* its named children are anchors */
+};
 
 /* A statement: its node and span, its enclosing statement, and whether
  * the parents inside it are recorded. */
@@ -57,6 +65,9 @@ typedef struct TlParents {
 	uint32_t count;
 	TlArray(TSNode) nodes;            /* the parents */
 	TlArray(TlParentAnchor) anchors;  /* in walk order: starts ascending */
+	/* Scratch of the fills (parents.c), kept from one to the next. */
+	TlTreeWalk fill_walk;
+	TlArray(struct TlParentOpen) fill_open;
 } TlParents;
 
 void tl_parents_init(TlParents *p);
