@@ -331,15 +331,26 @@ static void tl_index__bind_target(TlWalker *w, TSNode target, TlBindKind kind,
 		TSNode n = tl_index_unparen(it.n);
 		TSSymbol s = ts_node_symbol(n);
 		if (s == sy->identifier || s == sy->attribute) {
-			TlBuf b;
-			tl_buf_init(&b);
-			if (tl_index_dotted(w->idx, n, &b)) {
-				tl_index__add_binding(w, b.data, b.len, kind, stmt, value, it.elem, pos);
+			/* Most targets spell their name out: read from the source,
+			 * no buffer. */
+			uint32_t len;
+			const char *t = tl_index__plain_name(w->idx, n, &len);
+			TlBuf b = { NULL, 0, 0 };
+			if (!t) {
+				tl_buf_init(&b);
+				if (tl_index_dotted(w->idx, n, &b)) {
+					t = b.data;
+					len = (uint32_t)b.len;
+				}
+			}
+			if (t) {
+				tl_index__add_binding(w, t, len, kind, stmt, value, it.elem, pos);
 				TlBinding *nb = tl_array_last(&w->idx->bindings);
 				nb->top = it.top;
 				nb->depth = it.depth;
 			}
-			tl_buf_release(&b);
+			if (b.data)
+				tl_buf_release(&b);
 		} else if (s == sy->pattern_list || s == sy->tuple_pattern ||
 			   s == sy->list_pattern || s == sy->tuple || s == sy->list ||
 			   s == sy->expression_list) {
