@@ -556,25 +556,47 @@ TSNode tl_model_backward_subject(const TlIndex *idx, const TlCall *c)
 
 /* Names a backward of function `func` consumes, and the names their
  * values in that function read (what flows into the loss: `loss =
- * sum(losses)` marks `losses`), at most TL_MODEL_FLOWS of them. */
+ * sum(losses)` marks `losses`), at most TL_MODEL_FLOWS of them. Only a
+ * binding whose value may still be there where it is read counts (see
+ * tl_model__may_reach): `loss = total / n` after the training loop does
+ * not flow into the loop's `loss.backward()`. */
 #define TL_MODEL_FLOWS 64
 
-static void tl_model__flows(TlModel *m, int32_t func, const char *name, size_t len)
+/* Whether what `stmt` binds may be read at `at`, both in one function:
+ * `stmt` runs first, or a loop around both runs `at` again after it. */
+static bool tl_model__may_reach(const TlIndex *idx, TSNode stmt, TSNode at)
+{
+	if (ts_node_start_byte(stmt) < ts_node_start_byte(at))
+		return true;
+	for (int32_t l = tl_index_loop_of(idx, at); l >= 0; l = idx->loops.items[l].parent) {
+		TSNode loop = idx->loops.items[l].node;
+		if (ts_node_start_byte(loop) <= ts_node_start_byte(stmt) &&
+		    ts_node_end_byte(stmt) <= ts_node_end_byte(loop))
+			return true;
+	}
+	return false;
+}
+
+static void tl_model__flows(TlModel *m, int32_t func, TSNode backward, const char *name, size_t len)
 {
 	const TlIndex *idx = m->idx;
 	const TlSyms *sy = tl_syms();
 	char todo[TL_MODEL_FLOWS][64];
+	TSNode at[TL_MODEL_FLOWS]; /* where todo[k] is read */
 	uint32_t n = 0, head = 0;
 	if (len >= 64)
 		return;
 	memcpy(todo[n], name, len);
-	todo[n++][len] = '\0';
+	todo[n][len] = '\0';
+	at[n++] = backward;
 	while (head < n) {
-		const char *x = todo[head++];
+		const char *x = todo[head];
+		TSNode read = at[head++];
 		const TlIntArray *bs = tl_index_bindings_of(idx, func, x);
 		for (uint32_t i = 0; bs && i < bs->size; i++) {
 			const TlBinding *b = &idx->bindings.items[bs->items[i]];
-			if ((b->kind != TL_BIND_ASSIGN && b->kind != TL_BIND_AUG) || ts_node_is_null(b->value))
+			if ((b->kind != TL_BIND_ASSIGN && b->kind != TL_BIND_AUG) || ts_node_is_null(b->value) ||
+			    !tl_model__may_reach(idx, b->stmt, read))
 				continue;
 			/* Only what is computed on: operands of arithmetic, the
 			 * parts of a tuple or list, what a reduction reduces
@@ -595,10 +617,12 @@ static void tl_model__flows(TlModel *m, int32_t func, const char *name, size_t l
 						continue;
 					bool seen = false;
 					for (uint32_t q = 0; q < n && !seen; q++)
-						seen = strncmp(todo[q], t, l) == 0 && todo[q][l] == '\0';
+						seen = strncmp(todo[q], t, l) == 0 && todo[q][l] == '\0' &&
+						       ts_node_eq(at[q], b->stmt);
 					if (!seen) {
 						memcpy(todo[n], t, l);
-						todo[n++][l] = '\0';
+						todo[n][l] = '\0';
+						at[n++] = b->stmt;
 					}
 				} else if (k == sy->binary_operator || k == sy->unary_operator || k == sy->tuple ||
 					   k == sy->list || k == sy->expression_list || k == sy->conditional_expression) {
@@ -641,8 +665,6 @@ static void tl_model__backprop(TlModel *m)
 {
 	const TlIndex *idx = m->idx;
 	const TlSyms *sy = tl_syms();
-	TlScopeMap flowed;
-	tl_scopemap_init(&flowed);
 	for (uint32_t i = 0; i < idx->calls.size; i++) {
 		const TlCall *c = &idx->calls.items[i];
 		if (!(c->events & TL_EV_BACKWARD))
@@ -657,18 +679,13 @@ static void tl_model__backprop(TlModel *m)
 		if (tl_path_up(&p, &up) && p.sel[p.n - 1] != TL_PATH_ANY && TL_PATH_IS_KEY(p.sel[p.n - 1]))
 			tl_scopemap_put(&m->backprop, (uint32_t)(c->func + 1), tl_path_hash(&up),
 					2 + TL_PATH_KEY_ID(p.sel[p.n - 1]));
-		int32_t done;
-		if (ts_node_symbol(subj) == sy->identifier &&
-		    !tl_scopemap_get(&flowed, (uint32_t)(c->func + 1), (uint32_t)p.root, &done)) {
-			/* once per name and function: every backward of `loss` asks the same */
-			tl_scopemap_put(&flowed, (uint32_t)(c->func + 1), (uint32_t)p.root, 1);
+		if (ts_node_symbol(subj) == sy->identifier) {
 			uint32_t l = 0;
 			const char *t = tl_index_text(idx, subj, &l);
 			if (t)
-				tl_model__flows(m, c->func, t, l);
+				tl_model__flows(m, c->func, c->node, t, l);
 		}
 	}
-	tl_scopemap_release(&flowed);
 }
 
 /* The text of a string key without its quotes, interned. */

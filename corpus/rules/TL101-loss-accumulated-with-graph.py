@@ -1125,3 +1125,25 @@ def train_with_external_criterion(model, criterion, batches, opt):
         # expect: TL101
         kept.append(loss)
     return sample_total, logged, kept
+
+
+# OK: the batches come from a sampler the file does not show, each a
+# (count, nodes, blocks) tuple; the running total multiplies the loss's number
+# by the count. The mean computed after the loop is named `loss` too, but it is
+# bound after the loop's backward and never reaches it: the count carries no
+# graph. The same sum of the tensor itself keeps every step's graph.
+def train_sampled_batches(model, sampler, opt):
+    total_loss = 0
+    kept = 0
+    for count, nodes, blocks in sampler:
+        opt.zero_grad()
+        loss = F.nll_loss(model(nodes, blocks), blocks[-1])
+        loss.backward()
+        opt.step()
+        # ok: TL101
+        # expect: TL304
+        total_loss += loss.item() * count
+        # expect: TL101
+        kept += loss * count
+    loss = total_loss / len(sampler)
+    return loss, kept
