@@ -315,27 +315,80 @@ void tl_in__narrow(In *in, TSNode cond)
 }
 
 /* The test `isinstance(x, T)` that condition `cond` is, with x a path:
- * the path and the kind T names; TL_VK_BOT when `cond` is no such test. */
-static TlVKind tl_seed__isinstance(In *in, TSNode cond, TlPath *p)
+ * the path and T's expression; false when `cond` is no such test. */
+static bool tl_seed__isinstance_of(In *in, TSNode cond, TlPath *p, TSNode *type)
 {
 	const TlSyms *sy = in->sy;
 	cond = tl_index_unparen(cond);
 	if (ts_node_is_null(cond) || ts_node_symbol(cond) != sy->call)
-		return TL_VK_BOT;
+		return false;
 	const TlCall *c = tl_index_call_at(in->idx, cond);
 	if (!c || c->receiver.id || !c->method || strcmp(c->method, "isinstance") != 0 ||
 	    tl_index_resolve_node(in->idx, c->callee))
-		return TL_VK_BOT;
+		return false;
 	TSNode args = tl_tree_field(cond, sy->f_arguments);
 	if (ts_node_is_null(args) || ts_node_named_child_count(args) != 2 ||
 	    !tl_path_of(&in->m->names, in->idx, ts_node_named_child(args, 0), p))
-		return TL_VK_BOT;
-	return tl_seed__type_kind(in, ts_node_named_child(args, 1));
+		return false;
+	*type = ts_node_named_child(args, 1);
+	return true;
+}
+
+/* The kind T names in the test `isinstance(x, T)` that `cond` is (the
+ * path of x in `p`); TL_VK_BOT when `cond` is no such test. */
+static TlVKind tl_seed__isinstance(In *in, TSNode cond, TlPath *p)
+{
+	TSNode type;
+	return tl_seed__isinstance_of(in, cond, p, &type) ? tl_seed__type_kind(in, type) : TL_VK_BOT;
+}
+
+/* The kinds of wrapper (TL_VW_*) type expression `t` names: a wrapper
+ * class of the API table (`nn.DataParallel`, DDP), or a tuple of them. */
+static unsigned tl_seed__wrap_kinds(In *in, TSNode t)
+{
+	t = tl_index_unparen(t);
+	if (ts_node_is_null(t))
+		return 0;
+	bool tuple = ts_node_symbol(t) == in->sy->tuple;
+	uint32_t n = tuple ? ts_node_named_child_count(t) : 1;
+	unsigned bits = 0;
+	for (uint32_t i = 0; i < n && i < 8; i++) {
+		TSNode e = tuple ? tl_index_unparen(ts_node_named_child(t, i)) : t;
+		if (ts_node_symbol(e) != in->sy->identifier && ts_node_symbol(e) != in->sy->attribute)
+			continue;
+		char *q = tl_index_qualify(in->idx, e);
+		bits |= tl_model_wrapper_kinds(q);
+		tl_free(q);
+	}
+	return bits;
+}
+
+/* Where `isinstance(x, W)` fails for a wrapper class W: x is no such
+ * wrapper. A value that may be one (`model = DataParallel(net)` on one
+ * path) loses those kinds; left with none, it is the module itself (`if
+ * isinstance(model, nn.DataParallel): model = model.module`, then the
+ * join is the module either way). */
+static void tl_seed__narrow_not_wrapper(In *in, TlState *st, TSNode cond)
+{
+	TlPath p;
+	TSNode type;
+	if (!tl_seed__isinstance_of(in, cond, &p, &type))
+		return;
+	unsigned bits = tl_seed__wrap_kinds(in, type);
+	const TlVal *cur = tl_state_get(st, &p);
+	if (!bits || !cur || !(cur->wrap & bits) || (cur->kind != TL_VK_WRAPPER && cur->kind != TL_VK_TOP))
+		return;
+	TlVal v = *cur;
+	v.wrap = (uint8_t)(v.wrap & ~bits);
+	if (!v.wrap)
+		v.kind = TL_VK_MODULE;
+	tl_state_set(st, &p, &v);
 }
 
 void tl_in__narrow_not(In *in, TlState *st, TSNode cond)
 {
 	TlPath p;
+	tl_seed__narrow_not_wrapper(in, st, cond);
 	if (tl_seed__isinstance(in, cond, &p) != TL_VK_TENSOR)
 		return;
 	const TlVal *cur = tl_state_get(st, &p);

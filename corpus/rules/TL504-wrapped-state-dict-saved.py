@@ -323,3 +323,36 @@ def keep_best_copy(net, loader, scores, path):
             bare_state = copy.deepcopy(model.module.state_dict())
     torch.save(best_state, path)
     torch.save(bare_state, path + ".bare")
+
+
+# OK: an isinstance test tells the two cases apart: where the test fails
+# the model is no DataParallel, so its own state dict has no prefix; where
+# it holds, the module inside is read. Flagged: the wrapped model on a test
+# for another wrapper class, which says nothing of DataParallel.
+def save_on_interrupt(net, cfg, path):
+    model = net
+    if cfg.gpus > 1:
+        model = nn.DataParallel(model)
+    try:
+        train(model)
+    except KeyboardInterrupt:
+        if isinstance(model, nn.DataParallel):
+            # ok: TL504
+            torch.save(model.module.state_dict(), path)
+        else:
+            # ok: TL504
+            torch.save(model.state_dict(), path)
+        if not isinstance(model, DDP):
+            # expect: TL504
+            torch.save(model.state_dict(), path + ".other")
+
+
+# OK: the wrapper unwrapped in place under the same test, then one save for
+# both paths (the bare module either way).
+def save_unwrapped_in_place(net, cfg, path):
+    model = nn.DataParallel(net) if cfg.gpus > 1 else net
+    if isinstance(model, torch.nn.DataParallel):
+        model = model.module
+    # ok: TL504
+    state = {"model": model.state_dict(), "epoch": cfg.epoch}
+    torch.save(state, path)
