@@ -214,8 +214,22 @@ TSNode tl_facts__factory_root(const TlIndex *idx, const TlBinding *b)
 	return tl_facts_is_module(idx, left) ? v : none;
 }
 
+/* True when `x`, read in the arguments `args` of constructor call `a`, is
+ * a whole argument (or keyword value) that the constructor of a class of
+ * the project keeps only a copy of: `ModelEma(model)` whose `__init__`
+ * stores `deepcopy(model)` (model.h: tl_model_ctor_holds). */
+static bool tl_facts__copied_in(const TlIndex *idx, TSNode a, TSNode args, TSNode x)
+{
+	TSNode up = tl_index_parent(idx, x);
+	if (!ts_node_eq(up, args) && !(ts_node_symbol(up) == tl_syms()->keyword_argument &&
+				       ts_node_eq(tl_index_parent(idx, up), args)))
+		return false;
+	return tl_model_ctor_holds(idx, a, x) == 0;
+}
+
 /* True when constructor call `a` is given (an argument whose module root
- * is) constructor call `b`: `Seq2Seq(encoder, decoder)` holds the encoder. */
+ * is) constructor call `b`: `Seq2Seq(encoder, decoder)` holds the encoder;
+ * not when it keeps only a copy of the argument. */
 static bool tl_facts__built_from(const TlIndex *idx, TSNode a, TSNode b)
 {
 	const TlSyms *sy = tl_syms();
@@ -243,6 +257,8 @@ static bool tl_facts__built_from(const TlIndex *idx, TSNode a, TSNode b)
 				TSNode v = xb ? tl_index_unparen(tl_facts__held(idx, xb)) : (TSNode){ 0 };
 				found = !ts_node_is_null(v) && ts_node_eq(v, b);
 			}
+			if (found && tl_facts__copied_in(idx, a, args, x))
+				found = false;
 		}
 	} while (!found && tl_walk_next(&cur, args, descend));
 	tl_buf_release(&p);

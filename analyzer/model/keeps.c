@@ -13,7 +13,13 @@
  * bits, and the attribute the first store named is kept per parameter
  * (TlModel.kept_attr).
  *
- * Owns: tl_model_kept_attr and the interpreter's tl_in__keep_store. */
+ * A constructor holds what it is handed unless it keeps only a copy
+ * (`self.module = deepcopy(model)`: a model's moving average is another
+ * object, which the optimizer that trains the model does not update).
+ *
+ * Owns: tl_model_kept_attr, tl_model_ctor_holds and the interpreter's
+ * tl_in__keep_store. */
+#include "model/apitable.h"
 #include "model/interp_internal.h"
 
 #include <string.h>
@@ -89,4 +95,122 @@ const char *tl_model_kept_attr(const TlIndex *idx, int32_t func, uint32_t param)
 	    (uint32_t)name >= m->names.names.size)
 		return NULL;
 	return m->names.names.items[name];
+}
+
+/* ---- what a constructor holds of its arguments ---------------------------------- */
+
+/* True when `read`, a read of a parameter, hands over only a copy of it:
+ * the first argument of a call whose row says copy (`deepcopy(model)`). */
+static bool tl_keeps__copied(const TlIndex *idx, TSNode read)
+{
+	const TlSyms *sy = tl_syms();
+	TSNode args = tl_index_parent(idx, read);
+	if (ts_node_is_null(args) || ts_node_symbol(args) != sy->argument_list ||
+	    !ts_node_eq(ts_node_named_child(args, 0), read))
+		return false;
+	TSNode call = tl_index_parent(idx, args);
+	const TlCall *c = ts_node_is_null(call) ? NULL : tl_index_call_at(idx, call);
+	const TlApiRow *r = c && c->qname ? tl_api_qualified(c->qname) : NULL;
+	return r && (r->roles & TL_APIR_COPY);
+}
+
+/* True when read `x` of a constructor's parameter may keep the object: it
+ * is handed whole to a call (`super().__init__(model)`, `self.add(model)`:
+ * the callee may store it), or it is in the value an assignment stores
+ * (`self.module = model`, `m = model`, `self.params =
+ * list(model.parameters())`). Not: a copy, or a use that stores nothing
+ * (`model.eval()`, `if next(model.parameters()).is_cuda:`). */
+static bool tl_keeps__may_hold(const TlIndex *idx, TSNode x)
+{
+	const TlSyms *sy = tl_syms();
+	if (tl_keeps__copied(idx, x))
+		return false;
+	TSNode node = x;
+	for (int up = 0; up < 64; up++) {
+		TSNode p = tl_index_parent(idx, node);
+		if (ts_node_is_null(p))
+			return false;
+		TSSymbol s = ts_node_symbol(p);
+		if (s == sy->argument_list && ts_node_eq(node, x))
+			return true;
+		if (s == sy->keyword_argument && ts_node_eq(node, x) && ts_node_eq(tl_tree_field(p, sy->f_value), x))
+			return true;
+		if ((s == sy->assignment || s == sy->augmented_assignment) &&
+		    ts_node_eq(tl_tree_field(p, sy->f_right), node))
+			return true;
+		if (s == sy->expression_statement || s == sy->block || s == sy->if_statement ||
+		    s == sy->while_statement || s == sy->for_statement || s == sy->function_definition)
+			return false;
+		node = p;
+	}
+	return true;
+}
+
+int tl_model_ctor_holds(const TlIndex *idx, TSNode call, TSNode arg)
+{
+	const TlSyms *sy = tl_syms();
+	TlVal v;
+	call = tl_index_unparen(call);
+	if (ts_node_is_null(call) || ts_node_symbol(call) != sy->call || !tl_model_value(idx, call, &v) ||
+	    v.ref < 0 || !v.mod)
+		return -1;
+	const TlIndex *where = NULL;
+	int32_t f = tl_model_method_of(&v, "__init__", &where);
+	if (f < 0 || !where)
+		return -1;
+	/* The parameter that receives `arg`: by position after `self`, or by
+	 * its keyword. */
+	TSNode args = tl_index_parent(idx, arg);
+	const char *pname = NULL;
+	const TlFunc *fn = &where->funcs.items[f];
+	if (!ts_node_is_null(args) && ts_node_symbol(args) == sy->keyword_argument) {
+		TSNode key = tl_tree_field(args, sy->f_name);
+		uint32_t len = 0;
+		const char *t = tl_index_text(idx, key, &len);
+		for (uint32_t i = 1; t && i < fn->params.size && !pname; i++) {
+			const char *n = where->bindings.items[fn->params.items[i]].name;
+			if (n && strlen(n) == len && memcmp(n, t, len) == 0)
+				pname = n;
+		}
+	} else if (!ts_node_is_null(args) && ts_node_symbol(args) == sy->argument_list) {
+		uint32_t pos = 0, count = ts_node_named_child_count(args);
+		for (uint32_t i = 0; i < count; i++) {
+			TSNode a = ts_node_named_child(args, i);
+			TSSymbol s = ts_node_symbol(a);
+			if (s == sy->list_splat || s == sy->dictionary_splat)
+				return -1;
+			if (ts_node_eq(a, arg))
+				break;
+			if (s != sy->keyword_argument && s != sy->comment)
+				pos++;
+		}
+		if (pos + 1 < fn->params.size)
+			pname = where->bindings.items[fn->params.items[pos + 1]].name;
+	}
+	if (!pname)
+		return -1;
+	/* Every read of it in the constructor: one that may keep the object
+	 * (stored, passed on) holds it. */
+	size_t plen = strlen(pname);
+	TlWalk w;
+	tl_walk_start(&w, fn->node);
+	bool descend = true, held = false;
+	do {
+		TSNode x = w.node;
+		descend = true;
+		if (ts_node_symbol(x) != sy->identifier)
+			continue;
+		uint32_t len = 0;
+		const char *t = tl_index_text(where, x, &len);
+		TSNode up = tl_index_parent(where, x);
+		if (!t || len != plen || memcmp(t, pname, plen) != 0 || ts_node_is_null(up) ||
+		    ts_node_symbol(up) == sy->parameters || ts_node_symbol(up) == sy->default_parameter ||
+		    ts_node_symbol(up) == sy->typed_parameter || ts_node_symbol(up) == sy->typed_default_parameter ||
+		    (ts_node_symbol(up) == sy->attribute && !ts_node_eq(tl_tree_field(up, sy->f_object), x)) ||
+		    (ts_node_symbol(up) == sy->keyword_argument && ts_node_eq(tl_tree_field(up, sy->f_name), x)))
+			continue;
+		held = tl_keeps__may_hold(where, x);
+	} while (!held && tl_walk_step(&w, descend));
+	tl_walk_end(&w);
+	return held;
 }

@@ -70,6 +70,14 @@ bool tl_model_returns(const TlIndex *idx, int32_t func, TlVal *out);
  * parameter; NULL when it keeps nothing of it (keeps.c). */
 const char *tl_model_kept_attr(const TlIndex *idx, int32_t func, uint32_t param);
 
+/* Whether constructor call `call` of a class of the project holds the
+ * object its argument `arg` (a direct argument or a keyword argument's
+ * value) hands over: 1 when its `__init__` reads the parameter other than
+ * as the first argument of a copy (`deepcopy(model)`), 0 when it keeps at
+ * most a copy, -1 when the model does not know the class or the parameter
+ * (keeps.c). */
+int tl_model_ctor_holds(const TlIndex *idx, TSNode call, TSNode arg);
+
 /* The method `name` that calling it on a value of class `v` runs (a module
  * or an object of a class of the project: `v.ref` of `v.mod`, its bases
  * in the project included): its function index, its module in *where; -1
