@@ -36,6 +36,7 @@ static void tl_model__release(TlModel *m)
 	tl_scopemap_release(&m->kept_attr);
 	tl_scopemap_release(&m->backprop);
 	tl_model__flow_release(m);
+	tl_model__vary_release(m);
 	tl_scopemap_release(&m->declared);
 	tl_scopemap_release(&m->tensor_keys);
 	tl_scopemap_release(&m->ctx_vals);

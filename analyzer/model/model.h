@@ -142,6 +142,27 @@ int tl_model_graph_from_before(const TlIndex *idx, int32_t loop, TSNode expr, Tl
 int tl_model_reaches_backward(const TlIndex *idx, TSNode expr, TSNode site, TlIntArray *rets,
 			      TlIntArray *backs);
 
+/* Loop invariance (vary.c): true when what expression `expr` reads holds
+ * the same object with the same contents in every iteration of the loop
+ * around it (`x.to(device)` with `device` bound before the loop), or,
+ * outside the loops of its function, at every call of the function (its
+ * parameters as each call site passes them): no store of the iteration
+ * into a path it reads, above it (a binding) or below it, no call whose
+ * result varies by itself (random numbers, `next()`, the clock), no name
+ * a comprehension or lambda binds. `except` (a call, or null) is the call
+ * that reads `expr`, whose change of its own receiver does not count. */
+bool tl_model_loop_invariant(const TlIndex *idx, TSNode expr, TSNode except);
+/* True when identifier `id` is bound by a comprehension (`for` clause) or
+ * a lambda (a parameter) around it: its value changes per element. */
+bool tl_model_comprehension_local(const TlIndex *idx, TSNode id);
+/* True when the value expression `expr` makes is not kept past the
+ * iteration of the loop around it (vary.c): not appended to a container,
+ * not stored into an attribute or an element, not bound to a name the
+ * iteration keeps (returns, appends, stores into an attribute or an
+ * element); in a helper called per step (outside its loops), the call is
+ * the iteration, and a value it returns dies where every call's does. */
+bool tl_model_dies_in_iteration(const TlIndex *idx, TSNode expr);
+
 /* True when expression `e` names an accelerator, as written: "cuda",
  * "cuda:1", an index (`.cuda(0)`), `torch.device(...)` of one or of a
  * computed kind, `x.device`, a name bound to one of these or that says

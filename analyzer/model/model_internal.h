@@ -108,6 +108,7 @@ struct TlModel {
 	TlScopeMap ctx_site;
 	TlScopeMap inplace;  /* (class, interned name) -> TL_VW_* bits: `self.x = DDP(self.x)` in a method */
 	struct TlFlow *flow; /* flow.c: what was computed from what (NULL until a value is) */
+	struct TlVary *vary; /* vary.c: what each loop's iteration and each helper's call change (NULL until asked) */
 	TlState globals;     /* the module's own names after its code ran */
 	TlModelStats stats;
 	bool cut;            /* a bound stopped the interpretation */
@@ -255,6 +256,9 @@ void tl_model__record(TlModel *m, uint32_t start, uint32_t end, const TlVal *v);
  * module interpreted (a question whose answer is anywhere in it). */
 typedef struct TlFlow TlFlow;
 void tl_model__flow_release(TlModel *m);
+/* vary.c: the loop-invariance tables' release. */
+typedef struct TlVary TlVary;
+void tl_model__vary_release(TlModel *m);
 void tl_model__ensure_all(TlModel *m);
 
 #endif
