@@ -616,10 +616,20 @@ static void tl_model__flows(TlModel *m, int32_t func, TSNode backward, const cha
 					const char *t = tl_index_text(idx, r, &l);
 					if (!t || l >= 64 || n >= TL_MODEL_FLOWS)
 						continue;
-					bool seen = false;
-					for (uint32_t q = 0; q < n && !seen; q++)
-						seen = strncmp(todo[q], t, l) == 0 && todo[q][l] == '\0' &&
-						       ts_node_eq(at[q], b->stmt);
+					/* Once per name, read at its latest point: a
+					 * binding that reaches an earlier read reaches the
+					 * latest (a loop around both holds what is between).
+					 * A later point for a name still to be read moves
+					 * it; for one read already, it is read again. */
+					int32_t last = -1;
+					for (uint32_t q = 0; q < n; q++)
+						if (strncmp(todo[q], t, l) == 0 && todo[q][l] == '\0')
+							last = (int32_t)q;
+					bool seen = last >= 0 && ts_node_start_byte(at[last]) >= ts_node_start_byte(b->stmt);
+					if (!seen && last >= (int32_t)head) {
+						at[last] = b->stmt;
+						seen = true;
+					}
 					if (!seen) {
 						memcpy(todo[n], t, l);
 						todo[n][l] = '\0';
@@ -666,6 +676,19 @@ static void tl_model__backprop(TlModel *m)
 {
 	const TlIndex *idx = m->idx;
 	const TlSyms *sy = tl_syms();
+	/* The last backward of each name in each function (calls are in source
+	 * order): what reaches an earlier one reaches it (tl_model__flows). */
+	TlScopeMap last;
+	tl_scopemap_init(&last);
+	for (uint32_t i = 0; i < idx->calls.size; i++) {
+		const TlCall *c = &idx->calls.items[i];
+		TSNode subj = c->events & TL_EV_BACKWARD ? tl_index_unparen(tl_model_backward_subject(idx, c))
+							 : (TSNode){ 0 };
+		TlPath p;
+		if (!ts_node_is_null(subj) && ts_node_symbol(subj) == sy->identifier &&
+		    tl_path_of(&m->names, idx, subj, &p))
+			tl_scopemap_put(&last, (uint32_t)(c->func + 1), (uint32_t)p.root, (int32_t)i);
+	}
 	for (uint32_t i = 0; i < idx->calls.size; i++) {
 		const TlCall *c = &idx->calls.items[i];
 		if (!(c->events & TL_EV_BACKWARD))
@@ -680,13 +703,16 @@ static void tl_model__backprop(TlModel *m)
 		if (tl_path_up(&p, &up) && p.sel[p.n - 1] != TL_PATH_ANY && TL_PATH_IS_KEY(p.sel[p.n - 1]))
 			tl_scopemap_put(&m->backprop, (uint32_t)(c->func + 1), tl_path_hash(&up),
 					2 + TL_PATH_KEY_ID(p.sel[p.n - 1]));
-		if (ts_node_symbol(subj) == sy->identifier) {
+		int32_t at;
+		if (ts_node_symbol(subj) == sy->identifier &&
+		    tl_scopemap_get(&last, (uint32_t)(c->func + 1), (uint32_t)p.root, &at) && at == (int32_t)i) {
 			uint32_t l = 0;
 			const char *t = tl_index_text(idx, subj, &l);
 			if (t)
 				tl_model__flows(m, c->func, c->node, t, l);
 		}
 	}
+	tl_scopemap_release(&last);
 }
 
 /* The text of a string key without its quotes, interned. */
