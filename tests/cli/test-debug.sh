@@ -22,7 +22,8 @@ def step(model, x, losses):
     loss = F.cross_entropy(out, x).mean()
     losses.append(loss.item()); n = len(losses)
     idx = torch.argmax(out, dim=1)
-    torch.manual_seed(0); opt = torch.optim.AdamW(model.parameters())
+    torch.set_printoptions(precision=3); opt = torch.optim.AdamW(model.parameters())
+    gpus = torch.cuda.device_count()
     return sum(losses), out.get("k")
 PY
 
@@ -43,9 +44,11 @@ lines "six lines of header, three calls, eight values on line 7" "$tmp/out" 23
 run "debug model FILE" 0 "$bin" debug model "$tmp/t.py"
 has "qualified name resolved through the import" "$tmp/out" "qualified  torch.nn.functional.cross_entropy"
 has "the qualified row of a loss function" "$tmp/out" "qualified  torch.nn.functional.cross_entropy: api/api.tsv:$(row torch.nn.functional.cross_entropy) graph=makes kind=tensor device=keeps dtype=- roles=loss,cross-entropy sets=-"
-has "a qualified name with no row" "$tmp/out" "qualified  torch.manual_seed: no row"
+has "a qualified name with no row" "$tmp/out" "qualified  torch.set_printoptions: no row"
 has "a row by the last part of the name" "$tmp/out" "any        *.AdamW: api/api.tsv:$(row '*.AdamW') graph=- kind=optimizer device=- dtype=- roles=- sets=adaptive-optimizer"
-hasnt "no row by the last part is printed" "$tmp/out" "*.manual_seed"
+hasnt "no row by the last part is printed" "$tmp/out" "*.set_printoptions"
+has "a row for the module a name is under" "$tmp/out" "under      torch.cuda.device_count: api/api.tsv:$(row 'torch.cuda.*') graph=breaks"
+has "a device query holds no tensor" "$tmp/out" "value \`gpus\` ⊤ graph=none"
 has "the qualified row of torch.argmax" "$tmp/out" "qualified  torch.argmax: api/api.tsv:$(row torch.argmax) graph=breaks kind=tensor device=keeps dtype=integer"
 has "an element read" "$tmp/out" "method     .get: api/api.tsv:$(row .get) graph=element"
 has "a builtin that keeps" "$tmp/out" "builtin    builtins.sum: api/api.tsv:$(row builtins.sum) graph=keeps"
