@@ -186,6 +186,33 @@ static bool tl_in__call_function(In *in, const TlVal *fv, const TlVal *args, uin
 	return true;
 }
 
+/* Nothing is known of value `e` a forward returns: its graph is not
+ * known, or it is anything that may carry one, or no path sets it. */
+static bool tl_in__nothing_known(const TlVal *e)
+{
+	return e->graph == TL_VG_UNKNOWN || (e->graph == TL_VG_MAY && e->kind == TL_VK_TOP) ||
+	       (e->graph == TL_VG_BOT && !e->pgraph && !e->pcall && e->kind != TL_VK_BOT);
+}
+
+/* Nothing is known of what forward result `out` holds: of the value, or
+ * of a container's element, unless it keeps its positions and each is
+ * known (`return loss, stats`: the join of a tensor and an object of
+ * numbers is nothing known, each position is known). */
+static bool tl_in__forward_unknown(const TlValPool *p, const TlVal *out)
+{
+	if (out->kind != TL_VK_CONTAINER)
+		return tl_in__nothing_known(out);
+	TlVal e = tl_val_element(p, out);
+	if (!tl_in__nothing_known(&e))
+		return false;
+	if (out->parts < 0)
+		return true;
+	for (int32_t k = out->parts; k >= 0; k = p->vals.items[k].next)
+		if (tl_in__nothing_known(&p->vals.items[k]))
+			return true;
+	return false;
+}
+
 /* A call of the module or object `obj` (`model(x)`: its forward). */
 static bool tl_in__call_module(In *in, const TlVal *obj, const TlVal *args, uint32_t nargs, TlVal *out)
 {
@@ -203,11 +230,9 @@ static bool tl_in__call_module(In *in, const TlVal *obj, const TlVal *args, uint
 		return false;
 	/* A forward whose returns join to nothing known (flags choose among
 	 * outputs, intermediates, caches): what a module's forward gives
-	 * with gradients on, as a call known only by what it is. */
-	TlVal e = out->kind == TL_VK_CONTAINER ? tl_val_element(&in->m->pool, out) : *out;
-	if (obj->kind != TL_VK_OBJECT &&
-	    (e.graph == TL_VG_UNKNOWN || (e.graph == TL_VG_MAY && e.kind == TL_VK_TOP) ||
-	     (e.graph == TL_VG_BOT && !e.pgraph && !e.pcall && e.kind != TL_VK_BOT))) {
+	 * with gradients on, as a call known only by what it is. A tuple or
+	 * dict whose every position is known is known. */
+	if (obj->kind != TL_VK_OBJECT && tl_in__forward_unknown(&in->m->pool, out)) {
 		TlVal first = tl_val_part(&in->m->pool, out, 0);
 		*out = tl_val_of(TL_VK_TENSOR, TL_VG_MUST);
 		out->made = TL_VM_OPAQUE | TL_VM_FORWARD;
@@ -269,7 +294,7 @@ void tl_in__store_into(In *in, TSNode recv, const TlVal *elem)
 	tl_state_set(&in->st, &p, &cont);
 	/* `self.history.append(v)`: the class attribute holds it too. */
 	if (in->cls >= 0 && p.root == in->self_id && p.n == 1 && p.sel[0] >= 0)
-		tl_model__store_attr(in->m, in->cls, p.sel[0], &cont);
+		tl_model__store_attr(in->m, in->cls, p.sel[0], &cont, ts_node_start_byte(recv) + 1);
 }
 
 /* What a named tuple's class makes of call `n`'s arguments: a tuple of

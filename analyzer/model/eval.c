@@ -412,7 +412,7 @@ void tl_in__bind(In *in, TSNode target, const TlVal *value)
 				TlVal nh = tl_val_with_key(&in->m->pool, &h, key, &v);
 				tl_state_set(&in->st, &up, &nh);
 				if (in->cls >= 0 && up.root == in->self_id && up.n == 1 && up.sel[0] >= 0)
-					tl_model__store_attr(in->m, in->cls, up.sel[0], &nh);
+					tl_model__store_attr(in->m, in->cls, up.sel[0], &nh, ts_node_start_byte(t) + 1);
 			} else {
 				tl_in__store_into(in, tl_tree_field(t, sy->f_value), &v);
 			}
@@ -440,7 +440,7 @@ void tl_in__bind(In *in, TSNode target, const TlVal *value)
 		tl_model__seed_read(in->m, t, &rv);
 		tl_in__record(in, t, &rv);
 		if (in->cls >= 0 && p.root == in->self_id && p.n == 1 && p.sel[0] >= 0)
-			tl_model__store_attr(in->m, in->cls, p.sel[0], &v);
+			tl_model__store_attr(in->m, in->cls, p.sel[0], &v, ts_node_start_byte(t) + 1);
 	}
 }
 

@@ -43,6 +43,8 @@ static void tl_model__release(TlModel *m)
 	tl_scopemap_release(&m->ctx_seen);
 	tl_scopemap_release(&m->ctx_site);
 	tl_scopemap_release(&m->attr_read);
+	tl_scopemap_release(&m->attr_stores);
+	tl_array_release(&m->stores);
 	tl_scopemap_release(&m->inplace);
 	tl_scopemap_release(&m->carried);
 	tl_array_release(&m->carries);
@@ -93,9 +95,9 @@ void tl_model__wrap_in_place(TlModel *m, int32_t cls, int32_t name, unsigned wra
 	m->changed = true;
 }
 
-void tl_model__store_attr(TlModel *m, int32_t cls, int32_t name, const TlVal *v)
+void tl_model__store_attr(TlModel *m, int32_t cls, int32_t name, const TlVal *v, uint32_t site)
 {
-	int32_t at;
+	int32_t at, first = -1, mine = -1;
 	TlVal nv = *v;
 	nv.next = -1;
 	/* What follows the storing method's parameters means nothing to the
@@ -106,14 +108,44 @@ void tl_model__store_attr(TlModel *m, int32_t cls, int32_t name, const TlVal *v)
 		nv.graph = TL_VG_UNKNOWN;
 	nv.pgraph = nv.pcall = nv.pold = 0;
 	nv.punwrap = 0;
+	/* Each store keeps what its last evaluation stored: it ran from the
+	 * method's highest state (the attributes and contexts it reads known),
+	 * every one before from a lower one, which a join would keep (a
+	 * tensor stored while the device it was moved to was not known yet). */
+	if (tl_scopemap_get(&m->attr_stores, (uint32_t)cls, (uint32_t)name, &first))
+		for (int32_t k = first; k >= 0 && mine < 0; k = m->stores.items[k].next)
+			if (m->stores.items[k].site == site)
+				mine = k;
+	bool fell = false;
+	if (mine >= 0) {
+		TlVal old = m->pool.vals.items[m->stores.items[mine].val];
+		if (tl_val_equal(&m->pool, &old, &nv))
+			return;
+		TlVal up = tl_val_join(&m->pool, &old, &nv);
+		fell = !tl_val_equal(&m->pool, &up, &nv);
+		m->stores.items[mine].val = tl_val_pool_add(&m->pool, nv);
+	} else {
+		TlAttrStore st = { site, tl_val_pool_add(&m->pool, nv), first };
+		tl_array_push(&m->stores, st);
+		tl_scopemap_put(&m->attr_stores, (uint32_t)cls, (uint32_t)name, (int32_t)m->stores.size - 1);
+		first = (int32_t)m->stores.size - 1;
+	}
+	if (fell) {
+		nv = tl_val_bot();
+		for (int32_t k = first; k >= 0; k = m->stores.items[k].next) {
+			TlVal sv = m->pool.vals.items[m->stores.items[k].val];
+			nv = tl_val_join(&m->pool, &nv, &sv);
+		}
+		nv.next = -1;
+	}
 	if (tl_scopemap_get(&m->attrs, (uint32_t)cls, (uint32_t)name, &at)) {
 		TlVal old = m->pool.vals.items[at];
-		TlVal j = tl_val_join(&m->pool, &old, &nv);
+		TlVal j = fell ? nv : tl_val_join(&m->pool, &old, &nv);
 		if (tl_val_equal(&m->pool, &old, &j))
 			return;
 		nv = j;
 		nv.next = -1;
-		/* It rose after a method read it (`self.entries` read, then
+		/* It changed after a method read it (`self.entries` read, then
 		 * appended to): that method read a value not final yet, as it
 		 * would one not computed yet, so another round runs whatever
 		 * else rose in this one (the passes' end must not depend on
@@ -1208,6 +1240,8 @@ static TlModel *tl_model__build(const TlIndex *idx, bool quiet)
 	tl_scopemap_init(&m->ctx_seen);
 	tl_scopemap_init(&m->ctx_site);
 	tl_scopemap_init(&m->attr_read);
+	tl_scopemap_init(&m->attr_stores);
+	tl_array_init(&m->stores);
 	tl_scopemap_init(&m->inplace);
 	tl_scopemap_init(&m->carried);
 	tl_array_init(&m->carries);

@@ -19,6 +19,15 @@ typedef struct TlCarry {
 	uint8_t how;  /* TL_MCARRY_*: what stores in the iteration do */
 } TlCarry;
 
+/* One store into a class attribute (model.c): the site (the target's
+ * start byte + 1), what its last evaluation stored, the next store of the
+ * same attribute, or -1. */
+typedef struct TlAttrStore {
+	uint32_t site;
+	int32_t val;
+	int32_t next;
+} TlAttrStore;
+
 /* The value of one access path at a program point. */
 typedef struct TlSlot {
 	TlPath path;
@@ -92,6 +101,8 @@ struct TlModel {
 	TlScopeMap attrs;    /* (class, interned name) -> pool index: what `self.name` holds */
 	TlScopeMap kept_attr; /* (function, parameter) -> interned name: the attribute of `self` a store keeps it in (keeps.c) */
 	TlScopeMap attr_read; /* (class, interned name) -> 1: an attribute a method of the module read */
+	TlScopeMap attr_stores; /* (class, interned name) -> the first of its stores in m->stores */
+	TlArray(TlAttrStore) stores;
 	TlScopeMap backprop; /* (function + 1, path hash) -> 1: a path a backward consumes */
 	TlScopeMap declared; /* (class, interned name) -> 1: a `self.name` some method binds */
 	TlScopeMap tensor_keys; /* (0, interned key text) -> 1: a string key the module uses as a tensor */
@@ -212,9 +223,11 @@ bool tl_model__seed_named(const TlModel *m, TSNode n, TlVKind kind);
 /* The summary of function `func` of module `mod` (m's own or another),
  * copied into m's pool; false when it is not known. */
 bool tl_model__summary(TlModel *m, const TlIndex *mod, int32_t func, TlVal *out);
-/* Records `v` as the value of a class attribute (a store `self.name = v`
- * in a method of class `cls` of m's module). */
-void tl_model__store_attr(TlModel *m, int32_t cls, int32_t name, const TlVal *v);
+/* Records `v` as the value a store `self.name = v` at `site` (its
+ * target's start byte + 1) in a method of class `cls` of m's module
+ * stores: the attribute holds the join of what each of its stores last
+ * stored. */
+void tl_model__store_attr(TlModel *m, int32_t cls, int32_t name, const TlVal *v, uint32_t site);
 /* Records that a method of class `cls` wraps attribute `name` in place
  * (`self.model = DDP(self.model)`), a wrapper of kinds `wrap`: from then on
  * a read of the attribute is the wrapper of what it holds. */

@@ -294,3 +294,84 @@ def accuracy_through_helper(model, iterator, opt, criterion):
         # expect: TL304
         epoch_acc += acc.item()
     return epoch_acc
+
+
+# A trainer that keeps its batch, outputs and losses on `self`: one method
+# moves the batch to `self.device` (read from the options in `__init__`),
+# one computes the losses from the outputs, one backpropagates and reads
+# them. A store into an attribute first interpreted while `self.device`
+# was not known yet is where it lives once it is known.
+class AutoencoderTrainer(object):
+    def __init__(self, args, enc, dec):
+        self.args = args
+        self.enc = enc
+        self.dec = dec
+        self.device = args.device
+        self.l1 = nn.L1Loss()
+
+    def forward(self, batch):
+        self.inputs = batch.detach().to(self.device).float()
+        self.codes = self.enc(self.inputs)
+        self.recon = self.dec(self.codes)
+
+    def backward(self):
+        self.loss_rec = self.l1(self.recon, self.inputs)
+        self.loss_sparse = torch.mean(torch.abs(self.codes))
+        self.loss = self.loss_rec + self.args.sparsity * self.loss_sparse
+
+    def update(self):
+        self.opt.zero_grad()
+        self.backward()
+        self.loss.backward()
+        self.opt.step()
+        logs = {}
+        # expect: TL304
+        logs["rec"] = self.loss_rec.item()
+        # expect: TL304
+        logs["sparse"] = self.loss_sparse.item()
+        return logs
+
+    def train(self, loader):
+        self.enc.to(self.device)
+        self.dec.to(self.device)
+        self.opt = torch.optim.Adam(list(self.enc.parameters()) + list(self.dec.parameters()))
+        for batch in loader:
+            self.forward(batch)
+            self.update()
+
+
+class AutoencoderTrainerLogsEveryN(object):
+    def __init__(self, args, enc, dec):
+        self.args = args
+        self.enc = enc
+        self.dec = dec
+        self.device = args.device
+        self.l1 = nn.L1Loss()
+
+    def forward(self, batch):
+        self.inputs = batch.detach().to(self.device).float()
+        self.codes = self.enc(self.inputs)
+        self.recon = self.dec(self.codes)
+
+    def backward(self):
+        self.loss_rec = self.l1(self.recon, self.inputs)
+        self.loss_sparse = torch.mean(torch.abs(self.codes))
+        self.loss = self.loss_rec + self.args.sparsity * self.loss_sparse
+
+    def update(self):
+        self.opt.zero_grad()
+        self.backward()
+        self.loss.backward()
+        self.opt.step()
+        return self.loss_rec.detach(), self.loss_sparse.detach()
+
+    def train(self, loader):
+        self.enc.to(self.device)
+        self.dec.to(self.device)
+        self.opt = torch.optim.Adam(list(self.enc.parameters()) + list(self.dec.parameters()))
+        for step, batch in enumerate(loader):
+            self.forward(batch)
+            rec, sparse = self.update()
+            if step % 100 == 0:
+                # ok: TL304
+                print(rec.item(), sparse.item())

@@ -301,6 +301,48 @@ static void test_summaries(void **state)
 	tl_fixture_free(fx);
 }
 
+/* A module's forward returning a tuple: each position is what its return
+ * gives (a loss and an object of plain numbers), though their join is
+ * nothing known; where nothing is known of one of the positions, the
+ * result is the opaque output of a forward, as it was. */
+static void test_forward_positions(void **state)
+{
+	(void)state;
+	TlFixture *fx = tl_fixture_new(
+		"import torch.nn as nn\n"
+		"class Stats:\n"
+		"    def __init__(self, loss):\n"
+		"        self.loss = loss\n"
+		"class LossCompute(nn.Module):\n"
+		"    def __init__(self):\n"
+		"        super().__init__()\n"
+		"        self.crit = nn.CrossEntropyLoss()\n"
+		"    def forward(self, out, y):\n"
+		"        loss = self.crit(out, y)\n"
+		"        return loss, Stats(loss.item())\n"
+		"class Wrapped(nn.Module):\n"
+		"    def __init__(self, lib):\n"
+		"        super().__init__()\n"
+		"        self.lib = lib\n"
+		"    def forward(self, x):\n"
+		"        return self.lib.run(x), 0\n"
+		"def main(model, x, y, lib):\n"
+		"    lc = LossCompute()\n"
+		"    loss, stats = lc(model(x), y)\n"
+		"    w = Wrapped(lib)\n"
+		"    out, n = w(x)\n"
+		"    return loss, stats, out, n\n");
+	TlVal loss = value_after(fx, "return ", "loss"), stats = value_after(fx, "return loss, ", "stats");
+	assert_int_equal(loss.kind, TL_VK_TENSOR);
+	assert_int_equal(loss.graph, TL_VG_MUST);
+	assert_int_equal(stats.kind, TL_VK_OBJECT);
+	assert_int_equal(stats.graph, TL_VG_NONE);
+	TlVal out = value_after(fx, "return loss, stats, ", "out");
+	assert_int_equal(out.kind, TL_VK_TENSOR);
+	assert_int_equal(out.graph, TL_VG_MUST);
+	tl_fixture_free(fx);
+}
+
 static void test_backward_refines(void **state)
 {
 	(void)state;
@@ -667,6 +709,7 @@ int main(void)
 		cmocka_unit_test(test_loop_widening),
 		cmocka_unit_test(test_keys_and_patterns),
 		cmocka_unit_test(test_summaries),
+		cmocka_unit_test(test_forward_positions),
 		cmocka_unit_test(test_backward_refines),
 		cmocka_unit_test(test_no_torch_no_refinement),
 		cmocka_unit_test(test_method_of),
