@@ -4,34 +4,9 @@
  * Owns: tl_facts_load_feeds_state, tl_facts_loads_host_copy. */
 #include "facts/internal.h"
 
+#include "model/model.h"
+
 /* ---- what a loaded checkpoint feeds --------------------------------------------------- */
-
-static bool tl_facts__feeds(const TlIndex *idx, TSNode e, int depth, int *budget);
-
-/* What tl_facts__name_feeds hands each later read. */
-typedef struct TlFeedWalk {
-	int depth;
-	int *budget;
-	bool found;
-} TlFeedWalk;
-
-static bool tl_facts__read_feeds(const TlIndex *idx, TSNode n, void *data)
-{
-	TlFeedWalk *w = data;
-	if (--*w->budget < 0)
-		return true;
-	w->found = tl_facts__feeds(idx, n, w->depth + 1, w->budget);
-	return w->found;
-}
-
-/* True when the binding that assignment `assign` makes of `name` is read
- * later in the function, at a place that feeds a state dict. */
-static bool tl_facts__name_feeds(const TlIndex *idx, TSNode assign, TSNode name, int depth, int *budget)
-{
-	TlFeedWalk w = { depth, budget, false };
-	tl_facts__each_later_read(idx, assign, name, tl_facts__read_feeds, &w);
-	return w.found;
-}
 
 /* True when `c` is `X.load_state_dict(...)` of something whose state may
  * hold tensors: not of a learning-rate scheduler or a GradScaler (their
@@ -57,84 +32,22 @@ static bool tl_facts__is_load_state_dict(const TlIndex *idx, const TlCall *c)
 					 tl_facts__ends(ctor->qname, "GradScaler")));
 }
 
-/* True when the value of `e` reaches a load_state_dict(...) call (of a
- * model or an optimizer: see tl_facts__is_load_state_dict): as its
- * state dict, through an entry (`ckpt["model"]`, `ckpt.get("model")`), a
- * dict comprehension over its items (keys renamed), a conditional, names
- * bound to it, and the callers of a function that returns it. */
-static bool tl_facts__feeds(const TlIndex *idx, TSNode e, int depth, int *budget)
-{
-	const TlSyms *sy = tl_syms();
-	if (depth > TL_FACTS_DEPTH || --*budget < 0)
-		return false;
-	TSNode p = tl_index_parent(idx, e);
-	while (!ts_node_is_null(p) && ts_node_symbol(p) == sy->parenthesized_expression) {
-		e = p;
-		p = tl_index_parent(idx, p);
-	}
-	if (ts_node_is_null(p))
-		return false;
-	TSSymbol s = ts_node_symbol(p);
-	if (s == sy->argument_list) {
-		const TlCall *c = tl_index_call_at(idx, tl_index_parent(idx, p));
-		return tl_facts__is_load_state_dict(idx, c) && ts_node_eq(tl_facts__arg(c->node, 0), e);
-	}
-	if (s == sy->keyword_argument) {
-		TSNode args = tl_index_parent(idx, p);
-		const TlCall *c = ts_node_is_null(args) ? NULL : tl_index_call_at(idx, tl_index_parent(idx, args));
-		return tl_facts__is_load_state_dict(idx, c) && ts_node_eq(tl_tree_field(p, sy->f_value), e) &&
-		       tl_index_text_is(idx, tl_tree_field(p, sy->f_name), "state_dict");
-	}
-	if (s == sy->subscript)
-		return ts_node_eq(tl_tree_field(p, sy->f_value), e) && tl_facts__feeds(idx, p, depth + 1, budget);
-	if (s == sy->conditional_expression || s == sy->boolean_operator)
-		return tl_facts__feeds(idx, p, depth + 1, budget);
-	if (s == sy->attribute) {
-		/* ckpt.get("model"), ckpt.pop("model"); {k: v for k, v in sd.items()} */
-		TSNode call = tl_index_parent(idx, p);
-		if (!ts_node_eq(tl_tree_field(p, sy->f_object), e) || ts_node_is_null(call) ||
-		    ts_node_symbol(call) != sy->call)
-			return false;
-		TSNode attr = tl_tree_field(p, sy->f_attribute);
-		if (tl_index_text_is(idx, attr, "get") || tl_index_text_is(idx, attr, "pop") ||
-		    tl_index_text_is(idx, attr, "copy"))
-			return tl_facts__feeds(idx, call, depth + 1, budget);
-		if (!tl_index_text_is(idx, attr, "items"))
-			return false;
-		TSNode clause = tl_index_parent(idx, call);
-		TSNode comp = ts_node_is_null(clause) ? clause : tl_index_parent(idx, clause);
-		return !ts_node_is_null(comp) && ts_node_symbol(clause) == sy->for_in_clause &&
-		       ts_node_symbol(comp) == sy->dictionary_comprehension &&
-		       tl_facts__feeds(idx, comp, depth + 1, budget);
-	}
-	if (s == sy->assignment) {
-		TSNode left = tl_tree_field(p, sy->f_left);
-		if (!ts_node_eq(tl_tree_field(p, sy->f_right), e) || ts_node_is_null(left) ||
-		    ts_node_symbol(left) != sy->identifier)
-			return false;
-		return tl_facts__name_feeds(idx, p, left, depth, budget);
-	}
-	if (s == sy->return_statement) {
-		int32_t func = tl_index_func_of(idx, p);
-		if (func < 0)
-			return false;
-		const TlFunc *f = &idx->funcs.items[func];
-		for (uint32_t i = 0; i < f->call_sites.size; i++) {
-			const TlCall *c = &idx->calls.items[f->call_sites.items[i]];
-			if (c->func != func && tl_facts__feeds(idx, c->node, depth + 1, budget))
-				return true;
-		}
-	}
-	return false;
-}
-
 bool tl_facts_load_feeds_state(const TlIndex *idx, TSNode call)
 {
 	call = tl_index_unparen(call);
 	if (ts_node_is_null(call) || !tl_facts_is_api(idx, call, TL_API_TORCH_LOAD))
 		return false;
-	int budget = TL_FACTS_BUDGET;
-	return tl_facts__feeds(idx, call, 0, &budget);
+	/* The model's answer (model/flow.c): the object, or what is read out
+	 * of it, reaches a load_state_dict of something whose state may hold
+	 * tensors. */
+	TlIntArray calls;
+	tl_array_init(&calls);
+	bool yes = false;
+	if (tl_model_stored(idx, call, TL_MODEL_LOADED, &calls) > 0)
+		for (uint32_t i = 0; i < calls.size && !yes; i++)
+			yes = tl_facts__is_load_state_dict(idx, &idx->calls.items[calls.items[i]]);
+	tl_array_release(&calls);
+	return yes;
 }
 
 /* ---- files saved from host memory ------------------------------------------------------ */

@@ -320,11 +320,13 @@ bool tl_facts_in_test_code(const TlIndex *idx, TSNode node);
  * notebook, which Jupyter displays when it ends its cell (the cells are
  * one program here, so every top-level statement counts). */
 bool tl_facts_displayed(const TlIndex *idx, TSNode node);
-/* True when the value of `node` is written by torch.save: its first
- * argument (or obj=), an entry of a dict / list / tuple literal that is, or
- * the value of an assignment to a name (or an element of one) that a
- * torch.save later in the same function passes as its first argument, or
- * that a later literal holds which is itself saved so. */
+/* True when the object `node` evaluates to is written by torch.save (the
+ * semantic model's flow graph, model/flow.c): as its first argument (or
+ * obj=), or a copy with the same keys (`copy.deepcopy`, `.copy()`), or a
+ * container that holds it (a literal, a store under a key, an append, a
+ * spread), through bindings, conditionals and the returns of the module's
+ * functions; not once its keys are rewritten (a comprehension or a loop
+ * over `.items()`), nor an entry read out of it. */
 bool tl_facts_saved(const TlIndex *idx, TSNode node);
 /* True when every name `expr` reads holds the same object, unchanged, in
  * every iteration of the loop around it (through call sites when it is in
@@ -440,12 +442,14 @@ bool tl_facts_rank_zero_only(const TlIndex *idx, TSNode node);
  * passed: os.environ["LOCAL_RANK"], add_argument("--local_rank"))
  * (facts/distributed.c). */
 bool tl_facts_distributed_file(const TlIndex *idx);
-/* True when `call`, a torch.load, returns a value that reaches a
- * load_state_dict(...) call (a model's, an optimizer's, a scaler's): as
- * its first argument or state_dict=, through entries (`ckpt["model"]`,
- * `.get()`, `.pop()`), a dict comprehension over its items, conditional
- * expressions, names bound to it later in the function, and the callers of
- * a local function that returns it (facts/checkpoints.c). */
+/* True when `call`, a torch.load, returns an object that reaches a
+ * load_state_dict(...) call of something whose state may hold tensors (a
+ * model's, an optimizer's; not a scheduler's or a GradScaler's) as its
+ * first argument or state_dict= (the semantic model's flow graph,
+ * model/flow.c): the object, a copy, or what is read out of it
+ * (`ckpt["model"]`, `.get()`, `.pop()`, the entries of `.items()` re-keyed
+ * in a comprehension or a loop), through bindings, conditionals and the
+ * returns of the module's functions to their calls (facts/checkpoints.c). */
 bool tl_facts_load_feeds_state(const TlIndex *idx, TSNode call);
 /* True when `call`, a torch.load, reads a path (the same expression text)
  * that a torch.save of the same file writes with its values moved to the

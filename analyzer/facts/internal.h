@@ -503,12 +503,6 @@ const TlIntArray *tl_facts__mode_calls(const TlIndex *idx, int32_t func);
 void tl_facts__ext_sites_release(TlFactsCache *fc);
 /* Methods that put their argument(s) into the receiver. */
 extern const char *const tl_facts__storing[7];
-/* facts/valueflow.c: calls `visit(idx, read, data)` on each read, after
- * assignment `assign` and in its scope (source order), of the binding it
- * makes of `name` (an identifier it assigns), until `visit` returns true;
- * true when it did. */
-bool tl_facts__each_later_read(const TlIndex *idx, TSNode assign, TSNode name,
-			       bool (*visit)(const TlIndex *, TSNode, void *), void *data);
 /* facts/common.c: what call `c` calls: its callee, or, for `x.forward(...)`
  * (a module's or a criterion's forward called directly), the object x. */
 TSNode tl_facts__called_object(const TlCall *c);

@@ -105,6 +105,15 @@ enum {
 	 * `.tolist()`): from a tensor on an accelerator, a copy that waits
 	 * for it (model/host.c). */
 	TL_APIR_TO_HOST = 1u << 22,
+	/* Stores an object the flow graph follows (model/flow.c): writes
+	 * its first argument (`obj`) to a file (`torch.save`); loads its
+	 * first argument (`state_dict`) into its receiver's state
+	 * (`.load_state_dict`). A method whose result holds its receiver's
+	 * entries (`.items()`, `.values()`): what it hands out is read out
+	 * of the receiver. */
+	TL_APIR_SAVES = 1u << 23,
+	TL_APIR_LOADS_STATE = 1u << 24,
+	TL_APIR_PARTS = 1u << 25,
 };
 
 /* The named sets a name belongs to (the `sets` column, bits): the sets of

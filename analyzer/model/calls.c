@@ -289,6 +289,8 @@ void tl_in__store_into(In *in, TSNode recv, const TlVal *elem)
 		return; /* not a container we know (what lives on a device is no list) */
 	} else {
 		cont = tl_val_container(&in->m->pool, elem);
+		if (old)
+			cont.flow = old->flow; /* the same object (flow.c) */
 	}
 	tl_in__refine(in, &p, &cont);
 	tl_state_set(&in->st, &p, &cont);

@@ -399,7 +399,7 @@ void tl_in__bind(In *in, TSNode target, const TlVal *value)
 		}
 		if (s == sy->subscript) {
 			/* the container's value before the store, recorded at it */
-			(void)tl_in__eval(in, tl_tree_field(t, sy->f_value));
+			TlVal obj = tl_in__eval(in, tl_tree_field(t, sy->f_value));
 			TlPath p, up;
 			int32_t key = tl_path_key_id(&in->m->names, in->idx, tl_tree_field(t, sy->f_subscript));
 			const TlVal *holder = NULL;
@@ -410,11 +410,13 @@ void tl_in__bind(In *in, TSNode target, const TlVal *value)
 				tl_in__flow_bind(in, t, &v);
 				TlVal h = *holder;
 				TlVal nh = tl_val_with_key(&in->m->pool, &h, key, &v);
+				tl_in__flow_store(in, &obj, &h, &nh, &v);
 				tl_state_set(&in->st, &up, &nh);
 				if (in->cls >= 0 && up.root == in->self_id && up.n == 1 && up.sel[0] >= 0)
 					tl_model__store_attr(in->m, in->cls, up.sel[0], &nh, ts_node_start_byte(t) + 1);
 			} else {
 				tl_in__store_into(in, tl_tree_field(t, sy->f_value), &v);
+				tl_in__flow_store(in, &obj, NULL, NULL, &v);
 			}
 			tl_in__record(in, t, &v);
 			continue;
@@ -756,6 +758,7 @@ static TlVal tl_in__compute(In *in, TSNode n, const TlVal *vals, uint32_t nv)
 			TlVal e = vals[i];
 			if (!ts_node_is_null(ch) && ts_node_symbol(ch) == sy->list_splat) {
 				e = tl_val_element(&in->m->pool, &vals[i]);
+				tl_in__flow_spread(in, &e, &vals[i]);
 				splat = true;
 			}
 			last = tl_val_add_part(&in->m->pool, &c, last, &e);
@@ -775,8 +778,11 @@ static TlVal tl_in__compute(In *in, TSNode n, const TlVal *vals, uint32_t nv)
 			TSNode ch = in->kids.items[base + i];
 			TlVal x = vals[vi++];
 			int32_t key = -1;
-			if (ts_node_symbol(ch) == sy->dictionary_splat)
-				x = tl_val_element(&in->m->pool, &x);
+			if (ts_node_symbol(ch) == sy->dictionary_splat) {
+				TlVal whole = x;
+				x = tl_val_element(&in->m->pool, &whole);
+				tl_in__flow_spread(in, &x, &whole);
+			}
 			else if (ts_node_symbol(ch) == sy->pair)
 				key = tl_path_key_id(&in->m->names, in->idx, ts_node_named_child(ch, 0));
 			if (key >= 0 && keyed)

@@ -1,5 +1,7 @@
-/* Where a value goes (model.h: tl_model_reaches_backward): the answer to
- * "is what this expression computes differentiated by a backward?".
+/* Where a value goes (model.h: tl_model_reaches_backward,
+ * tl_model_stored): the answers to "is what this expression computes
+ * differentiated by a backward?" and "is this object saved (loaded into
+ * a state dict)?".
  *
  * Each value of the analysed file's model carries a small set of flow
  * nodes (TlVal.flow): the calls, operators, bindings and parameters that
@@ -30,8 +32,22 @@
  * module's model, read for its summaries, records none). A question walks
  * the edges forward from the nodes of the expression's value.
  *
+ * Each edge has a kind: the value at its end is the same object as at its
+ * start, a copy with the same keys or a container holding it (a binding,
+ * a return, a literal's entry, a store under a key, an append, a spread,
+ * `copy.deepcopy`, `.copy()`: the table's role copy); read out of it
+ * (`.get`, `.items()`: graph element, role parts; a set marked
+ * TL_VAL_FLOW_PART, of an element, a field or a `for` target, gives
+ * edges of this kind at most); or computed from it (every other call and
+ * operator). A call of the table's role saves (`torch.save`) or
+ * loads-state (`.load_state_dict`) leads its first argument to a store
+ * sink of its own; tl_model_stored follows the edges of kind same to a
+ * save, of kind same or part to a load (a checkpoint whose keys are
+ * renamed in a comprehension is still loaded; a state dict whose keys
+ * are is no longer the one saved).
+ *
  * Owns: the flow sets (tl_val_flow_*), the interpreter's tl_in__flow_*
- * hooks and tl_model_reaches_backward. */
+ * hooks, tl_model_reaches_backward and tl_model_stored. */
 #include "model/interp_internal.h"
 
 #include <string.h>
@@ -47,6 +63,7 @@ bool tl_val_flow_nodes(const TlValPool *p, uint32_t set, const uint32_t **nodes,
 	*n = 0;
 	if (set == TL_VAL_FLOW_TOP)
 		return false;
+	set &= ~TL_VAL_FLOW_PART;
 	if (set && set <= p->flows.size) {
 		*n = p->flows.items[set - 1];
 		*nodes = &p->flows.items[set];
@@ -76,6 +93,11 @@ uint32_t tl_val_flow_union(TlValPool *p, uint32_t a, uint32_t b)
 		return b;
 	if (a == TL_VAL_FLOW_TOP || b == TL_VAL_FLOW_TOP)
 		return TL_VAL_FLOW_TOP;
+	uint32_t mark = (a | b) & TL_VAL_FLOW_PART;
+	a &= ~TL_VAL_FLOW_PART;
+	b &= ~TL_VAL_FLOW_PART;
+	if (a == b)
+		return a | mark;
 	const uint32_t *x, *y;
 	uint32_t nx, ny;
 	tl_val_flow_nodes(p, a, &x, &nx);
@@ -97,13 +119,18 @@ uint32_t tl_val_flow_union(TlValPool *p, uint32_t a, uint32_t b)
 		if (!p->flow_merge)
 			return TL_VAL_FLOW_TOP;
 		uint32_t node = p->flow_merge(p->flow_ctx, out, n);
-		return tl_flow__add(p, &node, 1);
+		return tl_flow__add(p, &node, 1) | mark;
 	}
 	if (n == nx)
-		return a; /* b's nodes are a's */
+		return a | mark; /* b's nodes are a's */
 	if (n == ny)
-		return b;
-	return tl_flow__add(p, out, n);
+		return b | mark;
+	return tl_flow__add(p, out, n) | mark;
+}
+
+uint32_t tl_val_flow_part(uint32_t set)
+{
+	return set && set != TL_VAL_FLOW_TOP ? set | TL_VAL_FLOW_PART : set;
 }
 
 bool tl_val_flow_same(const TlValPool *p, uint32_t a, uint32_t b)
@@ -112,7 +139,8 @@ bool tl_val_flow_same(const TlValPool *p, uint32_t a, uint32_t b)
 		return true;
 	const uint32_t *x, *y;
 	uint32_t nx, ny;
-	if (!tl_val_flow_nodes(p, a, &x, &nx) || !tl_val_flow_nodes(p, b, &y, &ny) || nx != ny)
+	if (((a ^ b) & TL_VAL_FLOW_PART) || !tl_val_flow_nodes(p, a, &x, &nx) || !tl_val_flow_nodes(p, b, &y, &ny) ||
+	    nx != ny)
 		return false;
 	return !nx || memcmp(x, y, nx * sizeof *x) == 0;
 }
@@ -123,7 +151,14 @@ bool tl_val_flow_same(const TlValPool *p, uint32_t a, uint32_t b)
  * sink is of kind PARAM with bit 29 set, a merge node with bit 28. */
 enum { TL_FLOW_EXPR = 0, TL_FLOW_BIND = 1, TL_FLOW_PARAM = 2, TL_FLOW_RET = 3 };
 #define TL_FLOW_SINK_BIT (1u << 29)
-#define TL_FLOW_MERGE_BIT (1u << 28) /* ... and a merge node, bit 28 */
+#define TL_FLOW_MERGE_BIT (1u << 28) /* ... and a merge node, bit 28; a store's sink both */
+
+/* Kinds of edge, by what the value at its end is of the value at its
+ * start: computed from it; read out of it (an element, an entry of
+ * `.items()`, `.get(key)`); the same object, a copy of it with the same
+ * keys (`copy.deepcopy`, `.copy()`) or a container that holds it (a
+ * binding, a literal, a return). An edge made twice keeps the nearer. */
+enum { TL_FLOW_COMPUTED = 0, TL_FLOW_PARTOF = 1, TL_FLOW_SAME = 2 };
 
 struct TlFlow {
 	TlScopeMap ids;   /* (kind << 30 | start byte, end byte) -> node */
@@ -131,16 +166,27 @@ struct TlFlow {
 	 * of the index, a backward (it differentiates what reaches it); else -1 */
 	TlIntArray func;
 	TlIntArray one;   /* per node: its set of one node in the pool, or 0 */
-	TlScopeMap seen;  /* (from, to) -> 1 */
+	TlScopeMap seen;  /* (from, to) -> the edge's index */
 	TlIntArray from, to;
+	TlIntArray kind;  /* per edge: TL_FLOW_COMPUTED, _PARTOF, _SAME */
+	/* per node: the sink of a store (a `torch.save`, a `load_state_dict`):
+	 * 4 * its call's index in the index + TL_MODEL_SAVED or
+	 * TL_MODEL_LOADED; else 0 */
+	TlIntArray store;
+	uint32_t changes; /* edges whose kind grew */
 	/* Built at a question when nodes or edges were added since: the
 	 * edges by source; per node, whether it leads to a backward's sink
 	 * (bit 1) or to the return of a function whose callers the index does
 	 * not all show (bit 2), so that most questions walk nothing. */
-	uint32_t built_edges, built_nodes;
+	uint32_t built_edges, built_nodes, built_changes;
 	uint32_t *first;
 	int32_t *adj;
+	uint8_t *kinds;   /* per entry of adj: its edge's kind */
 	uint8_t *leads;
+	/* Per node, the stores it leads to: over edges of kind same to a
+	 * torch.save (TL_MODEL_SAVED), of kind same or part to a
+	 * load_state_dict (TL_MODEL_LOADED). */
+	uint8_t *stores;
 	/* Per node that leads to open returns: the first two functions whose
 	 * returns it leads to (-1: none), and whether it leads to more
 	 * (`many`: then a question walks). */
@@ -159,9 +205,13 @@ void tl_model__flow_release(TlModel *m)
 	tl_scopemap_release(&fl->seen);
 	tl_array_release(&fl->from);
 	tl_array_release(&fl->to);
+	tl_array_release(&fl->kind);
+	tl_array_release(&fl->store);
 	tl_free(fl->first);
 	tl_free(fl->adj);
+	tl_free(fl->kinds);
 	tl_free(fl->leads);
+	tl_free(fl->stores);
 	tl_free(fl->open1);
 	tl_free(fl->open2);
 	tl_free(fl->many);
@@ -170,7 +220,7 @@ void tl_model__flow_release(TlModel *m)
 }
 
 static uint32_t tl_flow__node(TlFlow *fl, unsigned kind, uint32_t a, uint32_t b, int32_t func);
-static void tl_flow__edge(TlFlow *fl, uint32_t from, uint32_t to);
+static void tl_flow__edge(TlFlow *fl, uint32_t from, uint32_t to, unsigned kind);
 
 /* The node that stands for a union of more than TL_VAL_FLOW_SET nodes
  * (`loss` bound on a dozen branches, then returned): one per set of
@@ -186,7 +236,7 @@ static uint32_t tl_flow__merge(void *ctx, const uint32_t *ids, uint32_t n)
 	uint32_t node = tl_flow__node(fl, TL_FLOW_PARAM, TL_FLOW_MERGE_BIT | ((uint32_t)h & 0x0fffffffu),
 				      (uint32_t)(h >> 32) & 0x7fffffffu, -1);
 	for (uint32_t i = 0; i < n; i++)
-		tl_flow__edge(fl, ids[i], node);
+		tl_flow__edge(fl, ids[i], node, TL_FLOW_SAME);
 	return node;
 }
 
@@ -202,8 +252,11 @@ static TlFlow *tl_flow__of(TlModel *m)
 		tl_array_init(&fl->one);
 		tl_array_init(&fl->from);
 		tl_array_init(&fl->to);
+		tl_array_init(&fl->kind);
+		tl_array_init(&fl->store);
 		tl_array_push(&fl->func, -1); /* node 0: none (0 is no set) */
 		tl_array_push(&fl->one, 0);
+		tl_array_push(&fl->store, 0);
 		m->flow = fl;
 		m->pool.flow_merge = tl_flow__merge;
 		m->pool.flow_ctx = fl;
@@ -221,6 +274,7 @@ static uint32_t tl_flow__node(TlFlow *fl, unsigned kind, uint32_t a, uint32_t b,
 	tl_scopemap_put(&fl->ids, key, b, at);
 	tl_array_push(&fl->func, func);
 	tl_array_push(&fl->one, 0);
+	tl_array_push(&fl->store, 0);
 	return (uint32_t)at;
 }
 
@@ -237,19 +291,28 @@ static uint32_t tl_flow__single(TlModel *m, TlFlow *fl, uint32_t node)
 	return (uint32_t)fl->one.items[node];
 }
 
-static void tl_flow__edge(TlFlow *fl, uint32_t from, uint32_t to)
+static void tl_flow__edge(TlFlow *fl, uint32_t from, uint32_t to, unsigned kind)
 {
-	int32_t seen;
-	if (from == to || tl_scopemap_get(&fl->seen, from, to, &seen))
+	int32_t at;
+	if (from == to)
 		return;
-	tl_scopemap_put(&fl->seen, from, to, 1);
+	if (tl_scopemap_get(&fl->seen, from, to, &at)) {
+		if ((unsigned)fl->kind.items[at] < kind) {
+			fl->kind.items[at] = (int32_t)kind;
+			fl->changes++;
+		}
+		return;
+	}
+	tl_scopemap_put(&fl->seen, from, to, (int32_t)fl->from.size);
 	tl_array_push(&fl->from, (int32_t)from);
 	tl_array_push(&fl->to, (int32_t)to);
+	tl_array_push(&fl->kind, (int32_t)kind);
 }
 
-/* Edges from every node of `v`, its elements' and positions' included
- * (TL_VAL_NEST deep), to `to`. */
-static void tl_flow__into(TlModel *m, TlFlow *fl, const TlVal *v, uint32_t to)
+/* Edges of kind `kind` from every node of `v`, its elements' and
+ * positions' included (TL_VAL_NEST deep), to `to`; from a set marked
+ * TL_VAL_FLOW_PART, of kind part at most. */
+static void tl_flow__into(TlModel *m, TlFlow *fl, const TlVal *v, uint32_t to, unsigned kind)
 {
 	const TlValPool *p = &m->pool;
 	struct { TlVal v; unsigned nest; } stack[48];
@@ -262,9 +325,10 @@ static void tl_flow__into(TlModel *m, TlFlow *fl, const TlVal *v, uint32_t to)
 		unsigned nest = stack[n].nest;
 		const uint32_t *ids;
 		uint32_t k;
+		unsigned ek = (x.flow & TL_VAL_FLOW_PART) && kind > TL_FLOW_PARTOF ? TL_FLOW_PARTOF : kind;
 		if (tl_val_flow_nodes(p, x.flow, &ids, &k))
 			for (uint32_t i = 0; i < k; i++)
-				tl_flow__edge(fl, ids[i], to);
+				tl_flow__edge(fl, ids[i], to, ek);
 		if (x.kind != TL_VK_CONTAINER || nest >= TL_VAL_NEST)
 			continue;
 		if (x.elem >= 0 && (uint32_t)x.elem < p->vals.size && n < 48) {
@@ -278,15 +342,62 @@ static void tl_flow__into(TlModel *m, TlFlow *fl, const TlVal *v, uint32_t to)
 	}
 }
 
-/* A call whose table row says its result carries no history (`.item()`,
- * `.argmax()`, `.detach()`, `len(x)`), whatever the model knows of its
- * receiver. */
-static bool tl_flow__breaks(const TlCall *c)
+/* The table's row of call `c` (NULL: none), and whether it is a
+ * method's (`*method`: its receiver is operand 0). A row whose graph
+ * breaks says the result carries no history (`.item()`, `.argmax()`,
+ * `.detach()`, `len(x)`), whatever the model knows of its receiver. */
+static const TlApiRow *tl_flow__row(const TlCall *c, bool *method)
 {
 	const TlApiRow *row = c->qname ? tl_api_qualified(c->qname) : NULL;
-	if (!row && c->method)
-		row = c->receiver.id ? tl_api_method(c->method) : tl_api_builtin(c->method);
-	return row && row->graph == TL_APIG_BREAKS;
+	*method = false;
+	if (!row && c->method) {
+		*method = c->receiver.id != NULL;
+		row = *method ? tl_api_method(c->method) : tl_api_builtin(c->method);
+	}
+	return row;
+}
+
+/* The operand of call `n` (1 + its place among the arguments) that is its
+ * first positional argument, or its keyword argument `kw`; 0: neither. */
+static uint32_t tl_flow__arg(const In *in, TSNode n, const char *kw)
+{
+	const TlSyms *sy = in->sy;
+	TSNode args = tl_tree_field(n, sy->f_arguments);
+	if (ts_node_is_null(args) || ts_node_symbol(args) != sy->argument_list)
+		return 0;
+	uint32_t k = 0, nc = ts_node_named_child_count(args);
+	for (uint32_t j = 0; j < nc; j++) {
+		TSNode a = ts_node_named_child(args, j);
+		TSSymbol s = ts_node_symbol(a);
+		if (s == sy->comment)
+			continue;
+		k++;
+		if (k == 1 && s != sy->keyword_argument && s != sy->list_splat && s != sy->dictionary_splat)
+			return k;
+		if (s == sy->keyword_argument && tl_index_text_is(in->idx, tl_tree_field(a, sy->f_name), kw))
+			return k;
+	}
+	return 0;
+}
+
+/* The kind of the edge from operand `i` of call `n` (row `row`, of a
+ * method when `method`) to its result: the object itself for a copy's
+ * argument (`copy.deepcopy(sd)`: role copy) or receiver (`sd.copy()`),
+ * read out of the receiver for an element (`ckpt.get("model")`: graph
+ * element) or a view of its entries (`sd.items()`: role parts). */
+static unsigned tl_flow__op_kind(const In *in, TSNode n, const TlApiRow *row, bool method, uint32_t i)
+{
+	if (!row)
+		return TL_FLOW_COMPUTED;
+	if (method && i == 0) {
+		if (row->roles & TL_APIR_COPY)
+			return TL_FLOW_SAME;
+		if (row->graph == TL_APIG_ELEMENT || (row->roles & TL_APIR_PARTS))
+			return TL_FLOW_PARTOF;
+	}
+	if (!method && i >= 1 && (row->roles & TL_APIR_COPY) && tl_flow__arg(in, n, "") == i)
+		return TL_FLOW_SAME;
+	return TL_FLOW_COMPUTED;
 }
 
 /* Methods that put their arguments into the receiver (the interpreter's
@@ -309,8 +420,26 @@ void tl_in__flow_op(In *in, TSNode n, const TlVal *ops, uint32_t nops, TlVal *r)
 		return;
 	uint32_t node = tl_flow__span(fl, TL_FLOW_EXPR, n);
 	for (uint32_t i = 0; i < nops; i++)
-		tl_flow__into(in->m, fl, &ops[i], node);
+		tl_flow__into(in->m, fl, &ops[i], node, TL_FLOW_COMPUTED);
 	r->flow = tl_flow__single(in->m, fl, node);
+}
+
+/* Call `n` (`c`, row `row`) stores an operand: `torch.save(obj, f)` (role
+ * saves) its first argument or `obj`, `X.load_state_dict(sd)` (role
+ * loads-state) its first argument or `state_dict`: an edge of kind same
+ * from it to the call's store sink. */
+static void tl_flow__store(In *in, TlFlow *fl, TSNode n, const TlCall *c, const TlApiRow *row, const TlVal *ops,
+			   uint32_t nops)
+{
+	bool save = (row->roles & TL_APIR_SAVES) != 0;
+	uint32_t at = tl_flow__arg(in, n, save ? "obj" : "state_dict");
+	if (!at || at >= nops)
+		return;
+	uint32_t sink = tl_flow__node(fl, TL_FLOW_PARAM, TL_FLOW_SINK_BIT | TL_FLOW_MERGE_BIT | ts_node_start_byte(n),
+				      ts_node_end_byte(n), -1);
+	fl->store.items[sink] =
+		(int32_t)(4 * (uint32_t)(c - in->idx->calls.items) + (save ? TL_MODEL_SAVED : TL_MODEL_LOADED));
+	tl_flow__into(in->m, fl, &ops[at], sink, TL_FLOW_SAME);
 }
 
 void tl_in__flow_expr(In *in, TSNode n, const TlVal *ops, uint32_t nops, TlVal *r)
@@ -324,17 +453,24 @@ void tl_in__flow_expr(In *in, TSNode n, const TlVal *ops, uint32_t nops, TlVal *
 		if (!fl)
 			return;
 		const TlCall *c = tl_index_call_at(in->idx, n);
-		tl_in__flow_op(in, n, ops, c && tl_flow__breaks(c) ? 0 : nops, r);
+		bool method = false;
+		const TlApiRow *row = c ? tl_flow__row(c, &method) : NULL;
 		uint32_t node = tl_flow__span(fl, TL_FLOW_EXPR, n);
+		if (!row || row->graph != TL_APIG_BREAKS)
+			for (uint32_t i = 0; i < nops; i++)
+				tl_flow__into(in->m, fl, &ops[i], node, tl_flow__op_kind(in, n, row, method, i));
+		r->flow = tl_flow__single(in->m, fl, node);
+		if (row && (row->roles & (TL_APIR_SAVES | TL_APIR_LOADS_STATE)))
+			tl_flow__store(in, fl, n, c, row, ops, nops);
 		unsigned diff = TL_EV_BACKWARD | TL_EV_GRAD_CALL;
 		if (c && ((c->events & diff) ||
 			  (c->target >= 0 && (in->idx->funcs.items[c->target].reach_events & diff)))) {
 			uint32_t sink = tl_flow__node(fl, TL_FLOW_PARAM, TL_FLOW_SINK_BIT | ts_node_start_byte(n),
 						      ts_node_end_byte(n), -2 - (int32_t)(c - in->idx->calls.items));
 			for (uint32_t i = 0; i < nops; i++)
-				tl_flow__into(in->m, fl, &ops[i], sink);
+				tl_flow__into(in->m, fl, &ops[i], sink, TL_FLOW_COMPUTED);
 			if (c->events & diff)
-				tl_flow__edge(fl, node, sink); /* the backward itself */
+				tl_flow__edge(fl, node, sink, TL_FLOW_COMPUTED); /* the backward itself */
 		}
 		/* `buf.append(x)`, `meter.add(loss)`: what the receiver holds
 		 * from now on is computed from the arguments too. */
@@ -344,12 +480,12 @@ void tl_in__flow_expr(In *in, TSNode n, const TlVal *ops, uint32_t nops, TlVal *
 			if (tl_val_flow_nodes(&in->m->pool, ops[0].flow, &ids, &k))
 				for (uint32_t j = 0; j < k; j++)
 					for (uint32_t i = 1; i < nops; i++)
-						tl_flow__into(in->m, fl, &ops[i], ids[j]);
+						tl_flow__into(in->m, fl, &ops[i], ids[j], TL_FLOW_SAME);
 		}
 		/* What a function of this module returns is this call's. */
 		if (in->callee_mod == (const void *)in->idx && in->callee_ref >= 0)
 			tl_flow__edge(fl, tl_flow__node(fl, TL_FLOW_RET, (uint32_t)in->callee_ref, 0, in->callee_ref),
-				      node);
+				      node, TL_FLOW_SAME);
 	} else if (s == sy->binary_operator) {
 		tl_in__flow_op(in, n, ops, nops, r);
 	} else if (s == sy->unary_operator && nops >= 1) {
@@ -369,7 +505,7 @@ void tl_in__flow_expr(In *in, TSNode n, const TlVal *ops, uint32_t nops, TlVal *
 		if (k != TL_VK_MODULE && k != TL_VK_WRAPPER && k != TL_VK_CLASS && k != TL_VK_OPTIMIZER &&
 		    k != TL_VK_SCALER && k != TL_VK_CRITERION && k != TL_VK_FUNCTION && !self &&
 		    !(t && tl_in__plain_attr(t, len)))
-			r->flow = tl_val_flow_union(&in->m->pool, r->flow, ops[0].flow);
+			r->flow = tl_val_flow_union(&in->m->pool, r->flow, tl_val_flow_part(ops[0].flow));
 	}
 }
 
@@ -379,7 +515,7 @@ void tl_in__flow_bind(In *in, TSNode target, TlVal *v)
 	if (!fl)
 		return;
 	uint32_t node = tl_flow__span(fl, TL_FLOW_BIND, target);
-	tl_flow__into(in->m, fl, v, node);
+	tl_flow__into(in->m, fl, v, node, TL_FLOW_SAME);
 	v->flow = tl_flow__single(in->m, fl, node);
 }
 
@@ -394,6 +530,12 @@ void tl_in__flow_param(In *in, uint32_t i, TlVal *v)
 void tl_in__flow_part(In *in, TlVal *part, const TlVal *whole)
 {
 	if (!in->m->quiet && !tl_val_is_bot(part))
+		part->flow = tl_val_flow_union(&in->m->pool, part->flow, tl_val_flow_part(whole->flow));
+}
+
+void tl_in__flow_spread(In *in, TlVal *part, const TlVal *whole)
+{
+	if (!in->m->quiet && !tl_val_is_bot(part))
 		part->flow = tl_val_flow_union(&in->m->pool, part->flow, whole->flow);
 }
 
@@ -402,18 +544,34 @@ void tl_in__flow_return(In *in, const TlVal *v)
 	TlFlow *fl = tl_flow__of(in->m);
 	if (!fl || in->func < 0)
 		return;
-	tl_flow__into(in->m, fl, v, tl_flow__node(fl, TL_FLOW_RET, (uint32_t)in->func, 0, in->func));
+	tl_flow__into(in->m, fl, v, tl_flow__node(fl, TL_FLOW_RET, (uint32_t)in->func, 0, in->func), TL_FLOW_SAME);
+}
+
+void tl_in__flow_store(In *in, const TlVal *obj, const TlVal *before, TlVal *after, const TlVal *v)
+{
+	TlFlow *fl = tl_flow__of(in->m);
+	if (!fl)
+		return;
+	if (before && after)
+		after->flow = tl_val_flow_union(&in->m->pool, after->flow, before->flow);
+	const uint32_t *ids;
+	uint32_t k;
+	if (tl_val_flow_nodes(&in->m->pool, obj->flow, &ids, &k))
+		for (uint32_t j = 0; j < k; j++)
+			tl_flow__into(in->m, fl, v, ids[j], TL_FLOW_SAME);
 }
 
 /* ---- the question ---------------------------------------------------------------- */
 
-/* Edges grouped by one end (`by`: from or to) into first/adj. */
-static void tl_flow__group(const TlIntArray *by, const TlIntArray *other, uint32_t n, uint32_t **pfirst,
-			   int32_t **padj)
+/* Edges grouped by one end (`by`: from or to) into first/adj, and each
+ * entry's kind into kinds. */
+static void tl_flow__group(const TlIntArray *by, const TlIntArray *other, const TlIntArray *kind, uint32_t n,
+			   uint32_t **pfirst, int32_t **padj, uint8_t **pkinds)
 {
 	uint32_t e = by->size;
 	uint32_t *first = tl_calloc((size_t)n + 1, sizeof *first);
 	int32_t *adj = tl_calloc(e ? e : 1, sizeof *adj);
+	uint8_t *kinds = tl_calloc(e ? e : 1, 1);
 	for (uint32_t k = 0; k < e; k++)
 		first[by->items[k] + 1]++;
 	for (uint32_t k = 0; k < n; k++)
@@ -421,29 +579,60 @@ static void tl_flow__group(const TlIntArray *by, const TlIntArray *other, uint32
 	uint32_t *fill = tl_calloc(n ? n : 1, sizeof *fill);
 	for (uint32_t k = 0; k < e; k++) {
 		int32_t f = by->items[k];
+		kinds[first[f] + fill[f]] = (uint8_t)kind->items[k];
 		adj[first[f] + fill[f]++] = other->items[k];
 	}
 	tl_free(fill);
 	*pfirst = first;
 	*padj = adj;
+	*pkinds = kinds;
+}
+
+/* stores[x]: the stores node x leads to (see TlFlow.stores), over the
+ * edges by their other end (rfirst, radj, rkinds). */
+static void tl_flow__stores(TlFlow *fl, uint32_t n, const uint32_t *rfirst, const int32_t *radj,
+			    const uint8_t *rkinds, TlIntArray *todo)
+{
+	fl->stores = tl_calloc(n ? n : 1, 1);
+	for (uint8_t what = TL_MODEL_SAVED; what <= TL_MODEL_LOADED; what++) {
+		unsigned least = what == TL_MODEL_SAVED ? TL_FLOW_SAME : TL_FLOW_PARTOF;
+		for (uint32_t x = 0; x < n; x++)
+			if ((fl->store.items[x] & 3) == what) {
+				fl->stores[x] |= what;
+				tl_array_push(todo, (int32_t)x);
+			}
+		while (todo->size) {
+			int32_t x = tl_array_pop(todo);
+			for (uint32_t q = rfirst[x]; q < rfirst[x + 1]; q++) {
+				int32_t y = radj[q];
+				if (rkinds[q] >= least && !(fl->stores[y] & what)) {
+					fl->stores[y] |= what;
+					tl_array_push(todo, y);
+				}
+			}
+		}
+	}
 }
 
 static void tl_flow__build(const TlIndex *idx, TlFlow *fl)
 {
 	uint32_t n = fl->func.size, e = fl->from.size;
-	if (fl->first && fl->built_edges == e && fl->built_nodes == n)
+	if (fl->first && fl->built_edges == e && fl->built_nodes == n && fl->built_changes == fl->changes)
 		return;
 	tl_free(fl->first);
 	tl_free(fl->adj);
+	tl_free(fl->kinds);
 	tl_free(fl->leads);
+	tl_free(fl->stores);
 	tl_free(fl->open1);
 	tl_free(fl->open2);
 	tl_free(fl->many);
-	tl_flow__group(&fl->from, &fl->to, n, &fl->first, &fl->adj);
+	tl_flow__group(&fl->from, &fl->to, &fl->kind, n, &fl->first, &fl->adj, &fl->kinds);
 	/* Backwards from the sinks (bit 1) and the open returns (bit 2). */
 	uint32_t *rfirst;
 	int32_t *radj;
-	tl_flow__group(&fl->to, &fl->from, n, &rfirst, &radj);
+	uint8_t *rkinds;
+	tl_flow__group(&fl->to, &fl->from, &fl->kind, n, &rfirst, &radj, &rkinds);
 	fl->leads = tl_calloc(n ? n : 1, 1);
 	TlIntArray todo;
 	tl_array_init(&todo);
@@ -514,11 +703,14 @@ static void tl_flow__build(const TlIndex *idx, TlFlow *fl)
 		}
 	}
 	tl_array_release(&manys);
+	tl_flow__stores(fl, n, rfirst, radj, rkinds, &todo);
 	tl_array_release(&todo);
 	tl_free(rfirst);
 	tl_free(radj);
+	tl_free(rkinds);
 	fl->built_edges = e;
 	fl->built_nodes = n;
+	fl->built_changes = fl->changes;
 }
 
 int tl_model_reaches_backward(const TlIndex *idx, TSNode expr, TSNode site, TlIntArray *rets, TlIntArray *backs)
@@ -613,4 +805,58 @@ int tl_model_reaches_backward(const TlIndex *idx, TSNode expr, TSNode site, TlIn
 	tl_array_release(&todo);
 	tl_free(seen);
 	return yes;
+}
+
+int tl_model_stored(const TlIndex *idx, TSNode expr, unsigned what, TlIntArray *calls)
+{
+	const TlModel *cm = tl_model_of(idx);
+	expr = tl_index_unparen(expr);
+	if (!cm || ts_node_is_null(expr) || (what != TL_MODEL_SAVED && what != TL_MODEL_LOADED))
+		return -1;
+	TlModel *m = (TlModel *)cm; /* computed on demand: no answer changes */
+	tl_model__ensure_all(m);
+	int32_t at;
+	if (!tl_scopemap_get(&m->vals, ts_node_start_byte(expr), ts_node_end_byte(expr), &at))
+		return -1;
+	const uint32_t *ids;
+	uint32_t k;
+	TlFlow *fl = m->flow;
+	/* computed from more than the sets keep: not known to be the object */
+	if (!fl || !tl_val_flow_nodes(&m->pool, m->pool.vals.items[at].flow, &ids, &k) || !k)
+		return 0;
+	tl_flow__build(idx, fl);
+	uint32_t n = fl->func.size;
+	bool any = false;
+	for (uint32_t i = 0; i < k && !any; i++)
+		any = ids[i] < n && (fl->stores[ids[i]] & what);
+	if (!any)
+		return 0;
+	if (!calls)
+		return 1;
+	/* Forwards over the edges of the kinds `what` follows, through the
+	 * nodes that lead to such a store, to each store. */
+	unsigned least = what == TL_MODEL_SAVED ? TL_FLOW_SAME : TL_FLOW_PARTOF;
+	uint8_t *seen = tl_calloc(n ? n : 1, 1);
+	TlIntArray todo;
+	tl_array_init(&todo);
+	for (uint32_t i = 0; i < k; i++)
+		if (ids[i] < n && (fl->stores[ids[i]] & what) && !seen[ids[i]]) {
+			seen[ids[i]] = 1;
+			tl_array_push(&todo, (int32_t)ids[i]);
+		}
+	while (todo.size) {
+		int32_t x = tl_array_pop(&todo);
+		if ((fl->store.items[x] & 3) == (int32_t)what)
+			tl_array_push(calls, fl->store.items[x] / 4);
+		for (uint32_t q = fl->first[x]; q < fl->first[x + 1]; q++) {
+			int32_t y = fl->adj[q];
+			if (fl->kinds[q] >= least && (fl->stores[y] & what) && !seen[y]) {
+				seen[y] = 1;
+				tl_array_push(&todo, y);
+			}
+		}
+	}
+	tl_array_release(&todo);
+	tl_free(seen);
+	return 1;
 }

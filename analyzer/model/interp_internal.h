@@ -204,6 +204,13 @@ void tl_in__flow_bind(In *in, TSNode target, TlVal *v);
 void tl_in__flow_param(In *in, uint32_t i, TlVal *v);
 void tl_in__flow_part(In *in, TlVal *part, const TlVal *whole);
 void tl_in__flow_return(In *in, const TlVal *v);
+/* `obj[key] = v`: what obj's value (`*obj`) was made by holds `v` from
+ * now on; the holder's value `*before` (when not NULL) becomes `*after`,
+ * the same object. */
+void tl_in__flow_store(In *in, const TlVal *obj, const TlVal *before, TlVal *after, const TlVal *v);
+/* `*part` is what a literal spreads of `whole` (`{**ckpt, "k": v}`,
+ * `[*parts]`): its entries, the same objects. */
+void tl_in__flow_spread(In *in, TlVal *part, const TlVal *whole);
 
 /* host.c: host copies of device data (TlVal.host, phost). A round of
  * loop frame `f` begins (in->st); the function's parameters are bound;

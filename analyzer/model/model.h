@@ -162,6 +162,21 @@ bool tl_model_comprehension_local(const TlIndex *idx, TSNode id);
  * element); in a helper called per step (outside its loops), the call is
  * the iteration, and a value it returns dies where every call's does. */
 bool tl_model_dies_in_iteration(const TlIndex *idx, TSNode expr);
+/* Where the object `expr` evaluates to is stored (flow.c), for `what`:
+ * TL_MODEL_SAVED, a `torch.save` (a row of role saves) writes it, or a
+ * copy of it with the same keys (`copy.deepcopy`, `.copy()`), or a
+ * container that holds it; TL_MODEL_LOADED, a `load_state_dict` (role
+ * loads-state) reads it, or what is read out of it (`ckpt["model"]`,
+ * `.get`, the entries of `.items()` re-keyed in a comprehension or a
+ * loop). Through bindings, conditionals, containers and the returns of
+ * the module's functions to the calls the model evaluated; never
+ * through what is computed from it (a call of another function, an
+ * operator). 1 when one is, with the index of each such call in idx->calls
+ * appended to `calls` (when not NULL: then every one); 0 when none is; -1
+ * when the model has no value for `expr`. The whole module is
+ * interpreted for the first question. */
+enum { TL_MODEL_SAVED = 1, TL_MODEL_LOADED = 2 };
+int tl_model_stored(const TlIndex *idx, TSNode expr, unsigned what, TlIntArray *calls);
 
 /* True when expression `e` names an accelerator, as written: "cuda",
  * "cuda:1", an index (`.cuda(0)`), `torch.device(...)` of one or of a

@@ -138,10 +138,12 @@ static TlVal tl_val__join_at(TlValPool *p, const TlVal *pa, const TlVal *pb, uns
 		return *b;
 	/* None joins as an optional: `return None` on a path the caller
 	 * tests before it unpacks (`if out is None: continue`). */
-	if (a->kind == TL_VK_NONE && b->kind != TL_VK_NONE)
-		return *b;
-	if (b->kind == TL_VK_NONE && a->kind != TL_VK_NONE)
-		return *a;
+	if ((a->kind == TL_VK_NONE) != (b->kind == TL_VK_NONE)) {
+		/* ... holding the objects either held (model/flow.c) */
+		TlVal o = a->kind == TL_VK_NONE ? *b : *a;
+		o.flow = tl_val_flow_union(p, a->flow, b->flow);
+		return o;
+	}
 	TlVal j = tl_val_bot();
 	j.kind = (uint8_t)tl_val__flat(a->kind, b->kind, TL_VK_TOP);
 	j.graph = (uint8_t)tl_val__graph_join(a->graph, b->graph);

@@ -209,8 +209,14 @@ typedef struct TlValPool {
  * the top). */
 #define TL_VAL_FLOW_SET 8
 #define TL_VAL_FLOW_TOP UINT32_MAX
+/* A set's mark (its top bit): the value is read out of what the nodes
+ * made (an element, a field, an entry of `.items()`), not the object
+ * itself. A union keeps either's mark; a set of one node has none. */
+#define TL_VAL_FLOW_PART (1u << 31)
 uint32_t tl_val_flow_union(TlValPool *p, uint32_t a, uint32_t b);
 uint32_t tl_val_flow_one(TlValPool *p, uint32_t node);
+/* `set` marked TL_VAL_FLOW_PART (0 and the top stay). */
+uint32_t tl_val_flow_part(uint32_t set);
 bool tl_val_flow_same(const TlValPool *p, uint32_t a, uint32_t b);
 bool tl_val_flow_nodes(const TlValPool *p, uint32_t set, const uint32_t **nodes, uint32_t *n);
 

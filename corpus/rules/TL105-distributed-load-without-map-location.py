@@ -234,6 +234,35 @@ def resume_through_helper(model, path):
     apply_state(model, torch.load(path))
 
 
+# Flagged: the load without map_location on one branch of an if, the one
+# with it on the other; both reach the state dict after the join.
+def resume_on_gpu(model, args):
+    if args.gpu is None:
+        # expect: TL105
+        checkpoint = torch.load(args.resume)
+    else:
+        # ok: TL105
+        checkpoint = torch.load(args.resume, map_location="cuda:{}".format(args.gpu))
+    model.load_state_dict(checkpoint["state_dict"])
+
+
+# Flagged: the keys renamed in a loop before the load.
+def load_renamed(model, path):
+    # expect: TL105
+    ckpt = torch.load(path)
+    renamed = {}
+    for k, v in ckpt.get("model", ckpt).items():
+        renamed[k.replace("module.", "", 1)] = v
+    model.load_state_dict(renamed)
+
+
+# OK: what the model loads is computed from the checkpoint's tensors.
+def load_scaled(model, path):
+    # ok: TL105
+    ckpt = torch.load(path)
+    model.load_state_dict({"w": ckpt["w"] * 2})
+
+
 if __name__ == "__main__":
     parser = argparse.ArgumentParser()
     parser.add_argument("--resume", default="")

@@ -356,3 +356,54 @@ def save_unwrapped_in_place(net, cfg, path):
     # ok: TL504
     state = {"model": model.state_dict(), "epoch": cfg.epoch}
     torch.save(state, path)
+
+
+# Flagged: the state dict chosen by a conditional expression, then saved.
+def save_if(net, keep_all, path):
+    model = DDP(net)
+    # expect: TL504
+    state = model.state_dict() if keep_all else {}
+    torch.save(state, path)
+
+
+# Flagged: a list of states appended to, then saved.
+def save_states(net, opt, path):
+    model = nn.DataParallel(net)
+    states = [opt.state_dict()]
+    # expect: TL504
+    states.append(model.state_dict())
+    torch.save(states, path)
+
+
+# Flagged: a method of the trainer builds the checkpoint, its caller saves it.
+class Coach:
+    def __init__(self, net):
+        self.net = DDP(net)
+
+    def get_save_dict(self):
+        # expect: TL504
+        return {"state_dict": self.net.state_dict()}
+
+    def checkpoint(self, path):
+        torch.save(self.get_save_dict(), path)
+
+
+# OK: the name is bound again before the save: what is saved is the
+# wrapped module's state dict, the wrapper's is only sent.
+def save_after_send(net, queue, path):
+    model = DDP(net)
+    # ok: TL504
+    state = model.state_dict()
+    queue.put(state)
+    state = model.module.state_dict()
+    torch.save(state, path)
+
+
+# OK: keys stripped in a loop before saving.
+def save_stripped_loop(net, path):
+    model = DDP(net)
+    stripped = {}
+    # ok: TL504
+    for k, v in model.state_dict().items():
+        stripped[k[len("module."):]] = v
+    torch.save(stripped, path)
