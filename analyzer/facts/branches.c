@@ -10,7 +10,7 @@
  * is not noticed.
  *
  * Owns: tl_facts__branch_path, tl_facts__path_add, tl_facts_exclusive_paths,
- * tl_facts_rank_zero_only. */
+ * tl_facts_rank_zero_only, tl_facts__other_arm, tl_facts_other_arm_passes. */
 #include "facts/internal.h"
 
 /* `cond` without parentheses and leading `not`s; *holds flips per `not`. */
@@ -410,3 +410,69 @@ bool tl_facts_rank_zero_only(const TlIndex *idx, TSNode node)
 	int budget = TL_FACTS_BUDGET;
 	return tl_facts__rank_zero(idx, node, 0, &budget);
 }
+
+bool tl_facts__other_arm(const TlIndex *idx, TSNode node, bool (*test)(const TlIndex *, TSNode, void *), void *data)
+{
+	const TlSyms *sy = tl_syms();
+	TSNode child = node, p = tl_index_parent(idx, node);
+	for (int up = 0; !ts_node_is_null(p) && up < 32; up++, child = p, p = tl_index_parent(idx, p)) {
+		TSSymbol s = ts_node_symbol(p);
+		if (s == sy->function_definition || s == sy->class_definition || s == sy->module)
+			break;
+		if (s == sy->conditional_expression && ts_node_named_child_count(p) >= 3) {
+			TSNode a = ts_node_named_child(p, 0), b = ts_node_named_child(p, 2);
+			TSNode other = ts_node_eq(child, a) ? b : ts_node_eq(child, b) ? a : (TSNode){ 0 };
+			if (!ts_node_is_null(other) && test(idx, other, data))
+				return true;
+		} else if (s == sy->if_statement) {
+			TSNode cons = tl_tree_field(p, sy->f_consequence);
+			uint32_t k = ts_node_named_child_count(p);
+			for (uint32_t i = 0; i < k; i++) {
+				TSNode e = ts_node_named_child(p, i);
+				if (ts_node_symbol(e) != sy->else_clause)
+					continue;
+				if ((ts_node_eq(child, cons) && test(idx, e, data)) ||
+				    (ts_node_eq(child, e) && !ts_node_is_null(cons) && test(idx, cons, data)))
+					return true;
+			}
+		}
+	}
+	return false;
+}
+
+/* What tl_facts_other_arm_passes hands each arm. */
+typedef struct TlArmCall {
+	const char *callee;
+	uint32_t len;
+	const char *param;
+} TlArmCall;
+
+static bool tl_facts__arm_passes(const TlIndex *idx, TSNode arm, void *data)
+{
+	const TlArmCall *w = data;
+	const TlSyms *sy = tl_syms();
+	TSTreeCursor cur = ts_tree_cursor_new(arm);
+	bool found = false;
+	do {
+		TSNode x = ts_tree_cursor_current_node(&cur);
+		if (ts_node_symbol(x) != sy->call)
+			continue;
+		uint32_t l = 0;
+		const char *t = tl_index_text(idx, tl_tree_field(x, sy->f_function), &l);
+		found = t && l == w->len && memcmp(t, w->callee, l) == 0 && tl_facts_passes_argument(idx, x, w->param);
+	} while (!found && tl_walk_next(&cur, arm, true));
+	ts_tree_cursor_delete(&cur);
+	return found;
+}
+
+bool tl_facts_other_arm_passes(const TlIndex *idx, TSNode call, const char *param)
+{
+	const TlSyms *sy = tl_syms();
+	call = tl_index_unparen(call);
+	if (ts_node_is_null(call) || ts_node_symbol(call) != sy->call)
+		return false;
+	TlArmCall w = { NULL, 0, param };
+	w.callee = tl_index_text(idx, tl_tree_field(call, sy->f_function), &w.len);
+	return w.callee && tl_facts__other_arm(idx, call, tl_facts__arm_passes, &w);
+}
+

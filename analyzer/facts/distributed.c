@@ -234,6 +234,51 @@ static bool tl_facts__wrappers_exclusive(const TlIndex *idx, TSNode use, TlWrapp
 	return any;
 }
 
+/* True when the subtree of `n` reads `text.module` or `text._orig_mod`
+ * (`text`: `len` bytes of source). Iterative. */
+static bool tl_facts__reads_inner(const TlIndex *idx, TSNode n, const char *text, uint32_t len)
+{
+	const TlSyms *sy = tl_syms();
+	TSTreeCursor cur = ts_tree_cursor_new(n);
+	bool found = false;
+	do {
+		TSNode x = ts_tree_cursor_current_node(&cur);
+		if (ts_node_symbol(x) != sy->attribute)
+			continue;
+		TSNode attr = tl_tree_field(x, sy->f_attribute);
+		if (!tl_index_text_is(idx, attr, "module") && !tl_index_text_is(idx, attr, "_orig_mod"))
+			continue;
+		uint32_t ol = 0;
+		const char *ot = tl_index_text(idx, tl_index_unparen(tl_tree_field(x, sy->f_object)), &ol);
+		found = ot && ol == len && memcmp(ot, text, len) == 0;
+	} while (!found && tl_walk_next(&cur, n, true));
+	ts_tree_cursor_delete(&cur);
+	return found;
+}
+
+/* What tl_facts__other_arm_unwraps hands tl_facts__reads_inner. */
+typedef struct TlInnerOf {
+	const char *text;
+	uint32_t len;
+} TlInnerOf;
+
+static bool tl_facts__arm_reads_inner(const TlIndex *idx, TSNode arm, void *data)
+{
+	const TlInnerOf *in = data;
+	return tl_facts__reads_inner(idx, arm, in->text, in->len);
+}
+
+/* True when the other arm of a branch `use` sits in reads the same
+ * expression's `.module` or `._orig_mod`: the author unwraps there, so
+ * this arm is written for the bare module (`m.module.state_dict() if
+ * world_size > 1 else m.state_dict()`). */
+static bool tl_facts__other_arm_unwraps(const TlIndex *idx, TSNode use)
+{
+	TlInnerOf in = { NULL, 0 };
+	in.text = tl_index_text(idx, use, &in.len);
+	return in.text && tl_facts__other_arm(idx, use, tl_facts__arm_reads_inner, &in);
+}
+
 /* The model's answer: 1 when `e`'s value is a wrapper of `kind` (with
  * `inner`: the module read through one), 0 when it is not, -1 when the
  * model has no value for it. */
@@ -251,8 +296,9 @@ static int tl_facts__model_wrapped(const TlIndex *idx, TSNode e, TlWrapper kind,
 	/* A wrapper on some paths (`if cuda: net = DataParallel(net)`, read
 	 * after the join): one unless every wrapper call of the function is
 	 * on a branch the use cannot run with (`if ddp:` ... `else:` of the
-	 * same test). */
-	return v.kind == TL_VK_TOP && !tl_facts__wrappers_exclusive(idx, e, kind);
+	 * same test), or the use's other arm unwraps it. */
+	return v.kind == TL_VK_TOP && !tl_facts__wrappers_exclusive(idx, e, kind) &&
+	       !tl_facts__other_arm_unwraps(idx, e);
 }
 
 /* The module inside a wrapper of `kind`, read around it: `ddp.module`, a

@@ -451,6 +451,12 @@ bool tl_facts_distributed_file(const TlIndex *idx);
  * in a comprehension or a loop), through bindings, conditionals and the
  * returns of the module's functions to their calls (facts/checkpoints.c). */
 bool tl_facts_load_feeds_state(const TlIndex *idx, TSNode call);
+/* True when `call` sits in one arm of an if / else or of a conditional
+ * expression whose other arm calls the same callee (as written) passing
+ * parameter `param` (as tl_facts_passes_argument): the author chose the
+ * argument per branch (`torch.load(p)` where the other branch passes
+ * `map_location`) (facts/branches.c). */
+bool tl_facts_other_arm_passes(const TlIndex *idx, TSNode call, const char *param);
 /* True when `call`, a torch.load, reads a path (the same expression text)
  * that a torch.save of the same file writes with its values moved to the
  * host (`.cpu()`, `.to("cpu")`, in the saved expression or the value of a

@@ -503,6 +503,10 @@ const TlIntArray *tl_facts__mode_calls(const TlIndex *idx, int32_t func);
 void tl_facts__ext_sites_release(TlFactsCache *fc);
 /* Methods that put their argument(s) into the receiver. */
 extern const char *const tl_facts__storing[7];
+/* facts/branches.c: true when `node` sits in one arm of a conditional
+ * expression, or of an `if` with an `else` (in its own function), whose
+ * other arm `test(idx, arm, data)` accepts. */
+bool tl_facts__other_arm(const TlIndex *idx, TSNode node, bool (*test)(const TlIndex *, TSNode, void *), void *data);
 /* facts/common.c: what call `c` calls: its callee, or, for `x.forward(...)`
  * (a module's or a criterion's forward called directly), the object x. */
 TSNode tl_facts__called_object(const TlCall *c);

@@ -213,6 +213,11 @@ static bool tl_pred_passes_argument(const TlIndex *idx, TSNode n, int choice)
 	return tl_facts_passes_argument(idx, n, tl_argument_names[choice]);
 }
 
+static bool tl_pred_other_arm_passes(const TlIndex *idx, TSNode n, int choice)
+{
+	return tl_facts_other_arm_passes(idx, n, tl_argument_names[choice]);
+}
+
 static bool tl_pred_argument_off(const TlIndex *idx, TSNode n, int choice)
 {
 	return tl_facts_argument_off(idx, n, tl_argument_names[choice]);
@@ -409,17 +414,17 @@ const TlPredicateDef tl_predicates[] = {
 	{ "under-condition", NULL, NULL, NULL, tl_facts_under_condition,
 	  "the node sits, in its own function, in an if / elif / else branch, a conditional expression or an operand of and / or" },
 	{ "wrapped-by", "wrapper", tl_wrapper_names, tl_pred_wrapped_by, NULL,
-	  "the expression is a wrapper of that kind itself (ddp, fsdp, prefixed: DistributedDataParallel, DataParallel or torch.compile, whose state_dict keys carry a prefix; data-parallel: the first two; compiled: torch.compile): a call of it, a name or attribute bound to one, a parameter every caller passes one; not one bound on the other branch of an if that the use runs under (`if ddp:` ... `else:`)" },
+	  "the expression is a wrapper of that kind itself (ddp, fsdp, prefixed: DistributedDataParallel, DataParallel or torch.compile, whose state_dict keys carry a prefix; data-parallel: the first two; compiled: torch.compile): a call of it, a name or attribute bound to one, a parameter every caller passes one; not one bound on the other branch of an if that the use runs under (`if ddp:` ... `else:`), nor, where it is a wrapper on some paths only, in an arm whose other arm reads its `.module` or `._orig_mod`" },
 	{ "distributed-file", NULL, NULL, tl_pred_distributed_file, NULL,
 	  "the node's file runs distributed training: it calls init_process_group, wraps a module in DistributedDataParallel or FSDP, or reads LOCAL_RANK (os.environ[\"LOCAL_RANK\"], a --local_rank option)" },
 	{ "rank-zero-only", NULL, NULL, NULL, tl_facts_rank_zero_only,
 	  "the node runs only in the process of rank 0: under a test that says so (rank == 0, dist.get_rank() == 0, local_rank in (-1, 0), is_main_process(), accelerator.is_main_process), after `if rank != 0: return`, or in a function every call of which does" },
 	{ "load-feeds-state", NULL, NULL, NULL, tl_facts_load_feeds_state,
-	  "the torch.load call's result reaches a load_state_dict(...): directly, through entries of the loaded dict, a comprehension over its items, names, or the callers of a function that returns it" },
+	  "the torch.load call's result reaches a load_state_dict(...) of a model or an optimizer: the object, a copy or what is read out of it (entries, .get, the items of .items() re-keyed in a comprehension or a loop), through names, conditionals and the callers of a function of the file that returns it" },
 	{ "loads-host-copy", NULL, NULL, NULL, tl_facts_loads_host_copy,
 	  "the torch.load call reads a path (same expression text) that a torch.save of the same file writes with its values moved to the host (.cpu(), .to(\"cpu\"))" },
 	{ "saved", NULL, NULL, NULL, tl_facts_saved,
-	  "the value is what torch.save writes: its first argument, an entry of a literal that is, or a name (or an element of one) assigned it that a later torch.save in the function passes" },
+	  "the object is what torch.save writes, or a copy with the same keys (copy.deepcopy, .copy()), or a container that holds it (a literal, a store under a key, an append, a spread), through names, conditionals and the callers of a function of the file that returns it; not once its keys are rewritten" },
 	{ "displayed", NULL, NULL, NULL, tl_facts_displayed,
 	  "the expression statement around the node is at the top level of a notebook, where Jupyter displays a cell's last value" },
 	{ "in-test-code", NULL, NULL, NULL, tl_facts_in_test_code,
@@ -436,6 +441,8 @@ const TlPredicateDef tl_predicates[] = {
 	  "the call passes that keyword argument, or a **mapping that may hold it" },
 	{ "passes-argument", "parameter", tl_argument_names, tl_pred_passes_argument, NULL,
 	  "the call passes that parameter of the torch API it calls (dim, training, p, shuffle, seed, sampler, map_location): by keyword, or at its place in the API's signature (softmax, dropout, DistributedSampler, DataLoader, torch.load), or through a *args / **kwargs that may" },
+	{ "other-arm-passes", "parameter", tl_argument_names, tl_pred_other_arm_passes, NULL,
+	  "the call sits in one arm of an if / else or a conditional expression whose other arm calls the same callee (as written) passing that parameter (as passes-argument): the argument is chosen per branch" },
 	{ "argument-off", "parameter", tl_argument_names, tl_pred_argument_off, NULL,
 	  "the call passes that parameter (as passes-argument, not through *args / **kwargs) a constant False, None or zero, in place or through a name bound once to it" },
 	{ "in-module-code", "where", tl_module_code_names, tl_pred_in_module_code, NULL,

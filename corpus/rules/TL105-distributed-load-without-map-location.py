@@ -234,16 +234,31 @@ def resume_through_helper(model, path):
     apply_state(model, torch.load(path))
 
 
-# Flagged: the load without map_location on one branch of an if, the one
-# with it on the other; both reach the state dict after the join.
+# Flagged: a load on each branch of an if, both without map_location;
+# both reach the state dict after the join.
+def resume_either(model, args):
+    if args.resume_best:
+        # expect: TL105
+        checkpoint = torch.load(args.best_path)
+    else:
+        # expect: TL105
+        checkpoint = torch.load(args.resume)
+    model.load_state_dict(checkpoint["state_dict"])
+
+
+# OK: the map_location is chosen per branch: the load without one is on
+# the branch that keeps no GPU of its own (one process drives them all).
 def resume_on_gpu(model, args):
     if args.gpu is None:
-        # expect: TL105
+        # ok: TL105
         checkpoint = torch.load(args.resume)
     else:
         # ok: TL105
         checkpoint = torch.load(args.resume, map_location="cuda:{}".format(args.gpu))
     model.load_state_dict(checkpoint["state_dict"])
+    # ok: TL105
+    extra = torch.load(args.extra) if args.gpu is None else torch.load(args.extra, map_location="cpu")
+    model.load_state_dict(extra, strict=False)
 
 
 # Flagged: the keys renamed in a loop before the load.

@@ -407,3 +407,35 @@ def save_stripped_loop(net, path):
     for k, v in model.state_dict().items():
         stripped[k[len("module."):]] = v
     torch.save(stripped, path)
+
+
+# OK: the other arm of the conditional saves the wrapped module, so this
+# arm is written for the bare one (the wrapper comes under another test).
+def save_either(net, use_ddp, world_size, path):
+    model = net
+    if use_ddp:
+        model = DDP(net)
+    # ok: TL504
+    state = model.module.state_dict() if world_size > 1 else model.state_dict()
+    torch.save(state, path)
+
+
+# OK: the same with an if / else.
+def save_if_else(net, use_ddp, world_size, path):
+    model = net
+    if use_ddp:
+        model = DDP(net)
+    if world_size > 1:
+        state = model.module.state_dict()
+    else:
+        # ok: TL504
+        state = model.state_dict()
+    torch.save(state, path)
+
+
+# Flagged: wrapped on every path: the bare arm saves the wrapper.
+def save_either_wrapped(net, distributed, path):
+    model = DDP(net)
+    # expect: TL504
+    state = model.module.state_dict() if distributed else model.state_dict()
+    torch.save(state, path)
