@@ -116,8 +116,8 @@ static int tl_debug__model(const char *arg, FILE *out, FILE *err)
 	if (model) {
 		TlModelStats st;
 		tl_model_stats(model, &st);
-		tl_buf_addf(&b, "# %u values, %u function interpretations in %u components, %u loop rounds, %u widened%s\n",
-			    st.values, st.functions, st.components, st.rounds, st.widened,
+		tl_buf_addf(&b, "# %u values, %u function interpretations in %u components (%u left out: nothing they read changed), %u loop rounds, %u widened%s\n",
+			    st.values, st.functions, st.components, st.skipped, st.rounds, st.widened,
 			    tl_model_cut(model) ? ", cut by the work budget" : "");
 		for (uint32_t f = 0; f < idx.funcs.size; f++) {
 			TlVal r;

@@ -191,6 +191,8 @@ void tl_in__carry_call(In *in, TSNode n, const TlCall *c)
 	const TlModel *cm = mod == in->idx ? in->m : mod->model;
 	if (!cm || (uint32_t)in->callee_ref >= cm->funcs.size)
 		return;
+	if (cm == in->m)
+		tl_model__dep_summary(in->m, in->callee_ref, false);
 	uint16_t bits = cm->funcs.items[in->callee_ref].detaches;
 	if (!bits)
 		return;

@@ -178,12 +178,15 @@ void tl_model__ctx_note(TlModel *m, int32_t func, uint32_t site, const TlVal *ar
 		int32_t at;
 		if (tl_scopemap_get(&m->ctx_site, site, key, &at)) {
 			TlVal old = m->pool.vals.items[at];
-			if (tl_val_equal(&m->pool, &old, &part))
+			bool same = tl_val_equal(&m->pool, &old, &part);
+			tl_model__dep_stamp_ctx(m, site, key, !same);
+			if (same)
 				continue;
 			TlVal up = tl_val_join(&m->pool, &old, &part);
 			fell = !tl_val_equal(&m->pool, &up, &part);
 			m->pool.vals.items[at] = part;
 		} else {
+			tl_model__dep_stamp_ctx(m, site, key, false);
 			tl_scopemap_put(&m->ctx_site, site, key, tl_val_pool_add(&m->pool, part));
 		}
 		TlVal j;

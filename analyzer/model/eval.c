@@ -255,13 +255,14 @@ TlVal tl_in__unbound(In *in, TSNode n)
 		const char *t = tl_index_text(in->idx, root, &len);
 		TlPath p;
 		if (t && tl_path_of_dotted(&in->m->names, b->name, &p)) {
+			tl_model__dep_globals(in->m);
 			const TlVal *g = tl_state_get(&in->m->globals, &p);
 			if (g)
 				v = *g;
 			else if (!in->m->globals_ready)
 			{
 				v = tl_val_bot(); /* the module's code has not run yet */
-				in->m->pending = true;
+				in->m->pending = in->m->read_pending = true;
 			}
 		}
 	}

@@ -654,6 +654,7 @@ void tl_model__interpret(TlModel *m, int32_t func)
 	const TlFunc *fn = func >= 0 ? &m->idx->funcs.items[func] : NULL;
 	bool pending_before = m->pending;
 	m->pending = false;
+	uint32_t now = tl_model__dep_begin(m, func);
 	TSNode body;
 	if (fn) {
 		tl_in__enter(&in, fn);
@@ -679,14 +680,19 @@ void tl_model__interpret(TlModel *m, int32_t func)
 		s->provisional = m->pending;
 		if (!s->status || !tl_val_equal(&m->pool, &old, &j))
 			m->changed = true;
+		if (!s->status || !tl_val_equal(&m->pool, &old, &j) || s->detaches != in.pdetached)
+			s->changed_at = now;
+		tl_model__dep_end(m, func, &ret);
 		s->ret = j;
 		s->status = 1;
 		s->detaches = in.pdetached;
 		s->keeps = (uint16_t)(s->keeps | in.pkept);
 		m->stats.functions++;
 	} else {
-		if (!tl_state_equal(&m->pool, &m->globals, &in.st))
+		if (!tl_state_equal(&m->pool, &m->globals, &in.st)) {
 			m->changed = true;
+			m->globals_at = now;
+		}
 		tl_state_copy(&m->globals, &in.st);
 		m->globals.dead = false;
 	}

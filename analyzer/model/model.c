@@ -62,6 +62,7 @@ static void tl_model__release(TlModel *m)
 		tl_array_release(&m->comp_from.items[c]);
 	tl_array_release(&m->comp_from);
 	tl_array_release(&m->requested);
+	tl_model__deps_release(m);
 	tl_free(m->comp_of);
 	tl_free(m->comp_done);
 	tl_free(m->from_module);
@@ -93,6 +94,7 @@ void tl_model__wrap_in_place(TlModel *m, int32_t cls, int32_t name, unsigned wra
 		return;
 	tl_scopemap_put(&m->inplace, (uint32_t)cls, (uint32_t)name, (int32_t)((unsigned)at | wrap));
 	m->changed = true;
+	tl_model__dep_attr_changed(m, cls, name);
 }
 
 void tl_model__store_attr(TlModel *m, int32_t cls, int32_t name, const TlVal *v, uint32_t site)
@@ -119,12 +121,15 @@ void tl_model__store_attr(TlModel *m, int32_t cls, int32_t name, const TlVal *v,
 	bool fell = false;
 	if (mine >= 0) {
 		TlVal old = m->pool.vals.items[m->stores.items[mine].val];
-		if (tl_val_equal(&m->pool, &old, &nv))
+		bool same = tl_val_equal(&m->pool, &old, &nv);
+		tl_model__dep_stamp_store(m, site, !same);
+		if (same)
 			return;
 		TlVal up = tl_val_join(&m->pool, &old, &nv);
 		fell = !tl_val_equal(&m->pool, &up, &nv);
 		m->stores.items[mine].val = tl_val_pool_add(&m->pool, nv);
 	} else {
+		tl_model__dep_stamp_store(m, site, false);
 		TlAttrStore st = { site, tl_val_pool_add(&m->pool, nv), first };
 		tl_array_push(&m->stores, st);
 		tl_scopemap_put(&m->attr_stores, (uint32_t)cls, (uint32_t)name, (int32_t)m->stores.size - 1);
@@ -154,6 +159,7 @@ void tl_model__store_attr(TlModel *m, int32_t cls, int32_t name, const TlVal *v,
 			m->pending = true;
 	}
 	m->changed = true;
+	tl_model__dep_attr_changed(m, cls, name);
 	tl_scopemap_put(&m->attrs, (uint32_t)cls, (uint32_t)name, tl_val_pool_add(&m->pool, nv));
 }
 
@@ -481,6 +487,8 @@ bool tl_model__class_attr(TlModel *m, const TlIndex *mod, int32_t cls, int32_t n
 			int32_t k = todo[head++];
 			if (k < 0 || (uint32_t)k >= mod->classes.size)
 				continue;
+			if (!ext)
+				tl_model__dep_attr(m, k, id);
 			int32_t at, wrap;
 			if (tl_scopemap_get(&om->attrs, (uint32_t)k, (uint32_t)id, &at)) {
 				*out = tl_val_import(&m->pool, &om->pool, &om->pool.vals.items[at]);
@@ -500,12 +508,14 @@ bool tl_model__class_attr(TlModel *m, const TlIndex *mod, int32_t cls, int32_t n
 				}
 			} else if (tl_scopemap_get(&om->declared, (uint32_t)k, (uint32_t)id, &at)) {
 				*out = tl_val_bot(); /* stored by a method not run yet */
-				m->pending = true;
+				m->pending = m->read_pending = true;
 				found = true;
 				/* asked from a function the class's makers do not reach
 				 * (a closure in a method): its constructor, on demand */
 				const TlIndex *where = NULL;
 				int32_t init = !ext && !m->quiet ? tl_model__method(mod, k, "__init__", &where) : -1;
+				if (init >= 0 && where == mod)
+					tl_model__dep_summary(m, init, !m->funcs.items[init].status);
 				if (init >= 0 && where == mod && !m->funcs.items[init].status)
 					tl_array_push(&m->requested, init);
 			}
@@ -526,8 +536,9 @@ bool tl_model__summary(TlModel *m, const TlIndex *mod, int32_t func, TlVal *out)
 	if (mod == m->idx) {
 		const TlFuncSum *s = &m->funcs.items[func];
 		*out = s->status ? s->ret : tl_val_bot();
+		tl_model__dep_summary(m, func, !s->status && !m->quiet);
 		if (!s->status) {
-			m->pending = true;
+			m->pending = m->read_pending = true;
 			if (!m->quiet)
 				tl_array_push(&m->requested, func);
 		}
@@ -998,6 +1009,15 @@ static void tl_model__components(const TlIndex *idx, TlIntArray *order, TlIntArr
 }
 
 
+/* The module's code ran: its globals are what a function reads of them
+ * from now on (deps.c: those that read them before run again). */
+static void tl_model__globals_ready(TlModel *m)
+{
+	if (!m->globals_ready)
+		m->globals_at = m->clock;
+	m->globals_ready = true;
+}
+
 /* Passes over the whole module: its code, then every component callees
  * first; another pass when a summary, an attribute or a global rose. */
 #define TL_MODEL_PASSES 3
@@ -1062,9 +1082,16 @@ static void tl_model__run(TlModel *m, const uint8_t *want, bool module_code)
 				bool before = m->changed;
 				m->changed = false;
 				m->pending = false;
-				for (uint32_t k = from; k < to && !m->cut; k++)
-					if ((uint32_t)m->order.items[k] < idx->funcs.size) /* not a class's node */
-						tl_model__interpret(m, m->order.items[k]);
+				for (uint32_t k = from; k < to && !m->cut; k++) {
+					int32_t f = m->order.items[k];
+					if ((uint32_t)f >= idx->funcs.size)
+						continue; /* a class's node */
+					/* Only when something it read changed (deps.c). */
+					if (tl_model__dep_clean(m, f))
+						tl_model__dep_skip(m, f);
+					else
+						tl_model__interpret(m, f);
+				}
 				bool rose = m->changed;
 				m->changed = before || rose;
 				pass_pending = pass_pending || m->pending;
@@ -1079,6 +1106,7 @@ static void tl_model__run(TlModel *m, const uint8_t *want, bool module_code)
 							continue;
 						TlFuncSum *s = &m->funcs.items[m->order.items[k]];
 						s->ret = tl_val_top();
+						s->changed_at = m->clock;
 					}
 					m->stats.widened++;
 				}
@@ -1092,7 +1120,7 @@ static void tl_model__run(TlModel *m, const uint8_t *want, bool module_code)
 			m->pending = false;
 			tl_model__interpret(m, -1);
 			pass_pending = pass_pending || m->pending;
-			m->globals_ready = true;
+			tl_model__globals_ready(m);
 		}
 		if (!m->changed || !pass_pending)
 			break;
@@ -1190,7 +1218,7 @@ void tl_model__ensure(TlModel *m, int32_t func)
 		if (want[c])
 			m->comp_done[c] = 1;
 	m->module_done = true;
-	m->globals_ready = true;
+	tl_model__globals_ready(m);
 	tl_free(want);
 	tl_array_release(&stack);
 	tl_array_release(&seeds);
@@ -1210,7 +1238,8 @@ void tl_model__ensure_all(TlModel *m)
 		m->running = true;
 		tl_model__run(m, want, !m->module_done);
 		memset(m->comp_done, 1, nc);
-		m->module_done = m->globals_ready = true;
+		m->module_done = true;
+		tl_model__globals_ready(m);
 		m->running = false;
 	}
 	tl_free(want);
@@ -1249,6 +1278,7 @@ static TlModel *tl_model__build(const TlIndex *idx, bool quiet)
 	tl_array_init(&m->kid_spans);
 	tl_array_init(&m->kid_nodes);
 	tl_state_init(&m->globals);
+	tl_model__deps_init(m);
 	tl_array_init(&m->funcs);
 	tl_array_reserve(&m->funcs, idx->funcs.size);
 	for (uint32_t i = 0; i < idx->funcs.size; i++) {
@@ -1276,7 +1306,7 @@ static TlModel *tl_model__build(const TlIndex *idx, bool quiet)
 		 * its functions read of its globals (a named tuple, a criterion
 		 * made at module level) is there when they run. */
 		tl_model__interpret(m, -1);
-		m->globals_ready = true;
+		tl_model__globals_ready(m);
 		tl_model__run(m, NULL, false);
 	} else if (getenv("TORCHLINT_MODEL_WHOLE")) {
 		/* The whole module at once (a check of the demand-driven mode). */

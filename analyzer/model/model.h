@@ -204,6 +204,9 @@ void tl_model_describe(const TlValPool *p, const TlVal *v, TlBuf *out);
  * functions summarised, components, rounds run. */
 typedef struct TlModelStats {
 	uint32_t values, functions, components, rounds, widened, classes;
+	/* Interpretations a pass or round left out: nothing the function read
+	 * changed since its last one (deps.c). */
+	uint32_t skipped;
 	/* Nodes whose children the interpreter asked for, and those read
 	 * from the tree (each node once: the next pass reads them kept). */
 	uint32_t kids_asked, kids_read;

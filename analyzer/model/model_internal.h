@@ -91,6 +91,13 @@ typedef struct TlFuncSum {
 	/* Its parameters (bit i) whose history a store keeps in an attribute
 	 * of `self` that it adds to (keeps.c). */
 	uint16_t keeps;
+	/* deps.c: m->clock when its last interpretation began (0: interpret
+	 * it again whatever it read) and when its summary last changed;
+	 * whether that interpretation read a value not computed yet or handed
+	 * a call site different values; what it returned, before the join. */
+	uint32_t ran_at, changed_at;
+	bool read_pending, churn;
+	TlVal raw;
 } TlFuncSum;
 
 struct TlModel {
@@ -161,6 +168,21 @@ struct TlModel {
 	TlScopeMap kid_at;
 	TlArray(uint32_t) kid_spans;
 	TlArray(TSNode) kid_nodes;
+	/* deps.c: interpretations begun so far; the clock of the last change
+	 * of the globals and of each class attribute a function read ((class,
+	 * interned name) -> its entry in attr_at); per function what
+	 * its last interpretation read (dep_cur: the one under way, recorded
+	 * while dep_on) and the entry context it began with (per function and
+	 * parameter: pool index, -1 none); (call site, parameter key) -> the
+	 * clock of the interpretation that last handed it a value. */
+	uint32_t clock, globals_at;
+	TlScopeMap attr_keys;
+	TlArray(uint32_t) attr_at;
+	TlIntLists deps;
+	TlIntArray dep_cur;
+	bool dep_on, read_pending, churn;
+	int32_t *ctx_got;
+	TlScopeMap ctx_stamp;
 };
 
 void tl_state_init(TlState *s);
@@ -185,6 +207,30 @@ void tl_state_clear_stores(TlState *s, uint8_t bit);
  * expression it evaluates, joins what the function returns into its
  * summary and, for the module's code, leaves its names in m->globals. */
 void tl_model__interpret(TlModel *m, int32_t func);
+/* deps.c: what interpretations read, so that a pass interprets again
+ * only the functions whose inputs changed. dep_begin starts function
+ * `func`'s interpretation (-1: the module's code) and returns the clock;
+ * dep_end records what it read and returned (`raw`, before the join). The
+ * reads: a summary of the module's function `func` (`requested`: asked
+ * for, not made yet), attribute `name` of class `cls`, the globals. A
+ * change stamps TlFuncSum.changed_at, attr_at (dep_attr_changed) or
+ * globals_at with m->clock.
+ * dep_stamp_ctx: call site `site` handed key `key` a value (`differs`:
+ * not the one it held). dep_clean: nothing `func` read changed since its
+ * last interpretation; dep_skip: what interpreting it again would do. */
+void tl_model__deps_init(TlModel *m);
+void tl_model__deps_release(TlModel *m);
+uint32_t tl_model__dep_begin(TlModel *m, int32_t func);
+void tl_model__dep_end(TlModel *m, int32_t func, const TlVal *raw);
+void tl_model__dep_summary(TlModel *m, int32_t func, bool requested);
+void tl_model__dep_attr(TlModel *m, int32_t cls, int32_t name);
+void tl_model__dep_attr_changed(TlModel *m, int32_t cls, int32_t name);
+void tl_model__dep_globals(TlModel *m);
+void tl_model__dep_stamp_ctx(TlModel *m, uint32_t site, uint32_t key, bool differs);
+/* The same for store `site` into an attribute of `self`. */
+void tl_model__dep_stamp_store(TlModel *m, uint32_t site, bool differs);
+bool tl_model__dep_clean(TlModel *m, int32_t func);
+void tl_model__dep_skip(TlModel *m, int32_t func);
 /* model.c: interprets what a question about function `func` (-1: the
  * module's own code) needs, once. */
 void tl_model__ensure(TlModel *m, int32_t func);
