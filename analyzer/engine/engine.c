@@ -678,7 +678,8 @@ static const TlEnginePlanShape *tl_engine__plan(TlEngineRun *run, TSSymbol sym, 
 		e->plan_count.items[slot] = e->plan_shapes.size - e->plan_from.items[slot];
 	}
 	*count = e->plan_count.items[slot];
-	return e->plan_shapes.items + e->plan_from.items[slot];
+	/* No shape passed yet: the list may hold no storage at all. */
+	return *count ? e->plan_shapes.items + e->plan_from.items[slot] : NULL;
 }
 
 static bool tl_engine__at(void *ctx, TSNode node)
