@@ -419,7 +419,7 @@ bool tl_facts_from_context(const TlIndex *idx, TSNode expr, uint32_t ctx)
 				tl_buf_clear(&b);
 				if (tl_index_dotted(idx, x, &b)) {
 					descend = false;
-					const TlBinding *bd = tl_facts__resolve_prefix(idx, x);
+					const TlBinding *bd = tl_index_resolve_prefix(idx, x);
 					TSNode v = tl_facts__bound_value(bd);
 					if (!ts_node_is_null(v)) {
 						int32_t w = tl_index_with_of(idx, bd->stmt);

@@ -326,7 +326,6 @@ TSNode tl_facts__backward_tensor(const TlIndex *idx, const TlCall *c);
 bool tl_facts__mentions(const TlIndex *idx, TSNode n, const TlNames *names);
 void tl_facts__names_release(TlNames *names);
 bool tl_facts__upcast(const TlIndex *idx, TSNode call);
-const TlBinding *tl_facts__resolve_prefix(const TlIndex *idx, TSNode n);
 bool tl_facts__qname_is_api(const char *q, TlApi api);
 const char *tl_facts__string_body(const TlIndex *idx, TSNode n, uint32_t *len);
 bool tl_facts__user_method(const TlIndex *idx, const TlCall *c);

@@ -133,21 +133,6 @@ bool tl_facts__upcast(const TlIndex *idx, TSNode call)
 	return full;
 }
 
-/* The binding of the longest bound prefix of an attribute chain:
- * `logits.reshape` -> the binding of `logits`. */
-const TlBinding *tl_facts__resolve_prefix(const TlIndex *idx, TSNode n)
-{
-	const TlSyms *sy = tl_syms();
-	n = tl_index_unparen(n);
-	while (!ts_node_is_null(n)) {
-		const TlBinding *b = tl_index_resolve_node(idx, n);
-		if (b || ts_node_symbol(n) != sy->attribute)
-			return b;
-		n = tl_index_unparen(tl_tree_field(n, sy->f_object));
-	}
-	return NULL;
-}
-
 bool tl_facts_displayed(const TlIndex *idx, TSNode node)
 {
 	const TlSyms *sy = tl_syms();

@@ -542,20 +542,6 @@ static bool tl_vary__fresh_callee(const char *q)
 	return false;
 }
 
-/* The binding of the longest bound prefix of an attribute chain. */
-static const TlBinding *tl_vary__resolve_prefix(const TlIndex *idx, TSNode n)
-{
-	const TlSyms *sy = tl_syms();
-	n = tl_index_unparen(n);
-	while (!ts_node_is_null(n)) {
-		const TlBinding *b = tl_index_resolve_node(idx, n);
-		if (b || ts_node_symbol(n) != sy->attribute)
-			return b;
-		n = tl_index_unparen(tl_tree_field(n, sy->f_object));
-	}
-	return NULL;
-}
-
 /* True when what expression `expr` reads varies (see the head). */
 static bool tl_vary__expr_varies(TlModel *m, TSNode expr, uint32_t except)
 {
@@ -584,7 +570,7 @@ static bool tl_vary__expr_varies(TlModel *m, TSNode expr, uint32_t except)
 				TSNode root = n;
 				while (ts_node_symbol(root) == sy->attribute)
 					root = tl_index_unparen(tl_tree_field(root, sy->f_object));
-				const TlBinding *b = tl_vary__resolve_prefix(idx, n);
+				const TlBinding *b = tl_index_resolve_prefix(idx, n);
 				TlPath p;
 				if (tl_model_comprehension_local(idx, root))
 					varies = true;

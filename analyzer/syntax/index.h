@@ -382,6 +382,9 @@ const TlBinding *tl_index_resolve(const TlIndex *idx, const char *name,
 				  int32_t func, uint32_t pos);
 /* Same, for an identifier or attribute-chain node. */
 const TlBinding *tl_index_resolve_node(const TlIndex *idx, TSNode n);
+/* The binding of the longest bound prefix of an attribute chain:
+ * `logits.reshape` -> the binding of `logits`; NULL when none is bound. */
+const TlBinding *tl_index_resolve_prefix(const TlIndex *idx, TSNode n);
 /* Every binding of `name` made directly in function `func` (-1: module),
  * in source order; NULL when there is none. */
 const TlIntArray *tl_index_bindings_of(const TlIndex *idx, int32_t func, const char *name);

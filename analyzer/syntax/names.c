@@ -513,6 +513,19 @@ const TlBinding *tl_index_resolve_node(const TlIndex *idx, TSNode n)
 	return r;
 }
 
+const TlBinding *tl_index_resolve_prefix(const TlIndex *idx, TSNode n)
+{
+	const TlSyms *sy = tl_syms();
+	n = tl_index_unparen(n);
+	while (!ts_node_is_null(n)) {
+		const TlBinding *b = tl_index_resolve_node(idx, n);
+		if (b || ts_node_symbol(n) != sy->attribute)
+			return b;
+		n = tl_index_unparen(tl_tree_field(n, sy->f_object));
+	}
+	return NULL;
+}
+
 void tl_index__file(TlIndex *idx, int tag, int32_t n, const char *name, int32_t bi)
 {
 	size_t len = strlen(name);
