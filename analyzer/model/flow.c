@@ -194,6 +194,19 @@ struct TlFlow {
 	uint8_t *many;
 };
 
+/* Frees the arrays tl_flow__build derives from the edges. */
+static void tl_flow__free_built(TlFlow *fl)
+{
+	tl_free(fl->first);
+	tl_free(fl->adj);
+	tl_free(fl->kinds);
+	tl_free(fl->leads);
+	tl_free(fl->stores);
+	tl_free(fl->open1);
+	tl_free(fl->open2);
+	tl_free(fl->many);
+}
+
 void tl_model__flow_release(TlModel *m)
 {
 	TlFlow *fl = m->flow;
@@ -207,14 +220,7 @@ void tl_model__flow_release(TlModel *m)
 	tl_array_release(&fl->to);
 	tl_array_release(&fl->kind);
 	tl_array_release(&fl->store);
-	tl_free(fl->first);
-	tl_free(fl->adj);
-	tl_free(fl->kinds);
-	tl_free(fl->leads);
-	tl_free(fl->stores);
-	tl_free(fl->open1);
-	tl_free(fl->open2);
-	tl_free(fl->many);
+	tl_flow__free_built(fl);
 	tl_free(fl);
 	m->flow = NULL;
 }
@@ -619,14 +625,7 @@ static void tl_flow__build(const TlIndex *idx, TlFlow *fl)
 	uint32_t n = fl->func.size, e = fl->from.size;
 	if (fl->first && fl->built_edges == e && fl->built_nodes == n && fl->built_changes == fl->changes)
 		return;
-	tl_free(fl->first);
-	tl_free(fl->adj);
-	tl_free(fl->kinds);
-	tl_free(fl->leads);
-	tl_free(fl->stores);
-	tl_free(fl->open1);
-	tl_free(fl->open2);
-	tl_free(fl->many);
+	tl_flow__free_built(fl);
 	tl_flow__group(&fl->from, &fl->to, &fl->kind, n, &fl->first, &fl->adj, &fl->kinds);
 	/* Backwards from the sinks (bit 1) and the open returns (bit 2). */
 	uint32_t *rfirst;
