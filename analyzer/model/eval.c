@@ -462,6 +462,8 @@ uint32_t tl_in__kids(In *in, TSNode parent)
 	m->stats.kids_asked++;
 	if (tl_scopemap_get(&m->kid_at, (uint32_t)id, (uint32_t)(id >> 32), &at)) {
 		uint32_t from = m->kid_spans.items[at], count = m->kid_spans.items[at + 1];
+		if (count == 0)
+			return 0;
 		tl_array_reserve(&in->kids, n0 + count);
 		memcpy(in->kids.items + n0, m->kid_nodes.items + from, count * sizeof *in->kids.items);
 		in->kids.size = n0 + count;
