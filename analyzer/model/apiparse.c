@@ -21,7 +21,7 @@ static const char *const tl_api__dtypes[] = { "-", "keeps", "half", "float32", "
 static const char *const tl_api__roles[] = {
 	"loss", "forward", "factory", "wrapper", "mode", "grad", "tuple", "copy", "softmax", "log-softmax", "sigmoid",
 	"exp", "sum", "reshape", "sequential", "scale", "cross-entropy", "nll", "bce", "bce-logits", "shift",
-	"add-layer", "to-host", "saves", "loads-state", "parts",
+	"add-layer", "to-host", "saves", "loads-state", "parts", "mutates", "moves", "stores", "varies",
 };
 /* In the order of the TL_APIS_* bits. */
 static const char *const tl_api__sets[] = {
@@ -32,6 +32,7 @@ static const char *const tl_api__sets[] = {
 	"eval-mode", "wrap-ddp", "wrap-fsdp", "wrap-data-parallel", "wrap-compiled", "detaching",
 	"parameter-free", "tensor-class",
 };
+_Static_assert(sizeof tl_api__roles / sizeof *tl_api__roles == TL_API_ROLE_COUNT, "one name per role bit");
 _Static_assert(sizeof tl_api__sets / sizeof *tl_api__sets == TL_API_SET_COUNT, "one name per set bit");
 static const char *const tl_api__columns[] = { "name", "graph", "kind", "device", "dtype", "roles", "sets" };
 
@@ -136,8 +137,8 @@ static bool tl_api__ident(const char *s, size_t n)
 	return true;
 }
 
-/* A dotted name of two parts or more, each an identifier. */
-static bool tl_api__dotted(const char *s, size_t n)
+/* A dotted name of `min` parts or more, each an identifier. */
+static bool tl_api__dotted(const char *s, size_t n, size_t min)
 {
 	size_t parts = 0, start = 0;
 	for (size_t i = 0; i <= n; i++) {
@@ -148,7 +149,7 @@ static bool tl_api__dotted(const char *s, size_t n)
 		parts++;
 		start = i + 1;
 	}
-	return parts >= 2;
+	return parts >= min;
 }
 
 typedef struct TlApiErr {
@@ -342,14 +343,14 @@ bool tl_api_parse(const char *text, size_t len, const char *file, TlApiRow *rows
 			r.form = TL_API_UNDER;
 			r.name = name.s;
 			r.len = (uint32_t)name.n - 2;
-			if (!tl_api__dotted(r.name, r.len))
-				return tl_api__fail(&e, line, "bad name '%.*s' (a dotted module name and '.*': what is under that module)",
+			if (!tl_api__dotted(r.name, r.len, 1))
+				return tl_api__fail(&e, line, "bad name '%.*s' (a module name and '.*': what is under that module)",
 						    (int)name.n, name.s);
 		} else {
 			r.form = TL_API_QUALIFIED;
 			r.name = name.s;
 			r.len = (uint32_t)name.n;
-			if (!tl_api__dotted(r.name, r.len))
+			if (!tl_api__dotted(r.name, r.len, 2))
 				return tl_api__fail(&e, line,
 						    "bad name '%.*s' (a dotted name such as torch.argmax, a method "
 						    "such as .item, or builtins.len)",

@@ -114,7 +114,22 @@ enum {
 	TL_APIR_SAVES = 1u << 23,
 	TL_APIR_LOADS_STATE = 1u << 24,
 	TL_APIR_PARTS = 1u << 25,
+	/* What a call does to what the loop around it reads again
+	 * (model/vary.c): a method that changes its receiver in place
+	 * (`xs.append(v)`, `d.update(e)`, `model.load_state_dict(sd)`; the
+	 * `x_()` methods are known by their name); a method that moves or
+	 * casts a module in place when called as a statement
+	 * (`model.to(device)`, `.half()`); a method that keeps what it is
+	 * handed in its receiver (`xs.append(v)`, `q.put(v)`); a call whose
+	 * result changes from call to call whatever its inputs (random
+	 * numbers, the clock, `next()`, `input()`). */
+	TL_APIR_MUTATES = 1u << 26,
+	TL_APIR_MOVES = 1u << 27,
+	TL_APIR_STORES = 1u << 28,
+	TL_APIR_VARIES = 1u << 29,
 };
+/* How many roles there are. */
+#define TL_API_ROLE_COUNT 30
 
 /* The named sets a name belongs to (the `sets` column, bits): the sets of
  * the `api` predicate, in the order of its names (TlApi in facts.h), and

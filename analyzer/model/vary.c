@@ -160,33 +160,23 @@ static void tl_vary__store(TlVary *v, VSet *s, uint32_t group, const TlPath *p, 
 
 /* ---- the stores of each loop ----------------------------------------------------------- */
 
-/* Methods that change their receiver in place, besides the `x_()` ones. */
+/* Methods that change their receiver in place: the `x_()` ones, and the
+ * table's rows of role mutates (`append`, `update`, `load_state_dict`). */
 static bool tl_vary__mutates(const char *method)
 {
-	static const char *const mutators[] = {
-		"append", "extend", "insert", "pop", "remove", "clear", "update", "setdefault",
-		"add", "discard", "load_state_dict", "apply", "register_buffer",
-	};
 	size_t n = strlen(method);
 	if (n > 1 && method[n - 1] == '_' && !(n > 2 && method[n - 2] == '_'))
 		return true;
-	for (size_t i = 0; i < sizeof mutators / sizeof *mutators; i++)
-		if (strcmp(method, mutators[i]) == 0)
-			return true;
-	return false;
+	const TlApiRow *r = tl_api_method(method);
+	return r && (r->roles & TL_APIR_MUTATES);
 }
 
 /* Methods that move or cast a module in place (as a statement: on a
- * tensor they do nothing, on a module they change it). */
+ * tensor they do nothing, on a module they change it): role moves. */
 static bool tl_vary__moves(const char *method)
 {
-	static const char *const movers[] = {
-		"to", "cuda", "cpu", "half", "float", "double", "bfloat16", "type", "to_empty",
-	};
-	for (size_t i = 0; i < sizeof movers / sizeof *movers; i++)
-		if (strcmp(method, movers[i]) == 0)
-			return true;
-	return false;
+	const TlApiRow *r = tl_api_method(method);
+	return r && (r->roles & TL_APIR_MOVES);
 }
 
 /* The path of the object a store target writes: subscripts and calls
@@ -528,18 +518,21 @@ bool tl_model_comprehension_local(const TlIndex *idx, TSNode id)
 	return false;
 }
 
-/* Calls whose result changes from call to call whatever their inputs. */
-static bool tl_vary__fresh_callee(const char *q)
+/* Calls whose result changes from call to call whatever their inputs:
+ * the table's rows of role varies, by the import-resolved name (a row of
+ * its own, else the `module.*` row it is under: `random.*`, `time.*`),
+ * or a builtin called by its bare name (`next(it)`, `input()`). */
+static bool tl_vary__fresh_call(const TlIndex *idx, const TlCall *c)
 {
-	static const char *const under[] = { "random.", "numpy.random.", "torch.rand", "time." };
-	static const char *const builtins[] = { "next", "iter", "input", "open" };
-	for (size_t i = 0; i < sizeof under / sizeof *under; i++)
-		if (strncmp(q, under[i], strlen(under[i])) == 0)
-			return true;
-	for (size_t i = 0; i < sizeof builtins / sizeof *builtins; i++)
-		if (strcmp(q, builtins[i]) == 0)
-			return true;
-	return false;
+	const TlApiRow *r = NULL;
+	if (c->qname) {
+		r = tl_api_qualified(c->qname);
+		if (!r)
+			r = tl_api_under(c->qname);
+	} else if (!c->receiver.id && c->method && !tl_index_resolve_node(idx, c->callee)) {
+		r = tl_api_builtin(c->method);
+	}
+	return r && (r->roles & TL_APIR_VARIES);
 }
 
 /* True when what expression `expr` reads varies (see the head). */
@@ -557,7 +550,7 @@ static bool tl_vary__expr_varies(TlModel *m, TSNode expr, uint32_t except)
 		descend = true;
 		if (s == sy->call) {
 			const TlCall *c = tl_index_call_at(idx, n);
-			varies = c && c->qname && tl_vary__fresh_callee(c->qname);
+			varies = c && tl_vary__fresh_call(idx, c);
 		} else if (s == sy->identifier || s == sy->attribute) {
 			/* a keyword argument's name is a label, not a read */
 			TSNode up = tl_index_parent(idx, n);
@@ -851,14 +844,11 @@ bool tl_model_loop_invariant(const TlIndex *idx, TSNode expr, TSNode except)
 
 #define TL_VARY_FUNC 0x80000000u
 
-/* Methods that keep what they are handed in their receiver. */
+/* Methods that keep what they are handed in their receiver: role stores. */
 static bool tl_vary__storing(const char *method)
 {
-	static const char *const storing[] = { "append", "extend", "insert", "add", "put", "setdefault" };
-	for (size_t i = 0; i < sizeof storing / sizeof *storing; i++)
-		if (strcmp(method, storing[i]) == 0)
-			return true;
-	return false;
+	const TlApiRow *r = tl_api_method(method);
+	return r && (r->roles & TL_APIR_STORES);
 }
 
 typedef struct VKeep {

@@ -112,6 +112,20 @@ static void test_parse_and_find(void **state)
 	assert_null(tl_api_find(&t, TL_API_METHOD, NULL));
 	assert_string_equal(tl_api_graph_name(TL_APIG_ELEMENT), "element");
 	assert_string_equal(tl_api_kind_name(TL_APIK_UNSAID), "-");
+	/* A `module.*` row of a module of one part (`random.*`), and the
+	 * roles of what a loop reads again. */
+	const char *under = HEADER "random.* - - - - varies -\n"
+				   "numpy.random.* - - - - varies -\n"
+				   ".append - - - - mutates,stores -\n"
+				   ".to_empty - - - - moves -\n";
+	assert_true(parse(under, rows, &t, err, sizeof err));
+	assert_int_equal(t.count, 4);
+	r = tl_api_find(&t, TL_API_UNDER, "random");
+	assert_non_null(r);
+	assert_int_equal(r->roles, TL_APIR_VARIES);
+	assert_non_null(tl_api_find(&t, TL_API_UNDER, "numpy.random"));
+	assert_int_equal(tl_api_find(&t, TL_API_METHOD, "append")->roles, TL_APIR_MUTATES | TL_APIR_STORES);
+	assert_int_equal(tl_api_find(&t, TL_API_METHOD, "to_empty")->roles, TL_APIR_MOVES);
 }
 
 static void test_malformed_rows(void **state)
@@ -138,6 +152,8 @@ static void test_malformed_rows(void **state)
 	refused(HEADER "*.Adam - optimizer - - - -\n*.Adam - optimizer - - - -\n", "api/x.tsv:3: ",
 		"'*.Adam' repeats the row of line 2");
 	refused(HEADER "argmax breaks tensor keeps integer - -\n", "api/x.tsv:2: ", "bad name 'argmax'");
+	refused(HEADER "random..* - - - - varies -\n", "api/x.tsv:2: ", "bad name 'random..*'");
+	refused(HEADER "2x.* - - - - varies -\n", "api/x.tsv:2: ", "bad name '2x.*'");
 	refused(HEADER "torch..argmax breaks tensor keeps integer - -\n", "api/x.tsv:2: ", "bad name");
 	refused(HEADER "torch.2x breaks tensor keeps integer - -\n", "api/x.tsv:2: ", "bad name");
 	refused(HEADER ".it-em breaks tensor keeps integer - -\n", "api/x.tsv:2: ", "bad method name");
@@ -279,6 +295,26 @@ static void test_embedded_table(void **state)
 	char copy_roles[64];
 	tl_api_roles_format(TL_APIR_COPY | TL_APIR_TUPLE, copy_roles, sizeof copy_roles);
 	assert_string_equal(copy_roles, "tuple,copy");
+	/* What a loop reads again (model/vary.c): in-place changes, moves,
+	 * stores, calls whose result varies by itself; `random.*` is a module
+	 * of one part. */
+	assert_int_equal(tl_api_method("append")->roles, TL_APIR_MUTATES | TL_APIR_STORES);
+	assert_int_equal(tl_api_method("update")->roles, TL_APIR_MUTATES);
+	assert_int_equal(tl_api_method("put")->roles, TL_APIR_STORES);
+	assert_true(tl_api_method("load_state_dict")->roles & TL_APIR_MUTATES);
+	assert_true(tl_api_method("to")->roles & TL_APIR_MOVES);
+	assert_false(tl_api_method("view")->roles & TL_APIR_MOVES);
+	assert_true(tl_api_qualified("torch.randperm")->roles & TL_APIR_VARIES);
+	assert_false(tl_api_qualified("torch.zeros")->roles & TL_APIR_VARIES);
+	assert_true(tl_api_under("random.randint")->roles & TL_APIR_VARIES);
+	assert_true(tl_api_under("numpy.random.normal")->roles & TL_APIR_VARIES);
+	assert_true(tl_api_under("time.time")->roles & TL_APIR_VARIES);
+	assert_null(tl_api_under("random"));
+	assert_null(tl_api_under("timeit.default_timer"));
+	char vary_roles[64];
+	tl_api_roles_format(TL_APIR_MUTATES | TL_APIR_MOVES | TL_APIR_STORES | TL_APIR_VARIES, vary_roles,
+			    sizeof vary_roles);
+	assert_string_equal(vary_roles, "mutates,moves,stores,varies");
 	assert_true(tl_api_any("torch.optim.AdamW")->sets & TL_APIS_ADAPTIVE_OPTIMIZER);
 	assert_true(tl_api_any("Lion")->sets & TL_APIS_ADAPTIVE_OPTIMIZER);
 	assert_null(tl_api_any("torch.optim.SGD"));

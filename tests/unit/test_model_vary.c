@@ -215,6 +215,74 @@ static void test_dies(void **state)
 	tl_fixture_free(fx);
 }
 
+/* What the table's roles mutates, moves, stores and varies say (rows of
+ * api/api.tsv, no names in the model's code): a change in place of a
+ * receiver, a module moved in place by a statement, a value handed to a
+ * container's storing method, a call whose result varies by itself. */
+static void test_vary_roles(void **state)
+{
+	(void)state;
+	TlFixture *fx = tl_fixture_new(
+		"import time\n"
+		"import numpy as np\n"
+		"import torch\n"
+		"from random import random as coin\n"
+		"device = torch.device('cuda')\n"
+		"def train(loader, opt, model, queue, n, sizes):\n"
+		"    seen = {}\n"
+		"    kept = torch.zeros(4)\n"
+		"    same = torch.zeros(4)\n"
+		"    for x in loader:\n"
+		"        a = seen.to(device)\n"
+		"        seen.update(x)\n"
+		"        b = same.to(device)\n"
+		"        model.to_empty(device=device)\n"
+		"        c = model.w.to(device)\n"
+		"        c2 = model.to(device)\n"
+		"        d = torch.zeros(int(time.time()))\n"
+		"        e = torch.zeros(np.random.binomial(n, 0.5))\n"
+		"        f = torch.zeros(int(coin() * n))\n"
+		"        g = torch.zeros(len(time.__name__))\n"
+		"        i = torch.zeros(next(sizes))\n"
+		"        h = torch.full((n,), 1.0)\n"
+		"        queue.put(h)\n"
+		"        k = torch.full((n,), 2.0)\n"
+		"        queue.get(k)\n"
+		"        opt.step()\n");
+	const TlIndex *idx = &fx->idx;
+	/* `seen.update(x)`: role mutates changes its receiver in place */
+	assert_false(tl_facts_loop_invariant(idx, recv(fx, "seen.to(device)", 0)));
+	assert_true(tl_facts_loop_invariant(idx, recv(fx, "same.to(device)", 0)));
+	/* `model.to_empty(...)` as a statement: role moves changes the
+	 * module in place, not the parameters below it */
+	assert_false(tl_facts_loop_invariant(idx, recv(fx, "model.to(device)", 0)));
+	assert_true(tl_facts_loop_invariant(idx, recv(fx, "model.w.to(device)", 0)));
+	/* role varies: `time.*`, `numpy.random.*`, `random.*` (a row of one
+	 * part) by the module a name is under */
+	assert_false(tl_facts_loop_invariant(idx, args(fx, "torch.zeros(int(time.time()))")));
+	assert_false(tl_facts_loop_invariant(idx, args(fx, "torch.zeros(np.random.binomial(n, 0.5))")));
+	assert_false(tl_facts_loop_invariant(idx, args(fx, "torch.zeros(int(coin() * n))")));
+	/* a builtin called by its bare name */
+	assert_false(tl_facts_loop_invariant(idx, args(fx, "torch.zeros(next(sizes))")));
+	/* an attribute of the module is no call */
+	assert_true(tl_facts_loop_invariant(idx, args(fx, "torch.zeros(len(time.__name__))")));
+	/* `queue.put(h)`: role stores keeps what it is handed; `.get` does not */
+	assert_false(tl_facts_dies_in_iteration(idx, tl_fixture_node(fx, "torch.full((n,), 1.0)", 0)));
+	assert_true(tl_facts_dies_in_iteration(idx, tl_fixture_node(fx, "torch.full((n,), 2.0)", 0)));
+	tl_fixture_free(fx);
+	/* a function of the file named like the builtin is no builtin */
+	fx = tl_fixture_new(
+		"import torch\n"
+		"def next(xs):\n"
+		"    return 4\n"
+		"def train(loader, opt, sizes):\n"
+		"    for x in loader:\n"
+		"        i = torch.zeros(next(sizes))\n"
+		"        opt.step()\n");
+	assert_true(tl_facts_loop_invariant(&fx->idx, args(fx, "torch.zeros(next(sizes))")));
+	tl_fixture_free(fx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -222,6 +290,7 @@ int main(void)
 		cmocka_unit_test(test_vary_helpers),
 		cmocka_unit_test(test_vary_helper_sites),
 		cmocka_unit_test(test_dies),
+		cmocka_unit_test(test_vary_roles),
 	};
 	return cmocka_run_group_tests_name("model loop invariance", tests, NULL, NULL);
 }
