@@ -67,11 +67,22 @@ const TlCall *tl_index_call_at(const TlIndex *idx, TSNode call)
 	int32_t k;
 	if (idx->call_spans.mask) {
 		/* Asked of nearly every call node, by several predicates each:
-		 * one probe, and the search below only for a shared span. */
-		if (!tl_scopemap_get(&idx->call_spans, start, end, &k))
+		 * the last answer, else one probe, and the search below only
+		 * for a shared span. */
+		if (idx->call_last != -2 && start == idx->call_last_start && end == idx->call_last_end)
+			return idx->call_last >= 0 ? &idx->calls.items[idx->call_last] : NULL;
+		TlIndex *memo = (TlIndex *)idx;
+		memo->call_last_start = start;
+		memo->call_last_end = end;
+		if (!tl_scopemap_get(&idx->call_spans, start, end, &k)) {
+			memo->call_last = -1;
 			return NULL;
-		if (k >= 0)
+		}
+		if (k >= 0) {
+			memo->call_last = k;
 			return &idx->calls.items[k];
+		}
+		memo->call_last = -2; /* shared: searched each time */
 	}
 	uint32_t lo = 0, hi = idx->calls.size;
 	while (lo < hi) {
@@ -1299,6 +1310,7 @@ void tl_index_build_collecting(TlIndex *idx, const TlSource *src, TSNode root,
 	tl_strmap_init(&idx->name_ids);
 	tl_scopemap_init(&idx->scoped);
 	tl_scopemap_init(&idx->call_spans);
+	idx->call_last = -2;
 	tl_strmap_init(&idx->module_evidence);
 	tl_parents_init(&idx->parents);
 	/* Statements, the anchors the walk records: about one per 100 bytes

@@ -268,6 +268,12 @@ typedef struct TlIndex {
 	TlArray(TlCall) calls;    /* sorted by (start byte, end byte) */
 	TlScopeMap call_spans;    /* (start byte, end byte) -> index into calls, -1 for a
 				   * span two calls share (tl_index_call_at) */
+	/* The span tl_index_call_at was last asked of and its answer (index
+	 * into calls, -1 none, -2 not asked): the predicates of several rules
+	 * ask it of one call node in turn. A cache the index's one thread
+	 * writes behind its const face, as the parent table. */
+	uint32_t call_last_start, call_last_end;
+	int32_t call_last;
 	TlArray(TlSite) sites;
 	TlArray(TlBinding) bindings; /* in source order */
 	/* Scoped names -> index into name_lists (binding indices, in source

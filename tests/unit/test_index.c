@@ -206,6 +206,14 @@ static void test_names_spelled_or_not(void **state)
 	assert_ptr_equal(tl_index_call_at(&fx->idx, ts_node_parent(ones->node)), ones);
 	assert_ptr_equal(tl_index_call_at(&fx->idx, zeros->node), zeros);
 	assert_null(tl_index_call_at(&fx->idx, ts_node_parent(zeros->node)));
+	/* The last answer is kept: asked again, in any order, the same
+	 * answers (none included). */
+	assert_null(tl_index_call_at(&fx->idx, ts_node_parent(zeros->node)));
+	assert_ptr_equal(tl_index_call_at(&fx->idx, zeros->node), zeros);
+	assert_ptr_equal(tl_index_call_at(&fx->idx, zeros->node), zeros);
+	assert_ptr_equal(tl_index_call_at(&fx->idx, ones->node), ones);
+	assert_null(tl_index_call_at(&fx->idx, ts_node_parent(zeros->node)));
+	assert_ptr_equal(tl_index_call_at(&fx->idx, ts_node_parent(ones->node)), ones);
 	tl_fixture_free(fx);
 }
 
