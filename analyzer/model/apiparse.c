@@ -271,6 +271,8 @@ bool tl_api_parse(const char *text, size_t len, const char *file, TlApiRow *rows
 		err[0] = '\0';
 	out->rows = rows;
 	out->count = 0;
+	out->slots = NULL;
+	out->mask = 0;
 	bool header = false;
 	uint32_t line = 0;
 	size_t pos = 0;
@@ -383,11 +385,51 @@ bool tl_api_parse(const char *text, size_t len, const char *file, TlApiRow *rows
 	return true;
 }
 
+/* FNV-1a over the name, the form mixed in. */
+static uint32_t tl_api__hash(unsigned form, const char *name, size_t n)
+{
+	uint32_t h = 2166136261u ^ form;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)name[i]) * 16777619u;
+	return h ^ (h >> 15);
+}
+
+size_t tl_api_hash_size(const TlApiTable *t)
+{
+	size_t size = 64;
+	while (size < 2 * t->count)
+		size *= 2;
+	return size;
+}
+
+void tl_api_hash(TlApiTable *t, uint32_t *slots)
+{
+	t->slots = slots;
+	t->mask = (uint32_t)tl_api_hash_size(t) - 1;
+	memset(slots, 0, ((size_t)t->mask + 1) * sizeof *slots);
+	for (size_t i = 0; i < t->count; i++) {
+		const TlApiRow *r = &t->rows[i];
+		uint32_t h = tl_api__hash(r->form, r->name, r->len) & t->mask;
+		while (t->slots[h])
+			h = (h + 1) & t->mask;
+		t->slots[h] = (uint32_t)i + 1;
+	}
+}
+
 const TlApiRow *tl_api_find(const TlApiTable *t, TlApiForm form, const char *name)
 {
 	if (!t || !name)
 		return NULL;
 	size_t n = strlen(name);
+	if (t->slots) {
+		for (uint32_t h = tl_api__hash((unsigned)form, name, n) & t->mask; t->slots[h];
+		     h = (h + 1) & t->mask) {
+			const TlApiRow *r = &t->rows[t->slots[h] - 1];
+			if (r->form == form && r->len == n && memcmp(r->name, name, n) == 0)
+				return r;
+		}
+		return NULL;
+	}
 	size_t lo = 0, hi = t->count;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;

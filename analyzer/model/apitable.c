@@ -22,6 +22,8 @@ static TlApiTable tl_api__table;
  * pointer to its start, which the optimiser keeps, so leak checkers see
  * it reachable). */
 static char *volatile tl_api__text;
+/* The table's hash of rows (tl_api_hash), as long. */
+static uint32_t *volatile tl_api__slots;
 
 static void tl_api__load(void)
 {
@@ -52,6 +54,8 @@ static void tl_api__load(void)
 	}
 	for (size_t i = 0; i < tl_api__table.count; i++)
 		text[(size_t)(rows[i].name - text) + rows[i].len] = '\0';
+	tl_api__slots = tl_malloc(tl_api_hash_size(&tl_api__table) * sizeof *tl_api__slots);
+	tl_api_hash(&tl_api__table, tl_api__slots);
 }
 
 const TlApiTable *tl_api_table(void)

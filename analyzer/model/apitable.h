@@ -196,10 +196,15 @@ typedef struct TlApiRow {
 	uint32_t sets;    /* TL_APIS_* bits */
 } TlApiRow;
 
-/* A parsed table: rows sorted by (form, name), no two alike. */
+/* A parsed table: rows sorted by (form, name), no two alike. `slots`, when
+ * set (tl_api_hash), hashes (form, name) to row + 1 (0 empty; mask + 1
+ * slots): a lookup then hashes the name once, where the sorted rows take
+ * some ten comparisons. */
 typedef struct TlApiTable {
 	TlApiRow *rows;
 	size_t count;
+	uint32_t *slots;
+	uint32_t mask;
 } TlApiTable;
 
 /* An upper bound on the rows `text` can hold (its lines): the capacity to
@@ -218,6 +223,10 @@ bool tl_api_parse(const char *text, size_t len, const char *file, TlApiRow *rows
 /* The row of `name` (NUL-terminated, without `.` or `builtins.`) in form
  * `form`, or NULL: a binary search. */
 const TlApiRow *tl_api_find(const TlApiTable *t, TlApiForm form, const char *name);
+/* Gives a parsed table its hash of rows in `slots`, room for
+ * tl_api_hash_size(t) (kept for the table's life). */
+size_t tl_api_hash_size(const TlApiTable *t);
+void tl_api_hash(TlApiTable *t, uint32_t *slots);
 /* The column values as the table writes them ("keeps", "tensor", ...;
  * "-" for UNSAID), for printing. */
 const char *tl_api_graph_name(unsigned graph);

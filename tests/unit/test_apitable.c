@@ -332,11 +332,48 @@ static void test_embedded_table(void **state)
 	assert_true(tl_api_qualified("diffusers.UNet2DConditionModel.from_pretrained")->sets & TL_APIS_EVAL_MODE);
 }
 
+/* A hashed table (tl_api_hash) finds what the sorted rows find: every
+ * row by its form and name, and nothing for another form of the same
+ * word, a prefix, a longer name or an empty one. */
+static void test_hashed_find(void **state)
+{
+	(void)state;
+	const char *text = HEADER "torch.argmax breaks tensor keeps integer - -\n"
+				  ".item breaks number host - - -\n"
+				  ".float keeps tensor keeps float32 - -\n"
+				  "builtins.float breaks number - - - -\n"
+				  "*.Adam - optimizer - - - adaptive-optimizer\n"
+				  "torch.optim.* - optimizer - - - -\n";
+	TlApiRow rows[64];
+	TlApiTable sorted, hashed;
+	char err[512];
+	if (!parse(text, rows, &sorted, err, sizeof err))
+		fail_msg("%s", err);
+	assert_null(sorted.slots);
+	hashed = sorted;
+	uint32_t slots[64];
+	assert_int_equal(tl_api_hash_size(&hashed), 64);
+	tl_api_hash(&hashed, slots);
+	const char *names[] = { "torch.argmax", "item", "float", "Adam", "torch.optim", "torch.arg",
+				"torch.argmaxx", "items", "", "torch" };
+	const TlApiForm forms[] = { TL_API_QUALIFIED, TL_API_METHOD, TL_API_BUILTIN, TL_API_ANY,
+				    TL_API_UNDER };
+	unsigned found = 0;
+	for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+		for (size_t f = 0; f < sizeof forms / sizeof *forms; f++) {
+			const TlApiRow *a = tl_api_find(&sorted, forms[f], names[i]);
+			assert_ptr_equal(tl_api_find(&hashed, forms[f], names[i]), a);
+			found += a != NULL;
+		}
+	assert_int_equal(found, 6);
+}
+
 int main(void)
 {
 	tl_alloc_install();
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_and_find),
+		cmocka_unit_test(test_hashed_find),
 		cmocka_unit_test(test_malformed_rows),
 		cmocka_unit_test(test_build_check),
 		cmocka_unit_test(test_embedded_table),
