@@ -469,11 +469,43 @@ static int tl_facts__model_criterion(const TlIndex *idx, TSNode m, int depth, bo
 	return TL_LOSS_OTHER;
 }
 
+/* True when the object call `c` calls is a parameter, or a name or an
+ * attribute bound to one (`self.loss = loss` in a constructor): the index's
+ * events do not follow what its callers pass by keyword or leave to its
+ * default; the model does. */
+static bool tl_facts__calls_param(const TlIndex *idx, const TlCall *c)
+{
+	const TlSyms *sy = tl_syms();
+	if (c->qname || c->target >= 0)
+		return false;
+	TSNode m = tl_index_unparen(tl_facts__called_object(c));
+	for (int depth = 0; depth <= TL_FACTS_DEPTH && !ts_node_is_null(m); depth++) {
+		TSSymbol s = ts_node_symbol(m);
+		if (s != sy->identifier && s != sy->attribute)
+			return false;
+		const TlBinding *b = tl_index_resolve_node(idx, m);
+		if (!b)
+			return false;
+		if (b->kind == TL_BIND_PARAM)
+			return true;
+		if (b->kind != TL_BIND_ASSIGN || b->elem >= 0)
+			return false;
+		m = tl_index_unparen(b->value);
+	}
+	return false;
+}
+
 int tl_facts_loss_kind(const TlIndex *idx, const TlCall *c)
 {
-	if (!(c->events & TL_EV_LOSS))
-		return TL_LOSS_OTHER;
 	TlVal v;
+	if (!(c->events & TL_EV_LOSS)) {
+		/* A criterion a parameter holds that the events missed: what the
+		 * model says its call computes. */
+		if (tl_facts__calls_param(idx, c) && tl_model_value(idx, c->node, &v) && v.loss &&
+		    v.kind != TL_VK_CRITERION)
+			return tl_facts__loss_of(v.loss);
+		return TL_LOSS_OTHER;
+	}
 	int k = TL_LOSS_OTHER;
 	if (tl_model_value(idx, c->node, &v) && v.loss && v.kind != TL_VK_CRITERION) {
 		k = tl_facts__loss_of(v.loss);

@@ -176,7 +176,7 @@ static bool tl_in__call_function(In *in, const TlVal *fv, const TlVal *args, uin
 {
 	TlVal ret;
 	if (fv->mod == (const void *)in->idx)
-		tl_model__ctx_note(in->m, fv->ref, in->site, args, nargs, shift);
+		tl_in__ctx_call(in, fv->ref, shift, args, nargs);
 	if (!tl_model__summary(in->m, (const TlIndex *)fv->mod, fv->ref, &ret))
 		return false;
 	in->callee_mod = fv->mod;
@@ -390,6 +390,9 @@ TlVal tl_in__call(In *in, TSNode n, const TlVal *vals, uint32_t nv, const bool *
 	const TlVal *fn = &vals[0];
 	const TlVal *args = vals + 1;
 	uint32_t nargs = nv - 1, npos = 0;
+	in->call_node = n;
+	in->call_args = args;
+	in->call_nargs = nargs;
 	while (npos < nargs && !kw[npos])
 		npos++;
 	bool method = c->receiver.id != NULL;
@@ -576,7 +579,7 @@ TlVal tl_in__call(In *in, TSNode n, const TlVal *vals, uint32_t nv, const bool *
 		} else if (fn->kind == TL_VK_CLASS && fn->ref >= 0 && fn->mod) {
 			r = tl_in__instance(in, fn);
 			if (fn->mod == (const void *)in->idx)
-				tl_model__ctx_construct(in->m, fn->ref, in->site, args, npos);
+				tl_in__ctx_construct(in, fn->ref, args, npos);
 			known = true;
 		} else if (fn->kind == TL_VK_CLASS && (fn->made & TL_VM_TUPLE)) {
 			r = tl_in__tuple_of(in, n, args, nargs);

@@ -21,7 +21,7 @@
 
 /* The parts of an argument an entry context keeps: what the value is, not
  * its history (a parameter's history stays symbolic, TlVal.pgraph). */
-static TlVal tl_model__ctx_part(const TlVal *arg)
+TlVal tl_model__ctx_part(const TlVal *arg)
 {
 	TlVal v = tl_val_of((TlVKind)arg->kind, TL_VG_NONE);
 	switch (arg->kind) {
@@ -113,15 +113,6 @@ static bool tl_model__ctx_site_known(const TlModel *m, int32_t func, uint32_t si
 	return false;
 }
 
-void tl_model__ctx_construct(TlModel *m, int32_t cls, uint32_t site, const TlVal *args, uint32_t nargs)
-{
-	if (m->quiet || cls < 0 || (uint32_t)cls >= m->idx->classes.size)
-		return;
-	int32_t init = tl_index_method(m->idx, cls, "__init__", 8);
-	if (init >= 0 && m->idx->funcs.items[init].cls == cls)
-		tl_model__ctx_note(m, init, site, args, nargs, 1);
-}
-
 /* The join of what every call site of `func` seen so far last handed its
  * parameter `i` (TlModel.ctx_site). */
 static TlVal tl_model__ctx_join(TlModel *m, int32_t func, uint32_t i)
@@ -148,7 +139,7 @@ static TlVal tl_model__ctx_join(TlModel *m, int32_t func, uint32_t i)
 }
 
 void tl_model__ctx_note(TlModel *m, int32_t func, uint32_t site, const TlVal *args, uint32_t nargs,
-			uint32_t shift)
+			uint32_t shift, uint16_t left)
 {
 	if (m->quiet || func < 0 || (uint32_t)func >= m->idx->funcs.size || !site)
 		return;
@@ -166,7 +157,16 @@ void tl_model__ctx_note(TlModel *m, int32_t func, uint32_t site, const TlVal *ar
 		m->changed = m->pending = s->provisional = true;
 	}
 	for (uint32_t i = shift; i < fn->params.size && i < TL_MODEL_CTX_PARAMS; i++) {
-		TlVal part = i - shift < nargs ? tl_model__ctx_part(&args[i - shift]) : tl_val_top();
+		int32_t at;
+		/* A parameter the site leaves out holds its default: the join
+		 * takes it where the function is entered (bind.c). */
+		bool dflt = i < 16 && (left & (1u << i));
+		TlVal part = dflt ? tl_val_bot()
+			   : i - shift < nargs ? tl_model__ctx_part(&args[i - shift]) : tl_val_top();
+		if (dflt && !tl_scopemap_get(&m->ctx_left, (uint32_t)func, i, &at)) {
+			tl_scopemap_put(&m->ctx_left, (uint32_t)func, i, 1);
+			m->changed = m->pending = s->provisional = true;
+		}
 		uint32_t key = (uint32_t)func * TL_MODEL_CTX_PARAMS + i;
 		/* A site's value is what its last evaluation handed: it ran from
 		 * the caller's highest state (its own context known, the
@@ -175,7 +175,6 @@ void tl_model__ctx_note(TlModel *m, int32_t func, uint32_t site, const TlVal *ar
 		 * a tensor of unknown device), as an expression's value is
 		 * (tl_model__record). */
 		bool fell = false;
-		int32_t at;
 		if (tl_scopemap_get(&m->ctx_site, site, key, &at)) {
 			TlVal old = m->pool.vals.items[at];
 			bool same = tl_val_equal(&m->pool, &old, &part);
@@ -210,7 +209,7 @@ void tl_model__ctx_note(TlModel *m, int32_t func, uint32_t site, const TlVal *ar
 	}
 }
 
-bool tl_model__ctx_param(const TlModel *m, int32_t func, uint32_t i, TlVal *out)
+bool tl_model__ctx_param(TlModel *m, int32_t func, uint32_t i, TlVal *out)
 {
 	if (m->quiet || func < 0 || (uint32_t)func >= m->idx->funcs.size || i >= TL_MODEL_CTX_PARAMS)
 		return false;
@@ -222,6 +221,14 @@ bool tl_model__ctx_param(const TlModel *m, int32_t func, uint32_t i, TlVal *out)
 	if (!tl_scopemap_get(&m->ctx_vals, (uint32_t)func, i, &at))
 		return false;
 	*out = m->pool.vals.items[at];
+	/* Some site leaves it to its default: the join with the default's
+	 * value, once the function's entry evaluated it. */
+	TlVal d;
+	if (tl_scopemap_get(&m->ctx_left, (uint32_t)func, i, &at)) {
+		if (!tl_model__default_ctx(m, func, i, &d))
+			return false;
+		*out = tl_val_join(&m->pool, out, &d);
+	}
 	return (out->kind != TL_VK_TOP && out->kind != TL_VK_BOT) ||
 	       (out->kind == TL_VK_TOP && (out->device == TL_VD_HOST || out->device == TL_VD_ACCEL ||
 					   out->made == TL_VM_LOADER));

@@ -551,6 +551,7 @@ static void tl_in__enter(In *in, const TlFunc *fn)
 	const TlIndex *idx = in->idx;
 	bool is_static = false, is_classmethod = false;
 	tl_model__method_kind(idx, fn, &is_static, &is_classmethod);
+	tl_in__defaults(in, fn);
 	for (uint32_t i = 0; i < fn->params.size; i++) {
 		const TlBinding *b = &idx->bindings.items[fn->params.items[i]];
 		TlPath p;
@@ -594,7 +595,7 @@ static void tl_in__enter(In *in, const TlFunc *fn)
 			} else {
 				/* its callers' class, through callers of callers;
 				 * else a seed (its annotation, its name) */
-				if (!tl_model__entry(in->m, in->func, i, &v))
+				if (!tl_model__entry(in->m, in->func, i, &v) && !tl_in__default_seed(in, i, &v))
 					tl_model__seed_param(in->m, b, &v);
 			}
 			tl_in__param(in, b, i, &v);

@@ -58,6 +58,11 @@ typedef struct In {
 	TlArray(TlState) snaps; /* comprehensions' saved states */
 	TlVal ret;
 	uint32_t site;    /* the call being evaluated: its start byte + 1 (entry contexts) */
+	/* ... its node and its arguments' values, keyword ones included
+	 * (bind.c binds them by name) */
+	TSNode call_node;
+	const TlVal *call_args;
+	uint32_t call_nargs;
 	bool applied;     /* the call being computed read a summary (made.c) */
 	bool in_lambda;   /* evaluating a lambda's body (eval.c) */
 	bool returned;
@@ -105,6 +110,17 @@ void tl_in__bind(In *in, TSNode target, const TlVal *value);
 void tl_in__keep_store(In *in, TSNode target, TSNode rhs, const TlVal *v);
 TlVal tl_in__eval(In *in, TSNode root);
 
+/* bind.c: notes call site in->site of function `func` of the module (its
+ * parameters from `shift` on), or of class `cls`'s `__init__`, with the
+ * positional arguments `args`, binding the call's keyword arguments by
+ * name and marking the parameters it leaves to their defaults. At a
+ * function's entry, before its parameters are bound: its parameters'
+ * default values evaluated (tl_model__default_ctx). A parameter no call
+ * site of the module passes starts as its default (set in *v). */
+void tl_in__ctx_call(In *in, int32_t func, uint32_t shift, const TlVal *args, uint32_t nargs);
+void tl_in__ctx_construct(In *in, int32_t cls, const TlVal *args, uint32_t nargs);
+void tl_in__defaults(In *in, const TlFunc *fn);
+bool tl_in__default_seed(In *in, uint32_t i, TlVal *v);
 /* made.c: what call `n` (`c`) makes its result `*r` as (TlVal.act) and
  * the loss it computes (TlVal.loss), once the call's value is known. `fn`:
  * the receiver's value (a method call) or the callee's; `callee`: the

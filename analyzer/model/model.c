@@ -42,6 +42,9 @@ static void tl_model__release(TlModel *m)
 	tl_scopemap_release(&m->ctx_vals);
 	tl_scopemap_release(&m->ctx_seen);
 	tl_scopemap_release(&m->ctx_site);
+	tl_scopemap_release(&m->ctx_left);
+	tl_scopemap_release(&m->dflt);
+	tl_scopemap_release(&m->passed);
 	tl_scopemap_release(&m->attr_read);
 	tl_scopemap_release(&m->attr_stores);
 	tl_array_release(&m->stores);
@@ -1268,6 +1271,9 @@ static TlModel *tl_model__build(const TlIndex *idx, bool quiet)
 	tl_scopemap_init(&m->ctx_vals);
 	tl_scopemap_init(&m->ctx_seen);
 	tl_scopemap_init(&m->ctx_site);
+	tl_scopemap_init(&m->ctx_left);
+	tl_scopemap_init(&m->dflt);
+	tl_scopemap_init(&m->passed);
 	tl_scopemap_init(&m->attr_read);
 	tl_scopemap_init(&m->attr_stores);
 	tl_array_init(&m->stores);

@@ -124,6 +124,11 @@ struct TlModel {
 	/* (call start byte + 1, function * TL_MODEL_CTX_PARAMS + parameter) ->
 	 * pool index: what that site's last evaluation handed the parameter */
 	TlScopeMap ctx_site;
+	/* bind.c: (function, parameter) -> 1: a call site leaves it to its
+	 * default; -> pool index: its default's value where the function was
+	 * last entered; (function, 0) -> the parameters some call site of
+	 * the module names (bit i). */
+	TlScopeMap ctx_left, dflt, passed;
 	TlScopeMap inplace;  /* (class, interned name) -> TL_VW_* bits: `self.x = DDP(self.x)` in a method */
 	struct TlFlow *flow; /* flow.c: what was computed from what (NULL until a value is) */
 	struct TlVary *vary; /* vary.c: what each loop's iteration and each helper's call change (NULL until asked) */
@@ -285,19 +290,25 @@ bool tl_model__tensor_key(const TlModel *m, const TlIndex *idx, TSNode key);
 /* context.c: entry contexts. The parameters a context is kept for. */
 #define TL_MODEL_CTX_PARAMS 16
 /* Notes a call of function `func` of m's module at call site `site` (its
- * start byte + 1) with the positional arguments `args` (`shift`: the
- * parameters before them, a method's `self`). */
+ * start byte + 1) with the values `args` it hands the parameters from
+ * `shift` on (a method's `self` before them); `left`, bit i: the site
+ * leaves parameter i to its default (bind.c). */
 void tl_model__ctx_note(TlModel *m, int32_t func, uint32_t site, const TlVal *args, uint32_t nargs,
-			uint32_t shift);
-/* The same for a call that makes an instance of class `cls` of m's module
- * by its name (`Trainer(model, opt)`): its `__init__`'s context. */
-void tl_model__ctx_construct(TlModel *m, int32_t cls, uint32_t site, const TlVal *args, uint32_t nargs);
+			uint32_t shift, uint16_t left);
+/* The parts of an argument an entry context keeps (its kind, class, what
+ * its call computes; a tensor's device and dtype), not its history. */
+TlVal tl_model__ctx_part(const TlVal *arg);
+/* bind.c: the value parameter `i` of `func` takes when a call leaves it
+ * out, as its entry last evaluated it (a context's part); false when
+ * none was. */
+bool tl_model__default_ctx(const TlModel *m, int32_t func, uint32_t i, TlVal *out);
 /* What every call site of `func` hands its parameter `i`, once every call
  * site was interpreted and nothing else can call it: a value of kind
  * module, wrapper, object, optimizer, scaler or criterion, a tensor (its
  * device and dtype) or a DataLoader, or of unknown kind with a device or
- * a batch's made-by; false when there is none. */
-bool tl_model__ctx_param(const TlModel *m, int32_t func, uint32_t i, TlVal *out);
+ * a batch's made-by; false when there is none. A site that leaves the
+ * parameter out hands it its default's value. */
+bool tl_model__ctx_param(TlModel *m, int32_t func, uint32_t i, TlVal *out);
 /* entry.c. During the top-down sweep: the class parameter `i` of
  * function `func` holds when every call site in the module passes an
  * object of that class (its kind, ref and mod set in *out): entry

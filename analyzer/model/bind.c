@@ -1,0 +1,257 @@
+/* A call's arguments bound to its callee's parameters, and what a
+ * parameter holds that a call leaves out: its default value
+ * (docs/semantic-model.md, "Entry contexts and the wrapper family").
+ *
+ * Positional arguments fill the parameters in order up to a `*args`
+ * parameter (or a bare `*`); keyword arguments bind by name. A parameter
+ * no argument names holds its default, unless the call has a splat (`*a`,
+ * `**kw`: any parameter may be in it), and is unknown without one.
+ *
+ * A default is evaluated where the function is entered, before its
+ * parameters are bound (the names it reads are those of the enclosing
+ * scope, as where the `def` runs): a call site that leaves the parameter
+ * out hands it that value (the entry context joins it, context.c), and a
+ * parameter that no call site of the module passes (its callers are
+ * other modules', or there are none) starts as its default, as an
+ * annotation would say what it is.
+ *
+ * Owns: TlModel.dflt, TlModel.passed, tl_in__ctx_call, tl_in__ctx_construct, tl_in__defaults,
+ * tl_in__default_seed, tl_model__default_ctx. */
+#include <string.h>
+
+#include "model/interp_internal.h"
+
+/* How a call binds a parameter. */
+enum { TL_BIND_NAMED = 0, TL_BIND_LEFT = 1, TL_BIND_ANY = 2 };
+
+/* Parameter `i` of `fn`: its node, and whether a positional argument can
+ * fill it (no `*args` or bare `*` before it). */
+static TSNode tl_bind__param(const TlIndex *idx, const TlFunc *fn, uint32_t i)
+{
+	return idx->bindings.items[fn->params.items[i]].stmt;
+}
+
+/* The first byte after which parameters are keyword-only: the start of
+ * the `*args` or bare `*` of `fn`'s parameter list, else UINT32_MAX. */
+static uint32_t tl_bind__star(const TlIndex *idx, const TlFunc *fn)
+{
+	const TlSyms *sy = tl_syms();
+	TSNode params = tl_tree_field(fn->node, sy->f_parameters);
+	uint32_t n = ts_node_is_null(params) ? 0 : ts_node_named_child_count(params);
+	(void)idx;
+	for (uint32_t i = 0; i < n; i++) {
+		TSNode p = ts_node_named_child(params, i);
+		if (ts_node_symbol(p) == sy->list_splat_pattern || strcmp(ts_node_type(p), "keyword_separator") == 0)
+			return ts_node_start_byte(p);
+	}
+	return UINT32_MAX;
+}
+
+/* The default value's expression of parameter node `p`, or a null node. */
+static TSNode tl_bind__default(TSNode p)
+{
+	const TlSyms *sy = tl_syms();
+	TSSymbol s = ts_node_symbol(p);
+	if (s != sy->default_parameter && s != sy->typed_default_parameter)
+		return (TSNode){ 0 };
+	return tl_tree_field(p, sy->f_value);
+}
+
+/* The parameter of `fn` named `name` (len bytes) that a keyword can bind,
+ * or -1. */
+static int32_t tl_bind__named(const TlIndex *idx, const TlFunc *fn, const char *name, uint32_t len)
+{
+	for (uint32_t i = 0; i < fn->params.size; i++) {
+		const TlBinding *b = &idx->bindings.items[fn->params.items[i]];
+		TSSymbol s = ts_node_symbol(b->stmt);
+		if (s == tl_syms()->list_splat_pattern || s == tl_syms()->dictionary_splat_pattern)
+			continue;
+		if (b->name && strlen(b->name) == len && memcmp(b->name, name, len) == 0)
+			return (int32_t)i;
+	}
+	return -1;
+}
+
+/* How call node `call` binds each parameter of `fn` from `shift` on
+ * (how[i], i < TL_MODEL_CTX_PARAMS), and for a named one the position
+ * among the call's arguments of the argument that does (arg[i]). */
+static void tl_bind__map(const TlIndex *idx, const TlFunc *fn, TSNode call, uint32_t shift, uint8_t *how,
+			 int32_t *arg)
+{
+	const TlSyms *sy = tl_syms();
+	uint32_t n = fn->params.size < TL_MODEL_CTX_PARAMS ? fn->params.size : TL_MODEL_CTX_PARAMS;
+	uint32_t star = tl_bind__star(idx, fn);
+	bool splat = false;
+	for (uint32_t i = 0; i < n; i++) {
+		how[i] = TL_BIND_LEFT;
+		arg[i] = -1;
+	}
+	TSNode args = tl_tree_field(call, sy->f_arguments);
+	if (ts_node_is_null(args) || ts_node_symbol(args) != sy->argument_list) {
+		splat = !ts_node_is_null(args); /* a generator argument */
+	} else {
+		uint32_t na = ts_node_named_child_count(args), pos = shift;
+		int32_t j = 0;
+		for (uint32_t k = 0; k < na; k++) {
+			TSNode a = ts_node_named_child(args, k);
+			TSSymbol s = ts_node_symbol(a);
+			if (s == sy->comment)
+				continue;
+			int32_t at = j++;
+			if (s == sy->list_splat || s == sy->dictionary_splat) {
+				splat = true;
+			} else if (s == sy->keyword_argument) {
+				TSNode name = tl_tree_field(a, sy->f_name);
+				uint32_t len = 0;
+				const char *t = ts_node_is_null(name) ? NULL : tl_index_text(idx, name, &len);
+				int32_t i = t ? tl_bind__named(idx, fn, t, len) : -1;
+				if (i >= (int32_t)shift && (uint32_t)i < n) {
+					how[i] = TL_BIND_NAMED;
+					arg[i] = at;
+				}
+			} else if (!splat) {
+				uint32_t i = pos++;
+				if (i < n && ts_node_start_byte(tl_bind__param(idx, fn, i)) < star) {
+					how[i] = TL_BIND_NAMED;
+					arg[i] = at;
+				}
+			}
+		}
+	}
+	for (uint32_t i = shift; i < n; i++) {
+		if (how[i] != TL_BIND_LEFT)
+			continue;
+		TSNode p = tl_bind__param(idx, fn, i);
+		if (splat || ts_node_symbol(p) == sy->list_splat_pattern ||
+		    ts_node_symbol(p) == sy->dictionary_splat_pattern || ts_node_is_null(tl_bind__default(p)))
+			how[i] = TL_BIND_ANY;
+	}
+}
+
+/* Notes call site in->site of function `func` of the module: the values
+ * it hands the parameters from `shift` on (the call's positional
+ * arguments `args`; its keyword arguments, read from the call being
+ * evaluated when `args` are that call's), and those it leaves to their
+ * defaults. */
+void tl_in__ctx_call(In *in, int32_t func, uint32_t shift, const TlVal *args, uint32_t nargs)
+{
+	if (in->m->quiet || func < 0 || (uint32_t)func >= in->idx->funcs.size)
+		return;
+	const TlFunc *fn = &in->idx->funcs.items[func];
+	uint32_t n = fn->params.size < TL_MODEL_CTX_PARAMS ? fn->params.size : TL_MODEL_CTX_PARAMS;
+	bool own = args && args == in->call_args && !ts_node_is_null(in->call_node);
+	if (!own || n <= shift) {
+		tl_model__ctx_note(in->m, func, in->site, args, nargs, shift, 0);
+		return;
+	}
+	uint8_t how[TL_MODEL_CTX_PARAMS];
+	int32_t arg[TL_MODEL_CTX_PARAMS];
+	tl_bind__map(in->idx, fn, in->call_node, shift, how, arg);
+	TlVal bound[TL_MODEL_CTX_PARAMS];
+	uint16_t left = 0;
+	for (uint32_t i = shift; i < n; i++) {
+		bound[i - shift] = tl_val_top();
+		if (how[i] == TL_BIND_NAMED && arg[i] >= 0 && (uint32_t)arg[i] < in->call_nargs)
+			bound[i - shift] = in->call_args[arg[i]];
+		else if (how[i] == TL_BIND_LEFT)
+			left |= (uint16_t)(1u << i);
+	}
+	tl_model__ctx_note(in->m, func, in->site, bound, n - shift, shift, left);
+}
+
+void tl_in__ctx_construct(In *in, int32_t cls, const TlVal *args, uint32_t nargs)
+{
+	if (in->m->quiet || cls < 0 || (uint32_t)cls >= in->idx->classes.size)
+		return;
+	int32_t init = tl_index_method(in->idx, cls, "__init__", 8);
+	if (init >= 0 && in->idx->funcs.items[init].cls == cls)
+		tl_in__ctx_call(in, init, 1, args, nargs);
+}
+
+/* The parameters of `func` that some call site of the module the index
+ * knows names, or may fill through a splat (bit i), computed once. */
+static uint16_t tl_bind__passed(TlModel *m, int32_t func)
+{
+	int32_t at;
+	if (tl_scopemap_get(&m->passed, (uint32_t)func, 0, &at))
+		return (uint16_t)at;
+	const TlIndex *idx = m->idx;
+	const TlFunc *fn = &idx->funcs.items[func];
+	uint32_t n = fn->params.size < TL_MODEL_CTX_PARAMS ? fn->params.size : TL_MODEL_CTX_PARAMS;
+	bool is_static = false, is_classmethod = false;
+	tl_model__method_kind(idx, fn, &is_static, &is_classmethod);
+	uint32_t shift = fn->cls >= 0 && !is_static ? 1 : 0;
+	bool init = fn->cls >= 0 && fn->name && strcmp(fn->name, "__init__") == 0;
+	uint16_t passed = 0;
+	uint8_t how[TL_MODEL_CTX_PARAMS];
+	int32_t arg[TL_MODEL_CTX_PARAMS];
+	for (uint32_t k = 0; k < idx->calls.size; k++) {
+		const TlCall *c = &idx->calls.items[k];
+		bool site = c->target == func;
+		if (!site && init && !c->receiver.id) {
+			const TlBinding *b = tl_index_resolve_node(idx, c->callee);
+			site = b && b->kind == TL_BIND_CLASS && b->ref == fn->cls;
+		}
+		if (!site)
+			continue;
+		tl_bind__map(idx, fn, c->node, shift, how, arg);
+		for (uint32_t i = shift; i < n; i++)
+			if (how[i] != TL_BIND_LEFT)
+				passed |= (uint16_t)(1u << i);
+	}
+	tl_scopemap_put(&m->passed, (uint32_t)func, 0, passed);
+	return passed;
+}
+
+/* Whether default expression `d` is worth a value: what it makes or
+ * names (a call, a name), not a literal. */
+static bool tl_bind__valued(TSNode d)
+{
+	const TlSyms *sy = tl_syms();
+	TSSymbol s = ts_node_symbol(d);
+	return s == sy->call || s == sy->attribute || s == sy->identifier;
+}
+
+void tl_in__defaults(In *in, const TlFunc *fn)
+{
+	if (in->func < 0)
+		return;
+	uint32_t n = fn->params.size < TL_MODEL_CTX_PARAMS ? fn->params.size : TL_MODEL_CTX_PARAMS;
+	for (uint32_t i = 0; i < n; i++) {
+		TSNode d = tl_bind__default(tl_bind__param(in->idx, fn, i));
+		if (ts_node_is_null(d) || !tl_bind__valued(d))
+			continue;
+		TlVal v = tl_in__eval(in, d);
+		TlVal part = tl_model__ctx_part(&v);
+		int32_t at;
+		if (tl_scopemap_get(&in->m->dflt, (uint32_t)in->func, i, &at))
+			in->m->pool.vals.items[at] = part;
+		else
+			tl_scopemap_put(&in->m->dflt, (uint32_t)in->func, i, tl_val_pool_add(&in->m->pool, part));
+	}
+}
+
+bool tl_model__default_ctx(const TlModel *m, int32_t func, uint32_t i, TlVal *out)
+{
+	int32_t at;
+	if (!tl_scopemap_get(&m->dflt, (uint32_t)func, i, &at))
+		return false;
+	*out = m->pool.vals.items[at];
+	return true;
+}
+
+bool tl_in__default_seed(In *in, uint32_t i, TlVal *v)
+{
+	TlVal d;
+	if (in->func < 0 || i >= TL_MODEL_CTX_PARAMS || !tl_model__default_ctx(in->m, in->func, i, &d) ||
+	    d.kind == TL_VK_TOP || d.kind == TL_VK_BOT || (tl_bind__passed(in->m, in->func) & (1u << i)))
+		return false;
+	v->kind = d.kind;
+	v->wrap = d.wrap;
+	v->ref = d.ref;
+	v->mod = d.mod;
+	v->act = d.act;
+	v->loss = d.loss;
+	v->made |= d.made | TL_VM_GUESS;
+	return true;
+}
