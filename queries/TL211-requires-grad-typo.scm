@@ -2,13 +2,16 @@
 ; An assignment meant to freeze weights that freezes nothing.
 
 ; p.require_grad = False / p.requires_grads = ... on a parameter, tensor or module
+; set to False on a value that may need freezing: a fresh `torch.zeros` table
+; (it requires no grad and becomes a buffer) needs none.
 ((assignment
   left: (attribute
     object: (_) @_target
     attribute: (identifier) @_attr)) @finding
   (#any-of? @_attr "require_grad" "requires_grads" "require_grads" "required_grad" "requires_gradient")
   (#not-eq? @_target "self")
-  (#parameter? @_target))
+  (#parameter? @_target)
+  (#freeze-matters? @_target))
 
 ((assignment
   left: (attribute
@@ -16,7 +19,8 @@
     attribute: (identifier) @_attr)) @finding
   (#any-of? @_attr "require_grad" "requires_grads" "require_grads" "required_grad" "requires_gradient")
   (#not-eq? @_target "self")
-  (#known-tensor? @_target))
+  (#known-tensor? @_target)
+  (#freeze-matters? @_target))
 
 ((assignment
   left: (attribute
@@ -24,7 +28,8 @@
     attribute: (identifier) @_attr)) @finding
   (#any-of? @_attr "require_grad" "requires_grads" "require_grads" "required_grad" "requires_gradient")
   (#not-eq? @_target "self")
-  (#module? @_target))
+  (#module? @_target)
+  (#freeze-matters? @_target))
 
 ; model.requires_grad = False: a module has no such flag
 ((assignment

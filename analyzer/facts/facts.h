@@ -169,6 +169,13 @@ bool tl_facts_method_forward(const TlIndex *idx, TSNode call);
  * every input requires no grad (a tensor a torch factory made here
  * without requires_grad, a literal). True when either cannot be told. */
 bool tl_facts_forward_records_graph(const TlIndex *idx, TSNode call);
+/* For the object `expr` of an assignment `expr.<flag> = value` (a
+ * misspelt requires_grad): false when the value is a literal False, the
+ * model knows `expr` requires no grad (a tensor a factory made without
+ * requires_grad, what is computed from one; a module that holds no
+ * parameters) and no nn.Parameter made of it later in its function
+ * requires grad: nothing needed freezing. True otherwise. */
+bool tl_facts_freeze_matters(const TlIndex *idx, TSNode expr);
 
 /* True when `call`, a call of a local function, runs a module forward in
  * eval mode with gradient tracking on and nothing backpropagates its result

@@ -789,37 +789,6 @@ bool tl_facts__ext_class_is_model(const TlIndex *idx, const char *q)
 	return yes;
 }
 
-/* Class `cls` of `mod` is an nn.Module that holds no parameters (its
- * ext enter() held). */
-static bool tl_facts__param_free_in(const TlIndex *mod, int32_t cls)
-{
-	return tl_facts__ext_module_class(mod, cls, 0) && !tl_facts__ext_holds_params(mod, cls, 0);
-}
-
-bool tl_facts__class_param_free(const TlIndex *idx, int32_t cls)
-{
-	if (cls < 0 || (uint32_t)cls >= idx->classes.size)
-		return false;
-	if (!idx->imports)
-		return tl_facts__param_free_in(idx, cls);
-	tl_facts__ext_enter(idx);
-	bool yes = tl_facts__param_free_in(idx, cls);
-	tl_facts__ext_leave(idx);
-	return yes;
-}
-
-bool tl_facts__ext_class_param_free(const TlIndex *idx, const char *q)
-{
-	TlExtDef d;
-	if (!q || !idx->imports)
-		return false;
-	tl_facts__ext_enter(idx);
-	bool yes = tl_facts__ext_def_in(idx, q, strlen(q), &d, 0) && d.func < 0 && d.cls >= 0 &&
-		   tl_facts__param_free_in(d.idx, d.cls);
-	tl_facts__ext_leave(idx);
-	return yes;
-}
-
 bool tl_facts__ext_class_is_module(const TlIndex *idx, const char *q)
 {
 	TlExtDef d;

@@ -294,18 +294,11 @@ bool tl_facts__ext_any_return(const TlIndex *idx, const TlCall *c, TlRet kind,
 bool tl_facts__ext_class_is_model(const TlIndex *idx, const char *q);
 /* True when `q` names a class of another module that is an nn.Module. */
 bool tl_facts__ext_class_is_module(const TlIndex *idx, const char *q);
-/* True when class `cls` of the file (tl_facts__class_param_free), or the
- * class of another module that `q` names (tl_facts__ext_class_param_free),
- * is an nn.Module that holds no parameters: no method binds `self.x` to
- * something that may (a layer, a parameter, an unknown call's result), no
- * register_parameter / add_module, and its bases hold none either. */
-bool tl_facts__class_param_free(const TlIndex *idx, int32_t cls);
 /* The value of identifier `name` when it is bound exactly once in its
  * scope, by a plain assignment of the whole value (`flag = False`, not
  * `a, flag = ...`, not `flag += ...`, not a parameter, loop target or class
  * attribute). Null otherwise: a name bound twice may hold either value. */
 TSNode tl_facts__bound_once(const TlIndex *idx, TSNode name);
-bool tl_facts__ext_class_param_free(const TlIndex *idx, const char *q);
 /* The name of the class of another module that `q` names, into buf; NULL
  * when it names none. */
 const char *tl_facts__ext_class_named(const TlIndex *idx, const char *q, char *buf, size_t size);

@@ -5,7 +5,7 @@
  * Owns: module identity, optimizer parameter sets, tl_facts_is_wrapper_module,
  * tl_facts_in_module_code (code a module's methods run),
  * tl_facts_forward_records_graph (a forward of a module without parameters
- * on inputs that require no grad records none). */
+ * on inputs that require no grad records none), tl_facts_freeze_matters. */
 #include "model/model.h"
 #include "facts/internal.h"
 
@@ -840,135 +840,67 @@ bool tl_facts_in_module_code(const TlIndex *idx, TSNode node, bool reached)
 
 /* ---- forwards that record no graph ------------------------------------------------ */
 
-/* True when argument `e` of a call in function `func` requires no grad: a
- * literal or a lambda, or a tensor a torch factory makes without
- * requires_grad (`torch.ones(4, 8)`, `torch.tensor(data)`), directly or
- * through a name the function binds once to one and never sets
- * requires_grad on. */
-/* True when `q` is a legacy tensor type's constructor (`torch.FloatTensor`,
- * `torch.cuda.LongTensor`, `torch.Tensor`): a tensor class of the API table
- * (set tensor-class) in torch's own namespace, not torch.nn's Parameter. */
-static bool tl_facts__legacy_tensor_type(const char *q)
+/* The model answers (model/grads.c): the module holds no parameter that
+ * requires grad and no input requires grad. */
+bool tl_facts_forward_records_graph(const TlIndex *idx, TSNode call)
 {
-	const TlApiRow *r = tl_api_qualified(q);
-	return r && (r->sets & TL_APIS_TENSOR_CLASS) && !tl_facts__starts(q, "torch.nn.");
+	return !tl_model_forward_no_graph(idx, call);
 }
 
-/* True when every argument of `call` is literal data: numbers (a size or
- * values), lists and tuples of them, nested. */
-static bool tl_facts__literal_data_args(TSNode call)
+/* True when the subtree of `n` holds an identifier or attribute chain
+ * written `name`. */
+static bool tl_facts__mentions_name(const TlIndex *idx, TSNode n, const char *name)
 {
 	const TlSyms *sy = tl_syms();
-	TSNode args = tl_tree_field(call, sy->f_arguments);
-	if (ts_node_is_null(args) || ts_node_symbol(args) != sy->argument_list)
-		return false;
-	TSTreeCursor cur = ts_tree_cursor_new(args);
-	bool ok = true, descend = true;
+	size_t len = strlen(name);
+	TSTreeCursor cur = ts_tree_cursor_new(n);
+	bool found = false, descend = true;
 	do {
 		TSNode x = ts_tree_cursor_current_node(&cur);
 		TSSymbol s = ts_node_symbol(x);
 		descend = true;
-		if (!ts_node_is_named(x) || ts_node_eq(x, args) || s == sy->comment)
+		if (s != sy->identifier && s != sy->attribute)
 			continue;
-		ok = s == sy->list || s == sy->tuple || s == sy->integer || s == sy->float_ ||
-		     s == sy->unary_operator || s == sy->true_ || s == sy->false_;
-	} while (ok && tl_walk_next(&cur, args, descend));
+		uint32_t tl = 0;
+		const char *t = tl_index_text(idx, x, &tl);
+		found = t && tl == len && memcmp(t, name, len) == 0;
+	} while (!found && tl_walk_next(&cur, n, descend));
 	ts_tree_cursor_delete(&cur);
-	return ok;
+	return found;
 }
 
-static bool tl_facts__made_without_grad(const TlIndex *idx, TSNode e, int32_t func)
+bool tl_facts_freeze_matters(const TlIndex *idx, TSNode expr)
 {
 	const TlSyms *sy = tl_syms();
-	static const char *const copies[] = { "torch.tensor", "torch.from_numpy" };
-	e = tl_index_unparen(e);
-	if (ts_node_is_null(e))
-		return false;
-	TSSymbol s = ts_node_symbol(e);
-	if (s == sy->lambda || s == sy->integer || s == sy->float_ || s == sy->string ||
-	    s == sy->true_ || s == sy->false_ || s == sy->none)
+	TlVal v;
+	expr = tl_index_unparen(expr);
+	if (ts_node_is_null(expr) || !tl_model_value(idx, expr, &v) || !v.nograd)
 		return true;
-	if (s == sy->identifier) {
-		TSNode v = tl_facts__bound_once(idx, e);
-		const TlBinding *b = tl_index_resolve_node(idx, e);
-		if (ts_node_is_null(v) || !b || b->func != func)
-			return false;
-		/* `x.requires_grad_()` or `x.requires_grad = True` later on. */
-		const TlIntArray *calls = tl_index_scope_calls(idx, func);
-		for (uint32_t i = 0; calls && i < calls->size; i++) {
-			const TlCall *k = &idx->calls.items[calls->items[i]];
-			if (k->method && strcmp(k->method, "requires_grad_") == 0 && k->recv_name &&
-			    strcmp(k->recv_name, b->name) == 0)
-				return false;
-		}
-		TlBuf attr;
-		tl_buf_init(&attr);
-		tl_buf_addf(&attr, "%s.requires_grad", b->name);
-		const TlIntArray *set = tl_index_bindings_of(idx, func, attr.data);
-		tl_buf_release(&attr);
-		if (set && set->size)
-			return false;
-		e = v;
-		s = ts_node_symbol(e);
-	}
-	if (s != sy->call)
-		return false;
-	const TlCall *c = tl_index_call_at(idx, e);
-	if (!c || !c->qname)
-		return false;
-	/* torch.FloatTensor([[2, 1], [-3, -2]]): a new leaf that never
-	 * requires grad (these constructors take no requires_grad). */
-	if (tl_facts__legacy_tensor_type(c->qname))
-		return tl_facts__literal_data_args(e);
-	if (!(tl_facts__qname_is_api(c->qname, TL_API_TENSOR_FACTORY) || IN(c->qname, copies)))
-		return false;
-	TSNode rg = tl_facts__kwarg(idx, e, "requires_grad");
-	if (!ts_node_is_null(rg))
-		return ts_node_symbol(tl_index_unparen(rg)) == sy->false_;
-	return !tl_facts_passes_keyword(idx, e, "requires_grad");
-}
-
-bool tl_facts_forward_records_graph(const TlIndex *idx, TSNode call)
-{
-	const TlSyms *sy = tl_syms();
-	const TlCall *c = tl_index_call_at(idx, tl_index_unparen(call));
-	if (!c)
+	/* `x.require_grad = False`: meant to freeze (`= True` meant to train
+	 * what does not require grad: that matters). */
+	TSNode attr = tl_index_parent(idx, expr);
+	TSNode asg = ts_node_is_null(attr) ? attr : tl_index_parent(idx, attr);
+	if (ts_node_is_null(asg) || ts_node_symbol(asg) != sy->assignment ||
+	    ts_node_symbol(tl_index_unparen(tl_tree_field(asg, sy->f_right))) != sy->false_)
 		return true;
-	/* The module: made here by a constructor the facts can read. */
-	TlBuf path;
-	tl_buf_init(&path);
-	TSNode root = tl_facts__module_root(idx, tl_facts__called_object(c), &path);
-	bool part = path.len > 0;
-	tl_buf_release(&path);
-	const TlCall *rc = ts_node_is_null(root) || part ? NULL : tl_index_call_at(idx, root);
-	if (!rc)
+	char *name = tl_facts__dotted(idx, expr);
+	if (!name)
 		return true;
-	bool param_free;
-	const TlBinding *cb = tl_index_resolve_node(idx, rc->callee);
-	if (rc->qname && tl_facts__starts(rc->qname, "torch.nn."))
-		param_free = tl_facts__parameter_free_layer(rc->qname);
-	else if (cb && cb->kind == TL_BIND_CLASS)
-		param_free = tl_facts__class_param_free(idx, cb->ref);
-	else
-		param_free = rc->qname && tl_facts__ext_class_param_free(idx, rc->qname);
-	if (!param_free)
-		return true;
-	/* Its inputs: none requires grad. */
-	TSNode args = tl_tree_field(c->node, sy->f_arguments);
-	if (ts_node_is_null(args) || ts_node_symbol(args) != sy->argument_list)
-		return true;
-	uint32_t count = ts_node_named_child_count(args);
-	for (uint32_t i = 0; i < count; i++) {
-		TSNode a = ts_node_named_child(args, i);
-		TSSymbol s = ts_node_symbol(a);
-		if (s == sy->comment)
+	/* `w.require_grad = False` then `self.w = nn.Parameter(w)`: the
+	 * parameter trains. */
+	bool may = false;
+	const TlIntArray *calls = tl_index_scope_calls(idx, tl_index_func_of(idx, expr));
+	for (uint32_t i = 0; calls && i < calls->size && !may; i++) {
+		const TlCall *c = &idx->calls.items[calls->items[i]];
+		if (!c->qname || (strcmp(c->qname, "torch.nn.Parameter") != 0 &&
+				  strcmp(c->qname, "torch.nn.parameter.Parameter") != 0) ||
+		    ts_node_start_byte(c->node) < ts_node_end_byte(expr))
 			continue;
-		if (s == sy->keyword_argument)
-			a = tl_tree_field(a, sy->f_value);
-		else if (s == sy->list_splat || s == sy->dictionary_splat)
-			return true;
-		if (!tl_facts__made_without_grad(idx, a, c->func))
-			return true;
+		TSNode args = tl_tree_field(c->node, sy->f_arguments);
+		TlVal pv;
+		may = !ts_node_is_null(args) && tl_facts__mentions_name(idx, args, name) &&
+		      (!tl_model_value(idx, c->node, &pv) || !pv.nograd);
 	}
-	return false;
+	tl_free(name);
+	return may;
 }

@@ -179,9 +179,17 @@ enum {
 	 * tensor classes, nn.Parameter): what an isinstance test or an
 	 * annotation names. */
 	TL_APIS_TENSOR_CLASS = 1u << 27,
+	/* A call that makes a new tensor without autograd history, which
+	 * requires grad only when its `requires_grad` argument says so
+	 * (torch.zeros, torch.randn, torch.tensor; not torch.as_tensor, which
+	 * may hand back its argument). */
+	TL_APIS_NEW_LEAF = 1u << 28,
+	/* A module constructor whose parameters do not require grad unless its
+	 * `freeze` argument is false (nn.Embedding.from_pretrained). */
+	TL_APIS_FROZEN = 1u << 29,
 };
 /* How many sets there are. */
-#define TL_API_SET_COUNT 28
+#define TL_API_SET_COUNT 30
 
 typedef struct TlApiRow {
 	const char *name; /* the name without its `.` or `builtins.` (borrowed, not NUL-terminated) */

@@ -250,6 +250,7 @@ static TlVal tl_in__instance(In *in, const TlVal *cv)
 	TlVal v = tl_val_of(module ? TL_VK_MODULE : TL_VK_OBJECT, TL_VG_NONE);
 	v.ref = cv->ref;
 	v.mod = cv->mod;
+	v.nograd = module; /* no store from outside gave it a parameter yet (grads.c) */
 	tl_in__made_instance(in, &v);
 	return v;
 }
@@ -782,6 +783,7 @@ TlVal tl_in__call(In *in, TSNode n, const TlVal *vals, uint32_t nv, const bool *
 	tl_in__host_call(in, c, vals, nv, &r);
 	if (r.graph == TL_VG_MUST && !r.origin)
 		r.origin = ts_node_start_byte(n) + 1;
+	tl_in__grad_call(in, n, c, fn, callee, args, nargs, &r);
 	if (in->st.grad == TL_MGRAD_OFF)
 		r = tl_in__no_graph(in, &r);
 	tl_in__made_param_forward(c, fn, &r);

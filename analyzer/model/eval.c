@@ -121,6 +121,7 @@ TlVal tl_in__arith(TlValPool *pool, const TlVal *a, const TlVal *b)
 	r.prev = (uint8_t)(a->prev | b->prev);
 	r.pold = (uint16_t)(a->pold | b->pold);
 	r.kept = (uint8_t)(a->kept | b->kept);
+	r.nograd = (uint8_t)(a->nograd && b->nograd && r.kind != TL_VK_TOP);
 	r.origin = a->graph == TL_VG_MUST ? a->origin : b->origin;
 	r.made = (uint16_t)(a->made | b->made);
 	tl_in__promote(&r, a, b);
@@ -398,6 +399,8 @@ void tl_in__bind(In *in, TSNode target, const TlVal *value)
 			}
 			continue;
 		}
+		if (s == sy->subscript || s == sy->attribute)
+			tl_in__grad_store(in, t, &v);
 		if (s == sy->subscript) {
 			/* the container's value before the store, recorded at it */
 			TlVal obj = tl_in__eval(in, tl_tree_field(t, sy->f_value));

@@ -141,6 +141,14 @@ void tl_in__made_op(In *in, TSNode n, TlVal *r);
 /* Marks `v` (and a tuple's positions) as made in another function: a
  * summary's return applied at a call. */
 void tl_in__made_output(TlValPool *p, TlVal *v);
+/* grads.c: whether call `n`'s result `*r` requires grad (TlVal.nograd),
+ * once its value is known, before the grad mode applies (`fn`, `callee`:
+ * as made.c's; `args`: every argument's value, keywords' too), and what
+ * an in-place method does to its receiver's; what store `target = v` (an
+ * attribute or a subscript) does to its object's. */
+void tl_in__grad_call(In *in, TSNode n, const TlCall *c, const TlVal *fn, const TlVal *callee, const TlVal *args,
+		      uint32_t nargs, TlVal *r);
+void tl_in__grad_store(In *in, TSNode target, const TlVal *v);
 /* dynamic.c: the value of `getattr(module, name)` (call node `call`) for
  * a module of the project that defines one thing a call can run. */
 bool tl_in__getattr_module(In *in, TSNode call, TlVal *out);

@@ -196,6 +196,20 @@ static const TlModel *tl_model__other(const TlModel *m, const TlIndex *mod)
 	return built && !built->building ? built : NULL;
 }
 
+bool tl_model__ask_class(const TlModel *m, const TlIndex *mod, int32_t cls,
+			 bool (*ask)(const TlModel *om, const TlIndex *mod, int32_t cls))
+{
+	if (mod == m->idx)
+		return ask(m, mod, cls);
+	if (!m->idx->imports)
+		return false;
+	tl_model__enter(m->idx);
+	const TlModel *om = tl_model__other(m, mod);
+	bool yes = om && ask(om, mod, cls);
+	tl_model__leave(m->idx);
+	return yes;
+}
+
 /* Names whose root is one of these are the API (api/api.tsv), never a
  * module of the project, as Python finds an installed PyTorch first. */
 static bool tl_model__api_root(const char *q, size_t len)

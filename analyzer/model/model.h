@@ -191,6 +191,13 @@ bool tl_model_names_device(const TlIndex *idx, TSNode e);
  * hold them; 0 for no wrapper of a known kind. */
 unsigned tl_model_wrapper_kinds(const char *qname);
 
+/* True when the model knows that forward call `call` (`m(x)`, `self.net(x)`,
+ * `m.forward(x)`) records no autograd graph (grads.c): its module holds no
+ * parameter that requires grad (a parameter-free layer, a frozen
+ * embedding, an instance of a class of the module whose stores hold
+ * none) and no argument requires grad. False when it may, or when the
+ * model does not know. */
+bool tl_model_forward_no_graph(const TlIndex *idx, TSNode call);
 /* True when a bound of the work budget cut the module's interpretation:
  * its answers are then partial (values not reached stay unevaluated). */
 bool tl_model_cut(const TlModel *m);

@@ -204,6 +204,9 @@ void tl_state_set(TlState *s, const TlPath *path, const TlVal *v);
 void tl_state_kill(TlState *s, const TlPath *path);
 /* The slot of `path`, or NULL. */
 const TlSlot *tl_state_slot(const TlState *s, const TlPath *path);
+/* Sets the TlVal.nograd of the value of `path`, when bound, in place: no
+ * store (the object is the same: `x.requires_grad_()`). */
+void tl_state_set_nograd(TlState *s, const TlPath *path, bool nograd);
 /* Clears bit `bit` of every slot's stores (a loop's head). */
 void tl_state_clear_stores(TlState *s, uint8_t bit);
 
@@ -245,6 +248,11 @@ void tl_model__ensure(TlModel *m, int32_t func);
  * pool; false when none is known. */
 bool tl_model__class_attr(TlModel *m, const TlIndex *mod, int32_t cls, int32_t name, const char *text,
 			  TlVal *out);
+/* `ask` of class `cls` of module `mod` and its model: m's own, or
+ * another module's (its model built, read under the project's lock);
+ * false when there is none. */
+bool tl_model__ask_class(const TlModel *m, const TlIndex *mod, int32_t cls,
+			 bool (*ask)(const TlModel *om, const TlIndex *mod, int32_t cls));
 /* The method `name` of class `cls` of `mod`, or of a base of it in the
  * project: its module and index (-1: none). */
 int32_t tl_model__method(const TlIndex *mod, int32_t cls, const char *name, const TlIndex **where);

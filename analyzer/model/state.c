@@ -311,6 +311,13 @@ void tl_state_set(TlState *s, const TlPath *path, const TlVal *v)
 	tl_state__push(s, &slot);
 }
 
+void tl_state_set_nograd(TlState *s, const TlPath *path, bool nograd)
+{
+	int32_t i = tl_state__find(s, path);
+	if (i >= 0)
+		s->slots.items[i].val.nograd = nograd;
+}
+
 /* A join's stores: a slot of dst that src lacks is not stored into on
  * src's paths (its must bits cleared). The slots src matched are marked
  * while the join runs. */

@@ -172,6 +172,16 @@ typedef struct TlVal {
 	 * function (bit d), in the function's current run (TL_VH_FUNC). A
 	 * container's bits are its elements' (which hold none of their own). */
 	uint8_t host;
+	/* Whether it requires grad (model/grads.c), 1 when known not to on
+	 * every path: of a tensor or a number, neither a leaf that requires
+	 * grad nor a value with autograd history (a factory's tensor made
+	 * without requires_grad, arithmetic on such, a constant); of a
+	 * module, one that holds no parameter that requires grad beyond what
+	 * its class holds (a parameter-free layer of the API table; an
+	 * instance of a class of the project no store from outside gave a
+	 * parameter: the class's own summary is asked for at the question,
+	 * tl_model_forward_no_graph). 0: not known. Joined as an and. */
+	uint8_t nograd;
 	int32_t elem;    /* a container's element value: an index into the pool, or -1 */
 	int32_t parts;   /* its first tuple position (a pool index, chained by `next`), or -1 */
 	int32_t next;    /* in the pool: the next tuple position, or -1 */

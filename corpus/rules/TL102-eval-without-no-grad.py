@@ -795,3 +795,132 @@ def test_residual_scaling_of_features(features):
     x = torch.FloatTensor(features)
     # expect: TL102
     layer(x)
+
+
+# What requires grad, from the model: a factory's tensor made without
+# requires_grad and what arithmetic and tensor methods compute from it do
+# not; a class whose stores hold only buffers, numbers, plain parameters of
+# its constructor and parameter-free layers holds no parameters; neither does
+# an embedding built from a table (frozen by default) nor a layer after
+# `.requires_grad_(False)`. A forward of such a module on such inputs records
+# nothing. A parameter set to require grad, a layer that holds parameters, a
+# store that gives the instance one, or an input that takes history from a
+# parameter in place keeps the finding.
+from math import log as _log
+
+_NAT = _log(2)
+
+
+class BitMapper(torch.nn.Module):
+    def __init__(self, bits=1, threshold=_NAT):
+        super().__init__()
+        self.bits = bits
+        self.num_codes = 2 ** bits
+        self.threshold = threshold
+        self.pool = torch.nn.AvgPool1d(3)
+        self.register_buffer("codes", torch.arange(2 ** bits))
+
+    def forward(self, logits):
+        return self.pool(logits) - self.threshold
+
+
+class BitMapperWithHead(torch.nn.Module):
+    def __init__(self, bits=1):
+        super().__init__()
+        self.bits = bits
+        self.head = torch.nn.Linear(bits, bits)
+
+    def forward(self, logits):
+        return self.head(logits)
+
+
+def test_bit_mapper_deterministic_in_eval():
+    mapper = BitMapper(bits=8)
+    logits = torch.randn(3, 4, 8).float() * 2.0
+    mapper.eval()
+    # ok: TL102
+    first = mapper(logits)
+    # ok: TL102
+    second = mapper(logits.view(3, 4, 8))
+    assert torch.allclose(first, second)
+
+
+def test_traced_mapper_in_eval():
+    traced = torch.fx.symbolic_trace(BitMapper(bits=4))
+    traced.eval()
+    # ok: TL102
+    assert traced(torch.randn(2, 4, 4)).shape[0] == 2
+
+
+def test_frozen_embedding_lookup():
+    emb = torch.nn.Embedding.from_pretrained(torch.randn(10, 4))
+    emb.eval()
+    # ok: TL102
+    assert emb(torch.tensor([[1, 2]])).shape == (1, 2, 4)
+
+
+def test_linear_frozen_in_place():
+    net = torch.nn.Linear(4, 2)
+    net.requires_grad_(False)
+    net.eval()
+    # ok: TL102
+    assert net(torch.randn(1, 4)).shape == (1, 2)
+
+
+def test_bit_mapper_input_requires_grad():
+    mapper = BitMapper(bits=8)
+    mapper.eval()
+    logits = torch.randn(3, 4, 8)
+    logits.requires_grad = True
+    # expect: TL102
+    mapper(logits)
+
+
+def test_bit_mapper_with_a_head():
+    mapper = BitMapperWithHead(bits=8)
+    mapper.eval()
+    # expect: TL102
+    mapper(torch.randn(3, 8))
+
+
+def test_bit_mapper_given_a_head():
+    mapper = BitMapper(bits=8)
+    mapper.head = torch.nn.Linear(8, 8)
+    mapper.eval()
+    # expect: TL102
+    mapper(torch.randn(3, 4, 8))
+
+
+def test_trainable_embedding_lookup():
+    emb = torch.nn.Embedding.from_pretrained(torch.randn(10, 4), freeze=False)
+    emb.eval()
+    # expect: TL102
+    emb(torch.tensor([[1, 2]]))
+
+
+def test_bit_mapper_on_shifted_input():
+    mapper = BitMapper(bits=8)
+    mapper.eval()
+    shift = torch.nn.Parameter(torch.zeros(3, 4, 8))
+    logits = torch.randn(3, 4, 8)
+    logits.add_(shift)
+    # expect: TL102
+    mapper(logits)
+
+
+def test_bit_mapper_on_patched_input():
+    mapper = BitMapper(bits=8)
+    mapper.eval()
+    shift = torch.nn.Parameter(torch.zeros(4, 8))
+    logits = torch.randn(3, 4, 8)
+    logits[0] = shift
+    # expect: TL102
+    mapper(logits)
+
+
+def test_bit_mapper_given_a_layer_by_name():
+    mapper = BitMapper(bits=8)
+    setattr(mapper, "head", torch.nn.Linear(8, 8))
+    mapper.eval()
+    # expect: TL102
+    mapper(torch.randn(3, 4, 8))

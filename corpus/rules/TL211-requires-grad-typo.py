@@ -233,3 +233,58 @@ def set_group_frozen_wrong(members, frozen):
                 p.requires_grad = not frozen
             # expect: TL211
             m.requires_grad = not frozen
+
+
+# A table a factory makes without requires_grad needs no freezing: the
+# misspelt `= False` on it changes nothing (it becomes a buffer, or a
+# parameter built with requires_grad=False). Made into a parameter that
+# trains, or made to require grad, the misspelling matters.
+class SinusoidTable(nn.Module):
+    def __init__(self, n, d):
+        super().__init__()
+        pe = torch.zeros(n, d).float()
+        # ok: TL211
+        pe.require_grad = False
+        pe[:, 0::2] = torch.sin(torch.arange(0, n).float().unsqueeze(1))
+        self.register_buffer("pe", pe.unsqueeze(0))
+
+
+class FixedTable(nn.Module):
+    def __init__(self, n, d):
+        super().__init__()
+        w = torch.zeros(n, d).float()
+        # ok: TL211
+        w.require_grad = False
+        self.emb = nn.Embedding(n, d)
+        self.emb.weight = nn.Parameter(w, requires_grad=False)
+
+
+def literal_table():
+    table = torch.tensor([[0.0, 1.0], [1.0, 0.0]]).float() * 2
+    # ok: TL211
+    table.requires_grads = False
+    return table
+
+
+class TrainedTable(nn.Module):
+    def __init__(self, n, d):
+        super().__init__()
+        w = torch.zeros(n, d).float()
+        # expect: TL211
+        w.require_grad = False
+        self.w = nn.Parameter(w)
+
+
+def leaf_table(n, d):
+    w = torch.zeros(n, d, requires_grad=True)
+    # expect: TL211
+    w.require_grad = False
+    return w
+
+
+def table_set_to_train(n, d):
+    w = torch.zeros(n, d)
+    w.requires_grad_()
+    # expect: TL211
+    w.require_grad = False
+    return w

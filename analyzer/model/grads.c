@@ -1,0 +1,511 @@
+/* Whether a value requires grad (TlVal.nograd), and whether a forward
+ * records a graph: the answer to "is this evaluation forward worth a
+ * no_grad block?" (TL102) and "did this tensor need freezing?" (TL211).
+ *
+ * A value is known not to require grad (nograd 1) when, on every path:
+ * - it is a Python number, string, bool or None (value.c);
+ * - a call of the table's set new-leaf makes it (torch.zeros, torch.randn,
+ *   torch.tensor) without a requires_grad argument, or with a literal
+ *   False; a legacy typed constructor of literal data
+ *   (`torch.FloatTensor([1, 2])`); an nn.Parameter built with
+ *   requires_grad=False;
+ * - it is computed from such values: arithmetic (eval.c), a method the
+ *   table says keeps its receiver (`.float()`, `.view()`), a torch
+ *   function of them (`torch.cat`, `F.relu`), a forward of a module that
+ *   holds no parameters; or a method that breaks the graph (`.detach()`,
+ *   `.item()`); or grad-disabled code makes a tensor.
+ * A store can undo it: `x.requires_grad_()`, `x.requires_grad = ...`, an
+ * in-place method (`x.add_(w)`) or an element store (`x[i] = w`) of a
+ * value that may require grad.
+ *
+ * A module is known to hold no parameter that requires grad when it is
+ * a layer of the table's set parameter-free (nn.Dropout, nn.ReLU,
+ * pooling), an embedding of set frozen (`nn.Embedding.from_pretrained`
+ * without freeze=False), a module after `.requires_grad_(False)`, or an
+ * instance of a class of the module whose summary says so
+ * (tl_model__class_holds_none) and that no store from outside gave a
+ * module or a parameter (`net.head = nn.Linear(...)`).
+ *
+ * Owns: the transfer of TlVal.nograd at calls and stores,
+ * tl_model_forward_no_graph. */
+#include <stdio.h>
+#include <string.h>
+
+#include "model/apitable.h"
+
+#include "model/interp_internal.h"
+#include "syntax/walk.h"
+
+/* ---- arguments ------------------------------------------------------------- */
+
+/* What keyword argument `name` of call node `call` is: -1 absent, 0 a
+ * literal False, 1 a literal True, 2 anything else; with `pos` >= 0, the
+ * positional argument at that index counts as the keyword. */
+static int tl_in__kw_bool(const TlIndex *idx, TSNode call, const char *name, int pos)
+{
+	const TlSyms *sy = tl_syms();
+	TSNode args = tl_tree_field(call, sy->f_arguments);
+	if (ts_node_is_null(args) || ts_node_symbol(args) != sy->argument_list)
+		return -1;
+	uint32_t count = ts_node_named_child_count(args);
+	int at = 0;
+	for (uint32_t i = 0; i < count; i++) {
+		TSNode a = ts_node_named_child(args, i);
+		TSSymbol s = ts_node_symbol(a);
+		TSNode v = { 0 };
+		if (s == sy->comment)
+			continue;
+		if (s == sy->list_splat || s == sy->dictionary_splat)
+			return 2;
+		if (s == sy->keyword_argument) {
+			uint32_t len = 0;
+			const char *t = tl_index_text(idx, tl_tree_field(a, sy->f_name), &len);
+			if (t && len == strlen(name) && memcmp(t, name, len) == 0)
+				v = tl_index_unparen(tl_tree_field(a, sy->f_value));
+		} else if (at++ == pos) {
+			v = tl_index_unparen(a);
+		}
+		if (ts_node_is_null(v))
+			continue;
+		TSSymbol vs = ts_node_symbol(v);
+		return vs == sy->false_ ? 0 : vs == sy->true_ ? 1 : 2;
+	}
+	return -1;
+}
+
+/* True when every argument of `call` is literal data: numbers, lists and
+ * tuples of them. */
+static bool tl_in__literal_args(TSNode call)
+{
+	const TlSyms *sy = tl_syms();
+	TSNode args = tl_tree_field(call, sy->f_arguments);
+	if (ts_node_is_null(args) || ts_node_symbol(args) != sy->argument_list)
+		return false;
+	TSTreeCursor cur = ts_tree_cursor_new(args);
+	bool ok = true, descend = true;
+	do {
+		TSNode x = ts_tree_cursor_current_node(&cur);
+		TSSymbol s = ts_node_symbol(x);
+		if (!ts_node_is_named(x) || ts_node_eq(x, args) || s == sy->comment)
+			continue;
+		ok = s == sy->list || s == sy->tuple || s == sy->integer || s == sy->float_ ||
+		     s == sy->unary_operator || s == sy->true_ || s == sy->false_;
+	} while (ok && tl_walk_next(&cur, args, descend));
+	ts_tree_cursor_delete(&cur);
+	return ok;
+}
+
+/* True when `call` has a `*args` or `**kwargs` argument. */
+static bool tl_in__splat(TSNode call)
+{
+	const TlSyms *sy = tl_syms();
+	TSNode args = tl_tree_field(call, sy->f_arguments);
+	if (ts_node_is_null(args) || ts_node_symbol(args) != sy->argument_list)
+		return true;
+	uint32_t count = ts_node_named_child_count(args);
+	for (uint32_t i = 0; i < count; i++) {
+		TSSymbol s = ts_node_symbol(ts_node_named_child(args, i));
+		if (s == sy->list_splat || s == sy->dictionary_splat)
+			return true;
+	}
+	return false;
+}
+
+/* Whether value `v` (of pool `p`) requires no grad: its own flag, or of a
+ * container every element's and position's. */
+static bool tl_in__val_nograd(const TlValPool *p, const TlVal *v)
+{
+	if (v->kind != TL_VK_CONTAINER)
+		return v->nograd;
+	if (v->elem >= 0 && !p->vals.items[v->elem].nograd)
+		return false;
+	for (int32_t k = v->parts; k >= 0; k = p->vals.items[k].next)
+		if (!p->vals.items[k].nograd)
+			return false;
+	return true;
+}
+
+static bool tl_in__all_nograd(const TlValPool *p, const TlVal *args, uint32_t nargs)
+{
+	for (uint32_t i = 0; i < nargs; i++)
+		if (!tl_in__val_nograd(p, &args[i]))
+			return false;
+	return true;
+}
+
+/* The row of a torch.nn layer: `torch.nn.modules.activation.ReLU` is
+ * `torch.nn.ReLU`. */
+static const TlApiRow *tl_in__layer_row(const char *q)
+{
+	const TlApiRow *r = tl_api_qualified(q);
+	if (r || strncmp(q, "torch.nn.", 9) != 0)
+		return r;
+	const char *last = strrchr(q, '.');
+	char buf[128];
+	int n = snprintf(buf, sizeof buf, "torch.nn.%s", last + 1);
+	return n > 0 && (size_t)n < sizeof buf ? tl_api_qualified(buf) : NULL;
+}
+
+/* Sets the flag of the value path `expr` names holds, in place (no store:
+ * the object is the same). */
+static void tl_in__set_path_nograd(In *in, TSNode expr, bool nograd)
+{
+	TlPath p;
+	if (!tl_path_of(&in->m->names, in->idx, expr, &p))
+		return;
+	const TlVal *old = tl_state_get(&in->st, &p);
+	if (old && old->nograd != nograd)
+		tl_state_set_nograd(&in->st, &p, nograd);
+}
+
+/* ---- calls ------------------------------------------------------------------ */
+
+void tl_in__grad_call(In *in, TSNode n, const TlCall *c, const TlVal *fn, const TlVal *callee, const TlVal *args,
+		      uint32_t nargs, TlVal *r)
+{
+	const TlValPool *pool = &in->m->pool;
+	bool method = c->receiver.id != NULL;
+	bool leaf_asked = false; /* a leaf that requires grad, whatever the grad mode */
+	const TlApiRow *q = c->qname ? tl_in__layer_row(c->qname) : NULL;
+	if (q && (q->sets & TL_APIS_NEW_LEAF)) {
+		int rg = tl_in__kw_bool(in->idx, n, "requires_grad", -1);
+		r->nograd = rg <= 0 && !(rg == -1 && tl_in__splat(n));
+		leaf_asked = !r->nograd;
+	} else if (q && (q->sets & TL_APIS_TENSOR_CLASS) && strncmp(c->qname, "torch.nn.", 9) != 0) {
+		/* torch.FloatTensor([[2, 1], [-3, -2]]): a new leaf, never requiring grad */
+		r->nograd = tl_in__literal_args(n);
+	} else if (q && (q->sets & TL_APIS_TENSOR_CLASS) && r->kind == TL_VK_PARAMETER) {
+		/* nn.Parameter(t, requires_grad=False) */
+		r->nograd = tl_in__kw_bool(in->idx, n, "requires_grad", 1) == 0;
+		leaf_asked = !r->nograd;
+	} else if (q && q->kind == TL_APIK_MODULE && (q->sets & TL_APIS_PARAMETER_FREE)) {
+		r->nograd = 1;
+	} else if (q && (q->sets & TL_APIS_FROZEN)) {
+		int fr = tl_in__kw_bool(in->idx, n, "freeze", 1);
+		r->nograd = fr == -1 ? !tl_in__splat(n) : fr == 1;
+	} else if (!method && c->qname && q && (q->roles & TL_APIR_COPY)) {
+		/* a copy holds what its argument holds (r is the argument) */
+	} else if (!method && c->qname && strncmp(c->qname, "torch.", 6) == 0 &&
+		   (strncmp(c->qname, "torch.nn.", 9) != 0 || strncmp(c->qname, "torch.nn.functional.", 20) == 0) &&
+		   (r->kind == TL_VK_TENSOR || r->kind == TL_VK_NUMBER || r->kind == TL_VK_BOOL)) {
+		/* torch.cat(xs), F.relu(x): of its operands */
+		r->nograd = (q && q->graph == TL_APIG_BREAKS) ||
+			    (!tl_in__splat(n) && tl_in__all_nograd(pool, args, nargs));
+	} else if (method && c->method && strcmp(c->method, "requires_grad_") == 0) {
+		/* x.requires_grad_(), model.requires_grad_(False): the receiver too */
+		int rg = tl_in__kw_bool(in->idx, n, "requires_grad", 0);
+		bool off = rg == 0;
+		if (fn->kind == TL_VK_TENSOR || fn->kind == TL_VK_PARAMETER || fn->kind == TL_VK_MODULE ||
+		    fn->kind == TL_VK_TOP) {
+			r->nograd = off && fn->kind != TL_VK_TOP;
+			tl_in__set_path_nograd(in, c->receiver, r->nograd);
+		}
+		leaf_asked = !off;
+	} else if (method && c->method && (fn->kind == TL_VK_TENSOR || fn->kind == TL_VK_PARAMETER ||
+					   (fn->kind == TL_VK_MODULE && fn->ref < 0))) {
+		/* A tensor's method (a library module's: `.eval()`, `.to()`). */
+		const TlApiRow *row = tl_api_method(c->method);
+		size_t ml = strlen(c->method);
+		bool in_place = ml > 1 && c->method[ml - 1] == '_' && c->method[ml - 2] != '_';
+		if (row && row->graph == TL_APIG_BREAKS && fn->kind != TL_VK_MODULE)
+			r->nograd = 1;
+		else if (row && row->graph == TL_APIG_KEEPS && (row->roles & (TL_APIR_RESHAPE | TL_APIR_MODE)))
+			r->nograd = fn->nograd; /* `.to(device)`, `.view(b, -1)`, `.eval()` */
+		else if (row && row->graph == TL_APIG_KEEPS)
+			r->nograd = fn->nograd && !tl_in__splat(n) && tl_in__all_nograd(pool, args, nargs);
+		else if (in_place && fn->kind == TL_VK_TENSOR)
+			r->nograd = fn->nograd && !tl_in__splat(n) && tl_in__all_nograd(pool, args, nargs);
+		else
+			r->nograd = 0;
+		/* `buf.add_(w)`, `buf.copy_(w)`: the receiver is what it computed */
+		if (in_place && fn->nograd && !r->nograd)
+			tl_in__set_path_nograd(in, c->receiver, false);
+	}
+	/* setattr(net, name, layer): what the object holds is not known */
+	if (!method && c->method && !c->qname && strcmp(c->method, "setattr") == 0) {
+		TSNode al = tl_tree_field(n, in->sy->f_arguments);
+		if (!ts_node_is_null(al) && ts_node_named_child_count(al))
+			tl_in__set_path_nograd(in, ts_node_named_child(al, 0), false);
+	}
+	/* A forward of a library module that holds no parameters on inputs
+	 * that require no grad. */
+	const TlVal *mod = method && c->method && strcmp(c->method, "forward") == 0 ? fn : callee;
+	if (mod && mod->kind == TL_VK_MODULE && mod->ref < 0 && mod->nograd && (r->made & TL_VM_FORWARD))
+		r->nograd = !tl_in__splat(n) && tl_in__all_nograd(pool, args, nargs);
+	/* Grad-disabled code makes tensors that require no grad (a leaf asked
+	 * to, or a parameter, still does). */
+	if (in->st.grad == TL_MGRAD_OFF && !leaf_asked && (r->kind == TL_VK_TENSOR || r->kind == TL_VK_NUMBER))
+		r->nograd = 1;
+}
+
+void tl_in__grad_store(In *in, TSNode target, const TlVal *v)
+{
+	const TlSyms *sy = in->sy;
+	TSSymbol s = ts_node_symbol(target);
+	TSNode obj = tl_index_unparen(tl_tree_field(target, s == sy->attribute ? sy->f_object : sy->f_value));
+	if (ts_node_is_null(obj))
+		return;
+	TlPath p;
+	if (!tl_path_of(&in->m->names, in->idx, obj, &p))
+		return;
+	const TlVal *old = tl_state_get(&in->st, &p);
+	if (!old || !old->nograd)
+		return;
+	bool undo;
+	if (s == sy->attribute) {
+		uint32_t len = 0;
+		const char *t = tl_index_text(in->idx, tl_tree_field(target, sy->f_attribute), &len);
+		/* `x.requires_grad = ...`; `net.head = nn.Linear(...)` */
+		undo = (t && len == 13 && memcmp(t, "requires_grad", 13) == 0) ||
+		       (old->kind == TL_VK_MODULE && !tl_in__val_nograd(&in->m->pool, v));
+	} else {
+		/* `x[i] = w` */
+		undo = !tl_in__val_nograd(&in->m->pool, v);
+	}
+	if (undo)
+		tl_state_set_nograd(&in->st, &p, false);
+}
+
+/* ---- the class summary and the question -------------------------------------------- */
+
+#define TL_GRADS_DEPTH 4
+
+/* True when parameter binding `b` holds a plain value: a literal default
+ * (`k=3`, `name="x"`, `eps=1e-8`), a default that is a name the module
+ * binds once to a Python number (`kl=NAT` of `NAT = log(2)`), or a plain
+ * annotation (`n: int`). */
+static bool tl_model__plain_param(const TlModel *m, const TlIndex *mod, const TlBinding *b)
+{
+	const TlSyms *sy = tl_syms();
+	TSNode p = b->stmt, dflt = { 0 };
+	if (ts_node_symbol(p) == sy->default_parameter || ts_node_symbol(p) == sy->typed_default_parameter)
+		dflt = tl_index_unparen(tl_tree_field(p, sy->f_value));
+	if (!ts_node_is_null(dflt)) {
+		TSSymbol d = ts_node_symbol(dflt);
+		if (d == sy->unary_operator && ts_node_named_child_count(dflt))
+			d = ts_node_symbol(ts_node_named_child(dflt, 0));
+		if (d == sy->integer || d == sy->float_ || d == sy->string || d == sy->true_ || d == sy->false_)
+			return true;
+		if (d == sy->identifier && m->globals_ready) {
+			TlPath gp;
+			const TlBinding *g = tl_index_resolve_node(mod, dflt);
+			const TlVal *gv = g && g->func < 0 && tl_path_of((TlPathNames *)&m->names, mod, dflt, &gp)
+						  ? tl_state_get(&m->globals, &gp) : NULL;
+			if (gv && (gv->kind == TL_VK_NUMBER || gv->kind == TL_VK_BOOL || gv->kind == TL_VK_STRING))
+				return true;
+		}
+	}
+	static const char *const plain[] = { "int", "float", "str", "bool" };
+	uint32_t alen = 0;
+	TSNode ann = ts_node_symbol(p) == sy->typed_parameter || ts_node_symbol(p) == sy->typed_default_parameter
+			     ? tl_tree_field(p, sy->f_type) : (TSNode){ 0 };
+	const char *a = ts_node_is_null(ann) ? NULL : tl_index_text(mod, ann, &alen);
+	for (size_t i = 0; a && i < sizeof plain / sizeof *plain; i++)
+		if (alen == strlen(plain[i]) && memcmp(a, plain[i], alen) == 0)
+			return true;
+	return false;
+}
+
+static bool tl_model__class_holds_none(const TlModel *m, const TlIndex *mod, int32_t cls, int depth);
+
+/* True when value `v` held in an attribute of a module holds no parameter
+ * that requires grad. */
+static bool tl_model__attr_holds_none(const TlModel *m, const TlIndex *mod, const TlVal *v, int depth)
+{
+	if (depth > TL_GRADS_DEPTH)
+		return false;
+	switch (v->kind) {
+	case TL_VK_NUMBER:
+	case TL_VK_BOOL:
+	case TL_VK_STRING:
+	case TL_VK_NONE:
+	case TL_VK_DEVICE:
+	case TL_VK_FUNCTION:
+	case TL_VK_CLASS:
+	case TL_VK_ARRAY:
+		return true;
+	case TL_VK_TENSOR:
+		return v->nograd;
+	case TL_VK_MODULE:
+		if (!v->nograd)
+			return false;
+		if (v->ref < 0)
+			return true;
+		return v->mod == (const void *)mod && tl_model__class_holds_none(m, mod, v->ref, depth + 1);
+	case TL_VK_CONTAINER: {
+		const TlValPool *p = &m->pool;
+		if (v->elem >= 0 && !tl_model__attr_holds_none(m, mod, &p->vals.items[v->elem], depth + 1))
+			return false;
+		for (int32_t k = v->parts; k >= 0; k = p->vals.items[k].next)
+			if (!tl_model__attr_holds_none(m, mod, &p->vals.items[k], depth + 1))
+				return false;
+		return true;
+	}
+	default:
+		return false;
+	}
+}
+
+/* True when store `b` (`self.x = v`) keeps a plain value: literals and
+ * plain parameters of its method, and arithmetic on them (`2 ** bits`). */
+static bool tl_model__plain_store(const TlModel *m, const TlIndex *mod, const TlBinding *b)
+{
+	const TlSyms *sy = tl_syms();
+	TSNode v = tl_index_unparen(b->value);
+	if (b->elem >= 0 || ts_node_is_null(v))
+		return false;
+	TSTreeCursor cur = ts_tree_cursor_new(v);
+	bool ok = true, descend = true;
+	do {
+		TSNode x = ts_tree_cursor_current_node(&cur);
+		TSSymbol s = ts_node_symbol(x);
+		descend = true;
+		if (!ts_node_is_named(x) || s == sy->comment)
+			continue;
+		if (s == sy->identifier) {
+			const TlBinding *pb = tl_index_resolve_node(mod, x);
+			ok = pb && pb->kind == TL_BIND_PARAM && pb->func == b->func && tl_model__plain_param(m, mod, pb);
+			continue;
+		}
+		ok = s == sy->binary_operator || s == sy->unary_operator || s == sy->parenthesized_expression ||
+		     s == sy->integer || s == sy->float_ || s == sy->string || s == sy->true_ || s == sy->false_ ||
+		     s == sy->none;
+		descend = s != sy->string;
+	} while (ok && tl_walk_next(&cur, v, descend));
+	ts_tree_cursor_delete(&cur);
+	return ok;
+}
+
+/* The class summary: class `cls` of module `mod` (whose model is `m`) is
+ * an nn.Module that holds no parameter that requires grad. Its bases are
+ * nn.Module or such classes of the module; no method calls
+ * register_parameter, add_module or setattr; what each of its methods
+ * stores into `self.x` holds none (a number, a string, a tensor that
+ * requires no grad, a parameter-free module, a plain parameter of the
+ * method); a store below an attribute (`self.emb.weight = ...`) stores a
+ * value that requires no grad. */
+static bool tl_model__class_holds_none(const TlModel *m, const TlIndex *mod, int32_t cls, int depth)
+{
+	const TlSyms *sy = tl_syms();
+	if (depth > TL_GRADS_DEPTH || cls < 0 || (uint32_t)cls >= mod->classes.size)
+		return false;
+	const TlClass *c = &mod->classes.items[cls];
+	if (!c->is_module)
+		return false;
+	TSNode sup = tl_tree_field(c->node, sy->f_superclasses);
+	uint32_t nbase = 0, count = ts_node_is_null(sup) ? 0 : ts_node_named_child_count(sup);
+	for (uint32_t k = 0; k < count; k++)
+		nbase += ts_node_symbol(ts_node_named_child(sup, k)) != sy->keyword_argument;
+	if (nbase != c->bases.size + c->base_qnames.size)
+		return false;
+	for (uint32_t i = 0; i < c->base_qnames.size; i++)
+		if (strcmp(c->base_qnames.items[i], "torch.nn.Module") != 0 &&
+		    strcmp(c->base_qnames.items[i], "torch.nn.modules.module.Module") != 0)
+			return false;
+	for (uint32_t i = 0; i < c->bases.size; i++)
+		if (!tl_model__class_holds_none(m, mod, c->bases.items[i], depth + 1))
+			return false;
+	for (uint32_t f = 0; f < mod->funcs.size; f++) {
+		if (mod->funcs.items[f].cls != cls)
+			continue;
+		if (!m->quiet)
+			tl_model__ensure((TlModel *)m, (int32_t)f); /* computed on demand: no answer changes */
+		const TlIntArray *calls = tl_index_scope_calls(mod, (int32_t)f);
+		for (uint32_t k = 0; calls && k < calls->size; k++) {
+			const char *name = mod->calls.items[calls->items[k]].method;
+			if (name && (strcmp(name, "register_parameter") == 0 || strcmp(name, "add_module") == 0 ||
+				     strcmp(name, "register_module") == 0 || strcmp(name, "setattr") == 0))
+				return false;
+		}
+		const TlIntArray *binds = tl_index_scope_binds(mod, (int32_t)f);
+		for (uint32_t k = 0; binds && k < binds->size; k++) {
+			const TlBinding *b = &mod->bindings.items[binds->items[k]];
+			if (strncmp(b->name, "self.", 5) != 0)
+				continue;
+			if (b->kind != TL_BIND_ASSIGN && b->kind != TL_BIND_AUG)
+				return false;
+			const char *x = b->name + 5;
+			const char *dot = strchr(x, '.');
+			if (dot) {
+				/* `self.emb.weight = nn.Parameter(w, requires_grad=False)` */
+				TlVal sv;
+				int32_t at;
+				TSNode v = tl_index_unparen(b->value);
+				if (b->elem >= 0 || ts_node_is_null(v) ||
+				    !tl_scopemap_get(&m->vals, ts_node_start_byte(v), ts_node_end_byte(v), &at))
+					return false;
+				sv = m->pool.vals.items[at];
+				if (!sv.nograd)
+					return false;
+				continue;
+			}
+			int32_t id = tl_path_lookup(&m->names, x, strlen(x)), at;
+			if (id < 0 || !tl_scopemap_get(&m->attrs, (uint32_t)cls, (uint32_t)id, &at))
+				return false;
+			TlVal av = m->pool.vals.items[at];
+			if (tl_model__attr_holds_none(m, mod, &av, depth))
+				continue;
+			/* `self.k = k` of a plain parameter: each store of it so */
+			if (av.kind != TL_VK_TOP)
+				return false;
+			for (uint32_t j = 0; j < binds->size; j++) {
+				const TlBinding *o = &mod->bindings.items[binds->items[j]];
+				if (strcmp(o->name, b->name) == 0 && !tl_model__plain_store(m, mod, o))
+					return false;
+			}
+			for (uint32_t g = 0; g < mod->funcs.size; g++) {
+				if (g == f || mod->funcs.items[g].cls != cls)
+					continue;
+				const TlIntArray *ob = tl_index_scope_binds(mod, (int32_t)g);
+				for (uint32_t j = 0; ob && j < ob->size; j++) {
+					const TlBinding *o = &mod->bindings.items[ob->items[j]];
+					if (strcmp(o->name, b->name) == 0 && !tl_model__plain_store(m, mod, o))
+						return false;
+				}
+			}
+		}
+	}
+	return true;
+}
+
+static bool tl_model__holds_none(const TlModel *m, const TlIndex *mod, int32_t cls)
+{
+	return tl_model__class_holds_none(m, mod, cls, 0);
+}
+
+bool tl_model_forward_no_graph(const TlIndex *idx, TSNode call)
+{
+	const TlSyms *sy = tl_syms();
+	call = tl_index_unparen(call);
+	const TlCall *c = tl_index_call_at(idx, call);
+	const TlModel *m = tl_model_of(idx);
+	if (!c || !m || tl_in__splat(call))
+		return false;
+	/* The module: `m(x)`, `self.net(x)`, `m.forward(x)`. */
+	TlVal mv;
+	bool fwd = c->method && c->receiver.id && strcmp(c->method, "forward") == 0;
+	if (!tl_model_value(idx, fwd ? c->receiver : c->callee, &mv) || mv.kind != TL_VK_MODULE || !mv.nograd)
+		return false;
+	if (mv.ref >= 0 && (!mv.mod || !tl_model__ask_class(m, (const TlIndex *)mv.mod, mv.ref, tl_model__holds_none)))
+		return false;
+	/* Its inputs: none requires grad. */
+	TSNode args = tl_tree_field(call, sy->f_arguments);
+	uint32_t count = ts_node_named_child_count(args);
+	for (uint32_t i = 0; i < count; i++) {
+		TSNode a = ts_node_named_child(args, i);
+		TSSymbol s = ts_node_symbol(a);
+		if (s == sy->comment)
+			continue;
+		if (s == sy->keyword_argument)
+			a = tl_tree_field(a, sy->f_value);
+		a = tl_index_unparen(a);
+		s = ts_node_symbol(a);
+		if (s == sy->integer || s == sy->float_ || s == sy->string || s == sy->true_ || s == sy->false_ ||
+		    s == sy->none)
+			continue;
+		TlVal av;
+		if (!tl_model_value(idx, a, &av) || !tl_in__val_nograd(&m->pool, &av))
+			return false;
+	}
+	return true;
+}
