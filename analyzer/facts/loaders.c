@@ -8,6 +8,7 @@
  *
  * Owns: tl_facts_from_loader, tl_facts_loader_option, tl_facts_feeds_step_loop,
  * tl_facts_sampler_epoch_unset, tl_facts__loader_values, tl_facts__sampler_of. */
+#include "model/model.h"
 #include "facts/internal.h"
 
 typedef struct TlLoaders {
@@ -20,6 +21,18 @@ static void tl_facts__loader_source(const TlIndex *idx, TSNode it, TlLoaders *ou
 static void tl_facts__loaders(const TlIndex *idx, TSNode expr, TlLoaders *out, int depth);
 
 /* ---- DataLoader batches ---------------------------------------------------------------- */
+
+/* Call `c` makes a DataLoader: PyTorch's, or a class of the project that
+ * derives from it (the model's value, model/bases.c), whose arguments are
+ * then read by keyword only. */
+static bool tl_facts__makes_loader(const TlIndex *idx, const TlCall *c)
+{
+	if (c->qname && tl_facts__qname_is_api(c->qname, TL_API_DATA_LOADER))
+		return true;
+	TlVal v;
+	return (!c->qname || !tl_api_qualified(c->qname)) && !c->receiver.id && tl_model_value(idx, c->node, &v) &&
+	       v.kind == TL_VK_LOADER && v.ref >= 0 && v.mod;
+}
 
 /* The call whose result `e` of `idx` holds as a whole (itself, or a name
  * bound to it by a plain assignment), else null. */
@@ -139,7 +152,7 @@ static void tl_facts__loader_source(const TlIndex *idx, TSNode it, TlLoaders *ou
 	TSSymbol s = ts_node_symbol(it);
 	if (s == sy->call) {
 		const TlCall *c = tl_index_call_at(idx, it);
-		if (c && c->qname && tl_facts__qname_is_api(c->qname, TL_API_DATA_LOADER)) {
+		if (c && tl_facts__makes_loader(idx, c)) {
 			tl_array_push(&out->calls, ((TlMade){ idx, it }));
 			return;
 		}
@@ -647,10 +660,11 @@ static bool tl_facts__epoch_may_be_set_in(const TlIndex *idx, TlMade ctor)
 						   ts_node_symbol(a) != sy->attribute))
 				continue;
 			TlMade r = tl_facts__sampler_ctor(idx, a, 0);
-			if (r.idx && ts_node_eq(r.node, ctor.node))
+			/* (a DataLoader of a class of the project sets no epoch) */
+			if (r.idx && ts_node_eq(r.node, ctor.node) && !tl_facts__makes_loader(idx, c))
 				return true;
 		}
-		if (count && tl_facts__epoch_set_by_callee(idx, c, ctor))
+		if (count && tl_facts__epoch_set_by_callee(idx, c, ctor) && !tl_facts__makes_loader(idx, c))
 			return true;
 	}
 	return false;

@@ -251,6 +251,10 @@ static TlVal tl_in__instance(In *in, const TlVal *cv)
 	v.ref = cv->ref;
 	v.mod = cv->mod;
 	v.nograd = module; /* no store from outside gave it a parameter yet (grads.c) */
+	/* A subclass of a DataLoader or a sampler (model/bases.c): one of them. */
+	const TlApiRow *api = module || !mod ? NULL : tl_model__class_api(in->m, mod, cv->ref);
+	if (api)
+		v.kind = (uint8_t)tl_in__api_kind(api->kind);
 	tl_in__made_instance(in, &v);
 	return v;
 }

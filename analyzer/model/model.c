@@ -392,7 +392,7 @@ int32_t tl_model__method(const TlIndex *mod, int32_t cls, const char *name, cons
 /* The first base of class `c` (of `mod`) that another module of the
  * project defines: that module, and the class's index in it in *cls;
  * NULL when none. */
-static const TlIndex *tl_model__far_base(TlModel *m, const TlIndex *mod, const TlClass *c, int32_t *cls)
+const TlIndex *tl_model__far_base(TlModel *m, const TlIndex *mod, const TlClass *c, int32_t *cls)
 {
 	for (uint32_t i = 0; i < c->base_qnames.size; i++) {
 		const char *q = c->base_qnames.items[i];

@@ -260,6 +260,13 @@ int32_t tl_model__method(const TlIndex *mod, int32_t cls, const char *name, cons
  * from one, in its module or (through `mod`'s imports) in another of the
  * project. */
 bool tl_model__class_is_module(TlModel *m, const TlIndex *mod, int32_t cls);
+/* The class another module of the project defines that a base of class
+ * `c` of `mod` names (its index in *cls), or NULL. */
+const TlIndex *tl_model__far_base(TlModel *m, const TlIndex *mod, const TlClass *c, int32_t *cls);
+/* bases.c: the API table's row of the loader or sampler class that class
+ * `cls` of `mod` derives from (in its module or through other modules of
+ * the project), when no class on the way defines `__iter__`; else NULL. */
+const struct TlApiRow *tl_model__class_api(TlModel *m, const TlIndex *mod, int32_t cls);
 /* The same, following bases that other modules of the project define
  * (through `mod`'s imports). */
 int32_t tl_model__method_far(TlModel *m, const TlIndex *mod, int32_t cls, const char *name,

@@ -256,3 +256,34 @@ class LitModel(pl.LightningModule):
     def train_dataloader(self):
         # Lightning iterates the loader and sets the epoch
         return DataLoader(self.dataset, batch_size=64, num_workers=4, sampler=DistributedSampler(self.dataset))
+
+
+class NamedLoader(DataLoader):
+    """A DataLoader of the file's own: what it makes is its base's."""
+
+    def __init__(self, name, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.name = name
+
+
+class ShardLoader(DataLoader):
+    """It says how it is iterated: its order is its own."""
+
+    def __iter__(self):
+        return iter(self.dataset)
+
+
+def train_named_loader(model, dataset, opt, epochs):
+    loader = NamedLoader("train", dataset, batch_size=64, sampler=DistributedSampler(dataset))
+    for epoch in range(epochs):
+        # expect: TL215
+        for x, y in loader:
+            step(model, opt, x, y)
+
+
+def train_shard_loader(model, dataset, opt, epochs):
+    loader = ShardLoader(dataset, batch_size=64, sampler=DistributedSampler(dataset))
+    for epoch in range(epochs):
+        # ok: TL215
+        for x, y in loader:
+            step(model, opt, x, y)
