@@ -5,6 +5,7 @@
  * Owns: tl_facts_context_kind, tl_facts_local_grad, tl_facts_grad_state, tl_facts_under, tl_facts_from_context,
  * tl_facts_runs_in_half, tl_facts_is_half_dtype. */
 #include "facts/internal.h"
+#include "model/model.h"
 
 /* ---- contexts --------------------------------------------------------------- */
 
@@ -100,9 +101,36 @@ static uint32_t tl_facts__context_of_name(const char *q, TSNode call, const TlIn
 static uint32_t tl_facts__context_kind(const TlIndex *idx, TSNode expr, int depth);
 static uint32_t tl_facts__param_context_kind(const TlIndex *idx, const TlBinding *b, int depth);
 
+/* True when nested function `inner` of decorator `func` calls what the
+ * decorator is handed (its first parameter), and only inside a
+ * grad-disabling `with` block: `def nograd(f): def new_f(*a, **k): with
+ * torch.no_grad(): return f(*a, **k); return new_f`. */
+static bool tl_facts__calls_handed_off(const TlIndex *idx, int32_t func, int32_t inner)
+{
+	const TlFunc *f = &idx->funcs.items[func];
+	if (idx->funcs.items[inner].parent != func || !f->params.size)
+		return false;
+	const char *name = idx->bindings.items[f->params.items[0]].name;
+	const TlIntArray *calls = tl_index_scope_calls(idx, inner);
+	bool any = false;
+	for (uint32_t i = 0; calls && i < calls->size; i++) {
+		const TlCall *c = &idx->calls.items[calls->items[i]];
+		if (c->receiver.id || !c->method || strcmp(c->method, name) != 0)
+			continue;
+		bool off = false;
+		for (int32_t w = c->with; w >= 0 && !off; w = idx->withs.items[w].parent)
+			off = (idx->withs.items[w].ctx & TL_CTX_GRAD_OFF) != 0;
+		if (!off)
+			return false;
+		any = true;
+	}
+	return any;
+}
+
 /* The grad-disabling context that function `func` of `idx` wraps what it is
  * handed in: a return of `CTX()(fn)` (`(torch.inference_mode if new else
- * torch.no_grad)()(fn)`), or, `hops` times, of a nested function that does
+ * torch.no_grad)()(fn)`), or of a nested function that calls it inside
+ * such a `with` block, or, `hops` times, of a nested function that does
  * (a decorator factory: `def smart_inference_mode(): def decorate(fn):
  * return torch.inference_mode()(fn); return decorate`). 0 when none. */
 static uint32_t tl_facts__wrapping_ctx(const TlIndex *idx, int32_t func, int hops, int depth)
@@ -129,6 +157,11 @@ static uint32_t tl_facts__wrapping_ctx(const TlIndex *idx, int32_t func, int hop
 				if (k)
 					return k;
 			}
+		} else if (s == sy->identifier && hops == 0) {
+			const TlBinding *b = tl_index_resolve_node(idx, v);
+			if (b && b->kind == TL_BIND_DEF && b->ref >= 0 && b->ref != func &&
+			    tl_facts__calls_handed_off(idx, func, b->ref))
+				return TL_CTX_GRAD_OFF;
 		} else if (s == sy->identifier && hops > 0) {
 			const TlBinding *b = tl_index_resolve_node(idx, v);
 			if (b && b->kind == TL_BIND_DEF && b->ref != func) {
@@ -316,12 +349,37 @@ int tl_facts_local_grad(const TlIndex *idx, TSNode node, int32_t func, int32_t w
 	return TL_GRAD_UNKNOWN;
 }
 
-int tl_facts_grad_state(const TlIndex *idx, TSNode node)
+static int tl_facts__grad_walk(const TlIndex *idx, TSNode node)
 {
 	int32_t func = tl_index_func_of(idx, node);
 	int st = tl_facts_local_grad(idx, node, func, tl_index_with_of(idx, node));
 	if (st == TL_GRAD_UNKNOWN && func >= 0 && idx->funcs.items[func].callers_grad_off)
 		return TL_GRAD_OFF;
+	return st;
+}
+
+/* Whether `node` (of function `func`, in with block `with`) runs
+ * grad-disabled in its function's own body whatever its callers do: the
+ * model's program-point grad mode, before the entry mode is resolved. */
+bool tl_facts__local_grad_off(const TlIndex *idx, TSNode node, int32_t func, int32_t with)
+{
+	bool off = tl_model_grad_local(idx, node) == TL_MODEL_GRAD_OFF;
+	if (tl_facts__checking_model())
+		tl_facts__model_differs(idx, node, "grad-local-off",
+					tl_facts_local_grad(idx, node, func, with) == TL_GRAD_OFF, off);
+	return off;
+}
+
+/* The model's program-point grad mode, its entry joined over every call
+ * site in the project (model/grad.c): disabled on every path, enabled by
+ * the function's own code on some path, or as its callers enter it. */
+int tl_facts_grad_state(const TlIndex *idx, TSNode node)
+{
+	int g = tl_model_grad(idx, node);
+	int st = g == TL_MODEL_GRAD_OFF ? TL_GRAD_OFF : g == TL_MODEL_GRAD_ON ? TL_GRAD_ON : TL_GRAD_UNKNOWN;
+	if (tl_facts__checking_model()) /* model=2: it ran no statement there */
+		tl_facts__model_differs(idx, node, "grad-off", tl_facts__grad_walk(idx, node) == TL_GRAD_OFF,
+					g == TL_MODEL_GRAD_UNKNOWN ? 2 : st == TL_GRAD_OFF);
 	return st;
 }
 

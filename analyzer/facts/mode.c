@@ -549,7 +549,7 @@ bool tl_facts_eval_call_with_grad(const TlIndex *idx, TSNode call)
 		const TlCall *fw = &idx->calls.items[calls->items[i]];
 		if (!(fw->events & TL_EV_FORWARD) ||
 		    tl_facts__runs_at(idx, fw->node, f, c) == TL_RUNS_NEVER ||
-		    tl_facts_local_grad(idx, fw->node, f, fw->with) == TL_GRAD_OFF)
+		    tl_facts__local_grad_off(idx, fw->node, f, fw->with))
 			continue;
 		char *name = tl_facts__forward_subject(idx, fw);
 		int mode = name ? tl_facts__mode_at(idx, fw->node, f, name, 0, c) : TL_MODE_UNKNOWN;

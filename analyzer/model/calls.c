@@ -788,7 +788,7 @@ TlVal tl_in__call(In *in, TSNode n, const TlVal *vals, uint32_t nv, const bool *
 	if (r.graph == TL_VG_MUST && !r.origin)
 		r.origin = ts_node_start_byte(n) + 1;
 	tl_in__grad_call(in, n, c, fn, callee, args, nargs, &r);
-	if (in->st.grad == TL_MGRAD_OFF)
+	if (in->st.grad == TL_MGRAD_OFF || (in->st.grad == TL_MGRAD_ENTRY && in->entry_off))
 		r = tl_in__no_graph(in, &r);
 	tl_in__made_param_forward(c, fn, &r);
 	return r;

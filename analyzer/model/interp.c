@@ -182,6 +182,8 @@ static void tl_in__simple(In *in, TSNode s)
 				tl_in__augment(in, e);
 			else if (es != sy->comment)
 				(void)tl_in__eval(in, e);
+			if (es == sy->call) /* torch.set_grad_enabled(False) */
+				in->st.grad = tl_model__grad_switch(in->idx, tl_index_call_at(in->idx, e), in->st.grad);
 		}
 	} else if (k == sy->return_statement) {
 		TlVal v = tl_val_of(TL_VK_NONE, TL_VG_NONE);
@@ -250,6 +252,8 @@ static void tl_in__statement(In *in, TSNode s)
 	const TlSyms *sy = in->sy;
 	TSSymbol k = ts_node_symbol(s);
 	in->stmt_reads.size = 0; /* carry.c: what this statement reads */
+	if (!in->st.dead)
+		tl_model__grad_note(in->m, s, in->st.grad);
 	if (k == sy->if_statement) {
 		(void)tl_in__eval(in, tl_tree_field(s, sy->f_condition));
 		tl_in__push_frame(in, s, F_IF);
@@ -603,10 +607,16 @@ static void tl_in__enter(In *in, const TlFunc *fn)
 		tl_in__flow_param(in, i, &v);
 		tl_state_set(&in->st, &p, &v);
 	}
-	/* Its decorators, and every known call site (the facts layer's
-	 * callers_grad_off, until the model's own entry states). */
-	if ((fn->decorator_ctx & TL_CTX_GRAD_OFF) || fn->callers_grad_off)
+	/* Its decorators, else the mode its callers enter it in (grad.c).
+	 * What its calls compute reads that mode as the facts layer's
+	 * callers_grad_off has it. */
+	if (fn->decorator_ctx & TL_CTX_GRAD_OFF)
 		in->st.grad = TL_MGRAD_OFF;
+	else if (fn->decorator_ctx & TL_CTX_GRAD_ON)
+		in->st.grad = TL_MGRAD_ON;
+	else
+		in->st.grad = TL_MGRAD_ENTRY;
+	in->entry_off = fn->callers_grad_off;
 	tl_in__carry_enter(in, fn);
 	tl_in__host_enter(in);
 }

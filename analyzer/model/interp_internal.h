@@ -67,6 +67,7 @@ typedef struct In {
 	bool in_lambda;   /* evaluating a lambda's body (eval.c) */
 	bool returned;
 	bool stop;
+	bool entry_off;   /* the function is entered grad-disabled (TL_MGRAD_ENTRY is off) */
 	/* Children of nodes, read once each with a walk of the subtrees (the
 	 * public API reaches child i from the first child each time): a stack,
 	 * a block frame's statements below the operands an expression reads. */

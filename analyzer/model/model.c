@@ -52,6 +52,7 @@ static void tl_model__release(TlModel *m)
 	tl_scopemap_release(&m->carried);
 	tl_array_release(&m->carries);
 	tl_scopemap_release(&m->kid_at);
+	tl_model__grad_release(m);
 	tl_array_release(&m->kid_spans);
 	tl_array_release(&m->kid_nodes);
 	tl_array_release(&m->funcs);
@@ -168,13 +169,13 @@ void tl_model__store_attr(TlModel *m, int32_t cls, int32_t name, const TlVal *v,
 
 /* ---- other modules ---------------------------------------------------------- */
 
-static void tl_model__enter(const TlIndex *idx)
+void tl_model__enter(const TlIndex *idx)
 {
 	idx->imports->enter(idx->imports);
 	tl_bound_suspend();
 }
 
-static void tl_model__leave(const TlIndex *idx)
+void tl_model__leave(const TlIndex *idx)
 {
 	tl_bound_resume();
 	idx->imports->leave(idx->imports);
@@ -184,7 +185,7 @@ static TlModel *tl_model__build(const TlIndex *idx, bool quiet);
 
 /* The model of `mod` when it is another module than m's (its index is
  * shared: read under the project's lock, which the caller holds). */
-static const TlModel *tl_model__other(const TlModel *m, const TlIndex *mod)
+const TlModel *tl_model__other(const TlModel *m, const TlIndex *mod)
 {
 	if (mod == m->idx)
 		return m;
@@ -238,8 +239,7 @@ static bool tl_model__in_module(TlModel *m, const TlIndex *mod, const char *rest
 				TlVal *out);
 
 /* What dotted name `q` names, as module `from` imports it. */
-static bool tl_model__resolve_in(TlModel *m, const TlIndex *from, const char *q, size_t len, int hops,
-				 TlVal *out)
+bool tl_model__resolve_in(TlModel *m, const TlIndex *from, const char *q, size_t len, int hops, TlVal *out)
 {
 	if (!from->imports || hops > TL_MODEL_REEXPORTS || !len || len >= 512)
 		return false;
@@ -1295,6 +1295,7 @@ static TlModel *tl_model__build(const TlIndex *idx, bool quiet)
 	tl_scopemap_init(&m->carried);
 	tl_array_init(&m->carries);
 	tl_scopemap_init(&m->kid_at);
+	tl_scopemap_init(&m->grad_at);
 	tl_array_init(&m->kid_spans);
 	tl_array_init(&m->kid_nodes);
 	tl_state_init(&m->globals);

@@ -198,6 +198,21 @@ unsigned tl_model_wrapper_kinds(const char *qname);
  * none) and no argument requires grad. False when it may, or when the
  * model does not know. */
 bool tl_model_forward_no_graph(const TlIndex *idx, TSNode call);
+
+/* Grad mode (grad.c). tl_model_grad_local: the mode the statement
+ * around `node` began in, in its function: disabled, the mode the
+ * function was entered in, or enabled on some path; UNKNOWN where the
+ * model ran no such statement (code no path reaches). tl_model_grad: the
+ * same with the function's entry mode resolved: OFF where the entry is
+ * disabled, ENTRY left for one that is not known to be (then neither
+ * answer is disabled on every path). tl_model_grad_entry_off: every call site of
+ * function `func` in the project runs grad-disabled (or its decorators
+ * disable it). */
+enum { TL_MODEL_GRAD_UNKNOWN = -1, TL_MODEL_GRAD_OFF = 0, TL_MODEL_GRAD_ENTRY = 1, TL_MODEL_GRAD_ON = 2 };
+int tl_model_grad_local(const TlIndex *idx, TSNode node);
+int tl_model_grad(const TlIndex *idx, TSNode node);
+bool tl_model_grad_entry_off(const TlIndex *idx, int32_t func);
+
 /* True when a bound of the work budget cut the module's interpretation:
  * its answers are then partial (values not reached stay unevaluated). */
 bool tl_model_cut(const TlModel *m);

@@ -51,8 +51,11 @@ typedef struct TlStateUp {
 	int32_t head;
 } TlStateUp;
 
-/* Grad mode at a program point. */
-enum { TL_MGRAD_ON = 0, TL_MGRAD_OFF = 1 };
+/* Grad mode at a program point (grad.c), ordered for the join (the
+ * greater): disabled; the mode the function was entered in (disabled
+ * exactly when every call site of the function runs grad-disabled);
+ * enabled on some path. */
+enum { TL_MGRAD_OFF = 0, TL_MGRAD_ENTRY = 1, TL_MGRAD_ON = 2 };
 
 /* The program-point state: a value per access path, the grad mode, and
  * whether any path reaches here. A path has one slot at most. Past a few
@@ -188,6 +191,13 @@ struct TlModel {
 	bool dep_on, read_pending, churn;
 	int32_t *ctx_got;
 	TlScopeMap ctx_stamp;
+	/* grad.c: (start byte, end byte) of each statement interpreted -> the
+	 * join of the grad modes it began in (TL_MGRAD_*); per function, its
+	 * entry mode once resolved (0: not yet, 1: disabled, 2: not known to
+	 * be), and whether a resolution is under way (an import cycle). */
+	TlScopeMap grad_at;
+	uint8_t *grad_entry;
+	bool grad_busy;
 };
 
 void tl_state_init(TlState *s);
@@ -345,5 +355,18 @@ void tl_model__flow_release(TlModel *m);
 typedef struct TlVary TlVary;
 void tl_model__vary_release(TlModel *m);
 void tl_model__ensure_all(TlModel *m);
+/* model.c, for grad.c: another module's model (NULL in an import cycle or
+ * past the nesting bound); the project's lock and the work bound around
+ * reading another module; what dotted name `q` names as module `from`
+ * imports it. */
+const TlModel *tl_model__other(const TlModel *m, const TlIndex *mod);
+void tl_model__enter(const TlIndex *idx);
+void tl_model__leave(const TlIndex *idx);
+bool tl_model__resolve_in(TlModel *m, const TlIndex *from, const char *q, size_t len, int hops, TlVal *out);
+/* grad.c: notes the grad mode statement `s` begins in; runs a statement
+ * `torch.set_grad_enabled(...)` (call `c`); releases the tables. */
+void tl_model__grad_note(TlModel *m, TSNode s, uint8_t grad);
+uint8_t tl_model__grad_switch(const TlIndex *idx, const TlCall *c, uint8_t grad);
+void tl_model__grad_release(TlModel *m);
 
 #endif

@@ -372,8 +372,8 @@ void tl_state_join(TlValPool *p, TlState *dst, const TlState *src)
 		return;
 	}
 	tl_state__merge(p, dst, src, false);
-	if (dst->grad != src->grad)
-		dst->grad = TL_MGRAD_ON; /* not known to be off on every path */
+	if (src->grad > dst->grad)
+		dst->grad = src->grad; /* disabled only when disabled on every path */
 }
 
 bool tl_state_equal(const TlValPool *p, const TlState *a, const TlState *b)

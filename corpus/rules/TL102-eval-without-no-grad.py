@@ -924,3 +924,81 @@ def test_bit_mapper_given_a_layer_by_name():
     mapper.eval()
     # expect: TL102
     mapper(torch.randn(3, 4, 8))
+
+
+# OK (ecosystem): a decorator of the file that wraps the call in no_grad
+# inside the function it returns (`def nograd(f): def new_f(...): with
+# no_grad(): return f(...)`): the decorated method runs grad-disabled.
+def nograd(f):
+    def new_f(*args, **kwargs):
+        with torch.no_grad():
+            return f(*args, **kwargs)
+
+    return new_f
+
+
+# The same shape of decorator, wrapping the call in nothing grad-related.
+def logged(f):
+    def new_f(*args, **kwargs):
+        print("calling", f.__name__)
+        return f(*args, **kwargs)
+
+    return new_f
+
+
+@nograd
+def predict_wrapped(model, images):
+    model.eval()
+    # ok: TL102
+    return model(images).argmax(1).tolist()
+
+
+@logged
+def predict_logged(model, images):
+    model.eval()
+    # expect: TL102
+    return model(images).argmax(1).tolist()
+
+
+# `torch.enable_grad()` inside a no_grad block turns gradients back on: the
+# forward of the eval-mode model in it records (and nothing backpropagates).
+def probe_with_grad_inside_no_grad(model, images):
+    model.eval()
+    with torch.no_grad():
+        # ok: TL102
+        base = model(images).argmax(1).tolist()
+        with torch.enable_grad():
+            # expect: TL102
+            again = model(images).argmax(1).tolist()
+    return base, again
+
+
+# `torch.set_grad_enabled(False)` on one branch only: the forward after the
+# `if` runs with gradients on when the branch was not taken.
+def evaluate_switch_on_one_branch(model, val_loader, fast):
+    model.eval()
+    if fast:
+        torch.set_grad_enabled(False)
+    correct = 0
+    for x, y in val_loader:
+        # expect: TL102
+        logits = model(x)
+        correct += (logits.argmax(1) == y).sum().item()
+    torch.set_grad_enabled(True)
+    return correct
+
+
+# ... and on both branches: off on every path.
+def evaluate_switch_on_both_branches(model, val_loader, fast):
+    model.eval()
+    if fast:
+        torch.set_grad_enabled(False)
+    else:
+        torch.set_grad_enabled(False)
+    correct = 0
+    for x, y in val_loader:
+        # ok: TL102
+        logits = model(x)
+        correct += (logits.argmax(1) == y).sum().item()
+    torch.set_grad_enabled(True)
+    return correct

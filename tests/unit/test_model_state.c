@@ -284,8 +284,8 @@ static void ref_join(TlValPool *pool, Ref *d, const Ref *s)
 		return;
 	}
 	ref_merge(pool, d, s, false);
-	if (d->grad != s->grad)
-		d->grad = TL_MGRAD_ON;
+	if (s->grad > d->grad)
+		d->grad = s->grad; /* disabled, entry, enabled: the greater */
 }
 
 static void ref_widen(TlValPool *pool, Ref *d, const Ref *s)
@@ -363,6 +363,7 @@ static void test_state_random(void **state)
 	for (int i = 0; i < K; i++) {
 		tl_state_init(&s[i]);
 		memset(&r[i], 0, sizeof r[i]);
+		r[i].grad = TL_MGRAD_ON; /* a state begins enabled */
 		tl_array_init(&r[i].slots);
 	}
 	int32_t base = 1000; /* names need not be interned: ids only */
@@ -403,7 +404,7 @@ static void test_state_random(void **state)
 		} else if (op < 97) {
 			bool d = rnd(2);
 			s[i].dead = r[i].dead = d;
-			s[i].grad = r[i].grad = (uint8_t)rnd(2);
+			s[i].grad = r[i].grad = (uint8_t)rnd(3);
 		} else {
 			/* emptied now and then, so that states are small and large */
 			for (int k = 0; k < 30; k++) {

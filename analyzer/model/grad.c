@@ -1,0 +1,331 @@
+/* Grad mode as program-point state (docs/semantic-model.md, "Program-point
+ * grad state").
+ *
+ * The interpreter carries the grad mode in its state (TlState.grad): a
+ * function begins in TL_MGRAD_ENTRY (the mode its callers call it in)
+ * unless its decorators set one (`@torch.no_grad()`, a decorator of the
+ * project that wraps the call in a grad-disabling context); a `with` block
+ * of a grad-disabling (enabling) context runs its body disabled (enabled)
+ * and restores the mode after it; a statement `torch.set_grad_enabled(...)`
+ * switches it until switched back (`True`: enabled; `False` or a flag:
+ * disabled, as the facts have always read a flag). Branches join it (the
+ * greater of the two: disabled only when disabled on every path), loops
+ * to their fixpoint with the rest of the state. Each statement interpreted
+ * notes the join of the modes it began in (m->grad_at), in every model,
+ * the file's own and the other modules' read for their summaries.
+ *
+ * A function's entry mode is the join over every call site in the
+ * project (top-down): disabled when it has call sites, none of them
+ * unknown, and each runs disabled, or in the entry mode of a function
+ * whose entry is disabled in turn (a least fixpoint over the module's
+ * functions, so recursion and cycles stay enabled). The call sites are
+ * those of the index (TlFunc.call_sites), and the calls of the modules
+ * that import this one (TlImports.importer) whose import-resolved name
+ * names the function; a call site there in the entry mode of its own
+ * function asks that module's model in turn, at most
+ * TL_GRAD_MODULE_HOPS modules away. A function that escapes (passed as a
+ * value), or is decorated with a grad-enabling context, is entered
+ * enabled; one with no call site known too.
+ *
+ * Owns: tl_model_grad, tl_model_grad_local, tl_model_grad_entry_off,
+ * tl_model__grad_note, tl_model__grad_switch. */
+#include <string.h>
+
+#include "base/alloc.h"
+#include "base/strmap.h"
+#include "model/model_internal.h"
+#include "syntax/syms.h"
+
+/* Importers read for the call sites of a module's functions, and modules a
+ * resolution follows callers through (a call site in the entry mode of a
+ * function of an importer, whose own call sites are in another...). */
+#define TL_GRAD_IMPORTERS 64
+#define TL_GRAD_MODULE_HOPS 3
+
+/* Resolutions under way on this thread, one inside another, and whether
+ * one of them was cut (a hop past the bound, an import cycle): its answer
+ * is then not kept. */
+static _Thread_local int tl_grad__hops;
+static _Thread_local bool tl_grad__cut;
+
+void tl_model__grad_note(TlModel *m, TSNode s, uint8_t grad)
+{
+	uint32_t a = ts_node_start_byte(s), b = ts_node_end_byte(s);
+	int32_t old;
+	if (tl_scopemap_get(&m->grad_at, a, b, &old) && old >= (int32_t)grad)
+		return;
+	tl_scopemap_put(&m->grad_at, a, b, (int32_t)grad);
+}
+
+void tl_model__grad_release(TlModel *m)
+{
+	tl_scopemap_release(&m->grad_at);
+	tl_free(m->grad_entry);
+	m->grad_entry = NULL;
+}
+
+static bool tl_grad__ends(const char *s, const char *end)
+{
+	size_t a = strlen(s), b = strlen(end);
+	return a >= b && memcmp(s + a - b, end, b) == 0 && (a == b || s[a - b - 1] == '.');
+}
+
+uint8_t tl_model__grad_switch(const TlIndex *idx, const TlCall *c, uint8_t grad)
+{
+	const TlSyms *sy = tl_syms();
+	if (!c || !c->stmt_level || !c->qname || !tl_grad__ends(c->qname, "set_grad_enabled"))
+		return grad;
+	TSNode args = tl_tree_field(c->node, sy->f_arguments);
+	TSNode a = !ts_node_is_null(args) && ts_node_named_child_count(args) ? ts_node_named_child(args, 0)
+									      : (TSNode){ 0 };
+	if (!ts_node_is_null(a) && ts_node_symbol(a) == sy->keyword_argument)
+		a = tl_tree_field(a, sy->f_value);
+	a = tl_index_unparen(a);
+	(void)idx;
+	/* True turns it on; False, or a flag (`phase == "train"`), may turn
+	 * it off, and precision comes first: off. */
+	return !ts_node_is_null(a) && ts_node_symbol(a) == sy->true_ ? TL_MGRAD_ON : TL_MGRAD_OFF;
+}
+
+/* The mode the statement around `n` (in n's function) began in, as the
+ * model of n's module noted it; -1 when it ran none (code no path
+ * reaches, a function it did not interpret). */
+static int tl_grad__at(const TlModel *m, const TlIndex *idx, TSNode n)
+{
+	const TlSyms *sy = tl_syms();
+	for (; !ts_node_is_null(n); n = tl_index_parent(idx, n)) {
+		int32_t g;
+		if (tl_scopemap_get(&m->grad_at, ts_node_start_byte(n), ts_node_end_byte(n), &g))
+			return g;
+		TSSymbol s = ts_node_symbol(n);
+		if (s == sy->function_definition || s == sy->decorated_definition)
+			return -1;
+	}
+	return -1;
+}
+
+static const uint8_t *tl_grad__entries(TlModel *m, uint8_t **scratch);
+
+/* Whether function `func` of m's module is entered grad-disabled. */
+static bool tl_grad__entry_off(TlModel *m, int32_t func)
+{
+	if (func < 0 || (uint32_t)func >= m->idx->funcs.size)
+		return false;
+	uint8_t *scratch = NULL;
+	const uint8_t *e = tl_grad__entries(m, &scratch);
+	bool off = e && e[func] == 1;
+	tl_free(scratch);
+	return off;
+}
+
+/* The local function of `idx` that function `ref` of `mod` (the project's
+ * reading of the same file) is: they match by place. */
+static int32_t tl_grad__twin(const TlIndex *idx, const TlIndex *mod, int32_t ref)
+{
+	if (mod == idx)
+		return ref;
+	uint32_t start = mod->funcs.items[ref].start_byte;
+	for (uint32_t k = 0; k < idx->funcs.size; k++)
+		if (idx->funcs.items[k].start_byte == start)
+			return (int32_t)k;
+	return -1;
+}
+
+/* The call sites of m's functions in the modules that import m's: per
+ * function, 0 none found, 1 every one runs grad-disabled, 2 one may not. */
+static void tl_grad__ext(TlModel *m, uint8_t *ext)
+{
+	const TlIndex *idx = m->idx;
+	const TlImports *im = idx->imports;
+	if (!im || !im->importer || !im->same_file)
+		return;
+	TlStrMap names;
+	tl_strmap_init(&names);
+	for (uint32_t k = 0; k < idx->funcs.size; k++) {
+		const TlFunc *f = &idx->funcs.items[k];
+		if (f->parent >= 0 || !f->name)
+			continue;
+		if (f->cls >= 0 && idx->classes.items[f->cls].func >= 0)
+			continue;
+		tl_strmap_put(&names, f->name, strlen(f->name), (int32_t)k);
+	}
+	if (!names.count) {
+		tl_strmap_release(&names);
+		return;
+	}
+	tl_model__enter(idx);
+	for (uint32_t i = 0; i < TL_GRAD_IMPORTERS; i++) {
+		const TlIndex *mod = im->importer(im, idx, i);
+		if (!mod)
+			break;
+		const TlModel *om = NULL;
+		for (uint32_t c = 0; c < mod->calls.size; c++) {
+			const TlCall *call = &mod->calls.items[c];
+			if (!call->qname)
+				continue;
+			const char *last = strrchr(call->qname, '.');
+			last = last ? last + 1 : call->qname;
+			int32_t any;
+			if (!tl_strmap_get(&names, last, strlen(last), &any))
+				continue;
+			TlVal v;
+			if (!tl_model__resolve_in(m, mod, call->qname, strlen(call->qname), 0, &v) ||
+			    v.kind != TL_VK_FUNCTION || !v.mod || v.ref < 0)
+				continue;
+			const TlIndex *vm = v.mod;
+			if (vm != idx && !im->same_file(im, idx, vm))
+				continue;
+			int32_t f = tl_grad__twin(idx, vm, v.ref);
+			if (f < 0 || ext[f] == 2)
+				continue;
+			/* The importer's own model (on demand, recording values:
+			 * the facts read it for their reverse questions too), its
+			 * caller interpreted. */
+			if (!om)
+				om = mod == idx ? m : tl_model_of(mod);
+			if (om)
+				tl_model__ensure((TlModel *)om, call->func);
+			int g = om ? tl_grad__at(om, mod, call->node) : -1;
+			if (!om)
+				tl_grad__cut = true; /* an import cycle */
+			if (g == TL_MGRAD_ENTRY && call->func >= 0 && tl_grad__hops < TL_GRAD_MODULE_HOPS)
+				g = tl_grad__entry_off((TlModel *)om, call->func) ? TL_MGRAD_OFF : TL_MGRAD_ON;
+			else if (g == TL_MGRAD_ENTRY)
+				tl_grad__cut = true;
+			ext[f] = g == TL_MGRAD_OFF ? 1 : 2;
+		}
+	}
+	tl_model__leave(idx);
+	tl_strmap_release(&names);
+}
+
+/* Every function's entry mode (1 disabled, 2 not known to be): m's table
+ * once resolved; else resolved now, into *scratch when the resolution was
+ * cut (not kept); NULL when one is under way for m (an import cycle). */
+static const uint8_t *tl_grad__entries(TlModel *m, uint8_t **scratch)
+{
+	if (m->grad_entry)
+		return m->grad_entry;
+	if (m->grad_busy) {
+		tl_grad__cut = true;
+		return NULL;
+	}
+	if (!m->quiet)
+		tl_model__ensure_all(m); /* every call site interpreted */
+	const TlIndex *idx = m->idx;
+	uint32_t n = idx->funcs.size;
+	m->grad_busy = true;
+	bool outer_cut = tl_grad__hops ? tl_grad__cut : false;
+	tl_grad__hops++;
+	tl_grad__cut = false;
+	uint8_t *entry = tl_malloc(n ? n : 1);
+	memset(entry, 2, n ? n : 1);
+	uint8_t *ext = NULL;
+	uint32_t *pending = tl_calloc(n ? n : 1, sizeof *pending);
+	TlIntArray key, item, work;
+	tl_array_init(&key);
+	tl_array_init(&item);
+	tl_array_init(&work);
+	for (uint32_t i = 0; i < n; i++) {
+		const TlFunc *f = &idx->funcs.items[i];
+		if (f->decorator_ctx & TL_CTX_GRAD_OFF) {
+			entry[i] = 1;
+			tl_array_push(&work, (int32_t)i);
+			continue;
+		}
+		if ((f->decorator_ctx & TL_CTX_GRAD_ON) || f->escapes)
+			continue;
+		bool blocked = false;
+		uint32_t edges = key.size;
+		for (uint32_t k = 0; !blocked && k < f->call_sites.size; k++) {
+			const TlCall *c = &idx->calls.items[f->call_sites.items[k]];
+			int g = tl_grad__at(m, idx, c->node);
+			if (g == TL_MGRAD_OFF)
+				continue;
+			if (g == TL_MGRAD_ENTRY && c->func >= 0 && c->func != (int32_t)i) {
+				pending[i]++;
+				tl_array_push(&key, c->func);
+				tl_array_push(&item, (int32_t)i);
+				continue;
+			}
+			blocked = true; /* enabled, not run, or recursion */
+		}
+		if (!blocked) {
+			if (!ext) {
+				ext = tl_calloc(n ? n : 1, 1);
+				tl_grad__ext(m, ext);
+			}
+			blocked = ext[i] == 2 || (!f->call_sites.size && !ext[i]);
+		}
+		if (blocked) {
+			key.size = item.size = edges;
+			pending[i] = 0;
+			continue;
+		}
+		if (!pending[i]) {
+			entry[i] = 1;
+			tl_array_push(&work, (int32_t)i);
+		}
+	}
+	/* The sites waiting on each caller's entry, grouped by caller (a
+	 * counting sort), then a worklist from the functions known disabled. */
+	uint32_t *first = tl_calloc(n + 2, sizeof *first);
+	int32_t *waiting = tl_malloc((key.size ? key.size : 1) * sizeof *waiting);
+	for (uint32_t k = 0; k < key.size; k++)
+		first[key.items[k] + 2]++;
+	for (uint32_t k = 2; k < n + 2; k++)
+		first[k] += first[k - 1];
+	for (uint32_t k = 0; k < key.size; k++)
+		waiting[first[key.items[k] + 1]++] = item.items[k];
+	while (work.size) {
+		int32_t g = tl_array_pop(&work);
+		for (uint32_t k = first[g]; k < first[g + 1]; k++) {
+			int32_t f = waiting[k];
+			if (pending[f] && --pending[f] == 0 && entry[f] != 1) {
+				entry[f] = 1;
+				tl_array_push(&work, f);
+			}
+		}
+	}
+	tl_free(first);
+	tl_free(waiting);
+	tl_array_release(&key);
+	tl_array_release(&item);
+	tl_array_release(&work);
+	tl_free(pending);
+	tl_free(ext);
+	bool cut = tl_grad__cut || m->cut;
+	tl_grad__cut = outer_cut || cut;
+	tl_grad__hops--;
+	m->grad_busy = false;
+	if (cut) {
+		*scratch = entry;
+		return entry;
+	}
+	m->grad_entry = entry;
+	return entry;
+}
+
+int tl_model_grad_local(const TlIndex *idx, TSNode node)
+{
+	const TlModel *m = tl_model_of(idx);
+	if (!m || ts_node_is_null(node))
+		return TL_MODEL_GRAD_UNKNOWN;
+	tl_model__ensure((TlModel *)m, tl_index_func_of(idx, node)); /* computed on demand: no answer changes */
+	int g = tl_grad__at(m, idx, node);
+	return g < 0 ? TL_MODEL_GRAD_UNKNOWN : g;
+}
+
+bool tl_model_grad_entry_off(const TlIndex *idx, int32_t func)
+{
+	const TlModel *m = tl_model_of(idx);
+	return m && tl_grad__entry_off((TlModel *)m, func);
+}
+
+int tl_model_grad(const TlIndex *idx, TSNode node)
+{
+	int g = tl_model_grad_local(idx, node);
+	if (g != TL_MODEL_GRAD_ENTRY)
+		return g;
+	return tl_model_grad_entry_off(idx, tl_index_func_of(idx, node)) ? TL_MODEL_GRAD_OFF : TL_MODEL_GRAD_ENTRY;
+}
