@@ -349,38 +349,13 @@ int tl_facts_local_grad(const TlIndex *idx, TSNode node, int32_t func, int32_t w
 	return TL_GRAD_UNKNOWN;
 }
 
-static int tl_facts__grad_walk(const TlIndex *idx, TSNode node)
-{
-	int32_t func = tl_index_func_of(idx, node);
-	int st = tl_facts_local_grad(idx, node, func, tl_index_with_of(idx, node));
-	if (st == TL_GRAD_UNKNOWN && func >= 0 && idx->funcs.items[func].callers_grad_off)
-		return TL_GRAD_OFF;
-	return st;
-}
-
-/* Whether `node` (of function `func`, in with block `with`) runs
- * grad-disabled in its function's own body whatever its callers do: the
- * model's program-point grad mode, before the entry mode is resolved. */
-bool tl_facts__local_grad_off(const TlIndex *idx, TSNode node, int32_t func, int32_t with)
-{
-	bool off = tl_model_grad_local(idx, node) == TL_MODEL_GRAD_OFF;
-	if (tl_facts__checking_model())
-		tl_facts__model_differs(idx, node, "grad-local-off",
-					tl_facts_local_grad(idx, node, func, with) == TL_GRAD_OFF, off);
-	return off;
-}
-
 /* The model's program-point grad mode, its entry joined over every call
  * site in the project (model/grad.c): disabled on every path, enabled by
  * the function's own code on some path, or as its callers enter it. */
 int tl_facts_grad_state(const TlIndex *idx, TSNode node)
 {
 	int g = tl_model_grad(idx, node);
-	int st = g == TL_MODEL_GRAD_OFF ? TL_GRAD_OFF : g == TL_MODEL_GRAD_ON ? TL_GRAD_ON : TL_GRAD_UNKNOWN;
-	if (tl_facts__checking_model()) /* model=2: it ran no statement there */
-		tl_facts__model_differs(idx, node, "grad-off", tl_facts__grad_walk(idx, node) == TL_GRAD_OFF,
-					g == TL_MODEL_GRAD_UNKNOWN ? 2 : st == TL_GRAD_OFF);
-	return st;
+	return g == TL_MODEL_GRAD_OFF ? TL_GRAD_OFF : g == TL_MODEL_GRAD_ON ? TL_GRAD_ON : TL_GRAD_UNKNOWN;
 }
 
 /* An autocast context counts unless `ask` holds TL_CTX_NOT_CPU and the

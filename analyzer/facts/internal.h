@@ -520,8 +520,5 @@ const TlStoreSites *tl_facts__subscript_sites(const TlIndex *idx, int32_t func, 
 /* The statement calls of set_grad_enabled (`torch.set_grad_enabled(False)`
  * alone on its line), as indices into idx->calls in source order. */
 const TlIntArray *tl_facts__grad_switches(const TlIndex *idx);
-/* contexts.c: the model's answer whether `node` runs grad-disabled in its
- * function's own body (the walk's tl_facts_local_grad when checking). */
-bool tl_facts__local_grad_off(const TlIndex *idx, TSNode node, int32_t func, int32_t with);
 
 #endif

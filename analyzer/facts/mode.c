@@ -5,6 +5,7 @@
  * Owns: tl_facts_mode_at, tl_facts_mode_subject, tl_facts_eval_call_with_grad,
  * tl_facts_leaves_eval, tl_facts_left_in_train_mode, tl_facts_mode_guarded. */
 #include "facts/internal.h"
+#include "model/model.h"
 
 /* ---- mode ------------------------------------------------------------------------ */
 
@@ -549,7 +550,7 @@ bool tl_facts_eval_call_with_grad(const TlIndex *idx, TSNode call)
 		const TlCall *fw = &idx->calls.items[calls->items[i]];
 		if (!(fw->events & TL_EV_FORWARD) ||
 		    tl_facts__runs_at(idx, fw->node, f, c) == TL_RUNS_NEVER ||
-		    tl_facts__local_grad_off(idx, fw->node, f, fw->with))
+		    tl_model_grad_local(idx, fw->node) == TL_MODEL_GRAD_OFF)
 			continue;
 		char *name = tl_facts__forward_subject(idx, fw);
 		int mode = name ? tl_facts__mode_at(idx, fw->node, f, name, 0, c) : TL_MODE_UNKNOWN;

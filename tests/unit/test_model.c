@@ -726,6 +726,58 @@ static void test_passes_skip_unchanged(void **state)
 	tl_fixture_free(fx);
 }
 
+/* Grad mode as program-point state (grad.c): a function begins in its
+ * entry mode; `with` blocks and set_grad_enabled statements change it;
+ * branches join it (disabled only on every path); the entry is disabled
+ * when every call site is, through callers in their entry mode, and not
+ * for recursion or a call site with gradients on. */
+static void test_grad_state(void **state)
+{
+	(void)state;
+	TlFixture *fx = tl_fixture_new(
+		"import torch\n"
+		"def leaf(m, x):\n"
+		"    return m(x)\n"
+		"def mid(m, x):\n"
+		"    return leaf(m, x)\n"
+		"def mixed(m, x):\n"
+		"    return m(x)\n"
+		"def rec(m, x, n):\n"
+		"    return rec(m, x, n - 1) if n else m(x)\n"
+		"def branches(m, x, fast):\n"
+		"    if fast:\n"
+		"        torch.set_grad_enabled(False)\n"
+		"    a = m(x)\n"
+		"    torch.set_grad_enabled(False)\n"
+		"    b = m(x)\n"
+		"    with torch.enable_grad():\n"
+		"        c = m(x)\n"
+		"    d = m(x)\n"
+		"    return a, b, c, d\n"
+		"def main(m, x):\n"
+		"    with torch.no_grad():\n"
+		"        mid(m, x)\n"
+		"        mixed(m, x)\n"
+		"        rec(m, x, 2)\n"
+		"    mixed(m, x)\n"
+		"main(None, None)\n");
+	const TlIndex *idx = &fx->idx;
+	TSNode leaf = tl_fixture_node_after(fx, "def leaf", "m(x)");
+	assert_int_equal(tl_model_grad_local(idx, leaf), TL_MODEL_GRAD_ENTRY);
+	assert_int_equal(tl_model_grad(idx, leaf), TL_MODEL_GRAD_OFF);
+	assert_int_equal(tl_model_grad(idx, tl_fixture_node_after(fx, "def mixed", "m(x)")), TL_MODEL_GRAD_ENTRY);
+	assert_int_equal(tl_model_grad(idx, tl_fixture_node_after(fx, "else ", "m(x)")), TL_MODEL_GRAD_ENTRY);
+	assert_int_equal(tl_model_grad_local(idx, tl_fixture_node_after(fx, "a = ", "m(x)")), TL_MODEL_GRAD_ENTRY);
+	assert_int_equal(tl_model_grad_local(idx, tl_fixture_node_after(fx, "b = ", "m(x)")), TL_MODEL_GRAD_OFF);
+	assert_int_equal(tl_model_grad_local(idx, tl_fixture_node_after(fx, "c = ", "m(x)")), TL_MODEL_GRAD_ON);
+	assert_int_equal(tl_model_grad_local(idx, tl_fixture_node_after(fx, "d = ", "m(x)")), TL_MODEL_GRAD_OFF);
+	/* main's own call site (module code) runs with gradients on */
+	assert_int_equal(tl_model_grad(idx, tl_fixture_node_after(fx, "rec(m, x, 2)\n", "mixed(m, x)")),
+			 TL_MODEL_GRAD_ENTRY);
+	assert_int_equal(tl_model_grad(idx, tl_fixture_node_after(fx, "    with", "mid(m, x)")), TL_MODEL_GRAD_OFF);
+	tl_fixture_free(fx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -748,6 +800,7 @@ int main(void)
 		cmocka_unit_test(test_closure_self_and_library_bases),
 		cmocka_unit_test(test_kept_attr),
 		cmocka_unit_test(test_passes_skip_unchanged),
+		cmocka_unit_test(test_grad_state),
 	};
 	return cmocka_run_group_tests_name("model", tests, NULL, NULL);
 }
