@@ -12,6 +12,19 @@
   (#not-reaches-backward? @finding)
   (#set! what "runs in eval mode with gradient tracking on, so it records"))
 
+; A forward in an evaluation pass (a loop, or a function, that runs the
+; model over data in a program that trains, and whose results reach no
+; backward nor optimizer step), whatever the model's mode, run with
+; gradient tracking on. The model in eval mode is the pattern above.
+((call
+  function: (_) @_model) @finding
+  (#module-forward? @finding)
+  (#not-mode-is? @finding eval)
+  (#evaluation-pass? @finding)
+  (#records-graph? @finding)
+  (#not-under-context? @finding grad-disabled)
+  (#set! what "runs in an evaluation pass with gradient tracking on, so it records"))
+
 ; A local function that the training step also uses (or that callers run in
 ; different modes), called on the evaluation path: the finding goes to this
 ; call, where the fix (a no_grad block around it) belongs.

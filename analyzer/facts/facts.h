@@ -643,6 +643,13 @@ bool tl_facts_pass_lacks(const TlIndex *idx, TSNode node, uint32_t events);
  * (the same dotted callee) in its pass: the innermost loop body of its own
  * function, else that function's body. */
 bool tl_facts_first_forward(const TlIndex *idx, TSNode call);
+/* True when module forward `call` runs in an evaluation pass (RULES.md,
+ * "Evaluation pass"): it runs in a step loop (through call sites) whose
+ * pass runs no backward nor optimizer step, its result reaches no
+ * backward, the program trains, and either it runs grad-disabled or the
+ * pass iterates data (a for loop over no counter, literal or module
+ * parts), whatever the model's mode (facts/evalpass.c). */
+bool tl_facts_evaluation_pass(const TlIndex *idx, TSNode call);
 
 enum { TL_CARRY_NONE = 0, TL_CARRY_DETACHED = 1, TL_CARRY_ATTACHED = 2 };
 /* For `target`, a name bound by an assignment (`h` in `out, h = rnn(x, h)`)

@@ -347,6 +347,10 @@ bool tl_facts__nest_enter(TlNest *n, bool busy, int max, unsigned *mark);
 /* Ends it: true when nothing was refused since `mark` (keep the answer). */
 bool tl_facts__nest_leave(TlNest *n, unsigned mark);
 void tl_facts__step_loop_list(const TlIndex *idx, TSNode node, TlIntArray *out);
+/* facts/mode.c: true when the program trains something: a call of the file
+ * runs a backward or an optimizer step (through what it reaches), or
+ * function `func` is called from another module of the project. */
+bool tl_facts__program_trains(const TlIndex *idx, int32_t func);
 void tl_facts__modset_release(TlModSet *set);
 TSNode tl_facts__module_root(const TlIndex *idx, TSNode expr, TlBuf *path);
 /* tl_facts__module_root of the value assignment `b` binds, the bound name

@@ -1314,7 +1314,7 @@ static bool tl_facts__left_in_train(const TlIndex *idx, TSNode node, int32_t fun
  * `func` is called from another module of the project, whose training the
  * file does not show. An evaluation pass is one of a program that trains
  * (a test comparing two freshly built models is none). */
-static bool tl_facts__program_trains(const TlIndex *idx, int32_t func)
+bool tl_facts__program_trains(const TlIndex *idx, int32_t func)
 {
 	const uint32_t trains = TL_EV_BACKWARD | TL_EV_OPT_STEP;
 	for (uint32_t i = 0; i < idx->calls.size; i++) {

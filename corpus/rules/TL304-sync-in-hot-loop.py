@@ -264,6 +264,8 @@ def eval_every_n(model, loader, val_loader, opt):
 
 def report(model, val_loader):
     for x, y in val_loader:
+        # An evaluation pass of the model its caller trains, with gradients on.
+        # expect: TL102
         out = model(x.to(device))
         # ok: TL304
         print(out.mean().item())
