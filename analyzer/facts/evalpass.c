@@ -74,7 +74,8 @@ static bool tl_evalpass__data_loop(const TlIndex *idx, int32_t l)
 
 /* True when the pass of forward call `c` iterates data: the innermost loop
  * of its own function, else (the pass is its function) a step loop that
- * runs it through its call sites. */
+ * runs it through its call sites and trains nothing (a sample drawn once
+ * every N steps of a training loop over data is no evaluation pass). */
 static bool tl_evalpass__over_data(const TlIndex *idx, const TlCall *c)
 {
 	if (c->loop >= 0)
@@ -84,7 +85,8 @@ static bool tl_evalpass__over_data(const TlIndex *idx, const TlCall *c)
 	tl_facts__step_loop_list(idx, c->node, &loops);
 	bool data = false;
 	for (uint32_t i = 0; i < loops.size && !data; i++)
-		data = tl_evalpass__data_loop(idx, loops.items[i]);
+		data = !(idx->loops.items[loops.items[i]].events & (TL_EV_BACKWARD | TL_EV_OPT_STEP)) &&
+		       tl_evalpass__data_loop(idx, loops.items[i]);
 	tl_array_release(&loops);
 	return data;
 }
