@@ -19,6 +19,7 @@
 ((call
   function: (_) @_model) @finding
   (#module-forward? @finding)
+  (#not-loss-call? @finding)
   (#not-mode-is? @finding eval)
   (#evaluation-pass? @finding)
   (#records-graph? @finding)

@@ -9,9 +9,14 @@
  * the grad-disabled context joined over call sites (tl_facts_under) and
  * whether the program trains (facts/mode.c). Without a grad-disabled
  * context, the pass must iterate data: a for loop over something that is
- * no count (`range(n)`, `itertools.count()`), no literal list of objects
- * and no module's parameters or submodules; sampling, decoding and
- * rollout loops over a counter are no evaluation pass in this sense.
+ * no count (`range(n)`, `itertools.count()`), no literal, no part of one
+ * batch, no tensor's rows, no module's layers or parameters and no dict's
+ * items (sampling, decoding and rollout loops over a counter are no
+ * evaluation pass in this sense); it must run a model (not a criterion, a
+ * parameter-free module, the loop's own element, a value bound to `_`);
+ * and that model must be trained around it: in its own scope for a model
+ * built there, else in the pass's function, its class or its callers (in
+ * the file or in a module that imports it).
  *
  * Owns: tl_facts_evaluation_pass. */
 #include "facts/internal.h"
@@ -34,15 +39,19 @@ static bool tl_evalpass__data_iterable(const TlIndex *idx, TSNode iter)
 	static const char *const counters[] = { "range", "trange", "count", "repeat", "arange",
 						"parameters", "named_parameters", "modules",
 						"named_modules", "children", "named_children",
-						"buffers", "named_buffers", "keys", "linspace", NULL };
+						"buffers", "named_buffers", "keys", "values", "items",
+						"linspace", "product", NULL };
 	const TlSyms *sy = tl_syms();
 	for (int depth = 0; depth < 8; depth++) {
 		iter = tl_index_unparen(iter);
 		if (ts_node_is_null(iter))
 			return false;
 		TSSymbol s = ts_node_symbol(iter);
+		/* A literal, the parts of one batch (`imgs["A"]`), the rows
+		 * of a tensor, the layers of a module: no data iterated. */
 		if (s == sy->list || s == sy->tuple || s == sy->string || s == sy->integer ||
-		    s == sy->dictionary || s == sy->set)
+		    s == sy->dictionary || s == sy->set || s == sy->subscript ||
+		    tl_facts_is_tensor(idx, iter) || tl_facts_is_module(idx, iter))
 			return false;
 		if (s != sy->call)
 			return true;
@@ -155,6 +164,109 @@ static bool tl_evalpass__trains_around(const TlIndex *idx, int32_t func, int dep
 	return trains;
 }
 
+/* The root name of the module forward `c` runs (`model` of `model(x)`,
+ * `self` of `self.net(x)`), into `out`; false when there is none. */
+static bool tl_evalpass__subject_root(const TlIndex *idx, const TlCall *c, TlBuf *out)
+{
+	TSNode callee = c->method && c->receiver.id ? c->receiver : c->callee;
+	if (ts_node_is_null(callee) || !tl_index_dotted(idx, callee, out) || !out->len)
+		return false;
+	size_t root = strcspn(out->data, ".");
+	out->data[root] = 0;
+	out->len = root;
+	return true;
+}
+
+/* True when module `root`, bound in function `func` (-1: module level)
+ * and not a parameter there, is trained in that scope: its parameters are
+ * handed to something (`optim.Adam(model.parameters())`), or a loop whose
+ * iteration backpropagates or steps runs it. A model built and only run
+ * (a test, a demo of a layer, a freshly loaded model) is not trained. */
+static bool tl_evalpass__trained_in_scope(const TlIndex *idx, int32_t func, const char *root)
+{
+	const TlIntArray *calls = tl_index_scope_calls(idx, func);
+	TlBuf k_root;
+	tl_buf_init(&k_root);
+	bool trained = false;
+	for (uint32_t i = 0; calls && i < calls->size && !trained; i++) {
+		const TlCall *k = &idx->calls.items[calls->items[i]];
+		bool params = k->method && (strcmp(k->method, "parameters") == 0 ||
+					    strcmp(k->method, "named_parameters") == 0);
+		bool trains_it = (k->events & TL_EV_FORWARD) && k->loop >= 0 &&
+				 (idx->loops.items[k->loop].events & TL_EVALPASS_TRAINS);
+		if (!params && !trains_it)
+			continue;
+		tl_buf_clear(&k_root);
+		trained = tl_evalpass__subject_root(idx, k, &k_root) && strcmp(k_root.data, root) == 0;
+	}
+	tl_buf_release(&k_root);
+	return trained;
+}
+
+/* True when the module forward `c` runs is a model some training around
+ * the pass trains: a module bound locally (not a parameter nor `self`) must
+ * be trained in its own scope; any other, by training around the pass's
+ * function (tl_evalpass__trains_around). */
+static bool tl_evalpass__trained(const TlIndex *idx, const TlCall *c)
+{
+	TlBuf root;
+	tl_buf_init(&root);
+	bool local = false;
+	if (tl_evalpass__subject_root(idx, c, &root) && strcmp(root.data, "self") != 0) {
+		const TlFunc *f = c->func >= 0 ? &idx->funcs.items[c->func] : NULL;
+		local = tl_index_bindings_of(idx, c->func, root.data) != NULL &&
+			!(f && tl_facts__param_index(idx, f, root.data, root.len) >= 0);
+	}
+	bool trained;
+	if (local)
+		trained = tl_evalpass__trained_in_scope(idx, c->func, root.data);
+	else {
+		tl_facts__fan_begin();
+		trained = tl_evalpass__trains_around(idx, c->func, 0);
+		tl_facts__fan_end();
+	}
+	tl_buf_release(&root);
+	return trained;
+}
+
+/* True when forward `c` runs no model: a loss or criterion, a forward
+ * whose value is bound to `_`, a module that
+ * holds no parameters (nn.CosineSimilarity), or the element of the loop
+ * around it (`for layer in layers: x = layer(x)`, a list of reward
+ * functions): the layers or callables iterated, not data. */
+static bool tl_evalpass__no_model(const TlIndex *idx, const TlCall *c)
+{
+	if (c->events & TL_EV_LOSS)
+		return true;
+	/* `_ = model(x)`: a forward run for its side effects (lazy modules'
+	 * initialisation), its value thrown away. */
+	const TlSyms *sy = tl_syms();
+	TSNode up = tl_index_parent(idx, c->node);
+	if (!ts_node_is_null(up) && ts_node_symbol(up) == sy->assignment) {
+		TSNode left = tl_tree_field(up, sy->f_left);
+		if (!ts_node_is_null(left) && tl_index_text_is(idx, left, "_"))
+			return true;
+	}
+	TSNode obj = tl_facts__called_object(c);
+	if (!ts_node_is_null(obj) && tl_facts_loop_element(idx, obj))
+		return true;
+	TlBuf path;
+	tl_buf_init(&path);
+	TSNode root = tl_facts__module_root(idx, obj, &path);
+	bool part = path.len > 0;
+	tl_buf_release(&path);
+	const TlCall *rc = ts_node_is_null(root) || part ? NULL : tl_index_call_at(idx, root);
+	if (!rc)
+		return false;
+	const TlBinding *cb = tl_index_resolve_node(idx, rc->callee);
+	/* torch.nn's criteria (also the deprecated ones, nn.NLLLoss2d). */
+	if (rc->qname && tl_facts__starts(rc->qname, "torch.nn."))
+		return strstr(tl_facts__last(rc->qname), "Loss") || tl_facts__parameter_free_layer(rc->qname);
+	if (cb && cb->kind == TL_BIND_CLASS)
+		return tl_facts__class_param_free(idx, cb->ref);
+	return rc->qname && tl_facts__ext_class_param_free(idx, rc->qname);
+}
+
 bool tl_facts_evaluation_pass(const TlIndex *idx, TSNode call)
 {
 	const TlCall *c = tl_index_call_at(idx, tl_index_unparen(call));
@@ -169,10 +281,7 @@ bool tl_facts_evaluation_pass(const TlIndex *idx, TSNode call)
 	 * around it. */
 	if (tl_facts_under(idx, c->node, TL_CTX_GRAD_OFF))
 		return true;
-	if (!tl_evalpass__over_data(idx, c))
+	if (!tl_evalpass__over_data(idx, c) || tl_evalpass__no_model(idx, c))
 		return false;
-	tl_facts__fan_begin();
-	bool trains = tl_evalpass__trains_around(idx, c->func, 0);
-	tl_facts__fan_end();
-	return trains;
+	return tl_evalpass__trained(idx, c);
 }

@@ -647,8 +647,10 @@ bool tl_facts_first_forward(const TlIndex *idx, TSNode call);
  * "Evaluation pass"): it runs in a step loop (through call sites) whose
  * pass runs no backward nor optimizer step, its result reaches no
  * backward, the program trains, and either it runs grad-disabled or the
- * pass iterates data (a for loop over no counter, literal or module
- * parts), whatever the model's mode (facts/evalpass.c). */
+ * pass iterates data (a for loop over no counter, literal, batch part,
+ * tensor, module or dict items; a function-level pass, a loop that trains
+ * nothing) and runs a model that training around it trains, whatever the
+ * model's mode (facts/evalpass.c). */
 bool tl_facts_evaluation_pass(const TlIndex *idx, TSNode call);
 
 enum { TL_CARRY_NONE = 0, TL_CARRY_DETACHED = 1, TL_CARRY_ATTACHED = 2 };

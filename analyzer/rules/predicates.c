@@ -486,7 +486,7 @@ const TlPredicateDef tl_predicates[] = {
 	{ "first-forward", NULL, NULL, NULL, tl_facts_first_forward,
 	  "the call is the first forward of its module (the same dotted callee) in its pass: the innermost loop body of its own function, else the function body" },
 	{ "evaluation-pass", NULL, NULL, NULL, tl_facts_evaluation_pass,
-	  "the module forward runs in an evaluation pass: a step loop (through call sites) whose pass runs no backward nor optimizer step, its result reaching no backward, in a program that trains, grad-disabled or iterating data (a for loop over no counter, literal or module parts), whatever the model's mode" },
+	  "the module forward runs in an evaluation pass: a step loop (through call sites) whose pass runs no backward nor optimizer step, its result reaching no backward, in a program that trains; grad-disabled, or iterating data (a for loop over no counter, literal, batch part, tensor, module or dict items) with a model that training around it trains (not a criterion, a parameter-free module, the loop's element or a value bound to _), whatever the model's mode" },
 	{ "discarded", NULL, NULL, tl_pred_discarded, NULL,
 	  "the call is a whole expression statement: its value is thrown away" },
 	{ "evaluates-with-grad", NULL, NULL, NULL, tl_facts_eval_call_with_grad,

@@ -256,3 +256,47 @@ def train_gan(loader, val_batch):
         opt.step()
         if step % 100 == 0:
             sample_images(generator, val_batch, step)
+
+
+# OK: no model evaluated over data: a loop over layers (`for layer in
+# layers`), a model built in a test method of a class whose other method
+# trains, a forward bound to `_` that initialises lazy modules, and a
+# criterion in the flagged pass below (the model's forward is the finding).
+class LayerTests:
+    def test_trains(self, loader):
+        model = DropNet()
+        opt = torch.optim.SGD(model.parameters(), lr=0.1)
+        for x, y in loader:
+            opt.zero_grad()
+            F.cross_entropy(model(x), y).backward()
+            opt.step()
+
+    def test_shapes(self, cases):
+        for case in cases:
+            net = BNNet()
+            # ok: TL102, TL212
+            out = net(case)
+            assert out.shape[1] == 3
+
+
+def stack_and_init(layers, loader, train_loader):
+    model = DropNet()
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    for x in loader:
+        # ok: TL102, TL212
+        _ = model(x)
+        break
+    for x, y in train_loader:
+        opt.zero_grad()
+        F.cross_entropy(model(x), y).backward()
+        opt.step()
+    x = torch.zeros(2, 20)
+    for layer in layers:
+        # ok: TL102, TL212
+        x = layer(x)
+    criterion = nn.NLLLoss()
+    for x, y in loader:
+        # expect: TL102, TL212
+        out = model(x)
+        # ok: TL102
+        print(criterion(out, y).item())
