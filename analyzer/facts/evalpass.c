@@ -230,7 +230,7 @@ static bool tl_evalpass__trained(const TlIndex *idx, const TlCall *c)
 }
 
 /* True when forward `c` runs no model: a loss or criterion, a forward
- * whose value is bound to `_`, a module that
+ * whose value is bound to `_`, a torch.nn module that
  * holds no parameters (nn.CosineSimilarity), or the element of the loop
  * around it (`for layer in layers: x = layer(x)`, a list of reward
  * functions): the layers or callables iterated, not data. */
@@ -258,13 +258,9 @@ static bool tl_evalpass__no_model(const TlIndex *idx, const TlCall *c)
 	const TlCall *rc = ts_node_is_null(root) || part ? NULL : tl_index_call_at(idx, root);
 	if (!rc)
 		return false;
-	const TlBinding *cb = tl_index_resolve_node(idx, rc->callee);
 	/* torch.nn's criteria (also the deprecated ones, nn.NLLLoss2d). */
-	if (rc->qname && tl_facts__starts(rc->qname, "torch.nn."))
-		return strstr(tl_facts__last(rc->qname), "Loss") || tl_facts__parameter_free_layer(rc->qname);
-	if (cb && cb->kind == TL_BIND_CLASS)
-		return tl_facts__class_param_free(idx, cb->ref);
-	return rc->qname && tl_facts__ext_class_param_free(idx, rc->qname);
+	return rc->qname && tl_facts__starts(rc->qname, "torch.nn.") &&
+	       (strstr(tl_facts__last(rc->qname), "Loss") || tl_facts__parameter_free_layer(rc->qname));
 }
 
 bool tl_facts_evaluation_pass(const TlIndex *idx, TSNode call)
