@@ -406,15 +406,13 @@ static unsigned tl_flow__op_kind(const In *in, TSNode n, const TlApiRow *row, bo
 	return TL_FLOW_COMPUTED;
 }
 
-/* Methods that put their arguments into the receiver (the interpreter's
- * container stores, calls.c, know the first four). */
+/* Methods that put their arguments into the receiver: the table's role
+ * stores (`append`, `add`, `update`, `put`; the interpreter's container
+ * stores, calls.c, know `append`, `add`, `insert` and `extend`). */
 static bool tl_flow__storing(const char *m)
 {
-	static const char *const names[] = { "append", "add", "insert", "extend", "update", "setdefault", "appendleft" };
-	for (size_t i = 0; i < sizeof names / sizeof *names; i++)
-		if (strcmp(m, names[i]) == 0)
-			return true;
-	return false;
+	const TlApiRow *r = tl_api_method(m);
+	return r && (r->roles & TL_APIR_STORES);
 }
 
 /* ---- the interpreter's hooks --------------------------------------------------- */

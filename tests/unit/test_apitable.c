@@ -299,7 +299,8 @@ static void test_embedded_table(void **state)
 	 * stores, calls whose result varies by itself; `random.*` is a module
 	 * of one part. */
 	assert_int_equal(tl_api_method("append")->roles, TL_APIR_MUTATES | TL_APIR_STORES);
-	assert_int_equal(tl_api_method("update")->roles, TL_APIR_MUTATES);
+	assert_int_equal(tl_api_method("update")->roles, TL_APIR_MUTATES | TL_APIR_STORES);
+	assert_int_equal(tl_api_method("remove")->roles, TL_APIR_MUTATES);
 	assert_int_equal(tl_api_method("put")->roles, TL_APIR_STORES);
 	assert_true(tl_api_method("load_state_dict")->roles & TL_APIR_MUTATES);
 	assert_true(tl_api_method("to")->roles & TL_APIR_MOVES);

@@ -259,6 +259,23 @@ static void test_flow_kept_and_seeded(void **state)
 	assert_int_equal(reaches(fx, "net = ", "build()"), 1);
 	assert_int_equal(reaches(fx, "output = ", "module.training_step(batch)"), 1);
 	tl_fixture_free(fx);
+	/* A storing method (the table's role stores: `.put`, `.appendleft`)
+	 * leads what it is handed to its receiver; another method does not. */
+	fx = tl_fixture_new(
+		"import torch\n"
+		"def train(model, loader, opt, q, d, e):\n"
+		"    for x in loader:\n"
+		"        q.put(model(x).sum())\n"
+		"        q.get().backward()\n"
+		"        d.appendleft(model(x).mean())\n"
+		"        d[0].backward()\n"
+		"        e.index(model(x).max())\n"
+		"        e[0].backward()\n"
+		"        opt.step()\n");
+	assert_int_equal(reaches(fx, "q.put(", "model(x)"), 1);
+	assert_int_equal(reaches(fx, "d.appendleft(", "model(x)"), 1);
+	assert_int_equal(reaches(fx, "e.index(", "model(x)"), 0);
+	tl_fixture_free(fx);
 }
 
 static void test_flow_site(void **state)

@@ -248,6 +248,8 @@ static void test_vary_roles(void **state)
 		"        queue.put(h)\n"
 		"        k = torch.full((n,), 2.0)\n"
 		"        queue.get(k)\n"
+		"        u = torch.full((n,), 3.0)\n"
+		"        seen.update(u)\n"
 		"        opt.step()\n");
 	const TlIndex *idx = &fx->idx;
 	/* `seen.update(x)`: role mutates changes its receiver in place */
@@ -269,6 +271,7 @@ static void test_vary_roles(void **state)
 	/* `queue.put(h)`: role stores keeps what it is handed; `.get` does not */
 	assert_false(tl_facts_dies_in_iteration(idx, tl_fixture_node(fx, "torch.full((n,), 1.0)", 0)));
 	assert_true(tl_facts_dies_in_iteration(idx, tl_fixture_node(fx, "torch.full((n,), 2.0)", 0)));
+	assert_false(tl_facts_dies_in_iteration(idx, tl_fixture_node(fx, "torch.full((n,), 3.0)", 0)));
 	tl_fixture_free(fx);
 	/* a function of the file named like the builtin is no builtin */
 	fx = tl_fixture_new(
