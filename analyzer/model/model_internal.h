@@ -146,11 +146,11 @@ struct TlModel {
 	 * a global before the module's code ran): only then can another round
 	 * or pass change anything. */
 	bool pending;
-	uint32_t epoch;      /* the passes run so far (model.c's run) */
+	uint32_t epoch;      /* the passes run so far (run.c's tl_model__run) */
 	/* Another module's model, built for its summaries: no expression's
 	 * value is recorded, and one pass is run. */
 	bool quiet;
-	/* The call graph's components (model.c), kept for the file's own
+	/* The call graph's components (run.c), kept for the file's own
 	 * model, which is interpreted on demand: what a question's function
 	 * reaches, once. */
 	TlIntArray order, starts;
@@ -249,7 +249,7 @@ void tl_model__dep_stamp_ctx(TlModel *m, uint32_t site, uint32_t key, bool diffe
 void tl_model__dep_stamp_store(TlModel *m, uint32_t site, bool differs);
 bool tl_model__dep_clean(TlModel *m, int32_t func);
 void tl_model__dep_skip(TlModel *m, int32_t func);
-/* model.c: interprets what a question about function `func` (-1: the
+/* run.c: interprets what a question about function `func` (-1: the
  * module's own code) needs, once. */
 void tl_model__ensure(TlModel *m, int32_t func);
 
@@ -347,13 +347,30 @@ void tl_model__topdown(TlModel *m);
 /* Records the value of the expression spanning [start, end). */
 void tl_model__record(TlModel *m, uint32_t start, uint32_t end, const TlVal *v);
 
-/* flow.c: the flow graph's release; model.c: every component of the
- * module interpreted (a question whose answer is anywhere in it). */
+/* flow.c: the flow graph's release. */
 typedef struct TlFlow TlFlow;
 void tl_model__flow_release(TlModel *m);
 /* vary.c: the loop-invariance tables' release. */
 typedef struct TlVary TlVary;
 void tl_model__vary_release(TlModel *m);
+
+/* model.c: models being built on this thread, one inside another (an
+ * import's), and interpretations under way (run.c counts them too). */
+extern _Thread_local int tl_model__nesting;
+/* run.c. The call graph's components, callees first (m->order,
+ * m->starts), and the graph of the components (m->comp_of,
+ * m->comp_edges, m->comp_from, m->comp_done), from the index. */
+void tl_model__order(TlModel *m);
+/* Interprets the components marked in `want` (every one when NULL),
+ * callees first, each to a fixpoint; then, with `module_code`, the
+ * module's own code; again while something rose that an interpretation
+ * read before it was computed. */
+void tl_model__run(TlModel *m, const uint8_t *want, bool module_code);
+/* The module's code ran: its globals are what a function reads of them
+ * from now on. */
+void tl_model__globals_ready(TlModel *m);
+/* Every component of the module interpreted (a question whose answer is
+ * anywhere in it). */
 void tl_model__ensure_all(TlModel *m);
 /* model.c, for grad.c: another module's model (NULL in an import cycle or
  * past the nesting bound); the project's lock and the work bound around

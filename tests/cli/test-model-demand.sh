@@ -1,7 +1,7 @@
 #!/bin/sh
 # The semantic model of the file being analysed is interpreted on demand:
 # for a question about a function, the module's code and the components of
-# the call graph it reaches (analyzer/model/model.c, tl_model__ensure).
+# the call graph it reaches (analyzer/model/run.c, tl_model__ensure).
 # TORCHLINT_MODEL_WHOLE=1 interprets the whole module at once instead. The
 # two must give the same findings: over the corpus, the examples and the
 # validation cases, every rule selected.

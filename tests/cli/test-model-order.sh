@@ -1,6 +1,6 @@
 #!/bin/sh
 # The semantic model of a file is interpreted as questions need it
-# (analyzer/model/model.c, tl_model__ensure): which questions come first
+# (analyzer/model/run.c, tl_model__ensure): which questions come first
 # depends on which rules are selected and on the order they ask. The answers
 # must not. Over the corpus, the examples and the validation cases:
 #   - for every rule R, the findings of `--select R` are the findings of
