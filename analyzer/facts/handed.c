@@ -4,8 +4,8 @@
  * that a factory builds and returns (itself, as an element of a tuple, as
  * a value of a dict; or a parameter handed back as given, which is then
  * what each call passes), an autocast context a helper returns (`with
- * amp_ctx():`), and the parameters on whose sampler a function calls
- * `set_epoch` (`sampler.set_epoch(epoch)`, `loader.sampler.set_epoch(e)`).
+ * amp_ctx():`). (The parameters on whose sampler a function calls
+ * `set_epoch` are the model's summary: model/epochs.c.)
  * The function may be local or live in another module of the project
  * (facts/imports.c finds it); either way its summary is computed once and
  * kept in the facts cache of its own module's index, so that every family
@@ -21,8 +21,7 @@
  * that reads or fills one runs under tl_facts__ext_enter (re-entrant).
  *
  * Owns: tl_facts__callee_def, tl_facts__handed_loaders,
- * tl_facts__handed_sampler, tl_facts__handed_autocast,
- * tl_facts__epoch_params. */
+ * tl_facts__handed_sampler, tl_facts__handed_autocast. */
 #include "facts/internal.h"
 
 /* Factories call builders that call constructors: a few deep in real
@@ -51,9 +50,8 @@ typedef struct TlHanded {
 	uint32_t sampler_passes;
 } TlHanded;
 
-/* Per function: the autocast context it returns (bit 31: computed), and
- * the parameters it sets the epoch on (bit 31 of `epoch_state`: computed,
- * bit 30: being computed). */
+/* Per function: the autocast context it returns (bit 31: computed, bit
+ * 30: being computed). */
 #define TL_HANDED_DONE (1u << 31)
 #define TL_HANDED_BUSY (1u << 30)
 
@@ -61,7 +59,6 @@ typedef struct TlHandedCache {
 	TlArray(TlHanded *) entries;
 	uint32_t funcs;
 	uint32_t *ctx;
-	uint32_t *epoch_state, *epoch_sampler, *epoch_loader;
 } TlHandedCache;
 
 void tl_facts__handed_release(TlFactsCache *fc)
@@ -76,9 +73,6 @@ void tl_facts__handed_release(TlFactsCache *fc)
 	}
 	tl_array_release(&h->entries);
 	tl_free(h->ctx);
-	tl_free(h->epoch_state);
-	tl_free(h->epoch_sampler);
-	tl_free(h->epoch_loader);
 	tl_free(h);
 	fc->handed = NULL;
 }
@@ -96,9 +90,6 @@ static TlHandedCache *tl_facts__handed_cache(const TlIndex *idx)
 		h->funcs = idx->funcs.size;
 		uint32_t n = h->funcs ? h->funcs : 1;
 		h->ctx = tl_calloc(n, sizeof *h->ctx);
-		h->epoch_state = tl_calloc(n, sizeof *h->epoch_state);
-		h->epoch_sampler = tl_calloc(n, sizeof *h->epoch_sampler);
-		h->epoch_loader = tl_calloc(n, sizeof *h->epoch_loader);
 		fc->handed = h;
 	}
 	return fc->handed;
@@ -614,7 +605,7 @@ uint32_t tl_facts__handed_autocast(const TlIndex *idx, const TlCall *c, int dept
 	return k;
 }
 
-/* ---- set_epoch on a parameter ------------------------------------------------------ */
+/* ---- a parameter and the argument for it ------------------------------------------- */
 
 /* The parameter index of function `func` that name `n` of its body is,
  * or -1. */
@@ -630,38 +621,6 @@ static int32_t tl_facts__param_named(const TlIndex *idx, int32_t func, TSNode n)
 	return tl_facts__param_index(idx, &idx->funcs.items[func], b->name, strlen(b->name));
 }
 
-/* For receiver `r` of a set_epoch call in function `func`: the parameter
- * it is (*as_loader false) or whose `.sampler` / `.batch_sampler.sampler`
- * it is (*as_loader true), also through one local alias (`sampler =
- * loader.sampler`); -1 when neither. */
-static int32_t tl_facts__epoch_param(const TlIndex *idx, int32_t func, TSNode r, bool *as_loader)
-{
-	const TlSyms *sy = tl_syms();
-	r = tl_index_unparen(r);
-	for (int hop = 0; hop < 2 && !ts_node_is_null(r); hop++) {
-		*as_loader = false;
-		int32_t k = tl_facts__param_named(idx, func, r);
-		if (k >= 0)
-			return k;
-		if (ts_node_symbol(r) == sy->attribute &&
-		    tl_index_text_is(idx, tl_tree_field(r, sy->f_attribute), "sampler")) {
-			TSNode obj = tl_index_unparen(tl_tree_field(r, sy->f_object));
-			if (ts_node_symbol(obj) == sy->attribute &&
-			    tl_index_text_is(idx, tl_tree_field(obj, sy->f_attribute), "batch_sampler"))
-				obj = tl_tree_field(obj, sy->f_object);
-			*as_loader = true;
-			return tl_facts__param_named(idx, func, obj);
-		}
-		if (ts_node_symbol(r) != sy->identifier)
-			return -1;
-		const TlBinding *b = tl_index_resolve_node(idx, r);
-		if (!b || b->kind != TL_BIND_ASSIGN || b->elem >= 0 || b->func != func)
-			return -1;
-		r = tl_index_unparen(b->value);
-	}
-	return -1;
-}
-
 /* The argument call `c` of `idx` passes for parameter `k` of function `d`. */
 static TSNode tl_facts__arg_for(const TlIndex *idx, const TlCall *c, const TlExtDef *d, int32_t k)
 {
@@ -670,64 +629,4 @@ static TSNode tl_facts__arg_for(const TlIndex *idx, const TlCall *c, const TlExt
 	if (d->idx == idx)
 		return tl_facts__param_arg_of(idx, &idx->bindings.items[f->params.items[k]], c);
 	return tl_facts__ext_param_arg(idx, c, d, pname, strlen(pname));
-}
-
-void tl_facts__epoch_params(const TlExtDef *d, uint32_t *as_sampler, uint32_t *as_loader)
-{
-	*as_sampler = *as_loader = 0;
-	const TlIndex *idx = d->idx;
-	TlHandedCache *h = tl_facts__handed_cache(idx);
-	if (!h || d->func < 0 || (uint32_t)d->func >= h->funcs)
-		return;
-	uint32_t f = (uint32_t)d->func;
-	if (h->epoch_state[f] & TL_HANDED_DONE) {
-		*as_sampler = h->epoch_sampler[f];
-		*as_loader = h->epoch_loader[f];
-		return;
-	}
-	unsigned mark;
-	if (!tl_facts__nest_enter(&tl_facts__handed_nest, (h->epoch_state[f] & TL_HANDED_BUSY) != 0,
-				  TL_HANDED_NESTING, &mark))
-		return;
-	h->epoch_state[f] |= TL_HANDED_BUSY;
-	uint32_t ss = 0, sl = 0;
-	const TlIntArray *calls = tl_index_scope_calls(idx, d->func);
-	for (uint32_t i = 0; calls && i < calls->size; i++) {
-		const TlCall *c = &idx->calls.items[calls->items[i]];
-		bool loader = false;
-		if (c->method && strcmp(c->method, "set_epoch") == 0 && c->receiver.id) {
-			int32_t k = tl_facts__epoch_param(idx, d->func, c->receiver, &loader);
-			if (k >= 0 && k < 30)
-				*(loader ? &sl : &ss) |= 1u << k;
-			continue;
-		}
-		/* A parameter handed on to a function of the project that
-		 * sets its epoch. */
-		TlExtDef sub;
-		if (tl_facts__argc(c->node) == 0 || !tl_facts__callee_def(idx, c, &sub))
-			continue;
-		bool ext = sub.idx != idx;
-		if (ext)
-			tl_facts__ext_enter(idx);
-		uint32_t cs, cl;
-		tl_facts__epoch_params(&sub, &cs, &cl);
-		const TlFunc *sf = &sub.idx->funcs.items[sub.func];
-		for (int32_t k = 0; (cs | cl) && k < (int32_t)sf->params.size && k < 30; k++) {
-			if (!((cs | cl) & (1u << k)))
-				continue;
-			int32_t mine = tl_facts__param_named(idx, d->func, tl_facts__arg_for(idx, c, &sub, k));
-			if (mine >= 0 && mine < 30)
-				*((cl & (1u << k)) ? &sl : &ss) |= 1u << mine;
-		}
-		if (ext)
-			tl_facts__ext_leave(idx);
-	}
-	h->epoch_state[f] &= ~TL_HANDED_BUSY;
-	if (tl_facts__nest_leave(&tl_facts__handed_nest, mark)) {
-		h->epoch_state[f] |= TL_HANDED_DONE;
-		h->epoch_sampler[f] = ss;
-		h->epoch_loader[f] = sl;
-	}
-	*as_sampler = ss;
-	*as_loader = sl;
 }

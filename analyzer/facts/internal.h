@@ -241,11 +241,6 @@ TlMade tl_facts__handed_sampler(const TlIndex *idx, const TlCall *c, int32_t ele
  * is one. 0 when not (a nullcontext() among them, or a value that cannot
  * be told). */
 uint32_t tl_facts__handed_autocast(const TlIndex *idx, const TlCall *c, int depth);
-/* The parameters (bit k: the k-th, `self` counted) of function `d` whose
- * sampler's epoch it may set: as a sampler (`p.set_epoch(e)`, *as_sampler)
- * or as a loader (`p.sampler.set_epoch(e)`, *as_loader), itself or
- * through a function of the project it hands the parameter to. */
-void tl_facts__epoch_params(const TlExtDef *d, uint32_t *as_sampler, uint32_t *as_loader);
 /* facts/loaders.c: the DataLoader constructions `expr` of `idx` may be (as
  * an iterable), from a fresh budget; and the DistributedSampler
  * construction it is. */
@@ -450,8 +445,8 @@ typedef struct TlFactsCache {
 	 * (branches.c); NULL until asked. */
 	struct TlBlockCache *blocks;
 	/* What this module's functions hand back and do to their arguments
-	 * (handed.c): loaders, samplers, autocast contexts, set_epoch on a
-	 * parameter; NULL until asked. */
+	 * (handed.c): loaders, samplers, autocast contexts; NULL until
+	 * asked. */
 	struct TlHandedCache *handed;
 	/* Per function, its mode summary (effects.c); NULL until asked. */
 	struct TlModeSummary *mode_sums;

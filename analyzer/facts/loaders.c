@@ -10,6 +10,7 @@
  * tl_facts_sampler_epoch_unset, tl_facts__loader_values, tl_facts__sampler_of. */
 #include "model/model.h"
 #include "facts/internal.h"
+#include "model/model.h"
 
 typedef struct TlLoaders {
 	TlMades calls;         /* DataLoader(...) constructions */
@@ -596,9 +597,9 @@ static TlMade tl_facts__epoch_target(const TlIndex *idx, TSNode recv, int depth)
 }
 
 /* True when call `c` of `idx` runs a function of the project that sets
- * the epoch of what it is handed (facts/handed.c), and what it is handed
- * there may be sampler `ctor`: the sampler itself, or a loader drawing
- * from it (or one that cannot be told). */
+ * the epoch of what it is handed (the model's summary: model/epochs.c),
+ * and what it is handed there may be sampler `ctor`: the sampler itself,
+ * a loader drawing from it, or something neither can be told of. */
 static bool tl_facts__epoch_set_by_callee(const TlIndex *idx, const TlCall *c, TlMade ctor)
 {
 	TlExtDef d;
@@ -607,20 +608,22 @@ static bool tl_facts__epoch_set_by_callee(const TlIndex *idx, const TlCall *c, T
 	bool ext = d.idx != idx, yes = false;
 	if (ext)
 		tl_facts__ext_enter(idx);
-	uint32_t as_sampler, as_loader;
-	tl_facts__epoch_params(&d, &as_sampler, &as_loader);
+	uint16_t sets = tl_model_epoch_params(d.idx, d.func);
 	const TlFunc *f = &d.idx->funcs.items[d.func];
-	for (uint32_t k = 0; !yes && (as_sampler | as_loader) && k < f->params.size && k < 30; k++) {
-		if (!((as_sampler | as_loader) & (1u << k)))
+	for (uint32_t k = 0; !yes && sets && k < f->params.size && k < 16; k++) {
+		if (!(sets & (1u << k)))
 			continue;
 		const char *pname = d.idx->bindings.items[f->params.items[k]].name;
 		TSNode arg = ext ? tl_facts__ext_param_arg(idx, c, &d, pname, strlen(pname))
 				 : tl_facts__param_arg(idx, f, (int32_t)k, c);
 		if (ts_node_is_null(arg))
 			continue;
-		TlMade t = (as_loader & (1u << k)) ? tl_facts__sampler_through(idx, arg)
-						    : tl_facts__epoch_target(idx, arg, 0);
-		yes = !t.idx || ts_node_eq(t.node, ctor.node);
+		/* The sampler a loader handed over draws from, or the sampler
+		 * handed over itself. */
+		TlMade through = tl_facts__sampler_through(idx, arg);
+		TlMade itself = tl_facts__epoch_target(idx, arg, 0);
+		yes = (through.idx && ts_node_eq(through.node, ctor.node)) ||
+		      (itself.idx && ts_node_eq(itself.node, ctor.node)) || (!through.idx && !itself.idx);
 	}
 	if (ext)
 		tl_facts__ext_leave(idx);

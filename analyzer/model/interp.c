@@ -691,13 +691,17 @@ void tl_model__interpret(TlModel *m, int32_t func)
 		s->provisional = m->pending;
 		if (!s->status || !tl_val_equal(&m->pool, &old, &j))
 			m->changed = true;
-		if (!s->status || !tl_val_equal(&m->pool, &old, &j) || s->detaches != in.pdetached)
+		if (!s->status || !tl_val_equal(&m->pool, &old, &j) || s->detaches != in.pdetached ||
+		    (s->epochs | in.pepochs) != s->epochs)
 			s->changed_at = now;
 		tl_model__dep_end(m, func, &ret);
 		s->ret = j;
 		s->status = 1;
 		s->detaches = in.pdetached;
 		s->keeps = (uint16_t)(s->keeps | in.pkept);
+		if ((s->epochs | in.pepochs) != s->epochs)
+			m->changed = true;
+		s->epochs = (uint16_t)(s->epochs | in.pepochs);
 		m->stats.functions++;
 	} else {
 		if (!tl_state_equal(&m->pool, &m->globals, &in.st)) {

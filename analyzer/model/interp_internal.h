@@ -93,6 +93,7 @@ typedef struct In {
 	uint32_t nparams;
 	uint16_t pdetached;
 	uint16_t pkept; /* the parameters whose history a store keeps in `self` (keeps.c) */
+	uint16_t pepochs; /* the parameters it sets a sampler's epoch on (epochs.c) */
 	const void *callee_mod;
 	int32_t callee_ref;
 	uint32_t callee_shift;
@@ -110,6 +111,11 @@ void tl_in__bind(In *in, TSNode target, const TlVal *value);
  * parameters `v`'s history follows. */
 void tl_in__keep_store(In *in, TSNode target, TSNode rhs, const TlVal *v);
 TlVal tl_in__eval(In *in, TSNode root);
+/* epochs.c: call `c` (its receiver's value `recv` for a method, its
+ * arguments `args`) sets a sampler's epoch on the parameters its receiver
+ * or, for a function of the project that sets that of its own, its
+ * arguments are read from: the summary's `epochs` bits. */
+void tl_in__epoch_call(In *in, const TlCall *c, const TlVal *recv, const TlVal *args, uint32_t nargs);
 
 /* bind.c: notes call site in->site of function `func` of the module (its
  * parameters from `shift` on), or of class `cls`'s `__init__`, with the

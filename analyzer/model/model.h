@@ -69,6 +69,12 @@ bool tl_model_returns(const TlIndex *idx, int32_t func, TlVal *out);
  * average), outside its loops, when the value's history follows the
  * parameter; NULL when it keeps nothing of it (keeps.c). */
 const char *tl_model_kept_attr(const TlIndex *idx, int32_t func, uint32_t param);
+/* The parameters (bit i: parameter i < 16) of function `func` of `idx` on
+ * which, or on whose sampler (`loader.sampler`,
+ * `loader.batch_sampler.sampler`, a name holding one), it calls
+ * `set_epoch`, itself or through a function of the project it hands them
+ * to (epochs.c). */
+uint16_t tl_model_epoch_params(const TlIndex *idx, int32_t func);
 
 /* Whether constructor call `call` of a class of the project holds the
  * object its argument `arg` (a direct argument or a keyword argument's

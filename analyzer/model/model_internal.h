@@ -94,6 +94,9 @@ typedef struct TlFuncSum {
 	/* Its parameters (bit i) whose history a store keeps in an attribute
 	 * of `self` that it adds to (keeps.c). */
 	uint16_t keeps;
+	/* Its parameters (bit i) on which, or on whose sampler, it calls
+	 * `set_epoch`, itself or through a function of the project (epochs.c). */
+	uint16_t epochs;
 	/* deps.c: m->clock when its last interpretation began (0: interpret
 	 * it again whatever it read) and when its summary last changed;
 	 * whether that interpretation read a value not computed yet or handed
