@@ -350,7 +350,7 @@ int tl_facts_local_grad(const TlIndex *idx, TSNode node, int32_t func, int32_t w
 }
 
 /* The model's program-point grad mode, its entry joined over every call
- * site in the project (model/grad.c): disabled on every path, enabled by
+ * site in the project (model/gradmode.c): disabled on every path, enabled by
  * the function's own code on some path, or as its callers enter it. */
 int tl_facts_grad_state(const TlIndex *idx, TSNode node)
 {

@@ -840,7 +840,7 @@ bool tl_facts_in_module_code(const TlIndex *idx, TSNode node, bool reached)
 
 /* ---- forwards that record no graph ------------------------------------------------ */
 
-/* The model answers (model/grads.c): the module holds no parameter that
+/* The model answers (model/requiresgrad.c): the module holds no parameter that
  * requires grad and no input requires grad. */
 bool tl_facts_forward_records_graph(const TlIndex *idx, TSNode call)
 {

@@ -250,7 +250,7 @@ static TlVal tl_in__instance(In *in, const TlVal *cv)
 	TlVal v = tl_val_of(module ? TL_VK_MODULE : TL_VK_OBJECT, TL_VG_NONE);
 	v.ref = cv->ref;
 	v.mod = cv->mod;
-	v.nograd = module; /* no store from outside gave it a parameter yet (grads.c) */
+	v.nograd = module; /* no store from outside gave it a parameter yet (requiresgrad.c) */
 	/* A subclass of a DataLoader or a sampler (model/bases.c): one of them. */
 	const TlApiRow *api = module || !mod ? NULL : tl_model__class_api(in->m, mod, cv->ref);
 	if (api)

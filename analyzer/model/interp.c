@@ -607,7 +607,7 @@ static void tl_in__enter(In *in, const TlFunc *fn)
 		tl_in__flow_param(in, i, &v);
 		tl_state_set(&in->st, &p, &v);
 	}
-	/* Its decorators, else the mode its callers enter it in (grad.c).
+	/* Its decorators, else the mode its callers enter it in (gradmode.c).
 	 * What its calls compute reads that mode as the facts layer's
 	 * callers_grad_off has it. */
 	if (fn->decorator_ctx & TL_CTX_GRAD_OFF)

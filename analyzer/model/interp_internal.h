@@ -148,7 +148,7 @@ void tl_in__made_op(In *in, TSNode n, TlVal *r);
 /* Marks `v` (and a tuple's positions) as made in another function: a
  * summary's return applied at a call. */
 void tl_in__made_output(TlValPool *p, TlVal *v);
-/* grads.c: whether call `n`'s result `*r` requires grad (TlVal.nograd),
+/* requiresgrad.c: whether call `n`'s result `*r` requires grad (TlVal.nograd),
  * once its value is known, before the grad mode applies (`fn`, `callee`:
  * as made.c's; `args`: every argument's value, keywords' too), and what
  * an in-place method does to its receiver's; what store `target = v` (an

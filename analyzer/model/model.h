@@ -198,14 +198,14 @@ bool tl_model_names_device(const TlIndex *idx, TSNode e);
 unsigned tl_model_wrapper_kinds(const char *qname);
 
 /* True when the model knows that forward call `call` (`m(x)`, `self.net(x)`,
- * `m.forward(x)`) records no autograd graph (grads.c): its module holds no
+ * `m.forward(x)`) records no autograd graph (requiresgrad.c): its module holds no
  * parameter that requires grad (a parameter-free layer, a frozen
  * embedding, an instance of a class of the module whose stores hold
  * none) and no argument requires grad. False when it may, or when the
  * model does not know. */
 bool tl_model_forward_no_graph(const TlIndex *idx, TSNode call);
 
-/* Grad mode (grad.c). tl_model_grad_local: the mode the statement
+/* Grad mode (gradmode.c). tl_model_grad_local: the mode the statement
  * around `node` began in, in its function: disabled, the mode the
  * function was entered in, or enabled on some path; UNKNOWN where the
  * model ran no such statement (code no path reaches). tl_model_grad: the

@@ -51,7 +51,7 @@ typedef struct TlStateUp {
 	int32_t head;
 } TlStateUp;
 
-/* Grad mode at a program point (grad.c), ordered for the join (the
+/* Grad mode at a program point (gradmode.c), ordered for the join (the
  * greater): disabled; the mode the function was entered in (disabled
  * exactly when every call site of the function runs grad-disabled);
  * enabled on some path. */
@@ -194,7 +194,7 @@ struct TlModel {
 	bool dep_on, read_pending, churn;
 	int32_t *ctx_got;
 	TlScopeMap ctx_stamp;
-	/* grad.c: (start byte, end byte) of each statement interpreted -> the
+	/* gradmode.c: (start byte, end byte) of each statement interpreted -> the
 	 * join of the grad modes it began in (TL_MGRAD_*); per function, its
 	 * entry mode once resolved (0: not yet, 1: disabled, 2: not known to
 	 * be), and whether a resolution is under way (an import cycle). */
@@ -375,7 +375,7 @@ void tl_model__globals_ready(TlModel *m);
 /* Every component of the module interpreted (a question whose answer is
  * anywhere in it). */
 void tl_model__ensure_all(TlModel *m);
-/* model.c, for grad.c: another module's model (NULL in an import cycle or
+/* model.c, for gradmode.c: another module's model (NULL in an import cycle or
  * past the nesting bound); the project's lock and the work bound around
  * reading another module; what dotted name `q` names as module `from`
  * imports it. */
@@ -383,7 +383,7 @@ const TlModel *tl_model__other(const TlModel *m, const TlIndex *mod);
 void tl_model__enter(const TlIndex *idx);
 void tl_model__leave(const TlIndex *idx);
 bool tl_model__resolve_in(TlModel *m, const TlIndex *from, const char *q, size_t len, int hops, TlVal *out);
-/* grad.c: notes the grad mode statement `s` begins in; runs a statement
+/* gradmode.c: notes the grad mode statement `s` begins in; runs a statement
  * `torch.set_grad_enabled(...)` (call `c`); releases the tables. */
 void tl_model__grad_note(TlModel *m, TSNode s, uint8_t grad);
 uint8_t tl_model__grad_switch(const TlIndex *idx, const TlCall *c, uint8_t grad);

@@ -172,7 +172,7 @@ typedef struct TlVal {
 	 * function (bit d), in the function's current run (TL_VH_FUNC). A
 	 * container's bits are its elements' (which hold none of their own). */
 	uint8_t host;
-	/* Whether it requires grad (model/grads.c), 1 when known not to on
+	/* Whether it requires grad (model/requiresgrad.c), 1 when known not to on
 	 * every path: of a tensor or a number, neither a leaf that requires
 	 * grad nor a value with autograd history (a factory's tensor made
 	 * without requires_grad, arithmetic on such, a constant); of a

@@ -726,7 +726,7 @@ static void test_passes_skip_unchanged(void **state)
 	tl_fixture_free(fx);
 }
 
-/* Grad mode as program-point state (grad.c): a function begins in its
+/* Grad mode as program-point state (gradmode.c): a function begins in its
  * entry mode; `with` blocks and set_grad_enabled statements change it;
  * branches join it (disabled only on every path); the entry is disabled
  * when every call site is, through callers in their entry mode, and not
