@@ -103,19 +103,9 @@ static void tl_facts__ext_find(const TlIndex *idx, TlFactsCache *fc)
 	fc->ext_count = idx->funcs.size;
 	fc->ext_sites = tl_calloc(fc->ext_count ? fc->ext_count : 1, sizeof *fc->ext_sites);
 	fc->ext_over = tl_calloc(fc->ext_count ? fc->ext_count : 1, 1);
-	/* The names that may call a function here: module-level functions and
-	 * methods of module-level classes. */
+	/* The names that may call a function here. */
 	TlStrMap names;
-	tl_strmap_init(&names);
-	for (uint32_t k = 0; k < idx->funcs.size; k++) {
-		const TlFunc *f = &idx->funcs.items[k];
-		if (f->parent >= 0 || !f->name)
-			continue;
-		if (f->cls >= 0 && idx->classes.items[f->cls].func >= 0)
-			continue;
-		tl_strmap_put(&names, f->name, strlen(f->name), (int32_t)k);
-	}
-	if (!names.count) {
+	if (!tl_index_outer_names(idx, &names)) {
 		tl_strmap_release(&names);
 		return;
 	}

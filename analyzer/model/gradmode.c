@@ -140,16 +140,7 @@ static void tl_grad__ext(TlModel *m, uint8_t *ext)
 	if (!im || !im->importer || !im->same_file)
 		return;
 	TlStrMap names;
-	tl_strmap_init(&names);
-	for (uint32_t k = 0; k < idx->funcs.size; k++) {
-		const TlFunc *f = &idx->funcs.items[k];
-		if (f->parent >= 0 || !f->name)
-			continue;
-		if (f->cls >= 0 && idx->classes.items[f->cls].func >= 0)
-			continue;
-		tl_strmap_put(&names, f->name, strlen(f->name), (int32_t)k);
-	}
-	if (!names.count) {
+	if (!tl_index_outer_names(idx, &names)) {
 		tl_strmap_release(&names);
 		return;
 	}

@@ -391,6 +391,11 @@ const TlBinding *tl_index_resolve_node(const TlIndex *idx, TSNode n);
 /* The binding of the longest bound prefix of an attribute chain:
  * `logits.reshape` -> the binding of `logits`; NULL when none is bound. */
 const TlBinding *tl_index_resolve_prefix(const TlIndex *idx, TSNode n);
+/* The names another module may call a function of this one by (module-
+ * level functions and the methods of module-level classes), each mapped
+ * to its function; fills `out` (initialised here, the caller releases it)
+ * and returns how many. */
+uint32_t tl_index_outer_names(const TlIndex *idx, TlStrMap *out);
 /* Every binding of `name` made directly in function `func` (-1: module),
  * in source order; NULL when there is none. */
 const TlIntArray *tl_index_bindings_of(const TlIndex *idx, int32_t func, const char *name);

@@ -545,3 +545,16 @@ void tl_index__file(TlIndex *idx, int tag, int32_t n, const char *name, int32_t 
 	tl_array_push(&idx->name_lists.items[slot], bi);
 }
 
+uint32_t tl_index_outer_names(const TlIndex *idx, TlStrMap *out)
+{
+	tl_strmap_init(out);
+	for (uint32_t k = 0; k < idx->funcs.size; k++) {
+		const TlFunc *f = &idx->funcs.items[k];
+		if (f->parent >= 0 || !f->name)
+			continue;
+		if (f->cls >= 0 && idx->classes.items[f->cls].func >= 0)
+			continue;
+		tl_strmap_put(out, f->name, strlen(f->name), (int32_t)k);
+	}
+	return out->count;
+}
