@@ -13,21 +13,14 @@
 
 const TlApiRow *tl_model__class_api(TlModel *m, const TlIndex *mod, int32_t cls)
 {
-	/* Its bases, breadth first, as tl_model__class_is_module reads them:
-	 * those of its module, one another module of the project defines, a
-	 * few classes in all. */
-	struct { const TlIndex *mod; int32_t cls; } todo[16];
-	uint32_t n = 0, head = 0;
-	todo[n].mod = mod;
-	todo[n++].cls = cls;
-	while (head < n) {
-		const TlIndex *at = todo[head].mod;
-		int32_t k = todo[head++].cls;
-		if (k < 0 || (uint32_t)k >= at->classes.size)
-			continue;
-		const TlClass *c = &at->classes.items[k];
+	/* Its bases, as tl_model__class_is_module reads them. */
+	TlBaseWalk w;
+	tl_model__bases_begin(&w, mod, cls);
+	const TlIndex *at;
+	for (const TlClass *c; (c = tl_model__bases_next(m, &w, &at));) {
 		if (c->is_module)
 			return NULL;
+		int32_t k = (int32_t)(c - at->classes.items);
 		int32_t iter = tl_index_method(at, k, "__iter__", 8);
 		if (iter >= 0 && at->funcs.items[iter].cls == k)
 			return NULL;
@@ -36,16 +29,6 @@ const TlApiRow *tl_model__class_api(TlModel *m, const TlIndex *mod, int32_t cls)
 			const TlApiRow *r = bq ? tl_api_qualified(bq) : NULL;
 			if (r && (r->kind == TL_APIK_LOADER || r->kind == TL_APIK_SAMPLER))
 				return r;
-		}
-		for (uint32_t i = 0; i < c->bases.size && n < 16; i++, n++) {
-			todo[n].mod = at;
-			todo[n].cls = c->bases.items[i];
-		}
-		int32_t far = -1;
-		const TlIndex *next = at->imports && m->idx->imports ? tl_model__far_base(m, at, c, &far) : NULL;
-		if (next && n < 16) {
-			todo[n].mod = next;
-			todo[n++].cls = far;
 		}
 	}
 	return NULL;

@@ -445,19 +445,12 @@ bool tl_model__class_is_module(TlModel *m, const TlIndex *mod, int32_t cls)
 {
 	if (mod->classes.items[cls].is_module)
 		return true;
-	/* Its bases, breadth first: those of its module, one another module of
-	 * the project defines, one the API table says is a module class
-	 * (transformers.PreTrainedModel), a few classes in all. */
-	struct { const TlIndex *mod; int32_t cls; } todo[16];
-	uint32_t n = 0, head = 0;
-	todo[n].mod = mod;
-	todo[n++].cls = cls;
-	while (head < n) {
-		const TlIndex *at = todo[head].mod;
-		int32_t k = todo[head++].cls;
-		if (k < 0 || (uint32_t)k >= at->classes.size)
-			continue;
-		const TlClass *c = &at->classes.items[k];
+	/* Its bases (tl_model__bases_next), or one the API table says is a
+	 * module class (transformers.PreTrainedModel). */
+	TlBaseWalk w;
+	tl_model__bases_begin(&w, mod, cls);
+	const TlIndex *at;
+	for (const TlClass *c; (c = tl_model__bases_next(m, &w, &at));) {
 		if (c->is_module)
 			return true;
 		for (uint32_t i = 0; i < c->base_qnames.size; i++) {
@@ -468,18 +461,39 @@ bool tl_model__class_is_module(TlModel *m, const TlIndex *mod, int32_t cls)
 			if (r && r->kind == TL_APIK_MODULE)
 				return true;
 		}
-		for (uint32_t i = 0; i < c->bases.size && n < 16; i++, n++) {
-			todo[n].mod = at;
-			todo[n].cls = c->bases.items[i];
-		}
-		int32_t far = -1;
-		const TlIndex *next = at->imports && m->idx->imports ? tl_model__far_base(m, at, c, &far) : NULL;
-		if (next && n < 16) {
-			todo[n].mod = next;
-			todo[n++].cls = far;
-		}
 	}
 	return false;
+}
+
+void tl_model__bases_begin(TlBaseWalk *w, const TlIndex *mod, int32_t cls)
+{
+	w->n = w->head = 0;
+	w->todo[w->n].mod = mod;
+	w->todo[w->n++].cls = cls;
+}
+
+const TlClass *tl_model__bases_next(TlModel *m, TlBaseWalk *w, const TlIndex **at)
+{
+	while (w->head < w->n) {
+		const TlIndex *mod = w->todo[w->head].mod;
+		int32_t k = w->todo[w->head++].cls;
+		if (k < 0 || (uint32_t)k >= mod->classes.size)
+			continue;
+		const TlClass *c = &mod->classes.items[k];
+		for (uint32_t i = 0; i < c->bases.size && w->n < 16; i++, w->n++) {
+			w->todo[w->n].mod = mod;
+			w->todo[w->n].cls = c->bases.items[i];
+		}
+		int32_t far = -1;
+		const TlIndex *next = mod->imports && m->idx->imports ? tl_model__far_base(m, mod, c, &far) : NULL;
+		if (next && w->n < 16) {
+			w->todo[w->n].mod = next;
+			w->todo[w->n++].cls = far;
+		}
+		*at = mod;
+		return c;
+	}
+	return NULL;
 }
 
 bool tl_model__class_attr(TlModel *m, const TlIndex *mod, int32_t cls, int32_t name, const char *text,

@@ -276,6 +276,16 @@ bool tl_model__class_is_module(TlModel *m, const TlIndex *mod, int32_t cls);
 /* The class another module of the project defines that a base of class
  * `c` of `mod` names (its index in *cls), or NULL. */
 const TlIndex *tl_model__far_base(TlModel *m, const TlIndex *mod, const TlClass *c, int32_t *cls);
+/* A class and its bases, breadth first: those of its module, one another
+ * module of the project defines (through the imports), a few classes in
+ * all. tl_model__bases_next gives the class itself first, then each base
+ * (its module in *at); NULL when none is left. */
+typedef struct {
+	struct { const TlIndex *mod; int32_t cls; } todo[16];
+	uint32_t n, head;
+} TlBaseWalk;
+void tl_model__bases_begin(TlBaseWalk *w, const TlIndex *mod, int32_t cls);
+const TlClass *tl_model__bases_next(TlModel *m, TlBaseWalk *w, const TlIndex **at);
 /* bases.c: the API table's row of the loader or sampler class that class
  * `cls` of `mod` derives from (in its module or through other modules of
  * the project), when no class on the way defines `__iter__`; else NULL. */
