@@ -11,7 +11,7 @@
 /* ---- APIs, keywords, devices ------------------------------------------------------ */
 
 /* Which set of the table's `sets` column each TlApi is (api/api.tsv). */
-static const uint32_t tl_facts__api_sets[TL_API_COUNT] = {
+static const uint64_t tl_facts__api_sets[TL_API_COUNT] = {
 	[TL_API_TENSOR_FACTORY] = TL_APIS_TENSOR_FACTORY,
 	[TL_API_RANDOM_FACTORY] = TL_APIS_RANDOM_FACTORY,
 	[TL_API_TENSOR_FROM_DATA] = TL_APIS_TENSOR_FROM_DATA,

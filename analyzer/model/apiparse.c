@@ -34,6 +34,7 @@ static const char *const tl_api__sets[] = {
 };
 _Static_assert(sizeof tl_api__roles / sizeof *tl_api__roles == TL_API_ROLE_COUNT, "one name per role bit");
 _Static_assert(sizeof tl_api__sets / sizeof *tl_api__sets == TL_API_SET_COUNT, "one name per set bit");
+_Static_assert(TL_API_ROLE_COUNT <= 64 && TL_API_SET_COUNT <= 64, "the roles and sets are the bits of a uint64_t");
 static const char *const tl_api__columns[] = { "name", "graph", "kind", "device", "dtype", "roles", "sets" };
 
 #define TL_API__N(a) (sizeof(a) / sizeof *(a))
@@ -64,14 +65,14 @@ const char *tl_api_dtype_name(unsigned dtype)
 
 /* Writes the names of the bits set in `bits` ("loss,forward"), or "-",
  * into `buf` (`cap` bytes, NUL-terminated, cut if short). */
-static void tl_api__bits_format(uint32_t bits, const char *const *names, size_t n, char *buf, size_t cap)
+static void tl_api__bits_format(uint64_t bits, const char *const *names, size_t n, char *buf, size_t cap)
 {
 	size_t used = 0;
 	if (!cap)
 		return;
 	buf[0] = '\0';
 	for (size_t i = 0; i < n; i++) {
-		if (!(bits & (1u << i)))
+		if (!(bits & (UINT64_C(1) << i)))
 			continue;
 		int k = snprintf(buf + used, cap - used, "%s%s", used ? "," : "", names[i]);
 		if (k < 0 || (size_t)k >= cap - used)
@@ -82,7 +83,7 @@ static void tl_api__bits_format(uint32_t bits, const char *const *names, size_t 
 		snprintf(buf, cap, "-");
 }
 
-void tl_api_roles_format(unsigned roles, char *buf, size_t cap)
+void tl_api_roles_format(uint64_t roles, char *buf, size_t cap)
 {
 	tl_api__bits_format(roles, tl_api__roles, TL_API__N(tl_api__roles), buf, cap);
 }
@@ -92,7 +93,7 @@ const char *tl_api_set_name(unsigned bit)
 	return bit < TL_API__N(tl_api__sets) ? tl_api__sets[bit] : "?";
 }
 
-void tl_api_sets_format(uint32_t sets, char *buf, size_t cap)
+void tl_api_sets_format(uint64_t sets, char *buf, size_t cap)
 {
 	tl_api__bits_format(sets, tl_api__sets, TL_API__N(tl_api__sets), buf, cap);
 }
@@ -194,7 +195,7 @@ static bool tl_api__column(TlApiErr *e, uint32_t line, const char *column, TlApi
 	return true;
 }
 
-static bool tl_api__roles_parse(TlApiErr *e, uint32_t line, TlApiField f, uint32_t *out)
+static bool tl_api__roles_parse(TlApiErr *e, uint32_t line, TlApiField f, uint64_t *out)
 {
 	*out = 0;
 	if (tl_api__is(f, "-"))
@@ -212,15 +213,15 @@ static bool tl_api__roles_parse(TlApiErr *e, uint32_t line, TlApiField f, uint32
 					    "log-softmax, sigmoid, exp, sum, reshape, sequential, scale, "
 					    "cross-entropy, nll, bce, bce-logits, shift, add-layer)",
 					    (int)(one.n > 64 ? 64 : one.n), one.s);
-		if (*out & (1u << r))
+		if (*out & (UINT64_C(1) << r))
 			return tl_api__fail(e, line, "role '%s' given twice", tl_api__roles[r]);
-		*out |= 1u << r;
+		*out |= UINT64_C(1) << r;
 		start = i + 1;
 	}
 	return true;
 }
 
-static bool tl_api__sets_parse(TlApiErr *e, uint32_t line, TlApiField f, uint32_t *out)
+static bool tl_api__sets_parse(TlApiErr *e, uint32_t line, TlApiField f, uint64_t *out)
 {
 	*out = 0;
 	if (tl_api__is(f, "-"))
@@ -234,9 +235,9 @@ static bool tl_api__sets_parse(TlApiErr *e, uint32_t line, TlApiField f, uint32_
 		if (r < 0)
 			return tl_api__fail(e, line, "unknown set '%.*s' (sets are '-' or a comma-separated list of the names in api/api.tsv's header comment)",
 					    (int)(one.n > 64 ? 64 : one.n), one.s);
-		if (*out & (1u << r))
+		if (*out & (UINT64_C(1) << r))
 			return tl_api__fail(e, line, "set '%s' given twice", tl_api__sets[r]);
-		*out |= 1u << r;
+		*out |= UINT64_C(1) << r;
 		start = i + 1;
 	}
 	return true;

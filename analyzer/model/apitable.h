@@ -66,128 +66,124 @@ typedef enum TlApiDtype {
 	TL_APIT_KEEPS, TL_APIT_HALF, TL_APIT_FLOAT32, TL_APIT_FLOAT64, TL_APIT_INTEGER, TL_APIT_BOOL,
 } TlApiDtype;
 
-/* Roles (bits). */
-enum {
-	TL_APIR_LOSS = 1u << 0,
-	TL_APIR_FORWARD = 1u << 1,
-	TL_APIR_FACTORY = 1u << 2,
-	TL_APIR_WRAPPER = 1u << 3,
-	TL_APIR_MODE = 1u << 4, /* switches a module's train / eval mode */
-	TL_APIR_GRAD = 1u << 5, /* switches gradient recording */
-	TL_APIR_TUPLE = 1u << 6, /* makes a tuple class: calling what it returns makes a tuple of the arguments */
-	TL_APIR_COPY = 1u << 7,  /* returns a copy of its first argument: of the same class, holding the same structure */
-	/* What the result's contents are made as (TlVal.act), read by the
-	 * model (model/made.c): an activation (a function's result, or a
-	 * module class whose call computes it), an exponential, a sum, a
-	 * method that reshapes, moves or casts its receiver's values (they
-	 * stay what they were made as), a module that runs its arguments in
-	 * order (its output is its last layer's), a GradScaler's scale. */
-	TL_APIR_SOFTMAX = 1u << 8,
-	TL_APIR_LOG_SOFTMAX = 1u << 9,
-	TL_APIR_SIGMOID = 1u << 10,
-	TL_APIR_EXP = 1u << 11,
-	TL_APIR_SUM = 1u << 12,
-	TL_APIR_RESHAPE = 1u << 13,
-	TL_APIR_SEQUENTIAL = 1u << 14,
-	TL_APIR_SCALE = 1u << 15,
-	/* The loss a loss function or a criterion class computes (TlVal.loss). */
-	TL_APIR_CROSS_ENTROPY = 1u << 16,
-	TL_APIR_NLL = 1u << 17,
-	TL_APIR_BCE = 1u << 18,
-	TL_APIR_BCE_LOGITS = 1u << 19,
-	/* An in-place subtraction (`x.sub_(m)`): its receiver becomes a
-	 * difference, whose exponential is no plain exponential. */
-	TL_APIR_SHIFT = 1u << 20,
-	/* Adds a layer to its receiver module (`add_module(name, layer)`):
-	 * an nn.Sequential's output becomes the new last layer's. */
-	TL_APIR_ADD_LAYER = 1u << 21,
-	/* Copies its receiver's data to the host (`.cpu()`, `.item()`,
-	 * `.tolist()`): from a tensor on an accelerator, a copy that waits
-	 * for it (model/host.c). */
-	TL_APIR_TO_HOST = 1u << 22,
-	/* Stores an object the flow graph follows (model/flow.c): writes
-	 * its first argument (`obj`) to a file (`torch.save`); loads its
-	 * first argument (`state_dict`) into its receiver's state
-	 * (`.load_state_dict`). A method whose result holds its receiver's
-	 * entries (`.items()`, `.values()`): what it hands out is read out
-	 * of the receiver. */
-	TL_APIR_SAVES = 1u << 23,
-	TL_APIR_LOADS_STATE = 1u << 24,
-	TL_APIR_PARTS = 1u << 25,
-	/* What a call does to what the loop around it reads again
-	 * (model/vary.c): a method that changes its receiver in place
-	 * (`xs.append(v)`, `d.update(e)`, `model.load_state_dict(sd)`; the
-	 * `x_()` methods are known by their name); a method that moves or
-	 * casts a module in place when called as a statement
-	 * (`model.to(device)`, `.half()`); a method that keeps what it is
-	 * handed in its receiver (`xs.append(v)`, `q.put(v)`); a call whose
-	 * result changes from call to call whatever its inputs (random
-	 * numbers, the clock, `next()`, `input()`). */
-	TL_APIR_MUTATES = 1u << 26,
-	TL_APIR_MOVES = 1u << 27,
-	TL_APIR_STORES = 1u << 28,
-	TL_APIR_VARIES = 1u << 29,
-};
+/* Roles (bits of TlApiRow.roles). */
+#define TL_APIR_LOSS (UINT64_C(1) << 0)
+#define TL_APIR_FORWARD (UINT64_C(1) << 1)
+#define TL_APIR_FACTORY (UINT64_C(1) << 2)
+#define TL_APIR_WRAPPER (UINT64_C(1) << 3)
+#define TL_APIR_MODE (UINT64_C(1) << 4) /* switches a module's train / eval mode */
+#define TL_APIR_GRAD (UINT64_C(1) << 5) /* switches gradient recording */
+#define TL_APIR_TUPLE (UINT64_C(1) << 6) /* makes a tuple class: calling what it returns makes a tuple of the arguments */
+#define TL_APIR_COPY (UINT64_C(1) << 7)  /* returns a copy of its first argument: of the same class, holding the same structure */
+/* What the result's contents are made as (TlVal.act), read by the
+ * model (model/made.c): an activation (a function's result, or a
+ * module class whose call computes it), an exponential, a sum, a
+ * method that reshapes, moves or casts its receiver's values (they
+ * stay what they were made as), a module that runs its arguments in
+ * order (its output is its last layer's), a GradScaler's scale. */
+#define TL_APIR_SOFTMAX (UINT64_C(1) << 8)
+#define TL_APIR_LOG_SOFTMAX (UINT64_C(1) << 9)
+#define TL_APIR_SIGMOID (UINT64_C(1) << 10)
+#define TL_APIR_EXP (UINT64_C(1) << 11)
+#define TL_APIR_SUM (UINT64_C(1) << 12)
+#define TL_APIR_RESHAPE (UINT64_C(1) << 13)
+#define TL_APIR_SEQUENTIAL (UINT64_C(1) << 14)
+#define TL_APIR_SCALE (UINT64_C(1) << 15)
+/* The loss a loss function or a criterion class computes (TlVal.loss). */
+#define TL_APIR_CROSS_ENTROPY (UINT64_C(1) << 16)
+#define TL_APIR_NLL (UINT64_C(1) << 17)
+#define TL_APIR_BCE (UINT64_C(1) << 18)
+#define TL_APIR_BCE_LOGITS (UINT64_C(1) << 19)
+/* An in-place subtraction (`x.sub_(m)`): its receiver becomes a
+ * difference, whose exponential is no plain exponential. */
+#define TL_APIR_SHIFT (UINT64_C(1) << 20)
+/* Adds a layer to its receiver module (`add_module(name, layer)`):
+ * an nn.Sequential's output becomes the new last layer's. */
+#define TL_APIR_ADD_LAYER (UINT64_C(1) << 21)
+/* Copies its receiver's data to the host (`.cpu()`, `.item()`,
+ * `.tolist()`): from a tensor on an accelerator, a copy that waits
+ * for it (model/host.c). */
+#define TL_APIR_TO_HOST (UINT64_C(1) << 22)
+/* Stores an object the flow graph follows (model/flow.c): writes
+ * its first argument (`obj`) to a file (`torch.save`); loads its
+ * first argument (`state_dict`) into its receiver's state
+ * (`.load_state_dict`). A method whose result holds its receiver's
+ * entries (`.items()`, `.values()`): what it hands out is read out
+ * of the receiver. */
+#define TL_APIR_SAVES (UINT64_C(1) << 23)
+#define TL_APIR_LOADS_STATE (UINT64_C(1) << 24)
+#define TL_APIR_PARTS (UINT64_C(1) << 25)
+/* What a call does to what the loop around it reads again
+ * (model/vary.c): a method that changes its receiver in place
+ * (`xs.append(v)`, `d.update(e)`, `model.load_state_dict(sd)`; the
+ * `x_()` methods are known by their name); a method that moves or
+ * casts a module in place when called as a statement
+ * (`model.to(device)`, `.half()`); a method that keeps what it is
+ * handed in its receiver (`xs.append(v)`, `q.put(v)`); a call whose
+ * result changes from call to call whatever its inputs (random
+ * numbers, the clock, `next()`, `input()`). */
+#define TL_APIR_MUTATES (UINT64_C(1) << 26)
+#define TL_APIR_MOVES (UINT64_C(1) << 27)
+#define TL_APIR_STORES (UINT64_C(1) << 28)
+#define TL_APIR_VARIES (UINT64_C(1) << 29)
 /* How many roles there are. */
 #define TL_API_ROLE_COUNT 30
 
 /* The named sets a name belongs to (the `sets` column, bits): the sets of
  * the `api` predicate, in the order of its names (TlApi in facts.h), and
  * the facts' own sets after them. */
-enum {
-	TL_APIS_TENSOR_FACTORY = 1u << 0,
-	TL_APIS_RANDOM_FACTORY = 1u << 1,
-	TL_APIS_TENSOR_FROM_DATA = 1u << 2,
-	TL_APIS_DEPRECATED_AMP = 1u << 3,
-	TL_APIS_CPU_AMP = 1u << 4,
-	TL_APIS_TORCH_LOAD = 1u << 5,
-	TL_APIS_HUB_LOAD = 1u << 6,
-	TL_APIS_ACTIVATION_CHECKPOINT = 1u << 7,
-	TL_APIS_EMPTY_CACHE = 1u << 8,
-	TL_APIS_DATA_LOADER = 1u << 9,
-	TL_APIS_LOG = 1u << 10,
-	TL_APIS_SOFTMAX_FUNCTION = 1u << 11,
-	TL_APIS_SOFTMAX_MODULE = 1u << 12,
-	TL_APIS_FUNCTIONAL_DROPOUT = 1u << 13,
-	TL_APIS_DROPOUT_MODULE = 1u << 14,
-	TL_APIS_ANOMALY_MODE = 1u << 15,
-	TL_APIS_TORCH_SAVE = 1u << 16,
-	TL_APIS_OUT_OF_PLACE = 1u << 17,
-	/* An optimizer whose update divides by a running scale of the
-	 * gradients (Adam and its kin, RMSprop, Adagrad) or keeps only their
-	 * sign (Lion): a constant factor on every gradient mostly cancels. */
-	TL_APIS_ADAPTIVE_OPTIMIZER = 1u << 18,
-	/* A module that behaves differently in train and eval mode as the
-	 * library builds it by default (batch norm, dropout). */
-	TL_APIS_MODE_DEPENDENT = 1u << 19,
-	/* A call that returns a module in eval mode (the libraries' loaders
-	 * of pretrained weights call `eval()` on it). */
-	TL_APIS_EVAL_MODE = 1u << 20,
-	/* A wrapper (role wrapper) of that kind: DistributedDataParallel,
-	 * FullyShardedDataParallel, DataParallel, torch.compile. */
-	TL_APIS_WRAP_DDP = 1u << 21,
-	TL_APIS_WRAP_FSDP = 1u << 22,
-	TL_APIS_WRAP_DATA_PARALLEL = 1u << 23,
-	TL_APIS_WRAP_COMPILED = 1u << 24,
-	/* A container class whose stores keep what they are handed detached
-	 * (MONAI's CumulativeAverage keeps `val.detach()`). */
-	TL_APIS_DETACHING = 1u << 25,
-	/* A torch.nn module class that holds no parameters or buffers
-	 * (activations, pooling, padding, dropout). */
-	TL_APIS_PARAMETER_FREE = 1u << 26,
-	/* A class whose instances are tensors (torch.Tensor, the typed
-	 * tensor classes, nn.Parameter): what an isinstance test or an
-	 * annotation names. */
-	TL_APIS_TENSOR_CLASS = 1u << 27,
-	/* A call that makes a new tensor without autograd history, which
-	 * requires grad only when its `requires_grad` argument says so
-	 * (torch.zeros, torch.randn, torch.tensor; not torch.as_tensor, which
-	 * may hand back its argument). */
-	TL_APIS_NEW_LEAF = 1u << 28,
-	/* A module constructor whose parameters do not require grad unless its
-	 * `freeze` argument is false (nn.Embedding.from_pretrained). */
-	TL_APIS_FROZEN = 1u << 29,
-};
+#define TL_APIS_TENSOR_FACTORY (UINT64_C(1) << 0)
+#define TL_APIS_RANDOM_FACTORY (UINT64_C(1) << 1)
+#define TL_APIS_TENSOR_FROM_DATA (UINT64_C(1) << 2)
+#define TL_APIS_DEPRECATED_AMP (UINT64_C(1) << 3)
+#define TL_APIS_CPU_AMP (UINT64_C(1) << 4)
+#define TL_APIS_TORCH_LOAD (UINT64_C(1) << 5)
+#define TL_APIS_HUB_LOAD (UINT64_C(1) << 6)
+#define TL_APIS_ACTIVATION_CHECKPOINT (UINT64_C(1) << 7)
+#define TL_APIS_EMPTY_CACHE (UINT64_C(1) << 8)
+#define TL_APIS_DATA_LOADER (UINT64_C(1) << 9)
+#define TL_APIS_LOG (UINT64_C(1) << 10)
+#define TL_APIS_SOFTMAX_FUNCTION (UINT64_C(1) << 11)
+#define TL_APIS_SOFTMAX_MODULE (UINT64_C(1) << 12)
+#define TL_APIS_FUNCTIONAL_DROPOUT (UINT64_C(1) << 13)
+#define TL_APIS_DROPOUT_MODULE (UINT64_C(1) << 14)
+#define TL_APIS_ANOMALY_MODE (UINT64_C(1) << 15)
+#define TL_APIS_TORCH_SAVE (UINT64_C(1) << 16)
+#define TL_APIS_OUT_OF_PLACE (UINT64_C(1) << 17)
+/* An optimizer whose update divides by a running scale of the
+ * gradients (Adam and its kin, RMSprop, Adagrad) or keeps only their
+ * sign (Lion): a constant factor on every gradient mostly cancels. */
+#define TL_APIS_ADAPTIVE_OPTIMIZER (UINT64_C(1) << 18)
+/* A module that behaves differently in train and eval mode as the
+ * library builds it by default (batch norm, dropout). */
+#define TL_APIS_MODE_DEPENDENT (UINT64_C(1) << 19)
+/* A call that returns a module in eval mode (the libraries' loaders
+ * of pretrained weights call `eval()` on it). */
+#define TL_APIS_EVAL_MODE (UINT64_C(1) << 20)
+/* A wrapper (role wrapper) of that kind: DistributedDataParallel,
+ * FullyShardedDataParallel, DataParallel, torch.compile. */
+#define TL_APIS_WRAP_DDP (UINT64_C(1) << 21)
+#define TL_APIS_WRAP_FSDP (UINT64_C(1) << 22)
+#define TL_APIS_WRAP_DATA_PARALLEL (UINT64_C(1) << 23)
+#define TL_APIS_WRAP_COMPILED (UINT64_C(1) << 24)
+/* A container class whose stores keep what they are handed detached
+ * (MONAI's CumulativeAverage keeps `val.detach()`). */
+#define TL_APIS_DETACHING (UINT64_C(1) << 25)
+/* A torch.nn module class that holds no parameters or buffers
+ * (activations, pooling, padding, dropout). */
+#define TL_APIS_PARAMETER_FREE (UINT64_C(1) << 26)
+/* A class whose instances are tensors (torch.Tensor, the typed
+ * tensor classes, nn.Parameter): what an isinstance test or an
+ * annotation names. */
+#define TL_APIS_TENSOR_CLASS (UINT64_C(1) << 27)
+/* A call that makes a new tensor without autograd history, which
+ * requires grad only when its `requires_grad` argument says so
+ * (torch.zeros, torch.randn, torch.tensor; not torch.as_tensor, which
+ * may hand back its argument). */
+#define TL_APIS_NEW_LEAF (UINT64_C(1) << 28)
+/* A module constructor whose parameters do not require grad unless its
+ * `freeze` argument is false (nn.Embedding.from_pretrained). */
+#define TL_APIS_FROZEN (UINT64_C(1) << 29)
 /* How many sets there are. */
 #define TL_API_SET_COUNT 30
 
@@ -200,8 +196,8 @@ typedef struct TlApiRow {
 	uint8_t kind;     /* TlApiKind */
 	uint8_t device;   /* TlApiDevice */
 	uint8_t dtype;    /* TlApiDtype */
-	uint32_t roles;   /* TL_APIR_* bits */
-	uint32_t sets;    /* TL_APIS_* bits */
+	uint64_t roles;   /* TL_APIR_* bits */
+	uint64_t sets;    /* TL_APIS_* bits */
 } TlApiRow;
 
 /* A parsed table: rows sorted by (form, name), no two alike. `slots`, when
@@ -246,9 +242,9 @@ const char *tl_api_dtype_name(unsigned dtype);
 const char *tl_api_set_name(unsigned bit);
 /* Writes the roles of `roles` as the table does ("loss,forward", "-") into
  * `buf` (`cap` bytes, NUL-terminated). */
-void tl_api_roles_format(unsigned roles, char *buf, size_t cap);
+void tl_api_roles_format(uint64_t roles, char *buf, size_t cap);
 /* The same for the sets of `sets`. */
-void tl_api_sets_format(uint32_t sets, char *buf, size_t cap);
+void tl_api_sets_format(uint64_t sets, char *buf, size_t cap);
 
 /* The embedded table (api/api.tsv), parsed at the first call on any
  * thread; the same table for the life of the process. Its rows' names are
