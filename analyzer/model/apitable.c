@@ -87,6 +87,18 @@ const TlApiRow *tl_api_any(const char *qname)
 	return tl_api_find(tl_api_table(), TL_API_ANY, dot ? dot + 1 : qname);
 }
 
+uint64_t tl_api_method_sets(const char *method)
+{
+	const TlApiRow *r = tl_api_method(method);
+	return r ? r->sets : 0;
+}
+
+uint64_t tl_api_qualified_sets(const char *qname)
+{
+	const TlApiRow *r = tl_api_qualified(qname);
+	return r ? r->sets : 0;
+}
+
 bool tl_api_own_package(const char *root)
 {
 	static const char *const own[] = {

@@ -184,8 +184,11 @@ typedef enum TlApiDtype {
 /* A module constructor whose parameters do not require grad unless its
  * `freeze` argument is false (nn.Embedding.from_pretrained). */
 #define TL_APIS_FROZEN (UINT64_C(1) << 29)
+/* A method of tensors: the subscript it is called on (`batch["x"].view(n, -1)`)
+ * holds a tensor under that string key (model/model.c). */
+#define TL_APIS_TENSOR_METHOD (UINT64_C(1) << 30)
 /* How many sets there are. */
-#define TL_API_SET_COUNT 30
+#define TL_API_SET_COUNT 31
 
 typedef struct TlApiRow {
 	const char *name; /* the name without its `.` or `builtins.` (borrowed, not NUL-terminated) */
@@ -261,6 +264,10 @@ const TlApiRow *tl_api_builtin(const char *name);
 /* The `*.last` row of `qname`'s last dotted part (the whole of a name
  * without a dot), or NULL. */
 const TlApiRow *tl_api_any(const char *qname);
+/* The sets (TL_APIS_* bits) of the row of method `method`, of qualified
+ * name `qname`; 0 when there is none. */
+uint64_t tl_api_method_sets(const char *method);
+uint64_t tl_api_qualified_sets(const char *qname);
 /* True when `root` (a top-level package name, no dots) is one of
  * PyTorch's own packages (torch, torchvision, ..., functorch,
  * pytorch_lightning), matched exactly: their APIs are known by name, and

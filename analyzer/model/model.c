@@ -856,18 +856,11 @@ static bool tl_model__criterion_call(const TlModel *m, const TlCall *c)
 /* The string keys the module uses as tensors. */
 static void tl_model__keys(TlModel *m)
 {
-	static const char *const tensor_methods[] = {
-		"detach", "cpu", "cuda", "numpy", "item", "tolist", "backward", "softmax",
-		"log_softmax", "argmax", "view", "reshape", "permute", "transpose", "unsqueeze",
-		"squeeze", "flatten", "contiguous", "float", "half", "norm", "mean", "sum",
-	};
 	const TlIndex *idx = m->idx;
 	const TlSyms *sy = tl_syms();
 	for (uint32_t i = 0; i < idx->calls.size; i++) {
 		const TlCall *c = &idx->calls.items[i];
-		bool method = false;
-		for (size_t k = 0; c->receiver.id && c->method && k < sizeof tensor_methods / sizeof *tensor_methods; k++)
-			method = method || strcmp(c->method, tensor_methods[k]) == 0;
+		bool method = c->receiver.id && (tl_api_method_sets(c->method) & TL_APIS_TENSOR_METHOD);
 		bool torch_fn = c->qname && strncmp(c->qname, "torch.", 6) == 0;
 		if (method && ts_node_symbol(tl_index_unparen(c->receiver)) == sy->subscript)
 			tl_model__keys_in(m, c->receiver);

@@ -331,6 +331,12 @@ static void test_embedded_table(void **state)
 	assert_int_equal(tl_api_qualified("diffusers.UNet2DConditionModel")->kind, TL_APIK_MODULE);
 	assert_true(tl_api_qualified("transformers.AutoModel.from_pretrained")->sets & TL_APIS_EVAL_MODE);
 	assert_true(tl_api_qualified("diffusers.UNet2DConditionModel.from_pretrained")->sets & TL_APIS_EVAL_MODE);
+	/* The sets the facts and the model ask by name. */
+	assert_true(tl_api_method_sets("view") & TL_APIS_TENSOR_METHOD);
+	assert_true(tl_api_method_sets("backward") & TL_APIS_TENSOR_METHOD);
+	assert_false(tl_api_method_sets("append") & TL_APIS_TENSOR_METHOD);
+	assert_int_equal(tl_api_method_sets("no_such_method"), 0);
+	assert_int_equal(tl_api_method_sets(NULL), 0);
 }
 
 /* A hashed table (tl_api_hash) finds what the sorted rows find: every
