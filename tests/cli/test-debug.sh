@@ -30,7 +30,7 @@ PY
 run "debug model FILE:LINE" 0 "$bin" debug model "$tmp/t.py:7"
 has "says what it prints" "$tmp/out" "# torchlint debug model: the semantic model of the file"
 has "the model's counts" "$tmp/out" "function interpretations in 1 components"
-has "the method row of .item" "$tmp/out" "method     .item: api/api.tsv:$(row .item) graph=breaks kind=number device=host dtype=- roles=to-host sets=-"
+has "the method row of .item" "$tmp/out" "method     .item: api/api.tsv:$(row .item) graph=breaks kind=number device=host dtype=- roles=to-host sets=tensor-method"
 has "the builtin row of len" "$tmp/out" "builtin    builtins.len: api/api.tsv:$(row builtins.len) graph=breaks"
 has "a method row of roles only" "$tmp/out" "method     .append: api/api.tsv:$(row .append) graph=- kind=- device=- dtype=- roles=mutates,stores sets=-"
 has "the call's position" "$tmp/out" "$tmp/t.py:7:19: call \`loss.item(...)\`"
