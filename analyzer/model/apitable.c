@@ -124,8 +124,20 @@ const TlApiRow *tl_api_under(const char *qname)
 	for (char *dot = strrchr(buf, '.'); dot; dot = strrchr(buf, '.')) {
 		*dot = '\0';
 		const TlApiRow *r = tl_api_find(tl_api_table(), TL_API_UNDER, buf);
-		if (r)
+		if (r && (r->graph || r->kind || r->device || r->dtype || r->roles))
 			return r;
 	}
 	return NULL;
+}
+
+uint64_t tl_api_module_sets(const char *qname)
+{
+	const char *dot = qname ? strrchr(qname, '.') : NULL;
+	char buf[256];
+	if (!dot || (size_t)(dot - qname) >= sizeof buf)
+		return 0;
+	memcpy(buf, qname, (size_t)(dot - qname));
+	buf[dot - qname] = '\0';
+	const TlApiRow *r = tl_api_find(tl_api_table(), TL_API_UNDER, buf);
+	return r ? r->sets : 0;
 }

@@ -187,8 +187,12 @@ typedef enum TlApiDtype {
 /* A method of tensors: the subscript it is called on (`batch["x"].view(n, -1)`)
  * holds a tensor under that string key (model/model.c). */
 #define TL_APIS_TENSOR_METHOD (UINT64_C(1) << 30)
+/* A module whose functions are tensor operations (an `M.*` row: `torch.*`,
+ * `torch.linalg.*`): a call of one of its functions that the table does
+ * not list computes a tensor (model/devices.c). */
+#define TL_APIS_TENSOR_NAMESPACE (UINT64_C(1) << 31)
 /* How many sets there are. */
-#define TL_API_SET_COUNT 31
+#define TL_API_SET_COUNT 32
 
 typedef struct TlApiRow {
 	const char *name; /* the name without its `.` or `builtins.` (borrowed, not NUL-terminated) */
@@ -276,7 +280,11 @@ uint64_t tl_api_qualified_sets(const char *qname);
 bool tl_api_own_package(const char *root);
 
 /* The row of the innermost module `qname` is under (`torchvision.models.*`
- * for torchvision.models.detection.fasterrcnn_resnet50_fpn), or NULL. */
+ * for torchvision.models.detection.fasterrcnn_resnet50_fpn), or NULL. An
+ * `M.*` row of sets only says nothing of the calls under M: passed over. */
 const TlApiRow *tl_api_under(const char *qname);
+/* The sets of the `M.*` row of the module M that `qname` is directly in
+ * (`torch.linalg` for torch.linalg.norm), or 0. */
+uint64_t tl_api_module_sets(const char *qname);
 
 #endif

@@ -333,18 +333,10 @@ static void tl_in__tensors(In *in, const TlVal *operand, TlVal *r)
 }
 
 /* `torch.sin`, `torch.nn.functional.pad`, `torch.linalg.norm`: a name of
- * a namespace of tensor operations. */
+ * a namespace of tensor operations (api/api.tsv). */
 static bool tl_in__tensor_namespace(const char *q)
 {
-	static const char *const spaces[] = {
-		"torch.", "torch.nn.functional.", "torch.linalg.", "torch.fft.", "torch.special.",
-	};
-	for (size_t i = 0; i < sizeof spaces / sizeof *spaces; i++) {
-		size_t l = strlen(spaces[i]);
-		if (strncmp(q, spaces[i], l) == 0 && !strchr(q + l, '.'))
-			return true;
-	}
-	return false;
+	return (tl_api_module_sets(q) & TL_APIS_TENSOR_NAMESPACE) != 0;
 }
 
 /* Some positional argument is a tensor, or a container of tensors. */

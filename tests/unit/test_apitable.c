@@ -266,6 +266,14 @@ static void test_embedded_table(void **state)
 		assert_int_equal(r->name[r->len], '\0');
 		char under[300];
 		snprintf(under, sizeof under, "%s.some_builder", name);
+		/* An `M.*` row of sets only gives its sets to the names directly
+		 * in M, and nothing of their calls. */
+		if (r->form == TL_API_UNDER && !r->graph && !r->kind && !r->device && !r->dtype && !r->roles) {
+			assert_true(r->sets != 0);
+			assert_int_equal(tl_api_module_sets(under), r->sets);
+			assert_ptr_not_equal(tl_api_under(under), r);
+			continue;
+		}
 		const TlApiRow *got = r->form == TL_API_METHOD    ? tl_api_method(name)
 				      : r->form == TL_API_BUILTIN ? tl_api_builtin(name)
 				      : r->form == TL_API_ANY     ? tl_api_any(name)
@@ -337,6 +345,13 @@ static void test_embedded_table(void **state)
 	assert_false(tl_api_method_sets("append") & TL_APIS_TENSOR_METHOD);
 	assert_int_equal(tl_api_method_sets("no_such_method"), 0);
 	assert_int_equal(tl_api_method_sets(NULL), 0);
+	assert_true(tl_api_module_sets("torch.sin") & TL_APIS_TENSOR_NAMESPACE);
+	assert_true(tl_api_module_sets("torch.linalg.norm") & TL_APIS_TENSOR_NAMESPACE);
+	assert_false(tl_api_module_sets("torch.utils.data.default_collate") & TL_APIS_TENSOR_NAMESPACE);
+	assert_int_equal(tl_api_module_sets("torch"), 0);
+	/* `torch.*` says a set only: no row of what the calls under torch do. */
+	assert_null(tl_api_under("torch.utils.data.default_collate"));
+	assert_non_null(tl_api_under("torch.cuda.memory.empty_cache"));
 }
 
 /* A hashed table (tl_api_hash) finds what the sorted rows find: every
