@@ -72,7 +72,7 @@ lsp_valgrind() {
 	TORCHLINT_TIMEOUT_SCALE=30 \
 	TORCHLINT_WRAPPER="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect" \
 		python3 tests/lsp/test-server.py ./torchlint --quick test_lifecycle_and_bad_input \
-		test_diagnostics test_notebooks test_code_actions
+		test_diagnostics test_notebooks test_code_actions test_project_callers
 }
 suite "lsp (valgrind)" lsp_valgrind
 suite "lsp: neovim end to end" python3 tests/lsp/test-nvim.py ./torchlint

@@ -16,6 +16,7 @@
 #include "base/source.h"
 #include "base/strmap.h"
 #include "facts/facts.h"
+#include "project/deps.h"
 #include "project/scan.h"
 #include "syntax/syms.h"
 #include "syntax/walk.h"
@@ -34,6 +35,8 @@ typedef struct TlModule {
 	bool probe;    /* read only as a candidate importer that imports nothing asked */
 	bool retry;    /* its build was cancelled (the server's cancel hook): read again
 			* when next asked, never kept as failed */
+	bool reindex;  /* its text and parse are kept, its index, facts and model are
+			* built again when next asked (a module it read changed) */
 } TlModule;
 
 /* Where one folder's files look for absolute imports. */
@@ -85,8 +88,14 @@ struct TlProject {
 	TlArray(TlImporters) importers;
 	TlStrMap importers_of; /* a module's real path -> index into importers */
 	size_t stat_reused;
+	size_t stat_stale; /* changes that built again only what read the module */
 	size_t stat_scan_files, stat_candidates; /* the reverse question's work */
 	atomic_uint_fast64_t walks; /* folders walked by scans (tl_project_scan_walks) */
+	atomic_uint_fast64_t parses, builds; /* modules parsed, and indexed (tl_project_work) */
+	bool track;  /* deps is kept (tl_project_track) */
+	TlDeps deps; /* what each file's analysis read (deps.h) */
+	TlStrMap realfile_of; /* a file's path, as its source names it -> index into real_files */
+	TlStrArray real_files;
 };
 
 static uint64_t tl_project__hash(const char *s, size_t n)
@@ -304,17 +313,22 @@ static void tl_project__build(TlProject *p, TlModule *m)
 	TlBound *outer = tl_bound_enter(&bound);
 	TlBuf why;
 	tl_buf_init(&why);
-	uint32_t tokens = tl_budget_tokens_over(text, m->src.length, TL_BUDGET_MAX_TOKENS);
+	uint32_t tokens = m->tree ? 0 : tl_budget_tokens_over(text, m->src.length, TL_BUDGET_MAX_TOKENS);
+	atomic_fetch_add(&p->builds, 1);
 	if (tokens > TL_BUDGET_MAX_TOKENS) {
 		tl_buf_addf(&why, "it holds more than %u tokens, over the per-file memory budget of %u",
 			    tokens - 1, TL_BUDGET_MAX_TOKENS);
 	} else {
-		tl_bound_phase(&bound, "parsing");
-		TSInput in = tl_walk_input(&m->src);
-		TSParseOptions po = { &bound, tl_walk_parse_progress };
-		m->tree = ts_parser_parse_with_options(p->parser, NULL, in, po);
-		if (!m->tree)
-			ts_parser_reset(p->parser);
+		if (!m->tree) {
+			/* (A module whose text did not change keeps its parse.) */
+			tl_bound_phase(&bound, "parsing");
+			TSInput in = tl_walk_input(&m->src);
+			TSParseOptions po = { &bound, tl_walk_parse_progress };
+			m->tree = ts_parser_parse_with_options(p->parser, NULL, in, po);
+			atomic_fetch_add(&p->parses, 1);
+			if (!m->tree)
+				ts_parser_reset(p->parser);
+		}
 		uint32_t nodes = m->tree ? ts_node_descendant_count(ts_tree_root_node(m->tree)) : 0;
 		if (nodes > TL_BUDGET_MAX_NODES) {
 			tl_buf_addf(&why, "it parses into %u nodes, over the per-file memory budget of %u",
@@ -372,6 +386,13 @@ static int32_t tl_project__load(TlProject *p, const char *path)
 	TlModule *m;
 	if (tl_strmap_get(&p->by_path, path, strlen(path), &at)) {
 		m = p->modules.items[at];
+		if (m->reindex) {
+			/* Its text and parse are what they were: indexed again. */
+			m->reindex = false;
+			m->state = TL_MOD_LOADING;
+			tl_project__build(p, m);
+			return at;
+		}
 		if (!m->retry)
 			return at;
 		/* Its build was cancelled: read it again. */
@@ -463,6 +484,30 @@ static const char *tl_project__dir(TlProject *p, const char *fp)
 	return p->dirs.items[di];
 }
 
+/* The real path of the file of `idx`, once per path its source names. */
+static const char *tl_project__real_file(TlProject *p, const TlIndex *idx)
+{
+	const char *fp = idx->src->path;
+	size_t n = strlen(fp);
+	int32_t at;
+	if (!tl_strmap_get(&p->realfile_of, fp, n, &at)) {
+		tl_array_push(&p->real_files, tl_path_real(fp));
+		at = (int32_t)(p->real_files.size - 1);
+		tl_strmap_put(&p->realfile_of, fp, n, at);
+	}
+	return p->real_files.items[at];
+}
+
+/* The real path of the file of `idx` (its real folder, and the file's own
+ * name), into `out`. */
+static void tl_project__real_of(TlProject *p, const TlIndex *idx, TlBuf *out)
+{
+	const char *fp = idx->src->path;
+	const char *slash = strrchr(fp, '/');
+	tl_buf_add(out, tl_project__dir(p, fp));
+	tl_buf_add(out, slash ? slash + 1 : fp);
+}
+
 /* Where `dotted` (`len` bytes, leading dots for a relative import) is
  * looked up from a file of folder `dir`: the cache key into *key, and
  * the file it names, real, into *file when `file` is not NULL (empty when
@@ -547,8 +592,13 @@ static const TlIndex *tl_project__module(const TlImports *self, const TlIndex *f
 			at = tl_project__load(p, file);
 		tl_free(file);
 		tl_strmap_put(&p->found, key.data, key.len, at);
-	} else if (at >= 0 && p->modules.items[at]->retry) {
+	} else if (at >= 0 && (p->modules.items[at]->retry || p->modules.items[at]->reindex)) {
 		tl_project__load(p, p->modules.items[at]->path);
+	}
+	if (at >= 0 && p->track) {
+		/* What the asking file's analysis read (deps.h), whatever the
+		 * module holds: its absence is read too. */
+		tl_deps_add(&p->deps, tl_project__real_file(p, from), p->modules.items[at]->path);
 	}
 	if (at >= 0 && p->modules.items[at]->state == TL_MOD_READY &&
 	    &p->modules.items[at]->idx != from) {
@@ -669,7 +719,10 @@ static int tl_project__import_words(const char *path, char words[2][256])
  * importers are unknown (a name such as `utils` that every file imports). */
 #define TL_PROJECT_MAX_IMPORTERS 24
 
-static const TlImporters *tl_project__importers_of(TlProject *p, const char *path)
+/* The importers of the module at real path `path` (found once), for the
+ * analysis of the file at real path `asker` (deps.h: it reads every
+ * candidate). */
+static const TlImporters *tl_project__importers_of(TlProject *p, const char *path, const char *asker)
 {
 	int32_t at;
 	if (tl_strmap_get(&p->importers_of, path, strlen(path), &at))
@@ -723,6 +776,8 @@ static const TlImporters *tl_project__importers_of(TlProject *p, const char *pat
 		TlModule *m = mi >= 0 ? p->modules.items[mi] : NULL;
 		if (fresh_load && m)
 			m->probe = true;
+		if (m && p->track)
+			tl_deps_add(&p->deps, asker, m->path); /* read as a candidate */
 		if (!m || m->state != TL_MOD_READY)
 			continue; /* unreadable or over a limit: not used, as for an import */
 		if (tl_project__imports_file(p, m, path, pkg_init)) {
@@ -752,19 +807,15 @@ static const TlIndex *tl_project__importer(const TlImports *self, const TlIndex 
 		return NULL;
 	pthread_mutex_lock(&p->lock);
 	const TlIndex *result = NULL;
-	const char *dir = tl_project__dir(p, of->src->path);
-	/* The real path: the folder's, and the file's own name. */
-	const char *slash = strrchr(of->src->path, '/');
 	TlBuf path;
 	tl_buf_init(&path);
-	tl_buf_add(&path, dir);
-	tl_buf_add(&path, slash ? slash + 1 : of->src->path);
+	tl_project__real_of(p, of, &path);
 	int32_t at;
 	const TlImporters *r = NULL;
 	if (tl_strmap_get(&p->importers_of, path.data, path.len, &at))
 		r = &p->importers.items[at];
 	else
-		r = tl_project__importers_of(p, path.data);
+		r = tl_project__importers_of(p, path.data, tl_project__real_file(p, of));
 	if (r->done && i < r->mods.size) {
 		TlModule *m = p->modules.items[r->mods.items[i]];
 		if (m->state == TL_MOD_READY && &m->idx != of)
@@ -1000,6 +1051,11 @@ TlProject *tl_project_new(const TlStrArray *src_roots)
 	tl_array_init(&p->importers);
 	tl_strmap_init(&p->importers_of);
 	atomic_init(&p->walks, 0);
+	atomic_init(&p->parses, 0);
+	atomic_init(&p->builds, 0);
+	tl_deps_init(&p->deps);
+	tl_strmap_init(&p->realfile_of);
+	tl_array_init(&p->real_files);
 	for (uint32_t i = 0; src_roots && i < src_roots->size; i++)
 		tl_project_add_root(p, src_roots->items[i]);
 	return p;
@@ -1079,6 +1135,11 @@ static void tl_project__drop(TlProject *p, bool keep_scans)
 	tl_strmap_init(&p->files_of);
 	tl_str_array_release(&p->files);
 	tl_array_init(&p->files);
+	tl_deps_release(&p->deps);
+	tl_strmap_release(&p->realfile_of);
+	tl_strmap_init(&p->realfile_of);
+	tl_str_array_release(&p->real_files);
+	tl_array_init(&p->real_files);
 }
 
 TSTree *tl_project_tree_for(TlProject *p, const char *path, const char *text, size_t len)
@@ -1091,7 +1152,7 @@ TSTree *tl_project_tree_for(TlProject *p, const char *path, const char *text, si
 	int32_t at;
 	if (tl_strmap_get(&p->by_id, id, strlen(id), &at)) {
 		const TlModule *m = p->modules.items[at];
-		if (m->state == TL_MOD_READY && m->tree && m->src.length == len &&
+		if ((m->state == TL_MOD_READY || m->reindex) && m->tree && m->src.length == len &&
 		    m->hash == tl_project__hash(text, len) && !m->src.bom) {
 			tree = ts_tree_copy(m->tree);
 			p->stat_reused++;
@@ -1108,16 +1169,63 @@ void tl_project_forget(TlProject *p)
 	pthread_mutex_unlock(&p->lock);
 }
 
-bool tl_project_set_text(TlProject *p, const char *path, const char *text, size_t len)
+/* The modules that the analyses of `reaching` (real paths, deps.h) hold,
+ * to be built again when next asked: `changed` (real path) read again, the
+ * others indexed again on their kept text and parse. Every importer list
+ * is found again (a changed candidate's imports are read again). */
+static void tl_project__stale(TlProject *p, const char *changed, const TlStrArray *reaching)
+{
+	for (uint32_t i = 0; i < reaching->size; i++) {
+		const char *path = reaching->items[i];
+		int32_t at;
+		if (!tl_strmap_get(&p->by_path, path, strlen(path), &at))
+			continue; /* an open document's own analysis, no module */
+		TlModule *m = p->modules.items[at];
+		if (m->state == TL_MOD_READY)
+			tl_index_release(&m->idx);
+		m->state = TL_MOD_FAILED;
+		if (strcmp(path, changed) == 0 || !m->tree || m->retry) {
+			if (m->tree)
+				ts_tree_delete(m->tree);
+			m->tree = NULL;
+			m->retry = true;
+			m->reindex = false;
+		} else {
+			m->reindex = true;
+		}
+	}
+	for (uint32_t i = 0; i < p->importers.size; i++)
+		tl_array_release(&p->importers.items[i].mods);
+	p->importers.size = 0;
+	tl_strmap_release(&p->importers_of);
+	tl_strmap_init(&p->importers_of);
+}
+
+TlProjectChange tl_project_set_text(TlProject *p, const char *path, const char *text, size_t len,
+				    TlStrArray *affected)
 {
 	char *real = tl_path_real(path);
 	pthread_mutex_lock(&p->lock);
 	TlOverlay *o = (TlOverlay *)tl_project__overlay(p, real);
 	int32_t at;
 	bool loaded = tl_strmap_get(&p->by_path, real, strlen(real), &at);
-	/* Only a change of what a loaded module holds forgets the loaded ones. */
 	bool changed = loaded && (!text || p->modules.items[at]->state != TL_MOD_READY ||
 				  p->modules.items[at]->hash != tl_project__hash(text, len));
+	/* The import lines the project read there (the editor's last text,
+	 * else the file's), and the ones it now has. */
+	TlBuf before, lines;
+	tl_buf_init(&before);
+	tl_buf_init(&lines);
+	if (o)
+		tl_scan_imports(o->text, o->len, &before);
+	else
+		tl_scan_file_imports(real, &before);
+	if (text)
+		tl_scan_imports(text, len, &lines);
+	else
+		tl_scan_file_imports(real, &lines);
+	bool imports = before.len != lines.len ||
+		       (lines.len && memcmp(before.data, lines.data, lines.len) != 0);
 	if (text) {
 		if (!o) {
 			TlOverlay n = { tl_strdup(real), NULL, 0 };
@@ -1136,20 +1244,42 @@ bool tl_project_set_text(TlProject *p, const char *path, const char *text, size_
 	}
 	/* The scans list the file with the import lines it now has: the
 	 * editor's, or the file's again once closed. */
-	TlBuf lines;
-	tl_buf_init(&lines);
-	if (text)
-		tl_scan_imports(text, len, &lines);
-	else
-		tl_scan_file_imports(real, &lines);
 	for (uint32_t i = 0; i < p->scans.size; i++)
 		tl_scan_update(p->scans.items[i], real, lines.data ? lines.data : "", lines.len);
 	tl_buf_release(&lines);
-	if (changed)
+	tl_buf_release(&before);
+	TlProjectChange result = TL_PROJECT_SAME;
+	if (imports) {
+		/* What imports what may have changed (the importers of any
+		 * module, what a file imports through its project): everything
+		 * is read again. */
 		tl_project__drop(p, true);
+		result = TL_PROJECT_ALL;
+	} else if (changed && !p->track) {
+		tl_project__drop(p, true);
+		result = TL_PROJECT_ALL;
+	} else if (changed) {
+		/* Only the analyses that read the module, directly or through
+		 * others, may change (deps.h); the rest keep what they hold. */
+		TlStrArray reaching;
+		tl_array_init(&reaching);
+		tl_deps_reaching(&p->deps, real, &reaching);
+		if (!reaching.size)
+			tl_array_push(&reaching, tl_strdup(real));
+		tl_project__stale(p, real, &reaching);
+		p->stat_stale++;
+		if (affected) {
+			for (uint32_t i = 0; i < reaching.size; i++)
+				tl_array_push(affected, reaching.items[i]);
+			tl_array_release(&reaching);
+		} else {
+			tl_str_array_release(&reaching);
+		}
+		result = TL_PROJECT_SOME;
+	}
 	pthread_mutex_unlock(&p->lock);
 	tl_free(real);
-	return changed;
+	return result;
 }
 
 void tl_project_free(TlProject *p)
@@ -1229,6 +1359,19 @@ bool tl_project_has_module(const TlProject *p, const char *path)
 	int32_t at;
 	return tl_strmap_get(&p->by_path, path, strlen(path), &at) &&
 	       p->modules.items[at]->state == TL_MOD_READY;
+}
+
+void tl_project_track(TlProject *p)
+{
+	pthread_mutex_lock(&p->lock);
+	p->track = true;
+	pthread_mutex_unlock(&p->lock);
+}
+
+void tl_project_work(const TlProject *p, uint64_t *parses, uint64_t *builds)
+{
+	*parses = atomic_load(&((TlProject *)p)->parses);
+	*builds = atomic_load(&((TlProject *)p)->builds);
 }
 
 uint64_t tl_project_scan_walks(const TlProject *p)

@@ -62,11 +62,27 @@ void tl_project_set_discover(TlProject *p, const TlDiscoverOptions *opt);
 void tl_project_add_root(TlProject *p, const char *dir);
 /* The interface the facts layer reads the project through. */
 const TlImports *tl_project_imports(TlProject *p);
+/* What a new text of a file changed for the files analysed with the
+ * project: nothing; the analyses of some files (the ones named); every
+ * file's. */
+typedef enum TlProjectChange {
+	TL_PROJECT_SAME,
+	TL_PROJECT_SOME,
+	TL_PROJECT_ALL,
+} TlProjectChange;
+
 /* The text to read for `path` instead of the file's (an editor's unsaved
- * document), or NULL to read the file again; forgets every loaded module
- * when it changes what a loaded module holds (their facts may depend on
- * it), and then returns true. */
-bool tl_project_set_text(TlProject *p, const char *path, const char *text, size_t len);
+ * document), or NULL to read the file again. When its import lines change,
+ * every loaded module is forgotten (what imports what may differ): ALL.
+ * Else, when it changes what a loaded module holds, the files whose
+ * analyses read that module, directly or through others (project/deps.h),
+ * may change: their real paths are appended to `affected` (may be NULL;
+ * the file's own among them) and the modules among them are built again
+ * when next asked (the module read again; the others indexed again on
+ * their kept parse; the rest keep their index, facts and model): SOME.
+ * Only while no question is being answered. */
+TlProjectChange tl_project_set_text(TlProject *p, const char *path, const char *text, size_t len,
+				    TlStrArray *affected);
 /* Forgets every loaded module (a file changed on disk). Only while no
  * question is being answered. */
 void tl_project_forget(TlProject *p);
@@ -87,6 +103,15 @@ const char *tl_project_module_skipped(const TlProject *p, size_t i, const char *
  * kept until tl_project_forget: an editor's text changing updates it in
  * place). Read from any thread. */
 uint64_t tl_project_scan_walks(const TlProject *p);
+/* Keeps what each file's analysis reads of the project's modules from
+ * now on (project/deps.h), so that tl_project_set_text builds again only
+ * what read a changed module; without it, a change forgets every loaded
+ * module. For a project that lives across analyses (the language server). */
+void tl_project_track(TlProject *p);
+/* How many modules the project has parsed, and indexed (a module whose
+ * text did not change is indexed again on its kept parse), so far. Read
+ * from any thread. */
+void tl_project_work(const TlProject *p, uint64_t *parses, uint64_t *builds);
 /* True when the loaded module at real path `path` was read. */
 bool tl_project_has_module(const TlProject *p, const char *path);
 

@@ -830,7 +830,10 @@ static json_t *tl_server__stats(TlServer *s, json_t *params, int *code, const ch
 	long rss, heap;
 	tl_server_memory(&rss, &heap);
 	const TlServerStats *st = &s->stats;
-	return json_pack("{s:I, s:I, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:I, s:I, s:I, s:I, s:I, s:I}",
+	uint64_t parses = 0, builds = 0;
+	if (s->project)
+		tl_project_work(s->project, &parses, &builds);
+	json_t *r = json_pack("{s:I, s:I, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:I, s:I, s:I, s:I, s:I, s:I}",
 			 "cancelled", (json_int_t)st->cancelled, "analyses",
 			 (json_int_t)st->analyses, "lastMs", st->last_ns / 1e6, "lastEngineMs",
 			 st->last_engine_ns / 1e6, "lastCpuMs", st->last_cpu_ns / 1e6, "maxCpuMs",
@@ -840,6 +843,11 @@ static json_t *tl_server__stats(TlServer *s, json_t *params, int *code, const ch
 			 (json_int_t)s->docs.size, "rssKiB", (json_int_t)rss, "heapBytes",
 			 (json_int_t)heap, "hoversDuringAnalysis", (json_int_t)st->hovers_during_analysis,
 			 "projectScans", (json_int_t)(s->project ? tl_project_scan_walks(s->project) : 0));
+	/* Analyses due or running; modules the project parsed, and indexed. */
+	json_object_set_new(r, "pending", json_integer((json_int_t)tl_worker_pending(s)));
+	json_object_set_new(r, "projectParses", json_integer((json_int_t)parses));
+	json_object_set_new(r, "projectBuilds", json_integer((json_int_t)builds));
+	return r;
 }
 
 typedef struct TlMethod {
@@ -1165,6 +1173,8 @@ int tl_server_main(int argc, char **argv)
 	tl_engine_init(&s.engine, &s.rules, NULL);
 	tl_configs_init(&s.configs, &s.rules);
 	s.project = tl_project_new(NULL);
+	/* A change rebuilds only what read the changed module. */
+	tl_project_track(s.project);
 	/* The scan for importers walks as the CLI does: the configured
 	 * excludes (the configurations the worker reads, only while a job
 	 * runs) and .gitignore. */

@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 #include "base/alloc.h"
+#include "base/paths.h"
 #include "base/thread.h"
 #include "config/discover.h"
 #include "config/settings.h"
@@ -138,19 +139,72 @@ static TlJob *tl_job__new(TlServer *s, const char *uri, const char *path)
 	return job;
 }
 
+/* ---- the project model: open documents stand for their files ------------------------------- */
+
+/* Makes due, now, the open documents and notebooks (but `self`) that
+ * `change` says may change: all, or those whose files are in `affected`
+ * (real paths). One whose own analysis is already due keeps its time. */
+static void tl_worker__affect(TlServer *s, TlProjectChange change, const TlStrArray *affected,
+			      const void *self)
+{
+	if (change == TL_PROJECT_SAME)
+		return;
+	int64_t now = tl_server_now();
+	TlStrMap in;
+	tl_strmap_init(&in);
+	for (uint32_t i = 0; affected && i < affected->size; i++)
+		tl_strmap_put(&in, affected->items[i], strlen(affected->items[i]), 1);
+	for (uint32_t i = 0; i < s->docs.size + s->notebooks.size; i++) {
+		bool doc = i < s->docs.size;
+		TlDoc *d = doc ? s->docs.items[i] : NULL;
+		TlNbDoc *nb = doc ? NULL : s->notebooks.items[i - s->docs.size];
+		if ((doc && d->kind == TL_DOC_CELL) || (const void *)(doc ? (void *)d : (void *)nb) == self)
+			continue;
+		int64_t *due = doc ? &d->due : &nb->due;
+		if (*due)
+			continue;
+		bool hit = change == TL_PROJECT_ALL;
+		if (!hit) {
+			char *real = tl_path_real(doc ? d->path : nb->path);
+			int32_t v;
+			hit = tl_strmap_get(&in, real, strlen(real), &v);
+			tl_free(real);
+		}
+		if (hit)
+			*due = now;
+	}
+	tl_strmap_release(&in);
+}
+
+/* Hands the project model the text of every open Python document that
+ * changed since it last did, so that an analysis reads every open
+ * document's text for its module, whichever document it is of; the
+ * documents whose analyses read a module that changed are made due. */
+static void tl_worker__sync(TlServer *s)
+{
+	if (!s->project)
+		return;
+	for (uint32_t i = 0; i < s->docs.size; i++) {
+		TlDoc *d = s->docs.items[i];
+		if (d->kind != TL_DOC_PYTHON || d->synced == d->gen)
+			continue;
+		d->synced = d->gen;
+		TlStrArray affected;
+		tl_array_init(&affected);
+		TlProjectChange change = tl_project_set_text(s->project, d->path, d->text.data, d->text.len,
+							     &affected);
+		tl_worker__affect(s, change, &affected, d);
+		tl_str_array_release(&affected);
+	}
+}
+
 /* A job for `d` (a Python or .ipynb document). */
 static TlJob *tl_job__doc(TlServer *s, TlDoc *d)
 {
 	int64_t c0 = tl_server_cpu();
 	tl_server_check_configs(s, d->path);
+	tl_worker__sync(s);
 	d->due = 0;
-	if (d->kind == TL_DOC_PYTHON && s->project &&
-	    tl_project_set_text(s->project, d->path, d->text.data, d->text.len)) {
-		/* The document's text stands for its module; the open documents
-		 * that read that module are analysed again. */
-		tl_server_mark_all_due(s, tl_server_now());
-		d->due = 0;
-	}
 	TlJob *job = tl_job__new(s, d->uri, d->path);
 	job->kind = d->kind;
 	job->gen = d->gen;
@@ -172,6 +226,7 @@ static TlJob *tl_job__notebook(TlServer *s, TlNbDoc *nb)
 {
 	int64_t c0 = tl_server_cpu();
 	tl_server_check_configs(s, nb->path);
+	tl_worker__sync(s);
 	nb->due = 0;
 	TlJob *job = tl_job__new(s, nb->uri, nb->path);
 	job->notebook = true;
@@ -360,18 +415,22 @@ static void tl_worker__publish(TlServer *s, TlDoc *d, TlJobOut *o)
  * given back after a large document closed. */
 static void tl_worker__idle(TlServer *s)
 {
-	bool changed = false;
-	for (uint32_t i = 0; s->project && i < s->project_closed.size; i++)
-		changed |= tl_project_set_text(s->project, s->project_closed.items[i], NULL, 0);
+	for (uint32_t i = 0; s->project && i < s->project_closed.size; i++) {
+		/* Its file stands for the module again. */
+		TlStrArray affected;
+		tl_array_init(&affected);
+		TlProjectChange change = tl_project_set_text(s->project, s->project_closed.items[i], NULL, 0,
+							     &affected);
+		tl_worker__affect(s, change, &affected, NULL);
+		tl_str_array_release(&affected);
+	}
 	tl_str_array_release(&s->project_closed);
 	tl_array_init(&s->project_closed);
 	if (s->project_forget && s->project) {
 		tl_project_forget(s->project);
-		changed = true;
+		tl_server_mark_all_due(s, tl_server_now());
 	}
 	s->project_forget = false;
-	if (changed)
-		tl_server_mark_all_due(s, tl_server_now());
 	if (s->closed) {
 		/* Many small documents closed add up as one large one does:
 		 * 3,000 of them left 1.1 GB resident over a heap of 1.6 MB.
@@ -480,4 +539,16 @@ void tl_worker_run_due(TlServer *s)
 			return;
 		}
 	}
+}
+
+uint32_t tl_worker_pending(const TlServer *s)
+{
+	/* A closed document or a module changed on disk may make others due
+	 * once the worker is idle. */
+	uint32_t n = (s->inflight ? 1 : 0) + (s->project_closed.size || s->project_forget ? 1 : 0);
+	for (uint32_t i = 0; i < s->docs.size; i++)
+		n += s->docs.items[i]->kind != TL_DOC_CELL && s->docs.items[i]->due;
+	for (uint32_t i = 0; i < s->notebooks.size; i++)
+		n += s->notebooks.items[i]->due != 0;
+	return n;
 }

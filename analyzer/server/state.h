@@ -65,6 +65,10 @@ typedef struct TlDoc {
 	 * so a document closed and opened again never repeats one): an
 	 * analysis's result is published only while it still matches. */
 	uint64_t gen;
+	/* Python documents: the generation whose text the project model reads
+	 * for the file (server_worker.c: every open document's text stands
+	 * for its module before any analysis starts); 0: none yet. */
+	uint64_t synced;
 	int64_t due;         /* CLOCK_MONOTONIC ns when an analysis is due; 0: none */
 	TlPub pub;           /* the last published diagnostics (of generation pub.gen) */
 } TlDoc;
@@ -148,9 +152,11 @@ typedef struct TlServer {
 	int out;               /* file descriptor messages are written to */
 	int64_t next_id;       /* of requests the server sends */
 	TlServerStats stats;
-	/* The modules open documents import (project/): an open document's
-	 * text stands for its file; a change to a module read for context
-	 * makes every open document due. */
+	/* The modules open documents import or are imported by (project/):
+	 * an open document's text stands for its file; a change to a module
+	 * makes due the open documents whose analyses read it, directly or
+	 * through other modules (project/deps.h); a change of its import
+	 * lines, every open document. */
 	TlProject *project;
 	/* Input, read by the loop (the protocol thread), which answers every
 	 * request at once; analyses run on the worker (server_worker.c). */
@@ -232,5 +238,8 @@ void tl_worker_check_stale(TlServer *s);
 /* Starts the analysis of one due document (or notebook) when the worker
  * is idle. */
 void tl_worker_run_due(TlServer *s);
+/* Open documents and notebooks whose analysis is due or running (for
+ * torchlint/stats). */
+uint32_t tl_worker_pending(const TlServer *s);
 
 #endif

@@ -164,6 +164,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	TlEngine engine;
 	tl_engine_init(&engine, &tl_fuzz_rules, &tl_fuzz_all);
 	TlProject *project = tl_project_new(NULL);
+	tl_project_track(project); /* as the language server's */
 	TlBuf path;
 	tl_buf_init(&path);
 	tl_buf_addf(&path, "%s/train.py", dir);
@@ -174,16 +175,29 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		tl_fz__analyze(&engine, project, path.data);
 	}
 	/* The language server's way: an editor's text for pkg/a.py (train.py's
-	 * text), train.py again, then the file's own text back, the project
-	 * forgotten, and train.py once more. */
+	 * text), train.py again, that text with a line more, train.py again,
+	 * then the file's own text back, the project forgotten, and train.py
+	 * once more. */
 	path.len = 0;
 	tl_buf_addf(&path, "%s/pkg/a.py", dir);
-	tl_project_set_text(project, path.data, text[0].data, text[0].len);
+	tl_project_set_text(project, path.data, text[0].data, text[0].len, NULL);
 	TlBuf train;
 	tl_buf_init(&train);
 	tl_buf_addf(&train, "%s/train.py", dir);
 	tl_fz__analyze(&engine, project, train.data);
-	tl_project_set_text(project, path.data, NULL, 0);
+	/* The same text with a line more (its import lines unchanged): what
+	 * read pkg/a.py is built again, the rest kept. */
+	TlBuf more;
+	tl_buf_init(&more);
+	tl_buf_addn(&more, text[0].data, text[0].len);
+	tl_buf_add(&more, "\nx = 1\n");
+	TlStrArray affected;
+	tl_array_init(&affected);
+	tl_project_set_text(project, path.data, more.data, more.len, &affected);
+	tl_str_array_release(&affected);
+	tl_buf_release(&more);
+	tl_fz__analyze(&engine, project, train.data);
+	tl_project_set_text(project, path.data, NULL, 0, NULL);
 	tl_project_forget(project);
 	tl_fz__analyze(&engine, project, train.data);
 	for (size_t k = 0; k < tl_project_module_count(project); k++)

@@ -1265,10 +1265,226 @@ def test_project_scan(tmp):
           % (took, whole, n), took < 1.0 and whole > 1.3, (took, whole, status))
 
 
+def settle(c, timeout=60.0, every=None):
+    """Waits until the server has no analysis due or running (the stats'
+    `pending`), then returns the diagnostics last published per URI among
+    the messages received since the previous call (and appends each
+    publication to every[uri] when `every` is a dict)."""
+    deadline = time.monotonic() + timeout * float(os.environ.get("TORCHLINT_TIMEOUT_SCALE", "1"))
+    while True:
+        r = c.call("torchlint/stats", timeout=timeout)["result"]
+        if "pending" not in r:
+            time.sleep(3.0)  # a server without the count: let it finish
+            break
+        if r["pending"] == 0:
+            break
+        if time.monotonic() > deadline:
+            raise TimeoutError("analyses still pending after %.0f s" % timeout)
+        time.sleep(0.02)
+    last = {}
+    msgs, c.pending = c.pending, []
+    while True:
+        try:
+            m = c.messages.get_nowait()
+        except Exception:
+            break
+        if m is None:
+            c.messages.put(None)
+            break
+        msgs.append(m)
+    for m in msgs:
+        if m.get("method") == "textDocument/publishDiagnostics":
+            last[m["params"]["uri"]] = m["params"]["diagnostics"]
+            if every is not None:
+                every.setdefault(m["params"]["uri"], []).append(m["params"]["diagnostics"])
+    return last
+
+
+def cli_project(root):
+    """{path relative to root: sorted (code, start, end, message)} the CLI
+    reports for every file of the project at `root`, run from there."""
+    p = subprocess.run([BIN, "--format", "json", "-q", "."], capture_output=True, cwd=root)
+    out = {}
+    for f in json.loads(p.stdout.decode("utf-8") or "[]"):
+        with open(os.path.join(root, f["path"]), encoding="utf-8") as fh:
+            text = fh.read()
+        s = (f["start"]["line"] - 1, utf16_col(text, f["start"]["line"], f["start"]["column"]))
+        e = (f["end"]["line"] - 1, utf16_col(text, f["end"]["line"], f["end"]["column"]))
+        out.setdefault(os.path.normpath(f["path"]), []).append((f["code"], s, e, f["message"]))
+    return {k: sorted(v) for k, v in out.items()}
+
+
+SAME_AS_CLI = ["nograd_callsites", "nograd_decorator", "epoch_shuffler", "eval_pass_module"]
+
+
+def test_project_same_as_cli(tmp):
+    """With every file of a project open and the buffers equal to the files
+    on disk, the server reports for each document what the CLI reports for
+    that file: the same entry contexts (grad mode over call sites in other
+    modules, arguments bound at call sites, epochs set by importers)."""
+    import shutil
+    for name in SAME_AS_CLI:
+        root = os.path.join(tmp, name)
+        shutil.copytree(os.path.join(ROOT, "corpus", "projects", name), root)
+        want = cli_project(root)
+        check("same as the CLI: %s: the CLI reports something" % name, any(want.values()), want)
+        files = sorted(os.path.relpath(os.path.join(d, f), root) for d, _, fs in os.walk(root)
+                       for f in fs if f.endswith(".py"))
+        c = server()
+        c.initialize(root_uri=uri_of(root))
+        for rel in files:
+            with open(os.path.join(root, rel), encoding="utf-8") as fh:
+                open_doc(c, uri_of(os.path.join(root, rel)), fh.read())
+        last = settle(c)
+        for rel in files:
+            d = last.get(uri_of(os.path.join(root, rel)))
+            check("same as the CLI: %s/%s published" % (name, rel), d is not None)
+            check("same as the CLI: %s/%s" % (name, rel), got(d or []) == want.get(rel, []),
+                  (got(d or []), want.get(rel, [])))
+        check("same as the CLI: %s: shutdown + exit: status 0" % name, c.close() == 0)
+
+
+CALLEE = """import torch
+
+
+def evaluate(model, loader):
+    correct = 0
+    for x, y in loader:
+        out = model(x)
+        correct += (out.argmax(1) == y).sum().item()
+    model.train()
+    return correct
+"""
+CALLER = """import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+from callee import evaluate
+
+
+def main(train_loader, val_loader, epochs):
+    model = nn.Sequential(nn.Linear(16, 32), nn.BatchNorm1d(32), nn.ReLU(), nn.Linear(32, 4))
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    for epoch in range(epochs):
+        model.train()
+        for x, y in train_loader:
+            loss = F.cross_entropy(model(x), y)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+        acc = evaluate(model, val_loader)
+"""
+CALLER_NOGRAD = CALLER.replace("        acc = evaluate(model, val_loader)\n",
+                               "        with torch.no_grad():\n            acc = evaluate(model, val_loader)\n")
+
+
+def test_project_callers(tmp):
+    """An edit of a caller in another open module re-analyses the callee's
+    document: `evaluate` runs a model with gradients on (TL102) unless its
+    one call site, in caller.py (open, never saved), is under no_grad."""
+    open(os.path.join(tmp, "pyproject.toml"), "w").close()
+    callee, caller = os.path.join(tmp, "callee.py"), os.path.join(tmp, "caller.py")
+    with open(callee, "w") as f:
+        f.write(CALLEE)
+    with open(caller, "w") as f:
+        f.write(CALLER)
+    cli = cli_project(tmp)
+    check("callers: the CLI flags evaluate's forward", [x[0] for x in cli.get("callee.py", [])] == ["TL102"], cli)
+    with open(caller, "w") as f:
+        f.write(CALLER_NOGRAD)
+    cli = cli_project(tmp)
+    check("callers: the CLI does not once the call is under no_grad", not cli.get("callee.py"), cli)
+    with open(caller, "w") as f:
+        f.write(CALLER)
+    euri, ruri = uri_of(callee), uri_of(caller)
+    c = server(debounce=50)
+    c.initialize(root_uri=uri_of(tmp))
+    open_doc(c, euri, CALLEE)
+    open_doc(c, ruri, CALLER)
+    last = settle(c)
+    check("callers: flagged while the caller calls it with gradients on",
+          [x["code"] for x in last.get(euri, [])] == ["TL102"], last)
+    before = c.call("torchlint/stats")["result"]["analyses"]
+    # The caller edited, not saved: the callee's diagnostics are published again.
+    change(c, ruri, 2, [{"text": CALLER_NOGRAD}])
+    last = settle(c)
+    check("callers: an edit of the caller republishes the callee", euri in last, sorted(last))
+    check("callers: unflagged once its call is under no_grad (unsaved)", not last.get(euri), last)
+    after = c.call("torchlint/stats")["result"]["analyses"]
+    check("callers: one edit, two analyses (the caller, the callee): %d" % (after - before),
+          after - before == 2, after - before)
+    change(c, ruri, 3, [{"text": CALLER}])
+    last = settle(c)
+    check("callers: and flagged again", [x["code"] for x in last.get(euri, [])] == ["TL102"], last)
+    # What did not change is kept: an edit of the caller's body parses the
+    # caller's module again, and no other (the callee's is indexed again
+    # on its kept parse: its entry contexts read the caller).
+    st = c.call("torchlint/stats")["result"]
+    change(c, ruri, 4, [{"text": CALLER + "\n# a comment\n"}])
+    last = settle(c)
+    st2 = c.call("torchlint/stats")["result"]
+    check("callers: a body edit parses one module again (%s -> %s)"
+          % (st.get("projectParses"), st2.get("projectParses")),
+          st2.get("projectParses", 0) - st.get("projectParses", -9) == 1, (st, st2))
+    check("callers: and is still flagged", [x["code"] for x in last.get(euri, [])] == ["TL102"], last)
+    change(c, ruri, 5, [{"text": CALLER}])
+    settle(c)
+    # Both edited at once (the callee first in the server's list): the
+    # callee's analysis reads the caller's new text, and no publication of
+    # the callee shows the old caller's finding.
+    every = {}
+    change(c, euri, 2, [{"text": CALLEE + "\n"}])
+    change(c, ruri, 6, [{"text": CALLER_NOGRAD}])
+    last = settle(c, every=every)
+    check("callers: both edited: the callee published once, unflagged",
+          every.get(euri) == [[]], every.get(euri))
+    change(c, euri, 3, [{"text": CALLEE}])
+    change(c, ruri, 7, [{"text": CALLER}])
+    settle(c)
+    # A third document that neither imports nor is imported by caller.py is
+    # not analysed again when it changes.
+    other = os.path.join(tmp, "other.py")
+    with open(other, "w") as f:
+        f.write(TRAIN)
+    open_doc(c, uri_of(other), TRAIN)
+    settle(c)
+    change(c, ruri, 8, [{"text": CALLER_NOGRAD}])
+    last = settle(c)
+    check("callers: an unrelated open document is not republished", uri_of(other) not in last, sorted(last))
+    check("callers: the callee is", euri in last and not last[euri], last)
+    # Closing the caller: the file on disk (gradients on) counts again.
+    c.notify("textDocument/didClose", {"textDocument": {"uri": ruri}})
+    last = settle(c)
+    check("callers: closing the caller goes back to its file",
+          [x["code"] for x in last.get(euri, [])] == ["TL102"], last)
+    check("callers: shutdown + exit: status 0", c.close() == 0)
+    # A caller that did not import the callee starts to (its import lines
+    # change): the callee's importers are found again.
+    bare = CALLER.replace("from callee import evaluate\n", "").replace(
+        "        acc = evaluate(model, val_loader)\n", "")
+    with open(caller, "w") as f:
+        f.write(bare)
+    c = server(debounce=50)
+    c.initialize(root_uri=uri_of(tmp))
+    open_doc(c, euri, CALLEE)
+    open_doc(c, ruri, bare)
+    last = settle(c)
+    check("callers: no caller, nothing reported", not last.get(euri), last)
+    change(c, ruri, 2, [{"text": CALLER}])
+    last = settle(c)
+    check("callers: a new import of the callee, with gradients on, flags it",
+          [x["code"] for x in last.get(euri, [])] == ["TL102"], last)
+    change(c, ruri, 3, [{"text": bare}])
+    last = settle(c)
+    check("callers: and the import removed, not", euri in last and not last[euri], last)
+    check("callers: shutdown + exit: status 0", c.close() == 0)
+
+
 def main():
     tests = [test_lifecycle_and_bad_input, test_diagnostics, test_utf16_and_incremental, test_debounce,
              test_config, test_notebooks, test_hostile_numbers, test_stale_analysis, test_responsive, test_close_frees, test_code_actions, test_fix_actions,
-             test_memory_and_latency, test_project, test_project_scan]
+             test_memory_and_latency, test_project, test_project_scan,
+             test_project_same_as_cli, test_project_callers]
     only = [a for a in sys.argv[2:] if a.startswith("test_")]
     for t in tests:
         if only and t.__name__ not in only:
