@@ -69,6 +69,7 @@ static void tl_model__release(TlModel *m)
 	tl_free(m->comp_of);
 	tl_free(m->comp_done);
 	tl_free(m->from_module);
+	tl_free(m->holds_none);
 	tl_free(m);
 }
 
@@ -194,20 +195,6 @@ const TlModel *tl_model__other(const TlModel *m, const TlIndex *mod)
 		return NULL;
 	TlModel *built = tl_model__build(mod, true);
 	return built && !built->building ? built : NULL;
-}
-
-bool tl_model__ask_class(const TlModel *m, const TlIndex *mod, int32_t cls,
-			 bool (*ask)(const TlModel *om, const TlIndex *mod, int32_t cls))
-{
-	if (mod == m->idx)
-		return ask(m, mod, cls);
-	if (!m->idx->imports)
-		return false;
-	tl_model__enter(m->idx);
-	const TlModel *om = tl_model__other(m, mod);
-	bool yes = om && ask(om, mod, cls);
-	tl_model__leave(m->idx);
-	return yes;
 }
 
 /* Names whose root is one of these are the API (api/api.tsv), never a

@@ -201,6 +201,7 @@ struct TlModel {
 	TlScopeMap grad_at;
 	uint8_t *grad_entry;
 	bool grad_busy;
+	uint8_t *holds_none; /* holdsnone.c: per class, 0 not asked, 1 holds none, 2 not known to */
 };
 
 void tl_state_init(TlState *s);
@@ -261,11 +262,10 @@ void tl_model__ensure(TlModel *m, int32_t func);
  * pool; false when none is known. */
 bool tl_model__class_attr(TlModel *m, const TlIndex *mod, int32_t cls, int32_t name, const char *text,
 			  TlVal *out);
-/* `ask` of class `cls` of module `mod` and its model: m's own, or
- * another module's (its model built, read under the project's lock);
- * false when there is none. */
-bool tl_model__ask_class(const TlModel *m, const TlIndex *mod, int32_t cls,
-			 bool (*ask)(const TlModel *om, const TlIndex *mod, int32_t cls));
+/* holdsnone.c: class `cls` of module `mod` (m's, or another of the
+ * project, its model read under the project's lock) is an nn.Module that
+ * holds no parameter that requires grad. */
+bool tl_model__holds_none(TlModel *m, const TlIndex *mod, int32_t cls);
 /* The method `name` of class `cls` of `mod`, or of a base of it in the
  * project: its module and index (-1: none). */
 int32_t tl_model__method(const TlIndex *mod, int32_t cls, const char *name, const TlIndex **where);

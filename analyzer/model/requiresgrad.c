@@ -22,9 +22,9 @@
  * a layer of the table's set parameter-free (nn.Dropout, nn.ReLU,
  * pooling), an embedding of set frozen (`nn.Embedding.from_pretrained`
  * without freeze=False), a module after `.requires_grad_(False)`, or an
- * instance of a class of the module whose summary says so
- * (tl_model__class_holds_none) and that no store from outside gave a
- * module or a parameter (`net.head = nn.Linear(...)`).
+ * instance of a class of the project whose summary says so
+ * (holdsnone.c) and that no store from outside gave a module or a
+ * parameter (`net.head = nn.Linear(...)`).
  *
  * Owns: the transfer of TlVal.nograd at calls and stores,
  * tl_model_forward_no_graph. */
@@ -266,212 +266,7 @@ void tl_in__grad_store(In *in, TSNode target, const TlVal *v)
 		tl_state_set_nograd(&in->st, &p, false);
 }
 
-/* ---- the class summary and the question -------------------------------------------- */
-
-#define TL_GRADS_DEPTH 4
-
-/* True when parameter binding `b` holds a plain value: a literal default
- * (`k=3`, `name="x"`, `eps=1e-8`), a default that is a name the module
- * binds once to a Python number (`kl=NAT` of `NAT = log(2)`), or a plain
- * annotation (`n: int`). */
-static bool tl_model__plain_param(const TlModel *m, const TlIndex *mod, const TlBinding *b)
-{
-	const TlSyms *sy = tl_syms();
-	TSNode p = b->stmt, dflt = { 0 };
-	if (ts_node_symbol(p) == sy->default_parameter || ts_node_symbol(p) == sy->typed_default_parameter)
-		dflt = tl_index_unparen(tl_tree_field(p, sy->f_value));
-	if (!ts_node_is_null(dflt)) {
-		TSSymbol d = ts_node_symbol(dflt);
-		if (d == sy->unary_operator && ts_node_named_child_count(dflt))
-			d = ts_node_symbol(ts_node_named_child(dflt, 0));
-		if (d == sy->integer || d == sy->float_ || d == sy->string || d == sy->true_ || d == sy->false_)
-			return true;
-		if (d == sy->identifier && m->globals_ready) {
-			TlPath gp;
-			const TlBinding *g = tl_index_resolve_node(mod, dflt);
-			const TlVal *gv = g && g->func < 0 && tl_path_of((TlPathNames *)&m->names, mod, dflt, &gp)
-						  ? tl_state_get(&m->globals, &gp) : NULL;
-			if (gv && (gv->kind == TL_VK_NUMBER || gv->kind == TL_VK_BOOL || gv->kind == TL_VK_STRING))
-				return true;
-		}
-	}
-	static const char *const plain[] = { "int", "float", "str", "bool" };
-	uint32_t alen = 0;
-	TSNode ann = ts_node_symbol(p) == sy->typed_parameter || ts_node_symbol(p) == sy->typed_default_parameter
-			     ? tl_tree_field(p, sy->f_type) : (TSNode){ 0 };
-	const char *a = ts_node_is_null(ann) ? NULL : tl_index_text(mod, ann, &alen);
-	for (size_t i = 0; a && i < sizeof plain / sizeof *plain; i++)
-		if (alen == strlen(plain[i]) && memcmp(a, plain[i], alen) == 0)
-			return true;
-	return false;
-}
-
-static bool tl_model__class_holds_none(const TlModel *m, const TlIndex *mod, int32_t cls, int depth);
-
-/* True when value `v` held in an attribute of a module holds no parameter
- * that requires grad. */
-static bool tl_model__attr_holds_none(const TlModel *m, const TlIndex *mod, const TlVal *v, int depth)
-{
-	if (depth > TL_GRADS_DEPTH)
-		return false;
-	switch (v->kind) {
-	case TL_VK_NUMBER:
-	case TL_VK_BOOL:
-	case TL_VK_STRING:
-	case TL_VK_NONE:
-	case TL_VK_DEVICE:
-	case TL_VK_FUNCTION:
-	case TL_VK_CLASS:
-	case TL_VK_ARRAY:
-		return true;
-	case TL_VK_TENSOR:
-		return v->nograd;
-	case TL_VK_MODULE:
-		if (!v->nograd)
-			return false;
-		if (v->ref < 0)
-			return true;
-		return v->mod == (const void *)mod && tl_model__class_holds_none(m, mod, v->ref, depth + 1);
-	case TL_VK_CONTAINER: {
-		const TlValPool *p = &m->pool;
-		if (v->elem >= 0 && !tl_model__attr_holds_none(m, mod, &p->vals.items[v->elem], depth + 1))
-			return false;
-		for (int32_t k = v->parts; k >= 0; k = p->vals.items[k].next)
-			if (!tl_model__attr_holds_none(m, mod, &p->vals.items[k], depth + 1))
-				return false;
-		return true;
-	}
-	default:
-		return false;
-	}
-}
-
-/* True when store `b` (`self.x = v`) keeps a plain value: literals and
- * plain parameters of its method, and arithmetic on them (`2 ** bits`). */
-static bool tl_model__plain_store(const TlModel *m, const TlIndex *mod, const TlBinding *b)
-{
-	const TlSyms *sy = tl_syms();
-	TSNode v = tl_index_unparen(b->value);
-	if (b->elem >= 0 || ts_node_is_null(v))
-		return false;
-	TSTreeCursor cur = ts_tree_cursor_new(v);
-	bool ok = true, descend = true;
-	do {
-		TSNode x = ts_tree_cursor_current_node(&cur);
-		TSSymbol s = ts_node_symbol(x);
-		descend = true;
-		if (!ts_node_is_named(x) || s == sy->comment)
-			continue;
-		if (s == sy->identifier) {
-			const TlBinding *pb = tl_index_resolve_node(mod, x);
-			ok = pb && pb->kind == TL_BIND_PARAM && pb->func == b->func && tl_model__plain_param(m, mod, pb);
-			continue;
-		}
-		ok = s == sy->binary_operator || s == sy->unary_operator || s == sy->parenthesized_expression ||
-		     s == sy->integer || s == sy->float_ || s == sy->string || s == sy->true_ || s == sy->false_ ||
-		     s == sy->none;
-		descend = s != sy->string;
-	} while (ok && tl_walk_next(&cur, v, descend));
-	ts_tree_cursor_delete(&cur);
-	return ok;
-}
-
-/* The class summary: class `cls` of module `mod` (whose model is `m`) is
- * an nn.Module that holds no parameter that requires grad. Its bases are
- * nn.Module or such classes of the module; no method calls
- * register_parameter, add_module or setattr; what each of its methods
- * stores into `self.x` holds none (a number, a string, a tensor that
- * requires no grad, a parameter-free module, a plain parameter of the
- * method); a store below an attribute (`self.emb.weight = ...`) stores a
- * value that requires no grad. */
-static bool tl_model__class_holds_none(const TlModel *m, const TlIndex *mod, int32_t cls, int depth)
-{
-	const TlSyms *sy = tl_syms();
-	if (depth > TL_GRADS_DEPTH || cls < 0 || (uint32_t)cls >= mod->classes.size)
-		return false;
-	const TlClass *c = &mod->classes.items[cls];
-	if (!c->is_module)
-		return false;
-	TSNode sup = tl_tree_field(c->node, sy->f_superclasses);
-	uint32_t nbase = 0, count = ts_node_is_null(sup) ? 0 : ts_node_named_child_count(sup);
-	for (uint32_t k = 0; k < count; k++)
-		nbase += ts_node_symbol(ts_node_named_child(sup, k)) != sy->keyword_argument;
-	if (nbase != c->bases.size + c->base_qnames.size)
-		return false;
-	for (uint32_t i = 0; i < c->base_qnames.size; i++)
-		if (strcmp(c->base_qnames.items[i], "torch.nn.Module") != 0 &&
-		    strcmp(c->base_qnames.items[i], "torch.nn.modules.module.Module") != 0)
-			return false;
-	for (uint32_t i = 0; i < c->bases.size; i++)
-		if (!tl_model__class_holds_none(m, mod, c->bases.items[i], depth + 1))
-			return false;
-	for (uint32_t f = 0; f < mod->funcs.size; f++) {
-		if (mod->funcs.items[f].cls != cls)
-			continue;
-		if (!m->quiet)
-			tl_model__ensure((TlModel *)m, (int32_t)f); /* computed on demand: no answer changes */
-		const TlIntArray *calls = tl_index_scope_calls(mod, (int32_t)f);
-		for (uint32_t k = 0; calls && k < calls->size; k++) {
-			const char *name = mod->calls.items[calls->items[k]].method;
-			if (name && (strcmp(name, "register_parameter") == 0 || strcmp(name, "add_module") == 0 ||
-				     strcmp(name, "register_module") == 0 || strcmp(name, "setattr") == 0))
-				return false;
-		}
-		const TlIntArray *binds = tl_index_scope_binds(mod, (int32_t)f);
-		for (uint32_t k = 0; binds && k < binds->size; k++) {
-			const TlBinding *b = &mod->bindings.items[binds->items[k]];
-			if (strncmp(b->name, "self.", 5) != 0)
-				continue;
-			if (b->kind != TL_BIND_ASSIGN && b->kind != TL_BIND_AUG)
-				return false;
-			const char *x = b->name + 5;
-			const char *dot = strchr(x, '.');
-			if (dot) {
-				/* `self.emb.weight = nn.Parameter(w, requires_grad=False)` */
-				TlVal sv;
-				int32_t at;
-				TSNode v = tl_index_unparen(b->value);
-				if (b->elem >= 0 || ts_node_is_null(v) ||
-				    !tl_scopemap_get(&m->vals, ts_node_start_byte(v), ts_node_end_byte(v), &at))
-					return false;
-				sv = m->pool.vals.items[at];
-				if (!sv.nograd)
-					return false;
-				continue;
-			}
-			int32_t id = tl_path_lookup(&m->names, x, strlen(x)), at;
-			if (id < 0 || !tl_scopemap_get(&m->attrs, (uint32_t)cls, (uint32_t)id, &at))
-				return false;
-			TlVal av = m->pool.vals.items[at];
-			if (tl_model__attr_holds_none(m, mod, &av, depth))
-				continue;
-			/* `self.k = k` of a plain parameter: each store of it so */
-			if (av.kind != TL_VK_TOP)
-				return false;
-			for (uint32_t j = 0; j < binds->size; j++) {
-				const TlBinding *o = &mod->bindings.items[binds->items[j]];
-				if (strcmp(o->name, b->name) == 0 && !tl_model__plain_store(m, mod, o))
-					return false;
-			}
-			for (uint32_t g = 0; g < mod->funcs.size; g++) {
-				if (g == f || mod->funcs.items[g].cls != cls)
-					continue;
-				const TlIntArray *ob = tl_index_scope_binds(mod, (int32_t)g);
-				for (uint32_t j = 0; ob && j < ob->size; j++) {
-					const TlBinding *o = &mod->bindings.items[ob->items[j]];
-					if (strcmp(o->name, b->name) == 0 && !tl_model__plain_store(m, mod, o))
-						return false;
-				}
-			}
-		}
-	}
-	return true;
-}
-
-static bool tl_model__holds_none(const TlModel *m, const TlIndex *mod, int32_t cls)
-{
-	return tl_model__class_holds_none(m, mod, cls, 0);
-}
+/* ---- the question --------------------------------------------------------------- */
 
 bool tl_model_forward_no_graph(const TlIndex *idx, TSNode call)
 {
@@ -486,7 +281,7 @@ bool tl_model_forward_no_graph(const TlIndex *idx, TSNode call)
 	bool fwd = c->method && c->receiver.id && strcmp(c->method, "forward") == 0;
 	if (!tl_model_value(idx, fwd ? c->receiver : c->callee, &mv) || mv.kind != TL_VK_MODULE || !mv.nograd)
 		return false;
-	if (mv.ref >= 0 && (!mv.mod || !tl_model__ask_class(m, (const TlIndex *)mv.mod, mv.ref, tl_model__holds_none)))
+	if (mv.ref >= 0 && (!mv.mod || !tl_model__holds_none((TlModel *)m, (const TlIndex *)mv.mod, mv.ref)))
 		return false;
 	/* Its inputs: none requires grad. */
 	TSNode args = tl_tree_field(call, sy->f_arguments);

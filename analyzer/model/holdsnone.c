@@ -1,0 +1,386 @@
+/* The class summary of requiresgrad.c: class `cls` of module `mod` is an
+ * nn.Module that holds no parameter that requires grad (docs/semantic-model.md,
+ * "Requires-grad").
+ *
+ * What a class says of itself (tl_hn__local): it is an nn.Module, each of
+ * its bases is nn.Module or a class of the project; no method calls
+ * register_parameter, add_module or setattr; what each method stores into
+ * `self.x` holds none (a number, a string, a tensor that requires no grad,
+ * a parameter-free module, a module of a class of the project, a plain
+ * parameter of the method); a store below an attribute
+ * (`self.emb.weight = ...`) stores a value that requires no grad. What it
+ * leaves to other classes (its bases, the classes of the modules it
+ * holds, in its module or in another of the project) are the edges of the
+ * project's class graph.
+ *
+ * The summary is the least fixpoint over that graph, from the class asked
+ * about: the classes it reaches are collected breadth first (each once, at
+ * most TL_HN_CLASSES), then a worklist from those that depend on no other
+ * marks a class holding none once every class it depends on does (a
+ * count per class of the edges still waiting). A cycle (a class that holds
+ * an instance of itself, a base cycle) stays "not known to hold none".
+ * Each class's answer is kept in its module's model (TlModel.holds_none),
+ * unless a model was not at hand or the bound was reached.
+ *
+ * Owns: tl_model__holds_none. */
+#include <string.h>
+
+#include "base/alloc.h"
+#include "model/interp_internal.h"
+#include "syntax/walk.h"
+
+/* Classes one summary collects, and values one attribute check reads. */
+#define TL_HN_CLASSES 256
+#define TL_HN_VALUES 4096
+
+/* A class of the project to summarise: its module, that module's model,
+ * its index there. */
+typedef struct TlHnNode {
+	const TlIndex *mod;
+	const TlModel *om;
+	int32_t cls;
+} TlHnNode;
+
+typedef TlArray(TlHnNode) TlHnNodes;
+
+/* True when parameter binding `b` holds a plain value: a literal default
+ * (`k=3`, `name="x"`, `eps=1e-8`), a default that is a name the module
+ * binds once to a Python number (`kl=NAT` of `NAT = log(2)`), or a plain
+ * annotation (`n: int`). */
+static bool tl_hn__plain_param(const TlModel *m, const TlIndex *mod, const TlBinding *b)
+{
+	const TlSyms *sy = tl_syms();
+	TSNode p = b->stmt, dflt = { 0 };
+	if (ts_node_symbol(p) == sy->default_parameter || ts_node_symbol(p) == sy->typed_default_parameter)
+		dflt = tl_index_unparen(tl_tree_field(p, sy->f_value));
+	if (!ts_node_is_null(dflt)) {
+		TSSymbol d = ts_node_symbol(dflt);
+		if (d == sy->unary_operator && ts_node_named_child_count(dflt))
+			d = ts_node_symbol(ts_node_named_child(dflt, 0));
+		if (d == sy->integer || d == sy->float_ || d == sy->string || d == sy->true_ || d == sy->false_)
+			return true;
+		if (d == sy->identifier && m->globals_ready) {
+			TlPath gp;
+			const TlBinding *g = tl_index_resolve_node(mod, dflt);
+			const TlVal *gv = g && g->func < 0 && tl_path_of((TlPathNames *)&m->names, mod, dflt, &gp)
+						  ? tl_state_get(&m->globals, &gp) : NULL;
+			if (gv && (gv->kind == TL_VK_NUMBER || gv->kind == TL_VK_BOOL || gv->kind == TL_VK_STRING))
+				return true;
+		}
+	}
+	static const char *const plain[] = { "int", "float", "str", "bool" };
+	uint32_t alen = 0;
+	TSNode ann = ts_node_symbol(p) == sy->typed_parameter || ts_node_symbol(p) == sy->typed_default_parameter
+			     ? tl_tree_field(p, sy->f_type) : (TSNode){ 0 };
+	const char *a = ts_node_is_null(ann) ? NULL : tl_index_text(mod, ann, &alen);
+	for (size_t i = 0; a && i < sizeof plain / sizeof *plain; i++)
+		if (alen == strlen(plain[i]) && memcmp(a, plain[i], alen) == 0)
+			return true;
+	return false;
+}
+
+/* True when store `b` (`self.x = v`) keeps a plain value: literals and
+ * plain parameters of its method, and arithmetic on them (`2 ** bits`). */
+static bool tl_hn__plain_store(const TlModel *m, const TlIndex *mod, const TlBinding *b)
+{
+	const TlSyms *sy = tl_syms();
+	TSNode v = tl_index_unparen(b->value);
+	if (b->elem >= 0 || ts_node_is_null(v))
+		return false;
+	TSTreeCursor cur = ts_tree_cursor_new(v);
+	bool ok = true, descend = true;
+	do {
+		TSNode x = ts_tree_cursor_current_node(&cur);
+		TSSymbol s = ts_node_symbol(x);
+		descend = true;
+		if (!ts_node_is_named(x) || s == sy->comment)
+			continue;
+		if (s == sy->identifier) {
+			const TlBinding *pb = tl_index_resolve_node(mod, x);
+			ok = pb && pb->kind == TL_BIND_PARAM && pb->func == b->func && tl_hn__plain_param(m, mod, pb);
+			continue;
+		}
+		ok = s == sy->binary_operator || s == sy->unary_operator || s == sy->parenthesized_expression ||
+		     s == sy->integer || s == sy->float_ || s == sy->string || s == sy->true_ || s == sy->false_ ||
+		     s == sy->none;
+		descend = s != sy->string;
+	} while (ok && tl_walk_next(&cur, v, descend));
+	ts_tree_cursor_delete(&cur);
+	return ok;
+}
+
+/* True when value `v` (of m's pool) held in an attribute of a module holds
+ * no parameter that requires grad, the modules of the project's classes it
+ * holds left to their summaries (appended to `deps`): every element of a
+ * container, through a stack. */
+static bool tl_hn__attr(const TlModel *m, const TlVal *v, TlHnNodes *deps)
+{
+	const TlValPool *p = &m->pool;
+	TlArray(const TlVal *) todo;
+	tl_array_init(&todo);
+	tl_array_push(&todo, v);
+	bool ok = true;
+	for (uint32_t seen = 0; ok && todo.size; seen++) {
+		const TlVal *x = tl_array_pop(&todo);
+		if (seen >= TL_HN_VALUES) {
+			ok = false;
+			break;
+		}
+		switch (x->kind) {
+		case TL_VK_NUMBER:
+		case TL_VK_BOOL:
+		case TL_VK_STRING:
+		case TL_VK_NONE:
+		case TL_VK_DEVICE:
+		case TL_VK_FUNCTION:
+		case TL_VK_CLASS:
+		case TL_VK_ARRAY:
+			break;
+		case TL_VK_TENSOR:
+			ok = x->nograd;
+			break;
+		case TL_VK_MODULE:
+			ok = x->nograd && (x->ref < 0 || x->mod);
+			if (ok && x->ref >= 0)
+				tl_array_push(deps, ((TlHnNode){ (const TlIndex *)x->mod, NULL, x->ref }));
+			break;
+		case TL_VK_CONTAINER:
+			if (x->elem >= 0)
+				tl_array_push(&todo, &p->vals.items[x->elem]);
+			for (int32_t k = x->parts; k >= 0; k = p->vals.items[k].next)
+				tl_array_push(&todo, &p->vals.items[k]);
+			break;
+		default:
+			ok = false;
+		}
+	}
+	tl_array_release(&todo);
+	return ok;
+}
+
+static bool tl_hn__torch_module(const char *q)
+{
+	return strcmp(q, "torch.nn.Module") == 0 || strcmp(q, "torch.nn.modules.module.Module") == 0;
+}
+
+/* What class `cls` of `mod` (whose model is `om`) says of itself: false
+ * when it may hold a parameter whatever the other classes hold; else
+ * true, the classes it depends on appended to `deps`. `asker` resolves
+ * the names of its bases. */
+static bool tl_hn__local(TlModel *asker, const TlModel *om, const TlIndex *mod, int32_t cls, TlHnNodes *deps)
+{
+	const TlSyms *sy = tl_syms();
+	if (cls < 0 || (uint32_t)cls >= mod->classes.size)
+		return false;
+	const TlClass *c = &mod->classes.items[cls];
+	if (!c->is_module && !(mod->imports && tl_model__class_is_module(asker, mod, cls)))
+		return false;
+	TSNode sup = tl_tree_field(c->node, sy->f_superclasses);
+	uint32_t nbase = 0, count = ts_node_is_null(sup) ? 0 : ts_node_named_child_count(sup);
+	for (uint32_t k = 0; k < count; k++)
+		nbase += ts_node_symbol(ts_node_named_child(sup, k)) != sy->keyword_argument;
+	if (nbase != c->bases.size + c->base_qnames.size)
+		return false;
+	for (uint32_t i = 0; i < c->base_qnames.size; i++) {
+		const char *q = c->base_qnames.items[i];
+		if (!q)
+			return false;
+		if (tl_hn__torch_module(q))
+			continue;
+		/* a class of another module of the project */
+		TlVal v;
+		if (!mod->imports || !tl_model__resolve_in(asker, mod, q, strlen(q), 0, &v) ||
+		    v.kind != TL_VK_CLASS || v.ref < 0 || !v.mod)
+			return false;
+		tl_array_push(deps, ((TlHnNode){ (const TlIndex *)v.mod, NULL, v.ref }));
+	}
+	for (uint32_t i = 0; i < c->bases.size; i++)
+		tl_array_push(deps, ((TlHnNode){ mod, NULL, c->bases.items[i] }));
+	for (uint32_t f = 0; f < mod->funcs.size; f++) {
+		if (mod->funcs.items[f].cls != cls)
+			continue;
+		if (!om->quiet)
+			tl_model__ensure((TlModel *)om, (int32_t)f); /* computed on demand: no answer changes */
+		const TlIntArray *calls = tl_index_scope_calls(mod, (int32_t)f);
+		for (uint32_t k = 0; calls && k < calls->size; k++) {
+			const char *name = mod->calls.items[calls->items[k]].method;
+			if (name && (strcmp(name, "register_parameter") == 0 || strcmp(name, "add_module") == 0 ||
+				     strcmp(name, "register_module") == 0 || strcmp(name, "setattr") == 0))
+				return false;
+		}
+		const TlIntArray *binds = tl_index_scope_binds(mod, (int32_t)f);
+		for (uint32_t k = 0; binds && k < binds->size; k++) {
+			const TlBinding *b = &mod->bindings.items[binds->items[k]];
+			if (strncmp(b->name, "self.", 5) != 0)
+				continue;
+			if (b->kind != TL_BIND_ASSIGN && b->kind != TL_BIND_AUG)
+				return false;
+			const char *x = b->name + 5;
+			const char *dot = strchr(x, '.');
+			if (dot) {
+				/* `self.emb.weight = nn.Parameter(w, requires_grad=False)` */
+				int32_t at;
+				TSNode v = tl_index_unparen(b->value);
+				if (b->elem >= 0 || ts_node_is_null(v) ||
+				    !tl_scopemap_get(&om->vals, ts_node_start_byte(v), ts_node_end_byte(v), &at) ||
+				    !om->pool.vals.items[at].nograd)
+					return false;
+				continue;
+			}
+			int32_t id = tl_path_lookup(&om->names, x, strlen(x)), at;
+			if (id < 0 || !tl_scopemap_get(&om->attrs, (uint32_t)cls, (uint32_t)id, &at))
+				return false;
+			const TlVal *av = &om->pool.vals.items[at];
+			uint32_t mark = deps->size;
+			if (tl_hn__attr(om, av, deps))
+				continue;
+			deps->size = mark;
+			/* `self.k = k` of a plain parameter: each store of it so */
+			if (av->kind != TL_VK_TOP)
+				return false;
+			for (uint32_t j = 0; j < binds->size; j++) {
+				const TlBinding *o = &mod->bindings.items[binds->items[j]];
+				if (strcmp(o->name, b->name) == 0 && !tl_hn__plain_store(om, mod, o))
+					return false;
+			}
+			for (uint32_t g = 0; g < mod->funcs.size; g++) {
+				if (g == f || mod->funcs.items[g].cls != cls)
+					continue;
+				const TlIntArray *ob = tl_index_scope_binds(mod, (int32_t)g);
+				for (uint32_t j = 0; ob && j < ob->size; j++) {
+					const TlBinding *o = &mod->bindings.items[ob->items[j]];
+					if (strcmp(o->name, b->name) == 0 && !tl_hn__plain_store(om, mod, o))
+						return false;
+				}
+			}
+		}
+	}
+	return true;
+}
+
+/* The index of class (mod, cls) among `nodes`, added when new; -1 past
+ * the bound. */
+static int32_t tl_hn__node(TlHnNodes *nodes, const TlIndex *mod, int32_t cls)
+{
+	for (uint32_t i = 0; i < nodes->size; i++)
+		if (nodes->items[i].mod == mod && nodes->items[i].cls == cls)
+			return (int32_t)i;
+	if (nodes->size >= TL_HN_CLASSES)
+		return -1;
+	tl_array_push(nodes, ((TlHnNode){ mod, NULL, cls }));
+	return (int32_t)nodes->size - 1;
+}
+
+static uint8_t *tl_hn__memo(const TlModel *om)
+{
+	TlModel *w = (TlModel *)om;
+	if (!w->holds_none && om->idx->classes.size)
+		w->holds_none = tl_calloc(om->idx->classes.size, 1);
+	return w->holds_none;
+}
+
+static bool tl_hn__solve(TlModel *m, const TlIndex *mod, int32_t cls)
+{
+	TlHnNodes nodes, deps;
+	TlIntArray key, item, work;
+	tl_array_init(&nodes);
+	tl_array_init(&deps);
+	tl_array_init(&key);
+	tl_array_init(&item);
+	tl_array_init(&work);
+	TlArray(uint8_t) yes;   /* 1 holds none, 0 not (yet) */
+	TlArray(uint32_t) pending;
+	tl_array_init(&yes);
+	tl_array_init(&pending);
+	bool cut = false;
+	tl_hn__node(&nodes, mod, cls);
+	/* The classes reached, breadth first, each with what it says of itself. */
+	for (uint32_t head = 0; head < nodes.size; head++) {
+		TlHnNode *nd = &nodes.items[head];
+		const TlModel *om = tl_model__other(m, nd->mod);
+		nd->om = om;
+		uint8_t said = 0, known = 0;
+		uint32_t wait = 0;
+		if (!om || nd->cls < 0 || (uint32_t)nd->cls >= nd->mod->classes.size) {
+			cut = cut || !om; /* a model being built (an import cycle) or past the nesting bound */
+		} else if ((known = om->holds_none ? om->holds_none[nd->cls] : 0) != 0) {
+			said = known == 1;
+		} else {
+			deps.size = 0;
+			if (tl_hn__local(m, om, nd->mod, nd->cls, &deps)) {
+				said = 1;
+				for (uint32_t k = 0; k < deps.size; k++) {
+					int32_t d = tl_hn__node(&nodes, deps.items[k].mod, deps.items[k].cls);
+					if (d < 0) {
+						cut = true;
+						said = 0;
+						break;
+					}
+					tl_array_push(&key, d);
+					tl_array_push(&item, (int32_t)head);
+					wait++;
+				}
+			}
+		}
+		/* nodes may have moved */
+		tl_array_push(&yes, 0);
+		tl_array_push(&pending, said ? wait : UINT32_MAX);
+		if (said && !wait) {
+			yes.items[head] = 1;
+			tl_array_push(&work, (int32_t)head);
+		}
+	}
+	/* The edges grouped by the class depended on (a counting sort), then
+	 * the worklist from the classes known to hold none. */
+	uint32_t n = nodes.size;
+	uint32_t *first = tl_calloc(n + 2, sizeof *first);
+	int32_t *waiting = tl_malloc((key.size ? key.size : 1) * sizeof *waiting);
+	for (uint32_t k = 0; k < key.size; k++)
+		first[key.items[k] + 2]++;
+	for (uint32_t k = 2; k < n + 2; k++)
+		first[k] += first[k - 1];
+	for (uint32_t k = 0; k < key.size; k++)
+		waiting[first[key.items[k] + 1]++] = item.items[k];
+	while (work.size) {
+		int32_t g = tl_array_pop(&work);
+		for (uint32_t k = first[g]; k < first[g + 1]; k++) {
+			int32_t f = waiting[k];
+			if (pending.items[f] != UINT32_MAX && pending.items[f] && --pending.items[f] == 0 &&
+			    !yes.items[f]) {
+				yes.items[f] = 1;
+				tl_array_push(&work, f);
+			}
+		}
+	}
+	bool answer = yes.items[0];
+	/* Kept per class in its module's model (under the project's lock). */
+	for (uint32_t i = 0; !cut && i < n; i++) {
+		const TlHnNode *nd = &nodes.items[i];
+		uint8_t *memo = nd->om && nd->cls >= 0 && (uint32_t)nd->cls < nd->mod->classes.size
+					? tl_hn__memo(nd->om) : NULL;
+		if (memo)
+			memo[nd->cls] = yes.items[i] ? 1 : 2;
+	}
+	tl_free(first);
+	tl_free(waiting);
+	tl_array_release(&nodes);
+	tl_array_release(&deps);
+	tl_array_release(&key);
+	tl_array_release(&item);
+	tl_array_release(&work);
+	tl_array_release(&yes);
+	tl_array_release(&pending);
+	return answer;
+}
+
+bool tl_model__holds_none(TlModel *m, const TlIndex *mod, int32_t cls)
+{
+	if (cls < 0 || (uint32_t)cls >= mod->classes.size)
+		return false;
+	if (!m->idx->imports)
+		return mod == m->idx && tl_hn__solve(m, mod, cls);
+	tl_model__enter(m->idx);
+	bool yes = tl_hn__solve(m, mod, cls);
+	tl_model__leave(m->idx);
+	return yes;
+}
