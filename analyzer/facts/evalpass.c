@@ -16,10 +16,11 @@
  * parameter-free module, the loop's own element, a value bound to `_`);
  * and that model must be trained around it: in its own scope for a model
  * built there, else in the pass's function, its class or its callers (in
- * the file or in a module that imports it).
+ * the file or in a module that imports it: model/trains.c).
  *
  * Owns: tl_facts_evaluation_pass. */
 #include "facts/internal.h"
+#include "model/model.h"
 
 /* Calls that hand on the items of their first argument. */
 static bool tl_evalpass__wraps(const char *name)
@@ -100,69 +101,7 @@ static bool tl_evalpass__over_data(const TlIndex *idx, const TlCall *c)
 	return data;
 }
 
-enum { TL_EVALPASS_TRAINS = TL_EV_BACKWARD | TL_EV_OPT_STEP, TL_EVALPASS_DEPTH = 6 };
-
-/* True when module-level code of `idx` trains: a call outside functions
- * runs a backward or an optimizer step, itself or through what it calls. */
-static bool tl_evalpass__top_trains(const TlIndex *idx)
-{
-	for (uint32_t i = 0; i < idx->calls.size; i++) {
-		const TlCall *k = &idx->calls.items[i];
-		if (k->func < 0 && ((k->events | k->callee_events) & TL_EVALPASS_TRAINS))
-			return true;
-	}
-	return false;
-}
-
-/* True when training runs around function `func` (-1: module level): it
- * reaches a backward or an optimizer step itself, another method of its
- * class does, or a caller (in the file or in a module that imports it)
- * trains around its call. The pass of a model that only a freshly built,
- * never trained module runs (a prediction script, a test) is none. */
-static bool tl_evalpass__trains_around(const TlIndex *idx, int32_t func, int depth)
-{
-	if (func < 0)
-		return tl_evalpass__top_trains(idx);
-	const TlFunc *f = &idx->funcs.items[func];
-	if (f->reach_events & TL_EVALPASS_TRAINS)
-		return true;
-	if (f->cls >= 0)
-		for (uint32_t i = 0; i < idx->funcs.size; i++)
-			if (idx->funcs.items[i].cls == f->cls &&
-			    (idx->funcs.items[i].reach_events & TL_EVALPASS_TRAINS))
-				return true;
-	if (depth >= TL_EVALPASS_DEPTH || !tl_facts__fan_step())
-		return false;
-	for (uint32_t i = 0; i < f->call_sites.size; i++) {
-		int32_t caller = idx->calls.items[f->call_sites.items[i]].func;
-		if (caller != func && tl_evalpass__trains_around(idx, caller, depth + 1))
-			return true;
-	}
-	if (f->call_sites.size || f->escapes || !idx->imports)
-		return false;
-	const TlExtSites *sites = tl_facts__ext_callers(idx, func);
-	bool trains = false;
-	if (sites) {
-		tl_facts__ext_enter(idx);
-		for (uint32_t i = 0; i < sites->size && !trains; i++) {
-			const TlExtSite *s = &sites->items[i];
-			int32_t caller = s->call->func;
-			if (caller < 0)
-				trains = tl_evalpass__top_trains(s->idx);
-			else {
-				const TlFunc *cf = &s->idx->funcs.items[caller];
-				trains = (cf->reach_events & TL_EVALPASS_TRAINS) ||
-					 (s->call->loop >= 0 &&
-					  (s->idx->loops.items[s->call->loop].events & TL_EVALPASS_TRAINS));
-				for (uint32_t k = 0; cf->cls >= 0 && k < s->idx->funcs.size && !trains; k++)
-					trains = s->idx->funcs.items[k].cls == cf->cls &&
-						 (s->idx->funcs.items[k].reach_events & TL_EVALPASS_TRAINS);
-			}
-		}
-		tl_facts__ext_leave(idx);
-	}
-	return trains;
-}
+enum { TL_EVALPASS_TRAINS = TL_EV_BACKWARD | TL_EV_OPT_STEP };
 
 /* The root name of the module forward `c` runs (`model` of `model(x)`,
  * `self` of `self.net(x)`), into `out`; false when there is none. */
@@ -206,7 +145,8 @@ static bool tl_evalpass__trained_in_scope(const TlIndex *idx, int32_t func, cons
 /* True when the module forward `c` runs is a model some training around
  * the pass trains: a module bound locally (not a parameter nor `self`) must
  * be trained in its own scope; any other, by training around the pass's
- * function (tl_evalpass__trains_around). */
+ * function (the model's tl_model_trains_around, over the project's call
+ * sites). */
 static bool tl_evalpass__trained(const TlIndex *idx, const TlCall *c)
 {
 	TlBuf root;
@@ -220,11 +160,8 @@ static bool tl_evalpass__trained(const TlIndex *idx, const TlCall *c)
 	bool trained;
 	if (local)
 		trained = tl_evalpass__trained_in_scope(idx, c->func, root.data);
-	else {
-		tl_facts__fan_begin();
-		trained = tl_evalpass__trains_around(idx, c->func, 0);
-		tl_facts__fan_end();
-	}
+	else
+		trained = tl_model_trains_around(idx, c->func);
 	tl_buf_release(&root);
 	return trained;
 }

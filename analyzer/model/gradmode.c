@@ -32,14 +32,12 @@
 #include <string.h>
 
 #include "base/alloc.h"
-#include "base/strmap.h"
 #include "model/model_internal.h"
 #include "syntax/syms.h"
 
-/* Importers read for the call sites of a module's functions, and modules a
- * resolution follows callers through (a call site in the entry mode of a
- * function of an importer, whose own call sites are in another...). */
-#define TL_GRAD_IMPORTERS 64
+/* Modules a resolution follows callers through (a call site in the entry
+ * mode of a function of an importer, whose own call sites are in
+ * another...). */
 #define TL_GRAD_MODULE_HOPS 3
 
 /* Resolutions under way on this thread, one inside another, and whether
@@ -118,76 +116,31 @@ static bool tl_grad__entry_off(TlModel *m, int32_t func)
 	return off;
 }
 
-/* The local function of `idx` that function `ref` of `mod` (the project's
- * reading of the same file) is: they match by place. */
-static int32_t tl_grad__twin(const TlIndex *idx, const TlIndex *mod, int32_t ref)
+/* The call sites of m's functions in the modules that import m's
+ * (callers.c): per function, 0 none found, 1 every one runs
+ * grad-disabled, 2 one may not. */
+static bool tl_grad__ext_want(void *ctx, int32_t f)
 {
-	if (mod == idx)
-		return ref;
-	uint32_t start = mod->funcs.items[ref].start_byte;
-	for (uint32_t k = 0; k < idx->funcs.size; k++)
-		if (idx->funcs.items[k].start_byte == start)
-			return (int32_t)k;
-	return -1;
+	return ((uint8_t *)ctx)[f] != 2;
 }
 
-/* The call sites of m's functions in the modules that import m's: per
- * function, 0 none found, 1 every one runs grad-disabled, 2 one may not. */
+static void tl_grad__ext_site(void *ctx, const TlExtCall *s)
+{
+	uint8_t *ext = ctx;
+	const TlModel *om = s->om;
+	int g = om ? tl_grad__at(om, s->mod, s->call->node) : -1;
+	if (!om)
+		tl_grad__cut = true; /* an import cycle */
+	if (g == TL_MGRAD_ENTRY && s->call->func >= 0 && tl_grad__hops < TL_GRAD_MODULE_HOPS)
+		g = tl_grad__entry_off(s->om, s->call->func) ? TL_MGRAD_OFF : TL_MGRAD_ON;
+	else if (g == TL_MGRAD_ENTRY)
+		tl_grad__cut = true;
+	ext[s->func] = g == TL_MGRAD_OFF ? 1 : 2;
+}
+
 static void tl_grad__ext(TlModel *m, uint8_t *ext)
 {
-	const TlIndex *idx = m->idx;
-	const TlImports *im = idx->imports;
-	if (!im || !im->importer || !im->same_file)
-		return;
-	TlStrMap names;
-	if (!tl_index_outer_names(idx, &names)) {
-		tl_strmap_release(&names);
-		return;
-	}
-	tl_model__enter(idx);
-	for (uint32_t i = 0; i < TL_GRAD_IMPORTERS; i++) {
-		const TlIndex *mod = im->importer(im, idx, i);
-		if (!mod)
-			break;
-		const TlModel *om = NULL;
-		for (uint32_t c = 0; c < mod->calls.size; c++) {
-			const TlCall *call = &mod->calls.items[c];
-			if (!call->qname)
-				continue;
-			const char *last = strrchr(call->qname, '.');
-			last = last ? last + 1 : call->qname;
-			int32_t any;
-			if (!tl_strmap_get(&names, last, strlen(last), &any))
-				continue;
-			TlVal v;
-			if (!tl_model__resolve_in(m, mod, call->qname, strlen(call->qname), 0, &v) ||
-			    v.kind != TL_VK_FUNCTION || !v.mod || v.ref < 0)
-				continue;
-			const TlIndex *vm = v.mod;
-			if (vm != idx && !im->same_file(im, idx, vm))
-				continue;
-			int32_t f = tl_grad__twin(idx, vm, v.ref);
-			if (f < 0 || ext[f] == 2)
-				continue;
-			/* The importer's own model (on demand, recording values:
-			 * the facts read it for their reverse questions too), its
-			 * caller interpreted. */
-			if (!om)
-				om = mod == idx ? m : tl_model_of(mod);
-			if (om)
-				tl_model__ensure((TlModel *)om, call->func);
-			int g = om ? tl_grad__at(om, mod, call->node) : -1;
-			if (!om)
-				tl_grad__cut = true; /* an import cycle */
-			if (g == TL_MGRAD_ENTRY && call->func >= 0 && tl_grad__hops < TL_GRAD_MODULE_HOPS)
-				g = tl_grad__entry_off((TlModel *)om, call->func) ? TL_MGRAD_OFF : TL_MGRAD_ON;
-			else if (g == TL_MGRAD_ENTRY)
-				tl_grad__cut = true;
-			ext[f] = g == TL_MGRAD_OFF ? 1 : 2;
-		}
-	}
-	tl_model__leave(idx);
-	tl_strmap_release(&names);
+	tl_model__importer_calls(m, false, tl_grad__ext_want, tl_grad__ext_site, ext);
 }
 
 /* Every function's entry mode (1 disabled, 2 not known to be): m's table

@@ -218,6 +218,10 @@ enum { TL_MODEL_GRAD_UNKNOWN = -1, TL_MODEL_GRAD_OFF = 0, TL_MODEL_GRAD_ENTRY = 
 int tl_model_grad_local(const TlIndex *idx, TSNode node);
 int tl_model_grad(const TlIndex *idx, TSNode node);
 bool tl_model_grad_entry_off(const TlIndex *idx, int32_t func);
+/* Training runs around function `func` (-1: the module's code) (trains.c):
+ * it, a method of its class, or code around one of its call sites in the
+ * project (the module's, its importers') backpropagates or steps. */
+bool tl_model_trains_around(const TlIndex *idx, int32_t func);
 
 /* True when a bound of the work budget cut the module's interpretation:
  * its answers are then partial (values not reached stay unevaluated). */

@@ -202,6 +202,8 @@ struct TlModel {
 	uint8_t *grad_entry;
 	bool grad_busy;
 	uint8_t *holds_none; /* holdsnone.c: per class, 0 not asked, 1 holds none, 2 not known to */
+	uint8_t *trains;     /* trains.c: per function, 1 training runs around it, 2 not known to (NULL: not yet) */
+	bool trains_busy;
 };
 
 void tl_state_init(TlState *s);
@@ -266,6 +268,22 @@ bool tl_model__class_attr(TlModel *m, const TlIndex *mod, int32_t cls, int32_t n
  * project, its model read under the project's lock) is an nn.Module that
  * holds no parameter that requires grad. */
 bool tl_model__holds_none(TlModel *m, const TlIndex *mod, int32_t cls);
+/* callers.c: a call site in a module that imports m's (`mod`, its model
+ * `om` with the caller interpreted, NULL in an import cycle) of function
+ * `func` of m's module. tl_model__importer_calls visits each, those of
+ * the functions `want` (NULL: all) takes; `instances`: also methods called
+ * through an instance the importer's model holds. tl_model__twin: the
+ * function of `idx` that function `ref` of `mod` (the project's reading of
+ * the same file) is, by place; -1 none. */
+typedef struct TlExtCall {
+	const TlIndex *mod;
+	TlModel *om;
+	const TlCall *call;
+	int32_t func;
+} TlExtCall;
+void tl_model__importer_calls(TlModel *m, bool instances, bool (*want)(void *ctx, int32_t func),
+			      void (*visit)(void *ctx, const TlExtCall *s), void *ctx);
+int32_t tl_model__twin(const TlIndex *idx, const TlIndex *mod, int32_t ref);
 /* The method `name` of class `cls` of `mod`, or of a base of it in the
  * project: its module and index (-1: none). */
 int32_t tl_model__method(const TlIndex *mod, int32_t cls, const char *name, const TlIndex **where);

@@ -1,0 +1,109 @@
+/* The call sites of a module's functions in the modules that import it
+ * (TlImports.importer), for the summaries that join over every call site
+ * of the project (gradmode.c's entry modes, trains.c's training around a
+ * function): a call whose import-resolved name names the function
+ * (`evaluation.score(...)`, `from evaluation import score`), and, when
+ * asked for, a method called through an instance the importer's model
+ * holds (`trainer = Trainer(...); trainer.validate()`).
+ *
+ * Owns: tl_model__importer_calls. */
+#include <string.h>
+
+#include "base/strmap.h"
+#include "model/model_internal.h"
+
+/* Importers read for the call sites of a module's functions. */
+#define TL_CALLERS_IMPORTERS 64
+
+int32_t tl_model__twin(const TlIndex *idx, const TlIndex *mod, int32_t ref)
+{
+	if (mod == idx)
+		return ref;
+	uint32_t start = mod->funcs.items[ref].start_byte;
+	for (uint32_t k = 0; k < idx->funcs.size; k++)
+		if (idx->funcs.items[k].start_byte == start)
+			return (int32_t)k;
+	return -1;
+}
+
+/* The function of m's module that method call `call` of `mod` calls
+ * through the instance its receiver holds in `om`; -1 none. */
+static int32_t tl_callers__through(const TlModel *m, const TlModel *om, const TlIndex *mod, const TlCall *call)
+{
+	const TlIndex *idx = m->idx;
+	const TlImports *im = idx->imports;
+	if (!om || !call->method || ts_node_is_null(call->receiver))
+		return -1;
+	TSNode r = tl_index_unparen(call->receiver);
+	int32_t at;
+	if (!tl_scopemap_get(&om->vals, ts_node_start_byte(r), ts_node_end_byte(r), &at))
+		return -1;
+	const TlVal *v = &om->pool.vals.items[at];
+	const TlIndex *where = NULL;
+	int32_t f = tl_model_method_of(v, call->method, &where);
+	if (f < 0 || !where || (where != idx && !im->same_file(im, idx, where)))
+		return -1;
+	return tl_model__twin(idx, where, f);
+}
+
+void tl_model__importer_calls(TlModel *m, bool instances, bool (*want)(void *ctx, int32_t func),
+			      void (*visit)(void *ctx, const TlExtCall *s), void *ctx)
+{
+	const TlIndex *idx = m->idx;
+	const TlImports *im = idx->imports;
+	if (!im || !im->importer || !im->same_file)
+		return;
+	TlStrMap names;
+	if (!tl_index_outer_names(idx, &names)) {
+		tl_strmap_release(&names);
+		return;
+	}
+	tl_model__enter(idx);
+	for (uint32_t i = 0; i < TL_CALLERS_IMPORTERS; i++) {
+		const TlIndex *mod = im->importer(im, idx, i);
+		if (!mod)
+			break;
+		const TlModel *om = NULL;
+		bool om_asked = false;
+		for (uint32_t c = 0; c < mod->calls.size; c++) {
+			const TlCall *call = &mod->calls.items[c];
+			const char *last = call->qname ? strrchr(call->qname, '.') : NULL;
+			last = last ? last + 1 : call->qname ? call->qname : call->method;
+			int32_t any, f = -1;
+			if (!last || !tl_strmap_get(&names, last, strlen(last), &any))
+				continue;
+			TlVal v;
+			if (call->qname) {
+				if (!tl_model__resolve_in(m, mod, call->qname, strlen(call->qname), 0, &v) ||
+				    v.kind != TL_VK_FUNCTION || !v.mod || v.ref < 0)
+					continue;
+				const TlIndex *vm = v.mod;
+				if (vm != idx && !im->same_file(im, idx, vm))
+					continue;
+				f = tl_model__twin(idx, vm, v.ref);
+			} else if (!instances) {
+				continue;
+			}
+			if (call->qname && (f < 0 || (want && !want(ctx, f))))
+				continue;
+			/* The importer's own model (on demand, recording values:
+			 * the facts read it for their reverse questions too), its
+			 * caller interpreted. */
+			if (!om_asked) {
+				om = mod == idx ? m : tl_model_of(mod);
+				om_asked = true;
+			}
+			if (om)
+				tl_model__ensure((TlModel *)om, call->func);
+			if (!call->qname) {
+				f = tl_callers__through(m, om, mod, call);
+				if (f < 0 || (want && !want(ctx, f)))
+					continue;
+			}
+			TlExtCall s = { mod, (TlModel *)om, call, f };
+			visit(ctx, &s);
+		}
+	}
+	tl_model__leave(idx);
+	tl_strmap_release(&names);
+}

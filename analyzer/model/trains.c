@@ -1,0 +1,201 @@
+/* Whether the program trains around a function (docs/semantic-model.md,
+ * "Training around a function"): the evaluation pass (TL102) of a model
+ * the program never trains is none.
+ *
+ * Training runs around function f when f reaches a backward or an
+ * optimizer step itself (TlFunc.reach_events), another method of its
+ * class does, or one of its call sites is in code training runs around:
+ * the module's own code when it trains (a call outside functions whose
+ * events, or what it calls, backpropagate or step), a function training
+ * runs around, or a loop that trains around the call. The call sites are
+ * the module's (TlFunc.call_sites) and, for a function not passed as a
+ * value, those of the modules that import it (callers.c: by name, or a
+ * method through an instance), a site there asking that module's table,
+ * at most TL_TRAINS_MODULE_HOPS modules away.
+ *
+ * Per module, one table for every function: the least fixpoint over its
+ * call graph, by a worklist from the functions known to train around
+ * along the edges from callers to callees (cycles stay "not known").
+ * An answer cut by the hops or an import cycle is not kept.
+ *
+ * Owns: tl_model_trains_around. */
+#include <string.h>
+
+#include "base/alloc.h"
+#include "model/model_internal.h"
+
+#define TL_TRAINS_MODULE_HOPS 3
+#define TL_TRAINS_EVENTS (TL_EV_BACKWARD | TL_EV_OPT_STEP)
+
+static _Thread_local int tl_trains__hops;
+static _Thread_local bool tl_trains__cut;
+
+/* True when module-level code of `idx` trains. */
+static bool tl_trains__top(const TlIndex *idx)
+{
+	for (uint32_t i = 0; i < idx->calls.size; i++) {
+		const TlCall *k = &idx->calls.items[i];
+		if (k->func < 0 && ((k->events | k->callee_events) & TL_TRAINS_EVENTS))
+			return true;
+	}
+	return false;
+}
+
+/* f trains itself, or a method of its class does. */
+static bool tl_trains__own(const TlIndex *idx, const uint8_t *cls_trains, int32_t f)
+{
+	const TlFunc *fn = &idx->funcs.items[f];
+	return (fn->reach_events & TL_TRAINS_EVENTS) || (fn->cls >= 0 && cls_trains[fn->cls]);
+}
+
+static const uint8_t *tl_trains__table(TlModel *m, uint8_t **scratch);
+
+/* The same, without a table: a function of a module whose table is not at
+ * hand (an import cycle, past the hops). */
+static bool tl_trains__own_alone(const TlIndex *mod, int32_t f)
+{
+	const TlFunc *fn = &mod->funcs.items[f];
+	if (fn->reach_events & TL_TRAINS_EVENTS)
+		return true;
+	for (uint32_t k = 0; fn->cls >= 0 && k < mod->funcs.size; k++)
+		if (mod->funcs.items[k].cls == fn->cls && (mod->funcs.items[k].reach_events & TL_TRAINS_EVENTS))
+			return true;
+	return false;
+}
+
+typedef struct TlTrainsExt {
+	uint8_t *seed; /* per function: a call site in an importer trains around */
+} TlTrainsExt;
+
+static bool tl_trains__ext_want(void *ctx, int32_t f)
+{
+	return !((TlTrainsExt *)ctx)->seed[f];
+}
+
+static void tl_trains__ext_site(void *ctx, const TlExtCall *s)
+{
+	TlTrainsExt *x = ctx;
+	const TlCall *call = s->call;
+	const TlIndex *mod = s->mod;
+	bool yes;
+	if (call->func < 0) {
+		yes = tl_trains__top(mod);
+	} else if (call->loop >= 0 && (mod->loops.items[call->loop].events & TL_TRAINS_EVENTS)) {
+		yes = true;
+	} else if (!s->om || tl_trains__hops >= TL_TRAINS_MODULE_HOPS) {
+		tl_trains__cut = true; /* an import cycle, or past the hops */
+		yes = tl_trains__own_alone(mod, call->func);
+	} else {
+		uint8_t *scratch = NULL;
+		const uint8_t *t = tl_trains__table(s->om, &scratch);
+		yes = t ? t[call->func] == 1 : tl_trains__own_alone(mod, call->func);
+		tl_free(scratch);
+	}
+	if (yes)
+		x->seed[s->func] = 1;
+}
+
+/* Every function's answer (1 training runs around it, 2 not known to):
+ * m's table once resolved; else resolved now, into *scratch when the
+ * resolution was cut (not kept); NULL when one is under way for m (an
+ * import cycle). */
+static const uint8_t *tl_trains__table(TlModel *m, uint8_t **scratch)
+{
+	if (m->trains)
+		return m->trains;
+	if (m->trains_busy) {
+		tl_trains__cut = true;
+		return NULL;
+	}
+	const TlIndex *idx = m->idx;
+	uint32_t n = idx->funcs.size, nc = idx->classes.size;
+	m->trains_busy = true;
+	bool outer_cut = tl_trains__hops ? tl_trains__cut : false;
+	tl_trains__hops++;
+	tl_trains__cut = false;
+	uint8_t *t = tl_malloc(n ? n : 1);
+	memset(t, 2, n ? n : 1);
+	uint8_t *cls_trains = tl_calloc(nc ? nc : 1, 1);
+	for (uint32_t i = 0; i < n; i++) {
+		const TlFunc *f = &idx->funcs.items[i];
+		if (f->cls >= 0 && (uint32_t)f->cls < nc && (f->reach_events & TL_TRAINS_EVENTS))
+			cls_trains[f->cls] = 1;
+	}
+	TlTrainsExt x = { tl_calloc(n ? n : 1, 1) };
+	if (idx->imports)
+		tl_model__importer_calls(m, true, tl_trains__ext_want, tl_trains__ext_site, &x);
+	bool top = tl_trains__top(idx);
+	TlIntArray key, item, work;
+	tl_array_init(&key);
+	tl_array_init(&item);
+	tl_array_init(&work);
+	for (uint32_t i = 0; i < n; i++) {
+		const TlFunc *f = &idx->funcs.items[i];
+		bool yes = tl_trains__own(idx, cls_trains, (int32_t)i) || (x.seed[i] && !f->escapes);
+		for (uint32_t k = 0; !yes && k < f->call_sites.size; k++) {
+			int32_t caller = idx->calls.items[f->call_sites.items[k]].func;
+			if (caller < 0)
+				yes = top;
+			else if (caller != (int32_t)i) {
+				tl_array_push(&key, caller);
+				tl_array_push(&item, (int32_t)i);
+			}
+		}
+		if (yes) {
+			t[i] = 1;
+			tl_array_push(&work, (int32_t)i);
+		}
+	}
+	/* The callees of each caller (a counting sort), then the worklist. */
+	uint32_t *first = tl_calloc(n + 2, sizeof *first);
+	int32_t *callees = tl_malloc((key.size ? key.size : 1) * sizeof *callees);
+	for (uint32_t k = 0; k < key.size; k++)
+		first[key.items[k] + 2]++;
+	for (uint32_t k = 2; k < n + 2; k++)
+		first[k] += first[k - 1];
+	for (uint32_t k = 0; k < key.size; k++)
+		callees[first[key.items[k] + 1]++] = item.items[k];
+	while (work.size) {
+		int32_t g = tl_array_pop(&work);
+		for (uint32_t k = first[g]; k < first[g + 1]; k++) {
+			int32_t f = callees[k];
+			if (t[f] != 1) {
+				t[f] = 1;
+				tl_array_push(&work, f);
+			}
+		}
+	}
+	tl_free(first);
+	tl_free(callees);
+	tl_free(cls_trains);
+	tl_free(x.seed);
+	tl_array_release(&key);
+	tl_array_release(&item);
+	tl_array_release(&work);
+	bool cut = tl_trains__cut;
+	tl_trains__cut = outer_cut || cut;
+	tl_trains__hops--;
+	m->trains_busy = false;
+	if (cut) {
+		*scratch = t;
+		return t;
+	}
+	m->trains = t;
+	return t;
+}
+
+bool tl_model_trains_around(const TlIndex *idx, int32_t func)
+{
+	if (func < 0)
+		return tl_trains__top(idx);
+	const TlModel *m = tl_model_of(idx);
+	if ((uint32_t)func >= idx->funcs.size)
+		return false;
+	if (!m)
+		return (idx->funcs.items[func].reach_events & TL_TRAINS_EVENTS) != 0;
+	uint8_t *scratch = NULL;
+	const uint8_t *t = tl_trains__table((TlModel *)m, &scratch);
+	bool yes = t && t[func] == 1;
+	tl_free(scratch);
+	return yes;
+}
