@@ -416,6 +416,9 @@ typedef struct TlStoreSite {
 } TlStoreSite;
 typedef TlArray(TlStoreSite) TlStoreSites;
 typedef struct TlFactsCache {
+	/* Whether the model may know a call's loss (made.c): 0 not asked
+	 * yet, 1 yes, -1 no. */
+	int8_t loss_named;
 	bool storing_ready;
 	TlStoringCalls storing;
 	/* Subscript stores per scope: [0] the module, [1 + f] function f,

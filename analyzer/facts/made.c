@@ -495,14 +495,66 @@ static bool tl_facts__calls_param(const TlIndex *idx, const TlCall *c)
 	return false;
 }
 
+static bool tl_facts__word_char(char ch)
+{
+	return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '_' ||
+	       (unsigned char)ch >= 0x80;
+}
+
+/* True when the file's code (not its strings or comments) names a loss
+ * of the API table's as a whole identifier (`cross_entropy`,
+ * `BCELoss`): the model's loss kinds come from such a name resolved
+ * where it is called. */
+static bool tl_facts__loss_named_in_code(const TlIndex *idx)
+{
+	const char *text = idx->src ? idx->src->text : NULL;
+	uint32_t n = idx->src ? idx->src->length : 0;
+	for (int kind = TL_LOSS_CROSS_ENTROPY; text && kind <= TL_LOSS_BCE_LOGITS; kind++) {
+		const char *words[16];
+		size_t count = tl_facts_loss_kind_words(kind, words, 16);
+		for (size_t w = 0; w < count; w++) {
+			size_t wl = strlen(words[w]);
+			for (const char *at = text; wl && (size_t)(text + n - at) >= wl;) {
+				const char *hit = memchr(at, words[w][0], (size_t)(text + n - at) - wl + 1);
+				if (!hit)
+					break;
+				at = hit + 1;
+				uint32_t start = (uint32_t)(hit - text), end = start + (uint32_t)wl;
+				if (memcmp(hit, words[w], wl) != 0 || (start && tl_facts__word_char(text[start - 1])) ||
+				    (end < n && tl_facts__word_char(text[end])))
+					continue;
+				TSNode node = ts_node_descendant_for_byte_range(idx->root, start, end);
+				if (ts_node_symbol(node) == tl_syms()->identifier && ts_node_start_byte(node) == start &&
+				    ts_node_end_byte(node) == end)
+					return true;
+			}
+		}
+	}
+	return false;
+}
+
+/* False when no value of the file's model can compute a loss of the
+ * table's: its code names none, and the model reads no other module
+ * (whose values could). Found once per file. */
+static bool tl_facts__model_may_know_loss(const TlIndex *idx)
+{
+	TlFactsCache *fc = idx->facts_cache;
+	if (fc && fc->loss_named)
+		return fc->loss_named > 0;
+	bool yes = tl_facts__loss_named_in_code(idx) || !tl_model_reads_no_module(idx);
+	if (fc)
+		fc->loss_named = yes ? 1 : -1;
+	return yes;
+}
+
 int tl_facts_loss_kind(const TlIndex *idx, const TlCall *c)
 {
 	TlVal v;
 	if (!(c->events & TL_EV_LOSS)) {
 		/* A criterion a parameter holds that the events missed: what the
 		 * model says its call computes. */
-		if (tl_facts__calls_param(idx, c) && tl_model_value(idx, c->node, &v) && v.loss &&
-		    v.kind != TL_VK_CRITERION)
+		if (tl_facts__calls_param(idx, c) && tl_facts__model_may_know_loss(idx) &&
+		    tl_model_value(idx, c->node, &v) && v.loss && v.kind != TL_VK_CRITERION)
 			return tl_facts__loss_of(v.loss);
 		return TL_LOSS_OTHER;
 	}

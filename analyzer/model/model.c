@@ -254,6 +254,34 @@ bool tl_model__resolve_in(TlModel *m, const TlIndex *from, const char *q, size_t
 	return false;
 }
 
+bool tl_model_reads_no_module(const TlIndex *idx)
+{
+	if (!idx->imports)
+		return true;
+	if (!idx->imports->may_name)
+		return false;
+	/* getattr(module, name) reads the module (dynamic.c) */
+	for (uint32_t i = 0; i < idx->calls.size; i++) {
+		const TlCall *c = &idx->calls.items[i];
+		if (!c->receiver.id && c->method && strcmp(c->method, "getattr") == 0)
+			return false;
+	}
+	/* Every other module is read through an import (tl_model__resolve_in,
+	 * star imports): those of PyTorch's API are never read. */
+	for (uint32_t i = 0; i < idx->bindings.size; i++) {
+		const TlBinding *b = &idx->bindings.items[i];
+		size_t len = b->kind == TL_BIND_IMPORT && b->qname ? strlen(b->qname) : 0;
+		if (!len)
+			continue;
+		bool relative = b->qname[0] == '.';
+		if ((!relative && tl_model__api_root(b->qname, len)) || (relative && tl_model__torch_package(idx)))
+			continue;
+		if (idx->imports->may_name(idx->imports, idx, b->qname, len))
+			return false;
+	}
+	return true;
+}
+
 static bool tl_model__in_module(TlModel *m, const TlIndex *mod, const char *rest, size_t len, int hops,
 				TlVal *out)
 {

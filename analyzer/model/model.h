@@ -57,6 +57,11 @@ const TlModel *tl_model_of(const TlIndex *idx);
  * not evaluate it (code no path reaches, a default argument, a decorator).
  * Containers in *out refer to the model's pool (tl_model_pool). */
 bool tl_model_value(const TlIndex *idx, TSNode expr, TlVal *out);
+/* True when the model of `idx` can read no other module's: each of its
+ * imports names PyTorch's API, a module of PyTorch's own packages from
+ * inside one, or no module of the project, and it calls no getattr(). Its
+ * values then come from its own text alone. */
+bool tl_model_reads_no_module(const TlIndex *idx);
 const TlValPool *tl_model_pool(const TlModel *m);
 
 /* The summary of function `func` of `idx`: the value it returns (its

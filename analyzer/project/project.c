@@ -610,6 +610,48 @@ static const TlIndex *tl_project__module(const TlImports *self, const TlIndex *f
 	return result;
 }
 
+/* False when no module of the project can be what `dotted` (absolute, or
+ * a prefix of it) names for the file of `from`: an installed tree's
+ * imports reach only its own package, and a module a.b.c lies below a
+ * file a.py or a folder a/ of one of the roots. Nothing is loaded; a
+ * relative name may always be one. */
+static bool tl_project__may_name(const TlImports *self, const TlIndex *from, const char *dotted, size_t len)
+{
+	TlProject *p = (TlProject *)self;
+	if (!from->src || !from->src->path || !len || dotted[0] == '.')
+		return true;
+	size_t first = 0;
+	while (first < len && dotted[first] != '.')
+		first++;
+	pthread_mutex_lock(&p->lock);
+	const char *dir = tl_project__dir(p, from->src->path);
+	int32_t ri = tl_project__roots_for(p, dir); /* may grow p->roots */
+	const TlRoots *r = &p->roots.items[ri];
+	bool yes;
+	if (r->only) {
+		/* its own package: a module of it */
+		yes = strlen(r->only) == first && memcmp(r->only, dotted, first) == 0;
+	} else {
+		yes = false;
+		TlBuf b;
+		tl_buf_init(&b);
+		for (uint32_t i = 0; !yes && i < r->dirs.size; i++) {
+			b.len = 0;
+			tl_buf_add(&b, r->dirs.items[i]);
+			tl_buf_addn(&b, dotted, first);
+			size_t keep = b.len;
+			yes = tl_project__is_dir(b.data);
+			b.len = keep;
+			b.data[keep] = 0;
+			tl_buf_add(&b, ".py");
+			yes = yes || tl_project__is_file(b.data);
+		}
+		tl_buf_release(&b);
+	}
+	pthread_mutex_unlock(&p->lock);
+	return yes;
+}
+
 /* ---- the reverse question: which modules import a module ------------------ */
 
 /* The scan of the folder whose files may import the files of `dir` (real,
@@ -1022,6 +1064,7 @@ TlProject *tl_project_new(const TlStrArray *src_roots)
 	p->imports.same_file = tl_project__same_file;
 	p->imports.package = tl_project__package;
 	p->imports.imports_any = tl_project__imports_any;
+	p->imports.may_name = tl_project__may_name;
 	p->imports.enter = tl_project__enter;
 	p->imports.leave = tl_project__leave;
 	pthread_mutexattr_t a;

@@ -248,6 +248,11 @@ typedef struct TlImports {
 	 * read from import lines only, nothing parsed. */
 	bool (*imports_any)(const struct TlImports *self, const char *path, const char *text,
 			    size_t len, const char *const *names);
+	/* False when `dotted` (`len` bytes), or a prefix of it, can name no
+	 * module of the project for `from` (nothing is loaded to tell):
+	 * `module` would find none. */
+	bool (*may_name)(const struct TlImports *self, const struct TlIndex *from, const char *dotted,
+			 size_t len);
 } TlImports;
 
 typedef struct TlIndex {

@@ -159,6 +159,41 @@ static void test_float32_value(void **state)
 	tl_fixture_free(fx);
 }
 
+/* The call of a parameter asks the model for the criterion its callers
+ * hand it, unless the file's code names no loss of the table (only its
+ * strings and comments do) and reads no other module: then no value of
+ * the model can compute one, and no model is built for the question. */
+static void test_loss_kind_of_parameter(void **state)
+{
+	(void)state;
+	TlFixture *fx = tl_fixture_new(
+		"import torch.nn as nn\n"
+		"NAMES = ['nn.functional.cross_entropy', 'nll_loss']  # BCELoss\n"
+		"def helper(fn, x, y):\n"
+		"    return fn(x, y)\n"
+		"helper(print, a, b)\n"
+		"def sample_inputs_cross_entropy(op, x):\n"
+		"    return op(x)\n");
+	const TlIndex *idx = &fx->idx;
+	assert_int_equal(tl_facts_loss_kind(idx, call_at(fx, tl_fixture_node(fx, "fn(x, y)", 0))), TL_LOSS_OTHER);
+	assert_int_equal(tl_facts_loss_kind(idx, call_at(fx, tl_fixture_node(fx, "op(x)", 0))), TL_LOSS_OTHER);
+	assert_null(idx->model);
+	tl_fixture_free(fx);
+	fx = tl_fixture_new(
+		"import torch.nn as nn\n"
+		"def helper(fn, x, y):\n"
+		"    return fn(x, y)\n"
+		"helper(nn.CrossEntropyLoss(), a, b)\n"
+		"def step(x, y, crit=nn.BCELoss()):\n"
+		"    return crit(x, y)\n");
+	idx = &fx->idx;
+	assert_int_equal(tl_facts_loss_kind(idx, call_at(fx, tl_fixture_node(fx, "fn(x, y)", 0))),
+			 TL_LOSS_CROSS_ENTROPY);
+	assert_non_null(idx->model);
+	assert_int_equal(tl_facts_loss_kind(idx, call_at(fx, tl_fixture_node(fx, "crit(x, y)", 0))), TL_LOSS_BCE);
+	tl_fixture_free(fx);
+}
+
 static void test_loss_kind(void **state)
 {
 	(void)state;
@@ -627,6 +662,7 @@ int main(void)
 		cmocka_unit_test(test_made_by),
 		cmocka_unit_test(test_model_output),
 		cmocka_unit_test(test_loss_kind),
+		cmocka_unit_test(test_loss_kind_of_parameter),
 		cmocka_unit_test(test_float32_value),
 		cmocka_unit_test(test_step_unreset),
 		cmocka_unit_test(test_reset_before_step),

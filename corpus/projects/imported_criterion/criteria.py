@@ -1,0 +1,5 @@
+import torch.nn as nn
+
+
+def make_criterion():
+    return nn.CrossEntropyLoss()
