@@ -189,6 +189,13 @@ static void tl_worker__sync(TlServer *s)
 		if (d->kind != TL_DOC_PYTHON || d->synced == d->gen)
 			continue;
 		d->synced = d->gen;
+		/* A document that is no local file (untitled, another scheme or
+		 * host) stands for no module: its path is a stand-in that other
+		 * such documents share. */
+		char *file = tl_lsp_uri_path(d->uri);
+		tl_free(file);
+		if (!file)
+			continue;
 		TlStrArray affected;
 		tl_array_init(&affected);
 		TlProjectChange change = tl_project_set_text(s->project, d->path, d->text.data, d->text.len,

@@ -1480,11 +1480,34 @@ def test_project_callers(tmp):
     check("callers: shutdown + exit: status 0", c.close() == 0)
 
 
+def test_project_untitled(tmp):
+    """Documents that are no local file (untitled buffers, which share one
+    stand-in path) stand for no module: an edit of one re-analyses no other
+    open document."""
+    open(os.path.join(tmp, "pyproject.toml"), "w").close()
+    with open(os.path.join(tmp, "train.py"), "w") as f:
+        f.write(TRAIN)
+    c = server(debounce=20)
+    c.initialize(root_uri=uri_of(tmp))
+    turi = uri_of(os.path.join(tmp, "train.py"))
+    open_doc(c, turi, TRAIN)
+    open_doc(c, "untitled:Untitled-1", "import torch\nx = torch.zeros(2)\n")
+    open_doc(c, "untitled:Untitled-2", "import numpy\ny = 1\n")
+    settle(c)
+    for v in range(2, 5):
+        change(c, "untitled:Untitled-1", v, [{"text": "import torch\nx = torch.zeros(%d)\n" % v}])
+        last = settle(c)
+        check("untitled: edit %d publishes the edited document" % v, "untitled:Untitled-1" in last, sorted(last))
+        check("untitled: edit %d re-analyses no other document" % v, sorted(last) == ["untitled:Untitled-1"],
+              sorted(last))
+    check("untitled: shutdown + exit: status 0", c.close() == 0)
+
+
 def main():
     tests = [test_lifecycle_and_bad_input, test_diagnostics, test_utf16_and_incremental, test_debounce,
              test_config, test_notebooks, test_hostile_numbers, test_stale_analysis, test_responsive, test_close_frees, test_code_actions, test_fix_actions,
              test_memory_and_latency, test_project, test_project_scan,
-             test_project_same_as_cli, test_project_callers]
+             test_project_same_as_cli, test_project_callers, test_project_untitled]
     only = [a for a in sys.argv[2:] if a.startswith("test_")]
     for t in tests:
         if only and t.__name__ not in only:
