@@ -3,8 +3,345 @@
  *
  * Owns: tl_facts_step_unreset, tl_facts_reset_before_step, tl_facts_clip_before_unscale. */
 #include "facts/internal.h"
+#include "model/model.h"
 
 /* ---- gradient resets and steps ----------------------------------------------------- */
+
+/* ---- paths of the run's flags ------------------------------------------------------- */
+
+/* Distinct flags a question tells apart; past them it gives up (any
+ * covering reset counts, as a path-insensitive answer does). */
+#define TL_FLAG_VARS 6
+/* Literals one node runs under, most. */
+#define TL_FLAG_LITS 12
+
+typedef struct FlagVars {
+	char *key[TL_FLAG_VARS]; /* each flag's canonical text (tl_facts__flag_key) */
+	uint32_t n;
+	bool over;
+} FlagVars;
+
+static void tl_facts__flag_vars_release(FlagVars *vars)
+{
+	for (uint32_t i = 0; i < vars->n; i++)
+		tl_free(vars->key[i]);
+	memset(vars, 0, sizeof *vars);
+}
+
+typedef struct FlagLits {
+	uint8_t var[TL_FLAG_LITS];
+	uint8_t val[TL_FLAG_LITS];
+	uint32_t n;
+} FlagLits;
+
+/* True when attribute node `n` names `.grad`. */
+static bool tl_facts__attr_is_grad(const TlIndex *idx, TSNode n)
+{
+	TSNode a = tl_tree_field(n, tl_syms()->f_attribute);
+	return !ts_node_is_null(a) && tl_index_text_is(idx, a, "grad");
+}
+
+/* True when condition `cond` has the shape of a flag: names, attributes,
+ * constant subscripts, literals, `not`, `and`/`or`, and comparisons by
+ * equality, identity or membership (`args.amp`, `scaler is not None`,
+ * `cfg.optim == "sgd"`). No call, no arithmetic, no ordering: a step
+ * counter (`(i + 1) % n == 0`, `step >= warmup`) is no flag. */
+static bool tl_facts__flag_shape(const TlIndex *idx, TSNode cond)
+{
+	static const char *const allowed[] = {
+		"identifier", "attribute", "subscript", "not_operator", "boolean_operator",
+		"comparison_operator", "parenthesized_expression", "string", "string_start",
+		"string_content", "string_end", "integer", "float", "true", "false", "none",
+	};
+	TSTreeCursor cur = ts_tree_cursor_new(cond);
+	bool ok = true;
+	do {
+		TSNode n = ts_tree_cursor_current_node(&cur);
+		const char *t = ts_node_type(n);
+		if (ts_node_is_named(n)) {
+			bool found = false;
+			for (size_t i = 0; i < sizeof allowed / sizeof *allowed && !found; i++)
+				found = strcmp(t, allowed[i]) == 0;
+			/* `p.grad is not None`: the backward writes it */
+			ok = found && !(strcmp(t, "attribute") == 0 && tl_facts__attr_is_grad(idx, n));
+		} else {
+			ok = strcmp(t, "<") != 0 && strcmp(t, ">") != 0 && strcmp(t, "<=") != 0 &&
+			     strcmp(t, ">=") != 0 && strcmp(t, "<>") != 0;
+		}
+	} while (ok && tl_walk_next(&cur, cond, true));
+	ts_tree_cursor_delete(&cur);
+	return ok;
+}
+
+/* The canonical text of flag `cond` into `out`, and whether it is the
+ * flag negated (*neg flips): `x is None` and `x == None` are `x` false,
+ * `x is not None` and `x != None` are `x`; `a != b` is `a == b` false,
+ * `a not in b` is `a in b` false. Two tests of one canonical text are one
+ * flag (which can only take settings away, never add a path). */
+static void tl_facts__flag_key(const TlIndex *idx, TSNode cond, TlBuf *out, bool *neg)
+{
+	const TlSyms *sy = tl_syms();
+	uint32_t len;
+	const char *t;
+	if (ts_node_symbol(cond) == sy->comparison_operator && ts_node_named_child_count(cond) == 2) {
+		TSNode lhs = ts_node_named_child(cond, 0), rhs = ts_node_named_child(cond, 1);
+		TlBuf op;
+		tl_buf_init(&op);
+		uint32_t nc = ts_node_child_count(cond);
+		for (uint32_t i = 0; i < nc; i++) {
+			TSNode ch = ts_node_child(cond, i);
+			if (ts_node_is_named(ch))
+				continue;
+			if (op.len)
+				tl_buf_addc(&op, ' ');
+			tl_buf_add(&op, ts_node_type(ch));
+		}
+		const char *o = op.len ? op.data : "";
+		bool negated = strcmp(o, "is not") == 0 || strcmp(o, "!=") == 0 || strcmp(o, "not in") == 0 ||
+			       strcmp(o, "<>") == 0;
+		const char *cls = negated ? (strcmp(o, "not in") == 0 ? "in" : strcmp(o, "is not") == 0 ? "is" : "==")
+					  : o;
+		bool none = ts_node_symbol(rhs) == sy->none && (strcmp(cls, "is") == 0 || strcmp(cls, "==") == 0);
+		if (none) {
+			/* `x is not None`: x; `x is None`: not x */
+			t = tl_index_text(idx, lhs, &len);
+			tl_buf_addn(out, t ? t : "", t ? len : 0);
+			*neg ^= !negated;
+		} else {
+			t = tl_index_text(idx, lhs, &len);
+			tl_buf_addn(out, t ? t : "", t ? len : 0);
+			tl_buf_addc(out, ' ');
+			tl_buf_add(out, cls);
+			tl_buf_addc(out, ' ');
+			t = tl_index_text(idx, rhs, &len);
+			tl_buf_addn(out, t ? t : "", t ? len : 0);
+			*neg ^= negated;
+		}
+		tl_buf_release(&op);
+		return;
+	}
+	t = tl_index_text(idx, cond, &len);
+	tl_buf_addn(out, t ? t : "", t ? len : 0);
+}
+
+/* Adds the literal "`cond` is `val`" to `lits` when `cond` is a flag of
+ * loop `loop`: a flag's shape, in the loop itself (not a loop inside
+ * it), the same in every iteration (the model's loop invariance). */
+static void tl_facts__flag_atom(const TlIndex *idx, int32_t loop, TSNode cond, bool val, FlagVars *vars,
+				FlagLits *lits)
+{
+	/* loop < 0: a helper's test, outside the helper's loops (the same at
+	 * every call of the helper, as the invariance says there) */
+	int32_t in = tl_index_loop_of(idx, cond);
+	bool placed = loop >= 0 ? in == loop
+				: in < 0 || idx->loops.items[in].func != tl_index_func_of(idx, cond);
+	if (!placed || !tl_facts__flag_shape(idx, cond) || !tl_model_loop_invariant(idx, cond, (TSNode){ 0 }))
+		return;
+	TlBuf key;
+	tl_buf_init(&key);
+	bool neg = false;
+	tl_facts__flag_key(idx, cond, &key, &neg);
+	val ^= neg;
+	const char *k = key.len ? key.data : "";
+	uint32_t v = 0;
+	while (v < vars->n && strcmp(vars->key[v], k) != 0)
+		v++;
+	if (v == vars->n) {
+		if (vars->n == TL_FLAG_VARS) {
+			vars->over = true;
+			tl_buf_release(&key);
+			return;
+		}
+		vars->key[vars->n++] = tl_strdup(k);
+	}
+	tl_buf_release(&key);
+	if (lits->n == TL_FLAG_LITS) {
+		vars->over = true;
+		return;
+	}
+	lits->var[lits->n] = (uint8_t)v;
+	lits->val[lits->n++] = val;
+}
+
+/* Adds the literals of "`cond` is `val`" for a place that runs under it
+ * (`step`: the step's place, else a reset's): `a and b` true is `a` and
+ * `b` true, `a or b` false both false. A test that holds when one of two
+ * does (`a or b` true) is no set of literals: a reset's place leaves it
+ * out (it runs on more paths), a step's gives the question up. */
+static void tl_facts__flag_lit(const TlIndex *idx, int32_t loop, TSNode cond, bool val, bool step, FlagVars *vars,
+			       FlagLits *lits)
+{
+	const TlSyms *sy = tl_syms();
+	struct {
+		TSNode n;
+		bool val;
+	} stack[16];
+	uint32_t top = 0;
+	stack[top].n = cond;
+	stack[top++].val = val;
+	while (top) {
+		top--;
+		TSNode n = tl_index_unparen(stack[top].n);
+		bool v = stack[top].val;
+		while (!ts_node_is_null(n) && ts_node_symbol(n) == sy->not_operator) {
+			n = tl_index_unparen(tl_tree_field(n, sy->f_argument));
+			v = !v;
+		}
+		if (ts_node_is_null(n))
+			continue;
+		if (ts_node_symbol(n) != sy->boolean_operator) {
+			tl_facts__flag_atom(idx, loop, n, v, vars, lits);
+			continue;
+		}
+		TSNode op = tl_tree_field(n, sy->f_operator);
+		bool is_and = !ts_node_is_null(op) && strcmp(ts_node_type(op), "and") == 0;
+		if (is_and != v) {
+			if (step)
+				vars->over = true;
+			continue;
+		}
+		if (top + 2 > sizeof stack / sizeof *stack) {
+			vars->over = true;
+			return;
+		}
+		stack[top].n = tl_tree_field(n, sy->f_left);
+		stack[top++].val = v;
+		stack[top].n = tl_tree_field(n, sy->f_right);
+		stack[top++].val = v;
+	}
+}
+
+/* The flag literals node `n` runs under: the branches of flag tests
+ * around it, up to `body` (loop `loop`'s body; for `loop` < 0, the body
+ * of a helper the loop calls). */
+static void tl_facts__flag_lits(const TlIndex *idx, int32_t loop, TSNode body, TSNode n, bool step,
+				FlagVars *vars, FlagLits *lits)
+{
+	const TlSyms *sy = tl_syms();
+	TSNode child = n;
+	for (TSNode p = tl_index_parent(idx, n); !ts_node_is_null(p) && !ts_node_eq(child, body);
+	     child = p, p = tl_index_parent(idx, p)) {
+		TSSymbol s = ts_node_symbol(p);
+		if (s == sy->if_statement) {
+			if (ts_node_eq(tl_tree_field(p, sy->f_consequence), child))
+				tl_facts__flag_lit(idx, loop, tl_tree_field(p, sy->f_condition), true, step, vars, lits);
+		} else if (s == sy->elif_clause || s == sy->else_clause) {
+			if (s == sy->elif_clause) {
+				if (!ts_node_eq(tl_tree_field(p, sy->f_consequence), child))
+					continue;
+				tl_facts__flag_lit(idx, loop, tl_tree_field(p, sy->f_condition), true, step, vars, lits);
+			}
+			/* every test before it failed */
+			TSNode top = tl_index_parent(idx, p);
+			if (ts_node_is_null(top) || ts_node_symbol(top) != sy->if_statement)
+				continue;
+			tl_facts__flag_lit(idx, loop, tl_tree_field(top, sy->f_condition), false, step, vars, lits);
+			uint32_t nc = ts_node_named_child_count(top);
+			for (uint32_t k = 0; k < nc; k++) {
+				TSNode ch = ts_node_named_child(top, k);
+				if (ts_node_eq(ch, p))
+					break;
+				if (ts_node_symbol(ch) == sy->elif_clause)
+					tl_facts__flag_lit(idx, loop, tl_tree_field(ch, sy->f_condition), false, step,
+							   vars, lits);
+			}
+		}
+	}
+}
+
+/* How deep the call of entry `it` runs below its anchor in the loop's
+ * body: 0, the anchor itself; 1, in the function the anchor calls (or
+ * hands a closure to); 2, deeper. */
+static int tl_facts__flag_depth(const TlIndex *idx, const TlStep *it)
+{
+	if (!it->call || ts_node_eq(it->call->node, it->anchor))
+		return 0;
+	const TlCall *a = tl_index_call_at(idx, it->anchor);
+	int32_t f = it->call->func;
+	return f >= 0 && a && (a->target == f || a->arg_target == f) ? 1 : 2;
+}
+
+/* The flag literals of entry `it` of loop `li`'s iteration: those around
+ * its anchor in the body, and with `helpers`, those around the call in
+ * the helper the anchor calls. */
+static void tl_facts__flag_place(const TlIndex *idx, int32_t li, const TlStep *it, bool helpers, bool step,
+				 FlagVars *vars, FlagLits *lits)
+{
+	tl_facts__flag_lits(idx, li, idx->loops.items[li].body, it->anchor, step, vars, lits);
+	if (helpers && tl_facts__flag_depth(idx, it) == 1)
+		tl_facts__flag_lits(idx, -1, idx->funcs.items[it->call->func].node, it->call->node, step, vars,
+				    lits);
+}
+
+static bool tl_facts__flag_holds(const FlagLits *lits, uint32_t valuation)
+{
+	for (uint32_t k = 0; k < lits->n; k++)
+		if ((((valuation >> lits->var[k]) & 1u) != 0) != (lits->val[k] != 0))
+			return false;
+	return true;
+}
+
+/* True when some setting of the flags of loop `li` runs step `c` in its
+ * iteration and none of `resets` (the covering resets of its body, each
+ * at its anchor there). A step the body reaches in no way the sequence
+ * shows counts as reset (the path-insensitive answer). */
+static bool tl_facts__flag_path_unreset(const TlIndex *idx, int32_t li, const TlCall *c, const TlSteps *resets)
+{
+	const TlLoop *l = &idx->loops.items[li];
+	FlagVars vars;
+	memset(&vars, 0, sizeof vars);
+	TlArray(FlagLits) at;
+	tl_array_init(&at);
+	/* The resets first: one under no flag runs on every path (its
+	 * literals only shrink when the helpers' tests are not read). */
+	bool everywhere = false;
+	for (uint32_t k = 0; k < resets->size && !everywhere; k++) {
+		FlagLits fl;
+		memset(&fl, 0, sizeof fl);
+		tl_facts__flag_place(idx, li, &resets->items[k], true, false, &vars, &fl);
+		everywhere = fl.n == 0;
+	}
+	bool unreset = false;
+	if (!everywhere && !vars.over) {
+		TlSteps steps;
+		tl_array_init(&steps);
+		tl_facts__sequence(idx, l->func, l->body, TL_EV_OPT_STEP, &steps);
+		/* A helper's tests count when the step runs in the loop's body
+		 * or in the helper it calls: the tests of a function between
+		 * (which would narrow where the step runs) are not read. */
+		bool helpers = true;
+		for (uint32_t k = 0; k < steps.size; k++)
+			if (steps.items[k].call == c && tl_facts__flag_depth(idx, &steps.items[k]) > 1)
+				helpers = false;
+		tl_facts__flag_vars_release(&vars);
+		for (uint32_t k = 0; k < resets->size; k++) {
+			FlagLits fl;
+			memset(&fl, 0, sizeof fl);
+			tl_facts__flag_place(idx, li, &resets->items[k], helpers, false, &vars, &fl);
+			tl_array_push(&at, fl);
+		}
+		uint32_t nreset = at.size;
+		for (uint32_t k = 0; k < steps.size; k++)
+			if (steps.items[k].call == c) {
+				FlagLits fl;
+				memset(&fl, 0, sizeof fl);
+				tl_facts__flag_place(idx, li, &steps.items[k], helpers, true, &vars, &fl);
+				tl_array_push(&at, fl);
+			}
+		tl_array_release(&steps);
+		for (uint32_t v = 0; at.size > nreset && !vars.over && !unreset && v < (1u << vars.n); v++) {
+			bool steps_here = false, resets_here = false;
+			for (uint32_t k = nreset; k < at.size && !steps_here; k++)
+				steps_here = tl_facts__flag_holds(&at.items[k], v);
+			for (uint32_t k = 0; k < nreset && steps_here && !resets_here; k++)
+				resets_here = tl_facts__flag_holds(&at.items[k], v);
+			unreset = steps_here && !resets_here;
+		}
+	}
+	tl_facts__flag_vars_release(&vars);
+	tl_array_release(&at);
+	return unreset;
+}
 
 bool tl_facts_step_unreset(const TlIndex *idx, TSNode step)
 {
@@ -33,9 +370,15 @@ bool tl_facts_step_unreset(const TlIndex *idx, TSNode step)
 		TlSteps resets;
 		tl_array_init(&resets);
 		tl_facts__sequence(idx, l->func, l->body, TL_EV_GRAD_RESET, &resets);
-		for (uint32_t k = 0; unreset && k < resets.size; k++)
+		uint32_t covering = 0;
+		for (uint32_t k = 0; k < resets.size; k++)
 			if (tl_facts__reset_covers(idx, resets.items[k].call, opt) != TL_COVER_NONE)
-				unreset = false;
+				resets.items[covering++] = resets.items[k];
+		resets.size = covering;
+		/* Some covering reset: unreset only on a path of the run's
+		 * flags that steps and runs none of them. */
+		if (covering)
+			unreset = tl_facts__flag_path_unreset(idx, loops.items[i], c, &resets);
 		tl_array_release(&resets);
 	}
 	tl_array_release(&loops);

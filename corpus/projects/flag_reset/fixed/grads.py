@@ -1,0 +1,2 @@
+def reset_grads(optimizer):
+    optimizer.zero_grad()
