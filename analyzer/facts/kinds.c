@@ -65,16 +65,14 @@ static bool tl_facts__filled_with_parameters(const TlIndex *idx, const TlBinding
 /* `m.parameters()` / `m.named_parameters()`. */
 static bool tl_facts__parameters_call(const TlIndex *idx, TSNode e)
 {
-	static const char *const methods[] = { "parameters", "named_parameters" };
 	const TlSyms *sy = tl_syms();
 	e = tl_index_unparen(e);
 	const TlCall *c = ts_node_symbol(e) == sy->call ? tl_index_call_at(idx, e) : NULL;
-	return c && c->receiver.id && IN(c->method, methods);
+	return c && c->receiver.id && (tl_api_method_sets(c->method) & TL_APIS_PARAMETERS);
 }
 
 static bool tl_facts__hands_parameters(const TlIndex *idx, TSNode arg)
 {
-	static const char *const methods[] = { "parameters", "named_parameters" };
 	const TlSyms *sy = tl_syms();
 	TSNode todo[32];
 	uint32_t n = 0, seen = 0;
@@ -86,7 +84,7 @@ static bool tl_facts__hands_parameters(const TlIndex *idx, TSNode arg)
 		TSSymbol s = ts_node_symbol(e);
 		if (s == sy->call) {
 			const TlCall *c = tl_index_call_at(idx, e);
-			if (c && c->receiver.id && IN(c->method, methods))
+			if (c && c->receiver.id && (tl_api_method_sets(c->method) & TL_APIS_PARAMETERS))
 				return true;
 			if (c && !c->receiver.id && c->method &&
 			    (strcmp(c->method, "filter") == 0 || strcmp(c->method, "list") == 0)) {
@@ -637,10 +635,6 @@ bool tl_facts_is_graph(const TlIndex *idx, TSNode expr)
 
 /* ---- parameters ---------------------------------------------------------------------- */
 
-/* Methods of a module whose iteration yields its parameters or buffers;
- * the named_ forms yield (name, tensor) pairs. */
-static const char *const tl_facts__param_iters[] = { "parameters", "buffers" };
-static const char *const tl_facts__named_param_iters[] = { "named_parameters", "named_buffers" };
 static const char *const tl_facts__param_attrs[] = { "weight", "bias" };
 
 /* The call `list(m.parameters())` / `m.parameters()` inside an iterable. */
@@ -657,8 +651,8 @@ static const TlCall *tl_facts__param_iter_call(const TlIndex *idx, TSNode it)
 		const TlCall *c = tl_index_call_at(idx, it);
 		if (!c)
 			return NULL;
-		if (c->method && !ts_node_is_null(c->receiver) &&
-		    (IN(c->method, tl_facts__param_iters) || IN(c->method, tl_facts__named_param_iters)))
+		/* m.parameters(), m.named_buffers(): api/api.tsv */
+		if (!ts_node_is_null(c->receiver) && (tl_api_method_sets(c->method) & TL_APIS_PARAMETER_ITERATOR))
 			return c;
 		/* list(...), tuple(...), filter(fn, ...): the parameters pass through */
 		static const char *const through[] = { "list", "tuple", "filter", "sorted" };
@@ -700,8 +694,8 @@ static bool tl_facts__walk_parameter(const TlIndex *idx, TSNode expr)
 		if (!c)
 			return false;
 		/* for p in m.parameters(); for name, p in m.named_parameters() */
-		return IN(c->method, tl_facts__named_param_iters) ? b->elem == 1 && b->depth == 1
-								 : b->elem < 0;
+		return (tl_api_method_sets(c->method) & TL_APIS_NAMED_ITERATOR) ? b->elem == 1 && b->depth == 1
+										 : b->elem < 0;
 	}
 	TSNode v = tl_facts__bound_value(b);
 	if (b->kind != TL_BIND_ASSIGN || b->elem >= 0 || ts_node_is_null(v) ||

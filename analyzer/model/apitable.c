@@ -69,9 +69,16 @@ const TlApiRow *tl_api_qualified(const char *qname)
 	return qname ? tl_api_find(tl_api_table(), TL_API_QUALIFIED, qname) : NULL;
 }
 
+/* A row that says something of what a call does (not only its sets). */
+static bool tl_api__says_call(const TlApiRow *r)
+{
+	return r && (r->graph || r->kind || r->device || r->dtype || r->roles);
+}
+
 const TlApiRow *tl_api_method(const char *method)
 {
-	return method ? tl_api_find(tl_api_table(), TL_API_METHOD, method) : NULL;
+	const TlApiRow *r = method ? tl_api_find(tl_api_table(), TL_API_METHOD, method) : NULL;
+	return tl_api__says_call(r) ? r : NULL;
 }
 
 const TlApiRow *tl_api_builtin(const char *name)
@@ -89,7 +96,7 @@ const TlApiRow *tl_api_any(const char *qname)
 
 uint64_t tl_api_method_sets(const char *method)
 {
-	const TlApiRow *r = tl_api_method(method);
+	const TlApiRow *r = method ? tl_api_find(tl_api_table(), TL_API_METHOD, method) : NULL;
 	return r ? r->sets : 0;
 }
 
@@ -124,7 +131,7 @@ const TlApiRow *tl_api_under(const char *qname)
 	for (char *dot = strrchr(buf, '.'); dot; dot = strrchr(buf, '.')) {
 		*dot = '\0';
 		const TlApiRow *r = tl_api_find(tl_api_table(), TL_API_UNDER, buf);
-		if (r && (r->graph || r->kind || r->device || r->dtype || r->roles))
+		if (tl_api__says_call(r))
 			return r;
 	}
 	return NULL;

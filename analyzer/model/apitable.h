@@ -191,8 +191,15 @@ typedef enum TlApiDtype {
  * `torch.linalg.*`): a call of one of its functions that the table does
  * not list computes a tensor (model/devices.c). */
 #define TL_APIS_TENSOR_NAMESPACE (UINT64_C(1) << 31)
+/* A module's methods: that hand over its parameters (`.parameters`,
+ * `.named_parameters`: what an optimizer is given); whose iteration
+ * yields its parameters or buffers; the named forms of these, which yield
+ * (name, tensor) pairs (facts/kinds.c). */
+#define TL_APIS_PARAMETERS (UINT64_C(1) << 32)
+#define TL_APIS_PARAMETER_ITERATOR (UINT64_C(1) << 33)
+#define TL_APIS_NAMED_ITERATOR (UINT64_C(1) << 34)
 /* How many sets there are. */
-#define TL_API_SET_COUNT 32
+#define TL_API_SET_COUNT 35
 
 typedef struct TlApiRow {
 	const char *name; /* the name without its `.` or `builtins.` (borrowed, not NUL-terminated) */
@@ -261,7 +268,9 @@ void tl_api_sets_format(uint64_t sets, char *buf, size_t cap);
 const TlApiTable *tl_api_table(void);
 /* Lookups in the embedded table. `method` and `builtin` are the bare
  * names (`item`, `len`), `qname` the import-resolved dotted name. NULL
- * when the table has no such row (or the argument is NULL). */
+ * when the table has no such row (or the argument is NULL). A method row
+ * of sets only says nothing of what its calls do: tl_api_method passes
+ * over it (tl_api_method_sets reads it). */
 const TlApiRow *tl_api_qualified(const char *qname);
 const TlApiRow *tl_api_method(const char *method);
 const TlApiRow *tl_api_builtin(const char *name);
