@@ -24,31 +24,10 @@ bool tl_facts_is_half_dtype(const TlIndex *idx, TSNode e)
 
 static uint32_t tl_facts__context_of_name(const char *q, TSNode call, const TlIndex *idx)
 {
-	static const char *const off[] = {
-		"torch.no_grad", "torch.inference_mode", "torch.autograd.no_grad",
-		"torch.autograd.grad_mode.no_grad", "torch.autograd.inference_mode",
-		"torch.autograd.grad_mode.inference_mode",
-		/* MONAI's eval_mode(*nets) sets eval mode inside torch.no_grad(). */
-		"monai.networks.utils.eval_mode", "monai.networks.eval_mode",
-	};
-	static const char *const on[] = {
-		"torch.enable_grad", "torch.autograd.enable_grad",
-		"torch.autograd.grad_mode.enable_grad",
-		/* ... and its train_mode(*nets) inside set_grad_enabled(True). */
-		"monai.networks.utils.train_mode", "monai.networks.train_mode",
-	};
-	static const char *const set[] = {
-		"torch.set_grad_enabled", "torch.autograd.set_grad_enabled",
-		"torch.autograd.grad_mode.set_grad_enabled",
-	};
-	static const char *const autocast[] = {
-		"torch.autocast", "torch.amp.autocast", "torch.cuda.amp.autocast",
-		"torch.cpu.amp.autocast", "torch.amp.autocast_mode.autocast",
-		"torch.cuda.amp.autocast_mode.autocast",
-	};
 	const TlSyms *sy = tl_syms();
 	bool is_call = !ts_node_is_null(call);
-	if (IN(q, off)) {
+	uint64_t sets = tl_api_qualified_sets(q); /* api/api.tsv */
+	if (sets & TL_APIS_GRAD_OFF) {
 		/* inference_mode(False) turns inference mode off, grad stays as is. */
 		if (is_call) {
 			TSNode a = tl_facts__arg(call, 0);
@@ -57,11 +36,11 @@ static uint32_t tl_facts__context_of_name(const char *q, TSNode call, const TlIn
 		}
 		return TL_CTX_GRAD_OFF;
 	}
-	if (IN(q, on))
+	if (sets & TL_APIS_GRAD_ON)
 		return TL_CTX_GRAD_ON;
 	if (strcmp(q, "torch.distributed.autograd.context") == 0)
 		return TL_CTX_DIST_AUTOGRAD;
-	if (IN(q, set)) {
+	if (sets & TL_APIS_GRAD_SET) {
 		TSNode a = is_call ? tl_facts__arg(call, 0) : (TSNode){ 0 };
 		if (!ts_node_is_null(a) && ts_node_symbol(a) == sy->true_)
 			return TL_CTX_GRAD_ON;
@@ -69,7 +48,8 @@ static uint32_t tl_facts__context_of_name(const char *q, TSNode call, const TlIn
 		 * and precision comes first, so treated as off. */
 		return TL_CTX_GRAD_OFF;
 	}
-	if (IN(q, autocast) || tl_facts__ends(q, ".autocast")) {
+	/* torch.autocast, torch.cuda.amp.autocast, any library's `.autocast` */
+	if (tl_facts__ends(q, ".autocast")) {
 		uint32_t cpu = tl_facts__starts(q, "torch.cpu.") ? TL_CTX_CPU_AUTOCAST : 0;
 		/* float16: named, or the default of torch.cuda.amp / "cuda". */
 		bool cuda = tl_facts__starts(q, "torch.cuda."), half = false;

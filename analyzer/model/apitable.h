@@ -198,8 +198,15 @@ typedef enum TlApiDtype {
 #define TL_APIS_PARAMETERS (UINT64_C(1) << 32)
 #define TL_APIS_PARAMETER_ITERATOR (UINT64_C(1) << 33)
 #define TL_APIS_NAMED_ITERATOR (UINT64_C(1) << 34)
+/* A context manager or decorator that turns gradient recording off
+ * (`torch.no_grad`, `torch.inference_mode`), on (`torch.enable_grad`), or
+ * on or off as its first argument says (`torch.set_grad_enabled`)
+ * (facts/contexts.c). */
+#define TL_APIS_GRAD_OFF (UINT64_C(1) << 35)
+#define TL_APIS_GRAD_ON (UINT64_C(1) << 36)
+#define TL_APIS_GRAD_SET (UINT64_C(1) << 37)
 /* How many sets there are. */
-#define TL_API_SET_COUNT 35
+#define TL_API_SET_COUNT 38
 
 typedef struct TlApiRow {
 	const char *name; /* the name without its `.` or `builtins.` (borrowed, not NUL-terminated) */

@@ -360,6 +360,9 @@ static void test_embedded_table(void **state)
 	char sets[256];
 	tl_api_sets_format(tl_api_method_sets("named_parameters"), sets, sizeof sets);
 	assert_string_equal(sets, "parameters,parameter-iterator,named-iterator");
+	assert_int_equal(tl_api_qualified_sets("torch.no_grad"), TL_APIS_GRAD_OFF);
+	assert_int_equal(tl_api_qualified_sets("monai.networks.train_mode"), TL_APIS_GRAD_ON);
+	assert_int_equal(tl_api_qualified_sets("torch.autograd.set_grad_enabled"), TL_APIS_GRAD_SET);
 	assert_true(tl_api_module_sets("torch.sin") & TL_APIS_TENSOR_NAMESPACE);
 	assert_true(tl_api_module_sets("torch.linalg.norm") & TL_APIS_TENSOR_NAMESPACE);
 	assert_false(tl_api_module_sets("torch.utils.data.default_collate") & TL_APIS_TENSOR_NAMESPACE);
