@@ -10,6 +10,8 @@
 #include "facts/internal.h"
 #include "model/apitable.h"
 
+#include <stdio.h>
+
 /* What one construction says about mode dependence. */
 enum { TL_LAYER_NONE, TL_LAYER_DEPENDENT, TL_LAYER_LOOK_INSIDE, TL_LAYER_UNKNOWN };
 
@@ -55,54 +57,41 @@ static bool tl_facts__mode_dependent_row(const char *q)
 /* What constructor `qname` (import-resolved) called at `call` builds. */
 static int tl_facts__layer_kind(const TlIndex *idx, const char *q, TSNode call)
 {
-	static const char *const dropout[] = {
-		"Dropout", "Dropout1d", "Dropout2d", "Dropout3d", "AlphaDropout", "FeatureAlphaDropout",
-	};
-	static const char *const batch_norm[] = {
-		"BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "SyncBatchNorm",
-		"LazyBatchNorm1d", "LazyBatchNorm2d", "LazyBatchNorm3d",
-	};
-	static const char *const instance_norm[] = {
-		"InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d",
-		"LazyInstanceNorm1d", "LazyInstanceNorm2d", "LazyInstanceNorm3d",
-	};
-	static const char *const transformer[] = {
-		"Transformer", "TransformerEncoderLayer", "TransformerDecoderLayer",
-	};
-	static const char *const recurrent[] = { "RNN", "LSTM", "GRU" };
-	static const char *const containers[] = {
-		"torch.nn.Sequential", "torch.nn.ModuleList", "torch.nn.ModuleDict",
-		"torch.nn.TransformerEncoder", "torch.nn.TransformerDecoder",
-	};
 	if (tl_facts__starts(q, "torchvision.models.") || tl_facts__starts(q, "timm.models.") ||
 	    strcmp(q, "timm.create_model") == 0 || tl_facts__mode_dependent_row(q))
 		return TL_LAYER_DEPENDENT;
-	if (IN(q, containers))
+	if (tl_api_qualified_sets(q) & TL_APIS_LAYER_CONTAINER)
 		return TL_LAYER_LOOK_INSIDE;
 	if (!tl_facts__starts(q, "torch.nn."))
 		return TL_LAYER_NONE;
+	/* The sets of the row of torch.nn.<last part> (api/api.tsv), for the
+	 * spellings under torch.nn's submodules (torch.nn.modules.batchnorm.
+	 * BatchNorm2d). */
 	const char *last = tl_facts__last(q);
+	char row[128];
+	int n = snprintf(row, sizeof row, "torch.nn.%s", last);
+	uint64_t sets = n > 0 && (size_t)n < sizeof row ? tl_api_qualified_sets(row) : 0;
 	/* Dropout(0.0) and BatchNorm2d(c, track_running_stats=False) do the
 	 * same in both modes. */
-	if (IN(last, dropout))
+	if (sets & TL_APIS_DROPOUT_MODULE)
 		return tl_facts__zero_literal(idx, tl_facts__layer_option(idx, call, "p", 0))
 			       ? TL_LAYER_NONE : TL_LAYER_DEPENDENT;
-	if (IN(last, batch_norm))
+	if (sets & TL_APIS_BATCH_NORM)
 		return tl_facts__zero_literal(idx, tl_facts__kwarg(idx, call, "track_running_stats"))
 			       ? TL_LAYER_NONE : TL_LAYER_DEPENDENT;
-	if (IN(last, instance_norm)) {
+	if (sets & TL_APIS_INSTANCE_NORM) {
 		TSNode t = tl_index_unparen(tl_facts__kwarg(idx, call, "track_running_stats"));
 		return !ts_node_is_null(t) && ts_node_symbol(t) == tl_syms()->true_
 			       ? TL_LAYER_DEPENDENT : TL_LAYER_NONE;
 	}
 	/* The transformer layers' dropout defaults to 0.1; a recurrent
 	 * network's (between its layers) to 0. */
-	if (IN(last, transformer)) {
+	if (sets & TL_APIS_TRANSFORMER_LAYER) {
 		TSNode p = tl_facts__kwarg(idx, call, "dropout");
 		return !ts_node_is_null(p) && tl_facts__zero_literal(idx, p) ? TL_LAYER_NONE
 									 : TL_LAYER_DEPENDENT;
 	}
-	if (IN(last, recurrent) || strcmp(last, "MultiheadAttention") == 0) {
+	if (sets & TL_APIS_DROPOUT_ARGUMENT) {
 		TSNode p = tl_facts__kwarg(idx, call, "dropout");
 		return !ts_node_is_null(p) && !tl_facts__zero_literal(idx, p) ? TL_LAYER_DEPENDENT
 									  : TL_LAYER_NONE;

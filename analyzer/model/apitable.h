@@ -205,8 +205,19 @@ typedef enum TlApiDtype {
 #define TL_APIS_GRAD_OFF (UINT64_C(1) << 35)
 #define TL_APIS_GRAD_ON (UINT64_C(1) << 36)
 #define TL_APIS_GRAD_SET (UINT64_C(1) << 37)
+/* What decides whether a torch.nn layer behaves differently in train and
+ * eval mode (facts/layers.c): batch norm, unless built with
+ * `track_running_stats=False`; instance norm, when built with
+ * `track_running_stats=True`; a transformer layer, unless its dropout is
+ * 0; a recurrent layer or attention, when its `dropout` is not 0; a
+ * container, the layers it holds. */
+#define TL_APIS_BATCH_NORM (UINT64_C(1) << 38)
+#define TL_APIS_INSTANCE_NORM (UINT64_C(1) << 39)
+#define TL_APIS_TRANSFORMER_LAYER (UINT64_C(1) << 40)
+#define TL_APIS_DROPOUT_ARGUMENT (UINT64_C(1) << 41)
+#define TL_APIS_LAYER_CONTAINER (UINT64_C(1) << 42)
 /* How many sets there are. */
-#define TL_API_SET_COUNT 38
+#define TL_API_SET_COUNT 43
 
 typedef struct TlApiRow {
 	const char *name; /* the name without its `.` or `builtins.` (borrowed, not NUL-terminated) */

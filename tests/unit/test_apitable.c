@@ -363,6 +363,9 @@ static void test_embedded_table(void **state)
 	assert_int_equal(tl_api_qualified_sets("torch.no_grad"), TL_APIS_GRAD_OFF);
 	assert_int_equal(tl_api_qualified_sets("monai.networks.train_mode"), TL_APIS_GRAD_ON);
 	assert_int_equal(tl_api_qualified_sets("torch.autograd.set_grad_enabled"), TL_APIS_GRAD_SET);
+	assert_true(tl_api_qualified_sets("torch.nn.BatchNorm2d") & TL_APIS_BATCH_NORM);
+	assert_true(tl_api_qualified_sets("torch.nn.ModuleList") & TL_APIS_LAYER_CONTAINER);
+	assert_int_equal(tl_api_qualified("torch.nn.LSTM")->kind, TL_APIK_MODULE);
 	assert_true(tl_api_module_sets("torch.sin") & TL_APIS_TENSOR_NAMESPACE);
 	assert_true(tl_api_module_sets("torch.linalg.norm") & TL_APIS_TENSOR_NAMESPACE);
 	assert_false(tl_api_module_sets("torch.utils.data.default_collate") & TL_APIS_TENSOR_NAMESPACE);
