@@ -215,9 +215,6 @@ void tl_facts__loader_values(const TlIndex *idx, TSNode expr, TlMades *out, bool
 /* Wrappers that iterate what they wrap: enumerate(loader), tqdm(loader). */
 static TSNode tl_facts__unwrap_iterable(const TlIndex *idx, TSNode it, bool *enumerated)
 {
-	static const char *const wrappers[] = {
-		"enumerate", "iter", "tqdm", "tqdm.tqdm", "tqdm.auto.tqdm", "tqdm.notebook.tqdm",
-	};
 	const TlSyms *sy = tl_syms();
 	for (int depth = 0; depth < TL_FACTS_DEPTH; depth++) {
 		it = tl_index_unparen(it);
@@ -225,7 +222,9 @@ static TSNode tl_facts__unwrap_iterable(const TlIndex *idx, TSNode it, bool *enu
 			return it;
 		const TlCall *c = tl_index_call_at(idx, it);
 		const char *name = c ? (c->qname ? c->qname : (!c->receiver.id ? c->method : NULL)) : NULL;
-		if (!name || !IN(name, wrappers))
+		/* api/api.tsv: builtins.enumerate, tqdm.tqdm, ... */
+		uint64_t sets = !name ? 0 : strchr(name, '.') ? tl_api_qualified_sets(name) : tl_api_builtin_sets(name);
+		if (!(sets & TL_APIS_ITERATES))
 			return it;
 		if (strcmp(name, "enumerate") == 0)
 			*enumerated = true;
@@ -420,10 +419,6 @@ bool tl_facts_feeds_step_loop(const TlIndex *idx, TSNode call, uint32_t kinds)
 
 /* ---- distributed samplers and their epoch ------------------------------------------- */
 
-static const char *const tl_facts__distributed_samplers[] = {
-	"torch.utils.data.distributed.DistributedSampler", "torch.utils.data.DistributedSampler",
-};
-
 /* The DistributedSampler(...) construction `e` holds: itself, or what the
  * names (all their bindings in the scope, `sampler = DistributedSampler(ds)
  * if distributed else None` included) and `self.` attributes it reads are
@@ -440,7 +435,7 @@ static TlMade tl_facts__sampler_ctor(const TlIndex *idx, TSNode e, int depth)
 	TSSymbol s = ts_node_symbol(e);
 	if (s == sy->call) {
 		const TlCall *c = tl_index_call_at(idx, e);
-		if (c && c->qname && IN(c->qname, tl_facts__distributed_samplers))
+		if (c && (tl_api_qualified_sets(c->qname) & TL_APIS_DISTRIBUTED_SAMPLER))
 			return (TlMade){ idx, e };
 		return c ? tl_facts__handed_sampler(idx, c, -1, NULL) : none;
 	}

@@ -83,7 +83,8 @@ const TlApiRow *tl_api_method(const char *method)
 
 const TlApiRow *tl_api_builtin(const char *name)
 {
-	return name ? tl_api_find(tl_api_table(), TL_API_BUILTIN, name) : NULL;
+	const TlApiRow *r = name ? tl_api_find(tl_api_table(), TL_API_BUILTIN, name) : NULL;
+	return tl_api__says_call(r) ? r : NULL;
 }
 
 const TlApiRow *tl_api_any(const char *qname)
@@ -103,6 +104,12 @@ uint64_t tl_api_method_sets(const char *method)
 uint64_t tl_api_qualified_sets(const char *qname)
 {
 	const TlApiRow *r = tl_api_qualified(qname);
+	return r ? r->sets : 0;
+}
+
+uint64_t tl_api_builtin_sets(const char *name)
+{
+	const TlApiRow *r = name ? tl_api_find(tl_api_table(), TL_API_BUILTIN, name) : NULL;
 	return r ? r->sets : 0;
 }
 

@@ -216,8 +216,12 @@ typedef enum TlApiDtype {
 #define TL_APIS_TRANSFORMER_LAYER (UINT64_C(1) << 40)
 #define TL_APIS_DROPOUT_ARGUMENT (UINT64_C(1) << 41)
 #define TL_APIS_LAYER_CONTAINER (UINT64_C(1) << 42)
+/* A call that iterates its first argument (`enumerate(loader)`,
+ * `tqdm(loader)`); torch's DistributedSampler (facts/loaders.c). */
+#define TL_APIS_ITERATES (UINT64_C(1) << 43)
+#define TL_APIS_DISTRIBUTED_SAMPLER (UINT64_C(1) << 44)
 /* How many sets there are. */
-#define TL_API_SET_COUNT 43
+#define TL_API_SET_COUNT 45
 
 typedef struct TlApiRow {
 	const char *name; /* the name without its `.` or `builtins.` (borrowed, not NUL-terminated) */
@@ -286,9 +290,10 @@ void tl_api_sets_format(uint64_t sets, char *buf, size_t cap);
 const TlApiTable *tl_api_table(void);
 /* Lookups in the embedded table. `method` and `builtin` are the bare
  * names (`item`, `len`), `qname` the import-resolved dotted name. NULL
- * when the table has no such row (or the argument is NULL). A method row
- * of sets only says nothing of what its calls do: tl_api_method passes
- * over it (tl_api_method_sets reads it). */
+ * when the table has no such row (or the argument is NULL). A method or
+ * builtin row of sets only says nothing of what its calls do:
+ * tl_api_method and tl_api_builtin pass over it (tl_api_method_sets and
+ * tl_api_builtin_sets read it). */
 const TlApiRow *tl_api_qualified(const char *qname);
 const TlApiRow *tl_api_method(const char *method);
 const TlApiRow *tl_api_builtin(const char *name);
@@ -299,6 +304,7 @@ const TlApiRow *tl_api_any(const char *qname);
  * name `qname`; 0 when there is none. */
 uint64_t tl_api_method_sets(const char *method);
 uint64_t tl_api_qualified_sets(const char *qname);
+uint64_t tl_api_builtin_sets(const char *name);
 /* True when `root` (a top-level package name, no dots) is one of
  * PyTorch's own packages (torch, torchvision, ..., functorch,
  * pytorch_lightning), matched exactly: their APIs are known by name, and

@@ -274,11 +274,13 @@ static void test_embedded_table(void **state)
 			assert_ptr_not_equal(tl_api_under(under), r);
 			continue;
 		}
-		/* So does a method row of sets only. */
-		if (r->form == TL_API_METHOD && !r->graph && !r->kind && !r->device && !r->dtype && !r->roles) {
+		/* So does a method or builtin row of sets only. */
+		if ((r->form == TL_API_METHOD || r->form == TL_API_BUILTIN) && !r->graph && !r->kind && !r->device &&
+		    !r->dtype && !r->roles) {
+			bool m = r->form == TL_API_METHOD;
 			assert_true(r->sets != 0);
-			assert_int_equal(tl_api_method_sets(name), r->sets);
-			assert_null(tl_api_method(name));
+			assert_int_equal(m ? tl_api_method_sets(name) : tl_api_builtin_sets(name), r->sets);
+			assert_null(m ? tl_api_method(name) : tl_api_builtin(name));
 			continue;
 		}
 		const TlApiRow *got = r->form == TL_API_METHOD    ? tl_api_method(name)
@@ -366,6 +368,11 @@ static void test_embedded_table(void **state)
 	assert_true(tl_api_qualified_sets("torch.nn.BatchNorm2d") & TL_APIS_BATCH_NORM);
 	assert_true(tl_api_qualified_sets("torch.nn.ModuleList") & TL_APIS_LAYER_CONTAINER);
 	assert_int_equal(tl_api_qualified("torch.nn.LSTM")->kind, TL_APIK_MODULE);
+	assert_true(tl_api_builtin_sets("enumerate") & TL_APIS_ITERATES);
+	assert_true(tl_api_builtin_sets("iter") & TL_APIS_ITERATES);
+	assert_true(tl_api_builtin("iter")->roles & TL_APIR_VARIES);
+	assert_true(tl_api_qualified_sets("tqdm.auto.tqdm") & TL_APIS_ITERATES);
+	assert_true(tl_api_qualified_sets("torch.utils.data.DistributedSampler") & TL_APIS_DISTRIBUTED_SAMPLER);
 	assert_true(tl_api_module_sets("torch.sin") & TL_APIS_TENSOR_NAMESPACE);
 	assert_true(tl_api_module_sets("torch.linalg.norm") & TL_APIS_TENSOR_NAMESPACE);
 	assert_false(tl_api_module_sets("torch.utils.data.default_collate") & TL_APIS_TENSOR_NAMESPACE);
