@@ -41,7 +41,8 @@ DEP_CFLAGS := -std=c11 -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L -w -pthread
 JANSSON_LIBS ?= -l:libjansson.a
 LDLIBS := $(JANSSON_LIBS) -pthread
 
-ANALYZER_SRC := $(wildcard analyzer/*.c analyzer/*/*.c)
+# Rule logic (analyzer/rules/checks/) is one folder deeper.
+ANALYZER_SRC := $(wildcard analyzer/*.c analyzer/*/*.c analyzer/rules/checks/*.c)
 LIB_SRC := $(filter-out analyzer/main.c,$(ANALYZER_SRC))
 # The API knowledge (analyzer/model/apitable.h): checked at build time by
 # tools/apicheck.c with the analyzer's own parser, then embedded.
@@ -102,7 +103,7 @@ $(1)/ts_python_scanner.o: $(DEPS_STAMP)
 $(1)/embedded.o: $(BUILD)/gen/embedded.c
 	@mkdir -p $(1)
 	$$(CC) $(2) $$(TL_CFLAGS) -c $$< -o $$@
-$(1)/%.o: analyzer/%.c $(wildcard analyzer/*/*.h) $(DEPS_STAMP)
+$(1)/%.o: analyzer/%.c $(wildcard analyzer/*/*.h analyzer/rules/checks/*.h) $(DEPS_STAMP)
 	@mkdir -p $$(dir $$@)
 	$$(CC) $(2) $$(TL_CFLAGS) -c $$< -o $$@
 endef

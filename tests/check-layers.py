@@ -6,6 +6,11 @@ X_internal.h): a.c including b.h and b.c including a.h is a cycle between
 the two, as between folders.
 The semantic model's files (analyzer/model/) call no function of the facts
 layer (tl_facts_*), so the two form no call cycle.
+Rule logic (analyzer/rules/checks/TLnnn.c, analyzer/rules/checks/checks.h)
+serves one rule: no file of a lower layer (the facts, the model) nor another
+rule's file calls its functions (tl_check_*), and every predicate of
+analyzer/rules/predicates.c that asks one of them is used by the queries of
+that rule (queries/TLnnn-*.scm) and of no other.
 Exits 1 and names each violation."""
 import os
 import re
@@ -83,12 +88,14 @@ def main():
                 path.append(nxt)
                 stack.append((nxt, iter(sorted(edges.get(nxt, ())))))
     errors += model_calls(ROOT)
+    checks, rule_errors = rule_logic(ROOT)
+    errors += rule_errors
     for e in errors:
         print("check-layers: " + e)
     if errors:
         return 1
     print(f"check-layers: {len(edges)} files, includes only downward, no cycles; "
-          "the model calls nothing of the facts")
+          f"the model calls nothing of the facts; {checks} rule-logic functions, each serving its rule only")
     return 0
 
 
@@ -116,6 +123,92 @@ def model_calls(root):
             line = text.count("\n", 0, m.start()) + 1
             found.append(f"{path}:{line}: the model calls {m.group(1)} of the facts layer "
                          "(the facts read the model, not the reverse)")
+    return found
+
+
+DEFINED = re.compile(r"^(?!static\b)[a-zA-Z][\w \t*]*?\b(tl_check_[a-z]\w*)\s*\([^;]*?\)\s*\{", re.M)
+CHECK_CALL = re.compile(r"\b(tl_check_[a-z]\w*)\b")
+RULE_FILE = re.compile(r"^(TL\d{3})\.c$")
+
+
+def _code(path):
+    with open(path, encoding="utf-8") as f:
+        return COMMENT.sub(lambda m: "\n" * m.group(0).count("\n"), f.read())
+
+
+def rule_logic(root):
+    """Rule logic lives beside its rule, above the facts: the files under
+    analyzer/rules/checks/ define tl_check_* functions, each in the file of
+    the one rule it serves (TLnnn.c). Checked here: (1) no file outside
+    rules/ calls a tl_check_* function (the facts and the model cannot
+    depend on one rule's logic); (2) a rule's file calls no other rule's
+    functions; (3) every predicate whose answer calls a rule's function is
+    used, in queries/*.scm, by that rule's queries only. Returns the number
+    of rule-logic functions and the errors."""
+    found = []
+    folder = os.path.join(root, "rules", "checks")
+    owner = {}  # tl_check_ function -> rule code of its file
+    if os.path.isdir(folder):
+        for name in sorted(os.listdir(folder)):
+            path = os.path.join(folder, name)
+            if name.endswith(".h"):
+                continue
+            m = RULE_FILE.match(name)
+            if not m:
+                found.append(f"{path}: a rule-logic file is named for its rule (TLnnn.c)")
+                continue
+            for d in DEFINED.finditer(_code(path)):
+                owner[d.group(1)] = m.group(1)
+    for dirpath, _, files in os.walk(root):
+        for name in sorted(files):
+            if not name.endswith((".c", ".h")):
+                continue
+            path = os.path.join(dirpath, name)
+            rel = os.path.relpath(path, root)
+            text = _code(path)
+            mine = RULE_FILE.match(name).group(1) if rel.startswith("rules/checks/") and RULE_FILE.match(name) else None
+            for m in CHECK_CALL.finditer(text):
+                fn = m.group(1)
+                line = text.count("\n", 0, m.start()) + 1
+                if not rel.startswith("rules/"):
+                    found.append(f"{path}:{line}: {fn} is one rule's logic (rules/checks/); "
+                                 f"the layer '{layer_of(rel)}' may not call it")
+                elif mine and fn in owner and owner[fn] != mine:
+                    found.append(f"{path}:{line}: {mine}'s logic calls {fn} of {owner[fn]}: "
+                                 "meaning two rules share belongs to the facts layer")
+    found += _predicate_rules(root, owner)
+    return len(owner), found
+
+
+def _predicate_rules(root, owner):
+    """Each predicate that asks a rule-logic function is used by that rule's
+    queries and no other's."""
+    found = []
+    preds = os.path.join(root, "rules", "predicates.c")
+    queries = os.path.join(root, "..", "queries")
+    if not owner or not os.path.exists(preds) or not os.path.isdir(queries):
+        return found
+    text = _code(preds)
+    bodies = {m.group(1): m.group(2) for m in
+              re.finditer(r"^static bool (tl_pred_\w+)\(.*?\)\n\{(.*?)^\}", text, re.M | re.S)}
+    used = {}
+    for name in sorted(os.listdir(queries)):
+        if not name.endswith(".scm"):
+            continue
+        rule = name.split("-", 1)[0]
+        with open(os.path.join(queries, name), encoding="utf-8") as f:
+            q = "\n".join(l for l in f.read().split("\n") if not l.lstrip().startswith(";"))
+        for m in re.finditer(r"#(?:not-)?([a-z0-9-]+)\?", q):
+            used.setdefault(m.group(1), set()).add(rule)
+    for m in re.finditer(r'^\t\{ "([a-z0-9-]+)", [^,]+, [^,]+, (\w+), (\w+),', text, re.M):
+        pred, fn, fact = m.groups()
+        asks = {fact} if fact != "NULL" else set(CHECK_CALL.findall(bodies.get(fn, "")))
+        for f in sorted(a for a in asks if a in owner):
+            rules = used.get(pred, set())
+            if rules != {owner[f]}:
+                found.append(f"{preds}: the predicate '{pred}' asks {f} ({owner[f]}'s logic) but is used by "
+                             f"{', '.join(sorted(rules)) or 'no query'}: a predicate of one rule's logic "
+                             "serves that rule only")
     return found
 
 

@@ -142,6 +142,8 @@ def embed_files(root):
 
 def analyzer_sources(root):
     srcs = glob.glob(os.path.join(root, "analyzer", "*.c")) + glob.glob(os.path.join(root, "analyzer", "*", "*.c"))
+    # Rule logic is one folder deeper (analyzer/rules/checks/).
+    srcs += glob.glob(os.path.join(root, "analyzer", "rules", "checks", "*.c"))
     return sorted(os.path.relpath(s, root) for s in srcs)
 
 

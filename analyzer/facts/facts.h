@@ -7,7 +7,7 @@
  * (contexts, kinds of values, what made a value, iteration events and their
  * order, mode, value flow, APIs and devices, loops and step loops, devices
  * and transfers, data loaders, distributed training, modules and wrappers,
- * module registration, resets, carried state, constants, version guards), plus build.c, which fills the index's annotations
+ * resets, carried state, constants, version guards), plus build.c, which fills the index's annotations
  * once per file, and callsite.c, which says what code of a local function
  * runs at one of its calls (the branches its constant arguments select). Each file's opening comment says which questions it owns.
  * A fact may call the index and facts of its own or another family; the
@@ -509,14 +509,6 @@ bool tl_facts_detaching_container(const TlIndex *idx, TSNode container);
  * otherwise (a list keeps the tensor object, graph and all). Reads the
  * model's kind of the container. */
 bool tl_facts_store_keeps_graph(const TlIndex *idx, TSNode container);
-/* True when `arg` is an argument of a method call on an object that
- * outlives a training step loop around the call (`meter.update(loss)`),
- * and the method (of a helper class that is no module, in this file or
- * another module of the project) adds the parameter it is passed for to
- * `self` state outside any loop of its own (`self.sum += val * n`,
- * `self.history.append(val)`), which no backward reads: each call keeps
- * what it is handed for as long as the object lives (facts/keepers.c). */
-bool tl_facts_kept_by_callee(const TlIndex *idx, TSNode arg);
 
 /* True when `container`, stored into in a loop, is a local of a model's
  * own computation: no loop around it in its function runs a backward or an
@@ -612,19 +604,6 @@ bool tl_facts_mode_dependent(const TlIndex *idx, TSNode expr);
  * and any local function such code calls, through its call sites
  * (facts/modules.c). */
 bool tl_facts_in_module_code(const TlIndex *idx, TSNode node, bool reached);
-/* True when `assign`, an assignment to `self.<name>` in a method of a local
- * nn.Module subclass, binds a plain Python container (a list, tuple, set or
- * dict literal, a comprehension, list()/tuple()/dict() of one, or an empty
- * one that the class or the function fills with append / extend / insert
- * / `[k] = ...`, also through a local list) holding new modules or
- * parameters: constructors of torch.nn layers with state (not activations,
- * pooling, padding or losses), of local nn.Module subclasses, or
- * nn.Parameter, also through a local name bound to one and read nowhere
- * else. False when nothing shows it unregistered: the class registers
- * attributes by hand (add_module, register_*, setattr, _modules), or the
- * container is handed to a call that may register it (nn.ModuleList(...),
- * nn.Sequential(*layers), a helper) (facts/registration.c). */
-bool tl_facts_unregistered_submodules(const TlIndex *idx, TSNode assign);
 /* True when `node` runs only in one mode, or computes from the mode, as
  * the code says: a test around it in its function (`if self.training:`,
  * `x if train else y`, `training and ...`) or, for a call, an argument

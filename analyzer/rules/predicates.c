@@ -4,6 +4,7 @@
 
 #include "base/alloc.h"
 #include "facts/facts.h"
+#include "rules/checks/checks.h"
 #include "syntax/syms.h"
 
 static const char *const tl_event_names[] = {
@@ -355,7 +356,7 @@ const TlPredicateDef tl_predicates[] = {
 	  "a store into the container keeps the history of what it stores: false for a tensor (the store copies values) written with gradients off" },
 	{ "detaching-container", NULL, NULL, NULL, tl_facts_detaching_container,
 	  "the container is a name bound once to a library container whose stores detach what they are handed (MONAI's CumulativeAverage)" },
-	{ "kept-by-callee", NULL, NULL, NULL, tl_facts_kept_by_callee,
+	{ "kept-by-callee", NULL, NULL, NULL, tl_check_kept_by_callee,
 	  "the argument is handed to a method of a helper object (no module; its class in this file or another module of the project) that adds it to `self` state (`self.sum += val * n`, `self.history.append(val)`), on an object that outlives a training step loop around the call" },
 	{ "outlives-iteration", NULL, NULL, NULL, tl_facts_outlives_iteration,
 	  "the stored-to name is not re-bound inside the innermost enclosing loop, so it survives across iterations" },
@@ -449,7 +450,7 @@ const TlPredicateDef tl_predicates[] = {
 	  "the call passes that parameter (as passes-argument, not through *args / **kwargs) a constant False, None or zero, in place or through a name bound once to it" },
 	{ "in-module-code", "where", tl_module_code_names, tl_pred_in_module_code, NULL,
 	  "the node runs in code of a local nn.Module subclass (method: a method with `self`, or a function nested in one; reached: also static methods and the local functions such code calls)" },
-	{ "unregistered-submodules", NULL, NULL, NULL, tl_facts_unregistered_submodules,
+	{ "unregistered-submodules", NULL, NULL, NULL, tl_check_unregistered_submodules,
 	  "the assignment binds self.<name>, in a method of a local nn.Module subclass, to a plain list / tuple / dict (a literal, a comprehension, or an empty one filled with append or [k] =) holding new modules with state or nn.Parameters, which nothing in the class registers (nn.ModuleList(...), add_module, a helper it is handed to)" },
 	{ "sampler-epoch-unset", NULL, NULL, NULL, tl_facts_sampler_epoch_unset,
 	  "the iterable is DataLoaders built in the file whose shuffling DistributedSampler nothing may call set_epoch on (no .set_epoch() but on another sampler, the sampler handed to no call but a DataLoader)" },

@@ -6,6 +6,7 @@
 
 #include "base/alloc.h"
 #include "facts/facts.h"
+#include "rules/checks/checks.h"
 
 /* ---- arguments by parameter name ---------------------------------------------------- */
 
@@ -147,18 +148,18 @@ static void test_unregistered_submodules(void **state)
 		"        self.m = [nn.Linear(2, 2)]\n");
 	const TlIndex *idx = &fx->idx;
 #define ASSIGN(text) tl_index_parent(idx, tl_fixture_node(fx, text, 0))
-	assert_true(tl_facts_unregistered_submodules(idx, ASSIGN("self.a")));
-	assert_true(tl_facts_unregistered_submodules(idx, ASSIGN("self.b")));
-	assert_true(tl_facts_unregistered_submodules(idx, ASSIGN("self.c")));
-	assert_false(tl_facts_unregistered_submodules(idx, ASSIGN("self.d")));
-	assert_false(tl_facts_unregistered_submodules(idx, ASSIGN("self.e")));
-	assert_false(tl_facts_unregistered_submodules(idx, ASSIGN("self.f")));
-	assert_false(tl_facts_unregistered_submodules(idx, ASSIGN("self.g")));
-	assert_true(tl_facts_unregistered_submodules(idx, ASSIGN("self.h")));
-	assert_false(tl_facts_unregistered_submodules(idx, ASSIGN("self.i")));
-	assert_false(tl_facts_unregistered_submodules(idx, ASSIGN("self.j")));
-	assert_false(tl_facts_unregistered_submodules(idx, ASSIGN("self.k")));
-	assert_false(tl_facts_unregistered_submodules(idx, ASSIGN("self.m")));
+	assert_true(tl_check_unregistered_submodules(idx, ASSIGN("self.a")));
+	assert_true(tl_check_unregistered_submodules(idx, ASSIGN("self.b")));
+	assert_true(tl_check_unregistered_submodules(idx, ASSIGN("self.c")));
+	assert_false(tl_check_unregistered_submodules(idx, ASSIGN("self.d")));
+	assert_false(tl_check_unregistered_submodules(idx, ASSIGN("self.e")));
+	assert_false(tl_check_unregistered_submodules(idx, ASSIGN("self.f")));
+	assert_false(tl_check_unregistered_submodules(idx, ASSIGN("self.g")));
+	assert_true(tl_check_unregistered_submodules(idx, ASSIGN("self.h")));
+	assert_false(tl_check_unregistered_submodules(idx, ASSIGN("self.i")));
+	assert_false(tl_check_unregistered_submodules(idx, ASSIGN("self.j")));
+	assert_false(tl_check_unregistered_submodules(idx, ASSIGN("self.k")));
+	assert_false(tl_check_unregistered_submodules(idx, ASSIGN("self.m")));
 #undef ASSIGN
 	tl_fixture_free(fx);
 }

@@ -9,6 +9,7 @@
 #include "base/alloc.h"
 #include "facts/facts.h"
 #include "model/model.h"
+#include "rules/checks/checks.h"
 #include "rules/predicates.h"
 
 /* The loop whose header starts with `header` ("for x in loader"). */
@@ -455,9 +456,9 @@ static void test_kept_by_callee_not_interpreted(void **state)
 	(void)state;
 	TlFixture *fx = tl_fixture_new(callee_code);
 	const TlIndex *idx = &fx->idx;
-	assert_false(tl_facts_kept_by_callee(idx, tl_fixture_arg0(fx, "meter.record(loss)")));
+	assert_false(tl_check_kept_by_callee(idx, tl_fixture_arg0(fx, "meter.record(loss)")));
 	assert_null(idx->model);
-	assert_true(tl_facts_kept_by_callee(idx, tl_fixture_arg0(fx, "tracker.update(out)")));
+	assert_true(tl_check_kept_by_callee(idx, tl_fixture_arg0(fx, "tracker.update(out)")));
 	assert_non_null(idx->model);
 	tl_fixture_free(fx);
 }

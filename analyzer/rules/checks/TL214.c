@@ -1,15 +1,18 @@
-/* Module registration: submodules and parameters that a module keeps in a
- * plain Python container (a list, tuple or dict attribute), where
- * nn.Module's attribute hook never sees them, so that parameters(), .to(),
- * .train()/.eval() and state_dict() leave them out.
+/* TL214's rule logic (unregistered-submodules). Module registration:
+ * submodules and parameters that a module keeps in a plain Python container
+ * (a list, tuple or dict attribute), where nn.Module's attribute hook never
+ * sees them, so that parameters(), .to(), .train()/.eval() and state_dict()
+ * leave them out.
  *
- * Owns: tl_facts_unregistered_submodules. */
+ * Owns: tl_check_unregistered_submodules. */
+#include "rules/checks/checks.h"
+
 #include "facts/internal.h"
 
 /* torch.nn layers that hold no parameters, buffers or mode: leaving them
  * out of the module changes nothing (activations, pooling, padding,
  * reshaping, losses). */
-static bool tl_facts__stateless_layer(const char *q)
+static bool tl_check__stateless_layer(const char *q)
 {
 	/* the table's parameter-free layers but dropout, whose mode is what
 	 * a plain container loses */
@@ -19,7 +22,7 @@ static bool tl_facts__stateless_layer(const char *q)
 }
 
 /* Calls that only look at a container: handing it to them registers nothing. */
-static bool tl_facts__harmless_consumer(const TlCall *c)
+static bool tl_check__harmless_consumer(const TlCall *c)
 {
 	static const char *const names[] = {
 		"len", "enumerate", "zip", "reversed", "range", "print", "isinstance", "iter",
@@ -31,7 +34,7 @@ static bool tl_facts__harmless_consumer(const TlCall *c)
 /* The container a read passes along: `*self.layers`, `list(self.layers)`,
  * `self.heads.values()` are the container; so is `self.layers[0]`, which
  * hands on what the container holds. */
-static TSNode tl_facts__passed_container(const TlIndex *idx, TSNode a)
+static TSNode tl_check__passed_container(const TlIndex *idx, TSNode a)
 {
 	const TlSyms *sy = tl_syms();
 	for (int depth = 0; depth < 4; depth++) {
@@ -73,7 +76,7 @@ static TSNode tl_facts__passed_container(const TlIndex *idx, TSNode a)
  * a local or unknown function. Storing methods on the container itself
  * (`layers.append(...)`) and calls that only look at it (len, enumerate)
  * do not. */
-static bool tl_facts__container_handed_on(const TlIndex *idx, TSNode scope, const char *name)
+static bool tl_check__container_handed_on(const TlIndex *idx, TSNode scope, const char *name)
 {
 	const TlSyms *sy = tl_syms();
 	size_t nlen = strlen(name);
@@ -82,12 +85,12 @@ static bool tl_facts__container_handed_on(const TlIndex *idx, TSNode scope, cons
 		const TlCall *c = &idx->calls.items[i];
 		if (c->start_byte >= ts_node_end_byte(scope))
 			break;
-		if (tl_facts__harmless_consumer(c))
+		if (tl_check__harmless_consumer(c))
 			continue;
 		TSNode args = tl_tree_field(c->node, sy->f_arguments);
 		uint32_t count = ts_node_is_null(args) ? 0 : ts_node_named_child_count(args);
 		for (uint32_t k = 0; k < count; k++) {
-			TSNode a = tl_facts__passed_container(idx, ts_node_named_child(args, k));
+			TSNode a = tl_check__passed_container(idx, ts_node_named_child(args, k));
 			if (ts_node_is_null(a))
 				continue;
 			TSSymbol s = ts_node_symbol(a);
@@ -105,7 +108,7 @@ static bool tl_facts__container_handed_on(const TlIndex *idx, TSNode scope, cons
 /* True when class `cls` registers attributes by hand (add_module,
  * register_module, register_parameter, setattr, its _modules or
  * _parameters): what its lists hold may be registered there too. */
-static bool tl_facts__registers_by_hand(const TlIndex *idx, TSNode cls)
+static bool tl_check__registers_by_hand(const TlIndex *idx, TSNode cls)
 {
 	static const char *const registering[] = {
 		"add_module", "register_module", "register_parameter", "setattr", "__setattr__",
@@ -136,7 +139,7 @@ static bool tl_facts__registers_by_hand(const TlIndex *idx, TSNode cls)
 /* True when identifier `id` is the only read of its name in function `f`
  * other than as the object of an attribute (`layer.weight`,
  * `layer.apply(init)`): the value it holds goes nowhere else. */
-static bool tl_facts__only_read_here(const TlIndex *idx, TSNode id, int32_t f)
+static bool tl_check__only_read_here(const TlIndex *idx, TSNode id, int32_t f)
 {
 	const TlSyms *sy = tl_syms();
 	if (f < 0)
@@ -178,7 +181,7 @@ static bool tl_facts__only_read_here(const TlIndex *idx, TSNode id, int32_t f)
  * activation, pooling or loss) or of a local nn.Module subclass, an
  * nn.Parameter, also behind `.to(device)` and the like, or a local name
  * bound to one and read nowhere else. */
-static bool tl_facts__new_module(const TlIndex *idx, TSNode e, int32_t f, int depth)
+static bool tl_check__new_module(const TlIndex *idx, TSNode e, int32_t f, int depth)
 {
 	const TlSyms *sy = tl_syms();
 	for (; depth <= TL_FACTS_DEPTH; depth++) {
@@ -189,7 +192,7 @@ static bool tl_facts__new_module(const TlIndex *idx, TSNode e, int32_t f, int de
 		if (s == sy->identifier) {
 			const TlBinding *b = tl_index_resolve_node(idx, e);
 			if (!b || b->kind != TL_BIND_ASSIGN || b->elem >= 0 || b->func != f ||
-			    !tl_facts__only_read_here(idx, e, f))
+			    !tl_check__only_read_here(idx, e, f))
 				return false;
 			e = b->value;
 			continue;
@@ -207,7 +210,7 @@ static bool tl_facts__new_module(const TlIndex *idx, TSNode e, int32_t f, int de
 			return strcmp(c->qname, "torch.nn.Parameter") == 0 ||
 			       strcmp(c->qname, "torch.nn.parameter.Parameter") == 0 ||
 			       (tl_facts_is_module_class_name(c->qname) && tl_facts__starts(c->qname, "torch.nn.") &&
-				!tl_facts__stateless_layer(c->qname)) ||
+				!tl_check__stateless_layer(c->qname)) ||
 			       /* an nn.Module subclass of another module of the project */
 			       (!tl_facts__starts(c->qname, "torch.") &&
 				tl_facts__ext_class_is_module(idx, c->qname));
@@ -219,9 +222,9 @@ static bool tl_facts__new_module(const TlIndex *idx, TSNode e, int32_t f, int de
 
 /* True when the plain container that `v` builds (a list, tuple, set or
  * dict literal, a comprehension, list()/tuple()/dict() of one) holds a new
- * module (tl_facts__new_module). `*empty` is set for an empty literal or
+ * module (tl_check__new_module). `*empty` is set for an empty literal or
  * list()/dict(): what fills it decides. */
-static bool tl_facts__holds_new_modules(const TlIndex *idx, TSNode v, int32_t f, bool *empty, int depth)
+static bool tl_check__holds_new_modules(const TlIndex *idx, TSNode v, int32_t f, bool *empty, int depth)
 {
 	const TlSyms *sy = tl_syms();
 	v = tl_index_unparen(v);
@@ -240,8 +243,8 @@ static bool tl_facts__holds_new_modules(const TlIndex *idx, TSNode v, int32_t f,
 			if (es == sy->pair)
 				el = tl_tree_field(el, sy->f_value);
 			bool inner_empty = false;
-			if (tl_facts__new_module(idx, el, f, 0) ||
-			    tl_facts__holds_new_modules(idx, el, f, &inner_empty, depth + 1))
+			if (tl_check__new_module(idx, el, f, 0) ||
+			    tl_check__holds_new_modules(idx, el, f, &inner_empty, depth + 1))
 				return true;
 		}
 		if (!any_element)
@@ -254,8 +257,8 @@ static bool tl_facts__holds_new_modules(const TlIndex *idx, TSNode v, int32_t f,
 		if (!ts_node_is_null(body) && ts_node_symbol(body) == sy->pair)
 			body = tl_tree_field(body, sy->f_value);
 		bool inner_empty = false;
-		return tl_facts__new_module(idx, body, f, 0) ||
-		       tl_facts__holds_new_modules(idx, body, f, &inner_empty, depth + 1);
+		return tl_check__new_module(idx, body, f, 0) ||
+		       tl_check__holds_new_modules(idx, body, f, &inner_empty, depth + 1);
 	}
 	if (s != sy->call)
 		return false;
@@ -271,13 +274,13 @@ static bool tl_facts__holds_new_modules(const TlIndex *idx, TSNode v, int32_t f,
 		return false;
 	}
 	if (ts_node_symbol(args) == sy->generator_expression)
-		return tl_facts__holds_new_modules(idx, args, f, empty, depth + 1);
+		return tl_check__holds_new_modules(idx, args, f, empty, depth + 1);
 	for (uint32_t i = 0; i < n; i++) {
 		TSNode a = ts_node_named_child(args, i);
 		if (ts_node_symbol(a) == sy->keyword_argument) {
-			if (tl_facts__new_module(idx, tl_tree_field(a, sy->f_value), f, 0))
+			if (tl_check__new_module(idx, tl_tree_field(a, sy->f_value), f, 0))
 				return true;
-		} else if (i == 0 && tl_facts__holds_new_modules(idx, a, f, empty, depth + 1)) {
+		} else if (i == 0 && tl_check__holds_new_modules(idx, a, f, empty, depth + 1)) {
 			return true;
 		}
 	}
@@ -287,7 +290,7 @@ static bool tl_facts__holds_new_modules(const TlIndex *idx, TSNode v, int32_t f,
 /* True when the container named `name` is filled, inside `scope`, with a
  * new module: `name.append(Block())`, `name.extend([...])`,
  * `name.insert(i, ...)`, `name[k] = nn.Linear(...)`. */
-static bool tl_facts__filled_with_modules(const TlIndex *idx, TSNode scope, const char *name,
+static bool tl_check__filled_with_modules(const TlIndex *idx, TSNode scope, const char *name,
 					  int32_t func, int32_t cls)
 {
 	const TlSyms *sy = tl_syms();
@@ -305,8 +308,8 @@ static bool tl_facts__filled_with_modules(const TlIndex *idx, TSNode scope, cons
 			continue;
 		bool empty = false;
 		int32_t f = tl_index_func_of(idx, c->node);
-		if (strcmp(c->method, "extend") == 0 ? tl_facts__holds_new_modules(idx, a, f, &empty, 0)
-						     : tl_facts__new_module(idx, a, f, 0))
+		if (strcmp(c->method, "extend") == 0 ? tl_check__holds_new_modules(idx, a, f, &empty, 0)
+						     : tl_check__new_module(idx, a, f, 0))
 			return true;
 	}
 	const TlStoreSites *st = tl_facts__subscript_sites(idx, func, cls);
@@ -314,13 +317,13 @@ static bool tl_facts__filled_with_modules(const TlIndex *idx, TSNode scope, cons
 		if (strcmp(st->items[i].name, name) != 0 || ts_node_symbol(st->items[i].stmt) != sy->assignment)
 			continue;
 		TSNode stmt = st->items[i].stmt;
-		if (tl_facts__new_module(idx, tl_tree_field(stmt, sy->f_right), tl_index_func_of(idx, stmt), 0))
+		if (tl_check__new_module(idx, tl_tree_field(stmt, sy->f_right), tl_index_func_of(idx, stmt), 0))
 			return true;
 	}
 	return false;
 }
 
-bool tl_facts_unregistered_submodules(const TlIndex *idx, TSNode assign)
+bool tl_check_unregistered_submodules(const TlIndex *idx, TSNode assign)
 {
 	const TlSyms *sy = tl_syms();
 	assign = tl_index_unparen(assign);
@@ -355,20 +358,20 @@ bool tl_facts_unregistered_submodules(const TlIndex *idx, TSNode assign)
 	}
 	bool empty = false;
 	if (!ts_node_is_null(value)) {
-		found = tl_facts__holds_new_modules(idx, value, f, &empty, 0);
+		found = tl_check__holds_new_modules(idx, value, f, &empty, 0);
 		if (!found && empty)
-			found = tl_facts__filled_with_modules(idx, class_node, attr, -1, cls) ||
-				(local && tl_facts__filled_with_modules(idx, idx->funcs.items[f].node, local, f, -1));
+			found = tl_check__filled_with_modules(idx, class_node, attr, -1, cls) ||
+				(local && tl_check__filled_with_modules(idx, idx->funcs.items[f].node, local, f, -1));
 	}
 	/* Handed to nn.ModuleList / nn.Sequential / a helper anywhere in the
 	 * class (the attribute) or the function (the local list). */
-	if (found && tl_facts__container_handed_on(idx, class_node, attr))
+	if (found && tl_check__container_handed_on(idx, class_node, attr))
 		found = false;
 	/* Last: it walks the whole class, and most assignments hold no list
 	 * of new modules. */
-	if (found && tl_facts__registers_by_hand(idx, class_node))
+	if (found && tl_check__registers_by_hand(idx, class_node))
 		found = false;
-	if (found && local && tl_facts__container_handed_on(idx, idx->funcs.items[f].node, local))
+	if (found && local && tl_check__container_handed_on(idx, idx->funcs.items[f].node, local))
 		found = false;
 	tl_free(local);
 	tl_free(attr);

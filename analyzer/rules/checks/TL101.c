@@ -1,4 +1,5 @@
-/* Keepers: helper objects that keep what a training loop hands them.
+/* TL101's rule logic (kept-by-callee). Keepers: helper objects that keep
+ * what a training loop hands them.
  *
  * A running-average meter (`meter.update(loss)` with `self.sum += val * n`
  * in `update`), a moving average (`self.value = d * self.value + (1 - d) *
@@ -14,9 +15,11 @@
  * helper method keeps of each parameter in `self` is a field of its
  * summary in the semantic model (model/keeps.c, tl_model_kept_attr); the
  * conditions on the loop and on a backward that reads what is kept are
- * this file's (tl_facts_kept_by_callee).
+ * this file's (tl_check_kept_by_callee).
  *
- * Owns: tl_facts_kept_by_callee. */
+ * Owns: tl_check_kept_by_callee. */
+#include "rules/checks/checks.h"
+
 #include "facts/internal.h"
 #include "model/model.h"
 
@@ -28,7 +31,7 @@ typedef struct TlKeptArg {
 	TSNode arg;          /* the value handed over */
 } TlKeptArg;
 
-static bool tl_facts__passes_arg(const TlKeptArg *k, const TlBinding *p)
+static bool tl_check__passes_arg(const TlKeptArg *k, const TlBinding *p)
 {
 	TSNode passed = tl_facts__ext_param_arg(k->idx, k->call, k->def, p->name, strlen(p->name));
 	return !ts_node_is_null(passed) && ts_node_eq(tl_index_unparen(passed), k->arg);
@@ -36,7 +39,7 @@ static bool tl_facts__passes_arg(const TlKeptArg *k, const TlBinding *p)
 
 /* True when a method of class `cls` returns `self.<attr>` (the running
  * total handed out: `return self.total`). */
-static bool tl_facts__returns_attr(const TlIndex *idx, int32_t cls, const char *attr)
+static bool tl_check__returns_attr(const TlIndex *idx, int32_t cls, const char *attr)
 {
 	const TlSyms *sy = tl_syms();
 	for (uint32_t k = 0; k < idx->funcs.size; k++) {
@@ -61,7 +64,7 @@ static bool tl_facts__returns_attr(const TlIndex *idx, int32_t cls, const char *
  * or `acc.result().backward()` where a method returns `self.total`): what
  * the object keeps is then meant for a backward (gradient accumulation), no
  * leak. */
-static bool tl_facts__backward_reads_attr(const TlIndex *idx, const char *attr, bool handed_out)
+static bool tl_check__backward_reads_attr(const TlIndex *idx, const char *attr, bool handed_out)
 {
 	const TlSyms *sy = tl_syms();
 	for (uint32_t i = 0; i < idx->calls.size; i++) {
@@ -89,7 +92,7 @@ static bool tl_facts__backward_reads_attr(const TlIndex *idx, const char *attr, 
 	return false;
 }
 
-bool tl_facts_kept_by_callee(const TlIndex *idx, TSNode arg)
+bool tl_check_kept_by_callee(const TlIndex *idx, TSNode arg)
 {
 	const TlSyms *sy = tl_syms();
 	arg = tl_index_unparen(arg);
@@ -126,15 +129,15 @@ bool tl_facts_kept_by_callee(const TlIndex *idx, TSNode arg)
 		const char *attr = NULL;
 		for (uint32_t i = 0; i < fn->params.size && i < 16 && !attr; i++) {
 			const TlBinding *p = &d.idx->bindings.items[fn->params.items[i]];
-			if (p->name && tl_facts__passes_arg(&k, p))
+			if (p->name && tl_check__passes_arg(&k, p))
 				attr = tl_model_kept_attr(d.idx, d.func, i);
 		}
 		/* Unless what the object keeps is meant for a backward
 		 * (gradient accumulation in a helper), in either module. */
 		if (attr) {
-			bool handed_out = tl_facts__returns_attr(d.idx, d.cls, attr);
-			kept = !tl_facts__backward_reads_attr(d.idx, attr, handed_out) &&
-			       (!ext || !tl_facts__backward_reads_attr(idx, attr, handed_out));
+			bool handed_out = tl_check__returns_attr(d.idx, d.cls, attr);
+			kept = !tl_check__backward_reads_attr(d.idx, attr, handed_out) &&
+			       (!ext || !tl_check__backward_reads_attr(idx, attr, handed_out));
 		}
 	}
 	if (ext)

@@ -1,0 +1,48 @@
+/* Rule logic: the questions that serve one rule only, each in a file of
+ * that rule's own (analyzer/rules/checks/TLnnn.c), beside the rule's query
+ * (queries/TLnnn-*.scm) that asks them through the predicate table
+ * (rules/predicates.c). They read the facts layer and the semantic model;
+ * neither of those calls them (tests/check-layers.py checks both, and that
+ * every predicate a file's functions answer is used by that rule's queries
+ * only). A question a second rule comes to need moves back to the facts
+ * layer, where the meaning several rules share lives.
+ *
+ * Each function is named tl_check_<what it asks>; its file says which rule
+ * it serves. */
+#ifndef TL_CHECKS_H
+#define TL_CHECKS_H
+
+#include <stdbool.h>
+
+#include <tree_sitter/api.h>
+
+#include "syntax/index.h"
+
+/* ---- TL101 loss-accumulated-with-graph (TL101.c) ------------------------- */
+
+/* True when `arg` is an argument of a method call on an object that
+ * outlives a training step loop around the call (`meter.update(loss)`),
+ * and the method (of a helper class that is no module, in this file or
+ * another module of the project) adds the parameter it is passed for to
+ * `self` state outside any loop of its own (`self.sum += val * n`,
+ * `self.history.append(val)`), which no backward reads: each call keeps
+ * what it is handed for as long as the object lives. */
+bool tl_check_kept_by_callee(const TlIndex *idx, TSNode arg);
+
+/* ---- TL214 submodules-in-plain-container (TL214.c) ----------------------- */
+
+/* True when `assign`, an assignment to `self.<name>` in a method of a local
+ * nn.Module subclass, binds a plain Python container (a list, tuple, set or
+ * dict literal, a comprehension, list()/tuple()/dict() of one, or an empty
+ * one that the class or the function fills with append / extend / insert
+ * / `[k] = ...`, also through a local list) holding new modules or
+ * parameters: constructors of torch.nn layers with state (not activations,
+ * pooling, padding or losses), of local nn.Module subclasses, or
+ * nn.Parameter, also through a local name bound to one and read nowhere
+ * else. False when nothing shows it unregistered: the class registers
+ * attributes by hand (add_module, register_*, setattr, _modules), or the
+ * container is handed to a call that may register it (nn.ModuleList(...),
+ * nn.Sequential(*layers), a helper). */
+bool tl_check_unregistered_submodules(const TlIndex *idx, TSNode assign);
+
+#endif
