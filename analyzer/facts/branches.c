@@ -1,7 +1,8 @@
 /* Branches: the conditions of the if statements a node runs under, in its
  * own function, and what follows from them: two places no single run
  * reaches both of (one needs a condition true, the other the same
- * condition false), and code that only the process of rank 0 runs.
+ * condition false); the other arm of the branch a node is in. (Code that
+ * only the process of rank 0 runs is TL105's, rules/checks/TL105.c.)
  *
  * A condition is known by its text, after parentheses and `not` are taken
  * off (`if not ddp:` is `ddp` false): `if args.distributed:` in one
@@ -9,12 +10,12 @@
  * test the same thing. Syntax only: a name re-bound between the two tests
  * is not noticed.
  *
- * Owns: tl_facts__branch_path, tl_facts__path_add, tl_facts_exclusive_paths,
- * tl_facts_rank_zero_only, tl_facts__other_arm, tl_facts_other_arm_passes. */
+ * Owns: tl_facts__cond_core, tl_facts__branch_path, tl_facts__path_add,
+ * tl_facts_exclusive_paths, tl_facts__other_arm. */
 #include "facts/internal.h"
 
 /* `cond` without parentheses and leading `not`s; *holds flips per `not`. */
-static TSNode tl_facts__cond_core(TSNode cond, bool *holds)
+TSNode tl_facts__cond_core(TSNode cond, bool *holds)
 {
 	const TlSyms *sy = tl_syms();
 	for (int i = 0; i < TL_FACTS_DEPTH; i++) {
@@ -234,182 +235,7 @@ bool tl_facts_exclusive_paths(const TlIndex *idx, TSNode a, TSNode b)
 	return !tl_facts__path_add(idx, &path, b);
 }
 
-/* ---- rank 0 ----------------------------------------------------------------------------- */
-
-/* The last part of a dotted name or of the callee of a call, lowercased
- * into buf; "" when it has none. */
-static const char *tl_facts__last_lower(const TlIndex *idx, TSNode e, char *buf, size_t size)
-{
-	const TlSyms *sy = tl_syms();
-	buf[0] = '\0';
-	if (ts_node_symbol(e) == sy->call)
-		e = tl_tree_field(e, sy->f_function);
-	if (!ts_node_is_null(e) && ts_node_symbol(e) == sy->attribute)
-		e = tl_tree_field(e, sy->f_attribute);
-	if (ts_node_is_null(e) || ts_node_symbol(e) != sy->identifier)
-		return buf;
-	uint32_t len = 0;
-	const char *t = tl_index_text(idx, e, &len);
-	if (!t || len + 1 > size)
-		return buf;
-	memcpy(buf, t, len);
-	buf[len] = '\0';
-	tl_facts__lower(buf, buf, size);
-	return buf;
-}
-
-/* An expression holding this process's rank: a name whose last part says
- * rank (`rank`, `args.local_rank`, `self.global_rank`; not world sizes or
- * lists of ranks), `dist.get_rank()` and the like, accelerate's
- * `process_index`. */
-static bool tl_facts__rankish(const TlIndex *idx, TSNode e)
-{
-	const TlSyms *sy = tl_syms();
-	static const char *const calls[] = {
-		"get_rank", "get_local_rank", "get_global_rank", "get_ordinal", "get_node_rank",
-	};
-	char buf[64];
-	e = tl_index_unparen(e);
-	if (ts_node_is_null(e))
-		return false;
-	TSSymbol s = ts_node_symbol(e);
-	const char *last = tl_facts__last_lower(idx, e, buf, sizeof buf);
-	if (s == sy->call)
-		return IN(last, calls);
-	if (s != sy->identifier && s != sy->attribute)
-		return false;
-	if (strcmp(last, "process_index") == 0 || strcmp(last, "local_process_index") == 0)
-		return true;
-	size_t n = strlen(last);
-	return (strcmp(last, "rank") == 0 || (n > 5 && strcmp(last + n - 5, "_rank") == 0)) &&
-	       !strstr(last, "world");
-}
-
-/* A flag or call that is true on the main process only. */
-static bool tl_facts__mainish(const TlIndex *idx, TSNode e)
-{
-	const TlSyms *sy = tl_syms();
-	static const char *const names[] = {
-		"is_main_process", "is_master", "master_process", "is_master_process", "is_rank_zero",
-		"is_rank_0", "is_global_zero", "is_local_main_process", "is_local_master", "is_main",
-		"main_process", "is_world_process_zero", "is_local_process_zero", "rank_zero",
-		"is_primary", "is_main_rank", "is_master_rank",
-	};
-	char buf[64];
-	TSSymbol s = ts_node_symbol(e);
-	if (s != sy->call && s != sy->identifier && s != sy->attribute)
-		return false;
-	return IN(tl_facts__last_lower(idx, e, buf, sizeof buf), names);
-}
-
-static bool tl_facts__int_is(const TlIndex *idx, TSNode e, long v)
-{
-	double d;
-	return tl_facts_number(idx, e, &d) && d == (double)v;
-}
-
-/* Every element of a tuple / list literal is -1 or 0 (`rank in (-1, 0)`). */
-static bool tl_facts__zero_set(const TlIndex *idx, TSNode e)
-{
-	const TlSyms *sy = tl_syms();
-	e = tl_index_unparen(e);
-	if (ts_node_is_null(e) || (ts_node_symbol(e) != sy->tuple && ts_node_symbol(e) != sy->list))
-		return false;
-	uint32_t n = ts_node_named_child_count(e);
-	for (uint32_t i = 0; i < n; i++) {
-		TSNode x = ts_node_named_child(e, i);
-		if (!tl_facts__int_is(idx, x, 0) && !tl_facts__int_is(idx, x, -1))
-			return false;
-	}
-	return n > 0;
-}
-
-/* True when `cond` evaluating to `holds` means this is the process of rank
- * 0 (or the only one: rank -1 where no process group runs; `rank == -1 or
- * get_rank() == 0` counts, each side being such a test). */
-static bool tl_facts__rank_zero_when(const TlIndex *idx, TSNode cond, bool holds, int depth)
-{
-	const TlSyms *sy = tl_syms();
-	cond = tl_facts__cond_core(cond, &holds);
-	if (ts_node_is_null(cond) || depth > TL_FACTS_DEPTH)
-		return false;
-	TSSymbol s = ts_node_symbol(cond);
-	if (tl_facts__mainish(idx, cond))
-		return holds;
-	if (tl_facts__rankish(idx, cond))
-		return !holds; /* `if not rank:` */
-	if (s == sy->boolean_operator) {
-		TSNode l = tl_tree_field(cond, sy->f_left), r = tl_tree_field(cond, sy->f_right);
-		TSNode op = tl_tree_field(cond, sy->f_operator);
-		bool is_and = !ts_node_is_null(op) && strcmp(ts_node_type(op), "and") == 0;
-		if (is_and == holds) /* `a and b` true, `a or b` false: both hold */
-			return tl_facts__rank_zero_when(idx, l, holds, depth + 1) ||
-			       tl_facts__rank_zero_when(idx, r, holds, depth + 1);
-		/* `a or b` true (`rank == -1 or get_rank() == 0`): either may hold */
-		return tl_facts__rank_zero_when(idx, l, holds, depth + 1) &&
-		       tl_facts__rank_zero_when(idx, r, holds, depth + 1);
-	}
-	if (s != sy->comparison_operator || ts_node_child_count(cond) != 3)
-		return false;
-	TSNode l = ts_node_child(cond, 0), r = ts_node_child(cond, 2);
-	const char *op = ts_node_type(ts_node_child(cond, 1));
-	if (tl_facts__rankish(idx, r) && (strcmp(op, "==") == 0 || strcmp(op, "!=") == 0)) {
-		TSNode t = l;
-		l = r;
-		r = t;
-	}
-	if (!tl_facts__rankish(idx, l))
-		return false;
-	/* rank -1: no process group, the only process */
-	bool zero = tl_facts__int_is(idx, r, 0) || tl_facts__int_is(idx, r, -1);
-	if (strcmp(op, "==") == 0 || strcmp(op, "is") == 0)
-		return holds && zero;
-	if (strcmp(op, "!=") == 0 || strcmp(op, "is not") == 0)
-		return !holds && zero;
-	if (strcmp(op, "<=") == 0)
-		return holds && tl_facts__int_is(idx, r, 0);
-	if (strcmp(op, "<") == 0)
-		return holds && tl_facts__int_is(idx, r, 1);
-	if (strcmp(op, ">") == 0)
-		return !holds && tl_facts__int_is(idx, r, 0);
-	if (strcmp(op, ">=") == 0)
-		return !holds && tl_facts__int_is(idx, r, 1);
-	if (strcmp(op, "in") == 0)
-		return holds && tl_facts__zero_set(idx, r);
-	if (strcmp(op, "not in") == 0)
-		return !holds && tl_facts__zero_set(idx, r);
-	return false;
-}
-
-static bool tl_facts__rank_zero(const TlIndex *idx, TSNode node, int depth, int *budget)
-{
-	if (depth > TL_FACTS_DEPTH || --*budget < 0)
-		return false;
-	TlBranchPath path;
-	tl_facts__branch_path(idx, node, &path);
-	for (uint32_t i = 0; i < path.size; i++)
-		if (tl_facts__rank_zero_when(idx, path.items[i].cond, path.items[i].holds, 0))
-			return true;
-	/* A function only ever called on rank 0. */
-	int32_t func = tl_index_func_of(idx, node);
-	if (func < 0)
-		return false;
-	const TlFunc *f = &idx->funcs.items[func];
-	if (f->escapes || !f->call_sites.size)
-		return false;
-	for (uint32_t i = 0; i < f->call_sites.size; i++) {
-		const TlCall *c = &idx->calls.items[f->call_sites.items[i]];
-		if (c->func == func || !tl_facts__rank_zero(idx, c->node, depth + 1, budget))
-			return false;
-	}
-	return true;
-}
-
-bool tl_facts_rank_zero_only(const TlIndex *idx, TSNode node)
-{
-	int budget = TL_FACTS_BUDGET;
-	return tl_facts__rank_zero(idx, node, 0, &budget);
-}
+/* ---- the other arm ---------------------------------------------------------------------- */
 
 bool tl_facts__other_arm(const TlIndex *idx, TSNode node, bool (*test)(const TlIndex *, TSNode, void *), void *data)
 {
@@ -439,40 +265,3 @@ bool tl_facts__other_arm(const TlIndex *idx, TSNode node, bool (*test)(const TlI
 	}
 	return false;
 }
-
-/* What tl_facts_other_arm_passes hands each arm. */
-typedef struct TlArmCall {
-	const char *callee;
-	uint32_t len;
-	const char *param;
-} TlArmCall;
-
-static bool tl_facts__arm_passes(const TlIndex *idx, TSNode arm, void *data)
-{
-	const TlArmCall *w = data;
-	const TlSyms *sy = tl_syms();
-	TSTreeCursor cur = ts_tree_cursor_new(arm);
-	bool found = false;
-	do {
-		TSNode x = ts_tree_cursor_current_node(&cur);
-		if (ts_node_symbol(x) != sy->call)
-			continue;
-		uint32_t l = 0;
-		const char *t = tl_index_text(idx, tl_tree_field(x, sy->f_function), &l);
-		found = t && l == w->len && memcmp(t, w->callee, l) == 0 && tl_facts_passes_argument(idx, x, w->param);
-	} while (!found && tl_walk_next(&cur, arm, true));
-	ts_tree_cursor_delete(&cur);
-	return found;
-}
-
-bool tl_facts_other_arm_passes(const TlIndex *idx, TSNode call, const char *param)
-{
-	const TlSyms *sy = tl_syms();
-	call = tl_index_unparen(call);
-	if (ts_node_is_null(call) || ts_node_symbol(call) != sy->call)
-		return false;
-	TlArmCall w = { NULL, 0, param };
-	w.callee = tl_index_text(idx, tl_tree_field(call, sy->f_function), &w.len);
-	return w.callee && tl_facts__other_arm(idx, call, tl_facts__arm_passes, &w);
-}
-

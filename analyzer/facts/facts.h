@@ -435,13 +435,6 @@ bool tl_facts_wrapped_by(const TlIndex *idx, TSNode expr, TlWrapper kind);
  * text: `if ddp:` ... `else:`; also after `if C: return`)
  * (facts/branches.c). */
 bool tl_facts_exclusive_paths(const TlIndex *idx, TSNode a, TSNode b);
-/* True when `node` runs only in the process of rank 0: under a condition
- * that says so (`rank == 0`, `dist.get_rank() == 0`, `local_rank in (-1,
- * 0)`, `not rank`, `is_main_process()`, `accelerator.is_main_process`,
- * `trainer.is_global_zero`, also as one side of `and`; the else of `rank
- * != 0`; after `if rank != 0: return`), or in a function every call of
- * which does (facts/branches.c). */
-bool tl_facts_rank_zero_only(const TlIndex *idx, TSNode node);
 /* True when the file runs distributed training: it calls
  * torch.distributed's init_process_group, wraps a module in
  * DistributedDataParallel or FSDP (also fully_shard), or reads the
@@ -449,26 +442,6 @@ bool tl_facts_rank_zero_only(const TlIndex *idx, TSNode node);
  * passed: os.environ["LOCAL_RANK"], add_argument("--local_rank"))
  * (facts/distributed.c). */
 bool tl_facts_distributed_file(const TlIndex *idx);
-/* True when `call`, a torch.load, returns an object that reaches a
- * load_state_dict(...) call of something whose state may hold tensors (a
- * model's, an optimizer's; not a scheduler's or a GradScaler's) as its
- * first argument or state_dict= (the semantic model's flow graph,
- * model/flow.c): the object, a copy, or what is read out of it
- * (`ckpt["model"]`, `.get()`, `.pop()`, the entries of `.items()` re-keyed
- * in a comprehension or a loop), through bindings, conditionals and the
- * returns of the module's functions to their calls (facts/checkpoints.c). */
-bool tl_facts_load_feeds_state(const TlIndex *idx, TSNode call);
-/* True when `call` sits in one arm of an if / else or of a conditional
- * expression whose other arm calls the same callee (as written) passing
- * parameter `param` (as tl_facts_passes_argument): the author chose the
- * argument per branch (`torch.load(p)` where the other branch passes
- * `map_location`) (facts/branches.c). */
-bool tl_facts_other_arm_passes(const TlIndex *idx, TSNode call, const char *param);
-/* True when `call`, a torch.load, reads a path (the same expression text)
- * that a torch.save of the same file writes with its values moved to the
- * host (`.cpu()`, `.to("cpu")`, in the saved expression or the value of a
- * name it holds): those tensors load on the CPU (facts/checkpoints.c). */
-bool tl_facts_loads_host_copy(const TlIndex *idx, TSNode call);
 /* True when `ctor`, an optimizer construction over a module's parameters
  * (`AdamW(model.parameters())`, parameter groups), is followed in the same
  * function by a wrapper that replaces that module's parameters by sharded

@@ -386,6 +386,9 @@ typedef struct TlBranchPath {
 	TlBranchCond items[TL_BRANCH_MAX];
 	uint32_t size;
 } TlBranchPath;
+/* `cond` without parentheses and leading `not`s; *holds flips per `not`
+ * (facts/branches.c). */
+TSNode tl_facts__cond_core(TSNode cond, bool *holds);
 void tl_facts__branch_path(const TlIndex *idx, TSNode node, TlBranchPath *out);
 /* Adds the conditions `node` runs under to `path`; false (path partly
  * filled) when one of them contradicts a condition already there (the same

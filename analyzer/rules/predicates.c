@@ -216,7 +216,7 @@ static bool tl_pred_passes_argument(const TlIndex *idx, TSNode n, int choice)
 
 static bool tl_pred_other_arm_passes(const TlIndex *idx, TSNode n, int choice)
 {
-	return tl_facts_other_arm_passes(idx, n, tl_argument_names[choice]);
+	return tl_check_other_arm_passes(idx, n, tl_argument_names[choice]);
 }
 
 static bool tl_pred_argument_off(const TlIndex *idx, TSNode n, int choice)
@@ -420,11 +420,11 @@ const TlPredicateDef tl_predicates[] = {
 	  "the expression is a wrapper of that kind itself (ddp, fsdp, prefixed: DistributedDataParallel, DataParallel or torch.compile, whose state_dict keys carry a prefix; data-parallel: the first two; compiled: torch.compile): a call of it, a name or attribute bound to one, a parameter every caller passes one; not one bound on the other branch of an if that the use runs under (`if ddp:` ... `else:`), nor, where it is a wrapper on some paths only, in an arm whose other arm reads its `.module` or `._orig_mod`" },
 	{ "distributed-file", NULL, NULL, tl_pred_distributed_file, NULL,
 	  "the node's file runs distributed training: it calls init_process_group, wraps a module in DistributedDataParallel or FSDP, or reads LOCAL_RANK (os.environ[\"LOCAL_RANK\"], a --local_rank option)" },
-	{ "rank-zero-only", NULL, NULL, NULL, tl_facts_rank_zero_only,
+	{ "rank-zero-only", NULL, NULL, NULL, tl_check_rank_zero_only,
 	  "the node runs only in the process of rank 0: under a test that says so (rank == 0, dist.get_rank() == 0, local_rank in (-1, 0), is_main_process(), accelerator.is_main_process), after `if rank != 0: return`, or in a function every call of which does" },
-	{ "load-feeds-state", NULL, NULL, NULL, tl_facts_load_feeds_state,
+	{ "load-feeds-state", NULL, NULL, NULL, tl_check_load_feeds_state,
 	  "the torch.load call's result reaches a load_state_dict(...) of a model or an optimizer: the object, a copy or what is read out of it (entries, .get, the items of .items() re-keyed in a comprehension or a loop), through names, conditionals and the callers of a function of the file that returns it" },
-	{ "loads-host-copy", NULL, NULL, NULL, tl_facts_loads_host_copy,
+	{ "loads-host-copy", NULL, NULL, NULL, tl_check_loads_host_copy,
 	  "the torch.load call reads a path (same expression text) that a torch.save of the same file writes with its values moved to the host (.cpu(), .to(\"cpu\"))" },
 	{ "saved", NULL, NULL, NULL, tl_facts_saved,
 	  "the object is what torch.save writes, or a copy with the same keys (copy.deepcopy, .copy()), or a container that holds it (a literal, a store under a key, an append, a spread), through names, conditionals and the callers of a function of the file that returns it; not once its keys are rewritten" },

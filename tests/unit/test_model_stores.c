@@ -11,6 +11,7 @@
 #include "facts/facts.h"
 #include "model/model.h"
 #include "model/value.h"
+#include "rules/checks/checks.h"
 
 static int stored(TlFixture *fx, const char *anchor, const char *text, unsigned what)
 {
@@ -132,11 +133,11 @@ static void test_stores_loaded(void **state)
 	assert_string_equal(fx->idx.calls.items[calls.items[0]].recv_name, "sched");
 	tl_array_release(&calls);
 	const TlIndex *idx = &fx->idx;
-	assert_false(tl_facts_load_feeds_state(idx, tl_fixture_node_after(fx, "c5 = ", "torch.load(path)")));
+	assert_false(tl_check_load_feeds_state(idx, tl_fixture_node_after(fx, "c5 = ", "torch.load(path)")));
 	/* re-keyed in a loop (the walk followed only a comprehension) */
-	assert_true(tl_facts_load_feeds_state(idx, tl_fixture_node_after(fx, "c3 = ", "torch.load(path)")));
-	assert_true(tl_facts_load_feeds_state(idx, tl_fixture_node_after(fx, "ckpt = ", "torch.load(path)")));
-	assert_false(tl_facts_load_feeds_state(idx, tl_fixture_node_after(fx, "c4 = ", "torch.load(path)")));
+	assert_true(tl_check_load_feeds_state(idx, tl_fixture_node_after(fx, "c3 = ", "torch.load(path)")));
+	assert_true(tl_check_load_feeds_state(idx, tl_fixture_node_after(fx, "ckpt = ", "torch.load(path)")));
+	assert_false(tl_check_load_feeds_state(idx, tl_fixture_node_after(fx, "c4 = ", "torch.load(path)")));
 	tl_fixture_free(fx);
 }
 

@@ -29,6 +29,39 @@
  * what it is handed for as long as the object lives. */
 bool tl_check_kept_by_callee(const TlIndex *idx, TSNode arg);
 
+/* ---- TL105 distributed-load-without-map-location (TL105.c) --------------- */
+
+/* True when `node` runs only in the process of rank 0: under a condition
+ * that says so (`rank == 0`, `dist.get_rank() == 0`, `local_rank in (-1,
+ * 0)`, `not rank`, `is_main_process()`, `accelerator.is_main_process`,
+ * `trainer.is_global_zero`, also as one side of `and`; the else of `rank
+ * != 0`; after `if rank != 0: return`), or in a function every call of
+ * which does. */
+bool tl_check_rank_zero_only(const TlIndex *idx, TSNode node);
+
+/* True when `call`, a torch.load, returns an object that reaches a
+ * load_state_dict(...) call of something whose state may hold tensors (a
+ * model's, an optimizer's; not a scheduler's or a GradScaler's) as its
+ * first argument or state_dict= (the semantic model's flow graph,
+ * model/flow.c): the object, a copy, or what is read out of it
+ * (`ckpt["model"]`, `.get()`, `.pop()`, the entries of `.items()` re-keyed
+ * in a comprehension or a loop), through bindings, conditionals and the
+ * returns of the module's functions to their calls. */
+bool tl_check_load_feeds_state(const TlIndex *idx, TSNode call);
+
+/* True when `call` sits in one arm of an if / else or of a conditional
+ * expression whose other arm calls the same callee (as written) passing
+ * parameter `param` (as tl_facts_passes_argument): the author chose the
+ * argument per branch (`torch.load(p)` where the other branch passes
+ * `map_location`). */
+bool tl_check_other_arm_passes(const TlIndex *idx, TSNode call, const char *param);
+
+/* True when `call`, a torch.load, reads a path (the same expression text)
+ * that a torch.save of the same file writes with its values moved to the
+ * host (`.cpu()`, `.to("cpu")`, in the saved expression or the value of a
+ * name it holds): those tensors load on the CPU. */
+bool tl_check_loads_host_copy(const TlIndex *idx, TSNode call);
+
 /* ---- TL214 submodules-in-plain-container (TL214.c) ----------------------- */
 
 /* True when `assign`, an assignment to `self.<name>` in a method of a local
