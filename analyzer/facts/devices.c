@@ -1,9 +1,9 @@
-/* Devices and transfers: tensors and where they live (host or device), host
- * factories moved to a device, values brought back to the host, and scratch
- * allocations.
+/* Devices: tensors and where they live (host or device), and host
+ * factories. (Values brought back to the host, tensors in accelerator
+ * memory, scratch allocations and transfers are the logic of TL303,
+ * TL304, TL307 and TL302, in rules/checks/.)
  *
- * Owns: tl_facts_is_tensor, tl_facts_on_device, tl_facts_host_factory, tl_facts_host_derived, tl_facts_scratch,
- * tl_facts_transfer_varies. */
+ * Owns: tl_facts_is_tensor, tl_facts_host_factory. */
 #include "facts/internal.h"
 #include "model/apitable.h"
 #include "model/model.h"
@@ -260,16 +260,6 @@ bool tl_facts_is_tensor(const TlIndex *idx, TSNode expr)
 	return tl_facts__model_tensor(idx, expr, 0, &budget);
 }
 
-/* A tensor in accelerator memory, the model's answer: moved there, made
- * there, computed there (by a model, in a file that uses an accelerator;
- * from tensors there). */
-bool tl_facts_on_device(const TlIndex *idx, TSNode expr)
-{
-	TlVal v;
-	return tl_model_value(idx, expr, &v) && v.device == TL_VD_ACCEL && v.kind != TL_VK_MODULE &&
-	       v.kind != TL_VK_WRAPPER && v.kind != TL_VK_DEVICE;
-}
-
 /* True when `expr` is a chain of calls down to a tensor factory's call
  * (`torch.zeros(n).float()`, `Variable(torch.ones(b, 1))`), no name on the
  * way: the factory's tensor moved at once (a name bound to one may have
@@ -299,179 +289,4 @@ bool tl_facts_host_factory(const TlIndex *idx, TSNode expr)
 	TlVal v;
 	return tl_facts__factory_chain(idx, expr) && tl_model_value(idx, expr, &v) && v.kind == TL_VK_TENSOR &&
 	       v.device == TL_VD_HOST && (v.made & TL_VM_FACTORY) && v.made != TL_VM_TOP;
-}
-
-/* ---- values that came back from the device ----------------------------------------------- */
-
-/* Data a device tensor copied to the host in this iteration, the model's
- * answer (model/host.c): in a loop, a copy made in the current round of
- * the innermost loop of its function; outside any, in the function's run. */
-bool tl_facts_host_derived(const TlIndex *idx, TSNode expr)
-{
-	int32_t loop = tl_index_loop_of(idx, expr);
-	int32_t func = tl_index_func_of(idx, expr);
-	if (loop >= 0 && idx->loops.items[loop].func != func)
-		loop = -1;
-	bool yes = false;
-	TlVal v;
-	TSNode data = tl_index_unparen(expr);
-	if (!ts_node_is_null(data) && ts_node_symbol(data) == tl_syms()->keyword_argument)
-		data = tl_tree_field(data, tl_syms()->f_value); /* data=lst */
-	if ((loop >= 0 || func >= 0) && tl_model_value(idx, data, &v)) {
-		unsigned bit = TL_VH_FUNC;
-		if (loop >= 0) {
-			uint32_t d = 0;
-			for (int32_t l = idx->loops.items[loop].parent; l >= 0 && d < TL_VH_LOOPS - 1;
-			     l = idx->loops.items[l].parent)
-				d++;
-			bit = 1u << d;
-		}
-		yes = (v.host & bit) != 0;
-	}
-	return yes;
-}
-
-/* ---- scratch values --------------------------------------------------------------------- */
-
-bool tl_facts_dies_in_iteration(const TlIndex *idx, TSNode expr)
-{
-	return tl_model_dies_in_iteration(idx, expr);
-}
-
-/* ---- transfers that do not repeat the same move ------------------------------------- */
-
-/* True for `.to(...)`, `.cuda(...)`, `.cpu()` on a receiver. */
-static bool tl_facts__is_move(const TlCall *c)
-{
-	return c && c->receiver.id && c->method &&
-	       (strcmp(c->method, "to") == 0 || strcmp(c->method, "cuda") == 0 ||
-		strcmp(c->method, "cpu") == 0);
-}
-
-/* Whether two move calls send their receiver to the same place, as written:
- * the same method and the same argument text. */
-static bool tl_facts__same_move(const TlIndex *idx, const TlCall *a, const TlCall *b)
-{
-	if (strcmp(a->method, b->method) != 0)
-		return false;
-	const TlSyms *sy = tl_syms();
-	uint32_t la = 0, lb = 0;
-	const char *ta = tl_index_text(idx, tl_tree_field(a->node, sy->f_arguments), &la);
-	const char *tb = tl_index_text(idx, tl_tree_field(b->node, sy->f_arguments), &lb);
-	return ta && tb && la == lb && memcmp(ta, tb, la) == 0;
-}
-
-bool tl_facts_transfer_varies(const TlIndex *idx, TSNode call)
-{
-	const TlCall *c = tl_index_call_at(idx, tl_index_unparen(call));
-	if (!tl_facts__is_move(c))
-		return false;
-	/* The destination changes from one iteration to the next:
-	 * `scale.to(p.device)` in a loop over parameters. */
-	TSNode dest = tl_facts__kwarg(idx, c->node, "device");
-	if (ts_node_is_null(dest))
-		dest = tl_facts__arg(c->node, 0);
-	if (!ts_node_is_null(dest) && c->loop >= 0 && !tl_facts_loop_invariant(idx, dest))
-		return true;
-	char *recv = tl_index_dotted_dup(idx, c->receiver);
-	if (!recv)
-		return false;
-	/* The same receiver moved elsewhere in the same pass: the iteration of
-	 * the call's loop, or, outside loops, the call's function. */
-	TSNode range = c->loop >= 0 ? idx->loops.items[c->loop].body
-		       : c->func >= 0 ? idx->funcs.items[c->func].node : idx->root;
-	uint32_t from = 0, to = 0;
-	tl_index_scope_calls_in(idx, c->func, range, &from, &to);
-	const TlIntArray *calls = tl_index_scope_calls(idx, c->func);
-	bool varies = false;
-	for (uint32_t i = from; i < to && !varies; i++) {
-		const TlCall *o = &idx->calls.items[calls->items[i]];
-		if (o == c || !tl_facts__is_move(o) || tl_facts__same_move(idx, o, c))
-			continue;
-		char buf[128], *owned = NULL;
-		const char *name = tl_index_dotted_view(idx, o->receiver, buf, sizeof buf, &owned);
-		varies = name && strcmp(name, recv) == 0;
-		tl_free(owned);
-	}
-	tl_free(recv);
-	return varies;
-}
-
-/* True when the text of nodes `a` and `b` is the same. */
-static bool tl_facts__same_text(const TlIndex *idx, TSNode a, TSNode b)
-{
-	uint32_t la = 0, lb = 0;
-	const char *ta = tl_index_text(idx, a, &la);
-	const char *tb = tl_index_text(idx, b, &lb);
-	return ta && tb && la == lb && memcmp(ta, tb, la) == 0;
-}
-
-static bool tl_facts__not_host_arg(const TlIndex *idx, TSNode v, int depth, int *budget)
-{
-	(void)depth;
-	const TlSyms *sy = tl_syms();
-	if (--*budget < 0)
-		return false;
-	/* target = torch.zeros(8, 4) before the caller's loop: what the name
-	 * holds. */
-	v = tl_index_unparen(v);
-	for (int k = 0; k <= TL_FACTS_DEPTH && !ts_node_is_null(v) && ts_node_symbol(v) == sy->identifier;
-	     k++) {
-		const TlBinding *b = tl_index_resolve_node(idx, v);
-		if (!b || b->kind != TL_BIND_ASSIGN || b->elem >= 0)
-			break;
-		v = tl_index_unparen(tl_facts__held(idx, b));
-	}
-	return !ts_node_is_null(v) && !tl_facts_host_factory(idx, v);
-}
-
-bool tl_facts_transfer_noop(const TlIndex *idx, TSNode call)
-{
-	const TlSyms *sy = tl_syms();
-	const TlCall *c = tl_index_call_at(idx, tl_index_unparen(call));
-	if (!tl_facts__is_move(c) || strcmp(c->method, "to") != 0)
-		return false;
-	TSNode dest = tl_facts__kwarg(idx, c->node, "device");
-	if (ts_node_is_null(dest))
-		dest = tl_facts__arg(c->node, 0);
-	dest = tl_index_unparen(dest);
-	if (ts_node_is_null(dest))
-		return false;
-	TSSymbol ds = ts_node_symbol(dest);
-	if (ds != sy->identifier && ds != sy->attribute)
-		return false; /* a named device, the same object each time */
-	if (ds == sy->attribute && tl_facts__attribute_may_be(idx, dest, "device") &&
-	    tl_index_text_is(idx, tl_tree_field(dest, sy->f_attribute), "device")) {
-		/* `target.to(output.device)`, `output` computed in the same call:
-		 * aligning a tensor with where the computation ran, which copies
-		 * only when the tensor is elsewhere; known only for a tensor made
-		 * on the host. */
-		TSNode of = tl_index_unparen(tl_tree_field(dest, sy->f_object));
-		const TlBinding *ob = ts_node_is_null(of) || ts_node_symbol(of) != sy->identifier
-					      ? NULL : tl_index_resolve_node(idx, of);
-		if (ob && ob->kind == TL_BIND_ASSIGN && ob->func == c->func && c->func >= 0) {
-			/* A parameter: what every caller passes. */
-			TSNode r = tl_index_unparen(c->receiver);
-			const TlBinding *rb = ts_node_symbol(r) == sy->identifier ? tl_index_resolve_node(idx, r)
-										 : NULL;
-			if (rb && rb->kind == TL_BIND_PARAM) {
-				int budget = TL_FACTS_BUDGET / 4;
-				return tl_facts__param_all(idx, rb, tl_facts__not_host_arg, 0, &budget);
-			}
-			return !tl_facts_host_factory(idx, c->receiver);
-		}
-	}
-	const TlBinding *b = tl_index_resolve_node(idx, tl_index_unparen(c->receiver));
-	if (!b || b->kind != TL_BIND_ASSIGN || b->elem >= 0)
-		return false;
-	TSNode v = tl_index_unparen(tl_facts__held(idx, b));
-	if (ts_node_is_null(v) || ts_node_symbol(v) != sy->call)
-		return false;
-	/* Made there (`torch.tensor(ids, device=self._device)`) or moved there
-	 * (`t = x.to(self._device)`) under the same name of the device. */
-	TSNode made = tl_facts__kwarg(idx, v, "device");
-	if (!ts_node_is_null(made))
-		return tl_facts__same_text(idx, tl_index_unparen(made), dest);
-	const TlCall *m = tl_index_call_at(idx, v);
-	return m && tl_facts__is_move(m) && strcmp(m->method, "to") == 0 && tl_facts__same_move(idx, m, c);
 }

@@ -342,43 +342,14 @@ bool tl_facts_saved(const TlIndex *idx, TSNode node);
  * nothing that varies by itself (random numbers, next()). */
 bool tl_facts_loop_invariant(const TlIndex *idx, TSNode expr);
 
-/* True when transfer `call` (`.to(...)`, `.cuda()`) does not repeat one
- * move every iteration: its destination changes in its loop
- * (`scale.to(p.device)` over parameters), or the same receiver is moved
- * elsewhere in the same pass (the iteration of its loop, else its
- * function): offloading (`enc.to("cuda")` ... `enc.to("cpu")`), a device
- * restored after `model.cpu()` (facts/devices.c). */
-bool tl_facts_transfer_varies(const TlIndex *idx, TSNode call);
-/* (Asked of tensors only: a module's `.to()` still walks its parameters.)
- * True when `.to(dest)` call `call` moves a tensor that its binding
- * already made or moved to the same device, named the same way
- * (`self.stop = torch.tensor(ids, device=self._device)`, later
- * `self.stop.to(self._device)`): it returns the tensor itself, no copy.
- * Also when `dest` is the device of a value computed in the same function
- * (`target.to(output.device)`) and the tensor is not known to be made on
- * the host: whether it copies cannot be told. */
-bool tl_facts_transfer_noop(const TlIndex *idx, TSNode call);
 
 /* A known tensor (RULES.md definitions), also through tensor methods,
  * arithmetic and indexing on one, and names bound to one. */
 bool tl_facts_is_tensor(const TlIndex *idx, TSNode expr);
-/* A tensor in accelerator memory: moved there (`.to(device)`, `.cuda()`),
- * made there (`device=`), or computed there (a forward or a loss, in a file
- * that uses an accelerator), also through its methods (but those that
- * bring data to the host or describe it), torch functions, arithmetic,
- * names, augmented assignments and parameters whose every call site passes
- * one. Modules and names called like functions are not tensors. */
-bool tl_facts_on_device(const TlIndex *idx, TSNode expr);
 /* A tensor factory made on the host (no `device=`, or "cpu"), also inside
  * `Variable(...)` or behind host-side casts and fills (`.float()`,
  * `.normal_()`). */
 bool tl_facts_host_factory(const TlIndex *idx, TSNode expr);
-/* True when `expr` holds data a device tensor sent to the host earlier in
- * the same iteration of its loop (or, outside loops, earlier in the same
- * call of its function): `.cpu()`, `.tolist()`, or a value computed from
- * such data by operators, numpy or torch functions, builtins or its own
- * methods. A call of any other function ends the chain (new data). */
-bool tl_facts_host_derived(const TlIndex *idx, TSNode expr);
 
 /* True when every way `expr` gets its value is a batch (or an element or
  * field of one) of a DataLoader constructed in the file: a loop over it
@@ -450,11 +421,6 @@ bool tl_facts_distributed_file(const TlIndex *idx);
  * prepare called) after the wrap: the optimizer holds parameters the
  * wrapped model no longer uses. */
 bool tl_facts_optimizer_before_shard(const TlIndex *idx, TSNode ctor);
-/* True when the value of `expr` (a call) is not kept past the iteration of
- * its loop (or past its helper function's call): used directly, or bound
- * to a name that is not appended, stored into an attribute or element,
- * returned or yielded. */
-bool tl_facts_dies_in_iteration(const TlIndex *idx, TSNode expr);
 
 /* The dotted name a store writes through: `history["loss"]` -> "history",
  * `self.losses` -> "self.losses". Caller frees; NULL if none. */

@@ -1,6 +1,6 @@
 /* Host copies of device data (TlVal.host, phost): the answer to "was this
  * value copied from a device tensor to the host in this iteration?"
- * (TL303's round trip, facts/devices.c: tl_facts_host_derived).
+ * (TL303's round trip, rules/checks/TL303.c: tl_check_host_derived).
  *
  * - A copy: a method of the table's role to-host (`.cpu()`, `.item()`,
  *   `.tolist()`) called on a value on the accelerator. Its result gets the bit of every loop around the call in

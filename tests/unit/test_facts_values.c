@@ -16,6 +16,7 @@
 #include "model/model.h"
 #include "rules/rules.h"
 #include "rules/ruleset.h"
+#include "rules/checks/checks.h"
 
 typedef struct {
 	TlRuleSet rules;
@@ -514,18 +515,18 @@ static void test_host_values(void **state)
 	const TlIndex *idx = &fx->idx;
 	/* Through a helper that copies its parameter, a list filled with host
 	 * copies, a comprehension over a device tensor, an .item() value. */
-	assert_true(tl_facts_host_derived(idx, tl_fixture_arg0(fx, "chk(to_numpy(out))")));
-	assert_true(tl_facts_host_derived(idx, tl_fixture_arg0(fx, "chk(np.stack(scores))")));
-	assert_true(tl_facts_host_derived(idx, tl_fixture_arg0(fx, "chk([o.cpu().numpy() for o in out])")));
-	assert_true(tl_facts_host_derived(idx, tl_fixture_arg0(fx, "chk([v * 2])")));
+	assert_true(tl_check_host_derived(idx, tl_fixture_arg0(fx, "chk(to_numpy(out))")));
+	assert_true(tl_check_host_derived(idx, tl_fixture_arg0(fx, "chk(np.stack(scores))")));
+	assert_true(tl_check_host_derived(idx, tl_fixture_arg0(fx, "chk([o.cpu().numpy() for o in out])")));
+	assert_true(tl_check_host_derived(idx, tl_fixture_arg0(fx, "chk([v * 2])")));
 	/* The helper given a host batch; a copy made before the loop; a list of
 	 * host-made arrays; a factory given only a size; a helper that makes
 	 * new data from a number. */
-	assert_false(tl_facts_host_derived(idx, tl_fixture_arg0(fx, "chk(to_numpy(x))")));
-	assert_false(tl_facts_host_derived(idx, tl_fixture_arg0(fx, "chk(base)")));
-	assert_false(tl_facts_host_derived(idx, tl_fixture_arg0(fx, "chk(np.stack(kept))")));
-	assert_false(tl_facts_host_derived(idx, tl_fixture_arg0(fx, "chk(torch.zeros(int(v)))")));
-	assert_false(tl_facts_host_derived(idx, tl_fixture_arg0(fx, "chk(labels(out.argmax()))")));
+	assert_false(tl_check_host_derived(idx, tl_fixture_arg0(fx, "chk(to_numpy(x))")));
+	assert_false(tl_check_host_derived(idx, tl_fixture_arg0(fx, "chk(base)")));
+	assert_false(tl_check_host_derived(idx, tl_fixture_arg0(fx, "chk(np.stack(kept))")));
+	assert_false(tl_check_host_derived(idx, tl_fixture_arg0(fx, "chk(torch.zeros(int(v)))")));
+	assert_false(tl_check_host_derived(idx, tl_fixture_arg0(fx, "chk(labels(out.argmax()))")));
 	tl_fixture_free(fx);
 }
 

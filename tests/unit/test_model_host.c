@@ -1,5 +1,5 @@
 /* Unit tests for host copies of device data (analyzer/model/host.c, read
- * by tl_facts_host_derived): a copy made in this round of the innermost
+ * by tl_check_host_derived): a copy made in this round of the innermost
  * loop, not in an earlier round nor before the loop; through a
  * comprehension's variable, a list a copy is appended to, numpy and
  * builtins; a helper that copies its parameter, by what each call passes;
@@ -9,6 +9,7 @@
 #include "helpers.h"
 
 #include "facts/facts.h"
+#include "rules/checks/checks.h"
 
 static void test_host_derived(void **state)
 {
@@ -33,13 +34,13 @@ static void test_host_derived(void **state)
 		"    chk(early)\n"
 		"    late = out.cpu()\n");
 	const TlIndex *idx = &fx->idx;
-	assert_true(tl_facts_host_derived(idx, tl_fixture_arg0(fx, "chk(torch.from_numpy(q))")));
-	assert_true(tl_facts_host_derived(idx, tl_fixture_arg0(fx, "chk(lst)")));
+	assert_true(tl_check_host_derived(idx, tl_fixture_arg0(fx, "chk(torch.from_numpy(q))")));
+	assert_true(tl_check_host_derived(idx, tl_fixture_arg0(fx, "chk(lst)")));
 	/* An unknown function's result is new data; a host batch's .cpu() is
 	 * no device copy; a copy made before the loop is not this iteration's. */
-	assert_false(tl_facts_host_derived(idx, tl_fixture_arg0(fx, "chk(obs)")));
-	assert_false(tl_facts_host_derived(idx, tl_fixture_arg0(fx, "chk(xh)")));
-	assert_false(tl_facts_host_derived(idx, tl_fixture_arg0(fx, "chk(early)")));
+	assert_false(tl_check_host_derived(idx, tl_fixture_arg0(fx, "chk(obs)")));
+	assert_false(tl_check_host_derived(idx, tl_fixture_arg0(fx, "chk(xh)")));
+	assert_false(tl_check_host_derived(idx, tl_fixture_arg0(fx, "chk(early)")));
 	tl_fixture_free(fx);
 }
 
@@ -72,16 +73,16 @@ static void test_host_rounds(void **state)
 	const TlIndex *idx = &fx->idx;
 	/* last round's copy; a copy made in the outer loop's round, read in
 	 * an inner loop; a copy moved back to the device */
-	assert_false(tl_facts_host_derived(idx, tl_fixture_arg0(fx, "chk(prev)")));
-	assert_false(tl_facts_host_derived(idx, tl_fixture_arg0(fx, "chk(late)")));
-	assert_false(tl_facts_host_derived(idx, tl_fixture_arg0(fx, "chk(back)")));
+	assert_false(tl_check_host_derived(idx, tl_fixture_arg0(fx, "chk(prev)")));
+	assert_false(tl_check_host_derived(idx, tl_fixture_arg0(fx, "chk(late)")));
+	assert_false(tl_check_host_derived(idx, tl_fixture_arg0(fx, "chk(back)")));
 	/* copies appended in the inner loop, read there and after it; the
 	 * variable of a comprehension over a copy */
 	TSNode stack = tl_fixture_node(fx, "chk(np.stack(rows))", 0);
-	assert_true(tl_facts_host_derived(idx, ts_node_named_child(ts_node_child_by_field_name(stack, "arguments", 9), 0)));
+	assert_true(tl_check_host_derived(idx, ts_node_named_child(ts_node_child_by_field_name(stack, "arguments", 9), 0)));
 	stack = tl_fixture_node(fx, "chk(np.stack(rows))", 1);
-	assert_true(tl_facts_host_derived(idx, ts_node_named_child(ts_node_child_by_field_name(stack, "arguments", 9), 0)));
-	assert_true(tl_facts_host_derived(idx, tl_fixture_arg0(fx, "chk([float(v) for v in out.sum(1).tolist()])")));
+	assert_true(tl_check_host_derived(idx, ts_node_named_child(ts_node_child_by_field_name(stack, "arguments", 9), 0)));
+	assert_true(tl_check_host_derived(idx, tl_fixture_arg0(fx, "chk([float(v) for v in out.sum(1).tolist()])")));
 	tl_fixture_free(fx);
 }
 
@@ -110,15 +111,15 @@ static void test_host_helpers(void **state)
 	const TlIndex *idx = &fx->idx;
 	/* a helper that copies its parameter: given a device tensor, through
 	 * a helper that passes its own parameter on */
-	assert_true(tl_facts_host_derived(idx, tl_fixture_arg0(fx, "chk(to_numpy(out))")));
-	assert_true(tl_facts_host_derived(idx, tl_fixture_arg0(fx, "chk(again(out))")));
+	assert_true(tl_check_host_derived(idx, tl_fixture_arg0(fx, "chk(to_numpy(out))")));
+	assert_true(tl_check_host_derived(idx, tl_fixture_arg0(fx, "chk(again(out))")));
 	/* given a host batch; a copy the module's code made */
-	assert_false(tl_facts_host_derived(idx, tl_fixture_arg0(fx, "chk(to_numpy(x))")));
-	assert_false(tl_facts_host_derived(idx, tl_fixture_arg0(fx, "chk(table)")));
+	assert_false(tl_check_host_derived(idx, tl_fixture_arg0(fx, "chk(to_numpy(x))")));
+	assert_false(tl_check_host_derived(idx, tl_fixture_arg0(fx, "chk(table)")));
 	/* moved back to the device, element by element */
-	assert_false(tl_facts_host_derived(idx, tl_fixture_arg0(fx, "chk(tuple(t.cuda() for t in (o.cpu() for o in out)))")));
+	assert_false(tl_check_host_derived(idx, tl_fixture_arg0(fx, "chk(tuple(t.cuda() for t in (o.cpu() for o in out)))")));
 	TSNode t = tl_fixture_node(fx, "t.cuda()", 0);
-	assert_true(tl_facts_host_derived(idx, ts_node_child_by_field_name(ts_node_child_by_field_name(t, "function", 8), "object", 6)));
+	assert_true(tl_check_host_derived(idx, ts_node_child_by_field_name(ts_node_child_by_field_name(t, "function", 8), "object", 6)));
 	tl_fixture_free(fx);
 }
 

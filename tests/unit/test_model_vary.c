@@ -5,10 +5,11 @@
  * itself, comprehension variables; in a helper called per step, what its
  * call sites pass (parameters, the receiver's fields, the caller's
  * names), and helpers whose calls are not all known; values that die in
- * the iteration (tl_facts_dies_in_iteration), through helpers' returns. */
+ * the iteration (tl_check_dies_in_iteration), through helpers' returns. */
 #include "helpers.h"
 
 #include "facts/facts.h"
+#include "rules/checks/checks.h"
 
 /* The receiver of the call whose text is `call_text` (its nth). */
 static TSNode recv(TlFixture *fx, const char *call_text, int nth)
@@ -203,15 +204,15 @@ static void test_dies(void **state)
 		"        opt.step()\n");
 	const TlIndex *idx = &fx->idx;
 	/* returned through two helpers, the outer call's value dropped */
-	assert_true(tl_facts_dies_in_iteration(idx, tl_fixture_node(fx, "torch.zeros(n)", 0)));
+	assert_true(tl_check_dies_in_iteration(idx, tl_fixture_node(fx, "torch.zeros(n)", 0)));
 	/* returned through two helpers, then appended by the loop */
-	assert_false(tl_facts_dies_in_iteration(idx, tl_fixture_node(fx, "torch.ones(n)", 0)));
+	assert_false(tl_check_dies_in_iteration(idx, tl_fixture_node(fx, "torch.ones(n)", 0)));
 	/* two helpers that call each other: not known */
-	assert_false(tl_facts_dies_in_iteration(idx, tl_fixture_node(fx, "loop_a(n - 1)", 0)));
+	assert_false(tl_check_dies_in_iteration(idx, tl_fixture_node(fx, "loop_a(n - 1)", 0)));
 	/* bound to a name the iteration does not keep; to one it stores into
 	 * an element */
-	assert_true(tl_facts_dies_in_iteration(idx, tl_fixture_node(fx, "torch.full((n,), 1.0)", 0)));
-	assert_false(tl_facts_dies_in_iteration(idx, tl_fixture_node(fx, "torch.eye(n)", 0)));
+	assert_true(tl_check_dies_in_iteration(idx, tl_fixture_node(fx, "torch.full((n,), 1.0)", 0)));
+	assert_false(tl_check_dies_in_iteration(idx, tl_fixture_node(fx, "torch.eye(n)", 0)));
 	tl_fixture_free(fx);
 }
 
@@ -269,9 +270,9 @@ static void test_vary_roles(void **state)
 	/* an attribute of the module is no call */
 	assert_true(tl_facts_loop_invariant(idx, args(fx, "torch.zeros(len(time.__name__))")));
 	/* `queue.put(h)`: role stores keeps what it is handed; `.get` does not */
-	assert_false(tl_facts_dies_in_iteration(idx, tl_fixture_node(fx, "torch.full((n,), 1.0)", 0)));
-	assert_true(tl_facts_dies_in_iteration(idx, tl_fixture_node(fx, "torch.full((n,), 2.0)", 0)));
-	assert_false(tl_facts_dies_in_iteration(idx, tl_fixture_node(fx, "torch.full((n,), 3.0)", 0)));
+	assert_false(tl_check_dies_in_iteration(idx, tl_fixture_node(fx, "torch.full((n,), 1.0)", 0)));
+	assert_true(tl_check_dies_in_iteration(idx, tl_fixture_node(fx, "torch.full((n,), 2.0)", 0)));
+	assert_false(tl_check_dies_in_iteration(idx, tl_fixture_node(fx, "torch.full((n,), 3.0)", 0)));
 	tl_fixture_free(fx);
 	/* a function of the file named like the builtin is no builtin */
 	fx = tl_fixture_new(

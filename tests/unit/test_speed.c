@@ -371,20 +371,20 @@ static void test_known_and_device_tensors(void **state)
 	assert_false(tl_facts_is_tensor(idx, tl_fixture_arg0(fx, "chk(u)")));
 	/* On the device: moved, a forward, methods of those, made there, a
 	 * field of a result, an accumulated total. */
-	assert_true(tl_facts_on_device(idx, tl_fixture_arg0(fx, "chk(xd)")));
-	assert_true(tl_facts_on_device(idx, tl_fixture_arg0(fx, "chk(out)")));
-	assert_true(tl_facts_on_device(idx, tl_fixture_arg0(fx, "chk(pred)")));
-	assert_true(tl_facts_on_device(idx, tl_fixture_arg0(fx, "chk(zd)")));
-	assert_true(tl_facts_on_device(idx, tl_fixture_arg0(fx, "chk(top)")));
-	assert_true(tl_facts_on_device(idx, tl_fixture_arg0(fx, "chk(total)")));
+	assert_true(tl_check_on_device(idx, tl_fixture_arg0(fx, "chk(xd)")));
+	assert_true(tl_check_on_device(idx, tl_fixture_arg0(fx, "chk(out)")));
+	assert_true(tl_check_on_device(idx, tl_fixture_arg0(fx, "chk(pred)")));
+	assert_true(tl_check_on_device(idx, tl_fixture_arg0(fx, "chk(zd)")));
+	assert_true(tl_check_on_device(idx, tl_fixture_arg0(fx, "chk(top)")));
+	assert_true(tl_check_on_device(idx, tl_fixture_arg0(fx, "chk(total)")));
 	/* Not: a batch not moved, a host copy, a host factory, numpy, a
 	 * module, a shape. */
-	assert_false(tl_facts_on_device(idx, tl_fixture_arg0(fx, "chk(xb)")));
-	assert_false(tl_facts_on_device(idx, tl_fixture_arg0(fx, "chk(host)")));
-	assert_false(tl_facts_on_device(idx, tl_fixture_arg0(fx, "chk(z)")));
-	assert_false(tl_facts_on_device(idx, tl_fixture_arg0(fx, "chk(arr)")));
-	assert_false(tl_facts_on_device(idx, tl_fixture_arg0(fx, "chk(model)")));
-	assert_false(tl_facts_on_device(idx, tl_fixture_arg0(fx, "chk(out.shape)")));
+	assert_false(tl_check_on_device(idx, tl_fixture_arg0(fx, "chk(xb)")));
+	assert_false(tl_check_on_device(idx, tl_fixture_arg0(fx, "chk(host)")));
+	assert_false(tl_check_on_device(idx, tl_fixture_arg0(fx, "chk(z)")));
+	assert_false(tl_check_on_device(idx, tl_fixture_arg0(fx, "chk(arr)")));
+	assert_false(tl_check_on_device(idx, tl_fixture_arg0(fx, "chk(model)")));
+	assert_false(tl_check_on_device(idx, tl_fixture_arg0(fx, "chk(out.shape)")));
 	tl_fixture_free(fx);
 }
 
@@ -625,13 +625,13 @@ static void test_dies_in_iteration(void **state)
 		"            kept.append(torch.zeros(5))\n"
 		"            m = mk()\n");
 	const TlIndex *idx = &fx->idx;
-	assert_true(tl_facts_dies_in_iteration(idx, tl_fixture_node(fx, "torch.zeros(1)", 0)));
-	assert_false(tl_facts_dies_in_iteration(idx, tl_fixture_node(fx, "torch.zeros(2)", 0)));
-	assert_false(tl_facts_dies_in_iteration(idx, tl_fixture_node(fx, "torch.zeros(3)", 0)));
-	assert_true(tl_facts_dies_in_iteration(idx, tl_fixture_node(fx, "torch.zeros(4)", 0)));
-	assert_false(tl_facts_dies_in_iteration(idx, tl_fixture_node(fx, "torch.zeros(5)", 0)));
+	assert_true(tl_check_dies_in_iteration(idx, tl_fixture_node(fx, "torch.zeros(1)", 0)));
+	assert_false(tl_check_dies_in_iteration(idx, tl_fixture_node(fx, "torch.zeros(2)", 0)));
+	assert_false(tl_check_dies_in_iteration(idx, tl_fixture_node(fx, "torch.zeros(3)", 0)));
+	assert_true(tl_check_dies_in_iteration(idx, tl_fixture_node(fx, "torch.zeros(4)", 0)));
+	assert_false(tl_check_dies_in_iteration(idx, tl_fixture_node(fx, "torch.zeros(5)", 0)));
 	/* Returned from a helper whose only call site drops it. */
-	assert_true(tl_facts_dies_in_iteration(idx, tl_fixture_node(fx, "torch.ones(2)", 0)));
+	assert_true(tl_check_dies_in_iteration(idx, tl_fixture_node(fx, "torch.ones(2)", 0)));
 	tl_fixture_free(fx);
 }
 

@@ -78,4 +78,51 @@ bool tl_check_loads_host_copy(const TlIndex *idx, TSNode call);
  * nn.Sequential(*layers), a helper). */
 bool tl_check_unregistered_submodules(const TlIndex *idx, TSNode assign);
 
+/* ---- TL302 loop-invariant-transfer (TL302.c) ----------------------------- */
+
+/* True when transfer `call` (`.to(...)`, `.cuda()`) does not repeat one
+ * move every iteration: its destination changes in its loop
+ * (`scale.to(p.device)` over parameters), or the same receiver is moved
+ * elsewhere in the same pass (the iteration of its loop, else its
+ * function): offloading (`enc.to("cuda")` ... `enc.to("cpu")`), a device
+ * restored after `model.cpu()`. */
+bool tl_check_transfer_varies(const TlIndex *idx, TSNode call);
+
+/* (Asked of tensors only: a module's `.to()` still walks its parameters.)
+ * True when `.to(dest)` call `call` moves a tensor that its binding
+ * already made or moved to the same device, named the same way
+ * (`self.stop = torch.tensor(ids, device=self._device)`, later
+ * `self.stop.to(self._device)`): it returns the tensor itself, no copy.
+ * Also when `dest` is the device of a value computed in the same function
+ * (`target.to(output.device)`) and the tensor is not known to be made on
+ * the host: whether it copies cannot be told. */
+bool tl_check_transfer_noop(const TlIndex *idx, TSNode call);
+
+/* ---- TL303 host-round-trip-in-loop (TL303.c) ----------------------------- */
+
+/* True when `expr` holds data a device tensor sent to the host earlier in
+ * the same iteration of its loop (or, outside loops, earlier in the same
+ * call of its function): `.cpu()`, `.tolist()`, or a value computed from
+ * such data by operators, numpy or torch functions, builtins or its own
+ * methods. A call of any other function ends the chain (new data). */
+bool tl_check_host_derived(const TlIndex *idx, TSNode expr);
+
+/* ---- TL304 sync-in-hot-loop (TL304.c) ------------------------------------ */
+
+/* A tensor in accelerator memory: moved there (`.to(device)`, `.cuda()`),
+ * made there (`device=`), or computed there (a forward or a loss, in a file
+ * that uses an accelerator), also through its methods (but those that
+ * bring data to the host or describe it), torch functions, arithmetic,
+ * names, augmented assignments and parameters whose every call site passes
+ * one. Modules and names called like functions are not tensors. */
+bool tl_check_on_device(const TlIndex *idx, TSNode expr);
+
+/* ---- TL307 allocation-in-loop (TL307.c) ---------------------------------- */
+
+/* True when the value of `expr` (a call) is not kept past the iteration of
+ * its loop (or past its helper function's call): used directly, or bound
+ * to a name that is not appended, stored into an attribute or element,
+ * returned or yielded. */
+bool tl_check_dies_in_iteration(const TlIndex *idx, TSNode expr);
+
 #endif
