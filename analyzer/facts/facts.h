@@ -309,12 +309,6 @@ bool tl_facts_in_step_loop(const TlIndex *idx, TSNode node, uint32_t kinds, bool
  * (`if step % N != 0: continue`), or in an `except` clause (it runs when a
  * step fails). */
 bool tl_facts_under_every_n(const TlIndex *idx, TSNode node);
-/* True when a step loop of `kinds` (TL_STEP_*) runs inside the region
- * `node` opens: the body of a with statement, or, for any other statement,
- * the rest of its function (at module level: every step loop of the file,
- * since a switch set there holds for the whole run); a step loop of its
- * own or of a local function called there (depth-bounded). */
-bool tl_facts_encloses_step_loop(const TlIndex *idx, TSNode node, uint32_t kinds);
 /* True when `node` sits, in its own function, under a condition: in a
  * branch of an if / elif / else, a conditional expression, or the operand
  * of `and` / `or`. */
@@ -375,11 +369,6 @@ bool tl_facts_feeds_step_loop(const TlIndex *idx, TSNode call, uint32_t kinds);
  * call but on another DistributedSampler, and no name bound to it handed
  * to a call other than a DataLoader or BatchSampler (facts/loaders.c). */
 bool tl_facts_sampler_epoch_unset(const TlIndex *idx, TSNode expr);
-/* True when `loop` (a for / while statement) is a training step loop that
- * an outer loop runs again and again: a loop of its own function around
- * it, or a loop around a call of its function, through callers (an epoch
- * loop around the step loop) (facts/loops.c). */
-bool tl_facts_repeated_step_loop(const TlIndex *idx, TSNode loop);
 
 /* True for a backward that runs on iterations without an optimizer step
  * (gradient accumulation): the steps of its loop are all under an every-N
@@ -473,23 +462,12 @@ uint32_t tl_facts_step_loops(const TlIndex *idx, TSNode node, uint32_t events,
  * iteration is a one-off rather than a hot step (facts/modules.c). */
 bool tl_facts_iteration_builds_model(const TlIndex *idx, TSNode node);
 
-/* True when the training around `node` updates weights: a loop around it
- * (any depth) steps an optimizer in its iteration, or its function does
- * (through the local functions it calls), or that holds around a call
- * site of its function. A backward whose gradients nothing applies (a
- * test comparing gradients, a probe) updates none (facts/loops.c). */
-bool tl_facts_updates_weights(const TlIndex *idx, TSNode node);
 
 /* True when `expr` is a name the innermost loop around it binds as its
  * target (`for opt in optimizers: scaler.step(opt)`): each iteration holds
  * another element (facts/loops.c). */
 bool tl_facts_loop_element(const TlIndex *idx, TSNode expr);
 
-/* True when a loop around a step loop of `node` (in the same function, or
- * around the calls of its function) runs one of `events` in its iteration:
- * `scaler.update()` once per epoch around a batch loop that steps
- * (facts/loops.c). */
-bool tl_facts_outer_loop_has(const TlIndex *idx, TSNode node, uint32_t events);
 
 /* True when the optimizer step `step` runs in step loops none of whose
  * iterations resets the gradients of the optimizer it steps: every gradient

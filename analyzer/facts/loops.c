@@ -1,9 +1,12 @@
 /* Loops: step loops (the innermost loop that trains or evaluates), membership of
  * a node in one, every-N-steps guards, and loop invariance of expressions.
  *
+ * (Whether an outer loop has an event, the training around a node updates
+ * weights, a step loop runs again and again, a region runs a step loop:
+ * the logic of TL204, TL213, TL215 and TL309, in rules/checks/.)
+ *
  * Owns: tl_facts_step_loops, tl_facts_in_step_loop, tl_facts_under_every_n, tl_facts_loop_invariant,
- * tl_facts_pass_lacks, tl_facts_first_forward, tl_facts_model_computation,
- * tl_facts_repeated_step_loop, tl_facts_updates_weights. */
+ * tl_facts_pass_lacks, tl_facts_first_forward, tl_facts_model_computation. */
 #include "model/model.h"
 #include "facts/internal.h"
 
@@ -686,76 +689,7 @@ bool tl_facts_model_computation(const TlIndex *idx, TSNode container)
 	return model;
 }
 
-/* The loops around loop `l`, in its function and then around the calls of
- * that function: whether one of them runs one of `events`. */
-static bool tl_facts__outer_has(const TlIndex *idx, int32_t l, uint32_t events, int depth)
-{
-	int32_t func = idx->loops.items[l].func;
-	for (int32_t p = idx->loops.items[l].parent; p >= 0; p = idx->loops.items[p].parent)
-		if (idx->loops.items[p].events & events)
-			return true;
-	if (func < 0 || depth > TL_FACTS_DEPTH)
-		return false;
-	const TlFunc *f = &idx->funcs.items[func];
-	for (uint32_t i = 0; i < f->call_sites.size && i < 64; i++) {
-		const TlCall *c = &idx->calls.items[f->call_sites.items[i]];
-		if (c->func == func || c->loop < 0)
-			continue;
-		if (idx->loops.items[c->loop].events & events)
-			return true;
-		if (tl_facts__outer_has(idx, c->loop, events, depth + 1))
-			return true;
-	}
-	return false;
-}
-
-bool tl_facts_outer_loop_has(const TlIndex *idx, TSNode node, uint32_t events)
-{
-	TlIntArray loops;
-	tl_array_init(&loops);
-	tl_facts__step_loop_list(idx, node, &loops);
-	bool has = false;
-	for (uint32_t i = 0; i < loops.size && !has; i++)
-		has = tl_facts__outer_has(idx, loops.items[i], events, 0);
-	tl_array_release(&loops);
-	return has;
-}
-
-/* ---- whether the training around a node updates weights -------------------------- */
-
-/* True when the code around `node` (in `loop` of `func`) steps an
- * optimizer: its function does (anywhere in it, the local functions it
- * calls included: that covers every loop around the node), else that holds
- * around a call site of the function; at module level, a loop around the
- * node does. Bounded by depth and budget. */
-static bool tl_facts__steps_around(const TlIndex *idx, int32_t func, int32_t loop, int depth,
-				   int *budget)
-{
-	if (depth > TL_FACTS_DEPTH || --*budget < 0)
-		return false;
-	if (func < 0) {
-		for (int32_t l = loop; l >= 0; l = idx->loops.items[l].parent)
-			if (idx->loops.items[l].events & TL_EV_OPT_STEP)
-				return true;
-		return false;
-	}
-	const TlFunc *f = &idx->funcs.items[func];
-	if (f->reach_events & TL_EV_OPT_STEP)
-		return true;
-	for (uint32_t i = 0; i < f->call_sites.size; i++) {
-		const TlCall *c = &idx->calls.items[f->call_sites.items[i]];
-		if (c->func != func && tl_facts__steps_around(idx, c->func, c->loop, depth + 1, budget))
-			return true;
-	}
-	return false;
-}
-
-bool tl_facts_updates_weights(const TlIndex *idx, TSNode node)
-{
-	int budget = TL_FACTS_BUDGET;
-	return tl_facts__steps_around(idx, tl_index_func_of(idx, node), tl_index_loop_of(idx, node), 0,
-				      &budget);
-}
+/* ---- the element a loop binds ---------------------------------------------------------- */
 
 bool tl_facts_loop_element(const TlIndex *idx, TSNode expr)
 {
@@ -768,130 +702,7 @@ bool tl_facts_loop_element(const TlIndex *idx, TSNode expr)
 	return l >= 0 && b && b->kind == TL_BIND_FOR && ts_node_eq(b->stmt, idx->loops.items[l].node);
 }
 
-/* ---- step loops run again and again ------------------------------------------------- */
-
-/* True when function `f` is called from inside a loop: a loop of the
- * calling function around the call, or, through its callers, around a
- * call of that function (bounded by depth and budget). */
-static bool tl_facts__called_in_loop(const TlIndex *idx, int32_t f, int depth, int *budget)
-{
-	if (f < 0 || depth > TL_FACTS_DEPTH)
-		return false;
-	const TlFunc *fn = &idx->funcs.items[f];
-	for (uint32_t i = 0; i < fn->call_sites.size; i++) {
-		if (--*budget < 0)
-			return false;
-		const TlCall *c = &idx->calls.items[fn->call_sites.items[i]];
-		if (c->func == f)
-			continue;
-		if (c->loop >= 0 || tl_facts__called_in_loop(idx, c->func, depth + 1, budget))
-			return true;
-	}
-	return false;
-}
-
-/* The loop whose statement is `loop`, or -1: among its scope's loops (in
- * source order) by halving on where they start (a scan of every loop of
- * the file per question was quadratic in a scope of many loops), else
- * (a loop the scope lists do not hold) by a scan. */
-static int32_t tl_facts__loop_at(const TlIndex *idx, TSNode loop)
-{
-	int32_t func = tl_index_func_of(idx, loop);
-	uint32_t start = ts_node_start_byte(loop);
-	if (func + 1 >= 0 && (uint32_t)(func + 1) < idx->scope_loops.size) {
-		const TlIntArray *in = &idx->scope_loops.items[func + 1];
-		uint32_t lo = 0, hi = in->size;
-		while (lo < hi) {
-			uint32_t mid = lo + (hi - lo) / 2;
-			if (ts_node_start_byte(idx->loops.items[in->items[mid]].node) < start)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		for (; lo < in->size && ts_node_start_byte(idx->loops.items[in->items[lo]].node) == start; lo++)
-			if (ts_node_eq(idx->loops.items[in->items[lo]].node, loop))
-				return in->items[lo];
-	}
-	for (uint32_t i = 0; i < idx->loops.size; i++)
-		if (ts_node_eq(idx->loops.items[i].node, loop))
-			return (int32_t)i;
-	return -1;
-}
-
-bool tl_facts_repeated_step_loop(const TlIndex *idx, TSNode loop)
-{
-	int32_t at = tl_facts__loop_at(idx, tl_index_unparen(loop));
-	if (at < 0)
-		return false;
-	const TlLoop *l = &idx->loops.items[at];
-	if (!(l->step & TL_STEP_TRAIN))
-		return false;
-	if (l->parent >= 0)
-		return true;
-	int budget = TL_FACTS_BUDGET;
-	return tl_facts__called_in_loop(idx, l->func, 0, &budget);
-}
-
 /* ---- code that runs training, conditions, tests ------------------------------------ */
-
-/* Whether local function `func` runs a step loop of `kinds`: a loop of its
- * own, or through the local functions it calls (depth-bounded). */
-static bool tl_facts__func_steps(const TlIndex *idx, int32_t func, uint32_t kinds, int depth,
-				 int *budget)
-{
-	if (func < 0 || depth > TL_FACTS_DEPTH || --*budget < 0)
-		return false;
-	for (uint32_t i = 0; i < idx->loops.size; i++)
-		if (idx->loops.items[i].func == func && (idx->loops.items[i].step & kinds))
-			return true;
-	const TlIntArray *calls = tl_index_scope_calls(idx, func);
-	for (uint32_t i = 0; calls && i < calls->size; i++) {
-		const TlCall *c = &idx->calls.items[calls->items[i]];
-		if (c->target >= 0 && c->target != func &&
-		    tl_facts__func_steps(idx, c->target, kinds, depth + 1, budget))
-			return true;
-	}
-	return false;
-}
-
-bool tl_facts_encloses_step_loop(const TlIndex *idx, TSNode node, uint32_t kinds)
-{
-	const TlSyms *sy = tl_syms();
-	int32_t func = tl_index_func_of(idx, node);
-	uint32_t from, to;
-	if (ts_node_symbol(node) == sy->with_statement) {
-		TSNode body = tl_tree_field(node, sy->f_body);
-		if (ts_node_is_null(body))
-			return false;
-		from = ts_node_start_byte(body);
-		to = ts_node_end_byte(body);
-	} else {
-		from = ts_node_end_byte(node);
-		to = func >= 0 ? idx->funcs.items[func].end_byte : ts_node_end_byte(idx->root);
-	}
-	int budget = TL_FACTS_BUDGET;
-	bool module_switch = func < 0 && ts_node_symbol(node) != sy->with_statement;
-	for (uint32_t i = 0; i < idx->loops.size; i++) {
-		const TlLoop *lp = &idx->loops.items[i];
-		if (!(lp->step & kinds))
-			continue;
-		/* A switch at module level holds for the whole run: every
-		 * step loop of the file runs after it. */
-		if (module_switch)
-			return true;
-		if (lp->func == func && ts_node_start_byte(lp->node) >= from &&
-		    ts_node_end_byte(lp->node) <= to)
-			return true;
-	}
-	const TlIntArray *calls = tl_index_scope_calls(idx, func);
-	for (uint32_t i = 0; calls && i < calls->size; i++) {
-		const TlCall *c = &idx->calls.items[calls->items[i]];
-		if (c->start_byte >= from && c->end_byte <= to && c->target >= 0 &&
-		    tl_facts__func_steps(idx, c->target, kinds, 0, &budget))
-			return true;
-	}
-	return false;
-}
 
 bool tl_facts_under_condition(const TlIndex *idx, TSNode node)
 {

@@ -92,7 +92,7 @@ static bool tl_pred_step_iteration_has(const TlIndex *idx, TSNode n, int choice)
 
 static bool tl_pred_outer_loop_has(const TlIndex *idx, TSNode n, int choice)
 {
-	return tl_facts_outer_loop_has(idx, n, tl_event_bits[choice]);
+	return tl_check_outer_loop_has(idx, n, tl_event_bits[choice]);
 }
 
 static bool tl_pred_under_context(const TlIndex *idx, TSNode n, int choice)
@@ -283,7 +283,7 @@ static bool tl_pred_wrapped_module(const TlIndex *idx, TSNode n, int choice)
 
 static bool tl_pred_encloses_step_loop(const TlIndex *idx, TSNode n, int choice)
 {
-	return tl_facts_encloses_step_loop(idx, n, tl_step_bits[choice]);
+	return tl_check_encloses_step_loop(idx, n, tl_step_bits[choice]);
 }
 
 static bool tl_pred_wrapped_by(const TlIndex *idx, TSNode n, int choice)
@@ -366,7 +366,7 @@ const TlPredicateDef tl_predicates[] = {
 	  "some step loop of the node has the event in its iteration" },
 	{ "loop-element", NULL, NULL, NULL, tl_facts_loop_element,
 	  "the expression is a name the innermost loop around it binds as its target: each iteration holds another element" },
-	{ "updates-weights", NULL, NULL, NULL, tl_facts_updates_weights,
+	{ "updates-weights", NULL, NULL, NULL, tl_check_updates_weights,
 	  "the training around the node steps an optimizer: a loop around it (any depth) in its iteration, its function (through local calls), or the same around a call site of its function" },
 	{ "outer-loop-has", "event", tl_event_names, tl_pred_outer_loop_has, NULL,
 	  "a loop around a step loop of the node (in its function, or around the calls of its function) has the event in its iteration" },
@@ -454,7 +454,7 @@ const TlPredicateDef tl_predicates[] = {
 	  "the assignment binds self.<name>, in a method of a local nn.Module subclass, to a plain list / tuple / dict (a literal, a comprehension, or an empty one filled with append or [k] =) holding new modules with state or nn.Parameters, which nothing in the class registers (nn.ModuleList(...), add_module, a helper it is handed to)" },
 	{ "sampler-epoch-unset", NULL, NULL, NULL, tl_facts_sampler_epoch_unset,
 	  "the iterable is DataLoaders built in the file whose shuffling DistributedSampler nothing may call set_epoch on (no .set_epoch() but on another sampler, the sampler handed to no call but a DataLoader)" },
-	{ "repeated-step-loop", NULL, NULL, NULL, tl_facts_repeated_step_loop,
+	{ "repeated-step-loop", NULL, NULL, NULL, tl_check_repeated_step_loop,
 	  "the for / while loop is a training step loop that an outer loop runs again and again (an epoch loop around it in its function, or around a call of its function)" },
 	{ "optimizer-before-shard", NULL, NULL, NULL, tl_facts_optimizer_before_shard,
 	  "the optimizer construction is over a module's parameters that a later FSDP / fully_shard wrap in the same function replaces, and no optimizer is built (nor accelerate's prepare called) after the wrap" },

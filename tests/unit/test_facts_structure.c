@@ -213,9 +213,9 @@ static void test_sampler_epoch(void **state)
 	TSNode loop_a = tl_index_parent(idx, tl_fixture_node_after(fx, "for x in la", "la"));
 	TSNode loop_d = tl_index_parent(idx, tl_fixture_node_after(fx, "for x in ld", "ld"));
 	TSNode loop_e = tl_index_parent(idx, tl_fixture_node_after(fx, "for x in le", "le"));
-	assert_true(tl_facts_repeated_step_loop(idx, loop_a));
-	assert_false(tl_facts_repeated_step_loop(idx, loop_d));
-	assert_true(tl_facts_repeated_step_loop(idx, loop_e));
+	assert_true(tl_check_repeated_step_loop(idx, loop_a));
+	assert_false(tl_check_repeated_step_loop(idx, loop_d));
+	assert_true(tl_check_repeated_step_loop(idx, loop_e));
 	tl_fixture_free(fx);
 }
 

@@ -62,6 +62,22 @@ bool tl_check_other_arm_passes(const TlIndex *idx, TSNode call, const char *para
  * name it holds): those tensors load on the CPU. */
 bool tl_check_loads_host_copy(const TlIndex *idx, TSNode call);
 
+/* ---- TL204 scaler-step-without-update (TL204.c) -------------------------- */
+
+/* True when a loop around a step loop of `node` (in the same function, or
+ * around the calls of its function) runs one of `events` in its iteration:
+ * `scaler.update()` once per epoch around a batch loop that steps. */
+bool tl_check_outer_loop_has(const TlIndex *idx, TSNode node, uint32_t events);
+
+/* ---- TL213 ddp-module-bypassed (TL213.c) --------------------------------- */
+
+/* True when the training around `node` updates weights: a loop around it
+ * (any depth) steps an optimizer in its iteration, or its function does
+ * (through the local functions it calls), or that holds around a call
+ * site of its function. A backward whose gradients nothing applies (a
+ * test comparing gradients, a probe) updates none. */
+bool tl_check_updates_weights(const TlIndex *idx, TSNode node);
+
 /* ---- TL214 submodules-in-plain-container (TL214.c) ----------------------- */
 
 /* True when `assign`, an assignment to `self.<name>` in a method of a local
@@ -77,6 +93,14 @@ bool tl_check_loads_host_copy(const TlIndex *idx, TSNode call);
  * container is handed to a call that may register it (nn.ModuleList(...),
  * nn.Sequential(*layers), a helper). */
 bool tl_check_unregistered_submodules(const TlIndex *idx, TSNode assign);
+
+/* ---- TL215 sampler-epoch-not-set (TL215.c) ------------------------------- */
+
+/* True when `loop` (a for / while statement) is a training step loop that
+ * an outer loop runs again and again: a loop of its own function around
+ * it, or a loop around a call of its function, through callers (an epoch
+ * loop around the step loop). */
+bool tl_check_repeated_step_loop(const TlIndex *idx, TSNode loop);
 
 /* ---- TL302 loop-invariant-transfer (TL302.c) ----------------------------- */
 
@@ -124,5 +148,14 @@ bool tl_check_on_device(const TlIndex *idx, TSNode expr);
  * to a name that is not appended, stored into an attribute or element,
  * returned or yielded. */
 bool tl_check_dies_in_iteration(const TlIndex *idx, TSNode expr);
+
+/* ---- TL309 anomaly-detection-enabled (TL309.c) --------------------------- */
+
+/* True when a step loop of `kinds` (TL_STEP_*) runs inside the region
+ * `node` opens: the body of a with statement, or, for any other statement,
+ * the rest of its function (at module level: every step loop of the file,
+ * since a switch set there holds for the whole run); a step loop of its
+ * own or of a local function called there (depth-bounded). */
+bool tl_check_encloses_step_loop(const TlIndex *idx, TSNode node, uint32_t kinds);
 
 #endif
