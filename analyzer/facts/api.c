@@ -3,7 +3,7 @@
  * keywords it passes, device expressions and moves to a device.
  *
  * Owns: tl_facts_is_api, tl_facts_passes_keyword, tl_facts_argument (and whether an
- * argument is passed or off), tl_facts_is_device, tl_facts_moves_to_device. */
+ * argument is passed; whether it is off is TL216's, rules/checks/TL216.c), tl_facts_is_device, tl_facts_moves_to_device. */
 #include "model/apitable.h"
 #include "facts/internal.h"
 #include "model/model.h"
@@ -232,20 +232,6 @@ bool tl_facts_passes_argument(const TlIndex *idx, TSNode call, const char *name)
 	bool splat;
 	TSNode v = tl_facts__positional(call, tl_facts__param_place(idx, call, name), &splat);
 	return splat || !ts_node_is_null(v);
-}
-
-bool tl_facts_argument_off(const TlIndex *idx, TSNode call, const char *name)
-{
-	const TlSyms *sy = tl_syms();
-	TSNode v = tl_facts_argument(idx, call, name);
-	if (ts_node_is_null(v))
-		return false;
-	TSNode lit = tl_facts_literal(idx, v);
-	if (!ts_node_is_null(lit) &&
-	    (ts_node_symbol(lit) == sy->false_ || ts_node_symbol(lit) == sy->none))
-		return true;
-	double d;
-	return tl_facts_number(idx, v, &d) && d == 0.0;
 }
 
 /* The text of a string literal without prefix and quotes, or NULL; *len

@@ -129,12 +129,6 @@ bool tl_facts_holds_graph(const TlIndex *idx, TSNode expr);
  * module called in the function, `torch.exp` of a log-softmax) or to
  * `scaler.scale(loss)`; for a parameter, what every caller passes. */
 int tl_facts_made_by(const TlIndex *idx, TSNode expr);
-/* True when the value of `expr` was explicitly converted to float32 or
- * wider in its function (`.float()`, `.double()`, `.to(torch.float32)`),
- * followed through names, subscripts and methods that keep the dtype
- * (`.view`, `.masked_fill`, `.to(device)`): a constant written into it
- * later does not meet float16 (facts/made.c). */
-bool tl_facts_float32_value(const TlIndex *idx, TSNode expr);
 /* When `expr` holds the output of a model forward (or of a local function),
  * the activation every output of it ends in: the last layer of an
  * nn.Sequential, or what every return of a local module's forward ends in.
@@ -264,10 +258,6 @@ TSNode tl_facts_argument(const TlIndex *idx, TSNode call, const char *name);
 /* True when call `call` passes parameter `name` (tl_facts_argument), or a
  * `*args` reaching its place or a `**kwargs` may. */
 bool tl_facts_passes_argument(const TlIndex *idx, TSNode call, const char *name);
-/* True when call `call` passes for parameter `name` a constant that turns
- * it off: False, None or zero (written in place, or held by a name bound
- * once to it; tl_facts_literal, tl_facts_number). */
-bool tl_facts_argument_off(const TlIndex *idx, TSNode call, const char *name);
 /* True when `expr` names an accelerator device: "cuda" / "cuda:1" / "mps",
  * torch.device of one (or of a computed kind), `x.device`, a device index,
  * or a name bound to one or called like one (`device`, `local_rank`). A
@@ -321,14 +311,6 @@ bool tl_facts_in_test_code(const TlIndex *idx, TSNode node);
  * notebook, which Jupyter displays when it ends its cell (the cells are
  * one program here, so every top-level statement counts). */
 bool tl_facts_displayed(const TlIndex *idx, TSNode node);
-/* True when the object `node` evaluates to is written by torch.save (the
- * semantic model's flow graph, model/flow.c): as its first argument (or
- * obj=), or a copy with the same keys (`copy.deepcopy`, `.copy()`), or a
- * container that holds it (a literal, a store under a key, an append, a
- * spread), through bindings, conditionals and the returns of the module's
- * functions; not once its keys are rewritten (a comprehension or a loop
- * over `.items()`), nor an entry read out of it. */
-bool tl_facts_saved(const TlIndex *idx, TSNode node);
 /* True when every name `expr` reads holds the same object, unchanged, in
  * every iteration of the loop around it (through call sites when it is in
  * none in its own function): not re-bound by or in the loop, not stored

@@ -6,7 +6,8 @@
  * criteria and scaled losses the index's events need before any model
  * (events.c: tl_facts__is_criterion, tl_facts__scaled_call).
  *
- * Owns: tl_facts_made_by, tl_facts_float32_value, tl_facts_model_output,
+ * Owns: tl_facts_made_by, tl_facts_model_output (`float32-value` is TL404's,
+ * rules/checks/TL404.c),
  * tl_facts_loss_kind, tl_facts_loss_kind_words, tl_facts__is_criterion,
  * tl_facts__scaled_call, tl_facts__producer. */
 #include "model/apitable.h"
@@ -571,12 +572,6 @@ int tl_facts_loss_kind(const TlIndex *idx, const TlCall *c)
 			k = TL_LOSS_OTHER;
 	}
 	return k;
-}
-
-bool tl_facts_float32_value(const TlIndex *idx, TSNode expr)
-{
-	TlVal v;
-	return tl_model_value(idx, expr, &v) && (v.dtype == TL_VT_FLOAT32 || v.dtype == TL_VT_FLOAT64);
 }
 
 size_t tl_facts_loss_kind_words(int kind, const char **out, size_t cap)

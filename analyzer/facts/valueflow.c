@@ -2,7 +2,8 @@
  * (the semantic model's flow graph, model/flow.c, and what the file shows
  * of a function's callers); whether a state dict is saved; reads of names.
  *
- * Owns: tl_facts_reaches_backward, tl_facts_saved, tl_facts_displayed,
+ * Owns: tl_facts_reaches_backward, tl_facts_displayed (`saved` is TL504's,
+ * rules/checks/TL504.c),
  * tl_facts__mentions. */
 #include "facts/internal.h"
 
@@ -151,11 +152,4 @@ bool tl_facts_displayed(const TlIndex *idx, TSNode node)
 		return false;
 	TSNode up = tl_index_parent(idx, stmt);
 	return !ts_node_is_null(up) && ts_node_symbol(up) == sy->module;
-}
-
-/* The model's answer (model/flow.c): a torch.save writes the object, a
- * copy of it with the same keys, or a container that holds it. */
-bool tl_facts_saved(const TlIndex *idx, TSNode node)
-{
-	return tl_model_stored(idx, node, TL_MODEL_SAVED, NULL) > 0;
 }

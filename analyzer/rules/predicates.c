@@ -221,7 +221,7 @@ static bool tl_pred_other_arm_passes(const TlIndex *idx, TSNode n, int choice)
 
 static bool tl_pred_argument_off(const TlIndex *idx, TSNode n, int choice)
 {
-	return tl_facts_argument_off(idx, n, tl_argument_names[choice]);
+	return tl_check_argument_off(idx, n, tl_argument_names[choice]);
 }
 
 static const char *const tl_module_code_names[] = { "method", "reached", NULL };
@@ -426,7 +426,7 @@ const TlPredicateDef tl_predicates[] = {
 	  "the torch.load call's result reaches a load_state_dict(...) of a model or an optimizer: the object, a copy or what is read out of it (entries, .get, the items of .items() re-keyed in a comprehension or a loop), through names, conditionals and the callers of a function of the file that returns it" },
 	{ "loads-host-copy", NULL, NULL, NULL, tl_check_loads_host_copy,
 	  "the torch.load call reads a path (same expression text) that a torch.save of the same file writes with its values moved to the host (.cpu(), .to(\"cpu\"))" },
-	{ "saved", NULL, NULL, NULL, tl_facts_saved,
+	{ "saved", NULL, NULL, NULL, tl_check_saved,
 	  "the object is what torch.save writes, or a copy with the same keys (copy.deepcopy, .copy()), or a container that holds it (a literal, a store under a key, an append, a spread), through names, conditionals and the callers of a function of the file that returns it; not once its keys are rewritten" },
 	{ "displayed", NULL, NULL, NULL, tl_facts_displayed,
 	  "the expression statement around the node is at the top level of a notebook, where Jupyter displays a cell's last value" },
@@ -470,7 +470,7 @@ const TlPredicateDef tl_predicates[] = {
 	  "the expression reads a module forward's output bound inside a with block of that context that does not enclose it" },
 	{ "half-dtype", NULL, NULL, NULL, tl_facts_is_half_dtype,
 	  "the expression is torch.float16 / torch.half (import-resolved)" },
-	{ "float32-value", NULL, NULL, NULL, tl_facts_float32_value,
+	{ "float32-value", NULL, NULL, NULL, tl_check_float32_value,
 	  "the value was explicitly converted to float32 or wider in its function (.float(), .double(), .to(torch.float32)), through names, subscripts and methods that keep the dtype" },
 	{ "runs-in-half", NULL, NULL, NULL, tl_facts_runs_in_half,
 	  "the node may compute in float16: under a float16 autocast region, or in a file that converts a module or tensor to float16 (.half(), torch.float16 / torch.half passed to a call)" },

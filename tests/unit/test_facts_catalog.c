@@ -6,6 +6,7 @@
 
 #include "base/alloc.h"
 #include "facts/facts.h"
+#include "rules/checks/checks.h"
 
 static const TlCall *call_at(TlFixture *fx, TSNode n)
 {
@@ -148,14 +149,14 @@ static void test_float32_value(void **state)
 	(void)state;
 	TlFixture *fx = tl_fixture_new(float32_code);
 	const TlIndex *idx = &fx->idx;
-	assert_true(tl_facts_float32_value(idx, tl_fixture_arg0(fx, "chk(a)")));
-	assert_true(tl_facts_float32_value(idx, tl_fixture_arg0(fx, "chk(b)")));
-	assert_true(tl_facts_float32_value(idx, tl_fixture_arg0(fx, "chk(c)")));
-	assert_true(tl_facts_float32_value(idx, tl_fixture_arg0(fx, "chk(d)")));
-	assert_false(tl_facts_float32_value(idx, tl_fixture_arg0(fx, "chk(e)")));
-	assert_false(tl_facts_float32_value(idx, tl_fixture_arg0(fx, "chk(g)")));
-	assert_true(tl_facts_float32_value(idx, tl_fixture_arg0(fx, "chk(h)")));
-	assert_false(tl_facts_float32_value(idx, tl_fixture_arg0(fx, "chk(k)")));
+	assert_true(tl_check_float32_value(idx, tl_fixture_arg0(fx, "chk(a)")));
+	assert_true(tl_check_float32_value(idx, tl_fixture_arg0(fx, "chk(b)")));
+	assert_true(tl_check_float32_value(idx, tl_fixture_arg0(fx, "chk(c)")));
+	assert_true(tl_check_float32_value(idx, tl_fixture_arg0(fx, "chk(d)")));
+	assert_false(tl_check_float32_value(idx, tl_fixture_arg0(fx, "chk(e)")));
+	assert_false(tl_check_float32_value(idx, tl_fixture_arg0(fx, "chk(g)")));
+	assert_true(tl_check_float32_value(idx, tl_fixture_arg0(fx, "chk(h)")));
+	assert_false(tl_check_float32_value(idx, tl_fixture_arg0(fx, "chk(k)")));
 	tl_fixture_free(fx);
 }
 

@@ -40,13 +40,13 @@ static void test_arguments(void **state)
 	/* nn.Softmax takes dim first. */
 	assert_true(tl_facts_passes_argument(idx, tl_fixture_node(fx, "nn.Softmax(1)", 0), "dim"));
 	/* p: a literal zero, and a name bound once to zero, turn dropout off. */
-	assert_true(tl_facts_argument_off(idx, tl_fixture_node(fx, "F.dropout(x, 0.0)", 0), "p"));
-	assert_true(tl_facts_argument_off(idx, tl_fixture_node(fx, "F.dropout(x, p=zero)", 0), "p"));
-	assert_false(tl_facts_argument_off(idx, tl_fixture_node(fx, "F.dropout(x, 0.1, True)", 0), "p"));
+	assert_true(tl_check_argument_off(idx, tl_fixture_node(fx, "F.dropout(x, 0.0)", 0), "p"));
+	assert_true(tl_check_argument_off(idx, tl_fixture_node(fx, "F.dropout(x, p=zero)", 0), "p"));
+	assert_false(tl_check_argument_off(idx, tl_fixture_node(fx, "F.dropout(x, 0.1, True)", 0), "p"));
 	assert_true(tl_facts_passes_argument(idx, tl_fixture_node(fx, "F.dropout(x, 0.1, True)", 0), "training"));
 	assert_false(tl_facts_passes_argument(idx, tl_fixture_node(fx, "F.dropout(x, 0.0)", 0), "training"));
 	/* DistributedSampler(dataset, num_replicas, rank, shuffle) */
-	assert_true(tl_facts_argument_off(idx, tl_fixture_node(fx, "DistributedSampler(ds, 2, 0, False)", 0),
+	assert_true(tl_check_argument_off(idx, tl_fixture_node(fx, "DistributedSampler(ds, 2, 0, False)", 0),
 					  "shuffle"));
 	/* An unknown callee has no signature: only keywords count. */
 	assert_false(tl_facts_passes_argument(idx, tl_fixture_node(fx, "other(x, 1)", 0), "dim"));

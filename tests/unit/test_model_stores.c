@@ -85,8 +85,8 @@ static void test_stores_saved(void **state)
 	assert_int_equal(stored(fx, "torch.save(", "model.state_dict()", TL_MODEL_LOADED), 0);
 	/* the walk's answers it replaced: the re-keyed loop was never saved by
 	 * it either; the store under a key was */
-	assert_true(tl_facts_saved(&fx->idx, tl_fixture_node_after(fx, "c2[\"enc\"] = ", "model.encoder.state_dict()")));
-	assert_false(tl_facts_saved(&fx->idx, tl_fixture_node_after(fx, "full = ", "model.state_dict()")));
+	assert_true(tl_check_saved(&fx->idx, tl_fixture_node_after(fx, "c2[\"enc\"] = ", "model.encoder.state_dict()")));
+	assert_false(tl_check_saved(&fx->idx, tl_fixture_node_after(fx, "full = ", "model.state_dict()")));
 	tl_fixture_free(fx);
 }
 

@@ -102,6 +102,13 @@ bool tl_check_unregistered_submodules(const TlIndex *idx, TSNode assign);
  * loop around the step loop). */
 bool tl_check_repeated_step_loop(const TlIndex *idx, TSNode loop);
 
+/* ---- TL216 functional-dropout-always-on (TL216.c) ------------------------ */
+
+/* True when call `call` passes for parameter `name` a constant that turns
+ * it off: False, None or zero (written in place, or held by a name bound
+ * once to it; tl_facts_literal, tl_facts_number). */
+bool tl_check_argument_off(const TlIndex *idx, TSNode call, const char *name);
+
 /* ---- TL302 loop-invariant-transfer (TL302.c) ----------------------------- */
 
 /* True when transfer `call` (`.to(...)`, `.cuda()`) does not repeat one
@@ -157,5 +164,25 @@ bool tl_check_dies_in_iteration(const TlIndex *idx, TSNode expr);
  * since a switch set there holds for the whole run); a step loop of its
  * own or of a local function called there (depth-bounded). */
 bool tl_check_encloses_step_loop(const TlIndex *idx, TSNode node, uint32_t kinds);
+
+/* ---- TL404 half-overflow-constant (TL404.c) ------------------------------ */
+
+/* True when the value of `expr` was explicitly converted to float32 or
+ * wider in its function (`.float()`, `.double()`, `.to(torch.float32)`),
+ * followed through names, subscripts and methods that keep the dtype
+ * (`.view`, `.masked_fill`, `.to(device)`): a constant written into it
+ * later does not meet float16. */
+bool tl_check_float32_value(const TlIndex *idx, TSNode expr);
+
+/* ---- TL504 wrapped-state-dict-saved (TL504.c) ---------------------------- */
+
+/* True when the object `node` evaluates to is written by torch.save (the
+ * semantic model's flow graph, model/flow.c): as its first argument (or
+ * obj=), or a copy with the same keys (`copy.deepcopy`, `.copy()`), or a
+ * container that holds it (a literal, a store under a key, an append, a
+ * spread), through bindings, conditionals and the returns of the module's
+ * functions; not once its keys are rewritten (a comprehension or a loop
+ * over `.items()`), nor an entry read out of it. */
+bool tl_check_saved(const TlIndex *idx, TSNode node);
 
 #endif
