@@ -531,31 +531,6 @@ bool tl_facts_first_forward(const TlIndex *idx, TSNode call);
  * model's mode (facts/evalpass.c). */
 bool tl_facts_evaluation_pass(const TlIndex *idx, TSNode call);
 
-enum { TL_CARRY_NONE = 0, TL_CARRY_DETACHED = 1, TL_CARRY_ATTACHED = 2 };
-/* For `target`, a name bound by an assignment (`h` in `out, h = rnn(x, h)`)
- * inside a step loop, answered from the semantic model (tl_model_carried):
- * TL_CARRY_ATTACHED when the loop carries it into the next iteration with
- * its autograd history (read before any store, stored into, what it hands
- * on and what the statement's call reads have history: `h = h.to(dev)`
- * keeps it), TL_CARRY_DETACHED when a store in the iteration gives it no
- * history (`h.detach()`, `.data`, `detach_()`, a helper or a forward that
- * detaches it), TL_CARRY_NONE when it is not carried (made afresh before
- * it is read), the assignment runs grad-disabled or in no step loop. */
-int tl_facts_carried_state(const TlIndex *idx, TSNode target);
-
-/* True when the graph that backward call `call` differentiates may be
- * backpropagated again: another backward or torch.autograd.grad runs in an
- * iteration of its step loop, or its input depends on autograd history made
- * before the iteration (a forward outside an inner loop, a parameter a
- * caller passes a graph tensor in, a list of losses). */
-bool tl_facts_graph_reused(const TlIndex *idx, TSNode call);
-/* True when the graph that backward call `call` differentiates reaches
- * back, through a recurrent state its step loop carries without detaching
- * it (`out, h = rnn(x, h)`), into the previous iteration: the fix is to
- * detach the state (TL103), not only to drop retain_graph. */
-bool tl_facts_graph_carried(const TlIndex *idx, TSNode call);
-
-
 /* True for a module whose forward is its public entry point, so that
  * calling `.forward()` on it skips nothing the wrapper does: a
  * DistributedDataParallel / DataParallel / FSDP wrapper (the wrapper's

@@ -386,6 +386,10 @@ typedef struct TlBranchPath {
 	TlBranchCond items[TL_BRANCH_MAX];
 	uint32_t size;
 } TlBranchPath;
+/* The graph of `v`, or of a container's elements (containers in it
+ * looked through) (facts/carried.c). */
+struct TlVal;
+unsigned tl_facts__history(const TlIndex *idx, const struct TlVal *v);
 /* `cond` without parentheses and leading `not`s; *holds flips per `not`
  * (facts/branches.c). */
 TSNode tl_facts__cond_core(TSNode cond, bool *holds);

@@ -251,7 +251,7 @@ static bool tl_pred_distributed_file(const TlIndex *idx, TSNode n, int choice)
 static bool tl_pred_carried_with_graph(const TlIndex *idx, TSNode n, int choice)
 {
 	(void)choice;
-	return tl_facts_carried_state(idx, n) == TL_CARRY_ATTACHED;
+	return tl_check_carried_state(idx, n) == TL_CARRY_ATTACHED;
 }
 
 static bool tl_pred_loader_option(const TlIndex *idx, TSNode n, int choice)
@@ -500,11 +500,11 @@ const TlPredicateDef tl_predicates[] = {
 	  "the value is the output of a model (or local function) whose every output ends in that activation: an nn.Sequential's last layer, every return of a local forward" },
 	{ "carried-with-graph", NULL, NULL, tl_pred_carried_with_graph, NULL,
 	  "the name bound here is carried into the next iteration of its step loop with its autograd history: never re-bound afresh nor detached in the iteration" },
-	{ "graph-reused", NULL, NULL, NULL, tl_facts_graph_reused,
+	{ "graph-reused", NULL, NULL, NULL, tl_check_graph_reused,
 	  "the graph the backward call differentiates may be backpropagated again: another backward or autograd.grad in the iteration, or history made before it" },
 	{ "iteration-builds-model", NULL, NULL, NULL, tl_facts_iteration_builds_model,
 	  "every step loop of the node builds a new model in its iteration (a module constructed and bound in the loop body): a sweep or benchmark over configurations" },
-	{ "graph-carried", NULL, NULL, NULL, tl_facts_graph_carried,
+	{ "graph-carried", NULL, NULL, NULL, tl_check_graph_carried,
 	  "the graph the backward call differentiates reaches into the previous iteration through a recurrent state its step loop carries without detaching it" },
 	{ "stepped-params-not-reset", NULL, NULL, NULL, tl_facts_step_unreset,
 	  "every step loop of the optimizer step runs no gradient reset that may cover the stepped optimizer (its own, a module it updates, or one whose reach cannot be told)" },

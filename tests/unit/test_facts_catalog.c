@@ -446,23 +446,23 @@ static void test_carried_state(void **state)
 		"        out, h = rnn(x, h)\n"
 		"        out.sum().backward()\n");
 	const TlIndex *idx = &fx->idx;
-	assert_int_equal(tl_facts_carried_state(idx, node_in(fx, "def a(", "out, h", "h")),
+	assert_int_equal(tl_check_carried_state(idx, node_in(fx, "def a(", "out, h", "h")),
 			 TL_CARRY_ATTACHED);
 	/* A local helper that detaches (recursively for tuples). */
-	assert_int_equal(tl_facts_carried_state(idx, node_in(fx, "def b(", "out, h", "h")),
+	assert_int_equal(tl_check_carried_state(idx, node_in(fx, "def b(", "out, h", "h")),
 			 TL_CARRY_DETACHED);
 	/* A helper from another file the project does not have: what it
 	 * returns is not known to keep the history (no finding). */
-	assert_int_not_equal(tl_facts_carried_state(idx, node_in(fx, "def c(", "out, h", "h")),
+	assert_int_not_equal(tl_check_carried_state(idx, node_in(fx, "def c(", "out, h", "h")),
 			     TL_CARRY_ATTACHED);
 	/* Afresh every iteration. */
-	assert_int_equal(tl_facts_carried_state(idx, node_in(fx, "def d(", "out, h", "h")),
+	assert_int_equal(tl_check_carried_state(idx, node_in(fx, "def d(", "out, h", "h")),
 			 TL_CARRY_NONE);
 	/* No backward in the loop. */
-	assert_int_equal(tl_facts_carried_state(idx, node_in(fx, "def e(", "out, h", "h")),
+	assert_int_equal(tl_check_carried_state(idx, node_in(fx, "def e(", "out, h", "h")),
 			 TL_CARRY_NONE);
 	/* In place, element by element. */
-	assert_int_equal(tl_facts_carried_state(idx, node_in(fx, "def f(", "out, h", "h")),
+	assert_int_equal(tl_check_carried_state(idx, node_in(fx, "def f(", "out, h", "h")),
 			 TL_CARRY_DETACHED);
 	tl_fixture_free(fx);
 }
@@ -497,13 +497,13 @@ static void test_graph_reused(void **state)
 		"        torch.autograd.grad(g, x)\n");
 	const TlIndex *idx = &fx->idx;
 	/* One backward of a graph made in the iteration. */
-	assert_false(tl_facts_graph_reused(idx, tl_fixture_node(fx, "loss.backward(retain_graph=True)", 0)));
+	assert_false(tl_check_graph_reused(idx, tl_fixture_node(fx, "loss.backward(retain_graph=True)", 0)));
 	/* A second backward in the iteration. */
-	assert_true(tl_facts_graph_reused(idx, tl_fixture_node(fx, "a.backward(retain_graph=True)", 0)));
+	assert_true(tl_check_graph_reused(idx, tl_fixture_node(fx, "a.backward(retain_graph=True)", 0)));
 	/* A trunk output made before the inner loop. */
-	assert_true(tl_facts_graph_reused(idx, tl_fixture_node(fx, "head(feat).sum().backward(retain_graph=True)", 0)));
+	assert_true(tl_check_graph_reused(idx, tl_fixture_node(fx, "head(feat).sum().backward(retain_graph=True)", 0)));
 	/* torch.autograd.grad reads the graph again. */
-	assert_true(tl_facts_graph_reused(idx, tl_fixture_node(fx, "g.backward(retain_graph=True)", 0)));
+	assert_true(tl_check_graph_reused(idx, tl_fixture_node(fx, "g.backward(retain_graph=True)", 0)));
 	tl_fixture_free(fx);
 }
 

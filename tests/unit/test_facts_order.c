@@ -3,6 +3,7 @@
  * justify keeping the graph; a graph reached again only through an
  * undetached recurrent state is no reuse. */
 #include "helpers.h"
+#include "rules/checks/checks.h"
 
 static void test_rebound_name_is_a_new_value(void **state)
 {
@@ -93,8 +94,8 @@ static void test_only_later_backwards_reuse(void **state)
 		"        g_loss.backward(retain_graph=True)\n"
 		"        optG.step()\n");
 	const TlIndex *idx = &fx->idx;
-	assert_true(tl_facts_graph_reused(idx, tl_fixture_node(fx, "d_loss.backward(retain_graph=True)", 0)));
-	assert_false(tl_facts_graph_reused(idx, tl_fixture_node(fx, "g_loss.backward(retain_graph=True)", 0)));
+	assert_true(tl_check_graph_reused(idx, tl_fixture_node(fx, "d_loss.backward(retain_graph=True)", 0)));
+	assert_false(tl_check_graph_reused(idx, tl_fixture_node(fx, "g_loss.backward(retain_graph=True)", 0)));
 	tl_fixture_free(fx);
 }
 
@@ -118,9 +119,9 @@ static void test_recurrent_state_is_no_reuse(void **state)
 		"            F.mse_loss(head(feat), y).backward(retain_graph=True)\n"
 		"        opt.step()\n");
 	const TlIndex *idx = &fx->idx;
-	assert_false(tl_facts_graph_reused(idx, tl_fixture_node(fx, "F.mse_loss(out, y).backward(retain_graph=True)", 0)));
+	assert_false(tl_check_graph_reused(idx, tl_fixture_node(fx, "F.mse_loss(out, y).backward(retain_graph=True)", 0)));
 	/* A graph made before the inner loop, differentiated once per head. */
-	assert_true(tl_facts_graph_reused(idx, tl_fixture_node(fx, "F.mse_loss(head(feat), y).backward(retain_graph=True)", 0)));
+	assert_true(tl_check_graph_reused(idx, tl_fixture_node(fx, "F.mse_loss(head(feat), y).backward(retain_graph=True)", 0)));
 	tl_fixture_free(fx);
 }
 
@@ -139,9 +140,9 @@ static void test_helper_backward_in_iteration(void **state)
 		"        opt.step()\n");
 	const TlIndex *idx = &fx->idx;
 	/* The first backward is followed by the helper's. */
-	assert_true(tl_facts_graph_reused(idx, tl_fixture_node(fx, "F.cross_entropy(z, y).backward(retain_graph=True)", 0)));
+	assert_true(tl_check_graph_reused(idx, tl_fixture_node(fx, "F.cross_entropy(z, y).backward(retain_graph=True)", 0)));
 	/* The helper's is the last; what it is passed is made in the iteration. */
-	assert_false(tl_facts_graph_reused(idx, tl_fixture_node(fx, "F.mse_loss(dec(z), x).backward(retain_graph=True)", 0)));
+	assert_false(tl_check_graph_reused(idx, tl_fixture_node(fx, "F.mse_loss(dec(z), x).backward(retain_graph=True)", 0)));
 	tl_fixture_free(fx);
 }
 

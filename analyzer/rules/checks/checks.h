@@ -29,6 +29,36 @@
  * what it is handed for as long as the object lives. */
 bool tl_check_kept_by_callee(const TlIndex *idx, TSNode arg);
 
+/* ---- TL103 hidden-state-not-detached (TL103.c) --------------------------- */
+
+enum { TL_CARRY_NONE = 0, TL_CARRY_DETACHED = 1, TL_CARRY_ATTACHED = 2 };
+
+/* For `target`, a name bound by an assignment (`h` in `out, h = rnn(x, h)`)
+ * inside a step loop, answered from the semantic model (tl_model_carried):
+ * TL_CARRY_ATTACHED when the loop carries it into the next iteration with
+ * its autograd history (read before any store, stored into, what it hands
+ * on and what the statement's call reads have history: `h = h.to(dev)`
+ * keeps it), TL_CARRY_DETACHED when a store in the iteration gives it no
+ * history (`h.detach()`, `.data`, `detach_()`, a helper or a forward that
+ * detaches it), TL_CARRY_NONE when it is not carried (made afresh before
+ * it is read), the assignment runs grad-disabled or in no step loop. */
+int tl_check_carried_state(const TlIndex *idx, TSNode target);
+
+/* ---- TL104 retain-graph-in-loop (TL104.c) -------------------------------- */
+
+/* True when the graph that backward call `call` differentiates may be
+ * backpropagated again: another backward or torch.autograd.grad runs in an
+ * iteration of its step loop, or its input depends on autograd history made
+ * before the iteration (a forward outside an inner loop, a parameter a
+ * caller passes a graph tensor in, a list of losses). */
+bool tl_check_graph_reused(const TlIndex *idx, TSNode call);
+
+/* True when the graph that backward call `call` differentiates reaches
+ * back, through a recurrent state its step loop carries without detaching
+ * it (`out, h = rnn(x, h)`), into the previous iteration: the fix is to
+ * detach the state (TL103), not only to drop retain_graph. */
+bool tl_check_graph_carried(const TlIndex *idx, TSNode call);
+
 /* ---- TL105 distributed-load-without-map-location (TL105.c) --------------- */
 
 /* True when `node` runs only in the process of rank 0: under a condition
