@@ -352,46 +352,15 @@ bool tl_facts_feeds_step_loop(const TlIndex *idx, TSNode call, uint32_t kinds);
  * to a call other than a DataLoader or BatchSampler (facts/loaders.c). */
 bool tl_facts_sampler_epoch_unset(const TlIndex *idx, TSNode expr);
 
-/* True for a backward that runs on iterations without an optimizer step
- * (gradient accumulation): the steps of its loop are all under an every-N
- * guard that does not hold the backward, or it is in a micro-batch loop
- * whose enclosing loop steps; through call sites for helpers. */
-bool tl_facts_accumulation_backward(const TlIndex *idx, TSNode call);
-/* True when `node` runs with DDP gradient synchronisation off: inside
- * `with model.no_sync():` (also a conditional or aliased one, or
- * `accelerator.accumulate(...)`), in a loop that sets
- * `require_backward_grad_sync`, or only ever called from such places. */
-bool tl_facts_no_sync(const TlIndex *idx, TSNode node);
-/* True when backward `call` differentiates a value computed by a forward
- * of a module wrapped in `kind` (or by a call that is handed it). */
-bool tl_facts_backward_through(const TlIndex *idx, TSNode call, TlWrapper kind);
 /* True when `expr` is the module a wrapper of `kind` holds, bypassing the
  * wrapper: `ddp.module` (`self.model.module`, a parameter every caller
  * passes a wrapped model) or a name bound to it (`inner = ddp.module`). */
 bool tl_facts_wrapped_module(const TlIndex *idx, TSNode expr, TlWrapper kind);
-/* True when `expr` is itself a wrapper of `kind`: a call of the wrapper, a
- * name or attribute bound to one, a parameter every caller passes one. */
-bool tl_facts_wrapped_by(const TlIndex *idx, TSNode expr, TlWrapper kind);
 /* True when no single run reaches both `a` and `b`: one runs under an if
  * condition that the other runs under the opposite outcome of (the same
  * text: `if ddp:` ... `else:`; also after `if C: return`)
  * (facts/branches.c). */
 bool tl_facts_exclusive_paths(const TlIndex *idx, TSNode a, TSNode b);
-/* True when the file runs distributed training: it calls
- * torch.distributed's init_process_group, wraps a module in
- * DistributedDataParallel or FSDP (also fully_shard), or reads the
- * launcher's local rank (a "LOCAL_RANK" / "--local_rank" string indexed or
- * passed: os.environ["LOCAL_RANK"], add_argument("--local_rank"))
- * (facts/distributed.c). */
-bool tl_facts_distributed_file(const TlIndex *idx);
-/* True when `ctor`, an optimizer construction over a module's parameters
- * (`AdamW(model.parameters())`, parameter groups), is followed in the same
- * function by a wrapper that replaces that module's parameters by sharded
- * ones (FullyShardedDataParallel(model), torch's or fairscale's, or
- * fully_shard(model)), and no optimizer is built (nor accelerate's
- * prepare called) after the wrap: the optimizer holds parameters the
- * wrapped model no longer uses. */
-bool tl_facts_optimizer_before_shard(const TlIndex *idx, TSNode ctor);
 
 /* The dotted name a store writes through: `history["loss"]` -> "history",
  * `self.losses` -> "self.losses". Caller frees; NULL if none. */

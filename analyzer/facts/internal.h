@@ -386,6 +386,14 @@ typedef struct TlBranchPath {
 	TlBranchCond items[TL_BRANCH_MAX];
 	uint32_t size;
 } TlBranchPath;
+/* facts/distributed.c: wrappers. A call of qualified name `q` makes a
+ * wrapper of `kind` (its table row's wrap-* sets); the model's answer for
+ * `e` (1: a wrapper of `kind`, with `inner` the module read through one;
+ * 0: not; -1: the model has no value); a wrapper that replaces a module's
+ * parameters by sharded ones (FSDP, fully_shard). */
+bool tl_facts__wrapper_qname(const char *q, TlWrapper kind);
+int tl_facts__model_wrapped(const TlIndex *idx, TSNode e, TlWrapper kind, bool inner);
+bool tl_facts__sharding_qname(const char *q);
 /* The graph of `v`, or of a container's elements (containers in it
  * looked through) (facts/carried.c). */
 struct TlVal;

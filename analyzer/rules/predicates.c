@@ -245,7 +245,7 @@ static bool tl_pred_distributed_file(const TlIndex *idx, TSNode n, int choice)
 {
 	(void)n;
 	(void)choice;
-	return tl_facts_distributed_file(idx);
+	return tl_check_distributed_file(idx);
 }
 
 static bool tl_pred_carried_with_graph(const TlIndex *idx, TSNode n, int choice)
@@ -273,7 +273,7 @@ static bool tl_pred_file_uses_accelerator(const TlIndex *idx, TSNode n, int choi
 
 static bool tl_pred_backward_through(const TlIndex *idx, TSNode n, int choice)
 {
-	return tl_facts_backward_through(idx, n, (TlWrapper)choice);
+	return tl_check_backward_through(idx, n, (TlWrapper)choice);
 }
 
 static bool tl_pred_wrapped_module(const TlIndex *idx, TSNode n, int choice)
@@ -288,7 +288,7 @@ static bool tl_pred_encloses_step_loop(const TlIndex *idx, TSNode n, int choice)
 
 static bool tl_pred_wrapped_by(const TlIndex *idx, TSNode n, int choice)
 {
-	return tl_facts_wrapped_by(idx, n, (TlWrapper)choice);
+	return tl_check_wrapped_by(idx, n, (TlWrapper)choice);
 }
 
 static bool tl_pred_made_by(const TlIndex *idx, TSNode n, int choice)
@@ -404,9 +404,9 @@ const TlPredicateDef tl_predicates[] = {
 	  "the DataLoader(...) call's batches are iterated by a step loop of that kind (any: training or evaluation; training): a for loop over it, a name bound to it, a local function returning it, a parameter passed it" },
 	{ "file-uses-accelerator", NULL, NULL, tl_pred_file_uses_accelerator, NULL,
 	  "the node's file puts something on an accelerator (.cuda(), .to(device), device= with a device, accelerate)" },
-	{ "accumulation-backward", NULL, NULL, NULL, tl_facts_accumulation_backward,
+	{ "accumulation-backward", NULL, NULL, NULL, tl_check_accumulation_backward,
 	  "the backward runs on iterations without an optimizer step (its loop steps under an every-N guard, or it is a micro-batch loop)" },
-	{ "no-sync", NULL, NULL, NULL, tl_facts_no_sync,
+	{ "no-sync", NULL, NULL, NULL, tl_check_no_sync,
 	  "the node runs with DDP gradient sync off: under `with model.no_sync():` or accelerator.accumulate, or in a loop that sets require_backward_grad_sync" },
 	{ "backward-through", "wrapper", tl_wrapper_names, tl_pred_backward_through, NULL,
 	  "the backward differentiates a value computed by a forward of a module wrapped in DistributedDataParallel (ddp) or FSDP (fsdp)" },
@@ -456,7 +456,7 @@ const TlPredicateDef tl_predicates[] = {
 	  "the iterable is DataLoaders built in the file whose shuffling DistributedSampler nothing may call set_epoch on (no .set_epoch() but on another sampler, the sampler handed to no call but a DataLoader)" },
 	{ "repeated-step-loop", NULL, NULL, NULL, tl_check_repeated_step_loop,
 	  "the for / while loop is a training step loop that an outer loop runs again and again (an epoch loop around it in its function, or around a call of its function)" },
-	{ "optimizer-before-shard", NULL, NULL, NULL, tl_facts_optimizer_before_shard,
+	{ "optimizer-before-shard", NULL, NULL, NULL, tl_check_optimizer_before_shard,
 	  "the optimizer construction is over a module's parameters that a later FSDP / fully_shard wrap in the same function replaces, and no optimizer is built (nor accelerate's prepare called) after the wrap" },
 	{ "mode-guarded", NULL, NULL, NULL, tl_facts_mode_guarded,
 	  "the node runs only in one mode or computes from it: a test around it reads self.training / a train or eval flag, a call's argument reads one, its function is named for training (training_step), or a comment after it on its line says it is always on" },

@@ -256,7 +256,7 @@ static void test_optimizer_before_shard(void **state)
 		TSNode target = tl_fixture_node(fx, cases[i].name, 0);
 		TSNode assign = tl_index_parent(idx, target);
 		TSNode value = ts_node_child_by_field_name(assign, "right", 5);
-		assert_int_equal(tl_facts_optimizer_before_shard(idx, value), cases[i].want);
+		assert_int_equal(tl_check_optimizer_before_shard(idx, value), cases[i].want);
 	}
 	tl_fixture_free(fx);
 }

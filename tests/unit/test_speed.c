@@ -587,20 +587,20 @@ static void test_accumulation_and_ddp(void **state)
 	TSNode b4 = tl_fixture_node(fx, "l4.backward()", 0);
 	/* Accumulation: a guarded step that does not hold the backward, a
 	 * micro-batch loop; not: a step on every iteration. */
-	assert_true(tl_facts_accumulation_backward(idx, b1));
-	assert_false(tl_facts_accumulation_backward(idx, b2));
-	assert_true(tl_facts_accumulation_backward(idx, b3));
-	assert_true(tl_facts_accumulation_backward(idx, b4));
+	assert_true(tl_check_accumulation_backward(idx, b1));
+	assert_false(tl_check_accumulation_backward(idx, b2));
+	assert_true(tl_check_accumulation_backward(idx, b3));
+	assert_true(tl_check_accumulation_backward(idx, b4));
 	/* Through a DDP forward; not a plain module's or `.module`'s. */
-	assert_true(tl_facts_backward_through(idx, b1, TL_WRAP_DDP));
-	assert_false(tl_facts_backward_through(idx, b2, TL_WRAP_DDP));
-	assert_false(tl_facts_backward_through(idx, b3, TL_WRAP_DDP));
-	assert_true(tl_facts_backward_through(idx, b4, TL_WRAP_DDP));
-	assert_false(tl_facts_backward_through(idx, b1, TL_WRAP_FSDP));
+	assert_true(tl_check_backward_through(idx, b1, TL_WRAP_DDP));
+	assert_false(tl_check_backward_through(idx, b2, TL_WRAP_DDP));
+	assert_false(tl_check_backward_through(idx, b3, TL_WRAP_DDP));
+	assert_true(tl_check_backward_through(idx, b4, TL_WRAP_DDP));
+	assert_false(tl_check_backward_through(idx, b1, TL_WRAP_FSDP));
 	/* no_sync: a conditional context; nanoGPT's flag. */
-	assert_false(tl_facts_no_sync(idx, b1));
-	assert_true(tl_facts_no_sync(idx, b3));
-	assert_true(tl_facts_no_sync(idx, b4));
+	assert_false(tl_check_no_sync(idx, b1));
+	assert_true(tl_check_no_sync(idx, b3));
+	assert_true(tl_check_no_sync(idx, b4));
 	tl_fixture_free(fx);
 }
 

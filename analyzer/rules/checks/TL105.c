@@ -1,10 +1,12 @@
 /* TL105's rule logic (distributed-load-without-map-location).
  * Checkpoints: where what torch.load returns goes, and which files the
  * same file wrote from host memory; code that only the process of rank 0
- * runs; a torch.load whose other arm passes map_location.
+ * runs; a torch.load whose other arm passes map_location; files that run
+ * distributed training.
  *
  * Owns: tl_check_load_feeds_state, tl_check_loads_host_copy,
- * tl_check_rank_zero_only, tl_check_other_arm_passes. */
+ * tl_check_rank_zero_only, tl_check_other_arm_passes,
+ * tl_check_distributed_file. */
 #include "rules/checks/checks.h"
 
 #include "facts/internal.h"
@@ -352,4 +354,46 @@ bool tl_check_other_arm_passes(const TlIndex *idx, TSNode call, const char *para
 	TlArmCall w = { NULL, 0, param };
 	w.callee = tl_index_text(idx, tl_tree_field(call, sy->f_function), &w.len);
 	return w.callee && tl_facts__other_arm(idx, call, tl_check__arm_passes, &w);
+}
+
+/* ---- files that run distributed training ------------------------------------------- */
+
+/* The string literals that say a launcher's local rank is read:
+ * os.environ["LOCAL_RANK"], os.getenv("LOCAL_RANK"), the `--local_rank`
+ * option torch.distributed.launch passes. */
+static bool tl_check__local_rank_string(const TlIndex *idx, TSNode n)
+{
+	const TlSyms *sy = tl_syms();
+	static const char *const names[] = { "LOCAL_RANK", "--local_rank", "--local-rank" };
+	uint32_t len = 0;
+	const char *body = tl_facts__string_body(idx, n, &len);
+	if (!body)
+		return false;
+	for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+		if (len == strlen(names[i]) && memcmp(body, names[i], len) == 0) {
+			TSNode p = tl_index_parent(idx, n);
+			return !ts_node_is_null(p) &&
+			       (ts_node_symbol(p) == sy->argument_list || ts_node_symbol(p) == sy->subscript);
+		}
+	return false;
+}
+
+bool tl_check_distributed_file(const TlIndex *idx)
+{
+	const TlSyms *sy = tl_syms();
+	for (uint32_t i = 0; i < idx->calls.size; i++) {
+		const char *q = idx->calls.items[i].qname;
+		if (q && ((tl_facts__starts(q, "torch.distributed.") && tl_facts__ends(q, ".init_process_group")) ||
+			  tl_facts__wrapper_qname(q, TL_WRAP_DDP) || tl_facts__wrapper_qname(q, TL_WRAP_FSDP) ||
+			  tl_facts__sharding_qname(q)))
+			return true;
+	}
+	TSTreeCursor cur = ts_tree_cursor_new(idx->root);
+	bool found = false;
+	do {
+		TSNode n = ts_tree_cursor_current_node(&cur);
+		found = ts_node_symbol(n) == sy->string && tl_check__local_rank_string(idx, n);
+	} while (!found && tl_walk_next(&cur, idx->root, true));
+	ts_tree_cursor_delete(&cur);
+	return found;
 }

@@ -16,6 +16,7 @@
 
 #include <tree_sitter/api.h>
 
+#include "facts/facts.h"
 #include "syntax/index.h"
 
 /* ---- TL101 loss-accumulated-with-graph (TL101.c) ------------------------- */
@@ -92,6 +93,13 @@ bool tl_check_other_arm_passes(const TlIndex *idx, TSNode call, const char *para
  * name it holds): those tensors load on the CPU. */
 bool tl_check_loads_host_copy(const TlIndex *idx, TSNode call);
 
+/* True when the file runs distributed training: it calls
+ * torch.distributed's init_process_group, wraps a module in
+ * DistributedDataParallel or FSDP (also fully_shard), or reads the
+ * launcher's local rank (a "LOCAL_RANK" / "--local_rank" string indexed or
+ * passed: os.environ["LOCAL_RANK"], add_argument("--local_rank")). */
+bool tl_check_distributed_file(const TlIndex *idx);
+
 /* ---- TL204 scaler-step-without-update (TL204.c) -------------------------- */
 
 /* True when a loop around a step loop of `node` (in the same function, or
@@ -138,6 +146,17 @@ bool tl_check_repeated_step_loop(const TlIndex *idx, TSNode loop);
  * it off: False, None or zero (written in place, or held by a name bound
  * once to it; tl_facts_literal, tl_facts_number). */
 bool tl_check_argument_off(const TlIndex *idx, TSNode call, const char *name);
+
+/* ---- TL218 fsdp-optimizer-before-wrap (TL218.c) -------------------------- */
+
+/* True when `ctor`, an optimizer construction over a module's parameters
+ * (`AdamW(model.parameters())`, parameter groups), is followed in the same
+ * function by a wrapper that replaces that module's parameters by sharded
+ * ones (FullyShardedDataParallel(model), torch's or fairscale's, or
+ * fully_shard(model)), and no optimizer is built (nor accelerate's
+ * prepare called) after the wrap: the optimizer holds parameters the
+ * wrapped model no longer uses. */
+bool tl_check_optimizer_before_shard(const TlIndex *idx, TSNode ctor);
 
 /* ---- TL302 loop-invariant-transfer (TL302.c) ----------------------------- */
 
@@ -204,6 +223,24 @@ bool tl_check_encloses_step_loop(const TlIndex *idx, TSNode node, uint32_t kinds
  * later does not meet float16. */
 bool tl_check_float32_value(const TlIndex *idx, TSNode expr);
 
+/* ---- TL502 ddp-accumulation-without-no-sync (TL502.c) -------------------- */
+
+/* True for a backward that runs on iterations without an optimizer step
+ * (gradient accumulation): the steps of its loop are all under an every-N
+ * guard that does not hold the backward, or it is in a micro-batch loop
+ * whose enclosing loop steps; through call sites for helpers. */
+bool tl_check_accumulation_backward(const TlIndex *idx, TSNode call);
+
+/* True when `node` runs with DDP gradient synchronisation off: inside
+ * `with model.no_sync():` (also a conditional or aliased one, or
+ * `accelerator.accumulate(...)`), in a loop that sets
+ * `require_backward_grad_sync`, or only ever called from such places. */
+bool tl_check_no_sync(const TlIndex *idx, TSNode node);
+
+/* True when backward `call` differentiates a value computed by a forward
+ * of a module wrapped in `kind` (or by a call that is handed it). */
+bool tl_check_backward_through(const TlIndex *idx, TSNode call, TlWrapper kind);
+
 /* ---- TL504 wrapped-state-dict-saved (TL504.c) ---------------------------- */
 
 /* True when the object `node` evaluates to is written by torch.save (the
@@ -214,5 +251,9 @@ bool tl_check_float32_value(const TlIndex *idx, TSNode expr);
  * functions; not once its keys are rewritten (a comprehension or a loop
  * over `.items()`), nor an entry read out of it. */
 bool tl_check_saved(const TlIndex *idx, TSNode node);
+
+/* True when `expr` is itself a wrapper of `kind`: a call of the wrapper, a
+ * name or attribute bound to one, a parameter every caller passes one. */
+bool tl_check_wrapped_by(const TlIndex *idx, TSNode expr, TlWrapper kind);
 
 #endif
