@@ -2,8 +2,11 @@
  * no_grad / inference_mode / autocast (on or off, on which device), the grad mode
  * at a node, and values that come out of a context manager.
  *
- * Owns: tl_facts_context_kind, tl_facts_local_grad, tl_facts_grad_state, tl_facts_under, tl_facts_from_context,
- * tl_facts_runs_in_half, tl_facts_is_half_dtype. */
+ * (A value read outside the context it was made in, and whether code may
+ * compute in float16, are the logic of TL401 and TL404, in rules/checks/.)
+ *
+ * Owns: tl_facts_context_kind, tl_facts_local_grad, tl_facts_grad_state, tl_facts_under,
+ * tl_facts_is_half_dtype. */
 #include "facts/internal.h"
 #include "model/model.h"
 
@@ -390,129 +393,4 @@ bool tl_facts_under(const TlIndex *idx, TSNode node, uint32_t ctx)
 		return under;
 	}
 	return false;
-}
-
-/* ---- contexts of values --------------------------------------------------------- */
-
-static bool tl_facts__value_has_forward(const TlIndex *idx, TSNode v)
-{
-	for (uint32_t i = tl_index_first_call_from(idx, ts_node_start_byte(v)); i < idx->calls.size; i++) {
-		const TlCall *c = &idx->calls.items[i];
-		if (ts_node_start_byte(c->node) >= ts_node_end_byte(v))
-			break;
-		if ((c->events & TL_EV_FORWARD) && tl_facts__contains(v, c->node))
-			return true;
-	}
-	return false;
-}
-
-bool tl_facts_from_context(const TlIndex *idx, TSNode expr, uint32_t ctx)
-{
-	const TlSyms *sy = tl_syms();
-	/* Breadth-first over the names the expression reads and the bindings
-	 * they come from, a bounded number of steps. */
-	TlArray(TSNode) todo;
-	tl_array_init(&todo);
-	tl_array_push(&todo, expr);
-	bool found = false;
-	TlBuf b;
-	tl_buf_init(&b);
-	for (uint32_t step = 0; step < todo.size && step < 64 && !found; step++) {
-		TSNode n = todo.items[step];
-		TSTreeCursor cur = ts_tree_cursor_new(n);
-		bool descend = true;
-		do {
-			TSNode x = ts_tree_cursor_current_node(&cur);
-			TSSymbol s = ts_node_symbol(x);
-			descend = true;
-			if (s == sy->call && (ctx & TL_CTX_AUTOCAST) && tl_facts__upcast(idx, x)) {
-				/* logits.float(): reduced precision ends here. */
-				descend = false;
-			} else if (s == sy->identifier || s == sy->attribute) {
-				tl_buf_clear(&b);
-				if (tl_index_dotted(idx, x, &b)) {
-					descend = false;
-					const TlBinding *bd = tl_index_resolve_prefix(idx, x);
-					TSNode v = tl_facts__bound_value(bd);
-					if (!ts_node_is_null(v)) {
-						int32_t w = tl_index_with_of(idx, bd->stmt);
-						bool inside = false;
-						for (; w >= 0; w = idx->withs.items[w].parent)
-							if ((idx->withs.items[w].ctx & ctx) &&
-							    !tl_facts__contains(idx->withs.items[w].body, expr))
-								inside = true;
-						if (inside && tl_facts__value_has_forward(idx, v)) {
-							found = true;
-							break;
-						}
-						if (!inside && todo.size < 64)
-							tl_array_push(&todo, v);
-					}
-				}
-			}
-		} while (tl_walk_next(&cur, n, descend));
-		ts_tree_cursor_delete(&cur);
-	}
-	tl_buf_release(&b);
-	tl_array_release(&todo);
-	return found;
-}
-
-/* The speed, precision and safety facts below follow bindings and call
- * sites. Depth alone (TL_FACTS_DEPTH) does not bound a walk that fans out
- * over several call sites at each step, so each question also gets a
- * budget of steps (TL_FACTS_BUDGET, above): real code needs a few dozen;
- * when it runs out, the answer is the cautious one. */
-
-/* ---- float16 ------------------------------------------------------------------------ */
-
-/* True when some call of the file converts a module or tensor to float16:
- * `x.half()`, or torch.float16 / torch.half passed to a call (`.to(torch.half)`,
- * `dtype=torch.float16`) other than an autocast (its region is a context). */
-/* A call of the file that converts to float16: `.half()`, or a float16
- * dtype among the arguments of a call that opens no autocast region. */
-static bool tl_facts__converts_to_half(const TlIndex *idx)
-{
-	const TlSyms *sy = tl_syms();
-	for (uint32_t i = 0; i < idx->calls.size; i++) {
-		const TlCall *c = &idx->calls.items[i];
-		if (c->receiver.id && c->method && strcmp(c->method, "half") == 0 &&
-		    tl_facts__argc(c->node) == 0)
-			return true;
-		TSNode args = tl_tree_field(c->node, sy->f_arguments);
-		if (ts_node_is_null(args) || ts_node_symbol(args) != sy->argument_list)
-			continue;
-		/* The arguments first: the call's context kind resolves its
-		 * callee, and most calls pass no float16 dtype. */
-		bool half = false;
-		uint32_t n = ts_node_named_child_count(args);
-		for (uint32_t k = 0; k < n && !half; k++) {
-			TSNode a = ts_node_named_child(args, k);
-			if (ts_node_symbol(a) == sy->keyword_argument)
-				a = tl_tree_field(a, sy->f_value);
-			half = tl_facts_is_half_dtype(idx, a);
-		}
-		if (half && !(tl_facts_context_kind(idx, c->node) & (TL_CTX_AUTOCAST | TL_CTX_AUTOCAST_OFF)))
-			return true;
-	}
-	return false;
-}
-
-/* The same, found once per file once its facts are built (TL404 asks it
- * of each constant written into a tensor outside an autocast region). */
-static bool tl_facts__file_converts_to_half(const TlIndex *idx)
-{
-	TlFactsCache *fc = idx->facts_cache;
-	if (fc && fc->complete && fc->converts_half)
-		return fc->converts_half == 2;
-	bool yes = tl_facts__converts_to_half(idx);
-	if (fc && fc->complete)
-		fc->converts_half = yes ? 2 : 1;
-	return yes;
-}
-
-bool tl_facts_runs_in_half(const TlIndex *idx, TSNode node)
-{
-	return tl_facts_under(idx, node, TL_CTX_AUTOCAST | TL_CTX_HALF_AUTOCAST) ||
-	       tl_facts__file_converts_to_half(idx);
 }

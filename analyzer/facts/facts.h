@@ -81,10 +81,6 @@ int tl_facts_grad_state(const TlIndex *idx, TSNode node);
  * on the CPU): an enclosing with block, a decorator, or every call site of
  * its function. */
 bool tl_facts_under(const TlIndex *idx, TSNode node, uint32_t ctx);
-/* True when `node` may compute in float16: it runs under a float16 autocast
- * region (TL_CTX_HALF_AUTOCAST), or its file converts a module or tensor to
- * float16 (`.half()`, torch.float16 / torch.half passed to a call). */
-bool tl_facts_runs_in_half(const TlIndex *idx, TSNode node);
 /* True for `torch.float16` / `torch.half` (import-resolved). */
 bool tl_facts_is_half_dtype(const TlIndex *idx, TSNode expr);
 
@@ -157,19 +153,6 @@ char *tl_facts_mode_subject(const TlIndex *idx, TSNode call);
  * on and runs no backward, gradient or optimizer step (facts/effects.c);
  * tl_facts_eval_call_with_grad asks it. */
 bool tl_facts_method_forward(const TlIndex *idx, TSNode call);
-/* False when module forward `call` records no autograd graph: its module
- * holds no parameters (a torch.nn layer without any, `nn.Dropout(0.5)`;
- * a class of the project whose methods bind none, `DropPath(0.1)`) and
- * every input requires no grad (a tensor a torch factory made here
- * without requires_grad, a literal). True when either cannot be told. */
-bool tl_facts_forward_records_graph(const TlIndex *idx, TSNode call);
-/* For the object `expr` of an assignment `expr.<flag> = value` (a
- * misspelt requires_grad): false when the value is a literal False, the
- * model knows `expr` requires no grad (a tensor a factory made without
- * requires_grad, what is computed from one; a module that holds no
- * parameters) and no nn.Parameter made of it later in its function
- * requires grad: nothing needed freezing. True otherwise. */
-bool tl_facts_freeze_matters(const TlIndex *idx, TSNode expr);
 
 /* True when `call`, a call of a local function, runs a module forward in
  * eval mode with gradient tracking on and nothing backpropagates its result
@@ -196,9 +179,6 @@ bool tl_facts_eval_call_with_grad(const TlIndex *idx, TSNode call);
  * an unknown caller may). */
 bool tl_facts_reaches_backward(const TlIndex *idx, TSNode expr);
 
-/* True when `expr` reads a module forward's output that was bound inside a
- * `with` block of kind `ctx` (TL_CTX_*) which does not enclose `expr`. */
-bool tl_facts_from_context(const TlIndex *idx, TSNode expr, uint32_t ctx);
 
 /* --- Speed, precision and safety facts ----------------------------------- */
 
@@ -365,12 +345,6 @@ bool tl_facts_exclusive_paths(const TlIndex *idx, TSNode a, TSNode b);
 /* The dotted name a store writes through: `history["loss"]` -> "history",
  * `self.losses` -> "self.losses". Caller frees; NULL if none. */
 char *tl_facts_root_name(const TlIndex *idx, TSNode expr);
-/* True when the innermost loop that encloses `expr` carries the object its
- * root names (the semantic model's tl_model_carried): an iteration reads it
- * as the previous one left it, and no store in the iteration makes it
- * afresh (a store that does not read it: `buf = []`; `total += x` and
- * `losses.append(x)` keep it). False outside loops. */
-bool tl_facts_outlives_iteration(const TlIndex *idx, TSNode expr);
 /* True when the stored-to object of `expr` survives the iterations of a
  * training step loop around it (one whose iteration runs a backward or an
  * optimizer step, directly or through the functions it calls): that loop
@@ -466,12 +440,6 @@ bool tl_facts_left_in_train_mode(const TlIndex *idx, TSNode call);
  * (facts/layers.c). False for a part reached by attribute (`model.head`)
  * and for modules whose construction cannot be told. */
 bool tl_facts_mode_dependent(const TlIndex *idx, TSNode expr);
-/* True when `node` runs in code of a local nn.Module subclass: a method of
- * the class, or a function nested in one, whose first parameter is `self`
- * (`self` is in scope there); with `reached`, also a method without `self`
- * and any local function such code calls, through its call sites
- * (facts/modules.c). */
-bool tl_facts_in_module_code(const TlIndex *idx, TSNode node, bool reached);
 /* True when `node` runs only in one mode, or computes from the mode, as
  * the code says: a test around it in its function (`if self.training:`,
  * `x if train else y`, `training and ...`) or, for a call, an argument
@@ -486,10 +454,6 @@ bool tl_facts_mode_guarded(const TlIndex *idx, TSNode node);
  * functions it calls), or, outside loops, its function (with everything it
  * reaches). Module-level code outside loops is no pass (false). */
 bool tl_facts_pass_lacks(const TlIndex *idx, TSNode node, uint32_t events);
-/* True when module forward `call` is the first call of the same module
- * (the same dotted callee) in its pass: the innermost loop body of its own
- * function, else that function's body. */
-bool tl_facts_first_forward(const TlIndex *idx, TSNode call);
 /* True when module forward `call` runs in an evaluation pass (RULES.md,
  * "Evaluation pass"): it runs in a step loop (through call sites) whose
  * pass runs no backward nor optimizer step, its result reaches no
@@ -500,12 +464,5 @@ bool tl_facts_first_forward(const TlIndex *idx, TSNode call);
  * model's mode (facts/evalpass.c). */
 bool tl_facts_evaluation_pass(const TlIndex *idx, TSNode call);
 
-/* True for a module whose forward is its public entry point, so that
- * calling `.forward()` on it skips nothing the wrapper does: a
- * DistributedDataParallel / DataParallel / FSDP wrapper (the wrapper's
- * forward does the synchronisation work) or a RemoteModule (whose forward
- * is its remote-call API). A name with no binding counts when it says so
- * ("remote", "ddp"). */
-bool tl_facts_is_wrapper_module(const TlIndex *idx, TSNode expr);
 
 #endif

@@ -386,6 +386,12 @@ typedef struct TlBranchPath {
 	TlBranchCond items[TL_BRANCH_MAX];
 	uint32_t size;
 } TlBranchPath;
+/* facts/loops.c: the node that roots `expr`, as tl_facts_root_name names
+ * it (subscripts and calls looked through); whether loop `loop` carries
+ * `root`'s object into its next iteration with no store in its iteration
+ * making it afresh (the model's tl_model_carried). */
+TSNode tl_facts__root_node(const TlIndex *idx, TSNode expr);
+bool tl_facts__kept_by_loop(const TlIndex *idx, int32_t loop, TSNode root);
 /* facts/distributed.c: wrappers. A call of qualified name `q` makes a
  * wrapper of `kind` (its table row's wrap-* sets); the model's answer for
  * `e` (1: a wrapper of `kind`, with `inner` the module read through one;

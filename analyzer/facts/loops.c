@@ -2,11 +2,14 @@
  * a node in one, every-N-steps guards, and loop invariance of expressions.
  *
  * (Whether an outer loop has an event, the training around a node updates
- * weights, a step loop runs again and again, a region runs a step loop:
- * the logic of TL204, TL213, TL215 and TL309, in rules/checks/.)
+ * weights, a step loop runs again and again, a region runs a step loop, a
+ * stored-to name outlives its loop's iterations, a forward is the first of
+ * its module in its pass: the logic of TL204, TL213, TL215, TL309, TL106
+ * and TL212, in rules/checks/.)
  *
  * Owns: tl_facts_step_loops, tl_facts_in_step_loop, tl_facts_under_every_n, tl_facts_loop_invariant,
- * tl_facts_pass_lacks, tl_facts_first_forward, tl_facts_model_computation. */
+ * tl_facts_pass_lacks, tl_facts_model_computation, tl_facts__root_node,
+ * tl_facts__kept_by_loop. */
 #include "model/model.h"
 #include "facts/internal.h"
 
@@ -298,7 +301,7 @@ char *tl_facts_root_name(const TlIndex *idx, TSNode expr)
 
 /* The node that roots `expr`, as tl_facts_root_name names it: subscripts
  * and calls looked through (`history.setdefault(k, [])[0]`: history). */
-static TSNode tl_facts__root_node(const TlIndex *idx, TSNode expr)
+TSNode tl_facts__root_node(const TlIndex *idx, TSNode expr)
 {
 	const TlSyms *sy = tl_syms();
 	expr = tl_index_unparen(expr);
@@ -319,20 +322,12 @@ static TSNode tl_facts__root_node(const TlIndex *idx, TSNode expr)
  * `loop` reads what `root` names as the previous iteration left it, and no
  * store in the iteration starts it afresh (`buf = []` at the end of the
  * iteration; `total += x` keeps it). */
-static bool tl_facts__kept_by_loop(const TlIndex *idx, int32_t loop, TSNode root)
+bool tl_facts__kept_by_loop(const TlIndex *idx, int32_t loop, TSNode root)
 {
 	TlCarryInfo ci;
 	if (ts_node_is_null(root))
 		return false;
 	return tl_model_carried(idx, idx->loops.items[loop].node, root, &ci) == 1 && !ci.reset;
-}
-
-bool tl_facts_outlives_iteration(const TlIndex *idx, TSNode expr)
-{
-	int32_t loop = tl_index_loop_of(idx, expr);
-	if (loop < 0)
-		return false;
-	return tl_facts__kept_by_loop(idx, loop, tl_facts__root_node(idx, expr));
 }
 
 /* A test that holds on one iteration: an equality with no modulo in it
@@ -541,36 +536,6 @@ bool tl_facts_pass_lacks(const TlIndex *idx, TSNode node, uint32_t events)
 		return !(idx->loops.items[loop].events & events);
 	int32_t func = tl_index_func_of(idx, node);
 	return func >= 0 && !(idx->funcs.items[func].reach_events & events);
-}
-
-bool tl_facts_first_forward(const TlIndex *idx, TSNode call)
-{
-	const TlCall *c = tl_index_call_at(idx, tl_index_unparen(call));
-	if (!c || !(c->events & TL_EV_FORWARD))
-		return false;
-	TSNode range = c->loop >= 0 ? idx->loops.items[c->loop].body
-				    : (c->func >= 0 ? idx->funcs.items[c->func].node : idx->root);
-	TlBuf mine, other;
-	tl_buf_init(&mine);
-	tl_buf_init(&other);
-	bool first = true;
-	if (tl_index_dotted(idx, c->callee, &mine)) {
-		const TlIntArray *calls = tl_index_scope_calls(idx, c->func);
-		uint32_t start = ts_node_start_byte(range), pos = ts_node_start_byte(c->node);
-		for (uint32_t i = 0; calls && i < calls->size && first; i++) {
-			const TlCall *k = &idx->calls.items[calls->items[i]];
-			uint32_t kpos = ts_node_start_byte(k->node);
-			if (kpos >= pos)
-				break;
-			if (kpos < start || !(k->events & TL_EV_FORWARD))
-				continue;
-			tl_buf_clear(&other);
-			first = !(tl_index_dotted(idx, k->callee, &other) && strcmp(other.data, mine.data) == 0);
-		}
-	}
-	tl_buf_release(&mine);
-	tl_buf_release(&other);
-	return first;
 }
 
 /* ---- loops inside a model's own computation --------------------------------------------- */

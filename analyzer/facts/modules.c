@@ -1,11 +1,11 @@
 /* Modules and wrappers: which module a value is (identity through .to(),
- * wrappers and attributes), the parameters an optimizer was built over, and
- * wrapper modules (DDP, RemoteModule).
+ * wrappers and attributes) and the parameters an optimizer was built over.
  *
- * Owns: module identity, optimizer parameter sets, tl_facts_is_wrapper_module,
- * tl_facts_in_module_code (code a module's methods run),
- * tl_facts_forward_records_graph (a forward of a module without parameters
- * on inputs that require no grad records none), tl_facts_freeze_matters. */
+ * (Wrapper modules whose forward is their entry point, code a module's
+ * methods run, forwards that record no graph and flags that need freezing
+ * are the logic of TL207, TL216, TL102 and TL211, in rules/checks/.)
+ *
+ * Owns: module identity, optimizer parameter sets. */
 #include "model/model.h"
 #include "facts/internal.h"
 
@@ -756,151 +756,4 @@ cleanup:
 	tl_facts__modset_release(&oset);
 	tl_facts__modset_release(&rset);
 	return cover;
-}
-
-/* ---- wrapper modules -------------------------------------------------------------- */
-
-static bool tl_facts__wrapper_name(const char *name)
-{
-	char low[128];
-	tl_facts__lower(tl_facts__last(name), low, sizeof low);
-	return strstr(low, "remote") || strstr(low, "ddp");
-}
-
-bool tl_facts_is_wrapper_module(const TlIndex *idx, TSNode expr)
-{
-	/* The model answers: a wrapper, or a value that is one on some path
-	 * (`self.net = DataParallel(self.net)` under a test). A value it does
-	 * not know (a parameter nobody in the module passes, a name it did not
-	 * reach) is judged by its name. */
-	TlVal v;
-	bool known = tl_model_value(idx, expr, &v);
-	if (known && v.kind == TL_VK_TOP && v.wrap)
-		return true;
-	if (known && v.kind != TL_VK_TOP && v.kind != TL_VK_BOT)
-		return v.kind == TL_VK_WRAPPER;
-	char *name = tl_facts__dotted(idx, expr);
-	bool yes = name && tl_facts__wrapper_name(name);
-	tl_free(name);
-	return yes;
-}
-
-/* ---- code a module runs ------------------------------------------------------------ */
-
-/* True when function `f`, or a function it is nested in, is a method of a
- * local nn.Module subclass; with `need_self`, one whose first parameter is
- * `self` (not a static method), so that `self` is in scope at `f`. */
-static bool tl_facts__module_method(const TlIndex *idx, int32_t f, bool need_self)
-{
-	for (int depth = 0; f >= 0 && depth <= TL_FACTS_DEPTH; depth++) {
-		const TlFunc *fn = &idx->funcs.items[f];
-		if (fn->cls >= 0 && idx->classes.items[fn->cls].is_module)
-			return !need_self || (fn->params.size > 0 &&
-					      strcmp(idx->bindings.items[fn->params.items[0]].name, "self") == 0);
-		f = fn->parent;
-	}
-	return false;
-}
-
-bool tl_facts_in_module_code(const TlIndex *idx, TSNode node, bool reached)
-{
-	int32_t f = tl_index_func_of(idx, node);
-	if (f < 0)
-		return false;
-	if (tl_facts__module_method(idx, f, !reached))
-		return true;
-	if (!reached)
-		return false;
-	/* The local functions whose calls run `f`, breadth first: a helper of
-	 * a helper of forward() runs in the module too. */
-	TlIntArray todo;
-	tl_array_init(&todo);
-	tl_array_push(&todo, f);
-	bool found = false;
-	for (uint32_t i = 0; i < todo.size && !found && i < TL_FACTS_BUDGET; i++) {
-		const TlFunc *fn = &idx->funcs.items[todo.items[i]];
-		for (uint32_t k = 0; k < fn->call_sites.size && !found; k++) {
-			int32_t g = idx->calls.items[fn->call_sites.items[k]].func;
-			if (g < 0)
-				continue;
-			if (tl_facts__module_method(idx, g, false)) {
-				found = true;
-				break;
-			}
-			bool seen = false;
-			for (uint32_t j = 0; j < todo.size && !seen; j++)
-				seen = todo.items[j] == g;
-			if (!seen && todo.size < TL_FACTS_BUDGET)
-				tl_array_push(&todo, g);
-		}
-	}
-	tl_array_release(&todo);
-	return found;
-}
-
-/* ---- forwards that record no graph ------------------------------------------------ */
-
-/* The model answers (model/requiresgrad.c): the module holds no parameter that
- * requires grad and no input requires grad. */
-bool tl_facts_forward_records_graph(const TlIndex *idx, TSNode call)
-{
-	return !tl_model_forward_no_graph(idx, call);
-}
-
-/* True when the subtree of `n` holds an identifier or attribute chain
- * written `name`. */
-static bool tl_facts__mentions_name(const TlIndex *idx, TSNode n, const char *name)
-{
-	const TlSyms *sy = tl_syms();
-	size_t len = strlen(name);
-	TSTreeCursor cur = ts_tree_cursor_new(n);
-	bool found = false, descend = true;
-	do {
-		TSNode x = ts_tree_cursor_current_node(&cur);
-		TSSymbol s = ts_node_symbol(x);
-		descend = true;
-		if (s != sy->identifier && s != sy->attribute)
-			continue;
-		uint32_t tl = 0;
-		const char *t = tl_index_text(idx, x, &tl);
-		found = t && tl == len && memcmp(t, name, len) == 0;
-	} while (!found && tl_walk_next(&cur, n, descend));
-	ts_tree_cursor_delete(&cur);
-	return found;
-}
-
-bool tl_facts_freeze_matters(const TlIndex *idx, TSNode expr)
-{
-	const TlSyms *sy = tl_syms();
-	TlVal v;
-	expr = tl_index_unparen(expr);
-	if (ts_node_is_null(expr) || !tl_model_value(idx, expr, &v) || !v.nograd)
-		return true;
-	/* `x.require_grad = False`: meant to freeze (`= True` meant to train
-	 * what does not require grad: that matters). */
-	TSNode attr = tl_index_parent(idx, expr);
-	TSNode asg = ts_node_is_null(attr) ? attr : tl_index_parent(idx, attr);
-	if (ts_node_is_null(asg) || ts_node_symbol(asg) != sy->assignment ||
-	    ts_node_symbol(tl_index_unparen(tl_tree_field(asg, sy->f_right))) != sy->false_)
-		return true;
-	char *name = tl_facts__dotted(idx, expr);
-	if (!name)
-		return true;
-	/* `w.require_grad = False` then `self.w = nn.Parameter(w)`: the
-	 * parameter trains. */
-	bool may = false;
-	const TlIntArray *calls = tl_index_scope_calls(idx, tl_index_func_of(idx, expr));
-	for (uint32_t i = 0; calls && i < calls->size && !may; i++) {
-		const TlCall *c = &idx->calls.items[calls->items[i]];
-		if (!c->qname || (strcmp(c->qname, "torch.nn.Parameter") != 0 &&
-				  strcmp(c->qname, "torch.nn.parameter.Parameter") != 0) ||
-		    ts_node_start_byte(c->node) < ts_node_end_byte(expr))
-			continue;
-		TSNode args = tl_tree_field(c->node, sy->f_arguments);
-		TlVal pv;
-		may = !ts_node_is_null(args) && tl_facts__mentions_name(idx, args, name) &&
-		      (!tl_model_value(idx, c->node, &pv) || !pv.nograd);
-	}
-	tl_free(name);
-	return may;
 }

@@ -61,7 +61,7 @@ static bool tl_pred_module_forward(const TlIndex *idx, TSNode n, int choice)
 static bool tl_pred_records_graph(const TlIndex *idx, TSNode n, int choice)
 {
 	(void)choice;
-	return tl_facts_forward_records_graph(idx, n);
+	return tl_check_forward_records_graph(idx, n);
 }
 
 static bool tl_pred_call_does(const TlIndex *idx, TSNode n, int choice)
@@ -102,7 +102,7 @@ static bool tl_pred_under_context(const TlIndex *idx, TSNode n, int choice)
 
 static bool tl_pred_from_context(const TlIndex *idx, TSNode n, int choice)
 {
-	return tl_facts_from_context(idx, n, tl_context_bits[choice]);
+	return tl_check_from_context(idx, n, tl_context_bits[choice]);
 }
 
 static bool tl_pred_mode_is(const TlIndex *idx, TSNode n, int choice)
@@ -228,7 +228,7 @@ static const char *const tl_module_code_names[] = { "method", "reached", NULL };
 
 static bool tl_pred_in_module_code(const TlIndex *idx, TSNode n, int choice)
 {
-	return tl_facts_in_module_code(idx, n, choice == 1);
+	return tl_check_in_module_code(idx, n, choice == 1);
 }
 
 static bool tl_pred_in_step_loop(const TlIndex *idx, TSNode n, int choice)
@@ -340,7 +340,7 @@ const TlPredicateDef tl_predicates[] = {
 	  "the expression is a known module" },
 	{ "parameter", NULL, NULL, NULL, tl_facts_is_parameter,
 	  "the expression is a parameter or buffer of a module: a target of iterating .parameters() / .buffers(), the tensor of a .named_parameters() pair, an nn.Parameter bound in the file, or .weight / .bias of a known module" },
-	{ "wrapper-module", NULL, NULL, NULL, tl_facts_is_wrapper_module,
+	{ "wrapper-module", NULL, NULL, NULL, tl_check_is_wrapper_module,
 	  "the module's forward is its entry point: a DistributedDataParallel, DataParallel or FSDP wrapper, or a RemoteModule (else named like one)" },
 	{ "graph-tensor", NULL, NULL, NULL, tl_facts_is_graph,
 	  "the value carries autograd history: a graph tensor, made by a forward or a loss while gradients are on" },
@@ -358,7 +358,7 @@ const TlPredicateDef tl_predicates[] = {
 	  "the container is a name bound once to a library container whose stores detach what they are handed (MONAI's CumulativeAverage)" },
 	{ "kept-by-callee", NULL, NULL, NULL, tl_check_kept_by_callee,
 	  "the argument is handed to a method of a helper object (no module; its class in this file or another module of the project) that adds it to `self` state (`self.sum += val * n`, `self.history.append(val)`), on an object that outlives a training step loop around the call" },
-	{ "outlives-iteration", NULL, NULL, NULL, tl_facts_outlives_iteration,
+	{ "outlives-iteration", NULL, NULL, NULL, tl_check_outlives_iteration,
 	  "the stored-to name is not re-bound inside the innermost enclosing loop, so it survives across iterations" },
 	{ "step-iteration-lacks", "event", tl_event_names, tl_pred_step_iteration_lacks, NULL,
 	  "every step loop of the node (the innermost loop whose iteration runs a backward, through callers) lacks the event in its iteration" },
@@ -378,7 +378,7 @@ const TlPredicateDef tl_predicates[] = {
 	  "the node is in the body of an if/elif of its function that holds every N steps (`step % N == 0`, `accelerator.sync_gradients`, ...)" },
 	{ "loop-invariant", NULL, NULL, NULL, tl_facts_loop_invariant,
 	  "every name the expression reads holds the same, unchanged object in every iteration of its loop (through call sites)" },
-	{ "freeze-matters", NULL, NULL, NULL, tl_facts_freeze_matters,
+	{ "freeze-matters", NULL, NULL, NULL, tl_check_freeze_matters,
 	  "the object of an assignment `x.<flag> = value` may need freezing: false when the value is a literal False and the model knows the object requires no grad (a tensor a factory made without requires_grad, what is computed from one, a module that holds no parameters) and no nn.Parameter made of it later in its function requires grad" },
 	{ "known-tensor", NULL, NULL, NULL, tl_facts_is_tensor,
 	  "the value is a known tensor: a factory result, an element of a DataLoader batch, a Tensor-annotated parameter, a graph tensor, and what tensor methods, arithmetic and names make of them; never a module" },
@@ -472,7 +472,7 @@ const TlPredicateDef tl_predicates[] = {
 	  "the expression is torch.float16 / torch.half (import-resolved)" },
 	{ "float32-value", NULL, NULL, NULL, tl_check_float32_value,
 	  "the value was explicitly converted to float32 or wider in its function (.float(), .double(), .to(torch.float32)), through names, subscripts and methods that keep the dtype" },
-	{ "runs-in-half", NULL, NULL, NULL, tl_facts_runs_in_half,
+	{ "runs-in-half", NULL, NULL, NULL, tl_check_runs_in_half,
 	  "the node may compute in float16: under a float16 autocast region, or in a file that converts a module or tensor to float16 (.half(), torch.float16 / torch.half passed to a call)" },
 	{ "reaches-backward", NULL, NULL, NULL, tl_facts_reaches_backward,
 	  "the value flows into a backward or torch.autograd.grad (in its function, through local calls, or returned to callers that differentiate it)" },
@@ -484,7 +484,7 @@ const TlPredicateDef tl_predicates[] = {
 	  "the module holds layers that behave differently in train and eval mode (dropout, batch norm, code reading self.training), as its construction in the file shows: a torch.nn layer, an nn.Sequential's layers, a local module class, a torchvision.models / timm model" },
 	{ "pass-lacks", "event", tl_event_names, tl_pred_pass_lacks, NULL,
 	  "the pass around the node lacks the event: the innermost loop of its own function (its iteration, through local calls), else its function; module-level code outside loops is no pass" },
-	{ "first-forward", NULL, NULL, NULL, tl_facts_first_forward,
+	{ "first-forward", NULL, NULL, NULL, tl_check_first_forward,
 	  "the call is the first forward of its module (the same dotted callee) in its pass: the innermost loop body of its own function, else the function body" },
 	{ "evaluation-pass", NULL, NULL, NULL, tl_facts_evaluation_pass,
 	  "the module forward runs in an evaluation pass: a step loop (through call sites) whose pass runs no backward nor optimizer step, its result reaching no backward, in a program that trains; grad-disabled, or iterating data (a for loop over no counter, literal, batch part, tensor, module or dict items) with a model that training around it trains (not a criterion, a parameter-free module, the loop's element or a value bound to _), whatever the model's mode" },

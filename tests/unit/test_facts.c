@@ -5,6 +5,7 @@
 
 #include "base/alloc.h"
 #include "facts/facts.h"
+#include "rules/checks/checks.h"
 
 /* ---- graph tensors ------------------------------------------------------------ */
 
@@ -388,14 +389,14 @@ static void test_from_context(void **state)
 		"cast = F.cross_entropy(out.float(), y)\n"
 		"plain = F.cross_entropy(model(x), y)\n");
 	const TlIndex *idx = &fx->idx;
-	assert_true(tl_facts_from_context(idx, tl_fixture_node_after(fx, "late = ", "(out, y)"), TL_CTX_AUTOCAST));
+	assert_true(tl_check_from_context(idx, tl_fixture_node_after(fx, "late = ", "(out, y)"), TL_CTX_AUTOCAST));
 	/* Inside the block itself, the block encloses the use. */
-	assert_false(tl_facts_from_context(idx, tl_fixture_node_after(fx, "inner = ", "(out, y)"), TL_CTX_AUTOCAST));
+	assert_false(tl_check_from_context(idx, tl_fixture_node_after(fx, "inner = ", "(out, y)"), TL_CTX_AUTOCAST));
 	/* An upcast ends the reduced precision. */
-	assert_false(tl_facts_from_context(idx, tl_fixture_node_after(fx, "cast = ", "(out.float(), y)"), TL_CTX_AUTOCAST));
-	assert_false(tl_facts_from_context(idx, tl_fixture_node_after(fx, "plain = ", "(model(x), y)"), TL_CTX_AUTOCAST));
+	assert_false(tl_check_from_context(idx, tl_fixture_node_after(fx, "cast = ", "(out.float(), y)"), TL_CTX_AUTOCAST));
+	assert_false(tl_check_from_context(idx, tl_fixture_node_after(fx, "plain = ", "(model(x), y)"), TL_CTX_AUTOCAST));
 	/* The block is autocast, not grad-disabled. */
-	assert_false(tl_facts_from_context(idx, tl_fixture_node_after(fx, "late = ", "(out, y)"), TL_CTX_GRAD_OFF));
+	assert_false(tl_check_from_context(idx, tl_fixture_node_after(fx, "late = ", "(out, y)"), TL_CTX_GRAD_OFF));
 	tl_fixture_free(fx);
 }
 
@@ -476,14 +477,14 @@ static void test_outlives_iteration(void **state)
 		"    kept.append(model(1))\n");
 	const TlIndex *idx = &fx->idx;
 	/* Created before the loop: survives. */
-	assert_true(tl_facts_outlives_iteration(idx, tl_fixture_node_after(fx, "hist.append", "hist")));
-	assert_true(tl_facts_outlives_iteration(idx, tl_fixture_node_after(fx, "total +=", "total")));
-	assert_true(tl_facts_outlives_iteration(idx, tl_fixture_node_after(fx, "stats['loss']", "stats['loss']")));
-	assert_true(tl_facts_outlives_iteration(idx, tl_fixture_node_after(fx, "self.history.append", "self.history")));
+	assert_true(tl_check_outlives_iteration(idx, tl_fixture_node_after(fx, "hist.append", "hist")));
+	assert_true(tl_check_outlives_iteration(idx, tl_fixture_node_after(fx, "total +=", "total")));
+	assert_true(tl_check_outlives_iteration(idx, tl_fixture_node_after(fx, "stats['loss']", "stats['loss']")));
+	assert_true(tl_check_outlives_iteration(idx, tl_fixture_node_after(fx, "self.history.append", "self.history")));
 	/* Re-created inside the loop. */
-	assert_false(tl_facts_outlives_iteration(idx, tl_fixture_node_after(fx, "fresh.append", "fresh")));
+	assert_false(tl_check_outlives_iteration(idx, tl_fixture_node_after(fx, "fresh.append", "fresh")));
 	/* Not in a loop. */
-	assert_false(tl_facts_outlives_iteration(idx, tl_fixture_node_after(fx, "kept.append", "kept")));
+	assert_false(tl_check_outlives_iteration(idx, tl_fixture_node_after(fx, "kept.append", "kept")));
 	tl_fixture_free(fx);
 }
 
@@ -494,7 +495,7 @@ static void test_loop_variable_does_not_outlive_iteration(void **state)
 		"def a(data):\n"
 		"    for x in data:\n"
 		"        chk(x)\n");
-	assert_false(tl_facts_outlives_iteration(&fx->idx, tl_fixture_arg0(fx, "chk(x)")));
+	assert_false(tl_check_outlives_iteration(&fx->idx, tl_fixture_arg0(fx, "chk(x)")));
 	tl_fixture_free(fx);
 }
 

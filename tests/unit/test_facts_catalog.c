@@ -623,11 +623,11 @@ static void test_wrapper_module(void **state)
 		"chk(ddp)\n"
 		"chk(remote)\n");
 	const TlIndex *idx = &fx->idx;
-	assert_true(tl_facts_is_wrapper_module(idx, tl_fixture_arg0(fx, "chk(ddp)")));
-	assert_true(tl_facts_is_wrapper_module(idx, tl_fixture_arg0(fx, "chk(remote)")));
-	assert_true(tl_facts_is_wrapper_module(idx, tl_fixture_arg0(fx, "chk(remote_module)")));
-	assert_false(tl_facts_is_wrapper_module(idx, tl_fixture_arg0(fx, "chk(net)")));
-	assert_false(tl_facts_is_wrapper_module(idx, tl_fixture_arg0(fx, "chk(model)")));
+	assert_true(tl_check_is_wrapper_module(idx, tl_fixture_arg0(fx, "chk(ddp)")));
+	assert_true(tl_check_is_wrapper_module(idx, tl_fixture_arg0(fx, "chk(remote)")));
+	assert_true(tl_check_is_wrapper_module(idx, tl_fixture_arg0(fx, "chk(remote_module)")));
+	assert_false(tl_check_is_wrapper_module(idx, tl_fixture_arg0(fx, "chk(net)")));
+	assert_false(tl_check_is_wrapper_module(idx, tl_fixture_arg0(fx, "chk(model)")));
 	tl_fixture_free(fx);
 }
 

@@ -92,15 +92,15 @@ static void test_module_code(void **state)
 	TSNode train_step = tl_fixture_node(fx, "F.dropout(x, 0.8)", 0);
 	TSNode plain_class = tl_fixture_node(fx, "F.dropout(x, 0.9)", 0);
 	/* method: `self` in scope (nested functions included). */
-	assert_true(tl_facts_in_module_code(idx, plain_forward, false));
-	assert_true(tl_facts_in_module_code(idx, nested, false));
-	assert_false(tl_facts_in_module_code(idx, static_method, false));
-	assert_false(tl_facts_in_module_code(idx, in_helper, false));
+	assert_true(tl_check_in_module_code(idx, plain_forward, false));
+	assert_true(tl_check_in_module_code(idx, nested, false));
+	assert_false(tl_check_in_module_code(idx, static_method, false));
+	assert_false(tl_check_in_module_code(idx, in_helper, false));
 	/* reached: static methods and the helpers module code calls. */
-	assert_true(tl_facts_in_module_code(idx, static_method, true));
-	assert_true(tl_facts_in_module_code(idx, in_helper, true));
-	assert_false(tl_facts_in_module_code(idx, in_outside, true));
-	assert_false(tl_facts_in_module_code(idx, plain_class, true));
+	assert_true(tl_check_in_module_code(idx, static_method, true));
+	assert_true(tl_check_in_module_code(idx, in_helper, true));
+	assert_false(tl_check_in_module_code(idx, in_outside, true));
+	assert_false(tl_check_in_module_code(idx, plain_class, true));
 	/* One mode only, or a stated decision. */
 	assert_true(tl_facts_mode_guarded(idx, guarded));
 	assert_true(tl_facts_mode_guarded(idx, commented));

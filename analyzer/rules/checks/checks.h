@@ -30,6 +30,15 @@
  * what it is handed for as long as the object lives. */
 bool tl_check_kept_by_callee(const TlIndex *idx, TSNode arg);
 
+/* ---- TL102 eval-without-no-grad (TL102.c) -------------------------------- */
+
+/* False when module forward `call` records no autograd graph: its module
+ * holds no parameters (a torch.nn layer without any, `nn.Dropout(0.5)`;
+ * a class of the project whose methods bind none, `DropPath(0.1)`) and
+ * every input requires no grad (a tensor a torch factory made here
+ * without requires_grad, a literal). True when either cannot be told. */
+bool tl_check_forward_records_graph(const TlIndex *idx, TSNode call);
+
 /* ---- TL103 hidden-state-not-detached (TL103.c) --------------------------- */
 
 enum { TL_CARRY_NONE = 0, TL_CARRY_DETACHED = 1, TL_CARRY_ATTACHED = 2 };
@@ -100,12 +109,48 @@ bool tl_check_loads_host_copy(const TlIndex *idx, TSNode call);
  * passed: os.environ["LOCAL_RANK"], add_argument("--local_rank")). */
 bool tl_check_distributed_file(const TlIndex *idx);
 
+/* ---- TL106 tensor-kept-with-graph (TL106.c) ------------------------------ */
+
+/* True when the innermost loop that encloses `expr` carries the object its
+ * root names (the semantic model's tl_model_carried): an iteration reads it
+ * as the previous one left it, and no store in the iteration makes it
+ * afresh (a store that does not read it: `buf = []`; `total += x` and
+ * `losses.append(x)` keep it). False outside loops. */
+bool tl_check_outlives_iteration(const TlIndex *idx, TSNode expr);
+
 /* ---- TL204 scaler-step-without-update (TL204.c) -------------------------- */
 
 /* True when a loop around a step loop of `node` (in the same function, or
  * around the calls of its function) runs one of `events` in its iteration:
  * `scaler.update()` once per epoch around a batch loop that steps. */
 bool tl_check_outer_loop_has(const TlIndex *idx, TSNode node, uint32_t events);
+
+/* ---- TL207 forward-called-directly (TL207.c) ----------------------------- */
+
+/* True for a module whose forward is its public entry point, so that
+ * calling `.forward()` on it skips nothing the wrapper does: a
+ * DistributedDataParallel / DataParallel / FSDP wrapper (the wrapper's
+ * forward does the synchronisation work) or a RemoteModule (whose forward
+ * is its remote-call API). A name with no binding counts when it says so
+ * ("remote", "ddp"). */
+bool tl_check_is_wrapper_module(const TlIndex *idx, TSNode expr);
+
+/* ---- TL211 requires-grad-typo (TL211.c) ---------------------------------- */
+
+/* For the object `expr` of an assignment `expr.<flag> = value` (a
+ * misspelt requires_grad): false when the value is a literal False, the
+ * model knows `expr` requires no grad (a tensor a factory made without
+ * requires_grad, what is computed from one; a module that holds no
+ * parameters) and no nn.Parameter made of it later in its function
+ * requires grad: nothing needed freezing. True otherwise. */
+bool tl_check_freeze_matters(const TlIndex *idx, TSNode expr);
+
+/* ---- TL212 evaluation-in-train-mode (TL212.c) ---------------------------- */
+
+/* True when module forward `call` is the first call of the same module
+ * (the same dotted callee) in its pass: the innermost loop body of its own
+ * function, else that function's body. */
+bool tl_check_first_forward(const TlIndex *idx, TSNode call);
 
 /* ---- TL213 ddp-module-bypassed (TL213.c) --------------------------------- */
 
@@ -146,6 +191,12 @@ bool tl_check_repeated_step_loop(const TlIndex *idx, TSNode loop);
  * it off: False, None or zero (written in place, or held by a name bound
  * once to it; tl_facts_literal, tl_facts_number). */
 bool tl_check_argument_off(const TlIndex *idx, TSNode call, const char *name);
+
+/* True when `node` runs in code of a local nn.Module subclass: a method of
+ * the class, or a function nested in one, whose first parameter is `self`
+ * (`self` is in scope there); with `reached`, also a method without `self`
+ * and any local function such code calls, through its call sites. */
+bool tl_check_in_module_code(const TlIndex *idx, TSNode node, bool reached);
 
 /* ---- TL218 fsdp-optimizer-before-wrap (TL218.c) -------------------------- */
 
@@ -214,6 +265,12 @@ bool tl_check_dies_in_iteration(const TlIndex *idx, TSNode expr);
  * own or of a local function called there (depth-bounded). */
 bool tl_check_encloses_step_loop(const TlIndex *idx, TSNode node, uint32_t kinds);
 
+/* ---- TL401 loss-outside-autocast (TL401.c) ------------------------------- */
+
+/* True when `expr` reads a module forward's output that was bound inside a
+ * `with` block of kind `ctx` (TL_CTX_*) which does not enclose `expr`. */
+bool tl_check_from_context(const TlIndex *idx, TSNode expr, uint32_t ctx);
+
 /* ---- TL404 half-overflow-constant (TL404.c) ------------------------------ */
 
 /* True when the value of `expr` was explicitly converted to float32 or
@@ -222,6 +279,11 @@ bool tl_check_encloses_step_loop(const TlIndex *idx, TSNode node, uint32_t kinds
  * (`.view`, `.masked_fill`, `.to(device)`): a constant written into it
  * later does not meet float16. */
 bool tl_check_float32_value(const TlIndex *idx, TSNode expr);
+
+/* True when `node` may compute in float16: it runs under a float16 autocast
+ * region (TL_CTX_HALF_AUTOCAST), or its file converts a module or tensor to
+ * float16 (`.half()`, torch.float16 / torch.half passed to a call). */
+bool tl_check_runs_in_half(const TlIndex *idx, TSNode node);
 
 /* ---- TL502 ddp-accumulation-without-no-sync (TL502.c) -------------------- */
 

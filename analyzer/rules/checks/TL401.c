@@ -1,0 +1,72 @@
+/* TL401's rule logic (loss-outside-autocast). A value read outside the
+ * context its module forward ran in.
+ *
+ * Owns: tl_check_from_context. */
+#include "rules/checks/checks.h"
+
+#include "facts/internal.h"
+#include "model/model.h"
+
+static bool tl_check__value_has_forward(const TlIndex *idx, TSNode v)
+{
+	for (uint32_t i = tl_index_first_call_from(idx, ts_node_start_byte(v)); i < idx->calls.size; i++) {
+		const TlCall *c = &idx->calls.items[i];
+		if (ts_node_start_byte(c->node) >= ts_node_end_byte(v))
+			break;
+		if ((c->events & TL_EV_FORWARD) && tl_facts__contains(v, c->node))
+			return true;
+	}
+	return false;
+}
+
+bool tl_check_from_context(const TlIndex *idx, TSNode expr, uint32_t ctx)
+{
+	const TlSyms *sy = tl_syms();
+	/* Breadth-first over the names the expression reads and the bindings
+	 * they come from, a bounded number of steps. */
+	TlArray(TSNode) todo;
+	tl_array_init(&todo);
+	tl_array_push(&todo, expr);
+	bool found = false;
+	TlBuf b;
+	tl_buf_init(&b);
+	for (uint32_t step = 0; step < todo.size && step < 64 && !found; step++) {
+		TSNode n = todo.items[step];
+		TSTreeCursor cur = ts_tree_cursor_new(n);
+		bool descend = true;
+		do {
+			TSNode x = ts_tree_cursor_current_node(&cur);
+			TSSymbol s = ts_node_symbol(x);
+			descend = true;
+			if (s == sy->call && (ctx & TL_CTX_AUTOCAST) && tl_facts__upcast(idx, x)) {
+				/* logits.float(): reduced precision ends here. */
+				descend = false;
+			} else if (s == sy->identifier || s == sy->attribute) {
+				tl_buf_clear(&b);
+				if (tl_index_dotted(idx, x, &b)) {
+					descend = false;
+					const TlBinding *bd = tl_index_resolve_prefix(idx, x);
+					TSNode v = tl_facts__bound_value(bd);
+					if (!ts_node_is_null(v)) {
+						int32_t w = tl_index_with_of(idx, bd->stmt);
+						bool inside = false;
+						for (; w >= 0; w = idx->withs.items[w].parent)
+							if ((idx->withs.items[w].ctx & ctx) &&
+							    !tl_facts__contains(idx->withs.items[w].body, expr))
+								inside = true;
+						if (inside && tl_check__value_has_forward(idx, v)) {
+							found = true;
+							break;
+						}
+						if (!inside && todo.size < 64)
+							tl_array_push(&todo, v);
+					}
+				}
+			}
+		} while (tl_walk_next(&cur, n, descend));
+		ts_tree_cursor_delete(&cur);
+	}
+	tl_buf_release(&b);
+	tl_array_release(&todo);
+	return found;
+}
