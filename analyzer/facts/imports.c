@@ -713,13 +713,9 @@ static bool tl_facts__ext_value_params(const TlIndex *mod, TSNode v, int depth)
 			    d == sy->false_ || d == sy->none || d == sy->tuple || d == sy->list)
 				return false;
 		}
-		static const char *const plain[] = { "int", "float", "str", "bool" };
-		uint32_t alen;
+		uint32_t alen = 0;
 		const char *a = ts_node_is_null(b->value) ? NULL : tl_index_text(mod, b->value, &alen);
-		for (size_t i = 0; a && i < sizeof plain / sizeof *plain; i++)
-			if (alen == strlen(plain[i]) && memcmp(a, plain[i], alen) == 0)
-				return false;
-		return true;
+		return !(tl_api_builtin_sets_text(a, alen) & TL_APIS_PLAIN_TYPE);
 	}
 	return false;
 }
@@ -764,10 +760,7 @@ static bool tl_facts__ext_holds_params(const TlIndex *mod, int32_t cls, int dept
 		const TlIntArray *calls = tl_index_scope_calls(mod, (int32_t)f);
 		for (uint32_t k = 0; calls && k < calls->size; k++) {
 			const TlCall *k2 = &mod->calls.items[calls->items[k]];
-			if (k2->method && (strcmp(k2->method, "register_parameter") == 0 ||
-					   strcmp(k2->method, "add_module") == 0 ||
-					   strcmp(k2->method, "register_module") == 0 ||
-					   strcmp(k2->method, "setattr") == 0))
+			if ((tl_api_method_sets(k2->method) | tl_api_builtin_sets(k2->method)) & TL_APIS_REGISTERS)
 				return true;
 			if (k2->qname && strcmp(k2->qname, "setattr") == 0)
 				return true;

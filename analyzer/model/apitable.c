@@ -113,6 +113,16 @@ uint64_t tl_api_builtin_sets(const char *name)
 	return r ? r->sets : 0;
 }
 
+uint64_t tl_api_builtin_sets_text(const char *s, size_t n)
+{
+	char buf[64];
+	if (!s || n >= sizeof buf || memchr(s, '\0', n))
+		return 0;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	return tl_api_builtin_sets(buf);
+}
+
 bool tl_api_own_package(const char *root)
 {
 	static const char *const own[] = {

@@ -220,8 +220,14 @@ typedef enum TlApiDtype {
  * `tqdm(loader)`); torch's DistributedSampler (facts/loaders.c). */
 #define TL_APIS_ITERATES (UINT64_C(1) << 43)
 #define TL_APIS_DISTRIBUTED_SAMPLER (UINT64_C(1) << 44)
+/* A type whose values hold no tensor (`int`, `float`, `str`, `bool`: what
+ * an annotation says); a call that adds an attribute to an object by
+ * name (`.add_module`, `.register_parameter`, `setattr`) (model/holdsnone.c,
+ * facts/imports.c). */
+#define TL_APIS_PLAIN_TYPE (UINT64_C(1) << 45)
+#define TL_APIS_REGISTERS (UINT64_C(1) << 46)
 /* How many sets there are. */
-#define TL_API_SET_COUNT 45
+#define TL_API_SET_COUNT 47
 
 typedef struct TlApiRow {
 	const char *name; /* the name without its `.` or `builtins.` (borrowed, not NUL-terminated) */
@@ -305,6 +311,8 @@ const TlApiRow *tl_api_any(const char *qname);
 uint64_t tl_api_method_sets(const char *method);
 uint64_t tl_api_qualified_sets(const char *qname);
 uint64_t tl_api_builtin_sets(const char *name);
+/* The same of the `n` bytes at `s` (not NUL-terminated: source text). */
+uint64_t tl_api_builtin_sets_text(const char *s, size_t n);
 /* True when `root` (a top-level package name, no dots) is one of
  * PyTorch's own packages (torch, torchvision, ..., functorch,
  * pytorch_lightning), matched exactly: their APIs are known by name, and

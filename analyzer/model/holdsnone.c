@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "base/alloc.h"
+#include "model/apitable.h"
 #include "model/interp_internal.h"
 #include "syntax/walk.h"
 
@@ -68,15 +69,11 @@ static bool tl_hn__plain_param(const TlModel *m, const TlIndex *mod, const TlBin
 				return true;
 		}
 	}
-	static const char *const plain[] = { "int", "float", "str", "bool" };
 	uint32_t alen = 0;
 	TSNode ann = ts_node_symbol(p) == sy->typed_parameter || ts_node_symbol(p) == sy->typed_default_parameter
 			     ? tl_tree_field(p, sy->f_type) : (TSNode){ 0 };
 	const char *a = ts_node_is_null(ann) ? NULL : tl_index_text(mod, ann, &alen);
-	for (size_t i = 0; a && i < sizeof plain / sizeof *plain; i++)
-		if (alen == strlen(plain[i]) && memcmp(a, plain[i], alen) == 0)
-			return true;
-	return false;
+	return (tl_api_builtin_sets_text(a, alen) & TL_APIS_PLAIN_TYPE) != 0; /* `bits: int` */
 }
 
 /* True when store `b` (`self.x = v`) keeps a plain value: literals and
@@ -204,8 +201,7 @@ static bool tl_hn__local(TlModel *asker, const TlModel *om, const TlIndex *mod, 
 		const TlIntArray *calls = tl_index_scope_calls(mod, (int32_t)f);
 		for (uint32_t k = 0; calls && k < calls->size; k++) {
 			const char *name = mod->calls.items[calls->items[k]].method;
-			if (name && (strcmp(name, "register_parameter") == 0 || strcmp(name, "add_module") == 0 ||
-				     strcmp(name, "register_module") == 0 || strcmp(name, "setattr") == 0))
+			if ((tl_api_method_sets(name) | tl_api_builtin_sets(name)) & TL_APIS_REGISTERS)
 				return false;
 		}
 		const TlIntArray *binds = tl_index_scope_binds(mod, (int32_t)f);

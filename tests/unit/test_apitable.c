@@ -373,6 +373,12 @@ static void test_embedded_table(void **state)
 	assert_true(tl_api_builtin("iter")->roles & TL_APIR_VARIES);
 	assert_true(tl_api_qualified_sets("tqdm.auto.tqdm") & TL_APIS_ITERATES);
 	assert_true(tl_api_qualified_sets("torch.utils.data.DistributedSampler") & TL_APIS_DISTRIBUTED_SAMPLER);
+	assert_true(tl_api_builtin_sets_text("int) ", 3) & TL_APIS_PLAIN_TYPE);
+	assert_false(tl_api_builtin_sets_text("int) ", 4) & TL_APIS_PLAIN_TYPE);
+	assert_int_equal(tl_api_builtin_sets_text(NULL, 0), 0);
+	assert_true(tl_api_method_sets("register_parameter") & TL_APIS_REGISTERS);
+	assert_true(tl_api_builtin_sets("setattr") & TL_APIS_REGISTERS);
+	assert_null(tl_api_builtin("setattr"));
 	assert_true(tl_api_module_sets("torch.sin") & TL_APIS_TENSOR_NAMESPACE);
 	assert_true(tl_api_module_sets("torch.linalg.norm") & TL_APIS_TENSOR_NAMESPACE);
 	assert_false(tl_api_module_sets("torch.utils.data.default_collate") & TL_APIS_TENSOR_NAMESPACE);
