@@ -307,10 +307,17 @@ static bool tl_in__backprop(In *in, const TlPath *p)
  * flows into what it backpropagates) has history. */
 void tl_in__refine(In *in, const TlPath *p, TlVal *v)
 {
+	tl_in__refine_how(in, p, v, -1);
+}
+
+/* ... `how` (tl_in__backprop_how's answer), or -1: the path's. */
+void tl_in__refine_how(In *in, const TlPath *p, TlVal *v, int32_t how)
+{
 	if (v->kind == TL_VK_CONTAINER) {
 		/* a list a backward consumes whole (torch.autograd.backward(outs)):
 		 * its elements have history */
-		if (!in->idx->torch_ecosystem || in->idx->foreign_imports || tl_in__backprop_how(in, p) != 1)
+		if (!in->idx->torch_ecosystem || in->idx->foreign_imports ||
+		    (how < 0 ? tl_in__backprop_how(in, p) : how) != 1)
 			return;
 		TlVal e = tl_val_element(&in->m->pool, v);
 		if (e.graph == TL_VG_UNKNOWN || e.graph == TL_VG_BOT) {
@@ -327,7 +334,8 @@ void tl_in__refine(In *in, const TlPath *p, TlVal *v)
 	    (v->kind != TL_VK_TOP && v->kind != TL_VK_TENSOR) || !in->idx->torch_ecosystem ||
 	    in->idx->foreign_imports)
 		return;
-	int32_t how = tl_in__backprop_how(in, p);
+	if (how < 0)
+		how = tl_in__backprop_how(in, p);
 	if (how == 1) {
 		v->graph = TL_VG_MUST;
 		if (v->kind == TL_VK_TOP)
@@ -351,7 +359,8 @@ static TlVal tl_in__opaque_part(In *in, const TlVal *v, TSNode pattern)
 		return tl_val_top();
 	TSNode first = ts_node_named_child_count(pattern) ? ts_node_named_child(pattern, 0) : (TSNode){ 0 };
 	TlPath p;
-	if (!ts_node_is_null(first) && tl_path_of(&in->m->names, in->idx, first, &p) && tl_in__backprop(in, &p))
+	if (!ts_node_is_null(first) && tl_path_of(&in->m->names, in->idx, first, &p) &&
+	    (tl_in__backprop(in, &p) || tl_in__backprop_marked(in, first)))
 		return tl_val_top();
 	TlVal out = *v;
 	out.made = (uint16_t)(out.made & ~TL_VM_OPAQUE);
@@ -437,7 +446,12 @@ void tl_in__bind(In *in, TSNode target, const TlVal *value)
 		if (!tl_path_of(&in->m->names, in->idx, t, &p))
 			continue;
 		tl_in__refine(in, &p, &v);
+		/* a binding what a backward consumes keeps the history of (not a
+		 * container: what is put into it says what its elements are) */
+		if (v.kind != TL_VK_CONTAINER && tl_in__backprop_marked(in, t))
+			tl_in__refine_how(in, &p, &v, 1);
 		tl_in__flow_bind(in, t, &v);
+		tl_in__backprop_bind(in, &p, &v, t);
 		tl_state_set(&in->st, &p, &v);
 		tl_in__carry_store(in, &p, &v);
 		/* What a question asks of the name stored to is what a read of it

@@ -159,6 +159,16 @@ enum { TL_FLOW_EXPR = 0, TL_FLOW_BIND = 1, TL_FLOW_PARAM = 2, TL_FLOW_RET = 3 };
  * keys (`copy.deepcopy`, `.copy()`) or a container that holds it (a
  * binding, a literal, a return). An edge made twice keeps the nearer. */
 enum { TL_FLOW_COMPUTED = 0, TL_FLOW_PARTOF = 1, TL_FLOW_SAME = 2 };
+/* With an edge's kind: the value at its end keeps the autograd history of
+ * the value at its start (arithmetic, a binding, a container, a call
+ * whose table row keeps its receiver's or its arguments' history, a
+ * function of the project whose summary follows that parameter's, with
+ * the grad mode on); an edge without it cuts that history (`.detach()`
+ * makes none, a forward or a loss makes its own, an unknown call says
+ * nothing, grad-disabled code keeps none). An edge made twice keeps it
+ * if either did. backprop.c follows these edges back from a backward. */
+#define TL_FLOW_KEEP 4u
+#define TL_FLOW_KEEP_PART 8u /* ... from a set marked TL_VAL_FLOW_PART too */
 
 struct TlFlow {
 	TlScopeMap ids;   /* (kind << 30 | start byte, end byte) -> node */
@@ -174,6 +184,16 @@ struct TlFlow {
 	 * TL_MODEL_LOADED; else 0 */
 	TlIntArray store;
 	uint32_t changes; /* edges whose kind grew */
+	/* The edges that keep history (TL_FLOW_KEEP), per function interpreted
+	 * when they were made: per edge, the previous one of that function
+	 * (-1: none; -2: the edge keeps none); (function + 1, 0) -> its last.
+	 * `cur`: the function being interpreted (-1: the module's code); `on`:
+	 * another module's model records its flow (only the functions that
+	 * run a backward, for backprop.c). */
+	TlIntArray hnext;
+	TlScopeMap hhead;
+	int32_t cur;
+	bool on;
 	/* Built at a question when nodes or edges were added since: the
 	 * edges by source; per node, whether it leads to a backward's sink
 	 * (bit 1) or to the return of a function whose callers the index does
@@ -220,6 +240,8 @@ void tl_model__flow_release(TlModel *m)
 	tl_array_release(&fl->to);
 	tl_array_release(&fl->kind);
 	tl_array_release(&fl->store);
+	tl_array_release(&fl->hnext);
+	tl_scopemap_release(&fl->hhead);
 	tl_flow__free_built(fl);
 	tl_free(fl);
 	m->flow = NULL;
@@ -242,14 +264,12 @@ static uint32_t tl_flow__merge(void *ctx, const uint32_t *ids, uint32_t n)
 	uint32_t node = tl_flow__node(fl, TL_FLOW_PARAM, TL_FLOW_MERGE_BIT | ((uint32_t)h & 0x0fffffffu),
 				      (uint32_t)(h >> 32) & 0x7fffffffu, -1);
 	for (uint32_t i = 0; i < n; i++)
-		tl_flow__edge(fl, ids[i], node, TL_FLOW_SAME);
+		tl_flow__edge(fl, ids[i], node, TL_FLOW_SAME | TL_FLOW_KEEP);
 	return node;
 }
 
-static TlFlow *tl_flow__of(TlModel *m)
+static TlFlow *tl_flow__new(TlModel *m)
 {
-	if (m->quiet)
-		return NULL;
 	if (!m->flow) {
 		TlFlow *fl = tl_calloc(1, sizeof *fl);
 		tl_scopemap_init(&fl->ids);
@@ -260,6 +280,9 @@ static TlFlow *tl_flow__of(TlModel *m)
 		tl_array_init(&fl->to);
 		tl_array_init(&fl->kind);
 		tl_array_init(&fl->store);
+		tl_array_init(&fl->hnext);
+		tl_scopemap_init(&fl->hhead);
+		fl->cur = -1;
 		tl_array_push(&fl->func, -1); /* node 0: none (0 is no set) */
 		tl_array_push(&fl->one, 0);
 		tl_array_push(&fl->store, 0);
@@ -268,6 +291,54 @@ static TlFlow *tl_flow__of(TlModel *m)
 		m->pool.flow_ctx = fl;
 	}
 	return m->flow;
+}
+
+/* The flow graph the interpreter records into: the analysed file's, or
+ * another module's while `on`; NULL when none is recorded. */
+static TlFlow *tl_flow__of(TlModel *m)
+{
+	if (m->quiet)
+		return m->flow && m->flow->on ? m->flow : NULL;
+	return tl_flow__new(m);
+}
+
+void tl_model__flow_begin(TlModel *m, int32_t func, bool record)
+{
+	TlFlow *fl = m->quiet ? (record ? tl_flow__new(m) : m->flow) : tl_flow__new(m);
+	if (!fl)
+		return;
+	fl->cur = func;
+	fl->on = record;
+}
+
+int32_t tl_model__flow_bind_node(const TlModel *m, TSNode target)
+{
+	int32_t at;
+	if (!m->flow || !tl_scopemap_get(&m->flow->ids, ((uint32_t)TL_FLOW_BIND << 30) | (ts_node_start_byte(target) & 0x3fffffffu),
+					   ts_node_end_byte(target), &at))
+		return -1;
+	return at;
+}
+
+void tl_model__flow_kept(const TlModel *m, int32_t func, TlIntArray *from, TlIntArray *to)
+{
+	const TlFlow *fl = m->flow;
+	int32_t e;
+	if (!fl || !tl_scopemap_get(&fl->hhead, (uint32_t)(func + 1), 0, &e))
+		return;
+	for (; e >= 0; e = fl->hnext.items[e]) {
+		tl_array_push(from, fl->from.items[e]);
+		tl_array_push(to, fl->to.items[e]);
+	}
+}
+
+/* Links edge `at` into the chain of the function being interpreted. */
+static void tl_flow__keep(TlFlow *fl, int32_t at)
+{
+	int32_t last = -1;
+	(void)tl_scopemap_get(&fl->hhead, (uint32_t)(fl->cur + 1), 0, &last);
+	fl->hnext.items[at] = last;
+	tl_scopemap_put(&fl->hhead, (uint32_t)(fl->cur + 1), 0, at);
 }
 
 static uint32_t tl_flow__node(TlFlow *fl, unsigned kind, uint32_t a, uint32_t b, int32_t func)
@@ -300,6 +371,8 @@ static uint32_t tl_flow__single(TlModel *m, TlFlow *fl, uint32_t node)
 static void tl_flow__edge(TlFlow *fl, uint32_t from, uint32_t to, unsigned kind)
 {
 	int32_t at;
+	bool keep = (kind & TL_FLOW_KEEP) != 0;
+	kind &= ~(TL_FLOW_KEEP | TL_FLOW_KEEP_PART);
 	if (from == to)
 		return;
 	if (tl_scopemap_get(&fl->seen, from, to, &at)) {
@@ -307,12 +380,18 @@ static void tl_flow__edge(TlFlow *fl, uint32_t from, uint32_t to, unsigned kind)
 			fl->kind.items[at] = (int32_t)kind;
 			fl->changes++;
 		}
+		if (keep && fl->hnext.items[at] == -2)
+			tl_flow__keep(fl, at);
 		return;
 	}
-	tl_scopemap_put(&fl->seen, from, to, (int32_t)fl->from.size);
+	at = (int32_t)fl->from.size;
+	tl_scopemap_put(&fl->seen, from, to, at);
 	tl_array_push(&fl->from, (int32_t)from);
 	tl_array_push(&fl->to, (int32_t)to);
 	tl_array_push(&fl->kind, (int32_t)kind);
+	tl_array_push(&fl->hnext, -2);
+	if (keep)
+		tl_flow__keep(fl, at);
 }
 
 /* Edges of kind `kind` from every node of `v`, its elements' and
@@ -331,7 +410,17 @@ static void tl_flow__into(TlModel *m, TlFlow *fl, const TlVal *v, uint32_t to, u
 		unsigned nest = stack[n].nest;
 		const uint32_t *ids;
 		uint32_t k;
-		unsigned ek = (x.flow & TL_VAL_FLOW_PART) && kind > TL_FLOW_PARTOF ? TL_FLOW_PARTOF : kind;
+		/* What is read out of a value (a field, an element) keeps
+		 * none of the value's history (`args.lr`, `out.logits`), but
+		 * for a method's receiver (`x.sum()`: the callee `x.sum` is
+		 * read out of `x`): TL_FLOW_KEEP_PART. */
+		unsigned ek = kind & ~TL_FLOW_KEEP_PART;
+		if (x.flow & TL_VAL_FLOW_PART) {
+			if (!(kind & TL_FLOW_KEEP_PART))
+				ek &= ~TL_FLOW_KEEP;
+			if ((ek & ~TL_FLOW_KEEP) > TL_FLOW_PARTOF)
+				ek = TL_FLOW_PARTOF | (ek & TL_FLOW_KEEP);
+		}
 		if (tl_val_flow_nodes(p, x.flow, &ids, &k))
 			for (uint32_t i = 0; i < k; i++)
 				tl_flow__edge(fl, ids[i], to, ek);
@@ -406,6 +495,97 @@ static unsigned tl_flow__op_kind(const In *in, TSNode n, const TlApiRow *row, bo
 	return TL_FLOW_COMPUTED;
 }
 
+/* Whether grad-disabled code runs here: what it computes keeps no history. */
+static bool tl_flow__grad_off(const In *in)
+{
+	return in->st.grad == TL_MGRAD_OFF || (in->st.grad == TL_MGRAD_ENTRY && in->entry_off);
+}
+
+/* A call under `torch.` whose result follows the tensors passed to it
+ * (the interpreter's transfer, calls.c): not a module class of `torch.nn`,
+ * not an optimizer. */
+static bool tl_flow__torch_fn(const char *q)
+{
+	return strncmp(q, "torch.", 6) == 0 &&
+	       (strncmp(q, "torch.nn.", 9) != 0 || strncmp(q, "torch.nn.functional.", 20) == 0) &&
+	       strncmp(q, "torch.optim", 11) != 0;
+}
+
+/* Whether operand `i` of call `n` (`c`) is a positional argument: the
+ * (i)th argument, counting from 1, neither a keyword nor a spread. */
+static bool tl_flow__positional(const In *in, TSNode n, uint32_t i)
+{
+	const TlSyms *sy = in->sy;
+	TSNode args = tl_tree_field(n, sy->f_arguments);
+	if (i == 0 || ts_node_is_null(args) || ts_node_symbol(args) != sy->argument_list)
+		return false;
+	uint32_t k = 0, nc = ts_node_named_child_count(args);
+	for (uint32_t j = 0; j < nc; j++) {
+		TSNode a = ts_node_named_child(args, j);
+		TSSymbol s = ts_node_symbol(a);
+		if (s == sy->comment)
+			continue;
+		if (++k == i)
+			return s != sy->keyword_argument && s != sy->list_splat && s != sy->dictionary_splat;
+	}
+	return false;
+}
+
+/* TL_FLOW_KEEP when the result of call `n` (`c`) keeps the history of
+ * its operand `i` (0: the receiver or the callee; i > 0: argument i),
+ * else 0: a function of the project whose summary follows that
+ * parameter's graph (TlVal.pgraph of its return); a torch function that
+ * follows the tensors passed in (no row, or one that keeps or says
+ * nothing of the graph and makes a tensor; not a new leaf of the set
+ * new-leaf: `torch.tensor(xs)`), its first 4 positional arguments; a copy's argument; a method whose row keeps its receiver's
+ * history or reads an element of it (`x.sum()`, `x.view(...)`,
+ * `d.get(k)`), its receiver; a builtin that keeps it (`sum(losses)`), its
+ * first argument. A forward, a loss, a call the table or the project
+ * does not know, grad-disabled code: none. */
+static unsigned tl_flow__keeps(const In *in, TSNode n, const TlCall *c, uint32_t i)
+{
+	if (!c || tl_flow__grad_off(in))
+		return 0;
+	if (in->callee_mod && in->callee_ref >= 0) {
+		const TlIndex *mod = in->callee_mod;
+		const TlModel *cm = mod == in->idx ? in->m : mod->model;
+		uint32_t p = i - 1 + in->callee_shift;
+		if (i == 0 || p >= 16 || !cm || (uint32_t)in->callee_ref >= cm->funcs.size ||
+		    !tl_flow__positional(in, n, i))
+			return 0;
+		return (cm->funcs.items[in->callee_ref].ret.pgraph & (1u << p)) ? TL_FLOW_KEEP : 0;
+	}
+	const TlApiRow *q = c->qname ? tl_api_qualified(c->qname) : NULL;
+	if (q && (q->sets & TL_APIS_NEW_LEAF))
+		return 0; /* `torch.tensor(xs)`, `torch.full(shape, v)`: a new leaf */
+	if (q && (q->roles & TL_APIR_COPY))
+		return i >= 1 && tl_flow__arg(in, n, "") == i ? TL_FLOW_KEEP : 0;
+	if (c->qname && tl_flow__torch_fn(c->qname) &&
+	    (!q || q->graph == TL_APIG_KEEPS ||
+	     (q->graph == TL_APIG_UNSAID && (!q->kind || q->kind == TL_APIK_TENSOR || q->kind == TL_APIK_CONTAINER))))
+		return i >= 1 && i <= 4 && tl_flow__positional(in, n, i) ? TL_FLOW_KEEP : 0;
+	if (q || !c->method)
+		return 0;
+	if (c->receiver.id) {
+		const TlApiRow *r = tl_api_method(c->method);
+		return i == 0 && r &&
+			       (r->graph == TL_APIG_KEEPS || r->graph == TL_APIG_ELEMENT || (r->roles & TL_APIR_COPY))
+		       ? TL_FLOW_KEEP | TL_FLOW_KEEP_PART : 0;
+	}
+	const TlApiRow *b = tl_api_builtin(c->method);
+	return i == 1 && b && b->graph == TL_APIG_KEEPS && tl_flow__positional(in, n, i) ? TL_FLOW_KEEP : 0;
+}
+
+/* Drops the keep of each operand that is a loader's batch (data: a new
+ * leaf, `pad` of `for x, pad in loader` in `scores + pad * -1e9`), of
+ * `keeps[i]` (TL_FLOW_KEEP or 0). */
+static void tl_flow__data(const TlVal *ops, uint32_t nops, unsigned *keeps)
+{
+	for (uint32_t i = 0; i < nops; i++)
+		if (ops[i].made != TL_VM_TOP && (ops[i].made & TL_VM_LOADER))
+			keeps[i] = 0;
+}
+
 /* Methods that put their arguments into the receiver: the table's role
  * stores (`append`, `add`, `update`, `put`; the interpreter's container
  * stores, calls.c, know `append`, `add`, `insert` and `extend`). */
@@ -423,8 +603,13 @@ void tl_in__flow_op(In *in, TSNode n, const TlVal *ops, uint32_t nops, TlVal *r)
 	if (!fl)
 		return;
 	uint32_t node = tl_flow__span(fl, TL_FLOW_EXPR, n);
-	for (uint32_t i = 0; i < nops; i++)
-		tl_flow__into(in->m, fl, &ops[i], node, TL_FLOW_COMPUTED);
+	unsigned keeps[64] = { 0 };
+	uint32_t k = nops < 64 ? nops : 64;
+	for (uint32_t i = 0; i < k; i++)
+		keeps[i] = tl_flow__grad_off(in) ? 0 : TL_FLOW_KEEP;
+	tl_flow__data(ops, k, keeps);
+	for (uint32_t i = 0; i < k; i++)
+		tl_flow__into(in->m, fl, &ops[i], node, TL_FLOW_COMPUTED | keeps[i]);
 	r->flow = tl_flow__single(in->m, fl, node);
 }
 
@@ -448,7 +633,7 @@ static void tl_flow__store(In *in, TlFlow *fl, TSNode n, const TlCall *c, const 
 
 void tl_in__flow_expr(In *in, TSNode n, const TlVal *ops, uint32_t nops, TlVal *r)
 {
-	if (in->m->quiet)
+	if (!tl_flow__of(in->m))
 		return;
 	const TlSyms *sy = in->sy;
 	TSSymbol s = ts_node_symbol(n);
@@ -457,12 +642,20 @@ void tl_in__flow_expr(In *in, TSNode n, const TlVal *ops, uint32_t nops, TlVal *
 		if (!fl)
 			return;
 		const TlCall *c = tl_index_call_at(in->idx, n);
+		if (c && (c->events & TL_EV_BACKWARD))
+			tl_in__backprop_call(in, c);
 		bool method = false;
 		const TlApiRow *row = c ? tl_flow__row(c, &method) : NULL;
 		uint32_t node = tl_flow__span(fl, TL_FLOW_EXPR, n);
-		if (!row || row->graph != TL_APIG_BREAKS)
-			for (uint32_t i = 0; i < nops; i++)
-				tl_flow__into(in->m, fl, &ops[i], node, tl_flow__op_kind(in, n, row, method, i));
+		if (!row || row->graph != TL_APIG_BREAKS) {
+			unsigned keeps[64] = { 0 };
+			uint32_t k = nops < 64 ? nops : 64;
+			for (uint32_t i = 0; i < k; i++)
+				keeps[i] = tl_flow__keeps(in, n, c, i);
+			tl_flow__data(ops, k, keeps);
+			for (uint32_t i = 0; i < k; i++)
+				tl_flow__into(in->m, fl, &ops[i], node, tl_flow__op_kind(in, n, row, method, i) | keeps[i]);
+		}
 		r->flow = tl_flow__single(in->m, fl, node);
 		if (row && (row->roles & (TL_APIR_SAVES | TL_APIR_LOADS_STATE)))
 			tl_flow__store(in, fl, n, c, row, ops, nops);
@@ -484,7 +677,7 @@ void tl_in__flow_expr(In *in, TSNode n, const TlVal *ops, uint32_t nops, TlVal *
 			if (tl_val_flow_nodes(&in->m->pool, ops[0].flow, &ids, &k))
 				for (uint32_t j = 0; j < k; j++)
 					for (uint32_t i = 1; i < nops; i++)
-						tl_flow__into(in->m, fl, &ops[i], ids[j], TL_FLOW_SAME);
+						tl_flow__into(in->m, fl, &ops[i], ids[j], TL_FLOW_SAME | TL_FLOW_KEEP);
 		}
 		/* What a function of this module returns is this call's. */
 		if (in->callee_mod == (const void *)in->idx && in->callee_ref >= 0)
@@ -519,7 +712,7 @@ void tl_in__flow_bind(In *in, TSNode target, TlVal *v)
 	if (!fl)
 		return;
 	uint32_t node = tl_flow__span(fl, TL_FLOW_BIND, target);
-	tl_flow__into(in->m, fl, v, node, TL_FLOW_SAME);
+	tl_flow__into(in->m, fl, v, node, TL_FLOW_SAME | TL_FLOW_KEEP);
 	v->flow = tl_flow__single(in->m, fl, node);
 }
 
@@ -533,13 +726,13 @@ void tl_in__flow_param(In *in, uint32_t i, TlVal *v)
 
 void tl_in__flow_part(In *in, TlVal *part, const TlVal *whole)
 {
-	if (!in->m->quiet && !tl_val_is_bot(part))
+	if (tl_flow__of(in->m) && !tl_val_is_bot(part))
 		part->flow = tl_val_flow_union(&in->m->pool, part->flow, tl_val_flow_part(whole->flow));
 }
 
 void tl_in__flow_spread(In *in, TlVal *part, const TlVal *whole)
 {
-	if (!in->m->quiet && !tl_val_is_bot(part))
+	if (tl_flow__of(in->m) && !tl_val_is_bot(part))
 		part->flow = tl_val_flow_union(&in->m->pool, part->flow, whole->flow);
 }
 
@@ -562,7 +755,7 @@ void tl_in__flow_store(In *in, const TlVal *obj, const TlVal *before, TlVal *aft
 	uint32_t k;
 	if (tl_val_flow_nodes(&in->m->pool, obj->flow, &ids, &k))
 		for (uint32_t j = 0; j < k; j++)
-			tl_flow__into(in->m, fl, v, ids[j], TL_FLOW_SAME);
+			tl_flow__into(in->m, fl, v, ids[j], TL_FLOW_SAME | TL_FLOW_KEEP);
 }
 
 /* ---- the question ---------------------------------------------------------------- */

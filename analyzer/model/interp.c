@@ -605,6 +605,7 @@ static void tl_in__enter(In *in, const TlFunc *fn)
 			tl_in__param(in, b, i, &v);
 		}
 		tl_in__flow_param(in, i, &v);
+		tl_in__backprop_bind(in, &p, &v, (TSNode){ 0 });
 		tl_state_set(&in->st, &p, &v);
 	}
 	/* Its decorators, else the mode its callers enter it in (gradmode.c).
@@ -637,7 +638,7 @@ void tl_model__method_kind(const TlIndex *idx, const TlFunc *fn, bool *is_static
 	}
 }
 
-void tl_model__interpret(TlModel *m, int32_t func)
+static void tl_model__interpret_once(TlModel *m, int32_t func)
 {
 	In in;
 	memset(&in, 0, sizeof in);
@@ -722,4 +723,18 @@ void tl_model__interpret(TlModel *m, int32_t func)
 	tl_array_release(&in.ev);
 	tl_array_release(&in.vs);
 	tl_in__carry_release(&in);
+}
+
+/* Once, and again when what its backwards consume keeps the history of
+ * more paths than it read (backprop.c): that run replaces the first's
+ * summary. */
+void tl_model__interpret(TlModel *m, int32_t func)
+{
+	tl_model__backprop_begin(m, func);
+	tl_model__interpret_once(m, func);
+	if (tl_model__backprop_end(m, func) && !m->cut) {
+		if (func >= 0)
+			m->funcs.items[func].provisional = true;
+		tl_model__interpret_once(m, func);
+	}
 }

@@ -273,6 +273,15 @@ void tl_in__store_into(In *in, TSNode recv, const TlVal *elem);
 bool tl_in__unwrap_idiom(In *in, TSNode n, const TlVal *mv, TlVal *out);
 unsigned tl_in__graph_op(unsigned a, unsigned b);
 void tl_in__refine(In *in, const TlPath *p, TlVal *v);
+void tl_in__refine_how(In *in, const TlPath *p, TlVal *v, int32_t how);
+/* backprop.c: path `p` (target `target`; null: a parameter) is bound to
+ * `v` (its flow set the binding's node);
+ * call `c` is a backward (its subject's flow nodes are noted). */
+void tl_in__backprop_bind(In *in, const TlPath *p, const TlVal *v, TSNode target);
+void tl_in__backprop_call(In *in, const TlCall *c);
+/* ... whether the binding of `target` is one what a backward of the
+ * function consumes keeps the history of (the value bound has history). */
+bool tl_in__backprop_marked(In *in, TSNode target);
 TlVKind tl_in__api_kind(unsigned k);
 TlVal tl_in__attr(In *in, const TlVal *obj, int32_t id, const char *name, uint32_t len);
 void tl_in__record(In *in, TSNode n, const TlVal *v);

@@ -138,6 +138,7 @@ struct TlModel {
 	TlScopeMap inplace;  /* (class, interned name) -> TL_VW_* bits: `self.x = DDP(self.x)` in a method */
 	struct TlFlow *flow; /* flow.c: what was computed from what (NULL until a value is) */
 	struct TlVary *vary; /* vary.c: what each loop's iteration and each helper's call change (NULL until asked) */
+	struct TlBackprop *bp; /* backprop.c: the bindings and the backwards' subjects in the flow graph (NULL until one is) */
 	TlState globals;     /* the module's own names after its code ran */
 	TlModelStats stats;
 	bool cut;            /* a bound stopped the interpretation */
@@ -381,6 +382,22 @@ void tl_model__record(TlModel *m, uint32_t start, uint32_t end, const TlVal *v);
 /* flow.c: the flow graph's release. */
 typedef struct TlFlow TlFlow;
 void tl_model__flow_release(TlModel *m);
+/* flow.c: function `func` (-1: the module's code) is interpreted from now
+ * on (`record`: another module's model records its flow graph for it);
+ * the edges of kind keep made while it was, appended to `from` and `to`. */
+void tl_model__flow_begin(TlModel *m, int32_t func, bool record);
+void tl_model__flow_kept(const TlModel *m, int32_t func, TlIntArray *from, TlIntArray *to);
+/* ... the node of the binding of `target`, or -1: none made yet. */
+int32_t tl_model__flow_bind_node(const TlModel *m, TSNode target);
+/* backprop.c: the paths the backwards consume (m->backprop), before any
+ * interpretation; function `func`'s interpretation begins; it ended:
+ * the paths what its backwards consume keeps the history of, marked,
+ * true when that grew (interpret it again). */
+typedef struct TlBackprop TlBackprop;
+void tl_model__backprop(TlModel *m);
+void tl_model__backprop_begin(TlModel *m, int32_t func);
+bool tl_model__backprop_end(TlModel *m, int32_t func);
+void tl_model__backprop_release(TlModel *m);
 /* vary.c: the loop-invariance tables' release. */
 typedef struct TlVary TlVary;
 void tl_model__vary_release(TlModel *m);

@@ -1,0 +1,2 @@
+def weighted(pred, weight):
+    return pred * weight
