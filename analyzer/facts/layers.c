@@ -332,6 +332,19 @@ bool tl_facts__mode_independent(const TlIndex *idx, TSNode root)
 	return tl_facts__layers_of(idx, root) == TL_LAYER_NONE;
 }
 
+/* tl_facts__ext_param_args: the argument `arg` another module passes is
+ * a module whose construction there holds mode-dependent layers. */
+static bool tl_facts__ext_dependent(const TlIndex *mod, TSNode arg, void *data)
+{
+	(void)data;
+	TlBuf path;
+	tl_buf_init(&path);
+	TSNode root = tl_facts__module_root(mod, arg, &path);
+	bool whole = path.len == 0;
+	tl_buf_release(&path);
+	return !ts_node_is_null(root) && whole && tl_facts__layers_of(mod, root) == TL_LAYER_DEPENDENT;
+}
+
 bool tl_facts_mode_dependent(const TlIndex *idx, TSNode expr)
 {
 	TlBuf path;
@@ -341,6 +354,13 @@ bool tl_facts_mode_dependent(const TlIndex *idx, TSNode expr)
 	 * holds, which its construction does not say. */
 	bool whole = path.len == 0;
 	tl_buf_release(&path);
+	if (ts_node_is_null(root) && whole && idx->imports) {
+		/* A parameter that only other modules of the project pass: what
+		 * each of them builds (`validate(model, loader)` in train.py). */
+		TSNode e = tl_index_unparen(expr);
+		const TlBinding *b = ts_node_symbol(e) == tl_syms()->identifier ? tl_index_resolve_node(idx, e) : NULL;
+		return b && b->kind == TL_BIND_PARAM && tl_facts__ext_param_args(idx, b, tl_facts__ext_dependent, NULL);
+	}
 	if (ts_node_is_null(root) || !whole)
 		return false;
 	return tl_facts__layers_of(idx, root) == TL_LAYER_DEPENDENT;

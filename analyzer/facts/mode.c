@@ -3,7 +3,7 @@
  * whether an iteration leaves a module in eval mode for the next one.
  *
  * Owns: tl_facts_mode_at, tl_facts_mode_subject, tl_facts_eval_call_with_grad,
- * tl_facts_leaves_eval, tl_facts_left_in_train_mode, tl_facts_mode_guarded. */
+ * tl_facts_leaves_eval, tl_facts_left_in_train_mode. */
 #include "facts/internal.h"
 #include "model/model.h"
 
@@ -445,11 +445,57 @@ static int tl_facts__mode_at(const TlIndex *idx, TSNode node, int32_t func,
 	return agreed;
 }
 
+/* The expression of the call at `node` whose mode a question about `recv`
+ * asks: the object it calls, or its receiver, when it names `recv`; a
+ * null node when neither does. */
+static TSNode tl_facts__mode_expr(const TlIndex *idx, TSNode node, const char *recv)
+{
+	const TlCall *c = tl_index_call_at(idx, tl_index_unparen(node));
+	TSNode none = { 0 };
+	if (!c || !recv)
+		return none;
+	TSNode cand[2] = { tl_facts__called_object(c), c->receiver };
+	for (int i = 0; i < 2; i++) {
+		if (ts_node_is_null(cand[i]) || !cand[i].id)
+			continue;
+		char *n = tl_facts__mode_name(idx, cand[i]);
+		bool same = n && strcmp(n, recv) == 0;
+		tl_free(n);
+		if (same)
+			return tl_index_unparen(cand[i]);
+	}
+	return none;
+}
+
+/* The model's answer (model/modes.c): eval or train on every path, its
+ * function's entry joined over the call sites in the project. */
+static int tl_facts__model_mode(const TlIndex *idx, TSNode node, const char *recv)
+{
+	/* A model's own methods: their forwards are judged where the model
+	 * runs (the call of the method, tl_facts_eval_call_with_grad). */
+	int32_t f = tl_index_func_of(idx, node);
+	int32_t cls = f >= 0 ? idx->funcs.items[f].cls : -1;
+	if (cls >= 0 && (idx->classes.items[cls].is_module || tl_facts__base_may_be_module(idx, &idx->classes.items[cls])))
+		return TL_MODE_UNKNOWN;
+	TSNode e = tl_facts__mode_expr(idx, node, recv);
+	int bits = ts_node_is_null(e) ? 0 : tl_model_mode(idx, e);
+	return bits == TL_MODEL_MODE_EVAL ? TL_MODE_EVAL : bits == TL_MODEL_MODE_TRAIN ? TL_MODE_TRAIN : TL_MODE_UNKNOWN;
+}
+
 int tl_facts_mode_at(const TlIndex *idx, TSNode node, const char *recv)
 {
 	tl_facts__fan_begin();
 	int mode = tl_facts__mode_at(idx, node, tl_index_func_of(idx, node), recv, 0, NULL);
 	tl_facts__fan_end();
+	/* The model's answer is compared with the walk's (TORCHLINT_CHECK_MODEL=1)
+	 * but not read yet: where the walk knows no mode, it finds eval mode
+	 * for forwards the ecosystem check has not judged (docs/semantic-model.md,
+	 * "Module modes"). */
+	if (tl_facts__checking_model()) {
+		int model = tl_facts__model_mode(idx, node, recv);
+		if (model != mode && model != TL_MODE_UNKNOWN)
+			tl_facts__model_differs(idx, node, "mode-eval", mode == TL_MODE_EVAL, model == TL_MODE_EVAL);
+	}
 	return mode;
 }
 
@@ -1348,126 +1394,14 @@ bool tl_facts_left_in_train_mode(const TlIndex *idx, TSNode call)
 		left = tl_facts__left_in_train(idx, c->node, c->func, name, &w, 0);
 		tl_facts__fan_end();
 	}
+	/* A model that only other modules of the project hand in (the walk
+	 * follows this file's callers): in train mode at every call site there
+	 * and on every path here, as the model's module modes say. */
+	if (!left && name && ts_node_is_null(w.root) && c->func >= 0 && !idx->funcs.items[c->func].call_sites.size &&
+	    idx->imports) {
+		TSNode e = tl_facts__mode_expr(idx, c->node, name);
+		left = !ts_node_is_null(e) && tl_model_mode(idx, e) == TL_MODEL_MODE_TRAIN;
+	}
 	tl_free(name);
 	return left;
-}
-
-/* ---- code that runs only in one mode ------------------------------------------------ */
-
-/* True when the subtree of `n` reads a name that says which mode runs:
- * `self.training`, `training`, `is_train`, `train_mode`, `deterministic`,
- * `eval`... (any identifier holding "train", "eval", "inference" or
- * "deterministic"). */
-static bool tl_facts__mentions_mode(const TlIndex *idx, TSNode n)
-{
-	static const char *const words[] = { "train", "eval", "inference", "deterministic" };
-	const TlSyms *sy = tl_syms();
-	if (ts_node_is_null(n))
-		return false;
-	TSTreeCursor cur = ts_tree_cursor_new(n);
-	bool found = false, descend = true;
-	do {
-		TSNode x = ts_tree_cursor_current_node(&cur);
-		descend = true;
-		if (ts_node_symbol(x) != sy->identifier)
-			continue;
-		uint32_t len;
-		const char *t = tl_index_text(idx, x, &len);
-		char low[64];
-		if (len >= sizeof low)
-			continue;
-		for (uint32_t i = 0; i < len; i++)
-			low[i] = (char)tolower((unsigned char)t[i]);
-		low[len] = 0;
-		for (size_t i = 0; i < sizeof words / sizeof *words && !found; i++)
-			found = strstr(low, words[i]) != NULL;
-	} while (!found && tl_walk_next(&cur, n, descend));
-	ts_tree_cursor_delete(&cur);
-	return found;
-}
-
-/* True when a comment after `node` on its last line says it is always on
- * (`# always applies dropout`): the author states the decision that a
- * literal `training=True` would. */
-static bool tl_facts__stated_always(const TlIndex *idx, TSNode node)
-{
-	uint32_t end = ts_node_end_byte(node), row = ts_node_end_point(node).row;
-	uint32_t lo = 0, hi = idx->comments.size;
-	while (lo < hi) { /* the first comment starting at or after `end` */
-		uint32_t mid = lo + (hi - lo) / 2;
-		if (ts_node_start_byte(idx->comments.items[mid]) < end)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo >= idx->comments.size || ts_node_start_point(idx->comments.items[lo]).row != row)
-		return false;
-	uint32_t len;
-	const char *t = tl_index_text(idx, idx->comments.items[lo], &len);
-	static const char word[] = "always";
-	for (uint32_t i = 0; i + sizeof word - 1 <= len; i++) {
-		uint32_t k = 0;
-		while (k < sizeof word - 1 && tolower((unsigned char)t[i + k]) == word[k])
-			k++;
-		if (k == sizeof word - 1)
-			return true;
-	}
-	return false;
-}
-
-bool tl_facts_mode_guarded(const TlIndex *idx, TSNode node)
-{
-	const TlSyms *sy = tl_syms();
-	node = tl_index_unparen(node);
-	if (ts_node_is_null(node))
-		return false;
-	if (tl_facts__stated_always(idx, node))
-		return true;
-	/* The call's own arguments: F.dropout(x, self.p if self.training else 0). */
-	if (ts_node_symbol(node) == sy->call &&
-	    tl_facts__mentions_mode(idx, tl_tree_field(node, sy->f_arguments)))
-		return true;
-	/* Names passed to it that are computed from the mode. */
-	TSNode args = ts_node_symbol(node) == sy->call ? tl_tree_field(node, sy->f_arguments)
-						      : (TSNode){ 0 };
-	uint32_t count = ts_node_is_null(args) ? 0 : ts_node_named_child_count(args);
-	for (uint32_t i = 0; i < count; i++) {
-		TSNode a = ts_node_named_child(args, i);
-		if (ts_node_symbol(a) == sy->keyword_argument)
-			a = tl_tree_field(a, sy->f_value);
-		a = tl_index_unparen(a);
-		if (ts_node_is_null(a) || ts_node_symbol(a) != sy->identifier)
-			continue;
-		const TlBinding *b = tl_index_resolve_node(idx, a);
-		TSNode v = tl_facts__bound_value(b);
-		if (!ts_node_is_null(v) && b->kind == TL_BIND_ASSIGN && tl_facts__mentions_mode(idx, v))
-			return true;
-	}
-	/* Tests around it in its function, and the function's own name
-	 * (training_step, forward_train). */
-	int32_t f = tl_index_func_of(idx, node);
-	TSNode top = f >= 0 ? idx->funcs.items[f].node : idx->root;
-	TSNode child = node;
-	for (TSNode p = tl_index_parent(idx, node); !ts_node_is_null(p) && !ts_node_eq(p, top);
-	     child = p, p = tl_index_parent(idx, p)) {
-		TSSymbol s = ts_node_symbol(p);
-		TSNode test = { 0 };
-		if (s == sy->if_statement || s == sy->elif_clause || s == sy->while_statement)
-			test = tl_tree_field(p, sy->f_condition);
-		else if (s == sy->conditional_expression && ts_node_named_child_count(p) > 1)
-			test = ts_node_named_child(p, 1);
-		else if (s == sy->boolean_operator)
-			test = tl_tree_field(p, sy->f_left);
-		if (!ts_node_is_null(test) && !ts_node_eq(test, child) && tl_facts__mentions_mode(idx, test))
-			return true;
-	}
-	for (int depth = 0; f >= 0 && depth <= TL_FACTS_DEPTH; depth++) {
-		const TlFunc *fn = &idx->funcs.items[f];
-		char low[128];
-		tl_facts__lower(fn->name ? fn->name : "", low, sizeof low);
-		if (strstr(low, "train"))
-			return true;
-		f = fn->parent;
-	}
-	return false;
 }

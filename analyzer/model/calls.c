@@ -419,13 +419,14 @@ TlVal tl_in__call(In *in, TSNode n, const TlVal *vals, uint32_t nv, const bool *
 		const TlVal *recv = fn;
 		/* `self.fc(x)`, `model.module(x)`: a call of an attribute's value. */
 		TlVal av = tl_in__top();
-		bool have_av = false;
+		bool have_av = false, from_state = false;
 		TlPath p;
 		if (tl_path_of(&in->m->names, in->idx, c->callee, &p)) {
 			const TlVal *sv = tl_state_get(&in->st, &p);
 			if (sv) {
 				av = *sv;
 				have_av = true;
+				from_state = true;
 			}
 		}
 		if (!have_av && c->method && recv->kind == TL_VK_WRAPPER && tl_in__is(c->method, "module")) {
@@ -452,6 +453,8 @@ TlVal tl_in__call(In *in, TSNode n, const TlVal *vals, uint32_t nv, const bool *
 		}
 		/* The callee's own value (`self.model` of `self.model(x)`), for
 		 * the questions asked of it. */
+		if (have_av && !from_state)
+			tl_in__mode_field(&av, recv); /* a submodule: `self.net(x)` */
 		if (have_av)
 			tl_in__record(in, c->callee, &av);
 		if (have_av) {
@@ -789,6 +792,7 @@ TlVal tl_in__call(In *in, TSNode n, const TlVal *vals, uint32_t nv, const bool *
 	if (r.graph == TL_VG_MUST && !r.origin)
 		r.origin = ts_node_start_byte(n) + 1;
 	tl_in__grad_call(in, n, c, fn, callee, args, nargs, &r);
+	tl_in__mode_call(in, n, c, fn, args, npos, &r);
 	if (in->st.grad == TL_MGRAD_OFF || (in->st.grad == TL_MGRAD_ENTRY && in->entry_off))
 		r = tl_in__no_graph(in, &r);
 	tl_in__made_param_forward(c, fn, &r);

@@ -683,6 +683,7 @@ static TlVal tl_in__compute(In *in, TSNode n, const TlVal *vals, uint32_t nv)
 			TlVal obj = vals[0];
 			v = tl_in__attr(in, &obj, tl_path_intern(&in->m->names, t, len), t, len);
 			tl_in__host_field(&v, &obj);
+			tl_in__mode_field(&v, &obj);
 		}
 		tl_model__seed_read(in->m, n, &v);
 		return v;

@@ -194,6 +194,7 @@ static void tl_in__simple(In *in, TSNode s)
 			tl_in__flow_return(in, &v);
 		}
 		if (in->func >= 0) {
+			tl_in__mode_exit(in);
 			TlVal old = in->ret;
 			in->ret = in->returned ? tl_val_join(&in->m->pool, &old, &v) : v;
 			in->returned = true;
@@ -604,6 +605,7 @@ static void tl_in__enter(In *in, const TlFunc *fn)
 			}
 			tl_in__param(in, b, i, &v);
 		}
+		v.mode = TL_VMODE_ENTRY; /* as its callers hand it (modes.c) */
 		tl_in__flow_param(in, i, &v);
 		tl_in__backprop_bind(in, &p, &v, (TSNode){ 0 });
 		tl_state_set(&in->st, &p, &v);
@@ -681,6 +683,9 @@ static void tl_model__interpret_once(TlModel *m, int32_t func)
 		tl_in__pop_frame(&in);
 
 	if (fn) {
+		if (!in.st.dead)
+			tl_in__mode_exit(&in);
+		bool modes_changed = tl_in__mode_summary(&in);
 		TlFuncSum *s = &m->funcs.items[func];
 		TlVal ret = in.ret;
 		if (!in.returned)
@@ -693,8 +698,10 @@ static void tl_model__interpret_once(TlModel *m, int32_t func)
 		if (!s->status || !tl_val_equal(&m->pool, &old, &j))
 			m->changed = true;
 		if (!s->status || !tl_val_equal(&m->pool, &old, &j) || s->detaches != in.pdetached ||
-		    (s->epochs | in.pepochs) != s->epochs)
+		    (s->epochs | in.pepochs) != s->epochs || modes_changed)
 			s->changed_at = now;
+		if (modes_changed)
+			m->changed = true;
 		tl_model__dep_end(m, func, &ret);
 		s->ret = j;
 		s->status = 1;

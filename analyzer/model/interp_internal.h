@@ -94,6 +94,12 @@ typedef struct In {
 	uint16_t pdetached;
 	uint16_t pkept; /* the parameters whose history a store keeps in `self` (keeps.c) */
 	uint16_t pepochs; /* the parameters it sets a sampler's epoch on (epochs.c) */
+	/* modes.c: the modes its exits leave its parameters' and globals'
+	 * modules in, so far; whether an exit was seen; whether it switched
+	 * a module those do not name. */
+	TlModeEff mexit[12];
+	uint8_t nmexit;
+	bool mexit_seen, mwide;
 	const void *callee_mod;
 	int32_t callee_ref;
 	uint32_t callee_shift;
@@ -156,6 +162,18 @@ void tl_in__made_output(TlValPool *p, TlVal *v);
 void tl_in__grad_call(In *in, TSNode n, const TlCall *c, const TlVal *fn, const TlVal *callee, const TlVal *args,
 		      uint32_t nargs, TlVal *r);
 void tl_in__grad_store(In *in, TSNode target, const TlVal *v);
+/* modes.c: the train / eval mode (TlVal.mode) of call `c`'s result `*r`
+ * (`fn`: the receiver's value for a method, else the callee's; `args`: the
+ * `npos` positional arguments' values), and a switch's effect on the
+ * receiver's path; an attribute `*v` read off `obj`. */
+void tl_in__mode_call(In *in, TSNode n, const TlCall *c, const TlVal *fn, const TlVal *args, uint32_t npos,
+		      TlVal *r);
+void tl_in__mode_field(TlVal *v, const TlVal *obj);
+/* ... an exit of the function (a return, the end of its body) in in->st;
+ * the function's interpretation ended: its effects into its summary
+ * (true when they changed). */
+void tl_in__mode_exit(In *in);
+bool tl_in__mode_summary(In *in);
 /* dynamic.c: the value of `getattr(module, name)` (call node `call`) for
  * a module of the project that defines one thing a call can run. */
 bool tl_in__getattr_module(In *in, TSNode call, TlVal *out);

@@ -53,6 +53,7 @@ static void tl_model__release(TlModel *m)
 	tl_array_release(&m->carries);
 	tl_scopemap_release(&m->kid_at);
 	tl_model__grad_release(m);
+	tl_model__modes_release(m);
 	tl_array_release(&m->kid_spans);
 	tl_array_release(&m->kid_nodes);
 	tl_array_release(&m->funcs);
@@ -883,6 +884,11 @@ void tl_model_describe(const TlValPool *p, const TlVal *v, TlBuf *out)
 	if (v->old || v->prev || v->pold || v->kept)
 		tl_buf_addf(out, " from(before-loops=0x%x carried-loops=0x%x params=0x%x%s)", v->old, v->prev, v->pold,
 			    v->kept ? " kept" : "");
+	/* Its train / eval mode (modes.c), of a module. */
+	if (v->mode && (v->kind == TL_VK_MODULE || v->kind == TL_VK_WRAPPER))
+		tl_buf_addf(out, " mode=%s%s%s", (v->mode & TL_VMODE_TRAIN) ? "train" : "",
+			    (v->mode & TL_VMODE_EVAL) ? ((v->mode & TL_VMODE_TRAIN) ? "|eval" : "eval") : "",
+			    (v->mode & TL_VMODE_ENTRY) ? ((v->mode & (TL_VMODE_TRAIN | TL_VMODE_EVAL)) ? "|entry" : "entry") : "");
 	/* Host copies of device data (host.c). */
 	if (v->host || v->phost)
 		tl_buf_addf(out, " host-copy(loops=0x%x run=%d params=0x%x)", v->host & (TL_VH_FUNC - 1u),

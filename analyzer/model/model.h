@@ -221,6 +221,13 @@ bool tl_model_forward_no_graph(const TlIndex *idx, TSNode call);
  * disable it). */
 enum { TL_MODEL_GRAD_UNKNOWN = -1, TL_MODEL_GRAD_OFF = 0, TL_MODEL_GRAD_ENTRY = 1, TL_MODEL_GRAD_ON = 2 };
 int tl_model_grad_local(const TlIndex *idx, TSNode node);
+/* Module mode (modes.c): the modes (TL_MODEL_MODE_TRAIN, _EVAL bits) the
+ * module expression `subject` (`model` of `model(x)`) may be in where it
+ * is evaluated, its function's entry joined over every call site in the
+ * project; 0 when not known. */
+#define TL_MODEL_MODE_TRAIN 1
+#define TL_MODEL_MODE_EVAL 2
+int tl_model_mode(const TlIndex *idx, TSNode subject);
 int tl_model_grad(const TlIndex *idx, TSNode node);
 bool tl_model_grad_entry_off(const TlIndex *idx, int32_t func);
 /* Training runs around function `func` (-1: the module's code) (trains.c):

@@ -57,6 +57,15 @@ typedef struct TlStateUp {
  * enabled on some path. */
 enum { TL_MGRAD_OFF = 0, TL_MGRAD_ENTRY = 1, TL_MGRAD_ON = 2 };
 
+/* A mode a function leaves a module in at its exit (modes.c): the module
+ * its parameter `param` holds (-1: the module global `root`, an interned
+ * name), or attribute `attr` of it (an interned name, -1: the object
+ * itself); `mode`: TlVal.mode bits joined over its exits. */
+typedef struct TlModeEff {
+	int32_t param, root, attr;
+	uint8_t mode;
+} TlModeEff;
+
 /* The program-point state: a value per access path, the grad mode, and
  * whether any path reaches here. A path has one slot at most. Past a few
  * slots (state.c) they are indexed: a table from path to slot, and one
@@ -97,6 +106,12 @@ typedef struct TlFuncSum {
 	/* Its parameters (bit i) on which, or on whose sampler, it calls
 	 * `set_epoch`, itself or through a function of the project (epochs.c). */
 	uint16_t epochs;
+	/* What it leaves its parameters' modules in (modes.c): its records in
+	 * TlModel.mode_effs from `meff_first`, `meff_n` of them; `meff_wide`:
+	 * it may switch a module those do not name. */
+	int32_t meff_first;
+	uint8_t meff_n;
+	bool meff_wide;
 	/* deps.c: m->clock when its last interpretation began (0: interpret
 	 * it again whatever it read) and when its summary last changed;
 	 * whether that interpretation read a value not computed yet or handed
@@ -205,6 +220,8 @@ struct TlModel {
 	uint8_t *holds_none; /* holdsnone.c: per class, 0 not asked, 1 holds none, 2 not known to */
 	uint8_t *trains;     /* trains.c: per function, 1 training runs around it, 2 not known to (NULL: not yet) */
 	bool trains_busy;
+	/* modes.c: the functions' mode effects (TlFuncSum.meff_first). */
+	TlArray(TlModeEff) mode_effs;
 };
 
 void tl_state_init(TlState *s);
@@ -224,6 +241,12 @@ const TlSlot *tl_state_slot(const TlState *s, const TlPath *path);
 /* Sets the TlVal.nograd of the value of `path`, when bound, in place: no
  * store (the object is the same: `x.requires_grad_()`). */
 void tl_state_set_nograd(TlState *s, const TlPath *path, bool nograd);
+/* Sets the TlVal.mode of `path` and of every path below it, in place (no
+ * store: `model.eval()`); when `path` is not bound, binds it to `*unbound`
+ * (when not NULL) in that mode, marked as no store. */
+void tl_state_set_mode(TlState *s, const TlPath *path, uint8_t mode, const TlVal *unbound);
+/* Every path's mode no longer known (a call that may switch some). */
+void tl_state_forget_modes(TlState *s);
 /* Clears bit `bit` of every slot's stores (a loop's head). */
 void tl_state_clear_stores(TlState *s, uint8_t bit);
 
@@ -433,5 +456,7 @@ bool tl_model__resolve_in(TlModel *m, const TlIndex *from, const char *q, size_t
 void tl_model__grad_note(TlModel *m, TSNode s, uint8_t grad);
 uint8_t tl_model__grad_switch(const TlIndex *idx, const TlCall *c, uint8_t grad);
 void tl_model__grad_release(TlModel *m);
+/* modes.c: releases the mode effects. */
+void tl_model__modes_release(TlModel *m);
 
 #endif

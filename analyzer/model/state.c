@@ -318,6 +318,30 @@ void tl_state_set_nograd(TlState *s, const TlPath *path, bool nograd)
 		s->slots.items[i].val.nograd = nograd;
 }
 
+void tl_state_set_mode(TlState *s, const TlPath *path, uint8_t mode, const TlVal *unbound)
+{
+	bool found = false;
+	for (uint32_t i = 0; i < s->slots.size; i++) {
+		TlSlot *sl = &s->slots.items[i];
+		if (sl->gone || !tl_path_prefix(path, &sl->path))
+			continue;
+		sl->val.mode = mode;
+		found = found || sl->path.n == path->n;
+	}
+	if (found || !unbound)
+		return;
+	/* No store: the object is the same (its must and may bits clear). */
+	TlSlot slot = { *path, *unbound, 0, 0, 0, 0, -1 };
+	slot.val.mode = mode;
+	tl_state__push(s, &slot);
+}
+
+void tl_state_forget_modes(TlState *s)
+{
+	for (uint32_t i = 0; i < s->slots.size; i++)
+		s->slots.items[i].val.mode = 0;
+}
+
 /* A join's stores: a slot of dst that src lacks is not stored into on
  * src's paths (its must bits cleared). The slots src matched are marked
  * while the join runs. */
@@ -330,8 +354,10 @@ static void tl_state__unmarked(TlState *dst, uint32_t had)
 {
 	for (uint32_t i = 0; i < had; i++) {
 		TlSlot *d = &dst->slots.items[i];
-		if (!d->mark)
+		if (!d->mark) {
 			d->must = 0;
+			d->val.mode = tl_val_mode_outside(d->val.mode);
+		}
 		d->mark = 0;
 	}
 }
@@ -348,6 +374,7 @@ static void tl_state__merge(TlValPool *p, TlState *dst, const TlState *now, bool
 		int32_t k = tl_state__find(dst, &s.path);
 		if (k < 0) {
 			s.must = 0; /* not stored into on dst's paths */
+			s.val.mode = tl_val_mode_outside(s.val.mode);
 			s.mark = 0;
 			tl_state__push(dst, &s);
 		} else {

@@ -176,6 +176,7 @@ static TlVal tl_val__join_at(TlValPool *p, const TlVal *pa, const TlVal *pb, uns
 	j.pold = (uint16_t)(a->pold | b->pold);
 	j.kept = (uint8_t)(a->kept | b->kept);
 	j.nograd = (uint8_t)(a->nograd && b->nograd);
+	j.mode = TL_VMODE_JOIN(a->mode, b->mode);
 	j.origin = a->origin ? a->origin : b->origin;
 	j.flow = tl_val_flow_union(p, a->flow, b->flow);
 	if (a->ref == b->ref && a->mod == b->mod) {
@@ -217,7 +218,7 @@ static bool tl_val__equal_at(const TlValPool *p, const TlVal *a, const TlVal *b,
 	    a->wrap != b->wrap || a->punwrap != b->punwrap || a->act != b->act || a->loss != b->loss ||
 	    a->ref != b->ref || a->mod != b->mod || a->old != b->old || a->prev != b->prev ||
 	    a->pold != b->pold || a->kept != b->kept || a->host != b->host || a->phost != b->phost ||
-	    a->nograd != b->nograd ||
+	    a->nograd != b->nograd || a->mode != b->mode ||
 	    !tl_val_flow_same(p, a->flow, b->flow))
 		return false;
 	if (a->kind != TL_VK_CONTAINER || nest >= TL_VAL_NEST)

@@ -126,6 +126,21 @@ enum { TL_VL_OTHER = 0, TL_VL_CROSS_ENTROPY, TL_VL_NLL, TL_VL_BCE, TL_VL_BCE_LOG
 
 /* The number of tuple positions a container keeps (more are joined into
  * its element value) and how deep containers nest (deeper: the top). */
+/* TlVal.mode: in train mode, in eval mode, in the mode its function was
+ * entered with (a parameter, an attribute of one: what the call sites
+ * hand it, model/modes.c). */
+#define TL_VMODE_TRAIN 1u
+#define TL_VMODE_EVAL 2u
+#define TL_VMODE_ENTRY 4u
+/* The join of two modes (0, not known, absorbs). */
+#define TL_VMODE_JOIN(a, b) ((a) && (b) ? (uint8_t)((a) | (b)) : (uint8_t)0)
+/* The mode of a path bound on one side of a join only: on the other, it
+ * is as it stands outside the state (the entry's). */
+static inline uint8_t tl_val_mode_outside(uint8_t mode)
+{
+	return mode ? (uint8_t)(mode | TL_VMODE_ENTRY) : (uint8_t)0;
+}
+
 #define TL_VAL_PARTS 8
 #define TL_VAL_NEST 3
 
@@ -182,6 +197,10 @@ typedef struct TlVal {
 	 * parameter: the class's own summary is asked for at the question,
 	 * tl_model_forward_no_graph). 0: not known. Joined as an and. */
 	uint8_t nograd;
+	/* A module's train / eval mode (model/modes.c), TL_VMODE_* bits: the
+	 * modes it may be in on the paths here; 0: not known. Joined as a
+	 * union, 0 absorbing. */
+	uint8_t mode;
 	int32_t elem;    /* a container's element value: an index into the pool, or -1 */
 	int32_t parts;   /* its first tuple position (a pool index, chained by `next`), or -1 */
 	int32_t next;    /* in the pool: the next tuple position, or -1 */

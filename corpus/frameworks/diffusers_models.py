@@ -1,9 +1,9 @@
 """diffusers' models are nn.Modules (`ModelMixin` derives from it), known by
 their names: calling `unet.forward(...)` skips the module's hooks. Their
 `from_pretrained` returns the model in eval mode (it calls `model.eval()`),
-so a forward of it with gradients on records a graph for nothing; the
-analyzer does not follow that mode yet (it reads modes from the code's own
-`.eval()` and `.train()` calls)."""
+so a forward of it with gradients on records a graph for nothing: the API
+table says so (set eval-mode) and the model's module modes follow it, but
+TL102 does not read them yet (a todo-expect)."""
 import torch
 from diffusers import UNet2DConditionModel
 

@@ -2,7 +2,7 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-from evaluation import validate, validate_properly
+from evaluation import validate, validate_eval_mode, validate_properly
 
 
 def main(train_loader, val_loader, epochs):
@@ -16,3 +16,5 @@ def main(train_loader, val_loader, epochs):
             loss.backward()
             opt.step()
         print(epoch, validate(model, val_loader), validate_properly(model, val_loader))
+        model.eval()
+        print(epoch, validate_eval_mode(model, val_loader))

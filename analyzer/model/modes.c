@@ -1,0 +1,481 @@
+/* Module modes as program-point state (docs/semantic-model.md, "Module
+ * modes").
+ *
+ * A module's train / eval mode is part of its value (TlVal.mode, a set of
+ * TL_VMODE_* bits, 0 when not known), so the state carries it per access
+ * path, branches join it and loops run it to their fixpoint with the rest
+ * of the value. The transfers:
+ *
+ * - a module the code builds (a class of the project that is an
+ *   nn.Module, a torch.nn class, a library's model) is in train mode; one
+ *   that a call of the API table's set `eval-mode` returns
+ *   (`from_pretrained`) in eval mode; a wrapper (`DataParallel(model)`)
+ *   and a copy (`copy.deepcopy(model)`) are in their argument's mode, a
+ *   module's method that returns it (`model.to(device)`) in its
+ *   receiver's;
+ * - `m.eval()` and `m.train(False)` put the path `m` and every path below
+ *   it (its submodules) in eval mode, `m.train()` and `m.train(True)` in
+ *   train mode, `m.train(flag)` in either (the index's event bits say
+ *   which call is which); the call returns the module in that mode;
+ * - an attribute of a module is in the module's mode (a submodule);
+ * - a parameter (and `self`, and what is read off them) is entered in
+ *   TL_VMODE_ENTRY: the mode its callers hand it, resolved at the question
+ *   over every call site in the project (the module's, and the calls of
+ *   the modules that import it, by name or through an instance their
+ *   model knows: model/callers.c), as the grad mode's entry is
+ *   (model/gradmode.c). A summary's value in TL_VMODE_ENTRY is the
+ *   callee's parameter, not known to the caller: not known.
+ *
+ * Owns: tl_in__mode_call, tl_in__mode_field, tl_model_mode. */
+#include <string.h>
+
+#include "base/alloc.h"
+#include "model/apitable.h"
+#include "model/interp_internal.h"
+
+/* Functions a resolution of an entry mode follows (its callers, their
+ * callers...): past it, the mode is not known. */
+#define TL_MODES_RESOLVE 32
+
+static bool tl_modes__module_like(const TlVal *v)
+{
+	return v->kind == TL_VK_MODULE || v->kind == TL_VK_WRAPPER;
+}
+
+void tl_in__mode_field(TlVal *v, const TlVal *obj)
+{
+	if (obj->mode && (tl_modes__module_like(v) || v->kind == TL_VK_TOP))
+		v->mode = obj->mode; /* a submodule, or what a parameter holds */
+	else if (v->mode & TL_VMODE_ENTRY)
+		v->mode = 0; /* a class attribute's store: another function's entry */
+}
+
+/* Where path `p` of the function being interpreted starts: one of its
+ * parameters (or `self`), a module global, or something else (a local,
+ * a path too deep for an effect to name). */
+enum { TL_MODES_PARAM, TL_MODES_GLOBAL, TL_MODES_OTHER };
+
+static int tl_modes__origin(const In *in, const TlPath *p)
+{
+	if (in->func < 0 || p->n > 1 || p->cut)
+		return TL_MODES_OTHER;
+	for (uint32_t i = 0; i < in->nparams && i < 16; i++)
+		if (in->param_roots[i] == p->root)
+			return TL_MODES_PARAM;
+	if (p->n)
+		return TL_MODES_OTHER;
+	const char *name = in->m->names.names.items[p->root];
+	if (tl_index_bindings_of(in->idx, in->func, name))
+		return TL_MODES_OTHER;
+	return TL_MODES_GLOBAL;
+}
+
+/* The parameter whose root is `root` in the function being interpreted. */
+static int32_t tl_modes__param_of(const In *in, int32_t root)
+{
+	for (uint32_t i = 0; i < in->nparams && i < 16; i++)
+		if (in->param_roots[i] == root)
+			return (int32_t)i;
+	return -1;
+}
+
+static TSNode tl_modes__arg(const TlIndex *idx, const TlFunc *fn, const TlCall *c, uint32_t k);
+
+/* Call `c` ran a function of the project whose summary says which modes it
+ * leaves the modules it is handed in: those applied to the arguments'
+ * paths (`args`: the positional arguments' values). False when they do
+ * not say all it may switch. */
+static bool tl_modes__apply(In *in, const TlCall *c, const TlVal *args, uint32_t npos)
+{
+	if (!in->callee_mod || in->callee_ref < 0)
+		return false;
+	const TlIndex *cidx = in->callee_mod;
+	const TlModel *cm = tl_model__other(in->m, cidx);
+	if (!cm || (uint32_t)in->callee_ref >= cm->funcs.size || (uint32_t)in->callee_ref >= cidx->funcs.size)
+		return false;
+	const TlFuncSum *sum = &cm->funcs.items[in->callee_ref];
+	if (!sum->status || sum->meff_wide)
+		return false;
+	const TlFunc *fn = &cidx->funcs.items[in->callee_ref];
+	for (uint32_t e = 0; e < sum->meff_n; e++) {
+		const TlModeEff *ef = &cm->mode_effs.items[(uint32_t)sum->meff_first + e];
+		TlPath p;
+		TlVal whole;
+		bool have_whole = false;
+		if (ef->param < 0) {
+			/* a global of the callee's module: the caller's, when the same */
+			if (cidx != in->idx)
+				return false;
+			const char *name = cm->names.names.items[ef->root];
+			if (!tl_path_of_dotted(&in->m->names, name, &p))
+				return false;
+		} else {
+			if ((uint32_t)ef->param >= fn->params.size)
+				return false;
+			TSNode a = tl_modes__arg(cidx, fn, c, (uint32_t)ef->param);
+			if (ts_node_is_null(a) || !tl_path_of(&in->m->names, in->idx, a, &p))
+				return false;
+			if (!(fn->cls >= 0 && c->receiver.id && ef->param == 0)) {
+				uint32_t k = (uint32_t)ef->param - (fn->cls >= 0 && c->receiver.id ? 1u : 0u);
+				if (k < npos) {
+					whole = args[k];
+					have_whole = true;
+				}
+			}
+		}
+		if (!have_whole) {
+			const TlVal *sv = tl_state_get(&in->st, &p);
+			if (!sv)
+				return false;
+			whole = *sv;
+		}
+		TlVal target = whole;
+		if (ef->attr >= 0) {
+			if (p.n >= TL_PATH_SELECTORS)
+				return false;
+			const char *an = cm->names.names.items[ef->attr];
+			int32_t id = tl_path_intern(&in->m->names, an, strlen(an));
+			p.sel[p.n++] = id;
+			const TlVal *sv = tl_state_get(&in->st, &p);
+			target = sv ? *sv : tl_in__attr(in, &whole, id, an, (uint32_t)strlen(an));
+			if (!sv)
+				tl_in__mode_field(&target, &whole);
+		}
+		uint8_t mode = ef->mode;
+		if (mode & TL_VMODE_ENTRY)
+			mode = target.mode ? (uint8_t)(target.mode | (mode & ~TL_VMODE_ENTRY)) : 0;
+		if (mode == target.mode)
+			continue;
+		tl_state_set_mode(&in->st, &p, mode, mode ? &target : NULL);
+	}
+	return true;
+}
+
+/* True when the function binds name `root` (a parameter's) other than as
+ * its parameter. */
+static bool tl_modes__rebound(const In *in, int32_t root)
+{
+	const TlIntArray *b = tl_index_bindings_of(in->idx, in->func, in->m->names.names.items[root]);
+	for (uint32_t i = 0; b && i < b->size; i++)
+		if (in->idx->bindings.items[b->items[i]].kind != TL_BIND_PARAM)
+			return true;
+	return false;
+}
+
+/* Joins mode `mode` of effect (param, root, attr) into the exits so far. */
+static void tl_modes__exit_one(In *in, int32_t param, int32_t root, int32_t attr, uint8_t mode, bool *seen)
+{
+	for (uint32_t i = 0; i < in->nmexit; i++) {
+		TlModeEff *e = &in->mexit[i];
+		if (e->param == param && e->root == root && e->attr == attr) {
+			e->mode = TL_VMODE_JOIN(e->mode, mode);
+			seen[i] = true;
+			return;
+		}
+	}
+	if (in->nmexit == sizeof in->mexit / sizeof *in->mexit) {
+		in->mwide = true;
+		return;
+	}
+	/* not named at the earlier exits: as it was entered there */
+	uint8_t m = in->mexit_seen ? TL_VMODE_JOIN(mode, TL_VMODE_ENTRY) : mode;
+	seen[in->nmexit] = true;
+	in->mexit[in->nmexit++] = (TlModeEff){ param, root, attr, m };
+}
+
+void tl_in__mode_exit(In *in)
+{
+	if (in->func < 0)
+		return;
+	bool seen[sizeof in->mexit / sizeof *in->mexit] = { false };
+	for (uint32_t i = 0; i < in->st.slots.size; i++) {
+		const TlSlot *sl = &in->st.slots.items[i];
+		if (sl->gone || sl->val.mode == TL_VMODE_ENTRY)
+			continue;
+		if (!sl->val.mode && !tl_modes__module_like(&sl->val) && sl->val.kind != TL_VK_TOP)
+			continue; /* no module */
+		int origin = tl_modes__origin(in, &sl->path);
+		if (origin == TL_MODES_OTHER)
+			continue;
+		int32_t param = origin == TL_MODES_PARAM ? tl_modes__param_of(in, sl->path.root) : -1;
+		if (param >= 0 && tl_modes__rebound(in, sl->path.root)) {
+			in->mwide = true; /* another object under the parameter's name */
+			continue;
+		}
+		tl_modes__exit_one(in, param, sl->path.root, sl->path.n ? sl->path.sel[0] : -1, sl->val.mode, seen);
+	}
+	/* named at earlier exits, not at this one: as entered here */
+	for (uint32_t i = 0; i < in->nmexit; i++)
+		if (!seen[i] && in->mexit_seen)
+			in->mexit[i].mode = TL_VMODE_JOIN(in->mexit[i].mode, TL_VMODE_ENTRY);
+	in->mexit_seen = true;
+}
+
+bool tl_in__mode_summary(In *in)
+{
+	TlModel *m = in->m;
+	TlFuncSum *s = &m->funcs.items[in->func];
+	bool same = s->meff_wide == in->mwide && s->meff_n == in->nmexit;
+	for (uint32_t i = 0; same && i < in->nmexit; i++) {
+		const TlModeEff *a = &m->mode_effs.items[(uint32_t)s->meff_first + i], *b = &in->mexit[i];
+		same = a->param == b->param && a->root == b->root && a->attr == b->attr && a->mode == b->mode;
+	}
+	if (same)
+		return false;
+	s->meff_first = (int32_t)m->mode_effs.size;
+	for (uint32_t i = 0; i < in->nmexit; i++)
+		tl_array_push(&m->mode_effs, in->mexit[i]);
+	s->meff_n = in->nmexit;
+	s->meff_wide = in->mwide;
+	return true;
+}
+
+void tl_model__modes_release(TlModel *m)
+{
+	tl_array_release(&m->mode_effs);
+}
+
+void tl_in__mode_call(In *in, TSNode n, const TlCall *c, const TlVal *fn, const TlVal *args, uint32_t npos,
+		      TlVal *r)
+{
+	(void)n;
+	bool method = c->receiver.id != NULL;
+	uint32_t ev = c->events & (TL_EV_EVAL | TL_EV_TRAIN | TL_EV_MODE_SET);
+	if (method && ev) {
+		uint8_t mode = (ev & TL_EV_EVAL) ? TL_VMODE_EVAL
+			       : (ev & TL_EV_TRAIN) ? TL_VMODE_TRAIN
+						    : (uint8_t)(TL_VMODE_TRAIN | TL_VMODE_EVAL);
+		r->mode = mode;
+		TlPath p;
+		if (tl_path_of(&in->m->names, in->idx, c->receiver, &p)) {
+			tl_state_set_mode(&in->st, &p, mode, fn);
+			/* No effect of the function names it: unless it is a
+			 * module made here (in a mode of its own, no entry's). */
+			if (tl_modes__origin(in, &p) == TL_MODES_OTHER && (!fn->mode || (fn->mode & TL_VMODE_ENTRY)))
+				in->mwide = true;
+		} else {
+			in->mwide = true;
+		}
+		return;
+	}
+	/* A function of the project that may switch a mode (its own code,
+	 * or code it runs): what it switches is not followed yet, so every
+	 * mode the state holds is no longer known. */
+	uint32_t reach = c->events | c->callee_events;
+	if (c->target >= 0)
+		reach |= in->idx->funcs.items[c->target].reach_events;
+	if (c->arg_target >= 0)
+		reach |= in->idx->funcs.items[c->arg_target].reach_events;
+	if (in->callee_mod && in->callee_ref >= 0) {
+		const TlIndex *cm = in->callee_mod;
+		if ((uint32_t)in->callee_ref < cm->funcs.size)
+			reach |= cm->funcs.items[in->callee_ref].reach_events;
+	}
+	if ((reach & (TL_EV_EVAL | TL_EV_TRAIN | TL_EV_MODE_SET)) && !tl_modes__apply(in, c, args, npos)) {
+		tl_state_forget_modes(&in->st);
+		in->mwide = true;
+	}
+	if (in->callee_mod) {
+		/* A summary's: its parameters' entry is not the caller's. */
+		if (r->mode & TL_VMODE_ENTRY)
+			r->mode = 0;
+		return;
+	}
+	if (r->mode)
+		return;
+	const TlApiRow *row = c->qname ? tl_api_qualified(c->qname) : NULL;
+	if (row && (row->sets & TL_APIS_EVAL_MODE)) {
+		r->mode = TL_VMODE_EVAL;
+		return;
+	}
+	if (!tl_modes__module_like(r))
+		return;
+	if (method && tl_modes__module_like(fn)) {
+		r->mode = fn->mode; /* `model.to(device)`, `model.cuda()` */
+		return;
+	}
+	if (r->kind == TL_VK_WRAPPER || (row && (row->roles & (TL_APIR_WRAPPER | TL_APIR_COPY)))) {
+		r->mode = npos ? args[0].mode : 0;
+		return;
+	}
+	if (!method || (c->qname && row))
+		r->mode = TL_VMODE_TRAIN; /* built: nn.Module starts in train mode */
+}
+
+/* ---- the question ----------------------------------------------------------- */
+
+/* A function whose parameter's entry mode is being resolved. */
+typedef struct TlModeItem {
+	const TlIndex *idx;
+	int32_t func;
+	uint32_t param;
+} TlModeItem;
+
+typedef struct TlModeWork {
+	TlModeItem items[TL_MODES_RESOLVE];
+	uint32_t n;
+	uint8_t bits;   /* the modes the call sites hand, joined */
+	bool unknown;   /* one cannot be told */
+	uint32_t sites; /* call sites read */
+	const TlModeItem *at; /* the item whose call sites are being read */
+} TlModeWork;
+
+/* Adds (idx, func, param) to the work, once. */
+static void tl_modes__push(TlModeWork *w, const TlIndex *idx, int32_t func, uint32_t param)
+{
+	for (uint32_t i = 0; i < w->n; i++)
+		if (w->items[i].idx == idx && w->items[i].func == func && w->items[i].param == param)
+			return;
+	if (w->n == TL_MODES_RESOLVE) {
+		w->unknown = true;
+		return;
+	}
+	w->items[w->n++] = (TlModeItem){ idx, func, param };
+}
+
+/* The parameter of function `func` of `idx` that identifier path `p`'s
+ * root names, or -1. */
+static int32_t tl_modes__param(const TlModel *m, const TlIndex *idx, int32_t func, const TlPath *p)
+{
+	if (func < 0)
+		return -1;
+	const TlFunc *fn = &idx->funcs.items[func];
+	const char *root = m->names.names.items[p->root];
+	for (uint32_t k = 0; k < fn->params.size; k++) {
+		const TlBinding *b = &idx->bindings.items[fn->params.items[k]];
+		if (b->name && strcmp(b->name, root) == 0)
+			return (int32_t)k;
+	}
+	return -1;
+}
+
+/* The argument call `c` passes for parameter `k` of `fn` (a method's
+ * `self`: the receiver), or a null node. */
+static TSNode tl_modes__arg(const TlIndex *idx, const TlFunc *fn, const TlCall *c, uint32_t k)
+{
+	const TlSyms *sy = tl_syms();
+	TSNode none = { 0 };
+	const TlBinding *pb = &idx->bindings.items[fn->params.items[k]];
+	bool bound = fn->cls >= 0 && c->receiver.id != NULL;
+	if (bound && k == 0)
+		return c->receiver;
+	uint32_t pos = k - (bound ? 1u : 0u);
+	TSNode args = tl_tree_field(c->node, sy->f_arguments);
+	if (ts_node_is_null(args))
+		return none;
+	uint32_t count = ts_node_named_child_count(args), at = 0;
+	for (uint32_t i = 0; i < count; i++) {
+		TSNode a = ts_node_named_child(args, i);
+		TSSymbol s = ts_node_symbol(a);
+		if (s == sy->keyword_argument) {
+			TSNode name = tl_tree_field(a, sy->f_name);
+			uint32_t len;
+			const char *t = ts_node_is_null(name) ? NULL : tl_index_text(idx, name, &len);
+			if (t && pb->name && strlen(pb->name) == len && memcmp(t, pb->name, len) == 0)
+				return tl_tree_field(a, sy->f_value);
+			continue;
+		}
+		if (s == sy->list_splat || s == sy->dictionary_splat)
+			return none;
+		if (at++ == pos)
+			return a;
+	}
+	return none;
+}
+
+/* Call site `c` (in module `mod`) of the function of w->at: what it hands
+ * the parameter. */
+static void tl_modes__site(TlModeWork *w, const TlIndex *mod, const TlIndex *fidx, int32_t f, const TlCall *c)
+{
+	if (w->unknown)
+		return;
+	w->sites++;
+	const TlModel *om = tl_model_of(mod);
+	if (!om || (mod == fidx && c->func == f)) { /* recursion: the entry is its own */
+		w->unknown = true;
+		return;
+	}
+	TSNode a = tl_modes__arg(fidx, &fidx->funcs.items[f], c, w->at->param);
+	TlVal v;
+	tl_model__ensure((TlModel *)om, c->func);
+	if (ts_node_is_null(a) || !tl_model_value(mod, a, &v) || !v.mode) {
+		w->unknown = true;
+		return;
+	}
+	w->bits |= (uint8_t)(v.mode & (TL_VMODE_TRAIN | TL_VMODE_EVAL));
+	if (!(v.mode & TL_VMODE_ENTRY))
+		return;
+	TlPath p;
+	int32_t k = tl_path_of((TlPathNames *)&om->names, mod, a, &p) ? tl_modes__param(om, mod, c->func, &p) : -1;
+	if (k < 0) {
+		w->unknown = true;
+		return;
+	}
+	tl_modes__push(w, mod, c->func, (uint32_t)k);
+}
+
+/* tl_model__importer_calls: the call sites of w->at's function in the
+ * modules that import its module. */
+static bool tl_modes__want(void *ctx, int32_t func)
+{
+	const TlModeWork *w = ctx;
+	return !w->unknown && func == w->at->func;
+}
+
+static void tl_modes__ext_visit(void *ctx, const TlExtCall *s)
+{
+	TlModeWork *w = ctx;
+	if (w->unknown || s->func != w->at->func || s->mod == w->at->idx)
+		return;
+	if (!s->om) {
+		w->unknown = true; /* an import cycle */
+		return;
+	}
+	tl_modes__site(w, s->mod, w->at->idx, s->func, s->call);
+}
+
+int tl_model_mode(const TlIndex *idx, TSNode subject)
+{
+	const TlModel *m = tl_model_of(idx);
+	if (!m || ts_node_is_null(subject))
+		return 0;
+	int32_t func = tl_index_func_of(idx, subject);
+	tl_model__ensure((TlModel *)m, func);
+	TlVal v;
+	if (!tl_model_value(idx, subject, &v) || !v.mode)
+		return 0;
+	if (!(v.mode & TL_VMODE_ENTRY))
+		return v.mode;
+	TlPath p;
+	int32_t k = tl_path_of((TlPathNames *)&m->names, idx, subject, &p) ? tl_modes__param(m, idx, func, &p) : -1;
+	if (k < 0)
+		return 0;
+	TlModeWork *w = tl_calloc(1, sizeof *w);
+	w->bits = (uint8_t)(v.mode & (TL_VMODE_TRAIN | TL_VMODE_EVAL));
+	tl_modes__push(w, idx, func, (uint32_t)k);
+	bool project = idx->imports != NULL;
+	if (project)
+		tl_model__enter(idx);
+	for (uint32_t i = 0; i < w->n && !w->unknown; i++) {
+		w->at = &w->items[i];
+		const TlIndex *fidx = w->at->idx;
+		const TlFunc *fn = &fidx->funcs.items[w->at->func];
+		const TlModel *fm = tl_model_of(fidx);
+		if (!fm || fn->escapes) {
+			w->unknown = true;
+			break;
+		}
+		uint32_t sites = w->sites;
+		for (uint32_t s = 0; s < fn->call_sites.size && !w->unknown; s++)
+			tl_modes__site(w, fidx, fidx, w->at->func, &fidx->calls.items[fn->call_sites.items[s]]);
+		if (!w->unknown)
+			tl_model__importer_calls((TlModel *)fm, true, tl_modes__want, tl_modes__ext_visit, w);
+		if (w->sites == sites)
+			w->unknown = true; /* no call site known */
+	}
+	if (project)
+		tl_model__leave(idx);
+	int bits = w->unknown ? 0 : w->bits;
+	tl_free(w);
+	return bits;
+}
