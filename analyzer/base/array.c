@@ -25,3 +25,18 @@ void tl_str_array_release(TlStrArray *a)
 		tl_free(a->items[i]);
 	tl_array_release(a);
 }
+
+void tl_int_group(const TlIntArray *key, const TlIntArray *item, uint32_t n, uint32_t **first,
+		  int32_t **out)
+{
+	uint32_t *f = tl_calloc((size_t)n + 2, sizeof *f);
+	int32_t *o = tl_malloc((key->size ? key->size : 1) * sizeof *o);
+	for (uint32_t k = 0; k < key->size; k++)
+		f[key->items[k] + 2]++;
+	for (uint32_t k = 2; k < n + 2; k++)
+		f[k] += f[k - 1];
+	for (uint32_t k = 0; k < key->size; k++)
+		o[f[key->items[k] + 1]++] = item->items[k];
+	*first = f;
+	*out = o;
+}

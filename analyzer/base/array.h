@@ -51,4 +51,12 @@ typedef TlArray(TlIntArray) TlIntLists;
 /* Frees every string in `a`, then the array itself. */
 void tl_str_array_release(TlStrArray *a);
 
+/* Groups the pairs (key->items[k], item->items[k]), each key in [0, n), by
+ * key, a counting sort: the items of key g are (*out)[(*first)[g]] up to
+ * (*out)[(*first)[g + 1] - 1], in the order they were pushed. The caller
+ * frees *first and *out (tl_free). Worklists over a graph read their edges
+ * this way. */
+void tl_int_group(const TlIntArray *key, const TlIntArray *item, uint32_t n, uint32_t **first,
+		  int32_t **out);
+
 #endif

@@ -213,14 +213,9 @@ static const uint8_t *tl_grad__entries(TlModel *m, uint8_t **scratch)
 	}
 	/* The sites waiting on each caller's entry, grouped by caller (a
 	 * counting sort), then a worklist from the functions known disabled. */
-	uint32_t *first = tl_calloc(n + 2, sizeof *first);
-	int32_t *waiting = tl_malloc((key.size ? key.size : 1) * sizeof *waiting);
-	for (uint32_t k = 0; k < key.size; k++)
-		first[key.items[k] + 2]++;
-	for (uint32_t k = 2; k < n + 2; k++)
-		first[k] += first[k - 1];
-	for (uint32_t k = 0; k < key.size; k++)
-		waiting[first[key.items[k] + 1]++] = item.items[k];
+	uint32_t *first;
+	int32_t *waiting;
+	tl_int_group(&key, &item, n, &first, &waiting);
 	while (work.size) {
 		int32_t g = tl_array_pop(&work);
 		for (uint32_t k = first[g]; k < first[g + 1]; k++) {

@@ -329,14 +329,9 @@ static bool tl_hn__solve(TlModel *m, const TlIndex *mod, int32_t cls)
 	/* The edges grouped by the class depended on (a counting sort), then
 	 * the worklist from the classes known to hold none. */
 	uint32_t n = nodes.size;
-	uint32_t *first = tl_calloc(n + 2, sizeof *first);
-	int32_t *waiting = tl_malloc((key.size ? key.size : 1) * sizeof *waiting);
-	for (uint32_t k = 0; k < key.size; k++)
-		first[key.items[k] + 2]++;
-	for (uint32_t k = 2; k < n + 2; k++)
-		first[k] += first[k - 1];
-	for (uint32_t k = 0; k < key.size; k++)
-		waiting[first[key.items[k] + 1]++] = item.items[k];
+	uint32_t *first;
+	int32_t *waiting;
+	tl_int_group(&key, &item, n, &first, &waiting);
 	while (work.size) {
 		int32_t g = tl_array_pop(&work);
 		for (uint32_t k = first[g]; k < first[g + 1]; k++) {

@@ -147,14 +147,9 @@ static const uint8_t *tl_trains__table(TlModel *m, uint8_t **scratch)
 		}
 	}
 	/* The callees of each caller (a counting sort), then the worklist. */
-	uint32_t *first = tl_calloc(n + 2, sizeof *first);
-	int32_t *callees = tl_malloc((key.size ? key.size : 1) * sizeof *callees);
-	for (uint32_t k = 0; k < key.size; k++)
-		first[key.items[k] + 2]++;
-	for (uint32_t k = 2; k < n + 2; k++)
-		first[k] += first[k - 1];
-	for (uint32_t k = 0; k < key.size; k++)
-		callees[first[key.items[k] + 1]++] = item.items[k];
+	uint32_t *first;
+	int32_t *callees;
+	tl_int_group(&key, &item, n, &first, &callees);
 	while (work.size) {
 		int32_t g = tl_array_pop(&work);
 		for (uint32_t k = first[g]; k < first[g + 1]; k++) {
