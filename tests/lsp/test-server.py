@@ -1372,6 +1372,7 @@ def main(train_loader, val_loader, epochs):
             opt.zero_grad()
             loss.backward()
             opt.step()
+        model.eval()
         acc = evaluate(model, val_loader)
 """
 CALLER_NOGRAD = CALLER.replace("        acc = evaluate(model, val_loader)\n",
