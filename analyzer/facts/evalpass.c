@@ -129,8 +129,7 @@ static bool tl_evalpass__trained_in_scope(const TlIndex *idx, int32_t func, cons
 	bool trained = false;
 	for (uint32_t i = 0; calls && i < calls->size && !trained; i++) {
 		const TlCall *k = &idx->calls.items[calls->items[i]];
-		bool params = k->method && (strcmp(k->method, "parameters") == 0 ||
-					    strcmp(k->method, "named_parameters") == 0);
+		bool params = (tl_api_method_sets(k->method) & TL_APIS_PARAMETERS) != 0;
 		bool trains_it = (k->events & TL_EV_FORWARD) && k->loop >= 0 &&
 				 (idx->loops.items[k->loop].events & TL_EVALPASS_TRAINS);
 		if (!params && !trains_it)

@@ -407,8 +407,7 @@ static bool tl_facts__params_fresh(const TlIndex *idx, TSNode ctor, TSNode body)
 	}
 	if (s == sy->call) {
 		const TlCall *c = tl_index_call_at(idx, params);
-		return c && c->receiver.id && c->method &&
-		       (strcmp(c->method, "parameters") == 0 || strcmp(c->method, "named_parameters") == 0) &&
+		return c && c->receiver.id && (tl_api_method_sets(c->method) & TL_APIS_PARAMETERS) &&
 		       tl_facts__fresh_name(idx, c->receiver, body);
 	}
 	if (s != sy->list && s != sy->tuple)
@@ -634,9 +633,7 @@ bool tl_facts__ctor_modules(const TlIndex *idx, TSNode ctor, TlModSet *out)
 			descend = true;
 			const TlCall *c = s == sy->call ? tl_index_call_at(idx, x) : NULL;
 			TSNode module = { 0 };
-			if (c && c->receiver.id && c->method &&
-			    (strcmp(c->method, "parameters") == 0 ||
-			     strcmp(c->method, "named_parameters") == 0)) {
+			if (c && c->receiver.id && (tl_api_method_sets(c->method) & TL_APIS_PARAMETERS)) {
 				module = c->receiver;
 			} else if (s == sy->keyword_argument) {
 				x = tl_tree_field(x, sy->f_value);

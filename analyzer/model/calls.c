@@ -551,10 +551,12 @@ TlVal tl_in__call(In *in, TSNode n, const TlVal *vals, uint32_t nv, const bool *
 		}
 		/* model.parameters(), model.named_parameters(): the module's
 		 * parameters (the named forms: (name, parameter) pairs). */
-		if (!known && (recv->kind == TL_VK_MODULE || recv->kind == TL_VK_WRAPPER) && c->method &&
-		    (tl_in__is(c->method, "parameters") || tl_in__is(c->method, "named_parameters"))) {
+		uint64_t psets = !known && (recv->kind == TL_VK_MODULE || recv->kind == TL_VK_WRAPPER)
+					 ? tl_api_method_sets(c->method)
+					 : 0;
+		if (psets & TL_APIS_PARAMETERS) {
 			TlVal e = tl_val_of(TL_VK_PARAMETER, TL_VG_NONE);
-			if (c->method[0] == 'n') {
+			if (psets & TL_APIS_NAMED_ITERATOR) {
 				TlVal key = tl_val_of(TL_VK_STRING, TL_VG_NONE);
 				TlVal pair = tl_val_of(TL_VK_CONTAINER, TL_VG_NONE);
 				int32_t last = tl_val_add_part(&in->m->pool, &pair, -1, &key);

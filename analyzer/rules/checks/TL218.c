@@ -37,8 +37,7 @@ static void tl_check__parameter_owners(const TlIndex *idx, TSNode arg, TlNames *
 			if (s != sy->call || out->size >= 16)
 				continue;
 			const TlCall *c = tl_index_call_at(idx, x);
-			if (!c || !c->receiver.id || !c->method ||
-			    (strcmp(c->method, "parameters") != 0 && strcmp(c->method, "named_parameters") != 0))
+			if (!c || !c->receiver.id || !(tl_api_method_sets(c->method) & TL_APIS_PARAMETERS))
 				continue;
 			char *name = tl_facts__dotted(idx, c->receiver);
 			if (name)
