@@ -5,6 +5,8 @@
  * Owns: tl_facts_call_events, the TL_EV_* of calls, the ordered steps of an iteration. */
 #include "facts/internal.h"
 
+#include <stdio.h>
+
 /* ---- what a backward consumes ------------------------------------------------ */
 
 /* The tensor a backward call differentiates, for the forms where the call
@@ -31,19 +33,18 @@ TSNode tl_facts__backward_tensor(const TlIndex *idx, const TlCall *c)
 /* ---- events ------------------------------------------------------------------ */
 
 /* Gradient clipping that reads the .grad tensors as they are:
- * torch.nn.utils.clip_grad_norm_ / clip_grad_value_ (and the deprecated
- * clip_grad_norm, the clip_grad submodule's), and clamp_ on a `.grad`.
+ * torch.nn.utils.clip_grad_norm_ / clip_grad_value_ (the table's set
+ * clip-grad, read of the row torch.nn.utils.<last part>, for the
+ * spellings of the clip_grad submodule), and clamp_ on a `.grad`.
  * Wrappers that unscale first (accelerator.clip_grad_norm_) are no
  * torch.nn.utils call and do not count. */
 static bool tl_facts__grad_clip(const TlCall *c)
 {
-	static const char *const fns[] = { "clip_grad_norm_", "clip_grad_value_", "clip_grad_norm",
-					   "clip_grads_with_norm_", NULL };
 	if (c->qname && tl_facts__starts(c->qname, "torch.nn.utils.")) {
-		const char *last = tl_facts__last(c->qname);
-		for (int i = 0; fns[i]; i++)
-			if (strcmp(last, fns[i]) == 0)
-				return true;
+		char row[128];
+		int n = snprintf(row, sizeof row, "torch.nn.utils.%s", tl_facts__last(c->qname));
+		if (n > 0 && (size_t)n < sizeof row && (tl_api_qualified_sets(row) & TL_APIS_CLIP_GRAD))
+			return true;
 	}
 	return c->method && c->receiver.id && c->recv_name &&
 	       (strcmp(c->method, "clamp_") == 0 || strcmp(c->method, "clip_") == 0) &&

@@ -226,8 +226,12 @@ typedef enum TlApiDtype {
  * facts/imports.c). */
 #define TL_APIS_PLAIN_TYPE (UINT64_C(1) << 45)
 #define TL_APIS_REGISTERS (UINT64_C(1) << 46)
+/* A function that clips the gradients as they are (`clip_grad_norm_`,
+ * `clip_grad_value_`), read of the row torch.nn.utils.<last part>
+ * (facts/events.c). */
+#define TL_APIS_CLIP_GRAD (UINT64_C(1) << 47)
 /* How many sets there are. */
-#define TL_API_SET_COUNT 47
+#define TL_API_SET_COUNT 48
 
 typedef struct TlApiRow {
 	const char *name; /* the name without its `.` or `builtins.` (borrowed, not NUL-terminated) */
