@@ -292,25 +292,18 @@ static void tl_facts__root(const char *q, char *out, size_t size)
 	out[n] = '\0';
 }
 
-/* True for a dotted name from PyTorch or a library built on it. */
+/* True for a dotted name from PyTorch or a library built on it: a
+ * package whose name starts with `torch` or `pytorch` (torch, torchvision,
+ * torch_ema, pytorch_lightning, pytorch_pretrained_bert), or one of the
+ * table's set torch-library (transformers, timm, monai, ...). */
 bool tl_facts__torch_qname(const char *q)
 {
-	static const char *const roots[] = {
-		"functorch", "lightning", "lightning_fabric", "transformers", "accelerate",
-		"diffusers", "peft", "trl", "timm", "deepspeed", "fairscale", "apex",
-		"detectron2", "mmcv", "mmengine", "mmdet", "mmseg", "fairseq", "ignite",
-		"skorch", "fastai", "composer", "allennlp", "kornia", "bitsandbytes",
-		"sentence_transformers", "flair", "onmt", "espnet", "espnet2", "speechbrain",
-		"monai", "pyro", "gpytorch", "botorch", "texar", "pytorch_forecasting",
-		"recbole", "xformers", "opacus", "captum", "open_clip", "segment_anything",
-	};
 	char root[64];
 	if (!q)
 		return false;
 	tl_facts__root(q, root, sizeof root);
-	/* torch, torchvision, torch_ema, pytorch_lightning, pytorch_pretrained_bert */
 	return tl_facts__starts(root, "torch") || tl_facts__starts(root, "pytorch") ||
-	       IN(root, roots);
+	       (tl_api_package_sets(q, strlen(q)) & TL_APIS_TORCH_LIBRARY);
 }
 
 /* True for a dotted name from another deep-learning framework: a value it

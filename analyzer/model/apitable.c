@@ -123,17 +123,23 @@ uint64_t tl_api_builtin_sets_text(const char *s, size_t n)
 	return tl_api_builtin_sets(buf);
 }
 
+uint64_t tl_api_package_sets(const char *q, size_t len)
+{
+	char buf[64];
+	size_t n = 0;
+	while (q && n < len && q[n] != '.')
+		n++;
+	if (!n || n >= sizeof buf || memchr(q, '\0', n))
+		return 0;
+	memcpy(buf, q, n);
+	buf[n] = '\0';
+	const TlApiRow *r = tl_api_find(tl_api_table(), TL_API_UNDER, buf);
+	return r ? r->sets : 0;
+}
+
 bool tl_api_own_package(const char *root)
 {
-	static const char *const own[] = {
-		"torch", "torchvision", "torchaudio", "torchtext", "torchdata", "torchrec",
-		"torchrl", "torchtune", "torchao", "torchx", "torchdistx", "functorch",
-		"pytorch_lightning",
-	};
-	for (size_t i = 0; root && i < sizeof own / sizeof *own; i++)
-		if (strcmp(root, own[i]) == 0)
-			return true;
-	return false;
+	return root && !strchr(root, '.') && (tl_api_package_sets(root, strlen(root)) & TL_APIS_OWN_PACKAGE);
 }
 
 const TlApiRow *tl_api_under(const char *qname)

@@ -230,8 +230,23 @@ typedef enum TlApiDtype {
  * `clip_grad_value_`), read of the row torch.nn.utils.<last part>
  * (facts/events.c). */
 #define TL_APIS_CLIP_GRAD (UINT64_C(1) << 47)
+/* Sets of the `R.*` row of a top-level package R (tl_api_package_sets):
+ * PyTorch or a library built on it (a name from it is PyTorch's;
+ * facts/common.c, beside the packages whose names start with `torch` or
+ * `pytorch`); another deep-learning framework, whose values are never
+ * PyTorch's (model/seeds.c); PyTorch's own packages, whose APIs are known
+ * by name and whose relative imports name the API as their absolute
+ * spelling does (facts/imports.c, model/model.c); the packages whose
+ * names are the table's and never a module of the project, as Python
+ * finds the installed package first (model/model.c); the libraries whose
+ * `from_pretrained` returns a model (model/seeds.c). */
+#define TL_APIS_TORCH_LIBRARY (UINT64_C(1) << 48)
+#define TL_APIS_FOREIGN_FRAMEWORK (UINT64_C(1) << 49)
+#define TL_APIS_OWN_PACKAGE (UINT64_C(1) << 50)
+#define TL_APIS_API_PACKAGE (UINT64_C(1) << 51)
+#define TL_APIS_PRETRAINED_LIBRARY (UINT64_C(1) << 52)
 /* How many sets there are. */
-#define TL_API_SET_COUNT 48
+#define TL_API_SET_COUNT 53
 
 typedef struct TlApiRow {
 	const char *name; /* the name without its `.` or `builtins.` (borrowed, not NUL-terminated) */
@@ -317,11 +332,16 @@ uint64_t tl_api_qualified_sets(const char *qname);
 uint64_t tl_api_builtin_sets(const char *name);
 /* The same of the `n` bytes at `s` (not NUL-terminated: source text). */
 uint64_t tl_api_builtin_sets_text(const char *s, size_t n);
+/* The sets of the `R.*` row of the top-level package R that dotted name
+ * `q` (`len` bytes, not NUL-terminated) is in: R is the part before its
+ * first dot, all of it without one (`transformers` for
+ * transformers.AutoModel). 0 when there is no such row. */
+uint64_t tl_api_package_sets(const char *q, size_t len);
 /* True when `root` (a top-level package name, no dots) is one of
- * PyTorch's own packages (torch, torchvision, ..., functorch,
- * pytorch_lightning), matched exactly: their APIs are known by name, and
- * a relative import inside one of them names the API as its absolute
- * spelling does. */
+ * PyTorch's own packages (the table's set own-package: torch,
+ * torchvision, ..., functorch, pytorch_lightning), matched exactly:
+ * their APIs are known by name, and a relative import inside one of them
+ * names the API as its absolute spelling does. */
 bool tl_api_own_package(const char *root);
 
 /* The row of the innermost module `qname` is under (`torchvision.models.*`

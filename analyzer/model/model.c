@@ -200,18 +200,17 @@ const TlModel *tl_model__other(const TlModel *m, const TlIndex *mod)
 	return built && !built->building ? built : NULL;
 }
 
-/* Names whose root is one of these are the API (api/api.tsv), never a
- * module of the project, as Python finds an installed PyTorch first. */
+/* Names whose root is a package of the table's set api-package (torch,
+ * torchvision, torchaudio, numpy), or `builtins` (the table's builtin
+ * rows), are the API (api/api.tsv), never a module of the project, as
+ * Python finds an installed PyTorch first. */
 static bool tl_model__api_root(const char *q, size_t len)
 {
-	static const char *const roots[] = { "torch", "torchvision", "torchaudio", "numpy", "builtins" };
 	size_t r = 0;
 	while (r < len && q[r] != '.')
 		r++;
-	for (size_t i = 0; i < sizeof roots / sizeof *roots; i++)
-		if (strlen(roots[i]) == r && memcmp(roots[i], q, r) == 0)
-			return true;
-	return false;
+	return (r == 8 && memcmp(q, "builtins", 8) == 0) ||
+	       (tl_api_package_sets(q, len) & TL_APIS_API_PACKAGE);
 }
 
 /* True when `from` is a module of PyTorch's own packages (by the top of

@@ -46,19 +46,7 @@ static void tl_seed__lower(const char *s, char *out, size_t size)
 
 bool tl_model_foreign_qname(const char *q)
 {
-	static const char *const roots[] = {
-		"paddle", "paddlenlp", "paddlevision", "ppdet", "tensorflow", "tf_keras", "keras",
-		"jax", "jaxlib", "flax", "optax", "haiku", "equinox", "trax", "mxnet",
-		"gluonnlp", "gluoncv", "mindspore", "oneflow", "megengine", "jittor", "chainer",
-		"cntk", "theano", "dynet", "sonnet", "tensorlayer",
-	};
-	if (!q)
-		return false;
-	size_t n = strcspn(q, ".");
-	for (size_t i = 0; i < sizeof roots / sizeof *roots; i++)
-		if (strlen(roots[i]) == n && strncmp(q, roots[i], n) == 0)
-			return true;
-	return false;
+	return q && (tl_api_package_sets(q, strlen(q)) & TL_APIS_FOREIGN_FRAMEWORK);
 }
 
 bool tl_model_pipeline_qname(const char *q)
@@ -71,15 +59,12 @@ bool tl_model_pretrained_loader(const char *q)
 {
 	if (tl_model_pipeline_qname(q))
 		return false;
-	static const char *const libraries[] = { "transformers.", "diffusers.", "peft." };
 	static const char *const not_models[] = { "Tokenizer", "Config", "Processor" };
 	size_t n = q ? strlen(q) : 0;
 	const char *tail = ".from_pretrained";
 	if (n <= strlen(tail) || strcmp(q + n - strlen(tail), tail) != 0)
 		return false;
-	bool library = false;
-	for (size_t i = 0; i < sizeof libraries / sizeof *libraries; i++)
-		library = library || strncmp(q, libraries[i], strlen(libraries[i])) == 0;
+	bool library = (tl_api_package_sets(q, n) & TL_APIS_PRETRAINED_LIBRARY) != 0;
 	for (size_t i = 0; library && i < sizeof not_models / sizeof *not_models; i++)
 		if (strstr(q, not_models[i]))
 			return false;
