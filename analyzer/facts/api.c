@@ -8,6 +8,8 @@
 #include "facts/internal.h"
 #include "model/model.h"
 
+#include <stdio.h>
+
 /* ---- APIs, keywords, devices ------------------------------------------------------ */
 
 /* Which set of the table's `sets` column each TlApi is (api/api.tsv). */
@@ -109,75 +111,25 @@ bool tl_facts_passes_keyword(const TlIndex *idx, TSNode call, const char *name)
 
 /* ---- arguments by parameter name ------------------------------------------------------ */
 
-/* Signatures of the torch APIs whose arguments rules ask for by name: the
- * qualified name and the parameters that may be passed by position,
- * space-separated. A torch.nn name matches by its last part too
- * (`torch.nn.modules.activation.Softmax` is `torch.nn.Softmax`). */
-static const struct {
-	const char *qname;
-	const char *params;
-} tl_facts__signatures[] = {
-	{ "torch.nn.functional.softmax", "input dim _stacklevel dtype" },
-	{ "torch.nn.functional.log_softmax", "input dim _stacklevel dtype" },
-	{ "torch.nn.functional.softmin", "input dim _stacklevel dtype" },
-	{ "torch.nn.Softmax", "dim" },
-	{ "torch.nn.LogSoftmax", "dim" },
-	{ "torch.nn.Softmin", "dim" },
-	{ "torch.nn.functional.dropout", "input p training inplace" },
-	{ "torch.nn.functional.dropout1d", "input p training inplace" },
-	{ "torch.nn.functional.dropout2d", "input p training inplace" },
-	{ "torch.nn.functional.dropout3d", "input p training inplace" },
-	{ "torch.nn.functional.alpha_dropout", "input p training inplace" },
-	{ "torch.nn.functional.feature_alpha_dropout", "input p training inplace" },
-	{ "torch.nn.Dropout", "p inplace" },
-	{ "torch.nn.Dropout1d", "p inplace" },
-	{ "torch.nn.Dropout2d", "p inplace" },
-	{ "torch.nn.Dropout3d", "p inplace" },
-	{ "torch.nn.AlphaDropout", "p inplace" },
-	{ "torch.nn.FeatureAlphaDropout", "p inplace" },
-	{ "torch.utils.data.distributed.DistributedSampler",
-	  "dataset num_replicas rank shuffle seed drop_last" },
-	{ "torch.utils.data.DistributedSampler", "dataset num_replicas rank shuffle seed drop_last" },
-	{ "torch.utils.data.BatchSampler", "sampler batch_size drop_last" },
-	{ "torch.utils.data.sampler.BatchSampler", "sampler batch_size drop_last" },
-	{ "torch.load", "f map_location pickle_module weights_only mmap" },
-	{ "torch.serialization.load", "f map_location pickle_module weights_only mmap" },
-	{ "torch.utils.data.DataLoader",
-	  "dataset batch_size shuffle sampler batch_sampler num_workers collate_fn pin_memory "
-	  "drop_last timeout worker_init_fn multiprocessing_context generator" },
-	{ "torch.utils.data.dataloader.DataLoader",
-	  "dataset batch_size shuffle sampler batch_sampler num_workers collate_fn pin_memory "
-	  "drop_last timeout worker_init_fn multiprocessing_context generator" },
-};
-
-/* The place of parameter `name` in the signature of the API `call` calls:
- * 0-based, or -1 when the callee or the parameter is not in the table. */
+/* The place of parameter `name` in the signature of the API `call` calls
+ * (the table's params column): 0-based, or -1 when the callee or the
+ * parameter is not in the table. A torch.nn name reads the row of
+ * torch.nn.<last part> or torch.nn.functional.<last part> when its own
+ * has no params (`torch.nn.modules.activation.Softmax` is
+ * `torch.nn.Softmax`). */
 static int tl_facts__param_place(const TlIndex *idx, TSNode call, const char *name)
 {
 	const TlCall *c = tl_index_call_at(idx, call);
 	if (!c || !c->qname)
 		return -1;
-	size_t nlen = strlen(name);
-	bool nn = tl_facts__starts(c->qname, "torch.nn.");
-	for (size_t i = 0; i < sizeof tl_facts__signatures / sizeof *tl_facts__signatures; i++) {
-		const char *q = tl_facts__signatures[i].qname;
-		if (strcmp(q, c->qname) != 0 &&
-		    !(nn && tl_facts__starts(q, "torch.nn.") &&
-		      strcmp(tl_facts__last(q), tl_facts__last(c->qname)) == 0))
-			continue;
-		const char *p = tl_facts__signatures[i].params;
-		for (int place = 0; *p; place++) {
-			const char *end = strchr(p, ' ');
-			size_t len = end ? (size_t)(end - p) : strlen(p);
-			if (len == nlen && memcmp(p, name, len) == 0)
-				return place;
-			p += len;
-			while (*p == ' ')
-				p++;
-		}
-		return -1;
+	const TlApiRow *r = tl_api_qualified(c->qname);
+	for (int i = 0; i < 2 && (!r || !r->params) && tl_facts__starts(c->qname, "torch.nn."); i++) {
+		char row[128];
+		int n = snprintf(row, sizeof row, i ? "torch.nn.functional.%s" : "torch.nn.%s",
+				 tl_facts__last(c->qname));
+		r = n > 0 && (size_t)n < sizeof row ? tl_api_qualified(row) : NULL;
 	}
-	return -1;
+	return tl_api_param_place(r, name);
 }
 
 /* The positional argument at `place` of `call`, or null; *splat is set

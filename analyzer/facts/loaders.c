@@ -336,24 +336,18 @@ bool tl_facts_from_loader(const TlIndex *idx, TSNode expr)
 	return yes;
 }
 
-/* DataLoader's positional parameters, in order (for options passed without
- * their keyword). */
-static const char *const tl_facts__loader_params[] = {
-	"dataset", "batch_size", "shuffle", "sampler", "batch_sampler", "num_workers",
-	"collate_fn", "pin_memory", "drop_last", "timeout", "worker_init_fn",
-	"multiprocessing_context", "generator",
-};
-
 /* True when DataLoader(...) call `call` of `idx` sets `option` to a value
  * that is not off (False, None, 0), or may through `**kwargs`. */
 static bool tl_facts__option_set(const TlIndex *idx, TSNode call, const char *option)
 {
 	const TlSyms *sy = tl_syms();
 	TSNode v = tl_facts__kwarg(idx, call, option);
-	for (uint32_t k = 0; ts_node_is_null(v) &&
-			     k < sizeof tl_facts__loader_params / sizeof *tl_facts__loader_params; k++)
-		if (strcmp(tl_facts__loader_params[k], option) == 0)
-			v = tl_facts__arg(call, k);
+	/* An option passed without its keyword: DataLoader's positional
+	 * parameters (the table's params of torch.utils.data.DataLoader). */
+	int place = ts_node_is_null(v) ? tl_api_param_place(tl_api_qualified("torch.utils.data.DataLoader"), option)
+				       : -1;
+	if (place >= 0)
+		v = tl_facts__arg(call, (uint32_t)place);
 	if (ts_node_is_null(v))
 		return tl_facts_passes_keyword(idx, call, option); /* DataLoader(ds, **kwargs) */
 	v = tl_index_unparen(v);

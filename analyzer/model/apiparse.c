@@ -39,10 +39,10 @@ static const char *const tl_api__sets[] = {
 _Static_assert(sizeof tl_api__roles / sizeof *tl_api__roles == TL_API_ROLE_COUNT, "one name per role bit");
 _Static_assert(sizeof tl_api__sets / sizeof *tl_api__sets == TL_API_SET_COUNT, "one name per set bit");
 _Static_assert(TL_API_ROLE_COUNT <= 64 && TL_API_SET_COUNT <= 64, "the roles and sets are the bits of a uint64_t");
-static const char *const tl_api__columns[] = { "name", "graph", "kind", "device", "dtype", "roles", "sets" };
+static const char *const tl_api__columns[] = { "name", "graph", "kind", "device", "dtype", "roles", "sets", "params" };
 
 #define TL_API__N(a) (sizeof(a) / sizeof *(a))
-#define TL_API__COLUMNS 7
+#define TL_API__COLUMNS 8
 /* A name longer than this is no Python name anyone writes; the bound keeps
  * the error messages (which quote it) short. */
 #define TL_API__NAME_MAX 200
@@ -247,6 +247,55 @@ static bool tl_api__sets_parse(TlApiErr *e, uint32_t line, TlApiField f, uint64_
 	return true;
 }
 
+/* The `params` column: `-`, or a comma-separated list of identifiers,
+ * none twice. */
+static bool tl_api__params_parse(TlApiErr *e, uint32_t line, TlApiField f, TlApiRow *r)
+{
+	r->params = NULL;
+	r->params_len = 0;
+	if (tl_api__is(f, "-"))
+		return true;
+	size_t start = 0;
+	for (size_t i = 0; i <= f.n; i++) {
+		if (i < f.n && f.s[i] != ',')
+			continue;
+		TlApiField one = { f.s + start, i - start };
+		if (!tl_api__ident(one.s, one.n))
+			return tl_api__fail(e, line,
+					    "bad parameter '%.*s' (params are '-' or a comma-separated list of "
+					    "parameter names)",
+					    (int)(one.n > 64 ? 64 : one.n), one.s);
+		for (size_t k = 0, ks = 0; k < start; k++) {
+			if (f.s[k] != ',')
+				continue;
+			if (k - ks == one.n && memcmp(f.s + ks, one.s, one.n) == 0)
+				return tl_api__fail(e, line, "parameter '%.*s' given twice", (int)one.n, one.s);
+			ks = k + 1;
+		}
+		start = i + 1;
+	}
+	r->params = f.s;
+	r->params_len = (uint32_t)f.n;
+	return true;
+}
+
+int tl_api_param_place(const TlApiRow *r, const char *name)
+{
+	if (!r || !r->params || !name)
+		return -1;
+	size_t n = strlen(name), start = 0;
+	int place = 0;
+	for (size_t i = 0; i <= r->params_len; i++) {
+		if (i < r->params_len && r->params[i] != ',')
+			continue;
+		if (i - start == n && memcmp(r->params + start, name, n) == 0)
+			return place;
+		place++;
+		start = i + 1;
+	}
+	return -1;
+}
+
 static int tl_api__cmp_key(unsigned form_a, const char *a, size_t na, unsigned form_b, const char *b,
 			   size_t nb)
 {
@@ -306,18 +355,24 @@ bool tl_api_parse(const char *text, size_t len, const char *file, TlApiRow *rows
 		pos = end + 1;
 		if (nf == 0)
 			continue;
-		if (nf != TL_API__COLUMNS)
-			return tl_api__fail(&e, line, "%zu columns, expected %d (name graph kind device dtype roles sets)",
-					    nf, TL_API__COLUMNS);
 		if (!header) {
+			if (nf != TL_API__COLUMNS)
+				return tl_api__fail(&e, line, "the header has %zu columns, expected %d (name graph "
+							      "kind device dtype roles sets params)",
+						    nf, TL_API__COLUMNS);
 			for (size_t k = 0; k < TL_API__COLUMNS; k++)
 				if (!tl_api__is(f[k], tl_api__columns[k]))
 					return tl_api__fail(&e, line, "the header must be 'name graph kind device "
-								     "dtype roles sets' (column %zu is '%.*s')",
+								     "dtype roles sets params' (column %zu is '%.*s')",
 							    k + 1, (int)(f[k].n > 64 ? 64 : f[k].n), f[k].s);
 			header = true;
 			continue;
 		}
+		if (nf != TL_API__COLUMNS && nf != TL_API__COLUMNS - 1)
+			return tl_api__fail(&e, line,
+					    "%zu columns, expected %d (name graph kind device dtype roles sets params) "
+					    "or %d (params left off)",
+					    nf, TL_API__COLUMNS, TL_API__COLUMNS - 1);
 		if (out->count >= cap)
 			return tl_api__fail(&e, line, "more rows than the %zu room was made for", cap);
 		TlApiRow r = { 0 };
@@ -367,14 +422,15 @@ bool tl_api_parse(const char *text, size_t len, const char *file, TlApiRow *rows
 		    !tl_api__column(&e, line, "kind", f[2], tl_api__kinds, TL_API__N(tl_api__kinds), &r.kind) ||
 		    !tl_api__column(&e, line, "device", f[3], tl_api__devices, TL_API__N(tl_api__devices), &r.device) ||
 		    !tl_api__column(&e, line, "dtype", f[4], tl_api__dtypes, TL_API__N(tl_api__dtypes), &r.dtype) ||
-		    !tl_api__roles_parse(&e, line, f[5], &r.roles) || !tl_api__sets_parse(&e, line, f[6], &r.sets))
+		    !tl_api__roles_parse(&e, line, f[5], &r.roles) || !tl_api__sets_parse(&e, line, f[6], &r.sets) ||
+		    (nf == TL_API__COLUMNS && !tl_api__params_parse(&e, line, f[7], &r)))
 			return false;
-		if (!r.graph && !r.kind && !r.device && !r.dtype && !r.roles && !r.sets)
+		if (!r.graph && !r.kind && !r.device && !r.dtype && !r.roles && !r.sets && !r.params)
 			return tl_api__fail(&e, line, "'%.*s' says nothing (every column is '-')", (int)name.n, name.s);
 		rows[out->count++] = r;
 	}
 	if (!header)
-		return tl_api__fail(&e, line, "no header line 'name graph kind device dtype roles sets'");
+		return tl_api__fail(&e, line, "no header line 'name graph kind device dtype roles sets params'");
 	qsort(rows, out->count, sizeof *rows, tl_api__cmp_rows);
 	for (size_t i = 1; i < out->count; i++) {
 		const TlApiRow *a = &rows[i - 1], *b = &rows[i];

@@ -259,6 +259,12 @@ typedef struct TlApiRow {
 	uint8_t dtype;    /* TlApiDtype */
 	uint64_t roles;   /* TL_APIR_* bits */
 	uint64_t sets;    /* TL_APIS_* bits */
+	/* The `params` column: the parameters a call may pass by position,
+	 * in order, comma-separated (`dataset,batch_size,shuffle`; borrowed,
+	 * not NUL-terminated), or NULL for `-` or a row without the column.
+	 * tl_api_param_place reads it. */
+	const char *params;
+	uint32_t params_len;
 } TlApiRow;
 
 /* A parsed table: rows sorted by (form, name), no two alike. `slots`, when
@@ -278,8 +284,9 @@ size_t tl_api_row_bound(const char *text, size_t len);
 /* Parses the table `text` (`len` bytes, which the rows then borrow: keep
  * it alive) into `rows` (room for `cap`, see tl_api_row_bound) and sorts
  * them. The first non-comment line is the header `name graph kind device
- * dtype roles sets`; every other line that is not blank or a `#` comment
- * is a row of exactly those seven columns, separated by spaces or tabs. On
+ * dtype roles sets params`; every other line that is not blank or a `#`
+ * comment is a row of those columns, separated by spaces or tabs, or of
+ * the first seven (a row that says no signature may leave `params` off). On
  * success fills `*out` (its rows are `rows`) and returns true; otherwise
  * returns false and writes `file:line: what is wrong` (NUL-terminated,
  * cut to `errcap` bytes) into `err`. */
@@ -292,6 +299,9 @@ const TlApiRow *tl_api_find(const TlApiTable *t, TlApiForm form, const char *nam
  * tl_api_hash_size(t) (kept for the table's life). */
 size_t tl_api_hash_size(const TlApiTable *t);
 void tl_api_hash(TlApiTable *t, uint32_t *slots);
+/* The place (0-based) of parameter `name` in row `r`'s `params`, or -1
+ * (no row, no params, or no such parameter). */
+int tl_api_param_place(const TlApiRow *r, const char *name);
 /* The column values as the table writes them ("keeps", "tensor", ...;
  * "-" for UNSAID), for printing. */
 const char *tl_api_graph_name(unsigned graph);

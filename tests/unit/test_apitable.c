@@ -12,7 +12,7 @@
 #include "base/embedded.h"
 #include "model/apitable.h"
 
-#define HEADER "name graph kind device dtype roles sets\n"
+#define HEADER "name graph kind device dtype roles sets params\n"
 
 /* Parses `text`; returns whether it parsed, the table in *t (rows in
  * `rows`, room for 64) and the error in `err`. */
@@ -131,9 +131,15 @@ static void test_parse_and_find(void **state)
 static void test_malformed_rows(void **state)
 {
 	(void)state;
-	refused(HEADER "torch.argmax breaks tensor keeps integer -\n", "api/x.tsv:2: ", "6 columns, expected 7");
-	refused(HEADER "\n# c\ntorch.argmax breaks tensor keeps integer - - extra\n", "api/x.tsv:4: ",
-		"8 columns");
+	refused(HEADER "torch.argmax breaks tensor keeps integer -\n", "api/x.tsv:2: ", "6 columns, expected 8");
+	refused(HEADER "\n# c\ntorch.argmax breaks tensor keeps integer - - - extra\n", "api/x.tsv:4: ",
+		"9 columns");
+	/* The params column: parameter names, none twice. */
+	refused(HEADER "torch.load - - - - - - f,map-location\n", "api/x.tsv:2: ", "bad parameter 'map-location'");
+	refused(HEADER "torch.load - - - - - - f,,mmap\n", "api/x.tsv:2: ", "bad parameter ''");
+	refused(HEADER "torch.load - - - - - - f,mmap,f\n", "api/x.tsv:2: ", "parameter 'f' given twice");
+	refused("name graph kind device dtype roles sets\ntorch.argmax breaks tensor keeps integer - -\n",
+		"api/x.tsv:1: ", "the header has 7 columns, expected 8");
 	refused(HEADER "torch.argmax broken tensor keeps integer - -\n", "api/x.tsv:2: ",
 		"unknown graph effect 'broken'");
 	refused(HEADER "torch.argmax breaks tensr keeps integer - -\n", "api/x.tsv:2: ", "unknown kind 'tensr'");
@@ -159,8 +165,8 @@ static void test_malformed_rows(void **state)
 	refused(HEADER ".it-em breaks tensor keeps integer - -\n", "api/x.tsv:2: ", "bad method name");
 	refused(HEADER "builtins.a.b breaks number - - - -\n", "api/x.tsv:2: ", "bad builtin name");
 	refused(HEADER "torch.argmax - - - - - -\n", "api/x.tsv:2: ", "says nothing");
-	refused("name graph kind device dtype roles set\n", "api/x.tsv:1: ", "the header must be");
-	refused("torch.argmax breaks tensor keeps integer - -\n", "api/x.tsv:1: ", "the header must be");
+	refused("name graph kind device dtype roles set params\n", "api/x.tsv:1: ", "the header must be");
+	refused("torch.argmax breaks tensor keeps integer - - -\n", "api/x.tsv:1: ", "the header must be");
 	refused("# only a comment\n", "api/x.tsv:", "no header line");
 	/* A repeated name: the later row is named, with the earlier's line. */
 	refused(HEADER ".item breaks number host - - -\n.float keeps tensor keeps float32 - -\n"
@@ -383,9 +389,73 @@ static void test_embedded_table(void **state)
 	assert_true(tl_api_module_sets("torch.linalg.norm") & TL_APIS_TENSOR_NAMESPACE);
 	assert_false(tl_api_module_sets("torch.utils.data.default_collate") & TL_APIS_TENSOR_NAMESPACE);
 	assert_int_equal(tl_api_module_sets("torch"), 0);
+	/* The signatures the facts read by parameter name (facts/api.c,
+	 * facts/loaders.c). */
+	assert_int_equal(tl_api_param_place(tl_api_qualified("torch.utils.data.DataLoader"), "shuffle"), 2);
+	assert_int_equal(tl_api_param_place(tl_api_qualified("torch.utils.data.DataLoader"), "generator"), 12);
+	assert_int_equal(tl_api_param_place(tl_api_qualified("torch.load"), "map_location"), 1);
+	assert_int_equal(tl_api_param_place(tl_api_qualified("torch.nn.functional.dropout"), "training"), 2);
+	assert_int_equal(tl_api_param_place(tl_api_qualified("torch.utils.data.BatchSampler"), "batch_size"), 1);
+	assert_int_equal(tl_api_param_place(tl_api_qualified("torch.argmax"), "dim"), -1);
+	/* Gradient clipping; the packages' sets (R.* rows). */
+	assert_true(tl_api_qualified_sets("torch.nn.utils.clip_grad_norm_") & TL_APIS_CLIP_GRAD);
+	assert_false(tl_api_qualified_sets("torch.nn.utils.parameters_to_vector") & TL_APIS_CLIP_GRAD);
+	assert_true(TL_APIS_PRETRAINED_LIBRARY > UINT32_MAX);
+	uint64_t torch_sets = tl_api_package_sets("torch.nn.Linear", strlen("torch.nn.Linear"));
+	assert_true(torch_sets & TL_APIS_OWN_PACKAGE);
+	assert_true(torch_sets & TL_APIS_API_PACKAGE);
+	assert_true(torch_sets & TL_APIS_TENSOR_NAMESPACE);
+	assert_int_equal(tl_api_package_sets("transformers.AutoModel", 22),
+			 TL_APIS_TORCH_LIBRARY | TL_APIS_PRETRAINED_LIBRARY);
+	assert_int_equal(tl_api_package_sets("transformers", 12), TL_APIS_TORCH_LIBRARY | TL_APIS_PRETRAINED_LIBRARY);
+	assert_int_equal(tl_api_package_sets("transformers", 5), 0); /* `trans` */
+	assert_int_equal(tl_api_package_sets("jax.numpy.zeros", 15), TL_APIS_FOREIGN_FRAMEWORK);
+	assert_int_equal(tl_api_package_sets("numpy.zeros", 11), TL_APIS_API_PACKAGE);
+	assert_int_equal(tl_api_package_sets("mymodels.net", 12), 0);
+	assert_int_equal(tl_api_package_sets(".relative", 9), 0);
+	assert_int_equal(tl_api_package_sets(NULL, 0), 0);
+	assert_true(tl_api_own_package("torchvision"));
+	assert_true(tl_api_own_package("pytorch_lightning"));
+	assert_false(tl_api_own_package("torch.nn"));
+	assert_false(tl_api_own_package("transformers"));
+	assert_false(tl_api_own_package(NULL));
 	/* `torch.*` says a set only: no row of what the calls under torch do. */
 	assert_null(tl_api_under("torch.utils.data.default_collate"));
 	assert_non_null(tl_api_under("torch.cuda.memory.empty_cache"));
+}
+
+/* The params column: a row may leave it off; `-` says no signature; the
+ * place of a parameter is its 0-based position in the list. A row of
+ * params only says something. */
+static void test_params(void **state)
+{
+	(void)state;
+	const char *text = HEADER "torch.utils.data.DataLoader - loader - - - data-loader dataset,batch_size,shuffle\n"
+				  "torch.argmax breaks tensor keeps integer - -\n"
+				  "torch.rand - tensor - - factory - -\n"
+				  "torch.utils.data.BatchSampler - - - - - - sampler,batch_size,drop_last\n"
+				  "torch.nn.Softmax - module - - - - dim\n";
+	TlApiRow rows[64];
+	TlApiTable t;
+	char err[512];
+	if (!parse(text, rows, &t, err, sizeof err))
+		fail_msg("%s", err);
+	assert_int_equal(t.count, 5);
+	const TlApiRow *r = tl_api_find(&t, TL_API_QUALIFIED, "torch.utils.data.DataLoader");
+	assert_int_equal(r->kind, TL_APIK_LOADER);
+	assert_int_equal(r->sets, TL_APIS_DATA_LOADER);
+	assert_int_equal(tl_api_param_place(r, "dataset"), 0);
+	assert_int_equal(tl_api_param_place(r, "shuffle"), 2);
+	assert_int_equal(tl_api_param_place(r, "batch"), -1);
+	assert_int_equal(tl_api_param_place(r, "shuffle_"), -1);
+	assert_int_equal(tl_api_param_place(r, NULL), -1);
+	assert_null(tl_api_find(&t, TL_API_QUALIFIED, "torch.argmax")->params);
+	assert_null(tl_api_find(&t, TL_API_QUALIFIED, "torch.rand")->params);
+	assert_int_equal(tl_api_param_place(tl_api_find(&t, TL_API_QUALIFIED, "torch.rand"), "size"), -1);
+	r = tl_api_find(&t, TL_API_QUALIFIED, "torch.utils.data.BatchSampler");
+	assert_int_equal(tl_api_param_place(r, "drop_last"), 2);
+	assert_int_equal(tl_api_param_place(tl_api_find(&t, TL_API_QUALIFIED, "torch.nn.Softmax"), "dim"), 0);
+	assert_int_equal(tl_api_param_place(NULL, "dim"), -1);
 }
 
 /* A hashed table (tl_api_hash) finds what the sorted rows find: every
@@ -430,6 +500,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_and_find),
 		cmocka_unit_test(test_hashed_find),
+		cmocka_unit_test(test_params),
 		cmocka_unit_test(test_malformed_rows),
 		cmocka_unit_test(test_build_check),
 		cmocka_unit_test(test_embedded_table),
