@@ -165,11 +165,25 @@ static uint8_t tl_in__method_dtype(In *in, TSNode n, const TlApiRow *row, const 
 
 static const char *tl_model__string_body(const TlIndex *idx, TSNode n, uint32_t *len);
 
+/* 1: the literal names an accelerator ("cuda", "cuda:1", "mps", ...);
+ * 0: the host ("cpu"); -1: neither. */
+static int tl_model__literal_accel(const char *s, uint32_t len)
+{
+	static const char *const accelerators[] = { "cuda", "mps", "xpu", "npu", "hpu", "xla" };
+	if (len >= 3 && memcmp(s, "cpu", 3) == 0 && (len == 3 || s[3] == ':'))
+		return 0;
+	for (size_t i = 0; i < sizeof accelerators / sizeof *accelerators; i++) {
+		size_t al = strlen(accelerators[i]);
+		if (len >= al && memcmp(s, accelerators[i], al) == 0 && (len == al || s[al] == ':'))
+			return 1;
+	}
+	return -1;
+}
+
 /* The device a literal names: "cpu" the host; "cuda", "cuda:1", "mps",
  * an index (`.cuda(0)`, `.to(1)`) an accelerator; TOP for any other. */
 static uint8_t tl_in__literal_device(In *in, TSNode a)
 {
-	static const char *const accelerators[] = { "cuda", "mps", "xpu", "npu", "hpu", "xla" };
 	a = tl_index_unparen(a);
 	if (ts_node_is_null(a))
 		return TL_VD_TOP;
@@ -179,14 +193,8 @@ static uint8_t tl_in__literal_device(In *in, TSNode a)
 	const char *s = tl_model__string_body(in->idx, a, &len);
 	if (!s)
 		return TL_VD_TOP;
-	if (len >= 3 && memcmp(s, "cpu", 3) == 0 && (len == 3 || s[3] == ':'))
-		return TL_VD_HOST;
-	for (size_t i = 0; i < sizeof accelerators / sizeof *accelerators; i++) {
-		size_t al = strlen(accelerators[i]);
-		if (len >= al && memcmp(s, accelerators[i], al) == 0 && (len == al || s[al] == ':'))
-			return TL_VD_ACCEL;
-	}
-	return TL_VD_TOP;
+	int accel = tl_model__literal_accel(s, len);
+	return accel == 0 ? TL_VD_HOST : accel == 1 ? TL_VD_ACCEL : TL_VD_TOP;
 }
 
 /* Argument `i` of call `n` (positional when `name` is NULL or absent) and
@@ -639,21 +647,6 @@ static const char *tl_model__string_body(const TlIndex *idx, TSNode n, uint32_t 
 		return NULL;
 	*len = tlen - k - 2 * q;
 	return t + k + q;
-}
-
-/* 1: the literal names an accelerator ("cuda", "cuda:1", "mps", ...);
- * 0: the host ("cpu"); -1: neither. */
-static int tl_model__literal_accel(const char *s, uint32_t len)
-{
-	static const char *const accelerators[] = { "cuda", "mps", "xpu", "npu", "hpu", "xla" };
-	if (len >= 3 && memcmp(s, "cpu", 3) == 0 && (len == 3 || s[3] == ':'))
-		return 0;
-	for (size_t i = 0; i < sizeof accelerators / sizeof *accelerators; i++) {
-		size_t al = strlen(accelerators[i]);
-		if (len >= al && memcmp(s, accelerators[i], al) == 0 && (len == al || s[al] == ':'))
-			return 1;
-	}
-	return -1;
 }
 
 /* A name that says it holds a device: `device`, `self.device`, `dev`,
