@@ -8,6 +8,8 @@
 #include "model/apitable.h"
 #include "model/model.h"
 
+#include <stdio.h>
+
 /* ---- tensors and where they live ---------------------------------------------------- */
 
 /* Known tensor, the model's answer (model/model.h): the value is a tensor
@@ -89,15 +91,12 @@ static bool tl_facts__text_has(const char *t, uint32_t len, const char *word)
 
 /* The head of an annotation (`Set` of `Set[str]`, `ObserverBase`,
  * `nn.Module`) names a type that is no tensor: a Python container, string
- * or number, or a class the file defines or imports whose name says
- * nothing of a tensor; not `Any`, `object`, a TypeVar or an alias the
- * file assigns (`T = TypeVar("T")`). */
+ * or number (its last part names a row builtins.<it> or typing.<it> of the
+ * table's set not-tensor), or a class the file defines or imports whose
+ * name says nothing of a tensor; not `Any`, `object`, a TypeVar or an
+ * alias the file assigns (`T = TypeVar("T")`). */
 static bool tl_facts__plain_type(const TlIndex *idx, TSNode head)
 {
-	static const char *const plain[] = {
-		"set", "Set", "dict", "Dict", "list", "List", "tuple", "Tuple", "str", "int", "float", "bool",
-		"bytes", "frozenset", "FrozenSet", "DefaultDict", "OrderedDict", "Deque", "Counter",
-	};
 	static const char *const tensorish[] = { "Tensor", "tensor", "Parameter", "Variable", "Any", "object" };
 	const TlSyms *sy = tl_syms();
 	TSSymbol s = ts_node_symbol(head);
@@ -112,9 +111,13 @@ static bool tl_facts__plain_type(const TlIndex *idx, TSNode head)
 			return false;
 	uint32_t ll = len;
 	const char *last = tl_facts__last_part(t, &ll);
-	for (size_t i = 0; i < sizeof plain / sizeof *plain; i++)
-		if (strlen(plain[i]) == ll && memcmp(plain[i], last, ll) == 0)
-			return true;
+	if (tl_api_builtin_sets_text(last, ll) & TL_APIS_NOT_TENSOR)
+		return true;
+	char typing[64];
+	int tn = snprintf(typing, sizeof typing, "typing.%.*s", (int)ll, last);
+	if (tn > 0 && (size_t)tn < sizeof typing && !memchr(last, '\0', ll) &&
+	    (tl_api_qualified_sets(typing) & TL_APIS_NOT_TENSOR))
+		return true;
 	TSNode root = head;
 	while (ts_node_symbol(root) == sy->attribute)
 		root = tl_tree_field(root, sy->f_object);

@@ -245,8 +245,12 @@ typedef enum TlApiDtype {
 #define TL_APIS_OWN_PACKAGE (UINT64_C(1) << 50)
 #define TL_APIS_API_PACKAGE (UINT64_C(1) << 51)
 #define TL_APIS_PRETRAINED_LIBRARY (UINT64_C(1) << 52)
+/* A type that is no tensor, as the head of an annotation names it
+ * (`Set[str]`, `int`): Python's containers, strings and numbers, by their
+ * builtin and typing names (facts/devices.c). */
+#define TL_APIS_NOT_TENSOR (UINT64_C(1) << 53)
 /* How many sets there are. */
-#define TL_API_SET_COUNT 53
+#define TL_API_SET_COUNT 54
 
 typedef struct TlApiRow {
 	const char *name; /* the name without its `.` or `builtins.` (borrowed, not NUL-terminated) */

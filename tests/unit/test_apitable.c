@@ -419,6 +419,14 @@ static void test_embedded_table(void **state)
 	assert_false(tl_api_own_package("torch.nn"));
 	assert_false(tl_api_own_package("transformers"));
 	assert_false(tl_api_own_package(NULL));
+	/* Types that are no tensor, as an annotation's head names them. */
+	assert_true(tl_api_builtin_sets("bytes") & TL_APIS_NOT_TENSOR);
+	assert_null(tl_api_builtin("bytes"));
+	assert_true(tl_api_builtin_sets("int") & TL_APIS_PLAIN_TYPE);
+	assert_true(tl_api_builtin_sets("int") & TL_APIS_NOT_TENSOR);
+	assert_true(tl_api_qualified_sets("typing.Counter") & TL_APIS_NOT_TENSOR);
+	assert_false(tl_api_qualified_sets("typing.NamedTuple") & TL_APIS_NOT_TENSOR);
+	assert_false(tl_api_builtin_sets("setattr") & TL_APIS_NOT_TENSOR);
 	/* `torch.*` says a set only: no row of what the calls under torch do. */
 	assert_null(tl_api_under("torch.utils.data.default_collate"));
 	assert_non_null(tl_api_under("torch.cuda.memory.empty_cache"));
