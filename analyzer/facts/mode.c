@@ -467,36 +467,94 @@ static TSNode tl_facts__mode_expr(const TlIndex *idx, TSNode node, const char *r
 	return none;
 }
 
+static bool tl_facts__in_handed_lambda(const TlIndex *idx, TSNode node);
+
+/* True when `node` runs in a `with` block that expects it to raise
+ * (`with pytest.raises(ValueError):`, `self.assertRaises(...)`): a test
+ * of an error, whose forward's graph outlives nothing. */
+static bool tl_facts__expects_raise(const TlIndex *idx, TSNode node)
+{
+	const TlSyms *sy = tl_syms();
+	for (TSNode n = tl_index_parent(idx, node); !ts_node_is_null(n); n = tl_index_parent(idx, n)) {
+		TSSymbol s = ts_node_symbol(n);
+		if (s == sy->function_definition || s == sy->class_definition || s == sy->module || s == sy->lambda)
+			return false;
+		if (s != sy->with_statement)
+			continue;
+		TSNode clause = ts_node_named_child(n, 0);
+		if (ts_node_is_null(clause) || ts_node_symbol(clause) != sy->with_clause)
+			continue;
+		for (uint32_t i = 0; i < ts_node_named_child_count(clause); i++) {
+			TSNode v = ts_node_named_child(ts_node_named_child(clause, i), 0);
+			if (!ts_node_is_null(v) && ts_node_symbol(v) == sy->as_pattern)
+				v = ts_node_named_child(v, 0);
+			const TlCall *c = ts_node_is_null(v) ? NULL : tl_index_call_at(idx, tl_index_unparen(v));
+			if (c && c->method && (strcmp(c->method, "raises") == 0 || strcmp(c->method, "assertRaises") == 0 ||
+					       strcmp(c->method, "assertRaisesRegex") == 0))
+				return true;
+		}
+	}
+	return false;
+}
+
 /* The model's answer (model/modes.c): eval or train on every path, its
  * function's entry joined over the call sites in the project. */
 static int tl_facts__model_mode(const TlIndex *idx, TSNode node, const char *recv)
 {
+	/* A lambda handed to a call runs where that call runs it (a library
+	 * function may run it under no_grad): not this scope's question. */
+	if (tl_facts__in_handed_lambda(idx, node))
+		return TL_MODE_UNKNOWN;
+	if (tl_facts__expects_raise(idx, node))
+		return TL_MODE_UNKNOWN;
 	/* A model's own methods: their forwards are judged where the model
-	 * runs (the call of the method, tl_facts_eval_call_with_grad). */
+	 * runs (the call of the method, tl_facts_eval_call_with_grad), unless
+	 * the method itself switches the mode (`self.eval()` then `self(x)`). */
 	int32_t f = tl_index_func_of(idx, node);
 	int32_t cls = f >= 0 ? idx->funcs.items[f].cls : -1;
-	if (cls >= 0 && (idx->classes.items[cls].is_module || tl_facts__base_may_be_module(idx, &idx->classes.items[cls])))
-		return TL_MODE_UNKNOWN;
+	bool callers = !(cls >= 0 && (idx->classes.items[cls].is_module ||
+				       tl_facts__base_may_be_module(idx, &idx->classes.items[cls])));
+	/* A global model run in a function: its mode is the one at each call
+	 * of the function (one may be an attribution method's, which
+	 * differentiates it), which the model does not resolve yet; the
+	 * global's mode where the module ends is not it. */
+	if (f >= 0) {
+		size_t root = strcspn(recv, ".[");
+		char *r = tl_strndup(recv, root);
+		bool global = !tl_index_bindings_of(idx, f, r) &&
+			      tl_facts__param_index(idx, &idx->funcs.items[f], r, root) < 0;
+		tl_free(r);
+		if (global)
+			return TL_MODE_UNKNOWN;
+	}
 	TSNode e = tl_facts__mode_expr(idx, node, recv);
-	int bits = ts_node_is_null(e) ? 0 : tl_model_mode(idx, e);
+	int bits = ts_node_is_null(e) ? 0 : tl_model_mode(idx, e, callers);
 	return bits == TL_MODEL_MODE_EVAL ? TL_MODE_EVAL : bits == TL_MODEL_MODE_TRAIN ? TL_MODE_TRAIN : TL_MODE_UNKNOWN;
+}
+
+/* The walk's answer alone. */
+static int tl_facts__walk_mode_at(const TlIndex *idx, TSNode node, const char *recv)
+{
+	tl_facts__fan_begin();
+	int walk = tl_facts__mode_at(idx, node, tl_index_func_of(idx, node), recv, 0, NULL);
+	tl_facts__fan_end();
+	return walk;
 }
 
 int tl_facts_mode_at(const TlIndex *idx, TSNode node, const char *recv)
 {
-	tl_facts__fan_begin();
-	int mode = tl_facts__mode_at(idx, node, tl_index_func_of(idx, node), recv, 0, NULL);
-	tl_facts__fan_end();
+	int walk = tl_facts__walk_mode_at(idx, node, recv);
 	/* The model's answer is compared with the walk's (TORCHLINT_CHECK_MODEL=1)
 	 * but not read yet: where the walk knows no mode, it finds eval mode
-	 * for forwards the ecosystem check has not judged (docs/semantic-model.md,
+	 * for forwards the ecosystem check has not all judged, and one it
+	 * would report where no graph is recorded (docs/semantic-model.md,
 	 * "Module modes"). */
 	if (tl_facts__checking_model()) {
 		int model = tl_facts__model_mode(idx, node, recv);
-		if (model != mode && model != TL_MODE_UNKNOWN)
-			tl_facts__model_differs(idx, node, "mode-eval", mode == TL_MODE_EVAL, model == TL_MODE_EVAL);
+		if ((walk == TL_MODE_EVAL) != (model == TL_MODE_EVAL))
+			tl_facts__model_differs(idx, node, "mode", walk, model);
 	}
-	return mode;
+	return walk;
 }
 
 /* The dotted name whose mode a forward call depends on: `model` for
@@ -546,10 +604,11 @@ bool tl_facts_eval_call_with_grad(const TlIndex *idx, TSNode call)
 	 * model in eval mode (facts/effects.c). A method of no class of this
 	 * module asks the semantic model for the receiver's class: its other
 	 * conditions come first (the answer is the same; without a target,
-	 * the path below answers no). */
+	 * the path below answers no), the mode too: the walk's, which the
+	 * model is not built for. */
 	if (c->target < 0) {
 		char *subject = c->receiver.id ? tl_facts__mode_name(idx, c->receiver) : NULL;
-		bool yes = subject && tl_facts_mode_at(idx, c->node, subject) == TL_MODE_EVAL &&
+		bool yes = subject && tl_facts__walk_mode_at(idx, c->node, subject) == TL_MODE_EVAL &&
 			   tl_facts_grad_state(idx, c->node) != TL_GRAD_OFF &&
 			   !tl_facts__in_handed_lambda(idx, c->node) &&
 			   !tl_facts_reaches_backward(idx, c->node) && tl_facts_method_forward(idx, c->node);
@@ -1400,7 +1459,7 @@ bool tl_facts_left_in_train_mode(const TlIndex *idx, TSNode call)
 	if (!left && name && ts_node_is_null(w.root) && c->func >= 0 && !idx->funcs.items[c->func].call_sites.size &&
 	    idx->imports) {
 		TSNode e = tl_facts__mode_expr(idx, c->node, name);
-		left = !ts_node_is_null(e) && tl_model_mode(idx, e) == TL_MODEL_MODE_TRAIN;
+		left = !ts_node_is_null(e) && tl_model_mode(idx, e, true) == TL_MODEL_MODE_TRAIN;
 	}
 	tl_free(name);
 	return left;

@@ -224,10 +224,11 @@ int tl_model_grad_local(const TlIndex *idx, TSNode node);
 /* Module mode (modes.c): the modes (TL_MODEL_MODE_TRAIN, _EVAL bits) the
  * module expression `subject` (`model` of `model(x)`) may be in where it
  * is evaluated, its function's entry joined over every call site in the
- * project; 0 when not known. */
+ * project (with `callers` false: a mode the entry decides is not known);
+ * 0 when not known. */
 #define TL_MODEL_MODE_TRAIN 1
 #define TL_MODEL_MODE_EVAL 2
-int tl_model_mode(const TlIndex *idx, TSNode subject);
+int tl_model_mode(const TlIndex *idx, TSNode subject, bool callers);
 int tl_model_grad(const TlIndex *idx, TSNode node);
 bool tl_model_grad_entry_off(const TlIndex *idx, int32_t func);
 /* Training runs around function `func` (-1: the module's code) (trains.c):

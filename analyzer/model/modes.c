@@ -235,6 +235,22 @@ void tl_model__modes_release(TlModel *m)
 	tl_array_release(&m->mode_effs);
 }
 
+/* True when `recv` names an element of a container (`models[k]`, or the
+ * variable of a loop over one: `for net in nets: net.eval()`): a switch of
+ * it switches modules the state holds under other paths, which of them
+ * not known. */
+static bool tl_modes__element(const In *in, TSNode recv)
+{
+	recv = tl_index_unparen(recv);
+	TSSymbol s = ts_node_symbol(recv);
+	if (s == in->sy->subscript)
+		return true;
+	if (s != in->sy->identifier)
+		return false;
+	const TlBinding *b = tl_index_resolve_node(in->idx, recv);
+	return !b || b->kind == TL_BIND_FOR;
+}
+
 void tl_in__mode_call(In *in, TSNode n, const TlCall *c, const TlVal *fn, const TlVal *args, uint32_t npos,
 		      TlVal *r)
 {
@@ -246,6 +262,8 @@ void tl_in__mode_call(In *in, TSNode n, const TlCall *c, const TlVal *fn, const 
 			       : (ev & TL_EV_TRAIN) ? TL_VMODE_TRAIN
 						    : (uint8_t)(TL_VMODE_TRAIN | TL_VMODE_EVAL);
 		r->mode = mode;
+		if (tl_modes__element(in, c->receiver))
+			tl_state_forget_modes(&in->st);
 		TlPath p;
 		if (tl_path_of(&in->m->names, in->idx, c->receiver, &p)) {
 			tl_state_set_mode(&in->st, &p, mode, fn);
@@ -434,7 +452,7 @@ static void tl_modes__ext_visit(void *ctx, const TlExtCall *s)
 	tl_modes__site(w, s->mod, w->at->idx, s->func, s->call);
 }
 
-int tl_model_mode(const TlIndex *idx, TSNode subject)
+int tl_model_mode(const TlIndex *idx, TSNode subject, bool callers)
 {
 	const TlModel *m = tl_model_of(idx);
 	if (!m || ts_node_is_null(subject))
@@ -446,6 +464,8 @@ int tl_model_mode(const TlIndex *idx, TSNode subject)
 		return 0;
 	if (!(v.mode & TL_VMODE_ENTRY))
 		return v.mode;
+	if (!callers)
+		return 0;
 	TlPath p;
 	int32_t k = tl_path_of((TlPathNames *)&m->names, idx, subject, &p) ? tl_modes__param(m, idx, func, &p) : -1;
 	if (k < 0)

@@ -208,6 +208,7 @@ void tl_model__seed_read(TlModel *m, TSNode n, TlVal *v)
 	TlVal g = tl_val_of(TL_VK_MODULE, TL_VG_NONE);
 	g.made = TL_VM_GUESS;
 	g.flow = v->flow; /* what it was computed from stays (flow.c) */
+	g.mode = v->mode; /* and the mode a switch put it in (modes.c) */
 	*v = g;
 }
 

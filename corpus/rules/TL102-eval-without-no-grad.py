@@ -17,6 +17,7 @@ import torch as T
 import torchvision
 from torch import nn, no_grad, inference_mode
 from transformers import AutoModelForSequenceClassification
+from captum.attr import IntegratedGradients
 
 device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
 grad_off = torch.no_grad
@@ -1002,3 +1003,97 @@ def evaluate_switch_on_both_branches(model, val_loader, fast):
         correct += (logits.argmax(1) == y).sum().item()
     torch.set_grad_enabled(True)
     return correct
+
+
+# The model's module modes: a module a helper returns in eval mode
+# (`Net().to(device).eval()`: the model follows it, TL102 does not read it
+# yet), a model built by a class the file cannot see (`model_class(config)`,
+# a parameter) then put in eval mode, and a model's own method that switches
+# it to eval mode before its forward.
+def make_eval_model(device):
+    return nn.Sequential(nn.Linear(8, 8), nn.Dropout(0.1)).to(device).eval()
+
+
+def outputs_of_helper_model(x, device):
+    model = make_eval_model(device)
+    # todo-expect: TL102
+    return model(x).sum().item()
+
+
+def outputs_of_helper_model_guarded(x, device):
+    model = make_eval_model(device)
+    with torch.no_grad():
+        # ok: TL102
+        return model(x).sum().item()
+
+
+def outputs_of_unknown_class(model_class, config, x):
+    model = model_class(config)
+    model.to("cuda")
+    model.eval()
+    # expect: TL102
+    return model(x).sum().item()
+
+
+class SelfEvaluating(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.body = nn.Sequential(nn.Linear(8, 8), nn.Dropout(0.1))
+
+    def forward(self, x):
+        return self.body(x)
+
+    def predict(self, x):
+        self.eval()
+        # expect: TL102
+        out = self(x)
+        self.train()
+        return out.argmax(1).tolist()
+
+    def predict_in_train_mode(self, x):
+        # its callers' mode: judged where the model runs
+        # ok: TL102
+        return self(x).argmax(1).tolist()
+
+
+# Not: a forward a test expects to raise (no graph outlives it), and a
+# forward in a lambda handed to a library function, which runs it in the
+# grad mode it chooses.
+def check_bad_input_raises(x, pytest):
+    model = make_eval_model("cpu")
+    with pytest.raises(ValueError):
+        # ok: TL102
+        model(x)
+
+
+def calibrate(model, run_model):
+    with torch.no_grad():
+        run_model()
+
+
+def calibrate_with_lambda(x):
+    model = make_eval_model("cpu")
+    calibrate(model, run_model=lambda: model(x))
+
+
+# A global model in eval mode read by a helper that is both called directly
+# and called by a forward function that an attribution method differentiates:
+# the finding goes to the direct call, not into the helper.
+attr_model = nn.Sequential(nn.Linear(8, 8), nn.Dropout(0.1))
+attr_model.eval()
+
+
+def attr_predict(inputs):
+    # ok: TL102
+    return attr_model(inputs)
+
+
+def attr_forward_func(inputs):
+    return attr_predict(inputs).max(1).values
+
+
+attr_inputs = torch.randn(4, 8)
+# expect: TL102
+attr_scores = attr_predict(attr_inputs).argmax(1).tolist()
+attr_ig = IntegratedGradients(attr_forward_func)
+attributions = attr_ig.attribute(attr_inputs)
