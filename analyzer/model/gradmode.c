@@ -29,6 +29,8 @@
  *
  * Owns: tl_model_grad, tl_model_grad_local, tl_model_grad_entry_off,
  * tl_model__grad_note, tl_model__grad_switch. */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/alloc.h"
@@ -143,26 +145,13 @@ static void tl_grad__ext(TlModel *m, uint8_t *ext)
 	tl_model__importer_calls(m, false, tl_grad__ext_want, tl_grad__ext_site, ext);
 }
 
-/* Every function's entry mode (1 disabled, 2 not known to be): m's table
- * once resolved; else resolved now, into *scratch when the resolution was
- * cut (not kept); NULL when one is under way for m (an import cycle). */
-static const uint8_t *tl_grad__entries(TlModel *m, uint8_t **scratch)
+/* Every function's entry mode into `entry` (1 disabled, 2 not known to
+ * be), from the grad modes noted at its call sites: the module's, and with
+ * `importers` those of the modules that import it. */
+static void tl_grad__solve(TlModel *m, uint8_t *entry, bool importers)
 {
-	if (m->grad_entry)
-		return m->grad_entry;
-	if (m->grad_busy) {
-		tl_grad__cut = true;
-		return NULL;
-	}
-	if (!m->quiet)
-		tl_model__ensure_all(m); /* every call site interpreted */
 	const TlIndex *idx = m->idx;
 	uint32_t n = idx->funcs.size;
-	m->grad_busy = true;
-	bool outer_cut = tl_grad__hops ? tl_grad__cut : false;
-	tl_grad__hops++;
-	tl_grad__cut = false;
-	uint8_t *entry = tl_malloc(n ? n : 1);
 	memset(entry, 2, n ? n : 1);
 	uint8_t *ext = NULL;
 	uint32_t *pending = tl_calloc(n ? n : 1, sizeof *pending);
@@ -197,7 +186,8 @@ static const uint8_t *tl_grad__entries(TlModel *m, uint8_t **scratch)
 		if (!blocked) {
 			if (!ext) {
 				ext = tl_calloc(n ? n : 1, 1);
-				tl_grad__ext(m, ext);
+				if (importers)
+					tl_grad__ext(m, ext);
 			}
 			blocked = ext[i] == 2 || (!f->call_sites.size && !ext[i]);
 		}
@@ -233,6 +223,29 @@ static const uint8_t *tl_grad__entries(TlModel *m, uint8_t **scratch)
 	tl_array_release(&work);
 	tl_free(pending);
 	tl_free(ext);
+}
+
+/* Every function's entry mode (1 disabled, 2 not known to be): m's table
+ * once resolved; else resolved now, into *scratch when the resolution was
+ * cut (not kept); NULL when one is under way for m (an import cycle, or
+ * m's own second phase). */
+static const uint8_t *tl_grad__entries(TlModel *m, uint8_t **scratch)
+{
+	if (m->grad_entry)
+		return m->grad_entry;
+	if (m->grad_busy || m->running) {
+		tl_grad__cut = true;
+		return NULL;
+	}
+	if (!m->quiet)
+		tl_model__ensure_all(m); /* every call site interpreted */
+	uint32_t n = m->idx->funcs.size;
+	m->grad_busy = true;
+	bool outer_cut = tl_grad__hops ? tl_grad__cut : false;
+	tl_grad__hops++;
+	tl_grad__cut = false;
+	uint8_t *entry = tl_malloc(n ? n : 1);
+	tl_grad__solve(m, entry, true);
 	bool cut = tl_grad__cut || m->cut;
 	tl_grad__cut = outer_cut || cut;
 	tl_grad__hops--;
@@ -243,6 +256,78 @@ static const uint8_t *tl_grad__entries(TlModel *m, uint8_t **scratch)
 	}
 	m->grad_entry = entry;
 	return entry;
+}
+
+/* Steps of the second phase: entry modes found, the functions whose
+ * entry changed interpreted again. The notes the modes come from do not
+ * read the entry (a function's own code notes TL_MGRAD_ENTRY whatever it
+ * is), so the second step finds no change but where what a path reaches
+ * did. */
+#define TL_GRAD_ENTRY_STEPS 3
+
+static bool tl_grad__checking(void)
+{
+	static int check = -1;
+	if (check < 0)
+		check = getenv("TORCHLINT_CHECK_MODEL") != NULL;
+	return check > 0;
+}
+
+void tl_model__grad_phase(TlModel *m, const uint8_t *want, bool module_code)
+{
+	const TlIndex *idx = m->idx;
+	uint32_t n = idx->funcs.size;
+	if (!n)
+		return;
+	uint8_t *entry = tl_malloc(n);
+	/* Another module's model (built for its summaries, while it is being
+	 * built) reads its own call sites only: an importer's model would read
+	 * it being built. */
+	bool importers = !m->quiet && !m->building;
+	for (uint32_t step = 0; step < TL_GRAD_ENTRY_STEPS && !m->cut; step++) {
+		bool busy = m->grad_busy, outer_cut = tl_grad__cut;
+		m->grad_busy = true;
+		tl_grad__hops++;
+		tl_grad__solve(m, entry, importers);
+		tl_grad__hops--;
+		tl_grad__cut = outer_cut;
+		m->grad_busy = busy;
+		bool again = false;
+		for (uint32_t f = 0; f < n; f++) {
+			if (want && !want[m->comp_of[f]])
+				continue;
+			TlFuncSum *s = &m->funcs.items[f];
+			if (s->entry_grad == entry[f])
+				continue;
+			/* read as enabled until now: only a disabled one changes
+			 * what its interpretation computes */
+			bool rerun = s->entry_grad == 1 || entry[f] == 1;
+			s->entry_grad = entry[f];
+			if (rerun && s->status) {
+				s->ran_at = 0; /* interpreted again whatever it read (deps.c) */
+				again = true;
+			}
+		}
+		if (!again)
+			break;
+		tl_model__run(m, want, module_code);
+	}
+	if (tl_grad__checking() && !m->quiet) {
+		for (uint32_t f = 0; f < n; f++) {
+			if (want && !want[m->comp_of[f]])
+				continue;
+			const TlFunc *fn = &idx->funcs.items[f];
+			bool model = m->funcs.items[f].entry_grad == 1;
+			/* (a decorated one runs disabled whatever its entry) */
+			if (model == fn->callers_grad_off || (fn->decorator_ctx & (TL_CTX_GRAD_OFF | TL_CTX_GRAD_ON)))
+				continue;
+			TSPoint at = ts_node_start_point(fn->node);
+			fprintf(stderr, "model differs: %s:%u:%u grad-entry walk=%d model=%d `%s`\n",
+				idx->src && idx->src->path ? idx->src->path : "?", at.row + 1, at.column + 1,
+				fn->callers_grad_off, model, fn->name ? fn->name : "?");
+		}
+	}
+	tl_free(entry);
 }
 
 int tl_model_grad_local(const TlIndex *idx, TSNode node)

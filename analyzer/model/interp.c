@@ -610,16 +610,16 @@ static void tl_in__enter(In *in, const TlFunc *fn)
 		tl_in__backprop_bind(in, &p, &v, (TSNode){ 0 });
 		tl_state_set(&in->st, &p, &v);
 	}
-	/* Its decorators, else the mode its callers enter it in (gradmode.c).
-	 * What its calls compute reads that mode as the facts layer's
-	 * callers_grad_off has it. */
+	/* Its decorators, else the mode its callers enter it in (gradmode.c):
+	 * what its calls compute under it reads the entry mode the second
+	 * phase found (tl_model__grad_phase), enabled until then. */
 	if (fn->decorator_ctx & TL_CTX_GRAD_OFF)
 		in->st.grad = TL_MGRAD_OFF;
 	else if (fn->decorator_ctx & TL_CTX_GRAD_ON)
 		in->st.grad = TL_MGRAD_ON;
 	else
 		in->st.grad = TL_MGRAD_ENTRY;
-	in->entry_off = fn->callers_grad_off;
+	in->entry_off = in->m->funcs.items[in->func].entry_grad == 1;
 	tl_in__carry_enter(in, fn);
 	tl_in__host_enter(in);
 }

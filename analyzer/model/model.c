@@ -773,14 +773,17 @@ static TlModel *tl_model__build(const TlIndex *idx, bool quiet)
 		tl_model__interpret(m, -1);
 		tl_model__globals_ready(m);
 		tl_model__run(m, NULL, false);
-	} else if (getenv("TORCHLINT_MODEL_WHOLE")) {
-		/* The whole module at once (a check of the demand-driven mode). */
-		tl_model__run(m, NULL, true);
-		memset(m->comp_done, 1, m->starts.size);
-		m->module_done = true;
+		tl_model__grad_phase(m, NULL, false); /* its own call sites */
 	}
 	tl_model__nesting--;
 	m->building = false;
+	if (!quiet && getenv("TORCHLINT_MODEL_WHOLE")) {
+		/* The whole module at once (a check of the demand-driven mode),
+		 * once built: its importers' models may read it. */
+		tl_model__nesting++;
+		tl_model__ensure_all(m);
+		tl_model__nesting--;
+	}
 	return m;
 }
 

@@ -119,6 +119,10 @@ typedef struct TlFuncSum {
 	uint32_t ran_at, changed_at;
 	bool read_pending, churn;
 	TlVal raw;
+	/* gradmode.c: the grad mode it is entered in, as its last
+	 * interpretation read it (0: not decided yet, read as enabled; 1:
+	 * disabled; 2: not known to be). */
+	uint8_t entry_grad;
 } TlFuncSum;
 
 struct TlModel {
@@ -456,6 +460,12 @@ bool tl_model__resolve_in(TlModel *m, const TlIndex *from, const char *q, size_t
 void tl_model__grad_note(TlModel *m, TSNode s, uint8_t grad);
 uint8_t tl_model__grad_switch(const TlIndex *idx, const TlCall *c, uint8_t grad);
 void tl_model__grad_release(TlModel *m);
+/* gradmode.c: the entry modes of the functions of the components marked
+ * in `want` (every one when NULL), after the bottom-up run interpreted
+ * them and their callers; those that changed are interpreted again
+ * (tl_model__run with `module_code`), to a fixpoint in at most
+ * TL_GRAD_ENTRY_STEPS steps. */
+void tl_model__grad_phase(TlModel *m, const uint8_t *want, bool module_code);
 /* modes.c: releases the mode effects. */
 void tl_model__modes_release(TlModel *m);
 

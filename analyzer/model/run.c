@@ -369,6 +369,7 @@ void tl_model__ensure(TlModel *m, int32_t func)
 		if (!more)
 			break;
 	}
+	tl_model__grad_phase(m, want, module_code); /* entry modes, top-down */
 	for (uint32_t c = 0; c < nc; c++)
 		if (want[c])
 			m->comp_done[c] = 1;
@@ -392,6 +393,7 @@ void tl_model__ensure_all(TlModel *m)
 	if (any || !m->module_done) {
 		m->running = true;
 		tl_model__run(m, want, !m->module_done);
+		tl_model__grad_phase(m, want, !m->module_done); /* entry modes, top-down */
 		memset(m->comp_done, 1, nc);
 		m->module_done = true;
 		tl_model__globals_ready(m);
