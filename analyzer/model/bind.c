@@ -75,8 +75,8 @@ static int32_t tl_bind__named(const TlIndex *idx, const TlFunc *fn, const char *
 /* How call node `call` binds each parameter of `fn` from `shift` on
  * (how[i], i < TL_MODEL_CTX_PARAMS), and for a named one the position
  * among the call's arguments of the argument that does (arg[i]). */
-static void tl_bind__map(const TlIndex *idx, const TlFunc *fn, TSNode call, uint32_t shift, uint8_t *how,
-			 int32_t *arg)
+static void tl_bind__map_in(const TlIndex *idx, const TlFunc *fn, const TlIndex *cidx, TSNode call, uint32_t shift,
+			    uint8_t *how, int32_t *arg)
 {
 	const TlSyms *sy = tl_syms();
 	uint32_t n = fn->params.size < TL_MODEL_CTX_PARAMS ? fn->params.size : TL_MODEL_CTX_PARAMS;
@@ -103,7 +103,7 @@ static void tl_bind__map(const TlIndex *idx, const TlFunc *fn, TSNode call, uint
 			} else if (s == sy->keyword_argument) {
 				TSNode name = tl_tree_field(a, sy->f_name);
 				uint32_t len = 0;
-				const char *t = ts_node_is_null(name) ? NULL : tl_index_text(idx, name, &len);
+				const char *t = ts_node_is_null(name) ? NULL : tl_index_text(cidx, name, &len);
 				int32_t i = t ? tl_bind__named(idx, fn, t, len) : -1;
 				if (i >= (int32_t)shift && (uint32_t)i < n) {
 					how[i] = TL_BIND_NAMED;
@@ -126,6 +126,12 @@ static void tl_bind__map(const TlIndex *idx, const TlFunc *fn, TSNode call, uint
 		    ts_node_symbol(p) == sy->dictionary_splat_pattern || ts_node_is_null(tl_bind__default(p)))
 			how[i] = TL_BIND_ANY;
 	}
+}
+
+static void tl_bind__map(const TlIndex *idx, const TlFunc *fn, TSNode call, uint32_t shift, uint8_t *how,
+			 int32_t *arg)
+{
+	tl_bind__map_in(idx, fn, idx, call, shift, how, arg);
 }
 
 /* Notes call site in->site of function `func` of the module: the values
@@ -203,6 +209,135 @@ static uint16_t tl_bind__passed(TlModel *m, int32_t func)
 	return passed;
 }
 
+/* Modules away an importer's call site is read for what it passes (its
+ * argument may be a parameter of the importer's left to its default, whose
+ * own importers pass...). */
+#define TL_BIND_HOPS 3
+static _Thread_local int tl_bind__hops;
+
+/* What the call sites of function `func` in the modules that import m's
+ * pass its parameters (callers.c): per parameter i, the join of the
+ * values passed (ext[i]), and bits: 1 some site leaves it to its default,
+ * 2 some site passes what is not known (a splat, a value the importer's
+ * model did not record, a site past the bound). */
+typedef struct TlBindExt {
+	TlModel *m;
+	int32_t func;
+	uint32_t n;
+	uint8_t bits[TL_MODEL_CTX_PARAMS];
+	TlVal val[TL_MODEL_CTX_PARAMS];
+} TlBindExt;
+
+static bool tl_bind__ext_want(void *ctx, int32_t f)
+{
+	return ((TlBindExt *)ctx)->func == f;
+}
+
+/* The argument at place `at` among call node `call`'s arguments (a
+ * keyword argument's value). */
+static TSNode tl_bind__arg_node(TSNode call, int32_t at)
+{
+	const TlSyms *sy = tl_syms();
+	TSNode args = tl_tree_field(call, sy->f_arguments);
+	uint32_t na = ts_node_is_null(args) ? 0 : ts_node_named_child_count(args);
+	int32_t j = 0;
+	for (uint32_t k = 0; k < na; k++) {
+		TSNode a = ts_node_named_child(args, k);
+		if (ts_node_symbol(a) == sy->comment)
+			continue;
+		if (j++ == at)
+			return ts_node_symbol(a) == sy->keyword_argument ? tl_tree_field(a, sy->f_value) : a;
+	}
+	return (TSNode){ 0 };
+}
+
+void tl_in__record_args(In *in, const TlCall *c, TSNode n, const TlVal *args, uint32_t nargs)
+{
+	TlVal f;
+	if (!in->m->quiet || !in->idx->imports || !c->qname || strncmp(c->qname, "torch.", 6) == 0 ||
+	    !tl_model__resolve(in->m, c->qname, &f) ||
+	    (f.kind != TL_VK_FUNCTION && f.kind != TL_VK_CLASS) || !f.mod || f.mod == (const void *)in->idx)
+		return;
+	for (uint32_t j = 0; j < nargs; j++) {
+		TSNode a = tl_index_unparen(tl_bind__arg_node(n, (int32_t)j));
+		if (!ts_node_is_null(a))
+			tl_model__record(in->m, ts_node_start_byte(a), ts_node_end_byte(a), &args[j]);
+	}
+}
+
+static void tl_bind__ext_site(void *ctx, const TlExtCall *s)
+{
+	TlBindExt *x = ctx;
+	const TlIndex *idx = x->m->idx;
+	const TlFunc *fn = &idx->funcs.items[x->func];
+	bool is_static = false, is_classmethod = false;
+	tl_model__method_kind(idx, fn, &is_static, &is_classmethod);
+	uint32_t shift = fn->cls >= 0 && !is_static && (s->bound || is_classmethod) ? 1 : 0;
+	uint8_t how[TL_MODEL_CTX_PARAMS];
+	int32_t arg[TL_MODEL_CTX_PARAMS];
+	tl_bind__map_in(idx, fn, s->mod, s->call->node, shift, how, arg);
+	const TlModel *om = s->om;
+	for (uint32_t i = shift; i < x->n; i++) {
+		if (how[i] == TL_BIND_LEFT) {
+			x->bits[i] |= 1;
+			continue;
+		}
+		TSNode a = how[i] == TL_BIND_NAMED ? tl_index_unparen(tl_bind__arg_node(s->call->node, arg[i]))
+						   : (TSNode){ 0 };
+		int32_t at;
+		if (!om || ts_node_is_null(a) ||
+		    !tl_scopemap_get(&om->vals, ts_node_start_byte(a), ts_node_end_byte(a), &at)) {
+			x->bits[i] |= 2;
+			continue;
+		}
+		TlVal v = tl_val_import(&x->m->pool, &om->pool, &om->pool.vals.items[at]);
+		TlVal part = tl_model__ctx_part(&v);
+		x->val[i] = tl_val_join(&x->m->pool, &x->val[i], &part);
+	}
+}
+
+/* Parameter i of `func` as its importers' call sites pass it, joined with
+ * its default `d` where one leaves it out (computed once per model, kept in
+ * m->passed under keys 1 + 2i, 2 + 2i): false when some site passes what
+ * is not known. With no such site, `d` itself. */
+static bool tl_bind__ext_join(TlModel *m, int32_t func, uint32_t i, const TlVal *d, TlVal *out)
+{
+	int32_t bits, at;
+	if (!tl_scopemap_get(&m->passed, (uint32_t)func, 1 + 2 * i, &bits)) {
+		const TlFunc *fn = &m->idx->funcs.items[func];
+		TlBindExt x;
+		memset(&x, 0, sizeof x);
+		x.m = m;
+		x.func = func;
+		x.n = fn->params.size < TL_MODEL_CTX_PARAMS ? fn->params.size : TL_MODEL_CTX_PARAMS;
+		for (uint32_t k = 0; k < TL_MODEL_CTX_PARAMS; k++)
+			x.val[k] = tl_val_bot();
+		bool cut = tl_bind__hops >= TL_BIND_HOPS;
+		if (!cut) {
+			tl_bind__hops++;
+			tl_model__importer_calls(m, TL_CALLERS_MAKERS, tl_bind__ext_want, tl_bind__ext_site, &x);
+			tl_bind__hops--;
+		}
+		for (uint32_t k = 0; k < x.n; k++) {
+			uint32_t b = x.bits[k] | (cut ? 2u : 0u);
+			tl_scopemap_put(&m->passed, (uint32_t)func, 1 + 2 * k, (int32_t)b);
+			tl_scopemap_put(&m->passed, (uint32_t)func, 2 + 2 * k, tl_val_pool_add(&m->pool, x.val[k]));
+		}
+		bits = x.bits[i] | (cut ? 2 : 0);
+	}
+	if (bits & 2)
+		return false;
+	if (!tl_scopemap_get(&m->passed, (uint32_t)func, 2 + 2 * i, &at))
+		return false;
+	TlVal v = m->pool.vals.items[at];
+	if (v.kind == TL_VK_BOT) {
+		*out = *d; /* no site passes it: its default */
+		return true;
+	}
+	*out = (bits & 1) ? tl_val_join(&m->pool, &v, d) : v;
+	return true;
+}
+
 /* Whether default expression `d` is worth a value: what it makes or
  * names (a call, a name), not a literal. */
 static bool tl_bind__valued(TSNode d)
@@ -245,6 +380,13 @@ bool tl_in__default_seed(In *in, uint32_t i, TlVal *v)
 	TlVal d;
 	if (in->func < 0 || i >= TL_MODEL_CTX_PARAMS || !tl_model__default_ctx(in->m, in->func, i, &d) ||
 	    d.kind == TL_VK_TOP || d.kind == TL_VK_BOT || (tl_bind__passed(in->m, in->func) & (1u << i)))
+		return false;
+	/* What the importers pass, joined with it where they leave it out (a
+	 * model built for another module's summaries reads its own sites
+	 * only: its importers' models would read it being built). */
+	if (!in->m->quiet && !in->m->building && !tl_bind__ext_join(in->m, in->func, i, &d, &d))
+		return false;
+	if (d.kind == TL_VK_TOP || d.kind == TL_VK_BOT)
 		return false;
 	v->kind = d.kind;
 	v->wrap = d.wrap;

@@ -4,7 +4,8 @@
  * function): a call whose import-resolved name names the function
  * (`evaluation.score(...)`, `from evaluation import score`), and, when
  * asked for, a method called through an instance the importer's model
- * holds (`trainer = Trainer(...); trainer.validate()`).
+ * holds (`trainer = Trainer(...); trainer.validate()`), and a class's own
+ * `__init__` called by making an instance (`losses.Triplet(loss=ce)`).
  *
  * Owns: tl_model__importer_calls. */
 #include <string.h>
@@ -46,15 +47,23 @@ static int32_t tl_callers__through(const TlModel *m, const TlModel *om, const Tl
 	return tl_model__twin(idx, where, f);
 }
 
-void tl_model__importer_calls(TlModel *m, bool instances, bool (*want)(void *ctx, int32_t func),
+void tl_model__importer_calls(TlModel *m, unsigned how, bool (*want)(void *ctx, int32_t func),
 			      void (*visit)(void *ctx, const TlExtCall *s), void *ctx)
 {
 	const TlIndex *idx = m->idx;
 	const TlImports *im = idx->imports;
+	bool instances = (how & TL_CALLERS_INSTANCES) != 0;
 	if (!im || !im->importer || !im->same_file)
 		return;
 	TlStrMap names;
-	if (!tl_index_outer_names(idx, &names)) {
+	tl_index_outer_names(idx, &names);
+	if (how & TL_CALLERS_MAKERS)
+		for (uint32_t k = 0; k < idx->classes.size; k++) {
+			const TlClass *c = &idx->classes.items[k];
+			if (c->func < 0 && c->name)
+				tl_strmap_put(&names, c->name, strlen(c->name), -1);
+		}
+	if (!names.count) {
 		tl_strmap_release(&names);
 		return;
 	}
@@ -73,13 +82,24 @@ void tl_model__importer_calls(TlModel *m, bool instances, bool (*want)(void *ctx
 			if (!last || !tl_strmap_get(&names, last, strlen(last), &any))
 				continue;
 			TlVal v;
+			bool bound = !call->qname;
 			if (call->qname) {
-				if (!tl_model__resolve_in(m, mod, call->qname, strlen(call->qname), 0, &v) ||
-				    v.kind != TL_VK_FUNCTION || !v.mod || v.ref < 0)
+				if (!tl_model__resolve_in(m, mod, call->qname, strlen(call->qname), 0, &v) || !v.mod ||
+				    v.ref < 0 || (v.kind != TL_VK_FUNCTION && (v.kind != TL_VK_CLASS || !(how & TL_CALLERS_MAKERS))))
 					continue;
 				const TlIndex *vm = v.mod;
 				if (vm != idx && !im->same_file(im, idx, vm))
 					continue;
+				if (v.kind == TL_VK_CLASS) {
+					/* a constructor: the class's own __init__ */
+					if ((uint32_t)v.ref >= vm->classes.size)
+						continue;
+					int32_t init = tl_index_method(vm, v.ref, "__init__", 8);
+					if (init < 0 || vm->funcs.items[init].cls != v.ref)
+						continue;
+					v.ref = init;
+					bound = true;
+				}
 				f = tl_model__twin(idx, vm, v.ref);
 			} else if (!instances) {
 				continue;
@@ -100,7 +120,7 @@ void tl_model__importer_calls(TlModel *m, bool instances, bool (*want)(void *ctx
 				if (f < 0 || (want && !want(ctx, f)))
 					continue;
 			}
-			TlExtCall s = { mod, (TlModel *)om, call, f };
+			TlExtCall s = { mod, (TlModel *)om, call, f, bound };
 			visit(ctx, &s);
 		}
 	}

@@ -785,6 +785,8 @@ TlVal tl_in__call(In *in, TSNode n, const TlVal *vals, uint32_t nv, const bool *
 		fv.mod = in->idx;
 		known = tl_in__call_function(in, &fv, NULL, 0, 0, &r);
 	}
+	if (in->m->quiet && c->qname && nargs)
+		tl_in__record_args(in, c, n, args, nargs);
 	tl_in__made_call(in, n, c, fn, callee, args, npos, &r);
 	tl_in__prov_call(in, c, method ? fn : NULL, args, nargs, &r);
 	tl_in__carry_call(in, n, c);

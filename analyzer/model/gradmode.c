@@ -142,7 +142,7 @@ static void tl_grad__ext_site(void *ctx, const TlExtCall *s)
 
 static void tl_grad__ext(TlModel *m, uint8_t *ext)
 {
-	tl_model__importer_calls(m, false, tl_grad__ext_want, tl_grad__ext_site, ext);
+	tl_model__importer_calls(m, 0, tl_grad__ext_want, tl_grad__ext_site, ext);
 }
 
 /* Every function's entry mode into `entry` (1 disabled, 2 not known to

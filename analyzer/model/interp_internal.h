@@ -134,6 +134,12 @@ void tl_in__ctx_call(In *in, int32_t func, uint32_t shift, const TlVal *args, ui
 void tl_in__ctx_construct(In *in, int32_t cls, const TlVal *args, uint32_t nargs);
 void tl_in__defaults(In *in, const TlFunc *fn);
 bool tl_in__default_seed(In *in, uint32_t i, TlVal *v);
+/* bind.c: in a model built for another module's summaries (which records
+ * no value), the values call `c` (node `n`) passes, when its name
+ * resolves to a function or class of another module of the project
+ * (`args`, one per argument): what that module's default seeds read of
+ * its importers' call sites. */
+void tl_in__record_args(In *in, const TlCall *c, TSNode n, const TlVal *args, uint32_t nargs);
 /* made.c: what call `n` (`c`) makes its result `*r` as (TlVal.act) and
  * the loss it computes (TlVal.loss), once the call's value is known. `fn`:
  * the receiver's value (a method call) or the callee's; `callee`: the

@@ -299,8 +299,9 @@ bool tl_model__holds_none(TlModel *m, const TlIndex *mod, int32_t cls);
 /* callers.c: a call site in a module that imports m's (`mod`, its model
  * `om` with the caller interpreted, NULL in an import cycle) of function
  * `func` of m's module. tl_model__importer_calls visits each, those of
- * the functions `want` (NULL: all) takes; `instances`: also methods called
- * through an instance the importer's model holds. tl_model__twin: the
+ * the functions `want` (NULL: all) takes; `how` (TL_CALLERS_*): also
+ * methods called through an instance the importer's model holds, and
+ * constructors. tl_model__twin: the
  * function of `idx` that function `ref` of `mod` (the project's reading of
  * the same file) is, by place; -1 none. */
 typedef struct TlExtCall {
@@ -308,8 +309,12 @@ typedef struct TlExtCall {
 	TlModel *om;
 	const TlCall *call;
 	int32_t func;
+	bool bound; /* the call binds the method's first parameter (an instance's, a constructor) */
 } TlExtCall;
-void tl_model__importer_calls(TlModel *m, bool instances, bool (*want)(void *ctx, int32_t func),
+/* What tl_model__importer_calls visits besides calls by name: methods
+ * through an instance, constructors (a class's own `__init__`). */
+enum { TL_CALLERS_INSTANCES = 1, TL_CALLERS_MAKERS = 2 };
+void tl_model__importer_calls(TlModel *m, unsigned how, bool (*want)(void *ctx, int32_t func),
 			      void (*visit)(void *ctx, const TlExtCall *s), void *ctx);
 int32_t tl_model__twin(const TlIndex *idx, const TlIndex *mod, int32_t ref);
 /* The method `name` of class `cls` of `mod`, or of a base of it in the

@@ -489,7 +489,7 @@ int tl_model_mode(const TlIndex *idx, TSNode subject, bool callers)
 		for (uint32_t s = 0; s < fn->call_sites.size && !w->unknown; s++)
 			tl_modes__site(w, fidx, fidx, w->at->func, &fidx->calls.items[fn->call_sites.items[s]]);
 		if (!w->unknown)
-			tl_model__importer_calls((TlModel *)fm, true, tl_modes__want, tl_modes__ext_visit, w);
+			tl_model__importer_calls((TlModel *)fm, TL_CALLERS_INSTANCES, tl_modes__want, tl_modes__ext_visit, w);
 		if (w->sites == sites)
 			w->unknown = true; /* no call site known */
 	}

@@ -123,7 +123,7 @@ static const uint8_t *tl_trains__table(TlModel *m, uint8_t **scratch)
 	}
 	TlTrainsExt x = { tl_calloc(n ? n : 1, 1) };
 	if (idx->imports)
-		tl_model__importer_calls(m, true, tl_trains__ext_want, tl_trains__ext_site, &x);
+		tl_model__importer_calls(m, TL_CALLERS_INSTANCES, tl_trains__ext_want, tl_trains__ext_site, &x);
 	bool top = tl_trains__top(idx);
 	TlIntArray key, item, work;
 	tl_array_init(&key);
