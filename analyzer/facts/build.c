@@ -341,72 +341,6 @@ static void tl_facts__contexts(TlIndex *idx)
 				f->decorator_ctx |= tl_facts_context_kind(idx, ts_node_named_child(d, 0));
 		}
 	}
-	/* Functions whose every call site runs grad-disabled: a least fixpoint
-	 * (starts all-false, only turns flags on), so recursion stays false.
-	 * Each site is looked at once: one that runs grad-disabled only when
-	 * its function's callers do waits for that function (a count per
-	 * function of the sites still waiting), one that never does blocks. */
-	uint32_t n = idx->funcs.size;
-	uint32_t *pending = tl_calloc(n ? n : 1, sizeof *pending);
-	TlIntArray key, item;
-	tl_array_init(&key);
-	tl_array_init(&item);
-	TlWork w;
-	tl_work_init(&w, n);
-	for (uint32_t i = 0; i < n; i++) {
-		if (tl_bound_poll())
-			break;
-		TlFunc *f = &idx->funcs.items[i];
-		if (f->callers_grad_off) {
-			tl_work_push(&w, (int32_t)i); /* (from the first pass) */
-			continue;
-		}
-		if (f->escapes || !f->call_sites.size)
-			continue;
-		bool blocked = false;
-		uint32_t edges = key.size;
-		for (uint32_t k = 0; !blocked && k < f->call_sites.size; k++) {
-			const TlCall *c = &idx->calls.items[f->call_sites.items[k]];
-			int st = tl_facts_local_grad(idx, c->node, c->func, c->with);
-			if (st == TL_GRAD_OFF)
-				continue;
-			if (st == TL_GRAD_UNKNOWN && c->func >= 0) {
-				if (idx->funcs.items[c->func].callers_grad_off)
-					continue;
-				pending[i]++;
-				tl_array_push(&key, c->func);
-				tl_array_push(&item, (int32_t)i);
-				continue;
-			}
-			blocked = true;
-		}
-		if (blocked) {
-			key.size = item.size = edges;
-			pending[i] = 0;
-			continue;
-		}
-		if (!pending[i]) {
-			f->callers_grad_off = true;
-			tl_work_push(&w, (int32_t)i);
-		}
-	}
-	TlGroups waiting;
-	tl_groups_build(&waiting, n, &key, &item);
-	tl_array_release(&key);
-	tl_array_release(&item);
-	while (w.stack.size && !tl_bound_hit()) {
-		int32_t g = tl_work_pop(&w);
-		for (uint32_t k = waiting.first[g]; k < waiting.first[g + 1]; k++) {
-			int32_t f = waiting.items[k];
-			if (pending[f] && --pending[f] == 0 && !idx->funcs.items[f].callers_grad_off) {
-				idx->funcs.items[f].callers_grad_off = true;
-				tl_work_push(&w, f);
-			}
-		}
-	}
-	tl_groups_release(&waiting);
-	tl_work_release(&w);
-	tl_free(pending);
 }
 
 /* Step loops (RULES.md, "step loop"): the innermost loops whose own
@@ -645,8 +579,6 @@ void tl_facts_build_in(TlIndex *idx, const TlSource *src, TSNode root, const uin
 	tl_facts__contexts(idx); /* with kinds and decorators: needed by events */
 	if (!tl_bound_hit())
 		tl_facts__events(idx);
-	if (!tl_bound_hit())
-		tl_facts__contexts(idx); /* callers_grad_off needs the call graph */
 	if (!tl_bound_hit())
 		tl_facts__step_loops(idx);
 	if (!tl_bound_hit())

@@ -12,11 +12,12 @@
  * scope, as where the `def` runs): a call site that leaves the parameter
  * out hands it that value (the entry context joins it, context.c), and a
  * parameter that no call site of the module passes (its callers are
- * other modules', or there are none) starts as its default, as an
- * annotation would say what it is.
+ * other modules', or there are none) starts as what the importers' call
+ * sites pass, joined with its default where one leaves it out (its
+ * default when none is found), as an annotation would say what it is.
  *
  * Owns: TlModel.dflt, TlModel.passed, tl_in__ctx_call, tl_in__ctx_construct, tl_in__defaults,
- * tl_in__default_seed, tl_model__default_ctx. */
+ * tl_in__default_seed, tl_in__record_args, tl_model__default_ctx. */
 #include <string.h>
 
 #include "model/interp_internal.h"

@@ -27,10 +27,16 @@
  * value), or is decorated with a grad-enabling context, is entered
  * enabled; one with no call site known too.
  *
+ *
+ * What a call computes under the entry mode reads TlFuncSum.entry_grad,
+ * found by a second phase after the bottom-up passes (callees are
+ * interpreted before the callers whose notes the entry needs): the
+ * functions whose entry turned disabled are interpreted again
+ * (tl_model__grad_phase).
+ *
  * Owns: tl_model_grad, tl_model_grad_local, tl_model_grad_entry_off,
- * tl_model__grad_note, tl_model__grad_switch. */
-#include <stdio.h>
-#include <stdlib.h>
+ * tl_model__grad_note, tl_model__grad_switch, tl_model__grad_phase,
+ * TlFuncSum.entry_grad. */
 #include <string.h>
 
 #include "base/alloc.h"
@@ -265,14 +271,6 @@ static const uint8_t *tl_grad__entries(TlModel *m, uint8_t **scratch)
  * did. */
 #define TL_GRAD_ENTRY_STEPS 3
 
-static bool tl_grad__checking(void)
-{
-	static int check = -1;
-	if (check < 0)
-		check = getenv("TORCHLINT_CHECK_MODEL") != NULL;
-	return check > 0;
-}
-
 void tl_model__grad_phase(TlModel *m, const uint8_t *want, bool module_code)
 {
 	const TlIndex *idx = m->idx;
@@ -311,21 +309,6 @@ void tl_model__grad_phase(TlModel *m, const uint8_t *want, bool module_code)
 		if (!again)
 			break;
 		tl_model__run(m, want, module_code);
-	}
-	if (tl_grad__checking() && !m->quiet) {
-		for (uint32_t f = 0; f < n; f++) {
-			if (want && !want[m->comp_of[f]])
-				continue;
-			const TlFunc *fn = &idx->funcs.items[f];
-			bool model = m->funcs.items[f].entry_grad == 1;
-			/* (a decorated one runs disabled whatever its entry) */
-			if (model == fn->callers_grad_off || (fn->decorator_ctx & (TL_CTX_GRAD_OFF | TL_CTX_GRAD_ON)))
-				continue;
-			TSPoint at = ts_node_start_point(fn->node);
-			fprintf(stderr, "model differs: %s:%u:%u grad-entry walk=%d model=%d `%s`\n",
-				idx->src && idx->src->path ? idx->src->path : "?", at.row + 1, at.column + 1,
-				fn->callers_grad_off, model, fn->name ? fn->name : "?");
-		}
 	}
 	tl_free(entry);
 }

@@ -152,7 +152,10 @@ struct TlModel {
 	/* bind.c: (function, parameter) -> 1: a call site leaves it to its
 	 * default; -> pool index: its default's value where the function was
 	 * last entered; (function, 0) -> the parameters some call site of
-	 * the module names (bit i). */
+	 * the module names (bit i); (function, 1 + 2i) -> what the importers'
+	 * call sites do with parameter i (bits: 1 one leaves it out, 2 one
+	 * passes what is not known), (function, 2 + 2i) -> pool index: the
+	 * join of what they pass. */
 	TlScopeMap ctx_left, dflt, passed;
 	TlScopeMap inplace;  /* (class, interned name) -> TL_VW_* bits: `self.x = DDP(self.x)` in a method */
 	struct TlFlow *flow; /* flow.c: what was computed from what (NULL until a value is) */

@@ -126,7 +126,6 @@ typedef struct TlFunc {
 	uint32_t events;        /* TL_EV_* of its own body (not nested defs) */
 	uint32_t reach_events;  /* ... plus every local function it reaches */
 	bool escapes;           /* referenced other than by a call: callers unknown */
-	bool callers_grad_off;  /* every known call site runs grad-disabled */
 	TlIntArray call_sites;  /* calls that target it, and `self.m()` calls in the
 				 * methods of a local base class that it overrides
 				 * (virtual dispatch may run it there) */

@@ -1,5 +1,5 @@
 /* Unit tests for analyzer/syntax/index.h: import resolution, bindings, loops and
- * their events, with contexts, decorators, callers_grad_off, local module
+ * their events, with contexts, decorators, local module
  * classes, call events and gradient-reset sites. */
 #include "helpers.h"
 
@@ -722,51 +722,6 @@ static void test_decorators(void **state)
 	tl_fixture_free(fx);
 }
 
-static void test_callers_grad_off(void **state)
-{
-	(void)state;
-	TlFixture *fx = tl_fixture_new(
-		"import torch\n"
-		"def only_nograd(m, x):\n"
-		"    return m(x)\n"
-		"def mixed(m, x):\n"
-		"    return m(x)\n"
-		"def deeper(m, x):\n"
-		"    return m(x)\n"
-		"def via(m, x):\n"
-		"    return deeper(m, x)\n"
-		"def never_called(m, x):\n"
-		"    return m(x)\n"
-		"def passed(m, x):\n"
-		"    return m(x)\n"
-		"@torch.no_grad()\n"
-		"def decorated(m, x):\n"
-		"    return mixed_inner(m, x)\n"
-		"def mixed_inner(m, x):\n"
-		"    return m(x)\n"
-		"with torch.no_grad():\n"
-		"    only_nograd(model, x)\n"
-		"    mixed(model, x)\n"
-		"    via(model, x)\n"
-		"    run(passed)\n"
-		"mixed(model, x)\n"
-		"decorated(model, x)\n");
-	const TlIndex *idx = &fx->idx;
-	assert_true(idx->funcs.items[func_named(fx, "only_nograd")].callers_grad_off);
-	assert_false(idx->funcs.items[func_named(fx, "mixed")].callers_grad_off);
-	/* Transitively: via() runs grad-disabled, so does what it calls. */
-	assert_true(idx->funcs.items[func_named(fx, "via")].callers_grad_off);
-	assert_true(idx->funcs.items[func_named(fx, "deeper")].callers_grad_off);
-	/* Called from a @torch.no_grad() function. */
-	assert_true(idx->funcs.items[func_named(fx, "mixed_inner")].callers_grad_off);
-	/* No call sites, or escaping (passed as a value): unknown callers. */
-	assert_false(idx->funcs.items[func_named(fx, "never_called")].callers_grad_off);
-	assert_true(idx->funcs.items[func_named(fx, "passed")].escapes);
-	assert_false(idx->funcs.items[func_named(fx, "passed")].callers_grad_off);
-	assert_int_equal(idx->funcs.items[func_named(fx, "mixed")].call_sites.size, 2);
-	tl_fixture_free(fx);
-}
-
 static void test_function_referenced_by_assignment_escapes(void **state)
 {
 	(void)state;
@@ -780,31 +735,6 @@ static void test_function_referenced_by_assignment_escapes(void **state)
 		"cb(model, x)\n");
 	const TlFunc *f = &fx->idx.funcs.items[func_named(fx, "helper")];
 	assert_true(f->escapes);
-	assert_false(f->callers_grad_off);
-	tl_fixture_free(fx);
-}
-
-static void test_callers_grad_off_recursion(void **state)
-{
-	(void)state;
-	TlFixture *fx = tl_fixture_new(
-		"import torch\n"
-		"def rec(n):\n"
-		"    return rec(n - 1)\n"
-		"def a(n):\n"
-		"    return b(n)\n"
-		"def b(n):\n"
-		"    return a(n)\n"
-		"with torch.no_grad():\n"
-		"    a(3)\n");
-	const TlIndex *idx = &fx->idx;
-	/* Only a recursive call site: nothing outside says grad is off. */
-	assert_false(idx->funcs.items[func_named(fx, "rec")].callers_grad_off);
-	/* a and b call each other, and a is also called under no_grad. The
-	 * fixpoint starts all-false and only turns bits on, so a cycle stays
-	 * false: conservative by design (index.c, "recursion stays false"). */
-	assert_false(idx->funcs.items[func_named(fx, "a")].callers_grad_off);
-	assert_false(idx->funcs.items[func_named(fx, "b")].callers_grad_off);
 	tl_fixture_free(fx);
 }
 
@@ -1182,9 +1112,7 @@ int main(void)
 		cmocka_unit_test(test_with_contexts),
 		cmocka_unit_test(test_with_nesting_and_lookup),
 		cmocka_unit_test(test_decorators),
-		cmocka_unit_test(test_callers_grad_off),
 		cmocka_unit_test(test_function_referenced_by_assignment_escapes),
-		cmocka_unit_test(test_callers_grad_off_recursion),
 		cmocka_unit_test(test_local_module_classes),
 		cmocka_unit_test(test_call_events),
 		cmocka_unit_test(test_step_of_unknown_receivers),

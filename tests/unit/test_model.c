@@ -778,6 +778,66 @@ static void test_grad_state(void **state)
 	tl_fixture_free(fx);
 }
 
+/* What a call computes in a function entered grad-disabled keeps no
+ * history (gradmode.c's second phase): entered disabled when every call
+ * site is, through callers in their entry mode and decorated ones; not
+ * for a call site with gradients on, a function passed as a value, or
+ * recursion or a cycle. */
+static void test_grad_entry_values(void **state)
+{
+	(void)state;
+	TlFixture *fx = tl_fixture_new(
+		"import torch\n"
+		"net = torch.nn.Linear(2, 2)\n"
+		"x = torch.zeros(2)\n"
+		"def only_nograd(m, x):\n"
+		"    y1 = m(x)\n"
+		"    return y1\n"
+		"def mixed(m, x):\n"
+		"    y2 = m(x)\n"
+		"    return y2\n"
+		"def deeper(m, x):\n"
+		"    y3 = m(x)\n"
+		"    return y3\n"
+		"def via(m, x):\n"
+		"    return deeper(m, x)\n"
+		"def passed(m, x):\n"
+		"    y4 = m(x)\n"
+		"    return y4\n"
+		"@torch.no_grad()\n"
+		"def decorated(m, x):\n"
+		"    return mixed_inner(m, x)\n"
+		"def mixed_inner(m, x):\n"
+		"    y5 = m(x)\n"
+		"    return y5\n"
+		"def rec(m, x, n):\n"
+		"    y6 = m(x)\n"
+		"    return rec(m, x, n - 1) if n else y6\n"
+		"def ca(m, x):\n"
+		"    y7 = m(x)\n"
+		"    return cb(m, x)\n"
+		"def cb(m, x):\n"
+		"    return ca(m, x)\n"
+		"with torch.no_grad():\n"
+		"    ca(net, x)\n"
+		"    only_nograd(net, x)\n"
+		"    mixed(net, x)\n"
+		"    via(net, x)\n"
+		"    run(passed)\n"
+		"    rec(net, x, 2)\n"
+		"mixed(net, x)\n"
+		"decorated(net, x)\n");
+	assert_int_equal(value_after(fx, "y1 = ", "m(x)").graph, TL_VG_NONE);
+	assert_int_equal(value_after(fx, "y2 = ", "m(x)").graph, TL_VG_MUST);
+	assert_int_equal(value_after(fx, "y3 = ", "m(x)").graph, TL_VG_NONE);
+	assert_int_not_equal(value_after(fx, "y4 = ", "m(x)").graph, TL_VG_NONE);
+	assert_int_equal(value_after(fx, "y5 = ", "m(x)").graph, TL_VG_NONE);
+	assert_int_not_equal(value_after(fx, "y6 = ", "m(x)").graph, TL_VG_NONE);
+	/* a cycle: each waits on the other (a least fixpoint) */
+	assert_int_not_equal(value_after(fx, "y7 = ", "m(x)").graph, TL_VG_NONE);
+	tl_fixture_free(fx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -801,6 +861,7 @@ int main(void)
 		cmocka_unit_test(test_kept_attr),
 		cmocka_unit_test(test_passes_skip_unchanged),
 		cmocka_unit_test(test_grad_state),
+		cmocka_unit_test(test_grad_entry_values),
 	};
 	return cmocka_run_group_tests_name("model", tests, NULL, NULL);
 }
