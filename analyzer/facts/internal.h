@@ -440,6 +440,9 @@ typedef struct TlFactsCache {
 	/* Whether the model may know a call's loss (made.c): 0 not asked
 	 * yet, 1 yes, -1 no. */
 	int8_t loss_named;
+	/* Whether some call of the file is a torch.save (TL504.c): 0 not
+	 * asked yet, 1 yes, -1 no. */
+	int8_t saves_called;
 	bool storing_ready;
 	TlStoringCalls storing;
 	/* Subscript stores per scope: [0] the module, [1 + f] function f,

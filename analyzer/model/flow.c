@@ -997,6 +997,18 @@ int tl_model_reaches_backward(const TlIndex *idx, TSNode expr, TSNode site, TlIn
 	return yes;
 }
 
+bool tl_model_calls_store(const TlIndex *idx, unsigned what)
+{
+	uint64_t role = what == TL_MODEL_SAVED ? TL_APIR_SAVES : what == TL_MODEL_LOADED ? TL_APIR_LOADS_STATE : 0;
+	for (uint32_t i = 0; role && i < idx->calls.size; i++) {
+		bool method;
+		const TlApiRow *row = tl_flow__row(&idx->calls.items[i], &method);
+		if (row && (row->roles & role))
+			return true;
+	}
+	return false;
+}
+
 int tl_model_stored(const TlIndex *idx, TSNode expr, unsigned what, TlIntArray *calls)
 {
 	const TlModel *cm = tl_model_of(idx);

@@ -188,6 +188,10 @@ bool tl_model_dies_in_iteration(const TlIndex *idx, TSNode expr);
  * interpreted for the first question. */
 enum { TL_MODEL_SAVED = 1, TL_MODEL_LOADED = 2 };
 int tl_model_stored(const TlIndex *idx, TSNode expr, unsigned what, TlIntArray *calls);
+/* Whether some call of the file is a store of `what` (a row of role saves,
+ * of role loads-state), the only calls a sink of tl_model_stored can be:
+ * false says tl_model_stored finds none, without the model. */
+bool tl_model_calls_store(const TlIndex *idx, unsigned what);
 
 /* True when expression `e` names an accelerator, as written: "cuda",
  * "cuda:1", an index (`.cuda(0)`), `torch.device(...)` of one or of a

@@ -185,6 +185,38 @@ static void test_stores_fixes(void **state)
 	tl_fixture_free(fx);
 }
 
+/* `saved` without a torch.save in the file: no sink, so no model is built
+ * (its first question would interpret the whole module); with one, the
+ * model's answer. */
+static void test_stores_saved_needs_save_call(void **state)
+{
+	(void)state;
+	TlFixture *fx = tl_fixture_new(
+		"import torch\n"
+		"class Net(torch.nn.Module):\n"
+		"    def export(self):\n"
+		"        return {\"model\": self.state_dict()}\n"
+		"def keep(model):\n"
+		"    ckpt = model.state_dict()\n"
+		"    return ckpt\n");
+	assert_false(tl_model_calls_store(&fx->idx, TL_MODEL_SAVED));
+	assert_false(tl_check_saved(&fx->idx, tl_fixture_node_after(fx, "ckpt = ", "model.state_dict()")));
+	assert_false(tl_check_saved(&fx->idx, tl_fixture_node_after(fx, "\"model\": ", "self.state_dict()")));
+	assert_null(fx->idx.model);
+	tl_fixture_free(fx);
+	fx = tl_fixture_new(
+		"import torch\n"
+		"from torch import save as write\n"
+		"def keep(model, path):\n"
+		"    ckpt = model.state_dict()\n"
+		"    write(ckpt, path)\n");
+	assert_true(tl_model_calls_store(&fx->idx, TL_MODEL_SAVED));
+	assert_false(tl_model_calls_store(&fx->idx, TL_MODEL_LOADED));
+	assert_true(tl_check_saved(&fx->idx, tl_fixture_node_after(fx, "ckpt = ", "model.state_dict()")));
+	assert_non_null(fx->idx.model);
+	tl_fixture_free(fx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -192,6 +224,7 @@ int main(void)
 		cmocka_unit_test(test_stores_saved),
 		cmocka_unit_test(test_stores_loaded),
 		cmocka_unit_test(test_stores_fixes),
+		cmocka_unit_test(test_stores_saved_needs_save_call),
 	};
 	return cmocka_run_group_tests_name("model stores", tests, NULL, NULL);
 }

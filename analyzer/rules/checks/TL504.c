@@ -12,7 +12,17 @@
  * copy of it with the same keys, or a container that holds it. */
 bool tl_check_saved(const TlIndex *idx, TSNode node)
 {
-	return tl_model_stored(idx, node, TL_MODEL_SAVED, NULL) > 0;
+	/* Its sinks are the file's own torch.save calls: in a file without
+	 * one, nothing is saved and no model is built (it would interpret the
+	 * whole module). Found once per file. */
+	TlFactsCache *fc = idx->facts_cache;
+	int8_t any = fc ? fc->saves_called : 0;
+	if (!any) {
+		any = tl_model_calls_store(idx, TL_MODEL_SAVED) ? 1 : -1;
+		if (fc)
+			fc->saves_called = any;
+	}
+	return any > 0 && tl_model_stored(idx, node, TL_MODEL_SAVED, NULL) > 0;
 }
 
 bool tl_check_wrapped_by(const TlIndex *idx, TSNode e, TlWrapper kind)
