@@ -88,6 +88,24 @@ static bool tl_facts__literal_subscript(const TlIndex *idx, TSNode sub, int32_t 
 	return true;
 }
 
+/* tl_facts__ext_param_args: the argument another module passes, followed
+ * in that module. */
+typedef struct TlLoaderArgs {
+	TlLoaders *out;
+	int depth;
+	bool source;
+} TlLoaderArgs;
+
+static bool tl_facts__loader_ext_arg(const TlIndex *mod, TSNode arg, void *data)
+{
+	TlLoaderArgs *la = data;
+	if (la->source)
+		tl_facts__loader_source(mod, arg, la->out, la->depth + 1);
+	else
+		tl_facts__loaders(mod, arg, la->out, la->depth + 1);
+	return !la->out->unknown;
+}
+
 /* Follows parameter binding `b` to the arguments of its function's call
  * sites: as iterables (`source`) or as batches. */
 static void tl_facts__loader_param(const TlIndex *idx, const TlBinding *b, TlLoaders *out,
@@ -120,6 +138,15 @@ static void tl_facts__loader_param(const TlIndex *idx, const TlBinding *b, TlLoa
 		if (!known)
 			out->unknown = true;
 		tl_array_release(&sites);
+		return;
+	}
+	if (k >= 0 && !f->escapes && !f->call_sites.size && idx->imports) {
+		/* A function only other modules of the project call
+		 * (`fit_one_epoch(..., gen, ...)` in train.py's epoch loop):
+		 * what each of their call sites passes, followed there. */
+		TlLoaderArgs la = { out, depth, source };
+		if (!tl_facts__ext_param_args(idx, b, tl_facts__loader_ext_arg, &la))
+			out->unknown = true;
 		return;
 	}
 	if (k < 0 || f->escapes || !f->call_sites.size) {

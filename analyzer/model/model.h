@@ -239,6 +239,10 @@ bool tl_model_grad_entry_off(const TlIndex *idx, int32_t func);
  * it, a method of its class, or code around one of its call sites in the
  * project (the module's, its importers') backpropagates or steps. */
 bool tl_model_trains_around(const TlIndex *idx, int32_t func);
+/* A loop runs around function `func` (trains.c): one of its call sites in
+ * the project (the module's, its importers') is inside a loop, or in a
+ * function a loop runs around. */
+bool tl_model_loop_around(const TlIndex *idx, int32_t func);
 
 /* True when a bound of the work budget cut the module's interpretation:
  * its answers are then partial (values not reached stay unevaluated). */

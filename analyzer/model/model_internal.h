@@ -225,8 +225,10 @@ struct TlModel {
 	uint8_t *grad_entry;
 	bool grad_busy;
 	uint8_t *holds_none; /* holdsnone.c: per class, 0 not asked, 1 holds none, 2 not known to */
-	uint8_t *trains;     /* trains.c: per function, 1 training runs around it, 2 not known to (NULL: not yet) */
-	bool trains_busy;
+	/* trains.c: per question (training runs around it, a loop does) and
+	 * function, 1 so, 2 not known to be (NULL: not yet asked). */
+	uint8_t *around[2];
+	bool around_busy[2];
 	/* modes.c: the functions' mode effects (TlFuncSum.meff_first). */
 	TlArray(TlModeEff) mode_effs;
 };

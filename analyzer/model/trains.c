@@ -1,6 +1,8 @@
-/* Whether the program trains around a function (docs/semantic-model.md,
- * "Training around a function"): the evaluation pass (TL102) of a model
- * the program never trains is none.
+/* Whether the program trains around a function, and whether a loop runs
+ * around it (docs/semantic-model.md, "Training around a function"): the
+ * evaluation pass (TL102) of a model the program never trains is none; a
+ * step loop that a loop runs again (an epoch loop, TL215) may be that
+ * loop's caller's, in another module.
  *
  * Training runs around function f when f reaches a backward or an
  * optimizer step itself (TlFunc.reach_events), another method of its
@@ -13,12 +15,16 @@
  * method through an instance), a site there asking that module's table,
  * at most TL_TRAINS_MODULE_HOPS modules away.
  *
- * Per module, one table for every function: the least fixpoint over its
- * call graph, by a worklist from the functions known to train around
- * along the edges from callers to callees (cycles stay "not known").
- * An answer cut by the hops or an import cycle is not kept.
+ * A loop runs around function f when one of its call sites is inside a
+ * loop (the caller's, or the module code's) or in a function a loop runs
+ * around, over the same call sites (the module's, its importers').
  *
- * Owns: tl_model_trains_around. */
+ * Per module, one table per question for every function: the least
+ * fixpoint over its call graph, by a worklist from the functions known to
+ * be so along the edges from callers to callees (cycles stay "not
+ * known"). An answer cut by the hops or an import cycle is not kept.
+ *
+ * Owns: tl_model_trains_around, tl_model_loop_around. */
 #include <string.h>
 
 #include "base/alloc.h"
@@ -26,6 +32,9 @@
 
 #define TL_TRAINS_MODULE_HOPS 3
 #define TL_TRAINS_EVENTS (TL_EV_BACKWARD | TL_EV_OPT_STEP)
+
+/* The two questions: training runs around it, a loop runs around it. */
+enum { TL_AROUND_TRAINS, TL_AROUND_LOOP };
 
 static _Thread_local int tl_trains__hops;
 static _Thread_local bool tl_trains__cut;
@@ -48,7 +57,7 @@ static bool tl_trains__own(const TlIndex *idx, const uint8_t *cls_trains, int32_
 	return (fn->reach_events & TL_TRAINS_EVENTS) || (fn->cls >= 0 && cls_trains[fn->cls]);
 }
 
-static const uint8_t *tl_trains__table(TlModel *m, uint8_t **scratch);
+static const uint8_t *tl_trains__table(TlModel *m, int which, uint8_t **scratch);
 
 /* The same, without a table: a function of a module whose table is not at
  * hand (an import cycle, past the hops). */
@@ -64,7 +73,8 @@ static bool tl_trains__own_alone(const TlIndex *mod, int32_t f)
 }
 
 typedef struct TlTrainsExt {
-	uint8_t *seed; /* per function: a call site in an importer trains around */
+	uint8_t *seed; /* per function: a call site in an importer is so */
+	int which;     /* TL_AROUND_* */
 } TlTrainsExt;
 
 static bool tl_trains__ext_want(void *ctx, int32_t f)
@@ -77,39 +87,42 @@ static void tl_trains__ext_site(void *ctx, const TlExtCall *s)
 	TlTrainsExt *x = ctx;
 	const TlCall *call = s->call;
 	const TlIndex *mod = s->mod;
-	bool yes;
-	if (call->func < 0) {
-		yes = tl_trains__top(mod);
-	} else if (call->loop >= 0 && (mod->loops.items[call->loop].events & TL_TRAINS_EVENTS)) {
+	bool loop = x->which == TL_AROUND_LOOP, yes;
+	if (loop && call->loop >= 0) {
+		yes = true;
+	} else if (call->func < 0) {
+		yes = !loop && tl_trains__top(mod);
+	} else if (!loop && call->loop >= 0 && (mod->loops.items[call->loop].events & TL_TRAINS_EVENTS)) {
 		yes = true;
 	} else if (!s->om || tl_trains__hops >= TL_TRAINS_MODULE_HOPS) {
 		tl_trains__cut = true; /* an import cycle, or past the hops */
-		yes = tl_trains__own_alone(mod, call->func);
+		yes = !loop && tl_trains__own_alone(mod, call->func);
 	} else {
 		uint8_t *scratch = NULL;
-		const uint8_t *t = tl_trains__table(s->om, &scratch);
-		yes = t ? t[call->func] == 1 : tl_trains__own_alone(mod, call->func);
+		const uint8_t *t = tl_trains__table(s->om, x->which, &scratch);
+		yes = t ? t[call->func] == 1 : !loop && tl_trains__own_alone(mod, call->func);
 		tl_free(scratch);
 	}
 	if (yes)
 		x->seed[s->func] = 1;
 }
 
-/* Every function's answer (1 training runs around it, 2 not known to):
- * m's table once resolved; else resolved now, into *scratch when the
- * resolution was cut (not kept); NULL when one is under way for m (an
- * import cycle). */
-static const uint8_t *tl_trains__table(TlModel *m, uint8_t **scratch)
+/* Every function's answer to question `which` (1 training, or a loop,
+ * runs around it, 2 not known to): m's table once resolved; else resolved
+ * now, into *scratch when the resolution was cut (not kept); NULL when one
+ * is under way for m (an import cycle). */
+static const uint8_t *tl_trains__table(TlModel *m, int which, uint8_t **scratch)
 {
-	if (m->trains)
-		return m->trains;
-	if (m->trains_busy) {
+	if (m->around[which])
+		return m->around[which];
+	if (m->around_busy[which]) {
 		tl_trains__cut = true;
 		return NULL;
 	}
 	const TlIndex *idx = m->idx;
 	uint32_t n = idx->funcs.size, nc = idx->classes.size;
-	m->trains_busy = true;
+	bool loop = which == TL_AROUND_LOOP;
+	m->around_busy[which] = true;
 	bool outer_cut = tl_trains__hops ? tl_trains__cut : false;
 	tl_trains__hops++;
 	tl_trains__cut = false;
@@ -118,23 +131,26 @@ static const uint8_t *tl_trains__table(TlModel *m, uint8_t **scratch)
 	uint8_t *cls_trains = tl_calloc(nc ? nc : 1, 1);
 	for (uint32_t i = 0; i < n; i++) {
 		const TlFunc *f = &idx->funcs.items[i];
-		if (f->cls >= 0 && (uint32_t)f->cls < nc && (f->reach_events & TL_TRAINS_EVENTS))
+		if (!loop && f->cls >= 0 && (uint32_t)f->cls < nc && (f->reach_events & TL_TRAINS_EVENTS))
 			cls_trains[f->cls] = 1;
 	}
-	TlTrainsExt x = { tl_calloc(n ? n : 1, 1) };
+	TlTrainsExt x = { tl_calloc(n ? n : 1, 1), which };
 	if (idx->imports)
 		tl_model__importer_calls(m, TL_CALLERS_INSTANCES, tl_trains__ext_want, tl_trains__ext_site, &x);
-	bool top = tl_trains__top(idx);
+	bool top = !loop && tl_trains__top(idx);
 	TlIntArray key, item, work;
 	tl_array_init(&key);
 	tl_array_init(&item);
 	tl_array_init(&work);
 	for (uint32_t i = 0; i < n; i++) {
 		const TlFunc *f = &idx->funcs.items[i];
-		bool yes = tl_trains__own(idx, cls_trains, (int32_t)i) || (x.seed[i] && !f->escapes);
+		bool yes = (!loop && tl_trains__own(idx, cls_trains, (int32_t)i)) || (x.seed[i] && !f->escapes);
 		for (uint32_t k = 0; !yes && k < f->call_sites.size; k++) {
-			int32_t caller = idx->calls.items[f->call_sites.items[k]].func;
-			if (caller < 0)
+			const TlCall *site = &idx->calls.items[f->call_sites.items[k]];
+			int32_t caller = site->func;
+			if (loop && site->loop >= 0 && caller != (int32_t)i)
+				yes = true;
+			else if (caller < 0)
 				yes = top;
 			else if (caller != (int32_t)i) {
 				tl_array_push(&key, caller);
@@ -170,12 +186,12 @@ static const uint8_t *tl_trains__table(TlModel *m, uint8_t **scratch)
 	bool cut = tl_trains__cut;
 	tl_trains__cut = outer_cut || cut;
 	tl_trains__hops--;
-	m->trains_busy = false;
+	m->around_busy[which] = false;
 	if (cut) {
 		*scratch = t;
 		return t;
 	}
-	m->trains = t;
+	m->around[which] = t;
 	return t;
 }
 
@@ -189,7 +205,21 @@ bool tl_model_trains_around(const TlIndex *idx, int32_t func)
 	if (!m)
 		return (idx->funcs.items[func].reach_events & TL_TRAINS_EVENTS) != 0;
 	uint8_t *scratch = NULL;
-	const uint8_t *t = tl_trains__table((TlModel *)m, &scratch);
+	const uint8_t *t = tl_trains__table((TlModel *)m, TL_AROUND_TRAINS, &scratch);
+	bool yes = t && t[func] == 1;
+	tl_free(scratch);
+	return yes;
+}
+
+bool tl_model_loop_around(const TlIndex *idx, int32_t func)
+{
+	if (func < 0 || (uint32_t)func >= idx->funcs.size)
+		return false;
+	const TlModel *m = tl_model_of(idx);
+	if (!m)
+		return false;
+	uint8_t *scratch = NULL;
+	const uint8_t *t = tl_trains__table((TlModel *)m, TL_AROUND_LOOP, &scratch);
 	bool yes = t && t[func] == 1;
 	tl_free(scratch);
 	return yes;

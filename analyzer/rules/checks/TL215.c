@@ -5,26 +5,7 @@
 #include "rules/checks/checks.h"
 
 #include "facts/internal.h"
-
-/* True when function `f` is called from inside a loop: a loop of the
- * calling function around the call, or, through its callers, around a
- * call of that function (bounded by depth and budget). */
-static bool tl_check__called_in_loop(const TlIndex *idx, int32_t f, int depth, int *budget)
-{
-	if (f < 0 || depth > TL_FACTS_DEPTH)
-		return false;
-	const TlFunc *fn = &idx->funcs.items[f];
-	for (uint32_t i = 0; i < fn->call_sites.size; i++) {
-		if (--*budget < 0)
-			return false;
-		const TlCall *c = &idx->calls.items[fn->call_sites.items[i]];
-		if (c->func == f)
-			continue;
-		if (c->loop >= 0 || tl_check__called_in_loop(idx, c->func, depth + 1, budget))
-			return true;
-	}
-	return false;
-}
+#include "model/model.h"
 
 /* The loop whose statement is `loop`, or -1: among its scope's loops (in
  * source order) by halving on where they start (a scan of every loop of
@@ -64,6 +45,7 @@ bool tl_check_repeated_step_loop(const TlIndex *idx, TSNode loop)
 		return false;
 	if (l->parent >= 0)
 		return true;
-	int budget = TL_FACTS_BUDGET;
-	return tl_check__called_in_loop(idx, l->func, 0, &budget);
+	/* Its function is called in a loop, here or in a module that
+	 * imports it (an epoch loop calling `fit_one_epoch(...)`). */
+	return tl_model_loop_around(idx, l->func);
 }
