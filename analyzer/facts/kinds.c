@@ -9,6 +9,7 @@
 static bool tl_facts__module_value(const TlIndex *idx, TSNode v, int depth);
 static int tl_facts__model_kind_is(const TlIndex *idx, TSNode expr, uint32_t kinds);
 static bool tl_facts__module_arg(const TlIndex *idx, TSNode v, int depth, int *budget);
+static bool tl_facts__module_ext_arg(const TlIndex *mod, TSNode arg, void *data);
 
 /* ---- kinds of values ---------------------------------------------------------- */
 
@@ -327,7 +328,15 @@ bool tl_facts__module_expr(const TlIndex *idx, TSNode expr, int depth)
 		/* A model every caller passes (`train(model, ...)` called with
 		 * `Net().to(device)`). */
 		int budget = TL_FACTS_BUDGET / 4;
-		return tl_facts__param_all(idx, b, tl_facts__module_arg, depth, &budget);
+		if (tl_facts__param_all(idx, b, tl_facts__module_arg, depth, &budget))
+			return true;
+		/* A function only other modules of the project call
+		 * (`eval_net(net, loader)` in train.py): what each of them
+		 * passes is a module there. */
+		int ext_depth = depth;
+		return depth < TL_FACTS_DEPTH && idx->imports && b->func >= 0 &&
+		       !idx->funcs.items[b->func].call_sites.size &&
+		       tl_facts__ext_param_args(idx, b, tl_facts__module_ext_arg, &ext_depth);
 	}
 	/* netG, netD = G(), D(): an element of a tuple value is a value of its
 	 * own; an element of a call's result is not judged. */
@@ -340,6 +349,11 @@ bool tl_facts__module_expr(const TlIndex *idx, TSNode expr, int depth)
 static bool tl_facts__module_arg(const TlIndex *idx, TSNode v, int depth, int *budget)
 {
 	return --*budget >= 0 && tl_facts__module_value(idx, v, depth);
+}
+
+static bool tl_facts__module_ext_arg(const TlIndex *mod, TSNode arg, void *data)
+{
+	return tl_facts__module_value(mod, arg, *(int *)data + 1);
 }
 
 static bool tl_facts__module_return(const TlIndex *idx, TSNode v, int depth)

@@ -9,6 +9,7 @@
  * Owns: tl_facts_mode_dependent, tl_facts__mode_independent. */
 #include "facts/internal.h"
 #include "model/apitable.h"
+#include "model/model.h"
 
 #include <stdio.h>
 
@@ -126,6 +127,7 @@ static void tl_facts__layers_push(TlLayerScan *s, TSNode n)
 }
 
 static int tl_facts__ext_layers(const TlIndex *idx, const char *q);
+static int tl_facts__ext_class_layers(const TlIndex *idx, const TlIndex *mod, int32_t cls);
 
 /* What class `q` of another module (or a library) says: dependent, or
  * unknown (a class nobody can read here). */
@@ -210,9 +212,21 @@ static void tl_facts__layers_scan(const TlIndex *idx, TlLayerScan *s, TSNode top
 				continue; /* the arguments are still walked */
 			}
 			const TlBinding *cb = tl_index_resolve_node(idx, c->callee);
-			if (cb && cb->kind == TL_BIND_CLASS && idx->classes.items[cb->ref].is_module)
-				tl_facts__layers_class(idx, s, cb->ref);
-			else if ((!c->receiver.id && c->target >= 0) || tl_facts__class_like(c->method))
+			const TlIndex *smod;
+			int32_t scls;
+			if (cb && cb->kind == TL_BIND_CLASS &&
+			    (idx->classes.items[cb->ref].is_module || tl_model_class_module(idx, cb->ref)))
+				tl_facts__layers_class(idx, s, cb->ref); /* (a base a star import binds) */
+			else if (!cb && !c->receiver.id && c->method &&
+				 tl_model_star_class(idx, c->method, &smod, &scls)) {
+				/* a class a star import binds (`from .parts import *`,
+				 * then `block(c)`), scanned in its module */
+				int e = tl_facts__ext_class_layers(idx, smod, scls);
+				if (e == TL_LAYER_DEPENDENT)
+					s->dependent = true;
+				else if (e == TL_LAYER_UNKNOWN)
+					s->unknown = true;
+			} else if ((!c->receiver.id && c->target >= 0) || tl_facts__class_like(c->method))
 				s->unknown = true; /* what a local function, or a class
 						    * held in an attribute
 						    * (`self._ENCODER_CLASS(...)`), builds */
@@ -287,29 +301,40 @@ static void tl_facts__layers_end(TlLayerScan *s)
  * into the modules it imports, at most this many deep. */
 #define TL_LAYERS_NESTING 4
 
+static _Thread_local int tl_layers__nesting;
+
+/* Class `cls` of module `mod` (another than `idx`), scanned there. */
+static int tl_facts__ext_class_layers(const TlIndex *idx, const TlIndex *mod, int32_t cls)
+{
+	if (tl_layers__nesting >= TL_LAYERS_NESTING)
+		return TL_LAYER_UNKNOWN;
+	tl_layers__nesting++;
+	tl_facts__ext_enter(idx);
+	/* Scanned whether or not its module saw it as an nn.Module (a base
+	 * imported from a third module is not seen there): a class that is
+	 * none (a config object) holds no layer. */
+	TlLayerScan s;
+	tl_facts__layers_start(&s);
+	tl_facts__layers_class(mod, &s, cls);
+	tl_facts__layers_run(mod, &s);
+	int kind = s.dependent ? TL_LAYER_DEPENDENT : s.unknown ? TL_LAYER_UNKNOWN : TL_LAYER_NONE;
+	tl_facts__layers_end(&s);
+	tl_facts__ext_leave(idx);
+	tl_layers__nesting--;
+	return kind;
+}
+
 static int tl_facts__ext_layers(const TlIndex *idx, const char *q)
 {
-	static _Thread_local int nesting;
-	if (!idx->imports || tl_facts__starts(q, "torch.") || nesting >= TL_LAYERS_NESTING)
+	if (!idx->imports || tl_facts__starts(q, "torch.") || tl_layers__nesting >= TL_LAYERS_NESTING)
 		return TL_LAYER_UNKNOWN;
-	nesting++;
+	tl_layers__nesting++;
 	tl_facts__ext_enter(idx);
 	TlExtDef d;
-	int kind = TL_LAYER_UNKNOWN;
-	if (tl_facts__ext_def(idx, q, &d) && d.idx != idx && d.func < 0 && d.cls >= 0) {
-		/* Scanned whether or not its module saw it as an nn.Module
-		 * (a base imported from a third module is not seen there): a
-		 * class that is none (a config object) holds no layer. */
-		TlLayerScan s;
-		tl_facts__layers_start(&s);
-		tl_facts__layers_class(d.idx, &s, d.cls);
-		tl_facts__layers_run(d.idx, &s);
-		kind = s.dependent ? TL_LAYER_DEPENDENT : s.unknown ? TL_LAYER_UNKNOWN : TL_LAYER_NONE;
-		tl_facts__layers_end(&s);
-	}
+	bool found = tl_facts__ext_def(idx, q, &d) && d.idx != idx && d.func < 0 && d.cls >= 0;
 	tl_facts__ext_leave(idx);
-	nesting--;
-	return kind;
+	tl_layers__nesting--;
+	return found ? tl_facts__ext_class_layers(idx, d.idx, d.cls) : TL_LAYER_UNKNOWN;
 }
 
 /* The layers a construction `root` holds: TL_LAYER_DEPENDENT, _NONE
@@ -337,12 +362,20 @@ bool tl_facts__mode_independent(const TlIndex *idx, TSNode root)
 static bool tl_facts__ext_dependent(const TlIndex *mod, TSNode arg, void *data)
 {
 	(void)data;
-	TlBuf path;
-	tl_buf_init(&path);
-	TSNode root = tl_facts__module_root(mod, arg, &path);
-	bool whole = path.len == 0;
-	tl_buf_release(&path);
-	return !ts_node_is_null(root) && whole && tl_facts__layers_of(mod, root) == TL_LAYER_DEPENDENT;
+	if (tl_layers__nesting >= TL_LAYERS_NESTING)
+		return false;
+	/* what the importer builds, or hands on from its own callers */
+	tl_layers__nesting++;
+	bool yes = tl_facts_mode_dependent(mod, arg);
+	tl_layers__nesting--;
+	return yes;
+}
+
+/* tl_facts__param_all: the argument a call site of the module passes. */
+static bool tl_facts__arg_dependent(const TlIndex *idx, TSNode arg, int depth, int *budget)
+{
+	(void)depth;
+	return --*budget >= 0 && tl_layers__nesting < TL_LAYERS_NESTING && tl_facts_mode_dependent(idx, arg);
 }
 
 bool tl_facts_mode_dependent(const TlIndex *idx, TSNode expr)
@@ -359,7 +392,18 @@ bool tl_facts_mode_dependent(const TlIndex *idx, TSNode expr)
 		 * each of them builds (`validate(model, loader)` in train.py). */
 		TSNode e = tl_index_unparen(expr);
 		const TlBinding *b = ts_node_symbol(e) == tl_syms()->identifier ? tl_index_resolve_node(idx, e) : NULL;
-		return b && b->kind == TL_BIND_PARAM && tl_facts__ext_param_args(idx, b, tl_facts__ext_dependent, NULL);
+		if (!b || b->kind != TL_BIND_PARAM || b->func < 0)
+			return false;
+		if (!idx->funcs.items[b->func].call_sites.size)
+			return tl_facts__ext_param_args(idx, b, tl_facts__ext_dependent, NULL);
+		/* a parameter of a function the module calls, whose own
+		 * parameter another module fills (`fit(net=net)` in train.py's
+		 * main, then `evaluate(net, val)`): every call site's argument */
+		int budget = TL_FACTS_BUDGET / 4;
+		tl_layers__nesting++;
+		bool yes = tl_facts__param_all(idx, b, tl_facts__arg_dependent, 0, &budget);
+		tl_layers__nesting--;
+		return yes;
 	}
 	if (ts_node_is_null(root) || !whole)
 		return false;

@@ -107,6 +107,26 @@ static bool tl_facts__any_module(const TlIndex *idx, const TSNode *parts, uint32
 	return false;
 }
 
+/* Call `c` constructs a class of the project that the model takes for an
+ * nn.Module: a local class (binding `cb`), one its qualified name names
+ * in another module, or one a star import binds. */
+static bool tl_facts__project_module_class(const TlIndex *idx, const TlCall *c, const TlBinding *cb)
+{
+	if (cb && cb->kind == TL_BIND_CLASS)
+		return tl_model_class_module(idx, cb->ref);
+	if (cb)
+		return false;
+	if (c->qname) {
+		TlExtDef d;
+		return !tl_facts__foreign_qname(c->qname) && !tl_facts__starts(c->qname, "torch.") &&
+		       tl_facts__ext_def(idx, c->qname, &d) && d.func < 0 && d.cls >= 0 &&
+		       tl_model_class_module(d.idx, d.cls);
+	}
+	const TlIndex *mod;
+	int32_t cls;
+	return c->method && tl_model_star_class(idx, c->method, &mod, &cls) && tl_model_class_module(mod, cls);
+}
+
 static TSNode tl_facts__module_root_at(const TlIndex *idx, TSNode expr, TSNode named, TlBuf *path,
 				      int depth, uint32_t *budget)
 {
@@ -164,6 +184,12 @@ static TSNode tl_facts__module_root_at(const TlIndex *idx, TSNode expr, TSNode n
 			return expr;
 		const TlBinding *cb = tl_index_resolve_node(idx, c->callee);
 		if (cb && cb->kind == TL_BIND_CLASS && idx->classes.items[cb->ref].is_module)
+			return expr;
+		/* A module class of the project the index cannot tell (one a
+		 * star import binds, `from .parts import *` then `block(c)`, or
+		 * whose base it binds, `class Net(nn.Module)` there), here or
+		 * imported: the model says the class is one. */
+		if (!c->receiver.id && idx->imports && tl_facts__project_module_class(idx, c, cb))
 			return expr;
 		/* `gen = build_model(cfg.g)` from an imported factory, used as a
 		 * module (`gen.parameters()`), or an object of an imported class

@@ -222,8 +222,21 @@ TlVal tl_in__unbound(In *in, TSNode n)
 	if (ts_node_is_null(root))
 		return tl_in__top();
 	const TlBinding *b = tl_index_resolve_node(in->idx, root);
-	if (!b)
+	if (!b) {
+		/* A class or function a star import of a project module binds
+		 * (`from .parts import *`, then `Block(c)`). */
+		TlVal sv;
+		uint32_t len = 0;
+		const char *t = ts_node_eq(root, n) ? tl_index_text(in->idx, root, &len) : NULL;
+		char name[128];
+		if (t && len && len < sizeof name) {
+			memcpy(name, t, len);
+			name[len] = 0;
+			if (!tl_api_builtin(name) && tl_model__star_name(in->m, name, &sv))
+				return sv;
+		}
 		return tl_in__top();
+	}
 	TlVal v = tl_in__top();
 	if (b->kind == TL_BIND_DEF && b->ref >= 0) {
 		v = tl_val_of(TL_VK_FUNCTION, TL_VG_NONE);

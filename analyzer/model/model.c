@@ -284,32 +284,22 @@ bool tl_model_reads_no_module(const TlIndex *idx)
 	return true;
 }
 
-static bool tl_model__in_module(TlModel *m, const TlIndex *mod, const char *rest, size_t len, int hops,
-				TlVal *out)
+/* The module-level bindings of `name` in `mod`, else in the modules its
+ * star imports name (theirs too, breadth first, each once, at most
+ * TL_MODEL_STAR_MODULES of them; PyTorch's and the libraries' are not
+ * read): the first module that binds it (*owner), or NULL. */
+static const TlIntArray *tl_model__star_bindings(const TlIndex *mod, const char *name, const TlIndex **owner)
 {
-	char name[256];
-	size_t dot = 0;
-	while (dot < len && rest[dot] != '.')
-		dot++;
-	if (!dot || dot >= sizeof name)
-		return false;
-	memcpy(name, rest, dot);
-	name[dot] = '\0';
-	/* The module that binds the name: `mod`, else the modules its star
-	 * imports name, theirs too, breadth first, each once, at most
-	 * TL_MODEL_STAR_MODULES of them. */
 	const TlIndex *seen[TL_MODEL_STAR_MODULES];
 	uint32_t nseen = 0;
 	seen[nseen++] = mod;
-	const TlIntArray *all = NULL;
 	for (uint32_t head = 0; head < nseen; head++) {
 		const TlIndex *cur = seen[head];
-		all = tl_index_bindings_of(cur, -1, name);
+		const TlIntArray *all = tl_index_bindings_of(cur, -1, name);
 		if (all && all->size) {
-			mod = cur;
-			break;
+			*owner = cur;
+			return all;
 		}
-		all = NULL;
 		const TlIntArray *stars = tl_index_bindings_of(cur, -1, "*");
 		for (uint32_t i = 0; stars && cur->imports && i < stars->size; i++) {
 			const TlBinding *b = &cur->bindings.items[stars->items[i]];
@@ -325,6 +315,95 @@ static bool tl_model__in_module(TlModel *m, const TlIndex *mod, const char *rest
 				seen[nseen++] = target;
 		}
 	}
+	return NULL;
+}
+
+bool tl_model__star_name(TlModel *m, const char *name, TlVal *out)
+{
+	const TlIndex *idx = m->idx;
+	const TlIntArray *stars = tl_index_bindings_of(idx, -1, "*");
+	if (!idx->imports || !stars || !stars->size)
+		return false;
+	tl_model__enter(idx);
+	const TlIndex *owner = NULL;
+	const TlIntArray *all = tl_model__star_bindings(idx, name, &owner);
+	const TlBinding *b = all && owner != idx ? &owner->bindings.items[all->items[all->size - 1]] : NULL;
+	bool yes = false;
+	if (b && ((b->kind == TL_BIND_CLASS && b->ref >= 0) || (b->kind == TL_BIND_DEF && b->ref >= 0))) {
+		*out = tl_val_of(b->kind == TL_BIND_CLASS ? TL_VK_CLASS : TL_VK_FUNCTION, TL_VG_NONE);
+		out->ref = b->ref;
+		out->mod = owner;
+		yes = true;
+	} else if (b && b->kind == TL_BIND_IMPORT && b->qname) {
+		/* a re-export there (`from .blocks import Block`): what it names,
+		 * a class or function of the project only */
+		yes = tl_model__resolve_in(m, owner, b->qname, strlen(b->qname), 0, out) &&
+		      (out->kind == TL_VK_CLASS || out->kind == TL_VK_FUNCTION);
+	}
+	tl_model__leave(idx);
+	return yes;
+}
+
+bool tl_model_star_class(const TlIndex *idx, const char *name, const TlIndex **mod, int32_t *cls)
+{
+	const TlIntArray *stars = tl_index_bindings_of(idx, -1, "*");
+	if (!idx->imports || !stars || !stars->size || tl_index_bindings_of(idx, -1, name))
+		return false;
+	const TlIndex *owner = NULL;
+	tl_model__enter(idx);
+	const TlIntArray *all = tl_model__star_bindings(idx, name, &owner);
+	tl_model__leave(idx);
+	const TlBinding *b = all && owner != idx ? &owner->bindings.items[all->items[all->size - 1]] : NULL;
+	if (!b || b->kind != TL_BIND_CLASS || b->ref < 0)
+		return false;
+	*mod = owner;
+	*cls = b->ref;
+	return true;
+}
+
+bool tl_model_class_module(const TlIndex *mod, int32_t cls)
+{
+	const TlModel *m = tl_model_of(mod);
+	if (!m || cls < 0 || (uint32_t)cls >= mod->classes.size)
+		return mod->classes.size > (uint32_t)cls && cls >= 0 && mod->classes.items[cls].is_module;
+	return tl_model__class_is_module((TlModel *)m, mod, cls);
+}
+
+char *tl_model__star_qualify(const TlIndex *mod, const char *q)
+{
+	const TlIntArray *stars = tl_index_bindings_of(mod, -1, "*");
+	size_t root = strcspn(q, ".");
+	if (!mod->imports || !stars || !stars->size || !root || root >= 256)
+		return NULL;
+	char name[256];
+	memcpy(name, q, root);
+	name[root] = 0;
+	const TlIndex *owner = NULL;
+	const TlIntArray *all = tl_model__star_bindings(mod, name, &owner);
+	const TlBinding *b = all && owner != mod ? &owner->bindings.items[all->items[all->size - 1]] : NULL;
+	if (!b || b->kind != TL_BIND_IMPORT || !b->qname || b->qname[0] == '.')
+		return NULL;
+	TlBuf out;
+	tl_buf_init(&out);
+	tl_buf_add(&out, b->qname);
+	tl_buf_add(&out, q + root);
+	char *r = tl_strdup(out.data);
+	tl_buf_release(&out);
+	return r;
+}
+
+static bool tl_model__in_module(TlModel *m, const TlIndex *mod, const char *rest, size_t len, int hops,
+				TlVal *out)
+{
+	char name[256];
+	size_t dot = 0;
+	while (dot < len && rest[dot] != '.')
+		dot++;
+	if (!dot || dot >= sizeof name)
+		return false;
+	memcpy(name, rest, dot);
+	name[dot] = '\0';
+	const TlIntArray *all = tl_model__star_bindings(mod, name, &mod);
 	if (!all)
 		return false;
 	const TlBinding *b = &mod->bindings.items[all->items[all->size - 1]];
@@ -459,6 +538,32 @@ int32_t tl_model__method_far(TlModel *m, const TlIndex *mod, int32_t cls, const 
 	return -1;
 }
 
+/* A base of class `c` of `mod` named through a star import of a project
+ * module (`class Net(nn.Module)` after `from .parts import *`, whose
+ * module imports torch.nn as nn): the index qualifies no such name. */
+static bool tl_model__star_module_base(const TlIndex *mod, const TlClass *c)
+{
+	const TlSyms *sy = tl_syms();
+	const TlIntArray *stars = tl_index_bindings_of(mod, -1, "*");
+	TSNode sup = stars && stars->size ? tl_tree_field(c->node, sy->f_superclasses) : (TSNode){ 0 };
+	uint32_t count = ts_node_is_null(sup) ? 0 : ts_node_named_child_count(sup);
+	bool yes = false;
+	TlBuf text;
+	tl_buf_init(&text);
+	for (uint32_t k = 0; k < count && !yes; k++) {
+		TSNode base = ts_node_named_child(sup, k);
+		tl_buf_clear(&text);
+		if (ts_node_symbol(base) != sy->attribute || !tl_index_dotted(mod, base, &text))
+			continue;
+		char *q = tl_model__star_qualify(mod, text.data);
+		const TlApiRow *r = q ? tl_api_qualified(q) : NULL;
+		yes = r && r->kind == TL_APIK_MODULE;
+		tl_free(q);
+	}
+	tl_buf_release(&text);
+	return yes;
+}
+
 bool tl_model__class_is_module(TlModel *m, const TlIndex *mod, int32_t cls)
 {
 	if (mod->classes.items[cls].is_module)
@@ -479,6 +584,8 @@ bool tl_model__class_is_module(TlModel *m, const TlIndex *mod, int32_t cls)
 			if (r && r->kind == TL_APIK_MODULE)
 				return true;
 		}
+		if (tl_model__star_module_base(at, c))
+			return true;
 	}
 	return false;
 }

@@ -243,6 +243,14 @@ bool tl_model_trains_around(const TlIndex *idx, int32_t func);
  * the project (the module's, its importers') is inside a loop, or in a
  * function a loop runs around. */
 bool tl_model_loop_around(const TlIndex *idx, int32_t func);
+/* Module-level name `name`, bound by no statement of `idx`, is class *cls
+ * of project module *mod that one of idx's star imports binds (`from
+ * .parts import *`), theirs too. */
+bool tl_model_star_class(const TlIndex *idx, const char *name, const TlIndex **mod, int32_t *cls);
+/* Class `cls` of `mod` is an nn.Module: it or a base derives from one, in
+ * its module, in another of the project, or through a star import that
+ * binds the base's root (`nn` of `class Net(nn.Module)`). */
+bool tl_model_class_module(const TlIndex *mod, int32_t cls);
 
 /* True when a bound of the work budget cut the module's interpretation:
  * its answers are then partial (values not reached stay unevaluated). */

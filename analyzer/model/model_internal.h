@@ -322,6 +322,15 @@ enum { TL_CALLERS_INSTANCES = 1, TL_CALLERS_MAKERS = 2 };
 void tl_model__importer_calls(TlModel *m, unsigned how, bool (*want)(void *ctx, int32_t func),
 			      void (*visit)(void *ctx, const TlExtCall *s), void *ctx);
 int32_t tl_model__twin(const TlIndex *idx, const TlIndex *mod, int32_t ref);
+/* A module-level name the module binds by no statement of its own, bound
+ * by one of its star imports of project modules (`from .parts import *`):
+ * the class or function it names there. */
+bool tl_model__star_name(TlModel *m, const char *name, TlVal *out);
+/* Dotted name `q` whose root `mod` binds by no statement of its own but a
+ * star import of a project module binds to a library's module (`nn` of
+ * `import torch.nn as nn` there): the qualified name (`torch.nn.Module`),
+ * caller frees; NULL otherwise. */
+char *tl_model__star_qualify(const TlIndex *mod, const char *q);
 /* The method `name` of class `cls` of `mod`, or of a base of it in the
  * project: its module and index (-1: none). */
 int32_t tl_model__method(const TlIndex *mod, int32_t cls, const char *name, const TlIndex **where);
