@@ -200,16 +200,29 @@ static bool tl_api__column(TlApiErr *e, uint32_t line, const char *column, TlApi
 	return true;
 }
 
+/* The next item of a comma-separated field: *pos is where it starts (0
+ * first); false past the last item. */
+static bool tl_api__item(TlApiField f, size_t *pos, TlApiField *one)
+{
+	if (*pos > f.n)
+		return false;
+	size_t i = *pos;
+	while (i < f.n && f.s[i] != ',')
+		i++;
+	one->s = f.s + *pos;
+	one->n = i - *pos;
+	*pos = i + 1;
+	return true;
+}
+
 static bool tl_api__roles_parse(TlApiErr *e, uint32_t line, TlApiField f, uint64_t *out)
 {
 	*out = 0;
 	if (tl_api__is(f, "-"))
 		return true;
-	size_t start = 0;
-	for (size_t i = 0; i <= f.n; i++) {
-		if (i < f.n && f.s[i] != ',')
-			continue;
-		TlApiField one = { f.s + start, i - start };
+	size_t pos = 0;
+	TlApiField one;
+	while (tl_api__item(f, &pos, &one)) {
 		int r = tl_api__index(one, tl_api__roles, TL_API__N(tl_api__roles));
 		if (r < 0)
 			return tl_api__fail(e, line,
@@ -221,7 +234,6 @@ static bool tl_api__roles_parse(TlApiErr *e, uint32_t line, TlApiField f, uint64
 		if (*out & (UINT64_C(1) << r))
 			return tl_api__fail(e, line, "role '%s' given twice", tl_api__roles[r]);
 		*out |= UINT64_C(1) << r;
-		start = i + 1;
 	}
 	return true;
 }
@@ -231,11 +243,9 @@ static bool tl_api__sets_parse(TlApiErr *e, uint32_t line, TlApiField f, uint64_
 	*out = 0;
 	if (tl_api__is(f, "-"))
 		return true;
-	size_t start = 0;
-	for (size_t i = 0; i <= f.n; i++) {
-		if (i < f.n && f.s[i] != ',')
-			continue;
-		TlApiField one = { f.s + start, i - start };
+	size_t pos = 0;
+	TlApiField one;
+	while (tl_api__item(f, &pos, &one)) {
 		int r = tl_api__index(one, tl_api__sets, TL_API__N(tl_api__sets));
 		if (r < 0)
 			return tl_api__fail(e, line, "unknown set '%.*s' (sets are '-' or a comma-separated list of the names in api/api.tsv's header comment)",
@@ -243,7 +253,6 @@ static bool tl_api__sets_parse(TlApiErr *e, uint32_t line, TlApiField f, uint64_
 		if (*out & (UINT64_C(1) << r))
 			return tl_api__fail(e, line, "set '%s' given twice", tl_api__sets[r]);
 		*out |= UINT64_C(1) << r;
-		start = i + 1;
 	}
 	return true;
 }
@@ -256,24 +265,20 @@ static bool tl_api__params_parse(TlApiErr *e, uint32_t line, TlApiField f, TlApi
 	r->params_len = 0;
 	if (tl_api__is(f, "-"))
 		return true;
-	size_t start = 0;
-	for (size_t i = 0; i <= f.n; i++) {
-		if (i < f.n && f.s[i] != ',')
-			continue;
-		TlApiField one = { f.s + start, i - start };
+	size_t pos = 0;
+	TlApiField one;
+	while (tl_api__item(f, &pos, &one)) {
 		if (!tl_api__ident(one.s, one.n))
 			return tl_api__fail(e, line,
 					    "bad parameter '%.*s' (params are '-' or a comma-separated list of "
 					    "parameter names)",
 					    (int)(one.n > 64 ? 64 : one.n), one.s);
-		for (size_t k = 0, ks = 0; k < start; k++) {
-			if (f.s[k] != ',')
-				continue;
-			if (k - ks == one.n && memcmp(f.s + ks, one.s, one.n) == 0)
+		TlApiField before = { f.s, (size_t)(one.s - f.s) };
+		size_t k = 0;
+		TlApiField seen;
+		while (before.n > 0 && tl_api__item(before, &k, &seen) && seen.s < one.s)
+			if (seen.n == one.n && memcmp(seen.s, one.s, one.n) == 0)
 				return tl_api__fail(e, line, "parameter '%.*s' given twice", (int)one.n, one.s);
-			ks = k + 1;
-		}
-		start = i + 1;
 	}
 	r->params = f.s;
 	r->params_len = (uint32_t)f.n;
