@@ -53,7 +53,9 @@ void tl_model__importer_calls(TlModel *m, unsigned how, bool (*want)(void *ctx, 
 	const TlIndex *idx = m->idx;
 	const TlImports *im = idx->imports;
 	bool instances = (how & TL_CALLERS_INSTANCES) != 0;
-	if (!im || !im->importer || !im->same_file)
+	/* PyTorch's own packages are read as the API, not as a project whose
+	 * importers tell what its functions are handed. */
+	if (!im || !im->importer || !im->same_file || tl_model__torch_package(idx))
 		return;
 	TlStrMap names;
 	tl_index_outer_names(idx, &names);

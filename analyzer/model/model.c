@@ -218,7 +218,7 @@ static bool tl_model__api_root(const char *q, size_t len)
  * its package chain): a relative import there names the API, as its
  * absolute spelling does, and no module is read for it (the facts layer
  * reads them so too). */
-static bool tl_model__torch_package(const TlIndex *from)
+bool tl_model__torch_package(const TlIndex *from)
 {
 	return from->imports->package && tl_api_own_package(from->imports->package(from->imports, from));
 }

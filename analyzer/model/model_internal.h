@@ -472,6 +472,10 @@ void tl_model__ensure_all(TlModel *m);
  * imports it. */
 const TlModel *tl_model__other(const TlModel *m, const TlIndex *mod);
 void tl_model__enter(const TlIndex *idx);
+/* True when `from` is a module of PyTorch's own packages (by the top of
+ * its package chain): no module is read for its relative imports, and no
+ * importer is read for its call sites. */
+bool tl_model__torch_package(const TlIndex *from);
 void tl_model__leave(const TlIndex *idx);
 bool tl_model__resolve_in(TlModel *m, const TlIndex *from, const char *q, size_t len, int hops, TlVal *out);
 /* gradmode.c: notes the grad mode statement `s` begins in; runs a statement
