@@ -649,8 +649,6 @@ bool tl_facts_is_graph(const TlIndex *idx, TSNode expr)
 
 /* ---- parameters ---------------------------------------------------------------------- */
 
-static const char *const tl_facts__param_attrs[] = { "weight", "bias" };
-
 /* The call `list(m.parameters())` / `m.parameters()` inside an iterable. */
 static const TlCall *tl_facts__param_iter_call(const TlIndex *idx, TSNode it)
 {
@@ -687,16 +685,12 @@ static bool tl_facts__walk_parameter(const TlIndex *idx, TSNode expr)
 		return false;
 	TSSymbol s = ts_node_symbol(expr);
 	if (s == sy->attribute) {
-		/* model.fc.weight: a parameter of a module */
+		/* model.fc.weight: a parameter of a module (the table's
+		 * attribute rows of kind parameter) */
 		TSNode attr = tl_tree_field(expr, sy->f_attribute);
-		char name[16];
-		uint32_t len = ts_node_end_byte(attr) - ts_node_start_byte(attr);
-		if (len >= sizeof name)
-			return false;
-		memcpy(name, idx->src->text + ts_node_start_byte(attr), len);
-		name[len] = '\0';
-		return IN(name, tl_facts__param_attrs) &&
-		       tl_facts_is_module(idx, tl_tree_field(expr, sy->f_object));
+		const TlApiRow *r = tl_api_attribute(idx->src->text + ts_node_start_byte(attr),
+						     ts_node_end_byte(attr) - ts_node_start_byte(attr));
+		return r && r->kind == TL_APIK_PARAMETER && tl_facts_is_module(idx, tl_tree_field(expr, sy->f_object));
 	}
 	if (s != sy->identifier)
 		return false;

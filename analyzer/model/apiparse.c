@@ -14,7 +14,7 @@
 static const char *const tl_api__graphs[] = { "-", "keeps", "breaks", "makes", "element" };
 static const char *const tl_api__kinds[] = {
 	"-", "tensor", "module", "optimizer", "scaler", "loader", "sampler", "criterion",
-	"device", "number", "bool", "string", "container", "array",
+	"device", "number", "bool", "string", "container", "array", "parameter",
 };
 static const char *const tl_api__devices[] = { "-", "keeps", "host", "accelerator" };
 static const char *const tl_api__dtypes[] = { "-", "keeps", "half", "float32", "float64", "integer", "bool" };
@@ -393,6 +393,13 @@ bool tl_api_parse(const char *text, size_t len, const char *file, TlApiRow *rows
 			if (!tl_api__ident(r.name, r.len))
 				return tl_api__fail(&e, line, "bad method name '%.*s' (a '.' and an identifier)",
 						    (int)name.n, name.s);
+		} else if (name.n > 1 && name.s[0] == '@') {
+			r.form = TL_API_ATTRIBUTE;
+			r.name = name.s + 1;
+			r.len = (uint32_t)name.n - 1;
+			if (!tl_api__ident(r.name, r.len))
+				return tl_api__fail(&e, line, "bad attribute name '%.*s' (an '@' and an identifier)",
+						    (int)name.n, name.s);
 		} else if (name.n > 9 && memcmp(name.s, "builtins.", 9) == 0) {
 			r.form = TL_API_BUILTIN;
 			r.name = name.s + 9;
@@ -442,8 +449,9 @@ bool tl_api_parse(const char *text, size_t len, const char *file, TlApiRow *rows
 		const TlApiRow *a = &rows[i - 1], *b = &rows[i];
 		if (tl_api__cmp_key(a->form, a->name, a->len, b->form, b->name, b->len) == 0)
 			return tl_api__fail(&e, b->line, "'%s%.*s%s' repeats the row of line %u",
-					    b->form == TL_API_METHOD    ? "."
-					    : b->form == TL_API_BUILTIN ? "builtins."
+					    b->form == TL_API_METHOD      ? "."
+					    : b->form == TL_API_ATTRIBUTE ? "@"
+					    : b->form == TL_API_BUILTIN   ? "builtins."
 					    : b->form == TL_API_ANY     ? "*."
 									: "",
 					    (int)b->len, b->name, b->form == TL_API_UNDER ? ".*" : "",

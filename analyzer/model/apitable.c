@@ -87,6 +87,16 @@ const TlApiRow *tl_api_builtin(const char *name)
 	return tl_api__says_call(r) ? r : NULL;
 }
 
+const TlApiRow *tl_api_attribute(const char *name, size_t len)
+{
+	char buf[64];
+	if (!name || !len || len >= sizeof buf || memchr(name, '\0', len))
+		return NULL;
+	memcpy(buf, name, len);
+	buf[len] = '\0';
+	return tl_api_find(tl_api_table(), TL_API_ATTRIBUTE, buf);
+}
+
 const TlApiRow *tl_api_any(const char *qname)
 {
 	if (!qname)

@@ -33,6 +33,9 @@ typedef enum TlApiForm {
 	TL_API_UNDER = 4,     /* `torchvision.models.*`: a call whose import-resolved name
 			       * is under this module (`torchvision.models.resnet18`),
 			       * when no row names it itself */
+	TL_API_ATTRIBUTE = 5, /* `@grad`: an attribute of this name read from any value
+			       * (`p.grad`): the columns say what the attribute's value
+			       * is, not what a call returns */
 } TlApiForm;
 
 /* What a call does to the autograd graph of the value it returns. */
@@ -50,6 +53,7 @@ typedef enum TlApiKind {
 	TL_APIK_TENSOR, TL_APIK_MODULE, TL_APIK_OPTIMIZER, TL_APIK_SCALER, TL_APIK_LOADER,
 	TL_APIK_SAMPLER, TL_APIK_CRITERION, TL_APIK_DEVICE, TL_APIK_NUMBER, TL_APIK_BOOL,
 	TL_APIK_STRING, TL_APIK_CONTAINER, TL_APIK_ARRAY,
+	TL_APIK_PARAMETER, /* a module's parameter (an attribute row: `@weight`) */
 } TlApiKind;
 
 /* Where the value a call returns lives. */
@@ -336,6 +340,9 @@ const TlApiTable *tl_api_table(void);
 const TlApiRow *tl_api_qualified(const char *qname);
 const TlApiRow *tl_api_method(const char *method);
 const TlApiRow *tl_api_builtin(const char *name);
+/* The row of attribute `name` (`len` bytes at `name`, not NUL-terminated:
+ * source text), `@name` in the table, or NULL. */
+const TlApiRow *tl_api_attribute(const char *name, size_t len);
 /* The `*.last` row of `qname`'s last dotted part (the whole of a name
  * without a dot), or NULL. */
 const TlApiRow *tl_api_any(const char *qname);

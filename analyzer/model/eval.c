@@ -128,16 +128,12 @@ TlVal tl_in__arith(TlValPool *pool, const TlVal *a, const TlVal *b)
 	return r;
 }
 
-/* Attributes whose value has no history whatever the object's. */
+/* Attributes whose value has no history whatever the object's: the
+ * table's attribute rows of graph breaks (`@grad`, `@shape`). */
 bool tl_in__plain_attr(const char *t, uint32_t len)
 {
-	static const char *const plain[] = {
-		"data", "grad", "shape", "dtype", "device", "requires_grad", "is_cuda", "ndim", "T_max",
-	};
-	for (size_t i = 0; i < sizeof plain / sizeof *plain; i++)
-		if (strlen(plain[i]) == len && memcmp(plain[i], t, len) == 0)
-			return true;
-	return false;
+	const TlApiRow *r = tl_api_attribute(t, len);
+	return r && r->graph == TL_APIG_BREAKS;
 }
 
 
@@ -180,9 +176,11 @@ TlVal tl_in__attr(In *in, const TlVal *obj, int32_t id, const char *name, uint32
 		return v;
 	}
 	/* `emb.weight`, `fc.bias` of a library module: its parameters. */
-	if ((obj->kind == TL_VK_MODULE || obj->kind == TL_VK_CRITERION) && obj->ref < 0 &&
-	    (strcmp(buf, "weight") == 0 || strcmp(buf, "bias") == 0))
-		return tl_val_of(TL_VK_PARAMETER, TL_VG_NONE);
+	if ((obj->kind == TL_VK_MODULE || obj->kind == TL_VK_CRITERION) && obj->ref < 0) {
+		const TlApiRow *r = tl_api_attribute(name, len);
+		if (r && r->kind == TL_APIK_PARAMETER)
+			return tl_val_of(TL_VK_PARAMETER, TL_VG_NONE);
+	}
 	/* A field of a tuple or a container (a named tuple's `out.logits`):
 	 * what it holds. */
 	if (obj->kind == TL_VK_CONTAINER) {

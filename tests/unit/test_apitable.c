@@ -126,6 +126,20 @@ static void test_parse_and_find(void **state)
 	assert_non_null(tl_api_find(&t, TL_API_UNDER, "numpy.random"));
 	assert_int_equal(tl_api_find(&t, TL_API_METHOD, "append")->roles, TL_APIR_MUTATES | TL_APIR_STORES);
 	assert_int_equal(tl_api_find(&t, TL_API_METHOD, "to_empty")->roles, TL_APIR_MOVES);
+	/* Attributes: `@grad` is its own form, apart from a method `.grad`. */
+	const char *attrs = HEADER "@grad breaks - - - - -\n"
+				   ".grad keeps tensor - - - -\n"
+				   "@weight - parameter - - - -\n";
+	assert_true(parse(attrs, rows, &t, err, sizeof err));
+	assert_int_equal(t.count, 3);
+	r = tl_api_find(&t, TL_API_ATTRIBUTE, "grad");
+	assert_non_null(r);
+	assert_int_equal(r->graph, TL_APIG_BREAKS);
+	assert_int_equal(tl_api_find(&t, TL_API_METHOD, "grad")->graph, TL_APIG_KEEPS);
+	assert_int_equal(tl_api_find(&t, TL_API_ATTRIBUTE, "weight")->kind, TL_APIK_PARAMETER);
+	assert_string_equal(tl_api_kind_name(TL_APIK_PARAMETER), "parameter");
+	assert_null(tl_api_find(&t, TL_API_ATTRIBUTE, "bias"));
+	assert_null(tl_api_find(&t, TL_API_METHOD, "weight"));
 }
 
 static void test_malformed_rows(void **state)
@@ -164,6 +178,10 @@ static void test_malformed_rows(void **state)
 	refused(HEADER "torch.2x breaks tensor keeps integer - -\n", "api/x.tsv:2: ", "bad name");
 	refused(HEADER ".it-em breaks tensor keeps integer - -\n", "api/x.tsv:2: ", "bad method name");
 	refused(HEADER "builtins.a.b breaks number - - - -\n", "api/x.tsv:2: ", "bad builtin name");
+	refused(HEADER "@a.b breaks - - - - -\n", "api/x.tsv:2: ", "bad attribute name '@a.b'");
+	refused(HEADER "@ breaks - - - - -\n", "api/x.tsv:2: ", "bad name '@'");
+	refused(HEADER "@grad breaks - - - - -\n@grad breaks - - - - -\n", "api/x.tsv:3: ",
+		"'@grad' repeats the row of line 2");
 	refused(HEADER "torch.argmax - - - - - -\n", "api/x.tsv:2: ", "says nothing");
 	refused("name graph kind device dtype roles set params\n", "api/x.tsv:1: ", "the header must be");
 	refused("torch.argmax breaks tensor keeps integer - - -\n", "api/x.tsv:1: ", "the header must be");
@@ -289,8 +307,9 @@ static void test_embedded_table(void **state)
 			assert_null(m ? tl_api_method(name) : tl_api_builtin(name));
 			continue;
 		}
-		const TlApiRow *got = r->form == TL_API_METHOD    ? tl_api_method(name)
-				      : r->form == TL_API_BUILTIN ? tl_api_builtin(name)
+		const TlApiRow *got = r->form == TL_API_METHOD      ? tl_api_method(name)
+				      : r->form == TL_API_ATTRIBUTE ? tl_api_attribute(name, strlen(name))
+				      : r->form == TL_API_BUILTIN   ? tl_api_builtin(name)
 				      : r->form == TL_API_ANY     ? tl_api_any(name)
 				      : r->form == TL_API_UNDER   ? tl_api_under(under)
 								  : tl_api_qualified(name);
@@ -304,6 +323,14 @@ static void test_embedded_table(void **state)
 	assert_int_equal(tl_api_builtin("sum")->graph, TL_APIG_KEEPS);
 	assert_int_equal(tl_api_qualified("torch.autograd.grad")->graph, TL_APIG_BREAKS);
 	assert_null(tl_api_method(NULL));
+	/* The attributes whose value carries no history, and a module's
+	 * parameters (model/eval.c, facts/kinds.c). */
+	assert_int_equal(tl_api_attribute("grad", 4)->graph, TL_APIG_BREAKS);
+	assert_int_equal(tl_api_attribute("shape", 5)->graph, TL_APIG_BREAKS);
+	assert_int_equal(tl_api_attribute("weight", 6)->kind, TL_APIK_PARAMETER);
+	assert_null(tl_api_attribute("logits", 6));
+	assert_null(tl_api_attribute("gradx", 4 + 1));
+	assert_null(tl_api_attribute(NULL, 0));
 	/* What the other facts read: the api predicate's sets, module
 	 * classes, loss functions, wrappers, adaptive optimizers. */
 	assert_true(tl_api_qualified("torch.randn")->sets & TL_APIS_RANDOM_FACTORY);
@@ -477,7 +504,8 @@ static void test_hashed_find(void **state)
 				  ".float keeps tensor keeps float32 - -\n"
 				  "builtins.float breaks number - - - -\n"
 				  "*.Adam - optimizer - - - adaptive-optimizer\n"
-				  "torch.optim.* - optimizer - - - -\n";
+				  "torch.optim.* - optimizer - - - -\n"
+				  "@grad breaks - - - - -\n";
 	TlApiRow rows[64];
 	TlApiTable sorted, hashed;
 	char err[512];
@@ -489,9 +517,9 @@ static void test_hashed_find(void **state)
 	assert_int_equal(tl_api_hash_size(&hashed), 64);
 	tl_api_hash(&hashed, slots);
 	const char *names[] = { "torch.argmax", "item", "float", "Adam", "torch.optim", "torch.arg",
-				"torch.argmaxx", "items", "", "torch" };
+				"torch.argmaxx", "items", "", "torch", "grad" };
 	const TlApiForm forms[] = { TL_API_QUALIFIED, TL_API_METHOD, TL_API_BUILTIN, TL_API_ANY,
-				    TL_API_UNDER };
+				    TL_API_UNDER, TL_API_ATTRIBUTE };
 	unsigned found = 0;
 	for (size_t i = 0; i < sizeof names / sizeof *names; i++)
 		for (size_t f = 0; f < sizeof forms / sizeof *forms; f++) {
@@ -499,7 +527,7 @@ static void test_hashed_find(void **state)
 			assert_ptr_equal(tl_api_find(&hashed, forms[f], names[i]), a);
 			found += a != NULL;
 		}
-	assert_int_equal(found, 6);
+	assert_int_equal(found, 7);
 }
 
 int main(void)
