@@ -666,9 +666,10 @@ static const TlCall *tl_facts__param_iter_call(const TlIndex *idx, TSNode it)
 		/* m.parameters(), m.named_buffers(): api/api.tsv */
 		if (!ts_node_is_null(c->receiver) && (tl_api_method_sets(c->method) & TL_APIS_PARAMETER_ITERATOR))
 			return c;
-		/* list(...), tuple(...), filter(fn, ...): the parameters pass through */
-		static const char *const through[] = { "list", "tuple", "filter", "sorted" };
-		if (!ts_node_is_null(c->receiver) || !c->method || !IN(c->method, through) ||
+		/* list(...), tuple(...), filter(fn, ...): the parameters pass
+		 * through (the table's builtins of set passes-items) */
+		if (!ts_node_is_null(c->receiver) || !c->method ||
+		    !(tl_api_builtin_sets(c->method) & TL_APIS_PASSES_ITEMS) ||
 		    tl_index_resolve_node(idx, c->callee))
 			return NULL;
 		uint32_t n = tl_facts__argc(it);

@@ -285,16 +285,18 @@ static bool tl_facts__fallback_except(const TlIndex *idx, TSNode clause)
 		return false;
 	uint32_t len = 0;
 	const char *t = tl_index_text(idx, types, &len);
-	static const char *const names[] = {
-		"ImportError", "ModuleNotFoundError", "AttributeError", "TypeError",
-	};
-	for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
-		size_t l = strlen(names[i]);
-		for (uint32_t k = 0; k + l <= len; k++)
-			if (memcmp(t + k, names[i], l) == 0 &&
-			    (k == 0 || !(isalnum((unsigned char)t[k - 1]) || t[k - 1] == '_')) &&
-			    (k + l == len || !(isalnum((unsigned char)t[k + l]) || t[k + l] == '_')))
-				return true;
+	/* Each name in the clause's types (`(ImportError, AttributeError)`,
+	 * `builtins.TypeError`): the table's builtins of set old-api-error. */
+	for (uint32_t k = 0; k < len;) {
+		if (!(isalnum((unsigned char)t[k]) || t[k] == '_')) {
+			k++;
+			continue;
+		}
+		uint32_t a = k;
+		while (k < len && (isalnum((unsigned char)t[k]) || t[k] == '_'))
+			k++;
+		if (tl_api_builtin_sets_text(t + a, k - a) & TL_APIS_OLD_API_ERROR)
+			return true;
 	}
 	return false;
 }

@@ -253,8 +253,21 @@ typedef enum TlApiDtype {
  * (`Set[str]`, `int`): Python's containers, strings and numbers, by their
  * builtin and typing names (facts/devices.c). */
 #define TL_APIS_NOT_TENSOR (UINT64_C(1) << 53)
+/* Builtins that only read what they are handed and keep nothing of it
+ * (`len`, `enumerate`, `print`, `getattr`): a container of modules
+ * handed to one needs no registering (rules/checks/TL214.c). */
+#define TL_APIS_READS_ONLY (UINT64_C(1) << 54)
+/* Builtins whose result holds the items of their last argument (`list`,
+ * `tuple`, `filter`, `sorted`): `list(m.parameters())` is still the
+ * module's parameters (facts/kinds.c). */
+#define TL_APIS_PASSES_ITEMS (UINT64_C(1) << 55)
+/* The exceptions that calling a newer API raises on an older library
+ * (`ImportError`, `ModuleNotFoundError`, `AttributeError`, `TypeError`
+ * for an unknown keyword): an except clause naming one is a fallback
+ * for old versions (facts/versions.c). */
+#define TL_APIS_OLD_API_ERROR (UINT64_C(1) << 56)
 /* How many sets there are. */
-#define TL_API_SET_COUNT 54
+#define TL_API_SET_COUNT 57
 
 typedef struct TlApiRow {
 	const char *name; /* the name without its `.` or `builtins.` (borrowed, not NUL-terminated) */

@@ -331,6 +331,16 @@ static void test_embedded_table(void **state)
 	assert_null(tl_api_attribute("logits", 6));
 	assert_null(tl_api_attribute("gradx", 4 + 1));
 	assert_null(tl_api_attribute(NULL, 0));
+	/* Builtins by what they do with what they are handed (TL214,
+	 * facts/kinds.c, facts/versions.c); sets only, so no call row. */
+	assert_true(tl_api_builtin_sets("getattr") & TL_APIS_READS_ONLY);
+	assert_true(tl_api_builtin_sets("len") & TL_APIS_READS_ONLY);
+	assert_false(tl_api_builtin_sets("setattr") & TL_APIS_READS_ONLY);
+	assert_true(tl_api_builtin_sets("sorted") & TL_APIS_PASSES_ITEMS);
+	assert_false(tl_api_builtin_sets("len") & TL_APIS_PASSES_ITEMS);
+	assert_null(tl_api_builtin("filter"));
+	assert_true(tl_api_builtin_sets_text("TypeError)", 9) & TL_APIS_OLD_API_ERROR);
+	assert_false(tl_api_builtin_sets_text("KeyError", 8) & TL_APIS_OLD_API_ERROR);
 	/* What the other facts read: the api predicate's sets, module
 	 * classes, loss functions, wrappers, adaptive optimizers. */
 	assert_true(tl_api_qualified("torch.randn")->sets & TL_APIS_RANDOM_FACTORY);

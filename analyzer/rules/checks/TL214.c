@@ -24,11 +24,8 @@ static bool tl_check__stateless_layer(const char *q)
 /* Calls that only look at a container: handing it to them registers nothing. */
 static bool tl_check__harmless_consumer(const TlCall *c)
 {
-	static const char *const names[] = {
-		"len", "enumerate", "zip", "reversed", "range", "print", "isinstance", "iter",
-		"sorted", "any", "all", "sum", "min", "max", "repr", "str", "hasattr", "getattr",
-	};
-	return !c->receiver.id && c->method && !c->qname && IN(c->method, names);
+	/* the table's builtins of set reads-only */
+	return !c->receiver.id && c->method && !c->qname && (tl_api_builtin_sets(c->method) & TL_APIS_READS_ONLY);
 }
 
 /* The container a read passes along: `*self.layers`, `list(self.layers)`,
