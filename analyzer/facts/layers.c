@@ -4,7 +4,9 @@
  * the body of a local module class and the local classes it builds or
  * derives from, such a class of another module of the project (scanned
  * there), a torchvision.models / timm model, another library's model the
- * API table marks mode-dependent (api/api.tsv).
+ * API table marks mode-dependent (api/api.tsv). A parameter is judged by
+ * what the project hands it: the model's summary of its arguments over
+ * every call site (model/handedin.c), each judged here.
  *
  * Owns: tl_facts_mode_dependent, tl_facts__mode_independent. */
 #include "facts/internal.h"
@@ -114,7 +116,22 @@ typedef struct TlLayerScan {
 	 * subtrees. Only a scan that ends neither dependent nor unknown says
 	 * the module acts the same in both modes. */
 	bool unknown;
+	/* The classes of other modules this question scanned or is scanning
+	 * (shared by the scans one question starts inside another): each is
+	 * scanned once; one met again while its scan is under way (classes of
+	 * modules that build each other) is not known. */
+	struct TlLayerVisits *visits;
 } TlLayerScan;
+
+typedef struct TlLayerVisit {
+	const TlIndex *mod;
+	int32_t cls;
+	int kind; /* TL_LAYER_*, or -1 while its scan is under way */
+} TlLayerVisit;
+
+typedef struct TlLayerVisits {
+	TlArray(TlLayerVisit) items;
+} TlLayerVisits;
 
 static void tl_facts__layers_push(TlLayerScan *s, TSNode n)
 {
@@ -126,14 +143,14 @@ static void tl_facts__layers_push(TlLayerScan *s, TSNode n)
 		s->unknown = true;
 }
 
-static int tl_facts__ext_layers(const TlIndex *idx, const char *q);
-static int tl_facts__ext_class_layers(const TlIndex *idx, const TlIndex *mod, int32_t cls);
+static int tl_facts__ext_layers(TlLayerScan *s, const TlIndex *idx, const char *q);
+static int tl_facts__ext_class_layers(TlLayerScan *s, const TlIndex *idx, const TlIndex *mod, int32_t cls);
 
 /* What class `q` of another module (or a library) says: dependent, or
  * unknown (a class nobody can read here). */
 static void tl_facts__layers_ext(TlLayerScan *s, const TlIndex *idx, const char *q)
 {
-	int e = tl_facts__ext_layers(idx, q);
+	int e = tl_facts__ext_layers(s, idx, q);
 	if (e == TL_LAYER_DEPENDENT)
 		s->dependent = true;
 	else if (e == TL_LAYER_UNKNOWN)
@@ -221,7 +238,7 @@ static void tl_facts__layers_scan(const TlIndex *idx, TlLayerScan *s, TSNode top
 				 tl_model_star_class(idx, c->method, &smod, &scls)) {
 				/* a class a star import binds (`from .parts import *`,
 				 * then `block(c)`), scanned in its module */
-				int e = tl_facts__ext_class_layers(idx, smod, scls);
+				int e = tl_facts__ext_class_layers(s, idx, smod, scls);
 				if (e == TL_LAYER_DEPENDENT)
 					s->dependent = true;
 				else if (e == TL_LAYER_UNKNOWN)
@@ -275,12 +292,13 @@ static void tl_facts__layers_scan(const TlIndex *idx, TlLayerScan *s, TSNode top
 	ts_tree_cursor_delete(&cur);
 }
 
-static void tl_facts__layers_start(TlLayerScan *s)
+static void tl_facts__layers_start(TlLayerScan *s, TlLayerVisits *visits)
 {
 	tl_array_init(&s->todo);
 	tl_array_init(&s->classes);
 	s->dependent = false;
 	s->unknown = false;
+	s->visits = visits;
 }
 
 static void tl_facts__layers_run(const TlIndex *idx, TlLayerScan *s)
@@ -298,43 +316,39 @@ static void tl_facts__layers_end(TlLayerScan *s)
 /* A class of another module of the project that holds such layers
  * (`from models.net import Classifier`): its body, and the classes it
  * builds or derives from, scanned in that module, which may in turn look
- * into the modules it imports, at most this many deep. */
-#define TL_LAYERS_NESTING 4
-
-static _Thread_local int tl_layers__nesting;
-
-/* Class `cls` of module `mod` (another than `idx`), scanned there. */
-static int tl_facts__ext_class_layers(const TlIndex *idx, const TlIndex *mod, int32_t cls)
+ * into the modules it imports; each class once per question (s->visits). */
+static int tl_facts__ext_class_layers(TlLayerScan *outer, const TlIndex *idx, const TlIndex *mod, int32_t cls)
 {
-	if (tl_layers__nesting >= TL_LAYERS_NESTING)
-		return TL_LAYER_UNKNOWN;
-	tl_layers__nesting++;
+	TlLayerVisits *v = outer->visits;
+	for (uint32_t i = 0; i < v->items.size; i++)
+		if (v->items.items[i].mod == mod && v->items.items[i].cls == cls)
+			return v->items.items[i].kind < 0 ? TL_LAYER_UNKNOWN : v->items.items[i].kind;
+	uint32_t at = v->items.size;
+	tl_array_push(&v->items, ((TlLayerVisit){ mod, cls, -1 }));
 	tl_facts__ext_enter(idx);
 	/* Scanned whether or not its module saw it as an nn.Module (a base
 	 * imported from a third module is not seen there): a class that is
 	 * none (a config object) holds no layer. */
 	TlLayerScan s;
-	tl_facts__layers_start(&s);
+	tl_facts__layers_start(&s, v);
 	tl_facts__layers_class(mod, &s, cls);
 	tl_facts__layers_run(mod, &s);
 	int kind = s.dependent ? TL_LAYER_DEPENDENT : s.unknown ? TL_LAYER_UNKNOWN : TL_LAYER_NONE;
 	tl_facts__layers_end(&s);
 	tl_facts__ext_leave(idx);
-	tl_layers__nesting--;
+	v->items.items[at].kind = kind;
 	return kind;
 }
 
-static int tl_facts__ext_layers(const TlIndex *idx, const char *q)
+static int tl_facts__ext_layers(TlLayerScan *s, const TlIndex *idx, const char *q)
 {
-	if (!idx->imports || tl_facts__starts(q, "torch.") || tl_layers__nesting >= TL_LAYERS_NESTING)
+	if (!idx->imports || tl_facts__starts(q, "torch."))
 		return TL_LAYER_UNKNOWN;
-	tl_layers__nesting++;
 	tl_facts__ext_enter(idx);
 	TlExtDef d;
 	bool found = tl_facts__ext_def(idx, q, &d) && d.idx != idx && d.func < 0 && d.cls >= 0;
 	tl_facts__ext_leave(idx);
-	tl_layers__nesting--;
-	return found ? tl_facts__ext_class_layers(idx, d.idx, d.cls) : TL_LAYER_UNKNOWN;
+	return found ? tl_facts__ext_class_layers(s, idx, d.idx, d.cls) : TL_LAYER_UNKNOWN;
 }
 
 /* The layers a construction `root` holds: TL_LAYER_DEPENDENT, _NONE
@@ -343,12 +357,15 @@ static int tl_facts__layers_of(const TlIndex *idx, TSNode root)
 {
 	if (ts_node_is_null(root))
 		return TL_LAYER_UNKNOWN;
+	TlLayerVisits visits;
+	tl_array_init(&visits.items);
 	TlLayerScan s;
-	tl_facts__layers_start(&s);
+	tl_facts__layers_start(&s, &visits);
 	tl_facts__layers_push(&s, root);
 	tl_facts__layers_run(idx, &s);
 	int kind = s.dependent ? TL_LAYER_DEPENDENT : s.unknown ? TL_LAYER_UNKNOWN : TL_LAYER_NONE;
 	tl_facts__layers_end(&s);
+	tl_array_release(&visits.items);
 	return kind;
 }
 
@@ -357,55 +374,50 @@ bool tl_facts__mode_independent(const TlIndex *idx, TSNode root)
 	return tl_facts__layers_of(idx, root) == TL_LAYER_NONE;
 }
 
-/* tl_facts__ext_param_args: the argument `arg` another module passes is
- * a module whose construction there holds mode-dependent layers. */
-static bool tl_facts__ext_dependent(const TlIndex *mod, TSNode arg, void *data)
+/* The module `expr` holds, judged by its construction: dependent when it
+ * is the whole of what was built there (not a part reached by attribute,
+ * `model.encoder`, which its construction does not say) and that holds a
+ * mode-dependent layer. `handed`: whether `expr` may be a parameter,
+ * followed to what the project hands it. */
+static bool tl_facts__dependent_at(const TlIndex *idx, TSNode expr, bool handed)
 {
-	(void)data;
-	if (tl_layers__nesting >= TL_LAYERS_NESTING)
-		return false;
-	/* what the importer builds, or hands on from its own callers */
-	tl_layers__nesting++;
-	bool yes = tl_facts_mode_dependent(mod, arg);
-	tl_layers__nesting--;
-	return yes;
-}
-
-/* tl_facts__param_all: the argument a call site of the module passes. */
-static bool tl_facts__arg_dependent(const TlIndex *idx, TSNode arg, int depth, int *budget)
-{
-	(void)depth;
-	return --*budget >= 0 && tl_layers__nesting < TL_LAYERS_NESTING && tl_facts_mode_dependent(idx, arg);
-}
-
-bool tl_facts_mode_dependent(const TlIndex *idx, TSNode expr)
-{
+	/* accelerator.unwrap_model(model), handed in, hands back the model
+	 * itself. */
+	const TlCall *u = handed ? NULL : tl_index_call_at(idx, tl_index_unparen(expr));
+	if (u && tl_facts__unwraps(u))
+		expr = tl_facts__arg(u->node, 0);
 	TlBuf path;
 	tl_buf_init(&path);
 	TSNode root = tl_facts__module_root(idx, expr, &path);
-	/* A part reached by attribute (`model.encoder`) holds what that part
-	 * holds, which its construction does not say. */
 	bool whole = path.len == 0;
 	tl_buf_release(&path);
-	if (ts_node_is_null(root) && whole && idx->imports) {
-		/* A parameter that only other modules of the project pass: what
-		 * each of them builds (`validate(model, loader)` in train.py). */
+	if (ts_node_is_null(root) && whole && handed && idx->imports) {
+		/* A parameter: what the project hands it, at every call site
+		 * of its function, its importers' included, and theirs when
+		 * the argument is a parameter in turn (`fit(net=net)` in
+		 * train.py's main, then `evaluate(net, val)`): the model's
+		 * summary (model/handedin.c). Dependent when every argument
+		 * is. */
 		TSNode e = tl_index_unparen(expr);
 		const TlBinding *b = ts_node_symbol(e) == tl_syms()->identifier ? tl_index_resolve_node(idx, e) : NULL;
-		if (!b || b->kind != TL_BIND_PARAM || b->func < 0)
+		const TlParamArg *args;
+		uint32_t n;
+		if (!b || b->kind != TL_BIND_PARAM || b->func < 0 || !tl_model_param_args(idx, b, &args, &n) || !n)
 			return false;
-		if (!idx->funcs.items[b->func].call_sites.size)
-			return tl_facts__ext_param_args(idx, b, tl_facts__ext_dependent, NULL);
-		/* a parameter of a function the module calls, whose own
-		 * parameter another module fills (`fit(net=net)` in train.py's
-		 * main, then `evaluate(net, val)`): every call site's argument */
-		int budget = TL_FACTS_BUDGET / 4;
-		tl_layers__nesting++;
-		bool yes = tl_facts__param_all(idx, b, tl_facts__arg_dependent, 0, &budget);
-		tl_layers__nesting--;
+		TlParamArg *own = tl_malloc(n * sizeof *own);
+		memcpy(own, args, n * sizeof *own);
+		bool yes = true;
+		for (uint32_t i = 0; i < n && yes; i++)
+			yes = tl_facts__dependent_at(own[i].mod, own[i].arg, false);
+		tl_free(own);
 		return yes;
 	}
 	if (ts_node_is_null(root) || !whole)
 		return false;
 	return tl_facts__layers_of(idx, root) == TL_LAYER_DEPENDENT;
+}
+
+bool tl_facts_mode_dependent(const TlIndex *idx, TSNode expr)
+{
+	return tl_facts__dependent_at(idx, expr, true);
 }

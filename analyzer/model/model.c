@@ -54,6 +54,7 @@ static void tl_model__release(TlModel *m)
 	tl_scopemap_release(&m->kid_at);
 	tl_model__grad_release(m);
 	tl_model__modes_release(m);
+	tl_model__handed_release(m);
 	tl_array_release(&m->kid_spans);
 	tl_array_release(&m->kid_nodes);
 	tl_array_release(&m->funcs);
@@ -849,6 +850,7 @@ static TlModel *tl_model__build(const TlIndex *idx, bool quiet)
 	tl_array_init(&m->carries);
 	tl_scopemap_init(&m->kid_at);
 	tl_scopemap_init(&m->grad_at);
+	tl_scopemap_init(&m->handed_at);
 	tl_array_init(&m->kid_spans);
 	tl_array_init(&m->kid_nodes);
 	tl_state_init(&m->globals);

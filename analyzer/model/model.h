@@ -243,6 +243,19 @@ bool tl_model_trains_around(const TlIndex *idx, int32_t func);
  * the project (the module's, its importers') is inside a loop, or in a
  * function a loop runs around. */
 bool tl_model_loop_around(const TlIndex *idx, int32_t func);
+/* What parameter binding `param` of `idx` is bound to over every call site
+ * in the project (handedin.c): the module's own and its importers'
+ * (model/callers.c), a parameter handed on from the function around a call
+ * followed to that function's call sites in turn. *args gets the
+ * expressions left, each with its module (*n of them, kept in the model);
+ * false when that is not known: a function on the way escapes, has no
+ * call site or calls itself, a site passes nothing for the parameter, or
+ * more than a bounded number of functions hand it on. */
+typedef struct TlParamArg {
+	const TlIndex *mod;
+	TSNode arg;
+} TlParamArg;
+bool tl_model_param_args(const TlIndex *idx, const TlBinding *param, const TlParamArg **args, uint32_t *n);
 /* Module-level name `name`, bound by no statement of `idx`, is class *cls
  * of project module *mod that one of idx's star imports binds (`from
  * .parts import *`), theirs too. */

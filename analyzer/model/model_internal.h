@@ -125,6 +125,12 @@ typedef struct TlFuncSum {
 	uint8_t entry_grad;
 } TlFuncSum;
 
+/* handedin.c: one parameter's summary (TlModel.handed_sets). */
+typedef struct TlHandedSet {
+	uint32_t first, n;
+	bool known;
+} TlHandedSet;
+
 struct TlModel {
 	const TlIndex *idx;
 	TlValPool pool;
@@ -231,6 +237,11 @@ struct TlModel {
 	bool around_busy[2];
 	/* modes.c: the functions' mode effects (TlFuncSum.meff_first). */
 	TlArray(TlModeEff) mode_effs;
+	/* handedin.c: (function, parameter) -> its entry in handed_sets: what
+	 * the project hands the parameter, those of handed_args from `first`. */
+	TlScopeMap handed_at;
+	TlArray(TlHandedSet) handed_sets;
+	TlArray(TlParamArg) handed_args;
 };
 
 void tl_state_init(TlState *s);
@@ -483,6 +494,7 @@ bool tl_model__resolve_in(TlModel *m, const TlIndex *from, const char *q, size_t
 void tl_model__grad_note(TlModel *m, TSNode s, uint8_t grad);
 uint8_t tl_model__grad_switch(const TlIndex *idx, const TlCall *c, uint8_t grad);
 void tl_model__grad_release(TlModel *m);
+void tl_model__handed_release(TlModel *m);
 /* gradmode.c: the entry modes of the functions of the components marked
  * in `want` (every one when NULL), after the bottom-up run interpreted
  * them and their callers; those that changed are interpreted again

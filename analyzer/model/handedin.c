@@ -1,0 +1,223 @@
+/* What each parameter is bound to over every call site in the project: a
+ * summary per (function, parameter), computed once when first asked and
+ * kept in the model (TlModel.handed_at, .handed_sets, .handed_args).
+ *
+ * The call sites are the module's own (TlFunc.call_sites) and those of
+ * the modules that import it (model/callers.c: by name, or through an
+ * instance the importer's model holds). An argument that is itself a
+ * parameter of the function around the call (`fit(net)` in `main`, then
+ * `evaluate(net, val)` in `fit`) is replaced by what that parameter is
+ * bound to, at its own call sites, and so on: a work list of (module,
+ * function, parameter), each once (a seen-set; a cycle of functions that
+ * hand a parameter round adds no argument), at most TL_HANDED_FUNCS of
+ * them. What is left are the expressions the project hands the parameter
+ * (a construction, a name bound to one, a call), each in its module;
+ * what they hold is the asker's question (facts/layers.c: the
+ * mode-dependent layers of a model handed in).
+ *
+ * The summary is not known when a function on the way escapes (is read
+ * other than called), has no call site, calls itself with the parameter,
+ * or a call site passes nothing for it (its default, `*args`, `self`).
+ *
+ * Owns: tl_model_param_args. */
+#include <string.h>
+
+#include "base/alloc.h"
+#include "model/model_internal.h"
+#include "syntax/syms.h"
+#include "syntax/treewalk.h"
+
+/* Functions whose call sites one summary reads (its function's callers,
+ * theirs...): past it, the summary is not known. A size, not a depth. */
+#define TL_HANDED_FUNCS 32
+
+typedef struct TlHandedItem {
+	const TlIndex *mod;
+	int32_t func;
+	uint32_t param;
+} TlHandedItem;
+
+typedef struct TlHandedWork {
+	TlArray(TlHandedItem) items;
+	TlArray(TlParamArg) args;
+	bool unknown;
+	uint32_t sites;            /* call sites read */
+	TlHandedItem at;           /* the item whose call sites are being read */
+} TlHandedWork;
+
+static void tl_handed__push(TlHandedWork *w, const TlIndex *mod, int32_t func, uint32_t param)
+{
+	for (uint32_t i = 0; i < w->items.size; i++)
+		if (w->items.items[i].mod == mod && w->items.items[i].func == func && w->items.items[i].param == param)
+			return;
+	if (w->items.size == TL_HANDED_FUNCS) {
+		w->unknown = true;
+		return;
+	}
+	tl_array_push(&w->items, ((TlHandedItem){ mod, func, param }));
+}
+
+/* The argument call `c` passes for parameter `k` of `fn` (`bound`: the
+ * call binds a method's first parameter, which is then not passed): by
+ * keyword, else by position; a null node when it passes none (left to the
+ * default, through `*args` / `**kwargs`, a bound method's `self`). */
+static TSNode tl_handed__arg(const TlIndex *fidx, const TlFunc *fn, const TlIndex *mod, const TlCall *c, uint32_t k,
+			     bool bound)
+{
+	const TlSyms *sy = tl_syms();
+	TSNode none = { 0 };
+	const char *pname = fidx->bindings.items[fn->params.items[k]].name;
+	TSNode args = tl_tree_field(c->node, sy->f_arguments);
+	if (ts_node_is_null(args) || !pname)
+		return none;
+	size_t plen = strlen(pname);
+	uint32_t count = ts_node_named_child_count(args);
+	for (uint32_t i = 0; i < count; i++) {
+		TSNode a = ts_node_named_child(args, i);
+		if (ts_node_symbol(a) != sy->keyword_argument)
+			continue;
+		TSNode name = tl_tree_field(a, sy->f_name);
+		uint32_t len;
+		const char *t = ts_node_is_null(name) ? NULL : tl_index_text(mod, name, &len);
+		if (t && len == plen && memcmp(t, pname, len) == 0)
+			return tl_tree_field(a, sy->f_value);
+	}
+	if (bound && k == 0)
+		return none;
+	uint32_t pos = k - (bound ? 1u : 0u), at = 0;
+	for (uint32_t i = 0; i < count; i++) {
+		TSNode a = ts_node_named_child(args, i);
+		TSSymbol s = ts_node_symbol(a);
+		if (s == sy->keyword_argument || s == sy->comment)
+			continue;
+		if (s == sy->list_splat || s == sy->dictionary_splat)
+			return none;
+		if (at++ == pos)
+			return a;
+	}
+	return none;
+}
+
+/* The position of parameter binding `b` among its function's, or -1. */
+static int32_t tl_handed__param_index(const TlIndex *idx, const TlBinding *b)
+{
+	if (!b || b->kind != TL_BIND_PARAM || b->func < 0 || !b->name)
+		return -1;
+	const TlFunc *fn = &idx->funcs.items[b->func];
+	for (uint32_t k = 0; k < fn->params.size; k++) {
+		const char *pn = idx->bindings.items[fn->params.items[k]].name;
+		if (pn && strcmp(pn, b->name) == 0)
+			return (int32_t)k;
+	}
+	return -1;
+}
+
+/* Argument `a` of a call site in `mod`: a parameter of the function
+ * around it is followed to its own call sites, anything else kept. */
+static void tl_handed__site(TlHandedWork *w, const TlIndex *mod, TSNode a)
+{
+	w->sites++;
+	if (ts_node_is_null(a)) {
+		w->unknown = true;
+		return;
+	}
+	TSNode e = tl_index_unparen(a);
+	const TlBinding *b = ts_node_symbol(e) == tl_syms()->identifier ? tl_index_resolve_node(mod, e) : NULL;
+	int32_t k = tl_handed__param_index(mod, b);
+	if (k >= 0) {
+		tl_handed__push(w, mod, b->func, (uint32_t)k);
+		return;
+	}
+	tl_array_push(&w->args, ((TlParamArg){ mod, a }));
+}
+
+static bool tl_handed__want(void *ctx, int32_t func)
+{
+	const TlHandedWork *w = ctx;
+	return !w->unknown && func == w->at.func;
+}
+
+static void tl_handed__ext_visit(void *ctx, const TlExtCall *s)
+{
+	TlHandedWork *w = ctx;
+	if (w->unknown || s->func != w->at.func || s->mod == w->at.mod)
+		return;
+	const TlIndex *fidx = w->at.mod;
+	const TlFunc *fn = &fidx->funcs.items[w->at.func];
+	tl_handed__site(w, s->mod, tl_handed__arg(fidx, fn, s->mod, s->call, w->at.param, s->bound));
+}
+
+/* Runs the work list from its first item. */
+static void tl_handed__run(TlHandedWork *w)
+{
+	for (uint32_t i = 0; i < w->items.size && !w->unknown; i++) {
+		TlHandedItem it = w->items.items[i];
+		w->at = it;
+		const TlFunc *fn = &it.mod->funcs.items[it.func];
+		if (fn->escapes || it.param >= fn->params.size) {
+			w->unknown = true;
+			break;
+		}
+		uint32_t sites = w->sites;
+		for (uint32_t s = 0; s < fn->call_sites.size && !w->unknown; s++) {
+			const TlCall *c = &it.mod->calls.items[fn->call_sites.items[s]];
+			if (c->func == it.func) { /* it calls itself: its own argument */
+				w->unknown = true;
+				break;
+			}
+			bool bound = fn->cls >= 0 && c->receiver.id != NULL;
+			tl_handed__site(w, it.mod, tl_handed__arg(it.mod, fn, it.mod, c, it.param, bound));
+		}
+		const TlModel *fm = w->unknown ? NULL : tl_model_of(it.mod);
+		if (fm)
+			tl_model__importer_calls((TlModel *)fm, TL_CALLERS_INSTANCES, tl_handed__want, tl_handed__ext_visit,
+						 w);
+		if (w->sites == sites)
+			w->unknown = true; /* no call site known */
+	}
+}
+
+bool tl_model_param_args(const TlIndex *idx, const TlBinding *param, const TlParamArg **args, uint32_t *n)
+{
+	*args = NULL;
+	*n = 0;
+	TlModel *m = (TlModel *)tl_model_of(idx);
+	int32_t k = tl_handed__param_index(idx, param);
+	if (!m || k < 0)
+		return false;
+	int32_t at;
+	if (!tl_scopemap_get(&m->handed_at, (uint32_t)param->func, (uint32_t)k, &at)) {
+		TlHandedWork w;
+		memset(&w, 0, sizeof w);
+		tl_array_init(&w.items);
+		tl_array_init(&w.args);
+		tl_handed__push(&w, idx, param->func, (uint32_t)k);
+		bool project = idx->imports != NULL;
+		if (project)
+			tl_model__enter(idx);
+		tl_handed__run(&w);
+		if (project)
+			tl_model__leave(idx);
+		TlHandedSet set = { m->handed_args.size, w.unknown ? 0 : w.args.size, !w.unknown };
+		for (uint32_t i = 0; set.known && i < w.args.size; i++)
+			tl_array_push(&m->handed_args, w.args.items[i]);
+		at = (int32_t)m->handed_sets.size;
+		tl_array_push(&m->handed_sets, set);
+		tl_scopemap_put(&m->handed_at, (uint32_t)param->func, (uint32_t)k, at);
+		tl_array_release(&w.items);
+		tl_array_release(&w.args);
+	}
+	const TlHandedSet *set = &m->handed_sets.items[at];
+	if (!set->known)
+		return false;
+	*args = m->handed_args.items + set->first;
+	*n = set->n;
+	return true;
+}
+
+void tl_model__handed_release(TlModel *m)
+{
+	tl_scopemap_release(&m->handed_at);
+	tl_array_release(&m->handed_sets);
+	tl_array_release(&m->handed_args);
+}
