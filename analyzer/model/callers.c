@@ -86,7 +86,7 @@ void tl_model__importer_calls(TlModel *m, unsigned how, bool (*want)(void *ctx, 
 			TlVal v;
 			bool bound = !call->qname;
 			if (call->qname) {
-				if (!tl_model__resolve_in(m, mod, call->qname, strlen(call->qname), 0, &v) || !v.mod ||
+				if (!tl_model__resolve_in(m, mod, call->qname, strlen(call->qname), &v) || !v.mod ||
 				    v.ref < 0 || (v.kind != TL_VK_FUNCTION && (v.kind != TL_VK_CLASS || !(how & TL_CALLERS_MAKERS))))
 					continue;
 				const TlIndex *vm = v.mod;

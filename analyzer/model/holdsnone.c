@@ -186,7 +186,7 @@ static bool tl_hn__local(TlModel *asker, const TlModel *om, const TlIndex *mod, 
 			continue;
 		/* a class of another module of the project */
 		TlVal v;
-		if (!mod->imports || !tl_model__resolve_in(asker, mod, q, strlen(q), 0, &v) ||
+		if (!mod->imports || !tl_model__resolve_in(asker, mod, q, strlen(q), &v) ||
 		    v.kind != TL_VK_CLASS || v.ref < 0 || !v.mod)
 			return false;
 		tl_array_push(deps, ((TlHnNode){ (const TlIndex *)v.mod, NULL, v.ref }));

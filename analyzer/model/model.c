@@ -11,14 +11,14 @@
 
 #include "base/alloc.h"
 #include "base/budget.h"
+#include "base/strmap.h"
 #include "model/apitable.h"
 #include "syntax/syms.h"
 #include "syntax/treewalk.h"
 #include "syntax/walk.h"
 
-/* Re-exports followed from one name (`from .a import X` in an __init__),
- * and modules a star-import lookup visits for one name. */
-#define TL_MODEL_REEXPORTS 8
+/* Modules a module's star imports reach (its star table), itself
+ * included: a size, not a depth. */
 #define TL_MODEL_STAR_MODULES 64
 
 /* Models being built on this thread, one inside another (an import's). */
@@ -224,22 +224,28 @@ bool tl_model__torch_package(const TlIndex *from)
 	return from->imports->package && tl_api_own_package(from->imports->package(from->imports, from));
 }
 
-/* What `rest` (a name, or "Class.method") names in module `mod`. */
-static bool tl_model__in_module(TlModel *m, const TlIndex *mod, const char *rest, size_t len, int hops,
-				TlVal *out);
+/* What `rest` (a name, or "Class.method") names in module `mod`: 1 a
+ * value (*out), 0 nothing known, 2 a re-export there (`from .a import X`
+ * in an __init__): binding *next of module *next_mod, whose qualified
+ * name names it in turn. */
+enum { TL_IN_NONE, TL_IN_VALUE, TL_IN_REEXPORT };
+static int tl_model__in_module(TlModel *m, const TlIndex *mod, const char *rest, size_t len, TlVal *out,
+			       const TlIndex **next_mod, const TlBinding **next);
 
-/* What dotted name `q` names, as module `from` imports it. */
-bool tl_model__resolve_in(TlModel *m, const TlIndex *from, const char *q, size_t len, int hops, TlVal *out)
+/* The module of the project that the longest prefix of dotted name `q`
+ * names, as module `from` imports it; *rest, *rest_len: what follows. */
+static const TlIndex *tl_model__module_prefix(const TlIndex *from, const char *q, size_t len, const char **rest,
+					      size_t *rest_len)
 {
-	if (!from->imports || hops > TL_MODEL_REEXPORTS || !len || len >= 512)
-		return false;
+	if (!from->imports || !len || len >= 512)
+		return NULL;
 	size_t lead = 0;
 	while (lead < len && q[lead] == '.')
 		lead++;
 	if (!lead && tl_model__api_root(q, len))
-		return false;
+		return NULL;
 	if (lead && tl_model__torch_package(from))
-		return false;
+		return NULL;
 	/* The longest prefix that names a module of the project holds the rest. */
 	for (size_t cut = len; cut > 0 && cut >= lead; cut--) {
 		if (cut < len && q[cut] != '.')
@@ -250,11 +256,45 @@ bool tl_model__resolve_in(TlModel *m, const TlIndex *from, const char *q, size_t
 		if (!mod)
 			continue;
 		if (cut == len)
-			return false; /* a module, not what it defines */
-		const char *rest = cut == lead ? q + lead : q + cut + 1;
-		return tl_model__in_module(m, mod, rest, (size_t)(q + len - rest), hops + 1, out);
+			return NULL; /* a module, not what it defines */
+		*rest = cut == lead ? q + lead : q + cut + 1;
+		*rest_len = (size_t)(q + len - *rest);
+		return mod;
 	}
-	return false;
+	return NULL;
+}
+
+/* What dotted name `q` names, as module `from` imports it. A chain of
+ * re-exports (`from .blocks import Block` in an __init__, Block there
+ * imported from another module in turn) is followed to its end, each
+ * binding once: a chain that comes back to a binding it passed (modules
+ * that re-export a name from each other) names nothing. */
+bool tl_model__resolve_in(TlModel *m, const TlIndex *from, const char *q, size_t len, TlVal *out)
+{
+	TlArray(const TlBinding *) passed;
+	tl_array_init(&passed);
+	int got = TL_IN_NONE;
+	for (;;) {
+		const char *rest;
+		size_t rest_len;
+		const TlIndex *mod = tl_model__module_prefix(from, q, len, &rest, &rest_len);
+		const TlBinding *next = NULL;
+		got = mod ? tl_model__in_module(m, mod, rest, rest_len, out, &from, &next) : TL_IN_NONE;
+		if (got != TL_IN_REEXPORT)
+			break;
+		bool again = false;
+		for (uint32_t i = 0; i < passed.size && !again; i++)
+			again = passed.items[i] == next;
+		if (again) {
+			got = TL_IN_NONE;
+			break;
+		}
+		tl_array_push(&passed, next);
+		q = next->qname;
+		len = strlen(q);
+	}
+	tl_array_release(&passed);
+	return got == TL_IN_VALUE;
 }
 
 bool tl_model_reads_no_module(const TlIndex *idx)
@@ -285,22 +325,36 @@ bool tl_model_reads_no_module(const TlIndex *idx)
 	return true;
 }
 
-/* The module-level bindings of `name` in `mod`, else in the modules its
- * star imports name (theirs too, breadth first, each once, at most
- * TL_MODEL_STAR_MODULES of them; PyTorch's and the libraries' are not
- * read): the first module that binds it (*owner), or NULL. */
-static const TlIntArray *tl_model__star_bindings(const TlIndex *mod, const char *name, const TlIndex **owner)
+/* A module's star table (TlIndex.stars): the modules its star imports of
+ * project modules reach, theirs too, breadth first, each once (a
+ * seen-set ends imports of each other), at most TL_MODEL_STAR_MODULES
+ * with the module itself; PyTorch's and the libraries' are not read. Built
+ * once per module, when a lookup first needs it; then, per name looked up,
+ * the first of them that binds it (its position, -1 none), kept. */
+struct TlStarTable {
+	TlArray(const TlIndex *) mods;
+	TlStrMap names;
+};
+
+static void tl_model__stars_release(struct TlStarTable *t)
 {
-	const TlIndex *seen[TL_MODEL_STAR_MODULES];
-	uint32_t nseen = 0;
-	seen[nseen++] = mod;
-	for (uint32_t head = 0; head < nseen; head++) {
-		const TlIndex *cur = seen[head];
-		const TlIntArray *all = tl_index_bindings_of(cur, -1, name);
-		if (all && all->size) {
-			*owner = cur;
-			return all;
-		}
+	if (!t)
+		return;
+	tl_array_release(&t->mods);
+	tl_strmap_release(&t->names);
+	tl_free(t);
+}
+
+static struct TlStarTable *tl_model__stars(const TlIndex *mod)
+{
+	if (mod->stars)
+		return mod->stars;
+	struct TlStarTable *t = tl_calloc(1, sizeof *t);
+	tl_array_init(&t->mods);
+	tl_strmap_init(&t->names);
+	tl_array_push(&t->mods, mod);
+	for (uint32_t head = 0; head < t->mods.size; head++) {
+		const TlIndex *cur = t->mods.items[head];
 		const TlIntArray *stars = tl_index_bindings_of(cur, -1, "*");
 		for (uint32_t i = 0; stars && cur->imports && i < stars->size; i++) {
 			const TlBinding *b = &cur->bindings.items[stars->items[i]];
@@ -310,13 +364,46 @@ static const TlIntArray *tl_model__star_bindings(const TlIndex *mod, const char 
 				continue;
 			const TlIndex *target = cur->imports->module(cur->imports, cur, b->qname, ql);
 			bool known = !target;
-			for (uint32_t k = 0; k < nseen && !known; k++)
-				known = seen[k] == target;
-			if (!known && nseen < TL_MODEL_STAR_MODULES)
-				seen[nseen++] = target;
+			for (uint32_t k = 0; k < t->mods.size && !known; k++)
+				known = t->mods.items[k] == target;
+			if (!known && t->mods.size < TL_MODEL_STAR_MODULES)
+				tl_array_push(&t->mods, target);
 		}
 	}
-	return NULL;
+	TlIndex *w = (TlIndex *)mod; /* a cache: no answer changes */
+	w->stars = t;
+	w->stars_release = tl_model__stars_release;
+	return t;
+}
+
+/* The module-level bindings of `name` in `mod`, else in the first module
+ * of its star table that binds it (*owner), or NULL. */
+static const TlIntArray *tl_model__star_bindings(const TlIndex *mod, const char *name, const TlIndex **owner)
+{
+	const TlIntArray *all = tl_index_bindings_of(mod, -1, name);
+	if (all && all->size) {
+		*owner = mod;
+		return all;
+	}
+	const TlIntArray *stars = tl_index_bindings_of(mod, -1, "*");
+	if (!stars || !stars->size || !mod->imports)
+		return NULL;
+	struct TlStarTable *t = tl_model__stars(mod);
+	size_t len = strlen(name);
+	int32_t at;
+	if (!tl_strmap_get(&t->names, name, len, &at)) {
+		at = -1;
+		for (uint32_t k = 1; k < t->mods.size && at < 0; k++) {
+			all = tl_index_bindings_of(t->mods.items[k], -1, name);
+			if (all && all->size)
+				at = (int32_t)k;
+		}
+		tl_strmap_put(&t->names, name, len, at);
+	}
+	if (at < 0)
+		return NULL;
+	*owner = t->mods.items[at];
+	return tl_index_bindings_of(*owner, -1, name);
 }
 
 bool tl_model__star_name(TlModel *m, const char *name, TlVal *out)
@@ -338,7 +425,7 @@ bool tl_model__star_name(TlModel *m, const char *name, TlVal *out)
 	} else if (b && b->kind == TL_BIND_IMPORT && b->qname) {
 		/* a re-export there (`from .blocks import Block`): what it names,
 		 * a class or function of the project only */
-		yes = tl_model__resolve_in(m, owner, b->qname, strlen(b->qname), 0, out) &&
+		yes = tl_model__resolve_in(m, owner, b->qname, strlen(b->qname), out) &&
 		      (out->kind == TL_VK_CLASS || out->kind == TL_VK_FUNCTION);
 	}
 	tl_model__leave(idx);
@@ -393,64 +480,67 @@ char *tl_model__star_qualify(const TlIndex *mod, const char *q)
 	return r;
 }
 
-static bool tl_model__in_module(TlModel *m, const TlIndex *mod, const char *rest, size_t len, int hops,
-				TlVal *out)
+static int tl_model__in_module(TlModel *m, const TlIndex *mod, const char *rest, size_t len, TlVal *out,
+			       const TlIndex **next_mod, const TlBinding **next)
 {
 	char name[256];
 	size_t dot = 0;
 	while (dot < len && rest[dot] != '.')
 		dot++;
 	if (!dot || dot >= sizeof name)
-		return false;
+		return TL_IN_NONE;
 	memcpy(name, rest, dot);
 	name[dot] = '\0';
 	const TlIntArray *all = tl_model__star_bindings(mod, name, &mod);
 	if (!all)
-		return false;
+		return TL_IN_NONE;
 	const TlBinding *b = &mod->bindings.items[all->items[all->size - 1]];
 	if (b->kind == TL_BIND_CLASS && b->ref >= 0) {
 		if (dot < len) { /* Class.method */
 			const TlIndex *where = NULL;
 			int32_t f = tl_model__method(mod, b->ref, rest + dot + 1, &where);
 			if (f < 0)
-				return false;
+				return TL_IN_NONE;
 			*out = tl_val_of(TL_VK_FUNCTION, TL_VG_NONE);
 			out->ref = f;
 			out->mod = where;
-			return true;
+			return TL_IN_VALUE;
 		}
 		*out = tl_val_of(TL_VK_CLASS, TL_VG_NONE);
 		out->ref = b->ref;
 		out->mod = mod;
-		return true;
+		return TL_IN_VALUE;
 	}
 	if (dot < len)
-		return false;
+		return TL_IN_NONE;
 	if (b->kind == TL_BIND_DEF && b->ref >= 0) {
 		*out = tl_val_of(TL_VK_FUNCTION, TL_VG_NONE);
 		out->ref = b->ref;
 		out->mod = mod;
-		return true;
+		return TL_IN_VALUE;
 	}
-	if (b->kind == TL_BIND_IMPORT && b->qname)
-		return tl_model__resolve_in(m, mod, b->qname, strlen(b->qname), hops, out);
+	if (b->kind == TL_BIND_IMPORT && b->qname) {
+		*next_mod = mod;
+		*next = b;
+		return TL_IN_REEXPORT;
+	}
 	if (b->kind == TL_BIND_ASSIGN && mod != m->idx) {
 		const TlModel *om = tl_model__other(m, mod);
 		if (!om)
-			return false;
+			return TL_IN_NONE;
 		/* A name the other model never interned is none of its globals. */
 		TlPath p;
 		memset(&p, 0, sizeof p);
 		p.root = tl_path_lookup(&om->names, name, strlen(name));
 		if (p.root < 0)
-			return false;
+			return TL_IN_NONE;
 		const TlVal *g = tl_state_get(&om->globals, &p);
 		if (!g)
-			return false;
+			return TL_IN_NONE;
 		*out = tl_val_import(&m->pool, &om->pool, g);
-		return true;
+		return TL_IN_VALUE;
 	}
-	return false;
+	return TL_IN_NONE;
 }
 
 bool tl_model__resolve(TlModel *m, const char *qname, TlVal *out)
@@ -459,7 +549,7 @@ bool tl_model__resolve(TlModel *m, const char *qname, TlVal *out)
 	if (!idx->imports || !qname)
 		return false;
 	tl_model__enter(idx);
-	bool yes = tl_model__resolve_in(m, idx, qname, strlen(qname), 0, out);
+	bool yes = tl_model__resolve_in(m, idx, qname, strlen(qname), out);
 	tl_model__leave(idx);
 	return yes;
 }
@@ -495,7 +585,7 @@ const TlIndex *tl_model__far_base(TlModel *m, const TlIndex *mod, const TlClass 
 		const char *q = c->base_qnames.items[i];
 		TlVal v;
 		tl_model__enter(m->idx);
-		bool yes = q && tl_model__resolve_in(m, mod, q, strlen(q), 0, &v);
+		bool yes = q && tl_model__resolve_in(m, mod, q, strlen(q), &v);
 		tl_model__leave(m->idx);
 		if (yes && v.kind == TL_VK_CLASS && v.ref >= 0 && v.mod && v.mod != (const void *)mod) {
 			*cls = v.ref;

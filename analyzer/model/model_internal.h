@@ -488,7 +488,7 @@ void tl_model__enter(const TlIndex *idx);
  * importer is read for its call sites. */
 bool tl_model__torch_package(const TlIndex *from);
 void tl_model__leave(const TlIndex *idx);
-bool tl_model__resolve_in(TlModel *m, const TlIndex *from, const char *q, size_t len, int hops, TlVal *out);
+bool tl_model__resolve_in(TlModel *m, const TlIndex *from, const char *q, size_t len, TlVal *out);
 /* gradmode.c: notes the grad mode statement `s` begins in; runs a statement
  * `torch.set_grad_enabled(...)` (call `c`); releases the tables. */
 void tl_model__grad_note(TlModel *m, TSNode s, uint8_t grad);

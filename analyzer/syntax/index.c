@@ -1392,6 +1392,10 @@ void tl_index_release(TlIndex *idx)
 	tl_strmap_release(&idx->module_evidence);
 	tl_node_memo_free(idx->memo);
 	idx->memo = NULL;
+	if (idx->stars_release)
+		idx->stars_release(idx->stars);
+	idx->stars = NULL;
+	idx->stars_release = NULL;
 	if (idx->model_release)
 		idx->model_release(idx->model);
 	idx->model = NULL;

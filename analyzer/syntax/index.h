@@ -333,6 +333,11 @@ typedef struct TlIndex {
 	 * model_release (set with it: the index calls nothing above it). */
 	struct TlModel *model;
 	void (*model_release)(struct TlModel *model);
+	/* The modules this module's star imports reach and the names looked up
+	 * in them (model/model.c), built when a lookup first needs it; owned
+	 * by the index, which releases it with stars_release. */
+	struct TlStarTable *stars;
+	void (*stars_release)(struct TlStarTable *stars);
 } TlIndex;
 
 void tl_index_build(TlIndex *idx, const TlSource *src, TSNode root);
