@@ -22,7 +22,7 @@
  * with gradients on (`model.incremental_forward(x)`,
  * `self.model._predict_scores_batch(batch)`): called from outside the
  * class on a model in eval mode, that call is an evaluation forward
- * (TL102; tl_facts_method_forward, asked by tl_facts_eval_call_with_grad).
+ * (TL102; tl_facts_method_forward, asked by tl_check_eval_call_with_grad).
  *
  * Owns: tl_facts__mode_summary, tl_facts__mode_summaries_release,
  * tl_facts__mode_calls, tl_facts_method_forward. */

@@ -92,11 +92,6 @@ bool tl_facts_is_half_dtype(const TlIndex *idx, TSNode expr);
  * built on it (TlIndex.torch_ecosystem). */
 bool tl_facts_is_optimizer(const TlIndex *idx, TSNode expr);
 bool tl_facts_is_scaler(const TlIndex *idx, TSNode expr);
-/* True when the optimizer `expr` is bound to is scale-invariant, as its
- * constructor's import-resolved name says (Adam, AdamW, RMSprop, Adagrad,
- * Lion, their fused and 8-bit forms): a constant factor on every gradient
- * mostly cancels in its update. */
-bool tl_facts_optimizer_adaptive(const TlIndex *idx, TSNode expr);
 bool tl_facts_is_module(const TlIndex *idx, TSNode expr);
 /* True when `node` is in a method of a class of the file that stands in
  * for a GradScaler (not an nn.Module, defines `step` and `scale`, `update`
@@ -151,26 +146,9 @@ char *tl_facts_mode_subject(const TlIndex *idx, TSNode call);
  * the class, runs a method of the model's class (here or in another
  * module of the project) that runs the model's own forward with gradients
  * on and runs no backward, gradient or optimizer step (facts/effects.c);
- * tl_facts_eval_call_with_grad asks it. */
+ * tl_check_eval_call_with_grad asks it. */
 bool tl_facts_method_forward(const TlIndex *idx, TSNode call);
 
-/* True when `call`, a call of a local function, runs a module forward in
- * eval mode with gradient tracking on and nothing backpropagates its result
- * when this call runs it: the call is on an evaluation path (nothing
- * backpropagates what it returns) and not grad-disabled (nor all the calls
- * of its own function), the forward is not under a grad-disabled block or
- * decorator of the callee, the callee code this call runs holds it (its
- * constant arguments decide `if train:` tests), the module's mode there is
- * eval as this call's caller leaves it (or the callee sets), and no
- * backward this call runs, nor the caller's use of the result, reaches it.
- * A method of an nn.Module class, or any class's forward(), is no such
- * helper (it is the model). False when the forward itself is reported (every caller agrees on eval
- * mode and nothing backpropagates it): RULES.md TL102 reports a helper the
- * training step also uses at its call on the evaluation path. Also true
- * for a call of a method of the model's class that runs its forward
- * (tl_facts_method_forward) on a receiver in eval mode, not grad-disabled,
- * whose result nothing backpropagates. */
-bool tl_facts_eval_call_with_grad(const TlIndex *idx, TSNode call);
 
 /* True when the value of `expr` (a name, or the result of the expression
  * whose assignment contains it) may flow into a backward: in its function,
@@ -307,30 +285,12 @@ bool tl_facts_is_tensor(const TlIndex *idx, TSNode expr);
  * `.normal_()`). */
 bool tl_facts_host_factory(const TlIndex *idx, TSNode expr);
 
-/* True when every way `expr` gets its value is a batch (or an element or
- * field of one) of a DataLoader constructed in the file: a loop over it
- * (through enumerate / tqdm; not enumerate's counter), `next(iter(...))`,
- * names unpacked from one, parameters passed one. */
-bool tl_facts_from_loader(const TlIndex *idx, TSNode expr);
 /* True when some DataLoader that `expr`'s batches come from (or `expr`, a
  * DataLoader(...) call itself) sets `option` (by keyword or position) to
  * anything but a literal False / None / 0, or may set it through
  * `**kwargs`. */
 bool tl_facts_loader_option(const TlIndex *idx, TSNode expr, const char *option);
-/* True when the DataLoader(...) call `call` feeds a step loop of one of
- * `kinds` (TL_STEP_*): a for loop that is one iterates it (through
- * enumerate / tqdm, names bound to it, local functions returning it,
- * parameters every caller passes it). */
-bool tl_facts_feeds_step_loop(const TlIndex *idx, TSNode call, uint32_t kinds);
 
-/* True when iterable `expr` (a for loop's, through enumerate / tqdm) is
- * DataLoaders (every way it arrives is one built in the file) each drawing
- * from a shuffling torch DistributedSampler (its `sampler`, or the sampler
- * of its BatchSampler `batch_sampler`; no `shuffle`, or a literal
- * True) on which nothing in the file may call set_epoch: no `.set_epoch()`
- * call but on another DistributedSampler, and no name bound to it handed
- * to a call other than a DataLoader or BatchSampler (facts/loaders.c). */
-bool tl_facts_sampler_epoch_unset(const TlIndex *idx, TSNode expr);
 
 /* True when `expr` is the module a wrapper of `kind` holds, bypassing the
  * wrapper: `ddp.module` (`self.model.module`, a parameter every caller
@@ -394,61 +354,6 @@ bool tl_facts_iteration_builds_model(const TlIndex *idx, TSNode node);
 bool tl_facts_loop_element(const TlIndex *idx, TSNode expr);
 
 
-/* True when the optimizer step `step` runs in step loops none of whose
- * iterations resets the gradients of the optimizer it steps: every gradient
- * reset there is known to miss it (`netD.zero_grad()` for an optimizer
- * built over `netG.parameters()`). A reset whose reach cannot be told
- * counts as covering it. False outside step loops. */
-bool tl_facts_step_unreset(const TlIndex *idx, TSNode step);
-/* True when the zero_grad() call `reset`, in its loop's iteration (or its
- * function), comes after a backward and before the step of an optimizer it
- * fully covers, with no backward in between, and runs whenever that step
- * does (not in a branch the step is outside of). */
-bool tl_facts_reset_before_step(const TlIndex *idx, TSNode reset);
-/* True when gradient clipping `clip` (TL_EV_GRAD_CLIP) runs, in one
- * iteration of a step loop around it (or its function's body when no step
- * loop is known), after a GradScaler-scaled backward with no
- * scaler.unscale_ between them, and before the scaler's step: it clips
- * gradients still multiplied by the loss scale. Local helpers are followed. */
-bool tl_facts_clip_before_unscale(const TlIndex *idx, TSNode clip);
-/* True when call `call` (an `.eval()`, or a call of a local function that
- * makes one) switches a trained module (an optimizer updates it, or the
- * file calls .train() on it) to eval mode inside the innermost loop of its
- * function whose iteration runs a backward and an optimizer step, and no
- * call in that iteration switches the module back to train mode. */
-bool tl_facts_leaves_eval(const TlIndex *idx, TSNode call);
-/* True when module forward `call` runs in the train mode training (or the
- * construction) left the module in: the file shows where the module was
- * built (tl_facts_mode_dependent's construction), and on no path back to it
- * (the call's function, then every call site of it, back to the function
- * that built it or a local factory / __init__ it runs) may anything switch
- * it to eval mode: no `.eval()` / `.train(False)` / `.train(flag)` on it, on
- * a part or a whole of it, on an alias or on something whose module cannot
- * be told, before the call or in a loop around both; no local function
- * (or context manager) that may; no call from another module named like
- * an evaluation that is handed it. False as well when a `.train()` on it
- * after the last training step before the call shows train mode chosen on
- * purpose (Monte Carlo dropout, a batch-norm recalibration). */
-bool tl_facts_left_in_train_mode(const TlIndex *idx, TSNode call);
-/* True when the module `expr` holds layers that behave differently in
- * train and eval mode, as its construction shows: dropout (not with a
- * literal p=0), batch norm (not track_running_stats=False), transformer
- * layers with dropout, code reading `self.training` or calling a
- * functional dropout with `training=`, in a local module class, the local
- * classes it builds or derives from, an nn.Sequential / ModuleList (also
- * of a list built with append), or a torchvision.models / timm model
- * (facts/layers.c). False for a part reached by attribute (`model.head`)
- * and for modules whose construction cannot be told. */
-bool tl_facts_mode_dependent(const TlIndex *idx, TSNode expr);
-/* True when `node` runs only in one mode, or computes from the mode, as
- * the code says: a test around it in its function (`if self.training:`,
- * `x if train else y`, `training and ...`) or, for a call, an argument
- * (directly or through a name bound to it) reads a name of the mode
- * (`self.training`, `is_train`, `deterministic`, `eval`), or its function
- * (or one it is nested in) is named for training (`training_step`,
- * `forward_train`), or a comment after it on its line says it is always
- * on (`# always applies dropout`: a stated decision) (facts/mode.c). */
-bool tl_facts_mode_guarded(const TlIndex *idx, TSNode node);
 /* True when the pass around `node` runs none of `events` (TL_EV_*): the
  * innermost loop of its own function (its iteration, through the local
  * functions it calls), or, outside loops, its function (with everything it

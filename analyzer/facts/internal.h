@@ -67,7 +67,6 @@ bool tl_facts__foreign_value(const TlIndex *idx, TSNode expr);
  * proved it a tensor (facts/guards.c). */
 bool tl_facts__guarded_tensor(const TlIndex *idx, TSNode expr);
 TSNode tl_facts__factory_root(const TlIndex *idx, const TlBinding *b);
-bool tl_facts__fresh_dist_context(const TlIndex *idx, TSNode node, TSNode body);
 bool tl_facts__names_hint(const TlIndex *idx);
 bool tl_facts__optimizer_by_use(const TlIndex *idx, const TlBinding *b, TSNode ctor);
 bool tl_facts__is_criterion(const TlIndex *idx, TSNode m);
@@ -546,5 +545,42 @@ const TlStoreSites *tl_facts__subscript_sites(const TlIndex *idx, int32_t func, 
 /* The statement calls of set_grad_enabled (`torch.set_grad_enabled(False)`
  * alone on its line), as indices into idx->calls in source order. */
 const TlIntArray *tl_facts__grad_switches(const TlIndex *idx);
+
+/* kinds.c, shared with rules/checks/ (TL205). */
+bool tl_facts__binding_call_qname_is(const TlIndex *idx, TSNode expr,
+					   bool (*pred)(const char *), int *decided);
+
+/* loaders.c, shared with rules/checks/ (TL306, TL308, TL215): the
+ * DataLoader constructions a value may come from. */
+typedef struct TlLoaders {
+	TlMades calls;         /* DataLoader(...) constructions */
+	bool unknown;          /* some way the value arrives is not one */
+	int budget;            /* steps left (TL_FACTS_BUDGET) */
+} TlLoaders;
+void tl_facts__loader_source(const TlIndex *idx, TSNode it, TlLoaders *out, int depth);
+TSNode tl_facts__unwrap_iterable(const TlIndex *idx, TSNode it, bool *enumerated);
+void tl_facts__loaders_collect(const TlIndex *idx, TSNode expr, TlLoaders *out);
+bool tl_facts__makes_loader(const TlIndex *idx, const TlCall *c);
+TlMade tl_facts__sampler_ctor(const TlIndex *idx, TSNode e, int depth);
+
+/* mode.c, shared with rules/checks/ (TL102, TL203, TL212): the calls that
+ * switch a module's mode, and the helpers of the mode walks. */
+enum { TL_SWITCHES = TL_EV_EVAL | TL_EV_MODE_SET };
+TSNode tl_facts__mode_expr(const TlIndex *idx, TSNode node, const char *recv);
+char *tl_facts__forward_subject(const TlIndex *idx, const TlCall *c);
+char *tl_facts__to_caller(const TlIndex *idx, int32_t f, const TlCall *c, const char *name);
+bool tl_facts__names_have(const TlNames *names, const char *s);
+TSNode tl_facts__name_root(const TlIndex *idx, const char *name, int32_t func,
+				 uint32_t pos, TlBuf *path);
+int tl_facts__mode_at(const TlIndex *idx, TSNode node, int32_t func,
+			    const char *recv, int depth, const TlCall *site);
+int tl_facts__walk_mode_at(const TlIndex *idx, TSNode node, const char *recv);
+bool tl_facts__in_handed_lambda(const TlIndex *idx, TSNode node);
+
+/* layers.c, shared with rules/checks/ (TL212): what the layers a
+ * construction `root` holds say, TL_LAYER_DEPENDENT, _NONE (known to act
+ * the same in both modes) or _UNKNOWN; _LOOK_INSIDE only within. */
+enum { TL_LAYER_NONE, TL_LAYER_DEPENDENT, TL_LAYER_LOOK_INSIDE, TL_LAYER_UNKNOWN };
+int tl_facts__layers_of(const TlIndex *idx, TSNode root);
 
 #endif

@@ -1,7 +1,7 @@
 /* Kinds of values: optimizer, GradScaler, module, tensor, graph tensor (a value
  * that carries autograd history), and tensors whose construction is known.
  *
- * Owns: tl_facts_is_optimizer, tl_facts_optimizer_adaptive, tl_facts_is_scaler, tl_facts_in_scaler_class, tl_facts_is_module, tl_facts_is_graph and the module-class names. */
+ * Owns: tl_facts_is_optimizer, tl_facts_is_scaler, tl_facts_in_scaler_class, tl_facts_is_module, tl_facts_is_graph and the module-class names. */
 #include "model/apitable.h"
 #include "model/model.h"
 #include "facts/internal.h"
@@ -13,7 +13,7 @@ static bool tl_facts__module_ext_arg(const TlIndex *mod, TSNode arg, void *data)
 
 /* ---- kinds of values ---------------------------------------------------------- */
 
-static bool tl_facts__binding_call_qname_is(const TlIndex *idx, TSNode expr,
+bool tl_facts__binding_call_qname_is(const TlIndex *idx, TSNode expr,
 					   bool (*pred)(const char *), int *decided)
 {
 	const TlSyms *sy = tl_syms();
@@ -180,23 +180,6 @@ static bool tl_facts__walk_optimizer(const TlIndex *idx, TSNode expr)
 	bool yes = name && tl_facts__optimizer_like_name(name);
 	tl_free(name);
 	return yes;
-}
-
-/* Optimizers whose update divides by a running scale of the gradients
- * (Adam and its kin, RMSprop, Adagrad) or keeps only their sign (Lion): a
- * constant factor on every gradient mostly cancels. The table's `*.Adam`
- * rows, by the last part of the name, from any module but another
- * framework's. */
-static bool tl_facts__adaptive_qname(const char *q)
-{
-	const TlApiRow *r = tl_facts__foreign_qname(q) ? NULL : tl_api_any(q);
-	return r && (r->sets & TL_APIS_ADAPTIVE_OPTIMIZER);
-}
-
-bool tl_facts_optimizer_adaptive(const TlIndex *idx, TSNode expr)
-{
-	int decided;
-	return tl_facts__binding_call_qname_is(idx, expr, tl_facts__adaptive_qname, &decided);
 }
 
 static bool tl_facts__scaler_qname(const char *q)

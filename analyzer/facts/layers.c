@@ -4,19 +4,16 @@
  * the body of a local module class and the local classes it builds or
  * derives from, such a class of another module of the project (scanned
  * there), a torchvision.models / timm model, another library's model the
- * API table marks mode-dependent (api/api.tsv). A parameter is judged by
- * what the project hands it: the model's summary of its arguments over
- * every call site (model/handedin.c), each judged here.
+ * API table marks mode-dependent (api/api.tsv). (TL212's mode-dependent,
+ * which judges a parameter by what the project hands it, is in
+ * rules/checks/TL212.c.)
  *
- * Owns: tl_facts_mode_dependent, tl_facts__mode_independent. */
+ * Owns: tl_facts__layers_of, tl_facts__mode_independent. */
 #include "facts/internal.h"
 #include "model/apitable.h"
 #include "model/model.h"
 
 #include <stdio.h>
-
-/* What one construction says about mode dependence. */
-enum { TL_LAYER_NONE, TL_LAYER_DEPENDENT, TL_LAYER_LOOK_INSIDE, TL_LAYER_UNKNOWN };
 
 /* A literal 0 / 0.0 / False (a dropout probability or flag that turns the
  * layer's mode dependence off). */
@@ -353,7 +350,7 @@ static int tl_facts__ext_layers(TlLayerScan *s, const TlIndex *idx, const char *
 
 /* The layers a construction `root` holds: TL_LAYER_DEPENDENT, _NONE
  * (known to act the same in both modes) or _UNKNOWN. */
-static int tl_facts__layers_of(const TlIndex *idx, TSNode root)
+int tl_facts__layers_of(const TlIndex *idx, TSNode root)
 {
 	if (ts_node_is_null(root))
 		return TL_LAYER_UNKNOWN;
@@ -374,50 +371,3 @@ bool tl_facts__mode_independent(const TlIndex *idx, TSNode root)
 	return tl_facts__layers_of(idx, root) == TL_LAYER_NONE;
 }
 
-/* The module `expr` holds, judged by its construction: dependent when it
- * is the whole of what was built there (not a part reached by attribute,
- * `model.encoder`, which its construction does not say) and that holds a
- * mode-dependent layer. `handed`: whether `expr` may be a parameter,
- * followed to what the project hands it. */
-static bool tl_facts__dependent_at(const TlIndex *idx, TSNode expr, bool handed)
-{
-	/* accelerator.unwrap_model(model), handed in, hands back the model
-	 * itself. */
-	const TlCall *u = handed ? NULL : tl_index_call_at(idx, tl_index_unparen(expr));
-	if (u && tl_facts__unwraps(u))
-		expr = tl_facts__arg(u->node, 0);
-	TlBuf path;
-	tl_buf_init(&path);
-	TSNode root = tl_facts__module_root(idx, expr, &path);
-	bool whole = path.len == 0;
-	tl_buf_release(&path);
-	if (ts_node_is_null(root) && whole && handed && idx->imports) {
-		/* A parameter: what the project hands it, at every call site
-		 * of its function, its importers' included, and theirs when
-		 * the argument is a parameter in turn (`fit(net=net)` in
-		 * train.py's main, then `evaluate(net, val)`): the model's
-		 * summary (model/handedin.c). Dependent when every argument
-		 * is. */
-		TSNode e = tl_index_unparen(expr);
-		const TlBinding *b = ts_node_symbol(e) == tl_syms()->identifier ? tl_index_resolve_node(idx, e) : NULL;
-		const TlParamArg *args;
-		uint32_t n;
-		if (!b || b->kind != TL_BIND_PARAM || b->func < 0 || !tl_model_param_args(idx, b, &args, &n) || !n)
-			return false;
-		TlParamArg *own = tl_malloc(n * sizeof *own);
-		memcpy(own, args, n * sizeof *own);
-		bool yes = true;
-		for (uint32_t i = 0; i < n && yes; i++)
-			yes = tl_facts__dependent_at(own[i].mod, own[i].arg, false);
-		tl_free(own);
-		return yes;
-	}
-	if (ts_node_is_null(root) || !whole)
-		return false;
-	return tl_facts__layers_of(idx, root) == TL_LAYER_DEPENDENT;
-}
-
-bool tl_facts_mode_dependent(const TlIndex *idx, TSNode expr)
-{
-	return tl_facts__dependent_at(idx, expr, true);
-}

@@ -6,19 +6,17 @@
  * constructions found are kept with the index of the module that holds
  * them (TlMade).
  *
- * Owns: tl_facts_from_loader, tl_facts_loader_option, tl_facts_feeds_step_loop,
- * tl_facts_sampler_epoch_unset, tl_facts__loader_values, tl_facts__sampler_of. */
+ * (Whether a batch comes from a loader, whether a loader feeds a step
+ * loop, and whether a sampler's epoch is set are the logic of TL306,
+ * TL308 and TL215, in rules/checks/.)
+ *
+ * Owns: tl_facts_loader_option, tl_facts__loader_values, tl_facts__sampler_of,
+ * tl_facts__loader_source, tl_facts__loaders_collect, tl_facts__makes_loader,
+ * tl_facts__sampler_ctor, tl_facts__unwrap_iterable. */
 #include "model/model.h"
 #include "facts/internal.h"
 #include "model/model.h"
 
-typedef struct TlLoaders {
-	TlMades calls;         /* DataLoader(...) constructions */
-	bool unknown;          /* some way the value arrives is not one */
-	int budget;            /* steps left (TL_FACTS_BUDGET) */
-} TlLoaders;
-
-static void tl_facts__loader_source(const TlIndex *idx, TSNode it, TlLoaders *out, int depth);
 static void tl_facts__loaders(const TlIndex *idx, TSNode expr, TlLoaders *out, int depth);
 
 /* ---- DataLoader batches ---------------------------------------------------------------- */
@@ -26,7 +24,7 @@ static void tl_facts__loaders(const TlIndex *idx, TSNode expr, TlLoaders *out, i
 /* Call `c` makes a DataLoader: PyTorch's, or a class of the project that
  * derives from it (the model's value, model/bases.c), whose arguments are
  * then read by keyword only. */
-static bool tl_facts__makes_loader(const TlIndex *idx, const TlCall *c)
+bool tl_facts__makes_loader(const TlIndex *idx, const TlCall *c)
 {
 	if (c->qname && tl_facts__qname_is_api(c->qname, TL_API_DATA_LOADER))
 		return true;
@@ -169,7 +167,7 @@ static void tl_facts__loader_param(const TlIndex *idx, const TlBinding *b, TlLoa
 
 /* The loaders an iterable expression is (a DataLoader, a name bound to
  * one, a local function returning one, a parameter passed one). */
-static void tl_facts__loader_source(const TlIndex *idx, TSNode it, TlLoaders *out, int depth)
+void tl_facts__loader_source(const TlIndex *idx, TSNode it, TlLoaders *out, int depth)
 {
 	const TlSyms *sy = tl_syms();
 	it = tl_index_unparen(it);
@@ -240,7 +238,7 @@ void tl_facts__loader_values(const TlIndex *idx, TSNode expr, TlMades *out, bool
 }
 
 /* Wrappers that iterate what they wrap: enumerate(loader), tqdm(loader). */
-static TSNode tl_facts__unwrap_iterable(const TlIndex *idx, TSNode it, bool *enumerated)
+TSNode tl_facts__unwrap_iterable(const TlIndex *idx, TSNode it, bool *enumerated)
 {
 	const TlSyms *sy = tl_syms();
 	for (int depth = 0; depth < TL_FACTS_DEPTH; depth++) {
@@ -346,21 +344,12 @@ static void tl_facts__loaders(const TlIndex *idx, TSNode expr, TlLoaders *out, i
 		out->unknown = true;
 }
 
-static void tl_facts__loaders_collect(const TlIndex *idx, TSNode expr, TlLoaders *out)
+void tl_facts__loaders_collect(const TlIndex *idx, TSNode expr, TlLoaders *out)
 {
 	tl_array_init(&out->calls);
 	out->unknown = false;
 	out->budget = TL_FACTS_BUDGET;
 	tl_facts__loaders(idx, expr, out, 0);
-}
-
-bool tl_facts_from_loader(const TlIndex *idx, TSNode expr)
-{
-	TlLoaders ls;
-	tl_facts__loaders_collect(idx, expr, &ls);
-	bool yes = ls.calls.size > 0 && !ls.unknown;
-	tl_array_release(&ls.calls);
-	return yes;
 }
 
 /* True when DataLoader(...) call `call` of `idx` sets `option` to a value
@@ -412,32 +401,6 @@ bool tl_facts_loader_option(const TlIndex *idx, TSNode expr, const char *option)
 
 /* ---- where a DataLoader's batches go ------------------------------------------------ */
 
-bool tl_facts_feeds_step_loop(const TlIndex *idx, TSNode call, uint32_t kinds)
-{
-	const TlSyms *sy = tl_syms();
-	call = tl_index_unparen(call);
-	if (!tl_facts_is_api(idx, call, TL_API_DATA_LOADER) || ts_node_symbol(call) != sy->call)
-		return false;
-	bool feeds = false;
-	for (uint32_t i = 0; i < idx->loops.size && !feeds; i++) {
-		const TlLoop *l = &idx->loops.items[i];
-		if (!(l->step & kinds) || ts_node_symbol(l->node) != sy->for_statement)
-			continue;
-		bool enumerated = false;
-		TSNode it = tl_facts__unwrap_iterable(idx, tl_tree_field(l->node, sy->f_right),
-						      &enumerated);
-		TlLoaders ls;
-		tl_array_init(&ls.calls);
-		ls.unknown = false;
-		ls.budget = TL_FACTS_BUDGET;
-		tl_facts__loader_source(idx, it, &ls, 0);
-		for (uint32_t k = 0; k < ls.calls.size && !feeds; k++)
-			feeds = ts_node_eq(ls.calls.items[k].node, call);
-		tl_array_release(&ls.calls);
-	}
-	return feeds;
-}
-
 /* ---- distributed samplers and their epoch ------------------------------------------- */
 
 /* The DistributedSampler(...) construction `e` holds: itself, or what the
@@ -446,7 +409,7 @@ bool tl_facts_feeds_step_loop(const TlIndex *idx, TSNode call, uint32_t kinds)
  * bound to, or what a function of the project that builds one hands back
  * (facts/handed.c). Null (idx NULL) when none, or more than one, can be
  * told. */
-static TlMade tl_facts__sampler_ctor(const TlIndex *idx, TSNode e, int depth)
+TlMade tl_facts__sampler_ctor(const TlIndex *idx, TSNode e, int depth)
 {
 	const TlSyms *sy = tl_syms();
 	TlMade none = { 0 };
@@ -517,238 +480,3 @@ TlMade tl_facts__sampler_of(const TlIndex *idx, TSNode expr)
 	return tl_facts__sampler_ctor(idx, expr, 0);
 }
 
-/* True when DistributedSampler(...) call `ctor` shuffles: `shuffle` not
- * passed (it defaults to True) or passed a literal True. */
-static bool tl_facts__sampler_shuffles(const TlIndex *idx, TSNode ctor)
-{
-	if (!tl_facts_passes_argument(idx, ctor, "shuffle"))
-		return true;
-	TSNode v = tl_index_unparen(tl_facts_argument(idx, ctor, "shuffle"));
-	return !ts_node_is_null(v) && ts_node_symbol(v) == tl_syms()->true_;
-}
-
-static TSNode tl_facts__batch_sampler_source(const TlIndex *idx, TSNode e);
-
-/* The DistributedSampler the DataLoader(...) construction `loader` draws
- * from (its `sampler`, or its BatchSampler's); null when none is told.
- * Under the enter() of loader.idx when it is another module's. */
-static TlMade tl_facts__loader_sampler(TlMade loader)
-{
-	TlMade none = { 0 };
-	TSNode sampler = tl_facts_argument(loader.idx, loader.node, "sampler");
-	if (ts_node_is_null(sampler))
-		sampler = tl_facts__batch_sampler_source(loader.idx,
-							 tl_facts_argument(loader.idx, loader.node, "batch_sampler"));
-	return ts_node_is_null(sampler) ? none : tl_facts__sampler_ctor(loader.idx, sampler, 0);
-}
-
-/* The sampler of the one DataLoader `obj` of `idx` is (`obj.sampler`);
- * null when it cannot be told. */
-static TlMade tl_facts__sampler_through(const TlIndex *idx, TSNode obj)
-{
-	TlMade r = { 0 };
-	TlLoaders ls;
-	tl_array_init(&ls.calls);
-	ls.unknown = false;
-	ls.budget = TL_FACTS_BUDGET;
-	tl_facts__loader_source(idx, obj, &ls, 0);
-	if (ls.calls.size == 1 && !ls.unknown) {
-		bool ext = ls.calls.items[0].idx != idx;
-		if (ext)
-			tl_facts__ext_enter(idx);
-		r = tl_facts__loader_sampler(ls.calls.items[0]);
-		if (ext)
-			tl_facts__ext_leave(idx);
-	}
-	tl_array_release(&ls.calls);
-	return r;
-}
-
-/* The DistributedSampler(...) construction whose epoch a `.set_epoch()`
- * on `recv` sets: the sampler a name holds, `loader.sampler` (or
- * `loader.batch_sampler.sampler`) of one DataLoader built in the project, a
- * parameter every caller passes the same one. Null when it cannot be
- * told. */
-static TlMade tl_facts__epoch_target(const TlIndex *idx, TSNode recv, int depth)
-{
-	const TlSyms *sy = tl_syms();
-	TlMade none = { 0 };
-	recv = tl_index_unparen(recv);
-	if (ts_node_is_null(recv) || depth > TL_FACTS_DEPTH)
-		return none;
-	TlMade r = tl_facts__sampler_ctor(idx, recv, 0);
-	if (r.idx)
-		return r;
-	TSSymbol s = ts_node_symbol(recv);
-	if (s == sy->attribute) {
-		TSNode at = tl_tree_field(recv, sy->f_attribute);
-		TSNode obj = tl_index_unparen(tl_tree_field(recv, sy->f_object));
-		if (!tl_index_text_is(idx, at, "sampler"))
-			return none;
-		/* loader.batch_sampler.sampler */
-		if (ts_node_symbol(obj) == sy->attribute &&
-		    tl_index_text_is(idx, tl_tree_field(obj, sy->f_attribute), "batch_sampler"))
-			obj = tl_tree_field(obj, sy->f_object);
-		return tl_facts__sampler_through(idx, obj);
-	}
-	if (s != sy->identifier)
-		return none;
-	const TlBinding *b = tl_index_resolve_node(idx, recv);
-	if (!b || b->kind != TL_BIND_PARAM || b->func < 0)
-		return none;
-	/* A parameter: every caller passes the same sampler. */
-	const TlFunc *f = &idx->funcs.items[b->func];
-	if (f->escapes || !f->call_sites.size)
-		return none;
-	TlMade agreed = none;
-	for (uint32_t i = 0; i < f->call_sites.size; i++) {
-		const TlCall *c = &idx->calls.items[f->call_sites.items[i]];
-		TSNode arg = c->func == b->func ? (TSNode){ 0 } : tl_facts__param_arg_of(idx, b, c);
-		TlMade t = ts_node_is_null(arg) ? none : tl_facts__epoch_target(idx, arg, depth + 1);
-		if (!t.idx || (agreed.idx && !ts_node_eq(t.node, agreed.node)))
-			return none;
-		agreed = t;
-	}
-	return agreed;
-}
-
-/* True when call `c` of `idx` runs a function of the project that sets
- * the epoch of what it is handed (the model's summary: model/epochs.c),
- * and what it is handed there may be sampler `ctor`: the sampler itself,
- * a loader drawing from it, or something neither can be told of. */
-static bool tl_facts__epoch_set_by_callee(const TlIndex *idx, const TlCall *c, TlMade ctor)
-{
-	TlExtDef d;
-	if (!tl_facts__argc(c->node) || !tl_facts__callee_def(idx, c, &d))
-		return false;
-	bool ext = d.idx != idx, yes = false;
-	if (ext)
-		tl_facts__ext_enter(idx);
-	uint16_t sets = tl_model_epoch_params(d.idx, d.func);
-	const TlFunc *f = &d.idx->funcs.items[d.func];
-	for (uint32_t k = 0; !yes && sets && k < f->params.size && k < 16; k++) {
-		if (!(sets & (1u << k)))
-			continue;
-		const char *pname = d.idx->bindings.items[f->params.items[k]].name;
-		TSNode arg = ext ? tl_facts__ext_param_arg(idx, c, &d, pname, strlen(pname))
-				 : tl_facts__param_arg(idx, f, (int32_t)k, c);
-		if (ts_node_is_null(arg))
-			continue;
-		/* The sampler a loader handed over draws from, or the sampler
-		 * handed over itself. */
-		TlMade through = tl_facts__sampler_through(idx, arg);
-		TlMade itself = tl_facts__epoch_target(idx, arg, 0);
-		yes = (through.idx && ts_node_eq(through.node, ctor.node)) ||
-		      (itself.idx && ts_node_eq(itself.node, ctor.node)) || (!through.idx && !itself.idx);
-	}
-	if (ext)
-		tl_facts__ext_leave(idx);
-	return yes;
-}
-
-/* True when something in the calls of `idx` may set the epoch of sampler
- * `ctor`: a `.set_epoch(...)` call whose receiver is not known to be
- * another DistributedSampler (tl_facts__epoch_target), a name bound to it
- * handed to a call other than a DataLoader or BatchSampler (a helper,
- * accelerate, a trainer) that may, or a function of the project that
- * sets the epoch of the loader or sampler it is handed. */
-static bool tl_facts__epoch_may_be_set_in(const TlIndex *idx, TlMade ctor)
-{
-	const TlSyms *sy = tl_syms();
-	for (uint32_t i = 0; i < idx->calls.size; i++) {
-		const TlCall *c = &idx->calls.items[i];
-		if (c->method && strcmp(c->method, "set_epoch") == 0) {
-			TlMade other = c->receiver.id ? tl_facts__epoch_target(idx, c->receiver, 0) : (TlMade){ 0 };
-			if (!other.idx || ts_node_eq(other.node, ctor.node))
-				return true;
-			continue;
-		}
-		if (c->qname && (tl_facts__qname_is_api(c->qname, TL_API_DATA_LOADER) ||
-				 (tl_facts__starts(c->qname, "torch.utils.data.") &&
-				  tl_facts__ends(c->qname, ".BatchSampler"))))
-			continue;
-		TSNode args = tl_tree_field(c->node, sy->f_arguments);
-		uint32_t count = ts_node_is_null(args) || ts_node_symbol(args) != sy->argument_list
-					 ? 0 : ts_node_named_child_count(args);
-		for (uint32_t k = 0; k < count; k++) {
-			TSNode a = ts_node_named_child(args, k);
-			if (ts_node_symbol(a) == sy->keyword_argument)
-				a = tl_tree_field(a, sy->f_value);
-			a = tl_index_unparen(a);
-			if (ts_node_is_null(a) || (ts_node_symbol(a) != sy->identifier &&
-						   ts_node_symbol(a) != sy->attribute))
-				continue;
-			TlMade r = tl_facts__sampler_ctor(idx, a, 0);
-			/* (a DataLoader of a class of the project sets no epoch) */
-			if (r.idx && ts_node_eq(r.node, ctor.node) && !tl_facts__makes_loader(idx, c))
-				return true;
-		}
-		if (count && tl_facts__epoch_set_by_callee(idx, c, ctor) && !tl_facts__makes_loader(idx, c))
-			return true;
-	}
-	return false;
-}
-
-/* The same over the analysed file and, when the sampler is built in
- * another module of the project, over that module too. */
-static bool tl_facts__epoch_may_be_set(const TlIndex *idx, TlMade ctor)
-{
-	if (tl_facts__epoch_may_be_set_in(idx, ctor))
-		return true;
-	if (ctor.idx == idx)
-		return false;
-	tl_facts__ext_enter(idx);
-	bool yes = tl_facts__epoch_may_be_set_in(ctor.idx, ctor);
-	tl_facts__ext_leave(idx);
-	return yes;
-}
-
-/* The sampler a BatchSampler(...) that `e` holds (or is) draws from. */
-static TSNode tl_facts__batch_sampler_source(const TlIndex *idx, TSNode e)
-{
-	const TlSyms *sy = tl_syms();
-	TSNode none = { 0 };
-	for (int depth = 0; depth <= TL_FACTS_DEPTH; depth++) {
-		e = tl_index_unparen(e);
-		if (ts_node_is_null(e))
-			return none;
-		TSSymbol s = ts_node_symbol(e);
-		if (s == sy->identifier || s == sy->attribute) {
-			const TlBinding *b = tl_index_resolve_node(idx, e);
-			if (!b || b->kind != TL_BIND_ASSIGN || b->elem >= 0)
-				return none;
-			e = b->value;
-			continue;
-		}
-		const TlCall *c = s == sy->call ? tl_index_call_at(idx, e) : NULL;
-		if (!c || !c->qname || !tl_facts__ends(c->qname, ".BatchSampler") ||
-		    !tl_facts__starts(c->qname, "torch.utils.data."))
-			return none;
-		return tl_facts_argument(idx, e, "sampler");
-	}
-	return none;
-}
-
-bool tl_facts_sampler_epoch_unset(const TlIndex *idx, TSNode iterable)
-{
-	bool enumerated = false;
-	TSNode it = tl_facts__unwrap_iterable(idx, iterable, &enumerated);
-	TlLoaders ls;
-	tl_array_init(&ls.calls);
-	ls.unknown = false;
-	ls.budget = TL_FACTS_BUDGET;
-	tl_facts__loader_source(idx, it, &ls, 0);
-	bool unset = ls.calls.size > 0 && !ls.unknown;
-	for (uint32_t i = 0; i < ls.calls.size && unset; i++) {
-		bool ext = ls.calls.items[i].idx != idx;
-		if (ext)
-			tl_facts__ext_enter(idx);
-		TlMade ctor = tl_facts__loader_sampler(ls.calls.items[i]);
-		bool shuffles = ctor.idx && tl_facts__sampler_shuffles(ctor.idx, ctor.node);
-		if (ext)
-			tl_facts__ext_leave(idx);
-		unset = shuffles && !tl_facts__epoch_may_be_set(idx, ctor);
-	}
-	tl_array_release(&ls.calls);
-	return unset;
-}

@@ -1,9 +1,15 @@
 /* Train / eval mode: the mode a module is in at a node (also as one call of a
- * helper sees it), the helper calls that evaluate with gradients on, and
- * whether an iteration leaves a module in eval mode for the next one.
+ * helper sees it).
  *
- * Owns: tl_facts_mode_at, tl_facts_mode_subject, tl_facts_eval_call_with_grad,
- * tl_facts_leaves_eval, tl_facts_left_in_train_mode. */
+ * (The helper calls that evaluate with gradients on, whether an iteration
+ * leaves a module in eval mode for the next one, and whether a model is left
+ * in train mode for an evaluation are the logic of TL102, TL203 and TL212,
+ * in rules/checks/.)
+ *
+ * Owns: tl_facts_mode_at, tl_facts_mode_subject, tl_facts__mode_at,
+ * tl_facts__walk_mode_at, tl_facts__in_handed_lambda, tl_facts__mode_expr,
+ * tl_facts__forward_subject, tl_facts__to_caller, tl_facts__names_have,
+ * tl_facts__name_root. */
 #include "facts/internal.h"
 #include "model/model.h"
 
@@ -100,11 +106,11 @@ static bool tl_facts__switch_hits(const TlIndex *idx, const TlCall *c, const cha
 	return yes;
 }
 
-static char *tl_facts__to_caller(const TlIndex *idx, int32_t f, const TlCall *c, const char *name);
+char *tl_facts__to_caller(const TlIndex *idx, int32_t f, const TlCall *c, const char *name);
 static bool tl_facts__to_caller_all(const TlIndex *idx, int32_t f, const TlCall *c, const char *name,
 				    TlNames *out);
 
-static bool tl_facts__names_have(const TlNames *names, const char *s)
+bool tl_facts__names_have(const TlNames *names, const char *s)
 {
 	for (uint32_t i = 0; i < names->size; i++)
 		if (strcmp(names->items[i], s) == 0)
@@ -336,7 +342,7 @@ static int tl_facts__constructed_mode(const TlIndex *idx, int32_t cls, const cha
 
 /* With `site` (a call of `func`): the mode when that call runs `func`,
  * following only the code it runs and only that caller. */
-static int tl_facts__mode_at(const TlIndex *idx, TSNode node, int32_t func,
+int tl_facts__mode_at(const TlIndex *idx, TSNode node, int32_t func,
 			    const char *recv, int depth, const TlCall *site)
 {
 	if (!recv || depth > TL_FACTS_DEPTH)
@@ -448,7 +454,7 @@ static int tl_facts__mode_at(const TlIndex *idx, TSNode node, int32_t func,
 /* The expression of the call at `node` whose mode a question about `recv`
  * asks: the object it calls, or its receiver, when it names `recv`; a
  * null node when neither does. */
-static TSNode tl_facts__mode_expr(const TlIndex *idx, TSNode node, const char *recv)
+TSNode tl_facts__mode_expr(const TlIndex *idx, TSNode node, const char *recv)
 {
 	const TlCall *c = tl_index_call_at(idx, tl_index_unparen(node));
 	TSNode none = { 0 };
@@ -467,7 +473,7 @@ static TSNode tl_facts__mode_expr(const TlIndex *idx, TSNode node, const char *r
 	return none;
 }
 
-static bool tl_facts__in_handed_lambda(const TlIndex *idx, TSNode node);
+bool tl_facts__in_handed_lambda(const TlIndex *idx, TSNode node);
 
 /* True when `node` runs in a `with` block that expects it to raise
  * (`with pytest.raises(ValueError):`, `self.assertRaises(...)`): a test
@@ -508,7 +514,7 @@ static int tl_facts__model_mode(const TlIndex *idx, TSNode node, const char *rec
 	if (tl_facts__expects_raise(idx, node))
 		return TL_MODE_UNKNOWN;
 	/* A model's own methods: their forwards are judged where the model
-	 * runs (the call of the method, tl_facts_eval_call_with_grad), unless
+	 * runs (the call of the method, tl_check_eval_call_with_grad), unless
 	 * the method itself switches the mode (`self.eval()` then `self(x)`). */
 	int32_t f = tl_index_func_of(idx, node);
 	int32_t cls = f >= 0 ? idx->funcs.items[f].cls : -1;
@@ -533,7 +539,7 @@ static int tl_facts__model_mode(const TlIndex *idx, TSNode node, const char *rec
 }
 
 /* The walk's answer alone. */
-static int tl_facts__walk_mode_at(const TlIndex *idx, TSNode node, const char *recv)
+int tl_facts__walk_mode_at(const TlIndex *idx, TSNode node, const char *recv)
 {
 	tl_facts__fan_begin();
 	int walk = tl_facts__mode_at(idx, node, tl_index_func_of(idx, node), recv, 0, NULL);
@@ -559,7 +565,7 @@ int tl_facts_mode_at(const TlIndex *idx, TSNode node, const char *recv)
 
 /* The dotted name whose mode a forward call depends on: `model` for
  * model(x), the receiver for model.forward(x). Caller frees; NULL if none. */
-static char *tl_facts__forward_subject(const TlIndex *idx, const TlCall *c)
+char *tl_facts__forward_subject(const TlIndex *idx, const TlCall *c)
 {
 	const TlSyms *sy = tl_syms();
 	TSNode subject = tl_facts__called_object(c);
@@ -577,7 +583,7 @@ char *tl_facts_mode_subject(const TlIndex *idx, TSNode call)
 /* True when `node` is in the body of a lambda handed to a call
  * (`probe(lambda x: model.encode(x))`): it runs when that call runs it,
  * in the grad mode there, which this scope does not tell. */
-static bool tl_facts__in_handed_lambda(const TlIndex *idx, TSNode node)
+bool tl_facts__in_handed_lambda(const TlIndex *idx, TSNode node)
 {
 	const TlSyms *sy = tl_syms();
 	for (TSNode n = tl_index_parent(idx, node); !ts_node_is_null(n); n = tl_index_parent(idx, n)) {
@@ -594,83 +600,6 @@ static bool tl_facts__in_handed_lambda(const TlIndex *idx, TSNode node)
 	return false;
 }
 
-bool tl_facts_eval_call_with_grad(const TlIndex *idx, TSNode call)
-{
-	const TlCall *c = tl_index_call_at(idx, tl_index_unparen(call));
-	if (!c || (c->events & TL_EV_FORWARD))
-		return false;
-	/* model.incremental_forward(x): a method of the model's class (here
-	 * or in another module) that runs the model's own forward, on a
-	 * model in eval mode (facts/effects.c). A method of no class of this
-	 * module asks the semantic model for the receiver's class: its other
-	 * conditions come first (the answer is the same; without a target,
-	 * the path below answers no), the mode too: the walk's, which the
-	 * model is not built for. */
-	if (c->target < 0) {
-		char *subject = c->receiver.id ? tl_facts__mode_name(idx, c->receiver) : NULL;
-		bool yes = subject && tl_facts__walk_mode_at(idx, c->node, subject) == TL_MODE_EVAL &&
-			   tl_facts_grad_state(idx, c->node) != TL_GRAD_OFF &&
-			   !tl_facts__in_handed_lambda(idx, c->node) &&
-			   !tl_facts_reaches_backward(idx, c->node) && tl_facts_method_forward(idx, c->node);
-		tl_free(subject);
-		return yes;
-	}
-	if (tl_facts_method_forward(idx, c->node)) {
-		char *subject = tl_facts__mode_name(idx, c->receiver);
-		bool yes = subject && tl_facts_mode_at(idx, c->node, subject) == TL_MODE_EVAL &&
-			   tl_facts_grad_state(idx, c->node) != TL_GRAD_OFF &&
-			   !tl_facts__in_handed_lambda(idx, c->node) &&
-			   !tl_facts_reaches_backward(idx, c->node);
-		tl_free(subject);
-		return yes;
-	}
-	if (c->target < 0 || c->target == c->func)
-		return false;
-	int32_t f = c->target;
-	/* A model's own methods (of a class deriving from nn.Module, or a
-	 * forward() over an imported base: `self.forward(x)`) are part of the
-	 * model, not helpers of a training script: their forwards are judged
-	 * where the model runs. */
-	int32_t cls = idx->funcs.items[f].cls;
-	if (cls >= 0 && (idx->classes.items[cls].is_module ||
-			 strcmp(idx->funcs.items[f].name, "forward") == 0))
-		return false;
-	/* Only a forward in the callee's own body can be one (the loop below):
-	 * without any, the costlier questions need not be asked. */
-	const TlIntArray *calls = tl_index_scope_calls(idx, f);
-	bool forwards = false;
-	for (uint32_t i = 0; calls && i < calls->size && !forwards; i++)
-		forwards = (idx->calls.items[calls->items[i]].events & TL_EV_FORWARD) != 0;
-	if (!forwards)
-		return false;
-	/* On the evaluation path: nothing backpropagates what the call
-	 * returns (a training step that calls it is TL203's concern). */
-	if ((idx->funcs.items[f].decorator_ctx & TL_CTX_GRAD_OFF) ||
-	    tl_facts_grad_state(idx, c->node) == TL_GRAD_OFF ||
-	    tl_facts_reaches_backward(idx, c->node))
-		return false;
-	bool found = false;
-	tl_facts__fan_begin();
-	for (uint32_t i = 0; calls && i < calls->size && !found; i++) {
-		const TlCall *fw = &idx->calls.items[calls->items[i]];
-		if (!(fw->events & TL_EV_FORWARD) ||
-		    tl_facts__runs_at(idx, fw->node, f, c) == TL_RUNS_NEVER ||
-		    tl_model_grad_local(idx, fw->node) == TL_MODEL_GRAD_OFF)
-			continue;
-		char *name = tl_facts__forward_subject(idx, fw);
-		int mode = name ? tl_facts__mode_at(idx, fw->node, f, name, 0, c) : TL_MODE_UNKNOWN;
-		/* Reported at the forward itself when every caller agrees and
-		 * nothing backpropagates it. */
-		bool own = mode == TL_MODE_EVAL && name &&
-			   tl_facts_mode_at(idx, fw->node, name) == TL_MODE_EVAL &&
-			   !tl_facts_reaches_backward(idx, fw->node);
-		tl_free(name);
-		found = mode == TL_MODE_EVAL && !own && !tl_facts__reaches_at(idx, fw->node, c);
-	}
-	tl_facts__fan_end();
-	return found;
-}
-
 /* ---- train / eval across an iteration --------------------------------------------- */
 
 /* `name` as the caller of local function `f` at call `c` sees it: a
@@ -678,7 +607,7 @@ bool tl_facts_eval_call_with_grad(const TlIndex *idx, TSNode call)
  * receiver of a bound method call); a name local to `f` has no meaning to
  * the caller (NULL); any other name (a global, a closure's) is kept.
  * Caller frees. */
-static char *tl_facts__to_caller(const TlIndex *idx, int32_t f, const TlCall *c, const char *name)
+char *tl_facts__to_caller(const TlIndex *idx, int32_t f, const TlCall *c, const char *name)
 {
 	char *alias = tl_facts__unalias(idx, f, name);
 	if (alias) {
@@ -934,7 +863,7 @@ static bool tl_facts__ext_event_receivers(const TlIndex *idx, const TlCall *c, u
 }
 
 /* The module construction behind dotted `name` as seen at `pos` in `func`. */
-static TSNode tl_facts__name_root(const TlIndex *idx, const char *name, int32_t func,
+TSNode tl_facts__name_root(const TlIndex *idx, const char *name, int32_t func,
 				 uint32_t pos, TlBuf *path)
 {
 	TSNode none = { 0 };
@@ -1137,281 +1066,7 @@ bool tl_facts__module_trained(const TlIndex *idx, const char *name, int32_t func
 	return yes;
 }
 
-/* True when a module switch to train mode on `by` also switches `name`:
- * the same module, a module containing it, or the same construction. */
-static bool tl_facts__switches(const TlIndex *idx, const char *by, const char *name,
-			      int32_t func, uint32_t pos)
-{
-	size_t l = strlen(by);
-	if (strncmp(by, name, l) == 0 && (name[l] == '\0' || name[l] == '.'))
-		return true;
-	TlBuf a, b;
-	tl_buf_init(&a);
-	tl_buf_init(&b);
-	TSNode ra = tl_facts__name_root(idx, by, func, pos, &a);
-	TSNode rb = tl_facts__name_root(idx, name, func, pos, &b);
-	bool yes = !ts_node_is_null(ra) && !ts_node_is_null(rb) && ts_node_eq(ra, rb) &&
-		   (!a.data[0] || strcmp(a.data, b.data) == 0);
-	tl_buf_release(&a);
-	tl_buf_release(&b);
-	return yes;
-}
-
-bool tl_facts_leaves_eval(const TlIndex *idx, TSNode call)
-{
-	const TlCall *c = tl_index_call_at(idx, tl_index_unparen(call));
-	if (!c)
-		return false;
-	/* A training loop: its iteration backpropagates and steps (an
-	 * adversarial evaluation backpropagates to its inputs only). */
-	const uint32_t training = TL_EV_BACKWARD | TL_EV_OPT_STEP;
-	int32_t loop = c->loop;
-	while (loop >= 0 && (idx->loops.items[loop].events & training) != training)
-		loop = idx->loops.items[loop].parent;
-	if (loop < 0)
-		return false;
-	const TlLoop *l = &idx->loops.items[loop];
-	TlNames evals, trains, elsewhere;
-	tl_array_init(&evals);
-	tl_array_init(&trains);
-	tl_array_init(&elsewhere);
-	bool left = false;
-	uint32_t budget = TL_FACTS_BUDGET;
-	tl_facts__event_receivers(idx, c, TL_EV_EVAL, &evals, 0, &budget);
-	if (!evals.size)
-		goto cleanup;
-	/* The modules that another module's function, which switches them
-	 * to eval, also trains (`GanModel.optimize_parameters()` on
-	 * `self.netD`): trained although nothing in this file trains them. */
-	tl_facts__event_receivers(idx, c, TL_EV_EVAL | TL_FACTS_TRAINED_ONLY, &elsewhere, 0, &budget);
-	/* Every module the iteration switches back: train() / train(flag)
-	 * calls in the loop body, directly or in the functions it runs. */
-	const TlIntArray *calls = tl_index_scope_calls(idx, l->func);
-	uint32_t start = ts_node_start_byte(l->body), end = ts_node_end_byte(l->body);
-	for (uint32_t i = 0; calls && i < calls->size; i++) {
-		const TlCall *k = &idx->calls.items[calls->items[i]];
-		if (ts_node_start_byte(k->node) < start || ts_node_end_byte(k->node) > end)
-			continue;
-		if (!tl_facts__event_receivers(idx, k, TL_EV_TRAIN | TL_EV_MODE_SET, &trains, 0, &budget))
-			goto cleanup; /* a switch to train mode on something unknown */
-	}
-	uint32_t pos = ts_node_start_byte(c->node);
-	/* The optimizer steps of the iteration: a module none of them updates
-	 * (a frozen encoder used only to encode inputs) is not trained here. */
-	TlSteps steps;
-	tl_array_init(&steps);
-	tl_facts__sequence(idx, l->func, l->body, TL_EV_OPT_STEP, &steps);
-	for (uint32_t i = 0; i < evals.size && !left; i++) {
-		const char *m = evals.items[i];
-		if (!tl_facts__names_have(&elsewhere, m) && !tl_facts__module_trained(idx, m, c->func, pos))
-			continue;
-		TlBuf path;
-		tl_buf_init(&path);
-		TSNode root = tl_facts__name_root(idx, m, c->func, pos, &path);
-		/* A model known to hold no dropout, batch norm or the like
-		 * trains the same in eval mode. */
-		if (!path.len && !ts_node_is_null(root) && tl_facts__mode_independent(idx, root)) {
-			tl_buf_release(&path);
-			continue;
-		}
-		bool here = steps.size == 0 || ts_node_is_null(root);
-		TlModRef me = { root, path.data ? path.data : (char *)"" };
-		for (uint32_t k = 0; k < steps.size && !here; k++)
-			here = !steps.items[k].call ||
-			       tl_facts__optimizer_may_update(idx, tl_facts__stepped(idx, steps.items[k].call), &me);
-		tl_buf_release(&path);
-		if (!here)
-			continue;
-		bool restored = false;
-		for (uint32_t k = 0; k < trains.size && !restored; k++)
-			restored = tl_facts__switches(idx, trains.items[k], m, c->func, pos);
-		left = !restored;
-	}
-	tl_array_release(&steps);
-cleanup:
-	tl_facts__names_release(&evals);
-	tl_facts__names_release(&trains);
-	tl_facts__names_release(&elsewhere);
-	return left;
-}
-
 /* ---- train mode left over from training ----------------------------------------- */
-
-enum { TL_SWITCHES = TL_EV_EVAL | TL_EV_MODE_SET };
-
-/* The construction of the module a forward runs and its name there. */
-typedef struct TlLeftWalk {
-	TSNode root;  /* the module's construction (never null) */
-} TlLeftWalk;
-
-/* True when the module behind `recv` (an expression in the scope of a
- * switch call) may be or hold the module `w->root`: its name overlaps
- * `name` (NULL inside a callee), or its construction cannot be told, or it
- * is that construction (an alias, a wrapper, a list element passed). */
-static bool tl_facts__may_be_module(const TlIndex *idx, TSNode recv, const char *recv_name,
-				   const char *name, const TlLeftWalk *w)
-{
-	if (ts_node_is_null(recv) || !recv_name)
-		return true;
-	if (name && tl_facts__names_overlap(recv_name, name))
-		return true;
-	TlBuf path;
-	tl_buf_init(&path);
-	TSNode r = tl_facts__module_root(idx, recv, &path);
-	bool may = true;
-	if (!ts_node_is_null(r)) {
-		TlModRef a = { r, path.data }, b = { w->root, "" };
-		may = tl_facts__relate(idx, &a, &b) != TL_REL_DISJOINT;
-	}
-	tl_buf_release(&path);
-	return may;
-}
-
-/* True when local function `f` (or one it calls) may put the module in
- * eval mode: an `.eval()` / `.train(False)` / `.train(flag)` on something
- * that may be it, wherever it stands in the body (a context manager's
- * `model.eval(); yield; model.train()` counts). */
-static bool tl_facts__may_evaluate_in(const TlIndex *idx, int32_t f, const TlLeftWalk *w, int depth)
-{
-	if (f < 0 || !(idx->funcs.items[f].reach_events & TL_SWITCHES))
-		return false;
-	if (depth > TL_FACTS_DEPTH || !tl_facts__fan_step())
-		return true;
-	const TlIntArray *calls = tl_index_scope_calls(idx, f);
-	for (uint32_t i = 0; calls && i < calls->size; i++) {
-		const TlCall *k = &idx->calls.items[calls->items[i]];
-		if ((k->events & TL_SWITCHES) && tl_facts__may_be_module(idx, k->receiver, k->recv_name, NULL, w))
-			return true;
-		if ((k->target != f && tl_facts__may_evaluate_in(idx, k->target, w, depth + 1)) ||
-		    (k->arg_target != f && tl_facts__may_evaluate_in(idx, k->arg_target, w, depth + 1)))
-			return true;
-	}
-	return false;
-}
-
-/* Calls from another module that say they evaluate (`evaluate(model, ...)`,
- * `inference_on_dataset(model, ...)`) and are handed the module: they may
- * switch it to eval mode and leave it there. */
-static bool tl_facts__evaluating_call(const TlIndex *idx, const TlCall *c, const char *name,
-				     const TlLeftWalk *w)
-{
-	const char *callee = c->qname ? tl_facts__last(c->qname) : c->method;
-	if (!callee || c->target >= 0)
-		return false;
-	char low[64];
-	tl_facts__lower(callee, low, sizeof low);
-	if (!strstr(low, "eval") && !strstr(low, "infer"))
-		return false;
-	const TlSyms *sy = tl_syms();
-	TSNode args = tl_tree_field(c->node, sy->f_arguments);
-	uint32_t count = ts_node_is_null(args) ? 0 : ts_node_named_child_count(args);
-	for (uint32_t i = 0; i < count; i++) {
-		TSNode a = ts_node_named_child(args, i);
-		if (ts_node_symbol(a) == sy->keyword_argument)
-			a = tl_tree_field(a, sy->f_value);
-		char *an = tl_facts__dotted(idx, a);
-		bool hit = an && tl_facts__may_be_module(idx, a, an, name, w);
-		tl_free(an);
-		if (hit)
-			return true;
-	}
-	return false;
-}
-
-/* True when call `k` of function `func` may run before `node` does: it
- * comes first, or a loop of `func` holds both (a later iteration). */
-static bool tl_facts__runs_before(const TlIndex *idx, const TlCall *k, TSNode node)
-{
-	if (ts_node_start_byte(k->node) < ts_node_start_byte(node))
-		return true;
-	for (int32_t l = k->loop; l >= 0; l = idx->loops.items[l].parent)
-		if (tl_facts__contains(idx->loops.items[l].body, node))
-			return true;
-	return false;
-}
-
-/* True when the module `name` (at `node` in `func`) is in the train mode
- * training left it in: no path back to its construction may switch it to
- * eval mode, and no `.train()` on it after the last training step before
- * `node` shows train mode chosen for this code (Monte Carlo dropout, a
- * batch-norm recalibration). */
-static bool tl_facts__left_in_train(const TlIndex *idx, TSNode node, int32_t func, const char *name,
-				   TlLeftWalk *w, int depth)
-{
-	if (depth > TL_FACTS_DEPTH || !tl_facts__fan_step())
-		return false;
-	const uint32_t training = TL_EV_BACKWARD | TL_EV_OPT_STEP;
-	uint32_t pos = ts_node_start_byte(node), last_train = 0, last_step = 0;
-	bool trained_here = false;
-	const TlIntArray *calls = tl_index_scope_calls(idx, func);
-	for (uint32_t i = 0; calls && i < calls->size; i++) {
-		const TlCall *k = &idx->calls.items[calls->items[i]];
-		if (!tl_facts__runs_before(idx, k, node) || tl_facts__contains(node, k->node))
-			continue;
-		if ((k->events & TL_SWITCHES) &&
-		    tl_facts__may_be_module(idx, k->receiver, k->recv_name, name, w))
-			return false;
-		if (tl_facts__may_evaluate_in(idx, k->target, w, 0) ||
-		    tl_facts__may_evaluate_in(idx, k->arg_target, w, 0) ||
-		    tl_facts__evaluating_call(idx, k, name, w))
-			return false;
-		uint32_t kpos = ts_node_start_byte(k->node);
-		if (kpos >= pos)
-			continue;
-		uint32_t reach = k->events | (k->target >= 0 ? idx->funcs.items[k->target].reach_events : 0);
-		if (reach & training)
-			last_step = kpos;
-		if ((k->events & TL_EV_TRAIN) && k->recv_name && tl_facts__names_overlap(k->recv_name, name)) {
-			last_train = kpos;
-			trained_here = true;
-		}
-	}
-	if (trained_here && last_train >= last_step)
-		return false;
-	/* Where the module comes from: this function, or its callers. */
-	size_t root_len = strcspn(name, ".");
-	const TlFunc *f = func >= 0 ? &idx->funcs.items[func] : NULL;
-	bool param = f && tl_facts__param_index(idx, f, name, root_len) >= 0;
-	TlBuf root;
-	tl_buf_init(&root);
-	tl_buf_addn(&root, name, root_len);
-	bool own = !param && tl_index_bindings_of(idx, func, root.data) != NULL;
-	tl_buf_release(&root);
-	if (own) {
-		/* Built here, or by code this function runs (a local factory,
-		 * a local class's __init__) that switches nothing to eval mode;
-		 * a module built by a caller and passed in under another name
-		 * (`m = model`) cannot be followed. */
-		int32_t maker = tl_index_func_of(idx, w->root);
-		if (maker == func)
-			return true;
-		if (maker < 0 || (idx->funcs.items[maker].reach_events & TL_SWITCHES))
-			return false;
-		int32_t maker_cls = idx->funcs.items[maker].cls;
-		for (uint32_t i = 0; calls && i < calls->size; i++) {
-			const TlCall *k = &idx->calls.items[calls->items[i]];
-			if (k->target == maker)
-				return true;
-			const TlBinding *cb = maker_cls >= 0 ? tl_index_resolve_node(idx, k->callee) : NULL;
-			if (cb && cb->kind == TL_BIND_CLASS && cb->ref == maker_cls)
-				return true;
-		}
-		return false;
-	}
-	if (!f || f->escapes || !f->call_sites.size)
-		return false;
-	for (uint32_t i = 0; i < f->call_sites.size; i++) {
-		const TlCall *c = &idx->calls.items[f->call_sites.items[i]];
-		if (c->func == func)
-			return false;
-		char *outer = param ? tl_facts__to_caller(idx, func, c, name) : tl_strdup(name);
-		bool left = outer && tl_facts__left_in_train(idx, c->node, c->func, outer, w, depth + 1);
-		tl_free(outer);
-		if (!left)
-			return false;
-	}
-	return true;
-}
 
 /* True when the program trains something: a call of the file runs a
  * backward or an optimizer step (itself, through the local functions it
@@ -1433,34 +1088,3 @@ bool tl_facts__program_trains(const TlIndex *idx, int32_t func)
 	return func >= 0 && tl_facts__ext_callers(idx, func) != NULL;
 }
 
-bool tl_facts_left_in_train_mode(const TlIndex *idx, TSNode call)
-{
-	const TlCall *c = tl_index_call_at(idx, tl_index_unparen(call));
-	if (!c || !(c->events & TL_EV_FORWARD) || !tl_facts__program_trains(idx, c->func))
-		return false;
-	char *name = tl_facts__forward_subject(idx, c);
-	TSNode subject = tl_facts__called_object(c);
-	TlBuf path;
-	tl_buf_init(&path);
-	TlLeftWalk w;
-	memset(&w, 0, sizeof w);
-	if (name)
-		w.root = tl_facts__module_root(idx, subject, &path);
-	tl_buf_release(&path);
-	bool left = false;
-	if (name && !ts_node_is_null(w.root)) {
-		tl_facts__fan_begin();
-		left = tl_facts__left_in_train(idx, c->node, c->func, name, &w, 0);
-		tl_facts__fan_end();
-	}
-	/* A model that only other modules of the project hand in (the walk
-	 * follows this file's callers): in train mode at every call site there
-	 * and on every path here, as the model's module modes say. */
-	if (!left && name && ts_node_is_null(w.root) && c->func >= 0 && !idx->funcs.items[c->func].call_sites.size &&
-	    idx->imports) {
-		TSNode e = tl_facts__mode_expr(idx, c->node, name);
-		left = !ts_node_is_null(e) && tl_model_mode(idx, e, true) == TL_MODEL_MODE_TRAIN;
-	}
-	tl_free(name);
-	return left;
-}

@@ -261,7 +261,7 @@ static bool tl_pred_loader_option(const TlIndex *idx, TSNode n, int choice)
 
 static bool tl_pred_feeds_step_loop(const TlIndex *idx, TSNode n, int choice)
 {
-	return tl_facts_feeds_step_loop(idx, n, tl_step_bits[choice]);
+	return tl_check_feeds_step_loop(idx, n, tl_step_bits[choice]);
 }
 
 static bool tl_pred_file_uses_accelerator(const TlIndex *idx, TSNode n, int choice)
@@ -332,7 +332,7 @@ const TlPredicateDef tl_predicates[] = {
 	  "the call computes that loss (cross-entropy, nll, bce, bce-with-logits): the torch.nn.functional function or a criterion module bound to the class" },
 	{ "optimizer", NULL, NULL, NULL, tl_facts_is_optimizer,
 	  "the expression is an optimizer (bound to torch.optim.*, else named like one)" },
-	{ "adaptive-optimizer", NULL, NULL, NULL, tl_facts_optimizer_adaptive,
+	{ "adaptive-optimizer", NULL, NULL, NULL, tl_check_optimizer_adaptive,
 	  "the expression is bound to a scale-invariant optimizer (Adam, AdamW, RMSprop, Adagrad, Lion, ..., import-resolved): a constant factor on the gradients mostly cancels" },
 	{ "grad-scaler", NULL, NULL, NULL, tl_facts_is_scaler,
 	  "the expression is a GradScaler (bound to one, else named like a scaler)" },
@@ -396,7 +396,7 @@ const TlPredicateDef tl_predicates[] = {
 	  "the expression is a tensor factory made on the host (no device=), also inside Variable(...) or behind host-side casts and fills" },
 	{ "host-derived", NULL, NULL, NULL, tl_check_host_derived,
 	  "the expression holds data a device tensor sent to the host (.cpu(), .tolist()) earlier in the same loop iteration, or a value computed from it" },
-	{ "from-loader", NULL, NULL, NULL, tl_facts_from_loader,
+	{ "from-loader", NULL, NULL, NULL, tl_check_from_loader,
 	  "every way the value arrives is a batch (or part of one) of a DataLoader constructed in the file" },
 	{ "loader-option", "option", tl_loader_option_names, tl_pred_loader_option, NULL,
 	  "a DataLoader the value's batches come from (or the DataLoader(...) call itself) sets the option (not a literal False / None / 0), or may through **kwargs" },
@@ -452,13 +452,13 @@ const TlPredicateDef tl_predicates[] = {
 	  "the node runs in code of a local nn.Module subclass (method: a method with `self`, or a function nested in one; reached: also static methods and the local functions such code calls)" },
 	{ "unregistered-submodules", NULL, NULL, NULL, tl_check_unregistered_submodules,
 	  "the assignment binds self.<name>, in a method of a local nn.Module subclass, to a plain list / tuple / dict (a literal, a comprehension, or an empty one filled with append or [k] =) holding new modules with state or nn.Parameters, which nothing in the class registers (nn.ModuleList(...), add_module, a helper it is handed to)" },
-	{ "sampler-epoch-unset", NULL, NULL, NULL, tl_facts_sampler_epoch_unset,
+	{ "sampler-epoch-unset", NULL, NULL, NULL, tl_check_sampler_epoch_unset,
 	  "the iterable is DataLoaders built in the file whose shuffling DistributedSampler nothing may call set_epoch on (no .set_epoch() but on another sampler, the sampler handed to no call but a DataLoader)" },
 	{ "repeated-step-loop", NULL, NULL, NULL, tl_check_repeated_step_loop,
 	  "the for / while loop is a training step loop that an outer loop runs again and again (an epoch loop around it in its function, or around a call of its function)" },
 	{ "optimizer-before-shard", NULL, NULL, NULL, tl_check_optimizer_before_shard,
 	  "the optimizer construction is over a module's parameters that a later FSDP / fully_shard wrap in the same function replaces, and no optimizer is built (nor accelerate's prepare called) after the wrap" },
-	{ "mode-guarded", NULL, NULL, NULL, tl_facts_mode_guarded,
+	{ "mode-guarded", NULL, NULL, NULL, tl_check_mode_guarded,
 	  "the node runs only in one mode or computes from it: a test around it reads self.training / a train or eval flag, a call's argument reads one, its function is named for training (training_step), or a comment after it on its line says it is always on" },
 	{ "torch-version-at-least", "version", tl_version_names, tl_pred_torch_version_at_least, NULL,
 	  "the target PyTorch version (torch-version, --torch-version; default 2.6) is at least the given one" },
@@ -478,9 +478,9 @@ const TlPredicateDef tl_predicates[] = {
 	  "the value flows into a backward or torch.autograd.grad (in its function, through local calls, or returned to callers that differentiate it)" },
 	{ "mode-is", "mode", tl_mode_names, tl_pred_mode_is, NULL,
 	  "the module called was last put in that mode (eval or train) before the call, following call sites" },
-	{ "left-in-train-mode", NULL, NULL, NULL, tl_facts_left_in_train_mode,
+	{ "left-in-train-mode", NULL, NULL, NULL, tl_check_left_in_train_mode,
 	  "the module called runs in the train mode training or its construction left it in: no path back to where the file builds it may switch it to eval mode (an .eval() on it, a part, an alias or an unknown module, a local helper or context manager that may, an evaluation call from another module handed it), and no .train() after the last training step chose train mode on purpose" },
-	{ "mode-dependent", NULL, NULL, NULL, tl_facts_mode_dependent,
+	{ "mode-dependent", NULL, NULL, NULL, tl_check_mode_dependent,
 	  "the module holds layers that behave differently in train and eval mode (dropout, batch norm, code reading self.training), as its construction in the file shows: a torch.nn layer, an nn.Sequential's layers, a local module class, a torchvision.models / timm model" },
 	{ "pass-lacks", "event", tl_event_names, tl_pred_pass_lacks, NULL,
 	  "the pass around the node lacks the event: the innermost loop of its own function (its iteration, through local calls), else its function; module-level code outside loops is no pass" },
@@ -490,9 +490,9 @@ const TlPredicateDef tl_predicates[] = {
 	  "the module forward runs in an evaluation pass: a step loop (through call sites) whose pass runs no backward nor optimizer step, its result reaching no backward, in a program that trains; grad-disabled, or iterating data (a for loop over no counter, literal, batch part, tensor, module or dict items) with a model that training around it trains (not a criterion, a parameter-free module, the loop's element or a value bound to _), whatever the model's mode" },
 	{ "discarded", NULL, NULL, tl_pred_discarded, NULL,
 	  "the call is a whole expression statement: its value is thrown away" },
-	{ "evaluates-with-grad", NULL, NULL, NULL, tl_facts_eval_call_with_grad,
+	{ "evaluates-with-grad", NULL, NULL, NULL, tl_check_eval_call_with_grad,
 	  "the call of a local function runs a module forward in eval mode with gradients on, judged at this call (its constant arguments select the callee's branches), whose result nothing backpropagates, and the forward is not reported itself (another call trains through it); or the call, made from outside the class on a model in eval mode with gradients on, runs a method of the model's class (in the file or in another module) that runs the model's own forward and no backward nor optimizer step, and nothing backpropagates its result" },
-	{ "leaves-eval-mode", NULL, NULL, NULL, tl_facts_leaves_eval,
+	{ "leaves-eval-mode", NULL, NULL, NULL, tl_check_leaves_eval,
 	  "the call (an .eval() or a local function making one) puts a trained module in eval mode inside a step loop whose iteration never switches it back to train mode" },
 	{ "made-by", "kind", tl_made_names, tl_pred_made_by, NULL,
 	  "the value was made, in its function, by that call (softmax, log-softmax, sigmoid, scaler-scale, exp-sum: a sum of exponentials), through names, subscripts and reshaping methods" },
@@ -506,11 +506,11 @@ const TlPredicateDef tl_predicates[] = {
 	  "every step loop of the node builds a new model in its iteration (a module constructed and bound in the loop body): a sweep or benchmark over configurations" },
 	{ "graph-carried", NULL, NULL, NULL, tl_check_graph_carried,
 	  "the graph the backward call differentiates reaches into the previous iteration through a recurrent state its step loop carries without detaching it" },
-	{ "stepped-params-not-reset", NULL, NULL, NULL, tl_facts_step_unreset,
+	{ "stepped-params-not-reset", NULL, NULL, NULL, tl_check_step_unreset,
 	  "every step loop of the optimizer step runs no gradient reset that may cover the stepped optimizer (its own, a module it updates, or one whose reach cannot be told)" },
-	{ "reset-before-step", NULL, NULL, NULL, tl_facts_reset_before_step,
+	{ "reset-before-step", NULL, NULL, NULL, tl_check_reset_before_step,
 	  "the zero_grad() call runs after a backward and before the step of an optimizer it fully covers, with no backward in between, in its loop's iteration" },
-	{ "clip-before-unscale", NULL, NULL, NULL, tl_facts_clip_before_unscale,
+	{ "clip-before-unscale", NULL, NULL, NULL, tl_check_clip_before_unscale,
 	  "the gradient clipping runs after a GradScaler-scaled backward and before the scaler's step, with no scaler.unscale_ between, in one iteration (local helpers followed)" },
 };
 const unsigned tl_predicate_count = sizeof tl_predicates / sizeof *tl_predicates;

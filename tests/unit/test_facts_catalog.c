@@ -303,12 +303,12 @@ static void test_step_unreset(void **state)
 	TlFixture *fx = tl_fixture_new(reset_code);
 	const TlIndex *idx = &fx->idx;
 	/* netD.zero_grad() covers optD (built over netD) and not optG. */
-	assert_false(tl_facts_step_unreset(idx, tl_fixture_node(fx, "optD.step()", 0)));
-	assert_true(tl_facts_step_unreset(idx, tl_fixture_node(fx, "optG.step()", 0)));
+	assert_false(tl_check_step_unreset(idx, tl_fixture_node(fx, "optD.step()", 0)));
+	assert_true(tl_check_step_unreset(idx, tl_fixture_node(fx, "optG.step()", 0)));
 	/* An optimizer passed in: its reach cannot be told, the reset counts. */
-	assert_false(tl_facts_step_unreset(idx, tl_fixture_node_after(fx, "def passed", "optimizer.step()")));
+	assert_false(tl_check_step_unreset(idx, tl_fixture_node_after(fx, "def passed", "optimizer.step()")));
 	/* A reset of a part of the model overlaps what the optimizer updates. */
-	assert_false(tl_facts_step_unreset(idx, tl_fixture_node_after(fx, "def part", "opt.step()")));
+	assert_false(tl_check_step_unreset(idx, tl_fixture_node_after(fx, "def part", "opt.step()")));
 	tl_fixture_free(fx);
 }
 
@@ -317,17 +317,17 @@ static void test_reset_before_step(void **state)
 	(void)state;
 	TlFixture *fx = tl_fixture_new(reset_code);
 	const TlIndex *idx = &fx->idx;
-	assert_true(tl_facts_reset_before_step(idx, tl_fixture_node_after(fx, "def wrong_order", "model.zero_grad()")));
+	assert_true(tl_check_reset_before_step(idx, tl_fixture_node_after(fx, "def wrong_order", "model.zero_grad()")));
 	/* Resets at the top of the iteration come before the backward. */
-	assert_false(tl_facts_reset_before_step(idx, tl_fixture_node(fx, "netD.zero_grad()", 0)));
+	assert_false(tl_check_reset_before_step(idx, tl_fixture_node(fx, "netD.zero_grad()", 0)));
 	/* Conditional: the step is outside the reset's block. */
-	assert_false(tl_facts_reset_before_step(idx, tl_fixture_node_after(fx, "def skip_bad", "opt.zero_grad()")));
+	assert_false(tl_check_reset_before_step(idx, tl_fixture_node_after(fx, "def skip_bad", "opt.zero_grad()")));
 	/* Another network's reset between D's backward and D's step. */
-	assert_false(tl_facts_reset_before_step(idx, tl_fixture_node_after(fx, "def other_net", "netG.zero_grad()")));
+	assert_false(tl_check_reset_before_step(idx, tl_fixture_node_after(fx, "def other_net", "netG.zero_grad()")));
 	/* A backward after the reset feeds the step. */
-	assert_false(tl_facts_reset_before_step(idx, tl_fixture_node_after(fx, "def probe", "opt.zero_grad()")));
+	assert_false(tl_check_reset_before_step(idx, tl_fixture_node_after(fx, "def probe", "opt.zero_grad()")));
 	/* The same calls, judged: the plain step call is no reset. */
-	assert_false(tl_facts_reset_before_step(idx, tl_fixture_node_after(fx, "def wrong_order", "opt.step()")));
+	assert_false(tl_check_reset_before_step(idx, tl_fixture_node_after(fx, "def wrong_order", "opt.step()")));
 	tl_fixture_free(fx);
 }
 
@@ -373,15 +373,15 @@ static void test_leaves_eval(void **state)
 	const TlIndex *idx = &fx->idx;
 	/* A model known to hold no dropout or batch norm trains the same in
 	 * eval mode: nothing to restore. */
-	assert_false(tl_facts_leaves_eval(idx, tl_fixture_node(fx, "evaluate(linear, loader)", 0)));
+	assert_false(tl_check_leaves_eval(idx, tl_fixture_node(fx, "evaluate(linear, loader)", 0)));
 	/* Through the helper, its parameter mapped to the trained model. */
-	assert_true(tl_facts_leaves_eval(idx, tl_fixture_node(fx, "evaluate(model, loader)", 0)));
+	assert_true(tl_check_leaves_eval(idx, tl_fixture_node(fx, "evaluate(model, loader)", 0)));
 	/* Never trained: nothing is left in the wrong mode. */
-	assert_false(tl_facts_leaves_eval(idx, tl_fixture_node(fx, "teacher.eval()", 0)));
+	assert_false(tl_check_leaves_eval(idx, tl_fixture_node(fx, "teacher.eval()", 0)));
 	/* Switched back at the top of the next iteration. */
-	assert_false(tl_facts_leaves_eval(idx, tl_fixture_node_after(fx, "def fit_ok", "model.eval()")));
+	assert_false(tl_check_leaves_eval(idx, tl_fixture_node_after(fx, "def fit_ok", "model.eval()")));
 	/* The helper's own eval is in no training loop. */
-	assert_false(tl_facts_leaves_eval(idx, tl_fixture_node(fx, "net.eval()", 0)));
+	assert_false(tl_check_leaves_eval(idx, tl_fixture_node(fx, "net.eval()", 0)));
 	tl_fixture_free(fx);
 }
 

@@ -4,6 +4,7 @@
  * names look like module methods, and the branches the constant arguments
  * of a call select. */
 #include "helpers.h"
+#include "rules/checks/checks.h"
 
 /* The function named `name` (its first definition), or -1. */
 static int32_t func_named(const TlIndex *idx, const char *name)
@@ -228,11 +229,11 @@ static void test_shared_helper_judged_per_call(void **state)
 	const TlIndex *idx = &fx->idx;
 	/* The forward in step() is not reported itself: one caller trains. */
 	assert_true(tl_facts_reaches_backward(idx, tl_fixture_node(fx, "model(x)", 0)));
-	assert_false(tl_facts_eval_call_with_grad(idx, tl_fixture_node(fx, "step(model, x, y)", 1)));
-	assert_true(tl_facts_eval_call_with_grad(idx, tl_fixture_node_after(fx, "l2 = ", "step(model, val, val)")));
-	assert_false(tl_facts_eval_call_with_grad(idx, tl_fixture_node_after(fx, "l3 = ", "step(model, val, val)")));
+	assert_false(tl_check_eval_call_with_grad(idx, tl_fixture_node(fx, "step(model, x, y)", 1)));
+	assert_true(tl_check_eval_call_with_grad(idx, tl_fixture_node_after(fx, "l2 = ", "step(model, val, val)")));
+	assert_false(tl_check_eval_call_with_grad(idx, tl_fixture_node_after(fx, "l3 = ", "step(model, val, val)")));
 	/* Its result is backpropagated: no evaluation path. */
-	assert_false(tl_facts_eval_call_with_grad(idx, tl_fixture_node_after(fx, "l4 = ", "step(model, val, val)")));
+	assert_false(tl_check_eval_call_with_grad(idx, tl_fixture_node_after(fx, "l4 = ", "step(model, val, val)")));
 	tl_fixture_free(fx);
 }
 
@@ -255,11 +256,11 @@ static void test_constant_arguments_select_branches(void **state)
 		"    c = run_epoch(model, val, None, False)\n"
 		"    d = run_epoch(model, val, train=flag)\n");
 	const TlIndex *idx = &fx->idx;
-	assert_false(tl_facts_eval_call_with_grad(idx, tl_fixture_node_after(fx, "a = ", "run_epoch(model, loader, opt)")));
-	assert_true(tl_facts_eval_call_with_grad(idx, tl_fixture_node_after(fx, "b = ", "run_epoch(model, val, train=False)")));
-	assert_true(tl_facts_eval_call_with_grad(idx, tl_fixture_node_after(fx, "c = ", "run_epoch(model, val, None, False)")));
+	assert_false(tl_check_eval_call_with_grad(idx, tl_fixture_node_after(fx, "a = ", "run_epoch(model, loader, opt)")));
+	assert_true(tl_check_eval_call_with_grad(idx, tl_fixture_node_after(fx, "b = ", "run_epoch(model, val, train=False)")));
+	assert_true(tl_check_eval_call_with_grad(idx, tl_fixture_node_after(fx, "c = ", "run_epoch(model, val, None, False)")));
 	/* A flag that is no constant decides nothing. */
-	assert_false(tl_facts_eval_call_with_grad(idx, tl_fixture_node_after(fx, "d = ", "run_epoch(model, val, train=flag)")));
+	assert_false(tl_check_eval_call_with_grad(idx, tl_fixture_node_after(fx, "d = ", "run_epoch(model, val, train=flag)")));
 	tl_fixture_free(fx);
 }
 
@@ -296,8 +297,8 @@ static void test_list_of_models_and_mode_strings(void **state)
 		"    b = G(z)\n");
 	const TlIndex *idx = &fx->idx;
 	/* Each element of the list is switched; only the branch the string selects runs. */
-	assert_true(tl_facts_leaves_eval(idx, tl_fixture_node(fx, "freeze([G, D])", 0)));
-	assert_true(tl_facts_leaves_eval(idx, tl_fixture_node(fx, "set_mode(D, 'eval')", 0)));
+	assert_true(tl_check_leaves_eval(idx, tl_fixture_node(fx, "freeze([G, D])", 0)));
+	assert_true(tl_check_leaves_eval(idx, tl_fixture_node(fx, "set_mode(D, 'eval')", 0)));
 	assert_int_equal(tl_facts_mode_at(idx, tl_fixture_node_after(fx, "a = ", "G(z)"), "G"), TL_MODE_EVAL);
 	assert_int_equal(tl_facts_mode_at(idx, tl_fixture_node_after(fx, "b = ", "G(z)"), "G"), TL_MODE_TRAIN);
 	tl_fixture_free(fx);
@@ -374,11 +375,11 @@ static void test_method_forward_outside_eval_builds_no_model(void **state)
 	fx->tree = ts_parser_parse_string(fx->parser, NULL, fx->src.text, fx->src.length);
 	tl_facts_build_in(&fx->idx, &fx->src, ts_tree_root_node(fx->tree), NULL, &stub);
 	const TlIndex *idx = &fx->idx;
-	assert_false(tl_facts_eval_call_with_grad(idx, tl_fixture_node_after(fx, "a = ", "net.helper(x)")));
+	assert_false(tl_check_eval_call_with_grad(idx, tl_fixture_node_after(fx, "a = ", "net.helper(x)")));
 	assert_null(idx->model);
 	/* In eval mode: the model is asked for the receiver's class (none
 	 * known here, so no method of it runs a forward). */
-	assert_false(tl_facts_eval_call_with_grad(idx, tl_fixture_node_after(fx, "b = ", "net.helper(x)")));
+	assert_false(tl_check_eval_call_with_grad(idx, tl_fixture_node_after(fx, "b = ", "net.helper(x)")));
 	assert_non_null(idx->model);
 	tl_fixture_free(fx);
 }

@@ -102,11 +102,11 @@ static void test_module_code(void **state)
 	assert_false(tl_check_in_module_code(idx, in_outside, true));
 	assert_false(tl_check_in_module_code(idx, plain_class, true));
 	/* One mode only, or a stated decision. */
-	assert_true(tl_facts_mode_guarded(idx, guarded));
-	assert_true(tl_facts_mode_guarded(idx, commented));
-	assert_true(tl_facts_mode_guarded(idx, train_step));
-	assert_false(tl_facts_mode_guarded(idx, plain_forward));
-	assert_false(tl_facts_mode_guarded(idx, nested));
+	assert_true(tl_check_mode_guarded(idx, guarded));
+	assert_true(tl_check_mode_guarded(idx, commented));
+	assert_true(tl_check_mode_guarded(idx, train_step));
+	assert_false(tl_check_mode_guarded(idx, plain_forward));
+	assert_false(tl_check_mode_guarded(idx, nested));
 	tl_fixture_free(fx);
 }
 
@@ -204,11 +204,11 @@ static void test_sampler_epoch(void **state)
 		"        le.sampler.set_epoch(k)\n"
 		"        one_epoch(le)\n");
 	const TlIndex *idx = &fx->idx;
-	assert_true(tl_facts_sampler_epoch_unset(idx, tl_fixture_node_after(fx, "for x in la", "la")));
-	assert_false(tl_facts_sampler_epoch_unset(idx, tl_fixture_node_after(fx, "for x in lb", "lb")));
-	assert_false(tl_facts_sampler_epoch_unset(idx, tl_fixture_node_after(fx, "for x in lc", "lc")));
+	assert_true(tl_check_sampler_epoch_unset(idx, tl_fixture_node_after(fx, "for x in la", "la")));
+	assert_false(tl_check_sampler_epoch_unset(idx, tl_fixture_node_after(fx, "for x in lb", "lb")));
+	assert_false(tl_check_sampler_epoch_unset(idx, tl_fixture_node_after(fx, "for x in lc", "lc")));
 	/* Set through loader.sampler in the function whose loop calls one_epoch. */
-	assert_false(tl_facts_sampler_epoch_unset(idx, tl_fixture_node_after(fx, "for x in le", "le")));
+	assert_false(tl_check_sampler_epoch_unset(idx, tl_fixture_node_after(fx, "for x in le", "le")));
 	/* Epoch loops: around the step loop, or around a call of its function. */
 	TSNode loop_a = tl_index_parent(idx, tl_fixture_node_after(fx, "for x in la", "la"));
 	TSNode loop_d = tl_index_parent(idx, tl_fixture_node_after(fx, "for x in ld", "ld"));

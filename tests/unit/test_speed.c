@@ -524,14 +524,14 @@ static void test_loader_batches(void **state)
 	(void)state;
 	TlFixture *fx = tl_fixture_new(loader_code);
 	const TlIndex *idx = &fx->idx;
-	assert_true(tl_facts_from_loader(idx, tl_fixture_arg0(fx, "chk(bx)")));
-	assert_true(tl_facts_from_loader(idx, tl_fixture_arg0(fx, "chk(a)")));
-	assert_true(tl_facts_from_loader(idx, tl_fixture_arg0(fx, "chk(batch['x'])")));
-	assert_true(tl_facts_from_loader(idx, tl_fixture_arg0(fx, "chk(v)")));
-	assert_true(tl_facts_from_loader(idx, tl_fixture_arg0(fx, "chk(f)")));
+	assert_true(tl_check_from_loader(idx, tl_fixture_arg0(fx, "chk(bx)")));
+	assert_true(tl_check_from_loader(idx, tl_fixture_arg0(fx, "chk(a)")));
+	assert_true(tl_check_from_loader(idx, tl_fixture_arg0(fx, "chk(batch['x'])")));
+	assert_true(tl_check_from_loader(idx, tl_fixture_arg0(fx, "chk(v)")));
+	assert_true(tl_check_from_loader(idx, tl_fixture_arg0(fx, "chk(f)")));
 	/* enumerate's counter; a loader the file does not build. */
-	assert_false(tl_facts_from_loader(idx, tl_fixture_arg0(fx, "chk(i)")));
-	assert_false(tl_facts_from_loader(idx, tl_fixture_arg0(fx, "chk(h)")));
+	assert_false(tl_check_from_loader(idx, tl_fixture_arg0(fx, "chk(i)")));
+	assert_false(tl_check_from_loader(idx, tl_fixture_arg0(fx, "chk(h)")));
 	/* pin_memory: not set, set through a local factory, by position,
 	 * possibly through **kwargs, set to False. */
 	assert_false(tl_facts_loader_option(idx, tl_fixture_arg0(fx, "chk(bx)"), "pin_memory"));

@@ -1,7 +1,8 @@
 /* TL102's rule logic (eval-without-no-grad). Whether a module forward may
- * record an autograd graph, the model's answer (model/requiresgrad.c).
+ * record an autograd graph, the model's answer (model/requiresgrad.c);
+ * whether a call of a helper evaluates a model with gradients on.
  *
- * Owns: tl_check_forward_records_graph. */
+ * Owns: tl_check_forward_records_graph, tl_check_eval_call_with_grad. */
 #include "rules/checks/checks.h"
 
 #include "facts/internal.h"
@@ -12,4 +13,81 @@
 bool tl_check_forward_records_graph(const TlIndex *idx, TSNode call)
 {
 	return !tl_model_forward_no_graph(idx, call);
+}
+
+bool tl_check_eval_call_with_grad(const TlIndex *idx, TSNode call)
+{
+	const TlCall *c = tl_index_call_at(idx, tl_index_unparen(call));
+	if (!c || (c->events & TL_EV_FORWARD))
+		return false;
+	/* model.incremental_forward(x): a method of the model's class (here
+	 * or in another module) that runs the model's own forward, on a
+	 * model in eval mode (facts/effects.c). A method of no class of this
+	 * module asks the semantic model for the receiver's class: its other
+	 * conditions come first (the answer is the same; without a target,
+	 * the path below answers no), the mode too: the walk's, which the
+	 * model is not built for. */
+	if (c->target < 0) {
+		char *subject = c->receiver.id ? tl_facts__mode_name(idx, c->receiver) : NULL;
+		bool yes = subject && tl_facts__walk_mode_at(idx, c->node, subject) == TL_MODE_EVAL &&
+			   tl_facts_grad_state(idx, c->node) != TL_GRAD_OFF &&
+			   !tl_facts__in_handed_lambda(idx, c->node) &&
+			   !tl_facts_reaches_backward(idx, c->node) && tl_facts_method_forward(idx, c->node);
+		tl_free(subject);
+		return yes;
+	}
+	if (tl_facts_method_forward(idx, c->node)) {
+		char *subject = tl_facts__mode_name(idx, c->receiver);
+		bool yes = subject && tl_facts_mode_at(idx, c->node, subject) == TL_MODE_EVAL &&
+			   tl_facts_grad_state(idx, c->node) != TL_GRAD_OFF &&
+			   !tl_facts__in_handed_lambda(idx, c->node) &&
+			   !tl_facts_reaches_backward(idx, c->node);
+		tl_free(subject);
+		return yes;
+	}
+	if (c->target < 0 || c->target == c->func)
+		return false;
+	int32_t f = c->target;
+	/* A model's own methods (of a class deriving from nn.Module, or a
+	 * forward() over an imported base: `self.forward(x)`) are part of the
+	 * model, not helpers of a training script: their forwards are judged
+	 * where the model runs. */
+	int32_t cls = idx->funcs.items[f].cls;
+	if (cls >= 0 && (idx->classes.items[cls].is_module ||
+			 strcmp(idx->funcs.items[f].name, "forward") == 0))
+		return false;
+	/* Only a forward in the callee's own body can be one (the loop below):
+	 * without any, the costlier questions need not be asked. */
+	const TlIntArray *calls = tl_index_scope_calls(idx, f);
+	bool forwards = false;
+	for (uint32_t i = 0; calls && i < calls->size && !forwards; i++)
+		forwards = (idx->calls.items[calls->items[i]].events & TL_EV_FORWARD) != 0;
+	if (!forwards)
+		return false;
+	/* On the evaluation path: nothing backpropagates what the call
+	 * returns (a training step that calls it is TL203's concern). */
+	if ((idx->funcs.items[f].decorator_ctx & TL_CTX_GRAD_OFF) ||
+	    tl_facts_grad_state(idx, c->node) == TL_GRAD_OFF ||
+	    tl_facts_reaches_backward(idx, c->node))
+		return false;
+	bool found = false;
+	tl_facts__fan_begin();
+	for (uint32_t i = 0; calls && i < calls->size && !found; i++) {
+		const TlCall *fw = &idx->calls.items[calls->items[i]];
+		if (!(fw->events & TL_EV_FORWARD) ||
+		    tl_facts__runs_at(idx, fw->node, f, c) == TL_RUNS_NEVER ||
+		    tl_model_grad_local(idx, fw->node) == TL_MODEL_GRAD_OFF)
+			continue;
+		char *name = tl_facts__forward_subject(idx, fw);
+		int mode = name ? tl_facts__mode_at(idx, fw->node, f, name, 0, c) : TL_MODE_UNKNOWN;
+		/* Reported at the forward itself when every caller agrees and
+		 * nothing backpropagates it. */
+		bool own = mode == TL_MODE_EVAL && name &&
+			   tl_facts_mode_at(idx, fw->node, name) == TL_MODE_EVAL &&
+			   !tl_facts_reaches_backward(idx, fw->node);
+		tl_free(name);
+		found = mode == TL_MODE_EVAL && !own && !tl_facts__reaches_at(idx, fw->node, c);
+	}
+	tl_facts__fan_end();
+	return found;
 }

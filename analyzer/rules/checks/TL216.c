@@ -1,9 +1,13 @@
 /* TL216's rule logic (functional-dropout-always-on). Whether a call passes a
  * parameter a constant False, None or zero; whether a node runs in code of a
- * local nn.Module subclass.
+ * local nn.Module subclass; code that runs only in one mode (a functional
+ * dropout whose call, arguments, enclosing tests or function name say which
+ * mode runs, or a comment that says it always applies).
  *
- * Owns: tl_check_argument_off, tl_check_in_module_code. */
+ * Owns: tl_check_argument_off, tl_check_in_module_code, tl_check_mode_guarded. */
 #include "rules/checks/checks.h"
+
+#include <ctype.h>
 
 #include "facts/internal.h"
 
@@ -70,4 +74,122 @@ bool tl_check_in_module_code(const TlIndex *idx, TSNode node, bool reached)
 	}
 	tl_array_release(&todo);
 	return found;
+}
+
+/* True when the subtree of `n` reads a name that says which mode runs:
+ * `self.training`, `training`, `is_train`, `train_mode`, `deterministic`,
+ * `eval`... (any identifier holding "train", "eval", "inference" or
+ * "deterministic"). */
+static bool tl_check__mentions_mode(const TlIndex *idx, TSNode n)
+{
+	static const char *const words[] = { "train", "eval", "inference", "deterministic" };
+	const TlSyms *sy = tl_syms();
+	if (ts_node_is_null(n))
+		return false;
+	TSTreeCursor cur = ts_tree_cursor_new(n);
+	bool found = false, descend = true;
+	do {
+		TSNode x = ts_tree_cursor_current_node(&cur);
+		descend = true;
+		if (ts_node_symbol(x) != sy->identifier)
+			continue;
+		uint32_t len;
+		const char *t = tl_index_text(idx, x, &len);
+		char low[64];
+		if (len >= sizeof low)
+			continue;
+		for (uint32_t i = 0; i < len; i++)
+			low[i] = (char)tolower((unsigned char)t[i]);
+		low[len] = 0;
+		for (size_t i = 0; i < sizeof words / sizeof *words && !found; i++)
+			found = strstr(low, words[i]) != NULL;
+	} while (!found && tl_walk_next(&cur, n, descend));
+	ts_tree_cursor_delete(&cur);
+	return found;
+}
+
+/* True when a comment after `node` on its last line says it is always on
+ * (`# always applies dropout`): the author states the decision that a
+ * literal `training=True` would. */
+static bool tl_check__stated_always(const TlIndex *idx, TSNode node)
+{
+	uint32_t end = ts_node_end_byte(node), row = ts_node_end_point(node).row;
+	uint32_t lo = 0, hi = idx->comments.size;
+	while (lo < hi) { /* the first comment starting at or after `end` */
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (ts_node_start_byte(idx->comments.items[mid]) < end)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo >= idx->comments.size || ts_node_start_point(idx->comments.items[lo]).row != row)
+		return false;
+	uint32_t len;
+	const char *t = tl_index_text(idx, idx->comments.items[lo], &len);
+	static const char word[] = "always";
+	for (uint32_t i = 0; i + sizeof word - 1 <= len; i++) {
+		uint32_t k = 0;
+		while (k < sizeof word - 1 && tolower((unsigned char)t[i + k]) == word[k])
+			k++;
+		if (k == sizeof word - 1)
+			return true;
+	}
+	return false;
+}
+
+bool tl_check_mode_guarded(const TlIndex *idx, TSNode node)
+{
+	const TlSyms *sy = tl_syms();
+	node = tl_index_unparen(node);
+	if (ts_node_is_null(node))
+		return false;
+	if (tl_check__stated_always(idx, node))
+		return true;
+	/* The call's own arguments: F.dropout(x, self.p if self.training else 0). */
+	if (ts_node_symbol(node) == sy->call &&
+	    tl_check__mentions_mode(idx, tl_tree_field(node, sy->f_arguments)))
+		return true;
+	/* Names passed to it that are computed from the mode. */
+	TSNode args = ts_node_symbol(node) == sy->call ? tl_tree_field(node, sy->f_arguments)
+						      : (TSNode){ 0 };
+	uint32_t count = ts_node_is_null(args) ? 0 : ts_node_named_child_count(args);
+	for (uint32_t i = 0; i < count; i++) {
+		TSNode a = ts_node_named_child(args, i);
+		if (ts_node_symbol(a) == sy->keyword_argument)
+			a = tl_tree_field(a, sy->f_value);
+		a = tl_index_unparen(a);
+		if (ts_node_is_null(a) || ts_node_symbol(a) != sy->identifier)
+			continue;
+		const TlBinding *b = tl_index_resolve_node(idx, a);
+		TSNode v = tl_facts__bound_value(b);
+		if (!ts_node_is_null(v) && b->kind == TL_BIND_ASSIGN && tl_check__mentions_mode(idx, v))
+			return true;
+	}
+	/* Tests around it in its function, and the function's own name
+	 * (training_step, forward_train). */
+	int32_t f = tl_index_func_of(idx, node);
+	TSNode top = f >= 0 ? idx->funcs.items[f].node : idx->root;
+	TSNode child = node;
+	for (TSNode p = tl_index_parent(idx, node); !ts_node_is_null(p) && !ts_node_eq(p, top);
+	     child = p, p = tl_index_parent(idx, p)) {
+		TSSymbol s = ts_node_symbol(p);
+		TSNode test = { 0 };
+		if (s == sy->if_statement || s == sy->elif_clause || s == sy->while_statement)
+			test = tl_tree_field(p, sy->f_condition);
+		else if (s == sy->conditional_expression && ts_node_named_child_count(p) > 1)
+			test = ts_node_named_child(p, 1);
+		else if (s == sy->boolean_operator)
+			test = tl_tree_field(p, sy->f_left);
+		if (!ts_node_is_null(test) && !ts_node_eq(test, child) && tl_check__mentions_mode(idx, test))
+			return true;
+	}
+	for (int depth = 0; f >= 0 && depth <= TL_FACTS_DEPTH; depth++) {
+		const TlFunc *fn = &idx->funcs.items[f];
+		char low[128];
+		tl_facts__lower(fn->name ? fn->name : "", low, sizeof low);
+		if (strstr(low, "train"))
+			return true;
+		f = fn->parent;
+	}
+	return false;
 }

@@ -39,6 +39,24 @@ bool tl_check_kept_by_callee(const TlIndex *idx, TSNode arg);
  * without requires_grad, a literal). True when either cannot be told. */
 bool tl_check_forward_records_graph(const TlIndex *idx, TSNode call);
 
+/* True when `call`, a call of a local function, runs a module forward in
+ * eval mode with gradient tracking on and nothing backpropagates its result
+ * when this call runs it: the call is on an evaluation path (nothing
+ * backpropagates what it returns) and not grad-disabled (nor all the calls
+ * of its own function), the forward is not under a grad-disabled block or
+ * decorator of the callee, the callee code this call runs holds it (its
+ * constant arguments decide `if train:` tests), the module's mode there is
+ * eval as this call's caller leaves it (or the callee sets), and no
+ * backward this call runs, nor the caller's use of the result, reaches it.
+ * A method of an nn.Module class, or any class's forward(), is no such
+ * helper (it is the model). False when the forward itself is reported (every caller agrees on eval
+ * mode and nothing backpropagates it): RULES.md TL102 reports a helper the
+ * training step also uses at its call on the evaluation path. Also true
+ * for a call of a method of the model's class that runs its forward
+ * (tl_facts_method_forward) on a receiver in eval mode, not grad-disabled,
+ * whose result nothing backpropagates. */
+bool tl_check_eval_call_with_grad(const TlIndex *idx, TSNode call);
+
 /* ---- TL103 hidden-state-not-detached (TL103.c) --------------------------- */
 
 enum { TL_CARRY_NONE = 0, TL_CARRY_DETACHED = 1, TL_CARRY_ATTACHED = 2 };
@@ -118,12 +136,46 @@ bool tl_check_distributed_file(const TlIndex *idx);
  * `losses.append(x)` keep it). False outside loops. */
 bool tl_check_outlives_iteration(const TlIndex *idx, TSNode expr);
 
+/* ---- TL201 missing-zero-grad (TL201.c) ------------------------------- */
+
+/* True when the optimizer step `step` runs in step loops none of whose
+ * iterations resets the gradients of the optimizer it steps: every gradient
+ * reset there is known to miss it (`netD.zero_grad()` for an optimizer
+ * built over `netG.parameters()`). A reset whose reach cannot be told
+ * counts as covering it. False outside step loops. */
+bool tl_check_step_unreset(const TlIndex *idx, TSNode step);
+
+/* ---- TL202 zero-grad-before-step (TL202.c) --------------------------- */
+
+/* True when the zero_grad() call `reset`, in its loop's iteration (or its
+ * function), comes after a backward and before the step of an optimizer it
+ * fully covers, with no backward in between, and runs whenever that step
+ * does (not in a branch the step is outside of). */
+bool tl_check_reset_before_step(const TlIndex *idx, TSNode reset);
+
+/* ---- TL203 eval-mode-not-restored (TL203.c) -------------------------- */
+
+/* True when call `call` (an `.eval()`, or a call of a local function that
+ * makes one) switches a trained module (an optimizer updates it, or the
+ * file calls .train() on it) to eval mode inside the innermost loop of its
+ * function whose iteration runs a backward and an optimizer step, and no
+ * call in that iteration switches the module back to train mode. */
+bool tl_check_leaves_eval(const TlIndex *idx, TSNode call);
+
 /* ---- TL204 scaler-step-without-update (TL204.c) -------------------------- */
 
 /* True when a loop around a step loop of `node` (in the same function, or
  * around the calls of its function) runs one of `events` in its iteration:
  * `scaler.update()` once per epoch around a batch loop that steps. */
 bool tl_check_outer_loop_has(const TlIndex *idx, TSNode node, uint32_t events);
+
+/* ---- TL205 scaler-bypassed (TL205.c) --------------------------------- */
+
+/* True when the optimizer `expr` is bound to is scale-invariant, as its
+ * constructor's import-resolved name says (Adam, AdamW, RMSprop, Adagrad,
+ * Lion, their fused and 8-bit forms): a constant factor on every gradient
+ * mostly cancels in its update. */
+bool tl_check_optimizer_adaptive(const TlIndex *idx, TSNode expr);
 
 /* ---- TL207 forward-called-directly (TL207.c) ----------------------------- */
 
@@ -151,6 +203,31 @@ bool tl_check_freeze_matters(const TlIndex *idx, TSNode expr);
  * (the same dotted callee) in its pass: the innermost loop body of its own
  * function, else that function's body. */
 bool tl_check_first_forward(const TlIndex *idx, TSNode call);
+
+/* True when module forward `call` runs in the train mode training (or the
+ * construction) left the module in: the file shows where the module was
+ * built (tl_check_mode_dependent's construction), and on no path back to it
+ * (the call's function, then every call site of it, back to the function
+ * that built it or a local factory / __init__ it runs) may anything switch
+ * it to eval mode: no `.eval()` / `.train(False)` / `.train(flag)` on it, on
+ * a part or a whole of it, on an alias or on something whose module cannot
+ * be told, before the call or in a loop around both; no local function
+ * (or context manager) that may; no call from another module named like
+ * an evaluation that is handed it. False as well when a `.train()` on it
+ * after the last training step before the call shows train mode chosen on
+ * purpose (Monte Carlo dropout, a batch-norm recalibration). */
+bool tl_check_left_in_train_mode(const TlIndex *idx, TSNode call);
+
+/* True when the module `expr` holds layers that behave differently in
+ * train and eval mode, as its construction shows: dropout (not with a
+ * literal p=0), batch norm (not track_running_stats=False), transformer
+ * layers with dropout, code reading `self.training` or calling a
+ * functional dropout with `training=`, in a local module class, the local
+ * classes it builds or derives from, an nn.Sequential / ModuleList (also
+ * of a list built with append), or a torchvision.models / timm model
+ * (facts/layers.c). False for a part reached by attribute (`model.head`)
+ * and for modules whose construction cannot be told. */
+bool tl_check_mode_dependent(const TlIndex *idx, TSNode expr);
 
 /* ---- TL213 ddp-module-bypassed (TL213.c) --------------------------------- */
 
@@ -185,6 +262,15 @@ bool tl_check_unregistered_submodules(const TlIndex *idx, TSNode assign);
  * loop around the step loop). */
 bool tl_check_repeated_step_loop(const TlIndex *idx, TSNode loop);
 
+/* True when iterable `expr` (a for loop's, through enumerate / tqdm) is
+ * DataLoaders (every way it arrives is one built in the file) each drawing
+ * from a shuffling torch DistributedSampler (its `sampler`, or the sampler
+ * of its BatchSampler `batch_sampler`; no `shuffle`, or a literal
+ * True) on which nothing in the file may call set_epoch: no `.set_epoch()`
+ * call but on another DistributedSampler, and no name bound to it handed
+ * to a call other than a DataLoader or BatchSampler (facts/loaders.c). */
+bool tl_check_sampler_epoch_unset(const TlIndex *idx, TSNode expr);
+
 /* ---- TL216 functional-dropout-always-on (TL216.c) ------------------------ */
 
 /* True when call `call` passes for parameter `name` a constant that turns
@@ -197,6 +283,16 @@ bool tl_check_argument_off(const TlIndex *idx, TSNode call, const char *name);
  * (`self` is in scope there); with `reached`, also a method without `self`
  * and any local function such code calls, through its call sites. */
 bool tl_check_in_module_code(const TlIndex *idx, TSNode node, bool reached);
+
+/* True when `node` runs only in one mode, or computes from the mode, as
+ * the code says: a test around it in its function (`if self.training:`,
+ * `x if train else y`, `training and ...`) or, for a call, an argument
+ * (directly or through a name bound to it) reads a name of the mode
+ * (`self.training`, `is_train`, `deterministic`, `eval`), or its function
+ * (or one it is nested in) is named for training (`training_step`,
+ * `forward_train`), or a comment after it on its line says it is always
+ * on (`# always applies dropout`: a stated decision) (facts/mode.c). */
+bool tl_check_mode_guarded(const TlIndex *idx, TSNode node);
 
 /* ---- TL218 fsdp-optimizer-before-wrap (TL218.c) -------------------------- */
 
@@ -248,6 +344,14 @@ bool tl_check_host_derived(const TlIndex *idx, TSNode expr);
  * one. Modules and names called like functions are not tensors. */
 bool tl_check_on_device(const TlIndex *idx, TSNode expr);
 
+/* ---- TL306 non-blocking-without-pinned-memory (TL306.c) -------------- */
+
+/* True when every way `expr` gets its value is a batch (or an element or
+ * field of one) of a DataLoader constructed in the file: a loop over it
+ * (through enumerate / tqdm; not enumerate's counter), `next(iter(...))`,
+ * names unpacked from one, parameters passed one. */
+bool tl_check_from_loader(const TlIndex *idx, TSNode expr);
+
 /* ---- TL307 allocation-in-loop (TL307.c) ---------------------------------- */
 
 /* True when the value of `expr` (a call) is not kept past the iteration of
@@ -255,6 +359,14 @@ bool tl_check_on_device(const TlIndex *idx, TSNode expr);
  * to a name that is not appended, stored into an attribute or element,
  * returned or yielded. */
 bool tl_check_dies_in_iteration(const TlIndex *idx, TSNode expr);
+
+/* ---- TL308 dataloader-in-main-process (TL308.c) ---------------------- */
+
+/* True when the DataLoader(...) call `call` feeds a step loop of one of
+ * `kinds` (TL_STEP_*): a for loop that is one iterates it (through
+ * enumerate / tqdm, names bound to it, local functions returning it,
+ * parameters every caller passes it). */
+bool tl_check_feeds_step_loop(const TlIndex *idx, TSNode call, uint32_t kinds);
 
 /* ---- TL309 anomaly-detection-enabled (TL309.c) --------------------------- */
 
@@ -284,6 +396,15 @@ bool tl_check_float32_value(const TlIndex *idx, TSNode expr);
  * region (TL_CTX_HALF_AUTOCAST), or its file converts a module or tensor to
  * float16 (`.half()`, torch.float16 / torch.half passed to a call). */
 bool tl_check_runs_in_half(const TlIndex *idx, TSNode node);
+
+/* ---- TL405 clip-before-unscale (TL405.c) ----------------------------- */
+
+/* True when gradient clipping `clip` (TL_EV_GRAD_CLIP) runs, in one
+ * iteration of a step loop around it (or its function's body when no step
+ * loop is known), after a GradScaler-scaled backward with no
+ * scaler.unscale_ between them, and before the scaler's step: it clips
+ * gradients still multiplied by the loss scale. Local helpers are followed. */
+bool tl_check_clip_before_unscale(const TlIndex *idx, TSNode clip);
 
 /* ---- TL502 ddp-accumulation-without-no-sync (TL502.c) -------------------- */
 

@@ -1,27 +1,40 @@
-/* Gradient resets and steps: whether a reset covers the stepped optimizer and
- * comes in the right order relative to backward and step.
+/* TL201's rule logic (missing-zero-grad). Whether an optimizer step's
+ * parameters are reset between steps.
  *
- * Owns: tl_facts_step_unreset, tl_facts_reset_before_step, tl_facts_clip_before_unscale. */
+ * Owns: tl_check_step_unreset. */
+#include "rules/checks/checks.h"
+
 #include "facts/internal.h"
 #include "model/model.h"
 
-/* ---- gradient resets and steps ----------------------------------------------------- */
-
-/* ---- paths of the run's flags ------------------------------------------------------- */
+/* True when `node` runs inside a distributed-autograd context entered
+ * within `body` (`with dist_autograd.context() as cid:` in the iteration):
+ * its backward and step use that context's gradients, new each iteration,
+ * so nothing carries over to reset. */
+static bool tl_check__fresh_dist_context(const TlIndex *idx, TSNode node, TSNode body)
+{
+	for (int32_t w = tl_index_with_of(idx, node); w >= 0; w = idx->withs.items[w].parent) {
+		const TlWith *wi = &idx->withs.items[w];
+		if ((wi->ctx & TL_CTX_DIST_AUTOGRAD) && tl_facts__contains(body, wi->node))
+			return true;
+	}
+	return false;
+}
 
 /* Distinct flags a question tells apart; past them it gives up (any
  * covering reset counts, as a path-insensitive answer does). */
 #define TL_FLAG_VARS 6
+
 /* Literals one node runs under, most. */
 #define TL_FLAG_LITS 12
 
 typedef struct FlagVars {
-	char *key[TL_FLAG_VARS]; /* each flag's canonical text (tl_facts__flag_key) */
+	char *key[TL_FLAG_VARS]; /* each flag's canonical text (tl_check__flag_key) */
 	uint32_t n;
 	bool over;
 } FlagVars;
 
-static void tl_facts__flag_vars_release(FlagVars *vars)
+static void tl_check__flag_vars_release(FlagVars *vars)
 {
 	for (uint32_t i = 0; i < vars->n; i++)
 		tl_free(vars->key[i]);
@@ -35,7 +48,7 @@ typedef struct FlagLits {
 } FlagLits;
 
 /* True when attribute node `n` names `.grad`. */
-static bool tl_facts__attr_is_grad(const TlIndex *idx, TSNode n)
+static bool tl_check__attr_is_grad(const TlIndex *idx, TSNode n)
 {
 	TSNode a = tl_tree_field(n, tl_syms()->f_attribute);
 	return !ts_node_is_null(a) && tl_index_text_is(idx, a, "grad");
@@ -46,7 +59,7 @@ static bool tl_facts__attr_is_grad(const TlIndex *idx, TSNode n)
  * equality, identity or membership (`args.amp`, `scaler is not None`,
  * `cfg.optim == "sgd"`). No call, no arithmetic, no ordering: a step
  * counter (`(i + 1) % n == 0`, `step >= warmup`) is no flag. */
-static bool tl_facts__flag_shape(const TlIndex *idx, TSNode cond)
+static bool tl_check__flag_shape(const TlIndex *idx, TSNode cond)
 {
 	static const char *const allowed[] = {
 		"identifier", "attribute", "subscript", "not_operator", "boolean_operator",
@@ -63,7 +76,7 @@ static bool tl_facts__flag_shape(const TlIndex *idx, TSNode cond)
 			for (size_t i = 0; i < sizeof allowed / sizeof *allowed && !found; i++)
 				found = strcmp(t, allowed[i]) == 0;
 			/* `p.grad is not None`: the backward writes it */
-			ok = found && !(strcmp(t, "attribute") == 0 && tl_facts__attr_is_grad(idx, n));
+			ok = found && !(strcmp(t, "attribute") == 0 && tl_check__attr_is_grad(idx, n));
 		} else {
 			ok = strcmp(t, "<") != 0 && strcmp(t, ">") != 0 && strcmp(t, "<=") != 0 &&
 			     strcmp(t, ">=") != 0 && strcmp(t, "<>") != 0;
@@ -78,7 +91,7 @@ static bool tl_facts__flag_shape(const TlIndex *idx, TSNode cond)
  * `x is not None` and `x != None` are `x`; `a != b` is `a == b` false,
  * `a not in b` is `a in b` false. Two tests of one canonical text are one
  * flag (which can only take settings away, never add a path). */
-static void tl_facts__flag_key(const TlIndex *idx, TSNode cond, TlBuf *out, bool *neg)
+static void tl_check__flag_key(const TlIndex *idx, TSNode cond, TlBuf *out, bool *neg)
 {
 	const TlSyms *sy = tl_syms();
 	uint32_t len;
@@ -127,7 +140,7 @@ static void tl_facts__flag_key(const TlIndex *idx, TSNode cond, TlBuf *out, bool
 /* Adds the literal "`cond` is `val`" to `lits` when `cond` is a flag of
  * loop `loop`: a flag's shape, in the loop itself (not a loop inside
  * it), the same in every iteration (the model's loop invariance). */
-static void tl_facts__flag_atom(const TlIndex *idx, int32_t loop, TSNode cond, bool val, FlagVars *vars,
+static void tl_check__flag_atom(const TlIndex *idx, int32_t loop, TSNode cond, bool val, FlagVars *vars,
 				FlagLits *lits)
 {
 	/* loop < 0: a helper's test, outside the helper's loops (the same at
@@ -135,12 +148,12 @@ static void tl_facts__flag_atom(const TlIndex *idx, int32_t loop, TSNode cond, b
 	int32_t in = tl_index_loop_of(idx, cond);
 	bool placed = loop >= 0 ? in == loop
 				: in < 0 || idx->loops.items[in].func != tl_index_func_of(idx, cond);
-	if (!placed || !tl_facts__flag_shape(idx, cond) || !tl_model_loop_invariant(idx, cond, (TSNode){ 0 }))
+	if (!placed || !tl_check__flag_shape(idx, cond) || !tl_model_loop_invariant(idx, cond, (TSNode){ 0 }))
 		return;
 	TlBuf key;
 	tl_buf_init(&key);
 	bool neg = false;
-	tl_facts__flag_key(idx, cond, &key, &neg);
+	tl_check__flag_key(idx, cond, &key, &neg);
 	val ^= neg;
 	const char *k = key.len ? key.data : "";
 	uint32_t v = 0;
@@ -168,7 +181,7 @@ static void tl_facts__flag_atom(const TlIndex *idx, int32_t loop, TSNode cond, b
  * `b` true, `a or b` false both false. A test that holds when one of two
  * does (`a or b` true) is no set of literals: a reset's place leaves it
  * out (it runs on more paths), a step's gives the question up. */
-static void tl_facts__flag_lit(const TlIndex *idx, int32_t loop, TSNode cond, bool val, bool step, FlagVars *vars,
+static void tl_check__flag_lit(const TlIndex *idx, int32_t loop, TSNode cond, bool val, bool step, FlagVars *vars,
 			       FlagLits *lits)
 {
 	const TlSyms *sy = tl_syms();
@@ -190,7 +203,7 @@ static void tl_facts__flag_lit(const TlIndex *idx, int32_t loop, TSNode cond, bo
 		if (ts_node_is_null(n))
 			continue;
 		if (ts_node_symbol(n) != sy->boolean_operator) {
-			tl_facts__flag_atom(idx, loop, n, v, vars, lits);
+			tl_check__flag_atom(idx, loop, n, v, vars, lits);
 			continue;
 		}
 		TSNode op = tl_tree_field(n, sy->f_operator);
@@ -214,7 +227,7 @@ static void tl_facts__flag_lit(const TlIndex *idx, int32_t loop, TSNode cond, bo
 /* The flag literals node `n` runs under: the branches of flag tests
  * around it, up to `body` (loop `loop`'s body; for `loop` < 0, the body
  * of a helper the loop calls). */
-static void tl_facts__flag_lits(const TlIndex *idx, int32_t loop, TSNode body, TSNode n, bool step,
+static void tl_check__flag_lits(const TlIndex *idx, int32_t loop, TSNode body, TSNode n, bool step,
 				FlagVars *vars, FlagLits *lits)
 {
 	const TlSyms *sy = tl_syms();
@@ -224,25 +237,25 @@ static void tl_facts__flag_lits(const TlIndex *idx, int32_t loop, TSNode body, T
 		TSSymbol s = ts_node_symbol(p);
 		if (s == sy->if_statement) {
 			if (ts_node_eq(tl_tree_field(p, sy->f_consequence), child))
-				tl_facts__flag_lit(idx, loop, tl_tree_field(p, sy->f_condition), true, step, vars, lits);
+				tl_check__flag_lit(idx, loop, tl_tree_field(p, sy->f_condition), true, step, vars, lits);
 		} else if (s == sy->elif_clause || s == sy->else_clause) {
 			if (s == sy->elif_clause) {
 				if (!ts_node_eq(tl_tree_field(p, sy->f_consequence), child))
 					continue;
-				tl_facts__flag_lit(idx, loop, tl_tree_field(p, sy->f_condition), true, step, vars, lits);
+				tl_check__flag_lit(idx, loop, tl_tree_field(p, sy->f_condition), true, step, vars, lits);
 			}
 			/* every test before it failed */
 			TSNode top = tl_index_parent(idx, p);
 			if (ts_node_is_null(top) || ts_node_symbol(top) != sy->if_statement)
 				continue;
-			tl_facts__flag_lit(idx, loop, tl_tree_field(top, sy->f_condition), false, step, vars, lits);
+			tl_check__flag_lit(idx, loop, tl_tree_field(top, sy->f_condition), false, step, vars, lits);
 			uint32_t nc = ts_node_named_child_count(top);
 			for (uint32_t k = 0; k < nc; k++) {
 				TSNode ch = ts_node_named_child(top, k);
 				if (ts_node_eq(ch, p))
 					break;
 				if (ts_node_symbol(ch) == sy->elif_clause)
-					tl_facts__flag_lit(idx, loop, tl_tree_field(ch, sy->f_condition), false, step,
+					tl_check__flag_lit(idx, loop, tl_tree_field(ch, sy->f_condition), false, step,
 							   vars, lits);
 			}
 		}
@@ -252,7 +265,7 @@ static void tl_facts__flag_lits(const TlIndex *idx, int32_t loop, TSNode body, T
 /* How deep the call of entry `it` runs below its anchor in the loop's
  * body: 0, the anchor itself; 1, in the function the anchor calls (or
  * hands a closure to); 2, deeper. */
-static int tl_facts__flag_depth(const TlIndex *idx, const TlStep *it)
+static int tl_check__flag_depth(const TlIndex *idx, const TlStep *it)
 {
 	if (!it->call || ts_node_eq(it->call->node, it->anchor))
 		return 0;
@@ -264,16 +277,16 @@ static int tl_facts__flag_depth(const TlIndex *idx, const TlStep *it)
 /* The flag literals of entry `it` of loop `li`'s iteration: those around
  * its anchor in the body, and with `helpers`, those around the call in
  * the helper the anchor calls. */
-static void tl_facts__flag_place(const TlIndex *idx, int32_t li, const TlStep *it, bool helpers, bool step,
+static void tl_check__flag_place(const TlIndex *idx, int32_t li, const TlStep *it, bool helpers, bool step,
 				 FlagVars *vars, FlagLits *lits)
 {
-	tl_facts__flag_lits(idx, li, idx->loops.items[li].body, it->anchor, step, vars, lits);
-	if (helpers && tl_facts__flag_depth(idx, it) == 1)
-		tl_facts__flag_lits(idx, -1, idx->funcs.items[it->call->func].node, it->call->node, step, vars,
+	tl_check__flag_lits(idx, li, idx->loops.items[li].body, it->anchor, step, vars, lits);
+	if (helpers && tl_check__flag_depth(idx, it) == 1)
+		tl_check__flag_lits(idx, -1, idx->funcs.items[it->call->func].node, it->call->node, step, vars,
 				    lits);
 }
 
-static bool tl_facts__flag_holds(const FlagLits *lits, uint32_t valuation)
+static bool tl_check__flag_holds(const FlagLits *lits, uint32_t valuation)
 {
 	for (uint32_t k = 0; k < lits->n; k++)
 		if ((((valuation >> lits->var[k]) & 1u) != 0) != (lits->val[k] != 0))
@@ -285,7 +298,7 @@ static bool tl_facts__flag_holds(const FlagLits *lits, uint32_t valuation)
  * iteration and none of `resets` (the covering resets of its body, each
  * at its anchor there). A step the body reaches in no way the sequence
  * shows counts as reset (the path-insensitive answer). */
-static bool tl_facts__flag_path_unreset(const TlIndex *idx, int32_t li, const TlCall *c, const TlSteps *resets)
+static bool tl_check__flag_path_unreset(const TlIndex *idx, int32_t li, const TlCall *c, const TlSteps *resets)
 {
 	const TlLoop *l = &idx->loops.items[li];
 	FlagVars vars;
@@ -298,7 +311,7 @@ static bool tl_facts__flag_path_unreset(const TlIndex *idx, int32_t li, const Tl
 	for (uint32_t k = 0; k < resets->size && !everywhere; k++) {
 		FlagLits fl;
 		memset(&fl, 0, sizeof fl);
-		tl_facts__flag_place(idx, li, &resets->items[k], true, false, &vars, &fl);
+		tl_check__flag_place(idx, li, &resets->items[k], true, false, &vars, &fl);
 		everywhere = fl.n == 0;
 	}
 	bool unreset = false;
@@ -311,13 +324,13 @@ static bool tl_facts__flag_path_unreset(const TlIndex *idx, int32_t li, const Tl
 		 * (which would narrow where the step runs) are not read. */
 		bool helpers = true;
 		for (uint32_t k = 0; k < steps.size; k++)
-			if (steps.items[k].call == c && tl_facts__flag_depth(idx, &steps.items[k]) > 1)
+			if (steps.items[k].call == c && tl_check__flag_depth(idx, &steps.items[k]) > 1)
 				helpers = false;
-		tl_facts__flag_vars_release(&vars);
+		tl_check__flag_vars_release(&vars);
 		for (uint32_t k = 0; k < resets->size; k++) {
 			FlagLits fl;
 			memset(&fl, 0, sizeof fl);
-			tl_facts__flag_place(idx, li, &resets->items[k], helpers, false, &vars, &fl);
+			tl_check__flag_place(idx, li, &resets->items[k], helpers, false, &vars, &fl);
 			tl_array_push(&at, fl);
 		}
 		uint32_t nreset = at.size;
@@ -325,25 +338,25 @@ static bool tl_facts__flag_path_unreset(const TlIndex *idx, int32_t li, const Tl
 			if (steps.items[k].call == c) {
 				FlagLits fl;
 				memset(&fl, 0, sizeof fl);
-				tl_facts__flag_place(idx, li, &steps.items[k], helpers, true, &vars, &fl);
+				tl_check__flag_place(idx, li, &steps.items[k], helpers, true, &vars, &fl);
 				tl_array_push(&at, fl);
 			}
 		tl_array_release(&steps);
 		for (uint32_t v = 0; at.size > nreset && !vars.over && !unreset && v < (1u << vars.n); v++) {
 			bool steps_here = false, resets_here = false;
 			for (uint32_t k = nreset; k < at.size && !steps_here; k++)
-				steps_here = tl_facts__flag_holds(&at.items[k], v);
+				steps_here = tl_check__flag_holds(&at.items[k], v);
 			for (uint32_t k = 0; k < nreset && steps_here && !resets_here; k++)
-				resets_here = tl_facts__flag_holds(&at.items[k], v);
+				resets_here = tl_check__flag_holds(&at.items[k], v);
 			unreset = steps_here && !resets_here;
 		}
 	}
-	tl_facts__flag_vars_release(&vars);
+	tl_check__flag_vars_release(&vars);
 	tl_array_release(&at);
 	return unreset;
 }
 
-bool tl_facts_step_unreset(const TlIndex *idx, TSNode step)
+bool tl_check_step_unreset(const TlIndex *idx, TSNode step)
 {
 	const TlCall *c = tl_index_call_at(idx, tl_index_unparen(step));
 	if (!c || !(c->events & TL_EV_OPT_STEP))
@@ -363,7 +376,7 @@ bool tl_facts_step_unreset(const TlIndex *idx, TSNode step)
 		/* A model and its optimizer built afresh in every iteration
 		 * start with no gradient to carry over. */
 		if (tl_facts__optimizer_fresh_in(idx, opt, l->body) ||
-		    tl_facts__fresh_dist_context(idx, c->node, l->body)) {
+		    tl_check__fresh_dist_context(idx, c->node, l->body)) {
 			unreset = false;
 			break;
 		}
@@ -378,164 +391,9 @@ bool tl_facts_step_unreset(const TlIndex *idx, TSNode step)
 		/* Some covering reset: unreset only on a path of the run's
 		 * flags that steps and runs none of them. */
 		if (covering)
-			unreset = tl_facts__flag_path_unreset(idx, loops.items[i], c, &resets);
+			unreset = tl_check__flag_path_unreset(idx, loops.items[i], c, &resets);
 		tl_array_release(&resets);
 	}
 	tl_array_release(&loops);
 	return unreset;
-}
-
-/* True when `node` runs inside a distributed-autograd context entered
- * within `body` (`with dist_autograd.context() as cid:` in the iteration):
- * its backward and step use that context's gradients, new each iteration,
- * so nothing carries over to reset. */
-bool tl_facts__fresh_dist_context(const TlIndex *idx, TSNode node, TSNode body)
-{
-	for (int32_t w = tl_index_with_of(idx, node); w >= 0; w = idx->withs.items[w].parent) {
-		const TlWith *wi = &idx->withs.items[w];
-		if ((wi->ctx & TL_CTX_DIST_AUTOGRAD) && tl_facts__contains(body, wi->node))
-			return true;
-	}
-	return false;
-}
-
-/* True when a statement that leaves the block early (continue, break,
- * return, raise) starts in `block` between bytes `from` and `to`. */
-static bool tl_facts__jump_between(TSNode block, uint32_t from, uint32_t to)
-{
-	const TlSyms *sy = tl_syms();
-	TSTreeCursor cur = ts_tree_cursor_new(block);
-	bool found = false, descend = true;
-	do {
-		TSNode n = ts_tree_cursor_current_node(&cur);
-		TSSymbol s = ts_node_symbol(n);
-		uint32_t at = ts_node_start_byte(n);
-		descend = ts_node_end_byte(n) > from && at < to && s != sy->function_definition &&
-			  s != sy->class_definition && s != sy->lambda;
-		if (descend && at >= from && at < to &&
-		    (s == sy->continue_statement || s == sy->break_statement ||
-		     s == sy->return_statement || s == sy->raise_statement))
-			found = true;
-	} while (!found && tl_walk_next(&cur, block, descend));
-	ts_tree_cursor_delete(&cur);
-	return found;
-}
-
-bool tl_facts_reset_before_step(const TlIndex *idx, TSNode reset)
-{
-	const TlSyms *sy = tl_syms();
-	const TlCall *r = tl_index_call_at(idx, tl_index_unparen(reset));
-	if (!r || !(r->events & TL_EV_GRAD_RESET) || !r->method || strcmp(r->method, "zero_grad") != 0)
-		return false;
-	TSNode range = r->loop >= 0 ? idx->loops.items[r->loop].body
-		       : r->func >= 0 ? idx->funcs.items[r->func].node : idx->root;
-	TlSteps seq;
-	tl_array_init(&seq);
-	tl_facts__sequence(idx, r->func, range, TL_EV_BACKWARD | TL_EV_OPT_STEP | TL_EV_GRAD_RESET, &seq);
-	uint32_t at = 0;
-	while (at < seq.size && seq.items[at].call != r)
-		at++;
-	bool found = false;
-	/* A backward before it, with no step in between... */
-	bool after_backward = false;
-	for (uint32_t j = at; j-- > 0 && at < seq.size;) {
-		uint32_t ev = seq.items[j].events;
-		if (ev & TL_EV_BACKWARD) {
-			after_backward = true;
-			break;
-		}
-		if (ev & TL_EV_OPT_STEP)
-			break;
-	}
-	/* ...and the next step that it fully covers, with no backward first. */
-	const TlStep *step = NULL;
-	for (uint32_t j = at + 1; after_backward && j < seq.size; j++) {
-		const TlStep *e = &seq.items[j];
-		/* A backward, or `p.grad = g` (gradient surgery writes the
-		 * gradients the step applies): the reset is not the last word. */
-		if ((e->events & TL_EV_BACKWARD) || !e->call)
-			break;
-		if (!(e->events & TL_EV_OPT_STEP))
-			continue;
-		int cov = tl_facts__reset_covers(idx, r, tl_facts__stepped(idx, e->call));
-		if (cov == TL_COVER_FULL)
-			step = e;
-		if (cov != TL_COVER_NONE)
-			break;
-	}
-	if (step) {
-		/* The reset runs whenever the step does: the step is in the
-		 * reset's block, and nothing leaves that block between them. */
-		TSNode block = tl_index_parent(idx, r->node);
-		while (!ts_node_is_null(block) && ts_node_symbol(block) != sy->block &&
-		       ts_node_symbol(block) != sy->module)
-			block = tl_index_parent(idx, block);
-		found = !ts_node_is_null(block) && tl_facts__contains(block, step->anchor) &&
-			!tl_facts__jump_between(block, ts_node_end_byte(r->node),
-					       ts_node_start_byte(step->anchor));
-	}
-	tl_array_release(&seq);
-	return found;
-}
-
-/* ---- clipping scaled gradients ------------------------------------------------------ */
-
-/* Where clip entry `at` of `seq` stands: 1 when a scaled backward comes
- * before it with no unscale_, step or other backward in between, and a
- * GradScaler step follows it before any backward or plain step; else 0. */
-static int tl_facts__clip_scaled(const TlSteps *seq, uint32_t at)
-{
-	bool scaled = false;
-	for (uint32_t j = at; j-- > 0;) {
-		uint32_t ev = seq->items[j].events;
-		if (ev & (TL_EV_SCALER_UNSCALE | TL_EV_OPT_STEP))
-			return 0;
-		if (ev & TL_EV_BACKWARD) {
-			scaled = (ev & TL_EV_SCALED_BACKWARD) != 0;
-			break;
-		}
-	}
-	if (!scaled)
-		return 0;
-	for (uint32_t j = at + 1; j < seq->size; j++) {
-		uint32_t ev = seq->items[j].events;
-		if (ev & (TL_EV_BACKWARD | TL_EV_PLAIN_STEP))
-			return 0;
-		if (ev & TL_EV_SCALER_STEP)
-			return 1;
-	}
-	return 0;
-}
-
-bool tl_facts_clip_before_unscale(const TlIndex *idx, TSNode clip)
-{
-	const TlCall *c = tl_index_call_at(idx, tl_index_unparen(clip));
-	if (!c || !(c->events & TL_EV_GRAD_CLIP))
-		return false;
-	const uint32_t mask = TL_EV_BACKWARD | TL_EV_OPT_STEP | TL_EV_SCALER_UNSCALE | TL_EV_GRAD_CLIP;
-	TlIntArray loops;
-	tl_array_init(&loops);
-	tl_facts__step_loop_list(idx, c->node, &loops);
-	/* No step loop in the file (a train_step() the trainer of another
-	 * module calls): the function is the iteration. */
-	uint32_t ranges = loops.size ? loops.size : (c->func >= 0 ? 1 : 0);
-	bool found = false;
-	for (uint32_t i = 0; !found && i < ranges; i++) {
-		int32_t func = c->func;
-		TSNode range = c->func >= 0 ? idx->funcs.items[c->func].node : idx->root;
-		if (loops.size) {
-			const TlLoop *l = &idx->loops.items[loops.items[i]];
-			func = l->func;
-			range = l->body;
-		}
-		TlSteps seq;
-		tl_array_init(&seq);
-		tl_facts__sequence(idx, func, range, mask, &seq);
-		for (uint32_t k = 0; !found && k < seq.size; k++)
-			if (seq.items[k].call == c)
-				found = tl_facts__clip_scaled(&seq, k) != 0;
-		tl_array_release(&seq);
-	}
-	tl_array_release(&loops);
-	return found;
 }

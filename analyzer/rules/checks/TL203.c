@@ -1,0 +1,105 @@
+/* TL203's rule logic (eval-mode-not-restored). Whether an iteration leaves
+ * a module in eval mode for the next one.
+ *
+ * Owns: tl_check_leaves_eval. */
+#include "rules/checks/checks.h"
+
+#include "facts/internal.h"
+
+/* True when a module switch to train mode on `by` also switches `name`:
+ * the same module, a module containing it, or the same construction. */
+static bool tl_check__switches(const TlIndex *idx, const char *by, const char *name,
+			      int32_t func, uint32_t pos)
+{
+	size_t l = strlen(by);
+	if (strncmp(by, name, l) == 0 && (name[l] == '\0' || name[l] == '.'))
+		return true;
+	TlBuf a, b;
+	tl_buf_init(&a);
+	tl_buf_init(&b);
+	TSNode ra = tl_facts__name_root(idx, by, func, pos, &a);
+	TSNode rb = tl_facts__name_root(idx, name, func, pos, &b);
+	bool yes = !ts_node_is_null(ra) && !ts_node_is_null(rb) && ts_node_eq(ra, rb) &&
+		   (!a.data[0] || strcmp(a.data, b.data) == 0);
+	tl_buf_release(&a);
+	tl_buf_release(&b);
+	return yes;
+}
+
+bool tl_check_leaves_eval(const TlIndex *idx, TSNode call)
+{
+	const TlCall *c = tl_index_call_at(idx, tl_index_unparen(call));
+	if (!c)
+		return false;
+	/* A training loop: its iteration backpropagates and steps (an
+	 * adversarial evaluation backpropagates to its inputs only). */
+	const uint32_t training = TL_EV_BACKWARD | TL_EV_OPT_STEP;
+	int32_t loop = c->loop;
+	while (loop >= 0 && (idx->loops.items[loop].events & training) != training)
+		loop = idx->loops.items[loop].parent;
+	if (loop < 0)
+		return false;
+	const TlLoop *l = &idx->loops.items[loop];
+	TlNames evals, trains, elsewhere;
+	tl_array_init(&evals);
+	tl_array_init(&trains);
+	tl_array_init(&elsewhere);
+	bool left = false;
+	uint32_t budget = TL_FACTS_BUDGET;
+	tl_facts__event_receivers(idx, c, TL_EV_EVAL, &evals, 0, &budget);
+	if (!evals.size)
+		goto cleanup;
+	/* The modules that another module's function, which switches them
+	 * to eval, also trains (`GanModel.optimize_parameters()` on
+	 * `self.netD`): trained although nothing in this file trains them. */
+	tl_facts__event_receivers(idx, c, TL_EV_EVAL | TL_FACTS_TRAINED_ONLY, &elsewhere, 0, &budget);
+	/* Every module the iteration switches back: train() / train(flag)
+	 * calls in the loop body, directly or in the functions it runs. */
+	const TlIntArray *calls = tl_index_scope_calls(idx, l->func);
+	uint32_t start = ts_node_start_byte(l->body), end = ts_node_end_byte(l->body);
+	for (uint32_t i = 0; calls && i < calls->size; i++) {
+		const TlCall *k = &idx->calls.items[calls->items[i]];
+		if (ts_node_start_byte(k->node) < start || ts_node_end_byte(k->node) > end)
+			continue;
+		if (!tl_facts__event_receivers(idx, k, TL_EV_TRAIN | TL_EV_MODE_SET, &trains, 0, &budget))
+			goto cleanup; /* a switch to train mode on something unknown */
+	}
+	uint32_t pos = ts_node_start_byte(c->node);
+	/* The optimizer steps of the iteration: a module none of them updates
+	 * (a frozen encoder used only to encode inputs) is not trained here. */
+	TlSteps steps;
+	tl_array_init(&steps);
+	tl_facts__sequence(idx, l->func, l->body, TL_EV_OPT_STEP, &steps);
+	for (uint32_t i = 0; i < evals.size && !left; i++) {
+		const char *m = evals.items[i];
+		if (!tl_facts__names_have(&elsewhere, m) && !tl_facts__module_trained(idx, m, c->func, pos))
+			continue;
+		TlBuf path;
+		tl_buf_init(&path);
+		TSNode root = tl_facts__name_root(idx, m, c->func, pos, &path);
+		/* A model known to hold no dropout, batch norm or the like
+		 * trains the same in eval mode. */
+		if (!path.len && !ts_node_is_null(root) && tl_facts__mode_independent(idx, root)) {
+			tl_buf_release(&path);
+			continue;
+		}
+		bool here = steps.size == 0 || ts_node_is_null(root);
+		TlModRef me = { root, path.data ? path.data : (char *)"" };
+		for (uint32_t k = 0; k < steps.size && !here; k++)
+			here = !steps.items[k].call ||
+			       tl_facts__optimizer_may_update(idx, tl_facts__stepped(idx, steps.items[k].call), &me);
+		tl_buf_release(&path);
+		if (!here)
+			continue;
+		bool restored = false;
+		for (uint32_t k = 0; k < trains.size && !restored; k++)
+			restored = tl_check__switches(idx, trains.items[k], m, c->func, pos);
+		left = !restored;
+	}
+	tl_array_release(&steps);
+cleanup:
+	tl_facts__names_release(&evals);
+	tl_facts__names_release(&trains);
+	tl_facts__names_release(&elsewhere);
+	return left;
+}
