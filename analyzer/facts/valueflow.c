@@ -90,7 +90,8 @@ static bool tl_facts__flow_reaches(const TlIndex *idx, TSNode expr, const TlCall
 		for (int32_t l = rets.items[i] == own ? tl_index_loop_of(idx, expr) : -1; l >= 0 && !in_step_loop;
 		     l = idx->loops.items[l].parent)
 			in_step_loop = (idx->loops.items[l].events & TL_EV_BACKWARD) != 0;
-		yes = tl_facts__returns_loss_to_unknown(idx, f, in_step_loop);
+		yes = tl_facts__returns_loss_to_unknown(idx, f, in_step_loop) ||
+		      tl_model_return_differentiated(idx, rets.items[i]);
 	}
 	tl_array_release(&rets);
 	return yes;

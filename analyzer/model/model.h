@@ -153,6 +153,12 @@ int tl_model_graph_from_before(const TlIndex *idx, int32_t loop, TSNode expr, Tl
 int tl_model_reaches_backward(const TlIndex *idx, TSNode expr, TSNode site, TlIntArray *rets,
 			      TlIntArray *backs);
 
+/* True when a call of function `func` of `idx` in another module of the
+ * project (an importer: by name, or a method through an instance) leads
+ * the call's result to a backward there (retback.c): what the function
+ * returns is differentiated, though no backward of its own module is. */
+bool tl_model_return_differentiated(const TlIndex *idx, int32_t func);
+
 /* Loop invariance (vary.c): true when what expression `expr` reads holds
  * the same object with the same contents in every iteration of the loop
  * around it (`x.to(device)` with `device` bound before the loop), or,

@@ -123,6 +123,9 @@ typedef struct TlFuncSum {
 	 * interpretation read it (0: not decided yet, read as enabled; 1:
 	 * disabled; 2: not known to be). */
 	uint8_t entry_grad;
+	/* retback.c: whether a caller in an importer differentiates what it
+	 * returns (0: not asked yet, 1: none found, 2: one does). */
+	uint8_t ret_back;
 } TlFuncSum;
 
 /* handedin.c: one parameter's summary (TlModel.handed_sets). */
