@@ -50,6 +50,7 @@
  * hooks, tl_model_reaches_backward and tl_model_stored. */
 #include "model/interp_internal.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/alloc.h"
@@ -212,6 +213,12 @@ struct TlFlow {
 	 * (`many`: then a question walks). */
 	int32_t *open1, *open2;
 	uint8_t *many;
+	/* The calls `self.m(...)` that may run an override of `m` in a class
+	 * derived from the caller's (the index counts each among the
+	 * override's call sites): pairs (call index, override), sorted by
+	 * call; made at the first call the interpreter meets. */
+	TlIntArray overrides;
+	bool overrides_made;
 };
 
 /* Frees the arrays tl_flow__build derives from the edges. */
@@ -234,6 +241,7 @@ void tl_model__flow_release(TlModel *m)
 		return;
 	tl_scopemap_release(&fl->ids);
 	tl_array_release(&fl->func);
+	tl_array_release(&fl->overrides);
 	tl_array_release(&fl->one);
 	tl_scopemap_release(&fl->seen);
 	tl_array_release(&fl->from);
@@ -613,6 +621,53 @@ void tl_in__flow_op(In *in, TSNode n, const TlVal *ops, uint32_t nops, TlVal *r)
 	r->flow = tl_flow__single(in->m, fl, node);
 }
 
+/* The (call, override) pairs of fl->overrides: a function whose call
+ * sites hold a call that targets another function (`self.m(...)` in a
+ * base class's method, resolved to the base's own `m`). */
+static int tl_flow__cmp_pair(const void *a, const void *b)
+{
+	const int32_t *x = a, *y = b;
+	return x[0] != y[0] ? (x[0] < y[0] ? -1 : 1) : (x[1] < y[1] ? -1 : x[1] > y[1]);
+}
+
+static void tl_flow__make_overrides(const TlIndex *idx, TlFlow *fl)
+{
+	fl->overrides_made = true;
+	for (uint32_t f = 0; f < idx->funcs.size; f++) {
+		const TlFunc *fn = &idx->funcs.items[f];
+		if (fn->cls < 0)
+			continue;
+		for (uint32_t i = 0; i < fn->call_sites.size; i++) {
+			int32_t ci = fn->call_sites.items[i];
+			if (idx->calls.items[ci].target != (int32_t)f) {
+				tl_array_push(&fl->overrides, ci);
+				tl_array_push(&fl->overrides, (int32_t)f);
+			}
+		}
+	}
+	if (fl->overrides.size)
+		qsort(fl->overrides.items, fl->overrides.size / 2, 2 * sizeof(int32_t), tl_flow__cmp_pair);
+}
+
+/* What an override returns is call `ci`'s too (node `node`). */
+static void tl_flow__override_edges(In *in, TlFlow *fl, int32_t ci, uint32_t node)
+{
+	if (!fl->overrides_made)
+		tl_flow__make_overrides(in->idx, fl);
+	uint32_t lo = 0, hi = fl->overrides.size / 2;
+	while (lo < hi) {
+		uint32_t mid = (lo + hi) / 2;
+		if (fl->overrides.items[2 * mid] < ci)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < fl->overrides.size / 2 && fl->overrides.items[2 * lo] == ci; lo++) {
+		int32_t f = fl->overrides.items[2 * lo + 1];
+		tl_flow__edge(fl, tl_flow__node(fl, TL_FLOW_RET, (uint32_t)f, 0, f), node, TL_FLOW_SAME);
+	}
+}
+
 /* Call `n` (`c`, row `row`) stores an operand: `torch.save(obj, f)` (role
  * saves) its first argument or `obj`, `X.load_state_dict(sd)` (role
  * loads-state) its first argument or `state_dict`: an edge of kind same
@@ -683,6 +738,11 @@ void tl_in__flow_expr(In *in, TSNode n, const TlVal *ops, uint32_t nops, TlVal *
 		if (in->callee_mod == (const void *)in->idx && in->callee_ref >= 0)
 			tl_flow__edge(fl, tl_flow__node(fl, TL_FLOW_RET, (uint32_t)in->callee_ref, 0, in->callee_ref),
 				      node, TL_FLOW_SAME);
+		/* `self.m(...)` in a base class's method runs the overrides of
+		 * the classes derived from it too: what they return is this
+		 * call's (the index counts it among their call sites). */
+		if (c)
+			tl_flow__override_edges(in, fl, (int32_t)(c - in->idx->calls.items), node);
 	} else if (s == sy->binary_operator) {
 		tl_in__flow_op(in, n, ops, nops, r);
 	} else if (s == sy->unary_operator && nops >= 1) {

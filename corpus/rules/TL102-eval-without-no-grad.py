@@ -1097,3 +1097,46 @@ attr_inputs = torch.randn(4, 8)
 attr_scores = attr_predict(attr_inputs).argmax(1).tolist()
 attr_ig = IntegratedGradients(attr_forward_func)
 attributions = attr_ig.attribute(attr_inputs)
+
+
+# A base class calls a hook on `self` and differentiates what it returns
+# (an attack's gradient step); a subclass overrides the hook and runs the
+# model in eval mode there. The override's forward feeds the base's
+# backward: it must record the graph.
+class GradientAttack:
+    def __init__(self, model):
+        self.model = model
+
+    def step(self, x, labels):
+        x = x.clone().requires_grad_(True)
+        loss = torch.nn.functional.cross_entropy(self.predict(x), labels)
+        return torch.autograd.grad(loss, x)[0]
+
+    def predict(self, x):
+        return self.model(x)
+
+
+class FrozenModelAttack(GradientAttack):
+    def predict(self, x):
+        self.model.eval()
+        # ok: TL102
+        return self.model(x)
+
+
+# The same shape, but the base only reads the hook's result.
+class Reporter:
+    def __init__(self, model):
+        self.model = model
+
+    def labels(self, x):
+        return self.outputs(x).argmax(dim=1).tolist()
+
+    def outputs(self, x):
+        return self.model(x)
+
+
+class EvalReporter(Reporter):
+    def outputs(self, x):
+        self.model.eval()
+        # expect: TL102
+        return self.model(x)
