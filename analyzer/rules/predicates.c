@@ -125,8 +125,7 @@ static bool tl_pred_pass_lacks(const TlIndex *idx, TSNode n, int choice)
 static bool tl_pred_discarded(const TlIndex *idx, TSNode n, int choice)
 {
 	(void)choice;
-	const TlCall *c = tl_pred__call(idx, n);
-	return c && c->stmt_level;
+	return tl_check_discarded(idx, n);
 }
 
 /* ---- speed, precision and safety ------------------------------------------ */
@@ -268,7 +267,7 @@ static bool tl_pred_file_uses_accelerator(const TlIndex *idx, TSNode n, int choi
 {
 	(void)n;
 	(void)choice;
-	return idx->uses_device;
+	return tl_check_file_uses_accelerator(idx);
 }
 
 static bool tl_pred_backward_through(const TlIndex *idx, TSNode n, int choice)

@@ -5,7 +5,7 @@
  * hands it, the model's summary).
  *
  * Owns: tl_check_first_forward, tl_check_left_in_train_mode,
- * tl_check_mode_dependent. */
+ * tl_check_mode_dependent, tl_check_discarded. */
 #include "rules/checks/checks.h"
 
 #include "facts/internal.h"
@@ -293,4 +293,10 @@ static bool tl_check__dependent_at(const TlIndex *idx, TSNode expr, bool handed)
 bool tl_check_mode_dependent(const TlIndex *idx, TSNode expr)
 {
 	return tl_check__dependent_at(idx, expr, true);
+}
+
+bool tl_check_discarded(const TlIndex *idx, TSNode call)
+{
+	const TlCall *c = tl_index_call_at(idx, tl_index_unparen(call));
+	return c && c->stmt_level;
 }

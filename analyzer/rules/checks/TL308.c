@@ -1,7 +1,7 @@
 /* TL308's rule logic (dataloader-in-main-process). Whether a DataLoader
  * feeds a training step loop.
  *
- * Owns: tl_check_feeds_step_loop. */
+ * Owns: tl_check_feeds_step_loop, tl_check_file_uses_accelerator. */
 #include "rules/checks/checks.h"
 
 #include "facts/internal.h"
@@ -30,4 +30,9 @@ bool tl_check_feeds_step_loop(const TlIndex *idx, TSNode call, uint32_t kinds)
 		tl_array_release(&ls.calls);
 	}
 	return feeds;
+}
+
+bool tl_check_file_uses_accelerator(const TlIndex *idx)
+{
+	return idx->uses_device;
 }

@@ -136,7 +136,7 @@ bool tl_check_distributed_file(const TlIndex *idx);
  * `losses.append(x)` keep it). False outside loops. */
 bool tl_check_outlives_iteration(const TlIndex *idx, TSNode expr);
 
-/* ---- TL201 missing-zero-grad (TL201.c) ------------------------------- */
+/* ---- TL201 missing-zero-grad (TL201.c) ----------------------------------- */
 
 /* True when the optimizer step `step` runs in step loops none of whose
  * iterations resets the gradients of the optimizer it steps: every gradient
@@ -145,7 +145,7 @@ bool tl_check_outlives_iteration(const TlIndex *idx, TSNode expr);
  * counts as covering it. False outside step loops. */
 bool tl_check_step_unreset(const TlIndex *idx, TSNode step);
 
-/* ---- TL202 zero-grad-before-step (TL202.c) --------------------------- */
+/* ---- TL202 zero-grad-before-step (TL202.c) ------------------------------- */
 
 /* True when the zero_grad() call `reset`, in its loop's iteration (or its
  * function), comes after a backward and before the step of an optimizer it
@@ -153,7 +153,7 @@ bool tl_check_step_unreset(const TlIndex *idx, TSNode step);
  * does (not in a branch the step is outside of). */
 bool tl_check_reset_before_step(const TlIndex *idx, TSNode reset);
 
-/* ---- TL203 eval-mode-not-restored (TL203.c) -------------------------- */
+/* ---- TL203 eval-mode-not-restored (TL203.c) ------------------------------ */
 
 /* True when call `call` (an `.eval()`, or a call of a local function that
  * makes one) switches a trained module (an optimizer updates it, or the
@@ -169,7 +169,7 @@ bool tl_check_leaves_eval(const TlIndex *idx, TSNode call);
  * `scaler.update()` once per epoch around a batch loop that steps. */
 bool tl_check_outer_loop_has(const TlIndex *idx, TSNode node, uint32_t events);
 
-/* ---- TL205 scaler-bypassed (TL205.c) --------------------------------- */
+/* ---- TL205 scaler-bypassed (TL205.c) ------------------------------------- */
 
 /* True when the optimizer `expr` is bound to is scale-invariant, as its
  * constructor's import-resolved name says (Adam, AdamW, RMSprop, Adagrad,
@@ -228,6 +228,10 @@ bool tl_check_left_in_train_mode(const TlIndex *idx, TSNode call);
  * (facts/layers.c). False for a part reached by attribute (`model.head`)
  * and for modules whose construction cannot be told. */
 bool tl_check_mode_dependent(const TlIndex *idx, TSNode expr);
+
+/* True when call `call` is a whole expression statement: what it returns is
+ * discarded (an evaluation run for its effects, its output unused). */
+bool tl_check_discarded(const TlIndex *idx, TSNode call);
 
 /* ---- TL213 ddp-module-bypassed (TL213.c) --------------------------------- */
 
@@ -344,7 +348,7 @@ bool tl_check_host_derived(const TlIndex *idx, TSNode expr);
  * one. Modules and names called like functions are not tensors. */
 bool tl_check_on_device(const TlIndex *idx, TSNode expr);
 
-/* ---- TL306 non-blocking-without-pinned-memory (TL306.c) -------------- */
+/* ---- TL306 non-blocking-without-pinned-memory (TL306.c) ------------------ */
 
 /* True when every way `expr` gets its value is a batch (or an element or
  * field of one) of a DataLoader constructed in the file: a loop over it
@@ -360,13 +364,18 @@ bool tl_check_from_loader(const TlIndex *idx, TSNode expr);
  * returned or yielded. */
 bool tl_check_dies_in_iteration(const TlIndex *idx, TSNode expr);
 
-/* ---- TL308 dataloader-in-main-process (TL308.c) ---------------------- */
+/* ---- TL308 dataloader-in-main-process (TL308.c) -------------------------- */
 
 /* True when the DataLoader(...) call `call` feeds a step loop of one of
  * `kinds` (TL_STEP_*): a for loop that is one iterates it (through
  * enumerate / tqdm, names bound to it, local functions returning it,
  * parameters every caller passes it). */
 bool tl_check_feeds_step_loop(const TlIndex *idx, TSNode call, uint32_t kinds);
+
+/* True when the file puts something on an accelerator (the index's
+ * TlIndex.uses_device: `.cuda()`, `.to(device)`, `device=...`,
+ * `Accelerator()`). */
+bool tl_check_file_uses_accelerator(const TlIndex *idx);
 
 /* ---- TL309 anomaly-detection-enabled (TL309.c) --------------------------- */
 
@@ -397,7 +406,7 @@ bool tl_check_float32_value(const TlIndex *idx, TSNode expr);
  * float16 (`.half()`, torch.float16 / torch.half passed to a call). */
 bool tl_check_runs_in_half(const TlIndex *idx, TSNode node);
 
-/* ---- TL405 clip-before-unscale (TL405.c) ----------------------------- */
+/* ---- TL405 clip-before-unscale (TL405.c) --------------------------------- */
 
 /* True when gradient clipping `clip` (TL_EV_GRAD_CLIP) runs, in one
  * iteration of a step loop around it (or its function's body when no step
