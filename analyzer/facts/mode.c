@@ -524,16 +524,23 @@ static int tl_facts__model_mode(const TlIndex *idx, TSNode node, const char *rec
 	 * of the function (one may be an attribution method's, which
 	 * differentiates it), which the model does not resolve yet; the
 	 * global's mode where the module ends is not it. */
+	TSNode e = tl_facts__mode_expr(idx, node, recv);
 	if (f >= 0) {
 		size_t root = strcspn(recv, ".[");
 		char *r = tl_strndup(recv, root);
 		bool global = !tl_index_bindings_of(idx, f, r) &&
 			      tl_facts__param_index(idx, &idx->funcs.items[f], r, root) < 0;
 		tl_free(r);
+		/* a comprehension's variable (`[net(x) for net in nets]`) is its own */
+		TSNode id = e;
+		while (!ts_node_is_null(id) && ts_node_symbol(id) == tl_syms()->attribute)
+			id = tl_index_unparen(tl_tree_field(id, tl_syms()->f_object));
+		if (global && !ts_node_is_null(id) && ts_node_symbol(id) == tl_syms()->identifier &&
+		    tl_model_comprehension_local(idx, id))
+			global = false;
 		if (global)
 			return TL_MODE_UNKNOWN;
 	}
-	TSNode e = tl_facts__mode_expr(idx, node, recv);
 	int bits = ts_node_is_null(e) ? 0 : tl_model_mode(idx, e, callers);
 	return bits == TL_MODEL_MODE_EVAL ? TL_MODE_EVAL : bits == TL_MODEL_MODE_TRAIN ? TL_MODE_TRAIN : TL_MODE_UNKNOWN;
 }

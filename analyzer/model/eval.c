@@ -905,6 +905,7 @@ TlVal tl_in__eval(In *in, TSNode root)
 			tl_state_copy(&in->st, snap);
 			tl_state_release(snap);
 			in->snaps.size--;
+			tl_in__mode_replay(in);
 			TlVal r = tl_val_container(&in->m->pool, &body);
 			in->ev.size--;
 			tl_in__record(in, f.n, &r);

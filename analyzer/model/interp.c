@@ -664,6 +664,7 @@ static void tl_model__interpret_once(TlModel *m, int32_t func)
 	tl_array_init(&in.ev);
 	tl_array_init(&in.vs);
 	tl_array_init(&in.snaps);
+	tl_array_init(&in.mdefer);
 
 	const TlFunc *fn = func >= 0 ? &m->idx->funcs.items[func] : NULL;
 	bool pending_before = m->pending;
@@ -724,6 +725,7 @@ static void tl_model__interpret_once(TlModel *m, int32_t func)
 	for (uint32_t i = 0; i < in.snaps.size; i++)
 		tl_state_release(&in.snaps.items[i]);
 	tl_array_release(&in.snaps);
+	tl_array_release(&in.mdefer);
 	tl_array_release(&in.frames);
 	tl_array_release(&in.kids);
 	tl_tree_walk_release(&in.walk);

@@ -44,6 +44,17 @@ typedef struct EvFrame {
 	uint32_t aux;    /* comprehensions: the state snapshot's index */
 } EvFrame;
 
+/* A mode switch made inside a comprehension (modes.c), made again on the
+ * state the comprehension's end restores: which paths it switched, to
+ * what, or that every mode was forgotten. */
+enum { TL_MODEOP_PATH, TL_MODEOP_ELEMS, TL_MODEOP_FORGET };
+typedef struct TlModeOp {
+	TlPath path;
+	TlVal unbound; /* TL_MODEOP_PATH: the value a path the state lacks is given */
+	bool has_unbound;
+	uint8_t mode, how;
+} TlModeOp;
+
 typedef struct In {
 	TlModel *m;
 	const TlIndex *idx;
@@ -56,6 +67,7 @@ typedef struct In {
 	TlArray(EvFrame) ev;
 	TlArray(TlVal) vs;
 	TlArray(TlState) snaps; /* comprehensions' saved states */
+	TlArray(TlModeOp) mdefer; /* mode switches made inside them (modes.c) */
 	TlVal ret;
 	uint32_t site;    /* the call being evaluated: its start byte + 1 (entry contexts) */
 	/* ... its node and its arguments' values, keyword ones included
@@ -108,6 +120,9 @@ typedef struct In {
 } In;
 
 bool tl_in__poll(In *in);
+/* modes.c: the mode switches made inside the comprehension whose state
+ * was just restored, made again on it. */
+void tl_in__mode_replay(In *in);
 TlVal tl_in__arith(TlValPool *pool, const TlVal *a, const TlVal *b);
 TlVal tl_in__unbound(In *in, TSNode n);
 void tl_in__bind(In *in, TSNode target, const TlVal *value);

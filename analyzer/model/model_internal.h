@@ -270,6 +270,9 @@ void tl_state_set_nograd(TlState *s, const TlPath *path, bool nograd);
 void tl_state_set_mode(TlState *s, const TlPath *path, uint8_t mode, const TlVal *unbound);
 /* Every path's mode no longer known (a call that may switch some). */
 void tl_state_forget_modes(TlState *s);
+/* The value at `path` replaced in place: no store (the object is the
+ * same; its must and may bits kept). Nothing when the state lacks it. */
+void tl_state_replace(TlState *s, const TlPath *path, const TlVal *v);
 /* Clears bit `bit` of every slot's stores (a loop's head). */
 void tl_state_clear_stores(TlState *s, uint8_t bit);
 

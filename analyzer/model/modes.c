@@ -81,6 +81,68 @@ static int32_t tl_modes__param_of(const In *in, int32_t root)
 
 static TSNode tl_modes__arg(const TlIndex *idx, const TlFunc *fn, const TlCall *c, uint32_t k);
 
+/* A switch made inside a comprehension is kept to be made again when the
+ * comprehension's end restores the state it saved (its variables are its
+ * own; the modules it switches are not). */
+static void tl_modes__defer(In *in, uint8_t how, const TlPath *p, uint8_t mode, const TlVal *unbound)
+{
+	if (!in->snaps.size)
+		return;
+	TlModeOp op;
+	memset(&op, 0, sizeof op);
+	if (p)
+		op.path = *p;
+	op.how = how;
+	op.mode = mode;
+	if (unbound) {
+		op.unbound = *unbound;
+		op.has_unbound = true;
+	}
+	tl_array_push(&in->mdefer, op);
+}
+
+static void tl_modes__set(In *in, const TlPath *p, uint8_t mode, const TlVal *unbound)
+{
+	tl_state_set_mode(&in->st, p, mode, unbound);
+	tl_modes__defer(in, TL_MODEOP_PATH, p, mode, unbound);
+}
+
+static void tl_modes__forget(In *in)
+{
+	tl_state_forget_modes(&in->st);
+	tl_modes__defer(in, TL_MODEOP_FORGET, NULL, 0, NULL);
+}
+
+/* The modules the container at path `p` holds put in `mode` (the
+ * container's value is the same object: no store). False when the state
+ * holds no container there. */
+static bool tl_modes__elements_now(In *in, const TlPath *p, uint8_t mode)
+{
+	const TlVal *sv = tl_state_get(&in->st, p);
+	if (!sv || sv->kind != TL_VK_CONTAINER)
+		return false;
+	TlVal c = tl_val_elements_mode(&in->m->pool, sv, mode);
+	tl_state_set_mode(&in->st, p, mode, NULL); /* what the state holds below it */
+	c.mode = sv->mode;
+	tl_state_replace(&in->st, p, &c);
+	return true;
+}
+
+void tl_in__mode_replay(In *in)
+{
+	for (uint32_t i = 0; i < in->mdefer.size; i++) {
+		const TlModeOp *op = &in->mdefer.items[i];
+		if (op->how == TL_MODEOP_FORGET)
+			tl_state_forget_modes(&in->st);
+		else if (op->how == TL_MODEOP_ELEMS)
+			tl_modes__elements_now(in, &op->path, op->mode);
+		else
+			tl_state_set_mode(&in->st, &op->path, op->mode, op->has_unbound ? &op->unbound : NULL);
+	}
+	if (!in->snaps.size)
+		in->mdefer.size = 0;
+}
+
 /* Call `c` ran a function of the project whose summary says which modes it
  * leaves the modules it is handed in: those applied to the arguments'
  * paths (`args`: the positional arguments' values). False when they do
@@ -146,7 +208,7 @@ static bool tl_modes__apply(In *in, const TlCall *c, const TlVal *args, uint32_t
 			mode = target.mode ? (uint8_t)(target.mode | (mode & ~TL_VMODE_ENTRY)) : 0;
 		if (mode == target.mode)
 			continue;
-		tl_state_set_mode(&in->st, &p, mode, mode ? &target : NULL);
+		tl_modes__set(in, &p, mode, mode ? &target : NULL);
 	}
 	return true;
 }
@@ -235,6 +297,96 @@ void tl_model__modes_release(TlModel *m)
 	tl_array_release(&m->mode_effs);
 }
 
+/* The iterable whose elements identifier `recv` runs over: the variable of
+ * a comprehension around it (`[net.eval() for net in nets]`) or of a `for`
+ * statement of its function; a null node when it is neither. */
+static TSNode tl_modes__iterable(const In *in, TSNode recv)
+{
+	const TlSyms *sy = in->sy;
+	TSNode none = { 0 };
+	recv = tl_index_unparen(recv);
+	if (ts_node_symbol(recv) != sy->identifier)
+		return none;
+	uint32_t len;
+	const char *name = tl_index_text(in->idx, recv, &len);
+	for (TSNode n = tl_index_parent(in->idx, recv); !ts_node_is_null(n); n = tl_index_parent(in->idx, n)) {
+		TSSymbol s = ts_node_symbol(n);
+		if (s == sy->function_definition || s == sy->class_definition || s == sy->lambda || s == sy->module)
+			break;
+		TSNode left = none, right = none;
+		if (s == sy->for_statement) {
+			left = tl_tree_field(n, sy->f_left);
+			right = tl_tree_field(n, sy->f_right);
+		} else if (s == sy->list_comprehension || s == sy->generator_expression ||
+			   s == sy->set_comprehension || s == sy->dictionary_comprehension) {
+			uint32_t k = ts_node_named_child_count(n);
+			for (uint32_t i = 0; i < k && ts_node_is_null(left); i++) {
+				TSNode cl = ts_node_named_child(n, i);
+				if (ts_node_symbol(cl) != sy->for_in_clause)
+					continue;
+				TSNode l = tl_tree_field(cl, sy->f_left);
+				uint32_t ll;
+				const char *lt = ts_node_is_null(l) ? NULL : tl_index_text(in->idx, l, &ll);
+				if (lt && ll == len && memcmp(lt, name, len) == 0) {
+					left = l;
+					right = tl_tree_field(cl, sy->f_right);
+				}
+			}
+		}
+		if (ts_node_is_null(left))
+			continue;
+		uint32_t ll;
+		const char *lt = tl_index_text(in->idx, left, &ll);
+		if (ts_node_symbol(left) == sy->identifier && ll == len && memcmp(lt, name, len) == 0)
+			return tl_index_unparen(right);
+	}
+	return none;
+}
+
+/* A switch of the variable of a loop or comprehension over a list of
+ * modules, applied to the list: every element of a container at a path
+ * (`nets`, `self.nets`, `models.values()`), or each name of a literal
+ * (`for m in [netG, netD]`). False when the iterable is none of those. */
+static bool tl_modes__switch_elements(In *in, TSNode recv, uint8_t mode)
+{
+	const TlSyms *sy = in->sy;
+	TSNode it = tl_modes__iterable(in, recv);
+	if (ts_node_is_null(it))
+		return false;
+	if (ts_node_symbol(it) == sy->call) {
+		const TlCall *c = tl_index_call_at(in->idx, it);
+		TSNode args = tl_tree_field(it, sy->f_arguments);
+		if (!c || !c->method || !c->receiver.id || strcmp(c->method, "values") != 0 ||
+		    (!ts_node_is_null(args) && ts_node_named_child_count(args)))
+			return false;
+		it = tl_index_unparen(c->receiver);
+	}
+	TSSymbol s = ts_node_symbol(it);
+	TlPath p;
+	if (s == sy->list || s == sy->tuple) {
+		uint32_t k = ts_node_named_child_count(it);
+		TlPath ps[8];
+		if (!k || k > 8)
+			return false;
+		for (uint32_t i = 0; i < k; i++)
+			if (!tl_path_of(&in->m->names, in->idx, ts_node_named_child(it, i), &ps[i]) ||
+			    !tl_state_get(&in->st, &ps[i]))
+				return false;
+		for (uint32_t i = 0; i < k; i++) {
+			tl_modes__set(in, &ps[i], mode, NULL);
+			if (tl_modes__origin(in, &ps[i]) != TL_MODES_OTHER)
+				in->mwide = true; /* an effect names no element of a list */
+		}
+		return true;
+	}
+	if (!tl_path_of(&in->m->names, in->idx, it, &p) || !tl_modes__elements_now(in, &p, mode))
+		return false;
+	tl_modes__defer(in, TL_MODEOP_ELEMS, &p, mode, NULL);
+	if (tl_modes__origin(in, &p) != TL_MODES_OTHER || p.n)
+		in->mwide = true; /* an effect names no element of a list */
+	return true;
+}
+
 /* True when `recv` names an element of a container (`models[k]`, or the
  * variable of a loop over one: `for net in nets: net.eval()`): a switch of
  * it switches modules the state holds under other paths, which of them
@@ -262,11 +414,20 @@ void tl_in__mode_call(In *in, TSNode n, const TlCall *c, const TlVal *fn, const 
 			       : (ev & TL_EV_TRAIN) ? TL_VMODE_TRAIN
 						    : (uint8_t)(TL_VMODE_TRAIN | TL_VMODE_EVAL);
 		r->mode = mode;
-		if (tl_modes__element(in, c->receiver))
-			tl_state_forget_modes(&in->st);
+		bool element = tl_modes__element(in, c->receiver) || !ts_node_is_null(tl_modes__iterable(in, c->receiver));
+		if (element) {
+			/* Which modules it switches: the list's, when known (the
+			 * others may be among them: forgotten). */
+			tl_modes__forget(in);
+			tl_modes__switch_elements(in, c->receiver, mode);
+		}
 		TlPath p;
 		if (tl_path_of(&in->m->names, in->idx, c->receiver, &p)) {
-			tl_state_set_mode(&in->st, &p, mode, fn);
+			/* the variable itself is the loop's or comprehension's own */
+			if (element)
+				tl_state_set_mode(&in->st, &p, mode, fn);
+			else
+				tl_modes__set(in, &p, mode, fn);
 			/* No effect of the function names it: unless it is a
 			 * module made here (in a mode of its own, no entry's). */
 			if (tl_modes__origin(in, &p) == TL_MODES_OTHER && (!fn->mode || (fn->mode & TL_VMODE_ENTRY)))
@@ -290,7 +451,7 @@ void tl_in__mode_call(In *in, TSNode n, const TlCall *c, const TlVal *fn, const 
 			reach |= cm->funcs.items[in->callee_ref].reach_events;
 	}
 	if ((reach & (TL_EV_EVAL | TL_EV_TRAIN | TL_EV_MODE_SET)) && !tl_modes__apply(in, c, args, npos)) {
-		tl_state_forget_modes(&in->st);
+		tl_modes__forget(in);
 		in->mwide = true;
 	}
 	if (in->callee_mod) {

@@ -336,6 +336,13 @@ void tl_state_set_mode(TlState *s, const TlPath *path, uint8_t mode, const TlVal
 	tl_state__push(s, &slot);
 }
 
+void tl_state_replace(TlState *s, const TlPath *path, const TlVal *v)
+{
+	int32_t i = tl_state__find(s, path);
+	if (i >= 0)
+		s->slots.items[i].val = *v;
+}
+
 void tl_state_forget_modes(TlState *s)
 {
 	for (uint32_t i = 0; i < s->slots.size; i++)

@@ -447,6 +447,28 @@ TlVal tl_val_part(const TlValPool *p, const TlVal *v, uint32_t i)
 	return tl_val_element(p, v);
 }
 
+TlVal tl_val_elements_mode(TlValPool *p, const TlVal *v, uint8_t mode)
+{
+	TlVal c = *v;
+	if (c.kind != TL_VK_CONTAINER)
+		return c;
+	if (c.elem >= 0) {
+		TlVal e = p->vals.items[c.elem]; /* a copy: the pool may grow */
+		e.mode = mode;
+		e.next = -1;
+		c.elem = tl_val_pool_add(p, e);
+	}
+	int32_t first = -1, last = -1;
+	for (int32_t k = v->parts; k >= 0; k = p->vals.items[k].next) {
+		TlVal e = p->vals.items[k];
+		e.mode = mode;
+		e.next = -1;
+		tl_val_chain_append(p, &first, &last, e);
+	}
+	c.parts = first;
+	return c;
+}
+
 int32_t tl_val_add_part(TlValPool *p, TlVal *container, int32_t last, const TlVal *part)
 {
 	uint32_t n = 0;

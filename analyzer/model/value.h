@@ -287,6 +287,9 @@ TlVal tl_val_part(const TlValPool *p, const TlVal *v, uint32_t i);
 /* Appends a position to a container being built (`last` is the index of
  * the last position appended, -1 before the first; returns the new one). */
 int32_t tl_val_add_part(TlValPool *p, TlVal *container, int32_t last, const TlVal *part);
+/* Container `v` with every element (its element value and each position
+ * or key) in module mode `mode`; any other value as it is. */
+TlVal tl_val_elements_mode(TlValPool *p, const TlVal *v, uint8_t mode);
 
 /* The value under constant key `key` (an interned key) of container `v`:
  * its part with that key, else its element value. */
