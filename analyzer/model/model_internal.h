@@ -263,7 +263,7 @@ void tl_state_kill(TlState *s, const TlPath *path);
 const TlSlot *tl_state_slot(const TlState *s, const TlPath *path);
 /* Sets the TlVal.nograd of the value of `path`, when bound, in place: no
  * store (the object is the same: `x.requires_grad_()`). */
-void tl_state_set_nograd(TlState *s, const TlPath *path, bool nograd);
+void tl_state_set_nograd(TlState *s, const TlPath *path, uint8_t nograd);
 /* Sets the TlVal.mode of `path` and of every path below it, in place (no
  * store: `model.eval()`); when `path` is not bound, binds it to `*unbound`
  * (when not NULL) in that mode, marked as no store. */

@@ -148,7 +148,7 @@ static const TlApiRow *tl_in__layer_row(const char *q)
 
 /* Sets the flag of the value path `expr` names holds, in place (no store:
  * the object is the same). */
-static void tl_in__set_path_nograd(In *in, TSNode expr, bool nograd)
+static void tl_in__set_path_nograd(In *in, TSNode expr, uint8_t nograd)
 {
 	TlPath p;
 	if (!tl_path_of(&in->m->names, in->idx, expr, &p))
@@ -198,6 +198,8 @@ void tl_in__grad_call(In *in, TSNode n, const TlCall *c, const TlVal *fn, const 
 		if (fn->kind == TL_VK_TENSOR || fn->kind == TL_VK_PARAMETER || fn->kind == TL_VK_MODULE ||
 		    fn->kind == TL_VK_TOP) {
 			r->nograd = off && fn->kind != TL_VK_TOP;
+			if (r->nograd && fn->kind == TL_VK_MODULE && fn->ref >= 0)
+				r->nograd = TL_VNOGRAD_FROZEN; /* whatever its class holds */
 			tl_in__set_path_nograd(in, c->receiver, r->nograd);
 		}
 		leaf_asked = !off;
@@ -281,7 +283,8 @@ bool tl_model_forward_no_graph(const TlIndex *idx, TSNode call)
 	bool fwd = c->method && c->receiver.id && strcmp(c->method, "forward") == 0;
 	if (!tl_model_value(idx, fwd ? c->receiver : c->callee, &mv) || mv.kind != TL_VK_MODULE || !mv.nograd)
 		return false;
-	if (mv.ref >= 0 && (!mv.mod || !tl_model__holds_none((TlModel *)m, (const TlIndex *)mv.mod, mv.ref)))
+	if (mv.ref >= 0 && mv.nograd != TL_VNOGRAD_FROZEN &&
+	    (!mv.mod || !tl_model__holds_none((TlModel *)m, (const TlIndex *)mv.mod, mv.ref)))
 		return false;
 	/* Its inputs: none requires grad. */
 	TSNode args = tl_tree_field(call, sy->f_arguments);

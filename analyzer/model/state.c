@@ -311,7 +311,7 @@ void tl_state_set(TlState *s, const TlPath *path, const TlVal *v)
 	tl_state__push(s, &slot);
 }
 
-void tl_state_set_nograd(TlState *s, const TlPath *path, bool nograd)
+void tl_state_set_nograd(TlState *s, const TlPath *path, uint8_t nograd)
 {
 	int32_t i = tl_state__find(s, path);
 	if (i >= 0)

@@ -175,7 +175,8 @@ static TlVal tl_val__join_at(TlValPool *p, const TlVal *pa, const TlVal *pb, uns
 	j.prev = (uint8_t)(a->prev | b->prev);
 	j.pold = (uint16_t)(a->pold | b->pold);
 	j.kept = (uint8_t)(a->kept | b->kept);
-	j.nograd = (uint8_t)(a->nograd && b->nograd);
+	j.nograd = (uint8_t)(a->nograd == TL_VNOGRAD_FROZEN && b->nograd == TL_VNOGRAD_FROZEN ? TL_VNOGRAD_FROZEN
+			     : a->nograd && b->nograd);
 	j.mode = TL_VMODE_JOIN(a->mode, b->mode);
 	j.origin = a->origin ? a->origin : b->origin;
 	j.flow = tl_val_flow_union(p, a->flow, b->flow);
@@ -324,6 +325,7 @@ TlVal tl_val_element(const TlValPool *p, const TlVal *v)
 		t.pgraph = v->pgraph;
 		t.pcall = v->pcall; /* an element of a forward of a parameter's module */
 		t.origin = v->origin;
+		t.nograd = v->nograd; /* a slice requires grad when the tensor does */
 		return tl_val__from(t, v);
 	}
 	if (v->kind == TL_VK_MODULE && v->ref < 0) {

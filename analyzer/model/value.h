@@ -144,6 +144,10 @@ static inline uint8_t tl_val_mode_outside(uint8_t mode)
 #define TL_VAL_PARTS 8
 #define TL_VAL_NEST 3
 
+/* TlVal.nograd of a module frozen by `.requires_grad_(False)`: none of its
+ * parameters requires grad, whatever its class holds. */
+#define TL_VNOGRAD_FROZEN 2
+
 typedef struct TlVal {
 	uint8_t kind, graph, device, dtype; /* TlVKind, TlVGraph, TlVDevice, TlVDtype */
 	uint16_t made;   /* TL_VM_* */
@@ -195,7 +199,9 @@ typedef struct TlVal {
 	 * its class holds (a parameter-free layer of the API table; an
 	 * instance of a class of the project no store from outside gave a
 	 * parameter: the class's own summary is asked for at the question,
-	 * tl_model_forward_no_graph). 0: not known. Joined as an and. */
+	 * tl_model_forward_no_graph). 0: not known. Joined as an and.
+	 * TL_VNOGRAD_FROZEN (2), of an instance of a class of the project:
+	 * `.requires_grad_(False)` froze it, whatever its class holds. */
 	uint8_t nograd;
 	/* A module's train / eval mode (model/modes.c), TL_VMODE_* bits: the
 	 * modes it may be in on the paths here; 0: not known. Joined as a

@@ -10,7 +10,9 @@ list switched back to train mode before the next training step.
 A positional encoding that holds only buffers and constants computed from
 a coordinate grid (no parameter, no layer with one), put in eval mode and
 run on a random tensor, records no graph: nothing in it requires grad. The
-twin holds a linear layer and records one.
+twin holds a linear layer and records one. So does a regressor in eval mode
+run on slices of a constant batch; frozen first (`requires_grad_(False)`),
+it records none: a slice requires grad only when its tensor does.
 """
 import math
 
@@ -129,3 +131,21 @@ def test_learned_grid_encoding():
     # expect: TL102
     out = encoding(patches)
     assert out.shape[1] == 12
+
+
+def test_frozen_regressor_on_slices():
+    reg = Regressor(8).requires_grad_(False)
+    reg.eval()
+    batch = torch.tensor([[0.5], [1.5], [2.5]])
+    head = reg(batch[:1])
+    tail = reg(batch[1:])
+    assert torch.allclose(torch.cat([head, tail]), reg(batch))
+
+
+def test_regressor_on_slices():
+    reg = Regressor(8)
+    reg.eval()
+    batch = torch.tensor([[0.5], [1.5], [2.5]])
+    # expect: TL102
+    head = reg(batch[:1])
+    assert head.shape == (1, 1)
