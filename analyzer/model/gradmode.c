@@ -40,6 +40,7 @@
 #include <string.h>
 
 #include "base/alloc.h"
+#include "model/apitable.h"
 #include "model/model_internal.h"
 #include "syntax/syms.h"
 
@@ -79,6 +80,18 @@ static bool tl_grad__ends(const char *s, const char *end)
 uint8_t tl_model__grad_switch(const TlIndex *idx, const TlCall *c, uint8_t grad)
 {
 	const TlSyms *sy = tl_syms();
+	/* `torch.no_grad().__enter__()`: the context entered by hand, for the
+	 * rest of the function (or until switched back) */
+	if (c && c->stmt_level && c->method && c->receiver.id && strcmp(c->method, "__enter__") == 0) {
+		TSNode r = tl_index_unparen(c->receiver);
+		const TlCall *ctx = ts_node_symbol(r) == sy->call ? tl_index_call_at(idx, r) : NULL;
+		const TlApiRow *row = ctx && ctx->qname ? tl_api_qualified(ctx->qname) : NULL;
+		if (row && (row->sets & TL_APIS_GRAD_OFF))
+			return TL_MGRAD_OFF;
+		if (row && (row->sets & TL_APIS_GRAD_ON))
+			return TL_MGRAD_ON;
+		return grad;
+	}
 	if (!c || !c->stmt_level || !c->qname || !tl_grad__ends(c->qname, "set_grad_enabled"))
 		return grad;
 	TSNode args = tl_tree_field(c->node, sy->f_arguments);
@@ -87,7 +100,6 @@ uint8_t tl_model__grad_switch(const TlIndex *idx, const TlCall *c, uint8_t grad)
 	if (!ts_node_is_null(a) && ts_node_symbol(a) == sy->keyword_argument)
 		a = tl_tree_field(a, sy->f_value);
 	a = tl_index_unparen(a);
-	(void)idx;
 	/* True turns it on; False, or a flag (`phase == "train"`), may turn
 	 * it off, and precision comes first: off. */
 	return !ts_node_is_null(a) && ts_node_symbol(a) == sy->true_ ? TL_MGRAD_ON : TL_MGRAD_OFF;
