@@ -200,7 +200,16 @@ void tl_in__grad_call(In *in, TSNode n, const TlCall *c, const TlVal *fn, const 
 			r->nograd = off && fn->kind != TL_VK_TOP;
 			if (r->nograd && fn->kind == TL_VK_MODULE && fn->ref >= 0)
 				r->nograd = TL_VNOGRAD_FROZEN; /* whatever its class holds */
-			tl_in__set_path_nograd(in, c->receiver, r->nograd);
+			/* `net.eval().requires_grad_(False)`: the module `net` is */
+			TSNode recv = tl_index_unparen(c->receiver);
+			for (int hops = 0; hops < 4 && ts_node_symbol(recv) == in->sy->call; hops++) {
+				const TlCall *h = tl_index_call_at(in->idx, recv);
+				const TlApiRow *hr = h && h->method && h->receiver.id ? tl_api_method(h->method) : NULL;
+				if (!hr || hr->graph != TL_APIG_KEEPS || !(hr->roles & (TL_APIR_RESHAPE | TL_APIR_MODE)))
+					break;
+				recv = tl_index_unparen(h->receiver);
+			}
+			tl_in__set_path_nograd(in, recv, r->nograd);
 		}
 		leaf_asked = !off;
 	} else if (method && c->method && (fn->kind == TL_VK_TENSOR || fn->kind == TL_VK_PARAMETER ||

@@ -149,3 +149,11 @@ def test_regressor_on_slices():
     # expect: TL102
     head = reg(batch[:1])
     assert head.shape == (1, 1)
+
+
+def test_frozen_in_one_statement():
+    reg = Regressor(8)
+    reg.eval().requires_grad_(False).to("cpu")
+    batch = torch.tensor([[0.5], [1.5], [2.5]])
+    head = reg(batch)
+    assert head.shape == (3, 1)
