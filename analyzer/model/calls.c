@@ -58,12 +58,9 @@ TlVal tl_in__inner(In *in, const TlVal *w)
 	return inner;
 }
 
-/* `m.module if hasattr(m, "module") else m`, `m.module if ddp else m`:
- * `m` unwrapped (the test is how the code knows it wrapped `m`). `mv` is
- * the value of `m`. True when `n` is that idiom; *out is then the module
- * inside a wrapper (or a value that is one on some path), the module
- * itself, or, for a parameter, that parameter unwrapped (TlVal.punwrap). */
-bool tl_in__unwrap_idiom(In *in, TSNode n, const TlVal *mv, TlVal *out)
+/* True when conditional expression `n` has the shape `m.module if TEST
+ * else m` (the same text for both `m`). */
+bool tl_in__unwrap_shape(In *in, TSNode n)
 {
 	const TlSyms *sy = in->sy;
 	if (ts_node_named_child_count(n) != 3)
@@ -76,7 +73,17 @@ bool tl_in__unwrap_idiom(In *in, TSNode n, const TlVal *mv, TlVal *out)
 	uint32_t l1 = 0, l3 = 0;
 	const char *t1 = tl_index_text(in->idx, tl_tree_field(yes, sy->f_object), &l1);
 	const char *t3 = tl_index_text(in->idx, no, &l3);
-	if (!t1 || !t3 || l1 != l3 || memcmp(t1, t3, l1) != 0)
+	return t1 && t3 && l1 == l3 && memcmp(t1, t3, l1) == 0;
+}
+
+/* `m.module if hasattr(m, "module") else m`, `m.module if ddp else m`:
+ * `m` unwrapped (the test is how the code knows it wrapped `m`). `mv` is
+ * the value of `m`. True when `n` is that idiom; *out is then the module
+ * inside a wrapper (or a value that is one on some path), the module
+ * itself, or, for a parameter, that parameter unwrapped (TlVal.punwrap). */
+bool tl_in__unwrap_idiom(In *in, TSNode n, const TlVal *mv, TlVal *out)
+{
+	if (!tl_in__unwrap_shape(in, n))
 		return false;
 	if (mv->kind == TL_VK_WRAPPER) {
 		*out = tl_in__inner(in, mv);

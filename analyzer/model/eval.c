@@ -592,6 +592,15 @@ static void tl_in__operands(In *in, uint32_t fi)
 		/* handled by stages of their own */
 		in->ev.items[fi].stage = 10;
 		return;
+	} else if (s == sy->conditional_expression && ts_node_named_child_count(n) == 3 &&
+		   tl_in__narrows_not(in, ts_node_named_child(n, 1)) && !tl_in__unwrap_shape(in, n)) {
+		/* `a if test else b` whose test narrows where it fails
+		 * (`hasattr(x, "module")`): a and the test, then b in the
+		 * narrowed state (stages 200, 201 of tl_in__eval) */
+		in->ev.items[fi].stage = 200;
+		tl_in__push_ev(in, ts_node_named_child(n, 1));
+		tl_in__push_ev(in, ts_node_named_child(n, 0));
+		return;
 	} else {
 		/* Every child, a long literal's too (`tests = [dict(...), ...]`
 		 * of hundreds): each is evaluated, and its values recorded; the
@@ -911,6 +920,29 @@ TlVal tl_in__eval(In *in, TSNode root)
 			tl_in__record(in, f.n, &r);
 			tl_array_push(&in->vs, r);
 			continue;
+		}
+		if (f.stage == 200) {
+			/* A conditional expression's `a` and test are done: its
+			 * `else` arm where the test fails. */
+			TlState snap;
+			tl_state_init(&snap);
+			tl_state_copy(&snap, &in->st);
+			tl_array_push(&in->snaps, snap);
+			in->ev.items[fi].aux = in->snaps.size - 1;
+			in->ev.items[fi].stage = 201;
+			tl_in__narrow_not(in, &in->st, ts_node_named_child(f.n, 1));
+			tl_in__push_ev(in, ts_node_named_child(f.n, 2));
+			continue;
+		}
+		if (f.stage == 201) {
+			/* ... and the state before it back: the narrowing holds in
+			 * the arm only (what the arm binds, a walrus, is not kept) */
+			TlState *snap = &in->snaps.items[f.aux];
+			tl_state_copy(&in->st, snap);
+			tl_state_release(snap);
+			in->snaps.size--;
+			in->ev.items[fi].stage = 1;
+			f.stage = 1;
 		}
 		/* stage 1: the operands are on the value stack */
 		uint32_t nv = in->vs.size - f.base;

@@ -245,6 +245,10 @@ void tl_in__narrow_one(In *in, TSNode cond);
 /* In state `st`, where condition `cond` does not hold: the value an
  * `isinstance(x, <tensor class>)` test rejects carries no history of its
  * own (seeds.c). */
+/* True when the `else` of a test `cond` narrows a value (tl_in__narrow_not
+ * changes it): a conditional expression whose test this is evaluates its
+ * `else` arm in the narrowed state. */
+bool tl_in__narrows_not(In *in, TSNode cond);
 void tl_in__narrow_not(In *in, TlState *st, TSNode cond);
 /* prov.c: where values' history comes from (TlVal.old, prev, pold). A
  * loop frame's entry state is ready (f->a); a round's body ended (in->st,
@@ -309,6 +313,7 @@ bool tl_in__module_like(const TlVal *v);
 TlVal tl_in__call(In *in, TSNode n, const TlVal *vals, uint32_t nv, const bool *kw);
 TlVal tl_in__inner(In *in, const TlVal *w);
 void tl_in__store_into(In *in, TSNode recv, const TlVal *elem);
+bool tl_in__unwrap_shape(In *in, TSNode n);
 bool tl_in__unwrap_idiom(In *in, TSNode n, const TlVal *mv, TlVal *out);
 unsigned tl_in__graph_op(unsigned a, unsigned b);
 void tl_in__refine(In *in, const TlPath *p, TlVal *v);

@@ -371,10 +371,59 @@ static void tl_seed__narrow_not_wrapper(In *in, TlState *st, TSNode cond)
 	tl_state_set(st, &p, &v);
 }
 
+/* `hasattr(x, "module")` (its path in `p`): the test code writes to
+ * know whether it wrapped x (`x.module.state_dict() if hasattr(x,
+ * "module") else x.state_dict()`). */
+static bool tl_seed__has_module_attr(In *in, TSNode cond, TlPath *p)
+{
+	const TlSyms *sy = in->sy;
+	cond = tl_index_unparen(cond);
+	if (ts_node_is_null(cond) || ts_node_symbol(cond) != sy->call)
+		return false;
+	const TlCall *c = tl_index_call_at(in->idx, cond);
+	if (!c || c->receiver.id || !c->method || strcmp(c->method, "hasattr") != 0 ||
+	    tl_index_resolve_node(in->idx, c->callee))
+		return false;
+	TSNode args = tl_tree_field(cond, sy->f_arguments);
+	if (ts_node_is_null(args) || ts_node_named_child_count(args) != 2)
+		return false;
+	TSNode name = ts_node_named_child(args, 1);
+	uint32_t len = 0;
+	const char *t = ts_node_symbol(name) == sy->string ? tl_index_text(in->idx, name, &len) : NULL;
+	return t && len == 8 && (memcmp(t, "\"module\"", 8) == 0 || memcmp(t, "'module'", 8) == 0) &&
+	       tl_path_of(&in->m->names, in->idx, ts_node_named_child(args, 0), p);
+}
+
+/* Where `hasattr(x, "module")` fails: x is no wrapper that holds its
+ * module as `.module` (DistributedDataParallel, FullyShardedDataParallel,
+ * DataParallel; torch.compile's wrapper holds it elsewhere). */
+static void tl_seed__narrow_not_module_attr(In *in, TlState *st, TSNode cond)
+{
+	TlPath p;
+	if (!tl_seed__has_module_attr(in, cond, &p))
+		return;
+	unsigned bits = TL_VW_DDP | TL_VW_FSDP | TL_VW_DATA_PARALLEL;
+	const TlVal *cur = tl_state_get(st, &p);
+	if (!cur || !(cur->wrap & bits) || (cur->kind != TL_VK_WRAPPER && cur->kind != TL_VK_TOP))
+		return;
+	TlVal v = *cur;
+	v.wrap = (uint8_t)(v.wrap & ~bits);
+	if (!v.wrap)
+		v.kind = TL_VK_MODULE;
+	tl_state_set(st, &p, &v);
+}
+
+bool tl_in__narrows_not(In *in, TSNode cond)
+{
+	TlPath p;
+	return tl_seed__has_module_attr(in, cond, &p);
+}
+
 void tl_in__narrow_not(In *in, TlState *st, TSNode cond)
 {
 	TlPath p;
 	tl_seed__narrow_not_wrapper(in, st, cond);
+	tl_seed__narrow_not_module_attr(in, st, cond);
 	if (tl_seed__isinstance(in, cond, &p) != TL_VK_TENSOR)
 		return;
 	const TlVal *cur = tl_state_get(st, &p);

@@ -439,3 +439,30 @@ def save_either_wrapped(net, distributed, path):
     # expect: TL504
     state = model.module.state_dict() if distributed else model.state_dict()
     torch.save(state, path)
+
+
+# OK: the test code writes to know whether it wrapped the model: where
+# `hasattr(net, "module")` fails, `net` is no DDP / DataParallel wrapper.
+def save_checked(net, path):
+    net = DDP(net)
+    # ok: TL504
+    state = net.module.state_dict() if hasattr(net, "module") else net.state_dict()
+    torch.save(state, path)
+
+
+def save_checked_if(net, path):
+    net = DDP(net)
+    if hasattr(net, "module"):
+        state = net.module.state_dict()
+    else:
+        # ok: TL504
+        state = net.state_dict()
+    torch.save(state, path)
+
+
+# The test is about another object: `student` is saved wrapped.
+def save_other(teacher, student, path):
+    student = DDP(student)
+    # expect: TL504
+    state = teacher.module.state_dict() if hasattr(teacher, "module") else student.state_dict()
+    torch.save(state, path)
