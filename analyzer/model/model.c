@@ -823,25 +823,25 @@ bool tl_model__tensor_key(const TlModel *m, const TlIndex *idx, TSNode key)
 }
 
 /* Adds the string keys of the subscripts in `n` (bounded) to the set. */
-static void tl_model__keys_in(TlModel *m, TSNode n)
+static void tl_model__keys_in(TlModel *m, TlTreeWalk *w, TSNode n)
 {
 	const TlSyms *sy = tl_syms();
 	if (ts_node_is_null(n))
 		return;
-	TSTreeCursor cur = ts_tree_cursor_new(n);
-	uint32_t seen = 0;
-	do {
-		TSNode x = ts_tree_cursor_current_node(&cur);
-		if (ts_node_symbol(x) != sy->subscript)
+	/* Its first 4,096 nodes in preorder (a tree cursor's steps cost more
+	 * than the subtree walk's). */
+	tl_tree_walk_start(w, n, 0);
+	TlTreeNode t;
+	for (uint32_t seen = 0; seen < 4096 && tl_tree_walk_next(w, true, &t); seen++) {
+		if (t.symbol != sy->subscript)
 			continue;
-		TSNode k = tl_tree_field(x, sy->f_subscript);
+		TSNode k = tl_tree_field(t.node, sy->f_subscript);
 		if (!ts_node_is_null(k) && ts_node_symbol(k) == sy->string) {
 			int32_t id = tl_model__key_id(&m->names, m->idx, k, true);
 			if (id >= 0)
 				tl_scopemap_put(&m->tensor_keys, 0, (uint32_t)id, 1);
 		}
-	} while (++seen < 4096 && tl_walk_next(&cur, n, true));
-	ts_tree_cursor_delete(&cur);
+	}
 }
 
 /* A call of a criterion, as the text shows it before any value is known:
@@ -873,17 +873,20 @@ static void tl_model__keys(TlModel *m)
 {
 	const TlIndex *idx = m->idx;
 	const TlSyms *sy = tl_syms();
+	TlTreeWalk w;
+	tl_tree_walk_init(&w);
 	for (uint32_t i = 0; i < idx->calls.size; i++) {
 		const TlCall *c = &idx->calls.items[i];
 		bool method = c->receiver.id && (tl_api_method_sets(c->method) & TL_APIS_TENSOR_METHOD);
 		bool torch_fn = c->qname && strncmp(c->qname, "torch.", 6) == 0;
 		if (method && ts_node_symbol(tl_index_unparen(c->receiver)) == sy->subscript)
-			tl_model__keys_in(m, c->receiver);
+			tl_model__keys_in(m, &w, c->receiver);
 		if (torch_fn || tl_model__criterion_call(m, c))
-			tl_model__keys_in(m, tl_tree_field(c->node, sy->f_arguments));
+			tl_model__keys_in(m, &w, tl_tree_field(c->node, sy->f_arguments));
 		if (c->events & TL_EV_BACKWARD)
-			tl_model__keys_in(m, tl_model_backward_subject(idx, c));
+			tl_model__keys_in(m, &w, tl_model_backward_subject(idx, c));
 	}
+	tl_tree_walk_release(&w);
 }
 
 /* The attributes each class of the module binds (`self.x = ...` in a
