@@ -6,6 +6,10 @@
 #include "base/alloc.h"
 #include "base/array.h"
 #include "syntax/index.h"
+#include "syntax/treewalk.h"
+
+/* How many kept nodes ahead tl_qexec_run asks the memory for. */
+#define TL_QEXEC_AHEAD 4
 
 /* ---- which patterns are local -------------------------------------------------- */
 
@@ -644,6 +648,12 @@ unsigned tl_qexec_run(TlQexec *x, const TSQuery *local, const uint8_t *roots,
 		uint64_t walked = 0;
 		for (uint32_t i = 0; i < list->count && !(status & TL_QEXEC_STOPPED); i++) {
 			const struct TlIndexNode *n = &list->nodes[i];
+			/* The nodes ahead, out of cache since the index's walk:
+			 * their slots, then their data (treewalk.h). */
+			if (i + 2 * TL_QEXEC_AHEAD < list->count)
+				tl_tree_prefetch(list->nodes[i + 2 * TL_QEXEC_AHEAD].node, false);
+			if (i + TL_QEXEC_AHEAD < list->count)
+				tl_tree_prefetch(list->nodes[i + TL_QEXEC_AHEAD].node, true);
 			if (!tl_qexec__walked(x, n->ordinal + 1 - walked)) {
 				status |= TL_QEXEC_BUDGET_SPENT;
 				break;

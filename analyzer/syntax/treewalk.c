@@ -36,6 +36,15 @@ static void tl_tree__describe(const TlTreeWalk *w, const Subtree *s, TSSymbol al
 	out->children = ts_subtree_child_count(*s) ? s->ptr->visible_child_count : 0;
 }
 
+/* How many siblings ahead of the child in hand the walk asks for. */
+#define TL_TREE_AHEAD 2
+
+static inline void tl_tree__prefetch(const Subtree *s)
+{
+	if (!s->data.is_inline)
+		__builtin_prefetch(s->ptr);
+}
+
 /* Opens subtree `s` (one with children) starting at `at`. */
 static void tl_tree__open(TlTreeWalk *w, const Subtree *s, Length at, bool visible, TSFieldId inherited)
 {
@@ -52,6 +61,8 @@ static void tl_tree__open(TlTreeWalk *w, const Subtree *s, Length at, bool visib
 	}
 	f.index = f.structural = 0;
 	f.count = data->child_count;
+	for (uint32_t i = 0; i < TL_TREE_AHEAD && i < f.count; i++)
+		tl_tree__prefetch((const Subtree *)f.kids + i);
 	f.byte = at.bytes;
 	f.row = at.extent.row;
 	f.column = at.extent.column;
@@ -131,6 +142,11 @@ bool tl_tree_walk_next(TlTreeWalk *w, bool descend, TlTreeNode *out)
 			continue;
 		}
 		const Subtree *child = &((const Subtree *)f->kids)[f->index];
+		/* The walk waits on each child's heap data, freshly allocated
+		 * by the parse and not yet in cache: ask for a later sibling's
+		 * now. */
+		if (f->index + TL_TREE_AHEAD < f->count)
+			tl_tree__prefetch(child + TL_TREE_AHEAD);
 		TSSymbol alias = 0;
 		TSFieldId field = 0;
 		bool extra = ts_subtree_extra(*child);
@@ -246,4 +262,15 @@ TSNode tl_tree_field(TSNode n, TSFieldId field)
 		at = length_add(at, ts_subtree_size(*child));
 	}
 	return ts_node_child_by_field_id(n, field);
+}
+
+void tl_tree_prefetch(TSNode n, bool deep)
+{
+	const Subtree *s = (const Subtree *)n.id;
+	if (!s)
+		return;
+	if (!deep)
+		__builtin_prefetch(s);
+	else
+		tl_tree__prefetch(s);
 }

@@ -114,4 +114,11 @@ void tl_tree_walk_release(TlTreeWalk *w);
  * (callgrind); test_treewalk compares every field of every node. */
 TSNode tl_tree_field(TSNode n, TSFieldId field);
 
+/* Asks the memory for what reading node `n` will load (a hint, no
+ * effect on any answer): its slot in its parent's children, or, `deep`,
+ * the subtree data that slot points to (read from the slot, which should
+ * be asked for first). For a caller that will visit a list of nodes the
+ * parse allocated far apart: asked a few nodes ahead, the loads overlap. */
+void tl_tree_prefetch(TSNode n, bool deep);
+
 #endif
