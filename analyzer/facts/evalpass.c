@@ -204,15 +204,19 @@ bool tl_facts_evaluation_pass(const TlIndex *idx, TSNode call)
 	const TlCall *c = tl_index_call_at(idx, tl_index_unparen(call));
 	if (!c || !(c->events & TL_EV_FORWARD))
 		return false;
-	if (!tl_facts_in_step_loop(idx, c->node, TL_STEP_TRAIN | TL_STEP_EVAL, false) ||
-	    !tl_facts_pass_lacks(idx, c->node, TL_EV_BACKWARD | TL_EV_OPT_STEP) ||
+	if (!tl_facts_pass_lacks(idx, c->node, TL_EV_BACKWARD | TL_EV_OPT_STEP) ||
 	    tl_facts_reaches_backward(idx, c->node) || !tl_facts__program_trains(idx, c->func))
 		return false;
+	bool in_step = tl_facts_in_step_loop(idx, c->node, TL_STEP_TRAIN | TL_STEP_EVAL, false);
 	/* Grad-disabled code that trains nothing in a program that trains is
-	 * evaluation; otherwise the pass must iterate data, with training
-	 * around it. */
+	 * evaluation, in a step loop of its module or of any call site in the
+	 * project (the model's: a method an importer's loop calls through an
+	 * instance, `model.validate_on_batch(batch)`); otherwise the pass must
+	 * iterate data, with training around it. */
 	if (tl_facts_under(idx, c->node, TL_CTX_GRAD_OFF))
-		return true;
+		return in_step || (c->func >= 0 && tl_model_step_around(idx, c->func));
+	if (!in_step)
+		return false;
 	if (!tl_evalpass__over_data(idx, c) || tl_evalpass__no_model(idx, c))
 		return false;
 	return tl_evalpass__trained(idx, c);

@@ -75,6 +75,7 @@ static void tl_model__release(TlModel *m)
 	tl_free(m->holds_none);
 	tl_free(m->around[0]);
 	tl_free(m->around[1]);
+	tl_free(m->around[2]);
 	tl_free(m);
 }
 

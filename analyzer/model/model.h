@@ -262,6 +262,11 @@ typedef struct TlParamArg {
 	TSNode arg;
 } TlParamArg;
 bool tl_model_param_args(const TlIndex *idx, const TlBinding *param, const TlParamArg **args, uint32_t *n);
+/* A step loop runs around function `func` (trains.c): one of its call
+ * sites in the project is inside a loop whose iteration trains or runs a
+ * model's forward (TlLoop.step; counting the call's own: a method called
+ * through an instance), or in a function a step loop runs around. */
+bool tl_model_step_around(const TlIndex *idx, int32_t func);
 /* Module-level name `name`, bound by no statement of `idx`, is class *cls
  * of project module *mod that one of idx's star imports binds (`from
  * .parts import *`), theirs too. */

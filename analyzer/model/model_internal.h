@@ -234,10 +234,11 @@ struct TlModel {
 	uint8_t *grad_entry;
 	bool grad_busy;
 	uint8_t *holds_none; /* holdsnone.c: per class, 0 not asked, 1 holds none, 2 not known to */
-	/* trains.c: per question (training runs around it, a loop does) and
-	 * function, 1 so, 2 not known to be (NULL: not yet asked). */
-	uint8_t *around[2];
-	bool around_busy[2];
+	/* trains.c: per question (training runs around it, a loop does, a
+	 * step loop does) and function, 1 so, 2 not known to be (NULL: not
+	 * yet asked). */
+	uint8_t *around[3];
+	bool around_busy[3];
 	/* modes.c: the functions' mode effects (TlFuncSum.meff_first). */
 	TlArray(TlModeEff) mode_effs;
 	/* handedin.c: (function, parameter) -> its entry in handed_sets: what
@@ -245,6 +246,12 @@ struct TlModel {
 	TlScopeMap handed_at;
 	TlArray(TlHandedSet) handed_sets;
 	TlArray(TlParamArg) handed_args;
+	/* modes.c: at each call of a method of a project class through an
+	 * instance (its start byte), the modes the state holds for the
+	 * receiver's attributes ((site, attribute's interned name + 1) ->
+	 * TlVal.mode bits, joined over the interpretations; (site, 0): the
+	 * call was interpreted). */
+	TlScopeMap site_modes;
 };
 
 void tl_state_init(TlState *s);

@@ -295,6 +295,58 @@ bool tl_in__mode_summary(In *in)
 void tl_model__modes_release(TlModel *m)
 {
 	tl_array_release(&m->mode_effs);
+	tl_scopemap_release(&m->site_modes);
+}
+
+/* Call `c` runs a function of the project: the modes the state holds,
+ * before the call's effects, for the attributes of each object it hands
+ * over as a path (the receiver of a method called through an instance,
+ * `system.validate_on_batch(x)`; an argument, `fit(system)`), keyed by that
+ * argument's start byte (m->site_modes): what the function reads as the
+ * entry of its parameter's attribute (`self.critic`). */
+static void tl_modes__record_site(In *in, const TlCall *c)
+{
+	if (!in->callee_mod || in->callee_ref < 0 ||
+	    (uint32_t)in->callee_ref >= ((const TlIndex *)in->callee_mod)->funcs.size)
+		return;
+	enum { TL_SITE_ARGS = 8 };
+	TlPath ps[TL_SITE_ARGS];
+	uint32_t at[TL_SITE_ARGS], n = 0;
+	const TlSyms *sy = in->sy;
+	if (c->method && c->receiver.id && tl_path_of(&in->m->names, in->idx, c->receiver, &ps[n]) && !ps[n].cut &&
+	    ps[n].n < TL_PATH_SELECTORS)
+		at[n++] = ts_node_start_byte(tl_index_unparen(c->receiver));
+	TSNode args = tl_tree_field(c->node, sy->f_arguments);
+	uint32_t count = ts_node_is_null(args) ? 0 : ts_node_named_child_count(args);
+	for (uint32_t i = 0; i < count && n < TL_SITE_ARGS; i++) {
+		TSNode a = ts_node_named_child(args, i);
+		if (ts_node_symbol(a) == sy->keyword_argument)
+			a = tl_tree_field(a, sy->f_value);
+		TSSymbol s = ts_node_is_null(a) ? 0 : ts_node_symbol(a);
+		if ((s != sy->identifier && s != sy->attribute) ||
+		    !tl_path_of(&in->m->names, in->idx, a, &ps[n]) || ps[n].cut || ps[n].n >= TL_PATH_SELECTORS)
+			continue;
+		at[n++] = ts_node_start_byte(a);
+	}
+	TlScopeMap *sm = &in->m->site_modes;
+	int32_t had;
+	for (uint32_t k = 0; k < n; k++)
+		if (!tl_scopemap_get(sm, at[k], 0, &had))
+			tl_scopemap_put(sm, at[k], 0, 0);
+	for (uint32_t i = 0; n && i < in->st.slots.size; i++) {
+		const TlSlot *sl = &in->st.slots.items[i];
+		if (sl->gone || !sl->path.n || sl->path.sel[sl->path.n - 1] < 0)
+			continue;
+		for (uint32_t k = 0; k < n; k++) {
+			if (sl->path.n != ps[k].n + 1 || !tl_path_prefix(&ps[k], &sl->path))
+				continue;
+			uint32_t key = (uint32_t)sl->path.sel[ps[k].n] + 1;
+			int32_t bits = sl->val.mode ? sl->val.mode : 0x80; /* 0x80: bound, no mode known */
+			if (tl_scopemap_get(sm, at[k], key, &had))
+				bits |= had;
+			tl_scopemap_put(sm, at[k], key, bits);
+		}
+	}
 }
 
 /* The iterable whose elements identifier `recv` runs over: the variable of
@@ -437,6 +489,7 @@ void tl_in__mode_call(In *in, TSNode n, const TlCall *c, const TlVal *fn, const 
 		}
 		return;
 	}
+	tl_modes__record_site(in, c);
 	/* A function of the project that may switch a mode (its own code,
 	 * or code it runs): what it switches is not followed yet, so every
 	 * mode the state holds is no longer known. */
@@ -488,6 +541,7 @@ typedef struct TlModeItem {
 	const TlIndex *idx;
 	int32_t func;
 	uint32_t param;
+	const char *attr; /* the mode of this attribute of the parameter (`self.net`), or NULL */
 } TlModeItem;
 
 typedef struct TlModeWork {
@@ -500,16 +554,46 @@ typedef struct TlModeWork {
 } TlModeWork;
 
 /* Adds (idx, func, param) to the work, once. */
-static void tl_modes__push(TlModeWork *w, const TlIndex *idx, int32_t func, uint32_t param)
+static void tl_modes__push(TlModeWork *w, const TlIndex *idx, int32_t func, uint32_t param, const char *attr)
 {
 	for (uint32_t i = 0; i < w->n; i++)
-		if (w->items[i].idx == idx && w->items[i].func == func && w->items[i].param == param)
+		if (w->items[i].idx == idx && w->items[i].func == func && w->items[i].param == param &&
+		    (w->items[i].attr == attr || (attr && w->items[i].attr && strcmp(attr, w->items[i].attr) == 0)))
 			return;
 	if (w->n == TL_MODES_RESOLVE) {
 		w->unknown = true;
 		return;
 	}
-	w->items[w->n++] = (TlModeItem){ idx, func, param };
+	w->items[w->n++] = (TlModeItem){ idx, func, param, attr };
+}
+
+/* The mode of attribute `attr` of the object call `c` (of `mod`, whose
+ * model is `om`) hands a parameter as argument `a` (valued `v`): what the
+ * state held for it at the call (om->site_modes, a method called through
+ * an instance), else, the attribute bound nowhere in the caller, the
+ * mode of what the object's class stores in it (a module it builds: train
+ * mode), or, for an object the caller is handed, that object's entry. 0
+ * when not known: the call was not recorded, or the caller may switch
+ * modes that its summary does not name. */
+static uint8_t tl_modes__attr_at(const TlModel *om, const TlIndex *mod, const TlCall *c, TSNode a,
+				 const TlVal *v, const char *attr)
+{
+	uint32_t site = ts_node_start_byte(tl_index_unparen(a));
+	int32_t bits, id = tl_path_intern((TlPathNames *)&om->names, attr, strlen(attr));
+	if (c->func < 0 || (uint32_t)c->func >= om->funcs.size || om->funcs.items[c->func].meff_wide ||
+	    !tl_scopemap_get(&om->site_modes, site, 0, &bits))
+		return 0;
+	if (tl_scopemap_get(&om->site_modes, site, (uint32_t)id + 1, &bits))
+		return (bits & 0x80) ? 0 : (uint8_t)bits;
+	if (v->kind != TL_VK_OBJECT || v->ref < 0 || !v->mod)
+		return 0;
+	TlVal cv;
+	if (!tl_model__class_attr((TlModel *)om, (const TlIndex *)v->mod, v->ref, id, attr, &cv) ||
+	    !tl_modes__module_like(&cv))
+		return 0;
+	if (v->mode)
+		return v->mode; /* a submodule of what a parameter holds */
+	return (cv.mode & TL_VMODE_ENTRY) ? 0 : cv.mode;
 }
 
 /* The parameter of function `func` of `idx` that identifier path `p`'s
@@ -577,20 +661,31 @@ static void tl_modes__site(TlModeWork *w, const TlIndex *mod, const TlIndex *fid
 	TSNode a = tl_modes__arg(fidx, &fidx->funcs.items[f], c, w->at->param);
 	TlVal v;
 	tl_model__ensure((TlModel *)om, c->func);
-	if (ts_node_is_null(a) || !tl_model_value(mod, a, &v) || !v.mode) {
+	if (ts_node_is_null(a) || !tl_model_value(mod, a, &v)) {
 		w->unknown = true;
 		return;
 	}
-	w->bits |= (uint8_t)(v.mode & (TL_VMODE_TRAIN | TL_VMODE_EVAL));
-	if (!(v.mode & TL_VMODE_ENTRY))
+	/* `self.net` of a method called through an instance, or an object
+	 * that holds its model (`trainer.model`): that attribute's mode. */
+	const char *attr = w->at->attr && !tl_modes__module_like(&v) ? w->at->attr : NULL;
+	uint8_t mode = attr ? tl_modes__attr_at(om, mod, c, a, &v, attr) : v.mode;
+	if (!mode) {
+		w->unknown = true;
 		return;
+	}
+	w->bits |= (uint8_t)(mode & (TL_VMODE_TRAIN | TL_VMODE_EVAL));
+	if (!(mode & TL_VMODE_ENTRY))
+		return;
+	/* The caller's entry: of its parameter itself, which an attribute is
+	 * then read off at its call sites in turn. */
 	TlPath p;
-	int32_t k = tl_path_of((TlPathNames *)&om->names, mod, a, &p) ? tl_modes__param(om, mod, c->func, &p) : -1;
+	int32_t k = tl_path_of((TlPathNames *)&om->names, mod, a, &p) && (!attr || p.n == 0)
+			    ? tl_modes__param(om, mod, c->func, &p) : -1;
 	if (k < 0) {
 		w->unknown = true;
 		return;
 	}
-	tl_modes__push(w, mod, c->func, (uint32_t)k);
+	tl_modes__push(w, mod, c->func, (uint32_t)k, attr);
 }
 
 /* tl_model__importer_calls: the call sites of w->at's function in the
@@ -633,7 +728,10 @@ int tl_model_mode(const TlIndex *idx, TSNode subject, bool callers)
 		return 0;
 	TlModeWork *w = tl_calloc(1, sizeof *w);
 	w->bits = (uint8_t)(v.mode & (TL_VMODE_TRAIN | TL_VMODE_EVAL));
-	tl_modes__push(w, idx, func, (uint32_t)k);
+	/* An attribute of the parameter (`self.net`): read at each call site
+	 * off the object handed in, when that is no module. */
+	const char *attr = p.n == 1 && !p.cut && p.sel[0] >= 0 ? m->names.names.items[p.sel[0]] : NULL;
+	tl_modes__push(w, idx, func, (uint32_t)k, attr);
 	bool project = idx->imports != NULL;
 	if (project)
 		tl_model__enter(idx);

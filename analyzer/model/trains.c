@@ -34,7 +34,7 @@
 #define TL_TRAINS_EVENTS (TL_EV_BACKWARD | TL_EV_OPT_STEP)
 
 /* The two questions: training runs around it, a loop runs around it. */
-enum { TL_AROUND_TRAINS, TL_AROUND_LOOP };
+enum { TL_AROUND_TRAINS, TL_AROUND_LOOP, TL_AROUND_STEP };
 
 static _Thread_local int tl_trains__hops;
 static _Thread_local bool tl_trains__cut;
@@ -72,9 +72,36 @@ static bool tl_trains__own_alone(const TlIndex *mod, int32_t f)
 	return false;
 }
 
+/* A step loop (one whose iteration trains or runs a model's forward,
+ * TlLoop.step) holds call `call` of `mod`, calling function `f` of `idx`:
+ * a loop around it is one, or the innermost is one once the call's own
+ * events are counted (a call its module resolves to no function, such as
+ * a method through an instance, adds none to the loop's): `f` runs a
+ * forward or a step and no step loop of its own, and no step loop is
+ * nested in that loop. */
+static bool tl_trains__step_site(const TlIndex *mod, const TlCall *call, const TlIndex *idx, int32_t f)
+{
+	for (int32_t l = call->loop; l >= 0; l = mod->loops.items[l].parent)
+		if (mod->loops.items[l].step)
+			return true;
+	const TlFunc *fn = &idx->funcs.items[f];
+	if (call->loop < 0 || call->target >= 0 || fn->runs_step_loop ||
+	    !(fn->reach_events & (TL_EV_FORWARD | TL_TRAINS_EVENTS)))
+		return false;
+	for (uint32_t k = 0; k < mod->loops.size; k++) {
+		if (!mod->loops.items[k].step)
+			continue;
+		for (int32_t l = mod->loops.items[k].parent; l >= 0; l = mod->loops.items[l].parent)
+			if (l == call->loop)
+				return false;
+	}
+	return true;
+}
+
 typedef struct TlTrainsExt {
 	uint8_t *seed; /* per function: a call site in an importer is so */
 	int which;     /* TL_AROUND_* */
+	const TlIndex *idx; /* the module whose functions are asked about */
 } TlTrainsExt;
 
 static bool tl_trains__ext_want(void *ctx, int32_t f)
@@ -87,8 +114,10 @@ static void tl_trains__ext_site(void *ctx, const TlExtCall *s)
 	TlTrainsExt *x = ctx;
 	const TlCall *call = s->call;
 	const TlIndex *mod = s->mod;
-	bool loop = x->which == TL_AROUND_LOOP, yes;
-	if (loop && call->loop >= 0) {
+	bool loop = x->which != TL_AROUND_TRAINS, yes;
+	if (x->which == TL_AROUND_STEP && tl_trains__step_site(mod, call, x->idx, s->func)) {
+		yes = true;
+	} else if (x->which == TL_AROUND_LOOP && call->loop >= 0) {
 		yes = true;
 	} else if (call->func < 0) {
 		yes = !loop && tl_trains__top(mod);
@@ -121,7 +150,7 @@ static const uint8_t *tl_trains__table(TlModel *m, int which, uint8_t **scratch)
 	}
 	const TlIndex *idx = m->idx;
 	uint32_t n = idx->funcs.size, nc = idx->classes.size;
-	bool loop = which == TL_AROUND_LOOP;
+	bool loop = which != TL_AROUND_TRAINS;
 	m->around_busy[which] = true;
 	bool outer_cut = tl_trains__hops ? tl_trains__cut : false;
 	tl_trains__hops++;
@@ -134,7 +163,7 @@ static const uint8_t *tl_trains__table(TlModel *m, int which, uint8_t **scratch)
 		if (!loop && f->cls >= 0 && (uint32_t)f->cls < nc && (f->reach_events & TL_TRAINS_EVENTS))
 			cls_trains[f->cls] = 1;
 	}
-	TlTrainsExt x = { tl_calloc(n ? n : 1, 1), which };
+	TlTrainsExt x = { tl_calloc(n ? n : 1, 1), which, idx };
 	if (idx->imports)
 		tl_model__importer_calls(m, TL_CALLERS_INSTANCES, tl_trains__ext_want, tl_trains__ext_site, &x);
 	bool top = !loop && tl_trains__top(idx);
@@ -148,7 +177,10 @@ static const uint8_t *tl_trains__table(TlModel *m, int which, uint8_t **scratch)
 		for (uint32_t k = 0; !yes && k < f->call_sites.size; k++) {
 			const TlCall *site = &idx->calls.items[f->call_sites.items[k]];
 			int32_t caller = site->func;
-			if (loop && site->loop >= 0 && caller != (int32_t)i)
+			if (which == TL_AROUND_LOOP && site->loop >= 0 && caller != (int32_t)i)
+				yes = true;
+			else if (which == TL_AROUND_STEP && caller != (int32_t)i &&
+				 tl_trains__step_site(idx, site, idx, (int32_t)i))
 				yes = true;
 			else if (caller < 0)
 				yes = top;
@@ -211,7 +243,7 @@ bool tl_model_trains_around(const TlIndex *idx, int32_t func)
 	return yes;
 }
 
-bool tl_model_loop_around(const TlIndex *idx, int32_t func)
+static bool tl_trains__ask(const TlIndex *idx, int32_t func, int which)
 {
 	if (func < 0 || (uint32_t)func >= idx->funcs.size)
 		return false;
@@ -219,8 +251,18 @@ bool tl_model_loop_around(const TlIndex *idx, int32_t func)
 	if (!m)
 		return false;
 	uint8_t *scratch = NULL;
-	const uint8_t *t = tl_trains__table((TlModel *)m, TL_AROUND_LOOP, &scratch);
+	const uint8_t *t = tl_trains__table((TlModel *)m, which, &scratch);
 	bool yes = t && t[func] == 1;
 	tl_free(scratch);
 	return yes;
+}
+
+bool tl_model_loop_around(const TlIndex *idx, int32_t func)
+{
+	return tl_trains__ask(idx, func, TL_AROUND_LOOP);
+}
+
+bool tl_model_step_around(const TlIndex *idx, int32_t func)
+{
+	return tl_trains__ask(idx, func, TL_AROUND_STEP);
 }

@@ -236,10 +236,17 @@ bool tl_check_left_in_train_mode(const TlIndex *idx, TSNode call)
 		tl_facts__fan_end();
 	}
 	/* A model that only other modules of the project hand in (the walk
-	 * follows this file's callers): in train mode at every call site there
-	 * and on every path here, as the model's module modes say. */
-	if (!left && name && ts_node_is_null(w.root) && c->func >= 0 && !idx->funcs.items[c->func].call_sites.size &&
-	    idx->imports) {
+	 * follows this file's callers), or a module of the object of a method
+	 * that no call of this file names and that switches no mode itself
+	 * (`self.net` in a method an importer calls through an instance; a
+	 * `self.net.train()` there chooses train mode for this code): in train
+	 * mode at every call site there and on every path here, as the model's
+	 * module modes say. */
+	const uint32_t switches = TL_EV_EVAL | TL_EV_TRAIN | TL_EV_MODE_SET;
+	bool own_part = name && strncmp(name, "self.", 5) == 0 && c->func >= 0 &&
+			!(idx->funcs.items[c->func].reach_events & switches);
+	if (!left && name && (ts_node_is_null(w.root) || own_part) && c->func >= 0 &&
+	    !idx->funcs.items[c->func].call_sites.size && idx->imports) {
 		TSNode e = tl_facts__mode_expr(idx, c->node, name);
 		left = !ts_node_is_null(e) && tl_model_mode(idx, e, true) == TL_MODEL_MODE_TRAIN;
 	}
