@@ -1,11 +1,13 @@
 ; TL102 eval-without-no-grad
 ; A forward of a module that was put in eval mode, run with gradient
-; tracking on, whose result never reaches a backward. Each pattern sets
+; tracking on, whose result never reaches a backward (in code some run
+; reaches: not a branch a constant argument decides against). Each pattern sets
 ; `what`, which the message quotes: at a helper's call it is the model the
 ; helper runs that is in eval mode, not the helper.
 ((call
   function: (_) @_model) @finding
   (#module-forward? @finding)
+  (#reached? @finding)
   (#mode-is? @finding eval)
   (#records-graph? @finding)
   (#not-under-context? @finding grad-disabled)
@@ -21,6 +23,7 @@
   (#module-forward? @finding)
   (#not-loss-call? @finding)
   (#not-mode-is? @finding eval)
+  (#reached? @finding)
   (#evaluation-pass? @finding)
   (#records-graph? @finding)
   (#not-under-context? @finding grad-disabled)

@@ -17,7 +17,7 @@
  * default when none is found), as an annotation would say what it is.
  *
  * Owns: TlModel.dflt, TlModel.passed, tl_in__ctx_call, tl_in__ctx_construct, tl_in__defaults,
- * tl_in__default_seed, tl_in__record_args, tl_model__default_ctx. */
+ * tl_in__default_seed, tl_in__record_args, tl_model__default_ctx, tl_model__param_default. */
 #include <string.h>
 
 #include "model/interp_internal.h"
@@ -365,6 +365,11 @@ void tl_in__defaults(In *in, const TlFunc *fn)
 		else
 			tl_scopemap_put(&in->m->dflt, (uint32_t)in->func, i, tl_val_pool_add(&in->m->pool, part));
 	}
+}
+
+TSNode tl_model__param_default(const TlIndex *idx, const TlFunc *fn, uint32_t i)
+{
+	return i < fn->params.size ? tl_bind__default(tl_bind__param(idx, fn, i)) : (TSNode){ 0 };
 }
 
 bool tl_model__default_ctx(const TlModel *m, int32_t func, uint32_t i, TlVal *out)

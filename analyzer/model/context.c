@@ -13,7 +13,8 @@
  * summary made with less (a parameter then unknown made an unknown
  * result, which a join would keep).
  *
- * Owns: TlModel.ctx_vals, TlModel.ctx_seen, TlModel.ctx_site, TlFuncSum.ctx_sites. */
+ * Owns: TlModel.ctx_vals, TlModel.ctx_seen, TlModel.ctx_site, TlFuncSum.ctx_sites,
+ * tl_model__ctx_const. */
 #include "model/model_internal.h"
 
 #include <string.h>
@@ -64,6 +65,8 @@ TlVal tl_model__ctx_part(const TlVal *arg)
 			t.device = arg->device;
 		t.made = arg->kind == TL_VK_TOP && (arg->made & TL_VM_LOADER) && arg->made != TL_VM_TOP
 				 ? TL_VM_LOADER : TL_VM_TOP;
+		/* ... and the constant it is (consts.c: `train=False`) */
+		t.cst = arg->cst;
 		return t;
 	}
 	}
@@ -232,4 +235,50 @@ bool tl_model__ctx_param(TlModel *m, int32_t func, uint32_t i, TlVal *out)
 	return (out->kind != TL_VK_TOP && out->kind != TL_VK_BOT) ||
 	       (out->kind == TL_VK_TOP && (out->device == TL_VD_HOST || out->device == TL_VD_ACCEL ||
 					   out->made == TL_VM_LOADER));
+}
+
+/* True when a call in the module names method `fn` by its name but
+ * goes elsewhere, or nowhere the index knows (`trainer.run(...)` on an
+ * instance it does not resolve). */
+static bool tl_model__name_elsewhere(const TlIndex *idx, int32_t func)
+{
+	const TlFunc *fn = &idx->funcs.items[func];
+	if (!fn->name)
+		return true;
+	for (uint32_t k = 0; k < idx->calls.size; k++) {
+		const TlCall *c = &idx->calls.items[k];
+		if (c->method && c->target != func && strcmp(c->method, fn->name) == 0)
+			return true;
+	}
+	return false;
+}
+
+uint16_t tl_model__ctx_const(TlModel *m, int32_t func, uint32_t i)
+{
+	if (m->quiet || func < 0 || (uint32_t)func >= m->idx->funcs.size || i >= TL_MODEL_CTX_PARAMS)
+		return 0;
+	const TlIndex *idx = m->idx;
+	const TlFunc *fn = &idx->funcs.items[func];
+	const TlFuncSum *s = &m->funcs.items[func];
+	const TlImports *im = idx->imports;
+	if (fn->escapes || !s->ctx_sites || s->ctx_sites < tl_model__ctx_expected(m, func))
+		return 0;
+	if (im && im->importer && im->importer(im, idx, 0))
+		return 0; /* another module may call it, with anything */
+	int32_t at;
+	if (!tl_scopemap_get(&m->ctx_vals, (uint32_t)func, i, &at))
+		return 0;
+	TlVal v = m->pool.vals.items[at];
+	uint16_t c = v.cst;
+	if (tl_scopemap_get(&m->ctx_left, (uint32_t)func, i, &at)) {
+		/* some site leaves it to its default: a literal's constant */
+		uint16_t d = tl_model__const_literal(m, idx, tl_model__param_default(idx, fn, i));
+		if (tl_val_is_bot(&v))
+			c = d;
+		else if (c != d)
+			c = 0;
+	}
+	if (!c || (fn->cls >= 0 && tl_model__name_elsewhere(idx, func)))
+		return 0;
+	return c;
 }

@@ -148,6 +148,7 @@ uint32_t tl_model__dep_begin(TlModel *m, int32_t func)
 	if (func < 0)
 		return now;
 	m->funcs.items[func].ran_at = now;
+	m->funcs.items[func].last_run = now;
 	tl_array_clear(&m->dep_cur);
 	m->dep_on = true;
 	(void)tl_model__dep_ctx_moved(m, func, true);

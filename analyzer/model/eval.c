@@ -294,6 +294,7 @@ static bool tl_in__read_path(In *in, TSNode n, TlVal *out)
 		tl_in__carry_read(in, &p, s);
 	if (s) {
 		*out = s->val;
+		in->path_read = true;
 		return true;
 	}
 	return false;
@@ -951,7 +952,19 @@ TlVal tl_in__eval(In *in, TSNode root)
 		if (k)
 			memcpy(ops, in->vs.items + f.base, k * sizeof *ops);
 		in->vs.size = f.base;
+		in->path_read = false;
 		TlVal r = tl_in__compute(in, f.n, ops, k);
+		{
+			/* A constant only from the function's own code (consts.c):
+			 * not a global, an object's attribute, an element read out
+			 * of a container, a call's result. */
+			TSSymbol rs = ts_node_symbol(f.n);
+			if (rs == in->sy->call ||
+			    ((rs == in->sy->identifier || rs == in->sy->attribute || rs == in->sy->subscript) &&
+			     !in->path_read))
+				r.cst = 0;
+			tl_in__const_expr(in, f.n, ops, k, &r);
+		}
 		tl_in__host_expr(in, f.n, ops, k, &r);
 		if (k && ts_node_symbol(f.n) == in->sy->subscript)
 			tl_in__prov_subscript(in, f.n, &ops[0], &r);

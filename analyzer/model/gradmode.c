@@ -34,7 +34,7 @@
  * functions whose entry turned disabled are interpreted again
  * (tl_model__grad_phase).
  *
- * Owns: tl_model_grad, tl_model_grad_local, tl_model_grad_entry_off,
+ * Owns: tl_model_grad, tl_model_grad_local, tl_model_grad_entry_off, tl_model_unreached,
  * tl_model__grad_note, tl_model__grad_switch, tl_model__grad_phase,
  * TlFuncSum.entry_grad. */
 #include <string.h>
@@ -55,13 +55,20 @@
 static _Thread_local int tl_grad__hops;
 static _Thread_local bool tl_grad__cut;
 
+/* A note holds the mode in its low two bits, above them the clock of the
+ * interpretation that made it (deps.c): the last interpretation of a
+ * function replaces what an earlier one noted (a constant known since, its
+ * entry context's, leaves a branch unreached: consts.c), and a statement
+ * run again within one (a loop's rounds) joins. */
 void tl_model__grad_note(TlModel *m, TSNode s, uint8_t grad)
 {
 	uint32_t a = ts_node_start_byte(s), b = ts_node_end_byte(s);
-	int32_t old;
-	if (tl_scopemap_get(&m->grad_at, a, b, &old) && old >= (int32_t)grad)
+	int32_t old, now = (int32_t)((m->grad_clock & 0x1fffffffu) << 2);
+	if (tl_scopemap_get(&m->grad_at, a, b, &old) && (old & ~3) == now && (old & 3) >= (int32_t)grad)
 		return;
-	tl_scopemap_put(&m->grad_at, a, b, (int32_t)grad);
+	if (tl_scopemap_get(&m->grad_at, a, b, &old) && (old & ~3) == now)
+		grad = (uint8_t)((old & 3) > grad ? (old & 3) : grad);
+	tl_scopemap_put(&m->grad_at, a, b, now | (int32_t)grad);
 }
 
 void tl_model__grad_release(TlModel *m)
@@ -107,14 +114,21 @@ uint8_t tl_model__grad_switch(const TlIndex *idx, const TlCall *c, uint8_t grad)
 
 /* The mode the statement around `n` (in n's function) began in, as the
  * model of n's module noted it; -1 when it ran none (code no path
- * reaches, a function it did not interpret). */
+ * reaches, a function it did not interpret), or when the function's last
+ * interpretation did not run it (a branch a constant decides against,
+ * consts.c), unless a bound cut the interpretations short. */
 static int tl_grad__at(const TlModel *m, const TlIndex *idx, TSNode n)
 {
 	const TlSyms *sy = tl_syms();
 	for (; !ts_node_is_null(n); n = tl_index_parent(idx, n)) {
 		int32_t g;
-		if (tl_scopemap_get(&m->grad_at, ts_node_start_byte(n), ts_node_end_byte(n), &g))
-			return g;
+		if (tl_scopemap_get(&m->grad_at, ts_node_start_byte(n), ts_node_end_byte(n), &g)) {
+			int32_t f = m->cut ? -1 : tl_index_func_of(idx, n);
+			if (f >= 0 && (uint32_t)f < m->funcs.size &&
+			    ((uint32_t)g >> 2) < (m->funcs.items[f].last_run & 0x1fffffffu))
+				return -1;
+			return g & 3;
+		}
 		TSSymbol s = ts_node_symbol(n);
 		if (s == sy->function_definition || s == sy->decorated_definition)
 			return -1;
@@ -347,4 +361,40 @@ int tl_model_grad(const TlIndex *idx, TSNode node)
 	if (g != TL_MODEL_GRAD_ENTRY)
 		return g;
 	return tl_model_grad_entry_off(idx, tl_index_func_of(idx, node)) ? TL_MODEL_GRAD_OFF : TL_MODEL_GRAD_ENTRY;
+}
+
+/* The innermost statement around `n` in its function (a child of a block
+ * or of the module), or a null node. */
+static TSNode tl_grad__statement(const TlIndex *idx, TSNode n)
+{
+	const TlSyms *sy = tl_syms();
+	for (TSNode p; !ts_node_is_null(n); n = p) {
+		p = tl_index_parent(idx, n);
+		if (ts_node_is_null(p))
+			return (TSNode){ 0 };
+		TSSymbol ps = ts_node_symbol(p);
+		if (ps == sy->block || ps == sy->module)
+			return n;
+		if (ps == sy->function_definition || ps == sy->decorated_definition || ps == sy->class_definition ||
+		    ps == sy->lambda)
+			return (TSNode){ 0 };
+	}
+	return (TSNode){ 0 };
+}
+
+bool tl_model_unreached(const TlIndex *idx, TSNode node)
+{
+	const TlModel *m = tl_model_of(idx);
+	int32_t f = ts_node_is_null(node) ? -1 : tl_index_func_of(idx, node);
+	if (!m || f < 0)
+		return false;
+	tl_model__ensure((TlModel *)m, f); /* computed on demand: no answer changes */
+	TSNode s = tl_grad__statement(idx, node);
+	if (m->cut || ts_node_is_null(s) || tl_index_func_of(idx, s) != f || (uint32_t)f >= m->funcs.size ||
+	    !m->funcs.items[f].status || !m->funcs.items[f].last_run)
+		return false;
+	int32_t g;
+	if (!tl_scopemap_get(&m->grad_at, ts_node_start_byte(s), ts_node_end_byte(s), &g))
+		return true; /* no interpretation ran it */
+	return ((uint32_t)g >> 2) < (m->funcs.items[f].last_run & 0x1fffffffu);
 }

@@ -256,11 +256,12 @@ static void tl_in__statement(In *in, TSNode s)
 	if (!in->st.dead)
 		tl_model__grad_note(in->m, s, in->st.grad);
 	if (k == sy->if_statement) {
-		(void)tl_in__eval(in, tl_tree_field(s, sy->f_condition));
+		TlVal c = tl_in__eval(in, tl_tree_field(s, sy->f_condition));
 		tl_in__push_frame(in, s, F_IF);
 		StFrame *f = tl_array_last(&in->frames);
 		tl_state_copy(&f->a, &in->st);
 		f->i = 0;
+		f->grad = (uint8_t)(tl_val_const_truth(c.cst) + 1);
 	} else if (k == sy->for_statement || k == sy->while_statement) {
 		TlVal it = tl_val_bot();
 		if (k == sy->for_statement) {
@@ -366,6 +367,11 @@ static void tl_in__step(In *in)
 			/* where the test fails: `isinstance(val, torch.Tensor)` false */
 			tl_in__narrow_not(in, &f->a, tl_tree_field(node, sy->f_condition));
 			tl_in__narrow(in, tl_tree_field(node, sy->f_condition));
+			/* a constant condition (consts.c): one side is code no path reaches */
+			if (f->grad == 1)
+				in->st.dead = true;
+			else if (f->grad == 2)
+				f->a.dead = true;
 			tl_in__push_frame(in, tl_tree_field(node, sy->f_consequence), F_BLOCK);
 			return;
 		}
@@ -377,9 +383,17 @@ static void tl_in__step(In *in)
 			TSSymbol cs = ts_node_symbol(ch);
 			if (cs == sy->elif_clause) {
 				tl_state_copy(&in->st, &f->a);
-				(void)tl_in__eval(in, tl_tree_field(ch, sy->f_condition));
+				int t = -1;
+				if (!f->a.dead) {
+					TlVal c = tl_in__eval(in, tl_tree_field(ch, sy->f_condition));
+					t = tl_val_const_truth(c.cst);
+				}
 				tl_state_copy(&f->a, &in->st);
 				tl_in__narrow(in, tl_tree_field(ch, sy->f_condition));
+				if (t == 0)
+					in->st.dead = true;
+				else if (t == 1)
+					f->a.dead = true;
 				body = tl_tree_field(ch, sy->f_consequence);
 			} else if (cs == sy->else_clause) {
 				f->round = 1; /* there is an else: the entry does not flow past */
@@ -458,6 +472,7 @@ static void tl_in__step(In *in)
 		TSNode body = tl_tree_field(f->node, sy->f_body);
 		if (is_for) {
 			TlVal e = tl_val_element(&in->m->pool, &it);
+			e.cst = 0; /* a container a call may have added to */
 			if (tl_val_is_bot(&e))
 				e = tl_val_top();
 			tl_in__host_elem(&e, &it);
@@ -604,6 +619,8 @@ static void tl_in__enter(In *in, const TlFunc *fn)
 					tl_model__seed_param(in->m, b, &v);
 			}
 			tl_in__param(in, b, i, &v);
+			/* the constant every caller hands it (`train=False`) */
+			v.cst = tl_model__ctx_const(in->m, in->func, i);
 		}
 		v.mode = TL_VMODE_ENTRY; /* as its callers hand it (modes.c) */
 		tl_in__flow_param(in, i, &v);
@@ -677,11 +694,14 @@ static void tl_model__interpret_once(TlModel *m, int32_t func)
 	} else {
 		body = m->idx->root;
 	}
+	uint32_t grad_clock = m->grad_clock;
+	m->grad_clock = now; /* gradmode.c: the notes of this interpretation */
 	tl_in__push_frame(&in, body, F_BLOCK);
 	while (in.frames.size && !tl_in__poll(&in))
 		tl_in__step(&in);
 	while (in.frames.size)
 		tl_in__pop_frame(&in);
+	m->grad_clock = grad_clock;
 
 	if (fn) {
 		if (!in.st.dead)

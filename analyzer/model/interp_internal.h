@@ -15,7 +15,7 @@ typedef struct StFrame {
 	TSNode node;     /* the block, or the compound statement */
 	uint8_t kind;
 	uint8_t stage;
-	uint8_t grad;    /* F_WITH: the grad mode to restore */
+	uint8_t grad;    /* F_WITH: the grad mode to restore; F_IF: its condition's constant truth + 1 (0: none) */
 	uint8_t depth;   /* F_LOOP: loops around it in the function (carry.c) */
 	uint32_t i;      /* F_BLOCK: next statement; F_IF, F_TRY: next part */
 	uint32_t round;  /* F_LOOP; F_BLOCK: the end of its statements in in->kids */
@@ -80,6 +80,7 @@ typedef struct In {
 	bool returned;
 	bool stop;
 	bool entry_off;   /* the function is entered grad-disabled (TL_MGRAD_ENTRY is off) */
+	bool path_read;   /* eval.c: the node being computed was read as a path of the state */
 	/* Children of nodes, read once each with a walk of the subtrees (the
 	 * public API reaches child i from the first child each time): a stack,
 	 * a block frame's statements below the operands an expression reads. */
@@ -213,6 +214,10 @@ void tl_in__field(const TlVal *obj, TlVal *v);
 TlVal tl_in__string_value(In *in, TSNode n);
 void tl_in__param(In *in, const TlBinding *b, uint32_t k, TlVal *v);
 void tl_in__place(In *in, TSNode n, const TlCall *c, const TlVal *vals, uint32_t nv, TlVal *r);
+
+/* consts.c: the constant (TlVal.cst) node `n` computes from its operands
+ * `vals` into `*r`: a literal's, an operator's on constants. */
+void tl_in__const_expr(In *in, TSNode n, const TlVal *vals, uint32_t nv, TlVal *r);
 
 /* Appends the named children of `parent` (comments left out) to in->kids;
  * returns how many. */

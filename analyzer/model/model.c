@@ -1095,6 +1095,15 @@ void tl_model_describe(const TlValPool *p, const TlVal *v, TlBuf *out)
 		tl_buf_addf(out, " mode=%s%s%s", (v->mode & TL_VMODE_TRAIN) ? "train" : "",
 			    (v->mode & TL_VMODE_EVAL) ? ((v->mode & TL_VMODE_TRAIN) ? "|eval" : "eval") : "",
 			    (v->mode & TL_VMODE_ENTRY) ? ((v->mode & (TL_VMODE_TRAIN | TL_VMODE_EVAL)) ? "|entry" : "entry") : "");
+	/* The constant it holds (consts.c). */
+	switch (TL_VC_TAG(v->cst)) {
+	case TL_VC_NONE: tl_buf_add(out, " const=None"); break;
+	case TL_VC_BOOL: tl_buf_add(out, TL_VC_PAYLOAD(v->cst) ? " const=True" : " const=False"); break;
+	case TL_VC_INT: tl_buf_addf(out, " const=%d", (int)TL_VC_PAYLOAD(v->cst) - 4096); break;
+	case TL_VC_STR: tl_buf_addf(out, " const=str#%u", TL_VC_PAYLOAD(v->cst)); break;
+	case TL_VC_EMPTY: tl_buf_add(out, " const=''"); break;
+	default: break;
+	}
 	/* Host copies of device data (host.c). */
 	if (v->host || v->phost)
 		tl_buf_addf(out, " host-copy(loops=0x%x run=%d params=0x%x)", v->host & (TL_VH_FUNC - 1u),

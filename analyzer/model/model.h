@@ -231,6 +231,12 @@ bool tl_model_forward_no_graph(const TlIndex *idx, TSNode call);
  * disable it). */
 enum { TL_MODEL_GRAD_UNKNOWN = -1, TL_MODEL_GRAD_OFF = 0, TL_MODEL_GRAD_ENTRY = 1, TL_MODEL_GRAD_ON = 2 };
 int tl_model_grad_local(const TlIndex *idx, TSNode node);
+/* True when the interpretation of the function around `node` ran no path
+ * to the statement around it: a branch a constant decides against (the
+ * constant every call site passes, model/consts.c), code after a return.
+ * False when it did, when a bound cut the model short, or when the model
+ * does not know (module-level code, a function not interpreted). */
+bool tl_model_unreached(const TlIndex *idx, TSNode node);
 /* Module mode (modes.c): the modes (TL_MODEL_MODE_TRAIN, _EVAL bits) the
  * module expression `subject` (`model` of `model(x)`) may be in where it
  * is evaluated, its function's entry joined over every call site in the

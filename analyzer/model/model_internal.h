@@ -117,6 +117,9 @@ typedef struct TlFuncSum {
 	 * whether that interpretation read a value not computed yet or handed
 	 * a call site different values; what it returned, before the join. */
 	uint32_t ran_at, changed_at;
+	/* ... m->clock when its last interpretation began, kept through the
+	 * top-down sweep (gradmode.c: the statements it ran) */
+	uint32_t last_run;
 	bool read_pending, churn;
 	TlVal raw;
 	/* gradmode.c: the grad mode it is entered in, as its last
@@ -227,10 +230,12 @@ struct TlModel {
 	int32_t *ctx_got;
 	TlScopeMap ctx_stamp;
 	/* gradmode.c: (start byte, end byte) of each statement interpreted -> the
-	 * join of the grad modes it began in (TL_MGRAD_*); per function, its
+	 * join of the grad modes it began in (TL_MGRAD_*) in the last
+	 * interpretation that ran it, and that interpretation's clock; per function, its
 	 * entry mode once resolved (0: not yet, 1: disabled, 2: not known to
 	 * be), and whether a resolution is under way (an import cycle). */
 	TlScopeMap grad_at;
+	uint32_t grad_clock; /* the interpretation under way: its clock (deps.c) */
 	uint8_t *grad_entry;
 	bool grad_busy;
 	uint8_t *holds_none; /* holdsnone.c: per class, 0 not asked, 1 holds none, 2 not known to */
@@ -446,6 +451,19 @@ bool tl_model__entry(TlModel *m, int32_t func, uint32_t i, TlVal *out);
  * functions with a parameter so refined, interpreted again, callers
  * first. */
 void tl_model__topdown(TlModel *m);
+/* consts.c: the constant (TlVal.cst) of literal `n` of `idx` (a string,
+ * an int, True, False, None), of `len` bytes of text; 0: none. */
+uint16_t tl_model__const_literal(TlModel *m, const TlIndex *idx, TSNode n);
+uint16_t tl_model__const_of_text(TlModel *m, const char *s, uint32_t len);
+/* context.c: the constant every call site of `func` hands its parameter
+ * `i` (a default where a site leaves it out), when every caller is known:
+ * no module of the project imports this one, the function is never
+ * referenced but by a call, every call site was interpreted, and (a
+ * method) no call of its name goes elsewhere; 0: none. */
+uint16_t tl_model__ctx_const(TlModel *m, int32_t func, uint32_t i);
+/* bind.c: the default value's expression of parameter `i` of `fn`, or a
+ * null node. */
+TSNode tl_model__param_default(const TlIndex *idx, const TlFunc *fn, uint32_t i);
 /* Records the value of the expression spanning [start, end). */
 void tl_model__record(TlModel *m, uint32_t start, uint32_t end, const TlVal *v);
 

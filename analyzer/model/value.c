@@ -143,6 +143,7 @@ static TlVal tl_val__join_at(TlValPool *p, const TlVal *pa, const TlVal *pb, uns
 		/* ... holding the objects either held (model/flow.c) */
 		TlVal o = a->kind == TL_VK_NONE ? *b : *a;
 		o.flow = tl_val_flow_union(p, a->flow, b->flow);
+		o.cst = 0; /* None on one path, another value on the other */
 		return o;
 	}
 	TlVal j = tl_val_bot();
@@ -178,6 +179,7 @@ static TlVal tl_val__join_at(TlValPool *p, const TlVal *pa, const TlVal *pb, uns
 	j.nograd = (uint8_t)(a->nograd == TL_VNOGRAD_FROZEN && b->nograd == TL_VNOGRAD_FROZEN ? TL_VNOGRAD_FROZEN
 			     : a->nograd && b->nograd);
 	j.mode = TL_VMODE_JOIN(a->mode, b->mode);
+	j.cst = a->cst == b->cst ? a->cst : 0;
 	j.origin = a->origin ? a->origin : b->origin;
 	j.flow = tl_val_flow_union(p, a->flow, b->flow);
 	if (a->ref == b->ref && a->mod == b->mod) {
@@ -219,7 +221,7 @@ static bool tl_val__equal_at(const TlValPool *p, const TlVal *a, const TlVal *b,
 	    a->wrap != b->wrap || a->punwrap != b->punwrap || a->act != b->act || a->loss != b->loss ||
 	    a->ref != b->ref || a->mod != b->mod || a->old != b->old || a->prev != b->prev ||
 	    a->pold != b->pold || a->kept != b->kept || a->host != b->host || a->phost != b->phost ||
-	    a->nograd != b->nograd || a->mode != b->mode ||
+	    a->nograd != b->nograd || a->mode != b->mode || a->cst != b->cst ||
 	    !tl_val_flow_same(p, a->flow, b->flow))
 		return false;
 	if (a->kind != TL_VK_CONTAINER || nest >= TL_VAL_NEST)
@@ -500,6 +502,7 @@ static TlVal tl_val__import_at(TlValPool *to, const TlValPool *from, const TlVal
 	out.next = -1;
 	out.elem = out.parts = -1;
 	out.flow = 0; /* another model's nodes */
+	out.cst = 0;  /* its strings are another model's names; its constants its callers' */
 	if (v->kind != TL_VK_CONTAINER || nest >= TL_VAL_NEST)
 		return out;
 	const TlVal *e = tl_val__at(from, v->elem);
@@ -520,6 +523,23 @@ TlVal tl_val_import(TlValPool *to, const TlValPool *from, const TlVal *v)
 	if (to == from)
 		return *v;
 	return tl_val__import_at(to, from, v, 0);
+}
+
+int tl_val_const_truth(uint16_t c)
+{
+	switch (TL_VC_TAG(c)) {
+	case TL_VC_NONE:
+	case TL_VC_EMPTY:
+		return 0;
+	case TL_VC_BOOL:
+		return TL_VC_PAYLOAD(c) ? 1 : 0;
+	case TL_VC_INT:
+		return TL_VC_PAYLOAD(c) != 4096;
+	case TL_VC_STR:
+		return 1;
+	default:
+		return -1;
+	}
 }
 
 const char *tl_val_kind_name(unsigned k)

@@ -141,6 +141,17 @@ static inline uint8_t tl_val_mode_outside(uint8_t mode)
 	return mode ? (uint8_t)(mode | TL_VMODE_ENTRY) : (uint8_t)0;
 }
 
+/* TlVal.cst: a tag in the top three bits, a payload in the other 13.
+ * TL_VC_INT: the value + 4096 (-4096..4095); TL_VC_STR: the text's
+ * interned id in its model's names (tl_path_intern), below 8191;
+ * TL_VC_EMPTY: the empty string. Larger ints, more names: not kept. */
+enum { TL_VC_NONE = 1, TL_VC_BOOL = 2, TL_VC_INT = 3, TL_VC_STR = 4, TL_VC_EMPTY = 5 };
+#define TL_VC(tag, payload) ((uint16_t)(((unsigned)(tag) << 13) | ((unsigned)(payload) & 0x1fffu)))
+#define TL_VC_TAG(c) ((unsigned)(c) >> 13)
+#define TL_VC_PAYLOAD(c) ((unsigned)(c) & 0x1fffu)
+/* The truth of constant `c` (`if c:`): 1 true, 0 false, -1 not known. */
+int tl_val_const_truth(uint16_t c);
+
 #define TL_VAL_PARTS 8
 #define TL_VAL_NEST 3
 
@@ -207,6 +218,10 @@ typedef struct TlVal {
 	 * modes it may be in on the paths here; 0: not known. Joined as a
 	 * union, 0 absorbing. */
 	uint8_t mode;
+	/* The constant it holds on every path (model/consts.c), TL_VC_*: None,
+	 * a bool, a small int, a string; 0: not known to be one. Joined flat
+	 * (two different constants: 0). */
+	uint16_t cst;
 	int32_t elem;    /* a container's element value: an index into the pool, or -1 */
 	int32_t parts;   /* its first tuple position (a pool index, chained by `next`), or -1 */
 	int32_t next;    /* in the pool: the next tuple position, or -1 */
