@@ -111,11 +111,21 @@ void tl_model__dep_globals(TlModel *m)
 	tl_model__dep_note(m, TL_DEP_GLOBALS, 0);
 }
 
-/* The entry context function `func` would read now, for parameter `i`:
- * its pool index in *at when it has one; false when none. */
+/* The entry context function `func` would read now, for parameter `i`
+ * (its kind, and the constant every caller hands it): in *v when it has
+ * one; false when none. */
 static bool tl_model__dep_ctx(TlModel *m, int32_t func, uint32_t i, TlVal *v)
 {
-	return tl_model__ctx_param(m, func, i, v);
+	bool has = tl_model__ctx_param(m, func, i, v);
+	/* ... and the constant it holds (context.c, consts.c) */
+	uint16_t c = tl_model__ctx_const(m, func, i);
+	if (!has && c) {
+		*v = tl_val_top();
+		has = true;
+	}
+	if (has)
+		v->cst = c;
+	return has;
 }
 
 /* True when the context `func` would read now differs from the one its

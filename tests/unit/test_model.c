@@ -838,6 +838,58 @@ static void test_grad_entry_values(void **state)
 	tl_fixture_free(fx);
 }
 
+/* Constants (consts.c): literals and operators on them; an if whose
+ * condition is a known constant runs one side (the other is unreached);
+ * a parameter holds the constant every call site passes or leaves to its
+ * default, and none where the sites disagree or pass a value not known. */
+static void test_constants(void **state)
+{
+	(void)state;
+	TlFixture *fx = tl_fixture_new(
+		"import torch\n"
+		"def run(m, x, mode='train'):\n"
+		"    if mode == 'inference':\n"
+		"        with torch.no_grad():\n"
+		"            a = m(x)\n"
+		"    else:\n"
+		"        a = m(x)\n"
+		"    b = m(x)\n"
+		"    return a, b\n"
+		"def mixed(m, x, train):\n"
+		"    if not train:\n"
+		"        torch.set_grad_enabled(False)\n"
+		"    c = m(x)\n"
+		"    return c\n"
+		"def local(m, x):\n"
+		"    flag = None\n"
+		"    k = 'sgd' in ('adam', 'sgd')\n"
+		"    if flag is not None and k:\n"
+		"        d = m(x)\n"
+		"    return k\n"
+		"def main(m, x, opt):\n"
+		"    run(m, x, mode='inference')\n"
+		"    run(m, x, 'inference')\n"
+		"    mixed(m, x, False)\n"
+		"    mixed(m, x, opt.train)\n"
+		"    local(m, x)\n"
+		"main(None, None, None)\n");
+	const TlIndex *idx = &fx->idx;
+	TSNode inf = tl_fixture_node_after(fx, "a = ", "m(x)");
+	TSNode other = tl_fixture_node_after(fx, "        a = ", "m(x)");
+	other = tl_fixture_node_after(fx, "else:\n", "m(x)");
+	assert_int_equal(tl_model_grad_local(idx, inf), TL_MODEL_GRAD_OFF);
+	assert_false(tl_model_unreached(idx, inf));
+	assert_true(tl_model_unreached(idx, other));
+	assert_false(tl_model_unreached(idx, tl_fixture_node_after(fx, "b = ", "m(x)")));
+	/* one site passes a value not known: both paths */
+	assert_int_equal(tl_model_grad_local(idx, tl_fixture_node_after(fx, "c = ", "m(x)")), TL_MODEL_GRAD_ENTRY);
+	assert_true(tl_model_unreached(idx, tl_fixture_node_after(fx, "d = ", "m(x)")));
+	TlVal v;
+	assert_true(tl_model_value(idx, tl_fixture_node_after(fx, "return ", "k"), &v));
+	assert_int_equal(v.cst, TL_VC(TL_VC_BOOL, 1));
+	tl_fixture_free(fx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -861,6 +913,7 @@ int main(void)
 		cmocka_unit_test(test_kept_attr),
 		cmocka_unit_test(test_passes_skip_unchanged),
 		cmocka_unit_test(test_grad_state),
+		cmocka_unit_test(test_constants),
 		cmocka_unit_test(test_grad_entry_values),
 	};
 	return cmocka_run_group_tests_name("model", tests, NULL, NULL);
