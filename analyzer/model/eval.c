@@ -394,6 +394,10 @@ void tl_in__bind(In *in, TSNode target, const TlVal *value)
 		n--;
 		TSNode t = tl_index_unparen(todo[n].t);
 		TlVal v = todo[n].v;
+		/* A name bound to a literal is a setting its author edits
+		 * (`USE_PRETRAINED = True`, `amp = False`): both settings are
+		 * runs. Only a call's arguments decide branches (consts.c). */
+		v.cst = 0;
 		if (ts_node_is_null(t))
 			continue;
 		TSSymbol s = ts_node_symbol(t);
