@@ -349,6 +349,20 @@ static unsigned tl_seed__wrap_kinds(In *in, TSNode t)
 	return bits;
 }
 
+/* The value at `p` in `st` is no wrapper of the kinds `bits`: a value that
+ * may be one loses those kinds; left with none, it is the module itself. */
+static void tl_seed__drop_wraps(TlState *st, const TlPath *p, unsigned bits)
+{
+	const TlVal *cur = tl_state_get(st, p);
+	if (!bits || !cur || !(cur->wrap & bits) || (cur->kind != TL_VK_WRAPPER && cur->kind != TL_VK_TOP))
+		return;
+	TlVal v = *cur;
+	v.wrap = (uint8_t)(v.wrap & ~bits);
+	if (!v.wrap)
+		v.kind = TL_VK_MODULE;
+	tl_state_set(st, p, &v);
+}
+
 /* Where `isinstance(x, W)` fails for a wrapper class W: x is no such
  * wrapper. A value that may be one (`model = DataParallel(net)` on one
  * path) loses those kinds; left with none, it is the module itself (`if
@@ -360,15 +374,7 @@ static void tl_seed__narrow_not_wrapper(In *in, TlState *st, TSNode cond)
 	TSNode type;
 	if (!tl_seed__isinstance_of(in, cond, &p, &type))
 		return;
-	unsigned bits = tl_seed__wrap_kinds(in, type);
-	const TlVal *cur = tl_state_get(st, &p);
-	if (!bits || !cur || !(cur->wrap & bits) || (cur->kind != TL_VK_WRAPPER && cur->kind != TL_VK_TOP))
-		return;
-	TlVal v = *cur;
-	v.wrap = (uint8_t)(v.wrap & ~bits);
-	if (!v.wrap)
-		v.kind = TL_VK_MODULE;
-	tl_state_set(st, &p, &v);
+	tl_seed__drop_wraps(st, &p, tl_seed__wrap_kinds(in, type));
 }
 
 /* `hasattr(x, "module")` (its path in `p`): the test code writes to
@@ -402,15 +408,7 @@ static void tl_seed__narrow_not_module_attr(In *in, TlState *st, TSNode cond)
 	TlPath p;
 	if (!tl_seed__has_module_attr(in, cond, &p))
 		return;
-	unsigned bits = TL_VW_DDP | TL_VW_FSDP | TL_VW_DATA_PARALLEL;
-	const TlVal *cur = tl_state_get(st, &p);
-	if (!cur || !(cur->wrap & bits) || (cur->kind != TL_VK_WRAPPER && cur->kind != TL_VK_TOP))
-		return;
-	TlVal v = *cur;
-	v.wrap = (uint8_t)(v.wrap & ~bits);
-	if (!v.wrap)
-		v.kind = TL_VK_MODULE;
-	tl_state_set(st, &p, &v);
+	tl_seed__drop_wraps(st, &p, TL_VW_DDP | TL_VW_FSDP | TL_VW_DATA_PARALLEL);
 }
 
 bool tl_in__narrows_not(In *in, TSNode cond)
