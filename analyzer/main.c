@@ -191,8 +191,22 @@ static void tl_main__analyze_one(TlRun *run, TlEngine *engine, uint32_t i)
 	uint64_t t = tl_timings_start();
 	if (tl_notebook_path(job->path)) {
 		TlNotebook nb;
-		if (!tl_notebook_load(&nb, job->path, given, given_len, why, sizeof why))
-			goto failed;
+		if (!tl_notebook_load(&nb, job->path, given, given_len, why, sizeof why)) {
+			/* Read, but no notebook (an empty file, invalid JSON): a
+			 * TL000 finding about the file, as for a Python file that
+			 * does not parse; a file that cannot be read fails. */
+			TlSource raw;
+			char again[256];
+			if (!nb.malformed ||
+			    !(given ? tl_source_init_text(&raw, job->path, given, given_len, again, sizeof again)
+				    : tl_source_load(&raw, job->path, again, sizeof again)))
+				goto failed;
+			tl_engine_malformed_notebook(engine, &raw, nb.error_byte, why, &fo, &res->findings);
+			if (text)
+				tl_report_file(&run->report, &raw, &res->findings, &out);
+			tl_source_release(&raw);
+			goto done;
+		}
 		fo.fingerprints = false; /* computed on the raw file below */
 		tl_timings_add(TL_PHASE_READ, t);
 		tl_engine_analyze_notebook(engine, &nb, &fo, &res->findings);
@@ -255,6 +269,7 @@ static void tl_main__analyze_one(TlRun *run, TlEngine *engine, uint32_t i)
 		tl_source_release(&src);
 		tl_timings_add(TL_PHASE_OUTPUT, t);
 	}
+done:
 	if (out.len)
 		res->rendered = tl_buf_detach(&out);
 	tl_buf_release(&out);

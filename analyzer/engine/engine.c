@@ -81,13 +81,13 @@ void tl_engine_release(TlEngine *e)
 	tl_queryset_free(e->own_queries);
 }
 
-static void tl_engine__add(TlFindings *out, const TlSource *src, const TlRule *rule,
-			   TSNode n, char *message)
+static void tl_engine__add_span(TlFindings *out, const TlSource *src, const TlRule *rule,
+				uint32_t start, uint32_t end, char *message)
 {
 	TlFinding f;
 	f.rule = rule;
-	f.start_byte = ts_node_start_byte(n);
-	f.end_byte = ts_node_end_byte(n);
+	f.start_byte = start;
+	f.end_byte = end;
 	f.start = tl_source_position(src, f.start_byte);
 	f.end = tl_source_position(src, f.end_byte);
 	f.message = message;
@@ -100,6 +100,12 @@ static void tl_engine__add(TlFindings *out, const TlSource *src, const TlRule *r
 	f.applicability = TL_FIX_NONE;
 	f.fix_title = NULL;
 	tl_array_push(out, f);
+}
+
+static void tl_engine__add(TlFindings *out, const TlSource *src, const TlRule *rule,
+			   TSNode n, char *message)
+{
+	tl_engine__add_span(out, src, rule, ts_node_start_byte(n), ts_node_end_byte(n), message);
 }
 
 /* ---- TL000 ------------------------------------------------------------------ */
@@ -1337,4 +1343,30 @@ void tl_engine_analyze_notebook(TlEngine *e, const TlNotebook *nb, const TlFileO
 	tl_array_release(&errors);
 	tl_free(blank);
 	ts_tree_delete(whole);
+}
+
+void tl_engine_malformed_notebook(TlEngine *e, const TlSource *raw, uint32_t at, const char *why,
+				  const TlFileOptions *opt, TlFindings *out)
+{
+	const TlSelection *sel = opt && opt->selection ? opt->selection : e->selection;
+	const TlRule *rule = tl_rules_find(e->rules, "TL000");
+	if (!rule || !tl_rule_selected(rule, sel))
+		return;
+	if (at > raw->length)
+		at = (uint32_t)raw->length;
+	uint32_t end = at;
+	while (end < raw->length && raw->text[end] != '\n')
+		end++;
+	TlBuf m;
+	tl_buf_init(&m);
+	tl_buf_addf(&m, "%s; nothing in this notebook is analysed", why);
+	tl_engine__add_span(out, raw, rule, at, end, tl_buf_detach(&m));
+	tl_buf_release(&m);
+	if (opt && opt->fingerprints) {
+		TlLineHashes h;
+		tl_line_hashes(&h, raw->text, raw->length, raw->bom);
+		TlFinding *f = tl_array_last(out);
+		f->fingerprint = tl_strdup(tl_line_hash(&h, f->start.line));
+		tl_line_hashes_release(&h);
+	}
 }

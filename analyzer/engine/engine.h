@@ -125,6 +125,11 @@ void tl_engine_analyze_with(TlEngine *e, const TlSource *src, const TlFileOption
 struct TlNotebook;
 void tl_engine_analyze_notebook(TlEngine *e, const struct TlNotebook *nb, const TlFileOptions *opt,
 				TlFindings *out);
+/* A file named .ipynb that is no notebook (engine/notebook.h, `malformed`):
+ * one TL000 at byte `at` of its text `raw`, saying `why`, when TL000 is
+ * selected. */
+void tl_engine_malformed_notebook(TlEngine *e, const TlSource *raw, uint32_t at, const char *why,
+				  const TlFileOptions *opt, TlFindings *out);
 void tl_engine_analyze_tree(TlEngine *e, const TlSource *src, const TSTree *tree,
 			    const TlFileOptions *opt, TlFindings *out);
 

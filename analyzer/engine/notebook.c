@@ -427,14 +427,19 @@ bool tl_notebook_load(TlNotebook *nb, const char *path, const char *text, size_t
 		       : tl_source_load(&nb->raw, path, why, why_size);
 	if (!ok)
 		return false;
+	bool shaped = true; /* no cell without a type or source */
 	json_error_t jerr;
 	/* Duplicate keys are refused: jansson would keep one "source" while
 	 * the raw scan below would read both. */
 	json_t *doc = json_loadb(nb->raw.text, nb->raw.length, JSON_REJECT_DUPLICATES, &jerr);
 	if (!doc) {
-		snprintf(why, why_size, "invalid notebook JSON at line %d, column %d: %s", jerr.line,
-			 jerr.column, jerr.text);
+		snprintf(why, why_size, "invalid notebook JSON: %s", jerr.text);
+		size_t at = nb->raw.length;
 		tl_source_release(&nb->raw);
+		nb->malformed = true;
+		/* jansson's position is just past the character it stopped at. */
+		nb->error_byte = jerr.position > 0 && at ? (uint32_t)((size_t)jerr.position - 1 < at - 1
+									? (size_t)jerr.position - 1 : at - 1) : 0;
 		return false;
 	}
 	json_t *cells = json_object_get(doc, "cells");
@@ -442,6 +447,7 @@ bool tl_notebook_load(TlNotebook *nb, const char *path, const char *text, size_t
 		snprintf(why, why_size, "not a notebook: no \"cells\" list at the top level");
 		json_decref(doc);
 		tl_source_release(&nb->raw);
+		nb->malformed = true;
 		return false;
 	}
 	TlIntLists strings;
@@ -461,7 +467,7 @@ bool tl_notebook_load(TlNotebook *nb, const char *path, const char *text, size_t
 		json_t *source = json_object_get(cell, "source");
 		if (!json_is_object(cell) || !type || !(json_is_string(source) || json_is_array(source))) {
 			snprintf(why, why_size, "not a notebook: cell %zu has no cell_type or source", i + 1);
-			ok = false;
+			ok = shaped = false;
 			break;
 		}
 		/* A code cell of another language (a cell an editor marks as a
@@ -507,6 +513,7 @@ bool tl_notebook_load(TlNotebook *nb, const char *path, const char *text, size_t
 	if (!ok) {
 		tl_notebook_release(nb);
 		memset(nb, 0, sizeof *nb);
+		nb->malformed = !shaped;
 	}
 	return ok;
 }

@@ -31,12 +31,19 @@ typedef struct TlNotebook {
 	TlSource program;    /* the code cells joined; path is the notebook's */
 	TlSource raw;        /* the .ipynb text itself */
 	TlArray(TlNbCell) cells;
+	/* After a failed load: true when the file was read but is no notebook
+	 * (invalid JSON, no "cells" list, a cell without source), a finding
+	 * about the file rather than a failure to read it; `error_byte` is
+	 * where in the raw text the problem was found (0: the whole file). */
+	bool malformed;
+	uint32_t error_byte;
 } TlNotebook;
 
 /* True for a path ending in ".ipynb". */
 bool tl_notebook_path(const char *path);
 /* Loads the notebook at `path` (or `len` bytes of `text` when text is not
- * NULL). On failure returns false with the reason in `why`. */
+ * NULL). On failure returns false with the reason in `why`, and sets
+ * nb->malformed when the text was read but is no valid notebook. */
 bool tl_notebook_load(TlNotebook *nb, const char *path, const char *text, size_t len,
 		      char *why, size_t why_size);
 void tl_notebook_release(TlNotebook *nb);

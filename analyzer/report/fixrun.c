@@ -358,8 +358,11 @@ static char *tl_fixrun__round_nb(TlEngine *e, const TlFileOptions *fo, const cha
 				 char *why, size_t why_size)
 {
 	TlNotebook nb;
-	if (!tl_notebook_load(&nb, path, text, len, why, why_size))
+	if (!tl_notebook_load(&nb, path, text, len, why, why_size)) {
+		if (nb.malformed)
+			why[0] = '\0'; /* nothing to fix: the analysis reports it (TL000) */
 		return NULL;
+	}
 	TlFindings findings;
 	tl_array_init(&findings);
 	tl_engine_analyze_notebook(e, &nb, fo, &findings);

@@ -99,8 +99,9 @@ static void tl_diag__take_fix(TlPub *p, TlFinding *f, uint32_t bom)
 }
 
 /* A document that cannot be analysed at all (NUL bytes, too large, not a
- * notebook): one TL000 diagnostic at its start saying why. */
-static void tl_diag__unreadable(const TlRuleSet *rules, TlPub *p, const char *why)
+ * notebook): one TL000 diagnostic at `at` (its start, or where the notebook's
+ * JSON breaks) saying why. */
+static void tl_diag__unreadable(const TlRuleSet *rules, TlPub *p, const char *why, TlLspRange at)
 {
 	const TlRule *r = tl_rules_find(rules, "TL000");
 	if (!r)
@@ -108,8 +109,7 @@ static void tl_diag__unreadable(const TlRuleSet *rules, TlPub *p, const char *wh
 	TlBuf m;
 	tl_buf_init(&m);
 	tl_buf_addf(&m, "cannot analyse this document: %s", why);
-	TlLspRange zero = { { 0, 0 }, { 0, 0 } };
-	tl_diag__add(p, r, zero, m.data);
+	tl_diag__add(p, r, at, m.data);
 	tl_buf_release(&m);
 }
 
@@ -153,7 +153,7 @@ static void tl_diag__run_doc(TlEngine *e, const TlRuleSet *rules, TlJob *job, Tl
 	if (job->kind == TL_DOC_PYTHON) {
 		TlSource src;
 		if (!tl_source_init_text(&src, job->path, job->text.data, job->text.len, why, sizeof why)) {
-			tl_diag__unreadable(rules, out, why);
+			tl_diag__unreadable(rules, out, why, (TlLspRange){ { 0, 0 }, { 0, 0 } });
 			goto done;
 		}
 		int64_t e0 = tl_server_now();
@@ -207,7 +207,8 @@ static void tl_diag__run_doc(TlEngine *e, const TlRuleSet *rules, TlJob *job, Tl
 		/* An .ipynb as JSON text: positions land inside the cells' strings. */
 		TlNotebook nb;
 		if (!tl_notebook_load(&nb, job->path, job->text.data, job->text.len, why, sizeof why)) {
-			tl_diag__unreadable(rules, out, why);
+			TlLspPos at = tl_lsp_lines_position(&lines, nb.malformed ? nb.error_byte + bom : 0);
+			tl_diag__unreadable(rules, out, why, (TlLspRange){ at, at });
 			goto done;
 		}
 		int64_t e0 = tl_server_now();
@@ -254,7 +255,8 @@ static void tl_diag__run_notebook(TlEngine *e, const TlRuleSet *rules, TlJob *jo
 	if (!tl_notebook_load(&tnb, job->path, job->text.data, job->text.len, why, sizeof why)) {
 		for (uint32_t i = 0; i < n; i++)
 			if (job->outs.items[i].code && *job->outs.items[i].uri) {
-				tl_diag__unreadable(rules, &job->outs.items[i].pub, why);
+				tl_diag__unreadable(rules, &job->outs.items[i].pub, why,
+						    (TlLspRange){ { 0, 0 }, { 0, 0 } });
 				break;
 			}
 		goto done;

@@ -231,12 +231,20 @@ json notebook-sarif-raw "$tmp/out" "(r => { const g = r.locations[0].physicalLoc
 run notebook-dir 1 "$bin" --format concise .
 has notebook-dir "$tmp/out" "nb.ipynb:cell 4:6:5"
 printf '{"cells": [ {"cell_type": "code", "source": "x = 1' >broken.ipynb
-run notebook-malformed 2 "$bin" broken.ipynb train.py
-has notebook-malformed "$tmp/err" "cannot analyse 'broken.ipynb': invalid notebook JSON at line 1"
+# A file that is read but is no notebook is a TL000 finding at the place
+# its JSON breaks (exit 1, the other files analysed); an empty one too.
+run notebook-malformed 1 "$bin" --format concise broken.ipynb train.py
+has notebook-malformed "$tmp/out" "broken.ipynb:1:50: TL000 invalid notebook JSON: "
 has notebook-malformed-others "$tmp/out" "TL201"
 printf '{"nbformat": 4}' >nocells.ipynb
-run notebook-not 2 "$bin" nocells.ipynb
-has notebook-not "$tmp/err" "not a notebook"
+: >empty.ipynb
+run notebook-not 1 "$bin" --format concise nocells.ipynb empty.ipynb
+has notebook-not "$tmp/out" "nocells.ipynb:1:1: TL000 not a notebook: no \"cells\" list"
+has notebook-empty "$tmp/out" "empty.ipynb:1:1: TL000 invalid notebook JSON"
+run notebook-malformed-fix 1 "$bin" --fix --format concise empty.ipynb
+has notebook-malformed-fix "$tmp/out" "empty.ipynb:1:1: TL000"
+hasnt notebook-malformed-fix-note "$tmp/err" "warning"
+rm -f empty.ipynb
 # Notebooks as IPython runs them: its help syntax (wildcards too), magics
 # and shell escapes are never a syntax error; a cell that does not parse is
 # one TL000 at its first error (found in that cell alone) and nothing else

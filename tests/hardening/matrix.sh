@@ -370,14 +370,14 @@ row stdin-dev-zero           2 "cannot analyse '-': file too large"             
 row stdin-over-limit         2 "cannot analyse '-': file too large"                  mk_stdin_big
 row stdin-binary             2 "cannot analyse '-': binary file"                     mk_stdin_binary
 row nb-escaped-keys          1 "e.ipynb:cell 1:12:9: TL101"                          mk_nb_escaped_keys
-row nb-invalid-json          2 "invalid notebook JSON at line 1"                     mk_nb_invalid_json
-row nb-no-cells              2 "not a notebook: no \"cells\" list"                   mk_nb_no_cells
-row nb-cell-no-source        2 "cell 1 has no cell_type or source"                   mk_nb_cell_no_source
-row nb-duplicate-key         2 "duplicate object key"                                mk_nb_duplicate_key
-row nb-nul                   2 "invalid notebook JSON"                               mk_nb_nul
-row nb-deep                  2 "invalid notebook JSON"                               mk_nb_deep
+row nb-invalid-json          1 "b.ipynb:1:11: TL000 invalid notebook JSON"           mk_nb_invalid_json
+row nb-no-cells              1 "TL000 not a notebook: no \"cells\" list"             mk_nb_no_cells
+row nb-cell-no-source        1 "TL000 not a notebook: cell 1 has no cell_type"       mk_nb_cell_no_source
+row nb-duplicate-key         1 "duplicate object key"                                mk_nb_duplicate_key
+row nb-nul                   1 "TL000 invalid notebook JSON"                         mk_nb_nul
+row nb-deep                  1 "TL000 invalid notebook JSON"                         mk_nb_deep
 row nb-invalid-utf8          2 "not valid UTF-8"                                     mk_nb_invalid_utf8
-row nb-not-object            2 "not a notebook"                                      mk_nb_not_object
+row nb-not-object            1 "b.ipynb:1:1: TL000 not a notebook"                   mk_nb_not_object
 row cfg-bad-toml             2 "pyproject.toml:1:"                                   mk_cfg_bad_toml
 row cfg-unknown-key          2 "frobnicate"                                          mk_cfg_unknown_key
 row cfg-invalid-utf8         2 "not valid UTF-8"                                     mk_cfg_invalid_utf8

@@ -516,6 +516,22 @@ def test_notebooks(tmp):
         lines = re.split(r"\r\n|\r|\n", raw)
         at = lines[r["start"]["line"]][r["start"]["character"]:r["end"]["character"]]
         check(".ipynb as JSON: %s's range covers `%s` in the JSON" % (x["code"], snippet), at == snippet, (at, snippet))
+    # An .ipynb whose JSON breaks (a file cut off while saving): one TL000 where
+    # it breaks, as the CLI reports it.
+    broken = '{"cells": [\n  {"cell_type": "code",\n'
+    bpath = os.path.join(tmp, "cut.ipynb")
+    with open(bpath, "w", encoding="utf-8") as fh:
+        fh.write(broken)
+    buri = uri_of(bpath)
+    open_doc(c, buri, broken, lang="json")
+    d = c.diagnostics(buri, version=1)
+    cli = json.loads(subprocess.run([BIN, "--format", "json", "-q", bpath], capture_output=True).stdout)
+    check("broken .ipynb: one TL000", [x["code"] for x in d] == ["TL000"] and [f["code"] for f in cli] == ["TL000"],
+          (got(d), cli))
+    if d and cli:
+        check("broken .ipynb: where the JSON breaks, as the CLI says",
+              d[0]["range"]["start"] == {"line": cli[0]["start"]["line"] - 1, "character": cli[0]["start"]["column"] - 1}
+              and "invalid notebook JSON" in d[0]["message"], (d[0], cli[0]))
     # 2. notebookDocument sync: cells are text documents; diagnostics per cell.
     nb_uri = uri_of(os.path.join(tmp, "sync.ipynb"))
     cell_uris = ["vscode-notebook-cell:%s#cell%d" % (os.path.join(tmp, "sync.ipynb"), i) for i in range(len(NB_CELLS))]

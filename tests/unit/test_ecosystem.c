@@ -469,13 +469,28 @@ static void test_notebook_errors(void **state)
 	(void)state;
 	TlNotebook nb;
 	char why[256];
+	/* Read but no notebook: malformed, with where the JSON breaks (the
+	 * last byte of a truncated file: its '['). */
 	assert_false(tl_notebook_load(&nb, "n.ipynb", "{\"cells\": [", 11, why, sizeof why));
-	assert_non_null(strstr(why, "invalid notebook JSON at line 1"));
+	assert_non_null(strstr(why, "invalid notebook JSON: "));
+	assert_true(nb.malformed);
+	assert_int_equal(nb.error_byte, 10);
+	assert_false(tl_notebook_load(&nb, "n.ipynb", "{\"cells\": ]}", 12, why, sizeof why));
+	assert_true(nb.malformed);
+	assert_int_equal(nb.error_byte, 10);
+	assert_false(tl_notebook_load(&nb, "n.ipynb", "", 0, why, sizeof why));
+	assert_true(nb.malformed);
+	assert_int_equal(nb.error_byte, 0);
 	assert_false(tl_notebook_load(&nb, "n.ipynb", "[1, 2]", 6, why, sizeof why));
 	assert_non_null(strstr(why, "not a notebook"));
+	assert_true(nb.malformed);
 	const char *nosrc = "{\"cells\": [{\"cell_type\": \"code\"}]}";
 	assert_false(tl_notebook_load(&nb, "n.ipynb", nosrc, strlen(nosrc), why, sizeof why));
 	assert_non_null(strstr(why, "cell 1"));
+	assert_true(nb.malformed);
+	/* Not read at all: a failure, not a finding. */
+	assert_false(tl_notebook_load(&nb, "n.ipynb", "{\"cells\": [\x00]}", 14, why, sizeof why));
+	assert_false(nb.malformed);
 	assert_true(tl_notebook_path("a/b.ipynb"));
 	assert_false(tl_notebook_path("a/b.py"));
 }
