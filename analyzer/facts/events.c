@@ -91,7 +91,7 @@ uint32_t tl_facts_call_events(const TlIndex *idx, const TlCall *c)
 			ev |= TL_EV_BACKWARD;
 			TSNode t = tl_facts__backward_tensor(idx, c);
 			if (!ts_node_is_null(t)) {
-				const TlCall *p = tl_facts__producer(idx, t, 0);
+				const TlCall *p = tl_facts__producer(idx, t);
 				if (p && tl_facts__scaled_call(idx, p))
 					ev |= TL_EV_SCALED_BACKWARD;
 				else if (!(p && p->method && strcmp(p->method, "scale") == 0 &&
@@ -141,7 +141,7 @@ uint32_t tl_facts_call_events(const TlIndex *idx, const TlCall *c)
 		ev |= TL_EV_GRAD_RESET;
 	if (c->qname && strcmp(c->qname, "torch.autograd.backward") == 0) {
 		ev |= TL_EV_BACKWARD;
-		const TlCall *p = tl_facts__producer(idx, tl_facts__arg(c->node, 0), 0);
+		const TlCall *p = tl_facts__producer(idx, tl_facts__arg(c->node, 0));
 		ev |= (p && tl_facts__scaled_call(idx, p)) ? TL_EV_SCALED_BACKWARD
 									 : TL_EV_UNSCALED_BACKWARD;
 	}

@@ -306,7 +306,7 @@ bool tl_facts__is_wrapper(const char *q);
 TSNode tl_facts__module_through(const TlCall *c, TSNode call, bool wrappers);
 bool tl_facts__is_model_loader(const char *q);
 bool tl_facts__scaler_disabled(const TlIndex *idx, TSNode expr);
-const TlCall *tl_facts__producer(const TlIndex *idx, TSNode expr, int depth);
+const TlCall *tl_facts__producer(const TlIndex *idx, TSNode expr);
 /* True for `scaler.scale(loss)` of a GradScaler not disabled (made.c). */
 bool tl_facts__scaled_call(const TlIndex *idx, const TlCall *c);
 TSNode tl_facts__backward_tensor(const TlIndex *idx, const TlCall *c);

@@ -40,10 +40,10 @@ bool tl_facts__scaler_disabled(const TlIndex *idx, TSNode expr)
 /* The call whose whole result `expr` holds: through parentheses,
  * subscripts, reshaping methods and names (to the value their visible
  * binding gives them); NULL when the value is not a call's whole result. */
-const TlCall *tl_facts__producer(const TlIndex *idx, TSNode expr, int depth)
+const TlCall *tl_facts__producer(const TlIndex *idx, TSNode expr)
 {
 	const TlSyms *sy = tl_syms();
-	for (; depth <= TL_FACTS_DEPTH; depth++) {
+	for (int step = 0; step <= TL_FACTS_DEPTH; step++) {
 		expr = tl_index_unparen(expr);
 		if (ts_node_is_null(expr))
 			return NULL;
@@ -81,6 +81,53 @@ bool tl_facts__scaled_call(const TlIndex *idx, const TlCall *c)
 	       tl_facts_is_scaler(idx, c->receiver) && !tl_facts__scaler_disabled(idx, c->receiver);
 }
 
+/* Parameters whose callers' arguments are being judged, on this thread:
+ * a name that leads back to one of them (`l = loss_fn` handed round two
+ * functions) is not known. A seen-set of at most TL_MADE_JUDGING (a size,
+ * not a depth). */
+#define TL_MADE_JUDGING 32
+static _Thread_local const TlBinding *tl_made__judging[TL_MADE_JUDGING];
+static _Thread_local int tl_made__njudging;
+
+static bool tl_made__judge_enter(const TlBinding *b)
+{
+	for (int i = 0; i < tl_made__njudging; i++)
+		if (tl_made__judging[i] == b)
+			return false;
+	if (tl_made__njudging == TL_MADE_JUDGING)
+		return false;
+	tl_made__judging[tl_made__njudging++] = b;
+	return true;
+}
+
+static void tl_made__judge_leave(void)
+{
+	tl_made__njudging--;
+}
+
+/* What the module's own call sites hand parameter `b`, a parameter of a
+ * caller followed to its callers' (model/handedin.c,
+ * tl_model_own_param_args), into *args; false when not known, when
+ * nothing is left, or when `b` is being judged already (the caller then
+ * judges the arguments and calls tl_made__judge_leave). */
+static bool tl_made__handed(const TlIndex *idx, const TlBinding *b, TlParamArgs *args)
+{
+	tl_array_init(args);
+	if (!b || b->kind != TL_BIND_PARAM || b->func < 0 || !tl_made__judge_enter(b))
+		return false;
+	if (tl_model_own_param_args(idx, b, args) && args->size)
+		return true;
+	tl_array_release(args);
+	tl_made__judge_leave();
+	return false;
+}
+
+static void tl_made__handed_done(TlParamArgs *args)
+{
+	tl_array_release(args);
+	tl_made__judge_leave();
+}
+
 /* Criteria: what a value used as a loss callable is, for the index's loss
  * events. The value is followed through names, `.to(device)` and friends,
  * the returns of local factories (`criterion = build_loss(cfg)`, one
@@ -88,31 +135,25 @@ bool tl_facts__scaled_call(const TlIndex *idx, const TlCall *c)
  * (`train_loop(loader, model, loss_fn, opt)`). A criterion is a loss
  * module (`nn.CrossEntropyLoss()`, a local class named ...Loss) or a loss
  * function passed by name (`F.cross_entropy`). */
-static bool tl_facts__criterion(const TlIndex *idx, TSNode m, int depth);
+static bool tl_facts__criterion(const TlIndex *idx, TSNode m, int unused);
 
-/* Every caller of parameter `b`'s function passes a criterion. */
-static bool tl_facts__criterion_param(const TlIndex *idx, const TlBinding *b, int depth)
+/* Every argument the module hands parameter `b` is a criterion. */
+static bool tl_facts__criterion_param(const TlIndex *idx, const TlBinding *b)
 {
-	if (b->func < 0 || depth > TL_FACTS_DEPTH)
+	TlParamArgs args;
+	if (!tl_made__handed(idx, b, &args))
 		return false;
-	const TlFunc *f = &idx->funcs.items[b->func];
-	if (f->escapes || !f->call_sites.size)
-		return false;
-	for (uint32_t i = 0; i < f->call_sites.size; i++) {
-		const TlCall *c = &idx->calls.items[f->call_sites.items[i]];
-		if (!tl_facts__fan_step())
-			return false;
-		TSNode arg = c->func == b->func ? (TSNode){ 0 } : tl_facts__param_arg_of(idx, b, c);
-		if (ts_node_is_null(arg) || !tl_facts__criterion(idx, arg, depth + 1))
-			return false;
-	}
-	return true;
+	bool yes = true;
+	for (uint32_t i = 0; i < args.size && yes; i++)
+		yes = tl_facts__fan_step() && tl_facts__criterion(idx, args.items[i].arg, 0);
+	tl_made__handed_done(&args);
+	return yes;
 }
 
-static bool tl_facts__criterion(const TlIndex *idx, TSNode m, int depth)
+static bool tl_facts__criterion(const TlIndex *idx, TSNode m, int unused)
 {
 	const TlSyms *sy = tl_syms();
-	for (; depth <= TL_FACTS_DEPTH; depth++) {
+	for (int step = 0; step <= TL_FACTS_DEPTH; step++) {
 		m = tl_index_unparen(m);
 		if (ts_node_is_null(m))
 			return false;
@@ -127,7 +168,7 @@ static bool tl_facts__criterion(const TlIndex *idx, TSNode m, int depth)
 			}
 			const TlBinding *b = tl_index_resolve_node(idx, m);
 			if (b && b->kind == TL_BIND_PARAM)
-				return tl_facts__criterion_param(idx, b, depth + 1);
+				return tl_facts__criterion_param(idx, b);
 			TSNode v = tl_facts__bound_value(b);
 			if (ts_node_is_null(v) || b->elem >= 0)
 				return false;
@@ -152,13 +193,13 @@ static bool tl_facts__criterion(const TlIndex *idx, TSNode m, int depth)
 			const char *name = tl_facts__ext_class_named(idx, k->qname, buf, sizeof buf);
 			if (name)
 				return tl_facts__ends(name, "Loss");
-			return tl_facts__ext_any_return(idx, k, TL_RET_CRITERION, tl_facts__criterion, depth + 1);
+			return tl_facts__ext_any_return(idx, k, TL_RET_CRITERION, tl_facts__criterion, 0);
 		}
 		const TlBinding *cb = tl_index_resolve_node(idx, k->callee);
 		if (cb && cb->kind == TL_BIND_CLASS)
 			return tl_facts__ends(idx->classes.items[cb->ref].name, "Loss");
 		if (k->target >= 0)
-			return tl_facts__any_return(idx, k->target, TL_RET_CRITERION, tl_facts__criterion, depth + 1);
+			return tl_facts__any_return(idx, k->target, TL_RET_CRITERION, tl_facts__criterion, 0);
 		return false;
 	}
 	return false;
@@ -220,48 +261,45 @@ static int tl_facts__model_made(const TlIndex *idx, TSNode expr, bool output)
 	return tl_facts__made_of_act(v.act);
 }
 
-static int tl_facts__model_made_param(const TlIndex *idx, TSNode expr, int depth);
+static int tl_facts__model_made_param(const TlIndex *idx, TSNode expr);
 
 /* What made the argument a call site passes: in the caller's function, or
  * as what every caller of the caller passes. */
-static int tl_facts__model_made_arg(const TlIndex *idx, TSNode arg, int depth)
+static int tl_facts__model_made_arg(const TlIndex *idx, TSNode arg)
 {
 	int k = tl_facts__model_made(idx, arg, false);
-	return k ? k : tl_facts__model_made_param(idx, arg, depth + 1);
+	return k ? k : tl_facts__model_made_param(idx, arg);
 }
 
-/* A parameter: what every caller in the file passes, when they agree
- * (the model's parameters are symbolic: the caller decides). */
-static int tl_facts__model_made_param(const TlIndex *idx, TSNode expr, int depth)
+/* A parameter: what every caller in the file hands it, when they agree
+ * (the model's parameters are symbolic: the caller decides), a parameter
+ * of a caller followed to its callers (tl_model_own_param_args). */
+static int tl_facts__model_made_param(const TlIndex *idx, TSNode expr)
 {
 	const TlSyms *sy = tl_syms();
 	expr = tl_index_unparen(expr);
-	if (depth > TL_FACTS_DEPTH || ts_node_is_null(expr) || ts_node_symbol(expr) != sy->identifier)
+	if (ts_node_is_null(expr) || ts_node_symbol(expr) != sy->identifier)
 		return TL_MADE_NONE;
-	const TlBinding *b = tl_index_resolve_node(idx, expr);
-	if (!b || b->kind != TL_BIND_PARAM || b->func < 0)
-		return TL_MADE_NONE;
-	const TlFunc *f = &idx->funcs.items[b->func];
-	if (f->escapes || !f->call_sites.size)
+	TlParamArgs args;
+	if (!tl_made__handed(idx, tl_index_resolve_node(idx, expr), &args))
 		return TL_MADE_NONE;
 	int agreed = TL_MADE_NONE;
-	for (uint32_t i = 0; i < f->call_sites.size; i++) {
-		const TlCall *c = &idx->calls.items[f->call_sites.items[i]];
-		if (c->func == b->func || !tl_facts__fan_step())
-			return TL_MADE_NONE;
-		TSNode arg = tl_facts__param_arg_of(idx, b, c);
-		int k = ts_node_is_null(arg) ? TL_MADE_NONE : tl_facts__model_made_arg(idx, arg, depth);
-		if (k == TL_MADE_NONE || (i > 0 && k != agreed))
-			return TL_MADE_NONE;
+	for (uint32_t i = 0; i < args.size; i++) {
+		int k = tl_facts__fan_step() ? tl_facts__model_made_arg(idx, args.items[i].arg) : TL_MADE_NONE;
+		if (k == TL_MADE_NONE || (i > 0 && k != agreed)) {
+			agreed = TL_MADE_NONE;
+			break;
+		}
 		agreed = k;
 	}
+	tl_made__handed_done(&args);
 	return agreed;
 }
 
 int tl_facts_made_by(const TlIndex *idx, TSNode expr)
 {
 	tl_facts__fan_begin();
-	int k = tl_facts__model_made_arg(idx, expr, 0);
+	int k = tl_facts__model_made_arg(idx, expr);
 	tl_facts__fan_end();
 	return k;
 }
@@ -405,68 +443,67 @@ static int tl_facts__loss_of(unsigned loss)
 	}
 }
 
-static int tl_facts__model_criterion(const TlIndex *idx, TSNode m, int depth, bool *known);
+static int tl_facts__model_criterion(const TlIndex *idx, TSNode m, bool *known);
 
-/* A parameter's criterion: every caller in the file passes one, all of
- * one kind (else a criterion of no one kind). */
-static int tl_facts__model_criterion_param(const TlIndex *idx, const TlBinding *b, int depth, bool *known)
+/* A parameter's criterion: every argument the file hands it is one (a
+ * parameter of a caller followed to its callers), all of one kind (else
+ * a criterion of no one kind). */
+static int tl_facts__model_criterion_param(const TlIndex *idx, const TlBinding *b, bool *known)
 {
 	*known = false;
-	if (b->func < 0 || depth > TL_FACTS_DEPTH)
-		return TL_LOSS_OTHER;
-	const TlFunc *f = &idx->funcs.items[b->func];
-	if (f->escapes || !f->call_sites.size)
+	TlParamArgs args;
+	if (!tl_made__handed(idx, b, &args))
 		return TL_LOSS_OTHER;
 	int agreed = -1;
-	for (uint32_t i = 0; i < f->call_sites.size; i++) {
-		const TlCall *c = &idx->calls.items[f->call_sites.items[i]];
-		if (!tl_facts__fan_step())
-			return TL_LOSS_OTHER;
-		TSNode arg = c->func == b->func ? (TSNode){ 0 } : tl_facts__param_arg_of(idx, b, c);
+	bool all = true;
+	for (uint32_t i = 0; i < args.size && all; i++) {
 		bool k_known = false;
-		int k = ts_node_is_null(arg) ? TL_LOSS_OTHER : tl_facts__model_criterion(idx, arg, depth + 1, &k_known);
-		if (!k_known)
-			return TL_LOSS_OTHER;
+		int k = tl_facts__fan_step() ? tl_facts__model_criterion(idx, args.items[i].arg, &k_known) : TL_LOSS_OTHER;
+		all = k_known;
 		agreed = agreed < 0 || agreed == k ? k : TL_LOSS_OTHER;
 	}
-	*known = true;
-	return agreed < 0 ? TL_LOSS_OTHER : agreed;
+	tl_made__handed_done(&args);
+	*known = all;
+	return !all || agreed < 0 ? TL_LOSS_OTHER : agreed;
 }
 
 /* The loss criterion `m` computes (TL_LOSS_*), *known: `m` is one at all:
  * the model's value of it (nn.BCELoss(), what a factory returns), a loss
  * function it names (F.cross_entropy handed over), or, for a parameter,
  * what every caller passes. */
-static int tl_facts__model_criterion(const TlIndex *idx, TSNode m, int depth, bool *known)
+static int tl_facts__model_criterion(const TlIndex *idx, TSNode m, bool *known)
 {
 	const TlSyms *sy = tl_syms();
 	*known = false;
-	m = tl_index_unparen(m);
-	if (ts_node_is_null(m))
-		return TL_LOSS_OTHER;
-	TlVal v;
-	if (tl_model_value(idx, m, &v) && v.kind == TL_VK_CRITERION) {
-		*known = true;
-		return tl_facts__loss_of(v.loss);
+	for (int step = 0; step <= TL_FACTS_DEPTH; step++) {
+		m = tl_index_unparen(m);
+		if (ts_node_is_null(m))
+			return TL_LOSS_OTHER;
+		TlVal v;
+		if (tl_model_value(idx, m, &v) && v.kind == TL_VK_CRITERION) {
+			*known = true;
+			return tl_facts__loss_of(v.loss);
+		}
+		TSSymbol s = ts_node_symbol(m);
+		if (s != sy->identifier && s != sy->attribute)
+			return TL_LOSS_OTHER;
+		char *q = tl_index_qualify(idx, m);
+		if (q) {
+			const TlApiRow *r = tl_api_qualified(q);
+			tl_free(q);
+			*known = r && (r->roles & TL_APIR_LOSS);
+			return *known && r->kind != TL_APIK_CRITERION ? tl_facts__loss_of_row(r) : TL_LOSS_OTHER;
+		}
+		const TlBinding *b = tl_index_resolve_node(idx, m);
+		if (b && b->kind == TL_BIND_PARAM)
+			return tl_facts__model_criterion_param(idx, b, known);
+		/* A name of an enclosing function (a closure's criterion): its
+		 * value where it is bound. */
+		if (!b || b->kind != TL_BIND_ASSIGN || b->elem >= 0 || b->func == tl_index_func_of(idx, m) ||
+		    ts_node_is_null(b->value))
+			return TL_LOSS_OTHER;
+		m = b->value;
 	}
-	TSSymbol s = ts_node_symbol(m);
-	if (s != sy->identifier && s != sy->attribute)
-		return TL_LOSS_OTHER;
-	char *q = tl_index_qualify(idx, m);
-	if (q) {
-		const TlApiRow *r = tl_api_qualified(q);
-		tl_free(q);
-		*known = r && (r->roles & TL_APIR_LOSS);
-		return *known && r->kind != TL_APIK_CRITERION ? tl_facts__loss_of_row(r) : TL_LOSS_OTHER;
-	}
-	const TlBinding *b = tl_index_resolve_node(idx, m);
-	if (b && b->kind == TL_BIND_PARAM)
-		return tl_facts__model_criterion_param(idx, b, depth + 1, known);
-	/* A name of an enclosing function (a closure's criterion): its value
-	 * where it is bound. */
-	if (b && b->kind == TL_BIND_ASSIGN && b->elem < 0 && b->func != tl_index_func_of(idx, m) &&
-	    depth <= TL_FACTS_DEPTH && !ts_node_is_null(b->value))
-		return tl_facts__model_criterion(idx, b->value, depth + 1, known);
 	return TL_LOSS_OTHER;
 }
 
@@ -566,7 +603,7 @@ int tl_facts_loss_kind(const TlIndex *idx, const TlCall *c)
 		/* A criterion called: one the model does not know, a parameter. */
 		bool known = false;
 		tl_facts__fan_begin();
-		k = tl_facts__model_criterion(idx, tl_facts__called_object(c), 0, &known);
+		k = tl_facts__model_criterion(idx, tl_facts__called_object(c), &known);
 		tl_facts__fan_end();
 		if (!known)
 			k = TL_LOSS_OTHER;

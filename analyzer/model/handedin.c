@@ -19,7 +19,14 @@
  * other than called), has no call site, calls itself with the parameter,
  * or a call site passes nothing for it (its default, `*args`, `self`).
  *
- * Owns: tl_model_param_args. */
+ * The module's own call sites alone (tl_model_own_param_args): the same
+ * work list over TlFunc.call_sites, an argument read as the facts read a
+ * call site (a bound method's `self` is the call's receiver), needing only
+ * the index, so the index's events may ask it before any model is built
+ * (facts/made.c: what every caller passes as a criterion, a value made by
+ * an activation, a loss of one kind).
+ *
+ * Owns: tl_model_param_args, tl_model_own_param_args. */
 #include <string.h>
 
 #include "base/alloc.h"
@@ -213,6 +220,104 @@ bool tl_model_param_args(const TlIndex *idx, const TlBinding *param, const TlPar
 	*args = m->handed_args.items + set->first;
 	*n = set->n;
 	return true;
+}
+
+/* ---- the module's own call sites ------------------------------------------------ */
+
+/* The argument call `c` (of fn's module) passes for parameter `k` of
+ * `fn`, as the facts read a call site: by keyword, else at its position
+ * among the positional arguments (a bound method's `self` not passed: the
+ * call's receiver is it); a null node when it passes none. */
+static TSNode tl_handed__own_arg(const TlIndex *idx, const TlFunc *fn, const TlCall *c, uint32_t k)
+{
+	const TlSyms *sy = tl_syms();
+	TSNode none = { 0 };
+	const char *pname = idx->bindings.items[fn->params.items[k]].name;
+	TSNode args = tl_tree_field(c->node, sy->f_arguments);
+	if (ts_node_is_null(args) || ts_node_symbol(args) != sy->argument_list)
+		return none;
+	uint32_t count = ts_node_named_child_count(args);
+	for (uint32_t i = 0; pname && i < count; i++) {
+		TSNode a = ts_node_named_child(args, i);
+		if (ts_node_symbol(a) == sy->keyword_argument && tl_index_text_is(idx, tl_tree_field(a, sy->f_name), pname))
+			return tl_tree_field(a, sy->f_value);
+	}
+	bool bound = fn->cls >= 0 && c->receiver.id != NULL;
+	if (bound && k == 0)
+		return c->receiver;
+	uint32_t pos = k - (bound ? 1u : 0u), at = 0;
+	for (uint32_t i = 0; i < count; i++) {
+		TSNode a = ts_node_named_child(args, i);
+		TSSymbol s = ts_node_symbol(a);
+		if (s == sy->keyword_argument || s == sy->comment)
+			continue;
+		if (at++ == pos)
+			return a;
+	}
+	return none;
+}
+
+/* The work list over the module's own call sites: a parameter of the
+ * function around a call site is followed to that function's call sites. */
+static void tl_handed__run_own(TlHandedWork *w)
+{
+	for (uint32_t i = 0; i < w->items.size && !w->unknown; i++) {
+		TlHandedItem it = w->items.items[i];
+		const TlFunc *fn = &it.mod->funcs.items[it.func];
+		if (fn->escapes || it.param >= fn->params.size || !fn->call_sites.size) {
+			w->unknown = true;
+			break;
+		}
+		for (uint32_t s = 0; s < fn->call_sites.size && !w->unknown; s++) {
+			const TlCall *c = &it.mod->calls.items[fn->call_sites.items[s]];
+			if (c->func == it.func) { /* it calls itself: its own argument */
+				w->unknown = true;
+				break;
+			}
+			tl_handed__site(w, it.mod, tl_handed__own_arg(it.mod, fn, c, it.param));
+		}
+	}
+}
+
+/* Own summaries are kept under the parameter's position with this bit. */
+#define TL_HANDED_OWN_KEY 0x10000u
+
+bool tl_model_own_param_args(const TlIndex *idx, const TlBinding *param, TlParamArgs *out)
+{
+	tl_array_clear(out);
+	int32_t k = tl_handed__param_index(idx, param);
+	if (k < 0)
+		return false;
+	/* Kept in the model once it is built; before (the index's events ask
+	 * while the facts are built), computed for the question. */
+	TlModel *m = idx->model && !idx->model->building ? idx->model : NULL;
+	int32_t at;
+	if (!m || !tl_scopemap_get(&m->handed_at, (uint32_t)param->func, (uint32_t)k | TL_HANDED_OWN_KEY, &at)) {
+		TlHandedWork w;
+		memset(&w, 0, sizeof w);
+		tl_array_init(&w.items);
+		tl_array_init(&w.args);
+		tl_handed__push(&w, idx, param->func, (uint32_t)k);
+		tl_handed__run_own(&w);
+		bool known = !w.unknown;
+		for (uint32_t i = 0; known && i < w.args.size; i++)
+			tl_array_push(out, w.args.items[i]);
+		if (m) {
+			TlHandedSet set = { m->handed_args.size, known ? w.args.size : 0, known };
+			for (uint32_t i = 0; known && i < w.args.size; i++)
+				tl_array_push(&m->handed_args, w.args.items[i]);
+			tl_array_push(&m->handed_sets, set);
+			tl_scopemap_put(&m->handed_at, (uint32_t)param->func, (uint32_t)k | TL_HANDED_OWN_KEY,
+					(int32_t)m->handed_sets.size - 1);
+		}
+		tl_array_release(&w.items);
+		tl_array_release(&w.args);
+		return known;
+	}
+	const TlHandedSet *set = &m->handed_sets.items[at];
+	for (uint32_t i = 0; set->known && i < set->n; i++)
+		tl_array_push(out, m->handed_args.items[set->first + i]);
+	return set->known;
 }
 
 void tl_model__handed_release(TlModel *m)

@@ -268,6 +268,13 @@ typedef struct TlParamArg {
 	TSNode arg;
 } TlParamArg;
 bool tl_model_param_args(const TlIndex *idx, const TlBinding *param, const TlParamArg **args, uint32_t *n);
+/* The same over the module's own call sites alone (TlFunc.call_sites): an
+ * argument by keyword, else at its position (a bound method's `self`: the
+ * call's receiver). Needs only the index (the index's events ask it before
+ * any model is built); kept in the model once one is. The expressions are
+ * appended to `out` (cleared first), each in idx; false when not known. */
+typedef TlArray(TlParamArg) TlParamArgs;
+bool tl_model_own_param_args(const TlIndex *idx, const TlBinding *param, TlParamArgs *out);
 /* A step loop runs around function `func` (trains.c): one of its call
  * sites in the project is inside a loop whose iteration trains or runs a
  * model's forward (TlLoop.step; counting the call's own: a method called

@@ -891,6 +891,62 @@ static void test_constants(void **state)
 	tl_fixture_free(fx);
 }
 
+/* What the module's own call sites hand a parameter: a parameter of a
+ * caller followed to its callers (through a cycle of functions that hand
+ * it round, which adds nothing), a bound method's `self` its receiver;
+ * not known for a function with no call site or one that escapes. */
+static void test_own_param_args(void **state)
+{
+	(void)state;
+	TlFixture *fx = tl_fixture_new(
+		"import torch.nn as nn\n"
+		"def step(crit, x):\n"
+		"    return crit(x)\n"
+		"def fit(loss_fn, x):\n"
+		"    return step(loss_fn, x)\n"
+		"def g(c, x):\n"
+		"    return h(c, x)\n"
+		"def h(c, x):\n"
+		"    return g(c, x)\n"
+		"def lone(q):\n"
+		"    return q\n"
+		"def cb(w):\n"
+		"    return w\n"
+		"class M:\n"
+		"    def run(self, a):\n"
+		"        return self, a\n"
+		"fit(nn.CrossEntropyLoss(), 1)\n"
+		"step(nn.NLLLoss(), 2)\n"
+		"h(nn.MSELoss(), 3)\n"
+		"m = M()\n"
+		"m.run(4)\n"
+		"hooks = [cb]\n");
+	const TlIndex *idx = &fx->idx;
+	TlParamArgs args;
+	tl_array_init(&args);
+	const TlBinding *crit = tl_index_resolve_node(idx, tl_fixture_node_after(fx, "return crit", "crit"));
+	assert_true(tl_model_own_param_args(idx, crit, &args));
+	assert_int_equal(args.size, 2);
+	const TlBinding *c = tl_index_resolve_node(idx, tl_fixture_node_after(fx, "return h(", "c"));
+	assert_true(tl_model_own_param_args(idx, c, &args));
+	assert_int_equal(args.size, 1);
+	assert_true(tl_index_text_is(idx, args.items[0].arg, "nn.MSELoss()"));
+	const TlBinding *self = tl_index_resolve_node(idx, tl_fixture_node_after(fx, "return self", "self"));
+	assert_true(self && tl_model_own_param_args(idx, self, &args));
+	assert_int_equal(args.size, 1);
+	assert_true(tl_index_text_is(idx, args.items[0].arg, "m"));
+	assert_false(tl_model_own_param_args(idx, tl_index_resolve_node(idx, tl_fixture_node_after(fx, "return q", "q")), &args));
+	assert_false(tl_model_own_param_args(idx, tl_index_resolve_node(idx, tl_fixture_node_after(fx, "return w", "w")), &args));
+	/* the same once the model is built: kept in it */
+	assert_non_null(tl_model_of(idx));
+	assert_true(tl_model_own_param_args(idx, crit, &args));
+	assert_int_equal(args.size, 2);
+	assert_true(tl_model_own_param_args(idx, crit, &args));
+	assert_int_equal(args.size, 2);
+	tl_array_release(&args);
+	tl_fixture_free(fx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -916,6 +972,7 @@ int main(void)
 		cmocka_unit_test(test_grad_state),
 		cmocka_unit_test(test_constants),
 		cmocka_unit_test(test_grad_entry_values),
+		cmocka_unit_test(test_own_param_args),
 	};
 	return cmocka_run_group_tests_name("model", tests, NULL, NULL);
 }
