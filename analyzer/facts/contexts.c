@@ -1,6 +1,9 @@
 /* Contexts: which `with` blocks, decorators and call sites put a node under
  * no_grad / inference_mode / autocast (on or off, on which device), the grad mode
- * at a node, and values that come out of a context manager.
+ * at a node, and values that come out of a context manager. What the call
+ * sites decide is the model's: the grad entry (model/gradmode.c), the
+ * autocast entry (model/autocast.c), what the callers hand a parameter
+ * that opens a context (model/handedin.c).
  *
  * (A value read outside the context it was made in, and whether code may
  * compute in float16, are the logic of TL401 and TL404, in rules/checks/.)
@@ -82,7 +85,7 @@ static uint32_t tl_facts__context_of_name(const char *q, TSNode call, const TlIn
 }
 
 static uint32_t tl_facts__context_kind(const TlIndex *idx, TSNode expr, int depth);
-static uint32_t tl_facts__param_context_kind(const TlIndex *idx, const TlBinding *b, int depth);
+static uint32_t tl_facts__param_context_kind(const TlIndex *idx, const TlBinding *b);
 
 /* True when nested function `inner` of decorator `func` calls what the
  * decorator is handed (its first parameter), and only inside a
@@ -237,7 +240,7 @@ static uint32_t tl_facts__context_kind(const TlIndex *idx, TSNode expr, int dept
 			return k;
 		}
 		if (b->kind == TL_BIND_PARAM)
-			return tl_facts__param_context_kind(idx, b, depth + 1);
+			return tl_facts__param_context_kind(idx, b);
 		TSNode v = tl_facts__bound_value(b);
 		if (!ts_node_is_null(v) && b->elem < 0)
 			return tl_facts__context_kind(idx, v, depth + 1);
@@ -245,39 +248,44 @@ static uint32_t tl_facts__context_kind(const TlIndex *idx, TSNode expr, int dept
 	return 0;
 }
 
+/* Parameters whose callers' arguments are being read, on this thread: a
+ * name that leads back to one (handed round through an alias) adds
+ * nothing. A seen-set of at most TL_CTX_PARAMS (a size, not a depth). */
+#define TL_CTX_PARAMS 32
+static _Thread_local const TlBinding *tl_ctx__params[TL_CTX_PARAMS];
+static _Thread_local int tl_ctx__nparams;
+
 /* The contexts parameter `b` may open (`with amp_autocast():`, the callers
- * passing `partial(torch.autocast, ...)` or `suppress`): those of what each
- * caller in the file passes, or of the parameter's default where a caller
- * passes nothing. None when its function escapes, has no caller here, or
- * the callers are too many to follow. */
-static uint32_t tl_facts__param_context_kind(const TlIndex *idx, const TlBinding *b, int depth)
+ * passing `partial(torch.autocast, ...)` or `suppress`): those of what
+ * each caller in the file may hand it (model/handedin.c,
+ * tl_model_own_param_args: a parameter of a caller followed to its
+ * callers, the parameter's default where a caller passes nothing, a call
+ * of the function in itself passed over). None when its function escapes,
+ * has no caller here, or the callers are too many to follow. */
+static uint32_t tl_facts__param_context_kind(const TlIndex *idx, const TlBinding *b)
 {
-	const TlSyms *sy = tl_syms();
-	if (b->func < 0 || depth > TL_FACTS_DEPTH)
+	if (b->func < 0 || tl_ctx__nparams == TL_CTX_PARAMS)
 		return 0;
-	const TlFunc *f = &idx->funcs.items[b->func];
-	if (f->escapes || !f->call_sites.size)
-		return 0;
-	TSSymbol ps = ts_node_symbol(b->stmt);
-	TSNode def = ps == sy->default_parameter || ps == sy->typed_default_parameter
-			     ? tl_tree_field(b->stmt, sy->f_value) : (TSNode){ 0 };
+	for (int i = 0; i < tl_ctx__nparams; i++)
+		if (tl_ctx__params[i] == b)
+			return 0;
+	TlParamArgs args;
+	tl_array_init(&args);
 	uint32_t k = 0;
-	tl_facts__fan_begin();
-	for (uint32_t i = 0; i < f->call_sites.size; i++) {
-		const TlCall *c = &idx->calls.items[f->call_sites.items[i]];
-		if (c->func == b->func)
-			continue; /* a recursive call passes on what it was given */
-		if (!tl_facts__fan_step()) {
-			k = 0;
-			break;
+	tl_ctx__params[tl_ctx__nparams++] = b;
+	if (tl_model_own_param_args(idx, b, true, &args)) {
+		tl_facts__fan_begin();
+		for (uint32_t i = 0; i < args.size; i++) {
+			if (!tl_facts__fan_step()) {
+				k = 0;
+				break;
+			}
+			k |= tl_facts__context_kind(idx, args.items[i].arg, 0);
 		}
-		TSNode arg = tl_facts__param_arg_of(idx, b, c);
-		if (ts_node_is_null(arg))
-			arg = def;
-		if (!ts_node_is_null(arg))
-			k |= tl_facts__context_kind(idx, arg, depth + 1);
+		tl_facts__fan_end();
 	}
-	tl_facts__fan_end();
+	tl_ctx__nparams--;
+	tl_array_release(&args);
 	return k;
 }
 
@@ -346,56 +354,18 @@ bool tl_facts_reached(const TlIndex *idx, TSNode node)
 	return !tl_model_unreached(idx, node);
 }
 
-/* An autocast context counts unless `ask` holds TL_CTX_NOT_CPU and the
- * context names the CPU, or TL_CTX_HALF_AUTOCAST and it is not float16. */
-static bool tl_facts__autocast_ctx(uint32_t k, uint32_t ask)
-{
-	return (k & TL_CTX_AUTOCAST) && !((ask & TL_CTX_NOT_CPU) && (k & TL_CTX_CPU_AUTOCAST)) &&
-	       !((ask & TL_CTX_HALF_AUTOCAST) && !(k & TL_CTX_HALF_AUTOCAST));
-}
-
-static bool tl_facts__under_autocast(const TlIndex *idx, int32_t func, int32_t with,
-				    uint32_t not_cpu, int depth)
-{
-	/* The innermost autocast block decides: `autocast(enabled=False)`
-	 * inside an autocast region runs in full precision. */
-	for (int32_t w = with; w >= 0; w = idx->withs.items[w].parent) {
-		uint32_t k = idx->withs.items[w].ctx;
-		if (tl_facts__autocast_ctx(k, not_cpu))
-			return true;
-		if (k & (TL_CTX_AUTOCAST | TL_CTX_AUTOCAST_OFF))
-			return false;
-	}
-	if (func < 0 || depth > TL_FACTS_DEPTH)
-		return false;
-	const TlFunc *f = &idx->funcs.items[func];
-	if (tl_facts__autocast_ctx(f->decorator_ctx, not_cpu))
-		return true;
-	if (f->decorator_ctx & (TL_CTX_AUTOCAST | TL_CTX_AUTOCAST_OFF))
-		return false;
-	if (f->escapes || !f->call_sites.size)
-		return false;
-	for (uint32_t i = 0; i < f->call_sites.size; i++) {
-		const TlCall *c = &idx->calls.items[f->call_sites.items[i]];
-		if (c->func == func || !tl_facts__fan_step())
-			return false; /* recursion (no outside context), or out of budget */
-		if (!tl_facts__under_autocast(idx, c->func, c->with, not_cpu, depth + 1))
-			return false;
-	}
-	return true;
-}
-
 bool tl_facts_under(const TlIndex *idx, TSNode node, uint32_t ctx)
 {
 	if (ctx & TL_CTX_GRAD_OFF)
 		return tl_facts_grad_state(idx, node) == TL_GRAD_OFF;
 	if (ctx & TL_CTX_AUTOCAST) {
-		tl_facts__fan_begin();
-		bool under = tl_facts__under_autocast(idx, tl_index_func_of(idx, node),
-						     tl_index_with_of(idx, node),
-						     ctx & (TL_CTX_NOT_CPU | TL_CTX_HALF_AUTOCAST), 0);
-		tl_facts__fan_end();
-		return under;
+		/* The innermost autocast block decides (`autocast(enabled=False)`
+		 * inside an autocast region runs in full precision); outside
+		 * any, the function's autocast entry context over its call
+		 * sites (model/autocast.c). */
+		uint32_t ask = ctx & (TL_CTX_NOT_CPU | TL_CTX_HALF_AUTOCAST);
+		int at = tl_model_autocast_at(idx, tl_index_with_of(idx, node), ask);
+		return at >= 0 ? at == 1 : tl_model_autocast_entry(idx, tl_index_func_of(idx, node), ask);
 	}
 	return false;
 }

@@ -257,48 +257,73 @@ static TSNode tl_handed__own_arg(const TlIndex *idx, const TlFunc *fn, const TlC
 	return none;
 }
 
+/* The default value of parameter `k` of `fn`, or a null node. */
+static TSNode tl_handed__default(const TlIndex *idx, const TlFunc *fn, uint32_t k)
+{
+	const TlSyms *sy = tl_syms();
+	TSNode st = idx->bindings.items[fn->params.items[k]].stmt;
+	TSSymbol s = ts_node_is_null(st) ? 0 : ts_node_symbol(st);
+	return s && (s == sy->default_parameter || s == sy->typed_default_parameter) ? tl_tree_field(st, sy->f_value)
+										      : (TSNode){ 0 };
+}
+
 /* The work list over the module's own call sites: a parameter of the
- * function around a call site is followed to that function's call sites. */
-static void tl_handed__run_own(TlHandedWork *w)
+ * function around a call site is followed to that function's call sites.
+ * With `may`, what some path may hand it: a function that escapes or has
+ * no call site adds nothing, a call of the function in itself is passed
+ * over, a site that passes nothing hands the parameter's default. */
+static void tl_handed__run_own(TlHandedWork *w, bool may)
 {
 	for (uint32_t i = 0; i < w->items.size && !w->unknown; i++) {
 		TlHandedItem it = w->items.items[i];
 		const TlFunc *fn = &it.mod->funcs.items[it.func];
-		if (fn->escapes || it.param >= fn->params.size || !fn->call_sites.size) {
+		if (it.param >= fn->params.size || (!may && (fn->escapes || !fn->call_sites.size))) {
 			w->unknown = true;
 			break;
 		}
+		if (fn->escapes)
+			continue;
 		for (uint32_t s = 0; s < fn->call_sites.size && !w->unknown; s++) {
 			const TlCall *c = &it.mod->calls.items[fn->call_sites.items[s]];
 			if (c->func == it.func) { /* it calls itself: its own argument */
+				if (may)
+					continue;
 				w->unknown = true;
 				break;
 			}
-			tl_handed__site(w, it.mod, tl_handed__own_arg(it.mod, fn, c, it.param));
+			TSNode a = tl_handed__own_arg(it.mod, fn, c, it.param);
+			if (may && ts_node_is_null(a)) {
+				a = tl_handed__default(it.mod, fn, it.param);
+				if (ts_node_is_null(a))
+					continue;
+			}
+			tl_handed__site(w, it.mod, a);
 		}
 	}
 }
 
-/* Own summaries are kept under the parameter's position with this bit. */
+/* Own summaries are kept under the parameter's position with these bits. */
 #define TL_HANDED_OWN_KEY 0x10000u
+#define TL_HANDED_MAY_KEY 0x20000u
 
-bool tl_model_own_param_args(const TlIndex *idx, const TlBinding *param, TlParamArgs *out)
+bool tl_model_own_param_args(const TlIndex *idx, const TlBinding *param, bool may, TlParamArgs *out)
 {
 	tl_array_clear(out);
 	int32_t k = tl_handed__param_index(idx, param);
 	if (k < 0)
 		return false;
+	uint32_t key = (uint32_t)k | TL_HANDED_OWN_KEY | (may ? TL_HANDED_MAY_KEY : 0);
 	/* Kept in the model once it is built; before (the index's events ask
 	 * while the facts are built), computed for the question. */
 	TlModel *m = idx->model && !idx->model->building ? idx->model : NULL;
 	int32_t at;
-	if (!m || !tl_scopemap_get(&m->handed_at, (uint32_t)param->func, (uint32_t)k | TL_HANDED_OWN_KEY, &at)) {
+	if (!m || !tl_scopemap_get(&m->handed_at, (uint32_t)param->func, key, &at)) {
 		TlHandedWork w;
 		memset(&w, 0, sizeof w);
 		tl_array_init(&w.items);
 		tl_array_init(&w.args);
 		tl_handed__push(&w, idx, param->func, (uint32_t)k);
-		tl_handed__run_own(&w);
+		tl_handed__run_own(&w, may);
 		bool known = !w.unknown;
 		for (uint32_t i = 0; known && i < w.args.size; i++)
 			tl_array_push(out, w.args.items[i]);
@@ -307,7 +332,7 @@ bool tl_model_own_param_args(const TlIndex *idx, const TlBinding *param, TlParam
 			for (uint32_t i = 0; known && i < w.args.size; i++)
 				tl_array_push(&m->handed_args, w.args.items[i]);
 			tl_array_push(&m->handed_sets, set);
-			tl_scopemap_put(&m->handed_at, (uint32_t)param->func, (uint32_t)k | TL_HANDED_OWN_KEY,
+			tl_scopemap_put(&m->handed_at, (uint32_t)param->func, key,
 					(int32_t)m->handed_sets.size - 1);
 		}
 		tl_array_release(&w.items);

@@ -272,9 +272,24 @@ bool tl_model_param_args(const TlIndex *idx, const TlBinding *param, const TlPar
  * argument by keyword, else at its position (a bound method's `self`: the
  * call's receiver). Needs only the index (the index's events ask it before
  * any model is built); kept in the model once one is. The expressions are
- * appended to `out` (cleared first), each in idx; false when not known. */
+ * appended to `out` (cleared first), each in idx; false when not known.
+ * With `may`: what some call may hand it (a function on the way that
+ * escapes or has no call site adds nothing, a call in itself is passed
+ * over, a site that passes nothing hands the parameter's default). */
 typedef TlArray(TlParamArg) TlParamArgs;
-bool tl_model_own_param_args(const TlIndex *idx, const TlBinding *param, TlParamArgs *out);
+bool tl_model_own_param_args(const TlIndex *idx, const TlBinding *param, bool may, TlParamArgs *out);
+/* Autocast entry context (autocast.c): every call site of function `func`
+ * of `idx` in its module runs under an autocast region of a kind `ask`
+ * accepts (TL_CTX_NOT_CPU: not a CPU one; TL_CTX_HALF_AUTOCAST: a float16
+ * one): the innermost autocast block around the site, else the entry of
+ * the function around it; the function's decorators decide first. False
+ * for a function that escapes, has no call site, or calls itself. Needs
+ * only the index's contexts; kept in the model once one is built.
+ * tl_model_autocast_at: what the `with` blocks from `with` out decide (1
+ * under one, 0 an autocast block of another kind or disabled is
+ * innermost, -1 none). */
+bool tl_model_autocast_entry(const TlIndex *idx, int32_t func, uint32_t ask);
+int tl_model_autocast_at(const TlIndex *idx, int32_t with, uint32_t ask);
 /* A step loop runs around function `func` (trains.c): one of its call
  * sites in the project is inside a loop whose iteration trains or runs a
  * model's forward (TlLoop.step; counting the call's own: a method called

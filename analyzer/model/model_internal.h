@@ -251,6 +251,10 @@ struct TlModel {
 	TlScopeMap handed_at;
 	TlArray(TlHandedSet) handed_sets;
 	TlArray(TlParamArg) handed_args;
+	/* autocast.c: per kind of autocast asked (not-CPU, float16: bits 0, 1),
+	 * each function's entry (1 under it, 2 not known to be); NULL until
+	 * first asked. */
+	uint8_t *autocast_entry[4];
 	/* modes.c: at each call of a method of a project class through an
 	 * instance (its start byte), the modes the state holds for the
 	 * receiver's attributes ((site, attribute's interned name + 1) ->
@@ -526,6 +530,7 @@ void tl_model__grad_note(TlModel *m, TSNode s, uint8_t grad);
 uint8_t tl_model__grad_switch(const TlIndex *idx, const TlCall *c, uint8_t grad);
 void tl_model__grad_release(TlModel *m);
 void tl_model__handed_release(TlModel *m);
+void tl_model__autocast_release(TlModel *m);
 /* gradmode.c: the entry modes of the functions of the components marked
  * in `want` (every one when NULL), after the bottom-up run interpreted
  * them and their callers; those that changed are interpreted again

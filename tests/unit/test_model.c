@@ -925,24 +925,80 @@ static void test_own_param_args(void **state)
 	TlParamArgs args;
 	tl_array_init(&args);
 	const TlBinding *crit = tl_index_resolve_node(idx, tl_fixture_node_after(fx, "return crit", "crit"));
-	assert_true(tl_model_own_param_args(idx, crit, &args));
+	assert_true(tl_model_own_param_args(idx, crit, false, &args));
 	assert_int_equal(args.size, 2);
 	const TlBinding *c = tl_index_resolve_node(idx, tl_fixture_node_after(fx, "return h(", "c"));
-	assert_true(tl_model_own_param_args(idx, c, &args));
+	assert_true(tl_model_own_param_args(idx, c, false, &args));
 	assert_int_equal(args.size, 1);
 	assert_true(tl_index_text_is(idx, args.items[0].arg, "nn.MSELoss()"));
 	const TlBinding *self = tl_index_resolve_node(idx, tl_fixture_node_after(fx, "return self", "self"));
-	assert_true(self && tl_model_own_param_args(idx, self, &args));
+	assert_true(self && tl_model_own_param_args(idx, self, false, &args));
 	assert_int_equal(args.size, 1);
 	assert_true(tl_index_text_is(idx, args.items[0].arg, "m"));
-	assert_false(tl_model_own_param_args(idx, tl_index_resolve_node(idx, tl_fixture_node_after(fx, "return q", "q")), &args));
-	assert_false(tl_model_own_param_args(idx, tl_index_resolve_node(idx, tl_fixture_node_after(fx, "return w", "w")), &args));
+	assert_false(tl_model_own_param_args(idx, tl_index_resolve_node(idx, tl_fixture_node_after(fx, "return q", "q")), false, &args));
+	assert_false(tl_model_own_param_args(idx, tl_index_resolve_node(idx, tl_fixture_node_after(fx, "return w", "w")), false, &args));
 	/* the same once the model is built: kept in it */
 	assert_non_null(tl_model_of(idx));
-	assert_true(tl_model_own_param_args(idx, crit, &args));
+	assert_true(tl_model_own_param_args(idx, crit, false, &args));
 	assert_int_equal(args.size, 2);
-	assert_true(tl_model_own_param_args(idx, crit, &args));
+	assert_true(tl_model_own_param_args(idx, crit, false, &args));
 	assert_int_equal(args.size, 2);
+	tl_array_release(&args);
+	tl_fixture_free(fx);
+}
+
+/* The autocast entry context: every call site under an autocast block of
+ * an accepted kind, or in a function entered under one; a call in itself,
+ * a site outside any, or a disabled block innermost: not known to be. And
+ * what some call may hand a parameter: a default where a site passes
+ * nothing, a call in itself passed over. */
+static void test_autocast_entry_and_may(void **state)
+{
+	(void)state;
+	TlFixture *fx = tl_fixture_new(
+		"import torch\n"
+		"from contextlib import suppress\n"
+		"def inner(m, x):\n"
+		"    return m(x)\n"
+		"def mid(m, x):\n"
+		"    return inner(m, x)\n"
+		"def rec(m, x, n):\n"
+		"    return rec(m, x, n - 1)\n"
+		"def off(m, x):\n"
+		"    return m(x)\n"
+		"def step(m, x, ctx=suppress):\n"
+		"    with ctx():\n"
+		"        return step(m, x)\n"
+		"def run(m, x, c):\n"
+		"    return step(m, x, c)\n"
+		"def train(m, x):\n"
+		"    with torch.autocast('cuda'):\n"
+		"        mid(m, x)\n"
+		"        inner(m, x)\n"
+		"        rec(m, x, 3)\n"
+		"        with torch.autocast('cuda', enabled=False):\n"
+		"            off(m, x)\n"
+		"    with torch.autocast('cpu'):\n"
+		"        mid(m, x)\n"
+		"    run(m, x, torch.autocast)\n"
+		"    step(m, x)\n");
+	const TlIndex *idx = &fx->idx;
+	int32_t inner = tl_index_func_of(idx, tl_fixture_node_after(fx, "def inner", "m(x)"));
+	int32_t rec = tl_index_func_of(idx, tl_fixture_node_after(fx, "def rec", "n - 1"));
+	int32_t off = tl_index_func_of(idx, tl_fixture_node_after(fx, "def off", "m(x)"));
+	assert_true(tl_model_autocast_entry(idx, inner, 0));
+	/* mid runs under a CPU autocast at one site */
+	assert_false(tl_model_autocast_entry(idx, inner, TL_CTX_NOT_CPU));
+	assert_false(tl_model_autocast_entry(idx, rec, 0));
+	assert_false(tl_model_autocast_entry(idx, off, 0));
+	TlParamArgs args;
+	tl_array_init(&args);
+	const TlBinding *ctx = tl_index_resolve_node(idx, tl_fixture_node_after(fx, "with ctx", "ctx"));
+	assert_true(ctx && tl_model_own_param_args(idx, ctx, true, &args));
+	assert_int_equal(args.size, 2);
+	assert_true(tl_index_text_is(idx, args.items[1].arg, "torch.autocast"));
+	assert_true(tl_index_text_is(idx, args.items[0].arg, "suppress"));
+	assert_false(tl_model_own_param_args(idx, ctx, false, &args));
 	tl_array_release(&args);
 	tl_fixture_free(fx);
 }
@@ -973,6 +1029,7 @@ int main(void)
 		cmocka_unit_test(test_constants),
 		cmocka_unit_test(test_grad_entry_values),
 		cmocka_unit_test(test_own_param_args),
+		cmocka_unit_test(test_autocast_entry_and_may),
 	};
 	return cmocka_run_group_tests_name("model", tests, NULL, NULL);
 }
