@@ -559,9 +559,8 @@ int tl_facts_mode_at(const TlIndex *idx, TSNode node, const char *recv)
 	int walk = tl_facts__walk_mode_at(idx, node, recv);
 	/* The model's answer is compared with the walk's (TORCHLINT_CHECK_MODEL=1)
 	 * but not read yet: where the walk knows no mode, it finds eval mode
-	 * for forwards the ecosystem check has not all judged, and one it
-	 * would report where no graph is recorded (docs/semantic-model.md,
-	 * "Module modes"). */
+	 * for forwards the ecosystem check has judged, three of them false (no
+	 * graph is recorded: docs/semantic-model.md, "Module modes"). */
 	if (tl_facts__checking_model()) {
 		int model = tl_facts__model_mode(idx, node, recv);
 		if ((walk == TL_MODE_EVAL) != (model == TL_MODE_EVAL))
