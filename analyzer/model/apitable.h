@@ -266,8 +266,12 @@ typedef enum TlApiDtype {
  * for an unknown keyword): an except clause naming one is a fallback
  * for old versions (facts/versions.c). */
 #define TL_APIS_OLD_API_ERROR (UINT64_C(1) << 56)
+/* Methods that give a module state of its own beyond what its attributes
+ * hold (`.register_buffer`): a class that calls one is not stateless
+ * (model/holdsnone.c). */
+#define TL_APIS_REGISTERS_STATE (UINT64_C(1) << 57)
 /* How many sets there are. */
-#define TL_API_SET_COUNT 57
+#define TL_API_SET_COUNT 58
 
 typedef struct TlApiRow {
 	const char *name; /* the name without its `.` or `builtins.` (borrowed, not NUL-terminated) */

@@ -22,7 +22,24 @@
  * Each class's answer is kept in its module's model (TlModel.holds_none),
  * unless a model was not at hand or the bound was reached.
  *
- * Owns: tl_model__holds_none. */
+ * The same fixpoint answers a stricter question, "holds no state"
+ * (tl_model__holds_no_state): no parameter or buffer at all, frozen or
+ * not, and no layer whose train/eval mode matters. Each store into
+ * `self.x` then keeps a layer of the table's parameter-free set other than
+ * dropout, a number, a flag, a plain tensor (an attribute, not a buffer),
+ * an instance of a class of the project (an edge), or a plain parameter;
+ * no method calls a method of set registers-state (`register_buffer`).
+ * Registering an instance of such a class changes nothing
+ * (rules/checks/TL214.c).
+ *
+ * A parameter of a method is plain (a number or a flag, never a module)
+ * when it has a literal default, a plain annotation, or when the method
+ * hands it to the constructor of a layer of the table's parameter-free
+ * set (`nn.AvgPool1d(kernel_size=kernel_size)`): those take sizes and
+ * flags only.
+ *
+ * Owns: tl_model__holds_none, tl_model__holds_no_state,
+ * tl_model_makes_stateless_module. */
 #include <string.h>
 
 #include "base/alloc.h"
@@ -44,10 +61,45 @@ typedef struct TlHnNode {
 
 typedef TlArray(TlHnNode) TlHnNodes;
 
+/* True when a layer of the table's parameter-free set is the row of `q`
+ * (dropout too when `dropout`). */
+static bool tl_hn__free_layer(const char *q, bool dropout)
+{
+	const TlApiRow *r = q ? tl_in__layer_row(q) : NULL;
+	return r && r->kind == TL_APIK_MODULE && (r->sets & TL_APIS_PARAMETER_FREE) &&
+	       (dropout || !(r->sets & (TL_APIS_DROPOUT_MODULE | TL_APIS_MODE_DEPENDENT)));
+}
+
+/* True when parameter binding `b`'s function hands it, as it is, to the
+ * constructor of a parameter-free layer (`nn.AvgPool1d(kernel_size=
+ * kernel_size)`): an argument of those is a size or a flag. */
+static bool tl_hn__sizes_a_layer(const TlIndex *mod, const TlBinding *b)
+{
+	const TlSyms *sy = tl_syms();
+	const TlIntArray *calls = b->func >= 0 ? tl_index_scope_calls(mod, b->func) : NULL;
+	for (uint32_t k = 0; calls && k < calls->size; k++) {
+		const TlCall *c = &mod->calls.items[calls->items[k]];
+		if (!tl_hn__free_layer(c->qname, true))
+			continue;
+		TSNode args = tl_tree_field(c->node, sy->f_arguments);
+		uint32_t count = ts_node_is_null(args) ? 0 : ts_node_named_child_count(args);
+		for (uint32_t i = 0; i < count; i++) {
+			TSNode a = ts_node_named_child(args, i);
+			if (ts_node_symbol(a) == sy->keyword_argument)
+				a = tl_tree_field(a, sy->f_value);
+			a = tl_index_unparen(a);
+			if (!ts_node_is_null(a) && ts_node_symbol(a) == sy->identifier &&
+			    tl_index_resolve_node(mod, a) == b)
+				return true;
+		}
+	}
+	return false;
+}
+
 /* True when parameter binding `b` holds a plain value: a literal default
  * (`k=3`, `name="x"`, `eps=1e-8`), a default that is a name the module
- * binds once to a Python number (`kl=NAT` of `NAT = log(2)`), or a plain
- * annotation (`n: int`). */
+ * binds once to a Python number (`kl=NAT` of `NAT = log(2)`), a plain
+ * annotation (`n: int`), or a size handed to a parameter-free layer. */
 static bool tl_hn__plain_param(const TlModel *m, const TlIndex *mod, const TlBinding *b)
 {
 	const TlSyms *sy = tl_syms();
@@ -73,7 +125,9 @@ static bool tl_hn__plain_param(const TlModel *m, const TlIndex *mod, const TlBin
 	TSNode ann = ts_node_symbol(p) == sy->typed_parameter || ts_node_symbol(p) == sy->typed_default_parameter
 			     ? tl_tree_field(p, sy->f_type) : (TSNode){ 0 };
 	const char *a = ts_node_is_null(ann) ? NULL : tl_index_text(mod, ann, &alen);
-	return (tl_api_builtin_sets_text(a, alen) & TL_APIS_PLAIN_TYPE) != 0; /* `bits: int` */
+	if (tl_api_builtin_sets_text(a, alen) & TL_APIS_PLAIN_TYPE) /* `bits: int` */
+		return true;
+	return tl_hn__sizes_a_layer(mod, b);
 }
 
 /* True when store `b` (`self.x = v`) keeps a plain value: literals and
@@ -155,16 +209,64 @@ static bool tl_hn__attr(const TlModel *m, const TlVal *v, TlHnNodes *deps)
 	return ok;
 }
 
+/* True when store `b` (`self.x = v` in a method of a class whose model is
+ * `om`) keeps no state: a parameter-free layer but dropout; or the
+ * attribute (all its stores joined) holds a number, a flag, a string,
+ * None, a plain tensor, a function or class, or `b` a plain parameter; an
+ * instance of a class of the project is left to its summary (appended to
+ * `deps`). */
+static bool tl_hn__state_store(const TlModel *om, const TlIndex *mod, const TlBinding *b, TlHnNodes *deps)
+{
+	const TlSyms *sy = tl_syms();
+	TSNode v = tl_index_unparen(b->value);
+	if (b->elem >= 0 || ts_node_is_null(v))
+		return false;
+	if (ts_node_symbol(v) == sy->call) {
+		const TlCall *c = tl_index_call_at(mod, v);
+		if (c && tl_hn__free_layer(c->qname, false))
+			return true;
+	}
+	/* the attribute's value, joined over its stores (a model read for
+	 * its summaries keeps no value per expression) */
+	const char *name = b->name + 5;
+	int32_t id = tl_path_lookup(&om->names, name, strlen(name)), at;
+	int32_t cls = b->func >= 0 ? mod->funcs.items[b->func].cls : -1;
+	if (id < 0 || cls < 0 || !tl_scopemap_get(&om->attrs, (uint32_t)cls, (uint32_t)id, &at))
+		return false;
+	const TlVal *x = &om->pool.vals.items[at];
+	switch (x->kind) {
+	case TL_VK_NUMBER:
+	case TL_VK_BOOL:
+	case TL_VK_STRING:
+	case TL_VK_NONE:
+	case TL_VK_DEVICE:
+	case TL_VK_FUNCTION:
+	case TL_VK_CLASS:
+	case TL_VK_TENSOR:
+		return true;
+	case TL_VK_MODULE:
+		if (x->ref < 0 || !x->mod)
+			return false;
+		tl_array_push(deps, ((TlHnNode){ (const TlIndex *)x->mod, NULL, x->ref }));
+		return true;
+	case TL_VK_TOP:
+		return tl_hn__plain_store(om, mod, b);
+	default:
+		return false;
+	}
+}
+
 static bool tl_hn__torch_module(const char *q)
 {
 	return strcmp(q, "torch.nn.Module") == 0 || strcmp(q, "torch.nn.modules.module.Module") == 0;
 }
 
 /* What class `cls` of `mod` (whose model is `om`) says of itself: false
- * when it may hold a parameter whatever the other classes hold; else
- * true, the classes it depends on appended to `deps`. `asker` resolves
- * the names of its bases. */
-static bool tl_hn__local(TlModel *asker, const TlModel *om, const TlIndex *mod, int32_t cls, TlHnNodes *deps)
+ * when it may hold a parameter (with `state`: any state) whatever the
+ * other classes hold; else true, the classes it depends on appended to
+ * `deps`. `asker` resolves the names of its bases. */
+static bool tl_hn__local(TlModel *asker, const TlModel *om, const TlIndex *mod, int32_t cls, bool state,
+			 TlHnNodes *deps)
 {
 	const TlSyms *sy = tl_syms();
 	if (cls < 0 || (uint32_t)cls >= mod->classes.size)
@@ -201,7 +303,8 @@ static bool tl_hn__local(TlModel *asker, const TlModel *om, const TlIndex *mod, 
 		const TlIntArray *calls = tl_index_scope_calls(mod, (int32_t)f);
 		for (uint32_t k = 0; calls && k < calls->size; k++) {
 			const char *name = mod->calls.items[calls->items[k]].method;
-			if ((tl_api_method_sets(name) | tl_api_builtin_sets(name)) & TL_APIS_REGISTERS)
+			if ((tl_api_method_sets(name) | tl_api_builtin_sets(name)) &
+			    (TL_APIS_REGISTERS | (state ? TL_APIS_REGISTERS_STATE : 0)))
 				return false;
 		}
 		const TlIntArray *binds = tl_index_scope_binds(mod, (int32_t)f);
@@ -213,6 +316,12 @@ static bool tl_hn__local(TlModel *asker, const TlModel *om, const TlIndex *mod, 
 				return false;
 			const char *x = b->name + 5;
 			const char *dot = strchr(x, '.');
+			if (state) {
+				/* each store on its own: which layer it makes */
+				if (dot || !tl_hn__state_store(om, mod, b, deps))
+					return false;
+				continue;
+			}
 			if (dot) {
 				/* `self.emb.weight = nn.Parameter(w, requires_grad=False)` */
 				int32_t at;
@@ -267,15 +376,16 @@ static int32_t tl_hn__node(TlHnNodes *nodes, const TlIndex *mod, int32_t cls)
 	return (int32_t)nodes->size - 1;
 }
 
-static uint8_t *tl_hn__memo(const TlModel *om)
+static uint8_t *tl_hn__memo(const TlModel *om, bool state)
 {
 	TlModel *w = (TlModel *)om;
-	if (!w->holds_none && om->idx->classes.size)
-		w->holds_none = tl_calloc(om->idx->classes.size, 1);
-	return w->holds_none;
+	uint8_t **memo = state ? &w->holds_no_state : &w->holds_none;
+	if (!*memo && om->idx->classes.size)
+		*memo = tl_calloc(om->idx->classes.size, 1);
+	return *memo;
 }
 
-static bool tl_hn__solve(TlModel *m, const TlIndex *mod, int32_t cls)
+static bool tl_hn__solve(TlModel *m, const TlIndex *mod, int32_t cls, bool state)
 {
 	TlHnNodes nodes, deps;
 	TlIntArray key, item, work;
@@ -299,11 +409,12 @@ static bool tl_hn__solve(TlModel *m, const TlIndex *mod, int32_t cls)
 		uint32_t wait = 0;
 		if (!om || nd->cls < 0 || (uint32_t)nd->cls >= nd->mod->classes.size) {
 			cut = cut || !om; /* a model being built (an import cycle) or past the nesting bound */
-		} else if ((known = om->holds_none ? om->holds_none[nd->cls] : 0) != 0) {
+		} else if ((known = (state ? om->holds_no_state : om->holds_none)
+					    ? (state ? om->holds_no_state : om->holds_none)[nd->cls] : 0) != 0) {
 			said = known == 1;
 		} else {
 			deps.size = 0;
-			if (tl_hn__local(m, om, nd->mod, nd->cls, &deps)) {
+			if (tl_hn__local(m, om, nd->mod, nd->cls, state, &deps)) {
 				said = 1;
 				for (uint32_t k = 0; k < deps.size; k++) {
 					int32_t d = tl_hn__node(&nodes, deps.items[k].mod, deps.items[k].cls);
@@ -348,7 +459,7 @@ static bool tl_hn__solve(TlModel *m, const TlIndex *mod, int32_t cls)
 	for (uint32_t i = 0; !cut && i < n; i++) {
 		const TlHnNode *nd = &nodes.items[i];
 		uint8_t *memo = nd->om && nd->cls >= 0 && (uint32_t)nd->cls < nd->mod->classes.size
-					? tl_hn__memo(nd->om) : NULL;
+					? tl_hn__memo(nd->om, state) : NULL;
 		if (memo)
 			memo[nd->cls] = yes.items[i] ? 1 : 2;
 	}
@@ -364,14 +475,45 @@ static bool tl_hn__solve(TlModel *m, const TlIndex *mod, int32_t cls)
 	return answer;
 }
 
-bool tl_model__holds_none(TlModel *m, const TlIndex *mod, int32_t cls)
+static bool tl_hn__ask(TlModel *m, const TlIndex *mod, int32_t cls, bool state)
 {
 	if (cls < 0 || (uint32_t)cls >= mod->classes.size)
 		return false;
 	if (!m->idx->imports)
-		return mod == m->idx && tl_hn__solve(m, mod, cls);
+		return mod == m->idx && tl_hn__solve(m, mod, cls, state);
 	tl_model__enter(m->idx);
-	bool yes = tl_hn__solve(m, mod, cls);
+	bool yes = tl_hn__solve(m, mod, cls, state);
 	tl_model__leave(m->idx);
 	return yes;
+}
+
+bool tl_model__holds_none(TlModel *m, const TlIndex *mod, int32_t cls)
+{
+	return tl_hn__ask(m, mod, cls, false);
+}
+
+bool tl_model__holds_no_state(TlModel *m, const TlIndex *mod, int32_t cls)
+{
+	return tl_hn__ask(m, mod, cls, true);
+}
+
+bool tl_model_makes_stateless_module(const TlIndex *idx, TSNode call)
+{
+	TlModel *m = (TlModel *)tl_model_of(idx);
+	call = tl_index_unparen(call);
+	const TlCall *c = tl_index_call_at(idx, call);
+	TlVal v;
+	if (!m || !c || !tl_model_value(idx, call, &v) || v.kind != TL_VK_MODULE)
+		return false;
+	if (v.ref >= 0 && v.mod)
+		return tl_model__holds_no_state(m, (const TlIndex *)v.mod, v.ref);
+	/* a class another module of the project defines, by its import */
+	TlVal cls;
+	if (!c->qname || !idx->imports)
+		return false;
+	tl_model__enter(idx);
+	bool found = tl_model__resolve_in(m, idx, c->qname, strlen(c->qname), &cls);
+	tl_model__leave(idx);
+	return found && cls.kind == TL_VK_CLASS && cls.ref >= 0 && cls.mod &&
+	       tl_model__holds_no_state(m, (const TlIndex *)cls.mod, cls.ref);
 }

@@ -184,6 +184,9 @@ void tl_in__made_output(TlValPool *p, TlVal *v);
 void tl_in__grad_call(In *in, TSNode n, const TlCall *c, const TlVal *fn, const TlVal *callee, const TlVal *args,
 		      uint32_t nargs, TlVal *r);
 void tl_in__grad_store(In *in, TSNode target, const TlVal *v);
+/* requiresgrad.c: the table's row of torch.nn layer `q` (`torch.nn.modules.
+ * activation.ReLU` is `torch.nn.ReLU`), or of any other qualified name. */
+const struct TlApiRow *tl_in__layer_row(const char *q);
 /* modes.c: the train / eval mode (TlVal.mode) of call `c`'s result `*r`
  * (`fn`: the receiver's value for a method, else the callee's; `args`: the
  * `npos` positional arguments' values), and a switch's effect on the

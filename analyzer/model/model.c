@@ -74,6 +74,7 @@ static void tl_model__release(TlModel *m)
 	tl_free(m->comp_done);
 	tl_free(m->from_module);
 	tl_free(m->holds_none);
+	tl_free(m->holds_no_state);
 	tl_free(m->around[0]);
 	tl_free(m->around[1]);
 	tl_free(m->around[2]);

@@ -219,6 +219,11 @@ unsigned tl_model_wrapper_kinds(const char *qname);
  * none) and no argument requires grad. False when it may, or when the
  * model does not know. */
 bool tl_model_forward_no_graph(const TlIndex *idx, TSNode call);
+/* True when call `call` makes an instance of a class of the project that
+ * holds no state (holdsnone.c: no parameter, buffer or dropout; only
+ * numbers, flags and parameter-free layers, and such classes): keeping it
+ * unregistered loses nothing. False when it may, or is not known. */
+bool tl_model_makes_stateless_module(const TlIndex *idx, TSNode call);
 
 /* Grad mode (gradmode.c). tl_model_grad_local: the mode the statement
  * around `node` began in, in its function: disabled, the mode the

@@ -239,6 +239,7 @@ struct TlModel {
 	uint8_t *grad_entry;
 	bool grad_busy;
 	uint8_t *holds_none; /* holdsnone.c: per class, 0 not asked, 1 holds none, 2 not known to */
+	uint8_t *holds_no_state; /* the same of "holds no state" (tl_model__holds_no_state) */
 	/* trains.c: per question (training runs around it, a loop does, a
 	 * step loop does) and function, 1 so, 2 not known to be (NULL: not
 	 * yet asked). */
@@ -334,6 +335,12 @@ bool tl_model__class_attr(TlModel *m, const TlIndex *mod, int32_t cls, int32_t n
  * project, its model read under the project's lock) is an nn.Module that
  * holds no parameter that requires grad. */
 bool tl_model__holds_none(TlModel *m, const TlIndex *mod, int32_t cls);
+/* holdsnone.c: class `cls` of `mod` is an nn.Module that holds no state at
+ * all: no parameter or buffer (frozen or not) and no layer whose mode
+ * matters (dropout), only numbers, flags, plain tensors and layers of the
+ * table's parameter-free set, its bases and the project's classes it
+ * holds the same. Registering an instance changes nothing then. */
+bool tl_model__holds_no_state(TlModel *m, const TlIndex *mod, int32_t cls);
 /* callers.c: a call site in a module that imports m's (`mod`, its model
  * `om` with the caller interpreted, NULL in an import cycle) of function
  * `func` of m's module. tl_model__importer_calls visits each, those of

@@ -135,7 +135,7 @@ static bool tl_in__all_nograd(const TlValPool *p, const TlVal *args, uint32_t na
 
 /* The row of a torch.nn layer: `torch.nn.modules.activation.ReLU` is
  * `torch.nn.ReLU`. */
-static const TlApiRow *tl_in__layer_row(const char *q)
+const struct TlApiRow *tl_in__layer_row(const char *q)
 {
 	const TlApiRow *r = tl_api_qualified(q);
 	if (r || strncmp(q, "torch.nn.", 9) != 0)

@@ -9,7 +9,8 @@ list. An `ok` annotation sits before containers that are registered
 (nn.ModuleList / ModuleDict / Sequential, wrapped later, add_module or
 setattr), lists of modules registered elsewhere (aliases, a local list also
 handed to nn.Sequential), lists of values that are not modules, lists of
-stateless layers (activations, pooling), and plain classes.
+stateless layers (activations, pooling) or of classes of the project that
+hold only such layers and numbers, and plain classes.
 """
 import pytorch_lightning as pl
 import torch
@@ -272,3 +273,76 @@ def make_ensemble(dim):
     # ok: TL214
     models = [nn.Linear(dim, 1) for _ in range(5)]
     return models
+
+
+# ---------------------------------------------------------------------------
+# Classes of the project that hold no state: a plain list of them loses
+# nothing (no parameter, buffer or dropout to register), unlike one of a
+# class that holds a dropout, a buffer, a layer with weights, or a module it
+# was handed.
+
+
+class WindowMean(nn.Module):
+    def __init__(self, width, stride):
+        super().__init__()
+        self.width = width
+        self.pool = nn.AvgPool1d(kernel_size=width, stride=stride)
+
+    def forward(self, x):
+        edge = x[:, :1, :].repeat(1, (self.width - 1) // 2, 1)
+        return self.pool(torch.cat([edge, x], dim=1).permute(0, 2, 1)).permute(0, 2, 1)
+
+
+class Detrend(nn.Module):
+    def __init__(self, width):
+        super().__init__()
+        self.mean = WindowMean(width, stride=1)
+
+    def forward(self, x):
+        m = self.mean(x)
+        return x - m, m
+
+
+class NoisyPool(nn.Module):
+    def __init__(self, width):
+        super().__init__()
+        self.pool = nn.MaxPool1d(width)
+        self.drop = nn.Dropout(0.2)
+
+    def forward(self, x):
+        return self.drop(self.pool(x))
+
+
+class Standardise(nn.Module):
+    def __init__(self, channels):
+        super().__init__()
+        self.register_buffer("std", torch.ones(channels))
+
+    def forward(self, x):
+        return x / self.std
+
+
+class Wrapped(nn.Module):
+    def __init__(self, inner):
+        super().__init__()
+        self.inner = inner
+
+    def forward(self, x):
+        return self.inner(x)
+
+
+class DecompositionBank(nn.Module):
+    def __init__(self, widths, channels):
+        super().__init__()
+        # ok: TL214
+        self.detrenders = [Detrend(w) for w in widths]
+        # ok: TL214
+        self.means = [WindowMean(w, 1) for w in widths]
+        # a dropout's mode is what a plain list loses
+        # expect: TL214
+        self.noisy = [NoisyPool(w) for w in widths]
+        # a buffer: missing from state_dict() and .to()
+        # expect: TL214
+        self.scalers = [Standardise(channels) for _ in widths]
+        # expect: TL214
+        self.wrapped = [Wrapped(nn.Linear(channels, channels)) for _ in widths]

@@ -8,6 +8,7 @@
 #include "rules/checks/checks.h"
 
 #include "facts/internal.h"
+#include "model/model.h"
 
 /* torch.nn layers that hold no parameters, buffers or mode: leaving them
  * out of the module changes nothing (activations, pooling, padding,
@@ -175,7 +176,8 @@ static bool tl_check__only_read_here(const TlIndex *idx, TSNode id, int32_t f)
 
 /* True when `e` (in function `f`) makes a new module or parameter that
  * nothing else holds: a constructor of a torch.nn layer with state (not an
- * activation, pooling or loss) or of a local nn.Module subclass, an
+ * activation, pooling or loss) or of an nn.Module subclass of the project
+ * that holds some state (not one of only pooling and numbers), an
  * nn.Parameter, also behind `.to(device)` and the like, or a local name
  * bound to one and read nowhere else. */
 static bool tl_check__new_module(const TlIndex *idx, TSNode e, int32_t f, int depth)
@@ -208,11 +210,13 @@ static bool tl_check__new_module(const TlIndex *idx, TSNode e, int32_t f, int de
 			       strcmp(c->qname, "torch.nn.parameter.Parameter") == 0 ||
 			       (tl_facts_is_module_class_name(c->qname) && tl_facts__starts(c->qname, "torch.nn.") &&
 				!tl_check__stateless_layer(c->qname)) ||
-			       /* an nn.Module subclass of another module of the project */
+			       /* an nn.Module subclass of another module of the project
+				* that holds some state */
 			       (!tl_facts__starts(c->qname, "torch.") &&
-				tl_facts__ext_class_is_module(idx, c->qname));
+				tl_facts__ext_class_is_module(idx, c->qname) && !tl_model_makes_stateless_module(idx, e));
 		const TlBinding *cb = tl_index_resolve_node(idx, c->callee);
-		return cb && cb->kind == TL_BIND_CLASS && idx->classes.items[cb->ref].is_module;
+		return cb && cb->kind == TL_BIND_CLASS && idx->classes.items[cb->ref].is_module &&
+		       !tl_model_makes_stateless_module(idx, e);
 	}
 	return false;
 }
