@@ -108,16 +108,15 @@ static bool tl_check__container_handed_on(const TlIndex *idx, TSNode scope, cons
  * _parameters): what its lists hold may be registered there too. */
 static bool tl_check__registers_by_hand(const TlIndex *idx, TSNode cls)
 {
-	static const char *const registering[] = {
-		"add_module", "register_module", "register_parameter", "setattr", "__setattr__",
-	};
 	const TlSyms *sy = tl_syms();
 	uint32_t from = tl_index_first_call_from(idx, ts_node_start_byte(cls));
 	for (uint32_t i = from; i < idx->calls.size; i++) {
 		const TlCall *c = &idx->calls.items[i];
 		if (c->start_byte >= ts_node_end_byte(cls))
 			break;
-		if (c->method && IN(c->method, registering))
+		/* the table's set registers: add_module, register_parameter,
+		 * setattr, object.__setattr__ */
+		if (c->method && ((tl_api_method_sets(c->method) | tl_api_builtin_sets(c->method)) & TL_APIS_REGISTERS))
 			return true;
 	}
 	TSTreeCursor cur = ts_tree_cursor_new(cls);
