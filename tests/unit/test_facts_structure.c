@@ -119,6 +119,10 @@ static void test_unregistered_submodules(void **state)
 		"import torch\n"
 		"import torch.nn as nn\n"
 		"class Block(nn.Module):\n"
+		"    def __init__(self):\n"
+		"        super().__init__()\n"
+		"        self.proj = nn.Linear(2, 2)\n"
+		"class Empty(nn.Module):\n"
 		"    pass\n"
 		"class Net(nn.Module):\n"
 		"    def __init__(self, n, other):\n"
@@ -138,6 +142,7 @@ static void test_unregistered_submodules(void **state)
 		"        self.h = [nn.Parameter(torch.zeros(2))]\n"
 		"        self.i = nn.ModuleList([nn.Linear(2, 2)])\n"
 		"        self.j = [1, 2, 3]\n"
+		"        self.empties = {'x': Empty()}\n"
 		"class ByHand(nn.Module):\n"
 		"    def __init__(self):\n"
 		"        super().__init__()\n"
@@ -158,6 +163,8 @@ static void test_unregistered_submodules(void **state)
 	assert_true(tl_check_unregistered_submodules(idx, ASSIGN("self.h")));
 	assert_false(tl_check_unregistered_submodules(idx, ASSIGN("self.i")));
 	assert_false(tl_check_unregistered_submodules(idx, ASSIGN("self.j")));
+	/* a class of the project that holds no state: nothing to register */
+	assert_false(tl_check_unregistered_submodules(idx, ASSIGN("self.empties")));
 	assert_false(tl_check_unregistered_submodules(idx, ASSIGN("self.k")));
 	assert_false(tl_check_unregistered_submodules(idx, ASSIGN("self.m")));
 #undef ASSIGN
