@@ -3,8 +3,9 @@
  * kept in the model (TlModel.handed_at, .handed_sets, .handed_args).
  *
  * The call sites are the module's own (TlFunc.call_sites) and those of
- * the modules that import it (model/callers.c: by name, or through an
- * instance the importer's model holds). An argument that is itself a
+ * the modules that import it (model/callers.c: by name, through an
+ * instance the importer's model holds, or, for a class's own `__init__`,
+ * by making an instance: `Trainer(config, model)`). An argument that is itself a
  * parameter of the function around the call (`fit(net)` in `main`, then
  * `evaluate(net, val)` in `fit`) is replaced by what that parameter is
  * bound to, at its own call sites, and so on: a work list of (module,
@@ -13,7 +14,8 @@
  * them. What is left are the expressions the project hands the parameter
  * (a construction, a name bound to one, a call), each in its module;
  * what they hold is the asker's question (facts/layers.c: the
- * mode-dependent layers of a model handed in).
+ * mode-dependent layers of a model handed in; facts/effects.c: the class
+ * whose method a model handed in runs).
  *
  * The summary is not known when a function on the way escapes (is read
  * other than called), has no call site, calls itself with the parameter,
@@ -177,8 +179,8 @@ static void tl_handed__run(TlHandedWork *w)
 		}
 		const TlModel *fm = w->unknown ? NULL : tl_model_of(it.mod);
 		if (fm)
-			tl_model__importer_calls((TlModel *)fm, TL_CALLERS_INSTANCES, tl_handed__want, tl_handed__ext_visit,
-						 w);
+			tl_model__importer_calls((TlModel *)fm, TL_CALLERS_INSTANCES | TL_CALLERS_MAKERS,
+						 tl_handed__want, tl_handed__ext_visit, w);
 		if (w->sites == sites)
 			w->unknown = true; /* no call site known */
 	}
