@@ -16,10 +16,11 @@
  * sites pass, joined with its default where one leaves it out (its
  * default when none is found), as an annotation would say what it is.
  *
- * Owns: TlModel.dflt, TlModel.passed, tl_in__ctx_call, tl_in__ctx_construct, tl_in__defaults,
+ * Owns: TlModel.dflt, TlModel.passed, TlModel.ext_cst, tl_model__ext_const, tl_in__ctx_call, tl_in__ctx_construct, tl_in__defaults,
  * tl_in__default_seed, tl_in__record_args, tl_model__default_ctx, tl_model__param_default. */
 #include <string.h>
 
+#include "base/alloc.h"
 #include "model/interp_internal.h"
 
 /* How a call binds a parameter. */
@@ -336,6 +337,89 @@ static bool tl_bind__ext_join(TlModel *m, int32_t func, uint32_t i, const TlVal 
 		return true;
 	}
 	*out = (bits & 1) ? tl_val_join(&m->pool, &v, d) : v;
+	return true;
+}
+
+/* The constants the importers' call sites pass
+ * (tl_model__ext_const): per function, TL_MODEL_CTX_PARAMS each, -2 no
+ * site yet, 0 none, else the constant; the ends of the calls' callees, for
+ * tl_model__importers_mentions. */
+typedef struct TlBindCst {
+	TlModel *m;
+	int32_t *c;
+	uint8_t *bad;
+	TlExtEnd *ends;
+	uint32_t nends, cap;
+} TlBindCst;
+
+/* Functions of the module's top level: a method is called through an
+ * instance (not read), a nested function by no importer. */
+static bool tl_bind__cst_want(void *ctx, int32_t f)
+{
+	const TlFunc *fn = &((TlBindCst *)ctx)->m->idx->funcs.items[f];
+	return fn->cls < 0 && fn->parent < 0;
+}
+
+static void tl_bind__cst_site(void *ctx, const TlExtCall *s)
+{
+	TlBindCst *x = ctx;
+	const TlIndex *idx = x->m->idx;
+	const TlFunc *fn = &idx->funcs.items[s->func];
+	int32_t *c = x->c + (size_t)s->func * TL_MODEL_CTX_PARAMS;
+	if (s->bound) {
+		x->bad[s->func] = 1;
+		return;
+	}
+	if (x->nends == x->cap) {
+		x->cap = x->cap ? 2 * x->cap : 8;
+		x->ends = tl_realloc(x->ends, x->cap * sizeof *x->ends);
+	}
+	x->ends[x->nends++] = (TlExtEnd){ s->mod, ts_node_end_byte(s->call->callee), s->func };
+	uint8_t how[TL_MODEL_CTX_PARAMS];
+	int32_t arg[TL_MODEL_CTX_PARAMS];
+	tl_bind__map_in(idx, fn, s->mod, s->call->node, 0, how, arg);
+	uint32_t n = fn->params.size < TL_MODEL_CTX_PARAMS ? fn->params.size : TL_MODEL_CTX_PARAMS;
+	for (uint32_t i = 0; i < n; i++) {
+		uint16_t k = 0;
+		if (how[i] == TL_BIND_LEFT)
+			k = tl_model__const_literal(x->m, idx, tl_model__param_default(idx, fn, i));
+		else if (how[i] == TL_BIND_NAMED)
+			k = tl_model__const_literal(x->m, s->mod, tl_bind__arg_node(s->call->node, arg[i]));
+		c[i] = c[i] == -2 || c[i] == (int32_t)k ? (int32_t)k : 0;
+	}
+}
+
+bool tl_model__ext_const(TlModel *m, int32_t func, uint32_t i, uint32_t *out)
+{
+	const TlIndex *idx = m->idx;
+	uint32_t nf = idx->funcs.size;
+	if (func < 0 || (uint32_t)func >= nf || i >= TL_MODEL_CTX_PARAMS)
+		return false;
+	if (!m->ext_cst) {
+		/* every function at once: one read of the importers */
+		TlBindCst x;
+		memset(&x, 0, sizeof x);
+		x.m = m;
+		x.c = tl_malloc((size_t)nf * TL_MODEL_CTX_PARAMS * sizeof *x.c);
+		x.bad = tl_calloc(nf, 1);
+		for (size_t k = 0; k < (size_t)nf * TL_MODEL_CTX_PARAMS; k++)
+			x.c[k] = -2;
+		tl_model__importer_calls(m, TL_CALLERS_TEXT, tl_bind__cst_want, tl_bind__cst_site, &x);
+		bool all = tl_model__importers_mentions(m, x.ends, x.nends, x.bad);
+		for (uint32_t f = 0; f < nf; f++) {
+			const TlFunc *fn = &idx->funcs.items[f];
+			if (!all || x.bad[f] || fn->cls >= 0)
+				for (uint32_t k = 0; k < TL_MODEL_CTX_PARAMS; k++)
+					x.c[(size_t)f * TL_MODEL_CTX_PARAMS + k] = -1;
+		}
+		tl_free(x.ends);
+		tl_free(x.bad);
+		m->ext_cst = x.c;
+	}
+	int32_t c = m->ext_cst[(size_t)func * TL_MODEL_CTX_PARAMS + i];
+	if (c == -1)
+		return false;
+	*out = c == -2 ? TL_MODEL_EXT_NO_SITE : (uint32_t)c;
 	return true;
 }
 

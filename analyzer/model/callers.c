@@ -7,11 +7,18 @@
  * holds (`trainer = Trainer(...); trainer.validate()`), and a class's own
  * `__init__` called by making an instance (`losses.Triplet(loss=ce)`).
  *
- * Owns: tl_model__importer_calls. */
+ * Which calls are all the importers have of a function (a name they
+ * mention but in an import or a call of it may hand it on: `run(score)`),
+ * tl_model__importers_mentions.
+ *
+ * Owns: tl_model__importer_calls, tl_model__importers_mentions. */
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/strmap.h"
 #include "model/model_internal.h"
+#include "syntax/syms.h"
 
 /* Importers read for the call sites of a module's functions. */
 #define TL_CALLERS_IMPORTERS 64
@@ -110,8 +117,8 @@ void tl_model__importer_calls(TlModel *m, unsigned how, bool (*want)(void *ctx, 
 				continue;
 			/* The importer's own model (on demand, recording values:
 			 * the facts read it for their reverse questions too), its
-			 * caller interpreted. */
-			if (!om_asked) {
+			 * caller interpreted; none when only the calls' text is read. */
+			if (!om_asked && !(how & TL_CALLERS_TEXT)) {
 				om = mod == idx ? m : tl_model_of(mod);
 				om_asked = true;
 			}
@@ -128,4 +135,109 @@ void tl_model__importer_calls(TlModel *m, unsigned how, bool (*want)(void *ctx, 
 	}
 	tl_model__leave(idx);
 	tl_strmap_release(&names);
+}
+
+/* True when `c` may be part of a name (an identifier's byte). */
+static bool tl_callers__word(char c)
+{
+	return c == '_' || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (unsigned char)c >= 0x80;
+}
+
+/* Whether the mention of a name at bytes [a, b) of `mod` is in an import
+ * statement that binds it under its own name: 1 it is, 0 it is in none,
+ * -1 it is renamed there (`import ... as`) or is no identifier (a string,
+ * a comment). */
+static int tl_callers__in_import(const TlIndex *mod, uint32_t a, uint32_t b)
+{
+	const TlSyms *sy = tl_syms();
+	TSNode n = ts_node_named_descendant_for_byte_range(mod->root, a, b);
+	if (ts_node_is_null(n) || ts_node_symbol(n) != sy->identifier || ts_node_start_byte(n) != a ||
+	    ts_node_end_byte(n) != b)
+		return -1;
+	for (TSNode p = ts_node_parent(n); !ts_node_is_null(p); p = ts_node_parent(p)) {
+		const char *t = ts_node_type(p);
+		if (strcmp(t, "aliased_import") == 0)
+			return -1;
+		if (strcmp(t, "import_statement") == 0 || strcmp(t, "import_from_statement") == 0)
+			return 1;
+		if (strcmp(t, "module") == 0 || strcmp(t, "block") == 0)
+			break;
+	}
+	return 0;
+}
+
+static int tl_callers__end_cmp(const void *pa, const void *pb)
+{
+	const TlExtEnd *a = pa, *b = pb;
+	if (a->mod != b->mod)
+		return (uintptr_t)a->mod < (uintptr_t)b->mod ? -1 : 1;
+	return a->end < b->end ? -1 : a->end > b->end;
+}
+
+/* True when `ends` (sorted) holds a call of function `f` in `mod`. */
+static bool tl_callers__calls_in(const TlExtEnd *ends, uint32_t nends, const TlIndex *mod, int32_t f)
+{
+	for (uint32_t k = 0; k < nends; k++)
+		if (ends[k].mod == mod && ends[k].func == f)
+			return true;
+	return false;
+}
+
+bool tl_model__importers_mentions(TlModel *m, TlExtEnd *ends, uint32_t nends, uint8_t *bad)
+{
+	const TlIndex *idx = m->idx;
+	const TlImports *im = idx->imports;
+	if (!im || !im->importer || tl_model__torch_package(idx))
+		return false;
+	TlStrMap names;
+	tl_index_outer_names(idx, &names);
+	qsort(ends, nends, sizeof *ends, tl_callers__end_cmp);
+	bool ok = true;
+	tl_model__enter(idx);
+	for (uint32_t i = 0; ok && names.count; i++) {
+		const TlIndex *mod = im->importer(im, idx, i);
+		if (!mod)
+			break;
+		if (i >= TL_CALLERS_IMPORTERS || !mod->src || !mod->src->text) {
+			ok = false; /* more than tl_model__importer_calls reads */
+			break;
+		}
+		const char *t = mod->src->text;
+		uint32_t len = mod->src->length;
+		if (strstr(t, "import *")) {
+			ok = false; /* a star import may re-export any of them */
+			break;
+		}
+		const char *path = mod->src->path;
+		const char *base = path ? strrchr(path, '/') : NULL;
+		bool init = strcmp(base ? base + 1 : path ? path : "", "__init__.py") == 0;
+		for (uint32_t a = 0; a < len;) {
+			if (!tl_callers__word(t[a])) {
+				a++;
+				continue;
+			}
+			uint32_t b = a;
+			while (b < len && tl_callers__word(t[b]))
+				b++;
+			int32_t f;
+			if ((t[a] < '0' || t[a] > '9') && tl_strmap_get(&names, t + a, b - a, &f) && f >= 0 &&
+			    (uint32_t)f < idx->funcs.size && !bad[f]) {
+				TlExtEnd key = { mod, b, f };
+				/* a call of it that the importers' sites hold; else an
+				 * import that keeps its name, in a module that calls it
+				 * (one that only imports it re-exports it, as a
+				 * package's __init__.py does: their importers are not
+				 * read) */
+				if (!bsearch(&key, ends, nends, sizeof *ends, tl_callers__end_cmp) &&
+				    (init || !tl_callers__calls_in(ends, nends, mod, f) ||
+				     tl_callers__in_import(mod, a, b) != 1))
+					bad[f] = 1;
+			}
+			a = b;
+		}
+	}
+	tl_model__leave(idx);
+	tl_strmap_release(&names);
+	return ok;
 }

@@ -261,24 +261,42 @@ uint16_t tl_model__ctx_const(TlModel *m, int32_t func, uint32_t i)
 	const TlFunc *fn = &idx->funcs.items[func];
 	const TlFuncSum *s = &m->funcs.items[func];
 	const TlImports *im = idx->imports;
-	if (fn->escapes || !s->ctx_sites || s->ctx_sites < tl_model__ctx_expected(m, func))
+	if (fn->escapes)
 		return 0;
-	if (im && im->importer && im->importer(im, idx, 0))
-		return 0; /* another module may call it, with anything */
-	int32_t at;
-	if (!tl_scopemap_get(&m->ctx_vals, (uint32_t)func, i, &at))
-		return 0;
-	TlVal v = m->pool.vals.items[at];
-	uint16_t c = v.cst;
-	if (tl_scopemap_get(&m->ctx_left, (uint32_t)func, i, &at)) {
-		/* some site leaves it to its default: a literal's constant */
-		uint16_t d = tl_model__const_literal(m, idx, tl_model__param_default(idx, fn, i));
-		if (tl_val_is_bot(&v))
-			c = d;
-		else if (c != d)
+	/* The module's own call sites: every one interpreted. */
+	uint32_t c = TL_MODEL_EXT_NO_SITE;
+	uint32_t expected = tl_model__ctx_expected(m, func);
+	if (expected) {
+		if (s->ctx_sites < expected)
+			return 0;
+		int32_t at;
+		if (!tl_scopemap_get(&m->ctx_vals, (uint32_t)func, i, &at))
+			return 0;
+		TlVal v = m->pool.vals.items[at];
+		c = v.cst;
+		if (tl_scopemap_get(&m->ctx_left, (uint32_t)func, i, &at)) {
+			/* some site leaves it to its default: a literal's constant */
+			uint16_t d = tl_model__const_literal(m, idx, tl_model__param_default(idx, fn, i));
+			if (tl_val_is_bot(&v))
+				c = d;
+			else if (c != d)
+				c = 0;
+		}
+		if (!c)
+			return 0;
+	}
+	/* ... and those of the modules that import it (bind.c): a model
+	 * being built for another module's summaries reads its own only. */
+	if (im && im->importer && im->importer(im, idx, 0)) {
+		uint32_t e;
+		if (m->building || !tl_model__ext_const(m, func, i, &e))
+			return 0;
+		if (c == TL_MODEL_EXT_NO_SITE)
+			c = e;
+		else if (e != TL_MODEL_EXT_NO_SITE && e != c)
 			c = 0;
 	}
-	if (!c || (fn->cls >= 0 && tl_model__name_elsewhere(idx, func)))
+	if (!c || c == TL_MODEL_EXT_NO_SITE || (fn->cls >= 0 && tl_model__name_elsewhere(idx, func)))
 		return 0;
-	return c;
+	return (uint16_t)c;
 }

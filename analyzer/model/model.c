@@ -45,6 +45,7 @@ static void tl_model__release(TlModel *m)
 	tl_scopemap_release(&m->ctx_left);
 	tl_scopemap_release(&m->dflt);
 	tl_scopemap_release(&m->passed);
+	tl_free(m->ext_cst);
 	tl_scopemap_release(&m->attr_read);
 	tl_scopemap_release(&m->attr_stores);
 	tl_array_release(&m->stores);

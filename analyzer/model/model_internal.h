@@ -169,6 +169,12 @@ struct TlModel {
 	 * passes what is not known), (function, 2 + 2i) -> pool index: the
 	 * join of what they pass. */
 	TlScopeMap ctx_left, dflt, passed;
+	/* bind.c: per function, TL_MODEL_CTX_PARAMS each, the constant
+	 * (TlVal.cst) every call site in the modules that import this one
+	 * hands the parameter, or leaves to its literal default: 0 none, -2 no
+	 * such site, -1 not known (an importer mentions the function other
+	 * than by calling it); NULL until asked. */
+	int32_t *ext_cst;
 	TlScopeMap inplace;  /* (class, interned name) -> TL_VW_* bits: `self.x = DDP(self.x)` in a method */
 	struct TlFlow *flow; /* flow.c: what was computed from what (NULL until a value is) */
 	struct TlVary *vary; /* vary.c: what each loop's iteration and each helper's call change (NULL until asked) */
@@ -357,10 +363,28 @@ typedef struct TlExtCall {
 	bool bound; /* the call binds the method's first parameter (an instance's, a constructor) */
 } TlExtCall;
 /* What tl_model__importer_calls visits besides calls by name: methods
- * through an instance, constructors (a class's own `__init__`). */
-enum { TL_CALLERS_INSTANCES = 1, TL_CALLERS_MAKERS = 2 };
+ * through an instance, constructors (a class's own `__init__`); with
+ * TL_CALLERS_TEXT the calls only, no importer's model asked (om NULL). */
+enum { TL_CALLERS_INSTANCES = 1, TL_CALLERS_MAKERS = 2, TL_CALLERS_TEXT = 4 };
 void tl_model__importer_calls(TlModel *m, unsigned how, bool (*want)(void *ctx, int32_t func),
 			      void (*visit)(void *ctx, const TlExtCall *s), void *ctx);
+/* callers.c: the end of a call's callee in an importer (TlExtCall's
+ * mod, the end byte of call->callee, the function it calls). Marks in
+ * `bad` (per function) each function of m's module whose name (a whole
+ * word of the text) a module that imports m's mentions other than as the
+ * callee of one of the calls `ends` (sorted here), or in an import
+ * statement that keeps its name in a module that calls it (passed as a
+ * value, renamed, in a string, imported only: a re-export, whose own
+ * importers are not read), or mentions at all when it is a package's
+ * __init__.py; false when an importer has a star import (it may
+ * re-export any), or the importers are more than tl_model__importer_calls
+ * reads. */
+typedef struct TlExtEnd {
+	const TlIndex *mod;
+	uint32_t end;
+	int32_t func;
+} TlExtEnd;
+bool tl_model__importers_mentions(TlModel *m, TlExtEnd *ends, uint32_t nends, uint8_t *bad);
 int32_t tl_model__twin(const TlIndex *idx, const TlIndex *mod, int32_t ref);
 /* A module-level name the module binds by no statement of its own, bound
  * by one of its star imports of project modules (`from .parts import *`):
@@ -475,6 +499,14 @@ uint16_t tl_model__ctx_const(TlModel *m, int32_t func, uint32_t i);
 /* bind.c: the default value's expression of parameter `i` of `fn`, or a
  * null node. */
 TSNode tl_model__param_default(const TlIndex *idx, const TlFunc *fn, uint32_t i);
+/* bind.c: the constant every call site of `func` in the modules that
+ * import m's hands its parameter `i` (a literal argument, or the literal
+ * default a site leaves it to) into *out (0: none), TL_MODEL_EXT_NO_SITE
+ * when none calls it; false when they are not all known
+ * (tl_model__importers_only_call). Found once per function, from the
+ * importers' text alone (no importer's model is asked). */
+#define TL_MODEL_EXT_NO_SITE 0xffffu
+bool tl_model__ext_const(TlModel *m, int32_t func, uint32_t i, uint32_t *out);
 /* Records the value of the expression spanning [start, end). */
 void tl_model__record(TlModel *m, uint32_t start, uint32_t end, const TlVal *v);
 
