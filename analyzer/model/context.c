@@ -286,7 +286,11 @@ uint16_t tl_model__ctx_const(TlModel *m, int32_t func, uint32_t i)
 			return 0;
 	}
 	/* ... and those of the modules that import it (bind.c): a model
-	 * being built for another module's summaries reads its own only. */
+	 * being built for another module's summaries reads its own only.
+	 * PyTorch's own packages are read as the API: no importer is asked
+	 * for a function its module never calls. */
+	if (!expected && im && tl_model__torch_package(idx))
+		return 0;
 	if (im && im->importer && im->importer(im, idx, 0)) {
 		uint32_t e;
 		if (m->building || !tl_model__ext_const(m, func, i, &e))
