@@ -26,19 +26,66 @@ static bool tl_check__switches(const TlIndex *idx, const char *by, const char *n
 	return yes;
 }
 
-bool tl_check_leaves_eval(const TlIndex *idx, TSNode call)
+/* The `events` that call `c` runs: its own, its callee's in another
+ * module, a function it is handed, and the calls of its local callee
+ * that the constants `c` passes leave reachable (tl_facts__runs_at:
+ * `step(model, batch, optimizer, train=False)` neither backpropagates nor
+ * steps when those calls sit under `if train:`); with `pruned` false,
+ * every call of the callee, as the index's loop events count them. */
+static uint32_t tl_check__call_events(const TlIndex *idx, const TlCall *c, uint32_t events, bool pruned,
+				      int depth)
 {
-	const TlCall *c = tl_index_call_at(idx, tl_index_unparen(call));
-	if (!c)
+	uint32_t got = (c->events | c->callee_events) & events;
+	if (c->arg_target >= 0)
+		got |= idx->funcs.items[c->arg_target].reach_events & events;
+	int32_t f = c->target;
+	if (f < 0 || (uint32_t)f >= idx->funcs.size)
+		return got;
+	uint32_t reach = idx->funcs.items[f].reach_events & events;
+	if (!(reach & ~got))
+		return got;
+	if (f == c->func || depth >= 4)
+		return got | reach;
+	uint32_t inner_got = 0; /* a backward and a step are calls */
+	const TlIntArray *calls = tl_index_scope_calls(idx, f);
+	for (uint32_t i = 0; calls && i < calls->size; i++) {
+		const TlCall *inner = &idx->calls.items[calls->items[i]];
+		if (pruned && depth == 0 && tl_facts__runs_at(idx, inner->node, f, c) == TL_RUNS_NEVER)
+			continue;
+		inner_got |= tl_check__call_events(idx, inner, events, pruned, depth + 1);
+	}
+	return got | (inner_got & reach);
+}
+
+/* Whether loop `loop`'s iteration runs every event of `events`: the
+ * index's loop events, less those that only calls whose constant
+ * arguments decide against them reach (a validation loop calling the
+ * shared step with `train=False`). Where the loop's calls do not account
+ * for all of its events (another source the index counted), the index's
+ * events stand. */
+static bool tl_check__loop_runs(const TlIndex *idx, int32_t loop, uint32_t events)
+{
+	const TlLoop *l = &idx->loops.items[loop];
+	if ((l->events & events) != events)
 		return false;
-	/* A training loop: its iteration backpropagates and steps (an
-	 * adversarial evaluation backpropagates to its inputs only). */
-	const uint32_t training = TL_EV_BACKWARD | TL_EV_OPT_STEP;
-	int32_t loop = c->loop;
-	while (loop >= 0 && (idx->loops.items[loop].events & training) != training)
-		loop = idx->loops.items[loop].parent;
-	if (loop < 0)
-		return false;
+	uint32_t all = 0, kept = 0;
+	uint32_t from = 0, to = 0;
+	const TlIntArray *calls = tl_index_scope_calls(idx, l->func);
+	tl_index_scope_calls_in(idx, l->func, l->body, &from, &to);
+	for (uint32_t i = from; calls && i < to; i++) {
+		const TlCall *k = &idx->calls.items[calls->items[i]];
+		all |= tl_check__call_events(idx, k, events, false, 0);
+		kept |= tl_check__call_events(idx, k, events, true, 0);
+	}
+	if (all != (l->events & events))
+		return true;
+	return (kept & events) == events;
+}
+
+/* Whether eval-mode switch `c` leaves a trained module in eval mode for
+ * the next iteration of training loop `loop`. */
+static bool tl_check__leaves_in(const TlIndex *idx, const TlCall *c, int32_t loop)
+{
 	const TlLoop *l = &idx->loops.items[loop];
 	TlNames evals, trains, elsewhere;
 	tl_array_init(&evals);
@@ -102,4 +149,27 @@ cleanup:
 	tl_facts__names_release(&trains);
 	tl_facts__names_release(&elsewhere);
 	return left;
+}
+
+bool tl_check_leaves_eval(const TlIndex *idx, TSNode call)
+{
+	const TlCall *c = tl_index_call_at(idx, tl_index_unparen(call));
+	if (!c)
+		return false;
+	/* A training loop: its iteration backpropagates and steps (an
+	 * adversarial evaluation backpropagates to its inputs only), as the
+	 * index counts its events, and as the constants its calls pass
+	 * leave them. */
+	const uint32_t training = TL_EV_BACKWARD | TL_EV_OPT_STEP;
+	int32_t loop = c->loop, counted = c->loop;
+	while (loop >= 0 && !tl_check__loop_runs(idx, loop, training))
+		loop = idx->loops.items[loop].parent;
+	while (counted >= 0 && (idx->loops.items[counted].events & training) != training)
+		counted = idx->loops.items[counted].parent;
+	if (loop < 0 || !tl_check__leaves_in(idx, c, loop))
+		return false;
+	/* The constants only take a finding away: where they make another
+	 * loop the training one, the loop the index counts must leave the
+	 * module in eval mode too. */
+	return loop == counted || (counted >= 0 && tl_check__leaves_in(idx, c, counted));
 }
