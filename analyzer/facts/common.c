@@ -470,25 +470,39 @@ int32_t tl_facts__param_index(const TlIndex *idx, const TlFunc *f, const char *n
 	return -1;
 }
 
+/* Parameters whose arguments are being judged, on this thread: a
+ * parameter met again (functions handing it round) is not known. A
+ * seen-set of at most TL_PARAM_ALL_SEEN (a size, not a depth). */
+#define TL_PARAM_ALL_SEEN 32
+static _Thread_local const TlBinding *tl_facts__param_all_seen[TL_PARAM_ALL_SEEN];
+static _Thread_local int tl_facts__param_all_n;
+
 /* True when parameter binding `b` receives, at every call site of its
- * function (one at least, none unknown), an argument that satisfies `pred`. */
-bool tl_facts__param_all(const TlIndex *idx, const TlBinding *b,
-			       bool (*pred)(const TlIndex *, TSNode, int, int *), int depth,
-			       int *budget)
+ * function (one at least, none unknown), an argument that satisfies
+ * `pred`: the arguments are the model's (model/handedin.c, the module's
+ * own call sites as they are); a parameter among them is `pred`'s to
+ * follow. A bound method's `self` is none of them. */
+bool tl_facts__param_all(const TlIndex *idx, const TlBinding *b, bool (*pred)(const TlIndex *, TSNode, int *),
+			 int *budget)
 {
-	if (b->kind != TL_BIND_PARAM || b->func < 0 || depth > TL_FACTS_DEPTH)
+	if (b->kind != TL_BIND_PARAM || b->func < 0 || tl_facts__param_all_n == TL_PARAM_ALL_SEEN)
 		return false;
 	const TlFunc *f = &idx->funcs.items[b->func];
 	int32_t k = tl_facts__param_index(idx, f, b->name, strlen(b->name));
-	if (k < 0 || f->escapes || !f->call_sites.size)
+	if (k < 0 || (k == 0 && f->cls >= 0))
 		return false;
-	for (uint32_t i = 0; i < f->call_sites.size; i++) {
-		const TlCall *c = &idx->calls.items[f->call_sites.items[i]];
-		TSNode arg = c->func == b->func ? (TSNode){ 0 } : tl_facts__param_arg(idx, f, k, c);
-		if (ts_node_is_null(arg) || !pred(idx, arg, depth + 1, budget))
+	for (int i = 0; i < tl_facts__param_all_n; i++)
+		if (tl_facts__param_all_seen[i] == b)
 			return false;
-	}
-	return true;
+	TlParamArgs args;
+	tl_array_init(&args);
+	tl_facts__param_all_seen[tl_facts__param_all_n++] = b;
+	bool yes = tl_model_own_param_args(idx, b, TL_HANDED_DIRECT, &args) && args.size;
+	for (uint32_t i = 0; yes && i < args.size; i++)
+		yes = pred(idx, args.items[i].arg, budget);
+	tl_facts__param_all_n--;
+	tl_array_release(&args);
+	return yes;
 }
 
 /* Local aliases: `net = self.net` then `net.eval()` switches self.net. */

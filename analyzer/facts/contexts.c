@@ -273,7 +273,7 @@ static uint32_t tl_facts__param_context_kind(const TlIndex *idx, const TlBinding
 	tl_array_init(&args);
 	uint32_t k = 0;
 	tl_ctx__params[tl_ctx__nparams++] = b;
-	if (tl_model_own_param_args(idx, b, true, &args)) {
+	if (tl_model_own_param_args(idx, b, TL_HANDED_MAY, &args)) {
 		tl_facts__fan_begin();
 		for (uint32_t i = 0; i < args.size; i++) {
 			if (!tl_facts__fan_step()) {

@@ -16,7 +16,7 @@
  * on every path; or it is what a parameter of its function holds (`x`,
  * `x.float()`, `x * 2` of parameter `x`) and every call site passes a
  * known tensor for that parameter. */
-static bool tl_facts__model_tensor(const TlIndex *idx, TSNode e, int depth, int *budget)
+static bool tl_facts__model_tensor(const TlIndex *idx, TSNode e, int *budget)
 {
 	TlVal v;
 	if (--*budget < 0 || !tl_model_value(idx, e, &v))
@@ -33,7 +33,7 @@ static bool tl_facts__model_tensor(const TlIndex *idx, TSNode e, int depth, int 
 	if (f < 0 || i >= idx->funcs.items[f].params.size)
 		return false;
 	const TlBinding *b = &idx->bindings.items[idx->funcs.items[f].params.items[i]];
-	return tl_facts__param_all(idx, b, tl_facts__model_tensor, depth, budget);
+	return tl_facts__param_all(idx, b, tl_facts__model_tensor, budget);
 }
 
 static bool tl_facts__text_has(const char *t, uint32_t len, const char *word);
@@ -260,7 +260,7 @@ bool tl_facts_is_tensor(const TlIndex *idx, TSNode expr)
 	if (tl_facts__plainly_no_tensor(idx, expr))
 		return false;
 	int budget = TL_FACTS_BUDGET;
-	return tl_facts__model_tensor(idx, expr, 0, &budget);
+	return tl_facts__model_tensor(idx, expr, &budget);
 }
 
 /* True when `expr` is a chain of calls down to a tensor factory's call

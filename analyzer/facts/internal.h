@@ -317,7 +317,8 @@ bool tl_facts__qname_is_api(const char *q, TlApi api);
 const char *tl_facts__string_body(const TlIndex *idx, TSNode n, uint32_t *len);
 bool tl_facts__user_method(const TlIndex *idx, const TlCall *c);
 int32_t tl_facts__param_index(const TlIndex *idx, const TlFunc *f, const char *name, size_t len);
-bool tl_facts__param_all(const TlIndex *idx, const TlBinding *b, bool (*pred)(const TlIndex *, TSNode, int, int *), int depth, int *budget);
+bool tl_facts__param_all(const TlIndex *idx, const TlBinding *b, bool (*pred)(const TlIndex *, TSNode, int *),
+			 int *budget);
 TSNode tl_facts__guard_between(const TlIndex *idx, TSNode node, TSNode top);
 bool tl_facts__names_overlap(const char *a, const char *b);
 bool tl_facts__comprehension_local(const TlIndex *idx, TSNode id);

@@ -8,7 +8,7 @@
 
 static bool tl_facts__module_value(const TlIndex *idx, TSNode v, int depth);
 static int tl_facts__model_kind_is(const TlIndex *idx, TSNode expr, uint32_t kinds);
-static bool tl_facts__module_arg(const TlIndex *idx, TSNode v, int depth, int *budget);
+static bool tl_facts__module_arg(const TlIndex *idx, TSNode v, int *budget);
 static bool tl_facts__module_ext_arg(const TlIndex *mod, TSNode arg, void *data);
 
 /* ---- kinds of values ---------------------------------------------------------- */
@@ -311,7 +311,7 @@ bool tl_facts__module_expr(const TlIndex *idx, TSNode expr, int depth)
 		/* A model every caller passes (`train(model, ...)` called with
 		 * `Net().to(device)`). */
 		int budget = TL_FACTS_BUDGET / 4;
-		if (tl_facts__param_all(idx, b, tl_facts__module_arg, depth, &budget))
+		if (tl_facts__param_all(idx, b, tl_facts__module_arg, &budget))
 			return true;
 		/* A function only other modules of the project call
 		 * (`eval_net(net, loader)` in train.py): what each of them
@@ -329,9 +329,12 @@ bool tl_facts__module_expr(const TlIndex *idx, TSNode expr, int depth)
 	return tl_facts__module_value(idx, v, depth + 1);
 }
 
-static bool tl_facts__module_arg(const TlIndex *idx, TSNode v, int depth, int *budget)
+/* An argument a call site hands a parameter is a module: a question of
+ * its own (the depth of the one that asked does not bound it; the
+ * parameters met on the way do, tl_facts__param_all). */
+static bool tl_facts__module_arg(const TlIndex *idx, TSNode v, int *budget)
 {
-	return --*budget >= 0 && tl_facts__module_value(idx, v, depth);
+	return --*budget >= 0 && tl_facts__module_value(idx, v, 1);
 }
 
 static bool tl_facts__module_ext_arg(const TlIndex *mod, TSNode arg, void *data)

@@ -115,7 +115,7 @@ static bool tl_made__handed(const TlIndex *idx, const TlBinding *b, TlParamArgs 
 	tl_array_init(args);
 	if (!b || b->kind != TL_BIND_PARAM || b->func < 0 || !tl_made__judge_enter(b))
 		return false;
-	if (tl_model_own_param_args(idx, b, false, args) && args->size)
+	if (tl_model_own_param_args(idx, b, TL_HANDED_EVERY, args) && args->size)
 		return true;
 	tl_array_release(args);
 	tl_made__judge_leave();

@@ -22,28 +22,42 @@ void tl_facts__modset_release(TlModSet *set)
 	tl_array_release(set);
 }
 
+/* Parameters whose callers' constructions are being read, on this
+ * thread: one met again (functions handing it round) is not known. A
+ * seen-set of at most TL_ROOT_PARAMS (a size, not a depth). */
+#define TL_ROOT_PARAMS 32
+static _Thread_local const TlBinding *tl_facts__root_params[TL_ROOT_PARAMS];
+static _Thread_local int tl_facts__root_nparams;
+
 /* The module a parameter holds, when every caller in the file passes the
- * same construction (`train(netG, ...)` called with `Generator(nz)`). */
-static TSNode tl_facts__param_root(const TlIndex *idx, const TlBinding *param, TlBuf *path,
-				  int depth, uint32_t *budget)
+ * same construction (`train(netG, ...)` called with `Generator(nz)`): the
+ * arguments of its function's own call sites are the model's
+ * (model/handedin.c; a bound method's `self`, the call's receiver). */
+static TSNode tl_facts__param_root(const TlIndex *idx, const TlBinding *param, TlBuf *path, uint32_t *budget)
 {
 	TSNode none = { 0 }, agreed = { 0 };
-	if (param->func < 0)
+	if (param->func < 0 || tl_facts__root_nparams == TL_ROOT_PARAMS)
 		return none;
-	const TlFunc *f = &idx->funcs.items[param->func];
-	if (f->escapes || !f->call_sites.size)
+	for (int i = 0; i < tl_facts__root_nparams; i++)
+		if (tl_facts__root_params[i] == param)
+			return none;
+	TlParamArgs args;
+	tl_array_init(&args);
+	if (!tl_model_own_param_args(idx, param, TL_HANDED_DIRECT, &args) || !args.size) {
+		tl_array_release(&args);
 		return none;
+	}
+	tl_facts__root_params[tl_facts__root_nparams++] = param;
 	TlBuf agreed_path;
 	tl_buf_init(&agreed_path);
-	for (uint32_t i = 0; i < f->call_sites.size; i++) {
-		const TlCall *c = &idx->calls.items[f->call_sites.items[i]];
-		TSNode arg = c->func == param->func || !*budget ? none : tl_facts__param_arg_of(idx, param, c);
+	bool all = true;
+	for (uint32_t i = 0; all && i < args.size; i++) {
+		TSNode arg = !*budget ? none : args.items[i].arg;
 		if (*budget)
 			(*budget)--;
 		TlBuf p;
 		tl_buf_init(&p);
-		TSNode r = ts_node_is_null(arg) ? none
-					       : tl_facts__module_root_at(idx, arg, none, &p, depth + 1, budget);
+		TSNode r = ts_node_is_null(arg) ? none : tl_facts__module_root_at(idx, arg, none, &p, 1, budget);
 		bool same = !ts_node_is_null(r) &&
 			    (i == 0 || (ts_node_eq(r, agreed) && strcmp(p.data, agreed_path.data) == 0));
 		if (same && i == 0) {
@@ -51,10 +65,13 @@ static TSNode tl_facts__param_root(const TlIndex *idx, const TlBinding *param, T
 			tl_buf_add(&agreed_path, p.data);
 		}
 		tl_buf_release(&p);
-		if (!same) {
-			tl_buf_release(&agreed_path);
-			return none;
-		}
+		all = same;
+	}
+	tl_facts__root_nparams--;
+	tl_array_release(&args);
+	if (!all) {
+		tl_buf_release(&agreed_path);
+		return none;
 	}
 	/* The argument's own path comes before what was below the parameter. */
 	TlBuf joined;
@@ -165,7 +182,7 @@ static TSNode tl_facts__module_root_at(const TlIndex *idx, TSNode expr, TSNode n
 				continue;
 			}
 			if (b->kind == TL_BIND_PARAM)
-				return tl_facts__param_root(idx, b, path, depth, budget);
+				return tl_facts__param_root(idx, b, path, budget);
 			expr = tl_facts__held(idx, b);
 			continue;
 		}

@@ -50,6 +50,7 @@ typedef struct TlHandedWork {
 	TlArray(TlHandedItem) items;
 	TlArray(TlParamArg) args;
 	bool unknown;
+	bool direct;               /* a parameter handed on is kept as it is */
 	uint32_t sites;            /* call sites read */
 	TlHandedItem at;           /* the item whose call sites are being read */
 } TlHandedWork;
@@ -132,7 +133,7 @@ static void tl_handed__site(TlHandedWork *w, const TlIndex *mod, TSNode a)
 	}
 	TSNode e = tl_index_unparen(a);
 	const TlBinding *b = ts_node_symbol(e) == tl_syms()->identifier ? tl_index_resolve_node(mod, e) : NULL;
-	int32_t k = tl_handed__param_index(mod, b);
+	int32_t k = w->direct ? -1 : tl_handed__param_index(mod, b);
 	if (k >= 0) {
 		tl_handed__push(w, mod, b->func, (uint32_t)k);
 		return;
@@ -306,15 +307,15 @@ static void tl_handed__run_own(TlHandedWork *w, bool may)
 
 /* Own summaries are kept under the parameter's position with these bits. */
 #define TL_HANDED_OWN_KEY 0x10000u
-#define TL_HANDED_MAY_KEY 0x20000u
 
-bool tl_model_own_param_args(const TlIndex *idx, const TlBinding *param, bool may, TlParamArgs *out)
+bool tl_model_own_param_args(const TlIndex *idx, const TlBinding *param, unsigned how, TlParamArgs *out)
 {
 	tl_array_clear(out);
 	int32_t k = tl_handed__param_index(idx, param);
 	if (k < 0)
 		return false;
-	uint32_t key = (uint32_t)k | TL_HANDED_OWN_KEY | (may ? TL_HANDED_MAY_KEY : 0);
+	bool may = (how & TL_HANDED_MAY) != 0;
+	uint32_t key = (uint32_t)k | TL_HANDED_OWN_KEY | (how << 17);
 	/* Kept in the model once it is built; before (the index's events ask
 	 * while the facts are built), computed for the question. */
 	TlModel *m = idx->model && !idx->model->building ? idx->model : NULL;
@@ -324,6 +325,7 @@ bool tl_model_own_param_args(const TlIndex *idx, const TlBinding *param, bool ma
 		memset(&w, 0, sizeof w);
 		tl_array_init(&w.items);
 		tl_array_init(&w.args);
+		w.direct = (how & TL_HANDED_DIRECT) != 0;
 		tl_handed__push(&w, idx, param->func, (uint32_t)k);
 		tl_handed__run_own(&w, may);
 		bool known = !w.unknown;

@@ -278,11 +278,14 @@ bool tl_model_param_args(const TlIndex *idx, const TlBinding *param, const TlPar
  * call's receiver). Needs only the index (the index's events ask it before
  * any model is built); kept in the model once one is. The expressions are
  * appended to `out` (cleared first), each in idx; false when not known.
- * With `may`: what some call may hand it (a function on the way that
- * escapes or has no call site adds nothing, a call in itself is passed
- * over, a site that passes nothing hands the parameter's default). */
+ * `how`: TL_HANDED_MAY, what some call may hand it (a function on the way
+ * that escapes or has no call site adds nothing, a call in itself is
+ * passed over, a site that passes nothing hands the parameter's default);
+ * TL_HANDED_DIRECT, the arguments of the function's own call sites as
+ * they are, a parameter of a caller not followed (the asker judges it). */
 typedef TlArray(TlParamArg) TlParamArgs;
-bool tl_model_own_param_args(const TlIndex *idx, const TlBinding *param, bool may, TlParamArgs *out);
+enum { TL_HANDED_EVERY = 0, TL_HANDED_MAY = 1, TL_HANDED_DIRECT = 2 };
+bool tl_model_own_param_args(const TlIndex *idx, const TlBinding *param, unsigned how, TlParamArgs *out);
 /* Autocast entry context (autocast.c): every call site of function `func`
  * of `idx` in its module runs under an autocast region of a kind `ask`
  * accepts (TL_CTX_NOT_CPU: not a CPU one; TL_CTX_HALF_AUTOCAST: a float16

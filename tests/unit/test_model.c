@@ -925,23 +925,28 @@ static void test_own_param_args(void **state)
 	TlParamArgs args;
 	tl_array_init(&args);
 	const TlBinding *crit = tl_index_resolve_node(idx, tl_fixture_node_after(fx, "return crit", "crit"));
-	assert_true(tl_model_own_param_args(idx, crit, false, &args));
+	assert_true(tl_model_own_param_args(idx, crit, TL_HANDED_EVERY, &args));
 	assert_int_equal(args.size, 2);
 	const TlBinding *c = tl_index_resolve_node(idx, tl_fixture_node_after(fx, "return h(", "c"));
-	assert_true(tl_model_own_param_args(idx, c, false, &args));
+	assert_true(tl_model_own_param_args(idx, c, TL_HANDED_EVERY, &args));
 	assert_int_equal(args.size, 1);
 	assert_true(tl_index_text_is(idx, args.items[0].arg, "nn.MSELoss()"));
 	const TlBinding *self = tl_index_resolve_node(idx, tl_fixture_node_after(fx, "return self", "self"));
-	assert_true(self && tl_model_own_param_args(idx, self, false, &args));
+	assert_true(self && tl_model_own_param_args(idx, self, TL_HANDED_EVERY, &args));
 	assert_int_equal(args.size, 1);
 	assert_true(tl_index_text_is(idx, args.items[0].arg, "m"));
-	assert_false(tl_model_own_param_args(idx, tl_index_resolve_node(idx, tl_fixture_node_after(fx, "return q", "q")), false, &args));
-	assert_false(tl_model_own_param_args(idx, tl_index_resolve_node(idx, tl_fixture_node_after(fx, "return w", "w")), false, &args));
+	assert_false(tl_model_own_param_args(idx, tl_index_resolve_node(idx, tl_fixture_node_after(fx, "return q", "q")), TL_HANDED_EVERY, &args));
+	assert_false(tl_model_own_param_args(idx, tl_index_resolve_node(idx, tl_fixture_node_after(fx, "return w", "w")), TL_HANDED_EVERY, &args));
+	/* direct: the arguments as they are, a caller's parameter kept */
+	assert_true(tl_model_own_param_args(idx, crit, TL_HANDED_DIRECT, &args));
+	assert_int_equal(args.size, 2);
+	assert_true(tl_index_text_is(idx, args.items[0].arg, "loss_fn"));
+	assert_true(tl_index_text_is(idx, args.items[1].arg, "nn.NLLLoss()"));
 	/* the same once the model is built: kept in it */
 	assert_non_null(tl_model_of(idx));
-	assert_true(tl_model_own_param_args(idx, crit, false, &args));
+	assert_true(tl_model_own_param_args(idx, crit, TL_HANDED_EVERY, &args));
 	assert_int_equal(args.size, 2);
-	assert_true(tl_model_own_param_args(idx, crit, false, &args));
+	assert_true(tl_model_own_param_args(idx, crit, TL_HANDED_EVERY, &args));
 	assert_int_equal(args.size, 2);
 	tl_array_release(&args);
 	tl_fixture_free(fx);
@@ -994,11 +999,11 @@ static void test_autocast_entry_and_may(void **state)
 	TlParamArgs args;
 	tl_array_init(&args);
 	const TlBinding *ctx = tl_index_resolve_node(idx, tl_fixture_node_after(fx, "with ctx", "ctx"));
-	assert_true(ctx && tl_model_own_param_args(idx, ctx, true, &args));
+	assert_true(ctx && tl_model_own_param_args(idx, ctx, TL_HANDED_MAY, &args));
 	assert_int_equal(args.size, 2);
 	assert_true(tl_index_text_is(idx, args.items[1].arg, "torch.autocast"));
 	assert_true(tl_index_text_is(idx, args.items[0].arg, "suppress"));
-	assert_false(tl_model_own_param_args(idx, ctx, false, &args));
+	assert_false(tl_model_own_param_args(idx, ctx, TL_HANDED_EVERY, &args));
 	tl_array_release(&args);
 	tl_fixture_free(fx);
 }

@@ -76,9 +76,8 @@ static bool tl_check__same_text(const TlIndex *idx, TSNode a, TSNode b)
 	return ta && tb && la == lb && memcmp(ta, tb, la) == 0;
 }
 
-static bool tl_check__not_host_arg(const TlIndex *idx, TSNode v, int depth, int *budget)
+static bool tl_check__not_host_arg(const TlIndex *idx, TSNode v, int *budget)
 {
-	(void)depth;
 	const TlSyms *sy = tl_syms();
 	if (--*budget < 0)
 		return false;
@@ -126,7 +125,7 @@ bool tl_check_transfer_noop(const TlIndex *idx, TSNode call)
 										 : NULL;
 			if (rb && rb->kind == TL_BIND_PARAM) {
 				int budget = TL_FACTS_BUDGET / 4;
-				return tl_facts__param_all(idx, rb, tl_check__not_host_arg, 0, &budget);
+				return tl_facts__param_all(idx, rb, tl_check__not_host_arg, &budget);
 			}
 			return !tl_facts_host_factory(idx, c->receiver);
 		}
