@@ -707,13 +707,18 @@ static bool tl_engine__at(void *ctx, TSNode node)
 	uint32_t start = ts_node_start_byte(node), end = ts_node_end_byte(node);
 	bool need = false, fallback = false;
 	uint32_t lazy = 0; /* the shapes to run alone, in e->lazy_shapes */
+	/* 0: not asked yet; 1: some string test's literal lies in the node's
+	 * span; 2: none does, and no pattern with string tests can pass. */
+	int literals = 0;
 	for (uint32_t i = 0; i < count; i++) {
 		uint32_t shape = plan[i].shape;
 		const TlEnginePlanPattern *pps = e->plan_rps.items + plan[i].from;
 		bool any = false;
 		for (uint32_t k = 0; k < plan[i].count; k++) {
 			uint32_t rp = pps[k].rp;
-			if ((pps[k].ranged && !tl_queryset_in_range(run->qs, e->hits, rp, start, end)) ||
+			if (pps[k].ranged && !literals)
+				literals = tl_queryset_any_in_range(e->hits, start, end) ? 1 : 2;
+			if ((pps[k].ranged && (literals == 2 || !tl_queryset_in_range(run->qs, e->hits, rp, start, end))) ||
 			    !tl_precheck_run_holds(&e->precheck, pps[k].precheck))
 				continue;
 			e->passed[rp >> 6] |= (uint64_t)1 << (rp & 63);

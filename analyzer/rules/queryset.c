@@ -37,6 +37,10 @@ struct TlQueryHits {
 	 * about (moved forward; all reset when a start goes back). */
 	TlArray(uint32_t) next;
 	uint32_t last_start;
+	/* Every offset of `at`, ascending, and the first at or after the
+	 * last start tl_queryset_any_in_range was asked about. */
+	TlArray(uint32_t) sorted;
+	uint32_t any_next, any_start;
 };
 
 struct TlQuerySet {
@@ -496,6 +500,7 @@ TlQueryHits *tl_queryset_hits_new(void)
 	tl_array_init(&h->from);
 	tl_array_init(&h->at);
 	tl_array_init(&h->next);
+	tl_array_init(&h->sorted);
 	return h;
 }
 
@@ -507,7 +512,14 @@ void tl_queryset_hits_free(TlQueryHits *hits)
 	tl_array_release(&hits->from);
 	tl_array_release(&hits->at);
 	tl_array_release(&hits->next);
+	tl_array_release(&hits->sorted);
 	tl_free(hits);
+}
+
+static int tl_queryset__cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return x < y ? -1 : x > y;
 }
 
 /* Groups hits->pairs by literal into hits->from / hits->at (a stable
@@ -536,6 +548,19 @@ static void tl_queryset__group_hits(const TlQuerySet *qs, TlQueryHits *hits)
 	for (uint32_t i = 0; i < n; i++)
 		tl_array_push(&hits->next, hits->from.items[i]);
 	hits->last_start = 0;
+	/* `pairs` is in text order per kind of literal (words, then each
+	 * other literal's offsets): merged by a sort of the offsets. */
+	tl_array_clear(&hits->sorted);
+	tl_array_reserve(&hits->sorted, hits->pairs.size + 1);
+	hits->sorted.size = hits->pairs.size;
+	for (uint32_t i = 0; i < hits->pairs.size; i++)
+		hits->sorted.items[i] = (uint32_t)hits->pairs.items[i];
+	bool ascending = true;
+	for (uint32_t i = 1; i < hits->sorted.size && ascending; i++)
+		ascending = hits->sorted.items[i - 1] <= hits->sorted.items[i];
+	if (!ascending)
+		qsort(hits->sorted.items, hits->sorted.size, sizeof *hits->sorted.items, tl_queryset__cmp_u32);
+	hits->any_next = hits->any_start = 0;
 	hits->filled = true;
 }
 
@@ -630,6 +655,20 @@ uint32_t tl_queryset_filter(const TlQuerySet *qs, const bool *rule_on, const cha
 	}
 	tl_free(found);
 	return n;
+}
+
+bool tl_queryset_any_in_range(TlQueryHits *hits, uint32_t start, uint32_t end)
+{
+	if (!hits || !hits->filled)
+		return true;
+	if (start < hits->any_start)
+		hits->any_next = 0;
+	hits->any_start = start;
+	uint32_t at = hits->any_next, n = hits->sorted.size;
+	while (at < n && hits->sorted.items[at] < start)
+		at++;
+	hits->any_next = at;
+	return at < n && hits->sorted.items[at] < end;
 }
 
 bool tl_queryset_in_range(const TlQuerySet *qs, TlQueryHits *hits, uint32_t rp, uint32_t start,

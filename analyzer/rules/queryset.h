@@ -178,6 +178,11 @@ uint32_t tl_queryset_filter(const TlQuerySet *qs, const bool *rule_on, const cha
  * about an earlier start, they are read again from the first. */
 bool tl_queryset_in_range(const TlQuerySet *qs, TlQueryHits *hits, uint32_t rp, uint32_t start,
 			  uint32_t end);
+/* False when no string test's literal occurs inside bytes [start, end)
+ * (then tl_queryset_in_range is false for every rule pattern with string
+ * tests there); true otherwise, or when `hits` is NULL. Asked in the same
+ * order as tl_queryset_in_range, each offset is read once per text. */
+bool tl_queryset_any_in_range(TlQueryHits *hits, uint32_t start, uint32_t end);
 
 /* The group for rule-pattern bitmap `key`: created (split in as many parts
  * as threads can compile it) if new; with `wait`, compiled (this thread

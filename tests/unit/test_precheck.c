@@ -368,6 +368,13 @@ static void test_prechecks_lose_nothing(void **state)
 						fail_msg("%s pattern %u: a match at %u:%u of input %u passes its predicates, "
 							 "its string tests' literals are not inside it", rule->code, p,
 							 ts_node_start_point(node).row + 1, ts_node_start_point(node).column + 1, ti);
+					/* No literal at all in the span: no pattern's in range. */
+					if (in_range &&
+					    !tl_queryset_any_in_range(hits, ts_node_start_byte(node), ts_node_end_byte(node)) &&
+					    tl_queryset_pattern(qs, k)->range_count)
+						fail_msg("%s pattern %u: its string tests' literals are inside the node at %u:%u of "
+							 "input %u, tl_queryset_any_in_range says none is", rule->code, p,
+							 ts_node_start_point(node).row + 1, ts_node_start_point(node).column + 1, ti);
 					passing += pass;
 					rejected += !pre;
 					out_of_range += !in_range;
