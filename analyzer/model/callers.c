@@ -192,7 +192,8 @@ bool tl_model__importers_mentions(TlModel *m, TlExtEnd *ends, uint32_t nends, ui
 		return false;
 	TlStrMap names;
 	tl_index_outer_names(idx, &names);
-	qsort(ends, nends, sizeof *ends, tl_callers__end_cmp);
+	if (nends)
+		qsort(ends, nends, sizeof *ends, tl_callers__end_cmp);
 	bool ok = true;
 	tl_model__enter(idx);
 	for (uint32_t i = 0; ok && names.count; i++) {
@@ -229,7 +230,7 @@ bool tl_model__importers_mentions(TlModel *m, TlExtEnd *ends, uint32_t nends, ui
 				 * (one that only imports it re-exports it, as a
 				 * package's __init__.py does: their importers are not
 				 * read) */
-				if (!bsearch(&key, ends, nends, sizeof *ends, tl_callers__end_cmp) &&
+				if ((!nends || !bsearch(&key, ends, nends, sizeof *ends, tl_callers__end_cmp)) &&
 				    (init || !tl_callers__calls_in(ends, nends, mod, f) ||
 				     tl_callers__in_import(mod, a, b) != 1))
 					bad[f] = 1;
