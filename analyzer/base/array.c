@@ -40,3 +40,23 @@ void tl_int_group(const TlIntArray *key, const TlIntArray *item, uint32_t n, uin
 	*first = f;
 	*out = o;
 }
+
+void tl_int_propagate(const TlIntArray *key, const TlIntArray *item, uint32_t n, uint32_t *pending,
+		      uint8_t *mark, TlIntArray *work)
+{
+	uint32_t *first;
+	int32_t *waiting;
+	tl_int_group(key, item, n, &first, &waiting);
+	while (work->size) {
+		int32_t g = tl_array_pop(work);
+		for (uint32_t k = first[g]; k < first[g + 1]; k++) {
+			int32_t f = waiting[k];
+			if (mark[f] != 1 && (!pending || (pending[f] && --pending[f] == 0))) {
+				mark[f] = 1;
+				tl_array_push(work, f);
+			}
+		}
+	}
+	tl_free(first);
+	tl_free(waiting);
+}

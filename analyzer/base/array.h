@@ -58,5 +58,12 @@ void tl_str_array_release(TlStrArray *a);
  * this way. */
 void tl_int_group(const TlIntArray *key, const TlIntArray *item, uint32_t n, uint32_t **first,
 		  int32_t **out);
+/* A worklist over the edges (key->items[k], item->items[k]): item waits on
+ * key, both in [0, n). From the nodes on `work` (already marked), a node
+ * becomes marked (mark[f] = 1) and goes on the worklist once every node it
+ * waits on is marked: pending[f] counts those still waiting (0: never
+ * marked this way); with `pending` NULL, once any one of them is. */
+void tl_int_propagate(const TlIntArray *key, const TlIntArray *item, uint32_t n, uint32_t *pending,
+		      uint8_t *mark, TlIntArray *work);
 
 #endif

@@ -86,21 +86,7 @@ static void tl_autocast__solve(const TlIndex *idx, uint32_t ask, uint8_t *entry)
 			tl_array_push(&work, (int32_t)i);
 		}
 	}
-	uint32_t *first;
-	int32_t *waiting;
-	tl_int_group(&key, &item, n, &first, &waiting);
-	while (work.size) {
-		int32_t g = tl_array_pop(&work);
-		for (uint32_t k = first[g]; k < first[g + 1]; k++) {
-			int32_t f = waiting[k];
-			if (pending[f] && --pending[f] == 0 && entry[f] != 1) {
-				entry[f] = 1;
-				tl_array_push(&work, f);
-			}
-		}
-	}
-	tl_free(first);
-	tl_free(waiting);
+	tl_int_propagate(&key, &item, n, pending, entry, &work);
 	tl_array_release(&key);
 	tl_array_release(&item);
 	tl_array_release(&work);

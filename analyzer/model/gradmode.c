@@ -233,23 +233,9 @@ static void tl_grad__solve(TlModel *m, uint8_t *entry, bool importers)
 			tl_array_push(&work, (int32_t)i);
 		}
 	}
-	/* The sites waiting on each caller's entry, grouped by caller (a
-	 * counting sort), then a worklist from the functions known disabled. */
-	uint32_t *first;
-	int32_t *waiting;
-	tl_int_group(&key, &item, n, &first, &waiting);
-	while (work.size) {
-		int32_t g = tl_array_pop(&work);
-		for (uint32_t k = first[g]; k < first[g + 1]; k++) {
-			int32_t f = waiting[k];
-			if (pending[f] && --pending[f] == 0 && entry[f] != 1) {
-				entry[f] = 1;
-				tl_array_push(&work, f);
-			}
-		}
-	}
-	tl_free(first);
-	tl_free(waiting);
+	/* A worklist from the functions known disabled over the sites waiting
+	 * on each caller's entry. */
+	tl_int_propagate(&key, &item, n, pending, entry, &work);
 	tl_array_release(&key);
 	tl_array_release(&item);
 	tl_array_release(&work);

@@ -437,23 +437,11 @@ static bool tl_hn__solve(TlModel *m, const TlIndex *mod, int32_t cls, bool state
 			tl_array_push(&work, (int32_t)head);
 		}
 	}
-	/* The edges grouped by the class depended on (a counting sort), then
-	 * the worklist from the classes known to hold none. */
+	/* The worklist from the classes known to hold none, over the edges of
+	 * the classes waiting on them (a class not said, UINT32_MAX, never
+	 * counts down to 0). */
 	uint32_t n = nodes.size;
-	uint32_t *first;
-	int32_t *waiting;
-	tl_int_group(&key, &item, n, &first, &waiting);
-	while (work.size) {
-		int32_t g = tl_array_pop(&work);
-		for (uint32_t k = first[g]; k < first[g + 1]; k++) {
-			int32_t f = waiting[k];
-			if (pending.items[f] != UINT32_MAX && pending.items[f] && --pending.items[f] == 0 &&
-			    !yes.items[f]) {
-				yes.items[f] = 1;
-				tl_array_push(&work, f);
-			}
-		}
-	}
+	tl_int_propagate(&key, &item, n, pending.items, yes.items, &work);
 	bool answer = yes.items[0];
 	/* Kept per class in its module's model (under the project's lock). */
 	for (uint32_t i = 0; !cut && i < n; i++) {
@@ -463,8 +451,6 @@ static bool tl_hn__solve(TlModel *m, const TlIndex *mod, int32_t cls, bool state
 		if (memo)
 			memo[nd->cls] = yes.items[i] ? 1 : 2;
 	}
-	tl_free(first);
-	tl_free(waiting);
 	tl_array_release(&nodes);
 	tl_array_release(&deps);
 	tl_array_release(&key);

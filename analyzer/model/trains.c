@@ -194,22 +194,8 @@ static const uint8_t *tl_trains__table(TlModel *m, int which, uint8_t **scratch)
 			tl_array_push(&work, (int32_t)i);
 		}
 	}
-	/* The callees of each caller (a counting sort), then the worklist. */
-	uint32_t *first;
-	int32_t *callees;
-	tl_int_group(&key, &item, n, &first, &callees);
-	while (work.size) {
-		int32_t g = tl_array_pop(&work);
-		for (uint32_t k = first[g]; k < first[g + 1]; k++) {
-			int32_t f = callees[k];
-			if (t[f] != 1) {
-				t[f] = 1;
-				tl_array_push(&work, f);
-			}
-		}
-	}
-	tl_free(first);
-	tl_free(callees);
+	/* The worklist over the callees of each caller. */
+	tl_int_propagate(&key, &item, n, NULL, t, &work);
 	tl_free(cls_trains);
 	tl_free(x.seed);
 	tl_array_release(&key);
