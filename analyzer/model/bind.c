@@ -17,7 +17,8 @@
  * default when none is found), as an annotation would say what it is.
  *
  * Owns: TlModel.dflt, TlModel.passed, TlModel.ext_cst, tl_model__ext_const, tl_in__ctx_call, tl_in__ctx_construct, tl_in__defaults,
- * tl_in__default_seed, tl_in__record_args, tl_model__default_ctx, tl_model__param_default. */
+ * tl_in__default_seed, tl_in__record_args, tl_model__default_ctx, tl_model__param_default,
+ * tl_model__site_args. */
 #include <string.h>
 
 #include "base/alloc.h"
@@ -448,6 +449,19 @@ void tl_in__defaults(In *in, const TlFunc *fn)
 			in->m->pool.vals.items[at] = part;
 		else
 			tl_scopemap_put(&in->m->dflt, (uint32_t)in->func, i, tl_val_pool_add(&in->m->pool, part));
+	}
+}
+
+void tl_model__site_args(const TlIndex *idx, const TlFunc *fn, TSNode call, uint32_t shift, TSNode *arg,
+			 uint8_t *left)
+{
+	uint8_t how[TL_MODEL_CTX_PARAMS];
+	int32_t at[TL_MODEL_CTX_PARAMS];
+	tl_bind__map(idx, fn, call, shift, how, at);
+	uint32_t n = fn->params.size < TL_MODEL_CTX_PARAMS ? fn->params.size : TL_MODEL_CTX_PARAMS;
+	for (uint32_t i = 0; i < n; i++) {
+		arg[i] = i >= shift && how[i] == TL_BIND_NAMED ? tl_bind__arg_node(call, at[i]) : (TSNode){ 0 };
+		left[i] = i >= shift && how[i] == TL_BIND_LEFT;
 	}
 }
 

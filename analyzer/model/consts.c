@@ -16,7 +16,8 @@
  * whose condition is known false is code no path reaches, and the
  * alternatives of one known true too.
  *
- * Owns: tl_in__const_expr, tl_model__const_literal, tl_model__const_of_text. */
+ * Owns: tl_in__const_expr, tl_model__const_literal, tl_model__const_of_text,
+ * tl_model__const_equal. */
 #include <string.h>
 
 #include "model/interp_internal.h"
@@ -116,6 +117,11 @@ static bool tl_consts__equal(uint16_t a, uint16_t b)
 	if (tb == TL_VC_BOOL && ta == TL_VC_INT)
 		return TL_VC_PAYLOAD(a) == 4096 + TL_VC_PAYLOAD(b);
 	return a == b;
+}
+
+bool tl_model__const_equal(uint16_t a, uint16_t b)
+{
+	return tl_consts__equal(a, b);
 }
 
 /* The operator token of `n` (a comparison of two operands, a boolean

@@ -43,6 +43,8 @@
 #define TL_MODEL_LOOP_ROUNDS 3      /* rounds of a loop body before widening */
 #define TL_MODEL_COMPONENT_ROUNDS 8 /* rounds of a call-graph component before widening */
 #define TL_MODEL_MODULE_NEST 8      /* modules whose models are being built at once */
+#define TL_MODEL_CONTEXTS 4         /* constant contexts of a function (sitectx.c) */
+#define TL_MODEL_CONTEXT_RUNS 64    /* context summaries of one question (sitectx.c) */
 
 typedef struct TlModel TlModel;
 
@@ -242,6 +244,17 @@ int tl_model_grad_local(const TlIndex *idx, TSNode node);
  * False when it did, when a bound cut the model short, or when the model
  * does not know (module-level code, a function not interpreted). */
 bool tl_model_unreached(const TlIndex *idx, TSNode node);
+/* The events (TL_EV_* bits of `events`) call `c` runs (sitectx.c): its
+ * own, its callee's in another module, a function it is handed, and with
+ * `contexts` those of its local callee under the constant context the
+ * call hands it (the constants it passes, and the attributes of `self`
+ * its caller has just stored, for a method called on `self`): calls
+ * under a test the context decides against do not run, through every
+ * local callee under the context it is handed in turn. Without
+ * `contexts`, every call of the callee, as the index's reach counts them.
+ * Bounded (TL_MODEL_CONTEXTS per function, TL_MODEL_CONTEXT_RUNS in all,
+ * steps of the thread's bound): past a bound, the callee's whole reach. */
+uint32_t tl_model_call_events(const TlIndex *idx, const TlCall *c, uint32_t events, bool contexts);
 /* Module mode (modes.c): the modes (TL_MODEL_MODE_TRAIN, _EVAL bits) the
  * module expression `subject` (`model` of `model(x)`) may be in where it
  * is evaluated, its function's entry joined over every call site in the

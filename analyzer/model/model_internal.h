@@ -499,6 +499,16 @@ uint16_t tl_model__ctx_const(TlModel *m, int32_t func, uint32_t i);
 /* bind.c: the default value's expression of parameter `i` of `fn`, or a
  * null node. */
 TSNode tl_model__param_default(const TlIndex *idx, const TlFunc *fn, uint32_t i);
+/* bind.c: how call node `call` binds the parameters of `fn` from `shift`
+ * on (i < TL_MODEL_CTX_PARAMS and the parameters' count): arg[i] the
+ * argument's expression (a keyword argument's value), null when none
+ * does; left[i] 1 when the call leaves it to its default (no splat that
+ * may pass it, a default to take). */
+void tl_model__site_args(const TlIndex *idx, const TlFunc *fn, TSNode call, uint32_t shift, TSNode *arg,
+			 uint8_t *left);
+/* consts.c: whether known constants `a` and `b` are equal, as `==` has it
+ * (True == 1). */
+bool tl_model__const_equal(uint16_t a, uint16_t b);
 /* bind.c: the constant every call site of `func` in the modules that
  * import m's hands its parameter `i` (a literal argument, or the literal
  * default a site leaves it to) into *out (0: none), TL_MODEL_EXT_NO_SITE

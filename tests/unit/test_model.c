@@ -1008,6 +1008,84 @@ static void test_autocast_entry_and_may(void **state)
 	tl_fixture_free(fx);
 }
 
+/* The events a call runs under the constant context it hands its local
+ * callee (sitectx.c): the constants it passes, a parameter passed
+ * through, a flag of `self` the caller stored, recursion, the bound. */
+static const TlCall *call_of(TlFixture *fx, const char *text, int nth)
+{
+	const TlCall *c = tl_index_call_at(&fx->idx, tl_fixture_node(fx, text, nth));
+	if (!c)
+		fail_msg("no call `%s` (#%d)", text, nth);
+	return c;
+}
+
+static void test_call_events_contexts(void **state)
+{
+	(void)state;
+	TlFixture *fx = tl_fixture_new(
+		"import torch\n"
+		"def step(m, x, opt, train):\n"
+		"    if train:\n"
+		"        m.train()\n"
+		"        m(x).sum().backward()\n"
+		"        opt.step()\n"
+		"    else:\n"
+		"        m.eval()\n"
+		"def outer(m, x, opt, train=False):\n"
+		"    step(m, x, opt, train)\n"
+		"def again(m, x, opt, train, n):\n"
+		"    if n:\n"
+		"        again(m, x, opt, train, n)\n"
+		"    step(m, x, opt, train=train)\n"
+		"class Agent:\n"
+		"    def __init__(self, m):\n"
+		"        self.m = m\n"
+		"    def pick(self, x):\n"
+		"        if self.testing:\n"
+		"            self.m.eval()\n"
+		"        return self.m(x)\n"
+		"    def fit(self, x):\n"
+		"        self.testing = False\n"
+		"        for i in range(3):\n"
+		"            self.pick(x)\n"
+		"            self.m(x).sum().backward()\n"
+		"    def fit_changed(self, x):\n"
+		"        self.testing = False\n"
+		"        for i in range(3):\n"
+		"            self.pick(x)\n"
+		"            self.flip()\n"
+		"    def flip(self):\n"
+		"        self.testing = True\n"
+		"def main(m, x, opt, a):\n"
+		"    step(m, x, opt, train=True)\n"
+		"    step(m, x, opt, False)\n"
+		"    outer(m, x, opt)\n"
+		"    outer(m, x, opt, True)\n"
+		"    again(m, x, opt, False, 3)\n"
+		"    step(m, x, opt, a.train)\n"
+		"main(None, None, None, None)\n");
+	const TlIndex *idx = &fx->idx;
+	const uint32_t ev = TL_EV_EVAL | TL_EV_BACKWARD | TL_EV_OPT_STEP;
+	const uint32_t training = TL_EV_BACKWARD | TL_EV_OPT_STEP;
+	/* train=True: the training branch only; False: the eval branch */
+	assert_int_equal(tl_model_call_events(idx, call_of(fx, "step(m, x, opt, train=True)", 0), ev, true), training);
+	assert_int_equal(tl_model_call_events(idx, call_of(fx, "step(m, x, opt, False)", 0), ev, true), TL_EV_EVAL);
+	/* without contexts, every call the callee reaches */
+	assert_int_equal(tl_model_call_events(idx, call_of(fx, "step(m, x, opt, False)", 0), ev, false), ev);
+	/* the default passed through a parameter, and a literal */
+	assert_int_equal(tl_model_call_events(idx, call_of(fx, "outer(m, x, opt)", 0), ev, true), TL_EV_EVAL);
+	assert_int_equal(tl_model_call_events(idx, call_of(fx, "outer(m, x, opt, True)", 0), ev, true), training);
+	/* recursion: the table's fixpoint, no depth followed */
+	assert_int_equal(tl_model_call_events(idx, call_of(fx, "again(m, x, opt, False, 3)", 0), ev, true), TL_EV_EVAL);
+	/* a value not known: both branches */
+	assert_int_equal(tl_model_call_events(idx, call_of(fx, "step(m, x, opt, a.train)", 0), ev, true), ev);
+	/* the flag `fit` stored on `self` before its loop decides `pick`'s test */
+	assert_int_equal(tl_model_call_events(idx, call_of(fx, "self.pick(x)", 0), TL_EV_EVAL, true), 0);
+	/* ... but not where a call after the store may store it again */
+	assert_int_equal(tl_model_call_events(idx, call_of(fx, "self.pick(x)", 1), TL_EV_EVAL, true), TL_EV_EVAL);
+	tl_fixture_free(fx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1032,6 +1110,7 @@ int main(void)
 		cmocka_unit_test(test_passes_skip_unchanged),
 		cmocka_unit_test(test_grad_state),
 		cmocka_unit_test(test_constants),
+		cmocka_unit_test(test_call_events_contexts),
 		cmocka_unit_test(test_grad_entry_values),
 		cmocka_unit_test(test_own_param_args),
 		cmocka_unit_test(test_autocast_entry_and_may),

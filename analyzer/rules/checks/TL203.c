@@ -5,6 +5,7 @@
 #include "rules/checks/checks.h"
 
 #include "facts/internal.h"
+#include "model/model.h"
 
 /* True when a module switch to train mode on `by` also switches `name`:
  * the same module, a module containing it, or the same construction. */
@@ -26,41 +27,11 @@ static bool tl_check__switches(const TlIndex *idx, const char *by, const char *n
 	return yes;
 }
 
-/* The `events` that call `c` runs: its own, its callee's in another
- * module, a function it is handed, and the calls of its local callee
- * that the constants `c` passes leave reachable (tl_facts__runs_at:
- * `step(model, batch, optimizer, train=False)` neither backpropagates nor
- * steps when those calls sit under `if train:`); with `pruned` false,
- * every call of the callee, as the index's loop events count them. */
-static uint32_t tl_check__call_events(const TlIndex *idx, const TlCall *c, uint32_t events, bool pruned,
-				      int depth)
-{
-	uint32_t got = (c->events | c->callee_events) & events;
-	if (c->arg_target >= 0)
-		got |= idx->funcs.items[c->arg_target].reach_events & events;
-	int32_t f = c->target;
-	if (f < 0 || (uint32_t)f >= idx->funcs.size)
-		return got;
-	uint32_t reach = idx->funcs.items[f].reach_events & events;
-	if (!(reach & ~got))
-		return got;
-	if (f == c->func || depth >= 4)
-		return got | reach;
-	uint32_t inner_got = 0; /* a backward and a step are calls */
-	const TlIntArray *calls = tl_index_scope_calls(idx, f);
-	for (uint32_t i = 0; calls && i < calls->size; i++) {
-		const TlCall *inner = &idx->calls.items[calls->items[i]];
-		if (pruned && depth == 0 && tl_facts__runs_at(idx, inner->node, f, c) == TL_RUNS_NEVER)
-			continue;
-		inner_got |= tl_check__call_events(idx, inner, events, pruned, depth + 1);
-	}
-	return got | (inner_got & reach);
-}
-
 /* Whether loop `loop`'s iteration runs every event of `events`: the
  * index's loop events, less those that only calls whose constant
- * arguments decide against them reach (a validation loop calling the
- * shared step with `train=False`). Where the loop's calls do not account
+ * contexts decide against them reach (a validation loop calling the
+ * shared step with `train=False`; the model's per-context events,
+ * tl_model_call_events). Where the loop's calls do not account
  * for all of its events (another source the index counted), the index's
  * events stand. */
 static bool tl_check__loop_runs(const TlIndex *idx, int32_t loop, uint32_t events)
@@ -74,8 +45,8 @@ static bool tl_check__loop_runs(const TlIndex *idx, int32_t loop, uint32_t event
 	tl_index_scope_calls_in(idx, l->func, l->body, &from, &to);
 	for (uint32_t i = from; calls && i < to; i++) {
 		const TlCall *k = &idx->calls.items[calls->items[i]];
-		all |= tl_check__call_events(idx, k, events, false, 0);
-		kept |= tl_check__call_events(idx, k, events, true, 0);
+		all |= tl_model_call_events(idx, k, events, false);
+		kept |= tl_model_call_events(idx, k, events, true);
 	}
 	if (all != (l->events & events))
 		return true;
@@ -155,6 +126,13 @@ bool tl_check_leaves_eval(const TlIndex *idx, TSNode call)
 {
 	const TlCall *c = tl_index_call_at(idx, tl_index_unparen(call));
 	if (!c)
+		return false;
+	/* A call whose constant context decides against every switch to
+	 * eval mode it reaches (`train()` stores `self.is_test = False`, then
+	 * its loop calls `self.select_action(state)`, which switches under
+	 * `if self.is_test:`) puts nothing in eval mode. */
+	if (!(c->events & TL_EV_EVAL) && (tl_model_call_events(idx, c, TL_EV_EVAL, false) & TL_EV_EVAL) &&
+	    !(tl_model_call_events(idx, c, TL_EV_EVAL, true) & TL_EV_EVAL))
 		return false;
 	/* A training loop: its iteration backpropagates and steps (an
 	 * adversarial evaluation backpropagates to its inputs only), as the

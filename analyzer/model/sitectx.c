@@ -1,0 +1,528 @@
+/* Per-site constant contexts and what a call runs under them
+ * (docs/semantic-model.md, "One interpretation per constant context").
+ *
+ * A call site hands its local callee a context: the constants it passes
+ * its first TL_MODEL_CTX_PARAMS parameters (a literal argument, the
+ * literal default it leaves, a parameter of the caller passed through
+ * with the caller's own constant) and, for a method called on `self`, the
+ * constants the caller has just stored into attributes of `self`
+ * (`self.is_test = False` at the top of `train()`, before its loop calls
+ * `self.select_action(state)`). Under that context the callee's tests on
+ * those parameters and attributes are decided, and the calls under a test
+ * decided against them do not run.
+ *
+ * The events (TL_EV_*) a call runs under its context are a summary per
+ * (function, context): the events of the calls the context leaves
+ * reachable, through their own local callees under the contexts they
+ * hand in turn. The summaries are computed together, as a fixpoint over
+ * a table of at most TL_MODEL_CONTEXT_RUNS contexts (a context that does
+ * not fit keeps its callee's whole reach, as the index counts it): no
+ * recursion follows the call graph, and every call looked at is a step
+ * of the thread's bound; a bound hit answers the callee's whole reach.
+ *
+ * An attribute of `self` holds the caller's constant at its site only
+ * where the caller stores it once, a literal, in a statement of its body
+ * that runs before the call (not under a test, a loop or a `try`), and no
+ * call the caller makes after that store may store an attribute of that
+ * name (a local function reaching a store of `.name` anywhere, `setattr`,
+ * a call handed `self` itself or a method of `self` the index does not
+ * resolve). The callee keeps it while it does not store it itself.
+ *
+ * Owns: tl_model_call_events. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/budget.h"
+#include "model/interp_internal.h"
+
+#define TL_SITECTX_ATTRS 4 /* attributes of `self` a context keeps */
+
+typedef struct {
+	const char *name; /* the attribute's name, in the module's source */
+	uint32_t len;
+	uint16_t cst;
+} ScAttr;
+
+typedef struct {
+	int32_t func;
+	uint16_t p[TL_MODEL_CTX_PARAMS]; /* each parameter's constant, 0 none */
+	ScAttr a[TL_SITECTX_ATTRS];
+	uint32_t na;
+	uint32_t ev; /* the events it runs, so far */
+} ScCtx;
+
+typedef struct {
+	TlModel *m;
+	const TlIndex *idx;
+	uint32_t events;
+	bool prune;
+	bool cut;
+	ScCtx t[TL_MODEL_CONTEXT_RUNS];
+	uint32_t n;
+} Sc;
+
+static uint32_t sc_reach(const TlIndex *idx, int32_t f, uint32_t events)
+{
+	return f >= 0 && (uint32_t)f < idx->funcs.size ? idx->funcs.items[f].reach_events & events : 0;
+}
+
+/* What call `k` runs whatever its local callee's context: its own events,
+ * its callee's in another module, a function it is handed. */
+static uint32_t sc_own(const TlIndex *idx, const TlCall *k, uint32_t events)
+{
+	uint32_t got = (k->events | k->callee_events) & events;
+	if (k->arg_target >= 0)
+		got |= sc_reach(idx, k->arg_target, events);
+	return got;
+}
+
+static bool sc_is_self(const TlIndex *idx, TSNode n)
+{
+	n = tl_index_unparen(n);
+	return !ts_node_is_null(n) && ts_node_symbol(n) == tl_syms()->identifier && tl_index_text_is(idx, n, "self");
+}
+
+/* The parameter of `f` that identifier `n` names, bound nowhere else in
+ * `f` (still the argument), or -1. */
+static int32_t sc_param(const TlIndex *idx, int32_t f, TSNode n)
+{
+	uint32_t len = 0;
+	if (f < 0 || (uint32_t)f >= idx->funcs.size)
+		return -1;
+	const char *t = tl_index_text(idx, n, &len);
+	const TlFunc *fn = &idx->funcs.items[f];
+	for (uint32_t i = 0; t && i < fn->params.size && i < TL_MODEL_CTX_PARAMS; i++) {
+		const TlBinding *b = &idx->bindings.items[fn->params.items[i]];
+		if (!b->name || strlen(b->name) != len || memcmp(b->name, t, len) != 0)
+			continue;
+		const TlIntArray *all = tl_index_bindings_of(idx, f, b->name);
+		return all && all->size == 1 ? (int32_t)i : -1;
+	}
+	return -1;
+}
+
+/* The constant expression `e` of function `f` holds under context `c`: a
+ * literal, a parameter, an attribute of `self` the context keeps; 0 none. */
+static uint16_t sc_operand(Sc *s, const ScCtx *c, TSNode e)
+{
+	const TlSyms *sy = tl_syms();
+	e = tl_index_unparen(e);
+	if (ts_node_is_null(e))
+		return 0;
+	TSSymbol k = ts_node_symbol(e);
+	if (k == sy->identifier) {
+		int32_t i = sc_param(s->idx, c->func, e);
+		return i >= 0 ? c->p[i] : 0;
+	}
+	if (k == sy->attribute) {
+		if (!sc_is_self(s->idx, tl_tree_field(e, sy->f_object)))
+			return 0;
+		uint32_t len = 0;
+		const char *t = tl_index_text(s->idx, tl_tree_field(e, sy->f_attribute), &len);
+		for (uint32_t j = 0; t && j < c->na; j++)
+			if (c->a[j].len == len && memcmp(c->a[j].name, t, len) == 0)
+				return c->a[j].cst;
+		return 0;
+	}
+	return tl_model__const_literal(s->m, s->idx, e);
+}
+
+/* The truth of condition `cond` under context `c`: 1, 0, -1 not known.
+ * `and` / `or` are followed at most four levels. */
+static int sc_cond(Sc *s, const ScCtx *c, TSNode cond, int depth)
+{
+	const TlSyms *sy = tl_syms();
+	bool negate = false;
+	cond = tl_index_unparen(cond);
+	while (!ts_node_is_null(cond) && ts_node_symbol(cond) == sy->not_operator) {
+		negate = !negate;
+		cond = tl_index_unparen(tl_tree_field(cond, sy->f_argument));
+	}
+	if (ts_node_is_null(cond) || depth > 4)
+		return -1;
+	TSSymbol k = ts_node_symbol(cond);
+	int v = -1;
+	if (k == sy->boolean_operator) {
+		int l = sc_cond(s, c, tl_tree_field(cond, sy->f_left), depth + 1);
+		int r = sc_cond(s, c, tl_tree_field(cond, sy->f_right), depth + 1);
+		TSNode op = tl_tree_field(cond, sy->f_operator);
+		if (!ts_node_is_null(op) && tl_index_text_is(s->idx, op, "and"))
+			v = (l == 0 || r == 0) ? 0 : (l == 1 && r == 1) ? 1 : -1;
+		else
+			v = (l == 1 || r == 1) ? 1 : (l == 0 && r == 0) ? 0 : -1;
+	} else if (k == sy->comparison_operator) {
+		if (ts_node_named_child_count(cond) != 2)
+			return -1;
+		uint16_t a = sc_operand(s, c, ts_node_named_child(cond, 0));
+		uint16_t b = sc_operand(s, c, ts_node_named_child(cond, 1));
+		const char *op = NULL;
+		uint32_t nc = ts_node_child_count(cond);
+		for (uint32_t i = 0; i < nc; i++) {
+			TSNode ch = ts_node_child(cond, i);
+			if (ts_node_is_named(ch))
+				continue;
+			if (op)
+				return -1;
+			op = ts_node_type(ch);
+		}
+		if (!a || !b || !op)
+			return -1;
+		if (!strcmp(op, "==") || !strcmp(op, "!="))
+			v = tl_model__const_equal(a, b) == (op[0] == '=');
+		else if (!strcmp(op, "is") || !strcmp(op, "is not")) {
+			unsigned ta = TL_VC_TAG(a), tb = TL_VC_TAG(b);
+			bool single = (ta == TL_VC_NONE || ta == TL_VC_BOOL) && (tb == TL_VC_NONE || tb == TL_VC_BOOL);
+			v = single ? a == b : ta != tb ? 0 : -1;
+			if (v >= 0 && op[2] == ' ')
+				v = !v;
+		}
+	} else {
+		uint16_t x = sc_operand(s, c, cond);
+		v = x ? tl_val_const_truth(x) : -1;
+	}
+	if (v < 0)
+		return -1;
+	return negate ? !v : v;
+}
+
+/* False when context `c` decides a test around `node` (in c->func)
+ * against it: no path of the context runs it. */
+static bool sc_runs(Sc *s, const ScCtx *c, TSNode node)
+{
+	const TlSyms *sy = tl_syms();
+	const TlIndex *idx = s->idx;
+	TSNode top = idx->funcs.items[c->func].node;
+	TSNode child = node;
+	for (TSNode p = tl_index_parent(idx, node); !ts_node_is_null(p) && !ts_node_eq(child, top);
+	     child = p, p = tl_index_parent(idx, p)) {
+		TSSymbol k = ts_node_symbol(p);
+		if (k == sy->function_definition || k == sy->class_definition || k == sy->lambda)
+			break;
+		if (k == sy->if_statement || k == sy->elif_clause) {
+			if (ts_node_eq(tl_tree_field(p, sy->f_consequence), child)) {
+				if (sc_cond(s, c, tl_tree_field(p, sy->f_condition), 0) == 0)
+					return false;
+			} else if (k == sy->if_statement) {
+				/* In an elif or else: every earlier test was false. */
+				if (sc_cond(s, c, tl_tree_field(p, sy->f_condition), 0) == 1)
+					return false;
+				uint32_t count = ts_node_named_child_count(p);
+				for (uint32_t i = 0; i < count; i++) {
+					TSNode alt = ts_node_named_child(p, i);
+					if (ts_node_eq(alt, child))
+						break;
+					if (ts_node_symbol(alt) == sy->elif_clause &&
+					    sc_cond(s, c, tl_tree_field(alt, sy->f_condition), 0) == 1)
+						return false;
+				}
+			}
+		} else if (k == sy->conditional_expression && ts_node_named_child_count(p) == 3) {
+			TSNode cnd = ts_node_named_child(p, 1);
+			if (!ts_node_eq(child, cnd)) {
+				int t = sc_cond(s, c, cnd, 0);
+				if (t >= 0 && (t == 1) != ts_node_eq(child, ts_node_named_child(p, 0)))
+					return false;
+			}
+		}
+	}
+	return true;
+}
+
+/* True when a store into an attribute named `name` may happen in local
+ * function `f` or a function it reaches (a worklist over the module's
+ * functions, each once). */
+static bool sc_reaches_store(const TlIndex *idx, int32_t f, const char *name, uint32_t len)
+{
+	uint32_t nf = idx->funcs.size;
+	uint8_t *seen = calloc(nf ? nf : 1, 1);
+	int32_t *todo = malloc((nf ? nf : 1) * sizeof *todo);
+	uint32_t n = 0;
+	bool yes = !seen || !todo;
+	if (!yes && f >= 0 && (uint32_t)f < nf) {
+		seen[f] = 1;
+		todo[n++] = f;
+	}
+	while (!yes && n) {
+		int32_t g = todo[--n];
+		if (tl_bound_poll()) {
+			yes = true;
+			break;
+		}
+		const TlIntArray *binds = tl_index_scope_binds(idx, g);
+		for (uint32_t i = 0; binds && i < binds->size && !yes; i++) {
+			const char *b = idx->bindings.items[binds->items[i]].name;
+			size_t bl = b ? strlen(b) : 0;
+			yes = bl > len && b[bl - len - 1] == '.' && memcmp(b + bl - len, name, len) == 0;
+		}
+		const TlIntArray *calls = tl_index_scope_calls(idx, g);
+		for (uint32_t i = 0; calls && i < calls->size && !yes; i++) {
+			const TlCall *k = &idx->calls.items[calls->items[i]];
+			if (k->method && ts_node_is_null(k->receiver) && strcmp(k->method, "setattr") == 0)
+				yes = true;
+			int32_t to[2] = { k->target, k->arg_target };
+			for (uint32_t j = 0; j < 2; j++)
+				if (to[j] >= 0 && (uint32_t)to[j] < nf && !seen[to[j]]) {
+					seen[to[j]] = 1;
+					todo[n++] = to[j];
+				}
+		}
+	}
+	free(seen);
+	free(todo);
+	return yes;
+}
+
+/* True when call `k` may store an attribute named `name` of `self`. */
+static bool sc_may_store(const TlIndex *idx, const TlCall *k, const char *name, uint32_t len)
+{
+	const TlSyms *sy = tl_syms();
+	if (k->method && ts_node_is_null(k->receiver) && strcmp(k->method, "setattr") == 0)
+		return true;
+	if (k->target < 0 && sc_is_self(idx, k->receiver) && k->method) {
+		/* A method of `self` not resolved (a base class's), unless it is
+		 * an attribute the class stores (a module it calls). */
+		int32_t cls = k->func >= 0 ? idx->funcs.items[k->func].cls : -1;
+		char key[128];
+		int w = snprintf(key, sizeof key, "self.%s", k->method);
+		if (cls < 0 || w < 0 || (size_t)w >= sizeof key || !tl_index_attr_bindings(idx, cls, key))
+			return true;
+	}
+	TSNode args = tl_tree_field(k->node, sy->f_arguments);
+	uint32_t na = ts_node_is_null(args) ? 0 : ts_node_named_child_count(args);
+	for (uint32_t i = 0; i < na; i++) {
+		TSNode a = ts_node_named_child(args, i);
+		if (ts_node_symbol(a) == sy->keyword_argument)
+			a = tl_tree_field(a, sy->f_value);
+		if (sc_is_self(idx, a))
+			return true;
+	}
+	return (k->target >= 0 && sc_reaches_store(idx, k->target, name, len)) ||
+	       (k->arg_target >= 0 && sc_reaches_store(idx, k->arg_target, name, len));
+}
+
+/* The attributes of `self` whose constants caller `f` (a method) holds at
+ * its call `site`: into out[], how many. */
+static uint32_t sc_site_attrs(Sc *s, int32_t f, const TlCall *site, ScAttr *out)
+{
+	const TlSyms *sy = tl_syms();
+	const TlIndex *idx = s->idx;
+	const TlFunc *fn = &idx->funcs.items[f];
+	TSNode body = tl_tree_field(fn->node, sy->f_body);
+	uint32_t at = ts_node_start_byte(site->node), n = 0;
+	const TlIntArray *binds = tl_index_scope_binds(idx, f);
+	for (uint32_t i = 0; binds && i < binds->size && n < TL_SITECTX_ATTRS; i++) {
+		const TlBinding *b = &idx->bindings.items[binds->items[i]];
+		if (!b->name || strncmp(b->name, "self.", 5) != 0 || strchr(b->name + 5, '.') ||
+		    b->kind != TL_BIND_ASSIGN || b->elem >= 0 || ts_node_start_byte(b->stmt) >= at)
+			continue;
+		/* stored once in the function, by a statement of its body */
+		uint32_t stores = 0;
+		for (uint32_t j = 0; j < binds->size; j++) {
+			const char *o = idx->bindings.items[binds->items[j]].name;
+			stores += o && strcmp(o, b->name) == 0;
+		}
+		if (stores != 1)
+			continue;
+		TSNode p = tl_index_parent(idx, b->stmt);
+		if (!ts_node_is_null(p) && ts_node_symbol(p) == sy->expression_statement)
+			p = tl_index_parent(idx, p);
+		if (ts_node_is_null(p) || !ts_node_eq(p, body))
+			continue;
+		uint16_t cst = tl_model__const_literal(s->m, idx, b->value);
+		if (!cst)
+			continue;
+		const char *name = b->name + 5;
+		uint32_t len = (uint32_t)strlen(name);
+		bool stored = false;
+		const TlIntArray *calls = tl_index_scope_calls(idx, f);
+		for (uint32_t j = 0; calls && j < calls->size && !stored; j++) {
+			const TlCall *k = &idx->calls.items[calls->items[j]];
+			stored = ts_node_start_byte(k->node) > ts_node_start_byte(b->stmt) &&
+				 sc_may_store(idx, k, name, len);
+		}
+		if (stored)
+			continue;
+		out[n].name = name;
+		out[n].len = len;
+		out[n++].cst = cst;
+	}
+	return n;
+}
+
+/* True when `f` stores an attribute of `self` named `a`. */
+static bool sc_stores(const TlIndex *idx, int32_t f, const ScAttr *a)
+{
+	const TlIntArray *binds = tl_index_scope_binds(idx, f);
+	for (uint32_t i = 0; binds && i < binds->size; i++) {
+		const char *b = idx->bindings.items[binds->items[i]].name;
+		if (b && strncmp(b, "self.", 5) == 0 && strlen(b + 5) == a->len && memcmp(b + 5, a->name, a->len) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* The context call `k` hands its local callee: from context `from` of
+ * the caller (NULL: the caller's entry, joined over its own sites). */
+static void sc_site(Sc *s, const ScCtx *from, int32_t caller, const TlCall *k, ScCtx *out)
+{
+	const TlIndex *idx = s->idx;
+	const TlSyms *sy = tl_syms();
+	const TlFunc *fn = &idx->funcs.items[k->target];
+	memset(out, 0, sizeof *out);
+	out->func = k->target;
+	if (!s->prune)
+		return;
+	bool is_static = false, is_cm = false;
+	if (fn->cls >= 0)
+		tl_model__method_kind(idx, fn, &is_static, &is_cm);
+	/* `obj.m(...)` binds `self` (or `cls`); `Class.m(obj, ...)` does not */
+	const TlBinding *rb = ts_node_is_null(k->receiver) ? NULL : tl_index_resolve_node(idx, k->receiver);
+	bool on_class = rb && rb->kind == TL_BIND_CLASS && !is_cm;
+	uint32_t shift = fn->cls >= 0 && !is_static && !on_class && !ts_node_is_null(k->receiver) ? 1 : 0;
+	TSNode arg[TL_MODEL_CTX_PARAMS];
+	uint8_t left[TL_MODEL_CTX_PARAMS];
+	tl_model__site_args(idx, fn, k->node, shift, arg, left);
+	uint32_t np = fn->params.size < TL_MODEL_CTX_PARAMS ? fn->params.size : TL_MODEL_CTX_PARAMS;
+	for (uint32_t i = shift; i < np; i++) {
+		if (left[i]) {
+			out->p[i] = tl_model__const_literal(s->m, idx, tl_model__param_default(idx, fn, i));
+			continue;
+		}
+		TSNode a = tl_index_unparen(arg[i]);
+		if (ts_node_is_null(a))
+			continue;
+		int32_t j = ts_node_symbol(a) == sy->identifier ? sc_param(idx, caller, a) : -1;
+		if (j >= 0)
+			out->p[i] = from ? from->p[j] : tl_model__ctx_const(s->m, caller, (uint32_t)j);
+		else if (from && ts_node_symbol(a) == sy->attribute)
+			out->p[i] = sc_operand(s, from, a);
+		else if (ts_node_symbol(a) != sy->identifier)
+			out->p[i] = tl_model__const_literal(s->m, idx, a);
+	}
+	/* A method called on `self` sees the attributes of `self` its caller holds. */
+	if (!shift || fn->cls < 0 || !sc_is_self(idx, k->receiver))
+		return;
+	if (!from) {
+		if (caller >= 0 && idx->funcs.items[caller].cls >= 0)
+			out->na = sc_site_attrs(s, caller, k, out->a);
+		return;
+	}
+	for (uint32_t j = 0; j < from->na; j++)
+		if (!sc_stores(idx, caller, &from->a[j]))
+			out->a[out->na++] = from->a[j];
+}
+
+static bool sc_same(const ScCtx *a, const ScCtx *b)
+{
+	if (a->func != b->func || a->na != b->na || memcmp(a->p, b->p, sizeof a->p) != 0)
+		return false;
+	for (uint32_t j = 0; j < a->na; j++)
+		if (a->a[j].len != b->a[j].len || a->a[j].cst != b->a[j].cst ||
+		    memcmp(a->a[j].name, b->a[j].name, a->a[j].len) != 0)
+			return false;
+	return true;
+}
+
+/* The table's entry for context `c`, added when new; -1 when full. */
+static int32_t sc_entry(Sc *s, const ScCtx *c)
+{
+	uint32_t same_func = 0;
+	for (uint32_t i = 0; i < s->n; i++) {
+		if (sc_same(&s->t[i], c))
+			return (int32_t)i;
+		same_func += s->t[i].func == c->func;
+	}
+	/* at most TL_MODEL_CONTEXTS per function, TL_MODEL_CONTEXT_RUNS in all */
+	if (s->n == TL_MODEL_CONTEXT_RUNS || same_func >= TL_MODEL_CONTEXTS)
+		return -1;
+	s->t[s->n] = *c;
+	s->t[s->n].ev = 0;
+	return (int32_t)s->n++;
+}
+
+/* What call `k` of function `caller` runs under context `from` of the
+ * caller (NULL: the caller's entry): its own events, and its local
+ * callee's under the context it hands (an entry of the table). */
+static uint32_t sc_call(Sc *s, const ScCtx *from, int32_t caller, const TlCall *k)
+{
+	const TlIndex *idx = s->idx;
+	uint32_t got = sc_own(idx, k, s->events);
+	int32_t f = k->target;
+	if (f < 0 || (uint32_t)f >= idx->funcs.size)
+		return got;
+	uint32_t reach = sc_reach(idx, f, s->events);
+	if (!(reach & ~got))
+		return got;
+	ScCtx c;
+	sc_site(s, from, caller, k, &c);
+	int32_t e = sc_entry(s, &c);
+	if (e < 0)
+		return got | reach;
+	return got | (s->t[e].ev & reach);
+}
+
+/* Fills the table: each entry's events from its calls, until none rises
+ * (the events only grow, so at most 32 rounds per entry). */
+static void sc_solve(Sc *s)
+{
+	bool changed = true;
+	for (uint32_t round = 0; changed && !s->cut; round++) {
+		changed = false;
+		if (round > 32 * TL_MODEL_CONTEXT_RUNS + 1) {
+			s->cut = true;
+			break;
+		}
+		for (uint32_t i = 0; i < s->n && !s->cut; i++) {
+			int32_t f = s->t[i].func;
+			uint32_t ev = s->t[i].ev;
+			const TlIntArray *calls = tl_index_scope_calls(s->idx, f);
+			for (uint32_t j = 0; calls && j < calls->size; j++) {
+				if (tl_bound_poll()) {
+					s->cut = true;
+					break;
+				}
+				const TlCall *k = &s->idx->calls.items[calls->items[j]];
+				ScCtx here = s->t[i]; /* the table may grow under sc_call */
+				if (s->prune && !sc_runs(s, &here, k->node))
+					continue;
+				ev |= sc_call(s, &here, f, k);
+			}
+			if (ev != s->t[i].ev) {
+				s->t[i].ev = ev;
+				changed = true;
+			}
+		}
+	}
+}
+
+uint32_t tl_model_call_events(const TlIndex *idx, const TlCall *c, uint32_t events, bool contexts)
+{
+	uint32_t got = sc_own(idx, c, events);
+	int32_t f = c->target;
+	if (f < 0 || (uint32_t)f >= idx->funcs.size)
+		return got;
+	uint32_t reach = sc_reach(idx, f, events);
+	if (!(reach & ~got))
+		return got;
+	TlModel *m = (TlModel *)tl_model_of(idx);
+	if (!m)
+		return got | reach;
+	if (c->func >= 0)
+		tl_model__ensure(m, c->func);
+	Sc *s = calloc(1, sizeof *s);
+	if (!s)
+		return got | reach;
+	s->m = m;
+	s->idx = idx;
+	s->events = events;
+	s->prune = contexts;
+	uint32_t r = sc_call(s, NULL, c->func, c);
+	sc_solve(s);
+	if (!s->cut)
+		r = sc_call(s, NULL, c->func, c);
+	else
+		r = got | reach;
+	free(s);
+	return r;
+}
