@@ -1,5 +1,6 @@
 #include "base/alloc.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,6 +58,151 @@ char *tl_strndup(const char *s, size_t n)
 	return p;
 }
 
+/* ---- the arena ---------------------------------------------------------------- */
+
+/* A block the arena cuts from; its bytes follow. */
+typedef struct TlArenaChunk {
+	struct TlArenaChunk *prev;
+	char *end;
+} TlArenaChunk;
+
+struct TlArena {
+	TlArenaChunk *chunk; /* the newest block, cut from at `top` */
+	char *top;
+	char *last;          /* the last piece given (its header), or NULL */
+	size_t next;         /* the size of the next block */
+};
+
+/* The first block's size; each next one doubles, up to the cap. */
+#define TL_ARENA_FIRST ((size_t)256 << 10)
+#define TL_ARENA_CAP ((size_t)8 << 20)
+/* Each piece is preceded by its size (for realloc), 8-byte aligned: no
+ * tree-sitter structure needs more. */
+#define TL_ARENA_HEAD 8u
+
+static _Thread_local TlArena *tl_alloc__arena;
+
+TlArena *tl_arena_new(void)
+{
+	TlArena *a = tl_calloc(1, sizeof *a);
+	a->next = TL_ARENA_FIRST;
+	return a;
+}
+
+void tl_arena_enter(TlArena *a)
+{
+	tl_alloc__arena = a;
+}
+
+void tl_arena_leave(void)
+{
+	tl_alloc__arena = NULL;
+}
+
+void tl_arena_free(TlArena *a)
+{
+	if (!a)
+		return;
+	TlArenaChunk *c = a->chunk;
+	while (c) {
+		TlArenaChunk *prev = c->prev;
+		free(c);
+		c = prev;
+	}
+	free(a);
+}
+
+static void *tl_arena__alloc(TlArena *a, size_t size)
+{
+	size_t need = ((size + 7) & ~(size_t)7) + TL_ARENA_HEAD;
+	if (!a->chunk || (size_t)(a->chunk->end - a->top) < need) {
+		size_t bytes = a->next;
+		if (a->next < TL_ARENA_CAP)
+			a->next *= 2;
+		if (bytes < need + sizeof(TlArenaChunk))
+			bytes = need + sizeof(TlArenaChunk);
+		TlArenaChunk *c = malloc(bytes);
+		if (!c)
+			tl_alloc__die(size);
+		c->prev = a->chunk;
+		c->end = (char *)c + bytes;
+		a->chunk = c;
+		a->top = (char *)(c + 1);
+	}
+	char *h = a->top;
+	*(size_t *)h = need - TL_ARENA_HEAD;
+	a->last = h;
+	a->top += need;
+	return h + TL_ARENA_HEAD;
+}
+
+/* True when `p` was cut from one of `a`'s blocks. */
+static bool tl_arena__owns(const TlArena *a, const void *p)
+{
+	for (const TlArenaChunk *c = a->chunk; c; c = c->prev)
+		if ((const char *)p > (const char *)c && (const char *)p < c->end)
+			return true;
+	return false;
+}
+
+static void *tl_alloc__ts_malloc(size_t size)
+{
+	TlArena *a = tl_alloc__arena;
+	return a ? tl_arena__alloc(a, size) : tl_malloc(size);
+}
+
+static void *tl_alloc__ts_calloc(size_t count, size_t size)
+{
+	TlArena *a = tl_alloc__arena;
+	if (!a)
+		return tl_calloc(count, size);
+	void *p = tl_arena__alloc(a, count * size);
+	memset(p, 0, count * size);
+	return p;
+}
+
+static void tl_alloc__ts_free(void *ptr)
+{
+	TlArena *a = tl_alloc__arena;
+	if (!ptr)
+		return;
+	if (!a || !tl_arena__owns(a, ptr)) {
+		free(ptr);
+		return;
+	}
+	/* The last piece given is taken back; any other is freed with the arena. */
+	char *h = (char *)ptr - TL_ARENA_HEAD;
+	if (h == a->last) {
+		a->top = h;
+		a->last = NULL;
+	}
+}
+
+static void *tl_alloc__ts_realloc(void *ptr, size_t size)
+{
+	TlArena *a = tl_alloc__arena;
+	if (!a)
+		return tl_realloc(ptr, size);
+	if (!ptr)
+		return tl_arena__alloc(a, size);
+	if (!tl_arena__owns(a, ptr))
+		return tl_realloc(ptr, size); /* made before the arena was entered */
+	char *h = (char *)ptr - TL_ARENA_HEAD;
+	size_t old = *(size_t *)h;
+	size_t want = (size + 7) & ~(size_t)7;
+	if (want <= old)
+		return ptr;
+	if (h == a->last && (size_t)(a->chunk->end - h) >= want + TL_ARENA_HEAD) {
+		/* The last piece grows in place. */
+		*(size_t *)h = want;
+		a->top = h + TL_ARENA_HEAD + want;
+		return ptr;
+	}
+	void *p = tl_arena__alloc(a, size);
+	memcpy(p, ptr, old);
+	return p;
+}
+
 void tl_alloc_install(void)
 {
 #ifdef __GLIBC__
@@ -66,5 +212,5 @@ void tl_alloc_install(void)
 	 * thread caches (tcache) still serve the small sizes. */
 	mallopt(M_MXFAST, 0);
 #endif
-	ts_set_allocator(tl_malloc, tl_calloc, tl_realloc, tl_free);
+	ts_set_allocator(tl_alloc__ts_malloc, tl_alloc__ts_calloc, tl_alloc__ts_realloc, tl_alloc__ts_free);
 }

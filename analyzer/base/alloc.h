@@ -14,7 +14,24 @@ void tl_free(void *ptr);
 char *tl_strdup(const char *s);
 /* Copies the first `n` bytes of `s` and NUL-terminates; caller frees. */
 char *tl_strndup(const char *s, size_t n);
-/* Makes tree-sitter allocate through the wrappers above. Call once, early. */
+/* Makes tree-sitter allocate through the wrappers above (or the thread's
+ * arena, below). Call once, early. */
 void tl_alloc_install(void);
+
+/* An arena for one parse: while a thread has entered it, tree-sitter's
+ * allocations on that thread are cut from large blocks and its frees are
+ * no-ops (the last block given is taken back), so a tree parsed inside is
+ * freed all at once with the arena instead of node by node. Everything
+ * tree-sitter allocates while the arena is entered must die with it: enter
+ * it around a parser made and deleted inside it, and never hand the tree
+ * to ts_tree_delete, ts_tree_copy or an incremental parse. */
+typedef struct TlArena TlArena;
+/* A new, empty arena; tl_arena_free frees it. */
+TlArena *tl_arena_new(void);
+/* Tree-sitter's allocations on this thread go to `a` until tl_arena_leave. */
+void tl_arena_enter(TlArena *a);
+void tl_arena_leave(void);
+/* Frees every block of `a` and `a` itself (NULL: nothing). Not entered. */
+void tl_arena_free(TlArena *a);
 
 #endif

@@ -1072,6 +1072,7 @@ static void tl_engine__analyze(TlEngine *e, const TlSource *src, const TSTree *g
 	e->over_budget = 0;
 	e->over_count = 0;
 	TSTree *tree = NULL;
+	TlArena *arena = NULL; /* holds `tree` */
 	if (!given) {
 		/* Over the memory budget: not parsed at all. */
 		uint32_t tokens = tl_budget_tokens_over(src->parse_text ? src->parse_text : src->text,
@@ -1080,12 +1081,18 @@ static void tl_engine__analyze(TlEngine *e, const TlSource *src, const TSTree *g
 			e->over_budget = 't';
 			e->over_count = tokens;
 		} else {
-			/* The CPU-time bound stops the parse too. */
+			/* The CPU-time bound stops the parse too. The tree is
+			 * made in an arena, with a parser of its own, and freed
+			 * with it at the end (base/alloc.h): not node by node. */
+			arena = tl_arena_new();
+			tl_arena_enter(arena);
+			TSParser *parser = ts_parser_new();
+			ts_parser_set_language(parser, tl_python_language());
 			TSInput in = tl_walk_input(src);
 			TSParseOptions po = { e, tl_engine__parse_progress };
-			tree = ts_parser_parse_with_options(e->parser, NULL, in, po);
-			if (!tree)
-				ts_parser_reset(e->parser);
+			tree = ts_parser_parse_with_options(parser, NULL, in, po);
+			ts_parser_delete(parser);
+			tl_arena_leave();
 		}
 	}
 	const TSTree *parsed = given ? given : tree;
@@ -1098,7 +1105,7 @@ static void tl_engine__analyze(TlEngine *e, const TlSource *src, const TSTree *g
 	if (!parsed || e->over_budget) {
 		/* Not parsed (over a budget, or out of time): TL002 alone. */
 		tl_engine__limits(e, src, out);
-		ts_tree_delete(tree);
+		tl_arena_free(arena);
 		tl_free(pass);
 		tl_bound_leave(outer);
 		tl_timings_add(TL_PHASE_FINISH, t);
@@ -1125,8 +1132,7 @@ static void tl_engine__analyze(TlEngine *e, const TlSource *src, const TSTree *g
 			out->size = first;
 			tl_index_release(&idx);
 			tl_engine__limits(e, src, out);
-			if (tree)
-				ts_tree_delete(tree);
+			tl_arena_free(arena);
 			tl_free(pass);
 			tl_bound_leave(outer);
 			return;
@@ -1152,7 +1158,7 @@ static void tl_engine__analyze(TlEngine *e, const TlSource *src, const TSTree *g
 	}
 	tl_engine__limits(e, src, out);
 	tl_bound_leave(outer);
-	ts_tree_delete(tree);
+	tl_arena_free(arena);
 	tl_free(pass);
 	if (out->size - first > 1)
 		qsort(out->items + first, out->size - first, sizeof(TlFinding), tl_engine__cmp);
