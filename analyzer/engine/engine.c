@@ -1026,6 +1026,49 @@ static bool tl_engine__gate(void *ctx, const char *const *names)
 	return g->imports->imports_any(g->imports, g->src->path, g->src->text, g->src->length, names);
 }
 
+/* One answer of tl_predicate_nowhere in a file. */
+typedef struct TlEngineNowhere {
+	const TlPredicateDef *def;
+	int choice;
+	bool nowhere;
+} TlEngineNowhere;
+
+/* Leaves out of `plan` (a copy of the file's `pass`) every rule pattern
+ * with a semantic predicate, not negated, that holds nowhere in the file
+ * (tl_predicate_nowhere): it cannot match there. Each (predicate, choice)
+ * is asked once. */
+static void tl_engine__drop_nowhere(TlQuerySet *qs, const TlIndex *idx, const uint64_t *pass,
+				    uint64_t *plan, uint32_t words)
+{
+	TlEngineNowhere asked[32];
+	uint32_t nasked = 0;
+	memcpy(plan, pass, words * sizeof *plan);
+	for (uint32_t rp = 0; rp < words * 64; rp++) {
+		if (!tl_bit(pass, rp))
+			continue;
+		const TlRulePattern *pat = tl_queryset_pattern(qs, rp);
+		const TlPredList *pl = &pat->rule->patterns.items[pat->pattern];
+		bool drop = false;
+		for (uint32_t i = 0; i < pl->size && !drop; i++) {
+			const TlPred *p = &pl->items[i];
+			if (p->kind != TL_PRED_SEMANTIC || p->negated || !p->def)
+				continue;
+			uint32_t k = 0;
+			while (k < nasked && (asked[k].def != p->def || asked[k].choice != p->choice))
+				k++;
+			if (k < nasked) {
+				drop = asked[k].nowhere;
+				continue;
+			}
+			drop = tl_predicate_nowhere(p->def, p->choice, idx);
+			if (nasked < sizeof asked / sizeof *asked)
+				asked[nasked++] = (TlEngineNowhere){ p->def, p->choice, drop };
+		}
+		if (drop)
+			plan[rp >> 6] &= ~((uint64_t)1 << (rp & 63));
+	}
+}
+
 /* `given`: a parse of the source's parser text made by the caller
  * (borrowed), or NULL to parse here. */
 static void tl_engine__analyze(TlEngine *e, const TlSource *src, const TSTree *given,
@@ -1054,7 +1097,8 @@ static void tl_engine__analyze(TlEngine *e, const TlSource *src, const TSTree *g
 			e->selected[r] = tl_rule_selected(e->rules->rules.items[r], sel);
 	}
 	const bool *on = e->selected;
-	uint64_t *pass = tl_calloc(2 * (size_t)words, sizeof *pass), *all = pass + words;
+	uint64_t *pass = tl_calloc(3 * (size_t)words, sizeof *pass), *all = pass + words;
+	uint64_t *plan = all + words; /* `pass` less what holds nowhere in the file */
 	TlEngineGate gate_ctx = { opt ? opt->imports : NULL, src };
 	TlGateAsk gate = { tl_engine__gate, &gate_ctx };
 	uint32_t passing = tl_queryset_filter(qs, on, src->text, src->length, pass, e->exact ? NULL : all,
@@ -1141,8 +1185,9 @@ static void tl_engine__analyze(TlEngine *e, const TlSource *src, const TSTree *g
 			/* Compiling is timed where it happens, on whichever thread. */
 			const TlQueryGroup *g = tl_queryset_group(qs, key, true);
 			t = tl_timings_start();
+			tl_engine__drop_nowhere(qs, &idx, pass, plan, words);
 			for (uint32_t p = 0; p < g->part_count; p++) {
-				tl_engine__run(e, qs, &g->parts[p], pass, &idx, collect, src, root, out, first);
+				tl_engine__run(e, qs, &g->parts[p], plan, &idx, collect, src, root, out, first);
 				if (e->qexec.status & (TL_QEXEC_BUDGET_SPENT | TL_QEXEC_TIME_SPENT |
 						       TL_QEXEC_STOPPED | TL_QEXEC_CANCELLED))
 					break;

@@ -516,6 +516,38 @@ const TlPredicateDef tl_predicates[] = {
 };
 const unsigned tl_predicate_count = sizeof tl_predicates / sizeof *tl_predicates;
 
+/* True when no call of the file has an event of `bits`. */
+static bool tl_pred__no_call_does(const TlIndex *idx, uint32_t bits)
+{
+	for (uint32_t i = 0; i < idx->calls.size; i++)
+		if (idx->calls.items[i].events & bits)
+			return false;
+	return true;
+}
+
+bool tl_predicate_nowhere(const TlPredicateDef *def, int choice, const TlIndex *idx)
+{
+	/* Each answer is what the predicate's first test needs somewhere in
+	 * the file (tl_pred__call: a call of idx->calls, its events). */
+	if (def->fn == tl_pred_call_does)
+		return choice >= 0 && tl_pred__no_call_does(idx, tl_event_bits[choice]);
+	if (def->fn == tl_pred_module_forward)
+		return tl_pred__no_call_does(idx, TL_EV_FORWARD);
+	if (def->fn == tl_pred_loss_call)
+		return tl_pred__no_call_does(idx, TL_EV_LOSS);
+	if (def->fn == tl_pred_in_loop)
+		return idx->loops.size == 0;
+	if (def->fact == tl_check_leaves_eval)
+		return tl_check_leaves_eval_nowhere(idx);
+	if (def->fact == tl_check_updates_weights)
+		return tl_check_updates_weights_nowhere(idx);
+	if (def->fact == tl_check_optimizer_before_shard)
+		return tl_check_optimizer_before_shard_nowhere(idx);
+	if (def->fact == tl_check_clip_before_unscale)
+		return tl_check_clip_before_unscale_nowhere(idx);
+	return false;
+}
+
 const TlPredicateDef *tl_predicate_find(const char *name, size_t len)
 {
 	for (unsigned i = 0; i < tl_predicate_count; i++)

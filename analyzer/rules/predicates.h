@@ -31,6 +31,12 @@ static inline bool tl_predicate_holds(const TlPredicateDef *def, const TlIndex *
 {
 	return def->fact ? def->fact(idx, node) : def->fn(idx, node, choice);
 }
+/* True when `def` with `choice`, not negated, holds of no node of the file
+ * `idx` indexes: a rule pattern that requires it cannot match there, and
+ * the engine leaves it out of the file's plan (asked once per file, before
+ * the rules run, so cheap: the index's tables, not the model). False when
+ * it may hold somewhere, or the predicate has no such answer. */
+bool tl_predicate_nowhere(const TlPredicateDef *def, int choice, const TlIndex *idx);
 /* The definition named `name` (without '#', '?' and 'not-'), or NULL. */
 const TlPredicateDef *tl_predicate_find(const char *name, size_t len);
 /* Index of `value` among def->choices, or -1. */

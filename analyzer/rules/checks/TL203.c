@@ -1,7 +1,7 @@
 /* TL203's rule logic (eval-mode-not-restored). Whether an iteration leaves
  * a module in eval mode for the next one.
  *
- * Owns: tl_check_leaves_eval. */
+ * Owns: tl_check_leaves_eval, tl_check_leaves_eval_nowhere. */
 #include "rules/checks/checks.h"
 
 #include "facts/internal.h"
@@ -150,4 +150,15 @@ bool tl_check_leaves_eval(const TlIndex *idx, TSNode call)
 	 * loop the training one, the loop the index counts must leave the
 	 * module in eval mode too. */
 	return loop == counted || (counted >= 0 && tl_check__leaves_in(idx, c, counted));
+}
+
+bool tl_check_leaves_eval_nowhere(const TlIndex *idx)
+{
+	/* tl_check_leaves_eval needs such a loop around its call (`loop`
+	 * passes tl_check__loop_runs, which asks the same first). */
+	const uint32_t training = TL_EV_BACKWARD | TL_EV_OPT_STEP;
+	for (uint32_t i = 0; i < idx->loops.size; i++)
+		if ((idx->loops.items[i].events & training) == training)
+			return false;
+	return true;
 }

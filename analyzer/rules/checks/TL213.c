@@ -1,7 +1,7 @@
 /* TL213's rule logic (ddp-module-bypassed). Whether the training around a
  * node steps an optimizer.
  *
- * Owns: tl_check_updates_weights. */
+ * Owns: tl_check_updates_weights, tl_check_updates_weights_nowhere. */
 #include "rules/checks/checks.h"
 
 #include "facts/internal.h"
@@ -38,4 +38,18 @@ bool tl_check_updates_weights(const TlIndex *idx, TSNode node)
 	int budget = TL_FACTS_BUDGET;
 	return tl_check__steps_around(idx, tl_index_func_of(idx, node), tl_index_loop_of(idx, node), 0,
 				      &budget);
+}
+
+bool tl_check_updates_weights_nowhere(const TlIndex *idx)
+{
+	/* tl_check__steps_around reads a loop's events and a function's
+	 * reach_events: both are made of the calls' events and callee_events
+	 * and the sites' events (facts/build.c). */
+	for (uint32_t i = 0; i < idx->calls.size; i++)
+		if ((idx->calls.items[i].events | idx->calls.items[i].callee_events) & TL_EV_OPT_STEP)
+			return false;
+	for (uint32_t i = 0; i < idx->sites.size; i++)
+		if (idx->sites.items[i].events & TL_EV_OPT_STEP)
+			return false;
+	return true;
 }

@@ -1,7 +1,7 @@
 /* TL218's rule logic (fsdp-optimizer-before-wrap). An optimizer built before
  * FSDP replaced its module's parameters.
  *
- * Owns: tl_check_optimizer_before_shard. */
+ * Owns: tl_check_optimizer_before_shard, tl_check_optimizer_before_shard_nowhere. */
 #include "rules/checks/checks.h"
 
 #include "facts/internal.h"
@@ -100,4 +100,14 @@ bool tl_check_optimizer_before_shard(const TlIndex *idx, TSNode ctor)
 	}
 	tl_facts__names_release(&owners);
 	return before && !rebuilt;
+}
+
+bool tl_check_optimizer_before_shard_nowhere(const TlIndex *idx)
+{
+	/* tl_check_optimizer_before_shard needs a wrap after the optimizer
+	 * among its function's calls. */
+	for (uint32_t i = 0; i < idx->calls.size; i++)
+		if (idx->calls.items[i].qname && tl_facts__sharding_qname(idx->calls.items[i].qname))
+			return false;
+	return true;
 }

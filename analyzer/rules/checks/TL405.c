@@ -1,7 +1,7 @@
 /* TL405's rule logic (clip-before-unscale). Whether gradient clipping runs
  * on gradients a GradScaler still scales.
  *
- * Owns: tl_check_clip_before_unscale. */
+ * Owns: tl_check_clip_before_unscale, tl_check_clip_before_unscale_nowhere. */
 #include "rules/checks/checks.h"
 
 #include "facts/internal.h"
@@ -64,4 +64,12 @@ bool tl_check_clip_before_unscale(const TlIndex *idx, TSNode clip)
 	}
 	tl_array_release(&loops);
 	return found;
+}
+
+bool tl_check_clip_before_unscale_nowhere(const TlIndex *idx)
+{
+	for (uint32_t i = 0; i < idx->calls.size; i++)
+		if (idx->calls.items[i].events & TL_EV_GRAD_CLIP)
+			return false;
+	return true;
 }

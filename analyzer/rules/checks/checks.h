@@ -161,6 +161,10 @@ bool tl_check_reset_before_step(const TlIndex *idx, TSNode reset);
  * function whose iteration runs a backward and an optimizer step, and no
  * call in that iteration switches the module back to train mode. */
 bool tl_check_leaves_eval(const TlIndex *idx, TSNode call);
+/* True when tl_check_leaves_eval holds of no call of the file: no loop
+ * whose iteration, as the index counts its events, backpropagates and
+ * steps an optimizer. */
+bool tl_check_leaves_eval_nowhere(const TlIndex *idx);
 
 /* ---- TL204 scaler-step-without-update (TL204.c) -------------------------- */
 
@@ -241,6 +245,9 @@ bool tl_check_discarded(const TlIndex *idx, TSNode call);
  * site of its function. A backward whose gradients nothing applies (a
  * test comparing gradients, a probe) updates none. */
 bool tl_check_updates_weights(const TlIndex *idx, TSNode node);
+/* True when tl_check_updates_weights holds of no node of the file: no
+ * call or site of it steps an optimizer, nor runs a callee that does. */
+bool tl_check_updates_weights_nowhere(const TlIndex *idx);
 
 /* ---- TL214 submodules-in-plain-container (TL214.c) ----------------------- */
 
@@ -308,6 +315,9 @@ bool tl_check_mode_guarded(const TlIndex *idx, TSNode node);
  * prepare called) after the wrap: the optimizer holds parameters the
  * wrapped model no longer uses. */
 bool tl_check_optimizer_before_shard(const TlIndex *idx, TSNode ctor);
+/* True when tl_check_optimizer_before_shard holds of no call of the file:
+ * it calls no FSDP / fully_shard wrapper. */
+bool tl_check_optimizer_before_shard_nowhere(const TlIndex *idx);
 
 /* ---- TL302 loop-invariant-transfer (TL302.c) ----------------------------- */
 
@@ -414,6 +424,9 @@ bool tl_check_runs_in_half(const TlIndex *idx, TSNode node);
  * scaler.unscale_ between them, and before the scaler's step: it clips
  * gradients still multiplied by the loss scale. Local helpers are followed. */
 bool tl_check_clip_before_unscale(const TlIndex *idx, TSNode clip);
+/* True when tl_check_clip_before_unscale holds of no call of the file: no
+ * call of it clips gradients. */
+bool tl_check_clip_before_unscale_nowhere(const TlIndex *idx);
 
 /* ---- TL502 ddp-accumulation-without-no-sync (TL502.c) -------------------- */
 
