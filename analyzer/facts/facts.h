@@ -142,6 +142,11 @@ size_t tl_facts_loss_kind_words(int kind, const char **out, size_t cap);
  * `node`: the last `.eval()` / `.train()` on it before `node` in the same
  * function, else what every call site of the function says. */
 int tl_facts_mode_at(const TlIndex *idx, TSNode node, const char *recv);
+/* True when tl_facts_mode_at answers `mode` (TL_MODE_EVAL or TL_MODE_TRAIN)
+ * nowhere in the file: no call of it switches a module to that mode, nor
+ * takes a mode flag (`.train(flag)`); every answer of that mode starts at
+ * such a call. */
+bool tl_facts_mode_nowhere(const TlIndex *idx, int mode);
 /* The name whose mode forward call `call` depends on (for tl_facts_mode_at):
  * `model` for model(x), the receiver of model.forward(x), `self.model["gen"]`
  * for an element of a container of modules. Caller frees; NULL if none. */
@@ -316,6 +321,10 @@ char *tl_facts_root_name(const TlIndex *idx, TSNode expr);
  * tl_facts_outlives_iteration. What such a container holds outlives every
  * training step (TL101). */
 bool tl_facts_kept_across_training_step(const TlIndex *idx, TSNode expr);
+/* True when no loop of the file is a training step loop (TL_STEP_TRAIN):
+ * tl_facts_kept_across_training_step then holds nowhere (the loop that
+ * decides is one). */
+bool tl_facts_no_training_loop(const TlIndex *idx);
 /* True when `container` is a name bound once to a library container whose
  * stores detach what they are handed (MONAI's CumulativeAverage): it keeps
  * no graph (facts/containers.c). */

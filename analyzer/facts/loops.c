@@ -449,6 +449,14 @@ bool tl_facts__kept_until(const TlIndex *idx, TSNode expr, int32_t decides)
 	return kept && !tl_facts__once_guarded(idx, expr, idx->loops.items[decides].body);
 }
 
+bool tl_facts_no_training_loop(const TlIndex *idx)
+{
+	for (uint32_t i = 0; i < idx->loops.size; i++)
+		if (idx->loops.items[i].step & TL_STEP_TRAIN)
+			return false;
+	return true;
+}
+
 bool tl_facts_kept_across_training_step(const TlIndex *idx, TSNode expr)
 {
 	int32_t decides = tl_facts__deciding_step_loop(idx, expr);

@@ -545,6 +545,18 @@ static int tl_facts__model_mode(const TlIndex *idx, TSNode node, const char *rec
 	return bits == TL_MODEL_MODE_EVAL ? TL_MODE_EVAL : bits == TL_MODEL_MODE_TRAIN ? TL_MODE_TRAIN : TL_MODE_UNKNOWN;
 }
 
+bool tl_facts_mode_nowhere(const TlIndex *idx, int mode)
+{
+	/* The walk's modes come from tl_facts__switch_mode (a call of the
+	 * file with these events: also through local helpers, constructors and
+	 * call sites) or from the call it takes as the last switch. */
+	uint32_t bits = TL_EV_MODE_SET | (mode == TL_MODE_EVAL ? TL_EV_EVAL : TL_EV_TRAIN);
+	for (uint32_t i = 0; i < idx->calls.size; i++)
+		if (idx->calls.items[i].events & bits)
+			return false;
+	return true;
+}
+
 /* The walk's answer alone. */
 int tl_facts__walk_mode_at(const TlIndex *idx, TSNode node, const char *recv)
 {

@@ -537,6 +537,17 @@ bool tl_predicate_nowhere(const TlPredicateDef *def, int choice, const TlIndex *
 		return tl_pred__no_call_does(idx, TL_EV_LOSS);
 	if (def->fn == tl_pred_in_loop)
 		return idx->loops.size == 0;
+	/* The walk's mode (tl_facts_mode_at); a helper's forward in eval mode
+	 * too (tl_check_eval_call_with_grad asks the walk's mode on every path). */
+	if (def->fn == tl_pred_mode_is)
+		return (choice == 0 || choice == 1) &&
+		       tl_facts_mode_nowhere(idx, choice == 0 ? TL_MODE_EVAL : TL_MODE_TRAIN);
+	if (def->fact == tl_check_eval_call_with_grad)
+		return tl_facts_mode_nowhere(idx, TL_MODE_EVAL);
+	/* Both need the training step loop that decides
+	 * (tl_facts__deciding_step_loop). */
+	if (def->fact == tl_facts_kept_across_training_step || def->fact == tl_check_kept_by_callee)
+		return tl_facts_no_training_loop(idx);
 	if (def->fact == tl_check_leaves_eval)
 		return tl_check_leaves_eval_nowhere(idx);
 	if (def->fact == tl_check_updates_weights)

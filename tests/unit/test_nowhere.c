@@ -93,7 +93,8 @@ static void test_nowhere_holds_nowhere(void **state)
 	/* The predicates with an answer: each is nowhere somewhere, and not
 	 * everywhere. */
 	const char *answered[] = { "call-does", "module-forward", "loss-call", "in-loop", "leaves-eval-mode",
-				   "updates-weights", "optimizer-before-shard", "clip-before-unscale" };
+				   "updates-weights", "optimizer-before-shard", "clip-before-unscale", "mode-is",
+				   "evaluates-with-grad", "kept-across-training-step", "kept-by-callee" };
 	for (size_t i = 0; i < sizeof answered / sizeof *answered; i++) {
 		const TlPredicateDef *def = tl_predicate_find(answered[i], strlen(answered[i]));
 		assert_non_null(def);
