@@ -76,6 +76,97 @@ bool tl_in__unwrap_shape(In *in, TSNode n)
 	return t1 && t3 && l1 == l3 && memcmp(t1, t3, l1) == 0;
 }
 
+/* The one assignment a block holds (`v = x`), else a null node. */
+static TSNode tl_in__sole_assignment(In *in, TSNode block)
+{
+	const TlSyms *sy = in->sy;
+	if (ts_node_is_null(block) || ts_node_named_child_count(block) != 1)
+		return (TSNode){ 0 };
+	TSNode st = ts_node_named_child(block, 0);
+	if (ts_node_symbol(st) != sy->expression_statement || ts_node_named_child_count(st) != 1)
+		return (TSNode){ 0 };
+	TSNode a = ts_node_named_child(st, 0);
+	if (ts_node_symbol(a) != sy->assignment || ts_node_is_null(tl_tree_field(a, sy->f_right)) ||
+	    ts_node_symbol(tl_tree_field(a, sy->f_left)) != sy->identifier)
+		return (TSNode){ 0 };
+	return a;
+}
+
+static bool tl_in__same_text(In *in, TSNode a, TSNode b)
+{
+	uint32_t la = 0, lb = 0;
+	const char *ta = tl_index_text(in->idx, a, &la);
+	const char *tb = tl_index_text(in->idx, b, &lb);
+	return ta && tb && la == lb && memcmp(ta, tb, la) == 0;
+}
+
+/* Values that stand for the same wrapped object as far as wrapping goes
+ * (what made them, where they flowed and the pool entry of the module
+ * inside may differ: `v = m` copies `m`, a class attribute read twice
+ * makes its inner module twice). */
+static bool tl_in__same_object(const TlVal *a, const TlVal *b)
+{
+	return a->kind == b->kind && a->wrap == b->wrap && a->mod == b->mod &&
+	       a->mode == b->mode && (a->wrap || a->kind == TL_VK_WRAPPER);
+}
+
+/* True when if statement `s` is the statement form of the idiom below:
+ * `if TEST: v = m.module` and `else: v = m` (or the other way round), no
+ * elif, nothing else in either block; or `if TEST: v = m.module` alone,
+ * where `fail` (the state where TEST fails) holds in `v` what it holds in
+ * `m` (`if args.distributed: model = model.module`). *target is then `v`,
+ * *m `m`. */
+bool tl_in__unwrap_branches(In *in, TSNode s, const TlState *fail, TSNode *target, TSNode *m)
+{
+	const TlSyms *sy = in->sy;
+	if (ts_node_symbol(s) != sy->if_statement)
+		return false;
+	TSNode a = tl_in__sole_assignment(in, tl_tree_field(s, sy->f_consequence));
+	if (ts_node_named_child_count(s) == 2 && fail && !ts_node_is_null(a)) {
+		TSNode yes = tl_index_unparen(tl_tree_field(a, sy->f_right));
+		if (ts_node_symbol(yes) != sy->attribute ||
+		    !tl_index_text_is(in->idx, tl_tree_field(yes, sy->f_attribute), "module"))
+			return false;
+		TSNode v = tl_tree_field(a, sy->f_left), x = tl_tree_field(yes, sy->f_object);
+		if (!tl_in__same_text(in, v, x)) {
+			/* `v` as the failing path holds it; `m` as the test left it
+			 * (the block binds only `v`): an attribute read off a
+			 * class's summary is in no state, so it is evaluated */
+			TlPath pv;
+			const TlVal *vv;
+			if (!tl_path_of(&in->m->names, in->idx, v, &pv) || !(vv = tl_state_get(fail, &pv)))
+				return false;
+			TlVal vx = tl_in__eval(in, x);
+			if (!tl_in__same_object(vv, &vx))
+				return false;
+		}
+		*target = v;
+		*m = x;
+		return true;
+	}
+	if (ts_node_named_child_count(s) != 3)
+		return false;
+	TSNode other = ts_node_named_child(s, 2);
+	if (ts_node_symbol(other) != sy->else_clause)
+		return false;
+	TSNode b = tl_in__sole_assignment(in, tl_tree_field(other, sy->f_body));
+	if (ts_node_is_null(a) || ts_node_is_null(b) ||
+	    !tl_in__same_text(in, tl_tree_field(a, sy->f_left), tl_tree_field(b, sy->f_left)))
+		return false;
+	for (int k = 0; k < 2; k++) {
+		TSNode yes = tl_index_unparen(tl_tree_field(k ? b : a, sy->f_right));
+		TSNode no = tl_index_unparen(tl_tree_field(k ? a : b, sy->f_right));
+		if (ts_node_symbol(yes) == sy->attribute &&
+		    tl_index_text_is(in->idx, tl_tree_field(yes, sy->f_attribute), "module") &&
+		    tl_in__same_text(in, tl_tree_field(yes, sy->f_object), no)) {
+			*target = tl_tree_field(a, sy->f_left);
+			*m = no;
+			return true;
+		}
+	}
+	return false;
+}
+
 /* `m.module if hasattr(m, "module") else m`, `m.module if ddp else m`:
  * `m` unwrapped (the test is how the code knows it wrapped `m`). `mv` is
  * the value of `m`. True when `n` is that idiom; *out is then the module
@@ -85,6 +176,12 @@ bool tl_in__unwrap_idiom(In *in, TSNode n, const TlVal *mv, TlVal *out)
 {
 	if (!tl_in__unwrap_shape(in, n))
 		return false;
+	return tl_in__unwrapped(in, mv, out);
+}
+
+/* `m` of value `mv` unwrapped by one of the idioms: see above. */
+bool tl_in__unwrapped(In *in, const TlVal *mv, TlVal *out)
+{
 	if (mv->kind == TL_VK_WRAPPER) {
 		*out = tl_in__inner(in, mv);
 	} else if (mv->kind == TL_VK_TOP && mv->wrap) {

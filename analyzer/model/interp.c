@@ -340,6 +340,20 @@ static TSNode tl_in__clause_block(In *in, TSNode clause)
 	return (TSNode){ 0 };
 }
 
+/* After an if statement of the shape tl_in__unwrap_branches reads, whose
+ * paths are joined (`if TEST: v = m.module` / `else: v = m`): `v` is `m`
+ * unwrapped on every path, as after `v = m.module if TEST else m`. */
+static void tl_in__unwrap_join(In *in, TSNode target, TSNode m)
+{
+	TlPath p;
+	TlVal u;
+	if (in->st.dead)
+		return;
+	TlVal mv = tl_in__eval(in, m);
+	if (tl_in__unwrapped(in, &mv, &u) && tl_path_of(&in->m->names, in->idx, target, &p))
+		tl_state_set(&in->st, &p, &u);
+}
+
 /* One step of the top frame. */
 static void tl_in__step(In *in)
 {
@@ -357,6 +371,7 @@ static void tl_in__step(In *in)
 		return;
 	}
 	case F_IF: {
+		TSNode target, m;
 		if (f->stage == 1)
 			tl_state_join(&in->m->pool, &f->b, &in->st);
 		TSNode node = f->node;
@@ -414,9 +429,12 @@ static void tl_in__step(In *in)
 			tl_in__push_frame(in, body, F_BLOCK);
 			return;
 		}
+		bool unwraps = !is_match && tl_in__unwrap_branches(in, node, f->round ? NULL : &f->a, &target, &m);
 		if (!f->round)
 			tl_state_join(&in->m->pool, &f->b, &f->a);
 		tl_state_copy(&in->st, &f->b);
+		if (unwraps)
+			tl_in__unwrap_join(in, target, m);
 		tl_in__pop_frame(in);
 		return;
 	}

@@ -323,6 +323,8 @@ TlVal tl_in__inner(In *in, const TlVal *w);
 void tl_in__store_into(In *in, TSNode recv, const TlVal *elem);
 bool tl_in__unwrap_shape(In *in, TSNode n);
 bool tl_in__unwrap_idiom(In *in, TSNode n, const TlVal *mv, TlVal *out);
+bool tl_in__unwrapped(In *in, const TlVal *mv, TlVal *out);
+bool tl_in__unwrap_branches(In *in, TSNode s, const TlState *fail, TSNode *target, TSNode *m);
 unsigned tl_in__graph_op(unsigned a, unsigned b);
 void tl_in__refine(In *in, const TlPath *p, TlVal *v);
 void tl_in__refine_how(In *in, const TlPath *p, TlVal *v, int32_t how);

@@ -466,3 +466,73 @@ def save_other(teacher, student, path):
     # expect: TL504
     state = teacher.module.state_dict() if hasattr(teacher, "module") else student.state_dict()
     torch.save(state, path)
+
+
+# A reader object that records whether it wrapped its network: the flag is
+# set where the wrapper is made, and the save picks the network by it.
+class FlaggedReader(object):
+    def __init__(self, network):
+        self.parallel = False
+        self.network = network
+        self.teacher = nn.DataParallel(Net())
+
+    def parallelize(self):
+        self.parallel = True
+        self.network = nn.DataParallel(self.network)
+
+    # OK: the statement form of `self.network.module if self.parallel
+    # else self.network`.
+    def save(self, path):
+        if self.parallel:
+            network = self.network.module
+        else:
+            network = self.network
+        # ok: TL504
+        torch.save({"state_dict": network.state_dict()}, path)
+
+    # OK: the same, the other way round.
+    def save_negated(self, path):
+        if not self.parallel:
+            network = self.network
+        else:
+            network = self.network.module
+        # ok: TL504
+        torch.save(network.state_dict(), path)
+
+    # OK: bound first, unwrapped where the flag says it was wrapped.
+    def checkpoint(self, path):
+        network = self.network
+        if self.parallel:
+            network = self.network.module
+        # ok: TL504
+        torch.save(network.state_dict(), path)
+
+    # Flagged: the wrapper itself, whatever the flag says.
+    def save_wrapper(self, path):
+        # expect: TL504
+        torch.save(self.network.state_dict(), path)
+
+    # Flagged: the flag unwraps another object; `network` keeps the
+    # wrapper where the test fails.
+    def save_other(self, path):
+        network = self.network
+        if self.parallel:
+            network = self.teacher.module
+        # expect: TL504
+        torch.save(network.state_dict(), path)
+
+
+# OK: a script that unwraps its own name under the flag it wrapped by.
+def save_flag_unwrapped(net, distributed, path):
+    model = net
+    if distributed:
+        model = DDP(net)
+    train_some(model)
+    if distributed:
+        model = model.module
+    # ok: TL504
+    torch.save(model.state_dict(), path)
+
+
+def train_some(model):
+    pass
