@@ -158,14 +158,23 @@ TlVal tl_in__attr(In *in, const TlVal *obj, int32_t id, const char *name, uint32
 		if (tl_model__class_attr(in->m, (const TlIndex *)obj->mod, obj->ref, id, buf, &v))
 			return v;
 	}
-	if (obj->kind == TL_VK_WRAPPER && strcmp(buf, "module") == 0) {
+	bool unwraps = strcmp(buf, "module") == 0 || strcmp(buf, "_orig_mod") == 0;
+	if (obj->kind == TL_VK_WRAPPER && unwraps) {
 		/* The module inside: marked with the wrappers it was read
 		 * through (`ddp.module` bypasses DDP's hooks). */
 		return tl_in__inner(in, obj);
 	}
+	if (obj->kind == TL_VK_MODULE && obj->wrap && unwraps) {
+		/* Read through wrappers already, and unwrapped once more
+		 * (`ddp.module._orig_mod` of a compiled model under DDP): a
+		 * module still, with the same marks. */
+		TlVal v = *obj;
+		v.elem = v.parts = -1;
+		return v;
+	}
 	/* `model.module` of a wrapper on some paths: the module inside; of a
 	 * parameter: what the caller passes, unwrapped. */
-	if (strcmp(buf, "module") == 0 && obj->kind == TL_VK_TOP &&
+	if (unwraps && obj->kind == TL_VK_TOP &&
 	    (obj->wrap || ((obj->made & TL_VM_PARAMS) && (obj->pgraph & 0xffu)))) {
 		TlVal v = *obj;
 		v.elem = v.parts = -1;

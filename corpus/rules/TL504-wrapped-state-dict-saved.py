@@ -536,3 +536,35 @@ def save_flag_unwrapped(net, distributed, path):
 
 def train_some(model):
     pass
+
+
+# A trainer that may compile its network and then wrap it in DDP: the save
+# unwraps DDP by its flag, then torch.compile by the module's class.
+class CompiledTrainer(object):
+    def __init__(self, network, is_ddp, local_rank):
+        self.is_ddp = is_ddp
+        self.network = torch.compile(network)
+        if is_ddp:
+            self.network = DDP(self.network, device_ids=[local_rank])
+
+    # OK: both wrappers taken off before the state dict is read.
+    def save_checkpoint(self, path):
+        if self.is_ddp:
+            mod = self.network.module
+        else:
+            mod = self.network
+        if isinstance(mod, torch._dynamo.eval_frame.OptimizedModule):
+            mod = mod._orig_mod
+        # ok: TL504
+        torch.save({"network_weights": mod.state_dict()}, path)
+
+    # Should be flagged: DDP taken off, the compiled module's `_orig_mod.`
+    # prefix kept. Missed: a module read through wrappers carries their
+    # kinds, not how many of them are still around it.
+    def save_compiled(self, path):
+        if self.is_ddp:
+            mod = self.network.module
+        else:
+            mod = self.network
+        # todo-expect: TL504
+        torch.save({"network_weights": mod.state_dict()}, path)
