@@ -36,6 +36,7 @@ static const char *const tl_api__sets[] = {
 	"iterates", "distributed-sampler", "plain-type", "registers", "clip-grad",
 	"torch-library", "foreign-framework", "own-package", "api-package", "pretrained-library",
 	"not-tensor", "reads-only", "passes-items", "old-api-error", "registers-state",
+	"needs-no-grad",
 };
 _Static_assert(sizeof tl_api__roles / sizeof *tl_api__roles == TL_API_ROLE_COUNT, "one name per role bit");
 _Static_assert(sizeof tl_api__sets / sizeof *tl_api__sets == TL_API_SET_COUNT, "one name per set bit");

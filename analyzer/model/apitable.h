@@ -270,8 +270,13 @@ typedef enum TlApiDtype {
  * hold (`.register_buffer`): a class that calls one is not stateless
  * (model/holdsnone.c). */
 #define TL_APIS_REGISTERS_STATE (UINT64_C(1) << 57)
+/* Methods that raise on a tensor that requires grad (`.numpy`): code that
+ * calls one on a forward's result, directly or through methods that keep
+ * its history, runs only where that result requires none
+ * (model/requiresgrad.c). */
+#define TL_APIS_NEEDS_NO_GRAD (UINT64_C(1) << 58)
 /* How many sets there are. */
-#define TL_API_SET_COUNT 58
+#define TL_API_SET_COUNT 59
 
 typedef struct TlApiRow {
 	const char *name; /* the name without its `.` or `builtins.` (borrowed, not NUL-terminated) */

@@ -279,6 +279,45 @@ void tl_in__grad_store(In *in, TSNode target, const TlVal *v)
 
 /* ---- the question --------------------------------------------------------------- */
 
+/* True when the result of `call` goes, through methods that keep its
+ * history (`.cpu()`, `.squeeze()`) and subscripts, into a method that
+ * raises on a tensor that requires grad (`aug(x).numpy()`): the code runs
+ * only where that result requires none. */
+static bool tl_model__result_needs_no_grad(const TlIndex *idx, TSNode call)
+{
+	const TlSyms *sy = tl_syms();
+	TSNode n = call;
+	for (int step = 0; step < 16; step++) {
+		TSNode p = ts_node_parent(n);
+		if (ts_node_is_null(p))
+			return false;
+		TSSymbol s = ts_node_symbol(p);
+		if (s == sy->parenthesized_expression || (s == sy->subscript && ts_node_eq(tl_tree_field(p, sy->f_value), n))) {
+			n = p;
+			continue;
+		}
+		if (s != sy->attribute || !ts_node_eq(tl_tree_field(p, sy->f_object), n))
+			return false;
+		TSNode c = ts_node_parent(p);
+		if (ts_node_is_null(c) || ts_node_symbol(c) != sy->call || !ts_node_eq(tl_tree_field(c, sy->f_function), p))
+			return false;
+		char name[64];
+		uint32_t len = 0;
+		const char *t = tl_index_text(idx, tl_tree_field(p, sy->f_attribute), &len);
+		if (!t || len >= sizeof name)
+			return false;
+		memcpy(name, t, len);
+		name[len] = '\0';
+		if (tl_api_method_sets(name) & TL_APIS_NEEDS_NO_GRAD)
+			return true;
+		const TlApiRow *r = tl_api_method(name);
+		if (!r || r->graph != TL_APIG_KEEPS)
+			return false;
+		n = c;
+	}
+	return false;
+}
+
 bool tl_model_forward_no_graph(const TlIndex *idx, TSNode call)
 {
 	const TlSyms *sy = tl_syms();
@@ -287,6 +326,8 @@ bool tl_model_forward_no_graph(const TlIndex *idx, TSNode call)
 	const TlModel *m = tl_model_of(idx);
 	if (!c || !m || tl_in__splat(call))
 		return false;
+	if (tl_model__result_needs_no_grad(idx, call))
+		return true;
 	/* The module: `m(x)`, `self.net(x)`, `m.forward(x)`. */
 	TlVal mv;
 	bool fwd = c->method && c->receiver.id && strcmp(c->method, "forward") == 0;

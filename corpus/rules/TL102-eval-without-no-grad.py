@@ -1140,3 +1140,27 @@ class EvalReporter(Reporter):
         self.model.eval()
         # expect: TL102
         return self.model(x)
+
+
+# OK: `.numpy()` raises on a tensor that requires grad, so a test that
+# calls it on the forward's result (directly, or through `.cpu()` and an
+# index, which keep the result's history) runs only where no graph is
+# recorded: the module it builds from a factory holds nothing trainable.
+def check_export_matches(factory):
+    x = torch.randn(2, 3, 32, 32)
+    aug = factory()
+    aug.eval()
+    # ok: TL102
+    eager = aug(x).numpy()
+    # ok: TL102
+    first = aug(x).cpu()[0].numpy()
+    return eager, first
+
+
+# Flagged: `.detach()` first, so the result may well have required grad.
+def export_detached(factory):
+    x = torch.randn(2, 3, 32, 32)
+    aug = factory()
+    aug.eval()
+    # expect: TL102
+    return aug(x).detach().numpy()
