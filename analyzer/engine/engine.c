@@ -326,6 +326,16 @@ static uint32_t tl_engine__indent_limit(const TlSource *src)
 	return found;
 }
 
+/* True when error node `n`'s first line holds nothing but blanks. */
+static bool tl_engine__blank_start(const TlSource *src, TSNode n)
+{
+	uint32_t a = ts_node_start_byte(n), end = ts_node_end_byte(n);
+	for (uint32_t k = a; k < end && src->text[k] != '\n' && src->text[k] != '\r'; k++)
+		if (src->text[k] != ' ' && src->text[k] != '\t')
+			return false;
+	return true;
+}
+
 /* The TL000 findings of the tree under `root`; `rest` ends each message
  * ("the rest of the file is still analysed"). */
 static void tl_engine__syntax(const TlEngine *e, const TlSelection *sel, const TlSource *src,
@@ -362,6 +372,7 @@ static void tl_engine__syntax(const TlEngine *e, const TlSelection *sel, const T
 	 * at most TL_MAX_SYNTAX_RECHECKS per file). */
 	TSParser *parser = NULL;
 	unsigned rechecked = 0;
+	uint32_t last_row = 0; /* of the last error reported */
 	TlWalk w;
 	tl_walk_start(&w, root);
 	bool descend = true;
@@ -375,6 +386,13 @@ static void tl_engine__syntax(const TlEngine *e, const TlSelection *sel, const T
 		} else if (deep != UINT32_MAX && (ts_node_is_error(n) || ts_node_is_missing(n)) &&
 			   ts_node_start_byte(n) <= deep && ts_node_end_byte(n) >= deep) {
 			descend = false; /* what the nesting limit causes */
+		} else if (reported && ts_node_is_error(n) && ts_node_start_point(n).row <= last_row + 1 &&
+			   tl_engine__blank_start(src, n)) {
+			/* A region that starts with no text of its own (at a line's
+			 * end) on the line of an error already reported or the next:
+			 * the parser's way back from that error, not one more (the
+			 * valid line after `ds[.get(x)]` is not reported again). */
+			descend = false;
 		} else if (ts_node_is_error(n) || ts_node_is_missing(n)) {
 			TlBuf m;
 			tl_buf_init(&m);
@@ -400,6 +418,7 @@ static void tl_engine__syntax(const TlEngine *e, const TlSelection *sel, const T
 					tl_buf_addf(&m, "syntax error; %s", rest);
 			}
 			/* Point at the error's first line only. */
+			last_row = ts_node_start_point(n).row;
 			tl_engine__add(out, src, rule, n, tl_buf_detach(&m));
 			tl_buf_release(&m);
 			TlFinding *f = tl_array_last(out);
