@@ -362,8 +362,11 @@ static const TlBinding *tl_facts__attr_param(const TlIndex *idx, int32_t cls, co
  * hands the parameter at its call sites (model/handedin.c: the importers'
  * `Trainer(config, model)` included). True when every argument is a module
  * of a class of the project whose method runs its object's own forward and
- * trains nothing. An argument of no known class (a model a registry or a
- * string picks) or of another kind says no: the callers must agree. */
+ * trains nothing. An argument the model knows nothing of (⊤: a model a
+ * string picks through `importlib`) says nothing; one of another kind, a
+ * module of no class of the project (`torch.hub.load(...)`) or a class
+ * whose method runs no forward says no: the callers that are known must
+ * agree, and at least one must be known. */
 static bool tl_facts__handed_method_forward(const TlIndex *idx, const TlCall *c)
 {
 	const TlSyms *sy = tl_syms();
@@ -390,12 +393,16 @@ static bool tl_facts__handed_method_forward(const TlIndex *idx, const TlCall *c)
 	TlParamArg *own = tl_malloc(n * sizeof *own);
 	memcpy(own, args, n * sizeof *own);
 	bool all = true;
+	uint32_t known = 0;
 	for (uint32_t i = 0; i < n && all; i++) {
 		TlVal v;
-		if (!tl_model_value(own[i].mod, own[i].arg, &v) || v.kind != TL_VK_MODULE || v.ref < 0) {
+		if (!tl_model_value(own[i].mod, own[i].arg, &v) || v.kind == TL_VK_TOP)
+			continue; /* nothing known of it: it says nothing */
+		if (v.kind != TL_VK_MODULE || v.ref < 0) {
 			all = false;
 			break;
 		}
+		known++;
 		const TlIndex *where = NULL;
 		int32_t f = tl_model_method_of(&v, c->method, &where);
 		const TlModeSummary *s = NULL;
@@ -408,7 +415,7 @@ static bool tl_facts__handed_method_forward(const TlIndex *idx, const TlCall *c)
 		}
 	}
 	tl_free(own);
-	return all;
+	return all && known > 0;
 }
 
 bool tl_facts_method_forward(const TlIndex *idx, TSNode call)

@@ -40,8 +40,9 @@ class Trainer(AbstractTrainer):
         self.model.eval()
         hits = 0.0
         for batch in eval_data:
-            # run_registry.py hands a model of a class a string picks
-            # ok: TL102
+            # run_registry.py hands a model of a class a string picks:
+            # nothing is known of it, main.py's model decides
+            # expect: TL102
             scores = self.model.predict(batch)
             hits += float((scores > 0).sum())
         return hits
