@@ -23,9 +23,13 @@
  * that import this one (TlImports.importer) whose import-resolved name
  * names the function; a call site there in the entry mode of its own
  * function asks that module's model in turn, at most
- * TL_GRAD_MODULE_HOPS modules away. A function that escapes (passed as a
- * value), or is decorated with a grad-enabling context, is entered
- * enabled; one with no call site known too.
+ * TL_GRAD_MODULE_HOPS modules away. A method's calls on `self` in the
+ * methods of its class's bases run the override too: in another module
+ * of the project they are call sites as an importer's are
+ * (tl_grad__base_sites), in the module itself the index counts them. A
+ * function that escapes (passed as a value), or is decorated with a
+ * grad-enabling context, is entered enabled; one with no call site known
+ * too.
  *
  *
  * What a call computes under the entry mode reads TlFuncSum.entry_grad,
@@ -177,6 +181,106 @@ static void tl_grad__ext(TlModel *m, uint8_t *ext)
 	tl_model__importer_calls(m, 0, tl_grad__ext_want, tl_grad__ext_site, ext);
 }
 
+/* Whether method `g` of `at` (a base's), which calls a method on `self`,
+ * runs for an instance of class `cls` of m's module: the method that
+ * name finds from `cls` is `g` itself, or it is an override whose code
+ * hands the call on (`super().g(...)`). */
+static bool tl_grad__base_method_runs(TlModel *m, int32_t cls, const TlIndex *at, int32_t g)
+{
+	const char *name = at->funcs.items[g].name;
+	if (!name)
+		return false;
+	const TlIndex *where = NULL;
+	int32_t h = tl_model__method_far(m, m->idx, cls, name, &where);
+	if (h < 0 || !where || (where == at && h == g))
+		return true;
+	const TlSyms *sy = tl_syms();
+	for (uint32_t i = 0; i < where->calls.size; i++) {
+		const TlCall *c = &where->calls.items[i];
+		if (c->func == h && c->method && strcmp(c->method, name) == 0 && c->receiver.id &&
+		    ts_node_symbol(tl_index_unparen(c->receiver)) == sy->call)
+			return true;
+	}
+	return false;
+}
+
+/* The calls `self.<name>(...)` in the methods of the bases of method
+ * `func`'s class in other modules of the project (through the imports:
+ * tl_model__bases_next), where `name` is the method's: each runs this
+ * override for an instance of the class (`prediction = self._forward(x)`
+ * in an attack base class whose subclass overrides `_forward`), unless
+ * the class overrides the calling method too and its override does not
+ * hand the call on. (A base in m's own module: the index counts those
+ * calls among the override's call sites already.) Each is disabled when
+ * its mode in the base's module is, or its function's entry there is.
+ * Returns the number of such calls, or -1 when one may run enabled, its
+ * module's model is not at hand, or the module calls the method on
+ * something other than `self` (an instance's call, no call site). */
+static int tl_grad__base_sites(TlModel *m, int32_t func)
+{
+	const TlIndex *idx = m->idx;
+	const TlFunc *f = &idx->funcs.items[func];
+	/* `forward` runs at every call of an instance (`model(x)`), which
+	 * are no call sites here: its base's `self.forward(...)` are not all */
+	if (f->cls < 0 || !f->name || !idx->imports || (f->name[0] == '_' && f->name[1] == '_') ||
+	    strcmp(f->name, "forward") == 0)
+		return 0;
+	TlBaseWalk w;
+	tl_model__bases_begin(&w, idx, f->cls);
+	const TlIndex *at;
+	int n = 0;
+	bool first = true;
+	for (const TlClass *c; n >= 0 && (c = tl_model__bases_next(m, &w, &at)); first = false) {
+		if (first || at == idx)
+			continue;
+		int32_t k = (int32_t)(c - at->classes.items);
+		tl_model__enter(idx);
+		const TlModel *om = NULL;
+		bool om_asked = false;
+		for (uint32_t i = 0; n >= 0 && i < at->calls.size; i++) {
+			const TlCall *call = &at->calls.items[i];
+			if (call->func < 0 || at->funcs.items[call->func].cls != k || !call->method ||
+			    strcmp(call->method, f->name) != 0 || ts_node_is_null(call->receiver))
+				continue;
+			uint32_t len;
+			const char *t = tl_index_text(at, call->receiver, &len);
+			if (len != 4 || memcmp(t, "self", 4) != 0 ||
+			    !tl_grad__base_method_runs(m, f->cls, at, call->func))
+				continue;
+			if (!om_asked) {
+				om = tl_model_of(at);
+				om_asked = true;
+			}
+			if (!om) {
+				tl_grad__cut = true;
+				n = -1;
+				break;
+			}
+			tl_model__ensure((TlModel *)om, call->func);
+			int g = tl_grad__at(om, at, call->node);
+			if (g == TL_MGRAD_ENTRY && tl_grad__hops < TL_GRAD_MODULE_HOPS)
+				g = tl_grad__entry_off((TlModel *)om, call->func) ? TL_MGRAD_OFF : TL_MGRAD_ON;
+			else if (g == TL_MGRAD_ENTRY)
+				tl_grad__cut = true;
+			n = g == TL_MGRAD_OFF ? n + 1 : -1;
+		}
+		tl_model__leave(idx);
+	}
+	/* A call of the method on something other than `self` in the module
+	 * (`attack._forward(x)`) that the index does not count among its call
+	 * sites: its mode is not read here. */
+	for (uint32_t i = 0; n > 0 && i < idx->calls.size; i++) {
+		const TlCall *c = &idx->calls.items[i];
+		if (!c->method || strcmp(c->method, f->name) != 0 || ts_node_is_null(c->receiver) || c->target == func)
+			continue;
+		uint32_t len;
+		const char *t = tl_index_text(idx, c->receiver, &len);
+		if (len != 4 || memcmp(t, "self", 4) != 0)
+			n = -1;
+	}
+	return n;
+}
+
 /* Every function's entry mode into `entry` (1 disabled, 2 not known to
  * be), from the grad modes noted at its call sites: the module's, and with
  * `importers` those of the modules that import it. */
@@ -215,13 +319,17 @@ static void tl_grad__solve(TlModel *m, uint8_t *entry, bool importers)
 			}
 			blocked = true; /* enabled, not run, or recursion */
 		}
+		int based = 0;
+		if (!blocked && importers)
+			based = tl_grad__base_sites(m, (int32_t)i);
+		blocked = blocked || based < 0;
 		if (!blocked) {
 			if (!ext) {
 				ext = tl_calloc(n ? n : 1, 1);
 				if (importers)
 					tl_grad__ext(m, ext);
 			}
-			blocked = ext[i] == 2 || (!f->call_sites.size && !ext[i]);
+			blocked = ext[i] == 2 || (!f->call_sites.size && !ext[i] && !based);
 		}
 		if (blocked) {
 			key.size = item.size = edges;

@@ -1,0 +1,3 @@
+from .base import Attack
+
+__all__ = ["Attack"]
