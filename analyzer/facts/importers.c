@@ -25,6 +25,7 @@
 #include "base/paths.h"
 #include "base/strmap.h"
 #include "facts/internal.h"
+#include "model/model.h"
 
 /* External call sites kept per function at most. */
 #define TL_EXT_CALLERS 32
@@ -288,7 +289,7 @@ bool tl_facts__ext_step_unreset(const TlIndex *idx, const TlCall *c)
 			for (int32_t l = site->call->loop; l >= 0; l = mod->loops.items[l].parent) {
 				const TlLoop *lp = &mod->loops.items[l];
 				uint32_t ev = tl_facts__ext_loop_events(idx, mod, l) | f->reach_events;
-				if (!(ev & TL_EV_BACKWARD) || tl_facts__exits_at_end(lp))
+				if (!(ev & TL_EV_BACKWARD) || tl_model_exits_at_end(lp))
 					continue;
 				if (tl_facts__receiver_fresh_in(mod, site->call, lp->body))
 					fresh = true;

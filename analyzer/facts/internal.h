@@ -251,9 +251,6 @@ TlMade tl_facts__sampler_of(const TlIndex *idx, TSNode expr);
  * that one (the model's carried values). */
 int32_t tl_facts__deciding_step_loop(const TlIndex *idx, TSNode expr);
 bool tl_facts__kept_until(const TlIndex *idx, TSNode expr, int32_t decides);
-/* facts/loops.c: true when the body of loop `lp` always leaves the loop at
- * its end (a retry loop, a loop that runs once). */
-bool tl_facts__exits_at_end(const TlLoop *lp);
 /* facts/layers.c: true when the module construction `root` (a call, a
  * class body) is known to hold no layer that acts differently in train and
  * eval mode: every layer it builds is known (torch.nn layers, classes of

@@ -216,40 +216,32 @@ bool tl_facts_under_every_n(const TlIndex *idx, TSNode node)
 	return !ts_node_is_null(tl_facts__guard_between(idx, node, top));
 }
 
-static bool tl_facts__in_step(const TlIndex *idx, TSNode node, int32_t func, int32_t loop,
-			     uint32_t kinds, bool per_step, int depth, int *budget)
+/* The per-step guard as the model's step entry asks it: an every-N guard
+ * holds `node` below `top`. */
+static bool tl_facts__step_guard(const TlIndex *idx, TSNode node, TSNode top)
 {
-	if (--*budget < 0)
-		return false;
-	/* The innermost step loop decides: a rollout (an evaluating loop) in
-	 * a training loop's iteration is evaluation, not a training step. */
-	for (int32_t l = loop; l >= 0; l = idx->loops.items[l].parent) {
-		if (!idx->loops.items[l].step)
-			continue;
-		if (!(idx->loops.items[l].step & kinds))
-			return false;
-		return !per_step ||
-		       ts_node_is_null(tl_facts__guard_between(idx, node, idx->loops.items[l].body));
-	}
-	if (func < 0 || depth > TL_FACTS_DEPTH)
-		return false;
-	const TlFunc *f = &idx->funcs.items[func];
-	if (per_step && !ts_node_is_null(tl_facts__guard_between(idx, node, f->node)))
-		return false;
-	for (uint32_t i = 0; i < f->call_sites.size; i++) {
-		const TlCall *c = &idx->calls.items[f->call_sites.items[i]];
-		if (c->func != func &&
-		    tl_facts__in_step(idx, c->node, c->func, c->loop, kinds, per_step, depth + 1, budget))
-			return true;
-	}
-	return false;
+	return !ts_node_is_null(tl_facts__guard_between(idx, node, top));
 }
 
 bool tl_facts_in_step_loop(const TlIndex *idx, TSNode node, uint32_t kinds, bool per_step)
 {
-	int budget = TL_FACTS_BUDGET;
-	return tl_facts__in_step(idx, node, tl_index_func_of(idx, node), tl_index_loop_of(idx, node),
-				kinds, per_step, 0, &budget);
+	/* The innermost step loop decides: a rollout (an evaluating loop) in
+	 * a training loop's iteration is evaluation, not a training step. */
+	int32_t func = tl_index_func_of(idx, node);
+	bool yes = false, decided = false;
+	for (int32_t l = tl_index_loop_of(idx, node); l >= 0 && !decided; l = idx->loops.items[l].parent) {
+		if (!idx->loops.items[l].step)
+			continue;
+		decided = true;
+		yes = (idx->loops.items[l].step & kinds) &&
+		      (!per_step || !tl_facts__step_guard(idx, node, idx->loops.items[l].body));
+	}
+	/* Outside any: the function's step entry through its call sites
+	 * (the model's), unless the guard holds it in its function. */
+	if (!decided)
+		yes = func >= 0 && !(per_step && tl_facts__step_guard(idx, node, idx->funcs.items[func].node)) &&
+		      tl_model_step_entry(idx, func, kinds, per_step ? tl_facts__step_guard : NULL);
+	return yes;
 }
 
 /* ---- loop invariance ------------------------------------------------------------------ */
@@ -463,76 +455,25 @@ bool tl_facts_kept_across_training_step(const TlIndex *idx, TSNode expr)
 	return decides >= 0 && tl_facts__kept_until(idx, expr, decides);
 }
 
-/* Counts the step loops of a node in function `func` whose innermost loop
- * there is `loop`; appends their indices to `out` when not NULL. */
-/* True when the body of loop `lp` always leaves the loop at its end (its
- * last statement is a `return`, `break` or `raise`): a retry loop (`while
- * True:` around a step that `continue`s after an out-of-memory error) or a
- * loop that runs once; its iteration is no step of training. */
-bool tl_facts__exits_at_end(const TlLoop *lp)
-{
-	const TlSyms *sy = tl_syms();
-	uint32_t n = ts_node_named_child_count(lp->body);
-	for (uint32_t k = n; k-- > 0;) {
-		TSNode last = ts_node_named_child(lp->body, k);
-		TSSymbol s = ts_node_symbol(last);
-		if (s == sy->comment)
-			continue;
-		return s == sy->return_statement || s == sy->break_statement || s == sy->raise_statement;
-	}
-	return false;
-}
-
-static uint32_t tl_facts__step_loops(const TlIndex *idx, int32_t func, int32_t loop,
-				    uint32_t events, uint32_t *missing, TlIntArray *out,
-				    int depth)
-{
-	for (int32_t l = loop; l >= 0; l = idx->loops.items[l].parent) {
-		const TlLoop *lp = &idx->loops.items[l];
-		if ((lp->events & TL_EV_BACKWARD) && !tl_facts__exits_at_end(lp)) {
-			if (!(lp->events & events))
-				(*missing)++;
-			if (out)
-				tl_array_push(out, l);
-			return 1;
-		}
-	}
-	if (func < 0 || depth > TL_FACTS_DEPTH)
-		return 0;
-	const TlFunc *f = &idx->funcs.items[func];
-	uint32_t found = 0;
-	for (uint32_t i = 0; i < f->call_sites.size; i++) {
-		const TlCall *c = &idx->calls.items[f->call_sites.items[i]];
-		if (c->func == func)
-			continue;
-		if (!tl_facts__fan_step())
-			return 0;
-		found += tl_facts__step_loops(idx, c->func, c->loop, events, missing, out, depth + 1);
-	}
-	return found;
-}
-
 uint32_t tl_facts_step_loops(const TlIndex *idx, TSNode node, uint32_t events,
 			    uint32_t *missing)
 {
+	TlIntArray loops;
+	tl_array_init(&loops);
+	tl_facts__step_loop_list(idx, node, &loops);
 	*missing = 0;
-	tl_facts__fan_begin();
-	uint32_t found = tl_facts__step_loops(idx, tl_index_func_of(idx, node), tl_index_loop_of(idx, node),
-					     events, missing, NULL, 0);
-	tl_facts__fan_end();
-	if (tl_facts__fan_budget < 0)
-		found = *missing = 0; /* out of budget: no answer */
+	for (uint32_t i = 0; i < loops.size; i++)
+		*missing += !(idx->loops.items[loops.items[i]].events & events);
+	uint32_t found = loops.size;
+	tl_array_release(&loops);
 	return found;
 }
 
-/* The step loops of `node` (see tl_facts_step_loops), as loop indices. */
+/* The step loops of `node` (see tl_facts_step_loops), as loop indices:
+ * the model's backward loops through the module's call sites. */
 void tl_facts__step_loop_list(const TlIndex *idx, TSNode node, TlIntArray *out)
 {
-	uint32_t missing = 0;
-	tl_facts__fan_begin();
-	tl_facts__step_loops(idx, tl_index_func_of(idx, node), tl_index_loop_of(idx, node), 0,
-			    &missing, out, 0);
-	tl_facts__fan_end();
+	tl_model_backward_loops(idx, tl_index_func_of(idx, node), tl_index_loop_of(idx, node), out);
 }
 
 /* ---- the pass around a node -------------------------------------------------------- */

@@ -311,6 +311,28 @@ bool tl_model_own_param_args(const TlIndex *idx, const TlBinding *param, unsigne
  * innermost, -1 none). */
 bool tl_model_autocast_entry(const TlIndex *idx, int32_t func, uint32_t ask);
 int tl_model_autocast_at(const TlIndex *idx, int32_t with, uint32_t ask);
+/* Step loops through call sites (steps.c), over the module's own call
+ * sites (TlFunc.call_sites), a call of a function in itself passed over;
+ * needs only the index, kept in the model once one is built.
+ * tl_model_step_entry: some call site of function `func` is in a step loop
+ * (TlLoop.step) of a kind in `kinds`, the innermost step loop around the
+ * site deciding, or, outside any step loop, in a function so entered in
+ * turn (module code's sites are in none). `guard`, when not NULL, is the
+ * asker's per-step guard: true when a test holds `node` on few iterations
+ * below `top` (kept per kinds and guard or none: pass the same guard each
+ * time); a site it holds below its step loop's body, or below its
+ * function outside any, counts not. tl_model_backward_loops: the loops
+ * (indices, each once, ascending) whose iteration runs a backward and does
+ * not always leave at its end that run code of function `func` whose
+ * innermost loop there is `loop`: the innermost such loop around it, else
+ * those around its function's call sites, their callers' in turn; appended
+ * to `out`. tl_model_exits_at_end: the body of `lp` always leaves the loop
+ * at its end (its last statement a `return`, `break` or `raise`): a retry
+ * loop, or one that runs once. */
+typedef bool (*TlStepGuard)(const TlIndex *idx, TSNode node, TSNode top);
+bool tl_model_step_entry(const TlIndex *idx, int32_t func, uint32_t kinds, TlStepGuard guard);
+void tl_model_backward_loops(const TlIndex *idx, int32_t func, int32_t loop, TlIntArray *out);
+bool tl_model_exits_at_end(const TlLoop *lp);
 /* A step loop runs around function `func` (trains.c): one of its call
  * sites in the project is inside a loop whose iteration trains or runs a
  * model's forward (TlLoop.step; counting the call's own: a method called

@@ -262,6 +262,11 @@ struct TlModel {
 	 * each function's entry (1 under it, 2 not known to be); NULL until
 	 * first asked. */
 	uint8_t *autocast_entry[4];
+	/* steps.c: per kinds of step loop asked (TL_STEP_* bits) and guard
+	 * (bit 2), each function's step entry (1 so, 2 not known to be); the
+	 * backward loops per function; NULL until first asked. */
+	uint8_t *step_entry[8];
+	struct TlBwSets *bw_sets;
 	/* modes.c: at each call of a method of a project class through an
 	 * instance (its start byte), the modes the state holds for the
 	 * receiver's attributes ((site, attribute's interned name + 1) ->
@@ -580,6 +585,7 @@ uint8_t tl_model__grad_switch(const TlIndex *idx, const TlCall *c, uint8_t grad)
 void tl_model__grad_release(TlModel *m);
 void tl_model__handed_release(TlModel *m);
 void tl_model__autocast_release(TlModel *m);
+void tl_model__steps_release(TlModel *m);
 /* gradmode.c: the entry modes of the functions of the components marked
  * in `want` (every one when NULL), after the bottom-up run interpreted
  * them and their callers; those that changed are interpreted again

@@ -1086,6 +1086,72 @@ static void test_call_events_contexts(void **state)
 	tl_fixture_free(fx);
 }
 
+/* The guard the step entry test passes: a call of `mid` is held. */
+static bool test_guard_mid(const TlIndex *idx, TSNode node, TSNode top)
+{
+	(void)top;
+	uint32_t len = 0;
+	const char *s = tl_index_text(idx, node, &len);
+	return s && len >= 4 && strncmp(s, "mid(", 4) == 0;
+}
+
+static void test_step_entry_and_backward_loops(void **state)
+{
+	(void)state;
+	TlFixture *fx = tl_fixture_new(
+		"import torch\n"
+		"def leaf(m, x):\n"
+		"    return m(x)\n"
+		"def mid(m, x):\n"
+		"    return leaf(m, x)\n"
+		"def cyc_a(m, x):\n"
+		"    return cyc_b(m, x)\n"
+		"def cyc_b(m, x):\n"
+		"    return cyc_a(m, x)\n"
+		"def only_eval(m, x):\n"
+		"    return m(x)\n"
+		"def train(m, opt, loader):\n"
+		"    for x in loader:\n"
+		"        loss = m(x).sum()\n"
+		"        loss.backward()\n"
+		"        opt.step()\n"
+		"        mid(m, x)\n"
+		"    net = torch.nn.Linear(2, 2)\n"
+		"    for x in loader:\n"
+		"        y = net(x)\n"
+		"        only_eval(m, x)\n"
+		"        leaf(m, x)\n");
+	const TlIndex *idx = &fx->idx;
+	int32_t leaf = tl_index_func_of(idx, tl_fixture_node_after(fx, "def leaf", "m(x)"));
+	int32_t mid = tl_index_func_of(idx, tl_fixture_node_after(fx, "def mid", "leaf(m, x)"));
+	int32_t cyc = tl_index_func_of(idx, tl_fixture_node_after(fx, "def cyc_a", "cyc_b(m, x)"));
+	int32_t ev = tl_index_func_of(idx, tl_fixture_node_after(fx, "def only_eval", "m(x)"));
+	int32_t train_loop = tl_index_loop_of(idx, tl_fixture_node_after(fx, "def train", "opt.step()"));
+	assert_true(leaf >= 0 && mid >= 0 && cyc >= 0 && ev >= 0 && train_loop >= 0);
+	/* leaf: through mid in the training loop; in the evaluating loop */
+	assert_true(tl_model_step_entry(idx, leaf, TL_STEP_TRAIN, NULL));
+	assert_true(tl_model_step_entry(idx, leaf, TL_STEP_TRAIN | TL_STEP_EVAL, NULL));
+	assert_false(tl_model_step_entry(idx, ev, TL_STEP_TRAIN, NULL));
+	assert_true(tl_model_step_entry(idx, ev, TL_STEP_EVAL, NULL));
+	assert_false(tl_model_step_entry(idx, cyc, TL_STEP_TRAIN | TL_STEP_EVAL, NULL));
+	/* the guard holds mid's call: neither mid nor leaf (for training) */
+	assert_false(tl_model_step_entry(idx, mid, TL_STEP_TRAIN, test_guard_mid));
+	assert_false(tl_model_step_entry(idx, leaf, TL_STEP_TRAIN, test_guard_mid));
+	assert_true(tl_model_step_entry(idx, leaf, TL_STEP_EVAL, test_guard_mid));
+	TlIntArray loops;
+	tl_array_init(&loops);
+	tl_model_backward_loops(idx, leaf, -1, &loops);
+	assert_int_equal(loops.size, 1);
+	assert_int_equal(loops.items[0], train_loop);
+	loops.size = 0;
+	tl_model_backward_loops(idx, ev, -1, &loops);
+	tl_model_backward_loops(idx, cyc, -1, &loops);
+	assert_int_equal(loops.size, 0);
+	tl_array_release(&loops);
+	tl_fixture_free(fx);
+}
+
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1114,6 +1180,7 @@ int main(void)
 		cmocka_unit_test(test_grad_entry_values),
 		cmocka_unit_test(test_own_param_args),
 		cmocka_unit_test(test_autocast_entry_and_may),
+		cmocka_unit_test(test_step_entry_and_backward_loops),
 	};
 	return cmocka_run_group_tests_name("model", tests, NULL, NULL);
 }
