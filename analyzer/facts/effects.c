@@ -253,108 +253,6 @@ static bool tl_facts__eval_possible(const TlIndex *idx)
 	return yes;
 }
 
-/* The parameter of function `func` that call `c` (`super().__init__(...)`
- * in `func`) passes on for `p`, a parameter of the base's method (`self`
- * first, not passed): by keyword, else by position after `self`; NULL when
- * it passes anything else or nothing. */
-static const TlBinding *tl_facts__super_arg(const TlIndex *idx, const TlCall *c, const TlBinding *p,
-					    int32_t func)
-{
-	const TlSyms *sy = tl_syms();
-	const TlFunc *pf = &idx->funcs.items[p->func];
-	int32_t k = -1;
-	for (uint32_t i = 0; i < pf->params.size && k < 0; i++)
-		if (&idx->bindings.items[pf->params.items[i]] == p)
-			k = (int32_t)i;
-	TSNode args = tl_tree_field(c->node, sy->f_arguments);
-	if (k < 1 || ts_node_is_null(args))
-		return NULL;
-	TSNode arg = { { 0 }, NULL, NULL };
-	uint32_t count = ts_node_named_child_count(args), at = 0;
-	for (uint32_t i = 0; i < count && ts_node_is_null(arg); i++) {
-		TSNode a = ts_node_named_child(args, i);
-		TSSymbol s = ts_node_symbol(a);
-		if (s == sy->comment)
-			continue;
-		if (s == sy->list_splat || s == sy->dictionary_splat)
-			return NULL;
-		if (s == sy->keyword_argument) {
-			if (tl_index_text_is(idx, tl_tree_field(a, sy->f_name), p->name))
-				arg = tl_tree_field(a, sy->f_value);
-			continue;
-		}
-		if (++at == (uint32_t)k)
-			arg = a;
-	}
-	if (ts_node_is_null(arg) || ts_node_symbol(tl_index_unparen(arg)) != sy->identifier)
-		return NULL;
-	const TlBinding *b = tl_index_resolve_node(idx, tl_index_unparen(arg));
-	return b && b->kind == TL_BIND_PARAM && b->func == func ? b : NULL;
-}
-
-/* The parameter whose argument `self.<attr>` holds in the methods of class
- * `cls`: every binding of the attribute in the methods of the class and of
- * its local bases is one plain assignment of a parameter of that method
- * (`self.model = model` in `__init__`). A base's parameter, when the class
- * overrides the method that binds it, is the parameter of the override
- * that its `super().__init__(...)` call passes on. NULL otherwise (bound
- * twice, or to anything else, or the override passes something else). */
-static const TlBinding *tl_facts__attr_param(const TlIndex *idx, int32_t cls, const char *attr, int depth)
-{
-	if (cls < 0 || depth > 4)
-		return NULL;
-	const TlBinding *found = NULL;
-	uint32_t count = 0;
-	const TlIntArray *bs = tl_index_attr_bindings(idx, cls, attr);
-	for (uint32_t i = 0; bs && i < bs->size; i++) {
-		const TlBinding *b = &idx->bindings.items[bs->items[i]];
-		if (b->class_body)
-			return NULL;
-		count++;
-		TSNode v = ts_node_is_null(b->value) ? b->value : tl_index_unparen(b->value);
-		if (b->elem >= 0 || ts_node_is_null(v) || ts_node_symbol(v) != tl_syms()->identifier)
-			return NULL;
-		const TlBinding *p = tl_index_resolve_node(idx, v);
-		if (!p || p->kind != TL_BIND_PARAM || p->func != b->func)
-			return NULL;
-		found = p;
-	}
-	const TlClass *k = &idx->classes.items[cls];
-	for (uint32_t i = 0; i < k->bases.size; i++) {
-		const TlBinding *p = tl_facts__attr_param(idx, k->bases.items[i], attr, depth + 1);
-		if (!p) {
-			if (tl_index_attr_bindings(idx, k->bases.items[i], attr))
-				return NULL;
-			continue;
-		}
-		count++;
-		/* An override of the binding method: what its super() call
-		 * hands the base's. */
-		const char *mname = idx->funcs.items[p->func].name;
-		int32_t over = mname ? tl_index_method(idx, cls, mname, strlen(mname)) : -1;
-		if (over >= 0 && idx->funcs.items[over].cls == cls) {
-			const TlBinding *q = NULL;
-			const TlIntArray *calls = tl_index_scope_calls(idx, over);
-			for (uint32_t j = 0; calls && j < calls->size && !q; j++) {
-				const TlCall *sc = &idx->calls.items[calls->items[j]];
-				TSNode r = sc->receiver.id ? tl_index_unparen(sc->receiver) : sc->receiver;
-				if (!sc->method || strcmp(sc->method, mname) != 0 || ts_node_is_null(r) ||
-				    ts_node_symbol(r) != tl_syms()->call ||
-				    !tl_index_text_is(idx, tl_tree_field(r, tl_syms()->f_function), "super"))
-					continue;
-				q = tl_facts__super_arg(idx, sc, p, over);
-				if (!q)
-					return NULL;
-			}
-			p = q;
-			if (!p)
-				return NULL;
-		}
-		found = p;
-	}
-	return count == 1 ? found : NULL;
-}
-
 /* A method called on a module whose class the receiver's value does not
  * tell (a model handed in: `model.predict(x)`, `self.model.predict(x)`
  * with `self.model = model` in `__init__`, also a base's `__init__` that a
@@ -381,7 +279,7 @@ static bool tl_facts__handed_method_forward(const TlIndex *idx, const TlCall *c)
 			return false;
 		char *attr = tl_facts__dotted(idx, recv);
 		if (attr)
-			param = tl_facts__attr_param(idx, idx->funcs.items[c->func].cls, attr, 0);
+			param = tl_model_attr_param(idx, idx->funcs.items[c->func].cls, attr);
 		tl_free(attr);
 	}
 	const TlParamArg *args;

@@ -28,7 +28,11 @@
  * (facts/made.c: what every caller passes as a criterion, a value made by
  * an activation, a loss of one kind).
  *
- * Owns: tl_model_param_args, tl_model_own_param_args. */
+ * What a class hands an attribute (tl_model_attr_param): the constructor
+ * parameter `self.<attr>` holds, up the class's local bases, per (class,
+ * attribute) once (facts/effects.c: the method a model handed in runs).
+ *
+ * Owns: tl_model_param_args, tl_model_own_param_args, tl_model_attr_param. */
 #include <string.h>
 
 #include "base/alloc.h"
@@ -349,9 +353,191 @@ bool tl_model_own_param_args(const TlIndex *idx, const TlBinding *param, unsigne
 	return set->known;
 }
 
+
+/* ---- what a class hands an attribute ------------------------------------------------- */
+
+/* The parameter of function `func` that call `c` (`super().__init__(...)`
+ * in `func`) passes on for `p`, a parameter of the base's method (`self`
+ * first, not passed): by keyword, else by position after `self`; NULL when
+ * it passes anything else or nothing. */
+static const TlBinding *tl_handed__super_arg(const TlIndex *idx, const TlCall *c, const TlBinding *p, int32_t func)
+{
+	const TlSyms *sy = tl_syms();
+	const TlFunc *pf = &idx->funcs.items[p->func];
+	int32_t k = -1;
+	for (uint32_t i = 0; i < pf->params.size && k < 0; i++)
+		if (&idx->bindings.items[pf->params.items[i]] == p)
+			k = (int32_t)i;
+	TSNode args = tl_tree_field(c->node, sy->f_arguments);
+	if (k < 1 || ts_node_is_null(args))
+		return NULL;
+	TSNode arg = { { 0 }, NULL, NULL };
+	uint32_t count = ts_node_named_child_count(args), at = 0;
+	for (uint32_t i = 0; i < count && ts_node_is_null(arg); i++) {
+		TSNode a = ts_node_named_child(args, i);
+		TSSymbol s = ts_node_symbol(a);
+		if (s == sy->comment)
+			continue;
+		if (s == sy->list_splat || s == sy->dictionary_splat)
+			return NULL;
+		if (s == sy->keyword_argument) {
+			if (tl_index_text_is(idx, tl_tree_field(a, sy->f_name), p->name))
+				arg = tl_tree_field(a, sy->f_value);
+			continue;
+		}
+		if (++at == (uint32_t)k)
+			arg = a;
+	}
+	if (ts_node_is_null(arg) || ts_node_symbol(tl_index_unparen(arg)) != sy->identifier)
+		return NULL;
+	const TlBinding *b = tl_index_resolve_node(idx, tl_index_unparen(arg));
+	return b && b->kind == TL_BIND_PARAM && b->func == func ? b : NULL;
+}
+
+/* One answer of tl_model_attr_param kept in the model: the class, the
+ * attribute (its own copy), the parameter's binding (-1 none), the next
+ * entry whose key hashes alike (-1 none). */
+typedef struct TlAttrParam {
+	int32_t cls;
+	char *attr;
+	int32_t param;
+	int32_t next;
+} TlAttrParam;
+
+struct TlAttrParams {
+	TlScopeMap at; /* (class, hash of the attribute) -> the first entry */
+	TlArray(TlAttrParam) items;
+};
+
+static uint32_t tl_handed__hash(const char *s)
+{
+	uint32_t h = 2166136261u;
+	for (; *s; s++)
+		h = (h ^ (uint8_t)*s) * 16777619u;
+	return h;
+}
+
+/* The answer for `cls`, `attr`; `path` holds the classes whose answer is
+ * being found (a class among its own bases answers none, and *cut then
+ * says that answers found meanwhile are not kept). */
+static int32_t tl_handed__attr_param(const TlIndex *idx, struct TlAttrParams *kept, int32_t cls, const char *attr,
+				     TlIntArray *path, bool *cut)
+{
+	if (cls < 0)
+		return -1;
+	for (uint32_t i = 0; i < path->size; i++)
+		if (path->items[i] == cls) {
+			*cut = true;
+			return -1;
+		}
+	uint32_t h = tl_handed__hash(attr);
+	int32_t e = -1;
+	if (kept && tl_scopemap_get(&kept->at, (uint32_t)cls, h, &e))
+		for (; e >= 0; e = kept->items.items[e].next)
+			if (kept->items.items[e].cls == cls && strcmp(kept->items.items[e].attr, attr) == 0)
+				return kept->items.items[e].param;
+	tl_array_push(path, cls);
+	bool outer_cut = *cut;
+	*cut = false;
+	const TlBinding *found = NULL;
+	bool none = false;
+	uint32_t count = 0;
+	const TlIntArray *bs = tl_index_attr_bindings(idx, cls, attr);
+	for (uint32_t i = 0; !none && bs && i < bs->size; i++) {
+		const TlBinding *b = &idx->bindings.items[bs->items[i]];
+		if (b->class_body) {
+			none = true;
+			break;
+		}
+		count++;
+		TSNode v = ts_node_is_null(b->value) ? b->value : tl_index_unparen(b->value);
+		if (b->elem >= 0 || ts_node_is_null(v) || ts_node_symbol(v) != tl_syms()->identifier) {
+			none = true;
+			break;
+		}
+		const TlBinding *p = tl_index_resolve_node(idx, v);
+		if (!p || p->kind != TL_BIND_PARAM || p->func != b->func) {
+			none = true;
+			break;
+		}
+		found = p;
+	}
+	const TlClass *k = &idx->classes.items[cls];
+	for (uint32_t i = 0; !none && i < k->bases.size; i++) {
+		int32_t pb = tl_handed__attr_param(idx, kept, k->bases.items[i], attr, path, cut);
+		const TlBinding *p = pb >= 0 ? &idx->bindings.items[pb] : NULL;
+		if (!p) {
+			if (tl_index_attr_bindings(idx, k->bases.items[i], attr))
+				none = true;
+			continue;
+		}
+		count++;
+		/* An override of the binding method: what its super() call
+		 * hands the base's. */
+		const char *mname = idx->funcs.items[p->func].name;
+		int32_t over = mname ? tl_index_method(idx, cls, mname, strlen(mname)) : -1;
+		if (over >= 0 && idx->funcs.items[over].cls == cls) {
+			const TlBinding *q = NULL;
+			const TlIntArray *calls = tl_index_scope_calls(idx, over);
+			for (uint32_t j = 0; calls && j < calls->size && !q && !none; j++) {
+				const TlCall *sc = &idx->calls.items[calls->items[j]];
+				TSNode r = sc->receiver.id ? tl_index_unparen(sc->receiver) : sc->receiver;
+				if (!sc->method || strcmp(sc->method, mname) != 0 || ts_node_is_null(r) ||
+				    ts_node_symbol(r) != tl_syms()->call ||
+				    !tl_index_text_is(idx, tl_tree_field(r, tl_syms()->f_function), "super"))
+					continue;
+				q = tl_handed__super_arg(idx, sc, p, over);
+				if (!q)
+					none = true;
+			}
+			p = q;
+			if (!p)
+				none = true;
+		}
+		found = p;
+	}
+	int32_t param = !none && count == 1 && found ? (int32_t)(found - idx->bindings.items) : -1;
+	path->size--;
+	if (kept && !*cut) {
+		int32_t first = -1;
+		tl_scopemap_get(&kept->at, (uint32_t)cls, h, &first);
+		TlAttrParam ap = { cls, tl_strdup(attr), param, first };
+		tl_array_push(&kept->items, ap);
+		tl_scopemap_put(&kept->at, (uint32_t)cls, h, (int32_t)kept->items.size - 1);
+	}
+	*cut = outer_cut || *cut;
+	return param;
+}
+
+const TlBinding *tl_model_attr_param(const TlIndex *idx, int32_t cls, const char *attr)
+{
+	if (cls < 0 || (uint32_t)cls >= idx->classes.size || !attr)
+		return NULL;
+	TlModel *m = idx->model && !idx->model->building ? idx->model : NULL;
+	if (m && !m->attr_params) {
+		m->attr_params = tl_calloc(1, sizeof *m->attr_params);
+		tl_scopemap_init(&m->attr_params->at);
+		tl_array_init(&m->attr_params->items);
+	}
+	TlIntArray path;
+	tl_array_init(&path);
+	bool cut = false;
+	int32_t p = tl_handed__attr_param(idx, m ? m->attr_params : NULL, cls, attr, &path, &cut);
+	tl_array_release(&path);
+	return p >= 0 ? &idx->bindings.items[p] : NULL;
+}
+
 void tl_model__handed_release(TlModel *m)
 {
 	tl_scopemap_release(&m->handed_at);
 	tl_array_release(&m->handed_sets);
 	tl_array_release(&m->handed_args);
+	if (m->attr_params) {
+		for (uint32_t i = 0; i < m->attr_params->items.size; i++)
+			tl_free(m->attr_params->items.items[i].attr);
+		tl_array_release(&m->attr_params->items);
+		tl_scopemap_release(&m->attr_params->at);
+		tl_free(m->attr_params);
+		m->attr_params = NULL;
+	}
 }

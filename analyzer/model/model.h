@@ -299,6 +299,17 @@ bool tl_model_param_args(const TlIndex *idx, const TlBinding *param, const TlPar
 typedef TlArray(TlParamArg) TlParamArgs;
 enum { TL_HANDED_EVERY = 0, TL_HANDED_MAY = 1, TL_HANDED_DIRECT = 2 };
 bool tl_model_own_param_args(const TlIndex *idx, const TlBinding *param, unsigned how, TlParamArgs *out);
+/* What a class hands an attribute (handedin.c): the parameter whose
+ * argument `self.<attr>` (`attr` spelt so: "self.model") holds in the
+ * methods of local class `cls`: every binding of the attribute in the
+ * methods of the class and of its local bases, up the bases (a class among
+ * its own bases answers none), is one plain assignment of a parameter of
+ * that method (`self.model = model` in `__init__`); a base's parameter,
+ * when the class overrides the method that binds it, is the parameter of
+ * the override that its `super().<method>(...)` call passes on. NULL
+ * otherwise (bound twice, or to anything else, or the override passes
+ * something else). Kept in the model once one is built. */
+const TlBinding *tl_model_attr_param(const TlIndex *idx, int32_t cls, const char *attr);
 /* Autocast entry context (autocast.c): every call site of function `func`
  * of `idx` in its module runs under an autocast region of a kind `ask`
  * accepts (TL_CTX_NOT_CPU: not a CPU one; TL_CTX_HALF_AUTOCAST: a float16

@@ -258,6 +258,9 @@ struct TlModel {
 	TlScopeMap handed_at;
 	TlArray(TlHandedSet) handed_sets;
 	TlArray(TlParamArg) handed_args;
+	/* handedin.c: the parameter each (class, attribute) holds, as asked
+	 * (tl_model_attr_param); NULL until first asked. */
+	struct TlAttrParams *attr_params;
 	/* autocast.c: per kind of autocast asked (not-CPU, float16: bits 0, 1),
 	 * each function's entry (1 under it, 2 not known to be); NULL until
 	 * first asked. */

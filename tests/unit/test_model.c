@@ -1151,6 +1151,44 @@ static void test_step_entry_and_backward_loops(void **state)
 	tl_fixture_free(fx);
 }
 
+static int32_t test_class_named(const TlIndex *idx, const char *name)
+{
+	for (uint32_t i = 0; i < idx->classes.size; i++)
+		if (idx->classes.items[i].name && strcmp(idx->classes.items[i].name, name) == 0)
+			return (int32_t)i;
+	return -1;
+}
+
+static void test_attr_param(void **state)
+{
+	(void)state;
+	TlFixture *fx = tl_fixture_new(
+		"class Base:\n"
+		"    def __init__(self, model):\n"
+		"        self.model = model\n"
+		"class Child(Base):\n"
+		"    def __init__(self, cfg, net):\n"
+		"        super().__init__(net)\n"
+		"class Grand(Child):\n"
+		"    pass\n"
+		"class Two(Base):\n"
+		"    def __init__(self, model):\n"
+		"        self.model = model\n"
+		"class Made(Base):\n"
+		"    def __init__(self, cfg):\n"
+		"        super().__init__(build(cfg))\n");
+	const TlIndex *idx = &fx->idx;
+	const TlBinding *p = tl_model_attr_param(idx, test_class_named(idx, "Base"), "self.model");
+	assert_true(p && strcmp(p->name, "model") == 0);
+	p = tl_model_attr_param(idx, test_class_named(idx, "Child"), "self.model");
+	assert_true(p && strcmp(p->name, "net") == 0);
+	p = tl_model_attr_param(idx, test_class_named(idx, "Grand"), "self.model");
+	assert_true(p && strcmp(p->name, "net") == 0);
+	assert_null(tl_model_attr_param(idx, test_class_named(idx, "Two"), "self.model"));
+	assert_null(tl_model_attr_param(idx, test_class_named(idx, "Made"), "self.model"));
+	assert_null(tl_model_attr_param(idx, test_class_named(idx, "Base"), "self.other"));
+	tl_fixture_free(fx);
+}
 
 int main(void)
 {
@@ -1181,6 +1219,7 @@ int main(void)
 		cmocka_unit_test(test_own_param_args),
 		cmocka_unit_test(test_autocast_entry_and_may),
 		cmocka_unit_test(test_step_entry_and_backward_loops),
+		cmocka_unit_test(test_attr_param),
 	};
 	return cmocka_run_group_tests_name("model", tests, NULL, NULL);
 }
