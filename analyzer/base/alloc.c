@@ -82,8 +82,15 @@ struct TlArena {
 
 static _Thread_local TlArena *tl_alloc__arena;
 
+/* Whether tl_alloc_install routed tree-sitter's allocations here: an
+ * arena is only given out then (else what tree-sitter allocates would
+ * not come from it, nor be freed with it). */
+static bool tl_alloc__installed;
+
 TlArena *tl_arena_new(void)
 {
+	if (!tl_alloc__installed)
+		return NULL;
 	TlArena *a = tl_calloc(1, sizeof *a);
 	a->next = TL_ARENA_FIRST;
 	return a;
@@ -213,4 +220,5 @@ void tl_alloc_install(void)
 	mallopt(M_MXFAST, 0);
 #endif
 	ts_set_allocator(tl_alloc__ts_malloc, tl_alloc__ts_calloc, tl_alloc__ts_realloc, tl_alloc__ts_free);
+	tl_alloc__installed = true;
 }

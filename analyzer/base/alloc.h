@@ -26,7 +26,9 @@ void tl_alloc_install(void);
  * it around a parser made and deleted inside it, and never hand the tree
  * to ts_tree_delete, ts_tree_copy or an incremental parse. */
 typedef struct TlArena TlArena;
-/* A new, empty arena; tl_arena_free frees it. */
+/* A new, empty arena; tl_arena_free frees it. NULL before
+ * tl_alloc_install (a unit test's engine): the caller then parses and
+ * frees as usual. */
 TlArena *tl_arena_new(void);
 /* Tree-sitter's allocations on this thread go to `a` until tl_arena_leave. */
 void tl_arena_enter(TlArena *a);

@@ -336,6 +336,42 @@ static bool tl_engine__blank_start(const TlSource *src, TSNode n)
 	return true;
 }
 
+/* A missing token has no width: its finding covers the character it is
+ * missing before (at a line's end, the one before it), so that every
+ * format shows a region (SARIF asks for a non-empty one). */
+static void tl_engine__widen(const TlSource *src, TlFinding *f)
+{
+	const char *t = src->text;
+	uint32_t a = f->start_byte, b = f->end_byte;
+	if (b < src->length && t[b] != '\n' && t[b] != '\r') {
+		b++;
+		while (b < src->length && ((unsigned char)t[b] & 0xC0) == 0x80)
+			b++;
+	} else if (a > 0 && t[a - 1] != '\n' && t[a - 1] != '\r') {
+		a--;
+		while (a > 0 && ((unsigned char)t[a] & 0xC0) == 0x80)
+			a--;
+	} else {
+		return;
+	}
+	f->start_byte = a;
+	f->end_byte = b;
+	f->start = tl_source_position(src, a);
+	f->end = tl_source_position(src, b);
+	f->cell_start = f->start;
+	f->cell_end = f->end;
+}
+
+/* Frees the tree the engine parsed: with its arena, or node by node where
+ * there is none (tl_arena_new). */
+static void tl_engine__drop_tree(TlArena *arena, TSTree *tree)
+{
+	if (arena)
+		tl_arena_free(arena);
+	else if (tree)
+		ts_tree_delete(tree);
+}
+
 /* The TL000 findings of the tree under `root`; `rest` ends each message
  * ("the rest of the file is still analysed"). */
 static void tl_engine__syntax(const TlEngine *e, const TlSelection *sel, const TlSource *src,
@@ -428,6 +464,8 @@ static void tl_engine__syntax(const TlEngine *e, const TlSelection *sel, const T
 				f->end_byte = src->line_starts.items[f->start.line - 1] + len;
 				f->end = tl_source_position(src, f->end_byte);
 			}
+			if (f->end_byte == f->start_byte)
+				tl_engine__widen(src, f);
 			descend = false;
 			if (++reported >= TL_MAX_SYNTAX_ERRORS)
 				break;
@@ -1168,7 +1206,7 @@ static void tl_engine__analyze(TlEngine *e, const TlSource *src, const TSTree *g
 	if (!parsed || e->over_budget) {
 		/* Not parsed (over a budget, or out of time): TL002 alone. */
 		tl_engine__limits(e, src, out);
-		tl_arena_free(arena);
+		tl_engine__drop_tree(arena, tree);
 		tl_free(pass);
 		tl_bound_leave(outer);
 		tl_timings_add(TL_PHASE_FINISH, t);
@@ -1195,7 +1233,7 @@ static void tl_engine__analyze(TlEngine *e, const TlSource *src, const TSTree *g
 			out->size = first;
 			tl_index_release(&idx);
 			tl_engine__limits(e, src, out);
-			tl_arena_free(arena);
+			tl_engine__drop_tree(arena, tree);
 			tl_free(pass);
 			tl_bound_leave(outer);
 			return;
@@ -1222,7 +1260,7 @@ static void tl_engine__analyze(TlEngine *e, const TlSource *src, const TSTree *g
 	}
 	tl_engine__limits(e, src, out);
 	tl_bound_leave(outer);
-	tl_arena_free(arena);
+	tl_engine__drop_tree(arena, tree);
 	tl_free(pass);
 	if (out->size - first > 1)
 		qsort(out->items + first, out->size - first, sizeof(TlFinding), tl_engine__cmp);
