@@ -337,17 +337,19 @@ static bool tl_engine__blank_start(const TlSource *src, TSNode n)
 }
 
 /* A missing token has no width: its finding covers the character it is
- * missing before (at a line's end, the one before it), so that every
- * format shows a region (SARIF asks for a non-empty one). */
+ * missing before (at a line's end, the line end; at the end of the file,
+ * the character before), so that every format shows a region (SARIF asks
+ * for a non-empty one). Where it starts does not change but at the end of
+ * the file. */
 static void tl_engine__widen(const TlSource *src, TlFinding *f)
 {
 	const char *t = src->text;
 	uint32_t a = f->start_byte, b = f->end_byte;
-	if (b < src->length && t[b] != '\n' && t[b] != '\r') {
-		b++;
+	if (b < src->length) {
+		b += t[b] == '\r' && b + 1 < src->length && t[b + 1] == '\n' ? 2 : 1;
 		while (b < src->length && ((unsigned char)t[b] & 0xC0) == 0x80)
 			b++;
-	} else if (a > 0 && t[a - 1] != '\n' && t[a - 1] != '\r') {
+	} else if (a > 0) {
 		a--;
 		while (a > 0 && ((unsigned char)t[a] & 0xC0) == 0x80)
 			a--;
