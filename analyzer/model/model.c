@@ -352,8 +352,9 @@ static void tl_model__stars_release(struct TlStarTable *t)
 
 static struct TlStarTable *tl_model__stars(const TlIndex *mod)
 {
-	if (mod->stars)
-		return mod->stars;
+	struct TlStarTable *have = __atomic_load_n(&mod->stars, __ATOMIC_ACQUIRE);
+	if (have)
+		return have;
 	struct TlStarTable *t = tl_calloc(1, sizeof *t);
 	tl_array_init(&t->mods);
 	tl_strmap_init(&t->names);
@@ -375,8 +376,16 @@ static struct TlStarTable *tl_model__stars(const TlIndex *mod)
 				tl_array_push(&t->mods, target);
 		}
 	}
-	TlIndex *w = (TlIndex *)mod; /* a cache: no answer changes */
-	w->stars = t;
+	/* A cache: no answer changes. An imported module's index is shared by
+	 * the threads that analyse its importers, so two may build it at once:
+	 * the first kept, the other's freed (it leaked before: valgrind's
+	 * corpus run, once). */
+	TlIndex *w = (TlIndex *)mod;
+	struct TlStarTable *none = NULL;
+	if (!__atomic_compare_exchange_n(&w->stars, &none, t, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+		tl_model__stars_release(t);
+		return none;
+	}
 	w->stars_release = tl_model__stars_release;
 	return t;
 }
