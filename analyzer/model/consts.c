@@ -16,8 +16,11 @@
  * whose condition is known false is code no path reaches, and the
  * alternatives of one known true too.
  *
+ * The tests of a call site's context (sitectx.c) are decided by the same
+ * operators: tl_model__const_op and tl_model__const_compare serve both.
+ *
  * Owns: tl_in__const_expr, tl_model__const_literal, tl_model__const_of_text,
- * tl_model__const_equal. */
+ * tl_model__const_op, tl_model__const_compare. */
 #include <string.h>
 
 #include "model/interp_internal.h"
@@ -119,14 +122,7 @@ static bool tl_consts__equal(uint16_t a, uint16_t b)
 	return a == b;
 }
 
-bool tl_model__const_equal(uint16_t a, uint16_t b)
-{
-	return tl_consts__equal(a, b);
-}
-
-/* The operator token of `n` (a comparison of two operands, a boolean
- * operator): its type, or NULL when there is not exactly one. */
-static const char *tl_consts__op(TSNode n)
+const char *tl_model__const_op(TSNode n)
 {
 	const char *op = NULL;
 	uint32_t nc = ts_node_child_count(n);
@@ -139,6 +135,25 @@ static const char *tl_consts__op(TSNode n)
 		op = ts_node_type(ch);
 	}
 	return op;
+}
+
+int tl_model__const_compare(const char *op, uint16_t a, uint16_t b)
+{
+	int t = -1;
+	if (!op || !a || !b)
+		return -1;
+	if (!strcmp(op, "==") || !strcmp(op, "!=")) {
+		t = tl_consts__equal(a, b);
+		if (op[0] == '!')
+			t = !t;
+	} else if (!strcmp(op, "is") || !strcmp(op, "is not")) {
+		unsigned ta = TL_VC_TAG(a), tb = TL_VC_TAG(b);
+		bool single = (ta == TL_VC_NONE || ta == TL_VC_BOOL) && (tb == TL_VC_NONE || tb == TL_VC_BOOL);
+		t = single ? a == b : ta != tb ? 0 : -1;
+		if (t >= 0 && op[2] == ' ')
+			t = !t;
+	}
+	return t;
 }
 
 /* `x in (a, b, c)`: 1, 0, or -1 when not known (the right operand a
@@ -179,7 +194,7 @@ void tl_in__const_expr(In *in, TSNode n, const TlVal *vals, uint32_t nv, TlVal *
 		int t = nv >= 1 ? tl_val_const_truth(vals[0].cst) : -1;
 		r->cst = t < 0 ? 0 : TL_VC(TL_VC_BOOL, !t);
 	} else if (s == sy->comparison_operator) {
-		const char *op = nv == 2 ? tl_consts__op(n) : NULL;
+		const char *op = nv == 2 ? tl_model__const_op(n) : NULL;
 		uint16_t a = nv == 2 ? vals[0].cst : 0, b = nv == 2 ? vals[1].cst : 0;
 		int t = -1;
 		if (!op || !a) {
@@ -189,22 +204,12 @@ void tl_in__const_expr(In *in, TSNode n, const TlVal *vals, uint32_t nv, TlVal *
 			t = nc == 2 ? tl_consts__in(in, ts_node_named_child(n, 1), a, &vals[1]) : -1;
 			if (t >= 0 && op[0] == 'n')
 				t = !t;
-		} else if (!b) {
-			t = -1;
-		} else if (!strcmp(op, "==") || !strcmp(op, "!=")) {
-			t = tl_consts__equal(a, b);
-			if (op[0] == '!')
-				t = !t;
-		} else if (!strcmp(op, "is") || !strcmp(op, "is not")) {
-			unsigned ta = TL_VC_TAG(a), tb = TL_VC_TAG(b);
-			bool single = (ta == TL_VC_NONE || ta == TL_VC_BOOL) && (tb == TL_VC_NONE || tb == TL_VC_BOOL);
-			t = single ? a == b : ta != tb ? 0 : -1;
-			if (t >= 0 && op[2] == ' ')
-				t = !t;
+		} else {
+			t = tl_model__const_compare(op, a, b);
 		}
 		r->cst = t < 0 ? 0 : TL_VC(TL_VC_BOOL, t);
 	} else if (s == sy->boolean_operator && nv >= 2) {
-		const char *op = tl_consts__op(n);
+		const char *op = tl_model__const_op(n);
 		int t = tl_val_const_truth(vals[0].cst);
 		r->cst = 0;
 		if (op && t >= 0)

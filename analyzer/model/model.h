@@ -45,6 +45,7 @@
 #define TL_MODEL_MODULE_NEST 8      /* modules whose models are being built at once */
 #define TL_MODEL_CONTEXTS 4         /* constant contexts of a function (sitectx.c) */
 #define TL_MODEL_CONTEXT_RUNS 64    /* context summaries of one question (sitectx.c) */
+#define TL_MODEL_TEST_TERMS 16      /* `not`, `and`, `or` nested in a test a context decides (sitectx.c) */
 
 typedef struct TlModel TlModel;
 

@@ -514,9 +514,14 @@ TSNode tl_model__param_default(const TlIndex *idx, const TlFunc *fn, uint32_t i)
  * may pass it, a default to take). */
 void tl_model__site_args(const TlIndex *idx, const TlFunc *fn, TSNode call, uint32_t shift, TSNode *arg,
 			 uint8_t *left);
-/* consts.c: whether known constants `a` and `b` are equal, as `==` has it
- * (True == 1). */
-bool tl_model__const_equal(uint16_t a, uint16_t b);
+/* consts.c: the operator token of `n` (a comparison of two operands, a
+ * boolean operator): its type, or NULL when there is not exactly one. */
+const char *tl_model__const_op(TSNode n);
+/* consts.c: the truth of `a OP b` for constants `a` and `b` (0 when not
+ * known) and OP one of `==`, `!=` (True == 1), `is`, `is not`: 1, 0, or -1
+ * when it is not known (another operator, or `is` between values that
+ * need not be one object). */
+int tl_model__const_compare(const char *op, uint16_t a, uint16_t b);
 /* bind.c: the constant every call site of `func` in the modules that
  * import m's hands its parameter `i` (a literal argument, or the literal
  * default a site leaves it to) into *out (0: none), TL_MODEL_EXT_NO_SITE

@@ -128,62 +128,76 @@ static uint16_t sc_operand(Sc *s, const ScCtx *c, TSNode e)
 	return tl_model__const_literal(s->m, s->idx, e);
 }
 
-/* The truth of condition `cond` under context `c`: 1, 0, -1 not known.
- * `and` / `or` are followed at most four levels. */
-static int sc_cond(Sc *s, const ScCtx *c, TSNode cond, int depth)
+/* The truth of a comparison or an operand under context `c`: 1, 0, -1
+ * not known. */
+static int sc_test(Sc *s, const ScCtx *c, TSNode n)
 {
 	const TlSyms *sy = tl_syms();
-	bool negate = false;
-	cond = tl_index_unparen(cond);
-	while (!ts_node_is_null(cond) && ts_node_symbol(cond) == sy->not_operator) {
-		negate = !negate;
-		cond = tl_index_unparen(tl_tree_field(cond, sy->f_argument));
+	if (ts_node_symbol(n) != sy->comparison_operator) {
+		uint16_t x = sc_operand(s, c, n);
+		return x ? tl_val_const_truth(x) : -1;
 	}
-	if (ts_node_is_null(cond) || depth > 4)
+	if (ts_node_named_child_count(n) != 2)
 		return -1;
-	TSSymbol k = ts_node_symbol(cond);
-	int v = -1;
-	if (k == sy->boolean_operator) {
-		int l = sc_cond(s, c, tl_tree_field(cond, sy->f_left), depth + 1);
-		int r = sc_cond(s, c, tl_tree_field(cond, sy->f_right), depth + 1);
-		TSNode op = tl_tree_field(cond, sy->f_operator);
-		if (!ts_node_is_null(op) && tl_index_text_is(s->idx, op, "and"))
-			v = (l == 0 || r == 0) ? 0 : (l == 1 && r == 1) ? 1 : -1;
-		else
-			v = (l == 1 || r == 1) ? 1 : (l == 0 && r == 0) ? 0 : -1;
-	} else if (k == sy->comparison_operator) {
-		if (ts_node_named_child_count(cond) != 2)
-			return -1;
-		uint16_t a = sc_operand(s, c, ts_node_named_child(cond, 0));
-		uint16_t b = sc_operand(s, c, ts_node_named_child(cond, 1));
-		const char *op = NULL;
-		uint32_t nc = ts_node_child_count(cond);
-		for (uint32_t i = 0; i < nc; i++) {
-			TSNode ch = ts_node_child(cond, i);
-			if (ts_node_is_named(ch))
-				continue;
-			if (op)
-				return -1;
-			op = ts_node_type(ch);
+	return tl_model__const_compare(tl_model__const_op(n), sc_operand(s, c, ts_node_named_child(n, 0)),
+				       sc_operand(s, c, ts_node_named_child(n, 1)));
+}
+
+static bool sc_is_and(const TlIndex *idx, TSNode n)
+{
+	TSNode op = tl_tree_field(n, tl_syms()->f_operator);
+	return !ts_node_is_null(op) && tl_index_text_is(idx, op, "and");
+}
+
+typedef struct {
+	TSNode n;
+	uint8_t stage; /* 0 not begun, 1 left operand pending, 2 right, 3 a `not`'s operand */
+	int8_t left;
+} ScTerm;
+
+/* The truth of condition `cond` under context `c`: 1, 0, -1 not known.
+ * `not`, `and` and `or` are evaluated over an explicit stack of at most
+ * TL_MODEL_TEST_TERMS operators; a test nested deeper is not known. */
+static int sc_cond(Sc *s, const ScCtx *c, TSNode cond)
+{
+	const TlSyms *sy = tl_syms();
+	ScTerm st[TL_MODEL_TEST_TERMS];
+	uint32_t top = 0;
+	int got = -1;
+	st[top++] = (ScTerm){tl_index_unparen(cond), 0, -1};
+	while (top) {
+		ScTerm *t = &st[top - 1];
+		TSSymbol k = ts_node_is_null(t->n) ? 0 : ts_node_symbol(t->n);
+		TSNode next = {0};
+		if (t->stage == 0 && !ts_node_is_null(t->n) && k == sy->not_operator) {
+			t->stage = 3;
+			next = tl_tree_field(t->n, sy->f_argument);
+		} else if (t->stage == 0 && !ts_node_is_null(t->n) && k == sy->boolean_operator) {
+			t->stage = 1;
+			next = tl_tree_field(t->n, sy->f_left);
+		} else if (t->stage == 1) {
+			t->left = (int8_t)got;
+			t->stage = 2;
+			next = tl_tree_field(t->n, sy->f_right);
+		} else {
+			if (t->stage == 0)
+				got = ts_node_is_null(t->n) ? -1 : sc_test(s, c, t->n);
+			else if (t->stage == 3)
+				got = got < 0 ? -1 : !got;
+			else if (sc_is_and(s->idx, t->n))
+				got = (t->left == 0 || got == 0) ? 0 : (t->left == 1 && got == 1) ? 1 : -1;
+			else
+				got = (t->left == 1 || got == 1) ? 1 : (t->left == 0 && got == 0) ? 0 : -1;
+			top--;
+			continue;
 		}
-		if (!a || !b || !op)
-			return -1;
-		if (!strcmp(op, "==") || !strcmp(op, "!="))
-			v = tl_model__const_equal(a, b) == (op[0] == '=');
-		else if (!strcmp(op, "is") || !strcmp(op, "is not")) {
-			unsigned ta = TL_VC_TAG(a), tb = TL_VC_TAG(b);
-			bool single = (ta == TL_VC_NONE || ta == TL_VC_BOOL) && (tb == TL_VC_NONE || tb == TL_VC_BOOL);
-			v = single ? a == b : ta != tb ? 0 : -1;
-			if (v >= 0 && op[2] == ' ')
-				v = !v;
+		if (top == TL_MODEL_TEST_TERMS) {
+			got = -1; /* nested too deep: the operand is not known */
+			continue;
 		}
-	} else {
-		uint16_t x = sc_operand(s, c, cond);
-		v = x ? tl_val_const_truth(x) : -1;
+		st[top++] = (ScTerm){tl_index_unparen(next), 0, -1};
 	}
-	if (v < 0)
-		return -1;
-	return negate ? !v : v;
+	return got;
 }
 
 /* False when context `c` decides a test around `node` (in c->func)
@@ -201,11 +215,11 @@ static bool sc_runs(Sc *s, const ScCtx *c, TSNode node)
 			break;
 		if (k == sy->if_statement || k == sy->elif_clause) {
 			if (ts_node_eq(tl_tree_field(p, sy->f_consequence), child)) {
-				if (sc_cond(s, c, tl_tree_field(p, sy->f_condition), 0) == 0)
+				if (sc_cond(s, c, tl_tree_field(p, sy->f_condition)) == 0)
 					return false;
 			} else if (k == sy->if_statement) {
 				/* In an elif or else: every earlier test was false. */
-				if (sc_cond(s, c, tl_tree_field(p, sy->f_condition), 0) == 1)
+				if (sc_cond(s, c, tl_tree_field(p, sy->f_condition)) == 1)
 					return false;
 				uint32_t count = ts_node_named_child_count(p);
 				for (uint32_t i = 0; i < count; i++) {
@@ -213,14 +227,14 @@ static bool sc_runs(Sc *s, const ScCtx *c, TSNode node)
 					if (ts_node_eq(alt, child))
 						break;
 					if (ts_node_symbol(alt) == sy->elif_clause &&
-					    sc_cond(s, c, tl_tree_field(alt, sy->f_condition), 0) == 1)
+					    sc_cond(s, c, tl_tree_field(alt, sy->f_condition)) == 1)
 						return false;
 				}
 			}
 		} else if (k == sy->conditional_expression && ts_node_named_child_count(p) == 3) {
 			TSNode cnd = ts_node_named_child(p, 1);
 			if (!ts_node_eq(child, cnd)) {
-				int t = sc_cond(s, c, cnd, 0);
+				int t = sc_cond(s, c, cnd);
 				if (t >= 0 && (t == 1) != ts_node_eq(child, ts_node_named_child(p, 0)))
 					return false;
 			}
