@@ -274,6 +274,130 @@ static TlVal tl_in__apply(In *in, const TlVal *ret, const TlVal *args, uint32_t 
 	return r;
 }
 
+/* ---- the requires-grad flag a summary's value follows --------------------------- */
+
+/* The flag (tl_val_ng) of what the call being evaluated hands parameter
+ * `i` of function `cref` of `cmod` (`args`: its `npos` positional
+ * arguments, after `shift` bound ones): the argument at its position, by
+ * its keyword, else the parameter's default (a literal requires no
+ * grad); -1 when that is not known (a `*args` at the call, a default of
+ * another kind, a bound `self`). */
+static int32_t tl_in__ng_arg(In *in, const TlIndex *cmod, int32_t cref, uint32_t i, const TlVal *args, uint32_t npos,
+			     uint32_t shift)
+{
+	const TlSyms *sy = in->sy;
+	if (i < shift || !cmod || cref < 0 || (uint32_t)cref >= cmod->funcs.size)
+		return -1;
+	const TlFunc *f = &cmod->funcs.items[cref];
+	if (i >= f->params.size)
+		return -1;
+	if (i - shift < npos)
+		return tl_in__val_ng(&in->m->pool, &args[i - shift]);
+	if (args != in->call_args)
+		return -1;
+	const TlBinding *pb = &cmod->bindings.items[f->params.items[i]];
+	TSNode al = tl_tree_field(in->call_node, sy->f_arguments);
+	uint32_t count = ts_node_is_null(al) ? 0 : ts_node_named_child_count(al), kw = 0;
+	for (uint32_t k = 0; k < count; k++) {
+		TSNode a = ts_node_named_child(al, k);
+		TSSymbol as = ts_node_symbol(a);
+		if (as == sy->list_splat || as == sy->dictionary_splat)
+			return -1;
+		if (as != sy->keyword_argument)
+			continue;
+		if (tl_index_text_is(in->idx, tl_tree_field(a, sy->f_name), pb->name))
+			return npos + kw < in->call_nargs ? tl_in__val_ng(&in->m->pool, &args[npos + kw]) : -1;
+		kw++;
+	}
+	TSNode ps = pb->stmt;
+	if (ts_node_symbol(ps) != sy->default_parameter && ts_node_symbol(ps) != sy->typed_default_parameter)
+		return -1;
+	TSNode d = tl_index_unparen(tl_tree_field(ps, sy->f_value));
+	TSSymbol ds = ts_node_is_null(d) ? 0 : ts_node_symbol(d);
+	if (ds == sy->unary_operator && ts_node_named_child_count(d))
+		ds = ts_node_symbol(ts_node_named_child(d, 0));
+	return ds && (ds == sy->integer || ds == sy->float_ || ds == sy->string || ds == sy->true_ || ds == sy->false_ ||
+		      ds == sy->none)
+		       ? 0 : -1;
+}
+
+/* True when `v` or what it holds (to TL_VAL_NEST deep) has a flag that
+ * follows parameters. */
+static bool tl_in__ng_follows(const TlValPool *p, const TlVal *v, unsigned nest)
+{
+	if (!v->nograd && v->pnograd)
+		return true;
+	if (v->kind != TL_VK_CONTAINER || nest >= TL_VAL_NEST)
+		return false;
+	if (v->elem >= 0 && tl_in__ng_follows(p, &p->vals.items[v->elem], nest + 1))
+		return true;
+	for (int32_t k = v->parts; k >= 0; k = p->vals.items[k].next)
+		if (tl_in__ng_follows(p, &p->vals.items[k], nest + 1))
+			return true;
+	return false;
+}
+
+/* What resolves a flag's parameters: at a call, what it hands them; at a
+ * store into an attribute, the storing method's plain parameters. */
+typedef struct TlNgMap {
+	const TlIndex *cmod;
+	int32_t cref;
+	const TlVal *args;
+	uint32_t npos, shift;
+	bool store; /* the storing function's (in->func) plain parameters */
+} TlNgMap;
+
+static int32_t tl_in__ng_resolve(In *in, const TlNgMap *mp, uint16_t bits)
+{
+	int32_t ng = 0;
+	for (uint32_t i = 0; i < 16 && ng >= 0; i++) {
+		if (!(bits & (1u << i)))
+			continue;
+		if (mp->store) {
+			const TlFunc *f = in->func >= 0 ? &in->idx->funcs.items[in->func] : NULL;
+			ng = f && i < f->params.size &&
+					     tl_model__plain_param(in->m, in->idx, &in->idx->bindings.items[f->params.items[i]])
+				     ? ng : -1;
+		} else {
+			ng = tl_val_ng_and(ng, tl_in__ng_arg(in, mp->cmod, mp->cref, i, mp->args, mp->npos, mp->shift));
+		}
+	}
+	return ng;
+}
+
+/* `v` (and what it holds) with each flag that follows parameters
+ * resolved by `mp`; containers copied. */
+static void tl_in__ng_map(In *in, const TlNgMap *mp, TlVal *v, unsigned nest)
+{
+	if (!v->nograd && v->pnograd)
+		tl_val_set_ng(v, tl_in__ng_resolve(in, mp, v->pnograd));
+	if (v->kind != TL_VK_CONTAINER || nest >= TL_VAL_NEST || !tl_in__ng_follows(&in->m->pool, v, nest))
+		return;
+	if (v->elem >= 0) {
+		TlVal e = in->m->pool.vals.items[v->elem];
+		tl_in__ng_map(in, mp, &e, nest + 1);
+		e.next = -1;
+		v->elem = tl_val_pool_add(&in->m->pool, e);
+	}
+	int32_t first = -1, last = -1;
+	for (int32_t k = v->parts; k >= 0; k = in->m->pool.vals.items[k].next) {
+		TlVal part = in->m->pool.vals.items[k];
+		tl_in__ng_map(in, mp, &part, nest + 1);
+		tl_val_chain_append(&in->m->pool, &first, &last, part);
+	}
+	v->parts = first;
+}
+
+/* Value `v` stored into an attribute of `self` by the function being
+ * interpreted: a flag that follows its parameters holds when they are
+ * plain (numbers, flags: tl_model__plain_param), else is not known. */
+void tl_in__ng_store(In *in, TlVal *v)
+{
+	TlNgMap mp = { NULL, -1, NULL, 0, 0, true };
+	if (tl_in__ng_follows(&in->m->pool, v, 0))
+		tl_in__ng_map(in, &mp, v, 0);
+}
+
 /* A call of a function value `fv` (of this module or another). */
 static bool tl_in__call_function(In *in, const TlVal *fv, const TlVal *args, uint32_t nargs, uint32_t shift,
 				 TlVal *out)
@@ -287,6 +411,11 @@ static bool tl_in__call_function(In *in, const TlVal *fv, const TlVal *args, uin
 	in->callee_ref = fv->ref;
 	in->callee_shift = shift;
 	*out = tl_in__apply(in, &ret, args, nargs, shift);
+	/* Its requires-grad flag, where it follows parameters: what this
+	 * call hands them (keywords and defaults included). */
+	TlNgMap mp = { (const TlIndex *)fv->mod, fv->ref, args, nargs, shift, false };
+	if (tl_in__ng_follows(&in->m->pool, out, 0))
+		tl_in__ng_map(in, &mp, out, 0);
 	return true;
 }
 
@@ -338,9 +467,13 @@ static bool tl_in__call_module(In *in, const TlVal *obj, const TlVal *args, uint
 	 * dict whose every position is known is known. */
 	if (obj->kind != TL_VK_OBJECT && tl_in__forward_unknown(&in->m->pool, out)) {
 		TlVal first = tl_val_part(&in->m->pool, out, 0);
+		int32_t ng = tl_in__val_ng(&in->m->pool, out);
 		*out = tl_val_of(TL_VK_TENSOR, TL_VG_MUST);
 		out->made = TL_VM_OPAQUE | TL_VM_FORWARD;
 		out->act = first.act; /* what its first output is made as */
+		/* whether it requires grad is known all the same (a module of
+		 * buffers run on its caller's input: as that input) */
+		tl_val_set_ng(out, ng);
 	}
 	return true;
 }
@@ -404,8 +537,11 @@ void tl_in__store_into(In *in, TSNode recv, const TlVal *elem)
 	tl_in__refine(in, &p, &cont);
 	tl_state_set(&in->st, &p, &cont);
 	/* `self.history.append(v)`: the class attribute holds it too. */
-	if (in->cls >= 0 && p.root == in->self_id && p.n == 1 && p.sel[0] >= 0)
-		tl_model__store_attr(in->m, in->cls, p.sel[0], &cont, ts_node_start_byte(recv) + 1);
+	if (in->cls >= 0 && p.root == in->self_id && p.n == 1 && p.sel[0] >= 0) {
+		TlVal sv = cont;
+		tl_in__ng_store(in, &sv);
+		tl_model__store_attr(in->m, in->cls, p.sel[0], &sv, ts_node_start_byte(recv) + 1);
+	}
 }
 
 /* What a named tuple's class makes of call `n`'s arguments: a tuple of

@@ -121,7 +121,9 @@ TlVal tl_in__arith(TlValPool *pool, const TlVal *a, const TlVal *b)
 	r.prev = (uint8_t)(a->prev | b->prev);
 	r.pold = (uint16_t)(a->pold | b->pold);
 	r.kept = (uint8_t)(a->kept | b->kept);
-	r.nograd = (uint8_t)(a->nograd && b->nograd && r.kind != TL_VK_TOP);
+	/* known not to require grad when neither operand does (or, for a
+	 * function's parameters, when they require none) */
+	tl_val_set_ng(&r, tl_val_ng_and(tl_val_ng(a), tl_val_ng(b)));
 	r.origin = a->graph == TL_VG_MUST ? a->origin : b->origin;
 	r.made = (uint16_t)(a->made | b->made);
 	tl_in__promote(&r, a, b);
@@ -150,6 +152,7 @@ TlVal tl_in__attr(In *in, const TlVal *obj, int32_t id, const char *name, uint32
 		return tv;
 	if (tl_in__plain_attr(name, len)) {
 		TlVal v = tl_val_of(TL_VK_TOP, TL_VG_NONE);
+		v.nograd = 1; /* `x.shape`: no tensor that requires grad */
 		return v;
 	}
 	if ((obj->kind == TL_VK_MODULE || obj->kind == TL_VK_OBJECT || obj->kind == TL_VK_WRAPPER) &&
@@ -210,6 +213,11 @@ TlVal tl_in__attr(In *in, const TlVal *obj, int32_t id, const char *name, uint32
 	if (v.graph == TL_VG_NONE)
 		tl_in__prov_none(&v);
 	tl_in__field(obj, &v);
+	/* a buffer of a class of this module (`self.basis` after
+	 * `self.register_buffer("basis", t)`): requires grad as `t` does */
+	if ((obj->kind == TL_VK_MODULE || obj->kind == TL_VK_OBJECT) && obj->ref >= 0 &&
+	    obj->mod == (const void *)in->idx && id >= 0 && tl_model__buffer_nograd(in->m, obj->ref, id) == 1)
+		v.nograd = 1;
 	return v;
 }
 
@@ -450,8 +458,11 @@ void tl_in__bind(In *in, TSNode target, const TlVal *value)
 				TlVal nh = tl_val_with_key(&in->m->pool, &h, key, &v);
 				tl_in__flow_store(in, &obj, &h, &nh, &v);
 				tl_state_set(&in->st, &up, &nh);
-				if (in->cls >= 0 && up.root == in->self_id && up.n == 1 && up.sel[0] >= 0)
-					tl_model__store_attr(in->m, in->cls, up.sel[0], &nh, ts_node_start_byte(t) + 1);
+				if (in->cls >= 0 && up.root == in->self_id && up.n == 1 && up.sel[0] >= 0) {
+					TlVal sv = nh;
+					tl_in__ng_store(in, &sv);
+					tl_model__store_attr(in->m, in->cls, up.sel[0], &sv, ts_node_start_byte(t) + 1);
+				}
 			} else {
 				tl_in__store_into(in, tl_tree_field(t, sy->f_value), &v);
 				tl_in__flow_store(in, &obj, NULL, NULL, &v);
@@ -484,8 +495,11 @@ void tl_in__bind(In *in, TSNode target, const TlVal *value)
 		TlVal rv = v;
 		tl_model__seed_read(in->m, t, &rv);
 		tl_in__record(in, t, &rv);
-		if (in->cls >= 0 && p.root == in->self_id && p.n == 1 && p.sel[0] >= 0)
-			tl_model__store_attr(in->m, in->cls, p.sel[0], &v, ts_node_start_byte(t) + 1);
+		if (in->cls >= 0 && p.root == in->self_id && p.n == 1 && p.sel[0] >= 0) {
+			TlVal sv = v;
+			tl_in__ng_store(in, &sv);
+			tl_model__store_attr(in->m, in->cls, p.sel[0], &sv, ts_node_start_byte(t) + 1);
+		}
 	}
 }
 

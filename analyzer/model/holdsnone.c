@@ -100,7 +100,7 @@ static bool tl_hn__sizes_a_layer(const TlIndex *mod, const TlBinding *b)
  * (`k=3`, `name="x"`, `eps=1e-8`), a default that is a name the module
  * binds once to a Python number (`kl=NAT` of `NAT = log(2)`), a plain
  * annotation (`n: int`), or a size handed to a parameter-free layer. */
-static bool tl_hn__plain_param(const TlModel *m, const TlIndex *mod, const TlBinding *b)
+bool tl_model__plain_param(const TlModel *m, const TlIndex *mod, const TlBinding *b)
 {
 	const TlSyms *sy = tl_syms();
 	TSNode p = b->stmt, dflt = { 0 };
@@ -148,7 +148,7 @@ static bool tl_hn__plain_store(const TlModel *m, const TlIndex *mod, const TlBin
 			continue;
 		if (s == sy->identifier) {
 			const TlBinding *pb = tl_index_resolve_node(mod, x);
-			ok = pb && pb->kind == TL_BIND_PARAM && pb->func == b->func && tl_hn__plain_param(m, mod, pb);
+			ok = pb && pb->kind == TL_BIND_PARAM && pb->func == b->func && tl_model__plain_param(m, mod, pb);
 			continue;
 		}
 		ok = s == sy->binary_operator || s == sy->unary_operator || s == sy->parenthesized_expression ||
@@ -189,6 +189,11 @@ static bool tl_hn__attr(const TlModel *m, const TlVal *v, TlHnNodes *deps)
 			break;
 		case TL_VK_TENSOR:
 			ok = x->nograd;
+			break;
+		case TL_VK_TOP:
+			/* not known what, but known to require no grad (`None` or
+			 * a tensor computed from the method's plain parameters) */
+			ok = x->nograd && x->ref < 0;
 			break;
 		case TL_VK_MODULE:
 			ok = x->nograd && (x->ref < 0 || x->mod);

@@ -611,7 +611,7 @@ static void tl_in__enter(In *in, const TlFunc *fn)
 		} else {
 			v = tl_val_of(TL_VK_TOP, TL_VG_BOT);
 			if (i < 16)
-				v.pgraph = v.pold = (uint16_t)(1u << i);
+				v.pgraph = v.pold = v.pnograd = (uint16_t)(1u << i);
 			else
 				v.graph = TL_VG_UNKNOWN;
 			v.made = TL_VM_PARAMS;

@@ -187,6 +187,13 @@ void tl_in__grad_store(In *in, TSNode target, const TlVal *v);
 /* requiresgrad.c: the table's row of torch.nn layer `q` (`torch.nn.modules.
  * activation.ReLU` is `torch.nn.ReLU`), or of any other qualified name. */
 const struct TlApiRow *tl_in__layer_row(const char *q);
+/* The requires-grad flag of value `v` of pool `p` as a set of its
+ * function's parameters (tl_val_ng), a container's its elements' too. */
+int32_t tl_in__val_ng(const TlValPool *p, const TlVal *v);
+/* calls.c: value `v` stored into an attribute of `self` with each flag
+ * that follows the storing function's parameters resolved (known when
+ * they are plain, else not known). */
+void tl_in__ng_store(In *in, TlVal *v);
 /* modes.c: the train / eval mode (TlVal.mode) of call `c`'s result `*r`
  * (`fn`: the receiver's value for a method, else the callee's; `args`: the
  * `npos` positional arguments' values), and a switch's effect on the

@@ -33,6 +33,7 @@ static void tl_model__release(TlModel *m)
 	tl_path_names_release(&m->names);
 	tl_scopemap_release(&m->vals);
 	tl_scopemap_release(&m->attrs);
+	tl_scopemap_release(&m->buffers);
 	tl_scopemap_release(&m->kept_attr);
 	tl_scopemap_release(&m->backprop);
 	tl_model__flow_release(m);
@@ -124,6 +125,7 @@ void tl_model__store_attr(TlModel *m, int32_t cls, int32_t name, const TlVal *v,
 		nv.graph = TL_VG_UNKNOWN;
 	nv.pgraph = nv.pcall = nv.pold = 0;
 	nv.punwrap = 0;
+	nv.pnograd = 0; /* resolved by the storing call (tl_in__ng_store) */
 	/* Each store keeps what its last evaluation stored: it ran from the
 	 * method's highest state (the attributes and contexts it reads known),
 	 * every one before from a lower one, which a join would keep (a
@@ -175,6 +177,29 @@ void tl_model__store_attr(TlModel *m, int32_t cls, int32_t name, const TlVal *v,
 	m->changed = true;
 	tl_model__dep_attr_changed(m, cls, name);
 	tl_scopemap_put(&m->attrs, (uint32_t)cls, (uint32_t)name, tl_val_pool_add(&m->pool, nv));
+}
+
+void tl_model__store_buffer(TlModel *m, int32_t cls, int32_t name, bool nograd)
+{
+	int32_t old;
+	bool had = tl_scopemap_get(&m->buffers, (uint32_t)cls, (uint32_t)name, &old);
+	int32_t now = had ? (old && nograd) : nograd;
+	if (had && now == old)
+		return;
+	tl_scopemap_put(&m->buffers, (uint32_t)cls, (uint32_t)name, now);
+	m->changed = true;
+	tl_model__dep_attr_changed(m, cls, name);
+	int32_t at;
+	if (tl_scopemap_get(&m->attr_read, (uint32_t)cls, (uint32_t)name, &at))
+		m->pending = true;
+}
+
+int tl_model__buffer_nograd(TlModel *m, int32_t cls, int32_t name)
+{
+	tl_model__dep_attr(m, cls, name);
+	tl_scopemap_put(&m->attr_read, (uint32_t)cls, (uint32_t)name, 1);
+	int32_t v;
+	return tl_scopemap_get(&m->buffers, (uint32_t)cls, (uint32_t)name, &v) ? v : -1;
 }
 
 /* ---- other modules ---------------------------------------------------------- */
@@ -939,6 +964,7 @@ static TlModel *tl_model__build(const TlIndex *idx, bool quiet)
 	tl_path_names_init(&m->names);
 	tl_scopemap_init(&m->vals);
 	tl_scopemap_init(&m->attrs);
+	tl_scopemap_init(&m->buffers);
 	tl_scopemap_init(&m->kept_attr);
 	tl_scopemap_init(&m->backprop);
 	tl_scopemap_init(&m->declared);

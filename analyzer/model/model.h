@@ -222,6 +222,12 @@ unsigned tl_model_wrapper_kinds(const char *qname);
  * none) and no argument requires grad. False when it may, or when the
  * model does not know. */
 bool tl_model_forward_no_graph(const TlIndex *idx, TSNode call);
+/* The same, three-valued: 0 records no graph (as above), 1 may record
+ * one, -1 not known: an input follows the parameters of the module's
+ * forward the call is in, and no call site in the project tells whether
+ * what it is handed requires grad (a class a registry builds, called
+ * from other code); no input may require grad otherwise. */
+int tl_model_forward_graph(const TlIndex *idx, TSNode call);
 /* True when call `call` makes an instance of a class of the project that
  * holds no state (holdsnone.c: no parameter, buffer or dropout; only
  * numbers, flags and parameter-free layers, and such classes): keeping it

@@ -145,6 +145,9 @@ struct TlModel {
 	TlScopeMap attrs;    /* (class, interned name) -> pool index: what `self.name` holds */
 	TlScopeMap kept_attr; /* (function, parameter) -> interned name: the attribute of `self` a store keeps it in (keeps.c) */
 	TlScopeMap attr_read; /* (class, interned name) -> 1: an attribute a method of the module read */
+	/* (class, interned name) -> 1: a buffer `self.register_buffer(name, t)`
+	 * registers that requires no grad on every registration; 0: one may */
+	TlScopeMap buffers;
 	TlScopeMap attr_stores; /* (class, interned name) -> the first of its stores in m->stores */
 	TlArray(TlAttrStore) stores;
 	TlScopeMap backprop; /* (function + 1, path hash) -> 1: a path a backward consumes */
@@ -295,6 +298,8 @@ const TlSlot *tl_state_slot(const TlState *s, const TlPath *path);
 /* Sets the TlVal.nograd of the value of `path`, when bound, in place: no
  * store (the object is the same: `x.requires_grad_()`). */
 void tl_state_set_nograd(TlState *s, const TlPath *path, uint8_t nograd);
+/* Sets the requires-grad flag of the value at `path` (tl_val_set_ng), in place. */
+void tl_state_set_ng(TlState *s, const TlPath *path, int32_t ng);
 /* Sets the TlVal.mode of `path` and of every path below it, in place (no
  * store: `model.eval()`); when `path` is not bound, binds it to `*unbound`
  * (when not NULL) in that mode, marked as no store. */
@@ -349,6 +354,10 @@ bool tl_model__class_attr(TlModel *m, const TlIndex *mod, int32_t cls, int32_t n
  * project, its model read under the project's lock) is an nn.Module that
  * holds no parameter that requires grad. */
 bool tl_model__holds_none(TlModel *m, const TlIndex *mod, int32_t cls);
+/* holdsnone.c: parameter binding `b` of a function of `mod` holds a plain
+ * value (a number, a string, a flag: a literal default, a plain
+ * annotation, a size handed to a parameter-free layer). */
+bool tl_model__plain_param(const TlModel *m, const TlIndex *mod, const TlBinding *b);
 /* holdsnone.c: class `cls` of `mod` is an nn.Module that holds no state at
  * all: no parameter or buffer (frozen or not) and no layer whose mode
  * matters (dropout), only numbers, flags, plain tensors and layers of the
@@ -454,6 +463,13 @@ bool tl_model__summary(TlModel *m, const TlIndex *mod, int32_t func, TlVal *out)
  * stores: the attribute holds the join of what each of its stores last
  * stored. */
 void tl_model__store_attr(TlModel *m, int32_t cls, int32_t name, const TlVal *v, uint32_t site);
+/* A buffer of class `cls` registered under `name` that requires no grad
+ * (`nograd`) or may (TlModel.buffers; joined as an and). */
+void tl_model__store_buffer(TlModel *m, int32_t cls, int32_t name, bool nograd);
+/* 1 when buffer `name` of class `cls` of the model's module requires no
+ * grad, 0 when it may, -1 when the class registers no such buffer (a
+ * method that reads it depends on it). */
+int tl_model__buffer_nograd(TlModel *m, int32_t cls, int32_t name);
 /* Records that a method of class `cls` wraps attribute `name` in place
  * (`self.model = DDP(self.model)`), a wrapper of kinds `wrap`: from then on
  * a read of the attribute is the wrapper of what it holds. */

@@ -27,7 +27,7 @@
  * parameter (`net.head = nn.Linear(...)`).
  *
  * Owns: the transfer of TlVal.nograd at calls and stores,
- * tl_model_forward_no_graph. */
+ * tl_model_forward_graph and tl_model_forward_no_graph. */
 #include <stdio.h>
 #include <string.h>
 
@@ -125,12 +125,26 @@ static bool tl_in__val_nograd(const TlValPool *p, const TlVal *v)
 	return true;
 }
 
-static bool tl_in__all_nograd(const TlValPool *p, const TlVal *args, uint32_t nargs)
+/* The flag of value `v` as a set of its function's parameters
+ * (tl_val_ng): of a container, of every element and position too. */
+int32_t tl_in__val_ng(const TlValPool *p, const TlVal *v)
 {
-	for (uint32_t i = 0; i < nargs; i++)
-		if (!tl_in__val_nograd(p, &args[i]))
-			return false;
-	return true;
+	if (v->kind != TL_VK_CONTAINER)
+		return tl_val_ng(v);
+	int32_t ng = 0;
+	if (v->elem >= 0)
+		ng = tl_val_ng_and(ng, tl_val_ng(&p->vals.items[v->elem]));
+	for (int32_t k = v->parts; k >= 0 && ng >= 0; k = p->vals.items[k].next)
+		ng = tl_val_ng_and(ng, tl_val_ng(&p->vals.items[k]));
+	return ng;
+}
+
+static int32_t tl_in__all_ng(const TlValPool *p, const TlVal *args, uint32_t nargs)
+{
+	int32_t ng = 0;
+	for (uint32_t i = 0; i < nargs && ng >= 0; i++)
+		ng = tl_val_ng_and(ng, tl_in__val_ng(p, &args[i]));
+	return ng;
 }
 
 /* The row of a torch.nn layer: `torch.nn.modules.activation.ReLU` is
@@ -154,7 +168,7 @@ static void tl_in__set_path_nograd(In *in, TSNode expr, uint8_t nograd)
 	if (!tl_path_of(&in->m->names, in->idx, expr, &p))
 		return;
 	const TlVal *old = tl_state_get(&in->st, &p);
-	if (old && old->nograd != nograd)
+	if (old && (old->nograd != nograd || old->pnograd))
 		tl_state_set_nograd(&in->st, &p, nograd);
 }
 
@@ -185,12 +199,15 @@ void tl_in__grad_call(In *in, TSNode n, const TlCall *c, const TlVal *fn, const 
 		r->nograd = fr == -1 ? !tl_in__splat(n) : fr == 1;
 	} else if (!method && c->qname && q && (q->roles & TL_APIR_COPY)) {
 		/* a copy holds what its argument holds (r is the argument) */
-	} else if (!method && c->qname && strncmp(c->qname, "torch.", 6) == 0 &&
+	} else if ((!method || (fn->kind == TL_VK_TOP && fn->ref < 0 && !fn->pnograd && !fn->nograd)) && c->qname &&
+		   strncmp(c->qname, "torch.", 6) == 0 &&
 		   (strncmp(c->qname, "torch.nn.", 9) != 0 || strncmp(c->qname, "torch.nn.functional.", 20) == 0) &&
 		   (r->kind == TL_VK_TENSOR || r->kind == TL_VK_NUMBER || r->kind == TL_VK_BOOL)) {
-		/* torch.cat(xs), F.relu(x): of its operands */
-		r->nograd = (q && q->graph == TL_APIG_BREAKS) ||
-			    (!tl_in__splat(n) && tl_in__all_nograd(pool, args, nargs));
+		/* torch.cat(xs), F.relu(x): of its operands (`torch.sqrt` is
+		 * called through the module's name: a function, no method) */
+		tl_val_set_ng(r, (q && q->graph == TL_APIG_BREAKS) ? 0
+				 : tl_in__splat(n)			 ? -1
+									 : tl_in__all_ng(pool, args, nargs));
 	} else if (method && c->method && strcmp(c->method, "requires_grad_") == 0) {
 		/* x.requires_grad_(), model.requires_grad_(False): the receiver too */
 		int rg = tl_in__kw_bool(in->idx, n, "requires_grad", 0);
@@ -213,24 +230,53 @@ void tl_in__grad_call(In *in, TSNode n, const TlCall *c, const TlVal *fn, const 
 		}
 		leaf_asked = !off;
 	} else if (method && c->method && (fn->kind == TL_VK_TENSOR || fn->kind == TL_VK_PARAMETER ||
-					   (fn->kind == TL_VK_MODULE && fn->ref < 0))) {
-		/* A tensor's method (a library module's: `.eval()`, `.to()`). */
+					   (fn->kind == TL_VK_MODULE && fn->ref < 0) ||
+					   (fn->kind == TL_VK_TOP && fn->ref < 0 && (fn->pnograd || fn->nograd)))) {
+		/* A tensor's method (a library module's: `.eval()`, `.to()`; of
+		 * a parameter, as the tensor a caller hands would). */
 		const TlApiRow *row = tl_api_method(c->method);
 		size_t ml = strlen(c->method);
 		bool in_place = ml > 1 && c->method[ml - 1] == '_' && c->method[ml - 2] != '_';
+		int32_t with = tl_in__splat(n) ? -1 : tl_val_ng_and(tl_val_ng(fn), tl_in__all_ng(pool, args, nargs));
 		if (row && row->graph == TL_APIG_BREAKS && fn->kind != TL_VK_MODULE)
-			r->nograd = 1;
+			tl_val_set_ng(r, 0);
 		else if (row && row->graph == TL_APIG_KEEPS && (row->roles & (TL_APIR_RESHAPE | TL_APIR_MODE)))
-			r->nograd = fn->nograd; /* `.to(device)`, `.view(b, -1)`, `.eval()` */
+			tl_val_set_ng(r, tl_val_ng(fn)); /* `.to(device)`, `.view(b, -1)`, `.eval()` */
 		else if (row && row->graph == TL_APIG_KEEPS)
-			r->nograd = fn->nograd && !tl_in__splat(n) && tl_in__all_nograd(pool, args, nargs);
+			tl_val_set_ng(r, with);
 		else if (in_place && fn->kind == TL_VK_TENSOR)
-			r->nograd = fn->nograd && !tl_in__splat(n) && tl_in__all_nograd(pool, args, nargs);
+			tl_val_set_ng(r, with);
+		else if (!row && fn->kind != TL_VK_MODULE && !in_place &&
+			 tl_in__kw_bool(in->idx, n, "requires_grad", -1) == -1)
+			tl_val_set_ng(r, with); /* `basis.matmul(mel)`: of its operands */
 		else
-			r->nograd = 0;
+			tl_val_set_ng(r, -1);
 		/* `buf.add_(w)`, `buf.copy_(w)`: the receiver is what it computed */
 		if (in_place && fn->nograd && !r->nograd)
 			tl_in__set_path_nograd(in, c->receiver, false);
+	}
+	/* `self.register_buffer("basis", t)`: the attribute holds a buffer,
+	 * which requires grad as `t` does (nothing else of it is kept: its
+	 * reads stay as they were, eval.c) */
+	if (method && c->method && in->cls >= 0 && nargs >= 2 && strcmp(c->method, "register_buffer") == 0 &&
+	    (tl_api_method_sets(c->method) & TL_APIS_REGISTERS_STATE)) {
+		TSNode recv = tl_index_unparen(c->receiver);
+		TSNode al = tl_tree_field(n, in->sy->f_arguments);
+		TSNode name = ts_node_is_null(al) ? al : tl_index_unparen(ts_node_named_child(al, 0));
+		TlPath rp;
+		uint32_t len = 0;
+		const char *t = !ts_node_is_null(name) && ts_node_symbol(name) == in->sy->string
+					? tl_index_text(in->idx, name, &len) : NULL;
+		if (t && len > 2 && (t[0] == '"' || t[0] == '\'') && t[len - 1] == t[0] &&
+		    !memchr(t + 1, t[0], len - 2) && tl_path_of(&in->m->names, in->idx, recv, &rp) &&
+		    rp.root == in->self_id && rp.n == 0) {
+			TlVal bv = tl_val_of(TL_VK_TOP, TL_VG_NONE);
+			tl_val_set_ng(&bv, tl_in__val_ng(pool, &args[1]));
+			tl_in__ng_store(in, &bv);
+			int32_t id = tl_path_intern(&in->m->names, t + 1, len - 2);
+			if (id >= 0)
+				tl_model__store_buffer(in->m, in->cls, id, bv.nograd != 0);
+		}
 	}
 	/* setattr(net, name, layer): what the object holds is not known */
 	if (!method && c->method && !c->qname && strcmp(c->method, "setattr") == 0) {
@@ -242,11 +288,11 @@ void tl_in__grad_call(In *in, TSNode n, const TlCall *c, const TlVal *fn, const 
 	 * that require no grad. */
 	const TlVal *mod = method && c->method && strcmp(c->method, "forward") == 0 ? fn : callee;
 	if (mod && mod->kind == TL_VK_MODULE && mod->ref < 0 && mod->nograd && (r->made & TL_VM_FORWARD))
-		r->nograd = !tl_in__splat(n) && tl_in__all_nograd(pool, args, nargs);
+		tl_val_set_ng(r, tl_in__splat(n) ? -1 : tl_in__all_ng(pool, args, nargs));
 	/* Grad-disabled code makes tensors that require no grad (a leaf asked
 	 * to, or a parameter, still does). */
 	if (in->st.grad == TL_MGRAD_OFF && !leaf_asked && (r->kind == TL_VK_TENSOR || r->kind == TL_VK_NUMBER))
-		r->nograd = 1;
+		tl_val_set_ng(r, 0);
 }
 
 void tl_in__grad_store(In *in, TSNode target, const TlVal *v)
@@ -260,7 +306,7 @@ void tl_in__grad_store(In *in, TSNode target, const TlVal *v)
 	if (!tl_path_of(&in->m->names, in->idx, obj, &p))
 		return;
 	const TlVal *old = tl_state_get(&in->st, &p);
-	if (!old || !old->nograd)
+	if (!old || tl_val_ng(old) < 0)
 		return;
 	bool undo;
 	if (s == sy->attribute) {
@@ -271,7 +317,13 @@ void tl_in__grad_store(In *in, TSNode target, const TlVal *v)
 		       (old->kind == TL_VK_MODULE && !tl_in__val_nograd(&in->m->pool, v));
 	} else {
 		/* `x[i] = w` */
-		undo = !tl_in__val_nograd(&in->m->pool, v);
+		int32_t ng = tl_val_ng_and(tl_val_ng(old), tl_in__val_ng(&in->m->pool, v));
+		if (ng > 0 && ng != old->pnograd) {
+			/* `grid[0] = x` of a parameter: now on its flag too */
+			tl_state_set_ng(&in->st, &p, ng);
+			return;
+		}
+		undo = ng < 0;
 	}
 	if (undo)
 		tl_state_set_nograd(&in->st, &p, false);
@@ -318,28 +370,80 @@ static bool tl_model__result_needs_no_grad(const TlIndex *idx, TSNode call)
 	return false;
 }
 
-bool tl_model_forward_no_graph(const TlIndex *idx, TSNode call)
+/* The flag of parameter `k` of function `f` of `idx` at its call sites in
+ * the project (tl_model_param_args): 0 every site hands a value that
+ * requires no grad, 1 some site may hand one that does, -1 no site tells
+ * (none is known: a registry builds the class, other code calls it). */
+static int tl_in__param_flag(const TlIndex *idx, int32_t f, uint32_t k)
+{
+	const TlFunc *fn = &idx->funcs.items[f];
+	if (k >= fn->params.size)
+		return 1;
+	const TlParamArg *args = NULL;
+	uint32_t n = 0;
+	if (!tl_model_param_args(idx, &idx->bindings.items[fn->params.items[k]], &args, &n) || n == 0)
+		return -1;
+	for (uint32_t i = 0; i < n; i++) {
+		TlVal v;
+		const TlModel *am = tl_model_of(args[i].mod);
+		if (!am || !tl_model_value(args[i].mod, args[i].arg, &v) || tl_in__val_ng(&am->pool, &v) != 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* Input `v` (of m's pool) of a forward call in function `f`: 0 requires
+ * no grad, 1 may require it, -1 not known: it follows the parameters of
+ * `f`, a module's forward, whose flags no call site in the project tells
+ * (docs/semantic-model.md, "What requires grad"). */
+static int tl_in__input_flag(const TlIndex *idx, const TlModel *m, int32_t f, const TlVal *v)
+{
+	int32_t ng = tl_in__val_ng(&m->pool, v);
+	if (ng <= 0)
+		return ng == 0 ? 0 : 1;
+	if (f < 0)
+		return 1;
+	const TlFunc *fn = &idx->funcs.items[f];
+	const TlSyms *sy = tl_syms();
+	(void)sy;
+	if (fn->cls < 0 || strcmp(fn->name, "forward") != 0 ||
+	    !(idx->classes.items[fn->cls].is_module || tl_model_class_module(idx, fn->cls)))
+		return 1;
+	int flag = 0;
+	for (uint32_t k = 0; k < 16 && flag != 1; k++) {
+		if (!(ng & (1 << k)))
+			continue;
+		int pf = tl_in__param_flag(idx, f, k);
+		if (pf != 0)
+			flag = pf;
+	}
+	return flag;
+}
+
+int tl_model_forward_graph(const TlIndex *idx, TSNode call)
 {
 	const TlSyms *sy = tl_syms();
 	call = tl_index_unparen(call);
 	const TlCall *c = tl_index_call_at(idx, call);
 	const TlModel *m = tl_model_of(idx);
 	if (!c || !m || tl_in__splat(call))
-		return false;
+		return 1;
 	if (tl_model__result_needs_no_grad(idx, call))
-		return true;
+		return 0;
 	/* The module: `m(x)`, `self.net(x)`, `m.forward(x)`. */
-	TlVal mv;
+	TlVal mv = tl_val_bot();
 	bool fwd = c->method && c->receiver.id && strcmp(c->method, "forward") == 0;
-	if (!tl_model_value(idx, fwd ? c->receiver : c->callee, &mv) || mv.kind != TL_VK_MODULE || !mv.nograd)
-		return false;
-	if (mv.ref >= 0 && mv.nograd != TL_VNOGRAD_FROZEN &&
-	    (!mv.mod || !tl_model__holds_none((TlModel *)m, (const TlIndex *)mv.mod, mv.ref)))
-		return false;
-	/* Its inputs: none requires grad. */
+	bool holds = !tl_model_value(idx, fwd ? c->receiver : c->callee, &mv) || mv.kind != TL_VK_MODULE ||
+		     !mv.nograd ||
+		     (mv.ref >= 0 && mv.nograd != TL_VNOGRAD_FROZEN &&
+		      (!mv.mod || !tl_model__holds_none((TlModel *)m, (const TlIndex *)mv.mod, mv.ref)));
+	/* Its inputs: none requires grad; one not known (a forward's own
+	 * parameter no call site tells of) leaves the answer not known. */
+	int32_t f = tl_index_func_of(idx, call);
+	int inputs = 0;
 	TSNode args = tl_tree_field(call, sy->f_arguments);
 	uint32_t count = ts_node_named_child_count(args);
-	for (uint32_t i = 0; i < count; i++) {
+	for (uint32_t i = 0; i < count && inputs != 1; i++) {
 		TSNode a = ts_node_named_child(args, i);
 		TSSymbol s = ts_node_symbol(a);
 		if (s == sy->comment)
@@ -352,8 +456,20 @@ bool tl_model_forward_no_graph(const TlIndex *idx, TSNode call)
 		    s == sy->none)
 			continue;
 		TlVal av;
-		if (!tl_model_value(idx, a, &av) || !tl_in__val_nograd(&m->pool, &av))
-			return false;
+		int flag = tl_model_value(idx, a, &av) ? tl_in__input_flag(idx, m, f, &av) : 1;
+		if (flag != 0)
+			inputs = flag;
 	}
-	return true;
+	if (inputs == 1)
+		return 1;
+	/* a library's module that is no parameter-free layer holds parameters
+	 * (torchvision's detector): it records a graph whatever its input */
+	if (inputs == -1)
+		return holds && mv.kind == TL_VK_MODULE && mv.ref < 0 && !mv.nograd ? 1 : -1;
+	return holds ? 1 : 0;
+}
+
+bool tl_model_forward_no_graph(const TlIndex *idx, TSNode call)
+{
+	return tl_model_forward_graph(idx, call) == 0;
 }

@@ -314,8 +314,17 @@ void tl_state_set(TlState *s, const TlPath *path, const TlVal *v)
 void tl_state_set_nograd(TlState *s, const TlPath *path, uint8_t nograd)
 {
 	int32_t i = tl_state__find(s, path);
-	if (i >= 0)
+	if (i >= 0) {
 		s->slots.items[i].val.nograd = nograd;
+		s->slots.items[i].val.pnograd = 0; /* known, or not known at all */
+	}
+}
+
+void tl_state_set_ng(TlState *s, const TlPath *path, int32_t ng)
+{
+	int32_t i = tl_state__find(s, path);
+	if (i >= 0)
+		tl_val_set_ng(&s->slots.items[i].val, ng);
 }
 
 void tl_state_set_mode(TlState *s, const TlPath *path, uint8_t mode, const TlVal *unbound)

@@ -178,6 +178,10 @@ static TlVal tl_val__join_at(TlValPool *p, const TlVal *pa, const TlVal *pb, uns
 	j.kept = (uint8_t)(a->kept | b->kept);
 	j.nograd = (uint8_t)(a->nograd == TL_VNOGRAD_FROZEN && b->nograd == TL_VNOGRAD_FROZEN ? TL_VNOGRAD_FROZEN
 			     : a->nograd && b->nograd);
+	if (!j.nograd) {
+		int32_t ng = tl_val_ng_and(tl_val_ng(a), tl_val_ng(b));
+		j.pnograd = ng > 0 ? (uint16_t)ng : 0;
+	}
 	j.mode = TL_VMODE_JOIN(a->mode, b->mode);
 	j.cst = a->cst == b->cst ? a->cst : 0;
 	j.origin = a->origin ? a->origin : b->origin;
@@ -221,7 +225,7 @@ static bool tl_val__equal_at(const TlValPool *p, const TlVal *a, const TlVal *b,
 	    a->wrap != b->wrap || a->punwrap != b->punwrap || a->act != b->act || a->loss != b->loss ||
 	    a->ref != b->ref || a->mod != b->mod || a->old != b->old || a->prev != b->prev ||
 	    a->pold != b->pold || a->kept != b->kept || a->host != b->host || a->phost != b->phost ||
-	    a->nograd != b->nograd || a->mode != b->mode || a->cst != b->cst ||
+	    a->nograd != b->nograd || a->pnograd != b->pnograd || a->mode != b->mode || a->cst != b->cst ||
 	    !tl_val_flow_same(p, a->flow, b->flow))
 		return false;
 	if (a->kind != TL_VK_CONTAINER || nest >= TL_VAL_NEST)
@@ -328,6 +332,7 @@ TlVal tl_val_element(const TlValPool *p, const TlVal *v)
 		t.pcall = v->pcall; /* an element of a forward of a parameter's module */
 		t.origin = v->origin;
 		t.nograd = v->nograd; /* a slice requires grad when the tensor does */
+		t.pnograd = v->pnograd;
 		return tl_val__from(t, v);
 	}
 	if (v->kind == TL_VK_MODULE && v->ref < 0) {
@@ -350,6 +355,12 @@ TlVal tl_val_element(const TlValPool *p, const TlVal *v)
 	}
 	TlVal top = tl_val_top();
 	top.pgraph = v->pgraph;
+	/* an element of a value of unknown kind known to require no grad
+	 * (or to require none when some parameters do not) requires none */
+	if (v->kind == TL_VK_TOP) {
+		top.nograd = v->nograd ? 1 : 0;
+		top.pnograd = v->pnograd;
+	}
 	/* an element of something that lives on a device lives there; of
 	 * something of a dtype (`scores.float()[0]`, a tensor whatever the
 	 * receiver was) is of that dtype */

@@ -237,8 +237,33 @@ typedef struct TlVal {
 	 * device tensor); bit 8 + i, computed from its data (the caller's
 	 * argument's host copies are the value's). A container's as `host`. */
 	uint16_t phost;
+	/* In a function's values and its summary, with nograd 0: the value
+	 * requires no grad when each parameter i whose bit is set (i < 16)
+	 * requires none (`torch.sqrt(x ** 2 + y ** 2)` of parameters 0 and 1
+	 * sets bits 0 and 1), resolved at each call with what the call hands
+	 * them (model/calls.c); 0 with nograd 0: not known. Joined as a union
+	 * (a side not known absorbs). */
+	uint16_t pnograd;
 	const void *mod; /* the index that `ref` is of (a const TlIndex *) */
 } TlVal;
+
+/* The requires-grad flag of `v` as a set of parameters: -1 not known, 0
+ * known to require none, else the parameters (bits) whose flags decide. */
+static inline int32_t tl_val_ng(const TlVal *v)
+{
+	return v->nograd ? 0 : v->pnograd ? (int32_t)v->pnograd : -1;
+}
+/* Both flags (of a value computed from two): -1 absorbs, the sets join. */
+static inline int32_t tl_val_ng_and(int32_t a, int32_t b)
+{
+	return a < 0 || b < 0 ? -1 : (a | b);
+}
+/* Sets `v`'s flag to `ng` (a module frozen stays frozen). */
+static inline void tl_val_set_ng(TlVal *v, int32_t ng)
+{
+	v->pnograd = ng > 0 ? (uint16_t)ng : 0;
+	v->nograd = ng == 0 ? (uint8_t)(v->nograd ? v->nograd : 1) : 0;
+}
 
 typedef struct TlValPool {
 	TlArray(TlVal) vals;

@@ -118,7 +118,7 @@ def test_grid_encoding():
     patches = torch.rand(2, 3, 9, 9)
     encoding = GridEncoding(size=9)
     encoding.eval()
-    # todo-ok: TL102
+    # ok: TL102
     first = encoding(patches)
     again = GridEncoding(size=9).eval()
     assert torch.allclose(first, again(patches))

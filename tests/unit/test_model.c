@@ -176,6 +176,54 @@ static void test_flow_and_branches(void **state)
 	tl_fixture_free(fx);
 }
 
+/* The element value of the value of `text` after `anchor`. */
+static TlVal elem_after(TlFixture *fx, const char *anchor, const char *text)
+{
+	TlVal v = value_after(fx, anchor, text);
+	return tl_val_element(tl_model_pool(tl_model_of(&fx->idx)), &v);
+}
+
+/* The requires-grad flag a value follows (TlVal.pnograd): a parameter's
+ * own bit, joined through arithmetic and torch functions, resolved at each
+ * call with the argument at its position, by keyword, or the default. */
+static void test_nograd_follows(void **state)
+{
+	(void)state;
+	TlFixture *fx = tl_fixture_new(
+		"import torch\n"
+		"def grid(size, scale=1.0, shift=None):\n"
+		"    xs = torch.linspace(-1, 1, 8) * scale\n"
+		"    return {\"r\": torch.sqrt(xs ** 2 + size)}\n"
+		"def use(n, w):\n"
+		"    a = grid(4)\n"
+		"    b = grid(size=n)\n"
+		"    c = grid(4, scale=w)\n"
+		"    d = grid(4, shift=w)\n"
+		"    e = grid(*n)\n"
+		"    return a, b, c, d, e\n");
+	const TlValPool *p = tl_model_pool(tl_model_of(&fx->idx));
+	TlVal ret;
+	assert_true(tl_model_returns(&fx->idx, 0, &ret));
+	/* the dict's position follows `size` (bit 0) and `scale` (bit 1) */
+	TlVal r = tl_val_element(p, &ret);
+	assert_int_equal(r.nograd, 0);
+	assert_int_equal(r.pnograd, 3);
+	/* literals and a literal default: requires none */
+	assert_int_equal(elem_after(fx, "a = ", "grid(4)").nograd, 1);
+	/* by keyword: follows use's own `n` (bit 0) */
+	TlVal b = elem_after(fx, "b = ", "grid(size=n)");
+	assert_int_equal(b.nograd, 0);
+	assert_int_equal(b.pnograd, 1);
+	/* `scale=w`: follows `w` (bit 1); `shift` is not read */
+	assert_int_equal(elem_after(fx, "c = ", "grid(4, scale=w)").pnograd, 2);
+	assert_int_equal(elem_after(fx, "d = ", "grid(4, shift=w)").nograd, 1);
+	/* `*n` at the call: not known */
+	TlVal e = elem_after(fx, "e = ", "grid(*n)");
+	assert_int_equal(e.nograd, 0);
+	assert_int_equal(e.pnograd, 0);
+	tl_fixture_free(fx);
+}
+
 static void test_loop_fixpoint(void **state)
 {
 	(void)state;
@@ -1220,6 +1268,7 @@ int main(void)
 		cmocka_unit_test(test_autocast_entry_and_may),
 		cmocka_unit_test(test_step_entry_and_backward_loops),
 		cmocka_unit_test(test_attr_param),
+		cmocka_unit_test(test_nograd_follows),
 	};
 	return cmocka_run_group_tests_name("model", tests, NULL, NULL);
 }

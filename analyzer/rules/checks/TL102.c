@@ -8,11 +8,13 @@
 #include "facts/internal.h"
 #include "model/model.h"
 
-/* The model answers (model/requiresgrad.c): the module holds no parameter that
- * requires grad and no input requires grad. */
+/* The model answers (model/requiresgrad.c): the forward may record a graph
+ * (the module may hold a parameter that requires grad, or an input may
+ * require grad); not when that is not known (an input is the forward's own
+ * parameter, which no call site in the project tells of). */
 bool tl_check_forward_records_graph(const TlIndex *idx, TSNode call)
 {
-	return !tl_model_forward_no_graph(idx, call);
+	return tl_model_forward_graph(idx, call) == 1;
 }
 
 bool tl_check_eval_call_with_grad(const TlIndex *idx, TSNode call)
