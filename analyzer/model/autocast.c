@@ -11,11 +11,12 @@
  * Computed once per module and accepted kinds, for every function at once:
  * a least fixpoint over the module's call sites (a work list from the
  * functions their decorators or sites decide, each call site counted down
- * once: recursion and cycles of functions stay outside), kept in the
- * model. Needs only the index's contexts (TlWith.ctx, TlFunc.decorator_ctx,
- * which the facts fill as the index is built).
+ * once: recursion and cycles of functions stay outside), kept with the
+ * index (TlIndex.tables, steps.c) whether or not a model is built. Needs
+ * only the index's contexts (TlWith.ctx, TlFunc.decorator_ctx, which the
+ * facts fill as the index is built).
  *
- * Owns: tl_model_autocast_entry, TlModel.autocast_entry. */
+ * Owns: tl_model_autocast_entry, TlIndexTables.autocast_entry. */
 #include <string.h>
 
 #include "base/alloc.h"
@@ -98,24 +99,16 @@ bool tl_model_autocast_entry(const TlIndex *idx, int32_t func, uint32_t ask)
 	if (func < 0 || (uint32_t)func >= idx->funcs.size)
 		return false;
 	unsigned slot = ((ask & TL_CTX_NOT_CPU) ? 1u : 0u) | ((ask & TL_CTX_HALF_AUTOCAST) ? 2u : 0u);
-	/* Kept in the model when there is one; else found for the question. */
-	TlModel *m = idx->model && !idx->model->building ? idx->model : NULL;
-	if (m && m->autocast_entry[slot])
-		return m->autocast_entry[slot][func] == 1;
-	uint8_t *entry = tl_malloc(idx->funcs.size ? idx->funcs.size : 1);
-	tl_autocast__solve(idx, ask, entry);
-	bool yes = entry[func] == 1;
-	if (m)
-		m->autocast_entry[slot] = entry;
-	else
-		tl_free(entry);
-	return yes;
-}
-
-void tl_model__autocast_release(TlModel *m)
-{
-	for (int i = 0; i < 4; i++) {
-		tl_free(m->autocast_entry[i]);
-		m->autocast_entry[i] = NULL;
+	/* Kept with the index (TlIndex.tables), whether or not a model is
+	 * built: found once per module and kind. */
+	TlIndexTables *t = tl_model__tables(idx);
+	uint8_t *entry = __atomic_load_n(&t->autocast_entry[slot], __ATOMIC_ACQUIRE);
+	if (!entry) {
+		uint8_t *made = tl_malloc(idx->funcs.size ? idx->funcs.size : 1);
+		tl_autocast__solve(idx, ask, made);
+		entry = tl_model__publish((void **)&t->autocast_entry[slot], made);
+		if (entry != made)
+			tl_free(made);
 	}
+	return entry[func] == 1;
 }

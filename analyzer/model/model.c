@@ -57,8 +57,6 @@ static void tl_model__release(TlModel *m)
 	tl_model__grad_release(m);
 	tl_model__modes_release(m);
 	tl_model__handed_release(m);
-	tl_model__autocast_release(m);
-	tl_model__steps_release(m);
 	tl_array_release(&m->kid_spans);
 	tl_array_release(&m->kid_nodes);
 	tl_array_release(&m->funcs);

@@ -323,7 +323,8 @@ const TlBinding *tl_model_attr_param(const TlIndex *idx, int32_t cls, const char
  * one): the innermost autocast block around the site, else the entry of
  * the function around it; the function's decorators decide first. False
  * for a function that escapes, has no call site, or calls itself. Needs
- * only the index's contexts; kept in the model once one is built.
+ * only the index's contexts; kept with the index (TlIndex.tables), model
+ * or none.
  * tl_model_autocast_at: what the `with` blocks from `with` out decide (1
  * under one, 0 an autocast block of another kind or disabled is
  * innermost, -1 none). */
@@ -331,7 +332,7 @@ bool tl_model_autocast_entry(const TlIndex *idx, int32_t func, uint32_t ask);
 int tl_model_autocast_at(const TlIndex *idx, int32_t with, uint32_t ask);
 /* Step loops through call sites (steps.c), over the module's own call
  * sites (TlFunc.call_sites), a call of a function in itself passed over;
- * needs only the index, kept in the model once one is built.
+ * needs only the index, kept with it (TlIndex.tables), model or none.
  * tl_model_step_entry: some call site of function `func` is in a step loop
  * (TlLoop.step) of a kind in `kinds`, the innermost step loop around the
  * site deciding, or, outside any step loop, in a function so entered in

@@ -264,15 +264,6 @@ struct TlModel {
 	/* handedin.c: the parameter each (class, attribute) holds, as asked
 	 * (tl_model_attr_param); NULL until first asked. */
 	struct TlAttrParams *attr_params;
-	/* autocast.c: per kind of autocast asked (not-CPU, float16: bits 0, 1),
-	 * each function's entry (1 under it, 2 not known to be); NULL until
-	 * first asked. */
-	uint8_t *autocast_entry[4];
-	/* steps.c: per kinds of step loop asked (TL_STEP_* bits) and guard
-	 * (bit 2), each function's step entry (1 so, 2 not known to be); the
-	 * backward loops per function; NULL until first asked. */
-	uint8_t *step_entry[8];
-	struct TlBwSets *bw_sets;
 	/* modes.c: at each call of a method of a project class through an
 	 * instance (its start byte), the modes the state holds for the
 	 * receiver's attributes ((site, attribute's interned name + 1) ->
@@ -608,8 +599,27 @@ void tl_model__grad_note(TlModel *m, TSNode s, uint8_t grad);
 uint8_t tl_model__grad_switch(const TlIndex *idx, const TlCall *c, uint8_t grad);
 void tl_model__grad_release(TlModel *m);
 void tl_model__handed_release(TlModel *m);
-void tl_model__autocast_release(TlModel *m);
-void tl_model__steps_release(TlModel *m);
+/* The tables of a module that need only its index, kept with it
+ * (TlIndex.tables) whether or not its model is built: with the model not
+ * yet built, every question solved the whole module again. Each pointer is
+ * NULL until first asked, then published once with a compare-and-exchange
+ * and never changed (another module's index is shared between threads; a
+ * thread that loses the exchange frees its copy and reads the winner's). */
+typedef struct TlIndexTables {
+	/* autocast.c: per kind of autocast asked (not-CPU, float16: bits 0, 1),
+	 * each function's entry (1 under it, 2 not known to be). */
+	uint8_t *autocast_entry[4];
+	/* steps.c: per kinds of step loop asked (TL_STEP_* bits) and guard
+	 * (bit 2), each function's step entry (1 so, 2 not known to be); the
+	 * backward loops per function. */
+	uint8_t *step_entry[8];
+	struct TlBwSets *bw_sets;
+} TlIndexTables;
+/* steps.c: the tables of `idx`, made on first use. */
+TlIndexTables *tl_model__tables(const TlIndex *idx);
+/* steps.c: publishes `made` in *slot unless another is there; returns the
+ * one published (`made` is then the caller's to free when they differ). */
+void *tl_model__publish(void **slot, void *made);
 /* gradmode.c: the entry modes of the functions of the components marked
  * in `want` (every one when NULL), after the bottom-up run interpreted
  * them and their callers; those that changed are interpreted again

@@ -20,10 +20,14 @@
  * callers to callees (the entry: a work list of marks; the backward loops:
  * a bit set of the module's backward loops per function, the callers'
  * joined into their callees' until nothing grows). Recursion and cycles
- * add nothing. Kept in the model once one is built; needs only the index.
+ * add nothing. Needs only the index, and is kept with it (TlIndex.tables)
+ * whether or not a model is built: kept only in a built model, a module
+ * whose model no question had built yet was solved again for every
+ * question (2,000 functions asked one by one: quadratic, 10.5 s).
  *
  * Owns: tl_model_step_entry, tl_model_backward_loops,
- * tl_model_exits_at_end, TlModel.step_entry, TlModel.bw_sets. */
+ * tl_model_exits_at_end, tl_model__tables, tl_model__publish,
+ * TlIndexTables (the autocast entries are autocast.c's). */
 #include <string.h>
 
 #include "base/alloc.h"
@@ -106,17 +110,16 @@ bool tl_model_step_entry(const TlIndex *idx, int32_t func, uint32_t kinds, TlSte
 	if (func < 0 || (uint32_t)func >= idx->funcs.size)
 		return false;
 	unsigned slot = (kinds & (TL_STEP_TRAIN | TL_STEP_EVAL)) | (guard ? 4u : 0u);
-	TlModel *m = idx->model && !idx->model->building ? idx->model : NULL;
-	if (m && m->step_entry[slot])
-		return m->step_entry[slot][func] == 1;
-	uint8_t *entry = tl_malloc(idx->funcs.size ? idx->funcs.size : 1);
-	tl_steps__solve_entry(idx, kinds, guard, entry);
-	bool yes = entry[func] == 1;
-	if (m)
-		m->step_entry[slot] = entry;
-	else
-		tl_free(entry);
-	return yes;
+	TlIndexTables *t = tl_model__tables(idx);
+	uint8_t *entry = __atomic_load_n(&t->step_entry[slot], __ATOMIC_ACQUIRE);
+	if (!entry) {
+		uint8_t *made = tl_malloc(idx->funcs.size ? idx->funcs.size : 1);
+		tl_steps__solve_entry(idx, kinds, guard, made);
+		entry = tl_model__publish((void **)&t->step_entry[slot], made);
+		if (entry != made)
+			tl_free(made);
+	}
+	return entry[func] == 1;
 }
 
 /* ---- the backward loops --------------------------------------------------------------- */
@@ -236,26 +239,52 @@ void tl_model_backward_loops(const TlIndex *idx, int32_t func, int32_t loop, TlI
 	}
 	if (func < 0 || (uint32_t)func >= idx->funcs.size)
 		return;
-	TlModel *m = idx->model && !idx->model->building ? idx->model : NULL;
-	TlBwSets *b = m ? m->bw_sets : NULL;
+	TlIndexTables *t = tl_model__tables(idx);
+	TlBwSets *b = __atomic_load_n(&t->bw_sets, __ATOMIC_ACQUIRE);
 	if (!b) {
-		b = tl_steps__solve_bw(idx);
-		if (m)
-			m->bw_sets = b;
+		TlBwSets *made = tl_steps__solve_bw(idx);
+		b = tl_model__publish((void **)&t->bw_sets, made);
+		if (b != made)
+			tl_steps__bw_free(made);
 	}
 	for (uint32_t k = 0; b->words && k < b->loops.size; k++)
 		if (b->sets[(size_t)func * b->words + k / 64] & (1ull << (k % 64)))
 			tl_array_push(out, b->loops.items[k]);
-	if (!m)
-		tl_steps__bw_free(b);
 }
 
-void tl_model__steps_release(TlModel *m)
+/* ---- the tables kept with the index ----------------------------------------------------- */
+
+void *tl_model__publish(void **slot, void *made)
 {
-	for (int i = 0; i < 8; i++) {
-		tl_free(m->step_entry[i]);
-		m->step_entry[i] = NULL;
-	}
-	tl_steps__bw_free(m->bw_sets);
-	m->bw_sets = NULL;
+	void *none = NULL;
+	if (__atomic_compare_exchange_n(slot, &none, made, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+		return made;
+	return none;
+}
+
+static void tl_model__tables_release(TlIndexTables *t)
+{
+	if (!t)
+		return;
+	for (int i = 0; i < 8; i++)
+		tl_free(t->step_entry[i]);
+	for (int i = 0; i < 4; i++)
+		tl_free(t->autocast_entry[i]);
+	tl_steps__bw_free(t->bw_sets);
+	tl_free(t);
+}
+
+TlIndexTables *tl_model__tables(const TlIndex *idx)
+{
+	TlIndex *w = (TlIndex *)idx; /* a cache written behind the index's const face: no answer changes */
+	TlIndexTables *t = __atomic_load_n(&w->tables, __ATOMIC_ACQUIRE);
+	if (t)
+		return t;
+	TlIndexTables *made = tl_calloc(1, sizeof *made);
+	t = tl_model__publish((void **)&w->tables, made);
+	if (t != made)
+		tl_free(made);
+	else
+		__atomic_store_n(&w->tables_release, tl_model__tables_release, __ATOMIC_RELEASE);
+	return t;
 }

@@ -1396,6 +1396,10 @@ void tl_index_release(TlIndex *idx)
 		idx->stars_release(idx->stars);
 	idx->stars = NULL;
 	idx->stars_release = NULL;
+	if (idx->tables_release)
+		idx->tables_release(idx->tables);
+	idx->tables = NULL;
+	idx->tables_release = NULL;
 	if (idx->model_release)
 		idx->model_release(idx->model);
 	idx->model = NULL;

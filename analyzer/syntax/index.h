@@ -338,6 +338,14 @@ typedef struct TlIndex {
 	 * by the index, which releases it with stars_release. */
 	struct TlStarTable *stars;
 	void (*stars_release)(struct TlStarTable *stars);
+	/* The model's tables that need only this index (model/steps.c: step
+	 * entries, backward loops, autocast entries), kept whether or not a
+	 * model is built; owned by the index, which releases them with
+	 * tables_release. Each table is published once with a
+	 * compare-and-exchange: another module's index is shared between
+	 * threads. */
+	struct TlIndexTables *tables;
+	void (*tables_release)(struct TlIndexTables *tables);
 } TlIndex;
 
 void tl_index_build(TlIndex *idx, const TlSource *src, TSNode root);

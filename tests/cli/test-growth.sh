@@ -73,6 +73,13 @@
 # 3.1 s (ratio 26). Now the records are found by hashing, chained per
 # loop and path (carry.c): 32,000 stores 0.6 s. (The model runs this
 # function because TL102 asks it for the receiver's class.)
+# "stepchain": helpers each doing `x.item()` and `x.cpu()` and calling
+# the next one defined. Whether a helper runs in a step loop (TL304's
+# per-step, in-step-loop) is the model's step entry over the module's call
+# sites, one table per module; it was kept only once the model was built,
+# so with no model yet every question solved the whole module again: 250
+# helpers 0.04 s, 2,000 hit the CPU bound at 10.5 s. Now kept with the
+# index (model/steps.c, TlIndex.tables): 2,000 helpers 0.17 s.
 # usage: test-growth.sh TORCHLINT
 set -u
 bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
@@ -110,6 +117,7 @@ gen() { # gen KIND N: writes the input for KIND with size N to stdout
 		else if (kind == "elif") { print "def train(model, loader, opt, k):"; print "    total = 0"; print "    for x, y in loader:"; print "        if k == 0:"; print "            loss = model(x).sum()"; for (i = 1; i < n; i++) { printf "        elif k == %d:\n            loss = model(x).mean() * %d\n", i, i }; print "        loss.backward()"; print "        total += loss"; print "    return total" }
 		else if (kind == "evalcalls") { print "def evaluate(model, loader):"; print "    model.eval()"; print "    for x, y in loader:"; for (i = 0; i < n; i++) printf "        y%d = model(x)\n", i; print "    return y0" }
 		else if (kind == "loopstores") { print "def evaluate(model, loader):"; print "    model.eval()"; print "    for x, y in loader:"; print "        out = model(x)"; for (i = 0; i < n; i++) printf "        h%d = x + %d\n", i, i; print "    return out" }
+		else if (kind == "stepchain") { for (i = 0; i < n; i++) printf "def f%d(x):\n    a = x.item()\n    b = x.cpu()\n    return f%d(x)\n", i, i + 1; printf "def f%d(x):\n    return x\n", n; print "for batch in range(10):"; print "    pass" }
 		else if (kind == "modloops") { for (i = 0; i < n; i++) { print "for x, y in loader:"; print "    loss = model(x).sum()"; print "    loss.backward()"; print "    opt.step()" } }
 		else if (kind == "cells") { printf "{\"cells\": [{\"cell_type\": \"code\", \"metadata\": {}, \"outputs\": [], \"source\": [\"import torch\\n\"]}"; for (i = 0; i < n; i++) printf ", {\"cell_type\": \"code\", \"metadata\": {}, \"outputs\": [], \"source\": [\"x%d = x%d + 1\\n\"]}", i + 1, i; print "], \"metadata\": {}, \"nbformat\": 4, \"nbformat_minor\": 5}" }
 	}'
@@ -162,6 +170,7 @@ reloops 1000 py
 retloops 1000 py
 callchain 2000 py
 methods 2000 py
+stepchain 250 py
 rebind 1000 py
 elif 1000 py
 evalcalls 1000 py
