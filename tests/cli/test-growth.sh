@@ -80,6 +80,14 @@
 # so with no model yet every question solved the whole module again: 250
 # helpers 0.04 s, 2,000 hit the CPU bound at 10.5 s. Now kept with the
 # index (model/steps.c, TlIndex.tables): 2,000 helpers 0.17 s.
+# "bases" (a project: ext "dir"): base.py's class Base with one method of
+# 10N calls, sub.py's `class Sub(Base)` with N methods. Whether a method's
+# entry is grad-disabled reads the calls `self.<method>(...)` in its
+# class's bases in other modules; each method scanned every call of the
+# base's module (under the project's lock, its bound suspended, never
+# polled): 4,000 methods 14 s with no TL002. Now each module's calls are
+# listed by method name once per solve (model/gradmode.c,
+# tl_grad__base_sites): 4,000 methods 1.2 s.
 # usage: test-growth.sh TORCHLINT
 set -u
 bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
@@ -88,6 +96,13 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 pass=0
 fail=0
+
+genproj() { # genproj KIND N DIR: writes the project for KIND with size N into DIR
+	mkdir -p "$3"
+	printf '[project]\nname = "b"\n' >"$3/pyproject.toml"
+	awk -v n="$2" 'BEGIN { print "import torch\n\nclass Base:\n    def run(self, x):"; for (i = 0; i < n * 10; i++) printf "        foo%d(x)\n", i % 50; print "        return x" }' >"$3/base.py"
+	awk -v n="$2" 'BEGIN { print "import torch\nfrom base import Base\n\nclass Sub(Base):"; for (i = 0; i < n; i++) printf "    def m%d(self, x):\n        return x + %d\n\n", i, i; print "def main(model, x):\n    s = Sub()\n    model.eval()\n    return model(x)" }' >"$3/sub.py"
+}
 
 gen() { # gen KIND N: writes the input for KIND with size N to stdout
 	if [ "$1" = deep ]; then
@@ -144,8 +159,13 @@ base=$(cpu "$tmp/empty.py")
 # forwards are close to the per-file cap of 10,000 findings.)
 while read -r kind n ext limit; do
 	limit=${limit:-20}
-	gen "$kind" "$n" >"$tmp/$kind-1.$ext"
-	gen "$kind" $((n * 8)) >"$tmp/$kind-8.$ext"
+	if [ "$ext" = dir ]; then
+		genproj "$kind" "$n" "$tmp/$kind-1.$ext"
+		genproj "$kind" $((n * 8)) "$tmp/$kind-8.$ext"
+	else
+		gen "$kind" "$n" >"$tmp/$kind-1.$ext"
+		gen "$kind" $((n * 8)) >"$tmp/$kind-8.$ext"
+	fi
 	t1=$(cpu "$tmp/$kind-1.$ext")
 	t8=$(cpu "$tmp/$kind-8.$ext")
 	verdict=$(awk -v a="$t1" -v b="$t8" -v z="$base" -v l="$limit" 'BEGIN {
@@ -171,6 +191,7 @@ retloops 1000 py
 callchain 2000 py
 methods 2000 py
 stepchain 250 py
+bases 500 dir
 rebind 1000 py
 elif 1000 py
 evalcalls 1000 py
