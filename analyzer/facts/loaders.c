@@ -13,7 +13,6 @@
  * Owns: tl_facts_loader_option, tl_facts__loader_values, tl_facts__sampler_of,
  * tl_facts__loader_source, tl_facts__loaders_collect, tl_facts__makes_loader,
  * tl_facts__sampler_ctor, tl_facts__unwrap_iterable. */
-#include "model/model.h"
 #include "facts/internal.h"
 #include "model/model.h"
 
@@ -86,82 +85,28 @@ static bool tl_facts__literal_subscript(const TlIndex *idx, TSNode sub, int32_t 
 	return true;
 }
 
-/* tl_facts__ext_param_args: the argument another module passes, followed
- * in that module. */
-typedef struct TlLoaderArgs {
-	TlLoaders *out;
-	int depth;
-	bool source;
-} TlLoaderArgs;
-
-static bool tl_facts__loader_ext_arg(const TlIndex *mod, TSNode arg, void *data)
-{
-	TlLoaderArgs *la = data;
-	if (la->source)
-		tl_facts__loader_source(mod, arg, la->out, la->depth + 1);
-	else
-		tl_facts__loaders(mod, arg, la->out, la->depth + 1);
-	return !la->out->unknown;
-}
-
 /* Follows parameter binding `b` to the arguments of its function's call
- * sites: as iterables (`source`) or as batches. */
-static void tl_facts__loader_param(const TlIndex *idx, const TlBinding *b, TlLoaders *out,
-				  int depth, bool source)
+ * sites (the model's: tl_model_param_sites, a constructor's through the
+ * module's instantiations of its class, the importers' for a function
+ * none of its module calls): as iterables (`source`) or as batches. */
+static void tl_facts__loader_param(const TlIndex *idx, const TlBinding *b, TlLoaders *out, int depth,
+				   bool source)
 {
-	const TlFunc *f = b->func >= 0 ? &idx->funcs.items[b->func] : NULL;
-	int32_t k = f ? tl_facts__param_index(idx, f, b->name, strlen(b->name)) : -1;
-	if (k > 0 && !f->escapes && !f->call_sites.size && f->cls >= 0 &&
-	    strcmp(f->name, "__init__") == 0) {
-		/* A constructor's parameter (`Trainer(model, train_data, ...)`
-		 * keeps it as self.train_data): what every instantiation of
-		 * the class in the file passes. */
-		TlIntArray sites;
-		tl_array_init(&sites);
-		bool known = tl_facts__instantiations(idx, f->cls, &sites);
-		for (uint32_t i = 0; known && i < sites.size; i++) {
-			const TlCall *c = &idx->calls.items[sites.items[i]];
-			TSNode arg = c->func == b->func ? (TSNode){ 0 } : tl_facts__kwarg(idx, c->node, b->name);
-			if (ts_node_is_null(arg) && c->func != b->func)
-				arg = tl_facts__arg(c->node, (uint32_t)(k - 1));
-			if (ts_node_is_null(arg)) {
-				out->unknown = true;
-				continue;
-			}
-			if (source)
-				tl_facts__loader_source(idx, arg, out, depth + 1);
-			else
-				tl_facts__loaders(idx, arg, out, depth + 1);
-		}
-		if (!known)
-			out->unknown = true;
-		tl_array_release(&sites);
-		return;
-	}
-	if (k >= 0 && !f->escapes && !f->call_sites.size && idx->imports) {
-		/* A function only other modules of the project call
-		 * (`fit_one_epoch(..., gen, ...)` in train.py's epoch loop):
-		 * what each of their call sites passes, followed there. */
-		TlLoaderArgs la = { out, depth, source };
-		if (!tl_facts__ext_param_args(idx, b, tl_facts__loader_ext_arg, &la))
-			out->unknown = true;
-		return;
-	}
-	if (k < 0 || f->escapes || !f->call_sites.size) {
+	const TlParamArg *args;
+	uint32_t n;
+	if (!tl_model_param_sites(idx, b, TL_SITES_MAKERS_HERE | TL_SITES_IMPORTERS_ALONE, &args, &n))
 		out->unknown = true;
-		return;
-	}
-	for (uint32_t i = 0; i < f->call_sites.size; i++) {
-		const TlCall *c = &idx->calls.items[f->call_sites.items[i]];
-		TSNode arg = c->func == b->func ? (TSNode){ 0 } : tl_facts__param_arg(idx, f, k, c);
-		if (ts_node_is_null(arg)) {
-			out->unknown = true;
-			continue;
-		}
+	for (uint32_t i = 0; i < n; i++) {
+		const TlIndex *mod = args[i].mod;
+		bool ext = mod != idx;
+		if (ext)
+			tl_facts__ext_enter(idx);
 		if (source)
-			tl_facts__loader_source(idx, arg, out, depth + 1);
+			tl_facts__loader_source(mod, args[i].arg, out, depth + 1);
 		else
-			tl_facts__loaders(idx, arg, out, depth + 1);
+			tl_facts__loaders(mod, args[i].arg, out, depth + 1);
+		if (ext)
+			tl_facts__ext_leave(idx);
 	}
 }
 

@@ -5,7 +5,11 @@
  * (`evaluation.score(...)`, `from evaluation import score`), and, when
  * asked for, a method called through an instance the importer's model
  * holds (`trainer = Trainer(...); trainer.validate()`), and a class's own
- * `__init__` called by making an instance (`losses.Triplet(loss=ce)`).
+ * `__init__` called by making an instance (`losses.Triplet(loss=ce)`);
+ * with TL_CALLERS_NAMES, a method called through an instance that the
+ * receiver's bindings tell (`self` of a subclass, `self.evaluator =
+ * Evaluator(...)`, an annotated parameter) or that a factory of the
+ * module's package made (`model = create_model(opt)`).
  *
  * Which calls are all the importers have of a function (a name they
  * mention but in an import or a call of it may hand it on: `run(score)`),
@@ -16,6 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
+#include "base/paths.h"
 #include "base/strmap.h"
 #include "model/model_internal.h"
 #include "syntax/syms.h"
@@ -54,12 +60,189 @@ static int32_t tl_callers__through(const TlModel *m, const TlModel *om, const Tl
 	return tl_model__twin(idx, where, f);
 }
 
+/* The function of m's module that method `name` of class `cls` of `cmod`
+ * is, its own or inherited (bases in other modules of the project too);
+ * -1 none, or defined in another module. */
+static int32_t tl_callers__method_here(TlModel *m, const TlIndex *cmod, int32_t cls, const char *name)
+{
+	const TlIndex *idx = m->idx;
+	const TlIndex *where = NULL;
+	if (!cmod || cls < 0 || (uint32_t)cls >= cmod->classes.size)
+		return -1;
+	int32_t f = tl_model__method_far(m, cmod, cls, name, &where);
+	if (f < 0 || !where || (where != idx && !idx->imports->same_file(idx->imports, idx, where)))
+		return -1;
+	return tl_model__twin(idx, where, f);
+}
+
+/* The class a class expression `e` of `mod` names (a class of `mod`, or
+ * one its imports name): its module in *cmod; -1 none. */
+static int32_t tl_callers__class_named(TlModel *m, const TlIndex *mod, TSNode e, const TlIndex **cmod)
+{
+	const TlBinding *cb = tl_index_resolve_node(mod, e);
+	if (cb && cb->kind == TL_BIND_CLASS && cb->ref >= 0) {
+		*cmod = mod;
+		return cb->ref;
+	}
+	char *q = tl_index_qualify(mod, e);
+	TlVal v;
+	bool yes = q && tl_model__resolve_in(m, mod, q, strlen(q), &v) && v.kind == TL_VK_CLASS && v.mod &&
+		   v.ref >= 0;
+	tl_free(q);
+	if (!yes)
+		return -1;
+	*cmod = v.mod;
+	return v.ref;
+}
+
+/* The class whose instance expression `e` of `mod` holds as the
+ * bindings say (TL_CALLERS_NAMES): a construction, a name or `self.<attr>`
+ * bound by an assignment to one (`self.evaluator = Evaluator(...)`) or to
+ * a name so bound, a parameter annotated with a class (`optimizer:
+ * Optimizer`); with `params`, a parameter every call site of its module
+ * passes an instance of one class (tl_model_own_param_args). Its module
+ * in *cmod; -1 none. */
+static int32_t tl_callers__class_of(TlModel *m, const TlIndex *mod, TSNode e, bool params, const TlIndex **cmod)
+{
+	const TlSyms *sy = tl_syms();
+	for (int step = 0; step < TL_MODEL_RECEIVER_STEPS; step++) {
+		e = tl_index_unparen(e);
+		TSSymbol s = ts_node_is_null(e) ? 0 : ts_node_symbol(e);
+		if (s && s == sy->call) {
+			const TlCall *c = tl_index_call_at(mod, e);
+			return c ? tl_callers__class_named(m, mod, c->callee, cmod) : -1;
+		}
+		if (!s || (s != sy->identifier && s != sy->attribute))
+			return -1;
+		const TlBinding *b = tl_index_resolve_node(mod, e);
+		if (!b || b->elem >= 0)
+			return -1;
+		if (b->kind == TL_BIND_PARAM && !ts_node_is_null(b->value))
+			return tl_callers__class_named(m, mod, b->value, cmod);
+		if (b->kind == TL_BIND_PARAM) {
+			if (!params)
+				return -1;
+			/* what every call site passes: one class */
+			TlParamArgs args;
+			tl_array_init(&args);
+			int32_t cls = -1;
+			const TlIndex *one = NULL;
+			bool ok = tl_model_own_param_args(mod, b, TL_HANDED_EVERY, &args) && args.size;
+			for (uint32_t i = 0; ok && i < args.size; i++) {
+				const TlIndex *km = NULL;
+				int32_t k = tl_callers__class_of(m, mod, args.items[i].arg, false, &km);
+				ok = k >= 0 && (!one || (one == km && cls == k));
+				one = km;
+				cls = k;
+			}
+			tl_array_release(&args);
+			if (!ok)
+				return -1;
+			*cmod = one;
+			return cls;
+		}
+		if (b->kind != TL_BIND_ASSIGN || ts_node_is_null(b->value))
+			return -1;
+		e = b->value;
+	}
+	return -1;
+}
+
+/* The class whose instance the receiver of method call `call` of `mod`
+ * holds as the bindings say: `self` in a method, the method's class; else
+ * tl_callers__class_of. Its module in *cmod; -1 none. */
+static int32_t tl_callers__receiver_class(TlModel *m, const TlIndex *mod, const TlCall *call, const TlIndex **cmod)
+{
+	const TlSyms *sy = tl_syms();
+	TSNode e = tl_index_unparen(call->receiver);
+	if (ts_node_symbol(e) == sy->identifier && tl_index_text_is(mod, e, "self")) {
+		*cmod = mod;
+		return call->func >= 0 ? mod->funcs.items[call->func].cls : -1;
+	}
+	return tl_callers__class_of(m, mod, e, true, cmod);
+}
+
+/* True when the module of `fidx`, a package's __init__.py, is the package
+ * whose folder holds `idx`'s file. */
+static bool tl_callers__package_of(const TlIndex *fidx, const TlIndex *idx)
+{
+	const char *dp = fidx->src ? fidx->src->path : NULL;
+	const char *ip = idx->src ? idx->src->path : NULL;
+	size_t dl = dp ? strlen(dp) : 0;
+	if (!ip || dl < 12 || strcmp(dp + dl - 12, "/__init__.py") != 0)
+		return false;
+	char *dreal = tl_path_real(dp), *ireal = tl_path_real(ip);
+	size_t pl = strlen(dreal) >= 11 ? strlen(dreal) - 11 : 0; /* through the '/' */
+	bool same = pl && strlen(ireal) >= pl && strncmp(dreal, ireal, pl) == 0 && !strchr(ireal + pl, '/');
+	tl_free(dreal);
+	tl_free(ireal);
+	return same;
+}
+
+/* A method of a class of m's module called by name on what a factory of
+ * its package made (TL_CALLERS_NAMES): the receiver of `call` (a plain
+ * name) is bound in `mod` only to results of calls of functions of m's
+ * module or of its package's __init__.py (`model = create_model(opt)`,
+ * a factory that picks a class by the options), and one class of m's
+ * module defines the method. -1 otherwise. */
+static int32_t tl_callers__factory_method(TlModel *m, const TlIndex *mod, const TlCall *call)
+{
+	const TlSyms *sy = tl_syms();
+	const TlIndex *idx = m->idx;
+	const TlImports *im = idx->imports;
+	if (!call->receiver.id || ts_node_symbol(call->receiver) != sy->identifier)
+		return -1;
+	const TlBinding *b = tl_index_resolve_node(mod, call->receiver);
+	const TlIntArray *all = b && b->kind == TL_BIND_ASSIGN ? tl_index_bindings_of(mod, b->func, b->name) : NULL;
+	if (!all || !all->size)
+		return -1;
+	for (uint32_t i = 0; i < all->size; i++) {
+		const TlBinding *a = &mod->bindings.items[all->items[i]];
+		if (a->kind != TL_BIND_ASSIGN || a->elem >= 0)
+			return -1;
+		TSNode v = tl_index_unparen(a->value);
+		const TlCall *mk = ts_node_is_null(v) || ts_node_symbol(v) != sy->call ? NULL : tl_index_call_at(mod, v);
+		TlVal fv;
+		if (!mk || !mk->qname || !tl_model__resolve_in(m, mod, mk->qname, strlen(mk->qname), &fv) ||
+		    fv.kind != TL_VK_FUNCTION || !fv.mod || fv.ref < 0 || fv.mod == (const void *)mod)
+			return -1;
+		const TlIndex *fidx = fv.mod;
+		if (fidx->funcs.items[fv.ref].cls >= 0)
+			return -1;
+		if (!im->same_file(im, idx, fidx) && !tl_callers__package_of(fidx, idx))
+			return -1;
+	}
+	int32_t found = -1, count = 0;
+	for (uint32_t k = 0; k < idx->funcs.size; k++) {
+		const TlFunc *f = &idx->funcs.items[k];
+		if (f->cls >= 0 && f->parent < 0 && strcmp(f->name, call->method) == 0) {
+			found = (int32_t)k;
+			count++;
+		}
+	}
+	return count == 1 ? found : -1;
+}
+
+/* The function of m's module that method call `call` of `mod` (no name
+ * of its callee resolves) runs as the bindings of its receiver tell
+ * (TL_CALLERS_NAMES); -1 none. */
+static int32_t tl_callers__named(TlModel *m, const TlIndex *mod, const TlCall *call)
+{
+	if (!call->method || !call->receiver.id)
+		return -1;
+	const TlIndex *cmod = NULL;
+	int32_t cls = tl_callers__receiver_class(m, mod, call, &cmod);
+	int32_t f = cls >= 0 ? tl_callers__method_here(m, cmod, cls, call->method) : -1;
+	return f >= 0 ? f : tl_callers__factory_method(m, mod, call);
+}
+
 void tl_model__importer_calls(TlModel *m, unsigned how, bool (*want)(void *ctx, int32_t func),
 			      void (*visit)(void *ctx, const TlExtCall *s), void *ctx)
 {
 	const TlIndex *idx = m->idx;
 	const TlImports *im = idx->imports;
 	bool instances = (how & TL_CALLERS_INSTANCES) != 0;
+	bool named = (how & TL_CALLERS_NAMES) != 0;
 	/* PyTorch's own packages are read as the API, not as a project whose
 	 * importers tell what its functions are handed. */
 	if (!im || !im->importer || !im->same_file || tl_model__torch_package(idx))
@@ -110,7 +293,7 @@ void tl_model__importer_calls(TlModel *m, unsigned how, bool (*want)(void *ctx, 
 					bound = true;
 				}
 				f = tl_model__twin(idx, vm, v.ref);
-			} else if (!instances) {
+			} else if (!instances && !named) {
 				continue;
 			}
 			if (call->qname && (f < 0 || (want && !want(ctx, f))))
@@ -125,7 +308,9 @@ void tl_model__importer_calls(TlModel *m, unsigned how, bool (*want)(void *ctx, 
 			if (om)
 				tl_model__ensure((TlModel *)om, call->func);
 			if (!call->qname) {
-				f = tl_callers__through(m, om, mod, call);
+				f = instances ? tl_callers__through(m, om, mod, call) : -1;
+				if (f < 0 && named)
+					f = tl_callers__named(m, mod, call);
 				if (f < 0 || (want && !want(ctx, f)))
 					continue;
 			}

@@ -44,6 +44,10 @@
  * theirs...): past it, the summary is not known. A size, not a depth. */
 #define TL_HANDED_FUNCS 32
 
+/* Summaries of tl_model_param_sites are kept under the parameter's
+ * position with this bit (and their form's bits above it). */
+#define TL_HANDED_SITES_KEY 0x100000u
+
 typedef struct TlHandedItem {
 	const TlIndex *mod;
 	int32_t func;
@@ -227,6 +231,137 @@ bool tl_model_param_args(const TlIndex *idx, const TlBinding *param, const TlPar
 	*args = m->handed_args.items + set->first;
 	*n = set->n;
 	return true;
+}
+
+/* ---- every call site, what each may hand ------------------------------------------- */
+
+static TSNode tl_handed__own_arg(const TlIndex *idx, const TlFunc *fn, const TlCall *c, uint32_t k);
+
+/* The form of tl_model_param_args that tl_model_param_sites runs (how:
+ * TL_SITES_*): the work list read to its end, each site's argument kept
+ * though another is not known. */
+static bool tl_handed__sites_want(void *ctx, int32_t func)
+{
+	return func == ((const TlHandedWork *)ctx)->at.func;
+}
+
+static void tl_handed__sites_visit(void *ctx, const TlExtCall *s)
+{
+	TlHandedWork *w = ctx;
+	if (s->func != w->at.func || s->mod == w->at.mod)
+		return;
+	const TlIndex *fidx = w->at.mod;
+	const TlFunc *fn = &fidx->funcs.items[w->at.func];
+	tl_handed__site(w, s->mod, tl_handed__arg(fidx, fn, s->mod, s->call, w->at.param, s->bound));
+}
+
+/* The instantiations of class `cls` in `mod` (`Trainer(model, loader)`),
+ * the call sites of its `__init__` there, each passing what it passes
+ * for parameter `param` of `fn`; false when a local class derives from it
+ * (its constructor may hand its own arguments through super().__init__). */
+static bool tl_handed__makers_here(TlHandedWork *w, const TlIndex *mod, int32_t func, uint32_t param)
+{
+	const TlFunc *fn = &mod->funcs.items[func];
+	int32_t cls = fn->cls;
+	for (uint32_t i = 0; i < mod->classes.size; i++) {
+		const TlClass *k = &mod->classes.items[i];
+		for (uint32_t j = 0; j < k->bases.size; j++)
+			if (k->bases.items[j] == cls)
+				return false;
+	}
+	const char *name = mod->classes.items[cls].name;
+	for (uint32_t i = 0; name && i < mod->calls.size; i++) {
+		const TlCall *c = &mod->calls.items[i];
+		if (c->receiver.id || !c->method || strcmp(c->method, name) != 0)
+			continue;
+		const TlBinding *b = tl_index_resolve_node(mod, c->callee);
+		if (!b || b->kind != TL_BIND_CLASS || b->ref != cls)
+			continue;
+		if (c->func == func) { /* made in its own constructor */
+			w->sites++;
+			w->unknown = true;
+			continue;
+		}
+		tl_handed__site(w, mod, tl_handed__arg(mod, fn, mod, c, param, true));
+	}
+	return true;
+}
+
+/* Runs the work list of tl_model_param_sites from its first item. */
+static void tl_handed__run_sites(TlHandedWork *w, unsigned how)
+{
+	for (uint32_t i = 0; i < w->items.size; i++) {
+		TlHandedItem it = w->items.items[i];
+		w->at = it;
+		const TlFunc *fn = &it.mod->funcs.items[it.func];
+		if (fn->escapes || it.param >= fn->params.size) {
+			w->unknown = true;
+			continue;
+		}
+		uint32_t sites = w->sites;
+		for (uint32_t s = 0; s < fn->call_sites.size; s++) {
+			const TlCall *c = &it.mod->calls.items[fn->call_sites.items[s]];
+			if (c->func == it.func) { /* it calls itself: its own argument */
+				w->sites++;
+				w->unknown = true;
+				continue;
+			}
+			tl_handed__site(w, it.mod, tl_handed__own_arg(it.mod, fn, c, it.param));
+		}
+		if ((how & TL_SITES_MAKERS_HERE) && w->sites == sites && fn->cls >= 0 && it.param > 0 && fn->name &&
+		    strcmp(fn->name, "__init__") == 0) {
+			/* a constructor: the module's instantiations of its class */
+			if (!tl_handed__makers_here(w, it.mod, it.func, it.param) || w->sites == sites)
+				w->unknown = true;
+			continue;
+		}
+		if (!(how & TL_SITES_IMPORTERS_ALONE) || w->sites == sites) {
+			const TlModel *fm = tl_model_of(it.mod);
+			if (fm)
+				tl_model__importer_calls((TlModel *)fm, TL_CALLERS_INSTANCES | TL_CALLERS_NAMES,
+							 tl_handed__sites_want, tl_handed__sites_visit, w);
+		}
+		if (w->sites == sites)
+			w->unknown = true; /* no call site known */
+	}
+}
+
+bool tl_model_param_sites(const TlIndex *idx, const TlBinding *param, unsigned how, const TlParamArg **args,
+			  uint32_t *n)
+{
+	*args = NULL;
+	*n = 0;
+	TlModel *m = (TlModel *)tl_model_of(idx);
+	int32_t k = tl_handed__param_index(idx, param);
+	if (!m || k < 0)
+		return false;
+	uint32_t key = (uint32_t)k | TL_HANDED_SITES_KEY | (how << 21);
+	int32_t at;
+	if (!tl_scopemap_get(&m->handed_at, (uint32_t)param->func, key, &at)) {
+		TlHandedWork w;
+		memset(&w, 0, sizeof w);
+		tl_array_init(&w.items);
+		tl_array_init(&w.args);
+		tl_handed__push(&w, idx, param->func, (uint32_t)k);
+		bool project = idx->imports != NULL;
+		if (project)
+			tl_model__enter(idx);
+		tl_handed__run_sites(&w, how);
+		if (project)
+			tl_model__leave(idx);
+		TlHandedSet set = { m->handed_args.size, w.args.size, !w.unknown };
+		for (uint32_t i = 0; i < w.args.size; i++)
+			tl_array_push(&m->handed_args, w.args.items[i]);
+		at = (int32_t)m->handed_sets.size;
+		tl_array_push(&m->handed_sets, set);
+		tl_scopemap_put(&m->handed_at, (uint32_t)param->func, key, at);
+		tl_array_release(&w.items);
+		tl_array_release(&w.args);
+	}
+	const TlHandedSet *set = &m->handed_sets.items[at];
+	*args = m->handed_args.items + set->first;
+	*n = set->n;
+	return set->known;
 }
 
 /* ---- the module's own call sites ------------------------------------------------ */

@@ -46,6 +46,7 @@
 #define TL_MODEL_CONTEXTS 4         /* constant contexts of a function (sitectx.c) */
 #define TL_MODEL_CONTEXT_RUNS 64    /* context summaries of one question (sitectx.c) */
 #define TL_MODEL_TEST_TERMS 16      /* `not`, `and`, `or` nested in a test a context decides (sitectx.c) */
+#define TL_MODEL_RECEIVER_STEPS 8   /* bindings a receiver's class is read through (callers.c) */
 
 typedef struct TlModel TlModel;
 
@@ -293,6 +294,24 @@ typedef struct TlParamArg {
 	TSNode arg;
 } TlParamArg;
 bool tl_model_param_args(const TlIndex *idx, const TlBinding *param, const TlParamArg **args, uint32_t *n);
+/* What every call site in the project may hand parameter binding `param`
+ * of `idx`, read to the end: each expression found into *args (*n of them,
+ * kept in the model), also when another site's is not known; true when
+ * every one is known (as tl_model_param_args). A function's sites are its
+ * module's (an argument by keyword, else at its position; a bound
+ * method's `self`: the call's receiver) and its importers' (callers.c:
+ * by name, through an instance the importer's model holds or its
+ * receiver's bindings tell, on what a factory of the module's package
+ * made); a parameter of the function around a site is followed to that
+ * function's sites in turn, each (function, parameter) once. `how`:
+ * TL_SITES_MAKERS_HERE, a class's `__init__` that no site calls by name
+ * is called by the module's instantiations of its class (none, or a
+ * local class deriving from it: not known), and by no importer's;
+ * TL_SITES_IMPORTERS_ALONE, the importers' sites are read only for a
+ * function with none in its module. */
+enum { TL_SITES_MAKERS_HERE = 1, TL_SITES_IMPORTERS_ALONE = 2 };
+bool tl_model_param_sites(const TlIndex *idx, const TlBinding *param, unsigned how, const TlParamArg **args,
+			  uint32_t *n);
 /* The same over the module's own call sites alone (TlFunc.call_sites): an
  * argument by keyword, else at its position (a bound method's `self`: the
  * call's receiver). Needs only the index (the index's events ask it before

@@ -372,8 +372,13 @@ typedef struct TlExtCall {
 } TlExtCall;
 /* What tl_model__importer_calls visits besides calls by name: methods
  * through an instance, constructors (a class's own `__init__`); with
- * TL_CALLERS_TEXT the calls only, no importer's model asked (om NULL). */
-enum { TL_CALLERS_INSTANCES = 1, TL_CALLERS_MAKERS = 2, TL_CALLERS_TEXT = 4 };
+ * TL_CALLERS_TEXT the calls only, no importer's model asked (om NULL);
+ * with TL_CALLERS_NAMES also methods through an instance that the
+ * receiver's bindings tell (`self`, a name or `self.<attr>` assigned a
+ * construction, a parameter annotated with a class; inherited from a base
+ * in m's module) or a factory of m's package made (`model =
+ * create_model(opt)`: the one class of m's module defining the method). */
+enum { TL_CALLERS_INSTANCES = 1, TL_CALLERS_MAKERS = 2, TL_CALLERS_TEXT = 4, TL_CALLERS_NAMES = 8 };
 void tl_model__importer_calls(TlModel *m, unsigned how, bool (*want)(void *ctx, int32_t func),
 			      void (*visit)(void *ctx, const TlExtCall *s), void *ctx);
 /* callers.c: the end of a call's callee in an importer (TlExtCall's

@@ -1238,6 +1238,60 @@ static void test_attr_param(void **state)
 	tl_fixture_free(fx);
 }
 
+/* What every call site may hand a parameter (tl_model_param_sites): a
+ * constructor's through the module's instantiations of its class, a
+ * caller's parameter followed to its own sites, each site's argument kept
+ * though another site's is not known. */
+static void test_param_sites(void **state)
+{
+	(void)state;
+	TlFixture *fx = tl_fixture_new(
+		"from torch.utils.data import DataLoader\n"
+		"class Trainer:\n"
+		"    def __init__(self, model, loader):\n"
+		"        self.loader = loader\n"
+		"class Base:\n"
+		"    def __init__(self, data):\n"
+		"        self.data = data\n"
+		"class Sub(Base):\n"
+		"    pass\n"
+		"def fit(loader):\n"
+		"    return loader\n"
+		"def run(dl):\n"
+		"    return fit(dl)\n"
+		"def lone(q):\n"
+		"    return q\n"
+		"t = Trainer(1, DataLoader([1]))\n"
+		"u = Trainer(2, loader=DataLoader([2]))\n"
+		"b = Base(DataLoader([3]))\n"
+		"run(DataLoader([4]))\n"
+		"fit()\n");
+	const TlIndex *idx = &fx->idx;
+	const TlParamArg *args;
+	uint32_t n;
+	unsigned how = TL_SITES_MAKERS_HERE | TL_SITES_IMPORTERS_ALONE;
+	const TlBinding *loader = tl_index_resolve_node(idx, tl_fixture_node_after(fx, "self.loader = loader", "loader"));
+	assert_true(tl_model_param_sites(idx, loader, how, &args, &n));
+	assert_int_equal(n, 2);
+	assert_true(tl_index_text_is(idx, args[0].arg, "DataLoader([1])"));
+	assert_true(tl_index_text_is(idx, args[1].arg, "DataLoader([2])"));
+	/* without the instantiations, a constructor no site calls: not known */
+	assert_false(tl_model_param_sites(idx, loader, TL_SITES_IMPORTERS_ALONE, &args, &n));
+	/* a class a local class derives from: not known */
+	const TlBinding *data = tl_index_resolve_node(idx, tl_fixture_node_after(fx, "self.data = data", "data"));
+	assert_false(tl_model_param_sites(idx, data, how, &args, &n));
+	/* fit's sites: run's parameter followed to run's site; `fit()`
+	 * passes none it can tell, the other argument kept */
+	const TlBinding *fl = tl_index_resolve_node(idx, tl_fixture_node_after(fx, "return loader", "loader"));
+	assert_false(tl_model_param_sites(idx, fl, how, &args, &n));
+	assert_int_equal(n, 1);
+	assert_true(tl_index_text_is(idx, args[0].arg, "DataLoader([4])"));
+	assert_false(tl_model_param_sites(idx, tl_index_resolve_node(idx, tl_fixture_node_after(fx, "return q", "q")),
+					  how, &args, &n));
+	assert_int_equal(n, 0);
+	tl_fixture_free(fx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1269,6 +1323,7 @@ int main(void)
 		cmocka_unit_test(test_step_entry_and_backward_loops),
 		cmocka_unit_test(test_attr_param),
 		cmocka_unit_test(test_nograd_follows),
+		cmocka_unit_test(test_param_sites),
 	};
 	return cmocka_run_group_tests_name("model", tests, NULL, NULL);
 }
