@@ -4,14 +4,17 @@
 ; is normalised across the batch. torch.softmax(x, d) and x.softmax(d)
 ; require the dimension and never match; nn.Softmax2d has its own.
 
-; F.softmax(x), F.log_softmax(x), F.softmin(x) with no dim
+; F.softmax(x), F.log_softmax(x), F.softmin(x) with no dim; not on a numpy
+; array (F.softmax raises on one before it picks a dimension)
 ((call
   function: [
     (identifier)
     (attribute)
-  ]) @finding
+  ]
+  arguments: (argument_list . (_) @input)) @finding
   (#api? @finding softmax-function)
-  (#not-passes-argument? @finding dim))
+  (#not-passes-argument? @finding dim)
+  (#not-host-array? @input))
 
 ; nn.Softmax(), nn.LogSoftmax(), nn.Softmin() with no dim
 ((call

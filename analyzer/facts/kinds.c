@@ -1,7 +1,8 @@
 /* Kinds of values: optimizer, GradScaler, module, tensor, graph tensor (a value
  * that carries autograd history), and tensors whose construction is known.
  *
- * Owns: tl_facts_is_optimizer, tl_facts_is_scaler, tl_facts_in_scaler_class, tl_facts_is_module, tl_facts_is_graph and the module-class names. */
+ * Owns: tl_facts_is_optimizer, tl_facts_is_scaler, tl_facts_in_scaler_class, tl_facts_is_module, tl_facts_is_graph,
+ * tl_facts_is_host_array and the module-class names. */
 #include "model/apitable.h"
 #include "model/model.h"
 #include "facts/internal.h"
@@ -477,6 +478,11 @@ bool tl_facts_is_module(const TlIndex *idx, TSNode expr)
 {
 	return tl_facts__kind(idx, expr, 1u << TL_VK_MODULE | 1u << TL_VK_WRAPPER | 1u << TL_VK_CRITERION,
 			      "module", tl_facts__walk_module, NULL);
+}
+
+bool tl_facts_is_host_array(const TlIndex *idx, TSNode expr)
+{
+	return tl_facts__model_kind_is(idx, tl_index_unparen(expr), 1u << TL_VK_ARRAY) == 1;
 }
 
 bool tl_facts_is_loss_call(const TlIndex *idx, const TlCall *c)

@@ -6,8 +6,9 @@ from the input's rank (dim 0 for 0-, 1- and 3-D input, dim 1 otherwise):
 `nn.LogSoftmax()`, `nn.Softmin()`, through any import alias. An `ok`
 annotation sits before softmaxes that name their dimension (by keyword, by
 position, through `*args` / `**kwargs` that may hold it) and the forms that
-require one (`torch.softmax(x, d)`, `x.softmax(d)`), `nn.Softmax2d`, and
-softmax functions of other libraries.
+require one (`torch.softmax(x, d)`, `x.softmax(d)`), `nn.Softmax2d`,
+softmax functions of other libraries, and `F.softmax` of a numpy array
+(which raises before any dimension is picked).
 """
 import numpy as np
 import scipy.special
@@ -188,3 +189,27 @@ def class_reference(make_head):
     # the class itself, passed along: not a construction
     # ok: TL217
     return make_head(activation=nn.Softmax)
+
+
+def scores_of_array(model, batch):
+    # the argument is a host array: F.softmax raises on it before a dim is
+    # picked (a different defect, not this one)
+    with torch.no_grad():
+        # ok: TL217
+        return F.softmax(model(batch).data.cpu().numpy())
+
+
+def scores_of_named_array(model, batch):
+    with torch.no_grad():
+        host = model(batch).cpu().numpy()
+        # ok: TL217
+        return F.softmax(host)
+
+
+def scores_maybe_array(model, batch, to_host):
+    # a tensor on one path, an array on the other: the tensor path matters
+    out = model(batch)
+    if to_host:
+        out = out.detach().numpy()
+    # expect: TL217
+    return F.softmax(out)
