@@ -124,6 +124,19 @@ static bool tl_facts__any_module(const TlIndex *idx, const TSNode *parts, uint32
 	return false;
 }
 
+/* Whether class `cls` of `mod`, a module other than the file's `idx`, is
+ * an nn.Module to the model: asked under the project's lock, as another
+ * module's index and model are shared by the threads. */
+static bool tl_facts__ext_class_module(const TlIndex *idx, const TlIndex *mod, int32_t cls)
+{
+	if (mod == idx)
+		return tl_model_class_module(mod, cls);
+	tl_facts__ext_enter(idx);
+	bool yes = tl_model_class_module(mod, cls);
+	tl_facts__ext_leave(idx);
+	return yes;
+}
+
 /* Call `c` constructs a class of the project that the model takes for an
  * nn.Module: a local class (binding `cb`), one its qualified name names
  * in another module, or one a star import binds. */
@@ -137,11 +150,12 @@ static bool tl_facts__project_module_class(const TlIndex *idx, const TlCall *c, 
 		TlExtDef d;
 		return !tl_facts__foreign_qname(c->qname) && !tl_facts__starts(c->qname, "torch.") &&
 		       tl_facts__ext_def(idx, c->qname, &d) && d.func < 0 && d.cls >= 0 &&
-		       tl_model_class_module(d.idx, d.cls);
+		       tl_facts__ext_class_module(idx, d.idx, d.cls);
 	}
 	const TlIndex *mod;
 	int32_t cls;
-	return c->method && tl_model_star_class(idx, c->method, &mod, &cls) && tl_model_class_module(mod, cls);
+	return c->method && tl_model_star_class(idx, c->method, &mod, &cls) &&
+	       tl_facts__ext_class_module(idx, mod, cls);
 }
 
 static TSNode tl_facts__module_root_at(const TlIndex *idx, TSNode expr, TSNode named, TlBuf *path,

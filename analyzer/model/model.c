@@ -373,11 +373,13 @@ static void tl_model__stars_release(struct TlStarTable *t)
 	tl_free(t);
 }
 
+/* The star table of `mod`, built on first use; under the project's lock
+ * (an imported module's index is shared by the threads that analyse its
+ * importers, and so is its table). */
 static struct TlStarTable *tl_model__stars(const TlIndex *mod)
 {
-	struct TlStarTable *have = __atomic_load_n(&mod->stars, __ATOMIC_ACQUIRE);
-	if (have)
-		return have;
+	if (mod->stars)
+		return mod->stars;
 	struct TlStarTable *t = tl_calloc(1, sizeof *t);
 	tl_array_init(&t->mods);
 	tl_strmap_init(&t->names);
@@ -399,16 +401,8 @@ static struct TlStarTable *tl_model__stars(const TlIndex *mod)
 				tl_array_push(&t->mods, target);
 		}
 	}
-	/* A cache: no answer changes. An imported module's index is shared by
-	 * the threads that analyse its importers, so two may build it at once:
-	 * the first kept, the other's freed (it leaked before: valgrind's
-	 * corpus run, once). */
-	TlIndex *w = (TlIndex *)mod;
-	struct TlStarTable *none = NULL;
-	if (!__atomic_compare_exchange_n(&w->stars, &none, t, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
-		tl_model__stars_release(t);
-		return none;
-	}
+	TlIndex *w = (TlIndex *)mod; /* a cache: no answer changes */
+	w->stars = t;
 	w->stars_release = tl_model__stars_release;
 	return t;
 }
@@ -425,6 +419,10 @@ static const TlIntArray *tl_model__star_bindings(const TlIndex *mod, const char 
 	const TlIntArray *stars = tl_index_bindings_of(mod, -1, "*");
 	if (!stars || !stars->size || !mod->imports)
 		return NULL;
+	/* The table and its names are filled under the project's lock: two
+	 * threads may look names up in one imported module's table at once
+	 * (a map that grows under a reader loses entries or worse). */
+	mod->imports->enter(mod->imports);
 	struct TlStarTable *t = tl_model__stars(mod);
 	size_t len = strlen(name);
 	int32_t at;
@@ -437,10 +435,12 @@ static const TlIntArray *tl_model__star_bindings(const TlIndex *mod, const char 
 		}
 		tl_strmap_put(&t->names, name, len, at);
 	}
-	if (at < 0)
+	const TlIndex *found = at >= 0 ? t->mods.items[at] : NULL;
+	mod->imports->leave(mod->imports);
+	if (!found)
 		return NULL;
-	*owner = t->mods.items[at];
-	return tl_index_bindings_of(*owner, -1, name);
+	*owner = found;
+	return tl_index_bindings_of(found, -1, name);
 }
 
 bool tl_model__star_name(TlModel *m, const char *name, TlVal *out)
