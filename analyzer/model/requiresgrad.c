@@ -333,13 +333,14 @@ void tl_in__grad_store(In *in, TSNode target, const TlVal *v)
 
 /* True when the result of `call` goes, through methods that keep its
  * history (`.cpu()`, `.squeeze()`) and subscripts, into a method that
- * raises on a tensor that requires grad (`aug(x).numpy()`): the code runs
- * only where that result requires none. */
+ * raises on a tensor that requires grad (`aug(x).numpy()`, called with no
+ * argument): the code runs only where that result requires none. At most
+ * TL_MODEL_CHAIN_STEPS methods and subscripts are followed. */
 static bool tl_model__result_needs_no_grad(const TlIndex *idx, TSNode call)
 {
 	const TlSyms *sy = tl_syms();
 	TSNode n = call;
-	for (int step = 0; step < 16; step++) {
+	for (int step = 0; step < TL_MODEL_CHAIN_STEPS; step++) {
 		TSNode p = ts_node_parent(n);
 		if (ts_node_is_null(p))
 			return false;
@@ -360,8 +361,10 @@ static bool tl_model__result_needs_no_grad(const TlIndex *idx, TSNode call)
 			return false;
 		memcpy(name, t, len);
 		name[len] = '\0';
+		/* Only a bare `.numpy()`: `.numpy(force=True)` detaches instead of
+		 * raising, so the forward before it did record a graph. */
 		if (tl_api_method_sets(name) & TL_APIS_NEEDS_NO_GRAD)
-			return true;
+			return ts_node_named_child_count(tl_tree_field(c, sy->f_arguments)) == 0;
 		const TlApiRow *r = tl_api_method(name);
 		if (!r || r->graph != TL_APIG_KEEPS)
 			return false;

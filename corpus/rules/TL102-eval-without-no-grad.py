@@ -1164,3 +1164,13 @@ def export_detached(factory):
     aug.eval()
     # expect: TL102
     return aug(x).detach().numpy()
+
+
+# Flagged: `.numpy(force=True)` detaches instead of raising, so it says
+# nothing of whether the forward recorded a graph.
+def export_forced(factory):
+    x = torch.randn(2, 3, 32, 32)
+    aug = factory()
+    aug.eval()
+    # expect: TL102
+    return aug(x).numpy(force=True)
