@@ -47,6 +47,8 @@
 #define TL_MODEL_CONTEXT_RUNS 64    /* context summaries of one question (sitectx.c) */
 #define TL_MODEL_TEST_TERMS 16      /* `not`, `and`, `or` nested in a test a context decides (sitectx.c) */
 #define TL_MODEL_RECEIVER_STEPS 8   /* bindings a receiver's class is read through (callers.c) */
+#define TL_MODEL_CONTEXT_ATTRS 4    /* attributes of `self` a context keeps (sitectx.c) */
+#define TL_MODEL_CHAIN_STEPS 16     /* methods and subscripts followed after a forward (requiresgrad.c) */
 
 typedef struct TlModel TlModel;
 

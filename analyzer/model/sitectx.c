@@ -30,13 +30,11 @@
  *
  * Owns: tl_model_call_events. */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
 #include "base/budget.h"
 #include "model/interp_internal.h"
-
-#define TL_SITECTX_ATTRS 4 /* attributes of `self` a context keeps */
 
 typedef struct {
 	const char *name; /* the attribute's name, in the module's source */
@@ -47,7 +45,7 @@ typedef struct {
 typedef struct {
 	int32_t func;
 	uint16_t p[TL_MODEL_CTX_PARAMS]; /* each parameter's constant, 0 none */
-	ScAttr a[TL_SITECTX_ATTRS];
+	ScAttr a[TL_MODEL_CONTEXT_ATTRS];
 	uint32_t na;
 	uint32_t ev; /* the events it runs, so far */
 } ScCtx;
@@ -249,10 +247,10 @@ static bool sc_runs(Sc *s, const ScCtx *c, TSNode node)
 static bool sc_reaches_store(const TlIndex *idx, int32_t f, const char *name, uint32_t len)
 {
 	uint32_t nf = idx->funcs.size;
-	uint8_t *seen = calloc(nf ? nf : 1, 1);
-	int32_t *todo = malloc((nf ? nf : 1) * sizeof *todo);
+	uint8_t *seen = tl_calloc(nf ? nf : 1, 1);
+	int32_t *todo = tl_malloc((nf ? nf : 1) * sizeof *todo);
 	uint32_t n = 0;
-	bool yes = !seen || !todo;
+	bool yes = false;
 	if (!yes && f >= 0 && (uint32_t)f < nf) {
 		seen[f] = 1;
 		todo[n++] = f;
@@ -282,8 +280,8 @@ static bool sc_reaches_store(const TlIndex *idx, int32_t f, const char *name, ui
 				}
 		}
 	}
-	free(seen);
-	free(todo);
+	tl_free(seen);
+	tl_free(todo);
 	return yes;
 }
 
@@ -325,7 +323,7 @@ static uint32_t sc_site_attrs(Sc *s, int32_t f, const TlCall *site, ScAttr *out)
 	TSNode body = tl_tree_field(fn->node, sy->f_body);
 	uint32_t at = ts_node_start_byte(site->node), n = 0;
 	const TlIntArray *binds = tl_index_scope_binds(idx, f);
-	for (uint32_t i = 0; binds && i < binds->size && n < TL_SITECTX_ATTRS; i++) {
+	for (uint32_t i = 0; binds && i < binds->size && n < TL_MODEL_CONTEXT_ATTRS; i++) {
 		const TlBinding *b = &idx->bindings.items[binds->items[i]];
 		if (!b->name || strncmp(b->name, "self.", 5) != 0 || strchr(b->name + 5, '.') ||
 		    b->kind != TL_BIND_ASSIGN || b->elem >= 0 || ts_node_start_byte(b->stmt) >= at)
@@ -524,9 +522,7 @@ uint32_t tl_model_call_events(const TlIndex *idx, const TlCall *c, uint32_t even
 		return got | reach;
 	if (c->func >= 0)
 		tl_model__ensure(m, c->func);
-	Sc *s = calloc(1, sizeof *s);
-	if (!s)
-		return got | reach;
+	Sc *s = tl_calloc(1, sizeof *s);
 	s->m = m;
 	s->idx = idx;
 	s->events = events;
@@ -537,6 +533,6 @@ uint32_t tl_model_call_events(const TlIndex *idx, const TlCall *c, uint32_t even
 		r = sc_call(s, NULL, c->func, c);
 	else
 		r = got | reach;
-	free(s);
+	tl_free(s);
 	return r;
 }
