@@ -554,12 +554,18 @@ static uint32_t tl_handed__hash(const char *s)
 
 /* The answer for `cls`, `attr`; `path` holds the classes whose answer is
  * being found (a class among its own bases answers none, and *cut then
- * says that answers found meanwhile are not kept). */
+ * says that answers found meanwhile are not kept). Bases are followed at
+ * most TL_MODEL_BASE_DEPTH deep: a class past that answers none, not
+ * kept, so the recursion's depth never follows the file's chain. */
 static int32_t tl_handed__attr_param(const TlIndex *idx, struct TlAttrParams *kept, int32_t cls, const char *attr,
 				     TlIntArray *path, bool *cut)
 {
 	if (cls < 0)
 		return -1;
+	if (path->size >= TL_MODEL_BASE_DEPTH) {
+		*cut = true;
+		return -1;
+	}
 	for (uint32_t i = 0; i < path->size; i++)
 		if (path->items[i] == cls) {
 			*cut = true;

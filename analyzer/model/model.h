@@ -49,6 +49,7 @@
 #define TL_MODEL_RECEIVER_STEPS 8   /* bindings a receiver's class is read through (callers.c) */
 #define TL_MODEL_CONTEXT_ATTRS 4    /* attributes of `self` a context keeps (sitectx.c) */
 #define TL_MODEL_CHAIN_STEPS 16     /* methods and subscripts followed after a forward (requiresgrad.c) */
+#define TL_MODEL_BASE_DEPTH 32      /* local base classes followed up from a class (handedin.c) */
 
 typedef struct TlModel TlModel;
 

@@ -125,6 +125,16 @@ run memory-budget-under 0 "$bin" -q "$tmp/list.py"
 awk 'BEGIN { print "import torch"; for (i = 0; i < 40000; i++) printf "loss%d = model(x).sum()\n", i }' >"$tmp/long.py"
 run cpu-bound-parse 2 env TORCHLINT_CPU_SECONDS=0.001 "$bin" --format concise -q "$tmp/long.py"
 has cpu-bound-parse "$tmp/out" "long.py:1:1: TL002 analysis stopped while parsing: it took more than 0.001 s of CPU time"
+# 40,000 classes each deriving from the one before, under a trainer whose
+# base stores the model it is handed: which parameter `self.model` holds
+# followed the bases by recursion, one frame per class, and overflowed the
+# stack (SIGSEGV). The bases are now followed at most TL_MODEL_BASE_DEPTH
+# deep.
+awk 'BEGIN { print "import torch"; print "class Base(object):"; print "    def __init__(self, model):"; print "        self.model = model";
+	for (i = 1; i <= 40000; i++) printf "class Mid%d(%s):\n    pass\n", i, i == 1 ? "Base" : "Mid" (i - 1);
+	print "class Trainer(Mid40000):"; print "    def evaluate(self, batch):"; print "        self.model.eval()"; print "        return self.model.predict(batch)";
+	print "def main(net, batch):"; print "    return Trainer(net).evaluate(batch)" }' >"$tmp/bases.py"
+run deep-bases 0 sh -c 'ulimit -t 300; exec "$0" --format concise --color never -q "$1"' "$bin" "$tmp/bases.py"
 # A chain of 40,000 functions each calling the next one defined, each
 # switching grad off with a statement `torch.set_grad_enabled(False)`
 # first. Whether each call site runs grad-disabled was once a fixpoint of
