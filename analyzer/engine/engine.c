@@ -1094,11 +1094,15 @@ typedef struct TlEngineNowhere {
 
 /* Leaves out of `plan` (a copy of the file's `pass`) every rule pattern
  * with a semantic predicate, not negated, that holds nowhere in the file
- * (tl_predicate_nowhere): it cannot match there. Each (predicate, choice)
+ * (tl_predicate_nowhere): it cannot match there. Only a predicate the
+ * pre-checks check counts, on a capture every match has a node for (as
+ * for the word needs, queryset.c): one on a capture a match may leave
+ * without a node holds there whatever the file. Each (predicate, choice)
  * is asked once. */
 static void tl_engine__drop_nowhere(TlQuerySet *qs, const TlIndex *idx, const uint64_t *pass,
 				    uint64_t *plan, uint32_t words)
 {
+	const TlPrechecks *pc = tl_queryset_prechecks(qs);
 	TlEngineNowhere asked[32];
 	uint32_t nasked = 0;
 	memcpy(plan, pass, words * sizeof *plan);
@@ -1106,11 +1110,12 @@ static void tl_engine__drop_nowhere(TlQuerySet *qs, const TlIndex *idx, const ui
 		if (!tl_bit(pass, rp))
 			continue;
 		const TlRulePattern *pat = tl_queryset_pattern(qs, rp);
-		const TlPredList *pl = &pat->rule->patterns.items[pat->pattern];
+		const TlPrecheckPattern *pp = &pc->patterns.items[pat->precheck];
 		bool drop = false;
-		for (uint32_t i = 0; i < pl->size && !drop; i++) {
-			const TlPred *p = &pl->items[i];
-			if (p->kind != TL_PRED_SEMANTIC || p->negated || !p->def)
+		for (uint32_t i = 0; i < pp->count && !drop; i++) {
+			const TlPrecheck *c = &pc->checks.items[pp->from + i];
+			const TlPred *p = c->pred;
+			if (!p || p->kind != TL_PRED_SEMANTIC || p->negated || !p->def || !c->path_count)
 				continue;
 			uint32_t k = 0;
 			while (k < nasked && (asked[k].def != p->def || asked[k].choice != p->choice))
