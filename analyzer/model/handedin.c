@@ -493,39 +493,23 @@ bool tl_model_own_param_args(const TlIndex *idx, const TlBinding *param, unsigne
 
 /* The parameter of function `func` that call `c` (`super().__init__(...)`
  * in `func`) passes on for `p`, a parameter of the base's method (`self`
- * first, not passed): by keyword, else by position after `self`; NULL when
- * it passes anything else or nothing. */
+ * first, not passed), bound as a call binds them (bind.c); NULL when it
+ * passes anything else or nothing, or may pass it through a splat. */
 static const TlBinding *tl_handed__super_arg(const TlIndex *idx, const TlCall *c, const TlBinding *p, int32_t func)
 {
-	const TlSyms *sy = tl_syms();
 	const TlFunc *pf = &idx->funcs.items[p->func];
-	int32_t k = -1;
-	for (uint32_t i = 0; i < pf->params.size && k < 0; i++)
-		if (&idx->bindings.items[pf->params.items[i]] == p)
-			k = (int32_t)i;
-	TSNode args = tl_tree_field(c->node, sy->f_arguments);
-	if (k < 1 || ts_node_is_null(args))
+	uint32_t k = 0;
+	while (k < pf->params.size && &idx->bindings.items[pf->params.items[k]] != p)
+		k++;
+	if (k < 1 || k >= pf->params.size || k >= TL_MODEL_CTX_PARAMS)
 		return NULL;
-	TSNode arg = { { 0 }, NULL, NULL };
-	uint32_t count = ts_node_named_child_count(args), at = 0;
-	for (uint32_t i = 0; i < count && ts_node_is_null(arg); i++) {
-		TSNode a = ts_node_named_child(args, i);
-		TSSymbol s = ts_node_symbol(a);
-		if (s == sy->comment)
-			continue;
-		if (s == sy->list_splat || s == sy->dictionary_splat)
-			return NULL;
-		if (s == sy->keyword_argument) {
-			if (tl_index_text_is(idx, tl_tree_field(a, sy->f_name), p->name))
-				arg = tl_tree_field(a, sy->f_value);
-			continue;
-		}
-		if (++at == (uint32_t)k)
-			arg = a;
-	}
-	if (ts_node_is_null(arg) || ts_node_symbol(tl_index_unparen(arg)) != sy->identifier)
+	TSNode arg[TL_MODEL_CTX_PARAMS];
+	uint8_t left[TL_MODEL_CTX_PARAMS];
+	tl_model__site_args(idx, pf, c->node, 1, arg, left);
+	TSNode v = tl_index_unparen(arg[k]);
+	if (ts_node_is_null(v) || ts_node_symbol(v) != tl_syms()->identifier)
 		return NULL;
-	const TlBinding *b = tl_index_resolve_node(idx, tl_index_unparen(arg));
+	const TlBinding *b = tl_index_resolve_node(idx, v);
 	return b && b->kind == TL_BIND_PARAM && b->func == func ? b : NULL;
 }
 
