@@ -96,8 +96,12 @@ uint16_t tl_model__const_literal(TlModel *m, const TlIndex *idx, TSNode n)
 		return TL_VC(TL_VC_NONE, 0);
 	if (s == sy->string)
 		return tl_consts__string(m, idx, n);
-	if (s == sy->integer)
-		return tl_consts__int(tl_index_text(idx, n, &len), len, false);
+	if (s == sy->integer) {
+		/* (the text first: an argument list's order of evaluation is
+		 * not defined, and `len` read before the call was 0) */
+		const char *t = tl_index_text(idx, n, &len);
+		return tl_consts__int(t, len, false);
+	}
 	if (s == sy->unary_operator) {
 		TSNode a = tl_index_unparen(tl_tree_field(n, sy->f_argument));
 		const char *t = tl_index_text(idx, n, &len);

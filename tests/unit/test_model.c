@@ -1058,7 +1058,8 @@ static void test_autocast_entry_and_may(void **state)
 
 /* The events a call runs under the constant context it hands its local
  * callee (sitectx.c): the constants it passes, a parameter passed
- * through, a flag of `self` the caller stored, recursion, the bound. */
+ * through, a flag of `self` the caller stored, recursion (the bound:
+ * test_call_events_context_bound). */
 static const TlCall *call_of(TlFixture *fx, const char *text, int nth)
 {
 	const TlCall *c = tl_index_call_at(&fx->idx, tl_fixture_node(fx, text, nth));
@@ -1131,6 +1132,41 @@ static void test_call_events_contexts(void **state)
 	assert_int_equal(tl_model_call_events(idx, call_of(fx, "self.pick(x)", 0), TL_EV_EVAL, true), 0);
 	/* ... but not where a call after the store may store it again */
 	assert_int_equal(tl_model_call_events(idx, call_of(fx, "self.pick(x)", 1), TL_EV_EVAL, true), TL_EV_EVAL);
+	tl_fixture_free(fx);
+}
+
+/* The bound of contexts per function (TL_MODEL_CONTEXTS, 4): a fifth
+ * context of one callee does not fit and keeps its whole reach, so the
+ * answer never has fewer events than run. */
+static void test_call_events_context_bound(void **state)
+{
+	(void)state;
+	TlFixture *fx = tl_fixture_new(
+		"import torch\n"
+		"def leaf(m, k):\n"
+		"    if k == 0:\n"
+		"        m.eval()\n"
+		"def four(m):\n"
+		"    leaf(m, 1)\n"
+		"    leaf(m, 2)\n"
+		"    leaf(m, 3)\n"
+		"    leaf(m, 4)\n"
+		"def five(m):\n"
+		"    leaf(m, 1)\n"
+		"    leaf(m, 2)\n"
+		"    leaf(m, 3)\n"
+		"    leaf(m, 4)\n"
+		"    leaf(m, 5)\n"
+		"def main(m):\n"
+		"    four(m)\n"
+		"    five(m)\n"
+		"main(None)\n");
+	const TlIndex *idx = &fx->idx;
+	assert_int_equal(TL_MODEL_CONTEXTS, 4);
+	/* four contexts of `leaf`, each deciding against its eval() */
+	assert_int_equal(tl_model_call_events(idx, call_of(fx, "four(m)", 1), TL_EV_EVAL, true), 0);
+	/* a fifth does not fit: `leaf`'s whole reach, its eval() included */
+	assert_int_equal(tl_model_call_events(idx, call_of(fx, "five(m)", 1), TL_EV_EVAL, true), TL_EV_EVAL);
 	tl_fixture_free(fx);
 }
 
@@ -1317,6 +1353,7 @@ int main(void)
 		cmocka_unit_test(test_grad_state),
 		cmocka_unit_test(test_constants),
 		cmocka_unit_test(test_call_events_contexts),
+		cmocka_unit_test(test_call_events_context_bound),
 		cmocka_unit_test(test_grad_entry_values),
 		cmocka_unit_test(test_own_param_args),
 		cmocka_unit_test(test_autocast_entry_and_may),
