@@ -19,8 +19,9 @@ char *tl_strndup(const char *s, size_t n);
 void tl_alloc_install(void);
 
 /* An arena for one parse: while a thread has entered it, tree-sitter's
- * allocations on that thread are cut from large blocks and its frees are
- * no-ops (the last block given is taken back), so a tree parsed inside is
+ * allocations on that thread are cut from large blocks and what it frees
+ * is kept for its next allocations (the last piece given is taken back;
+ * any other goes to a list per size), so a tree parsed inside is
  * freed all at once with the arena instead of node by node. Everything
  * tree-sitter allocates while the arena is entered must die with it: enter
  * it around a parser made and deleted inside it, and never hand the tree
@@ -33,6 +34,9 @@ TlArena *tl_arena_new(void);
 /* Tree-sitter's allocations on this thread go to `a` until tl_arena_leave. */
 void tl_arena_enter(TlArena *a);
 void tl_arena_leave(void);
+/* The bytes of `a`'s blocks, all together (NULL: 0): what a parse in it
+ * holds, its garbage reused (the memory budget counts it). */
+size_t tl_arena_bytes(const TlArena *a);
 /* Frees every block of `a` and `a` itself (NULL: nothing). Not entered. */
 void tl_arena_free(TlArena *a);
 

@@ -51,6 +51,81 @@ static void test_pieces(void **state)
 	tl_arena_free(NULL);
 }
 
+/* What tree-sitter frees in an arena is given out again: a parser's
+ * garbage (its stack nodes, subtrees of branches given up) no longer stays
+ * until the arena is freed (random tokens, 1.2 MB: 331 MB at the peak
+ * before, 93 MB now, 98 MB without the arena). */
+static void test_reuse(void **state)
+{
+	(void)state;
+	TlArena *a = tl_arena_new();
+	tl_arena_enter(a);
+	char *keep = ts_current_malloc(8);
+	void *piece[64];
+	for (int round = 0; round < 2000; round++) {
+		for (int i = 0; i < 64; i++) {
+			/* a few sizes as tree-sitter's, and a large one that grows */
+			piece[i] = ts_current_malloc(i % 4 == 3 ? 3000 + (size_t)(i * 8) : 24 + (size_t)(i % 3) * 56);
+			memset(piece[i], round & 0xff, 24);
+		}
+		piece[0] = ts_current_realloc(piece[0], 5000);
+		keep = ts_current_realloc(keep, 8); /* the same size: in place */
+		for (int i = 0; i < 64; i++)
+			ts_current_free(piece[i]);
+	}
+	/* 2,000 rounds of about 60 KB: one round's worth of blocks */
+	assert_true(tl_arena_bytes(a) <= (size_t)1 << 20);
+	ts_current_free(keep);
+	/* a size freed is given again, the piece the same */
+	char *p = ts_current_malloc(40), *q = ts_current_malloc(40);
+	ts_current_free(p);
+	char *r = ts_current_malloc(36);
+	assert_ptr_equal(p, r);
+	ts_current_free(q);
+	ts_current_free(r);
+	tl_arena_leave();
+	tl_arena_free(a);
+	assert_int_equal(tl_arena_bytes(NULL), 0);
+}
+
+/* Random Python tokens, `bytes` long (an error on about every line), from
+ * a fixed seed. */
+static char *random_tokens(size_t bytes)
+{
+	static const char *const tok[] = { "x", "y", "(", ")", "[", "]", "{", "}", ":", ",", "=", "+", "def", "class",
+					   "if", "else", "for", "in", "return", "lambda", "1", "'s'", ".", "*", "\n",
+					   "    ", "import", "not", "and", "->" };
+	TlBuf b;
+	tl_buf_init(&b);
+	uint32_t seed = 12345;
+	while (b.len < bytes) {
+		seed = seed * 1103515245u + 12345u;
+		const char *t = tok[(seed >> 16) % (sizeof tok / sizeof *tok)];
+		tl_buf_add(&b, t);
+		tl_buf_addc(&b, ' ');
+	}
+	return tl_buf_detach(&b);
+}
+
+static TSTree *parse(const char *text, bool in_arena, TlArena **arena);
+
+/* Error-heavy input parsed in an arena holds about what valid code does
+ * per byte of text (up to 70 bytes over Debian's torch), not the
+ * parser's garbage too (these 300,000 bytes: 260 MB before, 25 MB now). */
+static void test_error_garbage(void **state)
+{
+	(void)state;
+	char *text = random_tokens(300000);
+	TlArena *arena;
+	TSTree *tree = parse(text, true, &arena);
+	assert_non_null(tree);
+	size_t bytes = tl_arena_bytes(arena);
+	print_message("random tokens: %zu bytes of text, %zu in the arena\n", strlen(text), bytes);
+	assert_true(bytes < 150 * strlen(text));
+	tl_arena_free(arena);
+	tl_free(text);
+}
+
 static TSTree *parse(const char *text, bool in_arena, TlArena **arena)
 {
 	*arena = NULL;
@@ -109,6 +184,8 @@ int main(void)
 	tl_alloc_install();
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pieces),
+		cmocka_unit_test(test_reuse),
+		cmocka_unit_test(test_error_garbage),
 		cmocka_unit_test(test_same_trees),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
