@@ -228,7 +228,8 @@ bool tl_model_param_args(const TlIndex *idx, const TlBinding *param, const TlPar
 	const TlHandedSet *set = &m->handed_sets.items[at];
 	if (!set->known)
 		return false;
-	*args = m->handed_args.items + set->first;
+	/* (no offset on a NULL array: an empty table has no items) */
+	*args = set->n ? m->handed_args.items + set->first : NULL;
 	*n = set->n;
 	return true;
 }
@@ -359,7 +360,8 @@ bool tl_model_param_sites(const TlIndex *idx, const TlBinding *param, unsigned h
 		tl_array_release(&w.args);
 	}
 	const TlHandedSet *set = &m->handed_sets.items[at];
-	*args = m->handed_args.items + set->first;
+	/* (no offset on a NULL array: an empty table has no items) */
+	*args = set->n ? m->handed_args.items + set->first : NULL;
 	*n = set->n;
 	return set->known;
 }
