@@ -7,8 +7,8 @@
 ((call
   function: (_) @_model) @finding
   (#module-forward? @finding)
-  (#reached? @finding)
   (#mode-is? @finding eval)
+  (#reached? @finding)
   (#records-graph? @finding)
   (#not-under-context? @finding grad-disabled)
   (#not-reaches-backward? @finding)
@@ -23,8 +23,8 @@
   (#module-forward? @finding)
   (#not-loss-call? @finding)
   (#not-mode-is? @finding eval)
-  (#reached? @finding)
   (#evaluation-pass? @finding)
+  (#reached? @finding)
   (#records-graph? @finding)
   (#not-under-context? @finding grad-disabled)
   (#set! what "runs in an evaluation pass with gradient tracking on, so it records"))

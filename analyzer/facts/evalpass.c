@@ -205,7 +205,7 @@ bool tl_facts_evaluation_pass(const TlIndex *idx, TSNode call)
 	if (!c || !(c->events & TL_EV_FORWARD))
 		return false;
 	if (!tl_facts_pass_lacks(idx, c->node, TL_EV_BACKWARD | TL_EV_OPT_STEP) ||
-	    tl_facts_reaches_backward(idx, c->node) || !tl_facts__program_trains(idx, c->func))
+	    !tl_facts__program_trains(idx, c->func) || tl_facts_reaches_backward(idx, c->node))
 		return false;
 	bool in_step = tl_facts_in_step_loop(idx, c->node, TL_STEP_TRAIN | TL_STEP_EVAL, false);
 	/* Grad-disabled code that trains nothing in a program that trains is
