@@ -1085,6 +1085,19 @@ static bool tl_engine__gate(void *ctx, const char *const *names)
 	return g->imports->imports_any(g->imports, g->src->path, g->src->text, g->src->length, names);
 }
 
+/* The pre-filter's word offsets of a file (TlIndex.word_offsets). */
+typedef struct TlEngineWords {
+	const TlQuerySet *qs;
+	const TlQueryHits *hits;
+} TlEngineWords;
+
+static uint32_t tl_engine__word_offsets(const void *ctx, const char *word, size_t len, uint32_t *out,
+					uint32_t cap)
+{
+	const TlEngineWords *w = ctx;
+	return tl_queryset_word_offsets(w->qs, w->hits, word, len, out, cap);
+}
+
 /* One answer of tl_predicate_nowhere in a file. */
 typedef struct TlEngineNowhere {
 	const TlPredicateDef *def;
@@ -1249,7 +1262,12 @@ static void tl_engine__analyze(TlEngine *e, const TlSource *src, const TSTree *g
 			/* Compiling is timed where it happens, on whichever thread. */
 			const TlQueryGroup *g = tl_queryset_group(qs, key, true);
 			t = tl_timings_start();
+			TlEngineWords found = { qs, e->hits };
+			idx.word_offsets = e->hits ? tl_engine__word_offsets : NULL;
+			idx.word_ctx = &found;
 			tl_engine__drop_nowhere(qs, &idx, pass, plan, words);
+			idx.word_offsets = NULL;
+			idx.word_ctx = NULL;
 			for (uint32_t p = 0; p < g->part_count; p++) {
 				tl_engine__run(e, qs, &g->parts[p], plan, &idx, collect, src, root, out, first);
 				if (e->qexec.status & (TL_QEXEC_BUDGET_SPENT | TL_QEXEC_TIME_SPENT |

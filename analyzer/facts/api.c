@@ -8,6 +8,7 @@
 #include "facts/internal.h"
 #include "model/model.h"
 
+#include <pthread.h>
 #include <stdio.h>
 
 /* ---- APIs, keywords, devices ------------------------------------------------------ */
@@ -84,6 +85,148 @@ bool tl_facts_is_api(const TlIndex *idx, TSNode node, TlApi api)
 		return false;
 	const char *q = tl_index_qualified(idx, node);
 	return q && tl_facts__qname_is_api(q, api);
+}
+
+/* Whether `c` is a word character of the pre-filter's reading (rules/
+ * queryset.c): [A-Za-z0-9_]. */
+static bool tl_facts__word_char(unsigned char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+/* Whether byte `o` lies in a plain string or a comment (*s, *k: the next
+ * of each to look at; `o` ascends from one call to the next). */
+static bool tl_facts__in_text(const TlIndex *idx, uint32_t o, uint32_t *s, uint32_t *k)
+{
+	while (*s < idx->plain_strings.size && (uint32_t)idx->plain_strings.items[*s] <= o)
+		(*s)++;
+	if (*s < idx->plain_strings.size && (uint32_t)(idx->plain_strings.items[*s] >> 32) <= o)
+		return true;
+	while (*k < idx->comments.size && ts_node_end_byte(idx->comments.items[*k]) <= o)
+		(*k)++;
+	return *k < idx->comments.size && ts_node_start_byte(idx->comments.items[*k]) <= o;
+}
+
+/* How many times the file's text holds `w` (`wl` bytes) where an
+ * identifier node could: outside plain strings and comments, followed by
+ * no word character, and preceded by none, or inside a run of them that
+ * starts with a digit or follows a backslash (as the pre-filter reads a
+ * node's whole text: `0xlog`). At least the number of identifier nodes
+ * whose text is `w`; counting stops past `most`. */
+static uint32_t tl_facts__word_count(const TlIndex *idx, const char *w, size_t wl, uint32_t most)
+{
+	const char *text = idx->src->text;
+	size_t len = idx->src->length;
+	uint32_t n = 0, s = 0, k = 0; /* the next plain string, the next comment */
+	if (!wl || wl > len)
+		return 0;
+	/* The pre-filter's reading, when the engine has it: the same places. */
+	uint32_t offs[64];
+	uint32_t found = idx->word_offsets ? idx->word_offsets(idx->word_ctx, w, wl, offs, 64) : UINT32_MAX;
+	if (found <= 64) {
+		for (uint32_t i = 0; i < found && n <= most; i++)
+			n += !tl_facts__in_text(idx, offs[i], &s, &k);
+		return n;
+	}
+	const char *end = text + len, *last = end - wl + 1;
+	for (const char *at = text; at < last; at++) {
+		at = memchr(at, w[0], (size_t)(last - at));
+		if (!at)
+			break;
+		if (memcmp(at + 1, w + 1, wl - 1) != 0)
+			continue;
+		/* Not inside a plain string or a comment: no node of code there. */
+		if (tl_facts__in_text(idx, (uint32_t)(at - text), &s, &k))
+			continue;
+		const unsigned char *p = (const unsigned char *)at;
+		bool ok = at + wl == end || !tl_facts__word_char(p[wl]);
+		if (ok && at > text && tl_facts__word_char(p[-1])) {
+			const unsigned char *r = p;
+			while ((const char *)r > text && tl_facts__word_char(r[-1]))
+				r--;
+			ok = (*r >= '0' && *r <= '9') || ((const char *)r > text && r[-1] == '\\');
+		}
+		n += ok;
+		if (n > most)
+			break;
+	}
+	return n;
+}
+
+/* Each API's words (tl_facts_api_words), found once for the process; a
+ * kind with TL_FACTS_API_WORDS of them may have more. */
+#define TL_FACTS_API_WORDS 16
+static struct {
+	const char *words[TL_FACTS_API_WORDS];
+	size_t count;
+} tl_facts__words[TL_API_COUNT];
+static pthread_once_t tl_facts__words_once = PTHREAD_ONCE_INIT;
+
+static void tl_facts__words_load(void)
+{
+	for (int a = 0; a < TL_API_COUNT; a++)
+		tl_facts__words[a].count = tl_facts_api_words((TlApi)a, tl_facts__words[a].words, TL_FACTS_API_WORDS);
+}
+
+/* Whether qualified name `q` ends with one of words[0..n) (its last part). */
+static bool tl_facts__last_part_in(const char *q, const char *const *words, size_t n)
+{
+	const char *dot = strrchr(q, '.');
+	const char *last = dot ? dot + 1 : q;
+	for (size_t j = 0; j < n; j++)
+		if (strcmp(last, words[j]) == 0)
+			return true;
+	return false;
+}
+
+bool tl_facts_api_nowhere(const TlIndex *idx, TlApi api)
+{
+	/* tl_facts_is_api holds of a call whose qualified callee is of the
+	 * API, or of an identifier or attribute chain that qualifies to one
+	 * (tl_index_qualify). Such a name ends with one of the API's words:
+	 * the last identifier of the chain (only its root is replaced), or,
+	 * for a lone identifier, what an import binds or the value an
+	 * assignment aliases (an identifier or chain: with the word again).
+	 * So it holds nowhere when no call's qualified callee is of the API,
+	 * no import binds a name of it, and every occurrence of each word in
+	 * the code (not in a plain string or a comment) is the last
+	 * identifier of a call's callee (an identifier or attribute, not
+	 * parenthesized): no other node ends with one. */
+	pthread_once(&tl_facts__words_once, tl_facts__words_load);
+	if ((unsigned)api >= TL_API_COUNT)
+		return false;
+	const char *const *words = tl_facts__words[api].words;
+	size_t nw = tl_facts__words[api].count;
+	if (nw == 0 || nw == TL_FACTS_API_WORDS)
+		return false; /* none to count, or perhaps more than these */
+	const TlSyms *sy = tl_syms();
+	uint32_t tails[TL_FACTS_API_WORDS] = { 0 };
+	for (uint32_t i = 0; i < idx->calls.size; i++) {
+		const TlCall *c = &idx->calls.items[i];
+		size_t j = nw;
+		for (size_t k = 0; c->method && k < nw && j == nw; k++)
+			if (c->method[0] == words[k][0] && strcmp(c->method, words[k]) == 0)
+				j = k;
+		/* An attribute callee's qualified name ends with its attribute
+		 * (the method); a lone name's may not (an alias, an import). */
+		if (c->qname && (j < nw || (!c->receiver.id && tl_facts__last_part_in(c->qname, words, nw))) &&
+		    tl_facts__qname_is_api(c->qname, api))
+			return false;
+		if (j < nw) {
+			TSSymbol s = ts_node_symbol(c->callee);
+			if (s == sy->identifier || s == sy->attribute)
+				tails[j]++;
+		}
+	}
+	for (uint32_t i = 0; i < idx->bindings.size; i++) {
+		const TlBinding *b = &idx->bindings.items[i];
+		if (b->kind == TL_BIND_IMPORT && b->qname && tl_facts__qname_is_api(b->qname, api))
+			return false;
+	}
+	for (size_t j = 0; j < nw; j++)
+		if (tl_facts__word_count(idx, words[j], strlen(words[j]), tails[j]) != tails[j])
+			return false;
+	return true;
 }
 
 bool tl_facts_passes_keyword(const TlIndex *idx, TSNode call, const char *name)

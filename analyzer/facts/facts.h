@@ -213,6 +213,12 @@ bool tl_facts_is_api(const TlIndex *idx, TSNode node, TlApi api);
  * a file where tl_facts_is_api(..., api) holds anywhere holds one of these
  * as a whole identifier. */
 size_t tl_facts_api_words(TlApi api, const char **out, size_t cap);
+/* True when tl_facts_is_api(idx, node, api) holds of no node of the file:
+ * no call's qualified callee and no import is of the API, and each of its
+ * words (tl_facts_api_words) occurs in the code (outside plain strings and
+ * comments) only as the last identifier of a call's callee. False when it
+ * may hold somewhere. */
+bool tl_facts_api_nowhere(const TlIndex *idx, TlApi api);
 /* True when call `call` passes keyword `name`, or a `**mapping` that may. */
 bool tl_facts_passes_keyword(const TlIndex *idx, TSNode call, const char *name);
 /* The value call `call` passes for parameter `name` of the torch API it

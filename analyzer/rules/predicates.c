@@ -539,6 +539,9 @@ bool tl_predicate_nowhere(const TlPredicateDef *def, int choice, const TlIndex *
 		return tl_pred__no_call_does(idx, TL_EV_LOSS);
 	if (def->fn == tl_pred_in_loop)
 		return idx->loops.size == 0;
+	/* Names of the API: the calls, the imports, the words' occurrences. */
+	if (def->fn == tl_pred_api)
+		return choice >= 0 && choice < TL_API_COUNT && tl_facts_api_nowhere(idx, (TlApi)choice);
 	/* The walk's mode (tl_facts_mode_at); a helper's forward in eval mode
 	 * too (tl_check_eval_call_with_grad asks the walk's mode on every path). */
 	if (def->fn == tl_pred_mode_is)

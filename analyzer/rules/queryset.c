@@ -25,12 +25,17 @@ typedef struct TlLiteral {
 	bool word;        /* an identifier: looked up among the file's words */
 	bool gate;        /* a literal need or an ecosystem name: opens the gate */
 	bool ranged;      /* a string test's: its positions go to TlQueryHits */
+	bool located;     /* a predicate's word (tl_predicate_words): its positions
+			   * go to TlQueryHits.words */
 } TlLiteral;
 
 struct TlQueryHits {
 	TlArray(uint64_t) pairs; /* scratch: literal id << 32 | offset, in text order */
 	TlArray(uint32_t) from;  /* per literal id: its offsets in `at`, [from[l], from[l + 1]) */
 	TlArray(uint32_t) at;
+	/* The located literals' offsets (literal id << 32 | offset), in text
+	 * order: tl_queryset_word_offsets. */
+	TlArray(uint64_t) words;
 	bool filled;             /* by the last tl_queryset_filter */
 	/* Spans are asked about in pre-order, their starts ascending: per
 	 * literal, the first of its offsets at or after the last start asked
@@ -119,7 +124,7 @@ static uint32_t tl_queryset__add_literal(TlQuerySet *qs, const char *s, bool gat
 			qs->literals.items[i].ranged |= ranged;
 			return i;
 		}
-	TlLiteral l = { s, len, tl_queryset__is_word(s, len), gate, ranged };
+	TlLiteral l = { s, len, tl_queryset__is_word(s, len), gate, ranged, false };
 	tl_array_push(&qs->literals, l);
 	return qs->literals.size - 1;
 }
@@ -150,8 +155,11 @@ static void tl_queryset__word_needs(TlQuerySet *qs, TlRulePattern *rp)
 			continue;
 		TlU32Array ids;
 		tl_array_init(&ids);
-		for (size_t k = 0; k < n; k++)
-			tl_array_push(&ids, tl_queryset__add_literal(qs, words[k], false, false));
+		for (size_t k = 0; k < n; k++) {
+			uint32_t id = tl_queryset__add_literal(qs, words[k], false, false);
+			qs->literals.items[id].located = qs->literals.items[id].word;
+			tl_array_push(&ids, id);
+		}
 		tl_array_push(&qs->needs, ids);
 	}
 	rp->word_need_count = qs->needs.size - rp->word_need_from;
@@ -456,6 +464,8 @@ static void tl_queryset__mark_word(const TlQuerySet *qs, const char *s, uint32_t
 			found[id - 1] = true;
 			if (hits && l->ranged)
 				tl_array_push(&hits->pairs, (uint64_t)(id - 1) << 32 | at);
+			if (hits && l->located)
+				tl_array_push(&hits->words, (uint64_t)(id - 1) << 32 | at);
 			return;
 		}
 	}
@@ -501,6 +511,7 @@ TlQueryHits *tl_queryset_hits_new(void)
 	tl_array_init(&h->at);
 	tl_array_init(&h->next);
 	tl_array_init(&h->sorted);
+	tl_array_init(&h->words);
 	return h;
 }
 
@@ -513,6 +524,7 @@ void tl_queryset_hits_free(TlQueryHits *hits)
 	tl_array_release(&hits->at);
 	tl_array_release(&hits->next);
 	tl_array_release(&hits->sorted);
+	tl_array_release(&hits->words);
 	tl_free(hits);
 }
 
@@ -589,6 +601,7 @@ uint32_t tl_queryset_filter(const TlQuerySet *qs, const bool *rule_on, const cha
 	if (hits) {
 		hits->filled = false;
 		tl_array_clear(&hits->pairs);
+		tl_array_clear(&hits->words);
 	}
 	/* Offsets are 32-bit (so are tree-sitter's). */
 	if (len > UINT32_MAX)
@@ -654,6 +667,29 @@ uint32_t tl_queryset_filter(const TlQuerySet *qs, const bool *rule_on, const cha
 		}
 	}
 	tl_free(found);
+	return n;
+}
+
+uint32_t tl_queryset_word_offsets(const TlQuerySet *qs, const TlQueryHits *hits, const char *word,
+				  size_t len, uint32_t *out, uint32_t cap)
+{
+	if (!hits || !hits->filled || !len || len > UINT32_MAX)
+		return UINT32_MAX;
+	uint32_t id = 0, h = tl_queryset__hash(word, (uint32_t)len) & qs->word_mask;
+	for (uint32_t k; !id && (k = qs->word_slots[h]); h = (h + 1) & qs->word_mask) {
+		const TlLiteral *l = &qs->literals.items[k - 1];
+		if (l->len == len && memcmp(l->text, word, len) == 0)
+			id = k;
+	}
+	if (!id || !qs->literals.items[id - 1].located)
+		return UINT32_MAX;
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < hits->words.size; i++)
+		if ((uint32_t)(hits->words.items[i] >> 32) == id - 1) {
+			if (n < cap)
+				out[n] = (uint32_t)hits->words.items[i];
+			n++;
+		}
 	return n;
 }
 

@@ -183,6 +183,14 @@ bool tl_queryset_in_range(const TlQuerySet *qs, TlQueryHits *hits, uint32_t rp, 
  * tests there); true otherwise, or when `hits` is NULL. Asked in the same
  * order as tl_queryset_in_range, each offset is read once per text. */
 bool tl_queryset_any_in_range(TlQueryHits *hits, uint32_t start, uint32_t end);
+/* Where the text `hits` was last filled for holds `word` (`len` bytes) as
+ * the pre-filter reads words (a maximal run of [A-Za-z0-9_], or a tail of
+ * one after a backslash or a leading digit): its offsets, ascending, into
+ * out[0..cap), returning how many there are (more than cap: the first cap
+ * written). UINT32_MAX when not known: `word` is no identifier a checked
+ * predicate needs (tl_predicate_words), or nothing was filled. */
+uint32_t tl_queryset_word_offsets(const TlQuerySet *qs, const TlQueryHits *hits, const char *word,
+				  size_t len, uint32_t *out, uint32_t cap);
 
 /* The group for rule-pattern bitmap `key`: created (split in as many parts
  * as threads can compile it) if new; with `wait`, compiled (this thread

@@ -838,10 +838,13 @@ static void tl_index__walk(TlIndex *idx, TSNode root, const uint8_t *collect)
 		w.open_size = open.size;
 		unsigned entered = tl_index__enter(&w, n, sym);
 		uint32_t kids = t.children;
-		if (kids == 3 && sym == sy->string && skip_strings &&
-		    ts_node_symbol(ts_node_child(n, 1)) == sy->string_content) {
-			idx->node_count += ts_node_descendant_count(n) - 1;
-			kids = 0;
+		if (kids == 3 && sym == sy->string && ts_node_symbol(ts_node_child(n, 1)) == sy->string_content) {
+			tl_array_push(&idx->plain_strings,
+				      (uint64_t)ts_node_start_byte(n) << 32 | ts_node_end_byte(n));
+			if (skip_strings) {
+				idx->node_count += ts_node_descendant_count(n) - 1;
+				kids = 0;
+			}
 		}
 		descend = kids > 0;
 		if (descend) {
@@ -1382,6 +1385,7 @@ void tl_index_release(TlIndex *idx)
 	tl_array_release(&idx->calls);
 	tl_array_release(&idx->sites);
 	tl_array_release(&idx->comments);
+	tl_array_release(&idx->plain_strings);
 	tl_array_release(&idx->exits);
 	tl_array_release(&idx->bindings);
 	tl_array_release(&idx->name_lists);

@@ -301,6 +301,16 @@ typedef struct TlIndex {
 	TlStrMap module_evidence;    /* receivers used as modules (.eval(), .parameters());
 				      * "x[]" when elements of container x are */
 	TlArray(TSNode) comments;    /* every comment, in source order */
+	/* Every plain string literal (no interpolation: no node of code
+	 * inside), as start byte << 32 | end byte, in source order. */
+	TlArray(uint64_t) plain_strings;
+	/* Where the text holds a word as the engine's pre-filter read it
+	 * (rules/queryset.h, tl_queryset_word_offsets: the offsets, ascending,
+	 * into out[0..cap), how many there are, UINT32_MAX when not known),
+	 * set by the engine once the index is built; NULL: not known. */
+	uint32_t (*word_offsets)(const void *ctx, const char *word, size_t len, uint32_t *out,
+				 uint32_t cap);
+	const void *word_ctx;
 	TlParents parents;           /* each named node's parent (tl_index_parent) */
 	int torch_version;           /* the oldest PyTorch the code must run on (206: 2.6) */
 	bool uses_device;            /* the file puts something on an accelerator (.cuda(),
