@@ -554,7 +554,9 @@ bool tl_facts_mode_nowhere(const TlIndex *idx, int mode)
 	for (uint32_t i = 0; i < idx->calls.size; i++)
 		if (idx->calls.items[i].events & bits)
 			return false;
-	return true;
+	/* The model's modes (tl_facts_mode_at reads them where it knows one)
+	 * also start at a library's eval-mode call and in other modules. */
+	return tl_model_mode_nowhere(idx, mode == TL_MODE_EVAL ? TL_MODEL_MODE_EVAL : TL_MODEL_MODE_TRAIN);
 }
 
 /* The walk's answer alone. */
@@ -568,17 +570,17 @@ int tl_facts__walk_mode_at(const TlIndex *idx, TSNode node, const char *recv)
 
 int tl_facts_mode_at(const TlIndex *idx, TSNode node, const char *recv)
 {
+	/* The model's answer where it knows one (model/modes.c); the walk's
+	 * where it does not (docs/semantic-model.md, "Module modes": what the
+	 * model does not follow yet). With TORCHLINT_CHECK_MODEL=1, each place
+	 * where the two differ is printed. */
+	int model = tl_facts__model_mode(idx, node, recv);
+	if (model != TL_MODE_UNKNOWN && !tl_facts__checking_model())
+		return model;
 	int walk = tl_facts__walk_mode_at(idx, node, recv);
-	/* The model's answer is compared with the walk's (TORCHLINT_CHECK_MODEL=1)
-	 * but not read yet: where the walk knows no mode, it finds eval mode
-	 * for forwards the ecosystem check has judged, three of them false (no
-	 * graph is recorded: docs/semantic-model.md, "Module modes"). */
-	if (tl_facts__checking_model()) {
-		int model = tl_facts__model_mode(idx, node, recv);
-		if ((walk == TL_MODE_EVAL) != (model == TL_MODE_EVAL))
-			tl_facts__model_differs(idx, node, "mode", walk, model);
-	}
-	return walk;
+	if (tl_facts__checking_model() && (walk == TL_MODE_EVAL) != (model == TL_MODE_EVAL))
+		tl_facts__model_differs(idx, node, "mode", walk, model);
+	return model != TL_MODE_UNKNOWN ? model : walk;
 }
 
 /* The dotted name whose mode a forward call depends on: `model` for

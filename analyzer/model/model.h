@@ -274,6 +274,16 @@ uint32_t tl_model_call_events(const TlIndex *idx, const TlCall *c, uint32_t even
 #define TL_MODEL_MODE_TRAIN 1
 #define TL_MODEL_MODE_EVAL 2
 int tl_model_mode(const TlIndex *idx, TSNode subject, bool callers);
+/* True when no module value of `idx` can be in mode `mode` (one
+ * TL_MODEL_MODE_* bit) but through a call of the file that switches a
+ * module's mode (the index's mode events, which the caller asks): for
+ * eval mode, no call of the file is of the API table's set eval-mode
+ * (`from_pretrained`), and no other module of the project can hand the
+ * file a module (the file is analysed alone, or is a module of PyTorch's
+ * own packages, whose importers are not read). Train mode: false (a
+ * module the code builds is in train mode). Asked before the model is
+ * built (modes.c). */
+bool tl_model_mode_nowhere(const TlIndex *idx, int mode);
 int tl_model_grad(const TlIndex *idx, TSNode node);
 bool tl_model_grad_entry_off(const TlIndex *idx, int32_t func);
 /* Training runs around function `func` (-1: the module's code) (trains.c):

@@ -26,7 +26,8 @@
  *   (model/gradmode.c). A summary's value in TL_VMODE_ENTRY is the
  *   callee's parameter, not known to the caller: not known.
  *
- * Owns: tl_in__mode_call, tl_in__mode_field, tl_model_mode. */
+ * Owns: tl_in__mode_call, tl_in__mode_field, tl_model_mode,
+ * tl_model_mode_nowhere. */
 #include <string.h>
 
 #include "base/alloc.h"
@@ -706,6 +707,23 @@ static void tl_modes__ext_visit(void *ctx, const TlExtCall *s)
 		return;
 	}
 	tl_modes__site(w, s->mod, w->at->idx, s->func, s->call);
+}
+
+bool tl_model_mode_nowhere(const TlIndex *idx, int mode)
+{
+	if (mode != TL_MODEL_MODE_EVAL)
+		return false;
+	/* A caller in an importer (callers.c), a module or a summary read
+	 * through an import: the file's own calls do not tell. */
+	if (idx->imports && !tl_model__torch_package(idx))
+		return false;
+	for (uint32_t i = 0; i < idx->calls.size; i++) {
+		const char *q = idx->calls.items[i].qname;
+		const TlApiRow *row = q ? tl_api_qualified(q) : NULL;
+		if (row && (row->sets & TL_APIS_EVAL_MODE))
+			return false;
+	}
+	return true;
 }
 
 int tl_model_mode(const TlIndex *idx, TSNode subject, bool callers)

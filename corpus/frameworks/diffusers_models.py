@@ -31,7 +31,7 @@ def denoise_ok(loader, cond):
 def sample(loader, cond):
     unet = UNet2DConditionModel.from_pretrained("runwayml/stable-diffusion-v1-5", subfolder="unet")
     for x, t in loader:
-        # todo-expect: TL102
+        # expect: TL102
         pred = unet(x, t, cond).sample
         print(pred.mean().item())
 

@@ -10,7 +10,7 @@ def predict(loader):
     model = AutoModelForSequenceClassification.from_pretrained("bert-base-uncased")
     preds = []
     for batch in loader:
-        # todo-expect: TL102
+        # expect: TL102
         logits = model(**batch).logits
         preds.append(logits.argmax(-1))
     return preds

@@ -102,7 +102,7 @@ class ProjectedVocoder(nn.Module):
 
     def forward(self, x):
         self.eval()
-        # todo-expect: TL102
+        # expect: TL102
         return self.inverse(self.proj(x).transpose(-1, -2))
 
 

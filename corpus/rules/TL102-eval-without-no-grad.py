@@ -1016,7 +1016,7 @@ def make_eval_model(device):
 
 def outputs_of_helper_model(x, device):
     model = make_eval_model(device)
-    # todo-expect: TL102
+    # expect: TL102
     return model(x).sum().item()
 
 

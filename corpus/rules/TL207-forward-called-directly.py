@@ -103,7 +103,7 @@ def classify(images):
 # Flagged: a Hugging Face model from from_pretrained.
 def embed(batch):
     model = AutoModel.from_pretrained("bert-base-uncased")
-    # expect: TL207
+    # expect: TL207, TL102
     return model.forward(**batch).last_hidden_state
 
 

@@ -3,7 +3,7 @@ import torch.nn as nn
 
 
 def run(net: nn.Module, x):
-    # todo-expect: TL102
+    # expect: TL102
     return net(x).argmax(1)
 
 
@@ -23,7 +23,7 @@ class Scorer:
         self.threshold = threshold
 
     def score(self, net: nn.Module, x):
-        # todo-expect: TL102
+        # expect: TL102
         return net(x).sigmoid() > self.threshold
 
 

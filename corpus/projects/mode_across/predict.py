@@ -29,7 +29,7 @@ def embed(path, x):
     encoder = build()
     encoder.load_state_dict(torch.load(path, weights_only=True))
     evaluating(encoder)
-    # todo-expect: TL102
+    # expect: TL102
     return encoder(x).mean(0)
 
 
