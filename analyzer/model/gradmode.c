@@ -21,7 +21,8 @@
  * functions, so recursion and cycles stay enabled). The call sites are
  * those of the index (TlFunc.call_sites), and the calls of the modules
  * that import this one (TlImports.importer) whose import-resolved name
- * names the function; a call site there in the entry mode of its own
+ * names the function, or a method called through an instance that
+ * importer's model holds; a call site there in the entry mode of its own
  * function asks that module's model in turn, at most
  * TL_GRAD_MODULE_HOPS modules away. A method's calls on `self` in the
  * methods of its class's bases run the override too: in another module
@@ -177,9 +178,13 @@ static void tl_grad__ext_site(void *ctx, const TlExtCall *s)
 	ext[s->func] = g == TL_MGRAD_OFF ? 1 : 2;
 }
 
+/* The importers' calls by name and, as the mode entry (modes.c) and the
+ * training around a function (trains.c) read them, their methods called
+ * through an instance the importer's model holds (`trainer =
+ * CompTrainer(...); with torch.no_grad(): trainer.generate(...)`). */
 static void tl_grad__ext(TlModel *m, uint8_t *ext)
 {
-	tl_model__importer_calls(m, 0, tl_grad__ext_want, tl_grad__ext_site, ext);
+	tl_model__importer_calls(m, TL_CALLERS_INSTANCES, tl_grad__ext_want, tl_grad__ext_site, ext);
 }
 
 /* Whether method `g` of `at` (a base's), which calls a method on `self`,
