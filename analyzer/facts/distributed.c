@@ -97,16 +97,96 @@ static bool tl_facts__other_arm_unwraps(const TlIndex *idx, TSNode use)
 	return in.text && tl_facts__other_arm(idx, use, tl_facts__arm_reads_inner, &in);
 }
 
+/* The wrapper kinds (TL_VW_*) that a failed test `isinstance(X, W)` on
+ * the way to `use` rules out, X spelt as `use` is and W a wrapper class
+ * (or a tuple of classes, some of them wrappers): in the `else:` of `if
+ * isinstance(model, nn.DataParallel):`, or after `if isinstance(...):
+ * return`, the object is none of them. */
+static unsigned tl_facts__ruled_out(const TlIndex *idx, TSNode use)
+{
+	const TlSyms *sy = tl_syms();
+	TlBranchPath path;
+	tl_facts__branch_path(idx, use, &path);
+	uint32_t ul = 0;
+	const char *ut = tl_index_text(idx, use, &ul);
+	unsigned out = 0;
+	for (uint32_t i = 0; ut && i < path.size; i++) {
+		TSNode c = path.items[i].cond;
+		if (path.items[i].holds || ts_node_symbol(c) != sy->call ||
+		    !tl_index_text_is(idx, tl_tree_field(c, sy->f_function), "isinstance"))
+			continue;
+		TSNode args = tl_tree_field(c, sy->f_arguments);
+		if (ts_node_is_null(args) || ts_node_named_child_count(args) != 2)
+			continue;
+		uint32_t xl = 0;
+		const char *xt = tl_index_text(idx, tl_index_unparen(ts_node_named_child(args, 0)), &xl);
+		if (!xt || xl != ul || memcmp(xt, ut, ul) != 0)
+			continue;
+		TSNode w = tl_index_unparen(ts_node_named_child(args, 1));
+		uint32_t nw = ts_node_symbol(w) == sy->tuple ? ts_node_named_child_count(w) : 1;
+		for (uint32_t k = 0; k < nw; k++) {
+			TSNode one = ts_node_symbol(w) == sy->tuple ? ts_node_named_child(w, k) : w;
+			const char *q = tl_index_qualified(idx, one);
+			if (q)
+				out |= tl_model_wrapper_kinds(q);
+		}
+	}
+	return out;
+}
+
 /* The model's answer: 1 when `e`'s value is a wrapper of `kind` (with
  * `inner`: the module read through one), 0 when it is not, -1 when the
  * model has no value for it. */
+/* The parameter whose argument `e` holds as its function or class
+ * received it: a parameter's name bound nowhere else in its function, or
+ * `self.<attr>` in a method of a class that binds the attribute only to a
+ * parameter (model/handedin.c: tl_model_attr_param); NULL otherwise. */
+static const TlBinding *tl_facts__handed_param(const TlIndex *idx, TSNode e)
+{
+	const TlSyms *sy = tl_syms();
+	e = tl_index_unparen(e);
+	TSSymbol s = ts_node_symbol(e);
+	int32_t func = tl_index_func_of(idx, e);
+	if (s == sy->identifier) {
+		const TlBinding *b = tl_index_resolve_node(idx, e);
+		if (!b || b->kind != TL_BIND_PARAM || b->func < 0 || b->func != func || !b->name)
+			return NULL;
+		const TlIntArray *all = tl_index_bindings_of(idx, func, b->name);
+		return all && all->size == 1 ? b : NULL;
+	}
+	if (s != sy->attribute || func < 0 || idx->funcs.items[func].cls < 0)
+		return NULL;
+	TSNode obj = tl_index_unparen(tl_tree_field(e, sy->f_object));
+	if (ts_node_symbol(obj) != sy->identifier || !tl_index_text_is(idx, obj, "self"))
+		return NULL;
+	char *attr = tl_facts__dotted(idx, e);
+	const TlBinding *b = attr ? tl_model_attr_param(idx, idx->funcs.items[func].cls, attr) : NULL;
+	tl_free(attr);
+	return b && b->kind == TL_BIND_PARAM && b->func >= 0 ? b : NULL;
+}
+
 int tl_facts__model_wrapped(const TlIndex *idx, TSNode e, TlWrapper kind, bool inner)
 {
 	TlVal v;
 	if (!tl_model_value(idx, e, &v))
 		return -1;
-	if (!(v.wrap & tl_facts__wrap_bits(kind)))
-		return 0;
+	unsigned out = inner ? 0 : tl_facts__ruled_out(idx, tl_index_unparen(e));
+	if (out && !((v.wrap & tl_facts__wrap_bits(kind)) & ~out))
+		v.wrap = 0; /* every kind it may be is ruled out here */
+	if (!(v.wrap & tl_facts__wrap_bits(kind))) {
+		/* A module of unknown kind or class that a parameter holds (a
+		 * model handed in, kept in `self.model`): a wrapper on some
+		 * path when the project hands it one, or a value that is one
+		 * on some path (the importer's `if cuda: model =
+		 * nn.DataParallel(model)`), as for a wrapper bound in the
+		 * function itself below. */
+		if (inner || (v.kind != TL_VK_TOP && !(v.kind == TL_VK_MODULE && v.ref < 0)))
+			return 0;
+		const TlBinding *param = out ? NULL : tl_facts__handed_param(idx, e);
+		if (!param || !(tl_model_handed_wrap(idx, param) & tl_facts__wrap_bits(kind) & ~out))
+			return 0;
+		return !tl_facts__wrappers_exclusive(idx, e, kind) && !tl_facts__other_arm_unwraps(idx, e);
+	}
 	if (inner)
 		return v.kind == TL_VK_MODULE || v.kind == TL_VK_OBJECT;
 	if (v.kind == TL_VK_WRAPPER)

@@ -1031,6 +1031,7 @@ TlVal tl_in__call(In *in, TSNode n, const TlVal *vals, uint32_t nv, const bool *
 	tl_in__prov_call(in, c, method ? fn : NULL, args, nargs, &r);
 	tl_in__carry_call(in, n, c);
 	tl_in__epoch_call(in, c, method ? fn : NULL, args, npos);
+	tl_in__save_call(in, n, c, npos);
 	tl_in__place(in, n, c, vals, nv, &r);
 	tl_in__host_call(in, c, vals, nv, &r);
 	if (r.graph == TL_VG_MUST && !r.origin)

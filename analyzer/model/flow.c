@@ -46,7 +46,13 @@
  * renamed in a comprehension is still loaded; a state dict whose keys
  * are is no longer the one saved).
  *
- * Owns: the flow sets (tl_val_flow_*), the interpreter's tl_in__flow_*
+ * A function of the project whose summary saves a parameter
+ * (TlFuncSum.saves: it writes the parameter with torch.save as it is, or
+ * hands it as it is to a function that does, tl_in__save_call) is a store
+ * too: a call of it leads each such argument to a sink of its own.
+ *
+ * Owns: the flow sets (tl_val_flow_*), the summary's `saves` bits
+ * (tl_in__save_call), the interpreter's tl_in__flow_*
  * hooks, tl_model_reaches_backward and tl_model_stored. */
 #include "model/interp_internal.h"
 
@@ -686,6 +692,127 @@ static void tl_flow__store(In *in, TlFlow *fl, TSNode n, const TlCall *c, const 
 	tl_flow__into(in->m, fl, &ops[at], sink, TL_FLOW_SAME);
 }
 
+/* The saves bits of the function of the project call `in`'s current call
+ * runs (in->callee_mod, in->callee_ref), shifted to its arguments: bit
+ * a for its positional argument a. */
+static uint16_t tl_flow__callee_saves(In *in)
+{
+	if (!in->callee_mod || in->callee_ref < 0)
+		return 0;
+	const TlIndex *mod = in->callee_mod;
+	const TlModel *cm = mod == in->idx ? in->m : mod->model;
+	if (!cm || (uint32_t)in->callee_ref >= cm->funcs.size)
+		return 0;
+	if (cm == in->m)
+		tl_model__dep_summary(in->m, in->callee_ref, false);
+	uint16_t bits = cm->funcs.items[in->callee_ref].saves;
+	return in->callee_shift < 16 ? (uint16_t)(bits >> in->callee_shift) : 0;
+}
+
+/* The positional argument `a` (from 0) of call node `n`, or a null node. */
+static TSNode tl_flow__pos_arg(const In *in, TSNode n, uint32_t a)
+{
+	const TlSyms *sy = in->sy;
+	TSNode args = tl_tree_field(n, sy->f_arguments);
+	if (ts_node_is_null(args) || ts_node_symbol(args) != sy->argument_list)
+		return (TSNode){ 0 };
+	uint32_t i = 0, nc = ts_node_named_child_count(args);
+	for (uint32_t j = 0; j < nc; j++) {
+		TSNode x = ts_node_named_child(args, j);
+		TSSymbol s = ts_node_symbol(x);
+		if (s == sy->comment)
+			continue;
+		if (s == sy->keyword_argument || s == sy->list_splat || s == sy->dictionary_splat)
+			return (TSNode){ 0 };
+		if (i++ == a)
+			return x;
+	}
+	return (TSNode){ 0 };
+}
+
+/* The parameter (bit i) of the function being interpreted that name `e`
+ * is: a plain name bound nowhere else in the function (so it holds the
+ * object the caller passed); 0 otherwise (`self` too). */
+static uint16_t tl_flow__param_name(const In *in, TSNode e)
+{
+	const TlIndex *idx = in->idx;
+	e = tl_index_unparen(e);
+	if (ts_node_is_null(e) || ts_node_symbol(e) != in->sy->identifier)
+		return 0;
+	const TlBinding *b = tl_index_resolve_node(idx, e);
+	if (!b || b->kind != TL_BIND_PARAM || b->func != in->func || !b->name)
+		return 0;
+	const TlIntArray *all = tl_index_bindings_of(idx, in->func, b->name);
+	if (!all || all->size != 1)
+		return 0;
+	const TlFunc *fn = &idx->funcs.items[in->func];
+	for (uint32_t i = 0; i < fn->params.size && i < 16; i++)
+		if (&idx->bindings.items[fn->params.items[i]] == b)
+			return in->param_roots[i] >= 0 && in->param_roots[i] == in->self_id ? 0 : (uint16_t)(1u << i);
+	return 0;
+}
+
+/* The parameters argument `e` is, or a list, tuple or dict literal holds
+ * (one level: `{"model": model}`). */
+static uint16_t tl_flow__param_obj(const In *in, TSNode e)
+{
+	const TlSyms *sy = in->sy;
+	e = tl_index_unparen(e);
+	if (ts_node_is_null(e))
+		return 0;
+	TSSymbol s = ts_node_symbol(e);
+	if (s != sy->dictionary && s != sy->list && s != sy->tuple)
+		return tl_flow__param_name(in, e);
+	uint16_t bits = 0;
+	uint32_t nc = ts_node_named_child_count(e);
+	for (uint32_t j = 0; j < nc; j++) {
+		TSNode x = ts_node_named_child(e, j);
+		if (ts_node_symbol(x) == sy->pair)
+			x = tl_tree_field(x, sy->f_value);
+		bits |= tl_flow__param_name(in, x);
+	}
+	return bits;
+}
+
+void tl_in__save_call(In *in, TSNode n, const TlCall *c, uint32_t npos)
+{
+	if (in->func < 0 || !in->nparams)
+		return;
+	uint16_t args = 0; /* bit a: positional argument a is written */
+	bool method = false;
+	const TlApiRow *row = tl_flow__row(c, &method);
+	if (row && (row->roles & TL_APIR_SAVES) && !method)
+		args |= 1u;
+	args |= tl_flow__callee_saves(in);
+	uint16_t bits = 0;
+	for (uint32_t a = 0; a < npos && a < 16 && args; a++)
+		if (args & (1u << a))
+			bits |= tl_flow__param_obj(in, tl_flow__pos_arg(in, n, a));
+	in->psaved = (uint16_t)(in->psaved | bits);
+}
+
+/* Call `n` (`c`) of a function of the project whose summary saves its
+ * parameters (TlFuncSum.saves: `utils.save_checkpoint(state, dir)` of a
+ * helper that calls `torch.save(state, path)`): each such positional
+ * argument leads to a store sink of the call's own, as for a torch.save. */
+static void tl_flow__store_through(In *in, TlFlow *fl, TSNode n, const TlCall *c, const TlVal *ops, uint32_t nops)
+{
+	uint16_t args = tl_flow__callee_saves(in);
+	if (!args)
+		return;
+	uint32_t sink = 0;
+	for (uint32_t a = 0; a < 16 && a + 1 < nops; a++) {
+		if (!(args & (1u << a)) || !tl_flow__positional(in, n, a + 1))
+			continue;
+		if (!sink) {
+			sink = tl_flow__node(fl, TL_FLOW_PARAM, TL_FLOW_SINK_BIT | TL_FLOW_MERGE_BIT | ts_node_start_byte(n),
+					     ts_node_end_byte(n), -1);
+			fl->store.items[sink] = (int32_t)(4 * (uint32_t)(c - in->idx->calls.items) + TL_MODEL_SAVED);
+		}
+		tl_flow__into(in->m, fl, &ops[a + 1], sink, TL_FLOW_SAME);
+	}
+}
+
 void tl_in__flow_expr(In *in, TSNode n, const TlVal *ops, uint32_t nops, TlVal *r)
 {
 	if (!tl_flow__of(in->m))
@@ -714,6 +841,8 @@ void tl_in__flow_expr(In *in, TSNode n, const TlVal *ops, uint32_t nops, TlVal *
 		r->flow = tl_flow__single(in->m, fl, node);
 		if (row && (row->roles & (TL_APIR_SAVES | TL_APIR_LOADS_STATE)))
 			tl_flow__store(in, fl, n, c, row, ops, nops);
+		else if (c)
+			tl_flow__store_through(in, fl, n, c, ops, nops);
 		unsigned diff = TL_EV_BACKWARD | TL_EV_GRAD_CALL;
 		if (c && ((c->events & diff) ||
 			  (c->target >= 0 && (in->idx->funcs.items[c->target].reach_events & diff)))) {
@@ -1057,9 +1186,9 @@ int tl_model_reaches_backward(const TlIndex *idx, TSNode expr, TSNode site, TlIn
 	return yes;
 }
 
-bool tl_model_calls_store(const TlIndex *idx, unsigned what)
+/* Whether a call of module `idx` has a row of role `role`. */
+static bool tl_flow__has_row(const TlIndex *idx, uint64_t role)
 {
-	uint64_t role = what == TL_MODEL_SAVED ? TL_APIR_SAVES : what == TL_MODEL_LOADED ? TL_APIR_LOADS_STATE : 0;
 	for (uint32_t i = 0; role && i < idx->calls.size; i++) {
 		bool method;
 		const TlApiRow *row = tl_flow__row(&idx->calls.items[i], &method);
@@ -1067,6 +1196,42 @@ bool tl_model_calls_store(const TlIndex *idx, unsigned what)
 			return true;
 	}
 	return false;
+}
+
+bool tl_model_calls_store(const TlIndex *idx, unsigned what)
+{
+	uint64_t role = what == TL_MODEL_SAVED ? TL_APIR_SAVES : what == TL_MODEL_LOADED ? TL_APIR_LOADS_STATE : 0;
+	if (tl_flow__has_row(idx, role))
+		return true;
+	if (what != TL_MODEL_SAVED)
+		return false;
+	/* A function of another module that saves what it is handed
+	 * (TlFuncSum.saves) is a store too: a call by name of a module of the
+	 * project that calls torch.save itself (one module away: a helper
+	 * that saves through a third module's is not looked for here). */
+	TlArray(const TlIndex *) asked; /* each module read once */
+	tl_array_init(&asked);
+	bool yes = false;
+	for (uint32_t i = 0; i < idx->calls.size && !yes; i++) {
+		const TlCall *c = &idx->calls.items[i];
+		bool method;
+		if (!c->qname || tl_flow__row(c, &method))
+			continue;
+		const TlIndex *mod = tl_model__module_of_name(idx, c->qname);
+		if (!mod || mod == idx)
+			continue;
+		bool seen = false;
+		for (uint32_t k = 0; k < asked.size && !seen; k++)
+			seen = asked.items[k] == mod;
+		if (seen)
+			continue;
+		tl_array_push(&asked, mod);
+		tl_model__enter(idx);
+		yes = tl_flow__has_row(mod, role);
+		tl_model__leave(idx);
+	}
+	tl_array_release(&asked);
+	return yes;
 }
 
 int tl_model_stored(const TlIndex *idx, TSNode expr, unsigned what, TlIntArray *calls)

@@ -32,7 +32,12 @@
  * parameter `self.<attr>` holds, up the class's local bases, per (class,
  * attribute) once (facts/effects.c: the method a model handed in runs).
  *
- * Owns: tl_model_param_args, tl_model_own_param_args, tl_model_attr_param. */
+ * What a parameter may be wrapped in as the project hands it
+ * (tl_model_handed_wrap): the wrapper kinds of those expressions' values,
+ * each in its module's model, per parameter once.
+ *
+ * Owns: tl_model_param_args, tl_model_own_param_args, tl_model_attr_param,
+ * tl_model_handed_wrap. */
 #include <string.h>
 
 #include "base/alloc.h"
@@ -216,7 +221,7 @@ bool tl_model_param_args(const TlIndex *idx, const TlBinding *param, const TlPar
 		tl_handed__run(&w);
 		if (project)
 			tl_model__leave(idx);
-		TlHandedSet set = { m->handed_args.size, w.unknown ? 0 : w.args.size, !w.unknown };
+		TlHandedSet set = { .first = m->handed_args.size, .n = w.unknown ? 0 : w.args.size, .known = !w.unknown };
 		for (uint32_t i = 0; set.known && i < w.args.size; i++)
 			tl_array_push(&m->handed_args, w.args.items[i]);
 		at = (int32_t)m->handed_sets.size;
@@ -350,7 +355,7 @@ bool tl_model_param_sites(const TlIndex *idx, const TlBinding *param, unsigned h
 		tl_handed__run_sites(&w, how);
 		if (project)
 			tl_model__leave(idx);
-		TlHandedSet set = { m->handed_args.size, w.args.size, !w.unknown };
+		TlHandedSet set = { .first = m->handed_args.size, .n = w.args.size, .known = !w.unknown };
 		for (uint32_t i = 0; i < w.args.size; i++)
 			tl_array_push(&m->handed_args, w.args.items[i]);
 		at = (int32_t)m->handed_sets.size;
@@ -364,6 +369,39 @@ bool tl_model_param_sites(const TlIndex *idx, const TlBinding *param, unsigned h
 	*args = set->n ? m->handed_args.items + set->first : NULL;
 	*n = set->n;
 	return set->known;
+}
+
+unsigned tl_model_handed_wrap(const TlIndex *idx, const TlBinding *param)
+{
+	const TlParamArg *args;
+	uint32_t n;
+	if (!tl_model_param_args(idx, param, &args, &n) || !n)
+		return 0;
+	TlModel *m = (TlModel *)tl_model_of(idx);
+	int32_t k = tl_handed__param_index(idx, param), at;
+	if (!m || k < 0 || !tl_scopemap_get(&m->handed_at, (uint32_t)param->func, (uint32_t)k, &at))
+		return 0;
+	if (m->handed_sets.items[at].wrap_asked)
+		return m->handed_sets.items[at].wrap;
+	/* The arguments are copied: reading another module's values may
+	 * ask this model's summaries again. */
+	TlParamArg *own = tl_malloc(n * sizeof *own);
+	memcpy(own, args, n * sizeof *own);
+	unsigned wrap = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		bool other = own[i].mod != idx && idx->imports;
+		if (other)
+			tl_model__enter(idx);
+		TlVal v;
+		if (tl_model_value(own[i].mod, own[i].arg, &v) && (v.kind == TL_VK_WRAPPER || v.kind == TL_VK_TOP))
+			wrap |= v.wrap;
+		if (other)
+			tl_model__leave(idx);
+	}
+	tl_free(own);
+	m->handed_sets.items[at].wrap_asked = true;
+	m->handed_sets.items[at].wrap = (uint8_t)wrap;
+	return wrap;
 }
 
 /* ---- the module's own call sites ------------------------------------------------ */
@@ -473,7 +511,7 @@ bool tl_model_own_param_args(const TlIndex *idx, const TlBinding *param, unsigne
 		for (uint32_t i = 0; known && i < w.args.size; i++)
 			tl_array_push(out, w.args.items[i]);
 		if (m) {
-			TlHandedSet set = { m->handed_args.size, known ? w.args.size : 0, known };
+			TlHandedSet set = { .first = m->handed_args.size, .n = known ? w.args.size : 0, .known = known };
 			for (uint32_t i = 0; known && i < w.args.size; i++)
 				tl_array_push(&m->handed_args, w.args.items[i]);
 			tl_array_push(&m->handed_sets, set);

@@ -737,7 +737,7 @@ static void tl_model__interpret_once(TlModel *m, int32_t func)
 		if (!s->status || !tl_val_equal(&m->pool, &old, &j))
 			m->changed = true;
 		if (!s->status || !tl_val_equal(&m->pool, &old, &j) || s->detaches != in.pdetached ||
-		    (s->epochs | in.pepochs) != s->epochs || modes_changed)
+		    (s->epochs | in.pepochs) != s->epochs || (s->saves | in.psaved) != s->saves || modes_changed)
 			s->changed_at = now;
 		if (modes_changed)
 			m->changed = true;
@@ -749,6 +749,9 @@ static void tl_model__interpret_once(TlModel *m, int32_t func)
 		if ((s->epochs | in.pepochs) != s->epochs)
 			m->changed = true;
 		s->epochs = (uint16_t)(s->epochs | in.pepochs);
+		if ((s->saves | in.psaved) != s->saves)
+			m->changed = true;
+		s->saves = (uint16_t)(s->saves | in.psaved);
 		m->stats.functions++;
 	} else {
 		if (!tl_state_equal(&m->pool, &m->globals, &in.st)) {

@@ -107,6 +107,7 @@ typedef struct In {
 	uint16_t pdetached;
 	uint16_t pkept; /* the parameters whose history a store keeps in `self` (keeps.c) */
 	uint16_t pepochs; /* the parameters it sets a sampler's epoch on (epochs.c) */
+	uint16_t psaved;  /* the parameters torch.save writes (flow.c: tl_in__save_call) */
 	/* modes.c: the modes its exits leave its parameters' and globals'
 	 * modules in, so far; whether an exit was seen; whether it switched
 	 * a module those do not name. */
@@ -138,6 +139,12 @@ TlVal tl_in__eval(In *in, TSNode root);
  * or, for a function of the project that sets that of its own, its
  * arguments are read from: the summary's `epochs` bits. */
 void tl_in__epoch_call(In *in, const TlCall *c, const TlVal *recv, const TlVal *args, uint32_t nargs);
+/* flow.c: call `c` (node `n`, `npos` positional arguments) writes its
+ * function's parameters with `torch.save`: its `obj` argument, or for a
+ * function of the project whose summary saves its own parameter i, its
+ * argument i, is one of them (the name itself, or a list, tuple or dict
+ * literal that holds it): the summary's `saves` bits. */
+void tl_in__save_call(In *in, TSNode n, const TlCall *c, uint32_t npos);
 
 /* bind.c: notes call site in->site of function `func` of the module (its
  * parameters from `shift` on), or of class `cls`'s `__init__`, with the

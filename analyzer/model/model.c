@@ -292,6 +292,18 @@ static const TlIndex *tl_model__module_prefix(const TlIndex *from, const char *q
 	return NULL;
 }
 
+const TlIndex *tl_model__module_of_name(const TlIndex *from, const char *q)
+{
+	const char *rest;
+	size_t rest_len;
+	if (!from->imports || !q)
+		return NULL;
+	tl_model__enter(from);
+	const TlIndex *mod = tl_model__module_prefix(from, q, strlen(q), &rest, &rest_len);
+	tl_model__leave(from);
+	return mod;
+}
+
 /* What dotted name `q` names, as module `from` imports it. A chain of
  * re-exports (`from .blocks import Block` in an __init__, Block there
  * imported from another module in turn) is followed to its end, each

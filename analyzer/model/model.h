@@ -338,6 +338,14 @@ bool tl_model_param_sites(const TlIndex *idx, const TlBinding *param, unsigned h
 typedef TlArray(TlParamArg) TlParamArgs;
 enum { TL_HANDED_EVERY = 0, TL_HANDED_MAY = 1, TL_HANDED_DIRECT = 2 };
 bool tl_model_own_param_args(const TlIndex *idx, const TlBinding *param, unsigned how, TlParamArgs *out);
+/* The kinds of wrapper (TL_VW_* of value.h) parameter binding `param` of
+ * `idx` may hold as the project hands it (handedin.c): of the arguments
+ * tl_model_param_args finds (the module's own call sites and its
+ * importers', parameters handed on followed), each read in its module's
+ * model, those that are a wrapper, or one on some path (`if cuda: model =
+ * nn.DataParallel(model)` before the model is handed in). 0 when none is,
+ * or the arguments are not known. Kept in the model once asked. */
+unsigned tl_model_handed_wrap(const TlIndex *idx, const TlBinding *param);
 /* What a class hands an attribute (handedin.c): the parameter whose
  * argument `self.<attr>` (`attr` spelt so: "self.model") holds in the
  * methods of local class `cls`: every binding of the attribute in the

@@ -106,6 +106,10 @@ typedef struct TlFuncSum {
 	/* Its parameters (bit i) on which, or on whose sampler, it calls
 	 * `set_epoch`, itself or through a function of the project (epochs.c). */
 	uint16_t epochs;
+	/* Its parameters (bit i) whose object, or a container holding it,
+	 * `torch.save` writes, itself or through a function of the project it
+	 * hands the parameter to (flow.c: tl_in__save_call). */
+	uint16_t saves;
 	/* What it leaves its parameters' modules in (modes.c): its records in
 	 * TlModel.mode_effs from `meff_first`, `meff_n` of them; `meff_wide`:
 	 * it may switch a module those do not name. */
@@ -135,6 +139,10 @@ typedef struct TlFuncSum {
 typedef struct TlHandedSet {
 	uint32_t first, n;
 	bool known;
+	/* tl_model_handed_wrap: the wrapper kinds of the arguments (TL_VW_*),
+	 * once asked (wrap_asked). */
+	bool wrap_asked;
+	uint8_t wrap;
 } TlHandedSet;
 
 struct TlModel {
@@ -598,6 +606,10 @@ void tl_model__enter(const TlIndex *idx);
 bool tl_model__torch_package(const TlIndex *from);
 void tl_model__leave(const TlIndex *idx);
 bool tl_model__resolve_in(TlModel *m, const TlIndex *from, const char *q, size_t len, TlVal *out);
+/* The module of the project that dotted name `q` (a call's qualified name)
+ * is defined in, as module `from` imports it; NULL for none (the API, a
+ * name no module of the project holds). */
+const TlIndex *tl_model__module_of_name(const TlIndex *from, const char *q);
 /* gradmode.c: notes the grad mode statement `s` begins in; runs a statement
  * `torch.set_grad_enabled(...)` (call `c`); releases the tables. */
 void tl_model__grad_note(TlModel *m, TSNode s, uint8_t grad);

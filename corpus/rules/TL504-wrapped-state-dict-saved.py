@@ -292,15 +292,81 @@ def train_flagged(net, loader, use_ddp, rank, path):
         torch.save(net.state_dict(), path)
 
 
-# Known miss: the checkpoint is written by a helper that receives the state.
+# Flagged: the checkpoint is written by a helper that receives the state
+# (its summary saves its first parameter).
 def write(state, path):
     torch.save(state, path)
 
 
 def save_through_helper(net, path):
     model = DDP(net)
-    # todo-expect: TL504
+    # expect: TL504
     write(model.state_dict(), path)
+
+
+# Silent: the `else:` of the author's own isinstance test against the
+# wrapper class (the other arm strips the prefix from the keys).
+def save_checked(net, path, gpus):
+    model = nn.DataParallel(net) if gpus > 1 else net
+    if isinstance(model, nn.DataParallel):
+        state = {k[len("module."):]: v for k, v in model.state_dict().items()}
+    else:
+        # ok: TL504
+        state = model.state_dict()
+    torch.save(state, path)
+
+
+# A model handed in by the only caller, which wraps it when there is more
+# than one GPU: flagged where it is saved as it is, silent in the `else:`
+# of an isinstance test against the wrapper class (whatever the other arm
+# saves).
+def save_handed(model, path):
+    # expect: TL504
+    torch.save(model.state_dict(), path)
+
+
+def save_handed_checked(model, path):
+    if isinstance(model, nn.DataParallel):
+        torch.save(model.inner_state(), path)
+    else:
+        # ok: TL504
+        torch.save(model.state_dict(), path)
+
+
+def launch_handed(path):
+    model = nn.Linear(4, 4)
+    if torch.cuda.device_count() > 1:
+        model = nn.DataParallel(model)
+    save_handed(model, path)
+    save_handed_checked(model, path)
+
+
+# Flagged: the test rules out DataParallel only; the model may be a
+# DistributedDataParallel there.
+def save_checked_other(net, path, distributed):
+    model = DDP(net) if distributed else nn.DataParallel(net)
+    if not isinstance(model, nn.DataParallel):
+        # expect: TL504
+        torch.save(model.state_dict(), path)
+
+
+# Silent: helpers that save something else than what they are handed (a
+# size; the keys renamed first, the `module.` prefix stripped).
+def write_size(state, path):
+    torch.save(len(state), path)
+
+
+def write_stripped(state, path):
+    state = {k.replace("module.", "", 1): v for k, v in state.items()}
+    torch.save(state, path)
+
+
+def save_others_through_helpers(net, path):
+    model = DDP(net)
+    # ok: TL504
+    write_size(model.state_dict(), path)
+    # ok: TL504
+    write_stripped(model.state_dict(), path)
 
 
 def to_gpus(net):

@@ -1328,6 +1328,50 @@ static void test_param_sites(void **state)
 	tl_fixture_free(fx);
 }
 
+/* TlFuncSum.saves through helpers (flow.c: a call of a function that saves
+ * its parameter is a store), and the wrapper kinds the project hands a
+ * parameter (handedin.c). */
+static void test_saves_and_handed_wrap(void **state)
+{
+	(void)state;
+	TlFixture *fx = tl_fixture_new(
+		"import torch\n"
+		"import torch.nn as nn\n"
+		"def write(state, path):\n"
+		"    torch.save(state, path)\n"
+		"def write_boxed(obj, path):\n"
+		"    write({\"obj\": obj}, path)\n"
+		"def write_len(state, path):\n"
+		"    torch.save(len(state), path)\n"
+		"def write_rebound(state, path):\n"
+		"    state = dict(state)\n"
+		"    torch.save(state, path)\n"
+		"def save_plain(model, path):\n"
+		"    write(model.state_dict(), path)\n"
+		"def save_bare(net, path):\n"
+		"    write(net.state_dict(), path)\n"
+		"def run(path):\n"
+		"    model = nn.Linear(2, 2)\n"
+		"    if torch.cuda.device_count() > 1:\n"
+		"        model = nn.DataParallel(model)\n"
+		"    save_plain(model, path)\n"
+		"    save_bare(nn.Linear(2, 2), path)\n"
+		"    write_boxed(model.state_dict(), path)\n"
+		"    write_len(model.state_dict(), path)\n"
+		"    write_rebound(model.state_dict(), path)\n");
+	const TlIndex *idx = &fx->idx;
+	assert_int_equal(tl_model_stored(idx, tl_fixture_node(fx, "model.state_dict()", 0), TL_MODEL_SAVED, NULL), 1);
+	assert_int_equal(tl_model_stored(idx, tl_fixture_node(fx, "model.state_dict()", 1), TL_MODEL_SAVED, NULL), 1);
+	assert_int_equal(tl_model_stored(idx, tl_fixture_node(fx, "model.state_dict()", 2), TL_MODEL_SAVED, NULL), 0);
+	assert_int_equal(tl_model_stored(idx, tl_fixture_node(fx, "model.state_dict()", 3), TL_MODEL_SAVED, NULL), 0);
+	const TlBinding *model = tl_index_resolve_node(idx, tl_fixture_node_after(fx, "    write(model", "model"));
+	const TlBinding *net = tl_index_resolve_node(idx, tl_fixture_node_after(fx, "    write(net", "net"));
+	assert_true(model && model->kind == TL_BIND_PARAM && net && net->kind == TL_BIND_PARAM);
+	assert_int_equal(tl_model_handed_wrap(idx, model), TL_VW_DATA_PARALLEL);
+	assert_int_equal(tl_model_handed_wrap(idx, net), 0);
+	tl_fixture_free(fx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1361,6 +1405,7 @@ int main(void)
 		cmocka_unit_test(test_attr_param),
 		cmocka_unit_test(test_nograd_follows),
 		cmocka_unit_test(test_param_sites),
+		cmocka_unit_test(test_saves_and_handed_wrap),
 	};
 	return cmocka_run_group_tests_name("model", tests, NULL, NULL);
 }
