@@ -31,6 +31,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/alloc.h"
 #include "model/apitable.h"
 
 #include "model/interp_internal.h"
@@ -386,13 +387,26 @@ static int tl_in__param_flag(const TlIndex *idx, int32_t f, uint32_t k)
 	uint32_t n = 0;
 	if (!tl_model_param_args(idx, &idx->bindings.items[fn->params.items[k]], &args, &n) || n == 0)
 		return -1;
-	for (uint32_t i = 0; i < n; i++) {
+	/* The arguments are copied (reading another module's values may ask
+	 * this model's summaries again, which may grow the table `args` points
+	 * into), and another module's model is read under the project's lock,
+	 * as tl_model_handed_wrap does. */
+	TlParamArg *own = tl_malloc(n * sizeof *own);
+	memcpy(own, args, n * sizeof *own);
+	int flag = 0;
+	for (uint32_t i = 0; i < n && !flag; i++) {
+		bool other = own[i].mod != idx && idx->imports;
+		if (other)
+			tl_model__enter(idx);
 		TlVal v;
-		const TlModel *am = tl_model_of(args[i].mod);
-		if (!am || !tl_model_value(args[i].mod, args[i].arg, &v) || tl_in__val_ng(&am->pool, &v) != 0)
-			return 1;
+		const TlModel *am = tl_model_of(own[i].mod);
+		if (!am || !tl_model_value(own[i].mod, own[i].arg, &v) || tl_in__val_ng(&am->pool, &v) != 0)
+			flag = 1;
+		if (other)
+			tl_model__leave(idx);
 	}
-	return 0;
+	tl_free(own);
+	return flag;
 }
 
 /* Input `v` (of m's pool) of a forward call in function `f`: 0 requires
