@@ -64,6 +64,7 @@ typedef struct TlHandedWork {
 	TlArray(TlParamArg) args;
 	bool unknown;
 	bool direct;               /* a parameter handed on is kept as it is */
+	unsigned how;              /* tl_handed__run's form: TL_SITES_*, TL_HANDED_STOP */
 	uint32_t sites;            /* call sites read */
 	TlHandedItem at;           /* the item whose call sites are being read */
 } TlHandedWork;
@@ -154,112 +155,9 @@ static void tl_handed__site(TlHandedWork *w, const TlIndex *mod, TSNode a)
 	tl_array_push(&w->args, ((TlParamArg){ mod, a }));
 }
 
-static bool tl_handed__want(void *ctx, int32_t func)
-{
-	const TlHandedWork *w = ctx;
-	return !w->unknown && func == w->at.func;
-}
-
-static void tl_handed__ext_visit(void *ctx, const TlExtCall *s)
-{
-	TlHandedWork *w = ctx;
-	if (w->unknown || s->func != w->at.func || s->mod == w->at.mod)
-		return;
-	const TlIndex *fidx = w->at.mod;
-	const TlFunc *fn = &fidx->funcs.items[w->at.func];
-	tl_handed__site(w, s->mod, tl_handed__arg(fidx, fn, s->mod, s->call, w->at.param, s->bound));
-}
-
-/* Runs the work list from its first item. */
-static void tl_handed__run(TlHandedWork *w)
-{
-	for (uint32_t i = 0; i < w->items.size && !w->unknown; i++) {
-		TlHandedItem it = w->items.items[i];
-		w->at = it;
-		const TlFunc *fn = &it.mod->funcs.items[it.func];
-		if (fn->escapes || it.param >= fn->params.size) {
-			w->unknown = true;
-			break;
-		}
-		uint32_t sites = w->sites;
-		for (uint32_t s = 0; s < fn->call_sites.size && !w->unknown; s++) {
-			const TlCall *c = &it.mod->calls.items[fn->call_sites.items[s]];
-			if (c->func == it.func) { /* it calls itself: its own argument */
-				w->unknown = true;
-				break;
-			}
-			bool bound = fn->cls >= 0 && c->receiver.id != NULL;
-			tl_handed__site(w, it.mod, tl_handed__arg(it.mod, fn, it.mod, c, it.param, bound));
-		}
-		const TlModel *fm = w->unknown ? NULL : tl_model_of(it.mod);
-		if (fm)
-			tl_model__importer_calls((TlModel *)fm, TL_CALLERS_INSTANCES | TL_CALLERS_MAKERS,
-						 tl_handed__want, tl_handed__ext_visit, w);
-		if (w->sites == sites)
-			w->unknown = true; /* no call site known */
-	}
-}
-
-bool tl_model_param_args(const TlIndex *idx, const TlBinding *param, const TlParamArg **args, uint32_t *n)
-{
-	*args = NULL;
-	*n = 0;
-	TlModel *m = (TlModel *)tl_model_of(idx);
-	int32_t k = tl_handed__param_index(idx, param);
-	if (!m || k < 0)
-		return false;
-	int32_t at;
-	if (!tl_scopemap_get(&m->handed_at, (uint32_t)param->func, (uint32_t)k, &at)) {
-		TlHandedWork w;
-		memset(&w, 0, sizeof w);
-		tl_array_init(&w.items);
-		tl_array_init(&w.args);
-		tl_handed__push(&w, idx, param->func, (uint32_t)k);
-		bool project = idx->imports != NULL;
-		if (project)
-			tl_model__enter(idx);
-		tl_handed__run(&w);
-		if (project)
-			tl_model__leave(idx);
-		TlHandedSet set = { .first = m->handed_args.size, .n = w.unknown ? 0 : w.args.size, .known = !w.unknown };
-		for (uint32_t i = 0; set.known && i < w.args.size; i++)
-			tl_array_push(&m->handed_args, w.args.items[i]);
-		at = (int32_t)m->handed_sets.size;
-		tl_array_push(&m->handed_sets, set);
-		tl_scopemap_put(&m->handed_at, (uint32_t)param->func, (uint32_t)k, at);
-		tl_array_release(&w.items);
-		tl_array_release(&w.args);
-	}
-	const TlHandedSet *set = &m->handed_sets.items[at];
-	if (!set->known)
-		return false;
-	/* (no offset on a NULL array: an empty table has no items) */
-	*args = set->n ? m->handed_args.items + set->first : NULL;
-	*n = set->n;
-	return true;
-}
-
 /* ---- every call site, what each may hand ------------------------------------------- */
 
 static TSNode tl_handed__own_arg(const TlIndex *idx, const TlFunc *fn, const TlCall *c, uint32_t k);
-
-/* The form of tl_model_param_args that tl_model_param_sites runs (how:
- * TL_SITES_*): the work list read to its end, each site's argument kept
- * though another is not known. */
-static bool tl_handed__sites_want(void *ctx, int32_t func)
-{
-	return func == ((const TlHandedWork *)ctx)->at.func;
-}
-
-static void tl_handed__sites_visit(void *ctx, const TlExtCall *s)
-{
-	TlHandedWork *w = ctx;
-	if (s->func != w->at.func || s->mod == w->at.mod)
-		return;
-	const TlIndex *fidx = w->at.mod;
-	const TlFunc *fn = &fidx->funcs.items[w->at.func];
-	tl_handed__site(w, s->mod, tl_handed__arg(fidx, fn, s->mod, s->call, w->at.param, s->bound));
-}
 
 /* The instantiations of class `cls` in `mod` (`Trainer(model, loader)`),
  * the call sites of its `__init__` there, each passing what it passes
@@ -293,10 +191,44 @@ static bool tl_handed__makers_here(TlHandedWork *w, const TlIndex *mod, int32_t 
 	return true;
 }
 
-/* Runs the work list of tl_model_param_sites from its first item. */
-static void tl_handed__run_sites(TlHandedWork *w, unsigned how)
+/* The work list's form for tl_model_param_args (TlHandedWork.how, above
+ * TL_SITES_*'s bits): the first site not known ends the walk, since the
+ * summary is then not known whatever the others hand; the module's own
+ * sites are bound as an importer's are (tl_handed__arg: a splat or a
+ * bound method's `self` passes nothing known), and the importers' sites
+ * are the instances' and the makers'. Without it (tl_model_param_sites),
+ * the list is read to its end, each site's argument kept though another
+ * is not known, the own sites bound as the facts read them
+ * (tl_handed__own_arg), the importers' sites the instances' and the
+ * names'. */
+#define TL_HANDED_STOP 0x100u
+
+static bool tl_handed__stopped(const TlHandedWork *w)
 {
-	for (uint32_t i = 0; i < w->items.size; i++) {
+	return w->unknown && (w->how & TL_HANDED_STOP);
+}
+
+static bool tl_handed__want(void *ctx, int32_t func)
+{
+	const TlHandedWork *w = ctx;
+	return !tl_handed__stopped(w) && func == w->at.func;
+}
+
+static void tl_handed__ext_visit(void *ctx, const TlExtCall *s)
+{
+	TlHandedWork *w = ctx;
+	if (tl_handed__stopped(w) || s->func != w->at.func || s->mod == w->at.mod)
+		return;
+	const TlIndex *fidx = w->at.mod;
+	const TlFunc *fn = &fidx->funcs.items[w->at.func];
+	tl_handed__site(w, s->mod, tl_handed__arg(fidx, fn, s->mod, s->call, w->at.param, s->bound));
+}
+
+/* Runs the work list from its first item, in form w->how. */
+static void tl_handed__run(TlHandedWork *w)
+{
+	bool stop = (w->how & TL_HANDED_STOP) != 0;
+	for (uint32_t i = 0; i < w->items.size && !tl_handed__stopped(w); i++) {
 		TlHandedItem it = w->items.items[i];
 		w->at = it;
 		const TlFunc *fn = &it.mod->funcs.items[it.func];
@@ -305,31 +237,86 @@ static void tl_handed__run_sites(TlHandedWork *w, unsigned how)
 			continue;
 		}
 		uint32_t sites = w->sites;
-		for (uint32_t s = 0; s < fn->call_sites.size; s++) {
+		for (uint32_t s = 0; s < fn->call_sites.size && !tl_handed__stopped(w); s++) {
 			const TlCall *c = &it.mod->calls.items[fn->call_sites.items[s]];
 			if (c->func == it.func) { /* it calls itself: its own argument */
 				w->sites++;
 				w->unknown = true;
 				continue;
 			}
-			tl_handed__site(w, it.mod, tl_handed__own_arg(it.mod, fn, c, it.param));
+			TSNode a = stop ? tl_handed__arg(it.mod, fn, it.mod, c, it.param, fn->cls >= 0 && c->receiver.id != NULL)
+					: tl_handed__own_arg(it.mod, fn, c, it.param);
+			tl_handed__site(w, it.mod, a);
 		}
-		if ((how & TL_SITES_MAKERS_HERE) && w->sites == sites && fn->cls >= 0 && it.param > 0 && fn->name &&
+		if (tl_handed__stopped(w))
+			break;
+		if ((w->how & TL_SITES_MAKERS_HERE) && w->sites == sites && fn->cls >= 0 && it.param > 0 && fn->name &&
 		    strcmp(fn->name, "__init__") == 0) {
 			/* a constructor: the module's instantiations of its class */
 			if (!tl_handed__makers_here(w, it.mod, it.func, it.param) || w->sites == sites)
 				w->unknown = true;
 			continue;
 		}
-		if (!(how & TL_SITES_IMPORTERS_ALONE) || w->sites == sites) {
+		if (!(w->how & TL_SITES_IMPORTERS_ALONE) || w->sites == sites) {
 			const TlModel *fm = tl_model_of(it.mod);
 			if (fm)
-				tl_model__importer_calls((TlModel *)fm, TL_CALLERS_INSTANCES | TL_CALLERS_NAMES,
-							 tl_handed__sites_want, tl_handed__sites_visit, w);
+				tl_model__importer_calls((TlModel *)fm,
+							 TL_CALLERS_INSTANCES | (stop ? TL_CALLERS_MAKERS : TL_CALLERS_NAMES),
+							 tl_handed__want, tl_handed__ext_visit, w);
 		}
 		if (w->sites == sites)
 			w->unknown = true; /* no call site known */
 	}
+}
+
+/* The summary of parameter `k` of param's function in form `how`, kept in
+ * m under `key` when first asked; its position in m->handed_sets. A
+ * summary of the stopping form that is not known keeps no argument. */
+static int32_t tl_handed__summary(TlModel *m, const TlIndex *idx, const TlBinding *param, int32_t k, unsigned how,
+				  uint32_t key)
+{
+	int32_t at;
+	if (tl_scopemap_get(&m->handed_at, (uint32_t)param->func, key, &at))
+		return at;
+	TlHandedWork w;
+	memset(&w, 0, sizeof w);
+	tl_array_init(&w.items);
+	tl_array_init(&w.args);
+	w.how = how;
+	tl_handed__push(&w, idx, param->func, (uint32_t)k);
+	bool project = idx->imports != NULL;
+	if (project)
+		tl_model__enter(idx);
+	tl_handed__run(&w);
+	if (project)
+		tl_model__leave(idx);
+	uint32_t n = tl_handed__stopped(&w) ? 0 : w.args.size;
+	TlHandedSet set = { .first = m->handed_args.size, .n = n, .known = !w.unknown };
+	for (uint32_t i = 0; i < n; i++)
+		tl_array_push(&m->handed_args, w.args.items[i]);
+	at = (int32_t)m->handed_sets.size;
+	tl_array_push(&m->handed_sets, set);
+	tl_scopemap_put(&m->handed_at, (uint32_t)param->func, key, at);
+	tl_array_release(&w.items);
+	tl_array_release(&w.args);
+	return at;
+}
+bool tl_model_param_args(const TlIndex *idx, const TlBinding *param, const TlParamArg **args, uint32_t *n)
+{
+	*args = NULL;
+	*n = 0;
+	TlModel *m = (TlModel *)tl_model_of(idx);
+	int32_t k = tl_handed__param_index(idx, param);
+	if (!m || k < 0)
+		return false;
+	int32_t at = tl_handed__summary(m, idx, param, k, TL_HANDED_STOP, (uint32_t)k);
+	const TlHandedSet *set = &m->handed_sets.items[at];
+	if (!set->known)
+		return false;
+	/* (no offset on a NULL array: an empty table has no items) */
+	*args = set->n ? m->handed_args.items + set->first : NULL;
+	*n = set->n;
+	return true;
 }
 
 bool tl_model_param_sites(const TlIndex *idx, const TlBinding *param, unsigned how, const TlParamArg **args,
@@ -342,28 +329,7 @@ bool tl_model_param_sites(const TlIndex *idx, const TlBinding *param, unsigned h
 	if (!m || k < 0)
 		return false;
 	uint32_t key = (uint32_t)k | TL_HANDED_SITES_KEY | (how << 21);
-	int32_t at;
-	if (!tl_scopemap_get(&m->handed_at, (uint32_t)param->func, key, &at)) {
-		TlHandedWork w;
-		memset(&w, 0, sizeof w);
-		tl_array_init(&w.items);
-		tl_array_init(&w.args);
-		tl_handed__push(&w, idx, param->func, (uint32_t)k);
-		bool project = idx->imports != NULL;
-		if (project)
-			tl_model__enter(idx);
-		tl_handed__run_sites(&w, how);
-		if (project)
-			tl_model__leave(idx);
-		TlHandedSet set = { .first = m->handed_args.size, .n = w.args.size, .known = !w.unknown };
-		for (uint32_t i = 0; i < w.args.size; i++)
-			tl_array_push(&m->handed_args, w.args.items[i]);
-		at = (int32_t)m->handed_sets.size;
-		tl_array_push(&m->handed_sets, set);
-		tl_scopemap_put(&m->handed_at, (uint32_t)param->func, key, at);
-		tl_array_release(&w.items);
-		tl_array_release(&w.args);
-	}
+	int32_t at = tl_handed__summary(m, idx, param, k, how, key);
 	const TlHandedSet *set = &m->handed_sets.items[at];
 	/* (no offset on a NULL array: an empty table has no items) */
 	*args = set->n ? m->handed_args.items + set->first : NULL;
