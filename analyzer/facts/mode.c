@@ -550,10 +550,8 @@ bool tl_facts_mode_nowhere(const TlIndex *idx, int mode)
 	/* The walk's modes come from tl_facts__switch_mode (a call of the
 	 * file with these events: also through local helpers, constructors and
 	 * call sites) or from the call it takes as the last switch. */
-	uint32_t bits = TL_EV_MODE_SET | (mode == TL_MODE_EVAL ? TL_EV_EVAL : TL_EV_TRAIN);
-	for (uint32_t i = 0; i < idx->calls.size; i++)
-		if (idx->calls.items[i].events & bits)
-			return false;
+	if (!tl_index_no_call_has(idx, TL_EV_MODE_SET | (mode == TL_MODE_EVAL ? TL_EV_EVAL : TL_EV_TRAIN), 0))
+		return false;
 	/* The model's modes (tl_facts_mode_at reads them where it knows one)
 	 * also start at a library's eval-mode call and in other modules. */
 	return tl_model_mode_nowhere(idx, mode == TL_MODE_EVAL ? TL_MODEL_MODE_EVAL : TL_MODEL_MODE_TRAIN);

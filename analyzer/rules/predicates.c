@@ -518,25 +518,16 @@ const TlPredicateDef tl_predicates[] = {
 };
 const unsigned tl_predicate_count = sizeof tl_predicates / sizeof *tl_predicates;
 
-/* True when no call of the file has an event of `bits`. */
-static bool tl_pred__no_call_does(const TlIndex *idx, uint32_t bits)
-{
-	for (uint32_t i = 0; i < idx->calls.size; i++)
-		if (idx->calls.items[i].events & bits)
-			return false;
-	return true;
-}
-
 bool tl_predicate_nowhere(const TlPredicateDef *def, int choice, const TlIndex *idx)
 {
 	/* Each answer is what the predicate's first test needs somewhere in
 	 * the file (tl_pred__call: a call of idx->calls, its events). */
 	if (def->fn == tl_pred_call_does)
-		return choice >= 0 && tl_pred__no_call_does(idx, tl_event_bits[choice]);
+		return choice >= 0 && tl_index_no_call_has(idx, tl_event_bits[choice], 0);
 	if (def->fn == tl_pred_module_forward)
-		return tl_pred__no_call_does(idx, TL_EV_FORWARD);
+		return tl_index_no_call_has(idx, TL_EV_FORWARD, 0);
 	if (def->fn == tl_pred_loss_call)
-		return tl_pred__no_call_does(idx, TL_EV_LOSS);
+		return tl_index_no_call_has(idx, TL_EV_LOSS, 0);
 	if (def->fn == tl_pred_in_loop)
 		return idx->loops.size == 0;
 	/* Names of the API: the calls, the imports, the words' occurrences. */

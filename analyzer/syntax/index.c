@@ -201,6 +201,14 @@ uint32_t tl_index_first_call_from(const TlIndex *idx, uint32_t byte)
 	return lo;
 }
 
+bool tl_index_no_call_has(const TlIndex *idx, uint32_t bits, uint32_t callee_bits)
+{
+	for (uint32_t i = 0; i < idx->calls.size; i++)
+		if ((idx->calls.items[i].events & bits) || (idx->calls.items[i].callee_events & callee_bits))
+			return false;
+	return true;
+}
+
 /* ---- pass 1: one iterative walk ----------------------------------------- */
 
 typedef struct TlScope {

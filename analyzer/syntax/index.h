@@ -436,5 +436,10 @@ const TlIntArray *tl_index_scope_calls(const TlIndex *idx, int32_t func);
 const TlIntArray *tl_index_scope_binds(const TlIndex *idx, int32_t func);
 /* The first call (index into idx->calls) starting at or after `byte`. */
 uint32_t tl_index_first_call_from(const TlIndex *idx, uint32_t byte);
+/* True when no call of the file has one of the events `bits` (TlCall.events)
+ * nor one of `callee_bits` among its callee's (TlCall.callee_events): a
+ * question whose first test needs such a call holds nowhere in the file.
+ * The events are the facts layer's, filled in before it is asked. */
+bool tl_index_no_call_has(const TlIndex *idx, uint32_t bits, uint32_t callee_bits);
 
 #endif

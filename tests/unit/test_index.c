@@ -786,6 +786,26 @@ static void test_local_module_classes(void **state)
 
 /* ---- call events ------------------------------------------------------------------- */
 
+/* tl_index_no_call_has: a call's own events, its callee's (filled by the
+ * facts for a function of another module), each read only where asked. */
+static void test_no_call_has(void **state)
+{
+	(void)state;
+	TlFixture *fx = tl_fixture_new("import torch\n"
+				       "for x in data:\n"
+				       "    opt.step()\n"
+				       "    helper(x)\n");
+	assert_false(tl_index_no_call_has(&fx->idx, TL_EV_OPT_STEP, 0));
+	assert_false(tl_index_no_call_has(&fx->idx, TL_EV_BACKWARD | TL_EV_OPT_STEP, 0));
+	assert_true(tl_index_no_call_has(&fx->idx, TL_EV_BACKWARD, TL_EV_BACKWARD));
+	assert_true(tl_index_no_call_has(&fx->idx, 0, TL_EV_OPT_STEP));
+	((TlCall *)call_of(fx, "helper(x)"))->callee_events = TL_EV_BACKWARD;
+	assert_true(tl_index_no_call_has(&fx->idx, TL_EV_BACKWARD, 0));
+	assert_false(tl_index_no_call_has(&fx->idx, 0, TL_EV_BACKWARD));
+	assert_false(tl_index_no_call_has(&fx->idx, TL_EV_GRAD_CLIP, TL_EV_BACKWARD));
+	tl_fixture_free(fx);
+}
+
 static void test_call_events(void **state)
 {
 	(void)state;
@@ -1115,6 +1135,7 @@ int main(void)
 		cmocka_unit_test(test_function_referenced_by_assignment_escapes),
 		cmocka_unit_test(test_local_module_classes),
 		cmocka_unit_test(test_call_events),
+		cmocka_unit_test(test_no_call_has),
 		cmocka_unit_test(test_step_of_unknown_receivers),
 		cmocka_unit_test(test_call_targets),
 		cmocka_unit_test(test_walk_visits_every_node),

@@ -45,9 +45,8 @@ bool tl_check_updates_weights_nowhere(const TlIndex *idx)
 	/* tl_check__steps_around reads a loop's events and a function's
 	 * reach_events: both are made of the calls' events and callee_events
 	 * and the sites' events (facts/build.c). */
-	for (uint32_t i = 0; i < idx->calls.size; i++)
-		if ((idx->calls.items[i].events | idx->calls.items[i].callee_events) & TL_EV_OPT_STEP)
-			return false;
+	if (!tl_index_no_call_has(idx, TL_EV_OPT_STEP, TL_EV_OPT_STEP))
+		return false;
 	for (uint32_t i = 0; i < idx->sites.size; i++)
 		if (idx->sites.items[i].events & TL_EV_OPT_STEP)
 			return false;

@@ -68,8 +68,5 @@ bool tl_check_clip_before_unscale(const TlIndex *idx, TSNode clip)
 
 bool tl_check_clip_before_unscale_nowhere(const TlIndex *idx)
 {
-	for (uint32_t i = 0; i < idx->calls.size; i++)
-		if (idx->calls.items[i].events & TL_EV_GRAD_CLIP)
-			return false;
-	return true;
+	return tl_index_no_call_has(idx, TL_EV_GRAD_CLIP, 0);
 }
