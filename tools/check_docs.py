@@ -196,7 +196,8 @@ def check_figures(root, exe, texts, problems):
 OUTSIDE = [(r"\bRULES\.md\b", "RULES.md, which is not in the repository"),
            (r"\.\./shared\b", "../shared, outside the repository"),
            (r"\b(?:DESIGN|STYLE)\.md\b", "a design document outside the repository"),
-           (r"\b[Ii]ssues? #?\d+", "an issue number")]
+           (r"\b[Ii]ssues? #?\d+", "an issue number"),
+           (r"/work/notes\b", "a session's notes, outside the repository")]
 
 
 def dev_texts(root):
