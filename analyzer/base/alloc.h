@@ -35,7 +35,8 @@ TlArena *tl_arena_new(void);
 void tl_arena_enter(TlArena *a);
 void tl_arena_leave(void);
 /* The bytes of `a`'s blocks, all together (NULL: 0): what a parse in it
- * holds, its garbage reused (the memory budget counts it). */
+ * holds, its garbage reused. The memory budget does not count them
+ * (base/budget.h: with reuse the parse peaks where malloc's did). */
 size_t tl_arena_bytes(const TlArena *a);
 /* Frees every block of `a` and `a` itself (NULL: nothing). Not entered. */
 void tl_arena_free(TlArena *a);

@@ -134,9 +134,6 @@ static unsigned tl_facts__ruled_out(const TlIndex *idx, TSNode use)
 	return out;
 }
 
-/* The model's answer: 1 when `e`'s value is a wrapper of `kind` (with
- * `inner`: the module read through one), 0 when it is not, -1 when the
- * model has no value for it. */
 /* The parameter whose argument `e` holds as its function or class
  * received it: a parameter's name bound nowhere else in its function, or
  * `self.<attr>` in a method of a class that binds the attribute only to a
@@ -165,6 +162,9 @@ static const TlBinding *tl_facts__handed_param(const TlIndex *idx, TSNode e)
 	return b && b->kind == TL_BIND_PARAM && b->func >= 0 ? b : NULL;
 }
 
+/* The model's answer: 1 when `e`'s value is a wrapper of `kind` (with
+ * `inner`: the module read through one), 0 when it is not, -1 when the
+ * model has no value for it. */
 int tl_facts__model_wrapped(const TlIndex *idx, TSNode e, TlWrapper kind, bool inner)
 {
 	TlVal v;

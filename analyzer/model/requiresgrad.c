@@ -421,8 +421,6 @@ static int tl_in__input_flag(const TlIndex *idx, const TlModel *m, int32_t f, co
 	if (f < 0)
 		return 1;
 	const TlFunc *fn = &idx->funcs.items[f];
-	const TlSyms *sy = tl_syms();
-	(void)sy;
 	if (fn->cls < 0 || strcmp(fn->name, "forward") != 0 ||
 	    !(idx->classes.items[fn->cls].is_module || tl_model_class_module(idx, fn->cls)))
 		return 1;

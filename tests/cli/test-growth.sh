@@ -98,6 +98,7 @@ pass=0
 fail=0
 
 genproj() { # genproj KIND N DIR: writes the project for KIND with size N into DIR
+	[ "$1" = bases ] || { echo "genproj: no project kind '$1'" >&2; exit 2; }
 	mkdir -p "$3"
 	printf '[project]\nname = "b"\n' >"$3/pyproject.toml"
 	awk -v n="$2" 'BEGIN { print "import torch\n\nclass Base:\n    def run(self, x):"; for (i = 0; i < n * 10; i++) printf "        foo%d(x)\n", i % 50; print "        return x" }' >"$3/base.py"
