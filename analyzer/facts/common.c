@@ -505,6 +505,29 @@ bool tl_facts__param_all(const TlIndex *idx, const TlBinding *b, bool (*pred)(co
 	return yes;
 }
 
+bool tl_facts__param_importers_all(const TlIndex *idx, const TlBinding *b,
+				   bool (*pred)(const TlIndex *, TSNode, int *), int *budget)
+{
+	if (b->kind != TL_BIND_PARAM || b->func < 0 || !idx->imports || tl_facts__param_all_n == TL_PARAM_ALL_SEEN)
+		return false;
+	for (int i = 0; i < tl_facts__param_all_n; i++)
+		if (tl_facts__param_all_seen[i] == b)
+			return false;
+	TlParamArgs args;
+	tl_array_init(&args);
+	tl_facts__param_all_seen[tl_facts__param_all_n++] = b;
+	bool yes = tl_model_importer_args(idx, b, &args);
+	if (yes) {
+		tl_facts__ext_enter(idx);
+		for (uint32_t i = 0; yes && i < args.size; i++)
+			yes = pred(args.items[i].mod, args.items[i].arg, budget);
+		tl_facts__ext_leave(idx);
+	}
+	tl_facts__param_all_n--;
+	tl_array_release(&args);
+	return yes;
+}
+
 /* Local aliases: `net = self.net` then `net.eval()` switches self.net. */
 char *tl_facts__unalias(const TlIndex *idx, int32_t f, const char *name)
 {

@@ -316,6 +316,12 @@ bool tl_facts__user_method(const TlIndex *idx, const TlCall *c);
 int32_t tl_facts__param_index(const TlIndex *idx, const TlFunc *f, const char *name, size_t len);
 bool tl_facts__param_all(const TlIndex *idx, const TlBinding *b, bool (*pred)(const TlIndex *, TSNode, int *),
 			 int *budget);
+/* The same over the arguments the importers' call sites pass a parameter
+ * of a function its module never calls (tl_model_importer_args, each in
+ * its module); the parameters being judged shared with
+ * tl_facts__param_all, so that modules handing a parameter round end. */
+bool tl_facts__param_importers_all(const TlIndex *idx, const TlBinding *b,
+				   bool (*pred)(const TlIndex *, TSNode, int *), int *budget);
 TSNode tl_facts__guard_between(const TlIndex *idx, TSNode node, TSNode top);
 bool tl_facts__names_overlap(const char *a, const char *b);
 bool tl_facts__comprehension_local(const TlIndex *idx, TSNode id);

@@ -11,6 +11,7 @@ static bool tl_facts__module_value(const TlIndex *idx, TSNode v, int depth);
 static int tl_facts__model_kind_is(const TlIndex *idx, TSNode expr, uint32_t kinds);
 static bool tl_facts__module_arg(const TlIndex *idx, TSNode v, int *budget);
 static bool tl_facts__module_ext_arg(const TlIndex *mod, TSNode arg, void *data);
+static bool tl_facts__module_param(const TlIndex *idx, const TlBinding *b);
 
 /* ---- kinds of values ---------------------------------------------------------- */
 
@@ -309,18 +310,19 @@ bool tl_facts__module_expr(const TlIndex *idx, TSNode expr, int depth)
 		return cb && cb->kind == TL_BIND_CLASS && idx->classes.items[cb->ref].is_module;
 	}
 	if (b->kind == TL_BIND_PARAM) {
-		/* A model every caller passes (`train(model, ...)` called with
-		 * `Net().to(device)`). */
-		int budget = TL_FACTS_BUDGET / 4;
-		if (tl_facts__param_all(idx, b, tl_facts__module_arg, &budget))
-			return true;
-		/* A function only other modules of the project call
-		 * (`eval_net(net, loader)` in train.py): what each of them
-		 * passes is a module there. */
-		int ext_depth = depth;
-		return depth < TL_FACTS_DEPTH && idx->imports && b->func >= 0 &&
-		       !idx->funcs.items[b->func].call_sites.size &&
-		       tl_facts__ext_param_args(idx, b, tl_facts__module_ext_arg, &ext_depth);
+		bool yes = tl_facts__module_param(idx, b);
+		if (tl_facts__checking_model()) {
+			/* CHECK: the walk through the facts' importers' sites */
+			int budget = TL_FACTS_BUDGET / 4;
+			int ext_depth = depth;
+			bool walk = tl_facts__param_all(idx, b, tl_facts__module_arg, &budget) ||
+				    (depth < TL_FACTS_DEPTH && idx->imports && b->func >= 0 &&
+				     !idx->funcs.items[b->func].call_sites.size &&
+				     tl_facts__ext_param_args(idx, b, tl_facts__module_ext_arg, &ext_depth));
+			if (walk != yes)
+				tl_facts__model_differs(idx, expr, "module-param", walk, yes);
+		}
+		return yes;
 	}
 	/* netG, netD = G(), D(): an element of a tuple value is a value of its
 	 * own; an element of a call's result is not judged. */
@@ -328,6 +330,29 @@ bool tl_facts__module_expr(const TlIndex *idx, TSNode expr, int depth)
 	if (ts_node_is_null(v) || (b->elem >= 0 && ts_node_eq(v, tl_index_unparen(b->value))))
 		return false;
 	return tl_facts__module_value(idx, v, depth + 1);
+}
+
+/* tl_facts__module_arg of what `accelerator.unwrap_model(model)` hands
+ * back: the model itself. */
+static bool tl_facts__module_unwrapped_arg(const TlIndex *idx, TSNode v, int *budget)
+{
+	TSNode e = tl_index_unparen(v);
+	const TlCall *u = ts_node_is_null(e) ? NULL : tl_index_call_at(idx, e);
+	return tl_facts__module_arg(idx, u && tl_facts__unwraps(u) ? tl_facts__arg(u->node, 0) : v, budget);
+}
+
+/* A model every caller passes (`train(model, ...)` called with
+ * `Net().to(device)`); for a function only other modules of the project
+ * call (`eval_net(net, loader)` in train.py), every importer's argument
+ * (tl_model_importer_args) a module there. Each argument a question of
+ * its own; the parameters being judged end modules that hand one round. */
+static bool tl_facts__module_param(const TlIndex *idx, const TlBinding *b)
+{
+	int budget = TL_FACTS_BUDGET / 4;
+	if (tl_facts__param_all(idx, b, tl_facts__module_arg, &budget))
+		return true;
+	budget = TL_FACTS_BUDGET / 4;
+	return tl_facts__param_importers_all(idx, b, tl_facts__module_unwrapped_arg, &budget);
 }
 
 /* An argument a call site hands a parameter is a module: a question of

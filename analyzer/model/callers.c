@@ -63,9 +63,9 @@ static int32_t tl_callers__through(const TlModel *m, const TlModel *om, const Tl
 /* The function of m's module that method `name` of class `cls` of `cmod`
  * is, its own or inherited (bases in other modules of the project too);
  * -1 none, or defined in another module. */
-static int32_t tl_callers__method_here(TlModel *m, const TlIndex *cmod, int32_t cls, const char *name)
+static int32_t tl_callers__method_here(const TlIndex *idx, TlModel *m, const TlIndex *cmod, int32_t cls,
+					const char *name)
 {
-	const TlIndex *idx = m->idx;
 	const TlIndex *where = NULL;
 	if (!cmod || cls < 0 || (uint32_t)cls >= cmod->classes.size)
 		return -1;
@@ -185,10 +185,9 @@ static bool tl_callers__package_of(const TlIndex *fidx, const TlIndex *idx)
  * module or of its package's __init__.py (`model = create_model(opt)`,
  * a factory that picks a class by the options), and one class of m's
  * module defines the method. -1 otherwise. */
-static int32_t tl_callers__factory_method(TlModel *m, const TlIndex *mod, const TlCall *call)
+static int32_t tl_callers__factory_method(const TlIndex *idx, TlModel *m, const TlIndex *mod, const TlCall *call)
 {
 	const TlSyms *sy = tl_syms();
-	const TlIndex *idx = m->idx;
 	const TlImports *im = idx->imports;
 	if (!call->receiver.id || ts_node_symbol(call->receiver) != sy->identifier)
 		return -1;
@@ -226,21 +225,24 @@ static int32_t tl_callers__factory_method(TlModel *m, const TlIndex *mod, const 
 /* The function of m's module that method call `call` of `mod` (no name
  * of its callee resolves) runs as the bindings of its receiver tell
  * (TL_CALLERS_NAMES); -1 none. */
-static int32_t tl_callers__named(TlModel *m, const TlIndex *mod, const TlCall *call)
+static int32_t tl_callers__named(const TlIndex *idx, TlModel *m, const TlIndex *mod, const TlCall *call)
 {
 	if (!call->method || !call->receiver.id)
 		return -1;
 	const TlIndex *cmod = NULL;
 	int32_t cls = tl_callers__receiver_class(m, mod, call, &cmod);
-	int32_t f = cls >= 0 ? tl_callers__method_here(m, cmod, cls, call->method) : -1;
-	return f >= 0 ? f : tl_callers__factory_method(m, mod, call);
+	int32_t f = cls >= 0 ? tl_callers__method_here(idx, m, cmod, cls, call->method) : -1;
+	return f >= 0 ? f : tl_callers__factory_method(idx, m, mod, call);
 }
 
-void tl_model__importer_calls(TlModel *m, unsigned how, bool (*want)(void *ctx, int32_t func),
+/* tl_model__importer_calls of idx's module, its model m (NULL: the
+ * index alone, as TL_CALLERS_TEXT). */
+static void tl_callers__calls(const TlIndex *idx, TlModel *m, unsigned how, bool (*want)(void *ctx, int32_t func),
 			      void (*visit)(void *ctx, const TlExtCall *s), void *ctx)
 {
-	const TlIndex *idx = m->idx;
 	const TlImports *im = idx->imports;
+	if (!m)
+		how |= TL_CALLERS_TEXT;
 	bool instances = (how & TL_CALLERS_INSTANCES) != 0;
 	bool named = (how & TL_CALLERS_NAMES) != 0;
 	/* PyTorch's own packages are read as the API, not as a project whose
@@ -308,9 +310,9 @@ void tl_model__importer_calls(TlModel *m, unsigned how, bool (*want)(void *ctx, 
 			if (om)
 				tl_model__ensure((TlModel *)om, call->func);
 			if (!call->qname) {
-				f = instances ? tl_callers__through(m, om, mod, call) : -1;
+				f = instances && m ? tl_callers__through(m, om, mod, call) : -1;
 				if (f < 0 && named)
-					f = tl_callers__named(m, mod, call);
+					f = tl_callers__named(idx, m, mod, call);
 				if (f < 0 || (want && !want(ctx, f)))
 					continue;
 			}
@@ -320,6 +322,18 @@ void tl_model__importer_calls(TlModel *m, unsigned how, bool (*want)(void *ctx, 
 	}
 	tl_model__leave(idx);
 	tl_strmap_release(&names);
+}
+
+void tl_model__importer_calls(TlModel *m, unsigned how, bool (*want)(void *ctx, int32_t func),
+			      void (*visit)(void *ctx, const TlExtCall *s), void *ctx)
+{
+	tl_callers__calls(m->idx, m, how, want, visit, ctx);
+}
+
+void tl_model__importer_calls_index(const TlIndex *idx, unsigned how, bool (*want)(void *ctx, int32_t func),
+				    void (*visit)(void *ctx, const TlExtCall *s), void *ctx)
+{
+	tl_callers__calls(idx, NULL, how, want, visit, ctx);
 }
 
 /* True when `c` may be part of a name (an identifier's byte). */

@@ -370,6 +370,74 @@ unsigned tl_model_handed_wrap(const TlIndex *idx, const TlBinding *param)
 	return wrap;
 }
 
+/* ---- the importers' call sites, from the indexes ---------------------------------- */
+
+/* Kept under the parameter's position with this bit. */
+#define TL_HANDED_IMPORTERS_KEY 0x8000000u
+
+typedef struct TlHandedExt {
+	const TlIndex *idx;
+	const TlFunc *fn;
+	int32_t func;
+	uint32_t param;
+	bool unknown;
+	TlParamArgs *out;
+} TlHandedExt;
+
+static bool tl_handed__ext_want(void *ctx, int32_t func)
+{
+	return func == ((const TlHandedExt *)ctx)->func;
+}
+
+static void tl_handed__ext_arg(void *ctx, const TlExtCall *s)
+{
+	TlHandedExt *x = ctx;
+	if (s->func != x->func)
+		return;
+	/* a bound method's `self`: the call's receiver */
+	TSNode a = s->bound && x->param == 0 && x->fn->cls >= 0 && s->call->receiver.id
+			   ? s->call->receiver
+			   : tl_handed__arg(x->idx, x->fn, s->mod, s->call, x->param, s->bound);
+	if (ts_node_is_null(a))
+		x->unknown = true;
+	else
+		tl_array_push(x->out, ((TlParamArg){ s->mod, a }));
+}
+
+bool tl_model_importer_args(const TlIndex *idx, const TlBinding *param, TlParamArgs *out)
+{
+	tl_array_clear(out);
+	int32_t k = tl_handed__param_index(idx, param);
+	if (k < 0 || !idx->imports)
+		return false;
+	const TlFunc *fn = &idx->funcs.items[param->func];
+	if (fn->escapes || fn->call_sites.size)
+		return false;
+	uint32_t key = (uint32_t)k | TL_HANDED_IMPORTERS_KEY;
+	TlModel *m = idx->model && !idx->model->building ? idx->model : NULL;
+	int32_t at;
+	if (m && tl_scopemap_get(&m->handed_at, (uint32_t)param->func, key, &at)) {
+		const TlHandedSet *set = &m->handed_sets.items[at];
+		for (uint32_t i = 0; set->known && i < set->n; i++)
+			tl_array_push(out, m->handed_args.items[set->first + i]);
+		return set->known;
+	}
+	TlHandedExt x = { idx, fn, param->func, (uint32_t)k, false, out };
+	tl_model__importer_calls_index(idx, TL_CALLERS_INSTANCES | TL_CALLERS_NAMES, tl_handed__ext_want,
+				       tl_handed__ext_arg, &x);
+	bool known = !x.unknown && out->size;
+	if (!known)
+		tl_array_clear(out);
+	if (m) {
+		TlHandedSet set = { .first = m->handed_args.size, .n = out->size, .known = known };
+		for (uint32_t i = 0; i < out->size; i++)
+			tl_array_push(&m->handed_args, out->items[i]);
+		tl_array_push(&m->handed_sets, set);
+		tl_scopemap_put(&m->handed_at, (uint32_t)param->func, key, (int32_t)m->handed_sets.size - 1);
+	}
+	return known;
+}
+
 /* ---- the module's own call sites ------------------------------------------------ */
 
 /* The argument call `c` (of fn's module) passes for parameter `k` of

@@ -573,7 +573,7 @@ static int tl_model__in_module(TlModel *m, const TlIndex *mod, const char *rest,
 		*next = b;
 		return TL_IN_REEXPORT;
 	}
-	if (b->kind == TL_BIND_ASSIGN && mod != m->idx) {
+	if (b->kind == TL_BIND_ASSIGN && m && mod != m->idx) {
 		const TlModel *om = tl_model__other(m, mod);
 		if (!om)
 			return TL_IN_NONE;
@@ -633,9 +633,10 @@ const TlIndex *tl_model__far_base(TlModel *m, const TlIndex *mod, const TlClass 
 	for (uint32_t i = 0; i < c->base_qnames.size; i++) {
 		const char *q = c->base_qnames.items[i];
 		TlVal v;
-		tl_model__enter(m->idx);
+		const TlIndex *at = m ? m->idx : mod;
+		tl_model__enter(at);
 		bool yes = q && tl_model__resolve_in(m, mod, q, strlen(q), &v);
-		tl_model__leave(m->idx);
+		tl_model__leave(at);
 		if (yes && v.kind == TL_VK_CLASS && v.ref >= 0 && v.mod && v.mod != (const void *)mod) {
 			*cls = v.ref;
 			return v.mod;
@@ -648,7 +649,7 @@ int32_t tl_model__method_far(TlModel *m, const TlIndex *mod, int32_t cls, const 
 			     const TlIndex **where)
 {
 	int32_t f = tl_model__method(mod, cls, name, where);
-	if (f >= 0 || !m->idx->imports)
+	if (f >= 0 || !(m ? m->idx : mod)->imports)
 		return f;
 	/* A base of the class (or of a base in its module) that another
 	 * module of the project defines: its method there, a few modules deep. */

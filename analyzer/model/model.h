@@ -346,6 +346,17 @@ bool tl_model_own_param_args(const TlIndex *idx, const TlBinding *param, unsigne
  * nn.DataParallel(model)` before the model is handed in). 0 when none is,
  * or the arguments are not known. Kept in the model once asked. */
 unsigned tl_model_handed_wrap(const TlIndex *idx, const TlBinding *param);
+/* The arguments the importers' call sites (callers.c, as the indexes
+ * alone tell: by name, through an instance its receiver's bindings tell,
+ * on what a factory of the module's package made) pass parameter binding
+ * `param` of a function its module never calls, each with its module,
+ * appended to `out` (cleared first), as they are (a parameter of the
+ * function around a site is not followed: the asker judges it). False
+ * when the function escapes or has a call site in its module, no importer
+ * calls it, or a site passes nothing for the parameter. Needs only the
+ * indexes (the index's events ask it before any model is built); kept in
+ * the model once one is. */
+bool tl_model_importer_args(const TlIndex *idx, const TlBinding *param, TlParamArgs *out);
 /* What a class hands an attribute (handedin.c): the parameter whose
  * argument `self.<attr>` (`attr` spelt so: "self.model") holds in the
  * methods of local class `cls`: every binding of the attribute in the

@@ -389,6 +389,12 @@ typedef struct TlExtCall {
 enum { TL_CALLERS_INSTANCES = 1, TL_CALLERS_MAKERS = 2, TL_CALLERS_TEXT = 4, TL_CALLERS_NAMES = 8 };
 void tl_model__importer_calls(TlModel *m, unsigned how, bool (*want)(void *ctx, int32_t func),
 			      void (*visit)(void *ctx, const TlExtCall *s), void *ctx);
+/* The same of idx's module from the indexes alone (as TL_CALLERS_TEXT: no
+ * model asked, m's or an importer's; a global of another module that an
+ * import names is none of its functions): what the index's events may ask
+ * while the facts are built, before any model. */
+void tl_model__importer_calls_index(const TlIndex *idx, unsigned how, bool (*want)(void *ctx, int32_t func),
+				    void (*visit)(void *ctx, const TlExtCall *s), void *ctx);
 /* callers.c: the end of a call's callee in an importer (TlExtCall's
  * mod, the end byte of call->callee, the function it calls). Marks in
  * `bad` (per function) each function of m's module whose name (a whole
