@@ -23,6 +23,7 @@
 #include "base/alloc.h"
 #include "base/paths.h"
 #include "base/strmap.h"
+#include "model/apitable.h"
 #include "model/model_internal.h"
 #include "syntax/syms.h"
 
@@ -95,8 +96,22 @@ static int32_t tl_callers__class_named(TlModel *m, const TlIndex *mod, TSNode e,
 	return v.ref;
 }
 
+/* True when call `c` is a method call that hands its receiver back when
+ * it is a module (`Net(cfg).to(device)`, `.cuda()`, `.half()`,
+ * `.train()`): a row of the API table that moves, casts or switches the
+ * mode of a module. */
+static bool tl_callers__hands_back(const TlCall *c)
+{
+	if (!c->receiver.id || c->qname || !c->method)
+		return false;
+	const TlApiRow *r = tl_api_method(c->method);
+	return r && (r->roles & (TL_APIR_MOVES | TL_APIR_MODE));
+}
+
 /* The class whose instance expression `e` of `mod` holds as the
- * bindings say (TL_CALLERS_NAMES): a construction, a name or `self.<attr>`
+ * bindings say (TL_CALLERS_NAMES): a construction (or a module method
+ * that hands it back: `EdgeModel(config).to(device)`, unless a class
+ * that is no module defines the method), a name or `self.<attr>`
  * bound by an assignment to one (`self.evaluator = Evaluator(...)`) or to
  * a name so bound, a parameter annotated with a class (`optimizer:
  * Optimizer`); with `params`, a parameter every call site of its module
@@ -105,12 +120,32 @@ static int32_t tl_callers__class_named(TlModel *m, const TlIndex *mod, TSNode e,
 static int32_t tl_callers__class_of(TlModel *m, const TlIndex *mod, TSNode e, bool params, const TlIndex **cmod)
 {
 	const TlSyms *sy = tl_syms();
+	/* the module methods passed through (`.to(device)`), in order */
+	const char *through[TL_MODEL_RECEIVER_STEPS];
+	int n = 0;
 	for (int step = 0; step < TL_MODEL_RECEIVER_STEPS; step++) {
 		e = tl_index_unparen(e);
 		TSSymbol s = ts_node_is_null(e) ? 0 : ts_node_symbol(e);
 		if (s && s == sy->call) {
 			const TlCall *c = tl_index_call_at(mod, e);
-			return c ? tl_callers__class_named(m, mod, c->callee, cmod) : -1;
+			if (!c)
+				return -1;
+			if (tl_callers__hands_back(c)) {
+				through[n++] = c->method;
+				e = c->receiver;
+				continue;
+			}
+			int32_t cls = tl_callers__class_named(m, mod, c->callee, cmod);
+			/* a class of its own `to` or `train` that is no module (a
+			 * trainer's training loop): what it returns is its own; a
+			 * module's returns itself, as nn.Module's does */
+			bool module = cls >= 0 && (*cmod)->classes.items[cls].is_module;
+			for (int i = 0; cls >= 0 && !module && i < n; i++) {
+				const TlIndex *where = NULL;
+				if (tl_model__method_far(m, *cmod, cls, through[i], &where) >= 0)
+					cls = -1;
+			}
+			return cls;
 		}
 		if (!s || (s != sy->identifier && s != sy->attribute))
 			return -1;
