@@ -10,7 +10,6 @@
 static bool tl_facts__module_value(const TlIndex *idx, TSNode v, int depth);
 static int tl_facts__model_kind_is(const TlIndex *idx, TSNode expr, uint32_t kinds);
 static bool tl_facts__module_arg(const TlIndex *idx, TSNode v, int *budget);
-static bool tl_facts__module_ext_arg(const TlIndex *mod, TSNode arg, void *data);
 static bool tl_facts__module_param(const TlIndex *idx, const TlBinding *b);
 
 /* ---- kinds of values ---------------------------------------------------------- */
@@ -309,21 +308,8 @@ bool tl_facts__module_expr(const TlIndex *idx, TSNode expr, int depth)
 		const TlBinding *cb = tl_index_resolve_node(idx, b->value);
 		return cb && cb->kind == TL_BIND_CLASS && idx->classes.items[cb->ref].is_module;
 	}
-	if (b->kind == TL_BIND_PARAM) {
-		bool yes = tl_facts__module_param(idx, b);
-		if (tl_facts__checking_model()) {
-			/* CHECK: the walk through the facts' importers' sites */
-			int budget = TL_FACTS_BUDGET / 4;
-			int ext_depth = depth;
-			bool walk = tl_facts__param_all(idx, b, tl_facts__module_arg, &budget) ||
-				    (depth < TL_FACTS_DEPTH && idx->imports && b->func >= 0 &&
-				     !idx->funcs.items[b->func].call_sites.size &&
-				     tl_facts__ext_param_args(idx, b, tl_facts__module_ext_arg, &ext_depth));
-			if (walk != yes)
-				tl_facts__model_differs(idx, expr, "module-param", walk, yes);
-		}
-		return yes;
-	}
+	if (b->kind == TL_BIND_PARAM)
+		return tl_facts__module_param(idx, b);
 	/* netG, netD = G(), D(): an element of a tuple value is a value of its
 	 * own; an element of a call's result is not judged. */
 	TSNode v = tl_facts__bound_value(b);
@@ -361,11 +347,6 @@ static bool tl_facts__module_param(const TlIndex *idx, const TlBinding *b)
 static bool tl_facts__module_arg(const TlIndex *idx, TSNode v, int *budget)
 {
 	return --*budget >= 0 && tl_facts__module_value(idx, v, 1);
-}
-
-static bool tl_facts__module_ext_arg(const TlIndex *mod, TSNode arg, void *data)
-{
-	return tl_facts__module_value(mod, arg, *(int *)data + 1);
 }
 
 static bool tl_facts__module_return(const TlIndex *idx, TSNode v, int depth)

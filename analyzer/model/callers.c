@@ -15,7 +15,12 @@
  * mention but in an import or a call of it may hand it on: `run(score)`),
  * tl_model__importers_mentions.
  *
- * Owns: tl_model__importer_calls, tl_model__importers_mentions. */
+ * The same from the indexes alone (tl_model__importer_calls_index: no
+ * model asked, as TL_CALLERS_TEXT) for what the index's events ask before
+ * any model is built.
+ *
+ * Owns: tl_model__importer_calls, tl_model__importer_calls_index,
+ * tl_model__importers_mentions. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>

@@ -36,8 +36,13 @@
  * (tl_model_handed_wrap): the wrapper kinds of those expressions' values,
  * each in its module's model, per parameter once.
  *
+ * The importers' call sites alone, from the indexes (tl_model_importer_args):
+ * what they pass a parameter of a function its module never calls, as
+ * they are, needing no model (facts/kinds.c: a module every importer
+ * hands in, asked while the index's events are built).
+ *
  * Owns: tl_model_param_args, tl_model_own_param_args, tl_model_attr_param,
- * tl_model_handed_wrap. */
+ * tl_model_handed_wrap, tl_model_importer_args. */
 #include <string.h>
 
 #include "base/alloc.h"
