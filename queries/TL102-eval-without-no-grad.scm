@@ -18,12 +18,14 @@
 ; model over data in a program that trains, and whose results reach no
 ; backward nor optimizer step), whatever the model's mode, run with
 ; gradient tracking on. The model in eval mode is the pattern above.
+; `evaluation-pass` comes before `mode-is`: in a program that does not
+; train it answers from the index, where `mode-is` interprets the model.
 ((call
   function: (_) @_model) @finding
   (#module-forward? @finding)
   (#not-loss-call? @finding)
-  (#not-mode-is? @finding eval)
   (#evaluation-pass? @finding)
+  (#not-mode-is? @finding eval)
   (#reached? @finding)
   (#records-graph? @finding)
   (#not-under-context? @finding grad-disabled)
