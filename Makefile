@@ -90,6 +90,10 @@ $(BUILD)/gen/embedded.c: $(BUILD)/embed $(BUILD)/apicheck $(EMBED_FILES)
 	$(BUILD)/embed $@ $(EMBED_FILES)
 
 # --- objects -----------------------------------------------------------------
+# The grammar's external scanner allocates through tree-sitter's allocator
+# (TREE_SITTER_REUSE_ALLOCATOR; plain malloc and free without it): it frees
+# and allocates its indent stack each time the parser restores its state,
+# which in torchlint is the parse arena's work (base/alloc.h), not glibc's.
 define objects
 $(1)/ts_lib.o: $(DEPS_STAMP)
 	@mkdir -p $(1)
@@ -99,7 +103,7 @@ $(1)/ts_python_parser.o: $(DEPS_STAMP)
 	$$(CC) $(2) $$(DEP_CFLAGS) -I $$(TS_PYTHON_DIR) -c $$(TS_PYTHON_DIR)/parser.c -o $$@
 $(1)/ts_python_scanner.o: $(DEPS_STAMP)
 	@mkdir -p $(1)
-	$$(CC) $(2) $$(DEP_CFLAGS) -I $$(TS_PYTHON_DIR) -c $$(TS_PYTHON_DIR)/scanner.c -o $$@
+	$$(CC) $(2) $$(DEP_CFLAGS) -DTREE_SITTER_REUSE_ALLOCATOR -I $$(TS_PYTHON_DIR) -c $$(TS_PYTHON_DIR)/scanner.c -o $$@
 $(1)/embedded.o: $(BUILD)/gen/embedded.c
 	@mkdir -p $(1)
 	$$(CC) $(2) $$(TL_CFLAGS) -c $$< -o $$@

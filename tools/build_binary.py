@@ -196,7 +196,7 @@ def build(root=ROOT, out=None, jobs=None, log=print):
 
     units = [(os.path.join(ts_lib, "src", "lib.c"), dep + ["-I", os.path.join(ts_lib, "include"), "-I", os.path.join(ts_lib, "src")]),
              (os.path.join(ts_py, "parser.c"), dep + ["-I", ts_py]),
-             (os.path.join(ts_py, "scanner.c"), dep + ["-I", ts_py]),
+             (os.path.join(ts_py, "scanner.c"), dep + ["-DTREE_SITTER_REUSE_ALLOCATOR", "-I", ts_py]),
              (os.path.join(work, "gen", "embedded.c"), tl)]
     units += jansson_units
     units += [(src, tl) for src in analyzer_sources(root)]
