@@ -44,7 +44,7 @@ static void tl_strmap__grow(TlStrMap *m)
 	for (uint32_t i = 0; i < old_cap; i++) {
 		if (!old[i].key)
 			continue;
-		uint32_t j = tl_strmap__hash(old[i].key, strlen(old[i].key)) & (m->capacity - 1);
+		uint32_t j = old[i].hash & (m->capacity - 1);
 		while (m->slots[j].key)
 			j = (j + 1) & (m->capacity - 1);
 		m->slots[j] = old[i];
@@ -58,9 +58,9 @@ void tl_strmap_put(TlStrMap *m, const char *key, size_t len, int32_t value)
 	/* Kept at most half full so probe chains stay short. */
 	if ((m->count + 1) * 2 > m->capacity)
 		tl_strmap__grow(m);
-	uint32_t j = tl_strmap__hash(key, len) & (m->capacity - 1);
+	uint32_t h = tl_strmap__hash(key, len), j = h & (m->capacity - 1);
 	while (m->slots[j].key) {
-		if (tl_strmap__same(m->slots[j].key, key, len)) {
+		if (m->slots[j].hash == h && tl_strmap__same(m->slots[j].key, key, len)) {
 			m->slots[j].value = value;
 			return;
 		}
@@ -68,6 +68,7 @@ void tl_strmap_put(TlStrMap *m, const char *key, size_t len, int32_t value)
 	}
 	m->slots[j].key = tl_strndup(key, len);
 	m->slots[j].value = value;
+	m->slots[j].hash = h;
 	m->count++;
 }
 
@@ -75,9 +76,9 @@ bool tl_strmap_get(const TlStrMap *m, const char *key, size_t len, int32_t *valu
 {
 	if (!m->capacity)
 		return false;
-	uint32_t j = tl_strmap__hash(key, len) & (m->capacity - 1);
+	uint32_t h = tl_strmap__hash(key, len), j = h & (m->capacity - 1);
 	while (m->slots[j].key) {
-		if (tl_strmap__same(m->slots[j].key, key, len)) {
+		if (m->slots[j].hash == h && tl_strmap__same(m->slots[j].key, key, len)) {
 			*value = m->slots[j].value;
 			return true;
 		}

@@ -10,6 +10,7 @@
 typedef struct TlStrMapSlot {
 	char *key;
 	int32_t value;
+	uint32_t hash; /* the key's: compared before the key itself */
 } TlStrMapSlot;
 
 typedef struct TlStrMap {

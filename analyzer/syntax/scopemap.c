@@ -1,4 +1,6 @@
-/* The scoped-name map: open addressing on a 64-bit key, kept under 3/4 full. */
+/* The scoped-name map: open addressing on a 64-bit key, kept at most half
+ * full (linear probing: at 3/4 a key that is not there took about eight
+ * probes, and the model asks for its values before it records them). */
 #include "syntax/scopemap.h"
 
 #include <string.h>
@@ -26,7 +28,7 @@ void tl_scopemap_release(TlScopeMap *m)
 void tl_scopemap_put(TlScopeMap *m, uint32_t scope, uint32_t name, int32_t value)
 {
 	uint32_t size = m->mask ? m->mask + 1 : 0;
-	if (4 * (uint64_t)(m->count + 1) > 3 * (uint64_t)size) {
+	if (2 * (uint64_t)(m->count + 1) > (uint64_t)size) {
 		uint32_t bigger = size ? 2 * size : 64;
 		TlScopeMapSlot *slots = tl_calloc(bigger, sizeof *slots);
 		for (uint32_t i = 0; i < size; i++) {
