@@ -14,10 +14,12 @@
  * result, which a join would keep).
  *
  * Owns: TlModel.ctx_vals, TlModel.ctx_seen, TlModel.ctx_site, TlFuncSum.ctx_sites,
- * tl_model__ctx_const. */
+ * TlModel.ctor_count, ctor_from, ctor_calls, elsewhere, call_at, tl_model__ctx_const. */
 #include "model/model_internal.h"
 
 #include <string.h>
+
+#include "base/alloc.h"
 
 
 /* The parts of an argument an entry context keeps: what the value is, not
@@ -90,16 +92,72 @@ static bool tl_model__constructs(const TlIndex *idx, const TlCall *c, int32_t cl
 	return b && b->kind == TL_BIND_CLASS && b->ref == cls;
 }
 
+/* The calls of the index that make an instance of class `cls` by its
+ * name, in the index's order: m->ctor_calls from the returned offset on,
+ * *n of them. Read off the index once per class and model (the questions
+ * below come at every interpretation of a call site). */
+static uint32_t tl_model__ctors(const TlModel *cm, int32_t cls, uint32_t *n)
+{
+	TlModel *m = (TlModel *)cm; /* a cache: no answer changes */
+	const TlIndex *idx = m->idx;
+	uint32_t nc = idx->classes.size ? idx->classes.size : 1;
+	if (!m->ctor_count) {
+		m->ctor_count = tl_calloc(nc, sizeof *m->ctor_count);
+		m->ctor_from = tl_calloc(nc, sizeof *m->ctor_from);
+	}
+	if (!m->ctor_count[cls]) {
+		m->ctor_from[cls] = m->ctor_calls.size;
+		for (uint32_t i = 0; i < idx->calls.size; i++)
+			if (tl_model__constructs(idx, &idx->calls.items[i], cls))
+				tl_array_push(&m->ctor_calls, i);
+		m->ctor_count[cls] = 1 + m->ctor_calls.size - m->ctor_from[cls];
+	}
+	*n = m->ctor_count[cls] - 1;
+	return m->ctor_from[cls];
+}
+
+/* The class whose `__init__` `func` is (tl_model__init_of), when the
+ * class is one of the index's (its constructing calls can be counted),
+ * else -1. */
+static int32_t tl_model__init_class(const TlIndex *idx, int32_t func)
+{
+	int32_t cls = tl_model__init_of(idx, func);
+	return cls >= 0 && (uint32_t)cls < idx->classes.size ? cls : -1;
+}
+
 /* The call sites the index knows of `func`: its calls, and for a class's
  * `__init__` the calls that make an instance of the class by its name. */
 static uint32_t tl_model__ctx_expected(const TlModel *m, int32_t func)
 {
 	const TlIndex *idx = m->idx;
 	uint32_t n = idx->funcs.items[func].call_sites.size;
-	int32_t cls = tl_model__init_of(idx, func);
-	for (uint32_t i = 0; cls >= 0 && i < idx->calls.size; i++)
-		n += tl_model__constructs(idx, &idx->calls.items[i], cls);
+	int32_t cls = tl_model__init_class(idx, func);
+	if (cls >= 0) {
+		uint32_t made;
+		tl_model__ctors(m, cls, &made);
+		n += made;
+	} else {
+		cls = tl_model__init_of(idx, func);
+		for (uint32_t i = 0; cls >= 0 && i < idx->calls.size; i++)
+			n += tl_model__constructs(idx, &idx->calls.items[i], cls);
+	}
 	return n;
+}
+
+/* The first call of the index that starts at byte `site` - 1, or -1
+ * (m->call_at, filled once per model). */
+static int32_t tl_model__call_at_site(const TlModel *cm, uint32_t site)
+{
+	TlModel *m = (TlModel *)cm; /* a cache: no answer changes */
+	const TlIndex *idx = m->idx;
+	int32_t at;
+	if (!m->call_at.mask)
+		for (uint32_t i = 0; i < idx->calls.size; i++) {
+			uint32_t start = ts_node_start_byte(idx->calls.items[i].node) + 1;
+			if (!tl_scopemap_get(&m->call_at, start, 0, &at))
+				tl_scopemap_put(&m->call_at, start, 0, (int32_t)i);
+		}
+	return tl_scopemap_get(&m->call_at, site, 0, &at) ? at : -1;
 }
 
 static bool tl_model__ctx_site_known(const TlModel *m, int32_t func, uint32_t site)
@@ -110,10 +168,10 @@ static bool tl_model__ctx_site_known(const TlModel *m, int32_t func, uint32_t si
 		if (ts_node_start_byte(idx->calls.items[fn->call_sites.items[k]].node) + 1 == site)
 			return true;
 	int32_t cls = tl_model__init_of(idx, func);
-	for (uint32_t i = 0; cls >= 0 && i < idx->calls.size; i++)
-		if (ts_node_start_byte(idx->calls.items[i].node) + 1 == site)
-			return tl_model__constructs(idx, &idx->calls.items[i], cls);
-	return false;
+	if (cls < 0)
+		return false;
+	int32_t i = tl_model__call_at_site(m, site);
+	return i >= 0 && tl_model__constructs(idx, &idx->calls.items[i], cls);
 }
 
 /* The join of what every call site of `func` seen so far last handed its
@@ -131,7 +189,19 @@ static TlVal tl_model__ctx_join(TlModel *m, int32_t func, uint32_t i)
 			TlVal v = m->pool.vals.items[at];
 			acc = tl_val_join(&m->pool, &acc, &v);
 		}
-	int32_t cls = tl_model__init_of(idx, func);
+	int32_t cls = tl_model__init_class(idx, func);
+	if (cls >= 0) {
+		uint32_t made, from = tl_model__ctors(m, cls, &made);
+		for (uint32_t j = 0; j < made; j++) {
+			uint32_t k = m->ctor_calls.items[from + j];
+			if (tl_scopemap_get(&m->ctx_site, ts_node_start_byte(idx->calls.items[k].node) + 1, key, &at)) {
+				TlVal v = m->pool.vals.items[at];
+				acc = tl_val_join(&m->pool, &acc, &v);
+			}
+		}
+		return acc;
+	}
+	cls = tl_model__init_of(idx, func);
 	for (uint32_t k = 0; cls >= 0 && k < idx->calls.size; k++)
 		if (tl_model__constructs(idx, &idx->calls.items[k], cls) &&
 		    tl_scopemap_get(&m->ctx_site, ts_node_start_byte(idx->calls.items[k].node) + 1, key, &at)) {
@@ -239,18 +309,25 @@ bool tl_model__ctx_param(TlModel *m, int32_t func, uint32_t i, TlVal *out)
 
 /* True when a call in the module names method `fn` by its name but
  * goes elsewhere, or nowhere the index knows (`trainer.run(...)` on an
- * instance it does not resolve). */
-static bool tl_model__name_elsewhere(const TlIndex *idx, int32_t func)
+ * instance it does not resolve). Read off the index once per function
+ * and model (m->elsewhere). */
+static bool tl_model__name_elsewhere(TlModel *m, int32_t func)
 {
+	const TlIndex *idx = m->idx;
 	const TlFunc *fn = &idx->funcs.items[func];
 	if (!fn->name)
 		return true;
-	for (uint32_t k = 0; k < idx->calls.size; k++) {
+	if (!m->elsewhere)
+		m->elsewhere = tl_calloc(idx->funcs.size, 1);
+	if (m->elsewhere[func])
+		return m->elsewhere[func] == 2;
+	bool yes = false;
+	for (uint32_t k = 0; k < idx->calls.size && !yes; k++) {
 		const TlCall *c = &idx->calls.items[k];
-		if (c->method && c->target != func && strcmp(c->method, fn->name) == 0)
-			return true;
+		yes = c->method && c->target != func && strcmp(c->method, fn->name) == 0;
 	}
-	return false;
+	m->elsewhere[func] = yes ? 2 : 1;
+	return yes;
 }
 
 uint16_t tl_model__ctx_const(TlModel *m, int32_t func, uint32_t i)
@@ -300,7 +377,7 @@ uint16_t tl_model__ctx_const(TlModel *m, int32_t func, uint32_t i)
 		else if (e != TL_MODEL_EXT_NO_SITE && e != c)
 			c = 0;
 	}
-	if (!c || c == TL_MODEL_EXT_NO_SITE || (fn->cls >= 0 && tl_model__name_elsewhere(idx, func)))
+	if (!c || c == TL_MODEL_EXT_NO_SITE || (fn->cls >= 0 && tl_model__name_elsewhere(m, func)))
 		return 0;
 	return (uint16_t)c;
 }

@@ -47,6 +47,11 @@ static void tl_model__release(TlModel *m)
 	tl_scopemap_release(&m->dflt);
 	tl_scopemap_release(&m->passed);
 	tl_free(m->ext_cst);
+	tl_free(m->ctor_count);
+	tl_free(m->ctor_from);
+	tl_array_release(&m->ctor_calls);
+	tl_free(m->elsewhere);
+	tl_scopemap_release(&m->call_at);
 	tl_scopemap_release(&m->attr_read);
 	tl_scopemap_release(&m->attr_stores);
 	tl_array_release(&m->stores);

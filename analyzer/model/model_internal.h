@@ -180,6 +180,17 @@ struct TlModel {
 	 * passes what is not known), (function, 2 + 2i) -> pool index: the
 	 * join of what they pass. */
 	TlScopeMap ctx_left, dflt, passed;
+	/* context.c, read off the index once (NULL until asked): per class,
+	 * 1 + the number of its calls that make an instance of it by its name
+	 * (0: not counted yet), and those calls (ctor_calls, from ctor_from[c]
+	 * on); per function, 1 + whether a call names it but goes elsewhere
+	 * (0: not asked yet); (call start byte + 1, 0) -> the first call of
+	 * the index that starts there (call_at, filled with the first). */
+	uint32_t *ctor_count;
+	uint32_t *ctor_from;
+	TlArray(uint32_t) ctor_calls;
+	uint8_t *elsewhere;
+	TlScopeMap call_at;
 	/* bind.c: per function, TL_MODEL_CTX_PARAMS each, the constant
 	 * (TlVal.cst) every call site in the modules that import this one
 	 * hands the parameter, or leaves to its literal default: 0 none, -2 no
