@@ -162,6 +162,37 @@ static const TlBinding *tl_facts__handed_param(const TlIndex *idx, TSNode e)
 	return b && b->kind == TL_BIND_PARAM && b->func >= 0 ? b : NULL;
 }
 
+/* The wrapper kinds the entries of a container a parameter holds may be
+ * as the project hands it (tl_model_handed_elem_wrap), for `e` a name
+ * bound only by a loop over that container's `.values()` or, as the
+ * second of a pair, its `.items()`: `for name, net in nets.items():` of
+ * a parameter `nets`, or of `self.nets` bound to one. 0 otherwise. */
+static unsigned tl_facts__handed_entry_wrap(const TlIndex *idx, TSNode e)
+{
+	const TlSyms *sy = tl_syms();
+	e = tl_index_unparen(e);
+	if (ts_node_symbol(e) != sy->identifier)
+		return 0;
+	const TlBinding *b = tl_index_resolve_node(idx, e);
+	int32_t func = tl_index_func_of(idx, e);
+	if (!b || b->kind != TL_BIND_FOR || b->func < 0 || b->func != func || !b->name)
+		return 0;
+	const TlIntArray *all = tl_index_bindings_of(idx, func, b->name);
+	TSNode it = tl_index_unparen(b->value);
+	if (!all || all->size != 1 || ts_node_is_null(it) || ts_node_symbol(it) != sy->call)
+		return 0;
+	TSNode callee = tl_tree_field(it, sy->f_function), args = tl_tree_field(it, sy->f_arguments);
+	if (ts_node_symbol(callee) != sy->attribute || ts_node_is_null(args) || ts_node_named_child_count(args))
+		return 0;
+	TSNode m = tl_tree_field(callee, sy->f_attribute);
+	bool values = tl_index_text_is(idx, m, "values") && b->elem < 0;
+	bool items = tl_index_text_is(idx, m, "items") && b->elem == 1 && b->depth == 1;
+	if (!values && !items)
+		return 0;
+	const TlBinding *param = tl_facts__handed_param(idx, tl_tree_field(callee, sy->f_object));
+	return param ? tl_model_handed_elem_wrap(idx, param) : 0;
+}
+
 /* The model's answer: 1 when `e`'s value is a wrapper of `kind` (with
  * `inner`: the module read through one), 0 when it is not, -1 when the
  * model has no value for it. */
@@ -179,11 +210,13 @@ int tl_facts__model_wrapped(const TlIndex *idx, TSNode e, TlWrapper kind, bool i
 		 * path when the project hands it one, or a value that is one
 		 * on some path (the importer's `if cuda: model =
 		 * nn.DataParallel(model)`), as for a wrapper bound in the
-		 * function itself below. */
+		 * function itself below; an entry of a container a parameter
+		 * holds, when the project hands it wrappers. */
 		if (inner || (v.kind != TL_VK_TOP && !(v.kind == TL_VK_MODULE && v.ref < 0)))
 			return 0;
 		const TlBinding *param = out ? NULL : tl_facts__handed_param(idx, e);
-		if (!param || !(tl_model_handed_wrap(idx, param) & tl_facts__wrap_bits(kind) & ~out))
+		unsigned handed = param ? tl_model_handed_wrap(idx, param) : out ? 0 : tl_facts__handed_entry_wrap(idx, e);
+		if (!(handed & tl_facts__wrap_bits(kind) & ~out))
 			return 0;
 		return !tl_facts__wrappers_exclusive(idx, e, kind) && !tl_facts__other_arm_unwraps(idx, e);
 	}

@@ -130,8 +130,12 @@ typedef enum TlApiDtype {
 #define TL_APIR_MOVES (UINT64_C(1) << 27)
 #define TL_APIR_STORES (UINT64_C(1) << 28)
 #define TL_APIR_VARIES (UINT64_C(1) << 29)
+/* A mapping class called with keyword arguments (`dict(gen=g)`,
+ * `Munch(gen=g)`): a dict of them under their names, with the entries
+ * of a mapping it is handed (positionally or as `**d`). */
+#define TL_APIR_MAPPING (UINT64_C(1) << 30)
 /* How many roles there are. */
-#define TL_API_ROLE_COUNT 30
+#define TL_API_ROLE_COUNT 31
 
 /* The named sets a name belongs to (the `sets` column, bits): the sets of
  * the `api` predicate, in the order of its names (TlApi in facts.h), and

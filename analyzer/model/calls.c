@@ -573,6 +573,52 @@ static TlVal tl_in__tuple_of(In *in, TSNode n, const TlVal *args, uint32_t nargs
 	return c;
 }
 
+/* What a mapping class (role mapping: `dict(gen=g, disc=d)`,
+ * `Munch(...)`) makes of call `n`'s arguments: a dict with a part per
+ * keyword, under its name; a `**d` handed on adds d's entries (then the
+ * keys are not known, the element is); a positional argument (a mapping,
+ * or pairs) adds entries the model does not know. */
+static TlVal tl_in__mapping_of(In *in, TSNode n, const TlVal *args, uint32_t nargs)
+{
+	const TlSyms *sy = in->sy;
+	TlVal c = tl_val_of(TL_VK_CONTAINER, TL_VG_NONE);
+	TlVal e = tl_val_bot();
+	bool keyed = true;
+	TSNode al = tl_tree_field(n, sy->f_arguments);
+	if (ts_node_is_null(al) || ts_node_symbol(al) != sy->argument_list)
+		return tl_in__top();
+	uint32_t base = in->kids.size, k = tl_in__kids(in, al);
+	for (uint32_t i = 0; i < k && i < nargs; i++) {
+		TSNode a = in->kids.items[base + i];
+		TSSymbol s = ts_node_symbol(a);
+		TlVal x = args[i];
+		int32_t key = -1;
+		if (s == sy->keyword_argument) {
+			uint32_t len = 0;
+			const char *t = tl_index_text(in->idx, tl_tree_field(a, sy->f_name), &len);
+			key = t ? tl_path_name_key_id(&in->m->names, t, len) : -1;
+		} else if (s == sy->dictionary_splat) {
+			TlVal whole = x;
+			x = tl_val_element(&in->m->pool, &whole);
+			tl_in__flow_spread(in, &x, &whole);
+		} else {
+			x = tl_in__top();
+		}
+		if (key >= 0 && keyed)
+			c = tl_val_with_key(&in->m->pool, &c, key, &x);
+		else
+			keyed = false;
+		e = tl_val_join(&in->m->pool, &e, &x);
+	}
+	in->kids.size = base;
+	if (!keyed) {
+		c = tl_val_of(TL_VK_CONTAINER, TL_VG_NONE);
+		if (!tl_val_is_bot(&e))
+			c = tl_val_container(&in->m->pool, &e);
+	}
+	return c;
+}
+
 /* The value of call `n`; vals: the receiver's value (for a method call)
  * or the callee's, then the arguments' (positional, then keyword values in
  * source order; `kw` marks which are keywords). */
@@ -898,7 +944,10 @@ TlVal tl_in__call(In *in, TSNode n, const TlVal *vals, uint32_t nv, const bool *
 		}
 		if (!known && c->method) {
 			row = tl_api_builtin(c->method);
-			if (row && row->graph == TL_APIG_BREAKS) {
+			if (row && (row->roles & TL_APIR_MAPPING)) {
+				r = tl_in__mapping_of(in, n, args, nargs);
+				known = true;
+			} else if (row && row->graph == TL_APIG_BREAKS) {
 				r = tl_val_of(tl_in__api_kind(row->kind), TL_VG_NONE);
 				known = true;
 			} else if (row && row->graph == TL_APIG_KEEPS && npos >= 1) {
@@ -941,6 +990,9 @@ TlVal tl_in__call(In *in, TSNode n, const TlVal *vals, uint32_t nv, const bool *
 		} else if (q && (q->roles & TL_APIR_TUPLE)) {
 			r = tl_val_of(TL_VK_CLASS, TL_VG_NONE);
 			r.made = TL_VM_TUPLE;
+			known = true;
+		} else if (q && (q->roles & TL_APIR_MAPPING)) {
+			r = tl_in__mapping_of(in, n, args, nargs);
 			known = true;
 		} else if (q && (q->roles & TL_APIR_COPY) && npos >= 1) {
 			r = args[0]; /* copy.deepcopy(net): a net of the same class */

@@ -34,7 +34,10 @@
  *
  * What a parameter may be wrapped in as the project hands it
  * (tl_model_handed_wrap): the wrapper kinds of those expressions' values,
- * each in its module's model, per parameter once.
+ * each in its module's model, per parameter once; and the wrapper kinds of
+ * the entries of what it holds (tl_model_handed_elem_wrap): the elements
+ * of the containers handed, the keyword arguments a `**kwargs` parameter
+ * gathers and the entries of each `**d` handed on.
  *
  * The importers' call sites alone, from the indexes (tl_model_importer_args):
  * what they pass a parameter of a function its module never calls, as
@@ -42,7 +45,7 @@
  * hands in, asked while the index's events are built).
  *
  * Owns: tl_model_param_args, tl_model_own_param_args, tl_model_attr_param,
- * tl_model_handed_wrap, tl_model_importer_args. */
+ * tl_model_handed_wrap, tl_model_handed_elem_wrap, tl_model_importer_args. */
 #include <string.h>
 
 #include "base/alloc.h"
@@ -160,6 +163,57 @@ static void tl_handed__site(TlHandedWork *w, const TlIndex *mod, TSNode a)
 	tl_array_push(&w->args, ((TlParamArg){ mod, a }));
 }
 
+/* The work list's form for tl_model_handed_elem_wrap (TlHandedWork.how,
+ * with TL_HANDED_STOP): a `**kwargs` parameter is handed each keyword
+ * argument no other parameter takes (kept as the keyword_argument node:
+ * its value is an entry) and what each `**d` hands on (an expression
+ * whose entries are the entries). Its summaries are kept under the
+ * parameter's position with TL_HANDED_SPLATS_KEY. */
+#define TL_HANDED_SPLATS 0x200u
+#define TL_HANDED_SPLATS_KEY 0x4000000u
+
+/* Whether parameter `k` of `fn` is a `**kwargs` parameter. */
+static bool tl_handed__is_kwargs(const TlIndex *fidx, const TlFunc *fn, uint32_t k)
+{
+	TSNode st = fidx->bindings.items[fn->params.items[k]].stmt;
+	return !ts_node_is_null(st) && ts_node_symbol(st) == tl_syms()->dictionary_splat_pattern;
+}
+
+/* In form TL_HANDED_SPLATS, the site of call `c` (in `mod`) for
+ * `**kwargs` parameter `k` of `fn`: what it hands the parameter's
+ * entries; false for any other parameter or form (the caller reads the
+ * site as it does). */
+static bool tl_handed__kwargs_site(TlHandedWork *w, const TlIndex *fidx, const TlFunc *fn, const TlIndex *mod,
+				   const TlCall *c, uint32_t k)
+{
+	const TlSyms *sy = tl_syms();
+	if (!(w->how & TL_HANDED_SPLATS) || !tl_handed__is_kwargs(fidx, fn, k))
+		return false;
+	w->sites++;
+	TSNode args = tl_tree_field(c->node, sy->f_arguments);
+	uint32_t count = ts_node_is_null(args) ? 0 : ts_node_named_child_count(args);
+	for (uint32_t i = 0; i < count; i++) {
+		TSNode a = ts_node_named_child(args, i);
+		TSSymbol s = ts_node_symbol(a);
+		if (s == sy->dictionary_splat && ts_node_named_child_count(a)) {
+			tl_handed__site(w, mod, ts_node_named_child(a, 0));
+			continue;
+		}
+		if (s != sy->keyword_argument)
+			continue;
+		uint32_t len = 0;
+		const char *t = tl_index_text(mod, tl_tree_field(a, sy->f_name), &len);
+		bool named = !t;
+		for (uint32_t j = 0; t && !named && j < fn->params.size; j++) {
+			const char *pn = fidx->bindings.items[fn->params.items[j]].name;
+			named = j != k && pn && strlen(pn) == len && memcmp(pn, t, len) == 0;
+		}
+		if (!named)
+			tl_array_push(&w->args, ((TlParamArg){ mod, a }));
+	}
+	return true;
+}
+
 /* ---- every call site, what each may hand ------------------------------------------- */
 
 static TSNode tl_handed__own_arg(const TlIndex *idx, const TlFunc *fn, const TlCall *c, uint32_t k);
@@ -226,7 +280,8 @@ static void tl_handed__ext_visit(void *ctx, const TlExtCall *s)
 		return;
 	const TlIndex *fidx = w->at.mod;
 	const TlFunc *fn = &fidx->funcs.items[w->at.func];
-	tl_handed__site(w, s->mod, tl_handed__arg(fidx, fn, s->mod, s->call, w->at.param, s->bound));
+	if (!tl_handed__kwargs_site(w, fidx, fn, s->mod, s->call, w->at.param))
+		tl_handed__site(w, s->mod, tl_handed__arg(fidx, fn, s->mod, s->call, w->at.param, s->bound));
 }
 
 /* Runs the work list from its first item, in form w->how. */
@@ -251,7 +306,8 @@ static void tl_handed__run(TlHandedWork *w)
 			}
 			TSNode a = stop ? tl_handed__arg(it.mod, fn, it.mod, c, it.param, fn->cls >= 0 && c->receiver.id != NULL)
 					: tl_handed__own_arg(it.mod, fn, c, it.param);
-			tl_handed__site(w, it.mod, a);
+			if (!tl_handed__kwargs_site(w, it.mod, fn, it.mod, c, it.param))
+				tl_handed__site(w, it.mod, a);
 		}
 		if (tl_handed__stopped(w))
 			break;
@@ -744,4 +800,47 @@ void tl_model__handed_release(TlModel *m)
 		tl_free(m->attr_params);
 		m->attr_params = NULL;
 	}
+}
+
+/* ---- the entries of what a parameter holds ---------------------------------------- */
+
+unsigned tl_model_handed_elem_wrap(const TlIndex *idx, const TlBinding *param)
+{
+	TlModel *m = (TlModel *)tl_model_of(idx);
+	int32_t k = tl_handed__param_index(idx, param);
+	if (!m || k < 0)
+		return 0;
+	int32_t at = tl_handed__summary(m, idx, param, k, TL_HANDED_STOP | TL_HANDED_SPLATS,
+					(uint32_t)k | TL_HANDED_SPLATS_KEY);
+	TlHandedSet set = m->handed_sets.items[at];
+	if (!set.known || !set.n)
+		return 0;
+	if (set.wrap_asked)
+		return set.wrap;
+	/* Copied, as in tl_model_handed_wrap. */
+	TlParamArg *own = tl_malloc(set.n * sizeof *own);
+	memcpy(own, m->handed_args.items + set.first, set.n * sizeof *own);
+	const TlSyms *sy = tl_syms();
+	unsigned wrap = 0;
+	for (uint32_t i = 0; i < set.n; i++) {
+		bool other = own[i].mod != idx && idx->imports;
+		if (other)
+			tl_model__enter(idx);
+		bool entry = ts_node_symbol(own[i].arg) == sy->keyword_argument;
+		TSNode e = entry ? tl_tree_field(own[i].arg, sy->f_value) : own[i].arg;
+		const TlModel *am = tl_model_of(own[i].mod);
+		TlVal v;
+		if (am && tl_model_value(own[i].mod, e, &v)) {
+			if (!entry)
+				v = v.kind == TL_VK_CONTAINER ? tl_val_element(tl_model_pool(am), &v) : tl_val_top();
+			if (v.kind == TL_VK_WRAPPER || v.kind == TL_VK_TOP)
+				wrap |= v.wrap;
+		}
+		if (other)
+			tl_model__leave(idx);
+	}
+	tl_free(own);
+	m->handed_sets.items[at].wrap_asked = true;
+	m->handed_sets.items[at].wrap = (uint8_t)wrap;
+	return wrap;
 }

@@ -346,6 +346,13 @@ bool tl_model_own_param_args(const TlIndex *idx, const TlBinding *param, unsigne
  * nn.DataParallel(model)` before the model is handed in). 0 when none is,
  * or the arguments are not known. Kept in the model once asked. */
 unsigned tl_model_handed_wrap(const TlIndex *idx, const TlBinding *param);
+/* The same for the entries of what parameter `param` holds (handedin.c):
+ * the wrapper kinds of the elements of each container the project hands
+ * it (`save_all(nets)` of a dict of wrappers) and, for a `**kwargs`
+ * parameter, of each keyword argument no other parameter takes and of
+ * the entries of each `**d` a call hands on (`CheckpointIO(path,
+ * **nets)`). 0 when none is a wrapper, or the arguments are not known. */
+unsigned tl_model_handed_elem_wrap(const TlIndex *idx, const TlBinding *param);
 /* The arguments the importers' call sites (callers.c, as the indexes
  * alone tell: by name, through an instance its receiver's bindings tell,
  * on what a factory of the module's package made) pass parameter binding

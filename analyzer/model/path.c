@@ -69,6 +69,17 @@ int32_t tl_path_key_id(TlPathNames *t, const TlIndex *idx, TSNode key)
 	return tl_path__key(t, idx, key, &sel) ? TL_PATH_KEY_ID(sel) : -1;
 }
 
+int32_t tl_path_name_key_id(TlPathNames *t, const char *name, size_t len)
+{
+	if (len > 256)
+		return -1;
+	char buf[260];
+	buf[0] = '"';
+	memcpy(buf + 1, name, len);
+	buf[len + 1] = '"';
+	return tl_path_intern(t, buf, len + 2);
+}
+
 bool tl_path_of(TlPathNames *t, const TlIndex *idx, TSNode n, TlPath *out)
 {
 	const TlSyms *sy = tl_syms();

@@ -56,6 +56,9 @@ bool tl_path_of(TlPathNames *t, const TlIndex *idx, TSNode n, TlPath *out);
 /* The interned id of a constant key (a string, quotes made alike, or an
  * integer), or -1 for any other subscript. */
 int32_t tl_path_key_id(TlPathNames *t, const TlIndex *idx, TSNode key);
+/* The interned id of the string key `"name"` (`dict(name=v)`, the key
+ * of a keyword argument), or -1 for a name too long. */
+int32_t tl_path_name_key_id(TlPathNames *t, const char *name, size_t len);
 /* The path of a name (`x`) or a dotted name ("self.model"). */
 bool tl_path_of_dotted(TlPathNames *t, const char *dotted, TlPath *out);
 

@@ -634,3 +634,32 @@ class CompiledTrainer(object):
             mod = self.network
         # todo-expect: TL504
         torch.save({"network_weights": mod.state_dict()}, path)
+
+
+# The entries of a dict of networks handed to a helper: flagged where the
+# caller's dict holds a DataParallel (`dict(...)` with keywords is a dict
+# of them under their names), and for a `**nets` parameter, whose entries
+# are the keyword arguments its callers pass.
+def save_networks(nets, path):
+    for name, net in nets.items():
+        # expect: TL504
+        torch.save(net.state_dict(), os.path.join(path, name + ".pt"))
+
+
+def save_keyword_networks(path, **nets):
+    for net in nets.values():
+        # expect: TL504
+        torch.save(net.state_dict(), path)
+
+
+def save_plain_networks(nets, path):
+    for name, net in nets.items():
+        # ok: TL504
+        torch.save(net.state_dict(), os.path.join(path, name + ".pt"))
+
+
+def save_networks_main(path):
+    nets = dict(generator=nn.DataParallel(Net()), critic=Net())
+    save_networks(nets, path)
+    save_keyword_networks(path, generator=nn.DataParallel(Net()))
+    save_plain_networks(dict(generator=Net(), critic=Net()), path)

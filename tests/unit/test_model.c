@@ -1372,6 +1372,56 @@ static void test_saves_and_handed_wrap(void **state)
 	tl_fixture_free(fx);
 }
 
+/* A mapping class called with keywords is a dict of them; the entries
+ * of what the project hands a parameter: a dict's elements, a `**kwargs`
+ * parameter's keyword arguments and the entries of the `**d` handed on. */
+static void test_mapping_and_handed_entries(void **state)
+{
+	(void)state;
+	TlFixture *fx = tl_fixture_new(
+		"import torch\n"
+		"import torch.nn as nn\n"
+		"def save_all(nets, path):\n"
+		"    for name, net in nets.items():\n"
+		"        torch.save(net.state_dict(), path)\n"
+		"def save_kw(path, **kw):\n"
+		"    for net in kw.values():\n"
+		"        torch.save(net.state_dict(), path)\n"
+		"def save_plain(path, **plain):\n"
+		"    for net in plain.values():\n"
+		"        torch.save(net.state_dict(), path)\n"
+		"def run(path):\n"
+		"    nets = dict(gen=nn.DataParallel(nn.Linear(2, 2)), disc=nn.DataParallel(nn.Linear(2, 2)))\n"
+		"    pairs = dict([(\"gen\", nn.Linear(2, 2))])\n"
+		"    save_all(nets, path)\n"
+		"    save_kw(path, **nets)\n"
+		"    save_plain(path, gen=nn.Linear(2, 2), **pairs)\n");
+	const TlIndex *idx = &fx->idx;
+	const TlModel *m = tl_model_of(idx);
+	assert_non_null(m);
+	TlVal v;
+	assert_true(tl_model_value(idx, tl_fixture_node_after(fx, "    save_all(nets", "nets"), &v));
+	assert_int_equal(v.kind, TL_VK_CONTAINER);
+	TlVal e = tl_val_element(tl_model_pool(m), &v);
+	assert_int_equal(e.kind, TL_VK_WRAPPER);
+	assert_int_equal(e.wrap, TL_VW_DATA_PARALLEL);
+	/* pairs handed positionally: entries not known */
+	assert_true(tl_model_value(idx, tl_fixture_node_after(fx, "    save_plain(path, gen=nn.Linear(2, 2), **pairs", "pairs"), &v));
+	e = tl_val_element(tl_model_pool(m), &v);
+	assert_int_equal(e.kind, TL_VK_TOP);
+	const TlBinding *nets = tl_index_resolve_node(idx, tl_fixture_node_after(fx, "in nets.items", "nets"));
+	const TlBinding *kw = tl_index_resolve_node(idx, tl_fixture_node_after(fx, "in kw.values", "kw"));
+	const TlBinding *plain = tl_index_resolve_node(idx, tl_fixture_node_after(fx, "in plain.values", "plain"));
+	assert_true(nets && nets->kind == TL_BIND_PARAM && kw && kw->kind == TL_BIND_PARAM && plain &&
+		    plain->kind == TL_BIND_PARAM);
+	assert_int_equal(tl_model_handed_elem_wrap(idx, nets), TL_VW_DATA_PARALLEL);
+	assert_int_equal(tl_model_handed_elem_wrap(idx, kw), TL_VW_DATA_PARALLEL);
+	assert_int_equal(tl_model_handed_elem_wrap(idx, plain), 0);
+	/* the parameter itself is no wrapper */
+	assert_int_equal(tl_model_handed_wrap(idx, nets), 0);
+	tl_fixture_free(fx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1406,6 +1456,7 @@ int main(void)
 		cmocka_unit_test(test_nograd_follows),
 		cmocka_unit_test(test_param_sites),
 		cmocka_unit_test(test_saves_and_handed_wrap),
+		cmocka_unit_test(test_mapping_and_handed_entries),
 	};
 	return cmocka_run_group_tests_name("model", tests, NULL, NULL);
 }
