@@ -398,6 +398,45 @@ bool tl_model_param_sites(const TlIndex *idx, const TlBinding *param, unsigned h
 	return set->known;
 }
 
+/* The wrapper kinds (TL_VW_*) of the values of handed set `at` of `m`
+ * (idx's model), once per set: of each expression itself, or, with
+ * `elems`, of the entries it holds (a keyword argument's value, a
+ * container's elements). The arguments are copied: reading another
+ * module's values may ask this model's summaries again, and that module's
+ * model is read under the project's lock. */
+static unsigned tl_handed__set_wrap(const TlIndex *idx, TlModel *m, int32_t at, bool elems)
+{
+	TlHandedSet set = m->handed_sets.items[at];
+	if (set.wrap_asked)
+		return set.wrap;
+	TlParamArg *own = tl_malloc(set.n * sizeof *own);
+	if (set.n)
+		memcpy(own, m->handed_args.items + set.first, set.n * sizeof *own);
+	const TlSyms *sy = tl_syms();
+	unsigned wrap = 0;
+	for (uint32_t i = 0; i < set.n; i++) {
+		bool other = own[i].mod != idx && idx->imports;
+		if (other)
+			tl_model__enter(idx);
+		bool entry = elems && ts_node_symbol(own[i].arg) == sy->keyword_argument;
+		TSNode e = entry ? tl_tree_field(own[i].arg, sy->f_value) : own[i].arg;
+		const TlModel *am = tl_model_of(own[i].mod);
+		TlVal v;
+		if (am && tl_model_value(own[i].mod, e, &v)) {
+			if (elems && !entry)
+				v = v.kind == TL_VK_CONTAINER ? tl_val_element(tl_model_pool(am), &v) : tl_val_top();
+			if (v.kind == TL_VK_WRAPPER || v.kind == TL_VK_TOP)
+				wrap |= v.wrap;
+		}
+		if (other)
+			tl_model__leave(idx);
+	}
+	tl_free(own);
+	m->handed_sets.items[at].wrap_asked = true;
+	m->handed_sets.items[at].wrap = (uint8_t)wrap;
+	return wrap;
+}
+
 unsigned tl_model_handed_wrap(const TlIndex *idx, const TlBinding *param)
 {
 	const TlParamArg *args;
@@ -408,27 +447,7 @@ unsigned tl_model_handed_wrap(const TlIndex *idx, const TlBinding *param)
 	int32_t k = tl_handed__param_index(idx, param), at;
 	if (!m || k < 0 || !tl_scopemap_get(&m->handed_at, (uint32_t)param->func, (uint32_t)k, &at))
 		return 0;
-	if (m->handed_sets.items[at].wrap_asked)
-		return m->handed_sets.items[at].wrap;
-	/* The arguments are copied: reading another module's values may
-	 * ask this model's summaries again. */
-	TlParamArg *own = tl_malloc(n * sizeof *own);
-	memcpy(own, args, n * sizeof *own);
-	unsigned wrap = 0;
-	for (uint32_t i = 0; i < n; i++) {
-		bool other = own[i].mod != idx && idx->imports;
-		if (other)
-			tl_model__enter(idx);
-		TlVal v;
-		if (tl_model_value(own[i].mod, own[i].arg, &v) && (v.kind == TL_VK_WRAPPER || v.kind == TL_VK_TOP))
-			wrap |= v.wrap;
-		if (other)
-			tl_model__leave(idx);
-	}
-	tl_free(own);
-	m->handed_sets.items[at].wrap_asked = true;
-	m->handed_sets.items[at].wrap = (uint8_t)wrap;
-	return wrap;
+	return tl_handed__set_wrap(idx, m, at, false);
 }
 
 /* ---- the importers' call sites, from the indexes ---------------------------------- */
@@ -475,27 +494,34 @@ bool tl_model_importer_args(const TlIndex *idx, const TlBinding *param, TlParamA
 	if (fn->escapes || fn->call_sites.size)
 		return false;
 	uint32_t key = (uint32_t)k | TL_HANDED_IMPORTERS_KEY;
+	/* The model's tables are shared with the threads analysing the
+	 * importers: read and grown under the project's lock, as
+	 * tl_model_param_sites does. */
+	tl_model__enter(idx);
 	TlModel *m = idx->model && !idx->model->building ? idx->model : NULL;
 	int32_t at;
+	bool known;
 	if (m && tl_scopemap_get(&m->handed_at, (uint32_t)param->func, key, &at)) {
 		const TlHandedSet *set = &m->handed_sets.items[at];
 		for (uint32_t i = 0; set->known && i < set->n; i++)
 			tl_array_push(out, m->handed_args.items[set->first + i]);
-		return set->known;
+		known = set->known;
+	} else {
+		TlHandedExt x = { idx, fn, param->func, (uint32_t)k, false, out };
+		tl_model__importer_calls_index(idx, TL_CALLERS_INSTANCES | TL_CALLERS_NAMES, tl_handed__ext_want,
+					       tl_handed__ext_arg, &x);
+		known = !x.unknown && out->size;
+		if (!known)
+			tl_array_clear(out);
+		if (m) {
+			TlHandedSet set = { .first = m->handed_args.size, .n = out->size, .known = known };
+			for (uint32_t i = 0; i < out->size; i++)
+				tl_array_push(&m->handed_args, out->items[i]);
+			tl_array_push(&m->handed_sets, set);
+			tl_scopemap_put(&m->handed_at, (uint32_t)param->func, key, (int32_t)m->handed_sets.size - 1);
+		}
 	}
-	TlHandedExt x = { idx, fn, param->func, (uint32_t)k, false, out };
-	tl_model__importer_calls_index(idx, TL_CALLERS_INSTANCES | TL_CALLERS_NAMES, tl_handed__ext_want,
-				       tl_handed__ext_arg, &x);
-	bool known = !x.unknown && out->size;
-	if (!known)
-		tl_array_clear(out);
-	if (m) {
-		TlHandedSet set = { .first = m->handed_args.size, .n = out->size, .known = known };
-		for (uint32_t i = 0; i < out->size; i++)
-			tl_array_push(&m->handed_args, out->items[i]);
-		tl_array_push(&m->handed_sets, set);
-		tl_scopemap_put(&m->handed_at, (uint32_t)param->func, key, (int32_t)m->handed_sets.size - 1);
-	}
+	tl_model__leave(idx);
 	return known;
 }
 
@@ -812,35 +838,8 @@ unsigned tl_model_handed_elem_wrap(const TlIndex *idx, const TlBinding *param)
 		return 0;
 	int32_t at = tl_handed__summary(m, idx, param, k, TL_HANDED_STOP | TL_HANDED_SPLATS,
 					(uint32_t)k | TL_HANDED_SPLATS_KEY);
-	TlHandedSet set = m->handed_sets.items[at];
-	if (!set.known || !set.n)
+	const TlHandedSet *set = &m->handed_sets.items[at];
+	if (!set->known || !set->n)
 		return 0;
-	if (set.wrap_asked)
-		return set.wrap;
-	/* Copied, as in tl_model_handed_wrap. */
-	TlParamArg *own = tl_malloc(set.n * sizeof *own);
-	memcpy(own, m->handed_args.items + set.first, set.n * sizeof *own);
-	const TlSyms *sy = tl_syms();
-	unsigned wrap = 0;
-	for (uint32_t i = 0; i < set.n; i++) {
-		bool other = own[i].mod != idx && idx->imports;
-		if (other)
-			tl_model__enter(idx);
-		bool entry = ts_node_symbol(own[i].arg) == sy->keyword_argument;
-		TSNode e = entry ? tl_tree_field(own[i].arg, sy->f_value) : own[i].arg;
-		const TlModel *am = tl_model_of(own[i].mod);
-		TlVal v;
-		if (am && tl_model_value(own[i].mod, e, &v)) {
-			if (!entry)
-				v = v.kind == TL_VK_CONTAINER ? tl_val_element(tl_model_pool(am), &v) : tl_val_top();
-			if (v.kind == TL_VK_WRAPPER || v.kind == TL_VK_TOP)
-				wrap |= v.wrap;
-		}
-		if (other)
-			tl_model__leave(idx);
-	}
-	tl_free(own);
-	m->handed_sets.items[at].wrap_asked = true;
-	m->handed_sets.items[at].wrap = (uint8_t)wrap;
-	return wrap;
+	return tl_handed__set_wrap(idx, m, at, true);
 }
