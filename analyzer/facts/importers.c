@@ -1,11 +1,17 @@
 /* Facts from the modules that import the analysed one (RULES.md principle
  * 2, the reverse question): a function or method defined here and called
- * from another module of the project (`train.source_only(encoder,
- * classifier, ...)` in main.py; `model.optimize_parameters()` in
- * train.py's batch loop) has those calls as call sites too. Parameters
- * whose callers all agree then agree across modules, and a function
- * called once per step from another module's loop is judged in that
- * loop's iteration (facts/loops.c).
+ * from another module of the project (`model.optimize_parameters()` in
+ * train.py's batch loop) has those calls as call sites too.
+ *
+ * LEFT FOR ONE READER: the same reading is the model's
+ * (model/callers.c: tl_model_importer_sites, tl_model_importer_args, with
+ * the factory receivers below as tl_callers__factory_method), which the
+ * parameters' importers' arguments (facts/made.c, facts/kinds.c) and
+ * TL201's step run per iteration of another module's loop
+ * (rules/checks/TL201.c) read. Only facts/mode.c's
+ * tl_facts__program_trains (is function `func` called from another
+ * module at all) still reads this copy; it goes when that reader moves
+ * onto tl_model_importer_sites.
  *
  * The importers come from TlImports.importer (the project model: a cheap
  * scan of the project's import lines, then the candidates parsed, once per
@@ -21,7 +27,7 @@
  * order then call order, at most TL_EXT_CALLERS per function (past it the
  * function's external callers are unknown).
  *
- * Owns: tl_facts__ext_callers, tl_facts__ext_param_args. */
+ * Owns: tl_facts__ext_callers. */
 #include "base/paths.h"
 #include "base/strmap.h"
 #include "facts/internal.h"
@@ -170,136 +176,4 @@ const TlExtSites *tl_facts__ext_callers(const TlIndex *idx, int32_t func)
 	if ((uint32_t)func >= fc->ext_count || fc->ext_over[func] || !fc->ext_sites[func].size)
 		return NULL;
 	return &fc->ext_sites[func];
-}
-
-bool tl_facts__ext_param_args(const TlIndex *idx, const TlBinding *param,
-			      bool (*each)(const TlIndex *mod, TSNode arg, void *data), void *data)
-{
-	if (!param || param->kind != TL_BIND_PARAM || param->func < 0)
-		return false;
-	const TlFunc *f = &idx->funcs.items[param->func];
-	if (f->escapes || f->call_sites.size)
-		return false;
-	const TlExtSites *sites = tl_facts__ext_callers(idx, param->func);
-	if (!sites)
-		return false;
-	bool ok = true;
-	tl_facts__ext_enter(idx);
-	for (uint32_t i = 0; ok && i < sites->size; i++) {
-		const TlExtSite *s = &sites->items[i];
-		TSNode arg = tl_facts__ext_param_arg(s->idx, s->call, &s->def, param->name,
-						     strlen(param->name));
-		ok = !ts_node_is_null(arg) && each(s->idx, arg, data);
-	}
-	tl_facts__ext_leave(idx);
-	return ok;
-}
-
-/* ---- a function called per step from another module's loop ---------------------- */
-
-/* The events of an iteration of loop `l` of importing module `mod`: its
- * own, plus what the functions of other modules that it calls reach (its
- * events were built without them), among them the functions here, also
- * methods called by name on what this package's factory made. */
-static uint32_t tl_facts__ext_loop_events(const TlIndex *idx, const TlIndex *mod, int32_t l)
-{
-	const TlLoop *lp = &mod->loops.items[l];
-	uint32_t ev = lp->events;
-	uint32_t s = ts_node_start_byte(lp->body), e = ts_node_end_byte(lp->body);
-	for (uint32_t i = 0; i < mod->calls.size; i++) {
-		const TlCall *c = &mod->calls.items[i];
-		if (c->start_byte < s)
-			continue;
-		if (c->start_byte >= e)
-			break;
-		if (c->target >= 0 || !c->method)
-			continue;
-		TlExtDef d;
-		if (tl_facts__ext_callee(mod, c, &d) && d.func >= 0) {
-			ev |= d.idx->funcs.items[d.func].reach_events;
-			continue;
-		}
-		if (!c->receiver.id || !tl_facts__factory_receiver(mod, c, idx))
-			continue;
-		for (uint32_t k = 0; k < idx->funcs.size; k++) {
-			const TlFunc *f = &idx->funcs.items[k];
-			if (f->cls >= 0 && f->parent < 0 && strcmp(f->name, c->method) == 0)
-				ev |= f->reach_events;
-		}
-	}
-	return ev;
-}
-
-/* True when a name the receiver of external call `call` is bound by is
- * bound inside `body` (the model or its trainer made afresh each
- * iteration: no gradient carries over). */
-static bool tl_facts__receiver_fresh_in(const TlIndex *mod, const TlCall *call, TSNode body)
-{
-	const TlSyms *sy = tl_syms();
-	if (!call->receiver.id || ts_node_symbol(call->receiver) != sy->identifier)
-		return false;
-	const TlBinding *b = tl_index_resolve_node(mod, call->receiver);
-	if (!b)
-		return false;
-	const TlIntArray *all = tl_index_bindings_of(mod, b->func, b->name);
-	for (uint32_t i = 0; all && i < all->size; i++)
-		if (tl_facts__contains(body, mod->bindings.items[all->items[i]].stmt))
-			return true;
-	return false;
-}
-
-bool tl_facts__ext_step_unreset(const TlIndex *idx, const TlCall *c)
-{
-	if (c->func < 0)
-		return false;
-	/* The functions here that reach c's function through local calls and
-	 * are called from nowhere here: the entries other modules call. */
-	int32_t queue[32];
-	uint32_t n = 0;
-	queue[n++] = c->func;
-	uint32_t found = 0, missing = 0;
-	bool fresh = false;
-	for (uint32_t q = 0; q < n && !fresh; q++) {
-		const TlFunc *f = &idx->funcs.items[queue[q]];
-		if (f->escapes)
-			return false; /* called from where no site shows */
-		if (f->call_sites.size) {
-			for (uint32_t i = 0; i < f->call_sites.size; i++) {
-				int32_t up = idx->calls.items[f->call_sites.items[i]].func;
-				if (up < 0 || idx->calls.items[f->call_sites.items[i]].loop >= 0)
-					return false; /* a loop here, or module-level code */
-				bool seen = false;
-				for (uint32_t k = 0; k < n; k++)
-					seen = seen || queue[k] == up;
-				if (seen)
-					continue;
-				if (n >= 32)
-					return false;
-				queue[n++] = up;
-			}
-			continue;
-		}
-		const TlExtSites *sites = tl_facts__ext_callers(idx, queue[q]);
-		if (!sites)
-			continue;
-		tl_facts__ext_enter(idx);
-		for (uint32_t i = 0; i < sites->size && !fresh; i++) {
-			const TlExtSite *site = &sites->items[i];
-			const TlIndex *mod = site->idx;
-			for (int32_t l = site->call->loop; l >= 0; l = mod->loops.items[l].parent) {
-				const TlLoop *lp = &mod->loops.items[l];
-				uint32_t ev = tl_facts__ext_loop_events(idx, mod, l) | f->reach_events;
-				if (!(ev & TL_EV_BACKWARD) || tl_model_exits_at_end(lp))
-					continue;
-				if (tl_facts__receiver_fresh_in(mod, site->call, lp->body))
-					fresh = true;
-				found++;
-				if (!(ev & TL_EV_GRAD_RESET))
-					missing++;
-				break;
-			}
-		}
-		tl_facts__ext_leave(idx);
-	}
-	return !fresh && found > 0 && missing == found;
 }

@@ -167,15 +167,10 @@ typedef struct TlExtSites {
 /* The calls of function `func` in the modules that import this one, or
  * NULL when there is none known (no project, no importer calls it, more
  * than can be kept, or the importers cannot all be known). The sites'
- * indices are shared: read them under tl_facts__ext_enter. */
+ * indices are shared: read them under tl_facts__ext_enter. Read by
+ * facts/mode.c alone; the model's tl_model_importer_sites is the same
+ * reading (importers.c's comment). */
 const TlExtSites *tl_facts__ext_callers(const TlIndex *idx, int32_t func);
-/* For parameter `param` of a function with no call site in its own file
- * (and not escaping), calls `each` with every argument its external
- * callers (tl_facts__ext_callers) pass for it, in the caller's module;
- * true when there is at least one, each passes one and `each` accepted
- * all. */
-bool tl_facts__ext_param_args(const TlIndex *idx, const TlBinding *param,
-			      bool (*each)(const TlIndex *mod, TSNode arg, void *data), void *data);
 /* facts/mode.c: appends to `out` the receivers, in the scope of call `c`,
  * of the calls with an event in `events` (TL_EV_EVAL, or TL_EV_TRAIN |
  * TL_EV_MODE_SET) that `c` makes (itself, or through the functions it
@@ -208,11 +203,6 @@ typedef struct TlModeSummary {
 	uint8_t state;   /* 0 not computed, 1 being computed, 2 kept */
 } TlModeSummary;
 const TlModeSummary *tl_facts__mode_summary(const TlIndex *idx, int32_t func);
-/* True when step call `c` (of optimizer `opt`), in no step loop of its
- * own file, runs in the iteration of a step loop of a module importing
- * this one (through the functions here that reach it), and no such
- * iteration resets gradients. */
-bool tl_facts__ext_step_unreset(const TlIndex *idx, const TlCall *c);
 /* facts/handed.c: what a function of the project (of this module or of
  * another) hands back to its caller and does to what it is handed, for
  * data loaders, samplers and autocast contexts: summaries computed once

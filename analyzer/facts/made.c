@@ -347,9 +347,8 @@ typedef struct TlMadeModuleAgree {
 	int kind;
 } TlMadeModuleAgree;
 
-static bool tl_facts__module_agree(const TlIndex *mod, TSNode arg, void *data)
+static bool tl_facts__module_agree(const TlIndex *mod, TSNode arg, TlMadeModuleAgree *ag)
 {
-	TlMadeModuleAgree *ag = data;
 	TlVal v;
 	if (!tl_facts__fan_step() || !tl_model_value(mod, arg, &v))
 		return false;
@@ -394,9 +393,18 @@ static int tl_facts__model_param_output(const TlIndex *idx, TSNode expr, uint16_
 			ag.elem = eb->elem;
 	}
 	if (!f->call_sites.size) {
-		if (!idx->imports)
-			return TL_MADE_NONE;
-		return tl_facts__ext_param_args(idx, b, tl_facts__module_agree, &ag) ? ag.kind : TL_MADE_NONE;
+		/* what the importers' call sites pass (the model's, callers.c) */
+		TlParamArgs args;
+		tl_array_init(&args);
+		bool ok = idx->imports && tl_model_importer_args(idx, b, &args);
+		if (ok) {
+			tl_facts__ext_enter(idx);
+			for (uint32_t k = 0; ok && k < args.size; k++)
+				ok = tl_facts__module_agree(args.items[k].mod, args.items[k].arg, &ag);
+			tl_facts__ext_leave(idx);
+		}
+		tl_array_release(&args);
+		return ok ? ag.kind : TL_MADE_NONE;
 	}
 	for (uint32_t k = 0; k < f->call_sites.size; k++) {
 		const TlCall *c = &idx->calls.items[f->call_sites.items[k]];

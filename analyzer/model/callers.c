@@ -19,8 +19,13 @@
  * model asked, as TL_CALLERS_TEXT) for what the index's events ask before
  * any model is built.
  *
+ * The same listed (tl_model_importer_sites: each importer's call and the
+ * function it runs), for the rule logic that reads the importers' loops
+ * around a call site (TL201: a step run per iteration of another module's
+ * loop).
+ *
  * Owns: tl_model__importer_calls, tl_model__importer_calls_index,
- * tl_model__importers_mentions. */
+ * tl_model__importers_mentions, tl_model_importer_sites. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -374,6 +379,17 @@ void tl_model__importer_calls_index(const TlIndex *idx, unsigned how, bool (*wan
 				    void (*visit)(void *ctx, const TlExtCall *s), void *ctx)
 {
 	tl_callers__calls(idx, NULL, how, want, visit, ctx);
+}
+
+static void tl_callers__site(void *ctx, const TlExtCall *s)
+{
+	tl_array_push((TlImporterSites *)ctx, ((TlImporterSite){ s->mod, s->call, s->func }));
+}
+
+void tl_model_importer_sites(const TlIndex *idx, TlImporterSites *out)
+{
+	tl_array_clear(out);
+	tl_callers__calls(idx, NULL, TL_CALLERS_INSTANCES | TL_CALLERS_NAMES, NULL, tl_callers__site, out);
 }
 
 /* True when `c` may be part of a name (an identifier's byte). */

@@ -364,6 +364,21 @@ unsigned tl_model_handed_elem_wrap(const TlIndex *idx, const TlBinding *param);
  * indexes (the index's events ask it before any model is built); kept in
  * the model once one is. */
 bool tl_model_importer_args(const TlIndex *idx, const TlBinding *param, TlParamArgs *out);
+/* The calls of the modules that import idx's module that run one of its
+ * functions, found as tl_model_importer_args finds them (callers.c, the
+ * indexes alone: by name, through an instance its receiver's bindings
+ * tell, on what a factory of the module's package made): each importer,
+ * its call and the function of idx's module it runs, appended to `out`
+ * (cleared first) in importer order, then call order. The importers'
+ * indexes are shared with the threads analysing them: read them under the
+ * project's lock (facts: tl_facts__ext_enter). */
+typedef struct TlImporterSite {
+	const TlIndex *mod;
+	const TlCall *call;
+	int32_t func;
+} TlImporterSite;
+typedef TlArray(TlImporterSite) TlImporterSites;
+void tl_model_importer_sites(const TlIndex *idx, TlImporterSites *out);
 /* What a class hands an attribute (handedin.c): the parameter whose
  * argument `self.<attr>` (`attr` spelt so: "self.model") holds in the
  * methods of local class `cls`: every binding of the attribute in the

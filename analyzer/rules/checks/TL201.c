@@ -2,6 +2,8 @@
  * parameters are reset between steps.
  *
  * Owns: tl_check_step_unreset. */
+#include <stdlib.h>
+
 #include "rules/checks/checks.h"
 
 #include "facts/internal.h"
@@ -356,6 +358,143 @@ static bool tl_check__flag_path_unreset(const TlIndex *idx, int32_t li, const Tl
 	return unreset;
 }
 
+/* ---- a step run per iteration of another module's loop ---------------------------- */
+
+static int tl_check__site_cmp(const void *pa, const void *pb)
+{
+	const TlImporterSite *a = pa, *b = pb;
+	if (a->mod != b->mod)
+		return (uintptr_t)a->mod < (uintptr_t)b->mod ? -1 : 1;
+	return a->call < b->call ? -1 : a->call > b->call;
+}
+
+/* The events of an iteration of loop `l` of importing module `mod`: its
+ * own, plus what the functions of other modules that it calls reach (its
+ * events were built without them): a function the call's imports name,
+ * else one of idx's module that the importers' sites (`sites`, sorted by
+ * tl_check__site_cmp) say the call runs (a method called by name on what
+ * this package's factory made). */
+static uint32_t tl_check__ext_loop_events(const TlIndex *idx, const TlImporterSites *sites, const TlIndex *mod,
+					  int32_t l)
+{
+	const TlLoop *lp = &mod->loops.items[l];
+	uint32_t ev = lp->events;
+	uint32_t s = ts_node_start_byte(lp->body), e = ts_node_end_byte(lp->body);
+	for (uint32_t i = 0; i < mod->calls.size; i++) {
+		const TlCall *c = &mod->calls.items[i];
+		if (c->start_byte < s)
+			continue;
+		if (c->start_byte >= e)
+			break;
+		if (c->target >= 0 || !c->method)
+			continue;
+		TlExtDef d;
+		if (tl_facts__ext_callee(mod, c, &d) && d.func >= 0) {
+			ev |= d.idx->funcs.items[d.func].reach_events;
+			continue;
+		}
+		TlImporterSite key = { mod, c, -1 };
+		const TlImporterSite *at =
+			sites->size ? bsearch(&key, sites->items, sites->size, sizeof key, tl_check__site_cmp) : NULL;
+		if (at)
+			ev |= idx->funcs.items[at->func].reach_events;
+	}
+	return ev;
+}
+
+/* True when a name the receiver of external call `call` is bound by is
+ * bound inside `body` (the model or its trainer made afresh each
+ * iteration: no gradient carries over). */
+static bool tl_check__receiver_fresh_in(const TlIndex *mod, const TlCall *call, TSNode body)
+{
+	const TlSyms *sy = tl_syms();
+	if (!call->receiver.id || ts_node_symbol(call->receiver) != sy->identifier)
+		return false;
+	const TlBinding *b = tl_index_resolve_node(mod, call->receiver);
+	if (!b)
+		return false;
+	const TlIntArray *all = tl_index_bindings_of(mod, b->func, b->name);
+	for (uint32_t i = 0; all && i < all->size; i++)
+		if (tl_facts__contains(body, mod->bindings.items[all->items[i]].stmt))
+			return true;
+	return false;
+}
+
+/* True when step call `c`, in no step loop of its own file, runs in the
+ * iteration of a step loop of a module importing this one (through the
+ * functions here that reach it and that nothing here calls: their sites
+ * in the importers are the model's, tl_model_importer_sites), and no such
+ * iteration resets gradients. */
+static bool tl_check__ext_step_unreset(const TlIndex *idx, const TlCall *c)
+{
+	if (c->func < 0)
+		return false;
+	/* The functions here that reach c's function through local calls and
+	 * are called from nowhere here: the entries other modules call. */
+	int32_t queue[32];
+	uint32_t n = 0;
+	queue[n++] = c->func;
+	uint32_t found = 0, missing = 0;
+	bool fresh = false, listed = false;
+	TlImporterSites sites;
+	tl_array_init(&sites);
+	for (uint32_t q = 0; q < n && !fresh; q++) {
+		const TlFunc *f = &idx->funcs.items[queue[q]];
+		if (f->escapes) {
+			tl_array_release(&sites);
+			return false; /* called from where no site shows */
+		}
+		if (f->call_sites.size) {
+			for (uint32_t i = 0; i < f->call_sites.size; i++) {
+				int32_t up = idx->calls.items[f->call_sites.items[i]].func;
+				if (up < 0 || idx->calls.items[f->call_sites.items[i]].loop >= 0) {
+					tl_array_release(&sites);
+					return false; /* a loop here, or module-level code */
+				}
+				bool seen = false;
+				for (uint32_t k = 0; k < n; k++)
+					seen = seen || queue[k] == up;
+				if (seen)
+					continue;
+				if (n >= 32) {
+					tl_array_release(&sites);
+					return false;
+				}
+				queue[n++] = up;
+			}
+			continue;
+		}
+		if (!listed) {
+			listed = true;
+			tl_model_importer_sites(idx, &sites);
+			if (sites.size)
+				qsort(sites.items, sites.size, sizeof *sites.items, tl_check__site_cmp);
+		}
+		tl_facts__ext_enter(idx);
+		for (uint32_t i = 0; i < sites.size && !fresh; i++) {
+			const TlImporterSite *site = &sites.items[i];
+			if (site->func != queue[q])
+				continue;
+			const TlIndex *mod = site->mod;
+			for (int32_t l = site->call->loop; l >= 0; l = mod->loops.items[l].parent) {
+				const TlLoop *lp = &mod->loops.items[l];
+				uint32_t ev = tl_check__ext_loop_events(idx, &sites, mod, l) | f->reach_events;
+				if (!(ev & TL_EV_BACKWARD) || tl_model_exits_at_end(lp))
+					continue;
+				if (tl_check__receiver_fresh_in(mod, site->call, lp->body))
+					fresh = true;
+				found++;
+				if (!(ev & TL_EV_GRAD_RESET))
+					missing++;
+				break;
+			}
+		}
+		tl_facts__ext_leave(idx);
+	}
+	tl_array_release(&sites);
+	return !fresh && found > 0 && missing == found;
+}
+
 bool tl_check_step_unreset(const TlIndex *idx, TSNode step)
 {
 	const TlCall *c = tl_index_call_at(idx, tl_index_unparen(step));
@@ -368,7 +507,7 @@ bool tl_check_step_unreset(const TlIndex *idx, TSNode step)
 	if (!loops.size && idx->imports) {
 		/* Called per step from another module's loop. */
 		tl_array_release(&loops);
-		return tl_facts__ext_step_unreset(idx, c);
+		return tl_check__ext_step_unreset(idx, c);
 	}
 	bool unreset = loops.size > 0;
 	for (uint32_t i = 0; unreset && i < loops.size; i++) {
