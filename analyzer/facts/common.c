@@ -479,50 +479,42 @@ static _Thread_local int tl_facts__param_all_n;
 
 /* True when parameter binding `b` receives, at every call site of its
  * function (one at least, none unknown), an argument that satisfies
- * `pred`: the arguments are the model's (model/handedin.c, the module's
- * own call sites as they are); a parameter among them is `pred`'s to
- * follow. A bound method's `self` is none of them. */
-bool tl_facts__param_all(const TlIndex *idx, const TlBinding *b, bool (*pred)(const TlIndex *, TSNode, int *),
-			 int *budget)
+ * `pred`, each read in its module: the arguments are the model's
+ * (model/handedin.c), as they are; a parameter among them is `pred`'s to
+ * follow. TL_PARAM_OWN: the module's own call sites
+ * (tl_model_own_param_args), a bound method's `self` none of them;
+ * TL_PARAM_IMPORTERS: the importers' sites of a function its module never
+ * calls (tl_model_importer_args). */
+bool tl_facts__param_all(const TlIndex *idx, const TlBinding *b, unsigned from,
+			 bool (*pred)(const TlIndex *, TSNode, int *), int *budget)
 {
+	bool importers = from == TL_PARAM_IMPORTERS;
 	if (b->kind != TL_BIND_PARAM || b->func < 0 || tl_facts__param_all_n == TL_PARAM_ALL_SEEN)
 		return false;
-	const TlFunc *f = &idx->funcs.items[b->func];
-	int32_t k = tl_facts__param_index(idx, f, b->name, strlen(b->name));
-	if (k < 0 || (k == 0 && f->cls >= 0))
+	if (importers && !idx->imports)
 		return false;
-	for (int i = 0; i < tl_facts__param_all_n; i++)
-		if (tl_facts__param_all_seen[i] == b)
+	if (!importers) {
+		const TlFunc *f = &idx->funcs.items[b->func];
+		int32_t k = tl_facts__param_index(idx, f, b->name, strlen(b->name));
+		if (k < 0 || (k == 0 && f->cls >= 0))
 			return false;
-	TlParamArgs args;
-	tl_array_init(&args);
-	tl_facts__param_all_seen[tl_facts__param_all_n++] = b;
-	bool yes = tl_model_own_param_args(idx, b, TL_HANDED_DIRECT, &args) && args.size;
-	for (uint32_t i = 0; yes && i < args.size; i++)
-		yes = pred(idx, args.items[i].arg, budget);
-	tl_facts__param_all_n--;
-	tl_array_release(&args);
-	return yes;
-}
-
-bool tl_facts__param_importers_all(const TlIndex *idx, const TlBinding *b,
-				   bool (*pred)(const TlIndex *, TSNode, int *), int *budget)
-{
-	if (b->kind != TL_BIND_PARAM || b->func < 0 || !idx->imports || tl_facts__param_all_n == TL_PARAM_ALL_SEEN)
-		return false;
-	for (int i = 0; i < tl_facts__param_all_n; i++)
-		if (tl_facts__param_all_seen[i] == b)
-			return false;
-	TlParamArgs args;
-	tl_array_init(&args);
-	tl_facts__param_all_seen[tl_facts__param_all_n++] = b;
-	bool yes = tl_model_importer_args(idx, b, &args);
-	if (yes) {
-		tl_facts__ext_enter(idx);
-		for (uint32_t i = 0; yes && i < args.size; i++)
-			yes = pred(args.items[i].mod, args.items[i].arg, budget);
-		tl_facts__ext_leave(idx);
 	}
+	for (int i = 0; i < tl_facts__param_all_n; i++)
+		if (tl_facts__param_all_seen[i] == b)
+			return false;
+	TlParamArgs args;
+	tl_array_init(&args);
+	tl_facts__param_all_seen[tl_facts__param_all_n++] = b;
+	bool yes = importers ? tl_model_importer_args(idx, b, &args)
+			     : tl_model_own_param_args(idx, b, TL_HANDED_DIRECT, &args) && args.size;
+	/* the importers' indexes are shared: read under the project's lock */
+	bool other = yes && importers;
+	if (other)
+		tl_facts__ext_enter(idx);
+	for (uint32_t i = 0; yes && i < args.size; i++)
+		yes = pred(args.items[i].mod, args.items[i].arg, budget);
+	if (other)
+		tl_facts__ext_leave(idx);
 	tl_facts__param_all_n--;
 	tl_array_release(&args);
 	return yes;

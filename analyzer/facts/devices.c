@@ -33,7 +33,7 @@ static bool tl_facts__model_tensor(const TlIndex *idx, TSNode e, int *budget)
 	if (f < 0 || i >= idx->funcs.items[f].params.size)
 		return false;
 	const TlBinding *b = &idx->bindings.items[idx->funcs.items[f].params.items[i]];
-	return tl_facts__param_all(idx, b, tl_facts__model_tensor, budget);
+	return tl_facts__param_all(idx, b, TL_PARAM_OWN, tl_facts__model_tensor, budget);
 }
 
 static bool tl_facts__text_has(const char *t, uint32_t len, const char *word);

@@ -304,14 +304,13 @@ bool tl_facts__qname_is_api(const char *q, TlApi api);
 const char *tl_facts__string_body(const TlIndex *idx, TSNode n, uint32_t *len);
 bool tl_facts__user_method(const TlIndex *idx, const TlCall *c);
 int32_t tl_facts__param_index(const TlIndex *idx, const TlFunc *f, const char *name, size_t len);
-bool tl_facts__param_all(const TlIndex *idx, const TlBinding *b, bool (*pred)(const TlIndex *, TSNode, int *),
-			 int *budget);
-/* The same over the arguments the importers' call sites pass a parameter
- * of a function its module never calls (tl_model_importer_args, each in
- * its module); the parameters being judged shared with
- * tl_facts__param_all, so that modules handing a parameter round end. */
-bool tl_facts__param_importers_all(const TlIndex *idx, const TlBinding *b,
-				   bool (*pred)(const TlIndex *, TSNode, int *), int *budget);
+/* common.c: an argument every call site hands parameter `b` satisfies
+ * `pred`; `from`: the module's own sites, or the importers' sites of a
+ * function its module never calls. The parameters being judged are shared
+ * by both, so that modules handing a parameter round end. */
+enum { TL_PARAM_OWN = 0, TL_PARAM_IMPORTERS = 1 };
+bool tl_facts__param_all(const TlIndex *idx, const TlBinding *b, unsigned from,
+			 bool (*pred)(const TlIndex *, TSNode, int *), int *budget);
 TSNode tl_facts__guard_between(const TlIndex *idx, TSNode node, TSNode top);
 bool tl_facts__names_overlap(const char *a, const char *b);
 bool tl_facts__comprehension_local(const TlIndex *idx, TSNode id);

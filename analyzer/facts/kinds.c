@@ -335,10 +335,10 @@ static bool tl_facts__module_unwrapped_arg(const TlIndex *idx, TSNode v, int *bu
 static bool tl_facts__module_param(const TlIndex *idx, const TlBinding *b)
 {
 	int budget = TL_FACTS_BUDGET / 4;
-	if (tl_facts__param_all(idx, b, tl_facts__module_arg, &budget))
+	if (tl_facts__param_all(idx, b, TL_PARAM_OWN, tl_facts__module_arg, &budget))
 		return true;
 	budget = TL_FACTS_BUDGET / 4;
-	return tl_facts__param_importers_all(idx, b, tl_facts__module_unwrapped_arg, &budget);
+	return tl_facts__param_all(idx, b, TL_PARAM_IMPORTERS, tl_facts__module_unwrapped_arg, &budget);
 }
 
 /* An argument a call site hands a parameter is a module: a question of

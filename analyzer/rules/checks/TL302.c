@@ -125,7 +125,7 @@ bool tl_check_transfer_noop(const TlIndex *idx, TSNode call)
 										 : NULL;
 			if (rb && rb->kind == TL_BIND_PARAM) {
 				int budget = TL_FACTS_BUDGET / 4;
-				return tl_facts__param_all(idx, rb, tl_check__not_host_arg, &budget);
+				return tl_facts__param_all(idx, rb, TL_PARAM_OWN, tl_check__not_host_arg, &budget);
 			}
 			return !tl_facts_host_factory(idx, c->receiver);
 		}
