@@ -550,7 +550,7 @@ typedef struct TlLoaders {
 	bool unknown;          /* some way the value arrives is not one */
 	int budget;            /* steps left (TL_FACTS_BUDGET) */
 } TlLoaders;
-void tl_facts__loader_source(const TlIndex *idx, TSNode it, TlLoaders *out, int depth);
+void tl_facts__loader_source(const TlIndex *idx, TSNode it, TlLoaders *out);
 TSNode tl_facts__unwrap_iterable(const TlIndex *idx, TSNode it, bool *enumerated);
 void tl_facts__loaders_collect(const TlIndex *idx, TSNode expr, TlLoaders *out);
 bool tl_facts__makes_loader(const TlIndex *idx, const TlCall *c);

@@ -16,8 +16,6 @@
 #include "facts/internal.h"
 #include "model/model.h"
 
-static void tl_facts__loaders(const TlIndex *idx, TSNode expr, TlLoaders *out, int depth);
-
 /* ---- DataLoader batches ---------------------------------------------------------------- */
 
 /* Call `c` makes a DataLoader: PyTorch's, or a class of the project that
@@ -85,41 +83,52 @@ static bool tl_facts__literal_subscript(const TlIndex *idx, TSNode sub, int32_t 
 	return true;
 }
 
-/* Follows parameter binding `b` to the arguments of its function's call
- * sites (the model's: tl_model_param_sites, a constructor's through the
- * module's instantiations of its class, the importers' for a function
- * none of its module calls): as iterables (`source`) or as batches. */
-static void tl_facts__loader_param(const TlIndex *idx, const TlBinding *b, TlLoaders *out, int depth,
+/* ---- the walk: a work list ------------------------------------------------------ */
+
+/* One question of the walk: expression `node` of `mod` read as an
+ * iterable (`source`: the loaders it is) or as what a batch holds (the
+ * loaders whose batches it holds). `ext`: reached through another module
+ * (a parameter's call sites in an importer), read under the project's
+ * lock. */
+typedef struct TlLoaderAsk {
+	const TlIndex *mod;
+	TSNode node;
+	bool source;
+	bool ext;
+} TlLoaderAsk;
+typedef TlArray(TlLoaderAsk) TlLoaderAsks;
+
+/* Asks `node` of `mod` next (the walk's stack: the last pushed first). */
+static void tl_facts__ask(TlLoaderAsks *todo, const TlLoaderAsk *from, const TlIndex *mod, TSNode node,
+			  bool source)
+{
+	TlLoaderAsk a = { mod, node, source, from->ext || mod != from->mod };
+	tl_array_push(todo, a);
+}
+
+/* Follows parameter binding `b` of `a`'s module to the arguments of its
+ * function's call sites (the model's: tl_model_param_sites, a
+ * constructor's through the module's instantiations of its class, the
+ * importers' for a function none of its module calls): as iterables
+ * (`source`) or as batches; the first site's argument asked first. */
+static void tl_facts__loader_param(const TlLoaderAsk *a, const TlBinding *b, TlLoaders *out, TlLoaderAsks *todo,
 				   bool source)
 {
 	const TlParamArg *args;
 	uint32_t n;
-	if (!tl_model_param_sites(idx, b, TL_SITES_MAKERS_HERE | TL_SITES_IMPORTERS_ALONE, &args, &n))
+	if (!tl_model_param_sites(a->mod, b, TL_SITES_MAKERS_HERE | TL_SITES_IMPORTERS_ALONE, &args, &n))
 		out->unknown = true;
-	for (uint32_t i = 0; i < n; i++) {
-		const TlIndex *mod = args[i].mod;
-		bool ext = mod != idx;
-		if (ext)
-			tl_facts__ext_enter(idx);
-		if (source)
-			tl_facts__loader_source(mod, args[i].arg, out, depth + 1);
-		else
-			tl_facts__loaders(mod, args[i].arg, out, depth + 1);
-		if (ext)
-			tl_facts__ext_leave(idx);
-	}
+	for (uint32_t i = n; i-- > 0;)
+		tl_facts__ask(todo, a, args[i].mod, args[i].arg, source);
 }
 
 /* The loaders an iterable expression is (a DataLoader, a name bound to
  * one, a local function returning one, a parameter passed one). */
-void tl_facts__loader_source(const TlIndex *idx, TSNode it, TlLoaders *out, int depth)
+static void tl_facts__source_step(const TlLoaderAsk *a, TlLoaders *out, TlLoaderAsks *todo)
 {
 	const TlSyms *sy = tl_syms();
-	it = tl_index_unparen(it);
-	if (ts_node_is_null(it) || depth > TL_FACTS_DEPTH || --out->budget < 0) {
-		out->unknown = true;
-		return;
-	}
+	const TlIndex *idx = a->mod;
+	TSNode it = a->node;
 	TSSymbol s = ts_node_symbol(it);
 	if (s == sy->call) {
 		const TlCall *c = tl_index_call_at(idx, it);
@@ -151,7 +160,7 @@ void tl_facts__loader_source(const TlIndex *idx, TSNode it, TlLoaders *out, int 
 	}
 	const TlBinding *b = tl_index_resolve_node(idx, it);
 	if (b && b->kind == TL_BIND_PARAM) {
-		tl_facts__loader_param(idx, b, out, depth, true);
+		tl_facts__loader_param(a, b, out, todo, true);
 		return;
 	}
 	TSNode v = tl_facts__bound_value(b);
@@ -166,7 +175,129 @@ void tl_facts__loader_source(const TlIndex *idx, TSNode it, TlLoaders *out, int 
 		out->unknown = true;
 		return;
 	}
-	tl_facts__loader_source(idx, v, out, depth + 1);
+	tl_facts__ask(todo, a, idx, v, true);
+}
+
+/* The DataLoaders whose batches an expression holds: a loop target over
+ * a loader (not enumerate's counter), an element or field of one, a name
+ * unpacked from one, `next(iter(loader))`, a parameter passed one. */
+static void tl_facts__loaders_step(const TlLoaderAsk *a, TlLoaders *out, TlLoaderAsks *todo)
+{
+	const TlSyms *sy = tl_syms();
+	const TlIndex *idx = a->mod;
+	TSNode expr = a->node;
+	TSSymbol s = ts_node_symbol(expr);
+	if (s == sy->subscript) {
+		tl_facts__ask(todo, a, idx, tl_tree_field(expr, sy->f_value), false);
+		return;
+	}
+	if (s == sy->call) {
+		/* next(it), next(iter(loader)) */
+		const TlCall *c = tl_index_call_at(idx, expr);
+		if (c && !c->receiver.id && c->method && strcmp(c->method, "next") == 0 && !c->qname) {
+			bool enumerated = false;
+			TSNode it = tl_facts__unwrap_iterable(idx, tl_facts__arg(expr, 0), &enumerated);
+			const TlBinding *ib = ts_node_symbol(tl_index_unparen(it)) == sy->identifier
+						      ? tl_index_resolve_node(idx, it) : NULL;
+			TSNode iv = tl_facts__bound_value(ib);
+			if (!ts_node_is_null(iv))
+				it = tl_facts__unwrap_iterable(idx, iv, &enumerated);
+			if (!enumerated) {
+				tl_facts__ask(todo, a, idx, it, true);
+				return;
+			}
+		}
+		out->unknown = true;
+		return;
+	}
+	if (s != sy->identifier && s != sy->attribute) {
+		out->unknown = true;
+		return;
+	}
+	if (s == sy->identifier && tl_facts__comprehension_local(idx, expr)) {
+		out->unknown = true;
+		return;
+	}
+	const TlBinding *b = tl_index_resolve_node(idx, expr);
+	if (!b && s == sy->attribute) { /* batch.image */
+		tl_facts__ask(todo, a, idx, tl_tree_field(expr, sy->f_object), false);
+		return;
+	}
+	if (!b) {
+		out->unknown = true;
+		return;
+	}
+	if (b->kind == TL_BIND_FOR) {
+		bool enumerated = false;
+		TSNode it = tl_facts__unwrap_iterable(idx, b->value, &enumerated);
+		if (enumerated && b->elem == 0) {
+			out->unknown = true; /* enumerate's counter */
+			return;
+		}
+		/* for k, v in batch.items(): the values of a batch */
+		const TlCall *c = ts_node_symbol(tl_index_unparen(it)) == sy->call
+					  ? tl_index_call_at(idx, tl_index_unparen(it)) : NULL;
+		if (c && c->receiver.id && c->method &&
+		    (strcmp(c->method, "items") == 0 || strcmp(c->method, "values") == 0)) {
+			tl_facts__ask(todo, a, idx, c->receiver, false);
+			return;
+		}
+		tl_facts__ask(todo, a, idx, it, true);
+		return;
+	}
+	if (b->kind == TL_BIND_PARAM) {
+		tl_facts__loader_param(a, b, out, todo, false);
+		return;
+	}
+	TSNode v = tl_facts__bound_value(b);
+	if (ts_node_is_null(v)) {
+		out->unknown = true;
+		return;
+	}
+	TSSymbol vs = ts_node_symbol(v);
+	if (vs == sy->identifier || vs == sy->attribute || vs == sy->subscript || vs == sy->call)
+		tl_facts__ask(todo, a, idx, v, false);
+	else
+		out->unknown = true;
+}
+
+/* Runs the walk from `expr` of `idx` (as an iterable: `source`), the
+ * questions it leads to asked depth first, in the order the call sites
+ * and bindings give them. Each question is a step of the thread's bound
+ * (tl_bound_poll) and of the walk's budget (out->budget): past either, what
+ * is left is not known. No depth: a chain of names or parameters as long
+ * as the budget is followed to its end. */
+static void tl_facts__loaders_walk(const TlIndex *idx, TSNode expr, bool source, TlLoaders *out)
+{
+	TlLoaderAsks todo;
+	tl_array_init(&todo);
+	tl_array_push(&todo, ((TlLoaderAsk){ idx, expr, source, false }));
+	while (todo.size) {
+		TlLoaderAsk a = todo.items[--todo.size];
+		a.node = tl_index_unparen(a.node);
+		if (ts_node_is_null(a.node)) {
+			out->unknown = true;
+			continue;
+		}
+		if (--out->budget < 0 || tl_bound_poll()) {
+			out->unknown = true;
+			break;
+		}
+		if (a.ext)
+			tl_facts__ext_enter(idx);
+		if (a.source)
+			tl_facts__source_step(&a, out, &todo);
+		else
+			tl_facts__loaders_step(&a, out, &todo);
+		if (a.ext)
+			tl_facts__ext_leave(idx);
+	}
+	tl_array_release(&todo);
+}
+
+void tl_facts__loader_source(const TlIndex *idx, TSNode it, TlLoaders *out)
+{
+	tl_facts__loaders_walk(idx, it, true, out);
 }
 
 void tl_facts__loader_values(const TlIndex *idx, TSNode expr, TlMades *out, bool *unknown)
@@ -175,7 +306,7 @@ void tl_facts__loader_values(const TlIndex *idx, TSNode expr, TlMades *out, bool
 	tl_array_init(&ls.calls);
 	ls.unknown = false;
 	ls.budget = TL_FACTS_BUDGET;
-	tl_facts__loader_source(idx, expr, &ls, 0);
+	tl_facts__loader_source(idx, expr, &ls);
 	for (uint32_t i = 0; i < ls.calls.size; i++)
 		tl_array_push(out, ls.calls.items[i]);
 	*unknown = *unknown || ls.unknown;
@@ -203,98 +334,12 @@ TSNode tl_facts__unwrap_iterable(const TlIndex *idx, TSNode it, bool *enumerated
 	return it;
 }
 
-/* Collects the DataLoaders whose batches `expr` holds: a loop target over
- * a loader (not enumerate's counter), an element or field of one, a name
- * unpacked from one, `next(iter(loader))`, a parameter passed one. */
-static void tl_facts__loaders(const TlIndex *idx, TSNode expr, TlLoaders *out, int depth)
-{
-	const TlSyms *sy = tl_syms();
-	expr = tl_index_unparen(expr);
-	if (ts_node_is_null(expr) || depth > TL_FACTS_DEPTH || --out->budget < 0) {
-		out->unknown = true;
-		return;
-	}
-	TSSymbol s = ts_node_symbol(expr);
-	if (s == sy->subscript) {
-		tl_facts__loaders(idx, tl_tree_field(expr, sy->f_value), out, depth + 1);
-		return;
-	}
-	if (s == sy->call) {
-		/* next(it), next(iter(loader)) */
-		const TlCall *c = tl_index_call_at(idx, expr);
-		if (c && !c->receiver.id && c->method && strcmp(c->method, "next") == 0 && !c->qname) {
-			bool enumerated = false;
-			TSNode it = tl_facts__unwrap_iterable(idx, tl_facts__arg(expr, 0), &enumerated);
-			const TlBinding *ib = ts_node_symbol(tl_index_unparen(it)) == sy->identifier
-						      ? tl_index_resolve_node(idx, it) : NULL;
-			TSNode iv = tl_facts__bound_value(ib);
-			if (!ts_node_is_null(iv))
-				it = tl_facts__unwrap_iterable(idx, iv, &enumerated);
-			if (!enumerated) {
-				tl_facts__loader_source(idx, it, out, depth + 1);
-				return;
-			}
-		}
-		out->unknown = true;
-		return;
-	}
-	if (s != sy->identifier && s != sy->attribute) {
-		out->unknown = true;
-		return;
-	}
-	if (s == sy->identifier && tl_facts__comprehension_local(idx, expr)) {
-		out->unknown = true;
-		return;
-	}
-	const TlBinding *b = tl_index_resolve_node(idx, expr);
-	if (!b && s == sy->attribute) { /* batch.image */
-		tl_facts__loaders(idx, tl_tree_field(expr, sy->f_object), out, depth + 1);
-		return;
-	}
-	if (!b) {
-		out->unknown = true;
-		return;
-	}
-	if (b->kind == TL_BIND_FOR) {
-		bool enumerated = false;
-		TSNode it = tl_facts__unwrap_iterable(idx, b->value, &enumerated);
-		if (enumerated && b->elem == 0) {
-			out->unknown = true; /* enumerate's counter */
-			return;
-		}
-		/* for k, v in batch.items(): the values of a batch */
-		const TlCall *c = ts_node_symbol(tl_index_unparen(it)) == sy->call
-					  ? tl_index_call_at(idx, tl_index_unparen(it)) : NULL;
-		if (c && c->receiver.id && c->method &&
-		    (strcmp(c->method, "items") == 0 || strcmp(c->method, "values") == 0)) {
-			tl_facts__loaders(idx, c->receiver, out, depth + 1);
-			return;
-		}
-		tl_facts__loader_source(idx, it, out, depth + 1);
-		return;
-	}
-	if (b->kind == TL_BIND_PARAM) {
-		tl_facts__loader_param(idx, b, out, depth, false);
-		return;
-	}
-	TSNode v = tl_facts__bound_value(b);
-	if (ts_node_is_null(v)) {
-		out->unknown = true;
-		return;
-	}
-	TSSymbol vs = ts_node_symbol(v);
-	if (vs == sy->identifier || vs == sy->attribute || vs == sy->subscript || vs == sy->call)
-		tl_facts__loaders(idx, v, out, depth + 1);
-	else
-		out->unknown = true;
-}
-
 void tl_facts__loaders_collect(const TlIndex *idx, TSNode expr, TlLoaders *out)
 {
 	tl_array_init(&out->calls);
 	out->unknown = false;
 	out->budget = TL_FACTS_BUDGET;
-	tl_facts__loaders(idx, expr, out, 0);
+	tl_facts__loaders_walk(idx, expr, false, out);
 }
 
 /* True when DataLoader(...) call `call` of `idx` sets `option` to a value

@@ -85,7 +85,7 @@ static TlMade tl_check__sampler_through(const TlIndex *idx, TSNode obj)
 	tl_array_init(&ls.calls);
 	ls.unknown = false;
 	ls.budget = TL_FACTS_BUDGET;
-	tl_facts__loader_source(idx, obj, &ls, 0);
+	tl_facts__loader_source(idx, obj, &ls);
 	if (ls.calls.size == 1 && !ls.unknown) {
 		bool ext = ls.calls.items[0].idx != idx;
 		if (ext)
@@ -271,7 +271,7 @@ bool tl_check_sampler_epoch_unset(const TlIndex *idx, TSNode iterable)
 	tl_array_init(&ls.calls);
 	ls.unknown = false;
 	ls.budget = TL_FACTS_BUDGET;
-	tl_facts__loader_source(idx, it, &ls, 0);
+	tl_facts__loader_source(idx, it, &ls);
 	bool unset = ls.calls.size > 0 && !ls.unknown;
 	for (uint32_t i = 0; i < ls.calls.size && unset; i++) {
 		bool ext = ls.calls.items[i].idx != idx;

@@ -24,7 +24,7 @@ bool tl_check_feeds_step_loop(const TlIndex *idx, TSNode call, uint32_t kinds)
 		tl_array_init(&ls.calls);
 		ls.unknown = false;
 		ls.budget = TL_FACTS_BUDGET;
-		tl_facts__loader_source(idx, it, &ls, 0);
+		tl_facts__loader_source(idx, it, &ls);
 		for (uint32_t k = 0; k < ls.calls.size && !feeds; k++)
 			feeds = ts_node_eq(ls.calls.items[k].node, call);
 		tl_array_release(&ls.calls);
