@@ -236,7 +236,7 @@ static uint32_t tl_facts__context_kind(const TlIndex *idx, TSNode expr, int dept
 			/* A helper of the project that returns an autocast
 			 * context (`with amp_ctx():`, facts/handed.c). */
 			if (!k && !ts_node_is_null(call))
-				k = tl_facts__handed_autocast(idx, tl_index_call_at(idx, call), depth);
+				k = tl_facts__handed_autocast(idx, tl_index_call_at(idx, call));
 			return k;
 		}
 		if (b->kind == TL_BIND_PARAM)

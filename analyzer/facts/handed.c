@@ -555,10 +555,10 @@ static uint32_t tl_facts__every_autocast(const TlIndex *idx, TSNode v)
 	return k;
 }
 
-uint32_t tl_facts__handed_autocast(const TlIndex *idx, const TlCall *c, int depth)
+uint32_t tl_facts__handed_autocast(const TlIndex *idx, const TlCall *c)
 {
 	TlExtDef d;
-	if (depth > TL_FACTS_DEPTH || !tl_facts__callee_def(idx, c, &d))
+	if (!tl_facts__callee_def(idx, c, &d))
 		return 0;
 	bool ext = d.idx != idx;
 	if (ext)

@@ -229,7 +229,7 @@ TlMade tl_facts__handed_sampler(const TlIndex *idx, const TlCall *c, int32_t ele
  * call `c` of a function of the project hands back: every value it returns
  * is one. 0 when not (a nullcontext() among them, or a value that cannot
  * be told). */
-uint32_t tl_facts__handed_autocast(const TlIndex *idx, const TlCall *c, int depth);
+uint32_t tl_facts__handed_autocast(const TlIndex *idx, const TlCall *c);
 /* facts/loaders.c: the DataLoader constructions `expr` of `idx` may be (as
  * an iterable), from a fresh budget; and the DistributedSampler
  * construction it is. */
