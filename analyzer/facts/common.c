@@ -269,17 +269,6 @@ bool tl_facts__each_return(const TlIndex *idx, int32_t f,
 	return false;
 }
 
-/* True when some return value of local function `f` satisfies `pred`
- * (every one, for TL_RET_CRITERION): its summary for `kind`, computed once
- * (facts/summary.c). */
-bool tl_facts__any_return(const TlIndex *idx, int32_t f, TlRet kind,
-			  bool (*pred)(const TlIndex *, TSNode, int), int depth)
-{
-	if (f < 0 || depth > TL_FACTS_DEPTH)
-		return false;
-	return tl_facts__returns(idx, f, kind, pred);
-}
-
 /* ---- frameworks ------------------------------------------------------------ */
 
 /* The first component of a dotted name, copied into `out`. */

@@ -615,15 +615,14 @@ TSNode tl_facts__ext_param_arg(const TlIndex *idx, const TlCall *c, const TlExtD
 	return arg;
 }
 
-bool tl_facts__ext_any_return(const TlIndex *idx, const TlCall *c, TlRet kind,
-			      bool (*pred)(const TlIndex *, TSNode, int), int depth)
+bool tl_facts__ext_any_return(const TlIndex *idx, const TlCall *c, TlRet kind, bool (*pred)(const TlIndex *, TSNode))
 {
 	if (!idx->imports || c->target >= 0)
 		return false;
 	tl_facts__ext_enter(idx);
 	TlExtDef d;
 	bool yes = tl_facts__ext_callee_in(idx, c, &d) &&
-		   tl_facts__any_return(d.idx, d.func, kind, pred, depth);
+		   tl_facts__returns(d.idx, d.func, kind, pred);
 	tl_facts__ext_leave(idx);
 	return yes;
 }

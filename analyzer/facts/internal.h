@@ -122,10 +122,10 @@ typedef enum TlRet {
 	TL_RET_CRITERION, /* every return is a criterion or loss function */
 	TL_RET_COUNT
 } TlRet;
-bool tl_facts__returns(const TlIndex *idx, int32_t f, TlRet kind,
-		       bool (*pred)(const TlIndex *, TSNode, int));
-bool tl_facts__any_return(const TlIndex *idx, int32_t f, TlRet kind,
-			  bool (*pred)(const TlIndex *, TSNode, int), int depth);
+/* True when some return value of local function `f` satisfies `pred`
+ * (every one, for TL_RET_CRITERION): its summary for `kind`, computed once;
+ * `pred` is a question of its own, from no depth. */
+bool tl_facts__returns(const TlIndex *idx, int32_t f, TlRet kind, bool (*pred)(const TlIndex *, TSNode));
 /* facts/imports.c: definitions in other modules of the project. */
 typedef struct TlExtDef {
 	const TlIndex *idx; /* the module's index */
@@ -265,10 +265,9 @@ uint32_t tl_facts__callee_reach(const TlIndex *idx, const TlCall *c);
  * runs on an object of a local derived class, as `self.m(...)` there:
  * function indices appended to `out`. */
 void tl_facts__ext_overrides(const TlIndex *idx, const TlCall *c, TlIntArray *out);
-/* tl_facts__any_return of the function of another module that call `c`
+/* tl_facts__returns of the function of another module that call `c`
  * runs (false when none). */
-bool tl_facts__ext_any_return(const TlIndex *idx, const TlCall *c, TlRet kind,
-			      bool (*pred)(const TlIndex *, TSNode, int), int depth);
+bool tl_facts__ext_any_return(const TlIndex *idx, const TlCall *c, TlRet kind, bool (*pred)(const TlIndex *, TSNode));
 /* True when `q` names a class of another module that is an nn.Module and
  * may hold parameters (a model: not a parameter-free transform such as a
  * feature extractor, whose output carries no graph of its own). */

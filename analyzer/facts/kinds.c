@@ -349,9 +349,10 @@ static bool tl_facts__module_arg(const TlIndex *idx, TSNode v, int *budget)
 	return --*budget >= 0 && tl_facts__module_value(idx, v, 1);
 }
 
-static bool tl_facts__module_return(const TlIndex *idx, TSNode v, int depth)
+/* A return value of a function is a module: a question of its own. */
+static bool tl_facts__module_return(const TlIndex *idx, TSNode v)
 {
-	return tl_facts__module_value(idx, v, depth);
+	return tl_facts__module_value(idx, v, 0);
 }
 
 /* Methods of a module that return the module itself. */
@@ -428,11 +429,13 @@ static bool tl_facts__module_value(const TlIndex *idx, TSNode v, int depth)
 	const TlBinding *cb = tl_index_resolve_node(idx, c->callee);
 	if (cb && cb->kind == TL_BIND_CLASS)
 		return idx->classes.items[cb->ref].is_module;
+	/* what the function returns: its summary (a question of its own),
+	 * asked while this walk is within its bound */
+	if (depth >= TL_FACTS_DEPTH)
+		return false;
 	if (c->target >= 0)
-		return tl_facts__any_return(idx, c->target, TL_RET_MODULE, tl_facts__module_return, depth + 1);
-	if (tl_facts__ext_any_return(idx, c, TL_RET_MODULE, tl_facts__module_return, depth + 1))
-		return true;
-	return false;
+		return tl_facts__returns(idx, c->target, TL_RET_MODULE, tl_facts__module_return);
+	return tl_facts__ext_any_return(idx, c, TL_RET_MODULE, tl_facts__module_return);
 }
 
 /* The model's kind of `expr` for the kind family's differential: 1 one of

@@ -135,7 +135,7 @@ static void tl_made__handed_done(TlParamArgs *args)
  * (`train_loop(loader, model, loss_fn, opt)`). A criterion is a loss
  * module (`nn.CrossEntropyLoss()`, a local class named ...Loss) or a loss
  * function passed by name (`F.cross_entropy`). */
-static bool tl_facts__criterion(const TlIndex *idx, TSNode m, int unused);
+static bool tl_facts__criterion(const TlIndex *idx, TSNode m);
 
 /* Every argument the module hands parameter `b` is a criterion. */
 static bool tl_facts__criterion_param(const TlIndex *idx, const TlBinding *b)
@@ -145,12 +145,12 @@ static bool tl_facts__criterion_param(const TlIndex *idx, const TlBinding *b)
 		return false;
 	bool yes = true;
 	for (uint32_t i = 0; i < args.size && yes; i++)
-		yes = tl_facts__fan_step() && tl_facts__criterion(idx, args.items[i].arg, 0);
+		yes = tl_facts__fan_step() && tl_facts__criterion(idx, args.items[i].arg);
 	tl_made__handed_done(&args);
 	return yes;
 }
 
-static bool tl_facts__criterion(const TlIndex *idx, TSNode m, int unused)
+static bool tl_facts__criterion(const TlIndex *idx, TSNode m)
 {
 	const TlSyms *sy = tl_syms();
 	for (int step = 0; step <= TL_FACTS_DEPTH; step++) {
@@ -193,13 +193,13 @@ static bool tl_facts__criterion(const TlIndex *idx, TSNode m, int unused)
 			const char *name = tl_facts__ext_class_named(idx, k->qname, buf, sizeof buf);
 			if (name)
 				return tl_facts__ends(name, "Loss");
-			return tl_facts__ext_any_return(idx, k, TL_RET_CRITERION, tl_facts__criterion, 0);
+			return tl_facts__ext_any_return(idx, k, TL_RET_CRITERION, tl_facts__criterion);
 		}
 		const TlBinding *cb = tl_index_resolve_node(idx, k->callee);
 		if (cb && cb->kind == TL_BIND_CLASS)
 			return tl_facts__ends(idx->classes.items[cb->ref].name, "Loss");
 		if (k->target >= 0)
-			return tl_facts__any_return(idx, k->target, TL_RET_CRITERION, tl_facts__criterion, 0);
+			return tl_facts__returns(idx, k->target, TL_RET_CRITERION, tl_facts__criterion);
 		return false;
 	}
 	return false;
@@ -208,7 +208,7 @@ static bool tl_facts__criterion(const TlIndex *idx, TSNode m, int unused)
 bool tl_facts__is_criterion(const TlIndex *idx, TSNode m)
 {
 	tl_facts__fan_begin();
-	bool yes = tl_facts__criterion(idx, m, 0);
+	bool yes = tl_facts__criterion(idx, m);
 	tl_facts__fan_end();
 	return yes;
 }

@@ -25,14 +25,14 @@ static _Thread_local TlNest tl_facts__summary_nest;
 /* Calls `pred` on each return value of `f`; `all` asks whether every one
  * satisfies it (and there is one), else whether some one does. */
 typedef struct TlRetWalk {
-	bool (*pred)(const TlIndex *, TSNode, int);
+	bool (*pred)(const TlIndex *, TSNode);
 	bool all, any, none_failed;
 } TlRetWalk;
 
 static bool tl_facts__summary_visit(const TlIndex *idx, TSNode ret, void *data)
 {
 	TlRetWalk *w = data;
-	bool yes = ts_node_named_child_count(ret) && w->pred(idx, ts_node_named_child(ret, 0), 0);
+	bool yes = ts_node_named_child_count(ret) && w->pred(idx, ts_node_named_child(ret, 0));
 	w->any = w->any || yes;
 	w->none_failed = w->none_failed && yes;
 	return w->all ? !yes : yes; /* stop at the first answer that decides */
@@ -56,8 +56,7 @@ static bool tl_facts__summary_leave(TlFunc *fn, uint32_t bit, unsigned mark)
 	return tl_facts__nest_leave(&tl_facts__summary_nest, mark);
 }
 
-bool tl_facts__returns(const TlIndex *idx, int32_t f, TlRet kind,
-		       bool (*pred)(const TlIndex *, TSNode, int))
+bool tl_facts__returns(const TlIndex *idx, int32_t f, TlRet kind, bool (*pred)(const TlIndex *, TSNode))
 {
 	if (f < 0 || (uint32_t)f >= idx->funcs.size)
 		return false;
