@@ -144,7 +144,7 @@ static bool tl_facts__project_module_class(const TlIndex *idx, const TlCall *c, 
 {
 	if (cb && cb->kind == TL_BIND_CLASS)
 		return tl_model_class_module(idx, cb->ref);
-	if (cb)
+	if (cb && cb->kind != TL_BIND_IMPORT)
 		return false;
 	if (c->qname) {
 		TlExtDef d;

@@ -280,6 +280,39 @@ static int32_t tl_callers__named(const TlIndex *idx, TlModel *m, const TlIndex *
 	return f >= 0 ? f : tl_callers__factory_method(idx, m, mod, call);
 }
 
+/* The function of m's module that call `call` of importer `mod` runs
+ * through a function value its callee holds, a local name the importer's
+ * model knows as one (`fn = nets.get_model_fn(model)`, then `fn(x)`: the
+ * closure the factory returns); -1 none. The importer's model is asked
+ * once (*om, *asked). */
+static int32_t tl_callers__value(const TlIndex *idx, TlModel *m, const TlIndex *mod, const TlModel **om,
+				 bool *asked, const TlCall *call)
+{
+	const TlSyms *sy = tl_syms();
+	const TlImports *im = idx->imports;
+	TSNode e = tl_index_unparen(call->callee);
+	if (ts_node_is_null(e) || ts_node_symbol(e) != sy->identifier)
+		return -1;
+	const TlBinding *b = tl_index_resolve_node(mod, e);
+	if (!b || (b->kind != TL_BIND_ASSIGN && b->kind != TL_BIND_PARAM))
+		return -1;
+	if (!*asked) {
+		*om = mod == idx ? m : tl_model_of(mod);
+		*asked = true;
+	}
+	if (!*om)
+		return -1;
+	tl_model__ensure((TlModel *)*om, call->func);
+	int32_t at;
+	if (!tl_scopemap_get(&(*om)->vals, ts_node_start_byte(e), ts_node_end_byte(e), &at))
+		return -1;
+	const TlVal *v = &(*om)->pool.vals.items[at];
+	const TlIndex *where = v->mod;
+	if (v->kind != TL_VK_FUNCTION || v->ref < 0 || !where || (where != idx && !im->same_file(im, idx, where)))
+		return -1;
+	return tl_model__twin(idx, where, v->ref);
+}
+
 /* tl_model__importer_calls of idx's module, its model m (NULL: the
  * index alone, as TL_CALLERS_TEXT). */
 static void tl_callers__calls(const TlIndex *idx, TlModel *m, unsigned how, bool (*want)(void *ctx, int32_t func),
@@ -306,6 +339,14 @@ static void tl_callers__calls(const TlIndex *idx, TlModel *m, unsigned how, bool
 		tl_strmap_release(&names);
 		return;
 	}
+	/* Calls through a function value (TL_CALLERS_VALUES): only a module
+	 * with a function that is referenced other than by a call, or a
+	 * nested one (a closure its function may return), can hand one out;
+	 * read from the importer's model. */
+	bool values = false;
+	for (uint32_t k = 0; (how & TL_CALLERS_VALUES) && !(how & TL_CALLERS_TEXT) && k < idx->funcs.size && !values;
+	     k++)
+		values = idx->funcs.items[k].escapes || idx->funcs.items[k].parent >= 0;
 	tl_model__enter(idx);
 	for (uint32_t i = 0; i < TL_CALLERS_IMPORTERS; i++) {
 		const TlIndex *mod = im->importer(im, idx, i);
@@ -313,13 +354,30 @@ static void tl_callers__calls(const TlIndex *idx, TlModel *m, unsigned how, bool
 			break;
 		const TlModel *om = NULL;
 		bool om_asked = false;
+		/* The importer holds a function value of m's module only where it
+		 * calls or names one of its functions: its calls of a value are
+		 * read when some call of it is by such a name. */
+		bool by_value = false;
+		for (uint32_t c = 0; values && c < mod->calls.size && !by_value; c++) {
+			const TlCall *call = &mod->calls.items[c];
+			const char *last = call->qname ? strrchr(call->qname, '.') : NULL;
+			last = last ? last + 1 : call->qname ? call->qname : call->method;
+			int32_t any;
+			by_value = last && tl_strmap_get(&names, last, strlen(last), &any);
+		}
 		for (uint32_t c = 0; c < mod->calls.size; c++) {
 			const TlCall *call = &mod->calls.items[c];
 			const char *last = call->qname ? strrchr(call->qname, '.') : NULL;
 			last = last ? last + 1 : call->qname ? call->qname : call->method;
 			int32_t any, f = -1;
-			if (!last || !tl_strmap_get(&names, last, strlen(last), &any))
+			if (!last || !tl_strmap_get(&names, last, strlen(last), &any)) {
+				if (by_value && (f = tl_callers__value(idx, m, mod, &om, &om_asked, call)) >= 0 &&
+				    (!want || want(ctx, f))) {
+					TlExtCall s = { mod, (TlModel *)om, call, f, false };
+					visit(ctx, &s);
+				}
 				continue;
+			}
 			TlVal v;
 			bool bound = !call->qname;
 			if (call->qname) {

@@ -396,8 +396,13 @@ typedef struct TlExtCall {
  * receiver's bindings tell (`self`, a name or `self.<attr>` assigned a
  * construction, a parameter annotated with a class; inherited from a base
  * in m's module) or a factory of m's package made (`model =
- * create_model(opt)`: the one class of m's module defining the method). */
-enum { TL_CALLERS_INSTANCES = 1, TL_CALLERS_MAKERS = 2, TL_CALLERS_TEXT = 4, TL_CALLERS_NAMES = 8 };
+ * create_model(opt)`: the one class of m's module defining the method);
+ * with TL_CALLERS_VALUES also a call of a local name that the importer's
+ * model holds as a function of m's module, a value the importer was
+ * handed (`fn = make_fn(model)`, then `fn(x)`: the closure a factory of
+ * m's module returns), in an importer that calls a function of m's module
+ * by name. */
+enum { TL_CALLERS_INSTANCES = 1, TL_CALLERS_MAKERS = 2, TL_CALLERS_TEXT = 4, TL_CALLERS_NAMES = 8, TL_CALLERS_VALUES = 16 };
 void tl_model__importer_calls(TlModel *m, unsigned how, bool (*want)(void *ctx, int32_t func),
 			      void (*visit)(void *ctx, const TlExtCall *s), void *ctx);
 /* The same of idx's module from the indexes alone (as TL_CALLERS_TEXT: no

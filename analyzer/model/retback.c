@@ -87,7 +87,7 @@ bool tl_model_return_differentiated(const TlIndex *idx, int32_t func)
 		return s->ret_back == 2;
 	TlRetBack rb = { m, func, false };
 	s->ret_back = 1;
-	tl_model__importer_calls(m, TL_CALLERS_INSTANCES, tl_rb__want, tl_rb__site, &rb);
+	tl_model__importer_calls(m, TL_CALLERS_INSTANCES | TL_CALLERS_VALUES, tl_rb__want, tl_rb__site, &rb);
 	const TlFunc *f = &idx->funcs.items[func];
 	if (!rb.yes && f->cls >= 0 && f->name)
 		rb.yes = tl_rb__base_calls(m, f->cls, f->name);
