@@ -465,6 +465,19 @@ void tl_model__site_args(const TlIndex *idx, const TlFunc *fn, TSNode call, uint
 	}
 }
 
+void tl_model__site_args_in(const TlIndex *idx, const TlFunc *fn, const TlIndex *cidx, TSNode call, uint32_t shift,
+			    TSNode *arg, uint8_t *left)
+{
+	uint8_t how[TL_MODEL_CTX_PARAMS];
+	int32_t at[TL_MODEL_CTX_PARAMS];
+	tl_bind__map_in(idx, fn, cidx, call, shift, how, at);
+	uint32_t n = fn->params.size < TL_MODEL_CTX_PARAMS ? fn->params.size : TL_MODEL_CTX_PARAMS;
+	for (uint32_t i = 0; i < n; i++) {
+		arg[i] = i >= shift && how[i] == TL_BIND_NAMED ? tl_bind__arg_node(call, at[i]) : (TSNode){ 0 };
+		left[i] = i >= shift && how[i] == TL_BIND_LEFT;
+	}
+}
+
 TSNode tl_model__param_default(const TlIndex *idx, const TlFunc *fn, uint32_t i)
 {
 	return i < fn->params.size ? tl_bind__default(tl_bind__param(idx, fn, i)) : (TSNode){ 0 };

@@ -38,8 +38,19 @@
  * set (`nn.AvgPool1d(kernel_size=kernel_size)`): those take sizes and
  * flags only.
  *
+ * The same question of one construction (tl_model__site_holds_none):
+ * the class's constructor read under the constants the call passes
+ * (sitectx.c): a store or a registering call under a test they decide
+ * against does not count, a store is judged by what it keeps (None, a
+ * constant, a parameter-free layer, nn.Parameter of a constant
+ * requires_grad=False, the operand of a conditional expression they
+ * select), and a construction of a class of the project it makes is
+ * judged in turn under its own constants: a breadth-first list of at
+ * most TL_HN_SITES constructions. Bases and the classes attributes hold
+ * otherwise are asked of their summaries.
+ *
  * Owns: tl_model__holds_none, tl_model__holds_no_state,
- * tl_model_makes_stateless_module. */
+ * tl_model__site_holds_none, tl_model_makes_stateless_module. */
 #include <string.h>
 
 #include "base/alloc.h"
@@ -60,6 +71,33 @@ typedef struct TlHnNode {
 } TlHnNode;
 
 typedef TlArray(TlHnNode) TlHnNodes;
+
+/* A construction to judge under its constants (tl_model__site_holds_none):
+ * the call (of module `cmod`, in its function `caller`, whose parameters
+ * hold `outer` when `has_outer`), the class it builds. */
+typedef struct TlHnSite {
+	const TlIndex *cmod;
+	TSNode call;
+	int32_t caller;
+	bool has_outer;
+	uint16_t outer[TL_MODEL_CTX_PARAMS];
+	const TlIndex *mod;
+	int32_t cls;
+} TlHnSite;
+
+typedef TlArray(TlHnSite) TlHnSites;
+
+/* The constants a class is judged under: its constructor `init` and what
+ * its parameters hold; the constructions of the project's classes its
+ * stores make go to `sites`. */
+typedef struct TlHnCtx {
+	int32_t init;
+	uint16_t p[TL_MODEL_CTX_PARAMS];
+	TlHnSites *sites;
+} TlHnCtx;
+
+/* Constructions one question follows. */
+#define TL_HN_SITES 32
 
 /* True when a layer of the table's parameter-free set is the row of `q`
  * (dropout too when `dropout`). */
@@ -261,6 +299,113 @@ static bool tl_hn__state_store(const TlModel *om, const TlIndex *mod, const TlBi
 	}
 }
 
+/* The class of the project call `call` of `mod` builds: into *cmod,
+ * *cls; false when it builds none (a layer, a function's result). */
+static bool tl_hn__built_class(TlModel *m, const TlIndex *mod, TSNode call, const TlIndex **cmod, int32_t *cls)
+{
+	const TlCall *c = tl_index_call_at(mod, call);
+	if (!c || c->receiver.id)
+		return false;
+	TSNode callee = tl_index_unparen(c->callee);
+	const TlBinding *b = !ts_node_is_null(callee) && ts_node_symbol(callee) == tl_syms()->identifier
+				     ? tl_index_resolve_node(mod, callee) : NULL;
+	if (b && b->kind == TL_BIND_CLASS && b->ref >= 0) {
+		*cmod = mod;
+		*cls = b->ref;
+		return true;
+	}
+	TlVal v;
+	if (!c->qname || !mod->imports || !tl_model__resolve_in(m, mod, c->qname, strlen(c->qname), &v) ||
+	    v.kind != TL_VK_CLASS || v.ref < 0 || !v.mod)
+		return false;
+	*cmod = (const TlIndex *)v.mod;
+	*cls = v.ref;
+	return true;
+}
+
+/* The argument of call node `call` for keyword `name`, or at position
+ * `pos`: its value's node, null when none (or a splat may pass it). */
+static TSNode tl_hn__arg(const TlIndex *mod, TSNode call, const char *name, uint32_t pos)
+{
+	const TlSyms *sy = tl_syms();
+	TSNode args = tl_tree_field(call, sy->f_arguments), none = { 0 };
+	uint32_t count = ts_node_is_null(args) ? 0 : ts_node_named_child_count(args), at = 0;
+	for (uint32_t i = 0; i < count; i++) {
+		TSNode a = ts_node_named_child(args, i);
+		TSSymbol k = ts_node_symbol(a);
+		if (k == sy->comment)
+			continue;
+		if (k == sy->list_splat || k == sy->dictionary_splat)
+			return none;
+		if (k == sy->keyword_argument) {
+			if (tl_index_text_is(mod, tl_tree_field(a, sy->f_name), name))
+				return tl_tree_field(a, sy->f_value);
+		} else if (at++ == pos) {
+			return a;
+		}
+	}
+	return none;
+}
+
+/* True when store `b` (`self.x = v` in method `f` of `mod`) keeps, under
+ * the constants `cx` (of the constructor only), None, a constant, an
+ * nn.Parameter whose requires_grad is a constant False, a parameter-free
+ * layer or a construction of a class of the project (appended to
+ * cx->sites, judged under the constants it passes); of `a if t else b`,
+ * the operand a test the constants decide selects, else both. */
+static bool tl_hn__site_store(TlModel *m, const TlIndex *mod, int32_t f, const TlBinding *b, TlHnCtx *cx)
+{
+	const TlSyms *sy = tl_syms();
+	if (b->elem >= 0 || ts_node_is_null(b->value))
+		return false;
+	TSNode todo[8];
+	uint32_t n = 0;
+	bool ok = true;
+	todo[n++] = tl_index_unparen(b->value);
+	while (ok && n) {
+		TSNode v = todo[--n];
+		TSSymbol k = ts_node_is_null(v) ? 0 : ts_node_symbol(v);
+		if (k == sy->conditional_expression && ts_node_named_child_count(v) == 3) {
+			int t = f == cx->init ? tl_model__ctx_cond(m, mod, f, cx->p, ts_node_named_child(v, 1)) : -1;
+			if (t < 0 && n + 2 > 8) {
+				ok = false;
+			} else {
+				if (t != 0)
+					todo[n++] = tl_index_unparen(ts_node_named_child(v, 0));
+				if (t != 1)
+					todo[n++] = tl_index_unparen(ts_node_named_child(v, 2));
+			}
+			continue;
+		}
+		/* None, or a constant of the construction (`self.dim = dim`) */
+		if (k == sy->none || (f == cx->init && tl_model__ctx_value(m, mod, f, cx->p, v)))
+			continue;
+		const TlCall *c = k == sy->call ? tl_index_call_at(mod, v) : NULL;
+		if (!c) {
+			ok = false;
+			continue;
+		}
+		if (tl_hn__free_layer(c->qname, true))
+			continue;
+		/* nn.Parameter(w, requires_grad=trainable) of a constant False */
+		if (f == cx->init && c->qname &&
+		    (strcmp(c->qname, "torch.nn.Parameter") == 0 ||
+		     strcmp(c->qname, "torch.nn.parameter.Parameter") == 0)) {
+			TSNode rg = tl_hn__arg(mod, v, "requires_grad", 1);
+			ok = !ts_node_is_null(rg) &&
+			     tl_model__ctx_value(m, mod, f, cx->p, rg) == TL_VC(TL_VC_BOOL, 0);
+			continue;
+		}
+		TlHnSite st = { mod, v, f, f == cx->init, { 0 }, NULL, -1 };
+		if (f == cx->init)
+			memcpy(st.outer, cx->p, sizeof st.outer);
+		ok = tl_hn__built_class(m, mod, v, &st.mod, &st.cls);
+		if (ok)
+			tl_array_push(cx->sites, st);
+	}
+	return ok;
+}
+
 static bool tl_hn__torch_module(const char *q)
 {
 	return strcmp(q, "torch.nn.Module") == 0 || strcmp(q, "torch.nn.modules.module.Module") == 0;
@@ -271,7 +416,7 @@ static bool tl_hn__torch_module(const char *q)
  * other classes hold; else true, the classes it depends on appended to
  * `deps`. `asker` resolves the names of its bases. */
 static bool tl_hn__local(TlModel *asker, const TlModel *om, const TlIndex *mod, int32_t cls, bool state,
-			 TlHnNodes *deps)
+			 TlHnNodes *deps, TlHnCtx *cx)
 {
 	const TlSyms *sy = tl_syms();
 	if (cls < 0 || (uint32_t)cls >= mod->classes.size)
@@ -307,15 +452,20 @@ static bool tl_hn__local(TlModel *asker, const TlModel *om, const TlIndex *mod, 
 			tl_model__ensure((TlModel *)om, (int32_t)f); /* computed on demand: no answer changes */
 		const TlIntArray *calls = tl_index_scope_calls(mod, (int32_t)f);
 		for (uint32_t k = 0; calls && k < calls->size; k++) {
-			const char *name = mod->calls.items[calls->items[k]].method;
-			if ((tl_api_method_sets(name) | tl_api_builtin_sets(name)) &
-			    (TL_APIS_REGISTERS | (state ? TL_APIS_REGISTERS_STATE : 0)))
+			const TlCall *kc = &mod->calls.items[calls->items[k]];
+			const char *name = kc->method;
+			if (((tl_api_method_sets(name) | tl_api_builtin_sets(name)) &
+			     (TL_APIS_REGISTERS | (state ? TL_APIS_REGISTERS_STATE : 0))) &&
+			    !(cx && (int32_t)f == cx->init && !tl_model__ctx_runs(asker, mod, cx->init, cx->p, kc->node)))
 				return false;
 		}
 		const TlIntArray *binds = tl_index_scope_binds(mod, (int32_t)f);
 		for (uint32_t k = 0; binds && k < binds->size; k++) {
 			const TlBinding *b = &mod->bindings.items[binds->items[k]];
 			if (strncmp(b->name, "self.", 5) != 0)
+				continue;
+			/* a store the construction's constants never run */
+			if (cx && (int32_t)f == cx->init && !tl_model__ctx_runs(asker, mod, cx->init, cx->p, b->stmt))
 				continue;
 			if (b->kind != TL_BIND_ASSIGN && b->kind != TL_BIND_AUG)
 				return false;
@@ -341,6 +491,9 @@ static bool tl_hn__local(TlModel *asker, const TlModel *om, const TlIndex *mod, 
 			if (id < 0 || !tl_scopemap_get(&om->attrs, (uint32_t)cls, (uint32_t)id, &at))
 				return false;
 			const TlVal *av = &om->pool.vals.items[at];
+			/* under a construction's constants, what this store keeps first */
+			if (cx && tl_hn__site_store(asker, mod, (int32_t)f, b, cx))
+				continue;
 			uint32_t mark = deps->size;
 			if (tl_hn__attr(om, av, deps))
 				continue;
@@ -419,7 +572,7 @@ static bool tl_hn__solve(TlModel *m, const TlIndex *mod, int32_t cls, bool state
 			said = known == 1;
 		} else {
 			deps.size = 0;
-			if (tl_hn__local(m, om, nd->mod, nd->cls, state, &deps)) {
+			if (tl_hn__local(m, om, nd->mod, nd->cls, state, &deps, NULL)) {
 				said = 1;
 				for (uint32_t k = 0; k < deps.size; k++) {
 					int32_t d = tl_hn__node(&nodes, deps.items[k].mod, deps.items[k].cls);
@@ -476,6 +629,53 @@ static bool tl_hn__ask(TlModel *m, const TlIndex *mod, int32_t cls, bool state)
 	bool yes = tl_hn__solve(m, mod, cls, state);
 	tl_model__leave(m->idx);
 	return yes;
+}
+
+/* The constructor of class `cls` of `mod`: its own `__init__`, or -1. */
+static int32_t tl_hn__init(const TlIndex *mod, int32_t cls)
+{
+	for (uint32_t f = 0; f < mod->funcs.size; f++)
+		if (mod->funcs.items[f].cls == cls && strcmp(mod->funcs.items[f].name, "__init__") == 0)
+			return (int32_t)f;
+	return -1;
+}
+
+bool tl_model__site_holds_none(TlModel *m, TSNode call, int32_t caller, const TlIndex *mod, int32_t cls)
+{
+	if (cls < 0 || (uint32_t)cls >= mod->classes.size || (!m->idx->imports && mod != m->idx))
+		return false;
+	if (m->idx->imports)
+		tl_model__enter(m->idx);
+	TlHnSites sites;
+	TlHnNodes deps;
+	tl_array_init(&sites);
+	tl_array_init(&deps);
+	tl_array_push(&sites, ((TlHnSite){ m->idx, call, caller, false, { 0 }, mod, cls }));
+	bool ok = true;
+	for (uint32_t head = 0; ok && head < sites.size; head++) {
+		TlHnSite st = sites.items[head]; /* the array may grow */
+		const TlModel *om = head < TL_HN_SITES ? tl_model__other(m, st.mod) : NULL;
+		int32_t init = om ? tl_hn__init(st.mod, st.cls) : -1;
+		if (!om) {
+			ok = false;
+		} else if (init < 0) {
+			ok = tl_hn__solve(m, st.mod, st.cls, false);
+		} else {
+			TlHnCtx cx = { init, { 0 }, &sites };
+			tl_model__ctor_consts(m, st.mod, init, st.cmod, st.call, st.caller, st.has_outer ? st.outer : NULL,
+					      cx.p);
+			deps.size = 0;
+			ok = tl_hn__local(m, om, st.mod, st.cls, false, &deps, &cx);
+			/* its bases and the classes its attributes hold: their summaries */
+			for (uint32_t k = 0; ok && k < deps.size; k++)
+				ok = tl_hn__solve(m, deps.items[k].mod, deps.items[k].cls, false);
+		}
+	}
+	tl_array_release(&sites);
+	tl_array_release(&deps);
+	if (m->idx->imports)
+		tl_model__leave(m->idx);
+	return ok;
 }
 
 bool tl_model__holds_none(TlModel *m, const TlIndex *mod, int32_t cls)

@@ -556,6 +556,33 @@ TSNode tl_model__param_default(const TlIndex *idx, const TlFunc *fn, uint32_t i)
  * may pass it, a default to take). */
 void tl_model__site_args(const TlIndex *idx, const TlFunc *fn, TSNode call, uint32_t shift, TSNode *arg,
 			 uint8_t *left);
+/* bind.c: the same for call node `call` of module `cidx` and `fn` a
+ * function of module `idx` (a construction in another module). */
+void tl_model__site_args_in(const TlIndex *idx, const TlFunc *fn, const TlIndex *cidx, TSNode call, uint32_t shift,
+			    TSNode *arg, uint8_t *left);
+/* sitectx.c: the constants construction call `call` (of module `cidx`,
+ * in its function `caller`, whose parameters hold the constants `outer`,
+ * NULL none) hands the parameters of constructor `init` of module `idx`
+ * (its own literal arguments, the literal defaults it leaves, a
+ * parameter of the caller passed through, a test of them): into p[]
+ * (TL_MODEL_CTX_PARAMS, 0 none). */
+void tl_model__ctor_consts(TlModel *m, const TlIndex *idx, int32_t init, const TlIndex *cidx, TSNode call,
+			   int32_t caller, const uint16_t *outer, uint16_t *p);
+/* sitectx.c: the truth of condition `cond` of function `func` of `idx`
+ * whose parameters hold the constants p[] (and the attributes of `self`
+ * its body stores from them before `cond`): 1, 0, -1 not known. */
+int tl_model__ctx_cond(TlModel *m, const TlIndex *idx, int32_t func, const uint16_t *p, TSNode cond);
+/* sitectx.c: the constant expression `e` of `func` holds under them, 0
+ * none. */
+uint16_t tl_model__ctx_value(TlModel *m, const TlIndex *idx, int32_t func, const uint16_t *p, TSNode e);
+/* sitectx.c: false when those constants decide a test around `node` (of
+ * `func`) against it. */
+bool tl_model__ctx_runs(TlModel *m, const TlIndex *idx, int32_t func, const uint16_t *p, TSNode node);
+/* holdsnone.c: an instance of class `cls` of `mod` built by call `call`
+ * of m's module (in function `caller`) holds no parameter that requires
+ * grad under the constants that call passes (docs/semantic-model.md,
+ * "Parameters under a construction's constants"). */
+bool tl_model__site_holds_none(TlModel *m, TSNode call, int32_t caller, const TlIndex *mod, int32_t cls);
 /* consts.c: the operator token of `n` (a comparison of two operands, a
  * boolean operator): its type, or NULL when there is not exactly one. */
 const char *tl_model__const_op(TSNode n);

@@ -24,7 +24,10 @@
  * without freeze=False), a module after `.requires_grad_(False)`, or an
  * instance of a class of the project whose summary says so
  * (holdsnone.c) and that no store from outside gave a module or a
- * parameter (`net.head = nn.Linear(...)`).
+ * parameter (`net.head = nn.Linear(...)`); or, for a name bound once to
+ * a construction of such a class, whose constructor holds none under
+ * the constants that construction passes (`Quantizer(4)` selecting
+ * `nn.Identity()`).
  *
  * Owns: the transfer of TlVal.nograd at calls and stores,
  * tl_model_forward_graph and tl_model_forward_no_graph. */
@@ -435,6 +438,39 @@ static int tl_in__input_flag(const TlIndex *idx, const TlModel *m, int32_t f, co
 	return flag;
 }
 
+/* The call that built the module instance `expr` names (of function
+ * `f`'s scope, or the module's): a name bound once there, to a
+ * construction that builds class `ref` of `mod` (through methods that
+ * return their receiver: `Net(4).eval()`); into *at, *caller. */
+static bool tl_in__built_at(const TlIndex *idx, TSNode expr, const void *mod, int32_t ref, TSNode *at, int32_t *caller)
+{
+	const TlSyms *sy = tl_syms();
+	expr = tl_index_unparen(expr);
+	if (ts_node_is_null(expr) || ts_node_symbol(expr) != sy->identifier)
+		return false;
+	const TlBinding *b = tl_index_resolve_node(idx, expr);
+	if (!b || b->kind != TL_BIND_ASSIGN || b->elem >= 0 || b->cls >= 0)
+		return false;
+	const TlIntArray *all = tl_index_bindings_of(idx, b->func, b->name);
+	if (!all || all->size != 1)
+		return false;
+	TSNode v = tl_index_unparen(b->value);
+	for (int hops = 0; hops < 4 && !ts_node_is_null(v) && ts_node_symbol(v) == sy->call; hops++) {
+		const TlCall *h = tl_index_call_at(idx, v);
+		const TlApiRow *hr = h && h->method && h->receiver.id ? tl_api_method(h->method) : NULL;
+		if (!hr || hr->graph != TL_APIG_KEEPS || !(hr->roles & TL_APIR_MODE))
+			break;
+		v = tl_index_unparen(h->receiver);
+	}
+	TlVal cv;
+	if (ts_node_is_null(v) || ts_node_symbol(v) != sy->call || !tl_model_value(idx, v, &cv) ||
+	    cv.kind != TL_VK_MODULE || cv.ref != ref || cv.mod != mod)
+		return false;
+	*at = v;
+	*caller = b->func;
+	return true;
+}
+
 int tl_model_forward_graph(const TlIndex *idx, TSNode call)
 {
 	const TlSyms *sy = tl_syms();
@@ -452,6 +488,13 @@ int tl_model_forward_graph(const TlIndex *idx, TSNode call)
 		     !mv.nograd ||
 		     (mv.ref >= 0 && mv.nograd != TL_VNOGRAD_FROZEN &&
 		      (!mv.mod || !tl_model__holds_none((TlModel *)m, (const TlIndex *)mv.mod, mv.ref)));
+	/* A class whose parameters the constants of its construction decide
+	 * (`Quantizer(4)`: `nn.Identity()` where no `dim` is given). */
+	TSNode built;
+	int32_t caller;
+	if (holds && mv.kind == TL_VK_MODULE && mv.ref >= 0 && mv.mod && mv.nograd && mv.nograd != TL_VNOGRAD_FROZEN &&
+	    tl_in__built_at(idx, fwd ? c->receiver : c->callee, mv.mod, mv.ref, &built, &caller))
+		holds = !tl_model__site_holds_none((TlModel *)m, built, caller, (const TlIndex *)mv.mod, mv.ref);
 	/* Its inputs: none requires grad; one not known (a forward's own
 	 * parameter no call site tells of) leaves the answer not known. */
 	int32_t f = tl_index_func_of(idx, call);

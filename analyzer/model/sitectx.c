@@ -28,7 +28,14 @@
  * a call handed `self` itself or a method of `self` the index does not
  * resolve). The callee keeps it while it does not store it itself.
  *
- * Owns: tl_model_call_events. */
+ * A construction's context is the same, read across modules (the class
+ * may be another module's): the constants a call building a class hands
+ * its `__init__`, with the attributes of `self` the constructor's body
+ * stores once from them before the node asked about; holdsnone.c judges
+ * the class's stores under it.
+ *
+ * Owns: tl_model_call_events, tl_model__ctor_consts, tl_model__ctx_value,
+ * tl_model__ctx_cond, tl_model__ctx_runs. */
 #include <stdio.h>
 #include <string.h>
 
@@ -535,4 +542,155 @@ uint32_t tl_model_call_events(const TlIndex *idx, const TlCall *c, uint32_t even
 		r = got | reach;
 	tl_free(s);
 	return r;
+}
+
+/* ---- a construction's constants ------------------------------------------- */
+
+/* The constant of expression `e` under context `c`: an operand's, or of a
+ * test the context decides (a flag); 0 none. */
+static uint16_t sc_value(Sc *s, const ScCtx *c, TSNode e)
+{
+	const TlSyms *sy = tl_syms();
+	e = tl_index_unparen(e);
+	if (ts_node_is_null(e))
+		return 0;
+	TSSymbol k = ts_node_symbol(e);
+	if (k == sy->comparison_operator || k == sy->boolean_operator || k == sy->not_operator) {
+		int t = sc_cond(s, c, e);
+		return t < 0 ? 0 : TL_VC(TL_VC_BOOL, t);
+	}
+	return sc_operand(s, c, e);
+}
+
+/* True when call `k` of constructor `f` may store an attribute `name` of
+ * `self`: as sc_may_store, and a base class's constructor not resolved
+ * (`super().__init__(...)`). */
+static bool sc_ctor_may_store(const TlIndex *idx, const TlCall *k, const char *name, uint32_t len)
+{
+	if (k->target < 0 && k->method && strcmp(k->method, "__init__") == 0)
+		return true;
+	return sc_may_store(idx, k, name, len);
+}
+
+/* The attributes of `self` constructor c->func holds before byte `before`
+ * under its parameters' constants: each stored once in it, by a statement
+ * of its body, from a constant the context decides, and no call between
+ * that store and `before` may store it again. */
+static void sc_ctor_attrs(Sc *s, ScCtx *c, uint32_t before)
+{
+	const TlSyms *sy = tl_syms();
+	const TlIndex *idx = s->idx;
+	int32_t f = c->func;
+	TSNode body = tl_tree_field(idx->funcs.items[f].node, sy->f_body);
+	const TlIntArray *binds = tl_index_scope_binds(idx, f);
+	const TlIntArray *calls = tl_index_scope_calls(idx, f);
+	c->na = 0;
+	for (uint32_t i = 0; binds && i < binds->size && c->na < TL_MODEL_CONTEXT_ATTRS; i++) {
+		const TlBinding *b = &idx->bindings.items[binds->items[i]];
+		if (!b->name || strncmp(b->name, "self.", 5) != 0 || strchr(b->name + 5, '.') ||
+		    b->kind != TL_BIND_ASSIGN || b->elem >= 0 || ts_node_start_byte(b->stmt) >= before)
+			continue;
+		uint32_t stores = 0;
+		for (uint32_t j = 0; j < binds->size; j++) {
+			const char *o = idx->bindings.items[binds->items[j]].name;
+			stores += o && strcmp(o, b->name) == 0;
+		}
+		TSNode p = tl_index_parent(idx, b->stmt);
+		if (!ts_node_is_null(p) && ts_node_symbol(p) == sy->expression_statement)
+			p = tl_index_parent(idx, p);
+		if (stores != 1 || ts_node_is_null(p) || !ts_node_eq(p, body))
+			continue;
+		uint16_t cst = sc_value(s, c, b->value);
+		if (!cst)
+			continue;
+		const char *name = b->name + 5;
+		uint32_t len = (uint32_t)strlen(name);
+		bool stored = false;
+		for (uint32_t j = 0; calls && j < calls->size && !stored; j++) {
+			const TlCall *k = &idx->calls.items[calls->items[j]];
+			uint32_t at = ts_node_start_byte(k->node);
+			stored = at > ts_node_start_byte(b->stmt) && at < before && sc_ctor_may_store(idx, k, name, len);
+		}
+		if (stored)
+			continue;
+		c->a[c->na].name = name;
+		c->a[c->na].len = len;
+		c->a[c->na++].cst = cst;
+	}
+}
+
+static Sc *sc_ctor_new(TlModel *m, const TlIndex *idx)
+{
+	Sc *s = tl_calloc(1, sizeof *s);
+	s->m = m;
+	s->idx = idx;
+	s->prune = true;
+	return s;
+}
+
+static void sc_ctor_ctx(Sc *s, int32_t func, const uint16_t *p, TSNode node, ScCtx *c)
+{
+	memset(c, 0, sizeof *c);
+	c->func = func;
+	memcpy(c->p, p, sizeof c->p);
+	sc_ctor_attrs(s, c, ts_node_start_byte(node));
+}
+
+void tl_model__ctor_consts(TlModel *m, const TlIndex *idx, int32_t init, const TlIndex *cidx, TSNode call,
+			   int32_t caller, const uint16_t *outer, uint16_t *p)
+{
+	memset(p, 0, TL_MODEL_CTX_PARAMS * sizeof *p);
+	if (init < 0 || (uint32_t)init >= idx->funcs.size)
+		return;
+	const TlFunc *fn = &idx->funcs.items[init];
+	TSNode arg[TL_MODEL_CTX_PARAMS];
+	uint8_t left[TL_MODEL_CTX_PARAMS];
+	tl_model__site_args_in(idx, fn, cidx, call, 1, arg, left);
+	Sc *s = sc_ctor_new(m, cidx);
+	ScCtx from;
+	memset(&from, 0, sizeof from);
+	from.func = caller;
+	if (outer && caller >= 0)
+		memcpy(from.p, outer, sizeof from.p);
+	uint32_t np = fn->params.size < TL_MODEL_CTX_PARAMS ? fn->params.size : TL_MODEL_CTX_PARAMS;
+	for (uint32_t i = 1; i < np; i++) {
+		if (left[i]) {
+			p[i] = tl_model__const_literal(m, idx, tl_model__param_default(idx, fn, i));
+			continue;
+		}
+		/* a literal, a test of literals (`mode == "learned"`), a
+		 * parameter of the caller (its constant) */
+		p[i] = sc_value(s, &from, arg[i]);
+	}
+	tl_free(s);
+}
+
+uint16_t tl_model__ctx_value(TlModel *m, const TlIndex *idx, int32_t func, const uint16_t *p, TSNode e)
+{
+	Sc *s = sc_ctor_new(m, idx);
+	ScCtx c;
+	sc_ctor_ctx(s, func, p, e, &c);
+	uint16_t v = sc_value(s, &c, e);
+	tl_free(s);
+	return v;
+}
+
+int tl_model__ctx_cond(TlModel *m, const TlIndex *idx, int32_t func, const uint16_t *p, TSNode cond)
+{
+	Sc *s = sc_ctor_new(m, idx);
+	ScCtx c;
+	sc_ctor_ctx(s, func, p, cond, &c);
+	int t = sc_cond(s, &c, cond);
+	tl_free(s);
+	return t;
+}
+
+bool tl_model__ctx_runs(TlModel *m, const TlIndex *idx, int32_t func, const uint16_t *p, TSNode node)
+{
+	Sc *s = sc_ctor_new(m, idx);
+	ScCtx c;
+	sc_ctor_ctx(s, func, p, node, &c);
+	bool runs = sc_runs(s, &c, node);
+	tl_free(s);
+	return runs;
 }

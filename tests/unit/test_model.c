@@ -1422,6 +1422,63 @@ static void test_mapping_and_handed_entries(void **state)
 	tl_fixture_free(fx);
 }
 
+/* A module's parameters under the constants its construction passes
+ * (tl_model_forward_graph through holdsnone.c's per-site question): a
+ * literal argument or a default decides `__init__`'s tests and
+ * conditional expressions, an attribute of `self` stored from one too; a
+ * submodule of the project's class is judged under the constants its own
+ * construction passes; nn.Parameter with a constant requires_grad=False
+ * holds nothing trainable. A constant that selects a layer with
+ * parameters, or a test no constant decides, keeps the graph. */
+static void test_construction_constants(void **state)
+{
+	(void)state;
+	TlFixture *fx = tl_fixture_new(
+		"import torch\n"
+		"from torch import nn\n"
+		"class Q(nn.Module):\n"
+		"    def __init__(self, n, dim=None, proj=False):\n"
+		"        super().__init__()\n"
+		"        self.proj = proj\n"
+		"        if dim is not None and dim != n:\n"
+		"            self.inp = nn.Linear(dim, n)\n"
+		"        else:\n"
+		"            self.inp = nn.Identity()\n"
+		"        if self.proj:\n"
+		"            self.out = nn.Linear(n, n)\n"
+		"        self.act = nn.Linear(n, n) if proj else nn.ReLU()\n"
+		"    def forward(self, x):\n"
+		"        return self.act(self.inp(x))\n"
+		"class W(nn.Module):\n"
+		"    def __init__(self, n, mode='fixed', trainable=True):\n"
+		"        super().__init__()\n"
+		"        self.q = Q(n, proj=mode == 'learn')\n"
+		"        self.w = nn.Parameter(torch.ones(n), requires_grad=trainable)\n"
+		"    def forward(self, x):\n"
+		"        return self.q(x) * self.w\n"
+		"def run(flag):\n"
+		"    x = torch.randn(2, 4)\n"
+		"    a = Q(4)\n"
+		"    b = Q(4, dim=4)\n"
+		"    c = Q(4, dim=8)\n"
+		"    d = Q(4, proj=True)\n"
+		"    e = Q(4, proj=flag)\n"
+		"    f = W(4, trainable=False).eval()\n"
+		"    g = W(4)\n"
+		"    h = W(4, mode='learn', trainable=False)\n"
+		"    return a(x), b(x), c(x), d(x), e(x), f(x), g(x), h(x)\n");
+	const TlIndex *idx = &fx->idx;
+	assert_int_equal(tl_model_forward_graph(idx, tl_fixture_node(fx, "a(x)", 0)), 0);
+	assert_int_equal(tl_model_forward_graph(idx, tl_fixture_node(fx, "b(x)", 0)), 0);
+	assert_int_equal(tl_model_forward_graph(idx, tl_fixture_node(fx, "c(x)", 0)), 1);
+	assert_int_equal(tl_model_forward_graph(idx, tl_fixture_node(fx, "d(x)", 0)), 1);
+	assert_int_equal(tl_model_forward_graph(idx, tl_fixture_node(fx, "e(x)", 0)), 1);
+	assert_int_equal(tl_model_forward_graph(idx, tl_fixture_node(fx, "f(x)", 0)), 0);
+	assert_int_equal(tl_model_forward_graph(idx, tl_fixture_node(fx, "g(x)", 0)), 1);
+	assert_int_equal(tl_model_forward_graph(idx, tl_fixture_node(fx, "h(x)", 0)), 1);
+	tl_fixture_free(fx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1457,6 +1514,7 @@ int main(void)
 		cmocka_unit_test(test_param_sites),
 		cmocka_unit_test(test_saves_and_handed_wrap),
 		cmocka_unit_test(test_mapping_and_handed_entries),
+		cmocka_unit_test(test_construction_constants),
 	};
 	return cmocka_run_group_tests_name("model", tests, NULL, NULL);
 }
