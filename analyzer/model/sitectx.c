@@ -65,7 +65,13 @@ typedef struct {
 	bool cut;
 	ScCtx t[TL_MODEL_CONTEXT_RUNS];
 	uint32_t n;
+	/* a construction's context whose attributes of `self` are read only
+	 * once a test asks for one (sc_ctor_attrs, before byte lazy_before) */
+	ScCtx *lazy;
+	uint32_t lazy_before;
 } Sc;
+
+static void sc_ctor_attrs(Sc *s, ScCtx *c, uint32_t before);
 
 static uint32_t sc_reach(const TlIndex *idx, int32_t f, uint32_t events)
 {
@@ -123,6 +129,10 @@ static uint16_t sc_operand(Sc *s, const ScCtx *c, TSNode e)
 	if (k == sy->attribute) {
 		if (!sc_is_self(s->idx, tl_tree_field(e, sy->f_object)))
 			return 0;
+		if (s->lazy && s->lazy == c) {
+			s->lazy = NULL;
+			sc_ctor_attrs(s, (ScCtx *)c, s->lazy_before);
+		}
 		uint32_t len = 0;
 		const char *t = tl_index_text(s->idx, tl_tree_field(e, sy->f_attribute), &len);
 		for (uint32_t j = 0; t && j < c->na; j++)
@@ -633,7 +643,8 @@ static void sc_ctor_ctx(Sc *s, int32_t func, const uint16_t *p, TSNode node, ScC
 	memset(c, 0, sizeof *c);
 	c->func = func;
 	memcpy(c->p, p, sizeof c->p);
-	sc_ctor_attrs(s, c, ts_node_start_byte(node));
+	s->lazy = c;
+	s->lazy_before = ts_node_start_byte(node);
 }
 
 void tl_model__ctor_consts(TlModel *m, const TlIndex *idx, int32_t init, const TlIndex *cidx, TSNode call,
