@@ -40,7 +40,6 @@ static void tl_facts__cache_release(TlFactsCache *fc)
 	tl_free(fc->stores);
 	tl_array_release(&fc->grad_switches);
 	tl_facts__tensor_tests_release(fc);
-	tl_facts__ext_sites_release(fc);
 	tl_facts__block_cache_release(fc);
 	tl_facts__handed_release(fc);
 	tl_facts__mode_summaries_release(fc);

@@ -151,26 +151,6 @@ bool tl_facts__class_has_method(const TlIndex *mod, int32_t cls, const char *nam
  * `self`); null when it passes none. Under tl_facts__ext_enter. */
 TSNode tl_facts__ext_param_arg(const TlIndex *idx, const TlCall *c, const TlExtDef *d,
 				const char *pname, size_t len);
-/* facts/importers.c: a call of a function of this module in a module that
- * imports it (the reverse question), `def` that function as the call's own
- * module resolves it (def.idx may be the project's reading of this file,
- * or this index itself for a method found by name). */
-typedef struct TlExtSite {
-	const TlIndex *idx;  /* the importing module */
-	const TlCall *call;  /* the call there */
-	TlExtDef def;
-} TlExtSite;
-typedef struct TlExtSites {
-	TlExtSite *items;
-	uint32_t size, capacity;
-} TlExtSites;
-/* The calls of function `func` in the modules that import this one, or
- * NULL when there is none known (no project, no importer calls it, more
- * than can be kept, or the importers cannot all be known). The sites'
- * indices are shared: read them under tl_facts__ext_enter. Read by
- * facts/mode.c alone; the model's tl_model_importer_sites is the same
- * reading (importers.c's comment). */
-const TlExtSites *tl_facts__ext_callers(const TlIndex *idx, int32_t func);
 /* facts/mode.c: appends to `out` the receivers, in the scope of call `c`,
  * of the calls with an event in `events` (TL_EV_EVAL, or TL_EV_TRAIN |
  * TL_EV_MODE_SET) that `c` makes (itself, or through the functions it
@@ -453,12 +433,6 @@ typedef struct TlFactsCache {
 	bool tensor_tests_ready;
 	struct TlTensorTest *tensor_tests;
 	uint32_t tensor_test_count;
-	/* Per function, its call sites in the modules importing this one
-	 * (importers.c, tl_facts__ext_callers); found once, when first asked. */
-	bool ext_ready;
-	struct TlExtSites *ext_sites;
-	uint8_t *ext_over; /* per function: more sites than kept (unknown) */
-	uint32_t ext_count;
 	/* The named children of the blocks that branch paths climbed through
 	 * (branches.c); NULL until asked. */
 	struct TlBlockCache *blocks;
@@ -508,8 +482,6 @@ void tl_facts__mode_summaries_release(TlFactsCache *fc);
  * source order. Found once per scope, once the facts are built (before,
  * every call of the scope). */
 const TlIntArray *tl_facts__mode_calls(const TlIndex *idx, int32_t func);
-/* facts/importers.c: frees TlFactsCache.ext_sites. */
-void tl_facts__ext_sites_release(TlFactsCache *fc);
 /* Methods that put their argument(s) into the receiver. */
 extern const char *const tl_facts__storing[7];
 /* facts/branches.c: true when `node` sits in one arm of a conditional

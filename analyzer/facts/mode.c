@@ -1103,6 +1103,6 @@ bool tl_facts__program_trains(const TlIndex *idx, int32_t func)
 	for (uint32_t i = 0; i < idx->funcs.size; i++)
 		if (idx->funcs.items[i].reach_events & trains)
 			return true;
-	return func >= 0 && tl_facts__ext_callers(idx, func) != NULL;
+	return tl_model_importer_called(idx, func);
 }
 

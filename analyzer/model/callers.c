@@ -450,6 +450,31 @@ void tl_model_importer_sites(const TlIndex *idx, TlImporterSites *out)
 	tl_callers__calls(idx, NULL, TL_CALLERS_INSTANCES | TL_CALLERS_NAMES, NULL, tl_callers__site, out);
 }
 
+bool tl_model_importer_called(const TlIndex *idx, int32_t func)
+{
+	if (func < 0 || (uint32_t)func >= idx->funcs.size || !idx->imports || !idx->imports->importer)
+		return false;
+	/* Kept with the index (TlIndex.tables), whether or not a model is
+	 * built: the importers' sites listed once per module. */
+	TlIndexTables *t = tl_model__tables(idx);
+	uint8_t *called = __atomic_load_n(&t->importer_called, __ATOMIC_ACQUIRE);
+	if (!called) {
+		uint8_t *made = tl_malloc(idx->funcs.size);
+		memset(made, 2, idx->funcs.size);
+		TlImporterSites sites;
+		tl_array_init(&sites);
+		tl_model_importer_sites(idx, &sites);
+		for (uint32_t i = 0; i < sites.size; i++)
+			if (sites.items[i].func >= 0 && (uint32_t)sites.items[i].func < idx->funcs.size)
+				made[sites.items[i].func] = 1;
+		tl_array_release(&sites);
+		called = tl_model__publish((void **)&t->importer_called, made);
+		if (called != made)
+			tl_free(made);
+	}
+	return called[func] == 1;
+}
+
 /* True when `c` may be part of a name (an identifier's byte). */
 static bool tl_callers__word(char c)
 {

@@ -379,6 +379,10 @@ typedef struct TlImporterSite {
 } TlImporterSite;
 typedef TlArray(TlImporterSite) TlImporterSites;
 void tl_model_importer_sites(const TlIndex *idx, TlImporterSites *out);
+/* True when a call of a module importing idx's module runs function
+ * `func` of it (one of tl_model_importer_sites). Kept with the index
+ * (TlIndex.tables), model or none: the sites are listed once per module. */
+bool tl_model_importer_called(const TlIndex *idx, int32_t func);
 /* What a class hands an attribute (handedin.c): the parameter whose
  * argument `self.<attr>` (`attr` spelt so: "self.model") holds in the
  * methods of local class `cls`: every binding of the attribute in the

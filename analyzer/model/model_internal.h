@@ -680,6 +680,9 @@ typedef struct TlIndexTables {
 	 * backward loops per function. */
 	uint8_t *step_entry[8];
 	struct TlBwSets *bw_sets;
+	/* callers.c: per function, 1 when a call of a module importing this
+	 * one runs it (tl_model_importer_sites), else 2. */
+	uint8_t *importer_called;
 } TlIndexTables;
 /* steps.c: the tables of `idx`, made on first use. */
 TlIndexTables *tl_model__tables(const TlIndex *idx);

@@ -270,6 +270,7 @@ static void tl_model__tables_release(TlIndexTables *t)
 		tl_free(t->step_entry[i]);
 	for (int i = 0; i < 4; i++)
 		tl_free(t->autocast_entry[i]);
+	tl_free(t->importer_called);
 	tl_steps__bw_free(t->bw_sets);
 	tl_free(t);
 }
