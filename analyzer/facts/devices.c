@@ -93,11 +93,11 @@ static bool tl_facts__text_has(const char *t, uint32_t len, const char *word)
  * `nn.Module`) names a type that is no tensor: a Python container, string
  * or number (its last part names a row builtins.<it> or typing.<it> of the
  * table's set not-tensor), or a class the file defines or imports whose
- * name says nothing of a tensor; not `Any`, `object`, a TypeVar or an
- * alias the file assigns (`T = TypeVar("T")`). */
+ * name says nothing of a tensor (holds none of the table's words of set
+ * tensor-class: `Tensor`, `Parameter`, ...); not `Any`, `object`, a TypeVar
+ * or an alias the file assigns (`T = TypeVar("T")`). */
 static bool tl_facts__plain_type(const TlIndex *idx, TSNode head)
 {
-	static const char *const tensorish[] = { "Tensor", "tensor", "Parameter", "Variable", "Any", "object" };
 	const TlSyms *sy = tl_syms();
 	TSSymbol s = ts_node_symbol(head);
 	if (s != sy->identifier && s != sy->attribute)
@@ -106,9 +106,8 @@ static bool tl_facts__plain_type(const TlIndex *idx, TSNode head)
 	const char *t = tl_index_text(idx, head, &len);
 	if (!t)
 		return false;
-	for (size_t i = 0; i < sizeof tensorish / sizeof *tensorish; i++)
-		if (tl_facts__text_has(t, len, tensorish[i]))
-			return false;
+	if (tl_api_word_in(t, len, TL_APIS_TENSOR_CLASS))
+		return false;
 	uint32_t ll = len;
 	const char *last = tl_facts__last_part(t, &ll);
 	if (tl_api_builtin_sets_text(last, ll) & TL_APIS_NOT_TENSOR)
@@ -125,9 +124,7 @@ static bool tl_facts__plain_type(const TlIndex *idx, TSNode head)
 	if (!b || (b->kind != TL_BIND_CLASS && b->kind != TL_BIND_IMPORT))
 		return false;
 	char *q = tl_index_qualify(idx, head);
-	bool yes = q != NULL;
-	for (size_t i = 0; yes && i < sizeof tensorish / sizeof *tensorish; i++)
-		yes = !tl_facts__text_has(q, (uint32_t)strlen(q), tensorish[i]);
+	bool yes = q && !tl_api_word_in(q, strlen(q), TL_APIS_TENSOR_CLASS);
 	tl_free(q);
 	return yes;
 }

@@ -22,26 +22,10 @@
 #include "facts/internal.h"
 #include "model/model.h"
 
-/* Calls that hand on the items of their first argument. */
-static bool tl_evalpass__wraps(const char *name)
-{
-	static const char *const names[] = { "enumerate", "tqdm", "zip", "iter", "list", "tuple",
-					      "reversed", "sorted", "islice", "track", NULL };
-	for (size_t i = 0; names[i]; i++)
-		if (strcmp(name, names[i]) == 0)
-			return true;
-	return false;
-}
-
 /* True when `iter`, the iterable of a for loop, may hold data (batches,
  * samples): not a counter, a literal, or a module's own parts. */
 static bool tl_evalpass__data_iterable(const TlIndex *idx, TSNode iter)
 {
-	static const char *const counters[] = { "range", "trange", "count", "repeat", "arange",
-						"parameters", "named_parameters", "modules",
-						"named_modules", "children", "named_children",
-						"buffers", "named_buffers", "keys", "values", "items",
-						"linspace", "product", NULL };
 	const TlSyms *sy = tl_syms();
 	for (int depth = 0; depth < 8; depth++) {
 		iter = tl_index_unparen(iter);
@@ -57,13 +41,18 @@ static bool tl_evalpass__data_iterable(const TlIndex *idx, TSNode iter)
 		if (s != sy->call)
 			return true;
 		const TlCall *c = tl_index_call_at(idx, iter);
-		const char *name = c ? (c->qname ? tl_facts__last(c->qname) : c->method) : NULL;
+		const char *name = c ? (c->qname ? c->qname : c->method) : NULL;
 		if (!name)
 			return true;
-		for (size_t i = 0; counters[i]; i++)
-			if (strcmp(name, counters[i]) == 0)
-				return false;
-		if (!tl_evalpass__wraps(name))
+		/* api/api.tsv: the `*.` rows of the last part of the call's
+		 * name, or of its method or bare name; a count or a module's
+		 * or mapping's parts (set counts) iterates no data, and a call
+		 * that hands on its first argument's items (iterates) what
+		 * that argument does. */
+		uint64_t sets = tl_api_any_sets(name);
+		if (sets & TL_APIS_COUNTS)
+			return false;
+		if (!(sets & TL_APIS_ITERATES))
 			return true;
 		TSNode args = tl_tree_field(iter, sy->f_arguments);
 		if (ts_node_is_null(args) || ts_node_named_child_count(args) == 0)

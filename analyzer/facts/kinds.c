@@ -122,10 +122,10 @@ static bool tl_facts__hands_parameters(const TlIndex *idx, TSNode arg)
  * of binding `b` is made by `ctor`, an imported or local class or factory
  * that is not one of PyTorch's, that is handed a model's parameters, and
  * the file calls `.step()` on it and runs a backward. EMA helpers and
- * schedulers, also built over parameters, are left out by their names. */
+ * schedulers, also built over parameters, are left out by their names (the
+ * table's words of set not-optimizer: `ema`, `sched`, ...). */
 bool tl_facts__optimizer_by_use(const TlIndex *idx, const TlBinding *b, TSNode ctor)
 {
-	static const char *const not_optimizers[] = { "ema", "average", "swa", "sched", "clip", "ewc" };
 	const TlSyms *sy = tl_syms();
 	if (!tl_facts__names_hint(idx) || b->elem >= 0 || ts_node_symbol(ctor) != sy->call)
 		return false;
@@ -138,9 +138,8 @@ bool tl_facts__optimizer_by_use(const TlIndex *idx, const TlBinding *b, TSNode c
 	if (callee)
 		tl_facts__lower(tl_facts__last(callee), low, sizeof low);
 	tl_free(callee);
-	for (size_t i = 0; i < sizeof not_optimizers / sizeof *not_optimizers; i++)
-		if (strstr(low, not_optimizers[i]))
-			return false;
+	if (tl_api_word_in(low, strlen(low), TL_APIS_NOT_OPTIMIZER))
+		return false;
 	TSNode params = tl_facts__arg(ctor, 0);
 	if (ts_node_is_null(params))
 		params = tl_facts__kwarg(idx, ctor, "params");

@@ -117,18 +117,13 @@ static int tl_facts__flag_polarity(const char *name)
 	tl_facts__lower(tl_facts__last(name), low, sizeof low);
 	if (!strstr(low, "torch"))
 		return 0;
-	static const char *const newer[] = {
-		"_ge", "greater", "_gt", "geq", "at_least", "atleast", "newer", "_gte", "above",
-	};
-	static const char *const older[] = {
-		"_lt", "less", "older", "_le", "below", "before", "lower", "_leq",
-	};
-	for (size_t i = 0; i < sizeof newer / sizeof *newer; i++)
-		if (strstr(low, newer[i]))
-			return 1;
-	for (size_t i = 0; i < sizeof older / sizeof *older; i++)
-		if (strstr(low, older[i]))
-			return -1;
+	/* api/api.tsv: the words of sets newer-version and older-version
+	 * (`_ge`, `greater`, ...; `_lt`, `less`, ...), newer first. */
+	size_t n = strlen(low);
+	if (tl_api_word_in(low, n, TL_APIS_NEWER_VERSION))
+		return 1;
+	if (tl_api_word_in(low, n, TL_APIS_OLDER_VERSION))
+		return -1;
 	return 0;
 }
 

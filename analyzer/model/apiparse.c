@@ -37,7 +37,7 @@ static const char *const tl_api__sets[] = {
 	"iterates", "distributed-sampler", "plain-type", "registers", "clip-grad",
 	"torch-library", "foreign-framework", "own-package", "api-package", "pretrained-library",
 	"not-tensor", "reads-only", "passes-items", "old-api-error", "registers-state",
-	"needs-no-grad",
+	"needs-no-grad", "counts", "not-optimizer", "newer-version", "older-version",
 };
 _Static_assert(sizeof tl_api__roles / sizeof *tl_api__roles == TL_API_ROLE_COUNT, "one name per role bit");
 _Static_assert(sizeof tl_api__sets / sizeof *tl_api__sets == TL_API_SET_COUNT, "one name per set bit");
@@ -416,6 +416,13 @@ bool tl_api_parse(const char *text, size_t len, const char *file, TlApiRow *rows
 			if (!tl_api__ident(r.name, r.len))
 				return tl_api__fail(&e, line, "bad name '%.*s' ('*.' and an identifier: the last part of a name from any module)",
 						    (int)name.n, name.s);
+		} else if (name.n > 1 && name.s[0] == '~') {
+			r.form = TL_API_WORD;
+			r.name = name.s + 1;
+			r.len = (uint32_t)name.n - 1;
+			if (!tl_api__ident(r.name, r.len))
+				return tl_api__fail(&e, line, "bad word '%.*s' ('~' and an identifier: a word a name holds)",
+						    (int)name.n, name.s);
 		} else if (name.n > 2 && name.s[name.n - 1] == '*' && name.s[name.n - 2] == '.') {
 			r.form = TL_API_UNDER;
 			r.name = name.s;
@@ -455,6 +462,7 @@ bool tl_api_parse(const char *text, size_t len, const char *file, TlApiRow *rows
 					    : b->form == TL_API_ATTRIBUTE ? "@"
 					    : b->form == TL_API_BUILTIN   ? "builtins."
 					    : b->form == TL_API_ANY     ? "*."
+					    : b->form == TL_API_WORD    ? "~"
 									: "",
 					    (int)b->len, b->name, b->form == TL_API_UNDER ? ".*" : "",
 					    (unsigned)a->line);

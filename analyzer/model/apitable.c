@@ -102,7 +102,32 @@ const TlApiRow *tl_api_any(const char *qname)
 	if (!qname)
 		return NULL;
 	const char *dot = strrchr(qname, '.');
-	return tl_api_find(tl_api_table(), TL_API_ANY, dot ? dot + 1 : qname);
+	const TlApiRow *r = tl_api_find(tl_api_table(), TL_API_ANY, dot ? dot + 1 : qname);
+	return tl_api__says_call(r) ? r : NULL;
+}
+
+uint64_t tl_api_any_sets(const char *name)
+{
+	if (!name)
+		return 0;
+	const char *dot = strrchr(name, '.');
+	const TlApiRow *r = tl_api_find(tl_api_table(), TL_API_ANY, dot ? dot + 1 : name);
+	return r ? r->sets : 0;
+}
+
+bool tl_api_word_in(const char *s, size_t n, uint64_t sets)
+{
+	const TlApiTable *t = tl_api_table();
+	/* The rows are sorted by form: the `~` rows are the table's last. */
+	for (size_t i = t->count; i > 0 && t->rows[i - 1].form == TL_API_WORD; i--) {
+		const TlApiRow *r = &t->rows[i - 1];
+		if (!(r->sets & sets) || r->len > n)
+			continue;
+		for (size_t k = 0; k + r->len <= n; k++)
+			if (s[k] == r->name[0] && memcmp(s + k, r->name, r->len) == 0)
+				return true;
+	}
+	return false;
 }
 
 uint64_t tl_api_method_sets(const char *method)

@@ -36,6 +36,10 @@ typedef enum TlApiForm {
 	TL_API_ATTRIBUTE = 5, /* `@grad`: an attribute of this name read from any value
 			       * (`p.grad`): the columns say what the attribute's value
 			       * is, not what a call returns */
+	TL_API_WORD = 6,      /* `~ema`: a word that a name or an annotation holds
+			       * (`ModelEMA`, `TORCH_GE_2_0`, `Optional[Tensor]`):
+			       * only its sets say something, what of such a name
+			       * (tl_api_word_in) */
 } TlApiForm;
 
 /* What a call does to the autograd graph of the value it returns. */
@@ -279,8 +283,26 @@ typedef enum TlApiDtype {
  * its history, runs only where that result requires none
  * (model/requiresgrad.c). */
 #define TL_APIS_NEEDS_NO_GRAD (UINT64_C(1) << 58)
+/* A call whose iteration yields no data (facts/evalpass.c): counts
+ * (`range`, `itertools.count`, `torch.arange`) or the parts of a module or
+ * mapping (`.parameters`, `.modules`, `.items`); read on the `*.` rows of
+ * the last part of a call's name, its method or bare name, with `iterates`
+ * there for what hands on the items of its first argument (`enumerate`,
+ * `zip`, `tqdm`, `islice`). */
+#define TL_APIS_COUNTS (UINT64_C(1) << 59)
+/* Sets of the `~` rows, words that names hold (tl_api_word_in): a class
+ * whose lower-cased name holds one is no optimizer, whatever it is handed
+ * (`ModelEMA`, `SWALR`, `CosineScheduler`: facts/kinds.c); a flag whose
+ * lower-cased name holds one tests for a PyTorch at least (newer) or below
+ * (older) the version it names (`TORCH_GE_2_0`, `is_torch_less_than_1_13`:
+ * facts/versions.c). `tensor-class` on a `~` row: an annotation whose text
+ * holds the word may name a tensor (`Tensor`, `Parameter`, `Variable`; `Any`
+ * and `object`, which take one: facts/devices.c). */
+#define TL_APIS_NOT_OPTIMIZER (UINT64_C(1) << 60)
+#define TL_APIS_NEWER_VERSION (UINT64_C(1) << 61)
+#define TL_APIS_OLDER_VERSION (UINT64_C(1) << 62)
 /* How many sets there are. */
-#define TL_API_SET_COUNT 59
+#define TL_API_SET_COUNT 63
 
 typedef struct TlApiRow {
 	const char *name; /* the name without its `.` or `builtins.` (borrowed, not NUL-terminated) */
@@ -370,8 +392,16 @@ const TlApiRow *tl_api_builtin(const char *name);
  * source text), `@name` in the table, or NULL. */
 const TlApiRow *tl_api_attribute(const char *name, size_t len);
 /* The `*.last` row of `qname`'s last dotted part (the whole of a name
- * without a dot), or NULL. */
+ * without a dot), or NULL; as tl_api_method, it passes over a row of sets
+ * only (tl_api_any_sets reads it). */
 const TlApiRow *tl_api_any(const char *qname);
+/* The sets of the `*.last` row of `name`'s last dotted part (the whole of
+ * a name without a dot: a method or bare name), or 0. */
+uint64_t tl_api_any_sets(const char *name);
+/* True when the `n` bytes at `s` (not NUL-terminated) hold the word of a
+ * `~` row of one of the sets `sets`: a plain, case-sensitive search, each
+ * word in turn (callers lower-case `s` where the words are lower case). */
+bool tl_api_word_in(const char *s, size_t n, uint64_t sets);
 /* The sets (TL_APIS_* bits) of the row of method `method`, of qualified
  * name `qname`; 0 when there is none. */
 uint64_t tl_api_method_sets(const char *method);

@@ -298,13 +298,30 @@ static void test_embedded_table(void **state)
 			assert_ptr_not_equal(tl_api_under(under), r);
 			continue;
 		}
-		/* So does a method or builtin row of sets only. */
-		if ((r->form == TL_API_METHOD || r->form == TL_API_BUILTIN) && !r->graph && !r->kind && !r->device &&
-		    !r->dtype && !r->roles) {
-			bool m = r->form == TL_API_METHOD;
+		/* So does a method, builtin or `*.` row of sets only. */
+		if ((r->form == TL_API_METHOD || r->form == TL_API_BUILTIN || r->form == TL_API_ANY) && !r->graph &&
+		    !r->kind && !r->device && !r->dtype && !r->roles) {
 			assert_true(r->sets != 0);
+			if (r->form == TL_API_ANY) {
+				char dotted[300];
+				snprintf(dotted, sizeof dotted, "some.module.%s", name);
+				assert_int_equal(tl_api_any_sets(dotted), r->sets);
+				assert_int_equal(tl_api_any_sets(name), r->sets);
+				assert_null(tl_api_any(dotted));
+				continue;
+			}
+			bool m = r->form == TL_API_METHOD;
 			assert_int_equal(m ? tl_api_method_sets(name) : tl_api_builtin_sets(name), r->sets);
 			assert_null(m ? tl_api_method(name) : tl_api_builtin(name));
+			continue;
+		}
+		/* A `~` row says only sets, and is found in a text holding it. */
+		if (r->form == TL_API_WORD) {
+			assert_true(r->sets != 0 && !r->graph && !r->kind && !r->device && !r->dtype && !r->roles);
+			char text[300];
+			snprintf(text, sizeof text, "x%sy", name);
+			assert_true(tl_api_word_in(text, strlen(text), r->sets));
+			assert_false(tl_api_word_in(text, strlen(text) - 1 - r->len / 2, r->sets));
 			continue;
 		}
 		const TlApiRow *got = r->form == TL_API_METHOD      ? tl_api_method(name)
@@ -323,6 +340,21 @@ static void test_embedded_table(void **state)
 	assert_int_equal(tl_api_builtin("sum")->graph, TL_APIG_KEEPS);
 	assert_int_equal(tl_api_qualified("torch.autograd.grad")->graph, TL_APIG_BREAKS);
 	assert_null(tl_api_method(NULL));
+	/* What the evaluation pass reads of a loop's iterable (facts/evalpass.c),
+	 * by the last part of a name or a method: counts and iterates. */
+	assert_true(tl_api_any_sets("itertools.count") & TL_APIS_COUNTS);
+	assert_true(tl_api_any_sets("named_parameters") & TL_APIS_COUNTS);
+	assert_true(tl_api_any_sets("tqdm.auto.tqdm") & TL_APIS_ITERATES);
+	assert_true(tl_api_any_sets("rich.progress.track") & TL_APIS_ITERATES);
+	assert_int_equal(tl_api_any_sets("DataLoader"), 0);
+	assert_null(tl_api_any("builtins.range"));
+	/* The words of names (facts/kinds.c, versions.c, devices.c). */
+	assert_true(tl_api_word_in("modelema", 8, TL_APIS_NOT_OPTIMIZER));
+	assert_false(tl_api_word_in("lamb", 4, TL_APIS_NOT_OPTIMIZER));
+	assert_true(tl_api_word_in("torch_ge_2_0", 12, TL_APIS_NEWER_VERSION));
+	assert_false(tl_api_word_in("torch_ge_2_0", 12, TL_APIS_OLDER_VERSION));
+	assert_true(tl_api_word_in("Optional[Tensor]", 16, TL_APIS_TENSOR_CLASS));
+	assert_false(tl_api_word_in("Dict[str, int]", 14, TL_APIS_TENSOR_CLASS));
 	/* The attributes whose value carries no history, and a module's
 	 * parameters (model/eval.c, facts/kinds.c). */
 	assert_int_equal(tl_api_attribute("grad", 4)->graph, TL_APIG_BREAKS);
