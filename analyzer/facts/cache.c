@@ -17,9 +17,15 @@
  * tl_facts__grad_switches. */
 #include "facts/internal.h"
 
-const char *const tl_facts__storing[7] = {
-	"append", "extend", "insert", "update", "add", "setdefault", "appendleft",
-};
+/* A method that stores what it is handed into its receiver, changing it in
+ * place (the table's method rows of roles mutates and stores: `.append`,
+ * `.extend`, `.insert`, `.update`, `.add`, `.setdefault`, `.appendleft`;
+ * not a queue's `.put`, which stores without the role mutates). */
+static bool tl_facts__storing(const char *method)
+{
+	const TlApiRow *r = tl_api_method(method);
+	return r && (r->roles & (TL_APIR_MUTATES | TL_APIR_STORES)) == (TL_APIR_MUTATES | TL_APIR_STORES);
+}
 
 static void tl_facts__cache_release(TlFactsCache *fc)
 {
@@ -67,7 +73,7 @@ const TlStoringCalls *tl_facts__storing_calls(const TlIndex *idx)
 	fc->storing_ready = true;
 	for (uint32_t i = 0; i < idx->calls.size; i++) {
 		const TlCall *c = &idx->calls.items[i];
-		if (!c->receiver.id || !c->method || !IN(c->method, tl_facts__storing))
+		if (!c->receiver.id || !c->method || !tl_facts__storing(c->method))
 			continue;
 		/* losses.append(v), history["loss"].append(v) */
 		char *root = c->recv_name ? NULL : tl_facts_root_name(idx, c->receiver);

@@ -57,7 +57,6 @@ typedef TlArray(TlStep) TlSteps;
 
 extern _Thread_local int tl_facts__fan_budget, tl_facts__fan_nesting;
 extern const char *const tl_facts__same_module[12];
-extern const char *const tl_facts__reshaping[24];
 
 bool tl_facts__in(const char *s, const char *const *set, size_t n);
 bool tl_facts__torch_qname(const char *q);
@@ -482,8 +481,6 @@ void tl_facts__mode_summaries_release(TlFactsCache *fc);
  * source order. Found once per scope, once the facts are built (before,
  * every call of the scope). */
 const TlIntArray *tl_facts__mode_calls(const TlIndex *idx, int32_t func);
-/* Methods that put their argument(s) into the receiver. */
-extern const char *const tl_facts__storing[7];
 /* facts/branches.c: true when `node` sits in one arm of a conditional
  * expression, or of an `if` with an `else` (in its own function), whose
  * other arm `test(idx, arm, data)` accepts. */
@@ -497,7 +494,8 @@ void tl_facts__tensor_tests_release(TlFactsCache *fc);
 void tl_facts__block_cache_release(TlFactsCache *fc);
 /* Installs an empty cache in `idx` (tl_facts_build does). */
 void tl_facts__cache_install(TlIndex *idx);
-/* The calls of a storing method (tl_facts__storing) on a receiver, in
+/* The calls of a storing method (cache.c: a method row of roles mutates and
+ * stores, `.append`, `.update`, ...) on a receiver, in
  * call order, with the name of what they store into. */
 const TlStoringCalls *tl_facts__storing_calls(const TlIndex *idx);
 /* The subscript stores (`d[k] = v`, `d[k] += v`) of the subtree of `top`

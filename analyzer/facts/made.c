@@ -16,14 +16,15 @@
 
 /* ---- for the index's events (before the model) ------------------------------------ */
 
-/* Methods that change a value's shape, dtype or device but not what it holds:
- * probabilities stay probabilities through them (`resize`: the deprecated
- * out-of-place Tensor.resize, a view of the same elements in old code). */
-const char *const tl_facts__reshaping[24] = {
-	"view", "reshape", "view_as", "reshape_as", "squeeze", "unsqueeze", "flatten",
-	"unflatten", "contiguous", "permute", "transpose", "t", "movedim", "to", "cuda",
-	"cpu", "float", "half", "double", "bfloat16", "type", "type_as", "clone", "resize",
-};
+/* Methods that change a value's shape, dtype or device but not what it holds
+ * (the table's method rows of role reshape: `.view`, `.to`, `.float`, `.clone`,
+ * `.resize`, the deprecated out-of-place Tensor.resize, a view of the same
+ * elements in old code): probabilities stay probabilities through them. */
+static bool tl_facts__reshaping(const char *method)
+{
+	const TlApiRow *r = tl_api_method(method);
+	return r && (r->roles & TL_APIR_RESHAPE);
+}
 
 /* True for a GradScaler that a literal `enabled=False` turns into a no-op. */
 bool tl_facts__scaler_disabled(const TlIndex *idx, TSNode expr)
@@ -65,7 +66,7 @@ const TlCall *tl_facts__producer(const TlIndex *idx, TSNode expr)
 		const TlCall *c = tl_index_call_at(idx, expr);
 		if (!c)
 			return NULL;
-		if (c->receiver.id && IN(c->method, tl_facts__reshaping) &&
+		if (c->receiver.id && tl_facts__reshaping(c->method) &&
 		    !tl_facts_is_module(idx, c->receiver)) {
 			expr = c->receiver;
 			continue;
