@@ -490,14 +490,20 @@ bool tl_facts_pass_lacks(const TlIndex *idx, TSNode node, uint32_t events)
 /* ---- loops inside a model's own computation --------------------------------------------- */
 
 /* True when class `cls` is a model: an nn.Module class, or a class whose
- * methods bind `self.<name>` to a module they construct (a model whose base
- * class comes from another module of its project, such as diffusers'
- * ModelMixin, which the file alone cannot resolve). */
+ * methods bind `self.<name>` to a module they construct when a base of it
+ * is one the model cannot read (a model whose base class comes from
+ * another module of its project, such as diffusers' ModelMixin, which the
+ * file alone cannot resolve). A class whose bases the model reads is a
+ * model when they make it one only: holding a module makes a test case
+ * (allennlp's `self.elmo = Elmo(...)` in a class derived from its own
+ * test base) or a trainer no model. */
 static bool tl_facts__model_class(const TlIndex *idx, int32_t cls)
 {
 	const TlSyms *sy = tl_syms();
 	if (idx->classes.items[cls].is_module)
 		return true;
+	if (tl_model_class_bases_read(idx, cls))
+		return tl_model_class_module(idx, cls);
 	for (uint32_t i = 0; i < idx->bindings.size; i++) {
 		const TlBinding *b = &idx->bindings.items[i];
 		if (b->cls != cls || b->kind != TL_BIND_ASSIGN || b->elem >= 0 || ts_node_is_null(b->value))

@@ -139,17 +139,14 @@ static bool tl_facts__ext_class_module(const TlIndex *idx, const TlIndex *mod, i
 
 /* Call `c` constructs a class of the project that the model takes for an
  * nn.Module: a local class (binding `cb`), one its qualified name names
- * in another module (`segnet.SegNet(...)`), or one a star import binds.
- * `handed`: the construction is handed in a call with no name between
- * (`train_net(SegNet(3, 1).to(device))`): a class imported by its plain
- * name (`from segnet import SegNet`) counts too, as its qualified name
- * does; a name bound to it is judged by its uses instead (the factory
- * case of tl_facts__module_root_at). */
-static bool tl_facts__project_module_class(const TlIndex *idx, const TlCall *c, const TlBinding *cb, bool handed)
+ * in another module (`segnet.SegNet(...)`, or `SegNet(...)` after `from
+ * segnet import SegNet`: the plain name of an import counts as its
+ * qualified name does), or one a star import binds. */
+static bool tl_facts__project_module_class(const TlIndex *idx, const TlCall *c, const TlBinding *cb)
 {
 	if (cb && cb->kind == TL_BIND_CLASS)
 		return tl_model_class_module(idx, cb->ref);
-	if (cb && !(handed && cb->kind == TL_BIND_IMPORT))
+	if (cb && cb->kind != TL_BIND_IMPORT)
 		return false;
 	if (c->qname) {
 		TlExtDef d;
@@ -172,11 +169,6 @@ static TSNode tl_facts__module_root_at(const TlIndex *idx, TSNode expr, TSNode n
 	 * is used as a module only when an imported construction is reached. */
 	TSNode parts[TL_FACTS_DEPTH + 1];
 	uint32_t part_count = 0;
-	/* An argument of a call (or a keyword argument's value): what it
-	 * constructs is handed in with no name between. */
-	TSNode up = ts_node_is_null(expr) ? none : tl_index_parent(idx, tl_index_unparen(expr));
-	bool handed = !ts_node_is_null(up) && (ts_node_symbol(up) == sy->argument_list ||
-					       ts_node_symbol(up) == sy->keyword_argument);
 	for (; depth <= TL_FACTS_DEPTH; depth++) {
 		expr = tl_index_unparen(expr);
 		if (ts_node_is_null(expr))
@@ -230,7 +222,7 @@ static TSNode tl_facts__module_root_at(const TlIndex *idx, TSNode expr, TSNode n
 		 * star import binds, `from .parts import *` then `block(c)`, or
 		 * whose base it binds, `class Net(nn.Module)` there), here or
 		 * imported: the model says the class is one. */
-		if (!c->receiver.id && idx->imports && tl_facts__project_module_class(idx, c, cb, handed))
+		if (!c->receiver.id && idx->imports && tl_facts__project_module_class(idx, c, cb))
 			return expr;
 		/* `gen = build_model(cfg.g)` from an imported factory, used as a
 		 * module (`gen.parameters()`), or an object of an imported class

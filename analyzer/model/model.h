@@ -442,6 +442,15 @@ bool tl_model_star_class(const TlIndex *idx, const char *name, const TlIndex **m
  * its module, in another of the project, or through a star import that
  * binds the base's root (`nn` of `class Net(nn.Module)`). */
 bool tl_model_class_module(const TlIndex *mod, int32_t cls);
+/* Class `cls` of `mod` derives from bases the model reads, every one
+ * (bases.c): a class of the project (its module or another, through the
+ * imports), whose bases are read in turn (none at all there), or a class
+ * the API table names (`object` too). False for a class with no base of
+ * its own (nothing says what it is), when a base is a name of neither (a
+ * library the table does not know, a module that cannot be read) or an
+ * expression the index does not name (`Base[T]`), or the file has no
+ * model: what the class is may then come from that base. */
+bool tl_model_class_bases_read(const TlIndex *mod, int32_t cls);
 
 /* True when a bound of the work budget cut the module's interpretation:
  * its answers are then partial (values not reached stay unevaluated). */

@@ -1,0 +1,6 @@
+import os
+
+
+class ProjectTestCase:
+    def setup_method(self):
+        self.fixtures = os.path.join(os.path.dirname(__file__), "fixtures")
