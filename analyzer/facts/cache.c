@@ -49,10 +49,6 @@ static void tl_facts__cache_release(TlFactsCache *fc)
 	tl_facts__block_cache_release(fc);
 	tl_facts__handed_release(fc);
 	tl_facts__mode_summaries_release(fc);
-	if (fc->star_ready) {
-		tl_strmap_release(&fc->star_names);
-		tl_array_release(&fc->star_owners);
-	}
 	tl_free(fc);
 }
 

@@ -1,10 +1,12 @@
 /* Facts across the modules of a project (RULES.md principle 2): what a
  * name imported from another module of the project is there (a function,
  * a class, a method of one, also inherited from a base class in a third
- * module, through `__init__` re-exports and star imports), and what the
- * function a call reaches in another module does (its events) and hands
- * back (its summaries, facts/summary.c, computed in its own module's index
- * and kept there, once per run).
+ * module, through `__init__` re-exports and star imports: the model's
+ * resolution, tl_model_project_def and tl_model_class_method, which the
+ * model reads names by too), and what the function a call reaches in
+ * another module does (its events) and hands back (its summaries,
+ * facts/summary.c, computed in its own module's index and kept there,
+ * once per run).
  *
  * The other modules come from the index's TlImports (the project model,
  * analyzer/project/): a module that cannot be read, a third-party module
@@ -21,9 +23,10 @@
 
 #include "facts/internal.h"
 #include "model/apitable.h"
+#include "model/model.h"
 
-/* Steps through re-exports, base classes and bindings: real projects need
- * two or three. */
+/* Steps through bindings, factories and parameters to the class of a
+ * receiver: real projects need two or three. */
 #define TL_EXT_DEPTH 8
 
 /* What another module's index answers is kept there for the run, so the
@@ -41,260 +44,56 @@ void tl_facts__ext_leave(const TlIndex *idx)
 	idx->imports->leave(idx->imports);
 }
 
-static bool tl_facts__ext_def_in(const TlIndex *idx, const char *q, size_t len, TlExtDef *out,
-				 int depth);
+/* A library's name is the library, except where the project holds a
+ * package or module of that name (flair's repository imports
+ * `flair.models` from flair/models): Python finds that first. PyTorch's
+ * own names stay the API the facts know; so does a relative import inside
+ * PyTorch's own packages (torch/nn/modules/linear.py's `from .. import
+ * functional`), as its absolute spelling. */
+static bool tl_facts__project_name(const TlIndex *idx, const char *q, size_t len)
+{
+	if (!idx->imports || !len || len >= 1024)
+		return false;
+	if (q[0] == '.') {
+		const char *pkg = idx->imports->package ? idx->imports->package(idx->imports, idx) : NULL;
+		return !(pkg && tl_api_own_package(pkg));
+	}
+	char root[1024];
+	memcpy(root, q, len);
+	root[len] = 0;
+	root[strcspn(root, ".")] = 0;
+	return !(tl_api_own_package(root) ||
+		 ((tl_facts__torch_qname(root) || tl_facts__foreign_qname(root)) &&
+		  !idx->imports->module(idx->imports, idx, root, strlen(root))));
+}
+
+/* What `q` names in a module of the project: the model's resolution
+ * (tl_model_project_def), for a name the facts do not know as a library's. */
+static bool tl_facts__ext_def_in(const TlIndex *idx, const char *q, TlExtDef *out)
+{
+	if (!q || !tl_facts__project_name(idx, q, strlen(q)))
+		return false;
+	return tl_model_project_def(idx, q, &out->idx, &out->func, &out->cls);
+}
 
 /* Method `name` of class `cls` of module `mod`, or inherited from one of
- * its bases (local to `mod` or imported into it), first base first. */
-static bool tl_facts__ext_method(const TlIndex *mod, int32_t cls, const char *name, size_t len,
-				 TlExtDef *out, int depth)
+ * its bases (local to `mod` or imported into it): the model's lookup. */
+static bool tl_facts__ext_method(const TlIndex *mod, int32_t cls, const char *name, TlExtDef *out)
 {
-	if (depth > TL_EXT_DEPTH || cls < 0 || (uint32_t)cls >= mod->classes.size)
+	if (cls < 0 || (uint32_t)cls >= mod->classes.size)
 		return false;
-	int32_t f = tl_index_method(mod, cls, name, len);
-	if (f >= 0) {
-		*out = (TlExtDef){ mod, f, cls };
-		return true;
-	}
-	const TlClass *c = &mod->classes.items[cls];
-	for (uint32_t i = 0; i < c->bases.size; i++)
-		if (tl_facts__ext_method(mod, c->bases.items[i], name, len, out, depth + 1))
-			return true;
-	for (uint32_t i = 0; i < c->base_qnames.size; i++) {
-		TlExtDef base;
-		const char *bq = c->base_qnames.items[i];
-		if (tl_facts__ext_def_in(mod, bq, strlen(bq), &base, depth + 1) && base.cls >= 0 &&
-		    base.func < 0 && tl_facts__ext_method(base.idx, base.cls, name, len, out, depth + 1))
-			return true;
-	}
-	return false;
+	const TlIndex *where = NULL;
+	int32_t f = tl_model_class_method(mod, cls, name, &where);
+	if (f < 0)
+		return false;
+	*out = (TlExtDef){ where, f, where->funcs.items[f].cls };
+	return true;
 }
 
 bool tl_facts__class_has_method(const TlIndex *mod, int32_t cls, const char *name)
 {
 	TlExtDef d;
-	if (!mod->imports)
-		return tl_facts__ext_method(mod, cls, name, strlen(name), &d, 0);
-	tl_facts__ext_enter(mod);
-	bool yes = tl_facts__ext_method(mod, cls, name, strlen(name), &d, 0);
-	tl_facts__ext_leave(mod);
-	return yes;
-}
-
-/* Modules a star-import lookup visits at most, from one module. */
-#define TL_EXT_STAR_MODULES 4096
-
-static bool tl_facts__project_has(const TlIndex *idx, const char *root);
-
-/* The module that star import `q` (its qname: "pkg.util", ".impl", ".")
- * of `from` names, or NULL: not a module of the project, or a library's
- * name (as tl_facts__ext_def_in leaves them). */
-static const TlIndex *tl_facts__star_target(const TlIndex *from, const char *q)
-{
-	size_t len = strlen(q);
-	if (!len || len >= 1024)
-		return NULL;
-	if (q[0] != '.') {
-		char root[1024];
-		memcpy(root, q, len + 1);
-		root[strcspn(root, ".")] = 0;
-		if (tl_api_own_package(root) ||
-		    ((tl_facts__torch_qname(root) || tl_facts__foreign_qname(root)) &&
-		     !tl_facts__project_has(from, root)))
-			return NULL;
-	} else {
-		const char *pkg = from->imports->package ? from->imports->package(from->imports, from) : NULL;
-		if (pkg && tl_api_own_package(pkg))
-			return NULL;
-	}
-	return from->imports->module(from->imports, from, q, len);
-}
-
-/* The module that binds module-level `name` (`nlen` bytes, no dots) for
- * `mod`, which does not: the first, depth first in source order, that its
- * star imports reach (theirs too, each module once, at most
- * TL_EXT_STAR_MODULES of them), or NULL. Found once per module and name,
- * misses too, and kept in the module's facts cache: stars that import each
- * other cost one walk of the modules they reach, not one per path. The
- * walk counts against the asking file's CPU bound (tl_bound_step); cut by
- * it, it answers NULL and keeps nothing. */
-static const TlIndex *tl_facts__star_owner(const TlIndex *mod, const char *name, size_t nlen)
-{
-	const TlIntArray *own = tl_index_bindings_of(mod, -1, "*");
-	if (!own || !own->size || !mod->imports)
-		return NULL;
-	TlFactsCache *fc = mod->facts_cache;
-	int32_t at;
-	if (fc && fc->star_ready && tl_strmap_get(&fc->star_names, name, nlen, &at))
-		return fc->star_owners.items[at];
-	char key[256];
-	if (nlen >= sizeof key)
-		return NULL;
-	memcpy(key, name, nlen);
-	key[nlen] = 0;
-	const TlIndex *found = NULL;
-	bool cut = false;
-	TlStrMap seen;
-	tl_strmap_init(&seen);
-	TlArray(const TlIndex *) stack;
-	tl_array_init(&stack);
-	char pk[32];
-	snprintf(pk, sizeof pk, "%p", (const void *)mod);
-	tl_strmap_put(&seen, pk, strlen(pk), 0);
-	/* Depth first, the first star import of a module first: pushed in
-	 * reverse. */
-	for (const TlIndex *cur = mod; cur && !found && !cut;) {
-		const TlIntArray *stars = tl_index_bindings_of(cur, -1, "*");
-		for (uint32_t i = stars ? stars->size : 0; i-- > 0 && !cut;) {
-			const TlBinding *sb = &cur->bindings.items[stars->items[i]];
-			if (!sb->qname)
-				continue;
-			const TlIndex *next = tl_facts__star_target(cur, sb->qname);
-			cut = tl_bound_step(1);
-			if (next)
-				tl_array_push(&stack, next);
-		}
-		cur = NULL;
-		while (stack.size && !cut) {
-			const TlIndex *c = stack.items[--stack.size];
-			snprintf(pk, sizeof pk, "%p", (const void *)c);
-			if (tl_strmap_get(&seen, pk, strlen(pk), &at))
-				continue;
-			if (seen.count >= TL_EXT_STAR_MODULES) {
-				stack.size = 0;
-				break;
-			}
-			tl_strmap_put(&seen, pk, strlen(pk), 0);
-			const TlIntArray *list = tl_index_bindings_of(c, -1, key);
-			if (list && list->size)
-				found = c;
-			else
-				cur = c;
-			break;
-		}
-	}
-	tl_array_release(&stack);
-	tl_strmap_release(&seen);
-	if (cut)
-		return NULL;
-	if (fc) {
-		if (!fc->star_ready) {
-			tl_strmap_init(&fc->star_names);
-			tl_array_init(&fc->star_owners);
-			fc->star_ready = true;
-		}
-		tl_array_push(&fc->star_owners, found);
-		tl_strmap_put(&fc->star_names, name, nlen, (int32_t)(fc->star_owners.size - 1));
-	}
-	return found;
-}
-
-/* `rest` ("Trainer", "Trainer.step") looked up among the module-level
- * names of `mod`. */
-static bool tl_facts__ext_in_module(const TlIndex *mod, const char *rest, size_t len,
-				    TlExtDef *out, int depth)
-{
-	const char *dot = memchr(rest, '.', len);
-	size_t nlen = dot ? (size_t)(dot - rest) : len;
-	char name[256];
-	if (!nlen || nlen >= sizeof name)
-		return false;
-	memcpy(name, rest, nlen);
-	name[nlen] = 0;
-	const TlIntArray *list = tl_index_bindings_of(mod, -1, name);
-	const TlBinding *b = list && list->size ? &mod->bindings.items[list->items[list->size - 1]]
-						: NULL;
-	if (b) {
-		if (b->kind == TL_BIND_DEF) {
-			if (dot)
-				return false;
-			*out = (TlExtDef){ mod, b->ref, -1 };
-			return true;
-		}
-		if (b->kind == TL_BIND_CLASS) {
-			if (!dot) {
-				*out = (TlExtDef){ mod, -1, b->ref };
-				return true;
-			}
-			const char *m = dot + 1;
-			size_t mlen = len - nlen - 1;
-			return !memchr(m, '.', mlen) &&
-			       tl_facts__ext_method(mod, b->ref, m, mlen, out, depth + 1);
-		}
-		if (b->kind != TL_BIND_IMPORT || !b->qname)
-			return false;
-		/* A re-export (`from .trainer import Trainer` in __init__.py). */
-		TlBuf q;
-		tl_buf_init(&q);
-		tl_buf_add(&q, b->qname);
-		if (dot)
-			tl_buf_addn(&q, dot, len - nlen);
-		bool yes = tl_facts__ext_def_in(mod, q.data, q.len, out, depth + 1);
-		tl_buf_release(&q);
-		return yes;
-	}
-	/* Not bound: a star import of another module may bind it. */
-	const TlIndex *owner = tl_facts__star_owner(mod, name, nlen);
-	return owner && owner != mod && tl_facts__ext_in_module(owner, rest, len, out, depth + 1);
-}
-
-/* True when the project resolves top-level name `root` (no dots) for
- * `idx`'s file: a package or module of the project that Python would
- * import under that name before an installed library. */
-static bool tl_facts__project_has(const TlIndex *idx, const char *root)
-{
-	return idx->imports->module(idx->imports, idx, root, strlen(root)) != NULL;
-}
-
-static bool tl_facts__ext_def_in(const TlIndex *idx, const char *q, size_t len, TlExtDef *out,
-				 int depth)
-{
-	if (!idx->imports || depth > TL_EXT_DEPTH || !len || len >= 1024)
-		return false;
-	size_t lead = 0;
-	while (lead < len && q[lead] == '.')
-		lead++;
-	if (!lead) {
-		char root[1024];
-		memcpy(root, q, len);
-		root[len] = 0;
-		/* A library's name is the library, except where the project
-		 * holds a package or module of that name (flair's repository
-		 * imports `flair.models` from flair/models): Python finds that
-		 * first. PyTorch's own names stay the API the facts know. */
-		root[strcspn(root, ".")] = 0;
-		if (tl_api_own_package(root) ||
-		    ((tl_facts__torch_qname(root) || tl_facts__foreign_qname(root)) &&
-		     !tl_facts__project_has(idx, root)))
-			return false;
-	} else {
-		/* A relative import names a module of the file's own package,
-		 * whose absolute name starts with that package's: inside
-		 * PyTorch's own packages (torch/nn/modules/linear.py's
-		 * `from .. import functional`), as its absolute spelling, the
-		 * API the facts know, not looked up. */
-		const char *pkg = idx->imports->package ? idx->imports->package(idx->imports, idx) : NULL;
-		if (pkg && tl_api_own_package(pkg))
-			return false;
-	}
-	/* The longest prefix that names a module of the project holds the
-	 * rest ("pkg.models.Net": pkg/models.py, else pkg/__init__.py). */
-	for (size_t cut = len; cut >= lead && cut > 0; cut--) {
-		if (cut < len && q[cut] != '.' && cut != lead)
-			continue;
-		if (cut == len && lead == len)
-			continue;
-		const TlIndex *mod = idx->imports->module(idx->imports, idx, q, cut);
-		if (!mod)
-			continue;
-		if (cut == len)
-			return false; /* a module, not something it defines */
-		const char *rest = q + cut + (q[cut] == '.' && cut != lead ? 1 : 0);
-		if (cut == lead)
-			rest = q + lead;
-		return tl_facts__ext_in_module(mod, rest, (size_t)(q + len - rest), out, depth + 1);
-	}
-	return false;
+	return tl_facts__ext_method(mod, cls, name, &d);
 }
 
 bool tl_facts__unwraps(const TlCall *c)
@@ -308,7 +107,7 @@ bool tl_facts__ext_def(const TlIndex *idx, const char *q, TlExtDef *out)
 	if (!idx->imports || !q)
 		return false;
 	tl_facts__ext_enter(idx);
-	bool yes = tl_facts__ext_def_in(idx, q, strlen(q), out, 0);
+	bool yes = tl_facts__ext_def_in(idx, q, out);
 	tl_facts__ext_leave(idx);
 	return yes;
 }
@@ -421,7 +220,7 @@ static bool tl_facts__ext_instance_in(const TlIndex *idx, TSNode expr, TlExtDef 
 			if (c->target >= 0)
 				return tl_facts__factory_class(idx, c->target, out, nest);
 			TlExtDef d;
-			if (!c->qname || !tl_facts__ext_def_in(idx, c->qname, strlen(c->qname), &d, 0))
+			if (!c->qname || !tl_facts__ext_def_in(idx, c->qname, &d))
 				return false;
 			if (d.func >= 0)
 				return tl_facts__factory_class(d.idx, d.func, out, nest);
@@ -448,7 +247,7 @@ static bool tl_facts__ext_instance_in(const TlIndex *idx, TSNode expr, TlExtDef 
 				return true;
 			}
 			char *q = tl_index_qualify(idx, b->value);
-			bool yes = q && tl_facts__ext_def_in(idx, q, strlen(q), out, 0) && out->cls >= 0 &&
+			bool yes = q && tl_facts__ext_def_in(idx, q, out) && out->cls >= 0 &&
 				   out->func < 0;
 			tl_free(q);
 			return yes;
@@ -466,7 +265,7 @@ static bool tl_facts__ext_callee_in(const TlIndex *idx, const TlCall *c, TlExtDe
 		return false;
 	if (c->qname) {
 		TlExtDef d;
-		if (!tl_facts__ext_def_in(idx, c->qname, strlen(c->qname), &d, 0) || d.idx == idx)
+		if (!tl_facts__ext_def_in(idx, c->qname, &d) || d.idx == idx)
 			return false;
 		if (d.func < 0)
 			return false; /* a class: its constructor */
@@ -477,7 +276,6 @@ static bool tl_facts__ext_callee_in(const TlIndex *idx, const TlCall *c, TlExtDe
 		return false;
 	TlExtDef cls;
 	const TlSyms *sy = tl_syms();
-	size_t mlen = strlen(c->method);
 	if (ts_node_symbol(c->receiver) == sy->identifier && tl_index_text_is(idx, c->receiver, "self") &&
 	    c->func >= 0) {
 		/* self.step() inherited from a base class in another module. */
@@ -488,7 +286,7 @@ static bool tl_facts__ext_callee_in(const TlIndex *idx, const TlCall *c, TlExtDe
 	} else if (!tl_facts__ext_instance(idx, c->receiver, &cls)) {
 		return false;
 	}
-	return tl_facts__ext_method(cls.idx, cls.cls, c->method, mlen, out, 0) && out->idx != idx;
+	return tl_facts__ext_method(cls.idx, cls.cls, c->method, out) && out->idx != idx;
 }
 
 uint32_t tl_facts__callee_reach(const TlIndex *idx, const TlCall *c)
@@ -627,38 +425,28 @@ bool tl_facts__ext_any_return(const TlIndex *idx, const TlCall *c, TlRet kind, b
 	return yes;
 }
 
-/* Whether class `cls` of `mod` is an nn.Module: as its module's build
- * found (by names and local bases), or through a base class imported from
- * another module of the project (a module read for context was built
- * without looking at other modules). */
-static bool tl_facts__ext_module_class(const TlIndex *mod, int32_t cls, int depth)
+/* Classes a question of tl_facts__ext_holds_params reaches, each once. */
+typedef struct TlClassRef {
+	const TlIndex *mod;
+	int32_t cls;
+} TlClassRef;
+typedef TlArray(TlClassRef) TlClassRefs;
+
+static void tl_facts__class_push(TlClassRefs *todo, const TlIndex *mod, int32_t cls)
 {
-	const TlClass *c = &mod->classes.items[cls];
-	if (c->is_module)
-		return true;
-	if (depth > TL_EXT_DEPTH)
-		return false;
-	for (uint32_t i = 0; i < c->bases.size; i++)
-		if (tl_facts__ext_module_class(mod, c->bases.items[i], depth + 1))
-			return true;
-	for (uint32_t i = 0; i < c->base_qnames.size; i++) {
-		TlExtDef b;
-		const char *bq = c->base_qnames.items[i];
-		if (tl_facts__ext_def_in(mod, bq, strlen(bq), &b, depth + 1) && b.func < 0 &&
-		    b.cls >= 0 && tl_facts__ext_module_class(b.idx, b.cls, depth + 1))
-			return true;
-	}
-	return false;
+	for (uint32_t i = 0; i < todo->size; i++)
+		if (todo->items[i].mod == mod && todo->items[i].cls == cls)
+			return;
+	tl_array_push(todo, ((TlClassRef){ mod, cls }));
 }
 
-static bool tl_facts__ext_holds_params(const TlIndex *mod, int32_t cls, int depth);
-
 /* Whether `v`, the value a method of a class of `mod` binds to `self.x`,
- * may hold parameters: a torch.nn layer or Parameter, a module class of
- * the project that holds some, or anything whose kind cannot be told (a
- * parameter, a call of an unknown function); not a function defined or
- * imported from the project, a literal or a plain expression. */
-static bool tl_facts__ext_value_params(const TlIndex *mod, TSNode v, int depth)
+ * may hold parameters: a torch.nn layer or Parameter, or anything whose
+ * kind cannot be told (a parameter, a call of an unknown function); not a
+ * function defined or imported from the project, a literal or a plain
+ * expression. A construction of a class of the project is judged with
+ * that class: pushed to `todo`. */
+static bool tl_facts__ext_value_params(const TlIndex *mod, TSNode v, TlClassRefs *todo)
 {
 	const TlSyms *sy = tl_syms();
 	v = tl_index_unparen(v);
@@ -673,15 +461,17 @@ static bool tl_facts__ext_value_params(const TlIndex *mod, TSNode v, int depth)
 		    !tl_facts__starts(c->qname, "torch.nn.functional."))
 			return true;
 		const TlBinding *cb = tl_index_resolve_node(mod, c->callee);
-		if (cb && cb->kind == TL_BIND_CLASS)
-			return tl_facts__ext_holds_params(mod, cb->ref, depth + 1);
+		if (cb && cb->kind == TL_BIND_CLASS) {
+			tl_facts__class_push(todo, mod, cb->ref);
+			return false;
+		}
 		if (cb && cb->kind == TL_BIND_DEF)
 			return false; /* a local function's result: judged no further */
 		TlExtDef d;
-		if (c->qname && tl_facts__ext_def_in(mod, c->qname, strlen(c->qname), &d, depth + 1)) {
-			if (d.func >= 0)
-				return false;
-			return tl_facts__ext_holds_params(d.idx, d.cls, depth + 1);
+		if (c->qname && tl_facts__ext_def_in(mod, c->qname, &d)) {
+			if (d.func < 0)
+				tl_facts__class_push(todo, d.idx, d.cls);
+			return false;
 		}
 		/* torch.tensor(...), torch.zeros(...): a tensor, no parameter. */
 		return !(c->qname && tl_facts__starts(c->qname, "torch."));
@@ -694,8 +484,7 @@ static bool tl_facts__ext_value_params(const TlIndex *mod, TSNode v, int depth)
 			return false;
 		if (b->kind == TL_BIND_IMPORT) {
 			TlExtDef d;
-			return !(b->qname && tl_facts__ext_def_in(mod, b->qname, strlen(b->qname), &d,
-								   depth + 1) && d.func >= 0);
+			return !(b->qname && tl_facts__ext_def_in(mod, b->qname, &d) && d.func >= 0);
 		}
 		if (b->kind != TL_BIND_PARAM)
 			return false;
@@ -722,50 +511,63 @@ static bool tl_facts__ext_value_params(const TlIndex *mod, TSNode v, int depth)
 /* Whether class `cls` of `mod` may hold parameters (a model, not a
  * parameter-free transform such as a feature extractor): a method binds
  * `self.x` to something that may (tl_facts__ext_value_params) or calls
- * register_parameter / add_module, or a base class (a torch.nn layer, a
- * class of the project that holds some, or one that cannot be read) does. */
-static bool tl_facts__ext_holds_params(const TlIndex *mod, int32_t cls, int depth)
+ * register_parameter / add_module, or a base class (a torch.nn layer, or
+ * one that cannot be read) does; a class of the project that it or a base
+ * derives from or constructs into `self.x` is asked the same, each once
+ * (past TL_EXT_CLASSES of them, it may). */
+#define TL_EXT_CLASSES 64
+static bool tl_facts__ext_holds_params(const TlIndex *start, int32_t start_cls)
 {
-	if (depth > TL_EXT_DEPTH || cls < 0 || (uint32_t)cls >= mod->classes.size)
-		return true;
-	const TlClass *c = &mod->classes.items[cls];
-	for (uint32_t i = 0; i < c->base_qnames.size; i++) {
-		const char *bq = c->base_qnames.items[i];
-		if (tl_facts__starts(bq, "torch.nn.") && strcmp(bq, "torch.nn.Module") != 0 &&
-		    strcmp(bq, "torch.nn.modules.module.Module") != 0)
-			return true;
-		TlExtDef d;
-		if (tl_facts__ext_def_in(mod, bq, strlen(bq), &d, depth + 1)) {
-			if (d.func < 0 && d.cls >= 0 && tl_facts__ext_holds_params(d.idx, d.cls, depth + 1))
-				return true;
-		} else if (!tl_facts__torch_qname(bq)) {
-			return true; /* a base that cannot be read */
+	TlClassRefs todo;
+	tl_array_init(&todo);
+	tl_facts__class_push(&todo, start, start_cls);
+	bool holds = false;
+	for (uint32_t head = 0; head < todo.size && !holds; head++) {
+		const TlIndex *mod = todo.items[head].mod;
+		int32_t cls = todo.items[head].cls;
+		if (head >= TL_EXT_CLASSES || cls < 0 || (uint32_t)cls >= mod->classes.size) {
+			holds = true;
+			break;
+		}
+		const TlClass *c = &mod->classes.items[cls];
+		for (uint32_t i = 0; i < c->base_qnames.size && !holds; i++) {
+			const char *bq = c->base_qnames.items[i];
+			if (tl_facts__starts(bq, "torch.nn.") && strcmp(bq, "torch.nn.Module") != 0 &&
+			    strcmp(bq, "torch.nn.modules.module.Module") != 0)
+				holds = true;
+			TlExtDef d;
+			if (holds)
+				break;
+			if (tl_facts__ext_def_in(mod, bq, &d)) {
+				if (d.func < 0 && d.cls >= 0)
+					tl_facts__class_push(&todo, d.idx, d.cls);
+			} else if (!tl_facts__torch_qname(bq)) {
+				holds = true; /* a base that cannot be read */
+			}
+		}
+		for (uint32_t i = 0; i < c->bases.size && !holds; i++)
+			tl_facts__class_push(&todo, mod, c->bases.items[i]);
+		for (uint32_t f = 0; f < mod->funcs.size && !holds; f++) {
+			if (mod->funcs.items[f].cls != cls)
+				continue;
+			const TlIntArray *binds = tl_index_scope_binds(mod, (int32_t)f);
+			for (uint32_t k = 0; binds && k < binds->size && !holds; k++) {
+				const TlBinding *b = &mod->bindings.items[binds->items[k]];
+				holds = (b->kind == TL_BIND_ASSIGN || b->kind == TL_BIND_AUG) &&
+					strncmp(b->name, "self.", 5) == 0 && !strchr(b->name + 5, '.') &&
+					(b->elem >= 0 || tl_facts__ext_value_params(mod, b->value, &todo));
+			}
+			const TlIntArray *calls = tl_index_scope_calls(mod, (int32_t)f);
+			for (uint32_t k = 0; calls && k < calls->size && !holds; k++) {
+				const TlCall *k2 = &mod->calls.items[calls->items[k]];
+				holds = ((tl_api_method_sets(k2->method) | tl_api_builtin_sets(k2->method)) &
+					 TL_APIS_REGISTERS) ||
+					(k2->qname && strcmp(k2->qname, "setattr") == 0);
+			}
 		}
 	}
-	for (uint32_t i = 0; i < c->bases.size; i++)
-		if (tl_facts__ext_holds_params(mod, c->bases.items[i], depth + 1))
-			return true;
-	for (uint32_t f = 0; f < mod->funcs.size; f++) {
-		if (mod->funcs.items[f].cls != cls)
-			continue;
-		const TlIntArray *binds = tl_index_scope_binds(mod, (int32_t)f);
-		for (uint32_t k = 0; binds && k < binds->size; k++) {
-			const TlBinding *b = &mod->bindings.items[binds->items[k]];
-			if ((b->kind == TL_BIND_ASSIGN || b->kind == TL_BIND_AUG) &&
-			    strncmp(b->name, "self.", 5) == 0 && !strchr(b->name + 5, '.') &&
-			    (b->elem >= 0 || tl_facts__ext_value_params(mod, b->value, depth + 1)))
-				return true;
-		}
-		const TlIntArray *calls = tl_index_scope_calls(mod, (int32_t)f);
-		for (uint32_t k = 0; calls && k < calls->size; k++) {
-			const TlCall *k2 = &mod->calls.items[calls->items[k]];
-			if ((tl_api_method_sets(k2->method) | tl_api_builtin_sets(k2->method)) & TL_APIS_REGISTERS)
-				return true;
-			if (k2->qname && strcmp(k2->qname, "setattr") == 0)
-				return true;
-		}
-	}
-	return false;
+	tl_array_release(&todo);
+	return holds;
 }
 
 bool tl_facts__ext_class_is_model(const TlIndex *idx, const char *q)
@@ -774,9 +576,8 @@ bool tl_facts__ext_class_is_model(const TlIndex *idx, const char *q)
 	if (!q || !idx->imports)
 		return false;
 	tl_facts__ext_enter(idx);
-	bool yes = tl_facts__ext_def_in(idx, q, strlen(q), &d, 0) && d.func < 0 && d.cls >= 0 &&
-		   tl_facts__ext_module_class(d.idx, d.cls, 0) &&
-		   tl_facts__ext_holds_params(d.idx, d.cls, 0);
+	bool yes = tl_facts__ext_def_in(idx, q, &d) && d.func < 0 && d.cls >= 0 &&
+		   tl_model_class_derives_module(d.idx, d.cls) && tl_facts__ext_holds_params(d.idx, d.cls);
 	tl_facts__ext_leave(idx);
 	return yes;
 }
@@ -787,8 +588,8 @@ bool tl_facts__ext_class_is_module(const TlIndex *idx, const char *q)
 	if (!q || !idx->imports)
 		return false;
 	tl_facts__ext_enter(idx);
-	bool yes = tl_facts__ext_def_in(idx, q, strlen(q), &d, 0) && d.func < 0 && d.cls >= 0 &&
-		   tl_facts__ext_module_class(d.idx, d.cls, 0);
+	bool yes = tl_facts__ext_def_in(idx, q, &d) && d.func < 0 && d.cls >= 0 &&
+		   tl_model_class_derives_module(d.idx, d.cls);
 	tl_facts__ext_leave(idx);
 	return yes;
 }
@@ -800,7 +601,7 @@ const char *tl_facts__ext_class_named(const TlIndex *idx, const char *q, char *b
 		return NULL;
 	const char *name = NULL;
 	tl_facts__ext_enter(idx);
-	if (tl_facts__ext_def_in(idx, q, strlen(q), &d, 0) && d.func < 0 && d.cls >= 0) {
+	if (tl_facts__ext_def_in(idx, q, &d) && d.func < 0 && d.cls >= 0) {
 		snprintf(buf, size, "%s", d.idx->classes.items[d.cls].name);
 		name = buf;
 	}

@@ -455,12 +455,6 @@ typedef struct TlFactsCache {
 	/* Whether the file converts a module or tensor to float16 (contexts.c,
 	 * tl_facts__file_converts_to_half): 0 not yet asked, 1 no, 2 yes. */
 	uint8_t converts_half;
-	/* The module that binds a name this module does not, through its star
-	 * imports (imports.c, tl_facts__star_owner): name -> index into
-	 * star_owners (NULL: none binds it), found once per name. */
-	bool star_ready;
-	TlStrMap star_names;
-	TlArray(const TlIndex *) star_owners;
 } TlFactsCache;
 /* facts/handed.c: frees TlFactsCache.handed. */
 void tl_facts__handed_release(TlFactsCache *fc);

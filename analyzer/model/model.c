@@ -263,7 +263,7 @@ bool tl_model__torch_package(const TlIndex *from)
  * name names it in turn. */
 enum { TL_IN_NONE, TL_IN_VALUE, TL_IN_REEXPORT };
 static int tl_model__in_module(TlModel *m, const TlIndex *mod, const char *rest, size_t len, TlVal *out,
-			       const TlIndex **next_mod, const TlBinding **next);
+			       const TlIndex **next_mod, const TlBinding **next, const char **tail);
 
 /* The module of the project that the longest prefix of dotted name `q`
  * names, as module `from` imports it; *rest, *rest_len: what follows. */
@@ -281,8 +281,8 @@ static const TlIndex *tl_model__module_prefix(const TlIndex *from, const char *q
 		return NULL;
 	/* The longest prefix that names a module of the project holds the rest. */
 	for (size_t cut = len; cut > 0 && cut >= lead; cut--) {
-		if (cut < len && q[cut] != '.')
-			continue;
+		if (cut < len && q[cut] != '.' && cut != lead)
+			continue; /* a prefix ends at a dot, or is the relative package itself */
 		if (cut == lead && cut == len)
 			continue;
 		const TlIndex *mod = from->imports->module(from->imports, from, q, cut);
@@ -311,20 +311,24 @@ const TlIndex *tl_model__module_of_name(const TlIndex *from, const char *q)
 
 /* What dotted name `q` names, as module `from` imports it. A chain of
  * re-exports (`from .blocks import Block` in an __init__, Block there
- * imported from another module in turn) is followed to its end, each
- * binding once: a chain that comes back to a binding it passed (modules
- * that re-export a name from each other) names nothing. */
+ * imported from another module in turn; `pkg.Trainer.step` through the
+ * __init__ that re-exports Trainer) is followed to its end, each binding
+ * once: a chain that comes back to a binding it passed (modules that
+ * re-export a name from each other) names nothing. */
 bool tl_model__resolve_in(TlModel *m, const TlIndex *from, const char *q, size_t len, TlVal *out)
 {
 	TlArray(const TlBinding *) passed;
 	tl_array_init(&passed);
+	TlBuf name, next_name;
+	tl_buf_init(&name);
+	tl_buf_init(&next_name);
 	int got = TL_IN_NONE;
 	for (;;) {
-		const char *rest;
+		const char *rest, *tail = NULL;
 		size_t rest_len;
 		const TlIndex *mod = tl_model__module_prefix(from, q, len, &rest, &rest_len);
 		const TlBinding *next = NULL;
-		got = mod ? tl_model__in_module(m, mod, rest, rest_len, out, &from, &next) : TL_IN_NONE;
+		got = mod ? tl_model__in_module(m, mod, rest, rest_len, out, &from, &next, &tail) : TL_IN_NONE;
 		if (got != TL_IN_REEXPORT)
 			break;
 		bool again = false;
@@ -335,9 +339,18 @@ bool tl_model__resolve_in(TlModel *m, const TlIndex *from, const char *q, size_t
 			break;
 		}
 		tl_array_push(&passed, next);
-		q = next->qname;
-		len = strlen(q);
+		/* The binding's name, then what followed the re-exported one. */
+		tl_buf_clear(&next_name);
+		tl_buf_add(&next_name, next->qname);
+		if (tail)
+			tl_buf_addn(&next_name, tail, (size_t)(q + len - tail));
+		tl_buf_clear(&name);
+		tl_buf_add(&name, next_name.data);
+		q = name.data;
+		len = name.len;
 	}
+	tl_buf_release(&name);
+	tl_buf_release(&next_name);
 	tl_array_release(&passed);
 	return got == TL_IN_VALUE;
 }
@@ -535,7 +548,7 @@ char *tl_model__star_qualify(const TlIndex *mod, const char *q)
 }
 
 static int tl_model__in_module(TlModel *m, const TlIndex *mod, const char *rest, size_t len, TlVal *out,
-			       const TlIndex **next_mod, const TlBinding **next)
+			       const TlIndex **next_mod, const TlBinding **next, const char **tail)
 {
 	char name[256];
 	size_t dot = 0;
@@ -550,9 +563,15 @@ static int tl_model__in_module(TlModel *m, const TlIndex *mod, const char *rest,
 		return TL_IN_NONE;
 	const TlBinding *b = &mod->bindings.items[all->items[all->size - 1]];
 	if (b->kind == TL_BIND_CLASS && b->ref >= 0) {
-		if (dot < len) { /* Class.method */
+		if (dot < len) { /* Class.method, or one a base defines */
+			const char *meth = rest + dot + 1;
+			size_t mlen = len - dot - 1;
+			if (!mlen || mlen >= sizeof name || memchr(meth, '.', mlen))
+				return TL_IN_NONE;
+			memcpy(name, meth, mlen);
+			name[mlen] = '\0';
 			const TlIndex *where = NULL;
-			int32_t f = tl_model__method(mod, b->ref, rest + dot + 1, &where);
+			int32_t f = tl_model__method_far(m, mod, b->ref, name, &where);
 			if (f < 0)
 				return TL_IN_NONE;
 			*out = tl_val_of(TL_VK_FUNCTION, TL_VG_NONE);
@@ -565,6 +584,13 @@ static int tl_model__in_module(TlModel *m, const TlIndex *mod, const char *rest,
 		out->mod = mod;
 		return TL_IN_VALUE;
 	}
+	if (b->kind == TL_BIND_IMPORT && b->qname) {
+		/* A re-export, what follows its name looked up in what it names. */
+		*next_mod = mod;
+		*next = b;
+		*tail = dot < len ? rest + dot : NULL;
+		return TL_IN_REEXPORT;
+	}
 	if (dot < len)
 		return TL_IN_NONE;
 	if (b->kind == TL_BIND_DEF && b->ref >= 0) {
@@ -572,11 +598,6 @@ static int tl_model__in_module(TlModel *m, const TlIndex *mod, const char *rest,
 		out->ref = b->ref;
 		out->mod = mod;
 		return TL_IN_VALUE;
-	}
-	if (b->kind == TL_BIND_IMPORT && b->qname) {
-		*next_mod = mod;
-		*next = b;
-		return TL_IN_REEXPORT;
 	}
 	if (b->kind == TL_BIND_ASSIGN && m && mod != m->idx) {
 		const TlModel *om = tl_model__other(m, mod);
@@ -595,6 +616,34 @@ static int tl_model__in_module(TlModel *m, const TlIndex *mod, const char *rest,
 		return TL_IN_VALUE;
 	}
 	return TL_IN_NONE;
+}
+
+bool tl_model_project_def(const TlIndex *from, const char *q, const TlIndex **mod, int32_t *func, int32_t *cls)
+{
+	if (!from->imports || !q)
+		return false;
+	TlVal v;
+	tl_model__enter(from);
+	bool yes = tl_model__resolve_in(NULL, from, q, strlen(q), &v) &&
+		   (v.kind == TL_VK_CLASS || v.kind == TL_VK_FUNCTION) && v.ref >= 0 && v.mod;
+	tl_model__leave(from);
+	if (!yes)
+		return false;
+	const TlIndex *at = v.mod;
+	*mod = at;
+	*func = v.kind == TL_VK_FUNCTION ? v.ref : -1;
+	*cls = v.kind == TL_VK_CLASS ? v.ref : at->funcs.items[v.ref].cls;
+	return true;
+}
+
+int32_t tl_model_class_method(const TlIndex *mod, int32_t cls, const char *name, const TlIndex **where)
+{
+	if (!mod->imports)
+		return tl_model__method_far(NULL, mod, cls, name, where);
+	tl_model__enter(mod);
+	int32_t f = tl_model__method_far(NULL, mod, cls, name, where);
+	tl_model__leave(mod);
+	return f;
 }
 
 bool tl_model__resolve(TlModel *m, const char *qname, TlVal *out)
@@ -650,38 +699,98 @@ const TlIndex *tl_model__far_base(TlModel *m, const TlIndex *mod, const TlClass 
 	return NULL;
 }
 
+void tl_model__class_walk_begin(TlClassWalk *w, TlModel *m, const TlIndex *mod, int32_t cls)
+{
+	w->m = m;
+	w->n = w->visited = 0;
+	w->far = (m ? m->idx : mod)->imports != NULL;
+	w->stack[w->n].mod = mod;
+	w->stack[w->n].cls = cls;
+	w->stack[w->n++].base = NULL;
+}
+
+const TlIndex *tl_model__class_walk_next(TlClassWalk *w, int32_t *cls)
+{
+	while (w->n) {
+		const TlIndex *at = w->stack[--w->n].mod;
+		int32_t k = w->stack[w->n].cls;
+		const char *base = w->stack[w->n].base;
+		if (base) {
+			TlVal v;
+			const TlIndex *lock = w->m ? w->m->idx : at;
+			tl_model__enter(lock);
+			bool yes = tl_model__resolve_in(w->m, at, base, strlen(base), &v);
+			tl_model__leave(lock);
+			if (!yes || v.kind != TL_VK_CLASS || v.ref < 0 || !v.mod)
+				continue;
+			at = v.mod;
+			k = v.ref;
+		}
+		if (k < 0 || (uint32_t)k >= at->classes.size)
+			continue;
+		bool again = false;
+		for (uint32_t i = 0; i < w->visited && !again; i++)
+			again = w->seen[i].mod == at && w->seen[i].cls == k;
+		if (again || w->visited >= TL_MODEL_WALK_CLASSES)
+			continue;
+		w->seen[w->visited].mod = at;
+		w->seen[w->visited++].cls = k;
+		/* Pushed last first: the first local base is walked first, then
+		 * the bases named in other modules. */
+		const TlClass *c = &at->classes.items[k];
+		if (w->far && at->imports)
+			for (uint32_t i = c->base_qnames.size; i-- > 0 && w->n < TL_MODEL_WALK_CLASSES;) {
+				if (!c->base_qnames.items[i])
+					continue;
+				w->stack[w->n].mod = at;
+				w->stack[w->n].cls = -1;
+				w->stack[w->n++].base = c->base_qnames.items[i];
+			}
+		for (uint32_t i = c->bases.size; i-- > 0 && w->n < TL_MODEL_WALK_CLASSES;) {
+			w->stack[w->n].mod = at;
+			w->stack[w->n].cls = c->bases.items[i];
+			w->stack[w->n++].base = NULL;
+		}
+		*cls = k;
+		return at;
+	}
+	return NULL;
+}
+
 int32_t tl_model__method_far(TlModel *m, const TlIndex *mod, int32_t cls, const char *name,
 			     const TlIndex **where)
 {
-	int32_t f = tl_model__method(mod, cls, name, where);
-	if (f >= 0 || !(m ? m->idx : mod)->imports)
-		return f;
-	/* A base of the class (or of a base in its module) that another
-	 * module of the project defines: its method there, a few modules deep. */
-	for (int hop = 0; hop < 4 && mod && mod->imports; hop++) {
-		const TlIndex *next = NULL;
-		int32_t next_cls = -1;
-		int32_t todo[16];
-		uint32_t n = 0, head = 0;
-		todo[n++] = cls;
-		while (head < n && !next) {
-			int32_t k = todo[head++];
-			if (k < 0 || (uint32_t)k >= mod->classes.size)
-				continue;
-			const TlClass *c = &mod->classes.items[k];
-			next = tl_model__far_base(m, mod, c, &next_cls);
-			for (uint32_t i = 0; i < c->bases.size && n < 16; i++)
-				todo[n++] = c->bases.items[i];
-		}
-		if (!next)
-			return -1;
-		mod = next;
-		cls = next_cls;
-		f = tl_model__method(mod, cls, name, where);
-		if (f >= 0)
+	TlClassWalk w;
+	tl_model__class_walk_begin(&w, m, mod, cls);
+	size_t len = strlen(name);
+	int32_t k;
+	for (const TlIndex *at; (at = tl_model__class_walk_next(&w, &k));) {
+		int32_t f = tl_index_method(at, k, name, len);
+		if (f >= 0) {
+			*where = at;
 			return f;
+		}
 	}
 	return -1;
+}
+
+bool tl_model_class_derives_module(const TlIndex *mod, int32_t cls)
+{
+	if (cls < 0 || (uint32_t)cls >= mod->classes.size)
+		return false;
+	if (mod->classes.items[cls].is_module)
+		return true;
+	if (mod->imports)
+		tl_model__enter(mod);
+	TlClassWalk w;
+	tl_model__class_walk_begin(&w, NULL, mod, cls);
+	bool yes = false;
+	int32_t k;
+	for (const TlIndex *at; !yes && (at = tl_model__class_walk_next(&w, &k));)
+		yes = at->classes.items[k].is_module;
+	if (mod->imports)
+		tl_model__leave(mod);
+	return yes;
 }
 
 /* A base of class `c` of `mod` named through a star import of a project

@@ -434,6 +434,25 @@ bool tl_model_exits_at_end(const TlLoop *lp);
  * model's forward (TlLoop.step; counting the call's own: a method called
  * through an instance), or in a function a step loop runs around. */
 bool tl_model_step_around(const TlIndex *idx, int32_t func);
+/* What dotted name `q` ("models.Net", ".losses.focal", "pkg.Trainer.step")
+ * names in a module of the project, as module `from` imports it: the one
+ * resolution the model reads names by (model.c), re-exports, star imports
+ * and methods of bases (tl_model_class_method) followed. A function (*func;
+ * *cls its class, -1 for a module-level one) or a class (*cls, *func -1)
+ * of module *mod; false for anything else (a module, a global's value, a
+ * name of PyTorch's API or of no module of the project). */
+bool tl_model_project_def(const TlIndex *from, const char *q, const TlIndex **mod, int32_t *func, int32_t *cls);
+/* The method `name` of class `cls` of `mod`, or of a base: the class, then
+ * its bases depth first, the first first (at each class, those of its
+ * module, then those another module of the project defines, through the
+ * imports); its module in *where, -1 none. */
+int32_t tl_model_class_method(const TlIndex *mod, int32_t cls, const char *name, const TlIndex **where);
+/* Class `cls` of `mod` or a base of it, in the order tl_model_class_method
+ * reads them, is marked an nn.Module by its module's index (TlClass
+ * .is_module: by names and local bases): what the facts layer asks of a
+ * class of another module (tl_model_class_module, the model's own
+ * question, also reads the API table's module classes). */
+bool tl_model_class_derives_module(const TlIndex *mod, int32_t cls);
 /* Module-level name `name`, bound by no statement of `idx`, is class *cls
  * of project module *mod that one of idx's star imports binds (`from
  * .parts import *`), theirs too. */

@@ -462,8 +462,34 @@ const TlClass *tl_model__bases_next(TlModel *m, TlBaseWalk *w, const TlIndex **a
  * `cls` of `mod` derives from (in its module or through other modules of
  * the project), when no class on the way defines `__iter__`; else NULL. */
 const struct TlApiRow *tl_model__class_api(TlModel *m, const TlIndex *mod, int32_t cls);
-/* The same, following bases that other modules of the project define
- * (through `mod`'s imports). */
+/* A class and its bases, depth first, the first base first: at each
+ * class, its bases in its module, then those its bases name in another
+ * module of the project (through the imports), each resolved when
+ * reached; each class once, at most TL_MODEL_WALK_CLASSES in all.
+ * tl_model__class_walk_next gives the class itself first, then each base
+ * (its index in *cls, its module returned); NULL when none is left. `m`
+ * may be NULL (no global's value is read on the way). */
+#define TL_MODEL_WALK_CLASSES 64
+typedef struct {
+	TlModel *m;
+	bool far;
+	uint32_t n, visited;
+	struct {
+		const TlIndex *mod;
+		int32_t cls;
+		const char *base; /* a base's qualified name, resolved when popped */
+	} stack[TL_MODEL_WALK_CLASSES];
+	struct {
+		const TlIndex *mod;
+		int32_t cls;
+	} seen[TL_MODEL_WALK_CLASSES];
+} TlClassWalk;
+void tl_model__class_walk_begin(TlClassWalk *w, TlModel *m, const TlIndex *mod, int32_t cls);
+const TlIndex *tl_model__class_walk_next(TlClassWalk *w, int32_t *cls);
+/* The method `name` of class `cls` of `mod` or of a base, following bases
+ * that other modules of the project define (through the imports), depth
+ * first (tl_model_class_method); `m` may be NULL (no global's value is
+ * then read on the way). */
 int32_t tl_model__method_far(TlModel *m, const TlIndex *mod, int32_t cls, const char *name,
 			     const TlIndex **where);
 /* What a dotted name `qname` (as the index resolves imports: "models.Net",
