@@ -286,8 +286,13 @@ TlVal tl_in__unbound(In *in, TSNode n)
 		if (t && tl_path_of_dotted(&in->m->names, b->name, &p)) {
 			tl_model__dep_globals(in->m);
 			const TlVal *g = tl_state_get(&in->m->globals, &p);
-			if (g)
+			if (g) {
 				v = *g;
+				/* its mode where the module ends is not the one
+				 * the function runs in: its callers' (modes.c) */
+				if (v.mode)
+					v.mode = TL_VMODE_ENTRY;
+			}
 			else if (!in->m->globals_ready)
 			{
 				v = tl_val_bot(); /* the module's code has not run yet */
@@ -787,6 +792,7 @@ static TlVal tl_in__compute(In *in, TSNode n, const TlVal *vals, uint32_t nv)
 		TlVal e = tl_val_element(&in->m->pool, &vals[0]);
 		if (tl_val_is_bot(&e))
 			e = tl_in__top();
+		tl_in__mode_element(in, n, &e, &vals[0]);
 		return e;
 	}
 	if (s == sy->call) {

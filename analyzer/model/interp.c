@@ -465,6 +465,8 @@ static void tl_in__step(In *in)
 			if (done) {
 				tl_state_copy(&in->st, &f->a);
 				in->st.dead = false;
+				if (is_for)
+					tl_in__mode_loop_exit(in, f->node);
 				TSNode alt = tl_tree_field(f->node, sy->f_alternative);
 				if (!ts_node_is_null(alt)) {
 					f->stage = 2;

@@ -125,6 +125,10 @@ bool tl_in__poll(In *in);
 /* modes.c: the mode switches made inside the comprehension whose state
  * was just restored, made again on it. */
 void tl_in__mode_replay(In *in);
+/* modes.c: a `for` loop `loop` is done (its head's state is the state):
+ * a switch its body makes of every element it runs over, made of them
+ * all (an empty iterable holds no module). */
+void tl_in__mode_loop_exit(In *in, TSNode loop);
 TlVal tl_in__arith(TlValPool *pool, const TlVal *a, const TlVal *b);
 TlVal tl_in__unbound(In *in, TSNode n);
 void tl_in__bind(In *in, TSNode target, const TlVal *value);
@@ -208,6 +212,10 @@ void tl_in__ng_store(In *in, TlVal *v);
 void tl_in__mode_call(In *in, TSNode n, const TlCall *c, const TlVal *fn, const TlVal *args, uint32_t npos,
 		      TlVal *r);
 void tl_in__mode_field(TlVal *v, const TlVal *obj);
+/* modes.c: the mode of element `e` of container `obj` read by subscript
+ * `n`: what the state holds for the container's elements (`models[*]`),
+ * else the container's own (an nn.ModuleDict's, a parameter's entry). */
+void tl_in__mode_element(In *in, TSNode n, TlVal *e, const TlVal *obj);
 /* ... an exit of the function (a return, the end of its body) in in->st;
  * the function's interpretation ended: its effects into its summary
  * (true when they changed). */

@@ -273,7 +273,15 @@ uint32_t tl_model_call_events(const TlIndex *idx, const TlCall *c, uint32_t even
  * 0 when not known. */
 #define TL_MODEL_MODE_TRAIN 1
 #define TL_MODEL_MODE_EVAL 2
-int tl_model_mode(const TlIndex *idx, TSNode subject, bool callers);
+/* `callers`: TL_MODEL_CALLERS_ALL, every call site in the project;
+ * TL_MODEL_CALLERS_LOCAL, the call sites in the module (a method of a
+ * module class, run by the module's own code); TL_MODEL_CALLERS_NONE. */
+enum { TL_MODEL_CALLERS_NONE, TL_MODEL_CALLERS_ALL, TL_MODEL_CALLERS_LOCAL };
+int tl_model_mode(const TlIndex *idx, TSNode subject, int callers);
+/* tl_model_mode as call `site` (of idx, a call of subject's function) runs
+ * the function: its entry the mode that call hands it (its caller's entry
+ * joined over that caller's call sites in turn). */
+int tl_model_mode_from(const TlIndex *idx, TSNode subject, const TlCall *site);
 /* True when no module value of `idx` can be in mode `mode` (one
  * TL_MODEL_MODE_* bit) but through a call of the file that switches a
  * module's mode (the index's mode events, which the caller asks): for

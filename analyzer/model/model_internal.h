@@ -64,6 +64,7 @@ enum { TL_MGRAD_OFF = 0, TL_MGRAD_ENTRY = 1, TL_MGRAD_ON = 2 };
 typedef struct TlModeEff {
 	int32_t param, root, attr;
 	uint8_t mode;
+	bool elems; /* the mode of the elements of the path (`models[*]`: `for m in models: m.eval()`) */
 } TlModeEff;
 
 /* The program-point state: a value per access path, the grad mode, and

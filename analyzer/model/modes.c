@@ -38,6 +38,12 @@
  * callers...): past it, the mode is not known. */
 #define TL_MODES_RESOLVE 32
 
+/* The key of site_modes for the elements of an attribute (`self.models[*]`). */
+#define TL_MODES_ELEMS_KEY 0x40000000u
+/* ... for a global of the module, at the call's start (its name's id + 1;
+ * 0: the call's globals were recorded). */
+#define TL_MODES_GLOBAL_KEY 0x20000000u
+
 static bool tl_modes__module_like(const TlVal *v)
 {
 	return v->kind == TL_VK_MODULE || v->kind == TL_VK_WRAPPER;
@@ -49,6 +55,25 @@ void tl_in__mode_field(TlVal *v, const TlVal *obj)
 		v->mode = obj->mode; /* a submodule, or what a parameter holds */
 	else if (v->mode & TL_VMODE_ENTRY)
 		v->mode = 0; /* a class attribute's store: another function's entry */
+}
+
+void tl_in__mode_element(In *in, TSNode n, TlVal *e, const TlVal *obj)
+{
+	if (e->mode || !(tl_modes__module_like(e) || e->kind == TL_VK_TOP))
+		return;
+	TlPath p;
+	TSNode x = tl_tree_field(n, in->sy->f_value);
+	if (!ts_node_is_null(x) && tl_path_of(&in->m->names, in->idx, x, &p) && !p.cut &&
+	    p.n < TL_PATH_SELECTORS) {
+		p.sel[p.n++] = TL_PATH_ANY;
+		const TlVal *sv = tl_state_get(&in->st, &p);
+		if (sv) {
+			e->mode = sv->mode;
+			return;
+		}
+	}
+	if (obj->kind != TL_VK_CONTAINER)
+		e->mode = obj->mode;
 }
 
 /* Where path `p` of the function being interpreted starts: one of its
@@ -81,6 +106,10 @@ static int32_t tl_modes__param_of(const In *in, int32_t root)
 }
 
 static TSNode tl_modes__arg(const TlIndex *idx, const TlFunc *fn, const TlCall *c, uint32_t k);
+static void tl_modes__set_elements(In *in, const TlPath *p, uint8_t mode);
+static bool tl_modes__rebound(const In *in, int32_t root);
+static uint8_t tl_modes__flag_at(const TlIndex *fidx, const TlFunc *fn, const TlCall *c, const TlIndex *cmod,
+				 uint32_t j, const TlVal *arg, uint8_t flag);
 
 /* A switch made inside a comprehension is kept to be made again when the
  * comprehension's end restores the state it saved (its variables are its
@@ -160,11 +189,36 @@ static bool tl_modes__apply(In *in, const TlCall *c, const TlVal *args, uint32_t
 	if (!sum->status || sum->meff_wide)
 		return false;
 	const TlFunc *fn = &cidx->funcs.items[in->callee_ref];
-	for (uint32_t e = 0; e < sum->meff_n; e++) {
-		const TlModeEff *ef = &cm->mode_effs.items[(uint32_t)sum->meff_first + e];
+	/* the modes of what it is handed, then of their elements */
+	for (uint32_t e = 0; e < 2 * sum->meff_n; e++) {
+		const TlModeEff *ef = &cm->mode_effs.items[(uint32_t)sum->meff_first + e % sum->meff_n];
+		if (ef->elems != (e >= sum->meff_n))
+			continue;
 		TlPath p;
 		TlVal whole;
 		bool have_whole = false;
+		if (ef->param >= 0 && ef->attr < 0 && (uint32_t)ef->param < fn->params.size) {
+			/* a list the call makes (`set_eval([netG, netD])`): its
+			 * elements' paths */
+			TSNode a = tl_index_unparen(tl_modes__arg(cidx, fn, c, (uint32_t)ef->param));
+			TSSymbol as = ts_node_is_null(a) ? 0 : ts_node_symbol(a);
+			if (as == in->sy->list || as == in->sy->tuple) {
+				uint8_t mode = ef->mode;
+				if (!ef->elems || (mode & TL_VMODE_ENTRY))
+					mode = ef->mode == TL_VMODE_ENTRY ? TL_VMODE_ENTRY : 0;
+				if (mode == TL_VMODE_ENTRY)
+					continue; /* as it was */
+				uint32_t k = ts_node_named_child_count(a);
+				for (uint32_t i = 0; i < k; i++) {
+					TlPath ep;
+					if (!tl_path_of(&in->m->names, in->idx, ts_node_named_child(a, i), &ep))
+						return false;
+					const TlVal *sv = tl_state_get(&in->st, &ep);
+					tl_modes__set(in, &ep, mode, sv && mode ? sv : NULL);
+				}
+				continue;
+			}
+		}
 		if (ef->param < 0) {
 			/* a global of the callee's module: the caller's, when the same */
 			if (cidx != in->idx)
@@ -205,6 +259,27 @@ static bool tl_modes__apply(In *in, const TlCall *c, const TlVal *args, uint32_t
 				tl_in__mode_field(&target, &whole);
 		}
 		uint8_t mode = ef->mode;
+		if (mode & TL_VMODE_FLAG) {
+			/* `m.train(flag)`: as this call's argument says, else
+			 * this function's own parameter passed on */
+			uint32_t j = TL_VMODE_FLAG_PARAM(mode), k = j - (fn->cls >= 0 && c->receiver.id ? 1u : 0u);
+			uint8_t pass = (uint8_t)(TL_VMODE_TRAIN | TL_VMODE_EVAL);
+			TSNode fa = j < fn->params.size ? tl_index_unparen(tl_modes__arg(cidx, fn, c, j)) : (TSNode){ 0 };
+			if (!ts_node_is_null(fa) && ts_node_symbol(fa) == in->sy->identifier) {
+				TlPath fp;
+				int32_t jj = tl_path_of(&in->m->names, in->idx, fa, &fp) && !fp.n
+						     ? tl_modes__param_of(in, fp.root) : -1;
+				if (jj >= 0 && jj < 16 && !tl_modes__rebound(in, fp.root))
+					pass = TL_VMODE_FLAG_OF(jj);
+			}
+			mode = tl_modes__flag_at(cidx, fn, c, in->idx, j, k < npos && k <= j ? &args[k] : NULL, pass);
+		}
+		if (ef->elems) {
+			if (mode == TL_VMODE_ENTRY)
+				continue;
+			tl_modes__set_elements(in, &p, (mode & TL_VMODE_ENTRY) ? 0 : mode);
+			continue;
+		}
 		if (mode & TL_VMODE_ENTRY)
 			mode = target.mode ? (uint8_t)(target.mode | (mode & ~TL_VMODE_ENTRY)) : 0;
 		if (mode == target.mode)
@@ -226,11 +301,12 @@ static bool tl_modes__rebound(const In *in, int32_t root)
 }
 
 /* Joins mode `mode` of effect (param, root, attr) into the exits so far. */
-static void tl_modes__exit_one(In *in, int32_t param, int32_t root, int32_t attr, uint8_t mode, bool *seen)
+static void tl_modes__exit_one(In *in, int32_t param, int32_t root, int32_t attr, bool elems, uint8_t mode,
+			       bool *seen)
 {
 	for (uint32_t i = 0; i < in->nmexit; i++) {
 		TlModeEff *e = &in->mexit[i];
-		if (e->param == param && e->root == root && e->attr == attr) {
+		if (e->param == param && e->root == root && e->attr == attr && e->elems == elems) {
 			e->mode = TL_VMODE_JOIN(e->mode, mode);
 			seen[i] = true;
 			return;
@@ -243,7 +319,7 @@ static void tl_modes__exit_one(In *in, int32_t param, int32_t root, int32_t attr
 	/* not named at the earlier exits: as it was entered there */
 	uint8_t m = in->mexit_seen ? TL_VMODE_JOIN(mode, TL_VMODE_ENTRY) : mode;
 	seen[in->nmexit] = true;
-	in->mexit[in->nmexit++] = (TlModeEff){ param, root, attr, m };
+	in->mexit[in->nmexit++] = (TlModeEff){ param, root, attr, m, elems };
 }
 
 void tl_in__mode_exit(In *in)
@@ -257,15 +333,21 @@ void tl_in__mode_exit(In *in)
 			continue;
 		if (!sl->val.mode && !tl_modes__module_like(&sl->val) && sl->val.kind != TL_VK_TOP)
 			continue; /* no module */
-		int origin = tl_modes__origin(in, &sl->path);
+		/* `models[*]`, `self.nets[*]`: the elements of a parameter's,
+		 * an attribute's or a global's container */
+		TlPath bp = sl->path;
+		bool elems = bp.n && !bp.cut && bp.sel[bp.n - 1] == TL_PATH_ANY;
+		if (elems)
+			bp.n--;
+		int origin = tl_modes__origin(in, &bp);
 		if (origin == TL_MODES_OTHER)
 			continue;
-		int32_t param = origin == TL_MODES_PARAM ? tl_modes__param_of(in, sl->path.root) : -1;
-		if (param >= 0 && tl_modes__rebound(in, sl->path.root)) {
+		int32_t param = origin == TL_MODES_PARAM ? tl_modes__param_of(in, bp.root) : -1;
+		if (param >= 0 && tl_modes__rebound(in, bp.root)) {
 			in->mwide = true; /* another object under the parameter's name */
 			continue;
 		}
-		tl_modes__exit_one(in, param, sl->path.root, sl->path.n ? sl->path.sel[0] : -1, sl->val.mode, seen);
+		tl_modes__exit_one(in, param, bp.root, bp.n ? bp.sel[0] : -1, elems, sl->val.mode, seen);
 	}
 	/* named at earlier exits, not at this one: as entered here */
 	for (uint32_t i = 0; i < in->nmexit; i++)
@@ -281,7 +363,8 @@ bool tl_in__mode_summary(In *in)
 	bool same = s->meff_wide == in->mwide && s->meff_n == in->nmexit;
 	for (uint32_t i = 0; same && i < in->nmexit; i++) {
 		const TlModeEff *a = &m->mode_effs.items[(uint32_t)s->meff_first + i], *b = &in->mexit[i];
-		same = a->param == b->param && a->root == b->root && a->attr == b->attr && a->mode == b->mode;
+		same = a->param == b->param && a->root == b->root && a->attr == b->attr && a->mode == b->mode &&
+		       a->elems == b->elems;
 	}
 	if (same)
 		return false;
@@ -331,18 +414,38 @@ static void tl_modes__record_site(In *in, const TlCall *c)
 	}
 	TlScopeMap *sm = &in->m->site_modes;
 	int32_t had;
+	/* The module's globals the state holds (`model` after the module's
+	 * `model.eval()`): what the function reads as their entry. */
+	uint32_t here = ts_node_start_byte(c->node);
+	if (in->callee_mod == in->idx) {
+		if (!tl_scopemap_get(sm, here, TL_MODES_GLOBAL_KEY, &had))
+			tl_scopemap_put(sm, here, TL_MODES_GLOBAL_KEY, 0);
+		for (uint32_t i = 0; i < in->st.slots.size; i++) {
+			const TlSlot *sl = &in->st.slots.items[i];
+			if (sl->gone || sl->path.n || sl->path.cut ||
+			    (in->func >= 0 && tl_modes__origin(in, &sl->path) != TL_MODES_GLOBAL))
+				continue;
+			uint32_t key = ((uint32_t)sl->path.root + 1) | TL_MODES_GLOBAL_KEY;
+			int32_t bits = sl->val.mode ? (sl->val.mode & TL_VMODE_BITS) : 0x80;
+			if (tl_scopemap_get(sm, here, key, &had))
+				bits |= had;
+			tl_scopemap_put(sm, here, key, bits);
+		}
+	}
 	for (uint32_t k = 0; k < n; k++)
 		if (!tl_scopemap_get(sm, at[k], 0, &had))
 			tl_scopemap_put(sm, at[k], 0, 0);
 	for (uint32_t i = 0; n && i < in->st.slots.size; i++) {
 		const TlSlot *sl = &in->st.slots.items[i];
-		if (sl->gone || !sl->path.n || sl->path.sel[sl->path.n - 1] < 0)
+		if (sl->gone || !sl->path.n || TL_PATH_IS_KEY(sl->path.sel[sl->path.n - 1]))
 			continue;
 		for (uint32_t k = 0; k < n; k++) {
-			if (sl->path.n != ps[k].n + 1 || !tl_path_prefix(&ps[k], &sl->path))
+			bool elems = sl->path.n == ps[k].n + 2 && sl->path.sel[ps[k].n + 1] == TL_PATH_ANY;
+			if ((sl->path.n != ps[k].n + 1 && !elems) || !tl_path_prefix(&ps[k], &sl->path) ||
+			    sl->path.sel[ps[k].n] < 0)
 				continue;
-			uint32_t key = (uint32_t)sl->path.sel[ps[k].n] + 1;
-			int32_t bits = sl->val.mode ? sl->val.mode : 0x80; /* 0x80: bound, no mode known */
+			uint32_t key = ((uint32_t)sl->path.sel[ps[k].n] + 1) | (elems ? TL_MODES_ELEMS_KEY : 0u);
+			int32_t bits = sl->val.mode ? (sl->val.mode & TL_VMODE_BITS) : 0x80; /* 0x80: bound, no mode known */
 			if (tl_scopemap_get(sm, at[k], key, &had))
 				bits |= had;
 			tl_scopemap_put(sm, at[k], key, bits);
@@ -456,6 +559,234 @@ static bool tl_modes__element(const In *in, TSNode recv)
 	return !b || b->kind == TL_BIND_FOR;
 }
 
+/* True when `n` (in a loop's body) holds a statement that leaves the
+ * body early (`break`, `continue`, `return`, `yield`, `raise`), nested
+ * functions and classes left out. */
+static bool tl_modes__leaves(const In *in, TSNode n, int depth)
+{
+	const TlSyms *sy = in->sy;
+	TSSymbol s = ts_node_symbol(n);
+	if (s == sy->break_statement || s == sy->continue_statement || s == sy->return_statement ||
+	    s == sy->raise_statement || s == sy->yield)
+		return true;
+	if (s == sy->function_definition || s == sy->class_definition || s == sy->lambda)
+		return false;
+	if (depth > 24)
+		return true;
+	uint32_t k = ts_node_named_child_count(n);
+	for (uint32_t i = 0; i < k; i++)
+		if (tl_modes__leaves(in, ts_node_named_child(n, i), depth + 1))
+			return true;
+	return false;
+}
+
+/* The mode call `c` switches its receiver to (a switch's event bits), 0
+ * when it is none. */
+static uint8_t tl_modes__switch_of(const TlCall *c)
+{
+	uint32_t ev = c->events & (TL_EV_EVAL | TL_EV_TRAIN | TL_EV_MODE_SET);
+	if (!ev || !c->receiver.id)
+		return 0;
+	return (ev & TL_EV_EVAL) ? TL_VMODE_EVAL : (ev & TL_EV_TRAIN) ? TL_VMODE_TRAIN
+								    : (uint8_t)(TL_VMODE_TRAIN | TL_VMODE_EVAL);
+}
+
+/* The switch `for` loop `loop` makes of every element it runs over: a
+ * statement of its body itself (under no test) switching its variable
+ * `v` (`v.eval()`), or `X[v]` with `v` running over X's keys (`for k in
+ * X`, `for k in X.keys()`), and no other call of the body that may switch
+ * a mode, no statement that leaves the body early. An empty iterable
+ * holds no module: after the loop, every element is in that mode. Sets
+ * *recv (the switched receiver) and *over (X, the iterable's node for
+ * `X[v]`); 0 when the loop makes no such switch. */
+static uint8_t tl_modes__loop_switch(const In *in, TSNode loop, TSNode *recv, TSNode *over)
+{
+	const TlSyms *sy = in->sy;
+	const TlIndex *idx = in->idx;
+	if (ts_node_symbol(loop) != sy->for_statement)
+		return 0;
+	TSNode left = tl_tree_field(loop, sy->f_left), body = tl_tree_field(loop, sy->f_body);
+	if (ts_node_is_null(left) || ts_node_symbol(left) != sy->identifier || ts_node_is_null(body) ||
+	    !ts_node_is_null(tl_tree_field(loop, sy->f_alternative)))
+		return 0;
+	uint32_t vl;
+	const char *var = tl_index_text(idx, left, &vl);
+	const TlCall *sw = NULL;
+	uint32_t k = ts_node_named_child_count(body);
+	for (uint32_t i = 0; i < k; i++) {
+		TSNode st = ts_node_named_child(body, i);
+		if (ts_node_symbol(st) != sy->expression_statement || ts_node_named_child_count(st) != 1)
+			continue;
+		TSNode e = tl_index_unparen(ts_node_named_child(st, 0));
+		const TlCall *c = ts_node_symbol(e) == sy->call ? tl_index_call_at(idx, e) : NULL;
+		if (!c || !tl_modes__switch_of(c))
+			continue;
+		TSNode r = tl_index_unparen(c->receiver), key = { 0 };
+		if (ts_node_symbol(r) == sy->subscript) {
+			key = tl_index_unparen(tl_tree_field(r, sy->f_subscript));
+			if (ts_node_is_null(key) || !ts_node_is_null(ts_node_next_named_sibling(key)))
+				return 0;
+		} else {
+			key = r;
+		}
+		uint32_t kl;
+		const char *kt = ts_node_symbol(key) == sy->identifier ? tl_index_text(idx, key, &kl) : NULL;
+		if (!kt || kl != vl || memcmp(kt, var, vl) != 0)
+			return 0;
+		if (sw)
+			return 0; /* two switches */
+		sw = c;
+	}
+	if (!sw || tl_modes__leaves(in, body, 0))
+		return 0;
+	/* No other call of the body may switch a mode. */
+	const TlIntArray *calls = tl_index_scope_calls(idx, in->func);
+	uint32_t from = 0, to = 0;
+	tl_index_scope_calls_in(idx, in->func, body, &from, &to);
+	for (uint32_t i = from; calls && i < to; i++) {
+		const TlCall *c = &idx->calls.items[calls->items[i]];
+		if (c == sw)
+			continue;
+		uint32_t reach = c->events | c->callee_events;
+		if (c->target >= 0)
+			reach |= idx->funcs.items[c->target].reach_events;
+		if (c->arg_target >= 0)
+			reach |= idx->funcs.items[c->arg_target].reach_events;
+		if (reach & (TL_EV_EVAL | TL_EV_TRAIN | TL_EV_MODE_SET))
+			return 0;
+	}
+	TSNode r = tl_index_unparen(sw->receiver);
+	*recv = r;
+	*over = (TSNode){ 0 };
+	if (ts_node_symbol(r) == sy->subscript) {
+		/* X[k]: k runs over X (`for k in X`, `X.keys()`) */
+		TSNode x = tl_index_unparen(tl_tree_field(r, sy->f_value));
+		TSNode it = tl_index_unparen(tl_tree_field(loop, sy->f_right));
+		if (ts_node_symbol(it) == sy->call) {
+			const TlCall *c = tl_index_call_at(idx, it);
+			TSNode args = tl_tree_field(it, sy->f_arguments);
+			if (!c || !c->method || !c->receiver.id || strcmp(c->method, "keys") != 0 ||
+			    (!ts_node_is_null(args) && ts_node_named_child_count(args)))
+				return 0;
+			it = tl_index_unparen(c->receiver);
+		}
+		TlPath px, pi;
+		if (!tl_path_of(&in->m->names, idx, x, &px) || !tl_path_of(&in->m->names, idx, it, &pi) ||
+		    !tl_path_equal(&px, &pi))
+			return 0;
+		*over = x;
+	}
+	return tl_modes__switch_of(sw);
+}
+
+/* The loop around receiver `recv` (the variable or `X[v]` of the loop's
+ * switch of every element, tl_modes__loop_switch), or a null node. */
+static TSNode tl_modes__switching_loop(const In *in, TSNode recv)
+{
+	const TlSyms *sy = in->sy;
+	TSNode none = { 0 };
+	recv = tl_index_unparen(recv);
+	TSNode st = tl_index_parent(in->idx, recv);
+	if (ts_node_is_null(st))
+		return none;
+	st = tl_index_parent(in->idx, st); /* the call */
+	while (!ts_node_is_null(st) && ts_node_symbol(st) == sy->parenthesized_expression)
+		st = tl_index_parent(in->idx, st);
+	TSNode es = ts_node_is_null(st) ? none : tl_index_parent(in->idx, st);
+	if (ts_node_is_null(es) || ts_node_symbol(es) != sy->expression_statement)
+		return none;
+	TSNode body = tl_index_parent(in->idx, es);
+	TSNode loop = ts_node_is_null(body) ? none : tl_index_parent(in->idx, body);
+	if (ts_node_is_null(loop) || ts_node_symbol(loop) != sy->for_statement)
+		return none;
+	TSNode r, over;
+	if (!tl_modes__loop_switch(in, loop, &r, &over) || !ts_node_eq(r, recv))
+		return none;
+	return loop;
+}
+
+/* The modules of path `p` (a container's elements) put in `mode`: the
+ * container's, when the state holds one there, else the path `p[*]`
+ * (what a parameter's or an attribute's elements are). */
+static void tl_modes__set_elements(In *in, const TlPath *p, uint8_t mode)
+{
+	if (tl_modes__elements_now(in, p, mode)) {
+		tl_modes__defer(in, TL_MODEOP_ELEMS, p, mode, NULL);
+		return;
+	}
+	if (p->n >= TL_PATH_SELECTORS || p->cut)
+		return;
+	TlPath e = *p;
+	e.sel[e.n++] = TL_PATH_ANY;
+	TlVal top = tl_val_top();
+	tl_modes__set(in, &e, mode, &top);
+}
+
+void tl_in__mode_loop_exit(In *in, TSNode loop)
+{
+	TSNode recv, over;
+	uint8_t mode = tl_modes__loop_switch(in, loop, &recv, &over);
+	if (!mode)
+		return;
+	if (ts_node_is_null(over)) {
+		TSNode it = tl_modes__iterable(in, recv);
+		const TlSyms *sy = in->sy;
+		if (ts_node_is_null(it))
+			return;
+		if (ts_node_symbol(it) == sy->list || ts_node_symbol(it) == sy->tuple) {
+			bool wide = in->mwide;
+			(void)tl_modes__switch_elements(in, recv, mode);
+			in->mwide = wide; /* each of them named */
+			return;
+		}
+		if (ts_node_symbol(it) == sy->call) {
+			const TlCall *c = tl_index_call_at(in->idx, it);
+			TSNode args = tl_tree_field(it, sy->f_arguments);
+			if (!c || !c->method || !c->receiver.id || strcmp(c->method, "values") != 0 ||
+			    (!ts_node_is_null(args) && ts_node_named_child_count(args)))
+				return;
+			it = tl_index_unparen(c->receiver);
+		}
+		over = it;
+	}
+	TlPath p;
+	if (tl_path_of(&in->m->names, in->idx, over, &p))
+		tl_modes__set_elements(in, &p, mode);
+}
+
+/* The mode `m.train(x)` leaves: train or eval when `x` is a constant;
+ * for a parameter of the function (`run_epoch(model, train=True)`), the
+ * flag its call sites decide (TL_VMODE_FLAG_OF); else train|eval. */
+static uint8_t tl_modes__flag_mode(In *in, const TlCall *c, const TlVal *args, uint32_t npos)
+{
+	const TlSyms *sy = in->sy;
+	uint8_t both = (uint8_t)(TL_VMODE_TRAIN | TL_VMODE_EVAL);
+	TSNode al = tl_tree_field(c->node, sy->f_arguments);
+	if (ts_node_is_null(al) || ts_node_named_child_count(al) != 1)
+		return both;
+	TSNode a = ts_node_named_child(al, 0);
+	if (ts_node_symbol(a) == sy->keyword_argument) {
+		TSNode name = tl_tree_field(a, sy->f_name);
+		uint32_t len;
+		const char *t = ts_node_is_null(name) ? NULL : tl_index_text(in->idx, name, &len);
+		if (!t || len != 4 || memcmp(t, "mode", 4) != 0)
+			return both;
+		a = tl_tree_field(a, sy->f_value);
+	} else if (npos == 1) {
+		int truth = tl_val_const_truth(args[0].cst);
+		if (truth >= 0)
+			return truth ? TL_VMODE_TRAIN : TL_VMODE_EVAL;
+	}
+	a = tl_index_unparen(a);
+	TlPath p;
+	if (ts_node_is_null(a) || ts_node_symbol(a) != sy->identifier || !tl_path_of(&in->m->names, in->idx, a, &p))
+		return both;
+	int32_t j = tl_modes__param_of(in, p.root);
+	if (j < 0 || j >= 16 || tl_modes__rebound(in, p.root))
+		return both;
+	return TL_VMODE_FLAG_OF(j);
+}
+
 void tl_in__mode_call(In *in, TSNode n, const TlCall *c, const TlVal *fn, const TlVal *args, uint32_t npos,
 		      TlVal *r)
 {
@@ -465,9 +796,14 @@ void tl_in__mode_call(In *in, TSNode n, const TlCall *c, const TlVal *fn, const 
 	if (method && ev) {
 		uint8_t mode = (ev & TL_EV_EVAL) ? TL_VMODE_EVAL
 			       : (ev & TL_EV_TRAIN) ? TL_VMODE_TRAIN
-						    : (uint8_t)(TL_VMODE_TRAIN | TL_VMODE_EVAL);
+						    : tl_modes__flag_mode(in, c, args, npos);
 		r->mode = mode;
 		bool element = tl_modes__element(in, c->receiver) || !ts_node_is_null(tl_modes__iterable(in, c->receiver));
+		/* A loop that switches every element it runs over: its end
+		 * leaves them all in the mode (tl_in__mode_loop_exit), which
+		 * the exits name (`models[*]`). */
+		bool wide = in->mwide;
+		bool whole = element && !ts_node_is_null(tl_modes__switching_loop(in, c->receiver));
 		if (element) {
 			/* Which modules it switches: the list's, when known (the
 			 * others may be among them: forgotten). */
@@ -488,6 +824,8 @@ void tl_in__mode_call(In *in, TSNode n, const TlCall *c, const TlVal *fn, const 
 		} else {
 			in->mwide = true;
 		}
+		if (whole)
+			in->mwide = wide;
 		return;
 	}
 	tl_modes__record_site(in, c);
@@ -543,6 +881,8 @@ typedef struct TlModeItem {
 	int32_t func;
 	uint32_t param;
 	const char *attr; /* the mode of this attribute of the parameter (`self.net`), or NULL */
+	bool elems;       /* ... of its elements (`self.models["g"]`) */
+	const char *global; /* not a parameter's: this global's of the module (`model`), or NULL */
 } TlModeItem;
 
 typedef struct TlModeWork {
@@ -555,17 +895,35 @@ typedef struct TlModeWork {
 } TlModeWork;
 
 /* Adds (idx, func, param) to the work, once. */
-static void tl_modes__push(TlModeWork *w, const TlIndex *idx, int32_t func, uint32_t param, const char *attr)
+static void tl_modes__push(TlModeWork *w, const TlIndex *idx, int32_t func, uint32_t param, const char *attr,
+			   bool elems, const char *global)
 {
 	for (uint32_t i = 0; i < w->n; i++)
 		if (w->items[i].idx == idx && w->items[i].func == func && w->items[i].param == param &&
+		    w->items[i].elems == elems && w->items[i].global == global &&
 		    (w->items[i].attr == attr || (attr && w->items[i].attr && strcmp(attr, w->items[i].attr) == 0)))
 			return;
 	if (w->n == TL_MODES_RESOLVE) {
 		w->unknown = true;
 		return;
 	}
-	w->items[w->n++] = (TlModeItem){ idx, func, param, attr };
+	w->items[w->n++] = (TlModeItem){ idx, func, param, attr, elems, global };
+}
+
+/* True when call `c` (of the module whose model is `om`) was recorded
+ * handing over argument `a` with attribute `attr` bound in the state
+ * (om->site_modes): *mode, its mode there (0: not known). */
+static bool tl_modes__recorded(const TlModel *om, const TlCall *c, TSNode a, const char *attr, bool elems,
+			       uint8_t *mode)
+{
+	uint32_t site = ts_node_start_byte(tl_index_unparen(a));
+	int32_t bits, id = tl_path_lookup(&om->names, attr, strlen(attr));
+	if (id < 0 || c->func < 0 || (uint32_t)c->func >= om->funcs.size || om->funcs.items[c->func].meff_wide ||
+	    !tl_scopemap_get(&om->site_modes, site, 0, &bits) ||
+	    !tl_scopemap_get(&om->site_modes, site, ((uint32_t)id + 1) | (elems ? TL_MODES_ELEMS_KEY : 0u), &bits))
+		return false;
+	*mode = (bits & 0x80) ? 0 : (uint8_t)bits;
+	return true;
 }
 
 /* The mode of attribute `attr` of the object call `c` (of `mod`, whose
@@ -595,6 +953,121 @@ static uint8_t tl_modes__attr_at(const TlModel *om, const TlIndex *mod, const Tl
 	if (v->mode)
 		return v->mode; /* a submodule of what a parameter holds */
 	return (cv.mode & TL_VMODE_ENTRY) ? 0 : cv.mode;
+}
+
+/* True when class `cls` of `idx` derives from local class `base`. */
+static bool tl_modes__derives(const TlIndex *idx, int32_t cls, int32_t base)
+{
+	int32_t todo[16];
+	uint32_t n = 0;
+	todo[n++] = cls;
+	for (uint32_t i = 0; i < n; i++) {
+		const TlClass *k = &idx->classes.items[todo[i]];
+		for (uint32_t j = 0; j < k->bases.size; j++) {
+			if (k->bases.items[j] == base)
+				return true;
+			if (n < 16)
+				todo[n++] = k->bases.items[j];
+		}
+	}
+	return false;
+}
+
+/* True when class `cls` is no module and none of its bases may make it
+ * one: each is a class of the module that is no module, or `object`,
+ * `ABC`. */
+static bool tl_modes__plain_class(const TlIndex *idx, int32_t cls, int depth)
+{
+	const TlClass *k = &idx->classes.items[cls];
+	if (k->is_module || depth > 8)
+		return false;
+	for (uint32_t i = 0; i < k->base_qnames.size; i++) {
+		const char *q = k->base_qnames.items[i];
+		bool local = false;
+		for (uint32_t j = 0; j < k->bases.size && !local; j++)
+			local = strcmp(idx->classes.items[k->bases.items[j]].name, q) == 0;
+		if (!local && strcmp(q, "object") != 0 && strcmp(q, "abc.ABC") != 0 && strcmp(q, "ABC") != 0)
+			return false;
+	}
+	for (uint32_t j = 0; j < k->bases.size; j++)
+		if (!tl_modes__plain_class(idx, k->bases.items[j], depth + 1))
+			return false;
+	return true;
+}
+
+/* The mode attribute `attr` of `self` holds between calls of the methods
+ * of a class that is no module (an evaluator putting its model in eval
+ * mode in its constructor), as parameter `param` (0, `self`) of method
+ * `func` enters it: the mode the class's `__init__` leaves it in, when no
+ * other method of the class, or of a class of the module deriving from it,
+ * leaves it in another or stores another object there (their summaries'
+ * effects), none may switch what its summary does not name, and no call
+ * of the module outside them switches an attribute of that name
+ * (`evaluator.model.train()`); eval mode only. 0 when not known, and for
+ * `__init__`. */
+static uint8_t tl_modes__held(const TlIndex *idx, int32_t func, uint32_t param, const char *attr)
+{
+	if (param != 0 || !attr || func < 0)
+		return 0;
+	const TlFunc *fn = &idx->funcs.items[func];
+	int32_t cls = fn->cls;
+	if (cls < 0 || strcmp(fn->name, "__init__") == 0 || !tl_modes__plain_class(idx, cls, 0))
+		return 0;
+	bool is_static = false, is_classmethod = false;
+	tl_model__method_kind(idx, fn, &is_static, &is_classmethod);
+	if (is_static || is_classmethod)
+		return 0;
+	TlModel *m = (TlModel *)tl_model_of(idx);
+	int32_t id = m ? tl_path_lookup(&m->names, attr, strlen(attr)) : -1;
+	if (id < 0)
+		return 0;
+	uint8_t held = 0, others = 0;
+	for (uint32_t f = 0; f < idx->funcs.size; f++) {
+		const TlFunc *g = &idx->funcs.items[f];
+		if (g->cls < 0 || (g->cls != cls && !tl_modes__derives(idx, g->cls, cls)))
+			continue;
+		tl_model__ensure(m, (int32_t)f);
+		const TlFuncSum *sum = &m->funcs.items[f];
+		if (!sum->status || sum->meff_wide)
+			return 0;
+		uint8_t got = TL_VMODE_ENTRY; /* as it was */
+		for (uint32_t e = 0; e < sum->meff_n; e++) {
+			const TlModeEff *ef = &m->mode_effs.items[(uint32_t)sum->meff_first + e];
+			if (ef->param == 0 && !ef->elems && (ef->attr == id || ef->attr < 0))
+				got = ef->attr == id || got == TL_VMODE_ENTRY ? (uint8_t)(ef->mode & TL_VMODE_BITS) : got;
+		}
+		if (g->cls == cls && strcmp(g->name, "__init__") == 0) {
+			if (!got || (got & TL_VMODE_ENTRY))
+				return 0;
+			held = got;
+		} else if (!got) {
+			return 0;
+		} else {
+			others |= (uint8_t)(got & ~TL_VMODE_ENTRY);
+		}
+	}
+	/* Eval mode only: a model the constructor builds is in train mode,
+	 * which a caller the model does not read (`trainer.model.eval()` in
+	 * another program) may well switch before an evaluation method. */
+	if (held != TL_VMODE_EVAL || (others & ~held))
+		return 0;
+	/* `evaluator.model.train()` outside the class (another class's
+	 * `self.model` is its own) */
+	size_t al = strlen(attr);
+	for (uint32_t i = 0; i < idx->calls.size; i++) {
+		const TlCall *c = &idx->calls.items[i];
+		if (!(c->events & (TL_EV_TRAIN | TL_EV_MODE_SET)) || !c->recv_name)
+			continue;
+		int32_t ck = c->func >= 0 ? idx->funcs.items[c->func].cls : -1;
+		if (ck >= 0 && (ck == cls || tl_modes__derives(idx, ck, cls)))
+			continue;
+		const char *r = c->recv_name;
+		size_t rl = strlen(r);
+		if (rl > al && r[rl - al - 1] == '.' && strcmp(r + rl - al, attr) == 0 &&
+		    !(ck >= 0 && strncmp(r, "self.", 5) == 0))
+			return 0;
+	}
+	return held;
 }
 
 /* The parameter of function `func` of `idx` that identifier path `p`'s
@@ -647,6 +1120,48 @@ static TSNode tl_modes__arg(const TlIndex *idx, const TlFunc *fn, const TlCall *
 	return none;
 }
 
+/* The mode `m.train(flag)` leaves when call `c` (of module `cmod`) runs
+ * function `fn` of `fidx`, `flag` being its parameter `j`: train or eval
+ * as the argument (a literal, a constant the caller's model knows, or
+ * the parameter's default the call leaves) is true or false; `flag`
+ * (TL_VMODE_FLAG_OF) when not known. `arg`: the argument's value when
+ * the caller's interpreter has it, else NULL. */
+static uint8_t tl_modes__flag_at(const TlIndex *fidx, const TlFunc *fn, const TlCall *c, const TlIndex *cmod,
+				 uint32_t j, const TlVal *arg, uint8_t flag)
+{
+	const TlSyms *sy = tl_syms();
+	if (j >= fn->params.size)
+		return flag;
+	TSNode a = tl_index_unparen(tl_modes__arg(fidx, fn, c, j));
+	const TlIndex *in_idx = cmod;
+	if (ts_node_is_null(a)) {
+		TSNode args = tl_tree_field(c->node, sy->f_arguments);
+		uint32_t count = ts_node_is_null(args) ? 0 : ts_node_named_child_count(args);
+		for (uint32_t i = 0; i < count; i++) {
+			TSSymbol s = ts_node_symbol(ts_node_named_child(args, i));
+			if (s == sy->list_splat || s == sy->dictionary_splat)
+				return flag;
+		}
+		const TlBinding *pb = &fidx->bindings.items[fn->params.items[j]];
+		TSSymbol ps = ts_node_symbol(pb->stmt);
+		if (ps != sy->default_parameter && ps != sy->typed_default_parameter)
+			return flag;
+		a = tl_index_unparen(tl_tree_field(pb->stmt, sy->f_value));
+		in_idx = fidx;
+		arg = NULL;
+	}
+	if (ts_node_is_null(a))
+		return flag;
+	TSSymbol s = ts_node_symbol(a);
+	int truth = s == sy->true_ ? 1 : s == sy->false_ ? 0 : -1;
+	TlVal v;
+	if (truth < 0 && arg)
+		truth = tl_val_const_truth(arg->cst);
+	else if (truth < 0 && in_idx == cmod && tl_model_value(cmod, a, &v))
+		truth = tl_val_const_truth(v.cst);
+	return truth == 1 ? TL_VMODE_TRAIN : truth == 0 ? TL_VMODE_EVAL : flag;
+}
+
 /* Call site `c` (in module `mod`) of the function of w->at: what it hands
  * the parameter. */
 static void tl_modes__site(TlModeWork *w, const TlIndex *mod, const TlIndex *fidx, int32_t f, const TlCall *c)
@@ -667,9 +1182,26 @@ static void tl_modes__site(TlModeWork *w, const TlIndex *mod, const TlIndex *fid
 		return;
 	}
 	/* `self.net` of a method called through an instance, or an object
-	 * that holds its model (`trainer.model`): that attribute's mode. */
-	const char *attr = w->at->attr && !tl_modes__module_like(&v) ? w->at->attr : NULL;
-	uint8_t mode = attr ? tl_modes__attr_at(om, mod, c, a, &v, attr) : v.mode;
+	 * that holds its model (`trainer.model`): that attribute's mode; of
+	 * a module, the mode the state held for the attribute at the call
+	 * (`self.model.eval()` before `self._forward(x)`), else the module's
+	 * own (a submodule is in its owner's mode). */
+	const char *attr = w->at->attr;
+	bool elems = w->at->elems;
+	uint8_t mode;
+	if (attr && tl_modes__recorded(om, c, a, attr, elems, &mode)) {
+		/* as the state held it at the call */
+	} else if (attr && tl_modes__module_like(&v)) {
+		/* not bound at the call: the module's mode, whose entry part
+		 * is the attribute's entry */
+		mode = v.mode;
+		if (!(mode & TL_VMODE_ENTRY))
+			attr = NULL, elems = false;
+	} else if (elems) {
+		mode = 0; /* the elements of an object's attribute: not read yet */
+	} else {
+		mode = attr ? tl_modes__attr_at(om, mod, c, a, &v, attr) : v.mode;
+	}
 	if (!mode) {
 		w->unknown = true;
 		return;
@@ -686,7 +1218,47 @@ static void tl_modes__site(TlModeWork *w, const TlIndex *mod, const TlIndex *fid
 		w->unknown = true;
 		return;
 	}
-	tl_modes__push(w, mod, c->func, (uint32_t)k, attr);
+	tl_modes__push(w, mod, c->func, (uint32_t)k, attr, elems, NULL);
+}
+
+/* Call site `c` (in `mod`) of w->at's function, whose item is a global of
+ * the module: its mode recorded at the call; not bound in the caller's
+ * state there, the caller's entry of it (a function of the module that
+ * binds no local of that name). */
+static void tl_modes__global_site(TlModeWork *w, const TlIndex *mod, const TlCall *c)
+{
+	if (w->unknown)
+		return;
+	w->sites++;
+	const TlModel *om = tl_model_of(mod);
+	if (!om || mod != w->at->idx || c->func == w->at->func) {
+		w->unknown = true;
+		return;
+	}
+	tl_model__ensure((TlModel *)om, c->func);
+	uint32_t here = ts_node_start_byte(c->node);
+	int32_t bits, id = tl_path_lookup(&om->names, w->at->global, strlen(w->at->global));
+	if (id < 0 || (c->func >= 0 && om->funcs.items[c->func].meff_wide) ||
+	    !tl_scopemap_get(&om->site_modes, here, TL_MODES_GLOBAL_KEY, &bits)) {
+		w->unknown = true;
+		return;
+	}
+	if (tl_scopemap_get(&om->site_modes, here, ((uint32_t)id + 1) | TL_MODES_GLOBAL_KEY, &bits)) {
+		uint8_t mode = (bits & 0x80) ? 0 : (uint8_t)bits;
+		if (!mode) {
+			w->unknown = true;
+			return;
+		}
+		w->bits |= (uint8_t)(mode & (TL_VMODE_TRAIN | TL_VMODE_EVAL));
+		if (!(mode & TL_VMODE_ENTRY))
+			return;
+	}
+	if (c->func < 0 || tl_index_bindings_of(mod, c->func, w->at->global) ||
+	    tl_modes__param(om, mod, c->func, &(TlPath){ .root = id }) >= 0) {
+		w->unknown = true;
+		return;
+	}
+	tl_modes__push(w, mod, c->func, 0, NULL, false, w->at->global);
 }
 
 /* tl_model__importer_calls: the call sites of w->at's function in the
@@ -709,6 +1281,14 @@ static void tl_modes__ext_visit(void *ctx, const TlExtCall *s)
 	tl_modes__site(w, s->mod, w->at->idx, s->func, s->call);
 }
 
+/* ... of a global item: an importer's call, whose globals are its own. */
+static void tl_modes__ext_global(void *ctx, const TlExtCall *s)
+{
+	TlModeWork *w = ctx;
+	if (s->func == w->at->func && s->mod != w->at->idx)
+		w->unknown = true;
+}
+
 bool tl_model_mode_nowhere(const TlIndex *idx, int mode)
 {
 	if (mode != TL_MODEL_MODE_EVAL)
@@ -726,7 +1306,9 @@ bool tl_model_mode_nowhere(const TlIndex *idx, int mode)
 	return true;
 }
 
-int tl_model_mode(const TlIndex *idx, TSNode subject, bool callers)
+/* tl_model_mode; with `site` (a call of subject's function in `idx`), its
+ * entry read at that call only (its callers' entries, at all of theirs). */
+static int tl_modes__resolve(const TlIndex *idx, TSNode subject, int callers, const TlCall *site)
 {
 	const TlModel *m = tl_model_of(idx);
 	if (!m || ts_node_is_null(subject))
@@ -736,20 +1318,45 @@ int tl_model_mode(const TlIndex *idx, TSNode subject, bool callers)
 	TlVal v;
 	if (!tl_model_value(idx, subject, &v) || !v.mode)
 		return 0;
+	if ((v.mode & TL_VMODE_FLAG) && site && func >= 0) {
+		/* `m.train(flag)`: as the call's argument says */
+		uint8_t flag = tl_modes__flag_at(idx, &idx->funcs.items[func], site, idx, TL_VMODE_FLAG_PARAM(v.mode),
+						 NULL, 0);
+		return flag ? flag : TL_VMODE_TRAIN | TL_VMODE_EVAL;
+	}
+	v.mode &= TL_VMODE_BITS;
 	if (!(v.mode & TL_VMODE_ENTRY))
 		return v.mode;
 	if (!callers)
 		return 0;
 	TlPath p;
-	int32_t k = tl_path_of((TlPathNames *)&m->names, idx, subject, &p) ? tl_modes__param(m, idx, func, &p) : -1;
-	if (k < 0)
+	if (!tl_path_of((TlPathNames *)&m->names, idx, subject, &p))
+		return 0;
+	int32_t k = tl_modes__param(m, idx, func, &p);
+	/* a global of the module (`model`), not bound in the function: as
+	 * its callers hold it */
+	const char *global = NULL;
+	if (k < 0 && func >= 0 && !p.n && !p.cut) {
+		const char *name = m->names.names.items[p.root];
+		const TlBinding *b = tl_index_resolve_node(idx, tl_index_unparen(subject));
+		if (b && b->func == -1 && !tl_index_bindings_of(idx, func, name))
+			global = name;
+	}
+	if (k < 0 && !global)
 		return 0;
 	TlModeWork *w = tl_calloc(1, sizeof *w);
 	w->bits = (uint8_t)(v.mode & (TL_VMODE_TRAIN | TL_VMODE_EVAL));
 	/* An attribute of the parameter (`self.net`): read at each call site
 	 * off the object handed in, when that is no module. */
-	const char *attr = p.n == 1 && !p.cut && p.sel[0] >= 0 ? m->names.names.items[p.sel[0]] : NULL;
-	tl_modes__push(w, idx, func, (uint32_t)k, attr);
+	const char *attr = (p.n == 1 || p.n == 2) && !p.cut && p.sel[0] >= 0 ? m->names.names.items[p.sel[0]] : NULL;
+	/* `self.models["g"]`: of the attribute's elements */
+	bool elems = attr && p.n == 2 && (p.sel[1] == TL_PATH_ANY || TL_PATH_IS_KEY(p.sel[1]));
+	if (p.n == 2 && !elems)
+		attr = NULL;
+	if (global)
+		tl_modes__push(w, idx, func, 0, NULL, false, global);
+	else
+		tl_modes__push(w, idx, func, (uint32_t)k, attr, elems, NULL);
 	bool project = idx->imports != NULL;
 	if (project)
 		tl_model__enter(idx);
@@ -758,15 +1365,48 @@ int tl_model_mode(const TlIndex *idx, TSNode subject, bool callers)
 		const TlIndex *fidx = w->at->idx;
 		const TlFunc *fn = &fidx->funcs.items[w->at->func];
 		const TlModel *fm = tl_model_of(fidx);
-		if (!fm || fn->escapes) {
+		/* `self.model` of an evaluator whose constructor sets its mode */
+		uint8_t held = w->at->global ? 0 : tl_modes__held(fidx, w->at->func, w->at->param, w->at->attr);
+		if (held) {
+			w->bits |= held;
+			continue;
+		}
+		if (!fm || (fn->escapes && !(i == 0 && site))) {
 			w->unknown = true;
 			break;
 		}
 		uint32_t sites = w->sites;
-		for (uint32_t s = 0; s < fn->call_sites.size && !w->unknown; s++)
-			tl_modes__site(w, fidx, fidx, w->at->func, &fidx->calls.items[fn->call_sites.items[s]]);
-		if (!w->unknown)
-			tl_model__importer_calls((TlModel *)fm, TL_CALLERS_INSTANCES, tl_modes__want, tl_modes__ext_visit, w);
+		if (w->at->global) {
+			/* the module's own calls only: an importer's globals are its own */
+			for (uint32_t s = 0; s < fn->call_sites.size && !w->unknown; s++) {
+				const TlCall *ks = &fidx->calls.items[fn->call_sites.items[s]];
+				if (!(i == 0 && site) || ks == site)
+					tl_modes__global_site(w, fidx, ks);
+			}
+			if (i == 0 && site && w->sites == sites)
+				tl_modes__global_site(w, fidx, site);
+			if (!w->unknown && callers == TL_MODEL_CALLERS_ALL)
+				tl_model__importer_calls((TlModel *)fm, TL_CALLERS_INSTANCES, tl_modes__want,
+							 tl_modes__ext_global, w);
+		} else if (i == 0 && site) {
+			tl_modes__site(w, fidx, fidx, w->at->func, site);
+		} else {
+			for (uint32_t s = 0; s < fn->call_sites.size && !w->unknown; s++) {
+				const TlCall *ks = &fidx->calls.items[fn->call_sites.items[s]];
+				/* A module's method: run by its class's own code
+				 * (elsewhere, judged where the model runs) */
+				int32_t kc = ks->func >= 0 ? fidx->funcs.items[ks->func].cls : -1;
+				if (callers == TL_MODEL_CALLERS_LOCAL && fn->cls >= 0 &&
+				    (kc < 0 || (kc != fn->cls && !tl_modes__derives(fidx, kc, fn->cls)))) {
+					w->unknown = true;
+					break;
+				}
+				tl_modes__site(w, fidx, fidx, w->at->func, ks);
+			}
+			if (!w->unknown && callers == TL_MODEL_CALLERS_ALL)
+				tl_model__importer_calls((TlModel *)fm, TL_CALLERS_INSTANCES, tl_modes__want,
+							 tl_modes__ext_visit, w);
+		}
 		if (w->sites == sites)
 			w->unknown = true; /* no call site known */
 	}
@@ -775,4 +1415,16 @@ int tl_model_mode(const TlIndex *idx, TSNode subject, bool callers)
 	int bits = w->unknown ? 0 : w->bits;
 	tl_free(w);
 	return bits;
+}
+
+int tl_model_mode(const TlIndex *idx, TSNode subject, int callers)
+{
+	return tl_modes__resolve(idx, subject, callers, NULL);
+}
+
+int tl_model_mode_from(const TlIndex *idx, TSNode subject, const TlCall *site)
+{
+	if (!site || site->target != tl_index_func_of(idx, subject))
+		return 0;
+	return tl_modes__resolve(idx, subject, TL_MODEL_CALLERS_ALL, site);
 }

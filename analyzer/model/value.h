@@ -132,13 +132,22 @@ enum { TL_VL_OTHER = 0, TL_VL_CROSS_ENTROPY, TL_VL_NLL, TL_VL_BCE, TL_VL_BCE_LOG
 #define TL_VMODE_TRAIN 1u
 #define TL_VMODE_EVAL 2u
 #define TL_VMODE_ENTRY 4u
-/* The join of two modes (0, not known, absorbs). */
-#define TL_VMODE_JOIN(a, b) ((a) && (b) ? (uint8_t)((a) | (b)) : (uint8_t)0)
+/* The mode `m.train(flag)` leaves, `flag` being parameter j < 16 of the
+ * function: train or eval as the call site's argument is true or false
+ * (TL_VMODE_FLAG_OF(j): train|eval for a reader that does not tell). */
+#define TL_VMODE_FLAG 8u
+#define TL_VMODE_FLAG_OF(j) ((uint8_t)(TL_VMODE_TRAIN | TL_VMODE_EVAL | TL_VMODE_FLAG | ((unsigned)(j) << 4)))
+#define TL_VMODE_FLAG_PARAM(m) ((uint32_t)(m) >> 4)
+#define TL_VMODE_BITS (TL_VMODE_TRAIN | TL_VMODE_EVAL | TL_VMODE_ENTRY)
+/* The join of two modes (0, not known, absorbs; two flags' join is
+ * train|eval). */
+#define TL_VMODE_JOIN(a, b)                                                                                  \
+	((a) && (b) ? ((a) == (b) ? (uint8_t)(a) : (uint8_t)(((a) | (b)) & TL_VMODE_BITS)) : (uint8_t)0)
 /* The mode of a path bound on one side of a join only: on the other, it
  * is as it stands outside the state (the entry's). */
 static inline uint8_t tl_val_mode_outside(uint8_t mode)
 {
-	return mode ? (uint8_t)(mode | TL_VMODE_ENTRY) : (uint8_t)0;
+	return mode ? (uint8_t)((mode & TL_VMODE_BITS) | TL_VMODE_ENTRY) : (uint8_t)0;
 }
 
 /* TlVal.cst: a tag in the top three bits, a payload in the other 13.

@@ -248,7 +248,7 @@ bool tl_check_left_in_train_mode(const TlIndex *idx, TSNode call)
 	if (!left && name && (ts_node_is_null(w.root) || own_part) && c->func >= 0 &&
 	    !idx->funcs.items[c->func].call_sites.size && idx->imports) {
 		TSNode e = tl_facts__mode_expr(idx, c->node, name);
-		left = !ts_node_is_null(e) && tl_model_mode(idx, e, true) == TL_MODEL_MODE_TRAIN;
+		left = !ts_node_is_null(e) && tl_model_mode(idx, e, TL_MODEL_CALLERS_ALL) == TL_MODEL_MODE_TRAIN;
 	}
 	tl_free(name);
 	return left;
