@@ -29,7 +29,7 @@
  * derived class's `super().__init__(...)`.
  *
  * Owns: tl_facts__mode_summary, tl_facts__mode_summaries_release,
- * tl_facts__mode_calls, tl_facts_method_forward. */
+ * tl_facts_method_forward. */
 #include "facts/internal.h"
 #include "model/model.h"
 
@@ -51,41 +51,6 @@ void tl_facts__mode_summaries_release(TlFactsCache *fc)
 	tl_free(fc->mode_sums);
 	fc->mode_sums = NULL;
 	fc->mode_count = 0;
-	for (uint32_t i = 0; fc->mode_calls && i < fc->mode_call_scopes; i++)
-		if (fc->mode_calls[i]) {
-			tl_array_release(fc->mode_calls[i]);
-			tl_free(fc->mode_calls[i]);
-		}
-	tl_free(fc->mode_calls);
-	fc->mode_calls = NULL;
-	fc->mode_call_scopes = 0;
-}
-
-const TlIntArray *tl_facts__mode_calls(const TlIndex *idx, int32_t func)
-{
-	TlFactsCache *fc = idx->facts_cache;
-	const uint32_t modes = TL_EV_EVAL | TL_EV_TRAIN | TL_EV_MODE_SET;
-	/* While the build writes the events, every call of the scope. */
-	if (!fc->complete)
-		return tl_index_scope_calls(idx, func);
-	if (!fc->mode_calls) {
-		fc->mode_call_scopes = idx->funcs.size + 1;
-		fc->mode_calls = tl_calloc(fc->mode_call_scopes, sizeof *fc->mode_calls);
-	}
-	uint32_t slot = (uint32_t)(func + 1);
-	if (fc->mode_calls[slot])
-		return fc->mode_calls[slot];
-	TlIntArray *out = tl_malloc(sizeof *out);
-	tl_array_init(out);
-	const TlIntArray *calls = tl_index_scope_calls(idx, func);
-	for (uint32_t i = 0; calls && i < calls->size; i++) {
-		const TlCall *c = &idx->calls.items[calls->items[i]];
-		if ((c->events & modes) ||
-		    (c->target >= 0 && c->target != c->func && (idx->funcs.items[c->target].reach_events & modes)))
-			tl_array_push(out, calls->items[i]);
-	}
-	fc->mode_calls[slot] = out;
-	return out;
 }
 
 static bool tl_facts__has_name(const TlNames *names, const char *s)

@@ -442,12 +442,6 @@ typedef struct TlFactsCache {
 	/* Per function, its mode summary (effects.c); NULL until asked. */
 	struct TlModeSummary *mode_sums;
 	uint32_t mode_count;
-	/* Per scope ([0] the module, [1 + f] function f): the calls there
-	 * that may switch a module's mode (a mode event, or a local function
-	 * that reaches one), in source order (effects.c,
-	 * tl_facts__mode_calls); NULL until asked. */
-	TlIntArray **mode_calls;
-	uint32_t mode_call_scopes;
 	/* Whether a call of the file switches a module to eval mode (itself,
 	 * or the function of another module it runs): 0 not yet asked, 1 no,
 	 * 2 yes (effects.c). */
@@ -466,15 +460,8 @@ const TlApiRow *tl_facts__nn_layer_row(const char *q);
  * buffers (the table's set parameter-free: activations, pooling, padding,
  * dropout). */
 bool tl_facts__parameter_free_layer(const char *q);
-/* facts/effects.c: frees TlFactsCache.mode_sums and .mode_calls. */
+/* facts/effects.c: frees TlFactsCache.mode_sums. */
 void tl_facts__mode_summaries_release(TlFactsCache *fc);
-/* facts/effects.c: the calls of scope `func` (-1: the module) that may
- * switch a module's mode: a mode event of their own (`.eval()`,
- * `.train()`, `.train(flag)`), or a call of a local function other than
- * `func` whose reachable events hold one; indices into idx->calls, in
- * source order. Found once per scope, once the facts are built (before,
- * every call of the scope). */
-const TlIntArray *tl_facts__mode_calls(const TlIndex *idx, int32_t func);
 /* facts/branches.c: true when `node` sits in one arm of a conditional
  * expression, or of an `if` with an `else` (in its own function), whose
  * other arm `test(idx, arm, data)` accepts. */
@@ -523,14 +510,14 @@ TlMade tl_facts__sampler_ctor(const TlIndex *idx, TSNode e, int depth);
  * switch a module's mode, and the helpers of the mode walks. */
 enum { TL_SWITCHES = TL_EV_EVAL | TL_EV_MODE_SET };
 TSNode tl_facts__mode_expr(const TlIndex *idx, TSNode node, const char *recv);
+/* The mode (TL_MODE_*) of `recv` at `node`, in the function call `site`
+ * runs, as that call runs it (the model's, model/modes.c). */
+int tl_facts__mode_from(const TlIndex *idx, TSNode node, const char *recv, const TlCall *site);
 char *tl_facts__forward_subject(const TlIndex *idx, const TlCall *c);
 char *tl_facts__to_caller(const TlIndex *idx, int32_t f, const TlCall *c, const char *name);
 bool tl_facts__names_have(const TlNames *names, const char *s);
 TSNode tl_facts__name_root(const TlIndex *idx, const char *name, int32_t func,
 				 uint32_t pos, TlBuf *path);
-int tl_facts__mode_at(const TlIndex *idx, TSNode node, int32_t func,
-			    const char *recv, int depth, const TlCall *site);
-int tl_facts__walk_mode_at(const TlIndex *idx, TSNode node, const char *recv);
 bool tl_facts__in_handed_lambda(const TlIndex *idx, TSNode node);
 
 /* layers.c, shared with rules/checks/ (TL212): what the layers a

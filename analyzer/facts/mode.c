@@ -6,10 +6,9 @@
  * in train mode for an evaluation are the logic of TL102, TL203 and TL212,
  * in rules/checks/.)
  *
- * Owns: tl_facts_mode_at, tl_facts_mode_subject, tl_facts__mode_at,
- * tl_facts__walk_mode_at, tl_facts__in_handed_lambda, tl_facts__mode_expr,
- * tl_facts__forward_subject, tl_facts__to_caller, tl_facts__names_have,
- * tl_facts__name_root. */
+ * Owns: tl_facts_mode_at, tl_facts_mode_subject, tl_facts__mode_from,
+ * tl_facts__in_handed_lambda, tl_facts__mode_expr, tl_facts__forward_subject,
+ * tl_facts__to_caller, tl_facts__names_have, tl_facts__name_root. */
 #include "facts/internal.h"
 #include "model/model.h"
 
@@ -82,30 +81,6 @@ char *tl_facts__mode_name(const TlIndex *idx, TSNode expr)
 	return tl_buf_detach(&b);
 }
 
-/* True when a mode switch on `by` (a mode name) switches `name`: the same
- * name, or every element of a container (`X[*]`) and one of them. */
-static bool tl_facts__mode_names_match(const char *by, const char *name)
-{
-	if (strcmp(by, name) == 0)
-		return true;
-	size_t l = strlen(by);
-	return l > 3 && strcmp(by + l - 3, "[*]") == 0 && strncmp(name, by, l - 2) == 0;
-}
-
-/* True when call `c` switches the mode of `recv` (a mode name) directly:
- * `recv.eval()`, or a switch of every element of its container. */
-static bool tl_facts__switch_hits(const TlIndex *idx, const TlCall *c, const char *recv)
-{
-	if (c->recv_name)
-		return strcmp(c->recv_name, recv) == 0;
-	if (!c->receiver.id || !strchr(recv, '['))
-		return false;
-	char *n = tl_facts__mode_name(idx, c->receiver);
-	bool yes = n && tl_facts__mode_names_match(n, recv);
-	tl_free(n);
-	return yes;
-}
-
 char *tl_facts__to_caller(const TlIndex *idx, int32_t f, const TlCall *c, const char *name);
 static bool tl_facts__to_caller_all(const TlIndex *idx, int32_t f, const TlCall *c, const char *name,
 				    TlNames *out);
@@ -115,141 +90,6 @@ bool tl_facts__names_have(const TlNames *names, const char *s)
 	for (uint32_t i = 0; i < names->size; i++)
 		if (strcmp(names->items[i], s) == 0)
 			return true;
-	return false;
-}
-
-/* `name` (a dotted name in the scope of call `c`) as local function `f`,
- * which `c` runs, sees it: the argument's root replaced by the parameter it
- * is passed as (the receiver of a bound method call by `self`); a global
- * name that `f` does not bind is kept. NULL when `f` cannot see it. Caller
- * frees. */
-static char *tl_facts__to_callee(const TlIndex *idx, int32_t f, const TlCall *c, const char *name)
-{
-	const TlFunc *fn = &idx->funcs.items[f];
-	size_t nl = strlen(name);
-	for (uint32_t k = 0; k < fn->params.size; k++) {
-		const TlBinding *p = &idx->bindings.items[fn->params.items[k]];
-		TSNode arg = tl_facts__param_arg_of(idx, p, c);
-		char *an = ts_node_is_null(arg) ? NULL : tl_facts__dotted(idx, arg);
-		size_t al = an ? strlen(an) : 0;
-		if (an && nl >= al && memcmp(name, an, al) == 0 && (name[al] == '\0' || name[al] == '.')) {
-			TlBuf b;
-			tl_buf_init(&b);
-			tl_buf_add(&b, p->name);
-			tl_buf_add(&b, name + al);
-			tl_free(an);
-			return tl_buf_detach(&b);
-		}
-		tl_free(an);
-	}
-	TlBuf root;
-	tl_buf_init(&root);
-	tl_buf_addn(&root, name, strcspn(name, "."));
-	bool own = tl_index_bindings_of(idx, f, root.data) != NULL ||
-		   tl_facts__param_index(idx, fn, root.data, root.len) >= 0;
-	tl_buf_release(&root);
-	return own ? NULL : tl_strdup(name);
-}
-
-enum { TL_MODE_UNTOUCHED = -1 };
-
-/* The mode switch call `k` of function `func` makes when call `site` (may
- * be NULL) runs the function: `.eval()`, `.train()`, `.train(False)`, or
- * `.train(flag)` with a parameter the call passes a constant for. */
-static int tl_facts__switch_mode(const TlIndex *idx, const TlCall *k, int32_t func, const TlCall *site)
-{
-	const TlSyms *sy = tl_syms();
-	if (k->events & TL_EV_EVAL)
-		return TL_MODE_EVAL;
-	if (k->events & TL_EV_TRAIN)
-		return TL_MODE_TRAIN;
-	if (!(k->events & TL_EV_MODE_SET) || !site)
-		return TL_MODE_UNKNOWN;
-	TSNode a = tl_facts__arg(k->node, 0);
-	if (ts_node_is_null(a))
-		a = tl_facts__kwarg(idx, k->node, "mode");
-	a = tl_index_unparen(a);
-	if (ts_node_is_null(a) || ts_node_symbol(a) != sy->identifier)
-		return TL_MODE_UNKNOWN;
-	uint32_t len;
-	const char *t = tl_index_text(idx, a, &len);
-	TSNode v = tl_facts__const_param(idx, func, site, t, len);
-	if (ts_node_is_null(v))
-		return TL_MODE_UNKNOWN;
-	if (ts_node_symbol(v) == sy->true_)
-		return TL_MODE_TRAIN;
-	if (ts_node_symbol(v) == sy->false_)
-		return TL_MODE_EVAL;
-	return TL_MODE_UNKNOWN;
-}
-
-/* The mode in which running local call `c` leaves the module `name` (a
- * dotted name in c's scope): the last `.eval()` / `.train()` on it in the
- * function `c` runs (or in the local functions that one calls), when that
- * call runs whenever `c` does; TL_MODE_UNKNOWN when the function switches
- * it in a way that cannot be told, TL_MODE_UNTOUCHED when it does not
- * switch it. */
-static int tl_facts__mode_after(const TlIndex *idx, const TlCall *c, const char *name, int depth)
-{
-	int32_t f = c->target;
-	const uint32_t modes = TL_EV_EVAL | TL_EV_TRAIN | TL_EV_MODE_SET;
-	if (f < 0 || f == c->func || !(idx->funcs.items[f].reach_events & modes))
-		return TL_MODE_UNTOUCHED;
-	if (depth > TL_FACTS_DEPTH || !tl_facts__fan_step())
-		return TL_MODE_UNKNOWN;
-	/* NULL when only a switch made here, on an element of a list the
-	 * call passes (`for m in models: m.eval()`), can reach `name`. */
-	char *inner_name = tl_facts__to_callee(idx, f, c, name);
-	int mode = TL_MODE_UNTOUCHED;
-	const TlIntArray *calls = tl_index_scope_calls(idx, f);
-	for (uint32_t i = calls ? calls->size : 0; i-- > 0 && mode == TL_MODE_UNTOUCHED;) {
-		const TlCall *k = &idx->calls.items[calls->items[i]];
-		int m = TL_MODE_UNTOUCHED;
-		if ((k->events & modes) && k->recv_name) {
-			TlNames outer;
-			tl_array_init(&outer);
-			if (tl_facts__to_caller_all(idx, f, c, k->recv_name, &outer) &&
-			    tl_facts__names_have(&outer, name))
-				m = tl_facts__switch_mode(idx, k, f, c);
-			tl_facts__names_release(&outer);
-		} else if (k->target >= 0 && inner_name) {
-			m = tl_facts__mode_after(idx, k, inner_name, depth + 1);
-		}
-		if (m == TL_MODE_UNTOUCHED)
-			continue;
-		/* A switch under a test the call does not decide may not run. */
-		int runs = tl_facts__runs_at(idx, k->node, f, c);
-		if (runs == TL_RUNS_NEVER)
-			continue;
-		mode = runs == TL_RUNS_ALWAYS ? m : TL_MODE_UNKNOWN;
-	}
-	tl_free(inner_name);
-	return mode;
-}
-
-/* True when dotted names `a` and `b` name the same module or one holds
- * the other ("self.model" and "self.model.head", "self" and "self.net"). */
-static bool tl_facts__overlap(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b), l = la < lb ? la : lb;
-	return strncmp(a, b, l) == 0 && (a[l] == '\0' || a[l] == '.') && (b[l] == '\0' || b[l] == '.');
-}
-
-/* True when local class `k` derives from local class `base`. */
-static bool tl_facts__derives(const TlIndex *idx, int32_t k, int32_t base)
-{
-	int32_t todo[16];
-	int n = 0;
-	todo[n++] = k;
-	for (int i = 0; i < n; i++) {
-		const TlClass *c = &idx->classes.items[todo[i]];
-		for (uint32_t j = 0; j < c->bases.size; j++) {
-			if (c->bases.items[j] == base)
-				return true;
-			if (n < 16)
-				todo[n++] = c->bases.items[j];
-		}
-	}
 	return false;
 }
 
@@ -271,185 +111,6 @@ static bool tl_facts__base_may_be_module(const TlIndex *idx, const TlClass *k)
 	return false;
 }
 
-/* The mode `self.x` (dotted `recv`) holds in every method of class `cls`
- * other than its constructor: eval when `__init__` puts it in eval mode
- * unconditionally (`self.model.eval()` in an Evaluator's constructor) and
- * nothing else in the file can switch it back: no method of the class
- * switches it (or a part of it, or a whole holding it) to train mode or
- * rebinds it, no call outside the class switches an attribute of that
- * name, and the class is no nn.Module (whose owner's `.train()` would
- * switch its children). TL_MODE_UNKNOWN otherwise. */
-static int tl_facts__constructed_mode(const TlIndex *idx, int32_t cls, const char *recv)
-{
-	if (cls < 0 || strncmp(recv, "self.", 5) != 0)
-		return TL_MODE_UNKNOWN;
-	const TlClass *k = &idx->classes.items[cls];
-	if (k->is_module || tl_facts__base_may_be_module(idx, k))
-		return TL_MODE_UNKNOWN;
-	const char *attr = recv + 4; /* ".model" */
-	const uint32_t trains = TL_EV_TRAIN | TL_EV_MODE_SET;
-	bool set_eval = false;
-	uint32_t eval_at = 0;
-	for (uint32_t i = 0; i < idx->calls.size; i++) {
-		const TlCall *c = &idx->calls.items[i];
-		int32_t ck = c->func >= 0 ? idx->funcs.items[c->func].cls : -1;
-		bool mine = ck == cls || (ck >= 0 && tl_facts__derives(idx, ck, cls));
-		if (!mine) {
-			/* `evaluator.model.train()` from outside the class (another
-			 * class's `self.model` is its own). */
-			if ((c->events & trains) && c->recv_name && tl_facts__ends(c->recv_name, attr) &&
-			    !(ck >= 0 && strncmp(c->recv_name, "self.", 5) == 0))
-				return TL_MODE_UNKNOWN;
-			continue;
-		}
-		if (((c->events | c->callee_events) & trains) && !(c->events & trains) && c->target < 0)
-			return TL_MODE_UNKNOWN; /* another module's helper switching something */
-		if (c->target >= 0 && (idx->funcs.items[c->target].reach_events & trains))
-			return TL_MODE_UNKNOWN;
-		if (!(c->events & (trains | TL_EV_EVAL)))
-			continue;
-		if (!c->recv_name)
-			return TL_MODE_UNKNOWN;
-		if (!tl_facts__overlap(c->recv_name, recv))
-			continue;
-		if (c->events & trains)
-			return TL_MODE_UNKNOWN;
-		if (strcmp(idx->funcs.items[c->func].name, "__init__") == 0 &&
-		    strcmp(c->recv_name, recv) == 0 && idx->funcs.items[c->func].parent < 0 &&
-		    !tl_facts_under_condition(idx, c->node)) {
-			set_eval = true;
-			eval_at = ts_node_start_byte(c->node);
-		}
-	}
-	if (!set_eval)
-		return TL_MODE_UNKNOWN;
-	/* Rebound after the constructor's switch: another object. */
-	for (uint32_t f = 0; f < idx->funcs.size; f++) {
-		if (idx->funcs.items[f].cls != cls)
-			continue;
-		const TlIntArray *binds = tl_index_scope_binds(idx, (int32_t)f);
-		for (uint32_t i = 0; binds && i < binds->size; i++) {
-			const TlBinding *b = &idx->bindings.items[binds->items[i]];
-			if (b->kind != TL_BIND_AUG && b->kind != TL_BIND_PARAM &&
-			    tl_facts__overlap(b->name, recv) &&
-			    strlen(b->name) <= strlen(recv) &&
-			    (strcmp(idx->funcs.items[f].name, "__init__") != 0 || b->pos > eval_at))
-				return TL_MODE_UNKNOWN;
-		}
-	}
-	return TL_MODE_EVAL;
-}
-
-/* With `site` (a call of `func`): the mode when that call runs `func`,
- * following only the code it runs and only that caller. */
-int tl_facts__mode_at(const TlIndex *idx, TSNode node, int32_t func,
-			    const char *recv, int depth, const TlCall *site)
-{
-	if (!recv || depth > TL_FACTS_DEPTH)
-		return TL_MODE_UNKNOWN;
-	uint32_t pos = ts_node_start_byte(node);
-	const TlCall *best = NULL;
-	int helper_mode = TL_MODE_UNTOUCHED;
-	/* Only the scope's calls that may switch a mode can (the others
-	 * leave every mode untouched below): a scan of every call made each
-	 * question cost the scope's size. */
-	const TlIntArray *calls = tl_facts__mode_calls(idx, func);
-	for (uint32_t i = 0; calls && i < calls->size; i++) {
-		const TlCall *c = &idx->calls.items[calls->items[i]];
-		if (ts_node_start_byte(c->node) >= pos)
-			break;
-		if (site && tl_facts__runs_at(idx, c->node, func, site) == TL_RUNS_NEVER)
-			continue;
-		if ((c->events & (TL_EV_EVAL | TL_EV_TRAIN | TL_EV_MODE_SET)) &&
-		    tl_facts_exclusive_paths(idx, c->node, node))
-			continue; /* `if ...: m.eval() ... else: m(x)` */
-		if ((c->events & (TL_EV_EVAL | TL_EV_TRAIN)) && tl_facts__switch_hits(idx, c, recv)) {
-			best = c;
-			helper_mode = TL_MODE_UNTOUCHED;
-			continue;
-		}
-		if (site && (c->events & TL_EV_MODE_SET) && tl_facts__switch_hits(idx, c, recv)) {
-			/* model.train(train) at `train=False` */
-			best = c;
-			helper_mode = tl_facts__switch_mode(idx, c, func, site);
-			continue;
-		}
-		/* A local function that switches it: `set_eval(model)`,
-		 * `self.eval_mode()`, `freeze([netG, netD])`. */
-		int m = tl_facts__mode_after(idx, c, recv, depth);
-		if (m != TL_MODE_UNTOUCHED) {
-			best = c;
-			helper_mode = m;
-		}
-	}
-	if (best && helper_mode != TL_MODE_UNTOUCHED)
-		return helper_mode;
-	if (best) {
-		/* `f = torch.jit.freeze(f.eval())`: the name now holds another
-		 * object, whose mode this call says nothing about. */
-		const TlIntArray *same = tl_index_bindings_of(idx, func, recv);
-		for (uint32_t i = 0; same && i < same->size; i++) {
-			const TlBinding *b = &idx->bindings.items[same->items[i]];
-			if (b->pos > ts_node_start_byte(best->node) && b->pos <= pos &&
-			    b->kind != TL_BIND_AUG)
-				return TL_MODE_UNKNOWN;
-		}
-		return (best->events & TL_EV_EVAL) ? TL_MODE_EVAL : TL_MODE_TRAIN;
-	}
-	if (func < 0)
-		return TL_MODE_UNKNOWN;
-	const TlFunc *f = &idx->funcs.items[func];
-	if (f->cls >= 0 && strcmp(f->name, "__init__") != 0 &&
-	    tl_facts__constructed_mode(idx, f->cls, recv) == TL_MODE_EVAL)
-		return TL_MODE_EVAL;
-	if (!site && (f->escapes || !f->call_sites.size))
-		return TL_MODE_UNKNOWN;
-	/* Map the receiver's root through the parameters to each call site. */
-	size_t root_len = strcspn(recv, ".");
-	int32_t param = -1;
-	for (uint32_t k = 0; k < f->params.size; k++) {
-		const char *pn = idx->bindings.items[f->params.items[k]].name;
-		if (strlen(pn) == root_len && strncmp(pn, recv, root_len) == 0)
-			param = (int32_t)k;
-	}
-	int agreed = TL_MODE_UNKNOWN;
-	for (uint32_t i = 0; i < f->call_sites.size; i++) {
-		const TlCall *c = &idx->calls.items[f->call_sites.items[i]];
-		if (site && c != site)
-			continue;
-		if (c->func == func)
-			return TL_MODE_UNKNOWN;
-		char *mapped = NULL;
-		if (param < 0) {
-			mapped = tl_strdup(recv);
-		} else {
-			const char *pname = idx->bindings.items[f->params.items[param]].name;
-			TSNode arg = tl_facts__kwarg(idx, c->node, pname);
-			if (ts_node_is_null(arg)) {
-				int32_t k = param;
-				if (f->cls >= 0 && c->receiver.id)
-					k--; /* bound method: `self` is its receiver */
-				arg = k >= 0 ? tl_facts__arg(c->node, (uint32_t)k) : c->receiver;
-			}
-			char *an = ts_node_is_null(arg) ? NULL : tl_facts__dotted(idx, arg);
-			if (an) {
-				TlBuf b;
-				tl_buf_init(&b);
-				tl_buf_add(&b, an);
-				tl_buf_add(&b, recv + root_len);
-				mapped = tl_buf_detach(&b);
-				tl_free(an);
-			}
-		}
-		int m = tl_facts__fan_step() ? tl_facts__mode_at(idx, c->node, c->func, mapped, depth + 1, NULL)
-					    : TL_MODE_UNKNOWN;
-		tl_free(mapped);
-		if (m == TL_MODE_UNKNOWN || (agreed != TL_MODE_UNKNOWN && m != agreed))
-			return TL_MODE_UNKNOWN;
-		agreed = m;
-	}
-	return agreed;
-}
 
 /* The expression of the call at `node` whose mode a question about `recv`
  * asks: the object it calls, or its receiver, when it names `recv`; a
@@ -505,7 +166,7 @@ static bool tl_facts__expects_raise(const TlIndex *idx, TSNode node)
 
 /* The model's answer (model/modes.c): eval or train on every path, its
  * function's entry joined over the call sites in the project. */
-static int tl_facts__model_mode(const TlIndex *idx, TSNode node, const char *recv)
+static int tl_facts__model_mode(const TlIndex *idx, TSNode node, const char *recv, const TlCall *site)
 {
 	/* A lambda handed to a call runs where that call runs it (a library
 	 * function may run it under no_grad): not this scope's question. */
@@ -518,8 +179,9 @@ static int tl_facts__model_mode(const TlIndex *idx, TSNode node, const char *rec
 	 * the method itself switches the mode (`self.eval()` then `self(x)`). */
 	int32_t f = tl_index_func_of(idx, node);
 	int32_t cls = f >= 0 ? idx->funcs.items[f].cls : -1;
-	bool callers = !(cls >= 0 && (idx->classes.items[cls].is_module ||
-				       tl_facts__base_may_be_module(idx, &idx->classes.items[cls])));
+	int callers = cls >= 0 && (idx->classes.items[cls].is_module ||
+				   tl_facts__base_may_be_module(idx, &idx->classes.items[cls]))
+			      ? TL_MODEL_CALLERS_LOCAL : TL_MODEL_CALLERS_ALL;
 	/* A global model run in a function: its mode is the one at each call
 	 * of the function (one may be an attribution method's, which
 	 * differentiates it), which the model does not resolve yet; the
@@ -538,10 +200,12 @@ static int tl_facts__model_mode(const TlIndex *idx, TSNode node, const char *rec
 		if (global && !ts_node_is_null(id) && ts_node_symbol(id) == tl_syms()->identifier &&
 		    tl_model_comprehension_local(idx, id))
 			global = false;
-		if (global)
+		/* a global's own mode the model reads at each call (modes.c);
+		 * a part of one (`model.encoder`), not */
+		if (global && (ts_node_is_null(e) || !ts_node_eq(id, e)))
 			return TL_MODE_UNKNOWN;
 	}
-	int bits = ts_node_is_null(e) ? 0 : tl_model_mode(idx, e, callers);
+	int bits = ts_node_is_null(e) ? 0 : site ? tl_model_mode_from(idx, e, site) : tl_model_mode(idx, e, callers);
 	return bits == TL_MODEL_MODE_EVAL ? TL_MODE_EVAL : bits == TL_MODEL_MODE_TRAIN ? TL_MODE_TRAIN : TL_MODE_UNKNOWN;
 }
 
@@ -557,28 +221,17 @@ bool tl_facts_mode_nowhere(const TlIndex *idx, int mode)
 	return tl_model_mode_nowhere(idx, mode == TL_MODE_EVAL ? TL_MODEL_MODE_EVAL : TL_MODEL_MODE_TRAIN);
 }
 
-/* The walk's answer alone. */
-int tl_facts__walk_mode_at(const TlIndex *idx, TSNode node, const char *recv)
-{
-	tl_facts__fan_begin();
-	int walk = tl_facts__mode_at(idx, node, tl_index_func_of(idx, node), recv, 0, NULL);
-	tl_facts__fan_end();
-	return walk;
-}
 
 int tl_facts_mode_at(const TlIndex *idx, TSNode node, const char *recv)
 {
-	/* The model's answer where it knows one (model/modes.c); the walk's
-	 * where it does not (docs/semantic-model.md, "Module modes": what the
-	 * model does not follow yet). With TORCHLINT_CHECK_MODEL=1, each place
-	 * where the two differ is printed. */
-	int model = tl_facts__model_mode(idx, node, recv);
-	if (model != TL_MODE_UNKNOWN && !tl_facts__checking_model())
-		return model;
-	int walk = tl_facts__walk_mode_at(idx, node, recv);
-	if (tl_facts__checking_model() && (walk == TL_MODE_EVAL) != (model == TL_MODE_EVAL))
-		tl_facts__model_differs(idx, node, "mode", walk, model);
-	return model != TL_MODE_UNKNOWN ? model : walk;
+	/* The model's module modes (model/modes.c; docs/semantic-model.md,
+	 * "Module modes"). */
+	return tl_facts__model_mode(idx, node, recv, NULL);
+}
+
+int tl_facts__mode_from(const TlIndex *idx, TSNode node, const char *recv, const TlCall *site)
+{
+	return tl_facts__model_mode(idx, node, recv, site);
 }
 
 /* The dotted name whose mode a forward call depends on: `model` for

@@ -533,8 +533,8 @@ bool tl_predicate_nowhere(const TlPredicateDef *def, int choice, const TlIndex *
 	/* Names of the API: the calls, the imports, the words' occurrences. */
 	if (def->fn == tl_pred_api)
 		return choice >= 0 && choice < TL_API_COUNT && tl_facts_api_nowhere(idx, (TlApi)choice);
-	/* The walk's mode (tl_facts_mode_at); a helper's forward in eval mode
-	 * too (tl_check_eval_call_with_grad asks the walk's mode on every path). */
+	/* The model's module modes (tl_facts_mode_at); a helper's forward in
+	 * eval mode too (tl_check_eval_call_with_grad asks them on every path). */
 	if (def->fn == tl_pred_mode_is)
 		return (choice == 0 || choice == 1) &&
 		       tl_facts_mode_nowhere(idx, choice == 0 ? TL_MODE_EVAL : TL_MODE_TRAIN);

@@ -27,14 +27,14 @@ bool tl_check_eval_call_with_grad(const TlIndex *idx, TSNode call)
 	 * model in eval mode (facts/effects.c). A method of no class of this
 	 * module asks the semantic model for the receiver's class: its other
 	 * conditions come first (the answer is the same; without a target,
-	 * the path below answers no), the mode too: the walk's, which the
-	 * model is not built for. */
+	 * the path below answers no), the mode (the model's, resolved over
+	 * the call sites) last. */
 	if (c->target < 0) {
 		char *subject = c->receiver.id ? tl_facts__mode_name(idx, c->receiver) : NULL;
-		bool yes = subject && tl_facts__walk_mode_at(idx, c->node, subject) == TL_MODE_EVAL &&
-			   tl_facts_grad_state(idx, c->node) != TL_GRAD_OFF &&
+		bool yes = subject && tl_facts_grad_state(idx, c->node) != TL_GRAD_OFF &&
 			   !tl_facts__in_handed_lambda(idx, c->node) &&
-			   !tl_facts_reaches_backward(idx, c->node) && tl_facts_method_forward(idx, c->node);
+			   !tl_facts_reaches_backward(idx, c->node) && tl_facts_method_forward(idx, c->node) &&
+			   tl_facts_mode_at(idx, c->node, subject) == TL_MODE_EVAL;
 		tl_free(subject);
 		return yes;
 	}
@@ -81,7 +81,7 @@ bool tl_check_eval_call_with_grad(const TlIndex *idx, TSNode call)
 		    tl_model_grad_local(idx, fw->node) == TL_MODEL_GRAD_OFF)
 			continue;
 		char *name = tl_facts__forward_subject(idx, fw);
-		int mode = name ? tl_facts__mode_at(idx, fw->node, f, name, 0, c) : TL_MODE_UNKNOWN;
+		int mode = name ? tl_facts__mode_from(idx, fw->node, name, c) : TL_MODE_UNKNOWN;
 		/* Reported at the forward itself when every caller agrees and
 		 * nothing backpropagates it. */
 		bool own = mode == TL_MODE_EVAL && name &&
