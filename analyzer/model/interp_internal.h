@@ -110,10 +110,12 @@ typedef struct In {
 	uint16_t psaved;  /* the parameters torch.save writes (flow.c: tl_in__save_call) */
 	/* modes.c: the modes its exits leave its parameters' and globals'
 	 * modules in, so far; whether an exit was seen; whether it switched
-	 * a module those do not name. */
+	 * a module those do not name; whether it switched one the state may
+	 * hold under other paths it did not forget (an alias, `m =
+	 * self.model; m.train()`: the state's modes after it may be stale). */
 	TlModeEff mexit[12];
 	uint8_t nmexit;
-	bool mexit_seen, mwide;
+	bool mexit_seen, mwide, malias, mforgot; /* mforgot: every mode was forgotten */
 	const void *callee_mod;
 	int32_t callee_ref;
 	uint32_t callee_shift;

@@ -139,6 +139,7 @@ static void tl_modes__set(In *in, const TlPath *p, uint8_t mode, const TlVal *un
 
 static void tl_modes__forget(In *in)
 {
+	in->mforgot = true;
 	tl_state_forget_modes(&in->st);
 	tl_modes__defer(in, TL_MODEOP_FORGET, NULL, 0, NULL);
 }
@@ -417,9 +418,13 @@ static void tl_modes__record_site(In *in, const TlCall *c)
 	/* The module's globals the state holds (`model` after the module's
 	 * `model.eval()`): what the function reads as their entry. */
 	uint32_t here = ts_node_start_byte(c->node);
+	/* 1: an earlier switch may have left the state's modes stale; 2:
+	 * every mode was forgotten before (a module the state does not bind
+	 * here may have been switched) */
+	int32_t stale = (in->malias ? 1 : 0) | (in->mforgot ? 2 : 0);
 	if (in->callee_mod == in->idx) {
-		if (!tl_scopemap_get(sm, here, TL_MODES_GLOBAL_KEY, &had))
-			tl_scopemap_put(sm, here, TL_MODES_GLOBAL_KEY, 0);
+		tl_scopemap_put(sm, here, TL_MODES_GLOBAL_KEY,
+				stale | (tl_scopemap_get(sm, here, TL_MODES_GLOBAL_KEY, &had) ? had : 0));
 		for (uint32_t i = 0; i < in->st.slots.size; i++) {
 			const TlSlot *sl = &in->st.slots.items[i];
 			if (sl->gone || sl->path.n || sl->path.cut ||
@@ -433,8 +438,7 @@ static void tl_modes__record_site(In *in, const TlCall *c)
 		}
 	}
 	for (uint32_t k = 0; k < n; k++)
-		if (!tl_scopemap_get(sm, at[k], 0, &had))
-			tl_scopemap_put(sm, at[k], 0, 0);
+		tl_scopemap_put(sm, at[k], 0, stale | (tl_scopemap_get(sm, at[k], 0, &had) ? had : 0));
 	for (uint32_t i = 0; n && i < in->st.slots.size; i++) {
 		const TlSlot *sl = &in->st.slots.items[i];
 		if (sl->gone || !sl->path.n || TL_PATH_IS_KEY(sl->path.sel[sl->path.n - 1]))
@@ -820,9 +824,10 @@ void tl_in__mode_call(In *in, TSNode n, const TlCall *c, const TlVal *fn, const 
 			/* No effect of the function names it: unless it is a
 			 * module made here (in a mode of its own, no entry's). */
 			if (tl_modes__origin(in, &p) == TL_MODES_OTHER && (!fn->mode || (fn->mode & TL_VMODE_ENTRY)))
-				in->mwide = true;
+				in->mwide = in->malias = !element;
 		} else {
 			in->mwide = true;
+			in->malias = !element;
 		}
 		if (whole)
 			in->mwide = wide;
@@ -918,8 +923,8 @@ static bool tl_modes__recorded(const TlModel *om, const TlCall *c, TSNode a, con
 {
 	uint32_t site = ts_node_start_byte(tl_index_unparen(a));
 	int32_t bits, id = tl_path_lookup(&om->names, attr, strlen(attr));
-	if (id < 0 || c->func < 0 || (uint32_t)c->func >= om->funcs.size || om->funcs.items[c->func].meff_wide ||
-	    !tl_scopemap_get(&om->site_modes, site, 0, &bits) ||
+	if (id < 0 || c->func < 0 || (uint32_t)c->func >= om->funcs.size ||
+	    !tl_scopemap_get(&om->site_modes, site, 0, &bits) || (bits & 1) ||
 	    !tl_scopemap_get(&om->site_modes, site, ((uint32_t)id + 1) | (elems ? TL_MODES_ELEMS_KEY : 0u), &bits))
 		return false;
 	*mode = (bits & 0x80) ? 0 : (uint8_t)bits;
@@ -939,19 +944,22 @@ static uint8_t tl_modes__attr_at(const TlModel *om, const TlIndex *mod, const Tl
 {
 	uint32_t site = ts_node_start_byte(tl_index_unparen(a));
 	int32_t bits, id = tl_path_intern((TlPathNames *)&om->names, attr, strlen(attr));
-	if (c->func < 0 || (uint32_t)c->func >= om->funcs.size || om->funcs.items[c->func].meff_wide ||
-	    !tl_scopemap_get(&om->site_modes, site, 0, &bits))
+	if (c->func < 0 || (uint32_t)c->func >= om->funcs.size || !tl_scopemap_get(&om->site_modes, site, 0, &bits) ||
+	    (bits & 1))
 		return 0;
+	int32_t stale = bits;
 	if (tl_scopemap_get(&om->site_modes, site, (uint32_t)id + 1, &bits))
 		return (bits & 0x80) ? 0 : (uint8_t)bits;
+	if (stale)
+		return 0; /* not bound there, and every mode was forgotten before */
 	if (v->kind != TL_VK_OBJECT || v->ref < 0 || !v->mod)
 		return 0;
 	TlVal cv;
 	if (!tl_model__class_attr((TlModel *)om, (const TlIndex *)v->mod, v->ref, id, attr, &cv) ||
-	    !tl_modes__module_like(&cv))
+	    !(tl_modes__module_like(&cv) || cv.kind == TL_VK_TOP))
 		return 0;
 	if (v->mode)
-		return v->mode; /* a submodule of what a parameter holds */
+		return v->mode; /* a submodule (or what the forward asked about holds) of what a parameter holds */
 	return (cv.mode & TL_VMODE_ENTRY) ? 0 : cv.mode;
 }
 
@@ -1238,8 +1246,8 @@ static void tl_modes__global_site(TlModeWork *w, const TlIndex *mod, const TlCal
 	tl_model__ensure((TlModel *)om, c->func);
 	uint32_t here = ts_node_start_byte(c->node);
 	int32_t bits, id = tl_path_lookup(&om->names, w->at->global, strlen(w->at->global));
-	if (id < 0 || (c->func >= 0 && om->funcs.items[c->func].meff_wide) ||
-	    !tl_scopemap_get(&om->site_modes, here, TL_MODES_GLOBAL_KEY, &bits)) {
+	int32_t stale = 0;
+	if (id < 0 || !tl_scopemap_get(&om->site_modes, here, TL_MODES_GLOBAL_KEY, &stale) || (stale & 1)) {
 		w->unknown = true;
 		return;
 	}
@@ -1253,7 +1261,7 @@ static void tl_modes__global_site(TlModeWork *w, const TlIndex *mod, const TlCal
 		if (!(mode & TL_VMODE_ENTRY))
 			return;
 	}
-	if (c->func < 0 || tl_index_bindings_of(mod, c->func, w->at->global) ||
+	if (stale || c->func < 0 || tl_index_bindings_of(mod, c->func, w->at->global) ||
 	    tl_modes__param(om, mod, c->func, &(TlPath){ .root = id }) >= 0) {
 		w->unknown = true;
 		return;
