@@ -279,6 +279,12 @@ TlVal tl_in__unbound(In *in, TSNode n)
 		/* An imported name is resolved where it is called (the call's
 		 * qualified name, after the API table): reading another module's
 		 * model for every name read would load modules nothing asks about. */
+	} else if (b->func >= 0 && in->func >= 0 && b->func != in->func && b->kind != TL_BIND_PARAM &&
+		   tl_model__nested_in(in->idx, in->func, b->func)) {
+		/* a local of the function a closure is nested in: its mode is
+		 * the one that function's state holds at the closure's call
+		 * (modes.c), as a global's is */
+		v.mode = TL_VMODE_ENTRY;
 	} else if (b->func == -1 && in->func != -1) {
 		uint32_t len = 0;
 		const char *t = tl_index_text(in->idx, root, &len);

@@ -368,4 +368,8 @@ TlVal tl_in__top(void);
 /* eval.c: an attribute whose value has no history whatever the object's (`.data`, `.shape`). */
 bool tl_in__plain_attr(const char *t, uint32_t len);
 
+/* True when function `func` is nested, at any depth, in function `outer`
+ * (modes.c). */
+bool tl_model__nested_in(const TlIndex *idx, int32_t func, int32_t outer);
+
 #endif

@@ -96,6 +96,16 @@ static int tl_modes__origin(const In *in, const TlPath *p)
 	return TL_MODES_GLOBAL;
 }
 
+bool tl_model__nested_in(const TlIndex *idx, int32_t func, int32_t outer)
+{
+	for (int depth = 0; func >= 0 && (uint32_t)func < idx->funcs.size && depth < 16; depth++) {
+		func = idx->funcs.items[func].parent;
+		if (func == outer)
+			return outer >= 0;
+	}
+	return false;
+}
+
 /* The parameter whose root is `root` in the function being interpreted. */
 static int32_t tl_modes__param_of(const In *in, int32_t root)
 {
@@ -423,12 +433,15 @@ static void tl_modes__record_site(In *in, const TlCall *c)
 	 * here may have been switched) */
 	int32_t stale = (in->malias ? 1 : 0) | (in->mforgot ? 2 : 0);
 	if (in->callee_mod == in->idx) {
+		/* a closure of this function (`def run_epoch(): model(x)` in
+		 * main): the function's own names are what it reads */
+		bool closure = in->func >= 0 && tl_model__nested_in(in->idx, in->callee_ref, in->func);
 		tl_scopemap_put(sm, here, TL_MODES_GLOBAL_KEY,
 				stale | (tl_scopemap_get(sm, here, TL_MODES_GLOBAL_KEY, &had) ? had : 0));
 		for (uint32_t i = 0; i < in->st.slots.size; i++) {
 			const TlSlot *sl = &in->st.slots.items[i];
 			if (sl->gone || sl->path.n || sl->path.cut ||
-			    (in->func >= 0 && tl_modes__origin(in, &sl->path) != TL_MODES_GLOBAL))
+			    (in->func >= 0 && !closure && tl_modes__origin(in, &sl->path) != TL_MODES_GLOBAL))
 				continue;
 			uint32_t key = ((uint32_t)sl->path.root + 1) | TL_MODES_GLOBAL_KEY;
 			int32_t bits = sl->val.mode ? (sl->val.mode & TL_VMODE_BITS) : 0x80;
@@ -758,6 +771,23 @@ void tl_in__mode_loop_exit(In *in, TSNode loop)
 		tl_modes__set_elements(in, &p, mode);
 }
 
+/* True when the state holds a mode for a path other than `p` and those
+ * below it: a module a switch of `p` (of an object whose origin is not
+ * known, `model = checkpoint["model"]`) may also switch. A path whose
+ * mode is not known is recorded as such at a call; none held, the
+ * switched module's mode is the only one a call records. */
+static bool tl_modes__other_modes(const In *in, const TlPath *p)
+{
+	for (uint32_t i = 0; i < in->st.slots.size; i++) {
+		const TlSlot *sl = &in->st.slots.items[i];
+		if (sl->gone || tl_path_prefix(p, &sl->path))
+			continue;
+		if (sl->val.mode || sl->val.kind == TL_VK_CONTAINER)
+			return true;
+	}
+	return false;
+}
+
 /* The mode `m.train(x)` leaves: train or eval when `x` is a constant;
  * for a parameter of the function (`run_epoch(model, train=True)`), the
  * flag its call sites decide (TL_VMODE_FLAG_OF); else train|eval. */
@@ -823,8 +853,12 @@ void tl_in__mode_call(In *in, TSNode n, const TlCall *c, const TlVal *fn, const 
 				tl_modes__set(in, &p, mode, fn);
 			/* No effect of the function names it: unless it is a
 			 * module made here (in a mode of its own, no entry's). */
-			if (tl_modes__origin(in, &p) == TL_MODES_OTHER && (!fn->mode || (fn->mode & TL_VMODE_ENTRY)))
-				in->mwide = in->malias = !element;
+			if (tl_modes__origin(in, &p) == TL_MODES_OTHER && (!fn->mode || (fn->mode & TL_VMODE_ENTRY))) {
+				in->mwide = !element;
+				/* the modes recorded for other paths are stale only
+				 * when the state holds a mode this module may share */
+				in->malias = !element && (in->malias || tl_modes__other_modes(in, &p));
+			}
 		} else {
 			in->mwide = true;
 			in->malias = !element;
@@ -1347,8 +1381,9 @@ static int tl_modes__resolve(const TlIndex *idx, TSNode subject, int callers, co
 	if (k < 0 && func >= 0 && !p.n && !p.cut) {
 		const char *name = m->names.names.items[p.root];
 		const TlBinding *b = tl_index_resolve_node(idx, tl_index_unparen(subject));
-		if (b && b->func == -1 && !tl_index_bindings_of(idx, func, name))
-			global = name;
+		if (b && (b->func == -1 || (b->kind != TL_BIND_PARAM && tl_model__nested_in(idx, func, b->func))) &&
+		    !tl_index_bindings_of(idx, func, name))
+			global = name; /* or a local of the function a closure is nested in */
 	}
 	if (k < 0 && !global)
 		return 0;

@@ -197,3 +197,52 @@ def fit_and_validate(batches, val_batches):
     run_pass(model, val_batches, train=False)
     # ok: TL102
     run_pass(model, batches, True)
+
+
+# A closure reads its enclosing function's model in the mode that function
+# leaves it in where it calls the closure.
+def fit_with_closure(loader, epochs):
+    model = make_net()
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+
+    def run_epoch(train):
+        total = 0.0
+        for x in loader:
+            loss = model(x).sum()
+            if train:
+                opt.zero_grad()
+                loss.backward()
+                opt.step()
+            total += loss.item()
+        return total
+
+    for _ in range(epochs):
+        model.train()
+        run_epoch(True)
+        model.eval()
+        # expect: TL102
+        run_epoch(False)
+
+
+def fit_with_closure_no_grad(loader, epochs):
+    model = make_net()
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+
+    def run_epoch(train):
+        total = 0.0
+        for x in loader:
+            loss = model(x).sum()
+            if train:
+                opt.zero_grad()
+                loss.backward()
+                opt.step()
+            total += loss.item()
+        return total
+
+    for _ in range(epochs):
+        model.train()
+        run_epoch(True)
+        model.eval()
+        with torch.no_grad():
+            # ok: TL102
+            run_epoch(False)
