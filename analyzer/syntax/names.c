@@ -163,6 +163,28 @@ const char *tl_index_dotted_view(const TlIndex *idx, TSNode n, char *buf, size_t
 	return *owned;
 }
 
+/* True when parameter `bd` (named `torch`) is a notebook cell's: a
+ * decorated function (marimo's `@app.cell def _(nn, torch): ...`) whose
+ * parameters are the names other cells define, in a file where a cell
+ * imports the torch module under that name. */
+static bool tl_index__cell_param(const TlIndex *idx, const TlBinding *bd)
+{
+	if (bd->func < 0 || (uint32_t)bd->func >= idx->funcs.size || !ts_node_is_null(bd->value))
+		return false;
+	const TlFunc *fn = &idx->funcs.items[bd->func];
+	if (fn->parent >= 0 || fn->cls >= 0 || ts_node_eq(fn->outer, fn->node))
+		return false;
+	for (int32_t f = -1; f < (int32_t)idx->funcs.size; f++) {
+		const TlIntArray *bs = tl_index_bindings_of(idx, f, bd->name);
+		for (uint32_t i = 0; bs && i < bs->size; i++) {
+			const TlBinding *b = &idx->bindings.items[bs->items[i]];
+			if (b->kind == TL_BIND_IMPORT && b->qname && strcmp(b->qname, "torch") == 0)
+				return true;
+		}
+	}
+	return false;
+}
+
 char *tl_index_qualify(const TlIndex *idx, TSNode n)
 {
 	/* The name is read from the source when spelled out there (most are):
@@ -202,6 +224,11 @@ char *tl_index_qualify(const TlIndex *idx, TSNode n)
 				if (stars && stars->size)
 					result = tl_strndup(cur, cur_len);
 			}
+			break;
+		}
+		if (depth == 0 && bd->kind == TL_BIND_PARAM && root_len == 5 && memcmp(cur, "torch", 5) == 0 &&
+		    tl_index__cell_param(idx, bd)) {
+			result = tl_strndup(cur, cur_len);
 			break;
 		}
 		const char *replacement = NULL;
