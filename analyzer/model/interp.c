@@ -463,8 +463,18 @@ static void tl_in__step(In *in)
 			tl_state_release(&next);
 			in->m->stats.rounds++;
 			if (done) {
+				/* A loop over range(...) runs its body: the modes it
+				 * leaves are those its body's end holds (modes.c). */
+				int once = is_for && !in->st.dead ? tl_in__mode_loop_once(in, f->node) : 0;
+				TlState back;
+				tl_state_init(&back);
+				if (once)
+					tl_state_copy(&back, &in->st);
 				tl_state_copy(&in->st, &f->a);
 				in->st.dead = false;
+				if (once)
+					tl_in__mode_take(in, &back, f->node, once);
+				tl_state_release(&back);
 				if (is_for)
 					tl_in__mode_loop_exit(in, f->node);
 				TSNode alt = tl_tree_field(f->node, sy->f_alternative);

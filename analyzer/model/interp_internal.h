@@ -116,6 +116,7 @@ typedef struct In {
 	TlModeEff mexit[12];
 	uint8_t nmexit;
 	bool mexit_seen, mwide, malias, mforgot; /* mforgot: every mode was forgotten */
+	uint8_t malias_modes; /* the modes switches of such a module (malias) put it in, when known */
 	const void *callee_mod;
 	int32_t callee_ref;
 	uint32_t callee_shift;
@@ -130,6 +131,13 @@ void tl_in__mode_replay(In *in);
 /* modes.c: a `for` loop `loop` is done (its head's state is the state):
  * a switch its body makes of every element it runs over, made of them
  * all (an empty iterable holds no module). */
+/* 1 when `for` loop `loop` runs over range(...) not known to be empty:
+ * its body runs, for the modes it leaves; 2 when it runs over a module's
+ * parameters, for what it freezes; else 0 (modes.c). */
+int tl_in__mode_loop_once(In *in, TSNode loop);
+/* The modes (once 1) or the frozen modules (once 2) of `back` (a loop
+ * body's end) for the paths the state and it both bind. */
+void tl_in__mode_take(In *in, const TlState *back, TSNode loop, int once);
 void tl_in__mode_loop_exit(In *in, TSNode loop);
 TlVal tl_in__arith(TlValPool *pool, const TlVal *a, const TlVal *b);
 TlVal tl_in__unbound(In *in, TSNode n);

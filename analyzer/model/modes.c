@@ -28,6 +28,7 @@
  *
  * Owns: tl_in__mode_call, tl_in__mode_field, tl_model_mode,
  * tl_model_mode_nowhere. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/alloc.h"
@@ -431,7 +432,7 @@ static void tl_modes__record_site(In *in, const TlCall *c)
 	/* 1: an earlier switch may have left the state's modes stale; 2:
 	 * every mode was forgotten before (a module the state does not bind
 	 * here may have been switched) */
-	int32_t stale = (in->malias ? 1 : 0) | (in->mforgot ? 2 : 0);
+	int32_t stale = (in->malias ? 1 : 0) | (in->mforgot ? 2 : 0) | ((int32_t)in->malias_modes << 4);
 	if (in->callee_mod == in->idx) {
 		/* a closure of this function (`def run_epoch(): model(x)` in
 		 * main): the function's own names are what it reads */
@@ -739,6 +740,98 @@ static void tl_modes__set_elements(In *in, const TlPath *p, uint8_t mode)
 	tl_modes__set(in, &e, mode, &top);
 }
 
+int tl_in__mode_loop_once(In *in, TSNode loop)
+{
+	const TlSyms *sy = in->sy;
+	TSNode it = tl_index_unparen(tl_tree_field(loop, sy->f_right));
+	if (ts_node_is_null(it) || ts_node_symbol(it) != sy->call)
+		return 0;
+	const TlCall *c = tl_index_call_at(in->idx, it);
+	if (c && c->method && c->receiver.id &&
+	    (strcmp(c->method, "parameters") == 0 || strcmp(c->method, "named_parameters") == 0)) {
+		/* a module's parameters: a module that holds none is frozen
+		 * whether the body runs or not */
+		TlPath p;
+		const TlVal *rv = tl_path_of(&in->m->names, in->idx, c->receiver, &p) ? tl_state_get(&in->st, &p) : NULL;
+		return rv && (rv->kind == TL_VK_MODULE || rv->kind == TL_VK_WRAPPER) ? 2 : 0;
+	}
+	if (!c || !c->method || strcmp(c->method, "range") != 0 || c->receiver.id)
+		return 0;
+	TSNode args = tl_tree_field(it, sy->f_arguments);
+	uint32_t k = ts_node_is_null(args) ? 0 : ts_node_named_child_count(args);
+	if (k < 1 || k > 3)
+		return false;
+	/* integer literals: not empty (range(0), range(5, 5) are) */
+	int64_t v[3];
+	uint32_t lits = 0;
+	for (uint32_t i = 0; i < k; i++) {
+		TSNode a = ts_node_named_child(args, i);
+		if (ts_node_symbol(a) == sy->keyword_argument || ts_node_symbol(a) == sy->list_splat)
+			return false;
+		if (ts_node_symbol(a) == sy->integer) {
+			uint32_t len;
+			const char *t = tl_index_text(in->idx, a, &len);
+			char buf[24];
+			if (len >= sizeof buf)
+				return false;
+			memcpy(buf, t, len);
+			buf[len] = '\0';
+			v[i] = strtoll(buf, NULL, 0);
+			lits++;
+		}
+	}
+	if (lits == k) {
+		int64_t lo = k == 1 ? 0 : v[0], hi = k == 1 ? v[0] : v[1], step = k == 3 ? v[2] : 1;
+		return step > 0 ? lo < hi : step < 0 ? lo > hi : false;
+	}
+	return true;
+}
+
+void tl_in__mode_take(In *in, const TlState *back, TSNode loop, int once)
+{
+	const TlSyms *sy = in->sy;
+	if (once == 2) {
+		/* `for p in net.parameters(): p.requires_grad_(False)` (or
+		 * `for name, p in net.named_parameters()`): every parameter of
+		 * `net` frozen on each path through the body */
+		TSNode var = tl_index_unparen(tl_tree_field(loop, sy->f_left));
+		TSNode it = tl_index_unparen(tl_tree_field(loop, sy->f_right));
+		const TlCall *c = tl_index_call_at(in->idx, it);
+		if (!ts_node_is_null(var) && (ts_node_symbol(var) == sy->pattern_list || ts_node_symbol(var) == sy->tuple_pattern) &&
+		    ts_node_named_child_count(var) == 2 && c && c->method && strcmp(c->method, "named_parameters") == 0)
+			var = ts_node_named_child(var, 1);
+		TlPath vp, rp;
+		const TlVal *vb;
+		TlSlot *rs = NULL;
+		if (c && c->receiver.id && !ts_node_is_null(var) && ts_node_symbol(var) == sy->identifier &&
+		    tl_path_of(&in->m->names, in->idx, var, &vp) && (vb = tl_state_get(back, &vp)) &&
+		    vb->nograd &&
+		    tl_path_of(&in->m->names, in->idx, c->receiver, &rp)) {
+			for (uint32_t i = 0; i < in->st.slots.size && !rs; i++)
+				if (!in->st.slots.items[i].gone && tl_path_equal(&in->st.slots.items[i].path, &rp))
+					rs = &in->st.slots.items[i];
+			if (rs && (rs->val.kind == TL_VK_MODULE || rs->val.kind == TL_VK_WRAPPER))
+				tl_state_set_nograd(&in->st, &rp, rs->val.ref >= 0 ? TL_VNOGRAD_FROZEN : 1);
+		}
+	}
+	for (uint32_t i = 0; i < in->st.slots.size; i++) {
+		TlSlot *sl = &in->st.slots.items[i];
+		if (sl->gone)
+			continue;
+		const TlVal *b = tl_state_get(back, &sl->path);
+		if (!b)
+			continue;
+		if (once == 2) {
+			/* `for p in net.parameters(): net.requires_grad_(False)` */
+			if (b->nograd && sl->val.nograd != TL_VNOGRAD_FROZEN &&
+			    (sl->val.kind == TL_VK_MODULE || sl->val.kind == TL_VK_WRAPPER))
+				tl_state_set_nograd(&in->st, &sl->path, b->nograd);
+			continue;
+		}
+		sl->val.mode = b->mode;
+	}
+}
+
 void tl_in__mode_loop_exit(In *in, TSNode loop)
 {
 	TSNode recv, over;
@@ -857,7 +950,16 @@ void tl_in__mode_call(In *in, TSNode n, const TlCall *c, const TlVal *fn, const 
 				in->mwide = !element;
 				/* the modes recorded for other paths are stale only
 				 * when the state holds a mode this module may share */
-				in->malias = !element && (in->malias || tl_modes__other_modes(in, &p));
+				if (element)
+					in->malias = false;
+				else if (tl_modes__other_modes(in, &p)) {
+					/* a module another path holds may be in this
+					 * mode now: a recorded mode joins it */
+					if (mode == TL_VMODE_TRAIN || mode == TL_VMODE_EVAL)
+						in->malias_modes |= mode;
+					else
+						in->malias = true;
+				}
 			}
 		} else {
 			in->mwide = true;
@@ -949,6 +1051,14 @@ static void tl_modes__push(TlModeWork *w, const TlIndex *idx, int32_t func, uint
 	w->items[w->n++] = (TlModeItem){ idx, func, param, attr, elems, global };
 }
 
+/* The modes a call's record (its key 0, or its globals') says switches of
+ * a module other paths may hold put it in before the call (In.malias_modes):
+ * what a mode recorded there joins. */
+static uint8_t tl_modes__alias_modes(int32_t stale)
+{
+	return (uint8_t)(((uint32_t)stale >> 4) & (TL_VMODE_TRAIN | TL_VMODE_EVAL));
+}
+
 /* True when call `c` (of the module whose model is `om`) was recorded
  * handing over argument `a` with attribute `attr` bound in the state
  * (om->site_modes): *mode, its mode there (0: not known). */
@@ -958,10 +1068,12 @@ static bool tl_modes__recorded(const TlModel *om, const TlCall *c, TSNode a, con
 	uint32_t site = ts_node_start_byte(tl_index_unparen(a));
 	int32_t bits, id = tl_path_lookup(&om->names, attr, strlen(attr));
 	if (id < 0 || c->func < 0 || (uint32_t)c->func >= om->funcs.size ||
-	    !tl_scopemap_get(&om->site_modes, site, 0, &bits) || (bits & 1) ||
-	    !tl_scopemap_get(&om->site_modes, site, ((uint32_t)id + 1) | (elems ? TL_MODES_ELEMS_KEY : 0u), &bits))
+	    !tl_scopemap_get(&om->site_modes, site, 0, &bits) || (bits & 1))
 		return false;
-	*mode = (bits & 0x80) ? 0 : (uint8_t)bits;
+	int32_t stale = bits;
+	if (!tl_scopemap_get(&om->site_modes, site, ((uint32_t)id + 1) | (elems ? TL_MODES_ELEMS_KEY : 0u), &bits))
+		return false;
+	*mode = (bits & 0x80) ? 0 : (uint8_t)(bits | tl_modes__alias_modes(stale));
 	return true;
 }
 
@@ -983,7 +1095,7 @@ static uint8_t tl_modes__attr_at(const TlModel *om, const TlIndex *mod, const Tl
 		return 0;
 	int32_t stale = bits;
 	if (tl_scopemap_get(&om->site_modes, site, (uint32_t)id + 1, &bits))
-		return (bits & 0x80) ? 0 : (uint8_t)bits;
+		return (bits & 0x80) ? 0 : (uint8_t)(bits | tl_modes__alias_modes(stale));
 	if (stale)
 		return 0; /* not bound there, and every mode was forgotten before */
 	if (v->kind != TL_VK_OBJECT || v->ref < 0 || !v->mod)
@@ -1286,7 +1398,7 @@ static void tl_modes__global_site(TlModeWork *w, const TlIndex *mod, const TlCal
 		return;
 	}
 	if (tl_scopemap_get(&om->site_modes, here, ((uint32_t)id + 1) | TL_MODES_GLOBAL_KEY, &bits)) {
-		uint8_t mode = (bits & 0x80) ? 0 : (uint8_t)bits;
+		uint8_t mode = (bits & 0x80) ? 0 : (uint8_t)(bits | tl_modes__alias_modes(stale));
 		if (!mode) {
 			w->unknown = true;
 			return;
