@@ -499,6 +499,7 @@ int tl_model_forward_graph(const TlIndex *idx, TSNode call)
 	 * parameter no call site tells of) leaves the answer not known. */
 	int32_t f = tl_index_func_of(idx, call);
 	int inputs = 0;
+	bool history = false; /* an input known to carry history */
 	TSNode args = tl_tree_field(call, sy->f_arguments);
 	uint32_t count = ts_node_named_child_count(args);
 	for (uint32_t i = 0; i < count && inputs != 1; i++) {
@@ -514,10 +515,18 @@ int tl_model_forward_graph(const TlIndex *idx, TSNode call)
 		    s == sy->none)
 			continue;
 		TlVal av;
-		int flag = tl_model_value(idx, a, &av) ? tl_in__input_flag(idx, m, f, &av) : 1;
+		bool known = tl_model_value(idx, a, &av);
+		int flag = known ? tl_in__input_flag(idx, m, f, &av) : 1;
+		if (known && (av.graph == TL_VG_MUST || av.graph == TL_VG_MAY))
+			history = true;
 		if (flag != 0)
 			inputs = flag;
 	}
+	/* A module its code froze (`requires_grad_(False)`, on it or on each
+	 * of its parameters) records a graph only of an input that requires
+	 * grad: one not known to leaves the answer not known. */
+	if (inputs == 1 && !holds && mv.nograd == TL_VNOGRAD_FROZEN && !history)
+		return -1;
 	if (inputs == 1)
 		return 1;
 	/* a library's module that is no parameter-free layer holds parameters

@@ -324,7 +324,7 @@ const TlPredicateDef tl_predicates[] = {
 	{ "module-forward", NULL, NULL, tl_pred_module_forward, NULL,
 	  "the call runs a known module's forward (bound to an nn.Module, a model constructor or hub loader, or used as a module)" },
 	{ "records-graph", NULL, NULL, tl_pred_records_graph, NULL,
-	  "the module forward may record an autograd graph: false when the model knows its module holds no parameter that requires grad (a parameter-free layer, a frozen embedding, a layer after requires_grad_(False), a project class whose stores hold none) and no input requires grad (a tensor a factory made without requires_grad, what arithmetic and tensor methods compute from one, a literal)" },
+	  "the module forward may record an autograd graph: false when the model knows its module holds no parameter that requires grad (a parameter-free layer, a frozen embedding, a layer after requires_grad_(False), a project class whose stores hold none) and no input requires grad (a tensor a factory made without requires_grad, what arithmetic and tensor methods compute from one, a literal), or when its code froze the module (`requires_grad_(False)`) and no input is known to carry history)" },
 	{ "call-does", "event", tl_event_names, tl_pred_call_does, NULL,
 	  "the call itself is the event (backward, optimizer-step, grad-reset, eval, train, forward, scaler-update, scaler-step, loss, scaled-backward, unscaled-backward, plain-step, scaler-unscale, autograd-grad, detach)" },
 	{ "loss-is", "loss", tl_loss_names, tl_pred_loss_is, NULL,

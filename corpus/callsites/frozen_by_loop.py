@@ -42,3 +42,24 @@ def stylize_trainable(path):
     image = torch.rand(1, 3, 64, 64)
     # expect: TL102
     return gen(image)
+
+
+class StyleServer:
+    """The frozen generator run on whatever a request queue hands it: an
+    input the model knows nothing of records no graph of the generator."""
+
+    def __init__(self, path):
+        self.model = load_frozen(path)
+
+    def run_model(self, batch):
+        # ok: TL102
+        return self.model(batch).to("cpu")
+
+
+class TrainableServer:
+    def __init__(self, path):
+        self.model = load_trainable(path)
+
+    def run_model(self, batch):
+        # expect: TL102
+        return self.model(batch).to("cpu")
