@@ -5,6 +5,8 @@
  * Owns: tl_check_forward_records_graph, tl_check_eval_call_with_grad. */
 #include "rules/checks/checks.h"
 
+#include <string.h>
+
 #include "facts/internal.h"
 #include "model/model.h"
 
@@ -12,9 +14,62 @@
  * (the module may hold a parameter that requires grad, or an input may
  * require grad); not when that is not known (an input is the forward's own
  * parameter, which no call site in the project tells of). */
+/* True when node `n` (of forward `fn`'s body) holds a `return` whose value
+ * is not a call of a method of the class (`self.inference(...)`) whose
+ * body runs with gradients off (`@torch.no_grad()`); *returns counts them. */
+static bool tl_check__other_return(const TlIndex *mod, const TlFunc *fn, TSNode n, uint32_t *returns, int depth)
+{
+	const TlSyms *sy = tl_syms();
+	TSSymbol s = ts_node_symbol(n);
+	if (s == sy->function_definition || s == sy->class_definition || s == sy->lambda)
+		return false;
+	if (depth > 32 || s == sy->yield)
+		return true;
+	if (s == sy->return_statement) {
+		(*returns)++;
+		TSNode v = ts_node_named_child_count(n) ? tl_index_unparen(ts_node_named_child(n, 0)) : (TSNode){ 0 };
+		const TlCall *c = !ts_node_is_null(v) && ts_node_symbol(v) == sy->call ? tl_index_call_at(mod, v) : NULL;
+		if (!c || c->target < 0 || mod->funcs.items[c->target].cls != fn->cls)
+			return true;
+		TSNode body = tl_tree_field(mod->funcs.items[c->target].node, sy->f_body);
+		return ts_node_is_null(body) || !ts_node_named_child_count(body) ||
+		       tl_facts_grad_state(mod, ts_node_named_child(body, ts_node_named_child_count(body) - 1)) != TL_GRAD_OFF;
+	}
+	uint32_t k = ts_node_named_child_count(n);
+	for (uint32_t i = 0; i < k; i++)
+		if (tl_check__other_return(mod, fn, ts_node_named_child(n, i), returns, depth + 1))
+			return true;
+	return false;
+}
+
+/* True when the forward of the project's module class `cls` (of `mod`)
+ * returns only what a method of the class computes with gradients off
+ * (`return self.inference(images)` of an `@torch.no_grad()` method): its
+ * call records no graph. */
+static bool tl_check__forward_without_grad(const TlIndex *mod, int32_t cls)
+{
+	for (uint32_t f = 0; f < mod->funcs.size; f++) {
+		const TlFunc *fn = &mod->funcs.items[f];
+		if (fn->cls != cls || strcmp(fn->name, "forward") != 0)
+			continue;
+		TSNode body = tl_tree_field(fn->node, tl_syms()->f_body);
+		uint32_t returns = 0;
+		return !ts_node_is_null(body) && !tl_check__other_return(mod, fn, body, &returns, 0) && returns > 0;
+	}
+	return false;
+}
+
 bool tl_check_forward_records_graph(const TlIndex *idx, TSNode call)
 {
-	return tl_model_forward_graph(idx, call) == 1;
+	if (tl_model_forward_graph(idx, call) != 1)
+		return false;
+	const TlCall *c = tl_index_call_at(idx, tl_index_unparen(call));
+	TlVal mv;
+	bool fwd = c && c->method && c->receiver.id && strcmp(c->method, "forward") == 0;
+	if (c && tl_model_value(idx, fwd ? c->receiver : c->callee, &mv) && mv.kind == TL_VK_MODULE && mv.ref >= 0 &&
+	    mv.mod && tl_check__forward_without_grad((const TlIndex *)mv.mod, mv.ref))
+		return false;
+	return true;
 }
 
 bool tl_check_eval_call_with_grad(const TlIndex *idx, TSNode call)
