@@ -755,7 +755,24 @@ int tl_in__mode_loop_once(In *in, TSNode loop)
 		const TlVal *rv = tl_path_of(&in->m->names, in->idx, c->receiver, &p) ? tl_state_get(&in->st, &p) : NULL;
 		return rv && (rv->kind == TL_VK_MODULE || rv->kind == TL_VK_WRAPPER) ? 2 : 0;
 	}
-	if (!c || !c->method || strcmp(c->method, "range") != 0 || c->receiver.id)
+	/* a progress bar or enumerate around it: `tqdm(range(n))`,
+	 * `enumerate(range(n))`; `trange(n)` is tqdm's range */
+	static const char *const wraps[] = { "tqdm", "track", "enumerate" };
+	for (int hops = 0; hops < 2 && c && c->method; hops++) {
+		bool wrap = false;
+		for (size_t w = 0; w < sizeof wraps / sizeof *wraps; w++)
+			wrap = wrap || strcmp(c->method, wraps[w]) == 0;
+		TSNode wa = tl_tree_field(it, sy->f_arguments);
+		TSNode first = !wrap || ts_node_is_null(wa) || !ts_node_named_child_count(wa)
+				       ? (TSNode){ 0 }
+				       : tl_index_unparen(ts_node_named_child(wa, 0));
+		if (ts_node_is_null(first) || ts_node_symbol(first) != sy->call)
+			break;
+		it = first;
+		c = tl_index_call_at(in->idx, it);
+	}
+	if (!c || !c->method || (strcmp(c->method, "range") != 0 && strcmp(c->method, "trange") != 0) ||
+	    (c->receiver.id && strcmp(c->method, "trange") != 0))
 		return 0;
 	TSNode args = tl_tree_field(it, sy->f_arguments);
 	uint32_t k = ts_node_is_null(args) ? 0 : ts_node_named_child_count(args);

@@ -3,6 +3,7 @@ module is in the mode the body's last switch gives it (a helper's eval()
 in the last step of each epoch), not in the mode it had before the loop."""
 import torch
 import torch.nn as nn
+from tqdm import tqdm
 
 net = nn.Sequential(nn.Linear(8, 16), nn.BatchNorm1d(16), nn.Dropout(0.2), nn.Linear(16, 2))
 opt = torch.optim.Adam(net.parameters(), lr=1e-3)
@@ -70,3 +71,13 @@ reg = nn.Sequential(nn.Linear(8, 8), nn.Dropout(0.5))
 fit_then_train_again(reg, batches, 5)
 # ok: TL102
 reg_scores = reg(inputs)
+
+
+# The same loop behind a progress bar.
+probe = nn.Sequential(nn.Linear(8, 8), nn.Dropout(0.5))
+for epoch in tqdm(range(3)):
+    probe.train()
+    nn.functional.mse_loss(probe(inputs), inputs).backward()
+    probe.eval()
+# expect: TL102
+probe_scores = probe(inputs)
