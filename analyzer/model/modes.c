@@ -886,14 +886,54 @@ void tl_in__mode_loop_exit(In *in, TSNode loop)
  * known, `model = checkpoint["model"]`) may also switch. A path whose
  * mode is not known is recorded as such at a call; none held, the
  * switched module's mode is the only one a call records. */
+/* True when names `a` and `b` of the function being interpreted are each
+ * bound only by unpackings (`net, disc = build(cfg)`), and every
+ * statement that binds both binds them at different positions: two
+ * objects a tuple hands out, not one under two names. */
+static bool tl_modes__unpacked_apart(const In *in, int32_t a, int32_t b)
+{
+	const char *na = in->m->names.names.items[a], *nb = in->m->names.names.items[b];
+	const TlIntArray *ba = tl_index_bindings_of(in->idx, in->func, na);
+	const TlIntArray *bb = tl_index_bindings_of(in->idx, in->func, nb);
+	if (!ba || !bb || !ba->size || !bb->size)
+		return false;
+	for (uint32_t i = 0; i < ba->size; i++) {
+		const TlBinding *x = &in->idx->bindings.items[ba->items[i]];
+		if (x->kind != TL_BIND_ASSIGN || x->elem < 0 || x->depth != 1)
+			return false;
+		for (uint32_t j = 0; j < bb->size; j++) {
+			const TlBinding *y = &in->idx->bindings.items[bb->items[j]];
+			if (y->kind != TL_BIND_ASSIGN || y->elem < 0 || y->depth != 1)
+				return false;
+			if (ts_node_eq(x->stmt, y->stmt) && x->elem == y->elem)
+				return false;
+		}
+	}
+	return true;
+}
+
 static bool tl_modes__other_modes(const In *in, const TlPath *p)
 {
 	for (uint32_t i = 0; i < in->st.slots.size; i++) {
 		const TlSlot *sl = &in->st.slots.items[i];
 		if (sl->gone || tl_path_prefix(p, &sl->path))
 			continue;
-		if (sl->val.mode || sl->val.kind == TL_VK_CONTAINER)
+		if (!p->n && !sl->path.n && !p->cut && !sl->path.cut && sl->path.root != p->root &&
+		    tl_modes__unpacked_apart(in, p->root, sl->path.root))
+			continue;
+		/* a parameter nothing says is a module (`args`): its entry
+		 * mode is no module's */
+		if (sl->val.mode == TL_VMODE_ENTRY && !tl_modes__module_like(&sl->val))
+			continue;
+		if (sl->val.mode)
 			return true;
+		/* a container whose elements' modes are known (what it holds
+		 * is read in those modes later) */
+		if (sl->val.kind == TL_VK_CONTAINER) {
+			TlVal e = tl_val_element(&in->m->pool, &sl->val);
+			if (e.mode || tl_val_is_bot(&e))
+				return true;
+		}
 	}
 	return false;
 }
