@@ -356,7 +356,11 @@ void tl_in__mode_exit(In *in)
 			continue;
 		int32_t param = origin == TL_MODES_PARAM ? tl_modes__param_of(in, bp.root) : -1;
 		if (param >= 0 && tl_modes__rebound(in, bp.root)) {
-			in->mwide = true; /* another object under the parameter's name */
+			/* another object under the parameter's name: what the
+			 * function switched of the one it was handed is not
+			 * named, when it may switch a mode at all */
+			if (in->idx->funcs.items[in->func].reach_events & (TL_EV_EVAL | TL_EV_TRAIN | TL_EV_MODE_SET))
+				in->mwide = true;
 			continue;
 		}
 		tl_modes__exit_one(in, param, bp.root, bp.n ? bp.sel[0] : -1, elems, sl->val.mode, seen);

@@ -246,3 +246,24 @@ def fit_with_closure_no_grad(loader, epochs):
         with torch.no_grad():
             # ok: TL102
             run_epoch(False)
+
+
+# A hook whose constructor loads its model in eval mode; its run method
+# rebinds its own parameter (no switch of any mode in it): the model is
+# still in the mode the constructor left.
+class ClassifyHook:
+    def __init__(self, name):
+        self.preprocess = nn.Identity()
+        self.model = torch.hub.load("org/models", name, pretrained=True)
+        self.model = self.model.eval()
+
+    def run(self, status):
+        status = self.preprocess(status)
+        # expect: TL102
+        return self.model(status["video"])
+
+    @torch.no_grad()
+    def run_no_grad(self, status):
+        status = self.preprocess(status)
+        # ok: TL102
+        return self.model(status["video"])
