@@ -942,6 +942,42 @@ static bool tl_modes__other_modes(const In *in, const TlPath *p)
 	return false;
 }
 
+/* `was = m.training; m.eval(); ...; m.train(was)`: the mode `m` had where
+ * its `training` was read (the value read off a module keeps its mode:
+ * tl_in__mode_field), when `x` (`a`, at path `p`) is bound in the function
+ * only by reads of the receiver's `training`; 0 otherwise. */
+static uint8_t tl_modes__saved_mode(In *in, const TlCall *c, TSNode a, const TlPath *p)
+{
+	const TlSyms *sy = in->sy;
+	uint32_t len;
+	const char *name = tl_index_text(in->idx, a, &len);
+	char buf[64];
+	if (!name || len >= sizeof buf || p->n)
+		return 0;
+	memcpy(buf, name, len);
+	buf[len] = '\0';
+	const TlIntArray *bs = tl_index_bindings_of(in->idx, in->func, buf);
+	TlPath rp;
+	if (!bs || !bs->size || !tl_path_of(&in->m->names, in->idx, c->receiver, &rp))
+		return 0;
+	for (uint32_t i = 0; i < bs->size; i++) {
+		const TlBinding *b = &in->idx->bindings.items[bs->items[i]];
+		TSNode v = ts_node_is_null(b->value) ? b->value : tl_index_unparen(b->value);
+		if (b->kind != TL_BIND_ASSIGN || b->elem >= 0 || ts_node_is_null(v) || ts_node_symbol(v) != sy->attribute)
+			return 0;
+		TSNode attr = tl_tree_field(v, sy->f_attribute);
+		uint32_t al;
+		const char *at = tl_index_text(in->idx, attr, &al);
+		TlPath op;
+		if (!at || al != 8 || memcmp(at, "training", 8) != 0 ||
+		    !tl_path_of(&in->m->names, in->idx, tl_tree_field(v, sy->f_object), &op) || !tl_path_equal(&op, &rp))
+			return 0;
+	}
+	const TlVal *sv = tl_state_get(&in->st, p);
+	uint8_t m = sv ? (uint8_t)(sv->mode & TL_VMODE_BITS) : 0;
+	return m;
+}
+
 /* The mode `m.train(x)` leaves: train or eval when `x` is a constant;
  * for a parameter of the function (`run_epoch(model, train=True)`), the
  * flag its call sites decide (TL_VMODE_FLAG_OF); else train|eval. */
@@ -969,6 +1005,9 @@ static uint8_t tl_modes__flag_mode(In *in, const TlCall *c, const TlVal *args, u
 	TlPath p;
 	if (ts_node_is_null(a) || ts_node_symbol(a) != sy->identifier || !tl_path_of(&in->m->names, in->idx, a, &p))
 		return both;
+	uint8_t saved = tl_modes__saved_mode(in, c, a, &p);
+	if (saved)
+		return saved;
 	int32_t j = tl_modes__param_of(in, p.root);
 	if (j < 0 || j >= 16 || tl_modes__rebound(in, p.root))
 		return both;

@@ -267,3 +267,28 @@ class ClassifyHook:
         status = self.preprocess(status)
         # ok: TL102
         return self.model(status["video"])
+
+
+# A helper that saves the mode it is handed and restores it.
+def count_flops(model, x):
+    was_training = model.training
+    model.eval()
+    with torch.no_grad():
+        flops = model(x).numel()
+    model.train(was_training)
+    return flops
+
+
+def evaluate_after_stats(x):
+    net = make_net()
+    net.eval()
+    count_flops(net, x)
+    # expect: TL102
+    return net(x)
+
+
+def train_after_stats(x):
+    net = make_net()
+    count_flops(net, x)
+    # ok: TL102
+    return net(x)
