@@ -7,7 +7,7 @@
 ((call
   function: (_) @_model) @finding
   (#module-forward? @finding)
-  (#mode-is? @finding eval)
+  (#mode-is? @finding eval-on-a-path)
   (#reached? @finding)
   (#records-graph? @finding)
   (#not-under-context? @finding grad-disabled)
@@ -25,7 +25,7 @@
   (#module-forward? @finding)
   (#not-loss-call? @finding)
   (#evaluation-pass? @finding)
-  (#not-mode-is? @finding eval)
+  (#not-mode-is? @finding eval-on-a-path)
   (#reached? @finding)
   (#records-graph? @finding)
   (#not-under-context? @finding grad-disabled)

@@ -142,6 +142,11 @@ size_t tl_facts_loss_kind_words(int kind, const char **out, size_t cap);
  * `node`: the last `.eval()` / `.train()` on it before `node` in the same
  * function, else what every call site of the function says. */
 int tl_facts_mode_at(const TlIndex *idx, TSNode node, const char *recv);
+/* True when the module named `recv` may be in eval mode at `node` because
+ * a switch the program makes reaches it on some path (`if flag:
+ * m.eval()`), or tl_facts_mode_at answers eval (TL102: a forward after
+ * `.eval()`); a flag whose value is not known is not such a switch. */
+bool tl_facts_eval_on_a_path(const TlIndex *idx, TSNode node, const char *recv);
 /* True when tl_facts_mode_at answers `mode` (TL_MODE_EVAL or TL_MODE_TRAIN)
  * nowhere in the file: no call of it switches a module to that mode, nor
  * takes a mode flag (`.train(flag)`); every answer of that mode starts at

@@ -6,7 +6,7 @@
  * in train mode for an evaluation are the logic of TL102, TL203 and TL212,
  * in rules/checks/.)
  *
- * Owns: tl_facts_mode_at, tl_facts_mode_subject, tl_facts__mode_from,
+ * Owns: tl_facts_mode_at, tl_facts_eval_on_a_path, tl_facts_mode_subject, tl_facts__mode_from,
  * tl_facts__in_handed_lambda, tl_facts__mode_expr, tl_facts__forward_subject,
  * tl_facts__to_caller, tl_facts__names_have, tl_facts__name_root. */
 #include "facts/internal.h"
@@ -166,7 +166,8 @@ static bool tl_facts__expects_raise(const TlIndex *idx, TSNode node)
 
 /* The model's answer (model/modes.c): eval or train on every path, its
  * function's entry joined over the call sites in the project. */
-static int tl_facts__model_mode(const TlIndex *idx, TSNode node, const char *recv, const TlCall *site)
+static int tl_facts__model_mode(const TlIndex *idx, TSNode node, const char *recv, const TlCall *site,
+				bool on_a_path)
 {
 	/* A lambda handed to a call runs where that call runs it (a library
 	 * function may run it under no_grad): not this scope's question. */
@@ -206,6 +207,8 @@ static int tl_facts__model_mode(const TlIndex *idx, TSNode node, const char *rec
 			return TL_MODE_UNKNOWN;
 	}
 	int bits = ts_node_is_null(e) ? 0 : site ? tl_model_mode_from(idx, e, site) : tl_model_mode(idx, e, callers);
+	if (on_a_path && bits != TL_MODEL_MODE_EVAL)
+		return tl_model_mode_eval_on_a_path(idx, e) ? TL_MODE_EVAL : TL_MODE_UNKNOWN;
 	return bits == TL_MODEL_MODE_EVAL ? TL_MODE_EVAL : bits == TL_MODEL_MODE_TRAIN ? TL_MODE_TRAIN : TL_MODE_UNKNOWN;
 }
 
@@ -226,12 +229,17 @@ int tl_facts_mode_at(const TlIndex *idx, TSNode node, const char *recv)
 {
 	/* The model's module modes (model/modes.c; docs/semantic-model.md,
 	 * "Module modes"). */
-	return tl_facts__model_mode(idx, node, recv, NULL);
+	return tl_facts__model_mode(idx, node, recv, NULL, false);
+}
+
+bool tl_facts_eval_on_a_path(const TlIndex *idx, TSNode node, const char *recv)
+{
+	return tl_facts__model_mode(idx, node, recv, NULL, true) == TL_MODE_EVAL;
 }
 
 int tl_facts__mode_from(const TlIndex *idx, TSNode node, const char *recv, const TlCall *site)
 {
-	return tl_facts__model_mode(idx, node, recv, site);
+	return tl_facts__model_mode(idx, node, recv, site, false);
 }
 
 /* The dotted name whose mode a forward call depends on: `model` for

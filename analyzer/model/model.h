@@ -278,6 +278,13 @@ uint32_t tl_model_call_events(const TlIndex *idx, const TlCall *c, uint32_t even
  * module class, run by the module's own code); TL_MODEL_CALLERS_NONE. */
 enum { TL_MODEL_CALLERS_NONE, TL_MODEL_CALLERS_ALL, TL_MODEL_CALLERS_LOCAL };
 int tl_model_mode(const TlIndex *idx, TSNode subject, int callers);
+/* True when the module expression `subject` may be in eval mode where it
+ * is evaluated because a switch the program makes (`m.eval()`, a library
+ * model in eval mode) reaches it on some path, whatever the others (a
+ * test the model does not decide: `if flag: m.eval()`); a `.train(flag)`
+ * whose flag is not known is no such switch. Its function's entry is not
+ * read. */
+bool tl_model_mode_eval_on_a_path(const TlIndex *idx, TSNode subject);
 /* tl_model_mode as call `site` (of idx, a call of subject's function) runs
  * the function: its entry the mode that call hands it (its caller's entry
  * joined over that caller's call sites in turn). */

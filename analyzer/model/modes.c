@@ -27,7 +27,7 @@
  *   callee's parameter, not known to the caller: not known.
  *
  * Owns: tl_in__mode_call, tl_in__mode_field, tl_model_mode,
- * tl_model_mode_nowhere. */
+ * tl_model_mode_eval_on_a_path, tl_model_mode_nowhere. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -275,7 +275,7 @@ static bool tl_modes__apply(In *in, const TlCall *c, const TlVal *args, uint32_t
 			/* `m.train(flag)`: as this call's argument says, else
 			 * this function's own parameter passed on */
 			uint32_t j = TL_VMODE_FLAG_PARAM(mode), k = j - (fn->cls >= 0 && c->receiver.id ? 1u : 0u);
-			uint8_t pass = (uint8_t)(TL_VMODE_TRAIN | TL_VMODE_EVAL);
+			uint8_t pass = 0; /* not known */
 			TSNode fa = j < fn->params.size ? tl_index_unparen(tl_modes__arg(cidx, fn, c, j)) : (TSNode){ 0 };
 			if (!ts_node_is_null(fa) && ts_node_symbol(fa) == in->sy->identifier) {
 				TlPath fp;
@@ -859,6 +859,8 @@ void tl_in__mode_loop_exit(In *in, TSNode loop)
 	uint8_t mode = tl_modes__loop_switch(in, loop, &recv, &over);
 	if (!mode)
 		return;
+	if (mode != TL_VMODE_TRAIN && mode != TL_VMODE_EVAL)
+		mode = 0; /* `net.train(flag)`: not known */
 	if (ts_node_is_null(over)) {
 		TSNode it = tl_modes__iterable(in, recv);
 		const TlSyms *sy = in->sy;
@@ -980,11 +982,12 @@ static uint8_t tl_modes__saved_mode(In *in, const TlCall *c, TSNode a, const TlP
 
 /* The mode `m.train(x)` leaves: train or eval when `x` is a constant;
  * for a parameter of the function (`run_epoch(model, train=True)`), the
- * flag its call sites decide (TL_VMODE_FLAG_OF); else train|eval. */
+ * flag its call sites decide (TL_VMODE_FLAG_OF); else not known (0: a
+ * value nothing tells is no switch to eval mode on some path). */
 static uint8_t tl_modes__flag_mode(In *in, const TlCall *c, const TlVal *args, uint32_t npos)
 {
 	const TlSyms *sy = in->sy;
-	uint8_t both = (uint8_t)(TL_VMODE_TRAIN | TL_VMODE_EVAL);
+	uint8_t both = 0;
 	TSNode al = tl_tree_field(c->node, sy->f_arguments);
 	if (ts_node_is_null(al) || ts_node_named_child_count(al) != 1)
 		return both;
@@ -1675,6 +1678,18 @@ static int tl_modes__resolve(const TlIndex *idx, TSNode subject, int callers, co
 int tl_model_mode(const TlIndex *idx, TSNode subject, int callers)
 {
 	return tl_modes__resolve(idx, subject, callers, NULL);
+}
+
+bool tl_model_mode_eval_on_a_path(const TlIndex *idx, TSNode subject)
+{
+	const TlModel *m = tl_model_of(idx);
+	if (!m || ts_node_is_null(subject))
+		return false;
+	tl_model__ensure((TlModel *)m, tl_index_func_of(idx, subject));
+	TlVal v;
+	/* eval on some path from a switch the program makes (or a library
+	 * model in eval mode), not from a flag whose value is not known */
+	return tl_model_value(idx, subject, &v) && (v.mode & TL_VMODE_EVAL) && !(v.mode & TL_VMODE_FLAG);
 }
 
 int tl_model_mode_from(const TlIndex *idx, TSNode subject, const TlCall *site)

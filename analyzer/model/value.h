@@ -139,15 +139,19 @@ enum { TL_VL_OTHER = 0, TL_VL_CROSS_ENTROPY, TL_VL_NLL, TL_VL_BCE, TL_VL_BCE_LOG
 #define TL_VMODE_FLAG_OF(j) ((uint8_t)(TL_VMODE_TRAIN | TL_VMODE_EVAL | TL_VMODE_FLAG | ((unsigned)(j) << 4)))
 #define TL_VMODE_FLAG_PARAM(m) ((uint32_t)(m) >> 4)
 #define TL_VMODE_BITS (TL_VMODE_TRAIN | TL_VMODE_EVAL | TL_VMODE_ENTRY)
-/* The join of two modes (0, not known, absorbs; two flags' join is
- * train|eval). */
+/* The join of two modes (0, not known, absorbs; so does a flag joined
+ * with another mode: train|eval from a switch on each path is known, a
+ * flag's value is not). */
 #define TL_VMODE_JOIN(a, b)                                                                                  \
-	((a) && (b) ? ((a) == (b) ? (uint8_t)(a) : (uint8_t)(((a) | (b)) & TL_VMODE_BITS)) : (uint8_t)0)
+	((a) && (b) ? ((a) == (b) ? (uint8_t)(a)                                                              \
+				  : (((a) | (b)) & TL_VMODE_FLAG) ? (uint8_t)0                                \
+								  : (uint8_t)(((a) | (b)) & TL_VMODE_BITS))   \
+		    : (uint8_t)0)
 /* The mode of a path bound on one side of a join only: on the other, it
  * is as it stands outside the state (the entry's). */
 static inline uint8_t tl_val_mode_outside(uint8_t mode)
 {
-	return mode ? (uint8_t)((mode & TL_VMODE_BITS) | TL_VMODE_ENTRY) : (uint8_t)0;
+	return mode && !(mode & TL_VMODE_FLAG) ? (uint8_t)((mode & TL_VMODE_BITS) | TL_VMODE_ENTRY) : (uint8_t)0;
 }
 
 /* TlVal.cst: a tag in the top three bits, a payload in the other 13.

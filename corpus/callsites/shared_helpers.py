@@ -142,6 +142,10 @@ def train_gan(loader, nz=16):
     for step, real in enumerate(loader):
         noise = torch.randn(real.size(0), nz)
         optD.zero_grad()
+        # after the first evaluation netG is in eval mode on this path
+        # (set_requires_eval below), and its detached output's graph is
+        # never used
+        # expect: TL102
         d_loss = F.softplus(-netD(real)).mean() + F.softplus(netD(netG(noise).detach())).mean()
         d_loss.backward()
         optD.step()
