@@ -522,8 +522,11 @@ bool tl_facts__in_handed_lambda(const TlIndex *idx, TSNode node);
 
 /* layers.c, shared with rules/checks/ (TL212): what the layers a
  * construction `root` holds say, TL_LAYER_DEPENDENT, _NONE (known to act
- * the same in both modes) or _UNKNOWN; _LOOK_INSIDE only within. */
-enum { TL_LAYER_NONE, TL_LAYER_DEPENDENT, TL_LAYER_LOOK_INSIDE, TL_LAYER_UNKNOWN };
+ * the same in both modes) or _UNKNOWN; _TRACKED: its only mode-dependent
+ * layers are instance norms that track running statistics
+ * (`InstanceNorm2d(c, track_running_stats=True)`), which only eval mode
+ * reads; _LOOK_INSIDE only within. */
+enum { TL_LAYER_NONE, TL_LAYER_DEPENDENT, TL_LAYER_LOOK_INSIDE, TL_LAYER_UNKNOWN, TL_LAYER_TRACKED };
 int tl_facts__layers_of(const TlIndex *idx, TSNode root);
 
 #endif

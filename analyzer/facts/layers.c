@@ -82,7 +82,7 @@ static int tl_facts__layer_kind(const TlIndex *idx, const char *q, TSNode call)
 	if (sets & TL_APIS_INSTANCE_NORM) {
 		TSNode t = tl_index_unparen(tl_facts__kwarg(idx, call, "track_running_stats"));
 		return !ts_node_is_null(t) && ts_node_symbol(t) == tl_syms()->true_
-			       ? TL_LAYER_DEPENDENT : TL_LAYER_NONE;
+			       ? TL_LAYER_TRACKED : TL_LAYER_NONE;
 	}
 	/* The transformer layers' dropout defaults to 0.1; a recurrent
 	 * network's (between its layers) to 0. */
@@ -107,6 +107,8 @@ typedef struct TlLayerScan {
 	TlArray(TSNode) todo;   /* subtrees still to scan */
 	TlIntArray classes;     /* local classes already queued */
 	bool dependent;
+	/* An instance norm that tracks running statistics (TL_LAYER_TRACKED). */
+	bool tracked;
 	/* Something the module may hold is not known: a library's model, what
 	 * a local function builds, a module handed in (`self.backbone =
 	 * backbone`), a base class from elsewhere, more than TL_LAYERS_TODO
@@ -152,6 +154,8 @@ static void tl_facts__layers_ext(TlLayerScan *s, const TlIndex *idx, const char 
 		s->dependent = true;
 	else if (e == TL_LAYER_UNKNOWN)
 		s->unknown = true;
+	else if (e == TL_LAYER_TRACKED)
+		s->tracked = true;
 }
 
 static void tl_facts__layers_class(const TlIndex *idx, TlLayerScan *s, int32_t cls)
@@ -221,6 +225,8 @@ static void tl_facts__layers_scan(const TlIndex *idx, TlLayerScan *s, TSNode top
 				int kind = tl_facts__layer_kind(idx, c->qname, n);
 				if (kind == TL_LAYER_DEPENDENT || tl_facts__functional_dropout(idx, c->qname, n))
 					s->dependent = true;
+				else if (kind == TL_LAYER_TRACKED)
+					s->tracked = true;
 				else if (kind == TL_LAYER_NONE && !tl_facts__starts(c->qname, "torch."))
 					tl_facts__layers_ext(s, idx, c->qname);
 				continue; /* the arguments are still walked */
@@ -240,6 +246,8 @@ static void tl_facts__layers_scan(const TlIndex *idx, TlLayerScan *s, TSNode top
 					s->dependent = true;
 				else if (e == TL_LAYER_UNKNOWN)
 					s->unknown = true;
+				else if (e == TL_LAYER_TRACKED)
+					s->tracked = true;
 			} else if ((!c->receiver.id && c->target >= 0) || tl_facts__class_like(c->method))
 				s->unknown = true; /* what a local function, or a class
 						    * held in an attribute
@@ -294,6 +302,7 @@ static void tl_facts__layers_start(TlLayerScan *s, TlLayerVisits *visits)
 	tl_array_init(&s->todo);
 	tl_array_init(&s->classes);
 	s->dependent = false;
+	s->tracked = false;
 	s->unknown = false;
 	s->visits = visits;
 }
@@ -330,7 +339,8 @@ static int tl_facts__ext_class_layers(TlLayerScan *outer, const TlIndex *idx, co
 	tl_facts__layers_start(&s, v);
 	tl_facts__layers_class(mod, &s, cls);
 	tl_facts__layers_run(mod, &s);
-	int kind = s.dependent ? TL_LAYER_DEPENDENT : s.unknown ? TL_LAYER_UNKNOWN : TL_LAYER_NONE;
+	int kind = s.dependent ? TL_LAYER_DEPENDENT : s.unknown ? TL_LAYER_UNKNOWN
+		   : s.tracked ? TL_LAYER_TRACKED : TL_LAYER_NONE;
 	tl_facts__layers_end(&s);
 	tl_facts__ext_leave(idx);
 	v->items.items[at].kind = kind;
@@ -349,7 +359,7 @@ static int tl_facts__ext_layers(TlLayerScan *s, const TlIndex *idx, const char *
 }
 
 /* The layers a construction `root` holds: TL_LAYER_DEPENDENT, _NONE
- * (known to act the same in both modes) or _UNKNOWN. */
+ * (known to act the same in both modes), _TRACKED or _UNKNOWN. */
 int tl_facts__layers_of(const TlIndex *idx, TSNode root)
 {
 	if (ts_node_is_null(root))
@@ -360,7 +370,8 @@ int tl_facts__layers_of(const TlIndex *idx, TSNode root)
 	tl_facts__layers_start(&s, &visits);
 	tl_facts__layers_push(&s, root);
 	tl_facts__layers_run(idx, &s);
-	int kind = s.dependent ? TL_LAYER_DEPENDENT : s.unknown ? TL_LAYER_UNKNOWN : TL_LAYER_NONE;
+	int kind = s.dependent ? TL_LAYER_DEPENDENT : s.unknown ? TL_LAYER_UNKNOWN
+		   : s.tracked ? TL_LAYER_TRACKED : TL_LAYER_NONE;
 	tl_facts__layers_end(&s);
 	tl_array_release(&visits.items);
 	return kind;

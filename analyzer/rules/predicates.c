@@ -489,7 +489,7 @@ const TlPredicateDef tl_predicates[] = {
 	{ "left-in-train-mode", NULL, NULL, NULL, tl_check_left_in_train_mode,
 	  "the module called runs in the train mode training or its construction left it in: no path back to where the file builds it may switch it to eval mode (an .eval() on it, a part, an alias or an unknown module, a local helper or context manager that may, an evaluation call from another module handed it), and no .train() after the last training step chose train mode on purpose" },
 	{ "mode-dependent", NULL, NULL, NULL, tl_check_mode_dependent,
-	  "the module holds layers that behave differently in train and eval mode (dropout, batch norm, code reading self.training), as its construction in the file shows: a torch.nn layer, an nn.Sequential's layers, a local module class, a torchvision.models / timm model" },
+	  "the module holds layers that behave differently in train and eval mode (dropout, batch norm, code reading self.training; instance norm tracking running statistics only in a file that may put a module in eval mode), as its construction in the file shows: a torch.nn layer, an nn.Sequential's layers, a local module class, a torchvision.models / timm model" },
 	{ "pass-lacks", "event", tl_event_names, tl_pred_pass_lacks, NULL,
 	  "the pass around the node lacks the event: the innermost loop of its own function (its iteration, through local calls), else its function; module-level code outside loops is no pass" },
 	{ "first-forward", NULL, NULL, NULL, tl_check_first_forward,

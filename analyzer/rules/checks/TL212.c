@@ -9,6 +9,7 @@
 #include "rules/checks/checks.h"
 
 #include "facts/internal.h"
+#include "model/apitable.h"
 #include "model/model.h"
 
 bool tl_check_first_forward(const TlIndex *idx, TSNode call)
@@ -259,7 +260,23 @@ bool tl_check_left_in_train_mode(const TlIndex *idx, TSNode call)
  * `model.encoder`, which its construction does not say) and that holds a
  * mode-dependent layer. `handed`: whether `expr` may be a parameter,
  * followed to what the project hands it. */
-static bool tl_check__dependent_at(const TlIndex *idx, TSNode expr, bool handed)
+/* True when a call of module `idx` may put a module in eval mode: an
+ * `.eval()`, a `.train(False)` or `.train(flag)`, a call of the API
+ * table's set eval-mode (`from_pretrained`). */
+static bool tl_check__may_eval(const TlIndex *idx)
+{
+	if (!tl_index_no_call_has(idx, TL_EV_EVAL | TL_EV_MODE_SET, 0))
+		return true;
+	for (uint32_t i = 0; i < idx->calls.size; i++) {
+		const char *q = idx->calls.items[i].qname;
+		const TlApiRow *row = q ? tl_api_qualified(q) : NULL;
+		if (row && (row->sets & TL_APIS_EVAL_MODE))
+			return true;
+	}
+	return false;
+}
+
+static bool tl_check__dependent_at(const TlIndex *idx, TSNode expr, bool handed, const TlIndex *at)
 {
 	/* accelerator.unwrap_model(model), handed in, hands back the model
 	 * itself. */
@@ -288,18 +305,24 @@ static bool tl_check__dependent_at(const TlIndex *idx, TSNode expr, bool handed)
 		memcpy(own, args, n * sizeof *own);
 		bool yes = true;
 		for (uint32_t i = 0; i < n && yes; i++)
-			yes = tl_check__dependent_at(own[i].mod, own[i].arg, false);
+			yes = tl_check__dependent_at(own[i].mod, own[i].arg, false, at);
 		tl_free(own);
 		return yes;
 	}
 	if (ts_node_is_null(root) || !whole)
 		return false;
-	return tl_facts__layers_of(idx, root) == TL_LAYER_DEPENDENT;
+	int kind = tl_facts__layers_of(idx, root);
+	/* Instance norms that track running statistics act differently
+	 * only in eval mode, which reads those statistics: a model never put
+	 * in eval mode (nor loaded in it) gives in train mode the outputs it
+	 * was trained with. */
+	return kind == TL_LAYER_DEPENDENT ||
+	       (kind == TL_LAYER_TRACKED && (tl_check__may_eval(idx) || tl_check__may_eval(at)));
 }
 
 bool tl_check_mode_dependent(const TlIndex *idx, TSNode expr)
 {
-	return tl_check__dependent_at(idx, expr, true);
+	return tl_check__dependent_at(idx, expr, true, idx);
 }
 
 bool tl_check_discarded(const TlIndex *idx, TSNode call)
