@@ -155,6 +155,182 @@ static void tl_modes__forget(In *in)
 	tl_modes__defer(in, TL_MODEOP_FORGET, NULL, 0, NULL);
 }
 
+/* ---- what a call the model cannot apply may switch ------------------------- */
+
+/* Methods of a module that return it (`TeacherModel(envs).to(device)`). */
+static bool tl_modes__returns_self(const char *m)
+{
+	static const char *const names[] = { "to", "cuda", "cpu", "float", "half", "double", "bfloat16",
+					     "eval", "train", "requires_grad_", NULL };
+	for (int i = 0; m && names[i]; i++)
+		if (strcmp(m, names[i]) == 0)
+			return true;
+	return false;
+}
+
+/* True when `v` builds a new module: a call of a class (a CapWords name,
+ * PEP 8) or of the API table's set eval-mode (`from_pretrained`), through
+ * methods that return their receiver. */
+static bool tl_modes__fresh(const In *in, TSNode v)
+{
+	for (int step = 0; step < 8; step++) {
+		v = tl_index_unparen(v);
+		if (ts_node_is_null(v) || ts_node_symbol(v) != in->sy->call)
+			return false;
+		const TlCall *c = tl_index_call_at(in->idx, v);
+		if (!c)
+			return false;
+		if (c->receiver.id && tl_modes__returns_self(c->method)) {
+			v = c->receiver;
+			continue;
+		}
+		const TlApiRow *row = c->qname ? tl_api_qualified(c->qname) : NULL;
+		if (row && (row->sets & TL_APIS_EVAL_MODE))
+			return true;
+		const char *m = c->method;
+		while (m && *m == '_')
+			m++;
+		return m && *m >= 'A' && *m <= 'Z';
+	}
+	return false;
+}
+
+/* True when identifier `n` is a use of its module that hands it to no
+ * other code: the target of an assignment, the module called (`m(x)`), the
+ * receiver of a method call (`m.load_state_dict(sd)`); inside a nested
+ * function or lambda, a call that may switch a mode is none. */
+static bool tl_modes__kept_use(const In *in, TSNode n, bool nested)
+{
+	const TlSyms *sy = in->sy;
+	TSNode p = tl_index_parent(in->idx, n);
+	if (ts_node_is_null(p))
+		return false;
+	TSSymbol ps = ts_node_symbol(p);
+	if (ps == sy->attribute && !ts_node_eq(tl_tree_field(p, sy->f_object), n))
+		return true; /* `x.m`'s name m, not this identifier */
+	if (ps == sy->keyword_argument && ts_node_eq(tl_tree_field(p, sy->f_name), n))
+		return true;
+	if (ps == sy->assignment && ts_node_eq(tl_tree_field(p, sy->f_left), n))
+		return !nested;
+	TSNode call = ps == sy->call && ts_node_eq(tl_tree_field(p, sy->f_function), n) ? p : (TSNode){ 0 };
+	if (ps == sy->attribute) {
+		TSNode g = tl_index_parent(in->idx, p);
+		if (!ts_node_is_null(g) && ts_node_symbol(g) == sy->call && ts_node_eq(tl_tree_field(g, sy->f_function), p))
+			call = g;
+	}
+	if (ts_node_is_null(call))
+		return false;
+	if (!nested)
+		return true;
+	const TlCall *c = tl_index_call_at(in->idx, call);
+	uint32_t reach = c ? c->events | c->callee_events : ~0u;
+	if (c && c->target >= 0)
+		reach |= in->idx->funcs.items[c->target].reach_events;
+	return !(reach & (TL_EV_EVAL | TL_EV_TRAIN | TL_EV_MODE_SET));
+}
+
+/* True when name `name` occurs in `top` other than as tl_modes__kept_use
+ * says (`nested`: under a function or lambda of `top`, or `top` is one). */
+static bool tl_modes__handed(const In *in, TSNode top, const char *name, size_t len, bool nested)
+{
+	const TlSyms *sy = in->sy;
+	TSTreeCursor cur = ts_tree_cursor_new(top);
+	bool handed = false, descend = true;
+	do {
+		TSNode n = ts_tree_cursor_current_node(&cur);
+		TSSymbol s = ts_node_symbol(n);
+		descend = true;
+		if ((s == sy->function_definition || s == sy->lambda) && !ts_node_eq(n, top) && !nested) {
+			handed = tl_modes__handed(in, n, name, len, true);
+			descend = false;
+		} else if (s == sy->identifier) {
+			uint32_t l;
+			const char *t = tl_index_text(in->idx, n, &l);
+			if (l == len && memcmp(t, name, len) == 0 && !tl_modes__kept_use(in, n, nested))
+				handed = true;
+		}
+	} while (!handed && tl_walk_next(&cur, top, descend));
+	ts_tree_cursor_delete(&cur);
+	return handed;
+}
+
+/* True when call `c`, which the model cannot apply, cannot switch the
+ * module the state holds at root `root`: a module this function (or the
+ * module's top-level code) builds itself (tl_modes__fresh, every binding
+ * of the name), that no code is handed (tl_modes__handed: not an
+ * argument, not stored, not read by a closure that may switch it), and
+ * that `c` does not name. */
+static bool tl_modes__out_of_reach(const In *in, const TlCall *c, int32_t root)
+{
+	if (root < 0 || tl_modes__param_of(in, root) >= 0)
+		return false;
+	const char *name = in->m->names.names.items[root];
+	size_t len = strlen(name);
+	if (!len || strcmp(name, "self") == 0)
+		return false;
+	const TlIntArray *bs = tl_index_bindings_of(in->idx, in->func, name);
+	if (!bs || !bs->size)
+		return false;
+	for (uint32_t i = 0; i < bs->size; i++) {
+		const TlBinding *b = &in->idx->bindings.items[bs->items[i]];
+		if (b->kind != TL_BIND_ASSIGN || b->elem >= 0 || !tl_modes__fresh(in, b->value))
+			return false;
+	}
+	TSNode scope = in->func >= 0 ? in->idx->funcs.items[in->func].node : in->idx->root;
+	if (in->func >= 0) {
+		scope = tl_tree_field(scope, in->sy->f_body);
+		if (ts_node_is_null(scope))
+			return false;
+	}
+	/* the call itself may reach it: its receiver, its arguments */
+	return !tl_modes__handed(in, c->node, name, len, true) && !tl_modes__handed(in, scope, name, len, false);
+}
+
+/* Call `c` may switch modes and the model cannot apply it: the modes of
+ * what it can reach are no longer known (what it is handed and what that
+ * holds, `self`'s attributes, the module's globals, a closure's names);
+ * a module the code builds and hands no code keeps its mode. */
+static void tl_modes__forget_reach(In *in, const TlCall *c)
+{
+	/* a function of this module may switch its globals; a closure, the
+	 * names of the function it is nested in */
+	const uint32_t sw = TL_EV_EVAL | TL_EV_TRAIN | TL_EV_MODE_SET;
+	bool own = in->callee_mod == in->idx || (c->target >= 0 && (in->idx->funcs.items[c->target].reach_events & sw)) ||
+		   (c->arg_target >= 0 && (in->idx->funcs.items[c->arg_target].reach_events & sw));
+	if (in->snaps.size || (own && (in->func < 0 || (c->target >= 0 && tl_model__nested_in(in->idx, c->target, in->func)) ||
+				       (in->callee_mod == in->idx && in->callee_ref >= 0 &&
+					tl_model__nested_in(in->idx, in->callee_ref, in->func))))) {
+		tl_modes__forget(in);
+		return;
+	}
+	in->mforgot = true;
+	int32_t kept[8];
+	uint32_t nkept = 0, nchecked = 0;
+	int32_t checked[8];
+	for (uint32_t i = 0; i < in->st.slots.size; i++) {
+		TlSlot *sl = &in->st.slots.items[i];
+		if (sl->gone || !sl->val.mode)
+			continue;
+		int32_t r = sl->path.cut ? -1 : sl->path.root;
+		bool keep = false, known = false;
+		for (uint32_t k = 0; k < nkept && !known; k++)
+			if (kept[k] == r)
+				keep = known = true;
+		for (uint32_t k = 0; k < nchecked && !known; k++)
+			if (checked[k] == r)
+				known = true;
+		if (!known) {
+			keep = nkept < 8 && nchecked < 8 && tl_modes__out_of_reach(in, c, r);
+			if (keep)
+				kept[nkept++] = r;
+			else if (nchecked < 8)
+				checked[nchecked++] = r;
+		}
+		if (!keep)
+			sl->val.mode = 0;
+	}
+}
+
 /* The modules the container at path `p` holds put in `mode` (the
  * container's value is the same object: no store). False when the state
  * holds no container there. */
@@ -1036,8 +1212,9 @@ void tl_in__mode_call(In *in, TSNode n, const TlCall *c, const TlVal *fn, const 
 		bool whole = element && !ts_node_is_null(tl_modes__switching_loop(in, c->receiver));
 		if (element) {
 			/* Which modules it switches: the list's, when known (the
-			 * others may be among them: forgotten). */
-			tl_modes__forget(in);
+			 * others may be among them: forgotten, but for a module
+			 * the code builds and hands no code). */
+			tl_modes__forget_reach(in, c);
 			tl_modes__switch_elements(in, c->receiver, mode);
 		}
 		TlPath p;
@@ -1087,7 +1264,7 @@ void tl_in__mode_call(In *in, TSNode n, const TlCall *c, const TlVal *fn, const 
 			reach |= cm->funcs.items[in->callee_ref].reach_events;
 	}
 	if ((reach & (TL_EV_EVAL | TL_EV_TRAIN | TL_EV_MODE_SET)) && !tl_modes__apply(in, c, args, npos)) {
-		tl_modes__forget(in);
+		tl_modes__forget_reach(in, c);
 		in->mwide = true;
 	}
 	if (in->callee_mod) {
