@@ -207,8 +207,20 @@ static int tl_facts__model_mode(const TlIndex *idx, TSNode node, const char *rec
 			return TL_MODE_UNKNOWN;
 	}
 	int bits = ts_node_is_null(e) ? 0 : site ? tl_model_mode_from(idx, e, site) : tl_model_mode(idx, e, callers);
-	if (on_a_path && bits != TL_MODEL_MODE_EVAL)
-		return tl_model_mode_eval_on_a_path(idx, e) ? TL_MODE_EVAL : TL_MODE_UNKNOWN;
+	if (on_a_path && bits != TL_MODEL_MODE_EVAL && !ts_node_is_null(e)) {
+		if (tl_model_mode_eval_on_a_path(idx, e, TL_MODEL_CALLERS_NONE))
+			return TL_MODE_EVAL;
+		/* entered in eval mode at some call site, the others not told:
+		 * only for a forward whose result no caller can differentiate
+		 * (it reaches no return of the module's functions) */
+		if (site || callers == TL_MODEL_CALLERS_NONE)
+			return TL_MODE_UNKNOWN;
+		TlIntArray rets;
+		tl_array_init(&rets);
+		bool stays = tl_model_reaches_backward(idx, node, (TSNode){ 0 }, &rets, NULL) == 0 && !rets.size;
+		tl_array_release(&rets);
+		return stays && tl_model_mode_eval_on_a_path(idx, e, callers) ? TL_MODE_EVAL : TL_MODE_UNKNOWN;
+	}
 	return bits == TL_MODEL_MODE_EVAL ? TL_MODE_EVAL : bits == TL_MODEL_MODE_TRAIN ? TL_MODE_TRAIN : TL_MODE_UNKNOWN;
 }
 

@@ -281,10 +281,11 @@ int tl_model_mode(const TlIndex *idx, TSNode subject, int callers);
 /* True when the module expression `subject` may be in eval mode where it
  * is evaluated because a switch the program makes (`m.eval()`, a library
  * model in eval mode) reaches it on some path, whatever the others (a
- * test the model does not decide: `if flag: m.eval()`); a `.train(flag)`
- * whose flag is not known is no such switch. Its function's entry is not
- * read. */
-bool tl_model_mode_eval_on_a_path(const TlIndex *idx, TSNode subject);
+ * test the model does not decide: `if flag: m.eval()`), or entered in
+ * eval mode at some call site (with `callers`, as tl_model_mode) while no
+ * site hands it train mode and whatever the sites that cannot be told; a
+ * `.train(flag)` whose flag is not known is no such switch. */
+bool tl_model_mode_eval_on_a_path(const TlIndex *idx, TSNode subject, int callers);
 /* tl_model_mode as call `site` (of idx, a call of subject's function) runs
  * the function: its entry the mode that call hands it (its caller's entry
  * joined over that caller's call sites in turn). */

@@ -1311,9 +1311,17 @@ typedef struct TlModeWork {
 	uint32_t n;
 	uint8_t bits;   /* the modes the call sites hand, joined */
 	bool unknown;   /* one cannot be told */
+	bool lenient;   /* ... and the others are still read (the modes some sites hand) */
 	uint32_t sites; /* call sites read */
 	const TlModeItem *at; /* the item whose call sites are being read */
 } TlModeWork;
+
+/* True when the work stops: a site cannot be told, and the answer is the
+ * modes every site hands. */
+static bool tl_modes__stopped(const TlModeWork *w)
+{
+	return w->unknown && !w->lenient;
+}
 
 /* Adds (idx, func, param) to the work, once. */
 static void tl_modes__push(TlModeWork *w, const TlIndex *idx, int32_t func, uint32_t param, const char *attr,
@@ -1600,7 +1608,7 @@ static uint8_t tl_modes__flag_at(const TlIndex *fidx, const TlFunc *fn, const Tl
  * the parameter. */
 static void tl_modes__site(TlModeWork *w, const TlIndex *mod, const TlIndex *fidx, int32_t f, const TlCall *c)
 {
-	if (w->unknown)
+	if (tl_modes__stopped(w))
 		return;
 	w->sites++;
 	const TlModel *om = tl_model_of(mod);
@@ -1661,7 +1669,7 @@ static void tl_modes__site(TlModeWork *w, const TlIndex *mod, const TlIndex *fid
  * binds no local of that name). */
 static void tl_modes__global_site(TlModeWork *w, const TlIndex *mod, const TlCall *c)
 {
-	if (w->unknown)
+	if (tl_modes__stopped(w))
 		return;
 	w->sites++;
 	const TlModel *om = tl_model_of(mod);
@@ -1700,13 +1708,13 @@ static void tl_modes__global_site(TlModeWork *w, const TlIndex *mod, const TlCal
 static bool tl_modes__want(void *ctx, int32_t func)
 {
 	const TlModeWork *w = ctx;
-	return !w->unknown && func == w->at->func;
+	return !tl_modes__stopped(w) && func == w->at->func;
 }
 
 static void tl_modes__ext_visit(void *ctx, const TlExtCall *s)
 {
 	TlModeWork *w = ctx;
-	if (w->unknown || s->func != w->at->func || s->mod == w->at->idx)
+	if (tl_modes__stopped(w) || s->func != w->at->func || s->mod == w->at->idx)
 		return;
 	if (!s->om) {
 		w->unknown = true; /* an import cycle */
@@ -1742,7 +1750,7 @@ bool tl_model_mode_nowhere(const TlIndex *idx, int mode)
 
 /* tl_model_mode; with `site` (a call of subject's function in `idx`), its
  * entry read at that call only (its callers' entries, at all of theirs). */
-static int tl_modes__resolve(const TlIndex *idx, TSNode subject, int callers, const TlCall *site)
+static int tl_modes__resolve(const TlIndex *idx, TSNode subject, int callers, const TlCall *site, bool lenient)
 {
 	const TlModel *m = tl_model_of(idx);
 	if (!m || ts_node_is_null(subject))
@@ -1780,6 +1788,7 @@ static int tl_modes__resolve(const TlIndex *idx, TSNode subject, int callers, co
 	if (k < 0 && !global)
 		return 0;
 	TlModeWork *w = tl_calloc(1, sizeof *w);
+	w->lenient = lenient;
 	w->bits = (uint8_t)(v.mode & (TL_VMODE_TRAIN | TL_VMODE_EVAL));
 	/* An attribute of the parameter (`self.net`): read at each call site
 	 * off the object handed in, when that is no module. */
@@ -1795,7 +1804,7 @@ static int tl_modes__resolve(const TlIndex *idx, TSNode subject, int callers, co
 	bool project = idx->imports != NULL;
 	if (project)
 		tl_model__enter(idx);
-	for (uint32_t i = 0; i < w->n && !w->unknown; i++) {
+	for (uint32_t i = 0; i < w->n && !tl_modes__stopped(w); i++) {
 		w->at = &w->items[i];
 		const TlIndex *fidx = w->at->idx;
 		const TlFunc *fn = &fidx->funcs.items[w->at->func];
@@ -1813,20 +1822,20 @@ static int tl_modes__resolve(const TlIndex *idx, TSNode subject, int callers, co
 		uint32_t sites = w->sites;
 		if (w->at->global) {
 			/* the module's own calls only: an importer's globals are its own */
-			for (uint32_t s = 0; s < fn->call_sites.size && !w->unknown; s++) {
+			for (uint32_t s = 0; s < fn->call_sites.size && !tl_modes__stopped(w); s++) {
 				const TlCall *ks = &fidx->calls.items[fn->call_sites.items[s]];
 				if (!(i == 0 && site) || ks == site)
 					tl_modes__global_site(w, fidx, ks);
 			}
 			if (i == 0 && site && w->sites == sites)
 				tl_modes__global_site(w, fidx, site);
-			if (!w->unknown && callers == TL_MODEL_CALLERS_ALL)
+			if (!tl_modes__stopped(w) && callers == TL_MODEL_CALLERS_ALL)
 				tl_model__importer_calls((TlModel *)fm, TL_CALLERS_INSTANCES, tl_modes__want,
 							 tl_modes__ext_global, w);
 		} else if (i == 0 && site) {
 			tl_modes__site(w, fidx, fidx, w->at->func, site);
 		} else {
-			for (uint32_t s = 0; s < fn->call_sites.size && !w->unknown; s++) {
+			for (uint32_t s = 0; s < fn->call_sites.size && !tl_modes__stopped(w); s++) {
 				const TlCall *ks = &fidx->calls.items[fn->call_sites.items[s]];
 				/* A module's method: run by its class's own code
 				 * (elsewhere, judged where the model runs) */
@@ -1838,7 +1847,7 @@ static int tl_modes__resolve(const TlIndex *idx, TSNode subject, int callers, co
 				}
 				tl_modes__site(w, fidx, fidx, w->at->func, ks);
 			}
-			if (!w->unknown && callers == TL_MODEL_CALLERS_ALL)
+			if (!tl_modes__stopped(w) && callers == TL_MODEL_CALLERS_ALL)
 				tl_model__importer_calls((TlModel *)fm, TL_CALLERS_INSTANCES, tl_modes__want,
 							 tl_modes__ext_visit, w);
 		}
@@ -1847,17 +1856,17 @@ static int tl_modes__resolve(const TlIndex *idx, TSNode subject, int callers, co
 	}
 	if (project)
 		tl_model__leave(idx);
-	int bits = w->unknown ? 0 : w->bits;
+	int bits = w->unknown && !lenient ? 0 : w->bits;
 	tl_free(w);
 	return bits;
 }
 
 int tl_model_mode(const TlIndex *idx, TSNode subject, int callers)
 {
-	return tl_modes__resolve(idx, subject, callers, NULL);
+	return tl_modes__resolve(idx, subject, callers, NULL, false);
 }
 
-bool tl_model_mode_eval_on_a_path(const TlIndex *idx, TSNode subject)
+bool tl_model_mode_eval_on_a_path(const TlIndex *idx, TSNode subject, int callers)
 {
 	const TlModel *m = tl_model_of(idx);
 	if (!m || ts_node_is_null(subject))
@@ -1866,12 +1875,22 @@ bool tl_model_mode_eval_on_a_path(const TlIndex *idx, TSNode subject)
 	TlVal v;
 	/* eval on some path from a switch the program makes (or a library
 	 * model in eval mode), not from a flag whose value is not known */
-	return tl_model_value(idx, subject, &v) && (v.mode & TL_VMODE_EVAL) && !(v.mode & TL_VMODE_FLAG);
+	if (!tl_model_value(idx, subject, &v) || !v.mode || (v.mode & TL_VMODE_FLAG))
+		return false;
+	if (v.mode & TL_VMODE_EVAL)
+		return true;
+	if (!(v.mode & TL_VMODE_ENTRY) || (v.mode & TL_VMODE_TRAIN) || !callers)
+		return false;
+	/* as entered: eval at a call site, none handing train mode (callers
+	 * that disagree are judged at the eval one's call, TL102's helper
+	 * calls); a site that cannot be told does not make it unknown */
+	int bits = tl_modes__resolve(idx, subject, callers, NULL, true);
+	return (bits & TL_MODEL_MODE_EVAL) && !(bits & TL_MODEL_MODE_TRAIN);
 }
 
 int tl_model_mode_from(const TlIndex *idx, TSNode subject, const TlCall *site)
 {
 	if (!site || site->target != tl_index_func_of(idx, subject))
 		return 0;
-	return tl_modes__resolve(idx, subject, TL_MODEL_CALLERS_ALL, site);
+	return tl_modes__resolve(idx, subject, TL_MODEL_CALLERS_ALL, site, false);
 }
