@@ -195,34 +195,113 @@ static bool tl_modes__fresh(const In *in, TSNode v)
 	return false;
 }
 
+static bool tl_modes__handed(const In *in, TSNode top, const char *name, size_t len, bool nested, uint32_t from,
+			     int depth);
+
+/* True when argument `arg` of call `call` is handed to a function of this
+ * module (a plain function, not a closure) whose parameter uses it only as
+ * tl_modes__kept_use says (`register_optimizer(None, model)`). */
+static bool tl_modes__kept_arg(const In *in, TSNode arg, TSNode call, int depth)
+{
+	const TlSyms *sy = in->sy;
+	const TlCall *c = tl_index_call_at(in->idx, call);
+	if (depth > 0 || !c || c->target < 0 || c->receiver.id || c->target == in->func)
+		return false;
+	const TlFunc *fn = &in->idx->funcs.items[c->target];
+	if (fn->cls >= 0 || fn->parent >= 0)
+		return false;
+	TSNode args = tl_tree_field(call, sy->f_arguments);
+	uint32_t k = ts_node_is_null(args) ? 0 : ts_node_named_child_count(args), pos = 0;
+	bool found = false;
+	for (uint32_t i = 0; i < k && !found; i++) {
+		TSNode a = ts_node_named_child(args, i);
+		TSSymbol as = ts_node_symbol(a);
+		if (as == sy->keyword_argument || as == sy->list_splat || as == sy->dictionary_splat)
+			return false;
+		if (ts_node_eq(a, arg))
+			found = true;
+		else
+			pos++;
+	}
+	if (!found || pos >= fn->params.size)
+		return false;
+	const TlBinding *pb = &in->idx->bindings.items[fn->params.items[pos]];
+	TSNode pn = pb->stmt;
+	if (ts_node_is_null(pn))
+		return false;
+	if (ts_node_symbol(pn) != sy->identifier)
+		pn = tl_tree_field(pn, sy->f_name);
+	if (ts_node_is_null(pn) || ts_node_symbol(pn) != sy->identifier)
+		return false;
+	uint32_t pl;
+	const char *pt = tl_index_text(in->idx, pn, &pl);
+	TSNode body = tl_tree_field(fn->node, sy->f_body);
+	if (!pt || ts_node_is_null(body))
+		return false;
+	char name[128];
+	if (pl >= sizeof name)
+		return false;
+	memcpy(name, pt, pl);
+	name[pl] = 0;
+	return !tl_modes__handed(in, body, name, pl, false, 0, depth + 1);
+}
+
 /* True when identifier `n` is a use of its module that hands it to no
  * other code: the target of an assignment, the module called (`m(x)`), the
- * receiver of a method call (`m.load_state_dict(sd)`); inside a nested
- * function or lambda, a call that may switch a mode is none. */
-static bool tl_modes__kept_use(const In *in, TSNode n, bool nested)
+ * receiver of a method call (`m.load_state_dict(sd)`), a store onto it or
+ * a read of its attributes in a test (`m.optimizer = opt`, `if
+ * m.optimizer:`), an argument of a function of this module that uses its
+ * parameter so; inside a nested function or lambda, a call that may switch
+ * a mode is none. */
+static bool tl_modes__kept_use(const In *in, TSNode n, bool nested, int depth)
 {
 	const TlSyms *sy = in->sy;
 	TSNode p = tl_index_parent(in->idx, n);
 	if (ts_node_is_null(p))
 		return false;
 	TSSymbol ps = ts_node_symbol(p);
+	if (ps == sy->expression_statement)
+		return true; /* `x.eval()`'s value, discarded */
 	if (ps == sy->attribute && !ts_node_eq(tl_tree_field(p, sy->f_object), n))
 		return true; /* `x.m`'s name m, not this identifier */
 	if (ps == sy->keyword_argument && ts_node_eq(tl_tree_field(p, sy->f_name), n))
 		return true;
 	if (ps == sy->assignment && ts_node_eq(tl_tree_field(p, sy->f_left), n))
 		return !nested;
+	if (ps == sy->argument_list && !nested)
+		return tl_modes__kept_arg(in, n, tl_index_parent(in->idx, p), depth);
 	TSNode call = ps == sy->call && ts_node_eq(tl_tree_field(p, sy->f_function), n) ? p : (TSNode){ 0 };
 	if (ps == sy->attribute) {
-		TSNode g = tl_index_parent(in->idx, p);
-		if (!ts_node_is_null(g) && ts_node_symbol(g) == sy->call && ts_node_eq(tl_tree_field(g, sy->f_function), p))
+		/* the top of `x.a.b` */
+		TSNode top = p, g = tl_index_parent(in->idx, p);
+		while (!ts_node_is_null(g) && ts_node_symbol(g) == sy->attribute &&
+		       ts_node_eq(tl_tree_field(g, sy->f_object), top)) {
+			top = g;
+			g = tl_index_parent(in->idx, g);
+		}
+		TSSymbol gs = ts_node_is_null(g) ? 0 : ts_node_symbol(g);
+		if (gs == sy->call && ts_node_eq(tl_tree_field(g, sy->f_function), top)) {
+			if (!ts_node_eq(top, p))
+				return !nested; /* `x.encoder(y)`, `x.optimizer.step()` */
 			call = g;
+		} else if (nested) {
+			return false;
+		} else if ((gs == sy->assignment || gs == sy->augmented_assignment) &&
+			   ts_node_eq(tl_tree_field(g, sy->f_left), top)) {
+			return true; /* a store onto the module */
+		} else {
+			return gs == sy->if_statement || gs == sy->while_statement || gs == sy->comparison_operator ||
+			       gs == sy->boolean_operator || gs == sy->not_operator;
+		}
 	}
 	if (ts_node_is_null(call))
 		return false;
+	const TlCall *c = tl_index_call_at(in->idx, call);
+	/* `x.cuda()` is x: where it goes */
+	if (c && c->receiver.id && ts_node_eq(tl_index_unparen(c->receiver), n) && tl_modes__returns_self(c->method))
+		return tl_modes__kept_use(in, call, nested, depth);
 	if (!nested)
 		return true;
-	const TlCall *c = tl_index_call_at(in->idx, call);
 	uint32_t reach = c ? c->events | c->callee_events : ~0u;
 	if (c && c->target >= 0)
 		reach |= in->idx->funcs.items[c->target].reach_events;
@@ -230,8 +309,11 @@ static bool tl_modes__kept_use(const In *in, TSNode n, bool nested)
 }
 
 /* True when name `name` occurs in `top` other than as tl_modes__kept_use
- * says (`nested`: under a function or lambda of `top`, or `top` is one). */
-static bool tl_modes__handed(const In *in, TSNode top, const char *name, size_t len, bool nested)
+ * says (`nested`: under a function or lambda of `top`, or `top` is one);
+ * outside nested functions, occurrences before byte `from` are not read;
+ * `depth`: functions followed into through their arguments. */
+static bool tl_modes__handed(const In *in, TSNode top, const char *name, size_t len, bool nested, uint32_t from,
+			     int depth)
 {
 	const TlSyms *sy = in->sy;
 	TSTreeCursor cur = ts_tree_cursor_new(top);
@@ -241,12 +323,12 @@ static bool tl_modes__handed(const In *in, TSNode top, const char *name, size_t 
 		TSSymbol s = ts_node_symbol(n);
 		descend = true;
 		if ((s == sy->function_definition || s == sy->lambda) && !ts_node_eq(n, top) && !nested) {
-			handed = tl_modes__handed(in, n, name, len, true);
+			handed = tl_modes__handed(in, n, name, len, true, 0, depth);
 			descend = false;
-		} else if (s == sy->identifier) {
+		} else if (s == sy->identifier && (nested || ts_node_start_byte(n) >= from)) {
 			uint32_t l;
 			const char *t = tl_index_text(in->idx, n, &l);
-			if (l == len && memcmp(t, name, len) == 0 && !tl_modes__kept_use(in, n, nested))
+			if (l == len && memcmp(t, name, len) == 0 && !tl_modes__kept_use(in, n, nested, depth))
 				handed = true;
 		}
 	} while (!handed && tl_walk_next(&cur, top, descend));
@@ -271,8 +353,33 @@ static bool tl_modes__out_of_reach(const In *in, const TlCall *c, int32_t root)
 	const TlIntArray *bs = tl_index_bindings_of(in->idx, in->func, name);
 	if (!bs || !bs->size)
 		return false;
+	/* The binding the call sees: the last one before it, when no loop
+	 * runs it again (then what was bound before it, and its uses before
+	 * it, are another object's); else every binding and use. */
+	uint32_t here = ts_node_start_byte(c->node), from = 0;
+	const TlBinding *last = NULL;
 	for (uint32_t i = 0; i < bs->size; i++) {
 		const TlBinding *b = &in->idx->bindings.items[bs->items[i]];
+		uint32_t at = ts_node_is_null(b->stmt) ? 0 : ts_node_start_byte(b->stmt);
+		if (at < here && (!last || at > ts_node_start_byte(last->stmt)))
+			last = b;
+	}
+	if (!last)
+		return false;
+	from = ts_node_end_byte(last->stmt); /* its right-hand side reads what was bound before */
+	for (TSNode n = tl_index_parent(in->idx, last->stmt); !ts_node_is_null(n); n = tl_index_parent(in->idx, n)) {
+		TSSymbol ns = ts_node_symbol(n);
+		if (ns == in->sy->function_definition || ns == in->sy->module || ns == in->sy->lambda)
+			break;
+		if (ns == in->sy->for_statement || ns == in->sy->while_statement) {
+			from = 0;
+			break;
+		}
+	}
+	for (uint32_t i = 0; i < bs->size; i++) {
+		const TlBinding *b = &in->idx->bindings.items[bs->items[i]];
+		if (b != last && !ts_node_is_null(b->stmt) && ts_node_start_byte(b->stmt) < from)
+			continue;
 		if (b->kind != TL_BIND_ASSIGN || b->elem >= 0 || !tl_modes__fresh(in, b->value))
 			return false;
 	}
@@ -283,7 +390,7 @@ static bool tl_modes__out_of_reach(const In *in, const TlCall *c, int32_t root)
 			return false;
 	}
 	/* the call itself may reach it: its receiver, its arguments */
-	return !tl_modes__handed(in, c->node, name, len, true) && !tl_modes__handed(in, scope, name, len, false);
+	return !tl_modes__handed(in, c->node, name, len, true, 0, 0) && !tl_modes__handed(in, scope, name, len, false, from, 0);
 }
 
 /* Call `c` may switch modes and the model cannot apply it: the modes of

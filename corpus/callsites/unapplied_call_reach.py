@@ -63,3 +63,34 @@ def distill_stored(path, obs):
     # ok: TL102
     q = teacher(obs)
     return q.argmax(1)
+
+
+def register_optimizer(model):
+    if len(list(model.parameters())) > 0:
+        model.optimizer = torch.optim.SGD(model.parameters(), lr=0.01)
+
+
+def keep_in_registry(registry, model):
+    registry.append(model)
+
+
+# Rebound to a new model, handed only to a helper that stores onto the
+# model itself: the call cannot reach it.
+def compare_to_reference(path, obs, make_layers):
+    reference = make_layers()
+    reference = nn.Sequential(*reference).cuda()
+    register_optimizer(reference)
+    reference.eval()
+    evaluate(path, Teacher)
+    # expect: TL102
+    return reference(obs)
+
+
+# A helper that keeps the model where the call may reach it.
+def compare_registered(path, obs, registry):
+    reference = Teacher()
+    keep_in_registry(registry, reference)
+    reference.eval()
+    evaluate(path, Teacher)
+    # ok: TL102
+    return reference(obs)
