@@ -52,8 +52,10 @@ static bool tl_modes__module_like(const TlVal *v)
 
 void tl_in__mode_field(TlVal *v, const TlVal *obj)
 {
-	if (obj->mode && (tl_modes__module_like(v) || v->kind == TL_VK_TOP))
+	if ((obj->mode || obj->meval) && (tl_modes__module_like(v) || v->kind == TL_VK_TOP)) {
 		v->mode = obj->mode; /* a submodule, or what a parameter holds */
+		v->meval = obj->meval;
+	}
 	else if (v->mode & TL_VMODE_ENTRY)
 		v->mode = 0; /* a class attribute's store: another function's entry */
 }
@@ -433,8 +435,10 @@ static void tl_modes__forget_reach(In *in, const TlCall *c)
 			else if (nchecked < 8)
 				checked[nchecked++] = r;
 		}
-		if (!keep)
+		if (!keep) {
 			sl->val.mode = 0;
+			sl->val.meval = 0;
+		}
 	}
 }
 
@@ -1391,6 +1395,7 @@ void tl_in__mode_call(In *in, TSNode n, const TlCall *c, const TlVal *fn, const 
 		return;
 	if (method && tl_modes__module_like(fn)) {
 		r->mode = fn->mode; /* `model.to(device)`, `model.cuda()` */
+		r->meval = fn->meval;
 		return;
 	}
 	if (r->kind == TL_VK_WRAPPER || (row && (row->roles & (TL_APIR_WRAPPER | TL_APIR_COPY)))) {
@@ -1982,10 +1987,12 @@ bool tl_model_mode_eval_on_a_path(const TlIndex *idx, TSNode subject, int caller
 	TlVal v;
 	/* eval on some path from a switch the program makes (or a library
 	 * model in eval mode), not from a flag whose value is not known */
-	if (!tl_model_value(idx, subject, &v) || !v.mode || (v.mode & TL_VMODE_FLAG))
+	if (!tl_model_value(idx, subject, &v))
 		return false;
-	if (v.mode & TL_VMODE_EVAL)
+	if (v.meval || TL_VMODE_SOME_EVAL(v.mode))
 		return true;
+	if (!v.mode || (v.mode & TL_VMODE_FLAG))
+		return false;
 	if (!(v.mode & TL_VMODE_ENTRY) || (v.mode & TL_VMODE_TRAIN) || !callers)
 		return false;
 	/* as entered: eval at a call site, none handing train mode (callers

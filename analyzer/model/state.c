@@ -335,6 +335,7 @@ void tl_state_set_mode(TlState *s, const TlPath *path, uint8_t mode, const TlVal
 		if (sl->gone || !tl_path_prefix(path, &sl->path))
 			continue;
 		sl->val.mode = mode;
+		sl->val.meval = 0;
 		found = found || sl->path.n == path->n;
 	}
 	if (found || !unbound)
@@ -342,6 +343,7 @@ void tl_state_set_mode(TlState *s, const TlPath *path, uint8_t mode, const TlVal
 	/* No store: the object is the same (its must and may bits clear). */
 	TlSlot slot = { *path, *unbound, 0, 0, 0, 0, -1 };
 	slot.val.mode = mode;
+	slot.val.meval = 0;
 	tl_state__push(s, &slot);
 }
 
@@ -354,8 +356,10 @@ void tl_state_replace(TlState *s, const TlPath *path, const TlVal *v)
 
 void tl_state_forget_modes(TlState *s)
 {
-	for (uint32_t i = 0; i < s->slots.size; i++)
+	for (uint32_t i = 0; i < s->slots.size; i++) {
 		s->slots.items[i].val.mode = 0;
+		s->slots.items[i].val.meval = 0;
+	}
 }
 
 /* A join's stores: a slot of dst that src lacks is not stored into on

@@ -183,6 +183,9 @@ static TlVal tl_val__join_at(TlValPool *p, const TlVal *pa, const TlVal *pb, uns
 		j.pnograd = ng > 0 ? (uint16_t)ng : 0;
 	}
 	j.mode = TL_VMODE_JOIN(a->mode, b->mode);
+	j.meval = (uint8_t)(a->meval || b->meval || TL_VMODE_SOME_EVAL(a->mode) || TL_VMODE_SOME_EVAL(b->mode));
+	if (j.mode == TL_VMODE_EVAL)
+		j.meval = 0;
 	j.cst = a->cst == b->cst ? a->cst : 0;
 	j.origin = a->origin ? a->origin : b->origin;
 	j.flow = tl_val_flow_union(p, a->flow, b->flow);
@@ -225,7 +228,7 @@ static bool tl_val__equal_at(const TlValPool *p, const TlVal *a, const TlVal *b,
 	    a->wrap != b->wrap || a->punwrap != b->punwrap || a->act != b->act || a->loss != b->loss ||
 	    a->ref != b->ref || a->mod != b->mod || a->old != b->old || a->prev != b->prev ||
 	    a->pold != b->pold || a->kept != b->kept || a->host != b->host || a->phost != b->phost ||
-	    a->nograd != b->nograd || a->pnograd != b->pnograd || a->mode != b->mode || a->cst != b->cst ||
+	    a->nograd != b->nograd || a->pnograd != b->pnograd || a->mode != b->mode || a->meval != b->meval || a->cst != b->cst ||
 	    !tl_val_flow_same(p, a->flow, b->flow))
 		return false;
 	if (a->kind != TL_VK_CONTAINER || nest >= TL_VAL_NEST)
@@ -470,6 +473,7 @@ TlVal tl_val_elements_mode(TlValPool *p, const TlVal *v, uint8_t mode)
 	if (c.elem >= 0) {
 		TlVal e = p->vals.items[c.elem]; /* a copy: the pool may grow */
 		e.mode = mode;
+		e.meval = 0;
 		e.next = -1;
 		c.elem = tl_val_pool_add(p, e);
 	}
@@ -477,6 +481,7 @@ TlVal tl_val_elements_mode(TlValPool *p, const TlVal *v, uint8_t mode)
 	for (int32_t k = v->parts; k >= 0; k = p->vals.items[k].next) {
 		TlVal e = p->vals.items[k];
 		e.mode = mode;
+		e.meval = 0;
 		e.next = -1;
 		tl_val_chain_append(p, &first, &last, e);
 	}

@@ -149,6 +149,9 @@ enum { TL_VL_OTHER = 0, TL_VL_CROSS_ENTROPY, TL_VL_NLL, TL_VL_BCE, TL_VL_BCE_LOG
 		    : (uint8_t)0)
 /* The mode of a path bound on one side of a join only: on the other, it
  * is as it stands outside the state (the entry's). */
+/* True when a value's mode says eval on some path from a switch the
+ * program makes (not a flag's value, which is not known). */
+#define TL_VMODE_SOME_EVAL(m) (((m) & TL_VMODE_EVAL) && !((m) & TL_VMODE_FLAG))
 static inline uint8_t tl_val_mode_outside(uint8_t mode)
 {
 	return mode && !(mode & TL_VMODE_FLAG) ? (uint8_t)((mode & TL_VMODE_BITS) | TL_VMODE_ENTRY) : (uint8_t)0;
@@ -257,6 +260,11 @@ typedef struct TlVal {
 	 * them (model/calls.c); 0 with nograd 0: not known. Joined as a union
 	 * (a side not known absorbs). */
 	uint16_t pnograd;
+	/* 1: on some path here a switch the program makes left the module in
+	 * eval mode (`if flag: m.eval()`), which `mode` no longer says (a join
+	 * with a path whose mode is not known); cleared by the next switch and
+	 * when the modes are forgotten (model/modes.c). Joined as an or. */
+	uint8_t meval;
 	const void *mod; /* the index that `ref` is of (a const TlIndex *) */
 } TlVal;
 

@@ -19,7 +19,14 @@ class Tester:
     is_training = True
 
 
+def set_mode_somehow(model, helper):
+    helper.apply_mode(model)
+    model.train(helper.training)
+
+
 class ModelTest:
+    all_model_classes = (make_net,)
+
     def __init__(self):
         self.model_tester = Tester()
 
@@ -38,6 +45,26 @@ class ModelTest:
         with torch.no_grad():
             # ok: TL102
             return model(x)
+
+    # the other path's mode is not known (a model of a class the test
+    # is handed): eval on this one
+    def test_model_classes(self, x):
+        for model_class in self.all_model_classes:
+            model = model_class()
+            model.to("cpu")
+            if self.model_tester.is_training is False:
+                model.eval()
+            # expect: TL102
+            model(x).sum().item()
+
+    # a call that may switch the model after the test: not known
+    def test_switched_after(self, x, helper):
+        model = make_net()
+        if self.model_tester.is_training is False:
+            model.eval()
+        set_mode_somehow(model, helper)
+        # ok: TL102
+        return model(x)
 
     # no switch to eval mode on any path
     def test_forward_trained(self, x):
