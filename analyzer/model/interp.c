@@ -354,6 +354,43 @@ static void tl_in__unwrap_join(In *in, TSNode target, TSNode m)
 		tl_state_set(&in->st, &p, &u);
 }
 
+/* True when if statement f->node's modes may be kept per test (modes.c,
+ * TL_VMODE_COND_OF): an `if` (and an `else`, or none) whose test reads a
+ * parameter that a call site's constants may decide, and that no constant
+ * of this interpretation decides already. */
+static bool tl_in__cond_if(In *in, const StFrame *f)
+{
+	const TlSyms *sy = in->sy;
+	if (f->grad || in->func < 0 || ts_node_symbol(f->node) != sy->if_statement)
+		return false;
+	uint32_t nc = ts_node_named_child_count(f->node);
+	for (uint32_t i = 0; i < nc; i++)
+		if (ts_node_symbol(ts_node_named_child(f->node, i)) == sy->elif_clause)
+			return false;
+	return tl_model__ctx_test_on_params(in->idx, in->func, tl_tree_field(f->node, sy->f_condition));
+}
+
+/* After an if statement tl_in__cond_if accepts, whose consequence ended
+ * in state `then` and whose else (or the failed test) in `other`, both
+ * run: a module whose mode differs between them holds the mode the test
+ * decides (`if mode == "train": model.train() else: model.eval()`),
+ * which each call site's constants read (modes.c, tl_model__mode_under). */
+static void tl_in__cond_modes(In *in, TSNode test, const TlState *then, const TlState *other)
+{
+	if (in->st.dead || then->dead || other->dead)
+		return;
+	for (uint32_t i = 0; i < in->st.slots.size; i++) {
+		TlSlot *sl = &in->st.slots.items[i];
+		if (sl->gone || !sl->val.mode)
+			continue;
+		const TlVal *t = tl_state_get(then, &sl->path), *o = tl_state_get(other, &sl->path);
+		if (!t || !o || !t->mode || !o->mode || t->mode == o->mode ||
+		    TL_VMODE_JOIN(t->mode, o->mode) != sl->val.mode)
+			continue;
+		sl->val.mode = tl_model__mode_cond(in->m, in->func, test, t->mode, o->mode);
+	}
+}
+
 /* One step of the top frame. */
 static void tl_in__step(In *in)
 {
@@ -372,6 +409,8 @@ static void tl_in__step(In *in)
 	}
 	case F_IF: {
 		TSNode target, m;
+		if (f->stage == 1 && f->i == 0 && tl_in__cond_if(in, f))
+			tl_state_copy(&f->c, &in->st); /* the consequence's end (tl_in__cond_modes) */
 		if (f->stage == 1)
 			tl_state_join(&in->m->pool, &f->b, &in->st);
 		TSNode node = f->node;
@@ -430,9 +469,22 @@ static void tl_in__step(In *in)
 			return;
 		}
 		bool unwraps = !is_match && tl_in__unwrap_branches(in, node, f->round ? NULL : &f->a, &target, &m);
-		if (!f->round)
-			tl_state_join(&in->m->pool, &f->b, &f->a);
-		tl_state_copy(&in->st, &f->b);
+		if (!f->c.dead && !is_match) {
+			/* an if and an else (or none): the else's end is the
+			 * state now, or the entry where the test failed */
+			TlState other;
+			tl_state_init(&other);
+			tl_state_copy(&other, f->round ? &in->st : &f->a);
+			if (!f->round)
+				tl_state_join(&in->m->pool, &f->b, &f->a);
+			tl_state_copy(&in->st, &f->b);
+			tl_in__cond_modes(in, tl_tree_field(node, sy->f_condition), &f->c, &other);
+			tl_state_release(&other);
+		} else {
+			if (!f->round)
+				tl_state_join(&in->m->pool, &f->b, &f->a);
+			tl_state_copy(&in->st, &f->b);
+		}
 		if (unwraps)
 			tl_in__unwrap_join(in, target, m);
 		tl_in__pop_frame(in);

@@ -67,6 +67,15 @@ typedef struct TlModeEff {
 	bool elems; /* the mode of the elements of the path (`models[*]`: `for m in models: m.eval()`) */
 } TlModeEff;
 
+/* A mode decided by a test of function `func`'s parameters against
+ * constants (modes.c, TL_VMODE_COND_OF): `then` where test `test` holds,
+ * `other` where it fails; either may be such a mode in turn. */
+typedef struct TlModeCond {
+	int32_t func;
+	TSNode test;
+	uint8_t then, other;
+} TlModeCond;
+
 /* The program-point state: a value per access path, the grad mode, and
  * whether any path reaches here. A path has one slot at most. Past a few
  * slots (state.c) they are indexed: a table from path to slot, and one
@@ -290,6 +299,9 @@ struct TlModel {
 	 * TlVal.mode bits, joined over the interpretations; (site, 0): the
 	 * call was interpreted). */
 	TlScopeMap site_modes;
+	/* modes.c: the tests that decide a mode (TL_VMODE_COND_OF's k). */
+	TlModeCond mode_conds[TL_VMODE_CONDS];
+	uint32_t nmode_conds;
 };
 
 void tl_state_init(TlState *s);
@@ -605,6 +617,23 @@ uint16_t tl_model__ctx_value(TlModel *m, const TlIndex *idx, int32_t func, const
 /* sitectx.c: false when those constants decide a test around `node` (of
  * `func`) against it. */
 bool tl_model__ctx_runs(TlModel *m, const TlIndex *idx, int32_t func, const uint16_t *p, TSNode node);
+/* sitectx.c: the constants call `site` (of module `cidx`, NULL: none)
+ * hands the first TL_MODEL_CTX_PARAMS parameters of function `f` of
+ * `idx` (m: idx's model): a literal, a test of literals, the literal
+ * default it leaves; 0 where none. */
+void tl_model__site_consts(TlModel *m, const TlIndex *idx, int32_t f, const TlIndex *cidx, const TlCall *site,
+			   uint16_t *p);
+/* sitectx.c: true when condition `cond` of function `f` reads one of its
+ * first TL_MODEL_CTX_PARAMS parameters (bound nowhere else in `f`), which
+ * a call site's constants may decide. */
+bool tl_model__ctx_test_on_params(const TlIndex *idx, int32_t f, TSNode cond);
+/* modes.c: mode `mode` of function `f` (of m's module `idx`) under the
+ * parameters' constants `p`: its tests (TL_VMODE_COND_OF) decided where
+ * the constants decide them, else the join of their modes. */
+uint8_t tl_model__mode_under(TlModel *m, const TlIndex *idx, uint8_t mode, int32_t f, const uint16_t *p);
+/* modes.c: the mode test `test` of function `func` decides, `then` where
+ * it holds and `other` where it fails (TL_VMODE_COND_OF), or their join. */
+uint8_t tl_model__mode_cond(TlModel *m, int32_t func, TSNode test, uint8_t then, uint8_t other);
 /* holdsnone.c: an instance of class `cls` of `mod` built by call `call`
  * of m's module (in function `caller`) holds no parameter that requires
  * grad under the constants that call passes (docs/semantic-model.md,

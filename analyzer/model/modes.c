@@ -558,7 +558,14 @@ static bool tl_modes__apply(In *in, const TlCall *c, const TlVal *args, uint32_t
 				tl_in__mode_field(&target, &whole);
 		}
 		uint8_t mode = ef->mode;
-		if (mode & TL_VMODE_FLAG) {
+		if (TL_VMODE_IS_COND(mode)) {
+			/* decided by a test of the callee's parameters: under the
+			 * constants this call passes */
+			uint16_t cst[TL_MODEL_CTX_PARAMS];
+			tl_model__site_consts((TlModel *)cm, cidx, in->callee_ref, in->idx, c, cst);
+			mode = tl_model__mode_under((TlModel *)cm, cidx, mode, in->callee_ref, cst);
+		}
+		if (TL_VMODE_IS_FLAG(mode)) {
 			/* `m.train(flag)`: as this call's argument says, else
 			 * this function's own parameter passed on */
 			uint32_t j = TL_VMODE_FLAG_PARAM(mode), k = j - (fn->cls >= 0 && c->receiver.id ? 1u : 0u);
@@ -568,7 +575,7 @@ static bool tl_modes__apply(In *in, const TlCall *c, const TlVal *args, uint32_t
 				TlPath fp;
 				int32_t jj = tl_path_of(&in->m->names, in->idx, fa, &fp) && !fp.n
 						     ? tl_modes__param_of(in, fp.root) : -1;
-				if (jj >= 0 && jj < 16 && !tl_modes__rebound(in, fp.root))
+				if (jj >= 0 && jj < (int32_t)TL_VMODE_FLAGS && !tl_modes__rebound(in, fp.root))
 					pass = TL_VMODE_FLAG_OF(jj);
 			}
 			mode = tl_modes__flag_at(cidx, fn, c, in->idx, j, k < npos && k <= j ? &args[k] : NULL, pass);
@@ -1299,7 +1306,7 @@ static uint8_t tl_modes__flag_mode(In *in, const TlCall *c, const TlVal *args, u
 	if (saved)
 		return saved;
 	int32_t j = tl_modes__param_of(in, p.root);
-	if (j < 0 || j >= 16 || tl_modes__rebound(in, p.root))
+	if (j < 0 || j >= (int32_t)TL_VMODE_FLAGS || tl_modes__rebound(in, p.root))
 		return both;
 	return TL_VMODE_FLAG_OF(j);
 }
@@ -1860,6 +1867,39 @@ bool tl_model_mode_nowhere(const TlIndex *idx, int mode)
 	return true;
 }
 
+/* The mode that test `test` of function `func` decides: `then` where it
+ * holds, `other` where it fails (TL_VMODE_COND_OF); their join when the
+ * table is full or they are the same. */
+uint8_t tl_model__mode_cond(TlModel *m, int32_t func, TSNode test, uint8_t then, uint8_t other)
+{
+	uint8_t join = TL_VMODE_JOIN(then, other);
+	if (!then || !other || then == other || !join)
+		return join;
+	for (uint32_t k = 0; k < m->nmode_conds; k++) {
+		const TlModeCond *e = &m->mode_conds[k];
+		if (e->func == func && e->then == then && e->other == other && ts_node_eq(e->test, test))
+			return TL_VMODE_COND_OF(k, join);
+	}
+	if (m->nmode_conds == TL_VMODE_CONDS)
+		return join;
+	m->mode_conds[m->nmode_conds] = (TlModeCond){ func, test, then, other };
+	return TL_VMODE_COND_OF(m->nmode_conds++, join);
+}
+
+uint8_t tl_model__mode_under(TlModel *m, const TlIndex *idx, uint8_t mode, int32_t f, const uint16_t *p)
+{
+	for (uint32_t guard = 0; TL_VMODE_IS_COND(mode) && guard <= TL_VMODE_CONDS; guard++) {
+		uint32_t k = TL_VMODE_COND_INDEX(mode);
+		if (k >= m->nmode_conds || m->mode_conds[k].func != f)
+			break;
+		int t = tl_model__ctx_cond(m, idx, f, p, m->mode_conds[k].test);
+		if (t < 0)
+			break;
+		mode = t ? m->mode_conds[k].then : m->mode_conds[k].other;
+	}
+	return TL_VMODE_IS_COND(mode) ? (uint8_t)(mode & TL_VMODE_BITS) : mode;
+}
+
 /* tl_model_mode; with `site` (a call of subject's function in `idx`), its
  * entry read at that call only (its callers' entries, at all of theirs). */
 static int tl_modes__resolve(const TlIndex *idx, TSNode subject, int callers, const TlCall *site, bool lenient)
@@ -1872,7 +1912,14 @@ static int tl_modes__resolve(const TlIndex *idx, TSNode subject, int callers, co
 	TlVal v;
 	if (!tl_model_value(idx, subject, &v) || !v.mode)
 		return 0;
-	if ((v.mode & TL_VMODE_FLAG) && site && func >= 0) {
+	if (TL_VMODE_IS_COND(v.mode) && site && func >= 0) {
+		/* decided by a test of the function's parameters: under the
+		 * constants the call passes */
+		uint16_t p[TL_MODEL_CTX_PARAMS];
+		tl_model__site_consts((TlModel *)m, idx, func, idx, site, p);
+		v.mode = tl_model__mode_under((TlModel *)m, idx, v.mode, func, p);
+	}
+	if (TL_VMODE_IS_FLAG(v.mode) && site && func >= 0) {
 		/* `m.train(flag)`: as the call's argument says */
 		uint8_t flag = tl_modes__flag_at(idx, &idx->funcs.items[func], site, idx, TL_VMODE_FLAG_PARAM(v.mode),
 						 NULL, 0);

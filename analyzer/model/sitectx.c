@@ -705,3 +705,64 @@ bool tl_model__ctx_runs(TlModel *m, const TlIndex *idx, int32_t func, const uint
 	tl_free(s);
 	return runs;
 }
+
+void tl_model__site_consts(TlModel *m, const TlIndex *idx, int32_t f, const TlIndex *cidx, const TlCall *site,
+			   uint16_t *p)
+{
+	memset(p, 0, TL_MODEL_CTX_PARAMS * sizeof *p);
+	if (f < 0 || (uint32_t)f >= idx->funcs.size || !site || !cidx)
+		return;
+	const TlFunc *fn = &idx->funcs.items[f];
+	bool is_static = false, is_cm = false;
+	if (fn->cls >= 0)
+		tl_model__method_kind(idx, fn, &is_static, &is_cm);
+	/* `obj.m(...)` binds `self` (or `cls`); `Class.m(obj, ...)` does not */
+	const TlBinding *rb = ts_node_is_null(site->receiver) ? NULL : tl_index_resolve_node(cidx, site->receiver);
+	bool on_class = rb && rb->kind == TL_BIND_CLASS && !is_cm;
+	uint32_t shift = fn->cls >= 0 && !is_static && !on_class && !ts_node_is_null(site->receiver) ? 1 : 0;
+	TSNode arg[TL_MODEL_CTX_PARAMS];
+	uint8_t left[TL_MODEL_CTX_PARAMS];
+	tl_model__site_args_in(idx, fn, cidx, site->node, shift, arg, left);
+	Sc *s = sc_ctor_new(m, cidx);
+	ScCtx from;
+	memset(&from, 0, sizeof from);
+	from.func = site->func;
+	uint32_t np = fn->params.size < TL_MODEL_CTX_PARAMS ? fn->params.size : TL_MODEL_CTX_PARAMS;
+	for (uint32_t i = shift; i < np; i++) {
+		if (left[i]) {
+			p[i] = tl_model__const_literal(m, idx, tl_model__param_default(idx, fn, i));
+			continue;
+		}
+		/* a literal or a test of literals; a name (the caller's own
+		 * parameter or variable) holds none here */
+		TSNode a = tl_index_unparen(arg[i]);
+		if (!ts_node_is_null(a) && ts_node_symbol(a) != tl_syms()->identifier)
+			p[i] = sc_value(s, &from, a);
+	}
+	tl_free(s);
+}
+
+bool tl_model__ctx_test_on_params(const TlIndex *idx, int32_t f, TSNode cond)
+{
+	const TlSyms *sy = tl_syms();
+	TSNode st[TL_MODEL_TEST_TERMS];
+	uint32_t top = 0;
+	if (ts_node_is_null(cond))
+		return false;
+	st[top++] = cond;
+	while (top) {
+		TSNode n = st[--top];
+		TSSymbol k0 = ts_node_symbol(n);
+		if (k0 == sy->identifier && sc_param(idx, f, n) >= 0)
+			return true;
+		/* only the shapes sc_cond reads: `not`, `and`, `or`,
+		 * comparisons, parentheses */
+		if (k0 != sy->comparison_operator && k0 != sy->boolean_operator && k0 != sy->not_operator &&
+		    k0 != sy->parenthesized_expression)
+			continue;
+		uint32_t k = ts_node_named_child_count(n);
+		for (uint32_t i = 0; i < k && top < TL_MODEL_TEST_TERMS; i++)
+			st[top++] = ts_node_named_child(n, i);
+	}
+	return false;
+}

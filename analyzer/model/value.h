@@ -132,12 +132,25 @@ enum { TL_VL_OTHER = 0, TL_VL_CROSS_ENTROPY, TL_VL_NLL, TL_VL_BCE, TL_VL_BCE_LOG
 #define TL_VMODE_TRAIN 1u
 #define TL_VMODE_EVAL 2u
 #define TL_VMODE_ENTRY 4u
-/* The mode `m.train(flag)` leaves, `flag` being parameter j < 16 of the
+/* The mode `m.train(flag)` leaves, `flag` being parameter j < 8 of the
  * function: train or eval as the call site's argument is true or false
  * (TL_VMODE_FLAG_OF(j): train|eval for a reader that does not tell). */
 #define TL_VMODE_FLAG 8u
+#define TL_VMODE_FLAGS 8u /* parameters a flag may name */
 #define TL_VMODE_FLAG_OF(j) ((uint8_t)(TL_VMODE_TRAIN | TL_VMODE_EVAL | TL_VMODE_FLAG | ((unsigned)(j) << 4)))
 #define TL_VMODE_FLAG_PARAM(m) ((uint32_t)(m) >> 4)
+#define TL_VMODE_IS_FLAG(m) (((m) & TL_VMODE_FLAG) && ((uint32_t)(m) >> 4) < TL_VMODE_FLAGS)
+/* A mode decided by a test of the function's parameters against constants
+ * (`if mode == "train": m.train() else: m.eval()`): entry k < 8 of its
+ * model's table of such tests (modes.c, TlModeCond: the test, the mode
+ * where it holds, the mode where it fails), read at a call site under the
+ * constants that site passes. Its low bits are the join of both modes, so
+ * a reader that does not tell reads the join. */
+#define TL_VMODE_CONDS 8u
+#define TL_VMODE_COND_OF(k, bits)                                                                            \
+	((uint8_t)(((bits) & TL_VMODE_BITS) | TL_VMODE_FLAG | ((unsigned)(TL_VMODE_FLAGS + (k)) << 4)))
+#define TL_VMODE_IS_COND(m) (((m) & TL_VMODE_FLAG) && ((uint32_t)(m) >> 4) >= TL_VMODE_FLAGS)
+#define TL_VMODE_COND_INDEX(m) (((uint32_t)(m) >> 4) - TL_VMODE_FLAGS)
 #define TL_VMODE_BITS (TL_VMODE_TRAIN | TL_VMODE_EVAL | TL_VMODE_ENTRY)
 /* The join of two modes (0, not known, absorbs; so does a flag joined
  * with another mode: train|eval from a switch on each path is known, a
