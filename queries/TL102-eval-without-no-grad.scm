@@ -1,5 +1,6 @@
 ; TL102 eval-without-no-grad
-; A forward of a module that was put in eval mode, run with gradient
+; A forward of a module that was put in eval mode (on every path, or under
+; the constants some call site of its function passes), run with gradient
 ; tracking on, whose result never reaches a backward (in code some run
 ; reaches: not a branch a constant argument decides against). Each pattern sets
 ; `what`, which the message quotes: at a helper's call it is the model the

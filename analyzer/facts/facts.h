@@ -147,6 +147,11 @@ int tl_facts_mode_at(const TlIndex *idx, TSNode node, const char *recv);
  * m.eval()`), or tl_facts_mode_at answers eval (TL102: a forward after
  * `.eval()`); a flag whose value is not known is not such a switch. */
 bool tl_facts_eval_on_a_path(const TlIndex *idx, TSNode node, const char *recv);
+/* True when the module named `recv` at `node` is in eval mode under the
+ * constants some call site of its function passes (a mode a test of the
+ * function's parameters decides, `if not train: model.eval()`), that
+ * context reaching `node` (model/modes.c, tl_model_mode_eval_in_context). */
+bool tl_facts_mode_eval_in_context(const TlIndex *idx, TSNode node, const char *recv);
 /* True when tl_facts_mode_at answers `mode` (TL_MODE_EVAL or TL_MODE_TRAIN)
  * nowhere in the file: no call of it switches a module to that mode, nor
  * takes a mode flag (`.train(flag)`); every answer of that mode starts at

@@ -6,7 +6,8 @@
  * in train mode for an evaluation are the logic of TL102, TL203 and TL212,
  * in rules/checks/.)
  *
- * Owns: tl_facts_mode_at, tl_facts_eval_on_a_path, tl_facts_mode_subject, tl_facts__mode_from,
+ * Owns: tl_facts_mode_at, tl_facts_eval_on_a_path, tl_facts_mode_eval_in_context, tl_facts_mode_subject,
+ * tl_facts__mode_from,
  * tl_facts__in_handed_lambda, tl_facts__mode_expr, tl_facts__forward_subject,
  * tl_facts__to_caller, tl_facts__names_have, tl_facts__name_root. */
 #include "facts/internal.h"
@@ -247,6 +248,20 @@ int tl_facts_mode_at(const TlIndex *idx, TSNode node, const char *recv)
 bool tl_facts_eval_on_a_path(const TlIndex *idx, TSNode node, const char *recv)
 {
 	return tl_facts__model_mode(idx, node, recv, NULL, true) == TL_MODE_EVAL;
+}
+
+bool tl_facts_mode_eval_in_context(const TlIndex *idx, TSNode node, const char *recv)
+{
+	if (tl_facts__in_handed_lambda(idx, node) || tl_facts__expects_raise(idx, node))
+		return false;
+	/* a model's own methods are judged where the model runs */
+	int32_t f = tl_index_func_of(idx, node);
+	int32_t cls = f >= 0 ? idx->funcs.items[f].cls : -1;
+	if (f < 0 || (cls >= 0 && (idx->classes.items[cls].is_module ||
+				   tl_facts__base_may_be_module(idx, &idx->classes.items[cls]))))
+		return false;
+	TSNode e = tl_facts__mode_expr(idx, node, recv);
+	return !ts_node_is_null(e) && tl_model_mode_eval_in_context(idx, e, node);
 }
 
 int tl_facts__mode_from(const TlIndex *idx, TSNode node, const char *recv, const TlCall *site)

@@ -290,6 +290,12 @@ bool tl_model_mode_eval_on_a_path(const TlIndex *idx, TSNode subject, int caller
  * the function: its entry the mode that call hands it (its caller's entry
  * joined over that caller's call sites in turn). */
 int tl_model_mode_from(const TlIndex *idx, TSNode subject, const TlCall *site);
+/* True when `subject` (a module whose mode a test of its function's
+ * parameters decides, `if mode == "train": model.train() else:
+ * model.eval()`) is in eval mode under the constants some call site of
+ * the function passes (in the module or an importer), that site's
+ * context reaching node `at` and the site not run grad-disabled. */
+bool tl_model_mode_eval_in_context(const TlIndex *idx, TSNode subject, TSNode at);
 /* True when no module value of `idx` can be in mode `mode` (one
  * TL_MODEL_MODE_* bit) but through a call of the file that switches a
  * module's mode (the index's mode events, which the caller asks): for

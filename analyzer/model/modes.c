@@ -27,7 +27,8 @@
  *   callee's parameter, not known to the caller: not known.
  *
  * Owns: tl_in__mode_call, tl_in__mode_field, tl_model_mode,
- * tl_model_mode_eval_on_a_path, tl_model_mode_nowhere. */
+ * tl_model_mode_eval_on_a_path, tl_model_mode_nowhere, tl_model_mode_eval_in_context,
+ * tl_model__mode_cond, tl_model__mode_under. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -1902,7 +1903,8 @@ uint8_t tl_model__mode_under(TlModel *m, const TlIndex *idx, uint8_t mode, int32
 
 /* tl_model_mode; with `site` (a call of subject's function in `idx`), its
  * entry read at that call only (its callers' entries, at all of theirs). */
-static int tl_modes__resolve(const TlIndex *idx, TSNode subject, int callers, const TlCall *site, bool lenient)
+static int tl_modes__resolve(const TlIndex *idx, TSNode subject, int callers, const TlCall *site,
+			     const TlIndex *smod, bool lenient)
 {
 	const TlModel *m = tl_model_of(idx);
 	if (!m || ts_node_is_null(subject))
@@ -1916,10 +1918,10 @@ static int tl_modes__resolve(const TlIndex *idx, TSNode subject, int callers, co
 		/* decided by a test of the function's parameters: under the
 		 * constants the call passes */
 		uint16_t p[TL_MODEL_CTX_PARAMS];
-		tl_model__site_consts((TlModel *)m, idx, func, idx, site, p);
+		tl_model__site_consts((TlModel *)m, idx, func, smod, site, p);
 		v.mode = tl_model__mode_under((TlModel *)m, idx, v.mode, func, p);
 	}
-	if (TL_VMODE_IS_FLAG(v.mode) && site && func >= 0) {
+	if (TL_VMODE_IS_FLAG(v.mode) && site && func >= 0 && smod == idx) {
 		/* `m.train(flag)`: as the call's argument says */
 		uint8_t flag = tl_modes__flag_at(idx, &idx->funcs.items[func], site, idx, TL_VMODE_FLAG_PARAM(v.mode),
 						 NULL, 0);
@@ -1992,7 +1994,7 @@ static int tl_modes__resolve(const TlIndex *idx, TSNode subject, int callers, co
 				tl_model__importer_calls((TlModel *)fm, TL_CALLERS_INSTANCES, tl_modes__want,
 							 tl_modes__ext_global, w);
 		} else if (i == 0 && site) {
-			tl_modes__site(w, fidx, fidx, w->at->func, site);
+			tl_modes__site(w, smod, fidx, w->at->func, site);
 		} else {
 			for (uint32_t s = 0; s < fn->call_sites.size && !tl_modes__stopped(w); s++) {
 				const TlCall *ks = &fidx->calls.items[fn->call_sites.items[s]];
@@ -2022,7 +2024,7 @@ static int tl_modes__resolve(const TlIndex *idx, TSNode subject, int callers, co
 
 int tl_model_mode(const TlIndex *idx, TSNode subject, int callers)
 {
-	return tl_modes__resolve(idx, subject, callers, NULL, false);
+	return tl_modes__resolve(idx, subject, callers, NULL, NULL, false);
 }
 
 bool tl_model_mode_eval_on_a_path(const TlIndex *idx, TSNode subject, int callers)
@@ -2045,7 +2047,7 @@ bool tl_model_mode_eval_on_a_path(const TlIndex *idx, TSNode subject, int caller
 	/* as entered: eval at a call site, none handing train mode (callers
 	 * that disagree are judged at the eval one's call, TL102's helper
 	 * calls); a site that cannot be told does not make it unknown */
-	int bits = tl_modes__resolve(idx, subject, callers, NULL, true);
+	int bits = tl_modes__resolve(idx, subject, callers, NULL, NULL, true);
 	return (bits & TL_MODEL_MODE_EVAL) && !(bits & TL_MODEL_MODE_TRAIN);
 }
 
@@ -2053,5 +2055,67 @@ int tl_model_mode_from(const TlIndex *idx, TSNode subject, const TlCall *site)
 {
 	if (!site || site->target != tl_index_func_of(idx, subject))
 		return 0;
-	return tl_modes__resolve(idx, subject, TL_MODEL_CALLERS_ALL, site, false);
+	return tl_modes__resolve(idx, subject, TL_MODEL_CALLERS_ALL, site, idx, false);
+}
+
+/* The call sites of a function, its module's and its importers'. */
+typedef struct {
+	int32_t func;
+	const TlIndex *idx;
+	TlArray(TlExtCall) sites;
+	bool cycle;
+} TlModeSites;
+
+static bool tl_modes__sites_want(void *ctx, int32_t func)
+{
+	return func == ((TlModeSites *)ctx)->func;
+}
+
+static void tl_modes__sites_visit(void *ctx, const TlExtCall *s)
+{
+	TlModeSites *w = ctx;
+	if (s->func != w->func || s->mod == w->idx)
+		return;
+	if (!s->om)
+		w->cycle = true;
+	else
+		tl_array_push(&w->sites, *s);
+}
+
+bool tl_model_mode_eval_in_context(const TlIndex *idx, TSNode subject, TSNode at)
+{
+	const TlModel *m = tl_model_of(idx);
+	if (!m || ts_node_is_null(subject) || ts_node_is_null(at))
+		return false;
+	int32_t func = tl_index_func_of(idx, subject);
+	if (func < 0)
+		return false;
+	tl_model__ensure((TlModel *)m, func);
+	TlVal v;
+	if (!tl_model_value(idx, subject, &v) || !TL_VMODE_IS_COND(v.mode))
+		return false;
+	const TlFunc *fn = &idx->funcs.items[func];
+	TlModeSites w = { .func = func, .idx = idx };
+	for (uint32_t s = 0; s < fn->call_sites.size; s++)
+		tl_array_push(&w.sites, ((TlExtCall){ idx, (TlModel *)m, &idx->calls.items[fn->call_sites.items[s]], func, false }));
+	if (idx->imports) {
+		tl_model__enter(idx);
+		tl_model__importer_calls((TlModel *)m, TL_CALLERS_INSTANCES, tl_modes__sites_want, tl_modes__sites_visit,
+					 &w);
+		tl_model__leave(idx);
+	}
+	bool yes = false;
+	for (uint32_t s = 0; s < w.sites.size && !yes; s++) {
+		const TlExtCall *x = &w.sites.items[s];
+		uint16_t p[TL_MODEL_CTX_PARAMS];
+		tl_model__site_consts((TlModel *)m, idx, func, x->mod, x->call, p);
+		/* a context that decides a test around `at` against it runs
+		 * none of it; a call run grad-disabled records no graph */
+		if (!tl_model__ctx_runs((TlModel *)m, idx, func, p, at) ||
+		    tl_model_grad(x->mod, x->call->node) == TL_MODEL_GRAD_OFF)
+			continue;
+		yes = tl_modes__resolve(idx, subject, TL_MODEL_CALLERS_ALL, x->call, x->mod, false) == TL_MODEL_MODE_EVAL;
+	}
+	tl_array_release(&w.sites);
+	return yes;
 }

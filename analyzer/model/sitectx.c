@@ -35,7 +35,8 @@
  * the class's stores under it.
  *
  * Owns: tl_model_call_events, tl_model__ctor_consts, tl_model__ctx_value,
- * tl_model__ctx_cond, tl_model__ctx_runs. */
+ * tl_model__ctx_cond, tl_model__ctx_runs, tl_model__site_consts,
+ * tl_model__ctx_test_on_params. */
 #include <stdio.h>
 #include <string.h>
 

@@ -25,7 +25,7 @@ static const unsigned tl_context_bits[] = {
 	TL_CTX_GRAD_OFF, TL_CTX_AUTOCAST, TL_CTX_AUTOCAST | TL_CTX_NOT_CPU,
 	TL_CTX_AUTOCAST | TL_CTX_HALF_AUTOCAST,
 };
-static const char *const tl_mode_names[] = { "eval", "train", "eval-on-a-path", NULL };
+static const char *const tl_mode_names[] = { "eval", "train", "eval-in-a-context", "eval-on-a-path", NULL };
 static const char *const tl_made_names[] = {
 	"softmax", "log-softmax", "sigmoid", "scaler-scale", "exp-sum", NULL,
 };
@@ -112,14 +112,15 @@ static bool tl_pred_mode_is(const TlIndex *idx, TSNode n, int choice)
 		return false;
 	/* model(x) tracks `model`; model.forward(x) tracks its receiver. */
 	char *subject = tl_facts_mode_subject(idx, c->node);
-	if (choice == 2) {
-		bool some = subject && tl_facts_eval_on_a_path(idx, n, subject);
-		tl_free(subject);
-		return some;
-	}
 	int mode = subject ? tl_facts_mode_at(idx, n, subject) : TL_MODE_UNKNOWN;
+	/* eval-in-a-context: also eval under the constants some call site
+	 * of the function passes; eval-on-a-path: that, or an .eval() the
+	 * program makes on some path (TL102) */
+	bool yes = mode == (choice == 1 ? TL_MODE_TRAIN : TL_MODE_EVAL) ||
+		   (choice >= 2 && subject && mode == TL_MODE_UNKNOWN && tl_facts_mode_eval_in_context(idx, n, subject)) ||
+		   (choice == 3 && subject && mode != TL_MODE_EVAL && tl_facts_eval_on_a_path(idx, n, subject));
 	tl_free(subject);
-	return mode == (choice == 0 ? TL_MODE_EVAL : TL_MODE_TRAIN);
+	return yes;
 }
 
 static bool tl_pred_pass_lacks(const TlIndex *idx, TSNode n, int choice)
@@ -485,7 +486,7 @@ const TlPredicateDef tl_predicates[] = {
 	{ "reaches-backward", NULL, NULL, NULL, tl_facts_reaches_backward,
 	  "the value flows into a backward or torch.autograd.grad (in its function, through local calls, or returned to callers that differentiate it)" },
 	{ "mode-is", "mode", tl_mode_names, tl_pred_mode_is, NULL,
-	  "the module called was last put in that mode (eval or train) before the call, following call sites; eval-on-a-path: an .eval() the program makes (or a library model in eval mode) reaches the call on some path, whatever the others (a test not decided), not a .train(flag) of a flag not known" },
+	  "the module called was last put in that mode (eval or train) before the call, following call sites; eval-in-a-context: eval, or eval under the constants some call site of its function passes (`if not train: model.eval()`); eval-on-a-path: eval in a context, or an .eval() the program makes (or a library model in eval mode) reaches the call on some path, whatever the others (a test not decided), not a .train(flag) of a flag not known" },
 	{ "left-in-train-mode", NULL, NULL, NULL, tl_check_left_in_train_mode,
 	  "the module called runs in the train mode training or its construction left it in: no path back to where the file builds it may switch it to eval mode (an .eval() on it, a part, an alias or an unknown module, a local helper or context manager that may, an evaluation call from another module handed it), and no .train() after the last training step chose train mode on purpose" },
 	{ "mode-dependent", NULL, NULL, NULL, tl_check_mode_dependent,
@@ -541,7 +542,7 @@ bool tl_predicate_nowhere(const TlPredicateDef *def, int choice, const TlIndex *
 	/* The model's module modes (tl_facts_mode_at); a helper's forward in
 	 * eval mode too (tl_check_eval_call_with_grad asks them on every path). */
 	if (def->fn == tl_pred_mode_is)
-		return (choice == 0 || choice == 1 || choice == 2) &&
+		return (choice == 0 || choice == 1 || choice == 2 || choice == 3) &&
 		       tl_facts_mode_nowhere(idx, choice == 1 ? TL_MODE_TRAIN : TL_MODE_EVAL);
 	if (def->fact == tl_check_eval_call_with_grad)
 		return tl_facts_mode_nowhere(idx, TL_MODE_EVAL);

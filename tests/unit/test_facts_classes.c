@@ -104,11 +104,11 @@ static void test_mode_set_by_helper(void **state)
 	/* A switch under a test the call does not decide: unknown. */
 	assert_int_equal(tl_facts_mode_at(idx, tl_fixture_node_after(fx, "c = ", "net(x)"), "net"),
 			 TL_MODE_UNKNOWN);
-	/* ... decided by a constant argument: the model's summary joins both
-	 * branches (a test a constant argument decides is not followed into
-	 * the mode effects yet). */
-	assert_int_equal(tl_facts_mode_at(idx, tl_fixture_node_after(fx, "d = ", "net(x)"), "net"), TL_MODE_UNKNOWN);
-	assert_int_equal(tl_facts_mode_at(idx, tl_fixture_node_after(fx, "e = ", "net(x)"), "net"), TL_MODE_UNKNOWN);
+	/* ... decided by a constant argument: the summary's mode is the one
+	 * the test decides (TL_VMODE_COND_OF), read under the call's constant:
+	 * eval mode with True, the mode it had (train) with False. */
+	assert_int_equal(tl_facts_mode_at(idx, tl_fixture_node_after(fx, "d = ", "net(x)"), "net"), TL_MODE_EVAL);
+	assert_int_equal(tl_facts_mode_at(idx, tl_fixture_node_after(fx, "e = ", "net(x)"), "net"), TL_MODE_TRAIN);
 	/* Through two helpers. */
 	assert_int_equal(tl_facts_mode_at(idx, tl_fixture_node_after(fx, "f = ", "net(x)"), "net"), TL_MODE_EVAL);
 	/* Another module's switch does not count. */
@@ -302,9 +302,9 @@ static void test_list_of_models_and_mode_strings(void **state)
 	assert_true(tl_check_leaves_eval(idx, tl_fixture_node(fx, "freeze([G, D])", 0)));
 	assert_true(tl_check_leaves_eval(idx, tl_fixture_node(fx, "set_mode(D, 'eval')", 0)));
 	assert_int_equal(tl_facts_mode_at(idx, tl_fixture_node_after(fx, "a = ", "G(z)"), "G"), TL_MODE_EVAL);
-	/* set_mode's branches, which the string decides, joined (the model's
-	 * summary: not followed yet) */
-	assert_int_equal(tl_facts_mode_at(idx, tl_fixture_node_after(fx, "b = ", "G(z)"), "G"), TL_MODE_UNKNOWN);
+	/* set_mode's branches, which the string decides: the call's constant
+	 * selects train mode */
+	assert_int_equal(tl_facts_mode_at(idx, tl_fixture_node_after(fx, "b = ", "G(z)"), "G"), TL_MODE_TRAIN);
 	tl_fixture_free(fx);
 }
 

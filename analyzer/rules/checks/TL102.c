@@ -137,10 +137,13 @@ bool tl_check_eval_call_with_grad(const TlIndex *idx, TSNode call)
 			continue;
 		char *name = tl_facts__forward_subject(idx, fw);
 		int mode = name ? tl_facts__mode_from(idx, fw->node, name, c) : TL_MODE_UNKNOWN;
-		/* Reported at the forward itself when every caller agrees and
-		 * nothing backpropagates it. */
+		/* Reported at the forward itself when every caller agrees (or
+		 * some caller's constants put the model in eval mode there,
+		 * the query's first pattern) and nothing backpropagates it. */
+		int at = mode == TL_MODE_EVAL && name ? tl_facts_mode_at(idx, fw->node, name) : TL_MODE_UNKNOWN;
 		bool own = mode == TL_MODE_EVAL && name &&
-			   tl_facts_mode_at(idx, fw->node, name) == TL_MODE_EVAL &&
+			   (at == TL_MODE_EVAL ||
+			    (at == TL_MODE_UNKNOWN && tl_facts_mode_eval_in_context(idx, fw->node, name))) &&
 			   !tl_facts_reaches_backward(idx, fw->node);
 		tl_free(name);
 		found = mode == TL_MODE_EVAL && !own && !tl_facts__reaches_at(idx, fw->node, c);
