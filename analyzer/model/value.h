@@ -154,20 +154,22 @@ enum { TL_VL_OTHER = 0, TL_VL_CROSS_ENTROPY, TL_VL_NLL, TL_VL_BCE, TL_VL_BCE_LOG
 #define TL_VMODE_BITS (TL_VMODE_TRAIN | TL_VMODE_EVAL | TL_VMODE_ENTRY)
 /* The join of two modes (0, not known, absorbs; so does a flag joined
  * with another mode: train|eval from a switch on each path is known, a
- * flag's value is not). */
+ * flag's value is not; a test's mode joined with another is its two
+ * modes, both switches the program makes). */
 #define TL_VMODE_JOIN(a, b)                                                                                  \
 	((a) && (b) ? ((a) == (b) ? (uint8_t)(a)                                                              \
-				  : (((a) | (b)) & TL_VMODE_FLAG) ? (uint8_t)0                                \
+				  : (TL_VMODE_IS_FLAG(a) || TL_VMODE_IS_FLAG(b)) ? (uint8_t)0                 \
 								  : (uint8_t)(((a) | (b)) & TL_VMODE_BITS))   \
 		    : (uint8_t)0)
+/* True when a value's mode says eval on some path from a switch the
+ * program makes (not a flag's value, which is not known; a test's mode
+ * is read under its call sites' constants, tl_model_mode_eval_in_context). */
+#define TL_VMODE_SOME_EVAL(m) (((m) & TL_VMODE_EVAL) && !((m) & TL_VMODE_FLAG))
 /* The mode of a path bound on one side of a join only: on the other, it
  * is as it stands outside the state (the entry's). */
-/* True when a value's mode says eval on some path from a switch the
- * program makes (not a flag's value, which is not known). */
-#define TL_VMODE_SOME_EVAL(m) (((m) & TL_VMODE_EVAL) && !((m) & TL_VMODE_FLAG))
 static inline uint8_t tl_val_mode_outside(uint8_t mode)
 {
-	return mode && !(mode & TL_VMODE_FLAG) ? (uint8_t)((mode & TL_VMODE_BITS) | TL_VMODE_ENTRY) : (uint8_t)0;
+	return mode && !TL_VMODE_IS_FLAG(mode) ? (uint8_t)((mode & TL_VMODE_BITS) | TL_VMODE_ENTRY) : (uint8_t)0;
 }
 
 /* TlVal.cst: a tag in the top three bits, a payload in the other 13.
