@@ -1259,7 +1259,8 @@ void tl_model_describe(const TlValPool *p, const TlVal *v, TlBuf *out)
 		tl_buf_addf(out, " mode=%s%s%s", (v->mode & TL_VMODE_TRAIN) ? "train" : "",
 			    (v->mode & TL_VMODE_EVAL) ? ((v->mode & TL_VMODE_TRAIN) ? "|eval" : "eval") : "",
 			    (v->mode & TL_VMODE_ENTRY) ? ((v->mode & (TL_VMODE_TRAIN | TL_VMODE_EVAL)) ? "|entry" : "entry") : "");
-	if (v->meval && (v->kind == TL_VK_MODULE || v->kind == TL_VK_WRAPPER))
+	if ((v->meval & TL_VMEVAL_MAY) && !(v->meval & TL_VMEVAL_FORGOT) &&
+	    (v->kind == TL_VK_MODULE || v->kind == TL_VK_WRAPPER))
 		tl_buf_add(out, " eval-on-a-path");
 	/* The constant it holds (consts.c). */
 	switch (TL_VC_TAG(v->cst)) {

@@ -438,7 +438,7 @@ static void tl_modes__forget_reach(In *in, const TlCall *c)
 		}
 		if (!keep) {
 			sl->val.mode = 0;
-			sl->val.meval = 0;
+			sl->val.meval = TL_VMEVAL_FORGOT;
 		}
 	}
 }
@@ -1323,6 +1323,7 @@ void tl_in__mode_call(In *in, TSNode n, const TlCall *c, const TlVal *fn, const 
 			       : (ev & TL_EV_TRAIN) ? TL_VMODE_TRAIN
 						    : tl_modes__flag_mode(in, c, args, npos);
 		r->mode = mode;
+		r->meval = TL_VMODE_SOME_EVAL(mode) ? TL_VMEVAL_SWITCHED : 0;
 		bool element = tl_modes__element(in, c->receiver) || !ts_node_is_null(tl_modes__iterable(in, c->receiver));
 		/* A loop that switches every element it runs over: its end
 		 * leaves them all in the mode (tl_in__mode_loop_exit), which
@@ -2034,11 +2035,13 @@ bool tl_model_mode_eval_on_a_path(const TlIndex *idx, TSNode subject, int caller
 		return false;
 	tl_model__ensure((TlModel *)m, tl_index_func_of(idx, subject));
 	TlVal v;
-	/* eval on some path from a switch the program makes (or a library
-	 * model in eval mode), not from a flag whose value is not known */
+	/* eval on some path from a switch the program makes (not a library's
+	 * eval mode, nor a flag whose value is not known), no path's mode
+	 * forgotten by a call the model cannot apply */
 	if (!tl_model_value(idx, subject, &v))
 		return false;
-	if (v.meval || TL_VMODE_SOME_EVAL(v.mode))
+	if (!(v.meval & TL_VMEVAL_FORGOT) &&
+	    ((v.meval & TL_VMEVAL_MAY) || (TL_VMODE_SOME_EVAL(v.mode) && (v.meval & TL_VMEVAL_SWITCHED))))
 		return true;
 	if (!v.mode || (v.mode & TL_VMODE_FLAG))
 		return false;

@@ -335,7 +335,7 @@ void tl_state_set_mode(TlState *s, const TlPath *path, uint8_t mode, const TlVal
 		if (sl->gone || !tl_path_prefix(path, &sl->path))
 			continue;
 		sl->val.mode = mode;
-		sl->val.meval = 0;
+		sl->val.meval = TL_VMODE_SOME_EVAL(mode) ? TL_VMEVAL_SWITCHED : 0;
 		found = found || sl->path.n == path->n;
 	}
 	if (found || !unbound)
@@ -343,7 +343,7 @@ void tl_state_set_mode(TlState *s, const TlPath *path, uint8_t mode, const TlVal
 	/* No store: the object is the same (its must and may bits clear). */
 	TlSlot slot = { *path, *unbound, 0, 0, 0, 0, -1 };
 	slot.val.mode = mode;
-	slot.val.meval = 0;
+	slot.val.meval = TL_VMODE_SOME_EVAL(mode) ? TL_VMEVAL_SWITCHED : 0;
 	tl_state__push(s, &slot);
 }
 
@@ -358,7 +358,7 @@ void tl_state_forget_modes(TlState *s)
 {
 	for (uint32_t i = 0; i < s->slots.size; i++) {
 		s->slots.items[i].val.mode = 0;
-		s->slots.items[i].val.meval = 0;
+		s->slots.items[i].val.meval = TL_VMEVAL_FORGOT;
 	}
 }
 

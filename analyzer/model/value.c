@@ -183,9 +183,18 @@ static TlVal tl_val__join_at(TlValPool *p, const TlVal *pa, const TlVal *pb, uns
 		j.pnograd = ng > 0 ? (uint16_t)ng : 0;
 	}
 	j.mode = TL_VMODE_JOIN(a->mode, b->mode);
-	j.meval = (uint8_t)(a->meval || b->meval || TL_VMODE_SOME_EVAL(a->mode) || TL_VMODE_SOME_EVAL(b->mode));
-	if (j.mode == TL_VMODE_EVAL)
-		j.meval = 0;
+	/* eval on one side from a switch, the other a module (or a value of
+	 * no known kind) whose mode is not known */
+	bool mod_a = a->kind == TL_VK_MODULE || a->kind == TL_VK_WRAPPER || a->kind == TL_VK_TOP;
+	bool mod_b = b->kind == TL_VK_MODULE || b->kind == TL_VK_WRAPPER || b->kind == TL_VK_TOP;
+	j.meval = (uint8_t)((a->meval | b->meval) & (TL_VMEVAL_MAY | TL_VMEVAL_FORGOT));
+	if ((TL_VMODE_SOME_EVAL(a->mode) && (a->meval & TL_VMEVAL_SWITCHED) && mod_b) ||
+	    (TL_VMODE_SOME_EVAL(b->mode) && (b->meval & TL_VMEVAL_SWITCHED) && mod_a))
+		j.meval |= TL_VMEVAL_MAY;
+	if ((j.mode & TL_VMODE_EVAL) && ((a->meval | b->meval) & TL_VMEVAL_SWITCHED))
+		j.meval |= TL_VMEVAL_SWITCHED;
+	if (j.meval & TL_VMEVAL_FORGOT)
+		j.meval &= (uint8_t)~TL_VMEVAL_MAY;
 	j.cst = a->cst == b->cst ? a->cst : 0;
 	j.origin = a->origin ? a->origin : b->origin;
 	j.flow = tl_val_flow_union(p, a->flow, b->flow);

@@ -161,6 +161,14 @@ enum { TL_VL_OTHER = 0, TL_VL_CROSS_ENTROPY, TL_VL_NLL, TL_VL_BCE, TL_VL_BCE_LOG
 				  : (TL_VMODE_IS_FLAG(a) || TL_VMODE_IS_FLAG(b)) ? (uint8_t)0                 \
 								  : (uint8_t)(((a) | (b)) & TL_VMODE_BITS))   \
 		    : (uint8_t)0)
+/* TlVal.meval: eval on some path that `mode` does not say; the mode
+ * forgotten on some path (a call the model cannot apply may have switched
+ * it: not known, which no eval on another path outweighs); `mode`'s eval
+ * bit is a switch's (`m.eval()`, a summary's), not a library's
+ * (`from_pretrained`). */
+#define TL_VMEVAL_MAY 1u
+#define TL_VMEVAL_FORGOT 2u
+#define TL_VMEVAL_SWITCHED 4u
 /* True when a value's mode says eval on some path from a switch the
  * program makes (not a flag's value, which is not known; a test's mode
  * is read under its call sites' constants, tl_model_mode_eval_in_context). */
@@ -275,10 +283,11 @@ typedef struct TlVal {
 	 * them (model/calls.c); 0 with nograd 0: not known. Joined as a union
 	 * (a side not known absorbs). */
 	uint16_t pnograd;
-	/* 1: on some path here a switch the program makes left the module in
-	 * eval mode (`if flag: m.eval()`), which `mode` no longer says (a join
-	 * with a path whose mode is not known); cleared by the next switch and
-	 * when the modes are forgotten (model/modes.c). Joined as an or. */
+	/* TL_VMEVAL_* bits (model/modes.c): a switch the program makes left
+	 * the module in eval mode on some path here (`if flag: m.eval()`),
+	 * which `mode` no longer says (a join with a module whose mode is not
+	 * known); a call forgot its mode on some path; `mode`'s eval is a
+	 * switch's. Set again by each switch. */
 	uint8_t meval;
 	const void *mod; /* the index that `ref` is of (a const TlIndex *) */
 } TlVal;
