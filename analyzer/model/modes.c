@@ -1391,6 +1391,9 @@ void tl_in__mode_call(In *in, TSNode n, const TlCall *c, const TlVal *fn, const 
 		/* A summary's: its parameters' entry is not the caller's. */
 		if (r->mode & TL_VMODE_ENTRY)
 			r->mode = 0;
+		/* what the callee's tests chose (its configuration, a caller's
+		 * constants) is not eval on a path of the caller's */
+		r->meval = 0;
 		return;
 	}
 	if (r->mode)
