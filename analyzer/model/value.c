@@ -193,8 +193,8 @@ static TlVal tl_val__join_at(TlValPool *p, const TlVal *pa, const TlVal *pb, uns
 		j.meval |= TL_VMEVAL_MAY;
 	if ((j.mode & TL_VMODE_EVAL) && ((a->meval | b->meval) & TL_VMEVAL_SWITCHED))
 		j.meval |= TL_VMEVAL_SWITCHED;
-	if (j.meval & TL_VMEVAL_FORGOT)
-		j.meval &= (uint8_t)~TL_VMEVAL_MAY;
+	if ((j.meval & TL_VMEVAL_FORGOT) || j.mode == TL_VMODE_EVAL)
+		j.meval &= (uint8_t)~TL_VMEVAL_MAY; /* not known; or eval on every path */
 	j.cst = a->cst == b->cst ? a->cst : 0;
 	j.origin = a->origin ? a->origin : b->origin;
 	j.flow = tl_val_flow_union(p, a->flow, b->flow);
