@@ -199,7 +199,7 @@ static bool tl_facts__ext_instance_in(const TlIndex *idx, TSNode expr, TlExtDef 
 			const TlCall *c = tl_index_call_at(idx, expr);
 			if (!c)
 				return false;
-			if (c->receiver.id && IN(c->method, tl_facts__same_module)) {
+			if (c->receiver.id && tl_api_returns_self(c->method)) {
 				expr = c->receiver;
 				continue;
 			}

@@ -56,7 +56,6 @@ typedef struct TlStep {
 typedef TlArray(TlStep) TlSteps;
 
 extern _Thread_local int tl_facts__fan_budget, tl_facts__fan_nesting;
-extern const char *const tl_facts__same_module[12];
 
 bool tl_facts__in(const char *s, const char *const *set, size_t n);
 bool tl_facts__torch_qname(const char *q);

@@ -251,7 +251,7 @@ static bool tl_facts__pipeline_value(const TlIndex *idx, TSNode expr)
 				return false;
 			if (c->qname)
 				return tl_facts__pipeline_qname(c->qname);
-			if (!c->receiver.id || !IN(c->method, tl_facts__same_module))
+			if (!c->receiver.id || !tl_api_returns_self(c->method))
 				return false;
 			expr = c->receiver;
 			continue;
@@ -354,11 +354,6 @@ static bool tl_facts__module_return(const TlIndex *idx, TSNode v)
 	return tl_facts__module_value(idx, v, 0);
 }
 
-/* Methods of a module that return the module itself. */
-const char *const tl_facts__same_module[12] = {
-	"to", "cuda", "cpu", "half", "float", "double", "bfloat16", "train",
-	"eval", "requires_grad_", "share_memory", "to_empty",
-};
 /* Calls that wrap their first argument and run its forward: the table's
  * rows of role wrapper, and any DistributedDataParallel. */
 bool tl_facts__is_wrapper(const char *q)
@@ -374,7 +369,7 @@ bool tl_facts__is_wrapper(const char *q)
 TSNode tl_facts__module_through(const TlCall *c, TSNode call, bool wrappers)
 {
 	TSNode none = { 0 };
-	if (c->receiver.id && IN(c->method, tl_facts__same_module))
+	if (c->receiver.id && tl_api_returns_self(c->method))
 		return c->receiver;
 	if (wrappers && c->qname && tl_facts__is_wrapper(c->qname))
 		return tl_facts__arg(call, 0);
@@ -422,7 +417,7 @@ static bool tl_facts__module_value(const TlIndex *idx, TSNode v, int depth)
 		if (tl_facts__ext_class_is_model(idx, c->qname))
 			return true;
 	}
-	if (c->receiver.id && IN(c->method, tl_facts__same_module))
+	if (c->receiver.id && tl_api_returns_self(c->method))
 		return tl_facts__module_expr(idx, c->receiver, depth + 1) ||
 		       tl_facts__module_value(idx, c->receiver, depth + 1);
 	const TlBinding *cb = tl_index_resolve_node(idx, c->callee);
@@ -515,7 +510,7 @@ bool tl_facts_is_loss_call(const TlIndex *idx, const TlCall *c)
 		const TlCall *made = tl_index_call_at(idx, v);
 		/* nn.CrossEntropyLoss().to(device): the criterion moved. */
 		for (int depth = 0; made && !made->qname && made->receiver.id && depth < TL_FACTS_DEPTH &&
-				    IN(made->method, tl_facts__same_module) &&
+				    tl_api_returns_self(made->method) &&
 				    ts_node_symbol(tl_index_unparen(made->receiver)) == sy->call;
 		     depth++)
 			made = tl_index_call_at(idx, tl_index_unparen(made->receiver));

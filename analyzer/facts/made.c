@@ -181,7 +181,7 @@ static bool tl_facts__criterion(const TlIndex *idx, TSNode m)
 		const TlCall *k = tl_index_call_at(idx, m);
 		if (!k)
 			return false;
-		if (k->receiver.id && IN(k->method, tl_facts__same_module)) {
+		if (k->receiver.id && tl_api_returns_self(k->method)) {
 			m = k->receiver;
 			continue;
 		}

@@ -69,16 +69,23 @@ const TlApiRow *tl_api_qualified(const char *qname)
 	return qname ? tl_api_find(tl_api_table(), TL_API_QUALIFIED, qname) : NULL;
 }
 
-/* A row that says something of what a call does (not only its sets). */
+/* A row that says something of what a call does (not only its sets, nor
+ * only the role returns-self, which the facts read: tl_api_returns_self). */
 static bool tl_api__says_call(const TlApiRow *r)
 {
-	return r && (r->graph || r->kind || r->device || r->dtype || r->roles);
+	return r && (r->graph || r->kind || r->device || r->dtype || (r->roles & ~TL_APIR_RETURNS_SELF));
 }
 
 const TlApiRow *tl_api_method(const char *method)
 {
 	const TlApiRow *r = method ? tl_api_find(tl_api_table(), TL_API_METHOD, method) : NULL;
 	return tl_api__says_call(r) ? r : NULL;
+}
+
+bool tl_api_returns_self(const char *method)
+{
+	const TlApiRow *r = method ? tl_api_find(tl_api_table(), TL_API_METHOD, method) : NULL;
+	return r && (r->roles & TL_APIR_RETURNS_SELF);
 }
 
 const TlApiRow *tl_api_builtin(const char *name)

@@ -138,8 +138,16 @@ typedef enum TlApiDtype {
  * `Munch(gen=g)`): a dict of them under their names, with the entries
  * of a mapping it is handed (positionally or as `**d`). */
 #define TL_APIR_MAPPING (UINT64_C(1) << 30)
+/* A method of a module that returns the module itself (`.to`, `.cuda`,
+ * `.half`, `.train`, `.eval`, `.requires_grad_`, `.share_memory`,
+ * `.to_empty`): the facts' module questions follow it to its receiver
+ * (`Net().to(device)` is the module `Net()` builds), read by
+ * tl_api_returns_self. Alone on a row it says nothing of what the model
+ * computes: tl_api_method passes over such a row, as over one of sets
+ * only. */
+#define TL_APIR_RETURNS_SELF (UINT64_C(1) << 31)
 /* How many roles there are. */
-#define TL_API_ROLE_COUNT 31
+#define TL_API_ROLE_COUNT 32
 
 /* The named sets a name belongs to (the `sets` column, bits): the sets of
  * the `api` predicate, in the order of its names (TlApi in facts.h), and
@@ -384,9 +392,13 @@ const TlApiTable *tl_api_table(void);
  * when the table has no such row (or the argument is NULL). A method or
  * builtin row of sets only says nothing of what its calls do:
  * tl_api_method and tl_api_builtin pass over it (tl_api_method_sets and
- * tl_api_builtin_sets read it). */
+ * tl_api_builtin_sets read it); so is a row whose only role is
+ * returns-self (tl_api_returns_self reads it). */
 const TlApiRow *tl_api_qualified(const char *qname);
 const TlApiRow *tl_api_method(const char *method);
+/* True when method `method` (the bare name, NULL: false) returns its
+ * receiver, a module: its row's role returns-self. */
+bool tl_api_returns_self(const char *method);
 const TlApiRow *tl_api_builtin(const char *name);
 /* The row of attribute `name` (`len` bytes at `name`, not NUL-terminated:
  * source text), `@name` in the table, or NULL. */

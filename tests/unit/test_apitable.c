@@ -298,10 +298,12 @@ static void test_embedded_table(void **state)
 			assert_ptr_not_equal(tl_api_under(under), r);
 			continue;
 		}
-		/* So does a method, builtin or `*.` row of sets only. */
+		/* So does a method, builtin or `*.` row of sets only, and a
+		 * method row of the role returns-self alone (`.share_memory`:
+		 * the facts read it, tl_api_returns_self). */
 		if ((r->form == TL_API_METHOD || r->form == TL_API_BUILTIN || r->form == TL_API_ANY) && !r->graph &&
-		    !r->kind && !r->device && !r->dtype && !r->roles) {
-			assert_true(r->sets != 0);
+		    !r->kind && !r->device && !r->dtype && !(r->roles & ~TL_APIR_RETURNS_SELF)) {
+			assert_true(r->sets != 0 || (r->form == TL_API_METHOD && r->roles == TL_APIR_RETURNS_SELF));
 			if (r->form == TL_API_ANY) {
 				char dotted[300];
 				snprintf(dotted, sizeof dotted, "some.module.%s", name);
@@ -408,6 +410,42 @@ static void test_embedded_table(void **state)
 	tl_api_roles_format(TL_APIR_MUTATES | TL_APIR_MOVES | TL_APIR_STORES | TL_APIR_VARIES, vary_roles,
 			    sizeof vary_roles);
 	assert_string_equal(vary_roles, "mutates,moves,stores,varies");
+	/* The methods of a module that return the module itself (role
+	 * returns-self, which facts/kinds.c, made.c and imports.c follow):
+	 * exactly these twelve method rows, and no row of another form. */
+	static const char *const self_methods[] = { "to", "cuda", "cpu", "half", "float", "double",
+						    "bfloat16", "train", "eval", "requires_grad_",
+						    "share_memory", "to_empty" };
+	size_t nself = sizeof self_methods / sizeof *self_methods;
+	for (size_t i = 0; i < nself; i++)
+		assert_true(tl_api_returns_self(self_methods[i]));
+	const TlApiTable *whole = tl_api_table();
+	size_t with_role = 0;
+	for (size_t i = 0; i < whole->count; i++) {
+		const TlApiRow *row = &whole->rows[i];
+		if (!(row->roles & TL_APIR_RETURNS_SELF))
+			continue;
+		with_role++;
+		assert_int_equal(row->form, TL_API_METHOD);
+		bool listed = false;
+		for (size_t k = 0; k < nself && !listed; k++)
+			listed = strcmp(row->name, self_methods[k]) == 0;
+		assert_true(listed);
+	}
+	assert_int_equal(with_role, nself);
+	assert_false(tl_api_returns_self("forward"));
+	assert_false(tl_api_returns_self("append"));
+	assert_false(tl_api_returns_self("view"));
+	assert_false(tl_api_returns_self("type"));
+	assert_false(tl_api_returns_self(NULL));
+	/* A row of returns-self alone says nothing of what the call does:
+	 * the lookups of the model pass over it. */
+	assert_null(tl_api_method("share_memory"));
+	assert_non_null(tl_api_method("to_empty"));
+	assert_true(tl_api_method("eval")->roles & TL_APIR_MODE);
+	char self_roles[64];
+	tl_api_roles_format(TL_APIR_MODE | TL_APIR_RETURNS_SELF, self_roles, sizeof self_roles);
+	assert_string_equal(self_roles, "mode,returns-self");
 	assert_true(tl_api_any("torch.optim.AdamW")->sets & TL_APIS_ADAPTIVE_OPTIMIZER);
 	assert_true(tl_api_any("Lion")->sets & TL_APIS_ADAPTIVE_OPTIMIZER);
 	assert_null(tl_api_any("torch.optim.SGD"));

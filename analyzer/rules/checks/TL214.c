@@ -200,7 +200,7 @@ static bool tl_check__new_module(const TlIndex *idx, TSNode e, int32_t f, int de
 		const TlCall *c = tl_index_call_at(idx, e);
 		if (!c)
 			return false;
-		if (c->receiver.id && c->method && IN(c->method, tl_facts__same_module)) {
+		if (c->receiver.id && c->method && tl_api_returns_self(c->method)) {
 			e = c->receiver;
 			continue;
 		}

@@ -59,7 +59,7 @@ static char *tl_check__wrapped_name(const TlIndex *idx, TSNode call)
 		if (ts_node_is_null(a) || ts_node_symbol(a) != tl_syms()->call)
 			break;
 		const TlCall *c = tl_index_call_at(idx, a);
-		if (!c || !c->receiver.id || !c->method || !IN(c->method, tl_facts__same_module))
+		if (!c || !c->receiver.id || !c->method || !tl_api_returns_self(c->method))
 			return NULL;
 		a = c->receiver;
 	}
