@@ -220,6 +220,18 @@ TSNode tl_facts__held(const TlIndex *idx, const TlBinding *b)
 	return none;
 }
 
+bool tl_facts__seen_binding(const TlIndex *idx, TlIntArray *seen, const TlBinding *b)
+{
+	if (!b)
+		return true;
+	int32_t bi = (int32_t)(b - idx->bindings.items);
+	for (uint32_t i = 0; i < seen->size; i++)
+		if (seen->items[i] == bi)
+			return true;
+	tl_array_push(seen, bi);
+	return false;
+}
+
 /* The argument call site `c` passes for parameter `k` of `f`, or a null
  * node (passed through *args / **kwargs, or left to its default). */
 TSNode tl_facts__param_arg(const TlIndex *idx, const TlFunc *f, int32_t k, const TlCall *c)

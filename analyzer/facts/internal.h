@@ -102,6 +102,11 @@ TSNode tl_facts__kwarg(const TlIndex *idx, TSNode call, const char *name);
 uint32_t tl_facts__argc(TSNode call);
 TSNode tl_facts__bound_value(const TlBinding *b);
 TSNode tl_facts__held(const TlIndex *idx, const TlBinding *b);
+/* True when binding `b` is in `seen` (indices into idx->bindings); else
+ * adds it and returns false. A chain of bindings that keeps one ends when
+ * it meets one again: the bindings are finite, so it ends without a
+ * bound on its length. NULL counts as seen. */
+bool tl_facts__seen_binding(const TlIndex *idx, TlIntArray *seen, const TlBinding *b);
 /* What dotted `name`, read in function `f`, stands for when its root is a
  * local alias of another dotted name, bound once in `f` by a plain
  * assignment (`net = self.net`: "net.head" -> "self.net.head"), through a

@@ -206,13 +206,11 @@ bool tl_facts_in_scaler_class(const TlIndex *idx, TSNode node)
 {
 	int32_t f = tl_index_func_of(idx, node);
 	int32_t cls = -1;
-	/* The innermost method around the node (a closure inside one counts). */
-	for (int depth = 0; f >= 0 && depth <= TL_FACTS_DEPTH; depth++) {
+	/* The innermost method around the node (a closure inside one counts):
+	 * up the index's chain of enclosing functions, each made before the
+	 * functions nested in it (a lower index), so the chain ends. */
+	for (; f >= 0 && cls < 0; f = idx->funcs.items[f].parent)
 		cls = idx->funcs.items[f].cls;
-		if (cls >= 0)
-			break;
-		f = idx->funcs.items[f].parent;
-	}
 	if (cls < 0)
 		return false;
 	const TlClass *k = &idx->classes.items[cls];
@@ -240,31 +238,42 @@ static bool tl_facts__pipeline_qname(const char *q)
 static bool tl_facts__pipeline_value(const TlIndex *idx, TSNode expr)
 {
 	const TlSyms *sy = tl_syms();
-	for (int depth = 0; depth <= TL_FACTS_DEPTH; depth++) {
+	/* A chain: down a call's receiver (inside the call), or from a name
+	 * to the value of its binding. The bindings followed are kept: one
+	 * met again (`x = x.to(d)` read where the name's binding is its own)
+	 * ends the chain, which then ends whatever its length. */
+	TlIntArray seen;
+	tl_array_init(&seen);
+	bool yes = false;
+	for (;;) {
 		expr = tl_index_unparen(expr);
 		if (ts_node_is_null(expr))
-			return false;
+			break;
 		TSSymbol s = ts_node_symbol(expr);
 		if (s == sy->call) {
 			const TlCall *c = tl_index_call_at(idx, expr);
 			if (!c)
-				return false;
-			if (c->qname)
-				return tl_facts__pipeline_qname(c->qname);
+				break;
+			if (c->qname) {
+				yes = tl_facts__pipeline_qname(c->qname);
+				break;
+			}
 			if (!c->receiver.id || !tl_api_returns_self(c->method))
-				return false;
+				break;
 			expr = c->receiver;
 			continue;
 		}
 		if (s != sy->identifier && s != sy->attribute)
-			return false;
+			break;
 		const TlBinding *b = tl_index_resolve_node(idx, expr);
 		TSNode v = tl_facts__bound_value(b);
-		if (ts_node_is_null(v) || b->kind != TL_BIND_ASSIGN || b->elem >= 0)
-			return false;
+		if (ts_node_is_null(v) || b->kind != TL_BIND_ASSIGN || b->elem >= 0 ||
+		    tl_facts__seen_binding(idx, &seen, b))
+			break;
 		expr = v;
 	}
-	return false;
+	tl_array_release(&seen);
+	return yes;
 }
 
 bool tl_facts__module_expr(const TlIndex *idx, TSNode expr, int depth)
@@ -508,11 +517,10 @@ bool tl_facts_is_loss_call(const TlIndex *idx, const TlCall *c)
 	TSNode v = tl_facts__bound_value(b);
 	if (!ts_node_is_null(v) && b->elem < 0 && ts_node_symbol(v) == sy->call) {
 		const TlCall *made = tl_index_call_at(idx, v);
-		/* nn.CrossEntropyLoss().to(device): the criterion moved. */
-		for (int depth = 0; made && !made->qname && made->receiver.id && depth < TL_FACTS_DEPTH &&
-				    tl_api_returns_self(made->method) &&
-				    ts_node_symbol(tl_index_unparen(made->receiver)) == sy->call;
-		     depth++)
+		/* nn.CrossEntropyLoss().to(device): the criterion moved. Down the
+		 * receivers of the call's text, each inside the last: it ends. */
+		while (made && !made->qname && made->receiver.id && tl_api_returns_self(made->method) &&
+		       ts_node_symbol(tl_index_unparen(made->receiver)) == sy->call)
 			made = tl_index_call_at(idx, tl_index_unparen(made->receiver));
 		if (made && made->qname) {
 			if (tl_facts__is_loss_class(made->qname) || tl_facts__is_loss_function(made->qname))
@@ -648,7 +656,8 @@ bool tl_facts_is_graph(const TlIndex *idx, TSNode expr)
 static const TlCall *tl_facts__param_iter_call(const TlIndex *idx, TSNode it)
 {
 	const TlSyms *sy = tl_syms();
-	for (int depth = 0; depth < 4; depth++) {
+	/* Down the last argument of each call, inside the one before: it ends. */
+	for (;;) {
 		it = tl_index_unparen(it);
 		/* list(m.parameters())[:-2] */
 		if (!ts_node_is_null(it) && ts_node_symbol(it) == sy->subscript)
@@ -670,7 +679,6 @@ static const TlCall *tl_facts__param_iter_call(const TlIndex *idx, TSNode it)
 		uint32_t n = tl_facts__argc(it);
 		it = tl_facts__arg(it, n ? n - 1 : 0);
 	}
-	return NULL;
 }
 
 static bool tl_facts__walk_parameter(const TlIndex *idx, TSNode expr)

@@ -256,8 +256,9 @@ TSNode tl_facts__factory_root(const TlIndex *idx, const TlBinding *b)
 	if (ls != sy->identifier && ls != sy->attribute)
 		return none;
 	const TlCall *c = tl_index_call_at(idx, v);
-	/* AutoencoderKL(...).to(device): the call below the moves. */
-	for (int depth = 0; c && depth < TL_FACTS_DEPTH; depth++) {
+	/* AutoencoderKL(...).to(device): the call below the moves (each a
+	 * receiver or an argument inside the last: the chain ends). */
+	while (c) {
 		TSNode through = tl_index_unparen(tl_facts__module_through(c, v, false));
 		if (ts_node_is_null(through) || ts_node_symbol(through) != sy->call)
 			break;
@@ -369,14 +370,18 @@ static bool tl_facts__optimizer_modules(const TlIndex *idx, TSNode opt, TlModSet
 	const TlSyms *sy = tl_syms();
 	opt = tl_index_unparen(opt);
 	TSNode ctor = { 0 };
-	for (int depth = 0; depth <= TL_FACTS_DEPTH && ts_node_is_null(ctor); depth++) {
+	/* From name to name (`opt = self.opt`) to the construction: a binding
+	 * met again ends the chain (tl_facts__seen_binding). */
+	TlIntArray seen;
+	tl_array_init(&seen);
+	while (ts_node_is_null(ctor)) {
 		TSSymbol s = ts_node_symbol(opt);
 		if (s != sy->identifier && s != sy->attribute)
-			return false;
+			break;
 		const TlBinding *b = tl_index_resolve_node(idx, opt);
 		TSNode v = tl_index_unparen(tl_facts__held(idx, b));
-		if (ts_node_is_null(v))
-			return false;
+		if (ts_node_is_null(v) || tl_facts__seen_binding(idx, &seen, b))
+			break;
 		if (ts_node_symbol(v) != sy->call) {
 			opt = v; /* another name */
 			continue;
@@ -384,9 +389,10 @@ static bool tl_facts__optimizer_modules(const TlIndex *idx, TSNode opt, TlModSet
 		const TlCall *c = tl_index_call_at(idx, v);
 		if (!c || !((c->qname && tl_facts__optimizer_qname(c->qname)) ||
 			    tl_facts__optimizer_by_use(idx, b, v)))
-			return false;
+			break;
 		ctor = v;
 	}
+	tl_array_release(&seen);
 	return !ts_node_is_null(ctor) && tl_facts__ctor_modules(idx, ctor, out);
 }
 
@@ -434,17 +440,26 @@ static bool tl_facts__params_fresh(const TlIndex *idx, TSNode ctor, TSNode body)
 	/* What the parameters are drawn from, followed a few steps:
 	 * `trainable.values()` of a name bound in the body, a comprehension's
 	 * iterable (`{n: p for n, p in m.named_parameters() if ...}`),
-	 * `filter(f, m.parameters())`, `list(...)`. */
-	for (int depth = 0; depth < TL_FACTS_DEPTH; depth++) {
+	 * `filter(f, m.parameters())`, `list(...)`: down the argument or the
+	 * iterable (inside the last), or from `d.values()` to the value of
+	 * `d`'s binding, each binding once (tl_facts__seen_binding). */
+	TlIntArray seen;
+	tl_array_init(&seen);
+	for (;;) {
 		TSNode next = { 0 };
 		if (s == sy->call) {
 			const TlCall *c = tl_index_call_at(idx, params);
-			if (!c || !c->method)
+			if (!c || !c->method) {
+				tl_array_release(&seen);
 				return false;
+			}
+			const TlBinding *vb = NULL;
 			if (c->receiver.id && strcmp(c->method, "values") == 0 &&
 			    ts_node_symbol(tl_index_unparen(c->receiver)) == sy->identifier &&
-			    tl_facts__fresh_name(idx, c->receiver, body))
-				next = tl_facts__held(idx, tl_index_resolve_node(idx, tl_index_unparen(c->receiver)));
+			    tl_facts__fresh_name(idx, c->receiver, body) &&
+			    !tl_facts__seen_binding(idx, &seen,
+						    vb = tl_index_resolve_node(idx, tl_index_unparen(c->receiver))))
+				next = tl_facts__held(idx, vb);
 			else if (!c->receiver.id && strcmp(c->method, "filter") == 0)
 				next = tl_facts__arg(params, 1);
 			else if (!c->receiver.id && (strcmp(c->method, "list") == 0 || strcmp(c->method, "tuple") == 0))
@@ -464,6 +479,7 @@ static bool tl_facts__params_fresh(const TlIndex *idx, TSNode ctor, TSNode body)
 		params = next;
 		s = ts_node_symbol(params);
 	}
+	tl_array_release(&seen);
 	if (s == sy->call) {
 		const TlCall *c = tl_index_call_at(idx, params);
 		return c && c->receiver.id && (tl_api_method_sets(c->method) & TL_APIS_PARAMETERS) &&
@@ -480,19 +496,18 @@ static bool tl_facts__params_fresh(const TlIndex *idx, TSNode ctor, TSNode body)
 	return true;
 }
 
-static bool tl_facts__fresh_in(const TlIndex *idx, TSNode opt, TSNode body, int depth);
-
 /* `model, optim = accelerator.prepare(model, optim)`, `model, optim, sched =
  * strategy.prepare(model=model, optim_wrapper=optim, ...)`: a name re-bound
  * from a call handed the same name is the optimizer it was handed,
- * prepared; fresh when that one is. */
-static bool tl_facts__prepared_fresh(const TlIndex *idx, TSNode opt, TSNode call, TSNode body,
-				     int depth)
+ * prepared; fresh when that one is. The argument of `call` that hands
+ * name `opt` (the first), or a null node. */
+static TSNode tl_facts__prepared_arg(const TlIndex *idx, TSNode opt, TSNode call)
 {
 	const TlSyms *sy = tl_syms();
+	TSNode none = { 0 };
 	TSNode args = tl_tree_field(call, sy->f_arguments);
 	if (ts_node_is_null(args) || ts_node_symbol(opt) != sy->identifier)
-		return false;
+		return none;
 	uint32_t olen;
 	const char *ot = tl_index_text(idx, opt, &olen);
 	uint32_t n = ts_node_named_child_count(args);
@@ -506,29 +521,31 @@ static bool tl_facts__prepared_fresh(const TlIndex *idx, TSNode opt, TSNode call
 		uint32_t alen;
 		const char *at = tl_index_text(idx, a, &alen);
 		if (alen == olen && memcmp(at, ot, olen) == 0)
-			return tl_facts__fresh_in(idx, a, body, depth + 1);
+			return a;
 	}
-	return false;
+	return none;
 }
 
-bool tl_facts__optimizer_fresh_in(const TlIndex *idx, TSNode opt, TSNode body)
-{
-	return tl_facts__fresh_in(idx, opt, body, 0);
-}
-
-static bool tl_facts__fresh_in(const TlIndex *idx, TSNode opt, TSNode body, int fdepth)
+/* Whether the optimizer `opt` names is made afresh in `body` by its own
+ * construction (what follows it: `ctor`'s parameters or modules made in
+ * the body); `*next` is set to the name a call that re-binds it was handed
+ * (tl_facts__prepared_arg), whose freshness counts as its own, or null. */
+static bool tl_facts__fresh_one(const TlIndex *idx, TSNode opt, TSNode body, TSNode *next)
 {
 	const TlSyms *sy = tl_syms();
 	uint32_t from = ts_node_start_byte(body), to = ts_node_end_byte(body);
-	if (fdepth > TL_FACTS_DEPTH)
-		return false;
+	*next = (TSNode){ 0 };
 	opt = tl_index_unparen(opt);
 	TSNode named = opt;
 	TSNode ctor = { 0 };
-	for (int depth = 0; depth <= TL_FACTS_DEPTH && ts_node_is_null(ctor); depth++) {
+	/* From name to name to the construction, each binding once
+	 * (tl_facts__seen_binding). */
+	TlIntArray seen;
+	tl_array_init(&seen);
+	while (ts_node_is_null(ctor)) {
 		TSSymbol s = ts_node_symbol(opt);
 		if (s != sy->identifier && s != sy->attribute)
-			return false;
+			break;
 		const TlBinding *b = tl_index_resolve_node(idx, opt);
 		TSNode v = tl_index_unparen(tl_facts__held(idx, b));
 		if (ts_node_is_null(v) && b && b->kind == TL_BIND_ASSIGN && b->elem >= 0 &&
@@ -536,12 +553,13 @@ static bool tl_facts__fresh_in(const TlIndex *idx, TSNode opt, TSNode body, int 
 			/* `model, optim = prepare(model, optim)`: an element of a
 			 * call's result; only the name handed in may tell. */
 			TSNode whole = tl_index_unparen(b->value);
-			return !ts_node_is_null(whole) && ts_node_symbol(whole) == sy->call &&
-			       ts_node_start_byte(whole) >= from && ts_node_end_byte(whole) <= to &&
-			       tl_facts__prepared_fresh(idx, opt, whole, body, fdepth);
+			if (!ts_node_is_null(whole) && ts_node_symbol(whole) == sy->call &&
+			    ts_node_start_byte(whole) >= from && ts_node_end_byte(whole) <= to)
+				*next = tl_facts__prepared_arg(idx, opt, whole);
+			break;
 		}
-		if (ts_node_is_null(v))
-			return false;
+		if (ts_node_is_null(v) || tl_facts__seen_binding(idx, &seen, b))
+			break;
 		if (ts_node_symbol(v) == sy->call) {
 			ctor = v;
 			named = opt;
@@ -549,16 +567,14 @@ static bool tl_facts__fresh_in(const TlIndex *idx, TSNode opt, TSNode body, int 
 			opt = v;
 		}
 	}
+	tl_array_release(&seen);
 	if (ts_node_is_null(ctor) || ts_node_start_byte(ctor) < from || ts_node_end_byte(ctor) > to)
 		return false;
 	if (tl_facts__params_fresh(idx, ctor, body))
 		return true;
-	{
-		const TlCall *cc = tl_index_call_at(idx, ctor);
-		if (cc && !(cc->qname && tl_facts__optimizer_qname(cc->qname)) &&
-		    tl_facts__prepared_fresh(idx, named, ctor, body, fdepth))
-			return true;
-	}
+	const TlCall *cc = tl_index_call_at(idx, ctor);
+	if (cc && !(cc->qname && tl_facts__optimizer_qname(cc->qname)))
+		*next = tl_facts__prepared_arg(idx, named, ctor);
 	TlModSet mods;
 	tl_array_init(&mods);
 	bool fresh = tl_facts__ctor_modules(idx, ctor, &mods) && mods.size > 0;
@@ -567,6 +583,31 @@ static bool tl_facts__fresh_in(const TlIndex *idx, TSNode opt, TSNode body, int 
 		fresh = !ts_node_is_null(r) && ts_node_start_byte(r) >= from && ts_node_end_byte(r) <= to;
 	}
 	tl_facts__modset_release(&mods);
+	return fresh;
+}
+
+/* A chain of names, each handed to the call that re-binds the one
+ * before: fresh when one of them is. Each argument is met once (a loop
+ * that prepares the same names each iteration comes back to its own
+ * call), so the chain ends without a bound on its length. */
+bool tl_facts__optimizer_fresh_in(const TlIndex *idx, TSNode opt, TSNode body)
+{
+	TlArray(uint32_t) seen;
+	tl_array_init(&seen);
+	bool fresh = false;
+	while (!fresh && !ts_node_is_null(opt)) {
+		uint32_t at = ts_node_start_byte(opt);
+		bool again = false;
+		for (uint32_t i = 0; i < seen.size && !again; i++)
+			again = seen.items[i] == at;
+		if (again)
+			break;
+		tl_array_push(&seen, at);
+		TSNode next;
+		fresh = tl_facts__fresh_one(idx, opt, body, &next);
+		opt = next;
+	}
+	tl_array_release(&seen);
 	return fresh;
 }
 
