@@ -286,9 +286,132 @@ char *tl_facts_mode_subject(const TlIndex *idx, TSNode call)
 	return c ? tl_facts__forward_subject(idx, c) : NULL;
 }
 
+/* What the API table says call `c` does with the callables it is handed
+ * (tl_api_runs_callable): TL_APIR_RUNS_CALLABLE, TL_APIR_DEFERS_CALLABLE,
+ * or 0. A bare name is a builtin when nothing in the file binds it. */
+static uint64_t tl_facts__callable_role(const TlIndex *idx, const TlCall *c)
+{
+	if (!c)
+		return 0;
+	const char *builtin = !c->qname && !c->receiver.id && c->method && !tl_index_resolve_node(idx, c->callee)
+				      ? c->method
+				      : NULL;
+	return tl_api_runs_callable(c->qname, builtin);
+}
+
+/* True when `c` is a call of a builtin (a bare name nothing in the file
+ * binds: `list`, `sorted`, `sum`), which consumes what it is handed
+ * where it is called. */
+static bool tl_facts__builtin_call(const TlIndex *idx, const TlCall *c)
+{
+	return c && !c->qname && !c->receiver.id && c->method && !tl_index_resolve_node(idx, c->callee);
+}
+
+/* True when identifier `id` names the object that call `made` returned
+ * (`it` of `it = map(f, xs)`). */
+static bool tl_facts__names_made(const TlIndex *idx, TSNode id, TSNode made)
+{
+	if (ts_node_is_null(id) || ts_node_symbol(id) != tl_syms()->identifier)
+		return false;
+	const TlBinding *b = tl_index_resolve_node(idx, id);
+	return b && b->kind == TL_BIND_ASSIGN && b->elem < 0 && !ts_node_is_null(b->value) &&
+	       ts_node_eq(tl_index_unparen(b->value), made);
+}
+
+/* True when every use the file shows of `name`, the object call `made`
+ * returned and its statement binds, runs in `grad`, the grad mode of
+ * `made` (a call of it, `tta(image)`; a builtin handed it, `list(it)`;
+ * a for loop over it), and there is at least one: a deferring callee's
+ * object (`tta = TestTimeAugmentation(..., inferrer_fn=lambda x:
+ * model(x))`) runs the lambda where it is used. A use as an argument of
+ * anything but a builtin (a function that may run it under no_grad) is
+ * not one. */
+static bool tl_facts__used_in(const TlIndex *idx, TSNode made, int grad)
+{
+	const TlSyms *sy = tl_syms();
+	uint32_t uses = 0;
+	for (uint32_t i = 0; i < idx->calls.size; i++) {
+		const TlCall *u = &idx->calls.items[i];
+		bool called = !u->receiver.id && tl_facts__names_made(idx, tl_index_unparen(u->callee), made);
+		bool handed = false;
+		TSNode args = tl_tree_field(u->node, sy->f_arguments);
+		for (uint32_t k = 0; !called && !ts_node_is_null(args) && k < ts_node_named_child_count(args); k++)
+			handed = handed || tl_facts__names_made(idx, tl_index_unparen(ts_node_named_child(args, k)), made);
+		if (!called && !handed)
+			continue;
+		if ((handed && !tl_facts__builtin_call(idx, u)) || tl_facts_grad_state(idx, u->node) != grad)
+			return false;
+		uses++;
+	}
+	for (uint32_t i = 0; i < idx->bindings.size; i++) {
+		const TlBinding *b = &idx->bindings.items[i];
+		if (b->kind != TL_BIND_FOR || ts_node_is_null(b->value) ||
+		    !tl_facts__names_made(idx, tl_index_unparen(b->value), made))
+			continue;
+		if (tl_facts_grad_state(idx, b->stmt) != grad)
+			return false;
+		uses++;
+	}
+	return uses > 0;
+}
+
+/* True when call `k`, which a lambda is handed to, runs it here, in the
+ * grad mode and module modes at `k`: its callee is one the API table
+ * says runs the callables it is handed (runs-callable: `sorted(xs,
+ * key=...)`, `functools.reduce`), or one that returns an object that
+ * runs them when iterated or called (defers-callable: `map`, `filter`,
+ * `itertools.starmap`, MONAI's `TestTimeAugmentation`) consumed here: the
+ * iterable of a for loop or a comprehension, handed to a builtin
+ * (`list(map(...))`; one that hands it on lazily, `enumerate(map(...))`,
+ * is asked in turn), or bound to a name every use of which runs in the
+ * grad mode of `k` (tl_facts__used_in). */
+static bool tl_facts__runs_here(const TlIndex *idx, TSNode k)
+{
+	const TlSyms *sy = tl_syms();
+	uint64_t role = tl_facts__callable_role(idx, tl_index_call_at(idx, k));
+	/* a deferred object handed on to another deferring builtin
+	 * (`list(filter(p, map(f, xs)))`) is consumed where that one is */
+	while (role == TL_APIR_DEFERS_CALLABLE) {
+		TSNode p = tl_index_parent(idx, k);
+		while (!ts_node_is_null(p) && ts_node_symbol(p) == sy->parenthesized_expression)
+			p = tl_index_parent(idx, p);
+		if (ts_node_is_null(p))
+			return false;
+		TSSymbol s = ts_node_symbol(p);
+		if (s == sy->for_statement || s == sy->for_in_clause) {
+			TSNode it = tl_tree_field(p, sy->f_right);
+			return !ts_node_is_null(it) && ts_node_eq(tl_index_unparen(it), k);
+		}
+		if (s == sy->assignment) {
+			TSNode left = tl_tree_field(p, sy->f_left);
+			return !ts_node_is_null(left) && ts_node_symbol(left) == sy->identifier &&
+			       tl_facts__used_in(idx, k, tl_facts_grad_state(idx, k));
+		}
+		if (s != sy->argument_list)
+			return false;
+		TSNode outer = tl_index_parent(idx, p);
+		const TlCall *o = ts_node_is_null(outer) ? NULL : tl_index_call_at(idx, outer);
+		if (!tl_facts__builtin_call(idx, o))
+			return false;
+		/* a builtin that hands on its argument's items lazily
+		 * (`enumerate`, `iter`: the table's builtin rows of the set
+		 * iterates) is followed as a deferring one */
+		role = tl_facts__callable_role(idx, o);
+		if (role != TL_APIR_DEFERS_CALLABLE && !(tl_api_builtin_sets(o->method) & TL_APIS_ITERATES))
+			return true;
+		role = TL_APIR_DEFERS_CALLABLE;
+		k = outer;
+	}
+	return role == TL_APIR_RUNS_CALLABLE;
+}
+
 /* True when `node` is in the body of a lambda handed to a call
  * (`probe(lambda x: model.encode(x))`): it runs when that call runs it,
- * in the grad mode there, which this scope does not tell. */
+ * in the grad mode there, which this scope does not tell. Not when the
+ * API table says that call runs it here (tl_facts__runs_here: `sorted(xs,
+ * key=lambda x: model(x).item())`, `list(map(lambda x: model(x), xs))`);
+ * the lambda's own place is then asked in turn (inside another lambda
+ * handed to an unknown function, it is handed away). */
 bool tl_facts__in_handed_lambda(const TlIndex *idx, TSNode node)
 {
 	const TlSyms *sy = tl_syms();
@@ -301,7 +424,12 @@ bool tl_facts__in_handed_lambda(const TlIndex *idx, TSNode node)
 		TSNode p = tl_index_parent(idx, n);
 		if (!ts_node_is_null(p) && ts_node_symbol(p) == sy->keyword_argument)
 			p = tl_index_parent(idx, p);
-		return !ts_node_is_null(p) && ts_node_symbol(p) == sy->argument_list;
+		if (ts_node_is_null(p) || ts_node_symbol(p) != sy->argument_list)
+			return false;
+		TSNode k = tl_index_parent(idx, p);
+		if (ts_node_is_null(k) || !tl_facts__runs_here(idx, k))
+			return true;
+		n = k;
 	}
 	return false;
 }

@@ -22,7 +22,7 @@ static const char *const tl_api__roles[] = {
 	"loss", "forward", "factory", "wrapper", "mode", "grad", "tuple", "copy", "softmax", "log-softmax", "sigmoid",
 	"exp", "sum", "reshape", "sequential", "scale", "cross-entropy", "nll", "bce", "bce-logits", "shift",
 	"add-layer", "to-host", "saves", "loads-state", "parts", "mutates", "moves", "stores", "varies",
-	"mapping", "returns-self",
+	"mapping", "returns-self", "runs-callable", "defers-callable",
 };
 /* In the order of the TL_APIS_* bits. */
 static const char *const tl_api__sets[] = {

@@ -64,16 +64,24 @@ const TlApiTable *tl_api_table(void)
 	return &tl_api__table;
 }
 
-const TlApiRow *tl_api_qualified(const char *qname)
-{
-	return qname ? tl_api_find(tl_api_table(), TL_API_QUALIFIED, qname) : NULL;
-}
+/* The roles that say what the facts follow, not what a call computes: a
+ * row of them alone is passed over by the lookups of what a call does
+ * (tl_api_returns_self, tl_api_runs_callable read them). */
+#define TL_API__FOLLOWED (TL_APIR_RETURNS_SELF | TL_APIR_RUNS_CALLABLE | TL_APIR_DEFERS_CALLABLE)
 
 /* A row that says something of what a call does (not only its sets, nor
- * only the role returns-self, which the facts read: tl_api_returns_self). */
+ * only the roles the facts follow). */
 static bool tl_api__says_call(const TlApiRow *r)
 {
-	return r && (r->graph || r->kind || r->device || r->dtype || (r->roles & ~TL_APIR_RETURNS_SELF));
+	return r && (r->graph || r->kind || r->device || r->dtype || (r->roles & ~TL_API__FOLLOWED));
+}
+
+const TlApiRow *tl_api_qualified(const char *qname)
+{
+	const TlApiRow *r = qname ? tl_api_find(tl_api_table(), TL_API_QUALIFIED, qname) : NULL;
+	/* A qualified row of sets only is found (its name is the API's); one
+	 * of the followed roles alone, added for the facts, is not. */
+	return r && !tl_api__says_call(r) && !r->sets && !r->params ? NULL : r;
 }
 
 const TlApiRow *tl_api_method(const char *method)
@@ -86,6 +94,14 @@ bool tl_api_returns_self(const char *method)
 {
 	const TlApiRow *r = method ? tl_api_find(tl_api_table(), TL_API_METHOD, method) : NULL;
 	return r && (r->roles & TL_APIR_RETURNS_SELF);
+}
+
+uint64_t tl_api_runs_callable(const char *qname, const char *builtin)
+{
+	const TlApiRow *r = qname     ? tl_api_find(tl_api_table(), TL_API_QUALIFIED, qname)
+			    : builtin ? tl_api_find(tl_api_table(), TL_API_BUILTIN, builtin)
+				      : NULL;
+	return r ? r->roles & (TL_APIR_RUNS_CALLABLE | TL_APIR_DEFERS_CALLABLE) : 0;
 }
 
 const TlApiRow *tl_api_builtin(const char *name)

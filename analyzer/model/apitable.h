@@ -146,8 +146,20 @@ typedef enum TlApiDtype {
  * computes: tl_api_method passes over such a row, as over one of sets
  * only. */
 #define TL_APIR_RETURNS_SELF (UINT64_C(1) << 31)
+/* What a callee does with the callables it is handed, changing neither
+ * the grad mode nor any module's mode (facts/mode.c: a lambda handed to
+ * it runs where it is handed, as far as the facts' mode questions go),
+ * read by tl_api_runs_callable. runs-callable: it calls them before it
+ * returns (`sorted`, `min`, `max` with `key=`, `functools.reduce`).
+ * defers-callable: it returns an object that calls them when iterated or
+ * called (`map`, `filter`, `itertools.starmap`; MONAI's
+ * `TestTimeAugmentation`, whose call runs its `inferrer_fn`), in the
+ * grad mode there. Alone on a row they say nothing of what the model
+ * computes: tl_api_builtin and tl_api_qualified pass over such a row. */
+#define TL_APIR_RUNS_CALLABLE (UINT64_C(1) << 32)
+#define TL_APIR_DEFERS_CALLABLE (UINT64_C(1) << 33)
 /* How many roles there are. */
-#define TL_API_ROLE_COUNT 32
+#define TL_API_ROLE_COUNT 34
 
 /* The named sets a name belongs to (the `sets` column, bits): the sets of
  * the `api` predicate, in the order of its names (TlApi in facts.h), and
@@ -393,12 +405,21 @@ const TlApiTable *tl_api_table(void);
  * builtin row of sets only says nothing of what its calls do:
  * tl_api_method and tl_api_builtin pass over it (tl_api_method_sets and
  * tl_api_builtin_sets read it); so is a row whose only role is
- * returns-self (tl_api_returns_self reads it). */
+ * returns-self (tl_api_returns_self reads it), or runs-callable or
+ * defers-callable (tl_api_runs_callable reads them; tl_api_qualified
+ * passes over a qualified row of those roles alone too, as it does not
+ * over a qualified row of sets only). */
 const TlApiRow *tl_api_qualified(const char *qname);
 const TlApiRow *tl_api_method(const char *method);
 /* True when method `method` (the bare name, NULL: false) returns its
  * receiver, a module: its row's role returns-self. */
 bool tl_api_returns_self(const char *method);
+/* What the callee of a call does with the callables it is handed, in
+ * the caller's grad mode and module modes: TL_APIR_RUNS_CALLABLE,
+ * TL_APIR_DEFERS_CALLABLE or 0, the role the row of `qname` (the call's
+ * import-resolved name) has or, when `qname` is NULL, the row of builtin
+ * `builtin` (a bare name bound nowhere in the file; NULL: 0). */
+uint64_t tl_api_runs_callable(const char *qname, const char *builtin);
 const TlApiRow *tl_api_builtin(const char *name);
 /* The row of attribute `name` (`len` bytes at `name`, not NUL-terminated:
  * source text), `@name` in the table, or NULL. */

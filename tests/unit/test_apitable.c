@@ -298,12 +298,25 @@ static void test_embedded_table(void **state)
 			assert_ptr_not_equal(tl_api_under(under), r);
 			continue;
 		}
-		/* So does a method, builtin or `*.` row of sets only, and a
+		/* A qualified row of the roles runs-callable or defers-callable
+		 * alone (`functools.reduce`: the facts read it,
+		 * tl_api_runs_callable) is passed over by tl_api_qualified. */
+		const uint64_t callable_roles = TL_APIR_RUNS_CALLABLE | TL_APIR_DEFERS_CALLABLE;
+		if (r->form == TL_API_QUALIFIED && !r->graph && !r->kind && !r->device && !r->dtype && !r->sets &&
+		    !r->params && r->roles && !(r->roles & ~callable_roles)) {
+			assert_null(tl_api_qualified(name));
+			assert_int_equal(tl_api_qualified_sets(name), 0);
+			assert_int_equal(tl_api_runs_callable(name, NULL), r->roles);
+			continue;
+		}
+		/* So does a method, builtin or `*.` row of sets only, a
 		 * method row of the role returns-self alone (`.share_memory`:
-		 * the facts read it, tl_api_returns_self). */
+		 * the facts read it, tl_api_returns_self), and a builtin row of
+		 * runs-callable or defers-callable alone (`map`). */
 		if ((r->form == TL_API_METHOD || r->form == TL_API_BUILTIN || r->form == TL_API_ANY) && !r->graph &&
-		    !r->kind && !r->device && !r->dtype && !(r->roles & ~TL_APIR_RETURNS_SELF)) {
-			assert_true(r->sets != 0 || (r->form == TL_API_METHOD && r->roles == TL_APIR_RETURNS_SELF));
+		    !r->kind && !r->device && !r->dtype && !(r->roles & ~(TL_APIR_RETURNS_SELF | callable_roles))) {
+			assert_true(r->sets != 0 || (r->form == TL_API_METHOD && r->roles == TL_APIR_RETURNS_SELF) ||
+				    (r->form == TL_API_BUILTIN && r->roles && !(r->roles & ~callable_roles)));
 			if (r->form == TL_API_ANY) {
 				char dotted[300];
 				snprintf(dotted, sizeof dotted, "some.module.%s", name);
@@ -446,6 +459,46 @@ static void test_embedded_table(void **state)
 	char self_roles[64];
 	tl_api_roles_format(TL_APIR_MODE | TL_APIR_RETURNS_SELF, self_roles, sizeof self_roles);
 	assert_string_equal(self_roles, "mode,returns-self");
+	/* The callees that run the callables they are handed in their
+	 * caller's grad mode and module modes (facts/mode.c): before they
+	 * return (runs-callable), or through the object they return
+	 * (defers-callable); exactly these rows. */
+	static const struct {
+		const char *q, *builtin;
+		uint64_t role;
+	} callees[] = {
+		{ NULL, "sorted", TL_APIR_RUNS_CALLABLE },
+		{ NULL, "min", TL_APIR_RUNS_CALLABLE },
+		{ NULL, "max", TL_APIR_RUNS_CALLABLE },
+		{ "functools.reduce", NULL, TL_APIR_RUNS_CALLABLE },
+		{ NULL, "map", TL_APIR_DEFERS_CALLABLE },
+		{ NULL, "filter", TL_APIR_DEFERS_CALLABLE },
+		{ "itertools.starmap", NULL, TL_APIR_DEFERS_CALLABLE },
+		{ "monai.data.TestTimeAugmentation", NULL, TL_APIR_DEFERS_CALLABLE },
+		{ "monai.data.test_time_augmentation.TestTimeAugmentation", NULL, TL_APIR_DEFERS_CALLABLE },
+	};
+	size_t ncallees = sizeof callees / sizeof *callees;
+	for (size_t i = 0; i < ncallees; i++)
+		assert_int_equal(tl_api_runs_callable(callees[i].q, callees[i].builtin), callees[i].role);
+	size_t with_callable = 0;
+	for (size_t i = 0; i < whole->count; i++)
+		with_callable += (whole->rows[i].roles & (TL_APIR_RUNS_CALLABLE | TL_APIR_DEFERS_CALLABLE)) != 0;
+	assert_int_equal(with_callable, ncallees);
+	/* the qualified name is asked first; a builtin's only without one */
+	assert_int_equal(tl_api_runs_callable("functools.partial", "map"), 0);
+	assert_int_equal(tl_api_runs_callable(NULL, "len"), 0);
+	assert_int_equal(tl_api_runs_callable(NULL, NULL), 0);
+	/* The rows of these roles alone are passed over by the lookups of
+	 * what a call does; the rows that said something still say it. */
+	assert_null(tl_api_builtin("map"));
+	assert_null(tl_api_builtin("sorted"));
+	assert_int_equal(tl_api_builtin_sets("sorted"), TL_APIS_READS_ONLY | TL_APIS_PASSES_ITEMS);
+	assert_int_equal(tl_api_builtin("max")->graph, TL_APIG_KEEPS);
+	assert_null(tl_api_qualified("functools.reduce"));
+	assert_null(tl_api_qualified("monai.data.TestTimeAugmentation"));
+	char callable_names[64];
+	tl_api_roles_format(TL_APIR_RUNS_CALLABLE | TL_APIR_DEFERS_CALLABLE, callable_names, sizeof callable_names);
+	assert_string_equal(callable_names, "runs-callable,defers-callable");
 	assert_true(tl_api_any("torch.optim.AdamW")->sets & TL_APIS_ADAPTIVE_OPTIMIZER);
 	assert_true(tl_api_any("Lion")->sets & TL_APIS_ADAPTIVE_OPTIMIZER);
 	assert_null(tl_api_any("torch.optim.SGD"));
