@@ -3,7 +3,9 @@
  * the module was constructed: a torch.nn layer, an nn.Sequential's layers,
  * the body of a local module class and the local classes it builds or
  * derives from, such a class of another module of the project (scanned
- * there), a torchvision.models / timm model, another library's model the
+ * there), what a factory of the project returns (a local function or one
+ * of another module, called or kept in a list or dict to be called later),
+ * a torchvision.models / timm model, another library's model the
  * API table marks mode-dependent (api/api.tsv). (TL212's mode-dependent,
  * which judges a parameter by what the project hands it, is in
  * rules/checks/TL212.c.)
@@ -144,6 +146,64 @@ static void tl_facts__layers_push(TlLayerScan *s, TSNode n)
 
 static int tl_facts__ext_layers(TlLayerScan *s, const TlIndex *idx, const char *q);
 static int tl_facts__ext_class_layers(TlLayerScan *s, const TlIndex *idx, const TlIndex *mod, int32_t cls);
+static int tl_facts__ext_func_layers(TlLayerScan *outer, const TlIndex *idx, const TlIndex *mod, int32_t func);
+
+/* What function `func` of `idx` returns, a factory's model (`def
+ * resnet50(...): model = ResNet(...); return model`): each return's value,
+ * a construction call or the construction a name holds, queued for the
+ * scan. What is not known stays so (s->unknown, set by the caller): the
+ * returns only add the layers they show. */
+static void tl_facts__layers_returns(const TlIndex *idx, TlLayerScan *s, int32_t func)
+{
+	const TlSyms *sy = tl_syms();
+	const TlFunc *f = &idx->funcs.items[func];
+	for (uint32_t i = 0; i < f->returns.size; i++) {
+		TSNode v = ts_node_named_child_count(f->returns.items[i])
+				   ? tl_index_unparen(ts_node_named_child(f->returns.items[i], 0))
+				   : (TSNode){ 0 };
+		if (ts_node_is_null(v))
+			continue;
+		TSSymbol vs = ts_node_symbol(v);
+		if (vs == sy->call) {
+			tl_facts__layers_push(s, v);
+		} else if (vs == sy->identifier || vs == sy->attribute) {
+			TlBuf path;
+			tl_buf_init(&path);
+			TSNode r = tl_facts__module_root(idx, v, &path);
+			if (path.len == 0)
+				tl_facts__layers_push(s, r);
+			tl_buf_release(&path);
+		}
+	}
+}
+
+/* A factory of the project named where a module is built or kept:
+ * binding `b` (a local function, or an import of another module's
+ * function); its returns are scanned. True when `b` is one. */
+static bool tl_facts__layers_factory(const TlIndex *idx, TlLayerScan *s, const TlBinding *b)
+{
+	if (b->kind == TL_BIND_DEF && b->ref >= 0 && idx->funcs.items[b->ref].cls < 0) {
+		tl_facts__layers_returns(idx, s, b->ref);
+		return true;
+	}
+	if (b->kind != TL_BIND_IMPORT || !b->qname || !idx->imports || tl_facts__starts(b->qname, "torch."))
+		return false;
+	tl_facts__ext_enter(idx);
+	TlExtDef d;
+	bool found = tl_facts__ext_def(idx, b->qname, &d) && d.idx != idx;
+	tl_facts__ext_leave(idx);
+	if (!found)
+		return false;
+	int e = d.func >= 0 ? (d.cls < 0 ? tl_facts__ext_func_layers(s, idx, d.idx, d.func) : TL_LAYER_UNKNOWN)
+			    : tl_facts__ext_class_layers(s, idx, d.idx, d.cls);
+	if (e == TL_LAYER_DEPENDENT)
+		s->dependent = true;
+	else if (e == TL_LAYER_UNKNOWN)
+		s->unknown = true;
+	else if (e == TL_LAYER_TRACKED)
+		s->tracked = true;
+	return true;
+}
 
 /* What class `q` of another module (or a library) says: dependent, or
  * unknown (a class nobody can read here). */
@@ -248,10 +308,14 @@ static void tl_facts__layers_scan(const TlIndex *idx, TlLayerScan *s, TSNode top
 					s->unknown = true;
 				else if (e == TL_LAYER_TRACKED)
 					s->tracked = true;
-			} else if ((!c->receiver.id && c->target >= 0) || tl_facts__class_like(c->method))
+			} else if ((!c->receiver.id && c->target >= 0) || tl_facts__class_like(c->method)) {
 				s->unknown = true; /* what a local function, or a class
 						    * held in an attribute
 						    * (`self._ENCODER_CLASS(...)`), builds */
+				/* a local factory: the layers its returns show */
+				if (!c->receiver.id && c->target >= 0 && idx->funcs.items[c->target].cls < 0)
+					tl_facts__layers_returns(idx, s, c->target);
+			}
 			/* layers.append(nn.BatchNorm2d(c)) is walked as a call;
 			 * its receiver names the list. */
 		} else if (sym == sy->assignment) {
@@ -269,10 +333,25 @@ static void tl_facts__layers_scan(const TlIndex *idx, TlLayerScan *s, TSNode top
 			 * (not the names a class body computes with). */
 			TSNode p = tl_index_parent(idx, n);
 			TSSymbol ps = ts_node_is_null(p) ? 0 : ts_node_symbol(p);
+			bool value_of_pair = ps == sy->pair && ts_node_eq(tl_tree_field(p, sy->f_value), n);
 			if (ps != sy->argument_list && ps != sy->list_splat && ps != sy->list &&
-			    ps != sy->tuple)
+			    ps != sy->tuple && !value_of_pair)
 				continue;
 			const TlBinding *b = tl_index_resolve_node(idx, n);
+			/* [resnet18, resnet50], {"vgg": vgg16}: the factories
+			 * (or classes) of the project a container holds, called
+			 * through it later (`self.edition[phi](...)`). */
+			if (b && ps != sy->argument_list && ps != sy->list_splat) {
+				if (b->kind == TL_BIND_CLASS &&
+				    (idx->classes.items[b->ref].is_module || tl_model_class_module(idx, b->ref))) {
+					tl_facts__layers_class(idx, s, b->ref);
+					continue;
+				}
+				if (tl_facts__layers_factory(idx, s, b))
+					continue;
+			}
+			if (value_of_pair)
+				continue;
 			if (!b || (b->kind != TL_BIND_ASSIGN && b->kind != TL_BIND_AUG)) {
 				/* nn.Sequential(*blocks) of blocks handed in */
 				if (ps == sy->list_splat)
@@ -353,9 +432,42 @@ static int tl_facts__ext_layers(TlLayerScan *s, const TlIndex *idx, const char *
 		return TL_LAYER_UNKNOWN;
 	tl_facts__ext_enter(idx);
 	TlExtDef d;
-	bool found = tl_facts__ext_def(idx, q, &d) && d.idx != idx && d.func < 0 && d.cls >= 0;
+	bool found = tl_facts__ext_def(idx, q, &d) && d.idx != idx;
 	tl_facts__ext_leave(idx);
-	return found ? tl_facts__ext_class_layers(s, idx, d.idx, d.cls) : TL_LAYER_UNKNOWN;
+	if (found && d.func < 0 && d.cls >= 0)
+		return tl_facts__ext_class_layers(s, idx, d.idx, d.cls);
+	/* build_model(cfg) of another module: what it returns */
+	if (found && d.func >= 0 && d.cls < 0)
+		return tl_facts__ext_func_layers(s, idx, d.idx, d.func);
+	return TL_LAYER_UNKNOWN;
+}
+
+/* A factory function `func` of another module `mod` (`from nets.resnet
+ * import resnet50`): the layers its returns show, scanned in `mod`, each
+ * function once per question as classes are (its visit keeps -2 - func as
+ * its class). Dependent, or unknown: a factory is never known to build
+ * only modules that act the same in both modes. */
+static int tl_facts__ext_func_layers(TlLayerScan *outer, const TlIndex *idx, const TlIndex *mod, int32_t func)
+{
+	TlLayerVisits *v = outer->visits;
+	int32_t key = -2 - func;
+	for (uint32_t i = 0; i < v->items.size; i++)
+		if (v->items.items[i].mod == mod && v->items.items[i].cls == key)
+			return v->items.items[i].kind < 0 ? TL_LAYER_UNKNOWN : v->items.items[i].kind;
+	if (v->items.size >= TL_LAYERS_TODO)
+		return TL_LAYER_UNKNOWN;
+	uint32_t at = v->items.size;
+	tl_array_push(&v->items, ((TlLayerVisit){ mod, key, -1 }));
+	tl_facts__ext_enter(idx);
+	TlLayerScan s;
+	tl_facts__layers_start(&s, v);
+	tl_facts__layers_returns(mod, &s, func);
+	tl_facts__layers_run(mod, &s);
+	int kind = s.dependent ? TL_LAYER_DEPENDENT : TL_LAYER_UNKNOWN;
+	tl_facts__layers_end(&s);
+	tl_facts__ext_leave(idx);
+	v->items.items[at].kind = kind;
+	return kind;
 }
 
 /* The layers a construction `root` holds: TL_LAYER_DEPENDENT, _NONE
