@@ -22,14 +22,13 @@
  * with gradients on (`model.incremental_forward(x)`,
  * `self.model._predict_scores_batch(batch)`): called from outside the
  * class on a model in eval mode, that call is an evaluation forward
- * (TL102; tl_facts_method_forward, asked by tl_check_eval_call_with_grad).
- * A model handed in whose class the receiver's value does not name is
- * judged by the classes every call site of the project hands it
+ * (TL102: rules/checks/TL102.c asks the summary, tl_check__method_forward).
+ * There, a model handed in whose class the receiver's value does not name
+ * is judged by the classes every call site of the project hands it
  * (model/handedin.c), through `self.<attr> = param` in `__init__` and a
  * derived class's `super().__init__(...)`.
  *
- * Owns: tl_facts__mode_summary, tl_facts__mode_summaries_release,
- * tl_facts_method_forward. */
+ * Owns: tl_facts__mode_summary, tl_facts__mode_summaries_release. */
 #include "facts/internal.h"
 #include "model/model.h"
 
@@ -199,130 +198,4 @@ const TlModeSummary *tl_facts__mode_summary(const TlIndex *idx, int32_t func)
 		s->forwards_self = false;
 	}
 	return s;
-}
-
-/* True when some call of the file may switch a module to eval mode: a
- * model that none does is never in eval mode here, so a method call on it
- * needs no look into another module (loading it costs a parse). */
-static bool tl_facts__eval_possible(const TlIndex *idx)
-{
-	TlFactsCache *fc = idx->facts_cache;
-	if (fc && fc->eval_switches)
-		return fc->eval_switches == 2;
-	bool yes = false;
-	for (uint32_t i = 0; i < idx->calls.size && !yes; i++)
-		yes = ((idx->calls.items[i].events | idx->calls.items[i].callee_events) &
-		       (TL_EV_EVAL | TL_EV_MODE_SET)) != 0;
-	if (fc)
-		fc->eval_switches = yes ? 2 : 1;
-	return yes;
-}
-
-/* A method called on a module whose class the receiver's value does not
- * tell (a model handed in: `model.predict(x)`, `self.model.predict(x)`
- * with `self.model = model` in `__init__`, also a base's `__init__` that a
- * `super().__init__(config, model)` hands it): the classes the project
- * hands the parameter at its call sites (model/handedin.c: the importers'
- * `Trainer(config, model)` included). True when every argument is a module
- * of a class of the project whose method runs its object's own forward and
- * trains nothing. An argument the model knows nothing of (⊤: a model a
- * string picks through `importlib`) says nothing; one of another kind, a
- * module of no class of the project (`torch.hub.load(...)`) or a class
- * whose method runs no forward says no: the callers that are known must
- * agree, and at least one must be known. */
-static bool tl_facts__handed_method_forward(const TlIndex *idx, const TlCall *c)
-{
-	const TlSyms *sy = tl_syms();
-	TSNode recv = tl_index_unparen(c->receiver);
-	TSSymbol rs = ts_node_symbol(recv);
-	const TlBinding *param = NULL;
-	if (rs == sy->identifier) {
-		param = tl_index_resolve_node(idx, recv);
-	} else if (rs == sy->attribute && c->func >= 0 && idx->funcs.items[c->func].cls >= 0) {
-		TSNode obj = tl_index_unparen(tl_tree_field(recv, sy->f_object));
-		if (ts_node_symbol(obj) != sy->identifier || !tl_index_text_is(idx, obj, "self"))
-			return false;
-		char *attr = tl_facts__dotted(idx, recv);
-		if (attr)
-			param = tl_model_attr_param(idx, idx->funcs.items[c->func].cls, attr);
-		tl_free(attr);
-	}
-	const TlParamArg *args;
-	uint32_t n;
-	if (!param || param->kind != TL_BIND_PARAM || param->func < 0 ||
-	    !tl_model_param_args(idx, param, &args, &n) || !n)
-		return false;
-	const uint32_t trains = TL_EV_BACKWARD | TL_EV_GRAD_CALL | TL_EV_OPT_STEP;
-	TlParamArg *own = tl_malloc(n * sizeof *own);
-	memcpy(own, args, n * sizeof *own);
-	bool all = true;
-	uint32_t known = 0;
-	for (uint32_t i = 0; i < n && all; i++) {
-		TlVal v;
-		if (!tl_model_value(own[i].mod, own[i].arg, &v) || v.kind == TL_VK_TOP)
-			continue; /* nothing known of it: it says nothing */
-		if (v.kind != TL_VK_MODULE || v.ref < 0) {
-			all = false;
-			break;
-		}
-		known++;
-		const TlIndex *where = NULL;
-		int32_t f = tl_model_method_of(&v, c->method, &where);
-		const TlModeSummary *s = NULL;
-		if (f >= 0 && where && where->funcs.items[f].cls >= 0 &&
-		    !(where->funcs.items[f].reach_events & trains)) {
-			s = tl_facts__mode_summary(where, f);
-			all = s && s->forwards_self;
-		} else {
-			all = false;
-		}
-	}
-	tl_free(own);
-	return all && known > 0;
-}
-
-bool tl_facts_method_forward(const TlIndex *idx, TSNode call)
-{
-	const TlSyms *sy = tl_syms();
-	const TlCall *c = tl_index_call_at(idx, tl_index_unparen(call));
-	if (!c || !c->method || !c->receiver.id || (c->events & TL_EV_FORWARD) ||
-	    strcmp(c->method, "forward") == 0)
-		return false;
-	/* From outside the class: not `self.helper()` nor `super().helper()`. */
-	TSNode recv = tl_index_unparen(c->receiver);
-	TSSymbol rs = ts_node_symbol(recv);
-	if (rs == sy->call || (rs == sy->identifier && tl_index_text_is(idx, recv, "self")))
-		return false;
-	const uint32_t trains = TL_EV_BACKWARD | TL_EV_GRAD_CALL | TL_EV_OPT_STEP;
-	if (c->target >= 0) {
-		const TlFunc *t = &idx->funcs.items[c->target];
-		if (t->cls < 0 || (t->reach_events & trains))
-			return false;
-		const TlModeSummary *s = tl_facts__mode_summary(idx, c->target);
-		return s && s->forwards_self;
-	}
-	if (!idx->imports || !tl_facts__eval_possible(idx))
-		return false;
-	/* The receiver's class as the model knows it (a model that a builder
-	 * of another module returns: `model = build_model()`), else as the
-	 * imports name it. */
-	TlVal v;
-	const TlIndex *where = NULL;
-	int32_t f = tl_model_value(idx, c->receiver, &v) ? tl_model_method_of(&v, c->method, &where) : -1;
-	tl_facts__ext_enter(idx);
-	TlExtDef d;
-	bool yes = false;
-	if (f >= 0 && where && where->funcs.items[f].cls >= 0 &&
-	    !(where->funcs.items[f].reach_events & trains)) {
-		const TlModeSummary *s = tl_facts__mode_summary(where, f);
-		yes = s && s->forwards_self;
-	} else if (f < 0 && tl_facts__ext_callee(idx, c, &d) && d.func >= 0 && d.cls >= 0 &&
-		   !(d.idx->funcs.items[d.func].reach_events & trains)) {
-		const TlModeSummary *s = tl_facts__mode_summary(d.idx, d.func);
-		yes = s && s->forwards_self;
-	} else if (f < 0) {
-		yes = tl_facts__handed_method_forward(idx, c);
-	}
-	tl_facts__ext_leave(idx);
-	return yes;
 }

@@ -161,12 +161,6 @@ bool tl_facts_mode_nowhere(const TlIndex *idx, int mode);
  * `model` for model(x), the receiver of model.forward(x), `self.model["gen"]`
  * for an element of a container of modules. Caller frees; NULL if none. */
 char *tl_facts_mode_subject(const TlIndex *idx, TSNode call);
-/* True when `call` (`model.incremental_forward(x)`), made from outside
- * the class, runs a method of the model's class (here or in another
- * module of the project) that runs the model's own forward with gradients
- * on and runs no backward, gradient or optimizer step (facts/effects.c);
- * tl_check_eval_call_with_grad asks it. */
-bool tl_facts_method_forward(const TlIndex *idx, TSNode call);
 
 
 /* True when the value of `expr` (a name, or the result of the expression

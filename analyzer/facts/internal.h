@@ -333,11 +333,6 @@ bool tl_facts__ctor_modules(const TlIndex *idx, TSNode ctor, TlModSet *out);
 /* False only when every module optimizer `opt` updates is known and none
  * of them is, holds or is part of module `m` (facts/modules.c). */
 bool tl_facts__optimizer_may_update(const TlIndex *idx, TSNode opt, const TlModRef *m);
-/* True when optimizer `opt` is constructed inside `body` (a loop's body)
- * over the parameters of modules that are all constructed inside it too:
- * each iteration trains a fresh model with a fresh optimizer, so no
- * gradient carries over from the iteration before (facts/modules.c). */
-bool tl_facts__optimizer_fresh_in(const TlIndex *idx, TSNode opt, TSNode body);
 TSNode tl_facts__stepped(const TlIndex *idx, const TlCall *step);
 int tl_facts__reset_covers(const TlIndex *idx, const TlCall *reset, TSNode opt);
 void tl_facts__sequence(const TlIndex *idx, int32_t func, TSNode range, uint32_t mask, TlSteps *out);

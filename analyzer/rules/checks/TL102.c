@@ -2,13 +2,151 @@
  * record an autograd graph, the model's answer (model/requiresgrad.c);
  * whether a call of a helper evaluates a model with gradients on.
  *
- * Owns: tl_check_forward_records_graph, tl_check_eval_call_with_grad. */
+ * Owns: tl_check_forward_records_graph, tl_check_eval_call_with_grad; whether
+ * a method called on a model runs the model's own forward (from
+ * facts/effects.c, over its mode summaries). */
 #include "rules/checks/checks.h"
 
 #include <string.h>
 
 #include "facts/internal.h"
 #include "model/model.h"
+
+/* ---- methods that run the model's own forward ---------------------------- */
+
+/* True when some call of the file may switch a module to eval mode: a
+ * model that none does is never in eval mode here, so a method call on it
+ * needs no look into another module (loading it costs a parse). */
+static bool tl_check__eval_possible(const TlIndex *idx)
+{
+	TlFactsCache *fc = idx->facts_cache;
+	if (fc && fc->eval_switches)
+		return fc->eval_switches == 2;
+	bool yes = false;
+	for (uint32_t i = 0; i < idx->calls.size && !yes; i++)
+		yes = ((idx->calls.items[i].events | idx->calls.items[i].callee_events) &
+		       (TL_EV_EVAL | TL_EV_MODE_SET)) != 0;
+	if (fc)
+		fc->eval_switches = yes ? 2 : 1;
+	return yes;
+}
+
+/* A method called on a module whose class the receiver's value does not
+ * tell (a model handed in: `model.predict(x)`, `self.model.predict(x)`
+ * with `self.model = model` in `__init__`, also a base's `__init__` that a
+ * `super().__init__(config, model)` hands it): the classes the project
+ * hands the parameter at its call sites (model/handedin.c: the importers'
+ * `Trainer(config, model)` included). True when every argument is a module
+ * of a class of the project whose method runs its object's own forward and
+ * trains nothing. An argument the model knows nothing of (⊤: a model a
+ * string picks through `importlib`) says nothing; one of another kind, a
+ * module of no class of the project (`torch.hub.load(...)`) or a class
+ * whose method runs no forward says no: the callers that are known must
+ * agree, and at least one must be known. */
+static bool tl_check__handed_method_forward(const TlIndex *idx, const TlCall *c)
+{
+	const TlSyms *sy = tl_syms();
+	TSNode recv = tl_index_unparen(c->receiver);
+	TSSymbol rs = ts_node_symbol(recv);
+	const TlBinding *param = NULL;
+	if (rs == sy->identifier) {
+		param = tl_index_resolve_node(idx, recv);
+	} else if (rs == sy->attribute && c->func >= 0 && idx->funcs.items[c->func].cls >= 0) {
+		TSNode obj = tl_index_unparen(tl_tree_field(recv, sy->f_object));
+		if (ts_node_symbol(obj) != sy->identifier || !tl_index_text_is(idx, obj, "self"))
+			return false;
+		char *attr = tl_facts__dotted(idx, recv);
+		if (attr)
+			param = tl_model_attr_param(idx, idx->funcs.items[c->func].cls, attr);
+		tl_free(attr);
+	}
+	const TlParamArg *args;
+	uint32_t n;
+	if (!param || param->kind != TL_BIND_PARAM || param->func < 0 ||
+	    !tl_model_param_args(idx, param, &args, &n) || !n)
+		return false;
+	const uint32_t trains = TL_EV_BACKWARD | TL_EV_GRAD_CALL | TL_EV_OPT_STEP;
+	TlParamArg *own = tl_malloc(n * sizeof *own);
+	memcpy(own, args, n * sizeof *own);
+	bool all = true;
+	uint32_t known = 0;
+	for (uint32_t i = 0; i < n && all; i++) {
+		TlVal v;
+		if (!tl_model_value(own[i].mod, own[i].arg, &v) || v.kind == TL_VK_TOP)
+			continue; /* nothing known of it: it says nothing */
+		if (v.kind != TL_VK_MODULE || v.ref < 0) {
+			all = false;
+			break;
+		}
+		known++;
+		const TlIndex *where = NULL;
+		int32_t f = tl_model_method_of(&v, c->method, &where);
+		const TlModeSummary *s = NULL;
+		if (f >= 0 && where && where->funcs.items[f].cls >= 0 &&
+		    !(where->funcs.items[f].reach_events & trains)) {
+			s = tl_facts__mode_summary(where, f);
+			all = s && s->forwards_self;
+		} else {
+			all = false;
+		}
+	}
+	tl_free(own);
+	return all && known > 0;
+}
+
+/* True when `call` (`model.incremental_forward(x)`), made from outside
+ * the class, runs a method of the model's class (here or in another
+ * module of the project) that runs the model's own forward with gradients
+ * on and runs no backward, gradient or optimizer step: the method's mode
+ * summary (facts/effects.c, tl_facts__mode_summary) says it forwards its
+ * object. */
+static bool tl_check__method_forward(const TlIndex *idx, TSNode call)
+{
+	const TlSyms *sy = tl_syms();
+	const TlCall *c = tl_index_call_at(idx, tl_index_unparen(call));
+	if (!c || !c->method || !c->receiver.id || (c->events & TL_EV_FORWARD) ||
+	    strcmp(c->method, "forward") == 0)
+		return false;
+	/* From outside the class: not `self.helper()` nor `super().helper()`. */
+	TSNode recv = tl_index_unparen(c->receiver);
+	TSSymbol rs = ts_node_symbol(recv);
+	if (rs == sy->call || (rs == sy->identifier && tl_index_text_is(idx, recv, "self")))
+		return false;
+	const uint32_t trains = TL_EV_BACKWARD | TL_EV_GRAD_CALL | TL_EV_OPT_STEP;
+	if (c->target >= 0) {
+		const TlFunc *t = &idx->funcs.items[c->target];
+		if (t->cls < 0 || (t->reach_events & trains))
+			return false;
+		const TlModeSummary *s = tl_facts__mode_summary(idx, c->target);
+		return s && s->forwards_self;
+	}
+	if (!idx->imports || !tl_check__eval_possible(idx))
+		return false;
+	/* The receiver's class as the model knows it (a model that a builder
+	 * of another module returns: `model = build_model()`), else as the
+	 * imports name it. */
+	TlVal v;
+	const TlIndex *where = NULL;
+	int32_t f = tl_model_value(idx, c->receiver, &v) ? tl_model_method_of(&v, c->method, &where) : -1;
+	tl_facts__ext_enter(idx);
+	TlExtDef d;
+	bool yes = false;
+	if (f >= 0 && where && where->funcs.items[f].cls >= 0 &&
+	    !(where->funcs.items[f].reach_events & trains)) {
+		const TlModeSummary *s = tl_facts__mode_summary(where, f);
+		yes = s && s->forwards_self;
+	} else if (f < 0 && tl_facts__ext_callee(idx, c, &d) && d.func >= 0 && d.cls >= 0 &&
+		   !(d.idx->funcs.items[d.func].reach_events & trains)) {
+		const TlModeSummary *s = tl_facts__mode_summary(d.idx, d.func);
+		yes = s && s->forwards_self;
+	} else if (f < 0) {
+		yes = tl_check__handed_method_forward(idx, c);
+	}
+	tl_facts__ext_leave(idx);
+	return yes;
+}
+
+/* ---- forwards that record a graph ---------------------------------------- */
 
 /* The model answers (model/requiresgrad.c): the forward may record a graph
  * (the module may hold a parameter that requires grad, or an input may
@@ -88,12 +226,12 @@ bool tl_check_eval_call_with_grad(const TlIndex *idx, TSNode call)
 		char *subject = c->receiver.id ? tl_facts__mode_name(idx, c->receiver) : NULL;
 		bool yes = subject && tl_facts_grad_state(idx, c->node) != TL_GRAD_OFF &&
 			   !tl_facts__in_handed_lambda(idx, c->node) &&
-			   !tl_facts_reaches_backward(idx, c->node) && tl_facts_method_forward(idx, c->node) &&
+			   !tl_facts_reaches_backward(idx, c->node) && tl_check__method_forward(idx, c->node) &&
 			   tl_facts_mode_at(idx, c->node, subject) == TL_MODE_EVAL;
 		tl_free(subject);
 		return yes;
 	}
-	if (tl_facts_method_forward(idx, c->node)) {
+	if (tl_check__method_forward(idx, c->node)) {
 		char *subject = tl_facts__mode_name(idx, c->receiver);
 		bool yes = subject && tl_facts_mode_at(idx, c->node, subject) == TL_MODE_EVAL &&
 			   tl_facts_grad_state(idx, c->node) != TL_GRAD_OFF &&

@@ -1,13 +1,235 @@
 /* TL201's rule logic (missing-zero-grad). Whether an optimizer step's
  * parameters are reset between steps.
  *
- * Owns: tl_check_step_unreset. */
+ * Owns: tl_check_step_unreset; whether an optimizer and its model are
+ * made afresh in each iteration (from facts/modules.c). */
 #include <stdlib.h>
 
 #include "rules/checks/checks.h"
 
 #include "facts/internal.h"
 #include "model/model.h"
+
+/* ---- optimizers made afresh in each iteration ---------------------------- */
+
+/* True when name `n` is bound anew in every iteration of the loop whose
+ * body is `body`: by an assignment inside the body, or as the loop's own
+ * target (`for model in (m_ref, m_cpt):`). */
+static bool tl_check__fresh_name(const TlIndex *idx, TSNode n, TSNode body)
+{
+	const TlSyms *sy = tl_syms();
+	n = tl_index_unparen(n);
+	if (ts_node_is_null(n) || ts_node_symbol(n) != sy->identifier)
+		return false;
+	const TlBinding *b = tl_index_resolve_node(idx, n);
+	if (!b)
+		return false;
+	if (b->kind == TL_BIND_FOR) {
+		/* Each element once: unless a loop around this one comes back
+		 * to the same elements (an epoch loop around a loop over models). */
+		TSNode loop = tl_index_parent(idx, body);
+		if (ts_node_is_null(loop) || !ts_node_eq(b->stmt, loop))
+			return false;
+		for (uint32_t l = 0; l < idx->loops.size; l++)
+			if (ts_node_eq(idx->loops.items[l].node, loop))
+				return idx->loops.items[l].parent < 0;
+		return false;
+	}
+	return b->kind == TL_BIND_ASSIGN && ts_node_start_byte(b->stmt) >= ts_node_start_byte(body) &&
+	       ts_node_end_byte(b->stmt) <= ts_node_end_byte(body);
+}
+
+/* True when the parameters optimizer constructor `ctor` is handed are new
+ * in every iteration of the loop whose body is `body`: `m.parameters()` of
+ * a module the loop iterates over, or a list of leaf tensors made in the
+ * body (`x_in = latents.detach().clone()`; `SGD([x_in])`). */
+static bool tl_check__params_fresh(const TlIndex *idx, TSNode ctor, TSNode body)
+{
+	const TlSyms *sy = tl_syms();
+	TSNode params = tl_facts__kwarg(idx, ctor, "params");
+	if (ts_node_is_null(params))
+		params = tl_facts__arg(ctor, 0);
+	params = tl_index_unparen(params);
+	if (ts_node_is_null(params))
+		return false;
+	TSSymbol s = ts_node_symbol(params);
+	/* What the parameters are drawn from, followed a few steps:
+	 * `trainable.values()` of a name bound in the body, a comprehension's
+	 * iterable (`{n: p for n, p in m.named_parameters() if ...}`),
+	 * `filter(f, m.parameters())`, `list(...)`: down the argument or the
+	 * iterable (inside the last), or from `d.values()` to the value of
+	 * `d`'s binding, each binding once (tl_facts__seen_binding). */
+	TlIntArray seen;
+	tl_array_init(&seen);
+	for (;;) {
+		TSNode next = { 0 };
+		if (s == sy->call) {
+			const TlCall *c = tl_index_call_at(idx, params);
+			if (!c || !c->method) {
+				tl_array_release(&seen);
+				return false;
+			}
+			const TlBinding *vb = NULL;
+			if (c->receiver.id && strcmp(c->method, "values") == 0 &&
+			    ts_node_symbol(tl_index_unparen(c->receiver)) == sy->identifier &&
+			    tl_check__fresh_name(idx, c->receiver, body) &&
+			    !tl_facts__seen_binding(idx, &seen,
+						    vb = tl_index_resolve_node(idx, tl_index_unparen(c->receiver))))
+				next = tl_facts__held(idx, vb);
+			else if (!c->receiver.id && strcmp(c->method, "filter") == 0)
+				next = tl_facts__arg(params, 1);
+			else if (!c->receiver.id && (strcmp(c->method, "list") == 0 || strcmp(c->method, "tuple") == 0))
+				next = tl_facts__arg(params, 0);
+		} else if (s == sy->dictionary_comprehension || s == sy->list_comprehension ||
+			   s == sy->generator_expression) {
+			uint32_t n = ts_node_named_child_count(params);
+			for (uint32_t k = 0; k < n && ts_node_is_null(next); k++) {
+				TSNode cl = ts_node_named_child(params, k);
+				if (ts_node_symbol(cl) == sy->for_in_clause)
+					next = tl_tree_field(cl, sy->f_right);
+			}
+		}
+		next = tl_index_unparen(next);
+		if (ts_node_is_null(next))
+			break;
+		params = next;
+		s = ts_node_symbol(params);
+	}
+	tl_array_release(&seen);
+	if (s == sy->call) {
+		const TlCall *c = tl_index_call_at(idx, params);
+		return c && c->receiver.id && (tl_api_method_sets(c->method) & TL_APIS_PARAMETERS) &&
+		       tl_check__fresh_name(idx, c->receiver, body);
+	}
+	if (s != sy->list && s != sy->tuple)
+		return false;
+	uint32_t n = ts_node_named_child_count(params);
+	if (!n)
+		return false;
+	for (uint32_t k = 0; k < n; k++)
+		if (!tl_check__fresh_name(idx, ts_node_named_child(params, k), body))
+			return false;
+	return true;
+}
+
+/* `model, optim = accelerator.prepare(model, optim)`, `model, optim, sched =
+ * strategy.prepare(model=model, optim_wrapper=optim, ...)`: a name re-bound
+ * from a call handed the same name is the optimizer it was handed,
+ * prepared; fresh when that one is. The argument of `call` that hands
+ * name `opt` (the first), or a null node. */
+static TSNode tl_check__prepared_arg(const TlIndex *idx, TSNode opt, TSNode call)
+{
+	const TlSyms *sy = tl_syms();
+	TSNode none = { 0 };
+	TSNode args = tl_tree_field(call, sy->f_arguments);
+	if (ts_node_is_null(args) || ts_node_symbol(opt) != sy->identifier)
+		return none;
+	uint32_t olen;
+	const char *ot = tl_index_text(idx, opt, &olen);
+	uint32_t n = ts_node_named_child_count(args);
+	for (uint32_t k = 0; k < n; k++) {
+		TSNode a = ts_node_named_child(args, k);
+		if (ts_node_symbol(a) == sy->keyword_argument)
+			a = tl_tree_field(a, sy->f_value);
+		a = tl_index_unparen(a);
+		if (ts_node_is_null(a) || ts_node_symbol(a) != sy->identifier)
+			continue;
+		uint32_t alen;
+		const char *at = tl_index_text(idx, a, &alen);
+		if (alen == olen && memcmp(at, ot, olen) == 0)
+			return a;
+	}
+	return none;
+}
+
+/* Whether the optimizer `opt` names is made afresh in `body` by its own
+ * construction (what follows it: `ctor`'s parameters or modules made in
+ * the body); `*next` is set to the name a call that re-binds it was handed
+ * (tl_check__prepared_arg), whose freshness counts as its own, or null. */
+static bool tl_check__fresh_one(const TlIndex *idx, TSNode opt, TSNode body, TSNode *next)
+{
+	const TlSyms *sy = tl_syms();
+	uint32_t from = ts_node_start_byte(body), to = ts_node_end_byte(body);
+	*next = (TSNode){ 0 };
+	opt = tl_index_unparen(opt);
+	TSNode named = opt;
+	TSNode ctor = { 0 };
+	/* From name to name to the construction, each binding once
+	 * (tl_facts__seen_binding). */
+	TlIntArray seen;
+	tl_array_init(&seen);
+	while (ts_node_is_null(ctor)) {
+		TSSymbol s = ts_node_symbol(opt);
+		if (s != sy->identifier && s != sy->attribute)
+			break;
+		const TlBinding *b = tl_index_resolve_node(idx, opt);
+		TSNode v = tl_index_unparen(tl_facts__held(idx, b));
+		if (ts_node_is_null(v) && b && b->kind == TL_BIND_ASSIGN && b->elem >= 0 &&
+		    s == sy->identifier) {
+			/* `model, optim = prepare(model, optim)`: an element of a
+			 * call's result; only the name handed in may tell. */
+			TSNode whole = tl_index_unparen(b->value);
+			if (!ts_node_is_null(whole) && ts_node_symbol(whole) == sy->call &&
+			    ts_node_start_byte(whole) >= from && ts_node_end_byte(whole) <= to)
+				*next = tl_check__prepared_arg(idx, opt, whole);
+			break;
+		}
+		if (ts_node_is_null(v) || tl_facts__seen_binding(idx, &seen, b))
+			break;
+		if (ts_node_symbol(v) == sy->call) {
+			ctor = v;
+			named = opt;
+		} else {
+			opt = v;
+		}
+	}
+	tl_array_release(&seen);
+	if (ts_node_is_null(ctor) || ts_node_start_byte(ctor) < from || ts_node_end_byte(ctor) > to)
+		return false;
+	if (tl_check__params_fresh(idx, ctor, body))
+		return true;
+	const TlCall *cc = tl_index_call_at(idx, ctor);
+	if (cc && !(cc->qname && tl_facts__optimizer_qname(cc->qname)))
+		*next = tl_check__prepared_arg(idx, named, ctor);
+	TlModSet mods;
+	tl_array_init(&mods);
+	bool fresh = tl_facts__ctor_modules(idx, ctor, &mods) && mods.size > 0;
+	for (uint32_t i = 0; fresh && i < mods.size; i++) {
+		TSNode r = mods.items[i].root;
+		fresh = !ts_node_is_null(r) && ts_node_start_byte(r) >= from && ts_node_end_byte(r) <= to;
+	}
+	tl_facts__modset_release(&mods);
+	return fresh;
+}
+
+/* True when optimizer `opt` is constructed inside `body` (a loop's body)
+ * over the parameters of modules that are all constructed inside it too:
+ * each iteration trains a fresh model with a fresh optimizer, so no
+ * gradient carries over from the iteration before. A chain of names, each
+ * handed to the call that re-binds the one before: fresh when one of them
+ * is. Each argument is met once (a loop that prepares the same names each
+ * iteration comes back to its own call), so the chain ends without a bound
+ * on its length. */
+static bool tl_check__optimizer_fresh_in(const TlIndex *idx, TSNode opt, TSNode body)
+{
+	TlArray(uint32_t) seen;
+	tl_array_init(&seen);
+	bool fresh = false;
+	while (!fresh && !ts_node_is_null(opt)) {
+		uint32_t at = ts_node_start_byte(opt);
+		bool again = false;
+		for (uint32_t i = 0; i < seen.size && !again; i++)
+			again = seen.items[i] == at;
+		if (again)
+			break;
+		tl_array_push(&seen, at);
+		TSNode next;
+		fresh = tl_check__fresh_one(idx, opt, body, &next);
+		opt = next;
+	}
+	tl_array_release(&seen);
+	return fresh;
+}
 
 /* True when `node` runs inside a distributed-autograd context entered
  * within `body` (`with dist_autograd.context() as cid:` in the iteration):
@@ -514,7 +736,7 @@ bool tl_check_step_unreset(const TlIndex *idx, TSNode step)
 		const TlLoop *l = &idx->loops.items[loops.items[i]];
 		/* A model and its optimizer built afresh in every iteration
 		 * start with no gradient to carry over. */
-		if (tl_facts__optimizer_fresh_in(idx, opt, l->body) ||
+		if (tl_check__optimizer_fresh_in(idx, opt, l->body) ||
 		    tl_check__fresh_dist_context(idx, c->node, l->body)) {
 			unreset = false;
 			break;

@@ -53,7 +53,7 @@ bool tl_check_forward_records_graph(const TlIndex *idx, TSNode call);
  * mode and nothing backpropagates it): RULES.md TL102 reports a helper the
  * training step also uses at its call on the evaluation path. Also true
  * for a call of a method of the model's class that runs its forward
- * (tl_facts_method_forward) on a receiver in eval mode, not grad-disabled,
+ * (tl_check__method_forward) on a receiver in eval mode, not grad-disabled,
  * whose result nothing backpropagates. */
 bool tl_check_eval_call_with_grad(const TlIndex *idx, TSNode call);
 
