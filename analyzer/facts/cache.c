@@ -13,19 +13,9 @@
  * cache's, the nodes borrowed from the tree. Written by the one thread
  * that analyses the file.
  *
- * Owns: tl_facts__storing_calls, tl_facts__subscript_sites,
- * tl_facts__grad_switches. */
+ * Owns: tl_facts__subscript_sites, tl_facts__grad_switches; the storing
+ * calls' slot (TlFactsCache.storing), which rules/checks/TL214.c fills. */
 #include "facts/internal.h"
-
-/* A method that stores what it is handed into its receiver, changing it in
- * place (the table's method rows of roles mutates and stores: `.append`,
- * `.extend`, `.insert`, `.update`, `.add`, `.setdefault`, `.appendleft`;
- * not a queue's `.put`, which stores without the role mutates). */
-static bool tl_facts__storing(const char *method)
-{
-	const TlApiRow *r = tl_api_method(method);
-	return r && (r->roles & (TL_APIR_MUTATES | TL_APIR_STORES)) == (TL_APIR_MUTATES | TL_APIR_STORES);
-}
 
 static void tl_facts__cache_release(TlFactsCache *fc)
 {
@@ -59,25 +49,6 @@ void tl_facts__cache_install(TlIndex *idx)
 	fc->stores = tl_calloc(fc->store_scopes, sizeof *fc->stores);
 	idx->facts_cache = fc;
 	idx->facts_release = tl_facts__cache_release;
-}
-
-const TlStoringCalls *tl_facts__storing_calls(const TlIndex *idx)
-{
-	TlFactsCache *fc = idx->facts_cache;
-	if (fc->storing_ready)
-		return &fc->storing;
-	fc->storing_ready = true;
-	for (uint32_t i = 0; i < idx->calls.size; i++) {
-		const TlCall *c = &idx->calls.items[i];
-		if (!c->receiver.id || !c->method || !tl_facts__storing(c->method))
-			continue;
-		/* losses.append(v), history["loss"].append(v) */
-		char *root = c->recv_name ? NULL : tl_facts_root_name(idx, c->receiver);
-		TlStoringCall sc = { (int32_t)i, tl_strdup(c->recv_name ? c->recv_name : root ? root : "") };
-		tl_free(root);
-		tl_array_push(&fc->storing, sc);
-	}
-	return &fc->storing;
 }
 
 /* Walks of a scope stop here: huge scopes answer no. */

@@ -86,16 +86,6 @@ const char *tl_facts__last(const char *dotted)
 	return dot ? dot + 1 : dotted;
 }
 
-bool tl_facts__attribute_may_be(const TlIndex *idx, TSNode attr, const char *name)
-{
-	/* An attribute node ends where its last child, the attribute name,
-	 * ends: its text ends with the name's. */
-	uint32_t len;
-	const char *t = tl_index_text(idx, attr, &len);
-	size_t n = strlen(name);
-	return len >= n && memcmp(t + len - n, name, n) == 0;
-}
-
 bool tl_facts__contains(TSNode outer, TSNode n)
 {
 	/* (a null node holds nothing: ts_node_end_byte would read through it) */

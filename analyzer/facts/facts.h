@@ -276,10 +276,6 @@ bool tl_facts_in_step_loop(const TlIndex *idx, TSNode node, uint32_t kinds, bool
  * (`if step % N != 0: continue`), or in an `except` clause (it runs when a
  * step fails). */
 bool tl_facts_under_every_n(const TlIndex *idx, TSNode node);
-/* True when `node` sits, in its own function, under a condition: in a
- * branch of an if / elif / else, a conditional expression, or the operand
- * of `and` / `or`. */
-bool tl_facts_under_condition(const TlIndex *idx, TSNode node);
 /* True when `node` is in test code: a function (or one around it) named
  * `test...`, or a method of a class named `Test...`. */
 bool tl_facts_in_test_code(const TlIndex *idx, TSNode node);

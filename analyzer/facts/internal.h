@@ -93,9 +93,6 @@ bool tl_facts__starts(const char *s, const char *prefix);
 bool tl_facts__ends(const char *s, const char *suffix);
 const char *tl_facts__last(const char *dotted);
 bool tl_facts__contains(TSNode outer, TSNode n);
-/* False when attribute node `attr` certainly does not name `name` (its
- * text does not end with it): spares asking for the attribute field. */
-bool tl_facts__attribute_may_be(const TlIndex *idx, TSNode attr, const char *name);
 void tl_facts__lower(const char *s, char *out, size_t size);
 TSNode tl_facts__arg(TSNode call, uint32_t k);
 TSNode tl_facts__kwarg(const TlIndex *idx, TSNode call, const char *name);
@@ -281,7 +278,6 @@ bool tl_facts__scaled_call(const TlIndex *idx, const TlCall *c);
 TSNode tl_facts__backward_tensor(const TlIndex *idx, const TlCall *c);
 bool tl_facts__mentions(const TlIndex *idx, TSNode n, const TlNames *names);
 void tl_facts__names_release(TlNames *names);
-bool tl_facts__upcast(const TlIndex *idx, TSNode call);
 bool tl_facts__qname_is_api(const char *q, TlApi api);
 const char *tl_facts__string_body(const TlIndex *idx, TSNode n, uint32_t *len);
 bool tl_facts__user_method(const TlIndex *idx, const TlCall *c);
@@ -294,7 +290,6 @@ enum { TL_PARAM_OWN = 0, TL_PARAM_IMPORTERS = 1 };
 bool tl_facts__param_all(const TlIndex *idx, const TlBinding *b, unsigned from,
 			 bool (*pred)(const TlIndex *, TSNode, int *), int *budget);
 TSNode tl_facts__guard_between(const TlIndex *idx, TSNode node, TSNode top);
-bool tl_facts__names_overlap(const char *a, const char *b);
 bool tl_facts__comprehension_local(const TlIndex *idx, TSNode id);
 /* The calls that differentiate what they read: a backward, or
  * torch.autograd.grad (a gradient penalty, an input saliency, classifier
@@ -474,10 +469,6 @@ void tl_facts__tensor_tests_release(TlFactsCache *fc);
 void tl_facts__block_cache_release(TlFactsCache *fc);
 /* Installs an empty cache in `idx` (tl_facts_build does). */
 void tl_facts__cache_install(TlIndex *idx);
-/* The calls of a storing method (cache.c: a method row of roles mutates and
- * stores, `.append`, `.update`, ...) on a receiver, in
- * call order, with the name of what they store into. */
-const TlStoringCalls *tl_facts__storing_calls(const TlIndex *idx);
 /* The subscript stores (`d[k] = v`, `d[k] += v`) of the subtree of `top`
  * with a dotted subscripted value, in pre-order, not inside class
  * definitions below `top`, among the first 20,000 nodes of the walk (huge

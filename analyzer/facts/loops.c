@@ -246,16 +246,6 @@ bool tl_facts_in_step_loop(const TlIndex *idx, TSNode node, uint32_t kinds, bool
 
 /* ---- loop invariance ------------------------------------------------------------------ */
 
-/* How a dotted store target relates to `name`: the same name, a prefix
- * of it (re-binding `args` changes `args.w`), or a field of it (`x.data`,
- * `x[i]` have root `x`). */
-bool tl_facts__names_overlap(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b);
-	size_t l = la < lb ? la : lb;
-	return strncmp(a, b, l) == 0 && (la == lb || (la > lb ? a[l] : b[l]) == '.');
-}
-
 /* True when identifier `id` is bound by a comprehension or lambda around
  * it: its value changes per element (the model's reading). */
 bool tl_facts__comprehension_local(const TlIndex *idx, TSNode id)
@@ -623,20 +613,6 @@ bool tl_facts_loop_element(const TlIndex *idx, TSNode expr)
 }
 
 /* ---- code that runs training, conditions, tests ------------------------------------ */
-
-bool tl_facts_under_condition(const TlIndex *idx, TSNode node)
-{
-	const TlSyms *sy = tl_syms();
-	for (TSNode p = tl_index_parent(idx, node); !ts_node_is_null(p); p = tl_index_parent(idx, p)) {
-		TSSymbol s = ts_node_symbol(p);
-		if (s == sy->function_definition || s == sy->class_definition || s == sy->module)
-			return false;
-		if (s == sy->if_statement || s == sy->elif_clause || s == sy->else_clause ||
-		    s == sy->conditional_expression || s == sy->boolean_operator)
-			return true;
-	}
-	return false;
-}
 
 bool tl_facts_in_test_code(const TlIndex *idx, TSNode node)
 {

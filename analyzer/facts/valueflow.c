@@ -107,34 +107,6 @@ bool tl_facts__reaches_at(const TlIndex *idx, TSNode expr, const TlCall *site)
 	return tl_facts__flow_reaches(idx, expr, site);
 }
 
-/* x.float(), x.double(), x.to(torch.float32): a cast to full precision. */
-bool tl_facts__upcast(const TlIndex *idx, TSNode call)
-{
-	const TlCall *c = tl_index_call_at(idx, call);
-	if (!c || !c->method || !c->receiver.id)
-		return false;
-	if (strcmp(c->method, "float") == 0 || strcmp(c->method, "double") == 0)
-		return true;
-	if (strcmp(c->method, "to") != 0 && strcmp(c->method, "type") != 0)
-		return false;
-	for (uint32_t k = 0; k < 3; k++) {
-		TSNode a = tl_facts__arg(call, k);
-		if (ts_node_is_null(a))
-			break;
-		char *q = tl_index_qualify(idx, a);
-		bool full = q && (strcmp(q, "torch.float32") == 0 || strcmp(q, "torch.float") == 0 ||
-				  strcmp(q, "torch.float64") == 0 || strcmp(q, "torch.double") == 0);
-		tl_free(q);
-		if (full)
-			return true;
-	}
-	TSNode d = tl_facts__kwarg(idx, call, "dtype");
-	char *q = ts_node_is_null(d) ? NULL : tl_index_qualify(idx, d);
-	bool full = q && (strcmp(q, "torch.float32") == 0 || strcmp(q, "torch.float") == 0);
-	tl_free(q);
-	return full;
-}
-
 bool tl_facts_displayed(const TlIndex *idx, TSNode node)
 {
 	const TlSyms *sy = tl_syms();

@@ -423,7 +423,7 @@ const TlPredicateDef tl_predicates[] = {
 	  "a step loop of that kind (any, training) runs in the region the node opens: a with block's body, else the rest of its function (module level: the whole file), or a local function called there" },
 	{ "reached", NULL, NULL, NULL, tl_facts_reached,
 	  "some run reaches the node as the semantic model interprets its function: not in a branch that a constant decides against (a literal condition, or a parameter every call site of the file passes as the same constant, or leaves to the same literal default), not after a return; true where the model does not know (module-level code, a bound cut)" },
-	{ "under-condition", NULL, NULL, NULL, tl_facts_under_condition,
+	{ "under-condition", NULL, NULL, NULL, tl_check_under_condition,
 	  "the node sits, in its own function, in an if / elif / else branch, a conditional expression or an operand of and / or" },
 	{ "wrapped-by", "wrapper", tl_wrapper_names, tl_pred_wrapped_by, NULL,
 	  "the expression is a wrapper of that kind itself (ddp, fsdp, prefixed: DistributedDataParallel, DataParallel or torch.compile, whose state_dict keys carry a prefix; data-parallel: the first two; compiled: torch.compile): a call of it, a name or attribute bound to one, a parameter every caller passes one; not one bound on the other branch of an if that the use runs under (`if ddp:` ... `else:`), nor, where it is a wrapper on some paths only, in an arm whose other arm reads its `.module` or `._orig_mod`" },

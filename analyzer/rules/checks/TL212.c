@@ -5,12 +5,25 @@
  * hands it, the model's summary).
  *
  * Owns: tl_check_first_forward, tl_check_left_in_train_mode,
- * tl_check_mode_dependent, tl_check_discarded. */
+ * tl_check_mode_dependent, tl_check_discarded; how two dotted names
+ * overlap (from facts/loops.c). */
 #include "rules/checks/checks.h"
 
 #include "facts/internal.h"
 #include "model/apitable.h"
 #include "model/model.h"
+
+/* ---- dotted names -------------------------------------------------------- */
+
+/* How a dotted store target relates to `name`: the same name, a prefix
+ * of it (re-binding `args` changes `args.w`), or a field of it (`x.data`,
+ * `x[i]` have root `x`). */
+static bool tl_check__names_overlap(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	size_t l = la < lb ? la : lb;
+	return strncmp(a, b, l) == 0 && (la == lb || (la > lb ? a[l] : b[l]) == '.');
+}
 
 bool tl_check_first_forward(const TlIndex *idx, TSNode call)
 {
@@ -56,7 +69,7 @@ static bool tl_check__may_be_module(const TlIndex *idx, TSNode recv, const char 
 {
 	if (ts_node_is_null(recv) || !recv_name)
 		return true;
-	if (name && tl_facts__names_overlap(recv_name, name))
+	if (name && tl_check__names_overlap(recv_name, name))
 		return true;
 	TlBuf path;
 	tl_buf_init(&path);
@@ -164,7 +177,7 @@ static bool tl_check__left_in_train(const TlIndex *idx, TSNode node, int32_t fun
 		uint32_t reach = k->events | (k->target >= 0 ? idx->funcs.items[k->target].reach_events : 0);
 		if (reach & training)
 			last_step = kpos;
-		if ((k->events & TL_EV_TRAIN) && k->recv_name && tl_facts__names_overlap(k->recv_name, name)) {
+		if ((k->events & TL_EV_TRAIN) && k->recv_name && tl_check__names_overlap(k->recv_name, name)) {
 			last_train = kpos;
 			trained_here = true;
 		}

@@ -4,11 +4,47 @@
  * sees them, so that parameters(), .to(), .train()/.eval() and state_dict()
  * leave them out.
  *
- * Owns: tl_check_unregistered_submodules. */
+ * Owns: tl_check_unregistered_submodules; the file's storing calls (from
+ * facts/cache.c). */
 #include "rules/checks/checks.h"
 
 #include "facts/internal.h"
 #include "model/model.h"
+
+/* ---- the file's storing calls -------------------------------------------- */
+
+/* A method that stores what it is handed into its receiver, changing it in
+ * place (the table's method rows of roles mutates and stores: `.append`,
+ * `.extend`, `.insert`, `.update`, `.add`, `.setdefault`, `.appendleft`;
+ * not a queue's `.put`, which stores without the role mutates). */
+static bool tl_check__storing(const char *method)
+{
+	const TlApiRow *r = tl_api_method(method);
+	return r && (r->roles & (TL_APIR_MUTATES | TL_APIR_STORES)) == (TL_APIR_MUTATES | TL_APIR_STORES);
+}
+
+/* The calls of a storing method (a method row of roles mutates and stores,
+ * `.append`, `.update`, ...) on a receiver, in call order, with the name of
+ * what they store into; found once per file and kept in the facts cache
+ * (TlFactsCache.storing, released by facts/cache.c). */
+static const TlStoringCalls *tl_check__storing_calls(const TlIndex *idx)
+{
+	TlFactsCache *fc = idx->facts_cache;
+	if (fc->storing_ready)
+		return &fc->storing;
+	fc->storing_ready = true;
+	for (uint32_t i = 0; i < idx->calls.size; i++) {
+		const TlCall *c = &idx->calls.items[i];
+		if (!c->receiver.id || !c->method || !tl_check__storing(c->method))
+			continue;
+		/* losses.append(v), history["loss"].append(v) */
+		char *root = c->recv_name ? NULL : tl_facts_root_name(idx, c->receiver);
+		TlStoringCall sc = { (int32_t)i, tl_strdup(c->recv_name ? c->recv_name : root ? root : "") };
+		tl_free(root);
+		tl_array_push(&fc->storing, sc);
+	}
+	return &fc->storing;
+}
 
 /* torch.nn layers that hold no parameters, buffers or mode: leaving them
  * out of the module changes nothing (activations, pooling, padding,
@@ -294,7 +330,7 @@ static bool tl_check__filled_with_modules(const TlIndex *idx, TSNode scope, cons
 					  int32_t func, int32_t cls)
 {
 	const TlSyms *sy = tl_syms();
-	const TlStoringCalls *sc = tl_facts__storing_calls(idx);
+	const TlStoringCalls *sc = tl_check__storing_calls(idx);
 	for (uint32_t i = 0; i < sc->size; i++) {
 		const TlCall *c = &idx->calls.items[sc->items[i].call];
 		if (strcmp(sc->items[i].name, name) != 0 || !tl_facts__contains(scope, c->node) || !c->method)

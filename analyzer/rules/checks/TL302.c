@@ -3,12 +3,27 @@
  * elsewhere in the same iteration, and moves to the device a tensor is
  * already on.
  *
- * Owns: tl_check_transfer_varies, tl_check_transfer_noop. */
+ * Owns: tl_check_transfer_varies, tl_check_transfer_noop; whether an
+ * attribute may name one (from facts/common.c). */
 #include "rules/checks/checks.h"
 
 #include "facts/internal.h"
 #include "model/apitable.h"
 #include "model/model.h"
+
+/* ---- attribute names ----------------------------------------------------- */
+
+/* False when attribute node `attr` certainly does not name `name` (its
+ * text does not end with it): spares asking for the attribute field. */
+static bool tl_check__attribute_may_be(const TlIndex *idx, TSNode attr, const char *name)
+{
+	/* An attribute node ends where its last child, the attribute name,
+	 * ends: its text ends with the name's. */
+	uint32_t len;
+	const char *t = tl_index_text(idx, attr, &len);
+	size_t n = strlen(name);
+	return len >= n && memcmp(t + len - n, name, n) == 0;
+}
 
 /* True for `.to(...)`, `.cuda(...)`, `.cpu()` on a receiver. */
 static bool tl_check__is_move(const TlCall *c)
@@ -109,7 +124,7 @@ bool tl_check_transfer_noop(const TlIndex *idx, TSNode call)
 	TSSymbol ds = ts_node_symbol(dest);
 	if (ds != sy->identifier && ds != sy->attribute)
 		return false; /* a named device, the same object each time */
-	if (ds == sy->attribute && tl_facts__attribute_may_be(idx, dest, "device") &&
+	if (ds == sy->attribute && tl_check__attribute_may_be(idx, dest, "device") &&
 	    tl_index_text_is(idx, tl_tree_field(dest, sy->f_attribute), "device")) {
 		/* `target.to(output.device)`, `output` computed in the same call:
 		 * aligning a tensor with where the computation ran, which copies

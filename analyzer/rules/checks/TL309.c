@@ -1,10 +1,30 @@
 /* TL309's rule logic (anomaly-detection-enabled). Whether a step loop runs
  * in the region a node opens.
  *
- * Owns: tl_check_encloses_step_loop. */
+ * Owns: tl_check_encloses_step_loop, tl_check_under_condition (from
+ * facts/loops.c). */
 #include "rules/checks/checks.h"
 
 #include "facts/internal.h"
+
+/* ---- code under a condition ---------------------------------------------- */
+
+/* True when `node` sits, in its own function, under a condition: in a
+ * branch of an if / elif / else, a conditional expression, or the operand
+ * of `and` / `or`. */
+bool tl_check_under_condition(const TlIndex *idx, TSNode node)
+{
+	const TlSyms *sy = tl_syms();
+	for (TSNode p = tl_index_parent(idx, node); !ts_node_is_null(p); p = tl_index_parent(idx, p)) {
+		TSSymbol s = ts_node_symbol(p);
+		if (s == sy->function_definition || s == sy->class_definition || s == sy->module)
+			return false;
+		if (s == sy->if_statement || s == sy->elif_clause || s == sy->else_clause ||
+		    s == sy->conditional_expression || s == sy->boolean_operator)
+			return true;
+	}
+	return false;
+}
 
 /* Whether local function `func` runs a step loop of `kinds`: a loop of its
  * own, or through the local functions it calls (depth-bounded). */

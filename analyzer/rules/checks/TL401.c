@@ -1,11 +1,42 @@
 /* TL401's rule logic (loss-outside-autocast). A value read outside the
  * context its module forward ran in.
  *
- * Owns: tl_check_from_context. */
+ * Owns: tl_check_from_context; what casts to full precision (from
+ * facts/valueflow.c). */
 #include "rules/checks/checks.h"
 
 #include "facts/internal.h"
 #include "model/model.h"
+
+/* ---- casts to full precision --------------------------------------------- */
+
+/* x.float(), x.double(), x.to(torch.float32): a cast to full precision. */
+static bool tl_check__upcast(const TlIndex *idx, TSNode call)
+{
+	const TlCall *c = tl_index_call_at(idx, call);
+	if (!c || !c->method || !c->receiver.id)
+		return false;
+	if (strcmp(c->method, "float") == 0 || strcmp(c->method, "double") == 0)
+		return true;
+	if (strcmp(c->method, "to") != 0 && strcmp(c->method, "type") != 0)
+		return false;
+	for (uint32_t k = 0; k < 3; k++) {
+		TSNode a = tl_facts__arg(call, k);
+		if (ts_node_is_null(a))
+			break;
+		char *q = tl_index_qualify(idx, a);
+		bool full = q && (strcmp(q, "torch.float32") == 0 || strcmp(q, "torch.float") == 0 ||
+				  strcmp(q, "torch.float64") == 0 || strcmp(q, "torch.double") == 0);
+		tl_free(q);
+		if (full)
+			return true;
+	}
+	TSNode d = tl_facts__kwarg(idx, call, "dtype");
+	char *q = ts_node_is_null(d) ? NULL : tl_index_qualify(idx, d);
+	bool full = q && (strcmp(q, "torch.float32") == 0 || strcmp(q, "torch.float") == 0);
+	tl_free(q);
+	return full;
+}
 
 static bool tl_check__value_has_forward(const TlIndex *idx, TSNode v)
 {
@@ -38,7 +69,7 @@ bool tl_check_from_context(const TlIndex *idx, TSNode expr, uint32_t ctx)
 			TSNode x = ts_tree_cursor_current_node(&cur);
 			TSSymbol s = ts_node_symbol(x);
 			descend = true;
-			if (s == sy->call && (ctx & TL_CTX_AUTOCAST) && tl_facts__upcast(idx, x)) {
+			if (s == sy->call && (ctx & TL_CTX_AUTOCAST) && tl_check__upcast(idx, x)) {
 				/* logits.float(): reduced precision ends here. */
 				descend = false;
 			} else if (s == sy->identifier || s == sy->attribute) {

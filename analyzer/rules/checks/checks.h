@@ -396,6 +396,11 @@ bool tl_check_file_uses_accelerator(const TlIndex *idx);
  * own or of a local function called there (depth-bounded). */
 bool tl_check_encloses_step_loop(const TlIndex *idx, TSNode node, uint32_t kinds);
 
+/* True when `node` sits, in its own function, under a condition: in a
+ * branch of an if / elif / else, a conditional expression, or the operand
+ * of `and` / `or`. */
+bool tl_check_under_condition(const TlIndex *idx, TSNode node);
+
 /* ---- TL401 loss-outside-autocast (TL401.c) ------------------------------- */
 
 /* True when `expr` reads a module forward's output that was bound inside a
