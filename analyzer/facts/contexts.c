@@ -8,7 +8,7 @@
  * (A value read outside the context it was made in, and whether code may
  * compute in float16, are the logic of TL401 and TL404, in rules/checks/.)
  *
- * Owns: tl_facts_context_kind, tl_facts_local_grad, tl_facts_grad_state, tl_facts_reached, tl_facts_under,
+ * Owns: tl_facts_context_kind, tl_facts_local_grad, tl_facts_grad_state, tl_facts_under,
  * tl_facts_is_half_dtype. */
 #include "facts/internal.h"
 #include "model/model.h"
@@ -347,11 +347,6 @@ int tl_facts_grad_state(const TlIndex *idx, TSNode node)
 {
 	int g = tl_model_grad(idx, node);
 	return g == TL_MODEL_GRAD_OFF ? TL_GRAD_OFF : g == TL_MODEL_GRAD_ON ? TL_GRAD_ON : TL_GRAD_UNKNOWN;
-}
-
-bool tl_facts_reached(const TlIndex *idx, TSNode node)
-{
-	return !tl_model_unreached(idx, node);
 }
 
 bool tl_facts_under(const TlIndex *idx, TSNode node, uint32_t ctx)

@@ -76,10 +76,6 @@ uint32_t tl_facts_context_kind(const TlIndex *idx, TSNode expr);
 int tl_facts_local_grad(const TlIndex *idx, TSNode node, int32_t func, int32_t with);
 /* Same, and when the function says nothing, its call sites (principle 2). */
 int tl_facts_grad_state(const TlIndex *idx, TSNode node);
-/* Some run reaches `node` as the model interprets its function (model
- * tl_model_unreached): not in a branch a constant decides against, not
- * after a return; true where the model does not know. */
-bool tl_facts_reached(const TlIndex *idx, TSNode node);
 /* True when `node` runs under a context of kind `ctx` (TL_CTX_GRAD_OFF or
  * TL_CTX_AUTOCAST, the latter with TL_CTX_NOT_CPU for autocast regions not
  * on the CPU): an enclosing with block, a decorator, or every call site of

@@ -221,12 +221,6 @@ TlMade tl_facts__sampler_of(const TlIndex *idx, TSNode expr);
  * that one (the model's carried values). */
 int32_t tl_facts__deciding_step_loop(const TlIndex *idx, TSNode expr);
 bool tl_facts__kept_until(const TlIndex *idx, TSNode expr, int32_t decides);
-/* facts/layers.c: true when the module construction `root` (a call, a
- * class body) is known to hold no layer that acts differently in train and
- * eval mode: every layer it builds is known (torch.nn layers, classes of
- * the project, scanned) and none is dropout, batch norm or the like. False
- * when it holds one, or when something it may hold is not known. */
-bool tl_facts__mode_independent(const TlIndex *idx, TSNode root);
 /* True for `accelerator.unwrap_model(model)`, which hands back `model`. */
 bool tl_facts__unwraps(const TlCall *c);
 /* Fills c->callee_events / callee_flat / callee_steps (tl_facts_build). */
@@ -325,9 +319,11 @@ int tl_facts__relate(const TlIndex *idx, const TlModRef *r, const TlModRef *e);
 bool tl_facts__in_comprehension(const TlIndex *idx, TSNode n, TSNode top);
 bool tl_facts__is_callee(const TlIndex *idx, TSNode n);
 bool tl_facts__ctor_modules(const TlIndex *idx, TSNode ctor, TlModSet *out);
-/* False only when every module optimizer `opt` updates is known and none
- * of them is, holds or is part of module `m` (facts/modules.c). */
-bool tl_facts__optimizer_may_update(const TlIndex *idx, TSNode opt, const TlModRef *m);
+/* The modules whose parameters optimizer `opt` updates: every
+ * `m.parameters()` (or module passed whole) in the parameter argument of
+ * its construction, following names. False when they cannot all be told
+ * (facts/modules.c). */
+bool tl_facts__optimizer_modules(const TlIndex *idx, TSNode opt, TlModSet *out);
 TSNode tl_facts__stepped(const TlIndex *idx, const TlCall *step);
 int tl_facts__reset_covers(const TlIndex *idx, const TlCall *reset, TSNode opt);
 void tl_facts__sequence(const TlIndex *idx, int32_t func, TSNode range, uint32_t mask, TlSteps *out);

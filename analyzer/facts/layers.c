@@ -10,7 +10,7 @@
  * which judges a parameter by what the project hands it, is in
  * rules/checks/TL212.c.)
  *
- * Owns: tl_facts__layers_of, tl_facts__mode_independent. */
+ * Owns: tl_facts__layers_of. */
 #include "facts/internal.h"
 #include "model/apitable.h"
 #include "model/model.h"
@@ -487,10 +487,5 @@ int tl_facts__layers_of(const TlIndex *idx, TSNode root)
 	tl_facts__layers_end(&s);
 	tl_array_release(&visits.items);
 	return kind;
-}
-
-bool tl_facts__mode_independent(const TlIndex *idx, TSNode root)
-{
-	return tl_facts__layers_of(idx, root) == TL_LAYER_NONE;
 }
 

@@ -365,7 +365,7 @@ bool tl_facts__is_callee(const TlIndex *idx, TSNode n)
  * `m.parameters()` (or module passed whole, as to timm's
  * create_optimizer_v2) in the parameter argument of its construction,
  * following names. False when they cannot all be told. */
-static bool tl_facts__optimizer_modules(const TlIndex *idx, TSNode opt, TlModSet *out)
+bool tl_facts__optimizer_modules(const TlIndex *idx, TSNode opt, TlModSet *out)
 {
 	const TlSyms *sy = tl_syms();
 	opt = tl_index_unparen(opt);
@@ -474,20 +474,6 @@ bool tl_facts_iteration_builds_model(const TlIndex *idx, TSNode node)
 		builds = tl_facts__loop_builds_module(idx, &idx->loops.items[loops.items[i]]);
 	tl_array_release(&loops);
 	return builds;
-}
-
-bool tl_facts__optimizer_may_update(const TlIndex *idx, TSNode opt, const TlModRef *m)
-{
-	TlModSet set;
-	tl_array_init(&set);
-	bool may = true;
-	if (tl_facts__optimizer_modules(idx, opt, &set)) {
-		may = false;
-		for (uint32_t i = 0; i < set.size && !may; i++)
-			may = tl_facts__relate(idx, &set.items[i], m) != TL_REL_DISJOINT;
-	}
-	tl_facts__modset_release(&set);
-	return may;
 }
 
 /* The modules whose parameters the optimizer constructed by call `ctor`

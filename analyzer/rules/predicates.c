@@ -421,7 +421,7 @@ const TlPredicateDef tl_predicates[] = {
 	  "the expression is the module inside a DistributedDataParallel (ddp) or FSDP (fsdp) wrapper, reached around it: `ddp.module`, `self.model.module`, or a name bound to one" },
 	{ "encloses-step-loop", "kind", tl_step_names, tl_pred_encloses_step_loop, NULL,
 	  "a step loop of that kind (any, training) runs in the region the node opens: a with block's body, else the rest of its function (module level: the whole file), or a local function called there" },
-	{ "reached", NULL, NULL, NULL, tl_facts_reached,
+	{ "reached", NULL, NULL, NULL, tl_check_reached,
 	  "some run reaches the node as the semantic model interprets its function: not in a branch that a constant decides against (a literal condition, or a parameter every call site of the file passes as the same constant, or leaves to the same literal default), not after a return; true where the model does not know (module-level code, a bound cut)" },
 	{ "under-condition", NULL, NULL, NULL, tl_check_under_condition,
 	  "the node sits, in its own function, in an if / elif / else branch, a conditional expression or an operand of and / or" },

@@ -2,7 +2,8 @@
  * record an autograd graph, the model's answer (model/requiresgrad.c);
  * whether a call of a helper evaluates a model with gradients on.
  *
- * Owns: tl_check_forward_records_graph, tl_check_eval_call_with_grad; whether
+ * Owns: tl_check_forward_records_graph, tl_check_eval_call_with_grad,
+ * tl_check_reached (from facts/contexts.c); whether
  * a method called on a model runs the model's own forward (from
  * facts/effects.c, over its mode summaries). */
 #include "rules/checks/checks.h"
@@ -11,6 +12,16 @@
 
 #include "facts/internal.h"
 #include "model/model.h"
+
+/* ---- code some run reaches ----------------------------------------------- */
+
+/* Some run reaches `node` as the model interprets its function (model
+ * tl_model_unreached): not in a branch a constant decides against, not
+ * after a return; true where the model does not know. */
+bool tl_check_reached(const TlIndex *idx, TSNode node)
+{
+	return !tl_model_unreached(idx, node);
+}
 
 /* ---- methods that run the model's own forward ---------------------------- */
 

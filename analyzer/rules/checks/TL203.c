@@ -1,11 +1,45 @@
 /* TL203's rule logic (eval-mode-not-restored). Whether an iteration leaves
  * a module in eval mode for the next one.
  *
- * Owns: tl_check_leaves_eval, tl_check_leaves_eval_nowhere. */
+ * Owns: tl_check_leaves_eval, tl_check_leaves_eval_nowhere; whether an
+ * optimizer may update a module (from facts/modules.c) and a module holds
+ * no mode-dependent layer (from facts/layers.c). */
 #include "rules/checks/checks.h"
 
 #include "facts/internal.h"
 #include "model/model.h"
+
+/* ---- what an optimizer may update ---------------------------------------- */
+
+/* False only when every module optimizer `opt` updates is known and none
+ * of them is, holds or is part of module `m` (facts/modules.c's
+ * tl_facts__optimizer_modules and tl_facts__relate). */
+static bool tl_check__optimizer_may_update(const TlIndex *idx, TSNode opt, const TlModRef *m)
+{
+	TlModSet set;
+	tl_array_init(&set);
+	bool may = true;
+	if (tl_facts__optimizer_modules(idx, opt, &set)) {
+		may = false;
+		for (uint32_t i = 0; i < set.size && !may; i++)
+			may = tl_facts__relate(idx, &set.items[i], m) != TL_REL_DISJOINT;
+	}
+	tl_facts__modset_release(&set);
+	return may;
+}
+
+/* ---- modules without mode-dependent layers ------------------------------- */
+
+/* True when the module construction `root` (a call, a
+ * class body) is known to hold no layer that acts differently in train and
+ * eval mode: every layer it builds is known (torch.nn layers, classes of
+ * the project, scanned) and none is dropout, batch norm or the like
+ * (facts/layers.c's scan, tl_facts__layers_of). False when it holds one, or
+ * when something it may hold is not known. */
+static bool tl_check__mode_independent(const TlIndex *idx, TSNode root)
+{
+	return tl_facts__layers_of(idx, root) == TL_LAYER_NONE;
+}
 
 /* True when a module switch to train mode on `by` also switches `name`:
  * the same module, a module containing it, or the same construction. */
@@ -97,7 +131,7 @@ static bool tl_check__leaves_in(const TlIndex *idx, const TlCall *c, int32_t loo
 		TSNode root = tl_facts__name_root(idx, m, c->func, pos, &path);
 		/* A model known to hold no dropout, batch norm or the like
 		 * trains the same in eval mode. */
-		if (!path.len && !ts_node_is_null(root) && tl_facts__mode_independent(idx, root)) {
+		if (!path.len && !ts_node_is_null(root) && tl_check__mode_independent(idx, root)) {
 			tl_buf_release(&path);
 			continue;
 		}
@@ -105,7 +139,7 @@ static bool tl_check__leaves_in(const TlIndex *idx, const TlCall *c, int32_t loo
 		TlModRef me = { root, path.data ? path.data : (char *)"" };
 		for (uint32_t k = 0; k < steps.size && !here; k++)
 			here = !steps.items[k].call ||
-			       tl_facts__optimizer_may_update(idx, tl_facts__stepped(idx, steps.items[k].call), &me);
+			       tl_check__optimizer_may_update(idx, tl_facts__stepped(idx, steps.items[k].call), &me);
 		tl_buf_release(&path);
 		if (!here)
 			continue;

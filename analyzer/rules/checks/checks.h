@@ -32,6 +32,11 @@ bool tl_check_kept_by_callee(const TlIndex *idx, TSNode arg);
 
 /* ---- TL102 eval-without-no-grad (TL102.c) -------------------------------- */
 
+/* Some run reaches `node` as the model interprets its function (model
+ * tl_model_unreached): not in a branch a constant decides against, not
+ * after a return; true where the model does not know. */
+bool tl_check_reached(const TlIndex *idx, TSNode node);
+
 /* False when module forward `call` records no autograd graph: its module
  * holds no parameters (a torch.nn layer without any, `nn.Dropout(0.5)`;
  * a class of the project whose methods bind none, `DropPath(0.1)`) and
