@@ -291,9 +291,6 @@ bool tl_facts_loop_invariant(const TlIndex *idx, TSNode expr);
 /* A known tensor (RULES.md definitions), also through tensor methods,
  * arithmetic and indexing on one, and names bound to one. */
 bool tl_facts_is_tensor(const TlIndex *idx, TSNode expr);
-/* True when the model knows `expr` holds a host (numpy) array on every
- * path: what `.numpy()` or a numpy factory made, through names. */
-bool tl_facts_is_host_array(const TlIndex *idx, TSNode expr);
 /* A tensor factory made on the host (no `device=`, or "cpu"), also inside
  * `Variable(...)` or behind host-side casts and fills (`.float()`,
  * `.normal_()`). */

@@ -263,6 +263,10 @@ bool tl_facts__optimizer_like_name(const char *name);
 bool tl_facts__optimizer_qname(const char *q);
 bool tl_facts__module_expr(const TlIndex *idx, TSNode expr, int depth);
 bool tl_facts__is_wrapper(const char *q);
+/* kinds.c: the model's kind of `expr`: 1 one of `kinds` (bits 1 <<
+ * TlVKind), 0 another kind, -1 not known (asked once the facts are built;
+ * TL217's host arrays read it too). */
+int tl_facts__model_kind_is(const TlIndex *idx, TSNode expr, uint32_t kinds);
 TSNode tl_facts__module_through(const TlCall *c, TSNode call, bool wrappers);
 bool tl_facts__is_model_loader(const char *q);
 bool tl_facts__scaler_disabled(const TlIndex *idx, TSNode expr);

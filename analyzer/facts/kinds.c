@@ -2,13 +2,12 @@
  * that carries autograd history), and tensors whose construction is known.
  *
  * Owns: tl_facts_is_optimizer, tl_facts_is_scaler, tl_facts_in_scaler_class, tl_facts_is_module, tl_facts_is_graph,
- * tl_facts_is_host_array and the module-class names. */
+ * tl_facts__model_kind_is and the module-class names. */
 #include "model/apitable.h"
 #include "model/model.h"
 #include "facts/internal.h"
 
 static bool tl_facts__module_value(const TlIndex *idx, TSNode v, int depth);
-static int tl_facts__model_kind_is(const TlIndex *idx, TSNode expr, uint32_t kinds);
 static bool tl_facts__module_arg(const TlIndex *idx, TSNode v, int *budget);
 static bool tl_facts__module_param(const TlIndex *idx, const TlBinding *b);
 
@@ -445,7 +444,7 @@ static bool tl_facts__module_value(const TlIndex *idx, TSNode v, int depth)
  * `kinds` (bits 1 << TlVKind), 0 another kind, -1 not known. Asked only
  * once the facts are built (the model reads the events the build
  * writes). */
-static int tl_facts__model_kind_is(const TlIndex *idx, TSNode expr, uint32_t kinds)
+int tl_facts__model_kind_is(const TlIndex *idx, TSNode expr, uint32_t kinds)
 {
 	TlVal v;
 	if (!idx->facts_cache || !idx->facts_cache->complete || !tl_model_value(idx, expr, &v) ||
@@ -490,11 +489,6 @@ bool tl_facts_is_module(const TlIndex *idx, TSNode expr)
 {
 	return tl_facts__kind(idx, expr, 1u << TL_VK_MODULE | 1u << TL_VK_WRAPPER | 1u << TL_VK_CRITERION,
 			      "module", tl_facts__walk_module, NULL);
-}
-
-bool tl_facts_is_host_array(const TlIndex *idx, TSNode expr)
-{
-	return tl_facts__model_kind_is(idx, tl_index_unparen(expr), 1u << TL_VK_ARRAY) == 1;
 }
 
 bool tl_facts_is_loss_call(const TlIndex *idx, const TlCall *c)

@@ -387,7 +387,7 @@ const TlPredicateDef tl_predicates[] = {
 	  "the object of an assignment `x.<flag> = value` may need freezing: false when the value is a literal False and the model knows the object requires no grad (a tensor a factory made without requires_grad, what is computed from one, a module that holds no parameters) and no nn.Parameter made of it later in its function requires grad" },
 	{ "known-tensor", NULL, NULL, NULL, tl_facts_is_tensor,
 	  "the value is a known tensor: a factory result, an element of a DataLoader batch, a Tensor-annotated parameter, a graph tensor, and what tensor methods, arithmetic and names make of them; never a module" },
-	{ "host-array", NULL, NULL, NULL, tl_facts_is_host_array,
+	{ "host-array", NULL, NULL, NULL, tl_check_is_host_array,
 	  "the value is a host (numpy) array on every path, as the semantic model computes it: what `.numpy()` or a numpy factory made, through names" },
 	{ "device-tensor", NULL, NULL, NULL, tl_check_on_device,
 	  "the expression is a tensor in accelerator memory: moved or made there, or a forward or loss result" },

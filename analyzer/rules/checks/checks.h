@@ -310,6 +310,12 @@ bool tl_check_in_module_code(const TlIndex *idx, TSNode node, bool reached);
  * on (`# always applies dropout`: a stated decision) (facts/mode.c). */
 bool tl_check_mode_guarded(const TlIndex *idx, TSNode node);
 
+/* ---- TL217 softmax-implicit-dim (TL217.c) -------------------------------- */
+
+/* True when the model knows `expr` holds a host (numpy) array on every
+ * path: what `.numpy()` or a numpy factory made, through names. */
+bool tl_check_is_host_array(const TlIndex *idx, TSNode expr);
+
 /* ---- TL218 fsdp-optimizer-before-wrap (TL218.c) -------------------------- */
 
 /* True when `ctor`, an optimizer construction over a module's parameters
