@@ -114,6 +114,22 @@ bool tl_facts__ext_def(const TlIndex *idx, const char *q, TlExtDef *out)
 
 static bool tl_facts__ext_instance_in(const TlIndex *idx, TSNode expr, TlExtDef *out, int nest);
 
+/* What the bare name call `c` calls when no statement of `idx` binds it
+ * and a star import of a project module does (`from utils.datasets import
+ * *`, then `create_dataloader(...)`): the model's resolution
+ * (tl_model_star_def). Its enter() held. */
+static bool tl_facts__star_def(const TlIndex *idx, const TlCall *c, TlExtDef *out)
+{
+	if (c->qname || c->receiver.id || !c->method || tl_index_resolve_node(idx, c->callee))
+		return false;
+	const TlIndex *mod;
+	int32_t func, cls;
+	if (!tl_model_star_def(idx, c->method, &mod, &func, &cls) || mod == idx)
+		return false;
+	*out = (TlExtDef){ mod, func, cls };
+	return true;
+}
+
 /* The one class that every return of a factory function constructs. */
 typedef struct TlFactoryWalk {
 	int nest;
@@ -220,7 +236,7 @@ static bool tl_facts__ext_instance_in(const TlIndex *idx, TSNode expr, TlExtDef 
 			if (c->target >= 0)
 				return tl_facts__factory_class(idx, c->target, out, nest);
 			TlExtDef d;
-			if (!c->qname || !tl_facts__ext_def_in(idx, c->qname, &d))
+			if (c->qname ? !tl_facts__ext_def_in(idx, c->qname, &d) : !tl_facts__star_def(idx, c, &d))
 				return false;
 			if (d.func >= 0)
 				return tl_facts__factory_class(d.idx, d.func, out, nest);
@@ -272,7 +288,15 @@ static bool tl_facts__ext_callee_in(const TlIndex *idx, const TlCall *c, TlExtDe
 		*out = d;
 		return true;
 	}
-	if (!c->receiver.id || !c->method)
+	if (!c->receiver.id) {
+		/* `create_dataloader(...)` that a star import binds */
+		TlExtDef d;
+		if (!tl_facts__star_def(idx, c, &d) || d.func < 0)
+			return false;
+		*out = d;
+		return true;
+	}
+	if (!c->method)
 		return false;
 	TlExtDef cls;
 	const TlSyms *sy = tl_syms();

@@ -122,6 +122,61 @@ static void tl_facts__loader_param(const TlLoaderAsk *a, const TlBinding *b, TlL
 		tl_facts__ask(todo, a, args[i].mod, args[i].arg, source);
 }
 
+/* The clause of if statement `ifs` (its consequence block, an elif or
+ * else clause) that holds `n`, or null. */
+static TSNode tl_facts__clause_of(TSNode ifs, TSNode n)
+{
+	TSNode none = { 0 };
+	uint32_t at = ts_node_start_byte(n);
+	uint32_t count = ts_node_named_child_count(ifs);
+	for (uint32_t i = 1; i < count; i++) {
+		TSNode k = ts_node_named_child(ifs, i);
+		if (ts_node_start_byte(k) <= at && at < ts_node_end_byte(k))
+			return k;
+	}
+	return none;
+}
+
+/* Asks, beside plain assignment `b` of a name that `use` reads, the
+ * assignments of that name in the other clauses of the if statement
+ * around `b` that ends before `use` (`if dist: loader = DataLoader(ds,
+ * sampler=...) else: loader = DataLoader(ds, shuffle=True)`, then `for x
+ * in loader`): the last one of each clause, each a value the name may
+ * hold there. The innermost such statement only. */
+static void tl_facts__branch_values(const TlLoaderAsk *a, const TlBinding *b, TSNode use, TlLoaderAsks *todo)
+{
+	const TlSyms *sy = tl_syms();
+	const TlIndex *idx = a->mod;
+	TSNode ifs = ts_node_parent(b->stmt);
+	while (!ts_node_is_null(ifs) && ts_node_symbol(ifs) != sy->if_statement &&
+	       ts_node_symbol(ifs) != sy->function_definition)
+		ifs = ts_node_parent(ifs);
+	if (ts_node_is_null(ifs) || ts_node_symbol(ifs) != sy->if_statement ||
+	    ts_node_end_byte(ifs) > ts_node_start_byte(use))
+		return;
+	TSNode mine = tl_facts__clause_of(ifs, b->stmt);
+	const TlIntArray *all = tl_index_bindings_of(idx, b->func, b->name);
+	for (uint32_t i = 0; all && i < all->size; i++) {
+		const TlBinding *o = &idx->bindings.items[all->items[i]];
+		if (o == b || ts_node_start_byte(o->stmt) < ts_node_start_byte(ifs) ||
+		    ts_node_end_byte(o->stmt) > ts_node_end_byte(ifs))
+			continue;
+		TSNode theirs = tl_facts__clause_of(ifs, o->stmt);
+		if (ts_node_is_null(theirs) || ts_node_is_null(mine) || ts_node_eq(theirs, mine))
+			continue;
+		/* the last binding of the name in that clause */
+		bool last = true;
+		for (uint32_t j = 0; j < all->size && last; j++) {
+			const TlBinding *p = &idx->bindings.items[all->items[j]];
+			last = p == o || ts_node_start_byte(p->stmt) <= ts_node_start_byte(o->stmt) ||
+			       ts_node_start_byte(p->stmt) >= ts_node_end_byte(theirs);
+		}
+		TSNode v = last && o->kind == TL_BIND_ASSIGN && o->elem < 0 ? tl_facts__bound_value(o) : (TSNode){ 0 };
+		if (!ts_node_is_null(v))
+			tl_facts__ask(todo, a, idx, v, true);
+	}
+}
+
 /* The loaders an iterable expression is (a DataLoader, a name bound to
  * one, a local function returning one, a parameter passed one). */
 static void tl_facts__source_step(const TlLoaderAsk *a, TlLoaders *out, TlLoaderAsks *todo)
@@ -134,6 +189,14 @@ static void tl_facts__source_step(const TlLoaderAsk *a, TlLoaders *out, TlLoader
 		const TlCall *c = tl_index_call_at(idx, it);
 		if (c && tl_facts__makes_loader(idx, c)) {
 			tl_array_push(&out->calls, ((TlMade){ idx, it }));
+			return;
+		}
+		/* `pbar = tqdm(enumerate(loader))`, then `for i, b in pbar`: a
+		 * wrapper that iterates what it wraps iterates that loader. */
+		bool enumerated = false;
+		TSNode inner = tl_facts__unwrap_iterable(idx, it, &enumerated);
+		if (!ts_node_eq(inner, it)) {
+			tl_facts__ask(todo, a, idx, inner, true);
 			return;
 		}
 		/* A function of the project that builds it and hands it back. */
@@ -176,6 +239,8 @@ static void tl_facts__source_step(const TlLoaderAsk *a, TlLoaders *out, TlLoader
 		return;
 	}
 	tl_facts__ask(todo, a, idx, v, true);
+	if (b->kind == TL_BIND_ASSIGN)
+		tl_facts__branch_values(a, b, it, todo);
 }
 
 /* The DataLoaders whose batches an expression holds: a loop target over
@@ -230,6 +295,13 @@ static void tl_facts__loaders_step(const TlLoaderAsk *a, TlLoaders *out, TlLoade
 	if (b->kind == TL_BIND_FOR) {
 		bool enumerated = false;
 		TSNode it = tl_facts__unwrap_iterable(idx, b->value, &enumerated);
+		/* for i, b in pbar, with pbar = tqdm(enumerate(loader)): what
+		 * the name holds decides whether the first element counts */
+		const TlBinding *ib = ts_node_symbol(tl_index_unparen(it)) == sy->identifier
+					      ? tl_index_resolve_node(idx, it) : NULL;
+		TSNode iv = ib && ib->elem < 0 ? tl_facts__bound_value(ib) : (TSNode){ 0 };
+		if (!ts_node_is_null(iv) && ts_node_symbol(iv) == sy->call)
+			tl_facts__unwrap_iterable(idx, iv, &enumerated);
 		if (enumerated && b->elem == 0) {
 			out->unknown = true; /* enumerate's counter */
 			return;

@@ -516,6 +516,34 @@ bool tl_model_star_class(const TlIndex *idx, const char *name, const TlIndex **m
 	return true;
 }
 
+bool tl_model_star_def(const TlIndex *idx, const char *name, const TlIndex **mod, int32_t *func, int32_t *cls)
+{
+	const TlIntArray *stars = tl_index_bindings_of(idx, -1, "*");
+	if (!idx->imports || !stars || !stars->size || tl_index_bindings_of(idx, -1, name))
+		return false;
+	const TlIndex *owner = NULL;
+	TlVal v = tl_val_of(TL_VK_TOP, TL_VG_NONE);
+	tl_model__enter(idx);
+	const TlIntArray *all = tl_model__star_bindings(idx, name, &owner);
+	const TlBinding *b = all && owner != idx ? &owner->bindings.items[all->items[all->size - 1]] : NULL;
+	if (b && (b->kind == TL_BIND_CLASS || b->kind == TL_BIND_DEF) && b->ref >= 0) {
+		v = tl_val_of(b->kind == TL_BIND_CLASS ? TL_VK_CLASS : TL_VK_FUNCTION, TL_VG_NONE);
+		v.ref = b->ref;
+		v.mod = owner;
+	} else if (b && b->kind == TL_BIND_IMPORT && b->qname &&
+		   !tl_model__resolve_in(NULL, owner, b->qname, strlen(b->qname), &v)) {
+		v.kind = TL_VK_TOP; /* a re-export there of what no module of the project defines */
+	}
+	tl_model__leave(idx);
+	if ((v.kind != TL_VK_CLASS && v.kind != TL_VK_FUNCTION) || v.ref < 0 || !v.mod)
+		return false;
+	const TlIndex *at = v.mod;
+	*mod = at;
+	*func = v.kind == TL_VK_FUNCTION ? v.ref : -1;
+	*cls = v.kind == TL_VK_CLASS ? v.ref : at->funcs.items[v.ref].cls;
+	return true;
+}
+
 bool tl_model_class_module(const TlIndex *mod, int32_t cls)
 {
 	const TlModel *m = tl_model_of(mod);

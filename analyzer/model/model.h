@@ -479,6 +479,12 @@ bool tl_model_class_derives_module(const TlIndex *mod, int32_t cls);
  * of project module *mod that one of idx's star imports binds (`from
  * .parts import *`), theirs too. */
 bool tl_model_star_class(const TlIndex *idx, const char *name, const TlIndex **mod, int32_t *cls);
+/* The same for a function or a class: module-level name `name`, bound by
+ * no statement of `idx`, is what one of idx's star imports binds there, a
+ * function (*func; *cls its class or -1) or a class (*cls, *func -1) of
+ * project module *mod, a re-export there followed (`from .data import
+ * *`, then `create_dataloader(...)`). */
+bool tl_model_star_def(const TlIndex *idx, const char *name, const TlIndex **mod, int32_t *func, int32_t *cls);
 /* Class `cls` of `mod` is an nn.Module: it or a base derives from one, in
  * its module, in another of the project, or through a star import that
  * binds the base's root (`nn` of `class Net(nn.Module)`). */

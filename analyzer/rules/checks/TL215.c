@@ -51,14 +51,21 @@ bool tl_check_repeated_step_loop(const TlIndex *idx, TSNode loop)
 	return tl_model_loop_around(idx, l->func);
 }
 
-/* True when DistributedSampler(...) call `ctor` shuffles: `shuffle` not
- * passed (it defaults to True) or passed a literal True. */
+/* True when DistributedSampler(...) call `ctor` may shuffle: `shuffle`
+ * not passed (it defaults to True), or passed anything but a literal
+ * False, None or 0 (the rule: "not shuffle=False"; a configuration's
+ * value, `shuffle=opt["shuffle"]`, shuffles the training set it is
+ * written for). */
 static bool tl_check__sampler_shuffles(const TlIndex *idx, TSNode ctor)
 {
+	const TlSyms *sy = tl_syms();
 	if (!tl_facts_passes_argument(idx, ctor, "shuffle"))
 		return true;
 	TSNode v = tl_index_unparen(tl_facts_argument(idx, ctor, "shuffle"));
-	return !ts_node_is_null(v) && ts_node_symbol(v) == tl_syms()->true_;
+	if (ts_node_is_null(v))
+		return false;
+	TSSymbol s = ts_node_symbol(v);
+	return !(s == sy->false_ || s == sy->none || (s == sy->integer && tl_index_text_is(idx, v, "0")));
 }
 
 static TSNode tl_check__batch_sampler_source(const TlIndex *idx, TSNode e);
@@ -272,8 +279,13 @@ bool tl_check_sampler_epoch_unset(const TlIndex *idx, TSNode iterable)
 	ls.unknown = false;
 	ls.budget = TL_FACTS_BUDGET;
 	tl_facts__loader_source(idx, it, &ls);
-	bool unset = ls.calls.size > 0 && !ls.unknown;
-	for (uint32_t i = 0; i < ls.calls.size && unset; i++) {
+	/* Every loader the iterable may be is known; one of them (the one a
+	 * distributed run builds: `if dist: DataLoader(ds, sampler=
+	 * DistributedSampler(ds)) else: DataLoader(ds, shuffle=True)`, as a
+	 * sampler that is None outside distributed runs) draws from a
+	 * shuffling DistributedSampler whose epoch nothing sets. */
+	bool unset = false;
+	for (uint32_t i = 0; i < ls.calls.size && !ls.unknown && !unset; i++) {
 		bool ext = ls.calls.items[i].idx != idx;
 		if (ext)
 			tl_facts__ext_enter(idx);
