@@ -400,7 +400,7 @@ static void tl_facts__step_loops(TlIndex *idx)
 	tl_work_init(&w, idx->funcs.size);
 	for (uint32_t i = 0; i < idx->calls.size; i++) {
 		const TlCall *c = &idx->calls.items[i];
-		if (c->func >= 0 && c->callee_steps)
+		if (c->func >= 0 && c->callee_steps && !(c->events & TL_EV_FORWARD))
 			idx->funcs.items[c->func].runs_step_loop = true;
 	}
 	for (uint32_t f = idx->funcs.size; f-- > 0;)
@@ -434,8 +434,13 @@ static void tl_facts__step_loops(TlIndex *idx)
 	for (uint32_t i = 0; i < idx->calls.size; i++) {
 		const TlCall *c = &idx->calls.items[i];
 		int32_t t = c->target, a = c->arg_target;
-		bool reaches = c->callee_steps || (t >= 0 && idx->funcs.items[t].runs_step_loop) ||
-			       (a >= 0 && idx->funcs.items[a].runs_step_loop);
+		/* A model's forward is no pass of the program: the loops of
+		 * its forward (an RNN's time steps, a decoder's layers, a
+		 * local class's or another module's) make no step loop around
+		 * the call. */
+		bool reaches = !(c->events & TL_EV_FORWARD) &&
+			       (c->callee_steps || (t >= 0 && idx->funcs.items[t].runs_step_loop) ||
+				(a >= 0 && idx->funcs.items[a].runs_step_loop));
 		for (int32_t l = reaches ? c->loop : -1; l >= 0; l = idx->loops.items[l].parent)
 			inner[l] = 1;
 	}

@@ -335,6 +335,12 @@ static bool tl_check__dependent_at(const TlIndex *idx, TSNode expr, bool handed,
 
 bool tl_check_mode_dependent(const TlIndex *idx, TSNode expr)
 {
+	/* `self.net.forward(x)` runs the module `self.net`, as its other
+	 * questions (the forward's subject) take it. */
+	TSNode up = tl_index_parent(idx, expr);
+	const TlCall *c = ts_node_is_null(up) ? NULL : tl_index_call_at(idx, up);
+	if (c && ts_node_eq(c->callee, expr))
+		expr = tl_facts__called_object(c);
 	return tl_check__dependent_at(idx, expr, true, idx);
 }
 
