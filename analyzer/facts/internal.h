@@ -315,6 +315,15 @@ void tl_facts__step_loop_list(const TlIndex *idx, TSNode node, TlIntArray *out);
 bool tl_facts__program_trains(const TlIndex *idx, int32_t func);
 void tl_facts__modset_release(TlModSet *set);
 TSNode tl_facts__module_root(const TlIndex *idx, TSNode expr, TlBuf *path);
+/* Where tl_facts__module_root stopped when it finds no construction: the
+ * call of no known kind the module comes from (`get_model_from_name[b](...)`),
+ * or the call whose returned tuple's element `elem` a name was bound to
+ * (`model, opt, loss = get_model(cfg)`: elem 0); a null call otherwise. */
+typedef struct TlModStop {
+	TSNode call;
+	int32_t elem; /* -1: the call's whole result */
+} TlModStop;
+TSNode tl_facts__module_source(const TlIndex *idx, TSNode expr, TlBuf *path, TlModStop *stop);
 /* tl_facts__module_root of the value assignment `b` binds, the bound name
  * standing for the value where its use says what it is (a module made by
  * an unknown factory, `model = build_model(cfg)`, handed to an optimizer). */
@@ -518,5 +527,6 @@ bool tl_facts__in_handed_lambda(const TlIndex *idx, TSNode node);
  * reads; _LOOK_INSIDE only within. */
 enum { TL_LAYER_NONE, TL_LAYER_DEPENDENT, TL_LAYER_LOOK_INSIDE, TL_LAYER_UNKNOWN, TL_LAYER_TRACKED };
 int tl_facts__layers_of(const TlIndex *idx, TSNode root);
+int tl_facts__layers_made(const TlIndex *idx, const TlModStop *stop);
 
 #endif

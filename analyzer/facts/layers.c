@@ -126,7 +126,9 @@ typedef struct TlLayerScan {
 
 typedef struct TlLayerVisit {
 	const TlIndex *mod;
-	int32_t cls;
+	/* a class; -2 - f a factory function f, `sub` the element of its
+	 * returned tuple (-1 the whole); -1 a module-level binding (`sub`) */
+	int32_t cls, sub;
 	int kind; /* TL_LAYER_*, or -1 while its scan is under way */
 } TlLayerVisit;
 
@@ -146,14 +148,20 @@ static void tl_facts__layers_push(TlLayerScan *s, TSNode n)
 
 static int tl_facts__ext_layers(TlLayerScan *s, const TlIndex *idx, const char *q);
 static int tl_facts__ext_class_layers(TlLayerScan *s, const TlIndex *idx, const TlIndex *mod, int32_t cls);
-static int tl_facts__ext_func_layers(TlLayerScan *outer, const TlIndex *idx, const TlIndex *mod, int32_t func);
+static int tl_facts__ext_scan(TlLayerScan *outer, const TlIndex *idx, const TlIndex *mod, int32_t func,
+			      int32_t sub, TSNode node);
+static bool tl_facts__made_target(const TlIndex *idx, const TlModStop *stop, const TlIndex **mod_out,
+				  int32_t *func_out, int32_t *sub_out, TSNode *node_out);
 
 /* What function `func` of `idx` returns, a factory's model (`def
  * resnet50(...): model = ResNet(...); return model`): each return's value,
  * a construction call or the construction a name holds, queued for the
- * scan. What is not known stays so (s->unknown, set by the caller): the
- * returns only add the layers they show. */
-static void tl_facts__layers_returns(const TlIndex *idx, TlLayerScan *s, int32_t func)
+ * scan; with `elem` >= 0, that element of each returned tuple (`return
+ * model, optimizer`: elem 0, the model; never the whole tuple, which would
+ * take the optimizer for the same module). What is not known stays so
+ * (s->unknown, set by the caller): the returns only add the layers they
+ * show. */
+static void tl_facts__layers_returns(const TlIndex *idx, TlLayerScan *s, int32_t func, int32_t elem)
 {
 	const TlSyms *sy = tl_syms();
 	const TlFunc *f = &idx->funcs.items[func];
@@ -164,14 +172,24 @@ static void tl_facts__layers_returns(const TlIndex *idx, TlLayerScan *s, int32_t
 		if (ts_node_is_null(v))
 			continue;
 		TSSymbol vs = ts_node_symbol(v);
+		if (elem >= 0) {
+			if ((vs != sy->tuple && vs != sy->expression_list) ||
+			    (uint32_t)elem >= ts_node_named_child_count(v))
+				continue;
+			v = tl_index_unparen(ts_node_named_child(v, (uint32_t)elem));
+			if (ts_node_is_null(v))
+				continue;
+			vs = ts_node_symbol(v);
+		}
 		if (vs == sy->call) {
 			tl_facts__layers_push(s, v);
 		} else if (vs == sy->identifier || vs == sy->attribute) {
 			TlBuf path;
 			tl_buf_init(&path);
-			TSNode r = tl_facts__module_root(idx, v, &path);
+			TlModStop stop;
+			TSNode r = tl_facts__module_source(idx, v, &path, &stop);
 			if (path.len == 0)
-				tl_facts__layers_push(s, r);
+				tl_facts__layers_push(s, ts_node_is_null(r) && stop.elem < 0 ? stop.call : r);
 			tl_buf_release(&path);
 		}
 	}
@@ -183,7 +201,7 @@ static void tl_facts__layers_returns(const TlIndex *idx, TlLayerScan *s, int32_t
 static bool tl_facts__layers_factory(const TlIndex *idx, TlLayerScan *s, const TlBinding *b)
 {
 	if (b->kind == TL_BIND_DEF && b->ref >= 0 && idx->funcs.items[b->ref].cls < 0) {
-		tl_facts__layers_returns(idx, s, b->ref);
+		tl_facts__layers_returns(idx, s, b->ref, -1);
 		return true;
 	}
 	if (b->kind != TL_BIND_IMPORT || !b->qname || !idx->imports || tl_facts__starts(b->qname, "torch."))
@@ -194,7 +212,7 @@ static bool tl_facts__layers_factory(const TlIndex *idx, TlLayerScan *s, const T
 	tl_facts__ext_leave(idx);
 	if (!found)
 		return false;
-	int e = d.func >= 0 ? (d.cls < 0 ? tl_facts__ext_func_layers(s, idx, d.idx, d.func) : TL_LAYER_UNKNOWN)
+	int e = d.func >= 0 ? (d.cls < 0 ? tl_facts__ext_scan(s, idx, d.idx, d.func, -1, (TSNode){ 0 }) : TL_LAYER_UNKNOWN)
 			    : tl_facts__ext_class_layers(s, idx, d.idx, d.cls);
 	if (e == TL_LAYER_DEPENDENT)
 		s->dependent = true;
@@ -308,13 +326,31 @@ static void tl_facts__layers_scan(const TlIndex *idx, TlLayerScan *s, TSNode top
 					s->unknown = true;
 				else if (e == TL_LAYER_TRACKED)
 					s->tracked = true;
+			} else if (!c->receiver.id && !ts_node_is_null(c->callee) &&
+				   ts_node_symbol(tl_index_unparen(c->callee)) == sy->subscript) {
+				/* MODELS[name](): the entries of the list or dict
+				 * of factories or classes (here, or a module-level
+				 * one of another module) */
+				TlModStop st = { n, -1 };
+				const TlIndex *tm = NULL;
+				int32_t tf, tsub;
+				TSNode tn;
+				if (tl_facts__made_target(idx, &st, &tm, &tf, &tsub, &tn) && tm == idx) {
+					tl_facts__layers_push(s, tn);
+				} else if (tm && tm != idx) {
+					int e = tl_facts__ext_scan(s, idx, tm, tf, tsub, tn);
+					if (e == TL_LAYER_DEPENDENT)
+						s->dependent = true;
+					else
+						s->unknown = true;
+				}
 			} else if ((!c->receiver.id && c->target >= 0) || tl_facts__class_like(c->method)) {
 				s->unknown = true; /* what a local function, or a class
 						    * held in an attribute
 						    * (`self._ENCODER_CLASS(...)`), builds */
 				/* a local factory: the layers its returns show */
 				if (!c->receiver.id && c->target >= 0 && idx->funcs.items[c->target].cls < 0)
-					tl_facts__layers_returns(idx, s, c->target);
+					tl_facts__layers_returns(idx, s, c->target, -1);
 			}
 			/* layers.append(nn.BatchNorm2d(c)) is walked as a call;
 			 * its receiver names the list. */
@@ -409,7 +445,7 @@ static int tl_facts__ext_class_layers(TlLayerScan *outer, const TlIndex *idx, co
 		if (v->items.items[i].mod == mod && v->items.items[i].cls == cls)
 			return v->items.items[i].kind < 0 ? TL_LAYER_UNKNOWN : v->items.items[i].kind;
 	uint32_t at = v->items.size;
-	tl_array_push(&v->items, ((TlLayerVisit){ mod, cls, -1 }));
+	tl_array_push(&v->items, ((TlLayerVisit){ mod, cls, -1, -1 }));
 	tl_facts__ext_enter(idx);
 	/* Scanned whether or not its module saw it as an nn.Module (a base
 	 * imported from a third module is not seen there): a class that is
@@ -438,34 +474,43 @@ static int tl_facts__ext_layers(TlLayerScan *s, const TlIndex *idx, const char *
 		return tl_facts__ext_class_layers(s, idx, d.idx, d.cls);
 	/* build_model(cfg) of another module: what it returns */
 	if (found && d.func >= 0 && d.cls < 0)
-		return tl_facts__ext_func_layers(s, idx, d.idx, d.func);
+		return tl_facts__ext_scan(s, idx, d.idx, d.func, -1, (TSNode){ 0 });
 	return TL_LAYER_UNKNOWN;
 }
 
 /* A factory function `func` of another module `mod` (`from nets.resnet
- * import resnet50`): the layers its returns show, scanned in `mod`, each
- * function once per question as classes are (its visit keeps -2 - func as
- * its class). Dependent, or unknown: a factory is never known to build
- * only modules that act the same in both modes. */
-static int tl_facts__ext_func_layers(TlLayerScan *outer, const TlIndex *idx, const TlIndex *mod, int32_t func)
+ * import resnet50`): the layers its returns show (element `sub` of each
+ * returned tuple, -1 the whole), scanned in `mod`, each function once per
+ * question as classes are (its visit keeps -2 - func as its class); with
+ * `func` -1, the value `node` of module-level binding `sub` of `mod` (a
+ * dict of factories, `MODELS = {"vgg": vgg16}`). Dependent, or unknown: a
+ * factory is never known to build only modules that act the same in both
+ * modes. */
+static int tl_facts__ext_scan(TlLayerScan *outer, const TlIndex *idx, const TlIndex *mod, int32_t func,
+			      int32_t sub, TSNode node)
 {
 	TlLayerVisits *v = outer->visits;
-	int32_t key = -2 - func;
+	int32_t key = func >= 0 ? -2 - func : -1;
 	for (uint32_t i = 0; i < v->items.size; i++)
-		if (v->items.items[i].mod == mod && v->items.items[i].cls == key)
+		if (v->items.items[i].mod == mod && v->items.items[i].cls == key && v->items.items[i].sub == sub)
 			return v->items.items[i].kind < 0 ? TL_LAYER_UNKNOWN : v->items.items[i].kind;
 	if (v->items.size >= TL_LAYERS_TODO)
 		return TL_LAYER_UNKNOWN;
 	uint32_t at = v->items.size;
-	tl_array_push(&v->items, ((TlLayerVisit){ mod, key, -1 }));
-	tl_facts__ext_enter(idx);
+	tl_array_push(&v->items, ((TlLayerVisit){ mod, key, sub, -1 }));
+	if (mod != idx)
+		tl_facts__ext_enter(idx);
 	TlLayerScan s;
 	tl_facts__layers_start(&s, v);
-	tl_facts__layers_returns(mod, &s, func);
+	if (func >= 0)
+		tl_facts__layers_returns(mod, &s, func, sub);
+	else
+		tl_facts__layers_push(&s, node);
 	tl_facts__layers_run(mod, &s);
 	int kind = s.dependent ? TL_LAYER_DEPENDENT : TL_LAYER_UNKNOWN;
 	tl_facts__layers_end(&s);
-	tl_facts__ext_leave(idx);
+	if (mod != idx)
+		tl_facts__ext_leave(idx);
 	v->items.items[at].kind = kind;
 	return kind;
 }
@@ -489,3 +534,82 @@ int tl_facts__layers_of(const TlIndex *idx, TSNode root)
 	return kind;
 }
 
+
+/* The layers of what call `stop.call` returns, where
+ * tl_facts__module_source stopped (no construction it could tell): a
+ * factory of the project (a local function, another module's) whose
+ * returned tuples' element `stop.elem` a name took (`model, opt, loss =
+ * get_model(cfg)`), or an entry of a module-level list or dict of
+ * factories or classes called through it (`MODELS[name](...)`, `MODELS`
+ * here or imported from another module, looked up there). Dependent, or
+ * unknown. */
+static bool tl_facts__made_target(const TlIndex *idx, const TlModStop *stop, const TlIndex **mod_out,
+				  int32_t *func_out, int32_t *sub_out, TSNode *node_out)
+{
+	const TlSyms *sy = tl_syms();
+	const TlCall *c = ts_node_is_null(stop->call) ? NULL : tl_index_call_at(idx, stop->call);
+	if (!c)
+		return false;
+	TSNode callee = tl_index_unparen(c->callee);
+	const TlIndex *mod = NULL;
+	int32_t func = -1, sub = stop->elem;
+	TSNode node = { 0 };
+	if (stop->elem >= 0) {
+		/* the factory's returns, element elem */
+		const TlBinding *b = tl_index_resolve_node(idx, callee);
+		if (b && b->kind == TL_BIND_DEF && b->ref >= 0 && idx->funcs.items[b->ref].cls < 0) {
+			mod = idx;
+			func = b->ref;
+		} else if (b && b->kind == TL_BIND_IMPORT && c->qname && !tl_facts__foreign_qname(c->qname) &&
+			   !tl_facts__starts(c->qname, "torch.")) {
+			TlExtDef d;
+			if (tl_facts__ext_def(idx, c->qname, &d) && d.func >= 0 && d.cls < 0) {
+				mod = d.idx;
+				func = d.func;
+			}
+		}
+	} else if (!ts_node_is_null(callee) && ts_node_symbol(callee) == sy->subscript) {
+		/* MODELS[name](...): the container's entries */
+		TSNode obj = tl_index_unparen(tl_tree_field(callee, sy->f_value));
+		const TlBinding *b = !ts_node_is_null(obj) && ts_node_symbol(obj) == sy->identifier
+					     ? tl_index_resolve_node(idx, obj) : NULL;
+		if (b && b->kind == TL_BIND_ASSIGN && b->func < 0 && b->elem < 0) {
+			mod = idx;
+			sub = (int32_t)(b - idx->bindings.items);
+			node = tl_index_unparen(b->value);
+		} else if (b && b->kind == TL_BIND_IMPORT && b->qname && idx->imports) {
+			const TlBinding *g = NULL;
+			if (tl_model_project_global(idx, b->qname, &mod, &g) && mod != idx) {
+				sub = (int32_t)(g - mod->bindings.items);
+				node = tl_index_unparen(g->value);
+			} else {
+				mod = NULL;
+			}
+		}
+		TSSymbol ns = ts_node_is_null(node) ? 0 : ts_node_symbol(node);
+		if (ns != sy->dictionary && ns != sy->list && ns != sy->tuple)
+			mod = NULL;
+	}
+	*mod_out = mod;
+	*func_out = func;
+	*sub_out = sub;
+	*node_out = node;
+	return mod != NULL;
+}
+
+int tl_facts__layers_made(const TlIndex *idx, const TlModStop *stop)
+{
+	const TlIndex *mod;
+	int32_t func, sub;
+	TSNode node;
+	if (!tl_facts__made_target(idx, stop, &mod, &func, &sub, &node))
+		return TL_LAYER_UNKNOWN;
+	TlLayerVisits visits;
+	tl_array_init(&visits.items);
+	TlLayerScan s;
+	tl_facts__layers_start(&s, &visits);
+	int kind = tl_facts__ext_scan(&s, idx, mod, func, sub, node);
+	tl_facts__layers_end(&s);
+	tl_array_release(&visits.items);
+	return kind == TL_LAYER_DEPENDENT ? kind : TL_LAYER_UNKNOWN;
+}

@@ -11,7 +11,7 @@
 
 
 static TSNode tl_facts__module_root_at(const TlIndex *idx, TSNode expr, TSNode named, TlBuf *path,
-				      int depth, uint32_t *budget);
+				      int depth, uint32_t *budget, TlModStop *stop);
 
 /* ---- module identity --------------------------------------------------------------- */
 
@@ -57,7 +57,7 @@ static TSNode tl_facts__param_root(const TlIndex *idx, const TlBinding *param, T
 			(*budget)--;
 		TlBuf p;
 		tl_buf_init(&p);
-		TSNode r = ts_node_is_null(arg) ? none : tl_facts__module_root_at(idx, arg, none, &p, 1, budget);
+		TSNode r = ts_node_is_null(arg) ? none : tl_facts__module_root_at(idx, arg, none, &p, 1, budget, NULL);
 		bool same = !ts_node_is_null(r) &&
 			    (i == 0 || (ts_node_eq(r, agreed) && strcmp(p.data, agreed_path.data) == 0));
 		if (same && i == 0) {
@@ -95,7 +95,18 @@ TSNode tl_facts__module_root(const TlIndex *idx, TSNode expr, TlBuf *path)
 {
 	uint32_t budget = TL_FACTS_BUDGET;
 	TSNode none = { 0 };
-	return tl_facts__module_root_at(idx, expr, none, path, 0, &budget);
+	return tl_facts__module_root_at(idx, expr, none, path, 0, &budget, NULL);
+}
+
+TSNode tl_facts__module_source(const TlIndex *idx, TSNode expr, TlBuf *path, TlModStop *stop)
+{
+	uint32_t budget = TL_FACTS_BUDGET;
+	TSNode none = { 0 };
+	*stop = (TlModStop){ none, -1 };
+	TSNode r = tl_facts__module_root_at(idx, expr, none, path, 0, &budget, stop);
+	if (!ts_node_is_null(r))
+		*stop = (TlModStop){ none, -1 };
+	return r;
 }
 
 TSNode tl_facts__binding_module_root(const TlIndex *idx, const TlBinding *b, TlBuf *path)
@@ -112,7 +123,7 @@ TSNode tl_facts__binding_module_root(const TlIndex *idx, const TlBinding *b, TlB
 	    ts_node_symbol(named) != sy->attribute)
 		named = none;
 	uint32_t budget = TL_FACTS_BUDGET;
-	return tl_facts__module_root_at(idx, b->value, named, path, 0, &budget);
+	return tl_facts__module_root_at(idx, b->value, named, path, 0, &budget, NULL);
 }
 
 /* True when one of the `n` expressions is used as a module. */
@@ -161,7 +172,7 @@ static bool tl_facts__project_module_class(const TlIndex *idx, const TlCall *c, 
 }
 
 static TSNode tl_facts__module_root_at(const TlIndex *idx, TSNode expr, TSNode named, TlBuf *path,
-				      int depth, uint32_t *budget)
+				      int depth, uint32_t *budget, TlModStop *stop)
 {
 	const TlSyms *sy = tl_syms();
 	TSNode none = { 0 };
@@ -200,6 +211,12 @@ static TSNode tl_facts__module_root_at(const TlIndex *idx, TSNode expr, TSNode n
 			if (b->kind == TL_BIND_PARAM)
 				return tl_facts__param_root(idx, b, path, budget);
 			expr = tl_facts__held(idx, b);
+			/* `model, opt = get_model(cfg)`: element 0 of what the
+			 * call returns (the caller may look into it). */
+			if (ts_node_is_null(expr) && stop && b->kind == TL_BIND_ASSIGN && b->elem >= 0 &&
+			    !ts_node_is_null(b->value) &&
+			    ts_node_symbol(tl_index_unparen(b->value)) == sy->call)
+				*stop = (TlModStop){ tl_index_unparen(b->value), b->elem };
 			continue;
 		}
 		if (s != sy->call)
@@ -232,6 +249,8 @@ static TSNode tl_facts__module_root_at(const TlIndex *idx, TSNode expr, TSNode n
 		    !tl_facts__starts(c->qname, "torch.") &&
 		    (tl_facts_is_module(idx, named) || tl_facts__any_module(idx, parts, part_count)))
 			return expr;
+		if (stop)
+			*stop = (TlModStop){ expr, -1 };
 		return none;
 	}
 	return none;

@@ -664,6 +664,49 @@ bool tl_model_project_def(const TlIndex *from, const char *q, const TlIndex **mo
 	return true;
 }
 
+bool tl_model_project_global(const TlIndex *from, const char *q, const TlIndex **mod, const TlBinding **out)
+{
+	if (!from->imports || !q)
+		return false;
+	TlBuf name;
+	tl_buf_init(&name);
+	tl_buf_add(&name, q);
+	const TlBinding *found = NULL;
+	const TlIndex *asker = from;
+	tl_model__enter(asker);
+	/* A re-export (`from .zoo import MODELS` in an __init__) is followed
+	 * a few steps, as tl_model__resolve_in follows one. */
+	for (int step = 0; step < 8 && !found; step++) {
+		const char *rest;
+		size_t rest_len;
+		const TlIndex *at = tl_model__module_prefix(from, name.data, name.len, &rest, &rest_len);
+		if (!at || !rest_len || rest_len >= 256 || memchr(rest, '.', rest_len))
+			break;
+		char n[256];
+		memcpy(n, rest, rest_len);
+		n[rest_len] = '\0';
+		const TlIntArray *all = tl_model__star_bindings(at, n, &at);
+		const TlBinding *b = all ? &at->bindings.items[all->items[all->size - 1]] : NULL;
+		if (!b)
+			break;
+		if (b->kind == TL_BIND_IMPORT && b->qname) {
+			tl_buf_clear(&name);
+			tl_buf_add(&name, b->qname);
+			from = at;
+			continue;
+		}
+		if (b->kind == TL_BIND_ASSIGN && b->func < 0 && b->elem < 0 && !ts_node_is_null(b->value)) {
+			*mod = at;
+			found = b;
+		}
+		break;
+	}
+	tl_model__leave(asker);
+	tl_buf_release(&name);
+	*out = found;
+	return found != NULL;
+}
+
 int32_t tl_model_class_method(const TlIndex *mod, int32_t cls, const char *name, const TlIndex **where)
 {
 	if (!mod->imports)

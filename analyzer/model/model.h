@@ -468,6 +468,10 @@ bool tl_model_project_def(const TlIndex *from, const char *q, const TlIndex **mo
  * its bases depth first, the first first (at each class, those of its
  * module, then those another module of the project defines, through the
  * imports); its module in *where, -1 none. */
+/* The module-level assignment that dotted name `q` names, as module `from`
+ * imports it (`from nets import MODELS`: `MODELS = {...}` in nets/__init__.py;
+ * a re-export there followed), its last one in that module: *mod, *out. */
+bool tl_model_project_global(const TlIndex *from, const char *q, const TlIndex **mod, const TlBinding **out);
 int32_t tl_model_class_method(const TlIndex *mod, int32_t cls, const char *name, const TlIndex **where);
 /* Class `cls` of `mod` or a base of it, in the order tl_model_class_method
  * reads them, is marked an nn.Module by its module's index (TlClass

@@ -259,8 +259,18 @@ bool tl_check_left_in_train_mode(const TlIndex *idx, TSNode call)
 	const uint32_t switches = TL_EV_EVAL | TL_EV_TRAIN | TL_EV_MODE_SET;
 	bool own_part = name && strncmp(name, "self.", 5) == 0 && c->func >= 0 &&
 			!(idx->funcs.items[c->func].reach_events & switches);
+	/* Or a parameter whose construction no caller here tells (`val(net,
+	 * loader)` called by `train(net, ...)`, which main.py calls with what
+	 * its factory built): as the model's module modes say at every call
+	 * site in the project. */
+	bool handed_in = false;
+	if (name && ts_node_is_null(w.root) && c->func >= 0) {
+		const TlFunc *f = &idx->funcs.items[c->func];
+		int32_t k = tl_facts__param_index(idx, f, name, strcspn(name, "."));
+		handed_in = k > 0 || (k == 0 && f->cls < 0); /* not a method's `self` */
+	}
 	if (!left && name && (ts_node_is_null(w.root) || own_part) && c->func >= 0 &&
-	    !idx->funcs.items[c->func].call_sites.size && idx->imports) {
+	    (!idx->funcs.items[c->func].call_sites.size || handed_in) && idx->imports) {
 		TSNode e = tl_facts__mode_expr(idx, c->node, name);
 		left = !ts_node_is_null(e) && tl_model_mode(idx, e, TL_MODEL_CALLERS_ALL) == TL_MODEL_MODE_TRAIN;
 	}
@@ -298,9 +308,17 @@ static bool tl_check__dependent_at(const TlIndex *idx, TSNode expr, bool handed,
 		expr = tl_facts__arg(u->node, 0);
 	TlBuf path;
 	tl_buf_init(&path);
-	TSNode root = tl_facts__module_root(idx, expr, &path);
+	TlModStop stop;
+	TSNode root = tl_facts__module_source(idx, expr, &path, &stop);
 	bool whole = path.len == 0;
 	tl_buf_release(&path);
+	/* What a factory of the project returns where no construction is
+	 * told: the element of its returned tuple a name took (`model, opt,
+	 * loss, hp = get_model(name)`), an entry of a list or dict of
+	 * factories called through it (`get_model_from_name[backbone](...)`). */
+	if (ts_node_is_null(root) && whole && !ts_node_is_null(stop.call) &&
+	    tl_facts__layers_made(idx, &stop) == TL_LAYER_DEPENDENT)
+		return true;
 	if (ts_node_is_null(root) && whole && handed && idx->imports) {
 		/* A parameter: what the project hands it, at every call site
 		 * of its function, its importers' included, and theirs when
