@@ -226,6 +226,25 @@ void tl_in__mode_field(TlVal *v, const TlVal *obj);
  * `n`: what the state holds for the container's elements (`models[*]`),
  * else the container's own (an nn.ModuleDict's, a parameter's entry). */
 void tl_in__mode_element(In *in, TSNode n, TlVal *e, const TlVal *obj);
+/* modes.c and modesites.c share: functions a resolution of an entry mode
+ * follows (its callers, their callers...): past it, the mode is not known;
+ * the key of site_modes for the elements of an attribute
+ * (`self.models[*]`); ... for a global of the module, at the call's start
+ * (its name's id + 1; 0: the call's globals were recorded). */
+#define TL_MODES_RESOLVE 32
+#define TL_MODES_ELEMS_KEY 0x40000000u
+#define TL_MODES_GLOBAL_KEY 0x20000000u
+/* modes.c: a module or a wrapper of one. */
+bool tl_model__module_like(const TlVal *v);
+/* modesites.c: the argument call `c` passes for parameter `k` of `fn` (a
+ * method's `self`: the receiver), or a null node. */
+TSNode tl_model__mode_arg(const TlIndex *idx, const TlFunc *fn, const TlCall *c, uint32_t k);
+/* modesites.c: the mode `m.train(flag)` leaves when call `c` (of `cmod`)
+ * runs `fn` of `fidx`, `flag` being its parameter `j` (the argument's value
+ * `arg` when the caller's interpreter has it, else NULL); `flag` when not
+ * known. */
+uint8_t tl_model__mode_flag_at(const TlIndex *fidx, const TlFunc *fn, const TlCall *c, const TlIndex *cmod,
+			       uint32_t j, const TlVal *arg, uint8_t flag);
 /* ... an exit of the function (a return, the end of its body) in in->st;
  * the function's interpretation ended: its effects into its summary
  * (true when they changed). */
