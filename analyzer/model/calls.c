@@ -758,6 +758,11 @@ TlVal tl_in__call(In *in, TSNode n, const TlVal *vals, uint32_t nv, const bool *
 			r = tl_val_of(TL_VK_TENSOR, TL_VG_MUST);
 			r.made = TL_VM_OPAQUE | TL_VM_LOSS;
 			known = true;
+		} else if (have_av && av.kind == TL_VK_OBJECT) {
+			/* `self.loss_fn(x)` of an instance of a class of the
+			 * project that is no module: its `__call__`, as a call
+			 * of a name holding one is (below). */
+			known = tl_in__call_module(in, &av, args, npos, &r);
 		} else if (have_av && av.kind == TL_VK_FUNCTION && av.ref >= 0) {
 			known = tl_in__call_function(in, &av, args, npos, 0, &r);
 		} else if (have_av && av.kind == TL_VK_CLASS && av.ref >= 0) {
