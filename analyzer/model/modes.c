@@ -151,17 +151,6 @@ static void tl_modes__forget(In *in)
 
 /* ---- what a call the model cannot apply may switch ------------------------- */
 
-/* Methods of a module that return it (`TeacherModel(envs).to(device)`). */
-static bool tl_modes__returns_self(const char *m)
-{
-	static const char *const names[] = { "to", "cuda", "cpu", "float", "half", "double", "bfloat16",
-					     "eval", "train", "requires_grad_", NULL };
-	for (int i = 0; m && names[i]; i++)
-		if (strcmp(m, names[i]) == 0)
-			return true;
-	return false;
-}
-
 /* True when `v` builds a new module: a call of a class (a CapWords name,
  * PEP 8) or of the API table's set eval-mode (`from_pretrained`), through
  * methods that return their receiver. */
@@ -174,7 +163,7 @@ static bool tl_modes__fresh(const In *in, TSNode v)
 		const TlCall *c = tl_index_call_at(in->idx, v);
 		if (!c)
 			return false;
-		if (c->receiver.id && tl_modes__returns_self(c->method)) {
+		if (c->receiver.id && tl_api_returns_self(c->method)) {
 			v = c->receiver;
 			continue;
 		}
@@ -292,7 +281,7 @@ static bool tl_modes__kept_use(const In *in, TSNode n, bool nested, int depth)
 		return false;
 	const TlCall *c = tl_index_call_at(in->idx, call);
 	/* `x.cuda()` is x: where it goes */
-	if (c && c->receiver.id && ts_node_eq(tl_index_unparen(c->receiver), n) && tl_modes__returns_self(c->method))
+	if (c && c->receiver.id && ts_node_eq(tl_index_unparen(c->receiver), n) && tl_api_returns_self(c->method))
 		return tl_modes__kept_use(in, call, nested, depth);
 	if (!nested)
 		return true;
