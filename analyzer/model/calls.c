@@ -808,7 +808,11 @@ TlVal tl_in__call(In *in, TSNode n, const TlVal *vals, uint32_t nv, const bool *
 				TlVal e = tl_val_element(&in->m->pool, &args[0]);
 				tl_in__store_into(in, c->receiver, &e);
 			}
-			row = tl_api_method(c->method);
+			/* `math.sqrt(x)`: a function of a module the file imports
+			 * whose own row (below) says what its result's history is
+			 * says more than the method row of that name (`Tensor.sqrt`). */
+			const TlApiRow *own = c->qname ? tl_api_qualified(c->qname) : NULL;
+			row = own && own->graph != TL_APIG_UNSAID ? NULL : tl_api_method(c->method);
 		}
 		if (!known && row) {
 			switch (row->graph) {

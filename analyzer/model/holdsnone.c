@@ -348,7 +348,8 @@ static TSNode tl_hn__arg(const TlIndex *mod, TSNode call, const char *name, uint
 }
 
 /* True when store `b` (`self.x = v` in method `f` of `mod`) keeps, under
- * the constants `cx` (of the constructor only), None, a constant, an
+ * the constants `cx` (of the constructor only), None, a number, a
+ * constant or arithmetic on constants (`d_model ** 0.5`), an
  * nn.Parameter whose requires_grad is a constant False, a parameter-free
  * layer or a construction of a class of the project (appended to
  * cx->sites, judged under the constants it passes); of `a if t else b`,
@@ -378,8 +379,21 @@ static bool tl_hn__site_store(TlModel *m, const TlIndex *mod, int32_t f, const T
 			continue;
 		}
 		/* None, or a constant of the construction (`self.dim = dim`) */
-		if (k == sy->none || (f == cx->init && tl_model__ctx_value(m, mod, f, cx->p, v)))
+		if (k == sy->none || k == sy->integer || k == sy->float_ ||
+		    (f == cx->init && tl_model__ctx_value(m, mod, f, cx->p, v)))
 			continue;
+		/* arithmetic on such constants (`d_model ** 0.5`): its operands */
+		if (f == cx->init && (k == sy->binary_operator || k == sy->unary_operator ||
+				      k == sy->parenthesized_expression)) {
+			uint32_t kids = ts_node_named_child_count(v);
+			if (!kids || n + kids > 8) {
+				ok = false;
+				continue;
+			}
+			for (uint32_t i = 0; i < kids; i++)
+				todo[n++] = tl_index_unparen(ts_node_named_child(v, i));
+			continue;
+		}
 		const TlCall *c = k == sy->call ? tl_index_call_at(mod, v) : NULL;
 		if (!c) {
 			ok = false;
@@ -640,6 +654,65 @@ static int32_t tl_hn__init(const TlIndex *mod, int32_t cls)
 	return -1;
 }
 
+/* The one base of the project of class `cls` of `mod` (in its module or
+ * another), when it has no other base but nn.Module: into *bmod, *bcls. */
+static bool tl_hn__one_base(TlModel *m, const TlIndex *mod, int32_t cls, const TlIndex **bmod, int32_t *bcls)
+{
+	const TlClass *c = &mod->classes.items[cls];
+	*bmod = NULL;
+	*bcls = -1;
+	for (uint32_t i = 0; i < c->base_qnames.size; i++) {
+		const char *q = c->base_qnames.items[i];
+		TlVal v;
+		if (!q)
+			return false;
+		if (tl_hn__torch_module(q))
+			continue;
+		if (*bmod || !mod->imports || !tl_model__resolve_in(m, mod, q, strlen(q), &v) || v.kind != TL_VK_CLASS ||
+		    v.ref < 0 || !v.mod)
+			return false;
+		*bmod = (const TlIndex *)v.mod;
+		*bcls = v.ref;
+	}
+	if (c->bases.size > 1 || (c->bases.size == 1 && *bmod))
+		return false;
+	if (c->bases.size == 1) {
+		*bmod = mod;
+		*bcls = c->bases.items[0];
+	}
+	return *bmod != NULL;
+}
+
+/* The call `super().__init__(...)` in constructor `init` of `mod`: its
+ * node, null when there is none. */
+static TSNode tl_hn__super_init(const TlIndex *mod, int32_t init)
+{
+	const TlIntArray *calls = tl_index_scope_calls(mod, init);
+	for (uint32_t k = 0; calls && k < calls->size; k++) {
+		const TlCall *kc = &mod->calls.items[calls->items[k]];
+		TSNode r = tl_index_unparen(kc->receiver);
+		if (kc->method && strcmp(kc->method, "__init__") == 0 && !ts_node_is_null(r) &&
+		    ts_node_symbol(r) == tl_syms()->call &&
+		    tl_index_text_is(mod, tl_tree_field(r, tl_syms()->f_function), "super"))
+			return kc->node;
+	}
+	return (TSNode){ 0 };
+}
+
+/* Base (bmod, bcls) among `deps` becomes construction `site` of
+ * `sites`, judged under the constants it passes: true when it was one. */
+static bool tl_hn__base_site(TlHnNodes *deps, TlHnSites *sites, const TlHnSite *site)
+{
+	for (uint32_t k = 0; k < deps->size; k++) {
+		if (deps->items[k].mod != site->mod || deps->items[k].cls != site->cls)
+			continue;
+		deps->items[k] = deps->items[--deps->size];
+		tl_array_push(sites, *site);
+		return true;
+	}
+	return false;
+}
+
 bool tl_model__site_holds_none(TlModel *m, TSNode call, int32_t caller, const TlIndex *mod, int32_t cls)
 {
 	if (cls < 0 || (uint32_t)cls >= mod->classes.size || (!m->idx->imports && mod != m->idx))
@@ -659,14 +732,40 @@ bool tl_model__site_holds_none(TlModel *m, TSNode call, int32_t caller, const Tl
 		if (!om) {
 			ok = false;
 		} else if (init < 0) {
-			ok = tl_hn__solve(m, st.mod, st.cls, false);
+			/* the constructor it inherits from its one base of the
+			 * project runs under this construction's constants */
+			const TlIndex *bmod;
+			int32_t bcls;
+			deps.size = 0;
+			if (tl_hn__one_base(m, st.mod, st.cls, &bmod, &bcls) &&
+			    tl_hn__local(m, om, st.mod, st.cls, false, &deps, NULL)) {
+				TlHnSite bs = st;
+				bs.mod = bmod;
+				bs.cls = bcls;
+				ok = tl_hn__base_site(&deps, &sites, &bs);
+				for (uint32_t k = 0; ok && k < deps.size; k++)
+					ok = tl_hn__solve(m, deps.items[k].mod, deps.items[k].cls, false);
+			} else {
+				ok = tl_hn__solve(m, st.mod, st.cls, false);
+			}
 		} else {
 			TlHnCtx cx = { init, { 0 }, &sites };
 			tl_model__ctor_consts(m, st.mod, init, st.cmod, st.call, st.caller, st.has_outer ? st.outer : NULL,
 					      cx.p);
 			deps.size = 0;
 			ok = tl_hn__local(m, om, st.mod, st.cls, false, &deps, &cx);
-			/* its bases and the classes its attributes hold: their summaries */
+			/* its one base of the project, whose constructor it runs with
+			 * `super().__init__(...)`: judged under the constants that
+			 * call passes, as a construction */
+			const TlIndex *bmod;
+			int32_t bcls;
+			TSNode sup = ok ? tl_hn__super_init(st.mod, init) : (TSNode){ 0 };
+			if (!ts_node_is_null(sup) && tl_hn__one_base(m, st.mod, st.cls, &bmod, &bcls)) {
+				TlHnSite bs = { st.mod, sup, init, true, { 0 }, bmod, bcls };
+				memcpy(bs.outer, cx.p, sizeof bs.outer);
+				tl_hn__base_site(&deps, &sites, &bs);
+			}
+			/* its other bases and the classes its attributes hold: their summaries */
 			for (uint32_t k = 0; ok && k < deps.size; k++)
 				ok = tl_hn__solve(m, deps.items[k].mod, deps.items[k].cls, false);
 		}
