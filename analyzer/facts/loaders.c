@@ -465,12 +465,29 @@ bool tl_facts_loader_option(const TlIndex *idx, TSNode expr, const char *option)
 
 /* ---- distributed samplers and their epoch ------------------------------------------- */
 
+/* True when `v` is None, or the construction of a sampler of the API
+ * table that is no DistributedSampler (`RandomSampler(ds)`: kind
+ * sampler): what a run outside distributed training draws from instead,
+ * beside a DistributedSampler in the other branch. */
+static bool tl_facts__single_process_sampler(const TlIndex *idx, TSNode v)
+{
+	const TlSyms *sy = tl_syms();
+	TSSymbol s = ts_node_symbol(v);
+	if (s == sy->none)
+		return true;
+	const TlCall *c = s == sy->call ? tl_index_call_at(idx, v) : NULL;
+	const TlApiRow *r = c && c->qname ? tl_api_qualified(c->qname) : NULL;
+	return r && r->kind == TL_APIK_SAMPLER && !(r->sets & TL_APIS_DISTRIBUTED_SAMPLER);
+}
+
 /* The DistributedSampler(...) construction `e` holds: itself, or what the
  * names (all their bindings in the scope, `sampler = DistributedSampler(ds)
  * if distributed else None` included) and `self.` attributes it reads are
  * bound to, or what a function of the project that builds one hands back
- * (facts/handed.c). Null (idx NULL) when none, or more than one, can be
- * told. */
+ * (facts/handed.c). A None or a single-process sampler of the API
+ * (`RandomSampler(ds) if rank == -1 else DistributedSampler(ds)`) beside
+ * it is what runs outside distributed training, and is passed over. Null
+ * (idx NULL) when none, or more than one, can be told. */
 TlMade tl_facts__sampler_ctor(const TlIndex *idx, TSNode e, int depth)
 {
 	const TlSyms *sy = tl_syms();
@@ -491,7 +508,7 @@ TlMade tl_facts__sampler_ctor(const TlIndex *idx, TSNode e, int depth)
 		uint32_t count = ts_node_named_child_count(e);
 		for (uint32_t i = 0; i < count; i += 2) {
 			TSNode v = tl_index_unparen(ts_node_named_child(e, i));
-			if (ts_node_symbol(v) == sy->none)
+			if (tl_facts__single_process_sampler(idx, v))
 				continue;
 			TlMade r = tl_facts__sampler_ctor(idx, v, depth + 1);
 			if (!r.idx || (found.idx && !ts_node_eq(found.node, r.node)))
@@ -526,7 +543,7 @@ TlMade tl_facts__sampler_ctor(const TlIndex *idx, TSNode e, int depth)
 				return none;
 			r = tl_facts__handed_sampler(idx, c, o->elem, NULL);
 		} else {
-			if (ts_node_symbol(v) == sy->none)
+			if (tl_facts__single_process_sampler(idx, v))
 				continue;
 			r = tl_facts__sampler_ctor(idx, v, depth + 1);
 		}

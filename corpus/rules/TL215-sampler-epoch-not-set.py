@@ -16,7 +16,7 @@ import torch
 import torch.distributed as dist
 import torch.nn.functional as F
 from accelerate import Accelerator
-from torch.utils.data import BatchSampler, DataLoader, RandomSampler
+from torch.utils.data import BatchSampler, DataLoader, RandomSampler, SequentialSampler
 from torch.utils.data import DistributedSampler as DS
 from torch.utils.data.distributed import DistributedSampler
 from tqdm import tqdm
@@ -287,3 +287,85 @@ def train_shard_loader(model, dataset, opt, epochs):
         # ok: TL215
         for x, y in loader:
             step(model, opt, x, y)
+
+
+def run_engine_epoch(engine, batches, device):
+    # an engine that backpropagates and steps itself (a DeepSpeed-style
+    # object), handed the loader by its caller
+    engine.train()
+    # expect: TL215
+    for i, batch in enumerate(batches):
+        out = engine(batch["ids"].to(device))
+        engine.backward(out["loss"])
+        engine.step()
+
+
+def fit_engine_picked_sampler(engine, dataset, rank, epochs, device):
+    # a plain RandomSampler for one process, a DistributedSampler under the
+    # launcher: the distributed run repeats its first order every epoch
+    picker = RandomSampler(dataset) if rank == -1 else DistributedSampler(dataset, seed=7)
+    batches = DataLoader(dataset, batch_size=8, sampler=picker, num_workers=2)
+    for epoch in range(epochs):
+        run_engine_epoch(engine, batches, device)
+
+
+def run_engine_epoch_reshuffled(engine, batches, device):
+    engine.train()
+    # ok: TL215
+    for i, batch in enumerate(batches):
+        out = engine(batch["ids"].to(device))
+        engine.backward(out["loss"])
+        engine.step()
+
+
+def fit_engine_picked_sampler_reshuffled(engine, dataset, rank, epochs, device):
+    picker = DistributedSampler(dataset, seed=7) if rank != -1 else RandomSampler(dataset)
+    batches = DataLoader(dataset, batch_size=8, sampler=picker, num_workers=2)
+    for epoch in range(epochs):
+        if rank != -1:
+            picker.set_epoch(epoch)
+        run_engine_epoch_reshuffled(engine, batches, device)
+
+
+def fit_branch_picked_sampler(model, opt, dataset, world_size, epochs):
+    # the same choice made by an if statement
+    if world_size > 1:
+        order = DistributedSampler(dataset)
+    else:
+        order = torch.utils.data.SequentialSampler(dataset)
+    batches = DataLoader(dataset, batch_size=8, sampler=order, num_workers=2)
+    for epoch in range(epochs):
+        # expect: TL215
+        for x, y in batches:
+            step(model, opt, x, y)
+
+
+def fit_two_plain_samplers(model, opt, dataset, weighted, weights, epochs):
+    # no DistributedSampler on either side: nothing to set
+    order = torch.utils.data.WeightedRandomSampler(weights, len(weights)) if weighted else RandomSampler(dataset)
+    batches = DataLoader(dataset, batch_size=8, sampler=order, num_workers=2)
+    for epoch in range(epochs):
+        # ok: TL215
+        for x, y in batches:
+            step(model, opt, x, y)
+
+
+def gate_saliency(model, gates, batches):
+    # backpropagates to the gates only and steps nothing: a sum over every
+    # batch, whatever their order
+    total = torch.zeros_like(gates)
+    # ok: TL215
+    for x, y in batches:
+        loss = F.cross_entropy(model(x, gates=gates), y)
+        loss.backward()
+        total += gates.grad.abs().detach()
+        gates.grad = None
+    return total
+
+
+def prune_rounds(model, gates, dataset, rounds):
+    picker = SequentialSampler(dataset) if dist.get_world_size() == 1 else DistributedSampler(dataset)
+    batches = DataLoader(dataset, batch_size=8, sampler=picker, num_workers=2)
+    for _ in range(rounds):
+        scores = gate_saliency(model, gates, batches)
+        gates = gates * (scores > scores.median())

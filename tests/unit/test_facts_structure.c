@@ -177,10 +177,21 @@ static void test_sampler_epoch(void **state)
 {
 	(void)state;
 	TlFixture *fx = tl_fixture_new(
+		"import torch\n"
 		"from torch.utils.data import DataLoader\n"
 		"from torch.utils.data.distributed import DistributedSampler\n"
+		"w = torch.zeros(3, requires_grad=True)\n"
+		"opt = torch.optim.SGD([w], lr=0.1)\n"
 		"def step(x):\n"
 		"    x.backward()\n"
+		"    opt.step()\n"
+		"def grads_only(x):\n"
+		"    x.backward()\n"
+		"def f(ds, n):\n"
+		"    lf = DataLoader(ds, sampler=DistributedSampler(ds))\n"
+		"    for e in range(n):\n"
+		"        for x in lf:\n"
+		"            grads_only(x)\n"
 		"def a(ds, n):\n"
 		"    la = DataLoader(ds, sampler=DistributedSampler(ds))\n"
 		"    for e in range(n):\n"
@@ -223,6 +234,9 @@ static void test_sampler_epoch(void **state)
 	assert_true(tl_check_repeated_step_loop(idx, loop_a));
 	assert_false(tl_check_repeated_step_loop(idx, loop_d));
 	assert_true(tl_check_repeated_step_loop(idx, loop_e));
+	/* A loop that backpropagates and steps nothing: no weights move. */
+	TSNode loop_f = tl_index_parent(idx, tl_fixture_node_after(fx, "for x in lf", "lf"));
+	assert_false(tl_check_repeated_step_loop(idx, loop_f));
 	tl_fixture_free(fx);
 }
 

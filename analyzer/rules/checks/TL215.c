@@ -36,13 +36,43 @@ static int32_t tl_check__loop_at(const TlIndex *idx, TSNode loop)
 	return -1;
 }
 
+/* True when loop `l`'s body backpropagates through an object and steps
+ * that same object: `engine.backward(loss)` then `engine.step()`, a
+ * training engine (DeepSpeed's) that owns its optimizer, whose step the
+ * events do not count as an optimizer's (its receiver is no optimizer). */
+static bool tl_check__engine_steps(const TlIndex *idx, const TlLoop *l)
+{
+	const TlIntArray *calls = tl_index_scope_calls(idx, l->func);
+	uint32_t from = 0, to = 0;
+	if (!calls)
+		return false;
+	tl_index_scope_calls_in(idx, l->func, l->body, &from, &to);
+	for (uint32_t i = from; i < to; i++) {
+		const TlCall *b = &idx->calls.items[calls->items[i]];
+		if (!b->method || !b->recv_name || strcmp(b->method, "backward") != 0 || !tl_facts__argc(b->node))
+			continue;
+		for (uint32_t k = from; k < to; k++) {
+			const TlCall *s = &idx->calls.items[calls->items[k]];
+			if (s->method && s->recv_name && strcmp(s->method, "step") == 0 &&
+			    strcmp(s->recv_name, b->recv_name) == 0)
+				return true;
+		}
+	}
+	return false;
+}
+
 bool tl_check_repeated_step_loop(const TlIndex *idx, TSNode loop)
 {
 	int32_t at = tl_check__loop_at(idx, tl_index_unparen(loop));
 	if (at < 0)
 		return false;
 	const TlLoop *l = &idx->loops.items[at];
-	if (!(l->step & TL_STEP_TRAIN))
+	/* A training step loop whose iteration updates the weights: a loop
+	 * that backpropagates and steps nothing (head importances summed from
+	 * gradients, a whole epoch's gradients stepped once after it) sums
+	 * over every batch, in any order. */
+	if (!(l->step & TL_STEP_TRAIN) ||
+	    !((l->events & TL_EV_OPT_STEP) || tl_check__engine_steps(idx, l)))
 		return false;
 	if (l->parent >= 0)
 		return true;
