@@ -511,7 +511,24 @@ bool tl_facts__param_all(const TlIndex *idx, const TlBinding *b, unsigned from,
 	return yes;
 }
 
-/* Local aliases: `net = self.net` then `net.eval()` switches self.net. */
+/* True when binding `b` re-binds its name to a wrapper of the module the
+ * name held (`model = torch.nn.DataParallel(model)`, `net = DDP(net,
+ * device_ids=[r])`): the wrapper's mode is its module's, so for a mode
+ * switch the name still names that module. */
+static bool tl_facts__wraps_itself(const TlIndex *idx, const TlBinding *b)
+{
+	const TlSyms *sy = tl_syms();
+	TSNode v = tl_index_unparen(b->value);
+	if (b->kind != TL_BIND_ASSIGN || b->elem >= 0 || ts_node_is_null(v) || ts_node_symbol(v) != sy->call)
+		return false;
+	const TlCall *c = tl_index_call_at(idx, v);
+	TSNode first = tl_index_unparen(tl_facts__arg(v, 0));
+	return c && c->qname && tl_facts__is_wrapper(c->qname) && !ts_node_is_null(first) &&
+	       ts_node_symbol(first) == sy->identifier && tl_index_text_is(idx, first, b->name);
+}
+
+/* Local aliases: `net = self.net` then `net.eval()` switches self.net;
+ * so it does after `net = DataParallel(net)` (tl_facts__wraps_itself). */
 char *tl_facts__unalias(const TlIndex *idx, int32_t f, const char *name)
 {
 	const TlSyms *sy = tl_syms();
@@ -528,9 +545,20 @@ char *tl_facts__unalias(const TlIndex *idx, int32_t f, const char *name)
 		memcpy(root, n, root_len);
 		root[root_len] = 0;
 		const TlIntArray *own = tl_index_bindings_of(idx, f, root);
-		if (!own || own->size != 1)
+		if (!own)
 			break;
-		const TlBinding *b = &idx->bindings.items[own->items[0]];
+		/* The one binding that is no wrapping of the name itself. */
+		const TlBinding *b = NULL;
+		uint32_t others = 0;
+		for (uint32_t i = 0; i < own->size; i++) {
+			const TlBinding *o = &idx->bindings.items[own->items[i]];
+			if (!tl_facts__wraps_itself(idx, o)) {
+				b = o;
+				others++;
+			}
+		}
+		if (others != 1)
+			break;
 		if (b->kind != TL_BIND_ASSIGN || b->elem >= 0 || b->depth != 0 || ts_node_is_null(b->value))
 			break;
 		TSNode v = tl_index_unparen(b->value);
