@@ -846,7 +846,8 @@ TlVal tl_in__call(In *in, TSNode n, const TlVal *vals, uint32_t nv, const bool *
 		}
 		/* model.parameters(), model.named_parameters(): the module's
 		 * parameters (the named forms: (name, parameter) pairs). */
-		uint64_t psets = !known && (recv->kind == TL_VK_MODULE || recv->kind == TL_VK_WRAPPER)
+		uint64_t psets = !known && (recv->kind == TL_VK_MODULE || recv->kind == TL_VK_WRAPPER ||
+					    (recv->kind == TL_VK_TOP && recv->wrap))
 					 ? tl_api_method_sets(c->method)
 					 : 0;
 		if (psets & TL_APIS_PARAMETERS) {

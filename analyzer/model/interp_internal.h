@@ -205,6 +205,9 @@ void tl_in__made_output(TlValPool *p, TlVal *v);
 void tl_in__grad_call(In *in, TSNode n, const TlCall *c, const TlVal *fn, const TlVal *callee, const TlVal *args,
 		      uint32_t nargs, TlVal *r);
 void tl_in__grad_store(In *in, TSNode target, const TlVal *v);
+/* Sets what the value at `expr`'s path says of requires grad (a module
+ * no slot holds yet, read where it is bound, when frozen). */
+void tl_in__set_path_nograd(In *in, TSNode expr, uint8_t nograd);
 /* requiresgrad.c: the table's row of torch.nn layer `q` (`torch.nn.modules.
  * activation.ReLU` is `torch.nn.ReLU`), or of any other qualified name. */
 const struct TlApiRow *tl_in__layer_row(const char *q);

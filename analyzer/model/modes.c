@@ -1031,8 +1031,17 @@ int tl_in__mode_loop_once(In *in, TSNode loop)
 		/* a module's parameters: a module that holds none is frozen
 		 * whether the body runs or not */
 		TlPath p;
-		const TlVal *rv = tl_path_of(&in->m->names, in->idx, c->receiver, &p) ? tl_state_get(&in->st, &p) : NULL;
-		return rv && (rv->kind == TL_VK_MODULE || rv->kind == TL_VK_WRAPPER) ? 2 : 0;
+		if (!tl_path_of(&in->m->names, in->idx, c->receiver, &p))
+			return 0;
+		const TlVal *rv = tl_state_get(&in->st, &p);
+		TlVal g;
+		if (!rv) { /* a global module no slot holds yet */
+			g = tl_in__unbound(in, c->receiver);
+			rv = &g;
+		}
+		/* (a module on some paths, its wrapper on the others: ⊤ with wrap) */
+		return rv->kind == TL_VK_MODULE || rv->kind == TL_VK_WRAPPER || (rv->kind == TL_VK_TOP && rv->wrap) ? 2
+														      : 0;
 	}
 	/* a progress bar or enumerate around it: `tqdm(range(n))`,
 	 * `enumerate(range(n))`; `trange(n)` is tqdm's range */
@@ -1106,8 +1115,16 @@ void tl_in__mode_take(In *in, const TlState *back, TSNode loop, int once)
 			for (uint32_t i = 0; i < in->st.slots.size && !rs; i++)
 				if (!in->st.slots.items[i].gone && tl_path_equal(&in->st.slots.items[i].path, &rp))
 					rs = &in->st.slots.items[i];
-			if (rs && (rs->val.kind == TL_VK_MODULE || rs->val.kind == TL_VK_WRAPPER))
-				tl_state_set_nograd(&in->st, &rp, rs->val.ref >= 0 ? TL_VNOGRAD_FROZEN : 1);
+			if (rs && (rs->val.kind == TL_VK_MODULE || rs->val.kind == TL_VK_WRAPPER ||
+				   (rs->val.kind == TL_VK_TOP && rs->val.wrap))) {
+				tl_state_set_nograd(&in->st, &rp,
+						    rs->val.ref >= 0 || rs->val.kind != TL_VK_MODULE ? TL_VNOGRAD_FROZEN : 1);
+			} else if (!rs) {
+				/* a global module no slot holds yet */
+				TlVal g = tl_in__unbound(in, c->receiver);
+				if (g.kind == TL_VK_MODULE || g.kind == TL_VK_WRAPPER || (g.kind == TL_VK_TOP && g.wrap))
+					tl_in__set_path_nograd(in, c->receiver, g.ref >= 0 ? TL_VNOGRAD_FROZEN : 1);
+			}
 		}
 	}
 	for (uint32_t i = 0; i < in->st.slots.size; i++) {

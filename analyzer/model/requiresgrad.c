@@ -166,14 +166,24 @@ const struct TlApiRow *tl_in__layer_row(const char *q)
 
 /* Sets the flag of the value path `expr` names holds, in place (no store:
  * the object is the same). */
-static void tl_in__set_path_nograd(In *in, TSNode expr, uint8_t nograd)
+void tl_in__set_path_nograd(In *in, TSNode expr, uint8_t nograd)
 {
 	TlPath p;
 	if (!tl_path_of(&in->m->names, in->idx, expr, &p))
 		return;
 	const TlVal *old = tl_state_get(&in->st, &p);
-	if (old && (old->nograd != nograd || old->pnograd))
+	if (old && (old->nograd != nograd || old->pnograd)) {
 		tl_state_set_nograd(&in->st, &p, nograd);
+	} else if (!old && nograd) {
+		/* a module no slot holds (a global a function freezes:
+		 * `net.requires_grad_(False)`): what it reads, frozen here */
+		TlVal v = tl_in__unbound(in, expr);
+		if (v.kind == TL_VK_MODULE || v.kind == TL_VK_WRAPPER || (v.kind == TL_VK_TOP && v.wrap)) {
+			v.nograd = v.kind == TL_VK_MODULE ? nograd : TL_VNOGRAD_FROZEN;
+			v.pnograd = 0;
+			tl_state_set(&in->st, &p, &v);
+		}
+	}
 }
 
 /* ---- calls ------------------------------------------------------------------ */
@@ -216,10 +226,13 @@ void tl_in__grad_call(In *in, TSNode n, const TlCall *c, const TlVal *fn, const 
 		/* x.requires_grad_(), model.requires_grad_(False): the receiver too */
 		int rg = tl_in__kw_bool(in->idx, n, "requires_grad", 0);
 		bool off = rg == 0;
+		/* a wrapper, or a module on some paths and its wrapper on the
+		 * others (⊤ with wrap): frozen as the module it runs */
+		bool wrapped = fn->kind == TL_VK_WRAPPER || (fn->kind == TL_VK_TOP && fn->wrap);
 		if (fn->kind == TL_VK_TENSOR || fn->kind == TL_VK_PARAMETER || fn->kind == TL_VK_MODULE ||
-		    fn->kind == TL_VK_TOP) {
-			r->nograd = off && fn->kind != TL_VK_TOP;
-			if (r->nograd && fn->kind == TL_VK_MODULE && fn->ref >= 0)
+		    fn->kind == TL_VK_TOP || wrapped) {
+			r->nograd = off && (fn->kind != TL_VK_TOP || wrapped);
+			if (r->nograd && ((fn->kind == TL_VK_MODULE && fn->ref >= 0) || wrapped))
 				r->nograd = TL_VNOGRAD_FROZEN; /* whatever its class holds */
 			/* `net.eval().requires_grad_(False)`: the module `net` is */
 			TSNode recv = tl_index_unparen(c->receiver);
@@ -310,12 +323,23 @@ void tl_in__grad_store(In *in, TSNode target, const TlVal *v)
 	if (!tl_path_of(&in->m->names, in->idx, obj, &p))
 		return;
 	const TlVal *old = tl_state_get(&in->st, &p);
+	uint32_t len = 0;
+	const char *t = s == sy->attribute ? tl_index_text(in->idx, tl_tree_field(target, sy->f_attribute), &len) : NULL;
+	/* `p.requires_grad = False` of a tensor or a parameter (a loop over
+	 * a module's parameters: what freezes the module, modes.c) */
+	TSNode asg = t ? tl_index_parent(in->idx, target) : (TSNode){ 0 };
+	if (old && t && len == 13 && memcmp(t, "requires_grad", 13) == 0 && !ts_node_is_null(asg) &&
+	    ts_node_symbol(asg) == sy->assignment && ts_node_eq(tl_tree_field(asg, sy->f_left), target) &&
+	    ts_node_symbol(tl_index_unparen(tl_tree_field(asg, sy->f_right))) == sy->false_ &&
+	    (old->kind == TL_VK_TENSOR || old->kind == TL_VK_PARAMETER)) {
+		if (!old->nograd)
+			tl_state_set_nograd(&in->st, &p, 1);
+		return;
+	}
 	if (!old || tl_val_ng(old) < 0)
 		return;
 	bool undo;
 	if (s == sy->attribute) {
-		uint32_t len = 0;
-		const char *t = tl_index_text(in->idx, tl_tree_field(target, sy->f_attribute), &len);
 		/* `x.requires_grad = ...`; `net.head = nn.Linear(...)` */
 		undo = (t && len == 13 && memcmp(t, "requires_grad", 13) == 0) ||
 		       (old->kind == TL_VK_MODULE && !tl_in__val_nograd(&in->m->pool, v));
@@ -484,10 +508,14 @@ int tl_model_forward_graph(const TlIndex *idx, TSNode call)
 	/* The module: `m(x)`, `self.net(x)`, `m.forward(x)`. */
 	TlVal mv = tl_val_bot();
 	bool fwd = c->method && c->receiver.id && strcmp(c->method, "forward") == 0;
-	bool holds = !tl_model_value(idx, fwd ? c->receiver : c->callee, &mv) || mv.kind != TL_VK_MODULE ||
-		     !mv.nograd ||
+	bool known_mv = tl_model_value(idx, fwd ? c->receiver : c->callee, &mv);
+	/* a wrapper its code froze (or a module on some paths, its wrapper
+	 * on the others): as a frozen module */
+	bool frozen_wrap = known_mv && mv.nograd == TL_VNOGRAD_FROZEN &&
+			   (mv.kind == TL_VK_WRAPPER || (mv.kind == TL_VK_TOP && mv.wrap));
+	bool holds = !frozen_wrap && (!known_mv || mv.kind != TL_VK_MODULE || !mv.nograd ||
 		     (mv.ref >= 0 && mv.nograd != TL_VNOGRAD_FROZEN &&
-		      (!mv.mod || !tl_model__holds_none((TlModel *)m, (const TlIndex *)mv.mod, mv.ref)));
+		      (!mv.mod || !tl_model__holds_none((TlModel *)m, (const TlIndex *)mv.mod, mv.ref))));
 	/* A class whose parameters the constants of its construction decide
 	 * (`Quantizer(4)`: `nn.Identity()` where no `dim` is given). */
 	TSNode built;
