@@ -128,7 +128,7 @@ static int tl_debug__model(const char *arg, FILE *out, FILE *err)
 				continue;
 			tl_escape_add(&b, path, strlen(path));
 			tl_buf_addf(&b, ":%u:%u: def %s returns ", at.row + 1, at.column + 1, idx.funcs.items[f].name);
-			tl_model_describe(tl_model_pool(model), &r, &b);
+			tl_model_describe(model, &r, &b);
 			tl_buf_addc(&b, '\n');
 		}
 	}
@@ -197,7 +197,7 @@ static int tl_debug__model(const char *arg, FILE *out, FILE *err)
 			if (t)
 				tl_escape_add(&b, t, len > TL_DEBUG_CALLEE_MAX ? TL_DEBUG_CALLEE_MAX : len);
 			tl_buf_add(&b, "` ");
-			tl_model_describe(tl_model_pool(model), &v, &b);
+			tl_model_describe(model, &v, &b);
 			tl_buf_addc(&b, '\n');
 			shown++;
 		} while (tl_walk_next(&cur, root, true));

@@ -1282,8 +1282,9 @@ void tl_model_stats(const TlModel *m, TlModelStats *out)
 	*out = m->stats;
 }
 
-void tl_model_describe(const TlValPool *p, const TlVal *v, TlBuf *out)
+void tl_model_describe(const TlModel *m, const TlVal *v, TlBuf *out)
 {
+	const TlValPool *p = &m->pool;
 	/* Containers are shown two levels deep. */
 	const TlVal *stack[3] = { v, NULL, NULL };
 	tl_buf_add(out, tl_val_kind_name(v->kind));
@@ -1338,7 +1339,16 @@ void tl_model_describe(const TlValPool *p, const TlVal *v, TlBuf *out)
 	case TL_VC_NONE: tl_buf_add(out, " const=None"); break;
 	case TL_VC_BOOL: tl_buf_add(out, TL_VC_PAYLOAD(v->cst) ? " const=True" : " const=False"); break;
 	case TL_VC_INT: tl_buf_addf(out, " const=%d", (int)TL_VC_PAYLOAD(v->cst) - 4096); break;
-	case TL_VC_STR: tl_buf_addf(out, " const=str#%u", TL_VC_PAYLOAD(v->cst)); break;
+	case TL_VC_STR: {
+		/* the string itself: its interned id depends on what the model
+		 * met first */
+		uint32_t id = TL_VC_PAYLOAD(v->cst);
+		if (id < m->names.names.size)
+			tl_buf_addf(out, " const='%s'", m->names.names.items[id]);
+		else
+			tl_buf_add(out, " const=str");
+		break;
+	}
 	case TL_VC_EMPTY: tl_buf_add(out, " const=''"); break;
 	default: break;
 	}

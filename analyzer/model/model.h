@@ -507,10 +507,10 @@ bool tl_model_class_bases_read(const TlIndex *mod, int32_t cls);
  * its answers are then partial (values not reached stay unevaluated). */
 bool tl_model_cut(const TlModel *m);
 
-/* Appends a one-line description of `v` (of pool `p`) to `out`:
+/* Appends a one-line description of `v` (of model `m`'s pool) to `out`:
  * "tensor graph=must device=⊤ ..."; containers show their element and
  * positions. */
-void tl_model_describe(const TlValPool *p, const TlVal *v, TlBuf *out);
+void tl_model_describe(const TlModel *m, const TlVal *v, TlBuf *out);
 
 /* Counts for `torchlint debug model` and the tests: values recorded,
  * functions summarised, components, rounds run. */
