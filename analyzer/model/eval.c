@@ -809,6 +809,12 @@ static TlVal tl_in__compute(In *in, TSNode n, const TlVal *vals, uint32_t nv)
 	if (s == sy->binary_operator && nv >= 2) {
 		v = tl_in__arith(&in->m->pool, &vals[0], &vals[1]);
 		tl_in__made_op(in, n, &v);
+		/* Tensor arithmetic in grad-disabled code records no history,
+		 * as a call there does (`avg = total / n` under no_grad); a
+		 * container's concatenation keeps the elements it joins. */
+		if (v.kind == TL_VK_TENSOR &&
+		    (in->st.grad == TL_MGRAD_OFF || (in->st.grad == TL_MGRAD_ENTRY && in->entry_off)))
+			v = tl_in__no_graph(in, &v);
 		return v;
 	}
 	if (s == sy->unary_operator && nv >= 1) {

@@ -188,3 +188,24 @@ def hand_stack_outputs_no_grad(xs):
             # ok: TL106
             rows[i] = stack(xs[[i]])
     return rows
+
+
+# An epoch loop around a training loop: the running sum links every step's
+# graph (TL101 at the sum). Its average computed under no_grad is a new tensor
+# with no history: arithmetic in grad-disabled code records none, as a call
+# there does, so keeping it keeps nothing.
+def epoch_costs_tensor(model, opt, loader, epochs):
+    plain = []
+    for _ in range(epochs):
+        running = torch.zeros(())
+        for x, y in loader:
+            opt.zero_grad()
+            cost = F.cross_entropy(model(x), y)
+            cost.backward()
+            opt.step()
+            # expect: TL101
+            running += cost
+        with torch.no_grad():
+            # ok: TL106
+            plain.append(running / len(loader))
+    return plain

@@ -377,3 +377,23 @@ class AutoencoderTrainerLogsEveryN(object):
             if step % 100 == 0:
                 # ok: TL304
                 print(rec.item(), sparse.item())
+
+
+# A legacy constructor copies its data into a new tensor on the host (the
+# default tensor type), wherever the data lived: its `.cpu()` moves nothing.
+# A tensor that torch.cuda's typed constructor makes lives on the device.
+def plot_rows(model, opt, loader):
+    rows = []
+    for x, y in loader:
+        x, y = x.to(device), y.to(device)
+        opt.zero_grad()
+        loss = F.cross_entropy(model(x), y)
+        loss.backward()
+        opt.step()
+        part = loss.detach()
+        # ok: TL304
+        rows.append(torch.Tensor([0.0, 1.0]).cpu() * part.shape[0])
+        marks = torch.cuda.FloatTensor(2).fill_(0.0)
+        # expect: TL304
+        rows.append(marks.cpu())
+    return rows
