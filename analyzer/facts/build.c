@@ -590,4 +590,6 @@ void tl_facts_build_in(TlIndex *idx, const TlSource *src, TSNode root, const uin
 		tl_facts__uses_device(idx);
 	idx->facts_cache->complete = true;
 	tl_timings_add(TL_PHASE_FACTS, t);
+	if (tl_facts__checking_model() && !tl_bound_hit())
+		tl_facts__check_forward_events(idx);
 }

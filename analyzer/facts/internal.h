@@ -85,6 +85,7 @@ TSNode tl_facts__element_source(const TlIndex *idx, TSNode id, const TlBinding *
  * ("model differs: FILE:LINE:COL QUESTION walk=W model=M `TEXT`" on
  * standard error). */
 bool tl_facts__checking_model(void);
+void tl_facts__check_forward_events(const TlIndex *idx);
 void tl_facts__model_differs(const TlIndex *idx, TSNode n, const char *question, int walk, int model);
 void tl_facts__fan_begin(void);
 void tl_facts__fan_end(void);

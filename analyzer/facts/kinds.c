@@ -480,6 +480,38 @@ static bool tl_facts__kind(const TlIndex *idx, TSNode expr, uint32_t kinds, cons
 	return yes;
 }
 
+/* TORCHLINT_CHECK_MODEL: the forward events the build's walk wrote
+ * (tl_facts_is_forward, before any model), against the model's kind of
+ * the called value once the facts are built: each call the two disagree
+ * on, printed (tl_facts__model_differs: question `forward-event`). What
+ * the event classifier would answer from the model, measured before it
+ * moves there. */
+void tl_facts__check_forward_events(const TlIndex *idx)
+{
+	const TlSyms *sy = tl_syms();
+	for (uint32_t i = 0; i < idx->calls.size; i++) {
+		const TlCall *c = &idx->calls.items[i];
+		if (c->qname || (c->events & TL_EV_LOSS))
+			continue;
+		bool fwd = c->method && c->receiver.id && strcmp(c->method, "forward") == 0;
+		TSNode callee = tl_index_unparen(fwd ? c->receiver : c->callee);
+		if (ts_node_is_null(callee) ||
+		    (ts_node_symbol(callee) != sy->identifier && ts_node_symbol(callee) != sy->attribute))
+			continue;
+		TlVal v;
+		int model = -1;
+		if (tl_model_value(idx, callee, &v) && v.kind != TL_VK_BOT && v.kind != TL_VK_TOP)
+			model = v.kind == TL_VK_MODULE || v.kind == TL_VK_WRAPPER;
+		else if (tl_model_value(idx, callee, &v) && v.kind == TL_VK_TOP && v.wrap)
+			model = 1;
+		int walk = (c->events & TL_EV_FORWARD) != 0;
+		if (model >= 0)
+			tl_facts__model_differs(idx, c->node, "forward-event", walk, model);
+		else if (walk)
+			tl_facts__model_differs(idx, c->node, "forward-event-unknown", walk, -1);
+	}
+}
+
 static bool tl_facts__walk_module(const TlIndex *idx, TSNode expr)
 {
 	return tl_facts__module_expr(idx, expr, 0);
