@@ -230,10 +230,11 @@ bool tl_facts_in_step_loop(const TlIndex *idx, TSNode node, uint32_t kinds, bool
 	int32_t func = tl_index_func_of(idx, node);
 	bool yes = false, decided = false;
 	for (int32_t l = tl_index_loop_of(idx, node); l >= 0 && !decided; l = idx->loops.items[l].parent) {
-		if (!idx->loops.items[l].step)
+		uint32_t step = tl_model_loop_step(idx, l);
+		if (!step)
 			continue;
 		decided = true;
-		yes = (idx->loops.items[l].step & kinds) &&
+		yes = (step & kinds) &&
 		      (!per_step || !tl_facts__step_guard(idx, node, idx->loops.items[l].body));
 	}
 	/* Outside any: the function's step entry through its call sites
@@ -405,7 +406,7 @@ int32_t tl_facts__deciding_step_loop(const TlIndex *idx, TSNode expr)
 	int32_t decides = -1;
 	for (int32_t l = loop; l >= 0 && decides < 0; l = idx->loops.items[l].parent) {
 		const TlLoop *lp = &idx->loops.items[l];
-		if (!(lp->step & TL_STEP_TRAIN))
+		if (!(lp->step & TL_STEP_TRAIN) || !(tl_model_loop_step(idx, l) & TL_STEP_TRAIN))
 			continue;
 		bool stepping_outer = false;
 		for (int32_t p = lp->parent; !(lp->events & TL_EV_OPT_STEP) && p >= 0;

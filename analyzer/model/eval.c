@@ -448,6 +448,7 @@ void tl_in__bind(In *in, TSNode target, const TlVal *value)
 							    ? tl_in__opaque_part(in, &v, t) : tl_val_part(&in->m->pool, &v, i);
 				}
 				tl_in__flow_part(in, &todo[n].v, &v);
+				tl_in__fresh_part(&todo[n].v, &v);
 				n++;
 			}
 			continue;
@@ -943,6 +944,7 @@ TlVal tl_in__eval(In *in, TSNode root)
 				e = tl_in__top();
 			tl_in__flow_part(in, &e, &it);
 			tl_in__host_elem(&e, &it);
+			tl_in__fresh_part(&e, &it);
 			tl_in__bind(in, tl_tree_field(clause, sy->f_left), &e);
 			int32_t next = tl_in__clause(in, f.n, cl + 1);
 			if (next >= 0) {
@@ -1011,6 +1013,7 @@ TlVal tl_in__eval(In *in, TSNode root)
 			tl_in__const_expr(in, f.n, ops, k, &r);
 		}
 		tl_in__host_expr(in, f.n, ops, k, &r);
+		tl_in__fresh_expr(in, f.n, ops, k, &r);
 		if (k && ts_node_symbol(f.n) == in->sy->subscript)
 			tl_in__prov_subscript(in, f.n, &ops[0], &r);
 		tl_in__flow_expr(in, f.n, ops, k, &r);

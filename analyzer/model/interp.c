@@ -141,6 +141,7 @@ static void tl_in__augment(In *in, TSNode a)
 	tl_in__flow_op(in, a, ops, 2, &v);
 	tl_in__host_elem(&v, &l);
 	tl_in__host_elem(&v, &r);
+	tl_in__fresh_op(in, &l, &r, &v);
 	tl_in__bind(in, left, &v);
 }
 
@@ -550,6 +551,7 @@ static void tl_in__step(In *in)
 		in->st.dead = false;
 		tl_in__carry_head(in, f);
 		tl_in__host_head(in, f);
+		tl_in__fresh_head(in, f);
 		TlVal it = f->iter;
 		TSNode body = tl_tree_field(f->node, sy->f_body);
 		if (is_for) {
@@ -558,6 +560,7 @@ static void tl_in__step(In *in)
 			if (tl_val_is_bot(&e))
 				e = tl_val_top();
 			tl_in__host_elem(&e, &it);
+			tl_in__fresh_elem(f, &e, &it);
 			tl_in__prov_target(in, f, &e);
 			tl_in__flow_part(in, &e, &it);
 			tl_in__bind(in, tl_tree_field(f->node, sy->f_left), &e);
@@ -721,6 +724,7 @@ static void tl_in__enter(In *in, const TlFunc *fn)
 	in->entry_off = in->m->funcs.items[in->func].entry_grad == 1;
 	tl_in__carry_enter(in, fn);
 	tl_in__host_enter(in);
+	tl_in__fresh_enter(in);
 }
 
 void tl_model__method_kind(const TlIndex *idx, const TlFunc *fn, bool *is_static, bool *is_classmethod)

@@ -356,6 +356,18 @@ void tl_in__flow_spread(In *in, TlVal *part, const TlVal *whole);
  * computed `*r` (`vals` as tl_in__call's); a summary `ret` was applied
  * (as tl_in__prov_apply). */
 void tl_in__host_head(In *in, const StFrame *f);
+/* fresh.c: what a loop's round makes afresh (TlVal.fresh). A round of
+ * loop frame `f` begins; the function's parameters are bound; `*e` is an
+ * element a `for` of frame `f` binds from `of`; `*part` is read out of
+ * `whole` (an unpacked position, a comprehension's element); expression
+ * `n` (a call too: `ops` as tl_in__call's `vals`) computed `*r`; an
+ * augmented assignment computed `*v` of `l` and `r`. */
+void tl_in__fresh_head(In *in, const StFrame *f);
+void tl_in__fresh_enter(In *in);
+void tl_in__fresh_elem(const StFrame *f, TlVal *e, const TlVal *of);
+void tl_in__fresh_part(TlVal *part, const TlVal *whole);
+void tl_in__fresh_expr(In *in, TSNode n, const TlVal *ops, uint32_t nv, TlVal *r);
+void tl_in__fresh_op(In *in, const TlVal *l, const TlVal *r, TlVal *v);
 void tl_in__host_enter(In *in);
 void tl_in__host_clear(TlVal *v);
 void tl_in__host_field(TlVal *v, const TlVal *obj);

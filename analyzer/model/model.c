@@ -1326,6 +1326,9 @@ void tl_model_describe(const TlModel *m, const TlVal *v, TlBuf *out)
 	if (v->old || v->prev || v->pold || v->kept)
 		tl_buf_addf(out, " from(before-loops=0x%x carried-loops=0x%x params=0x%x%s)", v->old, v->prev, v->pold,
 			    v->kept ? " kept" : "");
+	/* The loops whose current round made it afresh (fresh.c). */
+	if (v->fresh)
+		tl_buf_addf(out, " fresh-in-loops=0x%x", v->fresh);
 	/* Its train / eval mode (modes.c), of a module. */
 	if (v->mode && (v->kind == TL_VK_MODULE || v->kind == TL_VK_WRAPPER))
 		tl_buf_addf(out, " mode=%s%s%s", (v->mode & TL_VMODE_TRAIN) ? "train" : "",

@@ -145,6 +145,30 @@ typedef struct TlProvInfo {
 } TlProvInfo;
 int tl_model_graph_from_before(const TlIndex *idx, int32_t loop, TSNode expr, TlProvInfo *out);
 
+/* True when loop `loop` (an index of idx->loops) is a run per
+ * configuration, not a step loop (fresh.c): its iteration runs its
+ * backwards, optimizer steps and forwards itself (none in a function it
+ * calls), and each one's receiver (`loss.backward()`, `opt.step()`) or
+ * callee (`model(x)`), and every argument, is
+ * known to be made in the current round from nothing that holds state
+ * from before it, or to hold none (TlVal.fresh): a model, a loss object
+ * and data built afresh for each configuration. False where the model
+ * has no value for one of them, or the loop is 8 deep in its function;
+ * 1: a run per configuration, 0: not known to be, -1: the module's
+ * model is being built (not known yet), or is another module's, built
+ * for its summaries only (not asked: its events decide). */
+int tl_model_fresh_run(const TlIndex *idx, int32_t loop);
+
+/* Whether loop `l` (an index of idx->loops) is a step loop (RULES.md,
+ * "step loop"), TL_STEP_* or 0: a loop whose iteration runs a backward or
+ * an optimizer step (TL_STEP_TRAIN), or a model's forward (TL_STEP_EVAL),
+ * unless the model knows it for a run per configuration
+ * (tl_model_fresh_run: every module, optimizer and tensor it steps,
+ * differentiates or runs forward is made in the iteration). Asked once
+ * per loop; while the module's model is being built, the loop's events
+ * alone decide. */
+uint32_t tl_model_loop_step(const TlIndex *idx, int32_t l);
+
 /* Where the value of `expr` goes (flow.c): 1 when a backward (a
  * `.backward()`, `torch.autograd.grad`, a call of a function of the module
  * that reaches one) differentiates something computed from it, through

@@ -210,6 +210,7 @@ void tl_model__seed_read(TlModel *m, TSNode n, TlVal *v)
 	g.flow = v->flow; /* what it was computed from stays (flow.c) */
 	g.mode = v->mode; /* and the mode a switch put it in (modes.c) */
 	g.meval = v->meval;
+	g.fresh = v->fresh; /* and where it was made (fresh.c) */
 	*v = g;
 }
 

@@ -377,6 +377,7 @@ static void tl_state__unmarked(TlState *dst, uint32_t had)
 		if (!d->mark) {
 			d->must = 0;
 			d->val.mode = tl_val_mode_outside(d->val.mode);
+			d->val.fresh = 0; /* as it stands outside: not made here */
 		}
 		d->mark = 0;
 	}
@@ -395,6 +396,7 @@ static void tl_state__merge(TlValPool *p, TlState *dst, const TlState *now, bool
 		if (k < 0) {
 			s.must = 0; /* not stored into on dst's paths */
 			s.val.mode = tl_val_mode_outside(s.val.mode);
+			s.val.fresh = 0;
 			s.mark = 0;
 			tl_state__push(dst, &s);
 		} else {

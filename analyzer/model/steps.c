@@ -57,9 +57,10 @@ static int tl_steps__site(const TlIndex *idx, const TlCall *c, uint32_t kinds, T
 {
 	for (int32_t l = c->loop; l >= 0; l = idx->loops.items[l].parent) {
 		const TlLoop *lp = &idx->loops.items[l];
-		if (!lp->step)
+		uint32_t step = tl_model_loop_step(idx, l);
+		if (!step)
 			continue;
-		if (!(lp->step & kinds))
+		if (!(step & kinds))
 			return 0;
 		return !guard || !guard(idx, c->node, lp->body);
 	}

@@ -153,6 +153,7 @@ static TlVal tl_val__join_at(TlValPool *p, const TlVal *pa, const TlVal *pb, uns
 	j.dtype = (uint8_t)tl_val__flat(a->dtype, b->dtype, TL_VT_TOP);
 	j.made = (uint16_t)(a->made | b->made);
 	j.host = (uint8_t)(a->host | b->host);
+	j.fresh = (uint8_t)(a->fresh & b->fresh);
 	j.phost = (uint16_t)(a->phost | b->phost);
 	/* A module that may be an instance of one of several classes (a
 	 * model chosen by a flag) outputs probabilities when one of them
@@ -236,7 +237,7 @@ static bool tl_val__equal_at(const TlValPool *p, const TlVal *a, const TlVal *b,
 	    a->dtype != b->dtype || a->made != b->made || a->pgraph != b->pgraph || a->pcall != b->pcall ||
 	    a->wrap != b->wrap || a->punwrap != b->punwrap || a->act != b->act || a->loss != b->loss ||
 	    a->ref != b->ref || a->mod != b->mod || a->old != b->old || a->prev != b->prev ||
-	    a->pold != b->pold || a->kept != b->kept || a->host != b->host || a->phost != b->phost ||
+	    a->pold != b->pold || a->kept != b->kept || a->host != b->host || a->phost != b->phost || a->fresh != b->fresh ||
 	    a->nograd != b->nograd || a->pnograd != b->pnograd || a->mode != b->mode || a->meval != b->meval || a->cst != b->cst ||
 	    !tl_val_flow_same(p, a->flow, b->flow))
 		return false;

@@ -241,6 +241,13 @@ typedef struct TlVal {
 	 * function (bit d), in the function's current run (TL_VH_FUNC). A
 	 * container's bits are its elements' (which hold none of their own). */
 	uint8_t host;
+	/* Made in the current round of a loop (model/fresh.c): bit d, on
+	 * every path, made by the iteration of the loop at depth d of its
+	 * function from nothing that holds state from before that iteration
+	 * (a module, an optimizer, a parameter, a tensor that may require
+	 * grad or carry history: `model = Net()` in a loop over
+	 * configurations). 0: not known to be. Joined as an intersection. */
+	uint8_t fresh;
 	/* Whether it requires grad (model/requiresgrad.c), 1 when known not to on
 	 * every path: of a tensor or a number, neither a leaf that requires
 	 * grad nor a value with autograd history (a factory's tensor made

@@ -159,7 +159,9 @@ typedef struct TlLoop {
 	uint32_t events; /* TL_EV_* of its iteration (body + reached functions) */
 	uint32_t own_events; /* TL_EV_* of its iteration outside the loops nested in
 			      * it (directly or in the functions it calls) */
-	uint32_t step;   /* TL_STEP_* when it is a step loop, else 0 */
+	uint32_t step;   /* TL_STEP_* when it is a step loop by its events, else 0:
+			  * read through tl_model_loop_step (facts/loops.c) */
+	uint8_t run;     /* tl_model_loop_step's cache: 0 not asked, 1 a step loop, 2 a run per configuration */
 } TlLoop;
 
 typedef struct TlWith {

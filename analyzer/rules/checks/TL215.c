@@ -71,7 +71,7 @@ bool tl_check_repeated_step_loop(const TlIndex *idx, TSNode loop)
 	 * that backpropagates and steps nothing (head importances summed from
 	 * gradients, a whole epoch's gradients stepped once after it) sums
 	 * over every batch, in any order. */
-	if (!(l->step & TL_STEP_TRAIN) ||
+	if (!(l->step & TL_STEP_TRAIN) || !(tl_model_loop_step(idx, at) & TL_STEP_TRAIN) ||
 	    !((l->events & TL_EV_OPT_STEP) || tl_check__engine_steps(idx, l)))
 		return false;
 	if (l->parent >= 0)

@@ -5,6 +5,7 @@
 #include "rules/checks/checks.h"
 
 #include "facts/internal.h"
+#include "model/model.h"
 
 bool tl_check_feeds_step_loop(const TlIndex *idx, TSNode call, uint32_t kinds)
 {
@@ -15,7 +16,8 @@ bool tl_check_feeds_step_loop(const TlIndex *idx, TSNode call, uint32_t kinds)
 	bool feeds = false;
 	for (uint32_t i = 0; i < idx->loops.size && !feeds; i++) {
 		const TlLoop *l = &idx->loops.items[i];
-		if (!(l->step & kinds) || ts_node_symbol(l->node) != sy->for_statement)
+		if (!(l->step & kinds) || !(tl_model_loop_step(idx, (int32_t)i) & kinds) ||
+		    ts_node_symbol(l->node) != sy->for_statement)
 			continue;
 		bool enumerated = false;
 		TSNode it = tl_facts__unwrap_iterable(idx, tl_tree_field(l->node, sy->f_right),

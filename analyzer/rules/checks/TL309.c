@@ -6,6 +6,7 @@
 #include "rules/checks/checks.h"
 
 #include "facts/internal.h"
+#include "model/model.h"
 
 /* ---- code under a condition ---------------------------------------------- */
 
@@ -34,7 +35,8 @@ static bool tl_check__func_steps(const TlIndex *idx, int32_t func, uint32_t kind
 	if (func < 0 || depth > TL_FACTS_DEPTH || --*budget < 0)
 		return false;
 	for (uint32_t i = 0; i < idx->loops.size; i++)
-		if (idx->loops.items[i].func == func && (idx->loops.items[i].step & kinds))
+		if (idx->loops.items[i].func == func && (idx->loops.items[i].step & kinds) &&
+		    (tl_model_loop_step(idx, (int32_t)i) & kinds))
 			return true;
 	const TlIntArray *calls = tl_index_scope_calls(idx, func);
 	for (uint32_t i = 0; calls && i < calls->size; i++) {
@@ -65,7 +67,7 @@ bool tl_check_encloses_step_loop(const TlIndex *idx, TSNode node, uint32_t kinds
 	bool module_switch = func < 0 && ts_node_symbol(node) != sy->with_statement;
 	for (uint32_t i = 0; i < idx->loops.size; i++) {
 		const TlLoop *lp = &idx->loops.items[i];
-		if (!(lp->step & kinds))
+		if (!(lp->step & kinds) || !(tl_model_loop_step(idx, (int32_t)i) & kinds))
 			continue;
 		/* A switch at module level holds for the whole run: every
 		 * step loop of the file runs after it. */

@@ -1,0 +1,3 @@
+from metric.losses import ArcLoss, MemoryLoss, PairMiner
+
+__all__ = ["ArcLoss", "MemoryLoss", "PairMiner"]
