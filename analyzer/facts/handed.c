@@ -2,8 +2,9 @@
  * for data loaders, samplers and autocast contexts (RULES.md principle 2,
  * issue 23's summaries across modules): a DataLoader or DistributedSampler
  * that a factory builds and returns (itself, as an element of a tuple, as
- * a value of a dict; or a parameter handed back as given, which is then
- * what each call passes), an autocast context a helper returns (`with
+ * a value of a dict; or a parameter handed back as given, or wrapped in
+ * an iterator over its items such as tqdm(loader), which is then what each
+ * call passes), an autocast context a helper returns (`with
  * amp_ctx():`). (The parameters on whose sampler a function calls
  * `set_epoch` are the model's summary: model/epochs.c.)
  * The function may be local or live in another module of the project
@@ -434,7 +435,17 @@ static void tl_facts__loaders_summary(const TlExtDef *d, TlHanded *e, unsigned m
 	e->loaders_passes = picked.passes;
 	for (uint32_t i = 0; i < picked.values.size; i++) {
 		const TlMade *m = &picked.values.items[i];
-		tl_facts__loader_values(m->idx, m->node, &e->loaders, &e->loaders_unknown);
+		/* `return tqdm(loader)` of a parameter: a wrapper that yields
+		 * the items of what it wraps, one by one, iterates as the
+		 * parameter handed back (not enumerate, whose items are pairs) */
+		bool enumerated = false;
+		TSNode inner = tl_facts__unwrap_iterable(m->idx, m->node, &enumerated);
+		int32_t k = m->idx == d->idx && !enumerated && !ts_node_eq(inner, m->node)
+				    ? tl_facts__passed_param(d->idx, d->func, inner) : -1;
+		if (k >= 0 && k < 30)
+			e->loaders_passes |= 1u << k;
+		else
+			tl_facts__loader_values(m->idx, m->node, &e->loaders, &e->loaders_unknown);
 	}
 	tl_array_release(&picked.values);
 	tl_facts__handed_leave(&e->loaders_state, mark);

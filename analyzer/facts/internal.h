@@ -278,6 +278,8 @@ TSNode tl_facts__backward_tensor(const TlIndex *idx, const TlCall *c);
 bool tl_facts__mentions(const TlIndex *idx, TSNode n, const TlNames *names);
 void tl_facts__names_release(TlNames *names);
 bool tl_facts__qname_is_api(const char *q, TlApi api);
+/* `q` names a loader class of the API table (loaders.c). */
+bool tl_facts__qname_loader(const char *q);
 const char *tl_facts__string_body(const TlIndex *idx, TSNode n, uint32_t *len);
 bool tl_facts__user_method(const TlIndex *idx, const TlCall *c);
 int32_t tl_facts__param_index(const TlIndex *idx, const TlFunc *f, const char *name, size_t len);

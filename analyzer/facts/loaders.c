@@ -10,7 +10,7 @@
  * loop, and whether a sampler's epoch is set are the logic of TL306,
  * TL308 and TL215, in rules/checks/.)
  *
- * Owns: tl_facts_loader_option, tl_facts__loader_values, tl_facts__sampler_of,
+ * Owns: tl_facts_loader_option, tl_facts__loader_values, tl_facts__qname_loader, tl_facts__sampler_of,
  * tl_facts__loader_source, tl_facts__loaders_collect, tl_facts__makes_loader,
  * tl_facts__sampler_ctor, tl_facts__unwrap_iterable. */
 #include "facts/internal.h"
@@ -18,12 +18,21 @@
 
 /* ---- DataLoader batches ---------------------------------------------------------------- */
 
-/* Call `c` makes a DataLoader: PyTorch's, or a class of the project that
- * derives from it (the model's value, model/bases.c), whose arguments are
- * then read by keyword only. */
+/* Qualified name `q` is a loader class of the API table: torch's
+ * DataLoader (the data-loader set), or a row of kind loader (PyTorch
+ * Geometric's DataLoader). */
+bool tl_facts__qname_loader(const char *q)
+{
+	const TlApiRow *r = q ? tl_api_qualified(q) : NULL;
+	return q && (tl_facts__qname_is_api(q, TL_API_DATA_LOADER) || (r && r->kind == TL_APIK_LOADER));
+}
+
+/* Call `c` makes a DataLoader: PyTorch's, a loader class of the table, or
+ * a class of the project that derives from it (the model's value,
+ * model/bases.c), whose arguments are then read by keyword only. */
 bool tl_facts__makes_loader(const TlIndex *idx, const TlCall *c)
 {
-	if (c->qname && tl_facts__qname_is_api(c->qname, TL_API_DATA_LOADER))
+	if (c->qname && tl_facts__qname_loader(c->qname))
 		return true;
 	TlVal v;
 	return (!c->qname || !tl_api_qualified(c->qname)) && !c->receiver.id && tl_model_value(idx, c->node, &v) &&
@@ -420,10 +429,15 @@ static bool tl_facts__option_set(const TlIndex *idx, TSNode call, const char *op
 {
 	const TlSyms *sy = tl_syms();
 	TSNode v = tl_facts__kwarg(idx, call, option);
-	/* An option passed without its keyword: DataLoader's positional
-	 * parameters (the table's params of torch.utils.data.DataLoader). */
-	int place = ts_node_is_null(v) ? tl_api_param_place(tl_api_qualified("torch.utils.data.DataLoader"), option)
-				       : -1;
+	/* An option passed without its keyword: the loader class's positional
+	 * parameters (the table's params of its row, torch_geometric's
+	 * DataLoader; else those of torch.utils.data.DataLoader, which a
+	 * class of the project deriving from it has). */
+	const TlCall *c = tl_index_call_at(idx, call);
+	const TlApiRow *own = c && c->qname ? tl_api_qualified(c->qname) : NULL;
+	if (!own || !own->params)
+		own = tl_api_qualified("torch.utils.data.DataLoader");
+	int place = ts_node_is_null(v) ? tl_api_param_place(own, option) : -1;
 	if (place >= 0)
 		v = tl_facts__arg(call, (uint32_t)place);
 	if (ts_node_is_null(v))

@@ -416,13 +416,43 @@ static int tl_facts__model_param_output(const TlIndex *idx, TSNode expr, uint16_
 	return ag.kind;
 }
 
+/* A parameter (a loss helper's `y_hat`): what every caller in the file
+ * hands it was made as by a forward or a function of the project there
+ * (`validity, pred_label = self.discriminator(x)`, then
+ * `self.auxiliary_loss(pred_label, y)`), when they agree. The callers'
+ * own parameters are not followed. */
+static int tl_facts__model_output_param(const TlIndex *idx, TSNode expr)
+{
+	const TlSyms *sy = tl_syms();
+	expr = tl_index_unparen(expr);
+	if (ts_node_is_null(expr) || ts_node_symbol(expr) != sy->identifier)
+		return TL_MADE_NONE;
+	const TlBinding *b = tl_index_resolve_node(idx, expr);
+	if (!b || b->kind != TL_BIND_PARAM)
+		return TL_MADE_NONE;
+	TlParamArgs args;
+	if (!tl_made__handed(idx, b, &args))
+		return TL_MADE_NONE;
+	int agreed = TL_MADE_NONE;
+	for (uint32_t i = 0; i < args.size; i++) {
+		int k = tl_facts__fan_step() ? tl_facts__model_made(idx, args.items[i].arg, true) : TL_MADE_NONE;
+		if (k == TL_MADE_NONE || (i > 0 && k != agreed)) {
+			agreed = TL_MADE_NONE;
+			break;
+		}
+		agreed = k;
+	}
+	tl_made__handed_done(&args);
+	return agreed;
+}
+
 int tl_facts_model_output(const TlIndex *idx, TSNode expr)
 {
 	int k = tl_facts__model_made(idx, expr, true);
 	TlVal v;
-	if (!k && tl_facts__model_made_value(idx, expr, &v) && v.pcall && !v.act) {
+	if (!k && tl_facts__model_made_value(idx, expr, &v) && !v.act) {
 		tl_facts__fan_begin();
-		k = tl_facts__model_param_output(idx, expr, v.pcall);
+		k = v.pcall ? tl_facts__model_param_output(idx, expr, v.pcall) : tl_facts__model_output_param(idx, expr);
 		tl_facts__fan_end();
 	}
 	return k;

@@ -509,7 +509,9 @@ static bool tl_in__starts(const char *s, const char *p)
 /* The element value of what `for` iterates or a call like enumerate()
  * hands back; stores container mutations (`xs.append(v)`) in the state. */
 
-void tl_in__store_into(In *in, TSNode recv, const TlVal *elem)
+/* tl_in__store_into, the list then ending in an item whose call computes
+ * `last` (TlVal.lastact). */
+static void tl_in__store_last(In *in, TSNode recv, const TlVal *elem, unsigned last)
 {
 	TlPath p;
 	if (!tl_path_of(&in->m->names, in->idx, recv, &p))
@@ -524,6 +526,7 @@ void tl_in__store_into(In *in, TSNode recv, const TlVal *elem)
 		TlVal jc = tl_val_container(&in->m->pool, &j);
 		cont.elem = jc.elem;
 		cont.parts = -1;
+		cont.lastact = (uint8_t)last;
 		cont.host |= jc.host;
 		cont.phost |= jc.phost;
 	} else if (old && ((old->kind != TL_VK_TOP && old->kind != TL_VK_BOT) ||
@@ -531,6 +534,7 @@ void tl_in__store_into(In *in, TSNode recv, const TlVal *elem)
 		return; /* not a container we know (what lives on a device is no list) */
 	} else {
 		cont = tl_val_container(&in->m->pool, elem);
+		cont.lastact = (uint8_t)last;
 		if (old)
 			cont.flow = old->flow; /* the same object (flow.c) */
 	}
@@ -542,6 +546,52 @@ void tl_in__store_into(In *in, TSNode recv, const TlVal *elem)
 		tl_in__ng_store(in, &sv);
 		tl_model__store_attr(in->m, in->cls, p.sel[0], &sv, ts_node_start_byte(recv) + 1);
 	}
+}
+
+void tl_in__store_into(In *in, TSNode recv, const TlVal *elem)
+{
+	tl_in__store_last(in, recv, elem, TL_VA_NONE);
+}
+
+void tl_in__set_last(In *in, TSNode recv, unsigned act)
+{
+	TlPath p;
+	if (ts_node_is_null(recv) || !tl_path_of(&in->m->names, in->idx, recv, &p))
+		return;
+	const TlVal *old = tl_state_get(&in->st, &p);
+	if (!old || old->kind != TL_VK_CONTAINER || old->lastact == act)
+		return;
+	TlVal cont = *old;
+	cont.lastact = (uint8_t)act;
+	tl_state_set(&in->st, &p, &cont);
+	if (in->cls >= 0 && p.root == in->self_id && p.n == 1 && p.sel[0] >= 0) {
+		TlVal sv = cont;
+		tl_in__ng_store(in, &sv);
+		tl_model__store_attr(in->m, in->cls, p.sel[0], &sv, ts_node_start_byte(recv) + 1);
+	}
+}
+
+/* A list handed to call `n` (`add_head(layers)`) may be changed there:
+ * its last item is not known afterwards, unless the callee is a builtin
+ * that only reads what it is handed (len, print). A starred list hands
+ * its items, not itself. */
+static void tl_in__lists_handed(In *in, TSNode n, const TlCall *c)
+{
+	const TlSyms *sy = in->sy;
+	if (!c->receiver.id && c->method && !c->qname && (tl_api_builtin_sets(c->method) & TL_APIS_READS_ONLY))
+		return;
+	TSNode al = tl_tree_field(n, sy->f_arguments);
+	if (ts_node_is_null(al) || ts_node_symbol(al) != sy->argument_list)
+		return;
+	uint32_t base = in->kids.size, k = tl_in__kids(in, al);
+	for (uint32_t i = 0; i < k; i++) {
+		TSNode a = in->kids.items[base + i];
+		if (ts_node_symbol(a) == sy->keyword_argument)
+			a = tl_tree_field(a, sy->f_value);
+		if (!ts_node_is_null(a) && (ts_node_symbol(a) == sy->identifier || ts_node_symbol(a) == sy->attribute))
+			tl_in__set_last(in, a, TL_VA_NONE);
+	}
+	in->kids.size = base;
 }
 
 /* What a named tuple's class makes of call `n`'s arguments: a tuple of
@@ -800,13 +850,19 @@ TlVal tl_in__call(In *in, TSNode n, const TlVal *vals, uint32_t nv, const bool *
 			if (c->method && npos >= 1 &&
 			    (tl_in__is(c->method, "append") || tl_in__is(c->method, "add") ||
 			     (tl_in__is(c->method, "insert") && npos >= 2))) {
+				bool append = tl_in__is(c->method, "append");
 				const TlVal *kept = &args[tl_in__is(c->method, "insert") ? 1 : 0];
-				tl_in__store_into(in, c->receiver, kept);
-				if (tl_in__is(c->method, "append"))
+				tl_in__store_last(in, c->receiver, kept, append ? tl_in__made_layer(in, kept) : TL_VA_NONE);
+				if (append)
 					tl_in__keep_store(in, c->receiver, (TSNode){ { 0 }, NULL, NULL }, kept);
 			} else if (c->method && npos >= 1 && tl_in__is(c->method, "extend")) {
 				TlVal e = tl_val_element(&in->m->pool, &args[0]);
-				tl_in__store_into(in, c->receiver, &e);
+				tl_in__store_last(in, c->receiver, &e,
+						  args[0].kind == TL_VK_CONTAINER ? args[0].lastact : TL_VA_NONE);
+			} else if (c->method) {
+				/* `.pop()`, `.reverse()`, `.sort()`, `.remove(x)`: the
+				 * last item may be another */
+				tl_in__set_last(in, c->receiver, TL_VA_NONE);
 			}
 			/* `math.sqrt(x)`: a function of a module the file imports
 			 * whose own row (below) says what its result's history is
@@ -1103,6 +1159,7 @@ TlVal tl_in__call(In *in, TSNode n, const TlVal *vals, uint32_t nv, const bool *
 	if (in->st.grad == TL_MGRAD_OFF || (in->st.grad == TL_MGRAD_ENTRY && in->entry_off))
 		r = tl_in__no_graph(in, &r);
 	tl_in__made_param_forward(c, fn, &r);
+	tl_in__lists_handed(in, n, c);
 	return r;
 }
 

@@ -787,8 +787,13 @@ static TlVal tl_in__compute(In *in, TSNode n, const TlVal *vals, uint32_t nv)
 			if (t && len == 1 && t[0] >= '0' && t[0] <= '9')
 				return tl_val_part(&in->m->pool, &vals[0], (uint32_t)(t[0] - '0'));
 		}
-		if (!ts_node_is_null(key) && ts_node_symbol(key) == in->slice)
-			return vals[0]; /* a slice of a list is a list; of a tensor, a tensor */
+		if (!ts_node_is_null(key) && ts_node_symbol(key) == in->slice) {
+			/* a slice of a list is a list (its last item not known); of a
+			 * tensor, a tensor */
+			TlVal sl = vals[0];
+			sl.lastact = TL_VA_NONE;
+			return sl;
+		}
 		int32_t kid = ts_node_is_null(key) || ts_node_symbol(key) != sy->string
 				      ? -1 : tl_path_key_id(&in->m->names, in->idx, key);
 		if (kid >= 0 && vals[0].kind == TL_VK_CONTAINER) {
@@ -844,12 +849,18 @@ static TlVal tl_in__compute(In *in, TSNode n, const TlVal *vals, uint32_t nv)
 		for (uint32_t i = 0; i < nv; i++) {
 			TSNode ch = i < nk ? in->kids.items[base + i] : (TSNode){ 0 };
 			TlVal e = vals[i];
-			if (!ts_node_is_null(ch) && ts_node_symbol(ch) == sy->list_splat) {
+			bool spread = !ts_node_is_null(ch) && ts_node_symbol(ch) == sy->list_splat;
+			if (spread) {
 				e = tl_val_element(&in->m->pool, &vals[i]);
 				tl_in__flow_spread(in, &e, &vals[i]);
 				splat = true;
 			}
 			last = tl_val_add_part(&in->m->pool, &c, last, &e);
+			/* what its last item computes as a layer (`[*hidden,
+			 * nn.Softmax(1)]`; `[first, *rest]`: the last of `rest`) */
+			if (s != sy->set)
+				c.lastact = (uint8_t)(!spread ? tl_in__made_layer(in, &e)
+						      : vals[i].kind == TL_VK_CONTAINER ? vals[i].lastact : TL_VA_NONE);
 		}
 		in->kids.size = base;
 		if (splat)

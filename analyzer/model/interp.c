@@ -229,6 +229,9 @@ static void tl_in__simple(In *in, TSNode s)
 				TlPath p;
 				if (tl_path_of(&in->m->names, in->idx, items[j], &p))
 					tl_state_kill(&in->st, &p);
+				/* `del layers[-1]`: the list's last item is not known */
+				if (ts_node_symbol(items[j]) == sy->subscript)
+					tl_in__set_last(in, tl_tree_field(items[j], sy->f_value), TL_VA_NONE);
 			}
 		}
 	} else if (k == sy->function_definition || k == sy->class_definition ||

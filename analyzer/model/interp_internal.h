@@ -197,6 +197,11 @@ void tl_in__made_op(In *in, TSNode n, TlVal *r);
 /* Marks `v` (and a tuple's positions) as made in another function: a
  * summary's return applied at a call. */
 void tl_in__made_output(TlValPool *p, TlVal *v);
+/* What a module `layer` outputs when called as an nn.Sequential's layer
+ * (TL_VA_*, without TL_VA_OUTPUT): an activation module's activation, a
+ * nested Sequential's, what every return of a project module's forward
+ * is made as; TL_VA_NONE for any other value. */
+unsigned tl_in__made_layer(In *in, const TlVal *layer);
 /* requiresgrad.c: whether call `n`'s result `*r` requires grad (TlVal.nograd),
  * once its value is known, before the grad mode applies (`fn`, `callee`:
  * as made.c's; `args`: every argument's value, keywords' too), and what
@@ -387,6 +392,9 @@ bool tl_in__module_like(const TlVal *v);
 TlVal tl_in__call(In *in, TSNode n, const TlVal *vals, uint32_t nv, const bool *kw);
 TlVal tl_in__inner(In *in, const TlVal *w);
 void tl_in__store_into(In *in, TSNode recv, const TlVal *elem);
+/* The list at `recv` now ends in an item whose call computes `act`
+ * (TlVal.lastact; TL_VA_NONE: not known). */
+void tl_in__set_last(In *in, TSNode recv, unsigned act);
 bool tl_in__unwrap_shape(In *in, TSNode n);
 bool tl_in__unwrap_idiom(In *in, TSNode n, const TlVal *mv, TlVal *out);
 bool tl_in__unwrapped(In *in, const TlVal *mv, TlVal *out);

@@ -17,7 +17,7 @@
  * a value is, where it lives and its dtype are model/devices.c's.)
  *
  * Owns: tl_in__made_call, tl_in__made_param_forward, tl_in__made_op, tl_in__made_output,
- * tl_in__made_instance. */
+ * tl_in__made_instance, tl_in__made_layer. */
 #include "model/interp_internal.h"
 
 #include <string.h>
@@ -109,7 +109,7 @@ void tl_in__made_output(TlValPool *p, TlVal *v)
 /* What a module `layer` (an argument of an nn.Sequential) outputs: an
  * activation module's activation, a nested Sequential's, what every
  * return of a project module's forward is made as. */
-static unsigned tl_made__layer(In *in, const TlVal *layer)
+unsigned tl_in__made_layer(In *in, const TlVal *layer)
 {
 	if (layer->kind != TL_VK_MODULE)
 		return TL_VA_NONE;
@@ -123,6 +123,23 @@ static unsigned tl_made__layer(In *in, const TlVal *layer)
 	if (f < 0 || !where || !tl_model__summary(in->m, where, f, &ret))
 		return TL_VA_NONE;
 	return ret.kind == TL_VK_CONTAINER ? TL_VA_NONE : ret.act & (unsigned)~TL_VA_OUTPUT;
+}
+
+/* The index among call `n`'s arguments of its last positional one when
+ * that is a list splat (`nn.Sequential(*layers)`), else -1. */
+static int32_t tl_made__last_splat(In *in, TSNode n)
+{
+	const TlSyms *sy = in->sy;
+	TSNode al = tl_tree_field(n, sy->f_arguments);
+	uint32_t base = in->kids.size, k = ts_node_is_null(al) ? 0 : tl_in__kids(in, al);
+	int32_t last = -1;
+	for (uint32_t i = 0; i < k && i < in->call_nargs; i++) {
+		TSSymbol s = ts_node_symbol(in->kids.items[base + i]);
+		if (s != sy->keyword_argument && s != sy->dictionary_splat)
+			last = s == sy->list_splat ? (int32_t)i : -1;
+	}
+	in->kids.size = base;
+	return last;
 }
 
 /* `enabled=False` among call `n`'s keyword arguments. */
@@ -177,7 +194,12 @@ void tl_in__made_call(In *in, TSNode n, const TlCall *c, const TlVal *fn, const 
 		else if (q->roles & TL_APIR_SUM)
 			act = npos ? tl_made__sum(args[0].act) : TL_VA_NONE;
 		else if (q->roles & TL_APIR_SEQUENTIAL) {
-			act = npos ? tl_made__layer(in, &args[npos - 1]) | TL_VA_OUTPUT : TL_VA_NONE;
+			/* its last layer's; `nn.Sequential(*layers)`: the list's last item's */
+			int32_t sp = tl_made__last_splat(in, n);
+			if (sp >= 0 && args[sp].kind == TL_VK_CONTAINER)
+				act = args[sp].lastact | TL_VA_OUTPUT;
+			else
+				act = npos ? tl_in__made_layer(in, &args[npos - 1]) | TL_VA_OUTPUT : TL_VA_NONE;
 			r->made |= TL_VM_SEQUENTIAL;
 		}
 		if (act == TL_VA_OUTPUT)
@@ -205,7 +227,7 @@ void tl_in__made_call(In *in, TSNode n, const TlCall *c, const TlVal *fn, const 
 		if (row && (row->roles & TL_APIR_ADD_LAYER) && (fn->made & TL_VM_SEQUENTIAL) && npos >= 2) {
 			/* model.add_module("softmax", nn.Softmax(dim=1)): the new last layer */
 			TlVal seq = *fn;
-			seq.act = (uint8_t)(tl_made__layer(in, &args[1]) | TL_VA_OUTPUT);
+			seq.act = (uint8_t)(tl_in__made_layer(in, &args[1]) | TL_VA_OUTPUT);
 			if (seq.act == TL_VA_OUTPUT)
 				seq.act = TL_VA_NONE;
 			tl_made__rebind(in, c->receiver, &seq);

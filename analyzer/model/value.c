@@ -169,6 +169,7 @@ static TlVal tl_val__join_at(TlValPool *p, const TlVal *pa, const TlVal *pb, uns
 	else
 		j.act = a->act == b->act ? a->act : TL_VA_NONE;
 	j.loss = a->loss == b->loss ? a->loss : TL_VL_OTHER;
+	j.lastact = a->lastact == b->lastact ? a->lastact : TL_VA_NONE;
 	j.pgraph = (uint16_t)(a->pgraph | b->pgraph);
 	j.pcall = (uint16_t)(a->pcall | b->pcall);
 	j.wrap = (uint8_t)(a->wrap | b->wrap);
@@ -236,7 +237,7 @@ static bool tl_val__equal_at(const TlValPool *p, const TlVal *a, const TlVal *b,
 	if (a->kind != b->kind || a->graph != b->graph || a->device != b->device ||
 	    a->dtype != b->dtype || a->made != b->made || a->pgraph != b->pgraph || a->pcall != b->pcall ||
 	    a->wrap != b->wrap || a->punwrap != b->punwrap || a->act != b->act || a->loss != b->loss ||
-	    a->ref != b->ref || a->mod != b->mod || a->old != b->old || a->prev != b->prev ||
+	    a->lastact != b->lastact || a->ref != b->ref || a->mod != b->mod || a->old != b->old || a->prev != b->prev ||
 	    a->pold != b->pold || a->kept != b->kept || a->host != b->host || a->phost != b->phost || a->fresh != b->fresh ||
 	    a->nograd != b->nograd || a->pnograd != b->pnograd || a->mode != b->mode || a->meval != b->meval || a->cst != b->cst ||
 	    !tl_val_flow_same(p, a->flow, b->flow))
@@ -404,6 +405,7 @@ TlVal tl_val_with_key(TlValPool *p, const TlVal *v, int32_t key, const TlVal *pa
 	TlVal c = *v;
 	if (c.kind != TL_VK_CONTAINER)
 		c = tl_val_of(TL_VK_CONTAINER, TL_VG_NONE);
+	c.lastact = TL_VA_NONE; /* `layers[-1] = x`: its last item is not known */
 	/* Positions of a tuple are no keys: keys go to dict-like containers. */
 	bool keyed = true;
 	uint32_t n = 0;

@@ -296,6 +296,15 @@ typedef struct TlVal {
 	 * known); a call forgot its mode on some path; `mode`'s eval is a
 	 * switch's. Set again by each switch. */
 	uint8_t meval;
+	/* Of a list: what calling its last element computes (TL_VA_*, as a
+	 * layer of an nn.Sequential: an activation module's activation, what
+	 * a project module's forward returns), so that `nn.Sequential(*layers)`
+	 * knows its last layer (model/made.c). Set by a list display (its last
+	 * item) and by `.append(x)` / `.extend(y)`; any other method called on
+	 * the list, a slice of it, a store into or a deletion of one of its
+	 * items, the list handed to a call (but a builtin that only reads
+	 * it) leaves it TL_VA_NONE (not known). Joined flat, as `act`. */
+	uint8_t lastact;
 	const void *mod; /* the index that `ref` is of (a const TlIndex *) */
 } TlVal;
 

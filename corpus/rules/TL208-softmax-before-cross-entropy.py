@@ -227,6 +227,51 @@ def model_chosen_by_flag(x, y, kind):
     return F.cross_entropy(model(x), y)
 
 
+# Flagged: the layers gathered in a list, hidden blocks appended in a loop
+# and the softmax appended last, then unpacked into an nn.Sequential.
+def appended_layer_list(x, y, widths):
+    layers = [nn.Flatten()]
+    size = 784
+    for width in widths:
+        layers.append(nn.Linear(size, width))
+        layers.append(nn.ReLU())
+        size = width
+    layers.append(nn.Linear(size, 10))
+    layers.append(nn.Softmax(dim=1))
+    model = nn.Sequential(*layers)
+    # expect: TL208
+    return F.cross_entropy(model(x), y)
+
+
+# Flagged: a list display that ends in the softmax, extended onto a body.
+def extended_layer_list(x, y):
+    head = [nn.Linear(64, 10), nn.Softmax(dim=-1)]
+    blocks = [nn.Linear(784, 64), nn.ReLU()]
+    blocks.extend(head)
+    criterion = nn.CrossEntropyLoss()
+    # expect: TL208
+    return criterion(nn.Sequential(*blocks)(x), y)
+
+
+# Flagged: the class loss lives in a helper method; both training steps
+# hand it the discriminator's probabilities (its auxiliary head's softmax).
+class AuxGanSteps:
+    def __init__(self):
+        self.disc = AuxDiscriminator()
+
+    def class_loss(self, scores, labels):
+        # expect: TL208
+        return F.cross_entropy(scores, labels)
+
+    def real_step(self, imgs, labels):
+        validity, probs, _ = self.disc(imgs)
+        return validity.mean() + self.class_loss(probs, labels)
+
+    def fake_step(self, fakes, labels):
+        validity, probs, _ = self.disc(fakes)
+        return -validity.mean() + self.class_loss(probs, labels)
+
+
 # ---------------------------------------------------------------------------
 # Tricky but correct
 # ---------------------------------------------------------------------------
@@ -360,3 +405,93 @@ def softmax_then_linear(x, y):
     model = nn.Sequential(nn.Linear(784, 10), nn.Softmax(dim=1), nn.Linear(10, 10))
     # ok: TL208
     return F.cross_entropy(model(x), y)
+
+
+# OK: the same list, the softmax appended only for the prediction model;
+# the trained one is unpacked before it (its last layer is the linear one).
+def appended_softmax_after_training(x, y):
+    layers = [nn.Flatten(), nn.Linear(784, 10)]
+    trained = nn.Sequential(*layers)
+    layers.append(nn.Softmax(dim=1))
+    predictor = nn.Sequential(*layers)
+    # ok: TL208
+    loss = F.cross_entropy(trained(x), y)
+    return loss, predictor(x).argmax(1)
+
+
+# OK: the softmax appended last, then dropped with pop() or a slice
+# before the list is unpacked: the model ends in logits.
+def appended_then_dropped(x, y):
+    layers = [nn.Flatten(), nn.Linear(784, 10)]
+    layers.append(nn.Softmax(dim=1))
+    layers.pop()
+    # ok: TL208
+    return F.cross_entropy(nn.Sequential(*layers)(x), y)
+
+
+def appended_then_sliced(x, y):
+    layers = [nn.Flatten(), nn.Linear(784, 10), nn.Softmax(dim=1)]
+    # ok: TL208
+    return F.cross_entropy(nn.Sequential(*layers[:-1])(x), y)
+
+
+# OK: the softmax appended on some paths only (a flag asks for probabilities).
+def appended_on_some_paths(x, y, probabilities):
+    layers = [nn.Flatten(), nn.Linear(784, 10)]
+    if probabilities:
+        layers.append(nn.Softmax(dim=1))
+    # ok: TL208
+    return F.cross_entropy(nn.Sequential(*layers)(x), y)
+
+
+# OK: the same helper method, every step hands it the discriminator's
+# logits head.
+class AuxGanLogitSteps:
+    def __init__(self):
+        self.disc = AuxDiscriminator()
+
+    def class_loss(self, scores, labels):
+        # ok: TL208
+        return F.cross_entropy(scores, labels)
+
+    def real_step(self, imgs, labels):
+        validity, _, logits = self.disc(imgs)
+        return validity.mean() + self.class_loss(logits, labels)
+
+    def fake_step(self, fakes, labels):
+        validity, _, logits = self.disc(fakes)
+        return -validity.mean() + self.class_loss(logits, labels)
+
+
+# OK: the callers disagree: one hands the helper probabilities, the other
+# logits; the helper's loss is not on probabilities on every path.
+class AuxGanMixedSteps:
+    def __init__(self):
+        self.disc = AuxDiscriminator()
+
+    def class_loss(self, scores, labels):
+        # ok: TL208
+        return F.cross_entropy(scores, labels)
+
+    def real_step(self, imgs, labels):
+        _, probs, _ = self.disc(imgs)
+        return self.class_loss(probs, labels)
+
+    def fake_step(self, fakes, labels):
+        _, _, logits = self.disc(fakes)
+        return self.class_loss(logits, labels)
+
+
+# OK: the list is handed to a helper after the softmax was appended; the
+# helper may add layers after it (here it appends a linear layer).
+def add_projection(layers):
+    layers.append(nn.Linear(10, 10))
+
+
+def appended_then_handed(x, y):
+    layers = [nn.Flatten(), nn.Linear(784, 10)]
+    layers.append(nn.Softmax(dim=1))
+    add_projection(layers)
+    # ok: TL208
+    return F.cross_entropy(nn.Sequential(*layers)(x), y)
+

@@ -234,7 +234,7 @@ static bool tl_check__epoch_may_be_set_in(const TlIndex *idx, TlMade ctor)
 				return true;
 			continue;
 		}
-		if (c->qname && (tl_facts__qname_is_api(c->qname, TL_API_DATA_LOADER) ||
+		if (c->qname && (tl_facts__qname_loader(c->qname) ||
 				 (tl_facts__starts(c->qname, "torch.utils.data.") &&
 				  tl_facts__ends(c->qname, ".BatchSampler"))))
 			continue;
