@@ -143,24 +143,37 @@ static bool tl_modes__derives(const TlIndex *idx, int32_t cls, int32_t base)
 
 /* True when class `cls` is no module and none of its bases may make it
  * one: each is a class of the module that is no module, or `object`,
- * `ABC`. */
-static bool tl_modes__plain_class(const TlIndex *idx, int32_t cls, int depth)
+ * `ABC`. The class and its bases in the module, each once (a work list:
+ * a base met again, as in a cycle, is already being checked). */
+static bool tl_modes__plain_class(const TlIndex *idx, int32_t cls)
 {
-	const TlClass *k = &idx->classes.items[cls];
-	if (k->is_module || depth > 8)
-		return false;
-	for (uint32_t i = 0; i < k->base_qnames.size; i++) {
-		const char *q = k->base_qnames.items[i];
-		bool local = false;
-		for (uint32_t j = 0; j < k->bases.size && !local; j++)
-			local = strcmp(idx->classes.items[k->bases.items[j]].name, q) == 0;
-		if (!local && strcmp(q, "object") != 0 && strcmp(q, "abc.ABC") != 0 && strcmp(q, "ABC") != 0)
-			return false;
+	TlIntArray todo;
+	tl_array_init(&todo);
+	tl_array_push(&todo, cls);
+	bool plain = true;
+	for (uint32_t at = 0; plain && at < todo.size; at++) {
+		const TlClass *k = &idx->classes.items[todo.items[at]];
+		if (k->is_module) {
+			plain = false;
+			break;
+		}
+		for (uint32_t i = 0; plain && i < k->base_qnames.size; i++) {
+			const char *q = k->base_qnames.items[i];
+			bool local = false;
+			for (uint32_t j = 0; j < k->bases.size && !local; j++)
+				local = strcmp(idx->classes.items[k->bases.items[j]].name, q) == 0;
+			plain = local || strcmp(q, "object") == 0 || strcmp(q, "abc.ABC") == 0 || strcmp(q, "ABC") == 0;
+		}
+		for (uint32_t j = 0; plain && j < k->bases.size; j++) {
+			bool seen = false;
+			for (uint32_t t = 0; t < todo.size && !seen; t++)
+				seen = todo.items[t] == k->bases.items[j];
+			if (!seen)
+				tl_array_push(&todo, k->bases.items[j]);
+		}
 	}
-	for (uint32_t j = 0; j < k->bases.size; j++)
-		if (!tl_modes__plain_class(idx, k->bases.items[j], depth + 1))
-			return false;
-	return true;
+	tl_array_release(&todo);
+	return plain;
 }
 
 /* The mode attribute `attr` of `self` holds between calls of the methods
@@ -179,7 +192,7 @@ static uint8_t tl_modes__held(const TlIndex *idx, int32_t func, uint32_t param, 
 		return 0;
 	const TlFunc *fn = &idx->funcs.items[func];
 	int32_t cls = fn->cls;
-	if (cls < 0 || strcmp(fn->name, "__init__") == 0 || !tl_modes__plain_class(idx, cls, 0))
+	if (cls < 0 || strcmp(fn->name, "__init__") == 0 || !tl_modes__plain_class(idx, cls))
 		return 0;
 	bool is_static = false, is_classmethod = false;
 	tl_model__method_kind(idx, fn, &is_static, &is_classmethod);
