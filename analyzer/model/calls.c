@@ -721,6 +721,26 @@ static TlVal tl_in__wrapper(In *in, const TlApiRow *w, const TlVal *args, uint32
 	return r;
 }
 
+/* Whether call `c` runs a model's forward or a loss, by what the model
+ * knows of what is called (`cv`, NULL when nothing: a method with no value
+ * of its own), of the receiver of `m.forward(x)`, or of the result `r`:
+ * the interpreter's own answer, not the index's events (which the build
+ * writes from the model). */
+static bool tl_in__runs_forward(const In *in, const TlCall *c, bool method, const TlVal *fn, const TlVal *cv,
+				const TlVal *r)
+{
+	if (cv && (cv->kind == TL_VK_MODULE || cv->kind == TL_VK_WRAPPER || cv->kind == TL_VK_CRITERION))
+		return true;
+	if (method && tl_in__is(c->method, "forward") &&
+	    (fn->kind == TL_VK_MODULE || fn->kind == TL_VK_WRAPPER || fn->kind == TL_VK_CRITERION))
+		return true;
+	if ((r->made & (TL_VM_FORWARD | TL_VM_LOSS)) && r->made != TL_VM_TOP)
+		return true;
+	/* `D.compute_loss(x, y)`, `criterion(p, y)` of a value known or not:
+	 * a loss by its name, whatever computes it */
+	return !c->qname && tl_model__seed_named(in->m, c->callee, TL_VK_CRITERION);
+}
+
 TlVal tl_in__call(In *in, TSNode n, const TlVal *vals, uint32_t nv, const bool *kw)
 {
 	const TlCall *c = tl_index_call_at(in->idx, n);
@@ -1146,11 +1166,12 @@ TlVal tl_in__call(In *in, TSNode n, const TlVal *vals, uint32_t nv, const bool *
 	if (in->m->quiet && c->qname && nargs)
 		tl_in__record_args(in, c, n, args, nargs);
 	tl_in__made_call(in, n, c, fn, callee, args, npos, &r);
-	tl_in__prov_call(in, c, method ? fn : NULL, args, nargs, &r);
+	bool runs = tl_in__runs_forward(in, c, method, fn, cv, &r);
+	tl_in__prov_call(in, c, runs, method ? fn : NULL, args, nargs, &r);
 	tl_in__carry_call(in, n, c);
 	tl_in__epoch_call(in, c, method ? fn : NULL, args, npos);
 	tl_in__save_call(in, n, c, npos);
-	tl_in__place(in, n, c, vals, nv, &r);
+	tl_in__place(in, n, c, runs, vals, nv, &r);
 	tl_in__host_call(in, c, vals, nv, &r);
 	if (r.graph == TL_VG_MUST && !r.origin)
 		r.origin = ts_node_start_byte(n) + 1;

@@ -578,13 +578,13 @@ static void tl_in__accel_parts(TlValPool *p, TlVal *r)
 	*r = out;
 }
 
-void tl_in__place(In *in, TSNode n, const TlCall *c, const TlVal *vals, uint32_t nv, TlVal *r)
+void tl_in__place(In *in, TSNode n, const TlCall *c, bool runs, const TlVal *vals, uint32_t nv, TlVal *r)
 {
 	tl_in__place_api(in, n, c, vals, nv, r);
 	/* A model's output or a loss whose operands' place is not known: on
 	 * the accelerator in a file that puts anything there. */
 	const TlApiRow *qr = c->qname ? tl_api_qualified(c->qname) : NULL;
-	bool made = (c->events & (TL_EV_LOSS | TL_EV_FORWARD)) || (qr && (qr->roles & (TL_APIR_LOSS | TL_APIR_FORWARD))) ||
+	bool made = runs || (qr && (qr->roles & (TL_APIR_LOSS | TL_APIR_FORWARD))) ||
 		    ((r->made & (TL_VM_FORWARD | TL_VM_LOSS)) && r->made != TL_VM_TOP);
 	if (made && tl_in__tensorish(r->kind) && r->device == TL_VD_TOP && in->idx->uses_device)
 		r->device = TL_VD_ACCEL;

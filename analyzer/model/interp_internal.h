@@ -275,7 +275,7 @@ bool tl_in__tensor_attr(const TlVal *obj, const char *name, uint32_t len, TlVal 
 void tl_in__field(const TlVal *obj, TlVal *v);
 TlVal tl_in__string_value(In *in, TSNode n);
 void tl_in__param(In *in, const TlBinding *b, uint32_t k, TlVal *v);
-void tl_in__place(In *in, TSNode n, const TlCall *c, const TlVal *vals, uint32_t nv, TlVal *r);
+void tl_in__place(In *in, TSNode n, const TlCall *c, bool runs, const TlVal *vals, uint32_t nv, TlVal *r);
 
 /* consts.c: the constant (TlVal.cst) node `n` computes from its operands
  * `vals` into `*r`: a literal's, an operator's on constants. */
@@ -327,7 +327,7 @@ void tl_in__prov_entry(In *in, StFrame *f);
 void tl_in__prov_back(In *in, const StFrame *f);
 void tl_in__prov_target(In *in, const StFrame *f, TlVal *e);
 void tl_in__prov_apply(In *in, const TlVal *ret, const TlVal *args, uint32_t nargs, uint32_t shift, TlVal *r);
-void tl_in__prov_call(In *in, const TlCall *c, const TlVal *recv, const TlVal *args, uint32_t nargs, TlVal *r);
+void tl_in__prov_call(In *in, const TlCall *c, bool runs, const TlVal *recv, const TlVal *args, uint32_t nargs, TlVal *r);
 void tl_in__prov_none(TlVal *v);
 /* ... subscript `n` of value `obj` read `*r` (an element of a store kept
  * across calls?). */

@@ -285,7 +285,7 @@ void tl_in__prov_apply(In *in, const TlVal *ret, const TlVal *args, uint32_t nar
 	*r = tl_prov__rebase(in, &base, args, nargs, shift, 0);
 }
 
-void tl_in__prov_call(In *in, const TlCall *c, const TlVal *recv, const TlVal *args, uint32_t nargs, TlVal *r)
+void tl_in__prov_call(In *in, const TlCall *c, bool runs, const TlVal *recv, const TlVal *args, uint32_t nargs, TlVal *r)
 {
 	/* A summary applied says where its result comes from (its graph may
 	 * read none where a container argument's elements were not followed:
@@ -294,7 +294,7 @@ void tl_in__prov_call(In *in, const TlCall *c, const TlVal *recv, const TlVal *a
 		return;
 	for (uint32_t i = 0; i < nargs; i++)
 		tl_prov__add_in(&in->m->pool, r, &args[i]);
-	if (recv && !(c->events & (TL_EV_FORWARD | TL_EV_LOSS)) && recv->kind != TL_VK_MODULE &&
+	if (recv && !runs && recv->kind != TL_VK_MODULE &&
 	    recv->kind != TL_VK_WRAPPER && recv->kind != TL_VK_OBJECT && recv->kind != TL_VK_CRITERION)
 		tl_prov__add_in(&in->m->pool, r, recv);
 	/* next(batches): an item of what is iterated, data */
