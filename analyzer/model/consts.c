@@ -147,6 +147,9 @@ int tl_model__const_compare(const char *op, uint16_t a, uint16_t b)
 	if (!op || !a || !b)
 		return -1;
 	if (!strcmp(op, "==") || !strcmp(op, "!=")) {
+		/* a list's items are not kept */
+		if (TL_VC_TAG(a) == TL_VC_LEN || TL_VC_TAG(b) == TL_VC_LEN)
+			return -1;
 		t = tl_consts__equal(a, b);
 		if (op[0] == '!')
 			t = !t;

@@ -42,18 +42,28 @@
 
 #include "base/alloc.h"
 #include "base/budget.h"
+#include "model/apitable.h"
 #include "model/interp_internal.h"
 
 typedef struct {
 	const char *name; /* the attribute's name, in the module's source */
 	uint32_t len;
 	uint16_t cst;
+	bool local; /* a local variable of the constructor, not `self.name` */
 } ScAttr;
+
+/* The attributes and locals a construction's context keeps (an events
+ * context keeps TL_MODEL_CONTEXT_ATTRS attributes). */
+#define SC_NAMES 16
+/* Functions of the project and conditional expressions one constant of a
+ * construction is evaluated through, nested (`default(dim, d)` calling
+ * `exists(dim)`): deeper, it is not known. */
+#define SC_NEST 4
 
 typedef struct {
 	int32_t func;
 	uint16_t p[TL_MODEL_CTX_PARAMS]; /* each parameter's constant, 0 none */
-	ScAttr a[TL_MODEL_CONTEXT_ATTRS];
+	ScAttr a[SC_NAMES];
 	uint32_t na;
 	uint32_t ev; /* the events it runs, so far */
 } ScCtx;
@@ -70,9 +80,16 @@ typedef struct {
 	 * once a test asks for one (sc_ctor_attrs, before byte lazy_before) */
 	ScCtx *lazy;
 	uint32_t lazy_before;
+	/* a construction's constants: locals, `len()`, functions of the
+	 * project and conditional expressions are evaluated (sc_ctor_new) */
+	bool ctor;
+	uint32_t nest;
 } Sc;
 
 static void sc_ctor_attrs(Sc *s, ScCtx *c, uint32_t before);
+static uint16_t sc_value(Sc *s, const ScCtx *c, TSNode e);
+static int sc_cond(Sc *s, const ScCtx *c, TSNode cond);
+static uint16_t sc_call_value(Sc *s, const ScCtx *c, TSNode call);
 
 static uint32_t sc_reach(const TlIndex *idx, int32_t f, uint32_t events)
 {
@@ -125,7 +142,41 @@ static uint16_t sc_operand(Sc *s, const ScCtx *c, TSNode e)
 	TSSymbol k = ts_node_symbol(e);
 	if (k == sy->identifier) {
 		int32_t i = sc_param(s->idx, c->func, e);
-		return i >= 0 ? c->p[i] : 0;
+		if (i >= 0 || !s->ctor)
+			return i >= 0 ? c->p[i] : 0;
+		/* a local of the constructor the context keeps */
+		if (s->lazy && s->lazy == c) {
+			s->lazy = NULL;
+			sc_ctor_attrs(s, (ScCtx *)c, s->lazy_before);
+		}
+		uint32_t len = 0;
+		const char *t = tl_index_text(s->idx, e, &len);
+		for (uint32_t j = 0; t && j < c->na; j++)
+			if (c->a[j].local && c->a[j].len == len && memcmp(c->a[j].name, t, len) == 0)
+				return c->a[j].cst;
+		return 0;
+	}
+	if (s->ctor && k == sy->call)
+		return sc_call_value(s, c, e);
+	if (s->ctor && (k == sy->list || k == sy->tuple)) {
+		/* a list or tuple display: its length (no starred item) */
+		uint32_t n = ts_node_named_child_count(e), items = 0;
+		for (uint32_t i = 0; i < n; i++) {
+			TSSymbol ik = ts_node_symbol(ts_node_named_child(e, i));
+			if (ik == sy->list_splat || ik == sy->dictionary_splat)
+				return 0;
+			items += ik != sy->comment;
+		}
+		return items < 0x1fffu ? TL_VC(TL_VC_LEN, items) : 0;
+	}
+	if (s->ctor && k == sy->conditional_expression && ts_node_named_child_count(e) == 3) {
+		if (s->nest >= SC_NEST)
+			return 0;
+		s->nest++;
+		int t = sc_cond(s, c, ts_node_named_child(e, 1));
+		uint16_t v = t < 0 ? 0 : sc_value(s, c, ts_node_named_child(e, t ? 0 : 2));
+		s->nest--;
+		return v;
 	}
 	if (k == sy->attribute) {
 		if (!sc_is_self(s->idx, tl_tree_field(e, sy->f_object)))
@@ -309,7 +360,19 @@ static bool sc_may_store(const TlIndex *idx, const TlCall *k, const char *name, 
 	const TlSyms *sy = tl_syms();
 	if (k->method && ts_node_is_null(k->receiver) && strcmp(k->method, "setattr") == 0)
 		return true;
-	if (k->target < 0 && sc_is_self(idx, k->receiver) && k->method) {
+	if (k->target < 0 && sc_is_self(idx, k->receiver) && k->method &&
+	    (tl_api_method_sets(k->method) & (TL_APIS_REGISTERS | TL_APIS_REGISTERS_STATE))) {
+		/* nn.Module's registering methods (`self.register_buffer("basis",
+		 * t)`) store the attribute their first argument names */
+		TSNode al = tl_tree_field(k->node, sy->f_arguments);
+		TSNode a0 = ts_node_is_null(al) || !ts_node_named_child_count(al) ? al
+											: tl_index_unparen(ts_node_named_child(al, 0));
+		uint32_t tl = 0;
+		const char *t = !ts_node_is_null(a0) && ts_node_symbol(a0) == sy->string ? tl_index_text(idx, a0, &tl) : NULL;
+		if (!t || tl < 2 || (t[0] != '"' && t[0] != '\'') || t[tl - 1] != t[0] || memchr(t + 1, t[0], tl - 2) ||
+		    memchr(t + 1, '\\', tl - 2) || (tl - 2 == len && memcmp(t + 1, name, len) == 0))
+			return true;
+	} else if (k->target < 0 && sc_is_self(idx, k->receiver) && k->method) {
 		/* A method of `self` not resolved (a base class's), unless it is
 		 * an attribute the class stores (a module it calls). */
 		int32_t cls = k->func >= 0 ? idx->funcs.items[k->func].cls : -1;
@@ -566,11 +629,150 @@ static uint16_t sc_value(Sc *s, const ScCtx *c, TSNode e)
 	if (ts_node_is_null(e))
 		return 0;
 	TSSymbol k = ts_node_symbol(e);
+	if (s->ctor && k == sy->boolean_operator && s->nest < SC_NEST) {
+		/* `a or b` is the operand that decides it, as Python has it */
+		s->nest++;
+		uint16_t l = sc_value(s, c, tl_tree_field(e, sy->f_left));
+		int t = l ? tl_val_const_truth(l) : -1;
+		uint16_t v = t < 0 ? 0 : t == sc_is_and(s->idx, e) ? sc_value(s, c, tl_tree_field(e, sy->f_right)) : l;
+		s->nest--;
+		return v;
+	}
 	if (k == sy->comparison_operator || k == sy->boolean_operator || k == sy->not_operator) {
 		int t = sc_cond(s, c, e);
 		return t < 0 ? 0 : TL_VC(TL_VC_BOOL, t);
 	}
 	return sc_operand(s, c, e);
+}
+
+/* Positional arguments sc_call_value reads. */
+#define SC_ARGS 8
+
+/* `for x in args: if <test of x>: return x` over the `*args` parameter
+ * of function cc->func, then `return e` (`loop`, `last`): the first of
+ * the call's positional arguments `pos` (read under the caller's context
+ * `c`) the test selects, else e; 0 when a test is not known. */
+static uint16_t sc_first_of(Sc *s, const ScCtx *c, ScCtx *cc, TSNode loop, TSNode last, const TSNode *pos, uint32_t np)
+{
+	const TlSyms *sy = tl_syms();
+	const TlIndex *idx = s->idx;
+	const TlFunc *fn = &idx->funcs.items[cc->func];
+	TSNode x = tl_tree_field(loop, sy->f_left), over = tl_tree_field(loop, sy->f_right);
+	TSNode lb = tl_tree_field(loop, sy->f_body);
+	if (fn->params.size != 1 || ts_node_is_null(x) || ts_node_symbol(x) != sy->identifier || ts_node_is_null(over) ||
+	    ts_node_symbol(over) != sy->identifier || !ts_node_is_null(tl_tree_field(loop, sy->f_alternative)) ||
+	    ts_node_is_null(lb) || ts_node_named_child_count(lb) != 1)
+		return 0;
+	const TlBinding *pb = &idx->bindings.items[fn->params.items[0]];
+	if (ts_node_symbol(pb->stmt) != sy->list_splat_pattern || tl_index_resolve_node(idx, over) != pb)
+		return 0;
+	TSNode test = ts_node_named_child(lb, 0);
+	TSNode then = ts_node_symbol(test) == sy->if_statement ? tl_tree_field(test, sy->f_consequence) : (TSNode){ 0 };
+	if (ts_node_is_null(then) || ts_node_named_child_count(test) != 2 || ts_node_named_child_count(then) != 1)
+		return 0;
+	TSNode ret = ts_node_named_child(then, 0);
+	TSNode rv = ts_node_symbol(ret) == sy->return_statement && ts_node_named_child_count(ret) == 1
+			    ? tl_index_unparen(ts_node_named_child(ret, 0)) : (TSNode){ 0 };
+	uint32_t xl = 0, rl = 0;
+	const char *xt = tl_index_text(idx, x, &xl);
+	const char *rt = ts_node_is_null(rv) ? NULL : tl_index_text(idx, rv, &rl);
+	if (!xt || !rt || ts_node_symbol(rv) != sy->identifier || xl != rl || memcmp(xt, rt, xl) != 0)
+		return 0;
+	for (uint32_t i = 0; i < np; i++) {
+		uint16_t v = sc_value(s, c, pos[i]);
+		if (!v)
+			return 0;
+		cc->a[0] = (ScAttr){ xt, xl, v, true };
+		cc->na = 1;
+		int t = sc_cond(s, cc, tl_tree_field(test, sy->f_condition));
+		if (t != 0)
+			return t == 1 ? v : 0;
+	}
+	cc->na = 0;
+	return ts_node_named_child_count(last) ? sc_value(s, cc, ts_node_named_child(last, 0)) : TL_VC(TL_VC_NONE, 0);
+}
+
+/* The constant call `call` returns under context `c` of a construction:
+ * `len()` of a list or tuple display, its length; a function of the
+ * module (not a method) whose body is one `return e`, e read under the
+ * constants the call passes its parameters (literals, defaults, the
+ * caller's constants), or that returns the first of its `*args` a test
+ * selects (sc_first_of). 0: not known. At most SC_NEST deep. */
+static uint16_t sc_call_value(Sc *s, const ScCtx *c, TSNode call)
+{
+	const TlSyms *sy = tl_syms();
+	const TlIndex *idx = s->idx;
+	const TlCall *k = tl_index_call_at(idx, call);
+	TSNode args = tl_tree_field(call, sy->f_arguments);
+	if (!k || !ts_node_is_null(k->receiver) || s->nest >= SC_NEST || ts_node_is_null(args) ||
+	    ts_node_symbol(args) != sy->argument_list)
+		return 0;
+	TSNode pos[SC_ARGS];
+	uint32_t np = 0, na = ts_node_named_child_count(args);
+	bool plain = true; /* positional arguments only */
+	for (uint32_t i = 0; i < na; i++) {
+		TSNode a = ts_node_named_child(args, i);
+		TSSymbol ak = ts_node_symbol(a);
+		if (ak == sy->comment)
+			continue;
+		if (ak == sy->list_splat || ak == sy->dictionary_splat)
+			return 0;
+		if (ak == sy->keyword_argument || np == SC_ARGS)
+			plain = false;
+		else
+			pos[np++] = a;
+	}
+	uint16_t v = 0;
+	s->nest++;
+	if (k->target < 0) {
+		TSNode callee = tl_index_unparen(k->callee);
+		if (plain && np == 1 && ts_node_symbol(callee) == sy->identifier && tl_index_text_is(idx, callee, "len") &&
+		    !tl_index_resolve_node(idx, callee)) {
+			uint16_t l = sc_value(s, c, pos[0]);
+			v = TL_VC_TAG(l) == TL_VC_LEN && TL_VC_PAYLOAD(l) < 4096 ? TL_VC(TL_VC_INT, TL_VC_PAYLOAD(l) + 4096) : 0;
+		}
+		s->nest--;
+		return v;
+	}
+	const TlFunc *fn = &idx->funcs.items[k->target];
+	TSNode body = tl_tree_field(fn->node, sy->f_body);
+	TSNode st[2];
+	uint32_t ns = 0, nb = ts_node_is_null(body) ? 0 : ts_node_named_child_count(body);
+	for (uint32_t i = 0; fn->cls < 0 && i < nb && ns <= 2; i++) {
+		TSNode x = ts_node_named_child(body, i);
+		if (ts_node_symbol(x) == sy->comment)
+			continue;
+		/* a docstring */
+		if (ns == 0 && ts_node_symbol(x) == sy->expression_statement && ts_node_named_child_count(x) == 1 &&
+		    ts_node_symbol(ts_node_named_child(x, 0)) == sy->string)
+			continue;
+		if (ns < 2)
+			st[ns] = x;
+		ns++;
+	}
+	ScCtx cc;
+	memset(&cc, 0, sizeof cc);
+	cc.func = k->target;
+	if (fn->cls < 0 && (ns == 1 || ns == 2)) {
+		TSNode arg[TL_MODEL_CTX_PARAMS];
+		uint8_t left[TL_MODEL_CTX_PARAMS];
+		tl_model__site_args(idx, fn, call, 0, arg, left);
+		uint32_t n = fn->params.size < TL_MODEL_CTX_PARAMS ? fn->params.size : TL_MODEL_CTX_PARAMS;
+		for (uint32_t i = 0; i < n; i++) {
+			if (left[i])
+				cc.p[i] = tl_model__const_literal(s->m, idx, tl_model__param_default(idx, fn, i));
+			else if (!ts_node_is_null(arg[i]))
+				cc.p[i] = sc_value(s, c, arg[i]);
+		}
+	}
+	if (fn->cls < 0 && ns == 1 && ts_node_symbol(st[0]) == sy->return_statement)
+		v = ts_node_named_child_count(st[0]) ? sc_value(s, &cc, ts_node_named_child(st[0], 0))
+						      : TL_VC(TL_VC_NONE, 0);
+	else if (fn->cls < 0 && ns == 2 && plain && ts_node_symbol(st[0]) == sy->for_statement &&
+		 ts_node_symbol(st[1]) == sy->return_statement)
+		v = sc_first_of(s, c, &cc, st[0], st[1], pos, np);
+	s->nest--;
+	return v;
 }
 
 /* True when call `k` of constructor `f` may store an attribute `name` of
@@ -596,15 +798,22 @@ static void sc_ctor_attrs(Sc *s, ScCtx *c, uint32_t before)
 	const TlIntArray *binds = tl_index_scope_binds(idx, f);
 	const TlIntArray *calls = tl_index_scope_calls(idx, f);
 	c->na = 0;
-	for (uint32_t i = 0; binds && i < binds->size && c->na < TL_MODEL_CONTEXT_ATTRS; i++) {
+	for (uint32_t i = 0; binds && i < binds->size && c->na < SC_NAMES; i++) {
 		const TlBinding *b = &idx->bindings.items[binds->items[i]];
-		if (!b->name || strncmp(b->name, "self.", 5) != 0 || strchr(b->name + 5, '.') ||
+		bool local = b->name && !strchr(b->name, '.');
+		if (!b->name || (!local && (strncmp(b->name, "self.", 5) != 0 || strchr(b->name + 5, '.'))) ||
 		    b->kind != TL_BIND_ASSIGN || b->elem >= 0 || ts_node_start_byte(b->stmt) >= before)
 			continue;
 		uint32_t stores = 0;
-		for (uint32_t j = 0; j < binds->size; j++) {
-			const char *o = idx->bindings.items[binds->items[j]].name;
-			stores += o && strcmp(o, b->name) == 0;
+		if (local) {
+			/* a local bound once in the constructor (nothing else rebinds it) */
+			const TlIntArray *all = tl_index_bindings_of(idx, f, b->name);
+			stores = all ? all->size : 0;
+		} else {
+			for (uint32_t j = 0; j < binds->size; j++) {
+				const char *o = idx->bindings.items[binds->items[j]].name;
+				stores += o && strcmp(o, b->name) == 0;
+			}
 		}
 		TSNode p = tl_index_parent(idx, b->stmt);
 		if (!ts_node_is_null(p) && ts_node_symbol(p) == sy->expression_statement)
@@ -614,10 +823,10 @@ static void sc_ctor_attrs(Sc *s, ScCtx *c, uint32_t before)
 		uint16_t cst = sc_value(s, c, b->value);
 		if (!cst)
 			continue;
-		const char *name = b->name + 5;
+		const char *name = local ? b->name : b->name + 5;
 		uint32_t len = (uint32_t)strlen(name);
 		bool stored = false;
-		for (uint32_t j = 0; calls && j < calls->size && !stored; j++) {
+		for (uint32_t j = 0; !local && calls && j < calls->size && !stored; j++) {
 			const TlCall *k = &idx->calls.items[calls->items[j]];
 			uint32_t at = ts_node_start_byte(k->node);
 			stored = at > ts_node_start_byte(b->stmt) && at < before && sc_ctor_may_store(idx, k, name, len);
@@ -626,6 +835,7 @@ static void sc_ctor_attrs(Sc *s, ScCtx *c, uint32_t before)
 			continue;
 		c->a[c->na].name = name;
 		c->a[c->na].len = len;
+		c->a[c->na].local = local;
 		c->a[c->na++].cst = cst;
 	}
 }
@@ -636,6 +846,7 @@ static Sc *sc_ctor_new(TlModel *m, const TlIndex *idx)
 	s->m = m;
 	s->idx = idx;
 	s->prune = true;
+	s->ctor = true;
 	return s;
 }
 
@@ -725,6 +936,7 @@ void tl_model__site_consts(TlModel *m, const TlIndex *idx, int32_t f, const TlIn
 	uint8_t left[TL_MODEL_CTX_PARAMS];
 	tl_model__site_args_in(idx, fn, cidx, site->node, shift, arg, left);
 	Sc *s = sc_ctor_new(m, cidx);
+	s->ctor = false; /* a call site's literals, as the events read them */
 	ScCtx from;
 	memset(&from, 0, sizeof from);
 	from.func = site->func;

@@ -565,6 +565,8 @@ int tl_val_const_truth(uint16_t c)
 		return TL_VC_PAYLOAD(c) != 4096;
 	case TL_VC_STR:
 		return 1;
+	case TL_VC_LEN:
+		return TL_VC_PAYLOAD(c) != 0;
 	default:
 		return -1;
 	}

@@ -183,8 +183,11 @@ static inline uint8_t tl_val_mode_outside(uint8_t mode)
 /* TlVal.cst: a tag in the top three bits, a payload in the other 13.
  * TL_VC_INT: the value + 4096 (-4096..4095); TL_VC_STR: the text's
  * interned id in its model's names (tl_path_intern), below 8191;
- * TL_VC_EMPTY: the empty string. Larger ints, more names: not kept. */
-enum { TL_VC_NONE = 1, TL_VC_BOOL = 2, TL_VC_INT = 3, TL_VC_STR = 4, TL_VC_EMPTY = 5 };
+ * TL_VC_EMPTY: the empty string; TL_VC_LEN: a list or tuple of that many
+ * items, the items not kept (only a construction's constants hold one:
+ * model/sitectx.c; no comparison of it is known). Larger ints, more
+ * names: not kept. */
+enum { TL_VC_NONE = 1, TL_VC_BOOL = 2, TL_VC_INT = 3, TL_VC_STR = 4, TL_VC_EMPTY = 5, TL_VC_LEN = 6 };
 #define TL_VC(tag, payload) ((uint16_t)(((unsigned)(tag) << 13) | ((unsigned)(payload) & 0x1fffu)))
 #define TL_VC_TAG(c) ((unsigned)(c) >> 13)
 #define TL_VC_PAYLOAD(c) ((unsigned)(c) & 0x1fffu)
