@@ -256,6 +256,10 @@ bool tl_model_forward_no_graph(const TlIndex *idx, TSNode call);
  * what it is handed requires grad (a class a registry builds, called
  * from other code); no input may require grad otherwise. */
 int tl_model_forward_graph(const TlIndex *idx, TSNode call);
+/* The same of a method of the module's class called on it
+ * (`fsp.indices_to_codes(i)`): the receiver is the module, the call's
+ * arguments its inputs. */
+int tl_model_method_graph(const TlIndex *idx, TSNode call);
 /* True when call `call` makes an instance of a class of the project that
  * holds no state (holdsnone.c: no parameter, buffer or dropout; only
  * numbers, flags and parameter-free layers, and such classes): keeping it

@@ -495,19 +495,47 @@ static bool tl_in__built_at(const TlIndex *idx, TSNode expr, const void *mod, in
 	return true;
 }
 
-int tl_model_forward_graph(const TlIndex *idx, TSNode call)
+static int tl_in__forward_graph(const TlIndex *idx, TSNode call, bool method, bool follow);
+
+/* True when expression `a` (of `idx`) is a name bound once in its
+ * function to what a forward returns (or an item of it: `q, i = m(x)`)
+ * that records no graph: nothing it returns requires grad. The producer's
+ * own inputs are not followed further (one hop). */
+static bool tl_in__made_without_graph(const TlIndex *idx, TSNode a)
+{
+	const TlSyms *sy = tl_syms();
+	a = tl_index_unparen(a);
+	if (ts_node_is_null(a) || ts_node_symbol(a) != sy->identifier)
+		return false;
+	const TlBinding *b = tl_index_resolve_node(idx, a);
+	if (!b || b->kind != TL_BIND_ASSIGN || b->cls >= 0)
+		return false;
+	const TlIntArray *all = tl_index_bindings_of(idx, b->func, b->name);
+	TSNode v = tl_index_unparen(b->value);
+	if (!all || all->size != 1 || ts_node_is_null(v) || ts_node_symbol(v) != sy->call)
+		return false;
+	const TlCall *c = tl_index_call_at(idx, v);
+	return c && (c->events & TL_EV_FORWARD) && tl_in__forward_graph(idx, v, false, false) == 0;
+}
+
+/* tl_model_forward_graph; with `method`, of a method of the module's
+ * class called on it (`fsp.indices_to_codes(i)`: the module is the
+ * receiver, and what the method returns says nothing of what it ran).
+ * With `follow`, an input made by a forward that records no graph
+ * requires none (tl_in__made_without_graph). */
+static int tl_in__forward_graph(const TlIndex *idx, TSNode call, bool method, bool follow)
 {
 	const TlSyms *sy = tl_syms();
 	call = tl_index_unparen(call);
 	const TlCall *c = tl_index_call_at(idx, call);
 	const TlModel *m = tl_model_of(idx);
-	if (!c || !m || tl_in__splat(call))
+	if (!c || !m || tl_in__splat(call) || (method && (!c->method || !c->receiver.id)))
 		return 1;
-	if (tl_model__result_needs_no_grad(idx, call))
+	if (!method && tl_model__result_needs_no_grad(idx, call))
 		return 0;
 	/* The module: `m(x)`, `self.net(x)`, `m.forward(x)`. */
 	TlVal mv = tl_val_bot();
-	bool fwd = c->method && c->receiver.id && strcmp(c->method, "forward") == 0;
+	bool fwd = method || (c->method && c->receiver.id && strcmp(c->method, "forward") == 0);
 	bool known_mv = tl_model_value(idx, fwd ? c->receiver : c->callee, &mv);
 	/* a wrapper its code froze (or a module on some paths, its wrapper
 	 * on the others): as a frozen module */
@@ -545,6 +573,8 @@ int tl_model_forward_graph(const TlIndex *idx, TSNode call)
 		TlVal av;
 		bool known = tl_model_value(idx, a, &av);
 		int flag = known ? tl_in__input_flag(idx, m, f, &av) : 1;
+		if (flag != 0 && follow && tl_in__made_without_graph(idx, a))
+			continue;
 		if (known && (av.graph == TL_VG_MUST || av.graph == TL_VG_MAY))
 			history = true;
 		if (flag != 0)
@@ -562,6 +592,16 @@ int tl_model_forward_graph(const TlIndex *idx, TSNode call)
 	if (inputs == -1)
 		return holds && mv.kind == TL_VK_MODULE && mv.ref < 0 && !mv.nograd ? 1 : -1;
 	return holds ? 1 : 0;
+}
+
+int tl_model_forward_graph(const TlIndex *idx, TSNode call)
+{
+	return tl_in__forward_graph(idx, call, false, true);
+}
+
+int tl_model_method_graph(const TlIndex *idx, TSNode call)
+{
+	return tl_in__forward_graph(idx, call, true, true);
 }
 
 bool tl_model_forward_no_graph(const TlIndex *idx, TSNode call)

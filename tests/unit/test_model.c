@@ -1479,6 +1479,62 @@ static void test_construction_constants(void **state)
 	tl_fixture_free(fx);
 }
 
+/* Constants a constructor derives (sitectx.c, "Derived constants"): a
+ * local, `len()` of a list display, a helper of one `return`, a `*args`
+ * helper, `or` as Python has it, a register_buffer between the stores;
+ * a method of the module run on what its forward returned. */
+static void test_derived_constants(void **state)
+{
+	(void)state;
+	TlFixture *fx = tl_fixture_new(
+		"import torch\n"
+		"from torch import nn\n"
+		"def given(v):\n"
+		"    return v is not None\n"
+		"def fallback(v, d):\n"
+		"    return v if given(v) else d\n"
+		"def first(*vs):\n"
+		"    for v in vs:\n"
+		"        if v is not None:\n"
+		"            return v\n"
+		"    return None\n"
+		"class Q(nn.Module):\n"
+		"    def __init__(self, levels, dim=None, width=None, helper=True):\n"
+		"        super().__init__()\n"
+		"        n = len(levels)\n"
+		"        self.n = n\n"
+		"        self.dim = first(dim, self.n) if helper else fallback(dim, n)\n"
+		"        self.register_buffer('codes', torch.zeros(n))\n"
+		"        w = width or self.n\n"
+		"        if self.dim != self.n or w != n:\n"
+		"            self.inp = nn.Linear(self.dim, n)\n"
+		"        else:\n"
+		"            self.inp = nn.Identity()\n"
+		"    def decode(self, i):\n"
+		"        return self.inp(self.codes[i])\n"
+		"    def forward(self, x):\n"
+		"        return self.inp(x).round(), x.argmax(-1)\n"
+		"def run():\n"
+		"    x = torch.randn(2, 3)\n"
+		"    a = Q([1, 2, 3])\n"
+		"    b = Q([1, 2, 3], dim=3, helper=False)\n"
+		"    c = Q([1, 2, 3], dim=5)\n"
+		"    d = Q([1, 2, 3], width=4)\n"
+		"    e = Q((1, 2, 3), helper=False)\n"
+		"    ya, ia = a(x)\n"
+		"    yc, ic = c(x)\n"
+		"    return b(x), d(x), e(x), a.decode(ia), c.decode(ic)\n");
+	const TlIndex *idx = &fx->idx;
+	assert_int_equal(tl_model_forward_graph(idx, tl_fixture_node(fx, "a(x)", 0)), 0);
+	assert_int_equal(tl_model_forward_graph(idx, tl_fixture_node(fx, "b(x)", 0)), 0);
+	assert_int_equal(tl_model_forward_graph(idx, tl_fixture_node(fx, "c(x)", 0)), 1);
+	assert_int_equal(tl_model_forward_graph(idx, tl_fixture_node(fx, "d(x)", 0)), 1);
+	assert_int_equal(tl_model_forward_graph(idx, tl_fixture_node(fx, "e(x)", 0)), 0);
+	assert_int_equal(tl_model_method_graph(idx, tl_fixture_node(fx, "a.decode(ia)", 0)), 0);
+	assert_int_equal(tl_model_method_graph(idx, tl_fixture_node(fx, "c.decode(ic)", 0)), 1);
+	tl_fixture_free(fx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1515,6 +1571,7 @@ int main(void)
 		cmocka_unit_test(test_saves_and_handed_wrap),
 		cmocka_unit_test(test_mapping_and_handed_entries),
 		cmocka_unit_test(test_construction_constants),
+		cmocka_unit_test(test_derived_constants),
 	};
 	return cmocka_run_group_tests_name("model", tests, NULL, NULL);
 }

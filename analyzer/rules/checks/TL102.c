@@ -238,7 +238,8 @@ bool tl_check_eval_call_with_grad(const TlIndex *idx, TSNode call)
 		bool yes = subject && tl_facts_grad_state(idx, c->node) != TL_GRAD_OFF &&
 			   !tl_facts__in_handed_lambda(idx, c->node) &&
 			   !tl_facts_reaches_backward(idx, c->node) && tl_check__method_forward(idx, c->node) &&
-			   tl_facts_mode_at(idx, c->node, subject) == TL_MODE_EVAL;
+			   tl_facts_mode_at(idx, c->node, subject) == TL_MODE_EVAL &&
+			   tl_model_method_graph(idx, c->node) != 0;
 		tl_free(subject);
 		return yes;
 	}
@@ -247,7 +248,7 @@ bool tl_check_eval_call_with_grad(const TlIndex *idx, TSNode call)
 		bool yes = subject && tl_facts_mode_at(idx, c->node, subject) == TL_MODE_EVAL &&
 			   tl_facts_grad_state(idx, c->node) != TL_GRAD_OFF &&
 			   !tl_facts__in_handed_lambda(idx, c->node) &&
-			   !tl_facts_reaches_backward(idx, c->node);
+			   !tl_facts_reaches_backward(idx, c->node) && tl_model_method_graph(idx, c->node) != 0;
 		tl_free(subject);
 		return yes;
 	}

@@ -1,0 +1,1 @@
+from .scalar import ScalarCodec
