@@ -348,6 +348,67 @@ int tl_model_fresh_run(const TlIndex *idx, int32_t loop)
 	return 1;
 }
 
+/* The step kind of training loop `l` under the constant contexts its own
+ * calls hand their callees (sitectx.c, tl_model_call_events): where the
+ * index's training events of its iteration (a backward, an optimizer
+ * step) all come from its calls, and no call runs one under the context
+ * it hands its callee (`model.update(imgs, gt, training=False)`, whose
+ * backward and step are under `if training:`), the loop does not train:
+ * an evaluating loop when its iteration runs a forward and no loop or
+ * callee inside it runs a step loop (and it does not iterate a literal
+ * display), else none. -1: not known now (the model being built). */
+static int tl_fresh__ctx_step(const TlIndex *idx, int32_t l)
+{
+	const TlSyms *sy = tl_syms();
+	const TlLoop *lp = &idx->loops.items[l];
+	const uint32_t train = TL_EV_BACKWARD | TL_EV_OPT_STEP;
+	if (!(lp->step & TL_STEP_TRAIN))
+		return (int)lp->step;
+	for (uint32_t i = 0; i < idx->sites.size; i++)
+		if (idx->sites.items[i].loop == l && (idx->sites.items[i].events & train))
+			return (int)lp->step;
+	if (idx->model && (idx->model->building || idx->model->quiet))
+		return -1;
+	uint32_t all = 0, kept = 0;
+	for (uint32_t i = 0; i < idx->calls.size; i++) {
+		const TlCall *c = &idx->calls.items[i];
+		if (c->loop != l)
+			continue;
+		all |= tl_model_call_events(idx, c, train, false);
+		kept |= tl_model_call_events(idx, c, train, true);
+	}
+	if ((lp->own_events & train & ~all) || (kept & train))
+		return (int)lp->step;
+	if (!(lp->own_events & TL_EV_FORWARD))
+		return 0;
+	if (ts_node_symbol(lp->node) == sy->for_statement) {
+		TSNode r = tl_index_unparen(tl_tree_field(lp->node, sy->f_right));
+		TSSymbol k = ts_node_is_null(r) ? 0 : ts_node_symbol(r);
+		if (k == sy->list || k == sy->tuple || k == sy->set)
+			return 0;
+	}
+	const uint32_t steps = TL_EV_BACKWARD | TL_EV_OPT_STEP | TL_EV_FORWARD;
+	for (uint32_t i = 0; i < idx->loops.size; i++) {
+		if ((int32_t)i == l || !(idx->loops.items[i].own_events & steps))
+			continue;
+		for (int32_t p = idx->loops.items[i].parent; p >= 0; p = idx->loops.items[p].parent)
+			if (p == l)
+				return 0;
+	}
+	for (uint32_t i = 0; i < idx->calls.size; i++) {
+		const TlCall *c = &idx->calls.items[i];
+		bool in = false;
+		for (int32_t p = c->loop; p >= 0 && !in; p = idx->loops.items[p].parent)
+			in = p == l;
+		if (!in || (c->events & TL_EV_FORWARD))
+			continue;
+		if (c->callee_steps || (c->target >= 0 && idx->funcs.items[c->target].runs_step_loop) ||
+		    (c->arg_target >= 0 && idx->funcs.items[c->arg_target].runs_step_loop))
+			return 0;
+	}
+	return TL_STEP_EVAL;
+}
+
 uint32_t tl_model_loop_step(const TlIndex *idx, int32_t l)
 {
 	if (l < 0 || (uint32_t)l >= idx->loops.size)
@@ -361,5 +422,13 @@ uint32_t tl_model_loop_step(const TlIndex *idx, int32_t l)
 			return lp->step; /* not kept: asked again */
 		lp->run = fresh ? 2 : 1;
 	}
-	return lp->run == 2 ? 0 : lp->step;
+	if (lp->run == 2)
+		return 0;
+	if (!lp->ctx) {
+		int step = tl_fresh__ctx_step(idx, l);
+		if (step < 0)
+			return lp->step; /* not kept: asked again */
+		lp->ctx = (uint8_t)(step + 1);
+	}
+	return (uint32_t)lp->ctx - 1u;
 }

@@ -74,6 +74,10 @@ typedef struct {
 	uint32_t events;
 	bool prune;
 	bool cut;
+	/* a table of another module's functions, solved for one call of the
+	 * asker's module (sc_ext): its calls' own callees in other modules
+	 * keep their whole reach */
+	bool nested;
 	ScCtx t[TL_MODEL_CONTEXT_RUNS];
 	uint32_t n;
 	/* a construction's context whose attributes of `self` are read only
@@ -96,13 +100,21 @@ static uint32_t sc_reach(const TlIndex *idx, int32_t f, uint32_t events)
 	return f >= 0 && (uint32_t)f < idx->funcs.size ? idx->funcs.items[f].reach_events & events : 0;
 }
 
-/* What call `k` runs whatever its local callee's context: its own events,
- * its callee's in another module, a function it is handed. */
-static uint32_t sc_own(const TlIndex *idx, const TlCall *k, uint32_t events)
+static uint32_t sc_ext(Sc *s, const ScCtx *from, int32_t caller, const TlCall *k, uint32_t callee);
+
+/* What call `k` (of `caller`, under its context `from`, NULL its entry)
+ * runs whatever its local callee's context: its own events, its callee's
+ * in another module (under the context the call hands it, sc_ext), a
+ * function it is handed. */
+static uint32_t sc_own(Sc *s, const ScCtx *from, int32_t caller, const TlCall *k)
 {
-	uint32_t got = (k->events | k->callee_events) & events;
+	const TlIndex *idx = s->idx;
+	uint32_t callee = k->callee_events & s->events;
+	if (callee && s->prune && !s->nested)
+		callee = sc_ext(s, from, caller, k, callee);
+	uint32_t got = (k->events & s->events) | callee;
 	if (k->arg_target >= 0)
-		got |= sc_reach(idx, k->arg_target, events);
+		got |= sc_reach(idx, k->arg_target, s->events);
 	return got;
 }
 
@@ -540,7 +552,7 @@ static int32_t sc_entry(Sc *s, const ScCtx *c)
 static uint32_t sc_call(Sc *s, const ScCtx *from, int32_t caller, const TlCall *k)
 {
 	const TlIndex *idx = s->idx;
-	uint32_t got = sc_own(idx, k, s->events);
+	uint32_t got = sc_own(s, from, caller, k);
 	int32_t f = k->target;
 	if (f < 0 || (uint32_t)f >= idx->funcs.size)
 		return got;
@@ -589,18 +601,99 @@ static void sc_solve(Sc *s)
 	}
 }
 
+/* The context call `k` (of `caller`, under `from`) hands method `f` of
+ * module `where`, another module's: the constants of its arguments as
+ * sc_site reads them in the caller, the literal defaults it leaves read
+ * in `where`. No attributes of `self`: the object is not the caller's. */
+static void sc_ext_site(Sc *s, const ScCtx *from, int32_t caller, const TlCall *k, const TlIndex *where,
+			int32_t f, ScCtx *out)
+{
+	const TlIndex *idx = s->idx;
+	const TlSyms *sy = tl_syms();
+	const TlFunc *fn = &where->funcs.items[f];
+	memset(out, 0, sizeof *out);
+	out->func = f;
+	bool is_static = false, is_cm = false;
+	tl_model__method_kind(where, fn, &is_static, &is_cm);
+	uint32_t shift = is_static ? 0 : 1;
+	TSNode arg[TL_MODEL_CTX_PARAMS];
+	uint8_t left[TL_MODEL_CTX_PARAMS];
+	tl_model__site_args_in(where, fn, idx, k->node, shift, arg, left);
+	uint32_t np = fn->params.size < TL_MODEL_CTX_PARAMS ? fn->params.size : TL_MODEL_CTX_PARAMS;
+	for (uint32_t i = shift; i < np; i++) {
+		if (left[i]) {
+			out->p[i] = tl_model__const_literal(s->m, where, tl_model__param_default(where, fn, i));
+			continue;
+		}
+		TSNode a = tl_index_unparen(arg[i]);
+		if (ts_node_is_null(a))
+			continue;
+		int32_t j = ts_node_symbol(a) == sy->identifier ? sc_param(idx, caller, a) : -1;
+		if (j >= 0)
+			out->p[i] = from ? from->p[j] : tl_model__ctx_const(s->m, caller, (uint32_t)j);
+		else if (from && ts_node_symbol(a) == sy->attribute)
+			out->p[i] = sc_operand(s, from, a);
+		else if (ts_node_symbol(a) != sy->identifier)
+			out->p[i] = tl_model__const_literal(s->m, idx, a);
+	}
+}
+
+/* What call `k` runs of `callee`, the events its callee in another module
+ * reaches (TlCall.callee_events), under the context the call hands it:
+ * where the receiver's value is an object of a class of another module
+ * whose method of that name the model finds, that method's events under
+ * the call's constants (`model.update(imgs, gt, training=False)` does not
+ * run the backward and the step under `if training:`), solved in a table
+ * of that module's functions, one level: the calls there into modules
+ * other still keep their whole reach. Only the method's own reach is
+ * narrowed; what the index added beside it is kept. */
+static uint32_t sc_ext(Sc *s, const ScCtx *from, int32_t caller, const TlCall *k, uint32_t callee)
+{
+	const TlIndex *idx = s->idx;
+	if (k->target >= 0 || !k->method || ts_node_is_null(k->receiver) || !idx->imports)
+		return callee;
+	TlVal v;
+	if (!tl_model_value(idx, k->receiver, &v) ||
+	    (v.kind != TL_VK_MODULE && v.kind != TL_VK_OBJECT && v.kind != TL_VK_WRAPPER) || v.ref < 0 || !v.mod ||
+	    v.mod == (const void *)idx)
+		return callee;
+	tl_model__enter(idx);
+	const TlIndex *where = NULL;
+	int32_t f = tl_model__method((const TlIndex *)v.mod, v.ref, k->method, &where);
+	uint32_t reach = f >= 0 && where && where != idx ? sc_reach(where, f, s->events) : 0;
+	if (reach & callee) {
+		Sc *t = tl_calloc(1, sizeof *t);
+		t->m = s->m;
+		t->idx = where;
+		t->events = s->events;
+		t->prune = true;
+		t->nested = true;
+		ScCtx c;
+		sc_ext_site(s, from, caller, k, where, f, &c);
+		int32_t e = sc_entry(t, &c);
+		if (e >= 0)
+			sc_solve(t);
+		uint32_t ev = e >= 0 && !t->cut ? t->t[e].ev : reach;
+		callee &= ~(reach & ~ev);
+		tl_free(t);
+	}
+	tl_model__leave(idx);
+	return callee;
+}
+
 uint32_t tl_model_call_events(const TlIndex *idx, const TlCall *c, uint32_t events, bool contexts)
 {
-	uint32_t got = sc_own(idx, c, events);
+	uint32_t own = (c->events | c->callee_events) & events;
+	if (c->arg_target >= 0)
+		own |= sc_reach(idx, c->arg_target, events);
 	int32_t f = c->target;
-	if (f < 0 || (uint32_t)f >= idx->funcs.size)
-		return got;
-	uint32_t reach = sc_reach(idx, f, events);
-	if (!(reach & ~got))
-		return got;
+	bool local = f >= 0 && (uint32_t)f < idx->funcs.size;
+	uint32_t reach = local ? sc_reach(idx, f, events) : 0;
+	if (!(reach & ~own) && !(contexts && (c->callee_events & events)))
+		return own;
 	TlModel *m = (TlModel *)tl_model_of(idx);
 	if (!m)
-		return got | reach;
+		return own | reach;
 	if (c->func >= 0)
 		tl_model__ensure(m, c->func);
 	Sc *s = tl_calloc(1, sizeof *s);
@@ -608,12 +701,17 @@ uint32_t tl_model_call_events(const TlIndex *idx, const TlCall *c, uint32_t even
 	s->idx = idx;
 	s->events = events;
 	s->prune = contexts;
+	uint32_t got = sc_own(s, NULL, c->func, c);
+	if (!local) {
+		tl_free(s);
+		return got;
+	}
 	uint32_t r = sc_call(s, NULL, c->func, c);
 	sc_solve(s);
 	if (!s->cut)
 		r = sc_call(s, NULL, c->func, c);
 	else
-		r = got | reach;
+		r = own | reach;
 	tl_free(s);
 	return r;
 }

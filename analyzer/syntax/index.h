@@ -162,6 +162,8 @@ typedef struct TlLoop {
 	uint32_t step;   /* TL_STEP_* when it is a step loop by its events, else 0:
 			  * read through tl_model_loop_step (facts/loops.c) */
 	uint8_t run;     /* tl_model_loop_step's cache: 0 not asked, 1 a step loop, 2 a run per configuration */
+	uint8_t ctx;     /* tl_model_loop_step's cache of the step kind its calls' constant
+			  * contexts leave: 0 not asked, else the TL_STEP_* bits + 1 */
 } TlLoop;
 
 typedef struct TlWith {

@@ -397,3 +397,32 @@ def plot_rows(model, opt, loader):
         # expect: TL304
         rows.append(marks.cpu())
     return rows
+
+
+# One step function for both loops, the backward and the step under its flag:
+# the validation loop hands it `train=False`, so under that constant its
+# iteration runs a forward only and is no training loop (no sync reported
+# there); the training loop's call leaves the flag at its default `True`.
+def shared_step(model, opt, x, y, train=True):
+    logits = model(x)
+    loss = F.cross_entropy(logits, y)
+    if train:
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    return logits, loss
+
+
+def epochs_with_shared_step(model, opt, loader, val_loader, epochs):
+    for _ in range(epochs):
+        for x, y in loader:
+            x, y = x.to(device), y.to(device)
+            logits, loss = shared_step(model, opt, x, y)
+            # expect: TL304
+            print(loss.cpu())
+        with torch.no_grad():
+            for x, y in val_loader:
+                x, y = x.to(device), y.to(device)
+                logits, loss = shared_step(model, opt, x, y, train=False)
+                # ok: TL304
+                print(loss.cpu())
