@@ -117,6 +117,13 @@ static unsigned tl_val__depth(const TlValPool *p, const TlVal *v)
 
 static TlVal tl_val__join_at(TlValPool *p, const TlVal *a, const TlVal *b, unsigned nest);
 
+/* A value whose element an index reads: a container, a tensor, or a
+ * join of such of no one kind (TL_VK_TOP holding an element value). */
+static bool tl_val__indexed(const TlVal *v)
+{
+	return v->kind == TL_VK_CONTAINER || v->kind == TL_VK_TENSOR || (v->kind == TL_VK_TOP && v->elem >= 0);
+}
+
 static int32_t tl_val__join_index(TlValPool *p, int32_t a, int32_t b, unsigned nest)
 {
 	if (a < 0)
@@ -148,6 +155,15 @@ static TlVal tl_val__join_at(TlValPool *p, const TlVal *pa, const TlVal *pb, uns
 	}
 	TlVal j = tl_val_bot();
 	j.kind = (uint8_t)tl_val__flat(a->kind, b->kind, TL_VK_TOP);
+	/* A Python number joins a tensor that carries history as a tensor
+	 * that may carry it: arithmetic promotes the number (`total = 0`,
+	 * then `total += loss`; `return 0` on an early exit beside `return
+	 * loss`), and every path on which it is a tensor has history. A
+	 * tensor whose history is itself only on some paths (or not known)
+	 * says too little beside a number: the join stays of no one kind. */
+	if ((a->kind == TL_VK_NUMBER && b->kind == TL_VK_TENSOR && b->graph == TL_VG_MUST) ||
+	    (a->kind == TL_VK_TENSOR && a->graph == TL_VG_MUST && b->kind == TL_VK_NUMBER))
+		j.kind = TL_VK_TENSOR;
 	j.graph = (uint8_t)tl_val__graph_join(a->graph, b->graph);
 	j.device = (uint8_t)tl_val__flat(a->device, b->device, TL_VD_TOP);
 	j.dtype = (uint8_t)tl_val__flat(a->dtype, b->dtype, TL_VT_TOP);
@@ -204,6 +220,17 @@ static TlVal tl_val__join_at(TlValPool *p, const TlVal *pa, const TlVal *pb, uns
 		j.ref = a->ref;
 		j.mod = a->mod;
 	}
+	/* A container joined with a tensor (`return [0]` on one path,
+	 * `return loss` on another) is of no one kind, but both are indexed
+	 * alike: the join keeps the element value, each side's element
+	 * joined, which tl_val_element reads back (and so on, joined again). */
+	if (j.kind == TL_VK_TOP && nest < TL_VAL_NEST && tl_val__indexed(a) && tl_val__indexed(b) &&
+	    (a->kind == TL_VK_CONTAINER || b->kind == TL_VK_CONTAINER || a->elem >= 0 || b->elem >= 0)) {
+		TlVal ea = tl_val_element(p, a), eb = tl_val_element(p, b);
+		TlVal e = tl_val__join_at(p, &ea, &eb, nest + 1);
+		e.next = -1;
+		j.elem = tl_val_pool_add(p, e);
+	}
 	if (j.kind == TL_VK_CONTAINER && nest < TL_VAL_NEST) {
 		j.elem = tl_val__join_index(p, a->elem, b->elem, nest);
 		/* Positions survive only when both sides keep them. */
@@ -242,7 +269,7 @@ static bool tl_val__equal_at(const TlValPool *p, const TlVal *a, const TlVal *b,
 	    a->nograd != b->nograd || a->pnograd != b->pnograd || a->mode != b->mode || a->meval != b->meval || a->cst != b->cst ||
 	    !tl_val_flow_same(p, a->flow, b->flow))
 		return false;
-	if (a->kind != TL_VK_CONTAINER || nest >= TL_VAL_NEST)
+	if ((a->kind != TL_VK_CONTAINER && a->kind != TL_VK_TOP) || nest >= TL_VAL_NEST)
 		return true;
 	const TlVal *ea = tl_val__at(p, a->elem), *eb = tl_val__at(p, b->elem);
 	if (!ea != !eb || (ea && !tl_val__equal_at(p, ea, eb, nest + 1)))
@@ -366,6 +393,15 @@ TlVal tl_val_element(const TlValPool *p, const TlVal *v)
 		b.made = TL_VM_LOADER;
 		b.device = TL_VD_HOST;
 		return b;
+	}
+	/* A join of a container and a tensor: the element it kept. */
+	if (v->kind == TL_VK_TOP && v->elem >= 0) {
+		const TlVal *e = tl_val__at(p, v->elem);
+		if (e) {
+			TlVal out = *e;
+			out.next = -1;
+			return tl_val__from(out, v);
+		}
 	}
 	TlVal top = tl_val_top();
 	top.pgraph = v->pgraph;
@@ -531,7 +567,7 @@ static TlVal tl_val__import_at(TlValPool *to, const TlValPool *from, const TlVal
 	out.elem = out.parts = -1;
 	out.flow = 0; /* another model's nodes */
 	out.cst = 0;  /* its strings are another model's names; its constants its callers' */
-	if (v->kind != TL_VK_CONTAINER || nest >= TL_VAL_NEST)
+	if ((v->kind != TL_VK_CONTAINER && v->kind != TL_VK_TOP) || nest >= TL_VAL_NEST)
 		return out;
 	const TlVal *e = tl_val__at(from, v->elem);
 	if (e) {

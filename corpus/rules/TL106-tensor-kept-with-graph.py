@@ -191,6 +191,30 @@ def hand_stack_outputs_no_grad(xs):
 
 
 # An epoch loop around a training loop: the running sum links every step's
+# graph, and keeping its average per epoch keeps them (TL106 at the epoch's
+# store; TL101 at the sum). The average computed under no_grad is a new tensor
+# with no history: keeping it keeps nothing.
+def epoch_costs(model, opt, loader, epochs):
+    kept, plain = [], []
+    for _ in range(epochs):
+        running = 0.0
+        for x, y in loader:
+            opt.zero_grad()
+            cost = F.cross_entropy(model(x), y)
+            cost.backward()
+            opt.step()
+            # expect: TL101
+            running += cost
+        # expect: TL106
+        kept.append(running / len(loader))
+        with torch.no_grad():
+            avg = running / len(loader)
+            # ok: TL106
+            plain.append(avg)
+    return kept, plain
+
+
+# An epoch loop around a training loop: the running sum links every step's
 # graph (TL101 at the sum). Its average computed under no_grad is a new tensor
 # with no history: arithmetic in grad-disabled code records none, as a call
 # there does, so keeping it keeps nothing.
