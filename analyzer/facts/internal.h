@@ -530,6 +530,11 @@ bool tl_facts__in_handed_lambda(const TlIndex *idx, TSNode node);
  * reads; _LOOK_INSIDE only within. */
 enum { TL_LAYER_NONE, TL_LAYER_DEPENDENT, TL_LAYER_LOOK_INSIDE, TL_LAYER_UNKNOWN, TL_LAYER_TRACKED };
 int tl_facts__layers_of(const TlIndex *idx, TSNode root);
+/* The same for the module that forward call `site` (null: none) runs: a
+ * dropout layer its class's `forward` builds at a rate a parameter of the
+ * forward carries is judged at the rate `site` hands it (a literal zero:
+ * the identity). */
+int tl_facts__layers_at(const TlIndex *idx, TSNode root, TSNode site);
 int tl_facts__layers_made(const TlIndex *idx, const TlModStop *stop);
 
 #endif

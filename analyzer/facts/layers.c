@@ -10,7 +10,7 @@
  * which judges a parameter by what the project hands it, is in
  * rules/checks/TL212.c.)
  *
- * Owns: tl_facts__layers_of. */
+ * Owns: tl_facts__layers_of, tl_facts__layers_at. */
 #include "facts/internal.h"
 #include "model/apitable.h"
 #include "model/model.h"
@@ -122,6 +122,12 @@ typedef struct TlLayerScan {
 	 * scanned once; one met again while its scan is under way (classes of
 	 * modules that build each other) is not known. */
 	struct TlLayerVisits *visits;
+	/* The forward call the question is about (tl_facts__layers_at), the
+	 * construction it runs and that construction's local class (-1 none
+	 * yet): a dropout layer built in that class's `forward` at a rate its
+	 * parameter carries is judged at the rate this call hands it. */
+	TSNode site, root;
+	int32_t site_cls;
 } TlLayerScan;
 
 typedef struct TlLayerVisit {
@@ -280,6 +286,49 @@ static bool tl_facts__class_like(const char *name)
 	return isupper((unsigned char)*name);
 }
 
+/* True when construction `call` (of `q`, a dropout layer) is built in the
+ * `forward` of the class the scan's forward call runs (s->site_cls) at a
+ * rate a parameter of that forward carries (bound nowhere else there), and
+ * that call hands it a literal zero (`nn.Dropout(d)(x)` in forward, called
+ * `net(x, 0.0, ...)`): under that call's constants the layer is the
+ * identity. */
+static bool tl_facts__site_rate_off(const TlIndex *idx, const TlLayerScan *s, const char *q, TSNode call)
+{
+	const TlSyms *sy = tl_syms();
+	if (ts_node_is_null(s->site) || s->site_cls < 0 || !tl_facts__starts(q, "torch.nn."))
+		return false;
+	char row[128];
+	int w = snprintf(row, sizeof row, "torch.nn.%s", tl_facts__last(q));
+	if (w <= 0 || (size_t)w >= sizeof row || !(tl_api_qualified_sets(row) & TL_APIS_DROPOUT_MODULE))
+		return false;
+	TSNode v = tl_index_unparen(tl_facts__layer_option(idx, call, "p", 0));
+	if (ts_node_is_null(v) || ts_node_symbol(v) != sy->identifier)
+		return false;
+	const TlBinding *b = tl_index_resolve_node(idx, v);
+	if (!b || b->kind != TL_BIND_PARAM || b->func < 0 || !b->name)
+		return false;
+	const TlFunc *fn = &idx->funcs.items[b->func];
+	const TlIntArray *all = tl_index_bindings_of(idx, b->func, b->name);
+	if (fn->cls != s->site_cls || !fn->name || strcmp(fn->name, "forward") != 0 || !all || all->size != 1)
+		return false;
+	uint32_t i = 0;
+	while (i < fn->params.size && &idx->bindings.items[fn->params.items[i]] != b)
+		i++;
+	if (i == 0 || i == fn->params.size)
+		return false;
+	TSNode args = tl_tree_field(s->site, sy->f_arguments);
+	uint32_t count = ts_node_is_null(args) ? 0 : ts_node_named_child_count(args);
+	for (uint32_t k = 0; k < count; k++) {
+		TSSymbol a = ts_node_symbol(ts_node_named_child(args, k));
+		if (a == sy->list_splat || a == sy->dictionary_splat)
+			return false;
+	}
+	TSNode got = tl_facts__kwarg(idx, s->site, b->name);
+	if (ts_node_is_null(got))
+		got = tl_facts__arg(s->site, i - 1);
+	return tl_facts__zero_literal(idx, got);
+}
+
 /* Scans one subtree: a construction call, a class body, the value a name
  * holds. Names are followed to the value they are bound to and, for a
  * list of layers built up (`layers.append(nn.BatchNorm2d(c))`), to what is
@@ -301,6 +350,8 @@ static void tl_facts__layers_scan(const TlIndex *idx, TlLayerScan *s, TSNode top
 				continue;
 			if (c->qname) {
 				int kind = tl_facts__layer_kind(idx, c->qname, n);
+				if (kind == TL_LAYER_DEPENDENT && tl_facts__site_rate_off(idx, s, c->qname, n))
+					kind = TL_LAYER_NONE;
 				if (kind == TL_LAYER_DEPENDENT || tl_facts__functional_dropout(idx, c->qname, n))
 					s->dependent = true;
 				else if (kind == TL_LAYER_TRACKED)
@@ -313,8 +364,11 @@ static void tl_facts__layers_scan(const TlIndex *idx, TlLayerScan *s, TSNode top
 			const TlIndex *smod;
 			int32_t scls;
 			if (cb && cb->kind == TL_BIND_CLASS &&
-			    (idx->classes.items[cb->ref].is_module || tl_model_class_module(idx, cb->ref)))
+			    (idx->classes.items[cb->ref].is_module || tl_model_class_module(idx, cb->ref))) {
+				if (!ts_node_is_null(s->site) && ts_node_eq(n, s->root))
+					s->site_cls = cb->ref;
 				tl_facts__layers_class(idx, s, cb->ref); /* (a base a star import binds) */
+			}
 			else if (!cb && !c->receiver.id && c->method &&
 				 tl_model_star_class(idx, c->method, &smod, &scls)) {
 				/* a class a star import binds (`from .parts import *`,
@@ -420,6 +474,8 @@ static void tl_facts__layers_start(TlLayerScan *s, TlLayerVisits *visits)
 	s->tracked = false;
 	s->unknown = false;
 	s->visits = visits;
+	s->site = s->root = (TSNode){ 0 };
+	s->site_cls = -1;
 }
 
 static void tl_facts__layers_run(const TlIndex *idx, TlLayerScan *s)
@@ -519,12 +575,19 @@ static int tl_facts__ext_scan(TlLayerScan *outer, const TlIndex *idx, const TlIn
  * (known to act the same in both modes), _TRACKED or _UNKNOWN. */
 int tl_facts__layers_of(const TlIndex *idx, TSNode root)
 {
+	return tl_facts__layers_at(idx, root, (TSNode){ 0 });
+}
+
+int tl_facts__layers_at(const TlIndex *idx, TSNode root, TSNode site)
+{
 	if (ts_node_is_null(root))
 		return TL_LAYER_UNKNOWN;
 	TlLayerVisits visits;
 	tl_array_init(&visits.items);
 	TlLayerScan s;
 	tl_facts__layers_start(&s, &visits);
+	s.site = site;
+	s.root = tl_index_unparen(root);
 	tl_facts__layers_push(&s, root);
 	tl_facts__layers_run(idx, &s);
 	int kind = s.dependent ? TL_LAYER_DEPENDENT : s.unknown ? TL_LAYER_UNKNOWN

@@ -529,3 +529,36 @@ shape_probe = ConvBN()
 with torch.no_grad():
     # ok: TL212
     probe = shape_probe(torch.zeros(2, 3, 16, 16))
+
+
+# A network whose forward builds its dropout at the rate it is handed: the
+# evaluation loop that hands it 0.0 runs it with the dropout the identity and
+# no other layer that acts by the mode (silent); the one that hands it the
+# training rate keeps dropping (TL212).
+class RateInForward(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc1 = nn.Linear(20, 64)
+        self.fc2 = nn.Linear(64, 3)
+
+    def forward(self, x, rate):
+        return self.fc2(nn.Dropout(rate)(F.relu(self.fc1(x))))
+
+
+def run_rate_in_forward(train_loader, val_loader, rate):
+    net = RateInForward()
+    opt = torch.optim.SGD(net.parameters(), lr=0.1)
+    for epoch in range(10):
+        for x, y in train_loader:
+            opt.zero_grad()
+            F.cross_entropy(net(x, rate), y).backward()
+            opt.step()
+        with torch.no_grad():
+            for x, y in val_loader:
+                # ok: TL212
+                off = net(x, 0.0)
+        with torch.no_grad():
+            for x, y in val_loader:
+                # expect: TL212
+                kept = net(x, rate)
+    return off, kept

@@ -242,3 +242,46 @@ def train(model, loader, opt):
         opt.zero_grad()
         loss.backward()
         opt.step()
+
+
+# A dropout layer built in forward at a rate the caller hands it: the test
+# loop calls the network with a rate of 0.0, so the callers switch the layer
+# off themselves where they evaluate (silent). The twin whose callers always
+# hand a rate that is not zero keeps dropping at evaluation (TL216).
+class RateByCaller(nn.Module):
+    def __init__(self, d_in, d_out):
+        super().__init__()
+        self.hidden = nn.Linear(d_in, 64)
+        self.out = nn.Linear(64, d_out)
+
+    def forward(self, x, rate):
+        h = F.relu(self.hidden(x))
+        # ok: TL216
+        h = nn.Dropout(rate)(h)
+        return self.out(h)
+
+
+class RateAlwaysOn(nn.Module):
+    def __init__(self, d_in, d_out):
+        super().__init__()
+        self.hidden = nn.Linear(d_in, 64)
+        self.out = nn.Linear(64, d_out)
+
+    def forward(self, x, rate):
+        h = F.relu(self.hidden(x))
+        # expect: TL216
+        h = nn.Dropout(rate)(h)
+        return self.out(h)
+
+
+def fit_and_score(batches, test_batches, keep):
+    by_caller = RateByCaller(32, 10)
+    always_on = RateAlwaysOn(32, 10)
+    opt = torch.optim.SGD(list(by_caller.parameters()) + list(always_on.parameters()), lr=0.1)
+    for x, y in batches:
+        loss = F.cross_entropy(by_caller(x, keep), y) + F.cross_entropy(always_on(x, keep), y)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    with torch.no_grad():
+        return [(by_caller(x, 0.0), always_on(x, keep)) for x, _ in test_batches]

@@ -299,7 +299,7 @@ static bool tl_check__may_eval(const TlIndex *idx)
 	return false;
 }
 
-static bool tl_check__dependent_at(const TlIndex *idx, TSNode expr, bool handed, const TlIndex *at)
+static bool tl_check__dependent_at(const TlIndex *idx, TSNode expr, bool handed, const TlIndex *at, TSNode site)
 {
 	/* accelerator.unwrap_model(model), handed in, hands back the model
 	 * itself. */
@@ -336,13 +336,13 @@ static bool tl_check__dependent_at(const TlIndex *idx, TSNode expr, bool handed,
 		memcpy(own, args, n * sizeof *own);
 		bool yes = true;
 		for (uint32_t i = 0; i < n && yes; i++)
-			yes = tl_check__dependent_at(own[i].mod, own[i].arg, false, at);
+			yes = tl_check__dependent_at(own[i].mod, own[i].arg, false, at, (TSNode){ 0 });
 		tl_free(own);
 		return yes;
 	}
 	if (ts_node_is_null(root) || !whole)
 		return false;
-	int kind = tl_facts__layers_of(idx, root);
+	int kind = tl_facts__layers_at(idx, root, site);
 	/* Instance norms that track running statistics act differently
 	 * only in eval mode, which reads those statistics: a model never put
 	 * in eval mode (nor loaded in it) gives in train mode the outputs it
@@ -359,7 +359,10 @@ bool tl_check_mode_dependent(const TlIndex *idx, TSNode expr)
 	const TlCall *c = ts_node_is_null(up) ? NULL : tl_index_call_at(idx, up);
 	if (c && ts_node_eq(c->callee, expr))
 		expr = tl_facts__called_object(c);
-	return tl_check__dependent_at(idx, expr, true, idx);
+	/* the forward call it is the callee of, whose arguments a layer built
+	 * in the forward may take its rate from */
+	TSNode site = c && ts_node_eq(c->callee, expr) && !c->receiver.id ? c->node : (TSNode){ 0 };
+	return tl_check__dependent_at(idx, expr, true, idx, site);
 }
 
 bool tl_check_discarded(const TlIndex *idx, TSNode call)

@@ -10,11 +10,13 @@
 #include <ctype.h>
 
 #include "facts/internal.h"
+#include "model/model.h"
+#include "model/value.h"
 
-bool tl_check_argument_off(const TlIndex *idx, TSNode call, const char *name)
+/* A constant False, None or zero. */
+static bool tl_check__off(const TlIndex *idx, TSNode v)
 {
 	const TlSyms *sy = tl_syms();
-	TSNode v = tl_facts_argument(idx, call, name);
 	if (ts_node_is_null(v))
 		return false;
 	TSNode lit = tl_facts_literal(idx, v);
@@ -23,6 +25,82 @@ bool tl_check_argument_off(const TlIndex *idx, TSNode call, const char *name)
 		return true;
 	double d;
 	return tl_facts_number(idx, v, &d) && d == 0.0;
+}
+
+/* What call `site` hands parameter `i` (named `name`) of `fn`, `shift`
+ * parameters bound before its arguments (a bound method's `self`): its
+ * keyword argument, else the positional one; null when a splat may pass
+ * it or none does. */
+static TSNode tl_check__site_arg(const TlIndex *idx, TSNode site, const char *name, uint32_t i, uint32_t shift)
+{
+	const TlSyms *sy = tl_syms();
+	TSNode none = { 0 };
+	TSNode args = tl_tree_field(site, sy->f_arguments);
+	uint32_t count = ts_node_is_null(args) ? 0 : ts_node_named_child_count(args);
+	for (uint32_t k = 0; k < count; k++) {
+		TSSymbol s = ts_node_symbol(ts_node_named_child(args, k));
+		if (s == sy->list_splat || s == sy->dictionary_splat)
+			return none;
+	}
+	TSNode v = tl_facts__kwarg(idx, site, name);
+	if (!ts_node_is_null(v) || i < shift)
+		return v;
+	return tl_facts__arg(site, i - shift);
+}
+
+/* A rate its callers choose per call: `v` names a parameter of the function
+ * it is in (bound nowhere else there) that some call site hands a constant
+ * zero, False or None (`net(x, 0.0, ...)` in the test loop, the dropout
+ * rate of the training loop's call elsewhere): that call's constant
+ * context switches the layer off, as a `training=` argument would. The
+ * sites: a function's own call sites, and for a module's `forward`, each
+ * call of an instance of its class the model knows in the module. */
+static bool tl_check__caller_turns_off(const TlIndex *idx, TSNode v)
+{
+	const TlSyms *sy = tl_syms();
+	v = tl_index_unparen(v);
+	if (ts_node_is_null(v) || ts_node_symbol(v) != sy->identifier)
+		return false;
+	const TlBinding *b = tl_index_resolve_node(idx, v);
+	if (!b || b->kind != TL_BIND_PARAM || b->func < 0 || !b->name)
+		return false;
+	const TlIntArray *all = tl_index_bindings_of(idx, b->func, b->name);
+	if (!all || all->size != 1)
+		return false;
+	const TlFunc *fn = &idx->funcs.items[b->func];
+	uint32_t i = 0;
+	while (i < fn->params.size && &idx->bindings.items[fn->params.items[i]] != b)
+		i++;
+	if (i == fn->params.size)
+		return false;
+	bool method = fn->cls >= 0 && fn->params.size &&
+		      strcmp(idx->bindings.items[fn->params.items[0]].name, "self") == 0;
+	for (uint32_t k = 0; k < fn->call_sites.size; k++) {
+		const TlCall *c = &idx->calls.items[fn->call_sites.items[k]];
+		/* `obj.m(...)` binds `self`; `Class.m(obj, ...)` does not */
+		const TlBinding *rb = c->receiver.id ? tl_index_resolve_node(idx, c->receiver) : NULL;
+		uint32_t shift = method && c->receiver.id && !(rb && rb->kind == TL_BIND_CLASS) ? 1 : 0;
+		if (tl_check__off(idx, tl_check__site_arg(idx, c->node, b->name, i, shift)))
+			return true;
+	}
+	if (!method || !fn->name || strcmp(fn->name, "forward") != 0 || !idx->classes.items[fn->cls].is_module)
+		return false;
+	for (uint32_t k = 0; k < idx->calls.size; k++) {
+		const TlCall *c = &idx->calls.items[k];
+		TlVal m;
+		if (c->receiver.id || ts_node_is_null(c->callee) || !tl_model_value(idx, c->callee, &m) ||
+		    m.kind != TL_VK_MODULE || m.ref != fn->cls || m.mod != (const void *)idx)
+			continue;
+		if (tl_check__off(idx, tl_check__site_arg(idx, c->node, b->name, i, 1)))
+			return true;
+	}
+	return false;
+}
+
+bool tl_check_argument_off(const TlIndex *idx, TSNode call, const char *name)
+{
+	TSNode v = tl_facts_argument(idx, call, name);
+	return tl_check__off(idx, v) || tl_check__caller_turns_off(idx, v);
 }
 
 /* True when function `f`, or a function it is nested in, is a method of a
