@@ -146,11 +146,28 @@ static bool tl_seed__annotation(TlModel *m, TSNode ann, TlVal *v)
 	return true;
 }
 
+/* A name spelt as a class is (`Model`, `QNetwork`: a capital first, a
+ * small letter after): by the language's convention, a class. */
+static bool tl_seed__class_like_name(const char *name)
+{
+	if (!(name[0] >= 'A' && name[0] <= 'Z'))
+		return false;
+	for (const char *c = name + 1; *c; c++)
+		if (*c >= 'a' && *c <= 'z')
+			return true;
+	return false;
+}
+
 bool tl_model__seed_param(TlModel *m, const TlBinding *b, TlVal *v)
 {
 	const TlIndex *idx = m->idx;
 	TlVal seed;
 	if (!b->name)
+		return false;
+	/* `Model: nn.Module` that the function calls to build its model
+	 * (`model = Model(envs)`): the annotation names what the class
+	 * makes; the parameter, named as a class, is one */
+	if (tl_seed__class_like_name(b->name))
 		return false;
 	if (!tl_seed__annotation(m, b->value, &seed)) {
 		if (!idx->torch_ecosystem)

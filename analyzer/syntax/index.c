@@ -991,6 +991,10 @@ static void tl_index__classes(TlIndex *idx)
 			TSNode base = ts_node_named_child(sup, k);
 			if (ts_node_symbol(base) == sy->keyword_argument)
 				continue;
+			/* `DecoderBase[State, Output]`: a generic class's
+			 * parameters given, the class itself */
+			if (ts_node_symbol(base) == sy->subscript)
+				base = tl_tree_field(base, sy->f_value);
 			const TlBinding *b = tl_index_resolve_node(idx, base);
 			if (b && b->kind == TL_BIND_CLASS && b->ref != (int32_t)i) {
 				tl_array_push(&c->bases, b->ref);

@@ -764,6 +764,10 @@ static void test_local_module_classes(void **state)
 		"class FromPlain(Plain):\n"
 		"    pass\n"
 		"class Param(nn.Parameter):\n"
+		"    pass\n"
+		"class Generic1(Base[T], Generic[T]):\n"
+		"    pass\n"
+		"class Generic2(Generic1[int]):\n"
 		"    pass\n");
 	const TlIndex *idx = &fx->idx;
 	const TlClass *base = &idx->classes.items[class_named(fx, "Base")];
@@ -781,6 +785,12 @@ static void test_local_module_classes(void **state)
 	assert_false(idx->classes.items[class_named(fx, "Data")].is_module);
 	assert_false(idx->classes.items[class_named(fx, "FromPlain")].is_module);
 	assert_false(idx->classes.items[class_named(fx, "Param")].is_module);
+	/* `Base[T]`: a generic class given its parameters is that class */
+	const TlClass *g1 = &idx->classes.items[class_named(fx, "Generic1")];
+	assert_int_equal(g1->bases.size, 1);
+	assert_int_equal(g1->bases.items[0], class_named(fx, "Base"));
+	assert_true(g1->is_module);
+	assert_true(idx->classes.items[class_named(fx, "Generic2")].is_module);
 	tl_fixture_free(fx);
 }
 

@@ -1483,6 +1483,27 @@ static void test_construction_constants(void **state)
  * local, `len()` of a list display, a helper of one `return`, a `*args`
  * helper, `or` as Python has it, a register_buffer between the stores;
  * a method of the module run on what its forward returned. */
+/* A parameter named as a class (`Model: nn.Module`, called to build the
+ * model) is no module instance by its annotation; one named as a value
+ * is. */
+static void test_class_named_param(void **state)
+{
+	(void)state;
+	TlFixture *fx = tl_fixture_new(
+		"import torch\n"
+		"def evaluate(path, Model: torch.nn.Module, net: torch.nn.Module, x):\n"
+		"    model = Model(4)\n"
+		"    model.load_state_dict(torch.load(path))\n"
+		"    model.eval()\n"
+		"    y = net(x)\n"
+		"    return model(x)\n");
+	assert_int_not_equal(value_after(fx, "model = ", "Model").kind, TL_VK_MODULE);
+	assert_int_not_equal(value_after(fx, "    model = ", "model").kind, TL_VK_TENSOR);
+	assert_int_equal(value_after(fx, "return ", "model").kind, TL_VK_MODULE);
+	assert_int_equal(value_after(fx, "y = ", "net").kind, TL_VK_MODULE);
+	tl_fixture_free(fx);
+}
+
 static void test_derived_constants(void **state)
 {
 	(void)state;
@@ -1572,6 +1593,7 @@ int main(void)
 		cmocka_unit_test(test_mapping_and_handed_entries),
 		cmocka_unit_test(test_construction_constants),
 		cmocka_unit_test(test_derived_constants),
+		cmocka_unit_test(test_class_named_param),
 	};
 	return cmocka_run_group_tests_name("model", tests, NULL, NULL);
 }
