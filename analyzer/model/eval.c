@@ -46,13 +46,46 @@ TlVKind tl_in__api_kind(unsigned k)
 	}
 }
 
+/* True when `n` is what a call in a loop that backpropagates, steps or
+ * runs a forward acts on (its receiver, its callee, an argument): what
+ * tl_model_fresh_run reads, also of another module's loops. */
+static bool tl_in__step_operand(In *in, TSNode n)
+{
+	const TlSyms *sy = in->sy;
+	TSNode p = tl_index_parent(in->idx, n);
+	while (!ts_node_is_null(p) && ts_node_symbol(p) == sy->parenthesized_expression) {
+		n = p;
+		p = tl_index_parent(in->idx, p);
+	}
+	if (ts_node_is_null(p))
+		return false;
+	TSSymbol ps = ts_node_symbol(p);
+	if (ps == sy->keyword_argument)
+		p = tl_index_parent(in->idx, p), ps = ts_node_is_null(p) ? 0 : ts_node_symbol(p);
+	if (ps == sy->argument_list) {
+		p = tl_index_parent(in->idx, p);
+	} else if (ps == sy->attribute) {
+		if (!ts_node_eq(tl_index_unparen(tl_tree_field(p, sy->f_object)), n) &&
+		    !ts_node_eq(tl_tree_field(p, sy->f_object), n))
+			return false;
+		p = tl_index_parent(in->idx, p);
+	} else if (ps != sy->call) {
+		return false;
+	}
+	if (ts_node_is_null(p) || ts_node_symbol(p) != sy->call)
+		return false;
+	const TlCall *c = tl_index_call_at(in->idx, p);
+	return c && c->loop >= 0 && (c->events & (TL_EV_BACKWARD | TL_EV_OPT_STEP | TL_EV_FORWARD));
+}
+
 void tl_in__record(In *in, TSNode n, const TlVal *v)
 {
 	/* The values questions ask about: names, attributes, subscripts,
 	 * calls (and what a comprehension makes); an operator's or a literal's
-	 * value is its operands'. Another module's model records none: only
-	 * its summaries, attributes and globals are read. */
-	if (in->m->quiet)
+	 * value is its operands'. Another module's model records only what
+	 * its loops' steps act on (their runs per configuration): else its
+	 * summaries, attributes and globals are read. */
+	if (in->m->quiet && !tl_in__step_operand(in, n))
 		return;
 	const TlSyms *sy = in->sy;
 	TSSymbol s = ts_node_symbol(n);

@@ -274,8 +274,16 @@ static bool tl_fresh__bound_in(const TlIndex *idx, const TlLoop *l, const TlCall
  * of the loop at depth `depth` (bit) or holds no state. */
 static bool tl_fresh__at(const TlIndex *idx, const TlModel *m, TSNode expr, uint8_t bit)
 {
+	const TlSyms *sy = tl_syms();
 	TlVal v;
-	if (ts_node_is_null(expr) || !tl_model_value(idx, expr, &v))
+	expr = tl_index_unparen(expr);
+	if (ts_node_is_null(expr))
+		return false;
+	TSSymbol s = ts_node_symbol(expr);
+	if (s == sy->true_ || s == sy->false_ || s == sy->none || s == sy->integer || s == sy->float_ ||
+	    s == sy->string)
+		return true; /* a literal (`retain_graph=True`): no value recorded, no state */
+	if (!tl_model_value(idx, expr, &v))
 		return false;
 	return (v.fresh & bit) || !tl_fresh__stateful(tl_model_pool(m), &v, 0);
 }
@@ -315,9 +323,10 @@ int tl_model_fresh_run(const TlIndex *idx, int32_t loop)
 	}
 	if (!any)
 		return 0;
-	if (idx->model && (idx->model->building || idx->model->quiet))
-		return -1; /* being built: asked again once it is; another
-			    * module's, read for its summaries: not asked */
+	if (idx->model && idx->model->building)
+		return -1; /* being built: asked again once it is (another
+			    * module's, read for its summaries, records the
+			    * values asked here: tl_in__record) */
 	const TlModel *m = tl_model_of(idx);
 	if (!m)
 		return 0;

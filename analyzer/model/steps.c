@@ -48,16 +48,30 @@ bool tl_model_exits_at_end(const TlLoop *lp)
 	return false;
 }
 
+/* True when step loop `l`'s answer (tl_model_loop_step) is kept: asked
+ * while the module's model is being built, the events answered and the
+ * loop is asked again (a table solved then is not kept either). Another
+ * module's quiet model answers from its events for good. */
+static bool tl_steps__final(const TlIndex *idx, int32_t l)
+{
+	const TlLoop *lp = &idx->loops.items[l];
+	bool kept = lp->run == 2 || (lp->run && lp->ctx);
+	return !lp->step || kept || !idx->model || !idx->model->building;
+}
+
 /* ---- the step entry ------------------------------------------------------------------- */
 
 /* What the step loops around call site `c` decide: 1 the innermost is of
  * a kind asked (and the guard does not hold the site below its body), 0
  * it is not, -1 there is none. */
-static int tl_steps__site(const TlIndex *idx, const TlCall *c, uint32_t kinds, TlStepGuard guard)
+static int tl_steps__site(const TlIndex *idx, const TlCall *c, uint32_t kinds, TlStepGuard guard,
+			  bool *final)
 {
 	for (int32_t l = c->loop; l >= 0; l = idx->loops.items[l].parent) {
 		const TlLoop *lp = &idx->loops.items[l];
 		uint32_t step = tl_model_loop_step(idx, l);
+		if (!tl_steps__final(idx, l))
+			*final = false;
 		if (!step)
 			continue;
 		if (!(step & kinds))
@@ -68,7 +82,8 @@ static int tl_steps__site(const TlIndex *idx, const TlCall *c, uint32_t kinds, T
 }
 
 /* Every function's step entry into `entry` (1 so, 2 not known to be). */
-static void tl_steps__solve_entry(const TlIndex *idx, uint32_t kinds, TlStepGuard guard, uint8_t *entry)
+static void tl_steps__solve_entry(const TlIndex *idx, uint32_t kinds, TlStepGuard guard, uint8_t *entry,
+				  bool *final)
 {
 	uint32_t n = idx->funcs.size;
 	memset(entry, 2, n ? n : 1);
@@ -83,7 +98,7 @@ static void tl_steps__solve_entry(const TlIndex *idx, uint32_t kinds, TlStepGuar
 			const TlCall *c = &idx->calls.items[f->call_sites.items[k]];
 			if (c->func == (int32_t)i)
 				continue;
-			int at = tl_steps__site(idx, c, kinds, guard);
+			int at = tl_steps__site(idx, c, kinds, guard, final);
 			if (at >= 0) {
 				yes = at == 1;
 				continue;
@@ -115,7 +130,13 @@ bool tl_model_step_entry(const TlIndex *idx, int32_t func, uint32_t kinds, TlSte
 	uint8_t *entry = __atomic_load_n(&t->step_entry[slot], __ATOMIC_ACQUIRE);
 	if (!entry) {
 		uint8_t *made = tl_malloc(idx->funcs.size ? idx->funcs.size : 1);
-		tl_steps__solve_entry(idx, kinds, guard, made);
+		bool final = true;
+		tl_steps__solve_entry(idx, kinds, guard, made, &final);
+		if (!final) { /* asked again once the model is built */
+			bool yes = made[func] == 1;
+			tl_free(made);
+			return yes;
+		}
 		entry = tl_model__publish((void **)&t->step_entry[slot], made);
 		if (entry != made)
 			tl_free(made);
@@ -133,28 +154,39 @@ typedef struct TlBwSets {
 	uint64_t *sets;
 } TlBwSets;
 
-/* The innermost loop of `idx` from `loop` out whose iteration runs a
- * backward and does not always leave at its end; -1 when none. */
-static int32_t tl_steps__backward_loop(const TlIndex *idx, int32_t loop)
+/* Loop `l` is a backward loop: its iteration runs a backward (in a loop
+ * nested in it too: an epoch loop), it does not always leave at its end,
+ * and it is no run per configuration (a step loop by its events that
+ * tl_model_loop_step answers none). */
+static bool tl_steps__is_backward(const TlIndex *idx, int32_t l, bool *final)
 {
-	for (int32_t l = loop; l >= 0; l = idx->loops.items[l].parent) {
-		const TlLoop *lp = &idx->loops.items[l];
-		if ((lp->events & TL_EV_BACKWARD) && !tl_model_exits_at_end(lp))
+	const TlLoop *lp = &idx->loops.items[l];
+	if (!(lp->events & TL_EV_BACKWARD) || tl_model_exits_at_end(lp))
+		return false;
+	bool yes = !lp->step || tl_model_loop_step(idx, l) != 0;
+	if (final && !tl_steps__final(idx, l))
+		*final = false;
+	return yes;
+}
+
+/* The innermost backward loop of `idx` from `loop` out; -1 when none. */
+static int32_t tl_steps__backward_loop(const TlIndex *idx, int32_t loop, bool *final)
+{
+	for (int32_t l = loop; l >= 0; l = idx->loops.items[l].parent)
+		if (tl_steps__is_backward(idx, l, final))
 			return l;
-	}
 	return -1;
 }
 
-static TlBwSets *tl_steps__solve_bw(const TlIndex *idx)
+static TlBwSets *tl_steps__solve_bw(const TlIndex *idx, bool *final)
 {
 	TlBwSets *b = tl_calloc(1, sizeof *b);
 	tl_array_init(&b->loops);
 	uint32_t n = idx->funcs.size, nl = idx->loops.size;
 	int32_t *bit = tl_malloc((nl ? nl : 1) * sizeof *bit);
 	for (uint32_t l = 0; l < nl; l++) {
-		const TlLoop *lp = &idx->loops.items[l];
 		bit[l] = -1;
-		if ((lp->events & TL_EV_BACKWARD) && !tl_model_exits_at_end(lp)) {
+		if (tl_steps__is_backward(idx, (int32_t)l, final)) {
 			bit[l] = (int32_t)b->loops.size;
 			tl_array_push(&b->loops, (int32_t)l);
 		}
@@ -177,7 +209,7 @@ static TlBwSets *tl_steps__solve_bw(const TlIndex *idx)
 			const TlCall *c = &idx->calls.items[f->call_sites.items[k]];
 			if (c->func == (int32_t)i)
 				continue;
-			int32_t l = tl_steps__backward_loop(idx, c->loop);
+			int32_t l = tl_steps__backward_loop(idx, c->loop, NULL);
 			if (l >= 0) {
 				b->sets[(size_t)i * w + (uint32_t)bit[l] / 64] |= 1ull << ((uint32_t)bit[l] % 64);
 				if (!queued[i]) {
@@ -233,7 +265,7 @@ static void tl_steps__bw_free(TlBwSets *b)
 
 void tl_model_backward_loops(const TlIndex *idx, int32_t func, int32_t loop, TlIntArray *out)
 {
-	int32_t l = tl_steps__backward_loop(idx, loop);
+	int32_t l = tl_steps__backward_loop(idx, loop, NULL);
 	if (l >= 0) {
 		tl_array_push(out, l);
 		return;
@@ -241,16 +273,22 @@ void tl_model_backward_loops(const TlIndex *idx, int32_t func, int32_t loop, TlI
 	if (func < 0 || (uint32_t)func >= idx->funcs.size)
 		return;
 	TlIndexTables *t = tl_model__tables(idx);
-	TlBwSets *b = __atomic_load_n(&t->bw_sets, __ATOMIC_ACQUIRE);
+	TlBwSets *b = __atomic_load_n(&t->bw_sets, __ATOMIC_ACQUIRE), *scratch = NULL;
 	if (!b) {
-		TlBwSets *made = tl_steps__solve_bw(idx);
-		b = tl_model__publish((void **)&t->bw_sets, made);
-		if (b != made)
-			tl_steps__bw_free(made);
+		bool final = true;
+		TlBwSets *made = tl_steps__solve_bw(idx, &final);
+		if (!final) {
+			b = scratch = made; /* asked again once the model is built */
+		} else {
+			b = tl_model__publish((void **)&t->bw_sets, made);
+			if (b != made)
+				tl_steps__bw_free(made);
+		}
 	}
 	for (uint32_t k = 0; b->words && k < b->loops.size; k++)
 		if (b->sets[(size_t)func * b->words + k / 64] & (1ull << (k % 64)))
 			tl_array_push(out, b->loops.items[k]);
+	tl_steps__bw_free(scratch);
 }
 
 /* ---- the tables kept with the index ----------------------------------------------------- */

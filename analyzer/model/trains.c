@@ -79,17 +79,28 @@ static bool tl_trains__own_alone(const TlIndex *mod, int32_t f)
  * a method through an instance, adds none to the loop's): `f` runs a
  * forward or a step and no step loop of its own, and no step loop is
  * nested in that loop. */
+static uint32_t tl_trains__loop_step(const TlIndex *mod, int32_t l)
+{
+	/* tl_model_loop_step, which reads the module's model: another
+	 * module's is at hand once it has been read (quiet: its events
+	 * decide); a module whose model none read (past the modules' nesting)
+	 * is not built for it. */
+	return mod->model ? tl_model_loop_step(mod, l) : mod->loops.items[l].step;
+}
+
 static bool tl_trains__step_site(const TlIndex *mod, const TlCall *call, const TlIndex *idx, int32_t f)
 {
 	for (int32_t l = call->loop; l >= 0; l = mod->loops.items[l].parent)
-		if (mod->loops.items[l].step)
+		if (tl_trains__loop_step(mod, l))
 			return true;
+	/* A loop a step loop by its events that the model knows for a run
+	 * per configuration is none, with the call's events or without. */
 	const TlFunc *fn = &idx->funcs.items[f];
-	if (call->loop < 0 || call->target >= 0 || fn->runs_step_loop ||
+	if (call->loop < 0 || call->target >= 0 || fn->runs_step_loop || mod->loops.items[call->loop].step ||
 	    !(fn->reach_events & (TL_EV_FORWARD | TL_TRAINS_EVENTS)))
 		return false;
 	for (uint32_t k = 0; k < mod->loops.size; k++) {
-		if (!mod->loops.items[k].step)
+		if (!tl_trains__loop_step(mod, (int32_t)k))
 			continue;
 		for (int32_t l = mod->loops.items[k].parent; l >= 0; l = mod->loops.items[l].parent)
 			if (l == call->loop)
