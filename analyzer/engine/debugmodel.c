@@ -129,6 +129,8 @@ static int tl_debug__model(const char *arg, FILE *out, FILE *err)
 			tl_escape_add(&b, path, strlen(path));
 			tl_buf_addf(&b, ":%u:%u: def %s returns ", at.row + 1, at.column + 1, idx.funcs.items[f].name);
 			tl_model_describe(model, &r, &b);
+			if (r.fresh & TL_FRESH_RUN) /* fresh.c: computed from its arguments only */
+				tl_buf_addf(&b, " of-its-arguments");
 			tl_buf_addc(&b, '\n');
 		}
 	}

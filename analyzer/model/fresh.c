@@ -25,7 +25,9 @@
  *   (`.to(device)`, `.type(dtype)`); a function's arguments; the callee
  *   itself when it is a value (an instance called, a module's forward, a
  *   function of the project, which may read a global model), not when it
- *   is a class (a construction), a builtin or a library name. A new
+ *   is a class (a construction), a builtin or a library name; a
+ *   function of the project counts as a library's when its summary
+ *   holds the run's bit (below), else the call holds no bit. A new
  *   leaf of the table (`torch.randn`, `torch.tensor(data,
  *   requires_grad=True)`: set new-leaf) reads no operand. A method that
  *   is handed such state (`model.load_state_dict(weights)`,
@@ -35,8 +37,13 @@
  *   position, an unpacked part) has the value's bits; a path of the
  *   state, its slot's.
  * - A name read from outside the function (a global, an import), a
- *   parameter at the function's entry, a path bound on one side of a
- *   join only: none.
+ *   path bound on one side of a join only: none.
+ * - The run's bit (TL_FRESH_RUN, bit 7; loops 7 deep or more hold none):
+ *   the parameters hold it at the function's entry, so what its run
+ *   computes from them and from what it makes itself keeps it; a
+ *   summary that holds it says the function returns nothing it read
+ *   from elsewhere (`lmu.logsumexp(mat, ...)`). What is stored into an
+ *   attribute keeps no bits (model.c).
  * - Where a round of a loop begins, no value holds the loop's bit (nor a
  *   deeper loop's); what a `for` binds is an element of what it iterates,
  *   made before the loop.
@@ -50,11 +57,19 @@
 #include "model/apitable.h"
 #include "syntax/syms.h"
 
-/* The bits of a value made now: every loop around the point. */
+/* The bits of the loops below depth `d` (TL_FRESH_LOOPS at most), and
+ * the run's. */
+static uint8_t tl_fresh__below(uint32_t d)
+{
+	d = d < TL_FRESH_LOOPS ? d : TL_FRESH_LOOPS;
+	return (uint8_t)(((1u << d) - 1u) | TL_FRESH_RUN);
+}
+
+/* The bits of a value made now: every loop around the point, and the
+ * function's run. */
 static uint8_t tl_fresh__now(const In *in)
 {
-	uint32_t d = in->loops < 8 ? in->loops : 8;
-	return (uint8_t)((1u << d) - 1u);
+	return tl_fresh__below(in->loops);
 }
 
 /* True when `v` may hold state a step or a backward reaches (see the
@@ -97,22 +112,21 @@ static uint8_t tl_fresh__with(const In *in, uint8_t bits, const TlVal *v)
 
 void tl_in__fresh_enter(In *in)
 {
+	/* the parameters: what the run is handed */
 	for (uint32_t i = 0; i < in->st.slots.size; i++)
-		in->st.slots.items[i].val.fresh = 0;
+		in->st.slots.items[i].val.fresh = TL_FRESH_RUN;
 }
 
 void tl_in__fresh_head(In *in, const StFrame *f)
 {
-	uint32_t d = f->depth < 8 ? f->depth : 8;
-	uint8_t keep = (uint8_t)((1u << d) - 1u);
+	uint8_t keep = tl_fresh__below(f->depth);
 	for (uint32_t i = 0; i < in->st.slots.size; i++)
 		in->st.slots.items[i].val.fresh &= keep;
 }
 
 void tl_in__fresh_elem(const StFrame *f, TlVal *e, const TlVal *of)
 {
-	uint32_t d = f && f->depth < 8 ? f->depth : 8;
-	e->fresh = (uint8_t)(of->fresh & ((1u << d) - 1u));
+	e->fresh = (uint8_t)(of->fresh & tl_fresh__below(f ? f->depth : TL_FRESH_LOOPS));
 }
 
 void tl_in__fresh_part(TlVal *part, const TlVal *whole)
@@ -156,6 +170,28 @@ static void tl_fresh__into(In *in, const TlCall *c, const TlVal *vals, uint32_t 
 		sl->val.fresh &= bits;
 }
 
+/* Function `fn` of the project (a function value) returns what its run
+ * computes from its parameters and what it makes itself only: its
+ * summary holds the run's bit (it reads no global, no attribute of an
+ * object from outside, and calls nothing of the project that does). Of
+ * this module, as the summary stands now (this function depends on it,
+ * and runs again when it changes); of another, its model's. */
+static bool tl_fresh__pure(In *in, const TlVal *fn)
+{
+	if (fn->kind != TL_VK_FUNCTION || fn->ref < 0 || !fn->mod)
+		return false;
+	if (fn->mod == (const void *)in->idx) {
+		if ((uint32_t)fn->ref >= in->m->funcs.size)
+			return false;
+		tl_model__dep_summary(in->m, fn->ref, false);
+		const TlFuncSum *s = &in->m->funcs.items[fn->ref];
+		return s->status && s->ret.kind != TL_VK_BOT && (s->ret.fresh & TL_FRESH_RUN);
+	}
+	TlVal ret;
+	return tl_model__summary(in->m, (const TlIndex *)fn->mod, fn->ref, &ret) && ret.kind != TL_VK_BOT &&
+	       (ret.fresh & TL_FRESH_RUN);
+}
+
 static void tl_fresh__call(In *in, TSNode n, const TlVal *vals, uint32_t nv, TlVal *r)
 {
 	const TlCall *c = tl_index_call_at(in->idx, n);
@@ -171,8 +207,10 @@ static void tl_fresh__call(In *in, TSNode n, const TlVal *vals, uint32_t nv, TlV
 			r->fresh = bits;
 			return;
 		}
-		if (!tl_fresh__maker(in, c, &vals[0]))
-			bits = 0; /* a function of the project: what it reads is not known */
+		TlVal pv;
+		if (!tl_fresh__maker(in, c, &vals[0]) &&
+		    !(tl_model__resolve(in->m, c->qname, &pv) && tl_fresh__pure(in, &pv)))
+			bits = 0; /* a function of the project that reads more */
 	} else if (c->receiver.id) {
 		bits = tl_fresh__with(in, bits, &vals[0]);
 		const TlApiRow *m = c->method ? tl_api_method(c->method) : NULL;
@@ -182,11 +220,19 @@ static void tl_fresh__call(In *in, TSNode n, const TlVal *vals, uint32_t nv, TlV
 			tl_fresh__into(in, c, vals, nv);
 	} else if (!tl_fresh__maker(in, c, &vals[0])) {
 		/* an instance called, a forward, a function of the project */
-		bits = vals[0].kind == TL_VK_FUNCTION ? 0 : tl_fresh__with(in, bits, &vals[0]);
+		if (vals[0].kind == TL_VK_FUNCTION)
+			bits = tl_fresh__pure(in, &vals[0]) ? bits : 0;
+		else
+			bits = tl_fresh__with(in, bits, &vals[0]);
 	}
+	/* the arguments; a function of the project handed to another runs
+	 * there, reading what it may */
+	bool runs = !c->receiver.id && !tl_fresh__maker(in, c, &vals[0]);
 	for (uint32_t i = 1; args && i < nv && bits; i++)
 		if (vals[i].kind != TL_VK_FUNCTION)
 			bits = tl_fresh__with(in, bits, &vals[i]);
+		else if (runs && vals[i].ref >= 0)
+			bits = 0;
 	r->fresh = bits;
 }
 
@@ -246,9 +292,12 @@ static bool tl_fresh__bound_in(const TlIndex *idx, const TlLoop *l, const TlCall
 			x = tl_index_unparen(tl_tree_field(x, sy->f_object));
 		else if (s == sy->subscript)
 			x = tl_index_unparen(tl_tree_field(x, sy->f_value));
-		else if (s == sy->call)
+		else if (s == sy->call) {
+			const TlCall *k = tl_index_call_at(idx, x);
+			if (k && k->qname)
+				return true; /* `torch.mean(result)`: made here, of its arguments */
 			x = tl_index_unparen(tl_tree_field(x, sy->f_function));
-		else
+		} else
 			break;
 	}
 	if (ts_node_is_null(x) || ts_node_symbol(x) != sy->identifier)
@@ -298,7 +347,7 @@ int tl_model_fresh_run(const TlIndex *idx, int32_t loop)
 	for (int32_t p = l->parent; p >= 0; p = idx->loops.items[p].parent)
 		if (idx->loops.items[p].func == l->func)
 			depth++;
-	if (depth >= 8)
+	if (depth >= TL_FRESH_LOOPS)
 		return 0;
 	const uint32_t steps = TL_EV_BACKWARD | TL_EV_OPT_STEP | TL_EV_FORWARD;
 	/* First the index: a step the iteration runs in a function it calls

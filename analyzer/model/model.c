@@ -128,6 +128,7 @@ void tl_model__store_attr(TlModel *m, int32_t cls, int32_t name, const TlVal *v,
 		nv.graph = TL_VG_UNKNOWN;
 	nv.pgraph = nv.pcall = nv.pold = 0;
 	nv.punwrap = 0;
+	nv.fresh = 0; /* nor where its rounds or its run made it (fresh.c) */
 	nv.pnograd = 0; /* resolved by the storing call (tl_in__ng_store) */
 	/* Each store keeps what its last evaluation stored: it ran from the
 	 * method's highest state (the attributes and contexts it reads known),
@@ -1327,8 +1328,8 @@ void tl_model_describe(const TlModel *m, const TlVal *v, TlBuf *out)
 		tl_buf_addf(out, " from(before-loops=0x%x carried-loops=0x%x params=0x%x%s)", v->old, v->prev, v->pold,
 			    v->kept ? " kept" : "");
 	/* The loops whose current round made it afresh (fresh.c). */
-	if (v->fresh)
-		tl_buf_addf(out, " fresh-in-loops=0x%x", v->fresh);
+	if (v->fresh & ~TL_FRESH_RUN)
+		tl_buf_addf(out, " fresh-in-loops=0x%x", v->fresh & ~TL_FRESH_RUN);
 	/* Its train / eval mode (modes.c), of a module. */
 	if (v->mode && (v->kind == TL_VK_MODULE || v->kind == TL_VK_WRAPPER))
 		tl_buf_addf(out, " mode=%s%s%s", (v->mode & TL_VMODE_TRAIN) ? "train" : "",

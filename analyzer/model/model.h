@@ -153,7 +153,7 @@ int tl_model_graph_from_before(const TlIndex *idx, int32_t loop, TSNode expr, Tl
  * known to be made in the current round from nothing that holds state
  * from before it, or to hold none (TlVal.fresh): a model, a loss object
  * and data built afresh for each configuration. False where the model
- * has no value for one of them, or the loop is 8 deep in its function;
+ * has no value for one of them, or the loop is 7 deep in its function;
  * 1: a run per configuration, 0: not known to be, -1: the module's
  * model is being built (not known yet), or is another module's, built
  * for its summaries only (not asked: its events decide). */

@@ -196,6 +196,9 @@ int tl_val_const_truth(uint16_t c);
 
 #define TL_VAL_PARTS 8
 #define TL_VAL_NEST 3
+/* TlVal.fresh: the loops' bits (depth below TL_FRESH_LOOPS) and the run's. */
+#define TL_FRESH_LOOPS 7u
+#define TL_FRESH_RUN 0x80u
 
 /* TlVal.nograd of a module frozen by `.requires_grad_(False)`: none of its
  * parameters requires grad, whatever its class holds. */
@@ -249,7 +252,11 @@ typedef struct TlVal {
 	 * function from nothing that holds state from before that iteration
 	 * (a module, an optimizer, a parameter, a tensor that may require
 	 * grad or carry history: `model = Net()` in a loop over
-	 * configurations). 0: not known to be. Joined as an intersection. */
+	 * configurations). 0: not known to be. Joined as an intersection.
+	 * Bit 7 (TL_FRESH_RUN): made in the function's current run from its
+	 * parameters and what it makes itself (the parameters hold it at
+	 * the entry): a summary's says what the function returns reads
+	 * nothing else. Loops 7 deep or more hold none. */
 	uint8_t fresh;
 	/* Whether it requires grad (model/requiresgrad.c), 1 when known not to on
 	 * every path: of a tensor or a number, neither a leaf that requires

@@ -8,7 +8,7 @@ afresh and takes one backward (a sweep over dtypes or settings in a test)
 runs one independent run per configuration: nothing there is per step.
 An `expect` annotation marks the twins with the model, loss object or
 optimizer built before the loop (or read off `self`, a parameter, or a
-function of the project); an `ok` annotation marks the sweeps.
+function of the project that reads more than its arguments); an `ok` annotation marks the sweeps.
 """
 import torch
 import torch.nn as nn
@@ -214,3 +214,38 @@ def fresh_model_given_the_weights_of_before(state):
         # expect: TL301, TL307
         out = model(torch.randn(4, 2).to(DEVICE).type(dtype))
         print(out.shape)
+
+
+# A helper of the project that computes only from what it is handed (and
+# what it makes itself) gives a value made afresh where its arguments are;
+# one that reads a global model does not.
+
+SHARED = Net()
+
+
+def soft_max_with_zero(x, dim=1):
+    zeros = torch.zeros(x.size(0), 1, dtype=x.dtype, device=x.device)
+    return torch.logsumexp(torch.cat([x, zeros], dim=dim), dim=dim)
+
+
+def through_the_shared_model(x):
+    return SHARED(x)
+
+
+def reference_helper_per_dtype():
+    for dtype in DTYPES:
+        mat = torch.tensor([[0.5, 1.0], [2.0, -1.0]], dtype=dtype, requires_grad=True).to(DEVICE)
+        result = soft_max_with_zero(mat)
+        # ok: TL104
+        torch.mean(result).backward(retain_graph=True)
+        # ok: TL301
+        expected = torch.logsumexp(torch.cat([mat, torch.zeros(2, 1, dtype=dtype).to(DEVICE)], dim=1), dim=1)
+        print(torch.allclose(result, expected))
+
+
+def helper_reads_a_global_model():
+    for dtype in DTYPES:
+        x = torch.ones(4, 2, dtype=dtype, requires_grad=True)
+        # expect: TL301, TL307
+        y = through_the_shared_model(x + torch.zeros(4, 2).to(DEVICE))
+        y.sum().backward()

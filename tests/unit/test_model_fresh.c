@@ -1,8 +1,10 @@
 /* Unit tests for runs per configuration (analyzer/model/fresh.c): a loop
  * whose every iteration builds the loss object, the model and the data it
  * backpropagates or runs is no step loop (tl_model_loop_step answers 0);
- * a loss object, a model, an optimizer or a leaf made before the loop, one
- * read off a parameter, one a function of the project makes, weights of
+ * so is one whose model a function of the project builds from its
+ * argument only; a loss object, a model, an optimizer or a leaf made
+ * before the loop, one read off a parameter, one a function of the project
+ * hands back from a global, weights of
  * before loaded into a fresh model, and a loop over data items keep it a
  * step loop; an inner loop reusing what its outer round made is one. */
 #include "helpers.h"
@@ -39,8 +41,11 @@ static void test_fresh_runs(void **state)
 		"        self.W = nn.Parameter(torch.randn(2, n))\n"
 		"    def forward(self, x, y):\n"
 		"        return nn.functional.cross_entropy(x @ self.W, y)\n"
+		"SHARED = Arc(10)\n"
 		"def build(m):\n"
 		"    return Arc(10, m)\n"
+		"def shared(m):\n"
+		"    return SHARED\n"
 		"def sweep():\n"
 		"    for dtype in DTYPES:\n"
 		"        f = Arc(10)\n"
@@ -66,6 +71,10 @@ static void test_fresh_runs(void **state)
 		"def helper():\n"
 		"    for m in [0.1, 0.2]:\n"
 		"        f = build(m)\n"
+		"        f(torch.randn(8, 2).cuda(), torch.zeros(8).long().cuda()).backward()\n"
+		"def global_model():\n"
+		"    for m in [0.1, 0.2]:\n"
+		"        f = shared(m)\n"
 		"        f(torch.randn(8, 2).cuda(), torch.zeros(8).long().cuda()).backward()\n"
 		"def stepped():\n"
 		"    net = Arc(10)\n"
@@ -96,12 +105,14 @@ static void test_fresh_runs(void **state)
 	assert_int_equal(tl_model_loop_step(idx, loop_at(fx, "for dtype in DTYPES:\n        f = Arc(10)\n        e", 0)), 0);
 	assert_int_equal(tl_model_loop_step(idx, loop_at(fx, "for margin in", 0)), 0);
 	assert_int_equal(tl_model_loop_step(idx, loop_at(fx, "for dtype in DTYPES:\n        pool", 0)), 0);
+	/* a function of the project that builds from its argument only */
+	assert_int_equal(tl_model_loop_step(idx, loop_at(fx, "for m in [0.1, 0.2]:\n        f = build", 0)), 0);
 	/* what outlives the iteration keeps the step loop */
 	int32_t l = loop_at(fx, "for dtype in DTYPES:\n        f(torch", 0);
 	assert_true(tl_model_loop_step(idx, l) & TL_STEP_TRAIN);
 	assert_true(tl_model_loop_step(idx, loop_at(fx, "for _ in range(10)", 0)) & TL_STEP_TRAIN);
 	assert_true(tl_model_loop_step(idx, loop_at(fx, "for dtype in DTYPES:\n        f(torch", 1)) & TL_STEP_TRAIN);
-	assert_true(tl_model_loop_step(idx, loop_at(fx, "for m in [0.1, 0.2]:\n        f = build", 0)) & TL_STEP_TRAIN);
+	assert_true(tl_model_loop_step(idx, loop_at(fx, "for m in [0.1, 0.2]:\n        f = shared", 0)) & TL_STEP_TRAIN);
 	assert_true(tl_model_loop_step(idx, loop_at(fx, "for m in [0.1, 0.2]:\n        f = Arc(10, m)\n        f(", 0)) &
 		    TL_STEP_TRAIN);
 	assert_true(tl_model_loop_step(idx, loop_at(fx, "for m in [0.1, 0.2]:\n        f = Arc(10, m)\n        f.load", 0)) &

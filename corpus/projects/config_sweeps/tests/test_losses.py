@@ -2,7 +2,7 @@ import unittest
 
 import torch
 
-from metric import ArcLoss, MemoryLoss, PairMiner
+from metric import ArcLoss, MemoryLoss, PairMiner, utils
 
 DTYPES = [torch.float16, torch.float32, torch.float64]
 DEVICE = torch.device("cuda")
@@ -77,3 +77,23 @@ class TestPairMiner(unittest.TestCase):
             # expect: TL301, TL307
             labels = torch.randint(0, 10, (32,)).to(DEVICE)
             self.loss_func(embeddings, labels).backward()
+
+
+class TestUtils(unittest.TestCase):
+    def test_logsumexp_per_dtype(self):
+        for dtype in DTYPES:
+            mat = torch.tensor([[-1.0, 0.0, 1.0], [3.0, 2.0, 1.0]], dtype=dtype, requires_grad=True).to(DEVICE)
+            result = utils.masked_logsumexp(mat)
+            # ok: TL104
+            torch.mean(result).backward(retain_graph=True)
+            # ok: TL301
+            column = torch.zeros(mat.size(0), dtype=dtype).to(DEVICE).unsqueeze(1)
+            expected = torch.logsumexp(torch.cat([mat, column], dim=1), dim=1, keepdim=True)
+            self.assertTrue(torch.allclose(result, expected))
+
+    def test_default_loss_per_dtype(self):
+        for dtype in DTYPES:
+            embeddings = torch.tensor([[0.6, 0.8]] * 32, requires_grad=True, dtype=dtype).to(DEVICE)
+            # expect: TL301, TL307
+            labels = torch.randint(0, 10, (32,)).to(DEVICE)
+            utils.default_loss(embeddings, labels).backward()
