@@ -387,7 +387,11 @@ bool tl_facts_is_module_class_name(const char *q)
 	    tl_facts__starts(q, "torch.nn.parameter."))
 		return false;
 	if (tl_facts__starts(q, "torch.nn.")) {
+		/* `torch.nn.modules.instancenorm._InstanceNorm`: a private
+		 * base class of the library's layers is one too */
 		const char *last = tl_facts__last(q);
+		while (*last == '_')
+			last++;
 		return isupper((unsigned char)last[0]);
 	}
 	return false;

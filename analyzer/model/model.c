@@ -1207,9 +1207,11 @@ static TlModel *tl_model__build(const TlIndex *idx, bool quiet)
 	m->stats.components = m->starts.size;
 	m->stats.classes = idx->classes.size;
 	if (quiet) {
-		/* Another module's model runs one pass, its own code first: what
-		 * its functions read of its globals (a named tuple, a criterion
-		 * made at module level) is there when they run. */
+		/* Another module's model runs its own code first: what its
+		 * functions read of its globals (a named tuple, a criterion made
+		 * at module level) is there when they run; then its functions,
+		 * again only where one read a summary not computed yet
+		 * (tl_model__run). */
 		tl_model__interpret(m, -1);
 		tl_model__globals_ready(m);
 		tl_model__run(m, NULL, false);

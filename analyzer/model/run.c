@@ -267,8 +267,15 @@ void tl_model__run(TlModel *m, const uint8_t *want, bool module_code)
 				}
 			}
 		}
-		if (m->quiet)
-			break;
+		/* Another module's model: again only where a function read a
+		 * summary not computed yet (a method of a class defined further
+		 * down, called through an instance the call graph does not
+		 * see) and something rose. */
+		if (m->quiet) {
+			if (!m->changed || !pass_pending)
+				break;
+			continue;
+		}
 		/* The module's own code, last: its globals are what the next
 		 * pass's functions read. */
 		if (module_code) {

@@ -747,6 +747,7 @@ static void test_local_module_classes(void **state)
 		"import torch.nn as nn\n"
 		"from torch.nn import Module\n"
 		"import lightning as L\n"
+		"from torch.nn.modules.instancenorm import _InstanceNorm\n"
 		"class Base(nn.Module):\n"
 		"    pass\n"
 		"class Mid(Base):\n"
@@ -768,6 +769,8 @@ static void test_local_module_classes(void **state)
 		"class Generic1(Base[T], Generic[T]):\n"
 		"    pass\n"
 		"class Generic2(Generic1[int]):\n"
+		"    pass\n"
+		"class Norm(_InstanceNorm):\n"
 		"    pass\n");
 	const TlIndex *idx = &fx->idx;
 	const TlClass *base = &idx->classes.items[class_named(fx, "Base")];
@@ -791,6 +794,8 @@ static void test_local_module_classes(void **state)
 	assert_int_equal(g1->bases.items[0], class_named(fx, "Base"));
 	assert_true(g1->is_module);
 	assert_true(idx->classes.items[class_named(fx, "Generic2")].is_module);
+	/* a private base class of the library's layers */
+	assert_true(idx->classes.items[class_named(fx, "Norm")].is_module);
 	tl_fixture_free(fx);
 }
 
