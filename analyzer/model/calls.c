@@ -784,6 +784,12 @@ TlVal tl_in__call(In *in, TSNode n, const TlVal *vals, uint32_t nv, const bool *
 				have_av = true;
 				from_state = true;
 			}
+			/* `pl_module.head(x)` of a head another method of the class
+			 * stored on the parameter (tl_in__param_attr) */
+			int32_t pid = sv ? -1 : tl_in__param_attr(in, &p, false);
+			if (pid >= 0 && tl_model__class_attr(in->m, in->idx, in->cls, pid,
+							      in->m->names.names.items[pid], &av))
+				have_av = true;
 		}
 		if (!have_av && c->method && recv->kind == TL_VK_WRAPPER && tl_in__is(c->method, "module")) {
 			/* `ddp.module(x)`: the module inside, called around the wrapper. */

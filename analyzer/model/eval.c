@@ -172,6 +172,36 @@ bool tl_in__plain_attr(const char *t, uint32_t len)
 }
 
 
+/* The attribute a method of a class stores on, or reads from, one of its
+ * parameters other than `self` (`pl_module.head = Head()` in one hook of
+ * a callback, `pl_module.head(x)` in another): the hooks of one class are
+ * handed one object under one parameter name, so a path `param.attr`
+ * whose root still holds the parameter is an attribute of the class's
+ * summary under the name "param.attr" (no attribute's name has a dot).
+ * Its interned id (added when `add`), or -1. */
+int32_t tl_in__param_attr(In *in, const TlPath *p, bool add)
+{
+	if (in->cls < 0 || p->n != 1 || p->cut || p->sel[0] < 0 || p->root < 0 || p->root == in->self_id)
+		return -1;
+	uint32_t i = 0;
+	while (i < in->nparams && i < 16 && in->param_roots[i] != p->root)
+		i++;
+	if (i >= in->nparams || i >= 16)
+		return -1;
+	TlPath rp = { .root = p->root };
+	const TlVal *pv = tl_state_get(&in->st, &rp);
+	if (!pv || !(pv->pgraph & (1u << i)))
+		return -1; /* bound to something else since the entry */
+	TlBuf b;
+	tl_buf_init(&b);
+	tl_path_print(&in->m->names, p, &b);
+	int32_t id = -1;
+	if (b.len && b.len < 128)
+		id = add ? tl_path_intern(&in->m->names, b.data, b.len) : tl_path_lookup(&in->m->names, b.data, b.len);
+	tl_buf_release(&b);
+	return id;
+}
+
 /* The value of attribute `name` (interned `id`) of a value `obj`. */
 TlVal tl_in__attr(In *in, const TlVal *obj, int32_t id, const char *name, uint32_t len)
 {
@@ -544,6 +574,13 @@ void tl_in__bind(In *in, TSNode target, const TlVal *value)
 			TlVal sv = v;
 			tl_in__ng_store(in, &sv);
 			tl_model__store_attr(in->m, in->cls, p.sel[0], &sv, ts_node_start_byte(t) + 1);
+		} else {
+			int32_t pid = tl_in__param_attr(in, &p, true);
+			if (pid >= 0) {
+				TlVal sv = v;
+				tl_in__ng_store(in, &sv);
+				tl_model__store_attr(in->m, in->cls, pid, &sv, ts_node_start_byte(t) + 1);
+			}
 		}
 	}
 }
@@ -774,7 +811,13 @@ static TlVal tl_in__compute(In *in, TSNode n, const TlVal *vals, uint32_t nv)
 			if (!t || nv < 1)
 				return tl_in__top();
 			TlVal obj = vals[0];
-			v = tl_in__attr(in, &obj, tl_path_intern(&in->m->names, t, len), t, len);
+			/* stored on the parameter by another method of the class */
+			TlPath pp;
+			int32_t pid = in->cls >= 0 && tl_path_of(&in->m->names, in->idx, n, &pp)
+					      ? tl_in__param_attr(in, &pp, false) : -1;
+			if (pid < 0 || !tl_model__class_attr(in->m, in->idx, in->cls, pid,
+							     in->m->names.names.items[pid], &v))
+				v = tl_in__attr(in, &obj, tl_path_intern(&in->m->names, t, len), t, len);
 			tl_in__host_field(&v, &obj);
 			tl_in__mode_field(&v, &obj);
 		}

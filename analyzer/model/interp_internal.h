@@ -125,6 +125,10 @@ typedef struct In {
 } In;
 
 bool tl_in__poll(In *in);
+/* eval.c: the interned name "param.attr" under which the class's summary
+ * keeps attribute path `p` of a method's parameter other than `self`
+ * (still bound to it), or -1; added to the names when `add`. */
+int32_t tl_in__param_attr(In *in, const TlPath *p, bool add);
 /* modes.c: the mode switches made inside the comprehension whose state
  * was just restored, made again on it. */
 void tl_in__mode_replay(In *in);

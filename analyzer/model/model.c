@@ -1125,6 +1125,28 @@ static void tl_model__keys(TlModel *m)
 	tl_tree_walk_release(&w);
 }
 
+/* `param.attr = ...` in a method, `param` one of its parameters after
+ * the first: declared as the class's attribute "param.attr"
+ * (tl_in__param_attr). */
+static void tl_model__declare_param_attr(TlModel *m, const TlBinding *b)
+{
+	const TlIndex *idx = m->idx;
+	const TlFunc *fn = &idx->funcs.items[b->func];
+	const char *dot = strchr(b->name, '.');
+	if (fn->cls < 0 || !dot || dot == b->name || strchr(dot + 1, '.') || !dot[1] ||
+	    strpbrk(dot + 1, "[(") || strlen(b->name) >= 128)
+		return;
+	for (uint32_t i = 1; i < fn->params.size && i < 16; i++) {
+		const TlBinding *pb = &idx->bindings.items[fn->params.items[i]];
+		if (pb->name && strlen(pb->name) == (size_t)(dot - b->name) &&
+		    strncmp(pb->name, b->name, (size_t)(dot - b->name)) == 0) {
+			int32_t id = tl_path_intern(&m->names, b->name, strlen(b->name));
+			tl_scopemap_put(&m->declared, (uint32_t)fn->cls, (uint32_t)id, 1);
+			return;
+		}
+	}
+}
+
 /* The attributes each class of the module binds (`self.x = ...` in a
  * method): until the interpreter has run the method that stores one, a
  * read of it is not known yet (⊥), not unknown (⊤). */
@@ -1133,6 +1155,8 @@ static void tl_model__declare(TlModel *m)
 	const TlIndex *idx = m->idx;
 	for (uint32_t i = 0; i < idx->bindings.size; i++) {
 		const TlBinding *b = &idx->bindings.items[i];
+		if (b->cls < 0 && !b->class_body && b->name && b->func >= 0)
+			tl_model__declare_param_attr(m, b);
 		if (b->cls < 0 || b->class_body || !b->name || strncmp(b->name, "self.", 5) != 0)
 			continue;
 		const char *rest = b->name + 5;
