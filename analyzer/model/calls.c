@@ -224,7 +224,10 @@ static TlVal tl_in__apply(In *in, const TlVal *ret, const TlVal *args, uint32_t 
 			r.punwrap |= (uint8_t)(av->pgraph & 0xffu);
 	}
 	/* What calling a parameter returns: the function passed for it
-	 * (`opt.step(closure)`: what the closure returns). */
+	 * (`opt.step(closure)`: what the closure returns). A module's forward
+	 * run on it (`layer(h)` of a `layer: nn.Module`): a tensor with
+	 * history whatever is handed, made as a handed module's output. */
+	bool fwd = ret->kind == TL_VK_TENSOR && (ret->made & TL_VM_FORWARD);
 	for (uint32_t i = 0; i < 16 && ret->pcall; i++) {
 		if (!(ret->pcall & (1u << i)) || i < shift || i - shift >= nargs)
 			continue;
@@ -240,7 +243,14 @@ static TlVal tl_in__apply(In *in, const TlVal *ret, const TlVal *args, uint32_t 
 				r = tl_val_join(&in->m->pool, &r, &fr);
 		} else if (av->made & TL_VM_PARAMS) {
 			r.pcall |= av->pgraph; /* the caller's own parameter, passed on */
-		} else {
+		} else if (av->kind == TL_VK_MODULE && fwd) {
+			/* a module handed in and run (`forward(x, layer)` returning
+			 * `layer(h)`): the forward's output is made as what that
+			 * module computes (an nn.Sequential ending in a softmax) */
+			unsigned a = tl_in__made_layer(in, av);
+			if (a && !(r.act & (unsigned)~TL_VA_OUTPUT))
+				r.act = (uint8_t)(a | TL_VA_OUTPUT);
+		} else if (!fwd) {
 			unknown = true; /* what a callable not of the project returns */
 		}
 	}

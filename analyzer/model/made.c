@@ -277,7 +277,9 @@ void tl_in__made_param_forward(const TlCall *c, const TlVal *fn, TlVal *r)
 	 * evidence seeds (seeds.c) is such a parameter still. */
 	bool method = c->receiver.id != NULL;
 	bool guessed = (fn->made & TL_VM_GUESS) && fn->kind == TL_VK_MODULE;
-	if ((fn->kind == TL_VK_TOP || guessed) && (fn->made & TL_VM_PARAMS) && fn->pgraph && !r->pcall &&
+	/* a module of no known class nor output (`layer: nn.Module`) */
+	bool open = fn->kind == TL_VK_MODULE && fn->ref < 0 && !fn->act;
+	if ((fn->kind == TL_VK_TOP || guessed || open) && (fn->made & TL_VM_PARAMS) && fn->pgraph && !r->pcall &&
 	    (r->made == TL_VM_TOP || !(r->made & TL_VM_LOSS)) &&
 	    (!method || (c->method && strcmp(c->method, "forward") == 0)))
 		r->pcall = fn->pgraph;

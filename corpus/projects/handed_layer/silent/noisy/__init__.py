@@ -1,0 +1,1 @@
+from .gate import NoisyGate
