@@ -18,7 +18,14 @@
  * built there, else in the pass's function, its class or its callers (in
  * the file or in a module that imports it: model/trains.c).
  *
- * Owns: tl_facts_evaluation_pass. */
+ * A pass may also be one batch inside a training iteration: a block under
+ * an `if` of the step loop's body (RULES.md: work under a guard such as
+ * `if i % N == 0:` is not per step) that draws a batch from data with
+ * `next(...)`, runs the model on what it binds from that batch, and runs
+ * no backward nor optimizer step itself or in what it calls (pointnet's
+ * `j, data = next(enumerate(testdataloader))` every ten steps).
+ *
+ * Owns: tl_facts_evaluation_pass, tl_facts_batch_pass. */
 #include "facts/internal.h"
 #include "model/model.h"
 
@@ -188,14 +195,97 @@ static bool tl_evalpass__no_model(const TlIndex *idx, const TlCall *c)
 	       (strstr(tl_facts__last(rc->qname), "Loss") || tl_facts__parameter_free_layer(rc->qname));
 }
 
+/* The events call `k` runs, itself or in what it calls. */
+static uint32_t tl_evalpass__runs(const TlIndex *idx, const TlCall *k)
+{
+	uint32_t ev = k->events | k->callee_events;
+	if (k->target >= 0)
+		ev |= idx->funcs.items[k->target].reach_events;
+	if (k->arg_target >= 0)
+		ev |= idx->funcs.items[k->arg_target].reach_events;
+	return ev;
+}
+
+/* True when call `k` draws one batch from data: `next(it)` of an iterable
+ * that may hold data (`next(iter(val_loader))`, `next(enumerate(test_loader))`). */
+static bool tl_evalpass__draws_batch(const TlIndex *idx, const TlCall *k)
+{
+	if (k->receiver.id || k->qname || !k->method || strcmp(k->method, "next") != 0)
+		return false;
+	TSNode args = tl_tree_field(k->node, tl_syms()->f_arguments);
+	return !ts_node_is_null(args) && ts_node_named_child_count(args) >= 1 &&
+	       tl_evalpass__data_iterable(idx, ts_node_named_child(args, 0));
+}
+
+bool tl_facts_batch_pass(const TlIndex *idx, TSNode call, TSNode *block)
+{
+	const TlSyms *sy = tl_syms();
+	const TlCall *c = tl_index_call_at(idx, tl_index_unparen(call));
+	if (!c || c->loop < 0 || !(c->events & TL_EV_FORWARD) ||
+	    !(idx->loops.items[c->loop].events & TL_EVALPASS_TRAINS))
+		return false;
+	/* the outermost `if` of the loop's body that holds the call */
+	TSNode body = idx->loops.items[c->loop].body, blk = { 0 };
+	for (TSNode n = tl_index_parent(idx, c->node); !ts_node_is_null(n) && !ts_node_eq(n, body);
+	     n = tl_index_parent(idx, n))
+		if (ts_node_symbol(n) == sy->if_statement)
+			blk = n;
+	if (ts_node_is_null(blk))
+		return false;
+	uint32_t from = ts_node_start_byte(blk), to = ts_node_end_byte(blk), at = ts_node_start_byte(c->node);
+	const TlIntArray *calls = tl_index_scope_calls(idx, c->func);
+	TlNames drawn;
+	tl_array_init(&drawn);
+	bool trains = false;
+	TSNode draw = { 0 };
+	for (uint32_t i = 0; calls && i < calls->size && !trains; i++) {
+		const TlCall *k = &idx->calls.items[calls->items[i]];
+		uint32_t kpos = ts_node_start_byte(k->node);
+		if (kpos < from || kpos >= to)
+			continue;
+		trains = (tl_evalpass__runs(idx, k) & TL_EVALPASS_TRAINS) != 0;
+		if (ts_node_is_null(draw) && kpos < at && tl_evalpass__draws_batch(idx, k))
+			draw = k->node;
+	}
+	bool yes = false;
+	if (!trains && !ts_node_is_null(draw)) {
+		/* what the block binds from the batch it drew, in order (`j, data
+		 * = next(...)`, `points, target = data`, `points =
+		 * points.cuda()`), and the forward is run on some of it */
+		uint32_t dfrom = ts_node_start_byte(draw), dto = ts_node_end_byte(draw);
+		for (uint32_t i = 0; i < idx->bindings.size && drawn.size < 32; i++) {
+			const TlBinding *b = &idx->bindings.items[i];
+			if (b->func != c->func || !b->name || ts_node_is_null(b->value) || ts_node_is_null(b->stmt))
+				continue;
+			uint32_t spos = ts_node_start_byte(b->stmt);
+			if (spos < from || spos >= at)
+				continue;
+			uint32_t vfrom = ts_node_start_byte(b->value), vto = ts_node_end_byte(b->value);
+			if ((vfrom <= dfrom && dto <= vto) || tl_facts__mentions(idx, b->value, &drawn))
+				tl_array_push(&drawn, tl_strdup(b->name));
+		}
+		TSNode args = tl_tree_field(c->node, sy->f_arguments);
+		yes = tl_facts__mentions(idx, args, &drawn);
+	}
+	tl_facts__names_release(&drawn);
+	if (yes && block)
+		*block = blk;
+	return yes;
+}
+
 bool tl_facts_evaluation_pass(const TlIndex *idx, TSNode call)
 {
 	const TlCall *c = tl_index_call_at(idx, tl_index_unparen(call));
 	if (!c || !(c->events & TL_EV_FORWARD))
 		return false;
-	if (!tl_facts_pass_lacks(idx, c->node, TL_EV_BACKWARD | TL_EV_OPT_STEP) ||
-	    !tl_facts__program_trains(idx, c->func) || tl_facts_reaches_backward(idx, c->node))
+	if (!tl_facts__program_trains(idx, c->func) || tl_facts_reaches_backward(idx, c->node))
 		return false;
+	if (!tl_facts_pass_lacks(idx, c->node, TL_EV_BACKWARD | TL_EV_OPT_STEP)) {
+		/* a batch evaluated under a guard of the training iteration */
+		if (!tl_facts_batch_pass(idx, call, NULL) || tl_evalpass__no_model(idx, c))
+			return false;
+		return tl_evalpass__trained(idx, c);
+	}
 	bool in_step = tl_facts_in_step_loop(idx, c->node, TL_STEP_TRAIN | TL_STEP_EVAL, false);
 	/* Grad-disabled code that trains nothing in a program that trains is
 	 * evaluation, in a step loop of its module or of any call site in the

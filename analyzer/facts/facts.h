@@ -383,6 +383,12 @@ bool tl_facts_pass_lacks(const TlIndex *idx, TSNode node, uint32_t events);
  * nothing) and runs a model that training around it trains, whatever the
  * model's mode (facts/evalpass.c). */
 bool tl_facts_evaluation_pass(const TlIndex *idx, TSNode call);
+/* True when module forward `call` runs in a pass of one batch inside a
+ * training iteration: the outermost `if` of its step loop's body that
+ * holds it draws a batch from data with `next(...)` before it, binds the
+ * forward's arguments from that batch, and runs no backward nor optimizer
+ * step (facts/evalpass.c); `block` gets that `if` statement. */
+bool tl_facts_batch_pass(const TlIndex *idx, TSNode call, TSNode *block);
 
 
 #endif

@@ -32,6 +32,9 @@ bool tl_check_first_forward(const TlIndex *idx, TSNode call)
 		return false;
 	TSNode range = c->loop >= 0 ? idx->loops.items[c->loop].body
 				    : (c->func >= 0 ? idx->funcs.items[c->func].node : idx->root);
+	TSNode block;
+	if (c->loop >= 0 && tl_facts_batch_pass(idx, c->node, &block))
+		range = block; /* a pass of one batch in a training iteration */
 	TlBuf mine, other;
 	tl_buf_init(&mine);
 	tl_buf_init(&other);
