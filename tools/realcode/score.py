@@ -22,6 +22,10 @@ Two manifests (tab-separated, '#' starts a comment line, first line a header):
       near the fixed place (the line mapped through a diff, +-3 lines).
       `args` are extra torchlint arguments for that entry (`-` for none),
       e.g. `--torch-version 2.4` for TL501 fixes written for older PyTorch.
+      An `expected` item written `!CODE@line` is a place the fix changed
+      that the rule as written does not report (re-judged against the
+      rule's definition): it is not counted in recall, and a report of it
+      there counts as a false positive.
 
 A mirror is `<mirrors>/<owner>+<name>/repo` (a bare git directory, or a
 clone with `.git`). Each entry is analysed inside the repository's tree at
@@ -83,17 +87,23 @@ def read_manifest(path, required):
     return rows
 
 
-def parse_expected(text, where):
-    """`none` or `CODE@line,...` -> list of (code, line)."""
+def parse_expected(text, where, excluded=None):
+    """`none` or `CODE@line,...` -> list of (code, line). An item written
+    `!CODE@line` (bugfixes.tsv only) is a place the fix changed that the
+    rule as written does not report: it goes to `excluded`, not to the
+    expected findings."""
     text = text.strip()
     if text in ("", "none", "-"):
         return []
     out = []
     for item in text.replace(" ", "").split(","):
+        bang = item.startswith("!")
+        if bang:
+            item = item[1:]
         code, sep, line = item.partition("@")
-        if not sep or not code.startswith("TL") or not line.isdigit():
+        if not sep or not code.startswith("TL") or not line.isdigit() or (bang and excluded is None):
             sys.exit("score.py: %s: bad expected item '%s'" % (where, item))
-        out.append((code, int(line)))
+        (excluded if bang else out).append((code, int(line)))
     return out
 
 
@@ -311,10 +321,12 @@ def main():
         for n, r in enumerate(fixes):
             args = r.get("args", "").strip()
             args = [] if args in ("", "-") else args.split()
+            excluded = []
             ent = {"repo": r["repo"], "fix": r["fix_commit"], "parent": r["parent_commit"],
                    "path": r["path"], "pattern": r.get("pattern", ""), "args": args,
-                   "expected": parse_expected(r["expected"], "%s:%d" % (opt.bugfixes, r["_line"])),
-                   "skipped": None}
+                   "expected": parse_expected(r["expected"], "%s:%d" % (opt.bugfixes, r["_line"]),
+                                              excluded),
+                   "excluded": excluded, "skipped": None}
             report["bugfixes"].append(ent)
             ptext, why = read_blob(opt.mirrors, r["repo"], r["parent_commit"], r["path"])
             if ptext is None:
@@ -399,6 +411,7 @@ def main():
         per_pattern = {}
         hits = items = skipped = 0
         cross = [0, 0]
+        n_excl = [0, 0]
         entries_hit = entries_scored = 0
         for ent in report["bugfixes"]:
             label = "%s %s %s" % (ent["repo"], ent["fix"][:10], ent["path"])
@@ -406,7 +419,7 @@ def main():
                 skipped += 1
                 print("  SKIP  %s: %s" % (label, ent["skipped"]))
                 continue
-            entries_scored += 1
+            entries_scored += bool(ent["expected"])
             found = ent["job"]["findings"][tuple(base)]
             fixfound = ent["fixjob"]["findings"][tuple(base)] if "fixjob" in ent else None
             res = []
@@ -437,7 +450,7 @@ def main():
                 if "module" in (ent["pattern"] or "").split("+"):
                     cross[0] += hit
                     cross[1] += 1
-            entries_hit += all_hit
+            entries_hit += all_hit and bool(ent["expected"])
             ent["results"] = res
             ent["parent_findings"] = [brief(f) for f in found]
             for r in res:
@@ -448,6 +461,19 @@ def main():
                     ("  fix: clean" if r["fix_clean"] else "  fix: STILL REPORTED"),
                     "" if r["hit"] or not r["same_code_lines"] else
                     "  (same code on lines %s)" % ",".join(map(str, r["same_code_lines"]))))
+            # places the rule as written does not report: reporting one
+            # contradicts the rule (counted with the false positives)
+            ent["excluded_reported"] = []
+            for code, line in ent["excluded"]:
+                rep = any(f["code"] == code and f["start"]["line"] == line for f in found)
+                n_excl[0] += 1
+                if rep:
+                    n_excl[1] += 1
+                    fp_total += 1
+                    ent["excluded_reported"].append("%s@%d" % (code, line))
+                print("  %-4s  %s@%d  %s  [%s]  not a finding by the rule: %s" % (
+                    "EXCL", code, line, label, ent["pattern"] or "-",
+                    "REPORTED (false positive)" if rep else "silent"))
             if "fix_missing" in ent:
                 print("          fix commit's file not read: %s" % ent["fix_missing"])
         print("  entries: %d scored, %d skipped (not counted); all expected found: %d/%d" %
@@ -455,6 +481,9 @@ def main():
         print("  recall: %d/%d = %.1f%%" % (hits, items, 100.0 * hits / items if items else 0.0))
         print("  cross-file (pattern has 'module'): %d/%d = %.1f%%" %
               (cross[0], cross[1], 100.0 * cross[0] / cross[1] if cross[1] else 0.0))
+        if n_excl[0]:
+            print("  not findings by the rule (`!CODE@line`, outside recall): %d, reported: %d" %
+                  (n_excl[0], n_excl[1]))
         print("  per code:    " + ", ".join("%s %d/%d" % (c, v[0], v[1])
                                              for c, v in sorted(per_code.items())))
         print("  per pattern: " + ", ".join("%s %d/%d" % (c, v[0], v[1])
@@ -462,6 +491,7 @@ def main():
         report["bugfix_summary"] = {"scored": entries_scored, "skipped": skipped,
                                     "hits": hits, "items": items, "cross_file": cross,
                                     "entries_all_hit": entries_hit,
+                                    "excluded": n_excl[0], "excluded_reported": n_excl[1],
                                     "per_code": per_code, "per_pattern": per_pattern}
 
     if opt.json:
@@ -470,6 +500,8 @@ def main():
             ent.pop("fixjob", None)
             ent.pop("map", None)
             ent["expected"] = ["%s@%d" % e for e in ent["expected"]]
+            if "excluded" in ent:
+                ent["excluded"] = ["%s@%d" % e for e in ent["excluded"]]
         with open(opt.json, "w", encoding="utf-8") as f:
             json.dump(report, f, indent=1)
     return 1 if fp_total else 0
