@@ -467,12 +467,39 @@ static bool sc_stores(const TlIndex *idx, int32_t f, const ScAttr *a)
 	return false;
 }
 
+/* The constants the arguments `arg` of a call in `caller` (under `from`;
+ * NULL: the caller's entry) hand callee `fn` of module `where` from
+ * parameter `shift` on; a parameter the call leaves (`left`) takes its
+ * literal default, read in `where`. */
+static void sc_args(Sc *s, const ScCtx *from, int32_t caller, const TlIndex *where, const TlFunc *fn,
+		    uint32_t shift, const TSNode *arg, const uint8_t *left, ScCtx *out)
+{
+	const TlIndex *idx = s->idx;
+	const TlSyms *sy = tl_syms();
+	uint32_t np = fn->params.size < TL_MODEL_CTX_PARAMS ? fn->params.size : TL_MODEL_CTX_PARAMS;
+	for (uint32_t i = shift; i < np; i++) {
+		if (left[i]) {
+			out->p[i] = tl_model__const_literal(s->m, where, tl_model__param_default(where, fn, i));
+			continue;
+		}
+		TSNode a = tl_index_unparen(arg[i]);
+		if (ts_node_is_null(a))
+			continue;
+		int32_t j = ts_node_symbol(a) == sy->identifier ? sc_param(idx, caller, a) : -1;
+		if (j >= 0)
+			out->p[i] = from ? from->p[j] : tl_model__ctx_const(s->m, caller, (uint32_t)j);
+		else if (from && ts_node_symbol(a) == sy->attribute)
+			out->p[i] = sc_operand(s, from, a);
+		else if (ts_node_symbol(a) != sy->identifier)
+			out->p[i] = tl_model__const_literal(s->m, idx, a);
+	}
+}
+
 /* The context call `k` hands its local callee: from context `from` of
  * the caller (NULL: the caller's entry, joined over its own sites). */
 static void sc_site(Sc *s, const ScCtx *from, int32_t caller, const TlCall *k, ScCtx *out)
 {
 	const TlIndex *idx = s->idx;
-	const TlSyms *sy = tl_syms();
 	const TlFunc *fn = &idx->funcs.items[k->target];
 	memset(out, 0, sizeof *out);
 	out->func = k->target;
@@ -488,23 +515,7 @@ static void sc_site(Sc *s, const ScCtx *from, int32_t caller, const TlCall *k, S
 	TSNode arg[TL_MODEL_CTX_PARAMS];
 	uint8_t left[TL_MODEL_CTX_PARAMS];
 	tl_model__site_args(idx, fn, k->node, shift, arg, left);
-	uint32_t np = fn->params.size < TL_MODEL_CTX_PARAMS ? fn->params.size : TL_MODEL_CTX_PARAMS;
-	for (uint32_t i = shift; i < np; i++) {
-		if (left[i]) {
-			out->p[i] = tl_model__const_literal(s->m, idx, tl_model__param_default(idx, fn, i));
-			continue;
-		}
-		TSNode a = tl_index_unparen(arg[i]);
-		if (ts_node_is_null(a))
-			continue;
-		int32_t j = ts_node_symbol(a) == sy->identifier ? sc_param(idx, caller, a) : -1;
-		if (j >= 0)
-			out->p[i] = from ? from->p[j] : tl_model__ctx_const(s->m, caller, (uint32_t)j);
-		else if (from && ts_node_symbol(a) == sy->attribute)
-			out->p[i] = sc_operand(s, from, a);
-		else if (ts_node_symbol(a) != sy->identifier)
-			out->p[i] = tl_model__const_literal(s->m, idx, a);
-	}
+	sc_args(s, from, caller, idx, fn, shift, arg, left, out);
 	/* A method called on `self` sees the attributes of `self` its caller holds. */
 	if (!shift || fn->cls < 0 || !sc_is_self(idx, k->receiver))
 		return;
@@ -609,7 +620,6 @@ static void sc_ext_site(Sc *s, const ScCtx *from, int32_t caller, const TlCall *
 			int32_t f, ScCtx *out)
 {
 	const TlIndex *idx = s->idx;
-	const TlSyms *sy = tl_syms();
 	const TlFunc *fn = &where->funcs.items[f];
 	memset(out, 0, sizeof *out);
 	out->func = f;
@@ -619,23 +629,7 @@ static void sc_ext_site(Sc *s, const ScCtx *from, int32_t caller, const TlCall *
 	TSNode arg[TL_MODEL_CTX_PARAMS];
 	uint8_t left[TL_MODEL_CTX_PARAMS];
 	tl_model__site_args_in(where, fn, idx, k->node, shift, arg, left);
-	uint32_t np = fn->params.size < TL_MODEL_CTX_PARAMS ? fn->params.size : TL_MODEL_CTX_PARAMS;
-	for (uint32_t i = shift; i < np; i++) {
-		if (left[i]) {
-			out->p[i] = tl_model__const_literal(s->m, where, tl_model__param_default(where, fn, i));
-			continue;
-		}
-		TSNode a = tl_index_unparen(arg[i]);
-		if (ts_node_is_null(a))
-			continue;
-		int32_t j = ts_node_symbol(a) == sy->identifier ? sc_param(idx, caller, a) : -1;
-		if (j >= 0)
-			out->p[i] = from ? from->p[j] : tl_model__ctx_const(s->m, caller, (uint32_t)j);
-		else if (from && ts_node_symbol(a) == sy->attribute)
-			out->p[i] = sc_operand(s, from, a);
-		else if (ts_node_symbol(a) != sy->identifier)
-			out->p[i] = tl_model__const_literal(s->m, idx, a);
-	}
+	sc_args(s, from, caller, where, fn, shift, arg, left, out);
 }
 
 /* What call `k` runs of `callee`, the events its callee in another module
